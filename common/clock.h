@@ -1,0 +1,18 @@
+/* clock: the one time source. uint64_t nanoseconds, CLOCK_MONOTONIC. */
+#ifndef NFSTORM_CLOCK_H
+#define NFSTORM_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline uint64_t clock_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until the monotonic instant t_ns (returns at once if it has passed). */
+void clock_sleep_until(uint64_t t_ns);
+
+#endif

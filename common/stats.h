@@ -1,0 +1,48 @@
+/* stats: per-op-type counters and latency, the unit every report is built of.
+ *
+ * An op_set holds one op_stats per op type.  Everything in it is summed when
+ * merged (never averaged), so the coordinator's totals are exact sums of the
+ * agents', which are exact sums of their jobs'. */
+#ifndef NFSTORM_STATS_H
+#define NFSTORM_STATS_H
+
+#include <stdint.h>
+#include "common/hist.h"
+
+enum op_type {
+    OP_READ = 0,
+    OP_WRITE,
+    OP__COUNT
+};
+
+struct op_stats {
+    uint64_t ops;      /* completed ops, including failed ones */
+    uint64_t bytes;    /* bytes moved by successful ops */
+    uint64_t errors;   /* failed ops */
+    struct hist lat;   /* latency of every completed op */
+};
+
+struct op_set {
+    struct op_stats op[OP__COUNT];
+};
+
+const char *op_type_name(enum op_type t);     /* "read", "write" */
+int op_type_from_name(const char *name);      /* enum value or -1 */
+
+void op_set_init(struct op_set *s);
+void op_set_merge(struct op_set *dst, const struct op_set *src);
+/* 1 when no op type has any ops */
+int op_set_empty(const struct op_set *s);
+
+/* Record one op: count it, add its bytes (when ok) or an error, and its latency. */
+static inline void op_stats_record(struct op_stats *o, uint64_t bytes, uint64_t lat_ns, int ok)
+{
+    o->ops++;
+    if (ok)
+        o->bytes += bytes;
+    else
+        o->errors++;
+    hist_record(&o->lat, lat_ns);
+}
+
+#endif

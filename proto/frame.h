@@ -1,0 +1,44 @@
+/* frame: the wire framing. A frame is a 4-byte big-endian payload length
+ * followed by that many bytes of msgpack.  Pure over buffers: no sockets.
+ *
+ * The reader checks the declared length against its cap before it buffers
+ * a single payload byte, so a peer cannot make us allocate more than
+ * FRAME_MAX_PAYLOAD plus one read's worth. */
+#ifndef NFSTORM_FRAME_H
+#define NFSTORM_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FRAME_HEADER_LEN  4
+#define FRAME_MAX_PAYLOAD (16u << 20)   /* 16 MiB: a plan or a full histogram set fits easily */
+
+/* Growable byte buffer (used by encoders and the reader). */
+struct buf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
+void buf_init(struct buf *b);
+void buf_free(struct buf *b);
+void buf_append(struct buf *b, const void *p, size_t n);
+void buf_consume(struct buf *b, size_t n);   /* drop n bytes from the front */
+
+/* Write the 4-byte header for a payload of len bytes into hdr. */
+void frame_put_header(unsigned char hdr[FRAME_HEADER_LEN], uint32_t len);
+
+struct frame_reader {
+    struct buf in;
+    uint32_t max_payload;
+};
+void frame_reader_init(struct frame_reader *r, uint32_t max_payload);
+void frame_reader_free(struct frame_reader *r);
+/* Append received bytes. */
+void frame_reader_feed(struct frame_reader *r, const void *p, size_t n);
+/* Next complete frame: 1 and *payload/*len point into the reader's buffer
+ * (valid until the next feed/next call), 0 when more bytes are needed,
+ * -EMSGSIZE when the declared length exceeds the cap (the stream is then
+ * unusable: close the connection). */
+int frame_reader_next(struct frame_reader *r, const char **payload, uint32_t *len);
+
+#endif

@@ -1,0 +1,121 @@
+/* msg: every control message, and one encode/decode pair per type.
+ *
+ * A message is a msgpack map with string keys; "type" (a string) and, in
+ * hello/welcome, "version" are always present.  Decoders ignore unknown keys,
+ * reject missing required keys and values of the wrong type or out of range,
+ * and never trust a count from the wire for an allocation without a cap.
+ *
+ * Encoders append one complete frame (header + payload) to out.
+ * Decoders take one frame's payload.  0 on success; -EBADMSG with a
+ * one-line reason in err on anything malformed.
+ * See docs/protocol.md for the conversation. */
+#ifndef NFSTORM_MSG_H
+#define NFSTORM_MSG_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "common/plan.h"
+#include "common/stats.h"
+#include "proto/frame.h"
+
+#define PROTO_VERSION 1
+#define MSG_TEXT_MAX  512     /* error text, host names */
+
+enum msg_type {
+    MSG_HELLO = 1,     /* coordinator -> agent: first message */
+    MSG_WELCOME,       /* agent -> coordinator: reply to hello */
+    MSG_PLAN,          /* coordinator -> agent */
+    MSG_READY,         /* agent -> coordinator: phase laid out and checked */
+    MSG_START,         /* coordinator -> agent: start phase at t0 (agent clock) */
+    MSG_INTERVAL,      /* agent -> coordinator: stats of one interval */
+    MSG_PHASE_DONE,    /* agent -> coordinator: totals of one phase */
+    MSG_STOP,          /* coordinator -> agent: abort the run */
+    MSG_ERROR,         /* either way: fatal for the run, with a reason */
+    MSG_PING,          /* either way */
+    MSG_PONG,
+    MSG__COUNT
+};
+
+const char *msg_type_name(enum msg_type t);   /* "hello", "phase-done", ... */
+
+/* Peek the type of a payload: the enum value or -EBADMSG. */
+int msg_peek_type(const char *payload, size_t len, char *err, size_t errlen);
+
+struct msg_hello {           /* coordinator -> agent */
+    uint32_t version;
+};
+struct msg_welcome {         /* agent -> coordinator */
+    uint32_t version;
+    char host[MSG_TEXT_MAX];  /* agent's host name */
+    uint32_t ncpus;
+    uint32_t pid;
+};
+struct msg_plan {
+    uint32_t agent_index;     /* this agent's ${agent} */
+    uint32_t nagents;
+    uint32_t interval_ms;     /* stats interval */
+    struct plan plan;         /* decode: owned by the message; free with msg_plan_free */
+};
+struct msg_ready {
+    uint32_t phase;
+};
+struct msg_start {
+    uint32_t phase;
+    uint64_t t0_ns;           /* in the agent's CLOCK_MONOTONIC */
+};
+struct msg_interval {
+    uint32_t phase;
+    uint32_t index;           /* k: covers [t0 + k*interval, t0 + (k+1)*interval) */
+    struct op_set stats;      /* on the wire: only op types with ops, sparse histograms */
+};
+struct msg_phase_done {
+    uint32_t phase;
+    uint64_t started_ns;      /* agent clock: when I/O actually began */
+    uint64_t duration_ns;     /* measured phase time (after ramp) */
+    double cpu_user_s;
+    double cpu_sys_s;
+    uint32_t cores;
+    uint32_t nintervals;      /* intervals sent for this phase */
+    struct op_set totals;     /* == sum of this phase's intervals */
+};
+struct msg_stop {
+    char reason[MSG_TEXT_MAX];
+};
+struct msg_error {
+    char text[MSG_TEXT_MAX];
+};
+struct msg_ping {
+    uint64_t seq;
+    uint64_t t_ns;            /* sender's clock */
+};
+struct msg_pong {
+    uint64_t seq;
+    uint64_t t_ping_ns;       /* echoed from the ping */
+    uint64_t t_ns;            /* replier's clock when it answered */
+};
+
+void msg_hello_encode(struct buf *out, const struct msg_hello *m);
+int  msg_hello_decode(const char *p, size_t n, struct msg_hello *m, char *err, size_t errlen);
+void msg_welcome_encode(struct buf *out, const struct msg_welcome *m);
+int  msg_welcome_decode(const char *p, size_t n, struct msg_welcome *m, char *err, size_t errlen);
+void msg_plan_encode(struct buf *out, const struct msg_plan *m);
+int  msg_plan_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen);
+void msg_plan_free(struct msg_plan *m);
+void msg_ready_encode(struct buf *out, const struct msg_ready *m);
+int  msg_ready_decode(const char *p, size_t n, struct msg_ready *m, char *err, size_t errlen);
+void msg_start_encode(struct buf *out, const struct msg_start *m);
+int  msg_start_decode(const char *p, size_t n, struct msg_start *m, char *err, size_t errlen);
+void msg_interval_encode(struct buf *out, const struct msg_interval *m);
+int  msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *err, size_t errlen);
+void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m);
+int  msg_phase_done_decode(const char *p, size_t n, struct msg_phase_done *m, char *err, size_t errlen);
+void msg_stop_encode(struct buf *out, const struct msg_stop *m);
+int  msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen);
+void msg_error_encode(struct buf *out, const struct msg_error *m);
+int  msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, size_t errlen);
+void msg_ping_encode(struct buf *out, const struct msg_ping *m);
+int  msg_ping_decode(const char *p, size_t n, struct msg_ping *m, char *err, size_t errlen);
+void msg_pong_encode(struct buf *out, const struct msg_pong *m);
+int  msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install every Debian package that building, testing and the demo need.
+# Idempotent: does nothing (and needs no network) when everything is present.
+set -eu
+PKGS="build-essential pkg-config cmake python3 iproute2 procps
+      libuv1-dev libmsgpack-dev libinih-dev libnfs-dev libcmocka-dev libssl-dev
+      fio nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "install-deps: installing:$missing" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # ganesha's maintainer scripts try to start services; there is no init here.
+  $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
