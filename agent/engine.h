@@ -1,0 +1,96 @@
+/* engine: the I/O backends behind one small ops table.
+ *
+ * The job loop (agent/job.c) owns timing, offsets, rates and stats; an
+ * engine only moves bytes.  It is a queue/reap interface so one loop drives
+ * both synchronous engines (psync: queue does the I/O and completes at once)
+ * and asynchronous ones (nfs: queue starts an RPC, reap services the
+ * connection until enough RPCs completed).
+ *
+ * Threads: setup() is called for every job of a phase one at a time from a
+ * single thread (libnfs touches unguarded statics while connecting), before
+ * the job threads start.  Everything else is called only from the job's own
+ * thread.  teardown() is called from the job thread at the end of the phase
+ * or, if the thread never started, from the setup thread.
+ *
+ * Errors: functions return 0 or a negative errno; human text goes into
+ * ej->err (one line, naming the file or URL) for the agent to report. */
+#ifndef NFSTORM_ENGINE_H
+#define NFSTORM_ENGINE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "common/plan.h"
+#include "common/stats.h"
+
+#define ENGINE_ERR_MAX 512
+
+enum io_kind {
+    IO_READ = OP_READ,
+    IO_WRITE = OP_WRITE,
+    IO_SYNC            /* fsync / NFS COMMIT of one file; len and buf unused */
+};
+
+struct io_req {
+    enum io_kind kind;
+    uint32_t file;        /* index into engine_job.files */
+    uint64_t offset;
+    uint64_t len;
+    char *buf;            /* len bytes, owned by the job loop, aligned for O_DIRECT */
+    uint64_t t_due_ns;    /* set by the job loop */
+    uint64_t t_issue_ns;  /* set by the job loop */
+    int result;           /* set by the engine on completion: 0 or -errno */
+    void *udata;          /* the job loop's */
+};
+
+struct engine_file {
+    char path[PLAN_PATH_MAX];  /* posix: absolute, resolved under --allow;
+                                  nfs: path relative to the URL's export dir */
+    uint64_t size;             /* bytes this job may touch in the file */
+};
+
+struct engine_job {
+    const struct job_spec *spec;
+    const char *nfs_url;       /* spec->nfs_url after expansion (nfs only) */
+    uint32_t agent_index;
+    uint32_t job_index;        /* thread number within this agent's job */
+    struct engine_file *files;
+    uint32_t nfiles;
+    int create;                /* open files for writing, creating them */
+    void *priv;                /* engine state */
+    char err[ENGINE_ERR_MAX];
+};
+
+struct engine_ops {
+    const char *name;
+    /* Connect/open everything; files are created (and truncated to nothing
+     * only if they did not exist) when ej->create. */
+    int (*setup)(struct engine_job *ej);
+    /* Start one request.  May complete it before returning (sync engines);
+     * either way it is handed back exactly once by reap.  Returns <0 only if
+     * the request could not be started; then it is never handed back. */
+    int (*queue)(struct engine_job *ej, struct io_req *r);
+    /* Wait until at least min requests completed or timeout_ns passed;
+     * store up to max of them in done[]; returns how many, or <0 on a fatal
+     * engine error (text in err). */
+    int (*reap)(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
+                struct io_req **done, unsigned max);
+    /* Size of a file as the server/file system sees it (for layout):
+     * 0 with *size set, -ENOENT if missing. */
+    int (*file_size)(struct engine_job *ej, uint32_t file, uint64_t *size);
+    /* Set a file's size (ftruncate / NFS SETATTR), for write phases that
+     * must leave files of the expected size. */
+    int (*truncate)(struct engine_job *ej, uint32_t file, uint64_t size);
+    void (*teardown)(struct engine_job *ej);
+    /* Largest len one request may have, 0 = no limit (the job loop splits
+     * larger blocks and counts them as one op). */
+    uint64_t max_io;
+};
+
+/* Engines known to this build; NULL if name is unknown. */
+const struct engine_ops *engine_find(const char *name);
+
+extern const struct engine_ops engine_psync;
+extern const struct engine_ops engine_null;
+extern const struct engine_ops engine_nfs;
+
+#endif
