@@ -65,7 +65,8 @@ struct engine_ops {
     /* Connect/open everything; files are created (and truncated to nothing
      * only if they did not exist) when ej->create. */
     int (*setup)(struct engine_job *ej);
-    /* Start one request.  May complete it before returning (sync engines);
+    /* Start one request of any len (an engine with a transfer limit, like
+     * NFS rsize/wsize, splits it and completes it once).  May complete it before returning (sync engines);
      * either way it is handed back exactly once by reap.  Returns <0 only if
      * the request could not be started; then it is never handed back. */
     int (*queue)(struct engine_job *ej, struct io_req *r);
@@ -81,9 +82,6 @@ struct engine_ops {
      * must leave files of the expected size. */
     int (*truncate)(struct engine_job *ej, uint32_t file, uint64_t size);
     void (*teardown)(struct engine_job *ej);
-    /* Largest len one request may have, 0 = no limit (the job loop splits
-     * larger blocks and counts them as one op). */
-    uint64_t max_io;
 };
 
 /* Engines known to this build; NULL if name is unknown. */
