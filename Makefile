@@ -3,12 +3,12 @@
 # agent/ and coordinator/ objects other than main.o go into their own
 # libraries so unit tests can link any module.
 
-PKGS      := libuv msgpack inih
+PKGS      := libuv msgpack inih jansson
 CC        ?= cc
 OPT       ?= -O2
 CFLAGS    := -std=c11 -D_GNU_SOURCE $(OPT) -g -pthread \
              -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-             -Wmissing-prototypes -Wformat=2 -Wvla -Wimplicit-fallthrough \
+             -Wmissing-prototypes -Wformat=2 -Wvla -Wimplicit-fallthrough -Wno-format-truncation \
              -I. $(shell pkg-config --cflags $(PKGS))
 LDLIBS    := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 

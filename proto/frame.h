@@ -29,13 +29,14 @@ void frame_put_header(unsigned char hdr[FRAME_HEADER_LEN], uint32_t len);
 
 struct frame_reader {
     struct buf in;
-    uint32_t max_payload;
+    size_t pos;              /* bytes of in already returned; dropped lazily */
+    uint32_t max_payload;    /* 0 at init means FRAME_MAX_PAYLOAD */
 };
 void frame_reader_init(struct frame_reader *r, uint32_t max_payload);
 void frame_reader_free(struct frame_reader *r);
 /* Append received bytes. */
 void frame_reader_feed(struct frame_reader *r, const void *p, size_t n);
-/* Next complete frame: 1 and *payload/*len point into the reader's buffer
+/* Next complete frame: 1 and *payload, *len point into the reader's buffer
  * (valid until the next feed/next call), 0 when more bytes are needed,
  * -EMSGSIZE when the declared length exceeds the cap (the stream is then
  * unusable: close the connection). */

@@ -2,8 +2,8 @@
 # Install every Debian package that building, testing and the demo need.
 # Idempotent: does nothing (and needs no network) when everything is present.
 set -eu
-PKGS="build-essential pkg-config cmake python3 iproute2 procps
-      libuv1-dev libmsgpack-dev libinih-dev libnfs-dev libcmocka-dev libssl-dev
+PKGS="build-essential pkg-config cmake dpkg-dev xz-utils python3 iproute2 procps
+      libuv1-dev libmsgpack-dev libinih-dev libnfs-dev libcmocka-dev libssl-dev libjansson-dev
       fio nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils"
 missing=""
 for p in $PKGS; do
@@ -17,3 +17,6 @@ if [ -n "$missing" ]; then
   # ganesha's maintainer scripts try to start services; there is no init here.
   $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+# Debian 12's libnfs 4.0 cannot do NFSv4 writes >= ~4000 bytes: build 5.x
+# into deps/libnfs when needed (no-op when present).
+"$(dirname "$0")/build-libnfs.sh"

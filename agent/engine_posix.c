@@ -1,0 +1,134 @@
+/* engine_psync: POSIX calls on a path (the kernel mount: NFS, EFS, any FS).
+ *
+ * Synchronous pread/pwrite like fio's psync: queue() does the I/O and
+ * completes the request before returning, so a job keeps exactly one op in
+ * flight whatever its iodepth.  Short transfers are continued, not counted
+ * as separate ops: one request is one op of its full length. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "agent/engine.h"
+#include "common/xmalloc.h"
+
+#define PSYNC_RING 64
+
+struct psync_state {
+    int *fd;                        /* [nfiles] */
+    struct io_req *done[PSYNC_RING];
+    unsigned head, count;
+};
+
+static int psync_setup(struct engine_job *ej)
+{
+    struct psync_state *s = xcalloc(1, sizeof *s);
+    int flags = ej->create ? (O_RDWR | O_CREAT) : O_RDONLY;
+
+    if (ej->spec->direct)
+        flags |= O_DIRECT;
+    s->fd = xcalloc(ej->nfiles, sizeof(int));
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        s->fd[i] = -1;
+    ej->priv = s;
+    for (uint32_t i = 0; i < ej->nfiles; i++) {
+        s->fd[i] = open(ej->files[i].path, flags | O_CLOEXEC, 0644);
+        if (s->fd[i] < 0) {
+            int e = errno;
+            snprintf(ej->err, sizeof ej->err, "%s: open failed: %s%s", ej->files[i].path,
+                     strerror(e), (e == EINVAL && ej->spec->direct) ? " (direct=1 unsupported here?)" : "");
+            return -e;
+        }
+    }
+    return 0;
+}
+
+/* Move all of r, continuing short transfers. 0 or -errno. */
+static int psync_transfer(int fd, struct io_req *r)
+{
+    uint64_t done = 0;
+    while (done < r->len) {
+        ssize_t n = r->kind == IO_READ
+            ? pread(fd, r->buf + done, r->len - done, (off_t)(r->offset + done))
+            : pwrite(fd, r->buf + done, r->len - done, (off_t)(r->offset + done));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (n == 0)                 /* read past the end: the file is shorter than planned */
+            return -ENODATA;
+        done += (uint64_t)n;
+    }
+    return 0;
+}
+
+static int psync_queue(struct engine_job *ej, struct io_req *r)
+{
+    struct psync_state *s = ej->priv;
+    int fd;
+
+    if (s->count == PSYNC_RING)
+        return -EAGAIN;
+    fd = s->fd[r->file];
+    if (r->kind == IO_SYNC)
+        r->result = fsync(fd) < 0 ? -errno : 0;
+    else
+        r->result = psync_transfer(fd, r);
+    s->done[(s->head + s->count++) % PSYNC_RING] = r;
+    return 0;
+}
+
+static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
+                      struct io_req **done, unsigned max)
+{
+    struct psync_state *s = ej->priv;
+    unsigned n = 0;
+    (void)min; (void)timeout_ns;
+    while (n < max && s->count > 0) {
+        done[n++] = s->done[s->head];
+        s->head = (s->head + 1) % PSYNC_RING;
+        s->count--;
+    }
+    return (int)n;
+}
+
+static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
+{
+    struct stat st;
+    if (stat(ej->files[file].path, &st) < 0)
+        return -errno;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+static int psync_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
+{
+    struct psync_state *s = ej->priv;
+    return ftruncate(s->fd[file], (off_t)size) < 0 ? -errno : 0;
+}
+
+static void psync_teardown(struct engine_job *ej)
+{
+    struct psync_state *s = ej->priv;
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        if (s->fd[i] >= 0)
+            close(s->fd[i]);
+    free(s->fd);
+    free(s);
+    ej->priv = NULL;
+}
+
+const struct engine_ops engine_psync = {
+    .name = "psync",
+    .setup = psync_setup,
+    .queue = psync_queue,
+    .reap = psync_reap,
+    .file_size = psync_file_size,
+    .truncate = psync_truncate,
+    .teardown = psync_teardown,
+};

@@ -1,0 +1,59 @@
+/* job: one job thread: the loop that turns a job_spec into I/O requests,
+ * hands them to an engine, and records what completes.
+ *
+ * Stats are double-buffered without locks: the job records into
+ * stats[active]; the sampler (agent loop thread) flips `active` and waits
+ * only while the job is inside a record (a few ns, see job_harvest), so
+ * measuring never stalls the workload and the job never takes a lock. */
+#ifndef NFSTORM_JOB_H
+#define NFSTORM_JOB_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include "agent/engine.h"
+#include "common/stats.h"
+
+struct job {
+    /* set before start, read-only afterwards */
+    const struct job_spec *spec;
+    const struct engine_ops *eng;
+    struct engine_job ej;
+    uint64_t seed;
+    uint64_t t_start_ns;       /* begin I/O at this monotonic instant */
+    uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound */
+
+    /* shared with the sampler */
+    struct op_set stats[2];
+    atomic_uint active;        /* which stats[] the job records into */
+    atomic_uint recording;     /* 1 while the job is inside a record */
+    atomic_int stop;           /* set by the agent to end the job early */
+    atomic_int finished;
+
+    /* results, valid once finished */
+    uint64_t t_first_ns;       /* when the first request was issued */
+    uint64_t t_last_ns;        /* when the job stopped */
+    int error;                 /* fatal engine error, 0 if none */
+
+    pthread_t thread;
+    int thread_started;
+    void (*on_finish)(void *arg);  /* called from the job thread at the end */
+    void *on_finish_arg;
+};
+
+/* Initialise everything but ej's files/engine state (the caller fills those). */
+void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed);
+/* Start the thread; it sleeps until t_start_ns. 0 or -errno. */
+int job_start(struct job *j);
+/* Wait for the thread to end (after it finished or was stopped). */
+void job_join(struct job *j);
+/* Sampler side: move what the job recorded since the last harvest into acc
+ * (merged, not overwritten) and reset it.  Any thread but the job's. */
+void job_harvest(struct job *j, struct op_set *acc);
+
+/* Lay out the job's files before a phase: every file shorter than its
+ * planned size is written fully (read phases) or extended (write phases),
+ * through the job's own engine, synchronously. *bytes_written adds up. */
+int job_layout(struct job *j, int fill, uint64_t *bytes_written);
+
+#endif

@@ -1,0 +1,169 @@
+/* nfstorm-agent: the daemon that runs plans for one coordinator at a time.
+ * Parses options, sets up the allow lists, listens, and hands connections
+ * to session.c.  All run state lives in the session, none here. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+#include "agent/session.h"
+#include "common/log.h"
+#include "proto/msg.h"
+
+static const char usage[] =
+"usage: nfstorm-agent [--listen ADDR:PORT] --allow DIR [--allow DIR ...]\n"
+"                     [--allow-nfs nfs://SERVER/EXPORT ...] [--quiet | --verbose]\n"
+"\n"
+"Runs workload plans sent by an nfstorm coordinator, one coordinator at a time.\n"
+"\n"
+"  --listen ADDR:PORT   address to listen on (default 127.0.0.1:7878; port 0 picks one\n"
+"                       and prints it as 'listening on ADDR:PORT')\n"
+"  --allow DIR          plans may only touch files beneath DIR (symlinks resolved);\n"
+"                       repeatable; the first is the default directory of plans\n"
+"  --allow-nfs URL      plans may use ioengine=nfs only on URLs starting with URL\n"
+"  --quiet              log errors and warnings only\n"
+"  --verbose            log debug messages too\n"
+"  --version            print the version and protocol version\n"
+"  -h, --help           this text\n";
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    struct agent *a = server->data;
+    if (status < 0) {
+        log_warn("accept: %s", uv_strerror(status));
+        return;
+    }
+    session_accept(a);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    log_info("signal %d: exiting", signum);
+    uv_stop(h->loop);
+}
+
+static int parse_listen(const char *s, struct sockaddr_storage *ss)
+{
+    char host[256];
+    const char *colon = strrchr(s, ':');
+    char *end;
+    long port;
+    size_t hl;
+
+    if (!colon)
+        return -EINVAL;
+    hl = (size_t)(colon - s);
+    if (hl == 0 || hl >= sizeof host)
+        return -EINVAL;
+    memcpy(host, s, hl);
+    host[hl] = '\0';
+    if (host[0] == '[' && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    port = strtol(colon + 1, &end, 10);
+    if (*end || port < 0 || port > 65535 || end == colon + 1)
+        return -EINVAL;
+    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0)
+        return 0;
+    if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
+        return 0;
+    return -EINVAL;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "listen", required_argument, NULL, 'l' },
+        { "allow", required_argument, NULL, 'a' },
+        { "allow-nfs", required_argument, NULL, 'n' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "version", no_argument, NULL, 'V' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    struct agent a;
+    const char *listen = "127.0.0.1:7878";
+    struct sockaddr_storage ss;
+    uv_signal_t sigint, sigterm;
+    char err[512];
+    int c, rc;
+
+    memset(&a, 0, sizeof a);
+    allow_list_init(&a.allow);
+    allow_list_init(&a.allow_nfs);
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l': listen = optarg; break;
+        case 'a':
+            if (allow_list_add(&a.allow, optarg, err, sizeof err) < 0) {
+                fprintf(stderr, "nfstorm-agent: %s\n", err);
+                return 2;
+            }
+            break;
+        case 'n':
+            if (strncmp(optarg, "nfs://", 6) != 0 || a.allow_nfs.n == PATHS_MAX_ROOTS) {
+                fprintf(stderr, "nfstorm-agent: --allow-nfs %s: want nfs://SERVER/EXPORT\n", optarg);
+                return 2;
+            }
+            a.allow_nfs.root[a.allow_nfs.n++] = strdup(optarg);
+            break;
+        case 'q': log_set_level(LOG_WARN); break;
+        case 'v': log_set_level(LOG_DEBUG); break;
+        case 'V': printf("nfstorm-agent 0.1 (protocol %d)\n", PROTO_VERSION); return 0;
+        case 'h': fputs(usage, stdout); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "nfstorm-agent: unexpected argument '%s'\n%s", argv[optind], usage);
+        return 2;
+    }
+    if (a.allow.n == 0 && a.allow_nfs.n == 0) {
+        fprintf(stderr, "nfstorm-agent: give at least one --allow DIR (or --allow-nfs URL)\n");
+        return 2;
+    }
+    if (parse_listen(listen, &ss) < 0) {
+        fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", listen);
+        return 2;
+    }
+    if (gethostname(a.host, sizeof a.host - 1) < 0)
+        strcpy(a.host, "unknown");
+    signal(SIGPIPE, SIG_IGN);
+
+    a.loop = uv_default_loop();
+    uv_tcp_init(a.loop, &a.server);
+    a.server.data = &a;
+    if ((rc = uv_tcp_bind(&a.server, (struct sockaddr *)&ss, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)&a.server, 16, on_connection)) < 0) {
+        fprintf(stderr, "nfstorm-agent: cannot listen on %s: %s\n", listen, uv_strerror(rc));
+        return 1;
+    }
+    {
+        struct sockaddr_storage bound;
+        int len = sizeof bound;
+        char ip[64];
+        uv_tcp_getsockname(&a.server, (struct sockaddr *)&bound, &len);
+        if (bound.ss_family == AF_INET6)
+            uv_ip6_name((struct sockaddr_in6 *)&bound, ip, sizeof ip);
+        else
+            uv_ip4_name((struct sockaddr_in *)&bound, ip, sizeof ip);
+        /* on stdout, flushed: --local reads the port from here */
+        printf("listening on %s:%d\n", ip, ntohs(((struct sockaddr_in *)&bound)->sin_port));
+        fflush(stdout);
+    }
+    for (size_t i = 0; i < a.allow.n; i++)
+        log_info("allow %s", a.allow.root[i]);
+    uv_signal_init(a.loop, &sigint);
+    uv_signal_init(a.loop, &sigterm);
+    uv_signal_start(&sigint, on_signal, SIGINT);
+    uv_signal_start(&sigterm, on_signal, SIGTERM);
+    uv_run(a.loop, UV_RUN_DEFAULT);
+    allow_list_free(&a.allow);
+    allow_list_free(&a.allow_nfs);
+    return 0;
+}

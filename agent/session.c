@@ -1,0 +1,600 @@
+/* session: the agent's control connection state machine (see session.h).
+ *
+ *   HELLO --hello--> IDLE --plan--> PREPARING --(worker done)--> READY
+ *   READY --start--> RUNNING --(all jobs finished)--> PREPARING (next phase) | IDLE
+ *
+ * The loop thread never does file I/O: preparing (layout, engine connects)
+ * runs on libuv's thread pool, I/O on the job threads.  The session is
+ * freed only when its handles are closed, no work is queued and no job
+ * thread runs, whichever of those ends last. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "agent/phase.h"
+#include "agent/session.h"
+#include "common/clock.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "proto/frame.h"
+#include "proto/msg.h"
+
+#define READ_CHUNK (64 * 1024)
+
+enum session_state { S_HELLO, S_IDLE, S_PREPARING, S_READY, S_RUNNING };
+
+struct session {
+    struct agent *agent;
+    uv_tcp_t tcp;
+    uv_timer_t sampler;
+    uv_async_t finished;
+    uv_work_t work;
+    int open_handles;
+    int closing;
+    int work_busy;
+    int jobs_running;
+    int stop_requested;
+    enum session_state state;
+    char peer[64];
+    struct frame_reader rd;
+    char rbuf[READ_CHUNK];
+
+    struct msg_plan plan;
+    int have_plan;
+    struct agent_identity id;
+    uint32_t phase;
+    struct phase_run run;
+    int run_prepared;
+    int work_rc;
+    char work_err[PHASE_ERR_MAX];
+
+    uint64_t t0_ns, interval_ns, ramp_ns;
+    int in_ramp;
+    uint32_t k;
+    struct op_set *acc;       /* this interval */
+    struct op_set *totals;    /* this phase: sum of intervals sent */
+    struct rusage ru0;
+};
+
+struct write_req {
+    uv_write_t req;
+    struct buf b;
+};
+
+static void session_maybe_free(struct session *s);
+static void on_sample(uv_timer_t *t);
+
+static void on_written(uv_write_t *req, int status)
+{
+    struct write_req *w = (struct write_req *)req;
+    (void)status;
+    buf_free(&w->b);
+    free(w);
+}
+
+/* Send one encoded frame; takes ownership of b. */
+static void session_send(struct session *s, struct buf *b)
+{
+    struct write_req *w;
+    if (s->closing) {
+        buf_free(b);
+        return;
+    }
+    w = xmalloc(sizeof *w);
+    w->b = *b;
+    uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
+    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &ub, 1, on_written) < 0) {
+        buf_free(&w->b);
+        free(w);
+    }
+}
+
+static void send_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void send_error(struct session *s, const char *fmt, ...)
+{
+    struct msg_error m;
+    struct buf b;
+    va_list ap;
+    int n;
+
+    n = snprintf(m.text, sizeof m.text, "agent %u (%s): ", s->id.index, s->agent->host);
+    va_start(ap, fmt);
+    vsnprintf(m.text + n, sizeof m.text - (size_t)n, fmt, ap);
+    va_end(ap);
+    log_warn("to %s: %s", s->peer, m.text);
+    buf_init(&b);
+    msg_error_encode(&b, &m);
+    session_send(s, &b);
+}
+
+static void on_handle_closed(uv_handle_t *h)
+{
+    struct session *s = h->data;
+    if (--s->open_handles == 0) {
+        frame_reader_free(&s->rd);
+        if (s->have_plan)
+            msg_plan_free(&s->plan);
+        free(s->acc);
+        free(s->totals);
+        if (s->agent->active == s) {
+            s->agent->active = NULL;
+            log_info("idle: session with %s ended", s->peer);
+        }
+        free(s);
+    }
+}
+
+/* End the session: stop I/O, then free once nothing refers to it. */
+static void session_end(struct session *s, const char *why)
+{
+    if (!s->closing) {
+        log_info("closing session with %s: %s", s->peer, why);
+        s->closing = 1;
+    }
+    if (s->jobs_running)
+        phase_stop(&s->run);
+    session_maybe_free(s);
+}
+
+static void session_maybe_free(struct session *s)
+{
+    char err[PHASE_ERR_MAX];
+    if (!s->closing || s->work_busy || s->jobs_running || s->open_handles < 3)
+        return;
+    if (s->run_prepared) {
+        phase_finish(&s->run, err, sizeof err);
+        s->run_prepared = 0;
+    }
+    uv_timer_stop(&s->sampler);
+    uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
+    uv_close((uv_handle_t *)&s->sampler, on_handle_closed);
+    uv_close((uv_handle_t *)&s->finished, on_handle_closed);
+}
+
+/* ---- preparing a phase (worker thread) ---- */
+
+static void prepare_work(uv_work_t *w)
+{
+    struct session *s = w->data;
+    s->work_err[0] = '\0';
+    s->work_rc = phase_prepare(&s->run, &s->plan.plan.phases[s->phase], &s->id,
+                               s->work_err, sizeof s->work_err);
+}
+
+static void prepare_done(uv_work_t *w, int status)
+{
+    struct session *s = w->data;
+    struct msg_ready m = { .phase = s->phase };
+    struct buf b;
+
+    s->work_busy = 0;
+    if (status == 0 && s->work_rc == 0)
+        s->run_prepared = 1;
+    if (s->closing) {
+        session_maybe_free(s);
+        return;
+    }
+    if (status < 0 || s->work_rc < 0) {
+        send_error(s, "phase %u: %s", s->phase, status < 0 ? uv_strerror(status) : s->work_err);
+        s->state = S_IDLE;
+        return;
+    }
+    if (s->stop_requested) {
+        char err[PHASE_ERR_MAX];
+        phase_finish(&s->run, err, sizeof err);
+        s->run_prepared = 0;
+        s->state = S_IDLE;
+        return;
+    }
+    log_info("phase %u '%s' ready (%u threads, laid out %llu bytes)", s->phase, s->run.ph->name,
+             s->run.njobs, (unsigned long long)s->run.layout_bytes);
+    s->state = S_READY;
+    buf_init(&b);
+    msg_ready_encode(&b, &m);
+    session_send(s, &b);
+}
+
+static void prepare_phase(struct session *s)
+{
+    s->state = S_PREPARING;
+    s->work.data = s;
+    s->work_busy = 1;
+    if (uv_queue_work(s->agent->loop, &s->work, prepare_work, prepare_done) < 0) {
+        s->work_busy = 0;
+        send_error(s, "cannot queue phase preparation");
+        s->state = S_IDLE;
+    }
+}
+
+/* ---- running a phase ---- */
+
+static void send_interval(struct session *s)
+{
+    struct msg_interval *m = xmalloc(sizeof *m);
+    struct buf b;
+    m->phase = s->phase;
+    m->index = s->k++;
+    m->stats = *s->acc;
+    buf_init(&b);
+    msg_interval_encode(&b, m);
+    session_send(s, &b);
+    op_set_merge(s->totals, s->acc);
+    op_set_init(s->acc);
+    free(m);
+}
+
+static void arm_sampler(struct session *s)
+{
+    uint64_t at = s->in_ramp ? s->t0_ns + s->ramp_ns
+                             : s->t0_ns + s->ramp_ns + (uint64_t)(s->k + 1) * s->interval_ns;
+    uint64_t now = clock_now_ns();
+    uint64_t delay_ms = at > now ? (at - now + 999999) / 1000000 : 0;
+    uv_timer_start(&s->sampler, on_sample, delay_ms, 0);
+}
+
+static void on_sample(uv_timer_t *t)
+{
+    struct session *s = t->data;
+    if (s->in_ramp) {
+        phase_harvest(&s->run, s->acc);    /* ramp: measured, then dropped */
+        op_set_init(s->acc);
+        s->in_ramp = 0;
+    } else {
+        phase_harvest(&s->run, s->acc);
+        send_interval(s);
+    }
+    arm_sampler(s);
+}
+
+static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *user, double *sys)
+{
+    *user = (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
+            (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
+    *sys = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
+           (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
+}
+
+/* All job threads of the phase ended (loop thread, via the async handle). */
+static void on_finished(uv_async_t *h)
+{
+    struct session *s = h->data;
+    struct msg_phase_done *m;
+    struct rusage ru1;
+    char err[PHASE_ERR_MAX];
+    uint64_t first = UINT64_MAX, last = 0;
+    int rc;
+
+    if (!s->jobs_running)
+        return;
+    s->jobs_running = 0;
+    uv_timer_stop(&s->sampler);
+    getrusage(RUSAGE_SELF, &ru1);
+    phase_harvest(&s->run, s->acc);
+    if (s->in_ramp)
+        op_set_init(s->acc);               /* ended inside the ramp: nothing counts */
+    if (!op_set_empty(s->acc) || s->k == 0)
+        send_interval(s);
+
+    m = xcalloc(1, sizeof *m);
+    for (uint32_t i = 0; i < s->run.njobs; i++) {
+        if (s->run.jobs[i].t_first_ns < first)
+            first = s->run.jobs[i].t_first_ns;
+        if (s->run.jobs[i].t_last_ns > last)
+            last = s->run.jobs[i].t_last_ns;
+    }
+    m->phase = s->phase;
+    m->started_ns = first;
+    m->duration_ns = last > s->t0_ns + s->ramp_ns ? last - (s->t0_ns + s->ramp_ns) : 0;
+    cpu_seconds(&s->ru0, &ru1, &m->cpu_user_s, &m->cpu_sys_s);
+    m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+    m->nintervals = s->k;
+    m->totals = *s->totals;
+    rc = phase_finish(&s->run, err, sizeof err);
+    s->run_prepared = 0;
+    if (!s->closing) {
+        struct buf b;
+        buf_init(&b);
+        msg_phase_done_encode(&b, m);
+        session_send(s, &b);
+        log_info("phase %u done: %u intervals", s->phase, s->k);
+    }
+    free(m);
+    if (s->closing) {
+        session_maybe_free(s);
+        return;
+    }
+    if (rc < 0) {
+        send_error(s, "phase %u: %s", s->phase, err);
+        s->state = S_IDLE;
+        return;
+    }
+    if (!s->stop_requested && ++s->phase < s->plan.plan.nphases) {
+        prepare_phase(s);
+    } else {
+        s->state = S_IDLE;
+        msg_plan_free(&s->plan);
+        s->have_plan = 0;
+    }
+}
+
+static void on_all_jobs_finished(void *arg)
+{
+    struct session *s = arg;
+    uv_async_send(&s->finished);     /* from a job thread: hand over to the loop */
+}
+
+static void start_phase(struct session *s, const struct msg_start *m)
+{
+    int rc;
+    s->t0_ns = m->t0_ns;
+    s->ramp_ns = s->run.ramp_ns;
+    s->in_ramp = s->ramp_ns > 0;
+    s->k = 0;
+    op_set_init(s->acc);
+    op_set_init(s->totals);
+    s->run.on_all_finished = on_all_jobs_finished;
+    s->run.arg = s;
+    getrusage(RUSAGE_SELF, &s->ru0);
+    s->jobs_running = 1;
+    s->state = S_RUNNING;
+    rc = phase_start(&s->run, m->t0_ns);
+    if (rc < 0) {
+        send_error(s, "cannot start job threads: %s", strerror(-rc));
+        return;      /* started threads were stopped; on_finished cleans up */
+    }
+    arm_sampler(s);
+}
+
+/* ---- messages ---- */
+
+static void handle_frame(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct buf b;
+    int type = msg_peek_type(p, n, err, sizeof err);
+
+    if (type < 0) {
+        session_end(s, err);
+        return;
+    }
+    if (s->state == S_HELLO && type != MSG_HELLO) {
+        session_end(s, "first message is not hello");
+        return;
+    }
+    buf_init(&b);
+    switch (type) {
+    case MSG_HELLO: {
+        struct msg_hello h;
+        struct msg_welcome w = { .version = PROTO_VERSION, .pid = (uint32_t)getpid(),
+                                 .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
+        if (s->state != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
+            session_end(s, s->state != S_HELLO ? "hello twice" : err);
+            return;
+        }
+        if (h.version != PROTO_VERSION) {
+            send_error(s, "protocol version mismatch: agent speaks %u, coordinator %u",
+                       PROTO_VERSION, h.version);
+            session_end(s, "version mismatch");
+            return;
+        }
+        snprintf(w.host, sizeof w.host, "%s", s->agent->host);
+        msg_welcome_encode(&b, &w);
+        session_send(s, &b);
+        s->state = S_IDLE;
+        return;
+    }
+    case MSG_PING: {
+        struct msg_ping pi;
+        struct msg_pong po;
+        if (msg_ping_decode(p, n, &pi, err, sizeof err) < 0) {
+            session_end(s, err);
+            return;
+        }
+        po.seq = pi.seq;
+        po.t_ping_ns = pi.t_ns;
+        po.t_ns = clock_now_ns();
+        msg_pong_encode(&b, &po);
+        session_send(s, &b);
+        return;
+    }
+    case MSG_PLAN:
+        if (s->state != S_IDLE) {
+            send_error(s, "plan received while a run is in progress");
+            return;
+        }
+        if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
+            send_error(s, "bad plan: %s", err);
+            session_end(s, err);
+            return;
+        }
+        s->have_plan = 1;
+        s->id.index = s->plan.agent_index;
+        s->id.nagents = s->plan.nagents;
+        s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
+        s->phase = 0;
+        s->stop_requested = 0;
+        {
+            char why[PHASE_ERR_MAX];
+            if (phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
+                send_error(s, "plan refused: %s", why);
+                msg_plan_free(&s->plan);
+                s->have_plan = 0;
+                return;
+            }
+        }
+        log_info("plan from %s: %u phases, agent %u of %u", s->peer, s->plan.plan.nphases,
+                 s->id.index, s->id.nagents);
+        if (s->plan.plan.nphases == 0) {
+            msg_plan_free(&s->plan);
+            s->have_plan = 0;
+            return;
+        }
+        prepare_phase(s);
+        return;
+    case MSG_START: {
+        struct msg_start m;
+        if (msg_start_decode(p, n, &m, err, sizeof err) < 0) {
+            session_end(s, err);
+            return;
+        }
+        if (s->state != S_READY || m.phase != s->phase) {
+            send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
+                       s->state == S_READY ? "ready" : "not ready");
+            return;
+        }
+        start_phase(s, &m);
+        return;
+    }
+    case MSG_STOP: {
+        struct msg_stop m;
+        if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
+            session_end(s, err);
+            return;
+        }
+        log_info("stop from %s: %s", s->peer, m.reason);
+        s->stop_requested = 1;
+        if (s->jobs_running)
+            phase_stop(&s->run);
+        return;
+    }
+    case MSG_ERROR: {
+        struct msg_error m;
+        if (msg_error_decode(p, n, &m, err, sizeof err) == 0)
+            log_warn("error from coordinator %s: %s", s->peer, m.text);
+        session_end(s, "coordinator reported an error");
+        return;
+    }
+    default:
+        snprintf(err, sizeof err, "unexpected message '%s'", msg_type_name((enum msg_type)type));
+        session_end(s, err);
+        return;
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    struct session *s = h->data;
+    (void)suggested;
+    *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+{
+    struct session *s = st->data;
+    const char *p;
+    uint32_t n;
+    int rc;
+
+    if (nread < 0) {
+        uv_read_stop(st);
+        session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
+        return;
+    }
+    frame_reader_feed(&s->rd, ub->base, (size_t)nread);
+    while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
+        if (rc < 0) {
+            uv_read_stop(st);
+            session_end(s, "frame larger than the limit");
+            return;
+        }
+        handle_frame(s, p, n);
+    }
+    if (s->closing)
+        uv_read_stop(st);
+}
+
+/* ---- accepting ---- */
+
+struct busy_conn {
+    uv_tcp_t tcp;
+    uv_write_t w;
+    struct buf b;
+};
+
+static void busy_closed(uv_handle_t *h)
+{
+    struct busy_conn *c = h->data;
+    buf_free(&c->b);
+    free(c);
+}
+
+static void busy_written(uv_write_t *w, int status)
+{
+    (void)status;
+    uv_close((uv_handle_t *)w->handle, busy_closed);
+}
+
+static void peer_name(uv_tcp_t *t, char *out, size_t len)
+{
+    struct sockaddr_storage ss;
+    int sl = sizeof ss;
+    char ip[48] = "?";
+    int port = 0;
+    if (uv_tcp_getpeername(t, (struct sockaddr *)&ss, &sl) == 0) {
+        if (ss.ss_family == AF_INET) {
+            uv_ip4_name((struct sockaddr_in *)&ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+        } else if (ss.ss_family == AF_INET6) {
+            uv_ip6_name((struct sockaddr_in6 *)&ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+        }
+    }
+    snprintf(out, len, "%s:%d", ip, port);
+}
+
+static void refuse_busy(struct agent *a)
+{
+    struct busy_conn *c = xcalloc(1, sizeof *c);
+    struct msg_error m;
+    char peer[64];
+    uv_tcp_init(a->loop, &c->tcp);
+    c->tcp.data = c;
+    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&c->tcp) < 0) {
+        uv_close((uv_handle_t *)&c->tcp, busy_closed);
+        return;
+    }
+    peer_name(&c->tcp, peer, sizeof peer);
+    snprintf(m.text, sizeof m.text, "agent %s: busy: serving coordinator %s", a->host, a->active_peer);
+    log_info("refused %s: busy with %s", peer, a->active_peer);
+    buf_init(&c->b);
+    msg_error_encode(&c->b, &m);
+    uv_buf_t ub = uv_buf_init(c->b.data, (unsigned)c->b.len);
+    if (uv_write(&c->w, (uv_stream_t *)&c->tcp, &ub, 1, busy_written) < 0)
+        uv_close((uv_handle_t *)&c->tcp, busy_closed);
+}
+
+void session_accept(struct agent *a)
+{
+    struct session *s;
+
+    if (a->active) {
+        refuse_busy(a);
+        return;
+    }
+    s = xcalloc(1, sizeof *s);
+    s->agent = a;
+    s->id.host = a->host;
+    s->id.allow = &a->allow;
+    s->id.allow_nfs = &a->allow_nfs;
+    s->acc = xmalloc(sizeof *s->acc);
+    s->totals = xmalloc(sizeof *s->totals);
+    frame_reader_init(&s->rd, FRAME_MAX_PAYLOAD);
+    uv_tcp_init(a->loop, &s->tcp);
+    uv_timer_init(a->loop, &s->sampler);
+    uv_async_init(a->loop, &s->finished, on_finished);
+    s->tcp.data = s->sampler.data = s->finished.data = s;
+    s->open_handles = 3;
+    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->tcp) < 0) {
+        session_end(s, "accept failed");
+        return;
+    }
+    uv_tcp_nodelay(&s->tcp, 1);
+    peer_name(&s->tcp, s->peer, sizeof s->peer);
+    a->active = s;
+    snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
+    log_info("session with %s", s->peer);
+    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+}

@@ -1,0 +1,58 @@
+/* stats: per-op-type counters and latency histograms.
+ *
+ * Design: everything is a sum (counters and histogram buckets), so merging
+ * is plain addition and the result does not depend on merge order or on how
+ * the work was split between jobs, agents and intervals. */
+#include "common/stats.h"
+
+#include <string.h>
+
+static const char *const op_names[OP__COUNT] = {
+    [OP_READ] = "read",
+    [OP_WRITE] = "write",
+};
+
+const char *op_type_name(enum op_type t)
+{
+    if ((unsigned)t >= OP__COUNT)
+        return "?";
+    return op_names[t];
+}
+
+int op_type_from_name(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < OP__COUNT; i++)
+        if (strcmp(name, op_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+void op_set_init(struct op_set *s)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        s->op[i].ops = 0;
+        s->op[i].bytes = 0;
+        s->op[i].errors = 0;
+        hist_init(&s->op[i].lat);
+    }
+}
+
+void op_set_merge(struct op_set *dst, const struct op_set *src)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        dst->op[i].ops += src->op[i].ops;
+        dst->op[i].bytes += src->op[i].bytes;
+        dst->op[i].errors += src->op[i].errors;
+        hist_merge(&dst->op[i].lat, &src->op[i].lat);
+    }
+}
+
+int op_set_empty(const struct op_set *s)
+{
+    for (int i = 0; i < OP__COUNT; i++)
+        if (s->op[i].ops)
+            return 0;
+    return 1;
+}

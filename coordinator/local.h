@@ -1,0 +1,25 @@
+/* local: the embedded fleet of `--local N`: N agent processes on this
+ * machine, on free loopback ports, allowed to a temporary directory and to
+ * the directories the plan names, stopped when the run ends. */
+#ifndef NFSTORM_LOCAL_H
+#define NFSTORM_LOCAL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "common/plan.h"
+
+struct local_fleet {
+    uint32_t n;
+    pid_t *pid;
+    char **addr;             /* "127.0.0.1:PORT" */
+    char tmpdir[256];        /* the default directory; removed at stop */
+};
+
+/* Start n agents (agent_path: the nfstorm-agent binary).  0 or -errno with
+ * a reason in err; on failure nothing is left running. */
+int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
+                      const struct plan *plan, int verbose, char *err, size_t errlen);
+/* Stop the agents, remove the temporary directory, free. */
+void local_fleet_stop(struct local_fleet *f);
+
+#endif

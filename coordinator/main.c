@@ -1,0 +1,322 @@
+/* nfstorm: the coordinator CLI.
+ *
+ *   nfstorm run [PLAN.fio] [options] [fio-style job options]
+ *
+ * Reads the plan (a job file, or fio options on the command line), finds
+ * the agents (--agents, --hosts, or --local N of its own), runs it, and
+ * prints the merged report.  Exit status: 0 success, 1 the run failed,
+ * 2 bad usage or a bad plan. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "common/plan_parse.h"
+#include "common/units.h"
+#include "common/xmalloc.h"
+#include "coordinator/local.h"
+#include "coordinator/result.h"
+#include "coordinator/run.h"
+#include "proto/msg.h"
+
+#define DEFAULT_PORT "7878"
+#define MAX_AGENTS   4096
+
+static const char usage[] =
+"usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
+"       nfstorm --version | --help\n"
+"\n"
+"Runs a workload plan on many clients at once and prints one merged report.\n"
+"PLAN is a fio job file; without it, fio options define one job, e.g.\n"
+"  nfstorm run --local 2 --name=t --rw=randread --bs=4k --size=64M --numjobs=4 --runtime=5\n"
+"(fio's single-dash spelling works too: -rw=randread -bs=4k ...)\n"
+"\n"
+"Agents (one of; default --local 1):\n"
+"  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
+"  --hosts FILE            one host[:port] per line (default port " DEFAULT_PORT "), # comments\n"
+"  --local N               start N agents on this machine for this run, allowed to a\n"
+"                          temporary directory (the default directory) and to the\n"
+"                          directories the plan names; stopped afterwards\n"
+"Output:\n"
+"  --json FILE             write the full result as JSON (docs/results.md)\n"
+"  --label TEXT            a label stored in the JSON result\n"
+"  --unit-base 1024|1000   IEC (KiB, MiB/s; default) or SI units in the text report\n"
+"  --quiet                 no per-interval progress lines on stderr\n"
+"Run:\n"
+"  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
+"  --connect-timeout DUR   time for agents to connect and answer (default 10s)\n"
+"  --verbose               agents of --local log to stderr\n"
+"\n"
+"Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan.\n"
+"Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
+
+struct cli {
+    const char *plan_path;
+    const char *agents;
+    const char *hosts;
+    uint32_t local;
+    const char *json;
+    const char *label;
+    int unit_base;
+    int quiet;
+    int verbose;
+    uint64_t interval_ns;
+    uint64_t connect_timeout_ns;
+    char **fio_args;
+    int nfio;
+};
+
+static int die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("nfstorm: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return status;
+}
+
+/* Our own option with a value, as "--opt VALUE" or "--opt=VALUE".
+ * Returns the value or NULL if arg is not this option. */
+static const char *opt_value(const char *name, int argc, char **argv, int *i, int *missing)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_cli(int argc, char **argv, struct cli *c)
+{
+    c->unit_base = 1024;
+    c->interval_ns = 1000000000ull;
+    c->connect_timeout_ns = 10000000000ull;
+    c->fio_args = xcalloc((size_t)argc + 1, sizeof(char *));
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int missing = 0;
+#define OPT(name) ((v = opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
+        if (a[0] != '-') {
+            if (c->plan_path)
+                return die(2, "more than one plan file ('%s' and '%s')", c->plan_path, a);
+            c->plan_path = a;
+        } else if (OPT("--agents")) {
+            c->agents = v;
+        } else if (OPT("--hosts")) {
+            c->hosts = v;
+        } else if (OPT("--local")) {
+            uint64_t n;
+            if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > MAX_AGENTS)
+                return die(2, "--local: bad value '%s' (want 1..%d)", v ? v : "", MAX_AGENTS);
+            c->local = (uint32_t)n;
+        } else if (OPT("--json")) {
+            c->json = v;
+        } else if (OPT("--label")) {
+            c->label = v;
+        } else if (OPT("--unit-base")) {
+            if (!v || (strcmp(v, "1024") && strcmp(v, "1000")))
+                return die(2, "--unit-base: bad value '%s' (want 1024 or 1000)", v ? v : "");
+            c->unit_base = atoi(v);
+        } else if (OPT("--interval")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->interval_ns) < 0 ||
+                c->interval_ns < 10000000ull || c->interval_ns > 3600000000000ull)
+                return die(2, "--interval: bad value '%s' (want 10ms..1h)", v ? v : "");
+        } else if (OPT("--connect-timeout")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->connect_timeout_ns) < 0 ||
+                c->connect_timeout_ns < 1000000ull)
+                return die(2, "--connect-timeout: bad value '%s'", v ? v : "");
+        } else if (strcmp(a, "--quiet") == 0) {
+            c->quiet = 1;
+        } else if (strcmp(a, "--verbose") == 0) {
+            c->verbose = 1;
+        } else {
+            c->fio_args[c->nfio++] = argv[i];
+            continue;
+        }
+        if (missing)
+            return die(2, "%s needs a value", a);
+#undef OPT
+    }
+    if (!!c->agents + !!c->hosts + !!c->local > 1)
+        return die(2, "give only one of --agents, --hosts and --local");
+    if (c->plan_path && c->nfio > 0)
+        return die(2, "job options on the command line (%s) and a plan file (%s): give one",
+                   c->fio_args[0], c->plan_path);
+    return 0;
+}
+
+static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
+{
+    char *a = xmalloc(len + sizeof DEFAULT_PORT + 2);
+    memcpy(a, s, len);
+    a[len] = '\0';
+    /* host without port (an IPv6 address needs [..]:port) */
+    if (!strchr(a, ':') || (a[0] == '[' && a[len - 1] == ']'))
+        strcat(a, ":" DEFAULT_PORT);
+    *addrs = xrealloc(*addrs, (*n + 1) * sizeof **addrs);
+    (*addrs)[(*n)++] = a;
+}
+
+static int read_hosts(const char *path, char ***addrs, uint32_t *n)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024];
+    int lineno = 0;
+    if (!fp)
+        return die(2, "%s: cannot open: %s", path, strerror(errno));
+    while (fgets(line, sizeof line, fp)) {
+        char *s = line, *e;
+        lineno++;
+        line[strcspn(line, "#\r\n")] = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        for (e = s; *e && *e != ' ' && *e != '\t'; e++)
+            ;
+        if (e == s)
+            continue;
+        if (*n == MAX_AGENTS) {
+            fclose(fp);
+            return die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+        }
+        add_addr(addrs, n, s, (size_t)(e - s));
+    }
+    fclose(fp);
+    if (*n == 0)
+        return die(2, "%s: no hosts in the file", path);
+    return 0;
+}
+
+static void agent_binary(char *out, size_t len)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(out, len, "%s/nfstorm-agent", self);
+            if (access(out, X_OK) == 0)
+                return;
+        }
+    }
+    snprintf(out, len, "nfstorm-agent");
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct cli c;
+    struct plan plan;
+    struct local_fleet fleet;
+    struct run_options ro;
+    struct run_result res;
+    char **addrs = NULL;
+    uint32_t naddrs = 0;
+    char err[1024] = "";
+    int rc, status = 0;
+
+    memset(&c, 0, sizeof c);
+    memset(&fleet, 0, sizeof fleet);
+    if ((rc = parse_cli(argc, argv, &c)) != 0) {
+        free(c.fio_args);
+        return rc;
+    }
+    plan_init(&plan);
+    if (c.plan_path)
+        rc = plan_parse_file(c.plan_path, &plan, err, sizeof err);
+    else
+        rc = plan_parse_args(c.nfio, c.fio_args, &plan, err, sizeof err);
+    free(c.fio_args);
+    if (rc < 0) {
+        plan_free(&plan);
+        return die(2, "%s", err);
+    }
+    if (c.agents) {
+        for (const char *s = c.agents; *s;) {
+            size_t len = strcspn(s, ",");
+            if (len)
+                add_addr(&addrs, &naddrs, s, len);
+            s += len + (s[len] == ',');
+        }
+        if (naddrs == 0)
+            status = die(2, "--agents: no address given");
+    } else if (c.hosts) {
+        status = read_hosts(c.hosts, &addrs, &naddrs);
+    } else {
+        char agent[PATH_MAX];
+        agent_binary(agent, sizeof agent);
+        if (local_fleet_start(&fleet, c.local ? c.local : 1, agent, &plan, c.verbose, err, sizeof err) < 0)
+            status = die(1, "%s", err);
+        else
+            for (uint32_t i = 0; i < fleet.n; i++)
+                add_addr(&addrs, &naddrs, fleet.addr[i], strlen(fleet.addr[i]));
+    }
+    if (status != 0)
+        goto out;
+
+    memset(&ro, 0, sizeof ro);
+    ro.addrs = addrs;
+    ro.naddrs = naddrs;
+    ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
+    ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
+    ro.quiet = c.quiet;
+    ro.progress = stderr;
+    rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    if (c.label)
+        snprintf(res.label, sizeof res.label, "%s", c.label);
+    /* what was measured is reported, even when the run failed later */
+    report_text(stdout, &res, c.unit_base);
+    fflush(stdout);
+    if (c.json) {
+        int jrc = report_json_write(c.json, &res);
+        if (jrc < 0)
+            status = die(1, "%s: cannot write the JSON result: %s", c.json, strerror(-jrc));
+    }
+    if (rc < 0)
+        status = die(1, "%s", err);
+    result_free(&res);
+out:
+    if (fleet.n)
+        local_fleet_stop(&fleet);
+    for (uint32_t i = 0; i < naddrs; i++)
+        free(addrs[i]);
+    free(addrs);
+    plan_free(&plan);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return die(2, "no command (try 'nfstorm --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("nfstorm 0.1 (protocol %d)\n", PROTO_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "run") == 0) {
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                fputs(usage, stdout);
+                return 0;
+            }
+        return cmd_run(argc - 2, argv + 2);
+    }
+    return die(2, "unknown command '%s' (try 'nfstorm --help')", argv[1]);
+}

@@ -1,0 +1,335 @@
+/* report_json: the machine-readable result (schema 1, docs/results.md).
+ *
+ * Design: the whole document is built as a jansson tree, then streamed into
+ * a temp file next to the target and renamed into place, so a reader (or a
+ * crash) never sees half a result and an old result is replaced only by a
+ * complete new one.  The temp file is fsynced before the rename and the
+ * directory after it, so the rename cannot outlive the data on a crash.
+ *
+ * Counts, bytes and nanoseconds are JSON integers (all fit json_int_t);
+ * rates, seconds and means are reals.  Every figure comes from result.c's
+ * helpers, the same the text report uses.
+ *
+ * jansson reports allocation failure by returning NULL / -1 rather than
+ * aborting; the setters below fold those into one flag (a NULL value passed
+ * to json_object_set_new is rejected and nothing leaks), and the write fails
+ * with -ENOMEM instead of producing a result with keys silently missing. */
+#include "coordinator/result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/units.h"
+#include "common/xmalloc.h"
+
+struct jb {
+    int failed;   /* some jansson allocation failed */
+};
+
+static void put(struct jb *b, json_t *obj, const char *key, json_t *v)
+{
+    if (!obj || !v || json_object_set_new(obj, key, v) != 0) {
+        b->failed = 1;
+        if (!obj)
+            json_decref(v);   /* set_new would have taken it; we must drop it */
+    }
+}
+
+static void push(struct jb *b, json_t *arr, json_t *v)
+{
+    if (!arr || !v || json_array_append_new(arr, v) != 0) {
+        b->failed = 1;
+        if (!arr)
+            json_decref(v);
+    }
+}
+
+static json_t *jint(uint64_t v)
+{
+    /* Counts and ns never reach 2^63; clamp rather than wrap if one did. */
+    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
+}
+
+static json_t *lat_json(struct jb *b, const struct hist *h)
+{
+    json_t *o = json_object();
+
+    /* An empty histogram's min is UINT64_MAX: report 0 like the other keys. */
+    put(b, o, "min", jint(h->count ? h->min_ns : 0));
+    put(b, o, "mean", json_real(hist_mean(h)));
+    put(b, o, "p50", jint(hist_percentile(h, 50.0)));
+    put(b, o, "p90", jint(hist_percentile(h, 90.0)));
+    put(b, o, "p99", jint(hist_percentile(h, 99.0)));
+    put(b, o, "p999", jint(hist_percentile(h, 99.9)));
+    put(b, o, "max", jint(h->count ? h->max_ns : 0));
+    return o;
+}
+
+/* {"read": {...}, "write": {...}} with only op types that saw ops or errors;
+ * rates over duration_ns. */
+static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns)
+{
+    json_t *ops = json_object();
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &s->op[t];
+        json_t *j;
+
+        if (o->ops == 0 && o->errors == 0)
+            continue;
+        j = json_object();
+        put(b, j, "ops", jint(o->ops));
+        put(b, j, "bytes", jint(o->bytes));
+        put(b, j, "errors", jint(o->errors));
+        put(b, j, "iops", json_real(result_iops(o, duration_ns)));
+        put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
+        put(b, j, "lat_ns", lat_json(b, &o->lat));
+        put(b, ops, op_type_name((enum op_type)t), j);
+    }
+    return ops;
+}
+
+/* Per-agent interval counters: no latency, no rates (see result.h). */
+static json_t *counters_json(struct jb *b, const struct counters *c)
+{
+    json_t *ops = json_object();
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        json_t *j;
+
+        if (c->ops[t] == 0 && c->errors[t] == 0)
+            continue;
+        j = json_object();
+        put(b, j, "ops", jint(c->ops[t]));
+        put(b, j, "bytes", jint(c->bytes[t]));
+        put(b, j, "errors", jint(c->errors[t]));
+        put(b, ops, op_type_name((enum op_type)t), j);
+    }
+    return ops;
+}
+
+static json_t *agents_json(struct jb *b, const struct run_result *r)
+{
+    json_t *arr = json_array();
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_info *ai = &r->agents[a];
+        json_t *j = json_object();
+
+        put(b, j, "id", jint(ai->id));
+        put(b, j, "host", json_string(ai->host));
+        put(b, j, "addr", json_string(ai->addr));
+        put(b, j, "ncpus", jint(ai->ncpus));
+        put(b, j, "clock_offset_ns", json_integer((json_int_t)ai->clock_offset_ns));
+        put(b, j, "rtt_ns", jint(ai->rtt_ns));
+        push(b, arr, j);
+    }
+    return arr;
+}
+
+static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
+                                 const struct phase_result *ph)
+{
+    json_t *arr = json_array();
+    uint64_t first = UINT64_MAX;
+
+    for (uint32_t a = 0; a < r->nagents; a++)
+        if (ph->agents[a].done && ph->agents[a].start_ns < first)
+            first = ph->agents[a].start_ns;
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+        /* An agent's rates are over its own run time (it may finish its
+         * size before the others); the phase's over the longest. */
+        uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns;
+        json_t *j = json_object(), *cpu = json_object();
+
+        put(b, j, "id", jint(r->agents[a].id));
+        put(b, j, "done", json_boolean(ap->done));
+        put(b, j, "ops", ops_json(b, &ap->totals, dur));
+        put(b, cpu, "user_s", json_real(ap->cpu_user_s));
+        put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
+        put(b, cpu, "cores", jint(ap->cores));
+        put(b, j, "cpu", cpu);
+        put(b, j, "duration_s", json_real((double)ap->duration_ns / 1e9));
+        put(b, j, "start_offset_ns", jint(ap->done ? ap->start_ns - first : 0));
+        put(b, j, "nintervals", jint(ap->nintervals));
+        put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
+        push(b, arr, j);
+    }
+    return arr;
+}
+
+static json_t *intervals_json(struct jb *b, const struct run_result *r,
+                              const struct phase_result *ph)
+{
+    json_t *arr = json_array();
+    uint64_t len_ns = (uint64_t)ph->interval_ms * NS_PER_MS;
+
+    for (uint32_t k = 0; k < ph->nintervals; k++) {
+        const struct interval_slot *s = &ph->intervals[k];
+        json_t *j = json_object(), *agents = json_array();
+
+        put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
+        put(b, j, "nreported", jint(s->nreported));
+        put(b, j, "ops", ops_json(b, &s->merged, len_ns));
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            json_t *aj = json_object();
+
+            put(b, aj, "id", jint(r->agents[a].id));
+            put(b, aj, "ops", counters_json(b, &s->agent[a]));
+            push(b, agents, aj);
+        }
+        put(b, j, "agents", agents);
+        push(b, arr, j);
+    }
+    return arr;
+}
+
+static json_t *phase_json(struct jb *b, const struct run_result *r, const struct phase_result *ph)
+{
+    json_t *j = json_object();
+
+    put(b, j, "name", json_string(ph->name));
+    put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
+    put(b, j, "bs", jint(ph->bs));
+    put(b, j, "numjobs", jint(ph->numjobs));
+    put(b, j, "njobs", jint(ph->njobs));
+    put(b, j, "finished", json_boolean(ph->finished));
+    put(b, j, "duration_s", json_real((double)ph->duration_ns / 1e9));
+    put(b, j, "duration_ns", jint(ph->duration_ns));
+    put(b, j, "start_skew_ns", jint(ph->start_skew_ns));
+    put(b, j, "interval_ms", jint(ph->interval_ms));
+    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    put(b, j, "agents", phase_agents_json(b, r, ph));
+    put(b, j, "intervals", intervals_json(b, r, ph));
+    return j;
+}
+
+static json_t *result_json(struct jb *b, const struct run_result *r)
+{
+    json_t *root = json_object(), *phases = json_array();
+
+    put(b, root, "schema", json_integer(1));
+    put(b, root, "label", json_string(r->label));
+    put(b, root, "started", json_integer((json_int_t)r->started_unix));
+    put(b, root, "agents", agents_json(b, r));
+    for (uint32_t i = 0; i < r->nphases; i++)
+        push(b, phases, phase_json(b, r, &r->phases[i]));
+    put(b, root, "phases", phases);
+    return root;
+}
+
+struct sink {
+    int fd;
+    int err;      /* errno of the first failed write */
+};
+
+static int write_all(const char *buf, size_t size, void *data)
+{
+    struct sink *s = data;
+
+    while (size > 0) {
+        ssize_t n = write(s->fd, buf, size);
+
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            s->err = errno;
+            return -1;
+        }
+        buf += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* fsync the directory holding path so the rename itself is durable.
+ * Best effort: the result is already in place, and some file systems
+ * refuse fsync on directories. */
+static void sync_dir(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    int fd;
+
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(dir);
+}
+
+int report_json_write(const char *path, const struct run_result *r)
+{
+    struct jb b = { 0 };
+    struct sink s = { .fd = -1, .err = 0 };
+    json_t *root;
+    char *tmp;
+    size_t n;
+    int rc = 0;
+
+    root = result_json(&b, r);
+    if (!root || b.failed) {
+        json_decref(root);
+        return -ENOMEM;
+    }
+
+    /* Same directory as path, so rename is atomic (no cross-device move). */
+    n = strlen(path);
+    tmp = xmalloc(n + sizeof(".XXXXXX"));
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
+    s.fd = mkstemp(tmp);
+    if (s.fd < 0) {
+        rc = -errno;
+        goto out;
+    }
+    /* mkstemp creates 0600; a result is meant to be read by others. */
+    if (fchmod(s.fd, 0644) != 0) {
+        rc = -errno;
+        goto fail;
+    }
+    if (json_dump_callback(root, write_all, &s, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0
+        || write_all("\n", 1, &s) != 0) {
+        rc = s.err ? -s.err : -ENOMEM;   /* no write error: the encoder ran out of memory */
+        goto fail;
+    }
+    if (fsync(s.fd) != 0) {
+        rc = -errno;
+        goto fail;
+    }
+    if (close(s.fd) != 0) {
+        s.fd = -1;
+        rc = -errno;
+        goto fail;
+    }
+    s.fd = -1;
+    if (rename(tmp, path) != 0) {
+        rc = -errno;
+        goto fail;
+    }
+    sync_dir(path);
+    goto out;
+
+fail:
+    if (s.fd >= 0)
+        close(s.fd);
+    unlink(tmp);
+out:
+    free(tmp);
+    json_decref(root);
+    return rc;
+}

@@ -1,0 +1,276 @@
+/* report_text: the human report on stdout, one table per phase.
+ *
+ * Design: the rows are shaped like the tables people already keep for fio
+ * numbers (r/w x rand/seq, IOPS and bandwidth per block size), so a phase row
+ * can be pasted next to them.  Each phase prints:
+ *
+ *   header row
+ *   one row per op type that has ops (a mixed phase gets a read and a write
+ *     row; the phase columns are printed on the first only)
+ *   an agent header and one row per agent and op type, with the agent's
+ *     share of the phase's ops of that type and its CPU use
+ *   notes: start skew, errors, and warnings (client-bound or silent agents)
+ *
+ * Column widths are fixed by what units_fmt_* can produce ("1.23GiB/s",
+ * "12.3k", "1.23ms"), except the phase-name column, which is sized to the
+ * longest name (capped) so every table of one report lines up.  Rows stay
+ * under about 120 characters.  All figures come from result.c so this and
+ * the JSON report never disagree. */
+#include "coordinator/result.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "common/units.h"
+
+#define NAME_MIN 5
+#define NAME_MAX_W 20
+/* widths of the phase columns after the name: rw, mode, bs, jobs */
+#define RW_W 5
+#define MODE_W 4
+#define BS_W 7
+#define JOBS_W 5
+#define ID_W 5    /* "  " indent + id in agent rows */
+
+struct layout {
+    int name_w;     /* phase-name column */
+    int host_w;     /* host column of agent rows: aligns figures with phase rows */
+    int base;
+};
+
+/* "read", "write" or "mixed": what the phase did, or failing that (no ops)
+ * what its first job was asked to do. */
+static const char *rw_class(const struct phase_result *ph)
+{
+    int r = ph->totals.op[OP_READ].ops > 0;
+    int w = ph->totals.op[OP_WRITE].ops > 0;
+
+    if (!r && !w) {
+        r = rw_mode_reads(ph->rw);
+        w = rw_mode_writes(ph->rw);
+    }
+    return r && w ? "mixed" : w ? "write" : "read";
+}
+
+static void fig_header(FILE *out)
+{
+    fprintf(out, "%-5s %7s %10s %7s %7s %7s %7s %7s",
+            "op", "IOPS", "BW", "mean", "p50", "p99", "p99.9", "max");
+}
+
+/* IOPS, bandwidth and latency of o over duration_ns. */
+static void fig_row(FILE *out, enum op_type t, const struct op_stats *o,
+                    uint64_t duration_ns, int base)
+{
+    char iops[32], bw[32], mean[32], p50[32], p99[32], p999[32], max[32];
+
+    units_fmt_count(iops, sizeof(iops), result_iops(o, duration_ns));
+    units_fmt_rate(bw, sizeof(bw), result_bw(o, duration_ns), base);
+    units_fmt_ns(mean, sizeof(mean), hist_mean(&o->lat));
+    units_fmt_ns(p50, sizeof(p50), (double)hist_percentile(&o->lat, 50.0));
+    units_fmt_ns(p99, sizeof(p99), (double)hist_percentile(&o->lat, 99.0));
+    units_fmt_ns(p999, sizeof(p999), (double)hist_percentile(&o->lat, 99.9));
+    /* max_ns is exact, unlike the percentiles; an empty hist reports 0 */
+    units_fmt_ns(max, sizeof(max), o->lat.count ? (double)o->lat.max_ns : 0.0);
+    fprintf(out, "%-5s %7s %10s %7s %7s %7s %7s %7s",
+            op_type_name(t), iops, bw, mean, p50, p99, p999, max);
+}
+
+/* Host names are truncated to fit the column: the short name first (up to
+ * the first dot), then a hard cut.  The JSON report keeps the full name. */
+static void fit_host(char *dst, size_t len, const char *host, int width)
+{
+    size_t w = (size_t)width < len - 1 ? (size_t)width : len - 1;
+    size_t n = strlen(host);
+
+    if (n > w) {
+        const char *dot = strchr(host, '.');
+        if (dot && (size_t)(dot - host) <= w && dot > host)
+            n = (size_t)(dot - host);
+        else
+            n = w;
+    }
+    memcpy(dst, host, n);
+    dst[n] = '\0';
+}
+
+static const char *agent_host(const struct run_result *r, uint32_t a)
+{
+    const struct agent_info *ai = &r->agents[a];
+
+    if (ai->host[0])
+        return ai->host;
+    return ai->addr[0] ? ai->addr : "?";
+}
+
+/* Seconds an agent's figures are averaged over: its own run time, or the
+ * phase's when it reported none. */
+static uint64_t agent_duration(const struct phase_result *ph, const struct agent_phase *ap)
+{
+    return ap->duration_ns ? ap->duration_ns : ph->duration_ns;
+}
+
+static double agent_cpu_pct(const struct agent_phase *ap)
+{
+    if (ap->cores == 0 || ap->duration_ns == 0)
+        return -1.0;
+    return (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
+           / (double)ap->cores * 100.0;
+}
+
+static void phase_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
+                       const struct layout *L)
+{
+    char bs[32], jobs[32];
+    int first = 1;
+
+    units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, L->base);
+    snprintf(jobs, sizeof(jobs), "%ux%u", ph->numjobs, r->nagents);
+
+    fprintf(out, "%-*s %-*s %-*s %-*s %-*s ", L->name_w, "phase", RW_W, "rw",
+            MODE_W, "mode", BS_W, "bs", JOBS_W, "jobs");
+    fig_header(out);
+    fputc('\n', out);
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (ph->totals.op[t].ops == 0)
+            continue;
+        if (first)
+            fprintf(out, "%-*s %-*s %-*s %-*s %-*s ", L->name_w, ph->name, RW_W, rw_class(ph),
+                    MODE_W, rw_mode_random(ph->rw) ? "rand" : "seq", BS_W, bs, JOBS_W, jobs);
+        else
+            fprintf(out, "%*s ", L->name_w + RW_W + MODE_W + BS_W + JOBS_W + 4, "");
+        fig_row(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, L->base);
+        fputc('\n', out);
+        first = 0;
+    }
+    if (first)
+        fprintf(out, "%-*s %-*s %-*s %-*s %-*s (no ops)\n", L->name_w, ph->name, RW_W,
+                rw_class(ph), MODE_W, rw_mode_random(ph->rw) ? "rand" : "seq", BS_W, bs,
+                JOBS_W, jobs);
+}
+
+static void agent_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
+                       const struct layout *L)
+{
+    fprintf(out, "  %-*s %-*s ", ID_W - 2, "id", L->host_w, "host");
+    fig_header(out);
+    fprintf(out, " %6s %5s\n", "share", "cpu");
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+        char host[RESULT_HOST_MAX], cpu[16];
+        double pct = agent_cpu_pct(ap);
+        int first = 1;
+
+        fit_host(host, sizeof(host), agent_host(r, a), L->host_w);
+        if (pct < 0)
+            snprintf(cpu, sizeof(cpu), "-");
+        else
+            snprintf(cpu, sizeof(cpu), "%.0f%%", pct);
+        if (!ap->done) {
+            fprintf(out, "  %-*u %-*s (no result)\n", ID_W - 2, r->agents[a].id, L->host_w, host);
+            continue;
+        }
+        /* The phase's op types, so an agent that did none of a type the
+         * others did shows a visible 0 rather than a missing row. */
+        for (int t = 0; t < OP__COUNT; t++) {
+            const struct op_stats *o = &ap->totals.op[t];
+            uint64_t all = ph->totals.op[t].ops;
+            char share[16];
+
+            if (all == 0)
+                continue;
+            snprintf(share, sizeof(share), "%.1f%%", (double)o->ops * 100.0 / (double)all);
+            if (first)
+                fprintf(out, "  %-*u %-*s ", ID_W - 2, r->agents[a].id, L->host_w, host);
+            else
+                fprintf(out, "%*s ", ID_W + L->host_w + 1, "");
+            fig_row(out, (enum op_type)t, o, agent_duration(ph, ap), L->base);
+            /* CPU is per agent, not per op type: on its first row only */
+            if (first)
+                fprintf(out, " %6s %5s\n", share, cpu);
+            else
+                fprintf(out, " %6s\n", share);
+            first = 0;
+        }
+        if (first)
+            fprintf(out, "  %-*u %-*s (no ops) %5s\n", ID_W - 2, r->agents[a].id, L->host_w, host,
+                    cpu);
+    }
+}
+
+static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph)
+{
+    char buf[32];
+    int any_err = 0;
+
+    units_fmt_ns(buf, sizeof(buf), (double)ph->duration_ns);
+    fprintf(out, "duration: %s (longest agent)", buf);
+    units_fmt_ns(buf, sizeof(buf), (double)ph->start_skew_ns);
+    fprintf(out, "; measured start skew: %s (latest minus earliest agent start)\n", buf);
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &ph->totals.op[t];
+
+        if (o->errors == 0)
+            continue;
+        fprintf(out, "%s %s %llu of %llu ops failed (%.2f%%)", any_err ? "," : "errors:",
+                op_type_name((enum op_type)t), (unsigned long long)o->errors,
+                (unsigned long long)o->ops, (double)o->errors * 100.0 / (double)o->ops);
+        any_err = 1;
+    }
+    if (any_err)
+        fputc('\n', out);
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+
+        if (!ap->done) {
+            fprintf(out, "warning: agent %u (%s) sent no result for this phase\n",
+                    r->agents[a].id, agent_host(r, a));
+        } else if (result_agent_client_bound(ap)) {
+            fprintf(out, "warning: agent %u (%s) used %.0f%% of its %u cores: "
+                    "the client, not the file system, may be the limit\n",
+                    r->agents[a].id, agent_host(r, a), agent_cpu_pct(ap), ap->cores);
+        }
+    }
+}
+
+void report_text(FILE *out, const struct run_result *r, int unit_base)
+{
+    struct layout L;
+    char when[64] = "?";
+    time_t t = (time_t)r->started_unix;
+    struct tm tm;
+
+    L.base = unit_base == 1000 ? 1000 : 1024;
+    L.name_w = NAME_MIN;
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        int n = (int)strlen(r->phases[i].name);
+        if (n > L.name_w)
+            L.name_w = n;
+    }
+    if (L.name_w > NAME_MAX_W)
+        L.name_w = NAME_MAX_W;   /* longer names overflow the row rather than get cut */
+    L.host_w = L.name_w + RW_W + MODE_W + BS_W + JOBS_W + 4 - ID_W - 1;
+
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+    fprintf(out, "run %s: %u agent%s, %u phase%s, started %s\n",
+            r->label[0] ? r->label : "(unlabelled)", r->nagents, r->nagents == 1 ? "" : "s",
+            r->nphases, r->nphases == 1 ? "" : "s", when);
+
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        const struct phase_result *ph = &r->phases[i];
+
+        fputc('\n', out);
+        if (!ph->finished) {
+            fprintf(out, "phase %s: not run to completion, no results\n", ph->name);
+            continue;
+        }
+        phase_rows(out, r, ph, &L);
+        agent_rows(out, r, ph, &L);
+        notes(out, r, ph);
+    }
+}

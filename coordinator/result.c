@@ -1,0 +1,197 @@
+/* result: the coordinator's model of a run's measurements, and its merge.
+ *
+ * Design: every figure here is a sum.  Agents send per-interval op_sets and
+ * per-phase totals; we add them bucket by bucket (op_set_merge), never
+ * average, so fleet numbers are exact and order-independent: intervals may
+ * arrive in any order, from any agent, with gaps.
+ *
+ * Interval slots are grown on demand.  The header has no capacity field, so
+ * the capacity is implied: the smallest power of two >= nintervals (min 16,
+ * capped at RESULT_MAX_INTERVALS).
+ * Growing to k+1 slots reallocates only when that implied capacity changes,
+ * which keeps appends amortised O(1) even though a merged slot holds two full
+ * histograms (~40 KB).  Slots between nintervals and the capacity are never
+ * read; they are initialised when nintervals moves past them.
+ *
+ * Derived figures (iops, bandwidth, client-bound) live here too so the text
+ * and JSON reporters cannot disagree about them. */
+#include "coordinator/result.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+
+#define MIN_SLOTS 16u
+
+static uint32_t slot_capacity(uint32_t n)
+{
+    uint32_t c = MIN_SLOTS;
+
+    if (n == 0)
+        return 0;
+    while (c < n)
+        c *= 2;   /* n <= RESULT_MAX_INTERVALS < 2^20: no overflow */
+    /* Never reserve past the limit: a slot is ~40 KB, and 2^20 slots would
+     * be 45% more than the largest array the limit can ask for. */
+    return c > RESULT_MAX_INTERVALS ? RESULT_MAX_INTERVALS : c;
+}
+
+void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, uint32_t interval_ms)
+{
+    memset(r, 0, sizeof(*r));
+    r->nagents = nagents;
+    r->agents = xcalloc(nagents ? nagents : 1, sizeof(*r->agents));
+    /* Ids are the agents' indices; the rest is filled as agents connect. */
+    for (uint32_t a = 0; a < nagents; a++)
+        r->agents[a].id = a;
+
+    r->nphases = p->nphases;
+    r->phases = xcalloc(p->nphases ? p->nphases : 1, sizeof(*r->phases));
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const struct phase *src = &p->phases[i];
+        struct phase_result *ph = &r->phases[i];
+
+        snprintf(ph->name, sizeof(ph->name), "%s", src->name);
+        ph->njobs = src->njobs;
+        if (src->njobs > 0) {
+            ph->rw = src->jobs[0].rw;
+            ph->bs = src->jobs[0].bs;
+        }
+        for (uint32_t j = 0; j < src->njobs; j++)
+            ph->numjobs += src->jobs[j].numjobs;
+        ph->interval_ms = interval_ms;
+        ph->agents = xcalloc(nagents ? nagents : 1, sizeof(*ph->agents));
+        for (uint32_t a = 0; a < nagents; a++)
+            op_set_init(&ph->agents[a].totals);
+        op_set_init(&ph->totals);
+    }
+}
+
+void result_free(struct run_result *r)
+{
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        struct phase_result *ph = &r->phases[i];
+
+        for (uint32_t k = 0; k < ph->nintervals; k++)
+            free(ph->intervals[k].agent);
+        free(ph->intervals);
+        free(ph->agents);
+    }
+    free(r->phases);
+    free(r->agents);
+    memset(r, 0, sizeof(*r));
+}
+
+/* Make slots [0, n) exist; new ones start empty. */
+static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents)
+{
+    uint32_t cap = slot_capacity(ph->nintervals);
+
+    if (n <= ph->nintervals)
+        return;
+    if (n > cap) {
+        cap = slot_capacity(n);
+        ph->intervals = xrealloc(ph->intervals, (size_t)cap * sizeof(*ph->intervals));
+    }
+    for (uint32_t k = ph->nintervals; k < n; k++) {
+        struct interval_slot *s = &ph->intervals[k];
+
+        op_set_init(&s->merged);
+        s->agent = xcalloc(nagents ? nagents : 1, sizeof(*s->agent));
+        s->nreported = 0;
+    }
+    ph->nintervals = n;
+}
+
+int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
+                        uint32_t k, const struct op_set *s)
+{
+    struct phase_result *ph;
+    struct interval_slot *slot;
+    struct counters *c;
+
+    if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
+        return -EINVAL;
+    ph = &r->phases[phase];
+    grow_intervals(ph, k + 1, r->nagents);
+    slot = &ph->intervals[k];
+    op_set_merge(&slot->merged, s);
+    c = &slot->agent[agent];
+    for (int t = 0; t < OP__COUNT; t++) {
+        c->ops[t] += s->op[t].ops;
+        c->bytes[t] += s->op[t].bytes;
+        c->errors[t] += s->op[t].errors;
+    }
+    /* Counts reports, not distinct agents: an agent never sends the same
+     * interval twice, and counting is cheaper than a per-agent flag. */
+    slot->nreported++;
+    return 0;
+}
+
+int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
+                           const struct agent_phase *ap)
+{
+    if (phase >= r->nphases || agent >= r->nagents)
+        return -EINVAL;
+    r->phases[phase].agents[agent] = *ap;
+    /* Totals arrive with phase-done, so having them means the agent is done. */
+    r->phases[phase].agents[agent].done = 1;
+    return 0;
+}
+
+void result_phase_finish(struct run_result *r, uint32_t phase)
+{
+    struct phase_result *ph;
+    uint64_t first = UINT64_MAX, last = 0;
+    uint32_t ndone = 0;
+
+    if (phase >= r->nphases)
+        return;
+    ph = &r->phases[phase];
+    /* Recomputed from scratch so a second call (late agent) stays exact. */
+    op_set_init(&ph->totals);
+    ph->duration_ns = 0;
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+
+        if (!ap->done)
+            continue;
+        ndone++;
+        op_set_merge(&ph->totals, &ap->totals);
+        if (ap->duration_ns > ph->duration_ns)
+            ph->duration_ns = ap->duration_ns;
+        if (ap->start_ns < first)
+            first = ap->start_ns;
+        if (ap->start_ns > last)
+            last = ap->start_ns;
+    }
+    ph->start_skew_ns = ndone > 1 ? last - first : 0;
+    ph->finished = 1;
+}
+
+double result_iops(const struct op_stats *o, uint64_t duration_ns)
+{
+    if (duration_ns == 0)
+        return 0.0;
+    return (double)o->ops * 1e9 / (double)duration_ns;
+}
+
+double result_bw(const struct op_stats *o, uint64_t duration_ns)
+{
+    if (duration_ns == 0)
+        return 0.0;
+    return (double)o->bytes * 1e9 / (double)duration_ns;
+}
+
+int result_agent_client_bound(const struct agent_phase *ap)
+{
+    double busy, secs;
+
+    if (ap->cores == 0 || ap->duration_ns == 0)
+        return 0;
+    busy = ap->cpu_user_s + ap->cpu_sys_s;
+    secs = (double)ap->duration_ns / 1e9;
+    return busy / secs >= 0.9 * (double)ap->cores;
+}

@@ -1,0 +1,105 @@
+/* result: the run's measurements as the coordinator merges them.
+ *
+ * Filled while the run goes (intervals and phase totals as agents send
+ * them), then read by the reporters.  Everything merged is an exact sum of
+ * what agents sent: op counts, bytes, errors and histogram buckets.
+ * Per-agent intervals keep only counters (no histograms) to bound memory on
+ * long runs; merged intervals keep full histograms.
+ *
+ * Single-threaded: owned and touched by the coordinator's loop thread. */
+#ifndef NFSTORM_RESULT_H
+#define NFSTORM_RESULT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "common/plan.h"
+#include "common/stats.h"
+
+#define RESULT_HOST_MAX 256
+
+struct agent_info {
+    uint32_t id;                  /* index, the plan's ${agent} */
+    char addr[RESULT_HOST_MAX];   /* host:port as dialled */
+    char host[RESULT_HOST_MAX];   /* the agent's own host name */
+    uint32_t ncpus;
+    int64_t clock_offset_ns;      /* agent clock - coordinator clock */
+    uint64_t rtt_ns;              /* best ping round trip */
+};
+
+struct counters {                 /* per op type, no latency */
+    uint64_t ops[OP__COUNT];
+    uint64_t bytes[OP__COUNT];
+    uint64_t errors[OP__COUNT];
+};
+
+struct agent_phase {
+    int done;                     /* phase-done received */
+    struct op_set totals;
+    uint64_t duration_ns;
+    uint64_t start_ns;            /* coordinator clock, converted */
+    double cpu_user_s, cpu_sys_s;
+    uint32_t cores;
+    uint32_t nintervals;          /* as the agent counted */
+};
+
+struct interval_slot {
+    struct op_set merged;         /* sum over agents */
+    struct counters *agent;       /* [nagents] */
+    uint32_t nreported;           /* agents that sent this interval */
+};
+
+struct phase_result {
+    char name[PLAN_NAME_MAX];
+    enum rw_mode rw;              /* of the phase's first job */
+    uint64_t bs;                  /* of the phase's first job */
+    uint32_t numjobs;             /* threads per agent, summed over the phase's jobs */
+    uint32_t njobs;               /* jobs (sections) in the phase */
+    uint32_t interval_ms;
+    struct agent_phase *agents;   /* [nagents] */
+    struct interval_slot *intervals;
+    uint32_t nintervals;          /* slots allocated and in use */
+    /* set by result_phase_finish: */
+    int finished;
+    struct op_set totals;         /* sum over agents */
+    uint64_t duration_ns;         /* longest agent */
+    uint64_t start_skew_ns;       /* latest minus earliest agent start */
+};
+
+struct run_result {
+    char label[PLAN_NAME_MAX];
+    int64_t started_unix;         /* wall clock at start, seconds */
+    uint32_t nagents;
+    struct agent_info *agents;    /* [nagents] */
+    uint32_t nphases;
+    struct phase_result *phases;  /* [nphases] */
+};
+
+/* Lay out a result for plan on nagents agents; agent infos zeroed. */
+void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, uint32_t interval_ms);
+void result_free(struct run_result *r);
+
+/* Add one agent's interval k of phase: merged[k] += s, agent counters too.
+ * Grows the interval array as needed; -EINVAL if phase/agent out of range
+ * or k beyond RESULT_MAX_INTERVALS. */
+#define RESULT_MAX_INTERVALS (7u * 24 * 3600)
+int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
+                        uint32_t k, const struct op_set *s);
+/* Record an agent's phase totals. */
+int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
+                           const struct agent_phase *ap);
+/* Sum agents into the phase totals, duration and skew. */
+void result_phase_finish(struct run_result *r, uint32_t phase);
+
+/* Derived figures used by every reporter. */
+double result_iops(const struct op_stats *o, uint64_t duration_ns);
+double result_bw(const struct op_stats *o, uint64_t duration_ns);   /* bytes/s */
+/* 1 when an agent used >= 90% of its cores during the phase. */
+int result_agent_client_bound(const struct agent_phase *ap);
+
+/* Reporters. unit_base: 1024 (IEC, default) or 1000 (SI). */
+void report_text(FILE *out, const struct run_result *r, int unit_base);
+/* Write the JSON result (schema in docs/results.md) atomically: a temp file
+ * in the same directory renamed into place.  0 or -errno. */
+int report_json_write(const char *path, const struct run_result *r);
+
+#endif

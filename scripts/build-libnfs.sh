@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Build libnfs >= 5.0 into deps/libnfs when the system's libnfs is older.
+#
+# Why: Debian 12 ships libnfs 4.0.0, whose NFSv4 WRITE fails to encode for
+# any write of ~4000 bytes or more ("ZDR error: Failed to encode
+# COMPOUND4args"), so the nfs engine cannot do NFSv4 writes with it.  libnfs
+# 5.0.2 (Debian 13) fixes that.  We take Debian's source package (a known,
+# signed tarball) through apt with a throw-away source list, state and cache
+# dir, so the system's apt configuration is never changed, and install into
+# a project-local prefix the Makefile links with an rpath.
+#
+# Idempotent and quiet: does nothing when the system libnfs is >= 5.0 or
+# deps/libnfs is already built; prints the build log only on failure.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PREFIX="$ROOT/deps/libnfs"
+PC="$PREFIX/lib/pkgconfig/libnfs.pc"
+
+sysver=$(pkg-config --modversion libnfs 2>/dev/null || echo 0)
+if [ "${sysver%%.*}" -ge 5 ] 2>/dev/null; then
+  exit 0
+fi
+if [ -f "$PC" ]; then
+  exit 0
+fi
+
+for tool in cmake patch xz tar make cc; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "build-libnfs: $tool is missing (run scripts/install-deps.sh)" >&2
+    exit 1
+  fi
+done
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/nfstorm-libnfs.XXXXXX")
+LOG="$TMP/build.log"
+cleanup() { rm -rf "$TMP" "$ROOT/deps/.libnfs-stage"; }
+fail() {
+  echo "build-libnfs: $1 (log follows)" >&2
+  [ -f "$LOG" ] && tail -n 60 "$LOG" >&2
+  exit 1
+}
+trap cleanup EXIT
+
+# A private apt world: our own source list, lists dir and cache dir (so the
+# system's package lists and pkgcache.bin are left alone).  Downloads run as
+# root because the temp dirs are not readable by apt's _apt sandbox user.
+mkdir -p "$TMP/lists/partial" "$TMP/cache/archives/partial" "$TMP/src"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+cat >"$TMP/sources.list" <<EOF
+deb-src [signed-by=$KEYRING] http://deb.debian.org/debian trixie main
+deb-src [signed-by=$KEYRING] http://deb.debian.org/debian-security trixie-security main
+EOF
+APTOPTS=(-o "Dir::Etc::SourceList=$TMP/sources.list"
+         -o "Dir::Etc::SourceParts=/dev/null"
+         -o "Dir::State::Lists=$TMP/lists"
+         -o "Dir::Cache=$TMP/cache"
+         -o "APT::Sandbox::User=root")
+
+apt-get "${APTOPTS[@]}" -qq update >>"$LOG" 2>&1 || fail "apt-get update of the trixie source lists failed"
+
+# apt-get source fetches the .dsc, the orig tarball and the Debian tarball.
+# Some mirrors/proxies serve the tarballs but not the .dsc (seen here: the
+# .dsc 404s), and we do not need the .dsc since we build the orig tree
+# ourselves; so any file it could not fetch is fetched again with apt's own
+# downloader, checked against the SHA256 from the signed Sources index.
+cd "$TMP/src"
+if ! apt-get "${APTOPTS[@]}" -qq source --download-only libnfs >>"$LOG" 2>&1; then
+  apt-get "${APTOPTS[@]}" -qq --print-uris source libnfs >"$TMP/uris" 2>>"$LOG" \
+    || fail "apt-get source libnfs failed"
+  while read -r uri name _size hash; do
+    case "$name" in *.dsc) continue ;; esac
+    [ -f "$name" ] && continue
+    /usr/lib/apt/apt-helper "${APTOPTS[@]}" download-file "${uri//\'/}" "$TMP/src/$name" "$hash" \
+      >>"$LOG" 2>&1 || fail "cannot download $name"
+  done <"$TMP/uris"
+fi
+cd "$ROOT"
+
+orig=$(ls "$TMP"/src/libnfs_*.orig.tar.* 2>/dev/null | head -n 1)
+[ -n "$orig" ] || fail "no libnfs orig tarball downloaded"
+ver=$(basename "$orig" | sed -e 's/^libnfs_//' -e 's/\.orig\.tar\..*$//')
+case "$ver" in
+  [5-9].*|[1-9][0-9]*) ;;
+  *) fail "trixie offers libnfs $ver, not >= 5.0" ;;
+esac
+
+mkdir -p "$TMP/tree"
+tar -xf "$orig" -C "$TMP/tree" --strip-components=1 >>"$LOG" 2>&1 || fail "cannot unpack $orig"
+
+# Debian's patches carry its security fixes (5.0.2-1+deb13u1: CVE-2026-53689),
+# so apply them like dpkg-source would (quilt series, -p1).
+deb=$(ls "$TMP"/src/libnfs_*.debian.tar.* 2>/dev/null | head -n 1)
+if [ -n "$deb" ]; then
+  tar -xf "$deb" -C "$TMP/tree" >>"$LOG" 2>&1 || fail "cannot unpack $deb"
+  if [ -f "$TMP/tree/debian/patches/series" ]; then
+    while read -r patch _; do
+      case "$patch" in ''|'#'*) continue ;; esac
+      patch -d "$TMP/tree" -p1 -s -N <"$TMP/tree/debian/patches/$patch" >>"$LOG" 2>&1 \
+        || fail "Debian patch $patch does not apply"
+    done <"$TMP/tree/debian/patches/series"
+  fi
+fi
+
+# 5.0.2 prints "reconnect reset waitpdu queues" to stdout on every reconnect
+# attempt (a leftover debug printf); an agent retrying a restarting server
+# would spam its stdout with it, so drop that one line.
+sed -i '/printf("reconnect reset waitpdu queues\\n");/d' "$TMP/tree/lib/socket.c"
+
+# Utils (nfs-cp, nfs-ls, ...) are built too: the NFS test harness uses them
+# to check large NFSv4 writes, which the system's 4.0 utils cannot do.  The
+# project does not install them, so they are copied below; they are built
+# with the install rpath so they run from there.
+cmake -S "$TMP/tree" -B "$TMP/build" \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$PREFIX" \
+      -DCMAKE_INSTALL_LIBDIR=lib \
+      -DCMAKE_INSTALL_RPATH="$PREFIX/lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON \
+      -DBUILD_SHARED_LIBS=ON \
+      -DENABLE_UTILS=ON -DENABLE_EXAMPLES=OFF -DENABLE_TESTS=OFF \
+      -DENABLE_DOCUMENTATION=OFF >>"$LOG" 2>&1 || fail "cmake configure failed"
+cmake --build "$TMP/build" -j "$(nproc 2>/dev/null || echo 2)" >>"$LOG" 2>&1 || fail "build failed"
+
+# Install into a staging dir on the same file system, then rename into
+# place, so an interrupted run never leaves a half-installed prefix that the
+# cache check above would trust.
+STAGE="$ROOT/deps/.libnfs-stage"
+rm -rf "$STAGE"
+DESTDIR="$STAGE" cmake --install "$TMP/build" >>"$LOG" 2>&1 || fail "install failed"
+[ -f "$STAGE$PC" ] || fail "the build did not install lib/pkgconfig/libnfs.pc"
+mkdir -p "$STAGE$PREFIX/bin"
+for u in nfs-cat nfs-ls nfs-cp nfs-stat; do
+  if [ -x "$TMP/build/utils/$u" ]; then cp "$TMP/build/utils/$u" "$STAGE$PREFIX/bin/"; fi
+done
+rm -rf "$PREFIX"
+mv "$STAGE$PREFIX" "$PREFIX"
+rm -rf "$STAGE"

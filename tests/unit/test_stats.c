@@ -1,0 +1,123 @@
+/* test_stats: op type names and op_set merging (everything summed). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+
+#include "common/stats.h"
+
+static void test_stats_op_type_names(void **state)
+{
+    (void)state;
+    assert_string_equal(op_type_name(OP_READ), "read");
+    assert_string_equal(op_type_name(OP_WRITE), "write");
+    assert_int_equal(op_type_from_name("read"), OP_READ);
+    assert_int_equal(op_type_from_name("write"), OP_WRITE);
+    assert_int_equal(op_type_from_name("trim"), -1);
+    assert_int_equal(op_type_from_name(""), -1);
+    assert_int_equal(op_type_from_name("reads"), -1);
+    assert_int_equal(op_type_from_name(NULL), -1);
+    for (int t = 0; t < OP__COUNT; t++)
+        assert_int_equal(op_type_from_name(op_type_name((enum op_type)t)), t);
+}
+
+static void test_stats_init_is_empty(void **state)
+{
+    (void)state;
+    struct op_set *s = malloc(sizeof(*s));
+    assert_non_null(s);
+    op_set_init(s);
+    assert_true(op_set_empty(s));
+    for (int t = 0; t < OP__COUNT; t++) {
+        assert_int_equal(s->op[t].ops, 0);
+        assert_int_equal(s->op[t].bytes, 0);
+        assert_int_equal(s->op[t].errors, 0);
+        assert_int_equal(s->op[t].lat.count, 0);
+        assert_int_equal(s->op[t].lat.min_ns, UINT64_MAX);
+    }
+    op_stats_record(&s->op[OP_WRITE], 4096, 1000, 1);
+    assert_false(op_set_empty(s));
+    free(s);
+}
+
+static void test_stats_record_counts_errors(void **state)
+{
+    (void)state;
+    struct op_set *s = malloc(sizeof(*s));
+    assert_non_null(s);
+    op_set_init(s);
+    op_stats_record(&s->op[OP_READ], 4096, 1500, 1);
+    op_stats_record(&s->op[OP_READ], 4096, 2500, 0);   /* failed: no bytes */
+    assert_int_equal(s->op[OP_READ].ops, 2);
+    assert_int_equal(s->op[OP_READ].bytes, 4096);
+    assert_int_equal(s->op[OP_READ].errors, 1);
+    assert_int_equal(s->op[OP_READ].lat.count, 2);
+    assert_int_equal(s->op[OP_READ].lat.sum_ns, 4000);
+    assert_int_equal(s->op[OP_WRITE].ops, 0);
+    free(s);
+}
+
+static void test_stats_merge_sums(void **state)
+{
+    (void)state;
+    struct op_set *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *u = malloc(sizeof(*u));
+    assert_true(a && b && u);
+    op_set_init(a);
+    op_set_init(b);
+    op_set_init(u);
+    for (uint64_t i = 0; i < 1000; i++) {
+        enum op_type t = i % 3 ? OP_READ : OP_WRITE;
+        uint64_t bytes = 512 * (1 + i % 16), lat = 1000 + i * 37;
+        int ok = i % 17 != 0;
+        op_stats_record(&(i % 2 ? a : b)->op[t], bytes, lat, ok);
+        op_stats_record(&u->op[t], bytes, lat, ok);
+    }
+    uint64_t ops[OP__COUNT], bytes[OP__COUNT], errs[OP__COUNT];
+    for (int t = 0; t < OP__COUNT; t++) {
+        ops[t] = a->op[t].ops + b->op[t].ops;
+        bytes[t] = a->op[t].bytes + b->op[t].bytes;
+        errs[t] = a->op[t].errors + b->op[t].errors;
+    }
+    op_set_merge(a, b);
+    for (int t = 0; t < OP__COUNT; t++) {
+        assert_int_equal(a->op[t].ops, ops[t]);
+        assert_int_equal(a->op[t].bytes, bytes[t]);
+        assert_int_equal(a->op[t].errors, errs[t]);
+        assert_int_equal(a->op[t].ops, u->op[t].ops);
+        assert_int_equal(a->op[t].bytes, u->op[t].bytes);
+        assert_int_equal(a->op[t].errors, u->op[t].errors);
+        assert_true(hist_equal(&a->op[t].lat, &u->op[t].lat));
+    }
+    /* hand-computed totals for the loop above */
+    assert_int_equal(a->op[OP_READ].ops + a->op[OP_WRITE].ops, 1000);
+    assert_int_equal(a->op[OP_WRITE].ops, 334);               /* i % 3 == 0 */
+    assert_int_equal(a->op[OP_READ].errors + a->op[OP_WRITE].errors, 59);  /* i % 17 == 0 */
+
+    /* merging an empty set changes nothing; merging into one copies */
+    op_set_init(b);
+    op_set_merge(a, b);
+    assert_int_equal(a->op[OP_READ].ops, u->op[OP_READ].ops);
+    op_set_merge(b, u);
+    for (int t = 0; t < OP__COUNT; t++) {
+        assert_int_equal(b->op[t].ops, u->op[t].ops);
+        assert_int_equal(b->op[t].bytes, u->op[t].bytes);
+        assert_true(hist_equal(&b->op[t].lat, &u->op[t].lat));
+    }
+    free(a);
+    free(b);
+    free(u);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_op_type_names),
+        cmocka_unit_test(test_stats_init_is_empty),
+        cmocka_unit_test(test_stats_record_counts_errors),
+        cmocka_unit_test(test_stats_merge_sums),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
