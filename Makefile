@@ -47,9 +47,9 @@ all: bin/nfstorm bin/nfstorm-agent
 
 # bin/ always holds the binaries of the last flavour built.
 bin/nfstorm: $(BUILD)/nfstorm
-	@mkdir -p bin && cp $< $@
+	@mkdir -p bin && install -m 0755 $< $@
 bin/nfstorm-agent: $(BUILD)/nfstorm-agent
-	@mkdir -p bin && cp $< $@
+	@mkdir -p bin && install -m 0755 $< $@
 
 $(BUILD)/nfstorm: $(call obj,coordinator/main.c) $(LIBCOORD) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -43,6 +43,8 @@ struct conn {
     uint64_t best_rtt;
     int64_t offset;
     uint32_t phase;            /* the phase this agent is in */
+    uint32_t next_k;           /* intervals arrive in order: this bounds what
+                                  an agent can make us allocate */
 };
 
 struct run {
@@ -177,6 +179,7 @@ static void start_phase(struct run *r)
         msg_start_encode(&b, &m);
         conn_send(&r->c[i], &b);
         r->c[i].state = C_RUNNING;
+        r->c[i].next_k = 0;
     }
     r->printed = 0;
     if (!r->opt->quiet)
@@ -300,8 +303,9 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     }
     case MSG_INTERVAL: {
         struct msg_interval *m = xmalloc(sizeof *m);
+        err[0] = '\0';
         if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
-            c->state != C_RUNNING ||
+            c->state != C_RUNNING || m->index != c->next_k++ ||
             result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
             run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err);
             free(m);

@@ -1,0 +1,814 @@
+/* engine_nfs: the "nfs" I/O engine, a user-space NFSv3/v4 client (libnfs).
+ *
+ * Why libnfs and not a kernel mount: the agent must drive a share without
+ * root mounts, with one TCP connection per job thread (so load spreads like
+ * many clients), and see per-RPC latency without the page cache in between.
+ * Every libnfs call of the project lives in this file.
+ *
+ * Threading: each job thread owns one nfs_context and one libuv loop.
+ * setup() (serial, setup thread) connects, mounts and opens the files with
+ * libnfs's synchronous calls, and creates the loop; after that only the job
+ * thread touches them.  The I/O path (queue/reap) uses only libnfs's async
+ * calls: queue() starts RPCs, reap() runs the loop, whose poll handle feeds
+ * socket events to nfs_service() and whose 100 ms tick calls
+ * nfs_service(nfs, 0) so libnfs's RPC timeouts fire even when the server is
+ * silent.
+ *
+ * Reconnects: libnfs reconnects by creating a new socket and dup2()ing it
+ * onto the old fd number, so the fd number never changes but the socket
+ * does.  epoll (under libuv) forgets a socket when it is closed, while libuv
+ * still believes it is registered and would abort() on its next
+ * EPOLL_CTL_MOD.  So after every libnfs call that may touch the socket we
+ * compare the socket's inode; when it changed we stop the poll handle (libuv
+ * then re-adds the fd from scratch), set TCP_NODELAY on the new socket and
+ * wait a growing backoff before polling it: libnfs retries immediately,
+ * which against a restarting server burns its finite retry budget (we set
+ * one so a dead server surfaces) in microseconds.
+ *
+ * Transfer sizes: requests larger than the server's rsize/wsize are split
+ * into several RPCs and completed once, when all parts are back; the first
+ * error wins.
+ *
+ * libnfs versions: the async API is the same in 4.x and 5.x.  4.0 cannot
+ * encode NFSv4 WRITEs of ~4000 bytes or more, so when built against it we
+ * refuse such jobs in setup() with a message naming the fix.  libnfs 6
+ * changed pread/pwrite_async to take caller buffers (LIBNFS_API_V2); that is
+ * refused at compile time rather than guessed at. */
+#include "agent/engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <uv.h>
+#include <nfsc/libnfs.h>
+
+#if defined(LIBNFS_API_V2)
+#error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
+#endif
+
+/* LIBNFS_FEATURE_MULTITHREADING first appeared in libnfs 5.0 (and is
+ * unconditional in its header): without it we are on 4.x, whose NFSv4
+ * WRITE encoding fails for writes of ~4000 bytes or more. */
+#if defined(LIBNFS_FEATURE_MULTITHREADING)
+#define NFSE_V4_WRITE_BUG 0
+#else
+#define NFSE_V4_WRITE_BUG 1
+#endif
+#define NFSE_V4_WRITE_LIMIT 4000
+
+#define NFSE_TIMEOUT_MS     10000  /* RPC timeout: a dead server surfaces */
+#define NFSE_RECONNECTS     20     /* per outage; backoff below spreads them */
+#define NFSE_TICK_MS        100    /* libnfs timeout scan */
+#define NFSE_BACKOFF_MIN_MS 25
+#define NFSE_BACKOFF_MAX_MS 1000
+#define NFSE_SPLIT_DEFAULT  (64 * 1024)  /* if the server reports no max */
+
+/* One io_req in flight. */
+struct nfse_op {
+    struct nfse_job *j;
+    struct io_req *r;
+    enum io_kind kind;
+    unsigned pending;          /* RPCs not back yet, + 1 while queueing */
+    int result;                /* first error wins */
+    struct nfse_op *next;      /* free list or done list */
+    struct nfse_op *all_next;  /* every op ever allocated, for teardown */
+};
+
+/* One RPC of an op (a part of a split request). */
+struct nfse_part {
+    struct nfse_op *op;
+    char *dst;                 /* reads: where this part's bytes go */
+    uint64_t len;
+    struct nfse_part *next;
+    struct nfse_part *all_next;
+};
+
+/* The poll handle is bound to one fd, so it is replaced (not reused) when
+ * the fd number changes; it lives in its own allocation for uv_close. */
+struct nfse_poll {
+    uv_poll_t h;
+    int fd;
+    int events;                /* UV_* events it is started with; 0 = stopped */
+};
+
+struct nfse_job {
+    struct engine_job *ej;
+    struct nfs_context *nfs;
+    struct nfsfh **fh;
+    uint32_t nfh;
+    int v4;
+    int v4_write_bug;          /* built against libnfs 4.x and this is v4 */
+    uint64_t readmax, writemax;
+
+    uv_loop_t loop;
+    int loop_ok;
+    uv_timer_t tick, deadline, backoff;
+    int deadline_hit;
+    int backing_off;
+    unsigned reconnects;       /* since the last successful RPC */
+    struct nfse_poll *poll;
+    ino_t sock_ino;            /* identity of the socket we poll; 0 = none */
+
+    unsigned inflight;         /* ops started, not yet done */
+    struct nfse_op *done_head, *done_tail;
+    unsigned ndone;
+    struct nfse_op *op_free, *op_all;
+    struct nfse_part *part_free, *part_all;
+
+    int dead;                  /* nfs_service failed: context unusable */
+    int tearing_down;          /* io_reqs may be gone: do not touch them */
+};
+
+static atomic_uint nfse_client_counter;
+
+/* snprintf for text that may be cut: error lines are bounded by
+ * ENGINE_ERR_MAX and a cut URL still says what failed. */
+__attribute__((format(printf, 3, 4)))
+static void nfse_fmt(char *out, size_t outlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    (void)vsnprintf(out, outlen, fmt, ap);
+    va_end(ap);
+}
+
+static const char *nfse_errtext(struct nfs_context *nfs)
+{
+    const char *e = nfs ? nfs_get_error(nfs) : NULL;
+    return (e && *e) ? e : "unknown error";
+}
+
+/* libnfs sync calls return -errno, async starters -1 (or -ENOMEM); keep
+ * only plausible errnos so -1 never becomes -EPERM. */
+static int nfse_errno(int rc)
+{
+    if (rc < 0 && rc > -4096 && rc != -1)
+        return rc;
+    return -EIO;
+}
+
+/* Value of a URL query argument ("version" in "...?version=4&x=y"), copied
+ * into out; 0 if present. */
+static int nfse_url_arg(const char *url, const char *key, char *out, size_t outlen)
+{
+    const char *q = strchr(url, '?');
+    size_t klen = strlen(key);
+    while (q) {
+        q++;
+        if (strncmp(q, key, klen) == 0 && q[klen] == '=') {
+            const char *v = q + klen + 1;
+            size_t n = strcspn(v, "&");
+            if (n >= outlen)
+                n = outlen - 1;
+            memcpy(out, v, n);
+            out[n] = '\0';
+            return 0;
+        }
+        q = strchr(q, '&');
+    }
+    return -ENOENT;
+}
+
+/* "<url>/<path>" with the file inserted before the query string, so the
+ * text is itself a URL naming the file. */
+static void nfse_file_url(const struct engine_job *ej, uint32_t file,
+                          char *out, size_t outlen)
+{
+    const char *url = ej->nfs_url ? ej->nfs_url : "";
+    const char *q = strchr(url, '?');
+    int base = q ? (int)(q - url) : (int)strlen(url);
+    const char *path = ej->files[file].path;
+    int slash = (base > 0 && url[base - 1] == '/') || path[0] == '/';
+    nfse_fmt(out, outlen, "%.*s%s%s%s", base, url, slash ? "" : "/", path,
+             q ? q : "");
+}
+
+static int nfse_job_writes(const struct job_spec *s)
+{
+    switch (s->rw) {
+    case RW_WRITE: case RW_RANDWRITE: case RW_RW: case RW_RANDRW:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- op / part pools: no malloc per request once warmed up ---------- */
+
+static struct nfse_op *nfse_op_get(struct nfse_job *j)
+{
+    struct nfse_op *op = j->op_free;
+    if (op) {
+        j->op_free = op->next;
+    } else {
+        op = calloc(1, sizeof(*op));
+        if (!op)
+            return NULL;
+        op->all_next = j->op_all;
+        j->op_all = op;
+    }
+    op->j = j;
+    op->next = NULL;
+    return op;
+}
+
+static void nfse_op_put(struct nfse_job *j, struct nfse_op *op)
+{
+    op->r = NULL;
+    op->next = j->op_free;
+    j->op_free = op;
+}
+
+static struct nfse_part *nfse_part_get(struct nfse_job *j)
+{
+    struct nfse_part *p = j->part_free;
+    if (p) {
+        j->part_free = p->next;
+    } else {
+        p = calloc(1, sizeof(*p));
+        if (!p)
+            return NULL;
+        p->all_next = j->part_all;
+        j->part_all = p;
+    }
+    p->next = NULL;
+    return p;
+}
+
+static void nfse_part_put(struct nfse_job *j, struct nfse_part *p)
+{
+    p->op = NULL;
+    p->next = j->part_free;
+    j->part_free = p;
+}
+
+/* Drop one reference; the last one completes the op onto the done list. */
+static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
+{
+    if (--op->pending > 0)
+        return;
+    j->inflight--;
+    if (j->tearing_down) {
+        nfse_op_put(j, op);
+        return;
+    }
+    op->r->result = op->result;
+    op->next = NULL;
+    if (j->done_tail)
+        j->done_tail->next = op;
+    else
+        j->done_head = op;
+    j->done_tail = op;
+    j->ndone++;
+}
+
+/* ---- socket / poll bookkeeping ---------------------------------------- */
+
+static void nfse_on_poll(uv_poll_t *h, int status, int uvev);
+
+static void nfse_poll_close_cb(uv_handle_t *h)
+{
+    free((struct nfse_poll *)(void *)h);   /* h is the first member */
+}
+
+static void nfse_poll_stop(struct nfse_job *j)
+{
+    if (j->poll && j->poll->events) {
+        /* uv_poll_stop deletes the fd from epoll right away (EPOLL_CTL_DEL;
+         * an ENOENT for an already-replaced socket is ignored), and a
+         * later start adds it afresh. */
+        uv_poll_stop(&j->poll->h);
+        j->poll->events = 0;
+    }
+}
+
+static void nfse_poll_drop(struct nfse_job *j)
+{
+    if (!j->poll)
+        return;
+    nfse_poll_stop(j);
+    uv_close((uv_handle_t *)&j->poll->h, nfse_poll_close_cb);
+    j->poll = NULL;
+}
+
+static void nfse_backoff_cb(uv_timer_t *t)
+{
+    struct nfse_job *j = t->data;
+    j->backing_off = 0;
+    /* Re-arm happens in nfse_sync_poll, called by the loop driver. */
+}
+
+static void nfse_sync_poll(struct nfse_job *j);
+
+/* Bring the poll handle in line with libnfs's socket and wanted events.
+ * Called after every libnfs call that may have touched the socket. */
+static void nfse_sync_poll(struct nfse_job *j)
+{
+    if (!j->loop_ok)
+        return;
+    int fd = j->dead ? -1 : nfs_get_fd(j->nfs);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        /* No socket right now: the tick keeps libnfs's timeouts going. */
+        nfse_poll_stop(j);
+        return;
+    }
+    if (st.st_ino != j->sock_ino || !j->poll || j->poll->fd != fd) {
+        int reconnect = j->sock_ino != 0;
+        if (j->poll && j->poll->fd != fd)
+            nfse_poll_drop(j);
+        else
+            nfse_poll_stop(j);
+        j->sock_ino = st.st_ino;
+        /* Small RPCs must not wait for Nagle; a new socket needs it again. */
+        int one = 1;
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+        if (reconnect) {
+            unsigned shift = j->reconnects < 6 ? j->reconnects : 6;
+            uint64_t ms = (uint64_t)NFSE_BACKOFF_MIN_MS << shift;
+            if (ms > NFSE_BACKOFF_MAX_MS)
+                ms = NFSE_BACKOFF_MAX_MS;
+            j->reconnects++;
+            j->backing_off = 1;
+            uv_timer_start(&j->backoff, nfse_backoff_cb, ms, 0);
+        }
+    }
+    if (j->backing_off)
+        return;
+    if (!j->poll) {
+        struct nfse_poll *p = calloc(1, sizeof(*p));
+        if (!p)
+            return;            /* the tick still services; retried next time */
+        if (uv_poll_init(&j->loop, &p->h, fd) != 0) {
+            free(p);
+            return;
+        }
+        p->h.data = j;
+        p->fd = fd;
+        j->poll = p;
+    }
+    int want = nfs_which_events(j->nfs);
+    int ev = ((want & POLLIN) ? UV_READABLE : 0) | ((want & POLLOUT) ? UV_WRITABLE : 0);
+    if (ev == 0)
+        ev = UV_READABLE;
+    if (ev != j->poll->events) {
+        if (uv_poll_start(&j->poll->h, ev | UV_DISCONNECT, nfse_on_poll) == 0)
+            j->poll->events = ev;
+    }
+}
+
+static void nfse_service(struct nfse_job *j, int revents)
+{
+    if (j->dead)
+        return;
+    if (nfs_service(j->nfs, revents) < 0) {
+        /* libnfs gave up (reconnect budget spent); its RPCs were failed
+         * through their callbacks, new ones cannot be started. */
+        j->dead = 1;
+        nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: connection failed: %s",
+                 j->ej->nfs_url, nfse_errtext(j->nfs));
+    }
+    nfse_sync_poll(j);
+}
+
+static void nfse_on_poll(uv_poll_t *h, int status, int uvev)
+{
+    struct nfse_job *j = h->data;
+    int revents;
+    if (status < 0) {
+        /* libuv reports EPOLLERR as an error status and stops the handle;
+         * libnfs reads the socket error and reconnects. */
+        revents = POLLERR;
+        if (j->poll)
+            j->poll->events = 0;
+    } else {
+        revents = ((uvev & UV_READABLE) ? POLLIN : 0) |
+                  ((uvev & UV_WRITABLE) ? POLLOUT : 0) |
+                  ((uvev & UV_DISCONNECT) ? POLLHUP : 0);
+    }
+    nfse_service(j, revents);
+}
+
+static void nfse_tick_cb(uv_timer_t *t)
+{
+    nfse_service(t->data, 0);
+}
+
+static void nfse_deadline_cb(uv_timer_t *t)
+{
+    struct nfse_job *j = t->data;
+    j->deadline_hit = 1;
+}
+
+/* ---- RPC completion ------------------------------------------------------ */
+
+static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
+{
+    (void)nfs;
+    struct nfse_part *p = private_data;
+    struct nfse_op *op = p->op;
+    struct nfse_job *j = op->j;
+
+    if (status < 0) {
+        if (op->result == 0)
+            op->result = nfse_errno(status);
+    } else {
+        j->reconnects = 0;
+        if (op->kind == IO_READ && !j->tearing_down) {
+            uint64_t got = (uint64_t)status;
+            if (got > p->len)
+                got = p->len;
+            if (got > 0 && data)
+                memcpy(p->dst, data, got);
+            /* A short read means the file is shorter than the layout the
+             * job loop relies on: report it, do not count a full op. */
+            if (got < p->len && op->result == 0)
+                op->result = -ENODATA;
+        } else if (op->kind == IO_WRITE && (uint64_t)status < p->len) {
+            /* libnfs re-sends short WRITEs itself; this is not expected. */
+            if (op->result == 0)
+                op->result = -EIO;
+        }
+    }
+    nfse_part_put(j, p);
+    nfse_op_release(j, op);
+}
+
+/* ---- engine ops ---------------------------------------------------------- */
+
+static int nfse_fail(struct nfse_job *j, int rc, const char *fmt_url, const char *what)
+{
+    nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: %s", fmt_url, what,
+             nfse_errtext(j->nfs));
+    return rc;
+}
+
+static void nfse_teardown(struct engine_job *ej);
+
+static int nfse_setup(struct engine_job *ej)
+{
+    ej->err[0] = '\0';
+    if (!ej->nfs_url || !*ej->nfs_url) {
+        nfse_fmt(ej->err, sizeof(ej->err), "nfs engine: no nfs_url given");
+        return -EINVAL;
+    }
+    struct nfse_job *j = calloc(1, sizeof(*j));
+    if (!j) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
+        return -ENOMEM;
+    }
+    j->ej = ej;
+    ej->priv = j;
+
+    char v[16];
+    j->v4 = nfse_url_arg(ej->nfs_url, "version", v, sizeof(v)) == 0 && atoi(v) == 4;
+    j->v4_write_bug = NFSE_V4_WRITE_BUG && j->v4;
+    if (j->v4_write_bug && nfse_job_writes(ej->spec) && ej->spec->bs >= NFSE_V4_WRITE_LIMIT) {
+        nfse_fmt(ej->err, sizeof(ej->err),
+                 "%s: NFSv4 writes of 4000 bytes or more fail with libnfs 4.0 "
+                 "(a libnfs bug fixed in 5.0); run scripts/build-libnfs.sh and rebuild",
+                 ej->nfs_url);
+        nfse_teardown(ej);
+        return -ENOTSUP;
+    }
+
+    j->nfs = nfs_init_context();
+    if (!j->nfs) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot create an NFS context", ej->nfs_url);
+        nfse_teardown(ej);
+        return -ENOMEM;
+    }
+    /* Our defaults first, so arguments in the URL (parsed next) win. */
+    nfs_set_timeout(j->nfs, NFSE_TIMEOUT_MS);
+    nfs_set_autoreconnect(j->nfs, NFSE_RECONNECTS);
+    if (j->v4) {
+        /* NFSv4 servers key state on the client name: every context must
+         * look like its own client or they would steal each other's state. */
+        char host[64] = "host", name[192];
+        (void)gethostname(host, sizeof(host) - 1);
+        host[sizeof(host) - 1] = '\0';
+        nfse_fmt(name, sizeof(name), "nfstorm-%s-%ld-%u-%u-%u", host, (long)getpid(),
+                 ej->agent_index, ej->job_index,
+                 atomic_fetch_add(&nfse_client_counter, 1));
+        nfs4_set_client_name(j->nfs, name);
+    }
+
+    struct nfs_url *url = nfs_parse_url_dir(j->nfs, ej->nfs_url);
+    if (!url) {
+        int rc = nfse_fail(j, -EINVAL, ej->nfs_url, "bad NFS URL");
+        nfse_teardown(ej);
+        return rc;
+    }
+    int rc = nfs_mount(j->nfs, url->server, url->path);
+    nfs_destroy_url(url);
+    if (rc != 0) {
+        rc = nfse_fail(j, nfse_errno(rc), ej->nfs_url, "mount failed");
+        nfse_teardown(ej);
+        return rc;
+    }
+    j->readmax = nfs_get_readmax(j->nfs);
+    j->writemax = nfs_get_writemax(j->nfs);
+    if (j->readmax == 0)
+        j->readmax = NFSE_SPLIT_DEFAULT;
+    if (j->writemax == 0)
+        j->writemax = NFSE_SPLIT_DEFAULT;
+
+    j->fh = calloc(ej->nfiles ? ej->nfiles : 1, sizeof(*j->fh));
+    if (!j->fh) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
+        nfse_teardown(ej);
+        return -ENOMEM;
+    }
+    int writes = ej->create || nfse_job_writes(ej->spec);
+    for (uint32_t i = 0; i < ej->nfiles; i++) {
+        char path[PLAN_PATH_MAX + 2];
+        nfse_fmt(path, sizeof(path), "%s%s", ej->files[i].path[0] == '/' ? "" : "/",
+                 ej->files[i].path);
+        /* Open first and create only if missing: an existing file is
+         * never truncated, and libnfs's NFSv4 O_CREAT is always exclusive.
+         * EEXIST: another job created it in between; open it then. */
+        rc = nfs_open(j->nfs, path, writes ? O_RDWR : O_RDONLY, &j->fh[i]);
+        if (rc == -ENOENT && ej->create) {
+            rc = nfs_open2(j->nfs, path, O_RDWR | O_CREAT, 0644, &j->fh[i]);
+            if (rc == -EEXIST)
+                rc = nfs_open(j->nfs, path, O_RDWR, &j->fh[i]);
+        }
+        if (rc != 0) {
+            char fu[ENGINE_ERR_MAX];
+            j->fh[i] = NULL;
+            nfse_file_url(ej, i, fu, sizeof(fu));
+            rc = nfse_fail(j, nfse_errno(rc), fu, "open failed");
+            nfse_teardown(ej);
+            return rc;
+        }
+        j->nfh = i + 1;
+    }
+
+    /* The loop is created here, used only by the job thread afterwards. */
+    if (uv_loop_init(&j->loop) != 0) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot create an event loop", ej->nfs_url);
+        nfse_teardown(ej);
+        return -ENOMEM;
+    }
+    j->loop_ok = 1;
+    uv_timer_init(&j->loop, &j->tick);
+    uv_timer_init(&j->loop, &j->deadline);
+    uv_timer_init(&j->loop, &j->backoff);
+    j->tick.data = j->deadline.data = j->backoff.data = j;
+    /* The tick only runs inside reap(), so it costs nothing when idle. */
+    uv_timer_start(&j->tick, nfse_tick_cb, NFSE_TICK_MS, NFSE_TICK_MS);
+    nfse_sync_poll(j);
+    return 0;
+}
+
+static int nfse_queue(struct engine_job *ej, struct io_req *r)
+{
+    struct nfse_job *j = ej->priv;
+    if (j->dead) {
+        if (!ej->err[0])
+            nfse_fmt(ej->err, sizeof(ej->err), "%s: not connected", ej->nfs_url);
+        return -ENOTCONN;
+    }
+    if (r->file >= j->nfh)
+        return -EINVAL;
+    if (r->kind == IO_WRITE && j->v4_write_bug && r->len >= NFSE_V4_WRITE_LIMIT) {
+        nfse_fmt(ej->err, sizeof(ej->err),
+                 "%s: NFSv4 writes of 4000 bytes or more fail with libnfs 4.0 "
+                 "(a libnfs bug fixed in 5.0); run scripts/build-libnfs.sh and rebuild",
+                 ej->nfs_url);
+        return -ENOTSUP;
+    }
+    struct nfse_op *op = nfse_op_get(j);
+    if (!op)
+        return -ENOMEM;
+    op->r = r;
+    op->kind = r->kind;
+    op->result = 0;
+    op->pending = 1;           /* ours until every part is started */
+    r->result = 0;
+    j->inflight++;
+
+    struct nfsfh *fh = j->fh[r->file];
+    int started = 0, rc = 0;
+    if (r->kind == IO_SYNC) {
+        struct nfse_part *p = nfse_part_get(j);
+        if (!p) {
+            rc = -ENOMEM;
+        } else {
+            p->op = op;
+            p->len = 0;
+            op->pending++;
+            rc = nfs_fsync_async(j->nfs, fh, nfse_rpc_cb, p);
+            if (rc != 0) {
+                op->pending--;
+                nfse_part_put(j, p);
+            } else {
+                started++;
+            }
+        }
+    } else if (r->kind == IO_READ || r->kind == IO_WRITE) {
+        uint64_t max = r->kind == IO_READ ? j->readmax : j->writemax;
+        for (uint64_t off = 0; off < r->len; ) {
+            uint64_t n = r->len - off < max ? r->len - off : max;
+            struct nfse_part *p = nfse_part_get(j);
+            if (!p) {
+                rc = -ENOMEM;
+                break;
+            }
+            p->op = op;
+            p->dst = r->buf + off;
+            p->len = n;
+            op->pending++;
+            if (r->kind == IO_READ)
+                rc = nfs_pread_async(j->nfs, fh, r->offset + off, n, nfse_rpc_cb, p);
+            else
+                rc = nfs_pwrite_async(j->nfs, fh, r->offset + off, n, r->buf + off,
+                                      nfse_rpc_cb, p);
+            if (rc != 0) {
+                op->pending--;
+                nfse_part_put(j, p);
+                break;
+            }
+            started++;
+            off += n;
+        }
+    } else {
+        rc = -EINVAL;
+    }
+
+    if (rc != 0) {
+        int err = rc == -ENOMEM ? -ENOMEM : (rc == -EINVAL ? -EINVAL : -EIO);
+        if (started == 0) {
+            /* Nothing in flight: refuse; the request is never handed back. */
+            char fu[ENGINE_ERR_MAX];
+            nfse_file_url(ej, r->file, fu, sizeof(fu));
+            nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s: %s", fu,
+                     r->kind == IO_READ ? "read" : r->kind == IO_WRITE ? "write" : "commit",
+                     nfse_errtext(j->nfs));
+            j->inflight--;
+            nfse_op_put(j, op);
+            nfse_sync_poll(j);
+            return err;
+        }
+        /* Some parts are in flight: the op completes with the error. */
+        op->result = err;
+    }
+    nfse_op_release(j, op);    /* drop the queueing reference */
+    nfse_sync_poll(j);         /* now we want POLLOUT */
+    return 0;
+}
+
+static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
+                     struct io_req **done, unsigned max)
+{
+    struct nfse_job *j = ej->priv;
+    if (min > max)
+        min = max;
+
+    nfse_sync_poll(j);
+    if (j->ndone < min && j->inflight > 0 && timeout_ns > 0) {
+        /* Timers have ms resolution; round up so we never return early
+         * with nothing when the caller asked us to wait. */
+        int timed = timeout_ns < (uint64_t)INT64_MAX / 2;
+        j->deadline_hit = 0;
+        if (timed) {
+            uv_update_time(&j->loop);
+            uv_timer_start(&j->deadline, nfse_deadline_cb,
+                           (timeout_ns + 999999) / 1000000, 0);
+        }
+        while (j->ndone < min && j->inflight > 0 && !j->deadline_hit && !j->dead)
+            uv_run(&j->loop, UV_RUN_ONCE);
+        if (timed)
+            uv_timer_stop(&j->deadline);
+    } else {
+        uv_run(&j->loop, UV_RUN_NOWAIT);
+    }
+
+    unsigned n = 0;
+    while (n < max && j->done_head) {
+        struct nfse_op *op = j->done_head;
+        j->done_head = op->next;
+        if (!j->done_head)
+            j->done_tail = NULL;
+        j->ndone--;
+        done[n++] = op->r;
+        nfse_op_put(j, op);
+    }
+    if (n == 0 && j->dead && j->inflight == 0) {
+        if (!ej->err[0])
+            nfse_fmt(ej->err, sizeof(ej->err), "%s: connection failed", ej->nfs_url);
+        return -ENOTCONN;
+    }
+    return (int)n;
+}
+
+static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
+{
+    struct nfse_job *j = ej->priv;
+    if (file >= j->nfh)
+        return -EINVAL;
+    char path[PLAN_PATH_MAX + 2];
+    nfse_fmt(path, sizeof(path), "%s%s", ej->files[file].path[0] == '/' ? "" : "/",
+             ej->files[file].path);
+    struct nfs_stat_64 st;
+    int rc = nfs_stat64(j->nfs, path, &st);
+    nfse_sync_poll(j);
+    if (rc == -ENOENT)
+        return -ENOENT;
+    if (rc != 0) {
+        char fu[ENGINE_ERR_MAX];
+        nfse_file_url(ej, file, fu, sizeof(fu));
+        return nfse_fail(j, nfse_errno(rc), fu, "stat failed");
+    }
+    *size = st.nfs_size;
+    return 0;
+}
+
+static int nfse_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
+{
+    struct nfse_job *j = ej->priv;
+    if (file >= j->nfh)
+        return -EINVAL;
+    int rc = nfs_ftruncate(j->nfs, j->fh[file], size);
+    nfse_sync_poll(j);
+    if (rc != 0) {
+        char fu[ENGINE_ERR_MAX];
+        nfse_file_url(ej, file, fu, sizeof(fu));
+        return nfse_fail(j, nfse_errno(rc), fu, "truncate failed");
+    }
+    return 0;
+}
+
+static void nfse_close_walk(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h)) {
+        if (h->type == UV_POLL)
+            uv_close(h, nfse_poll_close_cb);
+        else
+            uv_close(h, NULL);
+    }
+}
+
+static void nfse_teardown(struct engine_job *ej)
+{
+    struct nfse_job *j = ej->priv;
+    if (!j)
+        return;
+    j->tearing_down = 1;
+    /* Stop polling while the fd is still libnfs's (epoll DEL needs it). */
+    if (j->loop_ok)
+        nfse_poll_stop(j);
+    if (j->nfs) {
+        /* A dead connection would make every CLOSE wait for the timeout;
+         * the server forgets a dead client's opens by itself. */
+        for (uint32_t i = 0; i < j->nfh && !j->dead; i++)
+            if (j->fh[i])
+                nfs_close(j->nfs, j->fh[i]);
+        nfs_destroy_context(j->nfs);   /* may fail pending RPCs via callbacks */
+        j->nfs = NULL;
+    }
+    if (j->loop_ok) {
+        j->poll = NULL;                /* closed by the walk below */
+        uv_walk(&j->loop, nfse_close_walk, NULL);
+        uv_run(&j->loop, UV_RUN_DEFAULT);
+        while (uv_loop_close(&j->loop) == UV_EBUSY)
+            uv_run(&j->loop, UV_RUN_NOWAIT);
+        j->loop_ok = 0;
+    }
+    while (j->op_all) {
+        struct nfse_op *n = j->op_all->all_next;
+        free(j->op_all);
+        j->op_all = n;
+    }
+    while (j->part_all) {
+        struct nfse_part *n = j->part_all->all_next;
+        free(j->part_all);
+        j->part_all = n;
+    }
+    free(j->fh);
+    free(j);
+    ej->priv = NULL;
+}
+
+const struct engine_ops engine_nfs = {
+    .name = "nfs",
+    .setup = nfse_setup,
+    .queue = nfse_queue,
+    .reap = nfse_reap,
+    .file_size = nfse_file_size,
+    .truncate = nfse_truncate,
+    .teardown = nfse_teardown,
+};

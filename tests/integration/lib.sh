@@ -1,0 +1,47 @@
+# Shared helpers for integration tests: sourced by each tNNNN_*.sh.
+# Tests exit 0 (pass), 1 (fail) or 77 (skip), and always clean up what they
+# started (agents, temp dirs) through the EXIT trap.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+NFSTORM=$ROOT/bin/nfstorm
+AGENT=$ROOT/bin/nfstorm-agent
+T=$(mktemp -d /tmp/nfstorm-test.XXXXXX)
+PIDS=()
+
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && wait "$p" 2>/dev/null; done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+# start_agent ALLOWDIR [more agent args]: sets AGENT_ADDR and AGENT_PID
+start_agent() {
+  local log=$T/agent.$RANDOM.log
+  "$AGENT" --listen 127.0.0.1:0 --allow "$@" >"$log.out" 2>"$log" &
+  AGENT_PID=$!
+  PIDS+=("$AGENT_PID")
+  for _ in $(seq 50); do
+    grep -q '^listening on ' "$log.out" 2>/dev/null && break
+    sleep 0.1
+  done
+  AGENT_ADDR=$(sed -n 's/^listening on //p' "$log.out")
+  [ -n "$AGENT_ADDR" ] || fail "agent did not start: $(cat "$log")"
+}
+
+# expect_fail NAME REGEX CMD...: CMD exits non-zero (not a timeout) and its
+# output matches REGEX
+expect_fail() {
+  local name=$1 re=$2 rc; shift 2
+  timeout 30 "$@" >"$T/out" 2>&1; rc=$?
+  [ $rc -ne 0 ] || fail "$name: exit status 0; output: $(head -c 300 "$T/out")"
+  [ $rc -ne 124 ] || fail "$name: hung (killed after 30 s)"
+  grep -Eq -- "$re" "$T/out" || fail "$name: output does not match /$re/: $(head -c 300 "$T/out")"
+  [ "$(grep -c . "$T/out")" -le 3 ] || fail "$name: error is not short: $(head -c 300 "$T/out")"
+}
+
+# py: run python3 with the script on stdin and args; fails the test on error
+py() { python3 - "$@" || fail "assertion failed (see above)"; }
