@@ -42,7 +42,7 @@ LIBAGENT  := $(BUILD)/libagent.a
 LIBCOORD  := $(BUILD)/libcoord.a
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit integration demo clean bench
+.PHONY: all deps test unit integration demo clean bench bin/nfstorm bin/nfstorm-agent
 all: bin/nfstorm bin/nfstorm-agent
 
 # bin/ always holds the binaries of the last flavour built.

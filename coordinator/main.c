@@ -16,6 +16,7 @@
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/live.h"
 #include "coordinator/local.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
@@ -226,6 +227,9 @@ static int cmd_run(int argc, char **argv)
     char **addrs = NULL;
     uint32_t naddrs = 0;
     char err[1024] = "";
+    struct run_observer observers[4];
+    uint32_t nobs = 0;
+    struct live *live;
     int rc, status = 0;
 
     memset(&c, 0, sizeof c);
@@ -272,9 +276,12 @@ static int cmd_run(int argc, char **argv)
     ro.naddrs = naddrs;
     ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
-    ro.quiet = c.quiet;
-    ro.progress = stderr;
+    live = live_new(stderr, c.quiet, &plan, c.unit_base);
+    observers[nobs++] = live_observer(live);
+    ro.observers = observers;
+    ro.nobservers = nobs;
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
     /* what was measured is reported, even when the run failed later */

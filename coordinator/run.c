@@ -182,31 +182,19 @@ static void start_phase(struct run *r)
         r->c[i].next_k = 0;
     }
     r->printed = 0;
-    if (!r->opt->quiet)
-        fprintf(r->opt->progress, "phase %u/%u '%s': started on %u agents\n", r->phase + 1,
-                r->plan->nphases, r->plan->phases[r->phase].name, r->n);
+    for (uint32_t i = 0; i < r->opt->nobservers; i++)
+        if (r->opt->observers[i].phase_start)
+            r->opt->observers[i].phase_start(r->opt->observers[i].arg, r->res, r->phase);
 }
 
-/* One line per interval once every agent sent it. */
-static void print_intervals(struct run *r)
+/* Tell observers about every interval that all agents have now sent. */
+static void notify_intervals(struct run *r)
 {
     struct phase_result *ph = &r->res->phases[r->phase];
-    while (!r->opt->quiet && r->printed < ph->nintervals &&
-           ph->intervals[r->printed].nreported == r->n) {
-        const struct interval_slot *s = &ph->intervals[r->printed];
-        double secs = ph->interval_ms / 1000.0;
-        char bw[32], lat[32];
-        uint64_t ops = 0, bytes = 0;
-        struct hist all;
-        hist_init(&all);
-        for (int t = 0; t < OP__COUNT; t++) {
-            ops += s->merged.op[t].ops;
-            bytes += s->merged.op[t].bytes;
-            hist_merge(&all, &s->merged.op[t].lat);
-        }
-        fprintf(r->opt->progress, "  [%4.0fs] %10.0f IOPS  %12s  p99 %s\n",
-                (r->printed + 1) * secs, ops / secs, units_fmt_rate(bw, sizeof bw, bytes / secs, 1024),
-                units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all, 99)));
+    while (r->printed < ph->nintervals && ph->intervals[r->printed].nreported == r->n) {
+        for (uint32_t i = 0; i < r->opt->nobservers; i++)
+            if (r->opt->observers[i].interval)
+                r->opt->observers[i].interval(r->opt->observers[i].arg, r->res, r->phase, r->printed);
         r->printed++;
     }
 }
@@ -214,6 +202,9 @@ static void print_intervals(struct run *r)
 static void phase_completed(struct run *r)
 {
     result_phase_finish(r->res, r->phase);
+    for (uint32_t i = 0; i < r->opt->nobservers; i++)
+        if (r->opt->observers[i].phase_done)
+            r->opt->observers[i].phase_done(r->opt->observers[i].arg, r->res, r->phase);
     if (++r->phase == r->plan->nphases) {
         run_shutdown(r);
         return;
@@ -312,7 +303,7 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
             return;
         }
         free(m);
-        print_intervals(r);
+        notify_intervals(r);
         return;
     }
     case MSG_PHASE_DONE: {
@@ -337,7 +328,7 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         free(m);
         free(ap);
         c->state = C_DONE;
-        print_intervals(r);
+        notify_intervals(r);
         if (all_in(r, C_DONE))
             phase_completed(r);
         return;

@@ -13,13 +13,23 @@
 #include "common/plan.h"
 #include "coordinator/result.h"
 
+/* Hooks for reporters that follow the run as it goes (live line, time
+ * series, journal).  Called on the run's loop thread; any may be NULL. */
+struct run_observer {
+    void (*phase_start)(void *arg, const struct run_result *r, uint32_t phase);
+    /* interval k of phase now holds every agent's data (merged and per agent) */
+    void (*interval)(void *arg, const struct run_result *r, uint32_t phase, uint32_t k);
+    void (*phase_done)(void *arg, const struct run_result *r, uint32_t phase);
+    void *arg;
+};
+
 struct run_options {
     char **addrs;            /* "host:port" of each agent, in agent-index order */
     uint32_t naddrs;
     uint32_t interval_ms;    /* default 1000 */
     uint32_t connect_timeout_ms;
-    int quiet;               /* no per-interval line on stderr */
-    FILE *progress;          /* where interval lines go (stderr) */
+    const struct run_observer *observers;
+    uint32_t nobservers;
 };
 
 /* Run plan on the agents; fills result (initialised here, caller frees with

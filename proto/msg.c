@@ -605,7 +605,7 @@ static int get_array(struct dctx *c, const msgpack_object *map, const char *key,
 
 static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h)
 {
-    const msgpack_object_array *b;
+    const msgpack_object_array *b = NULL;
     uint64_t total = 0;
     int64_t prev = -1;
     int rc;
@@ -676,7 +676,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
 
 static int unpack_phase(struct dctx *c, const msgpack_object *o, struct phase *ph)
 {
-    const msgpack_object_array *jobs;
+    const msgpack_object_array *jobs = NULL;
     int rc;
 
     if (o->type != MSGPACK_OBJECT_MAP)
@@ -702,10 +702,11 @@ static int unpack_phase(struct dctx *c, const msgpack_object *o, struct phase *p
 static int unpack_phases(struct dctx *c, const msgpack_object *map, const char *key,
                          struct plan *p)
 {
-    const msgpack_object_array *a;
-    int rc = get_array(c, map, key, 1, PLAN_MAX_PHASES, &a);
+    const msgpack_object_array *a = NULL;
+    /* An empty plan is legal: the run simply ends after the plan. */
+    int rc = get_array(c, map, key, 0, PLAN_MAX_PHASES, &a);
 
-    if (rc)
+    if (rc || a->size == 0)
         return rc;
     p->phases = xcalloc(a->size, sizeof *p->phases);
     p->nphases = a->size;
