@@ -1,4 +1,4 @@
-/* paths: expansion and confinement of plan paths (see paths.h).
+/* paths: confinement of plan paths (see paths.h).
  *
  * Confinement canonicalises the longest existing prefix with realpath(3)
  * (so symlinks there are followed to where they really point) and checks
@@ -44,43 +44,6 @@ int allow_list_add(struct allow_list *a, const char *dir, char *err, size_t errl
         return -ENOTDIR;
     }
     a->root[a->n++] = xstrdup(real);
-    return 0;
-}
-
-int paths_expand(const char *in, uint32_t agent, const char *host,
-                 char *out, size_t outlen, char *err, size_t errlen)
-{
-    size_t o = 0;
-    char num[16];
-
-    snprintf(num, sizeof num, "%u", agent);
-    while (*in) {
-        const char *add = NULL;
-        size_t addlen = 1;
-        if (in[0] == '$' && in[1] == '{') {
-            const char *close = strchr(in, '}');
-            size_t name = close ? (size_t)(close - in - 2) : 0;
-            if (close && name == 5 && memcmp(in + 2, "agent", 5) == 0)
-                add = num;
-            else if (close && name == 4 && memcmp(in + 2, "host", 4) == 0)
-                add = host;
-            else {
-                snprintf(err, errlen, "unknown variable in path '%s' (known: ${agent}, ${host})", in);
-                return -EINVAL;
-            }
-            addlen = strlen(add);
-            in = close + 1;
-        } else {
-            add = in++;
-        }
-        if (o + addlen >= outlen) {
-            snprintf(err, errlen, "path too long after expansion");
-            return -ENAMETOOLONG;
-        }
-        memcpy(out + o, add, addlen);
-        o += addlen;
-    }
-    out[o] = '\0';
     return 0;
 }
 

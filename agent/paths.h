@@ -1,7 +1,6 @@
-/* paths: turning the plan's paths into the files an agent may touch.
+/* paths: confining plan paths to the files an agent may touch.
  *
- * Expansion of ${agent} and ${host}, joining relative names onto the job's
- * directory, and confinement: a path is allowed only if it resolves (with
+ * (Naming and ${...} expansion are in common/plan_files.)  A path is allowed only if it resolves (with
  * every symlink in its existing part followed) to a place beneath one of
  * the agent's --allow roots.  The part that does not exist yet may not
  * contain "..", so creating it cannot climb out either. */
@@ -22,11 +21,6 @@ void allow_list_init(struct allow_list *a);
 void allow_list_free(struct allow_list *a);
 /* Add a root; it must exist and be a directory. 0 or -errno (text in err). */
 int allow_list_add(struct allow_list *a, const char *dir, char *err, size_t errlen);
-
-/* Expand ${agent} and ${host} in in. 0, -ENAMETOOLONG, or -EINVAL for an
- * unknown ${...} (err names it). */
-int paths_expand(const char *in, uint32_t agent, const char *host,
-                 char *out, size_t outlen, char *err, size_t errlen);
 
 /* Resolve path (absolute) beneath the allow list into out (canonical).
  * -EACCES with "PATH is outside the allowed directories (ROOTS)" in err. */

@@ -12,61 +12,33 @@
 #include <string.h>
 #include "agent/phase.h"
 #include "common/clock.h"
+#include "common/plan_files.h"
 #include "common/xmalloc.h"
 
-/* Directory of a job after expansion: absolute for psync (defaulting to the
- * first allowed root), relative to the export for nfs. */
-static int job_dir(const struct job_spec *js, const struct agent_identity *id, int nfs,
-                   char *out, size_t outlen, char *err, size_t errlen)
-{
-    char exp[PLAN_PATH_MAX];
-    int rc = paths_expand(js->directory, id->index, id->host, exp, sizeof exp, err, errlen);
-    if (rc < 0)
-        return rc;
-    if (nfs || exp[0] == '/') {
-        snprintf(out, outlen, "%s", exp);
-    } else if (id->allow->n == 0) {
-        snprintf(err, errlen, "job '%s': no directory and the agent has no --allow root", js->name);
-        return -EINVAL;
-    } else if (exp[0]) {
-        snprintf(out, outlen, "%s/%s", id->allow->root[0], exp);
-    } else {
-        snprintf(out, outlen, "%s", id->allow->root[0]);
-    }
-    return 0;
-}
-
-/* Path of file f of thread t, expanded; confined when it is a local path. */
+/* Path of file f of thread t (global job number g), confined when local. */
 static int job_file_path(const struct job_spec *js, const struct agent_identity *id,
-                         uint32_t t, uint32_t f, char *out, size_t outlen, char *err, size_t errlen)
+                         uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
+                         char *err, size_t errlen)
 {
+    struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host, .job = g };
+    char full[PLAN_PATH_MAX];
     int nfs = strcmp(js->ioengine, "nfs") == 0;
-    char dir[PLAN_PATH_MAX], name[PLAN_PATH_MAX], full[PLAN_PATH_MAX * 2 + 2];
-    int rc = job_dir(js, id, nfs, dir, sizeof dir, err, errlen);
-    if (rc < 0)
+    const char *root = nfs ? "" : id->allow->n ? id->allow->root[0] : NULL;
+    int rc;
+
+    if (!root) {
+        snprintf(err, errlen, "job '%s': the agent has no --allow directory", js->name);
+        return -EACCES;
+    }
+    if ((rc = plan_file_path(js, &v, t, f, root, full, sizeof full, err, errlen)) < 0)
         return rc;
-    if (js->filename[0]) {
-        rc = paths_expand(js->filename, id->index, id->host, name, sizeof name, err, errlen);
-        if (rc < 0)
-            return rc;
-    } else {
-        snprintf(name, sizeof name, "%s.%u.%u.%u", js->name, id->index, t, f);
-    }
-    if (name[0] == '/' || !dir[0])
-        snprintf(full, sizeof full, "%s", name);
-    else
-        snprintf(full, sizeof full, "%s/%s", dir, name);
     if (nfs) {
-        if (strlen(full) >= outlen) {
-            snprintf(err, errlen, "path too long");
-            return -ENAMETOOLONG;
-        }
-        strcpy(out, full);
-        return 0;
-    }
-    if (strcmp(js->ioengine, "null") == 0 && id->allow->n == 0) {
         snprintf(out, outlen, "%s", full);
         return 0;
+    }
+    if (full[0] != '/') {
+        snprintf(err, errlen, "job '%s': relative path '%s'", js->name, full);
+        return -EINVAL;
     }
     return paths_confine(id->allow, full, out, outlen, err, errlen);
 }
@@ -86,7 +58,8 @@ static int nfs_url_allowed(const struct allow_list *allow_nfs, const char *url)
 static int job_nfs_url(const struct job_spec *js, const struct agent_identity *id,
                        char *out, size_t outlen, char *err, size_t errlen)
 {
-    int rc = paths_expand(js->nfs_url, id->index, id->host, out, outlen, err, errlen);
+    struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host };
+    int rc = plan_expand(js->nfs_url, &v, out, outlen, err, errlen);
     if (rc < 0)
         return rc;
     if (!nfs_url_allowed(id->allow_nfs, out)) {
@@ -111,7 +84,7 @@ int phase_check_plan(const struct plan *p, const struct agent_identity *id,
             if (strcmp(js->ioengine, "nfs") == 0)
                 rc = job_nfs_url(js, id, path, sizeof path, err, errlen);
             else
-                rc = job_file_path(js, id, 0, 0, path, sizeof path, err, errlen);
+                rc = job_file_path(js, id, 0, 0, 0, path, sizeof path, err, errlen);
             if (rc < 0)
                 return rc;
         }
@@ -144,7 +117,7 @@ static void phase_free_jobs(struct phase_run *pr)
 static int build_job(struct job *j, const struct job_spec *js, const struct agent_identity *id,
                      uint32_t t, uint32_t global, char *err, size_t errlen)
 {
-    uint32_t nfiles = js->filename[0] ? 1 : js->nrfiles;
+    uint32_t nfiles = plan_files_per_thread(js);
     uint64_t seed = 0x2545f4914f6cdd1dull ^ ((uint64_t)id->index << 40) ^ ((uint64_t)global << 20) ^ t;
     int rc;
 
@@ -162,7 +135,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     }
     for (uint32_t f = 0; f < nfiles; f++) {
         struct engine_file *ef = &j->ej.files[f];
-        if ((rc = job_file_path(js, id, t, f, ef->path, sizeof ef->path, err, errlen)) < 0)
+        if ((rc = job_file_path(js, id, t, global, f, ef->path, sizeof ef->path, err, errlen)) < 0)
             return rc;
         ef->size = job_file_size(js);
         if (ef->path[0] == '/' && strcmp(js->ioengine, "psync") == 0 &&
@@ -191,9 +164,9 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     for (uint32_t k = 0; k < ph->njobs && rc == 0; k++) {
         const struct job_spec *js = &ph->jobs[k];
         for (uint32_t t = 0; t < js->numjobs && rc == 0; t++) {
-            struct job *j = &pr->jobs[n++];
-            pr->njobs = n;
-            rc = build_job(j, js, id, t, n, err, errlen);
+            struct job *j = &pr->jobs[n];
+            pr->njobs = n + 1;
+            rc = build_job(j, js, id, t, n++, err, errlen);
             if (rc == 0) {
                 /* read phases need data there; layout writes, so open for writing */
                 int fill = rw_mode_reads(js->rw) && !rw_mode_writes(js->rw);

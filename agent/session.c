@@ -37,6 +37,7 @@ struct session {
     int work_busy;
     int jobs_running;
     int stop_requested;
+    int run_complete;         /* its plan is done: a new coordinator may take over */
     enum session_state state;
     char peer[64];
     struct frame_reader rd;
@@ -119,10 +120,9 @@ static void on_handle_closed(uv_handle_t *h)
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
-        if (s->agent->active == s) {
+        if (s->agent->active == s)
             s->agent->active = NULL;
-            log_info("idle: session with %s ended", s->peer);
-        }
+        log_info("session with %s ended", s->peer);
         free(s);
     }
 }
@@ -180,6 +180,7 @@ static void prepare_done(uv_work_t *w, int status)
     if (status < 0 || s->work_rc < 0) {
         send_error(s, "phase %u: %s", s->phase, status < 0 ? uv_strerror(status) : s->work_err);
         s->state = S_IDLE;
+        s->run_complete = 1;
         return;
     }
     if (s->stop_requested) {
@@ -309,12 +310,14 @@ static void on_finished(uv_async_t *h)
     if (rc < 0) {
         send_error(s, "phase %u: %s", s->phase, err);
         s->state = S_IDLE;
+        s->run_complete = 1;
         return;
     }
     if (!s->stop_requested && ++s->phase < s->plan.plan.nphases) {
         prepare_phase(s);
     } else {
         s->state = S_IDLE;
+        s->run_complete = 1;
         msg_plan_free(&s->plan);
         s->have_plan = 0;
     }
@@ -416,12 +419,14 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
         s->phase = 0;
         s->stop_requested = 0;
+        s->run_complete = 0;
         {
             char why[PHASE_ERR_MAX];
             if (phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
                 send_error(s, "plan refused: %s", why);
                 msg_plan_free(&s->plan);
                 s->have_plan = 0;
+                s->run_complete = 1;
                 return;
             }
         }
@@ -570,6 +575,11 @@ void session_accept(struct agent *a)
 {
     struct session *s;
 
+    if (a->active && a->active->run_complete && a->active->state == S_IDLE) {
+        /* its coordinator is done and just hasn't hung up yet */
+        session_end(a->active, "run complete; a new coordinator connected");
+        a->active = NULL;
+    }
     if (a->active) {
         refuse_busy(a);
         return;

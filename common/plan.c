@@ -29,6 +29,7 @@ static const char *const rw_names[RW__COUNT] = {
     [RW_RANDWRITE] = "randwrite",
     [RW_RW] = "rw",
     [RW_RANDRW] = "randrw",
+    [RW_METADATA] = "metadata",
 };
 
 /* Extra spellings fio accepts for the same modes. */

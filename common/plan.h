@@ -28,7 +28,21 @@ enum rw_mode {
     RW_RANDWRITE,
     RW_RW,        /* sequential mix, fio's rw/readwrite */
     RW_RANDRW,
+    RW_METADATA,  /* nfstorm: md_ops over the job's files */
     RW__COUNT
+};
+
+#define PLAN_MAX_BSSPLIT 16
+#define PLAN_MAX_MD_OPS  16
+#define PLAN_AGENTS_MAX  256
+
+enum rate_process { RATE_LINEAR = 0, RATE_POISSON };
+enum rand_dist { DIST_RANDOM = 0, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
+enum file_service { FSERV_ROUNDROBIN = 0, FSERV_SEQUENTIAL, FSERV_RANDOM };
+
+struct bssplit_entry {
+    uint64_t bs;
+    uint32_t pct;              /* percent of ops with this bs; entries sum to 100 */
 };
 
 struct job_spec {
@@ -53,6 +67,44 @@ struct job_spec {
     char ioengine[PLAN_ENGINE_MAX]; /* "psync" (default), "null", "nfs" */
     uint32_t iodepth;          /* async ops in flight per job; default 1 */
     char nfs_url[PLAN_PATH_MAX];
+
+    /* fio dialect, wider */
+    char description[256];
+    uint64_t bsrange_min;      /* bsrange=a-b: random bs in [a,b], multiples of a; 0 = unset */
+    uint64_t bsrange_max;
+    uint32_t nbssplit;         /* bssplit=4k/50:64k/50; 0 = unset */
+    struct bssplit_entry bssplit[PLAN_MAX_BSSPLIT];
+    uint64_t offset;           /* first byte used in each file */
+    uint64_t offset_increment; /* added per global job number (see docs/plans.md) */
+    uint64_t io_size;          /* bytes of I/O per job; 0 = size (fio io_size/io_limit) */
+    uint64_t number_ios;       /* stop after this many ops; 0 = no limit */
+    uint32_t loops;            /* repeat the job's I/O this many times; default 1 */
+    uint64_t startdelay_ns;
+    uint64_t thinktime_ns;     /* pause after each op */
+    uint64_t rate_bps;         /* bytes/s per job thread; 0 = unlimited */
+    uint64_t rate_iops;        /* ops/s per job thread; 0 = unlimited */
+    enum rate_process rate_process;
+    int randrepeat;            /* default 1: same offsets every run */
+    uint64_t randseed;         /* 0 = derived from agent and job */
+    enum rand_dist random_distribution;
+    double dist_param;         /* zipf theta, pareto h, normal sigma (percent) */
+    int unlink;                /* delete the job's files at its end */
+    int sync;                  /* O_SYNC */
+    uint32_t fdatasync;        /* fdatasync after every N writes; 0 = never */
+    int invalidate;            /* drop cached pages of the files before the phase; default 1 */
+    enum file_service file_service_type;
+    char filename_format[PLAN_PATH_MAX]; /* fio's $jobname.$jobnum.$filenum form; "" = default */
+    int new_group;             /* accepted: reporting is per phase */
+    char agents[PLAN_AGENTS_MAX];  /* which agents run it: "" = all, "0-3,7"; labels resolved by
+                                      the coordinator before sending */
+    /* metadata jobs (rw=metadata) */
+    uint32_t n_md_ops;
+    uint32_t md_ops[PLAN_MAX_MD_OPS];  /* enum op_type values, run in this order */
+    uint32_t files_per_dir;    /* 0 = all files in one directory */
+    int shared_dir;            /* all agents work in one directory */
+    /* failure handling */
+    uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
+    uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
 };
 
 struct phase {

@@ -10,6 +10,14 @@
 static const char *const op_names[OP__COUNT] = {
     [OP_READ] = "read",
     [OP_WRITE] = "write",
+    [OP_CREATE] = "create",
+    [OP_STAT] = "stat",
+    [OP_OPEN] = "open",
+    [OP_READDIR] = "readdir",
+    [OP_RENAME] = "rename",
+    [OP_UNLINK] = "unlink",
+    [OP_MKDIR] = "mkdir",
+    [OP_RMDIR] = "rmdir",
 };
 
 const char *op_type_name(enum op_type t)

@@ -12,6 +12,15 @@
 enum op_type {
     OP_READ = 0,
     OP_WRITE,
+    /* metadata ops (rw=metadata), each with its own counters and latency */
+    OP_CREATE,
+    OP_STAT,
+    OP_OPEN,
+    OP_READDIR,
+    OP_RENAME,
+    OP_UNLINK,
+    OP_MKDIR,
+    OP_RMDIR,
     OP__COUNT
 };
 
@@ -26,7 +35,7 @@ struct op_set {
     struct op_stats op[OP__COUNT];
 };
 
-const char *op_type_name(enum op_type t);     /* "read", "write" */
+const char *op_type_name(enum op_type t);     /* "read", "write", "create", ... */
 int op_type_from_name(const char *name);      /* enum value or -1 */
 
 void op_set_init(struct op_set *s);

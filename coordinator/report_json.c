@@ -26,6 +26,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/fairness.h"
 
 struct jb {
     int failed;   /* some jansson allocation failed */
@@ -55,7 +56,27 @@ static json_t *jint(uint64_t v)
     return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
-static json_t *lat_json(struct jb *b, const struct hist *h)
+/* Sparse buckets [[low_ns, count], ...] so a saved result can be re-read
+ * into exact histograms (result_load.c); only for phase and agent totals,
+ * intervals keep the percentiles alone to bound the file size. */
+static json_t *buckets_json(struct jb *b, const struct hist *h)
+{
+    json_t *arr = json_array();
+
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+        json_t *pair;
+
+        if (h->bucket[i] == 0)
+            continue;
+        pair = json_array();
+        push(b, pair, jint(hist_bucket_low(i)));
+        push(b, pair, jint(h->bucket[i]));
+        push(b, arr, pair);
+    }
+    return arr;
+}
+
+static json_t *lat_json(struct jb *b, const struct hist *h, int buckets)
 {
     json_t *o = json_object();
 
@@ -67,12 +88,14 @@ static json_t *lat_json(struct jb *b, const struct hist *h)
     put(b, o, "p99", jint(hist_percentile(h, 99.0)));
     put(b, o, "p999", jint(hist_percentile(h, 99.9)));
     put(b, o, "max", jint(h->count ? h->max_ns : 0));
+    if (buckets)
+        put(b, o, "buckets", buckets_json(b, h));
     return o;
 }
 
 /* {"read": {...}, "write": {...}} with only op types that saw ops or errors;
  * rates over duration_ns. */
-static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns)
+static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns, int buckets)
 {
     json_t *ops = json_object();
 
@@ -88,7 +111,7 @@ static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_
         put(b, j, "errors", jint(o->errors));
         put(b, j, "iops", json_real(result_iops(o, duration_ns)));
         put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
-        put(b, j, "lat_ns", lat_json(b, &o->lat));
+        put(b, j, "lat_ns", lat_json(b, &o->lat, buckets));
         put(b, ops, op_type_name((enum op_type)t), j);
     }
     return ops;
@@ -127,13 +150,15 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         put(b, j, "ncpus", jint(ai->ncpus));
         put(b, j, "clock_offset_ns", json_integer((json_int_t)ai->clock_offset_ns));
         put(b, j, "rtt_ns", jint(ai->rtt_ns));
+        put(b, j, "lost", json_boolean(ai->lost));
+        put(b, j, "lost_at_s", json_real(ai->lost_at_s));
         push(b, arr, j);
     }
     return arr;
 }
 
 static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
-                                 const struct phase_result *ph)
+                                 const struct phase_result *ph, const double *share)
 {
     json_t *arr = json_array();
     uint64_t first = UINT64_MAX;
@@ -151,7 +176,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
 
         put(b, j, "id", jint(r->agents[a].id));
         put(b, j, "done", json_boolean(ap->done));
-        put(b, j, "ops", ops_json(b, &ap->totals, dur));
+        put(b, j, "ops", ops_json(b, &ap->totals, dur, 1));
+        put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
         put(b, cpu, "cores", jint(ap->cores));
@@ -165,9 +191,10 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
     return arr;
 }
 
-static json_t *intervals_json(struct jb *b, const struct run_result *r,
-                              const struct phase_result *ph)
+static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t phase)
 {
+    const struct phase_result *ph = &r->phases[phase];
+    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     json_t *arr = json_array();
     uint64_t len_ns = (uint64_t)ph->interval_ms * NS_PER_MS;
 
@@ -177,23 +204,29 @@ static json_t *intervals_json(struct jb *b, const struct run_result *r,
 
         put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
         put(b, j, "nreported", jint(s->nreported));
-        put(b, j, "ops", ops_json(b, &s->merged, len_ns));
+        put(b, j, "ops", ops_json(b, &s->merged, len_ns, 0));
+        put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
         for (uint32_t a = 0; a < r->nagents; a++) {
             json_t *aj = json_object();
 
             put(b, aj, "id", jint(r->agents[a].id));
             put(b, aj, "ops", counters_json(b, &s->agent[a]));
+            put(b, aj, "share", json_real(share[a]));
             push(b, agents, aj);
         }
         put(b, j, "agents", agents);
         push(b, arr, j);
     }
+    free(share);
     return arr;
 }
 
-static json_t *phase_json(struct jb *b, const struct run_result *r, const struct phase_result *ph)
+static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t phase)
 {
-    json_t *j = json_object();
+    const struct phase_result *ph = &r->phases[phase];
+    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
+    struct fairness f;
+    json_t *j = json_object(), *fj = json_object();
 
     put(b, j, "name", json_string(ph->name));
     put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
@@ -205,9 +238,17 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, const struct
     put(b, j, "duration_ns", jint(ph->duration_ns));
     put(b, j, "start_skew_ns", jint(ph->start_skew_ns));
     put(b, j, "interval_ms", jint(ph->interval_ms));
-    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
-    put(b, j, "agents", phase_agents_json(b, r, ph));
-    put(b, j, "intervals", intervals_json(b, r, ph));
+    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns, 1));
+    fairness_phase(r, phase, share, &f);
+    put(b, fj, "jain", json_real(f.jain));
+    put(b, fj, "slowest", f.ncounted ? jint(f.slowest) : json_null());
+    put(b, fj, "fastest", f.ncounted ? jint(f.fastest) : json_null());
+    put(b, fj, "slowest_iops", json_real(f.slowest_iops));
+    put(b, fj, "fastest_iops", json_real(f.fastest_iops));
+    put(b, j, "fairness", fj);
+    put(b, j, "agents", phase_agents_json(b, r, ph, share));
+    put(b, j, "intervals", intervals_json(b, r, phase));
+    free(share);
     return j;
 }
 
@@ -220,7 +261,7 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     put(b, root, "started", json_integer((json_int_t)r->started_unix));
     put(b, root, "agents", agents_json(b, r));
     for (uint32_t i = 0; i < r->nphases; i++)
-        push(b, phases, phase_json(b, r, &r->phases[i]));
+        push(b, phases, phase_json(b, r, i));
     put(b, root, "phases", phases);
     return root;
 }

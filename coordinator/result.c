@@ -195,3 +195,15 @@ int result_agent_client_bound(const struct agent_phase *ap)
     secs = (double)ap->duration_ns / 1e9;
     return busy / secs >= 0.9 * (double)ap->cores;
 }
+
+void result_all_ops(const struct op_set *s, struct op_stats *out)
+{
+    memset(out, 0, sizeof(*out));
+    hist_init(&out->lat);
+    for (int t = 0; t < OP__COUNT; t++) {
+        out->ops += s->op[t].ops;
+        out->bytes += s->op[t].bytes;
+        out->errors += s->op[t].errors;
+        hist_merge(&out->lat, &s->op[t].lat);
+    }
+}

@@ -24,6 +24,8 @@ struct agent_info {
     uint32_t ncpus;
     int64_t clock_offset_ns;      /* agent clock - coordinator clock */
     uint64_t rtt_ns;              /* best ping round trip */
+    int lost;                     /* the agent went away during the run */
+    double lost_at_s;             /* when, seconds since the run started */
 };
 
 struct counters {                 /* per op type, no latency */
@@ -95,6 +97,9 @@ double result_iops(const struct op_stats *o, uint64_t duration_ns);
 double result_bw(const struct op_stats *o, uint64_t duration_ns);   /* bytes/s */
 /* 1 when an agent used >= 90% of its cores during the phase. */
 int result_agent_client_bound(const struct agent_phase *ap);
+
+/* Sum of every op type of s into one op_stats (counts and latency). */
+void result_all_ops(const struct op_set *s, struct op_stats *out);
 
 /* Reporters. unit_base: 1024 (IEC, default) or 1000 (SI). */
 void report_text(FILE *out, const struct run_result *r, int unit_base);

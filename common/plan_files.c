@@ -1,0 +1,138 @@
+/* plan_files: naming a job's files (see plan_files.h).  Pure string work:
+ * no file system access, so the coordinator can show exactly what agents
+ * will touch (--dry-run) and the agent can confine it afterwards. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/plan_files.h"
+
+static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n,
+                  char *err, size_t errlen)
+{
+    if (*o + n >= outlen) {
+        snprintf(err, errlen, "path too long after expansion");
+        return -ENAMETOOLONG;
+    }
+    memcpy(out + *o, s, n);
+    *o += n;
+    out[*o] = '\0';
+    return 0;
+}
+
+int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t outlen,
+                char *err, size_t errlen)
+{
+    size_t o = 0;
+    char num[24];
+    int rc;
+
+    if (outlen == 0)
+        return -ENAMETOOLONG;
+    out[0] = '\0';
+    while (*in) {
+        if (in[0] == '$' && in[1] == '{') {
+            const char *close = strchr(in, '}');
+            size_t n = close ? (size_t)(close - in - 2) : 0;
+            const char *val = num;
+            if (close && n == 5 && memcmp(in + 2, "agent", 5) == 0)
+                snprintf(num, sizeof num, "%u", v->agent);
+            else if (close && n == 3 && memcmp(in + 2, "job", 3) == 0)
+                snprintf(num, sizeof num, "%u", v->job);
+            else if (close && n == 7 && memcmp(in + 2, "nagents", 7) == 0)
+                snprintf(num, sizeof num, "%u", v->nagents);
+            else if (close && n == 4 && memcmp(in + 2, "host", 4) == 0)
+                val = v->host ? v->host : "";
+            else {
+                snprintf(err, errlen, "unknown variable in '%s' (known: ${agent}, ${host}, ${job}, ${nagents})", in);
+                return -EINVAL;
+            }
+            if ((rc = append(out, outlen, &o, val, strlen(val), err, errlen)) < 0)
+                return rc;
+            in = close + 1;
+        } else {
+            if ((rc = append(out, outlen, &o, in, 1, err, errlen)) < 0)
+                return rc;
+            in++;
+        }
+    }
+    return 0;
+}
+
+/* fio's filename_format: $jobname, $jobnum, $filenum (and our $agent). */
+static int format_name(const char *fmt, const struct job_spec *js, uint32_t agent,
+                       uint32_t thread, uint32_t file, char *out, size_t outlen,
+                       char *err, size_t errlen)
+{
+    static const struct { const char *tok; int which; } toks[] = {
+        { "$jobname", 0 }, { "$jobnum", 1 }, { "$filenum", 2 }, { "$agent", 3 },
+    };
+    size_t o = 0;
+    int rc;
+
+    out[0] = '\0';
+    while (*fmt) {
+        size_t k;
+        for (k = 0; k < sizeof toks / sizeof toks[0]; k++)
+            if (strncmp(fmt, toks[k].tok, strlen(toks[k].tok)) == 0)
+                break;
+        if (k < sizeof toks / sizeof toks[0]) {
+            char num[24];
+            const char *val = num;
+            switch (toks[k].which) {
+            case 0: val = js->name; break;
+            case 1: snprintf(num, sizeof num, "%u", thread); break;
+            case 2: snprintf(num, sizeof num, "%u", file); break;
+            default: snprintf(num, sizeof num, "%u", agent); break;
+            }
+            if ((rc = append(out, outlen, &o, val, strlen(val), err, errlen)) < 0)
+                return rc;
+            fmt += strlen(toks[k].tok);
+        } else {
+            if ((rc = append(out, outlen, &o, fmt, 1, err, errlen)) < 0)
+                return rc;
+            fmt++;
+        }
+    }
+    return 0;
+}
+
+uint32_t plan_files_per_thread(const struct job_spec *js)
+{
+    return js->filename[0] ? 1 : (js->nrfiles ? js->nrfiles : 1);
+}
+
+int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_t thread,
+                   uint32_t file, const char *default_dir, char *out, size_t outlen,
+                   char *err, size_t errlen)
+{
+    char dir[PLAN_PATH_MAX], name[PLAN_PATH_MAX], tmp[PLAN_PATH_MAX];
+    int rc;
+
+    if ((rc = plan_expand(js->directory, v, tmp, sizeof tmp, err, errlen)) < 0)
+        return rc;
+    if (tmp[0] == '/' || !default_dir[0])
+        snprintf(dir, sizeof dir, "%s", tmp);
+    else if (tmp[0])
+        snprintf(dir, sizeof dir, "%s/%s", default_dir, tmp);
+    else
+        snprintf(dir, sizeof dir, "%s", default_dir);
+
+    if (js->filename[0])
+        rc = plan_expand(js->filename, v, name, sizeof name, err, errlen);
+    else if (js->filename_format[0])
+        rc = format_name(js->filename_format, js, v->agent, thread, file, name, sizeof name, err, errlen);
+    else
+        rc = snprintf(name, sizeof name, "%s.%u.%u.%u", js->name, v->agent, thread, file) < 0 ? -EINVAL : 0;
+    if (rc < 0)
+        return rc;
+
+    if (name[0] == '/' || !dir[0])
+        rc = snprintf(out, outlen, "%s", name);
+    else
+        rc = snprintf(out, outlen, "%s/%s", dir, name);
+    if (rc < 0 || (size_t)rc >= outlen) {
+        snprintf(err, errlen, "path too long");
+        return -ENAMETOOLONG;
+    }
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* plan_files: where a job's files are, by name, before any file system is
+ * consulted.  Shared by the agent (which then confines the result beneath
+ * its --allow roots) and the coordinator's --dry-run.
+ *
+ * Variables in directory=, filename= and nfs_url=:
+ *   ${agent} the agent's index, ${host} its host name, ${job} the thread's
+ *   global job number on the agent, ${nagents} the number of agents.
+ * Default file names follow fio's $jobname.$jobnum.$filenum with the agent
+ * index added so agents sharing a directory never share files by accident:
+ *   <name>.<agent>.<thread>.<file>
+ * filename_format= (fio's $jobname, $jobnum, $filenum, plus $agent) replaces
+ * that default. */
+#ifndef NFSTORM_PLAN_FILES_H
+#define NFSTORM_PLAN_FILES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/plan.h"
+
+struct plan_vars {
+    uint32_t agent;
+    uint32_t nagents;
+    const char *host;
+    uint32_t job;      /* global job number on this agent (${job}) */
+};
+
+/* Expand ${...} variables. 0, -ENAMETOOLONG, or -EINVAL naming an unknown one. */
+int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t outlen,
+                char *err, size_t errlen);
+
+/* Path of file `file` of thread `thread` of job js: absolute when the plan
+ * makes it so, else relative to default_dir (the agent's first --allow
+ * root, or "" for paths relative to an NFS export).  0 or -errno. */
+int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_t thread,
+                   uint32_t file, const char *default_dir, char *out, size_t outlen,
+                   char *err, size_t errlen);
+
+/* Number of files each thread of js uses. */
+uint32_t plan_files_per_thread(const struct job_spec *js);
+
+#endif
