@@ -27,7 +27,8 @@
 enum io_kind {
     IO_READ = OP_READ,
     IO_WRITE = OP_WRITE,
-    IO_SYNC            /* fsync / NFS COMMIT of one file; len and buf unused */
+    IO_SYNC,           /* fsync / NFS COMMIT of one file; len and buf unused */
+    IO_DATASYNC        /* fdatasync (NFS: COMMIT as well) */
 };
 
 struct io_req {
@@ -82,6 +83,16 @@ struct engine_ops {
      * must leave files of the expected size. */
     int (*truncate)(struct engine_job *ej, uint32_t file, uint64_t size);
     void (*teardown)(struct engine_job *ej);
+    /* One metadata op, synchronous: OP_CREATE (create path, write size
+     * bytes from buf, close), OP_STAT, OP_OPEN (open and close), OP_READDIR
+     * (list directory path; *count = entries), OP_RENAME (path -> path2),
+     * OP_UNLINK, OP_MKDIR, OP_RMDIR.  Paths are like engine_file.path.
+     * 0 or -errno.  NULL if the engine has no metadata support. */
+    int (*md)(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
+              const char *buf, uint64_t size, uint64_t *count);
+    /* Drop cached data of the job's files (fio's invalidate=1), so a read
+     * phase after layout reads from storage.  NULL if there is no cache. */
+    void (*invalidate)(struct engine_job *ej);
 };
 
 /* Engines known to this build; NULL if name is unknown. */

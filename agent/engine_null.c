@@ -60,6 +60,14 @@ static void null_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
+static int null_md(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
+                   const char *buf, uint64_t size, uint64_t *count)
+{
+    (void)ej; (void)op; (void)path; (void)path2; (void)buf; (void)size;
+    *count = 0;
+    return 0;
+}
+
 const struct engine_ops engine_null = {
     .name = "null",
     .setup = null_setup,
@@ -68,4 +76,5 @@ const struct engine_ops engine_null = {
     .file_size = null_file_size,
     .truncate = null_truncate,
     .teardown = null_teardown,
+    .md = null_md,
 };

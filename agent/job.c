@@ -1,21 +1,25 @@
 /* job: the per-thread I/O loop, shared by every engine.
  *
  * The loop keeps up to iodepth requests queued on the engine, reaps them,
- * and records each completion into the job's own stats buffer.  Offsets:
- * sequential jobs walk each file in order; random jobs visit every block of
- * a file once per pass in a pseudo-random order (an affine permutation
- * i -> (a*i + c) mod n with gcd(a, n) = 1), so a size-bound random write
- * covers the whole file exactly like fio's random map, without a bitmap.
- * Files are used round-robin, as fio's default file_service_type.
+ * and records each completion into the job's own stats buffer.  iogen
+ * decides what each op is; this file decides when: as fast as the engine
+ * takes them, or on a schedule (rate, rate_iops: linear or poisson
+ * arrivals) where each op has a due time and its response time is measured
+ * from that due time, not from when it could be issued.  A server that
+ * stalls for a second thus shows a second in the tail instead of one slow
+ * op followed by a quiet gap (coordinated omission).
  *
  * Nothing on the per-op path allocates, locks or makes a syscall besides
  * the engine's own and the clock (vDSO). */
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/iogen.h"
 #include "agent/job.h"
+#include "agent/mdjob.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 
@@ -25,12 +29,6 @@
 #define LAYOUT_CHUNK    (1u << 20)
 #define BUF_ALIGN       4096
 
-struct file_walk {
-    uint64_t nblocks;      /* whole blocks of bs in the file's size */
-    uint64_t next;         /* sequential: next block; random: permutation step */
-    uint64_t a, c;         /* random: permutation parameters for this pass */
-};
-
 struct slot {
     struct io_req req;
     enum op_type op;
@@ -38,67 +36,19 @@ struct slot {
 
 struct loop {
     struct job *j;
-    struct file_walk *walk;
+    struct iogen gen;
     struct slot *slots;
     struct slot **free_slots;
+    unsigned depth;
     unsigned nfree;
     unsigned inflight;
-    uint64_t rng;
-    uint64_t ops_left;     /* UINT64_MAX when time-bound */
-    uint64_t ops_issued;
+    uint64_t bytes_left;       /* UINT64_MAX when time-bound */
+    uint64_t ops_left;         /* number_ios, else UINT64_MAX */
     uint64_t writes_since_sync;
+    int rated;
+    uint64_t next_due;         /* rated: when the next op is due */
+    uint32_t last_file;
 };
-
-static uint64_t rng_next(uint64_t *s)
-{
-    /* xorshift64*: fast, good enough to pick offsets and fill buffers */
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * UINT64_C(2685821657736338717);
-}
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-static void walk_new_pass(struct file_walk *w, uint64_t *rng)
-{
-    w->next = 0;
-    if (w->nblocks <= 1) {
-        w->a = 1;
-        w->c = 0;
-        return;
-    }
-    do
-        w->a = rng_next(rng) % w->nblocks;
-    while (w->a == 0 || gcd_u64(w->a, w->nblocks) != 1);
-    w->c = rng_next(rng) % w->nblocks;
-}
-
-/* Block index of the next op on this file. */
-static uint64_t walk_next(struct file_walk *w, int random, uint64_t *rng)
-{
-    uint64_t i;
-    if (w->next >= w->nblocks) {
-        if (random)
-            walk_new_pass(w, rng);
-        else
-            w->next = 0;
-    }
-    i = w->next++;
-    if (!random)
-        return i;
-    return (uint64_t)(((unsigned __int128)w->a * i + w->c) % w->nblocks);
-}
 
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed)
 {
@@ -107,6 +57,7 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
     j->eng = eng;
     j->seed = seed ? seed : 0x9e3779b97f4a7c15ull;
     j->ej.spec = spec;
+    j->owns_files = 1;
     op_set_init(&j->stats[0]);
     op_set_init(&j->stats[1]);
 }
@@ -122,10 +73,13 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
     struct op_set *set = &j->stats[atomic_load(&j->active)];
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
-        if (done[i]->kind == IO_SYNC)
+        struct op_stats *o;
+        if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
             continue;
-        op_stats_record(&set->op[s->op], done[i]->len, now - done[i]->t_issue_ns,
-                        done[i]->result == 0);
+        o = &set->op[s->op];
+        op_stats_record(o, done[i]->len, now - done[i]->t_due_ns, done[i]->result == 0);
+        if (l->rated)
+            hist_record(&o->svc, now - done[i]->t_issue_ns);
     }
     atomic_store(&j->recording, 0);
 }
@@ -143,33 +97,34 @@ void job_harvest(struct job *j, struct op_set *acc)
 static int loop_init(struct loop *l, struct job *j)
 {
     const struct job_spec *sp = j->spec;
-    unsigned depth = sp->iodepth ? sp->iodepth : 1;
+    uint64_t bs;
 
     memset(l, 0, sizeof *l);
     l->j = j;
-    l->rng = j->seed;
-    l->walk = xcalloc(j->ej.nfiles, sizeof *l->walk);
-    l->ops_left = 0;
-    for (uint32_t f = 0; f < j->ej.nfiles; f++) {
-        l->walk[f].nblocks = j->ej.files[f].size / sp->bs;
-        walk_new_pass(&l->walk[f], &l->rng);
-        l->ops_left += l->walk[f].nblocks;
+    l->depth = sp->iodepth ? sp->iodepth : 1;
+    if (iogen_init(&l->gen, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0) {
+        snprintf(j->ej.err, sizeof j->ej.err, "block size larger than the file region (%llu bytes)",
+                 (unsigned long long)j->region_len);
+        return -EINVAL;
     }
-    if (sp->time_based)
-        l->ops_left = UINT64_MAX;
-    l->slots = xcalloc(depth, sizeof *l->slots);
-    l->free_slots = xcalloc(depth, sizeof *l->free_slots);
-    for (unsigned i = 0; i < depth; i++) {
+    bs = iogen_max_bs(&l->gen);
+    l->bytes_left = sp->time_based ? UINT64_MAX
+                  : (sp->io_size ? sp->io_size : sp->size) * (sp->loops ? sp->loops : 1);
+    l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
+    l->rated = sp->rate_iops || sp->rate_bps;
+    l->slots = xcalloc(l->depth, sizeof *l->slots);
+    l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
+    for (unsigned i = 0; i < l->depth; i++) {
         void *p;
-        if (posix_memalign(&p, BUF_ALIGN, sp->bs) != 0) {
-            snprintf(j->ej.err, sizeof j->ej.err, "cannot allocate %u buffers of bs=%llu",
-                     depth, (unsigned long long)sp->bs);
+        if (posix_memalign(&p, BUF_ALIGN, bs) != 0) {
+            snprintf(j->ej.err, sizeof j->ej.err, "cannot allocate %u buffers of %llu bytes",
+                     l->depth, (unsigned long long)bs);
             return -ENOMEM;
         }
         /* incompressible, non-zero data, as fio writes by default */
         uint64_t *w = p;
-        for (uint64_t k = 0; k < sp->bs / 8; k++)
-            w[k] = rng_next(&l->rng);
+        for (uint64_t k = 0; k < bs / 8; k++)
+            w[k] = iogen_rand(&l->gen);
         l->slots[i].req.buf = p;
         l->slots[i].req.udata = &l->slots[i];
         l->free_slots[l->nfree++] = &l->slots[i];
@@ -179,45 +134,57 @@ static int loop_init(struct loop *l, struct job *j)
 
 static void loop_free(struct loop *l)
 {
-    unsigned depth = l->j->spec->iodepth ? l->j->spec->iodepth : 1;
-    for (unsigned i = 0; l->slots && i < depth; i++)
+    for (unsigned i = 0; l->slots && i < l->depth; i++)
         free(l->slots[i].req.buf);
     free(l->slots);
     free(l->free_slots);
-    free(l->walk);
+    iogen_free(&l->gen);
 }
 
-static int loop_issue(struct loop *l)
+/* Time between two ops of len bytes on this job's schedule. */
+static uint64_t loop_gap_ns(struct loop *l, uint64_t len)
 {
     const struct job_spec *sp = l->j->spec;
+    double gap = 0;
+    if (sp->rate_iops)
+        gap = 1e9 / (double)sp->rate_iops;
+    if (sp->rate_bps && 1e9 * (double)len / (double)sp->rate_bps > gap)
+        gap = 1e9 * (double)len / (double)sp->rate_bps;
+    if (sp->rate_process == RATE_POISSON)
+        gap *= -log(iogen_rand01(&l->gen));
+    return (uint64_t)gap;
+}
+
+static int loop_issue(struct loop *l, uint64_t now)
+{
     struct slot *s = l->free_slots[--l->nfree];
     struct io_req *r = &s->req;
-    uint32_t f = (uint32_t)(l->ops_issued % l->j->ej.nfiles);
-    int is_read;
+    struct iogen_op op;
     int rc;
 
-    switch (sp->rw) {
-    case RW_READ: case RW_RANDREAD: is_read = 1; break;
-    case RW_WRITE: case RW_RANDWRITE: is_read = 0; break;
-    default: is_read = rng_next(&l->rng) % 100 < sp->rwmixread; break;
-    }
-    s->op = is_read ? OP_READ : OP_WRITE;
-    r->kind = is_read ? IO_READ : IO_WRITE;
-    r->file = f;
-    r->len = sp->bs;
-    r->offset = walk_next(&l->walk[f], rw_mode_random(sp->rw), &l->rng) * sp->bs;
+    iogen_next(&l->gen, &op);
+    s->op = op.write ? OP_WRITE : OP_READ;
+    r->kind = op.write ? IO_WRITE : IO_READ;
+    r->file = op.file;
+    r->len = op.len;
+    r->offset = op.offset;
     r->result = 0;
-    r->t_issue_ns = r->t_due_ns = clock_now_ns();
+    r->t_issue_ns = now;
+    r->t_due_ns = l->rated ? l->next_due : now;
+    if (l->rated)
+        l->next_due += loop_gap_ns(l, op.len);
     rc = l->j->eng->queue(&l->j->ej, r);
     if (rc < 0) {
         l->free_slots[l->nfree++] = s;
         return rc;
     }
     l->inflight++;
-    l->ops_issued++;
+    l->last_file = op.file;
     if (l->ops_left != UINT64_MAX)
         l->ops_left--;
-    if (!is_read)
+    if (l->bytes_left != UINT64_MAX)
+        l->bytes_left = l->bytes_left > op.len ? l->bytes_left - op.len : 0;
+    if (op.write)
         l->writes_since_sync++;
     return 0;
 }
@@ -236,31 +203,43 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     return n;
 }
 
-/* Run one sync request to completion (fsync policy, end_fsync). */
-static int loop_sync_file(struct loop *l, uint32_t f)
+static int loop_drain(struct loop *l)
 {
-    while (l->nfree == 0 || l->inflight > 0) {
+    while (l->inflight > 0) {
         int rc = loop_reap(l, l->inflight, REAP_WAIT_NS);
         if (rc < 0)
             return rc;
     }
+    return 0;
+}
+
+/* Run one sync request to completion (fsync/fdatasync policy, end_fsync). */
+static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
+{
+    int rc = loop_drain(l);
+    if (rc < 0)
+        return rc;
     struct slot *s = l->free_slots[--l->nfree];
-    s->req.kind = IO_SYNC;
+    s->req.kind = kind;
     s->req.file = f;
     s->req.len = 0;
-    s->req.t_issue_ns = clock_now_ns();
-    int rc = l->j->eng->queue(&l->j->ej, &s->req);
-    if (rc < 0) {
+    s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
+    if ((rc = l->j->eng->queue(&l->j->ej, &s->req)) < 0) {
         l->free_slots[l->nfree++] = s;
         return rc;
     }
     l->inflight++;
-    while (l->inflight > 0) {
-        rc = loop_reap(l, 1, REAP_WAIT_NS);
-        if (rc < 0)
-            return rc;
-    }
+    if ((rc = loop_drain(l)) < 0)
+        return rc;
     return s->req.result;
+}
+
+static int loop_more(struct loop *l, uint64_t now)
+{
+    const struct job *j = l->j;
+    return l->bytes_left > 0 && l->ops_left > 0 &&
+           !atomic_load_explicit(&j->stop, memory_order_relaxed) &&
+           (j->t_end_ns == 0 || now < j->t_end_ns);
 }
 
 static int loop_run(struct loop *l)
@@ -270,25 +249,42 @@ static int loop_run(struct loop *l)
     uint64_t drain_since = 0;
     int rc = 0;
 
-    j->t_first_ns = clock_now_ns();
+    j->t_first_ns = l->next_due = clock_now_ns();
     for (;;) {
         uint64_t now = clock_now_ns();
-        int more = l->ops_left > 0 && !atomic_load_explicit(&j->stop, memory_order_relaxed) &&
-                   (j->t_end_ns == 0 || now < j->t_end_ns);
-        while (more && l->nfree > 0 && l->ops_left > 0) {
-            if ((rc = loop_issue(l)) < 0)
+        int more = loop_more(l, now);
+        while (more && l->nfree > 0 && (!l->rated || now >= l->next_due)) {
+            if ((rc = loop_issue(l, now)) < 0)
                 goto out;
             if (sp->fsync && l->writes_since_sync >= sp->fsync) {
                 l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->ops_issued % j->ej.nfiles)) < 0)
+                if ((rc = loop_sync_file(l, l->last_file, IO_SYNC)) < 0)
+                    goto out;
+            } else if (sp->fdatasync && l->writes_since_sync >= sp->fdatasync) {
+                l->writes_since_sync = 0;
+                if ((rc = loop_sync_file(l, l->last_file, IO_DATASYNC)) < 0)
                     goto out;
             }
+            if (sp->thinktime_ns) {
+                if ((rc = loop_drain(l)) < 0)
+                    goto out;
+                clock_sleep_until(clock_now_ns() + sp->thinktime_ns);
+            }
+            now = clock_now_ns();
+            more = loop_more(l, now);
         }
         if (!more && l->inflight == 0)
             break;
         uint64_t wait = REAP_WAIT_NS;
         if (more && j->t_end_ns && j->t_end_ns - now < wait)
             wait = j->t_end_ns - now;
+        if (more && l->rated && l->nfree > 0 && l->next_due > now && l->next_due - now < wait)
+            wait = l->next_due - now;
+        if (l->inflight == 0) {
+            /* nothing to reap: ahead of the schedule */
+            clock_sleep_until(now + wait);
+            continue;
+        }
         if ((rc = loop_reap(l, 1, wait)) < 0)
             goto out;
         if (!more && !drain_since)
@@ -298,7 +294,7 @@ static int loop_run(struct loop *l)
     }
     if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop))
         for (uint32_t f = 0; f < j->ej.nfiles && rc == 0; f++)
-            rc = loop_sync_file(l, f);
+            rc = loop_sync_file(l, f, IO_SYNC);
 out:
     if (rc < 0 && j->ej.err[0] == '\0')
         snprintf(j->ej.err, sizeof j->ej.err, "%s: I/O failed: %s", j->ej.files[0].path, strerror(-rc));
@@ -311,11 +307,16 @@ static void *job_main(void *arg)
     struct loop l;
     int rc;
 
-    rc = loop_init(&l, j);       /* allocate before t0, so the start is on time */
-    clock_sleep_until(j->t_start_ns);
-    if (rc == 0)
-        rc = loop_run(&l);
-    loop_free(&l);
+    if (j->spec->rw == RW_METADATA) {
+        clock_sleep_until(j->t_start_ns);
+        rc = mdjob_run(j);
+    } else {
+        rc = loop_init(&l, j);       /* allocate before t0, so the start is on time */
+        clock_sleep_until(j->t_start_ns);
+        if (rc == 0)
+            rc = loop_run(&l);
+        loop_free(&l);
+    }
     j->error = rc < 0 ? rc : 0;
     j->t_last_ns = clock_now_ns();
     atomic_store(&j->finished, 1);
@@ -341,13 +342,28 @@ void job_join(struct job *j)
     }
 }
 
+static int layout_write(struct job *j, uint32_t f, uint64_t off, uint64_t len, char *buf)
+{
+    struct io_req r = { .kind = IO_WRITE, .file = f, .offset = off, .buf = buf, .len = len };
+    struct io_req *done[1];
+    int rc = j->eng->queue(&j->ej, &r);
+    if (rc < 0)
+        return rc;
+    do
+        rc = j->eng->reap(&j->ej, 1, REAP_WAIT_NS, done, 1);
+    while (rc == 0);
+    return rc < 0 ? rc : r.result;
+}
+
 int job_layout(struct job *j, int fill, uint64_t *bytes_written)
 {
     struct engine_job *ej = &j->ej;
-    void *buf = NULL;
-    uint64_t rng = j->seed;
+    char *buf = NULL;
+    uint64_t rng = j->seed | 1;
     int rc = 0;
 
+    if (!j->owns_files)
+        return 0;
     for (uint32_t f = 0; f < ej->nfiles && rc == 0; f++) {
         uint64_t have = 0, want = ej->files[f].size;
         rc = j->eng->file_size(ej, f, &have);
@@ -360,25 +376,21 @@ int job_layout(struct job *j, int fill, uint64_t *bytes_written)
             continue;
         }
         if (!buf) {
-            if (posix_memalign(&buf, BUF_ALIGN, LAYOUT_CHUNK) != 0)
+            void *p;
+            if (posix_memalign(&p, BUF_ALIGN, LAYOUT_CHUNK) != 0)
                 return -ENOMEM;
-            for (uint64_t *w = buf; (char *)w < (char *)buf + LAYOUT_CHUNK; w++)
-                *w = rng_next(&rng);
+            buf = p;
+            for (uint64_t *w = p; (char *)w < buf + LAYOUT_CHUNK; w++) {
+                rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+                *w = rng;
+            }
         }
         /* rewrite from 0: a short file may be a half-finished earlier layout */
         for (uint64_t off = 0; off < want && rc == 0; off += LAYOUT_CHUNK) {
-            struct io_req r = { .kind = IO_WRITE, .file = f, .offset = off, .buf = buf,
-                                .len = want - off < LAYOUT_CHUNK ? want - off : LAYOUT_CHUNK };
-            struct io_req *done[1];
-            if ((rc = j->eng->queue(ej, &r)) < 0)
-                break;
-            do
-                rc = j->eng->reap(ej, 1, REAP_WAIT_NS, done, 1);
-            while (rc == 0);
-            if (rc > 0)
-                rc = r.result;
+            uint64_t len = want - off < LAYOUT_CHUNK ? want - off : LAYOUT_CHUNK;
+            rc = layout_write(j, f, off, len, buf);
             if (rc == 0)
-                *bytes_written += r.len;
+                *bytes_written += len;
         }
     }
     if (rc < 0 && ej->err[0] == '\0')
@@ -386,4 +398,13 @@ int job_layout(struct job *j, int fill, uint64_t *bytes_written)
                  ej->files[0].path, strerror(-rc));
     free(buf);
     return rc;
+}
+
+void job_unlink_files(struct job *j)
+{
+    uint64_t n;
+    if (!j->owns_files || !j->eng->md)
+        return;
+    for (uint32_t f = 0; f < j->ej.nfiles; f++)
+        j->eng->md(&j->ej, OP_UNLINK, j->ej.files[f].path, NULL, NULL, 0, &n);
 }

@@ -20,8 +20,13 @@ struct job {
     const struct engine_ops *eng;
     struct engine_job ej;
     uint64_t seed;
+    uint64_t region_start;     /* this thread's region in each file (offset, */
+    uint64_t region_len;       /* offset_increment x global job number) */
     uint64_t t_start_ns;       /* begin I/O at this monotonic instant */
     uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound */
+    char workdir[PLAN_PATH_MAX];  /* rw=metadata: the directory it works in */
+    int owns_files;            /* lays out / unlinks its files (not a shared
+                                  file another thread or agent owns) */
 
     /* shared with the sampler */
     struct op_set stats[2];
@@ -53,7 +58,10 @@ void job_harvest(struct job *j, struct op_set *acc);
 
 /* Lay out the job's files before a phase: every file shorter than its
  * planned size is written fully (read phases) or extended (write phases),
- * through the job's own engine, synchronously. *bytes_written adds up. */
+ * through the job's own engine, synchronously. *bytes_written adds up.
+ * Files the job does not own are left alone. */
 int job_layout(struct job *j, int fill, uint64_t *bytes_written);
+/* Delete the job's own files (unlink=1), after the phase. */
+void job_unlink_files(struct job *j);
 
 #endif

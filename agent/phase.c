@@ -113,31 +113,112 @@ static void phase_free_jobs(struct phase_run *pr)
     pr->njobs = 0;
 }
 
-/* Fill thread t of job js: its files, engine, seed. */
-static int build_job(struct job *j, const struct job_spec *js, const struct agent_identity *id,
-                     uint32_t t, uint32_t global, char *err, size_t errlen)
+/* Does this job's file name depend on the agent?  If not, every agent
+ * running the job uses the same file (a shared file). */
+static int job_file_per_agent(const struct job_spec *js)
 {
-    uint32_t nfiles = plan_files_per_thread(js);
-    uint64_t seed = 0x2545f4914f6cdd1dull ^ ((uint64_t)id->index << 40) ^ ((uint64_t)global << 20) ^ t;
+    return !js->filename[0] || strstr(js->filename, "${agent}") || strstr(js->filename, "${host}") ||
+           strstr(js->directory, "${agent}") || strstr(js->directory, "${host}");
+}
+
+/* The lowest agent index that runs js, and the highest. */
+static void job_runners(const struct job_spec *js, uint32_t nagents, uint32_t *lo, uint32_t *hi)
+{
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (uint32_t a = 0; a < nagents; a++)
+        if (plan_agents_match(js->agents, a) == 1) {
+            if (*lo == UINT32_MAX)
+                *lo = a;
+            *hi = a;
+        }
+}
+
+/* The metadata job's work directory: the job's directory itself when
+ * shared_dir=1, else its own subdirectory <name>.<agent>.<thread>. */
+static int md_workdir(const struct job_spec *js, const struct agent_identity *id, uint32_t t,
+                      char *out, size_t outlen, char *err, size_t errlen)
+{
+    struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host };
+    char dir[PLAN_PATH_MAX], full[PLAN_PATH_MAX * 2];
+    int nfs = strcmp(js->ioengine, "nfs") == 0;
+    int rc = plan_expand(js->directory, &v, dir, sizeof dir, err, errlen);
+    if (rc < 0)
+        return rc;
+    if (nfs || dir[0] == '/')
+        snprintf(full, sizeof full, "%s", dir);
+    else if (id->allow->n)
+        snprintf(full, sizeof full, "%s%s%s", id->allow->root[0], dir[0] ? "/" : "", dir);
+    else {
+        snprintf(err, errlen, "job '%s': the agent has no --allow directory", js->name);
+        return -EACCES;
+    }
+    if (!js->shared_dir) {
+        size_t n = strlen(full);
+        snprintf(full + n, sizeof full - n, "%s%s.%u.%u", n && full[n - 1] != '/' ? "/" : "",
+                 js->name, id->index, t);
+    }
+    if (nfs) {
+        snprintf(out, outlen, "%s", full[0] ? full : ".");
+        return 0;
+    }
+    if ((rc = paths_confine(id->allow, full, out, outlen, err, errlen)) < 0)
+        return rc;
+    return paths_make_parents(out);
+}
+
+/* Fill thread t (global job number g on this agent) of job js: its
+ * region, files, engine and seed. */
+static int build_job(struct job *j, const struct job_spec *js, const struct agent_identity *id,
+                     uint32_t t, uint32_t g, char *err, size_t errlen)
+{
+    uint32_t nfiles = js->rw == RW_METADATA ? 1 : plan_files_per_thread(js);
+    uint32_t lo, hi;
+    uint64_t gjob, seed;
+    int per_agent = job_file_per_agent(js);
     int rc;
 
+    /* fio's randrepeat: the same offsets every run, unless randseed or
+     * randrepeat=0 says otherwise; distinct per agent and thread */
+    seed = js->randseed ? js->randseed : 0x2545f4914f6cdd1dull;
+    if (!js->randrepeat)
+        seed ^= clock_now_ns();
+    seed ^= ((uint64_t)id->index << 40) ^ ((uint64_t)g << 20) ^ t;
     job_init(j, js, engine_find(js->ioengine), seed);
     j->ej.agent_index = id->index;
     j->ej.job_index = t;
-    j->ej.nfiles = nfiles;
-    j->ej.files = xcalloc(nfiles, sizeof *j->ej.files);
-    j->ej.create = rw_mode_writes(js->rw);
+    j->ej.create = 1;
     if (strcmp(js->ioengine, "nfs") == 0) {
         char url[PLAN_PATH_MAX];
         if ((rc = job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
             return rc;
         j->ej.nfs_url = xstrdup(url);
     }
+    if (js->rw == RW_METADATA)
+        return md_workdir(js, id, t, j->workdir, sizeof j->workdir, err, errlen);
+
+    /* offset_increment counts jobs across all agents (fio's global job
+     * number): agent a's thread t is job a*numjobs + t */
+    job_runners(js, id->nagents, &lo, &hi);
+    gjob = (uint64_t)id->index * js->numjobs + t;
+    j->region_start = js->offset + js->offset_increment * gjob;
+    j->region_len = job_file_size(js);
+    /* a file shared by threads is laid out by thread 0; one shared by
+     * agents by the lowest agent running the job, to the extent every
+     * agent's threads need */
+    j->owns_files = js->filename[0] ? t == 0 && (per_agent || id->index == lo) : 1;
+    j->ej.nfiles = nfiles;
+    j->ej.files = xcalloc(nfiles, sizeof *j->ej.files);
     for (uint32_t f = 0; f < nfiles; f++) {
         struct engine_file *ef = &j->ej.files[f];
-        if ((rc = job_file_path(js, id, t, global, f, ef->path, sizeof ef->path, err, errlen)) < 0)
+        /* the extent the file must have: this thread's region for its own
+         * files, every thread's of this agent (or of all agents) for shared */
+        uint64_t last = !js->filename[0] ? gjob
+                      : per_agent ? (uint64_t)id->index * js->numjobs + js->numjobs - 1
+                      : (uint64_t)hi * js->numjobs + js->numjobs - 1;
+        if ((rc = job_file_path(js, id, t, g, f, ef->path, sizeof ef->path, err, errlen)) < 0)
             return rc;
-        ef->size = job_file_size(js);
+        ef->size = js->offset + js->offset_increment * last + j->region_len;
         if (ef->path[0] == '/' && strcmp(js->ioengine, "psync") == 0 &&
             (rc = paths_make_parents(ef->path)) < 0) {
             snprintf(err, errlen, "%s: cannot create its directory: %s", ef->path, strerror(-rc));
@@ -156,27 +237,32 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     memset(pr, 0, sizeof *pr);
     pr->ph = ph;
     for (uint32_t k = 0; k < ph->njobs; k++) {
+        if (plan_agents_match(ph->jobs[k].agents, id->index) != 1)
+            continue;            /* agents= leaves this agent idle for the job */
         total += ph->jobs[k].numjobs;
         if (ph->jobs[k].ramp_ns > pr->ramp_ns)
             pr->ramp_ns = ph->jobs[k].ramp_ns;
     }
-    pr->jobs = xcalloc(total, sizeof *pr->jobs);
+    pr->jobs = xcalloc(total ? total : 1, sizeof *pr->jobs);
     for (uint32_t k = 0; k < ph->njobs && rc == 0; k++) {
         const struct job_spec *js = &ph->jobs[k];
+        if (plan_agents_match(js->agents, id->index) != 1)
+            continue;
         for (uint32_t t = 0; t < js->numjobs && rc == 0; t++) {
             struct job *j = &pr->jobs[n];
             pr->njobs = n + 1;
             rc = build_job(j, js, id, t, n++, err, errlen);
-            if (rc == 0) {
-                /* read phases need data there; layout writes, so open for writing */
-                int fill = rw_mode_reads(js->rw) && !rw_mode_writes(js->rw);
-                j->ej.create = 1;
-                rc = j->eng->setup(&j->ej);
-                if (rc == 0)
-                    rc = job_layout(j, fill, &pr->layout_bytes);
-                if (rc < 0)
-                    snprintf(err, errlen, "job '%s': %s", js->name, j->ej.err);
+            if (rc < 0)
+                break;
+            rc = j->eng->setup(&j->ej);
+            if (rc == 0 && js->rw != RW_METADATA) {
+                /* read phases need data there, write phases the full size */
+                rc = job_layout(j, rw_mode_reads(js->rw) && !rw_mode_writes(js->rw), &pr->layout_bytes);
+                if (rc == 0 && js->invalidate && j->eng->invalidate)
+                    j->eng->invalidate(&j->ej);
             }
+            if (rc < 0)
+                snprintf(err, errlen, "job '%s': %s", js->name, j->ej.err);
         }
     }
     if (rc < 0)
@@ -187,11 +273,15 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
 int phase_start(struct phase_run *pr, uint64_t t0_ns)
 {
     atomic_store(&pr->running, pr->njobs);
+    if (pr->njobs == 0 && pr->on_all_finished) {
+        pr->on_all_finished(pr->arg);   /* idle in this phase (agents=) */
+        return 0;
+    }
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
         const struct job_spec *js = j->spec;
-        j->t_start_ns = t0_ns;
-        j->t_end_ns = js->runtime_ns ? t0_ns + js->ramp_ns + js->runtime_ns : 0;
+        j->t_start_ns = t0_ns + js->startdelay_ns;
+        j->t_end_ns = js->runtime_ns ? j->t_start_ns + js->ramp_ns + js->runtime_ns : 0;
         j->on_finish = on_job_finished;
         j->on_finish_arg = pr;
         int rc = job_start(j);
@@ -223,6 +313,8 @@ int phase_finish(struct phase_run *pr, char *err, size_t errlen)
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
         job_join(j);
+        if (j->spec->unlink && j->spec->rw != RW_METADATA)
+            job_unlink_files(j);
         if (j->error && rc == 0) {
             rc = j->error;
             snprintf(err, errlen, "job '%s': %s", j->spec->name, j->ej.err);

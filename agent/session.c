@@ -286,6 +286,8 @@ static void on_finished(uv_async_t *h)
         if (s->run.jobs[i].t_last_ns > last)
             last = s->run.jobs[i].t_last_ns;
     }
+    if (first == UINT64_MAX)          /* idle in this phase */
+        first = last = s->t0_ns;
     m->phase = s->phase;
     m->started_ns = first;
     m->duration_ns = last > s->t0_ns + s->ramp_ns ? last - (s->t0_ns + s->ramp_ns) : 0;

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/stats.h"
+#include "common/units.h"
 #include "common/xmalloc.h"
 
 /* fio's words, indexed by enum rw_mode. */
@@ -41,7 +43,66 @@ static const struct {
 };
 
 /* The engines an agent knows; anything else is rejected before it travels. */
-static const char *const known_engines[] = { "psync", "null", "nfs" };
+static const char *const known_engines[] = { "psync", "null", "nfs", "io_uring" };
+
+static const char *const rate_process_names[] = {
+    [RATE_LINEAR] = "linear", [RATE_POISSON] = "poisson",
+};
+static const char *const rand_dist_names[] = {
+    [DIST_RANDOM] = "random", [DIST_ZIPF] = "zipf", [DIST_PARETO] = "pareto",
+    [DIST_NORMAL] = "normal",
+};
+static const char *const file_service_names[] = {
+    [FSERV_ROUNDROBIN] = "roundrobin", [FSERV_SEQUENTIAL] = "sequential",
+    [FSERV_RANDOM] = "random",
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+    for (size_t i = 0; s && i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *rate_process_name(enum rate_process r)
+{
+    return (unsigned)r < NELEM(rate_process_names) ? rate_process_names[r] : NULL;
+}
+
+int rate_process_from_name(const char *s)
+{
+    return name_index(rate_process_names, NELEM(rate_process_names), s);
+}
+
+const char *rand_dist_name(enum rand_dist d)
+{
+    return (unsigned)d < NELEM(rand_dist_names) ? rand_dist_names[d] : NULL;
+}
+
+int rand_dist_from_name(const char *s)
+{
+    if (s && strcmp(s, "gauss") == 0)
+        return DIST_NORMAL;
+    return name_index(rand_dist_names, NELEM(rand_dist_names), s);
+}
+
+const char *file_service_name(enum file_service f)
+{
+    return (unsigned)f < NELEM(file_service_names) ? file_service_names[f] : NULL;
+}
+
+int file_service_from_name(const char *s)
+{
+    return name_index(file_service_names, NELEM(file_service_names), s);
+}
+
+int plan_md_op_valid(uint32_t op)
+{
+    return op >= OP_CREATE && op < OP__COUNT;
+}
 
 void job_spec_default(struct job_spec *j)
 {
@@ -52,6 +113,14 @@ void job_spec_default(struct job_spec *j)
     j->nrfiles = 1;
     j->numjobs = 1;
     j->iodepth = 1;
+    j->loops = 1;
+    j->randrepeat = 1;
+    j->invalidate = 1;
+    j->rate_process = RATE_LINEAR;
+    j->random_distribution = DIST_RANDOM;
+    j->file_service_type = FSERV_ROUNDROBIN;
+    j->op_deadline_ns = 60 * NS_PER_SEC;
+    j->server_timeout_ns = 30 * NS_PER_SEC;
     snprintf(j->ioengine, sizeof(j->ioengine), "%s", "psync");
 }
 
@@ -94,6 +163,8 @@ void plan_init(struct plan *p)
 {
     p->nphases = 0;
     p->phases = NULL;
+    p->nwarnings = 0;
+    p->warnings = NULL;
 }
 
 void plan_free(struct plan *p)
@@ -101,7 +172,16 @@ void plan_free(struct plan *p)
     for (uint32_t i = 0; i < p->nphases; i++)
         free(p->phases[i].jobs);
     free(p->phases);
+    for (uint32_t i = 0; i < p->nwarnings; i++)
+        free(p->warnings[i]);
+    free(p->warnings);
     plan_init(p);
+}
+
+void plan_add_warning(struct plan *p, const char *msg)
+{
+    p->warnings = xrealloc(p->warnings, (p->nwarnings + 1) * sizeof(*p->warnings));
+    p->warnings[p->nwarnings++] = xstrdup(msg);
 }
 
 /* Limits (PLAN_MAX_PHASES, PLAN_MAX_JOBS) are the parser's and the wire
@@ -124,6 +204,8 @@ void plan_add_job(struct plan *p, const struct job_spec *j)
 void plan_copy(struct plan *dst, const struct plan *src)
 {
     plan_init(dst);
+    for (uint32_t i = 0; i < src->nwarnings; i++)
+        plan_add_warning(dst, src->warnings[i]);
     if (src->nphases == 0)
         return;
     dst->phases = xcalloc(src->nphases, sizeof(*dst->phases));
@@ -176,13 +258,93 @@ static int fail(char *err, size_t errlen, const struct job_spec *j, const char *
     return -EINVAL;
 }
 
+/* Largest block size the job may issue: bs, or the top of bsrange/bssplit. */
+static uint64_t max_bs(const struct job_spec *j)
+{
+    uint64_t m = j->bs;
+    if (j->bsrange_max > m)
+        m = j->bsrange_max;
+    for (uint32_t i = 0; i < j->nbssplit && i < PLAN_MAX_BSSPLIT; i++)
+        if (j->bssplit[i].bs > m)
+            m = j->bssplit[i].bs;
+    return m;
+}
+
+/* The fio-dialect extensions; job_spec_validate has checked the basics. */
+static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
+{
+    char why[160];
+    if (j->bsrange_min || j->bsrange_max) {
+        if (!j->bsrange_min || j->bsrange_min > j->bsrange_max)
+            return fail(err, errlen, j, "bsrange must be min-max with 0 < min <= max");
+    }
+    if (j->nbssplit > PLAN_MAX_BSSPLIT)
+        return fail(err, errlen, j, "bssplit has more than %d entries", PLAN_MAX_BSSPLIT);
+    if (j->nbssplit) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < j->nbssplit; i++) {
+            if (j->bssplit[i].bs == 0 || j->bssplit[i].pct > 100)
+                return fail(err, errlen, j, "bssplit entry %" PRIu32 " is invalid", i + 1);
+            sum += j->bssplit[i].pct;
+        }
+        if (sum != 100)
+            return fail(err, errlen, j, "bssplit percentages add up to %" PRIu32 ", not 100", sum);
+    }
+    if (j->loops < 1)
+        return fail(err, errlen, j, "loops must be at least 1");
+    if (!rate_process_name(j->rate_process))
+        return fail(err, errlen, j, "bad rate_process %u", (unsigned)j->rate_process);
+    if (!file_service_name(j->file_service_type))
+        return fail(err, errlen, j, "bad file_service_type %u", (unsigned)j->file_service_type);
+    switch (j->random_distribution) {
+    case DIST_RANDOM:
+        break;
+    case DIST_ZIPF:     /* fio: theta must differ from 1.0 */
+        if (!(j->dist_param > 0) || j->dist_param == 1.0)
+            return fail(err, errlen, j, "zipf theta must be > 0 and not 1.0");
+        break;
+    case DIST_PARETO:   /* fio: 0 < h < 1 */
+        if (!(j->dist_param > 0 && j->dist_param < 1))
+            return fail(err, errlen, j, "pareto h must be > 0 and < 1");
+        break;
+    case DIST_NORMAL:   /* fio: 0 <= deviation < 100 (percent) */
+        if (!(j->dist_param >= 0 && j->dist_param < 100))
+            return fail(err, errlen, j, "normal deviation must be >= 0 and < 100");
+        break;
+    default:
+        return fail(err, errlen, j, "bad random_distribution %u", (unsigned)j->random_distribution);
+    }
+    if (j->n_md_ops > PLAN_MAX_MD_OPS)
+        return fail(err, errlen, j, "md_ops has more than %d entries", PLAN_MAX_MD_OPS);
+    for (uint32_t i = 0; i < j->n_md_ops; i++)
+        if (!plan_md_op_valid(j->md_ops[i]))
+            return fail(err, errlen, j, "md_ops entry %" PRIu32 " is not a metadata op", i + 1);
+    if (j->rw == RW_METADATA && j->n_md_ops == 0)
+        return fail(err, errlen, j, "rw=metadata needs md_ops=");
+    if (j->rw != RW_METADATA && j->n_md_ops)
+        return fail(err, errlen, j, "md_ops= requires rw=metadata");
+    if (j->rw != RW_METADATA && (j->shared_dir || j->files_per_dir))
+        return fail(err, errlen, j, "%s= requires rw=metadata",
+                    j->shared_dir ? "shared_dir" : "files_per_dir");
+    if (j->op_deadline_ns == 0)
+        return fail(err, errlen, j, "op_deadline must be greater than 0");
+    if (j->server_timeout_ns == 0)
+        return fail(err, errlen, j, "server_timeout must be greater than 0");
+    if (plan_agents_check(j->agents, why, sizeof(why)))
+        return fail(err, errlen, j, "agents=%s: %s", j->agents, why);
+    return 0;
+}
+
 int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
 {
     /* Strings first: the messages below print the name. */
     if (!terminated(j->name, sizeof(j->name)) || !terminated(j->filename, sizeof(j->filename)) ||
         !terminated(j->directory, sizeof(j->directory)) ||
         !terminated(j->ioengine, sizeof(j->ioengine)) ||
-        !terminated(j->nfs_url, sizeof(j->nfs_url))) {
+        !terminated(j->nfs_url, sizeof(j->nfs_url)) ||
+        !terminated(j->description, sizeof(j->description)) ||
+        !terminated(j->filename_format, sizeof(j->filename_format)) ||
+        !terminated(j->agents, sizeof(j->agents))) {
         if (err && errlen)
             snprintf(err, errlen, "job has an unterminated string field");
         return -EINVAL;
@@ -194,12 +356,14 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     }
     if ((unsigned)j->rw >= RW__COUNT)
         return fail(err, errlen, j, "bad rw mode %u", (unsigned)j->rw);
+    int md = j->rw == RW_METADATA;
     /* nrfiles before size: with nrfiles=0 a size derived from filesize is 0
      * too, and "size is required" would point at the wrong key. */
     if (j->nrfiles < 1 || j->nrfiles > PLAN_MAX_NRFILES)
         return fail(err, errlen, j, "nrfiles must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NRFILES, j->nrfiles);
-    if (j->size == 0)
+    /* Metadata jobs may make empty files: no size needed. */
+    if (j->size == 0 && !md)
         return fail(err, errlen, j, "size is required (set size= or filesize=)");
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
@@ -209,10 +373,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
     uint64_t fsz = job_file_size(j);
-    if (j->bs > fsz)
+    if (!md && max_bs(j) > fsz)
         return fail(err, errlen, j,
                     "bs (%" PRIu64 ") is larger than the per-file size (%" PRIu64 ")",
-                    j->bs, fsz);
+                    max_bs(j), fsz);
     if (j->rwmixread > 100)
         return fail(err, errlen, j, "rwmixread must be 0..100 (got %" PRIu32 ")", j->rwmixread);
     if (!engine_known(j->ioengine))
@@ -224,5 +388,192 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     /* Without a runtime a time_based job would loop over its files forever. */
     if (j->time_based && j->runtime_ns == 0)
         return fail(err, errlen, j, "time_based requires runtime=");
+    return validate_wider(j, err, errlen);
+}
+
+/* ---- agents= ------------------------------------------------------------ */
+
+/* Agent indexes in specs stay below this; far above any real fleet. */
+#define AGENT_INDEX_MAX 65535u
+
+static int label_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_' || ch == '-' || ch == '.';
+}
+
+/* One token of a spec, [s, e): "@label", "N" or "N-M".  Sets lo and hi for
+ * numbers; *is_label for labels.  0 or -EINVAL. */
+static int agents_token(const char *s, const char *e, uint32_t *lo, uint32_t *hi, int *is_label)
+{
+    *is_label = 0;
+    if (s == e)
+        return -EINVAL;
+    if (*s == '@') {
+        if (e - s < 2)
+            return -EINVAL;
+        for (const char *p = s + 1; p < e; p++)
+            if (!label_char(*p))
+                return -EINVAL;
+        *is_label = 1;
+        return 0;
+    }
+    uint64_t v[2] = { 0, 0 };
+    int n = 0, digits = 0;
+    for (const char *p = s; p < e; p++) {
+        if (*p >= '0' && *p <= '9') {
+            v[n] = v[n] * 10 + (uint64_t)(*p - '0');
+            if (v[n] > AGENT_INDEX_MAX)
+                return -EINVAL;
+            digits++;
+        } else if (*p == '-' && n == 0 && digits) {
+            n = 1;
+            digits = 0;
+        } else {
+            return -EINVAL;
+        }
+    }
+    if (!digits)
+        return -EINVAL;
+    *lo = (uint32_t)v[0];
+    *hi = n ? (uint32_t)v[1] : (uint32_t)v[0];
+    return *lo <= *hi ? 0 : -EINVAL;
+}
+
+int plan_agents_check(const char *spec, char *err, size_t errlen)
+{
+    if (!spec || !*spec)
+        return 0;
+    for (const char *s = spec;;) {
+        const char *e = s + strcspn(s, ",");
+        uint32_t lo, hi;
+        int lab;
+        if (agents_token(s, e, &lo, &hi, &lab)) {
+            if (err && errlen)
+                snprintf(err, errlen, "bad entry '%.*s' (want N, N-M or @label, comma-separated)",
+                         (int)(e - s), s);
+            return -EINVAL;
+        }
+        if (!*e)
+            return 0;
+        s = e + 1;
+    }
+}
+
+int plan_agents_match(const char *spec, uint32_t index)
+{
+    if (!spec || !*spec)
+        return 1;
+    for (const char *s = spec;;) {
+        const char *e = s + strcspn(s, ",");
+        uint32_t lo, hi;
+        int lab;
+        if (agents_token(s, e, &lo, &hi, &lab) == 0 && !lab && index >= lo && index <= hi)
+            return 1;
+        if (!*e)
+            return 0;
+        s = e + 1;
+    }
+}
+
+/* Does the comma-separated label list `have` contain [s, s+n)? */
+static int has_label(const char *have, const char *s, size_t n)
+{
+    while (have && *have) {
+        size_t len = strcspn(have, ",");
+        if (len == n && memcmp(have, s, n) == 0)
+            return 1;
+        have += len + (have[len] == ',');
+    }
     return 0;
+}
+
+static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out + *o, cap - *o, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= cap - *o)
+        return -ENAMETOOLONG;
+    *o += (size_t)n;
+    return 0;
+}
+
+/* Rewrite one job's spec with labels replaced by index ranges. */
+static int resolve_job(struct job_spec *j, const char *const *labels, uint32_t nagents,
+                       char *err, size_t errlen)
+{
+    char out[PLAN_AGENTS_MAX];
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *s = j->agents;;) {
+        const char *e = s + strcspn(s, ",");
+        uint32_t lo, hi;
+        int lab, rc = 0;
+        if (agents_token(s, e, &lo, &hi, &lab))
+            return fail(err, errlen, j, "agents=%s: bad entry", j->agents);
+        if (!lab) {
+            rc = spec_append(out, sizeof(out), &o, "%s%.*s", o ? "," : "", (int)(e - s), s);
+        } else {
+            int found = 0;
+            for (uint32_t i = 0; i < nagents && rc == 0; i++) {
+                if (!labels || !has_label(labels[i], s + 1, (size_t)(e - s - 1)))
+                    continue;
+                uint32_t k = i;   /* run of consecutive agents with the label */
+                while (k + 1 < nagents && has_label(labels[k + 1], s + 1, (size_t)(e - s - 1)))
+                    k++;
+                rc = k > i ? spec_append(out, sizeof(out), &o, "%s%u-%u", o ? "," : "", i, k)
+                           : spec_append(out, sizeof(out), &o, "%s%u", o ? "," : "", i);
+                i = k;
+                found = 1;
+            }
+            if (!found)
+                return fail(err, errlen, j, "agents=%s: no agent has the label '%.*s'",
+                            j->agents, (int)(e - s - 1), s + 1);
+        }
+        if (rc)
+            return fail(err, errlen, j, "agents=%s: too long once labels are resolved", j->agents);
+        if (!*e)
+            break;
+        s = e + 1;
+    }
+    memcpy(j->agents, out, o + 1);
+    return 0;
+}
+
+int plan_resolve_labels(struct plan *p, const char *const *labels, uint32_t nagents,
+                        char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
+            struct job_spec *j = &p->phases[i].jobs[k];
+            if (!j->agents[0])
+                continue;
+            if (strchr(j->agents, '@')) {
+                int rc = resolve_job(j, labels, nagents, err, errlen);
+                if (rc)
+                    return rc;
+            }
+            uint32_t a;
+            for (a = 0; a < nagents; a++)
+                if (plan_agents_match(j->agents, a))
+                    break;
+            if (a == nagents)
+                return fail(err, errlen, j, "agents=%s selects none of the %" PRIu32 " agents",
+                            j->agents, nagents);
+        }
+    }
+    return 0;
+}
+
+uint32_t plan_job_base(const struct phase *ph, uint32_t k, uint32_t agent)
+{
+    uint32_t base = 0;
+    for (uint32_t i = 0; i < k && i < ph->njobs; i++)
+        if (plan_agents_match(ph->jobs[i].agents, agent))
+            base += ph->jobs[i].numjobs;
+    return base;
 }

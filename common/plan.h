@@ -116,6 +116,10 @@ struct phase {
 struct plan {
     uint32_t nphases;
     struct phase *phases;      /* owned */
+    /* Parser warnings ("plan.fio:7: 'cpus_allowed' is not implemented by
+     * nfstorm; ignored"), for the CLI to print.  Owned; never on the wire. */
+    uint32_t nwarnings;
+    char **warnings;
 };
 
 /* A job with fio's defaults (rw=read, bs=4k, numjobs=1, nrfiles=1, ...). */
@@ -130,8 +134,44 @@ void plan_init(struct plan *p);
 void plan_free(struct plan *p);
 /* Append a job; starts a new phase when the plan is empty or j->stonewall. */
 void plan_add_job(struct plan *p, const struct job_spec *j);
-/* Deep copy. */
+/* Deep copy (warnings included). */
 void plan_copy(struct plan *dst, const struct plan *src);
+/* Append a copy of msg to p->warnings. */
+void plan_add_warning(struct plan *p, const char *msg);
+
+/* Names of the enums as plan files spell them; NULL when out of range.
+ * The _from_name functions return the enum value or -1. */
+const char *rate_process_name(enum rate_process r);
+int rate_process_from_name(const char *s);
+const char *rand_dist_name(enum rand_dist d);
+int rand_dist_from_name(const char *s);          /* also fio's "gauss" */
+const char *file_service_name(enum file_service f);
+int file_service_from_name(const char *s);
+/* 1 if op (an enum op_type value) is one md_ops= may name (create..rmdir). */
+int plan_md_op_valid(uint32_t op);
+
+/* agents= ------------------------------------------------------------------
+ * Syntax: "" (every agent), a list of indexes and ranges "0-3,7", or
+ * "@LABEL" (several: "@a,@b") naming agents by the labels of the hosts file.
+ * Labels are resolved by the coordinator (plan_resolve_labels) before the
+ * plan is sent, so agents only ever see index lists. */
+
+/* 0 if spec is well formed, else -EINVAL (err says why). */
+int plan_agents_check(const char *spec, char *err, size_t errlen);
+/* 1 if agent `index` runs a job with this agents= spec, 0 if it idles.
+ * "" matches every agent; a spec still holding @labels matches none. */
+int plan_agents_match(const char *spec, uint32_t index);
+/* Replace every "@LABEL" in the plan's agents= by the indexes of the agents
+ * carrying that label (labels[i] is agent i's label list, comma-separated,
+ * or NULL; labels itself may be NULL).  Then check every job runs on at
+ * least one of the nagents agents.  0, or -EINVAL with err naming the job
+ * and the unknown label or empty selection. */
+int plan_resolve_labels(struct plan *p, const char *const *labels, uint32_t nagents,
+                        char *err, size_t errlen);
+/* ${job} of thread 0 of job k of phase ph on agent `agent`: the threads of
+ * the earlier jobs of the phase that this agent runs come first.  Thread t
+ * of job k has number base + t.  Shared by the agent and --dry-run. */
+uint32_t plan_job_base(const struct phase *ph, uint32_t k, uint32_t agent);
 
 /* Check a finished job for consistency (size set, bs <= filesize, ...).
  * 0 or -EINVAL with a message naming the key in err. */

@@ -44,16 +44,20 @@ void op_set_init(struct op_set *s)
         s->op[i].bytes = 0;
         s->op[i].errors = 0;
         hist_init(&s->op[i].lat);
+        hist_init(&s->op[i].svc);
     }
 }
 
 void op_set_merge(struct op_set *dst, const struct op_set *src)
 {
     for (int i = 0; i < OP__COUNT; i++) {
+        if (src->op[i].ops == 0 && src->op[i].errors == 0)
+            continue;   /* most op types are unused in a phase: skip their buckets */
         dst->op[i].ops += src->op[i].ops;
         dst->op[i].bytes += src->op[i].bytes;
         dst->op[i].errors += src->op[i].errors;
         hist_merge(&dst->op[i].lat, &src->op[i].lat);
+        hist_merge(&dst->op[i].svc, &src->op[i].svc);
     }
 }
 

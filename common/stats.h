@@ -28,7 +28,10 @@ struct op_stats {
     uint64_t ops;      /* completed ops, including failed ones */
     uint64_t bytes;    /* bytes moved by successful ops */
     uint64_t errors;   /* failed ops */
-    struct hist lat;   /* latency of every completed op */
+    struct hist lat;   /* response time of every completed op: from when it was
+                          due (rate-limited jobs) or issued (all others) */
+    struct hist svc;   /* service time, issue to completion: recorded only by
+                          rate-limited jobs, where it differs from lat */
 };
 
 struct op_set {
@@ -43,7 +46,8 @@ void op_set_merge(struct op_set *dst, const struct op_set *src);
 /* 1 when no op type has any ops */
 int op_set_empty(const struct op_set *s);
 
-/* Record one op: count it, add its bytes (when ok) or an error, and its latency. */
+/* Record one op: count it, add its bytes (when ok) or an error, and its
+ * response time (svc is recorded separately by rate-limited jobs). */
 static inline void op_stats_record(struct op_stats *o, uint64_t bytes, uint64_t lat_ns, int ok)
 {
     o->ops++;

@@ -1,66 +1,226 @@
-/* live: see live.h. */
+/* live: the status line (see live.h).
+ *
+ * Design: driven only by run observer callbacks (no timer of its own), so
+ * it needs no thread and no access to the loop: a redraw happens when an
+ * interval completes (every interval_ms, 1 s by default) or when layout
+ * progress arrives.  On a terminal the line is rewritten with "\r" and
+ * erase-to-end-of-line, throttled to once a second; the final line of a
+ * phase is kept (newline) so the scrollback shows each phase's last state.
+ * Off a terminal every interval prints its own line, which is what a log
+ * or CI output wants.
+ *
+ * Progress: a phase is time-bound when a job has a runtime (the longest
+ * wins), size-bound otherwise; a size-bound phase's total is the sum of
+ * size x numjobs over its jobs times the agents, and the done part is the
+ * bytes the merged intervals counted.  Remaining time for size-bound
+ * phases is extrapolated from the rate so far. */
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/live.h"
 
+#define BAR_W 20
+#define REDRAW_NS NS_PER_SEC
+
 struct live {
     FILE *out;
     int quiet;
+    int tty;
     int unit_base;
     const struct plan *plan;
+    int drawn;                 /* a status line is on screen (tty) */
+    uint64_t last_draw_ns;
+    uint64_t bytes_done;       /* this phase, from merged intervals */
 };
 
-struct live *live_new(FILE *out, int quiet, const struct plan *plan, int unit_base)
+struct live *live_new_tty(FILE *out, int quiet, const struct plan *plan, int unit_base, int tty)
 {
     struct live *l = xcalloc(1, sizeof *l);
+
     l->out = out;
     l->quiet = quiet;
     l->plan = plan;
     l->unit_base = unit_base;
+    l->tty = tty < 0 ? isatty(fileno(out)) : tty;
     return l;
+}
+
+struct live *live_new(FILE *out, int quiet, const struct plan *plan, int unit_base)
+{
+    return live_new_tty(out, quiet, plan, unit_base, -1);
 }
 
 void live_free(struct live *l)
 {
+    if (l && l->drawn)
+        fputc('\n', l->out);
     free(l);
+}
+
+/* Runtime bound of phase (ns, 0 = none) and its size bound (bytes over the
+ * fleet, 0 = none). */
+static void phase_bounds(const struct live *l, uint32_t phase, uint32_t nagents,
+                         uint64_t *runtime_ns, uint64_t *total_bytes)
+{
+    const struct phase *p;
+    int timed = 0;
+
+    *runtime_ns = 0;
+    *total_bytes = 0;
+    if (!l->plan || phase >= l->plan->nphases)
+        return;
+    p = &l->plan->phases[phase];
+    for (uint32_t j = 0; j < p->njobs; j++) {
+        const struct job_spec *js = &p->jobs[j];
+
+        if (js->runtime_ns > *runtime_ns)
+            *runtime_ns = js->runtime_ns;
+        if (js->time_based)
+            timed = 1;
+        *total_bytes += js->size * js->numjobs * nagents;
+    }
+    if (timed)
+        *total_bytes = 0;
+}
+
+static void bar(char *dst, size_t len, double f)
+{
+    int fill;
+
+    if (f < 0)
+        f = 0;
+    if (f > 1)
+        f = 1;
+    fill = (int)(f * BAR_W + 0.5);
+    snprintf(dst, len, "[%.*s%.*s] %3.0f%%", fill, "####################", BAR_W - fill,
+             "....................", f * 100);
+}
+
+static void draw(struct live *l, const char *line, int final)
+{
+    uint64_t now = clock_now_ns();
+
+    if (l->quiet)
+        return;
+    if (!l->tty) {
+        fprintf(l->out, "%s\n", line);
+        fflush(l->out);
+        return;
+    }
+    if (!final && l->drawn && now - l->last_draw_ns < REDRAW_NS * 9 / 10)
+        return;
+    fprintf(l->out, "\r%s\033[K%s", line, final ? "\n" : "");
+    fflush(l->out);
+    l->drawn = !final;
+    l->last_draw_ns = now;
+}
+
+static uint32_t nlost(const struct run_result *r)
+{
+    uint32_t n = 0;
+
+    for (uint32_t a = 0; a < r->nagents; a++)
+        n += r->agents[a].lost != 0;
+    return n;
 }
 
 static void live_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct live *l = arg;
-    if (!l->quiet)
-        fprintf(l->out, "phase %u/%u '%s': started on %u agents\n", phase + 1, r->nphases,
-                r->phases[phase].name, r->nagents);
+    char line[256];
+
+    l->bytes_done = 0;
+    snprintf(line, sizeof line, "phase %u/%u %s: started on %u agents", phase + 1, r->nphases,
+             r->phases[phase].name, r->nagents - nlost(r));
+    draw(l, line, !l->tty);
+}
+
+/* The status line after interval k (or the phase's end when final). */
+static void status(struct live *l, const struct run_result *r, uint32_t phase, uint32_t k, int final)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    const struct interval_slot *s = &ph->intervals[k];
+    double secs = ph->interval_ms / 1000.0, elapsed = (k + 1) * secs, frac = -1, remain = -1;
+    uint64_t runtime_ns, total, ops = 0, bytes = 0;
+    char bw[32], lat[32], iops[32], el[32], rem[32] = "", pb[64] = "", line[512];
+    struct op_stats all;
+
+    result_all_ops(&s->merged, &all);
+    ops = all.ops;
+    bytes = all.bytes;
+    phase_bounds(l, phase, r->nagents, &runtime_ns, &total);
+    if (total) {
+        frac = (double)l->bytes_done / (double)total;
+        if (frac > 0)
+            remain = elapsed / frac - elapsed;
+    }
+    if (runtime_ns) {
+        double f = elapsed * 1e9 / (double)runtime_ns;
+        if (f > frac) {
+            frac = f;
+            remain = (double)runtime_ns / 1e9 - elapsed;
+        }
+    }
+    if (final) {
+        frac = frac >= 0 ? 1 : -1;
+        remain = 0;
+    }
+    units_fmt_ns(el, sizeof el, elapsed * 1e9);
+    if (remain >= 0) {
+        char t[32];
+        snprintf(rem, sizeof rem, " left %s", units_fmt_ns(t, sizeof t, remain > 0 ? remain * 1e9 : 0));
+    }
+    if (frac >= 0)
+        bar(pb, sizeof pb, frac);
+    snprintf(line, sizeof line, "[%u/%u %s] %s%s | %s IOPS %s p99 %s | agents %u running %u lost %s",
+             phase + 1, r->nphases, ph->name, el, rem, units_fmt_count(iops, sizeof iops, ops / secs),
+             units_fmt_rate(bw, sizeof bw, bytes / secs, l->unit_base),
+             units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all.lat, 99)),
+             r->nagents - nlost(r), nlost(r), pb);
+    draw(l, line, final);
 }
 
 static void live_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
 {
     struct live *l = arg;
-    const struct phase_result *ph = &r->phases[phase];
-    const struct interval_slot *s = &ph->intervals[k];
-    double secs = ph->interval_ms / 1000.0;
-    char bw[32], lat[32];
-    uint64_t ops = 0, bytes = 0;
-    struct hist *all;
+    const struct interval_slot *s = &r->phases[phase].intervals[k];
 
-    if (l->quiet)
-        return;
-    all = xmalloc(sizeof *all);
-    hist_init(all);
-    for (int t = 0; t < OP__COUNT; t++) {
-        ops += s->merged.op[t].ops;
-        bytes += s->merged.op[t].bytes;
-        hist_merge(all, &s->merged.op[t].lat);
-    }
-    fprintf(l->out, "  [%4.0fs] %10.0f IOPS  %12s  p99 %s\n", (k + 1) * secs, ops / secs,
-            units_fmt_rate(bw, sizeof bw, bytes / secs, l->unit_base),
-            units_fmt_ns(lat, sizeof lat, (double)hist_percentile(all, 99)));
-    free(all);
+    for (int t = 0; t < OP__COUNT; t++)
+        l->bytes_done += s->merged.op[t].bytes;
+    status(l, r, phase, k, 0);
+}
+
+static void live_phase_done(void *arg, const struct run_result *r, uint32_t phase)
+{
+    struct live *l = arg;
+    const struct phase_result *ph = &r->phases[phase];
+
+    /* on a terminal keep the phase's last state on screen */
+    if (l->tty && ph->nintervals > 0)
+        status(l, r, phase, ph->nintervals - 1, 1);
+}
+
+void live_layout(void *arg, const struct run_result *r, uint32_t phase,
+                 uint64_t done_bytes, uint64_t total_bytes)
+{
+    struct live *l = arg;
+    char d[32], t[32], pb[64], line[256];
+    double f = total_bytes ? (double)done_bytes / (double)total_bytes : 1.0;
+
+    bar(pb, sizeof pb, f);
+    snprintf(line, sizeof line, "[%u/%u %s] laying out files %s / %s %s", phase + 1, r->nphases,
+             r->phases[phase].name, units_fmt_bytes(d, sizeof d, (double)done_bytes, l->unit_base),
+             units_fmt_bytes(t, sizeof t, (double)total_bytes, l->unit_base), pb);
+    draw(l, line, l->tty && done_bytes >= total_bytes);
 }
 
 struct run_observer live_observer(struct live *l)
 {
-    struct run_observer o = { .phase_start = live_phase_start, .interval = live_interval, .arg = l };
+    struct run_observer o = { .phase_start = live_phase_start, .interval = live_interval,
+                              .phase_done = live_phase_done, .arg = l };
     return o;
 }

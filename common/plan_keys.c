@@ -1,0 +1,567 @@
+/* plan_keys: every plan key, what its value means, and the fio keys that
+ * nfstorm knowingly ignores.  Split from plan_parse.c so the job-file and
+ * command-line front ends (plan_parse.c) stay about syntax.
+ *
+ * Design.  One table of {key, kind, offset}: adding a key is one line here
+ * plus its docs in docs/plans.md.  Values are parsed into temporaries and
+ * stored only when valid, so a failed set never leaves a half-written
+ * field.  Where fio has a per-direction "read,write[,trim]" form (bsrange,
+ * bssplit, rate) nfstorm takes one value per job: a list whose parts agree
+ * is accepted as that value, parts that differ are an error that says so.
+ *
+ * Unknown keys get a suggestion from the edit distance to the known keys;
+ * ignored keys (plan_key_ignored) carry the note printed with the warning. */
+#include "common/plan_parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/stats.h"
+#include "common/units.h"
+
+enum key_kind {
+    K_STR,       /* char[cap]; value must fit */
+    K_NAME,      /* like K_STR but must not be empty */
+    K_RW,        /* enum rw_mode from fio's words */
+    K_MIXREAD,   /* percent 0..100 */
+    K_MIXWRITE,  /* percent 0..100, stored as rwmixread = 100 - value */
+    K_SIZE,      /* uint64_t bytes, k/m/g suffixes */
+    K_U32,       /* uint32_t plain decimal */
+    K_U64,       /* uint64_t plain decimal */
+    K_DURATION,  /* uint64_t ns; a bare number is seconds, as fio's runtime */
+    K_DUR_US,    /* uint64_t ns; a bare number is microseconds (thinktime) */
+    K_BOOL,      /* int; no value or empty means 1 */
+    K_NOTBOOL,   /* int stored inverted (buffered -> direct) */
+    K_ENGINE,    /* char[cap] ioengine name, aliases folded */
+    K_BSRANGE,   /* bsrange_min/bsrange_max */
+    K_BSSPLIT,   /* nbssplit/bssplit[] */
+    K_RATE,      /* uint64_t bytes/s, one value for reads and writes */
+    K_RATE_PROC, /* enum rate_process */
+    K_DIST,      /* random_distribution + dist_param */
+    K_FSERV,     /* enum file_service */
+    K_MDOPS,     /* n_md_ops/md_ops[] */
+    K_AGENTS,    /* char[cap] agents spec, checked */
+    K_SYNC,      /* int: fio's bool or none/sync */
+};
+
+struct key_def {
+    const char *name;
+    enum key_kind kind;
+    size_t off;
+    size_t cap;          /* K_STR/K_NAME/K_ENGINE/K_AGENTS buffer size */
+};
+
+#define FIELD(f)     offsetof(struct job_spec, f), 0
+#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
+
+/* fio's spellings, aliases included (fio: "readwrite" is an alias of the rw
+ * key, "blocksize" of bs, "timeout" of runtime, "wait_for_previous" of
+ * stonewall, "io_limit" of io_size). */
+static const struct key_def keys[] = {
+    { "name",              K_NAME,      STRFIELD(name) },
+    { "description",       K_STR,       STRFIELD(description) },
+    { "rw",                K_RW,        FIELD(rw) },
+    { "readwrite",         K_RW,        FIELD(rw) },
+    { "rwmixread",         K_MIXREAD,   FIELD(rwmixread) },
+    { "rwmixwrite",        K_MIXWRITE,  FIELD(rwmixread) },
+    { "bs",                K_SIZE,      FIELD(bs) },
+    { "blocksize",         K_SIZE,      FIELD(bs) },
+    { "bsrange",           K_BSRANGE,   FIELD(bsrange_min) },
+    { "blocksize_range",   K_BSRANGE,   FIELD(bsrange_min) },
+    { "bssplit",           K_BSSPLIT,   FIELD(nbssplit) },
+    { "size",              K_SIZE,      FIELD(size) },
+    { "filesize",          K_SIZE,      FIELD(filesize) },
+    { "io_size",           K_SIZE,      FIELD(io_size) },
+    { "io_limit",          K_SIZE,      FIELD(io_size) },
+    { "number_ios",        K_U64,       FIELD(number_ios) },
+    { "offset",            K_SIZE,      FIELD(offset) },
+    { "offset_increment",  K_SIZE,      FIELD(offset_increment) },
+    { "nrfiles",           K_U32,       FIELD(nrfiles) },
+    { "numjobs",           K_U32,       FIELD(numjobs) },
+    { "loops",             K_U32,       FIELD(loops) },
+    { "runtime",           K_DURATION,  FIELD(runtime_ns) },
+    { "timeout",           K_DURATION,  FIELD(runtime_ns) },
+    { "time_based",        K_BOOL,      FIELD(time_based) },
+    { "ramp_time",         K_DURATION,  FIELD(ramp_ns) },
+    { "startdelay",        K_DURATION,  FIELD(startdelay_ns) },
+    { "thinktime",         K_DUR_US,    FIELD(thinktime_ns) },
+    { "rate",              K_RATE,      FIELD(rate_bps) },
+    { "rate_iops",         K_RATE,      FIELD(rate_iops) },
+    { "rate_process",      K_RATE_PROC, FIELD(rate_process) },
+    { "randrepeat",        K_BOOL,      FIELD(randrepeat) },
+    { "randseed",          K_U64,       FIELD(randseed) },
+    { "random_distribution", K_DIST,    FIELD(random_distribution) },
+    { "direct",            K_BOOL,      FIELD(direct) },
+    { "buffered",          K_NOTBOOL,   FIELD(direct) },
+    { "sync",              K_SYNC,      FIELD(sync) },
+    { "fsync",             K_U32,       FIELD(fsync) },
+    { "fdatasync",         K_U32,       FIELD(fdatasync) },
+    { "end_fsync",         K_BOOL,      FIELD(end_fsync) },
+    { "invalidate",        K_BOOL,      FIELD(invalidate) },
+    { "unlink",            K_BOOL,      FIELD(unlink) },
+    { "filename",          K_STR,       STRFIELD(filename) },
+    { "filename_format",   K_STR,       STRFIELD(filename_format) },
+    { "directory",         K_STR,       STRFIELD(directory) },
+    { "file_service_type", K_FSERV,     FIELD(file_service_type) },
+    { "stonewall",         K_BOOL,      FIELD(stonewall) },
+    { "wait_for_previous", K_BOOL,      FIELD(stonewall) },
+    { "new_group",         K_BOOL,      FIELD(new_group) },
+    { "group_reporting",   K_BOOL,      FIELD(group_reporting) },
+    { "ioengine",          K_ENGINE,    STRFIELD(ioengine) },
+    { "iodepth",           K_U32,       FIELD(iodepth) },
+    { "nfs_url",           K_STR,       STRFIELD(nfs_url) },
+    /* nfstorm's own */
+    { "agents",            K_AGENTS,    STRFIELD(agents) },
+    { "md_ops",            K_MDOPS,     FIELD(n_md_ops) },
+    { "files_per_dir",     K_U32,       FIELD(files_per_dir) },
+    { "shared_dir",        K_BOOL,      FIELD(shared_dir) },
+    { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
+    { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
+};
+
+/* ioengine spellings: fio's sync and pvsync do the same positioned,
+ * blocking I/O as far as a load generator is concerned, so they all run the
+ * psync engine. */
+static const struct {
+    const char *name;
+    const char *engine;
+} engines[] = {
+    { "psync", "psync" }, { "sync", "psync" }, { "pvsync", "psync" },
+    { "null", "null" },
+    { "nfs", "nfs" },
+    { "io_uring", "io_uring" },
+};
+
+/* fio keys accepted and ignored, with a warning.  A key ending in '*'
+ * matches every key with that prefix.  The note says why, when "not
+ * implemented" alone would mislead. */
+static const struct {
+    const char *key;
+    const char *note;
+} ignored[] = {
+    { "verify*", "nfstorm does not verify data" },
+    { "do_verify", "nfstorm does not verify data" },
+    { "trim_verify*", "nfstorm does not verify data" },
+    { "ioscheduler", NULL }, { "cpus_allowed", NULL }, { "cpus_allowed_policy", NULL },
+    { "cpumask", NULL }, { "numa_cpu_nodes", NULL }, { "numa_mem_policy", NULL },
+    { "nice", NULL }, { "prio", NULL }, { "prioclass", NULL }, { "lockmem", NULL },
+    { "clocksource", NULL }, { "gtod_reduce", NULL }, { "gtod_cpu", NULL },
+    { "disable_lat", "latency is always measured" },
+    { "disable_clat", "latency is always measured" },
+    { "disable_slat", "latency is always measured" },
+    { "disable_bw_measurement", NULL },
+    { "log_avg_msec", "nfstorm reports per --interval" },
+    { "log_hist_msec", "nfstorm reports per --interval" },
+    { "write_bw_log", "see --json for time series" },
+    { "write_lat_log", "see --json for time series" },
+    { "write_iops_log", "see --json for time series" },
+    { "write_hist_log", "see --json for time series" },
+    { "per_job_logs", NULL }, { "log_offset", NULL }, { "log_compression", NULL },
+    { "kb_base", "sizes are always powers of 1024" },
+    { "unit_base", "see --unit-base" },
+    { "unified_rw_reporting", NULL },
+    { "norandommap", "random jobs cover each block once per pass" },
+    { "allrandrepeat", NULL }, { "exitall", NULL }, { "exitall_on_error", NULL },
+    { "percentile_list", NULL }, { "percentile_precision", NULL },
+    { "lat_percentiles", NULL }, { "clat_percentiles", NULL }, { "slat_percentiles", NULL },
+    { "significant_figures", NULL },
+    { "thread", "job clones are always threads" },
+    { "fallocate", NULL }, { "create_on_open", NULL }, { "create_serialize", NULL },
+    { "pre_read", NULL }, { "fadvise_hint", NULL },
+    { "scramble_buffers", NULL }, { "refill_buffers", NULL }, { "zero_buffers", NULL },
+    { "buffer_compress_percentage", NULL }, { "buffer_compress_chunk", NULL },
+    { "dedupe_percentage", NULL }, { "buffer_pattern", NULL },
+    { "continue_on_error", NULL }, { "ignore_error", NULL }, { "error_dump", NULL },
+    { "iodepth_batch", NULL }, { "iodepth_batch_submit", NULL },
+    { "iodepth_batch_complete", NULL }, { "iodepth_batch_complete_min", NULL },
+    { "iodepth_batch_complete_max", NULL }, { "iodepth_low", NULL },
+    { "stats", NULL }, { "hugepage-size", NULL }, { "mem", NULL }, { "iomem", NULL },
+    { "use_os_rand", NULL }, { "random_generator", NULL },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct key_def *key_lookup(const char *key)
+{
+    for (size_t i = 0; i < NELEM(keys); i++)
+        if (strcmp(key, keys[i].name) == 0)
+            return &keys[i];
+    return NULL;
+}
+
+int plan_is_key(const char *key)
+{
+    return key && (key_lookup(key) != NULL || strcmp(key, "matrix") == 0);
+}
+
+int plan_key_ignored(const char *key, const char **note)
+{
+    for (size_t i = 0; key && i < NELEM(ignored); i++) {
+        const char *k = ignored[i].key;
+        size_t n = strlen(k);
+        int hit = k[n - 1] == '*' ? strncmp(key, k, n - 1) == 0 : strcmp(key, k) == 0;
+        if (hit) {
+            if (note)
+                *note = ignored[i].note;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Levenshtein distance, capped: keys are short, two rows suffice. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t row[2][64];
+    if (la >= 63 || lb >= 63)
+        return 64;
+    for (size_t j = 0; j <= lb; j++)
+        row[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t *cur = row[i & 1], *prev = row[(i - 1) & 1];
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    }
+    return row[la & 1][lb];
+}
+
+const char *plan_key_suggest(const char *key)
+{
+    const char *best = NULL;
+    size_t bestd = SIZE_MAX, len = key ? strlen(key) : 0;
+    if (!key || !*key)
+        return NULL;
+    for (size_t i = 0; i < NELEM(keys) + 1; i++) {
+        const char *k = i < NELEM(keys) ? keys[i].name : "matrix";
+        size_t d = edit_distance(key, k);
+        if (d < bestd) {
+            bestd = d;
+            best = k;
+        }
+    }
+    /* Close enough to be a typo: at most 2 edits, and fewer than a third of
+     * the word for short keys ("bz" is not "bs"'s typo as much as a guess). */
+    if (bestd <= 2 && bestd * 3 <= len)
+        return best;
+    return NULL;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int why_fail(char *why, size_t whylen, const char *fmt, ...)
+{
+    if (why && whylen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, whylen, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+    uint64_t v;
+    if (units_parse_u64(s, &v) || v > UINT32_MAX)
+        return -EINVAL;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int parse_percent(const char *s, uint32_t *out)
+{
+    if (parse_u32(s, out) || *out > 100)
+        return -EINVAL;
+    return 0;
+}
+
+/* fio's "read,write[,trim]" lists: the parts must all be the same text. */
+static int one_value(const char *value, char *out, size_t outlen, const char *what,
+                     char *why, size_t whylen)
+{
+    size_t first = strcspn(value, ",");
+    if (first >= outlen)
+        return -EINVAL;
+    memcpy(out, value, first);
+    out[first] = '\0';
+    for (const char *p = value + first; *p == ',';) {
+        size_t n = strcspn(p + 1, ",");
+        if (n != first || memcmp(p + 1, out, n) != 0)
+            return why_fail(why, whylen, "nfstorm takes one %s per job, the same for reads and writes",
+                            what);
+        p += n + 1;
+    }
+    return 0;
+}
+
+static int parse_bsrange(const char *value, uint64_t *lo, uint64_t *hi, char *why, size_t whylen)
+{
+    char v[128], a[64];
+    if (one_value(value, v, sizeof v, "bsrange", why, whylen))
+        return -EINVAL;
+    const char *dash = strchr(v, '-');
+    if (!dash || (size_t)(dash - v) >= sizeof a)
+        return why_fail(why, whylen, "want min-max, e.g. 4k-64k");
+    memcpy(a, v, (size_t)(dash - v));
+    a[dash - v] = '\0';
+    if (units_parse_size(a, lo) || units_parse_size(dash + 1, hi) || *lo == 0 || *lo > *hi)
+        return why_fail(why, whylen, "want min-max with 0 < min <= max");
+    return 0;
+}
+
+/* "4k/10:64k/50:32k" -- entries without a percentage share what is left. */
+static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, size_t whylen)
+{
+    char v[512];
+    uint32_t sum = 0, nempty = 0, n = 0;
+    int empty[PLAN_MAX_BSSPLIT];
+    if (one_value(value, v, sizeof v, "bssplit", why, whylen))
+        return -EINVAL;
+    for (char *s = v, *next; s; s = next) {
+        next = strchr(s, ':');
+        if (next)
+            *next++ = '\0';
+        if (n == PLAN_MAX_BSSPLIT)
+            return why_fail(why, whylen, "at most %d entries", PLAN_MAX_BSSPLIT);
+        char *slash = strchr(s, '/');
+        if (slash)
+            *slash++ = '\0';
+        uint64_t bs;
+        uint32_t pct = 0;
+        if (units_parse_size(s, &bs) || bs == 0)
+            return why_fail(why, whylen, "bad block size '%s'", s);
+        empty[n] = !slash || !*slash;
+        if (!empty[n] && parse_percent(slash, &pct))
+            return why_fail(why, whylen, "bad percentage '%s'", slash);
+        nempty += (uint32_t)empty[n];
+        sum += pct;
+        tmp->bssplit[n].bs = bs;
+        tmp->bssplit[n].pct = pct;
+        n++;
+    }
+    if (sum > 100 || (nempty == 0 && sum != 100))
+        return why_fail(why, whylen, "percentages add up to %u, not 100", (unsigned)sum);
+    for (uint32_t i = 0, left = 100 - sum; i < n; i++) {
+        if (!empty[i])
+            continue;
+        uint32_t share = left / nempty--;
+        tmp->bssplit[i].pct = share;
+        left -= share;
+    }
+    tmp->nbssplit = n;
+    return 0;
+}
+
+/* random | zipf[:theta] | pareto[:h] | normal[:sigma], defaults as fio's. */
+static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t whylen)
+{
+    char name[16];
+    size_t n = strcspn(value, ":");
+    if (n >= sizeof name)
+        return why_fail(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+    memcpy(name, value, n);
+    name[n] = '\0';
+    int d = rand_dist_from_name(name);
+    if (d < 0)
+        return why_fail(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+    double p = d == DIST_ZIPF ? 1.1 : d == DIST_PARETO ? 0.2 : 0.0;
+    if (value[n] == ':') {
+        char *end;
+        if (d == DIST_RANDOM)
+            return why_fail(why, whylen, "random takes no parameter");
+        p = strtod(value + n + 1, &end);
+        if (end == value + n + 1 || *end || !isfinite(p))
+            return why_fail(why, whylen, "bad parameter '%s'", value + n + 1);
+    }
+    if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
+        return why_fail(why, whylen, "zipf theta must be > 0 and not 1.0");
+    if (d == DIST_PARETO && !(p > 0 && p < 1))
+        return why_fail(why, whylen, "pareto h must be > 0 and < 1");
+    if (d == DIST_NORMAL && !(p >= 0 && p < 100))
+        return why_fail(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
+    tmp->random_distribution = (enum rand_dist)d;
+    tmp->dist_param = p;
+    return 0;
+}
+
+static int parse_md_ops(const char *value, struct job_spec *tmp, char *why, size_t whylen)
+{
+    uint32_t n = 0;
+    for (const char *s = value;;) {
+        size_t len = strcspn(s, ",");
+        char word[16];
+        int op = -1;
+        if (len && len < sizeof word) {
+            memcpy(word, s, len);
+            word[len] = '\0';
+            op = op_type_from_name(word);
+        }
+        if (op < 0 || !plan_md_op_valid((uint32_t)op))
+            return why_fail(why, whylen, "'%.*s' is not one of create, stat, open, readdir, "
+                            "rename, unlink, mkdir, rmdir", (int)len, s);
+        if (n == PLAN_MAX_MD_OPS)
+            return why_fail(why, whylen, "at most %d ops", PLAN_MAX_MD_OPS);
+        tmp->md_ops[n++] = (uint32_t)op;
+        if (!s[len])
+            break;
+        s += len + 1;
+    }
+    tmp->n_md_ops = n;
+    return 0;
+}
+
+int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
+                     char *why, size_t whylen)
+{
+    const struct key_def *k = key ? key_lookup(key) : NULL;
+    if (why && whylen)
+        why[0] = '\0';
+    if (!k)
+        return -ENOENT;
+    if (!value)
+        value = "";      /* a bare flag: "--time_based", "stonewall" */
+    char *field = (char *)j + k->off;
+    struct job_spec tmp;
+    char one[128];
+    uint64_t u64, u64b;
+    uint32_t u32;
+    int b;
+
+    switch (k->kind) {
+    case K_NAME:
+    case K_STR:
+    case K_AGENTS:
+        if (k->kind == K_NAME && value[0] == '\0')
+            return -EINVAL;
+        if (strlen(value) >= k->cap)
+            return why_fail(why, whylen, "longer than %zu characters", k->cap - 1);
+        if (k->kind == K_AGENTS && plan_agents_check(value, why, whylen))
+            return -EINVAL;
+        memcpy(field, value, strlen(value) + 1);
+        return 0;
+    case K_RW: {
+        int rw = rw_mode_from_name(value);
+        if (rw < 0)
+            return -EINVAL;
+        *(enum rw_mode *)(void *)field = (enum rw_mode)rw;
+        return 0;
+    }
+    case K_MIXREAD:
+    case K_MIXWRITE:
+        if (parse_percent(value, &u32))
+            return -EINVAL;
+        if (k->kind == K_MIXWRITE)
+            u32 = 100 - u32;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_SIZE:
+        if (units_parse_size(value, &u64))
+            return -EINVAL;
+        memcpy(field, &u64, sizeof(u64));
+        return 0;
+    case K_U32:
+        if (parse_u32(value, &u32))
+            return -EINVAL;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_U64:
+        if (units_parse_u64(value, &u64))
+            return -EINVAL;
+        memcpy(field, &u64, sizeof(u64));
+        return 0;
+    case K_DURATION:
+    case K_DUR_US:
+        if (units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US : NS_PER_SEC, &u64))
+            return -EINVAL;
+        memcpy(field, &u64, sizeof(u64));
+        return 0;
+    case K_BOOL:
+    case K_NOTBOOL:
+        if (units_parse_bool(value, &b))
+            return -EINVAL;
+        if (k->kind == K_NOTBOOL)
+            b = !b;
+        memcpy(field, &b, sizeof(b));
+        return 0;
+    case K_SYNC:
+        if (strcmp(value, "sync") == 0)
+            b = 1;
+        else if (strcmp(value, "none") == 0)
+            b = 0;
+        else if (strcmp(value, "dsync") == 0)
+            return why_fail(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
+        else if (units_parse_bool(value, &b))
+            return -EINVAL;
+        memcpy(field, &b, sizeof(b));
+        return 0;
+    case K_ENGINE:
+        for (size_t i = 0; i < NELEM(engines); i++) {
+            if (strcmp(value, engines[i].name) == 0) {
+                snprintf(field, k->cap, "%s", engines[i].engine);
+                return 0;
+            }
+        }
+        return why_fail(why, whylen, "nfstorm's engines are psync (sync, pvsync), io_uring, nfs, null");
+    case K_BSRANGE:
+        if (parse_bsrange(value, &u64, &u64b, why, whylen))
+            return -EINVAL;
+        j->bsrange_min = u64;
+        j->bsrange_max = u64b;
+        return 0;
+    case K_BSSPLIT:
+        tmp = *j;
+        if (parse_bssplit(value, &tmp, why, whylen))
+            return -EINVAL;
+        j->nbssplit = tmp.nbssplit;
+        memcpy(j->bssplit, tmp.bssplit, sizeof(j->bssplit));
+        return 0;
+    case K_RATE:
+        if (one_value(value, one, sizeof one, key, why, whylen))
+            return -EINVAL;
+        if (strcmp(k->name, "rate") == 0 ? units_parse_size(one, &u64) : units_parse_u64(one, &u64))
+            return -EINVAL;
+        memcpy(field, &u64, sizeof(u64));
+        return 0;
+    case K_RATE_PROC:
+        if ((b = rate_process_from_name(value)) < 0)
+            return why_fail(why, whylen, "want linear or poisson");
+        *(enum rate_process *)(void *)field = (enum rate_process)b;
+        return 0;
+    case K_DIST:
+        tmp = *j;
+        if (parse_dist(value, &tmp, why, whylen))
+            return -EINVAL;
+        j->random_distribution = tmp.random_distribution;
+        j->dist_param = tmp.dist_param;
+        return 0;
+    case K_FSERV:
+        if ((b = file_service_from_name(value)) < 0)
+            return why_fail(why, whylen, "want roundrobin, sequential or random%s",
+                            strchr(value, ':') ? " (the ':N' form is not supported)" : "");
+        *(enum file_service *)(void *)field = (enum file_service)b;
+        return 0;
+    case K_MDOPS:
+        tmp = *j;
+        if (parse_md_ops(value, &tmp, why, whylen))
+            return -EINVAL;
+        j->n_md_ops = tmp.n_md_ops;
+        memcpy(j->md_ops, tmp.md_ops, sizeof(j->md_ops));
+        return 0;
+    }
+    return -EINVAL;
+}
+
+int plan_job_set(struct job_spec *j, const char *key, const char *value)
+{
+    return plan_job_set_why(j, key, value, NULL, 0);
+}

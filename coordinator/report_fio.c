@@ -1,0 +1,445 @@
+/* report_fio: fio's own output formats (normal, json, json+, terse), so
+ * scripts, plotting and dashboard tools built around fio read nfstorm.
+ *
+ * Design: one fio "job" per phase (the fleet totals, like fio's
+ * group_reporting), plus one client_stats entry per agent and phase as fio
+ * writes in client/server mode (with "hostname").  The numbers are the ones
+ * nfstorm's own JSON holds: iops, bw_bytes and the percentiles come from
+ * the same result.c helpers and the same histogram, so jobs[i].read.iops
+ * equals phases[i].ops.read.iops and clat_ns.percentile["99.000000"]
+ * equals lat_ns.p99.  nfstorm measures one latency per op (submit to
+ * completion), reported as fio's clat_ns and lat_ns; slat is 0.  fio's
+ * "bw" fields are KiB/s integers and its runtimes milliseconds.
+ * bw_min/max/mean and iops_min/max/mean are over the phase's intervals
+ * (the last, partial, interval left out when there are others). */
+#include "coordinator/report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/units.h"
+#include "common/xmalloc.h"
+
+static const double fio_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+#define NPCT (sizeof(fio_pct) / sizeof(fio_pct[0]))
+
+int report_fio_parse_formats(const char *s, unsigned *mask)
+{
+    *mask = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+
+        if (n == 6 && !strncmp(s, "normal", n))
+            *mask |= REPORT_FIO_NORMAL;
+        else if (n == 4 && !strncmp(s, "json", n))
+            *mask |= REPORT_FIO_JSON;
+        else if (n == 5 && !strncmp(s, "json+", n))
+            *mask |= REPORT_FIO_JSON_PLUS;
+        else if (n == 5 && !strncmp(s, "terse", n))
+            *mask |= REPORT_FIO_TERSE;
+        else
+            return -EINVAL;
+        s += n + (s[n] == ',');
+    }
+    return *mask ? 0 : -EINVAL;
+}
+
+static json_t *jint(uint64_t v)
+{
+    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
+}
+
+/* Standard deviation from the histogram (bucket midpoints). */
+static double hist_stddev(const struct hist *h)
+{
+    double mean = hist_mean(h), acc = 0;
+
+    if (h->count < 2)
+        return 0;
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+        double mid, d;
+
+        if (!h->bucket[i])
+            continue;
+        mid = (double)hist_bucket_low(i) + (double)(hist_bucket_high(i) - hist_bucket_low(i)) / 2;
+        d = mid - mean;
+        acc += d * d * (double)h->bucket[i];
+    }
+    return sqrt(acc / (double)(h->count - 1));
+}
+
+struct minmax {
+    double min, max, mean, dev;
+    uint32_t n;
+};
+
+/* Stats of per-interval rates of op type t; agent < 0 for the fleet. */
+static void interval_rates(const struct phase_result *ph, int agent, enum op_type t, int bw,
+                           struct minmax *m)
+{
+    uint32_t n = ph->nintervals > 1 ? ph->nintervals - 1 : ph->nintervals;
+    double secs = ph->interval_ms / 1000.0, sum = 0, sq = 0;
+
+    memset(m, 0, sizeof(*m));
+    for (uint32_t k = 0; k < n && secs > 0; k++) {
+        const struct interval_slot *s = &ph->intervals[k];
+        double v = agent < 0 ? (double)(bw ? s->merged.op[t].bytes : s->merged.op[t].ops)
+                             : (double)(bw ? s->agent[agent].bytes[t] : s->agent[agent].ops[t]);
+
+        v /= secs;
+        if (bw)
+            v /= 1024.0;
+        if (m->n == 0 || v < m->min)
+            m->min = v;
+        if (m->n == 0 || v > m->max)
+            m->max = v;
+        sum += v;
+        sq += v * v;
+        m->n++;
+    }
+    if (m->n) {
+        m->mean = sum / m->n;
+        m->dev = m->n > 1 ? sqrt(fmax(0, (sq - sum * sum / m->n) / (m->n - 1))) : 0;
+    }
+}
+
+static json_t *lat_obj(const struct hist *h, int pct, int bins)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "min", jint(h->count ? h->min_ns : 0));
+    json_object_set_new(o, "max", jint(h->count ? h->max_ns : 0));
+    json_object_set_new(o, "mean", json_real(hist_mean(h)));
+    json_object_set_new(o, "stddev", json_real(hist_stddev(h)));
+    json_object_set_new(o, "N", jint(h->count));
+    if (pct && h->count) {
+        json_t *p = json_object();
+        char key[32];
+
+        for (size_t i = 0; i < NPCT; i++) {
+            snprintf(key, sizeof(key), "%f", fio_pct[i]);
+            json_object_set_new(p, key, jint(hist_percentile(h, fio_pct[i])));
+        }
+        json_object_set_new(o, "percentile", p);
+    }
+    if (bins && h->count) {
+        json_t *b = json_object();
+        char key[32];
+
+        for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+            if (!h->bucket[i])
+                continue;
+            snprintf(key, sizeof(key), "%llu", (unsigned long long)(hist_bucket_low(i) +
+                     (hist_bucket_high(i) - hist_bucket_low(i)) / 2));
+            json_object_set_new(b, key, jint(h->bucket[i]));
+        }
+        json_object_set_new(o, "bins", b);
+    }
+    return o;
+}
+
+static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
+                    const struct op_stats *o, uint64_t dur_ns, int plus)
+{
+    json_t *d = json_object();
+    struct minmax bw, io;
+    double bw_total = result_bw(&ph->totals.op[t], ph->duration_ns);
+
+    interval_rates(ph, agent, t, 1, &bw);
+    interval_rates(ph, agent, t, 0, &io);
+    json_object_set_new(d, "io_bytes", jint(o->bytes));
+    json_object_set_new(d, "io_kbytes", jint(o->bytes / 1024));
+    json_object_set_new(d, "bw_bytes", json_real(result_bw(o, dur_ns)));
+    json_object_set_new(d, "bw", jint((uint64_t)(result_bw(o, dur_ns) / 1024.0)));
+    json_object_set_new(d, "iops", json_real(result_iops(o, dur_ns)));
+    json_object_set_new(d, "runtime", jint(dur_ns / NS_PER_MS));
+    json_object_set_new(d, "total_ios", jint(o->ops));
+    json_object_set_new(d, "short_ios", jint(0));
+    json_object_set_new(d, "drop_ios", jint(0));
+    json_object_set_new(d, "errors", jint(o->errors));
+    {
+        struct hist *empty = xmalloc(sizeof(*empty));
+        hist_init(empty);
+        json_object_set_new(d, "slat_ns", lat_obj(empty, 0, 0));
+        free(empty);
+    }
+    json_object_set_new(d, "clat_ns", lat_obj(&o->lat, 1, plus));
+    json_object_set_new(d, "lat_ns", lat_obj(&o->lat, 0, 0));
+    json_object_set_new(d, "bw_min", jint((uint64_t)bw.min));
+    json_object_set_new(d, "bw_max", jint((uint64_t)bw.max));
+    json_object_set_new(d, "bw_agg", json_real(bw_total > 0 ? result_bw(o, dur_ns) * 100 / bw_total : 0));
+    json_object_set_new(d, "bw_mean", json_real(bw.mean));
+    json_object_set_new(d, "bw_dev", json_real(bw.dev));
+    json_object_set_new(d, "bw_samples", jint(bw.n));
+    json_object_set_new(d, "iops_min", jint((uint64_t)io.min));
+    json_object_set_new(d, "iops_max", jint((uint64_t)io.max));
+    json_object_set_new(d, "iops_mean", json_real(io.mean));
+    json_object_set_new(d, "iops_stddev", json_real(io.dev));
+    json_object_set_new(d, "iops_samples", jint(io.n));
+    return d;
+}
+
+/* Percent of ops with latency in [lo_ns, hi_ns). */
+static double lat_share(const struct hist *h, uint64_t lo_ns, uint64_t hi_ns)
+{
+    uint64_t n = 0;
+
+    if (!h->count)
+        return 0;
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+        if (h->bucket[i] && hist_bucket_low(i) >= lo_ns && hist_bucket_low(i) < hi_ns)
+            n += h->bucket[i];
+    return (double)n * 100.0 / (double)h->count;
+}
+
+static const uint64_t lat_us_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+static const uint64_t lat_ms_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+
+static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int plus)
+{
+    const struct phase_result *ph = &r->phases[i];
+    const struct op_set *set = agent < 0 ? &ph->totals : &ph->agents[agent].totals;
+    uint64_t dur = agent < 0 || !ph->agents[agent].duration_ns ? ph->duration_ns
+                                                                : ph->agents[agent].duration_ns;
+    json_t *j = json_object(), *opts = json_object(), *lu = json_object(), *lm = json_object();
+    struct op_stats all;
+    double user = 0, sys = 0, avail = 0;
+    char buf[32];
+
+    json_object_set_new(j, "jobname", json_string(ph->name));
+    json_object_set_new(j, "groupid", jint(i));
+    json_object_set_new(j, "error", jint(0));
+    json_object_set_new(j, "eta", jint(0));
+    json_object_set_new(j, "elapsed", jint(dur / NS_PER_SEC));
+    if (agent >= 0) {
+        json_object_set_new(j, "hostname", json_string(r->agents[agent].host));
+        json_object_set_new(j, "port", jint(0));
+    }
+    json_object_set_new(opts, "name", json_string(ph->name));
+    json_object_set_new(opts, "rw", json_string(rw_mode_name(ph->rw)));
+    snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ph->bs);
+    json_object_set_new(opts, "bs", json_string(buf));
+    snprintf(buf, sizeof(buf), "%u", ph->numjobs);
+    json_object_set_new(opts, "numjobs", json_string(buf));
+    json_object_set_new(j, "job options", opts);
+    for (int t = 0; t < OP__COUNT; t++)
+        json_object_set_new(j, op_type_name((enum op_type)t),
+                            ddir(ph, agent, (enum op_type)t, &set->op[t], dur, plus));
+    {
+        struct op_stats none;
+        memset(&none, 0, sizeof(none));
+        hist_init(&none.lat);
+        json_object_set_new(j, "trim", ddir(ph, agent, OP_READ, &none, dur, 0));
+    }
+    json_object_set_new(j, "job_runtime", jint(dur / NS_PER_MS));
+    /* CPU percent of the cores the counted agents had over their run */
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+
+        if ((agent >= 0 && (uint32_t)agent != a) || !ap->done)
+            continue;
+        user += ap->cpu_user_s;
+        sys += ap->cpu_sys_s;
+        avail += (double)ap->duration_ns / 1e9 * ap->cores;
+    }
+    json_object_set_new(j, "usr_cpu", json_real(avail > 0 ? user * 100 / avail : 0));
+    json_object_set_new(j, "sys_cpu", json_real(avail > 0 ? sys * 100 / avail : 0));
+    json_object_set_new(j, "ctx", jint(0));
+    json_object_set_new(j, "majf", jint(0));
+    json_object_set_new(j, "minf", jint(0));
+    result_all_ops(set, &all);
+    for (size_t e = 0; e < sizeof(lat_us_edges) / sizeof(lat_us_edges[0]); e++) {
+        uint64_t lo = e ? lat_us_edges[e - 1] * 1000 : 0;
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)lat_us_edges[e]);
+        json_object_set_new(lu, buf, json_real(lat_share(&all.lat, lo, lat_us_edges[e] * 1000)));
+    }
+    for (size_t e = 0; e < sizeof(lat_ms_edges) / sizeof(lat_ms_edges[0]); e++) {
+        uint64_t lo = e ? lat_ms_edges[e - 1] * NS_PER_MS : NS_PER_MS;
+        snprintf(buf, sizeof(buf), "%llu", (unsigned long long)lat_ms_edges[e]);
+        json_object_set_new(lm, buf, json_real(lat_share(&all.lat, lo, lat_ms_edges[e] * NS_PER_MS)));
+    }
+    json_object_set_new(lm, ">=2000", json_real(lat_share(&all.lat, 2000 * NS_PER_MS, UINT64_MAX)));
+    json_object_set_new(j, "latency_us", lu);
+    json_object_set_new(j, "latency_ms", lm);
+    return j;
+}
+
+static int write_json(FILE *out, const struct run_result *r, int plus)
+{
+    json_t *root = json_object(), *jobs = json_array(), *clients = json_array();
+    time_t t = (time_t)r->started_unix;
+    char when[64] = "";
+    struct tm tm;
+    int rc;
+
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+    json_object_set_new(root, "fio version", json_string("nfstorm-0.1"));
+    json_object_set_new(root, "timestamp", json_integer((json_int_t)r->started_unix));
+    json_object_set_new(root, "timestamp_ms", json_integer((json_int_t)r->started_unix * 1000));
+    json_object_set_new(root, "time", json_string(when));
+    json_object_set_new(root, "global options", json_object());
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        if (!r->phases[i].finished)
+            continue;
+        json_array_append_new(jobs, job_json(r, i, -1, plus));
+        for (uint32_t a = 0; a < r->nagents; a++)
+            if (r->phases[i].agents[a].done)
+                json_array_append_new(clients, job_json(r, i, (int)a, plus));
+    }
+    json_object_set_new(root, "jobs", jobs);
+    json_object_set_new(root, "client_stats", clients);
+    json_object_set_new(root, "disk_util", json_array());
+    rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+    fputc('\n', out);
+    json_decref(root);
+    return rc == 0 ? 0 : -ENOMEM;
+}
+
+/* terse version 3: fio's documented field order, times in microseconds. */
+static void terse_ddir(FILE *out, const struct phase_result *ph, enum op_type t)
+{
+    const struct op_stats *o = &ph->totals.op[t];
+    const struct hist *h = &o->lat;
+    struct minmax bw;
+    double us = 1000.0;
+
+    interval_rates(ph, -1, t, 1, &bw);
+    fprintf(out, ";%llu;%llu;%llu;%llu", (unsigned long long)(o->bytes / 1024),
+            (unsigned long long)(result_bw(o, ph->duration_ns) / 1024),
+            (unsigned long long)llround(result_iops(o, ph->duration_ns)),
+            (unsigned long long)(ph->duration_ns / NS_PER_MS));
+    fprintf(out, ";0;0;0.000000;0.000000");
+    fprintf(out, ";%llu;%llu;%f;%f", (unsigned long long)((h->count ? h->min_ns : 0) / 1000),
+            (unsigned long long)((h->count ? h->max_ns : 0) / 1000), hist_mean(h) / us,
+            hist_stddev(h) / us);
+    for (size_t i = 0; i < 20; i++) {
+        if (i < NPCT && h->count)
+            fprintf(out, ";%f%%=%llu", fio_pct[i], (unsigned long long)(hist_percentile(h, fio_pct[i]) / 1000));
+        else
+            fprintf(out, ";0%%=0");
+    }
+    fprintf(out, ";%llu;%llu;%f;%f", (unsigned long long)((h->count ? h->min_ns : 0) / 1000),
+            (unsigned long long)((h->count ? h->max_ns : 0) / 1000), hist_mean(h) / us,
+            hist_stddev(h) / us);
+    fprintf(out, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)bw.min, (unsigned long long)bw.max,
+            o->ops ? 100.0 : 0.0, bw.mean, bw.dev);
+}
+
+static void write_terse(FILE *out, const struct run_result *r)
+{
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        const struct phase_result *ph = &r->phases[i];
+        struct op_stats all;
+        double user = 0, sys = 0, avail = 0;
+
+        if (!ph->finished)
+            continue;
+        fprintf(out, "3;nfstorm-0.1;%s;%u;0", ph->name, i);
+        terse_ddir(out, ph, OP_READ);
+        terse_ddir(out, ph, OP_WRITE);
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            if (!ph->agents[a].done)
+                continue;
+            user += ph->agents[a].cpu_user_s;
+            sys += ph->agents[a].cpu_sys_s;
+            avail += (double)ph->agents[a].duration_ns / 1e9 * ph->agents[a].cores;
+        }
+        fprintf(out, ";%f%%;%f%%;0;0;0", avail > 0 ? user * 100 / avail : 0,
+                avail > 0 ? sys * 100 / avail : 0);
+        fprintf(out, ";100.0%%;0.0%%;0.0%%;0.0%%;0.0%%;0.0%%;0.0%%");
+        result_all_ops(&ph->totals, &all);
+        for (size_t e = 0; e < sizeof(lat_us_edges) / sizeof(lat_us_edges[0]); e++)
+            fprintf(out, ";%.2f%%", lat_share(&all.lat, e ? lat_us_edges[e - 1] * 1000 : 0,
+                                              lat_us_edges[e] * 1000));
+        for (size_t e = 0; e < sizeof(lat_ms_edges) / sizeof(lat_ms_edges[0]); e++)
+            fprintf(out, ";%.2f%%", lat_share(&all.lat, e ? lat_ms_edges[e - 1] * NS_PER_MS : NS_PER_MS,
+                                              lat_ms_edges[e] * NS_PER_MS));
+        fprintf(out, ";%.2f%%\n", lat_share(&all.lat, 2000 * NS_PER_MS, UINT64_MAX));
+    }
+}
+
+/* fio's "normal" output, abridged: per phase the job block, then per agent
+ * one line, then the group's run status. */
+static void normal_ddir(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur,
+                        int base, int detail)
+{
+    const char *indent = detail ? "  " : "    ";
+    char iops[32], bw[32], bw2[32], io[32];
+    const struct hist *h = &o->lat;
+
+    if (!o->ops)
+        return;
+    fprintf(out, "%s%5s: IOPS=%s, BW=%s (%s)(%s/%llumsec)\n", indent, op_type_name(t),
+            units_fmt_count(iops, sizeof(iops), result_iops(o, dur)),
+            units_fmt_rate(bw, sizeof(bw), result_bw(o, dur), base),
+            units_fmt_rate(bw2, sizeof(bw2), result_bw(o, dur), base == 1000 ? 1024 : 1000),
+            units_fmt_bytes(io, sizeof(io), (double)o->bytes, base), (unsigned long long)(dur / NS_PER_MS));
+    if (!detail)
+        return;
+    fprintf(out, "    clat (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n",
+            (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
+            hist_mean(h), hist_stddev(h));
+    fprintf(out, "     lat (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n",
+            (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
+            hist_mean(h), hist_stddev(h));
+    fprintf(out, "    clat percentiles (nsec):\n");
+    for (size_t i = 0; i < NPCT; i++)
+        fprintf(out, "%s%5.2fth=[%llu]%s", i % 4 == 0 ? "     | " : " ", fio_pct[i],
+                (unsigned long long)hist_percentile(h, fio_pct[i]),
+                i + 1 == NPCT ? "\n" : i % 4 == 3 ? ",\n" : ",");
+}
+
+static void write_normal(FILE *out, const struct run_result *r, int base)
+{
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        const struct phase_result *ph = &r->phases[i];
+
+        if (!ph->finished)
+            continue;
+        fprintf(out, "%s: (groupid=%u, jobs=%u): err= 0: agents=%u\n", ph->name, i,
+                ph->numjobs * r->nagents, r->nagents);
+        for (int t = 0; t < OP__COUNT; t++)
+            normal_ddir(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, base, 1);
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            const struct agent_phase *ap = &ph->agents[a];
+
+            if (!ap->done)
+                continue;
+            fprintf(out, "  client %u (%s):\n", r->agents[a].id, r->agents[a].host);
+            for (int t = 0; t < OP__COUNT; t++)
+                normal_ddir(out, (enum op_type)t, &ap->totals.op[t],
+                            ap->duration_ns ? ap->duration_ns : ph->duration_ns, base, 0);
+        }
+        fprintf(out, "\nRun status group %u (all jobs):\n", i);
+        for (int t = 0; t < OP__COUNT; t++) {
+            const struct op_stats *o = &ph->totals.op[t];
+            char bw[32], io[32];
+
+            if (!o->ops)
+                continue;
+            fprintf(out, "  %5s: bw=%s, io=%s, run=%llumsec\n", t == OP_READ ? "READ" : "WRITE",
+                    units_fmt_rate(bw, sizeof(bw), result_bw(o, ph->duration_ns), base),
+                    units_fmt_bytes(io, sizeof(io), (double)o->bytes, base),
+                    (unsigned long long)(ph->duration_ns / NS_PER_MS));
+        }
+        fputc('\n', out);
+    }
+}
+
+int report_fio(FILE *out, const struct run_result *r, unsigned mask, int unit_base)
+{
+    int rc = 0;
+
+    if (mask & REPORT_FIO_TERSE)
+        write_terse(out, r);
+    if (mask & (REPORT_FIO_JSON | REPORT_FIO_JSON_PLUS))
+        rc = write_json(out, r, (mask & REPORT_FIO_JSON_PLUS) != 0);
+    if (mask & REPORT_FIO_NORMAL)
+        write_normal(out, r, unit_base);
+    return rc;
+}

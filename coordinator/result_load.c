@@ -1,0 +1,411 @@
+/* result_load: JSON result -> run_result (see result_load.h).
+ *
+ * Design: a small cursor (struct ctx) carries the file name and the JSON
+ * path of the value being read ("phases[2].agents[0].ops"), so every check
+ * fails with one line naming exactly what is wrong, like plan_parse does
+ * for job files.  The first failure sets ctx.failed and the error text;
+ * later getters return zeros, and the top checks the flag once, so the
+ * walkers read straight through without an error check on every key.
+ *
+ * Histograms: phase and agent totals carry sparse buckets and load
+ * exactly.  Intervals carry only percentiles; a histogram is synthesised
+ * with ceil(q*N) samples in the p50 bucket, then the ranks up to p90, p99,
+ * p99.9 in theirs and the rest at max, which makes hist_percentile return
+ * the saved values again (a bucket midpoint lies in its own bucket). */
+#include "coordinator/result_load.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+
+#define MAX_AGENTS 4096
+
+struct ctx {
+    const char *file;
+    char *err;
+    size_t errlen;
+    int failed;
+};
+
+static void fail(struct ctx *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(struct ctx *c, const char *path, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+
+    if (c->failed)
+        return;
+    c->failed = 1;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    snprintf(c->err, c->errlen, "%s: %s%s%s", c->file, path, path[0] ? ": " : "", msg);
+}
+
+static json_t *get(struct ctx *c, json_t *obj, const char *path, const char *key, char *sub, size_t sublen)
+{
+    json_t *v;
+
+    snprintf(sub, sublen, "%s%s%s", path, path[0] ? "." : "", key);
+    if (c->failed)
+        return NULL;
+    if (!json_is_object(obj)) {
+        fail(c, path, "not an object");
+        return NULL;
+    }
+    v = json_object_get(obj, key);
+    if (!v)
+        fail(c, sub, "missing");
+    return v;
+}
+
+static uint64_t get_u64(struct ctx *c, json_t *obj, const char *path, const char *key, uint64_t max)
+{
+    char sub[512];
+    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
+        fail(c, sub, "want an integer in 0..%llu", (unsigned long long)max);
+        return 0;
+    }
+    return (uint64_t)json_integer_value(v);
+}
+
+static int64_t get_i64(struct ctx *c, json_t *obj, const char *path, const char *key)
+{
+    char sub[512];
+    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+
+    if (v && !json_is_integer(v)) {
+        fail(c, sub, "want an integer");
+        return 0;
+    }
+    return v ? (int64_t)json_integer_value(v) : 0;
+}
+
+static double get_num(struct ctx *c, json_t *obj, const char *path, const char *key)
+{
+    char sub[512];
+    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+
+    if (v && (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)) {
+        fail(c, sub, "want a number >= 0");
+        return 0;
+    }
+    return v ? json_number_value(v) : 0;
+}
+
+static int get_bool(struct ctx *c, json_t *obj, const char *path, const char *key)
+{
+    char sub[512];
+    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+
+    if (v && !json_is_boolean(v)) {
+        fail(c, sub, "want true or false");
+        return 0;
+    }
+    return v ? json_is_true(v) : 0;
+}
+
+static void get_str(struct ctx *c, json_t *obj, const char *path, const char *key, char *dst, size_t len)
+{
+    char sub[512];
+    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+
+    dst[0] = '\0';
+    if (!v)
+        return;
+    if (!json_is_string(v) || json_string_length(v) >= len) {
+        fail(c, sub, "want a string of at most %zu bytes", len - 1);
+        return;
+    }
+    snprintf(dst, len, "%s", json_string_value(v));
+}
+
+/* The array at obj.key, checked to hold exactly want elements (or any
+ * number up to max when want is 0). */
+static json_t *get_array(struct ctx *c, json_t *obj, const char *path, const char *key,
+                         size_t want, size_t max, char *sub, size_t sublen)
+{
+    json_t *v = get(c, obj, path, key, sub, sublen);
+
+    if (!v)
+        return NULL;
+    if (!json_is_array(v)) {
+        fail(c, sub, "want an array");
+        return NULL;
+    }
+    if (want && json_array_size(v) != want) {
+        fail(c, sub, "has %zu elements, want %zu", json_array_size(v), want);
+        return NULL;
+    }
+    if (json_array_size(v) > max) {
+        fail(c, sub, "has %zu elements, at most %zu allowed", json_array_size(v), max);
+        return NULL;
+    }
+    return v;
+}
+
+static void synth_hist(struct hist *h, uint64_t n, const uint64_t pct[4], uint64_t max)
+{
+    static const double q[4] = { 50.0, 90.0, 99.0, 99.9 };
+    uint64_t done = 0;
+
+    for (int i = 0; i < 4 && done < n; i++) {
+        double r = ceil(q[i] / 100.0 * (double)n * (1.0 - 1e-12));
+        uint64_t upto = r < 1 ? 1 : (uint64_t)r;
+
+        if (upto > n)
+            upto = n;
+        if (upto > done) {
+            h->bucket[hist_bucket_of(pct[i])] += upto - done;
+            done = upto;
+        }
+    }
+    if (n > done)
+        h->bucket[hist_bucket_of(max)] += n - done;
+}
+
+static void load_lat(struct ctx *c, json_t *lat, const char *path, uint64_t ops, struct hist *h)
+{
+    static const char *const pk[4] = { "p50", "p90", "p99", "p999" };
+    uint64_t pct[4], min, max, sum = 0;
+    double mean;
+    char sub[512];
+    json_t *b;
+
+    hist_init(h);
+    min = get_u64(c, lat, path, "min", INT64_MAX);
+    mean = get_num(c, lat, path, "mean");
+    for (int i = 0; i < 4; i++)
+        pct[i] = get_u64(c, lat, path, pk[i], INT64_MAX);
+    max = get_u64(c, lat, path, "max", INT64_MAX);
+    if (c->failed || ops == 0)
+        return;
+    if (min > max)
+        return fail(c, path, "min %llu is above max %llu", (unsigned long long)min,
+                    (unsigned long long)max);
+    h->count = ops;
+    h->min_ns = min;
+    h->max_ns = max;
+    h->sum_ns = (uint64_t)llround(mean * (double)ops);
+    b = json_object_get(lat, "buckets");
+    if (!b) {
+        synth_hist(h, ops, pct, max);
+        return;
+    }
+    snprintf(sub, sizeof(sub), "%s.buckets", path);
+    if (!json_is_array(b) || json_array_size(b) > HIST_NBUCKETS)
+        return fail(c, sub, "want an array of at most %u [low_ns, count] pairs", HIST_NBUCKETS);
+    for (size_t i = 0; i < json_array_size(b); i++) {
+        json_t *p = json_array_get(b, i), *lo = json_array_get(p, 0), *n = json_array_get(p, 1);
+
+        if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_integer(lo) ||
+            !json_is_integer(n) || json_integer_value(lo) < 0 || json_integer_value(n) < 0)
+            return fail(c, sub, "element %zu is not a [low_ns, count] pair", i);
+        h->bucket[hist_bucket_of((uint64_t)json_integer_value(lo))] += (uint64_t)json_integer_value(n);
+        sum += (uint64_t)json_integer_value(n);
+    }
+    if (sum != ops)
+        fail(c, sub, "bucket counts add up to %llu, ops is %llu", (unsigned long long)sum,
+             (unsigned long long)ops);
+}
+
+/* An ops object: {"read": {...}, "write": {...}}; counters_only for the
+ * per-agent interval counters, which have no latency or rates. */
+static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *s, struct counters *cnt)
+{
+    const char *key;
+    json_t *v;
+
+    if (c->failed)
+        return;
+    if (!json_is_object(o))
+        return fail(c, path, "not an object");
+    json_object_foreach(o, key, v) {
+        int t = op_type_from_name(key);
+        char sub[512];
+        uint64_t ops, bytes, errors;
+
+        snprintf(sub, sizeof(sub), "%s.%s", path, key);
+        if (t < 0)
+            return fail(c, sub, "unknown op type (want read or write)");
+        ops = get_u64(c, v, sub, "ops", INT64_MAX);
+        bytes = get_u64(c, v, sub, "bytes", INT64_MAX);
+        errors = get_u64(c, v, sub, "errors", INT64_MAX);
+        if (!c->failed && errors > ops)
+            return fail(c, sub, "errors (%llu) above ops (%llu)", (unsigned long long)errors,
+                        (unsigned long long)ops);
+        if (cnt) {
+            cnt->ops[t] = ops;
+            cnt->bytes[t] = bytes;
+            cnt->errors[t] = errors;
+        } else {
+            char lsub[512];
+            json_t *lat = get(c, v, sub, "lat_ns", lsub, sizeof(lsub));
+
+            s->op[t].ops = ops;
+            s->op[t].bytes = bytes;
+            s->op[t].errors = errors;
+            if (lat)
+                load_lat(c, lat, lsub, ops, &s->op[t].lat);
+        }
+    }
+}
+
+static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
+                       struct phase_result *ph)
+{
+    char sub[512], asub[512];
+    json_t *arr;
+    int rw;
+
+    get_str(c, pj, path, "name", ph->name, sizeof(ph->name));
+    get_str(c, pj, path, "rw", asub, sizeof(asub));
+    rw = c->failed ? 0 : rw_mode_from_name(asub);
+    if (rw < 0) {
+        snprintf(sub, sizeof(sub), "%s.rw", path);
+        return fail(c, sub, "unknown mode '%s'", asub);
+    }
+    ph->rw = (enum rw_mode)rw;
+    ph->bs = get_u64(c, pj, path, "bs", INT64_MAX);
+    ph->numjobs = (uint32_t)get_u64(c, pj, path, "numjobs", UINT32_MAX);
+    ph->njobs = (uint32_t)get_u64(c, pj, path, "njobs", UINT32_MAX);
+    ph->finished = get_bool(c, pj, path, "finished");
+    ph->duration_ns = get_u64(c, pj, path, "duration_ns", INT64_MAX);
+    ph->start_skew_ns = get_u64(c, pj, path, "start_skew_ns", INT64_MAX);
+    ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
+    snprintf(sub, sizeof(sub), "%s.ops", path);
+    load_ops(c, get(c, pj, path, "ops", sub, sizeof(sub)), sub, &ph->totals, NULL);
+
+    arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
+    for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++) {
+        json_t *aj = json_array_get(arr, a), *cpu;
+        struct agent_phase *ap = &ph->agents[a];
+        char apath[512];
+
+        snprintf(apath, sizeof(apath), "%s[%u]", sub, a);
+        if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed)
+            return fail(c, apath, "id is not the agent's index %u", a);
+        ap->done = get_bool(c, aj, apath, "done");
+        snprintf(asub, sizeof(asub), "%s.ops", apath);
+        load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, &ap->totals, NULL);
+        cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
+        ap->cpu_user_s = get_num(c, cpu, asub, "user_s");
+        ap->cpu_sys_s = get_num(c, cpu, asub, "sys_s");
+        ap->cores = (uint32_t)get_u64(c, cpu, asub, "cores", UINT32_MAX);
+        ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
+        ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
+        ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
+    }
+
+    arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
+    if (arr && json_array_size(arr) > 0 && r->nagents == 0)
+        return fail(c, sub, "intervals without agents");
+    for (size_t k = 0; arr && k < json_array_size(arr) && !c->failed; k++) {
+        json_t *ij = json_array_get(arr, k), *agents;
+        struct interval_slot *s;
+        char ipath[512];
+
+        snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
+        /* result_add_interval grows the slots; feed it an empty set, then fill */
+        {
+            struct op_set *empty = xmalloc(sizeof(*empty));
+            op_set_init(empty);
+            result_add_interval(r, (uint32_t)(ph - r->phases), 0, (uint32_t)k, empty);
+            free(empty);
+        }
+        s = &ph->intervals[k];
+        s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
+        snprintf(asub, sizeof(asub), "%s.ops", ipath);
+        load_ops(c, get(c, ij, ipath, "ops", asub, sizeof(asub)), asub, &s->merged, NULL);
+        agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
+        for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
+            char apath[512], opath[512];
+
+            snprintf(apath, sizeof(apath), "%s[%u]", asub, a);
+            snprintf(opath, sizeof(opath), "%s.ops", apath);
+            load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
+                     NULL, &s->agent[a]);
+        }
+    }
+}
+
+int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+    struct ctx c = { .file = path, .err = err, .errlen = errlen, .failed = 0 };
+    struct plan plan;
+    json_error_t je;
+    json_t *root, *agents, *phases;
+    uint32_t nagents, nphases;
+    char sub[512];
+
+    memset(r, 0, sizeof(*r));
+    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        if (je.line <= 0)
+            snprintf(err, errlen, "%s: cannot read: %s", path, je.text);
+        else
+            snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
+        return -EINVAL;
+    }
+    if (get_u64(&c, root, "", "schema", INT64_MAX) != 1 && !c.failed)
+        fail(&c, "schema", "unsupported schema (want 1)");
+    agents = get_array(&c, root, "", "agents", 0, MAX_AGENTS, sub, sizeof(sub));
+    phases = get_array(&c, root, "", "phases", 0, PLAN_MAX_PHASES, sub, sizeof(sub));
+    if (c.failed) {
+        json_decref(root);
+        return -EINVAL;
+    }
+    nagents = (uint32_t)json_array_size(agents);
+    nphases = (uint32_t)json_array_size(phases);
+
+    /* result_init wants a plan: one empty-job phase per saved phase */
+    plan_init(&plan);
+    plan.nphases = nphases;
+    plan.phases = xcalloc(nphases ? nphases : 1, sizeof(*plan.phases));
+    result_init(r, &plan, nagents, 0);
+    plan_free(&plan);
+
+    get_str(&c, root, "", "label", r->label, sizeof(r->label));
+    r->started_unix = get_i64(&c, root, "", "started");
+    for (uint32_t a = 0; a < nagents && !c.failed; a++) {
+        json_t *aj = json_array_get(agents, a);
+        struct agent_info *ai = &r->agents[a];
+        char apath[64];
+
+        snprintf(apath, sizeof(apath), "agents[%u]", a);
+        if (get_u64(&c, aj, apath, "id", MAX_AGENTS) != a && !c.failed)
+            fail(&c, apath, "id is not the agent's index %u", a);
+        get_str(&c, aj, apath, "host", ai->host, sizeof(ai->host));
+        get_str(&c, aj, apath, "addr", ai->addr, sizeof(ai->addr));
+        ai->ncpus = (uint32_t)get_u64(&c, aj, apath, "ncpus", UINT32_MAX);
+        ai->clock_offset_ns = get_i64(&c, aj, apath, "clock_offset_ns");
+        ai->rtt_ns = get_u64(&c, aj, apath, "rtt_ns", INT64_MAX);
+        /* added later than schema 1's first files: optional */
+        if (json_object_get(aj, "lost")) {
+            ai->lost = get_bool(&c, aj, apath, "lost");
+            ai->lost_at_s = get_num(&c, aj, apath, "lost_at_s");
+        }
+    }
+    for (uint32_t i = 0; i < nphases && !c.failed; i++) {
+        char ppath[64];
+
+        snprintf(ppath, sizeof(ppath), "phases[%u]", i);
+        if (!json_is_object(json_array_get(phases, i))) {
+            fail(&c, ppath, "not an object");
+            break;
+        }
+        load_phase(&c, json_array_get(phases, i), ppath, r, &r->phases[i]);
+    }
+    json_decref(root);
+    return c.failed ? -EINVAL : 0;
+}

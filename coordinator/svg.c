@@ -1,0 +1,258 @@
+/* svg: inline SVG charts (see svg.h).
+ *
+ * Design: a chart is a fixed 600x300 coordinate box (viewBox) laid out as
+ * plot area + left axis labels + legend on the right; CSS makes it as wide
+ * as its grid cell, so two charts side by side fit a 1280 px window.
+ * Ticks are "nice" numbers (1, 2, 5 x 10^k) on linear axes and decades on
+ * log axes.  Everything is written straight to the stream: no buffers, no
+ * allocation. */
+#include "coordinator/svg.h"
+
+#include <math.h>
+#include <string.h>
+
+#define W 600.0
+#define H 300.0
+#define ML 72.0     /* left margin: y labels */
+#define MR 130.0    /* right margin: legend */
+#define MT 28.0     /* top: title */
+#define MB 44.0     /* bottom: x labels and axis title */
+#define PW (W - ML - MR)
+#define PH (H - MT - MB)
+#define LEGEND_MAX 12
+
+static const char *const palette[] = {
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+};
+
+const char *svg_color(size_t i)
+{
+    return palette[i % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+void svg_escape(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+static void fmt(svg_fmt_fn f, const void *arg, char *buf, size_t len, double v)
+{
+    if (f)
+        f(buf, len, v, arg);
+    else
+        snprintf(buf, len, "%g", v);
+}
+
+/* A step of 1, 2 or 5 x 10^k giving about n ticks over span. */
+static double nice_step(double span, int n)
+{
+    double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
+
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+struct frame {
+    double x0, x1, y0, y1;
+    int logx;
+};
+
+static double px(const struct frame *f, double x)
+{
+    double a = f->logx ? log10(x) : x, lo = f->logx ? log10(f->x0) : f->x0,
+           hi = f->logx ? log10(f->x1) : f->x1;
+
+    return ML + (hi > lo ? (a - lo) / (hi - lo) : 0.5) * PW;
+}
+
+static double py(const struct frame *f, double y)
+{
+    return MT + PH - (f->y1 > f->y0 ? (y - f->y0) / (f->y1 - f->y0) : 0) * PH;
+}
+
+static void begin(FILE *out, const struct svg_chart *c)
+{
+    fprintf(out, "<svg class=\"chart\" data-view=\"");
+    svg_escape(out, c->view);
+    fprintf(out, "\" viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", W, H);
+    fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n", W, H);
+    fprintf(out, "<text x=\"%.0f\" y=\"18\" class=\"t\">", ML);
+    svg_escape(out, c->title);
+    fprintf(out, "</text>\n");
+}
+
+static void axes(FILE *out, const struct svg_chart *c, const struct frame *f, int xticks)
+{
+    char buf[64];
+    double step = nice_step(f->y1 - f->y0 > 0 ? f->y1 - f->y0 : 1, 5);
+
+    for (double y = f->y0; y <= f->y1 + step * 1e-9; y += step) {
+        fmt(c->yfmt, c->fmt_arg, buf, sizeof(buf), y);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" class=\"yl\">%s</text>\n",
+                ML, py(f, y), ML + PW, py(f, y), ML - 4, py(f, y) + 4, buf);
+    }
+    if (xticks && f->logx) {
+        for (double x = pow(10, floor(log10(f->x0))); x <= f->x1 * 1.0001; x *= 10) {
+            if (x < f->x0 * 0.9999)
+                continue;
+            fmt(c->xfmt, c->fmt_arg, buf, sizeof(buf), x);
+            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\">%s</text>\n",
+                    px(f, x), MT, px(f, x), MT + PH, px(f, x), MT + PH + 14, buf);
+        }
+    } else if (xticks) {
+        double xs = nice_step(f->x1 - f->x0 > 0 ? f->x1 - f->x0 : 1, 6);
+        for (double x = ceil(f->x0 / xs) * xs; x <= f->x1 + xs * 1e-9; x += xs) {
+            fmt(c->xfmt, c->fmt_arg, buf, sizeof(buf), x);
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\">%s</text>\n",
+                    px(f, x), MT + PH + 14, buf);
+        }
+    }
+    fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"ax\"/>\n",
+            ML, MT, PW, PH);
+    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" class=\"xt\">", ML + PW / 2, H - 6);
+    svg_escape(out, c->xlabel);
+    fprintf(out, "</text><text transform=\"translate(14 %.0f) rotate(-90)\" class=\"xt\">", MT + PH / 2);
+    svg_escape(out, c->ylabel);
+    fprintf(out, "</text>\n");
+}
+
+static void legend(FILE *out, size_t i, size_t n, const char *name, int dashed)
+{
+    double y = MT + 6 + 16.0 * (double)i;
+
+    if (i == LEGEND_MAX) {
+        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"lg\">+%zu more</text>\n", W - MR + 10,
+                y + 4, n - LEGEND_MAX);
+        return;
+    }
+    if (i > LEGEND_MAX)
+        return;
+    fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" "
+            "stroke-width=\"3\"%s/><text x=\"%.0f\" y=\"%.1f\" class=\"lg\">",
+            W - MR + 10, y, W - MR + 28, y, svg_color(i), dashed ? " stroke-dasharray=\"4 3\"" : "",
+            W - MR + 32, y + 4);
+    svg_escape(out, name);
+    fprintf(out, "</text>\n");
+}
+
+void svg_lines(FILE *out, const struct svg_chart *c, const struct svg_series *s, size_t ns)
+{
+    struct frame f = { .x0 = INFINITY, .x1 = -INFINITY, .y0 = 0, .y1 = 0, .logx = c->logx };
+    int any = 0;
+
+    for (size_t i = 0; i < ns; i++)
+        for (size_t k = 0; k < s[i].n; k++) {
+            if (isnan(s[i].y[k]) || (c->logx && s[i].x[k] <= 0))
+                continue;
+            f.x0 = fmin(f.x0, s[i].x[k]);
+            f.x1 = fmax(f.x1, s[i].x[k]);
+            f.y1 = fmax(f.y1, s[i].y[k]);
+            any = 1;
+        }
+    if (!any) {
+        f.x0 = c->logx ? 1 : 0;
+        f.x1 = c->logx ? 10 : 1;
+    }
+    if (f.x1 <= f.x0)
+        f.x1 = c->logx ? f.x0 * 10 : f.x0 + 1;
+    if (c->fixed_y) {
+        f.y0 = c->ymin;
+        f.y1 = c->ymax;
+    } else {
+        double step = nice_step(f.y1 > 0 ? f.y1 : 1, 5);
+        f.y1 = ceil((f.y1 > 0 ? f.y1 * 1.05 : 1) / step) * step;
+    }
+    begin(out, c);
+    axes(out, c, &f, 1);
+    for (size_t i = 0; i < ns; i++) {
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%d\"%s points=\"",
+                svg_color(i), s[i].width ? s[i].width : 2, s[i].dashed ? " stroke-dasharray=\"4 3\"" : "");
+        for (size_t k = 0; k < s[i].n; k++)
+            if (!isnan(s[i].y[k]) && !(c->logx && s[i].x[k] <= 0))
+                fprintf(out, "%.1f,%.1f ", px(&f, s[i].x[k]), py(&f, fmin(fmax(s[i].y[k], f.y0), f.y1)));
+        fprintf(out, "\"/>\n");
+        if (s[i].n == 1 && !isnan(s[i].y[0]))
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px(&f, s[i].x[0]),
+                    py(&f, s[i].y[0]), svg_color(i));
+        legend(out, i, ns, s[i].name, s[i].dashed);
+    }
+    fprintf(out, "</svg>\n");
+}
+
+void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, size_t ncat,
+              const struct svg_bar_series *s, size_t ns)
+{
+    struct frame f = { .x0 = 0, .x1 = 1, .y0 = 0, .y1 = 0 };
+    double gw = ncat ? PW / (double)ncat : PW, bw = ns ? gw * 0.8 / (double)ns : 0;
+    char buf[64];
+
+    for (size_t i = 0; i < ns; i++)
+        for (size_t k = 0; k < ncat; k++)
+            f.y1 = fmax(f.y1, s[i].v[k]);
+    {
+        double step = nice_step(f.y1 > 0 ? f.y1 : 1, 5);
+        f.y1 = ceil((f.y1 > 0 ? f.y1 * 1.05 : 1) / step) * step;
+    }
+    begin(out, c);
+    axes(out, c, &f, 0);
+    for (size_t k = 0; k < ncat; k++) {
+        double gx = ML + gw * (double)k + gw * 0.1;
+
+        for (size_t i = 0; i < ns; i++) {
+            double v = s[i].v[k], y = py(&f, v);
+
+            fmt(c->yfmt, c->fmt_arg, buf, sizeof(buf), v);
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+                    "<title>", gx + bw * (double)i, y, bw > 1 ? bw - 1 : bw, MT + PH - y, svg_color(i));
+            svg_escape(out, cats[k]);
+            fprintf(out, " ");
+            svg_escape(out, s[i].name);
+            fprintf(out, ": %s</title></rect>\n", buf);
+        }
+        if (ncat <= 24) {
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\">", ML + gw * ((double)k + 0.5), MT + PH + 14);
+            svg_escape(out, cats[k]);
+            fprintf(out, "</text>\n");
+        }
+    }
+    for (size_t i = 0; i < ns; i++)
+        legend(out, i, ns, s[i].name, 0);
+    fprintf(out, "</svg>\n");
+}
+
+void svg_page_begin(FILE *out, const char *title)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    svg_escape(out, title);
+    fprintf(out, "</title>\n<style>\n"
+            "body{font:14px/1.4 system-ui,-apple-system,\"Segoe UI\",sans-serif;margin:16px 24px;"
+            "color:#222;max-width:1400px}\n"
+            "h1{font-size:22px;margin:4px 0}h2{font-size:18px;margin:28px 0 6px;"
+            "border-bottom:1px solid #ccc}h3{font-size:15px;margin:14px 0 4px}\n"
+            "table{border-collapse:collapse;margin:6px 0 10px}"
+            "td,th{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}"
+            "th{background:#f3f3f3}td.l,th.l{text-align:left}\n"
+            ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:12px}\n"
+            "svg.chart{width:100%%;height:auto;border:1px solid #e4e4e4}\n"
+            "svg .t{font-size:14px;font-weight:600}svg .yl{font-size:11px;text-anchor:end}"
+            "svg .xl{font-size:11px;text-anchor:middle}svg .xt{font-size:12px;text-anchor:middle}"
+            "svg .lg{font-size:11px}svg .g{stroke:#eee}svg .ax{fill:none;stroke:#999}\n"
+            ".note{color:#555}.warn{color:#b00}\n"
+            "</style>\n</head>\n<body>\n");
+}
+
+void svg_page_end(FILE *out)
+{
+    fprintf(out, "</body>\n</html>\n");
+}
