@@ -3,7 +3,7 @@
 # agent/ and coordinator/ objects other than main.o go into their own
 # libraries so unit tests can link any module.
 
-PKGS      := libuv msgpack inih jansson
+PKGS      := libuv msgpack inih jansson libcrypto
 CC        ?= cc
 OPT       ?= -O2
 CFLAGS    := -std=c11 -D_GNU_SOURCE $(OPT) -g -pthread \

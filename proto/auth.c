@@ -1,0 +1,99 @@
+/* auth: see auth.h.  HMAC, randomness and constant-time comparison come
+ * from libcrypto. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include "proto/auth.h"
+
+int auth_load_secret(const char *path, struct auth_secret *s, char *err, size_t errlen)
+{
+    struct stat st;
+    ssize_t n;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        int e = errno;
+        snprintf(err, errlen, "secret file %s: %s", path, strerror(e));
+        return -e;
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "secret file %s: not a regular file", path);
+        close(fd);
+        return -EINVAL;
+    }
+    if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+        snprintf(err, errlen, "secret file %s is accessible by group or others (mode %03o): "
+                 "chmod 600 it", path, (unsigned)(st.st_mode & 0777));
+        close(fd);
+        return -EPERM;
+    }
+    n = read(fd, s->key, sizeof s->key);
+    close(fd);
+    if (n < 0) {
+        snprintf(err, errlen, "secret file %s: %s", path, strerror(errno));
+        return -EIO;
+    }
+    if ((size_t)n == sizeof s->key) {
+        snprintf(err, errlen, "secret file %s: larger than %d bytes", path, AUTH_SECRET_MAX - 1);
+        return -EFBIG;
+    }
+    while (n > 0 && (s->key[n - 1] == '\n' || s->key[n - 1] == '\r'))
+        n--;
+    if (n < 16) {
+        snprintf(err, errlen, "secret file %s: shorter than 16 bytes", path);
+        return -EINVAL;
+    }
+    s->len = (size_t)n;
+    return 0;
+}
+
+int auth_random_secret(struct auth_secret *s)
+{
+    s->len = 32;
+    return RAND_bytes(s->key, (int)s->len) == 1 ? 0 : -EIO;
+}
+
+int auth_nonce(unsigned char nonce[AUTH_NONCE_LEN])
+{
+    return RAND_bytes(nonce, AUTH_NONCE_LEN) == 1 ? 0 : -EIO;
+}
+
+void auth_proof(const struct auth_secret *s, enum auth_role role,
+                const unsigned char cnonce[AUTH_NONCE_LEN], const unsigned char anonce[AUTH_NONCE_LEN],
+                unsigned char mac[AUTH_MAC_LEN])
+{
+    static const char agent_label[] = "nfstorm agent v1";
+    static const char coord_label[] = "nfstorm coordinator v1";
+    unsigned char msg[sizeof coord_label + 2 * AUTH_NONCE_LEN];
+    size_t n;
+    unsigned int maclen = AUTH_MAC_LEN;
+
+    if (role == AUTH_AGENT) {
+        n = sizeof agent_label - 1;
+        memcpy(msg, agent_label, n);
+        memcpy(msg + n, cnonce, AUTH_NONCE_LEN);
+        memcpy(msg + n + AUTH_NONCE_LEN, anonce, AUTH_NONCE_LEN);
+    } else {
+        n = sizeof coord_label - 1;
+        memcpy(msg, coord_label, n);
+        memcpy(msg + n, anonce, AUTH_NONCE_LEN);
+        memcpy(msg + n + AUTH_NONCE_LEN, cnonce, AUTH_NONCE_LEN);
+    }
+    HMAC(EVP_sha256(), s->key, (int)s->len, msg, n + 2 * AUTH_NONCE_LEN, mac, &maclen);
+}
+
+int auth_check(const struct auth_secret *s, enum auth_role role,
+               const unsigned char cnonce[AUTH_NONCE_LEN], const unsigned char anonce[AUTH_NONCE_LEN],
+               const unsigned char mac[AUTH_MAC_LEN])
+{
+    unsigned char want[AUTH_MAC_LEN];
+    auth_proof(s, role, cnonce, anonce, want);
+    return CRYPTO_memcmp(want, mac, AUTH_MAC_LEN) == 0;
+}
