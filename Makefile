@@ -3,6 +3,8 @@
 # agent/ and coordinator/ objects other than main.o go into their own
 # libraries so unit tests can link any module.
 
+.DEFAULT_GOAL := all
+
 PKGS      := libuv msgpack inih jansson libcrypto
 CC        ?= cc
 OPT       ?= -O2
@@ -22,6 +24,10 @@ else
 CFLAGS     += $(shell pkg-config --cflags libnfs)
 LDLIBS     += $(shell pkg-config --libs libnfs)
 endif
+# The engine's object must be rebuilt when deps/libnfs appears after it was
+# compiled against the system headers (its .d names only those, and it
+# checks the libnfs version at compile time).
+build/rel/agent/engine_nfs.o build/san/agent/engine_nfs.o: $(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc)
 
 ifeq ($(SANITIZE),1)
 BUILD   := build/san

@@ -53,6 +53,7 @@
 
 #include <uv.h>
 #include <nfsc/libnfs.h>
+#include <nfsc/libnfs-raw.h>   /* rpc_queue_length, rpc_get_error */
 
 #if defined(LIBNFS_API_V2)
 #error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
@@ -82,7 +83,9 @@ struct nfse_op {
     enum io_kind kind;
     unsigned pending;          /* RPCs not back yet, + 1 while queueing */
     int result;                /* first error wins */
+    int abandoned;             /* failed by us after the context died */
     struct nfse_op *next;      /* free list or done list */
+    struct nfse_op *iprev, *inext;  /* in-flight list */
     struct nfse_op *all_next;  /* every op ever allocated, for teardown */
 };
 
@@ -122,12 +125,15 @@ struct nfse_job {
     ino_t sock_ino;            /* identity of the socket we poll; 0 = none */
 
     unsigned inflight;         /* ops started, not yet done */
+    struct nfse_op *ifl;       /* those ops, to fail them if the context dies */
     struct nfse_op *done_head, *done_tail;
     unsigned ndone;
     struct nfse_op *op_free, *op_all;
     struct nfse_part *part_free, *part_all;
 
+    unsigned parts_inflight;   /* our async RPCs libnfs still holds */
     int dead;                  /* nfs_service failed: context unusable */
+    int stranded;              /* a failed sync call left its RPC queued */
     int tearing_down;          /* io_reqs may be gone: do not touch them */
 };
 
@@ -254,16 +260,30 @@ static void nfse_part_put(struct nfse_job *j, struct nfse_part *p)
     j->part_free = p;
 }
 
-/* Drop one reference; the last one completes the op onto the done list. */
-static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
+static void nfse_ifl_add(struct nfse_job *j, struct nfse_op *op)
 {
-    if (--op->pending > 0)
-        return;
+    op->iprev = NULL;
+    op->inext = j->ifl;
+    if (j->ifl)
+        j->ifl->iprev = op;
+    j->ifl = op;
+    j->inflight++;
+}
+
+static void nfse_ifl_del(struct nfse_job *j, struct nfse_op *op)
+{
+    if (op->iprev)
+        op->iprev->inext = op->inext;
+    else
+        j->ifl = op->inext;
+    if (op->inext)
+        op->inext->iprev = op->iprev;
+    op->iprev = op->inext = NULL;
     j->inflight--;
-    if (j->tearing_down) {
-        nfse_op_put(j, op);
-        return;
-    }
+}
+
+static void nfse_done_push(struct nfse_job *j, struct nfse_op *op)
+{
     op->r->result = op->result;
     op->next = NULL;
     if (j->done_tail)
@@ -272,6 +292,38 @@ static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
         j->done_head = op;
     j->done_tail = op;
     j->ndone++;
+}
+
+/* Drop one reference; the last one completes the op onto the done list. */
+static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
+{
+    if (op->abandoned)
+        return;                /* already handed back failed; kept, not reused */
+    if (--op->pending > 0)
+        return;
+    nfse_ifl_del(j, op);
+    if (j->tearing_down) {
+        nfse_op_put(j, op);
+        return;
+    }
+    nfse_done_push(j, op);
+}
+
+/* The context is dead.  libnfs does not always fail the RPCs it still holds
+ * (a dead socket without reconnect just returns an error), so fail every op
+ * in flight ourselves.  Late callbacks for them only free their part; the
+ * ops are never reused because queue() refuses a dead context. */
+static void nfse_abandon_all(struct nfse_job *j)
+{
+    while (j->ifl) {
+        struct nfse_op *op = j->ifl;
+        nfse_ifl_del(j, op);
+        op->abandoned = 1;
+        if (op->result == 0)
+            op->result = -ENOTCONN;
+        if (!j->tearing_down)
+            nfse_done_push(j, op);
+    }
 }
 
 /* ---- socket / poll bookkeeping ---------------------------------------- */
@@ -377,8 +429,10 @@ static void nfse_service(struct nfse_job *j, int revents)
         /* libnfs gave up (reconnect budget spent); its RPCs were failed
          * through their callbacks, new ones cannot be started. */
         j->dead = 1;
+        const char *e = rpc_get_error(nfs_get_rpc_context(j->nfs));
         nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: connection failed: %s",
-                 j->ej->nfs_url, nfse_errtext(j->nfs));
+                 j->ej->nfs_url, (e && *e) ? e : "connection lost");
+        nfse_abandon_all(j);
     }
     nfse_sync_poll(j);
 }
@@ -421,6 +475,12 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     struct nfse_op *op = p->op;
     struct nfse_job *j = op->j;
 
+    j->parts_inflight--;
+    if (op->abandoned) {
+        nfse_part_put(j, p);
+        return;
+    }
+
     if (status < 0) {
         if (op->result == 0)
             op->result = nfse_errno(status);
@@ -444,6 +504,37 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     }
     nfse_part_put(j, p);
     nfse_op_release(j, op);
+}
+
+/* libnfs's sync calls keep their state on the caller's stack.  When the
+ * connection dies during one, it returns with its RPC still queued, and
+ * nfs_destroy_context() later fails that RPC through a callback that writes
+ * into the long-gone stack frame.  So after a failed sync call we compare
+ * libnfs's queue with our own RPCs: anything extra is such a stranded RPC,
+ * and the context must never be destroyed (we leak it: it is an error path
+ * and a leak is better than a corrupted stack). */
+static void nfse_after_sync_failure(struct nfse_job *j)
+{
+    if (!j->nfs || j->stranded)
+        return;
+    int q = rpc_queue_length(nfs_get_rpc_context(j->nfs));
+    if (q > (int)j->parts_inflight) {
+        j->stranded = 1;
+        if (!j->dead) {
+            j->dead = 1;
+            nfse_abandon_all(j);
+        }
+    }
+}
+
+/* Sync calls on a dead context would strand their RPC (see above). */
+static int nfse_refuse_dead(struct nfse_job *j, uint32_t file, const char *what)
+{
+    char fu[ENGINE_ERR_MAX];
+    nfse_file_url(j->ej, file, fu, sizeof(fu));
+    nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: connection to the server lost",
+             fu, what);
+    return -ENOTCONN;
 }
 
 /* ---- engine ops ---------------------------------------------------------- */
@@ -506,7 +597,9 @@ static int nfse_setup(struct engine_job *ej)
     }
 
     struct nfs_url *url = nfs_parse_url_dir(j->nfs, ej->nfs_url);
-    if (!url) {
+    if (!url || !url->server || !url->path) {
+        if (url)
+            nfs_destroy_url(url);
         int rc = nfse_fail(j, -EINVAL, ej->nfs_url, "bad NFS URL");
         nfse_teardown(ej);
         return rc;
@@ -514,6 +607,7 @@ static int nfse_setup(struct engine_job *ej)
     int rc = nfs_mount(j->nfs, url->server, url->path);
     nfs_destroy_url(url);
     if (rc != 0) {
+        nfse_after_sync_failure(j);
         rc = nfse_fail(j, nfse_errno(rc), ej->nfs_url, "mount failed");
         nfse_teardown(ej);
         return rc;
@@ -548,6 +642,7 @@ static int nfse_setup(struct engine_job *ej)
         if (rc != 0) {
             char fu[ENGINE_ERR_MAX];
             j->fh[i] = NULL;
+            nfse_after_sync_failure(j);
             nfse_file_url(ej, i, fu, sizeof(fu));
             rc = nfse_fail(j, nfse_errno(rc), fu, "open failed");
             nfse_teardown(ej);
@@ -596,9 +691,10 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     op->r = r;
     op->kind = r->kind;
     op->result = 0;
+    op->abandoned = 0;
     op->pending = 1;           /* ours until every part is started */
     r->result = 0;
-    j->inflight++;
+    nfse_ifl_add(j, op);
 
     struct nfsfh *fh = j->fh[r->file];
     int started = 0, rc = 0;
@@ -616,6 +712,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
                 nfse_part_put(j, p);
             } else {
                 started++;
+                j->parts_inflight++;
             }
         }
     } else if (r->kind == IO_READ || r->kind == IO_WRITE) {
@@ -642,6 +739,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
                 break;
             }
             started++;
+            j->parts_inflight++;
             off += n;
         }
     } else {
@@ -657,7 +755,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s: %s", fu,
                      r->kind == IO_READ ? "read" : r->kind == IO_WRITE ? "write" : "commit",
                      nfse_errtext(j->nfs));
-            j->inflight--;
+            nfse_ifl_del(j, op);
             nfse_op_put(j, op);
             nfse_sync_poll(j);
             return err;
@@ -704,7 +802,8 @@ static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
             j->done_tail = NULL;
         j->ndone--;
         done[n++] = op->r;
-        nfse_op_put(j, op);
+        if (!op->abandoned)    /* abandoned ops may still have parts in libnfs */
+            nfse_op_put(j, op);
     }
     if (n == 0 && j->dead && j->inflight == 0) {
         if (!ej->err[0])
@@ -722,8 +821,12 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     char path[PLAN_PATH_MAX + 2];
     nfse_fmt(path, sizeof(path), "%s%s", ej->files[file].path[0] == '/' ? "" : "/",
              ej->files[file].path);
+    if (j->dead)
+        return nfse_refuse_dead(j, file, "stat failed");
     struct nfs_stat_64 st;
     int rc = nfs_stat64(j->nfs, path, &st);
+    if (rc != 0)
+        nfse_after_sync_failure(j);
     nfse_sync_poll(j);
     if (rc == -ENOENT)
         return -ENOENT;
@@ -741,7 +844,11 @@ static int nfse_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
     struct nfse_job *j = ej->priv;
     if (file >= j->nfh)
         return -EINVAL;
+    if (j->dead)
+        return nfse_refuse_dead(j, file, "truncate failed");
     int rc = nfs_ftruncate(j->nfs, j->fh[file], size);
+    if (rc != 0)
+        nfse_after_sync_failure(j);
     nfse_sync_poll(j);
     if (rc != 0) {
         char fu[ENGINE_ERR_MAX];
@@ -749,6 +856,11 @@ static int nfse_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
         return nfse_fail(j, nfse_errno(rc), fu, "truncate failed");
     }
     return 0;
+}
+
+static void nfse_noop_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
+{
+    (void)status; (void)nfs; (void)data; (void)private_data;
 }
 
 static void nfse_close_walk(uv_handle_t *h, void *arg)
@@ -771,13 +883,27 @@ static void nfse_teardown(struct engine_job *ej)
     /* Stop polling while the fd is still libnfs's (epoll DEL needs it). */
     if (j->loop_ok)
         nfse_poll_stop(j);
-    if (j->nfs) {
-        /* A dead connection would make every CLOSE wait for the timeout;
-         * the server forgets a dead client's opens by itself. */
-        for (uint32_t i = 0; i < j->nfh && !j->dead; i++)
-            if (j->fh[i])
-                nfs_close(j->nfs, j->fh[i]);
-        nfs_destroy_context(j->nfs);   /* may fail pending RPCs via callbacks */
+    if (j->nfs && j->stranded) {
+        /* Deliberately leaked: see nfse_after_sync_failure(). */
+        j->nfs = NULL;
+    } else if (j->nfs) {
+        for (uint32_t i = 0; i < j->nfh; i++) {
+            if (!j->fh[i])
+                continue;
+            if (!j->dead) {
+                int rc = nfs_close(j->nfs, j->fh[i]);
+                if (rc != 0)
+                    nfse_after_sync_failure(j);
+            } else {
+                /* Never a sync call on a dead context (it would strand its
+                 * RPC); the async close frees the handle when the context
+                 * fails its RPC at destroy.  The server forgets a dead
+                 * client's opens by itself. */
+                (void)nfs_close_async(j->nfs, j->fh[i], nfse_noop_cb, NULL);
+            }
+        }
+        if (!j->stranded)
+            nfs_destroy_context(j->nfs);   /* fails pending RPCs via callbacks */
         j->nfs = NULL;
     }
     if (j->loop_ok) {

@@ -11,11 +11,14 @@
 #include <uv.h>
 #include "agent/session.h"
 #include "common/log.h"
+#include "common/units.h"
+#include "proto/auth.h"
 #include "proto/msg.h"
 
 static const char usage[] =
 "usage: nfstorm-agent [--listen ADDR:PORT] --allow DIR [--allow DIR ...]\n"
-"                     [--allow-nfs nfs://SERVER/EXPORT ...] [--quiet | --verbose]\n"
+"                     [--allow-nfs nfs://SERVER/EXPORT ...] (--secret-file F | --insecure)\n"
+"                     [--lease DUR] [--quiet | --verbose]\n"
 "\n"
 "Runs workload plans sent by an nfstorm coordinator, one coordinator at a time.\n"
 "\n"
@@ -24,6 +27,10 @@ static const char usage[] =
 "  --allow DIR          plans may only touch files beneath DIR (symlinks resolved);\n"
 "                       repeatable; the first is the default directory of plans\n"
 "  --allow-nfs URL      plans may use ioengine=nfs only on URLs starting with URL\n"
+"  --secret-file F      shared secret (mode 600) the coordinator must prove it knows\n"
+"                       (HMAC-SHA256 challenge-response; the secret never crosses the wire)\n"
+"  --insecure           serve any coordinator without authentication (logged loudly)\n"
+"  --lease DUR          stop I/O when the coordinator is silent this long (default 10s)\n"
 "  --quiet              log errors and warnings only\n"
 "  --verbose            log debug messages too\n"
 "  --version            print the version and protocol version\n"
@@ -80,6 +87,9 @@ int main(int argc, char **argv)
         { "listen", required_argument, NULL, 'l' },
         { "allow", required_argument, NULL, 'a' },
         { "allow-nfs", required_argument, NULL, 'n' },
+        { "secret-file", required_argument, NULL, 's' },
+        { "insecure", no_argument, NULL, 'i' },
+        { "lease", required_argument, NULL, 'L' },
         { "quiet", no_argument, NULL, 'q' },
         { "verbose", no_argument, NULL, 'v' },
         { "version", no_argument, NULL, 'V' },
@@ -89,11 +99,14 @@ int main(int argc, char **argv)
     struct agent a;
     const char *listen = "127.0.0.1:7878";
     struct sockaddr_storage ss;
+    struct auth_secret secret;
+    int insecure = 0;
     uv_signal_t sigint, sigterm;
     char err[512];
     int c, rc;
 
     memset(&a, 0, sizeof a);
+    a.lease_ns = 10 * NS_PER_SEC;
     allow_list_init(&a.allow);
     allow_list_init(&a.allow_nfs);
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -112,6 +125,20 @@ int main(int argc, char **argv)
             }
             a.allow_nfs.root[a.allow_nfs.n++] = strdup(optarg);
             break;
+        case 's':
+            if (auth_load_secret(optarg, &secret, err, sizeof err) < 0) {
+                fprintf(stderr, "nfstorm-agent: %s\n", err);
+                return 2;
+            }
+            a.secret = &secret;
+            break;
+        case 'i': insecure = 1; break;
+        case 'L':
+            if (units_parse_duration(optarg, NS_PER_SEC, &a.lease_ns) < 0 || a.lease_ns < NS_PER_SEC) {
+                fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", optarg);
+                return 2;
+            }
+            break;
         case 'q': log_set_level(LOG_WARN); break;
         case 'v': log_set_level(LOG_DEBUG); break;
         case 'V': printf("nfstorm-agent 0.1 (protocol %d)\n", PROTO_VERSION); return 0;
@@ -125,6 +152,15 @@ int main(int argc, char **argv)
     }
     if (a.allow.n == 0 && a.allow_nfs.n == 0) {
         fprintf(stderr, "nfstorm-agent: give at least one --allow DIR (or --allow-nfs URL)\n");
+        return 2;
+    }
+    if (!a.secret && !insecure) {
+        fprintf(stderr, "nfstorm-agent: no --secret-file: refusing to serve unauthenticated "
+                "coordinators (give --insecure to do it anyway)\n");
+        return 2;
+    }
+    if (a.secret && insecure) {
+        fprintf(stderr, "nfstorm-agent: --secret-file and --insecure contradict each other\n");
         return 2;
     }
     if (parse_listen(listen, &ss) < 0) {
@@ -158,6 +194,9 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < a.allow.n; i++)
         log_info("allow %s", a.allow.root[i]);
+    if (insecure)
+        log_warn("INSECURE: no authentication: anyone who can reach %s can run plans "
+                 "within the allowed directories", listen);
     uv_signal_init(a.loop, &sigint);
     uv_signal_init(a.loop, &sigterm);
     uv_signal_start(&sigint, on_signal, SIGINT);

@@ -23,16 +23,20 @@
 #include "proto/msg.h"
 
 #define READ_CHUNK (64 * 1024)
+#define SESSION_HELLO_TIMEOUT_NS (5 * 1000000000ull)
+#define SESSION_MAX_PENDING 16
 
-enum session_state { S_HELLO, S_IDLE, S_PREPARING, S_READY, S_RUNNING };
+enum session_state { S_HELLO, S_AUTH, S_IDLE, S_PREPARING, S_READY, S_RUNNING };
 
 struct session {
     struct agent *agent;
     uv_tcp_t tcp;
     uv_timer_t sampler;
+    uv_timer_t tick;          /* hello deadline, then heartbeats and the lease */
     uv_async_t finished;
     uv_work_t work;
     int open_handles;
+    int handles_closing;
     int closing;
     int work_busy;
     int jobs_running;
@@ -40,6 +44,10 @@ struct session {
     int run_complete;         /* its plan is done: a new coordinator may take over */
     enum session_state state;
     char peer[64];
+    uint64_t accepted_ns;
+    uint64_t last_rx_ns;
+    unsigned char anonce[AUTH_NONCE_LEN];
+    unsigned char cnonce[AUTH_NONCE_LEN];
     struct frame_reader rd;
     char rbuf[READ_CHUNK];
 
@@ -66,6 +74,7 @@ struct write_req {
 };
 
 static void session_maybe_free(struct session *s);
+static void session_authenticated(struct session *s);
 static void on_sample(uv_timer_t *t);
 
 static void on_written(uv_write_t *req, int status)
@@ -142,15 +151,19 @@ static void session_end(struct session *s, const char *why)
 static void session_maybe_free(struct session *s)
 {
     char err[PHASE_ERR_MAX];
-    if (!s->closing || s->work_busy || s->jobs_running || s->open_handles < 3)
+    if (!s->closing || s->work_busy || s->jobs_running || s->handles_closing)
         return;
+    s->handles_closing = 1;
     if (s->run_prepared) {
         phase_finish(&s->run, err, sizeof err);
         s->run_prepared = 0;
     }
     uv_timer_stop(&s->sampler);
+    if (s->state <= S_AUTH)
+        s->agent->npending--;
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
     uv_close((uv_handle_t *)&s->sampler, on_handle_closed);
+    uv_close((uv_handle_t *)&s->tick, on_handle_closed);
     uv_close((uv_handle_t *)&s->finished, on_handle_closed);
 }
 
@@ -369,6 +382,10 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_end(s, "first message is not hello");
         return;
     }
+    if (s->state == S_AUTH && type != MSG_AUTH) {
+        session_end(s, "not authenticated");
+        return;
+    }
     buf_init(&b);
     switch (type) {
     case MSG_HELLO: {
@@ -386,9 +403,37 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             return;
         }
         snprintf(w.host, sizeof w.host, "%s", s->agent->host);
+        if (s->agent->secret) {
+            memcpy(s->cnonce, h.nonce, sizeof s->cnonce);
+            if (auth_nonce(s->anonce) < 0) {
+                session_end(s, "no randomness for the handshake nonce");
+                return;
+            }
+            w.auth = 1;
+            memcpy(w.nonce, s->anonce, sizeof w.nonce);
+            auth_proof(s->agent->secret, AUTH_AGENT, s->cnonce, s->anonce, w.mac);
+        }
         msg_welcome_encode(&b, &w);
         session_send(s, &b);
-        s->state = S_IDLE;
+        if (s->agent->secret)
+            s->state = S_AUTH;
+        else
+            session_authenticated(s);
+        return;
+    }
+    case MSG_AUTH: {
+        struct msg_auth m;
+        if (s->state != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
+            session_end(s, s->state != S_AUTH ? "unexpected auth" : err);
+            return;
+        }
+        if (!auth_check(s->agent->secret, AUTH_COORDINATOR, s->cnonce, s->anonce, m.mac)) {
+            send_error(s, "authentication failed: the coordinator's proof does not match this "
+                       "agent's secret (different --secret-file, or a replayed handshake)");
+            session_end(s, "authentication failed");
+            return;
+        }
+        session_authenticated(s);
         return;
     }
     case MSG_PING: {
@@ -455,6 +500,8 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         start_phase(s, &m);
         return;
     }
+    case MSG_PONG:
+        return;                 /* answer to our heartbeat: last_rx_ns did its job */
     case MSG_STOP: {
         struct msg_stop m;
         if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
@@ -500,6 +547,7 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
+    s->last_rx_ns = clock_now_ns();
     frame_reader_feed(&s->rd, ub->base, (size_t)nread);
     while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
         if (rc < 0) {
@@ -514,25 +562,6 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
 }
 
 /* ---- accepting ---- */
-
-struct busy_conn {
-    uv_tcp_t tcp;
-    uv_write_t w;
-    struct buf b;
-};
-
-static void busy_closed(uv_handle_t *h)
-{
-    struct busy_conn *c = h->data;
-    buf_free(&c->b);
-    free(c);
-}
-
-static void busy_written(uv_write_t *w, int status)
-{
-    (void)status;
-    uv_close((uv_handle_t *)w->handle, busy_closed);
-}
 
 static void peer_name(uv_tcp_t *t, char *out, size_t len)
 {
@@ -552,41 +581,61 @@ static void peer_name(uv_tcp_t *t, char *out, size_t len)
     snprintf(out, len, "%s:%d", ip, port);
 }
 
-static void refuse_busy(struct agent *a)
+/* Hello deadline before authentication; afterwards a heartbeat to the
+ * coordinator every second and the lease: a coordinator silent for longer
+ * than the lease is gone, and the I/O it started stops. */
+static void on_tick(uv_timer_t *t)
 {
-    struct busy_conn *c = xcalloc(1, sizeof *c);
-    struct msg_error m;
-    char peer[64];
-    uv_tcp_init(a->loop, &c->tcp);
-    c->tcp.data = c;
-    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&c->tcp) < 0) {
-        uv_close((uv_handle_t *)&c->tcp, busy_closed);
+    struct session *s = t->data;
+    uint64_t now = clock_now_ns();
+    char why[96];
+
+    if (s->closing)
+        return;
+    if (s->state <= S_AUTH) {
+        if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
+            session_end(s, "no hello and authentication within 5 s");
         return;
     }
-    peer_name(&c->tcp, peer, sizeof peer);
-    snprintf(m.text, sizeof m.text, "agent %s: busy: serving coordinator %s", a->host, a->active_peer);
-    log_info("refused %s: busy with %s", peer, a->active_peer);
-    buf_init(&c->b);
-    msg_error_encode(&c->b, &m);
-    uv_buf_t ub = uv_buf_init(c->b.data, (unsigned)c->b.len);
-    if (uv_write(&c->w, (uv_stream_t *)&c->tcp, &ub, 1, busy_written) < 0)
-        uv_close((uv_handle_t *)&c->tcp, busy_closed);
+    if (now - s->last_rx_ns > s->agent->lease_ns) {
+        snprintf(why, sizeof why, "lease expired: coordinator silent for %.1f s",
+                 (double)(now - s->last_rx_ns) / 1e9);
+        session_end(s, why);
+        return;
+    }
+    struct msg_ping m = { .seq = 0, .t_ns = now };
+    struct buf b;
+    buf_init(&b);
+    msg_ping_encode(&b, &m);
+    session_send(s, &b);
 }
 
-void session_accept(struct agent *a)
+/* Hello (and the coordinator's proof) done: serve it, unless another
+ * coordinator holds the agent. */
+static void session_authenticated(struct session *s)
 {
-    struct session *s;
-
+    struct agent *a = s->agent;
+    s->agent->npending--;
+    s->state = S_IDLE;
     if (a->active && a->active->run_complete && a->active->state == S_IDLE) {
         /* its coordinator is done and just hasn't hung up yet */
         session_end(a->active, "run complete; a new coordinator connected");
         a->active = NULL;
     }
     if (a->active) {
-        refuse_busy(a);
+        send_error(s, "busy: serving coordinator %s", a->active_peer);
+        session_end(s, "busy");
         return;
     }
-    s = xcalloc(1, sizeof *s);
+    a->active = s;
+    snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
+    log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
+}
+
+void session_accept(struct agent *a)
+{
+    struct session *s = xcalloc(1, sizeof *s);
+
     s->agent = a;
     s->id.host = a->host;
     s->id.allow = &a->allow;
@@ -596,17 +645,24 @@ void session_accept(struct agent *a)
     frame_reader_init(&s->rd, FRAME_MAX_PAYLOAD);
     uv_tcp_init(a->loop, &s->tcp);
     uv_timer_init(a->loop, &s->sampler);
+    uv_timer_init(a->loop, &s->tick);
     uv_async_init(a->loop, &s->finished, on_finished);
-    s->tcp.data = s->sampler.data = s->finished.data = s;
-    s->open_handles = 3;
+    s->tcp.data = s->sampler.data = s->tick.data = s->finished.data = s;
+    s->open_handles = 4;
+    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    a->npending++;
     if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->tcp) < 0) {
         session_end(s, "accept failed");
         return;
     }
-    uv_tcp_nodelay(&s->tcp, 1);
     peer_name(&s->tcp, s->peer, sizeof s->peer);
-    a->active = s;
-    snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
-    log_info("session with %s", s->peer);
+    if (a->npending > SESSION_MAX_PENDING) {
+        log_warn("refused %s: %d connections waiting to authenticate", s->peer, SESSION_MAX_PENDING);
+        session_end(s, "too many unauthenticated connections");
+        return;
+    }
+    uv_tcp_nodelay(&s->tcp, 1);
+    log_info("connection from %s", s->peer);
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
 }

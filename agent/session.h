@@ -3,13 +3,16 @@
  * Runs on the agent's libuv loop: reads frames, answers hello and pings,
  * checks the plan, prepares each phase on a worker thread, starts it at the
  * agreed instant, samples stats every interval and sends them.  One session
- * is active at a time; others are told "busy" and closed.  When the
- * connection ends, any running I/O is stopped and the agent is idle again. */
+ * is active at a time; others are told "busy" (after they authenticated)
+ * and closed.  Connections must authenticate within 5 s.  When the
+ * connection ends or the coordinator is silent past the lease, any running
+ * I/O is stopped and the agent is idle again. */
 #ifndef NFSTORM_SESSION_H
 #define NFSTORM_SESSION_H
 
 #include <uv.h>
 #include "agent/paths.h"
+#include "proto/auth.h"
 
 struct agent {
     uv_loop_t *loop;
@@ -19,6 +22,9 @@ struct agent {
     char host[256];
     struct session *active;       /* the coordinator being served, or NULL */
     char active_peer[64];
+    int npending;                 /* connections not yet authenticated */
+    const struct auth_secret *secret;   /* NULL: --insecure */
+    uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
     int verbose;
 };
 

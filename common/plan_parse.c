@@ -1,9 +1,9 @@
 /* plan_parse: fio job files and fio-style command lines into a struct plan.
  *
  * Design.  Both front ends funnel every key through plan_job_set, which is
- * driven by one table of {key, kind, offset}: adding a key is one line there
- * plus its docs in docs/plans.md.  Values are parsed into a temporary and
- * stored only when valid, so a failed set never leaves a half-written field.
+ * driven by one table of {key, kind, offset} in plan_keys.c: adding a key is
+ * one line there plus its docs in docs/plans.md.  This file is syntax only:
+ * sections, includes, ${VAR}, matrix bookkeeping, messages.
  *
  * Job files go through libinih, with a line reader in front of it that
  * adapts fio's dialect, for four reasons found in the Debian 12 build (r55):
@@ -27,10 +27,20 @@
  * and inline comments (';' or '#' after a blank, as fio allows both).
  *
  * Errors stop the parse at the first one: the message is filled in, the
- * reader then reports end of input, and the partial plan is thrown away. */
+ * reader then reports end of input, and the partial plan is thrown away.
+ *
+ * `include FILE` is the reader's too: it pushes the file on a small stack
+ * of sources and hands inih an empty line, so every message names the file
+ * and line the key really came from.  inih's own line count then no longer
+ * matches ours, but inih only uses it for syntax errors, which the reader's
+ * rewriting leaves no way to cause.  ${VAR} is expanded from the
+ * environment in each value just before it is set; the four path variables
+ * of plan_files.h are kept verbatim for the agent.  matrix= is kept as a
+ * string per job and expanded (plan_matrix.c) when the job is complete. */
 #include "common/plan_parse.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,177 +49,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/units.h"
+#include "common/stats.h"
 #include "common/xmalloc.h"
-
-/* ---- the key table ---------------------------------------------------- */
-
-enum key_kind {
-    K_STR,       /* char[cap]; value must fit */
-    K_NAME,      /* like K_STR but must not be empty */
-    K_RW,        /* enum rw_mode from fio's words */
-    K_MIXREAD,   /* percent 0..100 */
-    K_MIXWRITE,  /* percent 0..100, stored as rwmixread = 100 - value */
-    K_SIZE,      /* uint64_t bytes, k/m/g suffixes */
-    K_U32,       /* uint32_t plain decimal */
-    K_DURATION,  /* uint64_t ns; a bare number is seconds, as fio's runtime */
-    K_BOOL,      /* int; no value or empty means 1 */
-    K_ENGINE,    /* char[cap] ioengine name, aliases folded */
-};
-
-struct key_def {
-    const char *name;
-    enum key_kind kind;
-    size_t off;
-    size_t cap;          /* K_STR/K_NAME/K_ENGINE buffer size */
-};
-
-#define FIELD(f)     offsetof(struct job_spec, f), 0
-#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
-
-/* fio's spellings, aliases included (fio: "readwrite" is an alias of the rw
- * key, "blocksize" of bs, "timeout" of runtime, "wait_for_previous" of
- * stonewall). */
-static const struct key_def keys[] = {
-    { "name",              K_NAME,     STRFIELD(name) },
-    { "rw",                K_RW,       FIELD(rw) },
-    { "readwrite",         K_RW,       FIELD(rw) },
-    { "rwmixread",         K_MIXREAD,  FIELD(rwmixread) },
-    { "rwmixwrite",        K_MIXWRITE, FIELD(rwmixread) },
-    { "bs",                K_SIZE,     FIELD(bs) },
-    { "blocksize",         K_SIZE,     FIELD(bs) },
-    { "size",              K_SIZE,     FIELD(size) },
-    { "filesize",          K_SIZE,     FIELD(filesize) },
-    { "nrfiles",           K_U32,      FIELD(nrfiles) },
-    { "numjobs",           K_U32,      FIELD(numjobs) },
-    { "runtime",           K_DURATION, FIELD(runtime_ns) },
-    { "timeout",           K_DURATION, FIELD(runtime_ns) },
-    { "time_based",        K_BOOL,     FIELD(time_based) },
-    { "ramp_time",         K_DURATION, FIELD(ramp_ns) },
-    { "direct",            K_BOOL,     FIELD(direct) },
-    { "fsync",             K_U32,      FIELD(fsync) },
-    { "end_fsync",         K_BOOL,     FIELD(end_fsync) },
-    { "filename",          K_STR,      STRFIELD(filename) },
-    { "directory",         K_STR,      STRFIELD(directory) },
-    { "stonewall",         K_BOOL,     FIELD(stonewall) },
-    { "wait_for_previous", K_BOOL,     FIELD(stonewall) },
-    { "group_reporting",   K_BOOL,     FIELD(group_reporting) },
-    { "ioengine",          K_ENGINE,   STRFIELD(ioengine) },
-    { "iodepth",           K_U32,      FIELD(iodepth) },
-    { "nfs_url",           K_STR,      STRFIELD(nfs_url) },
-};
-
-/* ioengine spellings: fio's sync and pvsync do the same positioned,
- * blocking I/O as far as a load generator is concerned, so they all run the
- * psync engine. */
-static const struct {
-    const char *name;
-    const char *engine;
-} engines[] = {
-    { "psync", "psync" }, { "sync", "psync" }, { "pvsync", "psync" },
-    { "null", "null" },
-    { "nfs", "nfs" },
-};
-
-static const struct key_def *key_lookup(const char *key)
-{
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-        if (strcmp(key, keys[i].name) == 0)
-            return &keys[i];
-    return NULL;
-}
-
-int plan_is_key(const char *key)
-{
-    return key && key_lookup(key) != NULL;
-}
-
-static int parse_u32(const char *s, uint32_t *out)
-{
-    uint64_t v;
-    if (units_parse_u64(s, &v) || v > UINT32_MAX)
-        return -EINVAL;
-    *out = (uint32_t)v;
-    return 0;
-}
-
-static int parse_percent(const char *s, uint32_t *out)
-{
-    if (parse_u32(s, out) || *out > 100)
-        return -EINVAL;
-    return 0;
-}
-
-int plan_job_set(struct job_spec *j, const char *key, const char *value)
-{
-    const struct key_def *k = key ? key_lookup(key) : NULL;
-    if (!k)
-        return -ENOENT;
-    if (!value)
-        value = "";      /* a bare flag: "--time_based", "stonewall" */
-    char *field = (char *)j + k->off;
-    uint64_t u64;
-    uint32_t u32;
-    int b;
-
-    switch (k->kind) {
-    case K_NAME:
-    case K_STR:
-        if (k->kind == K_NAME && value[0] == '\0')
-            return -EINVAL;
-        if (strlen(value) >= k->cap)
-            return -EINVAL;
-        memcpy(field, value, strlen(value) + 1);
-        return 0;
-    case K_RW: {
-        int rw = rw_mode_from_name(value);
-        if (rw < 0)
-            return -EINVAL;
-        *(enum rw_mode *)(void *)field = (enum rw_mode)rw;
-        return 0;
-    }
-    case K_MIXREAD:
-        if (parse_percent(value, &u32))
-            return -EINVAL;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
-    case K_MIXWRITE:
-        if (parse_percent(value, &u32))
-            return -EINVAL;
-        u32 = 100 - u32;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
-    case K_SIZE:
-        if (units_parse_size(value, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
-    case K_U32:
-        if (parse_u32(value, &u32))
-            return -EINVAL;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
-    case K_DURATION:
-        if (units_parse_duration(value, NS_PER_SEC, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
-    case K_BOOL:
-        if (units_parse_bool(value, &b))
-            return -EINVAL;
-        memcpy(field, &b, sizeof(b));
-        return 0;
-    case K_ENGINE:
-        for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
-            if (strcmp(value, engines[i].name) == 0) {
-                snprintf(field, k->cap, "%s", engines[i].engine);
-                return 0;
-            }
-        }
-        return -EINVAL;
-    }
-    return -EINVAL;
-}
 
 /* ---- shared by both front ends ---------------------------------------- */
 
@@ -225,13 +66,25 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Fill what fio derives, then validate.  fio: with only filesize given, the
- * job's size is filesize * nrfiles. */
-static int job_finish(struct job_spec *j, char *err, size_t errlen)
+ * job's size is filesize * nrfiles.  nrfiles_given: whether the plan set
+ * nrfiles, which a metadata job must (it is the job's whole workload). */
+static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t errlen)
 {
     if (j->size == 0 && j->filesize != 0 &&
         __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &j->size)) {
         set_err(err, errlen, "job '%s': filesize * nrfiles is too large", j->name);
         return -EINVAL;
+    }
+    if (j->rw == RW_METADATA) {
+        if (!nrfiles_given) {
+            set_err(err, errlen, "job '%s': rw=metadata requires nrfiles=", j->name);
+            return -EINVAL;
+        }
+        if (j->n_md_ops == 0) {
+            static const uint32_t dflt[] = { OP_CREATE, OP_STAT, OP_UNLINK };
+            j->n_md_ops = 3;
+            memcpy(j->md_ops, dflt, sizeof(dflt));
+        }
     }
     return job_spec_validate(j, err, errlen);
 }
@@ -254,23 +107,74 @@ static int add_checked(struct plan *p, const struct job_spec *j, char *err, size
     return 0;
 }
 
+/* A finished job: one phase per matrix combination, or the job itself.
+ * *where_err tells the caller whether the message is about the job (1) or
+ * about plan limits (0), which front ends prefix differently. */
+static int job_complete(struct plan *p, const struct job_spec *j, const char *matrix,
+                        int nrfiles_given, char *err, size_t errlen, int *about_job)
+{
+    struct job_spec one;
+    uint32_t n = 1;
+    char why[256];
+    int rc;
+
+    *about_job = 1;
+    if (!matrix || !*matrix) {
+        one = *j;
+        if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
+            return rc;
+        *about_job = 0;
+        return add_checked(p, &one, err, errlen);
+    }
+    if (plan_matrix_check(matrix, &n, why, sizeof(why))) {
+        set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
+        return -EINVAL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        *about_job = 1;
+        if (plan_matrix_job(j, matrix, i, &one, why, sizeof(why))) {
+            set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
+            return -EINVAL;
+        }
+        if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
+            return rc;
+        *about_job = 0;
+        if ((rc = add_checked(p, &one, err, errlen)))
+            return rc;
+    }
+    return 0;
+}
+
 /* ---- job files ---------------------------------------------------------- */
 
 enum section { SEC_NONE, SEC_GLOBAL, SEC_JOB };
 
-struct ini_ctx {
-    const char *file;        /* name used in messages */
+/* One file being read; src[0] is the plan itself, the rest are includes. */
+struct source {
+    char *file;              /* name used in messages (owned) */
+    char *text;              /* owned buffer */
+    char *real;              /* realpath, for cycles; NULL for a string (owned) */
     const char *pos, *end;   /* unread text */
     unsigned line;           /* line last handed to inih (1-based) */
-    unsigned sec_line;       /* line of the current section header */
+};
+
+struct ini_ctx {
+    struct source src[PLAN_INCLUDE_DEPTH + 1];
+    int depth;               /* index of the source being read */
+    char sec_file[PLAN_PATH_MAX];  /* where the current section began */
+    unsigned sec_line;
     enum section sec;
     struct job_spec global;  /* [global] settings so far */
     struct job_spec job;     /* the job section being read */
+    char gmatrix[PLAN_MATRIX_MAX], jmatrix[PLAN_MATRIX_MAX];
+    int g_nrfiles, j_nrfiles;      /* nrfiles set in [global] / the job */
     struct plan plan;
     char *err;
     size_t errlen;
     int rc;                  /* first error; the parse stops on it */
 };
+
+#define CUR(c) (&(c)->src[(c)->depth])
 
 __attribute__((format(printf, 2, 3)))
 static void ctx_fail(struct ini_ctx *c, const char *fmt, ...)
@@ -291,12 +195,13 @@ static void section_end(struct ini_ctx *c)
     if (c->sec != SEC_JOB || c->rc)
         return;
     char why[512];
-    if (job_finish(&c->job, why, sizeof(why))) {
-        ctx_fail(c, "%s: %s", c->file, why);
-        return;
+    int about_job;
+    if (job_complete(&c->plan, &c->job, c->jmatrix, c->j_nrfiles, why, sizeof(why), &about_job)) {
+        if (about_job)
+            ctx_fail(c, "%s: %s", c->sec_file, why);
+        else
+            ctx_fail(c, "%s:%u: %s", c->sec_file, c->sec_line, why);
     }
-    if (add_checked(&c->plan, &c->job, why, sizeof(why)))
-        ctx_fail(c, "%s:%u: %s", c->file, c->sec_line, why);
 }
 
 static void section_begin(struct ini_ctx *c, const char *name, size_t len)
@@ -304,7 +209,8 @@ static void section_begin(struct ini_ctx *c, const char *name, size_t len)
     section_end(c);
     if (c->rc)
         return;
-    c->sec_line = c->line;
+    snprintf(c->sec_file, sizeof(c->sec_file), "%s", CUR(c)->file);
+    c->sec_line = CUR(c)->line;
     if (len == 6 && memcmp(name, "global", 6) == 0) {
         /* A later [global] adds to the earlier ones, for the jobs after it. */
         c->sec = SEC_GLOBAL;
@@ -312,35 +218,118 @@ static void section_begin(struct ini_ctx *c, const char *name, size_t len)
     }
     if (len >= PLAN_NAME_MAX) {
         ctx_fail(c, "%s:%u: section name too long (max %d characters)",
-                 c->file, c->line, PLAN_NAME_MAX - 1);
+                 CUR(c)->file, CUR(c)->line, PLAN_NAME_MAX - 1);
         return;
     }
     c->job = c->global;
     memcpy(c->job.name, name, len);
     c->job.name[len] = '\0';
+    memcpy(c->jmatrix, c->gmatrix, sizeof(c->jmatrix));
+    c->j_nrfiles = c->g_nrfiles;
     c->sec = SEC_JOB;
 }
 
-static void apply_key(struct ini_ctx *c, const char *key, const char *value)
+static int is_path_var(const char *name, size_t n)
 {
+    static const char *const vars[] = { "agent", "host", "job", "nagents" };
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (strlen(vars[i]) == n && memcmp(vars[i], name, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* ${VAR} from the environment, as fio does; the path variables stay. */
+static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *out, size_t outlen)
+{
+    size_t o = 0;
+    while (*in) {
+        const char *val = in;
+        size_t n = 1, adv = 1;
+        if (in[0] == '$' && in[1] == '{' && strchr(in + 2, '}')) {
+            const char *name = in + 2;
+            size_t nlen = (size_t)(strchr(name, '}') - name);
+            adv = nlen + 3;
+            n = adv;                      /* a path variable: copied as is */
+            if (!is_path_var(name, nlen)) {
+                char var[128];
+                if (nlen == 0 || nlen >= sizeof(var)) {
+                    ctx_fail(c, "%s:%u: bad variable '%.*s' in '%s'", CUR(c)->file, CUR(c)->line,
+                             (int)adv, in, key);
+                    return -EINVAL;
+                }
+                memcpy(var, name, nlen);
+                var[nlen] = '\0';
+                val = getenv(var);
+                if (!val) {
+                    ctx_fail(c, "%s:%u: environment variable '%s' is not set (used in '%s')",
+                             CUR(c)->file, CUR(c)->line, var, key);
+                    return -EINVAL;
+                }
+                n = strlen(val);
+            }
+        }
+        if (o + n >= outlen) {
+            ctx_fail(c, "%s:%u: value of '%s' too long after expansion", CUR(c)->file,
+                     CUR(c)->line, key);
+            return -EINVAL;
+        }
+        memcpy(out + o, val, n);
+        o += n;
+        in += adv;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
+{
+    const char *file = CUR(c)->file;
+    unsigned line = CUR(c)->line;
+    char value[PLAN_PATH_MAX * 2], why[256];
+    const char *note = NULL;
+
     if (c->rc)
         return;
     if (c->sec == SEC_NONE) {
-        ctx_fail(c, "%s:%u: key '%s' before any [section]", c->file, c->line, key);
+        ctx_fail(c, "%s:%u: key '%s' before any [section]", file, line, key);
         return;
     }
     /* The job name comes from the section; a name in [global] would be
      * silently overridden by every section, so say so instead. */
     if (c->sec == SEC_GLOBAL && strcmp(key, "name") == 0) {
-        ctx_fail(c, "%s:%u: 'name' cannot be set in [global]", c->file, c->line);
+        ctx_fail(c, "%s:%u: 'name' cannot be set in [global]", file, line);
         return;
     }
-    struct job_spec *j = c->sec == SEC_GLOBAL ? &c->global : &c->job;
-    int rc = plan_job_set(j, key, value);
-    if (rc == -ENOENT)
-        ctx_fail(c, "%s:%u: unknown key '%s'", c->file, c->line, key);
-    else if (rc)
-        ctx_fail(c, "%s:%u: bad value for '%s': '%s'", c->file, c->line, key, value);
+    if (expand_env(c, key, raw, value, sizeof(value)))
+        return;
+    if (!plan_is_key(key) && plan_key_ignored(key, &note)) {
+        snprintf(why, sizeof(why), "%s:%u: '%s' is not implemented by nfstorm%s%s%s; ignored",
+                 file, line, key, note ? " (" : "", note ? note : "", note ? ")" : "");
+        plan_add_warning(&c->plan, why);
+        return;
+    }
+    int global = c->sec == SEC_GLOBAL;
+    if (strcmp(key, "matrix") == 0) {
+        if (plan_matrix_check(value, NULL, why, sizeof(why))) {
+            ctx_fail(c, "%s:%u: bad value for 'matrix': %s", file, line, why);
+            return;
+        }
+        snprintf(global ? c->gmatrix : c->jmatrix, PLAN_MATRIX_MAX, "%s", value);
+        return;
+    }
+    int rc = plan_job_set_why(global ? &c->global : &c->job, key, value, why, sizeof(why));
+    if (rc == -ENOENT) {
+        const char *near = plan_key_suggest(key);
+        if (near)
+            ctx_fail(c, "%s:%u: unknown key '%s' (did you mean '%s'?)", file, line, key, near);
+        else
+            ctx_fail(c, "%s:%u: unknown key '%s'", file, line, key);
+    } else if (rc) {
+        ctx_fail(c, "%s:%u: bad value for '%s': '%s'%s%s%s", file, line, key, value,
+                 why[0] ? " (" : "", why, why[0] ? ")" : "");
+    } else if (strcmp(key, "nrfiles") == 0) {
+        *(global ? &c->g_nrfiles : &c->j_nrfiles) = 1;
+    }
 }
 
 static int is_blank(char ch)
@@ -357,21 +346,132 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
     return c->rc == 0;
 }
 
-/* inih's fgets-style reader over the text; see the design note for what it
- * rewrites.  Every source line yields exactly one line for inih. */
+/* Plans are a few lines; anything this big is not a job file. */
+#define PLAN_FILE_MAX (16u << 20)
+
+/* Whole file into *out (NUL-terminated, owned by the caller).  Messages
+ * start with `what` (the path, or "file:line: include 'x'"). */
+static int read_text(const char *path, const char *what, char **out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
+        return -e;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (cap - len < 2) {
+            if (cap >= PLAN_FILE_MAX) {
+                fclose(f);
+                free(buf);
+                set_err(err, errlen, "%s: file too large (max %u bytes)", what, PLAN_FILE_MAX);
+                return -EFBIG;
+            }
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno ? errno : EIO;
+        fclose(f);
+        free(buf);
+        set_err(err, errlen, "%s: cannot read: %s", what, strerror(e));
+        return -e;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (strlen(buf) != len) {
+        free(buf);
+        set_err(err, errlen, "%s: not a text file (contains a NUL byte)", what);
+        return -EINVAL;
+    }
+    *out = buf;
+    return 0;
+}
+
+static void source_free(struct source *s)
+{
+    free(s->file);
+    free(s->text);
+    free(s->real);
+    memset(s, 0, sizeof(*s));
+}
+
+/* `include NAME` at the current line: NAME relative to the including
+ * file's directory. */
+static void include_file(struct ini_ctx *c, const char *s, const char *e)
+{
+    struct source *cur = CUR(c);
+    char raw[PLAN_PATH_MAX], name[PLAN_PATH_MAX], path[PLAN_PATH_MAX * 2], what[PLAN_PATH_MAX * 3];
+    size_t n = (size_t)(e - s);
+
+    if (n == 0 || n >= sizeof(raw)) {
+        ctx_fail(c, "%s:%u: include needs a file name", cur->file, cur->line);
+        return;
+    }
+    memcpy(raw, s, n);
+    raw[n] = '\0';
+    if (expand_env(c, "include", raw, name, sizeof(name)))
+        return;
+    const char *slash = strrchr(cur->file, '/');
+    if (name[0] == '/' || !slash)
+        snprintf(path, sizeof(path), "%s", name);
+    else
+        snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - cur->file), cur->file, name);
+    if (c->depth == PLAN_INCLUDE_DEPTH) {
+        ctx_fail(c, "%s:%u: include '%s': nested more than %d deep", cur->file, cur->line, name,
+                 PLAN_INCLUDE_DEPTH);
+        return;
+    }
+    char *real = realpath(path, NULL);
+    for (int i = 0; real && i <= c->depth; i++) {
+        if (c->src[i].real && strcmp(c->src[i].real, real) == 0) {
+            ctx_fail(c, "%s:%u: include '%s': cycle (the file is already being read)",
+                     cur->file, cur->line, name);
+            free(real);
+            return;
+        }
+    }
+    snprintf(what, sizeof(what), "%s:%u: include '%s'", cur->file, cur->line, path);
+    char *text = NULL;
+    if (read_text(path, what, &text, c->err, c->errlen)) {
+        c->rc = -EINVAL;
+        free(real);
+        return;
+    }
+    struct source *ns = &c->src[++c->depth];
+    ns->file = xstrdup(path);
+    ns->text = text;
+    ns->real = real;
+    ns->pos = text;
+    ns->end = text + strlen(text);
+    ns->line = 0;
+}
+
+/* inih's fgets-style reader over the sources; see the design note for what
+ * it rewrites.  Every source line yields exactly one line for inih. */
 static char *ini_reader_cb(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
-    if (c->rc || c->pos >= c->end)
+    while (!c->rc && c->depth > 0 && CUR(c)->pos >= CUR(c)->end)
+        source_free(&c->src[c->depth--]);      /* an include is done */
+    struct source *src = CUR(c);
+    if (c->rc || src->pos >= src->end)
         return NULL;
-    const char *s = c->pos;
-    const char *nl = memchr(s, '\n', (size_t)(c->end - s));
-    const char *e = nl ? nl : c->end;
-    c->pos = nl ? nl + 1 : c->end;
-    c->line++;
+    const char *s = src->pos;
+    const char *nl = memchr(s, '\n', (size_t)(src->end - s));
+    const char *e = nl ? nl : src->end;
+    src->pos = nl ? nl + 1 : src->end;
+    src->line++;
     str[0] = '\0';
 
-    if (c->line == 1 && e - s >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+    if (src->line == 1 && e - s >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
         s += 3;      /* UTF-8 byte order mark */
     if (e > s && e[-1] == '\r')
         e--;         /* CRLF files */
@@ -383,14 +483,14 @@ static char *ini_reader_cb(char *str, int num, void *stream)
     if (*s == '[') {
         const char *close = memchr(s, ']', (size_t)(e - s));
         if (!close) {
-            ctx_fail(c, "%s:%u: missing ']' in section header", c->file, c->line);
+            ctx_fail(c, "%s:%u: missing ']' in section header", src->file, src->line);
             return NULL;
         }
         const char *after = close + 1;
         while (after < e && is_blank(*after))
             after++;
         if (after < e && *after != ';' && *after != '#') {
-            ctx_fail(c, "%s:%u: unexpected text after section header", c->file, c->line);
+            ctx_fail(c, "%s:%u: unexpected text after section header", src->file, src->line);
             return NULL;
         }
         const char *n = s + 1, *ne = close;
@@ -399,7 +499,7 @@ static char *ini_reader_cb(char *str, int num, void *stream)
         while (ne > n && is_blank(ne[-1]))
             ne--;
         if (n == ne) {
-            ctx_fail(c, "%s:%u: empty section name", c->file, c->line);
+            ctx_fail(c, "%s:%u: empty section name", src->file, src->line);
             return NULL;
         }
         section_begin(c, n, (size_t)(ne - n));
@@ -418,6 +518,13 @@ static char *ini_reader_cb(char *str, int num, void *stream)
         e--;
 
     const char *eq = memchr(s, '=', (size_t)(e - s));
+    if (!eq && e - s > 8 && memcmp(s, "include", 7) == 0 && is_blank(s[7])) {
+        const char *f = s + 8;
+        while (f < e && is_blank(*f))
+            f++;
+        include_file(c, f, e);
+        return c->rc ? NULL : str;
+    }
     size_t len = (size_t)(e - s);
     /* Room for the text, a '=' we may add and the NUL, with one byte spare
      * so inih never mistakes a full buffer for a cut line. */
@@ -448,82 +555,57 @@ static char *ini_reader_cb(char *str, int num, void *stream)
     return c->rc ? NULL : str;
 }
 
-int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
+/* Parse text owned by the caller; real is the file's realpath (or NULL). */
+static int parse_text(const char *name, const char *real, const char *text, struct plan *out,
+                      char *err, size_t errlen)
 {
-    struct ini_ctx c;
-    memset(&c, 0, sizeof(c));
-    c.file = name ? name : "<string>";
-    c.pos = text ? text : "";
-    c.end = c.pos + strlen(c.pos);
-    c.err = err;
-    c.errlen = errlen;
-    job_spec_default(&c.global);
-    plan_init(&c.plan);
+    struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
+    c->src[0].file = xstrdup(name ? name : "<string>");
+    c->src[0].real = real ? xstrdup(real) : NULL;
+    c->src[0].pos = text ? text : "";
+    c->src[0].end = c->src[0].pos + strlen(c->src[0].pos);
+    c->err = err;
+    c->errlen = errlen;
+    job_spec_default(&c->global);
+    plan_init(&c->plan);
     plan_init(out);
     if (err && errlen)
         err[0] = '\0';
 
-    int r = ini_parse_stream(ini_reader_cb, &c, ini_handler_cb, &c);
-    if (!c.rc && r > 0)      /* inih refused a line the reader let through */
-        ctx_fail(&c, "%s:%d: syntax error", c.file, r);
-    else if (!c.rc && r < 0)
-        ctx_fail(&c, "%s: parser out of memory", c.file);
-    section_end(&c);
-    if (!c.rc && c.plan.nphases == 0)
-        ctx_fail(&c, "%s: no job sections", c.file);
-    if (c.rc) {
-        plan_free(&c.plan);
-        return c.rc;
-    }
-    *out = c.plan;
-    return 0;
+    int r = ini_parse_stream(ini_reader_cb, c, ini_handler_cb, c);
+    if (!c->rc && r > 0)      /* inih refused a line the reader let through */
+        ctx_fail(c, "%s:%d: syntax error", c->src[0].file, r);
+    else if (!c->rc && r < 0)
+        ctx_fail(c, "%s: parser out of memory", c->src[0].file);
+    section_end(c);
+    if (!c->rc && c->plan.nphases == 0)
+        ctx_fail(c, "%s: no job sections", c->src[0].file);
+    int rc = c->rc;
+    if (rc)
+        plan_free(&c->plan);
+    else
+        *out = c->plan;
+    for (int i = 0; i <= c->depth; i++)
+        source_free(&c->src[i]);
+    free(c);
+    return rc;
 }
 
-/* Plans are a few lines; anything this big is not a job file. */
-#define PLAN_FILE_MAX (16u << 20)
+int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
+{
+    return parse_text(name, NULL, text, out, err, errlen);
+}
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
 {
+    char *buf = NULL;
     plan_init(out);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        int e = errno;
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(e));
-        return -e;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        if (cap - len < 2) {
-            if (cap >= PLAN_FILE_MAX) {
-                fclose(f);
-                free(buf);
-                set_err(err, errlen, "%s: file too large (max %u bytes)", path, PLAN_FILE_MAX);
-                return -EFBIG;
-            }
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    if (ferror(f)) {
-        int e = errno ? errno : EIO;
-        fclose(f);
-        free(buf);
-        set_err(err, errlen, "%s: cannot read: %s", path, strerror(e));
-        return -e;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        free(buf);
-        set_err(err, errlen, "%s: not a text file (contains a NUL byte)", path);
-        return -EINVAL;
-    }
-    int rc = plan_parse_string(path, buf, out, err, errlen);
+    int rc = read_text(path, path, &buf, err, errlen);
+    if (rc)
+        return rc;
+    char *real = realpath(path, NULL);
+    rc = parse_text(path, real, buf, out, err, errlen);
+    free(real);
     free(buf);
     return rc;
 }
@@ -543,6 +625,8 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         return -EINVAL;
     }
     struct job_spec global, job;
+    char gmatrix[PLAN_MATRIX_MAX] = "", jmatrix[PLAN_MATRIX_MAX] = "", why[256];
+    int g_nrfiles = 0, j_nrfiles = 0, about_job;
     job_spec_default(&global);
     int have_job = 0;
     struct plan p;
@@ -561,39 +645,61 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         size_t klen = eq ? (size_t)(eq - k) : strlen(k);
         const char *value = eq ? eq + 1 : NULL;
         char key[32];
+        const char *note = NULL;
         if (klen < sizeof(key)) {
             memcpy(key, k, klen);
             key[klen] = '\0';
         }
+        if (klen < sizeof(key) && !plan_is_key(key) && plan_key_ignored(key, &note)) {
+            snprintf(why, sizeof(why), "option '%.*s' is not implemented by nfstorm%s%s%s; ignored",
+                     (int)(k - a + (ptrdiff_t)klen), a, note ? " (" : "", note ? note : "",
+                     note ? ")" : "");
+            plan_add_warning(&p, why);
+            continue;
+        }
         if (klen >= sizeof(key) || !plan_is_key(key)) {
-            set_err(err, errlen, "unknown option '%s'", a);
+            const char *near = klen < sizeof(key) ? plan_key_suggest(key) : NULL;
+            if (near)
+                set_err(err, errlen, "unknown option '%s' (did you mean '%.*s%s'?)", a,
+                        (int)(k - a), a, near);
+            else
+                set_err(err, errlen, "unknown option '%s'", a);
             rc = -EINVAL;
             break;
         }
         if (strcmp(key, "name") == 0) {
-            if (have_job) {
-                rc = job_finish(&job, err, errlen);
-                if (!rc)
-                    rc = add_checked(&p, &job, err, errlen);
-                if (rc)
-                    break;
-            }
+            if (have_job && (rc = job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job)))
+                break;
             job = global;
+            memcpy(jmatrix, gmatrix, sizeof(jmatrix));
+            j_nrfiles = g_nrfiles;
             have_job = 1;
         }
-        if (plan_job_set(have_job ? &job : &global, key, value)) {
-            set_err(err, errlen, "--%s: bad value '%s'", key, value ? value : "");
+        if (strcmp(key, "matrix") == 0) {
+            if (plan_matrix_check(value ? value : "", NULL, why, sizeof(why))) {
+                set_err(err, errlen, "--matrix: %s", why);
+                rc = -EINVAL;
+            } else {
+                snprintf(have_job ? jmatrix : gmatrix, PLAN_MATRIX_MAX, "%s", value);
+            }
+            continue;
+        }
+        if (plan_job_set_why(have_job ? &job : &global, key, value, why, sizeof(why))) {
+            set_err(err, errlen, "--%s: bad value '%s'%s%s%s", key, value ? value : "",
+                    why[0] ? " (" : "", why, why[0] ? ")" : "");
             rc = -EINVAL;
+        } else if (strcmp(key, "nrfiles") == 0) {
+            *(have_job ? &j_nrfiles : &g_nrfiles) = 1;
         }
     }
     if (!rc) {
         if (!have_job) {
             job = global;
             snprintf(job.name, sizeof(job.name), "%s", "job");
+            memcpy(jmatrix, gmatrix, sizeof(jmatrix));
+            j_nrfiles = g_nrfiles;
         }
-        rc = job_finish(&job, err, errlen);
-        if (!rc)
-            rc = add_checked(&p, &job, err, errlen);
+        rc = job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job);
     }
     if (rc) {
         plan_free(&p);

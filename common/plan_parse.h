@@ -1,12 +1,19 @@
 /* plan_parse: fio job-file dialect (INI via libinih) and fio-style command
- * line options, both into a struct plan.
+ * line options, both into a struct plan.  The keys themselves live in
+ * plan_keys.c.
  *
  * Errors are one line naming what was wrong:
- *   "plan.fio:3: unknown key 'blocksizz'"
+ *   "plan.fio:3: unknown key 'blocksizz' (did you mean 'blocksize'?)"
  *   "plan.fio:5: bad value for 'bs': '4q'"
  *   "--bs: bad value '4q'"
  * Keys set in [global] apply to every later job section; a job section
- * inherits them and overrides what it sets. */
+ * inherits them and overrides what it sets.  fio keys nfstorm ignores on
+ * purpose become warnings in plan->warnings ("plan.fio:7: 'cpus_allowed' is
+ * not implemented by nfstorm; ignored").  Job files also take
+ * `include FILE` (relative to the including file, nested at most
+ * PLAN_INCLUDE_DEPTH deep) and ${VAR} from the environment in values;
+ * ${agent}, ${host}, ${job} and ${nagents} are left for the agent.
+ * matrix= expands a job into one phase per combination of its values. */
 #ifndef NFSTORM_PLAN_PARSE_H
 #define NFSTORM_PLAN_PARSE_H
 
@@ -23,11 +30,38 @@ int plan_parse_string(const char *name, const char *text, struct plan *out, char
  * Args that are not plan keys make it fail with "unknown option '--x'". */
 int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t errlen);
 
-/* Is key a plan key (for the CLI to tell plan options from its own)? */
+#define PLAN_INCLUDE_DEPTH 8
+
+/* Is key a plan key (matrix included), for the CLI to tell plan options
+ * from its own? */
 int plan_is_key(const char *key);
 
 /* Set one key on a job: the shared core of both front ends.
- * 0, -ENOENT for an unknown key, -EINVAL for a bad value. */
+ * 0, -ENOENT for an unknown key, -EINVAL for a bad value.  matrix is not a
+ * job field: the front ends handle it. */
 int plan_job_set(struct job_spec *j, const char *key, const char *value);
+/* Same; on -EINVAL why holds a reason when there is more to say than "bad
+ * value" (else ""). */
+int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
+                     char *why, size_t whylen);
+
+/* 1 if key is a fio key nfstorm accepts and ignores (a warning); *note, if
+ * note is not NULL, gets a short reason or NULL. */
+int plan_key_ignored(const char *key, const char **note);
+/* matrix= -----------------------------------------------------------------
+ * "key:v1,v2 key:v1,v2 ..." (blank-separated dimensions, any plan key but
+ * name).  Combination i (0-based; first dimension outermost, last fastest)
+ * is the base job with each key set to its value, named
+ * "<name>-<v1>-<v2>..." ('/' and ':' in values become '_'), with stonewall
+ * set so every combination is its own phase. */
+#define PLAN_MATRIX_MAX 512
+/* 0 and *count (may be NULL) = number of combinations, or -EINVAL with why. */
+int plan_matrix_check(const char *spec, uint32_t *count, char *why, size_t whylen);
+/* Build combination index into out.  0 or -EINVAL with why. */
+int plan_matrix_job(const struct job_spec *base, const char *spec, uint32_t index,
+                    struct job_spec *out, char *why, size_t whylen);
+
+/* The known key nearest to an unknown one, or NULL when none is close. */
+const char *plan_key_suggest(const char *key);
 
 #endif

@@ -4,6 +4,7 @@
  * stdout; reading that line avoids the race of picking a "free" port here
  * and having it taken before the agent binds it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -84,12 +85,12 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n, cha
     return 0;
 }
 
-static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path,
+static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, const char *secret_path,
                      char dirs[][PATH_MAX], int ndirs, int verbose, char *err, size_t errlen)
 {
     int out[2];
     char line[256], logpath[300];
-    const char *argv[8 + 2 * LOCAL_MAX_ALLOW + 2];
+    const char *argv[10 + 2 * LOCAL_MAX_ALLOW + 2];
     int a = 0;
     pid_t pid;
     FILE *fp;
@@ -99,6 +100,8 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path,
     argv[a++] = agent_path;
     argv[a++] = "--listen";
     argv[a++] = "127.0.0.1:0";
+    argv[a++] = "--secret-file";
+    argv[a++] = secret_path;
     argv[a++] = "--allow";
     argv[a++] = f->tmpdir;
     for (int d = 0; d < ndirs; d++) {
@@ -145,10 +148,34 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path,
     return 0;
 }
 
+/* A random secret, hex-encoded so the file is plain text. */
+static int write_secret(struct auth_secret *s, const char *path)
+{
+    struct auth_secret raw;
+    static const char hex[] = "0123456789abcdef";
+    int fd, rc = 0;
+
+    if (auth_random_secret(&raw) < 0)
+        return -EIO;
+    for (size_t i = 0; i < raw.len; i++) {
+        s->key[2 * i] = (unsigned char)hex[raw.key[i] >> 4];
+        s->key[2 * i + 1] = (unsigned char)hex[raw.key[i] & 15];
+    }
+    s->len = 2 * raw.len;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -errno;
+    if (write(fd, s->key, s->len) != (ssize_t)s->len)
+        rc = -EIO;
+    close(fd);
+    return rc;
+}
+
 int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
                       const struct plan *plan, int verbose, char *err, size_t errlen)
 {
     static char dirs[LOCAL_MAX_ALLOW][PATH_MAX];
+    char secret_path[300];
     int ndirs = 0, rc;
     const char *tmp = getenv("TMPDIR");
 
@@ -165,8 +192,14 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
     f->pid = xcalloc(n, sizeof *f->pid);
     f->addr = xcalloc(n, sizeof *f->addr);
     f->n = n;
+    snprintf(secret_path, sizeof secret_path, "%s.secret", f->tmpdir);
+    if ((rc = write_secret(&f->secret, secret_path)) < 0) {
+        snprintf(err, errlen, "cannot write a one-time secret to %s: %s", secret_path, strerror(-rc));
+        local_fleet_stop(f);
+        return rc;
+    }
     for (uint32_t i = 0; i < n; i++) {
-        if ((rc = spawn_one(f, i, agent_path, dirs, ndirs, verbose, err, errlen)) < 0) {
+        if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, verbose, err, errlen)) < 0) {
             if (!err[0])
                 snprintf(err, errlen, "cannot start local agent %u: %s", i, strerror(-rc));
             local_fleet_stop(f);
@@ -200,6 +233,10 @@ void local_fleet_stop(struct local_fleet *f)
             waitpid(f->pid[i], NULL, 0);
         free(f->addr[i]);
         snprintf(log, sizeof log, "%s.agent%u.log", f->tmpdir, i);
+        unlink(log);
+    }
+    if (f->tmpdir[0]) {
+        snprintf(log, sizeof log, "%s.secret", f->tmpdir);
         unlink(log);
     }
     if (f->tmpdir[0])

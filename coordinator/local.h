@@ -1,18 +1,22 @@
 /* local: the embedded fleet of `--local N`: N agent processes on this
  * machine, on free loopback ports, allowed to a temporary directory and to
- * the directories the plan names, stopped when the run ends. */
+ * the directories the plan names, authenticated with a one-time secret
+ * (in a mode-600 file beside the temporary directory), stopped when the
+ * run ends. */
 #ifndef NFSTORM_LOCAL_H
 #define NFSTORM_LOCAL_H
 
 #include <stdint.h>
 #include <sys/types.h>
 #include "common/plan.h"
+#include "proto/auth.h"
 
 struct local_fleet {
     uint32_t n;
     pid_t *pid;
     char **addr;             /* "127.0.0.1:PORT" */
     char tmpdir[256];        /* the default directory; removed at stop */
+    struct auth_secret secret;  /* one-time secret shared with these agents */
 };
 
 /* Start n agents (agent_path: the nfstorm-agent binary).  0 or -errno with

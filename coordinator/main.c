@@ -5,6 +5,7 @@
  * Reads the plan (a job file, or fio options on the command line), finds
  * the agents (--agents, --hosts, or --local N of its own), runs it, and
  * prints the merged report.  Exit status: 0 success, 1 the run failed,
+ * 3 partial (agents lost), 130 interrupted,
  * 2 bad usage or a bad plan. */
 #include <errno.h>
 #include <limits.h>
@@ -16,10 +17,14 @@
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/cmd_report.h"
+#include "coordinator/journal.h"
+#include "coordinator/dryrun.h"
 #include "coordinator/live.h"
 #include "coordinator/local.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
+#include "coordinator/timeseries.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -27,6 +32,9 @@
 
 static const char usage[] =
 "usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
+"       nfstorm report RESULT.json [--html F] [--csv F [--csv-agents]] [--timeseries F]\n"
+"                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
+"       nfstorm compare A.json B.json ... [--labels a,b,...] [--html F] [--unit-base 1000]\n"
 "       nfstorm --version | --help\n"
 "\n"
 "Runs a workload plan on many clients at once and prints one merged report.\n"
@@ -44,13 +52,27 @@ static const char usage[] =
 "  --json FILE             write the full result as JSON (docs/results.md)\n"
 "  --label TEXT            a label stored in the JSON result\n"
 "  --unit-base 1024|1000   IEC (KiB, MiB/s; default) or SI units in the text report\n"
-"  --quiet                 no per-interval progress lines on stderr\n"
+"  --csv FILE              one row per phase x op type (docs/results.md)\n"
+"  --csv-agents            ... and one per agent too\n"
+"  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
+"  --html FILE             self-contained HTML report with charts (docs/reports.md)\n"
+"  --output FILE           write fio-format output to FILE (default format normal)\n"
+"  --output-format FMT     fio's normal|json|json+|terse, or a comma list; without\n"
+"                          --output it replaces the text report on stdout\n"
+"  --quiet                 no live status line on stderr\n"
 "Run:\n"
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
 "  --connect-timeout DUR   time for agents to connect and answer (default 10s)\n"
+"  --agent-timeout DUR     an agent silent this long is marked lost (default 10s)\n"
+"  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
+"  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
+"                          op counts, file paths); connect to nothing, do no I/O\n"
 "\n"
-"Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan.\n"
+"Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan,\n"
+"3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
+"With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
+"'nfstorm report FILE.journal' rebuilds the report from it.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
 
 struct cli {
@@ -62,7 +84,11 @@ struct cli {
     const char *label;
     int unit_base;
     int quiet;
+    const char *secret_file;
+    uint64_t agent_timeout_ns;
+    struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     int verbose;
+    int dry_run;
     uint64_t interval_ns;
     uint64_t connect_timeout_ns;
     char **fio_args;
@@ -105,10 +131,11 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     c->unit_base = 1024;
     c->interval_ns = 1000000000ull;
     c->connect_timeout_ns = 10000000000ull;
+    c->agent_timeout_ns = 10000000000ull;
     c->fio_args = xcalloc((size_t)argc + 1, sizeof(char *));
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
-        int missing = 0;
+        int missing = 0, rc;
 #define OPT(name) ((v = opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
         if (a[0] != '-') {
             if (c->plan_path)
@@ -139,10 +166,21 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->connect_timeout_ns) < 0 ||
                 c->connect_timeout_ns < 1000000ull)
                 return die(2, "--connect-timeout: bad value '%s'", v ? v : "");
+        } else if ((rc = cmd_report_option(&c->out, argc, argv, &i)) != 0) {
+            if (rc == 2)
+                return 2;
+        } else if (OPT("--secret-file")) {
+            c->secret_file = v;
+        } else if (OPT("--agent-timeout")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->agent_timeout_ns) < 0 ||
+                c->agent_timeout_ns < 1000000000ull)
+                return die(2, "--agent-timeout: bad value '%s' (want at least 1s)", v ? v : "");
         } else if (strcmp(a, "--quiet") == 0) {
             c->quiet = 1;
         } else if (strcmp(a, "--verbose") == 0) {
             c->verbose = 1;
+        } else if (strcmp(a, "--dry-run") == 0) {
+            c->dry_run = 1;
         } else {
             c->fio_args[c->nfio++] = argv[i];
             continue;
@@ -171,7 +209,9 @@ static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
     (*addrs)[(*n)++] = a;
 }
 
-static int read_hosts(const char *path, char ***addrs, uint32_t *n)
+/* host[:port] [label=NAME ...] per line; labels[i] is host i's labels,
+ * comma-joined, or NULL. */
+static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n)
 {
     FILE *fp = fopen(path, "r");
     char line[1024];
@@ -191,6 +231,19 @@ static int read_hosts(const char *path, char ***addrs, uint32_t *n)
         if (*n == MAX_AGENTS) {
             fclose(fp);
             return die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+        }
+        *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
+        (*labels)[*n] = NULL;
+        for (char *t = strtok(e, " \t"); t; t = strtok(NULL, " \t")) {
+            char *old = (*labels)[*n];
+            if (strncmp(t, "label=", 6) != 0 || !t[6]) {
+                free(old);
+                fclose(fp);
+                return die(2, "%s:%d: unknown setting '%s' (want label=NAME)", path, lineno, t);
+            }
+            (*labels)[*n] = xmalloc((old ? strlen(old) + 1 : 0) + strlen(t + 6) + 1);
+            sprintf((*labels)[*n], "%s%s%s", old ? old : "", old ? "," : "", t + 6);
+            free(old);
         }
         add_addr(addrs, n, s, (size_t)(e - s));
     }
@@ -224,12 +277,15 @@ static int cmd_run(int argc, char **argv)
     struct local_fleet fleet;
     struct run_options ro;
     struct run_result res;
-    char **addrs = NULL;
+    char **addrs = NULL, **labels = NULL;
     uint32_t naddrs = 0;
     char err[1024] = "";
     struct run_observer observers[4];
     uint32_t nobs = 0;
     struct live *live;
+    struct journal *journal = NULL;
+    struct auth_secret secret;
+    struct timeseries *ts = NULL;
     int rc, status = 0;
 
     memset(&c, 0, sizeof c);
@@ -248,6 +304,8 @@ static int cmd_run(int argc, char **argv)
         plan_free(&plan);
         return die(2, "%s", err);
     }
+    for (uint32_t i = 0; i < plan.nwarnings; i++)
+        fprintf(stderr, "nfstorm: warning: %s\n", plan.warnings[i]);
     if (c.agents) {
         for (const char *s = c.agents; *s;) {
             size_t len = strcspn(s, ",");
@@ -258,7 +316,9 @@ static int cmd_run(int argc, char **argv)
         if (naddrs == 0)
             status = die(2, "--agents: no address given");
     } else if (c.hosts) {
-        status = read_hosts(c.hosts, &addrs, &naddrs);
+        status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
+    } else if (c.dry_run) {
+        /* --local N: nothing is started, the N agents are this machine */
     } else {
         char agent[PATH_MAX];
         agent_binary(agent, sizeof agent);
@@ -270,14 +330,51 @@ static int cmd_run(int argc, char **argv)
     }
     if (status != 0)
         goto out;
+    if (c.dry_run) {
+        status = dryrun_main(stdout, &plan, addrs, (const char *const *)labels, naddrs,
+                             c.local ? c.local : 1);
+        goto out;
+    }
+    if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0) {
+        status = die(2, "%s", err);
+        goto out;
+    }
 
     memset(&ro, 0, sizeof ro);
     ro.addrs = addrs;
     ro.naddrs = naddrs;
     ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
+    ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
+    if (fleet.n) {
+        ro.secret = &fleet.secret;
+    } else if (c.secret_file) {
+        if (auth_load_secret(c.secret_file, &secret, err, sizeof err) < 0) {
+            status = die(2, "%s", err);
+            goto out;
+        }
+        ro.secret = &secret;
+    }
+    if (c.json) {
+        char jpath[PATH_MAX + 16];
+        snprintf(jpath, sizeof jpath, "%s.journal", c.json);
+        if (!(journal = journal_open(jpath, c.label))) {
+            status = die(1, "%s: cannot open for writing: %s", jpath, strerror(errno));
+            goto out;
+        }
+        observers[nobs++] = journal_observer(journal);
+    }
     live = live_new(stderr, c.quiet, &plan, c.unit_base);
     observers[nobs++] = live_observer(live);
+    c.out.unit_base = c.unit_base;
+    if (c.out.timeseries) {
+        if (!(ts = timeseries_new(c.out.timeseries))) {
+            status = die(1, "%s: cannot open for writing: %s", c.out.timeseries, strerror(errno));
+            live_free(live);
+            goto out;
+        }
+        observers[nobs++] = timeseries_observer(ts);
+    }
     ro.observers = observers;
     ro.nobservers = nobs;
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
@@ -285,21 +382,37 @@ static int cmd_run(int argc, char **argv)
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
     /* what was measured is reported, even when the run failed later */
-    report_text(stdout, &res, c.unit_base);
+    if (!cmd_report_fio_on_stdout(&c.out))
+        report_text(stdout, &res, c.unit_base);
     fflush(stdout);
+    if (cmd_report_write(&c.out, &res) != 0)
+        status = 1;
+    if (ts && timeseries_free(ts) < 0)
+        status = die(1, "%s: cannot write the time series", c.out.timeseries);
     if (c.json) {
         int jrc = report_json_write(c.json, &res);
         if (jrc < 0)
             status = die(1, "%s: cannot write the JSON result: %s", c.json, strerror(-jrc));
     }
+    if (journal && journal_close(journal) < 0)
+        status = die(1, "%s.journal: write failed", c.json);
+    journal = NULL;
     if (rc < 0)
         status = die(1, "%s", err);
+    else if (rc == RUN_PARTIAL)
+        status = die(3, "%s", err);
+    else if (rc == RUN_INTERRUPTED)
+        status = die(130, "%s", err);
     result_free(&res);
 out:
+    journal_close(journal);
     if (fleet.n)
         local_fleet_stop(&fleet);
     for (uint32_t i = 0; i < naddrs; i++)
         free(addrs[i]);
+    for (uint32_t i = 0; labels && i < naddrs; i++)
+        free(labels[i]);
+    free(labels);
     free(addrs);
     plan_free(&plan);
     return status;
@@ -317,6 +430,10 @@ int main(int argc, char **argv)
         printf("nfstorm 0.1 (protocol %d)\n", PROTO_VERSION);
         return 0;
     }
+    if (strcmp(argv[1], "report") == 0)
+        return cmd_report_main(argc - 2, argv + 2);
+    if (strcmp(argv[1], "compare") == 0)
+        return cmd_compare_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "run") == 0) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

@@ -226,7 +226,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     snprintf(buf, sizeof(buf), "%u", ph->numjobs);
     json_object_set_new(opts, "numjobs", json_string(buf));
     json_object_set_new(j, "job options", opts);
-    for (int t = 0; t < OP__COUNT; t++)
+    for (int t = OP_READ; t <= OP_WRITE; t++)   /* fio's data directions */
         json_object_set_new(j, op_type_name((enum op_type)t),
                             ddir(ph, agent, (enum op_type)t, &set->op[t], dur, plus));
     {
@@ -403,7 +403,7 @@ static void write_normal(FILE *out, const struct run_result *r, int base)
             continue;
         fprintf(out, "%s: (groupid=%u, jobs=%u): err= 0: agents=%u\n", ph->name, i,
                 ph->numjobs * r->nagents, r->nagents);
-        for (int t = 0; t < OP__COUNT; t++)
+        for (int t = OP_READ; t <= OP_WRITE; t++)
             normal_ddir(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, base, 1);
         for (uint32_t a = 0; a < r->nagents; a++) {
             const struct agent_phase *ap = &ph->agents[a];
@@ -411,12 +411,12 @@ static void write_normal(FILE *out, const struct run_result *r, int base)
             if (!ap->done)
                 continue;
             fprintf(out, "  client %u (%s):\n", r->agents[a].id, r->agents[a].host);
-            for (int t = 0; t < OP__COUNT; t++)
+            for (int t = OP_READ; t <= OP_WRITE; t++)
                 normal_ddir(out, (enum op_type)t, &ap->totals.op[t],
                             ap->duration_ns ? ap->duration_ns : ph->duration_ns, base, 0);
         }
         fprintf(out, "\nRun status group %u (all jobs):\n", i);
-        for (int t = 0; t < OP__COUNT; t++) {
+        for (int t = OP_READ; t <= OP_WRITE; t++) {
             const struct op_stats *o = &ph->totals.op[t];
             char bw[32], io[32];
 

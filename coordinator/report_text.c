@@ -18,10 +18,13 @@
  * the JSON report never disagree. */
 #include "coordinator/result.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "common/units.h"
+#include "common/xmalloc.h"
+#include "coordinator/fairness.h"
 
 #define NAME_MIN 5
 #define NAME_MAX_W 20
@@ -200,6 +203,62 @@ static void agent_rows(FILE *out, const struct run_result *r, const struct phase
     }
 }
 
+/* Jain's index, slowest and fastest agent (docs/results.md). */
+static void fairness_note(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
+    struct fairness f;
+    char s[32], fa[32], hs[RESULT_HOST_MAX], hf[RESULT_HOST_MAX];
+
+    fairness_phase(r, phase, share, &f);
+    /* hosts cut to 16 columns so the line stays under 120 characters */
+    fit_host(hs, sizeof(hs), agent_host(r, f.slowest), 16);
+    fit_host(hf, sizeof(hf), agent_host(r, f.fastest), 16);
+    if (f.ncounted > 0)
+        fprintf(out, "fairness: Jain %.3f (1 = even); slowest %u (%s) %s IOPS; fastest %u (%s) %s IOPS\n",
+                f.jain, r->agents[f.slowest].id, hs, units_fmt_count(s, sizeof(s), f.slowest_iops),
+                r->agents[f.fastest].id, hf, units_fmt_count(fa, sizeof(fa), f.fastest_iops));
+    free(share);
+}
+
+/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size. */
+static void summary_matrix(FILE *out, const struct run_result *r, int base)
+{
+    static const char *const rows[4] = { "rand read", "seq read", "rand write", "seq write" };
+    uint64_t bs[8];
+    uint32_t nbs = result_block_sizes(r, bs, 8);
+    char a[32], b[32];
+
+    if (nbs == 0)
+        return;
+    fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n%-10s", "");
+    for (uint32_t j = 0; j < nbs; j++)
+        fprintf(out, " %19s", units_fmt_bytes(a, sizeof(a), (double)bs[j], base));
+    fputc('\n', out);
+    for (int row = 0; row < 4; row++) {
+        enum op_type t = row < 2 ? OP_READ : OP_WRITE;
+        int any = 0;
+
+        for (uint32_t j = 0; j < nbs; j++)
+            any |= result_matrix_phase(r, t, row % 2 == 0, bs[j]) >= 0;
+        if (!any)
+            continue;
+        fprintf(out, "%-10s", rows[row]);
+        for (uint32_t j = 0; j < nbs; j++) {
+            int i = result_matrix_phase(r, t, row % 2 == 0, bs[j]);
+            const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
+
+            if (!ph) {
+                fprintf(out, " %19s", "-");
+                continue;
+            }
+            fprintf(out, " %7s %11s", units_fmt_count(a, sizeof(a), result_iops(&ph->totals.op[t], ph->duration_ns)),
+                    units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base));
+        }
+        fputc('\n', out);
+    }
+}
+
 static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph)
 {
     char buf[32];
@@ -272,5 +331,8 @@ void report_text(FILE *out, const struct run_result *r, int unit_base)
         phase_rows(out, r, ph, &L);
         agent_rows(out, r, ph, &L);
         notes(out, r, ph);
+        fairness_note(out, r, i);
     }
+    if (r->nphases > 1)
+        summary_matrix(out, r, L.base);
 }

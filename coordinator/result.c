@@ -200,10 +200,44 @@ void result_all_ops(const struct op_set *s, struct op_stats *out)
 {
     memset(out, 0, sizeof(*out));
     hist_init(&out->lat);
+    hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
         out->ops += s->op[t].ops;
         out->bytes += s->op[t].bytes;
         out->errors += s->op[t].errors;
         hist_merge(&out->lat, &s->op[t].lat);
     }
+}
+
+uint32_t result_block_sizes(const struct run_result *r, uint64_t *bs, uint32_t max)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        uint64_t b = r->phases[i].bs;
+        uint32_t j;
+
+        if (!r->phases[i].finished)
+            continue;
+        for (j = 0; j < n && bs[j] < b; j++)
+            ;
+        if ((j < n && bs[j] == b) || n == max)
+            continue;
+        memmove(&bs[j + 1], &bs[j], (n - j) * sizeof(*bs));
+        bs[j] = b;
+        n++;
+    }
+    return n;
+}
+
+int result_matrix_phase(const struct run_result *r, enum op_type t, int random, uint64_t bs)
+{
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        const struct phase_result *ph = &r->phases[i];
+
+        if (ph->finished && ph->bs == bs && !rw_mode_random(ph->rw) == !random &&
+            ph->totals.op[t].ops > 0)
+            return (int)i;
+    }
+    return -1;
 }

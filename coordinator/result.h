@@ -101,6 +101,13 @@ int result_agent_client_bound(const struct agent_phase *ap);
 /* Sum of every op type of s into one op_stats (counts and latency). */
 void result_all_ops(const struct op_set *s, struct op_stats *out);
 
+/* The seeds' table shape (rows r/w x rand/seq, a column per block size):
+ * the distinct block sizes of finished phases, ascending (at most max), and
+ * the first finished phase with ops of type t, random or sequential, at
+ * block size bs (-1 if none). */
+uint32_t result_block_sizes(const struct run_result *r, uint64_t *bs, uint32_t max);
+int result_matrix_phase(const struct run_result *r, enum op_type t, int random, uint64_t bs);
+
 /* Reporters. unit_base: 1024 (IEC, default) or 1000 (SI). */
 void report_text(FILE *out, const struct run_result *r, int unit_base);
 /* Write the JSON result (schema in docs/results.md) atomically: a temp file

@@ -1,21 +1,28 @@
 /* run: the coordinator's state machine (see run.h).
  *
- * Per agent:  CONNECTING -> HELLO -> SYNCING (pings) -> PLANNED
- *             -> per phase: READY -> RUNNING -> DONE
- * The run advances a phase only when every agent reached the same step,
- * so all agents start each phase together.  Start instant: now + a margin
- * of several round trips, expressed in each agent's clock with the offset
- * measured from the ping with the smallest round trip (NTP's rule: that
- * sample bounds the offset's error by half its RTT). */
+ * Per agent:  CONNECTING -> HELLO (-> auth) -> SYNCING (pings) -> PLANNED
+ *             -> per phase: READY -> RUNNING -> DONE          (or LOST)
+ * The run advances a phase only when every live agent reached the same
+ * step, so all agents start each phase together.  Start instant: now + a
+ * margin of several round trips, expressed in each agent's clock with the
+ * offset measured from the ping with the smallest round trip (NTP's rule:
+ * that sample bounds the offset's error by half its RTT).
+ *
+ * Failure: once the plan is out, an agent that hangs up or stays silent
+ * longer than agent_timeout_ms is marked lost; the phase finishes with the
+ * others, and the lost agent's totals are what its intervals said until
+ * then.  Every agent hears from us at least once a second (pings), which
+ * renews its lease; an agent that stops hearing from us stops its I/O. */
 #include <errno.h>
 #include <netdb.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <uv.h>
 #include "common/clock.h"
-#include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/run.h"
 #include "proto/frame.h"
@@ -23,9 +30,10 @@
 
 #define NPINGS          8
 #define START_MARGIN_NS (200 * 1000000ull)
+#define HEARTBEAT_MS    1000
 #define READ_CHUNK      (64 * 1024)
 
-enum conn_state { C_CONNECTING, C_HELLO, C_SYNCING, C_PLANNED, C_READY, C_RUNNING, C_DONE };
+enum conn_state { C_CONNECTING, C_HELLO, C_AUTH, C_SYNCING, C_PLANNED, C_READY, C_RUNNING, C_DONE, C_LOST };
 
 struct run;
 
@@ -39,12 +47,17 @@ struct conn {
     enum conn_state state;
     struct frame_reader rd;
     char rbuf[READ_CHUNK];
+    unsigned char cnonce[AUTH_NONCE_LEN];
     uint32_t pings;
     uint64_t best_rtt;
     int64_t offset;
     uint32_t phase;            /* the phase this agent is in */
     uint32_t next_k;           /* intervals arrive in order: this bounds what
                                   an agent can make us allocate */
+    uint64_t last_rx_ns;
+    int ready_early;           /* ready for the next phase before the others
+                                  finished this one */
+    struct op_set *acc;        /* this phase's intervals, for a lost agent's totals */
 };
 
 struct run {
@@ -52,11 +65,16 @@ struct run {
     const struct run_options *opt;
     struct run_result *res;
     uv_loop_t loop;
-    uv_timer_t timeout;
+    uv_timer_t timer;          /* connect timeout, then heartbeat */
+    uv_signal_t sigint, sigterm;
     struct conn *c;
     uint32_t n;
     uint32_t phase;
-    uint32_t printed;          /* intervals of this phase printed */
+    uint32_t notified;         /* intervals of this phase passed to observers */
+    uint32_t nlost;
+    uint64_t t_start_ns;
+    int planned;               /* the plan went out */
+    int interrupted;
     int failed;
     int finished;
     char *err;
@@ -67,6 +85,13 @@ struct write_req {
     uv_write_t req;
     struct buf b;
 };
+
+#define OBSERVE(r, hook, ...)                                                    \
+    do {                                                                         \
+        for (uint32_t o_ = 0; o_ < (r)->opt->nobservers; o_++)                   \
+            if ((r)->opt->observers[o_].hook)                                    \
+                (r)->opt->observers[o_].hook((r)->opt->observers[o_].arg, (r)->res, __VA_ARGS__); \
+    } while (0)
 
 static void on_written(uv_write_t *req, int status)
 {
@@ -92,20 +117,40 @@ static void on_closed(uv_handle_t *h)
     (void)h;
 }
 
+static void conn_close(struct conn *c)
+{
+    if (c->open) {
+        c->open = 0;
+        uv_read_stop((uv_stream_t *)&c->tcp);
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+    }
+}
+
 /* Close everything; the loop then runs dry and run_execute returns. */
 static void run_shutdown(struct run *r)
 {
     if (r->finished)
         return;
     r->finished = 1;
+    for (uint32_t i = 0; i < r->n; i++)
+        conn_close(&r->c[i]);
+    uv_close((uv_handle_t *)&r->timer, on_closed);
+    uv_close((uv_handle_t *)&r->sigint, on_closed);
+    uv_close((uv_handle_t *)&r->sigterm, on_closed);
+}
+
+static void send_stop(struct run *r, const char *why)
+{
     for (uint32_t i = 0; i < r->n; i++) {
-        if (r->c[i].open) {
-            r->c[i].open = 0;
-            uv_read_stop((uv_stream_t *)&r->c[i].tcp);
-            uv_close((uv_handle_t *)&r->c[i].tcp, on_closed);
+        if (r->c[i].open && r->c[i].state >= C_PLANNED && r->c[i].state != C_LOST) {
+            struct msg_stop m;
+            struct buf b;
+            snprintf(m.reason, sizeof m.reason, "%s", why);
+            buf_init(&b);
+            msg_stop_encode(&b, &m);
+            conn_send(&r->c[i], &b);
         }
     }
-    uv_close((uv_handle_t *)&r->timeout, on_closed);
 }
 
 static void run_fail(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -118,26 +163,22 @@ static void run_fail(struct run *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
-    /* tell the others to stop I/O before we hang up */
-    for (uint32_t i = 0; i < r->n; i++) {
-        if (r->c[i].open && r->c[i].state >= C_PLANNED) {
-            struct msg_stop m;
-            struct buf b;
-            snprintf(m.reason, sizeof m.reason, "%s", r->err);
-            buf_init(&b);
-            msg_stop_encode(&b, &m);
-            conn_send(&r->c[i], &b);
-        }
-    }
+    send_stop(r, r->err);     /* tell the others to stop I/O before we hang up */
     run_shutdown(r);
 }
 
+/* Every live agent is in state st of the current phase. */
 static int all_in(struct run *r, enum conn_state st)
 {
-    for (uint32_t i = 0; i < r->n; i++)
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        if (r->c[i].state == C_LOST)
+            continue;
+        live++;
         if (r->c[i].state != st || r->c[i].phase != r->phase)
             return 0;
-    return 1;
+    }
+    return live > 0;
 }
 
 static void send_ping(struct conn *c)
@@ -161,58 +202,233 @@ static void send_plans(struct run *r)
         r->c[i].state = C_PLANNED;
         r->c[i].phase = 0;
     }
-    /* layout may take long; the connect/handshake timeout is over */
-    uv_timer_stop(&r->timeout);
+    r->planned = 1;
 }
 
 static void start_phase(struct run *r)
 {
     uint64_t max_rtt = 0, t0;
     for (uint32_t i = 0; i < r->n; i++)
-        if (r->c[i].best_rtt > max_rtt)
+        if (r->c[i].state != C_LOST && r->c[i].best_rtt > max_rtt)
             max_rtt = r->c[i].best_rtt;
     t0 = clock_now_ns() + START_MARGIN_NS + 4 * max_rtt;
     for (uint32_t i = 0; i < r->n; i++) {
-        struct msg_start m = { .phase = r->phase, .t0_ns = (uint64_t)((int64_t)t0 + r->c[i].offset) };
+        struct conn *c = &r->c[i];
+        struct msg_start m = { .phase = r->phase, .t0_ns = (uint64_t)((int64_t)t0 + c->offset) };
         struct buf b;
+        if (c->state == C_LOST)
+            continue;
         buf_init(&b);
         msg_start_encode(&b, &m);
-        conn_send(&r->c[i], &b);
-        r->c[i].state = C_RUNNING;
-        r->c[i].next_k = 0;
+        conn_send(c, &b);
+        c->state = C_RUNNING;
+        c->next_k = 0;
+        op_set_init(c->acc);
     }
-    r->printed = 0;
-    for (uint32_t i = 0; i < r->opt->nobservers; i++)
-        if (r->opt->observers[i].phase_start)
-            r->opt->observers[i].phase_start(r->opt->observers[i].arg, r->res, r->phase);
+    r->notified = 0;
+    OBSERVE(r, phase_start, r->phase);
 }
 
-/* Tell observers about every interval that all agents have now sent. */
-static void notify_intervals(struct run *r)
+/* Tell observers about every interval that all live agents have now sent. */
+static void notify_intervals(struct run *r, int phase_over)
 {
     struct phase_result *ph = &r->res->phases[r->phase];
-    while (r->printed < ph->nintervals && ph->intervals[r->printed].nreported == r->n) {
-        for (uint32_t i = 0; i < r->opt->nobservers; i++)
-            if (r->opt->observers[i].interval)
-                r->opt->observers[i].interval(r->opt->observers[i].arg, r->res, r->phase, r->printed);
-        r->printed++;
+    uint32_t live = r->n - r->nlost;
+    while (r->notified < ph->nintervals &&
+           (phase_over || ph->intervals[r->notified].nreported >= live)) {
+        OBSERVE(r, interval, r->phase, r->notified);
+        r->notified++;
     }
 }
 
 static void phase_completed(struct run *r)
 {
+    notify_intervals(r, 1);
     result_phase_finish(r->res, r->phase);
-    for (uint32_t i = 0; i < r->opt->nobservers; i++)
-        if (r->opt->observers[i].phase_done)
-            r->opt->observers[i].phase_done(r->opt->observers[i].arg, r->res, r->phase);
-    if (++r->phase == r->plan->nphases) {
+    OBSERVE(r, phase_done, r->phase);
+    if (++r->phase == r->plan->nphases || r->interrupted) {
         run_shutdown(r);
         return;
     }
     for (uint32_t i = 0; i < r->n; i++) {
-        r->c[i].state = C_PLANNED;
+        if (r->c[i].state == C_LOST)
+            continue;
+        r->c[i].state = r->c[i].ready_early ? C_READY : C_PLANNED;
+        r->c[i].ready_early = 0;
         r->c[i].phase = r->phase;
     }
+    if (all_in(r, C_READY))
+        start_phase(r);
+}
+
+/* The run goes on without agent c. */
+static void conn_lost(struct conn *c, const char *why)
+{
+    struct run *r = c->run;
+    struct agent_info *ai = &r->res->agents[c->id];
+    enum conn_state was = c->state;
+
+    if (c->state == C_LOST || r->finished)
+        return;
+    if (!r->planned) {
+        run_fail(r, "agent %u (%s): %s", c->id, c->addr, why);
+        return;
+    }
+    c->state = C_LOST;
+    conn_close(c);
+    r->nlost++;
+    ai->lost = 1;
+    ai->lost_at_s = (double)(clock_now_ns() - r->t_start_ns) / 1e9;
+    if (was == C_RUNNING) {
+        /* its totals are what it told us until now */
+        struct agent_phase ap = { 0 };
+        ap.totals = *c->acc;
+        ap.duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
+        ap.nintervals = c->next_k;
+        result_set_agent_phase(r->res, r->phase, c->id, &ap);
+        OBSERVE(r, agent_phase_done, r->phase, c->id, &ap);
+    }
+    OBSERVE(r, agent_lost, c->id, why);
+    if (r->nlost == r->n) {
+        run_fail(r, "all agents lost; the last, agent %u (%s): %s", c->id, c->addr, why);
+        return;
+    }
+    /* the others may all be waiting for this one */
+    if (all_in(r, C_READY))
+        start_phase(r);
+    else if (all_in(r, C_DONE))
+        phase_completed(r);
+    else
+        notify_intervals(r, 0);
+}
+
+static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int type)
+{
+    struct run *r = c->run;
+    const struct auth_secret *secret = r->opt->secret;
+    struct msg_welcome w;
+    char err[256];
+
+    if (type != MSG_WELCOME || msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
+        run_fail(r, "agent %u (%s): bad welcome: %s", c->id, c->addr,
+                 type != MSG_WELCOME ? "unexpected message" : err);
+        return;
+    }
+    if (w.version != PROTO_VERSION) {
+        run_fail(r, "agent %u (%s): protocol version mismatch: agent speaks %u, coordinator %u",
+                 c->id, c->addr, w.version, PROTO_VERSION);
+        return;
+    }
+    if (w.auth && !secret) {
+        run_fail(r, "agent %u (%s): the agent requires authentication: give --secret-file",
+                 c->id, c->addr);
+        return;
+    }
+    if (!w.auth && secret) {
+        run_fail(r, "agent %u (%s): the agent does not authenticate (is it running --insecure?); "
+                 "refusing it because --secret-file was given", c->id, c->addr);
+        return;
+    }
+    if (secret) {
+        struct msg_auth a;
+        struct buf b;
+        if (!auth_check(secret, AUTH_AGENT, c->cnonce, w.nonce, w.mac)) {
+            run_fail(r, "agent %u (%s): authentication failed: the agent's proof does not match "
+                     "our secret (different --secret-file?)", c->id, c->addr);
+            return;
+        }
+        auth_proof(secret, AUTH_COORDINATOR, c->cnonce, w.nonce, a.mac);
+        buf_init(&b);
+        msg_auth_encode(&b, &a);
+        conn_send(c, &b);
+    }
+    struct agent_info *ai = &r->res->agents[c->id];
+    snprintf(ai->host, sizeof ai->host, "%s", w.host);
+    ai->ncpus = w.ncpus;
+    c->state = C_SYNCING;
+    send_ping(c);
+}
+
+static void handle_pong(struct conn *c, const char *p, uint32_t n)
+{
+    struct run *r = c->run;
+    struct msg_pong m;
+    char err[256];
+    uint64_t now = clock_now_ns();
+
+    if (msg_pong_decode(p, n, &m, err, sizeof err) < 0 || m.t_ping_ns > now) {
+        run_fail(r, "agent %u (%s): bad pong", c->id, c->addr);
+        return;
+    }
+    if (c->state != C_SYNCING)
+        return;            /* heartbeat answer: last_rx is all it is for */
+    uint64_t rtt = now - m.t_ping_ns;
+    if (c->pings == 0 || rtt < c->best_rtt) {
+        c->best_rtt = rtt;
+        c->offset = (int64_t)m.t_ns - (int64_t)(m.t_ping_ns + rtt / 2);
+    }
+    if (++c->pings < NPINGS) {
+        send_ping(c);
+        return;
+    }
+    r->res->agents[c->id].clock_offset_ns = c->offset;
+    r->res->agents[c->id].rtt_ns = c->best_rtt;
+    c->state = C_PLANNED;
+    c->phase = 0;
+    if (all_in(r, C_PLANNED))
+        send_plans(r);
+}
+
+static void handle_interval(struct conn *c, const char *p, uint32_t n)
+{
+    struct run *r = c->run;
+    struct msg_interval *m = xmalloc(sizeof *m);
+    char err[256] = "";
+
+    if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
+        c->state != C_RUNNING || m->index != c->next_k ||
+        result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
+        run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err[0] ? err : "out of order");
+        free(m);
+        return;
+    }
+    c->next_k++;
+    op_set_merge(c->acc, &m->stats);
+    OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
+    free(m);
+    notify_intervals(r, 0);
+}
+
+static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
+{
+    struct run *r = c->run;
+    struct msg_phase_done *m = xmalloc(sizeof *m);
+    struct agent_phase *ap = xcalloc(1, sizeof *ap);
+    char err[256] = "";
+
+    if (msg_phase_done_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
+        c->state != C_RUNNING || m->nintervals != c->next_k) {
+        run_fail(r, "agent %u (%s): bad phase-done: %s", c->id, c->addr,
+                 err[0] ? err : "interval count differs");
+        goto out;
+    }
+    ap->done = 1;
+    ap->totals = m->totals;
+    ap->duration_ns = m->duration_ns;
+    ap->start_ns = (uint64_t)((int64_t)m->started_ns - c->offset);
+    ap->cpu_user_s = m->cpu_user_s;
+    ap->cpu_sys_s = m->cpu_sys_s;
+    ap->cores = m->cores;
+    ap->nintervals = m->nintervals;
+    result_set_agent_phase(r->res, r->phase, c->id, ap);
+    OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
+    c->state = C_DONE;
+    notify_intervals(r, 0);
+    if (all_in(r, C_DONE))
+        phase_completed(r);
+out:
+    free(m);
+    free(ap);
 }
 
 static void handle_frame(struct conn *c, const char *p, uint32_t n)
@@ -221,6 +437,7 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     char err[256];
     int type = msg_peek_type(p, n, err, sizeof err);
 
+    c->last_rx_ns = clock_now_ns();
     if (type < 0) {
         run_fail(r, "agent %u (%s): bad message: %s", c->id, c->addr, err);
         return;
@@ -232,109 +449,53 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         run_fail(r, "%s", m.text);
         return;
     }
-    switch (c->state) {
-    case C_HELLO: {
-        struct msg_welcome w;
-        if (type != MSG_WELCOME || msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
-            run_fail(r, "agent %u (%s): bad welcome: %s", c->id, c->addr,
-                     type != MSG_WELCOME ? "unexpected message" : err);
-            return;
+    if (type == MSG_PING) {            /* the agent's heartbeat: answer it */
+        struct msg_ping pi;
+        struct msg_pong po;
+        struct buf b;
+        if (msg_ping_decode(p, n, &pi, err, sizeof err) == 0) {
+            po.seq = pi.seq;
+            po.t_ping_ns = pi.t_ns;
+            po.t_ns = clock_now_ns();
+            buf_init(&b);
+            msg_pong_encode(&b, &po);
+            conn_send(c, &b);
         }
-        if (w.version != PROTO_VERSION) {
-            run_fail(r, "agent %u (%s): protocol version mismatch: agent speaks %u, coordinator %u",
-                     c->id, c->addr, w.version, PROTO_VERSION);
-            return;
-        }
-        struct agent_info *ai = &r->res->agents[c->id];
-        snprintf(ai->host, sizeof ai->host, "%s", w.host);
-        ai->ncpus = w.ncpus;
-        c->state = C_SYNCING;
-        send_ping(c);
         return;
     }
-    case C_SYNCING: {
-        struct msg_pong m;
-        uint64_t now = clock_now_ns();
-        if (type != MSG_PONG || msg_pong_decode(p, n, &m, err, sizeof err) < 0 || m.t_ping_ns > now) {
-            run_fail(r, "agent %u (%s): bad pong", c->id, c->addr);
-            return;
-        }
-        uint64_t rtt = now - m.t_ping_ns;
-        if (c->pings == 0 || rtt < c->best_rtt) {
-            c->best_rtt = rtt;
-            c->offset = (int64_t)m.t_ns - (int64_t)(m.t_ping_ns + rtt / 2);
-        }
-        if (++c->pings < NPINGS) {
-            send_ping(c);
-            return;
-        }
-        r->res->agents[c->id].clock_offset_ns = c->offset;
-        r->res->agents[c->id].rtt_ns = c->best_rtt;
-        c->state = C_PLANNED;
-        c->phase = 0;
-        if (all_in(r, C_PLANNED))
-            send_plans(r);
+    if (c->state == C_HELLO) {
+        handle_hello_reply(c, p, n, type);
         return;
-    }
-    default:
-        break;
     }
     switch (type) {
+    case MSG_PONG:
+        handle_pong(c, p, n);
+        return;
     case MSG_READY: {
         struct msg_ready m;
+        if (msg_ready_decode(p, n, &m, err, sizeof err) == 0 && c->state == C_DONE &&
+            m.phase == r->phase + 1) {
+            c->ready_early = 1;
+            return;
+        }
         if (msg_ready_decode(p, n, &m, err, sizeof err) < 0 || m.phase != r->phase ||
             c->state != C_PLANNED) {
-            run_fail(r, "agent %u (%s): unexpected ready", c->id, c->addr);
+            run_fail(r, "agent %u (%s): unexpected ready for phase %u", c->id, c->addr, m.phase);
             return;
         }
         c->state = C_READY;
-        if (all_in(r, C_READY))
+        if (r->interrupted)
+            run_shutdown(r);
+        else if (all_in(r, C_READY))
             start_phase(r);
         return;
     }
-    case MSG_INTERVAL: {
-        struct msg_interval *m = xmalloc(sizeof *m);
-        err[0] = '\0';
-        if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
-            c->state != C_RUNNING || m->index != c->next_k++ ||
-            result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
-            run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err);
-            free(m);
-            return;
-        }
-        free(m);
-        notify_intervals(r);
+    case MSG_INTERVAL:
+        handle_interval(c, p, n);
         return;
-    }
-    case MSG_PHASE_DONE: {
-        struct msg_phase_done *m = xmalloc(sizeof *m);
-        struct agent_phase *ap = xcalloc(1, sizeof *ap);
-        if (msg_phase_done_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
-            c->state != C_RUNNING) {
-            run_fail(r, "agent %u (%s): bad phase-done: %s", c->id, c->addr, err);
-            free(m);
-            free(ap);
-            return;
-        }
-        ap->done = 1;
-        ap->totals = m->totals;
-        ap->duration_ns = m->duration_ns;
-        ap->start_ns = (uint64_t)((int64_t)m->started_ns - c->offset);
-        ap->cpu_user_s = m->cpu_user_s;
-        ap->cpu_sys_s = m->cpu_sys_s;
-        ap->cores = m->cores;
-        ap->nintervals = m->nintervals;
-        result_set_agent_phase(r->res, r->phase, c->id, ap);
-        free(m);
-        free(ap);
-        c->state = C_DONE;
-        notify_intervals(r);
-        if (all_in(r, C_DONE))
-            phase_completed(r);
+    case MSG_PHASE_DONE:
+        handle_phase_done(c, p, n);
         return;
-    }
-    case MSG_PONG:
-        return;            /* late pong: harmless */
     default:
         run_fail(r, "agent %u (%s): unexpected message '%s'", c->id, c->addr,
                  msg_type_name((enum msg_type)type));
@@ -358,12 +519,11 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
     int rc;
 
     if (nread < 0) {
-        run_fail(r, "agent %u (%s): connection lost%s%s", c->id, c->addr,
-                 nread == UV_EOF ? "" : ": ", nread == UV_EOF ? "" : uv_strerror((int)nread));
+        conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
     frame_reader_feed(&c->rd, ub->base, (size_t)nread);
-    while (!r->finished && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
+    while (!r->finished && c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
         if (rc < 0) {
             run_fail(r, "agent %u (%s): frame larger than the limit", c->id, c->addr);
             return;
@@ -386,21 +546,72 @@ static void on_connect(uv_connect_t *req, int status)
     }
     uv_tcp_nodelay(&c->tcp, 1);
     c->state = C_HELLO;
+    c->last_rx_ns = clock_now_ns();
+    if (auth_nonce(c->cnonce) < 0) {
+        run_fail(c->run, "no randomness for the handshake nonce");
+        return;
+    }
+    memcpy(h.nonce, c->cnonce, sizeof h.nonce);
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
     buf_init(&b);
     msg_hello_encode(&b, &h);
     conn_send(c, &b);
 }
 
-static void on_timeout(uv_timer_t *t)
+/* Before the plan: the connect/handshake deadline.  After: heartbeats out,
+ * silence in. */
+static void on_timer(uv_timer_t *t)
 {
     struct run *r = t->data;
-    for (uint32_t i = 0; i < r->n; i++)
-        if (r->c[i].state < C_PLANNED) {
-            run_fail(r, "agent %u (%s): no answer within %u ms", i, r->c[i].addr,
-                     r->opt->connect_timeout_ms);
+    uint64_t now = clock_now_ns();
+
+    if (!r->planned) {
+        if (now - r->t_start_ns < (uint64_t)r->opt->connect_timeout_ms * 1000000u)
             return;
+        for (uint32_t i = 0; i < r->n; i++)
+            if (r->c[i].state < C_PLANNED) {
+                run_fail(r, "agent %u (%s): no answer within %u ms", i, r->c[i].addr,
+                         r->opt->connect_timeout_ms);
+                return;
+            }
+        return;
+    }
+    for (uint32_t i = 0; i < r->n && !r->finished; i++) {
+        struct conn *c = &r->c[i];
+        char why[96];
+        if (c->state == C_LOST)
+            continue;
+        if (now - c->last_rx_ns > (uint64_t)r->opt->agent_timeout_ms * 1000000u) {
+            snprintf(why, sizeof why, "silent for %.1f s", (double)(now - c->last_rx_ns) / 1e9);
+            conn_lost(c, why);
+            continue;
         }
+        send_ping(c);
+    }
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    struct run *r = h->data;
+    if (r->interrupted) {
+        /* second Ctrl-C: out now; the journal has what arrived */
+        fprintf(stderr, "nfstorm: interrupted again: exiting without waiting for the agents\n");
+        _exit(130);
+    }
+    r->interrupted = 1;
+    snprintf(r->err, r->errlen, "interrupted by %s: stopping the agents and collecting partial results",
+             signum == SIGINT ? "SIGINT" : "SIGTERM");
+    fprintf(stderr, "nfstorm: %s (again to quit at once)\n", r->err);
+    if (!r->planned) {
+        run_shutdown(r);
+        return;
+    }
+    send_stop(r, "interrupted");
+    /* agents that are running send their phase-done; if none is, end now */
+    for (uint32_t i = 0; i < r->n; i++)
+        if (r->c[i].state == C_RUNNING)
+            return;
+    run_shutdown(r);
 }
 
 /* Resolve "host:port" (numeric or name, [v6]:port). */
@@ -413,7 +624,7 @@ static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *s
     struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
     int rc;
 
-    if (!colon || hl == 0 || hl >= sizeof host || !colon[1]) {
+    if (!colon || hl == 0 || hl >= sizeof host || !colon[1] || (addr[0] == '[' && hl < 3)) {
         snprintf(err, errlen, "agent address '%s': want HOST:PORT", addr);
         return -EINVAL;
     }
@@ -429,6 +640,15 @@ static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *s
     return 0;
 }
 
+static void lost_summary(struct run *r)
+{
+    size_t len = (size_t)snprintf(r->err, r->errlen, "partial run: %u of %u agents lost:", r->nlost, r->n);
+    for (uint32_t i = 0; i < r->n && len < r->errlen; i++)
+        if (r->res->agents[i].lost)
+            len += (size_t)snprintf(r->err + len, r->errlen - len, " agent %u (%s) at %.1f s", i,
+                                    r->c[i].addr, r->res->agents[i].lost_at_s);
+}
+
 int run_execute(const struct plan *plan, const struct run_options *opt,
                 struct run_result *result, char *err, size_t errlen)
 {
@@ -442,14 +662,20 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     r.n = opt->naddrs;
     r.err = err;
     r.errlen = errlen;
+    r.t_start_ns = clock_now_ns();
     result_init(result, plan, r.n, opt->interval_ms);
     result->started_unix = (int64_t)time(NULL);
     for (uint32_t i = 0; i < r.n; i++)
         snprintf(result->agents[i].addr, sizeof result->agents[i].addr, "%s", opt->addrs[i]);
     uv_loop_init(&r.loop);
-    uv_timer_init(&r.loop, &r.timeout);
-    r.timeout.data = &r;
-    uv_timer_start(&r.timeout, on_timeout, opt->connect_timeout_ms, 0);
+    uv_timer_init(&r.loop, &r.timer);
+    r.timer.data = &r;
+    uv_timer_start(&r.timer, on_timer, HEARTBEAT_MS, HEARTBEAT_MS);
+    uv_signal_init(&r.loop, &r.sigint);
+    uv_signal_init(&r.loop, &r.sigterm);
+    r.sigint.data = r.sigterm.data = &r;
+    uv_signal_start(&r.sigint, on_signal, SIGINT);
+    uv_signal_start(&r.sigterm, on_signal, SIGTERM);
     r.c = xcalloc(r.n, sizeof *r.c);
     for (uint32_t i = 0; i < r.n; i++) {
         struct conn *c = &r.c[i];
@@ -457,6 +683,8 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         c->run = &r;
         c->id = i;
         c->addr = opt->addrs[i];
+        c->acc = xmalloc(sizeof *c->acc);
+        op_set_init(c->acc);
         frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
         if (r.finished)
             continue;
@@ -474,10 +702,18 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     }
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);
-    for (uint32_t i = 0; i < r.n; i++)
+    for (uint32_t i = 0; i < r.n; i++) {
         frame_reader_free(&r.c[i].rd);
+        free(r.c[i].acc);
+    }
     free(r.c);
     if (r.failed)
         return rc < 0 ? rc : -EIO;
-    return 0;
+    if (r.interrupted)
+        return RUN_INTERRUPTED;
+    if (r.nlost) {
+        lost_summary(&r);
+        return RUN_PARTIAL;
+    }
+    return RUN_OK;
 }

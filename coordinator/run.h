@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include "common/plan.h"
 #include "coordinator/result.h"
+#include "proto/auth.h"
 
 /* Hooks for reporters that follow the run as it goes (live line, time
  * series, journal).  Called on the run's loop thread; any may be NULL. */
@@ -20,6 +21,12 @@ struct run_observer {
     /* interval k of phase now holds every agent's data (merged and per agent) */
     void (*interval)(void *arg, const struct run_result *r, uint32_t phase, uint32_t k);
     void (*phase_done)(void *arg, const struct run_result *r, uint32_t phase);
+    /* raw arrivals, as they come (the journal records these) */
+    void (*agent_interval)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                           uint32_t k, const struct op_set *s);
+    void (*agent_phase_done)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                             const struct agent_phase *ap);
+    void (*agent_lost)(void *arg, const struct run_result *r, uint32_t agent, const char *why);
     void *arg;
 };
 
@@ -28,13 +35,22 @@ struct run_options {
     uint32_t naddrs;
     uint32_t interval_ms;    /* default 1000 */
     uint32_t connect_timeout_ms;
+    uint32_t agent_timeout_ms;   /* silence after which an agent is lost (default 10 s) */
+    const struct auth_secret *secret;  /* NULL: no authentication */
     const struct run_observer *observers;
     uint32_t nobservers;
 };
 
+enum run_status {
+    RUN_OK = 0,
+    RUN_PARTIAL = 1,         /* finished, but agents were lost on the way */
+    RUN_INTERRUPTED = 2,     /* SIGINT/SIGTERM: agents stopped, partial results */
+};
+
 /* Run plan on the agents; fills result (initialised here, caller frees with
- * result_free even on failure).  0, or -errno with a one-line reason in err
- * naming the agent. */
+ * result_free even on failure).  A run_status, or -errno with a one-line
+ * reason in err naming the agent.  On RUN_PARTIAL err names the lost agents.
+ * A second SIGINT/SIGTERM exits the process at once with status 130. */
 int run_execute(const struct plan *plan, const struct run_options *opt,
                 struct run_result *result, char *err, size_t errlen);
 

@@ -6,7 +6,10 @@
  * single call, and the checks every decoder must make (missing key, wrong
  * type, range, string length) live in one place.  Nested values (op_set,
  * histogram, the plan's phases and jobs) are field kinds of their own; a
- * job_spec is itself a field table.
+ * job_spec is itself a field table.  The job's enums travel as their plan
+ * words ("poisson", "zipf"), its arrays (bssplit, md_ops) as capped msgpack
+ * arrays whose length is the count, so no count can disagree with its
+ * array.
  *
  * Hostile input: msgpack-c allocates an array's or map's element storage as
  * soon as it reads the count, before the elements, so a 5-byte payload
@@ -50,6 +53,7 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_ERROR] = "error",
     [MSG_PING] = "ping",
     [MSG_PONG] = "pong",
+    [MSG_AUTH] = "auth",
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -70,6 +74,17 @@ enum fkind {
     F_RW,        /* enum rw_mode as fio's word */
     F_OPSET,     /* struct op_set as a sparse map */
     F_PHASES,    /* struct plan as the "phases" array */
+    F_ENUM,      /* an enum as its word, through codec */
+    F_AGENTS,    /* char[size] agents= spec: indexes only, labels resolved */
+    F_BSSPLIT,   /* job_spec nbssplit/bssplit as [[bs, pct], ...] */
+    F_MDOPS,     /* job_spec n_md_ops/md_ops as ["create", ...] */
+    F_BIN,       /* unsigned char[size], exactly size bytes (nonces, proofs) */
+};
+
+/* Word <-> value of one of the plan's small enums. */
+struct enum_codec {
+    const char *(*name)(unsigned v);     /* NULL if out of range */
+    int (*value)(const char *word);      /* -1 if unknown */
 };
 
 struct field {
@@ -78,17 +93,28 @@ struct field {
     size_t off;
     size_t size;          /* F_STR: buffer size including the NUL */
     uint64_t min, max;    /* F_U32/F_U64 */
+    const struct enum_codec *codec;      /* F_ENUM */
 };
 
 #define MEMBER_SIZE(st, f) sizeof(((st *)0)->f)
-#define FU32(st, f, lo, hi) { #f, F_U32, offsetof(st, f), 0, (lo), (hi) }
-#define FU64(st, f, lo, hi) { #f, F_U64, offsetof(st, f), 0, (lo), (hi) }
+#define FU32(st, f, lo, hi) { #f, F_U32, offsetof(st, f), 0, (lo), (hi), NULL }
+#define FU64(st, f, lo, hi) { #f, F_U64, offsetof(st, f), 0, (lo), (hi), NULL }
 #define FANYU32(st, f)      FU32(st, f, 0, UINT32_MAX)
 #define FANYU64(st, f)      FU64(st, f, 0, UINT64_MAX)
-#define FBOOL(st, f)        { #f, F_BOOL, offsetof(st, f), 0, 0, 0 }
-#define FDOUBLE(st, f)      { #f, F_DOUBLE, offsetof(st, f), 0, 0, 0 }
-#define FSTR(st, f)         { #f, F_STR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0 }
-#define FKIND(st, f, k)     { #f, (k), offsetof(st, f), 0, 0, 0 }
+#define FBOOL(st, f)        { #f, F_BOOL, offsetof(st, f), 0, 0, 0, NULL }
+#define FDOUBLE(st, f)      { #f, F_DOUBLE, offsetof(st, f), 0, 0, 0, NULL }
+#define FSTR(st, f)         { #f, F_STR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FKIND(st, f, k)     { #f, (k), offsetof(st, f), 0, 0, 0, NULL }
+#define FENUM(st, f, c)     { #f, F_ENUM, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, &(c) }
+#define FBIN(st, f)         { #f, F_BIN, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FAGENTS(st, f)      { #f, F_AGENTS, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+
+static const char *rate_process_word(unsigned v) { return rate_process_name((enum rate_process)v); }
+static const char *rand_dist_word(unsigned v) { return rand_dist_name((enum rand_dist)v); }
+static const char *file_service_word(unsigned v) { return file_service_name((enum file_service)v); }
+static const struct enum_codec rate_process_codec = { rate_process_word, rate_process_from_name };
+static const struct enum_codec rand_dist_codec = { rand_dist_word, rand_dist_from_name };
+static const struct enum_codec file_service_codec = { file_service_word, file_service_from_name };
 /* A phase index can never reach the phase cap. */
 #define FPHASE(st)          FU32(st, phase, 0, PLAN_MAX_PHASES - 1)
 
@@ -114,22 +140,60 @@ static const struct field job_fields[] = {
     FSTR(struct job_spec, ioengine),
     FANYU32(struct job_spec, iodepth),
     FSTR(struct job_spec, nfs_url),
+    FSTR(struct job_spec, description),
+    FANYU64(struct job_spec, bsrange_min),
+    FANYU64(struct job_spec, bsrange_max),
+    FKIND(struct job_spec, bssplit, F_BSSPLIT),
+    FANYU64(struct job_spec, offset),
+    FANYU64(struct job_spec, offset_increment),
+    FANYU64(struct job_spec, io_size),
+    FANYU64(struct job_spec, number_ios),
+    FU32(struct job_spec, loops, 1, UINT32_MAX),
+    FANYU64(struct job_spec, startdelay_ns),
+    FANYU64(struct job_spec, thinktime_ns),
+    FANYU64(struct job_spec, rate_bps),
+    FANYU64(struct job_spec, rate_iops),
+    FENUM(struct job_spec, rate_process, rate_process_codec),
+    FBOOL(struct job_spec, randrepeat),
+    FANYU64(struct job_spec, randseed),
+    FENUM(struct job_spec, random_distribution, rand_dist_codec),
+    FDOUBLE(struct job_spec, dist_param),
+    FBOOL(struct job_spec, unlink),
+    FBOOL(struct job_spec, sync),
+    FANYU32(struct job_spec, fdatasync),
+    FBOOL(struct job_spec, invalidate),
+    FENUM(struct job_spec, file_service_type, file_service_codec),
+    FSTR(struct job_spec, filename_format),
+    FBOOL(struct job_spec, new_group),
+    FAGENTS(struct job_spec, agents),
+    FKIND(struct job_spec, md_ops, F_MDOPS),
+    FANYU32(struct job_spec, files_per_dir),
+    FBOOL(struct job_spec, shared_dir),
+    FU64(struct job_spec, op_deadline_ns, 1, UINT64_MAX),
+    FU64(struct job_spec, server_timeout_ns, 1, UINT64_MAX),
 };
 
 static const struct field hello_fields[] = {
     FANYU32(struct msg_hello, version),
+    FBIN(struct msg_hello, nonce),
 };
 static const struct field welcome_fields[] = {
     FANYU32(struct msg_welcome, version),
     FSTR(struct msg_welcome, host),
     FANYU32(struct msg_welcome, ncpus),
     FANYU32(struct msg_welcome, pid),
+    FBOOL(struct msg_welcome, auth),
+    FBIN(struct msg_welcome, nonce),
+    FBIN(struct msg_welcome, mac),
+};
+static const struct field auth_fields[] = {
+    FBIN(struct msg_auth, mac),
 };
 static const struct field plan_fields[] = {
     FANYU32(struct msg_plan, agent_index),   /* < nagents: checked after */
     FU32(struct msg_plan, nagents, 1, UINT32_MAX),
     FU32(struct msg_plan, interval_ms, 1, UINT32_MAX),
-    { "phases", F_PHASES, offsetof(struct msg_plan, plan), 0, 0, 0 },
+    { "phases", F_PHASES, offsetof(struct msg_plan, plan), 0, 0, 0, NULL },
 };
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
@@ -141,6 +205,8 @@ static const struct field start_fields[] = {
 static const struct field interval_fields[] = {
     FPHASE(struct msg_interval),
     FANYU32(struct msg_interval, index),
+    FANYU32(struct msg_interval, inflight),
+    FANYU64(struct msg_interval, oldest_ns),
     FKIND(struct msg_interval, stats, F_OPSET),
 };
 static const struct field phase_done_fields[] = {
@@ -236,12 +302,16 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
         if (!op_stats_sent(o))
             continue;
         pack_cstr(pk, op_type_name((enum op_type)t));
-        msgpack_pack_map(pk, 4);
+        msgpack_pack_map(pk, o->svc.count ? 5 : 4);
         pack_u64(pk, "ops", o->ops);
         pack_u64(pk, "bytes", o->bytes);
         pack_u64(pk, "errors", o->errors);
         pack_cstr(pk, "lat");
         pack_hist(pk, &o->lat);
+        if (o->svc.count) {          /* rate-limited jobs only */
+            pack_cstr(pk, "svc");
+            pack_hist(pk, &o->svc);
+        }
     }
 }
 
@@ -286,6 +356,10 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_DOUBLE:
             msgpack_pack_double(pk, *CAT(base, f, double));
             break;
+        case F_BIN:
+            msgpack_pack_bin(pk, f->size);
+            msgpack_pack_bin_body(pk, CAT(base, f, unsigned char), f->size);
+            break;
         case F_STR:
             /* strnlen: a buffer filled to the brim must not be overread */
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
@@ -301,6 +375,36 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
             break;
+        case F_ENUM: {
+            /* an invalid value goes out as "" and the peer rejects it */
+            unsigned v = 0;
+            memcpy(&v, CAT(base, f, char), f->size < sizeof v ? f->size : sizeof v);
+            rw = f->codec->name(v);
+            pack_cstr(pk, rw ? rw : "");
+            break;
+        }
+        case F_AGENTS:
+            pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
+            break;
+        case F_BSSPLIT: {
+            const struct job_spec *j = base;
+            uint32_t cnt = j->nbssplit < PLAN_MAX_BSSPLIT ? j->nbssplit : PLAN_MAX_BSSPLIT;
+            msgpack_pack_array(pk, cnt);
+            for (uint32_t i = 0; i < cnt; i++) {
+                msgpack_pack_array(pk, 2);
+                msgpack_pack_uint64(pk, j->bssplit[i].bs);
+                msgpack_pack_uint32(pk, j->bssplit[i].pct);
+            }
+            break;
+        }
+        case F_MDOPS: {
+            const struct job_spec *j = base;
+            uint32_t cnt = j->n_md_ops < PLAN_MAX_MD_OPS ? j->n_md_ops : PLAN_MAX_MD_OPS;
+            msgpack_pack_array(pk, cnt);
+            for (uint32_t i = 0; i < cnt; i++)
+                pack_cstr(pk, j->md_ops[i] < OP__COUNT ? op_type_name((enum op_type)j->md_ops[i]) : "");
+            break;
+        }
         }
     }
 }
@@ -648,7 +752,7 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
     op_set_init(s);
     for (int t = 0; t < OP__COUNT; t++) {
         const char *name = op_type_name((enum op_type)t);
-        const msgpack_object *o = map_get(map, name), *lat = NULL;
+        const msgpack_object *o = map_get(map, name), *lat = NULL, *svc;
         struct op_stats *st = &s->op[t];
         size_t mark;
         int rc;
@@ -666,6 +770,13 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
         where_key(c, "lat");
         if ((rc = unpack_hist(c, lat, &st->lat)))
             return rc;
+        if ((svc = map_get(o, "svc")) != NULL) {    /* optional */
+            where_key(c, "svc");
+            if (svc->type != MSGPACK_OBJECT_MAP)
+                return fail(c, "not a map");
+            if ((rc = unpack_hist(c, svc, &st->svc)))
+                return rc;
+        }
         where_pop(c, mark);
     }
     return 0;
@@ -723,6 +834,80 @@ static int unpack_phases(struct dctx *c, const msgpack_object *map, const char *
     return rc;
 }
 
+/* A short wire string as a C string for the plan's word lookups; "" (no
+ * word matches it) when it is too long or holds a NUL. */
+static void word_of(const msgpack_object *o, char *dst, size_t size)
+{
+    dst[0] = '\0';
+    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
+        memchr(o->via.str.ptr, '\0', o->via.str.size))
+        return;
+    memcpy(dst, o->via.str.ptr, o->via.str.size);
+    dst[o->via.str.size] = '\0';
+}
+
+/* The job_spec kinds added with the wider fio dialect. */
+static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const struct field *f,
+                            void *base)
+{
+    const msgpack_object *o = NULL;
+    const msgpack_object_array *a = NULL;
+    struct job_spec *j = base;
+    char word[32], shown[40], why[128];
+    int rc, v;
+
+    switch (f->kind) {
+    case F_ENUM:
+        if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
+            return rc;
+        word_of(o, word, sizeof word);
+        if ((v = f->codec->value(word)) < 0)
+            return fail(c, "'%s' = '%s' is not a known value", f->key, show(shown, &o->via.str));
+        {
+            unsigned u = (unsigned)v;
+            memcpy(AT(base, f, char), &u, f->size < sizeof u ? f->size : sizeof u);
+        }
+        return 0;
+    case F_AGENTS:
+        if ((rc = get_str(c, map, f->key, AT(base, f, char), f->size)))
+            return rc;
+        /* labels are the coordinator's to resolve; an agent sees indexes */
+        if (strchr(AT(base, f, char), '@') || plan_agents_check(AT(base, f, char), why, sizeof why))
+            return fail(c, "'%s' is not an agent index list", f->key);
+        return 0;
+    case F_BSSPLIT:
+        if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_BSSPLIT, &a)))
+            return rc;
+        for (uint32_t i = 0; i < a->size; i++) {
+            const msgpack_object *e = &a->ptr[i];
+            if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 2 ||
+                e->via.array.ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+                e->via.array.ptr[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+                return fail(c, "'%s' entry %" PRIu32 " is not [bs, pct]", f->key, i);
+            if (e->via.array.ptr[0].via.u64 == 0 || e->via.array.ptr[1].via.u64 > 100)
+                return fail(c, "'%s' entry %" PRIu32 " out of range", f->key, i);
+            j->bssplit[i].bs = e->via.array.ptr[0].via.u64;
+            j->bssplit[i].pct = (uint32_t)e->via.array.ptr[1].via.u64;
+        }
+        j->nbssplit = a->size;
+        return 0;
+    case F_MDOPS:
+        if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_MD_OPS, &a)))
+            return rc;
+        for (uint32_t i = 0; i < a->size; i++) {
+            word_of(&a->ptr[i], word, sizeof word);
+            v = op_type_from_name(word);
+            if (v < 0 || !plan_md_op_valid((uint32_t)v))
+                return fail(c, "'%s' entry %" PRIu32 " is not a metadata op", f->key, i);
+            j->md_ops[i] = (uint32_t)v;
+        }
+        j->n_md_ops = a->size;
+        return 0;
+    default:
+        return fail(c, "internal: bad field kind");
+    }
+}
+
 static int unpack_fields(struct dctx *c, const msgpack_object *map,
                          const struct field *f, size_t n, void *base)
 {
@@ -749,6 +934,14 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_STR:
             rc = get_str(c, map, f->key, AT(base, f, char), f->size);
+            break;
+        case F_BIN:
+            if ((rc = get(c, map, f->key, MSGPACK_OBJECT_BIN, "binary", &o)))
+                break;
+            if (o->via.bin.size != f->size)
+                rc = fail(c, "'%s' must be %zu bytes, not %u", f->key, f->size, o->via.bin.size);
+            else
+                memcpy(AT(base, f, unsigned char), o->via.bin.ptr, f->size);
             break;
         case F_RW:
             if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
@@ -778,6 +971,12 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_PHASES:
             rc = unpack_phases(c, map, f->key, AT(base, f, struct plan));
+            break;
+        case F_ENUM:
+        case F_AGENTS:
+        case F_BSSPLIT:
+        case F_MDOPS:
+            rc = unpack_job_extra(c, map, f, base);
             break;
         }
         if (rc)
@@ -984,4 +1183,14 @@ void msg_pong_encode(struct buf *out, const struct msg_pong *m)
 int msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen)
 {
     return decode(p, n, MSG_PONG, pong_fields, ARRAY_LEN(pong_fields), m, err, errlen);
+}
+
+void msg_auth_encode(struct buf *out, const struct msg_auth *m)
+{
+    encode(out, MSG_AUTH, auth_fields, ARRAY_LEN(auth_fields), m);
+}
+
+int msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen)
+{
+    return decode(p, n, MSG_AUTH, auth_fields, ARRAY_LEN(auth_fields), m, err, errlen);
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include "common/plan.h"
 #include "common/stats.h"
+#include "proto/auth.h"
 #include "proto/frame.h"
 
 #define PROTO_VERSION 1
@@ -33,6 +34,7 @@ enum msg_type {
     MSG_ERROR,         /* either way: fatal for the run, with a reason */
     MSG_PING,          /* either way */
     MSG_PONG,
+    MSG_AUTH,          /* coordinator -> agent: its proof, after welcome */
     MSG__COUNT
 };
 
@@ -43,12 +45,20 @@ int msg_peek_type(const char *payload, size_t len, char *err, size_t errlen);
 
 struct msg_hello {           /* coordinator -> agent */
     uint32_t version;
+    unsigned char nonce[AUTH_NONCE_LEN];   /* fresh per connection */
 };
 struct msg_welcome {         /* agent -> coordinator */
     uint32_t version;
     char host[MSG_TEXT_MAX];  /* agent's host name */
     uint32_t ncpus;
     uint32_t pid;
+    int auth;                 /* 1: the agent authenticates (nonce, mac set);
+                                 0: it runs --insecure */
+    unsigned char nonce[AUTH_NONCE_LEN];
+    unsigned char mac[AUTH_MAC_LEN];        /* the agent's proof */
+};
+struct msg_auth {            /* coordinator -> agent */
+    unsigned char mac[AUTH_MAC_LEN];        /* the coordinator's proof */
 };
 struct msg_plan {
     uint32_t agent_index;     /* this agent's ${agent} */
@@ -66,6 +76,8 @@ struct msg_start {
 struct msg_interval {
     uint32_t phase;
     uint32_t index;           /* k: covers [t0 + k*interval, t0 + (k+1)*interval) */
+    uint32_t inflight;        /* ops outstanding when the interval closed */
+    uint64_t oldest_ns;       /* age of the oldest of them (0 if none) */
     struct op_set stats;      /* on the wire: only op types with ops, sparse histograms */
 };
 struct msg_phase_done {
@@ -117,5 +129,7 @@ void msg_ping_encode(struct buf *out, const struct msg_ping *m);
 int  msg_ping_decode(const char *p, size_t n, struct msg_ping *m, char *err, size_t errlen);
 void msg_pong_encode(struct buf *out, const struct msg_pong *m);
 int  msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen);
+void msg_auth_encode(struct buf *out, const struct msg_auth *m);
+int  msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen);
 
 #endif

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/nfs_server.sh: a throw-away NFS server for integration tests.
 # Source it from bash, then:
 #   nfs_server_start DIR   export DIR over NFSv3 and NFSv4 on 127.0.0.1
@@ -57,8 +58,7 @@ _nfs_start_rpcbind() {
   # -f: stay in the foreground, so it is our child with a pid we know.
   rpcbind -f </dev/null >/dev/null 2>&1 &
   _NFS_RPCBIND_PID=$!
-  local i
-  for i in $(seq 1 50); do
+  for _ in $(seq 1 50); do
     _nfs_rpcbind_answers && return 0
     kill -0 "$_NFS_RPCBIND_PID" 2>/dev/null || break
     sleep 0.1
@@ -108,8 +108,7 @@ _nfs_launch() {
   ganesha.nfsd -F -f "$NFS_SERVER_DIR/ganesha.conf" -L "$log" -p "$pidfile" \
     -N NIV_WARN </dev/null >>"$NFS_SERVER_DIR/ganesha.out" 2>&1 &
   NFS_PID=$!
-  local i
-  for i in $(seq 1 200); do
+  for _ in $(seq 1 200); do
     if ! kill -0 "$NFS_PID" 2>/dev/null; then
       echo "nfs_server: ganesha.nfsd exited at start; log:" >&2
       tail -n 20 "$log" "$NFS_SERVER_DIR/ganesha.out" >&2 2>/dev/null
@@ -130,8 +129,7 @@ _nfs_launch() {
 _nfs_kill_ganesha() {
   [ -n "${NFS_PID:-}" ] || return 0
   kill -TERM "$NFS_PID" 2>/dev/null || true
-  local i
-  for i in $(seq 1 100); do
+  for _ in $(seq 1 100); do
     kill -0 "$NFS_PID" 2>/dev/null || break
     sleep 0.1
   done

@@ -21,7 +21,7 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 # start_agent ALLOWDIR [more agent args]: sets AGENT_ADDR and AGENT_PID
 start_agent() {
   local log=$T/agent.$RANDOM.log
-  "$AGENT" --listen 127.0.0.1:0 --allow "$@" >"$log.out" 2>"$log" &
+  "$AGENT" --listen 127.0.0.1:0 ${AGENT_AUTH:---insecure} --allow "$@" >"$log.out" 2>"$log" &
   AGENT_PID=$!
   PIDS+=("$AGENT_PID")
   for _ in $(seq 50); do

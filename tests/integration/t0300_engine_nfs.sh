@@ -21,7 +21,7 @@ if [ -f deps/libnfs/lib/pkgconfig/libnfs.pc ]; then
 else
   NFS_FLAGS=$(pkg-config --cflags --libs libnfs)
 fi
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046
 if ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -g -pthread -Wall -Wextra -Werror -Wshadow \
      -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla -Wimplicit-fallthrough \
      -I. -o "$WORK/test_engine_nfs" tests/unit/test_engine_nfs.c agent/engine_nfs.c \

@@ -7,6 +7,7 @@
  * ("phases.1.jobs.0.numjobs"), and packing it again, so every case differs
  * from a valid message in exactly one place. */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,6 +86,44 @@ static void fill_job(struct job_spec *j, unsigned k)
     snprintf(j->ioengine, sizeof j->ioengine, "%s", k % 2 ? "nfs" : "null");
     j->iodepth = 128 + k;
     snprintf(j->nfs_url, sizeof j->nfs_url, "nfs://server-%u/export?version=3", k);
+    /* the wider fio dialect */
+    memset(j->description, 'w', sizeof j->description - 1);   /* longest allowed */
+    j->bsrange_min = 4096 + k;
+    j->bsrange_max = (UINT64_C(1) << 20) + k;
+    j->nbssplit = PLAN_MAX_BSSPLIT - k % 2;
+    for (uint32_t i = 0; i < j->nbssplit; i++) {
+        j->bssplit[i].bs = (UINT64_C(4096) << i) + k;
+        j->bssplit[i].pct = i ? 6 : 100 - 6 * (j->nbssplit - 1);
+    }
+    j->offset = (UINT64_C(1) << 41) + k;
+    j->offset_increment = (UINT64_C(1) << 30) + k;
+    j->io_size = UINT64_MAX - 7 - k;
+    j->number_ios = 1000003 + k;
+    j->loops = 9 + k;
+    j->startdelay_ns = UINT64_C(2500000000) + k;
+    j->thinktime_ns = 1500 + k;
+    j->rate_bps = (UINT64_C(100) << 20) + k;
+    j->rate_iops = 200 + k;
+    j->rate_process = k % 2 ? RATE_LINEAR : RATE_POISSON;
+    j->randrepeat = 0;
+    j->randseed = UINT64_C(0xdeadbeefcafe) + k;
+    j->random_distribution = (enum rand_dist)(1 + k % 3);
+    j->dist_param = 0.25 + k;
+    j->unlink = 1;
+    j->sync = 1;
+    j->fdatasync = 5 + k;
+    j->invalidate = 0;
+    j->file_service_type = (enum file_service)(1 + k % 2);
+    snprintf(j->filename_format, sizeof j->filename_format, "$jobname.$agent.$jobnum.%u", k);
+    j->new_group = 1;
+    snprintf(j->agents, sizeof j->agents, "0-3,%u", 7 + k);
+    j->n_md_ops = PLAN_MAX_MD_OPS - k % 2;
+    for (uint32_t i = 0; i < j->n_md_ops; i++)
+        j->md_ops[i] = OP_CREATE + (i + k) % (OP__COUNT - OP_CREATE);
+    j->files_per_dir = 100 + k;
+    j->shared_dir = 1;
+    j->op_deadline_ns = UINT64_C(61000000000) + k;
+    j->server_timeout_ns = UINT64_C(31000000000) + k;
 }
 
 static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
@@ -110,6 +149,43 @@ static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
     assert_string_equal(a->ioengine, b->ioengine);
     assert_int_equal(a->iodepth, b->iodepth);
     assert_string_equal(a->nfs_url, b->nfs_url);
+    assert_string_equal(a->description, b->description);
+    assert_int_equal(a->bsrange_min, b->bsrange_min);
+    assert_int_equal(a->bsrange_max, b->bsrange_max);
+    assert_int_equal(a->nbssplit, b->nbssplit);
+    for (uint32_t i = 0; i < a->nbssplit; i++) {
+        assert_int_equal(a->bssplit[i].bs, b->bssplit[i].bs);
+        assert_int_equal(a->bssplit[i].pct, b->bssplit[i].pct);
+    }
+    assert_int_equal(a->offset, b->offset);
+    assert_int_equal(a->offset_increment, b->offset_increment);
+    assert_int_equal(a->io_size, b->io_size);
+    assert_int_equal(a->number_ios, b->number_ios);
+    assert_int_equal(a->loops, b->loops);
+    assert_int_equal(a->startdelay_ns, b->startdelay_ns);
+    assert_int_equal(a->thinktime_ns, b->thinktime_ns);
+    assert_int_equal(a->rate_bps, b->rate_bps);
+    assert_int_equal(a->rate_iops, b->rate_iops);
+    assert_int_equal(a->rate_process, b->rate_process);
+    assert_int_equal(a->randrepeat, b->randrepeat);
+    assert_int_equal(a->randseed, b->randseed);
+    assert_int_equal(a->random_distribution, b->random_distribution);
+    assert_true(a->dist_param == b->dist_param);
+    assert_int_equal(a->unlink, b->unlink);
+    assert_int_equal(a->sync, b->sync);
+    assert_int_equal(a->fdatasync, b->fdatasync);
+    assert_int_equal(a->invalidate, b->invalidate);
+    assert_int_equal(a->file_service_type, b->file_service_type);
+    assert_string_equal(a->filename_format, b->filename_format);
+    assert_int_equal(a->new_group, b->new_group);
+    assert_string_equal(a->agents, b->agents);
+    assert_int_equal(a->n_md_ops, b->n_md_ops);
+    for (uint32_t i = 0; i < a->n_md_ops; i++)
+        assert_int_equal(a->md_ops[i], b->md_ops[i]);
+    assert_int_equal(a->files_per_dir, b->files_per_dir);
+    assert_int_equal(a->shared_dir, b->shared_dir);
+    assert_int_equal(a->op_deadline_ns, b->op_deadline_ns);
+    assert_int_equal(a->server_timeout_ns, b->server_timeout_ns);
 }
 
 /* A 2-phase x 2-job plan, every field off its default. */
@@ -241,6 +317,12 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_pong_encode(b, &m);
         break;
     }
+    case MSG_AUTH: {
+        struct msg_auth m;
+        memset(m.mac, 0xa5, sizeof m.mac);
+        msg_auth_encode(b, &m);
+        break;
+    }
     default:
         fail();
     }
@@ -281,6 +363,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_ERROR: { struct msg_error m; rc = msg_error_decode(p, n, &m, err, errlen); break; }
     case MSG_PING: { struct msg_ping m; rc = msg_ping_decode(p, n, &m, err, errlen); break; }
     case MSG_PONG: { struct msg_pong m; rc = msg_pong_decode(p, n, &m, err, errlen); break; }
+    case MSG_AUTH: { struct msg_auth m; rc = msg_auth_decode(p, n, &m, err, errlen); break; }
     default:
         fail();
     }
@@ -430,7 +513,7 @@ static void test_msg_type_names(void **state)
         [MSG_HELLO] = "hello", [MSG_WELCOME] = "welcome", [MSG_PLAN] = "plan",
         [MSG_READY] = "ready", [MSG_START] = "start", [MSG_INTERVAL] = "interval",
         [MSG_PHASE_DONE] = "phase-done", [MSG_STOP] = "stop", [MSG_ERROR] = "error",
-        [MSG_PING] = "ping", [MSG_PONG] = "pong",
+        [MSG_PING] = "ping", [MSG_PONG] = "pong", [MSG_AUTH] = "auth",
     };
 
     (void)state;
@@ -995,6 +1078,69 @@ static void test_msg_out_of_range_rejected(void **state)
     expect_rejected(MSG_PHASE_DONE, "totals.write.lat.b", E_SET, o_nil(), "'b' is not an array");
 }
 
+/* The fields of the wider fio dialect: enums as words, capped arrays,
+ * agent lists already resolved. */
+static void test_msg_plan_wider_fields_checked(void **state)
+{
+    static msgpack_object pair[2], entries[PLAN_MAX_BSSPLIT + 1], ops[PLAN_MAX_MD_OPS + 1];
+    msgpack_object arr = { .type = MSGPACK_OBJECT_ARRAY };
+
+    (void)state;
+    pair[0] = o_u64(4096);
+    pair[1] = o_u64(1);
+    for (unsigned i = 0; i < PLAN_MAX_BSSPLIT + 1; i++) {
+        entries[i].type = MSGPACK_OBJECT_ARRAY;
+        entries[i].via.array.size = 2;
+        entries[i].via.array.ptr = pair;
+    }
+    arr.via.array.ptr = entries;
+    arr.via.array.size = PLAN_MAX_BSSPLIT + 1;
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.bssplit", E_SET, arr, "'bssplit' has 17 entries");
+    arr.via.array.size = PLAN_MAX_BSSPLIT;
+    expect_accepted(MSG_PLAN, "phases.0.jobs.0.bssplit", E_SET, arr);
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.bssplit.0", E_SET, o_u64(4096), "is not [bs, pct]");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.bssplit.0.0", E_SET, o_u64(0), "out of range");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.bssplit.0.1", E_SET, o_u64(101), "out of range");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.bssplit.0.1", E_SET, o_str("50"), "is not [bs, pct]");
+
+    for (unsigned i = 0; i < PLAN_MAX_MD_OPS + 1; i++)
+        ops[i] = o_str("stat");
+    arr.via.array.ptr = ops;
+    arr.via.array.size = PLAN_MAX_MD_OPS + 1;
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.md_ops", E_SET, arr, "'md_ops' has 17 entries");
+    arr.via.array.size = PLAN_MAX_MD_OPS;
+    expect_accepted(MSG_PLAN, "phases.0.jobs.0.md_ops", E_SET, arr);
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.md_ops.0", E_SET, o_str("read"),
+                    "'md_ops' entry 0 is not a metadata op");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.md_ops.1", E_SET, o_u64(2), "not a metadata op");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.md_ops", E_DELETE, o_nil(), "missing key 'md_ops'");
+
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.rate_process", E_SET, o_str("bursty"),
+                    "'rate_process' = 'bursty' is not a known value");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.rate_process", E_SET, o_u64(1), "is not a string");
+    expect_accepted(MSG_PLAN, "phases.0.jobs.0.rate_process", E_SET, o_str("poisson"));
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.random_distribution", E_SET, o_str("zoned"),
+                    "not a known value");
+    expect_accepted(MSG_PLAN, "phases.0.jobs.1.random_distribution", E_SET, o_str("pareto"));
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.file_service_type", E_SET, o_str(""), "not a known value");
+    {
+        msgpack_object neg = { .type = MSGPACK_OBJECT_FLOAT64, .via.f64 = -0.5 };
+        expect_rejected(MSG_PLAN, "phases.0.jobs.0.dist_param", E_SET, neg, "'dist_param' out of range");
+        neg.via.f64 = NAN;
+        expect_rejected(MSG_PLAN, "phases.0.jobs.0.dist_param", E_SET, neg, "'dist_param' out of range");
+    }
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.loops", E_SET, o_u64(0), "'loops' = 0 out of range");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.op_deadline_ns", E_SET, o_u64(0), "'op_deadline_ns'");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.server_timeout_ns", E_SET, o_u64(0), "'server_timeout_ns'");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.agents", E_SET, o_str("@fast"),
+                    "'agents' is not an agent index list");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.0.agents", E_SET, o_str("3-1"), "not an agent index list");
+    expect_accepted(MSG_PLAN, "phases.0.jobs.0.agents", E_SET, o_str(""));
+    expect_accepted(MSG_PLAN, "phases.0.jobs.0.agents", E_SET, o_str("0,2-5"));
+    expect_rejected(MSG_PLAN, "phases.1.jobs.1.description", E_DELETE, o_nil(), "missing key 'description'");
+    expect_rejected(MSG_PLAN, "phases.1.jobs.1.thinktime_ns", E_SET, o_str("1"), "not an unsigned integer");
+}
+
 static void test_msg_bucket_array_odd_rejected(void **state)
 {
     struct msg_interval *m = calloc(1, sizeof *m);
@@ -1106,6 +1252,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_msg_type_names),
+        cmocka_unit_test(test_msg_plan_wider_fields_checked),
         cmocka_unit_test(test_msg_hello_round_trip_any_version),
         cmocka_unit_test(test_msg_welcome_round_trip),
         cmocka_unit_test(test_msg_plan_round_trip_every_field),

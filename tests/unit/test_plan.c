@@ -240,7 +240,7 @@ static void test_plan_validate_rules(void **state)
     j = named_job("", 0);
     expect_invalid(&j, "job has no name");
     j = named_job("v", 0); j.rw = RW__COUNT;
-    expect_invalid(&j, "job 'v': bad rw mode 6");
+    expect_invalid(&j, "job 'v': bad rw mode 7");   /* RW__COUNT, after RW_METADATA */
     j = named_job("v", 0); memset(j.filename, 'x', sizeof(j.filename));
     expect_invalid(&j, "job has an unterminated string field");
 }
@@ -310,7 +310,9 @@ static void test_plan_is_key_knows_keys_and_aliases(void **state)
     for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
         assert_true(plan_is_key(k[i]));
     assert_false(plan_is_key("blocksizz"));
-    assert_false(plan_is_key("agents"));
+    assert_true(plan_is_key("agents"));
+    assert_true(plan_is_key("matrix"));
+    assert_false(plan_is_key("cpus_allowed"));   /* ignored with a warning, not a key */
     assert_false(plan_is_key(""));
     assert_false(plan_is_key(NULL));
 }
@@ -580,7 +582,7 @@ static void test_plan_parse_unknown_key_names_line(void **state)
 {
     (void)state;
     parse_err("[global]\nrw=randread\nblocksizz=4k\n[j]\nsize=1m\n",
-              "t.fio:3: unknown key 'blocksizz'");
+              "t.fio:3: unknown key 'blocksizz' (did you mean 'blocksize'?)");
     /* Comments, blank lines and bare flags before it do not shift the count. */
     parse_err("# c\n\n[j]\n; c\ntime_based\nruntime=1\nsize=1m\n\n  nosuch = 1\n",
               "t.fio:9: unknown key 'nosuch'");
@@ -594,7 +596,8 @@ static void test_plan_parse_bad_value_names_key_and_value(void **state)
     parse_err("[global]\n\nbs=4q\n[j]\nsize=1m\n", "t.fio:3: bad value for 'bs': '4q'");
     parse_err("[j]\nsize=1m\nblocksize=x\n", "t.fio:3: bad value for 'blocksize': 'x'");
     parse_err("[j]\nsize=1m\nrw=trim\n", "t.fio:3: bad value for 'rw': 'trim'");
-    parse_err("[j]\nsize=1m\nioengine=libaio\n", "t.fio:3: bad value for 'ioengine': 'libaio'");
+    parse_err("[j]\nsize=1m\nioengine=libaio\n", "t.fio:3: bad value for 'ioengine': 'libaio' "
+              "(nfstorm's engines are psync (sync, pvsync), io_uring, nfs, null)");
     parse_err("[j]\nsize=1m\nrwmixread=150\n", "t.fio:3: bad value for 'rwmixread': '150'");
     parse_err("[j]\nsize=1m\nnumjobs=many\n", "t.fio:3: bad value for 'numjobs': 'many'");
     parse_err("[j]\nsize=1m\nruntime=5y\n", "t.fio:3: bad value for 'runtime': '5y'");
@@ -671,7 +674,7 @@ static void test_plan_parse_file_reads_and_reports_path(void **state)
     char err[512] = "";
     assert_int_equal(plan_parse_file(path, &p, err, sizeof(err)), -EINVAL);
     char want[512];
-    snprintf(want, sizeof(want), "%s:3: unknown key 'blocksizz'", path);
+    snprintf(want, sizeof(want), "%s:3: unknown key 'blocksizz' (did you mean 'blocksize'?)", path);
     assert_string_equal(err, want);
 
     FILE *f = fopen(path, "w");
@@ -776,7 +779,7 @@ static void test_plan_parse_args_errors(void **state)
     assert_int_equal(args_parse(&p, err, sizeof(err), 2, "--name=t", "--bogus"), -EINVAL);
     assert_string_equal(err, "unknown option '--bogus'");
     assert_int_equal(args_parse(&p, err, sizeof(err), 2, "--name=t", "-blocksizz=4k"), -EINVAL);
-    assert_string_equal(err, "unknown option '-blocksizz=4k'");
+    assert_string_equal(err, "unknown option '-blocksizz=4k' (did you mean '-blocksize'?)");
     assert_int_equal(args_parse(&p, err, sizeof(err), 1, "size=1m"), -EINVAL);
     assert_string_equal(err, "unknown option 'size=1m'");
 

@@ -1,0 +1,273 @@
+/* cmd_report: report outputs for `run`, and the `report` and `compare`
+ * commands.
+ *
+ * Design: `run` and `report` share one struct report_outputs and one
+ * writer, so `nfstorm report saved.json --html F` produces exactly what
+ * `nfstorm run ... --html F` would have: both render a run_result, live or
+ * loaded (result_load).  Files are written whole and checked on close; a
+ * failure is one line naming the file.  fio formats go to --output, or
+ * replace the text report on stdout when only --output-format is given, so
+ * a script that parses fio's JSON from stdout gets JSON alone. */
+#include "coordinator/cmd_report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "coordinator/compare.h"
+#include "coordinator/report.h"
+#include "coordinator/result_load.h"
+#include "coordinator/timeseries.h"
+
+static const char *value(const char *name, int argc, char **argv, int *i, int *bad)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "nfstorm: %s needs a value\n", name);
+        *bad = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
+{
+    const char *v;
+    int bad = 0;
+
+    if (strcmp(argv[*i], "--csv-agents") == 0) {
+        o->csv_agents = 1;
+        return 1;
+    }
+    if ((v = value("--csv", argc, argv, i, &bad)))
+        o->csv = v;
+    else if ((v = value("--html", argc, argv, i, &bad)))
+        o->html = v;
+    else if ((v = value("--timeseries", argc, argv, i, &bad)))
+        o->timeseries = v;
+    else if ((v = value("--output-format", argc, argv, i, &bad))) {
+        if (report_fio_parse_formats(v, &o->fio_formats) < 0) {
+            fprintf(stderr, "nfstorm: --output-format: bad value '%s' (want normal, json, json+, "
+                    "terse, or a comma list)\n", v);
+            return 2;
+        }
+    } else if ((v = value("--output", argc, argv, i, &bad)))
+        o->output = v;
+    else
+        return bad ? 2 : 0;
+    return 1;
+}
+
+int cmd_report_fio_on_stdout(const struct report_outputs *o)
+{
+    return o->fio_formats && !o->output;
+}
+
+static int close_checked(FILE *f, const char *path)
+{
+    int bad = ferror(f);
+
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "nfstorm: %s: cannot write: %s\n", path, strerror(errno ? errno : EIO));
+        return 1;
+    }
+    return 0;
+}
+
+static FILE *open_out(const char *path)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f)
+        fprintf(stderr, "nfstorm: %s: cannot open for writing: %s\n", path, strerror(errno));
+    return f;
+}
+
+int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
+{
+    int status = 0;
+    FILE *f;
+
+    if (o->csv && (f = open_out(o->csv))) {
+        report_csv(f, r, o->csv_agents);
+        status |= close_checked(f, o->csv);
+    } else if (o->csv) {
+        status = 1;
+    }
+    if (o->html && (f = open_out(o->html))) {
+        report_html(f, r, o->unit_base);
+        status |= close_checked(f, o->html);
+    } else if (o->html) {
+        status = 1;
+    }
+    if (o->fio_formats || o->output) {
+        unsigned mask = o->fio_formats ? o->fio_formats : REPORT_FIO_NORMAL;
+
+        f = o->output ? open_out(o->output) : stdout;
+        if (!f)
+            return 1;
+        if (report_fio(f, r, mask, o->unit_base) < 0) {
+            fprintf(stderr, "nfstorm: %s: out of memory building the fio JSON\n",
+                    o->output ? o->output : "stdout");
+            status = 1;
+        }
+        if (o->output)
+            status |= close_checked(f, o->output);
+        else
+            fflush(stdout);
+    }
+    return status;
+}
+
+int cmd_report_main(int argc, char **argv)
+{
+    struct report_outputs o = { .unit_base = 1024 };
+    struct run_result r;
+    const char *path = NULL;
+    char err[1024];
+    int status;
+
+    for (int i = 0; i < argc; i++) {
+        int rc = cmd_report_option(&o, argc, argv, &i);
+
+        if (rc == 2)
+            return 2;
+        if (rc == 1)
+            continue;
+        if (strcmp(argv[i], "--unit-base=1000") == 0 ||
+            (strcmp(argv[i], "--unit-base") == 0 && i + 1 < argc && strcmp(argv[i + 1], "1000") == 0)) {
+            o.unit_base = 1000;
+            i += argv[i][11] == '\0';
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
+            return 2;
+        } else if (path) {
+            fprintf(stderr, "nfstorm: report: one result file at a time ('%s' and '%s')\n", path, argv[i]);
+            return 2;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "nfstorm: report: no result file (usage: nfstorm report RESULT.json [--html F] [--csv F])\n");
+        return 2;
+    }
+    if (result_load(path, &r, err, sizeof(err)) < 0) {
+        fprintf(stderr, "nfstorm: %s\n", err);
+        result_free(&r);
+        return 2;
+    }
+    if (!cmd_report_fio_on_stdout(&o))
+        report_text(stdout, &r, o.unit_base);
+    fflush(stdout);
+    status = cmd_report_write(&o, &r);
+    if (o.timeseries) {
+        FILE *f = open_out(o.timeseries);
+        if (f) {
+            timeseries_write_all(f, &r);
+            status |= close_checked(f, o.timeseries);
+        } else {
+            status = 1;
+        }
+    }
+    result_free(&r);
+    return status;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+int cmd_compare_main(int argc, char **argv)
+{
+    const char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
+    const char *labels_arg = NULL, *html = NULL;
+    char **labels = NULL;
+    struct run_result *runs = NULL;
+    struct compare c;
+    uint32_t n = 0, nloaded = 0;
+    int unit_base = 1024, status = 0;
+    char err[1024];
+
+    for (int i = 0; i < argc; i++) {
+        int bad = 0;
+        const char *v;
+
+        if ((v = value("--labels", argc, argv, &i, &bad)))
+            labels_arg = v;
+        else if ((v = value("--html", argc, argv, &i, &bad)))
+            html = v;
+        else if ((v = value("--unit-base", argc, argv, &i, &bad)))
+            unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
+        else if (bad || argv[i][0] == '-') {
+            if (!bad)
+                fprintf(stderr, "nfstorm: compare: unknown option '%s'\n", argv[i]);
+            status = 2;
+            goto out;
+        } else
+            paths[n++] = argv[i];
+    }
+    if (n < 2) {
+        fprintf(stderr, "nfstorm: compare: want at least two result files "
+                "(usage: nfstorm compare A.json B.json ... [--labels a,b,...] [--html F])\n");
+        status = 2;
+        goto out;
+    }
+    runs = xcalloc(n, sizeof(*runs));
+    labels = xcalloc(n, sizeof(*labels));
+    for (; nloaded < n; nloaded++)
+        if (result_load(paths[nloaded], &runs[nloaded], err, sizeof(err)) < 0) {
+            fprintf(stderr, "nfstorm: %s\n", err);
+            result_free(&runs[nloaded]);
+            status = 2;
+            goto out;
+        }
+    for (uint32_t j = 0; j < n; j++) {
+        const char *s = labels_arg;
+        size_t len = 0;
+
+        /* the j-th element of --labels, else the run's label, else the file name */
+        for (uint32_t k = 0; s && k <= j; k++) {
+            len = strcspn(s, ",");
+            if (k < j)
+                s = s[len] ? s + len + 1 : NULL;
+        }
+        if (s && len)
+            labels[j] = strndup(s, len);
+        else
+            labels[j] = xstrdup(runs[j].label[0] ? runs[j].label : base_name(paths[j]));
+    }
+    compare_build(&c, runs, (const char *const *)labels, n);
+    compare_text(stdout, &c, paths, unit_base);
+    if (html) {
+        FILE *f = open_out(html);
+        if (f) {
+            compare_html(f, &c, paths, unit_base);
+            status = close_checked(f, html);
+        } else {
+            status = 1;
+        }
+    }
+    compare_free(&c);
+out:
+    for (uint32_t j = 0; j < nloaded; j++)
+        result_free(&runs[j]);
+    for (uint32_t j = 0; labels && j < n; j++)
+        free(labels[j]);
+    free(labels);
+    free(runs);
+    free(paths);
+    return status;
+}

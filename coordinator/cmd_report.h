@@ -1,0 +1,34 @@
+/* cmd_report: the report outputs a run (or a saved result) can produce,
+ * and the `nfstorm report` and `nfstorm compare` commands. */
+#ifndef NFSTORM_CMD_REPORT_H
+#define NFSTORM_CMD_REPORT_H
+
+#include "coordinator/result.h"
+
+struct report_outputs {
+    const char *csv;         /* --csv FILE */
+    int csv_agents;          /* --csv-agents */
+    const char *html;        /* --html FILE */
+    const char *timeseries;  /* --timeseries FILE (report: written from the saved intervals) */
+    const char *output;      /* --output FILE: fio formats go there */
+    unsigned fio_formats;    /* --output-format mask; 0 = not given */
+    int unit_base;
+};
+
+/* Parse one report option at argv[*i] into o (advancing *i past a
+ * separate value).  1 if it was one, 0 if not, 2 on a bad value (message
+ * printed). */
+int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i);
+/* 1 when the fio formats replace the text report on stdout. */
+int cmd_report_fio_on_stdout(const struct report_outputs *o);
+/* Write every requested output of r.  0, or 1 after printing a one-line
+ * error per output that failed. */
+int cmd_report_write(const struct report_outputs *o, const struct run_result *r);
+
+/* `nfstorm report RESULT.json [options]`, `nfstorm compare A.json B.json
+ * ... [--labels a,b] [--html F]`: argv after the command word.  Exit
+ * status 0, 1 (a file could not be written), 2 (usage, bad input). */
+int cmd_report_main(int argc, char **argv);
+int cmd_compare_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,234 @@
+/* dryrun: print a plan as each agent will run it (see dryrun.h).
+ *
+ * Design: one walk phase -> agent -> job -> thread, printing as it goes,
+ * with the same helpers the agent uses (plan_agents_match, plan_job_base,
+ * plan_file_path) so the dry run cannot drift from the real run.  Output is
+ * meant for people and for grep in tests: one "agent N (host): idle" or
+ * "agent N (host): K jobs" line per agent and phase, then one line per job
+ * and one line per file shown. */
+#include "coordinator/dryrun.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/plan_files.h"
+#include "common/stats.h"
+#include "common/units.h"
+#include "common/xmalloc.h"
+
+#define SHOW_THREADS 4
+#define SHOW_FILES   3
+
+static const char *fmt_size(char *buf, size_t len, uint64_t bytes)
+{
+    return units_fmt_bytes(buf, len, (double)bytes, 1024);
+}
+
+/* Ops one thread issues: bytes of I/O over bs, times loops, capped by
+ * number_ios.  For metadata jobs: one op per file per md op. */
+static uint64_t thread_ops(const struct job_spec *j)
+{
+    if (j->rw == RW_METADATA)
+        return (uint64_t)j->nrfiles * j->n_md_ops * (j->loops ? j->loops : 1);
+    uint64_t bytes = j->io_size ? j->io_size : j->size;
+    uint64_t ops = j->bs ? bytes / j->bs : 0;
+    ops *= j->loops ? j->loops : 1;
+    if (j->number_ios && j->number_ios < ops)
+        ops = j->number_ios;
+    return ops;
+}
+
+static void print_job_line(FILE *out, const struct job_spec *j)
+{
+    char a[32], b[32], c[32];
+
+    fprintf(out, "    job %s: rw=%s", j->name, rw_mode_name(j->rw));
+    if (j->rw == RW_METADATA) {
+        fprintf(out, " md_ops=");
+        for (uint32_t i = 0; i < j->n_md_ops; i++)
+            fprintf(out, "%s%s", i ? "," : "", op_type_name((enum op_type)j->md_ops[i]));
+        fprintf(out, " nrfiles=%" PRIu32 " filesize=%s", j->nrfiles, fmt_size(a, sizeof a, j->filesize));
+        if (j->files_per_dir)
+            fprintf(out, " files_per_dir=%" PRIu32, j->files_per_dir);
+        if (j->shared_dir)
+            fprintf(out, " shared_dir");
+    } else {
+        if (j->rw == RW_RW || j->rw == RW_RANDRW)
+            fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
+        if (j->bsrange_min)
+            fprintf(out, " bsrange=%s-%s", fmt_size(a, sizeof a, j->bsrange_min),
+                    fmt_size(b, sizeof b, j->bsrange_max));
+        else if (j->nbssplit)
+            fprintf(out, " bssplit=%" PRIu32 " sizes", j->nbssplit);
+        else
+            fprintf(out, " bs=%s", fmt_size(a, sizeof a, j->bs));
+        fprintf(out, " size=%s/thread (%s per file, %" PRIu32 " file%s)",
+                fmt_size(b, sizeof b, j->size), fmt_size(c, sizeof c, job_file_size(j)),
+                plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
+    }
+    fprintf(out, " ioengine=%s", j->ioengine);
+    if (j->iodepth > 1)
+        fprintf(out, " iodepth=%" PRIu32, j->iodepth);
+    fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
+            j->bsrange_min || j->nbssplit ? " (at bs)" : "");
+    if (j->runtime_ns)
+        fprintf(out, " runtime=%s%s", units_fmt_ns(a, sizeof a, (double)j->runtime_ns),
+                j->time_based ? " time_based" : "");
+    if (j->ramp_ns)
+        fprintf(out, " ramp_time=%s", units_fmt_ns(a, sizeof a, (double)j->ramp_ns));
+    if (j->startdelay_ns)
+        fprintf(out, " startdelay=%s", units_fmt_ns(a, sizeof a, (double)j->startdelay_ns));
+    if (j->thinktime_ns)
+        fprintf(out, " thinktime=%s", units_fmt_ns(a, sizeof a, (double)j->thinktime_ns));
+    if (j->rate_bps)
+        fprintf(out, " rate=%s", units_fmt_rate(a, sizeof a, (double)j->rate_bps, 1024));
+    if (j->rate_iops)
+        fprintf(out, " rate_iops=%" PRIu64, j->rate_iops);
+    if (j->rate_bps || j->rate_iops)
+        fprintf(out, " rate_process=%s", rate_process_name(j->rate_process));
+    if (j->random_distribution != DIST_RANDOM)
+        fprintf(out, " random_distribution=%s:%g", rand_dist_name(j->random_distribution),
+                j->dist_param);
+    if (j->offset)
+        fprintf(out, " offset=%s", fmt_size(a, sizeof a, j->offset));
+    if (j->offset_increment)
+        fprintf(out, " offset_increment=%s", fmt_size(a, sizeof a, j->offset_increment));
+    if (j->direct)
+        fprintf(out, " direct");
+    if (j->agents[0])
+        fprintf(out, " agents=%s", j->agents);
+    fputc('\n', out);
+}
+
+static int print_threads(FILE *out, const struct job_spec *j, const struct plan_vars *base,
+                         const char *default_dir, char *err, size_t errlen)
+{
+    char path[PLAN_PATH_MAX];
+    int nfs = strcmp(j->ioengine, "nfs") == 0;
+    uint32_t nfiles = plan_files_per_thread(j);
+
+    if (nfs) {
+        int rc = plan_expand(j->nfs_url, base, path, sizeof path, err, errlen);
+        if (rc < 0)
+            return rc;
+        fprintf(out, "      nfs_url: %s\n", path);
+    }
+    for (uint32_t t = 0; t < j->numjobs; t++) {
+        if (t == SHOW_THREADS) {
+            fprintf(out, "      ... %" PRIu32 " more threads\n", j->numjobs - t);
+            break;
+        }
+        struct plan_vars v = *base;
+        v.job = base->job + t;
+        fprintf(out, "      thread %" PRIu32 " (job %" PRIu32 "):", t, v.job);
+        for (uint32_t f = 0; f < nfiles; f++) {
+            if (f == SHOW_FILES) {
+                fprintf(out, " ... %" PRIu32 " more", nfiles - f);
+                break;
+            }
+            int rc = plan_file_path(j, &v, t, f, nfs ? "" : default_dir, path, sizeof path,
+                                    err, errlen);
+            if (rc < 0) {
+                fputc('\n', out);
+                return rc;
+            }
+            fprintf(out, " %s", path);
+        }
+        fputc('\n', out);
+    }
+    return 0;
+}
+
+int dryrun_print(FILE *out, const struct plan *p, const struct dryrun_agent *agents,
+                 uint32_t nagents, const char *default_dir, char *err, size_t errlen)
+{
+    fprintf(out, "dry run: %" PRIu32 " phase%s on %" PRIu32 " agent%s; nothing is connected to "
+            "and no I/O is done\n", p->nphases, p->nphases == 1 ? "" : "s", nagents,
+            nagents == 1 ? "" : "s");
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const struct phase *ph = &p->phases[i];
+        fprintf(out, "phase %" PRIu32 "/%" PRIu32 " '%s'\n", i + 1, p->nphases, ph->name);
+        for (uint32_t a = 0; a < nagents; a++) {
+            uint32_t njobs = 0, nthreads = 0;
+            for (uint32_t k = 0; k < ph->njobs; k++) {
+                if (plan_agents_match(ph->jobs[k].agents, a)) {
+                    njobs++;
+                    nthreads += ph->jobs[k].numjobs;
+                }
+            }
+            fprintf(out, "  agent %" PRIu32 " (%s%s%s): ", a, agents[a].host,
+                    agents[a].label ? " label=" : "", agents[a].label ? agents[a].label : "");
+            if (njobs == 0) {
+                fprintf(out, "idle\n");
+                continue;
+            }
+            fprintf(out, "%" PRIu32 " job%s, %" PRIu32 " thread%s\n", njobs, njobs == 1 ? "" : "s",
+                    nthreads, nthreads == 1 ? "" : "s");
+            for (uint32_t k = 0; k < ph->njobs; k++) {
+                const struct job_spec *j = &ph->jobs[k];
+                if (!plan_agents_match(j->agents, a))
+                    continue;
+                struct plan_vars v = { .agent = a, .nagents = nagents, .host = agents[a].host,
+                                       .job = plan_job_base(ph, k, a) };
+                print_job_line(out, j);
+                int rc = print_threads(out, j, &v, default_dir, err, errlen);
+                if (rc < 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+/* "host:port" or "[v6]:port" -> host */
+static char *host_of(const char *addr)
+{
+    if (addr[0] == '[') {
+        const char *close = strchr(addr, ']');
+        if (close)
+            return dup_n(addr + 1, (size_t)(close - addr - 1));
+    }
+    const char *colon = strrchr(addr, ':');
+    return colon ? dup_n(addr, (size_t)(colon - addr)) : xstrdup(addr);
+}
+
+int dryrun_main(FILE *out, struct plan *p, char *const *addrs, const char *const *labels,
+                uint32_t naddrs, uint32_t nlocal)
+{
+    uint32_t n = addrs ? naddrs : nlocal;
+    struct dryrun_agent *ag = xcalloc(n ? n : 1, sizeof(*ag));
+    char **hosts = xcalloc(n ? n : 1, sizeof(*hosts));
+    char self[256] = "localhost", err[1024] = "";
+    int status = 0;
+
+    if (!addrs && gethostname(self, sizeof self - 1) < 0)
+        snprintf(self, sizeof self, "localhost");
+    for (uint32_t i = 0; i < n; i++) {
+        hosts[i] = addrs ? host_of(addrs[i]) : xstrdup(self);
+        ag[i].host = hosts[i];
+        ag[i].label = labels ? labels[i] : NULL;
+    }
+    if (plan_resolve_labels(p, labels, n, err, sizeof err) < 0 ||
+        dryrun_print(out, p, ag, n, addrs ? "<allow root>" : "<temp dir>", err, sizeof err) < 0) {
+        fflush(out);
+        fprintf(stderr, "nfstorm: %s\n", err);
+        status = 2;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        free(hosts[i]);
+    free(hosts);
+    free(ag);
+    return status;
+}

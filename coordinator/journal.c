@@ -1,0 +1,381 @@
+/* journal: see journal.h.  Writes go through stdio with a flush per line:
+ * once fflush returns, the bytes are in the kernel and survive the
+ * coordinator's death (not the machine's; a final result is fsynced). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "common/xmalloc.h"
+#include "coordinator/journal.h"
+
+#define JOURNAL_LINE_MAX (8u << 20)
+
+struct journal {
+    FILE *f;
+    char label[PLAN_NAME_MAX];
+    int header_done;
+    int error;
+};
+
+struct journal *journal_open(const char *path, const char *label)
+{
+    struct journal *j;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return NULL;
+    j = xcalloc(1, sizeof *j);
+    j->f = f;
+    snprintf(j->label, sizeof j->label, "%s", label ? label : "");
+    return j;
+}
+
+int journal_close(struct journal *j)
+{
+    int rc;
+    if (!j)
+        return 0;
+    rc = j->error;
+    if (fclose(j->f) != 0 && rc == 0)
+        rc = -errno;
+    free(j);
+    return rc;
+}
+
+static void put(struct journal *j, json_t *o)
+{
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    if (!s || fprintf(j->f, "%s\n", s) < 0 || fflush(j->f) != 0)
+        j->error = -EIO;
+    free(s);
+    json_decref(o);
+}
+
+static json_t *hist_json(const struct hist *h)
+{
+    json_t *b = json_array();
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+        if (h->bucket[i]) {
+            json_array_append_new(b, json_integer(i));
+            json_array_append_new(b, json_integer((json_int_t)h->bucket[i]));
+        }
+    return json_pack("{sIsIsIsIso}", "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns,
+                     "min", (json_int_t)(h->count ? h->min_ns : 0), "max", (json_int_t)h->max_ns, "b", b);
+}
+
+static json_t *ops_json(const struct op_set *s)
+{
+    json_t *ops = json_object();
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &s->op[t];
+        if (!o->ops && !o->errors)
+            continue;
+        json_object_set_new(ops, op_type_name((enum op_type)t),
+                            json_pack("{sIsIsIsoso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
+                                      "errors", (json_int_t)o->errors, "lat", hist_json(&o->lat),
+                                      "svc", hist_json(&o->svc)));
+    }
+    return ops;
+}
+
+static void write_header(struct journal *j, const struct run_result *r)
+{
+    json_t *agents = json_array(), *phases = json_array();
+    for (uint32_t i = 0; i < r->nagents; i++) {
+        const struct agent_info *a = &r->agents[i];
+        json_array_append_new(agents, json_pack("{sIssssIsIsI}", "id", (json_int_t)i, "addr", a->addr,
+                                                "host", a->host, "ncpus", (json_int_t)a->ncpus,
+                                                "clock_offset_ns", (json_int_t)a->clock_offset_ns,
+                                                "rtt_ns", (json_int_t)a->rtt_ns));
+    }
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        const struct phase_result *ph = &r->phases[p];
+        json_array_append_new(phases, json_pack("{sssssIsIsI}", "name", ph->name, "rw", rw_mode_name(ph->rw),
+                                                "bs", (json_int_t)ph->bs, "numjobs", (json_int_t)ph->numjobs,
+                                                "njobs", (json_int_t)ph->njobs));
+    }
+    put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)1, "label", j->label,
+                     "started", (json_int_t)r->started_unix, "interval_ms",
+                     (json_int_t)(r->nphases ? r->phases[0].interval_ms : 1000),
+                     "nagents", (json_int_t)r->nagents, "agents", agents, "phases", phases));
+    j->header_done = 1;
+}
+
+static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
+{
+    struct journal *j = arg;
+    (void)phase;
+    if (!j->header_done)
+        write_header(j, r);
+}
+
+static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                              uint32_t k, const struct op_set *s)
+{
+    struct journal *j = arg;
+    (void)r;
+    put(j, json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
+                     (json_int_t)agent, "k", (json_int_t)k, "ops", ops_json(s)));
+}
+
+static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                                const struct agent_phase *ap)
+{
+    struct journal *j = arg;
+    (void)r;
+    put(j, json_pack("{sssIsIsIsIsfsfsIsIso}", "type", "phase_done", "phase", (json_int_t)phase,
+                     "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
+                     "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
+                     "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
+                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(&ap->totals)));
+}
+
+static void on_agent_lost(void *arg, const struct run_result *r, uint32_t agent, const char *why)
+{
+    struct journal *j = arg;
+    put(j, json_pack("{sssIsfss}", "type", "lost", "agent", (json_int_t)agent,
+                     "at_s", r->agents[agent].lost_at_s, "why", why));
+}
+
+static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
+{
+    struct journal *j = arg;
+    (void)r;
+    put(j, json_pack("{sssI}", "type", "phase_end", "phase", (json_int_t)phase));
+}
+
+struct run_observer journal_observer(struct journal *j)
+{
+    struct run_observer o = {
+        .phase_start = on_phase_start,
+        .phase_done = on_phase_done,
+        .agent_interval = on_agent_interval,
+        .agent_phase_done = on_agent_phase_done,
+        .agent_lost = on_agent_lost,
+        .arg = j,
+    };
+    return o;
+}
+
+/* ---- replay ---- */
+
+static int u64_of(json_t *o, const char *key, uint64_t *v)
+{
+    json_t *x = json_object_get(o, key);
+    if (!json_is_integer(x) || json_integer_value(x) < 0)
+        return -1;
+    *v = (uint64_t)json_integer_value(x);
+    return 0;
+}
+
+static int hist_of(json_t *o, struct hist *h)
+{
+    json_t *b = json_object_get(o, "b");
+    uint64_t sum = 0;
+    hist_init(h);
+    if (!o || u64_of(o, "count", &h->count) || u64_of(o, "sum", &h->sum_ns) ||
+        u64_of(o, "min", &h->min_ns) || u64_of(o, "max", &h->max_ns) || !json_is_array(b) ||
+        json_array_size(b) % 2)
+        return -1;
+    if (h->count == 0)
+        h->min_ns = UINT64_MAX;
+    for (size_t i = 0; i < json_array_size(b); i += 2) {
+        json_t *idx = json_array_get(b, i), *n = json_array_get(b, i + 1);
+        if (!json_is_integer(idx) || !json_is_integer(n) || json_integer_value(idx) < 0 ||
+            json_integer_value(idx) >= HIST_NBUCKETS || json_integer_value(n) < 0)
+            return -1;
+        h->bucket[json_integer_value(idx)] += (uint64_t)json_integer_value(n);
+        sum += (uint64_t)json_integer_value(n);
+    }
+    return sum == h->count ? 0 : -1;
+}
+
+static int ops_of(json_t *ops, struct op_set *s)
+{
+    const char *name;
+    json_t *v;
+    op_set_init(s);
+    if (!json_is_object(ops))
+        return -1;
+    json_object_foreach(ops, name, v) {
+        int t = op_type_from_name(name);
+        struct op_stats *o;
+        if (t < 0)
+            return -1;
+        o = &s->op[t];
+        if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
+            hist_of(json_object_get(v, "lat"), &o->lat) || hist_of(json_object_get(v, "svc"), &o->svc))
+            return -1;
+    }
+    return 0;
+}
+
+/* A plan just rich enough for result_init: one job per phase. */
+static int plan_of_header(json_t *hdr, struct plan *p)
+{
+    json_t *phases = json_object_get(hdr, "phases"), *ph;
+    size_t i;
+    if (!json_is_array(phases) || json_array_size(phases) > PLAN_MAX_PHASES)
+        return -1;
+    json_array_foreach(phases, i, ph) {
+        struct job_spec js;
+        const char *name = json_string_value(json_object_get(ph, "name"));
+        const char *rw = json_string_value(json_object_get(ph, "rw"));
+        uint64_t bs, nj;
+        job_spec_default(&js);
+        if (!name || !rw || rw_mode_from_name(rw) < 0 || u64_of(ph, "bs", &bs) || u64_of(ph, "numjobs", &nj))
+            return -1;
+        snprintf(js.name, sizeof js.name, "%s", name);
+        js.rw = (enum rw_mode)rw_mode_from_name(rw);
+        js.bs = bs;
+        js.numjobs = (uint32_t)nj;
+        js.stonewall = 1;
+        plan_add_job(p, &js);
+    }
+    return 0;
+}
+
+int journal_detect(const char *path)
+{
+    char head[32] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return strncmp(head, "{\"type\":\"header\"", 16) == 0;
+}
+
+static int apply_line(struct run_result *r, json_t *o, int *have_header)
+{
+    const char *type = json_string_value(json_object_get(o, "type"));
+    uint64_t phase = 0, agent = 0, k = 0;
+    if (!type)
+        return -1;
+    if (strcmp(type, "header") == 0) {
+        struct plan p;
+        uint64_t na, ims, started;
+        json_t *agents = json_object_get(o, "agents"), *a;
+        size_t i;
+        if (*have_header || u64_of(o, "nagents", &na) || na == 0 || na > 100000 ||
+            u64_of(o, "interval_ms", &ims) || u64_of(o, "started", &started) || !json_is_array(agents))
+            return -1;
+        plan_init(&p);
+        if (plan_of_header(o, &p) < 0) {
+            plan_free(&p);
+            return -1;
+        }
+        result_init(r, &p, (uint32_t)na, (uint32_t)ims);
+        plan_free(&p);
+        r->started_unix = (int64_t)started;
+        snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
+        json_array_foreach(agents, i, a) {
+            struct agent_info *ai;
+            uint64_t v;
+            if (i >= na)
+                return -1;
+            ai = &r->agents[i];
+            snprintf(ai->addr, sizeof ai->addr, "%s", json_string_value(json_object_get(a, "addr")) ?: "");
+            snprintf(ai->host, sizeof ai->host, "%s", json_string_value(json_object_get(a, "host")) ?: "");
+            if (!u64_of(a, "ncpus", &v))
+                ai->ncpus = (uint32_t)v;
+            if (!u64_of(a, "rtt_ns", &v))
+                ai->rtt_ns = v;
+            ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
+        }
+        *have_header = 1;
+        return 0;
+    }
+    if (!*have_header)
+        return -1;
+    if (strcmp(type, "interval") == 0) {
+        struct op_set *s = xmalloc(sizeof *s);
+        int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
+                 phase >= r->nphases || agent >= r->nagents || ops_of(json_object_get(o, "ops"), s) ||
+                 result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
+        free(s);
+        return rc;
+    }
+    if (strcmp(type, "phase_done") == 0) {
+        struct agent_phase *ap = xcalloc(1, sizeof *ap);
+        uint64_t cores = 0, nint = 0;
+        int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
+                 agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
+                 u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
+                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), &ap->totals) ? -1 : 0;
+        if (rc == 0) {
+            ap->cores = (uint32_t)cores;
+            ap->nintervals = (uint32_t)nint;
+            ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
+            ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
+            rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap) < 0 ? -1 : 0;
+        }
+        free(ap);
+        return rc;
+    }
+    if (strcmp(type, "lost") == 0) {
+        if (u64_of(o, "agent", &agent) || agent >= r->nagents)
+            return -1;
+        r->agents[agent].lost = 1;
+        r->agents[agent].lost_at_s = json_real_value(json_object_get(o, "at_s"));
+        return 0;
+    }
+    if (strcmp(type, "phase_end") == 0)
+        return u64_of(o, "phase", &phase) || phase >= r->nphases ? -1 : 0;
+    return 0;   /* unknown line types: from a newer version, skipped */
+}
+
+int journal_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int lineno = 0, have_header = 0, rc = 0;
+
+    memset(r, 0, sizeof *r);
+    if (!f) {
+        rc = -errno;
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return rc;
+    }
+    while ((n = getline(&line, &cap, f)) > 0) {
+        json_error_t je;
+        json_t *o;
+        lineno++;
+        if (line[n - 1] != '\n')      /* cut short by a kill: the rest is lost */
+            break;
+        if ((size_t)n > JOURNAL_LINE_MAX || !(o = json_loads(line, 0, &je))) {
+            snprintf(err, errlen, "%s:%d: not a journal line", path, lineno);
+            rc = -EINVAL;
+            break;
+        }
+        if (apply_line(r, o, &have_header) < 0) {
+            snprintf(err, errlen, "%s:%d: bad journal entry", path, lineno);
+            rc = -EINVAL;
+        }
+        json_decref(o);
+        if (rc < 0)
+            break;
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && !have_header) {
+        snprintf(err, errlen, "%s: no journal header (the run never started)", path);
+        rc = -EINVAL;
+    }
+    if (rc < 0) {
+        if (have_header)
+            result_free(r);
+        return rc;
+    }
+    /* phases that got data are summed; intervals of lost agents included */
+    for (uint32_t p = 0; p < r->nphases; p++)
+        for (uint32_t a = 0; a < r->nagents; a++)
+            if (r->phases[p].agents[a].done || r->phases[p].nintervals) {
+                result_phase_finish(r, p);
+                break;
+            }
+    return 0;
+}

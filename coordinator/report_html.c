@@ -1,0 +1,402 @@
+/* report_html: one self-contained HTML page per run (--html, report --html).
+ *
+ * Design: tables first (what people paste into their notes), then per
+ * phase a grid of inline SVG charts, one function per chart, all drawn by
+ * svg.c.  Views (the data-view attribute of each <svg>):
+ *   matrix       (table) the seeds' shape: r/w x rand/seq by block size
+ *   throughput   IOPS over time, merged and each agent
+ *   latency      p50/p90/p99/p99.9 over time (merged, all op types)
+ *   fairness     Jain's index and each agent's share over time
+ *   cdf          latency distribution of the phase, per op type (log x)
+ *   agents       IOPS per agent (bars)
+ * A phase's last interval is usually partial and would read as a drop at
+ * the end; the time charts leave it out when it is (and say so).  No
+ * script, no external URL: the file opens offline and mails well. */
+#include "coordinator/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/units.h"
+#include "common/xmalloc.h"
+#include "coordinator/fairness.h"
+#include "coordinator/svg.h"
+
+#define MAX_BS 32
+
+static void fmt_count(char *b, size_t n, double v, const void *arg)
+{
+    (void)arg;
+    units_fmt_count(b, n, v);
+}
+
+static void fmt_ns(char *b, size_t n, double v, const void *arg)
+{
+    (void)arg;
+    units_fmt_ns(b, n, v);
+}
+
+static void fmt_secs(char *b, size_t n, double v, const void *arg)
+{
+    (void)arg;
+    snprintf(b, n, "%gs", v);
+}
+
+static void fmt_frac(char *b, size_t n, double v, const void *arg)
+{
+    (void)arg;
+    snprintf(b, n, "%.2f", v);
+}
+
+static void td(FILE *out, const char *cls, const char *s)
+{
+    fprintf(out, "<td%s>", cls ? " class=\"l\"" : "");
+    svg_escape(out, s);
+    fprintf(out, "</td>");
+}
+
+/* Intervals to plot: all but a partial last one. */
+static uint32_t plotted(const struct phase_result *ph)
+{
+    uint32_t n = ph->nintervals;
+
+    if (n > 1 && (uint64_t)n * ph->interval_ms * NS_PER_MS > ph->duration_ns + NS_PER_MS)
+        n--;
+    return n;
+}
+
+static void matrix_table(FILE *out, const struct run_result *r, int base)
+{
+    static const char *const rows[4] = { "rand read", "seq read", "rand write", "seq write" };
+    uint64_t bs[MAX_BS];
+    uint32_t nbs = result_block_sizes(r, bs, MAX_BS);
+    char b[32], v[32];
+
+    fprintf(out, "<h2>Summary</h2>\n<table class=\"matrix\" data-view=\"matrix\"><tr><th class=\"l\"></th>");
+    for (uint32_t j = 0; j < nbs; j++)
+        fprintf(out, "<th colspan=\"2\">%s</th>", units_fmt_bytes(b, sizeof(b), (double)bs[j], base));
+    fprintf(out, "</tr>\n<tr><th class=\"l\"></th>");
+    for (uint32_t j = 0; j < nbs; j++)
+        fprintf(out, "<th>IOPS</th><th>BW</th>");
+    fprintf(out, "</tr>\n");
+    for (int row = 0; row < 4; row++) {
+        enum op_type t = row < 2 ? OP_READ : OP_WRITE;
+
+        fprintf(out, "<tr><th class=\"l\">%s</th>", rows[row]);
+        for (uint32_t j = 0; j < nbs; j++) {
+            int i = result_matrix_phase(r, t, row % 2 == 0, bs[j]);
+            const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
+
+            if (!ph) {
+                fprintf(out, "<td>-</td><td>-</td>");
+                continue;
+            }
+            units_fmt_count(v, sizeof(v), result_iops(&ph->totals.op[t], ph->duration_ns));
+            units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base);
+            fprintf(out, "<td>%s</td><td>%s</td>", v, b);
+        }
+        fprintf(out, "</tr>\n");
+    }
+    fprintf(out, "</table>\n");
+}
+
+static void figs(FILE *out, const struct op_stats *o, uint64_t dur, int base)
+{
+    char a[32], b[32], c[32];
+    const struct hist *h = &o->lat;
+    static const double q[4] = { 50, 90, 99, 99.9 };
+
+    fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)),
+            units_fmt_rate(b, sizeof(b), result_bw(o, dur), base), units_fmt_ns(c, sizeof(c), hist_mean(h)));
+    for (int i = 0; i < 4; i++)
+        fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), (double)hist_percentile(h, q[i])));
+    fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), h->count ? (double)h->max_ns : 0));
+}
+
+#define FIG_HEAD "<th>IOPS</th><th>BW</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th>" \
+                 "<th>p99.9</th><th>max</th>"
+
+static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, const double *share,
+                         const struct fairness *f, int base)
+{
+    const struct phase_result *ph = &r->phases[i];
+    char a[32], b[32];
+
+    fprintf(out, "<table><tr><th class=\"l\">op</th>" FIG_HEAD "<th>errors</th></tr>\n");
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (!ph->totals.op[t].ops)
+            continue;
+        fprintf(out, "<tr>");
+        td(out, "l", op_type_name((enum op_type)t));
+        figs(out, &ph->totals.op[t], ph->duration_ns, base);
+        fprintf(out, "<td>%llu</td></tr>\n", (unsigned long long)ph->totals.op[t].errors);
+    }
+    fprintf(out, "</table>\n<p class=\"note\">duration %s (longest agent), start skew %s. ",
+            units_fmt_ns(a, sizeof(a), (double)ph->duration_ns),
+            units_fmt_ns(b, sizeof(b), (double)ph->start_skew_ns));
+    if (f->ncounted) {
+        fprintf(out, "Fairness (Jain) <b>%.3f</b> across %u agents; slowest agent %u (", f->jain,
+                f->ncounted, r->agents[f->slowest].id);
+        svg_escape(out, r->agents[f->slowest].host);
+        fprintf(out, ") %s IOPS, fastest agent %u (", units_fmt_count(a, sizeof(a), f->slowest_iops),
+                r->agents[f->fastest].id);
+        svg_escape(out, r->agents[f->fastest].host);
+        fprintf(out, ") %s IOPS.", units_fmt_count(b, sizeof(b), f->fastest_iops));
+    }
+    fprintf(out, "</p>\n<table><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">op</th>" FIG_HEAD
+            "<th>share</th><th>cpu</th></tr>\n");
+    for (uint32_t ag = 0; ag < r->nagents; ag++) {
+        const struct agent_phase *ap = &ph->agents[ag];
+        uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns;
+
+        for (int t = 0; t < OP__COUNT; t++) {
+            if (!ph->totals.op[t].ops)
+                continue;
+            fprintf(out, "<tr><td>%u</td>", r->agents[ag].id);
+            td(out, "l", r->agents[ag].host);
+            td(out, "l", op_type_name((enum op_type)t));
+            if (!ap->done) {
+                fprintf(out, "<td colspan=\"10\" class=\"warn\">no result</td></tr>\n");
+                break;
+            }
+            figs(out, &ap->totals.op[t], dur, base);
+            fprintf(out, "<td>%.1f%%</td>", (double)ap->totals.op[t].ops * 100.0 / (double)ph->totals.op[t].ops);
+            if (ap->cores && ap->duration_ns)
+                fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
+                        ((double)ap->duration_ns / 1e9) / ap->cores * 100.0);
+            else
+                fprintf(out, "<td>-</td>");
+            fprintf(out, "</tr>\n");
+        }
+    }
+    fprintf(out, "</table>\n");
+    (void)share;
+}
+
+static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
+{
+    const struct phase_result *ph = &r->phases[i];
+    uint32_t n = plotted(ph), ns = r->nagents + 1;
+    double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((size_t)ns * (n + 1), sizeof(*y));
+    struct svg_series *s = xcalloc(ns, sizeof(*s));
+    char **names = xcalloc(ns, sizeof(*names));
+    double secs = ph->interval_ms / 1000.0;
+    struct svg_chart c = { .view = "throughput", .title = "Throughput over time (IOPS)",
+                           .xlabel = "seconds into the phase", .ylabel = "IOPS",
+                           .xfmt = fmt_secs, .yfmt = fmt_count };
+
+    for (uint32_t k = 0; k < n; k++) {
+        const struct interval_slot *sl = &ph->intervals[k];
+
+        x[k] = (k + 1) * secs;
+        for (int t = 0; t < OP__COUNT; t++) {
+            y[k] += (double)sl->merged.op[t].ops / secs;
+            for (uint32_t a = 0; a < r->nagents; a++)
+                y[(size_t)(a + 1) * (n + 1) + k] += (double)sl->agent[a].ops[t] / secs;
+        }
+    }
+    for (uint32_t j = 0; j < ns; j++) {
+        names[j] = xmalloc(RESULT_HOST_MAX + 16);
+        if (j == 0)
+            snprintf(names[j], RESULT_HOST_MAX + 16, "all agents");
+        else
+            snprintf(names[j], RESULT_HOST_MAX + 16, "%u %.40s", r->agents[j - 1].id, r->agents[j - 1].host);
+        s[j] = (struct svg_series){ .name = names[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
+                                    .width = j == 0 ? 3 : 1, .dashed = j > 0 };
+    }
+    svg_lines(out, &c, s, ns);
+    for (uint32_t j = 0; j < ns; j++)
+        free(names[j]);
+    free(names);
+    free(s);
+    free(y);
+    free(x);
+}
+
+static void chart_latency(FILE *out, const struct run_result *r, uint32_t i)
+{
+    static const double q[4] = { 50, 90, 99, 99.9 };
+    static const char *const qn[4] = { "p50", "p90", "p99", "p99.9" };
+    const struct phase_result *ph = &r->phases[i];
+    uint32_t n = plotted(ph);
+    double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc(4 * (size_t)(n + 1), sizeof(*y));
+    struct op_stats *all = xmalloc(sizeof(*all));
+    struct svg_series s[4];
+    struct svg_chart c = { .view = "latency", .title = "Latency percentiles over time",
+                           .xlabel = "seconds into the phase", .ylabel = "latency",
+                           .xfmt = fmt_secs, .yfmt = fmt_ns };
+
+    for (uint32_t k = 0; k < n; k++) {
+        result_all_ops(&ph->intervals[k].merged, all);
+        x[k] = (k + 1) * ph->interval_ms / 1000.0;
+        for (int j = 0; j < 4; j++)
+            y[(size_t)j * (n + 1) + k] = all->lat.count ? (double)hist_percentile(&all->lat, q[j]) : NAN;
+    }
+    for (int j = 0; j < 4; j++)
+        s[j] = (struct svg_series){ .name = qn[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n };
+    svg_lines(out, &c, s, 4);
+    free(all);
+    free(y);
+    free(x);
+}
+
+static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i)
+{
+    const struct phase_result *ph = &r->phases[i];
+    uint32_t n = plotted(ph), ns = r->nagents + 1;
+    double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((size_t)ns * (n + 1), sizeof(*y));
+    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
+    struct svg_series *s = xcalloc(ns, sizeof(*s));
+    char **names = xcalloc(ns, sizeof(*names));
+    struct svg_chart c = { .view = "fairness", .title = "Fairness over time: Jain index and agent shares",
+                           .xlabel = "seconds into the phase", .ylabel = "index / share",
+                           .xfmt = fmt_secs, .yfmt = fmt_frac, .fixed_y = 1, .ymin = 0, .ymax = 1 };
+
+    for (uint32_t k = 0; k < n; k++) {
+        x[k] = (k + 1) * ph->interval_ms / 1000.0;
+        y[k] = fairness_interval(r, i, k, share);
+        for (uint32_t a = 0; a < r->nagents; a++)
+            y[(size_t)(a + 1) * (n + 1) + k] = share[a];
+    }
+    for (uint32_t j = 0; j < ns; j++) {
+        names[j] = xmalloc(RESULT_HOST_MAX + 16);
+        if (j == 0)
+            snprintf(names[j], RESULT_HOST_MAX + 16, "Jain index");
+        else
+            snprintf(names[j], RESULT_HOST_MAX + 16, "share %u %.30s", r->agents[j - 1].id,
+                     r->agents[j - 1].host);
+        s[j] = (struct svg_series){ .name = names[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
+                                    .width = j == 0 ? 3 : 1, .dashed = j > 0 };
+    }
+    svg_lines(out, &c, s, ns);
+    for (uint32_t j = 0; j < ns; j++)
+        free(names[j]);
+    free(names);
+    free(s);
+    free(share);
+    free(y);
+    free(x);
+}
+
+static void chart_cdf(FILE *out, const struct run_result *r, uint32_t i)
+{
+    const struct phase_result *ph = &r->phases[i];
+    double *x = xcalloc(OP__COUNT * (size_t)HIST_NBUCKETS, sizeof(*x));
+    double *y = xcalloc(OP__COUNT * (size_t)HIST_NBUCKETS, sizeof(*y));
+    struct svg_series s[OP__COUNT];
+    size_t ns = 0;
+    struct svg_chart c = { .view = "cdf", .title = "Latency distribution (CDF)", .xlabel = "latency (log scale)",
+                           .ylabel = "fraction of ops", .xfmt = fmt_ns, .yfmt = fmt_frac, .logx = 1,
+                           .fixed_y = 1, .ymin = 0, .ymax = 1 };
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct hist *h = &ph->totals.op[t].lat;
+        double *px = &x[(size_t)t * HIST_NBUCKETS], *py = &y[(size_t)t * HIST_NBUCKETS];
+        uint64_t cum = 0;
+        size_t n = 0;
+
+        if (!h->count)
+            continue;
+        for (unsigned b = 0; b < HIST_NBUCKETS; b++) {
+            if (!h->bucket[b])
+                continue;
+            cum += h->bucket[b];
+            px[n] = fmax(1, (double)(b + 1 < HIST_NBUCKETS ? hist_bucket_high(b) : h->max_ns));
+            py[n++] = (double)cum / (double)h->count;
+        }
+        s[ns++] = (struct svg_series){ .name = op_type_name((enum op_type)t), .x = px, .y = py, .n = n };
+    }
+    svg_lines(out, &c, s, ns);
+    free(y);
+    free(x);
+}
+
+static void chart_agents(FILE *out, const struct run_result *r, uint32_t i)
+{
+    const struct phase_result *ph = &r->phases[i];
+    double *v = xcalloc(r->nagents ? r->nagents : 1, sizeof(*v));
+    char **cats = xcalloc(r->nagents ? r->nagents : 1, sizeof(*cats));
+    struct svg_bar_series s = { .name = "IOPS", .v = v };
+    struct svg_chart c = { .view = "agents", .title = "IOPS per agent", .xlabel = "agent",
+                           .ylabel = "IOPS", .yfmt = fmt_count };
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+        struct op_stats *all = xmalloc(sizeof(*all));
+
+        result_all_ops(&ap->totals, all);
+        v[a] = result_iops(all, ap->duration_ns ? ap->duration_ns : ph->duration_ns);
+        free(all);
+        cats[a] = xmalloc(48);
+        snprintf(cats[a], 48, "%u %.20s", r->agents[a].id, r->agents[a].host);
+    }
+    svg_bars(out, &c, (const char *const *)cats, r->nagents, &s, 1);
+    for (uint32_t a = 0; a < r->nagents; a++)
+        free(cats[a]);
+    free(cats);
+    free(v);
+}
+
+void report_html(FILE *out, const struct run_result *r, int unit_base)
+{
+    int base = unit_base == 1000 ? 1000 : 1024;
+    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
+    time_t t = (time_t)r->started_unix;
+    char when[64] = "?", title[PLAN_NAME_MAX + 16];
+    struct tm tm;
+
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+    snprintf(title, sizeof(title), "nfstorm: %s", r->label[0] ? r->label : "(unlabelled)");
+    svg_page_begin(out, title);
+    fprintf(out, "<h1>");
+    svg_escape(out, title);
+    fprintf(out, "</h1>\n<p class=\"note\">%u agents, %u phases, started %s</p>\n", r->nagents,
+            r->nphases, when);
+    fprintf(out, "<table><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
+            "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n");
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        char rtt[32];
+        fprintf(out, "<tr><td>%u</td>", r->agents[a].id);
+        td(out, "l", r->agents[a].host);
+        td(out, "l", r->agents[a].addr);
+        fprintf(out, "<td>%u</td><td>%s</td>", r->agents[a].ncpus,
+                units_fmt_ns(rtt, sizeof(rtt), (double)r->agents[a].rtt_ns));
+        if (r->agents[a].lost)
+            fprintf(out, "<td class=\"warn\">at %.1fs</td></tr>\n", r->agents[a].lost_at_s);
+        else
+            fprintf(out, "<td>no</td></tr>\n");
+    }
+    fprintf(out, "</table>\n");
+    matrix_table(out, r, base);
+
+    for (uint32_t i = 0; i < r->nphases; i++) {
+        const struct phase_result *ph = &r->phases[i];
+        struct fairness f;
+        char bs[32];
+
+        fprintf(out, "<h2>Phase %u: ", i + 1);
+        svg_escape(out, ph->name);
+        fprintf(out, " <small>(%s, bs %s, %u jobs x %u agents)</small></h2>\n", rw_mode_name(ph->rw),
+                units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, base), ph->numjobs, r->nagents);
+        if (!ph->finished) {
+            fprintf(out, "<p class=\"warn\">not run to completion, no results</p>\n");
+            continue;
+        }
+        fairness_phase(r, i, share, &f);
+        phase_tables(out, r, i, share, &f, base);
+        if (plotted(ph) < ph->nintervals)
+            fprintf(out, "<p class=\"note\">Time charts leave out the last, partial interval.</p>\n");
+        fprintf(out, "<div class=\"grid\">\n");
+        chart_throughput(out, r, i);
+        chart_latency(out, r, i);
+        chart_fairness(out, r, i);
+        chart_cdf(out, r, i);
+        chart_agents(out, r, i);
+        fprintf(out, "</div>\n");
+    }
+    svg_page_end(out);
+    free(share);
+}
