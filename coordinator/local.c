@@ -52,7 +52,8 @@ static int mkdir_p(const char *dir)
 }
 
 /* The directories the plan names, made absolute and created. */
-static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n, char *err, size_t errlen)
+static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
+                     char nfs[][PATH_MAX], int *nnfs, char *err, size_t errlen)
 {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
@@ -61,8 +62,16 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n, cha
         for (uint32_t k = 0; k < plan->phases[i].njobs; k++) {
             const struct job_spec *js = &plan->phases[i].jobs[k];
             char d[PATH_MAX], abs[PATH_MAX * 2];
-            if (strcmp(js->ioengine, "nfs") == 0)
+            if (strcmp(js->ioengine, "nfs") == 0) {
+                /* --allow-nfs for the URL's fixed part, without options */
+                size_t ulen = strcspn(js->nfs_url, "?");
+                const char *var = strstr(js->nfs_url, "${");
+                if (var && (size_t)(var - js->nfs_url) < ulen)
+                    ulen = (size_t)(var - js->nfs_url);
+                if (*nnfs < LOCAL_MAX_ALLOW && ulen > 6)
+                    snprintf(nfs[(*nnfs)++], PATH_MAX, "%.*s", (int)ulen, js->nfs_url);
                 continue;
+            }
             if (js->directory[0])
                 fixed_dir(js->directory, 0, d, sizeof d);
             else if (js->filename[0] == '/')
@@ -86,11 +95,12 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n, cha
 }
 
 static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, const char *secret_path,
-                     char dirs[][PATH_MAX], int ndirs, int verbose, char *err, size_t errlen)
+                     char dirs[][PATH_MAX], int ndirs, char nfs[][PATH_MAX], int nnfs, int verbose,
+                     char *err, size_t errlen)
 {
     int out[2];
     char line[256], logpath[300];
-    const char *argv[10 + 2 * LOCAL_MAX_ALLOW + 2];
+    const char *argv[10 + 4 * LOCAL_MAX_ALLOW + 2];
     int a = 0;
     pid_t pid;
     FILE *fp;
@@ -107,6 +117,10 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
     for (int d = 0; d < ndirs; d++) {
         argv[a++] = "--allow";
         argv[a++] = dirs[d];
+    }
+    for (int d = 0; d < nnfs; d++) {
+        argv[a++] = "--allow-nfs";
+        argv[a++] = nfs[d];
     }
     if (verbose)
         argv[a++] = "--verbose";
@@ -174,9 +188,9 @@ static int write_secret(struct auth_secret *s, const char *path)
 int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
                       const struct plan *plan, int verbose, char *err, size_t errlen)
 {
-    static char dirs[LOCAL_MAX_ALLOW][PATH_MAX];
+    static char dirs[LOCAL_MAX_ALLOW][PATH_MAX], nfs[LOCAL_MAX_ALLOW][PATH_MAX];
     char secret_path[300];
-    int ndirs = 0, rc;
+    int ndirs = 0, nnfs = 0, rc;
     const char *tmp = getenv("TMPDIR");
 
     memset(f, 0, sizeof *f);
@@ -185,7 +199,7 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
         snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
         return -errno;
     }
-    if ((rc = plan_dirs(plan, dirs, &ndirs, err, errlen)) < 0) {
+    if ((rc = plan_dirs(plan, dirs, &ndirs, nfs, &nnfs, err, errlen)) < 0) {
         rmdir(f->tmpdir);
         return rc;
     }
@@ -199,7 +213,7 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
         return rc;
     }
     for (uint32_t i = 0; i < n; i++) {
-        if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, verbose, err, errlen)) < 0) {
+        if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, nfs, nnfs, verbose, err, errlen)) < 0) {
             if (!err[0])
                 snprintf(err, errlen, "cannot start local agent %u: %s", i, strerror(-rc));
             local_fleet_stop(f);
