@@ -5,7 +5,7 @@
 
 .DEFAULT_GOAL := all
 
-PKGS      := libuv msgpack inih jansson libcrypto
+PKGS      := libuv msgpack inih jansson libcrypto liburing
 CC        ?= cc
 OPT       ?= -O2
 CFLAGS    := -std=c11 -D_GNU_SOURCE $(OPT) -g -pthread \

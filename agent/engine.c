@@ -6,6 +6,7 @@ static const struct engine_ops *const engines[] = {
     &engine_psync,
     &engine_null,
     &engine_nfs,
+    &engine_uring,
 };
 
 const struct engine_ops *engine_find(const char *name)

@@ -101,5 +101,6 @@ const struct engine_ops *engine_find(const char *name);
 extern const struct engine_ops engine_psync;
 extern const struct engine_ops engine_null;
 extern const struct engine_ops engine_nfs;
+extern const struct engine_ops engine_uring;
 
 #endif

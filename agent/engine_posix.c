@@ -4,7 +4,6 @@
  * completes the request before returning, so a job keeps exactly one op in
  * flight whatever its iodepth.  Short transfers are continued, not counted
  * as separate ops: one request is one op of its full length. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "agent/engine.h"
+#include "agent/posix_md.h"
 #include "common/xmalloc.h"
 
 #define PSYNC_RING 64
@@ -128,71 +128,10 @@ static void psync_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
-static int psync_create(const char *path, const char *buf, uint64_t size)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), rc = 0;
-    if (fd < 0)
-        return -errno;
-    for (uint64_t done = 0; done < size;) {
-        ssize_t n = write(fd, buf + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            rc = n < 0 ? -errno : -EIO;
-            break;
-        }
-        done += (uint64_t)n;
-    }
-    if (close(fd) < 0 && rc == 0)
-        rc = -errno;
-    return rc;
-}
-
-static int psync_readdir(const char *path, uint64_t *count)
-{
-    DIR *d = opendir(path);
-    struct dirent *e;
-    if (!d)
-        return -errno;
-    *count = 0;
-    errno = 0;
-    while ((e = readdir(d)) != NULL)
-        (*count)++;
-    int rc = errno ? -errno : 0;
-    closedir(d);
-    return rc;
-}
-
-static int psync_md(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
-                    const char *buf, uint64_t size, uint64_t *count)
-{
-    struct stat st;
-    int fd;
-    (void)ej;
-    switch (op) {
-    case OP_CREATE: return psync_create(path, buf, size);
-    case OP_STAT: return stat(path, &st) < 0 ? -errno : 0;
-    case OP_OPEN:
-        if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-            return -errno;
-        close(fd);
-        return 0;
-    case OP_READDIR: return psync_readdir(path, count);
-    case OP_RENAME: return rename(path, path2) < 0 ? -errno : 0;
-    case OP_UNLINK: return unlink(path) < 0 ? -errno : 0;
-    case OP_MKDIR: return mkdir(path, 0755) < 0 ? -errno : 0;
-    case OP_RMDIR: return rmdir(path) < 0 ? -errno : 0;
-    default: return -EINVAL;
-    }
-}
-
 static void psync_invalidate(struct engine_job *ej)
 {
     struct psync_state *s = ej->priv;
-    for (uint32_t i = 0; i < ej->nfiles; i++) {
-        fdatasync(s->fd[i]);     /* dirty pages are not dropped */
-        posix_fadvise(s->fd[i], 0, 0, POSIX_FADV_DONTNEED);
-    }
+    posix_md_invalidate(s->fd, ej->nfiles);
 }
 
 const struct engine_ops engine_psync = {
@@ -203,6 +142,6 @@ const struct engine_ops engine_psync = {
     .file_size = psync_file_size,
     .truncate = psync_truncate,
     .teardown = psync_teardown,
-    .md = psync_md,
+    .md = posix_md_run,
     .invalidate = psync_invalidate,
 };

@@ -32,6 +32,7 @@
 struct slot {
     struct io_req req;
     enum op_type op;
+    int busy;                  /* queued on the engine */
 };
 
 struct loop {
@@ -77,11 +78,32 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
             continue;
         o = &set->op[s->op];
-        op_stats_record(o, done[i]->len, now - done[i]->t_due_ns, done[i]->result == 0);
+        /* past its deadline an op counts as timed out, whatever it returned */
+        int late = now - done[i]->t_issue_ns > j->spec->op_deadline_ns;
+        op_stats_record(o, done[i]->len, now - done[i]->t_due_ns, done[i]->result == 0 && !late);
+        o->timeouts += (uint64_t)late;
         if (l->rated)
             hist_record(&o->svc, now - done[i]->t_issue_ns);
     }
     atomic_store(&j->recording, 0);
+}
+
+void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns)
+{
+    *n = atomic_load_explicit(&j->inflight, memory_order_relaxed);
+    *oldest_issue_ns = *n ? atomic_load_explicit(&j->oldest_issue_ns, memory_order_relaxed) : UINT64_MAX;
+}
+
+/* Publish what is outstanding, for the sampler (stall detection). */
+static void loop_publish(struct loop *l)
+{
+    uint64_t oldest = UINT64_MAX;
+    if (l->inflight)
+        for (unsigned i = 0; i < l->depth; i++)
+            if (l->slots[i].busy && l->slots[i].req.t_issue_ns < oldest)
+                oldest = l->slots[i].req.t_issue_ns;
+    atomic_store_explicit(&l->j->oldest_issue_ns, oldest, memory_order_relaxed);
+    atomic_store_explicit(&l->j->inflight, l->inflight, memory_order_relaxed);
 }
 
 void job_harvest(struct job *j, struct op_set *acc)
@@ -173,12 +195,17 @@ static int loop_issue(struct loop *l, uint64_t now)
     r->t_due_ns = l->rated ? l->next_due : now;
     if (l->rated)
         l->next_due += loop_gap_ns(l, op.len);
+    s->busy = 1;
+    l->inflight++;
+    loop_publish(l);       /* before queue: psync blocks inside it */
     rc = l->j->eng->queue(&l->j->ej, r);
     if (rc < 0) {
+        s->busy = 0;
+        l->inflight--;
+        loop_publish(l);
         l->free_slots[l->nfree++] = s;
         return rc;
     }
-    l->inflight++;
     l->last_file = op.file;
     if (l->ops_left != UINT64_MAX)
         l->ops_left--;
@@ -197,9 +224,13 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     if (n <= 0)
         return n;
     loop_record(l, done, n, clock_now_ns());
-    for (int i = 0; i < n; i++)
-        l->free_slots[l->nfree++] = (struct slot *)done[i]->udata;
+    for (int i = 0; i < n; i++) {
+        struct slot *s = (struct slot *)done[i]->udata;
+        s->busy = 0;
+        l->free_slots[l->nfree++] = s;
+    }
     l->inflight -= (unsigned)n;
+    loop_publish(l);
     return n;
 }
 
@@ -224,11 +255,16 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
     s->req.file = f;
     s->req.len = 0;
     s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
+    s->busy = 1;
+    l->inflight++;
+    loop_publish(l);
     if ((rc = l->j->eng->queue(&l->j->ej, &s->req)) < 0) {
+        s->busy = 0;
+        l->inflight--;
+        loop_publish(l);
         l->free_slots[l->nfree++] = s;
         return rc;
     }
-    l->inflight++;
     if ((rc = loop_drain(l)) < 0)
         return rc;
     return s->req.result;

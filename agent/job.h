@@ -33,6 +33,8 @@ struct job {
     atomic_uint active;        /* which stats[] the job records into */
     atomic_uint recording;     /* 1 while the job is inside a record */
     atomic_int stop;           /* set by the agent to end the job early */
+    atomic_uint inflight;      /* ops outstanding now */
+    atomic_uint_fast64_t oldest_issue_ns; /* issue time of the oldest of them */
     atomic_int finished;
 
     /* results, valid once finished */
@@ -55,6 +57,8 @@ void job_join(struct job *j);
 /* Sampler side: move what the job recorded since the last harvest into acc
  * (merged, not overwritten) and reset it.  Any thread but the job's. */
 void job_harvest(struct job *j, struct op_set *acc);
+/* Ops outstanding and the issue time of the oldest (UINT64_MAX if none). */
+void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
 
 /* Lay out the job's files before a phase: every file shorter than its
  * planned size is written fully (read phases) or extended (write phases),

@@ -37,7 +37,10 @@ static int md_call(struct md *m, enum op_type op, const char *a, const char *b, 
                    int counted)
 {
     uint64_t count = 0, t0 = clock_now_ns();
+    atomic_store_explicit(&m->j->oldest_issue_ns, t0, memory_order_relaxed);
+    atomic_store_explicit(&m->j->inflight, 1, memory_order_relaxed);
     int rc = m->j->eng->md(&m->j->ej, op, a, b, m->buf, size, &count);
+    atomic_store_explicit(&m->j->inflight, 0, memory_order_relaxed);
     if (counted)
         md_record(m, op, op == OP_CREATE ? size : 0, t0, rc);
     return rc;

@@ -301,6 +301,21 @@ void phase_harvest(struct phase_run *pr, struct op_set *acc)
         job_harvest(&pr->jobs[i], acc);
 }
 
+void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns)
+{
+    uint64_t oldest = UINT64_MAX, now = clock_now_ns();
+    *n = 0;
+    for (uint32_t i = 0; i < pr->njobs; i++) {
+        uint32_t k;
+        uint64_t t;
+        job_inflight(&pr->jobs[i], &k, &t);
+        *n += k;
+        if (t < oldest)
+            oldest = t;
+    }
+    *oldest_age_ns = oldest != UINT64_MAX && now > oldest ? now - oldest : 0;
+}
+
 void phase_stop(struct phase_run *pr)
 {
     for (uint32_t i = 0; i < pr->njobs; i++)

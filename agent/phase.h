@@ -47,6 +47,8 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
 int phase_start(struct phase_run *pr, uint64_t t0_ns);
 /* Merge what every job recorded since the last harvest into acc. */
 void phase_harvest(struct phase_run *pr, struct op_set *acc);
+/* Ops outstanding across the phase's jobs and the age of the oldest. */
+void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns);
 /* Ask every job to stop (they finish their in-flight ops first). */
 void phase_stop(struct phase_run *pr);
 /* Join threads, tear engines down, free.  The first job error, if any, is

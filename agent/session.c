@@ -231,6 +231,7 @@ static void send_interval(struct session *s)
     struct buf b;
     m->phase = s->phase;
     m->index = s->k++;
+    phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
     buf_init(&b);
     msg_interval_encode(&b, m);

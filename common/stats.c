@@ -43,6 +43,7 @@ void op_set_init(struct op_set *s)
         s->op[i].ops = 0;
         s->op[i].bytes = 0;
         s->op[i].errors = 0;
+        s->op[i].timeouts = 0;
         hist_init(&s->op[i].lat);
         hist_init(&s->op[i].svc);
     }
@@ -56,6 +57,7 @@ void op_set_merge(struct op_set *dst, const struct op_set *src)
         dst->op[i].ops += src->op[i].ops;
         dst->op[i].bytes += src->op[i].bytes;
         dst->op[i].errors += src->op[i].errors;
+        dst->op[i].timeouts += src->op[i].timeouts;
         hist_merge(&dst->op[i].lat, &src->op[i].lat);
         hist_merge(&dst->op[i].svc, &src->op[i].svc);
     }

@@ -27,7 +27,8 @@ enum op_type {
 struct op_stats {
     uint64_t ops;      /* completed ops, including failed ones */
     uint64_t bytes;    /* bytes moved by successful ops */
-    uint64_t errors;   /* failed ops */
+    uint64_t errors;   /* failed ops (timed-out ones included) */
+    uint64_t timeouts; /* ops that completed after the job's op_deadline */
     struct hist lat;   /* response time of every completed op: from when it was
                           due (rate-limited jobs) or issued (all others) */
     struct hist svc;   /* service time, issue to completion: recorded only by

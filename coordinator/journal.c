@@ -71,9 +71,9 @@ static json_t *ops_json(const struct op_set *s)
         if (!o->ops && !o->errors)
             continue;
         json_object_set_new(ops, op_type_name((enum op_type)t),
-                            json_pack("{sIsIsIsoso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
-                                      "errors", (json_int_t)o->errors, "lat", hist_json(&o->lat),
-                                      "svc", hist_json(&o->svc)));
+                            json_pack("{sIsIsIsIsoso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
+                                      "errors", (json_int_t)o->errors, "timeouts", (json_int_t)o->timeouts,
+                                      "lat", hist_json(&o->lat), "svc", hist_json(&o->svc)));
     }
     return ops;
 }
@@ -113,9 +113,10 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
                               uint32_t k, const struct op_set *s)
 {
     struct journal *j = arg;
-    (void)r;
-    put(j, json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
-                     (json_int_t)agent, "k", (json_int_t)k, "ops", ops_json(s)));
+    const struct counters *c = &r->phases[phase].intervals[k].agent[agent];
+    put(j, json_pack("{sssIsIsIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
+                     (json_int_t)agent, "k", (json_int_t)k, "inflight", (json_int_t)c->inflight,
+                     "oldest_ns", (json_int_t)c->oldest_ns, "ops", ops_json(s)));
 }
 
 static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -204,6 +205,7 @@ static int ops_of(json_t *ops, struct op_set *s)
             return -1;
         o = &s->op[t];
         if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
+            u64_of(v, "timeouts", &o->timeouts) ||
             hist_of(json_object_get(v, "lat"), &o->lat) || hist_of(json_object_get(v, "svc"), &o->svc))
             return -1;
     }
@@ -294,6 +296,10 @@ static int apply_line(struct run_result *r, json_t *o, int *have_header)
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
                  phase >= r->nphases || agent >= r->nagents || ops_of(json_object_get(o, "ops"), s) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
+        uint64_t inflight = 0, oldest = 0;
+        if (rc == 0 && !u64_of(o, "inflight", &inflight) && !u64_of(o, "oldest_ns", &oldest))
+            result_set_interval_inflight(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k,
+                                         (uint32_t)inflight, oldest);
         free(s);
         return rc;
     }

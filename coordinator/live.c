@@ -139,6 +139,23 @@ static void live_phase_start(void *arg, const struct run_result *r, uint32_t pha
     draw(l, line, !l->tty);
 }
 
+/* Say what is wrong in words: a stalled server (every live agent waits on
+ * an op older than an interval), one stalled agent, or lost agents. */
+static void stall_note(const struct run_result *r, uint32_t phase, uint32_t k, char *line, size_t len)
+{
+    uint64_t age;
+    uint32_t live = r->nagents - nlost(r), n = result_interval_stalled(r, phase, k, &age);
+    size_t o = strlen(line);
+
+    if (n && n >= live)
+        o += (size_t)snprintf(line + o, len - o, " | server stalled %.1f s, all agents affected", (double)age / 1e9);
+    else if (n)
+        o += (size_t)snprintf(line + o, len - o, " | %u of %u agents stalled %.1f s", n, live, (double)age / 1e9);
+    for (uint32_t a = 0; a < r->nagents && o < len; a++)
+        if (r->agents[a].lost)
+            o += (size_t)snprintf(line + o, len - o, " | agent %u lost", r->agents[a].id);
+}
+
 /* The status line after interval k (or the phase's end when final). */
 static void status(struct live *l, const struct run_result *r, uint32_t phase, uint32_t k, int final)
 {
@@ -181,6 +198,7 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
              units_fmt_rate(bw, sizeof bw, bytes / secs, l->unit_base),
              units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all.lat, 99)),
              r->nagents - nlost(r), nlost(r), pb);
+    stall_note(r, phase, k, line, sizeof line);
     draw(l, line, final);
 }
 

@@ -259,6 +259,32 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
     }
 }
 
+/* Runs of intervals in which ops were stuck longer than an interval. */
+static void stall_lines(FILE *out, const struct run_result *r, const struct phase_result *ph, uint32_t phase)
+{
+    uint32_t live = 0;
+    for (uint32_t a = 0; a < r->nagents; a++)
+        live += !r->agents[a].lost;
+    for (uint32_t k = 0; k < ph->nintervals;) {
+        uint64_t age, worst = 0;
+        uint32_t n = result_interval_stalled(r, phase, k, &age), first = k, most = 0;
+        if (!n) {
+            k++;
+            continue;
+        }
+        while (k < ph->nintervals && (n = result_interval_stalled(r, phase, k, &age)) > 0) {
+            if (age > worst)
+                worst = age;
+            if (n > most)
+                most = n;
+            k++;
+        }
+        fprintf(out, "stall: intervals %u-%u: %s, oldest op outstanding %.1f s\n", first, k - 1,
+                most >= live ? "server stalled, all agents affected" : "some agents stalled",
+                (double)worst / 1e9);
+    }
+}
+
 static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph)
 {
     char buf[32];
@@ -282,10 +308,14 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
     if (any_err)
         fputc('\n', out);
 
+    stall_lines(out, r, ph, (uint32_t)(ph - r->phases));
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];
 
-        if (!ap->done) {
+        if (r->agents[a].lost) {
+            fprintf(out, "warning: agent %u (%s) lost at %.1f s into the run; its data up to then is included\n",
+                    r->agents[a].id, agent_host(r, a), r->agents[a].lost_at_s);
+        } else if (!ap->done) {
             fprintf(out, "warning: agent %u (%s) sent no result for this phase\n",
                     r->agents[a].id, agent_host(r, a));
         } else if (result_agent_client_bound(ap)) {

@@ -119,6 +119,7 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
     slot = &ph->intervals[k];
     op_set_merge(&slot->merged, s);
     c = &slot->agent[agent];
+    c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
         c->ops[t] += s->op[t].ops;
         c->bytes[t] += s->op[t].bytes;
@@ -240,4 +241,32 @@ int result_matrix_phase(const struct run_result *r, enum op_type t, int random, 
             return (int)i;
     }
     return -1;
+}
+
+void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
+                                  uint32_t inflight, uint64_t oldest_ns)
+{
+    if (phase >= r->nphases || agent >= r->nagents || k >= r->phases[phase].nintervals)
+        return;
+    r->phases[phase].intervals[k].agent[agent].inflight = inflight;
+    r->phases[phase].intervals[k].agent[agent].oldest_ns = oldest_ns;
+}
+
+uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t limit = (uint64_t)ph->interval_ms * 1000000u;
+    uint32_t n = 0;
+    *age_ns = 0;
+    if (k >= ph->nintervals)
+        return 0;
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct counters *c = &ph->intervals[k].agent[a];
+        if (c->inflight && c->oldest_ns > limit) {
+            n++;
+            if (c->oldest_ns > *age_ns)
+                *age_ns = c->oldest_ns;
+        }
+    }
+    return n;
 }

@@ -32,6 +32,9 @@ struct counters {                 /* per op type, no latency */
     uint64_t ops[OP__COUNT];
     uint64_t bytes[OP__COUNT];
     uint64_t errors[OP__COUNT];
+    uint8_t reported;             /* the agent sent this interval (membership) */
+    uint32_t inflight;            /* ops outstanding when the interval closed */
+    uint64_t oldest_ns;           /* age of the oldest of them */
 };
 
 struct agent_phase {
@@ -86,6 +89,12 @@ void result_free(struct run_result *r);
 #define RESULT_MAX_INTERVALS (7u * 24 * 3600)
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s);
+/* Ops outstanding on an agent when its interval k closed (stall detection). */
+void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
+                                  uint32_t inflight, uint64_t oldest_ns);
+/* Stall seen in interval k: 0 none; otherwise how many live agents had an op
+ * outstanding longer than one interval, *age_ns the longest such age. */
+uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns);
 /* Record an agent's phase totals. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap);

@@ -393,6 +393,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
         return;
     }
     c->next_k++;
+    result_set_interval_inflight(r->res, m->phase, c->id, m->index, m->inflight, m->oldest_ns);
     op_set_merge(c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
     free(m);

@@ -89,6 +89,18 @@ void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t p
 
     json_object_set_new(j, "agent", json_string("all"));
     json_object_set_new(j, "nreported", jint(s->nreported));
+    {
+        /* membership: a degraded interval is not a slow one */
+        json_t *live = json_array();
+        uint64_t age;
+        uint32_t stalled = result_interval_stalled(r, phase, k, &age);
+        for (uint32_t a = 0; a < r->nagents; a++)
+            if (s->agent[a].reported)
+                json_array_append_new(live, jint(r->agents[a].id));
+        json_object_set_new(j, "live", live);
+        json_object_set_new(j, "stalled_agents", jint(stalled));
+        json_object_set_new(j, "stall_s", json_real((double)age / 1e9));
+    }
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &s->merged.op[t];
         json_t *oj, *lat;
@@ -138,6 +150,9 @@ void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t p
         }
         json_object_set_new(j, "ops", ops);
         json_object_set_new(j, "share", json_real(share[a]));
+        json_object_set_new(j, "reported", json_boolean(c->reported));
+        json_object_set_new(j, "inflight", jint(c->inflight));
+        json_object_set_new(j, "oldest_s", json_real((double)c->oldest_ns / 1e9));
         emit(out, j);
     }
     free(share);

@@ -302,10 +302,12 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
         if (!op_stats_sent(o))
             continue;
         pack_cstr(pk, op_type_name((enum op_type)t));
-        msgpack_pack_map(pk, o->svc.count ? 5 : 4);
+        msgpack_pack_map(pk, 4 + (o->svc.count > 0) + (o->timeouts > 0));
         pack_u64(pk, "ops", o->ops);
         pack_u64(pk, "bytes", o->bytes);
         pack_u64(pk, "errors", o->errors);
+        if (o->timeouts)
+            pack_u64(pk, "timeouts", o->timeouts);
         pack_cstr(pk, "lat");
         pack_hist(pk, &o->lat);
         if (o->svc.count) {          /* rate-limited jobs only */
@@ -766,6 +768,9 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
             (rc = get_u64(c, o, "bytes", 0, UINT64_MAX, &st->bytes)) ||
             (rc = get_u64(c, o, "errors", 0, UINT64_MAX, &st->errors)) ||
             (rc = get(c, o, "lat", MSGPACK_OBJECT_MAP, "a map", &lat)))
+            return rc;
+        if (map_get(o, "timeouts") &&                /* optional */
+            (rc = get_u64(c, o, "timeouts", 0, st->errors, &st->timeouts)))
             return rc;
         where_key(c, "lat");
         if ((rc = unpack_hist(c, lat, &st->lat)))
