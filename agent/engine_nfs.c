@@ -25,6 +25,20 @@
  * which against a restarting server burns its finite retry budget (we set
  * one so a dead server surfaces) in microseconds.
  *
+ * Outages: libnfs (v3) re-sends the RPCs of a lost connection after it
+ * reconnects, which would hide a server restart inside the latency of the
+ * ops that happened to be in flight.  So when the socket changes (see
+ * above) every op in flight is handed back failed (-ECONNRESET, counted as
+ * an error) and its late completion is ignored; the job loop goes on
+ * issuing and those ops wait for the new connection.  When no RPC has
+ * succeeded for the job's server_timeout since the connection was lost,
+ * the context is declared dead with a message naming the server, and the
+ * job ends with what it measured until then.
+ *
+ * Metadata (rw=metadata): md() starts one async call (or a short chain:
+ * create, write, close) and runs the same loop until it completes, so the
+ * reconnect handling and the server timeout above apply to it too.
+ *
  * Transfer sizes: requests larger than the server's rsize/wsize are split
  * into several RPCs and completed once, when all parts are back; the first
  * error wins.
@@ -39,6 +53,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -70,7 +85,8 @@
 #define NFSE_V4_WRITE_LIMIT 4000
 
 #define NFSE_TIMEOUT_MS     10000  /* RPC timeout: a dead server surfaces */
-#define NFSE_RECONNECTS     20     /* per outage; backoff below spreads them */
+#define NFSE_RECONNECTS     20     /* while connecting in setup() */
+#define NFSE_SERVER_TIMEOUT_NS (30ull * 1000000000ull)  /* if the spec has none */
 #define NFSE_TICK_MS        100    /* libnfs timeout scan */
 #define NFSE_BACKOFF_MIN_MS 25
 #define NFSE_BACKOFF_MAX_MS 1000
@@ -83,7 +99,9 @@ struct nfse_op {
     enum io_kind kind;
     unsigned pending;          /* RPCs not back yet, + 1 while queueing */
     int result;                /* first error wins */
-    int abandoned;             /* failed by us after the context died */
+    int abandoned;             /* handed back failed by us (connection lost or
+                                  context dead); its parts may still be in libnfs */
+    int reaped;                /* an abandoned op was handed to the job loop */
     struct nfse_op *next;      /* free list or done list */
     struct nfse_op *iprev, *inext;  /* in-flight list */
     struct nfse_op *all_next;  /* every op ever allocated, for teardown */
@@ -104,6 +122,20 @@ struct nfse_poll {
     uv_poll_t h;
     int fd;
     int events;                /* UV_* events it is started with; 0 = stopped */
+};
+
+/* One metadata call (md()); heap-allocated because a late callback after
+ * an abandon must find it alive.  Abandoned ones are kept until teardown. */
+struct nfse_md {
+    struct nfse_job *j;
+    enum op_type op;
+    int done, result, abandoned;
+    const char *buf;           /* create: the data to write */
+    uint64_t size, off, count;
+    struct nfsfh *fh;
+    char path[PLAN_PATH_MAX + 2], path2[PLAN_PATH_MAX + 2];
+    struct nfse_md *next;      /* free list */
+    struct nfse_md *all_next;
 };
 
 struct nfse_job {
@@ -135,6 +167,13 @@ struct nfse_job {
     int dead;                  /* nfs_service failed: context unusable */
     int stranded;              /* a failed sync call left its RPC queued */
     int tearing_down;          /* io_reqs may be gone: do not touch them */
+
+    uint64_t server_timeout_ns;
+    uint64_t down_since_ns;    /* uv_hrtime() when the connection was lost
+                                  and nothing succeeded since; 0 = healthy */
+    char server[128];          /* host part of the URL, for messages */
+    struct nfse_md *md_cur;    /* the md call in flight, if any */
+    struct nfse_md *md_free, *md_all;
 };
 
 static atomic_uint nfse_client_counter;
@@ -185,6 +224,64 @@ static int nfse_url_arg(const char *url, const char *key, char *out, size_t outl
         q = strchr(q, '&');
     }
     return -ENOENT;
+}
+
+/* The host part of "nfs://HOST[:port]/export?..." (a bracketed IPv6
+ * address keeps its brackets), for messages and the reachability probe. */
+static void nfse_url_server(const char *url, char *out, size_t outlen)
+{
+    const char *h = strncmp(url, "nfs://", 6) == 0 ? url + 6 : url;
+    size_t n = h[0] == '[' ? strcspn(h, "]") + 1 : strcspn(h, ":/?");
+    if (n >= outlen)
+        n = outlen - 1;
+    memcpy(out, h, n);
+    out[n] = '\0';
+}
+
+/* libnfs's sync mount reports a failed connect only as "nfs_service
+ * failed".  When it fails, try a plain TCP connect to the port it used
+ * (nfsport, else 2049 for v4 and the portmapper for v3) so the message
+ * says why: <0 with the reason in why if that port cannot be reached. */
+static int nfse_probe(struct nfse_job *j, char *why, size_t whylen)
+{
+    char port[16], host[128];
+    if (nfse_url_arg(j->ej->nfs_url, j->v4 ? "nfsport" : "mountport", port, sizeof(port)) != 0 &&
+        nfse_url_arg(j->ej->nfs_url, "nfsport", port, sizeof(port)) != 0)
+        snprintf(port, sizeof(port), "%s", j->v4 ? "2049" : "111");
+    snprintf(host, sizeof(host), "%s", j->server);
+    if (host[0] == '[') {              /* [::1] -> ::1 */
+        size_t n = strlen(host);
+        memmove(host, host + 1, n);
+        if (n >= 2 && host[n - 2] == ']')
+            host[n - 2] = '\0';
+    }
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+    int rc = getaddrinfo(host, port, &hints, &ai);
+    if (rc != 0) {
+        nfse_fmt(why, whylen, "cannot resolve %s: %s", host, gai_strerror(rc));
+        return -EHOSTUNREACH;
+    }
+    int err = ECONNREFUSED;
+    for (struct addrinfo *a = ai; a; a = a->ai_next) {
+        int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0) {
+            err = errno;
+            continue;
+        }
+        struct timeval tv = { .tv_sec = 5 };
+        (void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+        rc = connect(fd, a->ai_addr, a->ai_addrlen);
+        err = rc == 0 ? 0 : errno;
+        close(fd);
+        if (rc == 0)
+            break;
+    }
+    freeaddrinfo(ai);
+    if (err == 0)
+        return 0;
+    nfse_fmt(why, whylen, "server %s unreachable: cannot connect to port %s: %s",
+             j->server, port, strerror(err));
+    return -err;
 }
 
 /* "<url>/<path>" with the file inserted before the query string, so the
@@ -297,8 +394,13 @@ static void nfse_done_push(struct nfse_job *j, struct nfse_op *op)
 /* Drop one reference; the last one completes the op onto the done list. */
 static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
 {
-    if (op->abandoned)
-        return;                /* already handed back failed; kept, not reused */
+    if (op->abandoned) {
+        /* already handed back failed: free it once the job loop has it
+         * and libnfs is done with every part */
+        if (--op->pending == 0 && op->reaped)
+            nfse_op_put(j, op);
+        return;
+    }
     if (--op->pending > 0)
         return;
     nfse_ifl_del(j, op);
@@ -313,17 +415,60 @@ static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
  * (a dead socket without reconnect just returns an error), so fail every op
  * in flight ourselves.  Late callbacks for them only free their part; the
  * ops are never reused because queue() refuses a dead context. */
-static void nfse_abandon_all(struct nfse_job *j)
+static void nfse_abandon_all(struct nfse_job *j, int err)
 {
     while (j->ifl) {
         struct nfse_op *op = j->ifl;
         nfse_ifl_del(j, op);
         op->abandoned = 1;
+        op->reaped = 0;
         if (op->result == 0)
-            op->result = -ENOTCONN;
+            op->result = err;
         if (!j->tearing_down)
             nfse_done_push(j, op);
     }
+    if (j->md_cur) {
+        j->md_cur->abandoned = 1;
+        j->md_cur->done = 1;
+        if (j->md_cur->result == 0)
+            j->md_cur->result = err;
+        j->md_cur = NULL;
+    }
+}
+
+/* The connection was lost (libnfs is reconnecting): what was in flight
+ * failed, whatever libnfs does with it later. */
+static void nfse_conn_lost(struct nfse_job *j)
+{
+    if (j->down_since_ns == 0)
+        j->down_since_ns = uv_hrtime();
+    nfse_abandon_all(j, -ECONNRESET);
+}
+
+/* Give up on the server: the context is dead from now on. */
+static void nfse_give_up(struct nfse_job *j)
+{
+    const char *e = rpc_get_error(nfs_get_rpc_context(j->nfs));
+    j->dead = 1;
+    nfse_fmt(j->ej->err, sizeof(j->ej->err),
+             "NFS server %s did not answer for %.0f s (server_timeout), giving up: %s (%s)",
+             j->server, (double)j->server_timeout_ns / 1e9,
+             (e && *e) ? e : "connection lost", j->ej->nfs_url);
+    nfse_abandon_all(j, -ETIMEDOUT);
+}
+
+static void nfse_check_timeout(struct nfse_job *j)
+{
+    if (!j->dead && j->down_since_ns &&
+        uv_hrtime() - j->down_since_ns >= j->server_timeout_ns)
+        nfse_give_up(j);
+}
+
+/* Any RPC answered: the server is there. */
+static void nfse_server_ok(struct nfse_job *j)
+{
+    j->reconnects = 0;
+    j->down_since_ns = 0;
 }
 
 /* ---- socket / poll bookkeeping ---------------------------------------- */
@@ -395,6 +540,7 @@ static void nfse_sync_poll(struct nfse_job *j)
             j->reconnects++;
             j->backing_off = 1;
             uv_timer_start(&j->backoff, nfse_backoff_cb, ms, 0);
+            nfse_conn_lost(j);
         }
     }
     if (j->backing_off)
@@ -432,7 +578,7 @@ static void nfse_service(struct nfse_job *j, int revents)
         const char *e = rpc_get_error(nfs_get_rpc_context(j->nfs));
         nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: connection failed: %s",
                  j->ej->nfs_url, (e && *e) ? e : "connection lost");
-        nfse_abandon_all(j);
+        nfse_abandon_all(j, -ENOTCONN);
     }
     nfse_sync_poll(j);
 }
@@ -457,7 +603,9 @@ static void nfse_on_poll(uv_poll_t *h, int status, int uvev)
 
 static void nfse_tick_cb(uv_timer_t *t)
 {
-    nfse_service(t->data, 0);
+    struct nfse_job *j = t->data;
+    nfse_service(j, 0);
+    nfse_check_timeout(j);
 }
 
 static void nfse_deadline_cb(uv_timer_t *t)
@@ -476,8 +624,11 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     struct nfse_job *j = op->j;
 
     j->parts_inflight--;
+    if (status >= 0)
+        nfse_server_ok(j);
     if (op->abandoned) {
         nfse_part_put(j, p);
+        nfse_op_release(j, op);
         return;
     }
 
@@ -485,7 +636,6 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
         if (op->result == 0)
             op->result = nfse_errno(status);
     } else {
-        j->reconnects = 0;
         if (op->kind == IO_READ && !j->tearing_down) {
             uint64_t got = (uint64_t)status;
             if (got > p->len)
@@ -522,7 +672,7 @@ static void nfse_after_sync_failure(struct nfse_job *j)
         j->stranded = 1;
         if (!j->dead) {
             j->dead = 1;
-            nfse_abandon_all(j);
+            nfse_abandon_all(j, -ENOTCONN);
         }
     }
 }
@@ -562,6 +712,10 @@ static int nfse_setup(struct engine_job *ej)
     }
     j->ej = ej;
     ej->priv = j;
+
+    j->server_timeout_ns = ej->spec && ej->spec->server_timeout_ns
+                         ? ej->spec->server_timeout_ns : NFSE_SERVER_TIMEOUT_NS;
+    nfse_url_server(ej->nfs_url, j->server, sizeof(j->server));
 
     char v[16];
     j->v4 = nfse_url_arg(ej->nfs_url, "version", v, sizeof(v)) == 0 && atoi(v) == 4;
@@ -608,7 +762,12 @@ static int nfse_setup(struct engine_job *ej)
     nfs_destroy_url(url);
     if (rc != 0) {
         nfse_after_sync_failure(j);
-        rc = nfse_fail(j, nfse_errno(rc), ej->nfs_url, "mount failed");
+        rc = nfse_errno(rc);
+        char why[256];
+        if (nfse_probe(j, why, sizeof(why)) < 0)
+            nfse_fmt(ej->err, sizeof(ej->err), "%s: mount failed: %s", ej->nfs_url, why);
+        else
+            nfse_fail(j, rc, ej->nfs_url, "mount failed");
         nfse_teardown(ej);
         return rc;
     }
@@ -665,6 +824,9 @@ static int nfse_setup(struct engine_job *ej)
     /* The tick only runs inside reap(), so it costs nothing when idle. */
     uv_timer_start(&j->tick, nfse_tick_cb, NFSE_TICK_MS, NFSE_TICK_MS);
     nfse_sync_poll(j);
+    /* From now on a lost connection is retried until server_timeout says
+     * otherwise (nfse_check_timeout), not until a retry count runs out. */
+    nfs_set_autoreconnect(j->nfs, -1);
     return 0;
 }
 
@@ -692,6 +854,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     op->kind = r->kind;
     op->result = 0;
     op->abandoned = 0;
+    op->reaped = 0;
     op->pending = 1;           /* ours until every part is started */
     r->result = 0;
     nfse_ifl_add(j, op);
@@ -802,8 +965,12 @@ static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
             j->done_tail = NULL;
         j->ndone--;
         done[n++] = op->r;
-        if (!op->abandoned)    /* abandoned ops may still have parts in libnfs */
+        if (!op->abandoned)
             nfse_op_put(j, op);
+        else if (op->pending == 0)   /* its parts may still be in libnfs */
+            nfse_op_put(j, op);
+        else
+            op->reaped = 1;
     }
     if (n == 0 && j->dead && j->inflight == 0) {
         if (!ej->err[0])
@@ -861,6 +1028,238 @@ static int nfse_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
 static void nfse_noop_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
 {
     (void)status; (void)nfs; (void)data; (void)private_data;
+}
+
+/* ---- metadata ops -------------------------------------------------------- */
+
+static void nfse_md_finish(struct nfse_md *m, int rc)
+{
+    struct nfse_job *j = m->j;
+    if (m->abandoned)
+        return;               /* handed back already; kept until teardown */
+    if (m->result == 0)
+        m->result = rc;
+    m->done = 1;
+    if (j->md_cur == m)
+        j->md_cur = NULL;
+}
+
+/* The status of an async call: note the server's answer, 0 or -errno. */
+static int nfse_md_status(struct nfse_md *m, int status)
+{
+    if (status >= 0 || status == -ENOENT || status == -EEXIST || status == -ENOTEMPTY ||
+        status == -EACCES || status == -EPERM || status == -ENOTDIR || status == -EISDIR)
+        nfse_server_ok(m->j);  /* an answer, even a refusal */
+    return status >= 0 ? 0 : nfse_errno(status);
+}
+
+static void nfse_md_done_cb(int status, struct nfs_context *nfs, void *data, void *priv)
+{
+    (void)nfs; (void)data;
+    struct nfse_md *m = priv;
+    nfse_md_finish(m, nfse_md_status(m, status));
+}
+
+/* Close the handle a chain opened, then finish with the chain's result. */
+static void nfse_md_close(struct nfse_md *m, int rc)
+{
+    struct nfse_job *j = m->j;
+    struct nfsfh *fh = m->fh;
+    m->fh = NULL;
+    if (m->result == 0)
+        m->result = rc;
+    if (m->abandoned || j->dead || j->tearing_down) {
+        (void)nfs_close_async(j->nfs, fh, nfse_noop_cb, NULL);
+        nfse_md_finish(m, rc);
+        return;
+    }
+    if (nfs_close_async(j->nfs, fh, nfse_md_done_cb, m) != 0)
+        nfse_md_finish(m, -EIO);
+}
+
+static void nfse_md_write_cb(int status, struct nfs_context *nfs, void *data, void *priv);
+
+static void nfse_md_write_next(struct nfse_md *m)
+{
+    struct nfse_job *j = m->j;
+    if (m->off >= m->size || m->abandoned || j->dead || j->tearing_down) {
+        nfse_md_close(m, 0);
+        return;
+    }
+    uint64_t n = m->size - m->off < j->writemax ? m->size - m->off : j->writemax;
+    if (nfs_pwrite_async(j->nfs, m->fh, m->off, n, m->buf + m->off, nfse_md_write_cb, m) != 0)
+        nfse_md_close(m, -EIO);
+}
+
+static void nfse_md_write_cb(int status, struct nfs_context *nfs, void *data, void *priv)
+{
+    (void)nfs; (void)data;
+    struct nfse_md *m = priv;
+    int rc = nfse_md_status(m, status);
+    if (rc == 0 && status == 0)
+        rc = -EIO;             /* no progress */
+    if (rc < 0) {
+        nfse_md_close(m, rc);
+        return;
+    }
+    m->off += (uint64_t)status;
+    nfse_md_write_next(m);
+}
+
+/* create and open: the handle arrives here; write (create) and close. */
+static void nfse_md_open_cb(int status, struct nfs_context *nfs, void *data, void *priv)
+{
+    (void)nfs;
+    struct nfse_md *m = priv;
+    int rc = nfse_md_status(m, status);
+    if (rc < 0) {
+        nfse_md_finish(m, rc);
+        return;
+    }
+    m->fh = data;
+    if (m->op == OP_CREATE)
+        nfse_md_write_next(m);
+    else
+        nfse_md_close(m, 0);
+}
+
+static void nfse_md_opendir_cb(int status, struct nfs_context *nfs, void *data, void *priv)
+{
+    struct nfse_md *m = priv;
+    int rc = nfse_md_status(m, status);
+    if (rc < 0) {
+        nfse_md_finish(m, rc);
+        return;
+    }
+    struct nfsdir *d = data;
+    uint64_t n = 0;
+    while (nfs_readdir(nfs, d))   /* entries are all here already */
+        n++;
+    nfs_closedir(nfs, d);
+    m->count = n;
+    nfse_md_finish(m, 0);
+}
+
+static struct nfse_md *nfse_md_get(struct nfse_job *j)
+{
+    struct nfse_md *m = j->md_free;
+    if (m) {
+        j->md_free = m->next;
+    } else {
+        m = calloc(1, sizeof(*m));
+        if (!m)
+            return NULL;
+        m->all_next = j->md_all;
+        j->md_all = m;
+    }
+    m->j = j;
+    m->done = m->result = m->abandoned = 0;
+    m->off = m->count = 0;
+    m->fh = NULL;
+    m->next = NULL;
+    return m;
+}
+
+/* An engine path ("a/b", "/a/b", ".", "") as an absolute export path. */
+static void nfse_md_path(const char *in, char *out, size_t outlen)
+{
+    while (in[0] == '.' && (in[1] == '/' || in[1] == '\0'))
+        in += in[1] ? 2 : 1;
+    nfse_fmt(out, outlen, "%s%s", in[0] == '/' ? "" : "/", in);
+}
+
+static const char *nfse_md_name(enum op_type op)
+{
+    switch (op) {
+    case OP_CREATE: return "create";
+    case OP_STAT: return "stat";
+    case OP_OPEN: return "open";
+    case OP_READDIR: return "readdir";
+    case OP_RENAME: return "rename";
+    case OP_UNLINK: return "unlink";
+    case OP_MKDIR: return "mkdir";
+    case OP_RMDIR: return "rmdir";
+    default: return "metadata op";
+    }
+}
+
+static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
+                   const char *buf, uint64_t size, uint64_t *count)
+{
+    struct nfse_job *j = ej->priv;
+    if (j->dead) {
+        if (!ej->err[0])
+            nfse_fmt(ej->err, sizeof(ej->err), "%s: not connected", ej->nfs_url);
+        return -ENOTCONN;
+    }
+    struct nfse_md *m = nfse_md_get(j);
+    if (!m)
+        return -ENOMEM;
+    m->op = op;
+    m->buf = buf;
+    m->size = buf ? size : 0;
+    nfse_md_path(path, m->path, sizeof(m->path));
+    nfse_md_path(path2 ? path2 : "", m->path2, sizeof(m->path2));
+
+    int rc;
+    switch (op) {
+    case OP_CREATE:
+        /* no O_EXCL: like creat(2); libnfs's NFSv4 create is exclusive anyway */
+        rc = nfs_create_async(j->nfs, m->path, O_TRUNC, 0644, nfse_md_open_cb, m);
+        break;
+    case OP_STAT:
+        rc = nfs_stat64_async(j->nfs, m->path, nfse_md_done_cb, m);
+        break;
+    case OP_OPEN:
+        rc = nfs_open_async(j->nfs, m->path, O_RDONLY, nfse_md_open_cb, m);
+        break;
+    case OP_READDIR:
+        rc = nfs_opendir_async(j->nfs, m->path, nfse_md_opendir_cb, m);
+        break;
+    case OP_RENAME:
+        rc = path2 ? nfs_rename_async(j->nfs, m->path, m->path2, nfse_md_done_cb, m) : -EINVAL;
+        break;
+    case OP_UNLINK:
+        rc = nfs_unlink_async(j->nfs, m->path, nfse_md_done_cb, m);
+        break;
+    case OP_MKDIR:
+        rc = nfs_mkdir2_async(j->nfs, m->path, 0755, nfse_md_done_cb, m);
+        break;
+    case OP_RMDIR:
+        rc = nfs_rmdir_async(j->nfs, m->path, nfse_md_done_cb, m);
+        break;
+    default:
+        rc = -EINVAL;
+        break;
+    }
+    if (rc != 0) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s of %s: %s", ej->nfs_url,
+                 nfse_md_name(op), m->path, nfse_errtext(j->nfs));
+        m->next = j->md_free;
+        j->md_free = m;
+        nfse_sync_poll(j);
+        return rc == -EINVAL ? -EINVAL : -EIO;
+    }
+    j->md_cur = m;
+    /* One call at a time, driven like reap(): the tick keeps libnfs's RPC
+     * timeouts and our server timeout going; a lost connection abandons
+     * the call (nfse_abandon_all marks it done). */
+    nfse_sync_poll(j);
+    while (!m->done && !j->dead)
+        uv_run(&j->loop, UV_RUN_ONCE);
+    if (!m->done) {            /* dead without an abandon (cannot happen) */
+        m->abandoned = 1;
+        m->result = -ENOTCONN;
+        j->md_cur = NULL;
+    }
+    rc = m->result;
+    if (count)
+        *count = m->count;
+    if (!m->abandoned) {
+        m->next = j->md_free;
+        j->md_free = m;
+    }
+    return rc;
 }
 
 static void nfse_close_walk(uv_handle_t *h, void *arg)
@@ -924,6 +1323,11 @@ static void nfse_teardown(struct engine_job *ej)
         free(j->part_all);
         j->part_all = n;
     }
+    while (j->md_all) {
+        struct nfse_md *n = j->md_all->all_next;
+        free(j->md_all);
+        j->md_all = n;
+    }
     free(j->fh);
     free(j);
     ej->priv = NULL;
@@ -937,4 +1341,5 @@ const struct engine_ops engine_nfs = {
     .file_size = nfse_file_size,
     .truncate = nfse_truncate,
     .teardown = nfse_teardown,
+    .md = nfse_md,
 };

@@ -383,7 +383,7 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_end(s, "first message is not hello");
         return;
     }
-    if (s->state == S_AUTH && type != MSG_AUTH) {
+    if (s->state == S_AUTH && type != MSG_AUTH && type != MSG_ERROR) {
         session_end(s, "not authenticated");
         return;
     }

@@ -333,6 +333,12 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
         struct msg_auth a;
         struct buf b;
         if (!auth_check(secret, AUTH_AGENT, c->cnonce, w.nonce, w.mac)) {
+            struct msg_error e;
+            snprintf(e.text, sizeof e.text, "authentication failed: the agent's proof does not "
+                     "match the coordinator's secret");
+            buf_init(&b);
+            msg_error_encode(&b, &e);      /* so the agent logs why, too */
+            conn_send(c, &b);
             run_fail(r, "agent %u (%s): authentication failed: the agent's proof does not match "
                      "our secret (different --secret-file?)", c->id, c->addr);
             return;
