@@ -313,6 +313,10 @@ static void on_finished(uv_async_t *h)
     s->run_prepared = 0;
     if (!s->closing) {
         struct buf b;
+        /* The error first: after the last phase's phase-done the
+         * coordinator may end the run (as a success) before reading on. */
+        if (rc < 0)
+            send_error(s, "phase %u: %s", s->phase, err);
         buf_init(&b);
         msg_phase_done_encode(&b, m);
         session_send(s, &b);
@@ -324,7 +328,6 @@ static void on_finished(uv_async_t *h)
         return;
     }
     if (rc < 0) {
-        send_error(s, "phase %u: %s", s->phase, err);
         s->state = S_IDLE;
         s->run_complete = 1;
         return;

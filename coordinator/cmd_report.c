@@ -9,6 +9,7 @@
  * replace the text report on stdout when only --output-format is given, so
  * a script that parses fio's JSON from stdout gets JSON alone. */
 #include "coordinator/cmd_report.h"
+#include "coordinator/journal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -133,7 +134,7 @@ int cmd_report_main(int argc, char **argv)
 {
     struct report_outputs o = { .unit_base = 1024 };
     struct run_result r;
-    const char *path = NULL;
+    const char *path = NULL, *json_out = NULL;
     char err[1024];
     int status;
 
@@ -148,6 +149,8 @@ int cmd_report_main(int argc, char **argv)
             (strcmp(argv[i], "--unit-base") == 0 && i + 1 < argc && strcmp(argv[i + 1], "1000") == 0)) {
             o.unit_base = 1000;
             i += argv[i][11] == '\0';
+        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            json_out = argv[++i];
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
             return 2;
@@ -159,18 +162,29 @@ int cmd_report_main(int argc, char **argv)
         }
     }
     if (!path) {
-        fprintf(stderr, "nfstorm: report: no result file (usage: nfstorm report RESULT.json [--html F] [--csv F])\n");
+        fprintf(stderr, "nfstorm: report: no result file (usage: nfstorm report RESULT.json|RESULT.json.journal "
+                "[--html F] [--csv F] [--json F])\n");
         return 2;
     }
-    if (result_load(path, &r, err, sizeof(err)) < 0) {
+    /* a journal (from a run that may have died) or a saved result */
+    if (journal_detect(path) ? journal_load(path, &r, err, sizeof(err)) < 0
+                             : result_load(path, &r, err, sizeof(err)) < 0) {
         fprintf(stderr, "nfstorm: %s\n", err);
-        result_free(&r);
+        if (!journal_detect(path))
+            result_free(&r);
         return 2;
     }
     if (!cmd_report_fio_on_stdout(&o))
         report_text(stdout, &r, o.unit_base);
     fflush(stdout);
     status = cmd_report_write(&o, &r);
+    if (json_out) {
+        int jrc = report_json_write(json_out, &r);
+        if (jrc < 0) {
+            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, strerror(-jrc));
+            status = 1;
+        }
+    }
     if (o.timeseries) {
         FILE *f = open_out(o.timeseries);
         if (f) {

@@ -709,6 +709,8 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     }
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);
+    if (!r.failed && !r.interrupted && r.nlost)
+        lost_summary(&r);
     for (uint32_t i = 0; i < r.n; i++) {
         frame_reader_free(&r.c[i].rd);
         free(r.c[i].acc);
@@ -718,9 +720,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         return rc < 0 ? rc : -EIO;
     if (r.interrupted)
         return RUN_INTERRUPTED;
-    if (r.nlost) {
-        lost_summary(&r);
+    if (r.nlost)
         return RUN_PARTIAL;
-    }
     return RUN_OK;
 }
