@@ -249,8 +249,43 @@ int journal_detect(const char *path)
     return strncmp(head, "{\"type\":\"header\"", 16) == 0;
 }
 
-static int apply_line(struct run_result *r, json_t *o, int *have_header)
+/* Replay state: the sum of each agent's intervals in the phase being
+ * read, standing in for the totals of agents that never sent phase-done
+ * (lost, or the coordinator died). */
+struct replay {
+    int have_header;
+    uint32_t phase;
+    struct op_set *acc;        /* [nagents] */
+    uint32_t *nint;            /* [nagents] */
+};
+
+static void replay_close_phase(struct run_result *r, struct replay *rp)
 {
+    for (uint32_t a = 0; rp->acc && a < r->nagents; a++) {
+        if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {
+            struct agent_phase *ap = xcalloc(1, sizeof *ap);
+            ap->totals = rp->acc[a];
+            ap->nintervals = rp->nint[a];
+            ap->duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u;
+            result_set_agent_phase(r, rp->phase, a, ap);
+            free(ap);
+        }
+        op_set_init(&rp->acc[a]);
+        rp->nint[a] = 0;
+    }
+}
+
+static void replay_at_phase(struct run_result *r, struct replay *rp, uint32_t phase)
+{
+    if (phase != rp->phase) {
+        replay_close_phase(r, rp);
+        rp->phase = phase;
+    }
+}
+
+static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
+{
+    int *have_header = &rp->have_header;
     const char *type = json_string_value(json_object_get(o, "type"));
     uint64_t phase = 0, agent = 0, k = 0;
     if (!type)
@@ -287,6 +322,10 @@ static int apply_line(struct run_result *r, json_t *o, int *have_header)
             ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
         }
         *have_header = 1;
+        rp->acc = xmalloc(r->nagents * sizeof *rp->acc);
+        rp->nint = xcalloc(r->nagents, sizeof *rp->nint);
+        for (uint32_t i2 = 0; i2 < r->nagents; i2++)
+            op_set_init(&rp->acc[i2]);
         return 0;
     }
     if (!*have_header)
@@ -297,6 +336,11 @@ static int apply_line(struct run_result *r, json_t *o, int *have_header)
                  phase >= r->nphases || agent >= r->nagents || ops_of(json_object_get(o, "ops"), s) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
+        if (rc == 0) {
+            replay_at_phase(r, rp, (uint32_t)phase);
+            op_set_merge(&rp->acc[agent], s);
+            rp->nint[agent]++;
+        }
         if (rc == 0 && !u64_of(o, "inflight", &inflight) && !u64_of(o, "oldest_ns", &oldest))
             result_set_interval_inflight(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k,
                                          (uint32_t)inflight, oldest);
@@ -338,7 +382,8 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    int lineno = 0, have_header = 0, rc = 0;
+    int lineno = 0, rc = 0;
+    struct replay rp = { 0 };
 
     memset(r, 0, sizeof *r);
     if (!f) {
@@ -357,7 +402,7 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
             rc = -EINVAL;
             break;
         }
-        if (apply_line(r, o, &have_header) < 0) {
+        if (apply_line(r, o, &rp) < 0) {
             snprintf(err, errlen, "%s:%d: bad journal entry", path, lineno);
             rc = -EINVAL;
         }
@@ -367,12 +412,16 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
     }
     free(line);
     fclose(f);
-    if (rc == 0 && !have_header) {
+    if (rc == 0 && rp.have_header)
+        replay_close_phase(r, &rp);
+    free(rp.acc);
+    free(rp.nint);
+    if (rc == 0 && !rp.have_header) {
         snprintf(err, errlen, "%s: no journal header (the run never started)", path);
         rc = -EINVAL;
     }
     if (rc < 0) {
-        if (have_header)
+        if (rp.have_header)
             result_free(r);
         return rc;
     }

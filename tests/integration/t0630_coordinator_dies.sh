@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# kill -9 of the coordinator mid-phase: every agent stops its I/O (files
+# stop growing), accepts a new run afterwards, and the journal holds every
+# interval received before the kill.  A coordinator that goes silent
+# without closing (SIGSTOP) is left behind when the agents' lease expires.
+# SIGINT: agents are told to stop, partial results are written, exit 130.
+source "$(dirname "$0")/lib.sh"
+D=$T/d; mkdir -p "$D"
+addrs=()
+for i in 0 1; do AGENT_AUTH="--insecure --lease 3s" start_agent "$D"; addrs+=("$AGENT_ADDR"); done
+list=$(IFS=,; echo "${addrs[*]}")
+size_sum() { du -sb "$D" | cut -f1; }
+seqwrite=(--quiet --name=w --rw=write --bs=64k --size=4g --runtime=60 --time_based --rate=20m)
+
+# 1. kill -9
+"$NFSTORM" run --agents "$list" --json "$T/k.json" "${seqwrite[@]}" >"$T/o" 2>&1 &
+c=$!
+sleep 3.5
+kill -9 $c; wait $c 2>/dev/null
+sleep 1.5
+a=$(size_sum); sleep 2; b=$(size_sum)
+[ "$a" = "$b" ] || fail "files still growing after the coordinator died ($a -> $b)"
+n=$(grep -c '"type":"interval"' "$T/k.json.journal")
+[ "$n" -ge 4 ] || fail "journal holds $n intervals, want >= 4 (2 agents x 2-3 s)"
+timeout 20 "$NFSTORM" report "$T/k.json.journal" --json "$T/kj.json" >"$T/jo" 2>&1 || fail "journal unreadable: $(tail -n1 "$T/jo")"
+py "$T/kj.json" "$n" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+ints = r["phases"][0]["intervals"]
+got = sum(1 for i in ints for a in i["agents"] if a["ops"].get("write", {}).get("ops", 0) > 0)
+assert got == n, (got, n)
+w = r["phases"][0]["ops"]["write"]
+assert w["ops"] > 0 and w["bytes"] == w["ops"] * 65536, w
+PY
+timeout 30 "$NFSTORM" run --agents "$list" --quiet --name=x --rw=read --bs=4k --size=1m >"$T/o" 2>&1 \
+  || fail "agents do not accept a new run after the coordinator died: $(tail -n1 "$T/o")"
+
+# 2. a silent coordinator: the lease (3 s) stops the I/O
+"$NFSTORM" run --agents "$list" "${seqwrite[@]}" >"$T/o" 2>&1 &
+c=$!
+sleep 2.5
+kill -STOP $c
+sleep 5
+a=$(size_sum); sleep 2; b=$(size_sum)
+kill -9 $c; kill -CONT $c 2>/dev/null; wait $c 2>/dev/null
+[ "$a" = "$b" ] || fail "files still growing after the lease expired ($a -> $b)"
+grep -q "lease expired" "$T"/agent.*.log || fail "no lease-expired log line"
+
+# 3. SIGINT: partial results, exit 130
+"$NFSTORM" run --agents "$list" --json "$T/i.json" "${seqwrite[@]}" >"$T/o" 2>&1 &
+c=$!
+sleep 3
+kill -INT $c
+timeout 20 tail --pid=$c -f /dev/null; wait $c; rc=$?
+[ $rc -eq 130 ] || fail "exit status $rc after SIGINT, want 130: $(tail -n2 "$T/o")"
+py "$T/i.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]; w = p["ops"]["write"]
+assert w["ops"] > 0 and w["ops"] == sum(a["ops"]["write"]["ops"] for a in p["agents"]), w
+assert 1.5 < p["duration_s"] < 10, p["duration_s"]
+PY
+echo "coordinator failures handled"
