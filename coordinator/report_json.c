@@ -112,6 +112,12 @@ static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_
         put(b, j, "iops", json_real(result_iops(o, duration_ns)));
         put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
         put(b, j, "lat_ns", lat_json(b, &o->lat, buckets));
+        if (o->timeouts)
+            put(b, j, "timeouts", jint(o->timeouts));
+        /* rate-limited jobs: lat_ns is the response time (from when each op
+         * was due), svc_ns the service time (from when it was issued) */
+        if (o->svc.count)
+            put(b, j, "svc_ns", lat_json(b, &o->svc, 0));
         put(b, ops, op_type_name((enum op_type)t), j);
     }
     return ops;
