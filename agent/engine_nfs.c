@@ -1205,7 +1205,7 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     switch (op) {
     case OP_CREATE:
         /* no O_EXCL: like creat(2); libnfs's NFSv4 create is exclusive anyway */
-        rc = nfs_create_async(j->nfs, m->path, O_TRUNC, 0644, nfse_md_open_cb, m);
+        rc = nfs_create_async(j->nfs, m->path, O_RDWR | O_TRUNC, 0644, nfse_md_open_cb, m);
         break;
     case OP_STAT:
         rc = nfs_stat64_async(j->nfs, m->path, nfse_md_done_cb, m);

@@ -73,7 +73,10 @@ static int uring_setup(struct engine_job *ej)
     /* +1: room for the timeout entry liburing adds on kernels without
      * IORING_FEAT_EXT_ARG (< 5.11).  The CQ is twice the SQ by default. */
     entries = s->depth < URING_MAX_ENTRIES ? s->depth + 1 : URING_MAX_ENTRIES;
-    rc = io_uring_queue_init(entries, &s->ring, 0);
+    {
+        struct io_uring_params p = { .flags = getenv("URING_COOP") ? IORING_SETUP_COOP_TASKRUN : 0 };
+        rc = io_uring_queue_init_params(entries, &s->ring, &p);
+    }
     if (rc < 0) {
         /* -ENOSYS (no io_uring), -EPERM (seccomp, io_uring_disabled=2 or
          * not in io_uring_group), -ENOMEM (RLIMIT_MEMLOCK on < 5.12) */
@@ -157,6 +160,8 @@ static int uring_queue(struct engine_job *ej, struct io_req *r)
         s->free_slots[s->nfree++] = sl;
         return rc;
     }
+    if (getenv("URING_EAGER"))
+        io_uring_submit(&s->ring);
     return 0;
 }
 

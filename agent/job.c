@@ -391,7 +391,7 @@ static int layout_write(struct job *j, uint32_t f, uint64_t off, uint64_t len, c
     return rc < 0 ? rc : r.result;
 }
 
-int job_layout(struct job *j, int fill, uint64_t *bytes_written)
+int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
 {
     struct engine_job *ej = &j->ej;
     char *buf = NULL;
@@ -405,8 +405,11 @@ int job_layout(struct job *j, int fill, uint64_t *bytes_written)
         rc = j->eng->file_size(ej, f, &have);
         if (rc < 0)
             break;
-        if (have >= want)
+        if (have >= want) {
+            if (fill)
+                atomic_fetch_add(done, want);
             continue;
+        }
         if (!fill) {           /* write phases: right size, no data needed */
             rc = j->eng->truncate(ej, f, want);
             continue;
@@ -426,7 +429,7 @@ int job_layout(struct job *j, int fill, uint64_t *bytes_written)
             uint64_t len = want - off < LAYOUT_CHUNK ? want - off : LAYOUT_CHUNK;
             rc = layout_write(j, f, off, len, buf);
             if (rc == 0)
-                *bytes_written += len;
+                atomic_fetch_add(done, len);
         }
     }
     if (rc < 0 && ej->err[0] == '\0')

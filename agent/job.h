@@ -64,7 +64,7 @@ void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
  * planned size is written fully (read phases) or extended (write phases),
  * through the job's own engine, synchronously. *bytes_written adds up.
  * Files the job does not own are left alone. */
-int job_layout(struct job *j, int fill, uint64_t *bytes_written);
+int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done);
 /* Delete the job's own files (unlink=1), after the phase. */
 void job_unlink_files(struct job *j);
 

@@ -228,6 +228,12 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     return 0;
 }
 
+/* Does the job's layout write data (read phases), or only size files? */
+static int layout_fill(const struct job *j)
+{
+    return j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw) && !rw_mode_writes(j->spec->rw);
+}
+
 int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen)
 {
@@ -254,16 +260,26 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
             rc = build_job(j, js, id, t, n++, err, errlen);
             if (rc < 0)
                 break;
-            rc = j->eng->setup(&j->ej);
-            if (rc == 0 && js->rw != RW_METADATA) {
-                /* read phases need data there, write phases the full size */
-                rc = job_layout(j, rw_mode_reads(js->rw) && !rw_mode_writes(js->rw), &pr->layout_bytes);
-                if (rc == 0 && js->invalidate && j->eng->invalidate)
-                    j->eng->invalidate(&j->ej);
-            }
-            if (rc < 0)
+            if ((rc = j->eng->setup(&j->ej)) < 0)
                 snprintf(err, errlen, "job '%s': %s", js->name, j->ej.err);
         }
+    }
+    /* read phases need data there, write phases the full size: lay out
+     * after every engine is up, so a bad URL fails before any writing,
+     * and with a known total for the progress the agent reports */
+    for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
+        if (layout_fill(&pr->jobs[i]) && pr->jobs[i].owns_files)
+            for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
+                atomic_fetch_add(&pr->layout_total, pr->jobs[i].ej.files[f].size);
+    for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
+        struct job *j = &pr->jobs[i];
+        if (j->spec->rw == RW_METADATA)
+            continue;
+        rc = job_layout(j, layout_fill(j), &pr->layout_done);
+        if (rc == 0 && j->spec->invalidate && j->eng->invalidate)
+            j->eng->invalidate(&j->ej);
+        if (rc < 0)
+            snprintf(err, errlen, "job '%s': %s", j->spec->name, j->ej.err);
     }
     if (rc < 0)
         phase_free_jobs(pr);

@@ -28,7 +28,8 @@ struct phase_run {
     struct job *jobs;            /* one per thread: numjobs of each job_spec */
     uint32_t njobs;
     uint64_t ramp_ns;            /* longest ramp of the phase's jobs */
-    uint64_t layout_bytes;       /* written while laying out */
+    atomic_uint_fast64_t layout_total;  /* bytes read phases need laid out */
+    atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
     atomic_uint running;         /* job threads not yet finished */
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;

@@ -204,7 +204,7 @@ static void prepare_done(uv_work_t *w, int status)
         return;
     }
     log_info("phase %u '%s' ready (%u threads, laid out %llu bytes)", s->phase, s->run.ph->name,
-             s->run.njobs, (unsigned long long)s->run.layout_bytes);
+             s->run.njobs, (unsigned long long)atomic_load(&s->run.layout_done));
     s->state = S_READY;
     buf_init(&b);
     msg_ready_encode(&b, &m);
@@ -612,6 +612,15 @@ static void on_tick(uv_timer_t *t)
     buf_init(&b);
     msg_ping_encode(&b, &m);
     session_send(s, &b);
+    if (s->state == S_PREPARING) {
+        /* layout progress: the worker thread counts, we report */
+        struct msg_progress pm = { .phase = s->phase,
+                                   .done_bytes = atomic_load(&s->run.layout_done),
+                                   .total_bytes = atomic_load(&s->run.layout_total) };
+        buf_init(&b);
+        msg_progress_encode(&b, &pm);
+        session_send(s, &b);
+    }
 }
 
 /* Hello (and the coordinator's proof) done: serve it, unless another

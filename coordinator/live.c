@@ -239,6 +239,6 @@ void live_layout(void *arg, const struct run_result *r, uint32_t phase,
 struct run_observer live_observer(struct live *l)
 {
     struct run_observer o = { .phase_start = live_phase_start, .interval = live_interval,
-                              .phase_done = live_phase_done, .arg = l };
+                              .phase_done = live_phase_done, .layout = live_layout, .arg = l };
     return o;
 }

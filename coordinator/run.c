@@ -55,6 +55,7 @@ struct conn {
     uint32_t next_k;           /* intervals arrive in order: this bounds what
                                   an agent can make us allocate */
     uint64_t last_rx_ns;
+    uint64_t layout_done, layout_total;   /* from its last progress message */
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
     struct op_set *acc;        /* this phase's intervals, for a lost agent's totals */
@@ -223,6 +224,7 @@ static void start_phase(struct run *r)
         conn_send(c, &b);
         c->state = C_RUNNING;
         c->next_k = 0;
+        c->layout_done = c->layout_total = 0;
         op_set_init(c->acc);
     }
     r->notified = 0;
@@ -500,6 +502,22 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     case MSG_INTERVAL:
         handle_interval(c, p, n);
         return;
+    case MSG_PROGRESS: {
+        struct msg_progress m;
+        uint64_t done = 0, total = 0;
+        if (msg_progress_decode(p, n, &m, err, sizeof err) < 0 || m.phase != r->phase ||
+            m.done_bytes > m.total_bytes)
+            return;            /* advisory only: a bad one is dropped */
+        c->layout_done = m.done_bytes;
+        c->layout_total = m.total_bytes;
+        for (uint32_t i = 0; i < r->n; i++) {
+            done += r->c[i].layout_done;
+            total += r->c[i].layout_total;
+        }
+        if (total)
+            OBSERVE(r, layout, r->phase, done, total);
+        return;
+    }
     case MSG_PHASE_DONE:
         handle_phase_done(c, p, n);
         return;

@@ -27,6 +27,9 @@ struct run_observer {
     void (*agent_phase_done)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                              const struct agent_phase *ap);
     void (*agent_lost)(void *arg, const struct run_result *r, uint32_t agent, const char *why);
+    /* layout before phase: bytes laid out so far and in all, over all agents */
+    void (*layout)(void *arg, const struct run_result *r, uint32_t phase, uint64_t done_bytes,
+                   uint64_t total_bytes);
     void *arg;
 };
 

@@ -54,6 +54,7 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_PING] = "ping",
     [MSG_PONG] = "pong",
     [MSG_AUTH] = "auth",
+    [MSG_PROGRESS] = "progress",
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -185,6 +186,11 @@ static const struct field welcome_fields[] = {
     FBOOL(struct msg_welcome, auth),
     FBIN(struct msg_welcome, nonce),
     FBIN(struct msg_welcome, mac),
+};
+static const struct field progress_fields[] = {
+    FPHASE(struct msg_progress),
+    FANYU64(struct msg_progress, done_bytes),
+    FANYU64(struct msg_progress, total_bytes),
 };
 static const struct field auth_fields[] = {
     FBIN(struct msg_auth, mac),
@@ -1198,4 +1204,14 @@ void msg_auth_encode(struct buf *out, const struct msg_auth *m)
 int msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen)
 {
     return decode(p, n, MSG_AUTH, auth_fields, ARRAY_LEN(auth_fields), m, err, errlen);
+}
+
+void msg_progress_encode(struct buf *out, const struct msg_progress *m)
+{
+    encode(out, MSG_PROGRESS, progress_fields, ARRAY_LEN(progress_fields), m);
+}
+
+int msg_progress_decode(const char *p, size_t n, struct msg_progress *m, char *err, size_t errlen)
+{
+    return decode(p, n, MSG_PROGRESS, progress_fields, ARRAY_LEN(progress_fields), m, err, errlen);
 }

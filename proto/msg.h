@@ -35,6 +35,7 @@ enum msg_type {
     MSG_PING,          /* either way */
     MSG_PONG,
     MSG_AUTH,          /* coordinator -> agent: its proof, after welcome */
+    MSG_PROGRESS,      /* agent -> coordinator: layout progress while preparing */
     MSG__COUNT
 };
 
@@ -56,6 +57,11 @@ struct msg_welcome {         /* agent -> coordinator */
                                  0: it runs --insecure */
     unsigned char nonce[AUTH_NONCE_LEN];
     unsigned char mac[AUTH_MAC_LEN];        /* the agent's proof */
+};
+struct msg_progress {
+    uint32_t phase;
+    uint64_t done_bytes;      /* laid out (or already present) so far */
+    uint64_t total_bytes;     /* to lay out before the phase can start */
 };
 struct msg_auth {            /* coordinator -> agent */
     unsigned char mac[AUTH_MAC_LEN];        /* the coordinator's proof */
@@ -129,6 +135,8 @@ void msg_ping_encode(struct buf *out, const struct msg_ping *m);
 int  msg_ping_decode(const char *p, size_t n, struct msg_ping *m, char *err, size_t errlen);
 void msg_pong_encode(struct buf *out, const struct msg_pong *m);
 int  msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen);
+void msg_progress_encode(struct buf *out, const struct msg_progress *m);
+int  msg_progress_decode(const char *p, size_t n, struct msg_progress *m, char *err, size_t errlen);
 void msg_auth_encode(struct buf *out, const struct msg_auth *m);
 int  msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen);
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# t0330: the NFS server restarts in the middle of a phase (NFSv3: libnfs
+# 5.0.2 does not recover NFSv4 sessions).  The run completes, the calls
+# that failed in the outage are counted as errors in the intervals of that
+# window, and throughput comes back after it.  Then the server goes away
+# for good: the phase ends after server_timeout with an error naming the
+# server, exit 1, and the intervals measured until then are in the JSON.
+source "$(dirname "$0")/lib.sh"
+command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
+source "$ROOT/tests/nfs_server.sh"
+trap 'nfs_server_stop; cleanup' EXIT
+mkdir -p "$T/export"
+nfs_server_start "$T/export" || fail "NFS server did not start"
+
+job=(--name=rs --ioengine=nfs "--nfs_url=$NFS_URL3" --rw=randwrite --bs=4k --size=4m
+     --iodepth=16 --numjobs=2 --time_based --interval=500ms)
+
+# 1. restart at ~2 s of an 8 s phase
+timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/restart.json" "${job[@]}" --runtime=8 >"$T/out" 2>&1 &
+run=$!
+sleep 2.5
+nfs_server_restart || fail "ganesha did not restart"
+wait $run || fail "run with a restart failed: $(tail -n 3 "$T/out")"
+py "$T/restart.json" <<'PY'
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"][0]
+w = ph["ops"]["write"]
+iv = [i["ops"].get("write", {"ops": 0, "errors": 0}) for i in ph["intervals"]]
+print("restart: %d ops, %d errors; per interval (ops/errors): %s"
+      % (w["ops"], w["errors"], " ".join("%d/%d" % (i["ops"], i["errors"]) for i in iv)))
+assert ph["finished"], "phase not finished"
+assert w["errors"] > 0, "no errors counted for the outage"
+assert w["errors"] == sum(i["errors"] for i in iv), "errors != sum of intervals"
+bad = [k for k, i in enumerate(iv) if i["errors"] > 0]
+assert bad[0] >= 2, "errors before the restart (interval %d)" % bad[0]
+assert all(i["ops"] > 500 for i in iv[:bad[0] - 1]), "slow before the outage"
+after = iv[bad[-1] + 1:-1]
+assert len(after) >= 2, "the outage lasted until the end: %s" % bad
+assert all(i["ops"] > 500 and i["errors"] == 0 for i in after), "throughput did not resume after the outage"
+PY
+
+# 2. the server goes away for good: server_timeout=2s ends the phase
+timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/gone.json" "${job[@]}" --runtime=30 --server_timeout=2s \
+  >"$T/out" 2>&1 &
+run=$!
+sleep 1.5
+_nfs_kill_ganesha
+start=$(date +%s)
+wait $run; rc=$?
+secs=$(( $(date +%s) - start ))
+[ $rc -eq 1 ] || fail "server gone: exit status $rc, want 1: $(tail -n 3 "$T/out")"
+[ $secs -le 10 ] || fail "server gone: took ${secs}s to give up (server_timeout=2s)"
+grep -Eq "agent 0 \(.*\): phase 0: job 'rs': NFS server 127\.0\.0\.1 did not answer for 2 s \(server_timeout\)" "$T/out" \
+  || fail "server gone: message: $(tail -n 2 "$T/out")"
+py "$T/gone.json" <<'PY'
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"][0]
+iv = [i["ops"].get("write", {"ops": 0, "errors": 0}) for i in ph["intervals"]]
+assert sum(i["ops"] for i in iv) > 1000, "the results before the outage are missing"
+assert sum(i["errors"] for i in iv) > 0, "no errors counted for the failed calls"
+PY
+echo "t0330: PASS"
