@@ -52,6 +52,21 @@ struct uring_state {
     unsigned inkernel;          /* entries prepared or submitted, not yet completed */
 };
 
+/* COOP_TASKRUN (5.19+, as fio sets it): completions from io-wq wait for
+ * the job thread's next io_uring_enter instead of interrupting it with an
+ * IPI; reap always enters the kernel before it waits, so nothing is late.
+ * Older kernels reject the flag: retry without. */
+static int uring_ring_init(struct io_uring *ring, unsigned entries)
+{
+    struct io_uring_params p = { .flags = IORING_SETUP_COOP_TASKRUN };
+    int rc = io_uring_queue_init_params(entries, ring, &p);
+    if (rc == -EINVAL) {
+        memset(&p, 0, sizeof p);
+        rc = io_uring_queue_init_params(entries, ring, &p);
+    }
+    return rc;
+}
+
 static int uring_setup(struct engine_job *ej)
 {
     struct uring_state *s = xcalloc(1, sizeof *s);
@@ -73,10 +88,7 @@ static int uring_setup(struct engine_job *ej)
     /* +1: room for the timeout entry liburing adds on kernels without
      * IORING_FEAT_EXT_ARG (< 5.11).  The CQ is twice the SQ by default. */
     entries = s->depth < URING_MAX_ENTRIES ? s->depth + 1 : URING_MAX_ENTRIES;
-    {
-        struct io_uring_params p = { .flags = getenv("URING_COOP") ? IORING_SETUP_COOP_TASKRUN : 0 };
-        rc = io_uring_queue_init_params(entries, &s->ring, &p);
-    }
+    rc = uring_ring_init(&s->ring, entries);
     if (rc < 0) {
         /* -ENOSYS (no io_uring), -EPERM (seccomp, io_uring_disabled=2 or
          * not in io_uring_group), -ENOMEM (RLIMIT_MEMLOCK on < 5.12) */
@@ -160,8 +172,6 @@ static int uring_queue(struct engine_job *ej, struct io_req *r)
         s->free_slots[s->nfree++] = sl;
         return rc;
     }
-    if (getenv("URING_EAGER"))
-        io_uring_submit(&s->ring);
     return 0;
 }
 
@@ -223,7 +233,10 @@ static int uring_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
         struct io_uring_cqe *cqe;
         /* submits what queue() prepared and waits in one syscall */
         rc = io_uring_submit_and_wait_timeout(&s->ring, &cqe, min - s->ndone, &ts, NULL);
-        if (rc < 0 && rc != -ETIME && rc != -EINTR) {
+        /* -EBUSY/-EAGAIN: the kernel is short of room for now (CQ
+         * overflow on old kernels); collecting makes room, the deadline
+         * bounds the retries */
+        if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EBUSY && rc != -EAGAIN) {
             snprintf(ej->err, sizeof ej->err, "%s: io_uring wait failed: %s",
                      ej->files[0].path, strerror(-rc));
             return rc;

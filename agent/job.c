@@ -116,6 +116,25 @@ void job_harvest(struct job *j, struct op_set *acc)
     op_set_init(&j->stats[a]);
 }
 
+/* Write buffers: fio's buffer_pattern repeated, else incompressible
+ * pseudo-random data (fio's default), never zeros a server could elide. */
+static void fill_buffer(const struct job_spec *sp, char *buf, uint64_t len, uint64_t *rng)
+{
+    unsigned char pat[512];
+    size_t plen = 0;
+    if (sp->buffer_pattern[0] && plan_pattern_bytes(sp->buffer_pattern, pat, sizeof pat, &plen) == 0 && plen) {
+        for (uint64_t i = 0; i < len; i++)
+            buf[i] = (char)pat[i % plen];
+        return;
+    }
+    for (uint64_t i = 0; i + 8 <= len; i += 8) {
+        uint64_t x = *rng;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        *rng = x;
+        memcpy(buf + i, &x, 8);
+    }
+}
+
 static int loop_init(struct loop *l, struct job *j)
 {
     const struct job_spec *sp = j->spec;
@@ -143,10 +162,8 @@ static int loop_init(struct loop *l, struct job *j)
                      l->depth, (unsigned long long)bs);
             return -ENOMEM;
         }
-        /* incompressible, non-zero data, as fio writes by default */
-        uint64_t *w = p;
-        for (uint64_t k = 0; k < bs / 8; k++)
-            w[k] = iogen_rand(&l->gen);
+        uint64_t rng = j->seed + i;
+        fill_buffer(sp, p, bs, &rng);
         l->slots[i].req.buf = p;
         l->slots[i].req.udata = &l->slots[i];
         l->free_slots[l->nfree++] = &l->slots[i];
@@ -410,8 +427,12 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
                 atomic_fetch_add(done, want);
             continue;
         }
-        if (!fill) {           /* write phases: right size, no data needed */
-            rc = j->eng->truncate(ej, f, want);
+        if (!fill) {
+            /* write phases: the planned size, no data needed.  One byte at
+             * the end extends the file but, unlike ftruncate, never shrinks
+             * it: agents sharing a file may extend it concurrently. */
+            char zero = 0;
+            rc = layout_write(j, f, want - 1, 1, &zero);
             continue;
         }
         if (!buf) {
@@ -419,10 +440,7 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
             if (posix_memalign(&p, BUF_ALIGN, LAYOUT_CHUNK) != 0)
                 return -ENOMEM;
             buf = p;
-            for (uint64_t *w = p; (char *)w < buf + LAYOUT_CHUNK; w++) {
-                rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-                *w = rng;
-            }
+            fill_buffer(j->spec, buf, LAYOUT_CHUNK, &rng);
         }
         /* rewrite from 0: a short file may be a half-finished earlier layout */
         for (uint64_t off = 0; off < want && rc == 0; off += LAYOUT_CHUNK) {

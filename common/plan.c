@@ -12,6 +12,7 @@
  * as they are, with a file name in front when there is one. */
 #include "common/plan.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -576,4 +577,53 @@ uint32_t plan_job_base(const struct phase *ph, uint32_t k, uint32_t agent)
         if (plan_agents_match(ph->jobs[i].agents, agent))
             base += ph->jobs[i].numjobs;
     return base;
+}
+
+int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t *len)
+{
+    size_t n = strlen(text);
+    *len = 0;
+    if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0]) {
+        if (n - 2 == 0 || n - 2 > cap)
+            return -EINVAL;
+        memcpy(out, text + 1, n - 2);
+        *len = n - 2;
+        return 0;
+    }
+    if (n > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        const char *h = text + 2;
+        size_t digits = n - 2, odd = digits % 2;
+        if ((digits + odd) / 2 > cap)
+            return -EINVAL;
+        /* an odd number of digits reads as if it had a leading zero */
+        for (size_t d = 0; d < digits + odd; d++) {
+            int c = d < odd ? '0' : h[d - odd], v;
+            if (!isxdigit(c))
+                return -EINVAL;
+            v = isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
+            if (d % 2 == 0)
+                out[d / 2] = (unsigned char)(v << 4);
+            else
+                out[d / 2] |= (unsigned char)v;
+        }
+        *len = (digits + odd) / 2;
+        return 0;
+    }
+    {
+        uint64_t v;
+        unsigned char be[8];
+        size_t k = 0;
+        if (units_parse_u64(text, &v) < 0)
+            return -EINVAL;
+        do {
+            be[k++] = (unsigned char)(v & 0xff);
+            v >>= 8;
+        } while (v);
+        if (k > cap)
+            return -EINVAL;
+        for (size_t i = 0; i < k; i++)
+            out[i] = be[k - 1 - i];
+        *len = k;
+        return 0;
+    }
 }

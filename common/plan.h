@@ -70,6 +70,7 @@ struct job_spec {
 
     /* fio dialect, wider */
     char description[256];
+    char buffer_pattern[256];  /* fio's: 0x-hex, 'text' or a number; "" = random data */
     uint64_t bsrange_min;      /* bsrange=a-b: random bs in [a,b], multiples of a; 0 = unset */
     uint64_t bsrange_max;
     uint32_t nbssplit;         /* bssplit=4k/50:64k/50; 0 = unset */
@@ -176,6 +177,10 @@ uint32_t plan_job_base(const struct phase *ph, uint32_t k, uint32_t agent);
 /* Check a finished job for consistency (size set, bs <= filesize, ...).
  * 0 or -EINVAL with a message naming the key in err. */
 int job_spec_validate(const struct job_spec *j, char *err, size_t errlen);
+
+/* Bytes of a buffer_pattern value: 0xHEX, 'text' or "text", or a decimal
+ * number (its big-endian bytes, as fio).  0, or -EINVAL. */
+int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t *len);
 
 /* Bytes per file after defaults: filesize, or size / nrfiles. */
 uint64_t job_file_size(const struct job_spec *j);

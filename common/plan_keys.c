@@ -48,6 +48,7 @@ enum key_kind {
     K_MDOPS,     /* n_md_ops/md_ops[] */
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
+    K_PATTERN,   /* char[cap] buffer_pattern, checked by plan_pattern_bytes */
 };
 
 struct key_def {
@@ -66,6 +67,7 @@ struct key_def {
 static const struct key_def keys[] = {
     { "name",              K_NAME,      STRFIELD(name) },
     { "description",       K_STR,       STRFIELD(description) },
+    { "buffer_pattern",    K_PATTERN,   STRFIELD(buffer_pattern) },
     { "rw",                K_RW,        FIELD(rw) },
     { "readwrite",         K_RW,        FIELD(rw) },
     { "rwmixread",         K_MIXREAD,   FIELD(rwmixread) },
@@ -176,7 +178,7 @@ static const struct {
     { "pre_read", NULL }, { "fadvise_hint", NULL },
     { "scramble_buffers", NULL }, { "refill_buffers", NULL }, { "zero_buffers", NULL },
     { "buffer_compress_percentage", NULL }, { "buffer_compress_chunk", NULL },
-    { "dedupe_percentage", NULL }, { "buffer_pattern", NULL },
+    { "dedupe_percentage", NULL }, 
     { "continue_on_error", NULL }, { "ignore_error", NULL }, { "error_dump", NULL },
     { "iodepth_batch", NULL }, { "iodepth_batch_submit", NULL },
     { "iodepth_batch_complete", NULL }, { "iodepth_batch_complete_min", NULL },
@@ -438,6 +440,14 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     int b;
 
     switch (k->kind) {
+    case K_PATTERN: {
+        unsigned char bytes[512];
+        size_t nbytes;
+        if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
+            return why_fail(why, whylen, "want 0xHEX, 'text' or a number");
+        memcpy(field, value, strlen(value) + 1);
+        return 0;
+    }
     case K_NAME:
     case K_STR:
     case K_AGENTS:

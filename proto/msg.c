@@ -142,6 +142,7 @@ static const struct field job_fields[] = {
     FANYU32(struct job_spec, iodepth),
     FSTR(struct job_spec, nfs_url),
     FSTR(struct job_spec, description),
+    FSTR(struct job_spec, buffer_pattern),
     FANYU64(struct job_spec, bsrange_min),
     FANYU64(struct job_spec, bsrange_max),
     FKIND(struct job_spec, bssplit, F_BSSPLIT),

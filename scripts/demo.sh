@@ -10,7 +10,7 @@ bin/nfstorm run --local 2 --json /tmp/nfstorm-demo.json examples/seed-matrix.fio
 echo "(full result: /tmp/nfstorm-demo.json)"
 
 echo
-echo "== nfstorm demo: the same matrix through libnfs (ioengine=nfs, NFSv3, iodepth 16) =="
+echo "== nfstorm demo: the same matrix through libnfs (ioengine=nfs, NFSv3, iodepth 8) =="
 if ! command -v ganesha.nfsd >/dev/null 2>&1; then
   echo "(skipped: nfs-ganesha is not installed; scripts/install-deps.sh installs it)"
   exit 0

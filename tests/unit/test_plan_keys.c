@@ -422,6 +422,37 @@ static void test_plan_keys_include(void **state)
     rmdir(dir);
 }
 
+static void test_plan_keys_buffer_pattern(void **state)
+{
+    unsigned char b[16];
+    size_t n;
+    struct job_spec j;
+    (void)state;
+    assert_int_equal(plan_pattern_bytes("0xa0", b, sizeof b, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(b[0], 0xa0);
+    assert_int_equal(plan_pattern_bytes("0xabc", b, sizeof b, &n), 0);   /* reads as 0x0abc */
+    assert_int_equal(n, 2);
+    assert_int_equal(b[0], 0x0a);
+    assert_int_equal(b[1], 0xbc);
+    assert_int_equal(plan_pattern_bytes("'AB'", b, sizeof b, &n), 0);
+    assert_int_equal(n, 2);
+    assert_memory_equal(b, "AB", 2);
+    assert_int_equal(plan_pattern_bytes("258", b, sizeof b, &n), 0);     /* big-endian bytes */
+    assert_int_equal(n, 2);
+    assert_int_equal(b[0], 1);
+    assert_int_equal(b[1], 2);
+    assert_int_equal(plan_pattern_bytes("0xZZ", b, sizeof b, &n), -EINVAL);
+    assert_int_equal(plan_pattern_bytes("''", b, sizeof b, &n), -EINVAL);
+    assert_int_equal(plan_pattern_bytes("0x0102030405060708090a0b0c0d0e0f1011", b, sizeof b, &n), -EINVAL);
+    job_spec_default(&j);
+    assert_int_equal(plan_job_set(&j, "buffer_pattern", "0xdeadbeef"), 0);
+    assert_string_equal(j.buffer_pattern, "0xdeadbeef");
+    assert_int_equal(plan_job_set(&j, "buffer_pattern", "nope"), -EINVAL);
+    assert_int_equal(plan_job_set(&j, "name", "plain"), 0);   /* not mistaken for a pattern */
+    assert_string_equal(j.name, "plain");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_plan_keys_unknown_key_suggests_and_ignored_warn),
         cmocka_unit_test(test_plan_keys_env_expansion),
         cmocka_unit_test(test_plan_keys_include),
+        cmocka_unit_test(test_plan_keys_buffer_pattern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
