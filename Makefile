@@ -48,7 +48,7 @@ LIBAGENT  := $(BUILD)/libagent.a
 LIBCOORD  := $(BUILD)/libcoord.a
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit integration demo clean bench bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke
+.PHONY: all deps test unit integration demo clean bench bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
 all: bin/nfstorm bin/nfstorm-agent
 
 # bin/ always holds the binaries of the last flavour built.
@@ -122,6 +122,16 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/libfuzztarge
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
 
 fuzz: $(FUZZ_BINS)
+
+# Regenerate the seed corpora (committed; small): frames and a journal from
+# the real encoders, plan seeds from examples/.
+$(FUZZ_DIR)/gen_corpus: $(FUZZ_DIR)/obj/tests/fuzz/gen_corpus.o $(FUZZ_DIR)/libfuzztarget.a
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -o $@ $^ $(LDLIBS)
+fuzz-corpus: $(FUZZ_DIR)/gen_corpus
+	@mkdir -p tests/fuzz/corpus/frame_msg tests/fuzz/corpus/journal tests/fuzz/corpus/plan
+	$(FUZZ_DIR)/gen_corpus tests/fuzz/corpus
+	@cp examples/seed-fio-4k-randread.fio examples/seed-matrix.fio examples/shared-dir.fio \
+	   examples/small-files.fio tests/fuzz/corpus/plan/
 
 # New inputs go to build/fuzz/work/<name> (first directory), never into the
 # committed corpus; a crash leaves build/fuzz/crash-* and fails the target.

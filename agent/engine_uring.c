@@ -1,6 +1,8 @@
 /* engine_uring: the kernel mount through io_uring, iodepth ops in flight.
  *
- * Files are opened like psync's; the difference is that queue() only
+ * The ring is created before any file is opened, so a kernel that refuses
+ * io_uring fails setup (with a message naming psync) without creating
+ * files.  Files are opened like psync's; the difference is that queue() only
  * prepares a submission entry and reap() submits everything prepared and
  * waits for completions in the same io_uring_enter call, so a job at depth
  * 16 costs about one syscall per batch instead of one per op (fio's

@@ -10,6 +10,9 @@
 #include "coordinator/journal.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
+/* the coordinator's own cap on --agents (coordinator/main.c): a header
+ * claiming more is not one we wrote, and result_init would allocate for it */
+#define JOURNAL_MAX_AGENTS 4096
 
 struct journal {
     FILE *f;
@@ -83,7 +86,7 @@ static void write_header(struct journal *j, const struct run_result *r)
     json_t *agents = json_array(), *phases = json_array();
     for (uint32_t i = 0; i < r->nagents; i++) {
         const struct agent_info *a = &r->agents[i];
-        json_array_append_new(agents, json_pack("{sIssssIsIsI}", "id", (json_int_t)i, "addr", a->addr,
+        json_array_append_new(agents, json_pack("{sIsssssIsIsI}", "id", (json_int_t)i, "addr", a->addr,
                                                 "host", a->host, "ncpus", (json_int_t)a->ncpus,
                                                 "clock_offset_ns", (json_int_t)a->clock_offset_ns,
                                                 "rtt_ns", (json_int_t)a->rtt_ns));
@@ -295,8 +298,11 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         uint64_t na, ims, started;
         json_t *agents = json_object_get(o, "agents"), *a;
         size_t i;
-        if (*have_header || u64_of(o, "nagents", &na) || na == 0 || na > 100000 ||
-            u64_of(o, "interval_ms", &ims) || u64_of(o, "started", &started) || !json_is_array(agents))
+        /* everything that can fail is checked before result_init: a failure
+         * after it would leak the result (have_header is still 0) */
+        if (*have_header || u64_of(o, "nagents", &na) || na == 0 || na > JOURNAL_MAX_AGENTS ||
+            u64_of(o, "interval_ms", &ims) || u64_of(o, "started", &started) ||
+            !json_is_array(agents) || json_array_size(agents) > na)
             return -1;
         plan_init(&p);
         if (plan_of_header(o, &p) < 0) {
@@ -308,11 +314,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         r->started_unix = (int64_t)started;
         snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
         json_array_foreach(agents, i, a) {
-            struct agent_info *ai;
+            struct agent_info *ai = &r->agents[i];
             uint64_t v;
-            if (i >= na)
-                return -1;
-            ai = &r->agents[i];
             snprintf(ai->addr, sizeof ai->addr, "%s", json_string_value(json_object_get(a, "addr")) ?: "");
             snprintf(ai->host, sizeof ai->host, "%s", json_string_value(json_object_get(a, "host")) ?: "");
             if (!u64_of(a, "ncpus", &v))

@@ -1,0 +1,205 @@
+/* gen_corpus: writes the seed corpora of the fuzz harnesses from the real
+ * encoders, so the seeds stay valid as the wire format evolves.
+ *
+ *   gen_corpus OUTDIR     (make fuzz-corpus: OUTDIR = tests/fuzz/corpus)
+ *
+ * OUTDIR/frame_msg/: one frame of every message type, and one stream of all
+ * of them back to back.  OUTDIR/journal/: a journal written by the journal
+ * writer for a two-phase, two-agent run with a lost agent.  (The plan seeds
+ * are copies of a few examples/ job files, made by the Makefile.) */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/plan_parse.h"
+#include "coordinator/journal.h"
+#include "coordinator/result.h"
+#include "proto/msg.h"
+
+static void write_file(const char *dir, const char *name, const void *p, size_t n)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}
+
+static void fill_op_set(struct op_set *s, unsigned seed)
+{
+    op_set_init(s);
+    for (unsigned i = 0; i < 40 + seed; i++) {
+        op_stats_record(&s->op[OP_READ], 4096, 1000 + 777u * i * (seed + 1), i % 13 != 0);
+        if (i % 3 == 0)
+            op_stats_record(&s->op[OP_WRITE], 65536, 90000 + 12345u * i, 1);
+    }
+    s->op[OP_READ].timeouts = 1;
+    hist_record(&s->op[OP_WRITE].svc, 80000);   /* a rate-limited job */
+    op_stats_record(&s->op[OP_CREATE], 0, 250000, 1);
+}
+
+static void gen_frames(const char *dir)
+{
+    static struct msg_interval iv;
+    static struct msg_phase_done pd;
+    struct buf all, one;
+    struct msg_hello hello = { .version = PROTO_VERSION };
+    struct msg_welcome welcome = { .version = PROTO_VERSION, .host = "agent-1", .ncpus = 8,
+                                   .pid = 4242, .auth = 1 };
+    struct msg_auth auth;
+    struct msg_plan plan = { .agent_index = 1, .nagents = 2, .interval_ms = 1000 };
+    struct msg_ready ready = { .phase = 1 };
+    struct msg_start start = { .phase = 1, .t0_ns = 123456789012ull };
+    struct msg_stop stop = { .reason = "interrupted" };
+    struct msg_error error = { .text = "protocol version mismatch: agent speaks 2, coordinator 1" };
+    struct msg_ping ping = { .seq = 3, .t_ns = 5000000000ull };
+    struct msg_pong pong = { .seq = 3, .t_ping_ns = 5000000000ull, .t_ns = 5000100000ull };
+    char err[256];
+    const char *text =
+        "[global]\nsize=1m\ndirectory=/tmp\n"
+        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\n"
+        "[mix]\nstonewall\nrw=randrw\nrwmixread=70\nbssplit=4k/60:64k/40\n"
+        "random_distribution=zipf:1.2\nagents=0-1\n"
+        "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n";
+
+    for (unsigned i = 0; i < sizeof hello.nonce; i++)
+        hello.nonce[i] = welcome.nonce[i] = (unsigned char)(i * 7 + 1);
+    for (unsigned i = 0; i < sizeof auth.mac; i++)
+        auth.mac[i] = welcome.mac[i] = (unsigned char)(0xa5 ^ i);
+    if (plan_parse_string("seed.fio", text, &plan.plan, err, sizeof err)) {
+        fprintf(stderr, "gen_corpus: seed plan: %s\n", err);
+        exit(1);
+    }
+    iv.phase = 1;
+    iv.index = 7;
+    iv.inflight = 3;
+    iv.oldest_ns = 2500000;
+    fill_op_set(&iv.stats, 1);
+    pd.phase = 1;
+    pd.started_ns = 1000;
+    pd.duration_ns = 10000000000ull;
+    pd.cpu_user_s = 1.25;
+    pd.cpu_sys_s = 0.5;
+    pd.cores = 8;
+    pd.nintervals = 10;
+    fill_op_set(&pd.totals, 9);
+
+    buf_init(&all);
+#define ONE(name, call) do { buf_init(&one); call; write_file(dir, name, one.data, one.len); \
+                             buf_append(&all, one.data, one.len); buf_free(&one); } while (0)
+    ONE("hello", msg_hello_encode(&one, &hello));
+    ONE("welcome", msg_welcome_encode(&one, &welcome));
+    ONE("auth", msg_auth_encode(&one, &auth));
+    ONE("ping", msg_ping_encode(&one, &ping));
+    ONE("pong", msg_pong_encode(&one, &pong));
+    ONE("plan", msg_plan_encode(&one, &plan));
+    ONE("ready", msg_ready_encode(&one, &ready));
+    ONE("start", msg_start_encode(&one, &start));
+    ONE("interval", msg_interval_encode(&one, &iv));
+    ONE("phase-done", msg_phase_done_encode(&one, &pd));
+    ONE("stop", msg_stop_encode(&one, &stop));
+    ONE("error", msg_error_encode(&one, &error));
+#undef ONE
+    write_file(dir, "stream", all.data, all.len);
+    buf_free(&all);
+    msg_plan_free(&plan);
+}
+
+static void gen_journal(const char *dir)
+{
+    static struct run_result r;
+    static struct op_set s;
+    static struct agent_phase ap;
+    struct plan p;
+    struct journal *j;
+    struct run_observer o;
+    char path[512], err[256];
+
+    if (plan_parse_string("seed.fio", "[a]\nrw=randread\nbs=4k\nsize=1m\n"
+                          "[b]\nstonewall\nrw=write\nbs=1m\nsize=4m\nnumjobs=2\n", &p, err, sizeof err)) {
+        fprintf(stderr, "gen_corpus: journal plan: %s\n", err);
+        exit(1);
+    }
+    result_init(&r, &p, 2, 1000);
+    plan_free(&p);
+    r.started_unix = 1700000000;
+    snprintf(r.agents[0].addr, sizeof r.agents[0].addr, "10.0.0.1:8990");
+    snprintf(r.agents[1].addr, sizeof r.agents[1].addr, "10.0.0.2:8990");
+    snprintf(r.agents[0].host, sizeof r.agents[0].host, "a1");
+    snprintf(r.agents[1].host, sizeof r.agents[1].host, "a2");
+    r.agents[0].ncpus = r.agents[1].ncpus = 4;
+    r.agents[1].clock_offset_ns = -12345;
+    r.agents[1].rtt_ns = 90000;
+    snprintf(path, sizeof path, "%s/run.journal", dir);
+    if (!(j = journal_open(path, "seed"))) {
+        perror(path);
+        exit(1);
+    }
+    o = journal_observer(j);
+    for (uint32_t ph = 0; ph < 2; ph++) {
+        o.phase_start(o.arg, &r, ph);
+        for (uint32_t k = 0; k < 2; k++)
+            for (uint32_t a = 0; a < 2; a++) {
+                if (ph == 1 && a == 1 && k == 1)
+                    continue;
+                fill_op_set(&s, ph * 4 + k * 2 + a);
+                if (ph == 1) {                      /* a write phase */
+                    s.op[OP_WRITE] = s.op[OP_READ];
+                    memset(&s.op[OP_READ], 0, sizeof s.op[OP_READ]);
+                    hist_init(&s.op[OP_READ].lat);
+                    hist_init(&s.op[OP_READ].svc);
+                }
+                result_add_interval(&r, ph, a, k, &s);
+                result_set_interval_inflight(&r, ph, a, k, a + 1, 1000 * (k + 1));
+                o.agent_interval(o.arg, &r, ph, a, k, &s);
+            }
+        for (uint32_t a = 0; a < 2; a++) {
+            if (ph == 1 && a == 1) {
+                r.agents[1].lost = 1;
+                r.agents[1].lost_at_s = 3.5;
+                o.agent_lost(o.arg, &r, 1, "connection reset");
+                continue;
+            }
+            memset(&ap, 0, sizeof ap);
+            fill_op_set(&ap.totals, ph + a);
+            ap.duration_ns = 2000000000ull;
+            ap.start_ns = 100;
+            ap.cpu_user_s = 0.75;
+            ap.cpu_sys_s = 0.25;
+            ap.cores = 4;
+            ap.nintervals = 2;
+            result_set_agent_phase(&r, ph, a, &ap);
+            o.agent_phase_done(o.arg, &r, ph, a, &ap);
+        }
+        o.phase_done(o.arg, &r, ph);
+    }
+    if (journal_close(j)) {
+        fprintf(stderr, "gen_corpus: writing %s failed\n", path);
+        exit(1);
+    }
+    result_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+    char dir[512];
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_corpus OUTDIR\n");
+        return 2;
+    }
+    snprintf(dir, sizeof dir, "%s/frame_msg", argv[1]);
+    mkdir(dir, 0755);
+    gen_frames(dir);
+    snprintf(dir, sizeof dir, "%s/journal", argv[1]);
+    mkdir(dir, 0755);
+    gen_journal(dir);
+    return 0;
+}
