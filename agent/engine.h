@@ -47,6 +47,7 @@ struct engine_file {
     char path[PLAN_PATH_MAX];  /* posix: absolute, resolved under --allow;
                                   nfs: path relative to the URL's export dir */
     uint64_t size;             /* bytes this job may touch in the file */
+    int created;               /* set by setup: this job created the file */
 };
 
 struct engine_job {
@@ -56,6 +57,7 @@ struct engine_job {
     uint32_t job_index;        /* thread number within this agent's job */
     struct engine_file *files;
     uint32_t nfiles;
+    const char *root;          /* posix: the --allow root the files are beneath */
     int create;                /* open files for writing, creating them */
     void *priv;                /* engine state */
     char err[ENGINE_ERR_MAX];

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "agent/engine.h"
+#include "agent/posix_open.h"
 #include "agent/posix_md.h"
 #include "common/xmalloc.h"
 
@@ -26,26 +27,10 @@ struct psync_state {
 static int psync_setup(struct engine_job *ej)
 {
     struct psync_state *s = xcalloc(1, sizeof *s);
-    int flags = ej->create ? (O_RDWR | O_CREAT) : O_RDONLY;
 
-    if (ej->spec->direct)
-        flags |= O_DIRECT;
-    if (ej->spec->sync)
-        flags |= O_SYNC;
     s->fd = xcalloc(ej->nfiles, sizeof(int));
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        s->fd[i] = -1;
     ej->priv = s;
-    for (uint32_t i = 0; i < ej->nfiles; i++) {
-        s->fd[i] = open(ej->files[i].path, flags | O_CLOEXEC, 0644);
-        if (s->fd[i] < 0) {
-            int e = errno;
-            snprintf(ej->err, sizeof ej->err, "%s: open failed: %s%s", ej->files[i].path,
-                     strerror(e), (e == EINVAL && ej->spec->direct) ? " (direct=1 unsupported here?)" : "");
-            return -e;
-        }
-    }
-    return 0;
+    return posix_open_files(ej, s->fd);
 }
 
 /* Move all of r, continuing short transfers. 0 or -errno. */

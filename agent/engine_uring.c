@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "agent/engine.h"
 #include "agent/posix_md.h"
+#include "agent/posix_open.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 
@@ -72,7 +73,6 @@ static int uring_ring_init(struct io_uring *ring, unsigned entries)
 static int uring_setup(struct engine_job *ej)
 {
     struct uring_state *s = xcalloc(1, sizeof *s);
-    int flags = ej->create ? (O_RDWR | O_CREAT) : O_RDONLY;
     unsigned entries;
     int rc;
 
@@ -100,19 +100,8 @@ static int uring_setup(struct engine_job *ej)
     }
     s->ring_ok = 1;
 
-    if (ej->spec->direct)
-        flags |= O_DIRECT;
-    if (ej->spec->sync)
-        flags |= O_SYNC;
-    for (uint32_t i = 0; i < ej->nfiles; i++) {
-        s->fd[i] = open(ej->files[i].path, flags | O_CLOEXEC, 0644);
-        if (s->fd[i] < 0) {
-            int e = errno;
-            snprintf(ej->err, sizeof ej->err, "%s: open failed: %s%s", ej->files[i].path,
-                     strerror(e), (e == EINVAL && ej->spec->direct) ? " (direct=1 unsupported here?)" : "");
-            return -e;
-        }
-    }
+    if ((rc = posix_open_files(ej, s->fd)) < 0)
+        return rc;
     s->fixed = io_uring_register_files(&s->ring, s->fd, ej->nfiles) == 0;
     return 0;
 }

@@ -368,6 +368,12 @@ static void *job_main(void *arg)
         clock_sleep_until(j->t_start_ns);
         if (rc == 0)
             rc = loop_run(&l);
+        if (l.inflight > 0) {
+            /* ops never came back within the drain limit: the engine may
+             * still write into their buffers until it is torn down */
+            j->eng->teardown(&j->ej);
+            j->ej.priv = NULL;
+        }
         loop_free(&l);
     }
     j->error = rc < 0 ? rc : 0;
@@ -460,8 +466,10 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
 void job_unlink_files(struct job *j)
 {
     uint64_t n;
-    if (!j->owns_files || !j->eng->md)
+    if (!j->eng->md || !j->ej.priv)
         return;
+    /* only what this run created: never a file that was there before */
     for (uint32_t f = 0; f < j->ej.nfiles; f++)
-        j->eng->md(&j->ej, OP_UNLINK, j->ej.files[f].path, NULL, NULL, 0, &n);
+        if (j->ej.files[f].created)
+            j->eng->md(&j->ej, OP_UNLINK, j->ej.files[f].path, NULL, NULL, 0, &n);
 }

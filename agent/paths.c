@@ -142,3 +142,12 @@ int paths_make_parents(const char *file)
     }
     return 0;
 }
+
+const char *paths_root_of(const struct allow_list *a, const char *path)
+{
+    const char *best = NULL;
+    for (size_t i = 0; i < a->n; i++)
+        if (beneath(path, a->root[i]) && (!best || strlen(a->root[i]) > strlen(best)))
+            best = a->root[i];
+    return best;
+}

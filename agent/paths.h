@@ -27,6 +27,9 @@ int allow_list_add(struct allow_list *a, const char *dir, char *err, size_t errl
 int paths_confine(const struct allow_list *a, const char *path,
                   char *out, size_t outlen, char *err, size_t errlen);
 
+/* The allow root a canonical path is beneath (the longest), or NULL. */
+const char *paths_root_of(const struct allow_list *a, const char *path);
+
 /* mkdir -p of the directory part of file (its parents must be confined). */
 int paths_make_parents(const char *file);
 

@@ -219,8 +219,11 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         if ((rc = job_file_path(js, id, t, g, f, ef->path, sizeof ef->path, err, errlen)) < 0)
             return rc;
         ef->size = js->offset + js->offset_increment * last + j->region_len;
-        if (ef->path[0] == '/' && strcmp(js->ioengine, "psync") == 0 &&
-            (rc = paths_make_parents(ef->path)) < 0) {
+        if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
+            continue;
+        /* kernel-mount engines open beneath the root the path is under */
+        j->ej.root = paths_root_of(id->allow, ef->path);
+        if ((rc = paths_make_parents(ef->path)) < 0) {
             snprintf(err, errlen, "%s: cannot create its directory: %s", ef->path, strerror(-rc));
             return rc;
         }

@@ -31,7 +31,10 @@
 #include "common/hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/xmalloc.h"
 
 #define SUB       HIST_SUB_BITS
 #define SUB_COUNT (1u << SUB)
@@ -144,4 +147,71 @@ int hist_equal(const struct hist *a, const struct hist *b)
         a->min_ns != b->min_ns || a->max_ns != b->max_ns)
         return 0;
     return memcmp(a->bucket, b->bucket, sizeof(a->bucket)) == 0;
+}
+
+/* Sparse form.  cnt comes first in the shared block so both arrays are
+ * naturally aligned. */
+void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
+{
+    uint32_t n = 0;
+
+    sp->count = h->count;
+    sp->sum_ns = h->sum_ns;
+    sp->min_ns = h->min_ns;
+    sp->max_ns = h->max_ns;
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+        n += h->bucket[i] != 0;
+    sp->n = n;
+    sp->cnt = NULL;
+    sp->idx = NULL;
+    if (n == 0)
+        return;
+    sp->cnt = xmalloc((size_t)n * (sizeof(*sp->cnt) + sizeof(*sp->idx)));
+    sp->idx = (uint32_t *)(sp->cnt + n);
+    n = 0;
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+        if (h->bucket[i]) {
+            sp->idx[n] = i;
+            sp->cnt[n] = h->bucket[i];
+            n++;
+        }
+}
+
+void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
+{
+    memset(h->bucket, 0, sizeof(h->bucket));
+    h->count = sp->count;
+    h->sum_ns = sp->sum_ns;
+    h->min_ns = sp->min_ns;
+    h->max_ns = sp->max_ns;
+    for (uint32_t i = 0; i < sp->n; i++)
+        h->bucket[sp->idx[i]] = sp->cnt[i];
+}
+
+void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
+{
+    dst->count += sp->count;
+    dst->sum_ns += sp->sum_ns;
+    if (sp->min_ns < dst->min_ns)
+        dst->min_ns = sp->min_ns;
+    if (sp->max_ns > dst->max_ns)
+        dst->max_ns = sp->max_ns;
+    for (uint32_t i = 0; i < sp->n; i++)
+        dst->bucket[sp->idx[i]] += sp->cnt[i];
+}
+
+int hist_sparse_empty(const struct hist_sparse *sp)
+{
+    return sp->n == 0 && sp->count == 0 && sp->sum_ns == 0 && sp->min_ns == UINT64_MAX &&
+           sp->max_ns == 0;
+}
+
+void hist_sparse_free(struct hist_sparse *sp)
+{
+    free(sp->cnt);
+    sp->cnt = NULL;
+    sp->idx = NULL;
+    sp->n = 0;
+    sp->count = sp->sum_ns = sp->max_ns = 0;
+    sp->min_ns = UINT64_MAX;
 }

@@ -48,4 +48,28 @@ double hist_mean(const struct hist *h);   /* 0 when empty */
 /* Exact comparison of two histograms (tests, merge checks). */
 int hist_equal(const struct hist *a, const struct hist *b);
 
+/* Compact, lossless form for keeping many histograms (the coordinator's
+ * per-interval ones): the same count, sum, min and max, plus only the
+ * non-zero buckets as n ascending (idx, cnt) pairs.  A run's interval
+ * touches a few hundred of the 2496 buckets at most, so this is 12 bytes a
+ * used bucket instead of 20 KB a histogram.  idx and cnt share one heap
+ * block owned by the struct (both NULL when n == 0). */
+struct hist_sparse {
+    uint64_t count, sum_ns, min_ns, max_ns;
+    uint32_t n;
+    uint32_t *idx;   /* [n], ascending bucket indices */
+    uint64_t *cnt;   /* [n], each > 0 */
+};
+
+/* Fill sp from h (sp's previous content is not freed).  Exact. */
+void hist_sparse_from(struct hist_sparse *sp, const struct hist *h);
+/* Overwrite h with sp's histogram: hist_sparse_to(from(h)) equals h. */
+void hist_sparse_to(const struct hist_sparse *sp, struct hist *h);
+/* dst += sp, the same as hist_merge with sp's dense form. */
+void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp);
+/* 1 when sp is the form of a freshly hist_init'ed histogram. */
+int hist_sparse_empty(const struct hist_sparse *sp);
+/* Free the buckets; sp is left as an empty histogram's form. */
+void hist_sparse_free(struct hist_sparse *sp);
+
 #endif

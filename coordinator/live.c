@@ -35,6 +35,7 @@ struct live {
     int drawn;                 /* a status line is on screen (tty) */
     uint64_t last_draw_ns;
     uint64_t bytes_done;       /* this phase, from merged intervals */
+    struct op_stats *all;      /* scratch for an interval's sum (~40 KB) */
 };
 
 struct live *live_new_tty(FILE *out, int quiet, const struct plan *plan, int unit_base, int tty)
@@ -46,6 +47,7 @@ struct live *live_new_tty(FILE *out, int quiet, const struct plan *plan, int uni
     l->plan = plan;
     l->unit_base = unit_base;
     l->tty = tty < 0 ? isatty(fileno(out)) : tty;
+    l->all = xmalloc(sizeof(*l->all));
     return l;
 }
 
@@ -58,6 +60,8 @@ void live_free(struct live *l)
 {
     if (l && l->drawn)
         fputc('\n', l->out);
+    if (l)
+        free(l->all);
     free(l);
 }
 
@@ -160,15 +164,14 @@ static void stall_note(const struct run_result *r, uint32_t phase, uint32_t k, c
 static void status(struct live *l, const struct run_result *r, uint32_t phase, uint32_t k, int final)
 {
     const struct phase_result *ph = &r->phases[phase];
-    const struct interval_slot *s = &ph->intervals[k];
     double secs = ph->interval_ms / 1000.0, elapsed = (k + 1) * secs, frac = -1, remain = -1;
     uint64_t runtime_ns, total, ops = 0, bytes = 0;
     char bw[32], lat[32], iops[32], el[32], rem[32] = "", pb[64] = "", line[512];
-    struct op_stats all;
+    struct op_stats *all = l->all;
 
-    result_all_ops(&s->merged, &all);
-    ops = all.ops;
-    bytes = all.bytes;
+    result_interval_all(r, phase, k, all);
+    ops = all->ops;
+    bytes = all->bytes;
     phase_bounds(l, phase, r->nagents, &runtime_ns, &total);
     if (total) {
         frac = (double)l->bytes_done / (double)total;
@@ -196,7 +199,7 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
     snprintf(line, sizeof line, "[%u/%u %s] %s%s | %s IOPS %s p99 %s | agents %u running %u lost %s",
              phase + 1, r->nphases, ph->name, el, rem, units_fmt_count(iops, sizeof iops, ops / secs),
              units_fmt_rate(bw, sizeof bw, bytes / secs, l->unit_base),
-             units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all.lat, 99)),
+             units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all->lat, 99)),
              r->nagents - nlost(r), nlost(r), pb);
     stall_note(r, phase, k, line, sizeof line);
     draw(l, line, final);
@@ -208,7 +211,7 @@ static void live_interval(void *arg, const struct run_result *r, uint32_t phase,
     const struct interval_slot *s = &r->phases[phase].intervals[k];
 
     for (int t = 0; t < OP__COUNT; t++)
-        l->bytes_done += s->merged.op[t].bytes;
+        l->bytes_done += s->count[t].bytes;
     status(l, r, phase, k, 0);
 }
 

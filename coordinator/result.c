@@ -9,9 +9,20 @@
  * the capacity is implied: the smallest power of two >= nintervals (min 16,
  * capped at RESULT_MAX_INTERVALS).
  * Growing to k+1 slots reallocates only when that implied capacity changes,
- * which keeps appends amortised O(1) even though a merged slot holds two full
- * histograms (~40 KB).  Slots between nintervals and the capacity are never
- * read; they are initialised when nintervals moves past them.
+ * which keeps appends amortised O(1).  Slots between nintervals and the
+ * capacity are never read; they are initialised when nintervals moves past
+ * them.
+ *
+ * Memory.  A dense op_set is 10 op types x 2 histograms x 2496 buckets,
+ * ~400 KB; one per interval would be 1.4 GB for an hour at 1 s.  So a slot
+ * holds a dense op_set (pending) only while agents are still sending that
+ * interval, allocated on its first report (gap slots never get one).  Once
+ * the run has told its observers about the interval, result_interval_seal
+ * keeps the counters (count[], always maintained) and, for each op type
+ * that is not empty, the two histograms in sparse form: 12 bytes per used
+ * bucket, typically a few hundred.  Sealing is lossless both ways, so a
+ * late report into a sealed slot expands it, adds, and seals it again, and
+ * every reader sees exactly the sum it would have seen with dense slots.
  *
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
@@ -33,8 +44,8 @@ static uint32_t slot_capacity(uint32_t n)
         return 0;
     while (c < n)
         c *= 2;   /* n <= RESULT_MAX_INTERVALS < 2^20: no overflow */
-    /* Never reserve past the limit: a slot is ~40 KB, and 2^20 slots would
-     * be 45% more than the largest array the limit can ask for. */
+    /* Never reserve past the limit: 2^20 slots would be 73% more than the
+     * largest array the limit can ask for. */
     return c > RESULT_MAX_INTERVALS ? RESULT_MAX_INTERVALS : c;
 }
 
@@ -69,13 +80,95 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
     }
 }
 
+/* Free a slot's merged data (dense or sealed); counters are kept. */
+static void slot_drop(struct interval_slot *s)
+{
+    for (uint8_t i = 0; i < s->nsealed; i++) {
+        hist_sparse_free(&s->sealed[i].lat);
+        hist_sparse_free(&s->sealed[i].svc);
+    }
+    free(s->sealed);
+    s->sealed = NULL;
+    s->nsealed = 0;
+    free(s->pending);
+    s->pending = NULL;
+}
+
+/* An op type that holds nothing at all: it is left out of the sealed form
+ * and comes back as op_set_init made it. */
+static int op_blank(const struct op_stats *o)
+{
+    if (o->ops || o->bytes || o->errors || o->timeouts)
+        return 0;
+    for (int h = 0; h < 2; h++) {
+        const struct hist *x = h ? &o->svc : &o->lat;
+
+        if (x->count || x->sum_ns || x->min_ns != UINT64_MAX || x->max_ns)
+            return 0;
+        for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+            if (x->bucket[i])
+                return 0;
+    }
+    return 1;
+}
+
+/* Replace the slot's merged data by the sealed form of s. */
+static void slot_seal_from(struct interval_slot *slot, const struct op_set *s)
+{
+    uint8_t n = 0;
+
+    slot_drop(slot);
+    for (int t = 0; t < OP__COUNT; t++)
+        n += !op_blank(&s->op[t]);
+    if (n)
+        slot->sealed = xcalloc(n, sizeof(*slot->sealed));
+    for (int t = 0; t < OP__COUNT; t++) {
+        struct sealed_op *so;
+
+        if (op_blank(&s->op[t]))
+            continue;
+        so = &slot->sealed[slot->nsealed++];
+        so->type = (uint8_t)t;
+        hist_sparse_from(&so->lat, &s->op[t].lat);
+        hist_sparse_from(&so->svc, &s->op[t].svc);
+    }
+    slot->is_sealed = 1;
+}
+
+/* One op type of a sealed (or never written) slot into o. */
+static void sealed_op_to(const struct interval_slot *slot, int t, struct op_stats *o)
+{
+    const struct op_counts *c = &slot->count[t];
+
+    o->ops = c->ops;
+    o->bytes = c->bytes;
+    o->errors = c->errors;
+    o->timeouts = c->timeouts;
+    for (uint8_t i = 0; i < slot->nsealed; i++)
+        if (slot->sealed[i].type == t) {
+            hist_sparse_to(&slot->sealed[i].lat, &o->lat);
+            hist_sparse_to(&slot->sealed[i].svc, &o->svc);
+            return;
+        }
+    hist_init(&o->lat);
+    hist_init(&o->svc);
+}
+
+static void slot_expand(const struct interval_slot *slot, struct op_set *s)
+{
+    for (int t = 0; t < OP__COUNT; t++)
+        sealed_op_to(slot, t, &s->op[t]);
+}
+
 void result_free(struct run_result *r)
 {
     for (uint32_t i = 0; i < r->nphases; i++) {
         struct phase_result *ph = &r->phases[i];
 
-        for (uint32_t k = 0; k < ph->nintervals; k++)
+        for (uint32_t k = 0; k < ph->nintervals; k++) {
+            slot_drop(&ph->intervals[k]);
             free(ph->intervals[k].agent);
+        }
         free(ph->intervals);
         free(ph->agents);
     }
@@ -98,9 +191,8 @@ static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents
     for (uint32_t k = ph->nintervals; k < n; k++) {
         struct interval_slot *s = &ph->intervals[k];
 
-        op_set_init(&s->merged);
+        memset(s, 0, sizeof(*s));
         s->agent = xcalloc(nagents ? nagents : 1, sizeof(*s->agent));
-        s->nreported = 0;
     }
     ph->nintervals = n;
 }
@@ -117,7 +209,27 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
     ph = &r->phases[phase];
     grow_intervals(ph, k + 1, r->nagents);
     slot = &ph->intervals[k];
-    op_set_merge(&slot->merged, s);
+    if (slot->is_sealed) {
+        /* late data: expand, add, seal again (exact; rare, so no caching) */
+        struct op_set *tmp = xmalloc(sizeof(*tmp));
+
+        slot_expand(slot, tmp);
+        op_set_merge(tmp, s);
+        slot_seal_from(slot, tmp);
+        free(tmp);
+    } else {
+        if (!slot->pending) {
+            slot->pending = xmalloc(sizeof(*slot->pending));
+            op_set_init(slot->pending);
+        }
+        op_set_merge(slot->pending, s);
+    }
+    for (int t = 0; t < OP__COUNT; t++) {
+        slot->count[t].ops += s->op[t].ops;
+        slot->count[t].bytes += s->op[t].bytes;
+        slot->count[t].errors += s->op[t].errors;
+        slot->count[t].timeouts += s->op[t].timeouts;
+    }
     c = &slot->agent[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
@@ -129,6 +241,68 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
     return 0;
+}
+
+void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
+{
+    struct interval_slot *slot;
+
+    if (phase >= r->nphases || k >= r->phases[phase].nintervals)
+        return;
+    slot = &r->phases[phase].intervals[k];
+    if (slot->is_sealed)
+        return;
+    if (slot->pending) {
+        struct op_set *p = slot->pending;
+
+        slot->pending = NULL;   /* slot_seal_from drops what the slot holds */
+        slot_seal_from(slot, p);
+        free(p);
+    }
+    slot->is_sealed = 1;
+}
+
+const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
+                                         struct op_set *scratch)
+{
+    const struct interval_slot *slot = &r->phases[phase].intervals[k];
+
+    if (slot->pending)
+        return slot->pending;
+    slot_expand(slot, scratch);
+    return scratch;
+}
+
+const struct op_stats *result_interval_op(const struct run_result *r, uint32_t phase, uint32_t k,
+                                          enum op_type t, struct op_stats *scratch)
+{
+    const struct interval_slot *slot = &r->phases[phase].intervals[k];
+
+    if (slot->pending)
+        return &slot->pending->op[t];
+    sealed_op_to(slot, (int)t, scratch);
+    return scratch;
+}
+
+void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k, struct op_stats *out)
+{
+    const struct interval_slot *slot = &r->phases[phase].intervals[k];
+
+    if (slot->pending) {
+        result_all_ops(slot->pending, out);
+        return;
+    }
+    /* what result_all_ops does, straight from the sealed form */
+    memset(out, 0, sizeof(*out));
+    hist_init(&out->lat);
+    hist_init(&out->svc);
+    for (int t = 0; t < OP__COUNT; t++) {
+        out->ops += slot->count[t].ops;
+        out->bytes += slot->count[t].bytes;
+        out->errors += slot->count[t].errors;
+    }
+    for (uint8_t i = 0; i < slot->nsealed; i++)
+        hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
 }
 
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
@@ -170,6 +344,8 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
     }
     ph->start_skew_ns = ndone > 1 ? last - first : 0;
     ph->finished = 1;
+    for (uint32_t k = 0; k < ph->nintervals; k++)
+        result_interval_seal(r, phase, k);
 }
 
 double result_iops(const struct op_stats *o, uint64_t duration_ns)

@@ -4,7 +4,11 @@
  * them), then read by the reporters.  Everything merged is an exact sum of
  * what agents sent: op counts, bytes, errors and histogram buckets.
  * Per-agent intervals keep only counters (no histograms) to bound memory on
- * long runs; merged intervals keep full histograms.
+ * long runs.  Merged intervals keep their histograms exactly but compactly:
+ * dense (an op_set, ~400 KB) only while agents are still sending the
+ * interval, then "sealed" into counters plus sparse histograms of the op
+ * types that had ops (a few KB).  Read them through result_interval_ops /
+ * result_interval_op / result_interval_all, or slot->count for counters.
  *
  * Single-threaded: owned and touched by the coordinator's loop thread. */
 #ifndef NFSTORM_RESULT_H
@@ -47,10 +51,27 @@ struct agent_phase {
     uint32_t nintervals;          /* as the agent counted */
 };
 
+struct op_counts {                /* one op type's counters, as in op_stats */
+    uint64_t ops, bytes, errors, timeouts;
+};
+
+struct sealed_op {                /* latency of one op type of a sealed interval */
+    uint8_t type;                 /* enum op_type */
+    struct hist_sparse lat, svc;
+};
+
+/* The merged interval (sum over agents) is the dense *pending while the
+ * slot fills; result_interval_seal moves it into sealed[] and frees it.
+ * A slot with neither (never written) is an empty interval.  count[] is
+ * kept exact in both states. */
 struct interval_slot {
-    struct op_set merged;         /* sum over agents */
-    struct counters *agent;       /* [nagents] */
+    struct op_counts count[OP__COUNT]; /* merged counters, always valid */
+    struct op_set *pending;       /* dense merge while filling; NULL once sealed */
+    struct sealed_op *sealed;     /* [nsealed], op types that are not empty */
+    uint8_t nsealed;
+    uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
     uint32_t nreported;           /* agents that sent this interval */
+    struct counters *agent;       /* [nagents] */
 };
 
 struct phase_result {
@@ -85,10 +106,26 @@ void result_free(struct run_result *r);
 
 /* Add one agent's interval k of phase: merged[k] += s, agent counters too.
  * Grows the interval array as needed; -EINVAL if phase/agent out of range
- * or k beyond RESULT_MAX_INTERVALS. */
+ * or k beyond RESULT_MAX_INTERVALS.  Works on a sealed slot too (late data,
+ * journal replay): the slot is expanded, added to and sealed again, exactly. */
 #define RESULT_MAX_INTERVALS (7u * 24 * 3600)
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s);
+/* Interval k of phase is complete: drop its dense form for the compact one.
+ * Lossless; no-op when out of range or already sealed. */
+void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k);
+/* Dense views of merged interval k (k < nintervals).  Each returns the
+ * pending data itself when the slot is not sealed, else expands the sealed
+ * form into the caller's scratch and returns scratch (an op_set is ~400 KB:
+ * allocate it once per report, on the heap).  The pointer is valid until
+ * the next change to the result or to scratch. */
+const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
+                                         struct op_set *scratch);
+/* The same for one op type (expands ~40 KB, not 400). */
+const struct op_stats *result_interval_op(const struct run_result *r, uint32_t phase, uint32_t k,
+                                          enum op_type t, struct op_stats *scratch);
+/* result_all_ops of interval k's merged op_set, without expanding it. */
+void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k, struct op_stats *out);
 /* Ops outstanding on an agent when its interval k closed (stall detection). */
 void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
                                   uint32_t inflight, uint64_t oldest_ns);
@@ -98,7 +135,8 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
 /* Record an agent's phase totals. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap);
-/* Sum agents into the phase totals, duration and skew. */
+/* Sum agents into the phase totals, duration and skew; seals every
+ * interval of the phase. */
 void result_phase_finish(struct run_result *r, uint32_t phase);
 
 /* Derived figures used by every reporter. */

@@ -1,0 +1,93 @@
+/* posix_open: see posix_open.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "agent/posix_open.h"
+
+static int open_beneath(int rootfd, const char *rel, int flags)
+{
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .mode = (flags & O_CREAT) ? 0644 : 0,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+    };
+    return (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof how);
+}
+
+/* Open path (beneath root if given), creating it only if missing. */
+static int open_one(int rootfd, const char *root, const char *path, int flags, int create, int *created)
+{
+    const char *rel = path;
+    int fd;
+
+    *created = 0;
+    if (rootfd >= 0) {
+        size_t n = strlen(root);
+        rel = path + n;
+        while (*rel == '/')
+            rel++;
+        if (!*rel)
+            rel = ".";
+    }
+    for (int attempt = 0; attempt < 2; attempt++) {
+        fd = rootfd >= 0 ? open_beneath(rootfd, rel, flags) : open(path, flags | O_CLOEXEC);
+        if (fd >= 0 || errno != ENOENT || !create)
+            return fd;
+        fd = rootfd >= 0 ? open_beneath(rootfd, rel, flags | O_CREAT | O_EXCL)
+                         : open(path, flags | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            *created = 1;
+            return fd;
+        }
+        if (errno != EEXIST)       /* EEXIST: another job created it meanwhile */
+            return fd;
+    }
+    return -1;
+}
+
+int posix_open_files(struct engine_job *ej, int *fd)
+{
+    int flags = ej->create ? O_RDWR : O_RDONLY;
+    int rootfd = -1, rc = 0;
+
+    if (ej->spec->direct)
+        flags |= O_DIRECT;
+    if (ej->spec->sync)
+        flags |= O_SYNC;
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        fd[i] = -1;
+    if (ej->root) {
+        rootfd = open(ej->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (rootfd < 0) {
+            rc = -errno;
+            snprintf(ej->err, sizeof ej->err, "%s: cannot open the allowed directory: %s", ej->root,
+                     strerror(errno));
+            return rc;
+        }
+        /* no openat2 (kernel < 5.6): the plan-time check is what we have */
+        int probe = open_beneath(rootfd, ".", O_RDONLY | O_DIRECTORY);
+        if (probe >= 0) {
+            close(probe);
+        } else if (errno == ENOSYS) {
+            close(rootfd);
+            rootfd = -1;
+        }
+    }
+    for (uint32_t i = 0; i < ej->nfiles && rc == 0; i++) {
+        fd[i] = open_one(rootfd, ej->root, ej->files[i].path, flags, ej->create, &ej->files[i].created);
+        if (fd[i] < 0) {
+            int e = errno;
+            rc = -e;
+            snprintf(ej->err, sizeof ej->err, "%s: open failed: %s%s", ej->files[i].path, strerror(e),
+                     e == EXDEV ? " (it leads outside the allowed directory)"
+                     : (e == EINVAL && ej->spec->direct) ? " (direct=1 unsupported here?)" : "");
+        }
+    }
+    if (rootfd >= 0)
+        close(rootfd);
+    return rc;
+}
