@@ -48,6 +48,7 @@ struct loop {
     uint64_t writes_since_sync;
     int rated;
     uint64_t next_due;         /* rated: when the next op is due */
+    unsigned abandoned;        /* ops still with the engine when the job ended */
     uint32_t last_file;
 };
 
@@ -295,6 +296,28 @@ static int loop_more(struct loop *l, uint64_t now)
            (j->t_end_ns == 0 || now < j->t_end_ns);
 }
 
+/* The job ends with ops still out (a fatal engine error, or the drain
+ * limit): every one of them is counted, as a failed op cut off now, so
+ * nothing issued goes missing from the results.  The engine must be torn
+ * down before their buffers are freed (job_main). */
+static void loop_cut_off(struct loop *l)
+{
+    struct job *j = l->j;
+    uint64_t now = clock_now_ns();
+    if (l->inflight == 0)
+        return;
+    atomic_store(&j->recording, 1);
+    struct op_set *set = &j->stats[atomic_load(&j->active)];
+    for (unsigned i = 0; i < l->depth; i++) {
+        struct slot *s = &l->slots[i];
+        if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
+            continue;
+        op_stats_record(&set->op[s->op], s->req.len, now - s->req.t_due_ns, 0);
+    }
+    atomic_store(&j->recording, 0);
+    l->abandoned = l->inflight;
+}
+
 static int loop_run(struct loop *l)
 {
     struct job *j = l->j;
@@ -343,12 +366,13 @@ static int loop_run(struct loop *l)
         if (!more && !drain_since)
             drain_since = now;
         if (!more && l->inflight > 0 && clock_now_ns() - drain_since > DRAIN_LIMIT_NS)
-            break;   /* ops still out are left to teardown; they were issued, not counted */
+            break;   /* loop_cut_off counts what is still out */
     }
-    if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop))
+    if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop) && l->inflight == 0)
         for (uint32_t f = 0; f < j->ej.nfiles && rc == 0; f++)
             rc = loop_sync_file(l, f, IO_SYNC);
 out:
+    loop_cut_off(l);
     if (rc < 0 && j->ej.err[0] == '\0')
         snprintf(j->ej.err, sizeof j->ej.err, "%s: I/O failed: %s", j->ej.files[0].path, strerror(-rc));
     return rc;
@@ -368,7 +392,7 @@ static void *job_main(void *arg)
         clock_sleep_until(j->t_start_ns);
         if (rc == 0)
             rc = loop_run(&l);
-        if (l.inflight > 0) {
+        if (l.abandoned) {
             /* ops never came back within the drain limit: the engine may
              * still write into their buffers until it is torn down */
             j->eng->teardown(&j->ej);

@@ -22,6 +22,7 @@ struct md {
     uint8_t *dexists;      /* mkdir'ed i.d exists now */
     char *buf;             /* filesize bytes of data for create */
     int made_workdir;
+    int fatal;             /* the engine gave up (its text in ej.err): stop */
 };
 
 static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0, int rc)
@@ -41,6 +42,10 @@ static int md_call(struct md *m, enum op_type op, const char *a, const char *b, 
     atomic_store_explicit(&m->j->inflight, 1, memory_order_relaxed);
     int rc = m->j->eng->md(&m->j->ej, op, a, b, m->buf, size, &count);
     atomic_store_explicit(&m->j->inflight, 0, memory_order_relaxed);
+    /* an op failing is counted; the engine failing (e.g. the server gone
+     * past server_timeout, with its reason in ej.err) ends the job */
+    if (rc < 0 && m->j->ej.err[0] && !m->fatal)
+        m->fatal = rc;
     if (counted)
         md_record(m, op, op == OP_CREATE ? size : 0, t0, rc);
     return rc;
@@ -49,7 +54,7 @@ static int md_call(struct md *m, enum op_type op, const char *a, const char *b, 
 static int md_stop(const struct md *m)
 {
     const struct job *j = m->j;
-    return atomic_load_explicit(&j->stop, memory_order_relaxed) ||
+    return m->fatal || atomic_load_explicit(&j->stop, memory_order_relaxed) ||
            (j->t_end_ns && clock_now_ns() >= j->t_end_ns);
 }
 
@@ -173,6 +178,8 @@ int mdjob_run(struct job *j)
             break;
         md_clean(&m);
     } while (sp->time_based && !md_stop(&m));
+    if (m.fatal)
+        rc = m.fatal;
 out:
     md_clean(&m);
     /* subdirectories and the work dir go if empty (shared ones may not be) */

@@ -254,16 +254,30 @@ int journal_detect(const char *path)
 
 /* Replay state: the sum of each agent's intervals in the phase being
  * read, standing in for the totals of agents that never sent phase-done
- * (lost, or the coordinator died). */
+ * (lost, or the coordinator died); and how far each phase's intervals are
+ * sealed.  Lines come in arrival order, so interval k of a phase is
+ * complete, in practice, once k + SEAL_LAG has arrived: sealing then keeps
+ * a long journal's replay to a few dense intervals (see result.h), and
+ * anything later still adds exactly through result_add_interval's re-seal. */
+#define SEAL_LAG 3u
 struct replay {
     int have_header;
     uint32_t phase;
     struct op_set *acc;        /* [nagents] */
     uint32_t *nint;            /* [nagents] */
+    uint32_t *sealed;          /* [nphases]: slots below this are sealed */
 };
+
+static void replay_seal(struct run_result *r, struct replay *rp, uint32_t phase, uint32_t k)
+{
+    for (; rp->sealed[phase] + SEAL_LAG <= k; rp->sealed[phase]++)
+        result_interval_seal(r, phase, rp->sealed[phase]);
+}
 
 static void replay_close_phase(struct run_result *r, struct replay *rp)
 {
+    if (rp->phase >= r->nphases)    /* a header with no phases: nothing to close */
+        return;
     for (uint32_t a = 0; rp->acc && a < r->nagents; a++) {
         if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {
             struct agent_phase *ap = xcalloc(1, sizeof *ap);
@@ -327,6 +341,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         *have_header = 1;
         rp->acc = xmalloc(r->nagents * sizeof *rp->acc);
         rp->nint = xcalloc(r->nagents, sizeof *rp->nint);
+        rp->sealed = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->sealed);
         for (uint32_t i2 = 0; i2 < r->nagents; i2++)
             op_set_init(&rp->acc[i2]);
         return 0;
@@ -347,6 +362,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         if (rc == 0 && !u64_of(o, "inflight", &inflight) && !u64_of(o, "oldest_ns", &oldest))
             result_set_interval_inflight(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k,
                                          (uint32_t)inflight, oldest);
+        if (rc == 0)
+            replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
         free(s);
         return rc;
     }
@@ -419,6 +436,7 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
         replay_close_phase(r, &rp);
     free(rp.acc);
     free(rp.nint);
+    free(rp.sealed);
     if (rc == 0 && !rp.have_header) {
         snprintf(err, errlen, "%s: no journal header (the run never started)", path);
         rc = -EINVAL;

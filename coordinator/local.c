@@ -66,8 +66,14 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
                 /* --allow-nfs for the URL's fixed part, without options */
                 size_t ulen = strcspn(js->nfs_url, "?");
                 const char *var = strstr(js->nfs_url, "${");
-                if (var && (size_t)(var - js->nfs_url) < ulen)
+                if (var && (size_t)(var - js->nfs_url) < ulen) {
+                    /* back to a whole path segment: nfs://h/e/sub${agent} -> nfs://h/e */
                     ulen = (size_t)(var - js->nfs_url);
+                    while (ulen > 6 && js->nfs_url[ulen - 1] != '/')
+                        ulen--;
+                    if (ulen > 6)
+                        ulen--;
+                }
                 if (*nnfs < LOCAL_MAX_ALLOW && ulen > 6)
                     snprintf(nfs[(*nnfs)++], PATH_MAX, "%.*s", (int)ulen, js->nfs_url);
                 continue;

@@ -87,7 +87,7 @@ static void interval_rates(const struct phase_result *ph, int agent, enum op_typ
     memset(m, 0, sizeof(*m));
     for (uint32_t k = 0; k < n && secs > 0; k++) {
         const struct interval_slot *s = &ph->intervals[k];
-        double v = agent < 0 ? (double)(bw ? s->merged.op[t].bytes : s->merged.op[t].ops)
+        double v = agent < 0 ? (double)(bw ? s->count[t].bytes : s->count[t].ops)
                              : (double)(bw ? s->agent[agent].bytes[t] : s->agent[agent].ops[t]);
 
         v /= secs;

@@ -192,7 +192,7 @@ static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
 
         x[k] = (k + 1) * secs;
         for (int t = 0; t < OP__COUNT; t++) {
-            y[k] += (double)sl->merged.op[t].ops / secs;
+            y[k] += (double)sl->count[t].ops / secs;
             for (uint32_t a = 0; a < r->nagents; a++)
                 y[(size_t)(a + 1) * (n + 1) + k] += (double)sl->agent[a].ops[t] / secs;
         }
@@ -229,7 +229,7 @@ static void chart_latency(FILE *out, const struct run_result *r, uint32_t i)
                            .xfmt = fmt_secs, .yfmt = fmt_ns };
 
     for (uint32_t k = 0; k < n; k++) {
-        result_all_ops(&ph->intervals[k].merged, all);
+        result_interval_all(r, i, k, all);
         x[k] = (k + 1) * ph->interval_ms / 1000.0;
         for (int j = 0; j < 4; j++)
             y[(size_t)j * (n + 1) + k] = all->lat.count ? (double)hist_percentile(&all->lat, q[j]) : NAN;

@@ -93,6 +93,26 @@ static json_t *lat_json(struct jb *b, const struct hist *h, int buckets)
     return o;
 }
 
+/* One op type's object; rates over duration_ns. */
+static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration_ns, int buckets)
+{
+    json_t *j = json_object();
+
+    put(b, j, "ops", jint(o->ops));
+    put(b, j, "bytes", jint(o->bytes));
+    put(b, j, "errors", jint(o->errors));
+    put(b, j, "iops", json_real(result_iops(o, duration_ns)));
+    put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
+    put(b, j, "lat_ns", lat_json(b, &o->lat, buckets));
+    if (o->timeouts)
+        put(b, j, "timeouts", jint(o->timeouts));
+    /* rate-limited jobs: lat_ns is the response time (from when each op
+     * was due), svc_ns the service time (from when it was issued) */
+    if (o->svc.count)
+        put(b, j, "svc_ns", lat_json(b, &o->svc, 0));
+    return j;
+}
+
 /* {"read": {...}, "write": {...}} with only op types that saw ops or errors;
  * rates over duration_ns. */
 static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns, int buckets)
@@ -101,24 +121,27 @@ static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_
 
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &s->op[t];
-        json_t *j;
 
         if (o->ops == 0 && o->errors == 0)
             continue;
-        j = json_object();
-        put(b, j, "ops", jint(o->ops));
-        put(b, j, "bytes", jint(o->bytes));
-        put(b, j, "errors", jint(o->errors));
-        put(b, j, "iops", json_real(result_iops(o, duration_ns)));
-        put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
-        put(b, j, "lat_ns", lat_json(b, &o->lat, buckets));
-        if (o->timeouts)
-            put(b, j, "timeouts", jint(o->timeouts));
-        /* rate-limited jobs: lat_ns is the response time (from when each op
-         * was due), svc_ns the service time (from when it was issued) */
-        if (o->svc.count)
-            put(b, j, "svc_ns", lat_json(b, &o->svc, 0));
-        put(b, ops, op_type_name((enum op_type)t), j);
+        put(b, ops, op_type_name((enum op_type)t), op_json(b, o, duration_ns, buckets));
+    }
+    return ops;
+}
+
+/* ops_json of merged interval k, expanding one op type at a time into
+ * scratch (sealed slots keep sparse histograms, see result.h). */
+static json_t *interval_ops_json(struct jb *b, const struct run_result *r, uint32_t phase, uint32_t k,
+                                 uint64_t duration_ns, struct op_stats *scratch)
+{
+    const struct interval_slot *s = &r->phases[phase].intervals[k];
+    json_t *ops = json_object();
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (s->count[t].ops == 0 && s->count[t].errors == 0)
+            continue;
+        put(b, ops, op_type_name((enum op_type)t),
+            op_json(b, result_interval_op(r, phase, k, (enum op_type)t, scratch), duration_ns, 0));
     }
     return ops;
 }
@@ -203,6 +226,7 @@ static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     json_t *arr = json_array();
     uint64_t len_ns = (uint64_t)ph->interval_ms * NS_PER_MS;
+    struct op_stats *scratch = xmalloc(sizeof(*scratch));
 
     for (uint32_t k = 0; k < ph->nintervals; k++) {
         const struct interval_slot *s = &ph->intervals[k];
@@ -210,7 +234,7 @@ static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t
 
         put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
         put(b, j, "nreported", jint(s->nreported));
-        put(b, j, "ops", ops_json(b, &s->merged, len_ns, 0));
+        put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
         put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
         for (uint32_t a = 0; a < r->nagents; a++) {
             json_t *aj = json_object();
@@ -223,6 +247,7 @@ static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t
         put(b, j, "agents", agents);
         push(b, arr, j);
     }
+    free(scratch);
     free(share);
     return arr;
 }

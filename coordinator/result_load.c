@@ -267,6 +267,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     char sub[512], asub[512];
     json_t *arr;
     int rw;
+    uint32_t phase = (uint32_t)(ph - r->phases);
+    struct op_set *merged = NULL;   /* one interval's merged figures, ~400 KB */
 
     get_str(c, pj, path, "name", ph->name, sizeof(ph->name));
     get_str(c, pj, path, "rw", asub, sizeof(asub));
@@ -310,23 +312,24 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
     if (arr && json_array_size(arr) > 0 && r->nagents == 0)
         return fail(c, sub, "intervals without agents");
+    if (arr && json_array_size(arr) > 0)
+        merged = xmalloc(sizeof(*merged));
     for (size_t k = 0; arr && k < json_array_size(arr) && !c->failed; k++) {
         json_t *ij = json_array_get(arr, k), *agents;
         struct interval_slot *s;
         char ipath[512];
 
         snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
-        /* result_add_interval grows the slots; feed it an empty set, then fill */
-        {
-            struct op_set *empty = xmalloc(sizeof(*empty));
-            op_set_init(empty);
-            result_add_interval(r, (uint32_t)(ph - r->phases), 0, (uint32_t)k, empty);
-            free(empty);
-        }
-        s = &ph->intervals[k];
-        s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
         snprintf(asub, sizeof(asub), "%s.ops", ipath);
-        load_ops(c, get(c, ij, ipath, "ops", asub, sizeof(asub)), asub, &s->merged, NULL);
+        op_set_init(merged);
+        load_ops(c, get(c, ij, ipath, "ops", asub, sizeof(asub)), asub, merged, NULL);
+        /* result_add_interval grows the slots and stores the merged figures;
+         * they are not agent 0's, whose counters are loaded below */
+        result_add_interval(r, phase, 0, (uint32_t)k, merged);
+        s = &ph->intervals[k];
+        memset(&s->agent[0], 0, sizeof(s->agent[0]));
+        s->agent[0].reported = 1;
+        s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
         agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
         for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
             char apath[512], opath[512];
@@ -336,7 +339,9 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
                      NULL, &s->agent[a]);
         }
+        result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }
+    free(merged);
 }
 
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen)

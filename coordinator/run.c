@@ -154,6 +154,34 @@ static void send_stop(struct run *r, const char *why)
     }
 }
 
+/* An agent that will send no phase-done (lost, or the run failed) counts
+ * with what its intervals said, so what was measured is reported. */
+static void agent_salvage(struct run *r, struct conn *c)
+{
+    struct agent_phase *ap = xcalloc(1, sizeof *ap);
+    ap->totals = *c->acc;
+    ap->nintervals = c->next_k;
+    ap->duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
+    result_set_agent_phase(r->res, r->phase, c->id, ap);
+    OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
+    free(ap);
+}
+
+/* A phase cut short by a failure: finish it with what arrived. */
+static void phase_salvage(struct run *r)
+{
+    int any = 0;
+    if (!r->planned || r->phase >= r->plan->nphases)
+        return;
+    for (uint32_t i = 0; i < r->n; i++) {
+        if (r->c[i].state == C_RUNNING && r->c[i].next_k > 0)
+            agent_salvage(r, &r->c[i]);
+        any |= r->res->phases[r->phase].agents[i].done;
+    }
+    if (any)
+        result_phase_finish(r->res, r->phase);
+}
+
 static void run_fail(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void run_fail(struct run *r, const char *fmt, ...)
 {
@@ -161,6 +189,7 @@ static void run_fail(struct run *r, const char *fmt, ...)
     if (r->failed || r->finished)
         return;
     r->failed = 1;
+    phase_salvage(r);
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
@@ -239,6 +268,8 @@ static void notify_intervals(struct run *r, int phase_over)
     while (r->notified < ph->nintervals &&
            (phase_over || ph->intervals[r->notified].nreported >= live)) {
         OBSERVE(r, interval, r->phase, r->notified);
+        /* complete: keep it compact from now on (late data still adds) */
+        result_interval_seal(r->res, r->phase, r->notified);
         r->notified++;
     }
 }
@@ -281,15 +312,8 @@ static void conn_lost(struct conn *c, const char *why)
     r->nlost++;
     ai->lost = 1;
     ai->lost_at_s = (double)(clock_now_ns() - r->t_start_ns) / 1e9;
-    if (was == C_RUNNING) {
-        /* its totals are what it told us until now */
-        struct agent_phase ap = { 0 };
-        ap.totals = *c->acc;
-        ap.duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
-        ap.nintervals = c->next_k;
-        result_set_agent_phase(r->res, r->phase, c->id, &ap);
-        OBSERVE(r, agent_phase_done, r->phase, c->id, &ap);
-    }
+    if (was == C_RUNNING)
+        agent_salvage(r, c);
     OBSERVE(r, agent_lost, c->id, why);
     if (r->nlost == r->n) {
         run_fail(r, "all agents lost; the last, agent %u (%s): %s", c->id, c->addr, why);

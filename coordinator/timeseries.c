@@ -78,7 +78,10 @@ static json_t *head(const struct run_result *r, uint32_t phase, uint32_t k)
     return j;
 }
 
-void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k)
+/* *scratch: expands a sealed interval's op types, allocated on first need
+ * (~40 KB) and left for the caller to free, so a loop allocates it once. */
+static void write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k,
+                           struct op_stats **scratch)
 {
     const struct phase_result *ph = &r->phases[phase];
     const struct interval_slot *s = &ph->intervals[k];
@@ -102,11 +105,14 @@ void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t p
         json_object_set_new(j, "stall_s", json_real((double)age / 1e9));
     }
     for (int t = 0; t < OP__COUNT; t++) {
-        const struct op_stats *o = &s->merged.op[t];
+        const struct op_stats *o;
         json_t *oj, *lat;
 
-        if (o->ops == 0 && o->errors == 0)
+        if (s->count[t].ops == 0 && s->count[t].errors == 0)
             continue;
+        if (!s->pending && !*scratch)
+            *scratch = xmalloc(sizeof(**scratch));
+        o = result_interval_op(r, phase, k, (enum op_type)t, *scratch);
         oj = json_object();
         lat = json_object();
         json_object_set_new(oj, "ops", jint(o->ops));
@@ -158,11 +164,22 @@ void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t p
     free(share);
 }
 
+void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    struct op_stats *scratch = NULL;
+
+    write_interval(out, r, phase, k, &scratch);
+    free(scratch);
+}
+
 void timeseries_write_all(FILE *out, const struct run_result *r)
 {
+    struct op_stats *scratch = NULL;
+
     for (uint32_t i = 0; i < r->nphases; i++)
         for (uint32_t k = 0; k < r->phases[i].nintervals; k++)
-            timeseries_write_interval(out, r, i, k);
+            write_interval(out, r, i, k, &scratch);
+    free(scratch);
 }
 
 static void ts_flush(struct timeseries *ts)

@@ -753,6 +753,8 @@ static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h
         return fail(c, "bucket counts sum to %" PRIu64 ", count is %" PRIu64, total, h->count);
     if (h->count > 0 && h->min_ns > h->max_ns)
         return fail(c, "min %" PRIu64 " > max %" PRIu64, h->min_ns, h->max_ns);
+    if (h->count == 0)          /* canonical empty form, as hist_init makes it */
+        hist_init(h);
     return 0;
 }
 
@@ -763,7 +765,7 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
         const char *name = op_type_name((enum op_type)t);
         const msgpack_object *o = map_get(map, name), *lat = NULL, *svc;
         struct op_stats *st = &s->op[t];
-        size_t mark;
+        size_t mark, sub;
         int rc;
 
         if (!o)
@@ -779,16 +781,22 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
         if (map_get(o, "timeouts") &&                /* optional */
             (rc = get_u64(c, o, "timeouts", 0, st->errors, &st->timeouts)))
             return rc;
-        where_key(c, "lat");
+        sub = where_key(c, "lat");
         if ((rc = unpack_hist(c, lat, &st->lat)))
             return rc;
+        where_pop(c, sub);
         if ((svc = map_get(o, "svc")) != NULL) {    /* optional */
-            where_key(c, "svc");
+            sub = where_key(c, "svc");
             if (svc->type != MSGPACK_OBJECT_MAP)
                 return fail(c, "not a map");
             if ((rc = unpack_hist(c, svc, &st->svc)))
                 return rc;
+            where_pop(c, sub);
         }
+        /* Every latency belongs to a counted op; an entry with no ops would
+         * also be dropped by op_set_merge and by the encoder. */
+        if (st->ops == 0 && (st->lat.count > 0 || st->svc.count > 0))
+            return fail(c, "latencies recorded for 0 ops");
         where_pop(c, mark);
     }
     return 0;

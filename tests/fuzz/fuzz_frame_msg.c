@@ -49,7 +49,11 @@ static union msg_any {
     struct msg_error error;
     struct msg_ping ping;
     struct msg_pong pong;
+    struct msg_progress progress;
 } m1, m2;
+
+/* A new message type needs its decoder, encoder and equality added below. */
+_Static_assert(MSG__COUNT == MSG_PROGRESS + 1, "fuzz_frame_msg.c does not know every message type");
 
 static int op_set_equal(const struct op_set *a, const struct op_set *b)
 {
@@ -86,6 +90,10 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
         return strcmp(a->stop.reason, b->stop.reason) == 0;
     case MSG_AUTH:
         return memcmp(a->auth.mac, b->auth.mac, sizeof a->auth.mac) == 0;
+    case MSG_PROGRESS:
+        return a->progress.phase == b->progress.phase &&
+               a->progress.done_bytes == b->progress.done_bytes &&
+               a->progress.total_bytes == b->progress.total_bytes;
     case MSG_INTERVAL:
         return a->interval.phase == b->interval.phase && a->interval.index == b->interval.index &&
                a->interval.inflight == b->interval.inflight &&
@@ -128,6 +136,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_ERROR:      return msg_error_decode(p, n, &m->error, err, errlen);
     case MSG_PING:       return msg_ping_decode(p, n, &m->ping, err, errlen);
     case MSG_PONG:       return msg_pong_decode(p, n, &m->pong, err, errlen);
+    case MSG_PROGRESS:   return msg_progress_decode(p, n, &m->progress, err, errlen);
     default:             die("msg_peek_type returned an unknown type", __LINE__);
     }
     return -1;
@@ -148,6 +157,7 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_ERROR:      msg_error_encode(out, &m->error); break;
     case MSG_PING:       msg_ping_encode(out, &m->ping); break;
     case MSG_PONG:       msg_pong_encode(out, &m->pong); break;
+    case MSG_PROGRESS:   msg_progress_encode(out, &m->progress); break;
     default:             die("bad type", __LINE__);
     }
 }

@@ -61,6 +61,7 @@ static void gen_frames(const char *dir)
     struct msg_error error = { .text = "protocol version mismatch: agent speaks 2, coordinator 1" };
     struct msg_ping ping = { .seq = 3, .t_ns = 5000000000ull };
     struct msg_pong pong = { .seq = 3, .t_ping_ns = 5000000000ull, .t_ns = 5000100000ull };
+    struct msg_progress progress = { .phase = 0, .done_bytes = 1 << 20, .total_bytes = 64 << 20 };
     char err[256];
     const char *text =
         "[global]\nsize=1m\ndirectory=/tmp\n"
@@ -100,6 +101,7 @@ static void gen_frames(const char *dir)
     ONE("ping", msg_ping_encode(&one, &ping));
     ONE("pong", msg_pong_encode(&one, &pong));
     ONE("plan", msg_plan_encode(&one, &plan));
+    ONE("progress", msg_progress_encode(&one, &progress));
     ONE("ready", msg_ready_encode(&one, &ready));
     ONE("start", msg_start_encode(&one, &start));
     ONE("interval", msg_interval_encode(&one, &iv));

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/hist.h"
 
@@ -282,6 +283,65 @@ static void test_hist_merge_equals_union(void **state)
     free(e);
 }
 
+/* The sparse form round-trips exactly: random histograms of every shape
+ * (few and many buckets, overflow, all buckets), one-sample and empty ones;
+ * and merging sparse into dense equals merging dense. */
+static void test_hist_sparse_roundtrip(void **state)
+{
+    (void)state;
+    uint64_t s = 99;
+    struct hist *h = malloc(sizeof(*h)), *back = malloc(sizeof(*back));
+    struct hist *m1 = malloc(sizeof(*m1)), *m2 = malloc(sizeof(*m2));
+    struct hist_sparse sp;
+    assert_true(h && back && m1 && m2);
+
+    /* empty */
+    hist_init(h);
+    hist_sparse_from(&sp, h);
+    assert_int_equal(sp.n, 0);
+    assert_null(sp.idx);
+    assert_true(hist_sparse_empty(&sp));
+    memset(back, 0xa5, sizeof(*back));   /* to() overwrites everything */
+    hist_sparse_to(&sp, back);
+    assert_true(hist_equal(back, h));
+    assert_int_equal(back->min_ns, UINT64_MAX);
+    hist_sparse_free(&sp);
+
+    hist_init(m1);
+    hist_init(m2);
+    for (int round = 0; round < 60; round++) {
+        size_t n = round == 0 ? 1 : (size_t)rnd_range(&s, 1, round < 50 ? 2000 : 200000);
+        unsigned spread = (unsigned)rnd_range(&s, 0, 63);
+
+        hist_init(h);
+        for (size_t i = 0; i < n; i++)
+            hist_record(h, (rnd(&s) >> spread) + (round % 3 ? 50000 : 0));
+        if (round == 59)   /* every bucket used */
+            for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+                hist_record(h, hist_bucket_low(i));
+        hist_sparse_from(&sp, h);
+        assert_false(hist_sparse_empty(&sp));
+        for (uint32_t i = 0; i < sp.n; i++) {
+            assert_true(sp.cnt[i] > 0);
+            assert_true(i == 0 || sp.idx[i] > sp.idx[i - 1]);
+        }
+        if (round == 59)
+            assert_int_equal(sp.n, HIST_NBUCKETS);
+        memset(back, 0xa5, sizeof(*back));
+        hist_sparse_to(&sp, back);
+        assert_true(hist_equal(back, h));
+        hist_merge(m1, h);
+        hist_sparse_merge(m2, &sp);
+        assert_true(hist_equal(m1, m2));
+        hist_sparse_free(&sp);
+        assert_true(hist_sparse_empty(&sp));
+    }
+    free(h);
+    free(back);
+    free(m1);
+    free(m2);
+}
+
 static void test_hist_bucket_layout(void **state)
 {
     (void)state;
@@ -333,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_hist_percentile_rare_overflow),
         cmocka_unit_test(test_hist_percentile_all_overflow),
         cmocka_unit_test(test_hist_merge_equals_union),
+        cmocka_unit_test(test_hist_sparse_roundtrip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

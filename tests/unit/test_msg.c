@@ -1141,6 +1141,52 @@ static void test_msg_plan_wider_fields_checked(void **state)
     expect_rejected(MSG_PLAN, "phases.1.jobs.1.thinktime_ns", E_SET, o_str("1"), "not an unsigned integer");
 }
 
+/* Found by fuzzing (fuzz_frame_msg's round trip): an op entry with no ops
+ * but latency samples decoded, then vanished on re-encoding. */
+static void test_msg_latency_without_ops_rejected(void **state)
+{
+    (void)state;
+    expect_rejected(MSG_INTERVAL, "stats.read.ops", E_SET, o_u64(0),
+                    "interval: stats.read: latencies recorded for 0 ops");
+}
+
+/* Also found by fuzzing: an empty histogram decodes to the canonical empty
+ * form whatever min/max/sum it was sent with, so it re-encodes the same. */
+static void test_msg_empty_hist_canonical(void **state)
+{
+    struct msg_interval *m = calloc(1, sizeof *m), *m2 = calloc(1, sizeof *m2);
+    struct hist empty;
+    struct buf f, p, e;
+    char err[256] = "";
+    msgpack_object b = { .type = MSGPACK_OBJECT_ARRAY };
+    msgpack_object_kv kv[5];
+    msgpack_object svc = { .type = MSGPACK_OBJECT_MAP };
+    const char *keys[5] = { "count", "sum", "min", "max", "b" };
+
+    (void)state;
+    for (int i = 0; i < 5; i++) {
+        kv[i].key = o_str(keys[i]);
+        kv[i].val = i == 4 ? b : o_u64(i == 0 ? 0 : 7);   /* count 0, the rest 7 */
+    }
+    svc.via.map.size = 5;
+    svc.via.map.ptr = kv;
+    encode_sample(MSG_INTERVAL, &f);
+    edit(&f, "stats.read.svc", E_ADD, svc, &p);
+    assert_int_equal(msg_interval_decode(p.data, p.len, m, err, sizeof err), 0);
+    hist_init(&empty);
+    assert_true(hist_equal(&m->stats.op[OP_READ].svc, &empty));
+    buf_init(&e);
+    msg_interval_encode(&e, m);
+    assert_int_equal(msg_interval_decode(e.data + FRAME_HEADER_LEN, e.len - FRAME_HEADER_LEN, m2,
+                                         err, sizeof err), 0);
+    assert_true(hist_equal(&m2->stats.op[OP_READ].svc, &m->stats.op[OP_READ].svc));
+    buf_free(&e);
+    buf_free(&f);
+    buf_free(&p);
+    free(m);
+    free(m2);
+}
+
 static void test_msg_bucket_array_odd_rejected(void **state)
 {
     struct msg_interval *m = calloc(1, sizeof *m);
@@ -1274,6 +1320,8 @@ int main(void)
         cmocka_unit_test(test_msg_wrong_types_rejected),
         cmocka_unit_test(test_msg_out_of_range_rejected),
         cmocka_unit_test(test_msg_bucket_array_odd_rejected),
+        cmocka_unit_test(test_msg_latency_without_ops_rejected),
+        cmocka_unit_test(test_msg_empty_hist_canonical),
         cmocka_unit_test(test_msg_plan_caps_enforced),
         cmocka_unit_test(test_msg_plan_late_failure_frees_everything),
         cmocka_unit_test(test_msg_error_text_is_bounded),

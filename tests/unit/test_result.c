@@ -212,13 +212,17 @@ static void test_merge_exact(void **state)
         const struct phase_result *p = &f->r.phases[ph];
         struct op_set *isum = xmalloc(sizeof(*isum));
         struct op_set *asum = xmalloc(sizeof(*asum));
+        struct op_set *scratch = xmalloc(sizeof(*scratch));
 
         op_set_init(isum);
         op_set_init(asum);
         assert_true(p->finished);
         for (uint32_t k = 0; k < p->nintervals; k++) {
             assert_int_equal(p->intervals[k].nreported, NAGENTS);
-            op_set_merge(isum, &p->intervals[k].merged);
+            /* a finished phase keeps its intervals sealed (compact) */
+            assert_null(p->intervals[k].pending);
+            assert_true(p->intervals[k].is_sealed);
+            op_set_merge(isum, result_interval_ops(&f->r, ph, k, scratch));
         }
         for (uint32_t a = 0; a < NAGENTS; a++)
             op_set_merge(asum, &p->agents[a].totals);
@@ -257,6 +261,7 @@ static void test_merge_exact(void **state)
         assert_int_equal(p->start_skew_ns, 250000);
         free(isum);
         free(asum);
+        free(scratch);
     }
     /* phase 0 is read-only, phase 1 mixed */
     assert_int_equal(f->r.phases[0].totals.op[OP_WRITE].ops, 0);
@@ -277,7 +282,7 @@ static void test_ranges_and_gaps(void **state)
 {
     struct plan p;
     struct run_result r;
-    struct op_set *s = xmalloc(sizeof(*s));
+    struct op_set *s = xmalloc(sizeof(*s)), *scratch = xmalloc(sizeof(*scratch));
     struct agent_phase ap;
 
     (void)state;
@@ -296,23 +301,27 @@ static void test_ranges_and_gaps(void **state)
     assert_int_equal(r.phases[0].nintervals, 41);
     assert_int_equal(result_add_interval(&r, 0, 0, 0, s), 0);
     assert_int_equal(r.phases[0].nintervals, 41);
-    assert_int_equal(r.phases[0].intervals[0].merged.op[OP_READ].ops, 1);
-    assert_int_equal(r.phases[0].intervals[40].merged.op[OP_READ].ops, 1);
-    for (int k = 1; k < 40; k++) {
+    assert_int_equal(r.phases[0].intervals[0].count[OP_READ].ops, 1);
+    assert_int_equal(result_interval_ops(&r, 0, 40, scratch)->op[OP_READ].ops, 1);
+    for (uint32_t k = 1; k < 40; k++) {
         assert_int_equal(r.phases[0].intervals[k].nreported, 0);
-        assert_true(op_set_empty(&r.phases[0].intervals[k].merged));
+        assert_null(r.phases[0].intervals[k].pending);   /* gaps cost no dense set */
+        assert_true(op_set_empty(result_interval_ops(&r, 0, k, scratch)));
     }
     /* a second report into a slot adds to it */
     assert_int_equal(result_add_interval(&r, 0, 0, 40, s), 0);
-    assert_int_equal(r.phases[0].intervals[40].merged.op[OP_READ].ops, 2);
+    assert_int_equal(result_interval_ops(&r, 0, 40, scratch)->op[OP_READ].ops, 2);
     assert_int_equal(r.phases[0].intervals[40].agent[0].ops[OP_READ], 2);
     assert_int_equal(r.phases[0].intervals[40].agent[0].bytes[OP_READ], 8192);
     assert_int_equal(r.phases[0].intervals[40].nreported, 2);
     /* growth past several capacities keeps earlier slots intact */
     assert_int_equal(result_add_interval(&r, 0, 0, 1000, s), 0);
     assert_int_equal(r.phases[0].nintervals, 1001);
-    assert_int_equal(r.phases[0].intervals[40].merged.op[OP_READ].ops, 2);
-    assert_int_equal(r.phases[0].intervals[40].merged.op[OP_READ].lat.min_ns, 1000);
+    assert_int_equal(result_interval_ops(&r, 0, 40, scratch)->op[OP_READ].ops, 2);
+    assert_int_equal(result_interval_ops(&r, 0, 40, scratch)->op[OP_READ].lat.min_ns, 1000);
+    result_interval_seal(&r, 0, 40);
+    assert_int_equal(result_interval_ops(&r, 0, 40, scratch)->op[OP_READ].lat.min_ns, 1000);
+    assert_int_equal(r.phases[0].intervals[40].count[OP_READ].ops, 2);
 
     memset(&ap, 0, sizeof(ap));
     assert_int_equal(result_set_agent_phase(&r, 0, 1, &ap), -EINVAL);
@@ -326,6 +335,121 @@ static void test_ranges_and_gaps(void **state)
     assert_true(op_set_empty(&r.phases[1].totals));
 
     free(s);
+    free(scratch);
+    result_free(&r);
+    plan_free(&p);
+}
+
+/* Compare merged interval k, through every accessor, with a dense reference. */
+static void check_interval(const struct run_result *r, uint32_t ph, uint32_t k, const struct op_set *ref,
+                           struct op_set *scratch)
+{
+    const struct op_set *v = result_interval_ops(r, ph, k, scratch);
+    struct op_stats *one = xmalloc(sizeof(*one)), *all = xmalloc(sizeof(*all)), *rall = xmalloc(sizeof(*rall));
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = result_interval_op(r, ph, k, (enum op_type)t, one);
+        const struct op_stats *x = &ref->op[t];
+        const struct op_counts *c = &r->phases[ph].intervals[k].count[t];
+
+        assert_int_equal(v->op[t].ops, x->ops);
+        assert_int_equal(v->op[t].bytes, x->bytes);
+        assert_int_equal(v->op[t].errors, x->errors);
+        assert_int_equal(v->op[t].timeouts, x->timeouts);
+        assert_true(hist_equal(&v->op[t].lat, &x->lat));
+        assert_true(hist_equal(&v->op[t].svc, &x->svc));
+        assert_int_equal(o->ops, x->ops);
+        assert_int_equal(o->timeouts, x->timeouts);
+        assert_true(hist_equal(&o->lat, &x->lat));
+        assert_true(hist_equal(&o->svc, &x->svc));
+        assert_int_equal(c->ops, x->ops);
+        assert_int_equal(c->bytes, x->bytes);
+        assert_int_equal(c->errors, x->errors);
+        assert_int_equal(c->timeouts, x->timeouts);
+    }
+    result_interval_all(r, ph, k, all);
+    result_all_ops(ref, rall);
+    assert_int_equal(all->ops, rall->ops);
+    assert_int_equal(all->bytes, rall->bytes);
+    assert_int_equal(all->errors, rall->errors);
+    assert_true(hist_equal(&all->lat, &rall->lat));
+    assert_true(hist_equal(&all->svc, &rall->svc));
+    free(one);
+    free(all);
+    free(rall);
+}
+
+/* Sealing is lossless: random intervals of random op types (svc, timeouts,
+ * errors too) from three agents, sealed at random moments, late reports
+ * into sealed slots, then the phase's finish; every accessor must match a
+ * dense reference exactly at every step, and a sealed slot keeps sparse
+ * histograms only for the op types it has. */
+static void test_interval_seal_exact(void **state)
+{
+    enum { NA = 3, NK = 12 };
+    struct plan p;
+    struct run_result r;
+    struct op_set *ref = xmalloc(NK * sizeof(*ref)), *s = xmalloc(sizeof(*s));
+    struct op_set *scratch = xmalloc(sizeof(*scratch));
+
+    (void)state;
+    rng_state = 12345;
+    make_plan(&p);
+    result_init(&r, &p, NA, 100);
+    for (uint32_t k = 0; k < NK; k++)
+        op_set_init(&ref[k]);
+
+    for (int round = 0; round < 150; round++) {
+        uint32_t k = (uint32_t)(rng() % NK), a = (uint32_t)(rng() % NA), n = (uint32_t)(rng() % 300);
+        enum op_type t1 = (enum op_type)(rng() % OP__COUNT), t2 = rng() % 2 ? t1 : OP_WRITE;
+
+        op_set_init(s);
+        for (uint32_t i = 0; i < n; i++) {
+            struct op_stats *o = &s->op[i % 2 ? t1 : t2];
+
+            op_stats_record(o, 4096, 1000 + (rng() >> (rng() % 64)) % 100000000, rng() % 50 != 0);
+            if (rng() % 4 == 0)
+                hist_record(&o->svc, rng() % 5000000);
+            if (rng() % 40 == 0)
+                o->timeouts++;
+        }
+        assert_int_equal(result_add_interval(&r, 0, a, k, s), 0);
+        op_set_merge(&ref[k], s);
+        check_interval(&r, 0, k, &ref[k], scratch);
+        if (rng() % 3 == 0) {
+            uint32_t j = (uint32_t)(rng() % r.phases[0].nintervals);
+
+            result_interval_seal(&r, 0, j);
+            assert_null(r.phases[0].intervals[j].pending);
+            check_interval(&r, 0, j, &ref[j], scratch);
+        }
+    }
+    /* a gap slot seals to nothing and takes late data */
+    assert_int_equal(result_add_interval(&r, 0, 0, NK + 5, s), 0);
+    result_interval_seal(&r, 0, NK + 2);
+    assert_int_equal(r.phases[0].intervals[NK + 2].nsealed, 0);
+    assert_true(op_set_empty(result_interval_ops(&r, 0, NK + 2, scratch)));
+    assert_int_equal(result_add_interval(&r, 0, 1, NK + 2, s), 0);
+    assert_null(r.phases[0].intervals[NK + 2].pending);
+    check_interval(&r, 0, NK + 2, s, scratch);
+
+    result_phase_finish(&r, 0);
+    for (uint32_t k = 0; k < r.phases[0].nintervals; k++) {
+        const struct interval_slot *sl = &r.phases[0].intervals[k];
+        uint8_t used = 0;
+
+        assert_null(sl->pending);
+        assert_true(sl->is_sealed);
+        for (int t = 0; t < OP__COUNT; t++)
+            used += k < NK && !op_set_empty(&ref[k]) && (ref[k].op[t].ops || ref[k].op[t].svc.count);
+        if (k < NK) {
+            assert_int_equal(sl->nsealed, used);
+            check_interval(&r, 0, k, &ref[k], scratch);
+        }
+    }
+    free(ref);
+    free(s);
+    free(scratch);
     result_free(&r);
     plan_free(&p);
 }
@@ -499,7 +623,7 @@ static void test_json_roundtrip(void **state)
         json_t *iv = json_array_get(ivs, k);
         json_t *ir = json_object_get(json_object_get(iv, "ops"), "read");
         json_t *ia = json_object_get(iv, "agents");
-        uint64_t merged = p0->intervals[k].merged.op[OP_READ].ops;
+        uint64_t merged = p0->intervals[k].count[OP_READ].ops;
 
         assert_true(fabs(jget_num(iv, "t") - (double)k * 0.5) < 1e-12);
         assert_int_equal(jget_int(ir, "ops"), merged);
@@ -646,6 +770,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_merge_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finish_idempotent, setup, teardown),
         cmocka_unit_test(test_ranges_and_gaps),
+        cmocka_unit_test(test_interval_seal_exact),
         cmocka_unit_test(test_rates),
         cmocka_unit_test(test_client_bound),
         cmocka_unit_test_setup_teardown(test_json_roundtrip, setup, teardown),
