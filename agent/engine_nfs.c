@@ -795,6 +795,7 @@ static int nfse_setup(struct engine_job *ej)
         rc = nfs_open(j->nfs, path, writes ? O_RDWR : O_RDONLY, &j->fh[i]);
         if (rc == -ENOENT && ej->create) {
             rc = nfs_open2(j->nfs, path, O_RDWR | O_CREAT, 0644, &j->fh[i]);
+            ej->files[i].created = rc == 0;    /* only these may unlink=1 delete */
             if (rc == -EEXIST)
                 rc = nfs_open(j->nfs, path, O_RDWR, &j->fh[i]);
         }

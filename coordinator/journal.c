@@ -351,7 +351,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
     if (strcmp(type, "interval") == 0) {
         struct op_set *s = xmalloc(sizeof *s);
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
-                 phase >= r->nphases || agent >= r->nagents || ops_of(json_object_get(o, "ops"), s) ||
+                 phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
+                 ops_of(json_object_get(o, "ops"), s) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
         if (rc == 0) {
