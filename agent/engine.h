@@ -65,8 +65,8 @@ struct engine_job {
 
 struct engine_ops {
     const char *name;
-    /* Connect/open everything; files are created (and truncated to nothing
-     * only if they did not exist) when ej->create. */
+    /* Connect/open everything; when ej->create, missing files are created
+     * (an existing file is never truncated) and marked files[i].created. */
     int (*setup)(struct engine_job *ej);
     /* Start one request of any len (an engine with a transfer limit, like
      * NFS rsize/wsize, splits it and completes it once).  May complete it before returning (sync engines);
@@ -81,9 +81,6 @@ struct engine_ops {
     /* Size of a file as the server/file system sees it (for layout):
      * 0 with *size set, -ENOENT if missing. */
     int (*file_size)(struct engine_job *ej, uint32_t file, uint64_t *size);
-    /* Set a file's size (ftruncate / NFS SETATTR), for write phases that
-     * must leave files of the expected size. */
-    int (*truncate)(struct engine_job *ej, uint32_t file, uint64_t size);
     void (*teardown)(struct engine_job *ej);
     /* One metadata op, synchronous: OP_CREATE (create path, write size
      * bytes from buf, close), OP_STAT, OP_OPEN (open and close), OP_READDIR

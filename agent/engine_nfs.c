@@ -1007,25 +1007,6 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
-static int nfse_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    struct nfse_job *j = ej->priv;
-    if (file >= j->nfh)
-        return -EINVAL;
-    if (j->dead)
-        return nfse_refuse_dead(j, file, "truncate failed");
-    int rc = nfs_ftruncate(j->nfs, j->fh[file], size);
-    if (rc != 0)
-        nfse_after_sync_failure(j);
-    nfse_sync_poll(j);
-    if (rc != 0) {
-        char fu[ENGINE_ERR_MAX];
-        nfse_file_url(ej, file, fu, sizeof(fu));
-        return nfse_fail(j, nfse_errno(rc), fu, "truncate failed");
-    }
-    return 0;
-}
-
 static void nfse_noop_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
 {
     (void)status; (void)nfs; (void)data; (void)private_data;
@@ -1340,7 +1321,6 @@ const struct engine_ops engine_nfs = {
     .queue = nfse_queue,
     .reap = nfse_reap,
     .file_size = nfse_file_size,
-    .truncate = nfse_truncate,
     .teardown = nfse_teardown,
     .md = nfse_md,
 };

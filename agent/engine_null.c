@@ -48,12 +48,6 @@ static int null_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
-static int null_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    (void)ej; (void)file; (void)size;
-    return 0;
-}
-
 static void null_teardown(struct engine_job *ej)
 {
     free(ej->priv);
@@ -74,7 +68,6 @@ const struct engine_ops engine_null = {
     .queue = null_queue,
     .reap = null_reap,
     .file_size = null_file_size,
-    .truncate = null_truncate,
     .teardown = null_teardown,
     .md = null_md,
 };

@@ -94,12 +94,6 @@ static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
-static int psync_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    struct psync_state *s = ej->priv;
-    return ftruncate(s->fd[file], (off_t)size) < 0 ? -errno : 0;
-}
-
 static void psync_teardown(struct engine_job *ej)
 {
     struct psync_state *s = ej->priv;
@@ -125,7 +119,6 @@ const struct engine_ops engine_psync = {
     .queue = psync_queue,
     .reap = psync_reap,
     .file_size = psync_file_size,
-    .truncate = psync_truncate,
     .teardown = psync_teardown,
     .md = posix_md_run,
     .invalidate = psync_invalidate,

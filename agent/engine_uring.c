@@ -263,12 +263,6 @@ static int uring_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
-static int uring_truncate(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    struct uring_state *s = ej->priv;
-    return ftruncate(s->fd[file], (off_t)size) < 0 ? -errno : 0;
-}
-
 static void uring_invalidate(struct engine_job *ej)
 {
     struct uring_state *s = ej->priv;
@@ -301,7 +295,6 @@ const struct engine_ops engine_uring = {
     .queue = uring_queue,
     .reap = uring_reap,
     .file_size = uring_file_size,
-    .truncate = uring_truncate,
     .teardown = uring_teardown,
     .md = posix_md_run,
     .invalidate = uring_invalidate,

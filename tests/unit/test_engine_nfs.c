@@ -153,10 +153,6 @@ static void test_write_read_sync_size(void **state)
         assert_int_equal(size, (uint64_t)NWRITES / NFILES * BS);
     }
 
-    assert_int_equal(engine_nfs.truncate(&f.ej, 1, 5000), 0);
-    uint64_t size = 0;
-    assert_int_equal(engine_nfs.file_size(&f.ej, 1, &size), 0);
-    assert_int_equal(size, 5000);
     engine_nfs.teardown(&f.ej);
     assert_null(f.ej.priv);
 }

@@ -1,0 +1,129 @@
+/* test_journal: the journal writer and reader (coordinator/journal.c),
+ * on the inputs fuzz_journal found mishandled. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "coordinator/journal.h"
+#include "coordinator/result.h"
+
+/* Write text to a fresh temp file; its path goes to path[64]. */
+static void write_tmp(char path[64], const char *text)
+{
+    int fd;
+
+    snprintf(path, 64, "/tmp/nfstorm-test-journal.XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static int load(const char *text, struct run_result *r, char *err, size_t errlen)
+{
+    char path[64];
+    int rc;
+
+    write_tmp(path, text);
+    rc = journal_load(path, r, err, errlen);
+    unlink(path);
+    return rc;
+}
+
+/* Was a NULL dereference when the journal ended: no phase to close. */
+static void test_journal_header_without_phases_loads(void **state)
+{
+    static struct run_result r;
+    char err[256] = "";
+
+    (void)state;
+    assert_int_equal(load("{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+                          "\"agents\":[],\"phases\":[]}\n", &r, err, sizeof err), 0);
+    assert_int_equal(r.nphases, 0);
+    assert_int_equal(r.nagents, 1);
+    result_free(&r);
+}
+
+/* Was a leak (the result built, then dropped on the error path). */
+static void test_journal_more_agents_than_nagents_rejected(void **state)
+{
+    static struct run_result r;
+    char err[256] = "";
+
+    (void)state;
+    assert_int_equal(load("{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+                          "\"agents\":[{},{}],\"phases\":[]}\n", &r, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, ":1: bad journal entry"));
+}
+
+/* An interval number that does not fit 32 bits is not silently cut. */
+static void test_journal_interval_k_beyond_32_bits_rejected(void **state)
+{
+    static struct run_result r;
+    char err[256] = "";
+
+    (void)state;
+    assert_int_equal(load("{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+                          "\"agents\":[],\"phases\":[{\"name\":\"a\",\"rw\":\"read\",\"bs\":4096,"
+                          "\"numjobs\":1}]}\n"
+                          "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":4294967297,\"ops\":{}}\n",
+                          &r, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, ":2: bad journal entry"));
+}
+
+/* The header's agents were always written as [] (a bad json_pack format);
+ * they must survive a write and a load. */
+static void test_journal_header_keeps_agents(void **state)
+{
+    static struct run_result r, back;
+    struct plan p;
+    struct job_spec js;
+    struct journal *j;
+    struct run_observer o;
+    char path[64], err[256] = "";
+
+    (void)state;
+    plan_init(&p);
+    job_spec_default(&js);
+    snprintf(js.name, sizeof js.name, "a");
+    plan_add_job(&p, &js);
+    result_init(&r, &p, 2, 1000);
+    plan_free(&p);
+    snprintf(r.agents[1].addr, sizeof r.agents[1].addr, "10.0.0.2:7878");
+    snprintf(r.agents[1].host, sizeof r.agents[1].host, "client2");
+    r.agents[1].ncpus = 16;
+    r.agents[1].rtt_ns = 90000;
+    write_tmp(path, "");
+    j = journal_open(path, "t");
+    assert_non_null(j);
+    o = journal_observer(j);
+    o.phase_start(o.arg, &r, 0);
+    assert_int_equal(journal_close(j), 0);
+    assert_int_equal(journal_load(path, &back, err, sizeof err), 0);
+    unlink(path);
+    assert_string_equal(back.agents[1].addr, "10.0.0.2:7878");
+    assert_string_equal(back.agents[1].host, "client2");
+    assert_int_equal(back.agents[1].ncpus, 16);
+    assert_int_equal(back.agents[1].rtt_ns, 90000);
+    result_free(&back);
+    result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_journal_header_without_phases_loads),
+        cmocka_unit_test(test_journal_more_agents_than_nagents_rejected),
+        cmocka_unit_test(test_journal_interval_k_beyond_32_bits_rejected),
+        cmocka_unit_test(test_journal_header_keeps_agents),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
