@@ -323,6 +323,11 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_auth_encode(b, &m);
         break;
     }
+    case MSG_PROGRESS: {
+        struct msg_progress m = { .phase = 2, .done_bytes = 3 << 20, .total_bytes = 9 << 20 };
+        msg_progress_encode(b, &m);
+        break;
+    }
     default:
         fail();
     }
@@ -364,6 +369,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_PING: { struct msg_ping m; rc = msg_ping_decode(p, n, &m, err, errlen); break; }
     case MSG_PONG: { struct msg_pong m; rc = msg_pong_decode(p, n, &m, err, errlen); break; }
     case MSG_AUTH: { struct msg_auth m; rc = msg_auth_decode(p, n, &m, err, errlen); break; }
+    case MSG_PROGRESS: { struct msg_progress m; rc = msg_progress_decode(p, n, &m, err, errlen); break; }
     default:
         fail();
     }
@@ -514,6 +520,7 @@ static void test_msg_type_names(void **state)
         [MSG_READY] = "ready", [MSG_START] = "start", [MSG_INTERVAL] = "interval",
         [MSG_PHASE_DONE] = "phase-done", [MSG_STOP] = "stop", [MSG_ERROR] = "error",
         [MSG_PING] = "ping", [MSG_PONG] = "pong", [MSG_AUTH] = "auth",
+        [MSG_PROGRESS] = "progress",
     };
 
     (void)state;
