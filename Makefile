@@ -84,7 +84,11 @@ unit: deps
 	@$(MAKE) --no-print-directory $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 
-integration: deps all
+# Targets that install dependencies build in a sub-make: the libnfs the
+# build links (deps/libnfs, made by the install script) is chosen when the
+# Makefile is read, so it must be read again after the install.
+integration: deps
+	@$(MAKE) --no-print-directory all
 	@tests/integration/run.sh
 
 # The README's test command: unit tests, then integration tests on real processes.
@@ -93,10 +97,12 @@ test: deps
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
 
-demo: deps all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh
 
-bench: deps all
+bench: deps
+	@$(MAKE) --no-print-directory all
 	@bench/posix-vs-fio.sh
 
 # ---- fuzzing: libFuzzer harnesses in tests/fuzz/ (docs/security.md) ----
