@@ -34,11 +34,11 @@ static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0
     atomic_store(&j->recording, 0);
 }
 
-static int md_call(struct md *m, enum op_type op, const char *a, const char *b, uint64_t size,
-                   int counted)
+/* One engine call, published as in flight while it runs (stall detection). */
+static int md_raw(struct md *m, enum op_type op, const char *a, const char *b, uint64_t size)
 {
-    uint64_t count = 0, t0 = clock_now_ns();
-    atomic_store_explicit(&m->j->oldest_issue_ns, t0, memory_order_relaxed);
+    uint64_t count = 0;
+    atomic_store_explicit(&m->j->oldest_issue_ns, clock_now_ns(), memory_order_relaxed);
     atomic_store_explicit(&m->j->inflight, 1, memory_order_relaxed);
     int rc = m->j->eng->md(&m->j->ej, op, a, b, m->buf, size, &count);
     atomic_store_explicit(&m->j->inflight, 0, memory_order_relaxed);
@@ -46,8 +46,34 @@ static int md_call(struct md *m, enum op_type op, const char *a, const char *b, 
      * past server_timeout, with its reason in ej.err) ends the job */
     if (rc < 0 && m->j->ej.err[0] && !m->fatal)
         m->fatal = rc;
+    return rc;
+}
+
+static int md_call(struct md *m, enum op_type op, const char *a, const char *b, uint64_t size,
+                   int counted)
+{
+    uint64_t t0 = clock_now_ns();
+    int rc = md_raw(m, op, a, b, size);
     if (counted)
         md_record(m, op, op == OP_CREATE ? size : 0, t0, rc);
+    return rc;
+}
+
+/* A create-like op (create, mkdir) on file i.  With shared_dir and
+ * files_per_dir the subdirectories are shared: a job (or agent) that
+ * finished may have removed one while it was empty.  It is then made again,
+ * uncounted, and the op is measured once, as it finally went. */
+static int md_call_in_dir(struct md *m, enum op_type op, const char *a, uint64_t size, uint32_t i)
+{
+    const struct job_spec *sp = m->j->spec;
+    uint64_t t0 = clock_now_ns();
+    int rc = md_raw(m, op, a, NULL, size);
+    if (rc == -ENOENT && m->ndirs && sp->shared_dir) {
+        md_raw(m, OP_MKDIR, m->dir[i / sp->files_per_dir], NULL, 0);
+        t0 = clock_now_ns();
+        rc = md_raw(m, op, a, NULL, size);
+    }
+    md_record(m, op, op == OP_CREATE ? size : 0, t0, rc);
     return rc;
 }
 
@@ -80,7 +106,7 @@ static int md_pass(struct md *m)
                 return 1;
             switch (op) {
             case OP_CREATE:
-                rc = md_call(m, op, m->file[i], NULL, sp->filesize, 1);
+                rc = md_call_in_dir(m, op, m->file[i], sp->filesize, i);
                 if (rc == 0)
                     m->exists[i] = 1;
                 break;
@@ -98,7 +124,7 @@ static int md_pass(struct md *m)
             case OP_MKDIR:
             case OP_RMDIR:
                 snprintf(tmp, sizeof tmp, "%s.d", m->orig[i]);
-                rc = md_call(m, op, tmp, NULL, 0, 1);
+                rc = op == OP_MKDIR ? md_call_in_dir(m, op, tmp, 0, i) : md_call(m, op, tmp, NULL, 0, 1);
                 if (rc == 0)
                     m->dexists[i] = op == OP_MKDIR;
                 break;
