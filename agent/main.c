@@ -12,6 +12,7 @@
 #include "agent/session.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "common/xmalloc.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
     int insecure = 0;
     uv_signal_t sigint, sigterm;
     char err[512];
-    int c, rc;
+    int c, rc, status;
 
     memset(&a, 0, sizeof a);
     a.lease_ns = 10 * NS_PER_SEC;
@@ -115,20 +116,23 @@ int main(int argc, char **argv)
         case 'a':
             if (allow_list_add(&a.allow, optarg, err, sizeof err) < 0) {
                 fprintf(stderr, "nfstorm-agent: %s\n", err);
-                return 2;
+                status = 2;
+                goto out;
             }
             break;
         case 'n':
             if (strncmp(optarg, "nfs://", 6) != 0 || a.allow_nfs.n == PATHS_MAX_ROOTS) {
                 fprintf(stderr, "nfstorm-agent: --allow-nfs %s: want nfs://SERVER/EXPORT\n", optarg);
-                return 2;
+                status = 2;
+                goto out;
             }
-            a.allow_nfs.root[a.allow_nfs.n++] = strdup(optarg);
+            a.allow_nfs.root[a.allow_nfs.n++] = xstrdup(optarg);
             break;
         case 's':
             if (auth_load_secret(optarg, &secret, err, sizeof err) < 0) {
                 fprintf(stderr, "nfstorm-agent: %s\n", err);
-                return 2;
+                status = 2;
+                goto out;
             }
             a.secret = &secret;
             break;
@@ -136,36 +140,51 @@ int main(int argc, char **argv)
         case 'L':
             if (units_parse_duration(optarg, NS_PER_SEC, &a.lease_ns) < 0 || a.lease_ns < NS_PER_SEC) {
                 fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", optarg);
-                return 2;
+                status = 2;
+                goto out;
             }
             break;
         case 'q': log_set_level(LOG_WARN); break;
         case 'v': log_set_level(LOG_DEBUG); break;
-        case 'V': printf("nfstorm-agent 0.1 (protocol %d)\n", PROTO_VERSION); return 0;
-        case 'h': fputs(usage, stdout); return 0;
-        default: fputs(usage, stderr); return 2;
+        case 'V':
+            printf("nfstorm-agent 0.1 (protocol %d)\n", PROTO_VERSION);
+            status = 0;
+            goto out;
+        case 'h':
+            fputs(usage, stdout);
+            status = 0;
+            goto out;
+        default:
+            fputs(usage, stderr);
+            status = 2;
+            goto out;
         }
     }
     if (optind < argc) {
         fprintf(stderr, "nfstorm-agent: unexpected argument '%s'\n%s", argv[optind], usage);
-        return 2;
+        status = 2;
+        goto out;
     }
     if (a.allow.n == 0 && a.allow_nfs.n == 0) {
         fprintf(stderr, "nfstorm-agent: give at least one --allow DIR (or --allow-nfs URL)\n");
-        return 2;
+        status = 2;
+        goto out;
     }
     if (!a.secret && !insecure) {
         fprintf(stderr, "nfstorm-agent: no --secret-file: refusing to serve unauthenticated "
                 "coordinators (give --insecure to do it anyway)\n");
-        return 2;
+        status = 2;
+        goto out;
     }
     if (a.secret && insecure) {
         fprintf(stderr, "nfstorm-agent: --secret-file and --insecure contradict each other\n");
-        return 2;
+        status = 2;
+        goto out;
     }
     if (parse_listen(listen, &ss) < 0) {
         fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", listen);
-        return 2;
+        status = 2;
+        goto out;
     }
     if (gethostname(a.host, sizeof a.host - 1) < 0)
         strcpy(a.host, "unknown");
@@ -177,7 +196,8 @@ int main(int argc, char **argv)
     if ((rc = uv_tcp_bind(&a.server, (struct sockaddr *)&ss, 0)) < 0 ||
         (rc = uv_listen((uv_stream_t *)&a.server, 16, on_connection)) < 0) {
         fprintf(stderr, "nfstorm-agent: cannot listen on %s: %s\n", listen, uv_strerror(rc));
-        return 1;
+        status = 1;
+        goto out;
     }
     {
         struct sockaddr_storage bound;
@@ -202,7 +222,9 @@ int main(int argc, char **argv)
     uv_signal_start(&sigint, on_signal, SIGINT);
     uv_signal_start(&sigterm, on_signal, SIGTERM);
     uv_run(a.loop, UV_RUN_DEFAULT);
+    status = 0;
+out:
     allow_list_free(&a.allow);
     allow_list_free(&a.allow_nfs);
-    return 0;
+    return status;
 }
