@@ -2,14 +2,12 @@
  * For control-plane tests at scale and for measuring nfstorm's own overhead. */
 #include <errno.h>
 #include <stdlib.h>
+#include "agent/done_ring.h"
 #include "agent/engine.h"
 #include "common/xmalloc.h"
 
-#define NULL_RING 4096
-
 struct null_state {
-    struct io_req *done[NULL_RING];
-    unsigned head, count;
+    struct done_ring done;
 };
 
 static int null_setup(struct engine_job *ej)
@@ -21,25 +19,16 @@ static int null_setup(struct engine_job *ej)
 static int null_queue(struct engine_job *ej, struct io_req *r)
 {
     struct null_state *s = ej->priv;
-    if (s->count == NULL_RING)
-        return -EAGAIN;
     r->result = 0;
-    s->done[(s->head + s->count++) % NULL_RING] = r;
-    return 0;
+    return done_ring_push(&s->done, r);
 }
 
 static int null_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
                      struct io_req **done, unsigned max)
 {
     struct null_state *s = ej->priv;
-    unsigned n = 0;
     (void)min; (void)timeout_ns;
-    while (n < max && s->count > 0) {
-        done[n++] = s->done[s->head];
-        s->head = (s->head + 1) % NULL_RING;
-        s->count--;
-    }
-    return (int)n;
+    return done_ring_pop(&s->done, done, max);
 }
 
 static int null_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)

@@ -11,17 +11,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "agent/done_ring.h"
 #include "agent/engine.h"
 #include "agent/posix_open.h"
 #include "agent/posix_md.h"
 #include "common/xmalloc.h"
 
-#define PSYNC_RING 64
-
 struct psync_state {
     int *fd;                        /* [nfiles] */
-    struct io_req *done[PSYNC_RING];
-    unsigned head, count;
+    struct done_ring done;
 };
 
 static int psync_setup(struct engine_job *ej)
@@ -58,7 +56,7 @@ static int psync_queue(struct engine_job *ej, struct io_req *r)
     struct psync_state *s = ej->priv;
     int fd;
 
-    if (s->count == PSYNC_RING)
+    if (s->done.count == DONE_RING_SIZE)     /* before the I/O: nothing done then */
         return -EAGAIN;
     fd = s->fd[r->file];
     if (r->kind == IO_SYNC)
@@ -67,22 +65,15 @@ static int psync_queue(struct engine_job *ej, struct io_req *r)
         r->result = fdatasync(fd) < 0 ? -errno : 0;
     else
         r->result = psync_transfer(fd, r);
-    s->done[(s->head + s->count++) % PSYNC_RING] = r;
-    return 0;
+    return done_ring_push(&s->done, r);
 }
 
 static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
                       struct io_req **done, unsigned max)
 {
     struct psync_state *s = ej->priv;
-    unsigned n = 0;
     (void)min; (void)timeout_ns;
-    while (n < max && s->count > 0) {
-        done[n++] = s->done[s->head];
-        s->head = (s->head + 1) % PSYNC_RING;
-        s->count--;
-    }
-    return (int)n;
+    return done_ring_pop(&s->done, done, max);
 }
 
 static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)

@@ -369,8 +369,9 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NUMJOBS, j->numjobs);
-    if (j->iodepth < 1)
-        return fail(err, errlen, j, "iodepth must be at least 1");
+    if (j->iodepth < 1 || j->iodepth > PLAN_MAX_IODEPTH)
+        return fail(err, errlen, j, "iodepth must be 1..%u (got %" PRIu32 ")",
+                    (unsigned)PLAN_MAX_IODEPTH, j->iodepth);
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
     uint64_t fsz = job_file_size(j);

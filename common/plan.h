@@ -19,6 +19,7 @@
 #define PLAN_MAX_PHASES 256
 #define PLAN_MAX_JOBS   64     /* per phase */
 #define PLAN_MAX_NUMJOBS 4096
+#define PLAN_MAX_IODEPTH 4096  /* requests in flight per job thread */
 #define PLAN_MAX_NRFILES 1000000
 
 enum rw_mode {

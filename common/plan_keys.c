@@ -259,8 +259,7 @@ const char *plan_key_suggest(const char *key)
     return NULL;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int why_fail(char *why, size_t whylen, const char *fmt, ...)
+int plan_why(char *why, size_t whylen, const char *fmt, ...)
 {
     if (why && whylen) {
         va_list ap;
@@ -299,7 +298,7 @@ static int one_value(const char *value, char *out, size_t outlen, const char *wh
     for (const char *p = value + first; *p == ',';) {
         size_t n = strcspn(p + 1, ",");
         if (n != first || memcmp(p + 1, out, n) != 0)
-            return why_fail(why, whylen, "nfstorm takes one %s per job, the same for reads and writes",
+            return plan_why(why, whylen, "nfstorm takes one %s per job, the same for reads and writes",
                             what);
         p += n + 1;
     }
@@ -313,11 +312,11 @@ static int parse_bsrange(const char *value, uint64_t *lo, uint64_t *hi, char *wh
         return -EINVAL;
     const char *dash = strchr(v, '-');
     if (!dash || (size_t)(dash - v) >= sizeof a)
-        return why_fail(why, whylen, "want min-max, e.g. 4k-64k");
+        return plan_why(why, whylen, "want min-max, e.g. 4k-64k");
     memcpy(a, v, (size_t)(dash - v));
     a[dash - v] = '\0';
     if (units_parse_size(a, lo) || units_parse_size(dash + 1, hi) || *lo == 0 || *lo > *hi)
-        return why_fail(why, whylen, "want min-max with 0 < min <= max");
+        return plan_why(why, whylen, "want min-max with 0 < min <= max");
     return 0;
 }
 
@@ -334,17 +333,17 @@ static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, siz
         if (next)
             *next++ = '\0';
         if (n == PLAN_MAX_BSSPLIT)
-            return why_fail(why, whylen, "at most %d entries", PLAN_MAX_BSSPLIT);
+            return plan_why(why, whylen, "at most %d entries", PLAN_MAX_BSSPLIT);
         char *slash = strchr(s, '/');
         if (slash)
             *slash++ = '\0';
         uint64_t bs;
         uint32_t pct = 0;
         if (units_parse_size(s, &bs) || bs == 0)
-            return why_fail(why, whylen, "bad block size '%s'", s);
+            return plan_why(why, whylen, "bad block size '%s'", s);
         empty[n] = !slash || !*slash;
         if (!empty[n] && parse_percent(slash, &pct))
-            return why_fail(why, whylen, "bad percentage '%s'", slash);
+            return plan_why(why, whylen, "bad percentage '%s'", slash);
         nempty += (uint32_t)empty[n];
         sum += pct;
         tmp->bssplit[n].bs = bs;
@@ -352,7 +351,7 @@ static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, siz
         n++;
     }
     if (sum > 100 || (nempty == 0 && sum != 100))
-        return why_fail(why, whylen, "percentages add up to %u, not 100", (unsigned)sum);
+        return plan_why(why, whylen, "percentages add up to %u, not 100", (unsigned)sum);
     for (uint32_t i = 0, left = 100 - sum; i < n; i++) {
         if (!empty[i])
             continue;
@@ -370,27 +369,27 @@ static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t
     char name[16];
     size_t n = strcspn(value, ":");
     if (n >= sizeof name)
-        return why_fail(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+        return plan_why(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
     memcpy(name, value, n);
     name[n] = '\0';
     int d = rand_dist_from_name(name);
     if (d < 0)
-        return why_fail(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+        return plan_why(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
     double p = d == DIST_ZIPF ? 1.1 : d == DIST_PARETO ? 0.2 : 0.0;
     if (value[n] == ':') {
         char *end;
         if (d == DIST_RANDOM)
-            return why_fail(why, whylen, "random takes no parameter");
+            return plan_why(why, whylen, "random takes no parameter");
         p = strtod(value + n + 1, &end);
         if (end == value + n + 1 || *end || !isfinite(p))
-            return why_fail(why, whylen, "bad parameter '%s'", value + n + 1);
+            return plan_why(why, whylen, "bad parameter '%s'", value + n + 1);
     }
     if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
-        return why_fail(why, whylen, "zipf theta must be > 0 and not 1.0");
+        return plan_why(why, whylen, "zipf theta must be > 0 and not 1.0");
     if (d == DIST_PARETO && !(p > 0 && p < 1))
-        return why_fail(why, whylen, "pareto h must be > 0 and < 1");
+        return plan_why(why, whylen, "pareto h must be > 0 and < 1");
     if (d == DIST_NORMAL && !(p >= 0 && p < 100))
-        return why_fail(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
+        return plan_why(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
     tmp->random_distribution = (enum rand_dist)d;
     tmp->dist_param = p;
     return 0;
@@ -409,10 +408,10 @@ static int parse_md_ops(const char *value, struct job_spec *tmp, char *why, size
             op = op_type_from_name(word);
         }
         if (op < 0 || !plan_md_op_valid((uint32_t)op))
-            return why_fail(why, whylen, "'%.*s' is not one of create, stat, open, readdir, "
+            return plan_why(why, whylen, "'%.*s' is not one of create, stat, open, readdir, "
                             "rename, unlink, mkdir, rmdir", (int)len, s);
         if (n == PLAN_MAX_MD_OPS)
-            return why_fail(why, whylen, "at most %d ops", PLAN_MAX_MD_OPS);
+            return plan_why(why, whylen, "at most %d ops", PLAN_MAX_MD_OPS);
         tmp->md_ops[n++] = (uint32_t)op;
         if (!s[len])
             break;
@@ -444,7 +443,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         unsigned char bytes[512];
         size_t nbytes;
         if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
-            return why_fail(why, whylen, "want 0xHEX, 'text' or a number");
+            return plan_why(why, whylen, "want 0xHEX, 'text' or a number");
         memcpy(field, value, strlen(value) + 1);
         return 0;
     }
@@ -454,7 +453,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         if (k->kind == K_NAME && value[0] == '\0')
             return -EINVAL;
         if (strlen(value) >= k->cap)
-            return why_fail(why, whylen, "longer than %zu characters", k->cap - 1);
+            return plan_why(why, whylen, "longer than %zu characters", k->cap - 1);
         if (k->kind == K_AGENTS && plan_agents_check(value, why, whylen))
             return -EINVAL;
         memcpy(field, value, strlen(value) + 1);
@@ -509,7 +508,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         else if (strcmp(value, "none") == 0)
             b = 0;
         else if (strcmp(value, "dsync") == 0)
-            return why_fail(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
+            return plan_why(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
         else if (units_parse_bool(value, &b))
             return -EINVAL;
         memcpy(field, &b, sizeof(b));
@@ -521,7 +520,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                 return 0;
             }
         }
-        return why_fail(why, whylen, "nfstorm's engines are psync (sync, pvsync), io_uring, nfs, null");
+        return plan_why(why, whylen, "nfstorm's engines are psync (sync, pvsync), io_uring, nfs, null");
     case K_BSRANGE:
         if (parse_bsrange(value, &u64, &u64b, why, whylen))
             return -EINVAL;
@@ -544,7 +543,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_RATE_PROC:
         if ((b = rate_process_from_name(value)) < 0)
-            return why_fail(why, whylen, "want linear or poisson");
+            return plan_why(why, whylen, "want linear or poisson");
         *(enum rate_process *)(void *)field = (enum rate_process)b;
         return 0;
     case K_DIST:
@@ -556,7 +555,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_FSERV:
         if ((b = file_service_from_name(value)) < 0)
-            return why_fail(why, whylen, "want roundrobin, sequential or random%s",
+            return plan_why(why, whylen, "want roundrobin, sequential or random%s",
                             strchr(value, ':') ? " (the ':N' form is not supported)" : "");
         *(enum file_service *)(void *)field = (enum file_service)b;
         return 0;

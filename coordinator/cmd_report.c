@@ -22,7 +22,7 @@
 #include "coordinator/result_load.h"
 #include "coordinator/timeseries.h"
 
-static const char *value(const char *name, int argc, char **argv, int *i, int *bad)
+const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad)
 {
     size_t n = strlen(name);
     const char *a = argv[*i];
@@ -50,19 +50,19 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
         o->csv_agents = 1;
         return 1;
     }
-    if ((v = value("--csv", argc, argv, i, &bad)))
+    if ((v = cmd_opt_value("--csv", argc, argv, i, &bad)))
         o->csv = v;
-    else if ((v = value("--html", argc, argv, i, &bad)))
+    else if ((v = cmd_opt_value("--html", argc, argv, i, &bad)))
         o->html = v;
-    else if ((v = value("--timeseries", argc, argv, i, &bad)))
+    else if ((v = cmd_opt_value("--timeseries", argc, argv, i, &bad)))
         o->timeseries = v;
-    else if ((v = value("--output-format", argc, argv, i, &bad))) {
+    else if ((v = cmd_opt_value("--output-format", argc, argv, i, &bad))) {
         if (report_fio_parse_formats(v, &o->fio_formats) < 0) {
             fprintf(stderr, "nfstorm: --output-format: bad value '%s' (want normal, json, json+, "
                     "terse, or a comma list)\n", v);
             return 2;
         }
-    } else if ((v = value("--output", argc, argv, i, &bad)))
+    } else if ((v = cmd_opt_value("--output", argc, argv, i, &bad)))
         o->output = v;
     else
         return bad ? 2 : 0;
@@ -219,11 +219,11 @@ int cmd_compare_main(int argc, char **argv)
         int bad = 0;
         const char *v;
 
-        if ((v = value("--labels", argc, argv, &i, &bad)))
+        if ((v = cmd_opt_value("--labels", argc, argv, &i, &bad)))
             labels_arg = v;
-        else if ((v = value("--html", argc, argv, &i, &bad)))
+        else if ((v = cmd_opt_value("--html", argc, argv, &i, &bad)))
             html = v;
-        else if ((v = value("--unit-base", argc, argv, &i, &bad)))
+        else if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad)))
             unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
         else if (bad || argv[i][0] == '-') {
             if (!bad)

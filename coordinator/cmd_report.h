@@ -15,6 +15,12 @@ struct report_outputs {
     int unit_base;
 };
 
+/* An option with a value, "--opt VALUE" or "--opt=VALUE", at argv[*i]:
+ * the value (advancing *i past a separate one), or NULL if argv[*i] is not
+ * this option, or NULL with *bad set (and a one-line error printed) when
+ * the value is missing.  The CLI's one option reader. */
+const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad);
+
 /* Parse one report option at argv[*i] into o (advancing *i past a
  * separate value).  1 if it was one, 0 if not, 2 on a bad value (message
  * printed). */

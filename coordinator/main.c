@@ -107,24 +107,6 @@ static int die(int status, const char *fmt, ...)
     return status;
 }
 
-/* Our own option with a value, as "--opt VALUE" or "--opt=VALUE".
- * Returns the value or NULL if arg is not this option. */
-static const char *opt_value(const char *name, int argc, char **argv, int *i, int *missing)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
 
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
@@ -136,7 +118,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
         int missing = 0, rc;
-#define OPT(name) ((v = opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
+#define OPT(name) ((v = cmd_opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
         if (a[0] != '-') {
             if (c->plan_path)
                 return die(2, "more than one plan file ('%s' and '%s')", c->plan_path, a);
@@ -186,7 +168,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             continue;
         }
         if (missing)
-            return die(2, "%s needs a value", a);
+            return 2;       /* cmd_opt_value said which */
 #undef OPT
     }
     if (!!c->agents + !!c->hosts + !!c->local > 1)

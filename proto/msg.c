@@ -139,7 +139,7 @@ static const struct field job_fields[] = {
     FSTR(struct job_spec, filename),
     FSTR(struct job_spec, directory),
     FSTR(struct job_spec, ioengine),
-    FANYU32(struct job_spec, iodepth),
+    FU32(struct job_spec, iodepth, 1, PLAN_MAX_IODEPTH),
     FSTR(struct job_spec, nfs_url),
     FSTR(struct job_spec, description),
     FSTR(struct job_spec, buffer_pattern),

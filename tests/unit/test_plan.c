@@ -223,7 +223,9 @@ static void test_plan_validate_rules(void **state)
     j = named_job("v", 0); j.nrfiles = PLAN_MAX_NRFILES + 1;
     expect_invalid(&j, "job 'v': nrfiles must be 1..1000000 (got 1000001)");
     j = named_job("v", 0); j.iodepth = 0;
-    expect_invalid(&j, "job 'v': iodepth must be at least 1");
+    expect_invalid(&j, "job 'v': iodepth must be 1..4096 (got 0)");
+    j.iodepth = PLAN_MAX_IODEPTH + 1;
+    expect_invalid(&j, "job 'v': iodepth must be 1..4096 (got 4097)");
     j = named_job("v", 0); snprintf(j.ioengine, sizeof(j.ioengine), "nfs");
     expect_invalid(&j, "job 'v': ioengine=nfs requires nfs_url=");
     snprintf(j.nfs_url, sizeof(j.nfs_url), "nfs://srv/export");
