@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -108,7 +109,7 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
     char line[256], logpath[300];
     const char *argv[10 + 4 * LOCAL_MAX_ALLOW + 2];
     int a = 0;
-    pid_t pid;
+    pid_t pid, parent;
     FILE *fp;
 
     if (pipe(out) < 0)
@@ -132,6 +133,7 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
         argv[a++] = "--verbose";
     argv[a] = NULL;
     snprintf(logpath, sizeof logpath, "%s.agent%u.log", f->tmpdir, i);
+    parent = getpid();
     pid = fork();
     if (pid < 0) {
         close(out[0]);
@@ -139,6 +141,10 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
         return -errno;
     }
     if (pid == 0) {
+        /* our agents die with us, even if we are killed with -9 */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(1);
         dup2(out[1], 1);
         close(out[0]);
         close(out[1]);

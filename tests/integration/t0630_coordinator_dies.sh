@@ -59,4 +59,13 @@ p = json.load(open(sys.argv[1]))["phases"][0]; w = p["ops"]["write"]
 assert w["ops"] > 0 and w["ops"] == sum(a["ops"]["write"]["ops"] for a in p["agents"]), w
 assert 1.5 < p["duration_s"] < 10, p["duration_s"]
 PY
+# 4. --local agents die with their coordinator, even one killed with -9
+"$NFSTORM" run --local 2 --quiet --name=l --rw=read --bs=4k --size=1m --runtime=30 --time_based >"$T/o" 2>&1 &
+c=$!
+sleep 1.5
+kids=$(pgrep -P $c | tr '\n' ' ')
+[ -n "$kids" ] || fail "no --local agents found under the coordinator"
+kill -9 $c; wait $c 2>/dev/null
+sleep 1
+for k in $kids; do kill -0 "$k" 2>/dev/null && fail "--local agent $k outlived its coordinator"; done
 echo "coordinator failures handled"
