@@ -48,7 +48,7 @@ LIBAGENT  := $(BUILD)/libagent.a
 LIBCOORD  := $(BUILD)/libcoord.a
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit integration demo clean bench bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps test unit integration demo clean bench valgrind bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
 all: bin/nfstorm bin/nfstorm-agent
 
 # bin/ always holds the binaries of the last flavour built.
@@ -104,6 +104,12 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bench/posix-vs-fio.sh
+
+# The agent under valgrind through normal, metadata, refused and hostile
+# sessions: no errors, nothing definitely lost.
+valgrind: deps
+	@$(MAKE) --no-print-directory all
+	@tests/integration/run.sh t0710
 
 # ---- fuzzing: libFuzzer harnesses in tests/fuzz/ (docs/security.md) ----
 # Everything is rebuilt with clang, coverage-instrumented and sanitized, into
