@@ -48,7 +48,7 @@ LIBAGENT  := $(BUILD)/libagent.a
 LIBCOORD  := $(BUILD)/libcoord.a
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit integration demo clean bench valgrind bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps test unit integration demo clean bench valgrind fuzz fuzz-build fuzz-smoke fuzz-corpus bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
 all: bin/nfstorm bin/nfstorm-agent
 
 # bin/ always holds the binaries of the last flavour built.
@@ -133,7 +133,7 @@ $(FUZZ_DIR)/libfuzztarget.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRC))
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/libfuzztarget.a
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
 
-fuzz: $(FUZZ_BINS)
+fuzz-build: $(FUZZ_BINS)
 
 # Regenerate the seed corpora (committed; small): frames and a journal from
 # the real encoders, plan seeds from examples/.
@@ -158,8 +158,18 @@ fuzz_smoke_one = rm -rf $(FUZZ_DIR)/work/$(1) && mkdir -p $(FUZZ_DIR)/work/$(1) 
       $(FUZZ_DIR)/work/$(1) tests/fuzz/corpus/$(1) >$(FUZZ_DIR)/$(1).log 2>&1 || \
     { tail -n 40 $(FUZZ_DIR)/$(1).log; echo "fuzz-smoke: fuzz_$(1) FAILED (log: $(FUZZ_DIR)/$(1).log)"; false; }; } && \
   echo "fuzz-smoke: fuzz_$(1) ok ($$(grep -o 'number_of_executed_units: [0-9]*' $(FUZZ_DIR)/$(1).log | grep -o '[0-9]*$$') runs)"
-fuzz-smoke: fuzz
+fuzz-smoke: fuzz-build
 	@$(foreach h,$(FUZZ_NAMES),$(call fuzz_smoke_one,$(h),$(FUZZ_RUNS_$(h))) && ) true
+
+# `make fuzz`: each harness for FUZZ_SECONDS (default 60) over its corpus.
+FUZZ_SECONDS ?= 60
+fuzz: fuzz-build
+	@$(foreach h,$(FUZZ_NAMES),mkdir -p $(FUZZ_DIR)/work/$(h) && \
+	  $(FUZZ_DIR)/fuzz_$(h) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=3072 \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/work/$(h) tests/fuzz/corpus/$(h) \
+	    >$(FUZZ_DIR)/$(h).long.log 2>&1 && \
+	  echo "fuzz: fuzz_$(h) ok for $(FUZZ_SECONDS) s ($$(grep -o 'number_of_executed_units: [0-9]*' \
+	    $(FUZZ_DIR)/$(h).long.log | grep -o '[0-9]*$$') runs)" && ) true
 
 clean:
 	rm -rf build bin
