@@ -1,0 +1,856 @@
+/* msg_codec: see msg_codec.h and the design note in msg.c.
+ *
+ * Hostile input: msgpack-c allocates an array's or map's element storage as
+ * soon as it reads the count, before the elements, so a 5-byte payload
+ * declaring 2^32 elements would ask for ~100 GB.  Before unpacking we walk
+ * the payload once (prescan) and reject any container whose count exceeds
+ * the bytes left (every element takes at least one byte), any truncation,
+ * any trailing bytes and more than MAX_OBJECTS objects.  The unpack zone is
+ * then bounded by a small multiple of the payload length. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+#include "common/xmalloc.h"
+#include "proto/msg_codec.h"
+
+/* Far above any legitimate message (a full plan is ~2 objects per job field,
+ * ~0.7M), far below what would make the zone large. */
+#define MAX_OBJECTS (1u << 22)
+
+/* ---- encoding -------------------------------------------------------- */
+
+static int buf_write(void *data, const char *p, size_t len)
+{
+    buf_append(data, p, len);
+    return 0;
+}
+
+static void pack_strn(msgpack_packer *pk, const char *s, size_t n)
+{
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static void pack_cstr(msgpack_packer *pk, const char *s)
+{
+    pack_strn(pk, s, strlen(s));
+}
+
+static void pack_u64(msgpack_packer *pk, const char *key, uint64_t v)
+{
+    pack_cstr(pk, key);
+    msgpack_pack_uint64(pk, v);
+}
+
+/* Sparse: only non-zero buckets, as [idx, n, idx, n, ...] by increasing idx. */
+static void pack_hist(msgpack_packer *pk, const struct hist *h)
+{
+    uint32_t nz = 0;
+
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
+        nz += h->bucket[i] != 0;
+    msgpack_pack_map(pk, 5);
+    pack_u64(pk, "count", h->count);
+    pack_u64(pk, "sum", h->sum_ns);
+    pack_u64(pk, "min", h->min_ns);
+    pack_u64(pk, "max", h->max_ns);
+    pack_cstr(pk, "b");
+    msgpack_pack_array(pk, 2 * nz);
+    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
+        if (h->bucket[i]) {
+            msgpack_pack_uint32(pk, i);
+            msgpack_pack_uint64(pk, h->bucket[i]);
+        }
+    }
+}
+
+static int op_stats_sent(const struct op_stats *o)
+{
+    return o->ops > 0 || o->errors > 0;
+}
+
+static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
+{
+    uint32_t n = 0;
+
+    for (int t = 0; t < OP__COUNT; t++)
+        n += op_stats_sent(&s->op[t]);
+    msgpack_pack_map(pk, n);
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &s->op[t];
+        if (!op_stats_sent(o))
+            continue;
+        pack_cstr(pk, op_type_name((enum op_type)t));
+        msgpack_pack_map(pk, 4 + (o->svc.count > 0) + (o->timeouts > 0));
+        pack_u64(pk, "ops", o->ops);
+        pack_u64(pk, "bytes", o->bytes);
+        pack_u64(pk, "errors", o->errors);
+        if (o->timeouts)
+            pack_u64(pk, "timeouts", o->timeouts);
+        pack_cstr(pk, "lat");
+        pack_hist(pk, &o->lat);
+        if (o->svc.count) {          /* rate-limited jobs only */
+            pack_cstr(pk, "svc");
+            pack_hist(pk, &o->svc);
+        }
+    }
+}
+
+static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
+
+static void pack_phases(msgpack_packer *pk, const struct plan *p)
+{
+    msgpack_pack_array(pk, p->nphases);
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const struct phase *ph = &p->phases[i];
+        msgpack_pack_map(pk, 2);
+        pack_cstr(pk, "name");
+        pack_strn(pk, ph->name, strnlen(ph->name, sizeof ph->name));
+        pack_cstr(pk, "jobs");
+        msgpack_pack_array(pk, ph->njobs);
+        for (uint32_t j = 0; j < ph->njobs; j++) {
+            msgpack_pack_map(pk, msg_job_nfields);
+            pack_fields(pk, msg_job_fields, msg_job_nfields, &ph->jobs[j]);
+        }
+    }
+}
+
+static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base)
+{
+    for (; n > 0; n--, f++) {
+        const char *rw;
+
+        pack_cstr(pk, f->key);
+        switch (f->kind) {
+        case F_U32:
+            msgpack_pack_uint32(pk, *CAT(base, f, uint32_t));
+            break;
+        case F_U64:
+            msgpack_pack_uint64(pk, *CAT(base, f, uint64_t));
+            break;
+        case F_BOOL:
+            if (*CAT(base, f, int))
+                msgpack_pack_true(pk);
+            else
+                msgpack_pack_false(pk);
+            break;
+        case F_DOUBLE:
+            msgpack_pack_double(pk, *CAT(base, f, double));
+            break;
+        case F_BIN:
+            msgpack_pack_bin(pk, f->size);
+            msgpack_pack_bin_body(pk, CAT(base, f, unsigned char), f->size);
+            break;
+        case F_STR:
+            /* strnlen: a buffer filled to the brim must not be overread */
+            pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
+            break;
+        case F_RW:
+            /* an invalid mode goes out as "" and the peer rejects it */
+            rw = rw_mode_name(*CAT(base, f, enum rw_mode));
+            pack_cstr(pk, rw ? rw : "");
+            break;
+        case F_OPSET:
+            pack_op_set(pk, CAT(base, f, struct op_set));
+            break;
+        case F_PHASES:
+            pack_phases(pk, CAT(base, f, struct plan));
+            break;
+        case F_ENUM: {
+            /* an invalid value goes out as "" and the peer rejects it */
+            unsigned v = 0;
+            memcpy(&v, CAT(base, f, char), f->size < sizeof v ? f->size : sizeof v);
+            rw = f->codec->name(v);
+            pack_cstr(pk, rw ? rw : "");
+            break;
+        }
+        case F_AGENTS:
+            pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
+            break;
+        case F_BSSPLIT: {
+            const struct job_spec *j = base;
+            uint32_t cnt = j->nbssplit < PLAN_MAX_BSSPLIT ? j->nbssplit : PLAN_MAX_BSSPLIT;
+            msgpack_pack_array(pk, cnt);
+            for (uint32_t i = 0; i < cnt; i++) {
+                msgpack_pack_array(pk, 2);
+                msgpack_pack_uint64(pk, j->bssplit[i].bs);
+                msgpack_pack_uint32(pk, j->bssplit[i].pct);
+            }
+            break;
+        }
+        case F_MDOPS: {
+            const struct job_spec *j = base;
+            uint32_t cnt = j->n_md_ops < PLAN_MAX_MD_OPS ? j->n_md_ops : PLAN_MAX_MD_OPS;
+            msgpack_pack_array(pk, cnt);
+            for (uint32_t i = 0; i < cnt; i++)
+                pack_cstr(pk, j->md_ops[i] < OP__COUNT ? op_type_name((enum op_type)j->md_ops[i]) : "");
+            break;
+        }
+        }
+    }
+}
+
+/* Appends header + payload; the header is patched once the length is known.
+ * Nothing here enforces FRAME_MAX_PAYLOAD: the receiver does, and every
+ * message we send is far below it unless a plan is absurd. */
+void msg_codec_encode(struct buf *out, enum msg_type t, const struct field *f, size_t n,
+                   const void *m)
+{
+    static const unsigned char zero[FRAME_HEADER_LEN];
+    size_t start = out->len;
+    msgpack_packer pk;
+
+    buf_append(out, zero, sizeof zero);
+    msgpack_packer_init(&pk, out, buf_write);
+    msgpack_pack_map(&pk, (uint32_t)n + 1);
+    pack_cstr(&pk, "type");
+    pack_cstr(&pk, msg_type_name(t));
+    pack_fields(&pk, f, n, m);
+    frame_put_header((unsigned char *)out->data + start,
+                     (uint32_t)(out->len - start - FRAME_HEADER_LEN));
+}
+
+/* ---- decoding: context and errors ------------------------------------ */
+
+struct dctx {
+    const char *what;     /* message type: the prefix of every error */
+    char *err;
+    size_t errlen;
+    char where[96];       /* path inside the message, "" at the top */
+};
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct dctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    int k;
+
+    if (!c->err || c->errlen == 0)
+        return -EBADMSG;
+    if (c->where[0])
+        k = snprintf(c->err, c->errlen, "%s: %s: ", c->what, c->where);
+    else
+        k = snprintf(c->err, c->errlen, "%s: ", c->what);
+    if (k >= 0 && (size_t)k < c->errlen) {
+        va_start(ap, fmt);
+        vsnprintf(c->err + k, c->errlen - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return -EBADMSG;
+}
+
+/* Extend the path by ".key" or "[i]"; returns the old length for pop. */
+__attribute__((format(printf, 2, 3)))
+static size_t where_push(struct dctx *c, const char *fmt, ...)
+{
+    size_t old = strlen(c->where);
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->where + old, sizeof c->where - old, fmt, ap);
+    va_end(ap);
+    return old;
+}
+
+static size_t where_key(struct dctx *c, const char *key)
+{
+    return c->where[0] ? where_push(c, ".%s", key) : where_push(c, "%s", key);
+}
+
+static void where_pop(struct dctx *c, size_t old)
+{
+    c->where[old] = '\0';
+}
+
+/* A wire string made safe for a one-line message: short and printable. */
+static const char *show(char dst[40], const msgpack_object_str *s)
+{
+    size_t n = s->size < 32 ? s->size : 32, i;
+
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s->ptr[i];
+        dst[i] = isprint(ch) ? (char)ch : '?';
+    }
+    if (s->size > n) {
+        memcpy(dst + i, "...", 3);
+        i += 3;
+    }
+    dst[i] = '\0';
+    return dst;
+}
+
+/* ---- decoding: the prescan ------------------------------------------- */
+
+static uint64_t get_be(const unsigned char *p, size_t n)
+{
+    uint64_t v = 0;
+
+    while (n--)
+        v = v << 8 | *p++;
+    return v;
+}
+
+/* Walk one msgpack object without building it.  pending counts the objects
+ * still to read; as each needs at least one byte, pending > bytes left means
+ * a lying count, caught before msgpack-c would allocate for it. */
+static int prescan(struct dctx *c, const char *buf, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)buf, *end = p + n;
+    uint64_t pending = 1, objects = 0;
+
+    if (n == 0)
+        return fail(c, "empty payload");
+    while (pending > 0) {
+        size_t lenbytes = 0;      /* width of a length/count field */
+        uint64_t skip = 0;        /* payload bytes after the header */
+        uint64_t items = 0;       /* child objects */
+        int kind = 0;             /* with lenbytes: 0 data, 1 ext, 2 array, 3 map */
+        unsigned b;
+
+        if (p == end)
+            return fail(c, "truncated msgpack");
+        b = *p++;
+        pending--;
+        if (++objects > MAX_OBJECTS)
+            return fail(c, "more than %u msgpack objects", MAX_OBJECTS);
+        if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
+            ;                                       /* fixint, nil, bool */
+        else if (b <= 0x8f)
+            items = 2u * (b & 0x0f);                /* fixmap */
+        else if (b <= 0x9f)
+            items = b & 0x0f;                       /* fixarray */
+        else if (b <= 0xbf)
+            skip = b & 0x1f;                        /* fixstr */
+        else {
+            switch (b) {
+            case 0xc4: case 0xd9: lenbytes = 1; break;          /* bin8, str8 */
+            case 0xc5: case 0xda: lenbytes = 2; break;
+            case 0xc6: case 0xdb: lenbytes = 4; break;
+            case 0xc7: lenbytes = 1; kind = 1; break;           /* ext8/16/32 */
+            case 0xc8: lenbytes = 2; kind = 1; break;
+            case 0xc9: lenbytes = 4; kind = 1; break;
+            case 0xca: skip = 4; break;                         /* float32 */
+            case 0xcb: skip = 8; break;
+            case 0xcc: case 0xd0: skip = 1; break;              /* (u)int8..64 */
+            case 0xcd: case 0xd1: skip = 2; break;
+            case 0xce: case 0xd2: skip = 4; break;
+            case 0xcf: case 0xd3: skip = 8; break;
+            case 0xd4: skip = 2; break;                         /* fixext 1..16 */
+            case 0xd5: skip = 3; break;
+            case 0xd6: skip = 5; break;
+            case 0xd7: skip = 9; break;
+            case 0xd8: skip = 17; break;
+            case 0xdc: lenbytes = 2; kind = 2; break;           /* array16/32 */
+            case 0xdd: lenbytes = 4; kind = 2; break;
+            case 0xde: lenbytes = 2; kind = 3; break;           /* map16/32 */
+            case 0xdf: lenbytes = 4; kind = 3; break;
+            default:
+                return fail(c, "invalid msgpack byte 0x%02x", b);
+            }
+        }
+        if (lenbytes) {
+            uint64_t len;
+            if ((size_t)(end - p) < lenbytes)
+                return fail(c, "truncated msgpack");
+            len = get_be(p, lenbytes);
+            p += lenbytes;
+            if (kind == 2)
+                items = len;
+            else if (kind == 3)
+                items = 2 * len;
+            else
+                skip = len + (kind == 1);           /* ext: type byte + data */
+        }
+        if ((uint64_t)(end - p) < skip)
+            return fail(c, "truncated msgpack");
+        p += skip;
+        pending += items;
+        if (pending > (uint64_t)(end - p))
+            return fail(c, "truncated msgpack (a count exceeds the payload)");
+    }
+    if (p != end)
+        return fail(c, "%zu trailing bytes after the message", (size_t)(end - p));
+    return 0;
+}
+
+/* ---- decoding: typed getters ----------------------------------------- */
+
+/* First match wins; keys that are not strings are skipped like unknown keys. */
+static const msgpack_object *map_get(const msgpack_object *map, const char *key)
+{
+    size_t klen = strlen(key);
+
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
+            memcmp(k->via.str.ptr, key, klen) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+static int get(struct dctx *c, const msgpack_object *map, const char *key,
+               msgpack_object_type type, const char *tname, const msgpack_object **out)
+{
+    const msgpack_object *o = map_get(map, key);
+
+    if (!o)
+        return fail(c, "missing key '%s'", key);
+    if (o->type != type) {
+        if (type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+            return fail(c, "'%s' out of range (negative)", key);
+        return fail(c, "'%s' is not %s", key, tname);
+    }
+    *out = o;
+    return 0;
+}
+
+static int get_u64(struct dctx *c, const msgpack_object *map, const char *key,
+                   uint64_t min, uint64_t max, uint64_t *v)
+{
+    const msgpack_object *o = NULL;
+    int rc = get(c, map, key, MSGPACK_OBJECT_POSITIVE_INTEGER, "an unsigned integer", &o);
+
+    if (rc)
+        return rc;
+    if (o->via.u64 < min || o->via.u64 > max)
+        return fail(c, "'%s' = %" PRIu64 " out of range [%" PRIu64 ", %" PRIu64 "]",
+                    key, o->via.u64, min, max);
+    *v = o->via.u64;
+    return 0;
+}
+
+static int get_str(struct dctx *c, const msgpack_object *map, const char *key,
+                   char *dst, size_t size)
+{
+    const msgpack_object *o = NULL;
+    int rc = get(c, map, key, MSGPACK_OBJECT_STR, "a string", &o);
+
+    if (rc)
+        return rc;
+    if (o->via.str.size >= size)
+        return fail(c, "'%s' is longer than %zu bytes", key, size - 1);
+    if (memchr(o->via.str.ptr, '\0', o->via.str.size))
+        return fail(c, "'%s' contains a NUL byte", key);
+    memcpy(dst, o->via.str.ptr, o->via.str.size);
+    dst[o->via.str.size] = '\0';
+    return 0;
+}
+
+static int get_bool(struct dctx *c, const msgpack_object *map, const char *key, int *v)
+{
+    const msgpack_object *o = map_get(map, key);
+
+    if (!o)
+        return fail(c, "missing key '%s'", key);
+    if (o->type == MSGPACK_OBJECT_BOOLEAN)
+        *v = o->via.boolean;
+    else if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= 1)
+        *v = (int)o->via.u64;               /* tolerate 0/1 from other packers */
+    else
+        return fail(c, "'%s' is not a boolean", key);
+    return 0;
+}
+
+static int get_double(struct dctx *c, const msgpack_object *map, const char *key, double *v)
+{
+    const msgpack_object *o = map_get(map, key);
+    double d;
+
+    if (!o)
+        return fail(c, "missing key '%s'", key);
+    if (o->type == MSGPACK_OBJECT_FLOAT32 || o->type == MSGPACK_OBJECT_FLOAT64)
+        d = o->via.f64;
+    else if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+        d = (double)o->via.u64;
+    else
+        return fail(c, "'%s' is not a number", key);
+    if (!isfinite(d) || d < 0)
+        return fail(c, "'%s' out of range", key);
+    *v = d;
+    return 0;
+}
+
+static int get_array(struct dctx *c, const msgpack_object *map, const char *key,
+                     uint32_t min, uint32_t max, const msgpack_object_array **a)
+{
+    const msgpack_object *o = NULL;
+    int rc = get(c, map, key, MSGPACK_OBJECT_ARRAY, "an array", &o);
+
+    if (rc)
+        return rc;
+    if (o->via.array.size < min || o->via.array.size > max)
+        return fail(c, "'%s' has %" PRIu32 " entries, allowed %" PRIu32 "..%" PRIu32,
+                    key, o->via.array.size, min, max);
+    *a = &o->via.array;
+    return 0;
+}
+
+/* ---- decoding: nested values ----------------------------------------- */
+
+static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h)
+{
+    const msgpack_object_array *b = NULL;
+    uint64_t total = 0;
+    int64_t prev = -1;
+    int rc;
+
+    hist_init(h);
+    if ((rc = get_u64(c, map, "count", 0, UINT64_MAX, &h->count)) ||
+        (rc = get_u64(c, map, "sum", 0, UINT64_MAX, &h->sum_ns)) ||
+        (rc = get_u64(c, map, "min", 0, UINT64_MAX, &h->min_ns)) ||
+        (rc = get_u64(c, map, "max", 0, UINT64_MAX, &h->max_ns)) ||
+        (rc = get_array(c, map, "b", 0, 2 * HIST_NBUCKETS, &b)))
+        return rc;
+    if (b->size % 2)
+        return fail(c, "'b' has an odd number of entries");
+    for (uint32_t i = 0; i < b->size; i += 2) {
+        const msgpack_object *idx = &b->ptr[i], *cnt = &b->ptr[i + 1];
+        if (idx->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+            cnt->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+            return fail(c, "'b' holds a value that is not an unsigned integer");
+        if (idx->via.u64 >= HIST_NBUCKETS)
+            return fail(c, "bucket index %" PRIu64 " out of range", idx->via.u64);
+        /* strictly increasing: also rules out a bucket given twice */
+        if ((int64_t)idx->via.u64 <= prev)
+            return fail(c, "bucket index %" PRIu64 " not in increasing order", idx->via.u64);
+        if (cnt->via.u64 == 0)
+            return fail(c, "bucket %" PRIu64 " sent with count 0", idx->via.u64);
+        if (__builtin_add_overflow(total, cnt->via.u64, &total))
+            return fail(c, "bucket counts overflow");
+        prev = (int64_t)idx->via.u64;
+        h->bucket[idx->via.u64] = cnt->via.u64;
+    }
+    if (total != h->count)
+        return fail(c, "bucket counts sum to %" PRIu64 ", count is %" PRIu64, total, h->count);
+    if (h->count > 0 && h->min_ns > h->max_ns)
+        return fail(c, "min %" PRIu64 " > max %" PRIu64, h->min_ns, h->max_ns);
+    if (h->count == 0)          /* canonical empty form, as hist_init makes it */
+        hist_init(h);
+    return 0;
+}
+
+static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_set *s)
+{
+    op_set_init(s);
+    for (int t = 0; t < OP__COUNT; t++) {
+        const char *name = op_type_name((enum op_type)t);
+        const msgpack_object *o = map_get(map, name), *lat = NULL, *svc;
+        struct op_stats *st = &s->op[t];
+        size_t mark, sub;
+        int rc;
+
+        if (!o)
+            continue;                       /* not sent: no ops of this type */
+        mark = where_key(c, name);
+        if (o->type != MSGPACK_OBJECT_MAP)
+            return fail(c, "not a map");
+        if ((rc = get_u64(c, o, "ops", 0, UINT64_MAX, &st->ops)) ||
+            (rc = get_u64(c, o, "bytes", 0, UINT64_MAX, &st->bytes)) ||
+            (rc = get_u64(c, o, "errors", 0, UINT64_MAX, &st->errors)) ||
+            (rc = get(c, o, "lat", MSGPACK_OBJECT_MAP, "a map", &lat)))
+            return rc;
+        if (map_get(o, "timeouts") &&                /* optional */
+            (rc = get_u64(c, o, "timeouts", 0, st->errors, &st->timeouts)))
+            return rc;
+        sub = where_key(c, "lat");
+        if ((rc = unpack_hist(c, lat, &st->lat)))
+            return rc;
+        where_pop(c, sub);
+        if ((svc = map_get(o, "svc")) != NULL) {    /* optional */
+            sub = where_key(c, "svc");
+            if (svc->type != MSGPACK_OBJECT_MAP)
+                return fail(c, "not a map");
+            if ((rc = unpack_hist(c, svc, &st->svc)))
+                return rc;
+            where_pop(c, sub);
+        }
+        /* Every latency belongs to a counted op; an entry with no ops would
+         * also be dropped by op_set_merge and by the encoder. */
+        if (st->ops == 0 && (st->lat.count > 0 || st->svc.count > 0))
+            return fail(c, "latencies recorded for 0 ops");
+        where_pop(c, mark);
+    }
+    return 0;
+}
+
+static int unpack_fields(struct dctx *c, const msgpack_object *map,
+                         const struct field *f, size_t n, void *base);
+
+static int unpack_phase(struct dctx *c, const msgpack_object *o, struct phase *ph)
+{
+    const msgpack_object_array *jobs = NULL;
+    int rc;
+
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return fail(c, "not a map");
+    if ((rc = get_str(c, o, "name", ph->name, sizeof ph->name)) ||
+        (rc = get_array(c, o, "jobs", 1, PLAN_MAX_JOBS, &jobs)))
+        return rc;
+    ph->jobs = xcalloc(jobs->size, sizeof *ph->jobs);
+    ph->njobs = jobs->size;
+    for (uint32_t j = 0; j < jobs->size; j++) {
+        size_t mark = where_push(c, ".jobs[%" PRIu32 "]", j);
+        if (jobs->ptr[j].type != MSGPACK_OBJECT_MAP)
+            return fail(c, "not a map");
+        if ((rc = unpack_fields(c, &jobs->ptr[j], msg_job_fields, msg_job_nfields, &ph->jobs[j])))
+            return rc;
+        where_pop(c, mark);
+    }
+    return 0;
+}
+
+/* The plan is built in place; on failure it is freed and left empty, so the
+ * caller has nothing to clean up. */
+static int unpack_phases(struct dctx *c, const msgpack_object *map, const char *key,
+                         struct plan *p)
+{
+    const msgpack_object_array *a = NULL;
+    /* An empty plan is legal: the run simply ends after the plan. */
+    int rc = get_array(c, map, key, 0, PLAN_MAX_PHASES, &a);
+
+    if (rc || a->size == 0)
+        return rc;
+    p->phases = xcalloc(a->size, sizeof *p->phases);
+    p->nphases = a->size;
+    for (uint32_t i = 0; i < a->size && rc == 0; i++) {
+        size_t mark = where_push(c, "%s[%" PRIu32 "]", key, i);
+        rc = unpack_phase(c, &a->ptr[i], &p->phases[i]);
+        if (rc == 0)
+            where_pop(c, mark);
+    }
+    if (rc) {
+        plan_free(p);
+        plan_init(p);
+    }
+    return rc;
+}
+
+/* A short wire string as a C string for the plan's word lookups; "" (no
+ * word matches it) when it is too long or holds a NUL. */
+static void word_of(const msgpack_object *o, char *dst, size_t size)
+{
+    dst[0] = '\0';
+    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
+        memchr(o->via.str.ptr, '\0', o->via.str.size))
+        return;
+    memcpy(dst, o->via.str.ptr, o->via.str.size);
+    dst[o->via.str.size] = '\0';
+}
+
+/* The job_spec kinds added with the wider fio dialect. */
+static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const struct field *f,
+                            void *base)
+{
+    const msgpack_object *o = NULL;
+    const msgpack_object_array *a = NULL;
+    struct job_spec *j = base;
+    char word[32], shown[40], why[128];
+    int rc, v;
+
+    switch (f->kind) {
+    case F_ENUM:
+        if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
+            return rc;
+        word_of(o, word, sizeof word);
+        if ((v = f->codec->value(word)) < 0)
+            return fail(c, "'%s' = '%s' is not a known value", f->key, show(shown, &o->via.str));
+        {
+            unsigned u = (unsigned)v;
+            memcpy(AT(base, f, char), &u, f->size < sizeof u ? f->size : sizeof u);
+        }
+        return 0;
+    case F_AGENTS:
+        if ((rc = get_str(c, map, f->key, AT(base, f, char), f->size)))
+            return rc;
+        /* labels are the coordinator's to resolve; an agent sees indexes */
+        if (strchr(AT(base, f, char), '@') || plan_agents_check(AT(base, f, char), why, sizeof why))
+            return fail(c, "'%s' is not an agent index list", f->key);
+        return 0;
+    case F_BSSPLIT:
+        if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_BSSPLIT, &a)))
+            return rc;
+        for (uint32_t i = 0; i < a->size; i++) {
+            const msgpack_object *e = &a->ptr[i];
+            if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 2 ||
+                e->via.array.ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+                e->via.array.ptr[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+                return fail(c, "'%s' entry %" PRIu32 " is not [bs, pct]", f->key, i);
+            if (e->via.array.ptr[0].via.u64 == 0 || e->via.array.ptr[1].via.u64 > 100)
+                return fail(c, "'%s' entry %" PRIu32 " out of range", f->key, i);
+            j->bssplit[i].bs = e->via.array.ptr[0].via.u64;
+            j->bssplit[i].pct = (uint32_t)e->via.array.ptr[1].via.u64;
+        }
+        j->nbssplit = a->size;
+        return 0;
+    case F_MDOPS:
+        if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_MD_OPS, &a)))
+            return rc;
+        for (uint32_t i = 0; i < a->size; i++) {
+            word_of(&a->ptr[i], word, sizeof word);
+            v = op_type_from_name(word);
+            if (v < 0 || !plan_md_op_valid((uint32_t)v))
+                return fail(c, "'%s' entry %" PRIu32 " is not a metadata op", f->key, i);
+            j->md_ops[i] = (uint32_t)v;
+        }
+        j->n_md_ops = a->size;
+        return 0;
+    default:
+        return fail(c, "internal: bad field kind");
+    }
+}
+
+static int unpack_fields(struct dctx *c, const msgpack_object *map,
+                         const struct field *f, size_t n, void *base)
+{
+    for (; n > 0; n--, f++) {
+        const msgpack_object *o = NULL;
+        uint64_t v = 0;
+        size_t mark;
+        int rc = 0, rw;
+        char shown[40];
+
+        switch (f->kind) {
+        case F_U32:
+            if ((rc = get_u64(c, map, f->key, f->min, f->max, &v)) == 0)
+                *AT(base, f, uint32_t) = (uint32_t)v;
+            break;
+        case F_U64:
+            rc = get_u64(c, map, f->key, f->min, f->max, AT(base, f, uint64_t));
+            break;
+        case F_BOOL:
+            rc = get_bool(c, map, f->key, AT(base, f, int));
+            break;
+        case F_DOUBLE:
+            rc = get_double(c, map, f->key, AT(base, f, double));
+            break;
+        case F_STR:
+            rc = get_str(c, map, f->key, AT(base, f, char), f->size);
+            break;
+        case F_BIN:
+            if ((rc = get(c, map, f->key, MSGPACK_OBJECT_BIN, "binary", &o)))
+                break;
+            if (o->via.bin.size != f->size)
+                rc = fail(c, "'%s' must be %zu bytes, not %u", f->key, f->size, o->via.bin.size);
+            else
+                memcpy(AT(base, f, unsigned char), o->via.bin.ptr, f->size);
+            break;
+        case F_RW:
+            if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
+                break;
+            {
+                /* rw_mode_from_name wants a C string; fio's words are short */
+                char word[32];
+                if (o->via.str.size >= sizeof word || memchr(o->via.str.ptr, '\0', o->via.str.size))
+                    rw = -1;
+                else {
+                    memcpy(word, o->via.str.ptr, o->via.str.size);
+                    word[o->via.str.size] = '\0';
+                    rw = rw_mode_from_name(word);
+                }
+            }
+            if (rw < 0 || rw >= RW__COUNT)
+                rc = fail(c, "'%s' = '%s' is not an rw mode", f->key, show(shown, &o->via.str));
+            else
+                *AT(base, f, enum rw_mode) = (enum rw_mode)rw;
+            break;
+        case F_OPSET:
+            if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
+                break;
+            mark = where_key(c, f->key);
+            if ((rc = unpack_op_set(c, o, AT(base, f, struct op_set))) == 0)
+                where_pop(c, mark);
+            break;
+        case F_PHASES:
+            rc = unpack_phases(c, map, f->key, AT(base, f, struct plan));
+            break;
+        case F_ENUM:
+        case F_AGENTS:
+        case F_BSSPLIT:
+        case F_MDOPS:
+            rc = unpack_job_extra(c, map, f, base);
+            break;
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* ---- decoding: whole messages ---------------------------------------- */
+
+/* Prescan, unpack, and find the root map.  u must be destroyed by the
+ * caller whatever the result. */
+static int parse(struct dctx *c, const char *p, size_t n, msgpack_unpacked *u,
+                 const msgpack_object **root)
+{
+    size_t off = 0;
+    int rc;
+
+    msgpack_unpacked_init(u);
+    if ((rc = prescan(c, p, n)))
+        return rc;
+    if (msgpack_unpack_next(u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n)
+        return fail(c, "malformed msgpack");
+    if (u->data.type != MSGPACK_OBJECT_MAP)
+        return fail(c, "payload is not a map");
+    *root = &u->data;
+    return 0;
+}
+
+static int type_of(struct dctx *c, const msgpack_object *root)
+{
+    const msgpack_object *o = NULL;
+    char shown[40];
+    int rc = get(c, root, "type", MSGPACK_OBJECT_STR, "a string", &o);
+
+    if (rc)
+        return rc;
+    for (int t = 1; t < MSG__COUNT; t++) {
+        const char *name = msg_type_name((enum msg_type)t);
+        size_t len = strlen(name);
+        if (o->via.str.size == len && memcmp(o->via.str.ptr, name, len) == 0)
+            return t;
+    }
+    return fail(c, "unknown type '%s'", show(shown, &o->via.str));
+}
+
+int msg_peek_type(const char *payload, size_t len, char *err, size_t errlen)
+{
+    struct dctx c = { .what = "message", .err = err, .errlen = errlen };
+    const msgpack_object *root = NULL;
+    msgpack_unpacked u;
+    int rc = parse(&c, payload, len, &u, &root);
+
+    if (rc == 0)
+        rc = type_of(&c, root);
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
+int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct field *f, size_t nf,
+                  void *m, char *err, size_t errlen)
+{
+    struct dctx c = { .what = msg_type_name(t), .err = err, .errlen = errlen };
+    const msgpack_object *root = NULL;
+    msgpack_unpacked u;
+    int rc = parse(&c, p, n, &u, &root);
+
+    if (rc == 0) {
+        rc = type_of(&c, root);
+        if (rc >= 0 && rc != (int)t)
+            rc = fail(&c, "got a '%s' message", msg_type_name((enum msg_type)rc));
+        else if (rc >= 0)
+            rc = unpack_fields(&c, root, f, nf, m);
+    }
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
