@@ -8,23 +8,12 @@ for rw in randwrite randread; do
   timeout 60 "$NFSTORM" run --local 2 --quiet --json "$T/$rw.json" --name=t --rw=$rw --bs=4k \
     --size=8m --numjobs=2 --runtime=2 --time_based --directory="$D" >"$T/$rw.out" 2>&1 \
     || fail "$rw: $(tail -n3 "$T/$rw.out")"
-  py "$T/$rw.json" $rw <<'PY'
+  check_merge "$T/$rw.json" $rw 4096 1000 1.9 3.0
+  py "$T/$rw.json" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1])); op = "read" if "read" in sys.argv[2] else "write"
-assert r["schema"] == 1 and len(r["agents"]) == 2, r["agents"]
-ph = r["phases"][0]; o = ph["ops"][op]
-assert ph["rw"] == sys.argv[2] and ph["bs"] == 4096, (ph["rw"], ph["bs"])
-agents = sum(a["ops"][op]["ops"] for a in ph["agents"])
-ints = sum(i["ops"].get(op, {}).get("ops", 0) for i in ph["intervals"])
-assert o["ops"] > 1000, o["ops"]
-assert o["ops"] == agents == ints, (o["ops"], agents, ints)
-assert o["bytes"] == o["ops"] * 4096, (o["bytes"], o["ops"])
-assert o["errors"] == 0, o["errors"]
-assert sum(a["ops"][op]["bytes"] for a in ph["agents"]) == o["bytes"]
-l = o["lat_ns"]; assert 0 < l["min"] <= l["p50"] <= l["p99"] <= l["p999"] <= l["max"], l
-assert 1.9 <= ph["duration_s"] <= 3.0, ph["duration_s"]
-assert abs(o["iops"] - o["ops"] / ph["duration_s"]) < 0.01 * o["iops"], (o["iops"], o["ops"])
-for a in ph["agents"]:
+r = json.load(open(sys.argv[1]))
+assert len(r["agents"]) == 2, r["agents"]
+for a in r["phases"][0]["agents"]:
     assert a["cpu"]["cores"] >= 1 and a["cpu"]["user_s"] + a["cpu"]["sys_s"] > 0, a["cpu"]
 PY
 done

@@ -18,17 +18,10 @@ for v in 3 4; do
     timeout 60 "$NFSTORM" run --local 2 --quiet --json "$T/v$v$rw.json" --name=io$v --ioengine=nfs \
       "--nfs_url=$url" --rw=$rw --bs=4k --size=4m --iodepth=16 --numjobs=2 --runtime=1 --time_based \
       >"$T/out" 2>&1 || fail "v$v $rw: $(tail -n 3 "$T/out")"
-    py "$T/v$v$rw.json" $rw <<'PY'
+    check_merge "$T/v$v$rw.json" $rw 4096
+    py "$T/v$v$rw.json" <<'PY'
 import json, sys
-r = json.load(open(sys.argv[1])); op = "read" if "read" in sys.argv[2] else "write"
-ph = r["phases"][0]; o = ph["ops"][op]
-assert ph["finished"], "phase not finished"
-assert o["ops"] > 1000, "only %d ops" % o["ops"]
-assert o["errors"] == 0, "%d errors" % o["errors"]
-assert o["bytes"] == o["ops"] * 4096, "bytes %d != ops %d * 4k" % (o["bytes"], o["ops"])
-assert o["ops"] == sum(a["ops"][op]["ops"] for a in ph["agents"]), "aggregate != sum of agents"
-assert o["ops"] == sum(i["ops"].get(op, {}).get("ops", 0) for i in ph["intervals"]), "aggregate != sum of intervals"
-assert o["bytes"] == sum(i["ops"].get(op, {}).get("bytes", 0) for i in ph["intervals"]), "bytes != sum of intervals"
+assert json.load(open(sys.argv[1]))["phases"][0]["finished"], "phase not finished"
 PY
   done
   for a in 0 1; do for t in 0 1; do
