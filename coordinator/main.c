@@ -32,7 +32,8 @@
 
 static const char usage[] =
 "usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
-"       nfstorm report RESULT.json [--html F] [--csv F [--csv-agents]] [--timeseries F]\n"
+"       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
+"                      [--timeseries F]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--html F] [--unit-base 1000]\n"
 "       nfstorm --version | --help\n"
@@ -44,7 +45,8 @@ static const char usage[] =
 "\n"
 "Agents (one of; default --local 1):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
-"  --hosts FILE            one host[:port] per line (default port " DEFAULT_PORT "), # comments\n"
+"  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " DEFAULT_PORT "),\n"
+"                          # comments; agents=@NAME in a plan picks labelled agents\n"
 "  --local N               start N agents on this machine for this run, allowed to a\n"
 "                          temporary directory (the default directory) and to the\n"
 "                          directories the plan names; stopped afterwards\n"
