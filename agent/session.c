@@ -110,7 +110,11 @@ static void send_error(struct session *s, const char *fmt, ...)
     va_list ap;
     int n;
 
-    n = snprintf(m.text, sizeof m.text, "agent %u (%s): ", s->id.index, s->agent->host);
+    /* the agent's index is known only once a plan named it */
+    if (s->have_plan)
+        n = snprintf(m.text, sizeof m.text, "agent %u (%s): ", s->id.index, s->agent->host);
+    else
+        n = snprintf(m.text, sizeof m.text, "agent %s: ", s->agent->host);
     va_start(ap, fmt);
     vsnprintf(m.text + n, sizeof m.text - (size_t)n, fmt, ap);
     va_end(ap);
