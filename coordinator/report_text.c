@@ -48,11 +48,19 @@ static const char *rw_class(const struct phase_result *ph)
     int r = ph->totals.op[OP_READ].ops > 0;
     int w = ph->totals.op[OP_WRITE].ops > 0;
 
+    if (ph->rw == RW_METADATA)
+        return "meta";
     if (!r && !w) {
         r = rw_mode_reads(ph->rw);
         w = rw_mode_writes(ph->rw);
     }
     return r && w ? "mixed" : w ? "write" : "read";
+}
+
+/* "rand" or "seq"; "-" where it does not apply (metadata). */
+static const char *mode_word(const struct phase_result *ph)
+{
+    return ph->rw == RW_METADATA ? "-" : rw_mode_random(ph->rw) ? "rand" : "seq";
 }
 
 static void fig_header(FILE *out)
@@ -127,7 +135,10 @@ static void phase_rows(FILE *out, const struct run_result *r, const struct phase
     char bs[32], jobs[32];
     int first = 1;
 
-    units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, L->base);
+    if (ph->rw == RW_METADATA)
+        snprintf(bs, sizeof(bs), "-");
+    else
+        units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, L->base);
     snprintf(jobs, sizeof(jobs), "%ux%u", ph->numjobs, r->nagents);
 
     fprintf(out, "%-*s %-*s %-*s %-*s %-*s ", L->name_w, "phase", RW_W, "rw",
@@ -140,7 +151,7 @@ static void phase_rows(FILE *out, const struct run_result *r, const struct phase
             continue;
         if (first)
             fprintf(out, "%-*s %-*s %-*s %-*s %-*s ", L->name_w, ph->name, RW_W, rw_class(ph),
-                    MODE_W, rw_mode_random(ph->rw) ? "rand" : "seq", BS_W, bs, JOBS_W, jobs);
+                    MODE_W, mode_word(ph), BS_W, bs, JOBS_W, jobs);
         else
             fprintf(out, "%*s ", L->name_w + RW_W + MODE_W + BS_W + JOBS_W + 4, "");
         fig_row(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, L->base);
@@ -149,7 +160,7 @@ static void phase_rows(FILE *out, const struct run_result *r, const struct phase
     }
     if (first)
         fprintf(out, "%-*s %-*s %-*s %-*s %-*s (no ops)\n", L->name_w, ph->name, RW_W,
-                rw_class(ph), MODE_W, rw_mode_random(ph->rw) ? "rand" : "seq", BS_W, bs,
+                rw_class(ph), MODE_W, mode_word(ph), BS_W, bs,
                 JOBS_W, jobs);
 }
 
