@@ -69,9 +69,12 @@ $(LIBAGENT): $(call obj,$(AGENT_SRC))
 $(LIBCOORD): $(call obj,$(COORD_SRC))
 	@rm -f $@; ar rcs $@ $^
 
+# `make V=1` shows the full commands.
+Q := $(if $(V),,@)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
