@@ -15,11 +15,12 @@ CFLAGS    := -std=c11 -D_GNU_SOURCE $(OPT) -g -pthread \
 LDLIBS    := $(shell pkg-config --libs $(PKGS)) -lm -pthread
 
 # libnfs: a project-local 5.x build (deps/) when the install script made one,
-# else the system's; linked with an rpath so bin/ runs without LD_LIBRARY_PATH.
+# else the system's; linked with an rpath (relative to bin/, then absolute) so the
+# binaries run without LD_LIBRARY_PATH, also from a copied tree.
 ifneq ($(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc),)
 NFS_PREFIX := $(CURDIR)/deps/libnfs
 CFLAGS     += -I$(NFS_PREFIX)/include
-LDLIBS     += -L$(NFS_PREFIX)/lib -Wl,-rpath,$(NFS_PREFIX)/lib -lnfs
+LDLIBS     += -L$(NFS_PREFIX)/lib -Wl,-rpath,'$$ORIGIN/../deps/libnfs/lib' -Wl,-rpath,$(NFS_PREFIX)/lib -lnfs
 else
 CFLAGS     += $(shell pkg-config --cflags libnfs)
 LDLIBS     += $(shell pkg-config --libs libnfs)
