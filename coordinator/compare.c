@@ -218,17 +218,6 @@ void compare_text(FILE *out, const struct compare *c, const char *const *paths, 
     }
 }
 
-static void fmt_count_cb(char *b, size_t n, double v, const void *arg)
-{
-    (void)arg;
-    units_fmt_count(b, n, v);
-}
-
-static void fmt_ns_cb(char *b, size_t n, double v, const void *arg)
-{
-    (void)arg;
-    units_fmt_ns(b, n, v);
-}
 
 /* Grouped bars: one group per (row, op) with ops, one bar per run. */
 static void compare_chart(FILE *out, const struct compare *c, int m, const char *view, const char *title)
@@ -238,7 +227,7 @@ static void compare_chart(FILE *out, const struct compare *c, int m, const char 
     double *v = xcalloc((cap ? cap : 1) * c->nruns, sizeof(*v));
     struct svg_bar_series *s = xcalloc(c->nruns, sizeof(*s));
     struct svg_chart ch = { .view = view, .title = title, .xlabel = "phase", .ylabel = metric_name[m],
-                            .yfmt = m == CMP_IOPS ? fmt_count_cb : fmt_ns_cb };
+                            .yfmt = m == CMP_IOPS ? svg_fmt_count : svg_fmt_ns };
 
     for (uint32_t i = 0; i < c->nrows; i++)
         for (int t = 0; t < OP__COUNT; t++) {

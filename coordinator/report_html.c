@@ -26,17 +26,6 @@
 
 #define MAX_BS 32
 
-static void fmt_count(char *b, size_t n, double v, const void *arg)
-{
-    (void)arg;
-    units_fmt_count(b, n, v);
-}
-
-static void fmt_ns(char *b, size_t n, double v, const void *arg)
-{
-    (void)arg;
-    units_fmt_ns(b, n, v);
-}
 
 static void fmt_secs(char *b, size_t n, double v, const void *arg)
 {
@@ -185,7 +174,7 @@ static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
     double secs = ph->interval_ms / 1000.0;
     struct svg_chart c = { .view = "throughput", .title = "Throughput over time (IOPS)",
                            .xlabel = "seconds into the phase", .ylabel = "IOPS",
-                           .xfmt = fmt_secs, .yfmt = fmt_count };
+                           .xfmt = fmt_secs, .yfmt = svg_fmt_count };
 
     for (uint32_t k = 0; k < n; k++) {
         const struct interval_slot *sl = &ph->intervals[k];
@@ -226,7 +215,7 @@ static void chart_latency(FILE *out, const struct run_result *r, uint32_t i)
     struct svg_series s[4];
     struct svg_chart c = { .view = "latency", .title = "Latency percentiles over time",
                            .xlabel = "seconds into the phase", .ylabel = "latency",
-                           .xfmt = fmt_secs, .yfmt = fmt_ns };
+                           .xfmt = fmt_secs, .yfmt = svg_fmt_ns };
 
     for (uint32_t k = 0; k < n; k++) {
         result_interval_all(r, i, k, all);
@@ -288,7 +277,7 @@ static void chart_cdf(FILE *out, const struct run_result *r, uint32_t i)
     struct svg_series s[OP__COUNT];
     size_t ns = 0;
     struct svg_chart c = { .view = "cdf", .title = "Latency distribution (CDF)", .xlabel = "latency (log scale)",
-                           .ylabel = "fraction of ops", .xfmt = fmt_ns, .yfmt = fmt_frac, .logx = 1,
+                           .ylabel = "fraction of ops", .xfmt = svg_fmt_ns, .yfmt = fmt_frac, .logx = 1,
                            .fixed_y = 1, .ymin = 0, .ymax = 1 };
 
     for (int t = 0; t < OP__COUNT; t++) {
@@ -320,7 +309,7 @@ static void chart_agents(FILE *out, const struct run_result *r, uint32_t i)
     char **cats = xcalloc(r->nagents ? r->nagents : 1, sizeof(*cats));
     struct svg_bar_series s = { .name = "IOPS", .v = v };
     struct svg_chart c = { .view = "agents", .title = "IOPS per agent", .xlabel = "agent",
-                           .ylabel = "IOPS", .yfmt = fmt_count };
+                           .ylabel = "IOPS", .yfmt = svg_fmt_count };
 
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];

@@ -7,6 +7,7 @@
  * log axes.  Everything is written straight to the stream: no buffers, no
  * allocation. */
 #include "coordinator/svg.h"
+#include "common/units.h"
 
 #include <math.h>
 #include <string.h>
@@ -255,4 +256,16 @@ void svg_page_begin(FILE *out, const char *title)
 void svg_page_end(FILE *out)
 {
     fprintf(out, "</body>\n</html>\n");
+}
+
+void svg_fmt_count(char *buf, size_t len, double v, const void *arg)
+{
+    (void)arg;
+    units_fmt_count(buf, len, v);
+}
+
+void svg_fmt_ns(char *buf, size_t len, double v, const void *arg)
+{
+    (void)arg;
+    units_fmt_ns(buf, len, v);
 }

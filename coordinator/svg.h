@@ -13,6 +13,10 @@
 
 typedef void (*svg_fmt_fn)(char *buf, size_t len, double v, const void *arg);
 
+/* Axis label formatters for counts ("12.3k") and nanoseconds ("812us"). */
+void svg_fmt_count(char *buf, size_t len, double v, const void *arg);
+void svg_fmt_ns(char *buf, size_t len, double v, const void *arg);
+
 struct svg_chart {
     const char *view;     /* data-view attribute (what the chart shows) */
     const char *title;
