@@ -164,13 +164,36 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
     (void)share;
 }
 
+/* Draw y (ns rows of n+1 values, row 0 the fleet, row a+1 agent a) as one
+ * bold line named `first` and a dashed line per agent named
+ * "<prefix><id> <host>". */
+static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const struct run_result *r,
+                                  const double *x, const double *y, uint32_t n,
+                                  const char *first, const char *prefix)
+{
+    uint32_t ns = r->nagents + 1;
+    struct svg_series *s = xcalloc(ns, sizeof(*s));
+    char (*names)[RESULT_HOST_MAX + 16] = xcalloc(ns, sizeof(*names));
+
+    for (uint32_t j = 0; j < ns; j++) {
+        if (j == 0)
+            snprintf(names[j], sizeof(names[j]), "%s", first);
+        else
+            snprintf(names[j], sizeof(names[j]), "%s%u %.40s", prefix, r->agents[j - 1].id,
+                     r->agents[j - 1].host);
+        s[j] = (struct svg_series){ .name = names[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
+                                    .width = j == 0 ? 3 : 1, .dashed = j > 0 };
+    }
+    svg_lines(out, c, s, ns);
+    free(names);
+    free(s);
+}
+
 static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
 {
     const struct phase_result *ph = &r->phases[i];
     uint32_t n = plotted(ph), ns = r->nagents + 1;
     double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((size_t)ns * (n + 1), sizeof(*y));
-    struct svg_series *s = xcalloc(ns, sizeof(*s));
-    char **names = xcalloc(ns, sizeof(*names));
     double secs = ph->interval_ms / 1000.0;
     struct svg_chart c = { .view = "throughput", .title = "Throughput over time (IOPS)",
                            .xlabel = "seconds into the phase", .ylabel = "IOPS",
@@ -186,20 +209,7 @@ static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
                 y[(size_t)(a + 1) * (n + 1) + k] += (double)sl->agent[a].ops[t] / secs;
         }
     }
-    for (uint32_t j = 0; j < ns; j++) {
-        names[j] = xmalloc(RESULT_HOST_MAX + 16);
-        if (j == 0)
-            snprintf(names[j], RESULT_HOST_MAX + 16, "all agents");
-        else
-            snprintf(names[j], RESULT_HOST_MAX + 16, "%u %.40s", r->agents[j - 1].id, r->agents[j - 1].host);
-        s[j] = (struct svg_series){ .name = names[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
-                                    .width = j == 0 ? 3 : 1, .dashed = j > 0 };
-    }
-    svg_lines(out, &c, s, ns);
-    for (uint32_t j = 0; j < ns; j++)
-        free(names[j]);
-    free(names);
-    free(s);
+    fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "");
     free(y);
     free(x);
 }
@@ -237,8 +247,6 @@ static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i)
     uint32_t n = plotted(ph), ns = r->nagents + 1;
     double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((size_t)ns * (n + 1), sizeof(*y));
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
-    struct svg_series *s = xcalloc(ns, sizeof(*s));
-    char **names = xcalloc(ns, sizeof(*names));
     struct svg_chart c = { .view = "fairness", .title = "Fairness over time: Jain index and agent shares",
                            .xlabel = "seconds into the phase", .ylabel = "index / share",
                            .xfmt = fmt_secs, .yfmt = fmt_frac, .fixed_y = 1, .ymin = 0, .ymax = 1 };
@@ -249,21 +257,7 @@ static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i)
         for (uint32_t a = 0; a < r->nagents; a++)
             y[(size_t)(a + 1) * (n + 1) + k] = share[a];
     }
-    for (uint32_t j = 0; j < ns; j++) {
-        names[j] = xmalloc(RESULT_HOST_MAX + 16);
-        if (j == 0)
-            snprintf(names[j], RESULT_HOST_MAX + 16, "Jain index");
-        else
-            snprintf(names[j], RESULT_HOST_MAX + 16, "share %u %.30s", r->agents[j - 1].id,
-                     r->agents[j - 1].host);
-        s[j] = (struct svg_series){ .name = names[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
-                                    .width = j == 0 ? 3 : 1, .dashed = j > 0 };
-    }
-    svg_lines(out, &c, s, ns);
-    for (uint32_t j = 0; j < ns; j++)
-        free(names[j]);
-    free(names);
-    free(s);
+    fleet_and_agent_lines(out, &c, r, x, y, n, "Jain index", "share ");
     free(share);
     free(y);
     free(x);
