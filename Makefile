@@ -49,7 +49,7 @@ LIBAGENT  := $(BUILD)/libagent.a
 LIBCOORD  := $(BUILD)/libcoord.a
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps test unit integration demo clean bench valgrind fuzz fuzz-build fuzz-smoke fuzz-corpus bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
+.PHONY: all deps test unit integration demo clean bench valgrind soak fuzz fuzz-build fuzz-smoke fuzz-corpus bin/nfstorm bin/nfstorm-agent fuzz fuzz-smoke fuzz-corpus
 all: bin/nfstorm bin/nfstorm-agent
 
 # bin/ always holds the binaries of the last flavour built.
@@ -100,6 +100,13 @@ test: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
+
+# Many consecutive runs with seeded faults (tests/soak/soak.py): minutes,
+# not part of `make test` (which runs a 60-second slice, t0890).
+SOAK_RUNS ?= 200
+soak: deps
+	@$(MAKE) --no-print-directory all
+	@python3 tests/soak/soak.py --runs $(SOAK_RUNS) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
 
 demo: deps
 	@$(MAKE) --no-print-directory all
