@@ -7,14 +7,21 @@
 source "$(dirname "$0")/lib.sh"
 command -v ip >/dev/null || skip "no ip(8)"
 tag=$(printf '%04x' $((RANDOM % 65536)))
-NS=(); LINKS=()
+NS=(); LINKS=(); ROUTE=""
 netns_cleanup() {
   for n in "${NS[@]:-}"; do [ -n "$n" ] && ip netns del "$n" 2>/dev/null; done
   for l in "${LINKS[@]:-}"; do [ -n "$l" ] && ip link del "$l" 2>/dev/null; done
+  [ -n "$ROUTE" ] && ip route del blackhole "$ROUTE" metric 4000 2>/dev/null
 }
 trap 'cleanup; netns_cleanup' EXIT
 ip netns add "nfs${tag}x" 2>/dev/null || skip "ip netns is not permitted here"
 ip netns del "nfs${tag}x"
+# Before any address of the test subnet exists: a blackhole route for all of
+# it, so while a link is down the root namespace's packets to it are dropped
+# here instead of following the default route off the machine.
+ip route add blackhole 10.213.0.0/16 metric 4000 2>/dev/null || \
+  ip route show | grep -q "^blackhole 10.213.0.0/16" || fail "cannot add the blackhole route for 10.213.0.0/16"
+ROUTE=10.213.0.0/16
 # 10.213.<i>.0/30 exists only on these veth pairs, inside this test
 for i in 0 1 2; do
   ns="nfs${tag}$i"; h="nh${tag}$i"; n="nn${tag}$i"
@@ -46,6 +53,13 @@ timeout 60 "$NFSTORM" run --agents "$list" --quiet --agent-timeout 3s --json "$T
 c=$!
 sleep 3
 ip link set "nh${tag}1" down          # the partition: agent 1's packets go nowhere
+# ... and certainly not off the machine: the kernel's route to the cut agent
+# is the blackhole (or the cut veth itself), never another interface
+via=$(ip -o route get 10.213.1.2 2>&1)
+case "$via" in
+  blackhole*|*"dev nh${tag}1 "*|*"unreachable"*|*"Invalid argument"*) ;;
+  *) ip link set "nh${tag}1" up; fail "with the link cut, packets to 10.213.1.2 would go: $via" ;;
+esac
 sleep 5
 a=$(du -sb "$D/1" | cut -f1); sleep 2; b=$(du -sb "$D/1" | cut -f1)
 wait $c; rc=$?
