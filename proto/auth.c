@@ -16,7 +16,9 @@ int auth_load_secret(const char *path, struct auth_secret *s, char *err, size_t 
 {
     struct stat st;
     ssize_t n;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer forever;
+     * it is refused below like anything else that is not a regular file */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
     if (fd < 0) {
         int e = errno;

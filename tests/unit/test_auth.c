@@ -77,6 +77,12 @@ static void test_auth_load_secret_checks(void **state)
     unlink(path);
     assert_int_equal(auth_load_secret(path, &s, err, sizeof err), -ENOENT);
     assert_non_null(strstr(err, path));
+
+    /* a FIFO is refused at once (opening it must not wait for a writer) */
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(auth_load_secret(path, &s, err, sizeof err), -EINVAL);
+    assert_non_null(strstr(err, "not a regular file"));
+    unlink(path);
     rmdir(dir);
 }
 
