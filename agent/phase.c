@@ -306,12 +306,17 @@ static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
     return rc;
 }
 
-/* Stop and join the threads made so far, then free everything. */
+/* Stop and join the threads made so far, remove the files this phase
+ * created (a failed or stopped prepare leaves nothing of its own behind),
+ * then free everything. */
 static void phase_unwind(struct phase_run *pr)
 {
     halt_raise(&pr->halt);
     for (uint32_t i = 0; i < pr->njobs; i++)
         job_join(&pr->jobs[i]);
+    for (uint32_t i = 0; i < pr->njobs; i++)
+        if (pr->jobs[i].spec->rw != RW_METADATA)
+            job_unlink_files(&pr->jobs[i]);
     phase_free_jobs(pr);
 }
 
