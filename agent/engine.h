@@ -7,10 +7,13 @@
  * connection until enough RPCs completed).
  *
  * Threads: setup() is called for every job of a phase one at a time from a
- * single thread (libnfs touches unguarded statics while connecting), before
- * the job threads start.  Everything else is called only from the job's own
- * thread.  teardown() is called from the job thread at the end of the phase
- * or, if the thread never started, from the setup thread.
+ * single worker thread (libnfs touches unguarded statics while connecting),
+ * before the job threads start; so are file_size, extend, space and the
+ * layout's queue/reap.  While the phase runs only the job's own thread
+ * calls the engine.  teardown() (and md() for unlink=1) is called from the
+ * job thread when its ops could not be drained, else from a worker thread
+ * after every job thread of the phase was joined.  Never from the agent's
+ * loop thread: it must keep heartbeats flowing whatever the storage does.
  *
  * Errors: functions return 0 or a negative errno; human text goes into
  * ej->err (one line, naming the file or URL) for the agent to report. */
@@ -47,6 +50,8 @@ struct engine_file {
     char path[PLAN_PATH_MAX];  /* posix: absolute, resolved under --allow;
                                   nfs: path relative to the URL's export dir */
     uint64_t size;             /* bytes this job may touch in the file */
+    uint64_t start;            /* first byte of the region layout fills
+                                  (the job's, or every sharer's, offset) */
     int created;               /* set by setup: this job created the file */
 };
 
@@ -59,8 +64,12 @@ struct engine_job {
     uint32_t nfiles;
     const char *root;          /* posix: the --allow root the files are beneath */
     int create;                /* open files for writing, creating them */
+    uint32_t dio_align;        /* direct=1: offsets and sizes must be
+                                  multiples of this (set by setup); 0 = any */
     void *priv;                /* engine state */
     char err[ENGINE_ERR_MAX];
+    char detail[ENGINE_ERR_MAX];  /* the engine's own words for the last
+                                  failed request (an NFS status), or "" */
 };
 
 struct engine_ops {
@@ -92,7 +101,22 @@ struct engine_ops {
     /* Drop cached data of the job's files (fio's invalidate=1), so a read
      * phase after layout reads from storage.  NULL if there is no cache. */
     void (*invalidate)(struct engine_job *ej);
+    /* Grow a file to at least size bytes without shrinking it (agents
+     * sharing a file may extend it concurrently) and without the I/O
+     * path's constraints (O_DIRECT alignment).  NULL: layout writes one
+     * byte at size - 1 through queue(). */
+    int (*extend)(struct engine_job *ej, uint32_t file, uint64_t size);
+    /* Bytes free to this job where its files live (statvfs, NFS FSSTAT),
+     * and a name for that place in messages.  NULL: not known. */
+    int (*space)(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen);
 };
+
+/* "ENOSPC (No space left on device)": the errno's name and text, for
+ * messages; err is positive or negative. */
+const char *engine_strerror(int err, char *buf, size_t len);
+/* Errors that no retry cures (full, read-only, over quota, too big, no
+ * permission, stale handle): a job that meets one ends at once with it. */
+int engine_error_persistent(int err);
 
 /* Engines known to this build; NULL if name is unknown. */
 const struct engine_ops *engine_find(const char *name);

@@ -204,6 +204,39 @@ static int nfse_errno(int rc)
     return -EIO;
 }
 
+/* libnfs hands some failed RPCs back with an errno that lost the server's
+ * answer (a full export arrives as -EFAULT), but its error text names the
+ * NFS status: "... failed with NFS3ERR_NOSPC(-28)".  Read the status from
+ * there so the job sees the real error. */
+static const struct { const char *name; int err; } nfse_status_map[] = {
+    { "NOSPC", ENOSPC }, { "DQUOT", EDQUOT }, { "ROFS", EROFS }, { "FBIG", EFBIG },
+    { "ACCESS", EACCES }, { "ACCES", EACCES }, { "PERM", EPERM }, { "STALE", ESTALE },
+    { "BADHANDLE", ESTALE }, { "FHEXPIRED", ESTALE }, { "NOENT", ENOENT },
+    { "EXIST", EEXIST }, { "NOTDIR", ENOTDIR }, { "ISDIR", EISDIR }, { "INVAL", EINVAL },
+    { "NAMETOOLONG", ENAMETOOLONG }, { "NOTEMPTY", ENOTEMPTY }, { "IO", EIO },
+    { "NXIO", ENXIO }, { "XDEV", EXDEV }, { "MLINK", EMLINK }, { "DELAY", EAGAIN },
+    { "JUKEBOX", EAGAIN }, { "GRACE", EAGAIN }, { "NOTSUPP", EOPNOTSUPP },
+    { "SERVERFAULT", EREMOTEIO }, { "LOCKED", EAGAIN },
+};
+
+static int nfse_status_errno(struct nfs_context *nfs, int status)
+{
+    const char *e = nfs ? nfs_get_error(nfs) : NULL;
+    const char *p = e ? strstr(e, "ERR_") : NULL;
+    if (p && p - e >= 4 && strncmp(p - 4, "NFS", 3) == 0) {
+        char name[24];
+        size_t n = strspn(p + 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+        if (n < sizeof name) {
+            memcpy(name, p + 4, n);
+            name[n] = '\0';
+            for (size_t i = 0; i < sizeof nfse_status_map / sizeof nfse_status_map[0]; i++)
+                if (strcmp(name, nfse_status_map[i].name) == 0)
+                    return -nfse_status_map[i].err;
+        }
+    }
+    return nfse_errno(status);
+}
+
 /* Value of a URL query argument ("version" in "...?version=4&x=y"), copied
  * into out; 0 if present. */
 static int nfse_url_arg(const char *url, const char *key, char *out, size_t outlen)
@@ -616,6 +649,15 @@ static void nfse_deadline_cb(uv_timer_t *t)
 
 /* ---- RPC completion ------------------------------------------------------ */
 
+/* Keep libnfs's words for a failed RPC (they name the NFS status, e.g.
+ * "NFS3ERR_NOSPC"), for the job's message if the error ends it. */
+static void nfse_note_error(struct nfse_job *j, struct nfs_context *nfs)
+{
+    const char *e = nfs ? nfs_get_error(nfs) : NULL;
+    if (e && *e && !j->tearing_down)
+        nfse_fmt(j->ej->detail, sizeof(j->ej->detail), "%s", e);
+}
+
 static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
 {
     (void)nfs;
@@ -634,7 +676,8 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
 
     if (status < 0) {
         if (op->result == 0)
-            op->result = nfse_errno(status);
+            op->result = nfse_status_errno(nfs, status);
+        nfse_note_error(j, nfs);
     } else {
         if (op->kind == IO_READ && !j->tearing_down) {
             uint64_t got = (uint64_t)status;
@@ -804,7 +847,7 @@ static int nfse_setup(struct engine_job *ej)
             j->fh[i] = NULL;
             nfse_after_sync_failure(j);
             nfse_file_url(ej, i, fu, sizeof(fu));
-            rc = nfse_fail(j, nfse_errno(rc), fu, "open failed");
+            rc = nfse_fail(j, nfse_status_errno(j->nfs, rc), fu, "open failed");
             nfse_teardown(ej);
             return rc;
         }
@@ -1001,9 +1044,28 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     if (rc != 0) {
         char fu[ENGINE_ERR_MAX];
         nfse_file_url(ej, file, fu, sizeof(fu));
-        return nfse_fail(j, nfse_errno(rc), fu, "stat failed");
+        return nfse_fail(j, nfse_status_errno(j->nfs, rc), fu, "stat failed");
     }
     *size = st.nfs_size;
+    return 0;
+}
+
+/* FSSTAT of the export: what the server says is free to us. */
+static int nfse_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+{
+    struct nfse_job *j = ej->priv;
+    struct nfs_statvfs_64 sv;
+    if (j->dead)
+        return -ENOTCONN;
+    int rc = nfs_statvfs64(j->nfs, "/", &sv);
+    if (rc != 0) {
+        nfse_after_sync_failure(j);
+        nfse_sync_poll(j);
+        return nfse_errno(rc);
+    }
+    nfse_sync_poll(j);
+    *avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
+    nfse_fmt(where, wherelen, "%s", ej->nfs_url);
     return 0;
 }
 
@@ -1032,7 +1094,9 @@ static int nfse_md_status(struct nfse_md *m, int status)
     if (status >= 0 || status == -ENOENT || status == -EEXIST || status == -ENOTEMPTY ||
         status == -EACCES || status == -EPERM || status == -ENOTDIR || status == -EISDIR)
         nfse_server_ok(m->j);  /* an answer, even a refusal */
-    return status >= 0 ? 0 : nfse_errno(status);
+    if (status < 0)
+        nfse_note_error(m->j, m->j->nfs);
+    return status >= 0 ? 0 : nfse_status_errno(m->j->nfs, status);
 }
 
 static void nfse_md_done_cb(int status, struct nfs_context *nfs, void *data, void *priv)
@@ -1323,4 +1387,5 @@ const struct engine_ops engine_nfs = {
     .file_size = nfse_file_size,
     .teardown = nfse_teardown,
     .md = nfse_md,
+    .space = nfse_space,
 };

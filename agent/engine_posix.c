@@ -104,6 +104,20 @@ static void psync_invalidate(struct engine_job *ej)
     posix_md_invalidate(s->fd, ej->nfiles);
 }
 
+static int psync_extend(struct engine_job *ej, uint32_t file, uint64_t size)
+{
+    struct psync_state *s = ej->priv;
+    return posix_extend(ej, s->fd[file], size);
+}
+
+static int psync_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+{
+    struct psync_state *s = ej->priv;
+    if (ej->nfiles == 0 || s->fd[0] < 0)
+        return -ENOENT;
+    return posix_space(ej, s->fd[0], avail, where, wherelen);
+}
+
 const struct engine_ops engine_psync = {
     .name = "psync",
     .setup = psync_setup,
@@ -113,4 +127,6 @@ const struct engine_ops engine_psync = {
     .teardown = psync_teardown,
     .md = posix_md_run,
     .invalidate = psync_invalidate,
+    .extend = psync_extend,
+    .space = psync_space,
 };

@@ -289,6 +289,20 @@ static void uring_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
+static int uring_extend(struct engine_job *ej, uint32_t file, uint64_t size)
+{
+    struct uring_state *s = ej->priv;
+    return posix_extend(ej, s->fd[file], size);
+}
+
+static int uring_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+{
+    struct uring_state *s = ej->priv;
+    if (ej->nfiles == 0 || s->fd[0] < 0)
+        return -ENOENT;
+    return posix_space(ej, s->fd[0], avail, where, wherelen);
+}
+
 const struct engine_ops engine_uring = {
     .name = "io_uring",
     .setup = uring_setup,
@@ -298,4 +312,6 @@ const struct engine_ops engine_uring = {
     .teardown = uring_teardown,
     .md = posix_md_run,
     .invalidate = uring_invalidate,
+    .extend = uring_extend,
+    .space = uring_space,
 };

@@ -10,13 +10,21 @@
  * op followed by a quiet gap (coordinated omission).
  *
  * Nothing on the per-op path allocates, locks or makes a syscall besides
- * the engine's own and the clock (vDSO). */
+ * the engine's own and the clock (vDSO).  Slots and buffers are made by
+ * job_prepare before the thread exists, so the timed window holds only I/O.
+ *
+ * Every wait (the start instant with startdelay, thinktime, a rate
+ * schedule running ahead) sleeps on the phase's halt (halt.h), so a stop
+ * ends the job within a scheduling delay.  An error no retry cures
+ * (engine_error_persistent: a full or read-only file system, ...) ends the
+ * job at once with the error named, instead of counting failures forever. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/halt.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
 #include "agent/mdjob.h"
@@ -26,6 +34,7 @@
 #define REAP_BATCH      64
 #define REAP_WAIT_NS    (100 * 1000000ull)  /* wake to check stop/deadline */
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
+#define DRAIN_STOP_NS   (5 * 1000000000ull)  /* after a stop: the agent must be free soon */
 #define LAYOUT_CHUNK    (1u << 20)
 #define BUF_ALIGN       4096
 
@@ -47,6 +56,9 @@ struct loop {
     uint64_t ops_left;         /* number_ios, else UINT64_MAX */
     uint64_t writes_since_sync;
     int rated;
+    int fatal;                 /* a persistent error ended the job (-errno) */
+    uint32_t fatal_file;
+    enum io_kind fatal_kind;
     uint64_t next_due;         /* rated: when the next op is due */
     unsigned abandoned;        /* ops still with the engine when the job ended */
     uint32_t last_file;
@@ -60,6 +72,8 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
     j->seed = seed ? seed : 0x9e3779b97f4a7c15ull;
     j->ej.spec = spec;
     j->owns_files = 1;
+    atomic_init(&j->t_start_ns, HALT_NEVER);
+    j->t_first_ns = UINT64_MAX;
     op_set_init(&j->stats[0]);
     op_set_init(&j->stats[1]);
 }
@@ -136,10 +150,45 @@ static void fill_buffer(const struct job_spec *sp, char *buf, uint64_t len, uint
     }
 }
 
+/* direct=1: every op's offset and length a multiple of the file
+ * system's direct I/O alignment, else each op fails with EINVAL.  Refuse
+ * the plan instead, naming the key and the alignment. */
+static int loop_check_align(struct job *j)
+{
+    const struct job_spec *sp = j->spec;
+    uint64_t a = j->ej.dio_align;
+    const char *key = NULL;
+    uint64_t val = 0;
+
+    if (sp->bs % a) {
+        key = "bs";
+        val = sp->bs;
+    } else if (sp->bsrange_min && (sp->bsrange_min % a || sp->bsrange_max % a)) {
+        key = "bsrange";
+        val = sp->bsrange_min % a ? sp->bsrange_min : sp->bsrange_max;
+    } else if (j->region_start % a) {
+        key = sp->offset % a ? "offset" : "offset_increment";
+        val = sp->offset % a ? sp->offset : sp->offset_increment;
+    }
+    for (uint32_t i = 0; !key && i < sp->nbssplit; i++)
+        if (sp->bssplit[i].bs % a) {
+            key = "bssplit";
+            val = sp->bssplit[i].bs;
+        }
+    if (!key)
+        return 0;
+    snprintf(j->ej.err, sizeof j->ej.err,
+             "direct=1 needs %s in multiples of %llu bytes (the direct I/O alignment of %s): "
+             "%s=%llu is not", key, (unsigned long long)a, j->ej.files[0].path, key,
+             (unsigned long long)val);
+    return -EINVAL;
+}
+
 static int loop_init(struct loop *l, struct job *j)
 {
     const struct job_spec *sp = j->spec;
     uint64_t bs;
+    int rc;
 
     memset(l, 0, sizeof *l);
     l->j = j;
@@ -150,6 +199,8 @@ static int loop_init(struct loop *l, struct job *j)
         return -EINVAL;
     }
     bs = iogen_max_bs(&l->gen);
+    if (j->ej.dio_align && (rc = loop_check_align(j)) < 0)
+        return rc;
     l->bytes_left = sp->time_based ? UINT64_MAX
                   : (sp->io_size ? sp->io_size : sp->size) * (sp->loops ? sp->loops : 1);
     l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
@@ -244,6 +295,11 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     loop_record(l, done, n, clock_now_ns());
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
+        if (!l->fatal && engine_error_persistent(done[i]->result)) {
+            l->fatal = done[i]->result;
+            l->fatal_file = done[i]->file;
+            l->fatal_kind = done[i]->kind;
+        }
         s->busy = 0;
         l->free_slots[l->nfree++] = s;
     }
@@ -291,7 +347,7 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
 static int loop_more(struct loop *l, uint64_t now)
 {
     const struct job *j = l->j;
-    return l->bytes_left > 0 && l->ops_left > 0 &&
+    return l->bytes_left > 0 && l->ops_left > 0 && !l->fatal && !halt_raised(j->halt) &&
            !atomic_load_explicit(&j->stop, memory_order_relaxed) &&
            (j->t_end_ns == 0 || now < j->t_end_ns);
 }
@@ -344,7 +400,7 @@ static int loop_run(struct loop *l)
             if (sp->thinktime_ns) {
                 if ((rc = loop_drain(l)) < 0)
                     goto out;
-                clock_sleep_until(clock_now_ns() + sp->thinktime_ns);
+                halt_sleep_until(j->halt, clock_now_ns() + sp->thinktime_ns);
             }
             now = clock_now_ns();
             more = loop_more(l, now);
@@ -358,47 +414,61 @@ static int loop_run(struct loop *l)
             wait = l->next_due - now;
         if (l->inflight == 0) {
             /* nothing to reap: ahead of the schedule */
-            clock_sleep_until(now + wait);
+            halt_sleep_until(j->halt, now + wait);
             continue;
         }
         if ((rc = loop_reap(l, 1, wait)) < 0)
             goto out;
         if (!more && !drain_since)
             drain_since = now;
-        if (!more && l->inflight > 0 && clock_now_ns() - drain_since > DRAIN_LIMIT_NS)
+        if (!more && l->inflight > 0 && clock_now_ns() - drain_since >
+            (halt_raised(j->halt) ? DRAIN_STOP_NS : DRAIN_LIMIT_NS))
             break;   /* loop_cut_off counts what is still out */
     }
-    if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop) && l->inflight == 0)
+    if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop) && !halt_raised(j->halt) &&
+        !l->fatal && l->inflight == 0)
         for (uint32_t f = 0; f < j->ej.nfiles && rc == 0; f++)
             rc = loop_sync_file(l, f, IO_SYNC);
 out:
     loop_cut_off(l);
-    if (rc < 0 && j->ej.err[0] == '\0')
-        snprintf(j->ej.err, sizeof j->ej.err, "%s: I/O failed: %s", j->ej.files[0].path, strerror(-rc));
+    if (rc == 0 && l->fatal) {
+        char e[128];
+        rc = l->fatal;
+        snprintf(j->ej.err, sizeof j->ej.err, "%s: %s failed: %s%s%s", j->ej.files[l->fatal_file].path,
+                 l->fatal_kind == IO_READ ? "read" : l->fatal_kind == IO_WRITE ? "write" : "sync",
+                 engine_strerror(rc, e, sizeof e), j->ej.detail[0] ? ": " : "", j->ej.detail);
+    }
+    if (rc < 0 && j->ej.err[0] == '\0') {
+        char e[128];
+        snprintf(j->ej.err, sizeof j->ej.err, "%s: I/O failed: %s", j->ej.files[0].path,
+                 engine_strerror(rc, e, sizeof e));
+    }
     return rc;
 }
 
 static void *job_main(void *arg)
 {
     struct job *j = arg;
-    struct loop l;
-    int rc;
+    int rc = 0;
 
-    if (j->spec->rw == RW_METADATA) {
-        clock_sleep_until(j->t_start_ns);
-        rc = mdjob_run(j);
-    } else {
-        rc = loop_init(&l, j);       /* allocate before t0, so the start is on time */
-        clock_sleep_until(j->t_start_ns);
-        if (rc == 0)
-            rc = loop_run(&l);
-        if (l.abandoned) {
+    /* the start instant is published by phase_start; startdelay is part
+     * of it, so the whole wait ends on a stop */
+    if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0) {
+        if (j->spec->rw == RW_METADATA)
+            rc = mdjob_run(j);
+        else
+            rc = loop_run(j->loop);
+    }
+    if (j->loop) {
+        if (j->loop->abandoned) {
             /* ops never came back within the drain limit: the engine may
              * still write into their buffers until it is torn down */
             j->eng->teardown(&j->ej);
             j->ej.priv = NULL;
         }
-        loop_free(&l);
+        loop_free(j->loop);
+        free(j->loop);
+        j->loop = NULL;
     }
     j->error = rc < 0 ? rc : 0;
     j->t_last_ns = clock_now_ns();
@@ -408,7 +478,18 @@ static void *job_main(void *arg)
     return NULL;
 }
 
-int job_start(struct job *j)
+int job_prepare(struct job *j)
+{
+    int rc;
+    if (j->spec->rw == RW_METADATA)
+        return 0;
+    j->loop = xmalloc(sizeof *j->loop);
+    if ((rc = loop_init(j->loop, j)) < 0)
+        job_release(j);
+    return rc;
+}
+
+int job_spawn(struct job *j)
 {
     int rc = pthread_create(&j->thread, NULL, job_main, j);
     if (rc != 0)
@@ -425,6 +506,15 @@ void job_join(struct job *j)
     }
 }
 
+void job_release(struct job *j)
+{
+    if (j->thread_started || !j->loop)
+        return;
+    loop_free(j->loop);
+    free(j->loop);
+    j->loop = NULL;
+}
+
 static int layout_write(struct job *j, uint32_t f, uint64_t off, uint64_t len, char *buf)
 {
     struct io_req r = { .kind = IO_WRITE, .file = f, .offset = off, .buf = buf, .len = len };
@@ -438,31 +528,64 @@ static int layout_write(struct job *j, uint32_t f, uint64_t off, uint64_t len, c
     return rc < 0 ? rc : r.result;
 }
 
+/* Grow file f to size without writing data and never shrinking it. */
+static int layout_extend(struct job *j, uint32_t f, uint64_t size)
+{
+    static char zero[BUF_ALIGN] __attribute__((aligned(BUF_ALIGN)));
+    if (j->eng->extend)
+        return j->eng->extend(&j->ej, f, size);
+    /* one byte at the end extends the file but, unlike ftruncate, never
+     * shrinks it: agents sharing a file may extend it concurrently */
+    return layout_write(j, f, size - 1, 1, zero);
+}
+
+int job_space_needed(struct job *j, uint64_t *bytes)
+{
+    struct engine_job *ej = &j->ej;
+    *bytes = 0;
+    if (!j->owns_files || j->spec->rw == RW_METADATA)
+        return 0;
+    for (uint32_t f = 0; f < ej->nfiles; f++) {
+        uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
+        int rc = j->eng->file_size(ej, f, &have);
+        if (rc < 0 && rc != -ENOENT)
+            return rc;
+        if (have >= want)
+            continue;
+        /* a shorter file gets its region rewritten (read phases) or
+         * written by the phase (write phases): at most the region */
+        *bytes += want - (have > start ? have : start);
+    }
+    return 0;
+}
+
 int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
 {
     struct engine_job *ej = &j->ej;
     char *buf = NULL;
     uint64_t rng = j->seed | 1;
+    uint64_t align = ej->dio_align ? ej->dio_align : 1;
     int rc = 0;
 
     if (!j->owns_files)
         return 0;
     for (uint32_t f = 0; f < ej->nfiles && rc == 0; f++) {
-        uint64_t have = 0, want = ej->files[f].size;
+        uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
+        if (halt_raised(j->halt)) {
+            rc = -ECANCELED;
+            break;
+        }
         rc = j->eng->file_size(ej, f, &have);
         if (rc < 0)
             break;
         if (have >= want) {
             if (fill)
-                atomic_fetch_add(done, want);
+                atomic_fetch_add(done, want - start);
             continue;
         }
         if (!fill) {
-            /* write phases: the planned size, no data needed.  One byte at
-             * the end extends the file but, unlike ftruncate, never shrinks
-             * it: agents sharing a file may extend it concurrently. */
-            char zero = 0;
-            rc = layout_write(j, f, want - 1, 1, &zero);
+            /* write phases: the planned size, no data needed */
+            rc = layout_extend(j, f, want);
             continue;
         }
         if (!buf) {
@@ -472,17 +595,29 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
             buf = p;
             fill_buffer(j->spec, buf, LAYOUT_CHUNK, &rng);
         }
-        /* rewrite from 0: a short file may be a half-finished earlier layout */
-        for (uint64_t off = 0; off < want && rc == 0; off += LAYOUT_CHUNK) {
+        /* only the job's region, rewritten whole: a short file may be a
+         * half-finished earlier layout.  direct=1 needs aligned offsets
+         * and lengths; the last chunk may then end a little past want. */
+        for (uint64_t off = start - start % align; off < want && rc == 0; off += LAYOUT_CHUNK) {
             uint64_t len = want - off < LAYOUT_CHUNK ? want - off : LAYOUT_CHUNK;
+            if (halt_raised(j->halt)) {
+                rc = -ECANCELED;
+                break;
+            }
+            if (len % align)
+                len += align - len % align;
             rc = layout_write(j, f, off, len, buf);
             if (rc == 0)
-                atomic_fetch_add(done, len);
+                atomic_fetch_add(done, off + len > want ? want - off : len);
         }
     }
-    if (rc < 0 && ej->err[0] == '\0')
-        snprintf(ej->err, sizeof ej->err, "laying out %s failed: %s",
-                 ej->files[0].path, strerror(-rc));
+    if (rc == -ECANCELED) {
+        snprintf(ej->err, sizeof ej->err, "layout stopped");
+    } else if (rc < 0 && ej->err[0] == '\0') {
+        char e[128];
+        snprintf(ej->err, sizeof ej->err, "laying out %s failed: %s%s%s", ej->files[0].path,
+                 engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
+    }
     free(buf);
     return rc;
 }

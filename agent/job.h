@@ -12,7 +12,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "agent/engine.h"
+#include "agent/halt.h"
 #include "common/stats.h"
+
+struct loop;                   /* job.c: the I/O loop's slots and buffers */
 
 struct job {
     /* set before start, read-only afterwards */
@@ -22,8 +25,12 @@ struct job {
     uint64_t seed;
     uint64_t region_start;     /* this thread's region in each file (offset, */
     uint64_t region_len;       /* offset_increment x global job number) */
-    uint64_t t_start_ns;       /* begin I/O at this monotonic instant */
-    uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound */
+    atomic_uint_fast64_t t_start_ns;  /* begin I/O at this monotonic instant:
+                                  HALT_NEVER until the phase starts */
+    uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound
+                                  (set before t_start_ns is published) */
+    struct halt *halt;         /* the phase's stop signal: every sleep of the
+                                  thread and every layout chunk checks it */
     char workdir[PLAN_PATH_MAX];  /* rw=metadata: the directory it works in */
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
@@ -38,10 +45,12 @@ struct job {
     atomic_int finished;
 
     /* results, valid once finished */
-    uint64_t t_first_ns;       /* when the first request was issued */
+    uint64_t t_first_ns;       /* when the first request was issued;
+                                  UINT64_MAX if it never began (stopped before) */
     uint64_t t_last_ns;        /* when the job stopped */
     int error;                 /* fatal engine error, 0 if none */
 
+    struct loop *loop;         /* made by job_prepare, freed by the thread */
     pthread_t thread;
     int thread_started;
     void (*on_finish)(void *arg);  /* called from the job thread at the end */
@@ -50,21 +59,34 @@ struct job {
 
 /* Initialise everything but ej's files/engine state (the caller fills those). */
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed);
-/* Start the thread; it sleeps until t_start_ns. 0 or -errno. */
-int job_start(struct job *j);
+/* Everything the thread needs before its first op (slots, aligned and
+ * filled buffers; direct=1 alignment checked), so the timed window holds
+ * only I/O.  After engine setup, before job_spawn.  0 or -errno (text in
+ * ej.err). */
+int job_prepare(struct job *j);
+/* Create the thread.  It waits, doing nothing, until t_start_ns is set and
+ * reached (or the halt is raised: then it ends without I/O).  0 or -errno. */
+int job_spawn(struct job *j);
 /* Wait for the thread to end (after it finished or was stopped). */
 void job_join(struct job *j);
+/* Free what job_prepare made if the thread never ran (idempotent). */
+void job_release(struct job *j);
 /* Sampler side: move what the job recorded since the last harvest into acc
  * (merged, not overwritten) and reset it.  Any thread but the job's. */
 void job_harvest(struct job *j, struct op_set *acc);
 /* Ops outstanding and the issue time of the oldest (UINT64_MAX if none). */
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
 
-/* Lay out the job's files before a phase: every file shorter than its
- * planned size is written fully (read phases) or extended (write phases),
- * through the job's own engine, synchronously. *bytes_written adds up.
- * Files the job does not own are left alone. */
+/* Lay out the job's files before a phase: in every file shorter than its
+ * planned size, the job's region [start, size) is written (read phases) or
+ * the file is extended, never shrunk (write phases), through the job's own
+ * engine, synchronously; *done adds up the bytes present or written.  Files
+ * the job does not own are left alone.  Checks the halt between chunks:
+ * -ECANCELED when it was raised. */
 int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done);
+/* Bytes job_layout and the phase may add to the job's files beyond what
+ * they hold now (0 for files it does not own).  0 or -errno. */
+int job_space_needed(struct job *j, uint64_t *bytes);
 /* Delete the job's own files (unlink=1), after the phase. */
 void job_unlink_files(struct job *j);
 

@@ -3,6 +3,7 @@
  * to session.c.  All run state lives in the session, none here. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     a.loop = uv_default_loop();
+    a.loop_thread = pthread_self();
     uv_tcp_init(a.loop, &a.server);
     a.server.data = &a;
     if ((rc = uv_tcp_bind(&a.server, (struct sockaddr *)&ss, 0)) < 0 ||

@@ -1,10 +1,17 @@
 /* mdjob: see mdjob.h.  Ops are synchronous engine calls (one in flight per
  * job thread); numjobs gives concurrency.  The names are built once up
- * front so the timed loop only formats nothing and allocates nothing. */
+ * front so the timed loop only formats nothing and allocates nothing.
+ *
+ * What a job creates it tracks (exists[], dexists[]) and removes at the
+ * end, also when a create failed half-way (the file exists, its data did
+ * not fit): a full file system must not leave names that make the next
+ * run fail with EEXIST.  An error no retry cures (engine_error_persistent)
+ * ends the job at once, named. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/halt.h"
 #include "agent/mdjob.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
@@ -24,6 +31,21 @@ struct md {
     int made_workdir;
     int fatal;             /* the engine gave up (its text in ej.err): stop */
 };
+
+static const char *md_op_name(enum op_type op)
+{
+    switch (op) {
+    case OP_CREATE: return "create";
+    case OP_STAT: return "stat";
+    case OP_OPEN: return "open";
+    case OP_READDIR: return "readdir";
+    case OP_RENAME: return "rename";
+    case OP_UNLINK: return "unlink";
+    case OP_MKDIR: return "mkdir";
+    case OP_RMDIR: return "rmdir";
+    default: return "metadata op";
+    }
+}
 
 static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0, int rc)
 {
@@ -46,6 +68,13 @@ static int md_raw(struct md *m, enum op_type op, const char *a, const char *b, u
      * past server_timeout, with its reason in ej.err) ends the job */
     if (rc < 0 && m->j->ej.err[0] && !m->fatal)
         m->fatal = rc;
+    if (rc < 0 && !m->fatal && engine_error_persistent(rc)) {
+        char e[128];
+        struct engine_job *ej = &m->j->ej;
+        m->fatal = rc;
+        snprintf(ej->err, sizeof ej->err, "%s: %s failed: %s%s%s", a, md_op_name(op),
+                 engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
+    }
     return rc;
 }
 
@@ -74,13 +103,15 @@ static int md_call_in_dir(struct md *m, enum op_type op, const char *a, uint64_t
         rc = md_raw(m, op, a, NULL, size);
     }
     md_record(m, op, op == OP_CREATE ? size : 0, t0, rc);
+    if (rc < 0 && rc != -EEXIST && rc != -ENOENT)
+        md_raw(m, op == OP_CREATE ? OP_UNLINK : OP_RMDIR, a, NULL, 0);  /* half-made: ours */
     return rc;
 }
 
 static int md_stop(const struct md *m)
 {
     const struct job *j = m->j;
-    return m->fatal || atomic_load_explicit(&j->stop, memory_order_relaxed) ||
+    return m->fatal || halt_raised(j->halt) || atomic_load_explicit(&j->stop, memory_order_relaxed) ||
            (j->t_end_ns && clock_now_ns() >= j->t_end_ns);
 }
 

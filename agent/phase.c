@@ -5,7 +5,15 @@
  * <directory>/<name>.<agent>.<thread>.<file>, so agents sharing a directory
  * never share files unless the plan says so.  Engines are set up one job at
  * a time from the preparing thread because libnfs is not safe to connect
- * from several threads at once. */
+ * from several threads at once.
+ *
+ * Everything slow happens on worker threads, before the start instant or
+ * after the last job ended: connects, opens, the free-space check, layout,
+ * buffers and thread creation in phase_prepare; joins, unlink and engine
+ * teardown in phase_finish.  Every failure on the way (a refused open, a
+ * full disk, pthread_create) unwinds what was made, threads included, so
+ * the agent is idle again whatever went wrong. */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +21,12 @@
 #include "agent/phase.h"
 #include "common/clock.h"
 #include "common/plan_files.h"
+#include "common/units.h"
 #include "common/xmalloc.h"
+
+/* File and NFS work never runs on the agent's loop thread (heartbeats and
+ * the lease must go on whatever the storage does). */
+#define ASSERT_NOT_LOOP(pr) assert(!pthread_equal(pthread_self(), (pr)->loop_thread))
 
 /* Path of file f of thread t (global job number g), confined when local. */
 static int job_file_path(const struct job_spec *js, const struct agent_identity *id,
@@ -103,6 +116,7 @@ static void phase_free_jobs(struct phase_run *pr)
 {
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
+        job_release(j);
         if (j->ej.priv)
             j->eng->teardown(&j->ej);
         free(j->ej.files);
@@ -170,7 +184,7 @@ static int md_workdir(const struct job_spec *js, const struct agent_identity *id
 /* Fill thread t (global job number g on this agent) of job js: its
  * region, files, engine and seed. */
 static int build_job(struct job *j, const struct job_spec *js, const struct agent_identity *id,
-                     uint32_t t, uint32_t g, char *err, size_t errlen)
+                     struct halt *halt, uint32_t t, uint32_t g, char *err, size_t errlen)
 {
     uint32_t nfiles = js->rw == RW_METADATA ? 1 : plan_files_per_thread(js);
     uint32_t lo, hi;
@@ -185,6 +199,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         seed ^= clock_now_ns();
     seed ^= ((uint64_t)id->index << 40) ^ ((uint64_t)g << 20) ^ t;
     job_init(j, js, engine_find(js->ioengine), seed);
+    j->halt = halt;
     j->ej.agent_index = id->index;
     j->ej.job_index = t;
     j->ej.create = 1;
@@ -216,9 +231,13 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         uint64_t last = !js->filename[0] ? gjob
                       : per_agent ? (uint64_t)id->index * js->numjobs + js->numjobs - 1
                       : (uint64_t)hi * js->numjobs + js->numjobs - 1;
+        uint64_t first = !js->filename[0] ? gjob
+                       : per_agent ? (uint64_t)id->index * js->numjobs
+                       : (uint64_t)lo * js->numjobs;
         if ((rc = job_file_path(js, id, t, g, f, ef->path, sizeof ef->path, err, errlen)) < 0)
             return rc;
         ef->size = js->offset + js->offset_increment * last + j->region_len;
+        ef->start = js->offset + js->offset_increment * first;
         if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
             continue;
         /* kernel-mount engines open beneath the root the path is under */
@@ -237,13 +256,78 @@ static int layout_fill(const struct job *j)
     return j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw) && !rw_mode_writes(j->spec->rw);
 }
 
+void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg)
+{
+    memset(pr, 0, sizeof *pr);
+    halt_init(&pr->halt);
+    pr->on_all_finished = on_all_finished;
+    pr->arg = arg;
+}
+
+/* Refuse before laying out when a file system cannot hold what the phase
+ * will add to it: the jobs' needs summed per place (an --allow root's file
+ * system, an NFS export) against what it has free. */
+static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
+{
+    struct place { char where[PLAN_PATH_MAX]; uint64_t need, avail; const char *job; } *pl;
+    uint32_t npl = 0;
+    int rc = 0;
+
+    pl = xcalloc(pr->njobs ? pr->njobs : 1, sizeof *pl);
+    for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
+        struct job *j = &pr->jobs[i];
+        char where[PLAN_PATH_MAX];
+        uint64_t need = 0, avail = 0;
+        uint32_t k;
+        if (!j->eng->space || job_space_needed(j, &need) < 0 || need == 0)
+            continue;
+        if (j->eng->space(&j->ej, &avail, where, sizeof where) < 0)
+            continue;            /* not known: the I/O will say */
+        for (k = 0; k < npl && strcmp(pl[k].where, where) != 0; k++)
+            ;
+        if (k == npl) {
+            snprintf(pl[npl].where, sizeof pl[npl].where, "%s", where);
+            pl[npl].avail = avail;
+            pl[npl++].job = j->spec->name;
+        }
+        pl[k].need += need;
+    }
+    for (uint32_t k = 0; k < npl; k++) {
+        char need[32], avail[32];
+        if (pl[k].need <= pl[k].avail)
+            continue;
+        snprintf(err, errlen, "job '%s': not enough space: needs %s, %s free on %s", pl[k].job,
+                 units_fmt_bytes(need, sizeof need, (double)pl[k].need, 1024),
+                 units_fmt_bytes(avail, sizeof avail, (double)pl[k].avail, 1024), pl[k].where);
+        rc = -ENOSPC;
+        break;
+    }
+    free(pl);
+    return rc;
+}
+
+/* Stop and join the threads made so far, remove the files this phase
+ * created (a failed or stopped prepare leaves nothing of its own behind),
+ * then free everything. */
+static void phase_unwind(struct phase_run *pr)
+{
+    halt_raise(&pr->halt);
+    for (uint32_t i = 0; i < pr->njobs; i++)
+        job_join(&pr->jobs[i]);
+    for (uint32_t i = 0; i < pr->njobs; i++)
+        if (pr->jobs[i].spec->rw != RW_METADATA)
+            job_unlink_files(&pr->jobs[i]);
+    phase_free_jobs(pr);
+}
+
 int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen)
 {
     uint32_t total = 0, n = 0;
     int rc = 0;
 
-    memset(pr, 0, sizeof *pr);
+    pr->loop_thread = id->loop_thread;
+    ASSERT_NOT_LOOP(pr);
     pr->ph = ph;
     for (uint32_t k = 0; k < ph->njobs; k++) {
         if (plan_agents_match(ph->jobs[k].agents, id->index) != 1)
@@ -259,21 +343,30 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
             continue;
         for (uint32_t t = 0; t < js->numjobs && rc == 0; t++) {
             struct job *j = &pr->jobs[n];
+            if (halt_raised(&pr->halt)) {
+                rc = -ECANCELED;
+                snprintf(err, errlen, "stopped while preparing");
+                break;
+            }
             pr->njobs = n + 1;
-            rc = build_job(j, js, id, t, n++, err, errlen);
+            rc = build_job(j, js, id, &pr->halt, t, n++, err, errlen);
             if (rc < 0)
                 break;
             if ((rc = j->eng->setup(&j->ej)) < 0)
                 snprintf(err, errlen, "job '%s': %s", js->name, j->ej.err);
         }
     }
+    /* before writing anything: does it fit? */
+    if (rc == 0)
+        rc = phase_check_space(pr, err, errlen);
     /* read phases need data there, write phases the full size: lay out
      * after every engine is up, so a bad URL fails before any writing,
      * and with a known total for the progress the agent reports */
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
         if (layout_fill(&pr->jobs[i]) && pr->jobs[i].owns_files)
             for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
-                atomic_fetch_add(&pr->layout_total, pr->jobs[i].ej.files[f].size);
+                atomic_fetch_add(&pr->layout_total,
+                                 pr->jobs[i].ej.files[f].size - pr->jobs[i].ej.files[f].start);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
         struct job *j = &pr->jobs[i];
         if (j->spec->rw == RW_METADATA)
@@ -281,37 +374,53 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
         rc = job_layout(j, layout_fill(j), &pr->layout_done);
         if (rc == 0 && j->spec->invalidate && j->eng->invalidate)
             j->eng->invalidate(&j->ej);
-        if (rc < 0)
+        if (rc == -ECANCELED)
+            snprintf(err, errlen, "stopped while laying out");
+        else if (rc < 0)
             snprintf(err, errlen, "job '%s': %s", j->spec->name, j->ej.err);
     }
-    if (rc < 0)
-        phase_free_jobs(pr);
+    /* everything a thread needs before its first op, then the threads,
+     * which wait for the start: the timed window holds only I/O */
+    for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
+        if ((rc = job_prepare(&pr->jobs[i])) < 0)
+            snprintf(err, errlen, "job '%s': %s", pr->jobs[i].spec->name, pr->jobs[i].ej.err);
+    if (rc == 0)
+        atomic_store(&pr->running, pr->njobs);
+    for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
+        struct job *j = &pr->jobs[i];
+        j->on_finish = on_job_finished;
+        j->on_finish_arg = pr;
+        if ((rc = job_spawn(j)) < 0) {
+            char e[128];
+            snprintf(err, errlen, "cannot create job thread %u of %u: %s", i + 1, pr->njobs,
+                     engine_strerror(rc, e, sizeof e));
+            /* the threads not made will never count down */
+            atomic_fetch_sub(&pr->running, pr->njobs - i);
+        }
+    }
+    if (rc < 0) {
+        /* threads that did start end without I/O; none may call back */
+        pr->on_all_finished = NULL;
+        phase_unwind(pr);
+    }
     return rc;
 }
 
-int phase_start(struct phase_run *pr, uint64_t t0_ns)
+void phase_start(struct phase_run *pr, uint64_t t0_ns)
 {
-    atomic_store(&pr->running, pr->njobs);
-    if (pr->njobs == 0 && pr->on_all_finished) {
-        pr->on_all_finished(pr->arg);   /* idle in this phase (agents=) */
-        return 0;
+    if (pr->njobs == 0) {
+        if (pr->on_all_finished)
+            pr->on_all_finished(pr->arg);   /* idle in this phase (agents=) */
+        return;
     }
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
         const struct job_spec *js = j->spec;
-        j->t_start_ns = t0_ns + js->startdelay_ns;
-        j->t_end_ns = js->runtime_ns ? j->t_start_ns + js->ramp_ns + js->runtime_ns : 0;
-        j->on_finish = on_job_finished;
-        j->on_finish_arg = pr;
-        int rc = job_start(j);
-        if (rc < 0) {
-            /* the threads already started still count down; stop them */
-            atomic_fetch_sub(&pr->running, pr->njobs - i);
-            phase_stop(pr);
-            return rc;
-        }
+        uint64_t t = t0_ns + js->startdelay_ns;
+        j->t_end_ns = js->runtime_ns ? t + js->ramp_ns + js->runtime_ns : 0;
+        atomic_store(&j->t_start_ns, t);
     }
-    return 0;
+    halt_kick(&pr->halt);
 }
 
 void phase_harvest(struct phase_run *pr, struct op_set *acc)
@@ -337,23 +446,35 @@ void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns)
 
 void phase_stop(struct phase_run *pr)
 {
-    for (uint32_t i = 0; i < pr->njobs; i++)
-        atomic_store(&pr->jobs[i].stop, 1);
+    halt_raise(&pr->halt);
 }
 
-int phase_finish(struct phase_run *pr, char *err, size_t errlen)
+int phase_first_error(struct phase_run *pr, char *err, size_t errlen)
 {
-    int rc = 0;
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
-        job_join(j);
-        if (j->spec->unlink && j->spec->rw != RW_METADATA)
-            job_unlink_files(j);
-        if (j->error && rc == 0) {
-            rc = j->error;
+        if (j->error) {
             snprintf(err, errlen, "job '%s': %s", j->spec->name, j->ej.err);
+            return j->error;
         }
     }
+    return 0;
+}
+
+void phase_finish(struct phase_run *pr)
+{
+    ASSERT_NOT_LOOP(pr);
+    for (uint32_t i = 0; i < pr->njobs; i++)
+        job_join(&pr->jobs[i]);
+    for (uint32_t i = 0; i < pr->njobs; i++) {
+        struct job *j = &pr->jobs[i];
+        if (j->spec->unlink && j->spec->rw != RW_METADATA)
+            job_unlink_files(j);
+    }
     phase_free_jobs(pr);
-    return rc;
+}
+
+void phase_release(struct phase_run *pr)
+{
+    halt_destroy(&pr->halt);
 }

@@ -1,14 +1,26 @@
 /* phase: one phase of a plan as this agent runs it: the job threads, their
  * files and engines.
  *
- * phase_prepare does the slow, blocking part (expanding and confining
- * paths, connecting engines, laying out files) and is meant for a worker
- * thread; the rest is called from the agent's loop thread. */
+ * Life of a phase_run (owner: the session; which thread calls what):
+ *   phase_init      loop thread, before anything else; the halt exists from
+ *                   here on, so phase_stop may be called at any time
+ *   phase_prepare   worker thread: paths, engines, free space, layout, job
+ *                   buffers, and the job threads, which wait for the start
+ *   phase_start     loop thread: publish the start instant
+ *   phase_harvest, phase_inflight, phase_first_error
+ *                   loop thread, while running / once all jobs finished
+ *   phase_finish    worker thread: join, unlink=1, engine teardown, free
+ *   phase_release   loop thread, after phase_finish or a failed
+ *                   phase_prepare: the halt goes (no stop after this)
+ * The loop thread never does file or NFS work (it keeps heartbeats going):
+ * phase_prepare and phase_finish assert they are not called on it. */
 #ifndef NFSTORM_PHASE_H
 #define NFSTORM_PHASE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include "agent/halt.h"
 #include "agent/job.h"
 #include "agent/paths.h"
 #include "common/plan.h"
@@ -21,6 +33,7 @@ struct agent_identity {
     const char *host;            /* ${host} */
     const struct allow_list *allow;
     const struct allow_list *allow_nfs;  /* URL prefixes in root[] (not paths) */
+    pthread_t loop_thread;       /* the agent's libuv loop: no file work there */
 };
 
 struct phase_run {
@@ -31,6 +44,8 @@ struct phase_run {
     atomic_uint_fast64_t layout_total;  /* bytes read phases need laid out */
     atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
     atomic_uint running;         /* job threads not yet finished */
+    struct halt halt;            /* stop: ends layout, sleeps and I/O */
+    pthread_t loop_thread;
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;
 };
@@ -40,20 +55,31 @@ struct phase_run {
 int phase_check_plan(const struct plan *p, const struct agent_identity *id,
                      char *err, size_t errlen);
 
-/* Build jobs, set up engines and lay out files.  Blocking.  On failure
- * everything is torn down again and err says why. */
+/* Empty run with its halt; on_all_finished(arg) will be called from the
+ * last job thread to end (possibly before phase_start if stopped). */
+void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg);
+/* Build jobs, set up engines, check free space, lay out files, make the
+ * job threads (waiting for phase_start).  Blocking; a worker thread.  On
+ * failure (or a stop: -ECANCELED) everything is torn down again, threads
+ * included, and err says why; the run is then as after phase_finish. */
 int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen);
-/* Start all job threads at t0 (agent clock). */
-int phase_start(struct phase_run *pr, uint64_t t0_ns);
+/* Let the job threads go at t0 (agent clock).  Loop thread, no blocking. */
+void phase_start(struct phase_run *pr, uint64_t t0_ns);
 /* Merge what every job recorded since the last harvest into acc. */
 void phase_harvest(struct phase_run *pr, struct op_set *acc);
 /* Ops outstanding across the phase's jobs and the age of the oldest. */
 void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns);
-/* Ask every job to stop (they finish their in-flight ops first). */
+/* Ask every job (or the preparing worker) to stop: layout ends between
+ * chunks, sleeps end now, jobs finish their in-flight ops.  Any thread. */
 void phase_stop(struct phase_run *pr);
-/* Join threads, tear engines down, free.  The first job error, if any, is
- * returned with its text in err. */
-int phase_finish(struct phase_run *pr, char *err, size_t errlen);
+/* Once every job thread finished: the first job error (0 if none), its
+ * text in err.  No I/O. */
+int phase_first_error(struct phase_run *pr, char *err, size_t errlen);
+/* Join threads, delete unlink=1 files, tear engines down, free.  Blocking;
+ * a worker thread. */
+void phase_finish(struct phase_run *pr);
+/* The end of what phase_init made (no I/O). */
+void phase_release(struct phase_run *pr);
 
 #endif

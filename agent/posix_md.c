@@ -24,6 +24,8 @@ static int posix_md_create(const char *path, const char *buf, uint64_t size)
     }
     if (close(fd) < 0 && rc == 0)
         rc = -errno;
+    if (rc < 0)
+        unlink(path);     /* O_EXCL made it ours: no half-written name stays */
     return rc;
 }
 

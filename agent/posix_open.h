@@ -8,7 +8,13 @@
  * openat2 (< 5.6) fall back to a plain open of the checked path.
  *
  * A file is created only if it does not exist (O_EXCL), so the job knows
- * which files it created: the only ones unlink=1 may delete. */
+ * which files it created: the only ones unlink=1 may delete.
+ *
+ * direct=1: the file system's direct I/O alignment (statx STATX_DIOALIGN)
+ * goes into ej->dio_align so a misaligned plan is refused by name instead
+ * of failing every op with EINVAL, and files are extended for layout
+ * through a second, buffered open of the same file: an O_DIRECT fd refuses
+ * the unaligned one-byte write that extends without shrinking. */
 #ifndef NFSTORM_POSIX_OPEN_H
 #define NFSTORM_POSIX_OPEN_H
 
@@ -19,5 +25,11 @@
  * ej->files[i].created.  0, or -errno with "PATH: open failed: ..." in
  * ej->err (the fds opened so far stay in fd[] for the caller to close). */
 int posix_open_files(struct engine_job *ej, int *fd);
+/* Grow the file open as fd (file index f of ej) to at least size bytes,
+ * never shrinking it.  0 or -errno. */
+int posix_extend(struct engine_job *ej, int fd, uint64_t size);
+/* Bytes free to unprivileged writers on fd's file system; where names it
+ * (the --allow root).  0 or -errno. */
+int posix_space(struct engine_job *ej, int fd, uint64_t *avail, char *where, size_t wherelen);
 
 #endif

@@ -1,12 +1,23 @@
 /* session: the agent's control connection state machine (see session.h).
  *
  *   HELLO --hello--> IDLE --plan--> PREPARING --(worker done)--> READY
- *   READY --start--> RUNNING --(all jobs finished)--> PREPARING (next phase) | IDLE
+ *   READY --start--> RUNNING --(all jobs finished: phase-done)--> FINISHING
+ *   FINISHING --(worker done)--> PREPARING (next phase) | IDLE
+ *   (authenticated while the active session winds down: WAITING, then IDLE)
  *
- * The loop thread never does file I/O: preparing (layout, engine connects)
- * runs on libuv's thread pool, I/O on the job threads.  The session is
- * freed only when its handles are closed, no work is queued and no job
- * thread runs, whichever of those ends last. */
+ * Threads: every libuv call on the agent's loop is made from the loop
+ * thread.  The only way in from another thread is uv_async_send (a job
+ * thread saying the phase's jobs all ended) and libuv's own thread-pool
+ * completion.  The loop thread never does file or NFS I/O: preparing
+ * (engine connects, free-space check, layout, job threads) and finishing
+ * (joins, unlink=1, engine teardown) run on libuv's thread pool, I/O on the
+ * job threads, so heartbeats and the lease never wait for storage.
+ *
+ * Every path out of a phase (done, failed to prepare, stopped, the
+ * coordinator gone) goes through phase_stop and finish_phase back to IDLE,
+ * and the session is freed only when its handles are closed, no work is
+ * queued and no job thread runs, whichever of those ends last. */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,8 +36,11 @@
 #define READ_CHUNK (64 * 1024)
 #define SESSION_HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define SESSION_MAX_PENDING 16
+#define SESSION_WAIT_NS (60 * 1000000000ull)  /* behind a winding-down session */
 
-enum session_state { S_HELLO, S_AUTH, S_IDLE, S_PREPARING, S_READY, S_RUNNING };
+enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S_RUNNING,
+                     S_FINISHING };
+enum work_kind { W_PREPARE, W_FINISH };
 
 struct session {
     struct agent *agent;
@@ -35,16 +49,18 @@ struct session {
     uv_timer_t tick;          /* hello deadline, then heartbeats and the lease */
     uv_async_t finished;
     uv_work_t work;
+    enum work_kind work_kind;
     int open_handles;
     int handles_closing;
     int closing;
-    int work_busy;
+    int work_busy;             /* prepare or finish queued on the thread pool */
     int jobs_running;
     int stop_requested;
     int run_complete;         /* its plan is done: a new coordinator may take over */
     enum session_state state;
     char peer[64];
     uint64_t accepted_ns;
+    uint64_t waiting_since_ns;
     uint64_t last_rx_ns;
     unsigned char anonce[AUTH_NONCE_LEN];
     unsigned char cnonce[AUTH_NONCE_LEN];
@@ -53,10 +69,13 @@ struct session {
 
     struct msg_plan plan;
     int have_plan;
+    int plan_pending;         /* a plan arrived while WAITING */
     struct agent_identity id;
     uint32_t phase;
     struct phase_run run;
-    int run_prepared;
+    int run_live;             /* phase_init done, phase_release not yet */
+    int run_prepared;         /* phase_prepare succeeded, phase_finish not yet */
+    int phase_rc;             /* the phase's first job error */
     int work_rc;
     char work_err[PHASE_ERR_MAX];
 
@@ -75,6 +94,8 @@ struct write_req {
 
 static void session_maybe_free(struct session *s);
 static void session_authenticated(struct session *s);
+static void finish_phase(struct session *s);
+static void handle_plan(struct session *s);
 static void on_sample(uv_timer_t *t);
 
 static void on_written(uv_write_t *req, int status)
@@ -124,87 +145,140 @@ static void send_error(struct session *s, const char *fmt, ...)
     session_send(s, &b);
 }
 
+static void session_promote(struct session *s);
+
 static void on_handle_closed(uv_handle_t *h)
 {
     struct session *s = h->data;
+    struct agent *a = s->agent;
     if (--s->open_handles == 0) {
         frame_reader_free(&s->rd);
         if (s->have_plan)
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
-        if (s->agent->active == s)
-            s->agent->active = NULL;
+        if (a->waiting == s)
+            a->waiting = NULL;
         log_info("session with %s ended", s->peer);
+        if (a->active == s) {
+            a->active = NULL;
+            /* a coordinator that connected while this one was winding
+             * down is served now, never told "busy" */
+            if (a->waiting) {
+                struct session *w = a->waiting;
+                a->waiting = NULL;
+                session_promote(w);
+            }
+        }
         free(s);
     }
 }
 
-/* End the session: stop I/O, then free once nothing refers to it. */
+/* End the session: stop I/O (and a layout in progress), then free once
+ * nothing refers to it. */
 static void session_end(struct session *s, const char *why)
 {
     if (!s->closing) {
         log_info("closing session with %s: %s", s->peer, why);
         s->closing = 1;
     }
-    if (s->jobs_running)
+    if (s->run_live)
         phase_stop(&s->run);
     session_maybe_free(s);
 }
 
 static void session_maybe_free(struct session *s)
 {
-    char err[PHASE_ERR_MAX];
     if (!s->closing || s->work_busy || s->jobs_running || s->handles_closing)
         return;
-    s->handles_closing = 1;
     if (s->run_prepared) {
-        phase_finish(&s->run, err, sizeof err);
-        s->run_prepared = 0;
+        finish_phase(s);        /* threads and engines go first, off the loop */
+        return;
     }
+    s->handles_closing = 1;
     uv_timer_stop(&s->sampler);
     if (s->state <= S_AUTH)
         s->agent->npending--;
+    if (s->agent->waiting == s)
+        s->agent->waiting = NULL;
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
     uv_close((uv_handle_t *)&s->sampler, on_handle_closed);
     uv_close((uv_handle_t *)&s->tick, on_handle_closed);
     uv_close((uv_handle_t *)&s->finished, on_handle_closed);
 }
 
-/* ---- preparing a phase (worker thread) ---- */
+/* ---- work off the loop: preparing and finishing a phase ----
+ *
+ * Both run on libuv's thread pool; the loop only learns the outcome in
+ * work_done.  One uv_work_t serves both: they never overlap. */
 
-static void prepare_work(uv_work_t *w)
+static void work_run(uv_work_t *w)
 {
     struct session *s = w->data;
-    s->work_err[0] = '\0';
-    s->work_rc = phase_prepare(&s->run, &s->plan.plan.phases[s->phase], &s->id,
-                               s->work_err, sizeof s->work_err);
+    if (s->work_kind == W_PREPARE) {
+        s->work_err[0] = '\0';
+        s->work_rc = phase_prepare(&s->run, &s->plan.plan.phases[s->phase], &s->id,
+                                   s->work_err, sizeof s->work_err);
+    } else {
+        phase_finish(&s->run);
+    }
 }
 
-static void prepare_done(uv_work_t *w, int status)
+static void prepare_done(struct session *s, int status);
+static void finish_done(struct session *s);
+
+static void work_done(uv_work_t *w, int status)
 {
     struct session *s = w->data;
+    s->work_busy = 0;
+    if (s->work_kind == W_PREPARE)
+        prepare_done(s, status);
+    else
+        finish_done(s);
+}
+
+static void queue_work(struct session *s, enum work_kind kind)
+{
+    s->work_kind = kind;
+    s->work.data = s;
+    s->work_busy = 1;
+    /* fails only for a NULL callback */
+    int rc = uv_queue_work(s->agent->loop, &s->work, work_run, work_done);
+    assert(rc == 0);
+    (void)rc;
+}
+
+/* The run is over for this coordinator: idle, ready for the next one. */
+static void run_over(struct session *s)
+{
+    s->state = S_IDLE;
+    s->run_complete = 1;
+    if (s->have_plan) {
+        msg_plan_free(&s->plan);
+        s->have_plan = 0;
+    }
+}
+
+static void prepare_done(struct session *s, int status)
+{
     struct msg_ready m = { .phase = s->phase };
     struct buf b;
 
-    s->work_busy = 0;
-    if (status == 0 && s->work_rc == 0)
-        s->run_prepared = 1;
-    if (s->closing) {
-        session_maybe_free(s);
-        return;
-    }
     if (status < 0 || s->work_rc < 0) {
-        send_error(s, "phase %u: %s", s->phase, status < 0 ? uv_strerror(status) : s->work_err);
-        s->state = S_IDLE;
-        s->run_complete = 1;
+        phase_release(&s->run);
+        s->run_live = 0;
+        if (s->closing) {
+            session_maybe_free(s);
+            return;
+        }
+        if (!(s->stop_requested && s->work_rc == -ECANCELED))
+            send_error(s, "phase %u: %s", s->phase, status < 0 ? uv_strerror(status) : s->work_err);
+        run_over(s);
         return;
     }
-    if (s->stop_requested) {
-        char err[PHASE_ERR_MAX];
-        phase_finish(&s->run, err, sizeof err);
-        s->run_prepared = 0;
-        s->state = S_IDLE;
+    s->run_prepared = 1;
+    if (s->closing || s->stop_requested) {
+        finish_phase(s);
         return;
     }
     log_info("phase %u '%s' ready (%u threads, laid out %llu bytes)", s->phase, s->run.ph->name,
@@ -215,16 +289,37 @@ static void prepare_done(uv_work_t *w, int status)
     session_send(s, &b);
 }
 
+static void on_all_jobs_finished(void *arg);
+
 static void prepare_phase(struct session *s)
 {
+    phase_init(&s->run, on_all_jobs_finished, s);
+    s->run_live = 1;
+    s->phase_rc = 0;
     s->state = S_PREPARING;
-    s->work.data = s;
-    s->work_busy = 1;
-    if (uv_queue_work(s->agent->loop, &s->work, prepare_work, prepare_done) < 0) {
-        s->work_busy = 0;
-        send_error(s, "cannot queue phase preparation");
-        s->state = S_IDLE;
+    queue_work(s, W_PREPARE);
+}
+
+/* Join, unlink=1, teardown: after phase-done went out, off the loop. */
+static void finish_phase(struct session *s)
+{
+    s->state = S_FINISHING;
+    queue_work(s, W_FINISH);
+}
+
+static void finish_done(struct session *s)
+{
+    s->run_prepared = 0;
+    phase_release(&s->run);
+    s->run_live = 0;
+    if (s->closing) {
+        session_maybe_free(s);
+        return;
     }
+    if (s->phase_rc == 0 && !s->stop_requested && ++s->phase < s->plan.plan.nphases)
+        prepare_phase(s);
+    else
+        run_over(s);
 }
 
 /* ---- running a phase ---- */
@@ -276,7 +371,8 @@ static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *
            (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
 }
 
-/* All job threads of the phase ended (loop thread, via the async handle). */
+/* All job threads of the phase ended (loop thread, via the async handle):
+ * the results go out now; the teardown follows off the loop. */
 static void on_finished(uv_async_t *h)
 {
     struct session *s = h->data;
@@ -299,6 +395,8 @@ static void on_finished(uv_async_t *h)
 
     m = xcalloc(1, sizeof *m);
     for (uint32_t i = 0; i < s->run.njobs; i++) {
+        if (s->run.jobs[i].t_first_ns == UINT64_MAX)
+            continue;                      /* stopped before it began */
         if (s->run.jobs[i].t_first_ns < first)
             first = s->run.jobs[i].t_first_ns;
         if (s->run.jobs[i].t_last_ns > last)
@@ -313,8 +411,8 @@ static void on_finished(uv_async_t *h)
     m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     m->nintervals = s->k;
     m->totals = *s->totals;
-    rc = phase_finish(&s->run, err, sizeof err);
-    s->run_prepared = 0;
+    rc = phase_first_error(&s->run, err, sizeof err);
+    s->phase_rc = rc;
     if (!s->closing) {
         struct buf b;
         /* The error first: after the last phase's phase-done the
@@ -327,23 +425,7 @@ static void on_finished(uv_async_t *h)
         log_info("phase %u done: %u intervals", s->phase, s->k);
     }
     free(m);
-    if (s->closing) {
-        session_maybe_free(s);
-        return;
-    }
-    if (rc < 0) {
-        s->state = S_IDLE;
-        s->run_complete = 1;
-        return;
-    }
-    if (!s->stop_requested && ++s->phase < s->plan.plan.nphases) {
-        prepare_phase(s);
-    } else {
-        s->state = S_IDLE;
-        s->run_complete = 1;
-        msg_plan_free(&s->plan);
-        s->have_plan = 0;
-    }
+    finish_phase(s);
 }
 
 static void on_all_jobs_finished(void *arg)
@@ -354,27 +436,46 @@ static void on_all_jobs_finished(void *arg)
 
 static void start_phase(struct session *s, const struct msg_start *m)
 {
-    int rc;
     s->t0_ns = m->t0_ns;
     s->ramp_ns = s->run.ramp_ns;
     s->in_ramp = s->ramp_ns > 0;
     s->k = 0;
     op_set_init(s->acc);
     op_set_init(s->totals);
-    s->run.on_all_finished = on_all_jobs_finished;
-    s->run.arg = s;
     getrusage(RUSAGE_SELF, &s->ru0);
     s->jobs_running = 1;
     s->state = S_RUNNING;
-    rc = phase_start(&s->run, m->t0_ns);
-    if (rc < 0) {
-        send_error(s, "cannot start job threads: %s", strerror(-rc));
-        return;      /* started threads were stopped; on_finished cleans up */
-    }
+    phase_start(&s->run, m->t0_ns);   /* the threads exist and wait: no failure here */
     arm_sampler(s);
 }
 
 /* ---- messages ---- */
+
+/* A decoded plan in s->plan, and the agent is ours: check it, start. */
+static void handle_plan(struct session *s)
+{
+    char why[PHASE_ERR_MAX];
+
+    s->plan_pending = 0;
+    s->id.index = s->plan.agent_index;
+    s->id.nagents = s->plan.nagents;
+    s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
+    s->phase = 0;
+    s->stop_requested = 0;
+    s->run_complete = 0;
+    if (phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
+        send_error(s, "plan refused: %s", why);
+        run_over(s);
+        return;
+    }
+    log_info("plan from %s: %u phases, agent %u of %u", s->peer, s->plan.plan.nphases,
+             s->id.index, s->id.nagents);
+    if (s->plan.plan.nphases == 0) {
+        run_over(s);
+        return;
+    }
+    prepare_phase(s);
+}
 
 static void handle_frame(struct session *s, const char *p, uint32_t n)
 {
@@ -459,9 +560,13 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         return;
     }
     case MSG_PLAN:
-        if (s->state != S_IDLE) {
+        if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
             send_error(s, "plan received while a run is in progress");
             return;
+        }
+        if (s->have_plan) {
+            msg_plan_free(&s->plan);
+            s->have_plan = 0;
         }
         if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
             send_error(s, "bad plan: %s", err);
@@ -469,30 +574,11 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             return;
         }
         s->have_plan = 1;
-        s->id.index = s->plan.agent_index;
-        s->id.nagents = s->plan.nagents;
-        s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
-        s->phase = 0;
-        s->stop_requested = 0;
-        s->run_complete = 0;
-        {
-            char why[PHASE_ERR_MAX];
-            if (phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
-                send_error(s, "plan refused: %s", why);
-                msg_plan_free(&s->plan);
-                s->have_plan = 0;
-                s->run_complete = 1;
-                return;
-            }
-        }
-        log_info("plan from %s: %u phases, agent %u of %u", s->peer, s->plan.plan.nphases,
-                 s->id.index, s->id.nagents);
-        if (s->plan.plan.nphases == 0) {
-            msg_plan_free(&s->plan);
-            s->have_plan = 0;
+        if (s->state == S_WAITING) {
+            s->plan_pending = 1;     /* served when the agent is ours */
             return;
         }
-        prepare_phase(s);
+        handle_plan(s);
         return;
     case MSG_START: {
         struct msg_start m;
@@ -518,8 +604,10 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         }
         log_info("stop from %s: %s", s->peer, m.reason);
         s->stop_requested = 1;
-        if (s->jobs_running)
-            phase_stop(&s->run);
+        if (s->run_live)
+            phase_stop(&s->run);     /* layout, sleeps and I/O end now */
+        if (s->state == S_READY)
+            finish_phase(s);         /* its threads end without I/O */
         return;
     }
     case MSG_ERROR: {
@@ -605,6 +693,11 @@ static void on_tick(uv_timer_t *t)
             session_end(s, "no hello and authentication within 5 s");
         return;
     }
+    if (s->state == S_WAITING && now - s->waiting_since_ns > SESSION_WAIT_NS) {
+        send_error(s, "busy: serving coordinator %s", s->agent->active_peer);
+        session_end(s, "busy");
+        return;
+    }
     if (now - s->last_rx_ns > s->agent->lease_ns) {
         snprintf(why, sizeof why, "lease expired: coordinator silent for %.1f s",
                  (double)(now - s->last_rx_ns) / 1e9);
@@ -639,14 +732,34 @@ static void session_authenticated(struct session *s)
         session_end(a->active, "run complete; a new coordinator connected");
         a->active = NULL;
     }
+    if (a->active && a->active->closing && !a->waiting) {
+        /* its coordinator is gone and its threads are winding down (a
+         * stop takes a few seconds at most): this one is next, not busy */
+        a->waiting = s;
+        s->state = S_WAITING;
+        s->waiting_since_ns = clock_now_ns();
+        log_info("coordinator %s waits for the session with %s to wind down", s->peer,
+                 a->active_peer);
+        return;
+    }
     if (a->active) {
         send_error(s, "busy: serving coordinator %s", a->active_peer);
         session_end(s, "busy");
         return;
     }
+    session_promote(s);
+}
+
+/* The agent serves s from now on (loop thread). */
+static void session_promote(struct session *s)
+{
+    struct agent *a = s->agent;
     a->active = s;
+    s->state = S_IDLE;
     snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
+    if (s->plan_pending && !s->closing)
+        handle_plan(s);
 }
 
 void session_accept(struct agent *a)
@@ -657,6 +770,7 @@ void session_accept(struct agent *a)
     s->id.host = a->host;
     s->id.allow = &a->allow;
     s->id.allow_nfs = &a->allow_nfs;
+    s->id.loop_thread = a->loop_thread;
     s->acc = xmalloc(sizeof *s->acc);
     s->totals = xmalloc(sizeof *s->totals);
     frame_reader_init(&s->rd, FRAME_MAX_PAYLOAD);
