@@ -24,6 +24,7 @@
 #include "coordinator/local.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
+#include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 #include "proto/msg.h"
 
@@ -381,12 +382,25 @@ static int cmd_run(int argc, char **argv)
     if (journal && journal_close(journal) < 0)
         status = die(1, "%s.journal: write failed", c.json);
     journal = NULL;
-    if (rc < 0)
-        status = die(1, "%s", err);
-    else if (rc == RUN_PARTIAL)
-        status = die(3, "%s", err);
-    else if (rc == RUN_INTERRUPTED)
-        status = die(130, "%s", err);
+    /* The exit status follows the verdicts (docs/running.md): 0 ok,
+     * 1 failed, 3 partial, 130 interrupted; an output that could not be
+     * written makes an ok run fail. */
+    {
+        enum verdict_kind v = verdict_run(&res);
+        int vs = verdict_exit_status(v);
+
+        if (rc < 0 && vs == 0)
+            vs = 1;
+        if (rc < 0 || rc == RUN_PARTIAL || rc == RUN_INTERRUPTED)
+            die(vs, "%s", err);
+        else if (v == VERDICT_FAILED) {
+            char line[1024];
+            verdict_summary(&res, line, sizeof line);
+            die(1, "run %s", line);
+        }
+        if (vs != 0 || status == 0)
+            status = vs;
+    }
     result_free(&res);
 out:
     journal_close(journal);
