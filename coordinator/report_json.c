@@ -194,7 +194,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
     uint64_t first = UINT64_MAX;
 
     for (uint32_t a = 0; a < r->nagents; a++)
-        if (ph->agents[a].done && ph->agents[a].started && ph->agents[a].start_ns < first)
+        if (ph->agents[a].done && !ph->agents[a].salvaged &&
+            !op_set_empty(&ph->agents[a].totals) && ph->agents[a].start_ns < first)
             first = ph->agents[a].start_ns;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
@@ -219,10 +220,11 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, cpu, "cores", jint(ap->cores));
         put(b, j, "cpu", cpu);
         put(b, j, "duration_s", json_real((double)ap->duration_ns / 1e9));
-        put(b, j, "start_offset_ns", jint(ap->done && ap->started && first != UINT64_MAX ?
+        put(b, j, "start_offset_ns", jint(ap->done && !ap->salvaged && first != UINT64_MAX &&
+                                          ap->start_ns >= first ?
                                           ap->start_ns - first : 0));
         /* first issue instant against the phase's t0 (coordinator clock) */
-        if (ap->done && ap->started && ph->t0_ns)
+        if (ap->done && !ap->salvaged && !op_set_empty(&ap->totals) && ph->t0_ns)
             put(b, j, "start_lag_ns", json_integer((json_int_t)((int64_t)ap->start_ns - (int64_t)ph->t0_ns)));
         put(b, j, "nintervals", jint(ap->nintervals));
         put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));

@@ -379,7 +379,7 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
             ph->duration_ns = ap->duration_ns;
         /* Skew is over agents that really issued ops: a salvaged (lost)
          * agent has no start instant, an idle one's is only t0. */
-        if (!ap->started || ap->salvaged || op_set_empty(&ap->totals))
+        if (ap->salvaged || op_set_empty(&ap->totals))
             continue;
         ndone++;
         if (ap->start_ns < first)
@@ -388,6 +388,7 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
             last = ap->start_ns;
     }
     ph->nstarted = ndone;
+    ph->ran = 1;          /* it has results, so it was started */
     ph->start_skew_ns = ndone > 1 ? last - first : 0;
     ph->finished = 1;
     for (uint32_t k = 0; k < ph->nintervals; k++)
@@ -489,11 +490,27 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
         return 0;
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct counters *c = &ph->intervals[k].agent[a];
-        if (c->inflight && c->oldest_ns > limit) {
+        uint64_t done = 0;
+        for (int t = 0; t < OP__COUNT; t++)
+            done += c->ops[t];
+        if (c->inflight && c->oldest_ns > limit && done == 0) {
             n++;
             if (c->oldest_ns > *age_ns)
                 *age_ns = c->oldest_ns;
         }
     }
     return n;
+}
+
+int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t age;
+
+    if (k >= ph->nintervals || result_interval_stalled(r, phase, k, &age) == 0)
+        return 0;
+    for (int t = 0; t < OP__COUNT; t++)
+        if (ph->intervals[k].count[t].ops)
+            return 0;
+    return 1;
 }

@@ -59,7 +59,6 @@ struct agent_phase {
     /* verdict inputs (verdict.c) */
     uint8_t participating;        /* runs a job of this phase (agents=); set by result_init */
     uint8_t salvaged;             /* no phase-done: totals are the sum of its intervals */
-    uint8_t started;              /* start_ns is a real first-issue instant */
     char *error;                  /* the agent's error text for this phase, or NULL;
                                      owned (result_set_agent_error), kept by
                                      result_set_agent_phase */
@@ -157,8 +156,12 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
 void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
                                   uint32_t inflight, uint64_t oldest_ns);
 /* Stall seen in interval k: 0 none; otherwise how many live agents had an op
- * outstanding longer than one interval, *age_ns the longest such age. */
+ * outstanding longer than one interval and completed no op in k (slow ops
+ * that keep completing are load, not a stall), *age_ns the longest age. */
 uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns);
+/* 1 when interval k is a server stall: no op completed on any agent in it
+ * while ops were outstanding longer than one interval. */
+int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k);
 /* Record an agent's phase totals (ap->salvaged: from its intervals, no
  * phase-done).  The agent's error text already set is kept. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,

@@ -466,7 +466,6 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
         goto out;
     }
     ap->done = 1;
-    ap->started = 1;
     ap->totals = m->totals;
     ap->duration_ns = m->duration_ns;
     ap->start_ns = (uint64_t)((int64_t)m->started_ns - c->offset);
