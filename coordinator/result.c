@@ -346,7 +346,8 @@ int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent,
         return -EINVAL;
     ap = &r->phases[phase].agents[agent];
     old = ap->error ? strlen(ap->error) : 0;
-    if (old && strcmp(ap->error, text) == 0)
+    /* bounded: an agent repeating errors cannot grow the result */
+    if ((old && strcmp(ap->error, text) == 0) || old + n + 3 > RESULT_ERROR_MAX)
         return 0;
     ap->error = xrealloc(ap->error, old + n + 3);
     if (old) {
@@ -354,7 +355,15 @@ int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent,
         old += 2;
     }
     memcpy(ap->error + old, text, n + 1);
+    result_clean_text(ap->error + old);
     return 0;
+}
+
+void result_clean_text(char *text)
+{
+    for (unsigned char *p = (unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            *p = '?';
 }
 
 void result_phase_finish(struct run_result *r, uint32_t phase)

@@ -166,9 +166,14 @@ int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, ui
  * phase-done).  The agent's error text already set is kept. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap);
-/* The agent reported an error in this phase (its text, copied; a second
- * one is appended after "; ").  -EINVAL if out of range. */
+/* The agent reported an error in this phase (its text, copied and cleaned
+ * by result_clean_text; a second one is appended after "; ", up to
+ * RESULT_ERROR_MAX bytes in all, more is dropped).  -EINVAL if out of range. */
+#define RESULT_ERROR_MAX 2048
 int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent, const char *text);
+/* Make text from the network safe to print and to store as a JSON string:
+ * control and non-ASCII bytes become '?'.  In place. */
+void result_clean_text(char *text);
 /* Sum agents into the phase totals, duration and skew; seals every
  * interval of the phase. */
 void result_phase_finish(struct run_result *r, uint32_t phase);

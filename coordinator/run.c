@@ -93,6 +93,12 @@ struct write_req {
             if ((r)->opt->observers[o_].hook)                                    \
                 (r)->opt->observers[o_].hook((r)->opt->observers[o_].arg, (r)->res, __VA_ARGS__); \
     } while (0)
+#define OBSERVE0(r, hook)                                                        \
+    do {                                                                         \
+        for (uint32_t o_ = 0; o_ < (r)->opt->nobservers; o_++)                   \
+            if ((r)->opt->observers[o_].hook)                                    \
+                (r)->opt->observers[o_].hook((r)->opt->observers[o_].arg, (r)->res); \
+    } while (0)
 
 static void on_written(uv_write_t *req, int status)
 {
@@ -194,8 +200,10 @@ static void run_end(struct run *r, enum run_end why, const char *text)
     res->end_phase = r->planned ? r->phase : 0;
     res->end_at_s = (double)(clock_now_ns() - r->t_start_ns) / 1e9;
     snprintf(res->end_text, sizeof res->end_text, "%s", text);
+    result_clean_text(res->end_text);
     if (why == RUN_END_INTERRUPTED && r->planned && r->phase < res->nphases)
         res->phases[r->phase].interrupted = 1;
+    OBSERVE0(r, run_end);
 }
 
 static void run_fail(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -500,8 +508,10 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         char text[MSG_TEXT_MAX + 300];
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
             snprintf(m.text, sizeof m.text, "unreadable error: %s", err);
-        if (r->planned && r->phase < r->plan->nphases)
+        if (r->planned && r->phase < r->plan->nphases) {
             result_set_agent_error(r->res, r->phase, c->id, m.text);
+            OBSERVE(r, agent_error, r->phase, c->id, m.text);
+        }
         snprintf(text, sizeof text, "agent %u (%s): %s", c->id, c->addr, m.text);
         if (c->state == C_RUNNING) {
             /* A job failed: its phase-done follows with every op counted,
