@@ -59,6 +59,7 @@ struct conn {
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
     struct op_set *acc;        /* this phase's intervals, for a lost agent's totals */
+    uint64_t error_at_ns;      /* it reported an error while running (0: none) */
 };
 
 struct run {
@@ -278,6 +279,7 @@ static void start_phase(struct run *r)
         conn_send(c, &b);
         c->state = C_RUNNING;
         c->next_k = 0;
+        c->error_at_ns = 0;
         c->layout_done = c->layout_total = 0;
         op_set_init(c->acc);
     }
@@ -519,6 +521,8 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
              * this phase rather than drop what is on its way. */
             run_end(r, RUN_END_FAILED, text);
             snprintf(r->err, r->errlen, "%s", text);
+            if (!c->error_at_ns)
+                c->error_at_ns = clock_now_ns();
             send_stop(r, text);
             return;
         }
@@ -677,6 +681,17 @@ static void on_timer(uv_timer_t *t)
             snprintf(why, sizeof why, "silent for %.1f s", (double)(now - c->last_rx_ns) / 1e9);
             conn_lost(c, why);
             continue;
+        }
+        if (c->state == C_RUNNING && c->error_at_ns &&
+            now - c->error_at_ns > (uint64_t)r->opt->agent_timeout_ms * 1000000u) {
+            /* it reported an error but no phase-done: count what its
+             * intervals said rather than wait for ever */
+            agent_salvage(r, c);
+            c->state = C_DONE;
+            if (all_in(r, C_DONE)) {
+                phase_completed(r);
+                return;
+            }
         }
         send_ping(c);
     }
