@@ -4,8 +4,8 @@
  *
  * Reads the plan (a job file, or fio options on the command line), finds
  * the agents (--agents, --hosts, or --local N of its own), runs it, and
- * prints the merged report.  Exit status: 0 success, 1 the run failed,
- * 3 partial (agents lost), 130 interrupted,
+ * prints the merged report.  Exit status: the run's verdict (verdict.h):
+ * 0 ok, 1 failed, 3 partial (agents lost), 130 interrupted,
  * 2 bad usage or a bad plan. */
 #include <errno.h>
 #include <limits.h>
@@ -72,7 +72,9 @@ static const char usage[] =
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
 "                          op counts, file paths); connect to nothing, do no I/O\n"
 "\n"
-"Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan,\n"
+"Exit status follows the run's verdict (each phase's is in the report and the JSON):\n"
+"0 ok, 1 failed (an agent completed no op, failed ops beyond the plan's error_threshold,\n"
+"an agent's error; the reason names the phase and the agent), 2 bad usage or plan,\n"
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
 "With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
 "'nfstorm report FILE.journal' rebuilds the report from it.\n"
