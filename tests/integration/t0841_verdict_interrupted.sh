@@ -6,7 +6,9 @@
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 start_agent "$D"
-timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/i.json" --name=w --rw=randwrite --bs=4k \
+# not under timeout(1): it passes SIGINT on to its process group as well,
+# which would be a second Ctrl-C (exit at once, by design)
+"$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/i.json" --name=w --rw=randwrite --bs=4k \
   --size=8m --filename="$D/f" --runtime=20 --time_based --name=r --stonewall --rw=read --size=8m \
   --filename="$D/f" >"$T/out" 2>"$T/err" &
 c=$!
