@@ -798,6 +798,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
             continue;
         if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {
             r.failed = 1;
+            run_end(&r, RUN_END_FAILED, err);
             run_shutdown(&r);
             continue;
         }
