@@ -368,8 +368,10 @@ static int cmd_run(int argc, char **argv)
     live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
-    /* what was measured is reported, even when the run failed later */
-    if (!cmd_report_fio_on_stdout(&c.out))
+    /* what was measured is reported, even when the run failed later; a
+     * run that failed before any phase started measured nothing, and its
+     * one-line error (below) says all */
+    if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)))
         report_text(stdout, &res, c.unit_base);
     fflush(stdout);
     if (cmd_report_write(&c.out, &res) != 0)

@@ -523,3 +523,11 @@ int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, ui
             return 0;
     return 1;
 }
+
+int result_any_phase_ran(const struct run_result *r)
+{
+    for (uint32_t i = 0; i < r->nphases; i++)
+        if (r->phases[i].ran)
+            return 1;
+    return 0;
+}

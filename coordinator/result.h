@@ -174,6 +174,8 @@ int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent,
 /* Make text from the network safe to print and to store as a JSON string:
  * control and non-ASCII bytes become '?'.  In place. */
 void result_clean_text(char *text);
+/* 1 when some phase of r was started (ran). */
+int result_any_phase_ran(const struct run_result *r);
 /* Sum agents into the phase totals, duration and skew; seals every
  * interval of the phase. */
 void result_phase_finish(struct run_result *r, uint32_t phase);
