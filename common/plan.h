@@ -107,6 +107,10 @@ struct job_spec {
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
+    /* verdicts (coordinator only, not sent to agents): failed ops a phase
+     * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
+    uint64_t error_threshold;  /* a count ... */
+    double error_threshold_pct;/* ... or a percentage of the phase's ops (> 0 wins) */
 };
 
 struct phase {

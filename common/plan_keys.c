@@ -49,6 +49,7 @@ enum key_kind {
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
     K_PATTERN,   /* char[cap] buffer_pattern, checked by plan_pattern_bytes */
+    K_THRESHOLD, /* error_threshold: a count, or a percentage ("2%") */
 };
 
 struct key_def {
@@ -125,6 +126,7 @@ static const struct key_def keys[] = {
     { "shared_dir",        K_BOOL,      FIELD(shared_dir) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
+    { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },
 };
 
 /* ioengine spellings: fio's sync and pvsync do the same positioned,
@@ -439,6 +441,30 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     int b;
 
     switch (k->kind) {
+    case K_THRESHOLD: {
+        /* "N" failed ops, or "P%" of the phase's ops (0 < P <= 100) */
+        size_t n = strlen(value);
+        char *end;
+        if (n > 0 && value[n - 1] == '%') {
+            double pct;
+            if (n == 1 || n >= sizeof one)
+                return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
+            memcpy(one, value, n - 1);
+            one[n - 1] = '\0';
+            errno = 0;
+            pct = strtod(one, &end);
+            if (*end || errno || !(pct >= 0.0 && pct <= 100.0))
+                return plan_why(why, whylen, "want a percentage from 0%% to 100%%");
+            j->error_threshold = 0;
+            j->error_threshold_pct = pct;
+            return 0;
+        }
+        if (units_parse_u64(value, &u64))
+            return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
+        j->error_threshold = u64;
+        j->error_threshold_pct = 0;
+        return 0;
+    }
     case K_PATTERN: {
         unsigned char bytes[512];
         size_t nbytes;

@@ -3,8 +3,9 @@
  * Design: the arithmetic (fairness_jain, fairness_shares) is separate from
  * where the numbers come from so it can be tested on known values; the two
  * extractors only pick per-agent figures out of a run_result.  Agents
- * without a phase result, or marked lost, are left out of a phase's index
- * (they would read as starved when they were simply gone). */
+ * without a phase result, marked lost, or not taking part in the phase
+ * (agents= / agents=@label left them idle) are left out of its index: they
+ * would read as starved when they were simply gone or not asked. */
 #include "coordinator/fairness.h"
 
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static uint64_t set_ops(const struct op_set *s)
     uint64_t n = 0;
 
     for (int t = 0; t < OP__COUNT; t++)
-        n += s->op[t].ops;
+        n += result_ok_ops(&s->op[t]);   /* failed ops are not throughput */
     return n;
 }
 
@@ -58,7 +59,7 @@ void fairness_phase(const struct run_result *r, uint32_t phase, double *share, s
         uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns;
         double iops;
 
-        if (!ap->done || r->agents[a].lost)
+        if (!ap->done || r->agents[a].lost || !ap->participating)
             continue;
         ops[a] = (double)set_ops(&ap->totals);
         iops = dur ? ops[a] * 1e9 / (double)dur : 0.0;
@@ -90,7 +91,7 @@ double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k,
     for (uint32_t a = 0; a < r->nagents; a++) {
         for (int t = 0; t < OP__COUNT; t++)
             ops[a] += (double)s->agent[a].ops[t];
-        if (!r->agents[a].lost)
+        if (!r->agents[a].lost && r->phases[phase].agents[a].participating)
             live[n++] = ops[a];
     }
     fairness_shares(ops, r->nagents, share);

@@ -21,7 +21,7 @@ void fairness_shares(const double *x, size_t n, double *share);
 
 struct fairness {
     double jain;            /* over the agents counted */
-    uint32_t ncounted;      /* agents with a result (done, not lost) */
+    uint32_t ncounted;      /* agents with a result (done, not lost, taking part) */
     uint32_t slowest;       /* agent index with the lowest rate (valid if ncounted) */
     uint32_t fastest;
     double slowest_iops, fastest_iops;
@@ -31,7 +31,7 @@ struct fairness {
  * phase's ops (all op types; 0 for agents without a result). */
 void fairness_phase(const struct run_result *r, uint32_t phase, double *share, struct fairness *f);
 /* Interval k of phase: share[r->nagents] of that interval's ops; returns
- * Jain's index over every agent's ops in the interval. */
+ * Jain's index over the ops of the agents taking part (not lost). */
 double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k, double *share);
 
 #endif

@@ -93,9 +93,15 @@ static void write_header(struct journal *j, const struct run_result *r)
     }
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct phase_result *ph = &r->phases[p];
-        json_array_append_new(phases, json_pack("{sssssIsIsI}", "name", ph->name, "rw", rw_mode_name(ph->rw),
+        json_t *idle = json_array();      /* verdict inputs: agents= left these idle */
+        for (uint32_t a = 0; a < r->nagents; a++)
+            if (!ph->agents[a].participating)
+                json_array_append_new(idle, json_integer(a));
+        json_array_append_new(phases, json_pack("{sssssIsIsIsosIsf}", "name", ph->name, "rw", rw_mode_name(ph->rw),
                                                 "bs", (json_int_t)ph->bs, "numjobs", (json_int_t)ph->numjobs,
-                                                "njobs", (json_int_t)ph->njobs));
+                                                "njobs", (json_int_t)ph->njobs, "idle", idle,
+                                                "error_threshold", (json_int_t)ph->error_threshold,
+                                                "error_threshold_pct", ph->error_threshold_pct));
     }
     put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)1, "label", j->label,
                      "started", (json_int_t)r->started_unix, "interval_ms",
@@ -141,6 +147,22 @@ static void on_agent_lost(void *arg, const struct run_result *r, uint32_t agent,
                      "at_s", r->agents[agent].lost_at_s, "why", why));
 }
 
+static void on_agent_error(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                           const char *text)
+{
+    struct journal *j = arg;
+    (void)r;
+    put(j, json_pack("{sssIsIss}", "type", "error", "phase", (json_int_t)phase, "agent", (json_int_t)agent,
+                     "text", text));
+}
+
+static void on_run_end(void *arg, const struct run_result *r)
+{
+    struct journal *j = arg;
+    put(j, json_pack("{sssssIsfss}", "type", "end", "how", r->end == RUN_END_INTERRUPTED ? "interrupted" : "failed",
+                     "phase", (json_int_t)r->end_phase, "at_s", r->end_at_s, "text", r->end_text));
+}
+
 static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
@@ -156,6 +178,8 @@ struct run_observer journal_observer(struct journal *j)
         .agent_interval = on_agent_interval,
         .agent_phase_done = on_agent_phase_done,
         .agent_lost = on_agent_lost,
+        .agent_error = on_agent_error,
+        .run_end = on_run_end,
         .arg = j,
     };
     return o;
@@ -281,6 +305,7 @@ static void replay_close_phase(struct run_result *r, struct replay *rp)
     for (uint32_t a = 0; rp->acc && a < r->nagents; a++) {
         if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {
             struct agent_phase *ap = xcalloc(1, sizeof *ap);
+            ap->salvaged = 1;       /* no phase-done: from its intervals */
             ap->totals = rp->acc[a];
             ap->nintervals = rp->nint[a];
             ap->duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u;
@@ -298,6 +323,51 @@ static void replay_at_phase(struct run_result *r, struct replay *rp, uint32_t ph
         replay_close_phase(r, rp);
         rp->phase = phase;
     }
+}
+
+/* Verdict inputs (coordinator/verdict.h): each phase's idle agents and
+ * error threshold from the header; optional, so older journals replay. */
+static void header_verdict_inputs(struct run_result *r, json_t *hdr)
+{
+    json_t *phases = json_object_get(hdr, "phases"), *ph, *id;
+    size_t i, k;
+
+    json_array_foreach(phases, i, ph) {
+        if (i >= r->nphases)
+            break;
+        json_array_foreach(json_object_get(ph, "idle"), k, id)
+            if (json_is_integer(id) && json_integer_value(id) >= 0 &&
+                json_integer_value(id) < (json_int_t)r->nagents)
+                r->phases[i].agents[json_integer_value(id)].participating = 0;
+        u64_of(ph, "error_threshold", &r->phases[i].error_threshold);
+        if (json_is_number(json_object_get(ph, "error_threshold_pct")))
+            r->phases[i].error_threshold_pct = json_number_value(json_object_get(ph, "error_threshold_pct"));
+    }
+}
+
+/* "error" (an agent's error text in a phase) and "end" (how the run ended). */
+static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
+{
+    const char *text = json_string_value(json_object_get(o, "text"));
+    uint64_t phase = 0, agent = 0;
+
+    if (!text || u64_of(o, "phase", &phase) || phase >= r->nphases)
+        return -1;
+    if (strcmp(type, "error") == 0) {
+        if (u64_of(o, "agent", &agent) || agent >= r->nagents)
+            return -1;
+        return result_set_agent_error(r, (uint32_t)phase, (uint32_t)agent, text) < 0 ? -1 : 0;
+    }
+    const char *how = json_string_value(json_object_get(o, "how"));
+    if (!how || (strcmp(how, "interrupted") != 0 && strcmp(how, "failed") != 0))
+        return -1;
+    r->end = strcmp(how, "interrupted") == 0 ? RUN_END_INTERRUPTED : RUN_END_FAILED;
+    r->end_phase = (uint32_t)phase;
+    r->end_at_s = json_real_value(json_object_get(o, "at_s"));
+    snprintf(r->end_text, sizeof r->end_text, "%s", text);
+    if (r->end == RUN_END_INTERRUPTED)
+        r->phases[phase].interrupted = 1;
+    return 0;
 }
 
 static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
@@ -338,6 +408,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
                 ai->rtt_ns = v;
             ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
         }
+        header_verdict_inputs(r, o);
         *have_header = 1;
         rp->acc = xmalloc(r->nagents * sizeof *rp->acc);
         rp->nint = xcalloc(r->nagents, sizeof *rp->nint);
@@ -392,6 +463,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         r->agents[agent].lost_at_s = json_real_value(json_object_get(o, "at_s"));
         return 0;
     }
+    if (strcmp(type, "error") == 0 || strcmp(type, "end") == 0)
+        return apply_verdict_line(r, o, type);
     if (strcmp(type, "phase_end") == 0)
         return u64_of(o, "phase", &phase) || phase >= r->nphases ? -1 : 0;
     return 0;   /* unknown line types: from a newer version, skipped */

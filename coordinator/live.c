@@ -151,8 +151,10 @@ static void stall_note(const struct run_result *r, uint32_t phase, uint32_t k, c
     uint32_t live = r->nagents - nlost(r), n = result_interval_stalled(r, phase, k, &age);
     size_t o = strlen(line);
 
-    if (n && n >= live)
-        o += (size_t)snprintf(line + o, len - o, " | server stalled %.1f s, all agents affected", (double)age / 1e9);
+    /* a stall is no completion at all, not slow completions */
+    if (n && result_interval_fleet_stalled(r, phase, k))
+        o += (size_t)snprintf(line + o, len - o, " | server stalled %.1f s: no op completed on any agent",
+                              (double)age / 1e9);
     else if (n)
         o += (size_t)snprintf(line + o, len - o, " | %u of %u agents stalled %.1f s", n, live, (double)age / 1e9);
     for (uint32_t a = 0; a < r->nagents && o < len; a++)
@@ -170,7 +172,7 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
     struct op_stats *all = l->all;
 
     result_interval_all(r, phase, k, all);
-    ops = all->ops;
+    ops = result_ok_ops(all);     /* failed ops are not throughput */
     bytes = all->bytes;
     phase_bounds(l, phase, r->nagents, &runtime_ns, &total);
     if (total) {
@@ -201,6 +203,11 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
              units_fmt_rate(bw, sizeof bw, bytes / secs, l->unit_base),
              units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all->lat, 99)),
              r->nagents - nlost(r), nlost(r), pb);
+    if (all->errors) {
+        size_t o = strlen(line);
+        char e[32];
+        snprintf(line + o, sizeof line - o, " | %s errors/s", units_fmt_count(e, sizeof e, all->errors / secs));
+    }
     stall_note(r, phase, k, line, sizeof line);
     draw(l, line, final);
 }

@@ -4,8 +4,8 @@
  *
  * Reads the plan (a job file, or fio options on the command line), finds
  * the agents (--agents, --hosts, or --local N of its own), runs it, and
- * prints the merged report.  Exit status: 0 success, 1 the run failed,
- * 3 partial (agents lost), 130 interrupted,
+ * prints the merged report.  Exit status: the run's verdict (verdict.h):
+ * 0 ok, 1 failed, 3 partial (agents lost), 130 interrupted,
  * 2 bad usage or a bad plan. */
 #include <errno.h>
 #include <limits.h>
@@ -24,6 +24,7 @@
 #include "coordinator/local.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
+#include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 #include "proto/msg.h"
 
@@ -71,7 +72,9 @@ static const char usage[] =
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
 "                          op counts, file paths); connect to nothing, do no I/O\n"
 "\n"
-"Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan,\n"
+"Exit status follows the run's verdict (each phase's is in the report and the JSON):\n"
+"0 ok, 1 failed (an agent completed no op, failed ops beyond the plan's error_threshold,\n"
+"an agent's error; the reason names the phase and the agent), 2 bad usage or plan,\n"
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
 "With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
 "'nfstorm report FILE.journal' rebuilds the report from it.\n"
@@ -365,8 +368,10 @@ static int cmd_run(int argc, char **argv)
     live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
-    /* what was measured is reported, even when the run failed later */
-    if (!cmd_report_fio_on_stdout(&c.out))
+    /* what was measured is reported, even when the run failed later; a
+     * run that failed before any phase started measured nothing, and its
+     * one-line error (below) says all */
+    if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)))
         report_text(stdout, &res, c.unit_base);
     fflush(stdout);
     if (cmd_report_write(&c.out, &res) != 0)
@@ -381,12 +386,25 @@ static int cmd_run(int argc, char **argv)
     if (journal && journal_close(journal) < 0)
         status = die(1, "%s.journal: write failed", c.json);
     journal = NULL;
-    if (rc < 0)
-        status = die(1, "%s", err);
-    else if (rc == RUN_PARTIAL)
-        status = die(3, "%s", err);
-    else if (rc == RUN_INTERRUPTED)
-        status = die(130, "%s", err);
+    /* The exit status follows the verdicts (docs/running.md): 0 ok,
+     * 1 failed, 3 partial, 130 interrupted; an output that could not be
+     * written makes an ok run fail. */
+    {
+        enum verdict_kind v = verdict_run(&res);
+        int vs = verdict_exit_status(v);
+
+        if (rc < 0 && vs == 0)
+            vs = 1;
+        if (rc < 0 || rc == RUN_PARTIAL || rc == RUN_INTERRUPTED)
+            die(vs, "%s", err);
+        else if (v == VERDICT_FAILED) {
+            char line[1024];
+            verdict_summary(&res, line, sizeof line);
+            die(1, "run %s", line);
+        }
+        if (vs != 0 || status == 0)
+            status = vs;
+    }
     result_free(&res);
 out:
     journal_close(journal);

@@ -9,11 +9,11 @@
 #include "coordinator/result.h"
 
 /* CSV: a header line (REPORT_CSV_HEADER), then one row per finished phase
- * and op type with ops ("agent" = all), and with agents one more per agent
- * and op type.  RFC 4180 quoting. */
+ * and op type with ops ("agent" = all, with the phase's verdict), and with
+ * agents one more per agent and op type.  RFC 4180 quoting. */
 #define REPORT_CSV_HEADER "label,phase_index,phase,rw,bs,numjobs,nagents,agent,host,op," \
     "duration_s,ops,bytes,errors,iops,bw_bytes,lat_min_ns,lat_mean_ns,lat_p50_ns," \
-    "lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,share,jain"
+    "lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,share,jain,verdict"
 void report_csv(FILE *out, const struct run_result *r, int agents);
 
 /* One HTML page, no external resources: tables and inline SVG charts

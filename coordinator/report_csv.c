@@ -13,6 +13,7 @@
 
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/verdict.h"
 
 static void field(FILE *out, const char *s)
 {
@@ -31,7 +32,7 @@ static void field(FILE *out, const char *s)
 
 static void row(FILE *out, const struct run_result *r, uint32_t i, const char *agent,
                 const char *host, enum op_type t, const struct op_stats *o, uint64_t dur_ns,
-                double share, double jain)
+                double share, double jain, const char *verdict)
 {
     const struct phase_result *ph = &r->phases[i];
     const struct hist *h = &o->lat;
@@ -53,12 +54,13 @@ static void row(FILE *out, const struct run_result *r, uint32_t i, const char *a
             (unsigned long long)(h->count ? h->max_ns : 0), share);
     if (jain >= 0)
         fprintf(out, "%.6f", jain);
-    fputc('\n', out);
+    fprintf(out, ",%s\n", verdict);
 }
 
 void report_csv(FILE *out, const struct run_result *r, int agents)
 {
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
+    struct verdict *v = xmalloc(sizeof(*v));
 
     fputs(REPORT_CSV_HEADER "\n", out);
     for (uint32_t i = 0; i < r->nphases; i++) {
@@ -68,12 +70,14 @@ void report_csv(FILE *out, const struct run_result *r, int agents)
         if (!ph->finished)
             continue;
         fairness_phase(r, i, share, &f);
+        verdict_phase(r, i, v);
         for (int t = 0; t < OP__COUNT; t++) {
             uint64_t all = ph->totals.op[t].ops;
 
             if (all == 0)
                 continue;
-            row(out, r, i, "all", "", (enum op_type)t, &ph->totals.op[t], ph->duration_ns, 1.0, f.jain);
+            row(out, r, i, "all", "", (enum op_type)t, &ph->totals.op[t], ph->duration_ns, 1.0, f.jain,
+                verdict_name(v->v));
             for (uint32_t a = 0; agents && a < r->nagents; a++) {
                 const struct agent_phase *ap = &ph->agents[a];
                 char id[16];
@@ -83,9 +87,10 @@ void report_csv(FILE *out, const struct run_result *r, int agents)
                 snprintf(id, sizeof(id), "%u", r->agents[a].id);
                 row(out, r, i, id, r->agents[a].host, (enum op_type)t, &ap->totals.op[t],
                     ap->duration_ns ? ap->duration_ns : ph->duration_ns,
-                    (double)ap->totals.op[t].ops / (double)all, -1);
+                    (double)ap->totals.op[t].ops / (double)all, -1, "");
             }
         }
     }
     free(share);
+    free(v);
 }

@@ -22,6 +22,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/verdict.h"
 #include "coordinator/svg.h"
 
 #define MAX_BS 32
@@ -204,9 +205,10 @@ static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
 
         x[k] = (k + 1) * secs;
         for (int t = 0; t < OP__COUNT; t++) {
-            y[k] += (double)sl->count[t].ops / secs;
+            /* successful ops only: a failed op is not throughput */
+            y[k] += (double)(sl->count[t].ops - sl->count[t].errors) / secs;
             for (uint32_t a = 0; a < r->nagents; a++)
-                y[(size_t)(a + 1) * (n + 1) + k] += (double)sl->agent[a].ops[t] / secs;
+                y[(size_t)(a + 1) * (n + 1) + k] += (double)(sl->agent[a].ops[t] - sl->agent[a].errors[t]) / secs;
         }
     }
     fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "");
@@ -322,6 +324,26 @@ static void chart_agents(FILE *out, const struct run_result *r, uint32_t i)
     free(v);
 }
 
+/* The phase's verdict and its reasons. */
+static void verdict_html(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    struct verdict *v = xmalloc(sizeof(*v));
+
+    verdict_phase(r, phase, v);
+    fprintf(out, "<p class=\"%s\" data-verdict=\"%s\">verdict: %s</p>\n", v->v == VERDICT_OK ? "note" : "warn",
+            verdict_name(v->v), verdict_name(v->v));
+    if (v->nreasons) {
+        fprintf(out, "<ul>\n");
+        for (uint32_t i = 0; i < v->nreasons; i++) {
+            fprintf(out, "<li>");
+            svg_escape(out, v->reason[i]);
+            fprintf(out, "</li>\n");
+        }
+        fprintf(out, "</ul>\n");
+    }
+    free(v);
+}
+
 void report_html(FILE *out, const struct run_result *r, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -338,6 +360,15 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
     svg_escape(out, title);
     fprintf(out, "</h1>\n<p class=\"note\">%u agents, %u phases, started %s</p>\n", r->nagents,
             r->nphases, when);
+    {
+        char line[1024];
+        enum verdict_kind v = verdict_summary(r, line, sizeof line);
+
+        fprintf(out, "<p class=\"%s\" data-verdict=\"%s\">verdict: ", v == VERDICT_OK ? "note" : "warn",
+                verdict_name(v));
+        svg_escape(out, line);
+        fprintf(out, " (exit status %d)</p>\n", verdict_exit_status(v));
+    }
     fprintf(out, "<table><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
             "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n");
     for (uint32_t a = 0; a < r->nagents; a++) {
@@ -364,6 +395,7 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
         svg_escape(out, ph->name);
         fprintf(out, " <small>(%s, bs %s, %u jobs x %u agents)</small></h2>\n", rw_mode_name(ph->rw),
                 units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, base), ph->numjobs, r->nagents);
+        verdict_html(out, r, i);
         if (!ph->finished) {
             fprintf(out, "<p class=\"warn\">not run to completion, no results</p>\n");
             continue;

@@ -25,6 +25,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/verdict.h"
 
 #define NAME_MIN 5
 #define NAME_MAX_W 20
@@ -34,6 +35,7 @@
 #define BS_W 7
 #define JOBS_W 5
 #define ID_W 5    /* "  " indent + id in agent rows */
+#define START_SKEW_GOAL_NS 1000000u   /* docs/running.md: agents start within 1 ms */
 
 struct layout {
     int name_w;     /* phase-name column */
@@ -273,25 +275,24 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
 /* Runs of intervals in which ops were stuck longer than an interval. */
 static void stall_lines(FILE *out, const struct run_result *r, const struct phase_result *ph, uint32_t phase)
 {
-    uint32_t live = 0;
-    for (uint32_t a = 0; a < r->nagents; a++)
-        live += !r->agents[a].lost;
     for (uint32_t k = 0; k < ph->nintervals;) {
         uint64_t age, worst = 0;
-        uint32_t n = result_interval_stalled(r, phase, k, &age), first = k, most = 0;
+        uint32_t n = result_interval_stalled(r, phase, k, &age), first = k;
+        int fleet = 1;
         if (!n) {
             k++;
             continue;
         }
+        /* a run of stalled intervals: a server stall only if no op
+         * completed anywhere in every one of them */
         while (k < ph->nintervals && (n = result_interval_stalled(r, phase, k, &age)) > 0) {
             if (age > worst)
                 worst = age;
-            if (n > most)
-                most = n;
+            fleet &= result_interval_fleet_stalled(r, phase, k);
             k++;
         }
         fprintf(out, "stall: intervals %u-%u: %s, oldest op outstanding %.1f s\n", first, k - 1,
-                most >= live ? "server stalled, all agents affected" : "some agents stalled",
+                fleet ? "server stalled, no op completed on any agent" : "some agents completed no op",
                 (double)worst / 1e9);
     }
 }
@@ -303,8 +304,14 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
 
     units_fmt_ns(buf, sizeof(buf), (double)ph->duration_ns);
     fprintf(out, "duration: %s (longest agent)", buf);
-    units_fmt_ns(buf, sizeof(buf), (double)ph->start_skew_ns);
-    fprintf(out, "; measured start skew: %s (latest minus earliest agent start)\n", buf);
+    if (ph->nstarted < 2) {
+        fprintf(out, "; start skew: not measured (%u agent%s issued ops)\n", ph->nstarted,
+                ph->nstarted == 1 ? "" : "s");
+    } else {
+        units_fmt_ns(buf, sizeof(buf), (double)ph->start_skew_ns);
+        fprintf(out, "; measured start skew: %s over %u agents (latest minus earliest first op)%s\n",
+                buf, ph->nstarted, ph->start_skew_ns > START_SKEW_GOAL_NS ? ", over the 1 ms goal" : "");
+    }
 
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &ph->totals.op[t];
@@ -323,10 +330,10 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];
 
-        if (r->agents[a].lost) {
+        if (r->agents[a].lost && (!ap->done || ap->salvaged)) {
             fprintf(out, "warning: agent %u (%s) lost at %.1f s into the run; its data up to then is included\n",
                     r->agents[a].id, agent_host(r, a), r->agents[a].lost_at_s);
-        } else if (!ap->done) {
+        } else if (!ap->done && ap->participating) {
             fprintf(out, "warning: agent %u (%s) sent no result for this phase\n",
                     r->agents[a].id, agent_host(r, a));
         } else if (result_agent_client_bound(ap)) {
@@ -335,6 +342,18 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
                     r->agents[a].id, agent_host(r, a), agent_cpu_pct(ap), ap->cores);
         }
     }
+}
+
+/* The phase's verdict and each reason on its own line. */
+static void verdict_note(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    struct verdict *v = xmalloc(sizeof(*v));
+
+    verdict_phase(r, phase, v);
+    fprintf(out, "phase verdict: %s%s\n", verdict_name(v->v), v->nreasons ? ":" : "");
+    for (uint32_t i = 0; i < v->nreasons; i++)
+        fprintf(out, "  - %s\n", v->reason[i]);
+    free(v);
 }
 
 void report_text(FILE *out, const struct run_result *r, int unit_base)
@@ -367,13 +386,21 @@ void report_text(FILE *out, const struct run_result *r, int unit_base)
         fputc('\n', out);
         if (!ph->finished) {
             fprintf(out, "phase %s: not run to completion, no results\n", ph->name);
+            verdict_note(out, r, i);
             continue;
         }
         phase_rows(out, r, ph, &L);
         agent_rows(out, r, ph, &L);
         notes(out, r, ph);
         fairness_note(out, r, i);
+        verdict_note(out, r, i);
     }
     if (r->nphases > 1)
         summary_matrix(out, r, L.base);
+    {
+        char line[1024];
+        enum verdict_kind v = verdict_summary(r, line, sizeof line);
+
+        fprintf(out, "\nverdict: %s (exit status %d)\n", line, verdict_exit_status(v));
+    }
 }

@@ -74,8 +74,18 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
             ph->numjobs += src->jobs[j].numjobs;
         ph->interval_ms = interval_ms;
         ph->agents = xcalloc(nagents ? nagents : 1, sizeof(*ph->agents));
-        for (uint32_t a = 0; a < nagents; a++)
+        for (uint32_t a = 0; a < nagents; a++) {
             op_set_init(&ph->agents[a].totals);
+            /* an agent takes part when any job of the phase selects it */
+            for (uint32_t j = 0; j < src->njobs && !ph->agents[a].participating; j++)
+                ph->agents[a].participating = (uint8_t)plan_agents_match(src->jobs[j].agents, a);
+        }
+        for (uint32_t j = 0; j < src->njobs; j++) {
+            if (src->jobs[j].error_threshold > ph->error_threshold)
+                ph->error_threshold = src->jobs[j].error_threshold;
+            if (src->jobs[j].error_threshold_pct > ph->error_threshold_pct)
+                ph->error_threshold_pct = src->jobs[j].error_threshold_pct;
+        }
         op_set_init(&ph->totals);
     }
 }
@@ -170,6 +180,8 @@ void result_free(struct run_result *r)
             free(ph->intervals[k].agent);
         }
         free(ph->intervals);
+        for (uint32_t a = 0; ph->agents && a < r->nagents; a++)
+            free(ph->agents[a].error);
         free(ph->agents);
     }
     free(r->phases);
@@ -308,12 +320,50 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap)
 {
+    struct agent_phase *dst;
+    char *error;
+    uint8_t participating;
+
     if (phase >= r->nphases || agent >= r->nagents)
         return -EINVAL;
-    r->phases[phase].agents[agent] = *ap;
-    /* Totals arrive with phase-done, so having them means the agent is done. */
-    r->phases[phase].agents[agent].done = 1;
+    dst = &r->phases[phase].agents[agent];
+    error = dst->error;
+    participating = dst->participating;
+    *dst = *ap;
+    /* Having totals means the agent is done (or salvaged: ap->salvaged). */
+    dst->done = 1;
+    dst->error = error;
+    dst->participating = participating;
     return 0;
+}
+
+int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent, const char *text)
+{
+    struct agent_phase *ap;
+    size_t old, n = strlen(text);
+
+    if (phase >= r->nphases || agent >= r->nagents)
+        return -EINVAL;
+    ap = &r->phases[phase].agents[agent];
+    old = ap->error ? strlen(ap->error) : 0;
+    /* bounded: an agent repeating errors cannot grow the result */
+    if ((old && strcmp(ap->error, text) == 0) || old + n + 3 > RESULT_ERROR_MAX)
+        return 0;
+    ap->error = xrealloc(ap->error, old + n + 3);
+    if (old) {
+        memcpy(ap->error + old, "; ", 2);
+        old += 2;
+    }
+    memcpy(ap->error + old, text, n + 1);
+    result_clean_text(ap->error + old);
+    return 0;
+}
+
+void result_clean_text(char *text)
+{
+    for (unsigned char *p = (unsigned char *)text; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f)
+            *p = '?';
 }
 
 void result_phase_finish(struct run_result *r, uint32_t phase)
@@ -333,26 +383,37 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
 
         if (!ap->done)
             continue;
-        ndone++;
         op_set_merge(&ph->totals, &ap->totals);
         if (ap->duration_ns > ph->duration_ns)
             ph->duration_ns = ap->duration_ns;
+        /* Skew is over agents that really issued ops: a salvaged (lost)
+         * agent has no start instant, an idle one's is only t0. */
+        if (ap->salvaged || op_set_empty(&ap->totals))
+            continue;
+        ndone++;
         if (ap->start_ns < first)
             first = ap->start_ns;
         if (ap->start_ns > last)
             last = ap->start_ns;
     }
+    ph->nstarted = ndone;
+    ph->ran = 1;          /* it has results, so it was started */
     ph->start_skew_ns = ndone > 1 ? last - first : 0;
     ph->finished = 1;
     for (uint32_t k = 0; k < ph->nintervals; k++)
         result_interval_seal(r, phase, k);
 }
 
+uint64_t result_ok_ops(const struct op_stats *o)
+{
+    return o->ops > o->errors ? o->ops - o->errors : 0;
+}
+
 double result_iops(const struct op_stats *o, uint64_t duration_ns)
 {
     if (duration_ns == 0)
         return 0.0;
-    return (double)o->ops * 1e9 / (double)duration_ns;
+    return (double)result_ok_ops(o) * 1e9 / (double)duration_ns;
 }
 
 double result_bw(const struct op_stats *o, uint64_t duration_ns)
@@ -438,11 +499,35 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
         return 0;
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct counters *c = &ph->intervals[k].agent[a];
-        if (c->inflight && c->oldest_ns > limit) {
+        uint64_t done = 0;
+        for (int t = 0; t < OP__COUNT; t++)
+            done += c->ops[t];
+        if (c->inflight && c->oldest_ns > limit && done == 0) {
             n++;
             if (c->oldest_ns > *age_ns)
                 *age_ns = c->oldest_ns;
         }
     }
     return n;
+}
+
+int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t age;
+
+    if (k >= ph->nintervals || result_interval_stalled(r, phase, k, &age) == 0)
+        return 0;
+    for (int t = 0; t < OP__COUNT; t++)
+        if (ph->intervals[k].count[t].ops)
+            return 0;
+    return 1;
+}
+
+int result_any_phase_ran(const struct run_result *r)
+{
+    for (uint32_t i = 0; i < r->nphases; i++)
+        if (r->phases[i].ran)
+            return 1;
+    return 0;
 }

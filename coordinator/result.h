@@ -32,6 +32,13 @@ struct agent_info {
     double lost_at_s;             /* when, seconds since the run started */
 };
 
+/* Why a run ended early, for the verdicts (coordinator/verdict.h). */
+enum run_end {
+    RUN_END_NONE = 0,             /* ran every phase it could */
+    RUN_END_INTERRUPTED,          /* SIGINT/SIGTERM */
+    RUN_END_FAILED,               /* a fatal error (r->end_text says which) */
+};
+
 struct counters {                 /* per op type, no latency */
     uint64_t ops[OP__COUNT];
     uint64_t bytes[OP__COUNT];
@@ -49,6 +56,12 @@ struct agent_phase {
     double cpu_user_s, cpu_sys_s;
     uint32_t cores;
     uint32_t nintervals;          /* as the agent counted */
+    /* verdict inputs (verdict.c) */
+    uint8_t participating;        /* runs a job of this phase (agents=); set by result_init */
+    uint8_t salvaged;             /* no phase-done: totals are the sum of its intervals */
+    char *error;                  /* the agent's error text for this phase, or NULL;
+                                     owned (result_set_agent_error), kept by
+                                     result_set_agent_phase */
 };
 
 struct op_counts {                /* one op type's counters, as in op_stats */
@@ -88,7 +101,15 @@ struct phase_result {
     int finished;
     struct op_set totals;         /* sum over agents */
     uint64_t duration_ns;         /* longest agent */
-    uint64_t start_skew_ns;       /* latest minus earliest agent start */
+    uint64_t start_skew_ns;       /* latest minus earliest agent start, over the
+                                     agents that issued ops (never idle or lost ones) */
+    uint32_t nstarted;            /* agents the skew is taken over */
+    /* verdict inputs (verdict.c) */
+    uint8_t ran;                  /* the phase was started (t0 sent) */
+    uint8_t interrupted;          /* SIGINT/SIGTERM while it ran (or before it started) */
+    uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
+    uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
+    double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
 };
 
 struct run_result {
@@ -98,6 +119,11 @@ struct run_result {
     struct agent_info *agents;    /* [nagents] */
     uint32_t nphases;
     struct phase_result *phases;  /* [nphases] */
+    /* how the run ended (verdict.c) */
+    enum run_end end;
+    uint32_t end_phase;           /* the phase running when it ended early */
+    double end_at_s;              /* when, seconds since the run started */
+    char end_text[512];           /* "SIGINT", or the fatal error */
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
@@ -130,18 +156,36 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
 void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
                                   uint32_t inflight, uint64_t oldest_ns);
 /* Stall seen in interval k: 0 none; otherwise how many live agents had an op
- * outstanding longer than one interval, *age_ns the longest such age. */
+ * outstanding longer than one interval and completed no op in k (slow ops
+ * that keep completing are load, not a stall), *age_ns the longest age. */
 uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns);
-/* Record an agent's phase totals. */
+/* 1 when interval k is a server stall: no op completed on any agent in it
+ * while ops were outstanding longer than one interval. */
+int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k);
+/* Record an agent's phase totals (ap->salvaged: from its intervals, no
+ * phase-done).  The agent's error text already set is kept. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap);
+/* The agent reported an error in this phase (its text, copied and cleaned
+ * by result_clean_text; a second one is appended after "; ", up to
+ * RESULT_ERROR_MAX bytes in all, more is dropped).  -EINVAL if out of range. */
+#define RESULT_ERROR_MAX 2048
+int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent, const char *text);
+/* Make text from the network safe to print and to store as a JSON string:
+ * control and non-ASCII bytes become '?'.  In place. */
+void result_clean_text(char *text);
+/* 1 when some phase of r was started (ran). */
+int result_any_phase_ran(const struct run_result *r);
 /* Sum agents into the phase totals, duration and skew; seals every
  * interval of the phase. */
 void result_phase_finish(struct run_result *r, uint32_t phase);
 
-/* Derived figures used by every reporter. */
+/* Derived figures used by every reporter.  Throughput counts successful
+ * ops only (ops - errors): a failed op moved nothing. */
 double result_iops(const struct op_stats *o, uint64_t duration_ns);
 double result_bw(const struct op_stats *o, uint64_t duration_ns);   /* bytes/s */
+/* Successful ops of o (ops - errors, never below 0). */
+uint64_t result_ok_ops(const struct op_stats *o);
 /* 1 when an agent used >= 90% of its cores during the phase. */
 int result_agent_client_bound(const struct agent_phase *ap);
 

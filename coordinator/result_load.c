@@ -269,6 +269,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     int rw;
     uint32_t phase = (uint32_t)(ph - r->phases);
     struct op_set *merged = NULL;   /* one interval's merged figures, ~400 KB */
+    int any_result = 0;
 
     get_str(c, pj, path, "name", ph->name, sizeof(ph->name));
     get_str(c, pj, path, "rw", asub, sizeof(asub));
@@ -282,6 +283,17 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     ph->numjobs = (uint32_t)get_u64(c, pj, path, "numjobs", UINT32_MAX);
     ph->njobs = (uint32_t)get_u64(c, pj, path, "njobs", UINT32_MAX);
     ph->finished = get_bool(c, pj, path, "finished");
+    if (json_object_get(pj, "interrupted"))
+        ph->interrupted = (uint8_t)get_bool(c, pj, path, "interrupted");
+    if (json_object_get(pj, "error_threshold"))
+        ph->error_threshold = get_u64(c, pj, path, "error_threshold", INT64_MAX);
+    if (json_object_get(pj, "error_threshold_pct")) {
+        ph->error_threshold_pct = get_num(c, pj, path, "error_threshold_pct");
+        if (ph->error_threshold_pct > 100.0) {
+            snprintf(sub, sizeof(sub), "%s.error_threshold_pct", path);
+            return fail(c, sub, "want a percentage from 0 to 100");
+        }
+    }
     ph->duration_ns = get_u64(c, pj, path, "duration_ns", INT64_MAX);
     ph->start_skew_ns = get_u64(c, pj, path, "start_skew_ns", INT64_MAX);
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
@@ -298,6 +310,21 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed)
             return fail(c, apath, "id is not the agent's index %u", a);
         ap->done = get_bool(c, aj, apath, "done");
+        /* verdict inputs, optional (files before verdicts take every agent
+         * as taking part, and a lost agent's totals as salvaged) */
+        ap->participating = json_object_get(aj, "participating") ?
+                            (uint8_t)get_bool(c, aj, apath, "participating") : 1;
+        if (json_object_get(aj, "salvaged") && get_bool(c, aj, apath, "salvaged"))
+            ap->done = ap->salvaged = 1;
+        else if (!json_object_get(aj, "salvaged") && ap->done && r->agents[a].lost)
+            ap->salvaged = 1;
+        if (json_object_get(aj, "error")) {
+            char e[1024];
+            get_str(c, aj, apath, "error", e, sizeof(e));
+            if (!c->failed && e[0])
+                result_set_agent_error(r, phase, a, e);
+        }
+        any_result |= ap->done;
         snprintf(asub, sizeof(asub), "%s.ops", apath);
         load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, &ap->totals, NULL);
         cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
@@ -308,6 +335,18 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
     }
+
+    /* "finished" is false for an interrupted or failed phase that still
+     * has results: those are summed, like a finished one */
+    ph->ran = json_object_get(pj, "ran") ? (uint8_t)get_bool(c, pj, path, "ran")
+                                         : (uint8_t)(ph->finished || any_result);
+    if (any_result)
+        ph->finished = 1;
+    ph->nstarted = 0;
+    for (uint32_t a = 0; a < r->nagents; a++)
+        ph->nstarted += ph->agents[a].done && !ph->agents[a].salvaged && !op_set_empty(&ph->agents[a].totals);
+    if (json_object_get(pj, "start_skew_agents"))
+        ph->nstarted = (uint32_t)get_u64(c, pj, path, "start_skew_agents", MAX_AGENTS);
 
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
     if (arr && json_array_size(arr) > 0 && r->nagents == 0)
@@ -342,6 +381,28 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }
     free(merged);
+}
+
+/* "end": how the run ended (optional: files before verdicts ran to the end). */
+static void load_end(struct ctx *c, json_t *root, struct run_result *r)
+{
+    json_t *e = json_object_get(root, "end");
+    char how[32];
+
+    if (!e)
+        return;
+    get_str(c, e, "end", "how", how, sizeof(how));
+    if (c->failed || strcmp(how, "none") == 0)
+        return;
+    if (strcmp(how, "interrupted") == 0)
+        r->end = RUN_END_INTERRUPTED;
+    else if (strcmp(how, "failed") == 0)
+        r->end = RUN_END_FAILED;
+    else
+        return fail(c, "end.how", "want none, interrupted or failed");
+    r->end_phase = (uint32_t)get_u64(c, e, "end", "phase", PLAN_MAX_PHASES);
+    r->end_at_s = get_num(c, e, "end", "at_s");
+    get_str(c, e, "end", "text", r->end_text, sizeof(r->end_text));
 }
 
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
@@ -401,6 +462,7 @@ int result_load(const char *path, struct run_result *r, char *err, size_t errlen
             ai->lost_at_s = get_num(&c, aj, apath, "lost_at_s");
         }
     }
+    load_end(&c, root, r);
     for (uint32_t i = 0; i < nphases && !c.failed; i++) {
         char ppath[64];
 

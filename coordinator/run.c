@@ -59,6 +59,7 @@ struct conn {
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
     struct op_set *acc;        /* this phase's intervals, for a lost agent's totals */
+    uint64_t error_at_ns;      /* it reported an error while running (0: none) */
 };
 
 struct run {
@@ -92,6 +93,12 @@ struct write_req {
         for (uint32_t o_ = 0; o_ < (r)->opt->nobservers; o_++)                   \
             if ((r)->opt->observers[o_].hook)                                    \
                 (r)->opt->observers[o_].hook((r)->opt->observers[o_].arg, (r)->res, __VA_ARGS__); \
+    } while (0)
+#define OBSERVE0(r, hook)                                                        \
+    do {                                                                         \
+        for (uint32_t o_ = 0; o_ < (r)->opt->nobservers; o_++)                   \
+            if ((r)->opt->observers[o_].hook)                                    \
+                (r)->opt->observers[o_].hook((r)->opt->observers[o_].arg, (r)->res); \
     } while (0)
 
 static void on_written(uv_write_t *req, int status)
@@ -159,6 +166,7 @@ static void send_stop(struct run *r, const char *why)
 static void agent_salvage(struct run *r, struct conn *c)
 {
     struct agent_phase *ap = xcalloc(1, sizeof *ap);
+    ap->salvaged = 1;
     ap->totals = *c->acc;
     ap->nintervals = c->next_k;
     ap->duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
@@ -182,6 +190,23 @@ static void phase_salvage(struct run *r)
         result_phase_finish(r->res, r->phase);
 }
 
+/* How the run ended, for the verdicts: the first cause wins. */
+static void run_end(struct run *r, enum run_end why, const char *text)
+{
+    struct run_result *res = r->res;
+
+    if (res->end != RUN_END_NONE)
+        return;
+    res->end = why;
+    res->end_phase = r->planned ? r->phase : 0;
+    res->end_at_s = (double)(clock_now_ns() - r->t_start_ns) / 1e9;
+    snprintf(res->end_text, sizeof res->end_text, "%s", text);
+    result_clean_text(res->end_text);
+    if (why == RUN_END_INTERRUPTED && r->planned && r->phase < res->nphases)
+        res->phases[r->phase].interrupted = 1;
+    OBSERVE0(r, run_end);
+}
+
 static void run_fail(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void run_fail(struct run *r, const char *fmt, ...)
 {
@@ -193,6 +218,7 @@ static void run_fail(struct run *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
+    run_end(r, RUN_END_FAILED, r->err);
     send_stop(r, r->err);     /* tell the others to stop I/O before we hang up */
     run_shutdown(r);
 }
@@ -253,9 +279,12 @@ static void start_phase(struct run *r)
         conn_send(c, &b);
         c->state = C_RUNNING;
         c->next_k = 0;
+        c->error_at_ns = 0;
         c->layout_done = c->layout_total = 0;
         op_set_init(c->acc);
     }
+    r->res->phases[r->phase].ran = 1;
+    r->res->phases[r->phase].t0_ns = t0;
     r->notified = 0;
     OBSERVE(r, phase_start, r->phase);
 }
@@ -279,7 +308,8 @@ static void phase_completed(struct run *r)
     notify_intervals(r, 1);
     result_phase_finish(r->res, r->phase);
     OBSERVE(r, phase_done, r->phase);
-    if (++r->phase == r->plan->nphases || r->interrupted) {
+    /* an agent's error ends the run after the phase it failed */
+    if (++r->phase == r->plan->nphases || r->interrupted || r->res->end == RUN_END_FAILED) {
         run_shutdown(r);
         return;
     }
@@ -477,9 +507,26 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     }
     if (type == MSG_ERROR) {
         struct msg_error m;
+        char text[MSG_TEXT_MAX + 300];
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
-            snprintf(m.text, sizeof m.text, "agent %u (%s): unreadable error: %s", c->id, c->addr, err);
-        run_fail(r, "%s", m.text);
+            snprintf(m.text, sizeof m.text, "unreadable error: %s", err);
+        if (r->planned && r->phase < r->plan->nphases) {
+            result_set_agent_error(r->res, r->phase, c->id, m.text);
+            OBSERVE(r, agent_error, r->phase, c->id, m.text);
+        }
+        snprintf(text, sizeof text, "agent %u (%s): %s", c->id, c->addr, m.text);
+        if (c->state == C_RUNNING) {
+            /* A job failed: its phase-done follows with every op counted,
+             * cut-offs included.  Stop the others and end the run after
+             * this phase rather than drop what is on its way. */
+            run_end(r, RUN_END_FAILED, text);
+            snprintf(r->err, r->errlen, "%s", text);
+            if (!c->error_at_ns)
+                c->error_at_ns = clock_now_ns();
+            send_stop(r, text);
+            return;
+        }
+        run_fail(r, "%s", text);
         return;
     }
     if (type == MSG_PING) {            /* the agent's heartbeat: answer it */
@@ -635,6 +682,17 @@ static void on_timer(uv_timer_t *t)
             conn_lost(c, why);
             continue;
         }
+        if (c->state == C_RUNNING && c->error_at_ns &&
+            now - c->error_at_ns > (uint64_t)r->opt->agent_timeout_ms * 1000000u) {
+            /* it reported an error but no phase-done: count what its
+             * intervals said rather than wait for ever */
+            agent_salvage(r, c);
+            c->state = C_DONE;
+            if (all_in(r, C_DONE)) {
+                phase_completed(r);
+                return;
+            }
+        }
         send_ping(c);
     }
 }
@@ -648,6 +706,7 @@ static void on_signal(uv_signal_t *h, int signum)
         _exit(130);
     }
     r->interrupted = 1;
+    run_end(r, RUN_END_INTERRUPTED, signum == SIGINT ? "SIGINT" : "SIGTERM");
     snprintf(r->err, r->errlen, "interrupted by %s: stopping the agents and collecting partial results",
              signum == SIGINT ? "SIGINT" : "SIGTERM");
     fprintf(stderr, "nfstorm: %s (again to quit at once)\n", r->err);
@@ -739,6 +798,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
             continue;
         if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {
             r.failed = 1;
+            run_end(&r, RUN_END_FAILED, err);
             run_shutdown(&r);
             continue;
         }
@@ -760,6 +820,8 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     free(r.c);
     if (r.failed)
         return rc < 0 ? rc : -EIO;
+    if (result->end == RUN_END_FAILED)
+        return -EIO;          /* an agent's error: err names it */
     if (r.interrupted)
         return RUN_INTERRUPTED;
     if (r.nlost)

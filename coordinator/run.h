@@ -27,6 +27,11 @@ struct run_observer {
     void (*agent_phase_done)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                              const struct agent_phase *ap);
     void (*agent_lost)(void *arg, const struct run_result *r, uint32_t agent, const char *why);
+    /* verdict inputs: an agent's error in phase (its text), and how the run
+     * ended early (r->end, end_phase, end_at_s, end_text are set) */
+    void (*agent_error)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                        const char *text);
+    void (*run_end)(void *arg, const struct run_result *r);
     /* layout before phase: bytes laid out so far and in all, over all agents */
     void (*layout)(void *arg, const struct run_result *r, uint32_t phase, uint64_t done_bytes,
                    uint64_t total_bytes);

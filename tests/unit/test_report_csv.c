@@ -71,7 +71,7 @@ static void test_report_csv_rows_and_columns(void **state)
         }
         /* 400 ops / 2 s = 200 IOPS, 819200 B/s; Jain over 150 and 50 IOPS = 0.8 */
         assert_string_equal(line, "lab,0,\"r,1\",randread,4096,2,2,all,,read,2,400,1638400,0,200,819200,"
-                            "1000,1000,1000,1000,1000,1000,1000,1.000000,0.800000");
+                            "1000,1000,1000,1000,1000,1000,1000,1.000000,0.800000,ok");
     }
     assert_int_equal(nlines, 2);
     free(txt);
@@ -81,7 +81,7 @@ static void test_report_csv_rows_and_columns(void **state)
     for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save), nlines++) {
         if (nlines == 2)
             assert_string_equal(line, "lab,0,\"r,1\",randread,4096,2,2,0,ha,read,2,300,1228800,0,150,614400,"
-                                "1000,1000,1000,1000,1000,1000,1000,0.750000,");
+                                "1000,1000,1000,1000,1000,1000,1000,0.750000,,");
         if (nlines == 3)
             assert_non_null(strstr(line, ",1,hb,read,2,100,409600,0,50,204800,"));
     }

@@ -579,7 +579,8 @@ static void test_json_roundtrip(void **state)
     assert_int_equal(jget_int(rd, "bytes"), p0->totals.op[OP_READ].bytes);
     assert_int_equal(jget_int(rd, "errors"), p0->totals.op[OP_READ].errors);
     assert_true(jget_int(rd, "errors") > 0);
-    assert_true(fabs(jget_num(rd, "iops") - (double)ops0 / 3.4) < 1e-6);
+    /* IOPS counts successful ops only: a failed op is not throughput */
+    assert_true(fabs(jget_num(rd, "iops") - (double)(ops0 - p0->totals.op[OP_READ].errors) / 3.4) < 1e-6);
     assert_true(fabs(jget_num(rd, "bw_bytes") - (double)p0->totals.op[OP_READ].bytes / 3.4) < 1e-3);
 
     /* p50 lies in the bucket of the exact nearest-rank median */
@@ -606,7 +607,7 @@ static void test_json_roundtrip(void **state)
         assert_int_equal(jget_int(a1r, "ops"), f->agent_tot[0][1]->op[OP_READ].ops);
         assert_int_equal(jget_int(a1r, "bytes"), f->agent_tot[0][1]->op[OP_READ].bytes);
         /* agent rates are over the agent's own 3s */
-        assert_true(fabs(jget_num(a1r, "iops") - (double)f->agent_tot[0][1]->op[OP_READ].ops / 3.0)
+        assert_true(fabs(jget_num(a1r, "iops") - (double)result_ok_ops(&f->agent_tot[0][1]->op[OP_READ]) / 3.0)
                     < 1e-6);
         assert_true(json_is_true(json_object_get(a1, "client_bound")));
         assert_true(json_is_false(json_object_get(json_array_get(agents, 0), "client_bound")));
@@ -624,11 +625,12 @@ static void test_json_roundtrip(void **state)
         json_t *ir = json_object_get(json_object_get(iv, "ops"), "read");
         json_t *ia = json_object_get(iv, "agents");
         uint64_t merged = p0->intervals[k].count[OP_READ].ops;
+        uint64_t merged_ok = merged - p0->intervals[k].count[OP_READ].errors;
 
         assert_true(fabs(jget_num(iv, "t") - (double)k * 0.5) < 1e-12);
         assert_int_equal(jget_int(ir, "ops"), merged);
         /* rates over the 500ms interval */
-        assert_true(fabs(jget_num(ir, "iops") - (double)merged * 2.0) < 1e-6);
+        assert_true(fabs(jget_num(ir, "iops") - (double)merged_ok * 2.0) < 1e-6);
         assert_int_equal(json_array_size(ia), NAGENTS);
         for (size_t a = 0; a < NAGENTS; a++) {
             json_t *ag = json_array_get(ia, a);

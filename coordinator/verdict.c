@@ -1,0 +1,288 @@
+/* verdict: see verdict.h.
+ *
+ * Design: one pass over the phase's agents adds reasons, each with the
+ * severity it carries; the phase's verdict is the most severe.  Tolerated
+ * failures (within error_threshold) are still listed, at severity ok, so a
+ * phase with failed ops always says so.  Reasons beyond the cap are counted
+ * and summarised in the last slot, so a fleet of thousands keeps a bounded
+ * verdict. */
+#include "coordinator/verdict.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+
+static const char *const names[] = { "ok", "partial", "failed", "interrupted" };
+
+const char *verdict_name(enum verdict_kind v)
+{
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "?";
+}
+
+int verdict_from_name(const char *s)
+{
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+int verdict_exit_status(enum verdict_kind v)
+{
+    switch (v) {
+    case VERDICT_OK:
+        return 0;
+    case VERDICT_PARTIAL:
+        return 3;
+    case VERDICT_INTERRUPTED:
+        return 130;
+    case VERDICT_FAILED:
+    default:
+        return 1;
+    }
+}
+
+struct acc {
+    struct verdict *out;
+    uint32_t more;            /* reasons that did not fit */
+};
+
+static void add(struct acc *a, enum verdict_kind sev, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(struct acc *a, enum verdict_kind sev, const char *fmt, ...)
+{
+    struct verdict *o = a->out;
+    va_list ap;
+
+    if (sev > o->v)
+        o->v = sev;
+    if (o->nreasons >= VERDICT_REASONS_MAX - 1) {
+        a->more++;
+        return;
+    }
+    o->severity[o->nreasons] = (uint8_t)sev;
+    va_start(ap, fmt);
+    vsnprintf(o->reason[o->nreasons++], VERDICT_REASON_LEN, fmt, ap);
+    va_end(ap);
+}
+
+/* Most severe first, keeping the order within a severity (insertion sort:
+ * at most VERDICT_REASONS_MAX entries). */
+static void sort_reasons(struct verdict *o)
+{
+    char tmp[VERDICT_REASON_LEN];
+
+    for (uint32_t i = 1; i < o->nreasons; i++) {
+        uint32_t j = i;
+        uint8_t sev = o->severity[i];
+
+        if (o->severity[i - 1] >= sev)
+            continue;
+        memcpy(tmp, o->reason[i], sizeof tmp);
+        while (j > 0 && o->severity[j - 1] < sev) {
+            memcpy(o->reason[j], o->reason[j - 1], sizeof tmp);
+            o->severity[j] = o->severity[j - 1];
+            j--;
+        }
+        memcpy(o->reason[j], tmp, sizeof tmp);
+        o->severity[j] = sev;
+    }
+}
+
+/* "agent 1 (127.0.0.1:4000)": the address as dialled, else the host name. */
+static void agent_tag(const struct run_result *r, uint32_t a, char *buf, size_t len)
+{
+    const struct agent_info *ai = &r->agents[a];
+
+    snprintf(buf, len, "agent %u (%s)", ai->id, ai->addr[0] ? ai->addr : ai->host[0] ? ai->host : "?");
+}
+
+/* The agent's error text without the "phase N: " it prefixes. */
+static const char *error_text(const char *e)
+{
+    unsigned n;
+    int used = 0;
+
+    if (e && sscanf(e, "phase %u: %n", &n, &used) == 1 && used > 0)
+        return e + used;
+    return e;
+}
+
+int verdict_phase_finished(const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+
+    if (!ph->finished || !ph->ran || ph->interrupted)
+        return 0;
+    return !(r->end == RUN_END_FAILED && r->end_phase == phase);
+}
+
+/* Failed ops the phase tolerates: the count, or the percentage of its ops. */
+static uint64_t errors_allowed(const struct phase_result *ph, uint64_t ops)
+{
+    uint64_t pct = 0;
+
+    if (ph->error_threshold_pct > 0)
+        pct = (uint64_t)(ph->error_threshold_pct / 100.0 * (double)ops);
+    return pct > ph->error_threshold ? pct : ph->error_threshold;
+}
+
+static void threshold_text(const struct phase_result *ph, char *buf, size_t len)
+{
+    if (ph->error_threshold_pct > 0)
+        snprintf(buf, len, "error_threshold=%g%%", ph->error_threshold_pct);
+    else
+        snprintf(buf, len, "error_threshold=%llu", (unsigned long long)ph->error_threshold);
+}
+
+/* Failed ops of one agent: one reason per op type that had some. */
+static void agent_errors(struct acc *acc, const struct phase_result *ph, const struct agent_phase *ap,
+                         const char *tag, enum verdict_kind sev, const char *within)
+{
+    const char *text = error_text(ap->error);
+    int any = 0;
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &ap->totals.op[t];
+
+        if (o->errors == 0)
+            continue;
+        add(acc, sev, "%s: %llu of %llu %s ops failed%s%s%s%s", tag, (unsigned long long)o->errors,
+            (unsigned long long)o->ops, op_type_name((enum op_type)t), text && !any ? " (" : "",
+            text && !any ? text : "", text && !any ? ")" : "", within);
+        any = 1;
+    }
+    if (!any && text)
+        add(acc, VERDICT_FAILED, "%s: %s", tag, text);
+    (void)ph;
+}
+
+void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *out)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    struct acc acc = { .out = out, .more = 0 };
+    uint64_t ok_total = 0, errors = 0, ops = 0, allowed;
+    uint32_t nparticipants = 0;
+    char tag[RESULT_HOST_MAX + 32], within[96] = "";
+    int over;
+
+    memset(out, 0, sizeof(*out));
+    out->v = VERDICT_OK;
+    if (!ph->ran) {
+        if (r->end == RUN_END_INTERRUPTED)
+            add(&acc, VERDICT_INTERRUPTED, "not run: interrupted by %s at %.1f s, before this phase started",
+                r->end_text, r->end_at_s);
+        else if (r->end == RUN_END_FAILED)
+            add(&acc, VERDICT_FAILED, "not run: the run failed before this phase started: %s", r->end_text);
+        else
+            add(&acc, VERDICT_FAILED, "not run: no agent was left to run it");
+        return;
+    }
+    if (ph->interrupted)
+        add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text[0] ? r->end_text : "a signal",
+            r->end_at_s);
+    if (r->end == RUN_END_FAILED && r->end_phase == phase)
+        add(&acc, VERDICT_FAILED, "run stopped: %s", r->end_text);
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+
+        if (!ap->done)
+            continue;
+        for (int t = 0; t < OP__COUNT; t++) {
+            ok_total += result_ok_ops(&ap->totals.op[t]);
+            errors += ap->totals.op[t].errors;
+            ops += ap->totals.op[t].ops;
+        }
+    }
+    allowed = errors_allowed(ph, ops);
+    over = errors > allowed;
+    if (errors && !over) {
+        char th[64];
+
+        threshold_text(ph, th, sizeof th);
+        snprintf(within, sizeof within, ", within %s", th);
+    }
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+        const struct agent_info *ai = &r->agents[a];
+        uint64_t ok = 0;
+
+        agent_tag(r, a, tag, sizeof tag);
+        for (int t = 0; t < OP__COUNT; t++)
+            ok += result_ok_ops(&ap->totals.op[t]);
+        nparticipants += ap->participating;
+        /* errors fail the phase past the threshold, or whenever the agent
+         * reported an error of its own (a job that ended early) */
+        if (ap->error)
+            agent_errors(&acc, ph, ap, tag, VERDICT_FAILED, "");
+        else if (ap->done)
+            agent_errors(&acc, ph, ap, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
+        if (!ap->participating)
+            continue;
+        if (ai->lost && (!ap->done || ap->salvaged)) {
+            add(&acc, VERDICT_PARTIAL, "%s lost at %.1f s%s", tag, ai->lost_at_s,
+                ap->done ? "; its data up to then is included" : "");
+            continue;
+        }
+        if (!ap->done) {
+            add(&acc, VERDICT_FAILED, "%s: sent no result for this phase", tag);
+            continue;
+        }
+        if (ok == 0)
+            add(&acc, VERDICT_FAILED, "%s: completed no op", tag);
+    }
+    if (ok_total == 0)
+        add(&acc, VERDICT_FAILED, "no op completed on any of the %u agents taking part", nparticipants);
+    sort_reasons(out);
+    if (acc.more) {
+        out->severity[out->nreasons] = VERDICT_OK;
+        snprintf(out->reason[out->nreasons++], VERDICT_REASON_LEN, "and %u more reasons like these",
+                 acc.more);
+    }
+}
+
+enum verdict_kind verdict_run(const struct run_result *r)
+{
+    enum verdict_kind worst = VERDICT_OK;
+    struct verdict *v;
+
+    if (r->nphases == 0)
+        return r->end == RUN_END_INTERRUPTED ? VERDICT_INTERRUPTED
+             : r->end == RUN_END_FAILED     ? VERDICT_FAILED
+                                            : VERDICT_OK;
+    v = xmalloc(sizeof(*v));
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        verdict_phase(r, p, v);
+        if (v->v > worst)
+            worst = v->v;
+    }
+    free(v);
+    return worst;
+}
+
+enum verdict_kind verdict_summary(const struct run_result *r, char *buf, size_t len)
+{
+    enum verdict_kind worst = verdict_run(r);
+    struct verdict *v = xmalloc(sizeof(*v));
+
+    snprintf(buf, len, "%s", verdict_name(worst));
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        verdict_phase(r, p, v);
+        if (v->v != worst || (worst == VERDICT_OK && v->nreasons == 0))
+            continue;
+        if (v->nreasons > 1)
+            snprintf(buf, len, "%s: phase %s: %s (and %u more reason%s)", verdict_name(worst),
+                     r->phases[p].name, v->reason[0], v->nreasons - 1, v->nreasons == 2 ? "" : "s");
+        else if (v->nreasons == 1)
+            snprintf(buf, len, "%s: phase %s: %s", verdict_name(worst), r->phases[p].name, v->reason[0]);
+        break;
+    }
+    if (r->nphases == 0 && r->end != RUN_END_NONE)
+        snprintf(buf, len, "%s: %s", verdict_name(worst), r->end_text);
+    free(v);
+    return worst;
+}

@@ -1,0 +1,385 @@
+/* test_verdict: phase and run verdicts from hand-built run_results (every
+ * reason of docs/running.md), exit statuses, the start skew over agents
+ * that issued ops, stalls as "no completion at all", and fairness leaving
+ * out agents that agents= left idle. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "coordinator/fairness.h"
+#include "coordinator/verdict.h"
+
+#define NA 3
+
+/* One phase "p" on NA agents (agents= spec for its job), started. */
+static void build(struct run_result *r, struct plan *p, const char *agents, uint64_t threshold,
+                  double pct)
+{
+    struct job_spec j;
+
+    plan_init(p);
+    job_spec_default(&j);
+    snprintf(j.name, sizeof(j.name), "p");
+    snprintf(j.agents, sizeof(j.agents), "%s", agents);
+    j.size = 1 << 20;
+    j.error_threshold = threshold;
+    j.error_threshold_pct = pct;
+    plan_add_job(p, &j);
+    result_init(r, p, NA, 1000);
+    for (uint32_t a = 0; a < NA; a++)
+        snprintf(r->agents[a].addr, sizeof(r->agents[a].addr), "10.0.0.%u:4000", a + 1);
+    r->phases[0].ran = 1;
+}
+
+/* Agent a's phase-done: ops writes of which errors failed, started at start_ns. */
+static void done(struct run_result *r, uint32_t a, uint64_t ops, uint64_t errors, uint64_t start_ns)
+{
+    struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+
+    op_set_init(&ap->totals);
+    ap->totals.op[OP_WRITE].ops = ops;
+    ap->totals.op[OP_WRITE].errors = errors;
+    ap->totals.op[OP_WRITE].bytes = (ops - errors) * 4096;
+    ap->duration_ns = 1000000000ull;
+    ap->start_ns = start_ns;
+    assert_int_equal(result_set_agent_phase(r, 0, a, ap), 0);
+    free(ap);
+}
+
+static int has(const struct verdict *v, const char *want)
+{
+    for (uint32_t i = 0; i < v->nreasons; i++)
+        if (strcmp(v->reason[i], want) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_verdict_ok_and_exit_statuses(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    for (uint32_t a = 0; a < NA; a++)
+        done(&r, a, 100, 0, 1000 + a);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_OK);
+    assert_int_equal(v.nreasons, 0);
+    assert_int_equal(verdict_run(&r), VERDICT_OK);
+    assert_true(verdict_phase_finished(&r, 0));
+    assert_int_equal(verdict_exit_status(VERDICT_OK), 0);
+    assert_int_equal(verdict_exit_status(VERDICT_FAILED), 1);
+    assert_int_equal(verdict_exit_status(VERDICT_PARTIAL), 3);
+    assert_int_equal(verdict_exit_status(VERDICT_INTERRUPTED), 130);
+    assert_int_equal(verdict_from_name("partial"), VERDICT_PARTIAL);
+    assert_int_equal(verdict_from_name("bogus"), -1);
+    /* skew over the three agents: 1002 - 1000 */
+    assert_int_equal(r.phases[0].start_skew_ns, 2);
+    assert_int_equal(r.phases[0].nstarted, 3);
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_agent_with_no_op_fails(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    char line[512];
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    done(&r, 0, 100, 0, 1000);
+    done(&r, 1, 0, 0, 9000000000ull);   /* idle: its "start" is only t0 */
+    done(&r, 2, 50, 0, 1500);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "agent 1 (10.0.0.2:4000): completed no op"));
+    assert_int_equal(v.nreasons, 1);
+    /* the idle agent is not in the skew */
+    assert_int_equal(r.phases[0].start_skew_ns, 500);
+    assert_int_equal(r.phases[0].nstarted, 2);
+    assert_int_equal(verdict_summary(&r, line, sizeof line), VERDICT_FAILED);
+    assert_string_equal(line, "failed: phase p: agent 1 (10.0.0.2:4000): completed no op");
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_nothing_happened_never_passes(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    for (uint32_t a = 0; a < NA; a++)
+        done(&r, a, 0, 0, 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "no op completed on any of the 3 agents taking part"));
+    assert_false(verdict_phase_finished(&r, 0) && v.v == VERDICT_OK);
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_errors_and_threshold(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+
+    (void)state;
+    /* default threshold: any failed op fails the phase */
+    build(&r, &p, "", 0, 0);
+    done(&r, 0, 100, 19, 0);
+    done(&r, 1, 100, 0, 0);
+    done(&r, 2, 100, 0, 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "agent 0 (10.0.0.1:4000): 19 of 100 write ops failed"));
+    /* the agent's own error text is named, without its "phase N: " */
+    result_set_agent_error(&r, 0, 0, "phase 0: job 'p': /x/f: I/O failed: No space left on device (ENOSPC)");
+    verdict_phase(&r, 0, &v);
+    assert_true(has(&v, "agent 0 (10.0.0.1:4000): 19 of 100 write ops failed (job 'p': /x/f: I/O failed: "
+                        "No space left on device (ENOSPC))"));
+    /* IOPS counts successful ops only */
+    assert_true(result_iops(&r.phases[0].totals.op[OP_WRITE], 1000000000ull) == 281.0);
+    result_free(&r);
+    plan_free(&p);
+
+    /* 19 failed of 300 = 6.3%: tolerated by 10%, listed anyway */
+    build(&r, &p, "", 0, 10.0);
+    done(&r, 0, 100, 19, 0);
+    done(&r, 1, 100, 0, 0);
+    done(&r, 2, 100, 0, 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_OK);
+    assert_true(has(&v, "agent 0 (10.0.0.1:4000): 19 of 100 write ops failed, within error_threshold=10%"));
+    result_free(&r);
+    plan_free(&p);
+
+    /* a count: 19 > 18 fails, 19 <= 19 passes */
+    build(&r, &p, "", 18, 0);
+    done(&r, 0, 100, 19, 0);
+    done(&r, 1, 100, 0, 0);
+    done(&r, 2, 100, 0, 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    r.phases[0].error_threshold = 19;
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_OK);
+    /* an agent error fails the phase whatever the threshold */
+    result_set_agent_error(&r, 0, 1, "phase 0: job 'p': stopped: EROFS");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "agent 1 (10.0.0.2:4000): job 'p': stopped: EROFS"));
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_lost_agent_is_partial(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    done(&r, 0, 100, 0, 1000);
+    done(&r, 2, 100, 0, 2000);
+    /* agent 1 lost: its intervals salvaged, start unknown (0) */
+    op_set_init(&ap->totals);
+    ap->totals.op[OP_WRITE].ops = 10;
+    ap->salvaged = 1;
+    result_set_agent_phase(&r, 0, 1, ap);
+    free(ap);
+    r.agents[1].lost = 1;
+    r.agents[1].lost_at_s = 3.25;
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_PARTIAL);
+    assert_true(has(&v, "agent 1 (10.0.0.2:4000) lost at 3.2 s; its data up to then is included"));
+    /* never "measured start skew: 1920s" from the lost agent's unknown start */
+    assert_int_equal(r.phases[0].start_skew_ns, 1000);
+    assert_int_equal(r.phases[0].nstarted, 2);
+    assert_int_equal(verdict_run(&r), VERDICT_PARTIAL);
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_interrupted_and_not_run(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    struct job_spec j;
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    result_free(&r);
+    job_spec_default(&j);
+    snprintf(j.name, sizeof(j.name), "q");
+    j.size = 1 << 20;
+    j.stonewall = 1;
+    plan_add_job(&p, &j);
+    result_init(&r, &p, NA, 1000);
+    r.phases[0].ran = 1;
+    for (uint32_t a = 0; a < NA; a++)
+        done(&r, a, 100, 0, 0);
+    result_phase_finish(&r, 0);
+    r.phases[0].interrupted = 1;
+    r.end = RUN_END_INTERRUPTED;
+    r.end_phase = 0;
+    r.end_at_s = 4.1;
+    snprintf(r.end_text, sizeof(r.end_text), "SIGINT");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_INTERRUPTED);
+    assert_string_equal(v.reason[0], "interrupted by SIGINT at 4.1 s");
+    assert_false(verdict_phase_finished(&r, 0));
+    verdict_phase(&r, 1, &v);
+    assert_int_equal(v.v, VERDICT_INTERRUPTED);
+    assert_string_equal(v.reason[0], "not run: interrupted by SIGINT at 4.1 s, before this phase started");
+    assert_int_equal(verdict_run(&r), VERDICT_INTERRUPTED);
+    /* a run that failed before the phase */
+    r.end = RUN_END_FAILED;
+    snprintf(r.end_text, sizeof(r.end_text), "agent 0 (10.0.0.1:4000): bad interval");
+    verdict_phase(&r, 1, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_string_equal(v.reason[0], "not run: the run failed before this phase started: "
+                                     "agent 0 (10.0.0.1:4000): bad interval");
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_idle_agents_not_counted(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    struct fairness f;
+    double share[NA];
+
+    (void)state;
+    build(&r, &p, "0,1", 0, 0);         /* agents=0,1 (or @label resolved to them) */
+    assert_true(r.phases[0].agents[0].participating && r.phases[0].agents[1].participating);
+    assert_false(r.phases[0].agents[2].participating);
+    done(&r, 0, 100, 0, 0);
+    done(&r, 1, 100, 0, 0);
+    done(&r, 2, 0, 0, 0);               /* idle, as asked */
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_OK);
+    assert_int_equal(v.nreasons, 0);
+    fairness_phase(&r, 0, share, &f);
+    assert_int_equal(f.ncounted, 2);
+    assert_float_equal(f.jain, 1.0, 1e-12);   /* not 0.667 with the idle agent */
+    result_free(&r);
+    plan_free(&p);
+}
+
+/* Interval 0: agent 0 has an op out for 3 s and completed none; agent 1
+ * has ops out for 2 s but completed 5 (deep queue of slow ops: load). */
+static void test_stall_is_no_completion(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct op_set *s = xmalloc(sizeof(*s));
+    uint64_t age;
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    op_set_init(s);
+    result_add_interval(&r, 0, 0, 0, s);
+    result_set_interval_inflight(&r, 0, 0, 0, 1, 3000000000ull);
+    s->op[OP_WRITE].ops = 5;
+    result_add_interval(&r, 0, 1, 0, s);
+    result_set_interval_inflight(&r, 0, 1, 0, 64, 2000000000ull);
+    op_set_init(s);
+    result_add_interval(&r, 0, 2, 0, s);
+    assert_int_equal(result_interval_stalled(&r, 0, 0, &age), 1);
+    assert_int_equal(age, 3000000000ull);
+    assert_false(result_interval_fleet_stalled(&r, 0, 0));
+    /* interval 1: nobody completes anything, ops stuck: the server */
+    op_set_init(s);
+    for (uint32_t a = 0; a < NA; a++) {
+        result_add_interval(&r, 0, a, 1, s);
+        result_set_interval_inflight(&r, 0, a, 1, 4, 2500000000ull);
+    }
+    assert_int_equal(result_interval_stalled(&r, 0, 1, &age), 3);
+    assert_true(result_interval_fleet_stalled(&r, 0, 1));
+    free(s);
+    result_free(&r);
+    plan_free(&p);
+}
+
+static void test_verdict_reasons_are_bounded(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict *v = xmalloc(sizeof(*v));
+    struct job_spec j;
+    char big[3000];
+
+    (void)state;
+    plan_init(&p);
+    job_spec_default(&j);
+    snprintf(j.name, sizeof(j.name), "p");
+    j.size = 1 << 20;
+    plan_add_job(&p, &j);
+    result_init(&r, &p, 100, 1000);
+    r.phases[0].ran = 1;
+    for (uint32_t a = 0; a < 100; a++)
+        done(&r, a, a == 0 ? 10 : 0, 0, 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, v);
+    assert_int_equal(v->v, VERDICT_FAILED);
+    assert_int_equal(v->nreasons, VERDICT_REASONS_MAX);
+    assert_string_equal(v->reason[VERDICT_REASONS_MAX - 1], "and 84 more reasons like these");
+    /* error text from the network: cleaned and capped */
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    big[3] = '\n';
+    big[4] = (char)0xff;
+    result_set_agent_error(&r, 0, 1, "short\x01");
+    assert_string_equal(r.phases[0].agents[1].error, "short?");
+    result_set_agent_error(&r, 0, 1, big);
+    assert_string_equal(r.phases[0].agents[1].error, "short?");
+    result_set_agent_error(&r, 0, 2, big + 2000);
+    assert_int_equal(strlen(r.phases[0].agents[2].error), 999);
+    free(v);
+    result_free(&r);
+    plan_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_verdict_ok_and_exit_statuses),
+        cmocka_unit_test(test_verdict_agent_with_no_op_fails),
+        cmocka_unit_test(test_verdict_nothing_happened_never_passes),
+        cmocka_unit_test(test_verdict_errors_and_threshold),
+        cmocka_unit_test(test_verdict_lost_agent_is_partial),
+        cmocka_unit_test(test_verdict_interrupted_and_not_run),
+        cmocka_unit_test(test_verdict_idle_agents_not_counted),
+        cmocka_unit_test(test_stall_is_no_completion),
+        cmocka_unit_test(test_verdict_reasons_are_bounded),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
