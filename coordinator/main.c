@@ -9,11 +9,13 @@
  * 2 bad usage or a bad plan. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <uv.h>
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -181,6 +183,95 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     return 0;
 }
 
+/* ---- signals ----
+ *
+ * No signal ends the coordinator without its results.  During the run,
+ * run.c's loop owns SIGINT and SIGTERM (stop the agents, collect what they
+ * measured).  Outside it (before the run starts, and while the results are
+ * written) note_signal only notes the signal: files are finished rather
+ * than cut half-written (a temp file left behind), and the exit status
+ * says the run was interrupted.  SIGHUP (a closed terminal or ssh session)
+ * is forwarded as SIGTERM.  SIGPIPE is ignored: a write to an agent that
+ * hung up fails with EPIPE and the agent is lost like any other hang-up.
+ *
+ * libuv puts a signal back to its default action when the last uv_signal
+ * watching it stops; run.c's watchers stop as the run ends, before we can
+ * take the signal back.  A guard watcher on a loop of our own, started
+ * before the run and stopped after we took over, keeps libuv's handler
+ * installed in between, and what it caught says a signal came then. */
+static volatile sig_atomic_t late_signal;
+
+static void note_signal(int signum)
+{
+    static const char msg[] = "nfstorm: signal received: finishing the result files first\n";
+    if (!late_signal) {
+        late_signal = signum;
+        (void)!write(2, msg, sizeof msg - 1);
+    }
+}
+
+static void forward_hup(int signum)
+{
+    (void)signum;
+    kill(getpid(), SIGTERM);
+}
+
+static void signals_take(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sa.sa_handler = note_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = forward_hup;
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+struct signal_guard {
+    uv_loop_t loop;
+    uv_signal_t sig[2];
+    int seen;                 /* a signal it caught */
+};
+
+static void on_guard(uv_signal_t *h, int signum)
+{
+    ((struct signal_guard *)h->data)->seen = signum;
+}
+
+static void guard_start(struct signal_guard *g)
+{
+    static const int which[2] = { SIGINT, SIGTERM };
+    memset(g, 0, sizeof *g);
+    uv_loop_init(&g->loop);
+    for (int i = 0; i < 2; i++) {
+        uv_signal_init(&g->loop, &g->sig[i]);
+        g->sig[i].data = g;
+        uv_signal_start(&g->sig[i], on_guard, which[i]);
+    }
+}
+
+/* Take the signals back from libuv (blocked meanwhile, so none is lost or
+ * gets the default action); returns a signal the guard caught, or 0. */
+static int guard_stop(struct signal_guard *g)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    uv_run(&g->loop, UV_RUN_NOWAIT);
+    for (int i = 0; i < 2; i++)
+        uv_close((uv_handle_t *)&g->sig[i], NULL);
+    uv_run(&g->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&g->loop);
+    signals_take();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return g->seen;
+}
+
 static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
 {
     char *a = xmalloc(len + sizeof DEFAULT_PORT + 2);
@@ -270,7 +361,8 @@ static int cmd_run(int argc, char **argv)
     struct journal *journal = NULL;
     struct auth_secret secret;
     struct timeseries *ts = NULL;
-    int rc, status = 0;
+    struct signal_guard guard;
+    int rc, gsig, status = 0;
 
     memset(&c, 0, sizeof c);
     memset(&fleet, 0, sizeof fleet);
@@ -361,7 +453,15 @@ static int cmd_run(int argc, char **argv)
     }
     ro.observers = observers;
     ro.nobservers = nobs;
+    if (late_signal) {
+        live_free(live);
+        status = die(130, "interrupted before the run started");
+        goto out;
+    }
+    guard_start(&guard);
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
+        late_signal = gsig;
     live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
@@ -399,11 +499,23 @@ out:
     free(labels);
     free(addrs);
     plan_free(&plan);
+    if (late_signal && status == 0)
+        status = die(130, "SIG%s after the run ended: the results above are complete",
+                     sigabbrev_np(late_signal));
+    return status;
+}
+
+static int cmd_report_signalled(int argc, char **argv)
+{
+    int status = cmd_report_main(argc, argv);
+    if (late_signal && status == 0)
+        status = die(130, "SIG%s while writing: the files were finished", sigabbrev_np(late_signal));
     return status;
 }
 
 int main(int argc, char **argv)
 {
+    signals_take();
     if (argc < 2)
         return die(2, "no command (try 'nfstorm --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -415,7 +527,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "report") == 0)
-        return cmd_report_main(argc - 2, argv + 2);
+        return cmd_report_signalled(argc - 2, argv + 2);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_compare_main(argc - 2, argv + 2);
     if (strcmp(argv[1], "run") == 0) {
