@@ -33,7 +33,8 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
 
 /* `nfstorm report RESULT.json [options]`, `nfstorm compare A.json B.json
  * ... [--labels a,b] [--html F]`: argv after the command word.  Exit
- * status 0, 1 (a file could not be written), 2 (usage, bad input). */
+ * status 0, 1 (a file could not be written), 2 (usage, bad input), 3 (report:
+ * a journal whose run was cut short; a warning says what is missing). */
 int cmd_report_main(int argc, char **argv);
 int cmd_compare_main(int argc, char **argv);
 

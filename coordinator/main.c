@@ -462,6 +462,9 @@ static int cmd_run(int argc, char **argv)
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;
+    if (journal_end(journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
+                             : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
+        fprintf(stderr, "nfstorm: %s.journal: cannot write its end record\n", c.json);
     live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
