@@ -12,7 +12,7 @@ AGENT_AUTH="--insecure --lease 2s" start_agent "$D"
 job=(--quiet --name=p --rw=randwrite --bs=4k --size=8m --filename="$D/p" --runtime=10 --time_based)
 
 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/p.json" "${job[@]}" >"$T/o1" 2>&1 &
-c=$!
+c=$!; PIDS+=("$c")
 sleep 3; kill -STOP $c; sleep 5; kill -CONT $c
 timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -lt 128 ] || fail "paused coordinator died of signal $((rc - 128)) (exit $rc): $(tail -n2 "$T/o1")"
@@ -29,7 +29,7 @@ PY
 
 sleep 1
 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/h.json" "${job[@]}" >"$T/o2" 2>&1 &
-c=$!
+c=$!; PIDS+=("$c")
 sleep 3; kill -HUP $c
 timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGHUP: exit $rc, want 130: $(tail -n2 "$T/o2")"

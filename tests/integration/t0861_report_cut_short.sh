@@ -23,7 +23,7 @@ runtime=30
 FIO
 
 "$NFSTORM" run "$T/two.fio" --agents "$AGENT_ADDR" --quiet --json "$T/k.json" >"$T/o" 2>&1 &
-c=$!
+c=$!; PIDS+=("$c")
 for _ in $(seq 100); do grep -q '"type":"interval","phase":1' "$T/k.json.journal" 2>/dev/null && break; sleep 0.1; done
 sleep 1.2
 kill -9 $c; wait $c 2>/dev/null
