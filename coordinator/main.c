@@ -19,6 +19,7 @@
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/clean.h"
 #include "coordinator/cmd_report.h"
 #include "coordinator/journal.h"
 #include "coordinator/dryrun.h"
@@ -38,6 +39,7 @@ static const char usage[] =
 "                      [--timeseries F]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--html F] [--unit-base 1000]\n"
+"       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N [--secret-file F] [fio-style job options]\n"
 "       nfstorm --version | --help\n"
 "\n"
 "Runs a workload plan on many clients at once and prints one merged report.\n"
@@ -72,6 +74,15 @@ static const char usage[] =
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
 "                          op counts, file paths); connect to nothing, do no I/O\n"
+"  --cleanup               after the run, have each agent remove the files the plan laid\n"
+"                          out (as 'nfstorm clean' does)\n"
+"Before a run, stderr says how much it is about to write across the agents (layout +\n"
+"write phases); not with --quiet.\n"
+"\n"
+"'nfstorm clean' takes the plan and agent options of 'run' and has each agent remove the\n"
+"regular files the plan names, beneath its --allow directories; it prints what each removed.\n"
+"Signals: SIGINT, SIGTERM and SIGHUP stop the agents and write the partial results; a second\n"
+"one during the run exits at once (the journal keeps what arrived).\n"
 "\n"
 "Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan,\n"
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
@@ -93,6 +104,7 @@ struct cli {
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     int verbose;
     int dry_run;
+    int cleanup;
     uint64_t interval_ns;
     uint64_t connect_timeout_ns;
     char **fio_args;
@@ -167,6 +179,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->verbose = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
             c->dry_run = 1;
+        } else if (strcmp(a, "--cleanup") == 0) {
+            c->cleanup = 1;
         } else {
             c->fio_args[c->nfio++] = argv[i];
             continue;
@@ -345,7 +359,23 @@ static void agent_binary(char *out, size_t len)
     snprintf(out, len, "nfstorm-agent");
 }
 
-static int cmd_run(int argc, char **argv)
+/* --cleanup, `nfstorm clean`: the agents remove the plan's files. */
+static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const struct auth_secret *secret,
+                       const struct cli *c)
+{
+    struct clean_result *res = xcalloc(n, sizeof *res);
+    uint32_t timeout_ms = (uint32_t)(c->connect_timeout_ns > c->agent_timeout_ns ? c->connect_timeout_ns
+                                                                                 : c->agent_timeout_ns) / 1000000u;
+    int status;
+    clean_execute(plan, addrs, n, secret, timeout_ms, res);
+    status = clean_report(stderr, addrs, n, res);
+    free(res);
+    return status;
+}
+
+/* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
+ * agent options. */
+static int cmd_run(int argc, char **argv, int clean_only)
 {
     struct cli c;
     struct plan plan;
@@ -369,6 +399,12 @@ static int cmd_run(int argc, char **argv)
     if ((rc = parse_cli(argc, argv, &c)) != 0) {
         free(c.fio_args);
         return rc;
+    }
+    if (clean_only && (c.json || c.dry_run || c.cleanup || c.out.csv || c.out.html || c.out.timeseries ||
+                       c.out.output || c.out.fio_formats)) {
+        free(c.fio_args);
+        return die(2, "clean: only plan and agent options apply (--json, --csv, --html, --output, "
+                   "--timeseries, --dry-run, --cleanup are for run)");
     }
     plan_init(&plan);
     if (c.plan_path)
@@ -431,6 +467,17 @@ static int cmd_run(int argc, char **argv)
         }
         ro.secret = &secret;
     }
+    if (clean_only) {
+        status = clean_files(&plan, addrs, naddrs, ro.secret, &c);
+        goto out;
+    }
+    if (!c.quiet) {
+        struct clean_estimate est;
+        char line[512];
+        clean_estimate(&plan, naddrs, &est);
+        clean_estimate_line(&est, naddrs, line, sizeof line);
+        fprintf(stderr, "nfstorm: %s\n", line);
+    }
     if (c.json) {
         char jpath[PATH_MAX + 16];
         snprintf(jpath, sizeof jpath, "%s.journal", c.json);
@@ -491,6 +538,8 @@ static int cmd_run(int argc, char **argv)
     else if (rc == RUN_INTERRUPTED)
         status = die(130, "%s", err);
     result_free(&res);
+    if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
+        status = 1;
 out:
     journal_close(journal);
     if (fleet.n)
@@ -533,13 +582,13 @@ int main(int argc, char **argv)
         return cmd_report_signalled(argc - 2, argv + 2);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_compare_main(argc - 2, argv + 2);
-    if (strcmp(argv[1], "run") == 0) {
+    if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "clean") == 0) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
                 fputs(usage, stdout);
                 return 0;
             }
-        return cmd_run(argc - 2, argv + 2);
+        return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0);
     }
     return die(2, "unknown command '%s' (try 'nfstorm --help')", argv[1]);
 }
