@@ -159,7 +159,10 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
         return -errno;
     }
     if (pid == 0) {
-        /* our agents die with us, even if we are killed with -9 */
+        /* our agents die with us, even if we are killed with -9; in a
+         * process group of their own, so the terminal's Ctrl-C reaches
+         * only us: we stop them and collect their results */
+        setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
             _exit(1);
