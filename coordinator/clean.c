@@ -65,7 +65,8 @@ static uint64_t thread_writes(const struct job_spec *js, int *unbounded)
             bytes = sat_mul(js->number_ios, js->bs);
     }
     if (js->rw == RW_RW || js->rw == RW_RANDRW)
-        bytes = bytes / 100 * (100 - js->rwmixread);
+        bytes = bytes > UINT64_MAX / 100 ? bytes / 100 * (100 - js->rwmixread)
+                                         : bytes * (100 - js->rwmixread) / 100;
     return bytes;
 }
 
