@@ -140,6 +140,7 @@ struct kconn {
 struct clean_run {
     const struct plan *plan;
     const struct auth_secret *secret;
+    const volatile sig_atomic_t *interrupt;
     uint64_t timeout_ns;
     uint64_t t_start_ns;
     uint32_t n, pending;
@@ -371,6 +372,10 @@ static void on_timer(uv_timer_t *t)
         struct buf b;
         if (c->state == K_DONE)
             continue;
+        if (r->interrupt && *r->interrupt) {
+            kfail(c, "interrupted before it answered (its files may be partly removed)");
+            continue;
+        }
         if (c->state < K_CLEANING && now - r->t_start_ns > r->timeout_ns) {
             kfail(c, "no answer within %.1f s", (double)r->timeout_ns / 1e9);
             continue;
@@ -411,7 +416,7 @@ static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *s
 
 uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
                        const struct auth_secret *secret, uint32_t timeout_ms,
-                       struct clean_result *out)
+                       const volatile sig_atomic_t *interrupt, struct clean_result *out)
 {
     struct clean_run r;
     uint32_t failed = 0;
@@ -420,6 +425,7 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
     memset(out, 0, n * sizeof *out);
     r.plan = plan;
     r.secret = secret;
+    r.interrupt = interrupt;
     r.timeout_ns = (uint64_t)timeout_ms * 1000000u;
     r.t_start_ns = clock_now_ns();
     r.n = r.pending = n;
@@ -484,6 +490,6 @@ int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_res
     }
     fprintf(f, "clean: removed %llu file%s, %s in all%s\n", (unsigned long long)files, files == 1 ? "" : "s",
             units_fmt_bytes(b, sizeof b, (double)bytes, 1024),
-            failed ? "; some agents did not answer (above)" : "");
+            failed ? "; some agents failed (above)" : "");
     return failed ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 #ifndef NFSTORM_CLEAN_H
 #define NFSTORM_CLEAN_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "common/plan.h"
@@ -42,11 +43,12 @@ struct clean_result {
 
 /* Remove the files plan lays out on agents addrs[0..n) (agent index =
  * position), out[i] for agent i.  timeout_ms bounds the connect and
- * handshake and any silence of an agent afterwards.  Returns how many
- * agents failed (0: all answered). */
+ * handshake and any silence of an agent afterwards; once *interrupt is
+ * non-zero (a signal handler's flag; checked every second) the agents not
+ * yet done are given up.  Returns how many agents failed (0: all answered). */
 uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
                        const struct auth_secret *secret, uint32_t timeout_ms,
-                       struct clean_result *out);
+                       const volatile sig_atomic_t *interrupt, struct clean_result *out);
 /* Print one line per agent and a total to f; the exit status: 0 when every
  * agent answered, else 1. */
 int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_result *res);

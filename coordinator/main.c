@@ -217,7 +217,7 @@ static volatile sig_atomic_t late_signal;
 
 static void note_signal(int signum)
 {
-    static const char msg[] = "nfstorm: signal received: finishing the result files first\n";
+    static const char msg[] = "nfstorm: signal received: finishing what is under way (result files are never cut short)\n";
     if (!late_signal) {
         late_signal = signum;
         (void)!write(2, msg, sizeof msg - 1);
@@ -367,7 +367,7 @@ static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const 
     uint32_t timeout_ms = (uint32_t)(c->connect_timeout_ns > c->agent_timeout_ns ? c->connect_timeout_ns
                                                                                  : c->agent_timeout_ns) / 1000000u;
     int status;
-    clean_execute(plan, addrs, n, secret, timeout_ms, res);
+    clean_execute(plan, addrs, n, secret, timeout_ms, &late_signal, res);
     status = clean_report(stderr, addrs, n, res);
     free(res);
     return status;

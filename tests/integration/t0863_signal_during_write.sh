@@ -35,7 +35,7 @@ timeout 60 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGTERM during the write: exit $rc, want 130: $(cat "$T/err")"
 left=$(ls "$T"/out.json.* 2>/dev/null)
 [ -z "$left" ] || fail "temp file left behind: $left ($(du -b $left | cut -f1) bytes)"
-grep -q "finishing the result files first" "$T/err" || fail "no word about the signal: $(cat "$T/err")"
+grep -q "result files are never cut short" "$T/err" || fail "no word about the signal: $(cat "$T/err")"
 py "$T/out.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
