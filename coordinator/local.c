@@ -265,11 +265,12 @@ static void janitor_main(int fd, const char *dir)
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
-    /* hold none of the coordinator's files (its stdout: a reader waiting
-     * for end-of-file; its journal) */
+    /* hold none of the coordinator's files (its stdout and stderr: a
+     * reader waiting for end-of-file; its journal); it prints nothing */
     if (null >= 0) {
         dup2(null, 0);
         dup2(null, 1);
+        dup2(null, 2);
     }
     for (int i = 3; i < 1024; i++)
         if (i != fd)
