@@ -6,6 +6,9 @@
 #    one agent: the run failed, exit 1; docs/running.md) and the JSON holds
 #    what arrived.
 # 2. SIGHUP mid-run is SIGTERM's twin: agents stopped, JSON written, 130.
+# 3. SIGTERM around the end of a run (as the run's own handlers go away,
+#    while the report and JSON are written): never killed by it, the JSON
+#    always written, exit 0 or 130.
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 AGENT_AUTH="--insecure --lease 2s" start_agent "$D"
@@ -40,4 +43,18 @@ w = json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]
 assert w["ops"] > 0, w
 PY
 ls "$T"/*.json.* 2>/dev/null | grep -v '\.journal$' && fail "temp files left: $(ls "$T")"
-echo "paused past the lease: agent lost, JSON written; SIGHUP: exit 130 with JSON"
+
+late=0
+for off in 1.0 1.1 1.15 1.2 1.22 1.24 1.26 1.28 1.3 1.35; do
+  rm -f "$T"/e.json*
+  "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/e.json" --name=e --ioengine=null --rw=randread \
+    --bs=4k --size=1m --runtime=1 --time_based >"$T/o3" 2>&1 &
+  c=$!; PIDS+=("$c")
+  sleep $off; kill -TERM $c 2>/dev/null
+  timeout 20 tail --pid=$c -f /dev/null; wait $c; rc=$?
+  [ $rc -eq 0 ] || [ $rc -eq 130 ] || fail "SIGTERM at ${off}s of a 1s run: exit $rc: $(tail -n2 "$T/o3")"
+  [ -s "$T/e.json" ] || fail "SIGTERM at ${off}s of a 1s run: no JSON (exit $rc)"
+  ls "$T"/e.json.* 2>/dev/null | grep -v '\.journal$' && fail "SIGTERM at ${off}s: temp file left"
+  grep -q "after the run ended" "$T/o3" && late=$((late + 1))
+done
+echo "paused past the lease: agent lost, JSON written; SIGHUP: exit 130 with JSON; SIGTERM at the end of a run x10 ($late after it ended): never killed, JSON written"
