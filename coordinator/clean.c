@@ -118,7 +118,10 @@ void clean_estimate_line(const struct clean_estimate *e, uint32_t nagents, char 
 
 /* ---- the client ---- */
 
-enum cstate { K_CONNECTING, K_HELLO, K_CLEANING, K_DONE };
+/* K_BUSY: the agent still serves another coordinator (often: our own run,
+ * just ended, whose jobs are stopping); we dial again each second until
+ * the connect deadline. */
+enum cstate { K_CONNECTING, K_HELLO, K_BUSY, K_CLEANING, K_DONE };
 
 struct clean_run;
 
@@ -128,8 +131,11 @@ struct kconn {
     const char *addr;
     uv_tcp_t tcp;
     uv_connect_t connect;
+    struct sockaddr_storage ss;
     int open;
+    int closing;               /* uv_close called, callback pending */
     enum cstate state;
+    char busy[MSG_TEXT_MAX];   /* the agent's last "busy" answer */
     struct frame_reader rd;
     char rbuf[READ_CHUNK];
     unsigned char cnonce[AUTH_NONCE_LEN];
@@ -173,6 +179,21 @@ static void ksend(struct kconn *c, struct buf *b)
     }
 }
 
+static void on_closed(uv_handle_t *h)
+{
+    ((struct kconn *)h->data)->closing = 0;
+}
+
+static void kclose(struct kconn *c)
+{
+    if (c->open) {
+        c->open = 0;
+        c->closing = 1;
+        uv_read_stop((uv_stream_t *)&c->tcp);
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+    }
+}
+
 /* This agent is done (answered or failed): close it; the last one stops
  * the timer and the loop runs dry. */
 static void kfinish(struct kconn *c)
@@ -181,11 +202,7 @@ static void kfinish(struct kconn *c)
     if (c->state == K_DONE)
         return;
     c->state = K_DONE;
-    if (c->open) {
-        c->open = 0;
-        uv_read_stop((uv_stream_t *)&c->tcp);
-        uv_close((uv_handle_t *)&c->tcp, NULL);
-    }
+    kclose(c);
     if (--r->pending == 0)
         uv_close((uv_handle_t *)&r->timer, NULL);
 }
@@ -277,10 +294,15 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
         return;
     case MSG_ERROR: {
         struct msg_error m;
-        if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
+        if (msg_error_decode(p, n, &m, err, sizeof err) < 0) {
             kfail(c, "bad error message: %s", err);
-        else
+        } else if (strstr(m.text, ": busy: ") && c->state == K_CLEANING) {
+            snprintf(c->busy, sizeof c->busy, "%s", m.text);
+            c->state = K_BUSY;             /* on_timer dials again */
+            kclose(c);
+        } else {
             kfail(c, "%s", m.text);
+        }
         return;
     }
     case MSG_PING: {
@@ -327,7 +349,7 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
     }
     c->last_rx_ns = clock_now_ns();
     frame_reader_feed(&c->rd, ub->base, (size_t)nread);
-    while (c->state != K_DONE && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
+    while (c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
         if (rc < 0) {
             kfail(c, "frame larger than the limit");
             return;
@@ -361,6 +383,21 @@ static void on_connect(uv_connect_t *req, int status)
     ksend(c, &b);
 }
 
+/* Connect (again) to c->ss. */
+static void kdial(struct kconn *c)
+{
+    int rc;
+    c->state = K_CONNECTING;
+    frame_reader_free(&c->rd);
+    frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
+    uv_tcp_init(&c->run->loop, &c->tcp);
+    c->tcp.data = c;
+    c->open = 1;
+    c->connect.data = c;
+    if ((rc = uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&c->ss, on_connect)) < 0)
+        kfail(c, "cannot connect: %s", uv_strerror(rc));
+}
+
 static void on_timer(uv_timer_t *t)
 {
     struct clean_run *r = t->data;
@@ -377,7 +414,14 @@ static void on_timer(uv_timer_t *t)
             continue;
         }
         if (c->state < K_CLEANING && now - r->t_start_ns > r->timeout_ns) {
-            kfail(c, "no answer within %.1f s", (double)r->timeout_ns / 1e9);
+            if (c->busy[0])
+                kfail(c, "still busy after %.1f s: %s", (double)r->timeout_ns / 1e9, c->busy);
+            else
+                kfail(c, "no answer within %.1f s", (double)r->timeout_ns / 1e9);
+            continue;
+        }
+        if (c->state == K_BUSY && !c->closing) {
+            kdial(c);
             continue;
         }
         if (c->state == K_CLEANING && now - c->last_rx_ns > r->timeout_ns) {
@@ -436,23 +480,17 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
     uv_timer_start(&r.timer, on_timer, 1000, 1000);
     for (uint32_t i = 0; i < n; i++) {
         struct kconn *c = &r.c[i];
-        struct sockaddr_storage ss;
         int rc;
         c->run = &r;
         c->id = i;
         c->addr = addrs[i];
         c->res = &out[i];
         frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
-        if ((rc = resolve(&r.loop, c->addr, &ss)) < 0) {
+        if ((rc = resolve(&r.loop, c->addr, &c->ss)) < 0) {
             kfail(c, "%s", rc == -EINVAL ? "want HOST:PORT" : uv_strerror(rc));
             continue;
         }
-        uv_tcp_init(&r.loop, &c->tcp);
-        c->tcp.data = c;
-        c->open = 1;
-        c->connect.data = c;
-        if ((rc = uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&ss, on_connect)) < 0)
-            kfail(c, "cannot connect: %s", uv_strerror(rc));
+        kdial(c);
     }
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);

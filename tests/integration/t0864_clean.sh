@@ -53,6 +53,21 @@ expect_fail "clean outside --allow" "outside the allowed directories" \
 expect_fail "clean with run's output options" "clean: only plan and agent options apply" \
   "$NFSTORM" clean --agents "$A0" --json "$T/x.json" --name=x --rw=read --size=1m
 
+# an agent busy with another coordinator's run: clean waits for it (up to
+# the connect/agent timeout), then cleans; if it stays busy, says so
+"$NFSTORM" run --agents "$A0" --quiet --name=b --rw=randwrite --bs=4k --size=2m --directory="$D" \
+  --runtime=3 --time_based >"$T/o" 2>&1 &
+c=$!; PIDS+=("$c")
+sleep 1
+timeout 30 "$NFSTORM" clean --agents "$A0" --connect-timeout 2s --agent-timeout 2s --name=b --rw=randwrite \
+  --size=2m --directory="$D" >"$T/c" 2>&1 && fail "clean of a busy agent: exit 0: $(cat "$T/c")"
+grep -q "^nfstorm: clean: agent 0 ($A0): still busy after 2.0 s: agent .*busy: serving coordinator" "$T/c" \
+  || fail "busy agent: $(cat "$T/c")"
+timeout 30 "$NFSTORM" clean --agents "$A0" --name=b --rw=randwrite --size=2m --directory="$D" >"$T/c" 2>&1 \
+  || fail "clean waiting for a busy agent: $(cat "$T/c")"
+grep -q "^clean: agent 0 ($A0): removed 1 file, 2MiB$" "$T/c" || fail "after waiting: $(cat "$T/c")"
+wait $c || fail "the run that kept the agent busy failed"
+
 # run --cleanup, --local with its own secret: the estimate first, nothing left after
 E=$T/e; mkdir -p "$E"
 timeout 60 "$NFSTORM" run --local 2 --cleanup --name=w --rw=write --bs=64k --size=2m --numjobs=3 \
