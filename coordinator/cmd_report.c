@@ -130,7 +130,7 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     return status;
 }
 
-int cmd_report_main(int argc, char **argv)
+int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 {
     struct report_outputs o = { .unit_base = 1024 };
     struct run_result r;
@@ -178,6 +178,8 @@ int cmd_report_main(int argc, char **argv)
     }
     if (gaps.cut_short)
         fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
+    if (writing)
+        *writing = 1;
     if (!cmd_report_fio_on_stdout(&o))
         report_text(stdout, &r, o.unit_base);
     fflush(stdout);

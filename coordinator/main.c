@@ -201,12 +201,16 @@ static int parse_cli(int argc, char **argv, struct cli *c)
  *
  * No signal ends the coordinator without its results.  During the run,
  * run.c's loop owns SIGINT and SIGTERM (stop the agents, collect what they
- * measured).  Outside it (before the run starts, and while the results are
- * written) note_signal only notes the signal: files are finished rather
- * than cut half-written (a temp file left behind), and the exit status
- * says the run was interrupted.  SIGHUP (a closed terminal or ssh session)
- * is forwarded as SIGTERM.  SIGPIPE is ignored: a write to an agent that
- * hung up fails with EPIPE and the agent is lost like any other hang-up.
+ * measured).  Before there is anything to keep (reading the plan, starting
+ * --local agents, loading a journal) a signal ends the process at once,
+ * status 130: --local agents die with us and their directory goes with
+ * them (local.c).  From the journal's opening on (defer_signals set), and
+ * while results are written, note_signal only notes the signal: files are
+ * finished rather than cut half-written (a temp file left behind), `clean`
+ * stops waiting, and the exit status says we were interrupted.  SIGHUP (a
+ * closed terminal or ssh session) is forwarded as SIGTERM.  SIGPIPE is
+ * ignored: a write to an agent that hung up fails with EPIPE and the agent
+ * is lost like any other hang-up.
  *
  * libuv puts a signal back to its default action when the last uv_signal
  * watching it stops; run.c's watchers stop as the run ends, before we can
@@ -214,10 +218,16 @@ static int parse_cli(int argc, char **argv, struct cli *c)
  * before the run and stopped after we took over, keeps libuv's handler
  * installed in between, and what it caught says a signal came then. */
 static volatile sig_atomic_t late_signal;
+static volatile sig_atomic_t defer_signals;
 
 static void note_signal(int signum)
 {
     static const char msg[] = "nfstorm: signal received: finishing what is under way (result files are never cut short)\n";
+    static const char now[] = "nfstorm: interrupted\n";
+    if (!defer_signals) {
+        (void)!write(2, now, sizeof now - 1);
+        _exit(130);
+    }
     if (!late_signal) {
         late_signal = signum;
         (void)!write(2, msg, sizeof msg - 1);
@@ -467,6 +477,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
         }
         ro.secret = &secret;
     }
+    defer_signals = 1;          /* from here on there is something to finish */
     if (clean_only) {
         status = clean_files(&plan, addrs, naddrs, ro.secret, &c);
         goto out;
@@ -559,7 +570,7 @@ out:
 
 static int cmd_report_signalled(int argc, char **argv)
 {
-    int status = cmd_report_main(argc, argv);
+    int status = cmd_report_main(argc, argv, &defer_signals);
     if (late_signal && status == 0)
         status = die(130, "SIG%s while writing: the files were finished", sigabbrev_np(late_signal));
     return status;

@@ -20,6 +20,17 @@ kill -9 $c; wait $c 2>/dev/null
 for _ in $(seq 50); do [ -z "$(ls -A "$TMP")" ] && break; sleep 0.1; done
 [ -z "$(ls -A "$TMP")" ] || fail "left behind after kill -9: $(cd "$TMP" && find . | head)"
 
+# SIGTERM while the agents start: exit 130 at once, nothing left
+for off in 0.02 0.1; do
+  TMPDIR=$TMP "$NFSTORM" run --local 4 "${job[@]}" >"$T/o" 2>&1 &
+  c=$!; PIDS+=("$c")
+  sleep $off; kill -TERM $c
+  timeout 10 tail --pid=$c -f /dev/null; wait $c; rc=$?
+  [ $rc -eq 130 ] || fail "SIGTERM at ${off}s: exit $rc, want 130: $(tail -n2 "$T/o")"
+  for _ in $(seq 50); do [ -z "$(ls -A "$TMP")" ] && break; sleep 0.1; done
+  [ -z "$(ls -A "$TMP")" ] || fail "left behind after SIGTERM at ${off}s: $(cd "$TMP" && find . | head)"
+done
+
 # SIGHUP (terminal closed): results, exit 130, nothing left
 TMPDIR=$TMP "$NFSTORM" run --local 1 "${job[@]}" >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")

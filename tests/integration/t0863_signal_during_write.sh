@@ -26,6 +26,15 @@ with open(sys.argv[1], "w") as f:
     dump({"type": "phase_end", "phase": 0})
     dump({"type": "end", "outcome": "ok"})
 PY
+# while the journal loads there is nothing to finish: SIGINT ends it at once
+"$NFSTORM" report "$T/big.journal" --json "$T/out.json" >/dev/null 2>"$T/err" &
+c=$!; PIDS+=("$c")
+sleep 0.5; kill -INT $c
+timeout 5 tail --pid=$c -f /dev/null || fail "SIGINT while loading: still running after 5 s"
+wait $c; rc=$?
+[ $rc -eq 130 ] || fail "SIGINT while loading: exit $rc, want 130: $(cat "$T/err")"
+ls "$T"/out.json* >/dev/null 2>&1 && fail "SIGINT while loading: output written: $(ls "$T")"
+
 "$NFSTORM" report "$T/big.journal" --json "$T/out.json" >/dev/null 2>"$T/err" &
 c=$!; PIDS+=("$c")
 for _ in $(seq 3000); do ls "$T"/out.json.* >/dev/null 2>&1 && break; sleep 0.01; done
