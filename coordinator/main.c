@@ -87,7 +87,8 @@ static const char usage[] =
 "Exit status: 0 success, 1 the run failed (the reason names the agent), 2 bad usage or plan,\n"
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
 "With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
-"'nfstorm report FILE.journal' rebuilds the report from it.\n"
+"'nfstorm report FILE.journal' rebuilds the report from it (a warning and exit 3 when that\n"
+"run was cut short: the coordinator killed, or its disk full).\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
 
 struct cli {
