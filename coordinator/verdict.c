@@ -183,8 +183,16 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     if (ph->interrupted)
         add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text[0] ? r->end_text : "a signal",
             r->end_at_s);
-    if (r->end == RUN_END_FAILED && r->end_phase == phase)
-        add(&acc, VERDICT_FAILED, "run stopped: %s", r->end_text);
+    if (r->end == RUN_END_FAILED && r->end_phase == phase) {
+        int named = 0;   /* an agent's own error already says why */
+
+        for (uint32_t a = 0; a < r->nagents; a++)
+            named |= ph->agents[a].error != NULL;
+        if (!named)
+            add(&acc, VERDICT_FAILED, "run stopped: %s", r->end_text);
+        else if (out->v < VERDICT_FAILED)
+            out->v = VERDICT_FAILED;
+    }
 
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];

@@ -189,6 +189,17 @@ static void test_verdict_errors_and_threshold(void **state)
     verdict_phase(&r, 0, &v);
     assert_int_equal(v.v, VERDICT_FAILED);
     assert_true(has(&v, "agent 1 (10.0.0.2:4000): job 'p': stopped: EROFS"));
+    /* the run ended for that error: said once, by the agent's reason */
+    r.end = RUN_END_FAILED;
+    r.end_phase = 0;
+    snprintf(r.end_text, sizeof(r.end_text), "agent 1 (10.0.0.2:4000): phase 0: job 'p': stopped: EROFS");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.nreasons, 1);
+    assert_false(verdict_phase_finished(&r, 0));
+    free(r.phases[0].agents[1].error);
+    r.phases[0].agents[1].error = NULL;
+    verdict_phase(&r, 0, &v);
+    assert_true(has(&v, "run stopped: agent 1 (10.0.0.2:4000): phase 0: job 'p': stopped: EROFS"));
     result_free(&r);
     plan_free(&p);
 }
