@@ -194,7 +194,8 @@ static void test_verdict_errors_and_threshold(void **state)
     r.end_phase = 0;
     snprintf(r.end_text, sizeof(r.end_text), "agent 1 (10.0.0.2:4000): phase 0: job 'p': stopped: EROFS");
     verdict_phase(&r, 0, &v);
-    assert_int_equal(v.nreasons, 1);
+    assert_int_equal(v.nreasons, 2);    /* agent 1's error, agent 0's tolerated failures */
+    assert_string_equal(v.reason[0], "agent 1 (10.0.0.2:4000): job 'p': stopped: EROFS");
     assert_false(verdict_phase_finished(&r, 0));
     free(r.phases[0].agents[1].error);
     r.phases[0].agents[1].error = NULL;
