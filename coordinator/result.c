@@ -406,7 +406,7 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
 
 uint64_t result_ok_ops(const struct op_stats *o)
 {
-    return o->ops > o->errors ? o->ops - o->errors : 0;
+    return result_ok_count(o->ops, o->errors);
 }
 
 double result_iops(const struct op_stats *o, uint64_t duration_ns)

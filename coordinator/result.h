@@ -186,6 +186,12 @@ double result_iops(const struct op_stats *o, uint64_t duration_ns);
 double result_bw(const struct op_stats *o, uint64_t duration_ns);   /* bytes/s */
 /* Successful ops of o (ops - errors, never below 0). */
 uint64_t result_ok_ops(const struct op_stats *o);
+/* The same for a pair of counters (errors above ops, as a peer may send,
+ * give 0, never a wrapped count). */
+static inline uint64_t result_ok_count(uint64_t ops, uint64_t errors)
+{
+    return ops > errors ? ops - errors : 0;
+}
 /* 1 when an agent used >= 90% of its cores during the phase. */
 int result_agent_client_bound(const struct agent_phase *ap);
 

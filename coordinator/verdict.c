@@ -159,6 +159,17 @@ static void agent_errors(struct acc *acc, const struct phase_result *ph, const s
     (void)ph;
 }
 
+/* Ops agent a had in flight when its last interval of the phase closed:
+ * a lost agent's are not in its totals, and the reason says so. */
+static uint32_t lost_inflight(const struct phase_result *ph, uint32_t a)
+{
+    uint32_t n = ph->agents[a].nintervals;   /* it sends intervals 0, 1, ... in order */
+
+    if (n == 0 || n > ph->nintervals)
+        return 0;
+    return ph->intervals[n - 1].agent[a].inflight;
+}
+
 void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *out)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -232,8 +243,13 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         if (!ap->participating)
             continue;
         if (ai->lost && (!ap->done || ap->salvaged)) {
-            add(&acc, VERDICT_PARTIAL, "%s lost at %.1f s%s", tag, ai->lost_at_s,
-                ap->done ? "; its data up to then is included" : "");
+            uint32_t out_then = ap->done ? lost_inflight(ph, a) : 0;
+            char more[64] = "";
+
+            if (out_then)
+                snprintf(more, sizeof more, " (%u ops then in flight are not known)", out_then);
+            add(&acc, VERDICT_PARTIAL, "%s lost at %.1f s%s%s", tag, ai->lost_at_s,
+                ap->done ? "; its data up to then is included" : "", more);
             continue;
         }
         if (!ap->done) {
