@@ -12,7 +12,13 @@
  * longer than agent_timeout_ms is marked lost; the phase finishes with the
  * others, and the lost agent's totals are what its intervals said until
  * then.  Every agent hears from us at least once a second (pings), which
- * renews its lease; an agent that stops hearing from us stops its I/O. */
+ * renews its lease; an agent that stops hearing from us stops its I/O.
+ *
+ * An agent's error while a phase runs (a job failed) is kept for the
+ * verdict, the others are told to stop, and the run ends once every
+ * phase-done is in, so ops cut off at the end are counted, not dropped.
+ * How the run ended (run_end) goes into the result for the verdicts
+ * (verdict.h), which decide the exit status. */
 #include <errno.h>
 #include <netdb.h>
 #include <signal.h>
