@@ -57,6 +57,11 @@ assert [a["done"] for a in al["agents"]] == [True, False, True]
 assert al["start_skew_agents"] == 2, al["start_skew_agents"]
 assert al["start_skew_ns"] < 500e6, al["start_skew_ns"]     # not the lost agent's unknown start
 assert "start_lag_ns" in al["agents"][0] and "start_lag_ns" not in a1
+# each agent's first op against the start instant (through the clock offset, an
+# estimate good to its half round trip): at it or after, within a second
+for a in (al["agents"][0], al["agents"][2]):
+    assert -5e6 < a["start_lag_ns"] < 1e9, a["start_lag_ns"]     # offsets are estimates
+assert al["start_skew_over_goal"] == (al["start_skew_ns"] > 1000000), al["start_skew_over_goal"]
 assert al["fairness"]["jain"] > 0.95, al["fairness"]
 PY
 echo "ok: idle agents not counted, lost agent partial and not done, skew over agents that started"
