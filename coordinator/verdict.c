@@ -138,8 +138,8 @@ static void threshold_text(const struct phase_result *ph, char *buf, size_t len)
 }
 
 /* Failed ops of one agent: one reason per op type that had some. */
-static void agent_errors(struct acc *acc, const struct phase_result *ph, const struct agent_phase *ap,
-                         const char *tag, enum verdict_kind sev, const char *within)
+static void agent_errors(struct acc *acc, const struct agent_phase *ap, const char *tag,
+                         enum verdict_kind sev, const char *within)
 {
     const char *text = error_text(ap->error);
     int any = 0;
@@ -156,7 +156,6 @@ static void agent_errors(struct acc *acc, const struct phase_result *ph, const s
     }
     if (!any && text)
         add(acc, VERDICT_FAILED, "%s: %s", tag, text);
-    (void)ph;
 }
 
 /* Ops agent a had in flight when its last interval of the phase closed:
@@ -237,9 +236,9 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         /* errors fail the phase past the threshold, or whenever the agent
          * reported an error of its own (a job that ended early) */
         if (ap->error)
-            agent_errors(&acc, ph, ap, tag, VERDICT_FAILED, "");
+            agent_errors(&acc, ap, tag, VERDICT_FAILED, "");
         else if (ap->done)
-            agent_errors(&acc, ph, ap, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
+            agent_errors(&acc, ap, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
         if (!ap->participating)
             continue;
         if (ai->lost && (!ap->done || ap->salvaged)) {
