@@ -531,3 +531,20 @@ int result_any_phase_ran(const struct run_result *r)
             return 1;
     return 0;
 }
+
+void result_cut_short(struct run_result *r, const char *why)
+{
+    uint32_t last = 0;
+
+    for (uint32_t i = 0; i < r->nphases; i++)
+        if (r->phases[i].ran)
+            last = i;
+    if (r->end == RUN_END_NONE) {
+        r->end = RUN_END_INTERRUPTED;
+        r->end_phase = last;
+        snprintf(r->end_text, sizeof(r->end_text), "%s", why);
+        result_clean_text(r->end_text);
+    }
+    for (uint32_t i = last; i < r->nphases; i++)
+        r->phases[i].interrupted = 1;
+}

@@ -110,6 +110,13 @@ static const char *error_text(const char *e)
     return e;
 }
 
+/* The run ended by SIGINT/SIGTERM (end_text is the signal's name), not cut
+ * short some other way (result_cut_short). */
+static int by_signal(const struct run_result *r)
+{
+    return strncmp(r->end_text, "SIG", 3) == 0;
+}
+
 int verdict_phase_finished(const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -181,7 +188,10 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     memset(out, 0, sizeof(*out));
     out->v = VERDICT_OK;
     if (!ph->ran) {
-        if (r->end == RUN_END_INTERRUPTED)
+        if (r->end == RUN_END_INTERRUPTED && !by_signal(r))
+            add(&acc, VERDICT_INTERRUPTED, "not run: the run was cut short before this phase started: %s",
+                r->end_text);
+        else if (r->end == RUN_END_INTERRUPTED)
             add(&acc, VERDICT_INTERRUPTED, "not run: interrupted by %s at %.1f s, before this phase started",
                 r->end_text, r->end_at_s);
         else if (r->end == RUN_END_FAILED)
@@ -190,9 +200,10 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             add(&acc, VERDICT_FAILED, "not run: no agent was left to run it");
         return;
     }
-    if (ph->interrupted)
-        add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text[0] ? r->end_text : "a signal",
-            r->end_at_s);
+    if (ph->interrupted && by_signal(r))
+        add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text, r->end_at_s);
+    else if (ph->interrupted)
+        add(&acc, VERDICT_INTERRUPTED, "cut short: %s", r->end_text[0] ? r->end_text : "the run ended early");
     if (r->end == RUN_END_FAILED && r->end_phase == phase) {
         int named = 0;   /* an agent's own error already says why */
 
@@ -255,6 +266,8 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             add(&acc, VERDICT_FAILED, "%s: sent no result for this phase", tag);
             continue;
         }
+        if (ap->salvaged)   /* not lost, yet no phase-done: the run ended first */
+            add(&acc, VERDICT_PARTIAL, "%s: no phase-done; its totals are the sum of its intervals", tag);
         if (ok == 0)
             add(&acc, VERDICT_FAILED, "%s: completed no op", tag);
     }

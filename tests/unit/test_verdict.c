@@ -280,6 +280,37 @@ static void test_verdict_interrupted_and_not_run(void **state)
     plan_free(&p);
 }
 
+/* A journal replayed after kill -9 of the coordinator: agents salvaged
+ * from their intervals, not lost; result_cut_short marks the rest. */
+static void test_verdict_cut_short(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    op_set_init(&ap->totals);
+    ap->totals.op[OP_WRITE].ops = 10;
+    ap->salvaged = 1;
+    for (uint32_t a = 0; a < NA; a++)
+        result_set_agent_phase(&r, 0, a, ap);
+    free(ap);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_PARTIAL);
+    assert_true(has(&v, "agent 2 (10.0.0.3:4000): no phase-done; its totals are the sum of its intervals"));
+    result_cut_short(&r, "journal x.journal ends without the run's end");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_INTERRUPTED);
+    assert_string_equal(v.reason[0], "cut short: journal x.journal ends without the run's end");
+    assert_false(verdict_phase_finished(&r, 0));
+    assert_int_equal(verdict_exit_status(verdict_run(&r)), 130);
+    result_free(&r);
+    plan_free(&p);
+}
+
 static void test_verdict_idle_agents_not_counted(void **state)
 {
     struct run_result r;
@@ -389,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_verdict_errors_and_threshold),
         cmocka_unit_test(test_verdict_lost_agent_is_partial),
         cmocka_unit_test(test_verdict_interrupted_and_not_run),
+        cmocka_unit_test(test_verdict_cut_short),
         cmocka_unit_test(test_verdict_idle_agents_not_counted),
         cmocka_unit_test(test_stall_is_no_completion),
         cmocka_unit_test(test_verdict_reasons_are_bounded),
