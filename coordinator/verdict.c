@@ -257,7 +257,8 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             char more[64] = "";
 
             if (out_then)
-                snprintf(more, sizeof more, " (%u ops then in flight are not known)", out_then);
+                snprintf(more, sizeof more, " (%u op%s then in flight %s not known)", out_then,
+                         out_then == 1 ? "" : "s", out_then == 1 ? "is" : "are");
             add(&acc, VERDICT_PARTIAL, "%s lost at %.1f s%s%s", tag, ai->lost_at_s,
                 ap->done ? "; its data up to then is included" : "", more);
             continue;
