@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/journal.h"
 #include "coordinator/verdict.h"
 
 #define NA 3
@@ -411,6 +413,62 @@ static void test_verdict_reasons_are_bounded(void **state)
     plan_free(&p);
 }
 
+/* The journal keeps what the verdicts need: idle agents, the threshold,
+ * an agent's error and how the run ended; a replay gives the same verdict. */
+static void test_verdict_from_journal(void **state)
+{
+    struct run_result r, back;
+    struct plan p;
+    struct verdict v, w;
+    struct run_observer o;
+    struct journal *j;
+    char path[] = "/tmp/test_verdict.XXXXXX", err[256];
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    build(&r, &p, "0,1", 7, 0);
+    assert_non_null(j = journal_open(path, "lab"));
+    o = journal_observer(j);
+    o.phase_start(o.arg, &r, 0);
+    for (uint32_t a = 0; a < 2; a++) {
+        done(&r, a, 100, a == 0 ? 3 : 0, 0);
+        o.agent_phase_done(o.arg, &r, 0, a, &r.phases[0].agents[a]);
+    }
+    done(&r, 2, 0, 0, 0);
+    o.agent_phase_done(o.arg, &r, 0, 2, &r.phases[0].agents[2]);
+    result_set_agent_error(&r, 0, 1, "phase 0: job 'p': x: I/O failed: Read-only file system");
+    o.agent_error(o.arg, &r, 0, 1, "phase 0: job 'p': x: I/O failed: Read-only file system");
+    r.end = RUN_END_FAILED;
+    r.end_phase = 0;
+    r.end_at_s = 2.5;
+    snprintf(r.end_text, sizeof(r.end_text), "agent 1 (10.0.0.2:4000): phase 0: job 'p': x: I/O failed");
+    o.run_end(o.arg, &r);
+    o.phase_done(o.arg, &r, 0);
+    assert_int_equal(journal_close(j), 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "agent 0 (10.0.0.1:4000): 3 of 100 write ops failed, within error_threshold=7"));
+    assert_true(has(&v, "agent 1 (10.0.0.2:4000): job 'p': x: I/O failed: Read-only file system"));
+
+    assert_int_equal(journal_load(path, &back, err, sizeof(err)), 0);
+    for (uint32_t a = 0; a < NA; a++)
+        snprintf(back.agents[a].addr, sizeof(back.agents[a].addr), "10.0.0.%u:4000", a + 1);
+    assert_false(back.phases[0].agents[2].participating);
+    verdict_phase(&back, 0, &w);
+    assert_int_equal(w.v, v.v);
+    assert_int_equal(w.nreasons, v.nreasons);
+    for (uint32_t i = 0; i < v.nreasons; i++)
+        assert_string_equal(w.reason[i], v.reason[i]);
+    assert_false(verdict_phase_finished(&back, 0));
+    result_free(&back);
+    result_free(&r);
+    plan_free(&p);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_verdict_lost_agent_is_partial),
         cmocka_unit_test(test_verdict_interrupted_and_not_run),
         cmocka_unit_test(test_verdict_cut_short),
+        cmocka_unit_test(test_verdict_from_journal),
         cmocka_unit_test(test_verdict_idle_agents_not_counted),
         cmocka_unit_test(test_stall_is_no_completion),
         cmocka_unit_test(test_verdict_reasons_are_bounded),
