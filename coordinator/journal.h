@@ -6,12 +6,15 @@
  * Lines (one JSON object each, "type" first):
  *   header      once the run starts: schema, label, started, interval_ms,
  *               agents [{id, addr, host, ncpus, clock_offset_ns, rtt_ns}],
- *               phases [{name, rw, bs, numjobs, njobs}]
+ *               phases [{name, rw, bs, numjobs, njobs, idle: [agent ids
+ *               agents= leaves idle], error_threshold, error_threshold_pct}]
  *   interval    {phase, agent, k, ops: {op: {ops, bytes, errors, lat, svc}}}
  *               lat/svc: {count, sum, min, max, b: [idx, n, ...]} (sparse)
  *   phase_done  {phase, agent, duration_ns, start_ns, cpu_user_s, cpu_sys_s,
  *               cores, nintervals, ops: {...as interval}}
  *   lost        {agent, at_s, why}
+ *   error       {phase, agent, text}   an agent's error (verdict.h)
+ *   stopped     {how: interrupted|failed, phase, at_s, text}   the run ended early
  *   phase_end   {phase}   (every live agent finished it)
  *   end         {outcome: "ok"|"partial"|"interrupted"|"failed"}: the
  *               coordinator recorded the run to its end.  A journal

@@ -88,9 +88,10 @@ static void interval_rates(const struct phase_result *ph, int agent, enum op_typ
     for (uint32_t k = 0; k < n && secs > 0; k++) {
         const struct interval_slot *s = &ph->intervals[k];
         /* successful ops only: a failed op is not throughput */
-        double v = agent < 0 ? (double)(bw ? s->count[t].bytes : s->count[t].ops - s->count[t].errors)
+        double v = agent < 0 ? (double)(bw ? s->count[t].bytes
+                                           : result_ok_count(s->count[t].ops, s->count[t].errors))
                              : (double)(bw ? s->agent[agent].bytes[t]
-                                           : s->agent[agent].ops[t] - s->agent[agent].errors[t]);
+                                           : result_ok_count(s->agent[agent].ops[t], s->agent[agent].errors[t]));
 
         v /= secs;
         if (bw)

@@ -206,9 +206,9 @@ static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
         x[k] = (k + 1) * secs;
         for (int t = 0; t < OP__COUNT; t++) {
             /* successful ops only: a failed op is not throughput */
-            y[k] += (double)(sl->count[t].ops - sl->count[t].errors) / secs;
+            y[k] += (double)result_ok_count(sl->count[t].ops, sl->count[t].errors) / secs;
             for (uint32_t a = 0; a < r->nagents; a++)
-                y[(size_t)(a + 1) * (n + 1) + k] += (double)(sl->agent[a].ops[t] - sl->agent[a].errors[t]) / secs;
+                y[(size_t)(a + 1) * (n + 1) + k] += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]) / secs;
         }
     }
     fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "");

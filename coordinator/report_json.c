@@ -254,6 +254,10 @@ static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t
 
             put(b, aj, "id", jint(r->agents[a].id));
             put(b, aj, "ops", counters_json(b, &s->agent[a]));
+            if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
+                put(b, aj, "inflight", jint(s->agent[a].inflight));
+                put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
+            }
             put(b, aj, "share", json_real(share[a]));
             push(b, agents, aj);
         }

@@ -406,7 +406,7 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
 
 uint64_t result_ok_ops(const struct op_stats *o)
 {
-    return o->ops > o->errors ? o->ops - o->errors : 0;
+    return result_ok_count(o->ops, o->errors);
 }
 
 double result_iops(const struct op_stats *o, uint64_t duration_ns)
@@ -530,4 +530,21 @@ int result_any_phase_ran(const struct run_result *r)
         if (r->phases[i].ran)
             return 1;
     return 0;
+}
+
+void result_cut_short(struct run_result *r, const char *why)
+{
+    uint32_t last = 0;
+
+    for (uint32_t i = 0; i < r->nphases; i++)
+        if (r->phases[i].ran)
+            last = i;
+    if (r->end == RUN_END_NONE) {
+        r->end = RUN_END_INTERRUPTED;
+        r->end_phase = last;
+        snprintf(r->end_text, sizeof(r->end_text), "%s", why);
+        result_clean_text(r->end_text);
+    }
+    for (uint32_t i = last; i < r->nphases; i++)
+        r->phases[i].interrupted = 1;
 }

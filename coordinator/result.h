@@ -174,6 +174,11 @@ int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent,
 /* Make text from the network safe to print and to store as a JSON string:
  * control and non-ASCII bytes become '?'.  In place. */
 void result_clean_text(char *text);
+/* The run was cut short (the coordinator died: a journal without its end,
+ * a torn last line): r->end becomes RUN_END_INTERRUPTED with why as its
+ * text (unless an end is already known), the last phase that ran and every
+ * later one are marked interrupted, so their verdicts say so. */
+void result_cut_short(struct run_result *r, const char *why);
 /* 1 when some phase of r was started (ran). */
 int result_any_phase_ran(const struct run_result *r);
 /* Sum agents into the phase totals, duration and skew; seals every
@@ -186,6 +191,12 @@ double result_iops(const struct op_stats *o, uint64_t duration_ns);
 double result_bw(const struct op_stats *o, uint64_t duration_ns);   /* bytes/s */
 /* Successful ops of o (ops - errors, never below 0). */
 uint64_t result_ok_ops(const struct op_stats *o);
+/* The same for a pair of counters (errors above ops, as a peer may send,
+ * give 0, never a wrapped count). */
+static inline uint64_t result_ok_count(uint64_t ops, uint64_t errors)
+{
+    return ops > errors ? ops - errors : 0;
+}
 /* 1 when an agent used >= 90% of its cores during the phase. */
 int result_agent_client_bound(const struct agent_phase *ap);
 

@@ -377,6 +377,11 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             snprintf(opath, sizeof(opath), "%s.ops", apath);
             load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
                      NULL, &s->agent[a]);
+            if (json_object_get(json_array_get(agents, a), "inflight")) {
+                s->agent[a].inflight = (uint32_t)get_u64(c, json_array_get(agents, a), apath, "inflight",
+                                                         UINT32_MAX);
+                s->agent[a].oldest_ns = get_u64(c, json_array_get(agents, a), apath, "oldest_ns", INT64_MAX);
+            }
         }
         result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }

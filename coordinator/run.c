@@ -12,7 +12,14 @@
  * longer than agent_timeout_ms is marked lost; the phase finishes with the
  * others, and the lost agent's totals are what its intervals said until
  * then.  Every agent hears from us at least once a second (pings), which
- * renews its lease; an agent that stops hearing from us stops its I/O. */
+ * renews its lease; an agent that stops hearing from us stops its I/O.
+ *
+ * An agent's error while a phase runs (a job failed) is kept for the
+ * verdict, the others are told to stop, and the run ends once every
+ * phase-done is in, so ops cut off at the end are counted, not dropped.
+ * How the run ended (run_end) goes into the result for the verdicts
+ * (verdict.h), which decide the exit status. */
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <signal.h>
@@ -494,6 +501,18 @@ out:
     free(ap);
 }
 
+/* An agent's error text starts with its own name ("agent 1 (host): " or,
+ * before a plan, "agent host: "); the coordinator names agents itself. */
+static const char *without_agent_prefix(const char *t)
+{
+    const char *end;
+
+    if (strncmp(t, "agent ", 6) != 0)
+        return t;
+    end = strstr(t, isdigit((unsigned char)t[6]) ? "): " : ": ");
+    return end ? end + (isdigit((unsigned char)t[6]) ? 3 : 2) : t;
+}
+
 static void handle_frame(struct conn *c, const char *p, uint32_t n)
 {
     struct run *r = c->run;
@@ -508,13 +527,16 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     if (type == MSG_ERROR) {
         struct msg_error m;
         char text[MSG_TEXT_MAX + 300];
+        const char *what;
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
             snprintf(m.text, sizeof m.text, "unreadable error: %s", err);
+        what = without_agent_prefix(m.text);
         if (r->planned && r->phase < r->plan->nphases) {
-            result_set_agent_error(r->res, r->phase, c->id, m.text);
-            OBSERVE(r, agent_error, r->phase, c->id, m.text);
+            result_set_agent_error(r->res, r->phase, c->id, what);
+            OBSERVE(r, agent_error, r->phase, c->id, what);
         }
-        snprintf(text, sizeof text, "agent %u (%s): %s", c->id, c->addr, m.text);
+        /* named by the address we dialled, not by what the agent says it is */
+        snprintf(text, sizeof text, "agent %u (%s): %s", c->id, c->addr, what);
         if (c->state == C_RUNNING) {
             /* A job failed: its phase-done follows with every op counted,
              * cut-offs included.  Stop the others and end the run after

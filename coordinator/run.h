@@ -56,8 +56,11 @@ enum run_status {
 };
 
 /* Run plan on the agents; fills result (initialised here, caller frees with
- * result_free even on failure).  A run_status, or -errno with a one-line
- * reason in err naming the agent.  On RUN_PARTIAL err names the lost agents.
+ * result_free even on failure), including how the run ended (result->end)
+ * for the verdicts.  A run_status, or -errno with a one-line reason in err
+ * naming the agent (also when an agent reported an error during a phase:
+ * the run then ends after that phase).  On RUN_PARTIAL err names the lost
+ * agents.  The exit status is the verdicts' (verdict_run), not this.
  * A second SIGINT/SIGTERM exits the process at once with status 130. */
 int run_execute(const struct plan *plan, const struct run_options *opt,
                 struct run_result *result, char *err, size_t errlen);

@@ -110,6 +110,13 @@ static const char *error_text(const char *e)
     return e;
 }
 
+/* The run ended by SIGINT/SIGTERM (end_text is the signal's name), not cut
+ * short some other way (result_cut_short). */
+static int by_signal(const struct run_result *r)
+{
+    return strncmp(r->end_text, "SIG", 3) == 0;
+}
+
 int verdict_phase_finished(const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -138,8 +145,8 @@ static void threshold_text(const struct phase_result *ph, char *buf, size_t len)
 }
 
 /* Failed ops of one agent: one reason per op type that had some. */
-static void agent_errors(struct acc *acc, const struct phase_result *ph, const struct agent_phase *ap,
-                         const char *tag, enum verdict_kind sev, const char *within)
+static void agent_errors(struct acc *acc, const struct agent_phase *ap, const char *tag,
+                         enum verdict_kind sev, const char *within)
 {
     const char *text = error_text(ap->error);
     int any = 0;
@@ -156,7 +163,17 @@ static void agent_errors(struct acc *acc, const struct phase_result *ph, const s
     }
     if (!any && text)
         add(acc, VERDICT_FAILED, "%s: %s", tag, text);
-    (void)ph;
+}
+
+/* Ops agent a had in flight when its last interval of the phase closed:
+ * a lost agent's are not in its totals, and the reason says so. */
+static uint32_t lost_inflight(const struct phase_result *ph, uint32_t a)
+{
+    uint32_t n = ph->agents[a].nintervals;   /* it sends intervals 0, 1, ... in order */
+
+    if (n == 0 || n > ph->nintervals)
+        return 0;
+    return ph->intervals[n - 1].agent[a].inflight;
 }
 
 void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *out)
@@ -171,7 +188,10 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     memset(out, 0, sizeof(*out));
     out->v = VERDICT_OK;
     if (!ph->ran) {
-        if (r->end == RUN_END_INTERRUPTED)
+        if (r->end == RUN_END_INTERRUPTED && !by_signal(r))
+            add(&acc, VERDICT_INTERRUPTED, "not run: the run was cut short before this phase started: %s",
+                r->end_text);
+        else if (r->end == RUN_END_INTERRUPTED)
             add(&acc, VERDICT_INTERRUPTED, "not run: interrupted by %s at %.1f s, before this phase started",
                 r->end_text, r->end_at_s);
         else if (r->end == RUN_END_FAILED)
@@ -180,11 +200,20 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             add(&acc, VERDICT_FAILED, "not run: no agent was left to run it");
         return;
     }
-    if (ph->interrupted)
-        add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text[0] ? r->end_text : "a signal",
-            r->end_at_s);
-    if (r->end == RUN_END_FAILED && r->end_phase == phase)
-        add(&acc, VERDICT_FAILED, "run stopped: %s", r->end_text);
+    if (ph->interrupted && by_signal(r))
+        add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text, r->end_at_s);
+    else if (ph->interrupted)
+        add(&acc, VERDICT_INTERRUPTED, "cut short: %s", r->end_text[0] ? r->end_text : "the run ended early");
+    if (r->end == RUN_END_FAILED && r->end_phase == phase) {
+        int named = 0;   /* an agent's own error already says why */
+
+        for (uint32_t a = 0; a < r->nagents; a++)
+            named |= ph->agents[a].error != NULL;
+        if (!named)
+            add(&acc, VERDICT_FAILED, "run stopped: %s", r->end_text);
+        else if (out->v < VERDICT_FAILED)
+            out->v = VERDICT_FAILED;
+    }
 
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];
@@ -218,20 +247,28 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         /* errors fail the phase past the threshold, or whenever the agent
          * reported an error of its own (a job that ended early) */
         if (ap->error)
-            agent_errors(&acc, ph, ap, tag, VERDICT_FAILED, "");
+            agent_errors(&acc, ap, tag, VERDICT_FAILED, "");
         else if (ap->done)
-            agent_errors(&acc, ph, ap, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
+            agent_errors(&acc, ap, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
         if (!ap->participating)
             continue;
         if (ai->lost && (!ap->done || ap->salvaged)) {
-            add(&acc, VERDICT_PARTIAL, "%s lost at %.1f s%s", tag, ai->lost_at_s,
-                ap->done ? "; its data up to then is included" : "");
+            uint32_t out_then = ap->done ? lost_inflight(ph, a) : 0;
+            char more[64] = "";
+
+            if (out_then)
+                snprintf(more, sizeof more, " (%u op%s then in flight %s not known)", out_then,
+                         out_then == 1 ? "" : "s", out_then == 1 ? "is" : "are");
+            add(&acc, VERDICT_PARTIAL, "%s lost at %.1f s%s%s", tag, ai->lost_at_s,
+                ap->done ? "; its data up to then is included" : "", more);
             continue;
         }
         if (!ap->done) {
             add(&acc, VERDICT_FAILED, "%s: sent no result for this phase", tag);
             continue;
         }
+        if (ap->salvaged)   /* not lost, yet no phase-done: the run ended first */
+            add(&acc, VERDICT_PARTIAL, "%s: no phase-done; its totals are the sum of its intervals", tag);
         if (ok == 0)
             add(&acc, VERDICT_FAILED, "%s: completed no op", tag);
     }

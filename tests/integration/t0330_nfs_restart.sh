@@ -2,9 +2,11 @@
 # t0330: the NFS server restarts in the middle of a phase (NFSv3: libnfs
 # 5.0.2 does not recover NFSv4 sessions).  The run completes, the calls
 # that failed in the outage are counted as errors in the intervals of that
-# window, and throughput comes back after it.  Then the server goes away
-# for good: the phase ends after server_timeout with an error naming the
-# server, exit 1, and the intervals measured until then are in the JSON.
+# window (tolerated by error_threshold), and throughput comes back after
+# it.  Then the server goes away for good: the phase ends after
+# server_timeout with an error naming the server, exit 1, verdict failed
+# with that error in its reasons, and the intervals measured until then are
+# in the JSON.
 source "$(dirname "$0")/lib.sh"
 command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
 source "$ROOT/tests/nfs_server.sh"
@@ -15,8 +17,10 @@ nfs_server_start "$T/export" || fail "NFS server did not start"
 job=(--name=rs --ioengine=nfs "--nfs_url=$NFS_URL3" --rw=randwrite --bs=4k --size=4m
      --iodepth=16 --numjobs=2 --time_based --interval=500ms)
 
-# 1. restart at ~2 s of an 8 s phase
-timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/restart.json" "${job[@]}" --runtime=8 >"$T/out" 2>&1 &
+# 1. restart at ~2 s of an 8 s phase; the plan tolerates the outage's
+# failed calls (error_threshold), so the verdict is ok and lists them
+timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/restart.json" "${job[@]}" --runtime=8 \
+  --error_threshold=5% >"$T/out" 2>&1 &
 run=$!
 sleep 2.5
 nfs_server_restart || fail "ganesha did not restart"
@@ -30,6 +34,7 @@ print("restart: %d ops, %d errors; per interval (ops/errors): %s"
       % (w["ops"], w["errors"], " ".join("%d/%d" % (i["ops"], i["errors"]) for i in iv)))
 assert ph["finished"], "phase not finished"
 assert w["errors"] > 0, "no errors counted for the outage"
+assert ph["verdict"] == "ok" and ph["reasons"][0].endswith("write ops failed, within error_threshold=5%"), ph["reasons"]
 assert w["errors"] == sum(i["errors"] for i in iv), "errors != sum of intervals"
 bad = [k for k, i in enumerate(iv) if i["errors"] > 0]
 assert bad[0] >= 2, "errors before the restart (interval %d)" % bad[0]
@@ -58,5 +63,9 @@ ph = json.load(open(sys.argv[1]))["phases"][0]
 iv = [i["ops"].get("write", {"ops": 0, "errors": 0}) for i in ph["intervals"]]
 assert sum(i["ops"] for i in iv) > 1000, "the results before the outage are missing"
 assert sum(i["errors"] for i in iv) > 0, "no errors counted for the failed calls"
+# the verdict names the agent and its error text (the server's silence)
+assert ph["verdict"] == "failed" and ph["finished"] is False, (ph["verdict"], ph["finished"])
+assert any("did not answer for 2 s (server_timeout)" in x and x.startswith("agent 0 (") for x in ph["reasons"]), ph["reasons"]
+assert ph["agents"][0]["done"] is True, "its phase-done (ops cut off included) was not waited for"
 PY
 echo "t0330: PASS"

@@ -2,7 +2,7 @@
 # Defect 9 and the verdicts: an agent that takes part in a phase but
 # completes no op fails the phase (exit 1, agent and phase named in the
 # JSON's reasons and on stderr).  Agent 1 is SIGSTOPped from just after the
-# start until after its job's window (startdelay=1 runtime=1), so it wakes
+# start until after its job's window (startdelay=2 runtime=1), so it wakes
 # up with the window over and issues nothing; it is back well before the
 # agent timeout, so it is not lost.  Its idle start instant must not count
 # in the start skew, and its "done" is true (it sent its phase-done).
@@ -11,11 +11,11 @@ mkdir -p "$T/d0" "$T/d1"
 start_agent "$T/d0"; A0=$AGENT_ADDR
 start_agent "$T/d1"; A1=$AGENT_ADDR; P1=$AGENT_PID
 timeout 60 "$NFSTORM" run --agents "$A0,$A1" --json "$T/z.json" --name=z --ioengine=null --rw=read \
-  --bs=4k --size=1m --startdelay=1 --runtime=1 --time_based >"$T/out" 2>"$T/err" &
+  --bs=4k --size=1m --startdelay=2 --runtime=1 --time_based >"$T/out" 2>"$T/err" &
 c=$!
 for _ in $(seq 200); do grep -q "started on" "$T/err" && break; sleep 0.05; done
 grep -q "started on" "$T/err" || fail "the phase never started: $(tail -n2 "$T/err")"
-sleep 0.3; kill -STOP "$P1"; sleep 3; kill -CONT "$P1"
+sleep 0.3; kill -STOP "$P1"; sleep 4; kill -CONT "$P1"
 wait $c; rc=$?
 [ $rc -eq 1 ] || fail "exit status $rc, want 1 (an agent completed no op): $(tail -n2 "$T/err")"
 grep -q "phase z: agent 1 (127.0.0.1:[0-9]*): completed no op" "$T/err" ||

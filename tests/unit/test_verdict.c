@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/journal.h"
 #include "coordinator/verdict.h"
 
 #define NA 3
@@ -189,6 +191,18 @@ static void test_verdict_errors_and_threshold(void **state)
     verdict_phase(&r, 0, &v);
     assert_int_equal(v.v, VERDICT_FAILED);
     assert_true(has(&v, "agent 1 (10.0.0.2:4000): job 'p': stopped: EROFS"));
+    /* the run ended for that error: said once, by the agent's reason */
+    r.end = RUN_END_FAILED;
+    r.end_phase = 0;
+    snprintf(r.end_text, sizeof(r.end_text), "agent 1 (10.0.0.2:4000): phase 0: job 'p': stopped: EROFS");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.nreasons, 2);    /* agent 1's error, agent 0's tolerated failures */
+    assert_string_equal(v.reason[0], "agent 1 (10.0.0.2:4000): job 'p': stopped: EROFS");
+    assert_false(verdict_phase_finished(&r, 0));
+    free(r.phases[0].agents[1].error);
+    r.phases[0].agents[1].error = NULL;
+    verdict_phase(&r, 0, &v);
+    assert_true(has(&v, "run stopped: agent 1 (10.0.0.2:4000): phase 0: job 'p': stopped: EROFS"));
     result_free(&r);
     plan_free(&p);
 }
@@ -264,6 +278,37 @@ static void test_verdict_interrupted_and_not_run(void **state)
     assert_int_equal(v.v, VERDICT_FAILED);
     assert_string_equal(v.reason[0], "not run: the run failed before this phase started: "
                                      "agent 0 (10.0.0.1:4000): bad interval");
+    result_free(&r);
+    plan_free(&p);
+}
+
+/* A journal replayed after kill -9 of the coordinator: agents salvaged
+ * from their intervals, not lost; result_cut_short marks the rest. */
+static void test_verdict_cut_short(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    op_set_init(&ap->totals);
+    ap->totals.op[OP_WRITE].ops = 10;
+    ap->salvaged = 1;
+    for (uint32_t a = 0; a < NA; a++)
+        result_set_agent_phase(&r, 0, a, ap);
+    free(ap);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_PARTIAL);
+    assert_true(has(&v, "agent 2 (10.0.0.3:4000): no phase-done; its totals are the sum of its intervals"));
+    result_cut_short(&r, "journal x.journal ends without the run's end");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_INTERRUPTED);
+    assert_string_equal(v.reason[0], "cut short: journal x.journal ends without the run's end");
+    assert_false(verdict_phase_finished(&r, 0));
+    assert_int_equal(verdict_exit_status(verdict_run(&r)), 130);
     result_free(&r);
     plan_free(&p);
 }
@@ -368,6 +413,62 @@ static void test_verdict_reasons_are_bounded(void **state)
     plan_free(&p);
 }
 
+/* The journal keeps what the verdicts need: idle agents, the threshold,
+ * an agent's error and how the run ended; a replay gives the same verdict. */
+static void test_verdict_from_journal(void **state)
+{
+    struct run_result r, back;
+    struct plan p;
+    struct verdict v, w;
+    struct run_observer o;
+    struct journal *j;
+    char path[] = "/tmp/test_verdict.XXXXXX", err[256];
+    int fd = mkstemp(path);
+
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    build(&r, &p, "0,1", 7, 0);
+    assert_non_null(j = journal_open(path, "lab"));
+    o = journal_observer(j);
+    o.phase_start(o.arg, &r, 0);
+    for (uint32_t a = 0; a < 2; a++) {
+        done(&r, a, 100, a == 0 ? 3 : 0, 0);
+        o.agent_phase_done(o.arg, &r, 0, a, &r.phases[0].agents[a]);
+    }
+    done(&r, 2, 0, 0, 0);
+    o.agent_phase_done(o.arg, &r, 0, 2, &r.phases[0].agents[2]);
+    result_set_agent_error(&r, 0, 1, "phase 0: job 'p': x: I/O failed: Read-only file system");
+    o.agent_error(o.arg, &r, 0, 1, "phase 0: job 'p': x: I/O failed: Read-only file system");
+    r.end = RUN_END_FAILED;
+    r.end_phase = 0;
+    r.end_at_s = 2.5;
+    snprintf(r.end_text, sizeof(r.end_text), "agent 1 (10.0.0.2:4000): phase 0: job 'p': x: I/O failed");
+    o.run_end(o.arg, &r);
+    o.phase_done(o.arg, &r, 0);
+    assert_int_equal(journal_close(j), 0);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "agent 0 (10.0.0.1:4000): 3 of 100 write ops failed, within error_threshold=7"));
+    assert_true(has(&v, "agent 1 (10.0.0.2:4000): job 'p': x: I/O failed: Read-only file system"));
+
+    assert_int_equal(journal_load(path, &back, err, sizeof(err)), 0);
+    for (uint32_t a = 0; a < NA; a++)
+        snprintf(back.agents[a].addr, sizeof(back.agents[a].addr), "10.0.0.%u:4000", a + 1);
+    assert_false(back.phases[0].agents[2].participating);
+    verdict_phase(&back, 0, &w);
+    assert_int_equal(w.v, v.v);
+    assert_int_equal(w.nreasons, v.nreasons);
+    for (uint32_t i = 0; i < v.nreasons; i++)
+        assert_string_equal(w.reason[i], v.reason[i]);
+    assert_false(verdict_phase_finished(&back, 0));
+    result_free(&back);
+    result_free(&r);
+    plan_free(&p);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_verdict_errors_and_threshold),
         cmocka_unit_test(test_verdict_lost_agent_is_partial),
         cmocka_unit_test(test_verdict_interrupted_and_not_run),
+        cmocka_unit_test(test_verdict_cut_short),
+        cmocka_unit_test(test_verdict_from_journal),
         cmocka_unit_test(test_verdict_idle_agents_not_counted),
         cmocka_unit_test(test_stall_is_no_completion),
         cmocka_unit_test(test_verdict_reasons_are_bounded),
