@@ -20,6 +20,7 @@
 #include "coordinator/compare.h"
 #include "coordinator/report.h"
 #include "coordinator/result_load.h"
+#include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 
 const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad)
@@ -176,8 +177,12 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             result_free(&r);
         return 2;
     }
-    if (gaps.cut_short)
+    if (gaps.cut_short) {
+        char why[sizeof gaps.what + 16];
         fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
+        snprintf(why, sizeof why, "cut short: %s", gaps.what);
+        result_cut_short(&r, why);      /* the verdicts say so too */
+    }
     if (writing)
         *writing = 1;
     if (!cmd_report_fio_on_stdout(&o))
@@ -200,10 +205,11 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             status = 1;
         }
     }
+    /* the exit status is the run's, as the run itself would have exited;
+     * what arrived of a run cut short is reported, but it is partial (3) */
+    if (status == 0)
+        status = gaps.cut_short ? 3 : verdict_exit_status(verdict_run(&r));
     result_free(&r);
-    /* what arrived is reported, but a run cut short is not a finished one */
-    if (status == 0 && gaps.cut_short)
-        status = 3;
     return status;
 }
 

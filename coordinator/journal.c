@@ -133,11 +133,14 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
 {
     struct journal *j = arg;
     (void)r;
-    put(j, json_pack("{sssIsIsIsIsfsfsIsIso}", "type", "phase_done", "phase", (json_int_t)phase,
+    /* salvaged: no phase-done came, the totals are the sum of its intervals
+     * (a lost agent's): the replay's verdict must know it as the run did */
+    put(j, json_pack("{sssIsIsIsIsfsfsIsIsosb}", "type", "phase_done", "phase", (json_int_t)phase,
                      "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
                      "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
                      "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
-                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(&ap->totals)));
+                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(&ap->totals),
+                     "salvaged", ap->salvaged ? 1 : 0));
 }
 
 static void on_agent_lost(void *arg, const struct run_result *r, uint32_t agent, const char *why)
@@ -465,8 +468,9 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             ap->nintervals = (uint32_t)nint;
             ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
             ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
+            ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
             rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap) < 0 ? -1 : 0;
-            rp->ndone[phase] += rc == 0;
+            rp->ndone[phase] += rc == 0 && !ap->salvaged;
         }
         free(ap);
         return rc;

@@ -23,6 +23,14 @@ with open(sys.argv[1], "w") as f:
             dump({"type": "interval", "phase": 0, "agent": a, "k": k, "inflight": 0, "oldest_ns": 0,
                   "ops": {"read": {"ops": lat["count"], "bytes": lat["count"] * 4096, "errors": 0,
                                    "timeouts": 0, "lat": lat, "svc": svc}}})
+    # each agent's phase-done: the sum of its 4000 intervals (a complete, ok run)
+    n = 4000
+    tot = dict(lat, count=lat["count"] * n, sum=lat["sum"] * n, b=[x * n if i % 2 else x for i, x in enumerate(b)])
+    for a in range(4):
+        dump({"type": "phase_done", "phase": 0, "agent": a, "duration_ns": n * 10**9, "start_ns": 0,
+              "cpu_user_s": 0.0, "cpu_sys_s": 0.0, "cores": 1, "nintervals": n,
+              "ops": {"read": {"ops": tot["count"], "bytes": tot["count"] * 4096, "errors": 0,
+                               "timeouts": 0, "lat": tot, "svc": svc}}})
     dump({"type": "phase_end", "phase": 0})
     dump({"type": "end", "outcome": "ok"})
 PY
