@@ -28,6 +28,15 @@
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
 #define LAYOUT_CHUNK    (1u << 20)
 #define BUF_ALIGN       4096
+/* Job thread stacks.  The loop, the engines (libnfs included: its RPCs
+ * build in heap buffers) and mdjob keep at most a few KiB of locals; 512 KiB
+ * leaves room for libc (getaddrinfo on a reconnect) with a wide margin.
+ * AddressSanitizer's redzones make frames several times larger. */
+#if defined(__SANITIZE_ADDRESS__)
+#define JOB_STACK_SIZE  (4u << 20)
+#else
+#define JOB_STACK_SIZE  (512u << 10)
+#endif
 
 struct slot {
     struct io_req req;
@@ -60,8 +69,8 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
     j->seed = seed ? seed : 0x9e3779b97f4a7c15ull;
     j->ej.spec = spec;
     j->owns_files = 1;
-    op_set_init(&j->stats[0]);
-    op_set_init(&j->stats[1]);
+    op_rec_init(&j->stats[0]);
+    op_rec_init(&j->stats[1]);
 }
 
 /* Record a batch of completions into the active buffer.  The flag pair is
@@ -72,19 +81,19 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
 {
     struct job *j = l->j;
     atomic_store(&j->recording, 1);
-    struct op_set *set = &j->stats[atomic_load(&j->active)];
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
-        struct op_stats *o;
+        struct op_stats_rec *o;
         if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
             continue;
-        o = &set->op[s->op];
         /* past its deadline an op counts as timed out, whatever it returned */
         int late = now - done[i]->t_issue_ns > j->spec->op_deadline_ns;
-        op_stats_record(o, done[i]->len, now - done[i]->t_due_ns, done[i]->result == 0 && !late);
+        o = op_rec_record(set, s->op, done[i]->len, now - done[i]->t_due_ns,
+                          done[i]->result == 0 && !late);
         o->timeouts += (uint64_t)late;
         if (l->rated)
-            hist_record(&o->svc, now - done[i]->t_issue_ns);
+            hist_rec_record(&o->svc, now - done[i]->t_issue_ns);
     }
     atomic_store(&j->recording, 0);
 }
@@ -113,8 +122,7 @@ void job_harvest(struct job *j, struct op_set *acc)
     atomic_store(&j->active, a ^ 1u);
     while (atomic_load(&j->recording))
         sched_yield();
-    op_set_merge(acc, &j->stats[a]);
-    op_set_init(&j->stats[a]);
+    op_rec_drain(&j->stats[a], acc);
 }
 
 /* Write buffers: fio's buffer_pattern repeated, else incompressible
@@ -307,12 +315,12 @@ static void loop_cut_off(struct loop *l)
     if (l->inflight == 0)
         return;
     atomic_store(&j->recording, 1);
-    struct op_set *set = &j->stats[atomic_load(&j->active)];
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (unsigned i = 0; i < l->depth; i++) {
         struct slot *s = &l->slots[i];
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
-        op_stats_record(&set->op[s->op], s->req.len, now - s->req.t_due_ns, 0);
+        op_rec_record(set, s->op, s->req.len, now - s->req.t_due_ns, 0);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;
@@ -410,7 +418,16 @@ static void *job_main(void *arg)
 
 int job_start(struct job *j)
 {
-    int rc = pthread_create(&j->thread, NULL, job_main, j);
+    pthread_attr_t attr;
+    int rc = pthread_attr_init(&attr);
+    if (rc != 0)
+        return -rc;
+    /* small stacks: 4096 threads x 8 MiB of reserved stack is 32 GiB of
+     * address space for loops that use a few KiB (if the size is refused,
+     * the default stands) */
+    (void)pthread_attr_setstacksize(&attr, JOB_STACK_SIZE);
+    rc = pthread_create(&j->thread, &attr, job_main, j);
+    pthread_attr_destroy(&attr);
     if (rc != 0)
         return -rc;
     j->thread_started = 1;
@@ -423,6 +440,8 @@ void job_join(struct job *j)
         pthread_join(j->thread, NULL);
         j->thread_started = 0;
     }
+    op_rec_free(&j->stats[0]);
+    op_rec_free(&j->stats[1]);
 }
 
 static int layout_write(struct job *j, uint32_t f, uint64_t off, uint64_t len, char *buf)

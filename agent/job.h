@@ -28,8 +28,10 @@ struct job {
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
 
-    /* shared with the sampler */
-    struct op_set stats[2];
+    /* shared with the sampler: recorded sparsely (only the op types the job
+     * produces, histogram chunks by range), drained into the sampler's
+     * dense op_set by job_harvest */
+    struct op_rec stats[2];
     atomic_uint active;        /* which stats[] the job records into */
     atomic_uint recording;     /* 1 while the job is inside a record */
     atomic_int stop;           /* set by the agent to end the job early */
@@ -52,7 +54,8 @@ struct job {
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed);
 /* Start the thread; it sleeps until t_start_ns. 0 or -errno. */
 int job_start(struct job *j);
-/* Wait for the thread to end (after it finished or was stopped). */
+/* Wait for the thread to end (after it finished or was stopped), then free
+ * its stats buffers: call it after the last job_harvest. */
 void job_join(struct job *j);
 /* Sampler side: move what the job recorded since the last harvest into acc
  * (merged, not overwritten) and reset it.  Any thread but the job's. */

@@ -30,7 +30,7 @@ static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0
     struct job *j = m->j;
     uint64_t now = clock_now_ns();
     atomic_store(&j->recording, 1);
-    op_stats_record(&j->stats[atomic_load(&j->active)].op[op], bytes, now - t0, rc == 0);
+    op_rec_record(&j->stats[atomic_load(&j->active)], op, bytes, now - t0, rc == 0);
     atomic_store(&j->recording, 0);
 }
 
