@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "agent/admit.h"
 #include "agent/phase.h"
 #include "agent/session.h"
 #include "common/clock.h"
@@ -477,7 +478,8 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         s->run_complete = 0;
         {
             char why[PHASE_ERR_MAX];
-            if (phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
+            if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, why, sizeof why) < 0 ||
+                phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
                 send_error(s, "plan refused: %s", why);
                 msg_plan_free(&s->plan);
                 s->have_plan = 0;

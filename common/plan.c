@@ -260,8 +260,7 @@ static int fail(char *err, size_t errlen, const struct job_spec *j, const char *
     return -EINVAL;
 }
 
-/* Largest block size the job may issue: bs, or the top of bsrange/bssplit. */
-static uint64_t max_bs(const struct job_spec *j)
+uint64_t job_max_bs(const struct job_spec *j)
 {
     uint64_t m = j->bs;
     if (j->bsrange_max > m)
@@ -376,10 +375,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
     uint64_t fsz = job_file_size(j);
-    if (!md && max_bs(j) > fsz)
+    if (!md && job_max_bs(j) > fsz)
         return fail(err, errlen, j,
                     "bs (%" PRIu64 ") is larger than the per-file size (%" PRIu64 ")",
-                    max_bs(j), fsz);
+                    job_max_bs(j), fsz);
     if (j->rwmixread > 100)
         return fail(err, errlen, j, "rwmixread must be 0..100 (got %" PRIu32 ")", j->rwmixread);
     if (!engine_known(j->ioengine))

@@ -211,5 +211,7 @@ int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t 
 
 /* Bytes per file after defaults: filesize, or size / nrfiles. */
 uint64_t job_file_size(const struct job_spec *j);
+/* Largest block size the job may issue: bs, or the top of bsrange/bssplit. */
+uint64_t job_max_bs(const struct job_spec *j);
 
 #endif
