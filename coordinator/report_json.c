@@ -205,7 +205,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
 
         put(b, j, "id", jint(r->agents[a].id));
         put(b, j, "done", json_boolean(ap->done));
-        put(b, j, "ops", ops_json(b, &ap->totals, dur, 1));
+        put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur, 1));
         put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));

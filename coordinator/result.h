@@ -4,7 +4,9 @@
  * them), then read by the reporters.  Everything merged is an exact sum of
  * what agents sent: op counts, bytes, errors and histogram buckets.
  * Per-agent intervals keep only counters (no histograms) to bound memory on
- * long runs.  Merged intervals keep their histograms exactly but compactly:
+ * long runs, and per-agent phase totals are kept sealed (see below), so a
+ * phase costs what its agents measured, not ~400 KB per agent.  Merged
+ * intervals keep their histograms exactly but compactly:
  * dense (an op_set, ~400 KB) only while agents are still sending the
  * interval, then "sealed" into counters plus sparse histograms of the op
  * types that had ops (a few KB).  Read them through result_interval_ops /
@@ -41,16 +43,6 @@ struct counters {                 /* per op type, no latency */
     uint64_t oldest_ns;           /* age of the oldest of them */
 };
 
-struct agent_phase {
-    int done;                     /* phase-done received */
-    struct op_set totals;
-    uint64_t duration_ns;
-    uint64_t start_ns;            /* coordinator clock, converted */
-    double cpu_user_s, cpu_sys_s;
-    uint32_t cores;
-    uint32_t nintervals;          /* as the agent counted */
-};
-
 struct op_counts {                /* one op type's counters, as in op_stats */
     uint64_t ops, bytes, errors, timeouts;
 };
@@ -58,6 +50,28 @@ struct op_counts {                /* one op type's counters, as in op_stats */
 struct sealed_op {                /* latency of one op type of a sealed interval */
     uint8_t type;                 /* enum op_type */
     struct hist_sparse lat, svc;
+};
+
+/* An op_set kept compactly: every op type's counters, and the histograms of
+ * the op types that are not blank in sparse form (a few KB instead of the
+ * ~400 KB of an op_set).  Lossless: result_agent_totals gives the op_set
+ * back exactly. */
+struct op_set_sealed {
+    struct op_counts count[OP__COUNT];
+    struct sealed_op *op;         /* [n] */
+    uint8_t n;
+};
+
+struct agent_phase {
+    int done;                     /* phase-done received */
+    struct op_set_sealed sealed;  /* the agent's totals: read them with
+                                     result_agent_totals, set them with
+                                     result_set_agent_phase */
+    uint64_t duration_ns;
+    uint64_t start_ns;            /* coordinator clock, converted */
+    double cpu_user_s, cpu_sys_s;
+    uint32_t cores;
+    uint32_t nintervals;          /* as the agent counted */
 };
 
 /* The merged interval (sum over agents) is the dense *pending while the
@@ -91,6 +105,8 @@ struct phase_result {
     uint64_t start_skew_ns;       /* latest minus earliest agent start */
 };
 
+struct result_view;               /* result.c: one expanded agent total */
+
 struct run_result {
     char label[PLAN_NAME_MAX];
     int64_t started_unix;         /* wall clock at start, seconds */
@@ -98,6 +114,7 @@ struct run_result {
     struct agent_info *agents;    /* [nagents] */
     uint32_t nphases;
     struct phase_result *phases;  /* [nphases] */
+    struct result_view *view;     /* result_agent_totals' expansion, owned */
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
@@ -132,9 +149,15 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
 /* Stall seen in interval k: 0 none; otherwise how many live agents had an op
  * outstanding longer than one interval, *age_ns the longest such age. */
 uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns);
-/* Record an agent's phase totals. */
+/* Record an agent's phase: ap's scalars (its `sealed` is ignored) and
+ * its totals, kept sealed.  Marks the agent done. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
-                           const struct agent_phase *ap);
+                           const struct agent_phase *ap, const struct op_set *totals);
+/* Agent's totals of phase as an op_set, expanded from the sealed form into
+ * a buffer the result owns (one, ~400 KB, made on first use): the pointer
+ * is valid until the next result_agent_totals or change to the result.
+ * phase and agent must be in range; a blank op_set if the agent is not done. */
+const struct op_set *result_agent_totals(const struct run_result *r, uint32_t phase, uint32_t agent);
 /* Sum agents into the phase totals, duration and skew; seals every
  * interval of the phase. */
 void result_phase_finish(struct run_result *r, uint32_t phase);

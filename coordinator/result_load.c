@@ -269,6 +269,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     int rw;
     uint32_t phase = (uint32_t)(ph - r->phases);
     struct op_set *merged = NULL;   /* one interval's merged figures, ~400 KB */
+    struct op_set *tot = NULL;      /* one agent's totals, before sealing */
 
     get_str(c, pj, path, "name", ph->name, sizeof(ph->name));
     get_str(c, pj, path, "rw", asub, sizeof(asub));
@@ -291,15 +292,22 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
     for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++) {
         json_t *aj = json_array_get(arr, a), *cpu;
-        struct agent_phase *ap = &ph->agents[a];
+        struct agent_phase one, *ap = &one;
         char apath[512];
 
+        memset(&one, 0, sizeof one);
+        if (!tot)
+            tot = xmalloc(sizeof(*tot));
+        op_set_init(tot);
+
         snprintf(apath, sizeof(apath), "%s[%u]", sub, a);
-        if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed)
-            return fail(c, apath, "id is not the agent's index %u", a);
+        if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed) {
+            fail(c, apath, "id is not the agent's index %u", a);
+            break;
+        }
         ap->done = get_bool(c, aj, apath, "done");
         snprintf(asub, sizeof(asub), "%s.ops", apath);
-        load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, &ap->totals, NULL);
+        load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, tot, NULL);
         cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
         ap->cpu_user_s = get_num(c, cpu, asub, "user_s");
         ap->cpu_sys_s = get_num(c, cpu, asub, "sys_s");
@@ -307,7 +315,12 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
+        /* kept sealed; done as the file says (setting marks it done) */
+        result_set_agent_phase(r, phase, a, &one, tot);
+        ph->agents[a].done = one.done;
     }
+    free(tot);
+    tot = NULL;
 
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
     if (arr && json_array_size(arr) > 0 && r->nagents == 0)
