@@ -18,7 +18,8 @@ while kill -0 $cpid 2>/dev/null; do
 done
 wait $cpid || fail "64-phase run failed: $(tail -n2 "$T/o")"
 [ "$hwm" -gt 0 ] || fail "could not read the coordinator's VmHWM"
-[ "$hwm" -lt 65536 ] || fail "coordinator peak RSS $((hwm / 1024)) MiB for 64 phases x 4 agents (want < 64 MiB)"
+# the figure is for the release build (ASan's shadow memory multiplies it)
+ldd "$NFSTORM" | grep -q libasan || [ "$hwm" -lt 65536 ] || fail "coordinator peak RSS $((hwm / 1024)) MiB for 64 phases x 4 agents (want < 64 MiB)"
 py "$T/r.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
