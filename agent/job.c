@@ -9,8 +9,10 @@
  * stalls for a second thus shows a second in the tail instead of one slow
  * op followed by a quiet gap (coordinated omission).
  *
- * Nothing on the per-op path allocates, locks or makes a syscall besides
- * the engine's own and the clock (vDSO). */
+ * Nothing on the per-op path locks or makes a syscall besides the engine's
+ * own and the clock (vDSO), and nothing allocates but the stats recording,
+ * once per op type and latency range for the whole phase (common/stats.h:
+ * memory follows what the job records, drained buffers keep their chunks). */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
