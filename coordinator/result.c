@@ -376,6 +376,14 @@ const struct op_set *result_agent_totals(const struct run_result *r, uint32_t ph
     return &v->set;
 }
 
+int result_agent_empty(const struct agent_phase *ap)
+{
+    for (int t = 0; t < OP__COUNT; t++)
+        if (ap->sealed.count[t].ops)
+            return 0;
+    return 1;
+}
+
 /* dst += an agent's sealed totals, as op_set_merge would add them dense. */
 static void sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
 {

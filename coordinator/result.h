@@ -158,6 +158,10 @@ int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
  * is valid until the next result_agent_totals or change to the result.
  * phase and agent must be in range; a blank op_set if the agent is not done. */
 const struct op_set *result_agent_totals(const struct run_result *r, uint32_t phase, uint32_t agent);
+/* 1 when the agent's totals hold no op (op_set_empty of them, without
+ * expanding).  Counters alone need no expansion either:
+ * ap->sealed.count[t].ops, .bytes, .errors, .timeouts. */
+int result_agent_empty(const struct agent_phase *ap);
 /* Sum agents into the phase totals, duration and skew; seals every
  * interval of the phase. */
 void result_phase_finish(struct run_result *r, uint32_t phase);

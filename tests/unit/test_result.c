@@ -233,6 +233,7 @@ static void test_merge_exact(void **state)
                 assert_true(hist_equal(&at->op[t].svc, &f->agent_tot[ph][a]->op[t].svc));
             }
             assert_true(p->agents[a].sealed.n <= 2);   /* read and write only */
+            assert_int_equal(result_agent_empty(&p->agents[a]), op_set_empty(f->agent_tot[ph][a]));
             op_set_merge(asum, at);
         }
 
@@ -342,6 +343,8 @@ static void test_ranges_and_gaps(void **state)
     assert_int_equal(r.phases[1].duration_ns, 0);
     assert_int_equal(r.phases[1].start_skew_ns, 0);
     assert_true(op_set_empty(&r.phases[1].totals));
+    assert_true(result_agent_empty(&r.phases[1].agents[0]));
+    assert_true(op_set_empty(result_agent_totals(&r, 1, 0)));   /* never reported: blank */
 
     free(s);
     free(scratch);
