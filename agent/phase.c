@@ -28,22 +28,31 @@
  * the lease must go on whatever the storage does). */
 #define ASSERT_NOT_LOOP(pr) assert(!pthread_equal(pthread_self(), (pr)->loop_thread))
 
-/* Path of file f of thread t (global job number g), confined when local. */
-static int job_file_path(const struct job_spec *js, const struct agent_identity *id,
-                         uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
-                         char *err, size_t errlen)
+int phase_file_name(const struct job_spec *js, const struct agent_identity *id,
+                    uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
+                    char *err, size_t errlen)
 {
     struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host, .job = g };
-    char full[PLAN_PATH_MAX];
     int nfs = strcmp(js->ioengine, "nfs") == 0;
     const char *root = nfs ? "" : id->allow->n ? id->allow->root[0] : NULL;
-    int rc;
 
     if (!root) {
         snprintf(err, errlen, "job '%s': the agent has no --allow directory", js->name);
         return -EACCES;
     }
-    if ((rc = plan_file_path(js, &v, t, f, root, full, sizeof full, err, errlen)) < 0)
+    return plan_file_path(js, &v, t, f, root, out, outlen, err, errlen);
+}
+
+/* Path of file f of thread t (global job number g), confined when local. */
+static int job_file_path(const struct job_spec *js, const struct agent_identity *id,
+                         uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
+                         char *err, size_t errlen)
+{
+    char full[PLAN_PATH_MAX];
+    int nfs = strcmp(js->ioengine, "nfs") == 0;
+    int rc;
+
+    if ((rc = phase_file_name(js, id, t, g, f, full, sizeof full, err, errlen)) < 0)
         return rc;
     if (nfs) {
         snprintf(out, outlen, "%s", full);
@@ -477,4 +486,30 @@ void phase_finish(struct phase_run *pr)
 void phase_release(struct phase_run *pr)
 {
     halt_destroy(&pr->halt);
+}
+
+int phase_each_file(const struct phase *ph, const struct agent_identity *id,
+                    int (*fn)(void *arg, const struct job_spec *js, const char *path), void *arg,
+                    char *err, size_t errlen)
+{
+    char path[PLAN_PATH_MAX];
+    uint32_t n = 0;
+    int rc;
+
+    /* the walk of phase_prepare: g counts this agent's threads across jobs */
+    for (uint32_t k = 0; k < ph->njobs; k++) {
+        const struct job_spec *js = &ph->jobs[k];
+        if (plan_agents_match(js->agents, id->index) != 1)
+            continue;
+        for (uint32_t t = 0; t < js->numjobs; t++, n++) {
+            if (js->rw == RW_METADATA)
+                continue;
+            for (uint32_t f = 0; f < plan_files_per_thread(js); f++) {
+                if ((rc = phase_file_name(js, id, t, n, f, path, sizeof path, err, errlen)) < 0 ||
+                    (rc = fn(arg, js, path)) < 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
 }

@@ -55,6 +55,21 @@ struct phase_run {
 int phase_check_plan(const struct plan *p, const struct agent_identity *id,
                      char *err, size_t errlen);
 
+/* The path of file f of thread t (g: its global job number on this agent,
+ * counted across the phase's jobs) as the plan names it: expanded, in the
+ * agent's default directory when relative, NOT yet confined (nfs: relative
+ * to the export).  0 or -errno with err set. */
+int phase_file_name(const struct job_spec *js, const struct agent_identity *id,
+                    uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
+                    char *err, size_t errlen);
+/* Call fn(arg, job, path) for every data file of ph this agent would use,
+ * path as phase_file_name gives it, in phase_prepare's order (a file shared
+ * by threads comes once per thread).  Metadata jobs are skipped.  Stops at
+ * the first error (fn's, or a path that cannot be expanded): 0 or -errno. */
+int phase_each_file(const struct phase *ph, const struct agent_identity *id,
+                    int (*fn)(void *arg, const struct job_spec *js, const char *path), void *arg,
+                    char *err, size_t errlen);
+
 /* Empty run with its halt; on_all_finished(arg) will be called from the
  * last job thread to end (possibly before phase_start if stopped). */
 void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg);

@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "agent/admit.h"
+#include "agent/clean.h"
 #include "agent/phase.h"
 #include "agent/session.h"
 #include "common/clock.h"
@@ -122,6 +123,14 @@ static void session_send(struct session *s, struct buf *b)
         buf_free(&w->b);
         free(w);
     }
+}
+
+void session_send_active(struct agent *a, const char *peer, struct buf *b)
+{
+    if (a->active && strcmp(a->active->peer, peer) == 0)
+        session_send(a->active, b);    /* drops b when closing */
+    else
+        buf_free(b);
 }
 
 static void send_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -596,6 +605,12 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         start_phase(s, &m);
         return;
     }
+    case MSG_CLEAN:             /* agent/clean.c: removes the plan's files off the loop thread */
+        if (s->state != S_IDLE)
+            send_error(s, "clean refused: a run is in progress");
+        else if (clean_request(s->agent, s->peer, p, n, err, sizeof err) < 0)
+            send_error(s, "clean refused: %s", err);
+        return;
     case MSG_PONG:
         return;                 /* answer to our heartbeat: last_rx_ns did its job */
     case MSG_STOP: {

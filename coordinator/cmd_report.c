@@ -130,13 +130,14 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     return status;
 }
 
-int cmd_report_main(int argc, char **argv)
+int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 {
     struct report_outputs o = { .unit_base = 1024 };
     struct run_result r;
+    struct journal_gaps gaps = { 0 };
     const char *path = NULL, *json_out = NULL;
     char err[1024];
-    int status;
+    int status, is_journal;
 
     for (int i = 0; i < argc; i++) {
         int rc = cmd_report_option(&o, argc, argv, &i);
@@ -167,13 +168,18 @@ int cmd_report_main(int argc, char **argv)
         return 2;
     }
     /* a journal (from a run that may have died) or a saved result */
-    if (journal_detect(path) ? journal_load(path, &r, err, sizeof(err)) < 0
-                             : result_load(path, &r, err, sizeof(err)) < 0) {
+    is_journal = journal_detect(path);
+    if (is_journal ? journal_replay(path, &r, &gaps, err, sizeof(err)) < 0
+                   : result_load(path, &r, err, sizeof(err)) < 0) {
         fprintf(stderr, "nfstorm: %s\n", err);
-        if (!journal_detect(path))
+        if (!is_journal)
             result_free(&r);
         return 2;
     }
+    if (gaps.cut_short)
+        fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
+    if (writing)
+        *writing = 1;
     if (!cmd_report_fio_on_stdout(&o))
         report_text(stdout, &r, o.unit_base);
     fflush(stdout);
@@ -195,6 +201,9 @@ int cmd_report_main(int argc, char **argv)
         }
     }
     result_free(&r);
+    /* what arrived is reported, but a run cut short is not a finished one */
+    if (status == 0 && gaps.cut_short)
+        status = 3;
     return status;
 }
 

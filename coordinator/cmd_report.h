@@ -3,6 +3,7 @@
 #ifndef NFSTORM_CMD_REPORT_H
 #define NFSTORM_CMD_REPORT_H
 
+#include <signal.h>
 #include "coordinator/result.h"
 
 struct report_outputs {
@@ -33,8 +34,11 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
 
 /* `nfstorm report RESULT.json [options]`, `nfstorm compare A.json B.json
  * ... [--labels a,b] [--html F]`: argv after the command word.  Exit
- * status 0, 1 (a file could not be written), 2 (usage, bad input). */
-int cmd_report_main(int argc, char **argv);
+ * status 0, 1 (a file could not be written), 2 (usage, bad input), 3 (report:
+ * a journal whose run was cut short; a warning says what is missing).
+ * report sets *writing (if given) once the input is loaded, before the
+ * first output is written: main.c defers signals from then on. */
+int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing);
 int cmd_compare_main(int argc, char **argv);
 
 #endif

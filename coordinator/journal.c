@@ -158,7 +158,7 @@ static void on_agent_error(void *arg, const struct run_result *r, uint32_t phase
 static void on_run_end(void *arg, const struct run_result *r)
 {
     struct journal *j = arg;
-    put(j, json_pack("{sssssIsfss}", "type", "end", "how", r->end == RUN_END_INTERRUPTED ? "interrupted" : "failed",
+    put(j, json_pack("{sssssIsfss}", "type", "stopped", "how", r->end == RUN_END_INTERRUPTED ? "interrupted" : "failed",
                      "phase", (json_int_t)r->end_phase, "at_s", r->end_at_s, "text", r->end_text));
 }
 
@@ -167,6 +167,14 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
     struct journal *j = arg;
     (void)r;
     put(j, json_pack("{sssI}", "type", "phase_end", "phase", (json_int_t)phase));
+}
+
+int journal_end(struct journal *j, const char *outcome)
+{
+    if (!j)
+        return 0;
+    put(j, json_pack("{ssss}", "type", "end", "outcome", outcome));
+    return j->error;
 }
 
 struct run_observer journal_observer(struct journal *j)
@@ -285,6 +293,9 @@ int journal_detect(const char *path)
 #define SEAL_LAG 3u
 struct replay {
     int have_header;
+    int have_end;
+    uint8_t *ended;            /* [nphases]: phase_end seen */
+    uint32_t *ndone;           /* [nphases]: phase_done lines seen */
     uint32_t phase;
     struct op_set *acc;        /* [nagents] */
     uint32_t *nint;            /* [nagents] */
@@ -343,7 +354,8 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
     }
 }
 
-/* "error" (an agent's error text in a phase) and "end" (how the run ended). */
+/* "error" (an agent's error text in a phase) and "stopped" (how a run that
+ * did not finish ended: interrupted or failed, where and why). */
 static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
 {
     const char *text = json_string_value(json_object_get(o, "text"));
@@ -411,6 +423,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         rp->acc = xmalloc(r->nagents * sizeof *rp->acc);
         rp->nint = xcalloc(r->nagents, sizeof *rp->nint);
         rp->sealed = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->sealed);
+        rp->ended = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->ended);
+        rp->ndone = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->ndone);
         for (uint32_t i2 = 0; i2 < r->nagents; i2++)
             op_set_init(&rp->acc[i2]);
         return 0;
@@ -451,6 +465,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
             ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
             rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
+            rp->ndone[phase] += rc == 0;
         }
         free(tot);
         free(ap);
@@ -463,14 +478,55 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         r->agents[agent].lost_at_s = json_real_value(json_object_get(o, "at_s"));
         return 0;
     }
-    if (strcmp(type, "error") == 0 || strcmp(type, "end") == 0)
+    if (strcmp(type, "error") == 0 || strcmp(type, "stopped") == 0)
         return apply_verdict_line(r, o, type);
-    if (strcmp(type, "phase_end") == 0)
-        return u64_of(o, "phase", &phase) || phase >= r->nphases ? -1 : 0;
+    if (strcmp(type, "phase_end") == 0) {
+        if (u64_of(o, "phase", &phase) || phase >= r->nphases)
+            return -1;
+        rp->ended[phase] = 1;
+        return 0;
+    }
+    if (strcmp(type, "end") == 0) {
+        rp->have_end = 1;
+        return 0;
+    }
     return 0;   /* unknown line types: from a newer version, skipped */
 }
 
+/* Say what a journal without its end record is missing. */
+static void describe_gaps(const struct run_result *r, const struct replay *rp, struct journal_gaps *g)
+{
+    size_t len = 0, cap = sizeof g->what;
+    g->cut_short = !rp->have_end;
+    if (!g->cut_short)
+        return;
+    len += (size_t)snprintf(g->what + len, cap - len, "no end record (the coordinator was killed or "
+                            "its disk filled up)");
+    if (g->torn_line && len < cap)
+        len += (size_t)snprintf(g->what + len, cap - len, "; line %u torn (%llu bytes lost)", g->torn_line,
+                                (unsigned long long)g->torn_bytes);
+    for (uint32_t p = 0; p < r->nphases && len < cap; p++) {
+        uint32_t done = rp->ndone[p];
+        if (rp->ended[p])
+            continue;
+        if (r->phases[p].finished || r->phases[p].nintervals) {
+            g->unfinished++;
+            len += (size_t)snprintf(g->what + len, cap - len, "; phase '%s' cut short (%u of %u agents "
+                                    "sent its totals)", r->phases[p].name, done, r->nagents);
+        } else {
+            len += (size_t)snprintf(g->what + len, cap - len, "; phase '%s' never started",
+                                    r->phases[p].name);
+        }
+    }
+}
+
 int journal_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+    return journal_replay(path, r, NULL, err, errlen);
+}
+
+int journal_replay(const char *path, struct run_result *r, struct journal_gaps *gaps,
+                   char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
@@ -480,6 +536,8 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
     struct replay rp = { 0 };
 
     memset(r, 0, sizeof *r);
+    if (gaps)
+        memset(gaps, 0, sizeof *gaps);
     if (!f) {
         rc = -errno;
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
@@ -489,8 +547,13 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
         json_error_t je;
         json_t *o;
         lineno++;
-        if (line[n - 1] != '\n')      /* cut short by a kill: the rest is lost */
+        if (line[n - 1] != '\n') {    /* cut short by a kill: the rest is lost */
+            if (gaps) {
+                gaps->torn_line = (uint32_t)lineno;
+                gaps->torn_bytes = (uint64_t)n;
+            }
             break;
+        }
         if ((size_t)n > JOURNAL_LINE_MAX || !(o = json_loads(line, 0, &je))) {
             snprintf(err, errlen, "%s:%d: not a journal line", path, lineno);
             rc = -EINVAL;
@@ -518,6 +581,8 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
     if (rc < 0) {
         if (rp.have_header)
             result_free(r);
+        free(rp.ended);
+        free(rp.ndone);
         return rc;
     }
     /* phases that got data are summed; intervals of lost agents included */
@@ -527,5 +592,15 @@ int journal_load(const char *path, struct run_result *r, char *err, size_t errle
                 result_phase_finish(r, p);
                 break;
             }
+    if (gaps) {
+        describe_gaps(r, &rp, gaps);
+        /* what arrived is summed above; a phase the run never saw end
+         * is not "finished" */
+        for (uint32_t p = 0; gaps->cut_short && p < r->nphases; p++)
+            if (!rp.ended[p])
+                r->phases[p].finished = 0;
+    }
+    free(rp.ended);
+    free(rp.ndone);
     return 0;
 }

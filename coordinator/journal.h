@@ -12,7 +12,11 @@
  *   phase_done  {phase, agent, duration_ns, start_ns, cpu_user_s, cpu_sys_s,
  *               cores, nintervals, ops: {...as interval}}
  *   lost        {agent, at_s, why}
- *   phase_end   {phase}   (every live agent finished it) */
+ *   phase_end   {phase}   (every live agent finished it)
+ *   end         {outcome: "ok"|"partial"|"interrupted"|"failed"}: the
+ *               coordinator recorded the run to its end.  A journal
+ *               without it was cut short (coordinator killed with -9,
+ *               crashed, or its disk filled up): `nfstorm report` says so. */
 #ifndef NFSTORM_JOURNAL_H
 #define NFSTORM_JOURNAL_H
 
@@ -27,8 +31,28 @@ struct journal *journal_open(const char *path, const char *label);
 int journal_close(struct journal *j);
 struct run_observer journal_observer(struct journal *j);
 
+/* The run ended (whatever its outcome, one of the words above): write the
+ * end record.  The journal stays open; 0 or -errno. */
+int journal_end(struct journal *j, const char *outcome);
+
+/* What a journal lacks when its run was cut short. */
+#define JOURNAL_GAPS_MAX 768
+struct journal_gaps {
+    int cut_short;            /* no end record */
+    uint32_t torn_line;       /* the last line, cut mid-write (0: none) */
+    uint64_t torn_bytes;      /* its length */
+    uint32_t unfinished;      /* phases with data but no phase_end */
+    char what[JOURNAL_GAPS_MAX];   /* one line naming what is missing */
+};
+
 /* Rebuild a result from a journal (a truncated last line is ignored, as
- * after a kill -9).  0 or -errno with a one-line reason naming file:line. */
+ * after a kill -9).  0 or -errno with a one-line reason naming file:line.
+ * When gaps is given it says whether the run was cut short; the phases of
+ * a cut-short run that never got their phase_end are then summed (what
+ * arrived counts) but left finished = 0. */
+int journal_replay(const char *path, struct run_result *r, struct journal_gaps *gaps,
+                   char *err, size_t errlen);
+/* journal_replay without the gaps: phases with data count as finished. */
 int journal_load(const char *path, struct run_result *r, char *err, size_t errlen);
 /* 1 if the file starts like a journal. */
 int journal_detect(const char *path);

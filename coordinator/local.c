@@ -2,23 +2,41 @@
  *
  * Each agent listens on 127.0.0.1:0 and prints the port it got on its
  * stdout; reading that line avoids the race of picking a "free" port here
- * and having it taken before the agent binds it. */
+ * and having it taken before the agent binds it.
+ *
+ * Nothing is left behind, even when the coordinator is killed with -9:
+ * - the one-time secret never touches a disk: it lives in a memfd (a
+ *   mode-600 file in memory), inherited by the agents, who read it through
+ *   /proc/self/fd/N; it is gone when the last of us closes it;
+ * - the agents' logs are inside the temporary directory;
+ * - the temporary directory is removed by a janitor process forked first:
+ *   it learns the agents' pids through a pipe whose write end only the
+ *   coordinator holds, so end-of-file means the coordinator is gone
+ *   (stopped the fleet, or died).  The agents die with the coordinator
+ *   (PR_SET_PDEATHSIG); the janitor waits for them to exit (pidfds, so a
+ *   reused pid cannot fool it) and removes the directory.  It ignores the
+ *   terminal's signals, so Ctrl-C or a hang-up cannot stop it first. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "common/xmalloc.h"
 #include "coordinator/local.h"
 
 #define LOCAL_MAX_ALLOW 64
+#define JANITOR_WAIT_MS (60 * 1000)   /* for agents to exit before removing anyway */
 
 /* The fixed part of a plan path: everything before the first ${...}, cut
  * back to a whole directory. */
@@ -106,13 +124,13 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
                      char *err, size_t errlen)
 {
     int out[2];
-    char line[256], logpath[300];
+    char line[256], logpath[320];
     const char *argv[10 + 4 * LOCAL_MAX_ALLOW + 2];
     int a = 0;
     pid_t pid, parent;
     FILE *fp;
 
-    if (pipe(out) < 0)
+    if (pipe2(out, O_CLOEXEC) < 0)
         return -errno;
     argv[a++] = agent_path;
     argv[a++] = "--listen";
@@ -132,7 +150,7 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
     if (verbose)
         argv[a++] = "--verbose";
     argv[a] = NULL;
-    snprintf(logpath, sizeof logpath, "%s.agent%u.log", f->tmpdir, i);
+    snprintf(logpath, sizeof logpath, "%s/.agent%u.log", f->tmpdir, i);
     parent = getpid();
     pid = fork();
     if (pid < 0) {
@@ -141,13 +159,17 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
         return -errno;
     }
     if (pid == 0) {
-        /* our agents die with us, even if we are killed with -9 */
+        /* our agents die with us, even if we are killed with -9; in a
+         * process group of their own, so the terminal's Ctrl-C reaches
+         * only us: we stop them and collect their results */
+        setpgid(0, 0);
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
             _exit(1);
         dup2(out[1], 1);
         close(out[0]);
         close(out[1]);
+        fcntl(f->secret_fd, F_SETFD, 0);     /* the agent reads it as /proc/self/fd/N */
         if (!verbose) {
             FILE *log = fopen(logpath, "w");
             if (log)
@@ -159,9 +181,25 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
     }
     close(out[1]);
     f->pid[i] = pid;
+    if (write(f->janitor_fd, &pid, sizeof pid) != (ssize_t)sizeof pid) {
+        /* no janitor to clean up after us: refuse rather than leave litter */
+        close(out[0]);
+        snprintf(err, errlen, "cannot start local agent %u: the cleanup process is gone", i);
+        return -EPIPE;
+    }
     fp = fdopen(out[0], "r");
     if (!fp || !fgets(line, sizeof line, fp) || strncmp(line, "listening on ", 13) != 0) {
-        snprintf(err, errlen, "local agent %u did not start (%s); see %s", i, agent_path, logpath);
+        /* its log goes with the temporary directory: quote its last line */
+        char last[200] = "", l[200];
+        FILE *log = fopen(logpath, "r");
+        while (log && fgets(l, sizeof l, log))
+            if (l[0] != '\n')
+                snprintf(last, sizeof last, "%s", l);
+        if (log)
+            fclose(log);
+        last[strcspn(last, "\n")] = '\0';
+        snprintf(err, errlen, "local agent %u did not start (%s)%s%s", i, agent_path,
+                 last[0] ? ": " : "", last);
         if (fp)
             fclose(fp);
         else
@@ -174,12 +212,14 @@ static int spawn_one(struct local_fleet *f, uint32_t i, const char *agent_path, 
     return 0;
 }
 
-/* A random secret, hex-encoded so the file is plain text. */
-static int write_secret(struct auth_secret *s, const char *path)
+/* A random secret, hex-encoded so the file is plain text, in a memfd:
+ * never on a disk.  The fd (close-on-exec; each agent child clears that
+ * for itself) or -errno. */
+static int make_secret(struct auth_secret *s)
 {
     struct auth_secret raw;
     static const char hex[] = "0123456789abcdef";
-    int fd, rc = 0;
+    int fd, rc;
 
     if (auth_random_secret(&raw) < 0)
         return -EIO;
@@ -188,51 +228,15 @@ static int write_secret(struct auth_secret *s, const char *path)
         s->key[2 * i + 1] = (unsigned char)hex[raw.key[i] & 15];
     }
     s->len = 2 * raw.len;
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    fd = memfd_create("nfstorm-secret", MFD_CLOEXEC);
     if (fd < 0)
         return -errno;
-    if (write(fd, s->key, s->len) != (ssize_t)s->len)
-        rc = -EIO;
-    close(fd);
-    return rc;
-}
-
-int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
-                      const struct plan *plan, int verbose, char *err, size_t errlen)
-{
-    static char dirs[LOCAL_MAX_ALLOW][PATH_MAX], nfs[LOCAL_MAX_ALLOW][PATH_MAX];
-    char secret_path[300];
-    int ndirs = 0, nnfs = 0, rc;
-    const char *tmp = getenv("TMPDIR");
-
-    memset(f, 0, sizeof *f);
-    snprintf(f->tmpdir, sizeof f->tmpdir, "%s/nfstorm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->tmpdir)) {
-        snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
-        return -errno;
-    }
-    if ((rc = plan_dirs(plan, dirs, &ndirs, nfs, &nnfs, err, errlen)) < 0) {
-        rmdir(f->tmpdir);
+    if (fchmod(fd, 0600) < 0 || write(fd, s->key, s->len) != (ssize_t)s->len) {
+        rc = errno ? -errno : -EIO;
+        close(fd);
         return rc;
     }
-    f->pid = xcalloc(n, sizeof *f->pid);
-    f->addr = xcalloc(n, sizeof *f->addr);
-    f->n = n;
-    snprintf(secret_path, sizeof secret_path, "%s.secret", f->tmpdir);
-    if ((rc = write_secret(&f->secret, secret_path)) < 0) {
-        snprintf(err, errlen, "cannot write a one-time secret to %s: %s", secret_path, strerror(-rc));
-        local_fleet_stop(f);
-        return rc;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, nfs, nnfs, verbose, err, errlen)) < 0) {
-            if (!err[0])
-                snprintf(err, errlen, "cannot start local agent %u: %s", i, strerror(-rc));
-            local_fleet_stop(f);
-            return rc;
-        }
-    }
-    return 0;
+    return fd;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -248,9 +252,128 @@ static void remove_tree(const char *dir)
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The janitor (see the top): pids arrive on fd until end-of-file; then wait
+ * for those processes to exit and remove dir.  Never returns. */
+static void janitor_main(int fd, const char *dir)
+{
+    struct pollfd pfd[LOCAL_JANITOR_MAX];
+    nfds_t n = 0;
+    pid_t pid;
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    /* hold none of the coordinator's files (its stdout and stderr: a
+     * reader waiting for end-of-file; its journal); it prints nothing */
+    if (null >= 0) {
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(null, 2);
+    }
+    for (int i = 3; i < 1024; i++)
+        if (i != fd)
+            close(i);
+    while (read(fd, &pid, sizeof pid) == (ssize_t)sizeof pid) {
+        int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+        if (pidfd >= 0 && n < LOCAL_JANITOR_MAX)
+            pfd[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+        else if (pidfd >= 0)
+            close(pidfd);
+    }
+    /* the coordinator is gone: each agent got SIGTERM from it or from its
+     * own death (PR_SET_PDEATHSIG) */
+    for (int waited = 0; waited < JANITOR_WAIT_MS; waited += 50) {
+        nfds_t live = 0;
+        for (nfds_t i = 0; i < n; i++)
+            if (pfd[i].fd >= 0 && poll(&pfd[i], 1, 0) == 1) {
+                close(pfd[i].fd);
+                pfd[i].fd = -1;
+            } else if (pfd[i].fd >= 0) {
+                live++;
+            }
+        if (live == 0)
+            break;
+        poll(NULL, 0, 50);
+    }
+    remove_tree(dir);
+    _exit(0);
+}
+
+/* Fork the janitor; its pipe's write end goes to f->janitor_fd. */
+static int janitor_start(struct local_fleet *f)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return -errno;
+    f->janitor = fork();
+    if (f->janitor < 0) {
+        int e = errno;
+        close(p[0]);
+        close(p[1]);
+        return -e;
+    }
+    if (f->janitor == 0) {
+        close(p[1]);
+        janitor_main(p[0], f->tmpdir);
+    }
+    close(p[0]);
+    f->janitor_fd = p[1];
+    return 0;
+}
+
+int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
+                      const struct plan *plan, int verbose, char *err, size_t errlen)
+{
+    static char dirs[LOCAL_MAX_ALLOW][PATH_MAX], nfs[LOCAL_MAX_ALLOW][PATH_MAX];
+    char secret_path[64];
+    int ndirs = 0, nnfs = 0, rc;
+    const char *tmp = getenv("TMPDIR");
+
+    memset(f, 0, sizeof *f);
+    f->secret_fd = f->janitor_fd = -1;
+    if (n > LOCAL_JANITOR_MAX) {
+        snprintf(err, errlen, "--local %u: at most %d local agents", n, LOCAL_JANITOR_MAX);
+        return -EINVAL;
+    }
+    snprintf(f->tmpdir, sizeof f->tmpdir, "%s/nfstorm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(f->tmpdir)) {
+        snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
+        return -errno;
+    }
+    if ((rc = plan_dirs(plan, dirs, &ndirs, nfs, &nnfs, err, errlen)) < 0) {
+        rmdir(f->tmpdir);
+        return rc;
+    }
+    f->pid = xcalloc(n, sizeof *f->pid);
+    f->addr = xcalloc(n, sizeof *f->addr);
+    f->n = n;
+    if ((rc = janitor_start(f)) < 0) {
+        snprintf(err, errlen, "cannot start the cleanup process: %s", strerror(-rc));
+        local_fleet_stop(f);
+        return rc;
+    }
+    if ((rc = make_secret(&f->secret)) < 0) {
+        snprintf(err, errlen, "cannot make a one-time secret: %s", strerror(-rc));
+        local_fleet_stop(f);
+        return rc;
+    }
+    f->secret_fd = rc;
+    snprintf(secret_path, sizeof secret_path, "/proc/self/fd/%d", f->secret_fd);
+    for (uint32_t i = 0; i < n; i++) {
+        if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, nfs, nnfs, verbose, err, errlen)) < 0) {
+            if (!err[0])
+                snprintf(err, errlen, "cannot start local agent %u: %s", i, strerror(-rc));
+            local_fleet_stop(f);
+            return rc;
+        }
+    }
+    return 0;
+}
+
 void local_fleet_stop(struct local_fleet *f)
 {
-    char log[300];
     for (uint32_t i = 0; i < f->n; i++)
         if (f->pid[i] > 0)
             kill(f->pid[i], SIGTERM);
@@ -258,16 +381,17 @@ void local_fleet_stop(struct local_fleet *f)
         if (f->pid[i] > 0)
             waitpid(f->pid[i], NULL, 0);
         free(f->addr[i]);
-        snprintf(log, sizeof log, "%s.agent%u.log", f->tmpdir, i);
-        unlink(log);
     }
-    if (f->tmpdir[0]) {
-        snprintf(log, sizeof log, "%s.secret", f->tmpdir);
-        unlink(log);
-    }
-    if (f->tmpdir[0])
-        remove_tree(f->tmpdir);
+    if (f->secret_fd >= 0)
+        close(f->secret_fd);
+    if (f->janitor_fd >= 0)
+        close(f->janitor_fd);           /* end-of-file: the janitor removes tmpdir */
+    if (f->janitor > 0)
+        waitpid(f->janitor, NULL, 0);
+    else if (f->tmpdir[0])
+        remove_tree(f->tmpdir);         /* no janitor was started */
     free(f->pid);
     free(f->addr);
     memset(f, 0, sizeof *f);
+    f->secret_fd = f->janitor_fd = -1;
 }

@@ -1,8 +1,9 @@
 /* local: the embedded fleet of `--local N`: N agent processes on this
  * machine, on free loopback ports, allowed to a temporary directory and to
  * the directories the plan names, authenticated with a one-time secret
- * (in a mode-600 file beside the temporary directory), stopped when the
- * run ends. */
+ * (in memory only: a memfd the agents inherit), stopped when the run
+ * ends.  A janitor process removes the temporary directory once the
+ * coordinator is gone, also when it was killed with -9 (local.c). */
 #ifndef NFSTORM_LOCAL_H
 #define NFSTORM_LOCAL_H
 
@@ -15,9 +16,14 @@ struct local_fleet {
     uint32_t n;
     pid_t *pid;
     char **addr;             /* "127.0.0.1:PORT" */
-    char tmpdir[256];        /* the default directory; removed at stop */
+    char tmpdir[256];        /* the default directory (agent logs in .agentN.log); removed at stop */
     struct auth_secret secret;  /* one-time secret shared with these agents */
+    int secret_fd;           /* the memfd holding it */
+    pid_t janitor;           /* removes tmpdir when we are gone */
+    int janitor_fd;          /* write end of its pipe: agent pids, then end-of-file */
 };
+
+#define LOCAL_JANITOR_MAX 4096   /* agents one janitor waits for (--local's cap) */
 
 /* Start n agents (agent_path: the nfstorm-agent binary).  0 or -errno with
  * a reason in err; on failure nothing is left running. */

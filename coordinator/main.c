@@ -9,14 +9,17 @@
  * 2 bad usage or a bad plan. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <uv.h>
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/clean.h"
 #include "coordinator/cmd_report.h"
 #include "coordinator/journal.h"
 #include "coordinator/dryrun.h"
@@ -37,6 +40,7 @@ static const char usage[] =
 "                      [--timeseries F]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--html F] [--unit-base 1000]\n"
+"       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N [--secret-file F] [fio-style job options]\n"
 "       nfstorm --version | --help\n"
 "\n"
 "Runs a workload plan on many clients at once and prints one merged report.\n"
@@ -71,13 +75,23 @@ static const char usage[] =
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
 "                          op counts, file paths); connect to nothing, do no I/O\n"
+"  --cleanup               after the run, have each agent remove the files the plan laid\n"
+"                          out (as 'nfstorm clean' does)\n"
+"Before a run, stderr says how much it is about to write across the agents (layout +\n"
+"write phases); not with --quiet.\n"
+"\n"
+"'nfstorm clean' takes the plan and agent options of 'run' and has each agent remove the\n"
+"regular files the plan names, beneath its --allow directories; it prints what each removed.\n"
+"Signals: SIGINT, SIGTERM and SIGHUP stop the agents and write the partial results; a second\n"
+"one during the run exits at once (the journal keeps what arrived).\n"
 "\n"
 "Exit status follows the run's verdict (each phase's is in the report and the JSON):\n"
 "0 ok, 1 failed (an agent completed no op, failed ops beyond the plan's error_threshold,\n"
 "an agent's error; the reason names the phase and the agent), 2 bad usage or plan,\n"
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
 "With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
-"'nfstorm report FILE.journal' rebuilds the report from it.\n"
+"'nfstorm report FILE.journal' rebuilds the report from it (a warning and exit 3 when that\n"
+"run was cut short: the coordinator killed, or its disk full).\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
 
 struct cli {
@@ -94,6 +108,7 @@ struct cli {
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     int verbose;
     int dry_run;
+    int cleanup;
     uint64_t interval_ns;
     uint64_t connect_timeout_ns;
     char **fio_args;
@@ -168,6 +183,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->verbose = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
             c->dry_run = 1;
+        } else if (strcmp(a, "--cleanup") == 0) {
+            c->cleanup = 1;
         } else {
             c->fio_args[c->nfio++] = argv[i];
             continue;
@@ -182,6 +199,105 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return die(2, "job options on the command line (%s) and a plan file (%s): give one",
                    c->fio_args[0], c->plan_path);
     return 0;
+}
+
+/* ---- signals ----
+ *
+ * No signal ends the coordinator without its results.  During the run,
+ * run.c's loop owns SIGINT and SIGTERM (stop the agents, collect what they
+ * measured).  Before there is anything to keep (reading the plan, starting
+ * --local agents, loading a journal) a signal ends the process at once,
+ * status 130: --local agents die with us and their directory goes with
+ * them (local.c).  From the journal's opening on (defer_signals set), and
+ * while results are written, note_signal only notes the signal: files are
+ * finished rather than cut half-written (a temp file left behind), `clean`
+ * stops waiting, and the exit status says we were interrupted.  SIGHUP (a
+ * closed terminal or ssh session) is forwarded as SIGTERM.  SIGPIPE is
+ * ignored: a write to an agent that hung up fails with EPIPE and the agent
+ * is lost like any other hang-up.
+ *
+ * libuv puts a signal back to its default action when the last uv_signal
+ * watching it stops; run.c's watchers stop as the run ends, before we can
+ * take the signal back.  A guard watcher on a loop of our own, started
+ * before the run and stopped after we took over, keeps libuv's handler
+ * installed in between, and what it caught says a signal came then. */
+static volatile sig_atomic_t late_signal;
+static volatile sig_atomic_t defer_signals;
+
+static void note_signal(int signum)
+{
+    static const char msg[] = "nfstorm: signal received: finishing what is under way (result files are never cut short)\n";
+    static const char now[] = "nfstorm: interrupted\n";
+    if (!defer_signals) {
+        (void)!write(2, now, sizeof now - 1);
+        _exit(130);
+    }
+    if (!late_signal) {
+        late_signal = signum;
+        (void)!write(2, msg, sizeof msg - 1);
+    }
+}
+
+static void forward_hup(int signum)
+{
+    (void)signum;
+    kill(getpid(), SIGTERM);
+}
+
+static void signals_take(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sa.sa_handler = note_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = forward_hup;
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+struct signal_guard {
+    uv_loop_t loop;
+    uv_signal_t sig[2];
+    int seen;                 /* a signal it caught */
+};
+
+static void on_guard(uv_signal_t *h, int signum)
+{
+    ((struct signal_guard *)h->data)->seen = signum;
+}
+
+static void guard_start(struct signal_guard *g)
+{
+    static const int which[2] = { SIGINT, SIGTERM };
+    memset(g, 0, sizeof *g);
+    uv_loop_init(&g->loop);
+    for (int i = 0; i < 2; i++) {
+        uv_signal_init(&g->loop, &g->sig[i]);
+        g->sig[i].data = g;
+        uv_signal_start(&g->sig[i], on_guard, which[i]);
+    }
+}
+
+/* Take the signals back from libuv (blocked meanwhile, so none is lost or
+ * gets the default action); returns a signal the guard caught, or 0. */
+static int guard_stop(struct signal_guard *g)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_BLOCK, &set, &old);
+    uv_run(&g->loop, UV_RUN_NOWAIT);
+    for (int i = 0; i < 2; i++)
+        uv_close((uv_handle_t *)&g->sig[i], NULL);
+    uv_run(&g->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&g->loop);
+    signals_take();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return g->seen;
 }
 
 static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
@@ -257,7 +373,23 @@ static void agent_binary(char *out, size_t len)
     snprintf(out, len, "nfstorm-agent");
 }
 
-static int cmd_run(int argc, char **argv)
+/* --cleanup, `nfstorm clean`: the agents remove the plan's files. */
+static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const struct auth_secret *secret,
+                       const struct cli *c)
+{
+    struct clean_result *res = xcalloc(n, sizeof *res);
+    uint32_t timeout_ms = (uint32_t)(c->connect_timeout_ns > c->agent_timeout_ns ? c->connect_timeout_ns
+                                                                                 : c->agent_timeout_ns) / 1000000u;
+    int status;
+    clean_execute(plan, addrs, n, secret, timeout_ms, &late_signal, res);
+    status = clean_report(stderr, addrs, n, res);
+    free(res);
+    return status;
+}
+
+/* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
+ * agent options. */
+static int cmd_run(int argc, char **argv, int clean_only)
 {
     struct cli c;
     struct plan plan;
@@ -273,13 +405,20 @@ static int cmd_run(int argc, char **argv)
     struct journal *journal = NULL;
     struct auth_secret secret;
     struct timeseries *ts = NULL;
-    int rc, status = 0;
+    struct signal_guard guard;
+    int rc, gsig, status = 0;
 
     memset(&c, 0, sizeof c);
     memset(&fleet, 0, sizeof fleet);
     if ((rc = parse_cli(argc, argv, &c)) != 0) {
         free(c.fio_args);
         return rc;
+    }
+    if (clean_only && (c.json || c.dry_run || c.cleanup || c.out.csv || c.out.html || c.out.timeseries ||
+                       c.out.output || c.out.fio_formats)) {
+        free(c.fio_args);
+        return die(2, "clean: only plan and agent options apply (--json, --csv, --html, --output, "
+                   "--timeseries, --dry-run, --cleanup are for run)");
     }
     plan_init(&plan);
     if (c.plan_path)
@@ -343,6 +482,18 @@ static int cmd_run(int argc, char **argv)
         }
         ro.secret = &secret;
     }
+    defer_signals = 1;          /* from here on there is something to finish */
+    if (clean_only) {
+        status = clean_files(&plan, addrs, naddrs, ro.secret, &c);
+        goto out;
+    }
+    if (!c.quiet) {
+        struct clean_estimate est;
+        char line[512];
+        clean_estimate(&plan, naddrs, &est);
+        clean_estimate_line(&est, naddrs, line, sizeof line);
+        fprintf(stderr, "nfstorm: %s\n", line);
+    }
     if (c.json) {
         char jpath[PATH_MAX + 16];
         snprintf(jpath, sizeof jpath, "%s.journal", c.json);
@@ -365,7 +516,18 @@ static int cmd_run(int argc, char **argv)
     }
     ro.observers = observers;
     ro.nobservers = nobs;
+    if (late_signal) {
+        live_free(live);
+        status = die(130, "interrupted before the run started");
+        goto out;
+    }
+    guard_start(&guard);
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
+        late_signal = gsig;
+    if (journal_end(journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
+                             : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
+        fprintf(stderr, "nfstorm: %s.journal: cannot write its end record\n", c.json);
     live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
@@ -407,6 +569,8 @@ static int cmd_run(int argc, char **argv)
             status = vs;
     }
     result_free(&res);
+    if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
+        status = 1;
 out:
     journal_close(journal);
     if (fleet.n)
@@ -418,11 +582,23 @@ out:
     free(labels);
     free(addrs);
     plan_free(&plan);
+    if (late_signal && status == 0)
+        status = die(130, "SIG%s after the run ended: the results above are complete",
+                     sigabbrev_np(late_signal));
+    return status;
+}
+
+static int cmd_report_signalled(int argc, char **argv)
+{
+    int status = cmd_report_main(argc, argv, &defer_signals);
+    if (late_signal && status == 0)
+        status = die(130, "SIG%s while writing: the files were finished", sigabbrev_np(late_signal));
     return status;
 }
 
 int main(int argc, char **argv)
 {
+    signals_take();
     if (argc < 2)
         return die(2, "no command (try 'nfstorm --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -434,16 +610,16 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "report") == 0)
-        return cmd_report_main(argc - 2, argv + 2);
+        return cmd_report_signalled(argc - 2, argv + 2);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_compare_main(argc - 2, argv + 2);
-    if (strcmp(argv[1], "run") == 0) {
+    if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "clean") == 0) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
                 fputs(usage, stdout);
                 return 0;
             }
-        return cmd_run(argc - 2, argv + 2);
+        return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0);
     }
     return die(2, "unknown command '%s' (try 'nfstorm --help')", argv[1]);
 }

@@ -38,6 +38,8 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_PONG] = "pong",
     [MSG_AUTH] = "auth",
     [MSG_PROGRESS] = "progress",
+    [MSG_CLEAN] = "clean",
+    [MSG_CLEANED] = "cleaned",
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -142,6 +144,12 @@ static const struct field plan_fields[] = {
     FU32(struct msg_plan, interval_ms, 1, UINT32_MAX),
     { "phases", F_PHASES, offsetof(struct msg_plan, plan), 0, 0, 0, NULL },
 };
+static const struct field cleaned_fields[] = {
+    FANYU64(struct msg_cleaned, files),
+    FANYU64(struct msg_cleaned, bytes),
+    FANYU32(struct msg_cleaned, skipped),
+    FSTR(struct msg_cleaned, note),
+};
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
 };
@@ -210,19 +218,46 @@ void msg_plan_encode(struct buf *out, const struct msg_plan *m)
     msg_codec_encode(out, MSG_PLAN, plan_fields, ARRAY_LEN(plan_fields), m);
 }
 
-int msg_plan_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen)
+/* plan and clean carry the same fields */
+static int plan_like_decode(enum msg_type t, const char *p, size_t n, struct msg_plan *m,
+                            char *err, size_t errlen)
 {
     int rc;
 
     plan_init(&m->plan);    /* so that every failure leaves nothing to free */
-    rc = msg_codec_decode(p, n, MSG_PLAN, plan_fields, ARRAY_LEN(plan_fields), m, err, errlen);
+    rc = msg_codec_decode(p, n, t, plan_fields, ARRAY_LEN(plan_fields), m, err, errlen);
     if (rc == 0 && m->agent_index >= m->nagents) {
-        snprintf(err, errlen, "plan: 'agent_index' = %" PRIu32 " out of range for %" PRIu32 " agents",
-                 m->agent_index, m->nagents);
+        snprintf(err, errlen, "%s: 'agent_index' = %" PRIu32 " out of range for %" PRIu32 " agents",
+                 msg_type_name(t), m->agent_index, m->nagents);
         rc = -EBADMSG;
         msg_plan_free(m);
     }
     return rc;
+}
+
+int msg_plan_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen)
+{
+    return plan_like_decode(MSG_PLAN, p, n, m, err, errlen);
+}
+
+void msg_clean_encode(struct buf *out, const struct msg_plan *m)
+{
+    msg_codec_encode(out, MSG_CLEAN, plan_fields, ARRAY_LEN(plan_fields), m);
+}
+
+int msg_clean_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen)
+{
+    return plan_like_decode(MSG_CLEAN, p, n, m, err, errlen);
+}
+
+void msg_cleaned_encode(struct buf *out, const struct msg_cleaned *m)
+{
+    msg_codec_encode(out, MSG_CLEANED, cleaned_fields, ARRAY_LEN(cleaned_fields), m);
+}
+
+int msg_cleaned_decode(const char *p, size_t n, struct msg_cleaned *m, char *err, size_t errlen)
+{
+    return msg_codec_decode(p, n, MSG_CLEANED, cleaned_fields, ARRAY_LEN(cleaned_fields), m, err, errlen);
 }
 
 void msg_plan_free(struct msg_plan *m)

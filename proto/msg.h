@@ -36,6 +36,8 @@ enum msg_type {
     MSG_PONG,
     MSG_AUTH,          /* coordinator -> agent: its proof, after welcome */
     MSG_PROGRESS,      /* agent -> coordinator: layout progress while preparing */
+    MSG_CLEAN,         /* coordinator -> agent: remove the files a plan lays out */
+    MSG_CLEANED,       /* agent -> coordinator: what it removed */
     MSG__COUNT
 };
 
@@ -71,6 +73,14 @@ struct msg_plan {
     uint32_t nagents;
     uint32_t interval_ms;     /* stats interval */
     struct plan plan;         /* decode: owned by the message; free with msg_plan_free */
+};
+/* clean: a struct msg_plan (the plan whose files go, this agent's index and
+ * the agent count; interval_ms unused), sent instead of a plan. */
+struct msg_cleaned {
+    uint64_t files;           /* regular files removed */
+    uint64_t bytes;           /* their sizes, summed */
+    uint32_t skipped;         /* jobs whose files this agent cannot remove (nfs) */
+    char note[MSG_TEXT_MAX];  /* the first thing left alone and why, or "" */
 };
 struct msg_ready {
     uint32_t phase;
@@ -137,6 +147,10 @@ void msg_pong_encode(struct buf *out, const struct msg_pong *m);
 int  msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen);
 void msg_progress_encode(struct buf *out, const struct msg_progress *m);
 int  msg_progress_decode(const char *p, size_t n, struct msg_progress *m, char *err, size_t errlen);
+void msg_clean_encode(struct buf *out, const struct msg_plan *m);
+int  msg_clean_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen);
+void msg_cleaned_encode(struct buf *out, const struct msg_cleaned *m);
+int  msg_cleaned_decode(const char *p, size_t n, struct msg_cleaned *m, char *err, size_t errlen);
 void msg_auth_encode(struct buf *out, const struct msg_auth *m);
 int  msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen);
 

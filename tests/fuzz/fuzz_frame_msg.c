@@ -50,10 +50,11 @@ static union msg_any {
     struct msg_ping ping;
     struct msg_pong pong;
     struct msg_progress progress;
+    struct msg_cleaned cleaned;
 } m1, m2;
 
 /* A new message type needs its decoder, encoder and equality added below. */
-_Static_assert(MSG__COUNT == MSG_PROGRESS + 1, "fuzz_frame_msg.c does not know every message type");
+_Static_assert(MSG__COUNT == MSG_CLEANED + 1, "fuzz_frame_msg.c does not know every message type");
 
 static int op_set_equal(const struct op_set *a, const struct op_set *b)
 {
@@ -115,8 +116,11 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->welcome.auth == b->welcome.auth &&
                memcmp(a->welcome.nonce, b->welcome.nonce, sizeof a->welcome.nonce) == 0 &&
                memcmp(a->welcome.mac, b->welcome.mac, sizeof a->welcome.mac) == 0;
+    case MSG_CLEANED:
+        return a->cleaned.files == b->cleaned.files && a->cleaned.bytes == b->cleaned.bytes &&
+               a->cleaned.skipped == b->cleaned.skipped && strcmp(a->cleaned.note, b->cleaned.note) == 0;
     default:
-        return 1;   /* plan: compared through its re-encoding */
+        return 1;   /* plan, clean: compared through their re-encoding */
     }
 }
 
@@ -137,6 +141,8 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_PING:       return msg_ping_decode(p, n, &m->ping, err, errlen);
     case MSG_PONG:       return msg_pong_decode(p, n, &m->pong, err, errlen);
     case MSG_PROGRESS:   return msg_progress_decode(p, n, &m->progress, err, errlen);
+    case MSG_CLEAN:      return msg_clean_decode(p, n, &m->plan, err, errlen);
+    case MSG_CLEANED:    return msg_cleaned_decode(p, n, &m->cleaned, err, errlen);
     default:             die("msg_peek_type returned an unknown type", __LINE__);
     }
     return -1;
@@ -158,13 +164,15 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_PING:       msg_ping_encode(out, &m->ping); break;
     case MSG_PONG:       msg_pong_encode(out, &m->pong); break;
     case MSG_PROGRESS:   msg_progress_encode(out, &m->progress); break;
+    case MSG_CLEAN:      msg_clean_encode(out, &m->plan); break;
+    case MSG_CLEANED:    msg_cleaned_encode(out, &m->cleaned); break;
     default:             die("bad type", __LINE__);
     }
 }
 
 static void release(enum msg_type t, union msg_any *m)
 {
-    if (t == MSG_PLAN)
+    if (t == MSG_PLAN || t == MSG_CLEAN)
         msg_plan_free(&m->plan);
 }
 

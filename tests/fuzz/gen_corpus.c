@@ -62,6 +62,7 @@ static void gen_frames(const char *dir)
     struct msg_ping ping = { .seq = 3, .t_ns = 5000000000ull };
     struct msg_pong pong = { .seq = 3, .t_ping_ns = 5000000000ull, .t_ns = 5000100000ull };
     struct msg_progress progress = { .phase = 0, .done_bytes = 1 << 20, .total_bytes = 64 << 20 };
+    static struct msg_cleaned cleaned;
     char err[256];
     const char *text =
         "[global]\nsize=1m\ndirectory=/tmp\n"
@@ -92,6 +93,10 @@ static void gen_frames(const char *dir)
     pd.nintervals = 10;
     fill_op_set(&pd.totals, 9);
 
+    cleaned.files = 12;
+    cleaned.bytes = 5ull << 30;
+    cleaned.skipped = 1;
+    snprintf(cleaned.note, sizeof cleaned.note, "job 'n': ioengine nfs: not removed here");
     buf_init(&all);
 #define ONE(name, call) do { buf_init(&one); call; write_file(dir, name, one.data, one.len); \
                              buf_append(&all, one.data, one.len); buf_free(&one); } while (0)
@@ -108,6 +113,8 @@ static void gen_frames(const char *dir)
     ONE("phase-done", msg_phase_done_encode(&one, &pd));
     ONE("stop", msg_stop_encode(&one, &stop));
     ONE("error", msg_error_encode(&one, &error));
+    ONE("clean", msg_clean_encode(&one, &plan));
+    ONE("cleaned", msg_cleaned_encode(&one, &cleaned));
 #undef ONE
     write_file(dir, "stream", all.data, all.len);
     buf_free(&all);

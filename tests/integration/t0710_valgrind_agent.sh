@@ -14,6 +14,9 @@ A=$(sed -n 's/^listening on //p' "$T/a.out")
 [ -n "$A" ] || fail "agent under valgrind did not start: $(tail -n3 "$T/vg.log")"
 run() { timeout 120 "$NFSTORM" run --agents "$A" --quiet --connect-timeout 30s "$@" >"$T/o" 2>&1; }
 run --name=w --rw=randwrite --bs=4k --size=512k --numjobs=2 || fail "write run: $(tail -n1 "$T/o")"
+timeout 120 "$NFSTORM" clean --agents "$A" --connect-timeout 30s --name=w --rw=randwrite --bs=4k --size=512k \
+  --numjobs=2 >"$T/o" 2>&1 || fail "clean: $(tail -n1 "$T/o")"
+grep -q "removed 2 files, 1MiB" "$T/o" || fail "clean under valgrind: $(cat "$T/o")"
 run --name=r --rw=randread --bs=4k --size=512k --runtime=1 --time_based --rate_iops=200 || fail "read run: $(tail -n1 "$T/o")"
 run --name=m --rw=metadata --nrfiles=20 --md_ops=create,stat,rename,unlink || fail "metadata run: $(tail -n1 "$T/o")"
 run --name=x --rw=write --bs=4k --size=64k --directory="$O" && fail "plan outside --allow accepted"

@@ -117,6 +117,61 @@ static void test_journal_header_keeps_agents(void **state)
     result_free(&r);
 }
 
+static int replay(const char *text, struct run_result *r, struct journal_gaps *g)
+{
+    char path[64], err[256] = "";
+    int rc;
+
+    write_tmp(path, text);
+    rc = journal_replay(path, r, g, err, sizeof err);
+    unlink(path);
+    return rc;
+}
+
+#define HDR2 "{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,\"agents\":[]," \
+             "\"phases\":[{\"name\":\"a\",\"rw\":\"read\",\"bs\":4096,\"numjobs\":1,\"njobs\":1}," \
+             "{\"name\":\"b\",\"rw\":\"read\",\"bs\":4096,\"numjobs\":1,\"njobs\":1}]}\n"
+#define IV(p) "{\"type\":\"interval\",\"phase\":" #p ",\"agent\":0,\"k\":0,\"ops\":{}}\n"
+
+/* No end record: cut short; the phase without phase_end is not finished,
+ * the one that never started is named, a torn last line too. */
+static void test_journal_without_end_is_cut_short(void **state)
+{
+    static struct run_result r;
+    struct journal_gaps g;
+
+    (void)state;
+    assert_int_equal(replay(HDR2 IV(0) "{\"type\":\"phase_end\",\"phase\":0}\n" IV(1) "{\"type\":\"inter",
+                            &r, &g), 0);
+    assert_int_equal(g.cut_short, 1);
+    assert_int_equal(g.torn_line, 5);
+    assert_int_equal(g.unfinished, 1);
+    assert_int_equal(r.phases[0].finished, 1);
+    assert_int_equal(r.phases[1].finished, 0);
+    assert_non_null(strstr(g.what, "phase 'b' cut short (0 of 1 agents"));
+    result_free(&r);
+
+    assert_int_equal(replay(HDR2 IV(0), &r, &g), 0);
+    assert_int_equal(g.cut_short, 1);
+    assert_non_null(strstr(g.what, "phase 'b' never started"));
+    result_free(&r);
+}
+
+/* With the end record: not cut short, phases with data finished. */
+static void test_journal_with_end_is_whole(void **state)
+{
+    static struct run_result r;
+    struct journal_gaps g;
+
+    (void)state;
+    assert_int_equal(replay(HDR2 IV(0) "{\"type\":\"phase_end\",\"phase\":0}\n" IV(1)
+                            "{\"type\":\"end\",\"outcome\":\"interrupted\"}\n", &r, &g), 0);
+    assert_int_equal(g.cut_short, 0);
+    assert_int_equal(g.what[0], '\0');
+    assert_int_equal(r.phases[1].finished, 1);
+    result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +179,8 @@ int main(void)
         cmocka_unit_test(test_journal_more_agents_than_nagents_rejected),
         cmocka_unit_test(test_journal_interval_k_beyond_32_bits_rejected),
         cmocka_unit_test(test_journal_header_keeps_agents),
+        cmocka_unit_test(test_journal_without_end_is_cut_short),
+        cmocka_unit_test(test_journal_with_end_is_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,6 +328,19 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_progress_encode(b, &m);
         break;
     }
+    case MSG_CLEAN: {
+        struct msg_plan m;
+        make_plan(&m);
+        msg_clean_encode(b, &m);
+        free_plan(&m);
+        break;
+    }
+    case MSG_CLEANED: {
+        struct msg_cleaned m = { .files = 12, .bytes = 5ull << 30, .skipped = 1 };
+        snprintf(m.note, sizeof m.note, "job 'n': ioengine nfs: not removed");
+        msg_cleaned_encode(b, &m);
+        break;
+    }
     default:
         fail();
     }
@@ -370,6 +383,16 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_PONG: { struct msg_pong m; rc = msg_pong_decode(p, n, &m, err, errlen); break; }
     case MSG_AUTH: { struct msg_auth m; rc = msg_auth_decode(p, n, &m, err, errlen); break; }
     case MSG_PROGRESS: { struct msg_progress m; rc = msg_progress_decode(p, n, &m, err, errlen); break; }
+    case MSG_CLEAN: {
+        struct msg_plan m;
+        rc = msg_clean_decode(p, n, &m, err, errlen);
+        if (rc == 0)
+            msg_plan_free(&m);
+        else
+            assert_int_equal(m.plan.nphases, 0);
+        break;
+    }
+    case MSG_CLEANED: { struct msg_cleaned m; rc = msg_cleaned_decode(p, n, &m, err, errlen); break; }
     default:
         fail();
     }
@@ -520,7 +543,7 @@ static void test_msg_type_names(void **state)
         [MSG_READY] = "ready", [MSG_START] = "start", [MSG_INTERVAL] = "interval",
         [MSG_PHASE_DONE] = "phase-done", [MSG_STOP] = "stop", [MSG_ERROR] = "error",
         [MSG_PING] = "ping", [MSG_PONG] = "pong", [MSG_AUTH] = "auth",
-        [MSG_PROGRESS] = "progress",
+        [MSG_PROGRESS] = "progress", [MSG_CLEAN] = "clean", [MSG_CLEANED] = "cleaned",
     };
 
     (void)state;

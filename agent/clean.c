@@ -1,0 +1,181 @@
+/* clean: see clean.h.  One request = one heap context that owns the
+ * decoded plan; the worker fills the counts, the after-work callback on the
+ * loop thread sends the answer and frees the context. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "agent/clean.h"
+#include "agent/phase.h"
+#include "common/log.h"
+#include "common/xmalloc.h"
+#include "proto/msg.h"
+
+struct clean_ctx {
+    uv_work_t work;
+    struct agent *agent;
+    char peer[64];
+    struct msg_plan plan;
+    struct agent_identity id;
+    struct msg_cleaned done;
+    char last[PLAN_PATH_MAX];      /* the previous path: shared files come once per thread */
+    int rc;
+    char err[PHASE_ERR_MAX];
+};
+
+static void note(struct clean_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct clean_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    if (c->done.note[0])
+        return;                        /* the first one says enough */
+    va_start(ap, fmt);
+    vsnprintf(c->done.note, sizeof c->done.note, fmt, ap);
+    va_end(ap);
+}
+
+/* dir (canonical, beneath root) as an O_PATH fd opened beneath root. */
+static int open_dir_beneath(const char *root, const char *dir)
+{
+    struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+                            .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
+    const char *rel = dir + strlen(root);
+    int rootfd, fd;
+
+    while (*rel == '/')
+        rel++;
+    if ((rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return -1;
+    fd = (int)syscall(SYS_openat2, rootfd, *rel ? rel : ".", &how, sizeof how);
+    if (fd < 0 && errno == ENOSYS)     /* kernel < 5.6: the confinement check is what we have */
+        fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    close(rootfd);
+    return fd;
+}
+
+/* One file the plan names: remove it if it is a regular file beneath an
+ * allowed root.  Only a failure to expand or confine stops the walk. */
+static int clean_one(void *arg, const struct job_spec *js, const char *path)
+{
+    struct clean_ctx *c = arg;
+    char parent[PLAN_PATH_MAX], dir[PLAN_PATH_MAX];
+    const char *slash, *base, *root;
+    struct stat st;
+    int dfd, rc;
+
+    if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
+        return 0;                      /* counted per job in clean_work */
+    if (strcmp(path, c->last) == 0)
+        return 0;
+    snprintf(c->last, sizeof c->last, "%s", path);
+    slash = strrchr(path, '/');
+    if (!slash || !slash[1]) {
+        snprintf(c->err, sizeof c->err, "job '%s': '%s' is not a file path", js->name, path);
+        return -EINVAL;
+    }
+    base = slash + 1;
+    snprintf(parent, sizeof parent, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    /* the directory is confined (symlinks in it followed, then checked);
+     * the file's own name is never followed */
+    if ((rc = paths_confine(c->id.allow, parent, dir, sizeof dir, c->err, sizeof c->err)) < 0)
+        return rc;
+    if (!(root = paths_root_of(c->id.allow, dir)))
+        return 0;
+    if ((dfd = open_dir_beneath(root, dir)) < 0) {
+        if (errno != ENOENT)
+            note(c, "%s: %s", dir, strerror(errno));
+        return 0;
+    }
+    if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (!S_ISREG(st.st_mode))
+            note(c, "%s/%s: not a regular file, left alone", dir, base);
+        else if (unlinkat(dfd, base, 0) == 0) {
+            c->done.files++;
+            c->done.bytes += (uint64_t)st.st_size;
+        } else
+            note(c, "%s/%s: cannot remove it: %s", dir, base, strerror(errno));
+    }
+    close(dfd);
+    return 0;
+}
+
+static void clean_work(uv_work_t *w)
+{
+    struct clean_ctx *c = w->data;
+    const struct plan *p = &c->plan.plan;
+
+    for (uint32_t i = 0; i < p->nphases && c->rc == 0; i++) {
+        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
+            const struct job_spec *js = &p->phases[i].jobs[k];
+            if (strcmp(js->ioengine, "nfs") == 0 && js->rw != RW_METADATA &&
+                plan_agents_match(js->agents, c->id.index) == 1) {
+                c->done.skipped++;
+                note(c, "job '%s': ioengine nfs: its files are on %s, not removed here", js->name,
+                     js->nfs_url);
+            }
+        }
+        c->rc = phase_each_file(&p->phases[i], &c->id, clean_one, c, c->err, sizeof c->err);
+    }
+}
+
+static void clean_done(uv_work_t *w, int status)
+{
+    struct clean_ctx *c = w->data;
+    struct buf b;
+
+    buf_init(&b);
+    if (status < 0 || c->rc < 0) {
+        struct msg_error m;
+        snprintf(m.text, sizeof m.text, "agent %u (%s): clean: %s", c->id.index, c->agent->host,
+                 status < 0 ? uv_strerror(status) : c->err);
+        log_warn("to %s: %s", c->peer, m.text);
+        msg_error_encode(&b, &m);
+    } else {
+        log_info("clean for %s: removed %llu files, %llu bytes", c->peer,
+                 (unsigned long long)c->done.files, (unsigned long long)c->done.bytes);
+        msg_cleaned_encode(&b, &c->done);
+    }
+    session_send_active(c->agent, c->peer, &b);
+    msg_plan_free(&c->plan);
+    free(c);
+}
+
+int clean_request(struct agent *a, const char *peer, const char *p, size_t n,
+                  char *err, size_t errlen)
+{
+    struct clean_ctx *c = xcalloc(1, sizeof *c);
+    int rc;
+
+    if ((rc = msg_clean_decode(p, n, &c->plan, err, errlen)) < 0) {
+        free(c);
+        return rc;
+    }
+    c->agent = a;
+    snprintf(c->peer, sizeof c->peer, "%s", peer);
+    c->id.index = c->plan.agent_index;
+    c->id.nagents = c->plan.nagents;
+    c->id.host = a->host;
+    c->id.allow = &a->allow;
+    c->id.allow_nfs = &a->allow_nfs;
+    /* the same check a plan gets: every path beneath --allow */
+    if ((rc = phase_check_plan(&c->plan.plan, &c->id, err, errlen)) < 0)
+        goto fail;
+    c->work.data = c;
+    if ((rc = uv_queue_work(a->loop, &c->work, clean_work, clean_done)) < 0) {
+        snprintf(err, errlen, "cannot queue the removal: %s", uv_strerror(rc));
+        goto fail;
+    }
+    log_info("clean from %s: %u phases, agent %u of %u", peer, c->plan.plan.nphases, c->id.index,
+             c->id.nagents);
+    return 0;
+fail:
+    msg_plan_free(&c->plan);
+    free(c);
+    return rc;
+}
