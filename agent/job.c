@@ -44,7 +44,12 @@
  * build in heap buffers) and mdjob keep at most a few KiB of locals; 512 KiB
  * leaves room for libc (getaddrinfo on a reconnect) with a wide margin.
  * AddressSanitizer's redzones make frames several times larger. */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)       /* clang */
+#define JOB_STACK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(JOB_STACK_ASAN)
 #define JOB_STACK_SIZE  (4u << 20)
 #else
 #define JOB_STACK_SIZE  (512u << 10)
