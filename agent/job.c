@@ -9,9 +9,12 @@
  * stalls for a second thus shows a second in the tail instead of one slow
  * op followed by a quiet gap (coordinated omission).
  *
- * Nothing on the per-op path allocates, locks or makes a syscall besides
- * the engine's own and the clock (vDSO).  Slots and buffers are made by
- * job_prepare before the thread exists, so the timed window holds only I/O.
+ * Nothing on the per-op path locks or makes a syscall besides the engine's
+ * own and the clock (vDSO), and nothing allocates but the stats recording,
+ * once per op type and latency range for the whole phase (common/stats.h:
+ * memory follows what the job records, drained buffers keep their chunks).
+ * Slots and buffers are made by job_prepare before the thread exists, so
+ * the timed window holds only I/O.
  *
  * Every wait (the start instant with startdelay, thinktime, a rate
  * schedule running ahead) sleeps on the phase's halt (halt.h), so a stop
@@ -37,6 +40,20 @@
 #define DRAIN_STOP_NS   (5 * 1000000000ull)  /* after a stop: the agent must be free soon */
 #define LAYOUT_CHUNK    (1u << 20)
 #define BUF_ALIGN       4096
+/* Job thread stacks.  The loop, the engines (libnfs included: its RPCs
+ * build in heap buffers) and mdjob keep at most a few KiB of locals; 512 KiB
+ * leaves room for libc (getaddrinfo on a reconnect) with a wide margin.
+ * AddressSanitizer's redzones make frames several times larger. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)       /* clang */
+#define JOB_STACK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(JOB_STACK_ASAN)
+#define JOB_STACK_SIZE  (4u << 20)
+#else
+#define JOB_STACK_SIZE  (512u << 10)
+#endif
 
 struct slot {
     struct io_req req;
@@ -74,8 +91,8 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
     j->owns_files = 1;
     atomic_init(&j->t_start_ns, HALT_NEVER);
     j->t_first_ns = UINT64_MAX;
-    op_set_init(&j->stats[0]);
-    op_set_init(&j->stats[1]);
+    op_rec_init(&j->stats[0]);
+    op_rec_init(&j->stats[1]);
 }
 
 /* Record a batch of completions into the active buffer.  The flag pair is
@@ -86,19 +103,19 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
 {
     struct job *j = l->j;
     atomic_store(&j->recording, 1);
-    struct op_set *set = &j->stats[atomic_load(&j->active)];
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
-        struct op_stats *o;
+        struct op_stats_rec *o;
         if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
             continue;
-        o = &set->op[s->op];
         /* past its deadline an op counts as timed out, whatever it returned */
         int late = now - done[i]->t_issue_ns > j->spec->op_deadline_ns;
-        op_stats_record(o, done[i]->len, now - done[i]->t_due_ns, done[i]->result == 0 && !late);
+        o = op_rec_record(set, s->op, done[i]->len, now - done[i]->t_due_ns,
+                          done[i]->result == 0 && !late);
         o->timeouts += (uint64_t)late;
         if (l->rated)
-            hist_record(&o->svc, now - done[i]->t_issue_ns);
+            hist_rec_record(&o->svc, now - done[i]->t_issue_ns);
     }
     atomic_store(&j->recording, 0);
 }
@@ -127,8 +144,7 @@ void job_harvest(struct job *j, struct op_set *acc)
     atomic_store(&j->active, a ^ 1u);
     while (atomic_load(&j->recording))
         sched_yield();
-    op_set_merge(acc, &j->stats[a]);
-    op_set_init(&j->stats[a]);
+    op_rec_drain(&j->stats[a], acc);
 }
 
 /* Write buffers: fio's buffer_pattern repeated, else incompressible
@@ -363,12 +379,12 @@ static void loop_cut_off(struct loop *l)
     if (l->inflight == 0)
         return;
     atomic_store(&j->recording, 1);
-    struct op_set *set = &j->stats[atomic_load(&j->active)];
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (unsigned i = 0; i < l->depth; i++) {
         struct slot *s = &l->slots[i];
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
-        op_stats_record(&set->op[s->op], s->req.len, now - s->req.t_due_ns, 0);
+        op_rec_record(set, s->op, s->req.len, now - s->req.t_due_ns, 0);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;
@@ -491,7 +507,16 @@ int job_prepare(struct job *j)
 
 int job_spawn(struct job *j)
 {
-    int rc = pthread_create(&j->thread, NULL, job_main, j);
+    pthread_attr_t attr;
+    int rc = pthread_attr_init(&attr);
+    if (rc != 0)
+        return -rc;
+    /* small stacks: 4096 threads x 8 MiB of reserved stack is 32 GiB of
+     * address space for loops that use a few KiB (if the size is refused,
+     * the default stands) */
+    (void)pthread_attr_setstacksize(&attr, JOB_STACK_SIZE);
+    rc = pthread_create(&j->thread, &attr, job_main, j);
+    pthread_attr_destroy(&attr);
     if (rc != 0)
         return -rc;
     j->thread_started = 1;
@@ -504,6 +529,8 @@ void job_join(struct job *j)
         pthread_join(j->thread, NULL);
         j->thread_started = 0;
     }
+    op_rec_free(&j->stats[0]);
+    op_rec_free(&j->stats[1]);
 }
 
 void job_release(struct job *j)

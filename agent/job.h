@@ -35,8 +35,10 @@ struct job {
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
 
-    /* shared with the sampler */
-    struct op_set stats[2];
+    /* shared with the sampler: recorded sparsely (only the op types the job
+     * produces, histogram chunks by range), drained into the sampler's
+     * dense op_set by job_harvest */
+    struct op_rec stats[2];
     atomic_uint active;        /* which stats[] the job records into */
     atomic_uint recording;     /* 1 while the job is inside a record */
     atomic_int stop;           /* set by the agent to end the job early */
@@ -64,10 +66,12 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
  * only I/O.  After engine setup, before job_spawn.  0 or -errno (text in
  * ej.err). */
 int job_prepare(struct job *j);
-/* Create the thread.  It waits, doing nothing, until t_start_ns is set and
- * reached (or the halt is raised: then it ends without I/O).  0 or -errno. */
+/* Create the thread (on a small stack).  It waits, doing nothing, until
+ * t_start_ns is set and reached (or the halt is raised: then it ends
+ * without I/O).  0 or -errno. */
 int job_spawn(struct job *j);
-/* Wait for the thread to end (after it finished or was stopped). */
+/* Wait for the thread to end (after it finished or was stopped), then free
+ * its stats buffers: call it after the last job_harvest. */
 void job_join(struct job *j);
 /* Free what job_prepare made if the thread never ran (idempotent). */
 void job_release(struct job *j);

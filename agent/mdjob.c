@@ -1,8 +1,11 @@
 /* mdjob: see mdjob.h.  Ops are synchronous engine calls (one in flight per
- * job thread); numjobs gives concurrency.  The names are built once up
- * front so the timed loop only formats nothing and allocates nothing.
+ * job thread); numjobs gives concurrency.  Names are generated when an op
+ * needs them (one snprintf into a stack buffer, next to a system call or an
+ * RPC), not stored: a file costs one byte of state, so nrfiles=1000000 is
+ * 1 MB per thread instead of 2 GB of names.  The timed loop allocates
+ * nothing.
  *
- * What a job creates it tracks (exists[], dexists[]) and removes at the
+ * What a job creates it tracks (MD_EXISTS, MD_DEXISTS) and removes at the
  * end, also when a create failed half-way (the file exists, its data did
  * not fit): a full file system must not leave names that make the next
  * run fail with EEXIST.  An error no retry cures (engine_error_persistent)
@@ -18,15 +21,16 @@
 
 #define MD_NAME_MAX PLAN_PATH_MAX
 
+/* state[i] of file i */
+#define MD_EXISTS   1u     /* the file exists now */
+#define MD_DEXISTS  2u     /* its mkdir'ed <name>.d exists now */
+#define MD_RENAMED  4u     /* it is called <name>.r now */
+
 struct md {
     struct job *j;
     uint32_t n;            /* files */
     uint32_t ndirs;        /* subdirectories (files_per_dir), 0 = none */
-    char (*file)[MD_NAME_MAX];     /* current name of file i */
-    char (*orig)[MD_NAME_MAX];     /* name at create */
-    char (*dir)[MD_NAME_MAX];      /* subdirectories, or the work dir alone */
-    uint8_t *exists;       /* file i exists now */
-    uint8_t *dexists;      /* mkdir'ed i.d exists now */
+    uint8_t *state;        /* [n] MD_* bits */
     char *buf;             /* filesize bytes of data for create */
     int made_workdir;
     int fatal;             /* the engine gave up (its text in ej.err): stop */
@@ -47,12 +51,39 @@ static const char *md_op_name(enum op_type op)
     }
 }
 
+/* Directory d: the work dir itself without files_per_dir, else d<d> in it. */
+static const char *md_dir(const struct md *m, uint32_t d, char *out, size_t len)
+{
+    if (m->ndirs == 0)
+        snprintf(out, len, "%s", m->j->workdir);
+    else
+        snprintf(out, len, "%s/d%u", m->j->workdir, d);
+    return out;
+}
+
+/* File i's name at create, plus suffix ("", ".r", ".d"). */
+static const char *md_name(const struct md *m, uint32_t i, const char *suffix, char *out, size_t len)
+{
+    const struct job_spec *sp = m->j->spec;
+    char dir[MD_NAME_MAX];
+    md_dir(m, m->ndirs ? i / sp->files_per_dir : 0, dir, sizeof dir);
+    snprintf(out, len, "%s/%s.%u.%u.%u%s", dir, sp->name, m->j->ej.agent_index, m->j->ej.job_index,
+             i, suffix);
+    return out;
+}
+
+/* File i's current name (renamed or not). */
+static const char *md_file(const struct md *m, uint32_t i, char *out, size_t len)
+{
+    return md_name(m, i, m->state[i] & MD_RENAMED ? ".r" : "", out, len);
+}
+
 static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0, int rc)
 {
     struct job *j = m->j;
     uint64_t now = clock_now_ns();
     atomic_store(&j->recording, 1);
-    op_stats_record(&j->stats[atomic_load(&j->active)].op[op], bytes, now - t0, rc == 0);
+    op_rec_record(&j->stats[atomic_load(&j->active)], op, bytes, now - t0, rc == 0);
     atomic_store(&j->recording, 0);
 }
 
@@ -98,7 +129,8 @@ static int md_call_in_dir(struct md *m, enum op_type op, const char *a, uint64_t
     uint64_t t0 = clock_now_ns();
     int rc = md_raw(m, op, a, NULL, size);
     if (rc == -ENOENT && m->ndirs && sp->shared_dir) {
-        md_raw(m, OP_MKDIR, m->dir[i / sp->files_per_dir], NULL, 0);
+        char dir[MD_NAME_MAX];
+        md_raw(m, OP_MKDIR, md_dir(m, i / sp->files_per_dir, dir, sizeof dir), NULL, 0);
         t0 = clock_now_ns();
         rc = md_raw(m, op, a, NULL, size);
     }
@@ -119,7 +151,7 @@ static int md_stop(const struct md *m)
 static int md_pass(struct md *m)
 {
     const struct job_spec *sp = m->j->spec;
-    char tmp[MD_NAME_MAX + 8];
+    char name[MD_NAME_MAX + 64], tmp[MD_NAME_MAX + 64];
 
     for (uint32_t k = 0; k < sp->n_md_ops; k++) {
         enum op_type op = (enum op_type)sp->md_ops[k];
@@ -127,7 +159,7 @@ static int md_pass(struct md *m)
             for (uint32_t d = 0; d < (m->ndirs ? m->ndirs : 1); d++) {
                 if (md_stop(m))
                     return 1;
-                md_call(m, op, m->dir[d], NULL, 0, 1);
+                md_call(m, op, md_dir(m, d, name, sizeof name), NULL, 0, 1);
             }
             continue;
         }
@@ -137,30 +169,31 @@ static int md_pass(struct md *m)
                 return 1;
             switch (op) {
             case OP_CREATE:
-                rc = md_call_in_dir(m, op, m->file[i], sp->filesize, i);
+                rc = md_call_in_dir(m, op, md_file(m, i, name, sizeof name), sp->filesize, i);
                 if (rc == 0)
-                    m->exists[i] = 1;
+                    m->state[i] |= MD_EXISTS;
                 break;
             case OP_RENAME:
-                snprintf(tmp, sizeof tmp, "%s.r", m->orig[i]);
-                if (strcmp(m->file[i], tmp) == 0)   /* renamed already: back */
-                    snprintf(tmp, sizeof tmp, "%s", m->orig[i]);
-                if (md_call(m, op, m->file[i], tmp, 0, 1) == 0)
-                    snprintf(m->file[i], MD_NAME_MAX, "%s", tmp);
+                /* <name> -> <name>.r, or back when renamed already */
+                md_name(m, i, m->state[i] & MD_RENAMED ? "" : ".r", tmp, sizeof tmp);
+                if (md_call(m, op, md_file(m, i, name, sizeof name), tmp, 0, 1) == 0)
+                    m->state[i] ^= MD_RENAMED;
                 break;
             case OP_UNLINK:
-                if (md_call(m, op, m->file[i], NULL, 0, 1) == 0)
-                    m->exists[i] = 0;
+                if (md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1) == 0)
+                    m->state[i] &= (uint8_t)~MD_EXISTS;
                 break;
             case OP_MKDIR:
             case OP_RMDIR:
-                snprintf(tmp, sizeof tmp, "%s.d", m->orig[i]);
+                md_name(m, i, ".d", tmp, sizeof tmp);
                 rc = op == OP_MKDIR ? md_call_in_dir(m, op, tmp, 0, i) : md_call(m, op, tmp, NULL, 0, 1);
-                if (rc == 0)
-                    m->dexists[i] = op == OP_MKDIR;
+                if (rc == 0 && op == OP_MKDIR)
+                    m->state[i] |= MD_DEXISTS;
+                else if (rc == 0)
+                    m->state[i] &= (uint8_t)~MD_DEXISTS;
                 break;
             default:   /* OP_STAT, OP_OPEN */
-                md_call(m, op, m->file[i], NULL, 0, 1);
+                md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
                 break;
             }
         }
@@ -168,18 +201,17 @@ static int md_pass(struct md *m)
     return 0;
 }
 
-/* Remove what a pass left, uncounted. */
+/* Remove what a pass left, uncounted; every file is back to its name. */
 static void md_clean(struct md *m)
 {
-    char tmp[MD_NAME_MAX + 8];
+    char tmp[MD_NAME_MAX + 64];
     for (uint32_t i = 0; i < m->n; i++) {
-        if (m->exists[i] && md_call(m, OP_UNLINK, m->file[i], NULL, 0, 0) == 0)
-            m->exists[i] = 0;
-        snprintf(m->file[i], MD_NAME_MAX, "%s", m->orig[i]);
-        if (m->dexists[i]) {
-            snprintf(tmp, sizeof tmp, "%s.d", m->orig[i]);
-            md_call(m, OP_RMDIR, tmp, NULL, 0, 0);
-            m->dexists[i] = 0;
+        if ((m->state[i] & MD_EXISTS) && md_call(m, OP_UNLINK, md_file(m, i, tmp, sizeof tmp), NULL, 0, 0) == 0)
+            m->state[i] &= (uint8_t)~MD_EXISTS;
+        m->state[i] &= (uint8_t)~MD_RENAMED;
+        if (m->state[i] & MD_DEXISTS) {
+            md_call(m, OP_RMDIR, md_name(m, i, ".d", tmp, sizeof tmp), NULL, 0, 0);
+            m->state[i] &= (uint8_t)~MD_DEXISTS;
         }
     }
 }
@@ -188,6 +220,7 @@ int mdjob_run(struct job *j)
 {
     const struct job_spec *sp = j->spec;
     const char *base = j->workdir;
+    char dir[MD_NAME_MAX + 16];
     struct md m;
     int rc = 0;
 
@@ -199,11 +232,7 @@ int mdjob_run(struct job *j)
     m.j = j;
     m.n = sp->nrfiles;
     m.ndirs = sp->files_per_dir ? (m.n + sp->files_per_dir - 1) / sp->files_per_dir : 0;
-    m.file = xcalloc(m.n, MD_NAME_MAX);
-    m.orig = xcalloc(m.n, MD_NAME_MAX);
-    m.dir = xcalloc(m.ndirs ? m.ndirs : 1, MD_NAME_MAX);
-    m.exists = xcalloc(m.n, 1);
-    m.dexists = xcalloc(m.n, 1);
+    m.state = xcalloc(m.n, 1);
     m.buf = xcalloc(1, sp->filesize ? sp->filesize : 1);
     if (!sp->shared_dir) {
         rc = md_call(&m, OP_MKDIR, base, NULL, 0, 0);
@@ -211,11 +240,8 @@ int mdjob_run(struct job *j)
         if (rc == -EEXIST)
             rc = 0;
     }
-    if (m.ndirs == 0)
-        snprintf(m.dir[0], MD_NAME_MAX, "%s", base);
     for (uint32_t d = 0; d < m.ndirs && rc == 0; d++) {
-        snprintf(m.dir[d], MD_NAME_MAX, "%s/d%u", base, d);
-        rc = md_call(&m, OP_MKDIR, m.dir[d], NULL, 0, 0);
+        rc = md_call(&m, OP_MKDIR, md_dir(&m, d, dir, sizeof dir), NULL, 0, 0);
         if (rc == -EEXIST)      /* shared_dir: another thread or agent made it */
             rc = 0;
     }
@@ -223,11 +249,6 @@ int mdjob_run(struct job *j)
         snprintf(j->ej.err, sizeof j->ej.err, "%s: cannot create the job's directory: %s",
                  base, strerror(-rc));
         goto out;
-    }
-    for (uint32_t i = 0; i < m.n; i++) {
-        snprintf(m.orig[i], MD_NAME_MAX, "%s/%s.%u.%u.%u", m.dir[m.ndirs ? i / sp->files_per_dir : 0],
-                 sp->name, j->ej.agent_index, j->ej.job_index, i);
-        snprintf(m.file[i], MD_NAME_MAX, "%s", m.orig[i]);
     }
     j->t_first_ns = clock_now_ns();
     do {
@@ -241,14 +262,10 @@ out:
     md_clean(&m);
     /* subdirectories and the work dir go if empty (shared ones may not be) */
     for (uint32_t d = 0; d < m.ndirs; d++)
-        md_call(&m, OP_RMDIR, m.dir[d], NULL, 0, 0);
+        md_call(&m, OP_RMDIR, md_dir(&m, d, dir, sizeof dir), NULL, 0, 0);
     if (m.made_workdir)
         md_call(&m, OP_RMDIR, base, NULL, 0, 0);
-    free(m.file);
-    free(m.orig);
-    free(m.dir);
-    free(m.exists);
-    free(m.dexists);
+    free(m.state);
     free(m.buf);
     return rc;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include "agent/admit.h"
 #include "agent/clean.h"
 #include "agent/phase.h"
 #include "agent/session.h"
@@ -472,7 +473,8 @@ static void handle_plan(struct session *s)
     s->phase = 0;
     s->stop_requested = 0;
     s->run_complete = 0;
-    if (phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
+    if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, why, sizeof why) < 0 ||
+        phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
         send_error(s, "plan refused: %s", why);
         run_over(s);
         return;

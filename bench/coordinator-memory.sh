@@ -11,6 +11,34 @@
 set -eu
 cd "$(dirname "$0")/.."
 
+PHASES=${PHASES:-200}
+
+watch_hwm() {   # PID: prints the peak VmHWM (KiB) seen while PID runs
+    local pid=$1 hwm=0 v
+    while kill -0 "$pid" 2>/dev/null; do
+        v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
+        [ -n "$v" ] && hwm=$v
+        sleep 0.1
+    done
+    echo "$hwm"
+}
+
+peak_phases() {   # BINARY
+    local bin=$1 dir pid hwm rc=0 i
+    dir=$(mktemp -d)
+    { printf '[global]\nioengine=null\nrw=randread\nbs=4k\nsize=64k\n'
+      for i in $(seq "$PHASES"); do printf '[p%d]\nstonewall\n' "$i"; done; } >"$dir/p.fio"
+    "$bin" run --local 2 --quiet "$dir/p.fio" >"$dir/out" 2>&1 &
+    pid=$!
+    hwm=$(watch_hwm "$pid")
+    wait "$pid" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        echo "run failed (exit $rc):"; tail -n 20 "$dir/out"; rm -rf "$dir"; return 1
+    fi
+    rm -rf "$dir"
+    echo "coordinator peak RSS: $hwm KiB, $PHASES phases x 2 agents ($bin)"
+}
+
 peak() {   # BINARY RUNTIME_S
     local bin=$1 runtime=$2 dir pid hwm=0 v rc=0
     dir=$(mktemp -d)
@@ -41,9 +69,12 @@ if [ "${1:-}" = "--base" ]; then
     make -j"$(nproc)" all >/dev/null
     peak "$WT/bin/nfstorm" "$RUNTIME"
     peak bin/nfstorm "$RUNTIME"
+    peak_phases "$WT/bin/nfstorm"
+    peak_phases bin/nfstorm
     exit 0
 fi
 
 BIN=${1:-bin/nfstorm}
 [ -x "$BIN" ] || { echo "no $BIN (make all)"; exit 1; }
 peak "$BIN" "${2:-20}"
+peak_phases "$BIN"

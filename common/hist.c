@@ -215,3 +215,63 @@ void hist_sparse_free(struct hist_sparse *sp)
     sp->count = sp->sum_ns = sp->max_ns = 0;
     sp->min_ns = UINT64_MAX;
 }
+
+/* Recording form.  HIST_NBUCKETS is 39 whole chunks (2 below 128, then 37
+ * octaves of 64), so idx / HIST_CHUNK never runs past the array. */
+_Static_assert(HIST_NBUCKETS % HIST_CHUNK == 0, "chunks tile the bucket array");
+
+void hist_rec_init(struct hist_rec *h)
+{
+    memset(h, 0, sizeof(*h));
+    h->min_ns = UINT64_MAX;
+}
+
+void hist_rec_record(struct hist_rec *h, uint64_t ns)
+{
+    unsigned idx = bucket_of(ns);
+    uint64_t *c = h->chunk[idx / HIST_CHUNK];
+    if (__builtin_expect(c == NULL, 0))
+        c = h->chunk[idx / HIST_CHUNK] = xcalloc(HIST_CHUNK, sizeof(*c));
+    c[idx % HIST_CHUNK]++;
+    h->count++;
+    h->sum_ns += ns;
+    h->min_ns = ns < h->min_ns ? ns : h->min_ns;
+    h->max_ns = ns > h->max_ns ? ns : h->max_ns;
+}
+
+void hist_rec_drain(struct hist_rec *h, struct hist *dst)
+{
+    if (h->count == 0)
+        return;
+    dst->count += h->count;
+    dst->sum_ns += h->sum_ns;
+    if (h->min_ns < dst->min_ns)
+        dst->min_ns = h->min_ns;
+    if (h->max_ns > dst->max_ns)
+        dst->max_ns = h->max_ns;
+    for (unsigned c = 0; c < HIST_NCHUNKS; c++) {
+        uint64_t *b = h->chunk[c];
+        if (!b)
+            continue;
+        for (unsigned i = 0; i < HIST_CHUNK; i++)
+            dst->bucket[c * HIST_CHUNK + i] += b[i];
+        memset(b, 0, HIST_CHUNK * sizeof(*b));
+    }
+    h->count = h->sum_ns = h->max_ns = 0;
+    h->min_ns = UINT64_MAX;
+}
+
+size_t hist_rec_bytes(const struct hist_rec *h)
+{
+    size_t n = 0;
+    for (unsigned c = 0; c < HIST_NCHUNKS; c++)
+        n += h->chunk[c] ? HIST_CHUNK * sizeof(uint64_t) : 0;
+    return n;
+}
+
+void hist_rec_free(struct hist_rec *h)
+{
+    for (unsigned c = 0; c < HIST_NCHUNKS; c++)
+        free(h->chunk[c]);
+    hist_rec_init(h);
+}

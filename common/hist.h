@@ -72,4 +72,34 @@ int hist_sparse_empty(const struct hist_sparse *sp);
 /* Free the buckets; sp is left as an empty histogram's form. */
 void hist_sparse_free(struct hist_sparse *sp);
 
+/* Recording form for job threads: the same layout and the same exact sums,
+ * but the buckets live in chunks of HIST_CHUNK (64) consecutive buckets
+ * (the exact range below 128 is two chunks, then one chunk per octave),
+ * each allocated the first time a value falls into it.  A job's latencies
+ * span a few octaves, so a histogram costs about 1-2 KB instead of 20 KB;
+ * 1024 job threads x 2 buffers x (op types x lat/svc) stay a few MB.
+ *
+ * Recording is still O(1) with no lock and no syscall: a chunk is
+ * allocated (xcalloc, 512 bytes) at most once per chunk per histogram for
+ * its whole life, and draining keeps the chunks (zeroed), so a steady
+ * workload never allocates again.  Owned by one writer at a time (the job
+ * thread; the sampler drains it only once the writer moved to the other
+ * buffer, see agent/job.h); hist_rec_free releases the chunks. */
+#define HIST_CHUNK   64u
+#define HIST_NCHUNKS (HIST_NBUCKETS / HIST_CHUNK)
+
+struct hist_rec {
+    uint64_t count, sum_ns, min_ns, max_ns;   /* min UINT64_MAX when empty */
+    uint64_t *chunk[HIST_NCHUNKS];            /* [HIST_CHUNK] each, or NULL */
+};
+
+void hist_rec_init(struct hist_rec *h);               /* empty, nothing allocated */
+void hist_rec_record(struct hist_rec *h, uint64_t ns); /* may allocate one chunk */
+/* dst += h exactly (as hist_merge would with h's dense form), then h is
+ * empty again; its chunks stay allocated for reuse. */
+void hist_rec_drain(struct hist_rec *h, struct hist *dst);
+/* Bytes of chunks h holds (memory accounting, tests). */
+size_t hist_rec_bytes(const struct hist_rec *h);
+void hist_rec_free(struct hist_rec *h);               /* release chunks; h is empty */
+
 #endif

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,8 +260,7 @@ static int fail(char *err, size_t errlen, const struct job_spec *j, const char *
     return -EINVAL;
 }
 
-/* Largest block size the job may issue: bs, or the top of bsrange/bssplit. */
-static uint64_t max_bs(const struct job_spec *j)
+uint64_t job_max_bs(const struct job_spec *j)
 {
     uint64_t m = j->bs;
     if (j->bsrange_max > m)
@@ -375,10 +375,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
     uint64_t fsz = job_file_size(j);
-    if (!md && max_bs(j) > fsz)
+    if (!md && job_max_bs(j) > fsz)
         return fail(err, errlen, j,
                     "bs (%" PRIu64 ") is larger than the per-file size (%" PRIu64 ")",
-                    max_bs(j), fsz);
+                    job_max_bs(j), fsz);
     if (j->rwmixread > 100)
         return fail(err, errlen, j, "rwmixread must be 0..100 (got %" PRIu32 ")", j->rwmixread);
     if (!engine_known(j->ioengine))
@@ -390,7 +390,113 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     /* Without a runtime a time_based job would loop over its files forever. */
     if (j->time_based && j->runtime_ns == 0)
         return fail(err, errlen, j, "time_based requires runtime=");
-    return validate_wider(j, err, errlen);
+    int rc = validate_wider(j, err, errlen);
+    if (rc)
+        return rc;
+    /* one agent: the job's own threads are global jobs 0..numjobs-1 */
+    return job_spec_check_range(j, j->numjobs - 1, err, errlen);
+}
+
+/* ---- checked arithmetic ---------------------------------------------------
+ * Sizes and offsets reach the agent's engines as uint64_t and off_t; a plan
+ * whose products wrap would make an agent touch bytes far from what the
+ * user meant (offset=8EiB offset_increment=8EiB numjobs=2 wrapped to 0 and
+ * laid out the whole range).  So every derived figure is computed here with
+ * overflow checks, at plan time, and a plan that does not fit is refused
+ * naming the key and the value that broke it. */
+
+/* "9223372036854775808 (8EiB)": the exact value and a readable one. */
+static const char *fmt_size(char *buf, size_t len, uint64_t v)
+{
+    char h[32];
+    units_fmt_bytes(h, sizeof h, (double)v, 1024);
+    snprintf(buf, len, "%" PRIu64 " (%s)", v, h);
+    return buf;
+}
+
+static const char *fmt_dur(char *buf, size_t len, uint64_t ns)
+{
+    snprintf(buf, len, "%" PRIu64 "ns (%.3g years)", ns, (double)ns / 1e9 / (365.0 * 24 * 3600));
+    return buf;
+}
+
+int job_spec_check_range(const struct job_spec *j, uint64_t gjob_max, char *err, size_t errlen)
+{
+    char a[64], b[64], c[64];
+    uint64_t v, w;
+
+    if (j->filesize && __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &v))
+        return fail(err, errlen, j, "filesize=%s x nrfiles=%" PRIu32 " exceeds 2^64 bytes",
+                    fmt_size(a, sizeof a, j->filesize), j->nrfiles);
+    if (__builtin_mul_overflow(j->io_size ? j->io_size : j->size, (uint64_t)(j->loops ? j->loops : 1), &v))
+        return fail(err, errlen, j, "loops=%" PRIu32 ": %s=%s x loops exceeds 2^64 bytes", j->loops,
+                    j->io_size ? "io_size" : "size",
+                    fmt_size(a, sizeof a, j->io_size ? j->io_size : j->size));
+    if (j->rw != RW_METADATA) {
+        uint64_t len = job_file_size(j), inc, end;
+        if (__builtin_add_overflow(j->offset, len, &end) || end > PLAN_MAX_FILE_OFFSET)
+            return fail(err, errlen, j,
+                        "offset=%s: the region [offset, offset + %s) exceeds the largest file offset, %s",
+                        fmt_size(a, sizeof a, j->offset), fmt_size(b, sizeof b, len),
+                        fmt_size(c, sizeof c, PLAN_MAX_FILE_OFFSET));
+        if (j->offset_increment &&
+            (__builtin_mul_overflow(j->offset_increment, gjob_max, &inc) ||
+             __builtin_add_overflow(end, inc, &end) || end > PLAN_MAX_FILE_OFFSET))
+            return fail(err, errlen, j,
+                        "offset_increment=%s: the region of global job %" PRIu64
+                        " (offset + offset_increment x %" PRIu64 " + %s) exceeds the largest file offset, %s",
+                        fmt_size(a, sizeof a, j->offset_increment), gjob_max, gjob_max,
+                        fmt_size(b, sizeof b, len), fmt_size(c, sizeof c, PLAN_MAX_FILE_OFFSET));
+    }
+    /* the job's clock: t0 + startdelay + ramp + runtime must not wrap */
+    static const struct { const char *key; size_t off; } times[] = {
+        { "startdelay", offsetof(struct job_spec, startdelay_ns) },
+        { "ramp_time", offsetof(struct job_spec, ramp_ns) },
+        { "runtime", offsetof(struct job_spec, runtime_ns) },
+    };
+    v = 0;
+    for (size_t i = 0; i < NELEM(times); i++) {
+        memcpy(&w, (const char *)j + times[i].off, sizeof w);
+        if (__builtin_add_overflow(v, w, &v) || v > PLAN_MAX_TIME_NS)
+            return fail(err, errlen, j, "%s=%s: startdelay + ramp_time + runtime exceeds %s",
+                        times[i].key, fmt_dur(a, sizeof a, w), fmt_dur(b, sizeof b, PLAN_MAX_TIME_NS));
+    }
+    static const struct { const char *key; size_t off; } waits[] = {
+        { "thinktime", offsetof(struct job_spec, thinktime_ns) },
+        { "op_deadline", offsetof(struct job_spec, op_deadline_ns) },
+        { "server_timeout", offsetof(struct job_spec, server_timeout_ns) },
+    };
+    for (size_t i = 0; i < NELEM(waits); i++) {
+        memcpy(&w, (const char *)j + waits[i].off, sizeof w);
+        if (w > PLAN_MAX_TIME_NS)
+            return fail(err, errlen, j, "%s=%s exceeds %s", waits[i].key, fmt_dur(a, sizeof a, w),
+                        fmt_dur(b, sizeof b, PLAN_MAX_TIME_NS));
+    }
+    if (j->rate_iops > PLAN_MAX_RATE_IOPS)
+        return fail(err, errlen, j, "rate_iops=%" PRIu64 " exceeds %" PRIu64 " ops/s (one per ns)",
+                    j->rate_iops, PLAN_MAX_RATE_IOPS);
+    return 0;
+}
+
+int plan_validate(const struct plan *p, uint32_t nagents, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
+            const struct job_spec *j = &p->phases[i].jobs[k];
+            uint32_t hi = 0;
+            int rc = job_spec_validate(j, err, errlen);
+            if (rc)
+                return rc;
+            /* the highest agent that runs it has the highest global jobs */
+            for (uint32_t a = 0; a < nagents; a++)
+                if (plan_agents_match(j->agents, a) == 1)
+                    hi = a;
+            rc = job_spec_check_range(j, (uint64_t)hi * j->numjobs + j->numjobs - 1, err, errlen);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
 }
 
 /* ---- agents= ------------------------------------------------------------ */

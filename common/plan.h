@@ -21,6 +21,16 @@
 #define PLAN_MAX_NUMJOBS 4096
 #define PLAN_MAX_IODEPTH 4096  /* requests in flight per job thread */
 #define PLAN_MAX_NRFILES 1000000
+/* The largest byte offset a file can have (off_t is signed): every job's
+ * region, offset + offset_increment x global job number + its length, ends
+ * at or below it. */
+#define PLAN_MAX_FILE_OFFSET ((uint64_t)INT64_MAX)
+/* Longest time a plan may name, in ns: startdelay + ramp_time + runtime
+ * together, and thinktime, op_deadline, server_timeout each (100 years; far
+ * from where the monotonic clock's uint64_t ns could wrap). */
+#define PLAN_MAX_TIME_NS (UINT64_C(100) * 365 * 24 * 3600 * 1000000000)
+/* More ops per second than one per ns cannot be scheduled. */
+#define PLAN_MAX_RATE_IOPS UINT64_C(1000000000)
 
 enum rw_mode {
     RW_READ = 0,
@@ -179,9 +189,25 @@ int plan_resolve_labels(struct plan *p, const char *const *labels, uint32_t nage
  * of job k has number base + t.  Shared by the agent and --dry-run. */
 uint32_t plan_job_base(const struct phase *ph, uint32_t k, uint32_t agent);
 
-/* Check a finished job for consistency (size set, bs <= filesize, ...).
- * 0 or -EINVAL with a message naming the key in err. */
+/* Check a finished job for consistency (size set, bs <= filesize, ...) and
+ * its arithmetic as if it ran on one agent (job_spec_check_range with
+ * nagents 1).  0 or -EINVAL with a message naming the key in err. */
 int job_spec_validate(const struct job_spec *j, char *err, size_t errlen);
+/* Checked size, offset and time arithmetic of a job whose highest global
+ * job number (fio's, counted across agents: agent a's thread t is
+ * a x numjobs + t) is gjob_max: offset + offset_increment x gjob_max + the
+ * per-file size must not pass PLAN_MAX_FILE_OFFSET, filesize x nrfiles and
+ * io_size x loops must fit in 64 bits, durations PLAN_MAX_TIME_NS, rates
+ * PLAN_MAX_RATE_IOPS.  Every product and sum is computed with
+ * __builtin_*_overflow, never wrapped.  0, or -EINVAL with err naming the
+ * key and its value ("job 'x': offset_increment=... exceeds ..."). */
+int job_spec_check_range(const struct job_spec *j, uint64_t gjob_max, char *err, size_t errlen);
+/* The whole plan for a run on nagents agents (labels in agents= already
+ * resolved): every job valid (job_spec_validate) and its arithmetic checked
+ * for the highest global job number any agent it runs on will use.  The
+ * coordinator calls it once the agent count is known; an agent calls it on
+ * the plan it received.  0 or -EINVAL with err as above. */
+int plan_validate(const struct plan *p, uint32_t nagents, char *err, size_t errlen);
 
 /* Bytes of a buffer_pattern value: 0xHEX, 'text' or "text", or a decimal
  * number (its big-endian bytes, as fio).  0, or -EINVAL. */
@@ -189,5 +215,7 @@ int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t 
 
 /* Bytes per file after defaults: filesize, or size / nrfiles. */
 uint64_t job_file_size(const struct job_spec *j);
+/* Largest block size the job may issue: bs, or the top of bsrange/bssplit. */
+uint64_t job_max_bs(const struct job_spec *j);
 
 #endif

@@ -5,7 +5,10 @@
  * the work was split between jobs, agents and intervals. */
 #include "common/stats.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/xmalloc.h"
 
 static const char *const op_names[OP__COUNT] = {
     [OP_READ] = "read",
@@ -69,4 +72,59 @@ int op_set_empty(const struct op_set *s)
         if (s->op[i].ops)
             return 0;
     return 1;
+}
+
+void op_rec_init(struct op_rec *r)
+{
+    for (int i = 0; i < OP__COUNT; i++)
+        r->op[i] = NULL;
+}
+
+struct op_stats_rec *op_rec_alloc(struct op_rec *r, enum op_type t)
+{
+    struct op_stats_rec *o = r->op[t];
+    if (o)
+        return o;
+    o = xcalloc(1, sizeof(*o));
+    hist_rec_init(&o->lat);
+    hist_rec_init(&o->svc);
+    r->op[t] = o;
+    return o;
+}
+
+void op_rec_drain(struct op_rec *r, struct op_set *acc)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        struct op_stats_rec *o = r->op[i];
+        if (!o || (o->ops == 0 && o->errors == 0))
+            continue;   /* as op_set_merge: nothing recorded, nothing added */
+        acc->op[i].ops += o->ops;
+        acc->op[i].bytes += o->bytes;
+        acc->op[i].errors += o->errors;
+        acc->op[i].timeouts += o->timeouts;
+        hist_rec_drain(&o->lat, &acc->op[i].lat);
+        hist_rec_drain(&o->svc, &acc->op[i].svc);
+        o->ops = o->bytes = o->errors = o->timeouts = 0;
+    }
+}
+
+size_t op_rec_bytes(const struct op_rec *r)
+{
+    size_t n = 0;
+    for (int i = 0; i < OP__COUNT; i++)
+        if (r->op[i])
+            n += sizeof(*r->op[i]) + hist_rec_bytes(&r->op[i]->lat) + hist_rec_bytes(&r->op[i]->svc);
+    return n;
+}
+
+void op_rec_free(struct op_rec *r)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        if (!r->op[i])
+            continue;
+        hist_rec_free(&r->op[i]->lat);
+        hist_rec_free(&r->op[i]->svc);
+        free(r->op[i]);
+        r->op[i] = NULL;
+    }
 }

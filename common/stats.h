@@ -59,4 +59,50 @@ static inline void op_stats_record(struct op_stats *o, uint64_t bytes, uint64_t 
     hist_record(&o->lat, lat_ns);
 }
 
+/* op_rec: a job thread's recording form of an op_set.  Only the op types a
+ * job actually produces get an entry (allocated at their first record), and
+ * their histograms are hist_rec, chunked by range: a read job holds one
+ * entry, a metadata job one per md_op, and svc histograms stay empty (no
+ * chunks) unless the job is rate-limited.  Draining into an op_set gives
+ * exactly what recording into the op_set directly would have.
+ *
+ * One writer at a time, as hist_rec; op_rec_free releases everything. */
+struct op_stats_rec {
+    uint64_t ops, bytes, errors, timeouts;   /* as in op_stats */
+    struct hist_rec lat, svc;
+};
+
+struct op_rec {
+    struct op_stats_rec *op[OP__COUNT];      /* NULL until first recorded */
+};
+
+void op_rec_init(struct op_rec *r);          /* empty, nothing allocated */
+struct op_stats_rec *op_rec_alloc(struct op_rec *r, enum op_type t);
+/* acc += r (exactly, as op_set_merge), then r is empty; allocations stay. */
+void op_rec_drain(struct op_rec *r, struct op_set *acc);
+/* Heap bytes r holds (entries and chunks). */
+size_t op_rec_bytes(const struct op_rec *r);
+void op_rec_free(struct op_rec *r);
+
+/* The entry of op type t, allocated on first use (t must be < OP__COUNT). */
+static inline struct op_stats_rec *op_rec_get(struct op_rec *r, enum op_type t)
+{
+    struct op_stats_rec *o = r->op[t];
+    return __builtin_expect(o != NULL, 1) ? o : op_rec_alloc(r, t);
+}
+
+/* op_stats_record for the recording form: count, bytes or error, latency. */
+static inline struct op_stats_rec *op_rec_record(struct op_rec *r, enum op_type t, uint64_t bytes,
+                                                 uint64_t lat_ns, int ok)
+{
+    struct op_stats_rec *o = op_rec_get(r, t);
+    o->ops++;
+    if (ok)
+        o->bytes += bytes;
+    else
+        o->errors++;
+    hist_rec_record(&o->lat, lat_ns);
+    return o;
+}
+
 #endif

@@ -221,6 +221,7 @@ int dryrun_main(FILE *out, struct plan *p, char *const *addrs, const char *const
         ag[i].label = labels ? labels[i] : NULL;
     }
     if (plan_resolve_labels(p, labels, n, err, sizeof err) < 0 ||
+        plan_validate(p, n, err, sizeof err) < 0 ||
         dryrun_print(out, p, ag, n, addrs ? "<allow root>" : "<temp dir>", err, sizeof err) < 0) {
         fflush(out);
         fprintf(stderr, "nfstorm: %s\n", err);

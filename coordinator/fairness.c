@@ -61,7 +61,7 @@ void fairness_phase(const struct run_result *r, uint32_t phase, double *share, s
 
         if (!ap->done || r->agents[a].lost || !ap->participating)
             continue;
-        ops[a] = (double)set_ops(&ap->totals);
+        ops[a] = (double)set_ops(result_agent_totals(r, phase, a));
         iops = dur ? ops[a] * 1e9 / (double)dur : 0.0;
         rate[n++] = iops;
         if (f->ncounted == 0 || iops < f->slowest_iops) {

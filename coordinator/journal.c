@@ -132,14 +132,13 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                                 const struct agent_phase *ap)
 {
     struct journal *j = arg;
-    (void)r;
     /* salvaged: no phase-done came, the totals are the sum of its intervals
      * (a lost agent's): the replay's verdict must know it as the run did */
     put(j, json_pack("{sssIsIsIsIsfsfsIsIsosb}", "type", "phase_done", "phase", (json_int_t)phase,
                      "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
                      "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
                      "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
-                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(&ap->totals),
+                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(result_agent_totals(r, phase, agent)),
                      "salvaged", ap->salvaged ? 1 : 0));
 }
 
@@ -320,10 +319,9 @@ static void replay_close_phase(struct run_result *r, struct replay *rp)
         if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {
             struct agent_phase *ap = xcalloc(1, sizeof *ap);
             ap->salvaged = 1;       /* no phase-done: from its intervals */
-            ap->totals = rp->acc[a];
             ap->nintervals = rp->nint[a];
             ap->duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u;
-            result_set_agent_phase(r, rp->phase, a, ap);
+            result_set_agent_phase(r, rp->phase, a, ap, &rp->acc[a]);
             free(ap);
         }
         op_set_init(&rp->acc[a]);
@@ -458,20 +456,22 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
     }
     if (strcmp(type, "phase_done") == 0) {
         struct agent_phase *ap = xcalloc(1, sizeof *ap);
+        struct op_set *tot = xmalloc(sizeof *tot);
         uint64_t cores = 0, nint = 0;
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
                  agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
                  u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
-                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), &ap->totals) ? -1 : 0;
+                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot) ? -1 : 0;
         if (rc == 0) {
             ap->cores = (uint32_t)cores;
             ap->nintervals = (uint32_t)nint;
             ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
             ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
             ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
-            rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap) < 0 ? -1 : 0;
+            rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
             rp->ndone[phase] += rc == 0 && !ap->salvaged;
         }
+        free(tot);
         free(ap);
         return rc;
     }

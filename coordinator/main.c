@@ -461,7 +461,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
                              c.local ? c.local : 1);
         goto out;
     }
-    if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0) {
+    if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0 ||
+        plan_validate(&plan, naddrs, err, sizeof err) < 0) {
         status = die(2, "%s", err);
         goto out;
     }

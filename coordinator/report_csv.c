@@ -85,9 +85,9 @@ void report_csv(FILE *out, const struct run_result *r, int agents)
                 if (!ap->done)
                     continue;
                 snprintf(id, sizeof(id), "%u", r->agents[a].id);
-                row(out, r, i, id, r->agents[a].host, (enum op_type)t, &ap->totals.op[t],
-                    ap->duration_ns ? ap->duration_ns : ph->duration_ns,
-                    (double)ap->totals.op[t].ops / (double)all, -1, "");
+                const struct op_stats *o = &result_agent_totals(r, i, a)->op[t];
+                row(out, r, i, id, r->agents[a].host, (enum op_type)t, o,
+                    ap->duration_ns ? ap->duration_ns : ph->duration_ns, (double)o->ops / (double)all, -1, "");
             }
         }
     }

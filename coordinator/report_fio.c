@@ -205,7 +205,7 @@ static const uint64_t lat_ms_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1
 static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int plus)
 {
     const struct phase_result *ph = &r->phases[i];
-    const struct op_set *set = agent < 0 ? &ph->totals : &ph->agents[agent].totals;
+    const struct op_set *set = agent < 0 ? &ph->totals : result_agent_totals(r, i, (uint32_t)agent);
     uint64_t dur = agent < 0 || !ph->agents[agent].duration_ns ? ph->duration_ns
                                                                 : ph->agents[agent].duration_ns;
     json_t *j = json_object(), *opts = json_object(), *lu = json_object(), *lm = json_object();
@@ -415,7 +415,7 @@ static void write_normal(FILE *out, const struct run_result *r, int base)
                 continue;
             fprintf(out, "  client %u (%s):\n", r->agents[a].id, r->agents[a].host);
             for (int t = OP_READ; t <= OP_WRITE; t++)
-                normal_ddir(out, (enum op_type)t, &ap->totals.op[t],
+                normal_ddir(out, (enum op_type)t, &result_agent_totals(r, i, a)->op[t],
                             ap->duration_ns ? ap->duration_ns : ph->duration_ns, base, 0);
         }
         fprintf(out, "\nRun status group %u (all jobs):\n", i);

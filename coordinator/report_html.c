@@ -151,8 +151,9 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
                 fprintf(out, "<td colspan=\"10\" class=\"warn\">no result</td></tr>\n");
                 break;
             }
-            figs(out, &ap->totals.op[t], dur, base);
-            fprintf(out, "<td>%.1f%%</td>", (double)ap->totals.op[t].ops * 100.0 / (double)ph->totals.op[t].ops);
+            const struct op_stats *o = &result_agent_totals(r, i, ag)->op[t];
+            figs(out, o, dur, base);
+            fprintf(out, "<td>%.1f%%</td>", (double)o->ops * 100.0 / (double)ph->totals.op[t].ops);
             if (ap->cores && ap->duration_ns)
                 fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
                         ((double)ap->duration_ns / 1e9) / ap->cores * 100.0);
@@ -311,7 +312,7 @@ static void chart_agents(FILE *out, const struct run_result *r, uint32_t i)
         const struct agent_phase *ap = &ph->agents[a];
         struct op_stats *all = xmalloc(sizeof(*all));
 
-        result_all_ops(&ap->totals, all);
+        result_all_ops(result_agent_totals(r, i, a), all);
         v[a] = result_iops(all, ap->duration_ns ? ap->duration_ns : ph->duration_ns);
         free(all);
         cats[a] = xmalloc(48);

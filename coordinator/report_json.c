@@ -195,7 +195,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
 
     for (uint32_t a = 0; a < r->nagents; a++)
         if (ph->agents[a].done && !ph->agents[a].salvaged &&
-            !op_set_empty(&ph->agents[a].totals) && ph->agents[a].start_ns < first)
+            !result_agent_empty(&ph->agents[a]) && ph->agents[a].start_ns < first)
             first = ph->agents[a].start_ns;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
@@ -213,7 +213,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "participating", json_boolean(ap->participating));
         if (ap->error)
             put(b, j, "error", json_string(ap->error));
-        put(b, j, "ops", ops_json(b, &ap->totals, dur, 1));
+        put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur, 1));
         put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
@@ -224,7 +224,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
                                           ap->start_ns >= first ?
                                           ap->start_ns - first : 0));
         /* first issue instant against the phase's t0 (coordinator clock) */
-        if (ap->done && !ap->salvaged && !op_set_empty(&ap->totals) && ph->t0_ns)
+        if (ap->done && !ap->salvaged && !result_agent_empty(ap) && ph->t0_ns)
             put(b, j, "start_lag_ns", json_integer((json_int_t)((int64_t)ap->start_ns - (int64_t)ph->t0_ns)));
         put(b, j, "nintervals", jint(ap->nintervals));
         put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));

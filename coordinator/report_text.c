@@ -191,7 +191,7 @@ static void agent_rows(FILE *out, const struct run_result *r, const struct phase
         /* The phase's op types, so an agent that did none of a type the
          * others did shows a visible 0 rather than a missing row. */
         for (int t = 0; t < OP__COUNT; t++) {
-            const struct op_stats *o = &ap->totals.op[t];
+            const struct op_stats *o = &result_agent_totals(r, (uint32_t)(ph - r->phases), a)->op[t];
             uint64_t all = ph->totals.op[t].ops;
             char share[16];
 

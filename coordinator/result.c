@@ -73,9 +73,9 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
         for (uint32_t j = 0; j < src->njobs; j++)
             ph->numjobs += src->jobs[j].numjobs;
         ph->interval_ms = interval_ms;
+        /* agents' totals start sealed and empty: nothing to allocate */
         ph->agents = xcalloc(nagents ? nagents : 1, sizeof(*ph->agents));
         for (uint32_t a = 0; a < nagents; a++) {
-            op_set_init(&ph->agents[a].totals);
             /* an agent takes part when any job of the phase selects it */
             for (uint32_t j = 0; j < src->njobs && !ph->agents[a].participating; j++)
                 ph->agents[a].participating = (uint8_t)plan_agents_match(src->jobs[j].agents, a);
@@ -90,16 +90,22 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
     }
 }
 
+/* Sealed histograms, shared by interval slots and agent totals. */
+static void sealed_free(struct sealed_op **op, uint8_t *n)
+{
+    for (uint8_t i = 0; i < *n; i++) {
+        hist_sparse_free(&(*op)[i].lat);
+        hist_sparse_free(&(*op)[i].svc);
+    }
+    free(*op);
+    *op = NULL;
+    *n = 0;
+}
+
 /* Free a slot's merged data (dense or sealed); counters are kept. */
 static void slot_drop(struct interval_slot *s)
 {
-    for (uint8_t i = 0; i < s->nsealed; i++) {
-        hist_sparse_free(&s->sealed[i].lat);
-        hist_sparse_free(&s->sealed[i].svc);
-    }
-    free(s->sealed);
-    s->sealed = NULL;
-    s->nsealed = 0;
+    sealed_free(&s->sealed, &s->nsealed);
     free(s->pending);
     s->pending = NULL;
 }
@@ -122,46 +128,57 @@ static int op_blank(const struct op_stats *o)
     return 1;
 }
 
-/* Replace the slot's merged data by the sealed form of s. */
-static void slot_seal_from(struct interval_slot *slot, const struct op_set *s)
+/* op[n] (empty) := the histograms of s's op types that are not blank. */
+static void sealed_from(struct sealed_op **op, uint8_t *n, const struct op_set *s)
 {
-    uint8_t n = 0;
+    uint8_t k = 0;
 
-    slot_drop(slot);
     for (int t = 0; t < OP__COUNT; t++)
-        n += !op_blank(&s->op[t]);
-    if (n)
-        slot->sealed = xcalloc(n, sizeof(*slot->sealed));
+        k += !op_blank(&s->op[t]);
+    if (k)
+        *op = xcalloc(k, sizeof(**op));
     for (int t = 0; t < OP__COUNT; t++) {
         struct sealed_op *so;
 
         if (op_blank(&s->op[t]))
             continue;
-        so = &slot->sealed[slot->nsealed++];
+        so = &(*op)[(*n)++];
         so->type = (uint8_t)t;
         hist_sparse_from(&so->lat, &s->op[t].lat);
         hist_sparse_from(&so->svc, &s->op[t].svc);
     }
+}
+
+/* Op type t of a sealed form (counters c[t], histograms op[n]) into o. */
+static void sealed_to(const struct op_counts *c, const struct sealed_op *op, uint8_t n, int t,
+                      struct op_stats *o)
+{
+    o->ops = c[t].ops;
+    o->bytes = c[t].bytes;
+    o->errors = c[t].errors;
+    o->timeouts = c[t].timeouts;
+    for (uint8_t i = 0; i < n; i++)
+        if (op[i].type == t) {
+            hist_sparse_to(&op[i].lat, &o->lat);
+            hist_sparse_to(&op[i].svc, &o->svc);
+            return;
+        }
+    hist_init(&o->lat);
+    hist_init(&o->svc);
+}
+
+/* Replace the slot's merged data by the sealed form of s. */
+static void slot_seal_from(struct interval_slot *slot, const struct op_set *s)
+{
+    slot_drop(slot);
+    sealed_from(&slot->sealed, &slot->nsealed, s);
     slot->is_sealed = 1;
 }
 
 /* One op type of a sealed (or never written) slot into o. */
 static void sealed_op_to(const struct interval_slot *slot, int t, struct op_stats *o)
 {
-    const struct op_counts *c = &slot->count[t];
-
-    o->ops = c->ops;
-    o->bytes = c->bytes;
-    o->errors = c->errors;
-    o->timeouts = c->timeouts;
-    for (uint8_t i = 0; i < slot->nsealed; i++)
-        if (slot->sealed[i].type == t) {
-            hist_sparse_to(&slot->sealed[i].lat, &o->lat);
-            hist_sparse_to(&slot->sealed[i].svc, &o->svc);
-            return;
-        }
-    hist_init(&o->lat);
-    hist_init(&o->svc);
+    sealed_to(slot->count, slot->sealed, slot->nsealed, t, o);
 }
 
 static void slot_expand(const struct interval_slot *slot, struct op_set *s)
@@ -180,12 +197,15 @@ void result_free(struct run_result *r)
             free(ph->intervals[k].agent);
         }
         free(ph->intervals);
-        for (uint32_t a = 0; ph->agents && a < r->nagents; a++)
+        for (uint32_t a = 0; ph->agents && a < r->nagents; a++) {
             free(ph->agents[a].error);
+            sealed_free(&ph->agents[a].sealed.op, &ph->agents[a].sealed.n);
+        }
         free(ph->agents);
     }
     free(r->phases);
     free(r->agents);
+    free(r->view);
     memset(r, 0, sizeof(*r));
 }
 
@@ -317,8 +337,15 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
         hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
 }
 
+/* The one expanded agent total result_agent_totals hands out. */
+struct result_view {
+    int valid;
+    uint32_t phase, agent;
+    struct op_set set;
+};
+
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
-                           const struct agent_phase *ap)
+                           const struct agent_phase *ap, const struct op_set *totals)
 {
     struct agent_phase *dst;
     char *error;
@@ -329,12 +356,71 @@ int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
     dst = &r->phases[phase].agents[agent];
     error = dst->error;
     participating = dst->participating;
+    sealed_free(&dst->sealed.op, &dst->sealed.n);
     *dst = *ap;
+    memset(&dst->sealed, 0, sizeof(dst->sealed));
+    for (int t = 0; t < OP__COUNT; t++) {
+        dst->sealed.count[t].ops = totals->op[t].ops;
+        dst->sealed.count[t].bytes = totals->op[t].bytes;
+        dst->sealed.count[t].errors = totals->op[t].errors;
+        dst->sealed.count[t].timeouts = totals->op[t].timeouts;
+    }
+    sealed_from(&dst->sealed.op, &dst->sealed.n, totals);
     /* Having totals means the agent is done (or salvaged: ap->salvaged). */
     dst->done = 1;
     dst->error = error;
     dst->participating = participating;
+    if (r->view)
+        r->view->valid = 0;
     return 0;
+}
+
+const struct op_set *result_agent_totals(const struct run_result *r, uint32_t phase, uint32_t agent)
+{
+    struct result_view *v = r->view;
+    const struct op_set_sealed *sd = &r->phases[phase].agents[agent].sealed;
+
+    if (!v) {
+        /* the result is const to its readers; the view is a cache it owns */
+        v = ((struct run_result *)r)->view = xmalloc(sizeof(*v));
+        v->valid = 0;
+    }
+    if (v->valid && v->phase == phase && v->agent == agent)
+        return &v->set;
+    for (int t = 0; t < OP__COUNT; t++)
+        sealed_to(sd->count, sd->op, sd->n, t, &v->set.op[t]);
+    v->valid = 1;
+    v->phase = phase;
+    v->agent = agent;
+    return &v->set;
+}
+
+int result_agent_empty(const struct agent_phase *ap)
+{
+    for (int t = 0; t < OP__COUNT; t++)
+        if (ap->sealed.count[t].ops)
+            return 0;
+    return 1;
+}
+
+/* dst += an agent's sealed totals, as op_set_merge would add them dense. */
+static void sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
+{
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_counts *c = &sd->count[t];
+
+        if (c->ops == 0 && c->errors == 0)
+            continue;   /* op_set_merge skips these too */
+        dst->op[t].ops += c->ops;
+        dst->op[t].bytes += c->bytes;
+        dst->op[t].errors += c->errors;
+        dst->op[t].timeouts += c->timeouts;
+        for (uint8_t i = 0; i < sd->n; i++)
+            if (sd->op[i].type == t) {
+                hist_sparse_merge(&dst->op[t].lat, &sd->op[i].lat);
+                hist_sparse_merge(&dst->op[t].svc, &sd->op[i].svc);
+            }
+    }
 }
 
 int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent, const char *text)
@@ -383,12 +469,12 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
 
         if (!ap->done)
             continue;
-        op_set_merge(&ph->totals, &ap->totals);
+        sealed_merge(&ph->totals, &ap->sealed);
         if (ap->duration_ns > ph->duration_ns)
             ph->duration_ns = ap->duration_ns;
         /* Skew is over agents that really issued ops: a salvaged (lost)
          * agent has no start instant, an idle one's is only t0. */
-        if (ap->salvaged || op_set_empty(&ap->totals))
+        if (ap->salvaged || result_agent_empty(ap))
             continue;
         ndone++;
         if (ap->start_ns < first)

@@ -4,7 +4,9 @@
  * them), then read by the reporters.  Everything merged is an exact sum of
  * what agents sent: op counts, bytes, errors and histogram buckets.
  * Per-agent intervals keep only counters (no histograms) to bound memory on
- * long runs.  Merged intervals keep their histograms exactly but compactly:
+ * long runs, and per-agent phase totals are kept sealed (see below), so a
+ * phase costs what its agents measured, not ~400 KB per agent.  Merged
+ * intervals keep their histograms exactly but compactly:
  * dense (an op_set, ~400 KB) only while agents are still sending the
  * interval, then "sealed" into counters plus sparse histograms of the op
  * types that had ops (a few KB).  Read them through result_interval_ops /
@@ -48,9 +50,30 @@ struct counters {                 /* per op type, no latency */
     uint64_t oldest_ns;           /* age of the oldest of them */
 };
 
+struct op_counts {                /* one op type's counters, as in op_stats */
+    uint64_t ops, bytes, errors, timeouts;
+};
+
+struct sealed_op {                /* latency of one op type of a sealed interval */
+    uint8_t type;                 /* enum op_type */
+    struct hist_sparse lat, svc;
+};
+
+/* An op_set kept compactly: every op type's counters, and the histograms of
+ * the op types that are not blank in sparse form (a few KB instead of the
+ * ~400 KB of an op_set).  Lossless: result_agent_totals gives the op_set
+ * back exactly. */
+struct op_set_sealed {
+    struct op_counts count[OP__COUNT];
+    struct sealed_op *op;         /* [n] */
+    uint8_t n;
+};
+
 struct agent_phase {
     int done;                     /* phase-done received */
-    struct op_set totals;
+    struct op_set_sealed sealed;  /* the agent's totals: read them with
+                                     result_agent_totals, set them with
+                                     result_set_agent_phase */
     uint64_t duration_ns;
     uint64_t start_ns;            /* coordinator clock, converted */
     double cpu_user_s, cpu_sys_s;
@@ -62,15 +85,6 @@ struct agent_phase {
     char *error;                  /* the agent's error text for this phase, or NULL;
                                      owned (result_set_agent_error), kept by
                                      result_set_agent_phase */
-};
-
-struct op_counts {                /* one op type's counters, as in op_stats */
-    uint64_t ops, bytes, errors, timeouts;
-};
-
-struct sealed_op {                /* latency of one op type of a sealed interval */
-    uint8_t type;                 /* enum op_type */
-    struct hist_sparse lat, svc;
 };
 
 /* The merged interval (sum over agents) is the dense *pending while the
@@ -112,6 +126,8 @@ struct phase_result {
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
 };
 
+struct result_view;               /* result.c: one expanded agent total */
+
 struct run_result {
     char label[PLAN_NAME_MAX];
     int64_t started_unix;         /* wall clock at start, seconds */
@@ -124,6 +140,7 @@ struct run_result {
     uint32_t end_phase;           /* the phase running when it ended early */
     double end_at_s;              /* when, seconds since the run started */
     char end_text[512];           /* "SIGINT", or the fatal error */
+    struct result_view *view;     /* result_agent_totals' expansion, owned */
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
@@ -162,10 +179,21 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
 /* 1 when interval k is a server stall: no op completed on any agent in it
  * while ops were outstanding longer than one interval. */
 int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k);
-/* Record an agent's phase totals (ap->salvaged: from its intervals, no
- * phase-done).  The agent's error text already set is kept. */
+/* Record an agent's phase: ap's scalars (its `sealed` and `error` are
+ * ignored) and its totals, kept sealed (ap->salvaged: from its intervals,
+ * no phase-done).  The agent's error text already set is kept.  Marks the
+ * agent done. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
-                           const struct agent_phase *ap);
+                           const struct agent_phase *ap, const struct op_set *totals);
+/* Agent's totals of phase as an op_set, expanded from the sealed form into
+ * a buffer the result owns (one, ~400 KB, made on first use): the pointer
+ * is valid until the next result_agent_totals or change to the result.
+ * phase and agent must be in range; a blank op_set if the agent is not done. */
+const struct op_set *result_agent_totals(const struct run_result *r, uint32_t phase, uint32_t agent);
+/* 1 when the agent's totals hold no op (op_set_empty of them, without
+ * expanding).  Counters alone need no expansion either:
+ * ap->sealed.count[t].ops, .bytes, .errors, .timeouts. */
+int result_agent_empty(const struct agent_phase *ap);
 /* The agent reported an error in this phase (its text, copied and cleaned
  * by result_clean_text; a second one is appended after "; ", up to
  * RESULT_ERROR_MAX bytes in all, more is dropped).  -EINVAL if out of range. */

@@ -270,6 +270,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     uint32_t phase = (uint32_t)(ph - r->phases);
     struct op_set *merged = NULL;   /* one interval's merged figures, ~400 KB */
     int any_result = 0;
+    struct op_set *tot = NULL;      /* one agent's totals, before sealing */
 
     get_str(c, pj, path, "name", ph->name, sizeof(ph->name));
     get_str(c, pj, path, "rw", asub, sizeof(asub));
@@ -303,12 +304,19 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
     for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++) {
         json_t *aj = json_array_get(arr, a), *cpu;
-        struct agent_phase *ap = &ph->agents[a];
+        struct agent_phase one, *ap = &one;
         char apath[512];
 
+        memset(&one, 0, sizeof one);
+        if (!tot)
+            tot = xmalloc(sizeof(*tot));
+        op_set_init(tot);
+
         snprintf(apath, sizeof(apath), "%s[%u]", sub, a);
-        if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed)
-            return fail(c, apath, "id is not the agent's index %u", a);
+        if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed) {
+            fail(c, apath, "id is not the agent's index %u", a);
+            break;
+        }
         ap->done = get_bool(c, aj, apath, "done");
         /* verdict inputs, optional (files before verdicts take every agent
          * as taking part, and a lost agent's totals as salvaged) */
@@ -326,7 +334,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         }
         any_result |= ap->done;
         snprintf(asub, sizeof(asub), "%s.ops", apath);
-        load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, &ap->totals, NULL);
+        load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, tot, NULL);
         cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
         ap->cpu_user_s = get_num(c, cpu, asub, "user_s");
         ap->cpu_sys_s = get_num(c, cpu, asub, "sys_s");
@@ -334,7 +342,14 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
+        /* kept sealed; done and participating as the file says (setting
+         * marks it done and keeps what result_init found) */
+        result_set_agent_phase(r, phase, a, &one, tot);
+        ph->agents[a].done = one.done;
+        ph->agents[a].participating = one.participating;
     }
+    free(tot);
+    tot = NULL;
 
     /* "finished" is false for an interrupted or failed phase that still
      * has results: those are summed, like a finished one */
@@ -344,7 +359,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ph->finished = 1;
     ph->nstarted = 0;
     for (uint32_t a = 0; a < r->nagents; a++)
-        ph->nstarted += ph->agents[a].done && !ph->agents[a].salvaged && !op_set_empty(&ph->agents[a].totals);
+        ph->nstarted += ph->agents[a].done && !ph->agents[a].salvaged && !result_agent_empty(&ph->agents[a]);
     if (json_object_get(pj, "start_skew_agents"))
         ph->nstarted = (uint32_t)get_u64(c, pj, path, "start_skew_agents", MAX_AGENTS);
 

@@ -174,10 +174,9 @@ static void agent_salvage(struct run *r, struct conn *c)
 {
     struct agent_phase *ap = xcalloc(1, sizeof *ap);
     ap->salvaged = 1;
-    ap->totals = *c->acc;
     ap->nintervals = c->next_k;
     ap->duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
-    result_set_agent_phase(r->res, r->phase, c->id, ap);
+    result_set_agent_phase(r->res, r->phase, c->id, ap, c->acc);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     free(ap);
 }
@@ -483,14 +482,13 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
         goto out;
     }
     ap->done = 1;
-    ap->totals = m->totals;
     ap->duration_ns = m->duration_ns;
     ap->start_ns = (uint64_t)((int64_t)m->started_ns - c->offset);
     ap->cpu_user_s = m->cpu_user_s;
     ap->cpu_sys_s = m->cpu_sys_s;
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
-    result_set_agent_phase(r->res, r->phase, c->id, ap);
+    result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     c->state = C_DONE;
     notify_intervals(r, 0);

@@ -144,6 +144,12 @@ static void threshold_text(const struct phase_result *ph, char *buf, size_t len)
         snprintf(buf, len, "error_threshold=%llu", (unsigned long long)ph->error_threshold);
 }
 
+/* result_ok_ops for the counters of an agent's sealed totals. */
+static uint64_t ok_count(const struct op_counts *c)
+{
+    return c->ops > c->errors ? c->ops - c->errors : 0;
+}
+
 /* Failed ops of one agent: one reason per op type that had some. */
 static void agent_errors(struct acc *acc, const struct agent_phase *ap, const char *tag,
                          enum verdict_kind sev, const char *within)
@@ -152,7 +158,7 @@ static void agent_errors(struct acc *acc, const struct agent_phase *ap, const ch
     int any = 0;
 
     for (int t = 0; t < OP__COUNT; t++) {
-        const struct op_stats *o = &ap->totals.op[t];
+        const struct op_counts *o = &ap->sealed.count[t];
 
         if (o->errors == 0)
             continue;
@@ -221,9 +227,9 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         if (!ap->done)
             continue;
         for (int t = 0; t < OP__COUNT; t++) {
-            ok_total += result_ok_ops(&ap->totals.op[t]);
-            errors += ap->totals.op[t].errors;
-            ops += ap->totals.op[t].ops;
+            ok_total += ok_count(&ap->sealed.count[t]);
+            errors += ap->sealed.count[t].errors;
+            ops += ap->sealed.count[t].ops;
         }
     }
     allowed = errors_allowed(ph, ops);
@@ -242,7 +248,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
 
         agent_tag(r, a, tag, sizeof tag);
         for (int t = 0; t < OP__COUNT; t++)
-            ok += result_ok_ops(&ap->totals.op[t]);
+            ok += ok_count(&ap->sealed.count[t]);
         nparticipants += ap->participating;
         /* errors fail the phase past the threshold, or whenever the agent
          * reported an error of its own (a job that ended early) */

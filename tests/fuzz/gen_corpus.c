@@ -177,14 +177,14 @@ static void gen_journal(const char *dir)
                 continue;
             }
             memset(&ap, 0, sizeof ap);
-            fill_op_set(&ap.totals, ph + a);
+            fill_op_set(&s, ph + a);
             ap.duration_ns = 2000000000ull;
             ap.start_ns = 100;
             ap.cpu_user_s = 0.75;
             ap.cpu_sys_s = 0.25;
             ap.cores = 4;
             ap.nintervals = 2;
-            result_set_agent_phase(&r, ph, a, &ap);
+            result_set_agent_phase(&r, ph, a, &ap, &s);
             o.agent_phase_done(o.arg, &r, ph, a, &ap);
         }
         o.phase_done(o.arg, &r, ph);

@@ -53,10 +53,10 @@ static void build(struct run_result *r, struct plan *p)
         struct agent_phase *ap = xcalloc(1, sizeof(*ap));
         struct op_set *s = xmalloc(sizeof(*s));
 
-        op_set_init(&ap->totals);
-        ap->totals.op[OP_READ].ops = ops[a];
+        op_set_init(s);
+        s->op[OP_READ].ops = ops[a];
         ap->duration_ns = 1000000000ull;
-        result_set_agent_phase(r, 0, a, ap);
+        result_set_agent_phase(r, 0, a, ap, s);
         op_set_init(s);
         s->op[OP_READ].ops = a == 0 ? 10 : 0;   /* interval 0: agent 0 alone */
         result_add_interval(r, 0, a, 0, s);

@@ -793,6 +793,144 @@ static void test_plan_parse_args_errors(void **state)
     assert_int_equal(p.nphases, 0);
 }
 
+/* ---- checked arithmetic (issue 9, defect 6): the largest value accepted,
+ * one more refused, with the key and value named ---- */
+
+static struct job_spec range_job(void)
+{
+    struct job_spec j;
+    job_spec_default(&j);
+    snprintf(j.name, sizeof(j.name), "r");
+    j.size = 1048576;
+    return j;
+}
+
+static void expect_range_err(const struct job_spec *j, uint64_t gmax, const char *want_prefix)
+{
+    char err[512] = "";
+    assert_int_equal(job_spec_check_range(j, gmax, err, sizeof(err)), -EINVAL);
+    if (strncmp(err, want_prefix, strlen(want_prefix)) != 0)
+        fail_msg("got '%s', want a message starting '%s'", err, want_prefix);
+}
+
+static void test_plan_range_offset_boundary(void **state)
+{
+    (void)state;
+    struct job_spec j = range_job();
+    char err[512] = "";
+    j.offset = PLAN_MAX_FILE_OFFSET - j.size;          /* region ends at 2^63-1 */
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);
+    j.offset++;
+    expect_range_err(&j, 0, "job 'r': offset=9223372036853727232 (8EiB): the region [offset, offset + "
+                            "1048576 (1MiB)) exceeds the largest file offset, 9223372036854775807");
+    j.offset = UINT64_MAX;                             /* offset + size wraps */
+    expect_range_err(&j, 0, "job 'r': offset=18446744073709551615 ");
+}
+
+static void test_plan_range_offset_increment_boundary(void **state)
+{
+    (void)state;
+    struct job_spec j = range_job();
+    char err[512] = "";
+    /* global job 3: offset + 3 x inc + size <= 2^63-1 */
+    j.offset = 4096;
+    j.offset_increment = (PLAN_MAX_FILE_OFFSET - j.size - j.offset) / 3;
+    assert_int_equal(job_spec_check_range(&j, 3, err, sizeof(err)), 0);
+    j.offset_increment++;
+    expect_range_err(&j, 3, "job 'r': offset_increment=3074457345617907712 (2.67EiB): the region of "
+                            "global job 3 (offset + offset_increment x 3 + 1048576 (1MiB)) exceeds");
+    /* the issue's plan: 8 EiB x 1 wrapped to 0 */
+    j.offset = 0;
+    j.offset_increment = UINT64_C(1) << 63;
+    expect_range_err(&j, 1, "job 'r': offset_increment=9223372036854775808 (8EiB)");
+    j.offset_increment = UINT64_MAX;                   /* the product itself wraps */
+    expect_range_err(&j, 2, "job 'r': offset_increment=18446744073709551615 ");
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);   /* job 0 never uses it */
+}
+
+static void test_plan_range_sizes_and_loops(void **state)
+{
+    (void)state;
+    struct job_spec j = range_job();
+    char err[512] = "";
+    j.io_size = UINT64_MAX / 2;          /* x 2 = 2^64 - 2: fits */
+    j.loops = 2;
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);
+    j.io_size++;
+    expect_range_err(&j, 0, "job 'r': loops=2: io_size=9223372036854775808 (8EiB) x loops exceeds 2^64 bytes");
+    j = range_job();
+    j.filesize = UINT64_MAX / 4;          /* x 4 = 2^64 - 4: fits */
+    j.nrfiles = 4;
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);
+    j.nrfiles = 5;
+    expect_range_err(&j, 0, "job 'r': filesize=4611686018427387903 (4EiB) x nrfiles=5 exceeds 2^64 bytes");
+}
+
+static void test_plan_range_times_and_rates(void **state)
+{
+    (void)state;
+    struct job_spec j = range_job();
+    char err[512] = "";
+    j.runtime_ns = PLAN_MAX_TIME_NS;
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);
+    j.startdelay_ns = 1;                 /* startdelay + runtime: one ns too many */
+    expect_range_err(&j, 0, "job 'r': runtime=3153600000000000000ns (100 years): startdelay + ramp_time + "
+                            "runtime exceeds 3153600000000000000ns (100 years)");
+    j.startdelay_ns = UINT64_MAX;        /* the sum would wrap */
+    j.runtime_ns = UINT64_MAX;
+    expect_range_err(&j, 0, "job 'r': startdelay=18446744073709551615ns ");
+    j = range_job();
+    j.thinktime_ns = PLAN_MAX_TIME_NS;
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);
+    j.thinktime_ns++;
+    expect_range_err(&j, 0, "job 'r': thinktime=3153600000000000001ns ");
+    j = range_job();
+    j.op_deadline_ns = PLAN_MAX_TIME_NS + 1;
+    expect_range_err(&j, 0, "job 'r': op_deadline=");
+    j = range_job();
+    j.rate_iops = PLAN_MAX_RATE_IOPS;
+    assert_int_equal(job_spec_check_range(&j, 0, err, sizeof(err)), 0);
+    j.rate_iops++;
+    expect_range_err(&j, 0, "job 'r': rate_iops=1000000001 exceeds 1000000000 ops/s");
+}
+
+/* plan_validate: the global job number grows with the agents that run it. */
+static void test_plan_validate_counts_agents(void **state)
+{
+    (void)state;
+    struct plan p;
+    struct job_spec j = range_job();
+    char err[512] = "";
+    j.numjobs = 2;
+    /* agent a's thread t is global job 2a + t: 3 agents reach job 5 */
+    j.offset_increment = (PLAN_MAX_FILE_OFFSET - j.size) / 5;
+    plan_init(&p);
+    plan_add_job(&p, &j);
+    assert_int_equal(plan_validate(&p, 3, err, sizeof(err)), 0);
+    assert_int_equal(plan_validate(&p, 4, err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "job 'r': offset_increment=1844674407370745446 (1.6EiB): the region of global job 7 "));
+    /* agents=0-2 keeps a 4-agent run at job 5 */
+    snprintf(p.phases[0].jobs[0].agents, sizeof(p.phases[0].jobs[0].agents), "0-2");
+    assert_int_equal(plan_validate(&p, 4, err, sizeof(err)), 0);
+    /* the parser's check (one agent) already refuses what overflows there */
+    p.phases[0].jobs[0].offset_increment = PLAN_MAX_FILE_OFFSET;
+    assert_int_equal(job_spec_validate(&p.phases[0].jobs[0], err, sizeof(err)), -EINVAL);
+    assert_non_null(strstr(err, "global job 1 "));
+    plan_free(&p);
+}
+
+static void test_plan_parse_offset_overflow(void **state)
+{
+    (void)state;
+    parse_err("[o]\nrw=write\nsize=1m\noffset=8388608t\noffset_increment=8388608t\nnumjobs=2\n",
+              "t.fio: job 'o': offset=9223372036854775808 (8EiB): the region [offset, offset + 1048576 "
+              "(1MiB)) exceeds the largest file offset, 9223372036854775807 (8EiB)");
+    parse_err("[o]\nrw=write\nsize=1m\noffset_increment=8388608t\nnumjobs=2\n",
+              "t.fio: job 'o': offset_increment=9223372036854775808 (8EiB): the region of global job 1 "
+              "(offset + offset_increment x 1 + 1048576 (1MiB)) exceeds the largest file offset, "
+              "9223372036854775807 (8EiB)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -830,6 +968,12 @@ int main(void)
         cmocka_unit_test(test_plan_parse_args_without_name_makes_job),
         cmocka_unit_test(test_plan_parse_args_name_starts_new_job),
         cmocka_unit_test(test_plan_parse_args_errors),
+        cmocka_unit_test(test_plan_range_offset_boundary),
+        cmocka_unit_test(test_plan_range_offset_increment_boundary),
+        cmocka_unit_test(test_plan_range_sizes_and_loops),
+        cmocka_unit_test(test_plan_range_times_and_rates),
+        cmocka_unit_test(test_plan_validate_counts_agents),
+        cmocka_unit_test(test_plan_parse_offset_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

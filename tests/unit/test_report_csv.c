@@ -31,13 +31,15 @@ static void build(struct run_result *r, struct plan *p)
     snprintf(r->agents[1].host, sizeof(r->agents[1].host), "hb");
     for (uint32_t a = 0; a < 2; a++) {
         struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+        struct op_set *tot = xmalloc(sizeof(*tot));
         uint64_t n = a == 0 ? 300 : 100;
 
-        op_set_init(&ap->totals);
+        op_set_init(tot);
         for (uint64_t i = 0; i < n; i++)
-            op_stats_record(&ap->totals.op[OP_READ], 4096, 1000, 1);
+            op_stats_record(&tot->op[OP_READ], 4096, 1000, 1);
         ap->duration_ns = 2000000000ull;
-        result_set_agent_phase(r, 0, a, ap);
+        result_set_agent_phase(r, 0, a, ap, tot);
+        free(tot);
         free(ap);
     }
     result_phase_finish(r, 0);

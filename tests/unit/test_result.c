@@ -147,7 +147,6 @@ static int setup(void **state)
             struct agent_phase ap;
 
             memset(&ap, 0, sizeof(ap));
-            ap.totals = *f->agent_tot[ph][a];
             ap.duration_ns = a == 0 ? 3 * NS_PER_SEC + 400 * NS_PER_MS : 3 * NS_PER_SEC;
             ap.start_ns = 1000000 + a * 250000;    /* agent 1 starts 250us late */
             ap.cores = 2;
@@ -159,7 +158,7 @@ static int setup(void **state)
                 ap.cpu_user_s = 2.0;
                 ap.cpu_sys_s = 1.4;
             }
-            assert_int_equal(result_set_agent_phase(&f->r, ph, a, &ap), 0);
+            assert_int_equal(result_set_agent_phase(&f->r, ph, a, &ap, f->agent_tot[ph][a]), 0);
         }
         result_phase_finish(&f->r, ph);
         qsort(f->read_lat[ph], f->nread_lat[ph], sizeof(uint64_t), cmp_u64);
@@ -224,8 +223,19 @@ static void test_merge_exact(void **state)
             assert_true(p->intervals[k].is_sealed);
             op_set_merge(isum, result_interval_ops(&f->r, ph, k, scratch));
         }
-        for (uint32_t a = 0; a < NAGENTS; a++)
-            op_set_merge(asum, &p->agents[a].totals);
+        for (uint32_t a = 0; a < NAGENTS; a++) {
+            const struct op_set *at = result_agent_totals(&f->r, ph, a);
+            /* kept sealed, given back exactly */
+            for (int t = 0; t < OP__COUNT; t++) {
+                assert_int_equal(at->op[t].ops, f->agent_tot[ph][a]->op[t].ops);
+                assert_int_equal(at->op[t].timeouts, f->agent_tot[ph][a]->op[t].timeouts);
+                assert_true(hist_equal(&at->op[t].lat, &f->agent_tot[ph][a]->op[t].lat));
+                assert_true(hist_equal(&at->op[t].svc, &f->agent_tot[ph][a]->op[t].svc));
+            }
+            assert_true(p->agents[a].sealed.n <= 2);   /* read and write only */
+            assert_int_equal(result_agent_empty(&p->agents[a]), op_set_empty(f->agent_tot[ph][a]));
+            op_set_merge(asum, at);
+        }
 
         for (int t = 0; t < OP__COUNT; t++) {
             const struct op_stats *tot = &p->totals.op[t];
@@ -324,8 +334,8 @@ static void test_ranges_and_gaps(void **state)
     assert_int_equal(r.phases[0].intervals[40].count[OP_READ].ops, 2);
 
     memset(&ap, 0, sizeof(ap));
-    assert_int_equal(result_set_agent_phase(&r, 0, 1, &ap), -EINVAL);
-    assert_int_equal(result_set_agent_phase(&r, 5, 0, &ap), -EINVAL);
+    assert_int_equal(result_set_agent_phase(&r, 0, 1, &ap, s), -EINVAL);
+    assert_int_equal(result_set_agent_phase(&r, 5, 0, &ap, s), -EINVAL);
 
     /* an agent that never reported: phase finishes with what it has */
     result_phase_finish(&r, 1);
@@ -333,6 +343,8 @@ static void test_ranges_and_gaps(void **state)
     assert_int_equal(r.phases[1].duration_ns, 0);
     assert_int_equal(r.phases[1].start_skew_ns, 0);
     assert_true(op_set_empty(&r.phases[1].totals));
+    assert_true(result_agent_empty(&r.phases[1].agents[0]));
+    assert_true(op_set_empty(result_agent_totals(&r, 1, 0)));   /* never reported: blank */
 
     free(s);
     free(scratch);
@@ -744,16 +756,18 @@ static void test_text_unfinished_and_silent(void **state)
     struct plan p;
     struct run_result r;
     struct agent_phase ap;
+    struct op_set *tot = malloc(sizeof(*tot));
     char *txt;
 
     (void)state;
     make_plan(&p);
     result_init(&r, &p, 2, 1000);
     memset(&ap, 0, sizeof(ap));
-    op_set_init(&ap.totals);
-    op_stats_record(&ap.totals.op[OP_READ], 4096, 1000, 1);
+    op_set_init(tot);
+    op_stats_record(&tot->op[OP_READ], 4096, 1000, 1);
     ap.duration_ns = NS_PER_SEC;
-    assert_int_equal(result_set_agent_phase(&r, 0, 0, &ap), 0);
+    assert_int_equal(result_set_agent_phase(&r, 0, 0, &ap, tot), 0);
+    free(tot);
     result_phase_finish(&r, 0);
     txt = text_of(&r, 1024);
     assert_non_null(strstr(txt, "(no result)"));

@@ -111,6 +111,75 @@ static void test_stats_merge_sums(void **state)
     free(u);
 }
 
+/* op_rec (the job threads' sparse recording form): draining gives exactly
+ * what recording into a dense op_set gives, at every bucket boundary, and
+ * holds memory only for the op types and ranges used. */
+static void test_stats_rec_drain_equals_dense(void **state)
+{
+    (void)state;
+    struct op_set *dense = malloc(sizeof(*dense)), *acc = malloc(sizeof(*acc));
+    struct op_rec r;
+    uint64_t x = 88172645463325252ull;
+    assert_non_null(dense);
+    assert_non_null(acc);
+    op_set_init(dense);
+    op_set_init(acc);
+    op_rec_init(&r);
+    for (int i = 0; i < 20000; i++) {
+        /* values across the whole range, bucket edges and the clamp included */
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        uint64_t v = i < 2496 ? hist_bucket_low((unsigned)i) : i < 4992 ? hist_bucket_high((unsigned)(i - 2496))
+                   : x >> (x & 63);
+        enum op_type t = (enum op_type)(i % 3 == 0 ? OP_WRITE : OP_STAT);
+        int ok = i % 7 != 0;
+        op_stats_record(&dense->op[t], 4096, v, ok);
+        hist_record(&dense->op[t].svc, v / 2);
+        dense->op[t].timeouts += i % 11 == 0;
+        struct op_stats_rec *o = op_rec_record(&r, t, 4096, v, ok);
+        hist_rec_record(&o->svc, v / 2);
+        o->timeouts += i % 11 == 0;
+        if (i == 10000)
+            op_rec_drain(&r, acc);        /* a harvest half way: sums stay exact */
+    }
+    op_rec_drain(&r, acc);
+    for (int t = 0; t < OP__COUNT; t++) {
+        assert_int_equal(acc->op[t].ops, dense->op[t].ops);
+        assert_int_equal(acc->op[t].bytes, dense->op[t].bytes);
+        assert_int_equal(acc->op[t].errors, dense->op[t].errors);
+        assert_int_equal(acc->op[t].timeouts, dense->op[t].timeouts);
+        assert_true(hist_equal(&acc->op[t].lat, &dense->op[t].lat));
+        assert_true(hist_equal(&acc->op[t].svc, &dense->op[t].svc));
+    }
+    /* only the two op types used were allocated; a drained rec adds nothing */
+    for (int t = 0; t < OP__COUNT; t++)
+        assert_true((r.op[t] != NULL) == (t == OP_WRITE || t == OP_STAT));
+    op_rec_drain(&r, acc);
+    assert_int_equal(acc->op[OP_WRITE].ops, dense->op[OP_WRITE].ops);
+    assert_true(hist_equal(&acc->op[OP_STAT].lat, &dense->op[OP_STAT].lat));
+    op_rec_free(&r);
+    for (int t = 0; t < OP__COUNT; t++)
+        assert_null(r.op[t]);
+    free(dense);
+    free(acc);
+}
+
+static void test_stats_rec_memory_follows_use(void **state)
+{
+    (void)state;
+    struct op_rec r;
+    op_rec_init(&r);
+    assert_int_equal(op_rec_bytes(&r), 0);
+    /* a read job whose latencies stay within one octave: one entry, one chunk */
+    for (uint64_t v = 100000; v < 131072; v += 7)
+        op_rec_record(&r, OP_READ, 4096, v, 1);
+    assert_int_equal(op_rec_bytes(&r), sizeof(struct op_stats_rec) + HIST_CHUNK * sizeof(uint64_t));
+    assert_int_equal(hist_rec_bytes(&r.op[OP_READ]->svc), 0);   /* not rate-limited: no svc */
+    /* 20 KB as a dense histogram; here under 1.5 KB */
+    assert_true(op_rec_bytes(&r) < 1536);
+    assert_true(sizeof(struct hist) > 19000);
+    op_rec_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +187,8 @@ int main(void)
         cmocka_unit_test(test_stats_init_is_empty),
         cmocka_unit_test(test_stats_record_counts_errors),
         cmocka_unit_test(test_stats_merge_sums),
+        cmocka_unit_test(test_stats_rec_drain_equals_dense),
+        cmocka_unit_test(test_stats_rec_memory_follows_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

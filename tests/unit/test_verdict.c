@@ -44,14 +44,16 @@ static void build(struct run_result *r, struct plan *p, const char *agents, uint
 static void done(struct run_result *r, uint32_t a, uint64_t ops, uint64_t errors, uint64_t start_ns)
 {
     struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+    struct op_set *tot = xmalloc(sizeof(*tot));
 
-    op_set_init(&ap->totals);
-    ap->totals.op[OP_WRITE].ops = ops;
-    ap->totals.op[OP_WRITE].errors = errors;
-    ap->totals.op[OP_WRITE].bytes = (ops - errors) * 4096;
+    op_set_init(tot);
+    tot->op[OP_WRITE].ops = ops;
+    tot->op[OP_WRITE].errors = errors;
+    tot->op[OP_WRITE].bytes = (ops - errors) * 4096;
     ap->duration_ns = 1000000000ull;
     ap->start_ns = start_ns;
-    assert_int_equal(result_set_agent_phase(r, 0, a, ap), 0);
+    assert_int_equal(result_set_agent_phase(r, 0, a, ap, tot), 0);
+    free(tot);
     free(ap);
 }
 
@@ -219,10 +221,12 @@ static void test_verdict_lost_agent_is_partial(void **state)
     done(&r, 0, 100, 0, 1000);
     done(&r, 2, 100, 0, 2000);
     /* agent 1 lost: its intervals salvaged, start unknown (0) */
-    op_set_init(&ap->totals);
-    ap->totals.op[OP_WRITE].ops = 10;
+    struct op_set *tot = xmalloc(sizeof(*tot));
+    op_set_init(tot);
+    tot->op[OP_WRITE].ops = 10;
     ap->salvaged = 1;
-    result_set_agent_phase(&r, 0, 1, ap);
+    result_set_agent_phase(&r, 0, 1, ap, tot);
+    free(tot);
     free(ap);
     r.agents[1].lost = 1;
     r.agents[1].lost_at_s = 3.25;

@@ -1,0 +1,38 @@
+/* admit: what an agent checks on a plan it received before doing anything
+ * with it: the plan is well formed and its arithmetic fits (plan_validate,
+ * the same check the coordinator ran, since a plan may come from any
+ * coordinator), and every phase fits in the memory this machine has left.
+ *
+ * The memory figure is an estimate of what the agent allocates for a phase
+ * (job threads, per-file tables, I/O buffers, metadata create buffers),
+ * deliberately on the high side of what bench/agent-memory.sh measures, so
+ * a plan that would be OOM-killed half way is refused with the figures
+ * instead ("phase 0 ('m') needs ~66.1GiB: 64 job threads, 64000000 files;
+ * 22.9GiB available"). */
+#ifndef NFSTORM_ADMIT_H
+#define NFSTORM_ADMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/plan.h"
+
+/* Estimated peak bytes agent `index` (of nagents) allocates to run phase ph,
+ * saturating at UINT64_MAX; *threads and *files (may be NULL) get its job
+ * threads and the files they hold open. */
+uint64_t admit_phase_bytes(const struct phase *ph, uint32_t index, uint64_t *threads, uint64_t *files);
+
+/* Memory this agent may still use: MemAvailable, lowered to the cgroup's
+ * memory.max minus memory.current when that is smaller.  0 or -errno. */
+int admit_mem_available(uint64_t *bytes);
+
+/* The whole check: plan_validate for nagents, then every phase's estimate
+ * against avail_bytes (UINT64_MAX: no limit).  0 or -EINVAL / -ENOMEM with a
+ * one-line reason naming the phase and the figures in err. */
+int admit_plan(const struct plan *p, uint32_t index, uint32_t nagents, uint64_t avail_bytes,
+               char *err, size_t errlen);
+
+/* admit_plan with admit_mem_available's figure (no limit when unknown): the
+ * one call the session makes on every plan it receives. */
+int admit_plan_here(const struct plan *p, uint32_t index, uint32_t nagents, char *err, size_t errlen);
+
+#endif
