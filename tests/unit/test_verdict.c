@@ -294,14 +294,16 @@ static void test_verdict_cut_short(void **state)
     struct plan p;
     struct verdict v;
     struct agent_phase *ap = xcalloc(1, sizeof(*ap));
+    struct op_set *tot = xmalloc(sizeof(*tot));
 
     (void)state;
     build(&r, &p, "", 0, 0);
-    op_set_init(&ap->totals);
-    ap->totals.op[OP_WRITE].ops = 10;
+    op_set_init(tot);
+    tot->op[OP_WRITE].ops = 10;
     ap->salvaged = 1;
     for (uint32_t a = 0; a < NA; a++)
-        result_set_agent_phase(&r, 0, a, ap);
+        result_set_agent_phase(&r, 0, a, ap, tot);
+    free(tot);
     free(ap);
     result_phase_finish(&r, 0);
     verdict_phase(&r, 0, &v);
