@@ -431,6 +431,8 @@ static int loop_run(struct loop *l)
             rc = loop_sync_file(l, f, IO_SYNC);
 out:
     loop_cut_off(l);
+    if (rc > 0)
+        rc = 0;                /* a count from the last reap */
     if (rc == 0 && l->fatal) {
         char e[128];
         rc = l->fatal;
