@@ -447,6 +447,8 @@ static int loop_run(struct loop *l)
             rc = loop_sync_file(l, f, IO_SYNC);
 out:
     loop_cut_off(l);
+    if (rc > 0)
+        rc = 0;                /* a count from the last reap */
     if (rc == 0 && l->fatal) {
         char e[128];
         rc = l->fatal;
@@ -582,6 +584,20 @@ int job_space_needed(struct job *j, uint64_t *bytes)
         /* a shorter file gets its region rewritten (read phases) or
          * written by the phase (write phases): at most the region */
         *bytes += want - (have > start ? have : start);
+    }
+    if (rw_mode_writes(j->spec->rw)) {
+        /* a write phase adds no more than it writes (io_size, number_ios) */
+        const struct job_spec *sp = j->spec;
+        uint64_t bs = sp->bsrange_max > sp->bs ? sp->bsrange_max : sp->bs, cap = UINT64_MAX;
+        for (uint32_t i = 0; i < sp->nbssplit; i++)
+            if (sp->bssplit[i].bs > bs)
+                bs = sp->bssplit[i].bs;
+        if (sp->io_size && !sp->time_based)
+            cap = sp->io_size * (sp->loops ? sp->loops : 1);
+        if (sp->number_ios && sp->number_ios < UINT64_MAX / bs && sp->number_ios * bs < cap)
+            cap = sp->number_ios * bs;
+        if (*bytes > cap)
+            *bytes = cap;
     }
     return 0;
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# A full file system (a 16 MiB tmpfs): the agent refuses a phase that
+# cannot fit, with the figures, before writing; a disk that fills up during
+# a write phase ends the job at once with ENOSPC named (not a run that
+# counts failures until its runtime is over); a metadata job that hits
+# ENOSPC leaves no file behind; and the agent serves the next run (issue 9,
+# defects 11 and 14, agent side).
+source "$(dirname "$0")/lib.sh"
+S=$T/small; mkdir -p "$S"
+mount -t tmpfs -o size=16m tmpfs "$S" 2>/dev/null || skip "cannot mount a tmpfs here"
+trap 'umount "$S" 2>/dev/null; cleanup' EXIT
+start_agent "$S"
+run() {  # run NAME ARGS...: exit status in rc, output in $T/NAME
+  local name=$1; shift
+  timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/$name.json" --name="$name" "$@" \
+    >"$T/$name" 2>&1; rc=$?
+}
+
+# 1. pre-flight: 1 PiB cannot fit: refused with the figures, nothing written
+run huge --rw=write --bs=1m --size=1p --directory="$S"
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "size=1p on 16 MiB: exit $rc"
+grep -Eq "not enough space: needs 1PiB, 1[56](\.[0-9]+)?MiB free on $S" "$T/huge" \
+  || fail "pre-flight refusal without the figures: $(tail -n1 "$T/huge")"
+[ -z "$(ls -A "$S")" ] || fail "a refused phase left files: $(ls "$S")"
+
+# 2. the disk fills up during the phase (12 MiB planned; 10 MiB taken
+#    during the startdelay): the job stops at once with ENOSPC named
+( sleep 1; dd if=/dev/zero of="$S/filler" bs=1M count=10 status=none 2>/dev/null ) &
+SECONDS=0
+run fill --rw=write --bs=64k --size=12m --directory="$S" --startdelay=2 --runtime=30 --time_based
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "disk full during the phase: exit $rc: $(tail -n3 "$T/fill")"
+[ $SECONDS -le 15 ] || fail "disk full during the phase: the run went on for ${SECONDS}s"
+grep -q "write failed: ENOSPC (No space left on device)" "$T/fill" \
+  || fail "full disk not named: $(grep -m1 -iE 'error|fail' "$T/fill")"
+rm -f "$S"/*
+
+# 3. metadata creates that hit ENOSPC: named, and no file left behind
+run md --rw=metadata --nrfiles=100 --filesize=1m --directory="$S"
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "metadata on a full disk: exit $rc"
+grep -q "create failed: ENOSPC (No space left on device)" "$T/md" \
+  || fail "metadata ENOSPC not named: $(tail -n1 "$T/md")"
+left=$(find "$S" -type f | wc -l)
+[ "$left" -eq 0 ] || fail "metadata job left $left files after ENOSPC"
+# the same names again, small enough to fit: no EEXIST from leftovers
+run md2 --rw=metadata --nrfiles=100 --filesize=4k --directory="$S"
+[ $rc -eq 0 ] || fail "metadata run after ENOSPC: exit $rc: $(tail -n1 "$T/md2")"
+py "$T/md2.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["phases"][0]["ops"]["create"]
+assert c["ops"] == 100 and c.get("errors", 0) == 0, c
+PY
+# 4. the agent serves the next run
+run after --rw=write --bs=4k --size=1m --filename="$S/g"
+[ $rc -eq 0 ] || fail "agent does not serve the run after a full disk: $(tail -n1 "$T/after")"
+echo "full disk: refused with figures, ENOSPC named and ended at once, no metadata leftovers, agent serves on"
