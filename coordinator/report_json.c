@@ -5,6 +5,9 @@
  * crash) never sees half a result and an old result is replaced only by a
  * complete new one.  The temp file is fsynced before the rename and the
  * directory after it, so the rename cannot outlive the data on a crash.
+ * Where the file system has O_TMPFILE the data is written to an unnamed
+ * file that gets its temp name only once complete, just before the rename:
+ * even kill -9 during the write leaves nothing behind.
  *
  * Counts, bytes and nanoseconds are JSON integers (all fit json_int_t);
  * rates, seconds and means are reals.  Every figure comes from result.c's
@@ -400,6 +403,31 @@ static void sync_dir(const char *path)
     free(dir);
 }
 
+/* An unnamed file (O_TMPFILE) in path's directory, or -1 where the file
+ * system has none (the caller falls back to a named temp file). */
+static int open_unnamed(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = xstrdup(slash ? path : ".");
+    int fd;
+
+    if (slash)
+        dir[slash == path ? 1 : slash - path] = '\0';
+    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    free(dir);
+    return fd;
+}
+
+/* Give the complete unnamed file fd the name tmp.  0 or -errno. */
+static int name_unnamed(int fd, const char *tmp)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
+        return -errno;
+    return 0;
+}
+
 int report_json_write(const char *path, const struct run_result *r)
 {
     struct jb b = { 0 };
@@ -407,7 +435,7 @@ int report_json_write(const char *path, const struct run_result *r)
     json_t *root;
     char *tmp;
     size_t n;
-    int rc = 0;
+    int rc = 0, unnamed = 0;
 
     root = result_json(&b, r);
     if (!root || b.failed) {
@@ -420,10 +448,15 @@ int report_json_write(const char *path, const struct run_result *r)
     tmp = xmalloc(n + sizeof(".XXXXXX"));
     memcpy(tmp, path, n);
     memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-    s.fd = mkstemp(tmp);
-    if (s.fd < 0) {
-        rc = -errno;
-        goto out;
+    s.fd = open_unnamed(path);
+    if (s.fd >= 0) {
+        unnamed = 1;
+    } else {
+        s.fd = mkstemp(tmp);
+        if (s.fd < 0) {
+            rc = -errno;
+            goto out;
+        }
     }
     /* mkstemp creates 0600; a result is meant to be read by others. */
     if (fchmod(s.fd, 0644) != 0) {
@@ -439,6 +472,11 @@ int report_json_write(const char *path, const struct run_result *r)
         rc = -errno;
         goto fail;
     }
+    if (unnamed && (rc = name_unnamed(s.fd, tmp)) < 0) {
+        unnamed = 0;            /* nothing named to unlink */
+        goto fail_unnamed;
+    }
+    unnamed = 0;
     if (close(s.fd) != 0) {
         s.fd = -1;
         rc = -errno;
@@ -453,9 +491,11 @@ int report_json_write(const char *path, const struct run_result *r)
     goto out;
 
 fail:
+    if (!unnamed)
+        unlink(tmp);
+fail_unnamed:
     if (s.fd >= 0)
         close(s.fd);
-    unlink(tmp);
 out:
     free(tmp);
     json_decref(root);
