@@ -45,8 +45,12 @@ ls "$T"/out.json* >/dev/null 2>&1 && fail "SIGINT while loading: output written:
 
 "$NFSTORM" report "$T/big.journal" --json "$T/out.json" >/dev/null 2>"$T/err" &
 c=$!; PIDS+=("$c")
-for _ in $(seq 3000); do ls "$T"/out.json.* >/dev/null 2>&1 && break; sleep 0.01; done
-ls "$T"/out.json.* >/dev/null 2>&1 || fail "never saw the temp file of the JSON write"
+# the write is under way once the process holds the result's temp file open:
+# unnamed (O_TMPFILE, shown as "DIR/#INODE (deleted)") or, where the file
+# system has none, a named out.json.XXXXXX
+writing() { ls -l /proc/$c/fd 2>/dev/null | grep -q -e "$T/#" -e "$T/out.json."; }
+for _ in $(seq 3000); do writing && break; sleep 0.01; done
+writing || fail "never saw the temp file of the JSON write"
 kill -TERM $c; sleep 0.05; kill -TERM $c
 timeout 60 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGTERM during the write: exit $rc, want 130: $(cat "$T/err")"
