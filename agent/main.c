@@ -190,6 +190,15 @@ int main(int argc, char **argv)
     if (gethostname(a.host, sizeof a.host - 1) < 0)
         strcpy(a.host, "unknown");
     signal(SIGPIPE, SIG_IGN);
+    /* An agent started as a background job of a terminal with `stty tostop`
+     * (or reading from it) would be stopped by SIGTTOU at its first log line
+     * there: with --quiet that is the first warning, e.g. a full disk.  A
+     * stopped agent looks wedged from outside (main thread in epoll_wait,
+     * coordinator sockets unread, no lease, output only once a debugger
+     * continues it), so terminal job control never stops it: ignored,
+     * SIGTTOU lets the write through. */
+    signal(SIGTTOU, SIG_IGN);
+    signal(SIGTTIN, SIG_IGN);
 
     a.loop = uv_default_loop();
     a.loop_thread = pthread_self();
