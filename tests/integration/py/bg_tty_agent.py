@@ -1,8 +1,8 @@
-"""bg_tty_agent.py AGENT ARGS...: start the agent... as a background job of a terminal session whose tty
+"""bg_tty_agent.py AGENT ARGS...: start the agent as a background job of a terminal session whose tty
 has TOSTOP set (as `stty tostop` in an interactive shell), with its log
 (stderr) on that terminal.  Prints the agent's pid and 'listening on' line, then
 keeps the session (and its terminal) alive until killed."""
-import os, pty, sys, termios, time, signal
+import os, pty, sys, termios, signal
 master, slave = pty.openpty()
 pid = os.fork()
 if pid == 0:
