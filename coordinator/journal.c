@@ -364,7 +364,9 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
     const char *text = json_string_value(json_object_get(o, "text"));
     uint64_t phase = 0, agent = 0;
 
-    if (!text || u64_of(o, "phase", &phase) || phase >= r->nphases)
+    /* "stopped" may name phase nphases: a signal after the last phase ended */
+    if (!text || u64_of(o, "phase", &phase) || phase > r->nphases ||
+        (phase == r->nphases && strcmp(type, "error") == 0))
         return -1;
     if (strcmp(type, "error") == 0) {
         if (u64_of(o, "agent", &agent) || agent >= r->nagents)
@@ -378,7 +380,7 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
     r->end_phase = (uint32_t)phase;
     r->end_at_s = json_real_value(json_object_get(o, "at_s"));
     snprintf(r->end_text, sizeof r->end_text, "%s", text);
-    if (r->end == RUN_END_INTERRUPTED)
+    if (r->end == RUN_END_INTERRUPTED && phase < r->nphases)
         r->phases[phase].interrupted = 1;
     return 0;
 }

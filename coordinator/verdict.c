@@ -304,6 +304,11 @@ enum verdict_kind verdict_run(const struct run_result *r)
             worst = v->v;
     }
     free(v);
+    /* a signal after the last phase ended: every phase is complete (their
+     * verdicts say so) but the run was interrupted, and says so: 130, as a
+     * shell loop around it expects of Ctrl-C */
+    if (r->end == RUN_END_INTERRUPTED)
+        worst = VERDICT_INTERRUPTED;
     return worst;
 }
 
@@ -324,8 +329,9 @@ enum verdict_kind verdict_summary(const struct run_result *r, char *buf, size_t 
             snprintf(buf, len, "%s: phase %s: %s", verdict_name(worst), r->phases[p].name, v->reason[0]);
         break;
     }
-    if (r->nphases == 0 && r->end != RUN_END_NONE)
-        snprintf(buf, len, "%s: %s", verdict_name(worst), r->end_text);
+    if (r->end != RUN_END_NONE && (r->nphases == 0 || strcmp(buf, verdict_name(worst)) == 0))
+        snprintf(buf, len, "%s: %s%s", verdict_name(worst), r->end_text,
+                 r->nphases && r->end_phase >= r->nphases ? " after the last phase ended" : "");
     free(v);
     return worst;
 }
