@@ -475,6 +475,36 @@ static void test_verdict_from_journal(void **state)
     unlink(path);
 }
 
+/* SIGINT after the last phase ended: every phase complete and ok, the run
+ * interrupted (exit 130), and the summary says when. */
+static void test_verdict_signal_after_last_phase(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+    char line[1024];
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    for (uint32_t a = 0; a < NA; a++)
+        done(&r, a, 100, 0, 1000);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_OK);
+    assert_int_equal(verdict_run(&r), VERDICT_OK);
+    r.end = RUN_END_INTERRUPTED;
+    r.end_phase = r.nphases;
+    snprintf(r.end_text, sizeof(r.end_text), "SIGINT");
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_OK);
+    assert_true(verdict_phase_finished(&r, 0));
+    assert_int_equal(verdict_run(&r), VERDICT_INTERRUPTED);
+    assert_int_equal(verdict_exit_status(verdict_summary(&r, line, sizeof line)), 130);
+    assert_string_equal(line, "interrupted: SIGINT after the last phase ended");
+    result_free(&r);
+    plan_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_verdict_idle_agents_not_counted),
         cmocka_unit_test(test_stall_is_no_completion),
         cmocka_unit_test(test_verdict_reasons_are_bounded),
+        cmocka_unit_test(test_verdict_signal_after_last_phase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
