@@ -63,6 +63,9 @@ struct engine_job {
     struct engine_file *files;
     uint32_t nfiles;
     const char *root;          /* posix: the --allow root the files are beneath */
+    const char *md_base;       /* rw=metadata: the job's work directory (set by
+                                  mdjob; posix md() keeps it open, see posix_md.h) */
+    void *md_state;            /* posix md(): its directory fds, freed by teardown */
     int create;                /* open files for writing, creating them */
     uint32_t dio_align;        /* direct=1: offsets and sizes must be
                                   multiples of this (set by setup); 0 = any */

@@ -88,6 +88,7 @@ static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 static void psync_teardown(struct engine_job *ej)
 {
     struct psync_state *s = ej->priv;
+    posix_md_release(ej);
     if (!s)
         return;
     for (uint32_t i = 0; i < ej->nfiles; i++)

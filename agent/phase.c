@@ -218,8 +218,12 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
             return rc;
         j->ej.nfs_url = xstrdup(url);
     }
-    if (js->rw == RW_METADATA)
-        return md_workdir(js, id, t, j->workdir, sizeof j->workdir, err, errlen);
+    if (js->rw == RW_METADATA) {
+        rc = md_workdir(js, id, t, j->workdir, sizeof j->workdir, err, errlen);
+        if (rc == 0 && strcmp(js->ioengine, "nfs") != 0)
+            j->ej.root = paths_root_of(id->allow, j->workdir);  /* md ops resolve beneath it */
+        return rc;
+    }
 
     /* offset_increment counts jobs across all agents (fio's global job
      * number): agent a's thread t is job a*numjobs + t */
