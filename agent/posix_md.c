@@ -131,13 +131,14 @@ static int pmd_resolve(struct engine_job *ej, struct pmd *s, const char *path, i
             return 0;
         }
         slash = strchr(rest, '/');
-        if (!slash) {
+        if (!slash && !self) {
             at->dfd = s->basefd;
             at->name = rest;
             return pmd_name_ok(rest) ? 0 : -EINVAL;
         }
-        size_t sl = (size_t)(slash - rest);
-        if (!strchr(slash + 1, '/') && sl < sizeof s->sub) {
+        /* a name in a subdirectory, or (self) the subdirectory itself */
+        size_t sl = slash ? (size_t)(slash - rest) : strlen(rest);
+        if ((!slash || !strchr(slash + 1, '/')) && sl < sizeof s->sub) {
             if (s->subfd < 0 || strlen(s->sub) != sl || memcmp(s->sub, rest, sl) != 0) {
                 pmd_close(&s->subfd);
                 memcpy(s->sub, rest, sl);
@@ -151,8 +152,8 @@ static int pmd_resolve(struct engine_job *ej, struct pmd *s, const char *path, i
                 s->subfd = rc;
             }
             at->dfd = s->subfd;
-            at->name = slash + 1;
-            return pmd_name_ok(at->name) ? 0 : -EINVAL;
+            at->name = slash ? slash + 1 : ".";
+            return !slash || pmd_name_ok(at->name) ? 0 : -EINVAL;
         }
     }
     /* anything else: its directory opened beneath the root for this op */
