@@ -290,6 +290,42 @@ static uint32_t md_ndirs(const struct job_spec *sp)
     return sp->files_per_dir ? (sp->nrfiles + sp->files_per_dir - 1) / sp->files_per_dir : 0;
 }
 
+/* mkdir -p of the work directory's parents beneath the root (kernel
+ * mounts), through the engine's confined mkdir: a symlink on the way that
+ * leads out of the root fails it instead of being followed. */
+static int md_make_parents(struct job *j)
+{
+    const char *root = j->ej.root;
+    size_t rl = strlen(root);
+    char p[MD_NAME_MAX], *last, *s;
+    uint64_t n;
+
+    snprintf(p, sizeof p, "%s", j->workdir);
+    if (strcmp(root, "/") == 0)
+        rl = 0;
+    else if (strncmp(p, root, rl) != 0 || p[rl] != '/')
+        return 0;              /* the engine refuses it by name later */
+    if (!(last = strrchr(p, '/')) || (size_t)(last - p) <= rl)
+        return 0;              /* its parent is the root */
+    *last = '\0';
+    for (s = p + rl + 1;; s++) {
+        int rc;
+        if ((s = strchr(s, '/')) != NULL)
+            *s = '\0';
+        rc = j->eng->md(&j->ej, OP_MKDIR, p, NULL, NULL, 0, &n);
+        if (rc < 0 && rc != -EEXIST) {
+            char e[128];
+            snprintf(j->ej.err, sizeof j->ej.err, "%s: cannot create its directory: %s%s", p,
+                     engine_strerror(rc, e, sizeof e),
+                     rc == -EXDEV ? " (it leads outside the allowed directory)" : "");
+            return rc;
+        }
+        if (!s)
+            return 0;
+        *s = '/';
+    }
+}
+
 int mdjob_prepare(struct job *j)
 {
     const struct job_spec *sp = j->spec;
@@ -298,8 +334,14 @@ int mdjob_prepare(struct job *j)
     char dir[MD_NAME_MAX + 16];
     uint64_t n;
 
+    int rc;
+
     j->ej.md_base = j->workdir;
-    if (ndirs == 0 || !j->eng->md)
+    if (!j->eng->md)
+        return 0;
+    if (j->ej.root && (rc = md_make_parents(j)) < 0)
+        return rc;
+    if (ndirs == 0)
         return 0;
     memset(&m, 0, sizeof m);
     m.j = j;

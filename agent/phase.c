@@ -185,9 +185,8 @@ static int md_workdir(const struct job_spec *js, const struct agent_identity *id
         snprintf(out, outlen, "%s", full[0] ? full : ".");
         return 0;
     }
-    if ((rc = paths_confine(id->allow, full, out, outlen, err, errlen)) < 0)
-        return rc;
-    return paths_make_parents(out);
+    /* its parents are made beneath the root by mdjob_prepare */
+    return paths_confine(id->allow, full, out, outlen, err, errlen);
 }
 
 /* Fill thread t (global job number g on this agent) of job js: its
