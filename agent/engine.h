@@ -94,10 +94,12 @@ struct engine_ops {
      * 0 with *size set, -ENOENT if missing. */
     int (*file_size)(struct engine_job *ej, uint32_t file, uint64_t *size);
     void (*teardown)(struct engine_job *ej);
-    /* One metadata op, synchronous: OP_CREATE (create path, write size
-     * bytes from buf, close), OP_STAT, OP_OPEN (open and close), OP_READDIR
-     * (list directory path; *count = entries), OP_RENAME (path -> path2),
-     * OP_UNLINK, OP_MKDIR, OP_RMDIR.  Paths are like engine_file.path.
+    /* One metadata op, synchronous: OP_CREATE (create path exclusively:
+     * -EEXIST if it exists; write size bytes from buf, close), OP_STAT,
+     * OP_OPEN (open and close), OP_READDIR (list directory path; *count =
+     * entries), OP_RENAME (path -> path2, never replacing an existing path2:
+     * -EEXIST), OP_UNLINK, OP_MKDIR, OP_RMDIR.  Paths are like
+     * engine_file.path (posix: resolved beneath root, see posix_md.h).
      * 0 or -errno.  NULL if the engine has no metadata support. */
     int (*md)(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
               const char *buf, uint64_t size, uint64_t *count);
