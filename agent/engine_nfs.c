@@ -1203,11 +1203,11 @@ static void nfse_md_rename_cb(int status, struct nfs_context *nfs, void *data, v
         nfse_md_finish(m, -EEXIST);     /* someone else's name: left alone */
         return;
     }
-    int rc = nfse_md_status(m, status);
-    if (rc != -ENOENT) {
-        nfse_md_finish(m, rc);
+    if (status != -ENOENT) {
+        nfse_md_finish(m, nfse_md_status(m, status));
         return;
     }
+    nfse_server_ok(j);               /* missing: what we hoped for, no error to note */
     if (m->abandoned || j->dead || j->tearing_down) {
         nfse_md_finish(m, -ENOTCONN);
         return;
