@@ -296,15 +296,16 @@ int posix_md_run(struct engine_job *ej, enum op_type op, const char *path, const
         rc = unlinkat(at.dfd, at.name, 0) < 0 ? -errno : 0;
         break;
     case OP_MKDIR:
-        rc = mkdirat(at.dfd, at.name, 0755) < 0 ? -errno : 0;
-        break;
     case OP_RMDIR:
-        rc = unlinkat(at.dfd, at.name, AT_REMOVEDIR) < 0 ? -errno : 0;
-        if (rc == 0) {
-            /* a later directory of that name is another one: reopen */
+        rc = op == OP_MKDIR ? mkdirat(at.dfd, at.name, 0755) : unlinkat(at.dfd, at.name, AT_REMOVEDIR);
+        rc = rc < 0 ? -errno : 0;
+        /* the subdirectory kept open was (re)made or removed, perhaps by
+         * another job sharing it: the name means another directory now */
+        if (at.dfd == s->basefd && s->subfd >= 0 && strcmp(at.name, s->sub) == 0)
             pmd_close(&s->subfd);
-            if (ej->md_base && strcmp(path, ej->md_base) == 0)
-                pmd_close(&s->basefd);
+        if (op == OP_RMDIR && rc == 0 && ej->md_base && strcmp(path, ej->md_base) == 0) {
+            pmd_close(&s->subfd);
+            pmd_close(&s->basefd);
         }
         break;
     default:

@@ -188,6 +188,24 @@ static void test_posix_md_subdir_cannot_lead_out(void **state)
     assert_false(has(f->out, "b", NULL));
 }
 
+/* A shared subdirectory removed by another job (it was empty) and made
+ * again: the fd kept for it is dropped, the op goes to the new one. */
+static void test_posix_md_subdir_made_again(void **state)
+{
+    struct fixture *f = *state;
+    char d0[256];
+    assert_int_equal(md(f, OP_MKDIR, "w", NULL, NULL), 0);
+    assert_int_equal(md(f, OP_MKDIR, "w/d0", NULL, NULL), 0);
+    assert_int_equal(md(f, OP_CREATE, "w/d0/a", NULL, "a"), 0);
+    assert_int_equal(md(f, OP_UNLINK, "w/d0/a", NULL, NULL), 0);
+    snprintf(d0, sizeof d0, "%s/d0", f->base);
+    assert_int_equal(rmdir(d0), 0);                  /* the other job */
+    assert_int_equal(md(f, OP_CREATE, "w/d0/b", NULL, "b"), -ENOENT);
+    assert_int_equal(md(f, OP_MKDIR, "w/d0", NULL, NULL), 0);
+    assert_int_equal(md(f, OP_CREATE, "w/d0/b", NULL, "b"), 0);
+    assert_true(has(d0, "b", "b"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +214,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_posix_md_outside_root_refused, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_posix_md_work_dir_opened_once, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_posix_md_subdir_cannot_lead_out, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_posix_md_subdir_made_again, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
