@@ -3,7 +3,7 @@
 # replaces what it created (issue 15 item 1): files already on the export
 # under the job's names are neither truncated nor removed (the creates fail
 # EEXIST, counted and named), and a pre-existing <name>.r is not replaced by
-# rename.
+# rename, and a pre-existing empty <name>.d is not removed by rmdir.
 source "$(dirname "$0")/lib.sh"
 command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
 source "$ROOT/tests/nfs_server.sh"
@@ -42,6 +42,18 @@ ops = json.load(open(sys.argv[1]))["phases"][0]["ops"]
 assert (ops["create"]["ops"], ops["create"]["errors"]) == (2, 0), ops["create"]
 assert (ops["rename"]["ops"], ops["rename"]["errors"]) == (2, 1), ops["rename"]
 assert (ops["unlink"]["ops"], ops["unlink"]["errors"]) == (2, 0), ops["unlink"]
+PY
+  mkdir "$E/dd$v.0.0.1.d"
+  timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/d$v.json" --name=dd$v --ioengine=nfs "--nfs_url=$url" \
+    --rw=metadata --nrfiles=3 --shared_dir=1 --md_ops=mkdir,rmdir >"$T/o" 2>&1; rc=$?
+  [ -d "$E/dd$v.0.0.1.d" ] || fail "v$v: rmdir removed a pre-existing empty directory"
+  [ "$(ls "$E" | grep -c '^dd')" -eq 1 ] || fail "v$v: left behind: $(ls "$E")"
+  [ $rc -eq 1 ] || fail "v$v: a mkdir onto an existing directory: exit $rc, want 1"
+  py "$T/d$v.json" <<'PY'
+import json, sys
+ops = json.load(open(sys.argv[1]))["phases"][0]["ops"]
+assert (ops["mkdir"]["ops"], ops["mkdir"]["errors"]) == (3, 1), ops["mkdir"]
+assert (ops["rmdir"]["ops"], ops["rmdir"]["errors"]) == (3, 1), ops["rmdir"]
 PY
 done
 echo "t0901: PASS"
