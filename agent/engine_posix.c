@@ -78,8 +78,9 @@ static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 
 static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 {
+    struct psync_state *s = ej->priv;
     struct stat st;
-    if (stat(ej->files[file].path, &st) < 0)
+    if (fstat(s->fd[file], &st) < 0)     /* the file opened beneath the root, not a path */
         return -errno;
     *size = (uint64_t)st.st_size;
     return 0;

@@ -252,12 +252,9 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         ef->start = js->offset + js->offset_increment * first;
         if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
             continue;
-        /* kernel-mount engines open beneath the root the path is under */
+        /* kernel-mount engines open beneath the root the path is under
+         * (and make its missing directories there: posix_open) */
         j->ej.root = paths_root_of(id->allow, ef->path);
-        if ((rc = paths_make_parents(ef->path)) < 0) {
-            snprintf(err, errlen, "%s: cannot create its directory: %s", ef->path, strerror(-rc));
-            return rc;
-        }
     }
     return 0;
 }
