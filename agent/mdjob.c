@@ -417,7 +417,7 @@ int mdjob_run(struct job *j)
         rc = -EEXIST;
         snprintf(j->ej.err, sizeof j->ej.err,
                  "%s: %s failed: %s: this run did not create it, so it was left alone "
-                 "(%llu name%s like it)", m.foreign_name, md_op_name(m.foreign_op),
+                 "(%llu failed op%s like it)", m.foreign_name, md_op_name(m.foreign_op),
                  engine_strerror(rc, e, sizeof e), (unsigned long long)m.foreign,
                  m.foreign == 1 ? "" : "s");
     }

@@ -30,7 +30,7 @@ PY
 run c --name=ds --rw=metadata --nrfiles=3 --shared_dir=1 --md_ops=create,stat,unlink --directory="$D/data"; rc=$?
 [ "$(sums "$D/data")" = "$before" ] || fail "md_ops=create,stat,unlink removed or changed data files: $(ls "$D/data")"
 [ $rc -eq 1 ] || fail "creates that met existing names: exit $rc, want 1"
-grep -q "ds.0.0.0: create failed: EEXIST (File exists): this run did not create it, so it was left alone (3 names like it)" "$T/o" ||
+grep -q "ds.0.0.0: create failed: EEXIST (File exists): this run did not create it, so it was left alone (3 failed ops like it)" "$T/o" ||
   fail "the EEXIST failures are not named: $(tail -n2 "$T/o")"
 py "$T/c.json" <<'PY'
 import json, sys
