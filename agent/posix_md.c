@@ -268,7 +268,9 @@ int posix_md_run(struct engine_job *ej, enum op_type op, const char *path, const
         rc = fstatat(at.dfd, at.name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
         break;
     case OP_OPEN:
-        if ((fd = pmd_beneath(at.dfd, at.name, O_RDONLY, 0)) >= 0)
+        /* the job's own regular file: never a symlink followed, and a FIFO
+         * put in its place cannot block the job */
+        if ((fd = pmd_beneath(at.dfd, at.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0)) >= 0)
             close(fd);
         rc = fd < 0 ? fd : 0;
         break;

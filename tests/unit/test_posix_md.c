@@ -206,6 +206,23 @@ static void test_posix_md_subdir_made_again(void **state)
     assert_true(has(d0, "b", "b"));
 }
 
+/* A FIFO or a symlink put in place of the job's file: open neither blocks
+ * nor follows it. */
+static void test_posix_md_open_never_blocks_or_follows(void **state)
+{
+    struct fixture *f = *state;
+    char p[256];
+    snprintf(p, sizeof p, "%s/fifo", f->root);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    assert_int_equal(md(f, OP_OPEN, "fifo", NULL, NULL), 0);
+    put(f->out, "s", "sentinel");
+    snprintf(p, sizeof p, "%s/s", f->out);
+    char l[256];
+    snprintf(l, sizeof l, "%s/l", f->root);
+    assert_int_equal(symlink(p, l), 0);
+    assert_int_equal(md(f, OP_OPEN, "l", NULL, NULL), -ELOOP);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +232,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_posix_md_work_dir_opened_once, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_posix_md_subdir_cannot_lead_out, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_posix_md_subdir_made_again, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_posix_md_open_never_blocks_or_follows, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
