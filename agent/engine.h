@@ -63,6 +63,9 @@ struct engine_job {
     struct engine_file *files;
     uint32_t nfiles;
     const char *root;          /* posix: the --allow root the files are beneath */
+    const char *md_base;       /* rw=metadata: the job's work directory (set by
+                                  mdjob; posix md() keeps it open, see posix_md.h) */
+    void *md_state;            /* posix md(): its directory fds, freed by teardown */
     int create;                /* open files for writing, creating them */
     uint32_t dio_align;        /* direct=1: offsets and sizes must be
                                   multiples of this (set by setup); 0 = any */
@@ -91,10 +94,12 @@ struct engine_ops {
      * 0 with *size set, -ENOENT if missing. */
     int (*file_size)(struct engine_job *ej, uint32_t file, uint64_t *size);
     void (*teardown)(struct engine_job *ej);
-    /* One metadata op, synchronous: OP_CREATE (create path, write size
-     * bytes from buf, close), OP_STAT, OP_OPEN (open and close), OP_READDIR
-     * (list directory path; *count = entries), OP_RENAME (path -> path2),
-     * OP_UNLINK, OP_MKDIR, OP_RMDIR.  Paths are like engine_file.path.
+    /* One metadata op, synchronous: OP_CREATE (create path exclusively:
+     * -EEXIST if it exists; write size bytes from buf, close), OP_STAT,
+     * OP_OPEN (open and close), OP_READDIR (list directory path; *count =
+     * entries), OP_RENAME (path -> path2, never replacing an existing path2:
+     * -EEXIST), OP_UNLINK, OP_MKDIR, OP_RMDIR.  Paths are like
+     * engine_file.path (posix: resolved beneath root, see posix_md.h).
      * 0 or -errno.  NULL if the engine has no metadata support. */
     int (*md)(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
               const char *buf, uint64_t size, uint64_t *count);

@@ -36,8 +36,13 @@
  * job ends with what it measured until then.
  *
  * Metadata (rw=metadata): md() starts one async call (or a short chain:
- * create, write, close) and runs the same loop until it completes, so the
- * reconnect handling and the server timeout above apply to it too.
+ * create, write, close; lookup, rename) and runs the same loop until it
+ * completes, so the reconnect handling and the server timeout above apply
+ * to it too.  Creates are exclusive and a rename looks its target up first
+ * and fails with EEXIST if it exists: the job never truncates, replaces or
+ * removes a name it did not create (NFS has no rename that refuses an
+ * existing target, so a name appearing between the lookup and the rename
+ * is the one window left).
  *
  * Transfer sizes: requests larger than the server's rsize/wsize are split
  * into several RPCs and completed once, when all parts are back; the first
@@ -1186,6 +1191,31 @@ static void nfse_md_opendir_cb(int status, struct nfs_context *nfs, void *data, 
     nfse_md_finish(m, 0);
 }
 
+/* rename: the target was looked up first; only a missing one is replaced
+ * by the rename (NFS has no rename that refuses an existing target). */
+static void nfse_md_rename_cb(int status, struct nfs_context *nfs, void *data, void *priv)
+{
+    (void)data;
+    struct nfse_md *m = priv;
+    struct nfse_job *j = m->j;
+    if (status == 0) {
+        nfse_server_ok(j);
+        nfse_md_finish(m, -EEXIST);     /* someone else's name: left alone */
+        return;
+    }
+    if (status != -ENOENT) {
+        nfse_md_finish(m, nfse_md_status(m, status));
+        return;
+    }
+    nfse_server_ok(j);               /* missing: what we hoped for, no error to note */
+    if (m->abandoned || j->dead || j->tearing_down) {
+        nfse_md_finish(m, -ENOTCONN);
+        return;
+    }
+    if (nfs_rename_async(nfs, m->path, m->path2, nfse_md_done_cb, m) != 0)
+        nfse_md_finish(m, -EIO);
+}
+
 static struct nfse_md *nfse_md_get(struct nfse_job *j)
 {
     struct nfse_md *m = j->md_free;
@@ -1250,8 +1280,9 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     int rc;
     switch (op) {
     case OP_CREATE:
-        /* no O_EXCL: like creat(2); libnfs's NFSv4 create is exclusive anyway */
-        rc = nfs_create_async(j->nfs, m->path, O_RDWR | O_TRUNC, 0644, nfse_md_open_cb, m);
+        /* exclusive: a name that exists is not this job's (EEXIST), and an
+         * existing file is never truncated */
+        rc = nfs_create_async(j->nfs, m->path, O_RDWR | O_EXCL, 0644, nfse_md_open_cb, m);
         break;
     case OP_STAT:
         rc = nfs_stat64_async(j->nfs, m->path, nfse_md_done_cb, m);
@@ -1263,7 +1294,7 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
         rc = nfs_opendir_async(j->nfs, m->path, nfse_md_opendir_cb, m);
         break;
     case OP_RENAME:
-        rc = path2 ? nfs_rename_async(j->nfs, m->path, m->path2, nfse_md_done_cb, m) : -EINVAL;
+        rc = path2 ? nfs_stat64_async(j->nfs, m->path2, nfse_md_rename_cb, m) : -EINVAL;
         break;
     case OP_UNLINK:
         rc = nfs_unlink_async(j->nfs, m->path, nfse_md_done_cb, m);

@@ -78,8 +78,9 @@ static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 
 static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 {
+    struct psync_state *s = ej->priv;
     struct stat st;
-    if (stat(ej->files[file].path, &st) < 0)
+    if (fstat(s->fd[file], &st) < 0)     /* the file opened beneath the root, not a path */
         return -errno;
     *size = (uint64_t)st.st_size;
     return 0;
@@ -88,6 +89,7 @@ static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 static void psync_teardown(struct engine_job *ej)
 {
     struct psync_state *s = ej->priv;
+    posix_md_release(ej);
     if (!s)
         return;
     for (uint32_t i = 0; i < ej->nfiles; i++)

@@ -274,6 +274,7 @@ static void uring_invalidate(struct engine_job *ej)
 static void uring_teardown(struct engine_job *ej)
 {
     struct uring_state *s = ej->priv;
+    posix_md_release(ej);
     if (!s)
         return;
     if (s->ring_ok)

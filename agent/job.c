@@ -500,7 +500,7 @@ int job_prepare(struct job *j)
 {
     int rc;
     if (j->spec->rw == RW_METADATA)
-        return 0;
+        return mdjob_prepare(j);
     j->loop = xmalloc(sizeof *j->loop);
     if ((rc = loop_init(j->loop, j)) < 0)
         job_release(j);
@@ -537,6 +537,10 @@ void job_join(struct job *j)
 
 void job_release(struct job *j)
 {
+    if (!j->thread_started) {
+        free(j->md_found);
+        j->md_found = NULL;
+    }
     if (j->thread_started || !j->loop)
         return;
     loop_free(j->loop);

@@ -32,6 +32,9 @@ struct job {
     struct halt *halt;         /* the phase's stop signal: every sleep of the
                                   thread and every layout chunk checks it */
     char workdir[PLAN_PATH_MAX];  /* rw=metadata: the directory it works in */
+    uint8_t *md_found;         /* rw=metadata: bit d = subdirectory d existed
+                                  before the phase (mdjob_prepare; freed by
+                                  mdjob_run or job_release), or NULL */
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
 

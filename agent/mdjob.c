@@ -1,15 +1,16 @@
 /* mdjob: see mdjob.h.  Ops are synchronous engine calls (one in flight per
  * job thread); numjobs gives concurrency.  Names are generated when an op
  * needs them (one snprintf into a stack buffer, next to a system call or an
- * RPC), not stored: a file costs one byte of state, so nrfiles=1000000 is
- * 1 MB per thread instead of 2 GB of names.  The timed loop allocates
- * nothing.
+ * RPC), not stored: a file costs three bits of state (bitmaps by file
+ * index), so nrfiles=1000000 is 375 KB per thread instead of 2 GB of names.
+ * The timed loop allocates nothing.
  *
- * What a job creates it tracks (MD_EXISTS, MD_DEXISTS) and removes at the
- * end, also when a create failed half-way (the file exists, its data did
- * not fit): a full file system must not leave names that make the next
- * run fail with EEXIST.  An error no retry cures (engine_error_persistent)
- * ends the job at once, named. */
+ * What a job creates it tracks (mine, dmine) and removes at the end, also
+ * when a create failed half-way (the file exists, its data did not fit): a
+ * full file system must not leave names that make the next run fail with
+ * EEXIST.  Only those names are ever renamed or removed: an op on any other
+ * name is counted as failed without being issued.  An error no retry cures
+ * (engine_error_persistent) ends the job at once, named. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,19 +22,28 @@
 
 #define MD_NAME_MAX PLAN_PATH_MAX
 
-/* state[i] of file i */
-#define MD_EXISTS   1u     /* the file exists now */
-#define MD_DEXISTS  2u     /* its mkdir'ed <name>.d exists now */
-#define MD_RENAMED  4u     /* it is called <name>.r now */
+static int bit_get(const uint8_t *b, uint32_t i) { return (b[i >> 3] >> (i & 7)) & 1; }
+static void bit_set(uint8_t *b, uint32_t i) { b[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+static void bit_clear(uint8_t *b, uint32_t i) { b[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
 
+/* Per file i, one bit in each map: three bits a file, so nrfiles=1000000
+ * costs 375 KB per thread. */
 struct md {
     struct job *j;
     uint32_t n;            /* files */
     uint32_t ndirs;        /* subdirectories (files_per_dir), 0 = none */
-    uint8_t *state;        /* [n] MD_* bits */
+    uint8_t *mine;         /* file i exists and this job created it */
+    uint8_t *dmine;        /* its <name>.d exists and this job made it */
+    uint8_t *renamed;      /* it is called <name>.r now */
+    uint8_t *found;        /* subdirectory d existed before the phase: not
+                              this run's to remove (j->md_found, or NULL) */
     char *buf;             /* filesize bytes of data for create */
     int made_workdir;
     int fatal;             /* the engine gave up (its text in ej.err): stop */
+    uint64_t foreign;      /* creates, mkdirs, renames that met a name this
+                              job did not make (EEXIST): counted failed */
+    char foreign_name[MD_NAME_MAX + 64];  /* the first of them */
+    enum op_type foreign_op;
 };
 
 static const char *md_op_name(enum op_type op)
@@ -75,7 +85,7 @@ static const char *md_name(const struct md *m, uint32_t i, const char *suffix, c
 /* File i's current name (renamed or not). */
 static const char *md_file(const struct md *m, uint32_t i, char *out, size_t len)
 {
-    return md_name(m, i, m->state[i] & MD_RENAMED ? ".r" : "", out, len);
+    return md_name(m, i, bit_get(m->renamed, i) ? ".r" : "", out, len);
 }
 
 static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0, int rc)
@@ -147,6 +157,24 @@ static int md_stop(const struct md *m)
            (j->t_end_ns && clock_now_ns() >= j->t_end_ns);
 }
 
+/* An op on a name this job does not hold (never made, or made by someone
+ * else): it is not issued, only counted as failed, so nothing the job did
+ * not create is ever opened, renamed or removed. */
+static void md_not_held(struct md *m, enum op_type op)
+{
+    md_record(m, op, 0, clock_now_ns(), -ENOENT);
+}
+
+/* The op met a name that exists and is not ours: left alone, remembered
+ * for the job's error. */
+static void md_foreign(struct md *m, enum op_type op, const char *name)
+{
+    if (m->foreign++ == 0) {
+        snprintf(m->foreign_name, sizeof m->foreign_name, "%s", name);
+        m->foreign_op = op;
+    }
+}
+
 /* One pass of md_ops over all files.  Returns 1 if stopped early. */
 static int md_pass(struct md *m)
 {
@@ -164,36 +192,72 @@ static int md_pass(struct md *m)
             continue;
         }
         for (uint32_t i = 0; i < m->n; i++) {
-            int rc;
+            int rc, held = bit_get(m->mine, i);
             if (md_stop(m))
                 return 1;
             switch (op) {
             case OP_CREATE:
+                if (held) {            /* ours already (an unlink failed) */
+                    md_not_held(m, op);
+                    break;
+                }
                 rc = md_call_in_dir(m, op, md_file(m, i, name, sizeof name), sp->filesize, i);
                 if (rc == 0)
-                    m->state[i] |= MD_EXISTS;
+                    bit_set(m->mine, i);
+                else if (rc == -EEXIST)
+                    md_foreign(m, op, name);
                 break;
             case OP_RENAME:
-                /* <name> -> <name>.r, or back when renamed already */
-                md_name(m, i, m->state[i] & MD_RENAMED ? "" : ".r", tmp, sizeof tmp);
-                if (md_call(m, op, md_file(m, i, name, sizeof name), tmp, 0, 1) == 0)
-                    m->state[i] ^= MD_RENAMED;
+                if (!held) {
+                    md_not_held(m, op);
+                    break;
+                }
+                /* <name> -> <name>.r, or back when renamed already; the
+                 * engine never replaces an existing target */
+                md_name(m, i, bit_get(m->renamed, i) ? "" : ".r", tmp, sizeof tmp);
+                rc = md_call(m, op, md_file(m, i, name, sizeof name), tmp, 0, 1);
+                if (rc == 0)
+                    m->renamed[i >> 3] ^= (uint8_t)(1u << (i & 7));
+                else if (rc == -EEXIST)
+                    md_foreign(m, op, tmp);
                 break;
             case OP_UNLINK:
-                if (md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1) == 0)
-                    m->state[i] &= (uint8_t)~MD_EXISTS;
+                if (!held) {
+                    md_not_held(m, op);
+                    break;
+                }
+                rc = md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
+                if (rc == 0 || rc == -ENOENT) {   /* ENOENT: gone; not ours any more */
+                    bit_clear(m->mine, i);
+                    bit_clear(m->renamed, i);
+                }
                 break;
             case OP_MKDIR:
-            case OP_RMDIR:
+                if (bit_get(m->dmine, i)) {
+                    md_not_held(m, op);
+                    break;
+                }
                 md_name(m, i, ".d", tmp, sizeof tmp);
-                rc = op == OP_MKDIR ? md_call_in_dir(m, op, tmp, 0, i) : md_call(m, op, tmp, NULL, 0, 1);
-                if (rc == 0 && op == OP_MKDIR)
-                    m->state[i] |= MD_DEXISTS;
-                else if (rc == 0)
-                    m->state[i] &= (uint8_t)~MD_DEXISTS;
+                rc = md_call_in_dir(m, op, tmp, 0, i);
+                if (rc == 0)
+                    bit_set(m->dmine, i);
+                else if (rc == -EEXIST)
+                    md_foreign(m, op, tmp);
                 break;
-            default:   /* OP_STAT, OP_OPEN */
-                md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
+            case OP_RMDIR:
+                if (!bit_get(m->dmine, i)) {
+                    md_not_held(m, op);
+                    break;
+                }
+                rc = md_call(m, op, md_name(m, i, ".d", tmp, sizeof tmp), NULL, 0, 1);
+                if (rc == 0 || rc == -ENOENT)
+                    bit_clear(m->dmine, i);
+                break;
+            default:   /* OP_STAT, OP_OPEN: only on what the job holds */
+                if (!held)
+                    md_not_held(m, op);
+                else
+                    md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
                 break;
             }
         }
@@ -201,19 +265,101 @@ static int md_pass(struct md *m)
     return 0;
 }
 
-/* Remove what a pass left, uncounted; every file is back to its name. */
+/* Remove what a pass left, uncounted: only what this job made. */
 static void md_clean(struct md *m)
 {
     char tmp[MD_NAME_MAX + 64];
     for (uint32_t i = 0; i < m->n; i++) {
-        if ((m->state[i] & MD_EXISTS) && md_call(m, OP_UNLINK, md_file(m, i, tmp, sizeof tmp), NULL, 0, 0) == 0)
-            m->state[i] &= (uint8_t)~MD_EXISTS;
-        m->state[i] &= (uint8_t)~MD_RENAMED;
-        if (m->state[i] & MD_DEXISTS) {
-            md_call(m, OP_RMDIR, md_name(m, i, ".d", tmp, sizeof tmp), NULL, 0, 0);
-            m->state[i] &= (uint8_t)~MD_DEXISTS;
+        if (bit_get(m->mine, i)) {
+            int rc = md_call(m, OP_UNLINK, md_file(m, i, tmp, sizeof tmp), NULL, 0, 0);
+            if (rc == 0 || rc == -ENOENT) {
+                bit_clear(m->mine, i);
+                bit_clear(m->renamed, i);
+            }
+        }
+        if (bit_get(m->dmine, i)) {
+            int rc = md_call(m, OP_RMDIR, md_name(m, i, ".d", tmp, sizeof tmp), NULL, 0, 0);
+            if (rc == 0 || rc == -ENOENT)
+                bit_clear(m->dmine, i);
         }
     }
+}
+
+static uint32_t md_ndirs(const struct job_spec *sp)
+{
+    return sp->files_per_dir ? (sp->nrfiles + sp->files_per_dir - 1) / sp->files_per_dir : 0;
+}
+
+/* mkdir -p of the work directory's parents beneath the root (kernel
+ * mounts), through the engine's confined mkdir: a symlink on the way that
+ * leads out of the root fails it instead of being followed. */
+static int md_make_parents(struct job *j)
+{
+    const char *root = j->ej.root;
+    size_t rl = strlen(root);
+    char p[MD_NAME_MAX], *last, *s;
+    uint64_t n;
+
+    snprintf(p, sizeof p, "%s", j->workdir);
+    if (strcmp(root, "/") == 0)
+        rl = 0;
+    else if (strncmp(p, root, rl) != 0 || p[rl] != '/')
+        return 0;              /* the engine refuses it by name later */
+    if (!(last = strrchr(p, '/')) || (size_t)(last - p) <= rl)
+        return 0;              /* its parent is the root */
+    *last = '\0';
+    for (s = p + rl + 1;; s++) {
+        int rc;
+        if ((s = strchr(s, '/')) != NULL)
+            *s = '\0';
+        rc = j->eng->md(&j->ej, OP_MKDIR, p, NULL, NULL, 0, &n);
+        if (rc < 0 && rc != -EEXIST) {
+            char e[128];
+            snprintf(j->ej.err, sizeof j->ej.err, "%s: cannot create its directory: %s%s", p,
+                     engine_strerror(rc, e, sizeof e),
+                     rc == -EXDEV ? " (it leads outside the allowed directory)" : "");
+            return rc;
+        }
+        if (!s)
+            return 0;
+        *s = '/';
+    }
+}
+
+int mdjob_prepare(struct job *j)
+{
+    const struct job_spec *sp = j->spec;
+    uint32_t ndirs = md_ndirs(sp);
+    struct md m;
+    char dir[MD_NAME_MAX + 16];
+    uint64_t n;
+
+    int rc;
+
+    j->ej.md_base = j->workdir;
+    if (!j->eng->md)
+        return 0;
+    if (j->ej.root && (rc = md_make_parents(j)) < 0)
+        return rc;
+    if (ndirs == 0)
+        return 0;
+    memset(&m, 0, sizeof m);
+    m.j = j;
+    m.ndirs = ndirs;
+    /* a work directory that does not exist yet has no subdirectories */
+    if (j->eng->md(&j->ej, OP_STAT, j->workdir, NULL, NULL, 0, &n) == -ENOENT)
+        return 0;
+    j->md_found = xcalloc((ndirs + 7) / 8, 1);
+    for (uint32_t d = 0; d < ndirs; d++) {
+        if (halt_raised(j->halt)) {
+            snprintf(j->ej.err, sizeof j->ej.err, "stopped while preparing");
+            return -ECANCELED;
+        }
+        if (j->eng->md(&j->ej, OP_STAT, md_dir(&m, d, dir, sizeof dir), NULL, NULL, 0, &n) != -ENOENT)
+            bit_set(j->md_found, d);
+    }
+    j->ej.err[0] = '\0';
+    return 0;
 }
 
 int mdjob_run(struct job *j)
@@ -221,6 +367,7 @@ int mdjob_run(struct job *j)
     const struct job_spec *sp = j->spec;
     const char *base = j->workdir;
     char dir[MD_NAME_MAX + 16];
+    size_t bytes;
     struct md m;
     int rc = 0;
 
@@ -231,8 +378,13 @@ int mdjob_run(struct job *j)
     memset(&m, 0, sizeof m);
     m.j = j;
     m.n = sp->nrfiles;
-    m.ndirs = sp->files_per_dir ? (m.n + sp->files_per_dir - 1) / sp->files_per_dir : 0;
-    m.state = xcalloc(m.n, 1);
+    m.ndirs = md_ndirs(sp);
+    m.found = j->md_found;
+    j->ej.md_base = base;
+    bytes = ((size_t)m.n + 7) / 8;
+    m.mine = xcalloc(bytes ? bytes : 1, 1);
+    m.dmine = xcalloc(bytes ? bytes : 1, 1);
+    m.renamed = xcalloc(bytes ? bytes : 1, 1);
     m.buf = xcalloc(1, sp->filesize ? sp->filesize : 1);
     if (!sp->shared_dir) {
         rc = md_call(&m, OP_MKDIR, base, NULL, 0, 0);
@@ -246,8 +398,10 @@ int mdjob_run(struct job *j)
             rc = 0;
     }
     if (rc < 0) {
-        snprintf(j->ej.err, sizeof j->ej.err, "%s: cannot create the job's directory: %s",
-                 base, strerror(-rc));
+        char e[128];
+        snprintf(j->ej.err, sizeof j->ej.err, "%s: cannot create the job's directory: %s%s", base,
+                 engine_strerror(rc, e, sizeof e),
+                 rc == -EXDEV ? " (it leads outside the allowed directory)" : "");
         goto out;
     }
     j->t_first_ns = clock_now_ns();
@@ -258,14 +412,30 @@ int mdjob_run(struct job *j)
     } while (sp->time_based && !md_stop(&m));
     if (m.fatal)
         rc = m.fatal;
+    else if (m.foreign) {
+        char e[128];
+        rc = -EEXIST;
+        snprintf(j->ej.err, sizeof j->ej.err,
+                 "%s: %s failed: %s: this run did not create it, so it was left alone "
+                 "(%llu failed op%s like it)", m.foreign_name, md_op_name(m.foreign_op),
+                 engine_strerror(rc, e, sizeof e), (unsigned long long)m.foreign,
+                 m.foreign == 1 ? "" : "s");
+    }
 out:
     md_clean(&m);
-    /* subdirectories and the work dir go if empty (shared ones may not be) */
+    /* subdirectories this run made go if empty (shared ones may not be
+     * yet: the last job out removes them); never one that was there
+     * before the phase */
     for (uint32_t d = 0; d < m.ndirs; d++)
-        md_call(&m, OP_RMDIR, md_dir(&m, d, dir, sizeof dir), NULL, 0, 0);
+        if (m.made_workdir || !m.found || !bit_get(m.found, d))
+            md_call(&m, OP_RMDIR, md_dir(&m, d, dir, sizeof dir), NULL, 0, 0);
     if (m.made_workdir)
         md_call(&m, OP_RMDIR, base, NULL, 0, 0);
-    free(m.state);
+    free(m.mine);
+    free(m.dmine);
+    free(m.renamed);
     free(m.buf);
+    free(j->md_found);
+    j->md_found = NULL;
     return rc;
 }

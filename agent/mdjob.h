@@ -9,13 +9,27 @@
  *   they share a directory); mkdir/rmdir work on <file name>.d
  * Time-based jobs repeat the whole sequence; whatever a pass leaves behind
  * (e.g. md_ops without unlink) is removed between passes and at the end,
- * uncounted, so the directory is as clean afterwards as before. */
+ * uncounted, so the directory is as clean afterwards as before.
+ *
+ * Ownership: a job only ever stats, opens, renames or removes a name it
+ * created itself in this run (create and mkdir are exclusive: a name that
+ * exists is someone else's).  An op on a name it does not hold is not
+ * issued and counts as failed; a create, mkdir or rename that meets an
+ * existing name fails with EEXIST, is counted, and ends the job with that
+ * error named when its time is up.  Subdirectories d<k> are removed at the
+ * end only if they did not exist before the phase (mdjob_prepare). */
 #ifndef NFSTORM_MDJOB_H
 #define NFSTORM_MDJOB_H
 
 #include "agent/job.h"
 
-/* Run the metadata loop in the job's thread; 0 or -errno (text in ej.err). */
+/* Before the phase starts (job_prepare, a worker thread, the engine set
+ * up): note which of the job's subdirectories exist already, so the job
+ * never removes one it did not make.  0 or -errno (text in ej.err). */
+int mdjob_prepare(struct job *j);
+/* Run the metadata loop in the job's thread; 0 or -errno (text in ej.err):
+ * -EEXIST when names the job would have created existed already (counted
+ * as failed ops, never touched; the first one named). */
 int mdjob_run(struct job *j);
 
 #endif

@@ -185,9 +185,8 @@ static int md_workdir(const struct job_spec *js, const struct agent_identity *id
         snprintf(out, outlen, "%s", full[0] ? full : ".");
         return 0;
     }
-    if ((rc = paths_confine(id->allow, full, out, outlen, err, errlen)) < 0)
-        return rc;
-    return paths_make_parents(out);
+    /* its parents are made beneath the root by mdjob_prepare */
+    return paths_confine(id->allow, full, out, outlen, err, errlen);
 }
 
 /* Fill thread t (global job number g on this agent) of job js: its
@@ -218,8 +217,12 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
             return rc;
         j->ej.nfs_url = xstrdup(url);
     }
-    if (js->rw == RW_METADATA)
-        return md_workdir(js, id, t, j->workdir, sizeof j->workdir, err, errlen);
+    if (js->rw == RW_METADATA) {
+        rc = md_workdir(js, id, t, j->workdir, sizeof j->workdir, err, errlen);
+        if (rc == 0 && strcmp(js->ioengine, "nfs") != 0)
+            j->ej.root = paths_root_of(id->allow, j->workdir);  /* md ops resolve beneath it */
+        return rc;
+    }
 
     /* offset_increment counts jobs across all agents (fio's global job
      * number): agent a's thread t is job a*numjobs + t */
@@ -249,12 +252,9 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         ef->start = js->offset + js->offset_increment * first;
         if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
             continue;
-        /* kernel-mount engines open beneath the root the path is under */
+        /* kernel-mount engines open beneath the root the path is under
+         * (and make its missing directories there: posix_open) */
         j->ej.root = paths_root_of(id->allow, ef->path);
-        if ((rc = paths_make_parents(ef->path)) < 0) {
-            snprintf(err, errlen, "%s: cannot create its directory: %s", ef->path, strerror(-rc));
-            return rc;
-        }
     }
     return 0;
 }

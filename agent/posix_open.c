@@ -8,6 +8,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "agent/paths.h"
 #include "agent/posix_open.h"
 
 static int open_beneath(int rootfd, const char *rel, int flags)
@@ -20,11 +21,50 @@ static int open_beneath(int rootfd, const char *rel, int flags)
     return (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof how);
 }
 
-/* Open path (beneath root if given), creating it only if missing. */
+/* mkdir -p of rel's directories, each made with mkdirat in its parent
+ * opened beneath the root: a symlink on the way that leads out fails it
+ * (EXDEV) instead of being followed.  0 or -1 with errno. */
+static int mkdirs_beneath(int rootfd, const char *rel)
+{
+    char p[PLAN_PATH_MAX];
+    if (snprintf(p, sizeof p, "%s", rel) >= (int)sizeof p) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *s = p; (s = strchr(s, '/')) != NULL; s++) {
+        char *name = p, *up;
+        int pfd, rc;
+        *s = '\0';
+        if ((up = strrchr(p, '/')) != NULL) {
+            *up = '\0';
+            name = up + 1;
+        }
+        pfd = up ? open_beneath(rootfd, p, O_PATH | O_DIRECTORY) : rootfd;
+        if (up)
+            *up = '/';
+        if (pfd < 0)
+            return -1;
+        rc = *name ? mkdirat(pfd, name, 0755) : 0;
+        if (rc < 0 && errno == EEXIST)
+            rc = 0;
+        if (pfd != rootfd) {
+            int e = errno;
+            close(pfd);
+            errno = e;
+        }
+        *s = '/';
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Open path (beneath root if given), creating it (and its missing
+ * directories) only if missing. */
 static int open_one(int rootfd, const char *root, const char *path, int flags, int create, int *created)
 {
     const char *rel = path;
-    int fd;
+    int fd, made_dirs = 0;
 
     *created = 0;
     if (rootfd >= 0) {
@@ -35,7 +75,7 @@ static int open_one(int rootfd, const char *root, const char *path, int flags, i
         if (!*rel)
             rel = ".";
     }
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = 0; attempt < 3; attempt++) {
         fd = rootfd >= 0 ? open_beneath(rootfd, rel, flags) : open(path, flags | O_CLOEXEC);
         if (fd >= 0 || errno != ENOENT || !create)
             return fd;
@@ -44,6 +84,16 @@ static int open_one(int rootfd, const char *root, const char *path, int flags, i
         if (fd >= 0) {
             *created = 1;
             return fd;
+        }
+        if (errno == ENOENT && !made_dirs) {   /* its directory is missing */
+            int rc = rootfd >= 0 ? mkdirs_beneath(rootfd, rel) : paths_make_parents(path);
+            if (rc < 0) {
+                if (rootfd < 0)
+                    errno = -rc;
+                return -1;
+            }
+            made_dirs = 1;
+            continue;
         }
         if (errno != EEXIST)       /* EEXIST: another job created it meanwhile */
             return fd;

@@ -8,7 +8,9 @@
  * openat2 (< 5.6) fall back to a plain open of the checked path.
  *
  * A file is created only if it does not exist (O_EXCL), so the job knows
- * which files it created: the only ones unlink=1 may delete.
+ * which files it created: the only ones unlink=1 may delete.  Its missing
+ * directories are made the same way, each with mkdirat in its parent
+ * opened beneath the root.
  *
  * direct=1: the file system's direct I/O alignment (statx STATX_DIOALIGN)
  * goes into ej->dio_align so a misaligned plan is refused by name instead

@@ -256,6 +256,7 @@ static void test_uring_md_ops(void **state)
     uint64_t count = 0;
 
     setup_or_skip(f);
+    f->ej.root = f->dir;                     /* md ops resolve beneath a root */
     snprintf(d, sizeof d, "%s/md", f->dir);
     snprintf(a, sizeof a, "%s/a", d);
     snprintf(b, sizeof b, "%s/b", d);
