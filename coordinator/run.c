@@ -87,6 +87,8 @@ struct conn {
     uint64_t error_at_ns;      /* it reported an error while running (0: none) */
     uint64_t window_ns;        /* start of the current one-second message budget */
     uint32_t window_msgs;      /* messages received in it */
+    char first[24];            /* the peer's first bytes, to show a stranger */
+    uint32_t nfirst;
 };
 
 struct run {
@@ -529,9 +531,10 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
         return;
     }
     if (m->index > interval_allowed(r)) {
-        agent_violation(c, "sent interval %u of phase %u after %.1f s: more than %u-ms intervals "
-                        "allow; dropped", m->index, m->phase,
-                        (double)(run_now(r) - r->res->phases[r->phase].t0_ns) / 1e9, r->opt->interval_ms);
+        uint64_t t0 = r->res->phases[r->phase].t0_ns, now = run_now(r);
+        agent_violation(c, "sent interval %u of phase %u %.1f s after its start: more than %u-ms "
+                        "intervals allow; dropped", m->index, m->phase,
+                        (double)(now > t0 ? now - t0 : 0) / 1e9, r->opt->interval_ms);
         free(m);
         return;
     }
@@ -770,18 +773,13 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
 }
 
-/* Up to 24 bytes at the front of what a peer sent, printable. */
-static void peer_said(const struct conn *c, char *out, size_t len)
+/* The first bytes a peer sent, printable (out: sizeof c->first + 1). */
+static void peer_said(const struct conn *c, char *out)
 {
-    const struct frame_reader *rd = &c->rd;
-    size_t n = rd->in.len - rd->pos, i;
+    uint32_t i;
 
-    if (n > 24)
-        n = 24;
-    if (n + 1 > len)
-        n = len - 1;
-    for (i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)rd->in.data[rd->pos + i];
+    for (i = 0; i < c->nfirst; i++) {
+        unsigned char ch = (unsigned char)c->first[i];
         out[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '.';
     }
     out[i] = '\0';
@@ -796,11 +794,16 @@ static void conn_feed(struct conn *c, const void *bytes, size_t len)
     uint32_t n;
     int rc;
 
+    if (c->nfirst < sizeof c->first) {
+        size_t k = sizeof c->first - c->nfirst < len ? sizeof c->first - c->nfirst : len;
+        memcpy(c->first + c->nfirst, bytes, k);
+        c->nfirst += (uint32_t)k;
+    }
     frame_reader_feed(&c->rd, bytes, len);
     while (!r->finished && c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
         if (rc < 0 && c->state == C_HELLO) {
-            char said[32];
-            peer_said(c, said, sizeof said);
+            char said[sizeof c->first + 1];
+            peer_said(c, said);
             run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr,
                      said);
             return;
