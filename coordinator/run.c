@@ -1032,3 +1032,82 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         return RUN_PARTIAL;
     return RUN_OK;
 }
+
+/* The fuzzer's seam (run.h).  The same struct run, handlers and result as a
+ * real run; only the transport (conn_send drops, conn_close only marks)
+ * and the clock (fake_now_ns) differ. */
+int run_feed_script(const struct plan *plan, const struct run_options *opt, const unsigned char *script,
+                    size_t len, struct run_result *result, char *err, size_t errlen)
+{
+    struct run r;
+    size_t i = 0;
+
+    memset(&r, 0, sizeof r);
+    r.plan = plan;
+    r.opt = opt;
+    r.res = result;
+    r.n = opt->naddrs;
+    r.err = err;
+    r.errlen = errlen;
+    r.fake = 1;
+    r.fake_now_ns = 1000000000000ull;
+    r.t_start_ns = run_now(&r);
+    result_init(result, plan, r.n, opt->interval_ms);
+    for (uint32_t a = 0; a < r.n; a++)
+        snprintf(result->agents[a].addr, sizeof result->agents[a].addr, "%s", opt->addrs[a]);
+    uv_loop_init(&r.loop);
+    uv_timer_init(&r.loop, &r.timer);
+    r.timer.data = &r;
+    uv_signal_init(&r.loop, &r.sigint);
+    uv_signal_init(&r.loop, &r.sigterm);
+    r.c = xcalloc(r.n, sizeof *r.c);
+    for (uint32_t a = 0; a < r.n; a++) {
+        struct conn *c = &r.c[a];
+        c->run = &r;
+        c->id = a;
+        c->addr = opt->addrs[a];
+        c->acc = xmalloc(sizeof *c->acc);
+        op_set_init(c->acc);
+        frame_reader_init(&c->rd, HELLO_FRAME_MAX);
+        c->open = 1;
+        c->state = C_HELLO;
+        c->last_rx_ns = r.t_start_ns;
+    }
+    /* records: [0x80|t] advances the clock t*100 ms and runs the timer;
+     * [a][len:2] then len bytes from agent a % n */
+    while (i < len && !r.finished) {
+        unsigned char op = script[i++];
+        if (op & 0x80) {
+            r.fake_now_ns += (uint64_t)(op & 0x7f) * 100000000u;
+            on_timer(&r.timer);
+            continue;
+        }
+        if (len - i < 2)
+            break;
+        size_t n = (size_t)script[i] << 8 | script[i + 1];
+        i += 2;
+        if (n > len - i)
+            n = len - i;
+        struct conn *c = &r.c[op % r.n];
+        if (c->open)
+            conn_feed(c, script + i, n);
+        i += n;
+    }
+    /* the script is over: every agent hangs up */
+    for (uint32_t a = 0; a < r.n && !r.finished; a++)
+        if (r.c[a].open) {
+            if (r.c[a].state == C_HELLO)
+                run_fail(&r, "agent %u (%s): closed before its welcome", a, r.c[a].addr);
+            else
+                conn_lost(&r.c[a], "connection closed");
+        }
+    run_shutdown(&r);
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&r.loop);
+    for (uint32_t a = 0; a < r.n; a++) {
+        frame_reader_free(&r.c[a].rd);
+        free(r.c[a].acc);
+    }
+    free(r.c);
+    return r.failed || result->end == RUN_END_FAILED ? -EIO : r.nlost ? RUN_PARTIAL : RUN_OK;
+}
