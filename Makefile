@@ -163,7 +163,7 @@ fuzz-corpus: $(FUZZ_DIR)/gen_corpus
 FUZZ_RUNS_frame_msg ?= $(FUZZ_RUNS)
 FUZZ_RUNS_plan      ?= $(FUZZ_RUNS)
 FUZZ_RUNS_journal   ?= 2000
-FUZZ_RUNS_run       ?= 3000
+FUZZ_RUNS_run       ?= 1000
 fuzz_smoke_one = rm -rf $(FUZZ_DIR)/work/$(1) && mkdir -p $(FUZZ_DIR)/work/$(1) && \
   { $(FUZZ_DIR)/fuzz_$(1) -runs=$(2) -seed=1 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
