@@ -53,9 +53,13 @@
  * timer jitter and a late interval sent with the phase's last one. */
 #define INTERVAL_SLACK_NS (500 * 1000000ull)
 #define INTERVAL_SLACK_K  2u
-/* Messages per second an agent may send: a ping, a progress and an interval
- * per interval, an error or two; anything far beyond is a flood. */
-#define MSGS_PER_S_BASE   100u
+/* Messages an agent may send: a token bucket refilled at 10 + 3 per
+ * interval a second (a ping, a layout progress and an interval per
+ * interval, a few more), holding 30 s of that: a coordinator paused for a
+ * while (SIGSTOP, a slow terminal) then reads the backlog of an honest
+ * agent without calling it a flood. */
+#define MSGS_PER_S_BASE   10u
+#define MSGS_BURST_S      30u
 
 enum conn_state { C_CONNECTING, C_HELLO, C_AUTH, C_SYNCING, C_PLANNED, C_READY, C_RUNNING, C_DONE, C_LOST };
 
@@ -85,8 +89,8 @@ struct conn {
     struct op_set *acc;        /* this phase's intervals: a lost agent's totals,
                                   and what its phase-done must match */
     uint64_t error_at_ns;      /* it reported an error while running (0: none) */
-    uint64_t window_ns;        /* start of the current one-second message budget */
-    uint32_t window_msgs;      /* messages received in it */
+    uint64_t budget_ns;        /* when the message budget was last refilled */
+    double budget;             /* messages it may still send (token bucket) */
     char first[24];            /* the peer's first bytes, to show a stranger */
     uint32_t nfirst;
 };
@@ -643,6 +647,25 @@ static uint32_t msgs_per_s(const struct run *r)
     return MSGS_PER_S_BASE + 3 * (1000 / (r->opt->interval_ms ? r->opt->interval_ms : 1));
 }
 
+/* Take one message from c's budget; 0 when it is spent (a flood). */
+static int budget_take(struct conn *c, uint64_t now)
+{
+    double cap = (double)msgs_per_s(c->run) * MSGS_BURST_S;
+
+    if (c->budget_ns == 0) {
+        c->budget = cap;
+    } else if (now > c->budget_ns) {
+        c->budget += (double)(now - c->budget_ns) / 1e9 * msgs_per_s(c->run);
+        if (c->budget > cap)
+            c->budget = cap;
+    }
+    c->budget_ns = now;
+    if (c->budget < 1.0)
+        return 0;
+    c->budget -= 1.0;
+    return 1;
+}
+
 static void handle_frame(struct conn *c, const char *p, uint32_t n)
 {
     struct run *r = c->run;
@@ -650,12 +673,9 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     int type = msg_peek_type(p, n, err, sizeof err);
 
     c->last_rx_ns = run_now(r);
-    if (c->last_rx_ns - c->window_ns >= 1000000000ull) {
-        c->window_ns = c->last_rx_ns;
-        c->window_msgs = 0;
-    }
-    if (++c->window_msgs > msgs_per_s(r)) {
-        agent_violation(c, "sent more than %u messages within a second: a flood; dropped", msgs_per_s(r));
+    if (!budget_take(c, c->last_rx_ns)) {
+        agent_violation(c, "sent more than %u messages at once, or more than %u a second: a flood; "
+                        "dropped", msgs_per_s(r) * MSGS_BURST_S, msgs_per_s(r));
         return;
     }
     if (c->state == C_HELLO && type < 0) {

@@ -76,7 +76,7 @@ seeds = {
     "early-intervals": handshake() + b"".join(rec(a, {"type": "ready", "phase": 0}) for a in range(2)) +
         b"".join(rec(0, {"type": "interval", "phase": 0, "index": k, "inflight": 0, "oldest_ns": 0,
                          "stats": stats("read", 1)}) for k in range(6)),
-    "ping-flood": handshake() + b"".join(rec(0, {"type": "ping", "seq": i, "t_ns": 1}) for i in range(150)),
+    "ping-flood": handshake() + b"".join(rec(0, {"type": "ping", "seq": i, "t_ns": 1}) for i in range(500)),
     "stranger": rec(0, b"HTTP/1.1 400 Bad Request\r\n\r\n"),
     "silent-agent": handshake() + b"".join(rec(a, {"type": "ready", "phase": 0}) for a in range(2)) +
         tick(10) + rec(0, {"type": "interval", "phase": 0, "index": 0, "inflight": 3, "oldest_ns": 9,
