@@ -555,8 +555,8 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     notify_intervals(r, 0);
 }
 
-/* 1 when an agent's phase totals t are not exactly the sum of its
- * intervals sum (counters and histograms), with the first difference in
+/* 1 when an agent's phase totals t are not exactly sum, the sum of its
+ * intervals (counters and histograms), with the first difference in
  * what. */
 static int totals_differ(const struct op_set *t, const struct op_set *sum, char *what, size_t len)
 {
