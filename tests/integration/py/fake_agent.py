@@ -124,7 +124,9 @@ srv.listen(1)
 open(port_file + ".tmp", "w").write(str(srv.getsockname()[1]))
 import os
 os.rename(port_file + ".tmp", port_file)
+srv.settimeout(60)          # never outlive a test that did not dial it
 s, _ = srv.accept()
+s.settimeout(None)
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 hello = recv(s)
