@@ -91,7 +91,7 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
                     uint64_t files = shared ? 0 : plan_files_per_thread(js);
                     /* a shared file counts once: per agent, or once in all */
                     if (shared && t == js->numjobs - 1 && (name_per_agent(js) || !counted_shared)) {
-                        files = 1;
+                        files = plan_files_per_thread(js);   /* filename=a:b: each name */
                         counted_shared = 1;
                     }
                     uint64_t extent = sat_mul(files, file_extent(js, gjob));
