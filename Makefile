@@ -128,12 +128,12 @@ valgrind: deps
 # number of runs with a fixed seed: deterministic, a few seconds each.
 FUZZ_CC      ?= clang
 FUZZ_DIR     := build/fuzz
-FUZZ_NAMES   := frame_msg plan journal
+FUZZ_NAMES   := frame_msg plan journal run
 FUZZ_BINS    := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(filter-out -Wno-format-truncation -fsanitize=%,$(CFLAGS)) -O1 \
                 -fsanitize=fuzzer-no-link $(FUZZ_SAN)
-FUZZ_SRC     := $(COMMON_SRC) coordinator/journal.c coordinator/result.c
+FUZZ_SRC     := $(COMMON_SRC) $(COORD_SRC)
 FUZZ_RUNS    ?= 20000
 
 $(FUZZ_DIR)/obj/%.o: %.c
@@ -163,6 +163,7 @@ fuzz-corpus: $(FUZZ_DIR)/gen_corpus
 FUZZ_RUNS_frame_msg ?= $(FUZZ_RUNS)
 FUZZ_RUNS_plan      ?= $(FUZZ_RUNS)
 FUZZ_RUNS_journal   ?= 2000
+FUZZ_RUNS_run       ?= 1000
 fuzz_smoke_one = rm -rf $(FUZZ_DIR)/work/$(1) && mkdir -p $(FUZZ_DIR)/work/$(1) && \
   { $(FUZZ_DIR)/fuzz_$(1) -runs=$(2) -seed=1 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \

@@ -253,8 +253,15 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
             continue;
         /* kernel-mount engines open beneath the root the path is under
-         * (and make its missing directories there: posix_open) */
-        j->ej.root = paths_root_of(id->allow, ef->path);
+         * (and make its missing directories there: posix_open); one root
+         * per job, so a filename=a:b list may not span two roots */
+        const char *root = paths_root_of(id->allow, ef->path);
+        if (f > 0 && root != j->ej.root) {
+            snprintf(err, errlen, "job '%s': filename list: %s and %s are beneath different --allow "
+                     "roots; a job's files must share one", js->name, j->ej.files[0].path, ef->path);
+            return -EINVAL;
+        }
+        j->ej.root = root;
     }
     return 0;
 }

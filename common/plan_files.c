@@ -96,9 +96,49 @@ static int format_name(const char *fmt, const struct job_spec *js, uint32_t agen
     return 0;
 }
 
+/* fio's list rule: ':' separates names, "\\:" is a colon inside one; any
+ * other backslash is an ordinary character. */
+uint32_t plan_filename_count(const char *list)
+{
+    uint32_t n = list[0] ? 1 : 0;
+
+    for (const char *p = list; *p; p++) {
+        if (p[0] == '\\' && p[1] == ':')
+            p++;
+        else if (*p == ':')
+            n++;
+    }
+    return n;
+}
+
+int plan_filename_at(const char *list, uint32_t i, char *out, size_t outlen)
+{
+    size_t o = 0;
+
+    for (const char *p = list; *p; p++) {
+        char ch = *p;
+        if (p[0] == '\\' && p[1] == ':')
+            ch = *++p;
+        else if (ch == ':') {
+            if (i-- == 0)
+                break;
+            continue;
+        }
+        if (i > 0)
+            continue;
+        if (o + 1 >= outlen)
+            return -ENAMETOOLONG;
+        out[o++] = ch;
+    }
+    if (outlen)
+        out[o] = '\0';
+    return 0;
+}
+
 uint32_t plan_files_per_thread(const struct job_spec *js)
 {
-    return js->filename[0] ? 1 : (js->nrfiles ? js->nrfiles : 1);
+    uint32_t n = plan_filename_count(js->filename);
+    return n ? n : (js->nrfiles ? js->nrfiles : 1);
 }
 
 int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_t thread,
@@ -117,8 +157,14 @@ int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_
     else
         snprintf(dir, sizeof dir, "%s", default_dir);
 
-    if (js->filename[0])
-        rc = plan_expand(js->filename, v, name, sizeof name, err, errlen);
+    if (js->filename[0]) {
+        uint32_t n = plan_filename_count(js->filename);
+        if ((rc = plan_filename_at(js->filename, n ? file % n : 0, tmp, sizeof tmp)) < 0) {
+            snprintf(err, errlen, "path too long");
+            return rc;
+        }
+        rc = plan_expand(tmp, v, name, sizeof name, err, errlen);
+    }
     else if (js->filename_format[0])
         rc = format_name(js->filename_format, js, v->agent, thread, file, name, sizeof name, err, errlen);
     else

@@ -9,7 +9,10 @@
  * index added so agents sharing a directory never share files by accident:
  *   <name>.<agent>.<thread>.<file>
  * filename_format= (fio's $jobname, $jobnum, $filenum, plus $agent) replaces
- * that default. */
+ * that default.
+ * filename= is a list, as in fio: names separated by ':' ("a:b" is two
+ * files, shared by the job's threads), "\:" standing for a literal colon in
+ * a name; nrfiles is then the number of names. */
 #ifndef NFSTORM_PLAN_FILES_H
 #define NFSTORM_PLAN_FILES_H
 
@@ -37,5 +40,10 @@ int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_
 
 /* Number of files each thread of js uses. */
 uint32_t plan_files_per_thread(const struct job_spec *js);
+
+/* Names in a filename= list (1 for a plain name, 0 for "").  With i <
+ * that count, name i unescaped into out: 0, or -ENAMETOOLONG. */
+uint32_t plan_filename_count(const char *list);
+int plan_filename_at(const char *list, uint32_t i, char *out, size_t outlen);
 
 #endif

@@ -40,6 +40,7 @@
 #include "common/plan_parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <ini.h>
 #include <stdarg.h>
@@ -48,7 +49,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "common/plan_files.h"
 #include "common/stats.h"
 #include "common/xmalloc.h"
 
@@ -70,6 +74,19 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
  * nrfiles, which a metadata job must (it is the job's whole workload). */
 static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t errlen)
 {
+    uint32_t nnames = plan_filename_count(j->filename);
+
+    /* fio: filename=a:b names the job's files, and nrfiles follows it */
+    for (uint32_t i = 0; nnames > 1 && i < nnames; i++) {
+        char one[PLAN_PATH_MAX];
+        if (plan_filename_at(j->filename, i, one, sizeof one) < 0 || !one[0]) {
+            set_err(err, errlen, "job '%s': filename '%s': name %u of the ':' list is empty "
+                    "(write '\\:' for a colon inside a name)", j->name, j->filename, i + 1);
+            return -EINVAL;
+        }
+    }
+    if (nnames > 1 && j->rw != RW_METADATA)
+        j->nrfiles = nnames;
     if (j->size == 0 && j->filesize != 0 &&
         __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &j->size)) {
         set_err(err, errlen, "job '%s': filesize * nrfiles is too large", j->name);
@@ -349,13 +366,42 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
 /* Plans are a few lines; anything this big is not a job file. */
 #define PLAN_FILE_MAX (16u << 20)
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "a special file";
+}
+
 /* Whole file into *out (NUL-terminated, owned by the caller).  Messages
- * start with `what` (the path, or "file:line: include 'x'"). */
+ * start with `what` (the path, or "file:line: include 'x'").  Only a
+ * regular file is read: a FIFO or a device would block or never end, so
+ * it is opened without blocking and refused after fstat. */
 static int read_text(const char *path, const char *what, char **out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    FILE *f;
+
+    if (fd < 0) {
         int e = errno;
+        set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
+        return -e;
+    }
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        set_err(err, errlen, "%s: cannot stat: %s", what, strerror(e));
+        close(fd);
+        return -e;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        set_err(err, errlen, "%s: %s, not a regular file: a plan must be a file", what,
+                file_kind(st.st_mode));
+        close(fd);
+        return -EINVAL;
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "r"))) {
+        int e = errno;
+        close(fd);
         set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
         return -e;
     }

@@ -16,6 +16,7 @@
 #include "common/plan_files.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/result.h"
 #include "coordinator/clean.h"
 #include "proto/frame.h"
 
@@ -90,7 +91,7 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
                     uint64_t files = shared ? 0 : plan_files_per_thread(js);
                     /* a shared file counts once: per agent, or once in all */
                     if (shared && t == js->numjobs - 1 && (name_per_agent(js) || !counted_shared)) {
-                        files = 1;
+                        files = plan_files_per_thread(js);   /* filename=a:b: each name */
                         counted_shared = 1;
                     }
                     uint64_t extent = sat_mul(files, file_extent(js, gjob));
@@ -218,6 +219,7 @@ static void kfail(struct kconn *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(c->res->err + n, sizeof c->res->err - (size_t)n, fmt, ap);
     va_end(ap);
+    result_clean_text(c->res->err);    /* it may quote what the agent sent */
     kfinish(c);
 }
 
@@ -289,6 +291,7 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
             kfail(c, "bad answer: %s", c->state != K_CLEANING ? "cleaned before clean" : err);
             return;
         }
+        result_clean_text(c->res->done.note);
         c->res->ok = 1;
         kfinish(c);
         return;
@@ -296,7 +299,10 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
         struct msg_error m;
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0) {
             kfail(c, "bad error message: %s", err);
-        } else if (strstr(m.text, ": busy: ") && c->state == K_CLEANING) {
+            return;
+        }
+        result_clean_text(m.text);
+        if (strstr(m.text, ": busy: ") && c->state == K_CLEANING) {
             snprintf(c->busy, sizeof c->busy, "%s", m.text);
             c->state = K_BUSY;             /* on_timer dials again */
             kclose(c);

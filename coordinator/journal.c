@@ -380,6 +380,7 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
     r->end_phase = (uint32_t)phase;
     r->end_at_s = json_real_value(json_object_get(o, "at_s"));
     snprintf(r->end_text, sizeof r->end_text, "%s", text);
+    result_clean_text(r->end_text);
     if (r->end == RUN_END_INTERRUPTED && phase < r->nphases)
         r->phases[phase].interrupted = 1;
     return 0;
@@ -417,6 +418,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             uint64_t v;
             snprintf(ai->addr, sizeof ai->addr, "%s", json_string_value(json_object_get(a, "addr")) ?: "");
             snprintf(ai->host, sizeof ai->host, "%s", json_string_value(json_object_get(a, "host")) ?: "");
+            result_clean_text(ai->host);
             if (!u64_of(a, "ncpus", &v))
                 ai->ncpus = (uint32_t)v;
             if (!u64_of(a, "rtt_ns", &v))

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "common/xmalloc.h"
+#include "common/plan_files.h"
 #include "coordinator/local.h"
 
 #define LOCAL_MAX_ALLOW 64
@@ -97,23 +98,28 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
                     snprintf(nfs[(*nnfs)++], PATH_MAX, "%.*s", (int)ulen, js->nfs_url);
                 continue;
             }
-            if (js->directory[0])
-                fixed_dir(js->directory, 0, d, sizeof d);
-            else if (js->filename[0] == '/')
-                fixed_dir(js->filename, 1, d, sizeof d);
-            else
-                continue;
-            if (!d[0])
-                continue;
-            snprintf(abs, sizeof abs, "%s%s%s", d[0] == '/' ? "" : cwd, d[0] == '/' ? "" : "/", d);
-            if (*n == LOCAL_MAX_ALLOW)
-                continue;
-            int rc = mkdir_p(abs);
-            if (rc < 0) {
-                snprintf(err, errlen, "cannot create directory %s: %s", abs, strerror(-rc));
-                return rc;
+            /* each name of a filename= list (a:b) may be in a directory of its own */
+            uint32_t nnames = js->directory[0] ? 1 : plan_filename_count(js->filename);
+            for (uint32_t f = 0; f < nnames; f++) {
+                char one[PATH_MAX];
+                if (js->directory[0])
+                    fixed_dir(js->directory, 0, d, sizeof d);
+                else if (plan_filename_at(js->filename, f, one, sizeof one) == 0 && one[0] == '/')
+                    fixed_dir(one, 1, d, sizeof d);
+                else
+                    continue;
+                if (!d[0])
+                    continue;
+                snprintf(abs, sizeof abs, "%s%s%s", d[0] == '/' ? "" : cwd, d[0] == '/' ? "" : "/", d);
+                if (*n == LOCAL_MAX_ALLOW)
+                    continue;
+                int rc = mkdir_p(abs);
+                if (rc < 0) {
+                    snprintf(err, errlen, "cannot create directory %s: %s", abs, strerror(-rc));
+                    return rc;
+                }
+                snprintf(dirs[(*n)++], PATH_MAX, "%s", abs);
             }
-            snprintf(dirs[(*n)++], PATH_MAX, "%s", abs);
         }
     }
     return 0;

@@ -128,6 +128,7 @@ static void get_str(struct ctx *c, json_t *obj, const char *path, const char *ke
         return;
     }
     snprintf(dst, len, "%s", json_string_value(v));
+    result_clean_text(dst);     /* a file may carry what an agent once sent */
 }
 
 /* The array at obj.key, checked to hold exactly want elements (or any

@@ -39,6 +39,27 @@
 #define START_MARGIN_NS (200 * 1000000ull)
 #define HEARTBEAT_MS    1000
 #define READ_CHUNK      (64 * 1024)
+/* What one agent may send (docs/security.md, "What the coordinator trusts").
+ * Before its welcome a peer is a stranger: a welcome is under 1 KiB, so a
+ * few KiB is plenty, and a larger declared length (an HTTP or SSH server
+ * answering with text reads as one) says "not an nfstorm agent".  After it,
+ * the largest message is an op_set with every histogram bucket used: per
+ * op type two histograms of HIST_NBUCKETS (index <= 5 bytes, count <= 9
+ * bytes) pairs, plus headroom for the keys. */
+#define HELLO_FRAME_MAX   4096u
+#define AGENT_FRAME_MAX   ((uint32_t)OP__COUNT * 2 * HIST_NBUCKETS * 14 + (64u << 10))
+/* Interval k of a phase closes at t0 + ramp + (k+1)*interval on the agent:
+ * it may arrive no sooner than that.  Slack for the clock offset's error,
+ * timer jitter and a late interval sent with the phase's last one. */
+#define INTERVAL_SLACK_NS (500 * 1000000ull)
+#define INTERVAL_SLACK_K  2u
+/* Messages an agent may send: a token bucket refilled at 10 + 3 per
+ * interval a second (a ping, a layout progress and an interval per
+ * interval, a few more), holding 30 s of that: a coordinator paused for a
+ * while (SIGSTOP, a slow terminal) then reads the backlog of an honest
+ * agent without calling it a flood. */
+#define MSGS_PER_S_BASE   10u
+#define MSGS_BURST_S      30u
 
 enum conn_state { C_CONNECTING, C_HELLO, C_AUTH, C_SYNCING, C_PLANNED, C_READY, C_RUNNING, C_DONE, C_LOST };
 
@@ -65,8 +86,13 @@ struct conn {
     uint64_t layout_done, layout_total;   /* from its last progress message */
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
-    struct op_set *acc;        /* this phase's intervals, for a lost agent's totals */
+    struct op_set *acc;        /* this phase's intervals: a lost agent's totals,
+                                  and what its phase-done must match */
     uint64_t error_at_ns;      /* it reported an error while running (0: none) */
+    uint64_t budget_ns;        /* when the message budget was last refilled */
+    double budget;             /* messages it may still send (token bucket) */
+    char first[24];            /* the peer's first bytes, to show a stranger */
+    uint32_t nfirst;
 };
 
 struct run {
@@ -86,6 +112,8 @@ struct run {
     int interrupted;
     int failed;
     int finished;
+    int fake;                  /* run_feed_script: no sockets, no signals */
+    uint64_t fake_now_ns;      /* its clock */
     char *err;
     size_t errlen;
 };
@@ -108,6 +136,12 @@ struct write_req {
                 (r)->opt->observers[o_].hook((r)->opt->observers[o_].arg, (r)->res); \
     } while (0)
 
+/* The run's clock: the monotonic clock, or the script's (run_feed_script). */
+static uint64_t run_now(const struct run *r)
+{
+    return r->fake ? r->fake_now_ns : clock_now_ns();
+}
+
 static void on_written(uv_write_t *req, int status)
 {
     struct write_req *w = (struct write_req *)req;
@@ -121,7 +155,7 @@ static void conn_send(struct conn *c, struct buf *b)
     struct write_req *w = xmalloc(sizeof *w);
     w->b = *b;
     uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
-    if (!c->open || uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_written) < 0) {
+    if (!c->open || c->run->fake || uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_written) < 0) {
         buf_free(&w->b);
         free(w);
     }
@@ -136,6 +170,8 @@ static void conn_close(struct conn *c)
 {
     if (c->open) {
         c->open = 0;
+        if (c->run->fake)
+            return;
         uv_read_stop((uv_stream_t *)&c->tcp);
         uv_close((uv_handle_t *)&c->tcp, on_closed);
     }
@@ -205,7 +241,7 @@ static void run_end(struct run *r, enum run_end why, const char *text)
         return;
     res->end = why;
     res->end_phase = r->planned ? r->phase : 0;
-    res->end_at_s = (double)(clock_now_ns() - r->t_start_ns) / 1e9;
+    res->end_at_s = (double)(run_now(r) - r->t_start_ns) / 1e9;
     snprintf(res->end_text, sizeof res->end_text, "%s", text);
     result_clean_text(res->end_text);
     if (why == RUN_END_INTERRUPTED && r->planned && r->phase < res->nphases)
@@ -224,6 +260,7 @@ static void run_fail(struct run *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->err, r->errlen, fmt, ap);
     va_end(ap);
+    result_clean_text(r->err);    /* it may quote what an agent sent */
     run_end(r, RUN_END_FAILED, r->err);
     send_stop(r, r->err);     /* tell the others to stop I/O before we hang up */
     run_shutdown(r);
@@ -245,7 +282,7 @@ static int all_in(struct run *r, enum conn_state st)
 
 static void send_ping(struct conn *c)
 {
-    struct msg_ping m = { .seq = c->pings, .t_ns = clock_now_ns() };
+    struct msg_ping m = { .seq = c->pings, .t_ns = run_now(c->run) };
     struct buf b;
     buf_init(&b);
     msg_ping_encode(&b, &m);
@@ -273,7 +310,7 @@ static void start_phase(struct run *r)
     for (uint32_t i = 0; i < r->n; i++)
         if (r->c[i].state != C_LOST && r->c[i].best_rtt > max_rtt)
             max_rtt = r->c[i].best_rtt;
-    t0 = clock_now_ns() + START_MARGIN_NS + 4 * max_rtt;
+    t0 = run_now(r) + START_MARGIN_NS + 4 * max_rtt;
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
         struct msg_start m = { .phase = r->phase, .t0_ns = (uint64_t)((int64_t)t0 + c->offset) };
@@ -347,7 +384,7 @@ static void conn_lost(struct conn *c, const char *why)
     conn_close(c);
     r->nlost++;
     ai->lost = 1;
-    ai->lost_at_s = (double)(clock_now_ns() - r->t_start_ns) / 1e9;
+    ai->lost_at_s = (double)(run_now(r) - r->t_start_ns) / 1e9;
     if (was == C_RUNNING)
         agent_salvage(r, c);
     OBSERVE(r, agent_lost, c->id, why);
@@ -362,6 +399,30 @@ static void conn_lost(struct conn *c, const char *why)
         phase_completed(r);
     else
         notify_intervals(r, 0);
+}
+
+/* Agent c broke the protocol's bounds (why says how): before the plan the
+ * run fails; after it, the agent is dropped with why as its error in the
+ * phase (its verdict fails) and the run goes on with the others, the
+ * agent's data being what it sent within the bounds. */
+static void agent_violation(struct conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void agent_violation(struct conn *c, const char *fmt, ...)
+{
+    struct run *r = c->run;
+    char why[400];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    result_clean_text(why);
+    if (!r->planned || r->phase >= r->plan->nphases) {
+        run_fail(r, "agent %u (%s): %s", c->id, c->addr, why);
+        return;
+    }
+    result_set_agent_error(r->res, r->phase, c->id, why);
+    OBSERVE(r, agent_error, r->phase, c->id, why);
+    conn_lost(c, why);
 }
 
 static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int type)
@@ -412,6 +473,8 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
     }
     struct agent_info *ai = &r->res->agents[c->id];
     snprintf(ai->host, sizeof ai->host, "%s", w.host);
+    result_clean_text(ai->host);           /* reports print it */
+    c->rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
     ai->ncpus = w.ncpus;
     c->state = C_SYNCING;
     send_ping(c);
@@ -422,7 +485,7 @@ static void handle_pong(struct conn *c, const char *p, uint32_t n)
     struct run *r = c->run;
     struct msg_pong m;
     char err[256];
-    uint64_t now = clock_now_ns();
+    uint64_t now = run_now(r);
 
     if (msg_pong_decode(p, n, &m, err, sizeof err) < 0 || m.t_ping_ns > now) {
         run_fail(r, "agent %u (%s): bad pong", c->id, c->addr);
@@ -447,6 +510,18 @@ static void handle_pong(struct conn *c, const char *p, uint32_t n)
         send_plans(r);
 }
 
+/* The highest interval index an agent may send now: interval k closes no
+ * sooner than t0 + (k+1)*interval (ramp_time only delays it). */
+static uint32_t interval_allowed(const struct run *r)
+{
+    uint64_t t0 = r->res->phases[r->phase].t0_ns, now = run_now(r);
+    uint64_t elapsed = now > t0 ? now - t0 : 0;
+    uint64_t k = (elapsed + INTERVAL_SLACK_NS) / ((uint64_t)r->opt->interval_ms * 1000000u) +
+                 INTERVAL_SLACK_K;
+
+    return k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+}
+
 static void handle_interval(struct conn *c, const char *p, uint32_t n)
 {
     struct run *r = c->run;
@@ -454,9 +529,21 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     char err[256] = "";
 
     if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
-        c->state != C_RUNNING || m->index != c->next_k ||
-        result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
+        c->state != C_RUNNING || m->index != c->next_k) {
         run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err[0] ? err : "out of order");
+        free(m);
+        return;
+    }
+    if (m->index > interval_allowed(r)) {
+        uint64_t t0 = r->res->phases[r->phase].t0_ns, now = run_now(r);
+        agent_violation(c, "sent interval %u of phase %u %.1f s after its start: more than %u-ms "
+                        "intervals allow; dropped", m->index, m->phase,
+                        (double)(now > t0 ? now - t0 : 0) / 1e9, r->opt->interval_ms);
+        free(m);
+        return;
+    }
+    if (result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
+        agent_violation(c, "interval %u of phase %u is beyond the run's limit", m->index, m->phase);
         free(m);
         return;
     }
@@ -466,6 +553,40 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
     free(m);
     notify_intervals(r, 0);
+}
+
+/* 1 when an agent's phase totals t are not exactly sum, the sum of its
+ * intervals (counters and histograms), with the first difference in
+ * what. */
+static int totals_differ(const struct op_set *t, const struct op_set *sum, char *what, size_t len)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        const struct op_stats *a = &t->op[i], *b = &sum->op[i];
+        const char *name = op_type_name((enum op_type)i), *field = NULL;
+        uint64_t x = 0, y = 0;
+
+        if (a->ops != b->ops)
+            field = "ops", x = a->ops, y = b->ops;
+        else if (a->bytes != b->bytes)
+            field = "bytes", x = a->bytes, y = b->bytes;
+        else if (a->errors != b->errors)
+            field = "errors", x = a->errors, y = b->errors;
+        else if (a->timeouts != b->timeouts)
+            field = "timeouts", x = a->timeouts, y = b->timeouts;
+        else if (a->lat.count != b->lat.count)
+            field = "latency samples", x = a->lat.count, y = b->lat.count;
+        else if (memcmp(&a->lat, &b->lat, sizeof a->lat) != 0 ||
+                 memcmp(&a->svc, &b->svc, sizeof a->svc) != 0) {
+            snprintf(what, len, "%s latency histogram", name);
+            return 1;
+        }
+        if (field) {
+            snprintf(what, len, "%s %s: %llu in phase-done, %llu in its intervals", name, field,
+                     (unsigned long long)x, (unsigned long long)y);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
@@ -480,6 +601,15 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
         run_fail(r, "agent %u (%s): bad phase-done: %s", c->id, c->addr,
                  err[0] ? err : "interval count differs");
         goto out;
+    }
+    if (totals_differ(&m->totals, c->acc, err, sizeof err)) {
+        /* the intervals are what was merged, journaled and shown live */
+        char why[400];
+        snprintf(why, sizeof why, "phase-done totals differ from the sum of its intervals (%s); "
+                 "the intervals' sum is used", err);
+        result_set_agent_error(r->res, r->phase, c->id, why);
+        OBSERVE(r, agent_error, r->phase, c->id, why);
+        m->totals = *c->acc;
     }
     ap->done = 1;
     ap->duration_ns = m->duration_ns;
@@ -511,13 +641,52 @@ static const char *without_agent_prefix(const char *t)
     return end ? end + (isdigit((unsigned char)t[6]) ? 3 : 2) : t;
 }
 
+/* The message budget of one agent per second (see MSGS_PER_S_BASE). */
+static uint32_t msgs_per_s(const struct run *r)
+{
+    return MSGS_PER_S_BASE + 3 * (1000 / (r->opt->interval_ms ? r->opt->interval_ms : 1));
+}
+
+/* Take one message from c's budget; 0 when it is spent (a flood). */
+static int budget_take(struct conn *c, uint64_t now)
+{
+    double cap = (double)msgs_per_s(c->run) * MSGS_BURST_S;
+
+    if (c->budget_ns == 0) {
+        c->budget = cap;
+    } else if (now > c->budget_ns) {
+        c->budget += (double)(now - c->budget_ns) / 1e9 * msgs_per_s(c->run);
+        if (c->budget > cap)
+            c->budget = cap;
+    }
+    c->budget_ns = now;
+    if (c->budget < 1.0)
+        return 0;
+    c->budget -= 1.0;
+    return 1;
+}
+
 static void handle_frame(struct conn *c, const char *p, uint32_t n)
 {
     struct run *r = c->run;
     char err[256];
     int type = msg_peek_type(p, n, err, sizeof err);
 
-    c->last_rx_ns = clock_now_ns();
+    c->last_rx_ns = run_now(r);
+    if (!budget_take(c, c->last_rx_ns)) {
+        agent_violation(c, "sent more than %u messages at once, or more than %u a second: a flood; "
+                        "dropped", msgs_per_s(r) * MSGS_BURST_S, msgs_per_s(r));
+        return;
+    }
+    if (c->state == C_HELLO && type < 0) {
+        run_fail(r, "agent %u (%s): not an nfstorm agent (its first message is not one: %s)",
+                 c->id, c->addr, err);
+        return;
+    }
+    if (c->state == C_HELLO && type != MSG_ERROR) {   /* an agent may say busy */
+        handle_hello_reply(c, p, n, type);
+        return;
+    }
     if (type < 0) {
         run_fail(r, "agent %u (%s): bad message: %s", c->id, c->addr, err);
         return;
@@ -528,6 +697,7 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         const char *what;
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
             snprintf(m.text, sizeof m.text, "unreadable error: %s", err);
+        result_clean_text(m.text);         /* no terminal controls reach a report */
         what = without_agent_prefix(m.text);
         if (r->planned && r->phase < r->plan->nphases) {
             result_set_agent_error(r->res, r->phase, c->id, what);
@@ -540,10 +710,11 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
              * cut-offs included.  Stop the others and end the run after
              * this phase rather than drop what is on its way. */
             run_end(r, RUN_END_FAILED, text);
-            snprintf(r->err, r->errlen, "%s", text);
-            if (!c->error_at_ns)
-                c->error_at_ns = clock_now_ns();
-            send_stop(r, text);
+            if (!c->error_at_ns) {
+                snprintf(r->err, r->errlen, "%s", text);
+                c->error_at_ns = run_now(r);
+                send_stop(r, text);    /* once: a repeating agent costs nothing more */
+            }
             return;
         }
         run_fail(r, "%s", text);
@@ -556,15 +727,11 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         if (msg_ping_decode(p, n, &pi, err, sizeof err) == 0) {
             po.seq = pi.seq;
             po.t_ping_ns = pi.t_ns;
-            po.t_ns = clock_now_ns();
+            po.t_ns = run_now(r);
             buf_init(&b);
             msg_pong_encode(&b, &po);
             conn_send(c, &b);
         }
-        return;
-    }
-    if (c->state == C_HELLO) {
-        handle_hello_reply(c, p, n, type);
         return;
     }
     switch (type) {
@@ -626,26 +793,63 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+/* The first bytes a peer sent, printable (out: sizeof c->first + 1). */
+static void peer_said(const struct conn *c, char *out)
 {
-    struct conn *c = st->data;
+    uint32_t i;
+
+    for (i = 0; i < c->nfirst; i++) {
+        unsigned char ch = (unsigned char)c->first[i];
+        out[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '.';
+    }
+    out[i] = '\0';
+}
+
+/* Bytes from agent c's connection (or run_feed_script's): frame them and
+ * handle each message. */
+static void conn_feed(struct conn *c, const void *bytes, size_t len)
+{
     struct run *r = c->run;
     const char *p;
     uint32_t n;
     int rc;
 
-    if (nread < 0) {
-        conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
+    if (c->nfirst < sizeof c->first) {
+        size_t k = sizeof c->first - c->nfirst < len ? sizeof c->first - c->nfirst : len;
+        memcpy(c->first + c->nfirst, bytes, k);
+        c->nfirst += (uint32_t)k;
     }
-    frame_reader_feed(&c->rd, ub->base, (size_t)nread);
+    frame_reader_feed(&c->rd, bytes, len);
     while (!r->finished && c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
+        if (rc < 0 && c->state == C_HELLO) {
+            char said[sizeof c->first + 1];
+            peer_said(c, said);
+            run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr,
+                     said);
+            return;
+        }
         if (rc < 0) {
-            run_fail(r, "agent %u (%s): frame larger than the limit", c->id, c->addr);
+            agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
             return;
         }
         handle_frame(c, p, n);
     }
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+{
+    struct conn *c = st->data;
+
+    if (nread < 0 && c->state == C_HELLO) {
+        run_fail(c->run, "agent %u (%s): the connection closed before the agent's welcome "
+                 "(not an nfstorm agent, or one that refused us: see its log)", c->id, c->addr);
+        return;
+    }
+    if (nread < 0) {
+        conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
+        return;
+    }
+    conn_feed(c, ub->base, (size_t)nread);
 }
 
 static void on_connect(uv_connect_t *req, int status)
@@ -662,7 +866,7 @@ static void on_connect(uv_connect_t *req, int status)
     }
     uv_tcp_nodelay(&c->tcp, 1);
     c->state = C_HELLO;
-    c->last_rx_ns = clock_now_ns();
+    c->last_rx_ns = run_now(c->run);
     if (auth_nonce(c->cnonce) < 0) {
         run_fail(c->run, "no randomness for the handshake nonce");
         return;
@@ -679,7 +883,7 @@ static void on_connect(uv_connect_t *req, int status)
 static void on_timer(uv_timer_t *t)
 {
     struct run *r = t->data;
-    uint64_t now = clock_now_ns();
+    uint64_t now = run_now(r);
 
     if (!r->planned) {
         if (now - r->t_start_ns < (uint64_t)r->opt->connect_timeout_ms * 1000000u)
@@ -790,7 +994,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     r.n = opt->naddrs;
     r.err = err;
     r.errlen = errlen;
-    r.t_start_ns = clock_now_ns();
+    r.t_start_ns = run_now(&r);
     result_init(result, plan, r.n, opt->interval_ms);
     result->started_unix = (int64_t)time(NULL);
     for (uint32_t i = 0; i < r.n; i++)
@@ -813,7 +1017,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         c->addr = opt->addrs[i];
         c->acc = xmalloc(sizeof *c->acc);
         op_set_init(c->acc);
-        frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
+        frame_reader_init(&c->rd, HELLO_FRAME_MAX);
         if (r.finished)
             continue;
         if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {
@@ -847,4 +1051,83 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     if (r.nlost)
         return RUN_PARTIAL;
     return RUN_OK;
+}
+
+/* The fuzzer's seam (run.h).  The same struct run, handlers and result as a
+ * real run; only the transport (conn_send drops, conn_close only marks)
+ * and the clock (fake_now_ns) differ. */
+int run_feed_script(const struct plan *plan, const struct run_options *opt, const unsigned char *script,
+                    size_t len, struct run_result *result, char *err, size_t errlen)
+{
+    struct run r;
+    size_t i = 0;
+
+    memset(&r, 0, sizeof r);
+    r.plan = plan;
+    r.opt = opt;
+    r.res = result;
+    r.n = opt->naddrs;
+    r.err = err;
+    r.errlen = errlen;
+    r.fake = 1;
+    r.fake_now_ns = 1000000000000ull;
+    r.t_start_ns = run_now(&r);
+    result_init(result, plan, r.n, opt->interval_ms);
+    for (uint32_t a = 0; a < r.n; a++)
+        snprintf(result->agents[a].addr, sizeof result->agents[a].addr, "%s", opt->addrs[a]);
+    uv_loop_init(&r.loop);
+    uv_timer_init(&r.loop, &r.timer);
+    r.timer.data = &r;
+    uv_signal_init(&r.loop, &r.sigint);
+    uv_signal_init(&r.loop, &r.sigterm);
+    r.c = xcalloc(r.n, sizeof *r.c);
+    for (uint32_t a = 0; a < r.n; a++) {
+        struct conn *c = &r.c[a];
+        c->run = &r;
+        c->id = a;
+        c->addr = opt->addrs[a];
+        c->acc = xmalloc(sizeof *c->acc);
+        op_set_init(c->acc);
+        frame_reader_init(&c->rd, HELLO_FRAME_MAX);
+        c->open = 1;
+        c->state = C_HELLO;
+        c->last_rx_ns = r.t_start_ns;
+    }
+    /* records: [0x80|t] advances the clock t*100 ms and runs the timer;
+     * [a][len:2] then len bytes from agent a % n */
+    while (i < len && !r.finished) {
+        unsigned char op = script[i++];
+        if (op & 0x80) {
+            r.fake_now_ns += (uint64_t)(op & 0x7f) * 100000000u;
+            on_timer(&r.timer);
+            continue;
+        }
+        if (len - i < 2)
+            break;
+        size_t n = (size_t)script[i] << 8 | script[i + 1];
+        i += 2;
+        if (n > len - i)
+            n = len - i;
+        struct conn *c = &r.c[op % r.n];
+        if (c->open)
+            conn_feed(c, script + i, n);
+        i += n;
+    }
+    /* the script is over: every agent hangs up */
+    for (uint32_t a = 0; a < r.n && !r.finished; a++)
+        if (r.c[a].open) {
+            if (r.c[a].state == C_HELLO)
+                run_fail(&r, "agent %u (%s): closed before its welcome", a, r.c[a].addr);
+            else
+                conn_lost(&r.c[a], "connection closed");
+        }
+    run_shutdown(&r);
+    uv_run(&r.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&r.loop);
+    for (uint32_t a = 0; a < r.n; a++) {
+        frame_reader_free(&r.c[a].rd);
+        free(r.c[a].acc);
+    }
+    free(r.c);
+    return r.failed || result->end == RUN_END_FAILED ? -EIO : r.nlost ? RUN_PARTIAL : RUN_OK;
 }

@@ -65,4 +65,15 @@ enum run_status {
 int run_execute(const struct plan *plan, const struct run_options *opt,
                 struct run_result *result, char *err, size_t errlen);
 
+/* Test seam for the fuzzer (tests/fuzz/fuzz_run.c): run plan on
+ * opt->naddrs agents whose bytes come from script rather than sockets, on
+ * a clock of the script's.  Records, until the script ends or the run does:
+ * a byte 0x80|t advances the clock by t*100 ms and runs the heartbeat
+ * timer; a byte a < 0x80 and a 2-byte big-endian length L deliver the next
+ * L bytes as if agent a % naddrs sent them.  Then every agent hangs up.
+ * What the coordinator sends is encoded and dropped.  result as for
+ * run_execute (caller frees); returns run_execute's statuses. */
+int run_feed_script(const struct plan *plan, const struct run_options *opt, const unsigned char *script,
+                    size_t len, struct run_result *result, char *err, size_t errlen);
+
 #endif
