@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <uv.h>
+#include "agent/admit.h"
 #include "agent/paths.h"
 #include "proto/auth.h"
 
@@ -28,10 +29,23 @@ struct agent {
     pthread_t loop_thread;        /* the thread running loop (main's) */
     char active_peer[64];
     int npending;                 /* connections not yet authenticated */
+    struct session *pending;      /* those connections, oldest first */
+    int max_pending;              /* cap on npending (0: SESSION_MAX_PENDING) */
+    int max_pending_per_addr;     /* cap per source address (0: SESSION_MAX_PENDING_PER_ADDR) */
+    struct admit_limits limits;   /* the operator's own caps on a plan (--max-*) */
     const struct auth_secret *secret;   /* NULL: --insecure */
     uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
     int verbose;
 };
+
+/* Strangers: connections that have not authenticated yet are few and
+ * cheap.  At most this many wait at once, and at most ..._PER_ADDR from one
+ * source address; a new connection over either cap evicts the oldest such
+ * connection (one that has not even said hello first), so a coordinator
+ * that connects always gets its turn.  Each reads frames of at most
+ * FRAME_PREAUTH_MAX bytes until it has authenticated. */
+#define SESSION_MAX_PENDING 16
+#define SESSION_MAX_PENDING_PER_ADDR 4
 
 /* Accept a connection on a->server (its connection callback calls this). */
 void session_accept(struct agent *a);
