@@ -47,7 +47,7 @@ assert json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]["ops"] == 16
 PY
 grep -q "evicted 127.0.0.1:[0-9]*: [0-9]* connections from 127.0.0.1 waiting" "$alog" || fail "no eviction logged"
 
-# 3. during a run: 16 strangers each start a 4 MiB frame of nils, twice a
+# 3. during a run: 16 strangers each start a 4 MiB frame (an array of nils), twice a
 #    second; the run's heartbeats go on and the agent's peak memory stays put
 hwm0=$(awk '/VmHWM/ {print $2}' /proc/$AGENT_PID/status)
 R --json "$T/r2.json" --name=t --ioengine=null --rw=read --bs=4k --size=1m --runtime=4 --time_based \
@@ -57,7 +57,8 @@ sleep 0.5
 python3 - "$port" <<'PY' || fail "flood client failed"
 import socket, struct, sys, time
 end = time.time() + 3
-chunk = struct.pack(">I", 4 << 20) + b"\xc0" * (4 << 20)
+n = (4 << 20) - 5        # an array of ~4M nils: 4 MiB on the wire
+chunk = struct.pack(">I", 4 << 20) + b"\xdd" + struct.pack(">I", n) + b"\xc0" * n
 n = 0
 while time.time() < end:
     for _ in range(16):
