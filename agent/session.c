@@ -118,6 +118,11 @@ static void session_send(struct session *s, struct buf *b)
         buf_free(b);
         return;
     }
+    if (s->agent->send_hook) {
+        s->agent->send_hook(s->agent->send_hook_arg, b->data, b->len);
+        buf_free(b);
+        return;
+    }
     w = xmalloc(sizeof *w);
     w->b = *b;
     uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
@@ -194,6 +199,7 @@ static void on_handle_closed(uv_handle_t *h)
         if (a->waiting == s)
             a->waiting = NULL;
         log_info("session with %s ended", s->peer);
+        a->nsessions--;
         if (a->active == s) {
             a->active = NULL;
             /* a coordinator that connected while this one was winding
@@ -686,29 +692,46 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+void session_feed(struct session *s, const void *bytes, size_t len)
 {
-    struct session *s = st->data;
     const char *p;
     uint32_t n;
     int rc;
 
-    if (nread < 0) {
-        uv_read_stop(st);
-        session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
+    if (s->closing)
         return;
-    }
     s->last_rx_ns = clock_now_ns();
-    frame_reader_feed(&s->rd, ub->base, (size_t)nread);
+    frame_reader_feed(&s->rd, bytes, len);
     while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
         if (rc < 0) {
-            uv_read_stop(st);
             session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
                                               : "frame larger than the limit");
             return;
         }
         handle_frame(s, p, n);
     }
+}
+
+void session_close(struct session *s)
+{
+    session_end(s, "connection closed");
+}
+
+int session_settled(const struct session *s)
+{
+    return !s->work_busy && !s->jobs_running;
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+{
+    struct session *s = st->data;
+
+    if (nread < 0) {
+        uv_read_stop(st);
+        session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
+        return;
+    }
+    session_feed(s, ub->base, (size_t)nread);
     if (s->closing)
         uv_read_stop(st);
 }
@@ -858,7 +881,8 @@ static void session_promote(struct session *s)
         handle_plan(s);
 }
 
-void session_accept(struct agent *a)
+/* A session with its handles, not yet connected to anything. */
+static struct session *session_new(struct agent *a)
 {
     struct session *s = xcalloc(1, sizeof *s);
 
@@ -877,20 +901,43 @@ void session_accept(struct agent *a)
     s->tcp.data = s->sampler.data = s->tick.data = s->finished.data = s;
     s->open_handles = 4;
     s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    a->nsessions++;
+    return s;
+}
+
+/* s, whose peer is known, joins the connections waiting to authenticate. */
+static void pending_add(struct agent *a, struct session *s)
+{
+    struct session **pp;
+    pending_make_room(a, s);
+    for (pp = &a->pending; *pp; pp = &(*pp)->pend_next)
+        ;                       /* appended: the list stays oldest first */
+    *pp = s;
+    a->npending++;
+}
+
+struct session *session_open_detached(struct agent *a, const char *peer)
+{
+    struct session *s = session_new(a);
+    const char *colon = strrchr(peer, ':');
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
+    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
+             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    pending_add(a, s);
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    return s;
+}
+
+void session_accept(struct agent *a)
+{
+    struct session *s = session_new(a);
+
     if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->tcp) < 0) {
         session_end(s, "accept failed");
         return;
     }
     peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
-    pending_make_room(a, s);
-    /* appended: the list stays oldest first */
-    {
-        struct session **pp = &a->pending;
-        while (*pp)
-            pp = &(*pp)->pend_next;
-        *pp = s;
-        a->npending++;
-    }
+    pending_add(a, s);
     uv_tcp_nodelay(&s->tcp, 1);
     log_info("connection from %s", s->peer);
     uv_timer_start(&s->tick, on_tick, 1000, 1000);

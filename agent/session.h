@@ -36,6 +36,12 @@ struct agent {
     const struct auth_secret *secret;   /* NULL: --insecure */
     uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
     int verbose;
+    int nsessions;                /* sessions not yet freed (any state) */
+    /* Transport seam for tests/fuzz/fuzz_session.c: when set, every frame
+     * the agent sends goes to send_hook (bytes valid during the call only)
+     * instead of a socket.  NULL in the daemon. */
+    void (*send_hook)(void *arg, const char *p, size_t n);
+    void *send_hook_arg;
 };
 
 /* Strangers: connections that have not authenticated yet are few and
@@ -49,5 +55,17 @@ struct agent {
 
 /* Accept a connection on a->server (its connection callback calls this). */
 void session_accept(struct agent *a);
+
+/* The seam without a socket (loop thread, with a->send_hook set): a
+ * session as if a connection from peer had been accepted.  Bytes from the
+ * "peer" go in through session_feed; session_close ends it as a hang-up
+ * would.  The session is freed on the loop, when its handles have closed
+ * (a->nsessions drops): until then s stays valid, also after it ended
+ * itself; do not use s once a->nsessions says it is gone. */
+struct session *session_open_detached(struct agent *a, const char *peer);
+void session_feed(struct session *s, const void *p, size_t n);
+void session_close(struct session *s);
+/* 1 when no prepare or finish is queued and no job thread runs. */
+int session_settled(const struct session *s);
 
 #endif
