@@ -38,6 +38,13 @@
 #define READ_CHUNK (64 * 1024)
 #define SESSION_HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define SESSION_WAIT_NS (60 * 1000000000ull)  /* behind a winding-down session */
+/* A start instant (already in this agent's clock) further from now than
+ * this is refused: far ahead, the jobs would wait forever; far behind, the
+ * sampler would owe (now - t0) / interval intervals and send them back to
+ * back; near 2^64, t0 + startdelay + runtime would wrap.  A coordinator
+ * picks t0 a few seconds ahead. */
+#define SESSION_T0_AHEAD_NS (3600 * 1000000000ull)
+#define SESSION_T0_BEHIND_NS (10 * 1000000000ull)
 
 enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S_RUNNING,
                      S_FINISHING };
@@ -644,6 +651,19 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         if (s->state != S_READY || m.phase != s->phase) {
             send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
                        s->state == S_READY ? "ready" : "not ready");
+            return;
+        }
+        uint64_t now = clock_now_ns();
+        if (m.t0_ns > now + SESSION_T0_AHEAD_NS || m.t0_ns + SESSION_T0_BEHIND_NS < now) {
+            int ahead = m.t0_ns > now;
+            send_error(s, "start for phase %u refused: its instant is %.3g s %s this agent's clock "
+                       "(allowed: %llu s behind to %llu s ahead)", m.phase,
+                       (double)(ahead ? m.t0_ns - now : now - m.t0_ns) / 1e9,
+                       ahead ? "ahead of" : "behind",
+                       SESSION_T0_BEHIND_NS / 1000000000ull, SESSION_T0_AHEAD_NS / 1000000000ull);
+            s->stop_requested = 1;   /* its threads end without I/O, the run is over */
+            phase_stop(&s->run);
+            finish_phase(s);
             return;
         }
         start_phase(s, &m);

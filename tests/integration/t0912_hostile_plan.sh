@@ -2,8 +2,8 @@
 # The agent re-validates every decoded plan (issue 15, item 4): a
 # coordinator that skips its checks (a proxy rewrites one field of the plan
 # in flight) gets "plan refused" naming the field, for bsrange_max=0,
-# time_based with runtime 0, startdelay and thinktime near 2^64, and an
-# agent index outside the run; and the operator's own caps (--max-threads,
+# time_based with runtime 0, startdelay and thinktime near 2^64, an agent
+# index outside the run, and a start instant far from the agent's clock; and the operator's own caps (--max-threads,
 # --max-files, --max-memory) refuse a plan with the figures.  The agent
 # serves normally afterwards.
 source "$(dirname "$0")/lib.sh"
@@ -37,6 +37,23 @@ rewritten thinktime_ns 18446744073709551614 "plan refused: job 'h': thinktime=18
 rewritten agent_index 7 "bad plan: plan: 'agent_index' = 7 out of range for 1 agents" \
   --rw=read --bs=4k --size=1m
 grep -q "plan refused" "$alog" || fail "agent did not log its refusals"
+
+# the start instant, rewritten in the start message: near 2^64 (jobs would
+# wait forever, t0 + runtime wrap) and at 1 ns (the sampler would owe
+# years of intervals): refused, the run over, nothing measured
+for t0 in 18446744073709551615 1; do
+  rm -f "$T/pport"
+  timeout 30 python3 "$(dirname "$0")/py/rewrite_plan.py" "$T/pport" "$port" t0_ns $t0 start 2>"$T/proxy.log" &
+  PIDS+=($!)
+  for _ in $(seq 50); do [ -s "$T/pport" ] && break; sleep 0.1; done
+  timeout 30 "$NFSTORM" run --agents "127.0.0.1:$(cat "$T/pport")" --quiet --json "$T/t0.json" --name=s \
+    --ioengine=null --rw=read --bs=4k --size=1m >"$T/o" 2>&1; rc=$?
+  grep -q "value(s) of t0_ns set" "$T/proxy.log" || fail "t0=$t0: proxy did not rewrite: $(cat "$T/proxy.log")"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "t0=$t0: exit $rc: $(tail -n2 "$T/o")"
+  grep -Eq "start for phase 0 refused: its instant is [0-9.e+]+ s (ahead of|behind) this agent's clock \(allowed: 10 s behind to 3600 s ahead\)" "$T/o" \
+    || fail "t0=$t0: $(cat "$T/o")"
+  kill -0 "$AGENT_PID" || fail "agent died on t0=$t0"
+done
 
 # the operator's caps, with the figures
 expect_fail "--max-threads" "plan refused: phase 0 \('t'\) has 9 job threads on this agent, more than its --max-threads 8" \
