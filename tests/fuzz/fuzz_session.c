@@ -17,7 +17,10 @@
  * [msgpack payload] records, each sent as one frame.  After a plan, start,
  * stop or clean the loop runs until the session has settled (its work on
  * the thread pool done), at most 50 ms, so prepare, start and the stop
- * paths are reached in order.  At the end the "coordinator" hangs up and
+ * paths are reached in order.  A start whose t0_ns has the top bit clear
+ * is re-based onto the agent's clock (now - 1 s + t0 mod 3 s: a recorded
+ * seed stays startable); with the top bit set it goes as it is, to reach
+ * the refusal of an instant far from the clock.  At the end the "coordinator" hangs up and
  * the loop runs until the session is freed (checked: within 10 s), and
  * every file the plan made is removed.
  *
@@ -123,6 +126,23 @@ static void spin(struct session *s, uint64_t max_ns)
     }
 }
 
+/* A decodable start with t0's top bit clear goes in re-based; 1 if sent. */
+static int rebase_start(struct session *s, const uint8_t *p, size_t n)
+{
+    struct msg_start m;
+    struct buf b;
+    char err[64];
+
+    if (msg_start_decode((const char *)p, n, &m, err, sizeof err) < 0 || (m.t0_ns >> 63))
+        return 0;
+    m.t0_ns = clock_now_ns() - 1000000000ull + m.t0_ns % 3000000000ull;
+    buf_init(&b);
+    msg_start_encode(&b, &m);
+    session_feed(s, b.data, b.len);
+    buf_free(&b);
+    return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct session *s;
@@ -148,7 +168,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (n > size - i)
             n = size - i;
         type = msg_peek_type((const char *)data + i, (uint32_t)n, err, sizeof err);
-        send_frame(s, data + i, n);
+        if (type == MSG_START && rebase_start(s, data + i, n))
+            ;
+        else
+            send_frame(s, data + i, n);
         i += n;
         if (agent.nsessions == 0)
             break;
