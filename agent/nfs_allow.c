@@ -75,6 +75,12 @@ static int parse(const char *s, struct parsed *u, const char *what, char *err, s
     if (!(q = strchr(u->buf, '?')))
         return 0;
     *q++ = '\0';
+    /* one '?' only: however a libnfs release splits the rest, it sees the
+     * same parameters as this check */
+    if (strchr(q, '?') || strchr(q, '#')) {
+        snprintf(err, errlen, "%s: '%c' inside the parameters", what, strchr(q, '?') ? '?' : '#');
+        return -EINVAL;
+    }
     for (tok = strtok_r(q, "&", &save); tok; tok = strtok_r(NULL, "&", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {

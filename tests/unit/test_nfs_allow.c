@@ -66,6 +66,8 @@ static void test_nfs_allow_unknown_and_malformed(void **state)
     expect(&l, "nfs://srv/export?frob=1", -EACCES, "unknown NFS URL parameter 'frob'");
     expect(&l, "nfs://srv/export?uid", -EACCES, "parameter 'uid' has no value");
     expect(&l, "nfs://srv/export?nfsport=1&nfsport=2", -EACCES, "'nfsport' given twice");
+    expect(&l, "nfs://srv/export?version=3?uid=0", -EACCES, "'?' inside the parameters");
+    expect(&l, "nfs://srv/export?version=3#uid=0", -EACCES, "'#' inside the parameters");
     expect(&l, "http://srv/export", -EACCES, "is not nfs://SERVER/EXPORT");
     expect(&l, "nfs:///export", -EACCES, "is not nfs://SERVER/EXPORT");
     assert_int_equal(nfs_allow_rule_check("nfs://srv/x?uid=1000&version=3", err, sizeof err), 0);
