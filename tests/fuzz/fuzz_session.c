@@ -82,6 +82,14 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
+/* The temp directory goes when the fuzzer exits (libFuzzer exits through
+ * exit(), so atexit handlers run; a crash leaves it for the post-mortem). */
+static void remove_root(void)
+{
+    nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    rmdir(root);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     char err[256];
@@ -90,6 +98,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     log_set_level(LOG_ERROR);
     snprintf(root, sizeof root, "/tmp/fuzz_session.XXXXXX");
     CHECK(mkdtemp(root) != NULL);
+    atexit(remove_root);
     CHECK(uv_loop_init(&loop) == 0);
     agent.loop = &loop;
     agent.loop_thread = pthread_self();
