@@ -48,10 +48,11 @@ PY
 grep -q "evicted 127.0.0.1:[0-9]*: [0-9]* connections from 127.0.0.1 waiting" "$alog" || fail "no eviction logged"
 
 # 3. during a run: 16 strangers each start a 4 MiB frame (an array of nils), twice a
-#    second; the run's heartbeats go on and the agent's peak memory stays put
+#    second; the run's heartbeats go on (the coordinator would mark an agent
+#    silent for 2 s lost) and the agent's peak memory stays put
 hwm0=$(awk '/VmHWM/ {print $2}' /proc/$AGENT_PID/status)
-R --json "$T/r2.json" --name=t --ioengine=null --rw=read --bs=4k --size=1m --runtime=4 --time_based \
-  >"$T/o2" 2>&1 &
+R --json "$T/r2.json" --agent-timeout 2s --name=t --ioengine=null --rw=read --bs=4k --size=1m --runtime=4 \
+  --time_based >"$T/o2" 2>&1 &
 run=$!
 sleep 0.5
 python3 - "$port" <<'PY' || fail "flood client failed"
@@ -80,6 +81,7 @@ py "$T/r2.json" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][0]
 assert p["ops"]["read"]["ops"] > 0, p["ops"]
+assert len(p["intervals"]) >= 3, "%d intervals in a 4 s run" % len(p["intervals"])
 PY
 
 # 4. busy: "agent N (HOST): busy: serving coordinator ADDR"
