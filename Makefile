@@ -128,7 +128,7 @@ valgrind: deps
 # number of runs with a fixed seed: deterministic, a few seconds each.
 FUZZ_CC      ?= clang
 FUZZ_DIR     := build/fuzz
-FUZZ_NAMES   := frame_msg plan journal run
+FUZZ_NAMES   := frame_msg plan journal run session
 FUZZ_BINS    := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_NAMES))
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := $(filter-out -Wno-format-truncation -fsanitize=%,$(CFLAGS)) -O1 \
@@ -144,6 +144,13 @@ $(FUZZ_DIR)/libfuzztarget.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRC))
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/libfuzztarget.a
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
 
+# The session harness drives the agent's own code: it links agent/ too.
+$(FUZZ_DIR)/libfuzzagent.a: $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(AGENT_SRC))
+	@rm -f $@; ar rcs $@ $^
+$(FUZZ_DIR)/fuzz_session: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_session.o $(FUZZ_DIR)/libfuzzagent.a \
+                          $(FUZZ_DIR)/libfuzztarget.a
+	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LDLIBS)
+
 fuzz-build: $(FUZZ_BINS)
 
 # Regenerate the seed corpora (committed; small): frames and a journal from
@@ -151,7 +158,8 @@ fuzz-build: $(FUZZ_BINS)
 $(FUZZ_DIR)/gen_corpus: $(FUZZ_DIR)/obj/tests/fuzz/gen_corpus.o $(FUZZ_DIR)/libfuzztarget.a
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -o $@ $^ $(LDLIBS)
 fuzz-corpus: $(FUZZ_DIR)/gen_corpus
-	@mkdir -p tests/fuzz/corpus/frame_msg tests/fuzz/corpus/journal tests/fuzz/corpus/plan
+	@mkdir -p tests/fuzz/corpus/frame_msg tests/fuzz/corpus/journal tests/fuzz/corpus/plan \
+	   tests/fuzz/corpus/session
 	$(FUZZ_DIR)/gen_corpus tests/fuzz/corpus
 	@cp examples/seed-fio-4k-randread.fio examples/seed-matrix.fio examples/shared-dir.fio \
 	   examples/small-files.fio tests/fuzz/corpus/plan/
@@ -164,6 +172,7 @@ FUZZ_RUNS_frame_msg ?= $(FUZZ_RUNS)
 FUZZ_RUNS_plan      ?= $(FUZZ_RUNS)
 FUZZ_RUNS_journal   ?= 2000
 FUZZ_RUNS_run       ?= 1000
+FUZZ_RUNS_session   ?= 2000
 fuzz_smoke_one = rm -rf $(FUZZ_DIR)/work/$(1) && mkdir -p $(FUZZ_DIR)/work/$(1) && \
   { $(FUZZ_DIR)/fuzz_$(1) -runs=$(2) -seed=1 -timeout=10 -rss_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \

@@ -144,9 +144,48 @@ int admit_plan(const struct plan *p, uint32_t index, uint32_t nagents, uint64_t 
     return 0;
 }
 
-int admit_plan_here(const struct plan *p, uint32_t index, uint32_t nagents, char *err, size_t errlen)
+int admit_limits_check(const struct plan *p, uint32_t index, const struct admit_limits *l,
+                       char *err, size_t errlen)
+{
+    for (uint32_t i = 0; l && i < p->nphases; i++) {
+        uint64_t threads, files, need = admit_phase_bytes(&p->phases[i], index, &threads, &files);
+        char n[32], a[32];
+        if (l->max_threads && threads > l->max_threads) {
+            snprintf(err, errlen, "phase %" PRIu32 " ('%s') has %" PRIu64 " job threads on this agent, "
+                     "more than its --max-threads %" PRIu64, i, p->phases[i].name, threads, l->max_threads);
+            return -E2BIG;
+        }
+        if (l->max_files && files > l->max_files) {
+            snprintf(err, errlen, "phase %" PRIu32 " ('%s') uses %" PRIu64 " files on this agent, "
+                     "more than its --max-files %" PRIu64, i, p->phases[i].name, files, l->max_files);
+            return -E2BIG;
+        }
+        if (l->max_memory && need > l->max_memory) {
+            snprintf(err, errlen, "phase %" PRIu32 " ('%s') needs ~%s on this agent, more than its "
+                     "--max-memory %s", i, p->phases[i].name,
+                     need == UINT64_MAX ? "more than 16EiB" : units_fmt_bytes(n, sizeof n, (double)need, 1024),
+                     units_fmt_bytes(a, sizeof a, (double)l->max_memory, 1024));
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+int admit_plan_here(const struct plan *p, uint32_t index, uint32_t nagents,
+                    const struct admit_limits *l, char *err, size_t errlen)
 {
     uint64_t avail;
+    int rc;
+    if (nagents == 0 || index >= nagents) {
+        snprintf(err, errlen, "agent index %" PRIu32 " is not inside a run of %" PRIu32 " agent%s",
+                 index, nagents, nagents == 1 ? "" : "s");
+        return -EINVAL;
+    }
+    /* plan_validate first: the figures below assume a well-formed plan */
+    if ((rc = plan_validate(p, nagents, err, errlen)) < 0)
+        return rc;
+    if ((rc = admit_limits_check(p, index, l, err, errlen)) < 0)
+        return rc;
     if (admit_mem_available(&avail) < 0)
         avail = UINT64_MAX;    /* not Linux /proc: the plan check alone */
     return admit_plan(p, index, nagents, avail, err, errlen);

@@ -31,8 +31,24 @@ int admit_mem_available(uint64_t *bytes);
 int admit_plan(const struct plan *p, uint32_t index, uint32_t nagents, uint64_t avail_bytes,
                char *err, size_t errlen);
 
-/* admit_plan with admit_mem_available's figure (no limit when unknown): the
- * one call the session makes on every plan it receives. */
-int admit_plan_here(const struct plan *p, uint32_t index, uint32_t nagents, char *err, size_t errlen);
+/* The operator's own caps (nfstorm-agent --max-threads, --max-files,
+ * --max-memory); 0 means no cap of that kind. */
+struct admit_limits {
+    uint64_t max_threads;   /* job threads of one phase on this agent */
+    uint64_t max_files;     /* files one phase of this agent holds */
+    uint64_t max_memory;    /* bytes one phase may need (admit_phase_bytes) */
+};
+
+/* Every phase of p against the caps in l: 0, or -E2BIG / -ENOMEM with a
+ * one-line reason naming the phase, the figure, the cap and its flag. */
+int admit_limits_check(const struct plan *p, uint32_t index, const struct admit_limits *l,
+                       char *err, size_t errlen);
+
+/* The one call the session makes on every plan it receives: the index is
+ * inside the run (index < nagents), then admit_limits_check, then
+ * admit_plan with admit_mem_available's figure (no limit when unknown),
+ * lowered to l->max_memory when that is smaller.  l may be NULL. */
+int admit_plan_here(const struct plan *p, uint32_t index, uint32_t nagents,
+                    const struct admit_limits *l, char *err, size_t errlen);
 
 #endif

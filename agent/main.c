@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <uv.h>
+#include "agent/nfs_allow.h"
 #include "agent/session.h"
 #include "common/log.h"
 #include "common/units.h"
@@ -20,7 +21,8 @@
 static const char usage[] =
 "usage: nfstorm-agent [--listen ADDR:PORT] --allow DIR [--allow DIR ...]\n"
 "                     [--allow-nfs nfs://SERVER/EXPORT ...] (--secret-file F | --insecure)\n"
-"                     [--lease DUR] [--quiet | --verbose]\n"
+"                     [--lease DUR] [--max-threads N] [--max-files N] [--max-memory SIZE]\n"
+"                     [--quiet | --verbose]\n"
 "\n"
 "Runs workload plans sent by an nfstorm coordinator, one coordinator at a time.\n"
 "\n"
@@ -28,11 +30,18 @@ static const char usage[] =
 "                       and prints it as 'listening on ADDR:PORT')\n"
 "  --allow DIR          plans may only touch files beneath DIR (symlinks resolved);\n"
 "                       repeatable; the first is the default directory of plans\n"
-"  --allow-nfs URL      plans may use ioengine=nfs only on URLs starting with URL\n"
+"  --allow-nfs URL      plans may use ioengine=nfs only on URLs under URL (same server,\n"
+"                       export beneath it); uid=, gid=, auxgids=, sec= and other identity\n"
+"                       parameters only with the value this rule carries (e.g.\n"
+"                       nfs://srv/export?uid=1000); unknown parameters are refused\n"
 "  --secret-file F      shared secret (mode 600) the coordinator must prove it knows\n"
 "                       (HMAC-SHA256 challenge-response; the secret never crosses the wire)\n"
 "  --insecure           serve any coordinator without authentication (logged loudly)\n"
 "  --lease DUR          stop I/O when the coordinator is silent this long (default 10s)\n"
+"  --max-threads N      refuse a plan phase with more than N job threads on this agent\n"
+"  --max-files N        refuse a plan phase that uses more than N files on this agent\n"
+"  --max-memory SIZE    refuse a plan phase that needs more than SIZE of memory here\n"
+"                       (the agent's estimate; also always refused above what is free)\n"
 "  --quiet              log errors and warnings only\n"
 "  --verbose            log debug messages too\n"
 "  --version            print the version and protocol version\n"
@@ -92,6 +101,9 @@ int main(int argc, char **argv)
         { "secret-file", required_argument, NULL, 's' },
         { "insecure", no_argument, NULL, 'i' },
         { "lease", required_argument, NULL, 'L' },
+        { "max-threads", required_argument, NULL, 'T' },
+        { "max-files", required_argument, NULL, 'F' },
+        { "max-memory", required_argument, NULL, 'M' },
         { "quiet", no_argument, NULL, 'q' },
         { "verbose", no_argument, NULL, 'v' },
         { "version", no_argument, NULL, 'V' },
@@ -122,8 +134,14 @@ int main(int argc, char **argv)
             }
             break;
         case 'n':
-            if (strncmp(optarg, "nfs://", 6) != 0 || a.allow_nfs.n == PATHS_MAX_ROOTS) {
-                fprintf(stderr, "nfstorm-agent: --allow-nfs %s: want nfs://SERVER/EXPORT\n", optarg);
+            if (a.allow_nfs.n == PATHS_MAX_ROOTS) {
+                fprintf(stderr, "nfstorm-agent: --allow-nfs %s: more than %d rules\n", optarg,
+                        PATHS_MAX_ROOTS);
+                status = 2;
+                goto out;
+            }
+            if (nfs_allow_rule_check(optarg, err, sizeof err) < 0) {
+                fprintf(stderr, "nfstorm-agent: --allow-nfs %s: %s\n", optarg, err);
                 status = 2;
                 goto out;
             }
@@ -141,6 +159,23 @@ int main(int argc, char **argv)
         case 'L':
             if (units_parse_duration(optarg, NS_PER_SEC, &a.lease_ns) < 0 || a.lease_ns < NS_PER_SEC) {
                 fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", optarg);
+                status = 2;
+                goto out;
+            }
+            break;
+        case 'T':
+        case 'F':
+            if (units_parse_u64(optarg, c == 'T' ? &a.limits.max_threads : &a.limits.max_files) < 0 ||
+                (c == 'T' ? a.limits.max_threads : a.limits.max_files) == 0) {
+                fprintf(stderr, "nfstorm-agent: --max-%s %s: want a whole number of at least 1\n",
+                        c == 'T' ? "threads" : "files", optarg);
+                status = 2;
+                goto out;
+            }
+            break;
+        case 'M':
+            if (units_parse_size(optarg, &a.limits.max_memory) < 0 || a.limits.max_memory == 0) {
+                fprintf(stderr, "nfstorm-agent: --max-memory %s: want a size such as 4g\n", optarg);
                 status = 2;
                 goto out;
             }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/nfs_allow.h"
 #include "agent/phase.h"
 #include "common/clock.h"
 #include "common/plan_files.h"
@@ -65,17 +66,6 @@ static int job_file_path(const struct job_spec *js, const struct agent_identity 
     return paths_confine(id->allow, full, out, outlen, err, errlen);
 }
 
-static int nfs_url_allowed(const struct allow_list *allow_nfs, const char *url)
-{
-    for (size_t i = 0; allow_nfs && i < allow_nfs->n; i++) {
-        size_t n = strlen(allow_nfs->root[i]);
-        if (strncmp(url, allow_nfs->root[i], n) == 0 &&
-            (url[n] == '\0' || url[n] == '/' || url[n] == '?' || allow_nfs->root[i][n - 1] == '/'))
-            return 1;
-    }
-    return 0;
-}
-
 /* Expanded NFS URL of a job, checked against --allow-nfs. */
 static int job_nfs_url(const struct job_spec *js, const struct agent_identity *id,
                        char *out, size_t outlen, char *err, size_t errlen)
@@ -84,11 +74,8 @@ static int job_nfs_url(const struct job_spec *js, const struct agent_identity *i
     int rc = plan_expand(js->nfs_url, &v, out, outlen, err, errlen);
     if (rc < 0)
         return rc;
-    if (!nfs_url_allowed(id->allow_nfs, out)) {
-        snprintf(err, errlen, "%s is outside the allowed NFS exports (--allow-nfs)", out);
-        return -EACCES;
-    }
-    return 0;
+    /* the whole URL: server, export, path and every parameter */
+    return nfs_allow_check(id->allow_nfs, out, err, errlen);
 }
 
 int phase_check_plan(const struct plan *p, const struct agent_identity *id,

@@ -37,8 +37,14 @@
 
 #define READ_CHUNK (64 * 1024)
 #define SESSION_HELLO_TIMEOUT_NS (5 * 1000000000ull)
-#define SESSION_MAX_PENDING 16
 #define SESSION_WAIT_NS (60 * 1000000000ull)  /* behind a winding-down session */
+/* A start instant (already in this agent's clock) further from now than
+ * this is refused: far ahead, the jobs would wait forever; far behind, the
+ * sampler would owe (now - t0) / interval intervals and send them back to
+ * back; near 2^64, t0 + startdelay + runtime would wrap.  A coordinator
+ * picks t0 a few seconds ahead. */
+#define SESSION_T0_AHEAD_NS (3600 * 1000000000ull)
+#define SESSION_T0_BEHIND_NS (10 * 1000000000ull)
 
 enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S_RUNNING,
                      S_FINISHING };
@@ -61,6 +67,9 @@ struct session {
     int run_complete;         /* its plan is done: a new coordinator may take over */
     enum session_state state;
     char peer[64];
+    char peer_addr[48];       /* peer without the port: the per-address stranger cap */
+    struct session *pend_next;/* a->pending list while not authenticated */
+    int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
     uint64_t last_rx_ns;
@@ -116,6 +125,11 @@ static void session_send(struct session *s, struct buf *b)
         buf_free(b);
         return;
     }
+    if (s->agent->send_hook) {
+        s->agent->send_hook(s->agent->send_hook_arg, b->data, b->len);
+        buf_free(b);
+        return;
+    }
     w = xmalloc(sizeof *w);
     w->b = *b;
     uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
@@ -155,6 +169,28 @@ static void send_error(struct session *s, const char *fmt, ...)
     session_send(s, &b);
 }
 
+/* "agent N (HOST): busy: serving coordinator ADDR", N being this agent's
+ * index in the run it serves (docs/running.md); without a plan yet there
+ * is no index, and the text is "agent HOST: busy: ...". */
+static void send_busy(struct session *s)
+{
+    struct agent *a = s->agent;
+    struct session *act = a->active;
+    struct msg_error m;
+    struct buf b;
+
+    if (act && act->indexed)
+        snprintf(m.text, sizeof m.text, "agent %u (%s): busy: serving coordinator %s",
+                 act->id.index, a->host, a->active_peer);
+    else
+        snprintf(m.text, sizeof m.text, "agent %s: busy: serving coordinator %s", a->host,
+                 a->active_peer);
+    log_warn("to %s: %s", s->peer, m.text);
+    buf_init(&b);
+    msg_error_encode(&b, &m);
+    session_send(s, &b);
+}
+
 static void session_promote(struct session *s);
 
 static void on_handle_closed(uv_handle_t *h)
@@ -170,6 +206,7 @@ static void on_handle_closed(uv_handle_t *h)
         if (a->waiting == s)
             a->waiting = NULL;
         log_info("session with %s ended", s->peer);
+        a->nsessions--;
         if (a->active == s) {
             a->active = NULL;
             /* a coordinator that connected while this one was winding
@@ -182,6 +219,19 @@ static void on_handle_closed(uv_handle_t *h)
         }
         free(s);
     }
+}
+
+/* s leaves the agent's list of connections waiting to authenticate. */
+static void pending_remove(struct session *s)
+{
+    struct session **pp = &s->agent->pending;
+    while (*pp && *pp != s)
+        pp = &(*pp)->pend_next;
+    if (*pp) {
+        *pp = s->pend_next;
+        s->agent->npending--;
+    }
+    s->pend_next = NULL;
 }
 
 /* End the session: stop I/O (and a layout in progress), then free once
@@ -207,8 +257,7 @@ static void session_maybe_free(struct session *s)
     }
     s->handles_closing = 1;
     uv_timer_stop(&s->sampler);
-    if (s->state <= S_AUTH)
-        s->agent->npending--;
+    pending_remove(s);
     if (s->agent->waiting == s)
         s->agent->waiting = NULL;
     uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
@@ -473,12 +522,14 @@ static void handle_plan(struct session *s)
     s->phase = 0;
     s->stop_requested = 0;
     s->run_complete = 0;
-    if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, why, sizeof why) < 0 ||
+    if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, &s->agent->limits, why,
+                        sizeof why) < 0 ||
         phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
         send_error(s, "plan refused: %s", why);
         run_over(s);
         return;
     }
+    s->indexed = 1;
     log_info("plan from %s: %u phases, agent %u of %u", s->peer, s->plan.plan.nphases,
              s->id.index, s->id.nagents);
     if (s->plan.plan.nphases == 0) {
@@ -602,6 +653,19 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
                        s->state == S_READY ? "ready" : "not ready");
             return;
         }
+        uint64_t now = clock_now_ns();
+        if (m.t0_ns > now + SESSION_T0_AHEAD_NS || m.t0_ns + SESSION_T0_BEHIND_NS < now) {
+            int ahead = m.t0_ns > now;
+            send_error(s, "start for phase %u refused: its instant is %.3g s %s this agent's clock "
+                       "(allowed: %llu s behind to %llu s ahead)", m.phase,
+                       (double)(ahead ? m.t0_ns - now : now - m.t0_ns) / 1e9,
+                       ahead ? "ahead of" : "behind",
+                       SESSION_T0_BEHIND_NS / 1000000000ull, SESSION_T0_AHEAD_NS / 1000000000ull);
+            s->stop_requested = 1;   /* its threads end without I/O, the run is over */
+            phase_stop(&s->run);
+            finish_phase(s);
+            return;
+        }
         start_phase(s, &m);
         return;
     }
@@ -648,35 +712,53 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+void session_feed(struct session *s, const void *bytes, size_t len)
 {
-    struct session *s = st->data;
     const char *p;
     uint32_t n;
     int rc;
+
+    if (s->closing)
+        return;
+    s->last_rx_ns = clock_now_ns();
+    frame_reader_feed(&s->rd, bytes, len);
+    while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
+        if (rc < 0) {
+            session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
+                                              : "frame larger than the limit");
+            return;
+        }
+        handle_frame(s, p, n);
+    }
+}
+
+void session_close(struct session *s)
+{
+    session_end(s, "connection closed");
+}
+
+int session_settled(const struct session *s)
+{
+    return !s->work_busy && !s->jobs_running;
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+{
+    struct session *s = st->data;
 
     if (nread < 0) {
         uv_read_stop(st);
         session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
-    s->last_rx_ns = clock_now_ns();
-    frame_reader_feed(&s->rd, ub->base, (size_t)nread);
-    while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
-        if (rc < 0) {
-            uv_read_stop(st);
-            session_end(s, "frame larger than the limit");
-            return;
-        }
-        handle_frame(s, p, n);
-    }
+    session_feed(s, ub->base, (size_t)nread);
     if (s->closing)
         uv_read_stop(st);
 }
 
 /* ---- accepting ---- */
 
-static void peer_name(uv_tcp_t *t, char *out, size_t len)
+static void peer_name(uv_tcp_t *t, char *out, size_t len, char *addr, size_t addrlen)
 {
     struct sockaddr_storage ss;
     int sl = sizeof ss;
@@ -692,6 +774,44 @@ static void peer_name(uv_tcp_t *t, char *out, size_t len)
         }
     }
     snprintf(out, len, "%s:%d", ip, port);
+    snprintf(addr, addrlen, "%s", ip);
+}
+
+/* The pending connection to evict for a newcomer: the oldest among those
+ * from addr (NULL: from anywhere) that has not said hello, else the oldest
+ * one that has.  Count of such connections in *n. */
+static struct session *pending_victim(struct agent *a, const char *addr, int *n)
+{
+    struct session *hello = NULL, *any = NULL;
+    *n = 0;
+    for (struct session *p = a->pending; p; p = p->pend_next) {
+        if (p->closing || (addr && strcmp(p->peer_addr, addr) != 0))
+            continue;
+        ++*n;
+        if (!any)
+            any = p;
+        if (!hello && p->state == S_HELLO)
+            hello = p;
+    }
+    return hello ? hello : any;
+}
+
+/* Make room for one more stranger from s's address: evict over the caps. */
+static void pending_make_room(struct agent *a, struct session *s)
+{
+    int per = a->max_pending_per_addr ? a->max_pending_per_addr : SESSION_MAX_PENDING_PER_ADDR;
+    int all = a->max_pending ? a->max_pending : SESSION_MAX_PENDING;
+    struct session *v;
+    int n;
+
+    while ((v = pending_victim(a, s->peer_addr, &n)) && n >= per) {
+        log_warn("evicted %s: %d connections from %s waiting to authenticate", v->peer, n, s->peer_addr);
+        session_end(v, "evicted: newer connections from the same address");
+    }
+    while ((v = pending_victim(a, NULL, &n)) && n >= all) {
+        log_warn("evicted %s: %d connections waiting to authenticate", v->peer, n);
+        session_end(v, "evicted: too many unauthenticated connections");
+    }
 }
 
 /* Hello deadline before authentication; afterwards a heartbeat to the
@@ -711,7 +831,7 @@ static void on_tick(uv_timer_t *t)
         return;
     }
     if (s->state == S_WAITING && now - s->waiting_since_ns > SESSION_WAIT_NS) {
-        send_error(s, "busy: serving coordinator %s", s->agent->active_peer);
+        send_busy(s);
         session_end(s, "busy");
         return;
     }
@@ -742,7 +862,9 @@ static void on_tick(uv_timer_t *t)
 static void session_authenticated(struct session *s)
 {
     struct agent *a = s->agent;
-    s->agent->npending--;
+    pending_remove(s);
+    /* proven: frames up to the full size (plans, clean requests) from now on */
+    frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
     s->state = S_IDLE;
     if (a->active && a->active->run_complete && a->active->state == S_IDLE) {
         /* its coordinator is done and just hasn't hung up yet */
@@ -760,7 +882,7 @@ static void session_authenticated(struct session *s)
         return;
     }
     if (a->active) {
-        send_error(s, "busy: serving coordinator %s", a->active_peer);
+        send_busy(s);
         session_end(s, "busy");
         return;
     }
@@ -779,7 +901,8 @@ static void session_promote(struct session *s)
         handle_plan(s);
 }
 
-void session_accept(struct agent *a)
+/* A session with its handles, not yet connected to anything. */
+static struct session *session_new(struct agent *a)
 {
     struct session *s = xcalloc(1, sizeof *s);
 
@@ -790,7 +913,7 @@ void session_accept(struct agent *a)
     s->id.loop_thread = a->loop_thread;
     s->acc = xmalloc(sizeof *s->acc);
     s->totals = xmalloc(sizeof *s->totals);
-    frame_reader_init(&s->rd, FRAME_MAX_PAYLOAD);
+    frame_reader_init(&s->rd, FRAME_PREAUTH_MAX);
     uv_tcp_init(a->loop, &s->tcp);
     uv_timer_init(a->loop, &s->sampler);
     uv_timer_init(a->loop, &s->tick);
@@ -798,17 +921,43 @@ void session_accept(struct agent *a)
     s->tcp.data = s->sampler.data = s->tick.data = s->finished.data = s;
     s->open_handles = 4;
     s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    a->nsessions++;
+    return s;
+}
+
+/* s, whose peer is known, joins the connections waiting to authenticate. */
+static void pending_add(struct agent *a, struct session *s)
+{
+    struct session **pp;
+    pending_make_room(a, s);
+    for (pp = &a->pending; *pp; pp = &(*pp)->pend_next)
+        ;                       /* appended: the list stays oldest first */
+    *pp = s;
     a->npending++;
+}
+
+struct session *session_open_detached(struct agent *a, const char *peer)
+{
+    struct session *s = session_new(a);
+    const char *colon = strrchr(peer, ':');
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
+    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
+             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    pending_add(a, s);
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    return s;
+}
+
+void session_accept(struct agent *a)
+{
+    struct session *s = session_new(a);
+
     if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->tcp) < 0) {
         session_end(s, "accept failed");
         return;
     }
-    peer_name(&s->tcp, s->peer, sizeof s->peer);
-    if (a->npending > SESSION_MAX_PENDING) {
-        log_warn("refused %s: %d connections waiting to authenticate", s->peer, SESSION_MAX_PENDING);
-        session_end(s, "too many unauthenticated connections");
-        return;
-    }
+    peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
+    pending_add(a, s);
     uv_tcp_nodelay(&s->tcp, 1);
     log_info("connection from %s", s->peer);
     uv_timer_start(&s->tick, on_tick, 1000, 1000);

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <uv.h>
+#include "agent/admit.h"
 #include "agent/paths.h"
 #include "proto/auth.h"
 
@@ -28,12 +29,43 @@ struct agent {
     pthread_t loop_thread;        /* the thread running loop (main's) */
     char active_peer[64];
     int npending;                 /* connections not yet authenticated */
+    struct session *pending;      /* those connections, oldest first */
+    int max_pending;              /* cap on npending (0: SESSION_MAX_PENDING) */
+    int max_pending_per_addr;     /* cap per source address (0: SESSION_MAX_PENDING_PER_ADDR) */
+    struct admit_limits limits;   /* the operator's own caps on a plan (--max-*) */
     const struct auth_secret *secret;   /* NULL: --insecure */
     uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
     int verbose;
+    int nsessions;                /* sessions not yet freed (any state) */
+    /* Transport seam for tests/fuzz/fuzz_session.c: when set, every frame
+     * the agent sends goes to send_hook (bytes valid during the call only)
+     * instead of a socket.  NULL in the daemon. */
+    void (*send_hook)(void *arg, const char *p, size_t n);
+    void *send_hook_arg;
 };
+
+/* Strangers: connections that have not authenticated yet are few and
+ * cheap.  At most this many wait at once, and at most ..._PER_ADDR from one
+ * source address; a new connection over either cap evicts the oldest such
+ * connection (one that has not even said hello first), so a coordinator
+ * that connects always gets its turn.  Each reads frames of at most
+ * FRAME_PREAUTH_MAX bytes until it has authenticated. */
+#define SESSION_MAX_PENDING 16
+#define SESSION_MAX_PENDING_PER_ADDR 4
 
 /* Accept a connection on a->server (its connection callback calls this). */
 void session_accept(struct agent *a);
+
+/* The seam without a socket (loop thread, with a->send_hook set): a
+ * session as if a connection from peer had been accepted.  Bytes from the
+ * "peer" go in through session_feed; session_close ends it as a hang-up
+ * would.  The session is freed on the loop, when its handles have closed
+ * (a->nsessions drops): until then s stays valid, also after it ended
+ * itself; do not use s once a->nsessions says it is gone. */
+struct session *session_open_detached(struct agent *a, const char *peer);
+void session_feed(struct session *s, const void *p, size_t n);
+void session_close(struct session *s);
+/* 1 when no prepare or finish is queued and no job thread runs. */
+int session_settled(const struct session *s);
 
 #endif

@@ -79,6 +79,11 @@ void frame_reader_init(struct frame_reader *r, uint32_t max_payload)
     r->max_payload = max_payload ? max_payload : FRAME_MAX_PAYLOAD;
 }
 
+void frame_reader_set_max(struct frame_reader *r, uint32_t max_payload)
+{
+    r->max_payload = max_payload ? max_payload : FRAME_MAX_PAYLOAD;
+}
+
 void frame_reader_free(struct frame_reader *r)
 {
     buf_free(&r->in);

@@ -12,6 +12,10 @@
 
 #define FRAME_HEADER_LEN  4
 #define FRAME_MAX_PAYLOAD (16u << 20)   /* 16 MiB: a plan or a full histogram set fits easily */
+/* Before a peer has authenticated: hello, welcome, auth and an error text
+ * fit in well under 1 KiB, so a stranger gets 4 KiB, not 16 MiB (raised
+ * with frame_reader_set_max once the peer proved the secret). */
+#define FRAME_PREAUTH_MAX (4u << 10)
 
 /* Growable byte buffer (used by encoders and the reader). */
 struct buf {
@@ -34,6 +38,9 @@ struct frame_reader {
 };
 void frame_reader_init(struct frame_reader *r, uint32_t max_payload);
 void frame_reader_free(struct frame_reader *r);
+/* Change the cap for the frames not yet returned (0 means FRAME_MAX_PAYLOAD);
+ * a pending header is checked against the new cap on the next call. */
+void frame_reader_set_max(struct frame_reader *r, uint32_t max_payload);
 /* Append received bytes. */
 void frame_reader_feed(struct frame_reader *r, const void *p, size_t n);
 /* Next complete frame: 1 and *payload, *len point into the reader's buffer

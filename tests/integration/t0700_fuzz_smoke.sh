@@ -12,7 +12,7 @@ cd "$ROOT" || fail "no $ROOT"
 timeout 300 make -s fuzz-smoke >"$T/out" 2>&1; rc=$?
 cat "$T/out"
 [ $rc -eq 0 ] || fail "make fuzz-smoke exited $rc"
-for h in frame_msg plan journal; do
+for h in frame_msg plan journal run session; do
   grep -qE "^fuzz-smoke: fuzz_$h ok \([0-9]{4,} runs\)" "$T/out" ||
     fail "fuzz_$h did not report its runs as clean"
   ! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "build/fuzz/$h.log" ||

@@ -126,6 +126,41 @@ static void test_admit_mem_available_reads_meminfo(void **state)
     assert_true(avail > (16u << 20));               /* this machine runs the tests */
 }
 
+/* The operator's caps: each refused with its figure and flag, at the cap
+ * accepted; admit_plan_here refuses an index outside the run first. */
+static void test_admit_limits_refuse_with_flags(void **state)
+{
+    struct plan p;
+    struct job_spec j = job("t");
+    struct admit_limits l = { .max_threads = 8, .max_files = 100, .max_memory = 64u << 20 };
+    char err[256];
+
+    (void)state;
+    j.numjobs = 8;
+    j.nrfiles = 12;
+    j.size = 12 * 4096;
+    plan_init(&p);
+    plan_add_job(&p, &j);
+    assert_int_equal(admit_limits_check(&p, 0, &l, err, sizeof err), 0);
+    p.phases[0].jobs[0].numjobs = 9;
+    assert_int_equal(admit_limits_check(&p, 0, &l, err, sizeof err), -E2BIG);
+    assert_string_equal(err, "phase 0 ('t') has 9 job threads on this agent, more than its --max-threads 8");
+    p.phases[0].jobs[0].numjobs = 8;
+    p.phases[0].jobs[0].nrfiles = 13;
+    assert_int_equal(admit_limits_check(&p, 0, &l, err, sizeof err), -E2BIG);
+    assert_string_equal(err, "phase 0 ('t') uses 104 files on this agent, more than its --max-files 100");
+    p.phases[0].jobs[0].nrfiles = 1;
+    p.phases[0].jobs[0].iodepth = 64;
+    p.phases[0].jobs[0].bs = 1 << 20;
+    p.phases[0].jobs[0].size = 1 << 20;
+    assert_int_equal(admit_limits_check(&p, 0, &l, err, sizeof err), -ENOMEM);
+    assert_non_null(strstr(err, "more than its --max-memory 64"));
+    assert_int_equal(admit_limits_check(&p, 0, NULL, err, sizeof err), 0);
+    assert_int_equal(admit_plan_here(&p, 1, 1, NULL, err, sizeof err), -EINVAL);
+    assert_string_equal(err, "agent index 1 is not inside a run of 1 agent");
+    plan_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_admit_refuses_with_figures),
         cmocka_unit_test(test_admit_refuses_decoded_overflow),
         cmocka_unit_test(test_admit_mem_available_reads_meminfo),
+        cmocka_unit_test(test_admit_limits_refuse_with_flags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

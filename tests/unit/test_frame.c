@@ -249,6 +249,40 @@ static void test_frame_reader_exact_cap_is_accepted(void **state)
     buf_free(&s);
 }
 
+/* Before authentication the cap is FRAME_PREAUTH_MAX: one byte more is
+ * refused on the header alone, with nothing of the payload buffered; after
+ * frame_reader_set_max a frame of the full size comes through. */
+static void test_frame_reader_preauth_cap_then_raised(void **state)
+{
+    struct frame_reader r;
+    struct buf s;
+    const char *p;
+    uint32_t n;
+
+    (void)state;
+    buf_init(&s);
+    put_frame(&s, FRAME_PREAUTH_MAX + 1, 5);
+    frame_reader_init(&r, FRAME_PREAUTH_MAX);
+    frame_reader_feed(&r, s.data, s.len);
+    assert_int_equal(frame_reader_next(&r, &p, &n), -EMSGSIZE);
+    assert_true(r.in.len <= FRAME_HEADER_LEN);
+    frame_reader_free(&r);
+
+    frame_reader_init(&r, FRAME_PREAUTH_MAX);
+    put_frame(&s, 10, 6);                  /* s: the big frame, then a small one */
+    frame_reader_set_max(&r, FRAME_PREAUTH_MAX);
+    frame_reader_feed(&r, s.data + FRAME_HEADER_LEN + FRAME_PREAUTH_MAX + 1, FRAME_HEADER_LEN + 10);
+    assert_int_equal(frame_reader_next(&r, &p, &n), 1);
+    assert_int_equal(n, 10);
+    frame_reader_set_max(&r, 0);           /* authenticated: the default cap */
+    frame_reader_feed(&r, s.data, FRAME_HEADER_LEN + FRAME_PREAUTH_MAX + 1);
+    assert_int_equal(frame_reader_next(&r, &p, &n), 1);
+    assert_int_equal(n, FRAME_PREAUTH_MAX + 1);
+    check_payload(p, n, 5);
+    frame_reader_free(&r);
+    buf_free(&s);
+}
+
 /* 200k tiny frames fed in 4 KiB reads: the buffer stays small (lazy
  * compaction happens) and every frame comes out in order.  A quadratic
  * memmove per frame would make this take minutes. */
@@ -317,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_frame_reader_partial_header_needs_more),
         cmocka_unit_test(test_frame_reader_oversized_is_emsgsize),
         cmocka_unit_test(test_frame_reader_exact_cap_is_accepted),
+        cmocka_unit_test(test_frame_reader_preauth_cap_then_raised),
         cmocka_unit_test(test_frame_reader_many_small_frames),
         cmocka_unit_test(test_frame_reader_drain_after_bulk_feed),
     };

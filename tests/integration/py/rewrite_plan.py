@@ -1,12 +1,14 @@
 """A TCP proxy that rewrites one unsigned field of the plan a coordinator
 sends, to play a coordinator that skips the plan checks.
-usage: rewrite_plan.py LISTEN_PORT_FILE TARGET_PORT KEY NEW_VALUE
-The first frame holding "type": "plan" gets the value after every msgpack
+usage: rewrite_plan.py LISTEN_PORT_FILE TARGET_PORT KEY NEW_VALUE [TYPE]
+The first frame holding "type": "plan" (or TYPE, e.g. start) gets the value after every msgpack
 string KEY (a positive fixint or uint8/16/32/64) replaced by NEW_VALUE as a
 uint64, and its 4-byte big-endian length fixed.  Serves one connection."""
 import socket, struct, sys, threading
 
 port_file, target, key, new = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), int(sys.argv[4])
+mtype = sys.argv[5].encode() if len(sys.argv) > 5 else b"plan"
+mtag = b"\xa4type" + bytes([0xa0 | len(mtype)]) + mtype
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 srv.bind(("127.0.0.1", 0))
@@ -50,7 +52,7 @@ def pump(a, b, rewrite_plan):
                 if len(buf) < 4 + ln:
                     break
                 frame, buf = buf[4:4 + ln], buf[4 + ln:]
-                if not done and b"\xa4type\xa4plan" in frame:
+                if not done and mtag in frame:
                     frame, count = rewrite(frame)
                     sys.stderr.write("rewrite_plan: %d value(s) of %s set to %d\n" % (count, key.decode(), new))
                     done = True
