@@ -29,6 +29,18 @@ int unlink(const char *p)
     slow(p);
     return real(p);
 }
+/* unlinkat on a directory fd (the agent's confined unlink): its name is
+ * relative, so every one is slowed; this agent unlinks nothing else */
+int unlinkat(int fd, const char *p, int flags)
+{
+    static int (*real)(int, const char *, int);
+    struct timespec ts = { 0, 2000000 };
+    if (!real)
+        real = (int (*)(int, const char *, int))dlsym(RTLD_NEXT, "unlinkat");
+    if (getenv("SLOW_UNLINK_DIR"))
+        nanosleep(&ts, NULL);
+    return real(fd, p, flags);
+}
 C
 sed -i '1a #include <stdlib.h>' "$T/slow.c"
 cc -shared -fPIC -o "$T/slow.so" "$T/slow.c" -ldl || skip "cannot build the shim"
