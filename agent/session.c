@@ -784,7 +784,7 @@ static void session_authenticated(struct session *s)
     struct agent *a = s->agent;
     s->agent->npending--;
     s->state = S_IDLE;
-    if (a->active && a->active->run_complete && a->active->state == S_IDLE) {
+    if (a->active && a->active->run_complete && a->active->state == S_IDLE && !a->active->cleaning) {
         /* its coordinator is done and just hasn't hung up yet */
         session_end(a->active, "run complete; a new coordinator connected");
         a->active = NULL;
