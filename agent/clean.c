@@ -27,6 +27,9 @@ struct clean_ctx {
     char last[PLAN_PATH_MAX];      /* the previous path: shared files come once per thread */
     int rc;
     char err[PHASE_ERR_MAX];
+    atomic_int *cancel;            /* the session's: set when it ends */
+    void (*on_done)(void *arg);
+    void *arg;
 };
 
 static void note(struct clean_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -69,6 +72,10 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
     struct stat st;
     int dfd, rc;
 
+    if (atomic_load(c->cancel)) {
+        snprintf(c->err, sizeof c->err, "stopped: the coordinator went away");
+        return -ECANCELED;
+    }
     if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
         return 0;                      /* counted per job in clean_work */
     if (strcmp(path, c->last) == 0)
@@ -142,11 +149,13 @@ static void clean_done(uv_work_t *w, int status)
         msg_cleaned_encode(&b, &c->done);
     }
     session_send_active(c->agent, c->peer, &b);
+    c->on_done(c->arg);
     msg_plan_free(&c->plan);
     free(c);
 }
 
 int clean_request(struct agent *a, const char *peer, const char *p, size_t n,
+                  atomic_int *cancel, void (*on_done)(void *arg), void *arg,
                   char *err, size_t errlen)
 {
     struct clean_ctx *c = xcalloc(1, sizeof *c);
@@ -157,6 +166,9 @@ int clean_request(struct agent *a, const char *peer, const char *p, size_t n,
         return rc;
     }
     c->agent = a;
+    c->cancel = cancel;
+    c->on_done = on_done;
+    c->arg = arg;
     snprintf(c->peer, sizeof c->peer, "%s", peer);
     c->id.index = c->plan.agent_index;
     c->id.nagents = c->plan.nagents;

@@ -16,6 +16,7 @@
 #ifndef NFSTORM_AGENT_CLEAN_H
 #define NFSTORM_AGENT_CLEAN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include "agent/session.h"
 #include "proto/frame.h"
@@ -23,9 +24,14 @@
 /* A clean frame (payload p, n bytes) from the active session of a, whose
  * peer is peer.  Loop thread.  Decodes and checks it, queues the removal
  * and returns 0: the answer goes to that session when done (dropped if it
- * ended meanwhile).  -errno with a one-line reason in err when the request
- * is refused; nothing was queued then. */
+ * ended meanwhile), then on_done(arg) runs on the loop thread.  cancel
+ * (owned by the caller, alive until on_done) set non-zero from the loop
+ * thread stops the walk before the next file: a session that ends stops
+ * its clean, and must not end before on_done (a new run's files could be
+ * removed under it).  -errno with a one-line reason in err when the
+ * request is refused; nothing was queued and on_done never runs then. */
 int clean_request(struct agent *a, const char *peer, const char *p, size_t n,
+                  atomic_int *cancel, void (*on_done)(void *arg), void *arg,
                   char *err, size_t errlen);
 
 /* Send b (takes it) to a's active session if it is still the one with

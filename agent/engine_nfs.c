@@ -170,6 +170,8 @@ struct nfse_job {
 
     unsigned parts_inflight;   /* our async RPCs libnfs still holds */
     int dead;                  /* nfs_service failed: context unusable */
+    int last_rpc_failed;       /* the latest RPC to complete failed (a
+                                  timeout: the server may not be answering) */
     int stranded;              /* a failed sync call left its RPC queued */
     int tearing_down;          /* io_reqs may be gone: do not touch them */
 
@@ -671,6 +673,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     struct nfse_job *j = op->j;
 
     j->parts_inflight--;
+    j->last_rpc_failed = status < 0;
     if (status >= 0)
         nfse_server_ok(j);
     if (op->abandoned) {
@@ -1363,10 +1366,16 @@ static void nfse_teardown(struct engine_job *ej)
         /* Deliberately leaked: see nfse_after_sync_failure(). */
         j->nfs = NULL;
     } else if (j->nfs) {
+        /* RPCs the server never answered (the job gave up on them) or
+         * that failed last (timed out: a stopped or hung server) mean a
+         * sync close could wait the RPC timeout for each file, and the
+         * agent would not be idle again for minutes: close as on a dead
+         * context. */
+        int silent = j->parts_inflight > 0 || j->last_rpc_failed;
         for (uint32_t i = 0; i < j->nfh; i++) {
             if (!j->fh[i])
                 continue;
-            if (!j->dead) {
+            if (!j->dead && !silent) {
                 int rc = nfs_close(j->nfs, j->fh[i]);
                 if (rc != 0)
                     nfse_after_sync_failure(j);

@@ -416,7 +416,12 @@ static int loop_run(struct loop *l)
             if (sp->thinktime_ns) {
                 if ((rc = loop_drain(l)) < 0)
                     goto out;
-                halt_sleep_until(j->halt, clock_now_ns() + sp->thinktime_ns);
+                /* runtime bounds the think time too: a pause longer
+                 * than what is left of the window ends at its end */
+                uint64_t until = clock_now_ns() + sp->thinktime_ns;
+                if (j->t_end_ns && until > j->t_end_ns)
+                    until = j->t_end_ns;
+                halt_sleep_until(j->halt, until);
             }
             now = clock_now_ns();
             more = loop_more(l, now);

@@ -65,6 +65,10 @@ struct session {
     int jobs_running;
     int stop_requested;
     int run_complete;         /* its plan is done: a new coordinator may take over */
+    int cleaning;             /* a clean queued (clean.c); the session outlives it */
+    char *clean_pending;      /* a clean frame that arrived while WAITING */
+    size_t clean_pending_n;
+    atomic_int clean_cancel;  /* set when the session ends: the clean stops */
     enum session_state state;
     char peer[64];
     char peer_addr[48];       /* peer without the port: the per-address stranger cap */
@@ -203,6 +207,7 @@ static void on_handle_closed(uv_handle_t *h)
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
+        free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
         log_info("session with %s ended", s->peer);
@@ -244,12 +249,16 @@ static void session_end(struct session *s, const char *why)
     }
     if (s->run_live)
         phase_stop(&s->run);
+    if (s->cleaning)
+        atomic_store(&s->clean_cancel, 1);
     session_maybe_free(s);
 }
 
 static void session_maybe_free(struct session *s)
 {
-    if (!s->closing || s->work_busy || s->jobs_running || s->handles_closing)
+    /* a clean still walking could remove the next run's files: the next
+     * coordinator waits for it as for a phase winding down */
+    if (!s->closing || s->work_busy || s->jobs_running || s->handles_closing || s->cleaning)
         return;
     if (s->run_prepared) {
         finish_phase(s);        /* threads and engines go first, off the loop */
@@ -511,6 +520,29 @@ static void start_phase(struct session *s, const struct msg_start *m)
 /* ---- messages ---- */
 
 /* A decoded plan in s->plan, and the agent is ours: check it, start. */
+/* The clean this session queued is over (its answer sent or dropped). */
+static void on_clean_done(void *arg)
+{
+    struct session *s = arg;
+    s->cleaning = 0;
+    session_maybe_free(s);
+}
+
+static void handle_clean(struct session *s, const char *p, size_t n)
+{
+    char err[256];
+
+    if (s->state != S_IDLE)
+        send_error(s, "clean refused: a run is in progress");
+    else if (s->cleaning)
+        send_error(s, "clean refused: a clean is in progress");
+    else if (clean_request(s->agent, s->peer, p, n, &s->clean_cancel, on_clean_done, s, err,
+                           sizeof err) < 0)
+        send_error(s, "clean refused: %s", err);
+    else
+        s->cleaning = 1;
+}
+
 static void handle_plan(struct session *s)
 {
     char why[PHASE_ERR_MAX];
@@ -626,6 +658,10 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             send_error(s, "plan received while a run is in progress");
             return;
         }
+        if (s->cleaning) {
+            send_error(s, "plan received while a clean is in progress");
+            return;
+        }
         if (s->have_plan) {
             msg_plan_free(&s->plan);
             s->have_plan = 0;
@@ -670,10 +706,14 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         return;
     }
     case MSG_CLEAN:             /* agent/clean.c: removes the plan's files off the loop thread */
-        if (s->state != S_IDLE)
-            send_error(s, "clean refused: a run is in progress");
-        else if (clean_request(s->agent, s->peer, p, n, err, sizeof err) < 0)
-            send_error(s, "clean refused: %s", err);
+        if (s->state == S_WAITING && !s->clean_pending && !s->plan_pending) {
+            /* served when the agent is ours, like a plan */
+            s->clean_pending = xmalloc(n ? n : 1);
+            memcpy(s->clean_pending, p, n);
+            s->clean_pending_n = n;
+            return;
+        }
+        handle_clean(s, p, n);
         return;
     case MSG_PONG:
         return;                 /* answer to our heartbeat: last_rx_ns did its job */
@@ -866,7 +906,7 @@ static void session_authenticated(struct session *s)
     /* proven: frames up to the full size (plans, clean requests) from now on */
     frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
     s->state = S_IDLE;
-    if (a->active && a->active->run_complete && a->active->state == S_IDLE) {
+    if (a->active && a->active->run_complete && a->active->state == S_IDLE && !a->active->cleaning) {
         /* its coordinator is done and just hasn't hung up yet */
         session_end(a->active, "run complete; a new coordinator connected");
         a->active = NULL;
@@ -899,6 +939,10 @@ static void session_promote(struct session *s)
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
     if (s->plan_pending && !s->closing)
         handle_plan(s);
+    if (s->clean_pending && !s->closing)
+        handle_clean(s, s->clean_pending, s->clean_pending_n);
+    free(s->clean_pending);
+    s->clean_pending = NULL;
 }
 
 /* A session with its handles, not yet connected to anything. */

@@ -178,10 +178,8 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
         return 2;
     }
     if (gaps.cut_short) {
-        char why[sizeof gaps.what + 16];
         fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
-        snprintf(why, sizeof why, "cut short: %s", gaps.what);
-        result_cut_short(&r, why);      /* the verdicts say so too */
+        result_cut_short(&r, gaps.what);   /* the verdicts say so too ("cut short: ...") */
     }
     if (writing)
         *writing = 1;
@@ -205,10 +203,11 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             status = 1;
         }
     }
-    /* the exit status is the run's, as the run itself would have exited;
-     * what arrived of a run cut short is reported, but it is partial (3) */
+    /* the exit status is the run's, as the run itself would have exited
+     * and as the report and --json say; a run cut short is partial (3) at
+     * least: result_cut_short gives its unfinished phases that reason */
     if (status == 0)
-        status = gaps.cut_short ? 3 : verdict_exit_status(verdict_run(&r));
+        status = verdict_exit_status(verdict_run(&r));
     result_free(&r);
     return status;
 }

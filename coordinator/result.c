@@ -620,7 +620,7 @@ int result_any_phase_ran(const struct run_result *r)
 
 void result_cut_short(struct run_result *r, const char *why)
 {
-    uint32_t last = 0;
+    uint32_t last = 0, marked = 0;
 
     for (uint32_t i = 0; i < r->nphases; i++)
         if (r->phases[i].ran)
@@ -631,6 +631,15 @@ void result_cut_short(struct run_result *r, const char *why)
         snprintf(r->end_text, sizeof(r->end_text), "%s", why);
         result_clean_text(r->end_text);
     }
-    for (uint32_t i = last; i < r->nphases; i++)
-        r->phases[i].interrupted = 1;
+    /* A phase whose end the journal holds is whole: only the phases that
+     * ran without finishing are cut short (those never started say "not
+     * run").  When every phase ran and is whole (only the run's end is
+     * missing), the last one carries the reason, so the verdict says so. */
+    for (uint32_t i = 0; i < r->nphases; i++)
+        if (r->phases[i].ran && !r->phases[i].finished) {
+            r->phases[i].interrupted = 1;
+            marked++;
+        }
+    if (!marked && r->nphases > 0 && last + 1 == r->nphases && r->phases[last].ran)
+        r->phases[last].interrupted = 1;
 }

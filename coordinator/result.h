@@ -204,8 +204,10 @@ int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent,
 void result_clean_text(char *text);
 /* The run was cut short (the coordinator died: a journal without its end,
  * a torn last line): r->end becomes RUN_END_INTERRUPTED with why as its
- * text (unless an end is already known), the last phase that ran and every
- * later one are marked interrupted, so their verdicts say so. */
+ * text (unless an end is already known); each phase that ran but did not
+ * finish is marked interrupted (the last one that ran when all finished), so
+ * its verdict says "cut short" (partial, exit 3) and what came later says
+ * "not run".  Phases whose end was recorded keep their own verdicts. */
 void result_cut_short(struct run_result *r, const char *why);
 /* 1 when some phase of r was started (ran). */
 int result_any_phase_ran(const struct run_result *r);

@@ -195,7 +195,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     out->v = VERDICT_OK;
     if (!ph->ran) {
         if (r->end == RUN_END_INTERRUPTED && !by_signal(r))
-            add(&acc, VERDICT_INTERRUPTED, "not run: the run was cut short before this phase started: %s",
+            add(&acc, VERDICT_PARTIAL, "not run: the run was cut short before this phase started: %s",
                 r->end_text);
         else if (r->end == RUN_END_INTERRUPTED)
             add(&acc, VERDICT_INTERRUPTED, "not run: interrupted by %s at %.1f s, before this phase started",
@@ -209,7 +209,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     if (ph->interrupted && by_signal(r))
         add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text, r->end_at_s);
     else if (ph->interrupted)
-        add(&acc, VERDICT_INTERRUPTED, "cut short: %s", r->end_text[0] ? r->end_text : "the run ended early");
+        add(&acc, VERDICT_PARTIAL, "cut short: %s", r->end_text[0] ? r->end_text : "the run ended early");
     if (r->end == RUN_END_FAILED && r->end_phase == phase) {
         int named = 0;   /* an agent's own error already says why */
 
