@@ -307,7 +307,7 @@ enum verdict_kind verdict_run(const struct run_result *r)
     /* a signal after the last phase ended: every phase is complete (their
      * verdicts say so) but the run was interrupted, and says so: 130, as a
      * shell loop around it expects of Ctrl-C */
-    if (r->end == RUN_END_INTERRUPTED)
+    if (r->end == RUN_END_INTERRUPTED && r->end_phase >= r->nphases)
         worst = VERDICT_INTERRUPTED;
     return worst;
 }
