@@ -1247,20 +1247,6 @@ static void nfse_md_path(const char *in, char *out, size_t outlen)
     nfse_fmt(out, outlen, "%s%s", in[0] == '/' ? "" : "/", in);
 }
 
-static const char *nfse_md_name(enum op_type op)
-{
-    switch (op) {
-    case OP_CREATE: return "create";
-    case OP_STAT: return "stat";
-    case OP_OPEN: return "open";
-    case OP_READDIR: return "readdir";
-    case OP_RENAME: return "rename";
-    case OP_UNLINK: return "unlink";
-    case OP_MKDIR: return "mkdir";
-    case OP_RMDIR: return "rmdir";
-    default: return "metadata op";
-    }
-}
 
 static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
                    const char *buf, uint64_t size, uint64_t *count)
@@ -1314,7 +1300,7 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     }
     if (rc != 0) {
         nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s of %s: %s", ej->nfs_url,
-                 nfse_md_name(op), m->path, nfse_errtext(j->nfs));
+                 op_type_name(op), m->path, nfse_errtext(j->nfs));
         m->next = j->md_free;
         j->md_free = m;
         nfse_sync_poll(j);

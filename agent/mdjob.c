@@ -46,20 +46,6 @@ struct md {
     enum op_type foreign_op;
 };
 
-static const char *md_op_name(enum op_type op)
-{
-    switch (op) {
-    case OP_CREATE: return "create";
-    case OP_STAT: return "stat";
-    case OP_OPEN: return "open";
-    case OP_READDIR: return "readdir";
-    case OP_RENAME: return "rename";
-    case OP_UNLINK: return "unlink";
-    case OP_MKDIR: return "mkdir";
-    case OP_RMDIR: return "rmdir";
-    default: return "metadata op";
-    }
-}
 
 /* Directory d: the work dir itself without files_per_dir, else d<d> in it. */
 static const char *md_dir(const struct md *m, uint32_t d, char *out, size_t len)
@@ -113,7 +99,7 @@ static int md_raw(struct md *m, enum op_type op, const char *a, const char *b, u
         char e[128];
         struct engine_job *ej = &m->j->ej;
         m->fatal = rc;
-        snprintf(ej->err, sizeof ej->err, "%s: %s failed: %s%s%s", a, md_op_name(op),
+        snprintf(ej->err, sizeof ej->err, "%s: %s failed: %s%s%s", a, op_type_name(op),
                  engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
     }
     return rc;
@@ -417,7 +403,7 @@ int mdjob_run(struct job *j)
         rc = -EEXIST;
         snprintf(j->ej.err, sizeof j->ej.err,
                  "%s: %s failed: %s: this run did not create it, so it was left alone "
-                 "(%llu failed op%s like it)", m.foreign_name, md_op_name(m.foreign_op),
+                 "(%llu failed op%s like it)", m.foreign_name, op_type_name(m.foreign_op),
                  engine_strerror(rc, e, sizeof e), (unsigned long long)m.foreign,
                  m.foreign == 1 ? "" : "s");
     }

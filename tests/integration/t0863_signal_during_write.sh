@@ -5,35 +5,7 @@
 # The result comes from `nfstorm report JOURNAL --json`, which writes the
 # same way `run --json` does, on a journal big enough to take seconds.
 source "$(dirname "$0")/lib.sh"
-python3 - "$T/big.journal" <<'PY'
-import json, sys
-with open(sys.argv[1], "w") as f:
-    dump = lambda o: f.write(json.dumps(o, separators=(",", ":")) + "\n")
-    dump({"type": "header", "schema": 1, "label": "", "started": 0, "interval_ms": 1000, "nagents": 4,
-          "agents": [{"id": i, "addr": "a:%d" % i, "host": "h", "ncpus": 1, "clock_offset_ns": 0, "rtt_ns": 1}
-                     for i in range(4)],
-          "phases": [{"name": "p", "rw": "randread", "bs": 4096, "numjobs": 1, "njobs": 1}]})
-    b = []
-    for i in range(200, 1400, 3):
-        b += [i, 5]
-    lat = {"count": len(b) // 2 * 5, "sum": 10**9, "min": 100, "max": 10**6, "b": b}
-    svc = {"count": 0, "sum": 0, "min": 0, "max": 0, "b": []}
-    for k in range(4000):
-        for a in range(4):
-            dump({"type": "interval", "phase": 0, "agent": a, "k": k, "inflight": 0, "oldest_ns": 0,
-                  "ops": {"read": {"ops": lat["count"], "bytes": lat["count"] * 4096, "errors": 0,
-                                   "timeouts": 0, "lat": lat, "svc": svc}}})
-    # each agent's phase-done: the sum of its 4000 intervals (a complete, ok run)
-    n = 4000
-    tot = dict(lat, count=lat["count"] * n, sum=lat["sum"] * n, b=[x * n if i % 2 else x for i, x in enumerate(b)])
-    for a in range(4):
-        dump({"type": "phase_done", "phase": 0, "agent": a, "duration_ns": n * 10**9, "start_ns": 0,
-              "cpu_user_s": 0.0, "cpu_sys_s": 0.0, "cores": 1, "nintervals": n,
-              "ops": {"read": {"ops": tot["count"], "bytes": tot["count"] * 4096, "errors": 0,
-                               "timeouts": 0, "lat": tot, "svc": svc}}})
-    dump({"type": "phase_end", "phase": 0})
-    dump({"type": "end", "outcome": "ok"})
-PY
+python3 "$(dirname "$0")/py/big_journal.py" "$T/big.journal"
 # while the journal loads there is nothing to finish: SIGINT ends it at once
 "$NFSTORM" report "$T/big.journal" --json "$T/out.json" >/dev/null 2>"$T/err" &
 c=$!; PIDS+=("$c")

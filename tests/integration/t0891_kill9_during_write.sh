@@ -6,27 +6,7 @@
 # `run --json`); after each kill the directory holds the old result or the
 # new one, complete, and nothing else.
 source "$(dirname "$0")/lib.sh"
-python3 - "$T/big.journal" <<'PY'
-import json, sys
-with open(sys.argv[1], "w") as f:
-    dump = lambda o: f.write(json.dumps(o, separators=(",", ":")) + "\n")
-    dump({"type": "header", "schema": 1, "label": "", "started": 0, "interval_ms": 1000, "nagents": 4,
-          "agents": [{"id": i, "addr": "a:%d" % i, "host": "h", "ncpus": 1, "clock_offset_ns": 0, "rtt_ns": 1}
-                     for i in range(4)],
-          "phases": [{"name": "p", "rw": "randread", "bs": 4096, "numjobs": 1, "njobs": 1}]})
-    b = []
-    for i in range(200, 1400, 3):
-        b += [i, 5]
-    lat = {"count": len(b) // 2 * 5, "sum": 10**9, "min": 100, "max": 10**6, "b": b}
-    svc = {"count": 0, "sum": 0, "min": 0, "max": 0, "b": []}
-    for k in range(3000):
-        for a in range(4):
-            dump({"type": "interval", "phase": 0, "agent": a, "k": k, "inflight": 0, "oldest_ns": 0,
-                  "ops": {"read": {"ops": lat["count"], "bytes": lat["count"] * 4096, "errors": 0,
-                                   "timeouts": 0, "lat": lat, "svc": svc}}})
-    dump({"type": "phase_end", "phase": 0})
-    dump({"type": "end", "outcome": "ok"})
-PY
+python3 "$(dirname "$0")/py/big_journal.py" "$T/big.journal" 3000
 mkdir -p "$T/out"
 # how long a whole report takes here, to spread the kills over it
 s=$(date +%s%N)

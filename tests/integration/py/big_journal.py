@@ -1,0 +1,36 @@
+"""big_journal.py PATH [N]: write a complete, ok journal of one phase on 4
+agents with N (default 4000) one-second intervals each and each agent's
+phase-done (the sum of its intervals), big enough that reporting it takes
+seconds: for tests of signals during the result's write."""
+import json
+import sys
+
+path = sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
+with open(path, "w") as f:
+    def dump(o):
+        f.write(json.dumps(o, separators=(",", ":")) + "\n")
+    dump({"type": "header", "schema": 1, "label": "", "started": 0, "interval_ms": 1000, "nagents": 4,
+          "agents": [{"id": i, "addr": "a:%d" % i, "host": "h", "ncpus": 1, "clock_offset_ns": 0, "rtt_ns": 1}
+                     for i in range(4)],
+          "phases": [{"name": "p", "rw": "randread", "bs": 4096, "numjobs": 1, "njobs": 1}]})
+    b = []
+    for i in range(200, 1400, 3):
+        b += [i, 5]
+    lat = {"count": len(b) // 2 * 5, "sum": 10**9, "min": 100, "max": 10**6, "b": b}
+    svc = {"count": 0, "sum": 0, "min": 0, "max": 0, "b": []}
+
+    def ops(h):
+        return {"read": {"ops": h["count"], "bytes": h["count"] * 4096, "errors": 0, "timeouts": 0,
+                         "lat": h, "svc": svc}}
+    for k in range(n):
+        for a in range(4):
+            dump({"type": "interval", "phase": 0, "agent": a, "k": k, "inflight": 0, "oldest_ns": 0,
+                  "ops": ops(lat)})
+    tot = dict(lat, count=lat["count"] * n, sum=lat["sum"] * n,
+               b=[x * n if i % 2 else x for i, x in enumerate(b)])
+    for a in range(4):
+        dump({"type": "phase_done", "phase": 0, "agent": a, "duration_ns": n * 10**9, "start_ns": 0,
+              "cpu_user_s": 0.0, "cpu_sys_s": 0.0, "cores": 1, "nintervals": n, "ops": ops(tot)})
+    dump({"type": "phase_end", "phase": 0})
+    dump({"type": "end", "outcome": "ok"})
