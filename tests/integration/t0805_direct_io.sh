@@ -14,7 +14,8 @@ run() {  # run NAME ARGS...
   timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/$name.json" --name="$name" --direct=1 \
     "$@" >"$T/$name" 2>&1; rc=$?
 }
-run dw --rw=write --bs=4k --size=16m --filename="$D/direct" --runtime=2
+# (size-bound: the runtime is only a bound, generous for slow sanitizer builds)
+run dw --rw=write --bs=4k --size=16m --filename="$D/direct" --runtime=120
 [ $rc -eq 0 ] || fail "direct=1 write on $fs: exit $rc: $(tail -n1 "$T/dw")"
 run dr --rw=randread --bs=4k --size=16m --filename="$D/direct" --runtime=2 --time_based
 [ $rc -eq 0 ] || fail "direct=1 read on $fs: exit $rc: $(tail -n1 "$T/dr")"

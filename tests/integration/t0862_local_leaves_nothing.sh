@@ -21,9 +21,17 @@ for _ in $(seq 50); do [ -z "$(ls -A "$TMP")" ] && break; sleep 0.1; done
 [ -z "$(ls -A "$TMP")" ] || fail "left behind after kill -9: $(cd "$TMP" && find . | head)"
 
 # SIGTERM while the agents start: exit 130 at once, nothing left
+# (counted from when the coordinator catches SIGTERM: before its main() runs
+# no program can, and a slow start under ASan could otherwise take longer
+# than the offset)
 for off in 0.02 0.1; do
   TMPDIR=$TMP "$NFSTORM" run --local 4 "${job[@]}" >"$T/o" 2>&1 &
   c=$!; PIDS+=("$c")
+  for _ in $(seq 500); do
+    m=$(awk '/^SigCgt/{print $2}' /proc/$c/status 2>/dev/null)
+    [ -n "$m" ] && (( 0x$m & (1 << 14) )) && break
+    sleep 0.002
+  done
   sleep $off; kill -TERM $c
   timeout 10 tail --pid=$c -f /dev/null; wait $c; rc=$?
   [ $rc -eq 130 ] || fail "SIGTERM at ${off}s: exit $rc, want 130: $(tail -n2 "$T/o")"
