@@ -14,6 +14,12 @@ others=$(ps -L -u nobody --no-headers | wc -l)
 D=$T/d; mkdir -p "$D"; chmod 755 "$T"; chmod 777 "$D"
 log=$T/agent.log
 asnobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+# nobody may not reach the checkout (a clone in a private directory): run a
+# copy from $T, with the libnfs its rpath finds beside it ($ORIGIN/../deps)
+mkdir -p "$T/x/bin"; cp "$AGENT" "$T/x/bin/"; AGENT=$T/x/bin/nfstorm-agent
+[ -d "$ROOT/deps/libnfs/lib" ] && mkdir -p "$T/x/deps/libnfs" && cp -a "$ROOT/deps/libnfs/lib" "$T/x/deps/libnfs/"
+chmod -R a+rX "$T/x"
+asnobody "$AGENT" --version >/dev/null 2>&1 || skip "nobody cannot run the agent here"
 setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c 'ulimit -u 4096 && exec "$@"' agent "$AGENT" --listen 127.0.0.1:0 --insecure --allow "$D" \
   >"$T/agent.out" 2>"$log" &
 AGENT_PID=$!; PIDS+=("$AGENT_PID")
