@@ -981,31 +981,42 @@ static void lost_summary(struct run *r)
                                     r->c[i].addr, r->res->agents[i].lost_at_s);
 }
 
+/* What a real run and the fuzzer's seam share: the run, its result with
+ * the agents' addresses, and the loop with its (not yet started) timer and
+ * signal handles.  fake: the transport and clock of run_feed_script. */
+static void run_init(struct run *r, const struct plan *plan, const struct run_options *opt,
+                     struct run_result *result, char *err, size_t errlen, int fake)
+{
+    memset(r, 0, sizeof *r);
+    r->plan = plan;
+    r->opt = opt;
+    r->res = result;
+    r->n = opt->naddrs;
+    r->err = err;
+    r->errlen = errlen;
+    r->fake = fake;
+    r->fake_now_ns = fake ? 1000000000000ull : 0;
+    r->t_start_ns = run_now(r);
+    result_init(result, plan, r->n, opt->interval_ms);
+    for (uint32_t a = 0; a < r->n; a++)
+        snprintf(result->agents[a].addr, sizeof result->agents[a].addr, "%s", opt->addrs[a]);
+    uv_loop_init(&r->loop);
+    uv_timer_init(&r->loop, &r->timer);
+    r->timer.data = r;
+    uv_signal_init(&r->loop, &r->sigint);
+    uv_signal_init(&r->loop, &r->sigterm);
+    r->sigint.data = r->sigterm.data = r;
+}
+
 int run_execute(const struct plan *plan, const struct run_options *opt,
                 struct run_result *result, char *err, size_t errlen)
 {
     struct run r;
     int rc = 0;
 
-    memset(&r, 0, sizeof r);
-    r.plan = plan;
-    r.opt = opt;
-    r.res = result;
-    r.n = opt->naddrs;
-    r.err = err;
-    r.errlen = errlen;
-    r.t_start_ns = run_now(&r);
-    result_init(result, plan, r.n, opt->interval_ms);
+    run_init(&r, plan, opt, result, err, errlen, 0);
     result->started_unix = (int64_t)time(NULL);
-    for (uint32_t i = 0; i < r.n; i++)
-        snprintf(result->agents[i].addr, sizeof result->agents[i].addr, "%s", opt->addrs[i]);
-    uv_loop_init(&r.loop);
-    uv_timer_init(&r.loop, &r.timer);
-    r.timer.data = &r;
     uv_timer_start(&r.timer, on_timer, HEARTBEAT_MS, HEARTBEAT_MS);
-    uv_signal_init(&r.loop, &r.sigint);
-    uv_signal_init(&r.loop, &r.sigterm);
-    r.sigint.data = r.sigterm.data = &r;
     uv_signal_start(&r.sigint, on_signal, SIGINT);
     uv_signal_start(&r.sigterm, on_signal, SIGTERM);
     r.c = xcalloc(r.n, sizeof *r.c);
@@ -1062,24 +1073,7 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
     struct run r;
     size_t i = 0;
 
-    memset(&r, 0, sizeof r);
-    r.plan = plan;
-    r.opt = opt;
-    r.res = result;
-    r.n = opt->naddrs;
-    r.err = err;
-    r.errlen = errlen;
-    r.fake = 1;
-    r.fake_now_ns = 1000000000000ull;
-    r.t_start_ns = run_now(&r);
-    result_init(result, plan, r.n, opt->interval_ms);
-    for (uint32_t a = 0; a < r.n; a++)
-        snprintf(result->agents[a].addr, sizeof result->agents[a].addr, "%s", opt->addrs[a]);
-    uv_loop_init(&r.loop);
-    uv_timer_init(&r.loop, &r.timer);
-    r.timer.data = &r;
-    uv_signal_init(&r.loop, &r.sigint);
-    uv_signal_init(&r.loop, &r.sigterm);
+    run_init(&r, plan, opt, result, err, errlen, 1);
     r.c = xcalloc(r.n, sizeof *r.c);
     for (uint32_t a = 0; a < r.n; a++) {
         struct conn *c = &r.c[a];
