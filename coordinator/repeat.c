@@ -104,6 +104,18 @@ int repeat_exit_status(const struct run_set *s)
     return status;
 }
 
+char *repeat_file_name(char *buf, size_t len, const char *path, uint32_t k)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+
+    if (!dot || dot == base)
+        snprintf(buf, len, "%s.rep%u", path, k);
+    else
+        snprintf(buf, len, "%.*s.rep%u%s", (int)(dot - path), path, k, dot);
+    return buf;
+}
+
 /* ---- the set file ---- */
 
 struct jset {

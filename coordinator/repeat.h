@@ -53,6 +53,11 @@ json_t *repeat_set_json(const struct run_set *s);
 /* Write it to path atomically (report_json_write_tree).  0 or -errno. */
 int repeat_set_write(const char *path, const struct run_set *s);
 
+/* path with ".repK" inserted before the extension of its last component
+ * ("out/a.csv" -> "out/a.rep2.csv"; "a" -> "a.rep2"), into buf: the file of
+ * repetition k (1-based).  Returns buf (cut short if len is too small). */
+char *repeat_file_name(char *buf, size_t len, const char *path, uint32_t k);
+
 /* The summary as text (columns aligned) and as an HTML page (a table per
  * the same rows). */
 void repeat_report_text(FILE *out, const struct run_set *s, int unit_base);
