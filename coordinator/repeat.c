@@ -101,7 +101,7 @@ int repeat_exit_status(const struct run_set *s)
 
     for (uint32_t k = 0; k < s->n; k++)
         status = repeat_worse_status(status, verdict_exit_status(verdict_run(&s->reps[k])));
-    return status;
+    return s->interrupted ? repeat_worse_status(status, verdict_exit_status(VERDICT_INTERRUPTED)) : status;
 }
 
 char *repeat_file_name(char *buf, size_t len, const char *path, uint32_t k)
@@ -227,6 +227,8 @@ json_t *repeat_set_json(const struct run_set *s)
         if (v > worst)
             worst = v;
     }
+    if (s->interrupted)
+        worst = VERDICT_INTERRUPTED;
     put(&b, root, "nfstorm_repeat_set", json_integer(1));
     put(&b, root, "repeat", json_integer(s->requested ? s->requested : s->n));
     put(&b, root, "repeat_interval_s", json_real((double)s->interval_ns / 1e9));

@@ -42,7 +42,8 @@ uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, 
  * 0 ok < 3 partial < 1 failed < 130 interrupted; anything else (2) is
  * worst. */
 int repeat_worse_status(int a, int b);
-/* The set's exit status: the worst of its repetitions' verdicts. */
+/* The set's exit status: the worst of its repetitions' verdicts, 130 when
+ * a signal ended the set before its N repetitions. */
 int repeat_exit_status(const struct run_set *s);
 
 /* The set file's object (docs/results.md, "Repeat sets"): keys

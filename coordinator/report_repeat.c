@@ -136,8 +136,12 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
         verdict_counts(s, i, line, sizeof line);
         fprintf(out, "%-*s verdicts: %s\n", name_w, "", line);
     }
-    fprintf(out, "\nrepeat verdict: exit status %d (the worst of %u repetition%s)\n", repeat_exit_status(s),
-            s->n, s->n == 1 ? "" : "s");
+    if (s->interrupted)
+        fprintf(out, "\nrepeat verdict: exit status %d (interrupted after %u of %u repetitions)\n",
+                repeat_exit_status(s), s->n, s->requested);
+    else
+        fprintf(out, "\nrepeat verdict: exit status %d (the worst of %u repetition%s)\n", repeat_exit_status(s),
+                s->n, s->n == 1 ? "" : "s");
     free(x);
 }
 
