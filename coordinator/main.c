@@ -169,14 +169,17 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->local = (uint32_t)n;
         } else if (OPT("--repeat")) {
             uint64_t n;
-            if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > RUN_SET_MAX_REPEAT)
-                return die(2, "--repeat: bad value '%s' (want 1..%d)", v ? v : "", RUN_SET_MAX_REPEAT);
+            if (!v)
+                return 2;       /* cmd_opt_value said so */
+            if (units_parse_u64(v, &n) < 0 || n == 0 || n > RUN_SET_MAX_REPEAT)
+                return die(2, "--repeat: bad value '%s' (want 1..%d)", v, RUN_SET_MAX_REPEAT);
             c->repeat = (uint32_t)n;
         } else if (OPT("--repeat-interval")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->repeat_interval_ns) < 0 ||
+            if (!v)
+                return 2;
+            if (units_parse_duration(v, 1000000000ull, &c->repeat_interval_ns) < 0 ||
                 c->repeat_interval_ns > 24 * 3600000000000ull)
-                return die(2, "--repeat-interval: bad value '%s' (want a duration up to 24h, e.g. 30s)",
-                           v ? v : "");
+                return die(2, "--repeat-interval: bad value '%s' (want a duration up to 24h, e.g. 30s)", v);
         } else if (OPT("--json")) {
             c->json = v;
         } else if (OPT("--label")) {
