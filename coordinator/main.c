@@ -510,7 +510,8 @@ static int repeat_finish(const struct cli *c, struct run_set *set, int set_statu
     struct report_outputs o = c->out;
 
     if (!cmd_report_fio_on_stdout(&c->out)) {
-        printf("\n");
+        if (!c->quiet)
+            printf("\n");      /* after the last repetition's report */
         repeat_report_text(stdout, set, c->unit_base);
     }
     fflush(stdout);
