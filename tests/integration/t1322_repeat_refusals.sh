@@ -28,8 +28,19 @@ timeout 20 "$NFSTORM" run --local 2 --repeat 4 --repeat-interval 90s --dry-run "
 grep -q '^repeat: the plan would run 4 times on the same agents, waiting 90s between repetitions$' "$T/dry" \
   || fail "dry run does not say it would repeat: $(tail -n3 "$T/dry")"
 
-# a set to break, and a plain result
-timeout 60 "$NFSTORM" run --local 1 --quiet --repeat 2 --json "$T/s.json" "${job[@]}" >"$T/run" 2>&1 || fail "run: $(tail -n3 "$T/run")"
+# a set to break (from a plan file, on an agent of --hosts dialled again for
+# each repetition), and a plain result
+start_agent "$D"
+echo "$AGENT_ADDR" >"$T/hosts"
+printf '[r]\ndirectory=%s\nrw=randread\nbs=4k\nsize=1m\nruntime=1\n' "$D" >"$T/plan.fio"
+timeout 60 "$NFSTORM" run "$T/plan.fio" --hosts "$T/hosts" --quiet --repeat 2 --json "$T/s.json" >"$T/run" 2>&1 \
+  || fail "run: $(tail -n3 "$T/run")"
+py "$T/s.json" "$AGENT_ADDR" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["completed"] == 2 and [r["agents"][0]["addr"] for r in s["repetitions"]] == [sys.argv[2]] * 2, s["completed"]
+assert all(r["phases"][0]["ops"]["read"]["ops"] > 0 for r in s["repetitions"])
+PY
 timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/p.json" "${job[@]}" >"$T/run" 2>&1 || fail "plain run: $(tail -n3 "$T/run")"
 refuse "report --csv of a set" "^nfstorm: report: --csv: .*s\.json is a repeat set; give --repetition K" report "$T/s.json" --csv "$T/x.csv"
 refuse "repetition 3 of 2" "^nfstorm: report: --repetition: .*s\.json holds repetitions 1\.\.2, not 3$" report "$T/s.json" --repetition 3
