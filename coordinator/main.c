@@ -14,10 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <uv.h>
-#include "common/clock.h"
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -28,6 +26,7 @@
 #include "coordinator/live.h"
 #include "coordinator/local.h"
 #include "coordinator/repeat.h"
+#include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
 #include "coordinator/verdict.h"
@@ -417,121 +416,6 @@ static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const 
     return status;
 }
 
-/* ---- --repeat ----
- *
- * A repeat set is N complete runs of the plan on the same agents (--local
- * agents are started once), each with its own journal, then one set file
- * (coordinator/repeat.h).  A signal during a repetition ends it as it ends
- * a single run; a signal then, or while waiting between repetitions, ends
- * the set: what was measured is written and the exit status is 130. */
-struct repeat_files {             /* one repetition's output files */
-    char csv[PATH_MAX + 16], timeseries[PATH_MAX + 16], output[PATH_MAX + 16];
-};
-
-/* Repetition k's (1-based) outputs: --csv, --timeseries, --output with
- * .repK inserted; --html is the set's summary, written at its end. */
-static void repeat_outputs(const struct cli *c, uint32_t k, struct repeat_files *f, struct report_outputs *o)
-{
-    if (!c->repeat)
-        return;
-    o->html = NULL;
-    if (o->csv)
-        o->csv = repeat_file_name(f->csv, sizeof f->csv, o->csv, k);
-    if (o->timeseries)
-        o->timeseries = repeat_file_name(f->timeseries, sizeof f->timeseries, o->timeseries, k);
-    if (o->output)
-        o->output = repeat_file_name(f->output, sizeof f->output, o->output, k);
-}
-
-static void repeat_dry_run_line(FILE *out, const struct cli *c)
-{
-    char every[32];
-
-    units_fmt_ns(every, sizeof every, (double)c->repeat_interval_ns);
-    fprintf(out, "\nrepeat: the plan would run %u time%s on the same agents%s%s%s\n", c->repeat,
-            c->repeat == 1 ? "" : "s", c->repeat_interval_ns ? ", waiting " : "",
-            c->repeat_interval_ns ? every : "", c->repeat_interval_ns ? " between repetitions" : "");
-}
-
-/* Sleep ns, in short slices so a signal (note_signal sets late_signal)
- * ends the wait at once.  1 if a signal came. */
-static int repeat_wait(uint64_t ns)
-{
-    uint64_t end = clock_now_ns() + ns;
-
-    while (!late_signal) {
-        uint64_t now = clock_now_ns(), left;
-        struct timespec ts;
-
-        if (now >= end)
-            return 0;
-        left = end - now < 50 * NS_PER_MS ? end - now : 50 * NS_PER_MS;
-        ts.tv_sec = (time_t)(left / NS_PER_SEC);
-        ts.tv_nsec = (long)(left % NS_PER_SEC);
-        nanosleep(&ts, NULL);
-    }
-    return 1;
-}
-
-/* After a repetition (run_execute returned rc): 1 to run the next one. */
-static int repeat_next(const struct cli *c, struct run_set *set, int rc)
-{
-    char every[32];
-
-    if (rc == RUN_INTERRUPTED || late_signal) {
-        set->interrupted = set->n < c->repeat;
-        return 0;
-    }
-    if (set->n >= c->repeat)
-        return 0;
-    if (rc < 0) {
-        fprintf(stderr, "nfstorm: repetition %u/%u ended with an error: the repeat set stops here\n", set->n,
-                c->repeat);
-        return 0;
-    }
-    if (c->repeat_interval_ns) {
-        if (!c->quiet)
-            fprintf(stderr, "nfstorm: repetition %u/%u in %s\n", set->n + 1, c->repeat,
-                    units_fmt_ns(every, sizeof every, (double)c->repeat_interval_ns));
-        if (repeat_wait(c->repeat_interval_ns)) {
-            set->interrupted = 1;
-            return 0;
-        }
-    }
-    return 1;
-}
-
-/* The set ended: its summary on stdout, the set file, the HTML summary.
- * Returns the exit status: the worst of set_status (the repetitions') and
- * of the writes. */
-static int repeat_finish(const struct cli *c, struct run_set *set, int set_status)
-{
-    int status = set_status;
-    struct report_outputs o = c->out;
-
-    if (!cmd_report_fio_on_stdout(&c->out)) {
-        if (!c->quiet)
-            printf("\n");      /* after the last repetition's report */
-        repeat_report_text(stdout, set, c->unit_base);
-    }
-    fflush(stdout);
-    if (c->json) {
-        int jrc = repeat_set_write(c->json, set);
-        if (jrc < 0)
-            status = repeat_worse_status(status, die(1, "%s: cannot write the repeat set: %s", c->json,
-                                                     strerror(-jrc)));
-    }
-    o.csv = o.timeseries = o.output = NULL;
-    o.fio_formats = 0;
-    if (cmd_report_write_set(&o, set) != 0)
-        status = repeat_worse_status(status, 1);
-    if (late_signal && set->n < c->repeat)
-        status = repeat_worse_status(status, die(130, "SIG%s: the repeat set ended after %u of %u repetitions%s%s",
-                                                 sigabbrev_np(late_signal), set->n, c->repeat,
-                                                 c->json ? "; they are in " : "", c->json ? c->json : ""));
-    return status;
-}
-
 /* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
  * agent options. */
 static int cmd_run(int argc, char **argv, int clean_only)
@@ -556,6 +440,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct report_outputs outs;     /* this repetition's outputs */
     int set_status = 0, set_done = 0;
     struct repeat_files rep_files;
+    struct repeat_run rr;
     char jpath[PATH_MAX + 16] = "";
 
     memset(&c, 0, sizeof c);
@@ -565,6 +450,10 @@ static int cmd_run(int argc, char **argv, int clean_only)
         free(c.fio_args);
         return rc;
     }
+    c.out.unit_base = c.unit_base;
+    rr = (struct repeat_run){ .repeat = c.repeat, .interval_ns = c.repeat_interval_ns, .quiet = c.quiet,
+                              .unit_base = c.unit_base, .json = c.json, .out = &c.out,
+                              .signalled = &late_signal };
     if (clean_only && (c.json || c.dry_run || c.cleanup || c.out.csv || c.out.html || c.out.timeseries ||
                        c.out.output || c.out.fio_formats || c.repeat)) {
         free(c.fio_args);
@@ -611,7 +500,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
         status = dryrun_main(stdout, &plan, addrs, (const char *const *)labels, naddrs,
                              c.local ? c.local : 1);
         if (status == 0 && c.repeat)
-            repeat_dry_run_line(stdout, &c);
+            repeat_run_dry_line(stdout, &rr);
         goto out;
     }
     if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0 ||
@@ -647,7 +536,6 @@ static int cmd_run(int argc, char **argv, int clean_only)
         clean_estimate_line(&est, naddrs, line, sizeof line);
         fprintf(stderr, "nfstorm: %s\n", line);
     }
-    c.out.unit_base = c.unit_base;
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
 next_repetition:
@@ -655,7 +543,7 @@ next_repetition:
      * the set is written once it ends (repeat_finish) */
     nobs = 0;
     outs = c.out;
-    repeat_outputs(&c, set.n + 1, &rep_files, &outs);
+    repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
     if (c.repeat && !c.quiet)
         printf("%srepetition %u/%u\n", set.n ? "\n" : "", set.n + 1, c.repeat);
     fflush(stdout);
@@ -742,9 +630,9 @@ next_repetition:
         set.reps[set.n++] = res;
         set_status = repeat_worse_status(set_status, status);
         status = 0;
-        if (repeat_next(&c, &set, rc))
+        if (repeat_run_next(&rr, &set, rc))
             goto next_repetition;
-        status = repeat_finish(&c, &set, set_status);
+        status = repeat_run_finish(&rr, &set, set_status);
         set_done = 1;
     } else {
         result_free(&res);
@@ -754,7 +642,7 @@ next_repetition:
 out:
     journal_close(journal);
     if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
-        status = repeat_worse_status(status, repeat_finish(&c, &set, set_status));
+        status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
     run_set_free(&set);
     if (fleet.n)
         local_fleet_stop(&fleet);

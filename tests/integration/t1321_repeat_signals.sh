@@ -48,6 +48,8 @@ kill -TERM $c
 timeout 15 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGTERM during repetition 2: exit $rc, want 130: $(tail -n3 "$T/b.err")"
 grep -q '^repetition 3/3' "$T/b.out" && fail "repetition 3 ran after SIGTERM"
+grep -q '^nfstorm: SIGTERM: the repeat set ended after 2 of 3 repetitions; they are in ' "$T/b.err" \
+  || fail "no message saying what was kept: $(tail -n3 "$T/b.err")"
 py "$T/b.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
