@@ -255,6 +255,42 @@ static void test_repeat_set_hostile(void **state)
     unlink(path);
 }
 
+/* A journal is a set of one: the run, cut short when it has no end record
+ * (as `nfstorm report` marks it), and a broken one refused with file:line. */
+static void test_repeat_set_from_journal(void **state)
+{
+    static const char hdr[] = "{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+        "\"agents\":[],\"phases\":[{\"name\":\"a\",\"rw\":\"read\",\"bs\":4096,\"numjobs\":1,\"njobs\":1}]}\n"
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"ops\":{}}\n";
+    char path[] = "/tmp/test_repeat.XXXXXX", err[512];
+    struct run_set s;
+    int fd = mkstemp(path);
+    FILE *f;
+
+    (void)state;
+    assert_true(fd >= 0);
+    close(fd);
+    f = fopen(path, "w");
+    fputs(hdr, f);
+    fclose(f);
+    assert_int_equal(result_load_set(path, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.requested, 0);
+    assert_int_equal(s.reps[0].nphases, 1);
+    assert_int_equal(s.reps[0].end, RUN_END_INTERRUPTED);          /* cut short */
+    assert_non_null(strstr(s.reps[0].end_text, "no end record"));
+    run_set_free(&s);
+
+    f = fopen(path, "a");
+    fputs("garbage\n", f);
+    fclose(f);
+    assert_true(result_load_set(path, &s, err, sizeof err) < 0);
+    assert_non_null(strstr(err, ":3: not a journal line"));
+    assert_null(s.reps);
+    run_set_free(&s);
+    unlink(path);
+}
+
 static void test_repeat_file_name(void **state)
 {
     char b[128];
@@ -321,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_repeat_single_value_null_sd),
         cmocka_unit_test(test_repeat_set_round_trip),
         cmocka_unit_test(test_repeat_set_hostile),
+        cmocka_unit_test(test_repeat_set_from_journal),
         cmocka_unit_test(test_repeat_file_name),
         cmocka_unit_test(test_repeat_worse_status),
         cmocka_unit_test(test_repeat_text_aligned),
