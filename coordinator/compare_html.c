@@ -234,7 +234,7 @@ static void cell_td(FILE *out, const struct compare *c, uint32_t i, int op, int 
             continue;
         compare_fmt_change(ch, sizeof(ch), &cell);
         compare_fmt_verdict(vd, sizeof(vd), &cell);
-        fprintf(out, "<td class=\"%s\">%s</td><td class=\"l%s\">%s</td>", compare_mark_name(cell.mark), ch,
+        fprintf(out, "<td class=\"%s\">%s</td><td class=\"l v%s\">%s</td>", compare_mark_name(cell.mark), ch,
                 cell.verdict == CMP_V_SIGNIFICANT ? " sig" : "", vd);
     }
 }
@@ -246,7 +246,7 @@ static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base
 
     fprintf(out, "<h3>");
     svg_escape(out, row->name);
-    fprintf(out, " <small>(%s, %s)</small>%s</h3>\n<table><tr><th class=\"l\">metric</th>",
+    fprintf(out, " <small>(%s, %s)</small>%s</h3>\n<div class=\"tw\"><table><tr><th class=\"l\">metric</th>",
             rw_mode_name(row->rw), compare_fmt_bs(b, sizeof(b), row->bs),
             row->nmissing ? " <span class=\"warn\">unmatched</span>" : "");
     for (uint32_t j = 0; j < c->nruns; j++) {
@@ -269,7 +269,7 @@ static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base
             fprintf(out, "</tr>\n");
         }
     }
-    fprintf(out, "</table>\n");
+    fprintf(out, "</table></div>\n");
     if (row->nmissing) {
         fprintf(out, "<p class=\"warn\">Missing from ");
         for (uint32_t j = 0, f = 1; j < c->nruns; j++)
@@ -294,7 +294,7 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
             "svg .na{font-size:11px;text-anchor:middle;fill:#999}svg .eb{stroke:#222;stroke-width:1.5;fill:none}\n"
             ".legend span{margin-right:18px;white-space:nowrap}.legend i{display:inline-block;width:12px;"
             "height:12px;margin-right:5px;vertical-align:-1px}\n"
-            "td.better{color:#176a17}td.worse{color:#b00}td.same{color:#666}td.sig{font-weight:600}\n"
+            ".tw{overflow-x:auto}td.v{white-space:normal;min-width:8em}td.better{color:#176a17}td.worse{color:#b00}td.same{color:#666}td.sig{font-weight:600}\n"
             "</style>\n");
     fprintf(out, "<h1>nfstorm compare: %u inputs</h1>\n<table><tr><th>#</th><th class=\"l\">label</th>"
             "<th class=\"l\">file</th><th>repetitions</th><th>agents</th><th>phases</th></tr>\n", c->nruns);

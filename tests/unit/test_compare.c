@@ -311,6 +311,27 @@ static void test_compare_significance_known_p(void **state)
         assert_non_null(strstr(txt, want));
         free(txt);
     }
+    {
+        /* HTML: error bars where an input has repetitions (A, B, C: IOPS and
+         * BW have a spread; latency is constant, so no bar), none for D */
+        char *html = render(compare_html, &c, labels), *p;
+        int neb = 0;
+        const char *keep = getenv("TEST_COMPARE_HTML");   /* keep a copy to look at */
+
+        for (p = html; (p = strstr(p, "class=\"eb\"")); p++)
+            neb++;
+        assert_int_equal(neb, 3 * 2);
+        assert_non_null(strstr(html, "data-view=\"compare-iops-4k\""));
+        assert_non_null(strstr(html, "\u00b110 (n=3)"));
+        if (keep) {
+            FILE *f = fopen(keep, "w");
+            if (f) {
+                fputs(html, f);
+                fclose(f);
+            }
+        }
+        free(html);
+    }
     compare_free(&c);
     for (int j = 0; j < 4; j++)
         free_set(&sets[j]);
