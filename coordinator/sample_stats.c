@@ -1,16 +1,23 @@
-/* sample_stats: see sample_stats.h (STAND-IN until the lead's lands).
+/* sample_stats: mean, deviation, confidence interval, Welch's t-test.
  *
- * The Student t distribution through the regularized incomplete beta
- * function, I_x(a, b), evaluated by its continued fraction (modified
- * Lentz); the quantile by bisection on the CDF, which is monotonic. */
+ * The t distribution's CDF is the regularized incomplete beta function:
+ * for T with df degrees of freedom, P(|T| > |t|) = I_x(df/2, 1/2) with
+ * x = df / (df + t^2).  I_x(a, b) is evaluated by its continued fraction
+ * (modified Lentz's method), which converges quickly for
+ * x < (a + 1) / (a + b + 2); above that the symmetry
+ * I_x(a, b) = 1 - I_{1-x}(b, a) is used.  The quantile is found by
+ * bisection on the CDF: it is monotonic, and 200 halvings of a bracket
+ * reach double precision whatever df is, which costs nothing at the
+ * handful of calls a report makes. */
 #include "coordinator/sample_stats.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 
 void sample_summarize(const double *x, uint32_t n, struct sample_summary *out)
 {
-    double sum = 0, ss = 0;
+    double sum = 0, ss = 0, mean, half;
 
     out->n = n;
     out->mean = out->sd = out->ci95_lo = out->ci95_hi = NAN;
@@ -18,52 +25,62 @@ void sample_summarize(const double *x, uint32_t n, struct sample_summary *out)
         return;
     for (uint32_t i = 0; i < n; i++)
         sum += x[i];
-    out->mean = sum / n;
+    mean = sum / n;
+    out->mean = mean;
     if (n < 2)
         return;
+    /* Two passes: the sum of squared deviations, not E[x^2] - mean^2,
+     * which cancels badly for large IOPS figures with a small spread. */
     for (uint32_t i = 0; i < n; i++)
-        ss += (x[i] - out->mean) * (x[i] - out->mean);
+        ss += (x[i] - mean) * (x[i] - mean);
     out->sd = sqrt(ss / (n - 1));
-    {
-        double h = sample_t_quantile(0.975, n - 1) * out->sd / sqrt((double)n);
-        out->ci95_lo = out->mean - h;
-        out->ci95_hi = out->mean + h;
-    }
+    half = sample_t_quantile(0.975, n - 1) * out->sd / sqrt(n);
+    out->ci95_lo = mean - half;
+    out->ci95_hi = mean + half;
 }
 
-/* Continued fraction of I_x(a, b), good for x < (a + 1) / (a + b + 2). */
+/* Continued fraction of the incomplete beta function (Lentz). */
 static double beta_cf(double a, double b, double x)
 {
-    const double tiny = 1e-300;
+    const double tiny = 1e-300, eps = 1e-15;
     double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
-    d = fabs(d) < tiny ? tiny : d;
+    if (fabs(d) < tiny)
+        d = tiny;
     d = 1 / d;
     h = d;
-    for (int m = 1; m <= 300; m++) {
-        double num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)), del;
+    for (int m = 1; m <= 1000; m++) {
+        double m2 = 2.0 * m, num, del;
 
+        /* even step: m (b - m) x / ((a + 2m - 1)(a + 2m)) */
+        num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
         d = 1 + num * d;
-        d = fabs(d) < tiny ? tiny : d;
+        if (fabs(d) < tiny)
+            d = tiny;
         c = 1 + num / c;
-        c = fabs(c) < tiny ? tiny : c;
+        if (fabs(c) < tiny)
+            c = tiny;
         d = 1 / d;
         h *= d * c;
-        num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+        /* odd step: -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
         d = 1 + num * d;
-        d = fabs(d) < tiny ? tiny : d;
+        if (fabs(d) < tiny)
+            d = tiny;
         c = 1 + num / c;
-        c = fabs(c) < tiny ? tiny : c;
+        if (fabs(c) < tiny)
+            c = tiny;
         d = 1 / d;
         del = d * c;
         h *= del;
-        if (fabs(del - 1) < 1e-15)
+        if (fabs(del - 1) < eps)
             break;
     }
     return h;
 }
 
-static double inc_beta(double a, double b, double x)
+/* Regularized incomplete beta I_x(a, b), 0 <= x <= 1. */
+static double beta_inc(double a, double b, double x)
 {
     double front;
 
@@ -77,30 +94,37 @@ static double inc_beta(double a, double b, double x)
     return 1 - front * beta_cf(b, a, 1 - x) / b;
 }
 
-/* P(|T| > |t|) for T ~ Student t with df degrees of freedom. */
-static double t_two_sided(double t, double df)
+double sample_t_cdf(double t, double df)
 {
+    double tail;
+
+    if (isnan(t) || !(df > 0))
+        return NAN;
     if (isinf(t))
-        return 0;
-    return inc_beta(df / 2, 0.5, df / (df + t * t));
+        return t > 0 ? 1 : 0;
+    tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));   /* P(T > |t|) */
+    return t > 0 ? 1 - tail : tail;
 }
 
 double sample_t_quantile(double p, double df)
 {
-    double lo = -1e6, hi = 1e6;
+    double lo = -1, hi = 1;
 
     if (!(p > 0 && p < 1) || !(df > 0))
         return NAN;
-    for (int i = 0; i < 200; i++) {
-        double mid = (lo + hi) / 2, tail = t_two_sided(mid, df) / 2;
-        double cdf = mid < 0 ? tail : 1 - tail;
+    while (sample_t_cdf(lo, df) > p && lo > -1e300)
+        lo *= 2;
+    while (sample_t_cdf(hi, df) < p && hi < 1e300)
+        hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > DBL_EPSILON * fabs(hi + lo); i++) {
+        double mid = 0.5 * (lo + hi);
 
-        if (cdf < p)
+        if (sample_t_cdf(mid, df) < p)
             lo = mid;
         else
             hi = mid;
     }
-    return (lo + hi) / 2;
+    return 0.5 * (lo + hi);
 }
 
 int sample_welch(const double *a, uint32_t na, const double *b, uint32_t nb, struct welch_result *out)
@@ -116,14 +140,16 @@ int sample_welch(const double *a, uint32_t na, const double *b, uint32_t nb, str
     va = sa.sd * sa.sd / na;
     vb = sb.sd * sb.sd / nb;
     se2 = va + vb;
-    if (se2 == 0) {   /* no spread on either side: any difference is exact */
-        out->t = sa.mean == sb.mean ? 0 : copysign(INFINITY, sa.mean - sb.mean);
-        out->df = (double)(na + nb - 2);
+    if (se2 == 0) {               /* no spread on either side */
+        out->df = na + nb - 2;
+        out->t = sa.mean == sb.mean ? 0 : (sa.mean > sb.mean ? INFINITY : -INFINITY);
         out->p = sa.mean == sb.mean ? 1 : 0;
         return 0;
     }
     out->t = (sa.mean - sb.mean) / sqrt(se2);
     out->df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
-    out->p = t_two_sided(out->t, out->df);
+    out->p = 2 * sample_t_cdf(-fabs(out->t), out->df);
+    if (out->p > 1)
+        out->p = 1;
     return 0;
 }

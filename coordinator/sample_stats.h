@@ -1,21 +1,44 @@
-/* sample_stats: summaries and Welch's t-test over a few repetitions.
+/* sample_stats: summaries of repeated measurements and whether two sets
+ * of repetitions differ by more than their noise.
  *
- * STAND-IN written by helper H2b against the lead's published header so
- * compare can build and be tested before the lead's module lands on main;
- * at merge, main's coordinator/sample_stats.{c,h} replace this file pair
- * (same interface). */
+ * Used by --repeat (mean, standard deviation and a 95% confidence interval
+ * of each phase metric over the repetitions) and by compare (Welch's
+ * unequal-variance t-test between two inputs).  Welch's test is the usual
+ * choice for a handful of repetitions whose spreads differ between
+ * configurations: it does not assume equal variances, and with n >= 2 per
+ * side it needs nothing but the samples.  Pure functions, no state. */
 #ifndef NFSTORM_SAMPLE_STATS_H
 #define NFSTORM_SAMPLE_STATS_H
 
 #include <stdint.h>
 
-#define SAMPLE_ALPHA 0.05   /* a difference is significant when Welch's p < this */
+/* A difference is significant when the two-sided p-value is below this. */
+#define SAMPLE_ALPHA 0.05
 
-struct sample_summary { uint32_t n; double mean, sd, ci95_lo, ci95_hi; }; /* sd, ci: NAN when n < 2 */
+struct sample_summary {
+    uint32_t n;
+    double mean;
+    double sd;                    /* sample standard deviation (n - 1); NAN when n < 2 */
+    double ci95_lo, ci95_hi;      /* mean -/+ t(0.975, n-1) * sd / sqrt(n); NAN when n < 2 */
+};
+
+/* Summarise x[0..n).  n == 0 gives mean NAN. */
 void sample_summarize(const double *x, uint32_t n, struct sample_summary *out);
-struct welch_result { double t, df, p; };  /* p: two-sided */
-/* Welch's unequal-variance t-test of a against b.  -EINVAL (and out NAN) when na < 2 or nb < 2. */
+
+struct welch_result {
+    double t;                     /* (mean(a) - mean(b)) / standard error */
+    double df;                    /* Welch-Satterthwaite degrees of freedom */
+    double p;                     /* two-sided p-value */
+};
+
+/* Welch's t-test of a[0..na) against b[0..nb).  -EINVAL (out all NAN) when
+ * na < 2 or nb < 2: no variance is known.  Two sets without any spread
+ * give p = 1 when their means are equal and p = 0 when they differ. */
 int sample_welch(const double *a, uint32_t na, const double *b, uint32_t nb, struct welch_result *out);
-double sample_t_quantile(double p, double df);   /* Student t inverse CDF */
+
+/* Student's t distribution with df degrees of freedom (df > 0):
+ * P(T <= t), and its inverse for 0 < p < 1 (NAN outside). */
+double sample_t_cdf(double t, double df);
+double sample_t_quantile(double p, double df);
 
 #endif
