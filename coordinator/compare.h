@@ -69,7 +69,8 @@ struct compare_cell {
     enum compare_verdict verdict;
 };
 
-/* Match the phases of sets[0..n).  sets and labels must outlive c. */
+/* Match the phases of sets[0..n) (each with n >= 1 repetitions, as
+ * result_load_set guarantees).  sets and labels must outlive c. */
 void compare_build(struct compare *c, const struct run_set *sets, const char *const *labels, uint32_t n);
 void compare_free(struct compare *c);
 

@@ -381,6 +381,35 @@ static void test_compare_direction_marks(void **state)
         free_set(&sets[j]);
 }
 
+/* A repetition whose phases differ from its set's first (a hand-made set)
+ * counts as missing for the row, never as a value of another phase. */
+static void test_compare_mismatched_repetition(void **state)
+{
+    static const struct ph_spec other[] = { { "x", RW_RANDREAD, 4096 } };
+    static const uint64_t a[2][4] = { { 1000 }, { 1010 } }, b[1][4] = { { 5000 } }, lat[1] = { 1000 };
+    const char *labels[2] = { "A", "B" };
+    struct run_set sets[2];
+    struct compare c;
+    struct compare_cell cell;
+
+    (void)state;
+    make_set(&sets[0], "A", one_phase, 1, 2, a, lat);
+    sets[1].n = 2;
+    sets[1].reps = xcalloc(2, sizeof(*sets[1].reps));
+    make_run(&sets[1].reps[0], "B", one_phase, 1, b[0], lat);
+    make_run(&sets[1].reps[1], "B", other, 1, b[0], lat);      /* phase "x", not "r" */
+    compare_build(&c, sets, labels, 2);
+    assert_int_equal(c.nrows, 1);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.n, 1);
+    assert_float_equal(cell.mean, 5000, 1e-9);
+    assert_int_equal(cell.verdict, CMP_V_NO_VARIANCE);
+    assert_true(isnan(compare_rep_value(&c, 0, 1, 1, OP_READ, CMP_IOPS)));
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+}
+
 /* Display columns (UTF-8 code points, "±" is one) where a cell starts:
  * after the indent, or after two spaces. */
 static int col_starts(const char *line, size_t len, int *pos, int max)
@@ -604,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_result_load_names_file_and_key),
         cmocka_unit_test(test_compare_significance_known_p),
         cmocka_unit_test(test_compare_direction_marks),
+        cmocka_unit_test(test_compare_mismatched_repetition),
         cmocka_unit_test(test_compare_text_aligned_any_width),
         cmocka_unit_test(test_compare_md_seeds_shape),
         cmocka_unit_test(test_compare_bs_exact),
