@@ -16,4 +16,9 @@
  * the same.  -errno when the file cannot be read. */
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
 
+/* One compare input: a run, or the repetitions of a repeat set (shared
+ * contract with H2a, who adds result_load_set/run_set_free here; until then
+ * cmd_report.c's compare loads each file into a one-element set). */
+struct run_set { uint32_t n; struct run_result *reps; };   /* n >= 1; a plain result gives n == 1 */
+
 #endif
