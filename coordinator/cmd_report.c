@@ -313,13 +313,72 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+/* An input's label when --labels is not given: a repeat set's target,
+ * then the runs' --label, then the file name.  MERGE POINT: with run
+ * records (H1) a single result's --target comes first too. */
+static const char *compare_input_label(const struct run_set *s, const char *path)
+{
+    return s->target[0] ? s->target : s->reps[0].label[0] ? s->reps[0].label : base_name(path);
+}
+
+/* --labels a,b,... into n names: exactly n, none empty, else a one-line
+ * error and -EINVAL. */
+static int compare_split_labels(const char *arg, uint32_t n, char **labels)
+{
+    uint32_t k = 0;
+    const char *s = arg;
+
+    for (;;) {
+        size_t len = strcspn(s, ",");
+
+        if (len == 0) {
+            fprintf(stderr, "nfstorm: compare: --labels: name %u is empty ('%s')\n", k + 1, arg);
+            goto bad;
+        }
+        if (k < n)
+            labels[k] = strndup(s, len);
+        k++;
+        if (!s[len])
+            break;
+        s += len + 1;
+    }
+    if (k == n)
+        return 0;
+    fprintf(stderr, "nfstorm: compare: --labels: %u name%s for %u runs\n", k, k == 1 ? "" : "s", n);
+bad:
+    for (uint32_t j = 0; j < n; j++) {
+        free(labels[j]);
+        labels[j] = NULL;
+    }
+    return -EINVAL;
+}
+
+static void compare_render(FILE *f, enum compare_format fmt, const struct compare *c, const char *const *paths,
+                           int unit_base, const char *where, int *status)
+{
+    switch (fmt) {
+    case CMP_FMT_TEXT: compare_text(f, c, paths, unit_base); break;
+    case CMP_FMT_MD: compare_md(f, c, paths, unit_base); break;
+    case CMP_FMT_CSV: compare_csv(f, c, paths); break;
+    case CMP_FMT_HTML: compare_html(f, c, paths, unit_base); break;
+    case CMP_FMT_JSON:
+        if (compare_json(f, c, paths) < 0) {
+            fprintf(stderr, "nfstorm: %s: cannot build the compare JSON (out of memory, or a label or "
+                    "file name is not UTF-8)\n", where);
+            *status = 1;
+        }
+        break;
+    }
+}
+
 int cmd_compare_main(int argc, char **argv)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
     const char *labels_arg = NULL, *html = NULL;
     char **labels = NULL;
-    struct run_result *runs = NULL;
+    struct run_set *sets = NULL;
     struct compare c;
+    enum compare_format fmt = CMP_FMT_TEXT;
     uint32_t n = 0, nloaded = 0;
     int unit_base = 1024, status = 0;
     char err[1024];
@@ -332,7 +391,13 @@ int cmd_compare_main(int argc, char **argv)
             labels_arg = v;
         else if ((v = cmd_opt_value("--html", argc, argv, &i, &bad)))
             html = v;
-        else if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad)))
+        else if ((v = cmd_opt_value("--format", argc, argv, &i, &bad))) {
+            if (compare_parse_format(v, &fmt) < 0) {
+                fprintf(stderr, "nfstorm: compare: --format: bad value '%s' (want text, md, csv, html or json)\n", v);
+                status = 2;
+                goto out;
+            }
+        } else if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad)))
             unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
         else if (bad || argv[i][0] == '-') {
             if (!bad)
@@ -344,41 +409,34 @@ int cmd_compare_main(int argc, char **argv)
     }
     if (n < 2) {
         fprintf(stderr, "nfstorm: compare: want at least two result files "
-                "(usage: nfstorm compare A.json B.json ... [--labels a,b,...] [--html F])\n");
+                "(usage: nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json] "
+                "[--html F])\n");
         status = 2;
         goto out;
     }
-    runs = xcalloc(n, sizeof(*runs));
     labels = xcalloc(n, sizeof(*labels));
+    if (labels_arg && compare_split_labels(labels_arg, n, labels) < 0) {
+        status = 2;
+        goto out;
+    }
+    sets = xcalloc(n, sizeof(*sets));
     for (; nloaded < n; nloaded++)
-        if (result_load(paths[nloaded], &runs[nloaded], err, sizeof(err)) < 0) {
+        if (result_load_set(paths[nloaded], &sets[nloaded], err, sizeof(err)) < 0) {
             fprintf(stderr, "nfstorm: %s\n", err);
-            result_free(&runs[nloaded]);
             status = 2;
             goto out;
         }
-    for (uint32_t j = 0; j < n; j++) {
-        const char *s = labels_arg;
-        size_t len = 0;
-
-        /* the j-th element of --labels, else the run's label, else the file name */
-        for (uint32_t k = 0; s && k <= j; k++) {
-            len = strcspn(s, ",");
-            if (k < j)
-                s = s[len] ? s + len + 1 : NULL;
-        }
-        if (s && len)
-            labels[j] = strndup(s, len);
-        else
-            labels[j] = xstrdup(runs[j].label[0] ? runs[j].label : base_name(paths[j]));
-    }
-    compare_build(&c, runs, (const char *const *)labels, n);
-    compare_text(stdout, &c, paths, unit_base);
+    for (uint32_t j = 0; j < n; j++)
+        if (!labels[j])
+            labels[j] = xstrdup(compare_input_label(&sets[j], paths[j]));
+    compare_build(&c, sets, (const char *const *)labels, n);
+    compare_render(stdout, fmt, &c, paths, unit_base, "stdout", &status);
+    fflush(stdout);
     if (html) {
         FILE *f = open_out(html);
         if (f) {
             compare_html(f, &c, paths, unit_base);
-            status = close_checked(f, html);
+            status |= close_checked(f, html);
         } else {
             status = 1;
         }
@@ -386,11 +444,11 @@ int cmd_compare_main(int argc, char **argv)
     compare_free(&c);
 out:
     for (uint32_t j = 0; j < nloaded; j++)
-        result_free(&runs[j]);
+        run_set_free(&sets[j]);
     for (uint32_t j = 0; labels && j < n; j++)
         free(labels[j]);
     free(labels);
-    free(runs);
+    free(sets);
     free(paths);
     return status;
 }

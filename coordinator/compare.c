@@ -1,44 +1,48 @@
-/* compare: phases side by side across runs (see compare.h).
+/* compare: phases side by side across inputs (see compare.h).
  *
- * Design: matching (compare_build) is separate from rendering, and values
- * come out of one accessor (compare_value), so the text and HTML views and
- * the tests see identical numbers.  Rows follow the first run's phase
- * order, then phases that only later runs have, in their order.  Ratios
- * are value / first run's value for every metric; for latency a ratio
- * above 1 means slower, for IOPS/BW/Jain it means more. */
+ * Design: matching (compare_build) is separate from rendering, and every
+ * figure comes out of one accessor (compare_cell: mean, sd, ratio, mark,
+ * verdict), so the text, Markdown, CSV, JSON and HTML views and the tests
+ * see identical numbers.  Rows follow the first input's phase order, then
+ * phases that only later inputs have, in their order.  Ratios are mean /
+ * baseline's mean for every metric; the mark turns a ratio into better or
+ * worse with the metric's direction.  Significance is Welch's t-test on
+ * the per-repetition values (sample_stats), which does not assume equal
+ * spreads: two targets rarely have the same noise.  With one repetition on
+ * either side there is no spread to test against: "no variance known". */
 #include "coordinator/compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
-#include "coordinator/svg.h"
-
-static const char *const metric_name[CMP__PER_OP] = { "IOPS", "BW", "p50", "p99" };
+#include "coordinator/sample_stats.h"
 
 static int same_phase(const struct phase_result *a, const struct phase_result *b)
 {
     return strcmp(a->name, b->name) == 0 && a->rw == b->rw && a->bs == b->bs;
 }
 
-void compare_build(struct compare *c, const struct run_result *runs, const char *const *labels, uint32_t n)
+void compare_build(struct compare *c, const struct run_set *sets, const char *const *labels, uint32_t n)
 {
     char **used = xcalloc(n ? n : 1, sizeof(*used));
     uint32_t cap = 0;
 
     memset(c, 0, sizeof(*c));
     c->nruns = n;
-    c->runs = runs;
+    c->sets = sets;
     c->labels = labels;
     for (uint32_t j = 0; j < n; j++)
-        used[j] = xcalloc(runs[j].nphases ? runs[j].nphases : 1, 1);
+        used[j] = xcalloc(sets[j].reps[0].nphases ? sets[j].reps[0].nphases : 1, 1);
     for (uint32_t j = 0; j < n; j++) {
-        for (uint32_t i = 0; i < runs[j].nphases; i++) {
-            const struct phase_result *ph = &runs[j].phases[i];
+        const struct run_result *rj = &sets[j].reps[0];
+
+        for (uint32_t i = 0; i < rj->nphases; i++) {
+            const struct phase_result *ph = &rj->phases[i];
             struct compare_row *row;
 
             if (used[j][i])
@@ -54,11 +58,13 @@ void compare_build(struct compare *c, const struct run_result *runs, const char 
             row->idx = xmalloc(n * sizeof(*row->idx));
             row->nmissing = 0;
             for (uint32_t o = 0; o < n; o++) {
+                const struct run_result *ro = &sets[o].reps[0];
+
                 row->idx[o] = -1;
                 if (o < j)
                     continue;
-                for (uint32_t k = 0; k < runs[o].nphases; k++)
-                    if (!used[o][k] && same_phase(ph, &runs[o].phases[k])) {
+                for (uint32_t k = 0; k < ro->nphases; k++)
+                    if (!used[o][k] && same_phase(ph, &ro->phases[k])) {
                         used[o][k] = 1;
                         row->idx[o] = (int)k;
                         break;
@@ -81,14 +87,20 @@ void compare_free(struct compare *c)
     memset(c, 0, sizeof(*c));
 }
 
-double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
+double compare_rep_value(const struct compare *c, uint32_t row, uint32_t j, uint32_t rep, int op, int m)
 {
     int i = c->rows[row].idx[j];
-    const struct run_result *r = &c->runs[j];
+    const struct run_result *r, *first;
     const struct phase_result *ph;
     const struct op_stats *o;
 
-    if (i < 0 || !r->phases[i].finished)
+    if (i < 0 || rep >= c->sets[j].n)
+        return NAN;
+    r = &c->sets[j].reps[rep];
+    first = &c->sets[j].reps[0];
+    /* a repetition of the same plan has the same phases; one that does
+     * not (a hand-made set) is missing here rather than mismatched */
+    if ((uint32_t)i >= r->nphases || !same_phase(&r->phases[i], &first->phases[i]) || !r->phases[i].finished)
         return NAN;
     ph = &r->phases[i];
     if (op < 0) {
@@ -99,6 +111,8 @@ double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, 
         free(share);
         return f.ncounted ? f.jain : NAN;
     }
+    if (op >= OP__COUNT)
+        return NAN;
     o = &ph->totals.op[op];
     if (o->ops == 0)
         return NAN;
@@ -111,6 +125,32 @@ double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, 
     }
 }
 
+/* Input j's values (the repetitions that have one) into a fresh array. */
+static double *rep_values(const struct compare *c, uint32_t row, uint32_t j, int op, int m, uint32_t *n)
+{
+    double *v = xcalloc(c->sets[j].n, sizeof(*v));
+
+    *n = 0;
+    for (uint32_t r = 0; r < c->sets[j].n; r++) {
+        double x = compare_rep_value(c, row, j, r, op, m);
+
+        if (!isnan(x))
+            v[(*n)++] = x;
+    }
+    return v;
+}
+
+double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
+{
+    uint32_t n;
+    double *v = rep_values(c, row, j, op, m, &n), sum = 0;
+
+    for (uint32_t k = 0; k < n; k++)
+        sum += v[k];
+    free(v);
+    return n ? sum / n : NAN;
+}
+
 double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
 {
     double a = compare_value(c, row, 0, op, m), b = compare_value(c, row, j, op, m);
@@ -120,7 +160,139 @@ double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, 
     return b / a;
 }
 
-static void fmt_value(char *buf, size_t len, double v, int op, int m, int base)
+int compare_higher_is_better(int op, int m)
+{
+    return op < 0 || m == CMP_IOPS || m == CMP_BW;
+}
+
+void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int m, struct compare_cell *out)
+{
+    uint32_t n, nb;
+    double *v = rep_values(c, row, j, op, m, &n), *b;
+    struct sample_summary s, sb;
+
+    sample_summarize(v, n, &s);
+    memset(out, 0, sizeof(*out));
+    out->n = n;
+    out->mean = n ? s.mean : NAN;
+    out->sd = n >= 2 ? s.sd : NAN;
+    out->ci95_lo = n >= 2 ? s.ci95_lo : NAN;
+    out->ci95_hi = n >= 2 ? s.ci95_hi : NAN;
+    out->ratio = out->p = NAN;
+    out->mark = CMP_MARK_NONE;
+    if (n == 0) {
+        out->verdict = CMP_V_MISSING;
+        free(v);
+        return;
+    }
+    if (j == 0) {
+        out->verdict = CMP_V_BASELINE;
+        free(v);
+        return;
+    }
+    b = rep_values(c, row, 0, op, m, &nb);
+    sample_summarize(b, nb, &sb);
+    if (nb == 0) {
+        out->verdict = CMP_V_MISSING;
+    } else {
+        struct welch_result w;
+
+        if (sb.mean != 0)
+            out->ratio = s.mean / sb.mean;
+        if (fabs(s.mean - sb.mean) <= COMPARE_SAME_FRAC * fabs(sb.mean))
+            out->mark = CMP_MARK_SAME;
+        else
+            out->mark = (s.mean > sb.mean) == compare_higher_is_better(op, m) ? CMP_MARK_BETTER : CMP_MARK_WORSE;
+        if (n < 2 || nb < 2 || sample_welch(v, n, b, nb, &w) < 0 || isnan(w.p)) {
+            out->verdict = CMP_V_NO_VARIANCE;
+        } else {
+            out->p = w.p;
+            out->verdict = w.p < SAMPLE_ALPHA ? CMP_V_SIGNIFICANT : CMP_V_NOISE;
+        }
+    }
+    free(b);
+    free(v);
+}
+
+int compare_row_has_op(const struct compare *c, uint32_t row, int t)
+{
+    for (uint32_t j = 0; j < c->nruns; j++)
+        if (!isnan(compare_value(c, row, j, t, CMP_IOPS)))
+            return 1;
+    return 0;
+}
+
+int compare_headline_op(const struct compare *c, uint32_t row)
+{
+    const struct compare_row *rw = &c->rows[row];
+
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        const struct phase_result *ph;
+        int best = -1;
+
+        if (rw->idx[j] < 0)
+            continue;
+        ph = &c->sets[j].reps[0].phases[rw->idx[j]];
+        for (int t = 0; t < OP__COUNT; t++)
+            if (ph->totals.op[t].ops > 0 && (best < 0 || ph->totals.op[t].ops > ph->totals.op[best].ops))
+                best = t;
+        if (best >= 0)
+            return best;
+    }
+    return -1;
+}
+
+static const char *const metric_label[CMP__PER_OP] = { "IOPS", "BW", "p50", "p99" };
+static const char *const metric_keys[CMP__PER_OP] = { "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns" };
+
+const char *compare_metric_name(int op, int m)
+{
+    return op < 0 ? "Jain" : m >= 0 && m < CMP__PER_OP ? metric_label[m] : "?";
+}
+
+const char *compare_metric_key(int op, int m)
+{
+    return op < 0 ? "jain" : m >= 0 && m < CMP__PER_OP ? metric_keys[m] : "?";
+}
+
+const char *compare_mark_name(enum compare_mark k)
+{
+    switch (k) {
+    case CMP_MARK_BETTER: return "better";
+    case CMP_MARK_WORSE: return "worse";
+    case CMP_MARK_SAME: return "same";
+    default: return "";
+    }
+}
+
+const char *compare_verdict_name(enum compare_verdict v)
+{
+    switch (v) {
+    case CMP_V_BASELINE: return "baseline";
+    case CMP_V_SIGNIFICANT: return "significant";
+    case CMP_V_NOISE: return "within noise";
+    case CMP_V_NO_VARIANCE: return "no variance known";
+    default: return "missing";
+    }
+}
+
+char *compare_fmt_bs(char *buf, size_t len, uint64_t bs)
+{
+    static const char suffix[] = "kmgtp";
+    int k = -1;
+
+    while (bs >= 1024 && bs % 1024 == 0 && k < 4) {
+        bs /= 1024;
+        k++;
+    }
+    if (k < 0)
+        snprintf(buf, len, "%llu", (unsigned long long)bs);
+    else
+        snprintf(buf, len, "%llu%c", (unsigned long long)bs, suffix[k]);
+    return buf;
+}
+
+void compare_fmt_value(char *buf, size_t len, double v, int op, int m, int base)
 {
     if (isnan(v))
         snprintf(buf, len, "-");
@@ -134,193 +306,42 @@ static void fmt_value(char *buf, size_t len, double v, int op, int m, int base)
         units_fmt_ns(buf, len, v);
 }
 
-/* Op types any run of row has ops of. */
-static int row_has_op(const struct compare *c, uint32_t row, int t)
+void compare_fmt_change(char *buf, size_t len, const struct compare_cell *cell)
 {
-    for (uint32_t j = 0; j < c->nruns; j++)
-        if (!isnan(compare_value(c, row, j, t, CMP_IOPS)))
-            return 1;
-    return 0;
+    if (cell->verdict == CMP_V_BASELINE)
+        snprintf(buf, len, "%s", "");
+    else if (isnan(cell->ratio))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2fx %s", cell->ratio, compare_mark_name(cell->mark));
 }
 
-static void missing_list(FILE *out, const struct compare *c, const struct compare_row *rw, int want_missing)
+void compare_fmt_verdict(char *buf, size_t len, const struct compare_cell *cell)
 {
-    int first = 1;
-
-    for (uint32_t j = 0; j < c->nruns; j++)
-        if ((rw->idx[j] < 0) == want_missing) {
-            fprintf(out, "%s%s", first ? "" : ", ", c->labels[j]);
-            first = 0;
-        }
-}
-
-void compare_text(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
-{
-    int base = unit_base == 1000 ? 1000 : 1024, w = 12;
-    uint32_t nun = 0;
-    char v[32], bs[32];
-
-    for (uint32_t j = 0; j < c->nruns; j++)
-        if ((int)strlen(c->labels[j]) + 9 > w)
-            w = (int)strlen(c->labels[j]) + 9;
-    fprintf(out, "compare: %u runs (ratio = value / first run's)\n", c->nruns);
-    for (uint32_t j = 0; j < c->nruns; j++)
-        fprintf(out, "  [%u] %s: %s, %u agents, %u phases\n", j + 1, c->labels[j], paths[j],
-                c->runs[j].nagents, c->runs[j].nphases);
-    for (uint32_t i = 0; i < c->nrows; i++) {
-        const struct compare_row *row = &c->rows[i];
-
-        fprintf(out, "\nphase %s (%s, %s)%s\n", row->name, rw_mode_name(row->rw),
-                units_fmt_bytes(bs, sizeof(bs), (double)row->bs, base),
-                row->nmissing ? "  [unmatched]" : "");
-        fprintf(out, "  %-12s", "metric");
-        for (uint32_t j = 0; j < c->nruns; j++)
-            fprintf(out, " %*s", w, c->labels[j]);
-        fputc('\n', out);
-        for (int t = -1; t < OP__COUNT; t++) {
-            if (t >= 0 && !row_has_op(c, i, t))
-                continue;
-            for (int m = 0; m < (t < 0 ? 1 : CMP__PER_OP); m++) {
-                char name[32], cell[64];
-
-                snprintf(name, sizeof(name), "%s%s%s", t < 0 ? "jain" : op_type_name((enum op_type)t),
-                         t < 0 ? "" : " ", t < 0 ? "" : metric_name[m]);
-                fprintf(out, "  %-12s", name);
-                for (uint32_t j = 0; j < c->nruns; j++) {
-                    double ratio = compare_ratio(c, i, j, t, m);
-
-                    fmt_value(v, sizeof(v), compare_value(c, i, j, t, m), t, m, base);
-                    if (j == 0 || isnan(ratio))
-                        snprintf(cell, sizeof(cell), "%s", v);
-                    else
-                        snprintf(cell, sizeof(cell), "%s (%.2fx)", v, ratio);
-                    fprintf(out, " %*s", w, cell);
-                }
-                fputc('\n', out);
-            }
-        }
-        nun += row->nmissing > 0;
-    }
-    if (nun == 0)
-        return;
-    fprintf(out, "\nunmatched phases (not in every run; matched on name, rw and bs):\n");
-    for (uint32_t i = 0; i < c->nrows; i++) {
-        const struct compare_row *row = &c->rows[i];
-
-        if (!row->nmissing)
-            continue;
-        fprintf(out, "  %s (%s, %s): in ", row->name, rw_mode_name(row->rw),
-                units_fmt_bytes(bs, sizeof(bs), (double)row->bs, base));
-        missing_list(out, c, row, 0);
-        fprintf(out, "; missing from ");
-        missing_list(out, c, row, 1);
-        fputc('\n', out);
+    switch (cell->verdict) {
+    case CMP_V_SIGNIFICANT:
+    case CMP_V_NOISE:
+        if (cell->p < 0.001)
+            snprintf(buf, len, "%s (p<0.001)", compare_verdict_name(cell->verdict));
+        else
+            snprintf(buf, len, "%s (p=%.3f)", compare_verdict_name(cell->verdict), cell->p);
+        break;
+    case CMP_V_MISSING:
+        snprintf(buf, len, "-");
+        break;
+    default:
+        snprintf(buf, len, "%s", compare_verdict_name(cell->verdict));
     }
 }
 
-
-/* Grouped bars: one group per (row, op) with ops, one bar per run. */
-static void compare_chart(FILE *out, const struct compare *c, int m, const char *view, const char *title)
+int compare_parse_format(const char *s, enum compare_format *f)
 {
-    size_t cap = (size_t)c->nrows * OP__COUNT, ncat = 0;
-    char **cats = xcalloc(cap ? cap : 1, sizeof(*cats));
-    double *v = xcalloc((cap ? cap : 1) * c->nruns, sizeof(*v));
-    struct svg_bar_series *s = xcalloc(c->nruns, sizeof(*s));
-    struct svg_chart ch = { .view = view, .title = title, .xlabel = "phase", .ylabel = metric_name[m],
-                            .yfmt = m == CMP_IOPS ? svg_fmt_count : svg_fmt_ns };
+    static const char *const names[] = { "text", "md", "csv", "html", "json" };
 
-    for (uint32_t i = 0; i < c->nrows; i++)
-        for (int t = 0; t < OP__COUNT; t++) {
-            if (!row_has_op(c, i, t))
-                continue;
-            cats[ncat] = xmalloc(PLAN_NAME_MAX + 8);
-            snprintf(cats[ncat], PLAN_NAME_MAX + 8, "%.24s %s", c->rows[i].name, op_type_name((enum op_type)t));
-            for (uint32_t j = 0; j < c->nruns; j++) {
-                double x = compare_value(c, i, j, t, m);
-                v[(size_t)j * cap + ncat] = isnan(x) ? 0 : x;
-            }
-            ncat++;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(s, names[i]) == 0) {
+            *f = (enum compare_format)i;
+            return 0;
         }
-    for (uint32_t j = 0; j < c->nruns; j++)
-        s[j] = (struct svg_bar_series){ .name = c->labels[j], .v = &v[(size_t)j * cap] };
-    svg_bars(out, &ch, (const char *const *)cats, ncat, s, c->nruns);
-    for (size_t k = 0; k < ncat; k++)
-        free(cats[k]);
-    free(cats);
-    free(v);
-    free(s);
-}
-
-void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
-{
-    int base = unit_base == 1000 ? 1000 : 1024;
-    char v[32], bs[32];
-
-    svg_page_begin(out, "nfstorm compare");
-    fprintf(out, "<h1>nfstorm compare: %u runs</h1>\n<table><tr><th>#</th><th class=\"l\">label</th>"
-            "<th class=\"l\">file</th><th>agents</th><th>phases</th></tr>\n", c->nruns);
-    for (uint32_t j = 0; j < c->nruns; j++) {
-        fprintf(out, "<tr><td>%u</td><td class=\"l\">", j + 1);
-        svg_escape(out, c->labels[j]);
-        fprintf(out, "</td><td class=\"l\">");
-        svg_escape(out, paths[j]);
-        fprintf(out, "</td><td>%u</td><td>%u</td></tr>\n", c->runs[j].nagents, c->runs[j].nphases);
-    }
-    fprintf(out, "</table>\n<p class=\"note\">Each cell: the run's value and its ratio to the first run.</p>\n");
-    fprintf(out, "<div class=\"grid\">\n");
-    compare_chart(out, c, CMP_IOPS, "compare-iops", "IOPS by phase and run");
-    compare_chart(out, c, CMP_P99, "compare-p99", "p99 latency by phase and run");
-    fprintf(out, "</div>\n");
-    for (uint32_t i = 0; i < c->nrows; i++) {
-        const struct compare_row *row = &c->rows[i];
-
-        fprintf(out, "<h2>");
-        svg_escape(out, row->name);
-        fprintf(out, " <small>(%s, %s)</small>%s</h2>\n<table><tr><th class=\"l\">metric</th>",
-                rw_mode_name(row->rw), units_fmt_bytes(bs, sizeof(bs), (double)row->bs, base),
-                row->nmissing ? " <span class=\"warn\">unmatched</span>" : "");
-        for (uint32_t j = 0; j < c->nruns; j++) {
-            fprintf(out, "<th>");
-            svg_escape(out, c->labels[j]);
-            fprintf(out, "</th>");
-        }
-        fprintf(out, "</tr>\n");
-        for (int t = -1; t < OP__COUNT; t++) {
-            if (t >= 0 && !row_has_op(c, i, t))
-                continue;
-            for (int m = 0; m < (t < 0 ? 1 : CMP__PER_OP); m++) {
-                fprintf(out, "<tr><td class=\"l\">%s%s%s</td>", t < 0 ? "Jain index" : op_type_name((enum op_type)t),
-                        t < 0 ? "" : " ", t < 0 ? "" : metric_name[m]);
-                for (uint32_t j = 0; j < c->nruns; j++) {
-                    double ratio = compare_ratio(c, i, j, t, m);
-
-                    fmt_value(v, sizeof(v), compare_value(c, i, j, t, m), t, m, base);
-                    if (j == 0 || isnan(ratio))
-                        fprintf(out, "<td>%s</td>", v);
-                    else
-                        fprintf(out, "<td>%s <small>(%.2fx)</small></td>", v, ratio);
-                }
-                fprintf(out, "</tr>\n");
-            }
-        }
-        fprintf(out, "</table>\n");
-        if (row->nmissing) {
-            fprintf(out, "<p class=\"warn\">In ");
-            for (uint32_t j = 0, f = 1; j < c->nruns; j++)
-                if (row->idx[j] >= 0) {
-                    fprintf(out, "%s", f ? "" : ", ");
-                    svg_escape(out, c->labels[j]);
-                    f = 0;
-                }
-            fprintf(out, "; missing from ");
-            for (uint32_t j = 0, f = 1; j < c->nruns; j++)
-                if (row->idx[j] < 0) {
-                    fprintf(out, "%s", f ? "" : ", ");
-                    svg_escape(out, c->labels[j]);
-                    f = 0;
-                }
-            fprintf(out, ".</p>\n");
-        }
-    }
-    svg_page_end(out);
+    return -EINVAL;
 }

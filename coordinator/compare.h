@@ -1,15 +1,23 @@
-/* compare: the same phases side by side across saved runs (targets, EFS
- * modes, agent counts): each run's value and its ratio to the first run.
+/* compare: the same phases side by side across saved inputs (targets, EFS
+ * modes, agent counts), each input a run or a repeat set of runs: per
+ * phase, op type and metric the mean over repetitions (with its sd), the
+ * ratio to the first input (the baseline), a direction-aware mark (IOPS up
+ * is better, latency up is worse) and whether the difference is larger
+ * than the run-to-run noise (Welch's t-test on the repetitions).
  *
- * Phases match on (name, rw, bs); the k-th such phase of one run matches
- * the k-th of another.  A phase that is not in every run still gets a row
- * (with "-" where it is missing) and is listed as unmatched, never dropped. */
+ * Phases match on (name, rw, bs), in each input's first repetition; the
+ * k-th such phase of one input matches the k-th of another.  A phase that
+ * is not in every input still gets a row (with "-" where it is missing) and
+ * is listed as unmatched, never dropped.  Later repetitions of an input are
+ * read at the same phase index when it holds the same (name, rw, bs), else
+ * that repetition counts as missing for the row. */
 #ifndef NFSTORM_COMPARE_H
 #define NFSTORM_COMPARE_H
 
 #include <stdint.h>
 #include <stdio.h>
 #include "coordinator/result.h"
+#include "coordinator/result_load.h"
 
 enum compare_metric {
     CMP_IOPS = 0,     /* per op type */
@@ -17,36 +25,115 @@ enum compare_metric {
     CMP_P50,
     CMP_P99,
     CMP__PER_OP,
-    CMP_JAIN = 0,     /* per phase (op ignored) */
+    CMP_JAIN = 0,     /* per phase (op < 0) */
+};
+
+/* better/worse knows each metric's direction: IOPS, BW and Jain up is
+ * better, p50/p99 up is worse.  SAME: the means differ by less than
+ * COMPARE_SAME_FRAC (the latency histograms resolve 0.78%). */
+enum compare_mark { CMP_MARK_NONE = 0, CMP_MARK_BETTER, CMP_MARK_WORSE, CMP_MARK_SAME };
+#define COMPARE_SAME_FRAC 0.01
+
+enum compare_verdict {
+    CMP_V_MISSING = 0,     /* this input (or the baseline) has no value */
+    CMP_V_BASELINE,        /* the first input itself */
+    CMP_V_SIGNIFICANT,     /* Welch p < SAMPLE_ALPHA */
+    CMP_V_NOISE,           /* Welch p >= SAMPLE_ALPHA: "within noise" */
+    CMP_V_NO_VARIANCE,     /* this input or the baseline has fewer than 2 repetitions */
 };
 
 struct compare_row {
-    const char *name;         /* points into the first run that has the phase */
+    const char *name;         /* points into the first input that has the phase */
     enum rw_mode rw;
     uint64_t bs;
-    int *idx;                 /* [nruns]: phase index in each run, -1 if missing */
+    int *idx;                 /* [nruns]: phase index in each input's first repetition, -1 if missing */
     uint32_t nmissing;
 };
 
 struct compare {
-    uint32_t nruns;
-    const struct run_result *runs;   /* [nruns], borrowed */
+    uint32_t nruns;                  /* inputs */
+    const struct run_set *sets;      /* [nruns], borrowed */
     const char *const *labels;       /* [nruns], borrowed */
     uint32_t nrows;
     struct compare_row *rows;
 };
 
-/* Match the phases of runs[0..n).  runs and labels must outlive c. */
-void compare_build(struct compare *c, const struct run_result *runs, const char *const *labels, uint32_t n);
+/* One input's figure for a row, op type and metric, over its repetitions. */
+struct compare_cell {
+    uint32_t n;                      /* repetitions with a value */
+    double mean, sd;                 /* NAN when n == 0; sd NAN when n < 2 */
+    double ci95_lo, ci95_hi;         /* NAN when n < 2 */
+    double ratio;                    /* mean / baseline's mean; NAN if either is missing or it is 0 */
+    double p;                        /* Welch's two-sided p against the baseline; NAN if not tested */
+    enum compare_mark mark;          /* NONE for the baseline and when missing */
+    enum compare_verdict verdict;
+};
+
+/* Match the phases of sets[0..n) (each with n >= 1 repetitions, as
+ * result_load_set guarantees).  sets and labels must outlive c. */
+void compare_build(struct compare *c, const struct run_set *sets, const char *const *labels, uint32_t n);
 void compare_free(struct compare *c);
 
-/* Value of metric m (op type t) for row in run j; NAN if the run lacks the
- * phase or (per op) the phase has no ops of type t.  CMP_JAIN with op < 0. */
+/* Value of metric m (op type t) for row in input j, repetition rep; NAN if
+ * it lacks the phase or (per op) the phase has no ops of type t.  CMP_JAIN
+ * with op < 0. */
+double compare_rep_value(const struct compare *c, uint32_t row, uint32_t j, uint32_t rep, int op, int m);
+/* Mean over input j's repetitions (NAN when none has a value). */
 double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m);
 /* value(j) / value(0); NAN when either is missing or value(0) is 0. */
 double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, int m);
+/* Everything a report prints about input j: summary, ratio, mark, verdict. */
+void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int m, struct compare_cell *out);
+/* 1 when some input of row has ops of type t. */
+int compare_row_has_op(const struct compare *c, uint32_t row, int t);
 
+/* Names, for every format: "IOPS"/"BW"/"p50"/"p99" (op >= 0) or "Jain";
+ * the lower-case keys "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns",
+ * "jain"; "better"/"worse"/"same"/"" and "baseline"/"significant"/
+ * "within noise"/"no variance known"/"missing". */
+const char *compare_metric_name(int op, int m);
+const char *compare_metric_key(int op, int m);
+const char *compare_mark_name(enum compare_mark k);
+const char *compare_verdict_name(enum compare_verdict v);
+/* 1 when a higher value of metric m is better. */
+int compare_higher_is_better(int op, int m);
+
+/* A block size exact, fio style: "4k", "32m", "1g", "1536" (never rounded). */
+char *compare_fmt_bs(char *buf, size_t len, uint64_t bs);
+/* A metric value for people: "12.3k", "96MiB/s", "1.20ms", "0.982"; "-" for NAN. */
+void compare_fmt_value(char *buf, size_t len, double v, int op, int m, int base);
+/* "2.00x better", "-" when the ratio is unknown; for the baseline "". */
+void compare_fmt_change(char *buf, size_t len, const struct compare_cell *cell);
+/* "significant (p=0.003)", "within noise (p=0.41)", "no variance known", "baseline", "-". */
+void compare_fmt_verdict(char *buf, size_t len, const struct compare_cell *cell);
+/* The headline metric of a row: op type (its main one: the one with the most
+ * ops in the first input that has the phase, read before write) and metric
+ * (IOPS); -1 op when the row has no ops at all (then Jain). */
+int compare_headline_op(const struct compare *c, uint32_t row);
+
+/* Table cells shared by the text and Markdown views: per input its value
+ * ("12.3k ±412" with the sd when n >= 2), and after the baseline the change
+ * ("2.00x better") and the significance, in compare_cells_ncols columns
+ * starting at col of row. */
+struct text_table;
+uint32_t compare_cells_ncols(const struct compare *c);
+void compare_cells_header(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c);
+void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c,
+                        uint32_t ri, int op, int m, int base);
+
+/* The seeds' table cell: the row input j's first repetition reports for op
+ * type t, random or sequential, at bs (result_matrix_phase), or -1. */
+int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs);
+
+/* The formats.  paths[j] is input j's file name. */
+enum compare_format { CMP_FMT_TEXT = 0, CMP_FMT_MD, CMP_FMT_CSV, CMP_FMT_HTML, CMP_FMT_JSON };
+/* "text", "md", "csv", "html", "json" -> 0 and *f; -EINVAL otherwise. */
+int compare_parse_format(const char *s, enum compare_format *f);
 void compare_text(FILE *out, const struct compare *c, const char *const *paths, int unit_base);
+void compare_md(FILE *out, const struct compare *c, const char *const *paths, int unit_base);
+void compare_csv(FILE *out, const struct compare *c, const char *const *paths);
 void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base);
+/* 0, or -ENOMEM when the JSON document could not be built. */
+int compare_json(FILE *out, const struct compare *c, const char *const *paths);
 
 #endif

@@ -1,0 +1,320 @@
+/* compare_html: the comparison as one self-contained HTML page (see
+ * compare.h): no scripts, no external URLs.
+ *
+ * Charts are faceted per block size: one small bar chart per block size
+ * and metric (IOPS, BW, p99 latency), so a 32m phase's few hundred IOPS
+ * are never flattened under a 4k phase's thousands on one linear axis.
+ * Each chart groups one bar per input for each (phase, op type) of that
+ * block size, with an error bar (+-sd) where the input has repetitions.
+ * Labels never overlap by construction: a group is as wide as its two
+ * label lines (phase name, op type; each cut to LABEL_MAX characters with
+ * the full name in a tooltip) or its bars, whichever is wider, and the
+ * chart is as wide as its groups (CSS scales it down, text and all, when
+ * the window is narrower).  The legend is HTML above the charts of every
+ * facet.  Tables carry the same cells as the text view. */
+#include "coordinator/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/xmalloc.h"
+#include "coordinator/svg.h"
+#include "coordinator/text_table.h"
+
+#define HTML_MAX_BS 16
+#define LABEL_MAX 18          /* characters per label line */
+#define CHAR_PX 6.6           /* average glyph width at the 11 px label font */
+#define BAR_PX 16.0
+#define CH_H 250.0
+#define CH_ML 70.0            /* y tick labels */
+#define CH_MR 14.0
+#define CH_MT 26.0
+#define CH_MB 38.0            /* two label lines */
+
+struct cat {
+    uint32_t row;
+    int op;
+};
+
+static uint32_t facet_sizes(const struct compare *c, uint64_t *bs, uint32_t max)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < c->nrows; i++) {
+        uint64_t b = c->rows[i].bs;
+        uint32_t p;
+
+        for (p = 0; p < n && bs[p] < b; p++)
+            ;
+        if ((p < n && bs[p] == b) || n == max)
+            continue;
+        memmove(&bs[p + 1], &bs[p], (n - p) * sizeof(*bs));
+        bs[p] = b;
+        n++;
+    }
+    return n;
+}
+
+/* s cut to LABEL_MAX display characters (an ellipsis marks the cut). */
+static void short_label(char *buf, size_t len, const char *s)
+{
+    size_t w = 0, i = 0;
+
+    for (; s[i] && w < LABEL_MAX - 1; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    while (s[i] && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i++;
+    if (!s[i] || text_table_width(s) <= LABEL_MAX)
+        snprintf(buf, len, "%s", s);
+    else
+        snprintf(buf, len, "%.*s\u2026", (int)i, s);
+}
+
+/* A tick step of 1, 2 or 5 x 10^k giving about 4 ticks; for bandwidth in
+ * the unit the labels print (KiB/s, MiB/s, ... at base 1024), so the
+ * ticks read 1GiB/s, 2GiB/s rather than 954MiB/s, 1.86GiB/s. */
+static double tick_step(double span, int m, int base)
+{
+    double u = 1, raw, p, f;
+
+    if (m == CMP_BW)
+        while (span / u >= base)
+            u *= base;
+    raw = span / u / 4;
+    p = pow(10, floor(log10(raw)));
+    f = raw / p;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p * u;
+}
+
+static void chart(FILE *out, const struct compare *c, const struct cat *cats, size_t ncat, int m,
+                  const char *view, const char *title, int base)
+{
+    double gw = c->nruns * BAR_PX + 14, ymax = 0, pw, w, ph = CH_H - CH_MT - CH_MB, step;
+    char l1[64], buf[64];
+
+    for (size_t k = 0; k < ncat; k++) {
+        const char *opn = op_type_name((enum op_type)cats[k].op);
+
+        short_label(l1, sizeof(l1), c->rows[cats[k].row].name);
+        gw = fmax(gw, (double)text_table_width(l1) * CHAR_PX + 12);
+        gw = fmax(gw, (double)strlen(opn) * CHAR_PX + 12);
+        for (uint32_t j = 0; j < c->nruns; j++) {
+            struct compare_cell cell;
+
+            compare_cell(c, cats[k].row, j, cats[k].op, m, &cell);
+            if (!isnan(cell.mean))
+                ymax = fmax(ymax, cell.mean + (isnan(cell.sd) ? 0 : cell.sd));
+        }
+    }
+    pw = fmax(gw * (double)ncat, 200);
+    gw = pw / (double)(ncat ? ncat : 1);
+    w = CH_ML + pw + CH_MR;
+    step = tick_step(ymax > 0 ? ymax * 1.05 : 1, m, base);
+    ymax = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
+    fprintf(out, "<svg class=\"cchart\" data-view=\"");
+    svg_escape(out, view);
+    fprintf(out, "\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\""
+            " role=\"img\">\n<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\"/>\n"
+            "<text x=\"%.0f\" y=\"17\" class=\"t\">", w, CH_H, w, CH_H, w, CH_H, CH_ML);
+    svg_escape(out, title);
+    fprintf(out, "</text>\n");
+    for (double y = 0; y <= ymax * (1 + 1e-9); y += step) {
+        double yy = CH_MT + ph - y / ymax * ph;
+
+        compare_fmt_value(buf, sizeof(buf), y, 0, m, base);
+        fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" class=\"g\"/>"
+                "<text x=\"%.0f\" y=\"%.1f\" class=\"yl\">%s</text>\n",
+                CH_ML, yy, CH_ML + pw, yy, CH_ML - 4, yy + 4, buf);
+    }
+    for (size_t k = 0; k < ncat; k++) {
+        double gx = CH_ML + gw * (double)k, bx = gx + (gw - c->nruns * BAR_PX) / 2;
+        const char *name = c->rows[cats[k].row].name, *opn = op_type_name((enum op_type)cats[k].op);
+
+        for (uint32_t j = 0; j < c->nruns; j++) {
+            struct compare_cell cell;
+            double x = bx + BAR_PX * j, y;
+
+            compare_cell(c, cats[k].row, j, cats[k].op, m, &cell);
+            if (isnan(cell.mean)) {
+                fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"na\">n/a</text>\n", x + BAR_PX / 2,
+                        CH_MT + ph - 3);
+                continue;
+            }
+            y = CH_MT + ph - cell.mean / ymax * ph;
+            compare_fmt_value(buf, sizeof(buf), cell.mean, 0, m, base);
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+                    x + 1, y, BAR_PX - 2, CH_MT + ph - y, svg_color(j));
+            svg_escape(out, name);
+            fprintf(out, " %s, ", opn);
+            svg_escape(out, c->labels[j]);
+            fprintf(out, ": %s", buf);
+            if (cell.n >= 2 && !isnan(cell.sd)) {
+                compare_fmt_value(buf, sizeof(buf), cell.sd, 0, m, base);
+                fprintf(out, " \u00b1%s (n=%u)", buf, cell.n);
+            }
+            fprintf(out, "</title></rect>\n");
+            if (cell.n >= 2 && !isnan(cell.sd) && cell.sd > 0) {
+                double lo = CH_MT + ph - fmax(cell.mean - cell.sd, 0) / ymax * ph;
+                double hi = CH_MT + ph - (cell.mean + cell.sd) / ymax * ph, cx = x + BAR_PX / 2;
+
+                fprintf(out, "<path class=\"eb\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\"/>\n",
+                        cx, lo, hi, cx - 4, hi, cx + 4, cx - 4, lo, cx + 4);
+            }
+        }
+        short_label(l1, sizeof(l1), name);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\"><title>", gx + gw / 2, CH_MT + ph + 14);
+        svg_escape(out, name);
+        fprintf(out, "</title>");
+        svg_escape(out, l1);
+        fprintf(out, "</text><text x=\"%.1f\" y=\"%.1f\" class=\"xl\">%s</text>\n", gx + gw / 2,
+                CH_MT + ph + 28, opn);
+    }
+    fprintf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" class=\"ax\"/>\n</svg>\n",
+            CH_ML, CH_MT, pw, ph);
+}
+
+static void legend(FILE *out, const struct compare *c)
+{
+    fprintf(out, "<div class=\"legend\">");
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        fprintf(out, "<span><i style=\"background:%s\"></i>", svg_color(j));
+        svg_escape(out, c->labels[j]);
+        fprintf(out, "%s</span>", j == 0 ? " (baseline)" : "");
+    }
+    fprintf(out, "</div>\n");
+}
+
+static void facet(FILE *out, const struct compare *c, uint64_t bs, int base)
+{
+    static const struct { int m; const char *key, *title; } charts[] = {
+        { CMP_IOPS, "iops", "IOPS" }, { CMP_BW, "bw", "bandwidth" }, { CMP_P99, "p99", "p99 latency" },
+    };
+    struct cat *cats = xcalloc((size_t)c->nrows * OP__COUNT + 1, sizeof(*cats));
+    size_t ncat = 0;
+    char b[32], view[64], title[96];
+
+    for (uint32_t i = 0; i < c->nrows; i++)
+        for (int t = 0; t < OP__COUNT; t++)
+            if (c->rows[i].bs == bs && compare_row_has_op(c, i, t))
+                cats[ncat++] = (struct cat){ i, t };
+    compare_fmt_bs(b, sizeof(b), bs);
+    if (ncat == 0) {
+        free(cats);
+        return;
+    }
+    fprintf(out, "<section class=\"facet\" data-facet=\"%s\">\n<h2>block size %s</h2>\n", b, b);
+    legend(out, c);
+    fprintf(out, "<div class=\"cgrid\">\n");
+    for (size_t k = 0; k < sizeof(charts) / sizeof(charts[0]); k++) {
+        snprintf(view, sizeof(view), "compare-%s-%s", charts[k].key, b);
+        snprintf(title, sizeof(title), "%s, %s", charts[k].title, b);
+        chart(out, c, cats, ncat, charts[k].m, view, title, base);
+    }
+    fprintf(out, "</div>\n</section>\n");
+    free(cats);
+}
+
+static void cell_td(FILE *out, const struct compare *c, uint32_t i, int op, int m, int base)
+{
+    char v[48], sd[48], ch[64], vd[64];
+
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        struct compare_cell cell;
+
+        compare_cell(c, i, j, op, m, &cell);
+        compare_fmt_value(v, sizeof(v), cell.mean, op, m, base);
+        fprintf(out, "<td>%s", v);
+        if (cell.n >= 2 && !isnan(cell.sd)) {
+            compare_fmt_value(sd, sizeof(sd), cell.sd, op, m, base);
+            fprintf(out, " <small>\u00b1%s</small>", sd);
+        }
+        fprintf(out, "</td>");
+        if (j == 0)
+            continue;
+        compare_fmt_change(ch, sizeof(ch), &cell);
+        compare_fmt_verdict(vd, sizeof(vd), &cell);
+        fprintf(out, "<td class=\"%s\">%s</td><td class=\"l v%s\">%s</td>", compare_mark_name(cell.mark), ch,
+                cell.verdict == CMP_V_SIGNIFICANT ? " sig" : "", vd);
+    }
+}
+
+static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base)
+{
+    const struct compare_row *row = &c->rows[i];
+    char b[32];
+
+    fprintf(out, "<h3>");
+    svg_escape(out, row->name);
+    fprintf(out, " <small>(%s, %s)</small>%s</h3>\n<div class=\"tw\"><table><tr><th class=\"l\">metric</th>",
+            rw_mode_name(row->rw), compare_fmt_bs(b, sizeof(b), row->bs),
+            row->nmissing ? " <span class=\"warn\">unmatched</span>" : "");
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        fprintf(out, "<th>");
+        svg_escape(out, c->labels[j]);
+        fprintf(out, "</th>");
+        if (j)
+            fprintf(out, "<th>vs baseline</th><th class=\"l\">significance</th>");
+    }
+    fprintf(out, "</tr>\n");
+    for (int k = 0; k <= OP__COUNT; k++) {
+        int op = k == OP__COUNT ? -1 : k;   /* every op type, then Jain */
+
+        if (op >= 0 && !compare_row_has_op(c, i, op))
+            continue;
+        for (int m = 0; m < (op < 0 ? 1 : CMP__PER_OP); m++) {
+            fprintf(out, "<tr><td class=\"l\">%s%s%s</td>", op < 0 ? "Jain index" : op_type_name((enum op_type)op),
+                    op < 0 ? "" : " ", op < 0 ? "" : compare_metric_name(op, m));
+            cell_td(out, c, i, op, m, base);
+            fprintf(out, "</tr>\n");
+        }
+    }
+    fprintf(out, "</table></div>\n");
+    if (row->nmissing) {
+        fprintf(out, "<p class=\"warn\">Missing from ");
+        for (uint32_t j = 0, f = 1; j < c->nruns; j++)
+            if (row->idx[j] < 0) {
+                fprintf(out, "%s", f ? "" : ", ");
+                svg_escape(out, c->labels[j]);
+                f = 0;
+            }
+        fprintf(out, ".</p>\n");
+    }
+}
+
+void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
+{
+    int base = unit_base == 1000 ? 1000 : 1024;
+    uint64_t bs[HTML_MAX_BS];
+    uint32_t nbs = facet_sizes(c, bs, HTML_MAX_BS);
+
+    svg_page_begin(out, "nfstorm compare");
+    fprintf(out, "<style>\n.cgrid{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}\n"
+            "svg.cchart{max-width:100%%;height:auto;border:1px solid #e4e4e4}\n"
+            "svg .na{font-size:11px;text-anchor:middle;fill:#999}svg .eb{stroke:#222;stroke-width:1.5;fill:none}\n"
+            ".legend span{margin-right:18px;white-space:nowrap}.legend i{display:inline-block;width:12px;"
+            "height:12px;margin-right:5px;vertical-align:-1px}\n"
+            ".tw{overflow-x:auto}td.v{white-space:normal;min-width:8em}td.better{color:#176a17}td.worse{color:#b00}td.same{color:#666}td.sig{font-weight:600}\n"
+            "</style>\n");
+    fprintf(out, "<h1>nfstorm compare: %u inputs</h1>\n<table><tr><th>#</th><th class=\"l\">label</th>"
+            "<th class=\"l\">file</th><th>repetitions</th><th>agents</th><th>phases</th></tr>\n", c->nruns);
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        fprintf(out, "<tr><td>%u</td><td class=\"l\"><span style=\"color:%s\">&#9632;</span> ", j + 1, svg_color(j));
+        svg_escape(out, c->labels[j]);
+        fprintf(out, "%s</td><td class=\"l\">", j == 0 ? " (baseline)" : "");
+        svg_escape(out, paths[j]);
+        fprintf(out, "</td><td>%u</td><td>%u</td><td>%u</td></tr>\n", c->sets[j].n,
+                c->sets[j].reps[0].nagents, c->sets[j].reps[0].nphases);
+    }
+    fprintf(out, "</table>\n<p class=\"note\">Bars: mean over an input's repetitions, error bars &plusmn;1 sd "
+            "where it has several. Ratio = mean / baseline's mean; better/worse by each metric's direction "
+            "(IOPS, BW, Jain: up is better; latency: up is worse; same: within 1%%). Significance: Welch's "
+            "t-test on the repetitions, significant when p &lt; 0.05; an input with one repetition has no "
+            "variance known. One chart per block size and metric, each on its own axis.</p>\n");
+    for (uint32_t k = 0; k < nbs; k++)
+        facet(out, c, bs[k], base);
+    fprintf(out, "<h2>Phases</h2>\n");
+    for (uint32_t i = 0; i < c->nrows; i++)
+        phase_table(out, c, i, base);
+    svg_page_end(out);
+}

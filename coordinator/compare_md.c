@@ -1,0 +1,178 @@
+/* compare_md: the comparison as Markdown, ready to paste (see compare.h).
+ *
+ * First the seeds' table (docs/seeds: `target | r/w | rand/seq | IOPS 4k |
+ * 32m | BW 4k | 32m`): one row per input per (r/w, rand/seq) that some
+ * input ran, a column per block size (exact: 4k, 32m) for IOPS then for
+ * bandwidth, each cell the mean over the input's repetitions (+-sd when it
+ * has several).  Then one table with every phase's metrics, ratios to the
+ * baseline, marks and significance, the same cells as the text view. */
+#include "coordinator/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coordinator/text_table.h"
+
+#define MD_MAX_BS 16
+
+/* The distinct block sizes of every input's finished phases, ascending. */
+static uint32_t all_block_sizes(const struct compare *c, uint64_t *bs, uint32_t max)
+{
+    uint32_t n = 0;
+
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        uint64_t one[MD_MAX_BS];
+        uint32_t k = result_block_sizes(&c->sets[j].reps[0], one, MD_MAX_BS);
+
+        for (uint32_t a = 0; a < k; a++) {
+            uint32_t p;
+
+            for (p = 0; p < n && bs[p] < one[a]; p++)
+                ;
+            if ((p < n && bs[p] == one[a]) || n == max)
+                continue;
+            memmove(&bs[p + 1], &bs[p], (n - p) * sizeof(*bs));
+            bs[p] = one[a];
+            n++;
+        }
+    }
+    return n;
+}
+
+int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs)
+{
+    int i = result_matrix_phase(&c->sets[j].reps[0], t, random, bs);
+
+    for (uint32_t r = 0; i >= 0 && r < c->nrows; r++)
+        if (c->rows[r].idx[j] == i)
+            return (int)r;
+    return -1;
+}
+
+static void matrix_cell(char *buf, size_t len, const struct compare *c, uint32_t j, enum op_type t,
+                        int random, uint64_t bs, int m, int base)
+{
+    int r = compare_matrix_row(c, j, t, random, bs);
+    struct compare_cell cell;
+    char v[48], sd[48];
+
+    if (r < 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    compare_cell(c, (uint32_t)r, j, t, m, &cell);
+    compare_fmt_value(v, sizeof(v), cell.mean, t, m, base);
+    if (cell.n >= 2 && !isnan(cell.sd)) {
+        compare_fmt_value(sd, sizeof(sd), cell.sd, t, m, base);
+        snprintf(buf, len, "%s \u00b1%s", v, sd);
+    } else {
+        snprintf(buf, len, "%s", v);
+    }
+}
+
+static void seeds_table(FILE *out, const struct compare *c, int base)
+{
+    static const char *const rw[2] = { "read", "write" }, *const rs[2] = { "rand", "seq" };
+    uint64_t bs[MD_MAX_BS];
+    uint32_t nbs = all_block_sizes(c, bs, MD_MAX_BS), r;
+    struct text_table t;
+    char buf[112];
+
+    if (nbs == 0)
+        return;
+    text_table_init(&t, 3 + 2 * nbs);
+    r = text_table_row(&t);
+    text_table_set(&t, r, 0, "target");
+    text_table_set(&t, r, 1, "r/w");
+    text_table_set(&t, r, 2, "rand/seq");
+    for (uint32_t k = 0; k < nbs; k++) {
+        char b[32];
+
+        snprintf(buf, sizeof(buf), "IOPS %s", compare_fmt_bs(b, sizeof(b), bs[k]));
+        text_table_set(&t, r, 3 + k, buf);
+        snprintf(buf, sizeof(buf), "BW %s", b);
+        text_table_set(&t, r, 3 + nbs + k, buf);
+    }
+    for (uint32_t j = 0; j < c->nruns; j++)
+        for (int q = 0; q < 4; q++) {
+            enum op_type op = q < 2 ? OP_READ : OP_WRITE;
+            int random = q % 2 == 0, any = 0;
+
+            /* the (r/w, rand/seq) rows some input ran, for every input */
+            for (uint32_t o = 0; o < c->nruns; o++)
+                for (uint32_t k = 0; k < nbs; k++)
+                    any |= compare_matrix_row(c, o, op, random, bs[k]) >= 0;
+            if (!any)
+                continue;
+            r = text_table_row(&t);
+            text_table_set(&t, r, 0, c->labels[j]);
+            text_table_set(&t, r, 1, rw[q / 2]);
+            text_table_set(&t, r, 2, rs[q % 2]);
+            for (uint32_t k = 0; k < nbs; k++) {
+                matrix_cell(buf, sizeof(buf), c, j, op, random, bs[k], CMP_IOPS, base);
+                text_table_set(&t, r, 3 + k, buf);
+                matrix_cell(buf, sizeof(buf), c, j, op, random, bs[k], CMP_BW, base);
+                text_table_set(&t, r, 3 + nbs + k, buf);
+            }
+        }
+    if (t.nrows > 1)
+        text_table_print_md(out, &t);
+    else
+        fprintf(out, "(no read or write phases)\n");
+    text_table_free(&t);
+}
+
+static void phases_table(FILE *out, const struct compare *c, int base)
+{
+    struct text_table t;
+    uint32_t r;
+    char buf[64];
+
+    text_table_init(&t, 4 + compare_cells_ncols(c));
+    r = text_table_row(&t);
+    text_table_set(&t, r, 0, "phase");
+    text_table_set(&t, r, 1, "rw");
+    text_table_set(&t, r, 2, "bs");
+    text_table_set(&t, r, 3, "metric");
+    compare_cells_header(&t, r, 4, c);
+    for (uint32_t i = 0; i < c->nrows; i++)
+        for (int k = 0; k <= OP__COUNT; k++) {
+            int op = k == OP__COUNT ? -1 : k;   /* every op type, then Jain */
+
+            if (op >= 0 && !compare_row_has_op(c, i, op))
+                continue;
+            for (int m = 0; m < (op < 0 ? 1 : CMP__PER_OP); m++) {
+                r = text_table_row(&t);
+                snprintf(buf, sizeof(buf), "%s%s", c->rows[i].name, c->rows[i].nmissing ? " (unmatched)" : "");
+                text_table_set(&t, r, 0, buf);
+                text_table_set(&t, r, 1, rw_mode_name(c->rows[i].rw));
+                text_table_set(&t, r, 2, compare_fmt_bs(buf, sizeof(buf), c->rows[i].bs));
+                if (op < 0)
+                    snprintf(buf, sizeof(buf), "Jain");
+                else
+                    snprintf(buf, sizeof(buf), "%s %s", op_type_name((enum op_type)op), compare_metric_name(op, m));
+                text_table_set(&t, r, 3, buf);
+                compare_cells_fill(&t, r, 4, c, i, op, m, base);
+            }
+        }
+    text_table_print_md(out, &t);
+    text_table_free(&t);
+}
+
+void compare_md(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
+{
+    int base = unit_base == 1000 ? 1000 : 1024;
+
+    fprintf(out, "## nfstorm compare\n\nInputs (the first is the baseline):\n\n");
+    for (uint32_t j = 0; j < c->nruns; j++)
+        fprintf(out, "%u. `%s`: %s, %u repetition%s\n", j + 1, c->labels[j], paths[j], c->sets[j].n,
+                c->sets[j].n == 1 ? "" : "s");
+    fprintf(out, "\n### IOPS and bandwidth by block size\n\n");
+    seeds_table(out, c, base);
+    fprintf(out, "\n### Every phase against the baseline\n\n"
+            "Ratio = mean / baseline's mean; better/worse by the metric's direction (IOPS, BW, Jain: "
+            "up is better; p50, p99: up is worse; same: within 1%%). Significance: Welch's t-test on the "
+            "repetitions, significant when p < 0.05; with one repetition on either side, no variance known.\n\n");
+    phases_table(out, c, base);
+}

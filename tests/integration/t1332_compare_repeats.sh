@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Repeat sets compared: two rate-limited configurations (300 vs 600 IOPS),
+# three repetitions each, are a significant difference by Welch's t-test
+# with the right direction and a ratio near 2; sd and error bars appear;
+# a single run against a set says "no variance known".  Skips until
+# `nfstorm run --repeat` exists (issue 13, H2a).
+source "$(dirname "$0")/lib.sh"
+"$NFSTORM" --help 2>&1 | grep -q -- "--repeat" || skip "nfstorm run has no --repeat yet"
+D=$T/d; mkdir -p "$D"
+run() { timeout 90 "$NFSTORM" run --local 1 --quiet --label "$1" --json "$T/$1.json" --directory="$D" "${@:2}" \
+  --name=r --rw=randread --bs=4k --size=4m --runtime=600ms --time_based >"$T/$1.out" 2>&1 \
+  || fail "run $1: $(tail -n3 "$T/$1.out")"; }
+run slow --repeat 3 --rate_iops=300
+run fast --repeat 3 --rate_iops=600
+run once --rate_iops=600
+for f in text md json html; do
+  timeout 20 "$NFSTORM" compare "$T/slow.json" "$T/fast.json" "$T/once.json" --format $f >"$T/c.$f" 2>"$T/c.err" \
+    || fail "compare --format $f: $(cat "$T/c.err")"
+done
+py "$T/c.json" "$T/c.text" "$T/c.md" "$T/c.html" <<'PY'
+import json, sys
+J = json.load(open(sys.argv[1])); text, md, html = (open(p).read() for p in sys.argv[2:5])
+assert [i["repetitions"] for i in J["inputs"]] == [3, 3, 1], J["inputs"]
+m = [m for m in J["phases"][0]["metrics"] if m["op"] == "read" and m["metric"] == "iops"][0]
+base, fast, once = m["inputs"]
+assert base["n"] == 3 and base["sd"] is not None and base["ci95"][0] <= base["mean"] <= base["ci95"][1], base
+assert 1.5 < fast["ratio"] < 3.0, fast   # rate-limited twice as fast (start-up makes it inexact)
+assert fast["verdict"] == "significant" and fast["p"] < 0.05 and fast["mark"] == "better", fast
+assert once["verdict"] == "no variance known" and once["p"] is None and once["mark"] == "better", once
+assert "significant (p" in text and "no variance known" in text
+assert "\u00b1" in md, "no sd in the Markdown"
+assert 'class="eb"' in html, "no error bars in the HTML"
+print("slow %.1f +- %.2f IOPS, fast %.1f +- %.2f: ratio %.2f, p %.2g" %
+      (base["mean"], base["sd"], fast["mean"], fast["sd"], fast["ratio"], fast["p"]))
+PY
+echo "compare repeats ok"
