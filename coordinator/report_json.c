@@ -460,7 +460,6 @@ int report_json_write_tree(const char *path, json_t *root)
     size_t n;
     int rc = 0, unnamed = 0;
 
-
     /* Same directory as path, so rename is atomic (no cross-device move). */
     n = strlen(path);
     tmp = xmalloc(n + sizeof(".XXXXXX"));
