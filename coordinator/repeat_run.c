@@ -23,7 +23,8 @@
 void repeat_run_outputs(const struct repeat_run *rr, uint32_t k, struct repeat_files *f,
                         struct report_outputs *o)
 {
-    (void)rr;
+    if (!rr->repeat)
+        return;             /* one run: its files as named */
     o->html = NULL;
     if (o->csv)
         o->csv = repeat_file_name(f->csv, sizeof f->csv, o->csv, k);

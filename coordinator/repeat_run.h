@@ -19,7 +19,7 @@
 #include "coordinator/result_load.h"
 
 struct repeat_run {
-    uint32_t repeat;                     /* N (>= 1) */
+    uint32_t repeat;                     /* N; 0 without --repeat (one run) */
     uint64_t interval_ns;                /* --repeat-interval */
     int quiet;
     int unit_base;
@@ -34,7 +34,8 @@ struct repeat_files {                    /* one repetition's output files */
 
 /* Repetition k's (1-based) outputs in o (a copy of rr->out): --csv,
  * --timeseries and --output with .repK inserted (repeat_file_name, names
- * kept in f); --html is the set's summary, written by repeat_run_finish. */
+ * kept in f); --html is the set's summary, written by repeat_run_finish.
+ * Without --repeat (rr->repeat 0) o is left as it is. */
 void repeat_run_outputs(const struct repeat_run *rr, uint32_t k, struct repeat_files *f,
                         struct report_outputs *o);
 /* The last line of --dry-run: "repeat: the plan would run N times ...". */
