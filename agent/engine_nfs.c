@@ -1405,6 +1405,19 @@ static void nfse_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
+static void nfse_negotiated(struct engine_job *ej, uint32_t *version, uint64_t *rsize, uint64_t *wsize)
+{
+    struct nfse_job *j = ej->priv;
+    *version = 0;
+    *rsize = *wsize = 0;
+    if (!j || !j->nfs)
+        return;
+    /* what the server said, not our split default (j->readmax) */
+    *version = (uint32_t)nfs_get_version(j->nfs);
+    *rsize = nfs_get_readmax(j->nfs);
+    *wsize = nfs_get_writemax(j->nfs);
+}
+
 const struct engine_ops engine_nfs = {
     .name = "nfs",
     .setup = nfse_setup,
@@ -1414,4 +1427,5 @@ const struct engine_ops engine_nfs = {
     .teardown = nfse_teardown,
     .md = nfse_md,
     .space = nfse_space,
+    .negotiated = nfse_negotiated,
 };

@@ -1,0 +1,69 @@
+/* phase_storage: see phase_storage.h.  Kernel mounts are found by the
+ * job's directory resolved with realpath (mountinfo lists real paths: a
+ * symlinked directory must name the mount it leads to). */
+#include "agent/phase_storage.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/engine.h"
+#include "agent/mountinfo.h"
+
+/* The directory a kernel-mount job works in: its first file's, or its
+ * metadata work directory. */
+static void job_dir(const struct job *j, char *out, size_t outlen)
+{
+    const char *p = j->ej.nfiles ? j->ej.files[0].path : j->workdir;
+    char *slash;
+    snprintf(out, outlen, "%s", p);
+    if (j->ej.nfiles && (slash = strrchr(out, '/')) != NULL)
+        slash == out ? (void)(out[1] = '\0') : (void)(*slash = '\0');
+}
+
+static void describe_mount(const struct job *j, struct storage_info *s)
+{
+    char dir[PLAN_PATH_MAX], real[PATH_MAX];
+    job_dir(j, dir, sizeof dir);
+    if (!dir[0] || !realpath(dir, real))
+        snprintf(real, sizeof real, "%s", dir);
+    if (mountinfo_lookup(real, s) < 0) {
+        memset(s, 0, sizeof *s);
+        s->kind = STORAGE_MOUNT;
+        snprintf(s->where, sizeof s->where, "%s", real);
+    }
+}
+
+static void describe_nfs(struct job *j, struct storage_info *s)
+{
+    uint32_t version = 0;
+    memset(s, 0, sizeof *s);
+    s->kind = STORAGE_NFS;
+    snprintf(s->where, sizeof s->where, "%s", j->ej.nfs_url ? j->ej.nfs_url : "");
+    snprintf(s->fstype, sizeof s->fstype, "nfs");
+    j->eng->negotiated(&j->ej, &version, &s->rsize, &s->wsize);
+    if (version)
+        snprintf(s->nfsvers, sizeof s->nfsvers, "%u", version);
+}
+
+uint32_t phase_storage_describe(const struct phase_run *pr, struct storage_info *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < pr->njobs && n < max; i++) {
+        struct job *j = &pr->jobs[i];
+        struct storage_info s;
+        uint32_t k;
+        if (j->eng == &engine_null)
+            continue;
+        if (j->eng->negotiated)
+            describe_nfs(j, &s);
+        else
+            describe_mount(j, &s);
+        snprintf(s.job, sizeof s.job, "%s", j->spec->name);
+        for (k = 0; k < n && !(out[k].kind == s.kind && strcmp(out[k].where, s.where) == 0); k++)
+            ;
+        if (k == n)
+            out[n++] = s;
+    }
+    return n;
+}
