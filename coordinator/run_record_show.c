@@ -76,7 +76,7 @@ static void system_words(struct sb *b, const struct agent_info *ai)
     }
     sb_add(b, "kernel %s, %u CPUs (%s), %s memory", ai->sys.kernel[0] ? ai->sys.kernel : "?", ai->ncpus,
            ai->sys.cpu_model[0] ? ai->sys.cpu_model : "model not known",
-           ai->sys.mem_bytes ? units_fmt_bytes(mem, sizeof mem, (double)ai->sys.mem_bytes, 1024) : "? memory");
+           ai->sys.mem_bytes ? units_fmt_bytes(mem, sizeof mem, (double)ai->sys.mem_bytes, 1024) : "?");
 }
 
 /* A storage place in words, without the job. */
