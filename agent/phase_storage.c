@@ -41,7 +41,10 @@ static void describe_nfs(struct job *j, struct storage_info *s)
     s->kind = STORAGE_NFS;
     snprintf(s->where, sizeof s->where, "%s", j->ej.nfs_url ? j->ej.nfs_url : "");
     snprintf(s->fstype, sizeof s->fstype, "nfs");
-    j->eng->negotiated(&j->ej, &version, &s->rsize, &s->wsize);
+    /* options says whose sizes they are */
+    snprintf(s->options, sizeof s->options, "%s",
+             j->eng->negotiated(&j->ej, &version, &s->rsize, &s->wsize) ? "sizes=server"
+                                                                        : "sizes=engine-default");
     if (version)
         snprintf(s->nfsvers, sizeof s->nfsvers, "%u", version);
 }

@@ -88,8 +88,9 @@ static void storage_words(struct sb *b, const struct storage_info *s)
         if (s->nfsvers[0])
             sb_add(b, ", NFSv%s", s->nfsvers);
         if (s->rsize || s->wsize)
-            sb_add(b, ", rsize %s, wsize %s", units_fmt_bytes(r, sizeof r, (double)s->rsize, 1024),
-                   units_fmt_bytes(w, sizeof w, (double)s->wsize, 1024));
+            sb_add(b, ", rsize %s, wsize %s%s", units_fmt_bytes(r, sizeof r, (double)s->rsize, 1024),
+                   units_fmt_bytes(w, sizeof w, (double)s->wsize, 1024),
+                   strcmp(s->options, "sizes=engine-default") == 0 ? " (the engine's: the server gave none)" : "");
         sb_add(b, ")");
         return;
     }
