@@ -355,9 +355,11 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
-        if (json_object_get(aj, "storage") && !c->failed)     /* files before records have none */
-            load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), apath, r,
+        if (json_object_get(aj, "storage") && !c->failed) {   /* files before records have none */
+            snprintf(asub, sizeof(asub), "%s.storage", apath);
+            load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
                                                              phase, a, c->err, c->errlen));
+        }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
         result_set_agent_phase(r, phase, a, &one, tot);
