@@ -90,7 +90,9 @@ int run_record_storage_from_json(json_t *arr, const char *what, struct run_resul
 void run_record_text(FILE *out, const struct run_result *r);
 
 /* What differs between runs, for compare: one row per record field whose
- * value is not the same in every run, with each run's value as text. */
+ * value is not the same in every run, with each run's value as text (a
+ * run with several values, e.g. two kernels among its agents, lists them
+ * in order of first appearance, separated by "; "). */
 struct record_diff_row {
     char key[32];              /* "target", "nfsvers", "plan", ... */
     char **values;             /* [nruns], owned */
@@ -106,6 +108,11 @@ struct record_diff {
  * letters).  0, or -EINVAL if n == 0. */
 int run_record_diff(const struct run_result *const *runs, uint32_t n, struct record_diff *d);
 void run_record_diff_free(struct record_diff *d);
+/* d as aligned text for compare: "what differs between the runs:" then one
+ * line per row, the key and each run's value in columns named by
+ * labels[0..nruns) (a header line); or one line saying the records agree.
+ * Values longer than 40 bytes are cut with "...". */
+void run_record_diff_text(FILE *out, const struct record_diff *d, const char *const *labels);
 
 /* "2026-12-01T16:47:25.123Z" for unix milliseconds ms. */
 void run_record_iso8601(int64_t ms, char *out, size_t outlen);

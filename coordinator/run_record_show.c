@@ -229,17 +229,19 @@ void run_record_text(FILE *out, const struct run_result *r)
 
 /* ---- what differs ---- */
 
-/* Add v to the comma list b unless it is there already. */
+/* Add v to the "; "-separated list b unless it is there already (values
+ * such as mount options hold commas themselves). */
 static void add_distinct(struct sb *b, const char *v)
 {
     size_t n = strlen(v);
     for (const char *p = b->s; p && *p;) {
-        size_t len = strcspn(p, ",");
+        const char *e = strstr(p, "; ");
+        size_t len = e ? (size_t)(e - p) : strlen(p);
         if (len == n && strncmp(p, v, n) == 0)
             return;
-        p += len + (p[len] == ',');
+        p += len + (e ? 2 : 0);
     }
-    sb_add(b, "%s%s", b->len ? "," : "", v);
+    sb_add(b, "%s%s", b->len ? "; " : "", v);
 }
 
 enum fld { F_TARGET, F_VERSION, F_AGENTS, F_HOSTS, F_KERNEL, F_CPU, F_MEM, F_FSTYPE, F_SOURCE,
@@ -362,4 +364,49 @@ void run_record_diff_free(struct record_diff *d)
     }
     free(d->rows);
     memset(d, 0, sizeof *d);
+}
+
+#define DIFF_CELL_MAX 40
+
+/* v cut to DIFF_CELL_MAX bytes ("..." at the end when cut), into out. */
+static const char *cell(const char *v, char *out, size_t outlen)
+{
+    if (strlen(v) <= DIFF_CELL_MAX)
+        return v;
+    snprintf(out, outlen, "%.*s...", DIFF_CELL_MAX - 3, v);
+    return out;
+}
+
+void run_record_diff_text(FILE *out, const struct record_diff *d, const char *const *labels)
+{
+    int keyw = 3;
+    int *w;
+    char buf[DIFF_CELL_MAX + 1];
+    if (d->nrows == 0) {
+        fprintf(out, "the runs' records agree (target, machines, mounts, plan)\n");
+        return;
+    }
+    w = xcalloc(d->nruns, sizeof *w);
+    for (uint32_t k = 0; k < d->nrows; k++)
+        if ((int)strlen(d->rows[k].key) > keyw)
+            keyw = (int)strlen(d->rows[k].key);
+    for (uint32_t i = 0; i < d->nruns; i++) {
+        w[i] = (int)strlen(labels[i]);
+        for (uint32_t k = 0; k < d->nrows; k++) {
+            int n = (int)strlen(cell(d->rows[k].values[i], buf, sizeof buf));
+            if (n > w[i])
+                w[i] = n;
+        }
+    }
+    fprintf(out, "what differs between the runs:\n  %-*s", keyw, "");
+    for (uint32_t i = 0; i < d->nruns; i++)     /* the last column unpadded: no trailing blanks */
+        fprintf(out, "  %-*s", i + 1 < d->nruns ? w[i] : 0, labels[i]);
+    fputc('\n', out);
+    for (uint32_t k = 0; k < d->nrows; k++) {
+        fprintf(out, "  %-*s", keyw, d->rows[k].key);
+        for (uint32_t i = 0; i < d->nruns; i++)
+            fprintf(out, "  %-*s", i + 1 < d->nruns ? w[i] : 0, cell(d->rows[k].values[i], buf, sizeof buf));
+        fputc('\n', out);
+    }
+    free(w);
 }

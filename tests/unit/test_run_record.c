@@ -279,12 +279,41 @@ static void test_run_record_diff_says_what_differs(void **state)
     assert_string_equal(d.rows[5].values[0], "plan A");
     assert_string_equal(d.rows[5].values[1], "plan A");
     assert_string_equal(d.rows[5].values[2], "plan B");
+    {
+        static const char *const labels[] = { "gp", "maxio", "n3" };
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        run_record_diff_text(f, &d, labels);
+        fclose(f);
+        assert_string_equal(buf,
+            "what differs between the runs:\n"
+            "           gp                                       maxio                                    n3\n"
+            "  target   efs-gp                                   efs-maxio                                nfs3-box\n"
+            "  options  rw,relatime,vers=4.1,rsize=1048576,hard  rw,relatime,vers=4.1,rsize=1048576,hard  "
+            "rw,relatime,vers=3,rsize=65536,hard\n"
+            "  nfsvers  4.1                                      4.1                                      3\n"
+            "  rsize    1048576                                  1048576                                  65536\n"
+            "  wsize    1048576                                  1048576                                  65536\n"
+            "  plan     plan A                                   plan A                                   plan B\n");
+        free(buf);
+    }
     run_record_diff_free(&d);
 
     /* the same run twice: nothing differs */
     runs[1] = &a;
     assert_int_equal(run_record_diff(runs, 2, &d), 0);
     assert_int_equal(d.nrows, 0);
+    {
+        static const char *const labels[] = { "a", "a2" };
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        run_record_diff_text(f, &d, labels);
+        fclose(f);
+        assert_string_equal(buf, "the runs' records agree (target, machines, mounts, plan)\n");
+        free(buf);
+    }
     run_record_diff_free(&d);
     assert_int_equal(run_record_diff(runs, 0, &d), -EINVAL);
 
@@ -296,7 +325,25 @@ static void test_run_record_diff_says_what_differs(void **state)
     assert_int_equal(d.nrows, 1);
     assert_string_equal(d.rows[0].key, "kernel");
     assert_string_equal(d.rows[0].values[0], "6.8.0-45-generic");
-    assert_string_equal(d.rows[0].values[1], "6.8.0-45-generic,5.15.0");
+    assert_string_equal(d.rows[0].values[1], "6.8.0-45-generic; 5.15.0");
+    run_record_diff_free(&d);
+    /* a long value is cut in the text, whole in the row */
+    memset(b.record.target, 'x', 60);
+    b.record.target[60] = '\0';
+    assert_int_equal(run_record_diff(runs, 2, &d), 0);
+    assert_string_equal(d.rows[0].key, "target");
+    assert_int_equal(strlen(d.rows[0].values[1]), 60);
+    {
+        static const char *const labels[] = { "A", "B" };
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        run_record_diff_text(f, &d, labels);
+        fclose(f);
+        /* 37 x and "...": 40 bytes */
+        assert_non_null(strstr(buf, "\n  target  efs-gp            xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\n"));
+        free(buf);
+    }
     run_record_diff_free(&d);
     result_free(&a);
     result_free(&b);
