@@ -123,22 +123,31 @@ int mountinfo_find(const char *text, const char *abs_path, struct storage_info *
     return found ? 0 : -ENOENT;
 }
 
-int mountinfo_lookup(const char *abs_path, struct storage_info *out)
+char *mountinfo_read(void)
 {
     FILE *f = fopen("/proc/self/mountinfo", "r");
     char *buf;
     size_t n;
-    int rc;
     if (!f)
-        return -errno;
+        return NULL;
     buf = malloc(MOUNTINFO_READ_MAX + 1);
     if (!buf) {
         fclose(f);
-        return -ENOMEM;
+        errno = ENOMEM;
+        return NULL;
     }
     n = fread(buf, 1, MOUNTINFO_READ_MAX, f);
     fclose(f);
     buf[n] = '\0';
+    return buf;
+}
+
+int mountinfo_lookup(const char *abs_path, struct storage_info *out)
+{
+    char *buf = mountinfo_read();
+    int rc;
+    if (!buf)
+        return -errno;
     rc = mountinfo_find(buf, abs_path, out);
     free(buf);
     return rc;

@@ -21,8 +21,11 @@ int mountinfo_find(const char *text, const char *abs_path, struct storage_info *
 /* The NFS fields of an option list ("rw,vers=4.1,rsize=1048576,hard"), into
  * out's nfsvers, rsize, wsize, nconnect, timeo and mode; others untouched. */
 void mountinfo_nfs_fields(const char *options, struct storage_info *out);
+/* This process's /proc/self/mountinfo (up to 4 MiB), NUL-terminated; the
+ * caller frees it.  NULL with errno set. */
+char *mountinfo_read(void);
 /* The mount holding abs_path on this machine: mountinfo_find over
- * /proc/self/mountinfo.  0 or -errno. */
+ * mountinfo_read.  0 or -errno. */
 int mountinfo_lookup(const char *abs_path, struct storage_info *out);
 
 #endif
