@@ -464,6 +464,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     free(c.fio_args);
     if (rc < 0) {
         plan_free(&plan);
+        free(plan_text);
         return die(2, "%s", err);
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
