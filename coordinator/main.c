@@ -18,6 +18,7 @@
 #include <uv.h>
 #include "common/plan_parse.h"
 #include "common/units.h"
+#include "common/version.h"
 #include "common/xmalloc.h"
 #include "coordinator/clean.h"
 #include "coordinator/cmd_report.h"
@@ -27,6 +28,7 @@
 #include "coordinator/local.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
+#include "coordinator/run_record.h"
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 #include "proto/msg.h"
@@ -59,6 +61,8 @@ static const char usage[] =
 "Output:\n"
 "  --json FILE             write the full result as JSON (docs/results.md)\n"
 "  --label TEXT            a label stored in the JSON result\n"
+"  --target TEXT           what was measured (\"efs-gp-bursting\"), recorded with the plan,\n"
+"                          command line, versions, agents' machines and mounts (docs/results.md)\n"
 "  --unit-base 1024|1000   IEC (KiB, MiB/s; default) or SI units in the text report\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
@@ -102,6 +106,7 @@ struct cli {
     uint32_t local;
     const char *json;
     const char *label;
+    const char *target;
     int unit_base;
     int quiet;
     const char *secret_file;
@@ -157,6 +162,10 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->json = v;
         } else if (OPT("--label")) {
             c->label = v;
+        } else if (OPT("--target")) {
+            if (v && strlen(v) >= RECORD_TARGET_MAX)
+                return die(2, "--target: longer than %d bytes", RECORD_TARGET_MAX - 1);
+            c->target = v;
         } else if (OPT("--unit-base")) {
             if (!v || (strcmp(v, "1024") && strcmp(v, "1000")))
                 return die(2, "--unit-base: bad value '%s' (want 1024 or 1000)", v ? v : "");
@@ -223,6 +232,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
  * before the run and stopped after we took over, keeps libuv's handler
  * installed in between, and what it caught says a signal came then. */
 static volatile sig_atomic_t late_signal;
+/* the command line as given, for the result's record (run_record.h) */
+static int prog_argc;
+static char **prog_argv;
 static volatile sig_atomic_t defer_signals;
 
 static void note_signal(int signum)
@@ -299,6 +311,25 @@ static int guard_stop(struct signal_guard *g)
     signals_take();
     sigprocmask(SIG_SETMASK, &old, NULL);
     return g->seen;
+}
+
+/* A command-line plan as text for the record: its job options, one per
+ * line, without their dashes ("name=t", "rw=randread").  Caller frees. */
+static char *options_text(int n, char **args)
+{
+    size_t len = 1;
+    char *t, *p;
+    for (int i = 0; i < n; i++)
+        len += strlen(args[i]) + 1;
+    p = t = xmalloc(len);
+    for (int i = 0; i < n; i++) {
+        const char *a = args[i];
+        while (*a == '-')
+            a++;
+        p += sprintf(p, "%s\n", a);
+    }
+    *p = '\0';
+    return t;
 }
 
 static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
@@ -407,9 +438,12 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct auth_secret secret;
     struct timeseries *ts = NULL;
     struct signal_guard guard;
+    struct run_record rec;
+    char *plan_text = NULL;
     int rc, gsig, status = 0;
 
     memset(&c, 0, sizeof c);
+    run_record_init(&rec);
     memset(&fleet, 0, sizeof fleet);
     if ((rc = parse_cli(argc, argv, &c)) != 0) {
         free(c.fio_args);
@@ -423,12 +457,15 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     plan_init(&plan);
     if (c.plan_path)
-        rc = plan_parse_file(c.plan_path, &plan, err, sizeof err);
-    else
+        rc = plan_parse_file_expanded(c.plan_path, &plan, &plan_text, err, sizeof err);
+    else {
         rc = plan_parse_args(c.nfio, c.fio_args, &plan, err, sizeof err);
+        plan_text = options_text(c.nfio, c.fio_args);
+    }
     free(c.fio_args);
     if (rc < 0) {
         plan_free(&plan);
+        free(plan_text);
         return die(2, "%s", err);
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
@@ -495,6 +532,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
         clean_estimate_line(&est, naddrs, line, sizeof line);
         fprintf(stderr, "nfstorm: %s\n", line);
     }
+    run_record_begin(&rec, c.target, prog_argc, prog_argv, plan_text);
     if (c.json) {
         char jpath[PATH_MAX + 16];
         snprintf(jpath, sizeof jpath, "%s.journal", c.json);
@@ -502,6 +540,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
             status = die(1, "%s: cannot open for writing: %s", jpath, strerror(errno));
             goto out;
         }
+        journal_set_record(journal, &rec);
         observers[nobs++] = journal_observer(journal);
     }
     live = live_new(stderr, c.quiet, &plan, c.unit_base);
@@ -526,6 +565,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;
+    run_record_finish(&rec, rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED);
+    if (journal_record_end(journal, &rec) < 0)
+        fprintf(stderr, "nfstorm: %s.journal: cannot write its record\n", c.json);
+    res.record = rec;           /* the result owns it from here */
+    run_record_init(&rec);
     if (journal_end(journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
                              : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
         fprintf(stderr, "nfstorm: %s.journal: cannot write its end record\n", c.json);
@@ -573,6 +617,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
+    run_record_free(&rec);
+    free(plan_text);
     journal_close(journal);
     if (fleet.n)
         local_fleet_stop(&fleet);
@@ -599,6 +645,8 @@ static int cmd_report_signalled(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    prog_argc = argc;
+    prog_argv = argv;
     signals_take();
     if (argc < 2)
         return die(2, "no command (try 'nfstorm --help')");
@@ -607,7 +655,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("nfstorm 0.1 (protocol %d)\n", PROTO_VERSION);
+        printf("nfstorm %s (protocol %d)\n", NFSTORM_VERSION, PROTO_VERSION);
         return 0;
     }
     if (strcmp(argv[1], "report") == 0)

@@ -379,6 +379,7 @@ void report_text(FILE *out, const struct run_result *r, int unit_base)
     fprintf(out, "run %s: %u agent%s, %u phase%s, started %s\n",
             r->label[0] ? r->label : "(unlabelled)", r->nagents, r->nagents == 1 ? "" : "s",
             r->nphases, r->nphases == 1 ? "" : "s", when);
+    run_record_text(out, r);      /* what was run against what, if recorded */
 
     for (uint32_t i = 0; i < r->nphases; i++) {
         const struct phase_result *ph = &r->phases[i];
