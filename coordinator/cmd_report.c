@@ -251,12 +251,15 @@ static void compare_input_free(struct run_set *s)
     memset(s, 0, sizeof(*s));
 }
 
-/* An input's label when --labels is not given.  MERGE POINT: the one place
- * that picks it; with run records it becomes the input's --target, then
- * its --label, then the file name. */
+/* An input's label when --labels is not given (the one place that picks
+ * it): its --target, then its --label, then the file name. */
 static const char *compare_input_label(const struct run_set *s, const char *path)
 {
-    return s->reps[0].label[0] ? s->reps[0].label : base_name(path);
+    const struct run_result *r = &s->reps[0];
+
+    if (r->record.present && r->record.target[0])
+        return r->record.target;
+    return r->label[0] ? r->label : base_name(path);
 }
 
 /* --labels a,b,... into n names: exactly n, none empty, else a one-line
