@@ -54,6 +54,7 @@ void html_timeline_init(struct html_timeline *t, const struct run_result *r, uin
     t->nband = 0;
     t->lost_x = xcalloc(na, sizeof(*t->lost_x));
     t->lost_note = xcalloc(na, sizeof(*t->lost_note));
+    t->band_note = xcalloc(na, sizeof(*t->band_note));
     for (uint32_t k = 0; k < ph->nintervals; k++) {
         uint64_t age;
 
@@ -76,8 +77,11 @@ void html_timeline_init(struct html_timeline *t, const struct run_result *r, uin
                 last = k + 1;
         t->lost_x[a] = last * secs;
         snprintf(t->lost_note[a], sizeof(t->lost_note[a]), "lost at %.1f s", r->agents[a].lost_at_s);
-        if (t->lost_x[a] < end)
+        snprintf(t->band_note[a], sizeof(t->band_note[a]), "agent %u %s", r->agents[a].id, t->lost_note[a]);
+        if (t->lost_x[a] < end) {
             add_band(t, &cap, t->lost_x[a], end, "lost", "agent lost", FILL_LOST, (long)r->agents[a].id);
+            t->band[t->nband - 1].note = t->band_note[a];
+        }
     }
 }
 
@@ -86,6 +90,8 @@ void html_timeline_free(struct html_timeline *t)
     free(t->band);
     free(t->lost_x);
     free(t->lost_note);
+    free(t->band_note);
+    t->band_note = NULL;
     t->band = NULL;
     t->lost_x = NULL;
     t->lost_note = NULL;

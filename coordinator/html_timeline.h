@@ -20,6 +20,7 @@ struct html_timeline {
                                      the agent was gone, < 0 if it was not lost
                                      during or before this phase; owned */
     char (*lost_note)[48];        /* [nagents]: "lost at 3.2 s" or "" */
+    char (*band_note)[64];        /* [nagents]: "agent 1 lost at 3.2 s", the band's note */
 };
 
 /* The marks of phase (in range).  Stalled intervals k are [k, k+1) x the

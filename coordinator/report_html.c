@@ -16,7 +16,7 @@
  * of one interval shorter than the interval is plotted over its duration,
  * so its rate is right, as labelled points.  Every time chart shades the
  * phase's stalls and the time after an agent was lost (html_timeline.c);
- * a lost agent's lines are dotted and named "lost at N s".  Block sizes are
+ * a lost agent's lines are dotted, its band says "agent N lost at T s".  Block sizes are
  * exact (units_fmt_block_size); the summary table lists only the block
  * sizes and rows some phase fills, and is left out for a metadata run.  No
  * script, no external URL: the file opens offline and mails well. */
@@ -214,7 +214,8 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
 /* Draw y (ns rows of n+1 values, row 0 the fleet, row a+1 agent a) as one
  * bold line named `first` and a dashed line per agent named
  * "<prefix><id> <host>"; a lost agent's line is dotted, ends where it was
- * lost (its later values are gaps) and its name says "lost at N s". */
+ * lost (its later values are gaps) and its name ends in " (lost)" (the
+ * band's note says when). */
 static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const struct run_result *r,
                                   const double *x, double *y, uint32_t n,
                                   const char *first, const char *prefix, const struct html_timeline *tl)
@@ -229,8 +230,8 @@ static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const st
         if (j == 0)
             snprintf(names[j], sizeof(names[j]), "%s", first);
         else
-            snprintf(names[j], sizeof(names[j]), "%s%u %.40s%s%s", prefix, r->agents[j - 1].id,
-                     r->agents[j - 1].host, lost ? ", " : "", lost ? tl->lost_note[j - 1] : "");
+            snprintf(names[j], sizeof(names[j]), "%s%u %.40s%s", prefix, r->agents[j - 1].id,
+                     r->agents[j - 1].host, lost ? " (lost)" : "");
         for (uint32_t k = 0; lost && k < n; k++)
             if (x[k] > tl->lost_x[j - 1] + 1e-9)
                 y[(size_t)j * (n + 1) + k] = NAN;

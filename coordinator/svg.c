@@ -236,6 +236,13 @@ static void bands(FILE *out, const struct svg_chart *c, const struct frame *f)
                 "fill-opacity=\"0.18\"><title>", px(f, x0), MT, px(f, x1) - px(f, x0), PH, b->fill);
         svg_escape(out, b->label);
         fprintf(out, "</title></rect>\n");
+        if (b->note) {
+            /* stacked when several bands start together */
+            fprintf(out, "<text class=\"bandnote\" x=\"%.1f\" y=\"%.1f\">", px(f, x0) + 3,
+                    MT + 12 + 12.0 * (double)(i % 8));
+            svg_escape(out, b->note);
+            fprintf(out, "</text>\n");
+        }
     }
 }
 
@@ -431,7 +438,7 @@ void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, siz
             fprintf(out, "</text>\n");
             if (c->cat_notes && c->cat_notes[k]) {
                 fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl note\">", ML + gw * ((double)k + 0.5),
-                        MT + PH + 26);
+                        MT + PH + 25);
                 svg_escape(out, c->cat_notes[k]);
                 fprintf(out, "</text>\n");
             }
@@ -459,7 +466,8 @@ void svg_page_begin(FILE *out, const char *title)
             "svg .t{font-size:14px;font-weight:600}svg .yl{font-size:11px;text-anchor:end}"
             "svg .xl{font-size:11px;text-anchor:middle}svg .xt{font-size:12px;text-anchor:middle}"
             "svg .lg{font-size:11px}svg .g{stroke:#eee}svg .ax{fill:none;stroke:#999}"
-            "svg .pv{font-size:12px;font-weight:600;text-anchor:middle}svg .note{fill:#b00}\n"
+            "svg .pv{font-size:12px;font-weight:600;text-anchor:middle}svg .note{fill:#b00}"
+            "svg .bandnote{font-size:11px;fill:#555}\n"
             ".note{color:#555}.warn{color:#b00}\n"
             "</style>\n</head>\n<body>\n");
 }

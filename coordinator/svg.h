@@ -30,6 +30,7 @@ struct svg_band {
     const char *label;    /* legend text */
     const char *fill;     /* colour (drawn translucent) */
     long id;              /* data-id attribute (an agent id), < 0: none */
+    const char *note;     /* written at the band's top left (class "bandnote"), or NULL */
 };
 
 struct svg_chart {
