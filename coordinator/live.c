@@ -199,8 +199,11 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
         }
     }
     if (final) {
+        /* the phase is over: its whole duration, nothing left to say */
         frac = frac >= 0 ? 1 : -1;
-        remain = 0;
+        remain = -1;
+        if (ph->duration_ns)
+            elapsed = (double)ph->duration_ns / 1e9;
     }
     units_fmt_ns(el, sizeof el, elapsed * 1e9);
     if (remain >= 0) {
