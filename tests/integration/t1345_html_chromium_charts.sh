@@ -58,7 +58,7 @@ for row in rows[::2]:
                 near[k] += 1
 assert white < total * 0.97, "screenshot is (nearly) blank"
 for k, n in near.items():
-    assert n > 150, "too few %s pixels: %d (%s)" % (k, n, near)
+    assert n > 50, "too few %s pixels: %d (%s)" % (k, n, near)
 print("%dx%d, palette pixels %s" % (w, h, near))
 PY
 echo "charts render"
