@@ -137,14 +137,19 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
     fprintf(out, "</table>\n");
 }
 
-static void figs(FILE *out, const struct op_stats *o, uint64_t dur, int base)
+static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur, int base)
 {
     char a[32], b[32], c[32];
     const struct hist *h = &o->lat;
     static const double q[4] = { 50, 90, 99, 99.9 };
 
-    fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)),
-            units_fmt_rate(b, sizeof(b), result_bw(o, dur), base), units_fmt_ns(c, sizeof(c), hist_mean(h)));
+    /* a metadata op that moves no data has no bandwidth, not "0B/s" */
+    if (t != OP_READ && t != OP_WRITE && o->bytes == 0)
+        snprintf(b, sizeof(b), "-");
+    else
+        units_fmt_rate(b, sizeof(b), result_bw(o, dur), base);
+    fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b,
+            units_fmt_ns(c, sizeof(c), hist_mean(h)));
     for (int i = 0; i < 4; i++)
         fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), (double)hist_percentile(h, q[i])));
     fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), h->count ? (double)h->max_ns : 0));
@@ -165,7 +170,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
             continue;
         fprintf(out, "<tr>");
         td(out, "l", op_type_name((enum op_type)t));
-        figs(out, &ph->totals.op[t], ph->duration_ns, base);
+        figs(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, base);
         fprintf(out, "<td>%llu</td></tr>\n", (unsigned long long)ph->totals.op[t].errors);
     }
     fprintf(out, "</table>\n<p class=\"note\">duration %s (longest agent), start skew %s. ",
@@ -197,7 +202,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
                 break;
             }
             const struct op_stats *o = &result_agent_totals(r, i, ag)->op[t];
-            figs(out, o, dur, base);
+            figs(out, (enum op_type)t, o, dur, base);
             fprintf(out, "<td>%.1f%%</td>", (double)o->ops * 100.0 / (double)ph->totals.op[t].ops);
             if (ap->cores && ap->duration_ns)
                 fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
