@@ -44,6 +44,13 @@ static void fmt_secs(char *b, size_t n, double v, const void *arg)
     snprintf(b, n, "%gs", v);
 }
 
+/* Seconds as ms, for a time axis shorter than a second ("4ms", not "0.004s"). */
+static void fmt_ms(char *b, size_t n, double v, const void *arg)
+{
+    (void)arg;
+    snprintf(b, n, "%.4gms", v * 1000);
+}
+
 static void fmt_frac(char *b, size_t n, double v, const void *arg)
 {
     (void)arg;
@@ -86,6 +93,8 @@ static void time_axis(struct svg_chart *c, const struct phase_result *ph, uint32
     c->fixed_x = 1;
     c->xmin = 0;
     c->xmax = n ? (n - 1) * ph->interval_ms / 1000.0 + interval_len(ph, n - 1) : 1;
+    if (c->xmax < 1)
+        c->xfmt = fmt_ms;
     c->bands = tl->band;
     c->nbands = tl->nband;
 }

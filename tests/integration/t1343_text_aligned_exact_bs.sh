@@ -7,7 +7,8 @@
 # row.  Block sizes print as 4KiB, 128KiB and 1536B in the text report, its
 # summary header and the HTML (phase headers, summary table), never as an
 # SI rounding (4.1kB, 131kB, 1.54kB); bandwidth is SI (kB/s, MB/s, GB/s);
-# the CSV bs column is the exact byte count.
+# the CSV bs column is the exact byte count; the HTML bandwidth charts tick
+# in SI rates.
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 cat >"$T/p.fio" <<EOF2
@@ -108,6 +109,11 @@ for bs in ("4KiB", "128KiB", "1536B"):
     assert '<th colspan="2">%s</th>' % bs in html, "HTML summary header without %s" % bs
 assert not re.search(r"\d(\.\d+)?kB[<,]", html), "an SI block size in the HTML"
 assert "(metadata, " in html, "metadata phase header"
+bw = re.findall(r'<svg class="chart" data-view="bandwidth".*?</svg>', html, re.S)
+assert len(bw) == 4, "%d bandwidth charts for 4 phases" % len(bw)
+for svg in bw:
+    ticks = re.findall(r'class="yl">([^<]*)<', svg)
+    assert ticks and all(re.fullmatch(r"[0-9.]+[kMGT]?B/s", t) for t in ticks), "bandwidth ticks not SI: %s" % ticks
 bss = sorted({int(r["bs"]) for r in csv.DictReader(open(sys.argv[4])) if r["rw"] != "metadata"})
 assert bss == [1536, 4096, 131072], bss
 print("9 tables aligned in the run and the re-rendered report; block sizes exact")
