@@ -114,6 +114,13 @@ struct engine_ops {
     /* Bytes free to this job where its files live (statvfs, NFS FSSTAT),
      * and a name for that place in messages.  NULL: not known. */
     int (*space)(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen);
+    /* After setup: the protocol version the server agreed to (3, 4; 0 if
+     * unknown) and the largest read and write in bytes the engine sends,
+     * for the result's record; returns 1 when those sizes are the server's
+     * (NFSv3 FSINFO), 0 when it gave none and they are the engine's own
+     * split size (libnfs reports none for NFSv4).  NULL: a kernel mount
+     * (its options say, mountinfo.h). */
+    int (*negotiated)(struct engine_job *ej, uint32_t *version, uint64_t *rsize, uint64_t *wsize);
 };
 
 /* "ENOSPC (No space left on device)": the errno's name and text, for

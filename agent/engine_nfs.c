@@ -1405,6 +1405,20 @@ static void nfse_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
+static int nfse_negotiated(struct engine_job *ej, uint32_t *version, uint64_t *rsize, uint64_t *wsize)
+{
+    struct nfse_job *j = ej->priv;
+    *version = 0;
+    *rsize = *wsize = 0;
+    if (!j || !j->nfs)
+        return 0;
+    *version = (uint32_t)nfs_get_version(j->nfs);
+    /* what requests are split at: the server's maxima when it gave them */
+    *rsize = j->readmax;
+    *wsize = j->writemax;
+    return nfs_get_readmax(j->nfs) != 0 && nfs_get_writemax(j->nfs) != 0;
+}
+
 const struct engine_ops engine_nfs = {
     .name = "nfs",
     .setup = nfse_setup,
@@ -1414,4 +1428,5 @@ const struct engine_ops engine_nfs = {
     .teardown = nfse_teardown,
     .md = nfse_md,
     .space = nfse_space,
+    .negotiated = nfse_negotiated,
 };

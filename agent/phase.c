@@ -20,6 +20,7 @@
 #include <string.h>
 #include "agent/nfs_allow.h"
 #include "agent/phase.h"
+#include "agent/phase_storage.h"
 #include "common/clock.h"
 #include "common/plan_files.h"
 #include "common/units.h"
@@ -382,6 +383,11 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
         else if (rc < 0)
             snprintf(err, errlen, "job '%s': %s", j->spec->name, j->ej.err);
     }
+    /* what the result records of where this phase runs (engines are up) */
+    if (rc == 0) {
+        pr->storage = xcalloc(STORAGE_PER_PHASE_MAX, sizeof *pr->storage);
+        pr->nstorage = phase_storage_describe(pr, pr->storage, STORAGE_PER_PHASE_MAX);
+    }
     /* everything a thread needs before its first op, then the threads,
      * which wait for the start: the timed window holds only I/O */
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
@@ -480,6 +486,9 @@ void phase_finish(struct phase_run *pr)
 void phase_release(struct phase_run *pr)
 {
     halt_destroy(&pr->halt);
+    free(pr->storage);
+    pr->storage = NULL;
+    pr->nstorage = 0;
 }
 
 int phase_each_file(const struct phase *ph, const struct agent_identity *id,

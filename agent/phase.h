@@ -24,6 +24,7 @@
 #include "agent/job.h"
 #include "agent/paths.h"
 #include "common/plan.h"
+#include "common/storage.h"
 
 #define PHASE_ERR_MAX 768
 
@@ -45,6 +46,10 @@ struct phase_run {
     atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
     atomic_uint running;         /* job threads not yet finished */
     struct halt halt;            /* stop: ends layout, sleeps and I/O */
+    struct storage_info *storage;  /* where the jobs do I/O (phase_storage.h),
+                                    [nstorage], set by a successful
+                                    phase_prepare, freed by phase_release */
+    uint32_t nstorage;
     pthread_t loop_thread;
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;

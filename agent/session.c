@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "agent/admit.h"
 #include "agent/clean.h"
+#include "agent/hostinfo.h"
 #include "agent/phase.h"
 #include "agent/session.h"
 #include "common/clock.h"
@@ -352,6 +353,12 @@ static void prepare_done(struct session *s, int status)
     log_info("phase %u '%s' ready (%u threads, laid out %llu bytes)", s->phase, s->run.ph->name,
              s->run.njobs, (unsigned long long)atomic_load(&s->run.layout_done));
     s->state = S_READY;
+    for (uint32_t i = 0; i < s->run.nstorage; i++) {   /* what the record says, before ready */
+        struct msg_storage st = { .phase = s->phase, .info = s->run.storage[i] };
+        buf_init(&b);
+        msg_storage_encode(&b, &st);
+        session_send(s, &b);
+    }
     buf_init(&b);
     msg_ready_encode(&b, &m);
     session_send(s, &b);
@@ -899,12 +906,29 @@ static void on_tick(uv_timer_t *t)
 
 /* Hello (and the coordinator's proof) done: serve it, unless another
  * coordinator holds the agent. */
+/* This machine, for the result's record: only to a proven coordinator. */
+static void send_system(struct session *s)
+{
+    struct hostinfo h;
+    struct msg_system m;
+    struct buf b;
+    hostinfo_read(&h);      /* /proc and uname: no storage I/O */
+    memset(&m, 0, sizeof m);
+    snprintf(m.kernel, sizeof m.kernel, "%s", h.kernel);
+    snprintf(m.cpu_model, sizeof m.cpu_model, "%s", h.cpu_model);
+    m.mem_bytes = h.mem_bytes;
+    buf_init(&b);
+    msg_system_encode(&b, &m);
+    session_send(s, &b);
+}
+
 static void session_authenticated(struct session *s)
 {
     struct agent *a = s->agent;
     pending_remove(s);
     /* proven: frames up to the full size (plans, clean requests) from now on */
     frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
+    send_system(s);
     s->state = S_IDLE;
     if (a->active && a->active->run_complete && a->active->state == S_IDLE && !a->active->cleaning) {
         /* its coordinator is done and just hasn't hung up yet */

@@ -189,6 +189,10 @@ struct ini_ctx {
     char *err;
     size_t errlen;
     int rc;                  /* first error; the parse stops on it */
+    /* the plan as read (plan_parse_file_expanded), or NULL: sections and
+     * keys after includes and ${VAR}, comments dropped */
+    char *exp;
+    size_t exp_len, exp_cap;
 };
 
 #define CUR(c) (&(c)->src[(c)->depth])
@@ -221,8 +225,25 @@ static void section_end(struct ini_ctx *c)
     }
 }
 
+/* Append to the expanded text (when asked for), capped at PLAN_TEXT_MAX. */
+static void exp_put(struct ini_ctx *c, const char *a, size_t alen, const char *b, const char *end)
+{
+    size_t n = alen + strlen(b) + strlen(end);
+    if (!c->exp || c->exp_len + n >= PLAN_TEXT_MAX)
+        return;
+    if (c->exp_len + n + 1 > c->exp_cap) {
+        c->exp_cap = (c->exp_len + n + 1) * 2;
+        c->exp = xrealloc(c->exp, c->exp_cap);
+    }
+    memcpy(c->exp + c->exp_len, a, alen);
+    c->exp_len += alen;
+    c->exp_len += (size_t)sprintf(c->exp + c->exp_len, "%s%s", b, end);
+}
+
 static void section_begin(struct ini_ctx *c, const char *name, size_t len)
 {
+    exp_put(c, c->exp_len ? "\n[" : "[", c->exp_len ? 2 : 1, "", "");
+    exp_put(c, name, len, "]", "\n");
     section_end(c);
     if (c->rc)
         return;
@@ -319,6 +340,8 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     }
     if (expand_env(c, key, raw, value, sizeof(value)))
         return;
+    exp_put(c, key, strlen(key), value[0] ? "=" : "", "");
+    exp_put(c, value, strlen(value), "", "\n");
     if (!plan_is_key(key) && plan_key_ignored(key, &note)) {
         snprintf(why, sizeof(why), "%s:%u: '%s' is not implemented by nfstorm%s%s%s; ignored",
                  file, line, key, note ? " (" : "", note ? note : "", note ? ")" : "");
@@ -601,11 +624,17 @@ static char *ini_reader_cb(char *str, int num, void *stream)
     return c->rc ? NULL : str;
 }
 
-/* Parse text owned by the caller; real is the file's realpath (or NULL). */
+/* Parse text owned by the caller; real is the file's realpath (or NULL);
+ * expanded, if not NULL, gets the plan as read (owned by the caller). */
 static int parse_text(const char *name, const char *real, const char *text, struct plan *out,
-                      char *err, size_t errlen)
+                      char **expanded, char *err, size_t errlen)
 {
     struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
+    if (expanded) {
+        *expanded = NULL;
+        c->exp = xmalloc(c->exp_cap = 256);
+        c->exp[0] = '\0';
+    }
     c->src[0].file = xstrdup(name ? name : "<string>");
     c->src[0].real = real ? xstrdup(real) : NULL;
     c->src[0].pos = text ? text : "";
@@ -633,24 +662,36 @@ static int parse_text(const char *name, const char *real, const char *text, stru
         *out = c->plan;
     for (int i = 0; i <= c->depth; i++)
         source_free(&c->src[i]);
+    if (expanded && rc == 0)
+        *expanded = c->exp;
+    else
+        free(c->exp);
     free(c);
     return rc;
 }
 
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
 {
-    return parse_text(name, NULL, text, out, err, errlen);
+    return parse_text(name, NULL, text, out, NULL, err, errlen);
 }
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
 {
+    return plan_parse_file_expanded(path, out, NULL, err, errlen);
+}
+
+int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded, char *err,
+                             size_t errlen)
+{
     char *buf = NULL;
     plan_init(out);
+    if (expanded)
+        *expanded = NULL;
     int rc = read_text(path, path, &buf, err, errlen);
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, out, err, errlen);
+    rc = parse_text(path, real, buf, out, expanded, err, errlen);
     free(real);
     free(buf);
     return rc;

@@ -22,6 +22,13 @@
 
 /* Parse a job file. 0, or -errno with err filled (file missing: names the file). */
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen);
+/* plan_parse_file, and *expanded (owned by the caller, free()) gets the
+ * plan as read: section headers and key=value lines after includes and
+ * ${VAR} expansion (path variables kept), comments and blank lines dropped,
+ * at most PLAN_TEXT_MAX bytes (more is left out).  NULL on failure. */
+#define PLAN_TEXT_MAX (1u << 20)
+int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded, char *err,
+                             size_t errlen);
 /* Parse from a string (tests); name is used in messages in place of a path. */
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen);
 

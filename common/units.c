@@ -279,3 +279,18 @@ char *units_fmt_ns(char *buf, size_t len, double ns)
     static const char *const units[] = { "ns", "us", "ms", "s" };
     return fmt_scaled(buf, len, ns, units, si_step, sizeof(units) / sizeof(units[0]), "");
 }
+
+char *units_fmt_block_size(char *buf, size_t len, uint64_t bytes)
+{
+    size_t u = 0;
+
+    if (!buf || len == 0)
+        return buf;
+    /* bytes == 0 stays "0B"; a unit is taken only while it divides exactly */
+    while (bytes && u + 1 < sizeof(iec_units) / sizeof(iec_units[0]) && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%llu%s", (unsigned long long)bytes, iec_units[u]);
+    return buf;
+}

@@ -24,6 +24,11 @@ char *units_fmt_bytes(char *buf, size_t len, double bytes, int base);
 char *units_fmt_rate(char *buf, size_t len, double bytes_per_s, int base);  /* "120MiB/s" */
 char *units_fmt_count(char *buf, size_t len, double n);                     /* "12.3k" */
 char *units_fmt_ns(char *buf, size_t len, double ns);                       /* "812us", "1.20ms" */
+/* A block size, exact whatever the report's unit base: a whole number of
+ * the largest IEC unit that divides it ("4KiB", "128KiB", "32MiB"), else
+ * bytes ("1536B", "4097B").  Never rounded: a block size is a setting the
+ * user typed, not a measurement, so --unit-base 1000 does not apply. */
+char *units_fmt_block_size(char *buf, size_t len, uint64_t bytes);
 
 #define NS_PER_US  UINT64_C(1000)
 #define NS_PER_MS  UINT64_C(1000000)

@@ -313,12 +313,18 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* An input's label when --labels is not given: a repeat set's target,
- * then the runs' --label, then the file name.  MERGE POINT: with run
- * records (H1) a single result's --target comes first too. */
+/* An input's label when --labels is not given (the one place that picks
+ * it): its --target (the run record's, else a repeat set's), then its
+ * --label, then the file name. */
 static const char *compare_input_label(const struct run_set *s, const char *path)
 {
-    return s->target[0] ? s->target : s->reps[0].label[0] ? s->reps[0].label : base_name(path);
+    const struct run_result *r = &s->reps[0];
+
+    if (r->record.present && r->record.target[0])
+        return r->record.target;
+    if (s->target[0])
+        return s->target;
+    return r->label[0] ? r->label : base_name(path);
 }
 
 /* --labels a,b,... into n names: exactly n, none empty, else a one-line

@@ -77,6 +77,14 @@ void compare_build(struct compare *c, const struct run_set *sets, const char *co
     for (uint32_t j = 0; j < n; j++)
         free(used[j]);
     free(used);
+    if (n) {
+        const struct run_result **first = xcalloc(n, sizeof(*first));
+
+        for (uint32_t j = 0; j < n; j++)
+            first[j] = &sets[j].reps[0];
+        run_record_diff(first, n, &c->diff);
+        free(first);
+    }
 }
 
 void compare_free(struct compare *c)
@@ -84,6 +92,7 @@ void compare_free(struct compare *c)
     for (uint32_t i = 0; i < c->nrows; i++)
         free(c->rows[i].idx);
     free(c->rows);
+    run_record_diff_free(&c->diff);
     memset(c, 0, sizeof(*c));
 }
 

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "coordinator/result.h"
+#include "coordinator/run_record.h"
 #include "coordinator/result_load.h"
 
 enum compare_metric {
@@ -56,6 +57,8 @@ struct compare {
     const char *const *labels;       /* [nruns], borrowed */
     uint32_t nrows;
     struct compare_row *rows;
+    struct record_diff diff;         /* what differs between the inputs' records
+                                        (run_record.h), from each first repetition */
 };
 
 /* One input's figure for a row, op type and metric, over its repetitions. */

@@ -282,6 +282,38 @@ static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base
     }
 }
 
+/* What differs between the inputs' records (run_record.h), as a table. */
+static void differences(FILE *out, const struct compare *c)
+{
+    const struct record_diff *d = &c->diff;
+
+    if (d->nrows == 0) {
+        fprintf(out, "<p class=\"note\" data-view=\"compare-differences\">The inputs' records agree "
+                "(target, machines, mounts, plan).</p>\n");
+        return;
+    }
+    fprintf(out, "<h2>What differs between the inputs</h2>\n<table data-view=\"compare-differences\">"
+            "<tr><th class=\"l\">field</th>");
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        fprintf(out, "<th class=\"l\">");
+        svg_escape(out, c->labels[j]);
+        fprintf(out, "</th>");
+    }
+    fprintf(out, "</tr>\n");
+    for (uint32_t k = 0; k < d->nrows; k++) {
+        fprintf(out, "<tr><td class=\"l\">");
+        svg_escape(out, d->rows[k].key);
+        fprintf(out, "</td>");
+        for (uint32_t j = 0; j < d->nruns; j++) {
+            fprintf(out, "<td class=\"l\">");
+            svg_escape(out, d->rows[k].values[j]);
+            fprintf(out, "</td>");
+        }
+        fprintf(out, "</tr>\n");
+    }
+    fprintf(out, "</table>\n");
+}
+
 void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -311,6 +343,7 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
             "(IOPS, BW, Jain: up is better; latency: up is worse; same: within 1%%). Significance: Welch's "
             "t-test on the repetitions, significant when p &lt; 0.05; an input with one repetition has no "
             "variance known. One chart per block size and metric, each on its own axis.</p>\n");
+    differences(out, c);
     for (uint32_t k = 0; k < nbs; k++)
         facet(out, c, bs[k], base);
     fprintf(out, "<h2>Phases</h2>\n");

@@ -102,6 +102,23 @@ static json_t *phase_json(struct jc *b, const struct compare *c, uint32_t i)
     return o;
 }
 
+/* What differs between the inputs' records: [{"key", "values": [...]}]. */
+static json_t *differences_json(struct jc *b, const struct compare *c)
+{
+    json_t *arr = json_array();
+
+    for (uint32_t k = 0; k < c->diff.nrows; k++) {
+        json_t *o = json_object(), *v = json_array();
+
+        put(b, o, "key", json_string(c->diff.rows[k].key));
+        for (uint32_t j = 0; j < c->diff.nruns; j++)
+            push(b, v, json_string(c->diff.rows[k].values[j]));
+        put(b, o, "values", v);
+        push(b, arr, o);
+    }
+    return arr;
+}
+
 int compare_json(FILE *out, const struct compare *c, const char *const *paths)
 {
     struct jc b = { 0 };
@@ -125,6 +142,7 @@ int compare_json(FILE *out, const struct compare *c, const char *const *paths)
         push(&b, inputs, o);
     }
     put(&b, root, "inputs", inputs);
+    put(&b, root, "differences", differences_json(&b, c));
     for (uint32_t i = 0; i < c->nrows; i++)
         push(&b, phases, phase_json(&b, c, i));
     put(&b, root, "phases", phases);

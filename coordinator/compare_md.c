@@ -160,6 +160,44 @@ static void phases_table(FILE *out, const struct compare *c, int base)
     text_table_free(&t);
 }
 
+/* Markdown cell: '|' would end the cell, a newline the row. */
+static void md_cell(FILE *out, const char *v)
+{
+    fputs(" ", out);
+    for (; *v; v++)
+        if (*v == '|')
+            fputs("\\|", out);
+        else
+            fputc(*v == '\n' ? ' ' : *v, out);
+    fputs(" |", out);
+}
+
+/* What differs between the inputs' records (run_record.h). */
+static void differences(FILE *out, const struct compare *c)
+{
+    const struct record_diff *d = &c->diff;
+
+    fprintf(out, "\n### What differs between the inputs\n\n");
+    if (d->nrows == 0) {
+        fprintf(out, "The inputs' records agree (target, machines, mounts, plan).\n");
+        return;
+    }
+    fprintf(out, "| field |");
+    for (uint32_t j = 0; j < c->nruns; j++)
+        md_cell(out, c->labels[j]);
+    fprintf(out, "\n|---|");
+    for (uint32_t j = 0; j < c->nruns; j++)
+        fprintf(out, "---|");
+    fputc('\n', out);
+    for (uint32_t k = 0; k < d->nrows; k++) {
+        fprintf(out, "|");
+        md_cell(out, d->rows[k].key);
+        for (uint32_t j = 0; j < d->nruns; j++)
+            md_cell(out, d->rows[k].values[j]);
+        fputc('\n', out);
+    }
+}
+
 void compare_md(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -168,6 +206,7 @@ void compare_md(FILE *out, const struct compare *c, const char *const *paths, in
     for (uint32_t j = 0; j < c->nruns; j++)
         fprintf(out, "%u. `%s`: %s, %u repetition%s\n", j + 1, c->labels[j], paths[j], c->sets[j].n,
                 c->sets[j].n == 1 ? "" : "s");
+    differences(out, c);
     fprintf(out, "\n### IOPS and bandwidth by block size\n\n");
     seeds_table(out, c, base);
     fprintf(out, "\n### Every phase against the baseline\n\n"

@@ -161,6 +161,8 @@ void compare_text(FILE *out, const struct compare *c, const char *const *paths, 
         fprintf(out, ", %u agent%s, %u phase%s%s\n", r0->nagents, r0->nagents == 1 ? "" : "s", r0->nphases,
                 r0->nphases == 1 ? "" : "s", j == 0 ? " (baseline)" : "");
     }
+    fputc('\n', out);
+    run_record_diff_text(out, &c->diff, c->labels);
     headlines(out, c, base);
     for (uint32_t i = 0; i < c->nrows; i++) {
         detail(out, c, i, base);

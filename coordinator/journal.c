@@ -19,6 +19,7 @@ struct journal {
     char label[PLAN_NAME_MAX];
     int header_done;
     int error;
+    const struct run_record *record;   /* journal_set_record's, or NULL */
 };
 
 struct journal *journal_open(const char *path, const char *label)
@@ -110,12 +111,50 @@ static void write_header(struct journal *j, const struct run_result *r)
     j->header_done = 1;
 }
 
+void journal_set_record(struct journal *j, const struct run_record *rec)
+{
+    if (j)
+        j->record = rec;
+}
+
+/* The record as the run began, with each agent's machine (they have all
+ * said hello by the first phase's start). */
+static void write_record(struct journal *j, const struct run_result *r)
+{
+    json_t *sys = json_array();
+    for (uint32_t a = 0; a < r->nagents; a++)
+        json_array_append_new(sys, r->agents[a].sys.known ? run_record_system_json(&r->agents[a].sys)
+                                                          : json_null());
+    put(j, json_pack("{sssoso}", "type", "record", "record", run_record_json(j->record), "systems", sys));
+}
+
+/* Where each agent runs phase: it said so before its ready. */
+static void write_storage(struct journal *j, const struct run_result *r, uint32_t phase)
+{
+    for (uint32_t a = 0; a < r->nagents; a++)
+        if (r->phases[phase].agents[a].nstorage)
+            put(j, json_pack("{sssIsIso}", "type", "storage", "phase", (json_int_t)phase, "agent",
+                             (json_int_t)a, "storage", run_record_storage_json(&r->phases[phase].agents[a])));
+}
+
+int journal_record_end(struct journal *j, const struct run_record *rec)
+{
+    if (!j || !j->header_done)      /* no header, no record: nothing ran */
+        return 0;
+    put(j, json_pack("{sssosb}", "type", "record_end", "record", run_record_json(rec),
+                     "interrupted", rec->interrupted));
+    return j->error;
+}
+
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
-    (void)phase;
-    if (!j->header_done)
+    if (!j->header_done) {
         write_header(j, r);
+        if (j->record)
+            write_record(j, r);
+    }
+    write_storage(j, r, phase);
 }
 
 static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -297,6 +336,7 @@ int journal_detect(const char *path)
 struct replay {
     int have_header;
     int have_end;
+    int have_record_end;       /* the record got its end time */
     uint8_t *ended;            /* [nphases]: phase_end seen */
     uint32_t *ndone;           /* [nphases]: phase_done lines seen */
     uint32_t phase;
@@ -383,6 +423,39 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
     result_clean_text(r->end_text);
     if (r->end == RUN_END_INTERRUPTED && phase < r->nphases)
         r->phases[phase].interrupted = 1;
+    return 0;
+}
+
+/* "record" (the run as given, the agents' machines), "storage" (where an
+ * agent ran a phase) and "record_end" (the record again, with its end):
+ * read by run_record.c, the same reader as the JSON result's. */
+static int apply_record_line(struct run_result *r, json_t *o, const char *type, struct replay *rp)
+{
+    char err[256];
+    uint64_t phase, agent;
+    if (strcmp(type, "storage") == 0)
+        return u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
+               agent >= r->nagents ||
+               run_record_storage_from_json(json_object_get(o, "storage"), "storage", r, (uint32_t)phase,
+                                            (uint32_t)agent, err, sizeof err) < 0 ? -1 : 0;
+    if (run_record_from_json(json_object_get(o, "record"), "record", &r->record, err, sizeof err) < 0)
+        return -1;
+    if (strcmp(type, "record_end") == 0) {
+        rp->have_record_end = 1;
+        return 0;
+    }
+    json_t *sys = json_object_get(o, "systems"), *one;
+    size_t i;
+    if (!json_is_array(sys) || json_array_size(sys) != r->nagents)
+        return -1;
+    json_array_foreach(sys, i, one) {
+        struct agent_system as;
+        if (json_is_null(one))
+            continue;
+        if (run_record_system_from_json(one, "system", &as, err, sizeof err) < 0)
+            return -1;
+        run_record_set_system(r, (uint32_t)i, &as);
+    }
     return 0;
 }
 
@@ -498,6 +571,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         rp->have_end = 1;
         return 0;
     }
+    if (strcmp(type, "record") == 0 || strcmp(type, "record_end") == 0 || strcmp(type, "storage") == 0)
+        return apply_record_line(r, o, type, rp);
     return 0;   /* unknown line types: from a newer version, skipped */
 }
 
@@ -600,6 +675,9 @@ int journal_replay(const char *path, struct run_result *r, struct journal_gaps *
                 result_phase_finish(r, p);
                 break;
             }
+    /* a record without its end: the coordinator never got there */
+    if (r->record.present && !rp.have_record_end)
+        r->record.interrupted = 1;
     if (gaps) {
         describe_gaps(r, &rp, gaps);
         /* what arrived is summed above; a phase the run never saw end

@@ -15,6 +15,13 @@
  *   lost        {agent, at_s, why}
  *   error       {phase, agent, text}   an agent's error (verdict.h)
  *   stopped     {how: interrupted|failed, phase, at_s, text}   the run ended early
+ *   record      {record: {...}, systems: [agent's machine or null, ...]}
+ *               right after the header when the run has a record
+ *               (run_record.h; the same JSON as the result's "record")
+ *   storage     {phase, agent, storage: [...]}  where the agent runs phase,
+ *               at the phase's start (the result's phases[].agents[].storage)
+ *   record_end  {record: {...}, interrupted}  the record with its end time,
+ *               just before end (without it the replay says interrupted)
  *   phase_end   {phase}   (every live agent finished it)
  *   end         {outcome: "ok"|"partial"|"interrupted"|"failed"}: the
  *               coordinator recorded the run to its end.  A journal
@@ -33,6 +40,12 @@ struct journal *journal_open(const char *path, const char *label);
 /* Close; 0, or -errno if any write failed. */
 int journal_close(struct journal *j);
 struct run_observer journal_observer(struct journal *j);
+
+/* The record (run_record.h) to write after the header; rec must stay
+ * valid until the header is written (the first phase's start). */
+void journal_set_record(struct journal *j, const struct run_record *rec);
+/* The record with its end: the record_end line.  0 or -errno. */
+int journal_record_end(struct journal *j, const struct run_record *rec);
 
 /* The run ended (whatever its outcome, one of the words above): write the
  * end record.  The journal stays open; 0 or -errno. */

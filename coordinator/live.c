@@ -13,7 +13,14 @@
  * wins), size-bound otherwise; a size-bound phase's total is the sum of
  * size x numjobs over its jobs times the agents, and the done part is the
  * bytes the merged intervals counted.  Remaining time for size-bound
- * phases is extrapolated from the rate so far. */
+ * phases is extrapolated from the rate so far.  Metadata jobs are not
+ * size-bound: their "size" is files, not bytes to move.
+ *
+ * A time-bound phase's agents send one more, short interval after the
+ * runtime (the ops that completed while the jobs stopped): it is counted
+ * but not drawn, so the last line of a phase is its last full interval,
+ * not "1 IOPS" after it.  An interval without ops shows "-" for its
+ * latency, never "0ns". */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +42,8 @@ struct live {
     int drawn;                 /* a status line is on screen (tty) */
     uint64_t last_draw_ns;
     uint64_t bytes_done;       /* this phase, from merged intervals */
+    int have_last;             /* last_k is set (this phase) */
+    uint32_t last_k;           /* the last interval drawn */
     struct op_stats *all;      /* scratch for an interval's sum (~40 KB) */
 };
 
@@ -85,7 +94,8 @@ static void phase_bounds(const struct live *l, uint32_t phase, uint32_t nagents,
             *runtime_ns = js->runtime_ns;
         if (js->time_based)
             timed = 1;
-        *total_bytes += js->size * js->numjobs * nagents;
+        if (js->rw != RW_METADATA)
+            *total_bytes += js->size * js->numjobs * nagents;
     }
     if (timed)
         *total_bytes = 0;
@@ -138,6 +148,7 @@ static void live_phase_start(void *arg, const struct run_result *r, uint32_t pha
     char line[256];
 
     l->bytes_done = 0;
+    l->have_last = 0;
     snprintf(line, sizeof line, "phase %u/%u %s: started on %u agents", phase + 1, r->nphases,
              r->phases[phase].name, r->nagents - nlost(r));
     draw(l, line, !l->tty);
@@ -188,20 +199,30 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
         }
     }
     if (final) {
+        /* the phase is over: its whole duration, nothing left to say */
         frac = frac >= 0 ? 1 : -1;
-        remain = 0;
+        remain = -1;
+        if (ph->duration_ns)
+            elapsed = (double)ph->duration_ns / 1e9;
     }
     units_fmt_ns(el, sizeof el, elapsed * 1e9);
     if (remain >= 0) {
         char t[32];
-        snprintf(rem, sizeof rem, " left %s", units_fmt_ns(t, sizeof t, remain > 0 ? remain * 1e9 : 0));
+        /* below a millisecond is nothing left: "0s", not "0ns" or "12us" */
+        if (remain < 1e-3)
+            snprintf(t, sizeof t, "0s");
+        else
+            units_fmt_ns(t, sizeof t, remain * 1e9);
+        snprintf(rem, sizeof rem, " left %s", t);
     }
-    if (frac >= 0)
-        bar(pb, sizeof pb, frac);
-    snprintf(line, sizeof line, "[%u/%u %s] %s%s | %s IOPS %s p99 %s | agents %u running %u lost %s",
+    if (frac >= 0) {
+        pb[0] = ' ';   /* no trailing blank when there is no bar */
+        bar(pb + 1, sizeof pb - 1, frac);
+    }
+    snprintf(line, sizeof line, "[%u/%u %s] %s%s | %s IOPS %s p99 %s | agents %u running %u lost%s",
              phase + 1, r->nphases, ph->name, el, rem, units_fmt_count(iops, sizeof iops, ops / secs),
              units_fmt_rate(bw, sizeof bw, bytes / secs, l->unit_base),
-             units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all->lat, 99)),
+             all->lat.count ? units_fmt_ns(lat, sizeof lat, (double)hist_percentile(&all->lat, 99)) : "-",
              r->nagents - nlost(r), nlost(r), pb);
     if (all->errors) {
         size_t o = strlen(line);
@@ -212,6 +233,16 @@ static void status(struct live *l, const struct run_result *r, uint32_t phase, u
     draw(l, line, final);
 }
 
+/* 1 when interval k starts at or after the phase's runtime: the short
+ * interval of the ops that completed while the jobs stopped. */
+static int is_tail(const struct live *l, const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    uint64_t runtime_ns, total;
+
+    phase_bounds(l, phase, r->nagents, &runtime_ns, &total);
+    return runtime_ns && k > 0 && (uint64_t)k * r->phases[phase].interval_ms * NS_PER_MS >= runtime_ns;
+}
+
 static void live_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
 {
     struct live *l = arg;
@@ -219,6 +250,10 @@ static void live_interval(void *arg, const struct run_result *r, uint32_t phase,
 
     for (int t = 0; t < OP__COUNT; t++)
         l->bytes_done += s->count[t].bytes;
+    if (is_tail(l, r, phase, k))
+        return;
+    l->have_last = 1;
+    l->last_k = k;
     status(l, r, phase, k, 0);
 }
 
@@ -227,9 +262,10 @@ static void live_phase_done(void *arg, const struct run_result *r, uint32_t phas
     struct live *l = arg;
     const struct phase_result *ph = &r->phases[phase];
 
-    /* on a terminal keep the phase's last state on screen */
+    /* on a terminal keep the phase's last state on screen: its last full
+     * interval (the one on screen), not the tail after the runtime */
     if (l->tty && ph->nintervals > 0)
-        status(l, r, phase, ph->nintervals - 1, 1);
+        status(l, r, phase, l->have_last ? l->last_k : ph->nintervals - 1, 1);
 }
 
 void live_layout(void *arg, const struct run_result *r, uint32_t phase,

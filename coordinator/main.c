@@ -18,6 +18,7 @@
 #include <uv.h>
 #include "common/plan_parse.h"
 #include "common/units.h"
+#include "common/version.h"
 #include "common/xmalloc.h"
 #include "coordinator/clean.h"
 #include "coordinator/cmd_report.h"
@@ -29,6 +30,7 @@
 #include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
+#include "coordinator/run_record.h"
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 #include "proto/msg.h"
@@ -61,7 +63,10 @@ static const char usage[] =
 "Output:\n"
 "  --json FILE             write the full result as JSON (docs/results.md)\n"
 "  --label TEXT            a label stored in the JSON result\n"
-"  --unit-base 1024|1000   IEC (KiB, MiB/s; default) or SI units in the text report\n"
+"  --target TEXT           what was measured (\"efs-gp-bursting\"), recorded with the plan,\n"
+"                          command line, versions, agents' machines and mounts (docs/results.md)\n"
+"  --unit-base 1024|1000   IEC (KiB, MiB/s; default) or SI units (kB, MB/s) in the\n"
+"                          reports; block sizes always print exactly (4KiB)\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
@@ -114,6 +119,7 @@ struct cli {
     uint32_t local;
     const char *json;
     const char *label;
+    const char *target;
     int unit_base;
     int quiet;
     const char *secret_file;
@@ -184,6 +190,10 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->json = v;
         } else if (OPT("--label")) {
             c->label = v;
+        } else if (OPT("--target")) {
+            if (v && strlen(v) >= RECORD_TARGET_MAX)
+                return die(2, "--target: longer than %d bytes", RECORD_TARGET_MAX - 1);
+            c->target = v;
         } else if (OPT("--unit-base")) {
             if (!v || (strcmp(v, "1024") && strcmp(v, "1000")))
                 return die(2, "--unit-base: bad value '%s' (want 1024 or 1000)", v ? v : "");
@@ -252,6 +262,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
  * before the run and stopped after we took over, keeps libuv's handler
  * installed in between, and what it caught says a signal came then. */
 static volatile sig_atomic_t late_signal;
+/* the command line as given, for the result's record (run_record.h) */
+static int prog_argc;
+static char **prog_argv;
 static volatile sig_atomic_t defer_signals;
 
 static void note_signal(int signum)
@@ -328,6 +341,25 @@ static int guard_stop(struct signal_guard *g)
     signals_take();
     sigprocmask(SIG_SETMASK, &old, NULL);
     return g->seen;
+}
+
+/* A command-line plan as text for the record: its job options, one per
+ * line, without their dashes ("name=t", "rw=randread").  Caller frees. */
+static char *options_text(int n, char **args)
+{
+    size_t len = 1;
+    char *t, *p;
+    for (int i = 0; i < n; i++)
+        len += strlen(args[i]) + 1;
+    p = t = xmalloc(len);
+    for (int i = 0; i < n; i++) {
+        const char *a = args[i];
+        while (*a == '-')
+            a++;
+        p += sprintf(p, "%s\n", a);
+    }
+    *p = '\0';
+    return t;
 }
 
 static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
@@ -436,6 +468,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct auth_secret secret;
     struct timeseries *ts = NULL;
     struct signal_guard guard;
+    struct run_record rec;
+    char *plan_text = NULL;
     int rc, gsig, status = 0;
     struct run_set set;             /* --repeat: the repetitions so far */
     struct report_outputs outs;     /* this repetition's outputs */
@@ -445,6 +479,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     char jpath[PATH_MAX + 16] = "";
 
     memset(&c, 0, sizeof c);
+    run_record_init(&rec);
     memset(&fleet, 0, sizeof fleet);
     memset(&set, 0, sizeof set);
     if ((rc = parse_cli(argc, argv, &c)) != 0) {
@@ -463,12 +498,15 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     plan_init(&plan);
     if (c.plan_path)
-        rc = plan_parse_file(c.plan_path, &plan, err, sizeof err);
-    else
+        rc = plan_parse_file_expanded(c.plan_path, &plan, &plan_text, err, sizeof err);
+    else {
         rc = plan_parse_args(c.nfio, c.fio_args, &plan, err, sizeof err);
+        plan_text = options_text(c.nfio, c.fio_args);
+    }
     free(c.fio_args);
     if (rc < 0) {
         plan_free(&plan);
+        free(plan_text);
         return die(2, "%s", err);
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
@@ -539,15 +577,18 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
+    if (c.target)
+        snprintf(set.target, sizeof set.target, "%s", c.target);
 next_repetition:
-    /* --repeat: each repetition is a whole run (its journal, its files);
-     * the set is written once it ends (repeat_finish) */
+    /* --repeat: each repetition is a whole run (its record, journal and
+     * files); the set is written once it ends (repeat_run_finish) */
     nobs = 0;
     outs = c.out;
     repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
     if (c.repeat && !c.quiet)
         printf("%srepetition %u/%u\n", set.n ? "\n" : "", set.n + 1, c.repeat);
     fflush(stdout);
+    run_record_begin(&rec, c.target, prog_argc, prog_argv, plan_text);
     if (c.json) {
         if (c.repeat)
             snprintf(jpath, sizeof jpath, "%s.rep%u.journal", c.json, set.n + 1);
@@ -557,6 +598,7 @@ next_repetition:
             status = die(1, "%s: cannot open for writing: %s", jpath, strerror(errno));
             goto out;
         }
+        journal_set_record(journal, &rec);
         observers[nobs++] = journal_observer(journal);
     }
     live = live_new(stderr, c.quiet, &plan, c.unit_base);
@@ -580,6 +622,11 @@ next_repetition:
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;
+    run_record_finish(&rec, rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED);
+    if (journal_record_end(journal, &rec) < 0)
+        fprintf(stderr, "nfstorm: %s: cannot write its record\n", jpath);
+    res.record = rec;           /* the result owns it from here */
+    run_record_init(&rec);
     if (journal_end(journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
                              : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", jpath);
@@ -641,6 +688,8 @@ next_repetition:
     if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
+    run_record_free(&rec);
+    free(plan_text);
     journal_close(journal);
     if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
         status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
@@ -670,6 +719,8 @@ static int cmd_report_signalled(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    prog_argc = argc;
+    prog_argv = argv;
     signals_take();
     if (argc < 2)
         return die(2, "no command (try 'nfstorm --help')");
@@ -678,7 +729,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("nfstorm 0.1 (protocol %d)\n", PROTO_VERSION);
+        printf("nfstorm %s (protocol %d)\n", NFSTORM_VERSION, PROTO_VERSION);
         return 0;
     }
     if (strcmp(argv[1], "report") == 0)

@@ -5,12 +5,20 @@
  * svg.c.  Views (the data-view attribute of each <svg>):
  *   matrix       (table) the seeds' shape: r/w x rand/seq by block size
  *   throughput   IOPS over time, merged and each agent
- *   latency      p50/p90/p99/p99.9 over time (merged, all op types)
+ *   bandwidth    bytes/s over time, merged and each agent (--unit-base)
+ *   latency      p50/p90/p99/p99.9 over time (merged, all op types), log
+ *                scale with decade ticks; an interval without ops is a gap
  *   fairness     Jain's index and each agent's share over time
  *   cdf          latency distribution of the phase, per op type (log x)
  *   agents       IOPS per agent (bars)
  * A phase's last interval is usually partial and would read as a drop at
- * the end; the time charts leave it out when it is (and say so).  No
+ * the end; the time charts leave it out when it is (and say so).  A phase
+ * of one interval shorter than the interval is plotted over its duration,
+ * so its rate is right, as labelled points.  Every time chart shades the
+ * phase's stalls and the time after an agent was lost (html_timeline.c);
+ * a lost agent's lines are dotted, its band says "agent N lost at T s".  Block sizes are
+ * exact (units_fmt_block_size); the summary table lists only the block
+ * sizes and rows some phase fills, and is left out for a metadata run.  No
  * script, no external URL: the file opens offline and mails well. */
 #include "coordinator/report.h"
 
@@ -22,6 +30,8 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/html_timeline.h"
+#include "coordinator/report_matrix.h"
 #include "coordinator/verdict.h"
 #include "coordinator/svg.h"
 
@@ -32,6 +42,13 @@ static void fmt_secs(char *b, size_t n, double v, const void *arg)
 {
     (void)arg;
     snprintf(b, n, "%gs", v);
+}
+
+/* Seconds as ms, for a time axis shorter than a second ("4ms", not "0.004s"). */
+static void fmt_ms(char *b, size_t n, double v, const void *arg)
+{
+    (void)arg;
+    snprintf(b, n, "%.4gms", v * 1000);
 }
 
 static void fmt_frac(char *b, size_t n, double v, const void *arg)
@@ -57,26 +74,63 @@ static uint32_t plotted(const struct phase_result *ph)
     return n;
 }
 
+/* Seconds interval k of a phase covers on the time axis: the interval, or
+ * for a phase of one interval that ended sooner (a metadata phase), the
+ * phase's duration. */
+static double interval_len(const struct phase_result *ph, uint32_t k)
+{
+    double secs = ph->interval_ms / 1000.0, dur = (double)ph->duration_ns / 1e9;
+
+    if (ph->nintervals == 1 && k == 0 && dur > 0 && dur < secs)
+        return dur;
+    return secs;
+}
+
+/* The time axis of a phase's charts: 0 to the end of its plotted intervals. */
+static void time_axis(struct svg_chart *c, const struct phase_result *ph, uint32_t n,
+                      const struct html_timeline *tl)
+{
+    c->fixed_x = 1;
+    c->xmin = 0;
+    c->xmax = n ? (n - 1) * ph->interval_ms / 1000.0 + interval_len(ph, n - 1) : 1;
+    if (c->xmax < 1)
+        c->xfmt = fmt_ms;
+    c->bands = tl->band;
+    c->nbands = tl->nband;
+}
+
+/* Interval k is drawn at its middle, so the lines span the time axis and
+ * line up with the shaded intervals; a one-interval phase is a point in
+ * the middle of its chart. */
+static double interval_x(const struct phase_result *ph, uint32_t k)
+{
+    return k * ph->interval_ms / 1000.0 + interval_len(ph, k) / 2;
+}
+
+/* The seeds' table; nothing when no phase fits it (a metadata run). */
 static void matrix_table(FILE *out, const struct run_result *r, int base)
 {
-    static const char *const rows[4] = { "rand read", "seq read", "rand write", "seq write" };
     uint64_t bs[MAX_BS];
-    uint32_t nbs = result_block_sizes(r, bs, MAX_BS);
+    uint32_t nbs = report_matrix_columns(r, bs, MAX_BS);
     char b[32], v[32];
 
+    if (nbs == 0)
+        return;
     fprintf(out, "<h2>Summary</h2>\n<table class=\"matrix\" data-view=\"matrix\"><tr><th class=\"l\"></th>");
     for (uint32_t j = 0; j < nbs; j++)
-        fprintf(out, "<th colspan=\"2\">%s</th>", units_fmt_bytes(b, sizeof(b), (double)bs[j], base));
+        fprintf(out, "<th colspan=\"2\">%s</th>", units_fmt_block_size(b, sizeof(b), bs[j]));
     fprintf(out, "</tr>\n<tr><th class=\"l\"></th>");
     for (uint32_t j = 0; j < nbs; j++)
         fprintf(out, "<th>IOPS</th><th>BW</th>");
     fprintf(out, "</tr>\n");
-    for (int row = 0; row < 4; row++) {
-        enum op_type t = row < 2 ? OP_READ : OP_WRITE;
+    for (int row = 0; row < REPORT_MATRIX_ROWS; row++) {
+        enum op_type t = report_matrix_row_op(row);
 
-        fprintf(out, "<tr><th class=\"l\">%s</th>", rows[row]);
+        if (!report_matrix_row_used(r, row, bs, nbs))
+            continue;
+        fprintf(out, "<tr><th class=\"l\">%s</th>", report_matrix_row_name(row));
         for (uint32_t j = 0; j < nbs; j++) {
-            int i = result_matrix_phase(r, t, row % 2 == 0, bs[j]);
+            int i = report_matrix_cell(r, row, bs[j]);
             const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
 
             if (!ph) {
@@ -92,14 +146,19 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
     fprintf(out, "</table>\n");
 }
 
-static void figs(FILE *out, const struct op_stats *o, uint64_t dur, int base)
+static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur, int base)
 {
     char a[32], b[32], c[32];
     const struct hist *h = &o->lat;
     static const double q[4] = { 50, 90, 99, 99.9 };
 
-    fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)),
-            units_fmt_rate(b, sizeof(b), result_bw(o, dur), base), units_fmt_ns(c, sizeof(c), hist_mean(h)));
+    /* a metadata op that moves no data has no bandwidth, not "0B/s" */
+    if (t != OP_READ && t != OP_WRITE && o->bytes == 0)
+        snprintf(b, sizeof(b), "-");
+    else
+        units_fmt_rate(b, sizeof(b), result_bw(o, dur), base);
+    fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b,
+            units_fmt_ns(c, sizeof(c), hist_mean(h)));
     for (int i = 0; i < 4; i++)
         fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), (double)hist_percentile(h, q[i])));
     fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), h->count ? (double)h->max_ns : 0));
@@ -120,7 +179,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
             continue;
         fprintf(out, "<tr>");
         td(out, "l", op_type_name((enum op_type)t));
-        figs(out, &ph->totals.op[t], ph->duration_ns, base);
+        figs(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, base);
         fprintf(out, "<td>%llu</td></tr>\n", (unsigned long long)ph->totals.op[t].errors);
     }
     fprintf(out, "</table>\n<p class=\"note\">duration %s (longest agent), start skew %s. ",
@@ -152,7 +211,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
                 break;
             }
             const struct op_stats *o = &result_agent_totals(r, i, ag)->op[t];
-            figs(out, o, dur, base);
+            figs(out, (enum op_type)t, o, dur, base);
             fprintf(out, "<td>%.1f%%</td>", (double)o->ops * 100.0 / (double)ph->totals.op[t].ops);
             if (ap->cores && ap->duration_ns)
                 fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
@@ -168,56 +227,75 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
 
 /* Draw y (ns rows of n+1 values, row 0 the fleet, row a+1 agent a) as one
  * bold line named `first` and a dashed line per agent named
- * "<prefix><id> <host>". */
+ * "<prefix><id> <host>"; a lost agent's line is dotted, ends where it was
+ * lost (its later values are gaps) and its name ends in " (lost)" (the
+ * band's note says when). */
 static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const struct run_result *r,
-                                  const double *x, const double *y, uint32_t n,
-                                  const char *first, const char *prefix)
+                                  const double *x, double *y, uint32_t n,
+                                  const char *first, const char *prefix, const struct html_timeline *tl)
 {
     uint32_t ns = r->nagents + 1;
     struct svg_series *s = xcalloc(ns, sizeof(*s));
-    char (*names)[RESULT_HOST_MAX + 16] = xcalloc(ns, sizeof(*names));
+    char (*names)[RESULT_HOST_MAX + 80] = xcalloc(ns, sizeof(*names));
 
     for (uint32_t j = 0; j < ns; j++) {
+        int lost = j > 0 && tl->lost_x[j - 1] >= 0;
+
         if (j == 0)
             snprintf(names[j], sizeof(names[j]), "%s", first);
         else
-            snprintf(names[j], sizeof(names[j]), "%s%u %.40s", prefix, r->agents[j - 1].id,
-                     r->agents[j - 1].host);
+            snprintf(names[j], sizeof(names[j]), "%s%u %.40s%s", prefix, r->agents[j - 1].id,
+                     r->agents[j - 1].host, lost ? " (lost)" : "");
+        for (uint32_t k = 0; lost && k < n; k++)
+            if (x[k] > tl->lost_x[j - 1] + 1e-9)
+                y[(size_t)j * (n + 1) + k] = NAN;
         s[j] = (struct svg_series){ .name = names[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
-                                    .width = j == 0 ? 3 : 1, .dashed = j > 0 };
+                                    .width = j == 0 ? 3 : 1, .dashed = j > 0, .dotted = lost };
     }
     svg_lines(out, c, s, ns);
     free(names);
     free(s);
 }
 
-static void chart_throughput(FILE *out, const struct run_result *r, uint32_t i)
+/* Successful ops (bytes: 0, or moved bytes: 1) per second over time,
+ * merged and per agent. */
+static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
+                       int bytes, int base)
 {
     const struct phase_result *ph = &r->phases[i];
     uint32_t n = plotted(ph), ns = r->nagents + 1;
     double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((size_t)ns * (n + 1), sizeof(*y));
-    double secs = ph->interval_ms / 1000.0;
     struct svg_chart c = { .view = "throughput", .title = "Throughput over time (IOPS)",
                            .xlabel = "seconds into the phase", .ylabel = "IOPS",
                            .xfmt = fmt_secs, .yfmt = svg_fmt_count };
 
+    if (bytes)
+        c = (struct svg_chart){ .view = "bandwidth", .title = "Bandwidth over time",
+                                .xlabel = "seconds into the phase", .ylabel = base == 1000 ? "bytes/s (SI)" : "bytes/s",
+                                .xfmt = fmt_secs, .yfmt = svg_fmt_rate, .fmt_arg = &base, .ybase = base };
+    time_axis(&c, ph, n, tl);
     for (uint32_t k = 0; k < n; k++) {
         const struct interval_slot *sl = &ph->intervals[k];
+        double secs = interval_len(ph, k);
 
-        x[k] = (k + 1) * secs;
+        x[k] = interval_x(ph, k);
         for (int t = 0; t < OP__COUNT; t++) {
-            /* successful ops only: a failed op is not throughput */
-            y[k] += (double)result_ok_count(sl->count[t].ops, sl->count[t].errors) / secs;
+            /* successful ops only: a failed op is not throughput; bytes
+             * are what the agents counted as moved */
+            y[k] += (bytes ? (double)sl->count[t].bytes
+                           : (double)result_ok_count(sl->count[t].ops, sl->count[t].errors)) / secs;
             for (uint32_t a = 0; a < r->nagents; a++)
-                y[(size_t)(a + 1) * (n + 1) + k] += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]) / secs;
+                y[(size_t)(a + 1) * (n + 1) + k] +=
+                    (bytes ? (double)sl->agent[a].bytes[t]
+                           : (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t])) / secs;
         }
     }
-    fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "");
+    fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "", tl);
     free(y);
     free(x);
 }
 
-static void chart_latency(FILE *out, const struct run_result *r, uint32_t i)
+static void chart_latency(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl)
 {
     static const double q[4] = { 50, 90, 99, 99.9 };
     static const char *const qn[4] = { "p50", "p90", "p99", "p99.9" };
@@ -226,13 +304,15 @@ static void chart_latency(FILE *out, const struct run_result *r, uint32_t i)
     double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc(4 * (size_t)(n + 1), sizeof(*y));
     struct op_stats *all = xmalloc(sizeof(*all));
     struct svg_series s[4];
-    struct svg_chart c = { .view = "latency", .title = "Latency percentiles over time",
+    struct svg_chart c = { .view = "latency", .title = "Latency percentiles over time (log scale)",
                            .xlabel = "seconds into the phase", .ylabel = "latency",
-                           .xfmt = fmt_secs, .yfmt = svg_fmt_ns };
+                           .xfmt = fmt_secs, .yfmt = svg_fmt_ns, .logy = 1 };
 
+    time_axis(&c, ph, n, tl);
     for (uint32_t k = 0; k < n; k++) {
         result_interval_all(r, i, k, all);
-        x[k] = (k + 1) * ph->interval_ms / 1000.0;
+        x[k] = interval_x(ph, k);
+        /* no ops: a gap (NaN), never a line down to 0 */
         for (int j = 0; j < 4; j++)
             y[(size_t)j * (n + 1) + k] = all->lat.count ? (double)hist_percentile(&all->lat, q[j]) : NAN;
     }
@@ -244,7 +324,7 @@ static void chart_latency(FILE *out, const struct run_result *r, uint32_t i)
     free(x);
 }
 
-static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i)
+static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl)
 {
     const struct phase_result *ph = &r->phases[i];
     uint32_t n = plotted(ph), ns = r->nagents + 1;
@@ -254,13 +334,14 @@ static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i)
                            .xlabel = "seconds into the phase", .ylabel = "index / share",
                            .xfmt = fmt_secs, .yfmt = fmt_frac, .fixed_y = 1, .ymin = 0, .ymax = 1 };
 
+    time_axis(&c, ph, n, tl);
     for (uint32_t k = 0; k < n; k++) {
-        x[k] = (k + 1) * ph->interval_ms / 1000.0;
+        x[k] = interval_x(ph, k);
         y[k] = fairness_interval(r, i, k, share);
         for (uint32_t a = 0; a < r->nagents; a++)
             y[(size_t)(a + 1) * (n + 1) + k] = share[a];
     }
-    fleet_and_agent_lines(out, &c, r, x, y, n, "Jain index", "share ");
+    fleet_and_agent_lines(out, &c, r, x, y, n, "Jain index", "share ", tl);
     free(share);
     free(y);
     free(x);
@@ -299,16 +380,20 @@ static void chart_cdf(FILE *out, const struct run_result *r, uint32_t i)
     free(x);
 }
 
-static void chart_agents(FILE *out, const struct run_result *r, uint32_t i)
+static void chart_agents(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl)
 {
     const struct phase_result *ph = &r->phases[i];
     double *v = xcalloc(r->nagents ? r->nagents : 1, sizeof(*v));
     char **cats = xcalloc(r->nagents ? r->nagents : 1, sizeof(*cats));
-    struct svg_bar_series s = { .name = "IOPS", .v = v };
+    const char **notes = xcalloc(r->nagents ? r->nagents : 1, sizeof(*notes));
+    int *lost = xcalloc(r->nagents ? r->nagents : 1, sizeof(*lost));
+    struct svg_bar_series s = { .name = "IOPS", .v = v, .marked = lost };
     struct svg_chart c = { .view = "agents", .title = "IOPS per agent", .xlabel = "agent",
-                           .ylabel = "IOPS", .yfmt = svg_fmt_count };
+                           .ylabel = "IOPS", .yfmt = svg_fmt_count, .cat_notes = notes };
 
     for (uint32_t a = 0; a < r->nagents; a++) {
+        lost[a] = tl->lost_x[a] >= 0;
+        notes[a] = lost[a] ? tl->lost_note[a] : NULL;
         const struct agent_phase *ap = &ph->agents[a];
         struct op_stats *all = xmalloc(sizeof(*all));
 
@@ -322,6 +407,8 @@ static void chart_agents(FILE *out, const struct run_result *r, uint32_t i)
     for (uint32_t a = 0; a < r->nagents; a++)
         free(cats[a]);
     free(cats);
+    free(notes);
+    free(lost);
     free(v);
 }
 
@@ -370,17 +457,20 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
         svg_escape(out, line);
         fprintf(out, " (exit status %d)</p>\n", verdict_exit_status(v));
     }
-    fprintf(out, "<table><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
+    fprintf(out, "<table data-view=\"agent-table\"><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
             "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n");
     for (uint32_t a = 0; a < r->nagents; a++) {
         char rtt[32];
-        fprintf(out, "<tr><td>%u</td>", r->agents[a].id);
+        if (r->agents[a].lost)
+            fprintf(out, "<tr class=\"lost\" data-lost=\"%.1f\"><td>%u</td>", r->agents[a].lost_at_s, r->agents[a].id);
+        else
+            fprintf(out, "<tr><td>%u</td>", r->agents[a].id);
         td(out, "l", r->agents[a].host);
         td(out, "l", r->agents[a].addr);
         fprintf(out, "<td>%u</td><td>%s</td>", r->agents[a].ncpus,
                 units_fmt_ns(rtt, sizeof(rtt), (double)r->agents[a].rtt_ns));
         if (r->agents[a].lost)
-            fprintf(out, "<td class=\"warn\">at %.1fs</td></tr>\n", r->agents[a].lost_at_s);
+            fprintf(out, "<td class=\"warn\">lost at %.1f s</td></tr>\n", r->agents[a].lost_at_s);
         else
             fprintf(out, "<td>no</td></tr>\n");
     }
@@ -390,12 +480,17 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
     for (uint32_t i = 0; i < r->nphases; i++) {
         const struct phase_result *ph = &r->phases[i];
         struct fairness f;
+        struct html_timeline tl;
         char bs[32];
 
         fprintf(out, "<h2>Phase %u: ", i + 1);
         svg_escape(out, ph->name);
-        fprintf(out, " <small>(%s, bs %s, %u jobs x %u agents)</small></h2>\n", rw_mode_name(ph->rw),
-                units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, base), ph->numjobs, r->nagents);
+        if (ph->rw == RW_METADATA)
+            fprintf(out, " <small>(%s, %u jobs x %u agents)</small></h2>\n", rw_mode_name(ph->rw),
+                    ph->numjobs, r->nagents);
+        else
+            fprintf(out, " <small>(%s, bs %s, %u jobs x %u agents)</small></h2>\n", rw_mode_name(ph->rw),
+                    units_fmt_block_size(bs, sizeof(bs), ph->bs), ph->numjobs, r->nagents);
         verdict_html(out, r, i);
         if (!ph->finished) {
             fprintf(out, "<p class=\"warn\">not run to completion, no results</p>\n");
@@ -405,13 +500,16 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
         phase_tables(out, r, i, share, &f, base);
         if (plotted(ph) < ph->nintervals)
             fprintf(out, "<p class=\"note\">Time charts leave out the last, partial interval.</p>\n");
+        html_timeline_init(&tl, r, i);
         fprintf(out, "<div class=\"grid\">\n");
-        chart_throughput(out, r, i);
-        chart_latency(out, r, i);
-        chart_fairness(out, r, i);
+        chart_rate(out, r, i, &tl, 0, base);
+        chart_rate(out, r, i, &tl, 1, base);
+        chart_latency(out, r, i, &tl);
+        chart_fairness(out, r, i, &tl);
         chart_cdf(out, r, i);
-        chart_agents(out, r, i);
+        chart_agents(out, r, i, &tl);
         fprintf(out, "</div>\n");
+        html_timeline_free(&tl);
     }
     svg_page_end(out);
     free(share);

@@ -186,6 +186,8 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         put(b, j, "rtt_ns", jint(ai->rtt_ns));
         put(b, j, "lost", json_boolean(ai->lost));
         put(b, j, "lost_at_s", json_real(ai->lost_at_s));
+        if (ai->sys.known)
+            put(b, j, "system", run_record_system_json(&ai->sys));
         push(b, arr, j);
     }
     return arr;
@@ -232,6 +234,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
             put(b, j, "start_lag_ns", json_integer((json_int_t)((int64_t)ap->start_ns - (int64_t)ph->t0_ns)));
         put(b, j, "nintervals", jint(ap->nintervals));
         put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
+        if (ph->ran)        /* where its jobs ran (run_record.h) */
+            put(b, j, "storage", run_record_storage_json(ap));
         push(b, arr, j);
     }
     return arr;
@@ -335,6 +339,8 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     put(b, root, "schema", json_integer(1));
     put(b, root, "label", json_string(r->label));
     put(b, root, "started", json_integer((json_int_t)r->started_unix));
+    if (r->record.present)
+        put(b, root, "record", run_record_json(&r->record));
     put(b, root, "agents", agents_json(b, r));
     {
         enum verdict_kind v = verdict_run(r);

@@ -25,6 +25,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/report_matrix.h"
 #include "coordinator/verdict.h"
 
 #define NAME_MIN 5
@@ -34,6 +35,7 @@
 #define MODE_W 4
 #define BS_W 7
 #define JOBS_W 5
+#define OP_W 7    /* the longest op type name, "readdir" */
 #define ID_W 5    /* "  " indent + id in agent rows */
 #define START_SKEW_GOAL_NS 1000000u   /* docs/running.md: agents start within 1 ms */
 
@@ -67,7 +69,7 @@ static const char *mode_word(const struct phase_result *ph)
 
 static void fig_header(FILE *out)
 {
-    fprintf(out, "%-5s %7s %10s %7s %7s %7s %7s %7s",
+    fprintf(out, "%-*s %7s %10s %7s %7s %7s %7s %7s", OP_W,
             "op", "IOPS", "BW", "mean", "p50", "p99", "p99.9", "max");
 }
 
@@ -78,14 +80,18 @@ static void fig_row(FILE *out, enum op_type t, const struct op_stats *o,
     char iops[32], bw[32], mean[32], p50[32], p99[32], p999[32], max[32];
 
     units_fmt_count(iops, sizeof(iops), result_iops(o, duration_ns));
-    units_fmt_rate(bw, sizeof(bw), result_bw(o, duration_ns), base);
+    /* a metadata op moves no data (but create, with filesize): no "0B/s" */
+    if (t != OP_READ && t != OP_WRITE && o->bytes == 0)
+        snprintf(bw, sizeof(bw), "-");
+    else
+        units_fmt_rate(bw, sizeof(bw), result_bw(o, duration_ns), base);
     units_fmt_ns(mean, sizeof(mean), hist_mean(&o->lat));
     units_fmt_ns(p50, sizeof(p50), (double)hist_percentile(&o->lat, 50.0));
     units_fmt_ns(p99, sizeof(p99), (double)hist_percentile(&o->lat, 99.0));
     units_fmt_ns(p999, sizeof(p999), (double)hist_percentile(&o->lat, 99.9));
     /* max_ns is exact, unlike the percentiles; an empty hist reports 0 */
     units_fmt_ns(max, sizeof(max), o->lat.count ? (double)o->lat.max_ns : 0.0);
-    fprintf(out, "%-5s %7s %10s %7s %7s %7s %7s %7s",
+    fprintf(out, "%-*s %7s %10s %7s %7s %7s %7s %7s", OP_W,
             op_type_name(t), iops, bw, mean, p50, p99, p999, max);
 }
 
@@ -140,7 +146,7 @@ static void phase_rows(FILE *out, const struct run_result *r, const struct phase
     if (ph->rw == RW_METADATA)
         snprintf(bs, sizeof(bs), "-");
     else
-        units_fmt_bytes(bs, sizeof(bs), (double)ph->bs, L->base);
+        units_fmt_block_size(bs, sizeof(bs), ph->bs);   /* exact, whatever the base */
     snprintf(jobs, sizeof(jobs), "%ux%u", ph->numjobs, r->nagents);
 
     fprintf(out, "%-*s %-*s %-*s %-*s %-*s ", L->name_w, "phase", RW_W, "rw",
@@ -234,31 +240,29 @@ static void fairness_note(FILE *out, const struct run_result *r, uint32_t phase)
     free(share);
 }
 
-/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size. */
+/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size.
+ * Only the columns and rows some phase fills: a metadata-only run has no
+ * table at all.  Block sizes print exactly (units_fmt_block_size). */
 static void summary_matrix(FILE *out, const struct run_result *r, int base)
 {
-    static const char *const rows[4] = { "rand read", "seq read", "rand write", "seq write" };
     uint64_t bs[8];
-    uint32_t nbs = result_block_sizes(r, bs, 8);
+    uint32_t nbs = report_matrix_columns(r, bs, 8);
     char a[32], b[32];
 
     if (nbs == 0)
         return;
     fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n%-10s", "");
     for (uint32_t j = 0; j < nbs; j++)
-        fprintf(out, " %19s", units_fmt_bytes(a, sizeof(a), (double)bs[j], base));
+        fprintf(out, " %19s", units_fmt_block_size(a, sizeof(a), bs[j]));
     fputc('\n', out);
-    for (int row = 0; row < 4; row++) {
-        enum op_type t = row < 2 ? OP_READ : OP_WRITE;
-        int any = 0;
+    for (int row = 0; row < REPORT_MATRIX_ROWS; row++) {
+        enum op_type t = report_matrix_row_op(row);
 
-        for (uint32_t j = 0; j < nbs; j++)
-            any |= result_matrix_phase(r, t, row % 2 == 0, bs[j]) >= 0;
-        if (!any)
+        if (!report_matrix_row_used(r, row, bs, nbs))
             continue;
-        fprintf(out, "%-10s", rows[row]);
+        fprintf(out, "%-10s", report_matrix_row_name(row));
         for (uint32_t j = 0; j < nbs; j++) {
-            int i = result_matrix_phase(r, t, row % 2 == 0, bs[j]);
+            int i = report_matrix_cell(r, row, bs[j]);
             const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
 
             if (!ph) {
@@ -379,6 +383,7 @@ void report_text(FILE *out, const struct run_result *r, int unit_base)
     fprintf(out, "run %s: %u agent%s, %u phase%s, started %s\n",
             r->label[0] ? r->label : "(unlabelled)", r->nagents, r->nagents == 1 ? "" : "s",
             r->nphases, r->nphases == 1 ? "" : "s", when);
+    run_record_text(out, r);      /* what was run against what, if recorded */
 
     for (uint32_t i = 0; i < r->nphases; i++) {
         const struct phase_result *ph = &r->phases[i];

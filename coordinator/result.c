@@ -199,6 +199,7 @@ void result_free(struct run_result *r)
         free(ph->intervals);
         for (uint32_t a = 0; ph->agents && a < r->nagents; a++) {
             free(ph->agents[a].error);
+            free(ph->agents[a].storage);
             sealed_free(&ph->agents[a].sealed.op, &ph->agents[a].sealed.n);
         }
         free(ph->agents);
@@ -206,6 +207,7 @@ void result_free(struct run_result *r)
     free(r->phases);
     free(r->agents);
     free(r->view);
+    run_record_free(&r->record);
     memset(r, 0, sizeof(*r));
 }
 
@@ -350,11 +352,15 @@ int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
     struct agent_phase *dst;
     char *error;
     uint8_t participating;
+    struct storage_info *storage;
+    uint32_t nstorage;
 
     if (phase >= r->nphases || agent >= r->nagents)
         return -EINVAL;
     dst = &r->phases[phase].agents[agent];
     error = dst->error;
+    storage = dst->storage;      /* the record's, not the totals' */
+    nstorage = dst->nstorage;
     participating = dst->participating;
     sealed_free(&dst->sealed.op, &dst->sealed.n);
     *dst = *ap;
@@ -369,6 +375,8 @@ int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
     /* Having totals means the agent is done (or salvaged: ap->salvaged). */
     dst->done = 1;
     dst->error = error;
+    dst->storage = storage;
+    dst->nstorage = nstorage;
     dst->participating = participating;
     if (r->view)
         r->view->valid = 0;

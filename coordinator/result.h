@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "common/plan.h"
 #include "common/stats.h"
+#include "coordinator/run_record.h"
 
 #define RESULT_HOST_MAX 256
 
@@ -32,6 +33,7 @@ struct agent_info {
     uint64_t rtt_ns;              /* best ping round trip */
     int lost;                     /* the agent went away during the run */
     double lost_at_s;             /* when, seconds since the run started */
+    struct agent_system sys;      /* its machine (run_record.h), if it said */
 };
 
 /* Why a run ended early, for the verdicts (coordinator/verdict.h). */
@@ -85,6 +87,10 @@ struct agent_phase {
     char *error;                  /* the agent's error text for this phase, or NULL;
                                      owned (result_set_agent_error), kept by
                                      result_set_agent_phase */
+    struct storage_info *storage; /* where its jobs ran, [nstorage]: owned,
+                                     set by run_record_add_storage, kept by
+                                     result_set_agent_phase */
+    uint32_t nstorage;
 };
 
 /* The merged interval (sum over agents) is the dense *pending while the
@@ -141,6 +147,7 @@ struct run_result {
     double end_at_s;              /* when, seconds since the run started */
     char end_text[512];           /* "SIGINT", or the fatal error */
     struct result_view *view;     /* result_agent_totals' expansion, owned */
+    struct run_record record;     /* what was run, against what (run_record.h); owned */
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
@@ -179,7 +186,7 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
 /* 1 when interval k is a server stall: no op completed on any agent in it
  * while ops were outstanding longer than one interval. */
 int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k);
-/* Record an agent's phase: ap's scalars (its `sealed` and `error` are
+/* Record an agent's phase: ap's scalars (its `sealed`, `error` and `storage` are
  * ignored) and its totals, kept sealed (ap->salvaged: from its intervals,
  * no phase-done).  The agent's error text already set is kept.  Marks the
  * agent done. */

@@ -264,6 +264,18 @@ static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *
     }
 }
 
+/* A run_record reader's outcome: it already wrote its one-line reason
+ * (without the file name, which is put in front here). */
+static void load_record_part(struct ctx *c, int rc)
+{
+    char why[512];
+    if (rc == 0 || c->failed)
+        return;
+    snprintf(why, sizeof why, "%s", c->err);
+    c->failed = 1;
+    snprintf(c->err, c->errlen, "%s: %s", c->file, why);
+}
+
 static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
                        struct phase_result *ph)
 {
@@ -345,6 +357,11 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
+        if (json_object_get(aj, "storage") && !c->failed) {   /* files before records have none */
+            snprintf(asub, sizeof(asub), "%s.storage", apath);
+            load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
+                                                             phase, a, c->err, c->errlen));
+        }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
         result_set_agent_phase(r, phase, a, &one, tot);
@@ -474,7 +491,19 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
             ai->lost = get_bool(&c, aj, apath, "lost");
             ai->lost_at_s = get_num(&c, aj, apath, "lost_at_s");
         }
+        if (json_object_get(aj, "system") && !c.failed) {
+            struct agent_system sys;
+            char spath[80];
+            snprintf(spath, sizeof spath, "%s.system", apath);
+            load_record_part(&c, run_record_system_from_json(json_object_get(aj, "system"), spath, &sys,
+                                                             c.err, c.errlen));
+            if (!c.failed)
+                run_record_set_system(r, a, &sys);
+        }
     }
+    if (json_object_get(root, "record") && !c.failed)
+        load_record_part(&c, run_record_from_json(json_object_get(root, "record"), "record", &r->record,
+                                                  c.err, c.errlen));
     load_end(&c, root, r);
     for (uint32_t i = 0; i < nphases && !c.failed; i++) {
         char ppath[64];

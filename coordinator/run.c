@@ -666,6 +666,41 @@ static int budget_take(struct conn *c, uint64_t now)
     return 1;
 }
 
+/* What the result records of the agent (run_record.h): its machine, once,
+ * and where a phase's jobs run, before its ready.  Bounded by the decoder
+ * and STORAGE_PER_PHASE_MAX; one out of turn is a protocol violation. */
+static void handle_record_info(struct conn *c, const char *p, uint32_t n, int type)
+{
+    struct run *r = c->run;
+    char err[256];
+
+    if (type == MSG_SYSTEM) {
+        struct msg_system m;
+        struct agent_system sys;
+        if (msg_system_decode(p, n, &m, err, sizeof err) < 0 || r->res->agents[c->id].sys.known) {
+            run_fail(r, "agent %u (%s): bad system message: %s", c->id, c->addr,
+                     r->res->agents[c->id].sys.known ? "sent twice" : err);
+            return;
+        }
+        memset(&sys, 0, sizeof sys);
+        snprintf(sys.kernel, sizeof sys.kernel, "%s", m.kernel);
+        snprintf(sys.cpu_model, sizeof sys.cpu_model, "%s", m.cpu_model);
+        sys.mem_bytes = m.mem_bytes;
+        run_record_set_system(r->res, c->id, &sys);
+        return;
+    }
+    struct msg_storage *m = xmalloc(sizeof *m);
+    if (msg_storage_decode(p, n, m, err, sizeof err) < 0)
+        run_fail(r, "agent %u (%s): bad storage message: %s", c->id, c->addr, err);
+    else if (!(c->state == C_PLANNED && m->phase == r->phase) &&
+             !(c->state == C_DONE && m->phase == r->phase + 1))    /* an early ready's */
+        run_fail(r, "agent %u (%s): unexpected storage message for phase %u", c->id, c->addr, m->phase);
+    else if (run_record_add_storage(r->res, m->phase, c->id, &m->info) < 0)
+        run_fail(r, "agent %u (%s): too many storage messages for phase %u (at most %d), or a "
+                 "phase out of range", c->id, c->addr, m->phase, STORAGE_PER_PHASE_MAX);
+    free(m);
+}
+
 static void handle_frame(struct conn *c, const char *p, uint32_t n)
 {
     struct run *r = c->run;
@@ -759,6 +794,10 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     }
     case MSG_INTERVAL:
         handle_interval(c, p, n);
+        return;
+    case MSG_SYSTEM:
+    case MSG_STORAGE:
+        handle_record_info(c, p, n, type);
         return;
     case MSG_PROGRESS: {
         struct msg_progress m;

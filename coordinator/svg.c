@@ -4,8 +4,11 @@
  * plot area + left axis labels + legend on the right; CSS makes it as wide
  * as its grid cell, so two charts side by side fit a 1280 px window.
  * Ticks are "nice" numbers (1, 2, 5 x 10^k) on linear axes and decades on
- * log axes.  Everything is written straight to the stream: no buffers, no
- * allocation. */
+ * log axes (with 2 and 5 between them when the axis spans two decades or
+ * less, so a narrow range still has labels).  A log axis never takes the
+ * log of 0: such values are gaps, like NaN.  Bands (stalls, lost agents)
+ * are drawn first so the lines stay on top.  Everything is written straight
+ * to the stream: no buffers, no allocation. */
 #include "coordinator/svg.h"
 #include "common/units.h"
 
@@ -62,9 +65,25 @@ static double nice_step(double span, int n)
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* The y step for a linear axis up to top: nice in the unit the labels
+ * print (binary multiples when the chart's ybase is 1024, so a bandwidth
+ * axis reads 0, 512MiB/s, 1GiB/s rather than 477MiB/s, 954MiB/s). */
+static double y_step(const struct svg_chart *c, double top)
+{
+    double scale = 1;
+
+    if (top <= 0)
+        top = 1;
+    if (c->ybase == 1024)
+        while (top / scale >= 1024)
+            scale *= 1024;
+    return nice_step(top / scale, 5) * scale;
+}
+
 struct frame {
     double x0, x1, y0, y1;
-    int logx;
+    double ystep;         /* linear y axis: tick spacing */
+    int logx, logy;
 };
 
 static double px(const struct frame *f, double x)
@@ -77,7 +96,43 @@ static double px(const struct frame *f, double x)
 
 static double py(const struct frame *f, double y)
 {
+    if (f->logy) {
+        double a = log10(y), lo = log10(f->y0), hi = log10(f->y1);
+
+        return MT + PH - (hi > lo ? (a - lo) / (hi - lo) : 0) * PH;
+    }
     return MT + PH - (f->y1 > f->y0 ? (y - f->y0) / (f->y1 - f->y0) : 0) * PH;
+}
+
+/* A value that can be drawn on this frame's y axis. */
+static int y_ok(const struct frame *f, double y)
+{
+    return !isnan(y) && !(f->logy && y <= 0);
+}
+
+static void ytick(FILE *out, const struct svg_chart *c, const struct frame *f, double y)
+{
+    char buf[64];
+
+    fmt(c->yfmt, c->fmt_arg, buf, sizeof(buf), y);
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"yl\">%s</text>\n",
+            ML, py(f, y), ML + PW, py(f, y), ML - 4, py(f, y) + 4, buf);
+}
+
+/* Decades from y0 to y1 (both powers of ten), labelled; on an axis of two
+ * decades or less also 2x and 5x, so it has more than two or three labels. */
+static void log_yticks(FILE *out, const struct svg_chart *c, const struct frame *f)
+{
+    int decades = (int)lround(log10(f->y1 / f->y0));
+
+    for (double d = f->y0; d <= f->y1 * 1.0001; d *= 10) {
+        ytick(out, c, f, d);
+        if (decades <= 2 && d * 10 <= f->y1 * 1.0001) {
+            ytick(out, c, f, d * 2);
+            ytick(out, c, f, d * 5);
+        }
+    }
 }
 
 static void begin(FILE *out, const struct svg_chart *c)
@@ -94,14 +149,13 @@ static void begin(FILE *out, const struct svg_chart *c)
 static void axes(FILE *out, const struct svg_chart *c, const struct frame *f, int xticks)
 {
     char buf[64];
-    double step = nice_step(f->y1 - f->y0 > 0 ? f->y1 - f->y0 : 1, 5);
+    double step = f->ystep > 0 ? f->ystep : nice_step(f->y1 - f->y0 > 0 ? f->y1 - f->y0 : 1, 5);
 
-    for (double y = f->y0; y <= f->y1 + step * 1e-9; y += step) {
-        fmt(c->yfmt, c->fmt_arg, buf, sizeof(buf), y);
-        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"g\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\" class=\"yl\">%s</text>\n",
-                ML, py(f, y), ML + PW, py(f, y), ML - 4, py(f, y) + 4, buf);
-    }
+    if (f->logy)
+        log_yticks(out, c, f);
+    else
+        for (double y = f->y0; y <= f->y1 + step * 1e-9; y += step)
+            ytick(out, c, f, y);
     if (xticks && f->logx) {
         for (double x = pow(10, floor(log10(f->x0))); x <= f->x1 * 1.0001; x *= 10) {
             if (x < f->x0 * 0.9999)
@@ -131,6 +185,8 @@ static void axes(FILE *out, const struct svg_chart *c, const struct frame *f, in
 static void legend(FILE *out, size_t i, size_t n, const char *name, int dashed)
 {
     double y = MT + 6 + 16.0 * (double)i;
+    const char *dash = dashed == 2 ? " stroke-dasharray=\"1 3\" stroke-opacity=\"0.7\"" :
+                       dashed ? " stroke-dasharray=\"4 3\"" : "";
 
     if (i == LEGEND_MAX) {
         fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"lg\">+%zu more</text>\n", W - MR + 10,
@@ -141,53 +197,201 @@ static void legend(FILE *out, size_t i, size_t n, const char *name, int dashed)
         return;
     fprintf(out, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\" "
             "stroke-width=\"3\"%s/><text x=\"%.0f\" y=\"%.1f\" class=\"lg\">",
-            W - MR + 10, y, W - MR + 28, y, svg_color(i), dashed ? " stroke-dasharray=\"4 3\"" : "",
-            W - MR + 32, y + 4);
+            W - MR + 10, y, W - MR + 28, y, svg_color(i), dash, W - MR + 32, y + 4);
     svg_escape(out, name);
     fprintf(out, "</text>\n");
 }
 
+/* A legend entry for a band: a swatch of its colour. */
+static void band_legend(FILE *out, size_t i, size_t n, const struct svg_band *b)
+{
+    double y = MT + 6 + 16.0 * (double)i;
+
+    if (i >= LEGEND_MAX) {
+        legend(out, i, n, b->label, 0);
+        return;
+    }
+    fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\" "
+            "fill-opacity=\"0.25\" class=\"bandkey\" data-band=\"", W - MR + 10, y - 5, b->fill);
+    svg_escape(out, b->kind);
+    fprintf(out, "\"/><text x=\"%.0f\" y=\"%.1f\" class=\"lg\">", W - MR + 32, y + 4);
+    svg_escape(out, b->label);
+    fprintf(out, "</text>\n");
+}
+
+static void bands(FILE *out, const struct svg_chart *c, const struct frame *f)
+{
+    for (size_t i = 0; i < c->nbands; i++) {
+        const struct svg_band *b = &c->bands[i];
+        double x0 = fmax(b->x0, f->x0), x1 = fmin(b->x1, f->x1);
+
+        if (!(x1 > x0) || (f->logx && x0 <= 0))
+            continue;
+        fprintf(out, "<rect class=\"band\" data-band=\"");
+        svg_escape(out, b->kind);
+        fprintf(out, "\" data-x0=\"%g\" data-x1=\"%g\"", b->x0, b->x1);
+        if (b->id >= 0)
+            fprintf(out, " data-id=\"%ld\"", b->id);
+        fprintf(out, " x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"%s\" "
+                "fill-opacity=\"0.18\"><title>", px(f, x0), MT, px(f, x1) - px(f, x0), PH, b->fill);
+        svg_escape(out, b->label);
+        fprintf(out, "</title></rect>\n");
+        if (b->note) {
+            /* stacked when several bands start together */
+            fprintf(out, "<text class=\"bandnote\" x=\"%.1f\" y=\"%.1f\">", px(f, x0) + 3,
+                    MT + 12 + 12.0 * (double)(i % 8));
+            svg_escape(out, b->note);
+            fprintf(out, "</text>\n");
+        }
+    }
+}
+
+/* Legend rows the bands add: one per distinct label. */
+static size_t band_legends(FILE *out, const struct svg_chart *c, size_t first, size_t total, int draw)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < c->nbands; i++) {
+        size_t j;
+
+        for (j = 0; j < i && strcmp(c->bands[j].label, c->bands[i].label) != 0; j++)
+            ;
+        if (j < i)
+            continue;
+        if (draw)
+            band_legend(out, first + n, total, &c->bands[i]);
+        n++;
+    }
+    return n;
+}
+
+/* Value labels already placed in a chart (their baselines), so the next
+ * one moves clear of them. */
+struct placed {
+    double y[LEGEND_MAX];
+    size_t n;
+};
+
+/* A baseline for a label near y (the line it labels): above the line,
+ * or below it at the top of the plot, and 13 px away from the others. */
+static double place_label(struct placed *p, double y)
+{
+    double want = y - 6 < MT + 14 ? y + 16 : y - 6;
+
+    for (int tries = 0; tries < 2 * LEGEND_MAX; tries++) {
+        size_t j;
+
+        for (j = 0; j < p->n && fabs(p->y[j] - want) >= 13; j++)
+            ;
+        if (j == p->n)
+            break;
+        want = want + 14 > MT + PH ? MT + 14 : want + 14;
+    }
+    if (p->n < LEGEND_MAX)
+        p->y[p->n++] = want;
+    return want;
+}
+
+/* Series i as polylines broken at gaps, dots for lone points, and for a
+ * series of one point a flat line from the axis start with its value. */
+static void series(FILE *out, const struct svg_chart *c, const struct frame *f, const struct svg_series *s,
+                   size_t i, struct placed *labels)
+{
+    const char *dash = s->dotted ? " stroke-dasharray=\"1 3\" stroke-opacity=\"0.7\"" :
+                       s->dashed ? " stroke-dasharray=\"4 3\"" : "";
+    size_t nvalid = 0, last = 0;
+
+    for (size_t k = 0; k < s->n;) {
+        size_t e = k;
+
+        if (!y_ok(f, s->y[k]) || (c->logx && s->x[k] <= 0)) {
+            k++;
+            continue;
+        }
+        while (e < s->n && y_ok(f, s->y[e]) && !(c->logx && s->x[e] <= 0))
+            e++;
+        nvalid += e - k;
+        last = k;
+        if (e - k == 1) {
+            fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n",
+                    px(f, s->x[k]), py(f, fmin(fmax(s->y[k], f->y0), f->y1)), s->width >= 3 ? 4 : 3,
+                    svg_color(i));
+        } else {
+            fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%d\"%s points=\"",
+                    svg_color(i), s->width ? s->width : 2, dash);
+            for (size_t j = k; j < e; j++)
+                fprintf(out, "%.1f,%.1f ", px(f, s->x[j]), py(f, fmin(fmax(s->y[j], f->y0), f->y1)));
+            fprintf(out, "\"/>\n");
+        }
+        k = e;
+    }
+    if (nvalid == 1 && !s->dashed && !s->dotted && !c->logx) {
+        double x = px(f, s->x[last]), y = py(f, fmin(fmax(s->y[last], f->y0), f->y1));
+        double ly = place_label(labels, y);
+        char buf[64];
+
+        fmt(c->yfmt, c->fmt_arg, buf, sizeof(buf), s->y[last]);
+        fprintf(out, "<line class=\"pt1\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"%d\"/>\n<text class=\"pv\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
+                ML, y, x, y, svg_color(i), s->width ? s->width : 2, (ML + x) / 2, ly, svg_color(i));
+        svg_escape(out, s->name);
+        fprintf(out, " %s</text>\n", buf);
+    }
+}
+
 void svg_lines(FILE *out, const struct svg_chart *c, const struct svg_series *s, size_t ns)
 {
-    struct frame f = { .x0 = INFINITY, .x1 = -INFINITY, .y0 = 0, .y1 = 0, .logx = c->logx };
+    struct frame f = { .x0 = INFINITY, .x1 = -INFINITY, .y0 = INFINITY, .y1 = 0, .logx = c->logx,
+                       .logy = c->logy };
     int any = 0;
+    size_t nlegend;
+    struct placed labels = { .n = 0 };
 
     for (size_t i = 0; i < ns; i++)
         for (size_t k = 0; k < s[i].n; k++) {
-            if (isnan(s[i].y[k]) || (c->logx && s[i].x[k] <= 0))
+            if (!y_ok(&f, s[i].y[k]) || (c->logx && s[i].x[k] <= 0))
                 continue;
             f.x0 = fmin(f.x0, s[i].x[k]);
             f.x1 = fmax(f.x1, s[i].x[k]);
+            f.y0 = fmin(f.y0, s[i].y[k]);
             f.y1 = fmax(f.y1, s[i].y[k]);
             any = 1;
         }
     if (!any) {
         f.x0 = c->logx ? 1 : 0;
         f.x1 = c->logx ? 10 : 1;
+        f.y0 = 1;
+    }
+    if (c->fixed_x && c->xmax > c->xmin && !(c->logx && c->xmin <= 0)) {
+        f.x0 = c->xmin;
+        f.x1 = c->xmax;
     }
     if (f.x1 <= f.x0)
         f.x1 = c->logx ? f.x0 * 10 : f.x0 + 1;
     if (c->fixed_y) {
         f.y0 = c->ymin;
         f.y1 = c->ymax;
+    } else if (c->logy) {
+        /* whole decades around the data; at least one */
+        f.y0 = pow(10, floor(log10(f.y0)));
+        f.y1 = pow(10, ceil(log10(f.y1 > f.y0 ? f.y1 : f.y0)));
+        if (f.y1 <= f.y0 * 1.0001)
+            f.y1 = f.y0 * 10;
     } else {
-        double step = nice_step(f.y1 > 0 ? f.y1 : 1, 5);
+        double step = y_step(c, f.y1 * 1.05);
+        f.y0 = 0;
         f.y1 = ceil((f.y1 > 0 ? f.y1 * 1.05 : 1) / step) * step;
+        f.ystep = step;
     }
     begin(out, c);
+    bands(out, c, &f);
     axes(out, c, &f, 1);
+    nlegend = ns + band_legends(out, c, 0, 0, 0);
     for (size_t i = 0; i < ns; i++) {
-        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%d\"%s points=\"",
-                svg_color(i), s[i].width ? s[i].width : 2, s[i].dashed ? " stroke-dasharray=\"4 3\"" : "");
-        for (size_t k = 0; k < s[i].n; k++)
-            if (!isnan(s[i].y[k]) && !(c->logx && s[i].x[k] <= 0))
-                fprintf(out, "%.1f,%.1f ", px(&f, s[i].x[k]), py(&f, fmin(fmax(s[i].y[k], f.y0), f.y1)));
-        fprintf(out, "\"/>\n");
-        if (s[i].n == 1 && !isnan(s[i].y[0]))
-            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px(&f, s[i].x[0]),
-                    py(&f, s[i].y[0]), svg_color(i));
-        legend(out, i, ns, s[i].name, s[i].dashed);
+        series(out, c, &f, &s[i], i, &labels);
+        legend(out, i, nlegend, s[i].name, s[i].dotted ? 2 : s[i].dashed);
     }
+    band_legends(out, c, ns, nlegend, 1);
     fprintf(out, "</svg>\n");
 }
 
@@ -202,8 +406,9 @@ void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, siz
         for (size_t k = 0; k < ncat; k++)
             f.y1 = fmax(f.y1, s[i].v[k]);
     {
-        double step = nice_step(f.y1 > 0 ? f.y1 : 1, 5);
+        double step = y_step(c, f.y1 * 1.05);
         f.y1 = ceil((f.y1 > 0 ? f.y1 * 1.05 : 1) / step) * step;
+        f.ystep = step;
     }
     begin(out, c);
     axes(out, c, &f, 0);
@@ -213,9 +418,15 @@ void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, siz
         for (size_t i = 0; i < ns; i++) {
             double v = s[i].v[k], y = py(&f, v);
 
+            int marked = s[i].marked && s[i].marked[k];
+
             fmt(c->yfmt, c->fmt_arg, buf, sizeof(buf), v);
-            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-                    "<title>", gx + bw * (double)i, y, bw > 1 ? bw - 1 : bw, MT + PH - y, svg_color(i));
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"",
+                    gx + bw * (double)i, y, bw > 1 ? bw - 1 : bw, MT + PH - y, marked ? "#bbb" : svg_color(i));
+            if (marked)
+                fprintf(out, " stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"4 3\" data-marked=\"1\"",
+                        svg_color(i));
+            fprintf(out, "><title>");
             svg_escape(out, cats[k]);
             fprintf(out, " ");
             svg_escape(out, s[i].name);
@@ -225,6 +436,12 @@ void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, siz
             fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\">", ML + gw * ((double)k + 0.5), MT + PH + 14);
             svg_escape(out, cats[k]);
             fprintf(out, "</text>\n");
+            if (c->cat_notes && c->cat_notes[k]) {
+                fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl note\">", ML + gw * ((double)k + 0.5),
+                        MT + PH + 25);
+                svg_escape(out, c->cat_notes[k]);
+                fprintf(out, "</text>\n");
+            }
         }
     }
     for (size_t i = 0; i < ns; i++)
@@ -248,7 +465,9 @@ void svg_page_begin(FILE *out, const char *title)
             "svg.chart{width:100%%;height:auto;border:1px solid #e4e4e4}\n"
             "svg .t{font-size:14px;font-weight:600}svg .yl{font-size:11px;text-anchor:end}"
             "svg .xl{font-size:11px;text-anchor:middle}svg .xt{font-size:12px;text-anchor:middle}"
-            "svg .lg{font-size:11px}svg .g{stroke:#eee}svg .ax{fill:none;stroke:#999}\n"
+            "svg .lg{font-size:11px}svg .g{stroke:#eee}svg .ax{fill:none;stroke:#999}"
+            "svg .pv{font-size:12px;font-weight:600;text-anchor:middle}svg .note{fill:#b00}"
+            "svg .bandnote{font-size:11px;fill:#555}\n"
             ".note{color:#555}.warn{color:#b00}\n"
             "</style>\n</head>\n<body>\n");
 }
@@ -268,4 +487,9 @@ void svg_fmt_ns(char *buf, size_t len, double v, const void *arg)
 {
     (void)arg;
     units_fmt_ns(buf, len, v);
+}
+
+void svg_fmt_rate(char *buf, size_t len, double v, const void *arg)
+{
+    units_fmt_rate(buf, len, v, arg && *(const int *)arg == 1000 ? 1000 : 1024);
 }

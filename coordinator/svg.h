@@ -16,6 +16,22 @@ typedef void (*svg_fmt_fn)(char *buf, size_t len, double v, const void *arg);
 /* Axis label formatters for counts ("12.3k") and nanoseconds ("812us"). */
 void svg_fmt_count(char *buf, size_t len, double v, const void *arg);
 void svg_fmt_ns(char *buf, size_t len, double v, const void *arg);
+/* Bytes per second; arg points to the unit base (an int, 1000 or 1024;
+ * NULL: 1024). */
+void svg_fmt_rate(char *buf, size_t len, double v, const void *arg);
+
+/* A shaded span of the x axis behind the lines (a stall, the time after an
+ * agent was lost), drawn as <rect class="band" data-band="KIND"
+ * data-x0=".." data-x1=".."> in data units, clipped to the plot, with one
+ * legend entry per distinct label. */
+struct svg_band {
+    double x0, x1;
+    const char *kind;     /* data-band attribute ("stall", "lost", ...) */
+    const char *label;    /* legend text */
+    const char *fill;     /* colour (drawn translucent) */
+    long id;              /* data-id attribute (an agent id), < 0: none */
+    const char *note;     /* written at the band's top left (class "bandnote"), or NULL */
+};
 
 struct svg_chart {
     const char *view;     /* data-view attribute (what the chart shows) */
@@ -25,24 +41,37 @@ struct svg_chart {
     svg_fmt_fn xfmt, yfmt;   /* NULL: %g */
     const void *fmt_arg;
     int logx;             /* x axis log10 (values must be > 0) */
+    int logy;             /* y axis log10 with decade ticks; y <= 0 is a gap */
+    int ybase;            /* 1024: linear y ticks nice in binary units (bytes) */
     int fixed_y;          /* use ymin..ymax instead of 0..auto */
     double ymin, ymax;
+    int fixed_x;          /* use xmin..xmax instead of the data's range */
+    double xmin, xmax;
+    const struct svg_band *bands;   /* [nbands], lines charts only */
+    size_t nbands;
+    const char *const *cat_notes;   /* bars: a second label line per category
+                                       (NULL or NULL entries: none) */
 };
 
 struct svg_series {
     const char *name;
-    const double *x, *y;  /* n points; NaN y values are skipped */
+    const double *x, *y;  /* n points; a NaN y is a gap in the line */
     size_t n;
     int width;            /* stroke width, px (0: 2) */
     int dashed;
+    int dotted;           /* fainter, dotted (a lost agent); wins over dashed */
 };
 
-/* Line chart. */
+/* Line chart.  A point with no neighbour is drawn as a dot; a series with
+ * a single point (a one-interval phase) also gets a flat line from the
+ * x axis start and its value as a label, unless dashed or dotted. */
 void svg_lines(FILE *out, const struct svg_chart *c, const struct svg_series *s, size_t ns);
 
 struct svg_bar_series {
     const char *name;
     const double *v;      /* one value per category */
+    const int *marked;    /* per category, or NULL: nonzero draws the bar
+                             hatched grey with data-marked="1" (a lost agent) */
 };
 /* Grouped bars: ncat categories, ns bars in each. */
 void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, size_t ncat,

@@ -40,6 +40,8 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_PROGRESS] = "progress",
     [MSG_CLEAN] = "clean",
     [MSG_CLEANED] = "cleaned",
+    [MSG_STORAGE] = "storage",
+    [MSG_SYSTEM] = "system",
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -130,6 +132,11 @@ static const struct field welcome_fields[] = {
     FBIN(struct msg_welcome, nonce),
     FBIN(struct msg_welcome, mac),
 };
+static const struct field system_fields[] = {
+    FSTR(struct msg_system, kernel),
+    FSTR(struct msg_system, cpu_model),
+    FANYU64(struct msg_system, mem_bytes),
+};
 static const struct field progress_fields[] = {
     FPHASE(struct msg_progress),
     FANYU64(struct msg_progress, done_bytes),
@@ -152,6 +159,26 @@ static const struct field cleaned_fields[] = {
 };
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
+};
+/* storage: the members of its storage_info under their own names */
+#define FINFO_STR(f)  { #f, F_STR, offsetof(struct msg_storage, info.f), \
+                        MEMBER_SIZE(struct msg_storage, info.f), 0, 0, NULL }
+#define FINFO_U32(f, lo, hi) { #f, F_U32, offsetof(struct msg_storage, info.f), 0, (lo), (hi), NULL }
+#define FINFO_U64(f)  { #f, F_U64, offsetof(struct msg_storage, info.f), 0, 0, UINT64_MAX, NULL }
+static const struct field storage_fields[] = {
+    FPHASE(struct msg_storage),
+    FINFO_U32(kind, STORAGE_MOUNT, STORAGE_NFS),
+    FINFO_STR(job),
+    FINFO_STR(where),
+    FINFO_STR(source),
+    FINFO_STR(fstype),
+    FINFO_STR(options),
+    FINFO_STR(nfsvers),
+    FINFO_U64(rsize),
+    FINFO_U64(wsize),
+    FINFO_U32(nconnect, 0, UINT32_MAX),
+    FINFO_U32(timeo, 0, UINT32_MAX),
+    FINFO_STR(mode),
 };
 static const struct field start_fields[] = {
     FPHASE(struct msg_start),
@@ -366,4 +393,24 @@ void msg_progress_encode(struct buf *out, const struct msg_progress *m)
 int msg_progress_decode(const char *p, size_t n, struct msg_progress *m, char *err, size_t errlen)
 {
     return msg_codec_decode(p, n, MSG_PROGRESS, progress_fields, ARRAY_LEN(progress_fields), m, err, errlen);
+}
+
+void msg_storage_encode(struct buf *out, const struct msg_storage *m)
+{
+    msg_codec_encode(out, MSG_STORAGE, storage_fields, ARRAY_LEN(storage_fields), m);
+}
+
+int msg_storage_decode(const char *p, size_t n, struct msg_storage *m, char *err, size_t errlen)
+{
+    return msg_codec_decode(p, n, MSG_STORAGE, storage_fields, ARRAY_LEN(storage_fields), m, err, errlen);
+}
+
+void msg_system_encode(struct buf *out, const struct msg_system *m)
+{
+    msg_codec_encode(out, MSG_SYSTEM, system_fields, ARRAY_LEN(system_fields), m);
+}
+
+int msg_system_decode(const char *p, size_t n, struct msg_system *m, char *err, size_t errlen)
+{
+    return msg_codec_decode(p, n, MSG_SYSTEM, system_fields, ARRAY_LEN(system_fields), m, err, errlen);
 }

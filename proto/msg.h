@@ -16,11 +16,13 @@
 #include <stddef.h>
 #include "common/plan.h"
 #include "common/stats.h"
+#include "common/storage.h"
 #include "proto/auth.h"
 #include "proto/frame.h"
 
 #define PROTO_VERSION 1
 #define MSG_TEXT_MAX  512     /* error text, host names */
+#define MSG_SYS_MAX   128     /* kernel release, CPU model */
 
 enum msg_type {
     MSG_HELLO = 1,     /* coordinator -> agent: first message */
@@ -38,6 +40,8 @@ enum msg_type {
     MSG_PROGRESS,      /* agent -> coordinator: layout progress while preparing */
     MSG_CLEAN,         /* coordinator -> agent: remove the files a plan lays out */
     MSG_CLEANED,       /* agent -> coordinator: what it removed */
+    MSG_STORAGE,       /* agent -> coordinator: where a phase's jobs do I/O, before ready */
+    MSG_SYSTEM,        /* agent -> coordinator: its machine, once authenticated */
     MSG__COUNT
 };
 
@@ -59,6 +63,13 @@ struct msg_welcome {         /* agent -> coordinator */
                                  0: it runs --insecure */
     unsigned char nonce[AUTH_NONCE_LEN];
     unsigned char mac[AUTH_MAC_LEN];        /* the agent's proof */
+};
+/* system: sent once the coordinator authenticated (not to strangers: a
+ * kernel release helps an attacker), before any pong. */
+struct msg_system {
+    char kernel[MSG_SYS_MAX];     /* uname -r */
+    char cpu_model[MSG_SYS_MAX];  /* /proc/cpuinfo "model name", or "" */
+    uint64_t mem_bytes;           /* MemTotal, or 0 */
 };
 struct msg_progress {
     uint32_t phase;
@@ -84,6 +95,13 @@ struct msg_cleaned {
 };
 struct msg_ready {
     uint32_t phase;
+};
+/* storage: one place phase's jobs do I/O on (deduplicated by the agent, at
+ * most STORAGE_PER_PHASE_MAX per phase), sent after preparing, before
+ * ready. */
+struct msg_storage {
+    uint32_t phase;
+    struct storage_info info;
 };
 struct msg_start {
     uint32_t phase;
@@ -151,6 +169,10 @@ void msg_clean_encode(struct buf *out, const struct msg_plan *m);
 int  msg_clean_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen);
 void msg_cleaned_encode(struct buf *out, const struct msg_cleaned *m);
 int  msg_cleaned_decode(const char *p, size_t n, struct msg_cleaned *m, char *err, size_t errlen);
+void msg_storage_encode(struct buf *out, const struct msg_storage *m);
+int  msg_storage_decode(const char *p, size_t n, struct msg_storage *m, char *err, size_t errlen);
+void msg_system_encode(struct buf *out, const struct msg_system *m);
+int  msg_system_decode(const char *p, size_t n, struct msg_system *m, char *err, size_t errlen);
 void msg_auth_encode(struct buf *out, const struct msg_auth *m);
 int  msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen);
 

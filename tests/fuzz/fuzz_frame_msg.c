@@ -51,10 +51,12 @@ static union msg_any {
     struct msg_pong pong;
     struct msg_progress progress;
     struct msg_cleaned cleaned;
+    struct msg_storage storage;
+    struct msg_system system;
 } m1, m2;
 
 /* A new message type needs its decoder, encoder and equality added below. */
-_Static_assert(MSG__COUNT == MSG_CLEANED + 1, "fuzz_frame_msg.c does not know every message type");
+_Static_assert(MSG__COUNT == MSG_SYSTEM + 1, "fuzz_frame_msg.c does not know every message type");
 
 static int op_set_equal(const struct op_set *a, const struct op_set *b)
 {
@@ -119,6 +121,22 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
     case MSG_CLEANED:
         return a->cleaned.files == b->cleaned.files && a->cleaned.bytes == b->cleaned.bytes &&
                a->cleaned.skipped == b->cleaned.skipped && strcmp(a->cleaned.note, b->cleaned.note) == 0;
+    case MSG_SYSTEM:
+        return strcmp(a->system.kernel, b->system.kernel) == 0 &&
+               strcmp(a->system.cpu_model, b->system.cpu_model) == 0 &&
+               a->system.mem_bytes == b->system.mem_bytes;
+    case MSG_STORAGE:
+        return a->storage.phase == b->storage.phase && a->storage.info.kind == b->storage.info.kind &&
+               strcmp(a->storage.info.job, b->storage.info.job) == 0 &&
+               strcmp(a->storage.info.where, b->storage.info.where) == 0 &&
+               strcmp(a->storage.info.source, b->storage.info.source) == 0 &&
+               strcmp(a->storage.info.fstype, b->storage.info.fstype) == 0 &&
+               strcmp(a->storage.info.options, b->storage.info.options) == 0 &&
+               strcmp(a->storage.info.nfsvers, b->storage.info.nfsvers) == 0 &&
+               a->storage.info.rsize == b->storage.info.rsize && a->storage.info.wsize == b->storage.info.wsize &&
+               a->storage.info.nconnect == b->storage.info.nconnect &&
+               a->storage.info.timeo == b->storage.info.timeo &&
+               strcmp(a->storage.info.mode, b->storage.info.mode) == 0;
     default:
         return 1;   /* plan, clean: compared through their re-encoding */
     }
@@ -143,6 +161,8 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_PROGRESS:   return msg_progress_decode(p, n, &m->progress, err, errlen);
     case MSG_CLEAN:      return msg_clean_decode(p, n, &m->plan, err, errlen);
     case MSG_CLEANED:    return msg_cleaned_decode(p, n, &m->cleaned, err, errlen);
+    case MSG_STORAGE:    return msg_storage_decode(p, n, &m->storage, err, errlen);
+    case MSG_SYSTEM:     return msg_system_decode(p, n, &m->system, err, errlen);
     default:             die("msg_peek_type returned an unknown type", __LINE__);
     }
     return -1;
@@ -166,6 +186,8 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_PROGRESS:   msg_progress_encode(out, &m->progress); break;
     case MSG_CLEAN:      msg_clean_encode(out, &m->plan); break;
     case MSG_CLEANED:    msg_cleaned_encode(out, &m->cleaned); break;
+    case MSG_STORAGE:    msg_storage_encode(out, &m->storage); break;
+    case MSG_SYSTEM:     msg_system_encode(out, &m->system); break;
     default:             die("bad type", __LINE__);
     }
 }

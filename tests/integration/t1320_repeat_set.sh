@@ -9,7 +9,7 @@ D=$T/d; mkdir -p "$D"
 job=(--name=r --rw=randread --bs=4k --size=4m --runtime=500ms --time_based --name=w --rw=randwrite --bs=64k
      --size=4m --runtime=500ms --time_based --stonewall)
 start=$(date +%s.%N)
-timeout 60 "$NFSTORM" run --local 2 --repeat 3 --repeat-interval 1s --label L --json "$T/s.json" \
+timeout 60 "$NFSTORM" run --local 2 --repeat 3 --repeat-interval 1s --label L --target tgt --json "$T/s.json" \
   --csv "$T/s.csv" --html "$T/s.html" --directory="$D" "${job[@]}" >"$T/out" 2>"$T/err"; rc=$?
 end=$(date +%s.%N)
 [ $rc -eq 0 ] || fail "run --repeat 3: exit $rc: $(tail -n3 "$T/err")"
@@ -17,7 +17,7 @@ end=$(date +%s.%N)
 python3 -c "import sys; sys.exit(0 if $end - $start >= 5 else 1)" || fail "the set took $(python3 -c "print($end - $start)") s: the interval was not waited"
 [ "$(grep -c '^repetition [123]/3$' "$T/out")" -eq 3 ] || fail "want 3 repetition headings: $(grep -n '^repetition' "$T/out")"
 [ "$(grep -c '^verdict: ok (exit status 0)$' "$T/out")" -eq 3 ] || fail "want 3 repetition reports"
-grep -q '^repeat set L: 3 of 3 repetitions, 1s apart$' "$T/out" || fail "no summary heading: $(tail -n 20 "$T/out")"
+grep -q '^repeat set L, target tgt: 3 of 3 repetitions, 1s apart$' "$T/out" || fail "no summary heading: $(tail -n 20 "$T/out")"
 grep -Eq '^r +read +IOPS ' "$T/out" && grep -Eq '^w +write +IOPS ' "$T/out" || fail "summary rows missing: $(tail -n 20 "$T/out")"
 [ "$(grep -c 'verdicts: 3/3 ok$' "$T/out")" -eq 2 ] || fail "verdict counts missing: $(tail -n 20 "$T/out")"
 grep -q '^repeat verdict: exit status 0 (the worst of 3 repetitions)$' "$T/out" || fail "no set verdict"
@@ -33,13 +33,18 @@ import json, sys, statistics as st, math, csv
 s = json.load(open(sys.argv[1]))
 assert s["nfstorm_repeat_set"] == 1 and s["repeat"] == 3 and s["completed"] == 3, s["repeat"]
 assert s["repeat_interval_s"] == 1.0 and s["interrupted"] is False and s["label"] == "L"
-assert s["exit_status"] == 0 and s["verdict"] == "ok"
+assert s["exit_status"] == 0 and s["verdict"] == "ok" and s["target"] == "tgt", s["target"]
 reps = s["repetitions"]
 assert len(reps) == 3
 # the same two --local agents (same ports) served every repetition
 addrs = [[a["addr"] for a in r["agents"]] for r in reps]
 assert addrs[0] == addrs[1] == addrs[2] and len(addrs[0]) == 2, addrs
-assert len(set(r["started"] for r in reps)) >= 2, "repetitions started at the same second"
+# each repetition its own record: same target and command line, its own
+# start and end, and at least the 1 s interval between one's end and the next
+rec = [r["record"] for r in reps]
+assert all(x["target"] == "tgt" and "--repeat" in x["argv"] for x in rec), rec[0]
+for a, b in zip(rec, rec[1:]):
+    assert a["start_unix"] < a["end_unix"] and b["start_unix"] - a["end_unix"] >= 0.99, (a["end_unix"], b["start_unix"])
 for r in reps:
     assert r["schema"] == 1 and r["label"] == "L" and [p["name"] for p in r["phases"]] == ["r", "w"]
     assert r["phases"][0]["ops"]["read"]["ops"] > 0 and r["phases"][1]["ops"]["write"]["ops"] > 0
@@ -71,7 +76,7 @@ grep -q 'class="repeat-summary"' "$T/s.html" && [ "$(grep -c '<tr data-phase=' "
   || fail "HTML summary: want 8 rows (2 phases x 4 metrics): $(grep -c '<tr data-phase=' "$T/s.html")"
 # report on the set: the same summary as the run printed, and its exit status
 timeout 20 "$NFSTORM" report "$T/s.json" >"$T/rep" 2>&1 || fail "report on the set: $(tail -n3 "$T/rep")"
-diff <(sed -n '/^repeat set L/,$p' "$T/out") "$T/rep" >"$T/diff" || fail "report differs from the run's summary: $(cat "$T/diff")"
+diff <(sed -n '/^repeat set L, target tgt/,$p' "$T/out") "$T/rep" >"$T/diff" || fail "report differs from the run's summary: $(cat "$T/diff")"
 # --repetition 2: that repetition's full report, as the run printed it
 timeout 20 "$NFSTORM" report "$T/s.json" --repetition 2 >"$T/rep2" 2>&1 || fail "report --repetition 2: $(tail -n3 "$T/rep2")"
 diff <(sed -n '/^repetition 2\/3$/,/^repetition 3\/3$/p' "$T/out" | sed '1d;$d' | sed '$d') "$T/rep2" >"$T/diff" \

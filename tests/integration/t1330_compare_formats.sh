@@ -64,7 +64,12 @@ assert "w4 (randwrite, 4k): in gp2; missing from io1-provisioned-long-label" in 
 assert "s1m (read, 1m): in io1-provisioned-long-label; missing from gp2" in text
 
 # --- md: the seeds' table
-mdl = [l for l in md.split("\n") if l.startswith("|")]
+# (after the records' differences: the runs' labels and plans differ)
+diff_md, seeds_md = md.split("### IOPS and bandwidth by block size", 1)
+assert "| field | gp2 | io1-provisioned-long-label |" in diff_md, diff_md
+assert "| plan | plan A | plan B |" in diff_md, diff_md
+assert "what differs between the runs:" in text and "  plan " in text, text[:800]
+mdl = [l for l in seeds_md.split("\n") if l.startswith("|")]
 cells = lambda l: [c.strip() for c in l.strip().strip("|").split("|")]
 hdr = cells(mdl[0])
 assert hdr == ["target", "r/w", "rand/seq", "IOPS 4k", "IOPS 1m", "IOPS 32m", "BW 4k", "BW 1m", "BW 32m"], hdr

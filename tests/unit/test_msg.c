@@ -341,6 +341,26 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_cleaned_encode(b, &m);
         break;
     }
+    case MSG_SYSTEM: {
+        struct msg_system m = { .mem_bytes = 8ull << 30 };
+        snprintf(m.kernel, sizeof m.kernel, "6.8.0-45-generic");
+        snprintf(m.cpu_model, sizeof m.cpu_model, "Example CPU @ 2.20GHz");
+        msg_system_encode(b, &m);
+        break;
+    }
+    case MSG_STORAGE: {
+        struct msg_storage m = { .phase = 1, .info = { .kind = STORAGE_MOUNT, .rsize = 1 << 20,
+                                                       .wsize = 1 << 20, .nconnect = 16, .timeo = 600 } };
+        snprintf(m.info.job, sizeof m.info.job, "seqread");
+        snprintf(m.info.where, sizeof m.info.where, "/mnt/efs");
+        snprintf(m.info.source, sizeof m.info.source, "fs-1.efs.example:/");
+        snprintf(m.info.fstype, sizeof m.info.fstype, "nfs4");
+        snprintf(m.info.options, sizeof m.info.options, "rw,relatime,vers=4.1,hard");
+        snprintf(m.info.nfsvers, sizeof m.info.nfsvers, "4.1");
+        snprintf(m.info.mode, sizeof m.info.mode, "hard");
+        msg_storage_encode(b, &m);
+        break;
+    }
     default:
         fail();
     }
@@ -393,6 +413,8 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         break;
     }
     case MSG_CLEANED: { struct msg_cleaned m; rc = msg_cleaned_decode(p, n, &m, err, errlen); break; }
+    case MSG_STORAGE: { struct msg_storage m; rc = msg_storage_decode(p, n, &m, err, errlen); break; }
+    case MSG_SYSTEM: { struct msg_system m; rc = msg_system_decode(p, n, &m, err, errlen); break; }
     default:
         fail();
     }
@@ -544,6 +566,7 @@ static void test_msg_type_names(void **state)
         [MSG_PHASE_DONE] = "phase-done", [MSG_STOP] = "stop", [MSG_ERROR] = "error",
         [MSG_PING] = "ping", [MSG_PONG] = "pong", [MSG_AUTH] = "auth",
         [MSG_PROGRESS] = "progress", [MSG_CLEAN] = "clean", [MSG_CLEANED] = "cleaned",
+        [MSG_STORAGE] = "storage", [MSG_SYSTEM] = "system",
     };
 
     (void)state;
@@ -573,6 +596,56 @@ static void test_msg_hello_round_trip_any_version(void **state)
         assert_int_equal(out.version, versions[i]);
         buf_free(&b);
     }
+}
+
+/* The agent's machine and every storage field survive the wire exactly. */
+static void test_msg_storage_and_system_round_trip(void **state)
+{
+    struct msg_storage in, out;
+    struct msg_system w = { .mem_bytes = 8326709248ull }, wo;
+    struct buf b;
+    size_t n;
+    const char *p;
+    char err[128];
+
+    (void)state;
+    memset(&in, 0, sizeof in);
+    in.phase = 3;
+    in.info.kind = STORAGE_NFS;
+    snprintf(in.info.job, sizeof in.info.job, "j");
+    snprintf(in.info.where, sizeof in.info.where, "nfs://127.0.0.1/export?version=4");
+    snprintf(in.info.fstype, sizeof in.info.fstype, "nfs");
+    snprintf(in.info.nfsvers, sizeof in.info.nfsvers, "4");
+    in.info.rsize = 1048576;
+    in.info.wsize = 524288;
+    in.info.nconnect = 4000000000u;
+    buf_init(&b);
+    msg_storage_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_STORAGE);
+    assert_int_equal(msg_storage_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.phase, 3);
+    assert_int_equal(out.info.kind, STORAGE_NFS);
+    assert_string_equal(out.info.where, in.info.where);
+    assert_string_equal(out.info.nfsvers, "4");
+    assert_string_equal(out.info.source, "");
+    assert_int_equal(out.info.rsize, 1048576);
+    assert_int_equal(out.info.wsize, 524288);
+    assert_int_equal(out.info.nconnect, 4000000000u);
+    buf_free(&b);
+
+    snprintf(w.kernel, sizeof w.kernel, "6.8.0-45-generic");
+    memset(w.cpu_model, 'c', sizeof w.cpu_model - 1);      /* longest that fits */
+    w.cpu_model[sizeof w.cpu_model - 1] = '\0';
+    buf_init(&b);
+    msg_system_encode(&b, &w);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_SYSTEM);
+    assert_int_equal(msg_system_decode(p, n, &wo, err, sizeof err), 0);
+    assert_string_equal(wo.kernel, "6.8.0-45-generic");
+    assert_string_equal(wo.cpu_model, w.cpu_model);
+    assert_int_equal(wo.mem_bytes, 8326709248ull);
+    buf_free(&b);
 }
 
 static void test_msg_welcome_round_trip(void **state)
@@ -1331,6 +1404,7 @@ int main(void)
         cmocka_unit_test(test_msg_plan_wider_fields_checked),
         cmocka_unit_test(test_msg_hello_round_trip_any_version),
         cmocka_unit_test(test_msg_welcome_round_trip),
+        cmocka_unit_test(test_msg_storage_and_system_round_trip),
         cmocka_unit_test(test_msg_plan_round_trip_every_field),
         cmocka_unit_test(test_msg_plan_rw_every_mode),
         cmocka_unit_test(test_msg_ready_start_round_trip),

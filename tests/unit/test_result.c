@@ -744,10 +744,13 @@ static void test_text(void **state)
     assert_null(strstr(txt, "warning: agent 0"));
     free(txt);
 
-    /* SI units on request */
+    /* SI units on request, for measurements; block sizes stay exact */
     txt = text_of(&f->r, 1000);
-    assert_non_null(strstr(txt, " 4.1kB "));
-    assert_null(strstr(txt, "KiB"));
+    assert_null(strstr(txt, "4.1kB"));
+    assert_non_null(strstr(txt, " 4KiB "));
+    assert_non_null(strstr(txt, " 64KiB "));
+    assert_null(strstr(txt, "iB/s"));
+    assert_non_null(strstr(txt, "B/s "));
     free(txt);
 }
 

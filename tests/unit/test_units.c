@@ -303,6 +303,27 @@ static void test_units_fmt_small_buffer(void **state)
     assert_string_equal(units_fmt_ns(big, sizeof(big), NAN), "nanns");
 }
 
+/* Block sizes are exact in every unit base: never "4.1kB" nor "1.5KiB". */
+static void test_units_fmt_block_size_exact(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 0), "0B");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 512), "512B");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 1000), "1000B");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 1024), "1KiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 1536), "1536B");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 4096), "4KiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 4097), "4097B");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 128 * 1024), "128KiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 1536 * 1024), "1536KiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), 32u << 20), "32MiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), UINT64_C(1) << 30), "1GiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), UINT64_C(1) << 62), "4EiB");
+    assert_string_equal(units_fmt_block_size(b, sizeof(b), UINT64_MAX), "18446744073709551615B");
+    assert_string_equal(units_fmt_block_size(b, 4, 4096), "4Ki");   /* truncated, terminated */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_units_fmt_count),
         cmocka_unit_test(test_units_fmt_ns),
         cmocka_unit_test(test_units_fmt_small_buffer),
+        cmocka_unit_test(test_units_fmt_block_size_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
