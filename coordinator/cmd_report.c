@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/compare.h"
+#include "coordinator/repeat.h"
 #include "coordinator/report.h"
 #include "coordinator/result_load.h"
 #include "coordinator/verdict.h"
@@ -131,6 +133,81 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     return status;
 }
 
+int cmd_report_write_set(const struct report_outputs *o, const struct run_set *s)
+{
+    FILE *f;
+
+    if (!o->html)
+        return 0;
+    if (!(f = open_out(o->html)))
+        return 1;
+    repeat_report_html(f, s, o->unit_base);
+    return close_checked(f, o->html);
+}
+
+/* `nfstorm report SET.json` without --repetition: the set's summary. */
+static int report_set(const struct run_set *s, const char *path, const struct report_outputs *o,
+                      const char *json_out, volatile sig_atomic_t *writing)
+{
+    int status;
+    const char *one = o->csv ? "--csv" : o->timeseries ? "--timeseries" : o->output ? "--output"
+                    : o->fio_formats ? "--output-format" : NULL;
+
+    if (one) {
+        fprintf(stderr, "nfstorm: report: %s: %s is a repeat set; give --repetition K for one repetition's\n",
+                one, path);
+        return 2;
+    }
+    if (writing)
+        *writing = 1;
+    repeat_report_text(stdout, s, o->unit_base);
+    fflush(stdout);
+    status = cmd_report_write_set(o, s);
+    if (json_out) {
+        int jrc = repeat_set_write(json_out, s);
+        if (jrc < 0) {
+            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, strerror(-jrc));
+            status = 1;
+        }
+    }
+    return status ? status : repeat_exit_status(s);
+}
+
+/* A JSON input of `report`: a plain result, or a repeat set.  -1 with *r
+ * filled (the result, or repetition K of the set) to render as one run;
+ * otherwise the exit status (a set's summary was printed, or an error). */
+static int report_load_json(const char *path, uint32_t repetition, struct run_result *r,
+                            const struct report_outputs *o, const char *json_out, volatile sig_atomic_t *writing)
+{
+    struct run_set set;
+    char err[1024];
+    int status;
+
+    memset(r, 0, sizeof *r);
+    if (result_load_set(path, &set, err, sizeof err) < 0) {
+        fprintf(stderr, "nfstorm: %s\n", err);
+        return 2;
+    }
+    if (set.requested && !repetition) {
+        status = report_set(&set, path, o, json_out, writing);
+        run_set_free(&set);
+        return status;
+    }
+    if (repetition && (!set.requested || repetition > set.n)) {
+        if (!set.requested)
+            fprintf(stderr, "nfstorm: report: --repetition: %s is a single run, not a repeat set\n", path);
+        else
+            fprintf(stderr, "nfstorm: report: --repetition: %s holds repetitions 1..%u, not %u\n", path, set.n,
+                    repetition);
+        run_set_free(&set);
+        return 2;
+    }
+    *r = set.reps[repetition ? repetition - 1 : 0];      /* taken over: zeroed in the set */
+    memset(&set.reps[repetition ? repetition - 1 : 0], 0, sizeof *r);
+    run_set_free(&set);
+    return -1;
+}
+
 int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 {
     struct report_outputs o = { .unit_base = 1024 };
@@ -139,6 +216,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     const char *path = NULL, *json_out = NULL;
     char err[1024];
     int status, is_journal;
+    uint32_t repetition = 0;     /* --repetition K of a repeat set */
 
     for (int i = 0; i < argc; i++) {
         int rc = cmd_report_option(&o, argc, argv, &i);
@@ -153,6 +231,19 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             i += argv[i][11] == '\0';
         } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
             json_out = argv[++i];
+        } else if (strcmp(argv[i], "--repetition") == 0 || strncmp(argv[i], "--repetition=", 13) == 0) {
+            int bad = 0;
+            uint64_t k;
+            const char *v = cmd_opt_value("--repetition", argc, argv, &i, &bad);
+
+            if (!v)
+                return 2;
+            if (units_parse_u64(v, &k) < 0 || k == 0 || k > RUN_SET_MAX_REPEAT) {
+                fprintf(stderr, "nfstorm: report: --repetition: bad value '%s' (want 1..%d)\n", v,
+                        RUN_SET_MAX_REPEAT);
+                return 2;
+            }
+            repetition = (uint32_t)k;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
             return 2;
@@ -170,11 +261,15 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     }
     /* a journal (from a run that may have died) or a saved result */
     is_journal = journal_detect(path);
-    if (is_journal ? journal_replay(path, &r, &gaps, err, sizeof(err)) < 0
-                   : result_load(path, &r, err, sizeof(err)) < 0) {
+    if (is_journal && repetition) {
+        fprintf(stderr, "nfstorm: report: --repetition: %s is a journal (one run); repetition K's is "
+                "SET.json.repK.journal\n", path);
+        return 2;
+    }
+    if (!is_journal && (status = report_load_json(path, repetition, &r, &o, json_out, writing)) >= 0)
+        return status;
+    if (is_journal && journal_replay(path, &r, &gaps, err, sizeof(err)) < 0) {
         fprintf(stderr, "nfstorm: %s\n", err);
-        if (!is_journal)
-            result_free(&r);
         return 2;
     }
     if (gaps.cut_short) {
@@ -218,47 +313,17 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-/* One compare input into a set.  MERGE POINT: becomes result_load_set(path,
- * s, err, errlen) (H2a: also repeat sets) once that lands; until then a
- * saved result or a journal, as `report` reads them, as a one-element set.
- * On failure nothing is left to free. */
-static int compare_load_input(const char *path, struct run_set *s, char *err, size_t errlen)
-{
-    struct journal_gaps gaps = { 0 };
-    int is_journal = journal_detect(path);
-
-    s->n = 1;
-    s->reps = xcalloc(1, sizeof(*s->reps));
-    if (is_journal ? journal_replay(path, &s->reps[0], &gaps, err, errlen) < 0
-                   : result_load(path, &s->reps[0], err, errlen) < 0) {
-        if (!is_journal)
-            result_free(&s->reps[0]);
-        free(s->reps);
-        memset(s, 0, sizeof(*s));
-        return -EINVAL;
-    }
-    if (gaps.cut_short)
-        result_cut_short(&s->reps[0], gaps.what);
-    return 0;
-}
-
-/* MERGE POINT: becomes run_set_free (H2a). */
-static void compare_input_free(struct run_set *s)
-{
-    for (uint32_t k = 0; k < s->n; k++)
-        result_free(&s->reps[k]);
-    free(s->reps);
-    memset(s, 0, sizeof(*s));
-}
-
 /* An input's label when --labels is not given (the one place that picks
- * it): its --target, then its --label, then the file name. */
+ * it): its --target (the run record's, else a repeat set's), then its
+ * --label, then the file name. */
 static const char *compare_input_label(const struct run_set *s, const char *path)
 {
     const struct run_result *r = &s->reps[0];
 
     if (r->record.present && r->record.target[0])
         return r->record.target;
+    if (s->target[0])
+        return s->target;
     return r->label[0] ? r->label : base_name(path);
 }
 
@@ -362,7 +427,7 @@ int cmd_compare_main(int argc, char **argv)
     }
     sets = xcalloc(n, sizeof(*sets));
     for (; nloaded < n; nloaded++)
-        if (compare_load_input(paths[nloaded], &sets[nloaded], err, sizeof(err)) < 0) {
+        if (result_load_set(paths[nloaded], &sets[nloaded], err, sizeof(err)) < 0) {
             fprintf(stderr, "nfstorm: %s\n", err);
             status = 2;
             goto out;
@@ -385,7 +450,7 @@ int cmd_compare_main(int argc, char **argv)
     compare_free(&c);
 out:
     for (uint32_t j = 0; j < nloaded; j++)
-        compare_input_free(&sets[j]);
+        run_set_free(&sets[j]);
     for (uint32_t j = 0; labels && j < n; j++)
         free(labels[j]);
     free(labels);

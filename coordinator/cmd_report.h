@@ -31,11 +31,17 @@ int cmd_report_fio_on_stdout(const struct report_outputs *o);
 /* Write every requested output of r.  0, or 1 after printing a one-line
  * error per output that failed. */
 int cmd_report_write(const struct report_outputs *o, const struct run_result *r);
+/* The outputs of a repeat set's summary: --html (repeat_report_html).
+ * 0, or 1 after a one-line error. */
+struct run_set;
+int cmd_report_write_set(const struct report_outputs *o, const struct run_set *s);
 
 /* `nfstorm report RESULT.json [options]`, `nfstorm compare A.json B.json
  * ... [--labels a,b] [--html F]`: argv after the command word.  Exit
  * status 0, 1 (a file could not be written), 2 (usage, bad input), 3 (report:
  * a journal whose run was cut short; a warning says what is missing).
+ * report on a repeat set prints its summary (--html: as a table, --json:
+ * the set rewritten); --repetition K renders repetition K as a result.
  * report sets *writing (if given) once the input is loaded, before the
  * first output is written: main.c defers signals from then on. */
 int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing);

@@ -26,6 +26,8 @@
 #include "coordinator/dryrun.h"
 #include "coordinator/live.h"
 #include "coordinator/local.h"
+#include "coordinator/repeat.h"
+#include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
 #include "coordinator/run.h"
 #include "coordinator/run_record.h"
@@ -39,7 +41,7 @@
 static const char usage[] =
 "usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
-"                      [--timeseries F]\n"
+"                      [--timeseries F] [--repetition K]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000]\n"
@@ -83,6 +85,12 @@ static const char usage[] =
 "                          op counts, file paths); connect to nothing, do no I/O\n"
 "  --cleanup               after the run, have each agent remove the files the plan laid\n"
 "                          out (as 'nfstorm clean' does)\n"
+"  --repeat N              run the plan N times (1..1000) on the same agents; --json\n"
+"                          writes a repeat set (every repetition, and per phase the mean,\n"
+"                          sd and 95% CI of IOPS, bandwidth, p50, p99); each repetition's\n"
+"                          report under 'repetition k/N' (not with --quiet), then the\n"
+"                          summary; exit status: the worst repetition's\n"
+"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n"
 "Before a run, stderr says how much it is about to write across the agents (layout +\n"
 "write phases); not with --quiet.\n"
 "\n"
@@ -97,7 +105,11 @@ static const char usage[] =
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
 "With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
 "'nfstorm report FILE.journal' rebuilds the report from it (a warning and exit 3 when that\n"
-"run was cut short: the coordinator killed, or its disk full).\n"
+"run was cut short: the coordinator killed, or its disk full).  With --repeat, each\n"
+"repetition K has FILE.repK.journal, and --csv, --timeseries and --output files get .repK\n"
+"before their extension (a.csv -> a.rep1.csv); --html is the set's summary.\n"
+"'nfstorm report SET.json' prints a repeat set's summary (--html: as a table; --json:\n"
+"the set again); --repetition K renders repetition K like a single run's result.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
 
 struct cli {
@@ -116,6 +128,8 @@ struct cli {
     int verbose;
     int dry_run;
     int cleanup;
+    uint32_t repeat;             /* --repeat N; 0: not given (one run, a plain result) */
+    uint64_t repeat_interval_ns;
     uint64_t interval_ns;
     uint64_t connect_timeout_ns;
     char **fio_args;
@@ -159,6 +173,19 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > MAX_AGENTS)
                 return die(2, "--local: bad value '%s' (want 1..%d)", v ? v : "", MAX_AGENTS);
             c->local = (uint32_t)n;
+        } else if (OPT("--repeat")) {
+            uint64_t n;
+            if (!v)
+                return 2;       /* cmd_opt_value said so */
+            if (units_parse_u64(v, &n) < 0 || n == 0 || n > RUN_SET_MAX_REPEAT)
+                return die(2, "--repeat: bad value '%s' (want 1..%d)", v, RUN_SET_MAX_REPEAT);
+            c->repeat = (uint32_t)n;
+        } else if (OPT("--repeat-interval")) {
+            if (!v)
+                return 2;
+            if (units_parse_duration(v, 1000000000ull, &c->repeat_interval_ns) < 0 ||
+                c->repeat_interval_ns > 24 * 3600000000000ull)
+                return die(2, "--repeat-interval: bad value '%s' (want a duration up to 24h, e.g. 30s)", v);
         } else if (OPT("--json")) {
             c->json = v;
         } else if (OPT("--label")) {
@@ -206,6 +233,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     }
     if (!!c->agents + !!c->hosts + !!c->local > 1)
         return die(2, "give only one of --agents, --hosts and --local");
+    if (c->repeat_interval_ns && !c->repeat)
+        return die(2, "--repeat-interval without --repeat");
     if (c->plan_path && c->nfio > 0)
         return die(2, "job options on the command line (%s) and a plan file (%s): give one",
                    c->fio_args[0], c->plan_path);
@@ -442,19 +471,30 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct run_record rec;
     char *plan_text = NULL;
     int rc, gsig, status = 0;
+    struct run_set set;             /* --repeat: the repetitions so far */
+    struct report_outputs outs;     /* this repetition's outputs */
+    int set_status = 0, set_done = 0;
+    struct repeat_files rep_files;
+    struct repeat_run rr;
+    char jpath[PATH_MAX + 16] = "";
 
     memset(&c, 0, sizeof c);
     run_record_init(&rec);
     memset(&fleet, 0, sizeof fleet);
+    memset(&set, 0, sizeof set);
     if ((rc = parse_cli(argc, argv, &c)) != 0) {
         free(c.fio_args);
         return rc;
     }
+    c.out.unit_base = c.unit_base;
+    rr = (struct repeat_run){ .repeat = c.repeat, .interval_ns = c.repeat_interval_ns, .quiet = c.quiet,
+                              .unit_base = c.unit_base, .json = c.json, .out = &c.out,
+                              .signalled = &late_signal };
     if (clean_only && (c.json || c.dry_run || c.cleanup || c.out.csv || c.out.html || c.out.timeseries ||
-                       c.out.output || c.out.fio_formats)) {
+                       c.out.output || c.out.fio_formats || c.repeat)) {
         free(c.fio_args);
         return die(2, "clean: only plan and agent options apply (--json, --csv, --html, --output, "
-                   "--timeseries, --dry-run, --cleanup are for run)");
+                   "--timeseries, --dry-run, --cleanup, --repeat are for run)");
     }
     plan_init(&plan);
     if (c.plan_path)
@@ -498,6 +538,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     if (c.dry_run) {
         status = dryrun_main(stdout, &plan, addrs, (const char *const *)labels, naddrs,
                              c.local ? c.local : 1);
+        if (status == 0 && c.repeat)
+            repeat_run_dry_line(stdout, &rr);
         goto out;
     }
     if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0 ||
@@ -533,10 +575,25 @@ static int cmd_run(int argc, char **argv, int clean_only)
         clean_estimate_line(&est, naddrs, line, sizeof line);
         fprintf(stderr, "nfstorm: %s\n", line);
     }
+    set.requested = c.repeat;
+    set.interval_ns = c.repeat_interval_ns;
+    if (c.target)
+        snprintf(set.target, sizeof set.target, "%s", c.target);
+next_repetition:
+    /* --repeat: each repetition is a whole run (its record, journal and
+     * files); the set is written once it ends (repeat_run_finish) */
+    nobs = 0;
+    outs = c.out;
+    repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
+    if (c.repeat && !c.quiet)
+        printf("%srepetition %u/%u\n", set.n ? "\n" : "", set.n + 1, c.repeat);
+    fflush(stdout);
     run_record_begin(&rec, c.target, prog_argc, prog_argv, plan_text);
     if (c.json) {
-        char jpath[PATH_MAX + 16];
-        snprintf(jpath, sizeof jpath, "%s.journal", c.json);
+        if (c.repeat)
+            snprintf(jpath, sizeof jpath, "%s.rep%u.journal", c.json, set.n + 1);
+        else
+            snprintf(jpath, sizeof jpath, "%s.journal", c.json);
         if (!(journal = journal_open(jpath, c.label))) {
             status = die(1, "%s: cannot open for writing: %s", jpath, strerror(errno));
             goto out;
@@ -546,10 +603,9 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     live = live_new(stderr, c.quiet, &plan, c.unit_base);
     observers[nobs++] = live_observer(live);
-    c.out.unit_base = c.unit_base;
-    if (c.out.timeseries) {
-        if (!(ts = timeseries_new(c.out.timeseries))) {
-            status = die(1, "%s: cannot open for writing: %s", c.out.timeseries, strerror(errno));
+    if (outs.timeseries) {
+        if (!(ts = timeseries_new(outs.timeseries))) {
+            status = die(1, "%s: cannot open for writing: %s", outs.timeseries, strerror(errno));
             live_free(live);
             goto out;
         }
@@ -568,32 +624,34 @@ static int cmd_run(int argc, char **argv, int clean_only)
         late_signal = gsig;
     run_record_finish(&rec, rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED);
     if (journal_record_end(journal, &rec) < 0)
-        fprintf(stderr, "nfstorm: %s.journal: cannot write its record\n", c.json);
+        fprintf(stderr, "nfstorm: %s: cannot write its record\n", jpath);
     res.record = rec;           /* the result owns it from here */
     run_record_init(&rec);
     if (journal_end(journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
                              : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
-        fprintf(stderr, "nfstorm: %s.journal: cannot write its end record\n", c.json);
+        fprintf(stderr, "nfstorm: %s: cannot write its end record\n", jpath);
     live_free(live);
     if (c.label)
         snprintf(res.label, sizeof res.label, "%s", c.label);
     /* what was measured is reported, even when the run failed later; a
      * run that failed before any phase started measured nothing, and its
      * one-line error (below) says all */
-    if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)))
+    if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)) &&
+        !(c.repeat && c.quiet))
         report_text(stdout, &res, c.unit_base);
     fflush(stdout);
-    if (cmd_report_write(&c.out, &res) != 0)
+    if (cmd_report_write(&outs, &res) != 0)
         status = 1;
     if (ts && timeseries_free(ts) < 0)
-        status = die(1, "%s: cannot write the time series", c.out.timeseries);
-    if (c.json) {
+        status = die(1, "%s: cannot write the time series", outs.timeseries);
+    ts = NULL;
+    if (c.json && !c.repeat) {
         int jrc = report_json_write(c.json, &res);
         if (jrc < 0)
             status = die(1, "%s: cannot write the JSON result: %s", c.json, strerror(-jrc));
     }
     if (journal && journal_close(journal) < 0)
-        status = die(1, "%s.journal: write failed", c.json);
+        status = die(1, "%s: write failed", jpath);
     journal = NULL;
     /* The exit status follows the verdicts (docs/running.md): 0 ok,
      * 1 failed, 3 partial, 130 interrupted; an output that could not be
@@ -614,13 +672,28 @@ static int cmd_run(int argc, char **argv, int clean_only)
         if (vs != 0 || status == 0)
             status = vs;
     }
-    result_free(&res);
+    if (c.repeat) {
+        /* keep it; another repetition unless this one ended the set */
+        set.reps = xrealloc(set.reps, (set.n + 1) * sizeof *set.reps);
+        set.reps[set.n++] = res;
+        set_status = repeat_worse_status(set_status, status);
+        status = 0;
+        if (repeat_run_next(&rr, &set, rc))
+            goto next_repetition;
+        status = repeat_run_finish(&rr, &set, set_status);
+        set_done = 1;
+    } else {
+        result_free(&res);
+    }
     if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
     run_record_free(&rec);
     free(plan_text);
     journal_close(journal);
+    if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
+        status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
+    run_set_free(&set);
     if (fleet.n)
         local_fleet_stop(&fleet);
     for (uint32_t i = 0; i < naddrs; i++)

@@ -18,6 +18,7 @@
  * to json_object_set_new is rejected and nothing leaks), and the write fails
  * with -ENOMEM instead of producing a result with keys silently missing. */
 #include "coordinator/result.h"
+#include "coordinator/report_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -434,20 +435,36 @@ static int name_unnamed(int fd, const char *tmp)
     return 0;
 }
 
-int report_json_write(const char *path, const struct run_result *r)
+json_t *report_json_build(const struct run_result *r)
 {
     struct jb b = { 0 };
+    json_t *root = result_json(&b, r);
+
+    if (!root || b.failed) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+int report_json_write(const char *path, const struct run_result *r)
+{
+    json_t *root = report_json_build(r);
+    int rc;
+
+    if (!root)
+        return -ENOMEM;
+    rc = report_json_write_tree(path, root);
+    json_decref(root);
+    return rc;
+}
+
+int report_json_write_tree(const char *path, json_t *root)
+{
     struct sink s = { .fd = -1, .err = 0 };
-    json_t *root;
     char *tmp;
     size_t n;
     int rc = 0, unnamed = 0;
-
-    root = result_json(&b, r);
-    if (!root || b.failed) {
-        json_decref(root);
-        return -ENOMEM;
-    }
 
     /* Same directory as path, so rename is atomic (no cross-device move). */
     n = strlen(path);
@@ -504,6 +521,5 @@ fail_unnamed:
         close(s.fd);
 out:
     free(tmp);
-    json_decref(root);
     return rc;
 }

@@ -27,6 +27,7 @@
 
 struct ctx {
     const char *file;
+    const char *where;   /* path of the result inside the file ("repetitions[1]"), or "" */
     char *err;
     size_t errlen;
     int failed;
@@ -45,7 +46,8 @@ static void fail(struct ctx *c, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    snprintf(c->err, c->errlen, "%s: %s%s%s", c->file, path, path[0] ? ": " : "", msg);
+    snprintf(c->err, c->errlen, "%s: %s%s%s%s%s", c->file, c->where, c->where[0] && path[0] ? "." : "",
+             path, c->where[0] || path[0] ? ": " : "", msg);
 }
 
 static json_t *get(struct ctx *c, json_t *obj, const char *path, const char *key, char *sub, size_t sublen)
@@ -443,32 +445,22 @@ static void load_end(struct ctx *c, json_t *root, struct run_result *r)
     get_str(c, e, "end", "text", r->end_text, sizeof(r->end_text));
 }
 
-int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+int result_load_json(json_t *root, const char *file, const char *where, struct run_result *r,
+                     char *err, size_t errlen)
 {
-    struct ctx c = { .file = path, .err = err, .errlen = errlen, .failed = 0 };
+    struct ctx c = { .file = file, .where = where ? where : "", .err = err, .errlen = errlen, .failed = 0 };
     struct plan plan;
-    json_error_t je;
-    json_t *root, *agents, *phases;
+    json_t *agents, *phases;
     uint32_t nagents, nphases;
     char sub[512];
 
     memset(r, 0, sizeof(*r));
-    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        if (je.line <= 0)
-            snprintf(err, errlen, "%s: cannot read: %s", path, je.text);
-        else
-            snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
-        return -EINVAL;
-    }
     if (get_u64(&c, root, "", "schema", INT64_MAX) != 1 && !c.failed)
         fail(&c, "schema", "unsupported schema (want 1)");
     agents = get_array(&c, root, "", "agents", 0, MAX_AGENTS, sub, sizeof(sub));
     phases = get_array(&c, root, "", "phases", 0, PLAN_MAX_PHASES, sub, sizeof(sub));
-    if (c.failed) {
-        json_decref(root);
+    if (c.failed)
         return -EINVAL;
-    }
     nagents = (uint32_t)json_array_size(agents);
     nphases = (uint32_t)json_array_size(phases);
 
@@ -523,6 +515,25 @@ int result_load(const char *path, struct run_result *r, char *err, size_t errlen
         }
         load_phase(&c, json_array_get(phases, i), ppath, r, &r->phases[i]);
     }
-    json_decref(root);
     return c.failed ? -EINVAL : 0;
+}
+
+int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+    json_error_t je;
+    json_t *root;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        if (je.line <= 0)
+            snprintf(err, errlen, "%s: cannot read: %s", path, je.text);
+        else
+            snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
+        return -EINVAL;
+    }
+    rc = result_load_json(root, path, "", r, err, errlen);
+    json_decref(root);
+    return rc;
 }

@@ -4,6 +4,7 @@
 #define NFSTORM_RESULT_LOAD_H
 
 #include <stddef.h>
+#include <jansson.h>
 #include "coordinator/result.h"
 
 /* Fill r (caller frees with result_free, also on failure) from the JSON
@@ -16,9 +17,32 @@
  * the same.  -errno when the file cannot be read. */
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
 
-/* One compare input: a run, or the repetitions of a repeat set (shared
- * contract with H2a, who adds result_load_set/run_set_free here; until then
- * cmd_report.c's compare loads each file into a one-element set). */
-struct run_set { uint32_t n; struct run_result *reps; };   /* n >= 1; a plain result gives n == 1 */
+/* result_load of a result object inside a larger document (a repeat set's
+ * repetitions[k]): errors read "file: where.key: reason".  root stays the
+ * caller's; r as for result_load (caller frees, also on failure). */
+int result_load_json(json_t *root, const char *file, const char *where, struct run_result *r,
+                     char *err, size_t errlen);
+
+/* Runs loaded for comparison and summaries (coordinator/result_set.c):
+ * a repeat set's repetitions in order, or one run.  requested is the set's
+ * "repeat" (0 for a plain result or a journal); n may be below it when the
+ * set was interrupted. */
+#define RUN_SET_MAX_REPEAT 1000
+struct run_set {
+    uint32_t n;                   /* >= 1 after a successful load */
+    struct run_result *reps;      /* [n] */
+    uint32_t requested;           /* --repeat N of the set; 0: not a set */
+    uint64_t interval_ns;         /* --repeat-interval */
+    int interrupted;              /* the set was cut short before its N repetitions */
+    char target[PLAN_NAME_MAX];   /* the set's "target" ("" when none) */
+};
+/* Load path: a plain result JSON, a journal (a run cut short is marked as
+ * `nfstorm report` marks it: result_cut_short), or a repeat set
+ * ("nfstorm_repeat_set": 1; docs/results.md), validated like result_load:
+ * -EINVAL with one line naming the file and key ("a.json:
+ * repetitions[1].phases[0].ops: missing"), -errno when unreadable.  The
+ * caller frees with run_set_free, also on failure. */
+int result_load_set(const char *path, struct run_set *s, char *err, size_t errlen);
+void run_set_free(struct run_set *s);
 
 #endif

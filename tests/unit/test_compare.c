@@ -78,7 +78,7 @@ static void test_compare_ratios_and_unmatched(void **state)
     char dir[] = "/tmp/test_compare.XXXXXX", pa[64], pb[64], err[256], *txt = NULL;
     const char *labels[2] = { "A", "B" }, *paths[2];
     struct run_result runs[2];
-    struct run_set sets[2] = { { 1, &runs[0] }, { 1, &runs[1] } };
+    struct run_set sets[2] = { { .n = 1, .reps = &runs[0] }, { .n = 1, .reps = &runs[1] } };
     struct compare c;
     size_t len = 0;
     FILE *f;
@@ -199,6 +199,7 @@ static void make_run(struct run_result *r, const char *label, const struct ph_sp
 static void make_set(struct run_set *s, const char *label, const struct ph_spec *ph, int n, uint32_t nrep,
                      const uint64_t ops[][4], const uint64_t *lat)
 {
+    memset(s, 0, sizeof(*s));
     s->n = nrep;
     s->reps = xcalloc(nrep, sizeof(*s->reps));
     for (uint32_t r = 0; r < nrep; r++)

@@ -1,0 +1,196 @@
+/* report_repeat: a repeat set's summary as text and as HTML (repeat.h).
+ *
+ * Design: one row per phase, op type and metric (IOPS, bandwidth, p50,
+ * p99), then the phase's verdicts counted over the repetitions ("2/3 ok,
+ * 1/3 interrupted").  Columns have fixed widths sized to what units_fmt_*
+ * can produce ("1.23GiB/s", "12.3k", "1.23ms"), except the phase-name
+ * column, which takes the longest name (capped, as report_text does), so
+ * every row lines up.  A spread that is not known (one value) prints "-",
+ * never 0. */
+#include "coordinator/repeat.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/units.h"
+#include "common/xmalloc.h"
+#include "coordinator/sample_stats.h"
+#include "coordinator/svg.h"
+#include "coordinator/verdict.h"
+
+#define NAME_MIN 5
+#define NAME_MAX_W 20
+#define OP_W 7
+#define METRIC_W 9
+#define NUM_W 10
+#define CI_W 24
+
+static const char *const metric_label[REPEAT__METRICS] = { "IOPS", "bandwidth", "lat p50", "lat p99" };
+
+static char *fmt_metric(char *buf, size_t len, enum repeat_metric m, double v, int base)
+{
+    if (!isfinite(v))
+        snprintf(buf, len, "-");
+    else if (m == REPEAT_IOPS)
+        units_fmt_count(buf, len, v);
+    else if (m == REPEAT_BW)
+        units_fmt_rate(buf, len, v, base);
+    else
+        units_fmt_ns(buf, len, v);
+    return buf;
+}
+
+/* The four figures of one row: mean, sd, "lo .. hi" (or "-"). */
+struct row {
+    char mean[32], sd[32], ci[80];
+    uint32_t n;
+};
+
+static void fill_row(struct row *rw, const struct run_set *s, uint32_t phase, enum op_type t,
+                     enum repeat_metric m, double *x, int base)
+{
+    struct sample_summary sum;
+    char lo[32], hi[32];
+
+    rw->n = repeat_values(s, phase, t, m, x, NULL);
+    sample_summarize(x, rw->n, &sum);
+    fmt_metric(rw->mean, sizeof rw->mean, m, sum.mean, base);
+    fmt_metric(rw->sd, sizeof rw->sd, m, sum.sd, base);
+    if (isfinite(sum.ci95_lo) && isfinite(sum.ci95_hi))
+        snprintf(rw->ci, sizeof rw->ci, "%s .. %s", fmt_metric(lo, sizeof lo, m, sum.ci95_lo, base),
+                 fmt_metric(hi, sizeof hi, m, sum.ci95_hi, base));
+    else
+        snprintf(rw->ci, sizeof rw->ci, "-");
+}
+
+/* "3/3 ok" or "2/3 ok, 1/3 interrupted": the phase's verdicts counted. */
+static void verdict_counts(const struct run_set *s, uint32_t phase, char *buf, size_t len)
+{
+    uint32_t count[VERDICT_INTERRUPTED + 1] = { 0 };
+    struct verdict *v = xmalloc(sizeof *v);
+    size_t used = 0;
+
+    for (uint32_t k = 0; k < s->n; k++) {
+        verdict_phase(&s->reps[k], phase, v);
+        count[v->v]++;
+    }
+    buf[0] = '\0';
+    for (int kind = VERDICT_OK; kind <= VERDICT_INTERRUPTED && used < len; kind++)
+        if (count[kind])
+            used += (size_t)snprintf(buf + used, len - used, "%s%u/%u %s", used ? ", " : "", count[kind],
+                                     s->n, verdict_name((enum verdict_kind)kind));
+    free(v);
+}
+
+static void heading(char *buf, size_t len, const struct run_set *s)
+{
+    char every[32];
+    const char *label = s->reps[0].label[0] ? s->reps[0].label : "(unlabelled)";
+    uint32_t want = s->requested ? s->requested : s->n;
+
+    units_fmt_ns(every, sizeof every, (double)s->interval_ns);
+    snprintf(buf, len, "repeat set %s%s%s: %u of %u repetitions%s%s%s%s", label, s->target[0] ? ", target " : "",
+             s->target, s->n, want, s->interval_ns ? ", " : "", s->interval_ns ? every : "",
+             s->interval_ns ? " apart" : "", s->interrupted ? " (interrupted)" : "");
+}
+
+void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
+{
+    int base = unit_base == 1000 ? 1000 : 1024;
+    const struct run_result *first = &s->reps[0];
+    double *x = xcalloc(s->n, sizeof *x);
+    int name_w = NAME_MIN;
+    char line[512];
+
+    for (uint32_t i = 0; i < first->nphases; i++)
+        if ((int)strlen(first->phases[i].name) > name_w)
+            name_w = (int)strlen(first->phases[i].name);
+    if (name_w > NAME_MAX_W)
+        name_w = NAME_MAX_W;
+    heading(line, sizeof line, s);
+    fprintf(out, "%s\n", line);
+    fprintf(out, "(over the repetitions in which a phase ran to its end; 95%% CI of the mean, Student t)\n\n");
+    fprintf(out, "%-*s %-*s %-*s %*s %*s  %-*s %3s\n", name_w, "phase", OP_W, "op", METRIC_W, "metric", NUM_W,
+            "mean", NUM_W, "sd", CI_W, "95% CI", "n");
+    for (uint32_t i = 0; i < first->nphases; i++) {
+        int rows = 0;
+
+        for (int t = 0; t < OP__COUNT; t++) {
+            if (!repeat_has_op(s, i, (enum op_type)t))
+                continue;
+            for (int m = 0; m < REPEAT__METRICS; m++) {
+                struct row rw;
+
+                if (m == REPEAT_BW && t != OP_READ && t != OP_WRITE)
+                    continue;        /* metadata ops move no bytes */
+                fill_row(&rw, s, i, (enum op_type)t, (enum repeat_metric)m, x, base);
+                fprintf(out, "%-*s %-*s %-*s %*s %*s  %-*s %3u\n", name_w, rows ? "" : first->phases[i].name,
+                        OP_W, m == 0 ? op_type_name((enum op_type)t) : "", METRIC_W, metric_label[m], NUM_W,
+                        rw.mean, NUM_W, rw.sd, CI_W, rw.ci, rw.n);
+                rows++;
+            }
+        }
+        if (!rows)
+            fprintf(out, "%-*s no repetition ran it to its end with ops\n", name_w, first->phases[i].name);
+        verdict_counts(s, i, line, sizeof line);
+        fprintf(out, "%-*s verdicts: %s\n", name_w, "", line);
+    }
+    if (s->interrupted)
+        fprintf(out, "\nrepeat verdict: exit status %d (interrupted after %u of %u repetitions)\n",
+                repeat_exit_status(s), s->n, s->requested);
+    else
+        fprintf(out, "\nrepeat verdict: exit status %d (the worst of %u repetition%s)\n", repeat_exit_status(s),
+                s->n, s->n == 1 ? "" : "s");
+    free(x);
+}
+
+void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
+{
+    int base = unit_base == 1000 ? 1000 : 1024;
+    const struct run_result *first = &s->reps[0];
+    double *x = xcalloc(s->n, sizeof *x);
+    char line[512];
+
+    heading(line, sizeof line, s);
+    svg_page_begin(out, line);
+    fprintf(out, "<h1>");
+    svg_escape(out, line);
+    fprintf(out, "</h1>\n<p class=\"note\">Mean, standard deviation and 95%% confidence interval of the mean "
+            "(Student t) over the repetitions in which each phase ran to its end. Exit status %d (the worst "
+            "repetition).</p>\n", repeat_exit_status(s));
+    fprintf(out, "<table class=\"repeat-summary\"><tr><th class=\"l\">phase</th><th class=\"l\">op</th>"
+            "<th class=\"l\">metric</th><th>mean</th><th>sd</th><th>95%% CI</th><th>n</th>"
+            "<th class=\"l\">values</th><th class=\"l\">verdicts</th></tr>\n");
+    for (uint32_t i = 0; i < first->nphases; i++) {
+        char verdicts[256];
+
+        verdict_counts(s, i, verdicts, sizeof verdicts);
+        for (int t = 0; t < OP__COUNT; t++) {
+            if (!repeat_has_op(s, i, (enum op_type)t))
+                continue;
+            for (int m = 0; m < REPEAT__METRICS; m++) {
+                struct row rw;
+                char v[32];
+
+                if (m == REPEAT_BW && t != OP_READ && t != OP_WRITE)
+                    continue;
+                fill_row(&rw, s, i, (enum op_type)t, (enum repeat_metric)m, x, base);
+                fprintf(out, "<tr data-phase=\"%u\" data-op=\"%s\" data-metric=\"%s\"><td class=\"l\">", i,
+                        op_type_name((enum op_type)t), repeat_metric_key((enum repeat_metric)m));
+                svg_escape(out, first->phases[i].name);
+                fprintf(out, "</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td><td>%s</td>"
+                        "<td>%s</td><td>%u</td><td class=\"l\">", op_type_name((enum op_type)t), metric_label[m],
+                        rw.mean, rw.sd, rw.ci, rw.n);
+                for (uint32_t j = 0; j < rw.n; j++)
+                    fprintf(out, "%s%s", j ? ", " : "", fmt_metric(v, sizeof v, (enum repeat_metric)m, x[j], base));
+                fprintf(out, "</td><td class=\"l\">");
+                svg_escape(out, verdicts);
+                fprintf(out, "</td></tr>\n");
+            }
+        }
+    }
+    fprintf(out, "</table>\n");
+    svg_page_end(out);
+    free(x);
+}
