@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/plan_files.h"
 #include "common/xmalloc.h"
 #include "coordinator/spawn.h"
 
@@ -191,6 +192,60 @@ int spawn_ssh_argv(const struct spawn_options *o, const char *host, const char *
     out[n++] = *cmd;
     out[n] = NULL;
     return (int)n;
+}
+
+/* path's fixed directory: before the first ${, back to a '/'; a file
+ * name (is_file) loses its last component. */
+static void fixed_dir(const char *path, int is_file, char *out, size_t len)
+{
+    const char *var = strstr(path, "${");
+    size_t n = var ? (size_t)(var - path) : strlen(path);
+    char *slash;
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, path, n);
+    out[n] = '\0';
+    if (var || is_file) {
+        slash = strrchr(out, '/');
+        if (slash)
+            *(slash == out ? slash + 1 : slash) = '\0';
+        else
+            out[0] = '\0';
+    }
+}
+
+static uint32_t add_unique(char **out, uint32_t n, uint32_t max, const char *d)
+{
+    if (d[0] != '/' || n == max)
+        return n;
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(out[i], d) == 0)
+            return n;
+    out[n] = xstrdup(d);
+    return n + 1;
+}
+
+uint32_t spawn_plan_allow(const struct plan *plan, char **out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < plan->nphases; i++)
+        for (uint32_t k = 0; k < plan->phases[i].njobs; k++) {
+            const struct job_spec *js = &plan->phases[i].jobs[k];
+            char d[PLAN_PATH_MAX], one[PLAN_PATH_MAX];
+            if (strcmp(js->ioengine, "nfs") == 0)
+                continue;
+            if (js->directory[0]) {
+                fixed_dir(js->directory, 0, d, sizeof d);
+                n = add_unique(out, n, max, d);
+                continue;
+            }
+            for (uint32_t f = 0; f < plan_filename_count(js->filename); f++)
+                if (plan_filename_at(js->filename, f, one, sizeof one) == 0 && one[0] == '/') {
+                    fixed_dir(one, 1, d, sizeof d);
+                    n = add_unique(out, n, max, d);
+                }
+        }
+    return n;
 }
 
 static int log_file(void)

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "common/plan.h"
 
 #define SPAWN_MAX_OPTS 64     /* --ssh-option, --remote-allow, --remote-allow-nfs each */
 
@@ -58,6 +59,14 @@ struct spawn_fleet {
     uint32_t n;
     struct spawn_child *child;
 };
+
+/* The remote agents' default --allow list when none is given: the fixed
+ * part (before any ${...}, cut to a whole directory) of each absolute
+ * directory= or filename= the plan names, without duplicates, at most max
+ * (xmalloc'd strings in out; the caller frees them).  Relative paths are
+ * the agent's business (its first --allow), so they add nothing.  The
+ * number found. */
+uint32_t spawn_plan_allow(const struct plan *plan, char **out, uint32_t max);
 
 /* The ssh command line for one host (argv[0] is the ssh binary), in out
  * (NULL-terminated, at most max entries including the NULL); the last

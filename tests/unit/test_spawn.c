@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/plan.h"
+#include "common/plan_parse.h"
 #include "coordinator/spawn.h"
 
 static void test_spawn_shell_quote_quotes(void **state)
@@ -208,6 +210,33 @@ static void test_spawn_fleet_needs_allow(void **state)
     spawn_fleet_stop(&f, 0);
 }
 
+static void test_spawn_plan_allow_fixed_dirs(void **state)
+{
+    struct plan plan;
+    char err[256], *dirs[8];
+    (void)state;
+    plan_init(&plan);
+    int prc = plan_parse_string("p.fio", "[a]\nrw=write\nsize=4k\ndirectory=/mnt/efs/run/${agent}\n"
+                                       "[b]\nrw=read\nsize=8k\nfilename=/data/x/f1:/data/y/f2\n"
+                                       "[c]\nrw=read\nsize=4k\ndirectory=/mnt/efs/run/${agent}\n"
+                                       "[d]\nrw=read\nsize=4k\nfilename=rel/f\n",
+                                       &plan, err, sizeof err);
+    if (prc)
+        print_error("%s\n", err);
+    assert_int_equal(prc, 0);
+    (void)err;
+    uint32_t n = spawn_plan_allow(&plan, dirs, 8);
+    assert_int_equal(n, 3);
+    assert_string_equal(dirs[0], "/mnt/efs/run");
+    assert_string_equal(dirs[1], "/data/x");
+    assert_string_equal(dirs[2], "/data/y");
+    for (uint32_t i = 0; i < n; i++)
+        free(dirs[i]);
+    assert_int_equal(spawn_plan_allow(&plan, dirs, 1), 1);
+    free(dirs[0]);
+    plan_free(&plan);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_spawn_fleet_names_failed_host),
         cmocka_unit_test(test_spawn_fleet_stop_kills_stubborn),
         cmocka_unit_test(test_spawn_fleet_needs_allow),
+        cmocka_unit_test(test_spawn_plan_allow_fixed_dirs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
