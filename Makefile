@@ -231,10 +231,12 @@ ifdef NFS_PREFIX
 endif
 
 # `make deb`: a binary package built by dpkg-buildpackage (debian/), reusing
-# this tree's build (no pre-clean); the .deb lands in build/deb/.
+# this tree's build (no pre-clean); the .deb lands in build/deb/.  It needs
+# debian/control's Build-Depends (scripts/install-deps.sh installs them, or
+# `apt-get build-dep ./`), which dpkg-buildpackage checks itself.
 DEB_DIR  := $(CURDIR)/build/deb
 DEB_JOBS ?= 2
-deb: deps
+deb:
 	@command -v dh >/dev/null || { echo "make deb: debhelper is missing (scripts/install-deps.sh)" >&2; exit 2; }
 	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
 	NFSTORM_DEB_DIR=$(DEB_DIR) dpkg-buildpackage -b -uc -us --no-pre-clean -j$(DEB_JOBS) \
