@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# make deb builds a Debian package with dpkg-buildpackage; apt-get installs
+# it; the installed /usr/bin/nfstorm runs a real 2-agent --local run with an
+# exact result, the agent finds the libnfs the package carries, the example
+# unit verifies against the installed agent; the package is removed at the
+# end whatever happens (EXIT trap).
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] || skip "needs root to install a package"
+command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null \
+  || skip "dpkg-dev or debhelper is missing (scripts/install-deps.sh)"
+remove_pkg() { dpkg -s nfstorm >/dev/null 2>&1 && dpkg -r nfstorm >/dev/null 2>&1; cleanup; }
+trap remove_pkg EXIT
+cd "$ROOT" || fail "no $ROOT"
+ver=$(sed -n 's/^#define NFSTORM_VERSION "\(.*\)"$/\1/p' common/version.h)
+[ "$(dpkg-parsechangelog -S Version)" = "$ver" ] || fail "debian/changelog's version is not $ver"
+
+start=$(date +%s.%N)
+make --no-print-directory deb >"$T/deb.log" 2>&1 || fail "make deb: $(tail -15 "$T/deb.log")"
+secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+DEB=$ROOT/build/deb/nfstorm_${ver}_$(dpkg --print-architecture).deb
+[ -f "$DEB" ] || fail "no $DEB: $(ls build/deb)"
+
+deps=$(dpkg-deb -f "$DEB" Depends)
+for lib in libc6 libuv1 libmsgpackc2 libinih1 libjansson4 libssl3 liburing2; do
+  grep -q "\b$lib\b" <<<"$deps" || fail "Depends lacks $lib: $deps"
+done
+dpkg-deb -c "$DEB" | awk '{print $6}' >"$T/files"
+for f in ./usr/bin/nfstorm ./usr/bin/nfstorm-agent ./usr/share/doc/nfstorm/copyright \
+         ./usr/share/nfstorm/deploy/k8s/50-agents.yaml ./usr/share/nfstorm/deploy/systemd/nfstorm-agent.service; do
+  grep -qx -- "$f" "$T/files" || fail "the package lacks $f"
+done
+if [ -f deps/libnfs/lib/pkgconfig/libnfs.pc ]; then
+  grep -q '^./usr/lib/nfstorm/libnfs.so.' "$T/files" || fail "the package does not carry deps/'s libnfs"
+  grep -q 'libnfs' <<<"$deps" && fail "Depends names a libnfs though the package carries its own: $deps"
+  dpkg-deb -e "$DEB" "$T/ctl"
+  [ -e "$T/ctl/shlibs" ] && fail "the package exports its private libnfs (shlibs: $(cat "$T/ctl/shlibs"))"
+fi
+
+DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=120 "$DEB" >"$T/apt.log" 2>&1 \
+  || fail "apt-get install: $(tail -5 "$T/apt.log")"
+[ "$(dpkg-query -W -f='${Status} ${Version}' nfstorm)" = "install ok installed $ver" ] || fail "not installed"
+/usr/bin/nfstorm --version | grep -q "^nfstorm $ver" || fail "version: $(/usr/bin/nfstorm --version)"
+if [ -f deps/libnfs/lib/pkgconfig/libnfs.pc ]; then
+  ldd /usr/bin/nfstorm-agent | grep -Eq '=> /usr/(bin/\.\./)?lib/nfstorm/libnfs\.so\.' || fail "agent's libnfs: $(ldd /usr/bin/nfstorm-agent | grep nfs)"
+fi
+( cd "$T" && env -u LD_LIBRARY_PATH timeout 60 /usr/bin/nfstorm run --local 2 --quiet --json "$T/r.json" \
+  --name=w --rw=write --bs=4k --size=2M >"$T/run.out" 2>&1 ) || fail "installed nfstorm's run: $(tail -5 "$T/run.out")"
+check_merge "$T/r.json" write 4096 100
+py "$T/r.json" <<'P'
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"][0]
+assert len(ph["agents"]) == 2, len(ph["agents"])
+assert ph["ops"]["write"]["ops"] == 1024, ph["ops"]["write"]["ops"]
+assert ph["ops"]["write"]["bytes"] == 2 * 2 * 1048576, ph["ops"]["write"]["bytes"]
+P
+if command -v systemd-analyze >/dev/null; then
+  out=$(systemd-analyze verify --man=no /usr/share/nfstorm/deploy/systemd/nfstorm-agent.service 2>&1) \
+    && [ -z "$out" ] || fail "the installed unit does not verify: $out"
+fi
+dpkg -r nfstorm >/dev/null 2>&1 || fail "dpkg -r nfstorm"
+[ ! -e /usr/bin/nfstorm ] && [ ! -e /usr/lib/nfstorm ] || fail "dpkg -r left files behind"
+echo "ok: make deb (${secs} s) built $(basename "$DEB"); installed, ran 2 agents x 2 MiB, removed"
