@@ -208,7 +208,9 @@ endif
 DEPLOY_FILES := $(shell find deploy -type f 2>/dev/null | sort)
 DOC_FILES    := README.md $(wildcard docs/*.md)
 
-.PHONY: install deb
+.PHONY: install install-bins deb
+# The binaries as installed (the package's build step: it leaves bin/ alone).
+install-bins: $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent
 $(INST_DIR)/nfstorm: $(call obj,coordinator/main.c) $(LIBCOORD) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(INST_LDLIBS)

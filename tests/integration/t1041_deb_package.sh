@@ -14,8 +14,10 @@ cd "$ROOT" || fail "no $ROOT"
 ver=$(sed -n 's/^#define NFSTORM_VERSION "\(.*\)"$/\1/p' common/version.h)
 [ "$(dpkg-parsechangelog -S Version)" = "$ver" ] || fail "debian/changelog's version is not $ver"
 
+bin_before=$(sha256sum bin/nfstorm bin/nfstorm-agent 2>/dev/null)
 start=$(date +%s.%N)
 make --no-print-directory deb >"$T/deb.log" 2>&1 || fail "make deb: $(tail -15 "$T/deb.log")"
+[ "$(sha256sum bin/nfstorm bin/nfstorm-agent 2>/dev/null)" = "$bin_before" ] || fail "make deb changed bin/"
 secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 DEB=$ROOT/build/deb/nfstorm_${ver}_$(dpkg --print-architecture).deb
 [ -f "$DEB" ] || fail "no $DEB: $(ls build/deb)"
