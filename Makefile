@@ -218,7 +218,7 @@ $(INST_DIR)/nfstorm-agent: $(call obj,agent/main.c) $(LIBAGENT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(INST_LDLIBS)
 
-install: $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent
+install: install-bins
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples \
 	   $(DESTDIR)$(PREFIX)/share/nfstorm/deploy
 	install -m 0755 $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent $(DESTDIR)$(PREFIX)/bin/
