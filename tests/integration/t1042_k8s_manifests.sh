@@ -63,5 +63,7 @@ broken "results volume" '--json /tmp/result.json is not on a writable persistent
   40-coordinator.yaml 's|/results/result.json|/tmp/result.json|'
 broken "allow dir" 'allowed directory /data/nfstorm is not on a writable persistent volume' \
   50-agents.yaml 's|value: /mnt/efs/nfstorm|value: /data/nfstorm|'
-[ $n -eq 14 ] || fail "ran $n broken copies, not 14"
-echo "ok: deploy/k8s passes; 14 broken copies refused"
+broken "service links" 'agent pods need enableServiceLinks: false' \
+  50-agents.yaml '/enableServiceLinks: false/d'
+[ $n -eq 15 ] || fail "ran $n broken copies, not 15"
+echo "ok: deploy/k8s passes; 15 broken copies refused"

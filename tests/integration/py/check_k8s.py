@@ -345,6 +345,9 @@ def main():
     else:
         w, ns, tmpl, _ = pods["agent"]
         agent_labels = get(tmpl, "metadata.labels")
+        if tmpl["spec"].get("enableServiceLinks") is not False:
+            err(w, "agent pods need enableServiceLinks: false (Service variables could "
+                   "look like NFSTORM_AGENT_* ones)")
         for c in tmpl["spec"]["containers"]:
             cname = f"{w} container {c['name']}"
             env = c["_env"]
