@@ -192,6 +192,60 @@ fuzz: fuzz-build
 	  echo "fuzz: fuzz_$(h) ok for $(FUZZ_SECONDS) s ($$(grep -o 'number_of_executed_units: [0-9]*' \
 	    $(FUZZ_DIR)/$(h).long.log | grep -o '[0-9]*$$') runs)" && ) true
 
+# ---- install, deb (docs/fleet.md, "Packages") ----
+# `make install` links the two binaries again with an install rpath: the
+# libnfs the build uses from deps/ is copied to PREFIX/lib/nfstorm and the
+# binaries find it there through $ORIGIN, so the installed tree also runs
+# when copied elsewhere.  With the system's libnfs there is nothing to carry.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+comma    := ,
+INST_DIR := $(BUILD)/install
+INST_LDLIBS := $(filter-out -Wl$(comma)-rpath$(comma)%,$(LDLIBS))
+ifdef NFS_PREFIX
+INST_LDLIBS += -Wl,-rpath,'$$ORIGIN/../lib/nfstorm'
+endif
+DEPLOY_FILES := $(shell find deploy -type f 2>/dev/null | sort)
+DOC_FILES    := README.md $(wildcard docs/*.md)
+
+.PHONY: install install-bins deb
+# The binaries as installed (the package's build step: it leaves bin/ alone).
+install-bins: $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent
+$(INST_DIR)/nfstorm: $(call obj,coordinator/main.c) $(LIBCOORD) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(INST_LDLIBS)
+$(INST_DIR)/nfstorm-agent: $(call obj,agent/main.c) $(LIBAGENT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(INST_LDLIBS)
+
+install: install-bins
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples \
+	   $(DESTDIR)$(PREFIX)/share/nfstorm/deploy
+	install -m 0755 $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 $(DOC_FILES) $(DESTDIR)$(PREFIX)/share/doc/nfstorm/
+	install -m 0644 $(wildcard examples/*) $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples/
+	@set -e; for f in $(DEPLOY_FILES); do \
+	  echo "install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/nfstorm/$$f"; \
+	  install -D -m 0644 "$$f" "$(DESTDIR)$(PREFIX)/share/nfstorm/$$f"; done
+ifdef NFS_PREFIX
+	install -d $(DESTDIR)$(PREFIX)/lib/nfstorm
+	cp -P $(NFS_PREFIX)/lib/libnfs.so.* $(DESTDIR)$(PREFIX)/lib/nfstorm/
+endif
+
+# `make deb`: a binary package built by dpkg-buildpackage (debian/), reusing
+# this tree's build (no pre-clean); the .deb lands in build/deb/.  It needs
+# debian/control's Build-Depends (scripts/install-deps.sh installs them, or
+# `apt-get build-dep ./`), which dpkg-buildpackage checks itself.
+DEB_DIR  := $(CURDIR)/build/deb
+DEB_JOBS ?= 2
+deb:
+	@command -v dh >/dev/null || { echo "make deb: debhelper is missing (scripts/install-deps.sh)" >&2; exit 2; }
+	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	NFSTORM_DEB_DIR=$(DEB_DIR) dpkg-buildpackage -b -uc -us --no-pre-clean -j$(DEB_JOBS) \
+	  --buildinfo-file=$(DEB_DIR)/nfstorm.buildinfo --buildinfo-option=-u$(DEB_DIR) \
+	  --changes-file=$(DEB_DIR)/nfstorm.changes --changes-option=-u$(DEB_DIR)
+	@ls $(DEB_DIR)/*.deb
+
 clean:
 	rm -rf build bin
 
