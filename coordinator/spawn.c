@@ -33,6 +33,7 @@
 
 #define SPAWN_CMD_MAX 65536
 #define SPAWN_LOG_TAIL 4096      /* bytes read back for a child's last line */
+#define SPAWN_LOG_MAX (1u << 20) /* a log past this starts again (O_APPEND: at 0) */
 
 int spawn_shell_quote(const char *s, char *buf, size_t cap, size_t *len)
 {
@@ -254,12 +255,12 @@ static int log_file(void)
     char path[4096];
     int fd;
 #ifdef O_TMPFILE
-    fd = open(dir && dir[0] ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    fd = open(dir && dir[0] ? dir : "/tmp", O_TMPFILE | O_RDWR | O_APPEND | O_CLOEXEC, 0600);
     if (fd >= 0)
         return fd;
 #endif
     snprintf(path, sizeof path, "%s/nfstorm-spawn.XXXXXX", dir && dir[0] ? dir : "/tmp");
-    fd = mkostemp(path, O_CLOEXEC);
+    fd = mkostemp(path, O_APPEND | O_CLOEXEC);
     if (fd < 0)
         return -errno;
     unlink(path);
@@ -412,6 +413,13 @@ int spawn_fleet_check(struct spawn_fleet *f, char *err, size_t errlen)
                 c->status = st;
                 c->pid = 0;
             } else if (r == 0 || (r < 0 && errno == EINTR)) {
+                /* a long run's agent log must not fill the disk; only its
+                 * last line matters, and only if the child ends */
+                struct stat lst;
+                if (c->log_fd >= 0 && fstat(c->log_fd, &lst) == 0 && lst.st_size > SPAWN_LOG_MAX) {
+                    int trc = ftruncate(c->log_fd, 0);
+                    (void)trc;      /* a log that cannot shrink only costs disk */
+                }
                 continue;
             } else {
                 c->pid = 0;     /* not ours any more: count it as ended */

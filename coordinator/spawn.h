@@ -19,7 +19,8 @@
  *
  * Each child's stdout and stderr (ssh's messages and, through the
  * terminal, the agent's log) go to an unlinked temporary file whose last
- * line names why a host failed (spawn_fleet_check): nothing stays on disk.
+ * line names why a host failed (spawn_fleet_check): nothing stays on disk,
+ * and a file past 1 MiB starts again (checked on every spawn_fleet_check).
  * Single-threaded: call from the coordinator's main thread only. */
 #ifndef NFSTORM_SPAWN_H
 #define NFSTORM_SPAWN_H

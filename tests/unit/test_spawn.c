@@ -198,6 +198,34 @@ static void test_spawn_fleet_stop_kills_stubborn(void **state)
     unlink(ssh);
 }
 
+static void test_spawn_fleet_log_capped(void **state)
+{
+    struct spawn_options o = { 0 };
+    struct spawn_fleet f;
+    char err[256], line[64] = "";
+    char *hosts[] = { "h1" };
+    char *ssh = fake_ssh("head -c 1200000 /dev/zero | tr '\\0' x; echo; echo last; exec sleep 30");
+    struct stat st;
+    (void)state;
+    o.ssh = ssh;
+    o.allow[o.nallow++] = "/d";
+    o.port = 1;
+    assert_int_equal(spawn_fleet_start(&f, &o, hosts, NULL, 1, err, sizeof err), 0);
+    for (int i = 0; i < 500 && strcmp(line, "last") != 0; i++) {
+        struct timespec ts = { 0, 10 * 1000000L };
+        nanosleep(&ts, NULL);
+        spawn_child_last_line(&f.child[0], line, sizeof line);
+    }
+    assert_string_equal(line, "last");
+    assert_int_equal(fstat(f.child[0].log_fd, &st), 0);
+    assert_true(st.st_size > 1200000);
+    assert_int_equal(spawn_fleet_check(&f, err, sizeof err), 0);
+    assert_int_equal(fstat(f.child[0].log_fd, &st), 0);
+    assert_int_equal(st.st_size, 0);        /* started again */
+    spawn_fleet_stop(&f, 2000);
+    unlink(ssh);
+}
+
 static void test_spawn_fleet_needs_allow(void **state)
 {
     struct spawn_options o = { 0 };
@@ -245,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_spawn_ssh_argv_refuses),
         cmocka_unit_test(test_spawn_fleet_names_failed_host),
         cmocka_unit_test(test_spawn_fleet_stop_kills_stubborn),
+        cmocka_unit_test(test_spawn_fleet_log_capped),
         cmocka_unit_test(test_spawn_fleet_needs_allow),
         cmocka_unit_test(test_spawn_plan_allow_fixed_dirs),
     };
