@@ -7,6 +7,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "common/xmalloc.h"
+#include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
@@ -54,29 +55,23 @@ static void put(struct journal *j, json_t *o)
     json_decref(o);
 }
 
-static json_t *hist_json(const struct hist *h)
-{
-    json_t *b = json_array();
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-        if (h->bucket[i]) {
-            json_array_append_new(b, json_integer(i));
-            json_array_append_new(b, json_integer((json_int_t)h->bucket[i]));
-        }
-    return json_pack("{sIsIsIsIso}", "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns,
-                     "min", (json_int_t)(h->count ? h->min_ns : 0), "max", (json_int_t)h->max_ns, "b", b);
-}
-
+/* Per op type: counters, and the histograms in hist_json's form (svc and
+ * timeouts only when there are any: rate-limited jobs, timed-out ops). */
 static json_t *ops_json(const struct op_set *s)
 {
     json_t *ops = json_object();
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &s->op[t];
+        json_t *v;
         if (!o->ops && !o->errors)
             continue;
-        json_object_set_new(ops, op_type_name((enum op_type)t),
-                            json_pack("{sIsIsIsIsoso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
-                                      "errors", (json_int_t)o->errors, "timeouts", (json_int_t)o->timeouts,
-                                      "lat", hist_json(&o->lat), "svc", hist_json(&o->svc)));
+        v = json_pack("{sIsIsIso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
+                      "errors", (json_int_t)o->errors, "lat", hist_json_encode(&o->lat));
+        if (v && o->timeouts)
+            json_object_set_new(v, "timeouts", json_integer((json_int_t)o->timeouts));
+        if (v && o->svc.count)
+            json_object_set_new(v, "svc", hist_json_encode(&o->svc));
+        json_object_set_new(ops, op_type_name((enum op_type)t), v);
     }
     return ops;
 }
@@ -206,32 +201,11 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
     return 0;
 }
 
-static int hist_of(json_t *o, struct hist *h)
-{
-    json_t *b = json_object_get(o, "b");
-    uint64_t sum = 0;
-    hist_init(h);
-    if (!o || u64_of(o, "count", &h->count) || u64_of(o, "sum", &h->sum_ns) ||
-        u64_of(o, "min", &h->min_ns) || u64_of(o, "max", &h->max_ns) || !json_is_array(b) ||
-        json_array_size(b) % 2)
-        return -1;
-    if (h->count == 0)
-        h->min_ns = UINT64_MAX;
-    for (size_t i = 0; i < json_array_size(b); i += 2) {
-        json_t *idx = json_array_get(b, i), *n = json_array_get(b, i + 1);
-        if (!json_is_integer(idx) || !json_is_integer(n) || json_integer_value(idx) < 0 ||
-            json_integer_value(idx) >= HIST_NBUCKETS || json_integer_value(n) < 0)
-            return -1;
-        h->bucket[json_integer_value(idx)] += (uint64_t)json_integer_value(n);
-        sum += (uint64_t)json_integer_value(n);
-    }
-    return sum == h->count ? 0 : -1;
-}
-
 static int ops_of(json_t *ops, struct op_set *s)
 {
     const char *name;
     json_t *v;
+    char why[128];
     op_set_init(s);
     if (!json_is_object(ops))
         return -1;
@@ -242,8 +216,9 @@ static int ops_of(json_t *ops, struct op_set *s)
             return -1;
         o = &s->op[t];
         if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
-            u64_of(v, "timeouts", &o->timeouts) ||
-            hist_of(json_object_get(v, "lat"), &o->lat) || hist_of(json_object_get(v, "svc"), &o->svc))
+            (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
+            hist_json_decode(json_object_get(v, "lat"), &o->lat, why, sizeof why) ||
+            (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why, sizeof why)))
             return -1;
     }
     return 0;

@@ -30,6 +30,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/hist_json.h"
 #include "coordinator/verdict.h"
 
 struct jb {
@@ -60,27 +61,10 @@ static json_t *jint(uint64_t v)
     return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
-/* Sparse buckets [[low_ns, count], ...] so a saved result can be re-read
- * into exact histograms (result_load.c); only for phase and agent totals,
- * intervals keep the percentiles alone to bound the file size. */
-static json_t *buckets_json(struct jb *b, const struct hist *h)
-{
-    json_t *arr = json_array();
-
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-        json_t *pair;
-
-        if (h->bucket[i] == 0)
-            continue;
-        pair = json_array();
-        push(b, pair, jint(hist_bucket_low(i)));
-        push(b, pair, jint(h->bucket[i]));
-        push(b, arr, pair);
-    }
-    return arr;
-}
-
-static json_t *lat_json(struct jb *b, const struct hist *h, int buckets)
+/* The percentiles for readers, and "hist", the histogram itself in the one
+ * form (hist_json.h), so result_load gets it back exactly: the phase's, each
+ * agent's and each interval's, and the service time's too. */
+static json_t *lat_json(struct jb *b, const struct hist *h)
 {
     json_t *o = json_object();
 
@@ -92,13 +76,12 @@ static json_t *lat_json(struct jb *b, const struct hist *h, int buckets)
     put(b, o, "p99", jint(hist_percentile(h, 99.0)));
     put(b, o, "p999", jint(hist_percentile(h, 99.9)));
     put(b, o, "max", jint(h->count ? h->max_ns : 0));
-    if (buckets)
-        put(b, o, "buckets", buckets_json(b, h));
+    put(b, o, "hist", hist_json_encode(h));
     return o;
 }
 
 /* One op type's object; rates over duration_ns. */
-static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration_ns, int buckets)
+static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration_ns)
 {
     json_t *j = json_object();
 
@@ -107,19 +90,19 @@ static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration
     put(b, j, "errors", jint(o->errors));
     put(b, j, "iops", json_real(result_iops(o, duration_ns)));
     put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
-    put(b, j, "lat_ns", lat_json(b, &o->lat, buckets));
+    put(b, j, "lat_ns", lat_json(b, &o->lat));
     if (o->timeouts)
         put(b, j, "timeouts", jint(o->timeouts));
     /* rate-limited jobs: lat_ns is the response time (from when each op
      * was due), svc_ns the service time (from when it was issued) */
     if (o->svc.count)
-        put(b, j, "svc_ns", lat_json(b, &o->svc, 0));
+        put(b, j, "svc_ns", lat_json(b, &o->svc));
     return j;
 }
 
 /* {"read": {...}, "write": {...}} with only op types that saw ops or errors;
  * rates over duration_ns. */
-static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns, int buckets)
+static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns)
 {
     json_t *ops = json_object();
 
@@ -128,7 +111,7 @@ static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_
 
         if (o->ops == 0 && o->errors == 0)
             continue;
-        put(b, ops, op_type_name((enum op_type)t), op_json(b, o, duration_ns, buckets));
+        put(b, ops, op_type_name((enum op_type)t), op_json(b, o, duration_ns));
     }
     return ops;
 }
@@ -145,7 +128,7 @@ static json_t *interval_ops_json(struct jb *b, const struct run_result *r, uint3
         if (s->count[t].ops == 0 && s->count[t].errors == 0)
             continue;
         put(b, ops, op_type_name((enum op_type)t),
-            op_json(b, result_interval_op(r, phase, k, (enum op_type)t, scratch), duration_ns, 0));
+            op_json(b, result_interval_op(r, phase, k, (enum op_type)t, scratch), duration_ns));
     }
     return ops;
 }
@@ -216,7 +199,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "participating", json_boolean(ap->participating));
         if (ap->error)
             put(b, j, "error", json_string(ap->error));
-        put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur, 1));
+        put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur));
         put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
@@ -257,6 +240,8 @@ static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t
 
             put(b, aj, "id", jint(r->agents[a].id));
             put(b, aj, "ops", counters_json(b, &s->agent[a]));
+            if (!s->agent[a].reported)    /* membership: absent means it reported */
+                put(b, aj, "reported", json_false());
             if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
                 put(b, aj, "inflight", jint(s->agent[a].inflight));
                 put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
@@ -313,7 +298,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     else
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
-    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns, 1));
+    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
     fairness_phase(r, phase, share, &f);
     put(b, fj, "jain", json_real(f.jain));
     put(b, fj, "slowest", f.ncounted ? jint(f.slowest) : json_null());
