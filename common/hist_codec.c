@@ -13,6 +13,7 @@ static int dec_fail(struct hist_dec *d, const char *fmt, ...)
 {
     va_list ap;
 
+    hist_init(d->h);            /* never left half filled */
     if (d->why[0] == '\0') {
         va_start(ap, fmt);
         vsnprintf(d->why, sizeof d->why, fmt, ap);

@@ -39,7 +39,8 @@
 #define HIST_CODEC_MAX_VALUES (2u * HIST_NBUCKETS)
 
 struct hist_dec {
-    struct hist *h;        /* being filled; valid only once hist_dec_end returned 0 */
+    struct hist *h;        /* being filled; valid once hist_dec_end returned 0,
+                              reset to empty by any failure */
     uint64_t total;        /* sum of the counts so far */
     int64_t prev;          /* last index, -1 before the first */
     uint32_t first, last;  /* first and last non-empty bucket */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/hist_codec.h"
 #include "common/xmalloc.h"
 #include "coordinator/hist_json.h"
 
@@ -156,20 +157,37 @@ static json_t *get_array(struct ctx *c, json_t *obj, const char *path, const cha
 }
 
 /* lat_ns or svc_ns: the histogram is "hist" (hist_json.h, checked by the
- * one decoder); the percentiles beside it are derived and not read back. */
+ * one decoder); min, max and the percentiles beside it are derived from it
+ * and must agree with it (a hand-edited file that does not is refused). */
 static void load_lat(struct ctx *c, json_t *lat, const char *path, uint64_t ops, struct hist *h)
 {
+    static const char *const pk[4] = { "p50", "p90", "p99", "p999" };
+    static const double q[4] = { 50.0, 90.0, 99.0, 99.9 };
+    uint64_t pct[4], min, max;
     char sub[512], why[160];
     json_t *hj;
 
     hist_init(h);
+    min = get_u64(c, lat, path, "min", INT64_MAX);
+    for (int i = 0; i < 4; i++)
+        pct[i] = get_u64(c, lat, path, pk[i], INT64_MAX);
+    max = get_u64(c, lat, path, "max", INT64_MAX);
     hj = get(c, lat, path, "hist", sub, sizeof(sub));
     if (!hj)
         return;
     if (hist_json_decode(hj, h, why, sizeof(why)) < 0)
         return fail(c, sub, "%s", why);
     if (h->count > ops)
-        fail(c, sub, "count %llu is above ops %llu", (unsigned long long)h->count, (unsigned long long)ops);
+        return fail(c, sub, "count %llu is above ops %llu", (unsigned long long)h->count,
+                    (unsigned long long)ops);
+    if (min != hist_enc_min(h) || max != h->max_ns)
+        return fail(c, path, "min/max %llu/%llu disagree with the histogram's %llu/%llu",
+                    (unsigned long long)min, (unsigned long long)max,
+                    (unsigned long long)hist_enc_min(h), (unsigned long long)h->max_ns);
+    for (int i = 0; i < 4; i++)
+        if (pct[i] != hist_percentile(h, q[i]))
+            return fail(c, path, "%s %llu disagrees with the histogram's %llu", pk[i],
+                        (unsigned long long)pct[i], (unsigned long long)hist_percentile(h, q[i]));
 }
 
 /* The optional keys of an op type: timeouts, and svc_ns (rate-limited

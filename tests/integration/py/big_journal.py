@@ -17,12 +17,14 @@ with open(path, "w") as f:
     b = []
     for i in range(200, 1400, 3):
         b += [i, 5]
-    lat = {"count": len(b) // 2 * 5, "sum": 10**9, "min": 100, "max": 10**6, "b": b}
-    svc = {"count": 0, "sum": 0, "min": 0, "max": 0, "b": []}
+    # min and max lie in the first and last bucket (common/hist_codec.h):
+    # the lowest value of each (common/hist.c, hist_bucket_low)
+    def low(i):
+        return i if i < 128 else (64 + i % 64) << (i // 64 - 1)
+    lat = {"count": len(b) // 2 * 5, "sum": 10**9, "min": low(b[0]), "max": low(b[-2]), "b": b}
 
     def ops(h):
-        return {"read": {"ops": h["count"], "bytes": h["count"] * 4096, "errors": 0, "timeouts": 0,
-                         "lat": h, "svc": svc}}
+        return {"read": {"ops": h["count"], "bytes": h["count"] * 4096, "errors": 0, "lat": h}}
     for k in range(n):
         for a in range(4):
             dump({"type": "interval", "phase": 0, "agent": a, "k": k, "inflight": 0, "oldest_ns": 0,
