@@ -201,11 +201,12 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
     return 0;
 }
 
-static int ops_of(json_t *ops, struct op_set *s)
+/* why (JOURNAL_WHY_MAX bytes) gets the histogram decoder's reason. */
+#define JOURNAL_WHY_MAX 160
+static int ops_of(json_t *ops, struct op_set *s, char *why)
 {
     const char *name;
     json_t *v;
-    char why[128];
     op_set_init(s);
     if (!json_is_object(ops))
         return -1;
@@ -217,8 +218,9 @@ static int ops_of(json_t *ops, struct op_set *s)
         o = &s->op[t];
         if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
             (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
-            hist_json_decode(json_object_get(v, "lat"), &o->lat, why, sizeof why) ||
-            (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why, sizeof why)))
+            hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX) ||
+            (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why,
+                                                           JOURNAL_WHY_MAX)))
             return -1;
     }
     return 0;
@@ -278,6 +280,7 @@ struct replay {
     struct op_set *acc;        /* [nagents] */
     uint32_t *nint;            /* [nagents] */
     uint32_t *sealed;          /* [nphases]: slots below this are sealed */
+    char why[JOURNAL_WHY_MAX]; /* a histogram's fault, for the error line */
 };
 
 static void replay_seal(struct run_result *r, struct replay *rp, uint32_t phase, uint32_t k)
@@ -417,7 +420,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         struct op_set *s = xmalloc(sizeof *s);
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
                  phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
-                 ops_of(json_object_get(o, "ops"), s) ||
+                 ops_of(json_object_get(o, "ops"), s, rp->why) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
         if (rc == 0) {
@@ -440,7 +443,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
                  agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
                  u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
-                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot) ? -1 : 0;
+                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot, rp->why) ? -1 : 0;
         if (rc == 0) {
             ap->cores = (uint32_t)cores;
             ap->nintervals = (uint32_t)nint;
@@ -543,7 +546,8 @@ int journal_replay(const char *path, struct run_result *r, struct journal_gaps *
             break;
         }
         if (apply_line(r, o, &rp) < 0) {
-            snprintf(err, errlen, "%s:%d: bad journal entry", path, lineno);
+            snprintf(err, errlen, "%s:%d: bad journal entry%s%s", path, lineno, rp.why[0] ? ": " : "",
+                     rp.why);
             rc = -EINVAL;
         }
         json_decref(o);
