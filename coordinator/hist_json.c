@@ -14,20 +14,21 @@ static json_t *jint(uint64_t v)
 
 json_t *hist_json_encode(const struct hist *h)
 {
-    json_t *b = json_array(), *o;
-    int bad = !b;
+    json_t *runs = json_array();
+    struct hist_enc e;
+    uint64_t v;
+    int bad = !runs;
 
-    for (unsigned i = 0; !bad && i < HIST_NBUCKETS; i++)
-        if (h->bucket[i])
-            bad = json_array_append_new(b, jint(i)) != 0 || json_array_append_new(b, jint(h->bucket[i])) != 0;
+    hist_enc_begin(&e, h);
+    while (!bad && hist_enc_next(&e, &v))
+        bad = json_array_append_new(runs, jint(v)) != 0;
     if (bad) {
-        json_decref(b);
+        json_decref(runs);
         return NULL;
     }
-    /* "o" steals b, also when pack fails */
-    o = json_pack("{sIsIsIsIso}", "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns,
-                  "min", (json_int_t)hist_enc_min(h), "max", (json_int_t)h->max_ns, "b", b);
-    return o;
+    /* "o" steals runs, also when pack fails */
+    return json_pack("{sIsIsIsIso}", "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns,
+                     "min", (json_int_t)hist_enc_min(h), "max", (json_int_t)h->max_ns, "runs", runs);
 }
 
 static int u64_at(json_t *o, const char *key, uint64_t *v, char *why, size_t whylen)
@@ -50,7 +51,7 @@ int hist_json_decode(json_t *o, struct hist *h, char *why, size_t whylen)
 {
     uint64_t count = 0, sum = 0, min = 0, max = 0;
     struct hist_dec d;
-    json_t *b;
+    json_t *runs;
     int rc;
 
     hist_init(h);
@@ -61,25 +62,22 @@ int hist_json_decode(json_t *o, struct hist *h, char *why, size_t whylen)
     if (u64_at(o, "count", &count, why, whylen) || u64_at(o, "sum", &sum, why, whylen) ||
         u64_at(o, "min", &min, why, whylen) || u64_at(o, "max", &max, why, whylen))
         return -EINVAL;
-    b = json_object_get(o, "b");
-    if (!json_is_array(b)) {
-        snprintf(why, whylen, "'b' %s", b ? "is not an array" : "missing");
+    runs = json_object_get(o, "runs");
+    if (!json_is_array(runs)) {
+        snprintf(why, whylen, "'runs' %s", runs ? "is not an array" : "missing");
         return -EINVAL;
     }
-    rc = hist_dec_begin(&d, h, count, sum, min, max, json_array_size(b));
-    for (size_t i = 0; rc == 0 && i < json_array_size(b); i += 2) {
-        json_t *idx = json_array_get(b, i), *n = json_array_get(b, i + 1);
+    rc = hist_dec_begin(&d, h, count, sum, min, max, json_array_size(runs));
+    for (size_t i = 0; rc == 0 && i < json_array_size(runs); i++) {
+        json_t *x = json_array_get(runs, i);
 
-        if (!json_is_integer(idx) || !json_is_integer(n) || json_integer_value(idx) < 0 ||
-            json_integer_value(n) < 0)
-            rc = hist_dec_fail(&d, "'b' holds a value that is not an unsigned integer");
-        else
-            rc = hist_dec_bucket(&d, (uint64_t)json_integer_value(idx), (uint64_t)json_integer_value(n));
+        rc = !json_is_integer(x) || json_integer_value(x) < 0 ?
+             hist_dec_fail(&d, "'runs' holds a value that is not an unsigned integer") :
+             hist_dec_value(&d, (uint64_t)json_integer_value(x));
     }
     if (rc == 0)
         rc = hist_dec_end(&d);
     if (rc) {
-        hist_init(h);
         snprintf(why, whylen, "%s", d.why);
         return rc;
     }

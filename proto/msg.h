@@ -19,7 +19,7 @@
 #include "proto/auth.h"
 #include "proto/frame.h"
 
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2
 #define MSG_TEXT_MAX  512     /* error text, host names */
 
 enum msg_type {

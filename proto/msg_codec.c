@@ -51,25 +51,23 @@ static void pack_u64(msgpack_packer *pk, const char *key, uint64_t v)
     msgpack_pack_uint64(pk, v);
 }
 
-/* The histogram form of common/hist_codec.h: only non-zero buckets, as
- * [idx, n, idx, n, ...] by increasing idx. */
+/* The histogram form of common/hist_codec.h: the non-empty buckets as
+ * runs [skip, len, counts...]. */
 static void pack_hist(msgpack_packer *pk, const struct hist *h)
 {
-    uint32_t nz = hist_enc_nbuckets(h);
+    struct hist_enc e;
+    uint32_t n = hist_enc_begin(&e, h);
+    uint64_t v;
 
     msgpack_pack_map(pk, 5);
     pack_u64(pk, "count", h->count);
     pack_u64(pk, "sum", h->sum_ns);
     pack_u64(pk, "min", hist_enc_min(h));
     pack_u64(pk, "max", h->max_ns);
-    pack_cstr(pk, "b");
-    msgpack_pack_array(pk, 2 * nz);
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-        if (h->bucket[i]) {
-            msgpack_pack_uint32(pk, i);
-            msgpack_pack_uint64(pk, h->bucket[i]);
-        }
-    }
+    pack_cstr(pk, "runs");
+    msgpack_pack_array(pk, n);
+    while (hist_enc_next(&e, &v))
+        msgpack_pack_uint64(pk, v);
 }
 
 static int op_stats_sent(const struct op_stats *o)
@@ -499,7 +497,7 @@ static int get_array(struct dctx *c, const msgpack_object *map, const char *key,
 /* The histogram form of common/hist_codec.h; every check is the decoder's. */
 static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h)
 {
-    const msgpack_object_array *b = NULL;
+    const msgpack_object_array *runs = NULL;
     uint64_t count = 0, sum = 0, min = 0, max = 0;
     struct hist_dec d;
     int rc;
@@ -509,23 +507,17 @@ static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h
         (rc = get_u64(c, map, "sum", 0, UINT64_MAX, &sum)) ||
         (rc = get_u64(c, map, "min", 0, UINT64_MAX, &min)) ||
         (rc = get_u64(c, map, "max", 0, UINT64_MAX, &max)) ||
-        (rc = get_array(c, map, "b", 0, HIST_CODEC_MAX_VALUES, &b)))
+        (rc = get_array(c, map, "runs", 0, HIST_CODEC_MAX_VALUES, &runs)))
         return rc;
-    rc = hist_dec_begin(&d, h, count, sum, min, max, b->size);
-    for (uint32_t i = 0; rc == 0 && i < b->size; i += 2) {
-        const msgpack_object *idx = &b->ptr[i], *cnt = &b->ptr[i + 1];
-        if (idx->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-            cnt->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-            rc = hist_dec_fail(&d, "'b' holds a value that is not an unsigned integer");
-        else
-            rc = hist_dec_bucket(&d, idx->via.u64, cnt->via.u64);
-    }
+    rc = hist_dec_begin(&d, h, count, sum, min, max, runs->size);
+    for (uint32_t i = 0; rc == 0 && i < runs->size; i++)
+        rc = runs->ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER ?
+             hist_dec_fail(&d, "'runs' holds a value that is not an unsigned integer") :
+             hist_dec_value(&d, runs->ptr[i].via.u64);
     if (rc == 0)
         rc = hist_dec_end(&d);
-    if (rc) {
-        hist_init(h);
+    if (rc)
         return fail(c, "%s", d.why);
-    }
     return 0;
 }
 

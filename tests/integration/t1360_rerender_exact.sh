@@ -47,11 +47,18 @@ import json, sys
 r = json.load(open(sys.argv[1])); ph = r["phases"][0]
 ts = [json.loads(l) for l in open(sys.argv[2]) if '"agent":"all"' in l]
 assert len(ts) == len(ph["intervals"]) >= 3, (len(ts), len(ph["intervals"]))
+both = 0
 for i, t in zip(ph["intervals"], ts):
-    for op in ("read", "write"):
+    both += "read" in i["ops"] and "write" in i["ops"]
+    for op in i["ops"]:
         h = i["ops"][op]["lat_ns"]["hist"]
-        assert h["count"] == i["ops"][op]["ops"] > 0 and sum(h["b"][1::2]) == h["count"], (op, h["count"])
+        assert h["count"] == i["ops"][op]["ops"] > 0, (op, h["count"])
+        n, pos, runs = 0, 0, h["runs"]          # [skip, len, counts...]
+        while pos < len(runs):
+            n += sum(runs[pos + 2:pos + 2 + runs[pos + 1]]); pos += 2 + runs[pos + 1]
+        assert n == h["count"], (n, h["count"])
         assert t["ops"][op]["lat_ns"]["p99"] == i["ops"][op]["lat_ns"]["p99"]
+assert both >= 3, both
 PY
 
 # 2. a metadata job
@@ -125,11 +132,13 @@ run stall --agents "${addrs[0]},${addrs[1]}" --agent-timeout 20s --name=s --rw=r
 sleep 2; kill -STOP "${pids[1]}"; sleep 2.5; kill -CONT "${pids[1]}"; wait $!
 [ "$(cat "$T/stall.rc")" = 0 ] || fail "stall run: exit $(cat "$T/stall.rc"): $(tail -n2 "$T/stall.err")"
 rerender stall
-# the stop shows: an op of agent 1's outstanding for over an interval, and its 2 s+ latency
+# the stop shows: an interval agent 1 reported with next to no op done (the
+# few there are came as it woke and closed the overdue interval) while agent 0 worked
 py "$T/stall.json" <<'PY'
 import json, sys
 ph = json.load(open(sys.argv[1]))["phases"][0]
-assert ph["agents"][1]["ops"]["write"]["lat_ns"]["max"] >= 2 * 10**9, ph["agents"][1]["ops"]["write"]["lat_ns"]["max"]
-assert any(i["agents"][1].get("oldest_ns", 0) > 10**9 for i in ph["intervals"]), "no stall in the intervals"
+w = lambda a: a["ops"].get("write", {}).get("ops", 0)
+assert any(i["agents"][1].get("reported", True) and 100 * w(i["agents"][1]) < w(i["agents"][0])
+           for i in ph["intervals"]), [[w(a) for a in i["agents"]] for i in ph["intervals"]]
 PY
 echo "re-rendered text, CSV, time series and HTML equal the runs' (rw, md, phases+unit-base, lost, stall)"

@@ -38,16 +38,18 @@ struct form {
 
 static void form_of(const struct hist *h, struct form *f)
 {
+    struct hist_enc e;
+    uint32_t n = hist_enc_begin(&e, h);
+
     f->count = h->count;
     f->sum = h->sum_ns;
     f->min = hist_enc_min(h);
     f->max = h->max_ns;
     f->n = 0;
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-        if (h->bucket[i]) {
-            f->b[f->n++] = i;
-            f->b[f->n++] = h->bucket[i];
-        }
+    while (hist_enc_next(&e, &f->b[f->n]))
+        f->n++;
+    assert_int_equal(f->n, n);
+    assert_true(f->n <= HIST_CODEC_MAX_VALUES);
 }
 
 /* Decode f directly; 0 or -EINVAL with why. */
@@ -56,8 +58,8 @@ static int dec_direct(const struct form *f, struct hist *h, char *why, size_t le
     struct hist_dec d;
     int rc = hist_dec_begin(&d, h, f->count, f->sum, f->min, f->max, f->n);
 
-    for (size_t i = 0; rc == 0 && i + 1 < f->n; i += 2)
-        rc = hist_dec_bucket(&d, f->b[i], f->b[i + 1]);
+    for (size_t i = 0; rc == 0 && i < f->n; i++)
+        rc = hist_dec_value(&d, f->b[i]);
     if (rc == 0)
         rc = hist_dec_end(&d);
     snprintf(why, len, "%s", rc ? d.why : "");
@@ -74,7 +76,7 @@ static int dec_json(const struct form *f, struct hist *h, char *why, size_t len)
     for (size_t i = 0; i < f->n; i++)
         json_array_append_new(b, json_integer((json_int_t)f->b[i]));
     o = json_pack("{sIsIsIsIso}", "count", (json_int_t)f->count, "sum", (json_int_t)f->sum,
-                  "min", (json_int_t)f->min, "max", (json_int_t)f->max, "b", b);
+                  "min", (json_int_t)f->min, "max", (json_int_t)f->max, "runs", b);
     assert_non_null(o);
     rc = hist_json_decode(o, h, why, len);
     json_decref(o);
@@ -130,7 +132,7 @@ static int dec_wire(const struct form *f, struct hist *h, char *why, size_t len)
     msgpack_pack_uint64(&pk, f->min);
     pack_key(&pk, "max");
     msgpack_pack_uint64(&pk, f->max);
-    pack_key(&pk, "b");
+    pack_key(&pk, "runs");
     msgpack_pack_array(&pk, (uint32_t)f->n);
     for (size_t i = 0; i < f->n; i++)
         msgpack_pack_uint64(&pk, f->b[i]);
@@ -157,9 +159,10 @@ static void test_hist_codec_round_trip_exact(void **state)
     char why[160];
 
     (void)state;
-    for (int shape = 0; shape < 6; shape++) {
+    for (int shape = 0; shape < 7; shape++) {
         hist_init(h);
-        /* empty, one sample, a narrow and a wide spread, every bucket, the top bucket */
+        /* empty, one sample, a narrow and a wide spread, every bucket, the top
+         * bucket, every other bucket */
         if (shape == 1)
             hist_record(h, 1234);
         for (int i = 0; shape == 2 && i < 10000; i++)
@@ -170,6 +173,8 @@ static void test_hist_codec_round_trip_exact(void **state)
             hist_record(h, hist_bucket_low(i));
         if (shape == 5)
             hist_record(h, HIST_MAX_NS * 3);
+        for (unsigned i = 0; shape == 6 && i < HIST_NBUCKETS; i += 2)   /* the most runs */
+            hist_record(h, hist_bucket_low(i));
         form_of(h, f);
         for (size_t d = 0; d < 3; d++) {
             memset(back, 0xa5, sizeof *back);
@@ -188,13 +193,13 @@ static void test_hist_codec_round_trip_exact(void **state)
         hist_record(h, 1000);
         o = hist_json_encode(h);
         char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
-        assert_string_equal(s, "{\"b\":[5,2,317,1],\"count\":3,\"max\":1000,\"min\":5,\"sum\":1010}");
+        assert_string_equal(s, "{\"count\":3,\"max\":1000,\"min\":5,\"runs\":[5,1,2,311,1,1],\"sum\":1010}");
         free(s);
         json_decref(o);
         hist_init(h);
         o = hist_json_encode(h);
         s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
-        assert_string_equal(s, "{\"b\":[],\"count\":0,\"max\":0,\"min\":0,\"sum\":0}");
+        assert_string_equal(s, "{\"count\":0,\"max\":0,\"min\":0,\"runs\":[],\"sum\":0}");
         free(s);
         json_decref(o);
     }
@@ -206,16 +211,15 @@ static void test_hist_codec_round_trip_exact(void **state)
 /* A valid form of 3 samples (5, 5, 1000), then one change that breaks it. */
 static void valid(struct form *f)
 {
+    static const uint64_t runs[] = { 5, 1, 2, 311, 1, 1 };   /* 317: hist_bucket_of(1000) */
+
     memset(f, 0, sizeof *f);
     f->count = 3;
     f->sum = 1010;
     f->min = 5;
     f->max = 1000;
-    f->n = 4;
-    f->b[0] = 5;
-    f->b[1] = 2;
-    f->b[2] = 317;   /* hist_bucket_of(1000) */
-    f->b[3] = 1;
+    f->n = 6;
+    memcpy(f->b, runs, sizeof runs);
 }
 
 static void test_hist_codec_hostile_refused_alike(void **state)
@@ -223,13 +227,14 @@ static void test_hist_codec_hostile_refused_alike(void **state)
     struct {
         const char *name, *why;
     } cases[] = {
-        { "odd", "odd number of entries" },
-        { "too many", "at most 4992 allowed" },
-        { "index range", "bucket index 2496 out of range" },
-        { "decreasing", "not in increasing order" },
-        { "twice", "bucket index 5 not in increasing order" },
-        { "zero count", "given with count 0" },
+        { "too many", "at most 3746 allowed" },
+        { "start out of range", "a run starts 2496 buckets after bucket 0, past the last (2495)" },
+        { "run past the end", "a run of 200 at bucket 2406 ends past the last bucket" },
+        { "adjacent runs", "a run starts right where the previous one ended (bucket 6)" },
+        { "length 0", "a run at bucket 5 has length 0" },
+        { "zero count", "bucket 5 given with count 0" },
         { "overflow", "bucket counts overflow" },
+        { "cut off", "'runs' ends inside a run" },
         { "sum", "bucket counts sum to 3, count is 4" },
         { "min above max", "min 2000 > max 1000" },
         { "min elsewhere", "min 6 is not in the first bucket" },
@@ -245,28 +250,26 @@ static void test_hist_codec_hostile_refused_alike(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         valid(f);
         switch (c) {
-        case 0: f->n = 3; break;
-        case 1: f->n = HIST_CODEC_MAX_VALUES + 2; break;
-        case 2: f->b[2] = HIST_NBUCKETS; break;
-        case 3: f->b[0] = 400; break;
-        case 4: f->b[2] = 5; break;
-        case 5: f->b[1] = 0; f->count = 1; break;
-        /* INT64_MAX twice: representable in JSON, and their sum wraps 2^63 no
-         * more than 2^64; three of them overflow */
-        case 6: f->n = 6; f->b[1] = f->b[3] = f->b[5] = (uint64_t)INT64_MAX; f->b[4] = 1000; break;
-        case 7: f->count = 4; break;
-        case 8: f->min = 2000; break;
-        case 9: f->min = 6; break;
-        case 10: f->max = 999; break;
-        case 11: f->count = 0; break;
+        case 0: f->n = HIST_CODEC_MAX_VALUES + 1; break;
+        case 1: f->b[0] = HIST_NBUCKETS; break;
+        case 2: f->b[3] = 2400; f->b[4] = 200; break;
+        case 3: f->b[3] = 0; break;
+        case 4: f->b[1] = 0; break;
+        case 5: f->b[2] = 0; break;
+        /* INT64_MAX three times (representable in JSON): the sum passes 2^64 */
+        case 6: f->n = 5; f->b[1] = 3; f->b[2] = f->b[3] = f->b[4] = (uint64_t)INT64_MAX; f->max = 7; break;
+        case 7: f->n = 5; break;
+        case 8: f->count = 4; break;
+        case 9: f->min = 2000; break;
+        case 10: f->min = 6; break;
+        case 11: f->max = 999; break;
+        case 12: f->count = 0; break;
         }
-        if (c == 6)
-            f->b[2] = 300;
         for (size_t d = 0; d < 3; d++) {
             int rc;
 
-            if (c == 1 && d == 2)
-                continue;   /* the wire caps the array before the decoder (prescan) */
+            if (c == 0 && d == 2)
+                continue;   /* the wire caps the array before the decoder (get_array) */
             memset(why, 0, sizeof why);
             rc = decoders[d](f, h, why, sizeof why);
             if (rc != -EINVAL || !strstr(why, cases[c].why))
@@ -301,12 +304,13 @@ static void test_hist_codec_json_types(void **state)
 {
     static const char *const bad[][2] = {
         { "[]", "not an object" },
-        { "{\"sum\":0,\"min\":0,\"max\":0,\"b\":[]}", "'count' missing" },
-        { "{\"count\":-1,\"sum\":0,\"min\":0,\"max\":0,\"b\":[]}", "'count' is not an unsigned integer" },
-        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0}", "'b' missing" },
-        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"b\":{}}", "'b' is not an array" },
-        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"b\":[0,-1]}", "not an unsigned integer" },
-        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"b\":[0,1.5]}", "not an unsigned integer" },
+        { "{\"sum\":0,\"min\":0,\"max\":0,\"runs\":[]}", "'count' missing" },
+        { "{\"count\":-1,\"sum\":0,\"min\":0,\"max\":0,\"runs\":[]}", "'count' is not an unsigned integer" },
+        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0}", "'runs' missing" },
+        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"runs\":{}}", "'runs' is not an array" },
+        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"runs\":[0,-1]}", "not an unsigned integer" },
+        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"runs\":[0,1,1.5]}", "not an unsigned integer" },
+        { "{\"count\":1,\"sum\":0,\"min\":0,\"max\":0,\"b\":[0,1]}", "'runs' missing" },
     };
     struct hist h;
     char why[160];
