@@ -448,7 +448,9 @@ int report_json_write(const char *path, const struct run_result *r)
         rc = -errno;
         goto fail;
     }
-    if (json_dump_callback(root, write_all, &s, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0
+    /* compact: every interval carries its histograms, and indenting puts
+     * each of their numbers on a line of its own (6x the bytes) */
+    if (json_dump_callback(root, write_all, &s, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0
         || write_all("\n", 1, &s) != 0) {
         rc = s.err ? -s.err : -ENOMEM;   /* no write error: the encoder ran out of memory */
         goto fail;
