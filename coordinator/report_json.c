@@ -219,42 +219,36 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
     return arr;
 }
 
-static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t phase)
+/* Interval k of phase; share and scratch are the caller's (r->nagents
+ * doubles, one op_stats), reused from interval to interval. */
+static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t phase, uint32_t k,
+                             double *share, struct op_stats *scratch)
 {
     const struct phase_result *ph = &r->phases[phase];
-    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
-    json_t *arr = json_array();
+    const struct interval_slot *s = &ph->intervals[k];
     uint64_t len_ns = (uint64_t)ph->interval_ms * NS_PER_MS;
-    struct op_stats *scratch = xmalloc(sizeof(*scratch));
+    json_t *j = json_object(), *agents = json_array();
 
-    for (uint32_t k = 0; k < ph->nintervals; k++) {
-        const struct interval_slot *s = &ph->intervals[k];
-        json_t *j = json_object(), *agents = json_array();
+    put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
+    put(b, j, "nreported", jint(s->nreported));
+    put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
+    put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        json_t *aj = json_object();
 
-        put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
-        put(b, j, "nreported", jint(s->nreported));
-        put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
-        put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
-        for (uint32_t a = 0; a < r->nagents; a++) {
-            json_t *aj = json_object();
-
-            put(b, aj, "id", jint(r->agents[a].id));
-            put(b, aj, "ops", counters_json(b, &s->agent[a]));
-            if (!s->agent[a].reported)    /* membership: absent means it reported */
-                put(b, aj, "reported", json_false());
-            if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
-                put(b, aj, "inflight", jint(s->agent[a].inflight));
-                put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
-            }
-            put(b, aj, "share", json_real(share[a]));
-            push(b, agents, aj);
+        put(b, aj, "id", jint(r->agents[a].id));
+        put(b, aj, "ops", counters_json(b, &s->agent[a]));
+        if (!s->agent[a].reported)    /* membership: absent means it reported */
+            put(b, aj, "reported", json_false());
+        if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
+            put(b, aj, "inflight", jint(s->agent[a].inflight));
+            put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
         }
-        put(b, j, "agents", agents);
-        push(b, arr, j);
+        put(b, aj, "share", json_real(share[a]));
+        push(b, agents, aj);
     }
-    free(scratch);
-    free(share);
-    return arr;
+    put(b, j, "agents", agents);
+    return j;
 }
 
 /* "verdict" and "reasons" of the phase (verdict.c). */
@@ -307,7 +301,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, fj, "fastest_iops", json_real(f.fastest_iops));
     put(b, j, "fairness", fj);
     put(b, j, "agents", phase_agents_json(b, r, ph, share));
-    put(b, j, "intervals", intervals_json(b, r, phase));
+    /* filled while the file is written, one interval at a time (emit_phase) */
+    put(b, j, "intervals", json_array());
     free(share);
     return j;
 }
@@ -341,17 +336,25 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     return root;
 }
 
+/* jansson hands the writer one token at a time: buffered, a result costs
+ * a write(2) per 64 KB instead of one per number. */
+#define SINK_BUF (64u << 10)
 struct sink {
     int fd;
     int err;      /* errno of the first failed write */
+    size_t used;
+    char *buf;    /* [SINK_BUF] */
 };
 
-static int write_all(const char *buf, size_t size, void *data)
+/* Write out what is buffered.  0, or -1 with s->err. */
+static int sink_flush(struct sink *s)
 {
-    struct sink *s = data;
+    const char *p = s->buf;
+    size_t size = s->used;
 
+    s->used = 0;
     while (size > 0) {
-        ssize_t n = write(s->fd, buf, size);
+        ssize_t n = write(s->fd, p, size);
 
         if (n < 0) {
             if (errno == EINTR)
@@ -359,8 +362,25 @@ static int write_all(const char *buf, size_t size, void *data)
             s->err = errno;
             return -1;
         }
-        buf += n;
+        p += n;
         size -= (size_t)n;
+    }
+    return 0;
+}
+
+static int write_all(const char *buf, size_t size, void *data)
+{
+    struct sink *s = data;
+
+    while (size > 0) {
+        size_t n = SINK_BUF - s->used < size ? SINK_BUF - s->used : size;
+
+        memcpy(s->buf + s->used, buf, n);
+        s->used += n;
+        buf += n;
+        size -= n;
+        if (s->used == SINK_BUF && sink_flush(s) != 0)
+            return -1;
     }
     return 0;
 }
@@ -413,10 +433,107 @@ static int name_unnamed(int fd, const char *tmp)
     return 0;
 }
 
+/* ---- streaming the document ----
+ * Every interval carries its histograms, so a long run's intervals are most
+ * of the file: building them all as one jansson tree would take ~20x the
+ * file in memory.  The tree holds everything else, with each phase's
+ * "intervals" left empty; the emitter walks it in order and writes each
+ * phase's intervals in their place, one interval's tree at a time.  Values
+ * are written by jansson itself, so the bytes are what one json_dump of the
+ * whole tree would give. */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+
+struct emit {
+    struct jb *b;
+    const struct run_result *r;
+    struct sink *s;
+    double *share;               /* [nagents], for interval_json */
+    struct op_stats *scratch;
+    int failed;                  /* a write or an encoding failed */
+};
+
+static void emit_raw(struct emit *e, const char *text)
+{
+    if (!e->failed && write_all(text, strlen(text), e->s) != 0)
+        e->failed = 1;
+}
+
+static void emit_json(struct emit *e, json_t *v)
+{
+    if (!e->failed && (!v || json_dump_callback(v, write_all, e->s, DUMP_FLAGS) != 0))
+        e->failed = 1;
+}
+
+static void emit_key(struct emit *e, const char *key, int first)
+{
+    json_t *k = json_string(key);
+
+    emit_raw(e, first ? "" : ",");
+    emit_json(e, k);
+    emit_raw(e, ":");
+    json_decref(k);
+}
+
+static void emit_intervals(struct emit *e, uint32_t phase)
+{
+    emit_raw(e, "[");
+    for (uint32_t k = 0; k < e->r->phases[phase].nintervals && !e->failed; k++) {
+        json_t *j = interval_json(e->b, e->r, phase, k, e->share, e->scratch);
+
+        emit_raw(e, k ? "," : "");
+        emit_json(e, j);
+        json_decref(j);
+    }
+    emit_raw(e, "]");
+}
+
+/* A phase object: as the tree has it, with its intervals streamed in. */
+static void emit_phase(struct emit *e, json_t *ph, uint32_t phase)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    emit_raw(e, "{");
+    json_object_foreach(ph, key, v) {
+        emit_key(e, key, first);
+        first = 0;
+        if (strcmp(key, "intervals") == 0 && phase < e->r->nphases)
+            emit_intervals(e, phase);
+        else
+            emit_json(e, v);
+    }
+    emit_raw(e, "}");
+}
+
+static void emit_root(struct emit *e, json_t *root)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    emit_raw(e, "{");
+    json_object_foreach(root, key, v) {
+        emit_key(e, key, first);
+        first = 0;
+        if (strcmp(key, "phases") == 0 && json_is_array(v)) {
+            emit_raw(e, "[");
+            for (size_t i = 0; i < json_array_size(v) && !e->failed; i++) {
+                emit_raw(e, i ? "," : "");
+                emit_phase(e, json_array_get(v, i), (uint32_t)i);
+            }
+            emit_raw(e, "]");
+        } else {
+            emit_json(e, v);
+        }
+    }
+    emit_raw(e, "}\n");
+}
+
 int report_json_write(const char *path, const struct run_result *r)
 {
     struct jb b = { 0 };
-    struct sink s = { .fd = -1, .err = 0 };
+    struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
     json_t *root;
     char *tmp;
     size_t n;
@@ -450,10 +567,21 @@ int report_json_write(const char *path, const struct run_result *r)
     }
     /* compact: every interval carries its histograms, and indenting puts
      * each of their numbers on a line of its own (6x the bytes) */
-    if (json_dump_callback(root, write_all, &s, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0
-        || write_all("\n", 1, &s) != 0) {
-        rc = s.err ? -s.err : -ENOMEM;   /* no write error: the encoder ran out of memory */
-        goto fail;
+    {
+        struct emit e = { .b = &b, .r = r, .s = &s };
+
+        s.buf = xmalloc(SINK_BUF);
+        e.share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*e.share));
+        e.scratch = xmalloc(sizeof(*e.scratch));
+        emit_root(&e, root);
+        if (!e.failed && sink_flush(&s) != 0)
+            e.failed = 1;
+        free(e.share);
+        free(e.scratch);
+        if (e.failed || b.failed) {
+            rc = s.err ? -s.err : -ENOMEM;   /* no write error: the encoder ran out of memory */
+            goto fail;
+        }
     }
     if (fsync(s.fd) != 0) {
         rc = -errno;
@@ -484,6 +612,7 @@ fail_unnamed:
     if (s.fd >= 0)
         close(s.fd);
 out:
+    free(s.buf);
     free(tmp);
     json_decref(root);
     return rc;
