@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Re-rendering is lossless (issue 13): for real runs of several shapes
 # (randrw on 2 agents, a metadata job, a lost agent, a stalled agent,
-# several phases with a rate-limited one, --unit-base 1000), `nfstorm
+# several phases with a rate-limited one, --unit-base 1000, an interrupted
+# run), `nfstorm
 # report RESULT.json` and `nfstorm report RESULT.json.journal` with the same
 # flags write text, CSV (with agents), time series and HTML byte for byte
 # equal to what the run wrote.  The text may differ only in the run's
@@ -81,7 +82,7 @@ rerender md
 cat >"$T/ph.fio" <<EOF2
 [global]
 size=4m
-runtime=2
+runtime=1
 time_based
 directory=$D
 [w]
@@ -128,7 +129,7 @@ PY
 
 start_agent "$D"; addrs[1]=$AGENT_ADDR; pids[1]=$AGENT_PID
 run stall --agents "${addrs[0]},${addrs[1]}" --agent-timeout 20s --name=s --rw=randwrite --bs=4k --size=8m \
-  "--filename=$D/stall.\${agent}" --runtime=6 --time_based &
+  "--filename=$D/stall.\${agent}" --runtime=5 --time_based &
 sleep 2; kill -STOP "${pids[1]}"; sleep 2.5; kill -CONT "${pids[1]}"; wait $!
 [ "$(cat "$T/stall.rc")" = 0 ] || fail "stall run: exit $(cat "$T/stall.rc"): $(tail -n2 "$T/stall.err")"
 rerender stall
@@ -141,4 +142,15 @@ w = lambda a: a["ops"].get("write", {}).get("ops", 0)
 assert any(i["agents"][1].get("reported", True) and 100 * w(i["agents"][1]) < w(i["agents"][0])
            for i in ph["intervals"]), [[w(a) for a in i["agents"]] for i in ph["intervals"]]
 PY
-echo "re-rendered text, CSV, time series and HTML equal the runs' (rw, md, phases+unit-base, lost, stall)"
+# 6. an interrupted run (SIGINT mid-phase): how it ended is in both (not
+# under timeout(1), which would pass the SIGINT on to the agents as well)
+"$NFSTORM" run --json "$T/int.json" --csv "$T/int.csv" $OUT --timeseries "$T/int.ts" --html "$T/int.html" \
+  --local 2 --name=i --rw=randread --bs=4k --size=8m "--filename=$D/int.\${agent}" --runtime=8 --time_based \
+  >"$T/int.txt" 2>"$T/int.err" &
+c=$!
+for _ in $(seq 200); do grep -q "started on" "$T/int.err" && break; sleep 0.05; done
+sleep 2; kill -INT $c; wait $c; echo $? >"$T/int.rc"
+[ "$(cat "$T/int.rc")" = 130 ] || fail "int run: exit $(cat "$T/int.rc"), want 130: $(tail -n2 "$T/int.err")"
+grep -q "interrupted" "$T/int.txt" || fail "int: the text does not say the run was interrupted"
+rerender int
+echo "re-rendered text, CSV, time series and HTML equal the runs' (rw, md, phases+unit-base, lost, stall, interrupted)"
