@@ -108,9 +108,12 @@ static void write_header(struct journal *j, const struct run_result *r)
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
-    (void)phase;
     if (!j->header_done)
         write_header(j, r);
+    /* the phase was started, at t0 (coordinator clock): each agent's start
+     * lag is its first op against it */
+    put(j, json_pack("{sssIsI}", "type", "phase_start", "phase", (json_int_t)phase,
+                     "t0_ns", (json_int_t)r->phases[phase].t0_ns));
 }
 
 static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -364,6 +367,20 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
     return 0;
 }
 
+/* "phase_start" {phase, t0_ns}: when the phase was started (optional:
+ * older journals have no such line).  Whether it ran is left to what
+ * arrived, as for a journal without these lines (a cut-short journal's
+ * verdicts depend on it, result_cut_short). */
+static int apply_phase_start(struct run_result *r, json_t *o)
+{
+    uint64_t phase, t0;
+
+    if (u64_of(o, "phase", &phase) || phase >= r->nphases || u64_of(o, "t0_ns", &t0))
+        return -1;
+    r->phases[phase].t0_ns = t0;
+    return 0;
+}
+
 static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
 {
     int *have_header = &rp->have_header;
@@ -466,6 +483,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
     }
     if (strcmp(type, "error") == 0 || strcmp(type, "stopped") == 0)
         return apply_verdict_line(r, o, type);
+    if (strcmp(type, "phase_start") == 0)
+        return apply_phase_start(r, o);
     if (strcmp(type, "phase_end") == 0) {
         if (u64_of(o, "phase", &phase) || phase >= r->nphases)
             return -1;

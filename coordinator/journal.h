@@ -8,6 +8,7 @@
  *               agents [{id, addr, host, ncpus, clock_offset_ns, rtt_ns}],
  *               phases [{name, rw, bs, numjobs, njobs, idle: [agent ids
  *               agents= leaves idle], error_threshold, error_threshold_pct}]
+ *   phase_start {phase, t0_ns}   the phase's start instant (coordinator clock)
  *   interval    {phase, agent, k, inflight, oldest_ns,
  *               ops: {op: {ops, bytes, errors, [timeouts], lat, [svc]}}}
  *               lat/svc: {count, sum, min, max, runs: [skip, len, n...]},

@@ -249,6 +249,39 @@ static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *
     }
 }
 
+/* An agent's first op against the phase's start (start_lag_ns, present for
+ * agents that issued ops): the file keeps differences only, so the phase's
+ * t0 is placed at T0_BASE, far from 0 either way, and the agent's start at
+ * t0 + lag; its start offset (start minus the earliest) comes out the same. */
+#define T0_BASE (UINT64_C(1) << 62)
+static uint64_t load_start_lag(struct ctx *c, json_t *aj, const char *apath, struct phase_result *ph)
+{
+    int64_t lag = get_i64(c, aj, apath, "start_lag_ns");
+
+    if (lag < -(int64_t)(T0_BASE / 2) || lag > (int64_t)(T0_BASE / 2)) {
+        char sub[512];
+        snprintf(sub, sizeof(sub), "%s.start_lag_ns", apath);
+        fail(c, sub, "out of range");
+        return 0;
+    }
+    ph->t0_ns = T0_BASE;
+    return (uint64_t)((int64_t)T0_BASE + lag);
+}
+
+/* Agents without start_lag_ns (no ops, salvaged) keep start_offset_ns
+ * from the earliest agent that has one, in the same frame. */
+static void place_unlagged_starts(struct run_result *r, struct phase_result *ph, json_t *arr)
+{
+    uint64_t first = UINT64_MAX;
+
+    for (uint32_t a = 0; a < r->nagents; a++)
+        if (json_object_get(json_array_get(arr, a), "start_lag_ns") && ph->agents[a].start_ns < first)
+            first = ph->agents[a].start_ns;
+    for (uint32_t a = 0; a < r->nagents && first != UINT64_MAX; a++)
+        if (!json_object_get(json_array_get(arr, a), "start_lag_ns"))
+            ph->agents[a].start_ns += first;
+}
+
 static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
                        struct phase_result *ph)
 {
@@ -329,6 +362,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->cores = (uint32_t)get_u64(c, cpu, asub, "cores", UINT32_MAX);
         ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
+        if (json_object_get(aj, "start_lag_ns"))
+            ap->start_ns = load_start_lag(c, aj, apath, ph);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
@@ -338,6 +373,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     free(tot);
     tot = NULL;
+    if (ph->t0_ns == T0_BASE)
+        place_unlagged_starts(r, ph, arr);
 
     /* "finished" is false for an interrupted or failed phase that still
      * has results: those are summed, like a finished one */

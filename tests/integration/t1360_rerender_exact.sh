@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Re-rendering is lossless (issue 13): for real runs of several shapes
 # (randrw on 2 agents, a metadata job, a lost agent, a stalled agent,
-# several phases with a rate-limited one, --unit-base 1000, an interrupted
-# run), `nfstorm
-# report RESULT.json` and `nfstorm report RESULT.json.journal` with the same
-# flags write text, CSV (with agents), time series and HTML byte for byte
-# equal to what the run wrote.  The text may differ only in the run's
-# "(full result ...)" pointer line, which names files only the run wrote.
+# several phases with a rate-limited one at --unit-base 1000, an
+# interrupted run), `nfstorm report RESULT.json` and `nfstorm report
+# RESULT.json.journal` with the same flags write text, CSV (with agents),
+# time series, HTML and the JSON itself byte for byte equal to what the
+# run wrote, and exit with the run's status.  The text may differ only in
+# a "(full result ...)" pointer line naming files only the run wrote (none
+# today).
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 OUT="--csv-agents"
@@ -18,9 +19,10 @@ rerender() {
   for src in "$n.json" "$n.json.journal"; do
     out=$T/x.$src
     timeout 30 "$NFSTORM" report "$T/$src" "$@" --csv "$out.csv" $OUT --timeseries "$out.ts" \
-      --html "$out.html" >"$out.txt" 2>"$out.err"; rc=$?
+      --html "$out.html" --json "$out.json" >"$out.txt" 2>"$out.err"; rc=$?
     [ $rc -eq "$(cat "$T/$n.rc")" ] || fail "$n: report $src exits $rc, the run $(cat "$T/$n.rc"): $(head -c 300 "$out.err")"
-    for f in csv ts html; do
+    # the JSON written again is the run's, byte for byte, too
+    for f in csv ts html json; do
       cmp -s "$T/$n.$f" "$out.$f" || fail "$n: $f from $src differs: $(diff "$T/$n.$f" "$out.$f" | head -3 | cut -c1-160)"
     done
     # the run's own text is all of the report's (a "(full result ...)" pointer
@@ -153,4 +155,4 @@ sleep 2; kill -INT $c; wait $c; echo $? >"$T/int.rc"
 [ "$(cat "$T/int.rc")" = 130 ] || fail "int run: exit $(cat "$T/int.rc"), want 130: $(tail -n2 "$T/int.err")"
 grep -q "interrupted" "$T/int.txt" || fail "int: the text does not say the run was interrupted"
 rerender int
-echo "re-rendered text, CSV, time series and HTML equal the runs' (rw, md, phases+unit-base, lost, stall, interrupted)"
+echo "re-rendered text, CSV, time series, HTML and JSON equal the runs' (rw, md, phases+unit-base, lost, stall, interrupted)"

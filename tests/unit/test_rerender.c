@@ -3,7 +3,8 @@
  * a model every report renders byte for byte the same from: text (both
  * unit bases), CSV with agents, time series and HTML.  The run has a rate-
  * limited phase (service times), a stall (ops outstanding), an agent lost
- * mid-phase (membership, salvaged totals, when), CPU and start skew. */
+ * mid-phase (membership, salvaged totals, when), an agent's error, CPU and
+ * start skew; and saved again, the JSON is the same bytes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -93,6 +94,8 @@ static void make_run(struct run_result *r, const char *journal_path)
         r->agents[a].rtt_ns = 70000 + a;
     }
     for (uint32_t ph = 0; ph < 2; ph++) {
+        r->phases[ph].ran = 1;
+        r->phases[ph].t0_ns = 4999000000ull + ph * 10 * NS_PER_SEC;   /* as run.c sets them */
         o.phase_start(o.arg, r, ph);
         for (uint32_t a = 0; a < NA; a++)
             op_set_init(&acc[a]);
@@ -107,6 +110,10 @@ static void make_run(struct run_result *r, const char *journal_path)
                 op_set_merge(&acc[a], s);
                 o.agent_interval(o.arg, r, ph, a, k, s);
             }
+        if (ph == 0) {              /* an agent's error: a verdict input */
+            assert_int_equal(result_set_agent_error(r, ph, 1, "EIO on f.1"), 0);
+            o.agent_error(o.arg, r, ph, 1, "EIO on f.1");
+        }
         if (ph == 1) {
             r->agents[1].lost = 1;
             r->agents[1].lost_at_s = 9.25;
@@ -140,6 +147,41 @@ static void make_run(struct run_result *r, const char *journal_path)
     free(acc);
 }
 
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    buf = xmalloc(*len + 1);
+    assert_int_equal(fread(buf, 1, *len, f), *len);
+    fclose(f);
+    return buf;
+}
+
+/* r saved again as JSON is byte for byte the file at orig. */
+static void same_json(const struct run_result *r, const char *orig, const char *again, const char *from)
+{
+    size_t na, nb;
+    char *a, *b;
+
+    assert_int_equal(report_json_write(again, r), 0);
+    a = slurp(orig, &na);
+    b = slurp(again, &nb);
+    if (na != nb || memcmp(a, b, na) != 0) {
+        size_t i = 0;
+        while (i < na && i < nb && a[i] == b[i])
+            i++;
+        fail_msg("JSON from the %s differs at byte %zu: '%.60s' vs '%.60s'", from, i, a + i, b + i);
+    }
+    free(a);
+    free(b);
+    unlink(again);
+}
+
 /* Every report of r, concatenated. */
 static char *render(const struct run_result *r, size_t *len)
 {
@@ -158,7 +200,7 @@ static char *render(const struct run_result *r, size_t *len)
 
 static void test_rerender_json_and_journal_exact(void **state)
 {
-    char dir[] = "/tmp/test_rerender.XXXXXX", json[64], jnl[80], err[512];
+    char dir[] = "/tmp/test_rerender.XXXXXX", json[64], jnl[80], again[80], err[512];
     struct run_result *run = xcalloc(1, sizeof *run), *back = xcalloc(1, sizeof *back);
     size_t nrun, nback;
     char *want, *got;
@@ -167,11 +209,13 @@ static void test_rerender_json_and_journal_exact(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(json, sizeof json, "%s/r.json", dir);
     snprintf(jnl, sizeof jnl, "%s/r.json.journal", dir);
+    snprintf(again, sizeof again, "%s/again.json", dir);
     make_run(run, jnl);
     assert_int_equal(report_json_write(json, run), 0);
     want = render(run, &nrun);
     assert_non_null(strstr(want, "stall"));           /* the shapes are there */
     assert_non_null(strstr(want, "lost at 9.2"));
+    assert_non_null(strstr(want, "EIO on f.1"));
 
     assert_int_equal(result_load(json, back, err, sizeof err), 0);
     got = render(back, &nback);
@@ -182,6 +226,7 @@ static void test_rerender_json_and_journal_exact(void **state)
         fail_msg("from the JSON: reports differ at byte %zu: '%.60s' vs '%.60s'", i, want + i, got + i);
     }
     free(got);
+    same_json(back, json, again, "JSON");
     result_free(back);
 
     assert_int_equal(journal_load(jnl, back, err, sizeof err), 0);
@@ -193,6 +238,7 @@ static void test_rerender_json_and_journal_exact(void **state)
         fail_msg("from the journal: reports differ at byte %zu: '%.60s' vs '%.60s'", i, want + i, got + i);
     }
     free(got);
+    same_json(back, json, again, "journal");
     result_free(back);
 
     free(want);
