@@ -94,7 +94,7 @@ struct msg_interval {
     uint32_t index;           /* k: covers [t0 + k*interval, t0 + (k+1)*interval) */
     uint32_t inflight;        /* ops outstanding when the interval closed */
     uint64_t oldest_ns;       /* age of the oldest of them (0 if none) */
-    struct op_set stats;      /* on the wire: only op types with ops, sparse histograms */
+    struct op_set stats;      /* on the wire: only op types with ops, histograms as runs (hist_codec.h) */
 };
 struct msg_phase_done {
     uint32_t phase;
