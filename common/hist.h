@@ -34,7 +34,7 @@ void hist_init(struct hist *h);                 /* empty histogram */
 void hist_record(struct hist *h, uint64_t ns);  /* O(1), no allocation */
 void hist_merge(struct hist *dst, const struct hist *src);
 
-/* Bucket layout, exported for the sparse wire form and tests. */
+/* Bucket layout, exported for the serialised form (hist_codec.h) and tests. */
 unsigned hist_bucket_of(uint64_t ns);
 uint64_t hist_bucket_low(unsigned idx);   /* smallest value in bucket idx */
 uint64_t hist_bucket_high(unsigned idx);  /* largest value in bucket idx */

@@ -91,7 +91,7 @@ double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k,
     for (uint32_t a = 0; a < r->nagents; a++) {
         for (int t = 0; t < OP__COUNT; t++)
             ops[a] += (double)s->agent[a].ops[t];
-        if (!r->agents[a].lost && r->phases[phase].agents[a].participating)
+        if ((!r->agents[a].lost || s->agent[a].reported) && r->phases[phase].agents[a].participating)
             live[n++] = ops[a];
     }
     fairness_shares(ops, r->nagents, share);

@@ -31,7 +31,10 @@ struct fairness {
  * phase's ops (all op types; 0 for agents without a result). */
 void fairness_phase(const struct run_result *r, uint32_t phase, double *share, struct fairness *f);
 /* Interval k of phase: share[r->nagents] of that interval's ops; returns
- * Jain's index over the ops of the agents taking part (not lost). */
+ * Jain's index over the ops of the agents taking part that were alive then:
+ * not lost, or lost later but reporting interval k.  That depends on what
+ * the result holds, not on when it is asked, so the run's live time series
+ * and a re-rendered one agree (docs/reports.md). */
 double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k, double *share);
 
 #endif

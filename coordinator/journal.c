@@ -7,6 +7,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "common/xmalloc.h"
+#include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
@@ -55,29 +56,23 @@ static void put(struct journal *j, json_t *o)
     json_decref(o);
 }
 
-static json_t *hist_json(const struct hist *h)
-{
-    json_t *b = json_array();
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-        if (h->bucket[i]) {
-            json_array_append_new(b, json_integer(i));
-            json_array_append_new(b, json_integer((json_int_t)h->bucket[i]));
-        }
-    return json_pack("{sIsIsIsIso}", "count", (json_int_t)h->count, "sum", (json_int_t)h->sum_ns,
-                     "min", (json_int_t)(h->count ? h->min_ns : 0), "max", (json_int_t)h->max_ns, "b", b);
-}
-
+/* Per op type: counters, and the histograms in hist_json's form (svc and
+ * timeouts only when there are any: rate-limited jobs, timed-out ops). */
 static json_t *ops_json(const struct op_set *s)
 {
     json_t *ops = json_object();
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &s->op[t];
+        json_t *v;
         if (!o->ops && !o->errors)
             continue;
-        json_object_set_new(ops, op_type_name((enum op_type)t),
-                            json_pack("{sIsIsIsIsoso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
-                                      "errors", (json_int_t)o->errors, "timeouts", (json_int_t)o->timeouts,
-                                      "lat", hist_json(&o->lat), "svc", hist_json(&o->svc)));
+        v = json_pack("{sIsIsIso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
+                      "errors", (json_int_t)o->errors, "lat", hist_json_encode(&o->lat));
+        if (v && o->timeouts)
+            json_object_set_new(v, "timeouts", json_integer((json_int_t)o->timeouts));
+        if (v && o->svc.count)
+            json_object_set_new(v, "svc", hist_json_encode(&o->svc));
+        json_object_set_new(ops, op_type_name((enum op_type)t), v);
     }
     return ops;
 }
@@ -155,6 +150,10 @@ static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase
             write_record(j, r);
     }
     write_storage(j, r, phase);
+    /* the phase was started, at t0 (coordinator clock): each agent's start
+     * lag is its first op against it */
+    put(j, json_pack("{sssIsI}", "type", "phase_start", "phase", (json_int_t)phase,
+                     "t0_ns", (json_int_t)r->phases[phase].t0_ns));
 }
 
 static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -245,29 +244,9 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
     return 0;
 }
 
-static int hist_of(json_t *o, struct hist *h)
-{
-    json_t *b = json_object_get(o, "b");
-    uint64_t sum = 0;
-    hist_init(h);
-    if (!o || u64_of(o, "count", &h->count) || u64_of(o, "sum", &h->sum_ns) ||
-        u64_of(o, "min", &h->min_ns) || u64_of(o, "max", &h->max_ns) || !json_is_array(b) ||
-        json_array_size(b) % 2)
-        return -1;
-    if (h->count == 0)
-        h->min_ns = UINT64_MAX;
-    for (size_t i = 0; i < json_array_size(b); i += 2) {
-        json_t *idx = json_array_get(b, i), *n = json_array_get(b, i + 1);
-        if (!json_is_integer(idx) || !json_is_integer(n) || json_integer_value(idx) < 0 ||
-            json_integer_value(idx) >= HIST_NBUCKETS || json_integer_value(n) < 0)
-            return -1;
-        h->bucket[json_integer_value(idx)] += (uint64_t)json_integer_value(n);
-        sum += (uint64_t)json_integer_value(n);
-    }
-    return sum == h->count ? 0 : -1;
-}
-
-static int ops_of(json_t *ops, struct op_set *s)
+/* why (JOURNAL_WHY_MAX bytes) gets the histogram decoder's reason. */
+#define JOURNAL_WHY_MAX 160
+static int ops_of(json_t *ops, struct op_set *s, char *why)
 {
     const char *name;
     json_t *v;
@@ -281,8 +260,10 @@ static int ops_of(json_t *ops, struct op_set *s)
             return -1;
         o = &s->op[t];
         if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
-            u64_of(v, "timeouts", &o->timeouts) ||
-            hist_of(json_object_get(v, "lat"), &o->lat) || hist_of(json_object_get(v, "svc"), &o->svc))
+            (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
+            hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX) ||
+            (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why,
+                                                           JOURNAL_WHY_MAX)))
             return -1;
     }
     return 0;
@@ -343,6 +324,7 @@ struct replay {
     struct op_set *acc;        /* [nagents] */
     uint32_t *nint;            /* [nagents] */
     uint32_t *sealed;          /* [nphases]: slots below this are sealed */
+    char why[JOURNAL_WHY_MAX]; /* a histogram's fault, for the error line */
 };
 
 static void replay_seal(struct run_result *r, struct replay *rp, uint32_t phase, uint32_t k)
@@ -459,6 +441,20 @@ static int apply_record_line(struct run_result *r, json_t *o, const char *type, 
     return 0;
 }
 
+/* "phase_start" {phase, t0_ns}: when the phase was started (optional:
+ * older journals have no such line).  Whether it ran is left to what
+ * arrived, as for a journal without these lines (a cut-short journal's
+ * verdicts depend on it, result_cut_short). */
+static int apply_phase_start(struct run_result *r, json_t *o)
+{
+    uint64_t phase, t0;
+
+    if (u64_of(o, "phase", &phase) || phase >= r->nphases || u64_of(o, "t0_ns", &t0))
+        return -1;
+    r->phases[phase].t0_ns = t0;
+    return 0;
+}
+
 static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
 {
     int *have_header = &rp->have_header;
@@ -515,7 +511,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         struct op_set *s = xmalloc(sizeof *s);
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
                  phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
-                 ops_of(json_object_get(o, "ops"), s) ||
+                 ops_of(json_object_get(o, "ops"), s, rp->why) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
         if (rc == 0) {
@@ -538,7 +534,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
                  agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
                  u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
-                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot) ? -1 : 0;
+                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot, rp->why) ? -1 : 0;
         if (rc == 0) {
             ap->cores = (uint32_t)cores;
             ap->nintervals = (uint32_t)nint;
@@ -561,6 +557,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
     }
     if (strcmp(type, "error") == 0 || strcmp(type, "stopped") == 0)
         return apply_verdict_line(r, o, type);
+    if (strcmp(type, "phase_start") == 0)
+        return apply_phase_start(r, o);
     if (strcmp(type, "phase_end") == 0) {
         if (u64_of(o, "phase", &phase) || phase >= r->nphases)
             return -1;
@@ -643,7 +641,8 @@ int journal_replay(const char *path, struct run_result *r, struct journal_gaps *
             break;
         }
         if (apply_line(r, o, &rp) < 0) {
-            snprintf(err, errlen, "%s:%d: bad journal entry", path, lineno);
+            snprintf(err, errlen, "%s:%d: bad journal entry%s%s", path, lineno, rp.why[0] ? ": " : "",
+                     rp.why);
             rc = -EINVAL;
         }
         json_decref(o);

@@ -8,8 +8,12 @@
  *               agents [{id, addr, host, ncpus, clock_offset_ns, rtt_ns}],
  *               phases [{name, rw, bs, numjobs, njobs, idle: [agent ids
  *               agents= leaves idle], error_threshold, error_threshold_pct}]
- *   interval    {phase, agent, k, ops: {op: {ops, bytes, errors, lat, svc}}}
- *               lat/svc: {count, sum, min, max, b: [idx, n, ...]} (sparse)
+ *   phase_start {phase, t0_ns}   the phase's start instant (coordinator clock)
+ *   interval    {phase, agent, k, inflight, oldest_ns,
+ *               ops: {op: {ops, bytes, errors, [timeouts], lat, [svc]}}}
+ *               lat/svc: {count, sum, min, max, runs: [skip, len, n...]},
+ *               the one histogram form (common/hist_codec.h); timeouts and
+ *               svc only when non-zero
  *   phase_done  {phase, agent, duration_ns, start_ns, cpu_user_s, cpu_sys_s,
  *               cores, nintervals, ops: {...as interval}}
  *   lost        {agent, at_s, why}

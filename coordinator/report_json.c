@@ -31,6 +31,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/hist_json.h"
 #include "coordinator/verdict.h"
 
 struct jb {
@@ -61,27 +62,10 @@ static json_t *jint(uint64_t v)
     return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
-/* Sparse buckets [[low_ns, count], ...] so a saved result can be re-read
- * into exact histograms (result_load.c); only for phase and agent totals,
- * intervals keep the percentiles alone to bound the file size. */
-static json_t *buckets_json(struct jb *b, const struct hist *h)
-{
-    json_t *arr = json_array();
-
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-        json_t *pair;
-
-        if (h->bucket[i] == 0)
-            continue;
-        pair = json_array();
-        push(b, pair, jint(hist_bucket_low(i)));
-        push(b, pair, jint(h->bucket[i]));
-        push(b, arr, pair);
-    }
-    return arr;
-}
-
-static json_t *lat_json(struct jb *b, const struct hist *h, int buckets)
+/* The percentiles for readers, and "hist", the histogram itself in the one
+ * form (hist_json.h), so result_load gets it back exactly: the phase's, each
+ * agent's and each interval's, and the service time's too. */
+static json_t *lat_json(struct jb *b, const struct hist *h)
 {
     json_t *o = json_object();
 
@@ -93,13 +77,12 @@ static json_t *lat_json(struct jb *b, const struct hist *h, int buckets)
     put(b, o, "p99", jint(hist_percentile(h, 99.0)));
     put(b, o, "p999", jint(hist_percentile(h, 99.9)));
     put(b, o, "max", jint(h->count ? h->max_ns : 0));
-    if (buckets)
-        put(b, o, "buckets", buckets_json(b, h));
+    put(b, o, "hist", hist_json_encode(h));
     return o;
 }
 
 /* One op type's object; rates over duration_ns. */
-static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration_ns, int buckets)
+static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration_ns)
 {
     json_t *j = json_object();
 
@@ -108,19 +91,19 @@ static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration
     put(b, j, "errors", jint(o->errors));
     put(b, j, "iops", json_real(result_iops(o, duration_ns)));
     put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
-    put(b, j, "lat_ns", lat_json(b, &o->lat, buckets));
+    put(b, j, "lat_ns", lat_json(b, &o->lat));
     if (o->timeouts)
         put(b, j, "timeouts", jint(o->timeouts));
     /* rate-limited jobs: lat_ns is the response time (from when each op
      * was due), svc_ns the service time (from when it was issued) */
     if (o->svc.count)
-        put(b, j, "svc_ns", lat_json(b, &o->svc, 0));
+        put(b, j, "svc_ns", lat_json(b, &o->svc));
     return j;
 }
 
 /* {"read": {...}, "write": {...}} with only op types that saw ops or errors;
  * rates over duration_ns. */
-static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns, int buckets)
+static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_ns)
 {
     json_t *ops = json_object();
 
@@ -129,7 +112,7 @@ static json_t *ops_json(struct jb *b, const struct op_set *s, uint64_t duration_
 
         if (o->ops == 0 && o->errors == 0)
             continue;
-        put(b, ops, op_type_name((enum op_type)t), op_json(b, o, duration_ns, buckets));
+        put(b, ops, op_type_name((enum op_type)t), op_json(b, o, duration_ns));
     }
     return ops;
 }
@@ -146,7 +129,7 @@ static json_t *interval_ops_json(struct jb *b, const struct run_result *r, uint3
         if (s->count[t].ops == 0 && s->count[t].errors == 0)
             continue;
         put(b, ops, op_type_name((enum op_type)t),
-            op_json(b, result_interval_op(r, phase, k, (enum op_type)t, scratch), duration_ns, 0));
+            op_json(b, result_interval_op(r, phase, k, (enum op_type)t, scratch), duration_ns));
     }
     return ops;
 }
@@ -219,7 +202,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "participating", json_boolean(ap->participating));
         if (ap->error)
             put(b, j, "error", json_string(ap->error));
-        put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur, 1));
+        put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur));
         put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
@@ -241,40 +224,36 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
     return arr;
 }
 
-static json_t *intervals_json(struct jb *b, const struct run_result *r, uint32_t phase)
+/* Interval k of phase; share and scratch are the caller's (r->nagents
+ * doubles, one op_stats), reused from interval to interval. */
+static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t phase, uint32_t k,
+                             double *share, struct op_stats *scratch)
 {
     const struct phase_result *ph = &r->phases[phase];
-    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
-    json_t *arr = json_array();
+    const struct interval_slot *s = &ph->intervals[k];
     uint64_t len_ns = (uint64_t)ph->interval_ms * NS_PER_MS;
-    struct op_stats *scratch = xmalloc(sizeof(*scratch));
+    json_t *j = json_object(), *agents = json_array();
 
-    for (uint32_t k = 0; k < ph->nintervals; k++) {
-        const struct interval_slot *s = &ph->intervals[k];
-        json_t *j = json_object(), *agents = json_array();
+    put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
+    put(b, j, "nreported", jint(s->nreported));
+    put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
+    put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        json_t *aj = json_object();
 
-        put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
-        put(b, j, "nreported", jint(s->nreported));
-        put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
-        put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
-        for (uint32_t a = 0; a < r->nagents; a++) {
-            json_t *aj = json_object();
-
-            put(b, aj, "id", jint(r->agents[a].id));
-            put(b, aj, "ops", counters_json(b, &s->agent[a]));
-            if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
-                put(b, aj, "inflight", jint(s->agent[a].inflight));
-                put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
-            }
-            put(b, aj, "share", json_real(share[a]));
-            push(b, agents, aj);
+        put(b, aj, "id", jint(r->agents[a].id));
+        put(b, aj, "ops", counters_json(b, &s->agent[a]));
+        if (!s->agent[a].reported)    /* membership: absent means it reported */
+            put(b, aj, "reported", json_false());
+        if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
+            put(b, aj, "inflight", jint(s->agent[a].inflight));
+            put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
         }
-        put(b, j, "agents", agents);
-        push(b, arr, j);
+        put(b, aj, "share", json_real(share[a]));
+        push(b, agents, aj);
     }
-    free(scratch);
-    free(share);
-    return arr;
+    put(b, j, "agents", agents);
+    return j;
 }
 
 /* "verdict" and "reasons" of the phase (verdict.c). */
@@ -318,7 +297,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     else
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
-    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns, 1));
+    put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
     fairness_phase(r, phase, share, &f);
     put(b, fj, "jain", json_real(f.jain));
     put(b, fj, "slowest", f.ncounted ? jint(f.slowest) : json_null());
@@ -327,7 +306,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, fj, "fastest_iops", json_real(f.fastest_iops));
     put(b, j, "fairness", fj);
     put(b, j, "agents", phase_agents_json(b, r, ph, share));
-    put(b, j, "intervals", intervals_json(b, r, phase));
+    /* filled while the file is written, one interval at a time (emit_phase) */
+    put(b, j, "intervals", json_array());
     free(share);
     return j;
 }
@@ -363,17 +343,25 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     return root;
 }
 
+/* jansson hands the writer one token at a time: buffered, a result costs
+ * a write(2) per 64 KB instead of one per number. */
+#define SINK_BUF (64u << 10)
 struct sink {
     int fd;
     int err;      /* errno of the first failed write */
+    size_t used;
+    char *buf;    /* [SINK_BUF] */
 };
 
-static int write_all(const char *buf, size_t size, void *data)
+/* Write out what is buffered.  0, or -1 with s->err. */
+static int sink_flush(struct sink *s)
 {
-    struct sink *s = data;
+    const char *p = s->buf;
+    size_t size = s->used;
 
+    s->used = 0;
     while (size > 0) {
-        ssize_t n = write(s->fd, buf, size);
+        ssize_t n = write(s->fd, p, size);
 
         if (n < 0) {
             if (errno == EINTR)
@@ -381,8 +369,25 @@ static int write_all(const char *buf, size_t size, void *data)
             s->err = errno;
             return -1;
         }
-        buf += n;
+        p += n;
         size -= (size_t)n;
+    }
+    return 0;
+}
+
+static int write_all(const char *buf, size_t size, void *data)
+{
+    struct sink *s = data;
+
+    while (size > 0) {
+        size_t n = SINK_BUF - s->used < size ? SINK_BUF - s->used : size;
+
+        memcpy(s->buf + s->used, buf, n);
+        s->used += n;
+        buf += n;
+        size -= n;
+        if (s->used == SINK_BUF && sink_flush(s) != 0)
+            return -1;
     }
     return 0;
 }
@@ -435,11 +440,128 @@ static int name_unnamed(int fd, const char *tmp)
     return 0;
 }
 
+/* ---- streaming the document ----
+ * Every interval carries its histograms, so a long run's intervals are most
+ * of the file: building them all as one jansson tree would take ~20x the
+ * file in memory.  The tree holds everything else, with each phase's
+ * "intervals" left empty; the emitter walks it in order and writes each
+ * phase's intervals in their place, one interval's tree at a time.  Values
+ * are written by jansson itself, so the bytes are what one json_dump of the
+ * whole tree would give. */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+
+struct emit {
+    struct jb *b;
+    const struct run_result *r;
+    struct sink *s;
+    double *share;               /* [nagents], for interval_json */
+    struct op_stats *scratch;
+    int failed;                  /* a write or an encoding failed */
+};
+
+static void emit_raw(struct emit *e, const char *text)
+{
+    if (!e->failed && write_all(text, strlen(text), e->s) != 0)
+        e->failed = 1;
+}
+
+static void emit_json(struct emit *e, json_t *v)
+{
+    if (!e->failed && (!v || json_dump_callback(v, write_all, e->s, DUMP_FLAGS) != 0))
+        e->failed = 1;
+}
+
+static void emit_key(struct emit *e, const char *key, int first)
+{
+    json_t *k = json_string(key);
+
+    emit_raw(e, first ? "" : ",");
+    emit_json(e, k);
+    emit_raw(e, ":");
+    json_decref(k);
+}
+
+static void emit_intervals(struct emit *e, uint32_t phase)
+{
+    emit_raw(e, "[");
+    for (uint32_t k = 0; k < e->r->phases[phase].nintervals && !e->failed; k++) {
+        json_t *j = interval_json(e->b, e->r, phase, k, e->share, e->scratch);
+
+        emit_raw(e, k ? "," : "");
+        emit_json(e, j);
+        json_decref(j);
+    }
+    emit_raw(e, "]");
+}
+
+/* A phase object: as the tree has it, with its intervals streamed in. */
+static void emit_phase(struct emit *e, json_t *ph, uint32_t phase)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    emit_raw(e, "{");
+    json_object_foreach(ph, key, v) {
+        emit_key(e, key, first);
+        first = 0;
+        if (strcmp(key, "intervals") == 0 && phase < e->r->nphases)
+            emit_intervals(e, phase);
+        else
+            emit_json(e, v);
+    }
+    emit_raw(e, "}");
+}
+
+static void emit_root(struct emit *e, json_t *root)
+{
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    emit_raw(e, "{");
+    json_object_foreach(root, key, v) {
+        emit_key(e, key, first);
+        first = 0;
+        if (strcmp(key, "phases") == 0 && json_is_array(v)) {
+            emit_raw(e, "[");
+            for (size_t i = 0; i < json_array_size(v) && !e->failed; i++) {
+                emit_raw(e, i ? "," : "");
+                emit_phase(e, json_array_get(v, i), (uint32_t)i);
+            }
+            emit_raw(e, "]");
+        } else {
+            emit_json(e, v);
+        }
+    }
+    emit_raw(e, "}\n");
+}
+
+/* The tree of one result with every phase's intervals filled in (the
+ * streaming writer leaves them empty in the tree and writes them in place). */
+static void fill_intervals(struct jb *b, const struct run_result *r, json_t *root)
+{
+    json_t *phases = json_object_get(root, "phases");
+    double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
+    struct op_stats *scratch = xmalloc(sizeof(*scratch));
+
+    for (uint32_t i = 0; i < r->nphases && i < json_array_size(phases); i++) {
+        json_t *iv = json_object_get(json_array_get(phases, i), "intervals");
+
+        for (uint32_t k = 0; iv && k < r->phases[i].nintervals; k++)
+            push(b, iv, interval_json(b, r, i, k, share, scratch));
+    }
+    free(share);
+    free(scratch);
+}
+
 json_t *report_json_build(const struct run_result *r)
 {
     struct jb b = { 0 };
     json_t *root = result_json(&b, r);
 
+    if (root && !b.failed)
+        fill_intervals(&b, r, root);
     if (!root || b.failed) {
         json_decref(root);
         return NULL;
@@ -447,21 +569,45 @@ json_t *report_json_build(const struct run_result *r)
     return root;
 }
 
-int report_json_write(const char *path, const struct run_result *r)
-{
-    json_t *root = report_json_build(r);
-    int rc;
+/* What goes into the file: a result streamed (intervals one at a time) or
+ * a whole tree (a repeat set).  Sets *failed on a write or encoding error. */
+struct body {
+    const struct run_result *r;  /* stream this result's root, or */
+    json_t *tree;                /* dump this tree */
+    struct jb *b;
+};
 
-    if (!root)
-        return -ENOMEM;
-    rc = report_json_write_tree(path, root);
-    json_decref(root);
-    return rc;
+static int write_body(struct sink *s, const struct body *body)
+{
+    if (body->tree) {
+        if (json_dump_callback(body->tree, write_all, s, DUMP_FLAGS) != 0 || write_all("\n", 1, s) != 0)
+            return -1;
+        return 0;
+    }
+    {
+        struct emit e = { .b = body->b, .r = body->r, .s = s };
+        json_t *root = result_json(body->b, body->r);
+
+        e.share = xcalloc(body->r->nagents ? body->r->nagents : 1, sizeof(*e.share));
+        e.scratch = xmalloc(sizeof(*e.scratch));
+        if (root && !body->b->failed)
+            emit_root(&e, root);
+        else
+            e.failed = 1;
+        free(e.share);
+        free(e.scratch);
+        json_decref(root);
+        return e.failed || body->b->failed ? -1 : 0;
+    }
 }
 
-int report_json_write_tree(const char *path, json_t *root)
+/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
+ * the same directory, fsynced, named and renamed into place.  Compact:
+ * every interval carries its histograms, and indenting puts each of their
+ * numbers on a line of its own (6x the bytes).  0 or -errno. */
+static int write_atomic(const char *path, const struct body *body)
 {
-    struct sink s = { .fd = -1, .err = 0 };
+    struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
     char *tmp;
     size_t n;
     int rc = 0, unnamed = 0;
@@ -486,8 +632,8 @@ int report_json_write_tree(const char *path, json_t *root)
         rc = -errno;
         goto fail;
     }
-    if (json_dump_callback(root, write_all, &s, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0
-        || write_all("\n", 1, &s) != 0) {
+    s.buf = xmalloc(SINK_BUF);
+    if (write_body(&s, body) != 0 || sink_flush(&s) != 0) {
         rc = s.err ? -s.err : -ENOMEM;   /* no write error: the encoder ran out of memory */
         goto fail;
     }
@@ -520,6 +666,23 @@ fail_unnamed:
     if (s.fd >= 0)
         close(s.fd);
 out:
+    free(s.buf);
     free(tmp);
     return rc;
+}
+
+int report_json_write(const char *path, const struct run_result *r)
+{
+    struct jb b = { 0 };
+    struct body body = { .r = r, .b = &b };
+
+    return write_atomic(path, &body);
+}
+
+int report_json_write_tree(const char *path, json_t *root)
+{
+    struct jb b = { 0 };
+    struct body body = { .tree = root, .b = &b };
+
+    return write_atomic(path, &body);
 }

@@ -7,11 +7,10 @@
  * later getters return zeros, and the top checks the flag once, so the
  * walkers read straight through without an error check on every key.
  *
- * Histograms: phase and agent totals carry sparse buckets and load
- * exactly.  Intervals carry only percentiles; a histogram is synthesised
- * with ceil(q*N) samples in the p50 bucket, then the ranks up to p90, p99,
- * p99.9 in theirs and the rest at max, which makes hist_percentile return
- * the saved values again (a bucket midpoint lies in its own bucket). */
+ * Histograms: every lat_ns and svc_ns (phase, agent and interval) carries
+ * its histogram as "hist" in the one form (common/hist_codec.h), read back
+ * exactly through the one decoder, so every re-rendered report equals the
+ * run's own (docs/reports.md). */
 #include "coordinator/result_load.h"
 
 #include <errno.h>
@@ -21,7 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/hist_codec.h"
 #include "common/xmalloc.h"
+#include "coordinator/hist_json.h"
 
 #define MAX_AGENTS 4096
 
@@ -157,69 +158,54 @@ static json_t *get_array(struct ctx *c, json_t *obj, const char *path, const cha
     return v;
 }
 
-static void synth_hist(struct hist *h, uint64_t n, const uint64_t pct[4], uint64_t max)
-{
-    static const double q[4] = { 50.0, 90.0, 99.0, 99.9 };
-    uint64_t done = 0;
-
-    for (int i = 0; i < 4 && done < n; i++) {
-        double r = ceil(q[i] / 100.0 * (double)n * (1.0 - 1e-12));
-        uint64_t upto = r < 1 ? 1 : (uint64_t)r;
-
-        if (upto > n)
-            upto = n;
-        if (upto > done) {
-            h->bucket[hist_bucket_of(pct[i])] += upto - done;
-            done = upto;
-        }
-    }
-    if (n > done)
-        h->bucket[hist_bucket_of(max)] += n - done;
-}
-
+/* lat_ns or svc_ns: the histogram is "hist" (hist_json.h, checked by the
+ * one decoder); min, max and the percentiles beside it are derived from it
+ * and must agree with it (a hand-edited file that does not is refused). */
 static void load_lat(struct ctx *c, json_t *lat, const char *path, uint64_t ops, struct hist *h)
 {
     static const char *const pk[4] = { "p50", "p90", "p99", "p999" };
-    uint64_t pct[4], min, max, sum = 0;
-    double mean;
-    char sub[512];
-    json_t *b;
+    static const double q[4] = { 50.0, 90.0, 99.0, 99.9 };
+    uint64_t pct[4], min, max;
+    char sub[512], why[160];
+    json_t *hj;
 
     hist_init(h);
     min = get_u64(c, lat, path, "min", INT64_MAX);
-    mean = get_num(c, lat, path, "mean");
     for (int i = 0; i < 4; i++)
         pct[i] = get_u64(c, lat, path, pk[i], INT64_MAX);
     max = get_u64(c, lat, path, "max", INT64_MAX);
-    if (c->failed || ops == 0)
+    hj = get(c, lat, path, "hist", sub, sizeof(sub));
+    if (!hj)
         return;
-    if (min > max)
-        return fail(c, path, "min %llu is above max %llu", (unsigned long long)min,
-                    (unsigned long long)max);
-    h->count = ops;
-    h->min_ns = min;
-    h->max_ns = max;
-    h->sum_ns = (uint64_t)llround(mean * (double)ops);
-    b = json_object_get(lat, "buckets");
-    if (!b) {
-        synth_hist(h, ops, pct, max);
-        return;
-    }
-    snprintf(sub, sizeof(sub), "%s.buckets", path);
-    if (!json_is_array(b) || json_array_size(b) > HIST_NBUCKETS)
-        return fail(c, sub, "want an array of at most %u [low_ns, count] pairs", HIST_NBUCKETS);
-    for (size_t i = 0; i < json_array_size(b); i++) {
-        json_t *p = json_array_get(b, i), *lo = json_array_get(p, 0), *n = json_array_get(p, 1);
+    if (hist_json_decode(hj, h, why, sizeof(why)) < 0)
+        return fail(c, sub, "%s", why);
+    if (h->count > ops)
+        return fail(c, sub, "count %llu is above ops %llu", (unsigned long long)h->count,
+                    (unsigned long long)ops);
+    if (min != hist_enc_min(h) || max != h->max_ns)
+        return fail(c, path, "min/max %llu/%llu disagree with the histogram's %llu/%llu",
+                    (unsigned long long)min, (unsigned long long)max,
+                    (unsigned long long)hist_enc_min(h), (unsigned long long)h->max_ns);
+    for (int i = 0; i < 4; i++)
+        if (pct[i] != hist_percentile(h, q[i]))
+            return fail(c, path, "%s %llu disagrees with the histogram's %llu", pk[i],
+                        (unsigned long long)pct[i], (unsigned long long)hist_percentile(h, q[i]));
+}
 
-        if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_integer(lo) ||
-            !json_is_integer(n) || json_integer_value(lo) < 0 || json_integer_value(n) < 0)
-            return fail(c, sub, "element %zu is not a [low_ns, count] pair", i);
-        h->bucket[hist_bucket_of((uint64_t)json_integer_value(lo))] += (uint64_t)json_integer_value(n);
-        sum += (uint64_t)json_integer_value(n);
+/* The optional keys of an op type: timeouts, and svc_ns (rate-limited
+ * jobs: the service time's histogram). */
+static void load_op_extras(struct ctx *c, json_t *v, const char *path, struct op_stats *o)
+{
+    char sub[512];
+    json_t *svc = json_object_get(v, "svc_ns");
+
+    if (json_object_get(v, "timeouts")) {
+        o->timeouts = get_u64(c, v, path, "timeouts", o->errors);
     }
-    if (sum != ops)
-        fail(c, sub, "bucket counts add up to %llu, ops is %llu", (unsigned long long)sum,
-             (unsigned long long)ops);
+    if (svc) {
+        snprintf(sub, sizeof(sub), "%s.svc_ns", path);
+        load_lat(c, svc, sub, o->ops, &o->svc);
+    }
 }
 
 /* An ops object: {"read": {...}, "write": {...}}; counters_only for the
@@ -260,6 +246,7 @@ static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *
             s->op[t].errors = errors;
             if (lat)
                 load_lat(c, lat, lsub, ops, &s->op[t].lat);
+            load_op_extras(c, v, sub, &s->op[t]);
         }
     }
 }
@@ -274,6 +261,39 @@ static void load_record_part(struct ctx *c, int rc)
     snprintf(why, sizeof why, "%s", c->err);
     c->failed = 1;
     snprintf(c->err, c->errlen, "%s: %s", c->file, why);
+}
+
+/* An agent's first op against the phase's start (start_lag_ns, present for
+ * agents that issued ops): the file keeps differences only, so the phase's
+ * t0 is placed at T0_BASE, far from 0 either way, and the agent's start at
+ * t0 + lag; its start offset (start minus the earliest) comes out the same. */
+#define T0_BASE (UINT64_C(1) << 62)
+static uint64_t load_start_lag(struct ctx *c, json_t *aj, const char *apath, struct phase_result *ph)
+{
+    int64_t lag = get_i64(c, aj, apath, "start_lag_ns");
+
+    if (lag < -(int64_t)(T0_BASE / 2) || lag > (int64_t)(T0_BASE / 2)) {
+        char sub[512];
+        snprintf(sub, sizeof(sub), "%s.start_lag_ns", apath);
+        fail(c, sub, "out of range");
+        return 0;
+    }
+    ph->t0_ns = T0_BASE;
+    return (uint64_t)((int64_t)T0_BASE + lag);
+}
+
+/* Agents without start_lag_ns (no ops, salvaged) keep start_offset_ns
+ * from the earliest agent that has one, in the same frame. */
+static void place_unlagged_starts(struct run_result *r, struct phase_result *ph, json_t *arr)
+{
+    uint64_t first = UINT64_MAX;
+
+    for (uint32_t a = 0; a < r->nagents; a++)
+        if (json_object_get(json_array_get(arr, a), "start_lag_ns") && ph->agents[a].start_ns < first)
+            first = ph->agents[a].start_ns;
+    for (uint32_t a = 0; a < r->nagents && first != UINT64_MAX; a++)
+        if (!json_object_get(json_array_get(arr, a), "start_lag_ns"))
+            ph->agents[a].start_ns += first;
 }
 
 static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
@@ -356,6 +376,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ap->cores = (uint32_t)get_u64(c, cpu, asub, "cores", UINT32_MAX);
         ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
         ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
+        if (json_object_get(aj, "start_lag_ns"))
+            ap->start_ns = load_start_lag(c, aj, apath, ph);
         ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
         if (json_object_get(aj, "storage") && !c->failed) {   /* files before records have none */
             snprintf(asub, sizeof(asub), "%s.storage", apath);
@@ -370,6 +392,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     free(tot);
     tot = NULL;
+    if (ph->t0_ns == T0_BASE)
+        place_unlagged_starts(r, ph, arr);
 
     /* "finished" is false for an interrupted or failed phase that still
      * has results: those are summed, like a finished one */
@@ -392,6 +416,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         json_t *ij = json_array_get(arr, k), *agents;
         struct interval_slot *s;
         char ipath[512];
+        uint32_t nrep = 0;
 
         snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
         snprintf(asub, sizeof(asub), "%s.ops", ipath);
@@ -402,7 +427,6 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         result_add_interval(r, phase, 0, (uint32_t)k, merged);
         s = &ph->intervals[k];
         memset(&s->agent[0], 0, sizeof(s->agent[0]));
-        s->agent[0].reported = 1;
         s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
         agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
         for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
@@ -412,12 +436,18 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             snprintf(opath, sizeof(opath), "%s.ops", apath);
             load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
                      NULL, &s->agent[a]);
+            /* membership: "reported" is written only when false */
+            s->agent[a].reported = json_object_get(json_array_get(agents, a), "reported") ?
+                                   (uint8_t)get_bool(c, json_array_get(agents, a), apath, "reported") : 1;
+            nrep += s->agent[a].reported;
             if (json_object_get(json_array_get(agents, a), "inflight")) {
                 s->agent[a].inflight = (uint32_t)get_u64(c, json_array_get(agents, a), apath, "inflight",
                                                          UINT32_MAX);
                 s->agent[a].oldest_ns = get_u64(c, json_array_get(agents, a), apath, "oldest_ns", INT64_MAX);
             }
         }
+        if (!c->failed && nrep != s->nreported)
+            fail(c, ipath, "nreported is %u, but %u agents reported", s->nreported, nrep);
         result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }
     free(merged);

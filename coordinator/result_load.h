@@ -11,10 +11,9 @@
  * file at path.  Validation is strict: a missing key, a wrong type or an
  * out-of-range value fails with -EINVAL and a one-line reason in err naming
  * the file and the key ("a.json: phases[0].ops.read.lat_ns.p99: missing").
- * Histograms come back exact when the file has lat_ns.buckets (phase and
- * agent totals); otherwise (intervals, older files) they are rebuilt from
- * the percentiles so that p50/p90/p99/p99.9, min, max and mean read back
- * the same.  -errno when the file cannot be read. */
+ * Every histogram (lat_ns.hist, svc_ns.hist of phases, agents and
+ * intervals) comes back exact, so every report renders as the run's own
+ * did.  -errno when the file cannot be read. */
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
 
 /* result_load of a result object inside a larger document (a repeat set's

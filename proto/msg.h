@@ -20,7 +20,7 @@
 #include "proto/auth.h"
 #include "proto/frame.h"
 
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2
 #define MSG_TEXT_MAX  512     /* error text, host names */
 #define MSG_SYS_MAX   128     /* kernel release, CPU model */
 
@@ -112,7 +112,7 @@ struct msg_interval {
     uint32_t index;           /* k: covers [t0 + k*interval, t0 + (k+1)*interval) */
     uint32_t inflight;        /* ops outstanding when the interval closed */
     uint64_t oldest_ns;       /* age of the oldest of them (0 if none) */
-    struct op_set stats;      /* on the wire: only op types with ops, sparse histograms */
+    struct op_set stats;      /* on the wire: only op types with ops, histograms as runs (hist_codec.h) */
 };
 struct msg_phase_done {
     uint32_t phase;

@@ -18,6 +18,7 @@
 
 #include <msgpack.h>
 
+#include "common/hist_codec.h"
 #include "common/xmalloc.h"
 #include "proto/msg_codec.h"
 
@@ -50,26 +51,23 @@ static void pack_u64(msgpack_packer *pk, const char *key, uint64_t v)
     msgpack_pack_uint64(pk, v);
 }
 
-/* Sparse: only non-zero buckets, as [idx, n, idx, n, ...] by increasing idx. */
+/* The histogram form of common/hist_codec.h: the non-empty buckets as
+ * runs [skip, len, counts...]. */
 static void pack_hist(msgpack_packer *pk, const struct hist *h)
 {
-    uint32_t nz = 0;
+    struct hist_enc e;
+    uint32_t n = hist_enc_begin(&e, h);
+    uint64_t v;
 
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-        nz += h->bucket[i] != 0;
     msgpack_pack_map(pk, 5);
     pack_u64(pk, "count", h->count);
     pack_u64(pk, "sum", h->sum_ns);
-    pack_u64(pk, "min", h->min_ns);
+    pack_u64(pk, "min", hist_enc_min(h));
     pack_u64(pk, "max", h->max_ns);
-    pack_cstr(pk, "b");
-    msgpack_pack_array(pk, 2 * nz);
-    for (unsigned i = 0; i < HIST_NBUCKETS; i++) {
-        if (h->bucket[i]) {
-            msgpack_pack_uint32(pk, i);
-            msgpack_pack_uint64(pk, h->bucket[i]);
-        }
-    }
+    pack_cstr(pk, "runs");
+    msgpack_pack_array(pk, n);
+    while (hist_enc_next(&e, &v))
+        msgpack_pack_uint64(pk, v);
 }
 
 static int op_stats_sent(const struct op_stats *o)
@@ -496,45 +494,30 @@ static int get_array(struct dctx *c, const msgpack_object *map, const char *key,
 
 /* ---- decoding: nested values ----------------------------------------- */
 
+/* The histogram form of common/hist_codec.h; every check is the decoder's. */
 static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h)
 {
-    const msgpack_object_array *b = NULL;
-    uint64_t total = 0;
-    int64_t prev = -1;
+    const msgpack_object_array *runs = NULL;
+    uint64_t count = 0, sum = 0, min = 0, max = 0;
+    struct hist_dec d;
     int rc;
 
     hist_init(h);
-    if ((rc = get_u64(c, map, "count", 0, UINT64_MAX, &h->count)) ||
-        (rc = get_u64(c, map, "sum", 0, UINT64_MAX, &h->sum_ns)) ||
-        (rc = get_u64(c, map, "min", 0, UINT64_MAX, &h->min_ns)) ||
-        (rc = get_u64(c, map, "max", 0, UINT64_MAX, &h->max_ns)) ||
-        (rc = get_array(c, map, "b", 0, 2 * HIST_NBUCKETS, &b)))
+    if ((rc = get_u64(c, map, "count", 0, UINT64_MAX, &count)) ||
+        (rc = get_u64(c, map, "sum", 0, UINT64_MAX, &sum)) ||
+        (rc = get_u64(c, map, "min", 0, UINT64_MAX, &min)) ||
+        (rc = get_u64(c, map, "max", 0, UINT64_MAX, &max)) ||
+        (rc = get_array(c, map, "runs", 0, HIST_CODEC_MAX_VALUES, &runs)))
         return rc;
-    if (b->size % 2)
-        return fail(c, "'b' has an odd number of entries");
-    for (uint32_t i = 0; i < b->size; i += 2) {
-        const msgpack_object *idx = &b->ptr[i], *cnt = &b->ptr[i + 1];
-        if (idx->type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-            cnt->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-            return fail(c, "'b' holds a value that is not an unsigned integer");
-        if (idx->via.u64 >= HIST_NBUCKETS)
-            return fail(c, "bucket index %" PRIu64 " out of range", idx->via.u64);
-        /* strictly increasing: also rules out a bucket given twice */
-        if ((int64_t)idx->via.u64 <= prev)
-            return fail(c, "bucket index %" PRIu64 " not in increasing order", idx->via.u64);
-        if (cnt->via.u64 == 0)
-            return fail(c, "bucket %" PRIu64 " sent with count 0", idx->via.u64);
-        if (__builtin_add_overflow(total, cnt->via.u64, &total))
-            return fail(c, "bucket counts overflow");
-        prev = (int64_t)idx->via.u64;
-        h->bucket[idx->via.u64] = cnt->via.u64;
-    }
-    if (total != h->count)
-        return fail(c, "bucket counts sum to %" PRIu64 ", count is %" PRIu64, total, h->count);
-    if (h->count > 0 && h->min_ns > h->max_ns)
-        return fail(c, "min %" PRIu64 " > max %" PRIu64, h->min_ns, h->max_ns);
-    if (h->count == 0)          /* canonical empty form, as hist_init makes it */
-        hist_init(h);
+    rc = hist_dec_begin(&d, h, count, sum, min, max, runs->size);
+    for (uint32_t i = 0; rc == 0 && i < runs->size; i++)
+        rc = runs->ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER ?
+             hist_dec_fail(&d, "'runs' holds a value that is not an unsigned integer") :
+             hist_dec_value(&d, runs->ptr[i].via.u64);
+    if (rc == 0)
+        rc = hist_dec_end(&d);
+    if (rc)
+        return fail(c, "%s", d.why);
     return 0;
 }
 

@@ -12,7 +12,10 @@
  * differential round trip: encode(decode(x)) decodes again to an equal
  * value (field by field for the small messages and interval; hist_equal for
  * histograms), and encoding that value once more yields the same bytes
- * (for every type, plan and phase-done included). */
+ * (for every type, plan and phase-done included).  Every histogram the
+ * wire let in also goes through the JSON container of the same form
+ * (result and journal, coordinator/hist_json.h) and comes back equal: one
+ * decoder, the same verdict in every container. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +26,7 @@
 #include "common/stats.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "coordinator/hist_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,6 +36,28 @@ static void die(const char *what, int line)
 {
     fprintf(stderr, "fuzz_frame_msg.c:%d: check failed: %s\n", line, what);
     abort();
+}
+
+/* Each histogram of s, through the JSON form and back, unchanged (JSON
+ * integers are signed: counts and sums from 2^63 up are out of its range). */
+static void check_json_form(const struct op_set *s)
+{
+    static struct hist back;
+    char why[160];
+
+    for (int t = 0; t < OP__COUNT; t++)
+        for (int k = 0; k < 2; k++) {
+            const struct hist *h = k ? &s->op[t].svc : &s->op[t].lat;
+            json_t *o;
+
+            if (h->count > INT64_MAX || h->sum_ns > INT64_MAX || h->max_ns > INT64_MAX)
+                continue;
+            o = hist_json_encode(h);
+            CHECK(o != NULL);
+            CHECK(hist_json_decode(o, &back, why, sizeof why) == 0);
+            CHECK(hist_equal(h, &back));
+            json_decref(o);
+        }
 }
 
 /* One message of each type, decoded twice: big (op_set is ~400 KB), so
@@ -245,6 +271,10 @@ static void check_frame(const char *p, size_t n)
         fprintf(stderr, "re-decode of a '%s' failed: %s\n", msg_type_name((enum msg_type)t), err);
     CHECK(rc == 0);
     CHECK(msg_equal((enum msg_type)t, &m1, &m2));
+    if (t == MSG_INTERVAL)
+        check_json_form(&m1.interval.stats);
+    if (t == MSG_PHASE_DONE)
+        check_json_form(&m1.phase_done.totals);
     encode_as((enum msg_type)t, &e2, &m2);
     (void)payload_of(&e2, &rn);
     CHECK(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0);

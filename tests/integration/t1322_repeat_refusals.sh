@@ -61,8 +61,8 @@ edit "huge repeat" 's["repeat"] = 10**9' "^nfstorm: .*bad\.json: repeat: want an
 edit "n mismatch" 's["repeat"] = 1' "^nfstorm: .*bad\.json: repetitions: has 2 elements, more than repeat \(1\)$"
 edit "no repetitions" 'del s["repetitions"]' "^nfstorm: .*bad\.json: repetitions: missing$"
 edit "missing key inside" 'del s["repetitions"][1]["phases"][0]["ops"]' "^nfstorm: .*bad\.json: repetitions\[1\]\.phases\[0\]\.ops: missing$"
-edit "bad histogram inside" 's["repetitions"][0]["phases"][0]["ops"]["read"]["lat_ns"]["buckets"] = [[1, 2, 3]]' \
-  "^nfstorm: .*bad\.json: repetitions\[0\]\.phases\[0\]\.ops\.read\.lat_ns\.buckets: element 0 is not"
+edit "bad histogram inside" 's["repetitions"][0]["phases"][0]["ops"]["read"]["lat_ns"]["hist"]["runs"] = [0, 1, 0]' \
+  "^nfstorm: .*bad\.json: repetitions\[0\]\.phases\[0\]\.ops\.read\.lat_ns\.hist: bucket 0 given with count 0"
 edit "other plan" 's["repetitions"][1]["phases"][0]["bs"] = 8192' "^nfstorm: .*bad\.json: repetitions\[1\]\.phases\[0\]: 'r' \(randread, bs 8192\) is not"
 edit "version" 's["nfstorm_repeat_set"] = 7' "^nfstorm: .*bad\.json: nfstorm_repeat_set: unsupported version \(want 1\)$"
 echo "repeat refusals ok"

@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,7 +215,7 @@ static void test_run_record_text_header(void **state)
     make_run(&r, "efs-gp-bursting", "4.1", 1048576, "[rr]\n");
     t = text_of(&r);
     assert_string_equal(t,
-        "target efs-gp-bursting, nfstorm " NFSTORM_VERSION " (protocol 1), 2025-12-01T14:40:00.123Z "
+        "target efs-gp-bursting, nfstorm " NFSTORM_VERSION " (protocol " STR(PROTO_VERSION) "), 2025-12-01T14:40:00.123Z "
         "to 2025-12-01T14:40:09.876Z (9.8 s)\n"
         "agents 0-1 (client-0, client-1): kernel 6.8.0-45-generic, 2 CPUs (Example CPU @ 2.2GHz), "
         "7.75GiB memory\n"

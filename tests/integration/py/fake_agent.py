@@ -102,10 +102,13 @@ def recv(s):
         rbuf += d
 
 def ops(n, lat_ns=100000):
-    """One op type's stats: n reads of 4 KiB, all at lat_ns (bucket b)."""
-    b = 1984  # any bucket: the coordinator only checks counts add up
+    """One op type's stats: n reads of 4 KiB, all at lat_ns: one run of one
+    bucket, b (the histogram form of common/hist_codec.h)."""
+    # the bucket holding lat_ns (common/hist.h): min and max must lie in it
+    shift = max(lat_ns.bit_length() - 7, 0)
+    b = lat_ns if lat_ns < 128 else (shift + 1) * 64 + ((lat_ns >> shift) - 64)
     return {"read": {"ops": n, "bytes": 4096 * n, "errors": 0,
-                     "lat": {"count": n, "sum": n * lat_ns, "min": lat_ns, "max": lat_ns, "b": [b, n]}}}
+                     "lat": {"count": n, "sum": n * lat_ns, "min": lat_ns, "max": lat_ns, "runs": [b, 1, n]}}}
 
 def interval(k, n):
     return {"type": "interval", "phase": 0, "index": k, "inflight": 0, "oldest_ns": 0, "stats": ops(n)}
