@@ -74,6 +74,11 @@ struct session {
     char peer[64];
     char peer_addr[48];       /* peer without the port: the per-address stranger cap */
     struct session *pend_next;/* a->pending list while not authenticated */
+    uv_connect_t connect;     /* session_dial: the outgoing connection */
+    int served;               /* it became the active session (a->session_freed) */
+    int dialling;             /* session_dial, not connected yet: a failed
+                                 attempt is dial.c's to log, not ours */
+    char end_why[160];        /* why it ended, first reason (a->session_freed) */
     int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
@@ -211,8 +216,14 @@ static void on_handle_closed(uv_handle_t *h)
         free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
-        log_info("session with %s ended", s->peer);
+        if (s->dialling)
+            log_debug("session with %s ended", s->peer);
+        else
+            log_info("session with %s ended", s->peer);
         a->nsessions--;
+        int served = s->served;
+        char why[sizeof s->end_why];
+        memcpy(why, s->end_why, sizeof why);
         if (a->active == s) {
             a->active = NULL;
             /* a coordinator that connected while this one was winding
@@ -224,6 +235,8 @@ static void on_handle_closed(uv_handle_t *h)
             }
         }
         free(s);
+        if (a->session_freed)
+            a->session_freed(a->session_freed_arg, served, why);
     }
 }
 
@@ -245,7 +258,11 @@ static void pending_remove(struct session *s)
 static void session_end(struct session *s, const char *why)
 {
     if (!s->closing) {
-        log_info("closing session with %s: %s", s->peer, why);
+        if (s->dialling)
+            log_debug("closing session with %s: %s", s->peer, why);
+        else
+            log_info("closing session with %s: %s", s->peer, why);
+        snprintf(s->end_why, sizeof s->end_why, "%s", why);
         s->closing = 1;
     }
     if (s->run_live)
@@ -613,6 +630,7 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             return;
         }
         snprintf(w.host, sizeof w.host, "%s", s->agent->host);
+        snprintf(w.labels, sizeof w.labels, "%s", s->agent->labels);
         if (s->agent->secret) {
             memcpy(s->cnonce, h.nonce, sizeof s->cnonce);
             if (auth_nonce(s->anonce) < 0) {
@@ -740,8 +758,13 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
     }
     case MSG_ERROR: {
         struct msg_error m;
-        if (msg_error_decode(p, n, &m, err, sizeof err) == 0)
+        if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
+            char why[sizeof s->end_why];
             log_warn("error from coordinator %s: %s", s->peer, m.text);
+            snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
+            session_end(s, why);
+            return;
+        }
         session_end(s, "coordinator reported an error");
         return;
     }
@@ -958,6 +981,7 @@ static void session_promote(struct session *s)
 {
     struct agent *a = s->agent;
     a->active = s;
+    s->served = 1;
     s->state = S_IDLE;
     snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
@@ -1030,4 +1054,47 @@ void session_accept(struct agent *a)
     log_info("connection from %s", s->peer);
     uv_timer_start(&s->tick, on_tick, 1000, 1000);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+}
+
+/* ---- dialling out (agent --coordinator) ---- */
+
+static void on_dialled(uv_connect_t *req, int status)
+{
+    struct session *s = req->data;
+
+    if (s->closing)
+        return;                 /* ended meanwhile (the close cancels us) */
+    if (status < 0) {
+        char why[96];
+        snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(status));
+        session_end(s, why);
+        return;
+    }
+    s->dialling = 0;
+    uv_tcp_nodelay(&s->tcp, 1);
+    log_info("connected to coordinator %s", s->peer);
+    /* the hello deadline counts from the connection, as for an accepted one */
+    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+}
+
+struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer)
+{
+    struct session *s = session_new(a);
+    const char *colon = strrchr(peer, ':');
+    int rc;
+
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
+    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
+             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    pending_add(a, s);
+    s->dialling = 1;
+    s->connect.data = s;
+    if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
+        char why[96];
+        snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(rc));
+        session_end(s, why);
+    }
+    return s;
 }

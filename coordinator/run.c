@@ -31,6 +31,7 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/gather.h"
 #include "coordinator/run.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
@@ -425,6 +426,18 @@ static void agent_violation(struct conn *c, const char *fmt, ...)
     conn_lost(c, why);
 }
 
+/* Agent c is who its welcome w says and proved it: clock sync next. */
+static void conn_welcomed(struct conn *c, const struct msg_welcome *w)
+{
+    struct agent_info *ai = &c->run->res->agents[c->id];
+    snprintf(ai->host, sizeof ai->host, "%s", w->host);
+    result_clean_text(ai->host);           /* reports print it */
+    c->rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
+    ai->ncpus = w->ncpus;
+    c->state = C_SYNCING;
+    send_ping(c);
+}
+
 static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int type)
 {
     struct run *r = c->run;
@@ -471,13 +484,7 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
         msg_auth_encode(&b, &a);
         conn_send(c, &b);
     }
-    struct agent_info *ai = &r->res->agents[c->id];
-    snprintf(ai->host, sizeof ai->host, "%s", w.host);
-    result_clean_text(ai->host);           /* reports print it */
-    c->rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
-    ai->ncpus = w.ncpus;
-    c->state = C_SYNCING;
-    send_ping(c);
+    conn_welcomed(c, &w);
 }
 
 static void handle_pong(struct conn *c, const char *p, uint32_t n)
@@ -917,6 +924,31 @@ static void on_connect(uv_connect_t *req, int status)
     conn_send(c, &b);
 }
 
+/* A dialled-in agent (gather.c did the handshake on its own loop): adopt
+ * its socket, then go on as if our own welcome had just passed, replaying
+ * what it sent since (its system frame). */
+static void conn_adopt(struct conn *c, struct gather_agent *g)
+{
+    struct run *r = c->run;
+    int rc;
+
+    uv_tcp_init(&r->loop, &c->tcp);
+    c->tcp.data = c;
+    if ((rc = uv_tcp_open(&c->tcp, g->fd)) < 0) {
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+        run_fail(r, "agent %u (%s): cannot adopt its connection: %s", c->id, c->addr, uv_strerror(rc));
+        return;
+    }
+    g->fd = -1;                /* ours now: closed with the handle */
+    c->open = 1;
+    c->last_rx_ns = run_now(r);
+    c->nfirst = sizeof c->first;   /* it spoke the protocol already */
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    conn_welcomed(c, &g->welcome);
+    if (g->rx.len)
+        conn_feed(c, g->rx.data, g->rx.len);
+}
+
 /* Before the plan: the connect/handshake deadline.  After: heartbeats out,
  * silence in. */
 static void on_timer(uv_timer_t *t)
@@ -1070,6 +1102,10 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         frame_reader_init(&c->rd, HELLO_FRAME_MAX);
         if (r.finished)
             continue;
+        if (opt->joined) {
+            conn_adopt(c, &opt->joined[i]);
+            continue;
+        }
         if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {
             r.failed = 1;
             run_end(&r, RUN_END_FAILED, err);

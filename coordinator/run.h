@@ -14,6 +14,8 @@
 #include "coordinator/result.h"
 #include "proto/auth.h"
 
+struct gather_agent;
+
 /* Hooks for reporters that follow the run as it goes (live line, time
  * series, journal).  Called on the run's loop thread; any may be NULL. */
 struct run_observer {
@@ -47,6 +49,10 @@ struct run_options {
     const struct auth_secret *secret;  /* NULL: no authentication */
     const struct run_observer *observers;
     uint32_t nobservers;
+    /* Agents that dialled in (gather.h): naddrs of them, in agent-index
+     * order, already authenticated; the run adopts their sockets (and
+     * closes them) instead of dialling addrs.  NULL: dial addrs. */
+    struct gather_agent *joined;
 };
 
 enum run_status {
