@@ -78,6 +78,8 @@ struct session {
     int served;               /* it became the active session (a->session_freed) */
     int dialling;             /* session_dial, not connected yet: a failed
                                  attempt is dial.c's to log, not ours */
+    int outgoing;             /* session_dial: why it ended is dial.c's to log
+                                 (once per change, not once per attempt) */
     char end_why[160];        /* why it ended, first reason (a->session_freed) */
     int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
@@ -760,7 +762,10 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         struct msg_error m;
         if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
             char why[sizeof s->end_why];
-            log_warn("error from coordinator %s: %s", s->peer, m.text);
+            if (s->outgoing)
+                log_debug("error from coordinator %s: %s", s->peer, m.text);
+            else
+                log_warn("error from coordinator %s: %s", s->peer, m.text);
             snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
             session_end(s, why);
             return;
@@ -1090,6 +1095,7 @@ struct session *session_dial(struct agent *a, const struct sockaddr *sa, const c
              (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
     pending_add(a, s);
     s->dialling = 1;
+    s->outgoing = 1;
     s->connect.data = s;
     if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
         char why[96];
