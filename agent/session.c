@@ -33,6 +33,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "net/conn.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 
@@ -110,29 +111,15 @@ struct session {
     struct rusage ru0;
 };
 
-struct write_req {
-    uv_write_t req;
-    struct buf b;
-};
-
 static void session_maybe_free(struct session *s);
 static void session_authenticated(struct session *s);
 static void finish_phase(struct session *s);
 static void handle_plan(struct session *s);
 static void on_sample(uv_timer_t *t);
 
-static void on_written(uv_write_t *req, int status)
-{
-    struct write_req *w = (struct write_req *)req;
-    (void)status;
-    buf_free(&w->b);
-    free(w);
-}
-
 /* Send one encoded frame; takes ownership of b. */
 static void session_send(struct session *s, struct buf *b)
 {
-    struct write_req *w;
     if (s->closing) {
         buf_free(b);
         return;
@@ -142,13 +129,7 @@ static void session_send(struct session *s, struct buf *b)
         buf_free(b);
         return;
     }
-    w = xmalloc(sizeof *w);
-    w->b = *b;
-    uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
-    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &ub, 1, on_written) < 0) {
-        buf_free(&w->b);
-        free(w);
-    }
+    conn_write((uv_stream_t *)&s->tcp, b);   /* dropped if the stream is closing */
 }
 
 void session_send_active(struct agent *a, const char *peer, struct buf *b)
@@ -666,20 +647,13 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_authenticated(s);
         return;
     }
-    case MSG_PING: {
-        struct msg_ping pi;
-        struct msg_pong po;
-        if (msg_ping_decode(p, n, &pi, err, sizeof err) < 0) {
+    case MSG_PING:
+        if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
             session_end(s, err);
             return;
         }
-        po.seq = pi.seq;
-        po.t_ping_ns = pi.t_ns;
-        po.t_ns = clock_now_ns();
-        msg_pong_encode(&b, &po);
         session_send(s, &b);
         return;
-    }
     case MSG_PLAN:
         if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
             send_error(s, "plan received while a run is in progress");
@@ -787,24 +761,21 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
 }
 
+static int on_frame(void *arg, const char *p, uint32_t n)
+{
+    struct session *s = arg;
+    handle_frame(s, p, n);
+    return s->closing;
+}
+
 void session_feed(struct session *s, const void *bytes, size_t len)
 {
-    const char *p;
-    uint32_t n;
-    int rc;
-
     if (s->closing)
         return;
     s->last_rx_ns = clock_now_ns();
-    frame_reader_feed(&s->rd, bytes, len);
-    while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
-        if (rc < 0) {
-            session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
-                                              : "frame larger than the limit");
-            return;
-        }
-        handle_frame(s, p, n);
-    }
+    if (conn_feed_frames(&s->rd, bytes, len, on_frame, s) < 0)
+        session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
+                                          : "frame larger than the limit");
 }
 
 void session_close(struct session *s)
@@ -916,10 +887,9 @@ static void on_tick(uv_timer_t *t)
         session_end(s, why);
         return;
     }
-    struct msg_ping m = { .seq = 0, .t_ns = now };
     struct buf b;
     buf_init(&b);
-    msg_ping_encode(&b, &m);
+    conn_ping(&b, 0, now);
     session_send(s, &b);
     if (s->state == S_PREPARING) {
         /* layout progress: the worker thread counts, we report */

@@ -16,6 +16,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/gather.h"
 #include "coordinator/result.h"
+#include "net/conn.h"
 
 #define GATHER_READ_CHUNK (64 * 1024)
 #define GATHER_TICK_MS    250u
@@ -64,37 +65,13 @@ static void glog(struct gather *g, const char *fmt, ...)
     fflush(g->o->log);
 }
 
-static void peer_send(struct gpeer *p, struct buf *b);
-
-static void on_written(uv_write_t *req, int status)
-{
-    struct buf *b = req->data;
-    (void)status;
-    buf_free(b);
-    free(b);
-    free(req);
-}
-
 static void peer_send(struct gpeer *p, struct buf *b)
 {
-    uv_write_t *req;
-    struct buf *owned;
-    uv_buf_t ub;
-
     if (p->closing) {
         buf_free(b);
         return;
     }
-    req = xmalloc(sizeof *req);
-    owned = xmalloc(sizeof *owned);
-    *owned = *b;
-    req->data = owned;
-    ub = uv_buf_init(owned->data, (unsigned)owned->len);
-    if (uv_write(req, (uv_stream_t *)&p->tcp, &ub, 1, on_written) < 0) {
-        buf_free(owned);
-        free(owned);
-        free(req);
-    }
+    conn_write((uv_stream_t *)&p->tcp, b);
 }
 
 static void on_peer_closed(uv_handle_t *h)
@@ -150,10 +127,9 @@ static void peer_refuse(struct gpeer *p, const char *text)
 
 static void send_ping(struct gpeer *p, uint64_t now)
 {
-    struct msg_ping m = { .seq = 0, .t_ns = now };
     struct buf b;
     buf_init(&b);
-    msg_ping_encode(&b, &m);
+    conn_ping(&b, 0, now);
     peer_send(p, &b);
     p->last_ping_ns = now;
 }
@@ -239,18 +215,12 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
         return;
     }
     case MSG_PING: {
-        struct msg_ping pi;
-        struct msg_pong po;
         struct buf b;
-        if (msg_ping_decode(pl, n, &pi, err, sizeof err) < 0) {
+        buf_init(&b);
+        if (conn_pong(pl, n, clock_now_ns(), &b, err, sizeof err) < 0) {
             peer_drop(p, err);
             return;
         }
-        po.seq = pi.seq;
-        po.t_ping_ns = pi.t_ns;
-        po.t_ns = clock_now_ns();
-        buf_init(&b);
-        msg_pong_encode(&b, &po);
         peer_send(p, &b);
         return;
     }
@@ -279,29 +249,29 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(p->g->rbuf, sizeof p->g->rbuf);
 }
 
+static int on_frame(void *arg, const char *pl, uint32_t n)
+{
+    struct gpeer *p = arg;
+    if (p->state == G_HELLO)
+        handle_welcome(p, pl, n);
+    else
+        handle_joined(p, pl, n);
+    return p->closing;
+}
+
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
 {
     struct gpeer *p = st->data;
-    const char *pl;
-    uint32_t n;
-    int rc;
 
     if (nread < 0) {
         peer_drop(p, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
     p->last_rx_ns = clock_now_ns();
-    frame_reader_feed(&p->rd, ub->base, (size_t)nread);
-    while (!p->closing && (rc = frame_reader_next(&p->rd, &pl, &n)) != 0) {
-        if (rc < 0) {
-            peer_drop(p, p->state == G_HELLO ? "not an nfstorm agent (frame over the pre-auth cap)"
-                                             : "frame over the limit before the run");
-            return;
-        }
-        if (p->state == G_HELLO)
-            handle_welcome(p, pl, n);
-        else
-            handle_joined(p, pl, n);
+    if (conn_feed_frames(&p->rd, ub->base, (size_t)nread, on_frame, p) < 0) {
+        peer_drop(p, p->state == G_HELLO ? "not an nfstorm agent (frame over the pre-auth cap)"
+                                         : "frame over the limit before the run");
+        return;
     }
     if (!p->closing && p->rd.in.len - p->rd.pos + p->a.rx.len > GATHER_RX_MAX)
         peer_drop(p, "sent too much before the run");

@@ -33,6 +33,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/gather.h"
 #include "coordinator/run.h"
+#include "net/conn.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 
@@ -119,11 +120,6 @@ struct run {
     size_t errlen;
 };
 
-struct write_req {
-    uv_write_t req;
-    struct buf b;
-};
-
 #define OBSERVE(r, hook, ...)                                                    \
     do {                                                                         \
         for (uint32_t o_ = 0; o_ < (r)->opt->nobservers; o_++)                   \
@@ -143,23 +139,13 @@ static uint64_t run_now(const struct run *r)
     return r->fake ? r->fake_now_ns : clock_now_ns();
 }
 
-static void on_written(uv_write_t *req, int status)
-{
-    struct write_req *w = (struct write_req *)req;
-    (void)status;
-    buf_free(&w->b);
-    free(w);
-}
-
 static void conn_send(struct conn *c, struct buf *b)
 {
-    struct write_req *w = xmalloc(sizeof *w);
-    w->b = *b;
-    uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
-    if (!c->open || c->run->fake || uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_written) < 0) {
-        buf_free(&w->b);
-        free(w);
+    if (!c->open || c->run->fake) {
+        buf_free(b);
+        return;
     }
+    conn_write((uv_stream_t *)&c->tcp, b);   /* dropped if the stream is closing */
 }
 
 static void on_closed(uv_handle_t *h)
@@ -283,10 +269,9 @@ static int all_in(struct run *r, enum conn_state st)
 
 static void send_ping(struct conn *c)
 {
-    struct msg_ping m = { .seq = c->pings, .t_ns = run_now(c->run) };
     struct buf b;
     buf_init(&b);
-    msg_ping_encode(&b, &m);
+    conn_ping(&b, c->pings, run_now(c->run));
     conn_send(c, &b);
 }
 
@@ -763,17 +748,10 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         return;
     }
     if (type == MSG_PING) {            /* the agent's heartbeat: answer it */
-        struct msg_ping pi;
-        struct msg_pong po;
         struct buf b;
-        if (msg_ping_decode(p, n, &pi, err, sizeof err) == 0) {
-            po.seq = pi.seq;
-            po.t_ping_ns = pi.t_ns;
-            po.t_ns = run_now(r);
-            buf_init(&b);
-            msg_pong_encode(&b, &po);
+        buf_init(&b);
+        if (conn_pong(p, n, run_now(r), &b, err, sizeof err) == 0)
             conn_send(c, &b);
-        }
         return;
     }
     switch (type) {
@@ -853,33 +831,31 @@ static void peer_said(const struct conn *c, char *out)
 
 /* Bytes from agent c's connection (or run_feed_script's): frame them and
  * handle each message. */
+static int on_frame(void *arg, const char *p, uint32_t n)
+{
+    struct conn *c = arg;
+    handle_frame(c, p, n);
+    return c->run->finished || !c->open;
+}
+
 static void conn_feed(struct conn *c, const void *bytes, size_t len)
 {
     struct run *r = c->run;
-    const char *p;
-    uint32_t n;
-    int rc;
 
     if (c->nfirst < sizeof c->first) {
         size_t k = sizeof c->first - c->nfirst < len ? sizeof c->first - c->nfirst : len;
         memcpy(c->first + c->nfirst, bytes, k);
         c->nfirst += (uint32_t)k;
     }
-    frame_reader_feed(&c->rd, bytes, len);
-    while (!r->finished && c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
-        if (rc < 0 && c->state == C_HELLO) {
-            char said[sizeof c->first + 1];
-            peer_said(c, said);
-            run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr,
-                     said);
-            return;
-        }
-        if (rc < 0) {
-            agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
-            return;
-        }
-        handle_frame(c, p, n);
+    if (r->finished || !c->open || conn_feed_frames(&c->rd, bytes, len, on_frame, c) >= 0)
+        return;
+    if (c->state == C_HELLO) {
+        char said[sizeof c->first + 1];
+        peer_said(c, said);
+        run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr, said);
+        return;
     }
+    agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
 }
 
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
