@@ -58,6 +58,8 @@ for f in sys.argv[1:]:
     ph = r["phases"][0]
     w = [a["ops"]["write"]["ops"] for a in ph["agents"]]
     assert w == [16, 16, 16], (f, w)
+    # the system message they sent while the coordinator waited reached the run
+    assert all(a["system"]["kernel"] and a["system"]["mem_bytes"] > 0 for a in r["agents"]), r["agents"]
 PY
 # the agents say they served two sessions and dialled again after each
 for n in a b c; do
