@@ -1,6 +1,8 @@
 /* nfstorm-agent: the daemon that runs plans for one coordinator at a time.
- * Parses options, sets up the allow lists, listens, and hands connections
- * to session.c.  All run state lives in the session, none here. */
+ * Parses options (flags, and NFSTORM_AGENT_* variables through env_opts.c),
+ * sets up the allow lists, then either listens and hands connections to
+ * session.c, or (--coordinator) dials out through dial.c.  All run state
+ * lives in the session, none here. */
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>

@@ -1,4 +1,6 @@
-/* session: the agent's side of one coordinator connection.
+/* session: the agent's side of one coordinator connection, accepted
+ * (the agent listens) or dialled (session_dial, for dial.c): the same
+ * conversation either way, the coordinator speaking first.
  *
  * Runs on the agent's libuv loop: reads frames, answers hello and pings,
  * checks the plan, prepares each phase on a worker thread, starts it at the

@@ -1,7 +1,8 @@
 /* run: the coordinator's side of one run across a fleet of agents.
  *
- * Dials every agent, says hello, measures each agent's clock offset with
- * pings, sends the plan, and for each phase waits until every agent is
+ * Dials every agent and says hello (or adopts the connections of agents
+ * that dialled in, gather.h, already past hello and auth), measures each
+ * agent's clock offset with pings, sends the plan, and for each phase waits until every agent is
  * ready, starts them all at one instant (in each agent's own clock), and
  * merges the intervals and totals they stream into a run_result.
  * Single-threaded on a libuv loop of its own. */
