@@ -871,6 +871,13 @@ static void on_tick(uv_timer_t *t)
 
     if (s->closing)
         return;
+    if (s->dialling) {
+        /* a blackholed address would hold a connect for the kernel's
+         * minutes: give up as soon as a hello would be late, and redial */
+        if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
+            session_end(s, "cannot connect: no answer within 5 s");
+        return;
+    }
     if (s->state <= S_AUTH) {
         if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
             session_end(s, "no hello and authentication within 5 s");
@@ -1067,6 +1074,7 @@ struct session *session_dial(struct agent *a, const struct sockaddr *sa, const c
     s->dialling = 1;
     s->outgoing = 1;
     s->connect.data = s;
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);     /* the connect's deadline */
     if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
         char why[96];
         snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(rc));
