@@ -89,4 +89,13 @@ expect_fail "agent label without coordinator" "needs --coordinator" "$AGENT" --i
 expect_fail "agent bad coordinator" "want HOST:PORT" "$AGENT" --coordinator nowhere --insecure --allow "$D"
 expect_fail "agent both" "contradict" "$AGENT" --coordinator 127.0.0.1:1 --listen 127.0.0.1:0 --insecure --allow "$D"
 expect_fail "agent env switch" "NFSTORM_AGENT_INSECURE=maybe" env NFSTORM_AGENT_INSECURE=maybe "$AGENT" --allow "$D"
+# every agent option has its variable, named in --help and in docs/fleet.md
+"$AGENT" --help >"$T/help"
+opts=$(sed -n 's/^  \(--[a-z-]*\).*/\1/p' "$T/help" | grep -v -e '--help' -e '--version')
+[ "$(echo "$opts" | wc -w)" -ge 13 ] || fail "--help lists only: $opts"
+for o in $opts; do
+  v=NFSTORM_AGENT_$(echo "${o#--}" | tr a-z- A-Z_)
+  grep -q "$v" "$T/help" || fail "--help does not name $v"
+  grep -q "\`$v\` | \`$o" "$ROOT/docs/fleet.md" || fail "docs/fleet.md does not list $v for $o"
+done
 echo "ok: too few is exit 2 in $(python3 -c "print(round($e - $s, 1))") s naming 2 agents; --min-agents ran 2; wrong secret, --insecure and strangers never counted"
