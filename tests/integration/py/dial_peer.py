@@ -7,7 +7,8 @@ usage: dial_peer.py PORT SECRET_FILE MODE
             answering pings, until the coordinator hangs up
   version   a valid proof at protocol version 99: refused, both versions named
   labels    a valid proof with labels "a b": refused
-  insecure  auth false: refused"""
+  insecure  auth false: refused
+  leave     as legacy, but hangs up 0.5 s after our auth: it no longer counts"""
 import hashlib, hmac, os, socket, struct, sys
 
 port, secret_file, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -76,8 +77,13 @@ w = {"type": "welcome", "version": 99 if mode == "version" else hello["version"]
 if mode == "labels":
     w["labels"] = "a b"
 send(s, w)
+if mode == "leave":
+    s.settimeout(0.5)
 while True:
-    m = recv(s)
+    try:
+        m = recv(s)
+    except socket.timeout:
+        break               # leave: hang up
     if m is None:
         break
     if m["type"] == "error":
