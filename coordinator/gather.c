@@ -531,14 +531,14 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
         goto out;
     }
     g->t_start_ns = clock_now_ns();
-    glog(g, "listening on %s for %u agents (up to %.3g s)", o->listen, o->expect,
-         (double)o->timeout_ms / 1000.0);
+    glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
+         o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
     uv_timer_start(&g->tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
     uv_run(&g->loop, UV_RUN_DEFAULT);
     if (g->njoined < need) {
-        size_t len = (size_t)snprintf(err, errlen, "expected %u agents, %u joined within %.3gs%s",
-                                      o->expect, g->njoined, (double)o->timeout_ms / 1000.0,
-                                      g->njoined ? ":" : "");
+        size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
+                                      o->expect, o->expect == 1 ? "" : "s", g->njoined,
+                                      (double)o->timeout_ms / 1000.0, g->njoined ? ":" : "");
         int first = 1;
         for (struct gpeer *p = g->peers; p && len < errlen; p = p->next)
             if (p->state == G_JOINED) {
