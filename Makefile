@@ -1,5 +1,5 @@
 # nfstorm: coordinator (bin/nfstorm) and agent (bin/nfstorm-agent).
-# common/ and proto/ go into one static library both binaries link;
+# common/, proto/ and net/ go into one static library both binaries link;
 # agent/ and coordinator/ objects other than main.o go into their own
 # libraries so unit tests can link any module.
 
@@ -38,7 +38,7 @@ else
 BUILD   := build/rel
 endif
 
-COMMON_SRC := $(wildcard common/*.c) $(wildcard proto/*.c)
+COMMON_SRC := $(wildcard common/*.c) $(wildcard proto/*.c) $(wildcard net/*.c)
 AGENT_SRC  := $(filter-out agent/main.c,$(wildcard agent/*.c))
 COORD_SRC  := $(filter-out coordinator/main.c,$(wildcard coordinator/*.c))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)

@@ -1,6 +1,8 @@
 /* nfstorm-agent: the daemon that runs plans for one coordinator at a time.
- * Parses options, sets up the allow lists, listens, and hands connections
- * to session.c.  All run state lives in the session, none here. */
+ * Parses options (flags, and NFSTORM_AGENT_* variables through env_opts.c),
+ * sets up the allow lists, then either listens and hands connections to
+ * session.c, or (--coordinator) dials out through dial.c.  All run state
+ * lives in the session, none here. */
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -10,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <uv.h>
+#include "agent/dial.h"
+#include "agent/env_opts.h"
 #include "agent/nfs_allow.h"
 #include "agent/session.h"
 #include "common/log.h"
@@ -19,7 +23,8 @@
 #include "proto/msg.h"
 
 static const char usage[] =
-"usage: nfstorm-agent [--listen ADDR:PORT] --allow DIR [--allow DIR ...]\n"
+"usage: nfstorm-agent [--listen ADDR:PORT | --coordinator HOST:PORT [--label NAME ...]]\n"
+"                     --allow DIR [--allow DIR ...]\n"
 "                     [--allow-nfs nfs://SERVER/EXPORT ...] (--secret-file F | --insecure)\n"
 "                     [--lease DUR] [--max-threads N] [--max-files N] [--max-memory SIZE]\n"
 "                     [--quiet | --verbose]\n"
@@ -28,6 +33,13 @@ static const char usage[] =
 "\n"
 "  --listen ADDR:PORT   address to listen on (default 127.0.0.1:7878; port 0 picks one\n"
 "                       and prints it as 'listening on ADDR:PORT')\n"
+"  --coordinator HOST:PORT  dial this coordinator instead of listening (it runs\n"
+"                       `nfstorm run --listen ADDR:PORT --expect N`, conventionally port\n"
+"                       7879); same handshake and secret; after each run, and whenever\n"
+"                       the coordinator is away, dial again with backoff (full jitter,\n"
+"                       0.1 s doubling to 10 s) until SIGTERM/SIGINT\n"
+"  --label NAME         a label the coordinator sees (plans pick agents=@NAME);\n"
+"                       repeatable, or NAME,NAME; letters, digits, '_', '.', '-'\n"
 "  --allow DIR          plans may only touch files beneath DIR (symlinks resolved);\n"
 "                       repeatable; the first is the default directory of plans\n"
 "  --allow-nfs URL      plans may use ioengine=nfs only on URLs under URL (same server,\n"
@@ -45,7 +57,16 @@ static const char usage[] =
 "  --quiet              log errors and warnings only\n"
 "  --verbose            log debug messages too\n"
 "  --version            print the version and protocol version\n"
-"  -h, --help           this text\n";
+"  -h, --help           this text\n"
+"\n"
+"Every option can come from the environment instead: --foo-bar is NFSTORM_AGENT_FOO_BAR\n"
+"(NFSTORM_AGENT_COORDINATOR, NFSTORM_AGENT_LISTEN, NFSTORM_AGENT_LABEL, NFSTORM_AGENT_ALLOW,\n"
+"NFSTORM_AGENT_ALLOW_NFS, NFSTORM_AGENT_SECRET_FILE, NFSTORM_AGENT_INSECURE, NFSTORM_AGENT_LEASE,\n"
+"NFSTORM_AGENT_MAX_THREADS, NFSTORM_AGENT_MAX_FILES, NFSTORM_AGENT_MAX_MEMORY,\n"
+"NFSTORM_AGENT_QUIET, NFSTORM_AGENT_VERBOSE).  Repeatable options (--allow, --allow-nfs,\n"
+"--label) take a comma-separated list; switches (--insecure, --quiet, --verbose) take 1\n"
+"(or true, yes) to turn on and 0 (false, no, or empty) to leave off.  An option given on\n"
+"the command line wins: its variable is then ignored entirely.\n";
 
 static void on_connection(uv_stream_t *server, int status)
 {
@@ -96,6 +117,8 @@ int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "listen", required_argument, NULL, 'l' },
+        { "coordinator", required_argument, NULL, 'C' },
+        { "label", required_argument, NULL, 'b' },
         { "allow", required_argument, NULL, 'a' },
         { "allow-nfs", required_argument, NULL, 'n' },
         { "secret-file", required_argument, NULL, 's' },
@@ -112,6 +135,10 @@ int main(int argc, char **argv)
     };
     struct agent a;
     const char *listen = "127.0.0.1:7878";
+    const char *coordinator = NULL;
+    int listen_given = 0;
+    struct dial dial;
+    struct env_argv env;
     struct sockaddr_storage ss;
     struct auth_secret secret;
     int insecure = 0;
@@ -123,9 +150,35 @@ int main(int argc, char **argv)
     a.lease_ns = 10 * NS_PER_SEC;
     allow_list_init(&a.allow);
     allow_list_init(&a.allow_nfs);
+    /* NFSTORM_AGENT_* first, as if typed before the real arguments */
+    if (env_opts_build(&env, opts, "NFSTORM_AGENT_", argc, argv, err, sizeof err) < 0) {
+        fprintf(stderr, "nfstorm-agent: %s\n", err);
+        status = 2;
+        goto out_env;
+    }
+    argc = env.argc;
+    argv = env.argv;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'l': listen = optarg; break;
+        case 'l': listen = optarg; listen_given = 1; break;
+        case 'C': coordinator = optarg; break;
+        case 'b': {
+            size_t have = strlen(a.labels);
+            if (msg_labels_check(optarg, err, sizeof err) < 0 || !optarg[0]) {
+                fprintf(stderr, "nfstorm-agent: --label %s: %s\n", optarg,
+                        optarg[0] ? err : "an empty label");
+                status = 2;
+                goto out;
+            }
+            if (have + !!have + strlen(optarg) >= sizeof a.labels) {
+                fprintf(stderr, "nfstorm-agent: --label %s: labels longer than %zu bytes in all\n",
+                        optarg, sizeof a.labels - 1);
+                status = 2;
+                goto out;
+            }
+            snprintf(a.labels + have, sizeof a.labels - have, "%s%s", have ? "," : "", optarg);
+            break;
+        }
         case 'a':
             if (allow_list_add(&a.allow, optarg, err, sizeof err) < 0) {
                 fprintf(stderr, "nfstorm-agent: %s\n", err);
@@ -217,7 +270,26 @@ int main(int argc, char **argv)
         status = 2;
         goto out;
     }
-    if (parse_listen(listen, &ss) < 0) {
+    if (coordinator && listen_given) {
+        fprintf(stderr, "nfstorm-agent: --coordinator and --listen contradict each other "
+                "(an agent either dials or listens)\n");
+        status = 2;
+        goto out;
+    }
+    if (coordinator) {
+        char h[256], p[8];
+        if (dial_parse_target(coordinator, h, sizeof h, p, sizeof p) < 0) {
+            fprintf(stderr, "nfstorm-agent: --coordinator %s: want HOST:PORT\n", coordinator);
+            status = 2;
+            goto out;
+        }
+    } else if (a.labels[0]) {
+        fprintf(stderr, "nfstorm-agent: --label needs --coordinator (a listening agent's labels "
+                "come from the coordinator's --hosts file)\n");
+        status = 2;
+        goto out;
+    }
+    if (!coordinator && parse_listen(listen, &ss) < 0) {
         fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", listen);
         status = 2;
         goto out;
@@ -237,6 +309,17 @@ int main(int argc, char **argv)
 
     a.loop = uv_default_loop();
     a.loop_thread = pthread_self();
+    if (coordinator) {
+        for (size_t i = 0; i < a.allow.n; i++)
+            log_info("allow %s", a.allow.root[i]);
+        if (a.labels[0])
+            log_info("labels %s", a.labels);
+        if (insecure)
+            log_warn("INSECURE: no authentication: whoever answers at %s can run plans within "
+                     "the allowed directories", coordinator);
+        dial_start(&dial, &a, coordinator);   /* checked above */
+        goto run_loop;
+    }
     uv_tcp_init(a.loop, &a.server);
     a.server.data = &a;
     if ((rc = uv_tcp_bind(&a.server, (struct sockaddr *)&ss, 0)) < 0 ||
@@ -263,6 +346,7 @@ int main(int argc, char **argv)
     if (insecure)
         log_warn("INSECURE: no authentication: anyone who can reach %s can run plans "
                  "within the allowed directories", listen);
+run_loop:
     uv_signal_init(a.loop, &sigint);
     uv_signal_init(a.loop, &sigterm);
     uv_signal_start(&sigint, on_signal, SIGINT);
@@ -270,6 +354,8 @@ int main(int argc, char **argv)
     uv_run(a.loop, UV_RUN_DEFAULT);
     status = 0;
 out:
+    env_opts_free(&env);
+out_env:
     allow_list_free(&a.allow);
     allow_list_free(&a.allow_nfs);
     return status;

@@ -33,6 +33,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "net/conn.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 
@@ -74,6 +75,13 @@ struct session {
     char peer[64];
     char peer_addr[48];       /* peer without the port: the per-address stranger cap */
     struct session *pend_next;/* a->pending list while not authenticated */
+    uv_connect_t connect;     /* session_dial: the outgoing connection */
+    int served;               /* it became the active session (a->session_freed) */
+    int dialling;             /* session_dial, not connected yet: a failed
+                                 attempt is dial.c's to log, not ours */
+    int outgoing;             /* session_dial: why it ended is dial.c's to log
+                                 (once per change, not once per attempt) */
+    char end_why[160];        /* why it ended, first reason (a->session_freed) */
     int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
@@ -103,29 +111,15 @@ struct session {
     struct rusage ru0;
 };
 
-struct write_req {
-    uv_write_t req;
-    struct buf b;
-};
-
 static void session_maybe_free(struct session *s);
 static void session_authenticated(struct session *s);
 static void finish_phase(struct session *s);
 static void handle_plan(struct session *s);
 static void on_sample(uv_timer_t *t);
 
-static void on_written(uv_write_t *req, int status)
-{
-    struct write_req *w = (struct write_req *)req;
-    (void)status;
-    buf_free(&w->b);
-    free(w);
-}
-
 /* Send one encoded frame; takes ownership of b. */
 static void session_send(struct session *s, struct buf *b)
 {
-    struct write_req *w;
     if (s->closing) {
         buf_free(b);
         return;
@@ -135,13 +129,7 @@ static void session_send(struct session *s, struct buf *b)
         buf_free(b);
         return;
     }
-    w = xmalloc(sizeof *w);
-    w->b = *b;
-    uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
-    if (uv_write(&w->req, (uv_stream_t *)&s->tcp, &ub, 1, on_written) < 0) {
-        buf_free(&w->b);
-        free(w);
-    }
+    conn_write((uv_stream_t *)&s->tcp, b);   /* dropped if the stream is closing */
 }
 
 void session_send_active(struct agent *a, const char *peer, struct buf *b)
@@ -211,8 +199,14 @@ static void on_handle_closed(uv_handle_t *h)
         free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
-        log_info("session with %s ended", s->peer);
+        if (s->dialling)
+            log_debug("session with %s ended", s->peer);
+        else
+            log_info("session with %s ended", s->peer);
         a->nsessions--;
+        int served = s->served;
+        char why[sizeof s->end_why];
+        memcpy(why, s->end_why, sizeof why);
         if (a->active == s) {
             a->active = NULL;
             /* a coordinator that connected while this one was winding
@@ -224,6 +218,8 @@ static void on_handle_closed(uv_handle_t *h)
             }
         }
         free(s);
+        if (a->session_freed)
+            a->session_freed(a->session_freed_arg, served, why);
     }
 }
 
@@ -245,7 +241,11 @@ static void pending_remove(struct session *s)
 static void session_end(struct session *s, const char *why)
 {
     if (!s->closing) {
-        log_info("closing session with %s: %s", s->peer, why);
+        if (s->dialling)
+            log_debug("closing session with %s: %s", s->peer, why);
+        else
+            log_info("closing session with %s: %s", s->peer, why);
+        snprintf(s->end_why, sizeof s->end_why, "%s", why);
         s->closing = 1;
     }
     if (s->run_live)
@@ -613,6 +613,7 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             return;
         }
         snprintf(w.host, sizeof w.host, "%s", s->agent->host);
+        snprintf(w.labels, sizeof w.labels, "%s", s->agent->labels);
         if (s->agent->secret) {
             memcpy(s->cnonce, h.nonce, sizeof s->cnonce);
             if (auth_nonce(s->anonce) < 0) {
@@ -646,20 +647,13 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_authenticated(s);
         return;
     }
-    case MSG_PING: {
-        struct msg_ping pi;
-        struct msg_pong po;
-        if (msg_ping_decode(p, n, &pi, err, sizeof err) < 0) {
+    case MSG_PING:
+        if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
             session_end(s, err);
             return;
         }
-        po.seq = pi.seq;
-        po.t_ping_ns = pi.t_ns;
-        po.t_ns = clock_now_ns();
-        msg_pong_encode(&b, &po);
         session_send(s, &b);
         return;
-    }
     case MSG_PLAN:
         if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
             send_error(s, "plan received while a run is in progress");
@@ -740,8 +734,16 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
     }
     case MSG_ERROR: {
         struct msg_error m;
-        if (msg_error_decode(p, n, &m, err, sizeof err) == 0)
-            log_warn("error from coordinator %s: %s", s->peer, m.text);
+        if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
+            char why[sizeof s->end_why];
+            if (s->outgoing)
+                log_debug("error from coordinator %s: %s", s->peer, m.text);
+            else
+                log_warn("error from coordinator %s: %s", s->peer, m.text);
+            snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
+            session_end(s, why);
+            return;
+        }
         session_end(s, "coordinator reported an error");
         return;
     }
@@ -759,24 +761,21 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
 }
 
+static int on_frame(void *arg, const char *p, uint32_t n)
+{
+    struct session *s = arg;
+    handle_frame(s, p, n);
+    return s->closing;
+}
+
 void session_feed(struct session *s, const void *bytes, size_t len)
 {
-    const char *p;
-    uint32_t n;
-    int rc;
-
     if (s->closing)
         return;
     s->last_rx_ns = clock_now_ns();
-    frame_reader_feed(&s->rd, bytes, len);
-    while (!s->closing && (rc = frame_reader_next(&s->rd, &p, &n)) != 0) {
-        if (rc < 0) {
-            session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
-                                              : "frame larger than the limit");
-            return;
-        }
-        handle_frame(s, p, n);
-    }
+    if (conn_feed_frames(&s->rd, bytes, len, on_frame, s) < 0)
+        session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
+                                          : "frame larger than the limit");
 }
 
 void session_close(struct session *s)
@@ -872,6 +871,13 @@ static void on_tick(uv_timer_t *t)
 
     if (s->closing)
         return;
+    if (s->dialling) {
+        /* a blackholed address would hold a connect for the kernel's
+         * minutes: give up as soon as a hello would be late, and redial */
+        if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
+            session_end(s, "cannot connect: no answer within 5 s");
+        return;
+    }
     if (s->state <= S_AUTH) {
         if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
             session_end(s, "no hello and authentication within 5 s");
@@ -888,10 +894,9 @@ static void on_tick(uv_timer_t *t)
         session_end(s, why);
         return;
     }
-    struct msg_ping m = { .seq = 0, .t_ns = now };
     struct buf b;
     buf_init(&b);
-    msg_ping_encode(&b, &m);
+    conn_ping(&b, 0, now);
     session_send(s, &b);
     if (s->state == S_PREPARING) {
         /* layout progress: the worker thread counts, we report */
@@ -958,6 +963,7 @@ static void session_promote(struct session *s)
 {
     struct agent *a = s->agent;
     a->active = s;
+    s->served = 1;
     s->state = S_IDLE;
     snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
@@ -1030,4 +1036,49 @@ void session_accept(struct agent *a)
     log_info("connection from %s", s->peer);
     uv_timer_start(&s->tick, on_tick, 1000, 1000);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+}
+
+/* ---- dialling out (agent --coordinator) ---- */
+
+static void on_dialled(uv_connect_t *req, int status)
+{
+    struct session *s = req->data;
+
+    if (s->closing)
+        return;                 /* ended meanwhile (the close cancels us) */
+    if (status < 0) {
+        char why[96];
+        snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(status));
+        session_end(s, why);
+        return;
+    }
+    s->dialling = 0;
+    uv_tcp_nodelay(&s->tcp, 1);
+    log_info("connected to coordinator %s", s->peer);
+    /* the hello deadline counts from the connection, as for an accepted one */
+    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+}
+
+struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer)
+{
+    struct session *s = session_new(a);
+    const char *colon = strrchr(peer, ':');
+    int rc;
+
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
+    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
+             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    pending_add(a, s);
+    s->dialling = 1;
+    s->outgoing = 1;
+    s->connect.data = s;
+    uv_timer_start(&s->tick, on_tick, 1000, 1000);     /* the connect's deadline */
+    if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
+        char why[96];
+        snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(rc));
+        session_end(s, why);
+    }
+    return s;
 }

@@ -1,4 +1,6 @@
-/* session: the agent's side of one coordinator connection.
+/* session: the agent's side of one coordinator connection, accepted
+ * (the agent listens) or dialled (session_dial, for dial.c): the same
+ * conversation either way, the coordinator speaking first.
  *
  * Runs on the agent's libuv loop: reads frames, answers hello and pings,
  * checks the plan, prepares each phase on a worker thread, starts it at the
@@ -37,6 +39,13 @@ struct agent {
     uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
     int verbose;
     int nsessions;                /* sessions not yet freed (any state) */
+    char labels[256];             /* --label list, comma-separated, sent in welcome */
+    /* Called on the loop thread once a session is freed (its threads
+     * joined, its handles closed): served says it became the active
+     * session (the coordinator authenticated), why is the first reason it
+     * ended.  agent/dial.c redials from here.  NULL: nobody cares. */
+    void (*session_freed)(void *arg, int served, const char *why);
+    void *session_freed_arg;
     /* Transport seam for tests/fuzz/fuzz_session.c: when set, every frame
      * the agent sends goes to send_hook (bytes valid during the call only)
      * instead of a socket.  NULL in the daemon. */
@@ -55,6 +64,13 @@ struct agent {
 
 /* Accept a connection on a->server (its connection callback calls this). */
 void session_accept(struct agent *a);
+
+/* Dial the coordinator at sa (peer: "HOST:PORT" for logs) and serve it
+ * as if it had connected to us: same handshake (the coordinator speaks
+ * first), same caps and deadlines.  The session is freed as any other; a
+ * failed connect ends it at once (a->session_freed says why, with served
+ * 0).  Loop thread. */
+struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer);
 
 /* The seam without a socket (loop thread, with a->send_hook set): a
  * session as if a connection from peer had been accepted.  Bytes from the

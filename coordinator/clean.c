@@ -18,6 +18,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/result.h"
 #include "coordinator/clean.h"
+#include "net/conn.h"
 #include "proto/frame.h"
 
 #define READ_CHUNK (16 * 1024)
@@ -156,28 +157,13 @@ struct clean_run {
     struct kconn *c;
 };
 
-struct kwrite {
-    uv_write_t req;
-    struct buf b;
-};
-
-static void on_written(uv_write_t *req, int status)
-{
-    struct kwrite *w = (struct kwrite *)req;
-    (void)status;                      /* a failed write shows as a failed read */
-    buf_free(&w->b);
-    free(w);
-}
-
 static void ksend(struct kconn *c, struct buf *b)
 {
-    struct kwrite *w = xmalloc(sizeof *w);
-    w->b = *b;
-    uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
-    if (!c->open || uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_written) < 0) {
-        buf_free(&w->b);
-        free(w);
+    if (!c->open) {
+        buf_free(b);
+        return;
     }
+    conn_write((uv_stream_t *)&c->tcp, b);   /* a failed write shows as a failed read */
 }
 
 static void on_closed(uv_handle_t *h)
@@ -312,18 +298,12 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
         return;
     }
     case MSG_PING: {
-        struct msg_ping pi;
-        struct msg_pong po;
         struct buf b;
-        if (msg_ping_decode(p, n, &pi, err, sizeof err) < 0) {
+        buf_init(&b);
+        if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
             kfail(c, "bad ping: %s", err);
             return;
         }
-        po.seq = pi.seq;
-        po.t_ping_ns = pi.t_ns;
-        po.t_ns = clock_now_ns();
-        buf_init(&b);
-        msg_pong_encode(&b, &po);
         ksend(c, &b);
         return;
     }
@@ -343,26 +323,24 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
     *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
 }
 
+static int on_frame(void *arg, const char *p, uint32_t n)
+{
+    struct kconn *c = arg;
+    handle_frame(c, p, n);
+    return !c->open;
+}
+
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
 {
     struct kconn *c = st->data;
-    const char *p;
-    uint32_t n;
-    int rc;
 
     if (nread < 0) {
         kfail(c, "%s before it answered", nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
     c->last_rx_ns = clock_now_ns();
-    frame_reader_feed(&c->rd, ub->base, (size_t)nread);
-    while (c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
-        if (rc < 0) {
-            kfail(c, "frame larger than the limit");
-            return;
-        }
-        handle_frame(c, p, n);
-    }
+    if (c->open && conn_feed_frames(&c->rd, ub->base, (size_t)nread, on_frame, c) < 0)
+        kfail(c, "frame larger than the limit");
 }
 
 static void on_connect(uv_connect_t *req, int status)
@@ -412,7 +390,6 @@ static void on_timer(uv_timer_t *t)
 
     for (uint32_t i = 0; i < r->n; i++) {
         struct kconn *c = &r->c[i];
-        struct msg_ping m = { .seq = 0, .t_ns = now };
         struct buf b;
         if (c->state == K_DONE)
             continue;
@@ -437,7 +414,7 @@ static void on_timer(uv_timer_t *t)
         }
         if (c->state == K_CLEANING) {      /* renews the agent's lease */
             buf_init(&b);
-            msg_ping_encode(&b, &m);
+            conn_ping(&b, 0, now);
             ksend(c, &b);
         }
     }

@@ -24,6 +24,7 @@
 #include "coordinator/cmd_report.h"
 #include "coordinator/journal.h"
 #include "coordinator/dryrun.h"
+#include "coordinator/gather.h"
 #include "coordinator/live.h"
 #include "coordinator/local.h"
 #include "coordinator/repeat.h"
@@ -60,6 +61,13 @@ static const char usage[] =
 "  --local N               start N agents on this machine for this run, allowed to a\n"
 "                          temporary directory (the default directory) and to the\n"
 "                          directories the plan names; stopped afterwards\n"
+"  --listen ADDR:PORT      wait for agents that dial in (nfstorm-agent --coordinator;\n"
+"                          conventionally port 7879), then run on them; needs\n"
+"                          --secret-file; agents are numbered sorted by label, host,\n"
+"                          address (docs/fleet.md)\n"
+"  --expect N              with --listen: how many agents to wait for\n"
+"  --expect-timeout DUR    ... for at most this long (default 60s); fewer: exit 2\n"
+"  --min-agents M          ... unless at least M joined: then run with them\n"
 "Output:\n"
 "  --json FILE             write the full result as JSON (docs/results.md)\n"
 "  --label TEXT            a label stored in the JSON result\n"
@@ -117,6 +125,9 @@ struct cli {
     const char *agents;
     const char *hosts;
     uint32_t local;
+    const char *listen;          /* --listen: agents dial in (gather.h) */
+    uint32_t expect, min_agents;
+    uint64_t expect_timeout_ns;
     const char *json;
     const char *label;
     const char *target;
@@ -168,6 +179,19 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->agents = v;
         } else if (OPT("--hosts")) {
             c->hosts = v;
+        } else if (OPT("--listen")) {
+            c->listen = v;
+        } else if (OPT("--expect") || OPT("--min-agents")) {
+            int exp = strcmp(a, "--expect") == 0 || strncmp(a, "--expect=", 9) == 0;
+            uint64_t n;
+            if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > MAX_AGENTS)
+                return die(2, "%s: bad value '%s' (want 1..%d)", exp ? "--expect" : "--min-agents",
+                           v ? v : "", MAX_AGENTS);
+            *(exp ? &c->expect : &c->min_agents) = (uint32_t)n;
+        } else if (OPT("--expect-timeout")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->expect_timeout_ns) < 0 ||
+                c->expect_timeout_ns < 1000000ull || c->expect_timeout_ns > 86400000000000ull)
+                return die(2, "--expect-timeout: bad value '%s' (want 1ms..24h)", v ? v : "");
         } else if (OPT("--local")) {
             uint64_t n;
             if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > MAX_AGENTS)
@@ -231,8 +255,19 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             return 2;       /* cmd_opt_value said which */
 #undef OPT
     }
-    if (!!c->agents + !!c->hosts + !!c->local > 1)
-        return die(2, "give only one of --agents, --hosts and --local");
+    if (!!c->agents + !!c->hosts + !!c->local + !!c->listen > 1)
+        return die(2, "give only one of --agents, --hosts, --local and --listen");
+    if (!c->listen && (c->expect || c->min_agents || c->expect_timeout_ns))
+        return die(2, "--expect, --expect-timeout and --min-agents need --listen");
+    if (c->listen && !c->expect)
+        return die(2, "--listen needs --expect N (how many agents to wait for)");
+    if (c->min_agents > c->expect && c->listen)
+        return die(2, "--min-agents %u is more than --expect %u", c->min_agents, c->expect);
+    if (c->listen && !c->secret_file)
+        return die(2, "--listen needs --secret-file: a listening coordinator runs only agents "
+                   "that prove the secret");
+    if (c->listen && (c->dry_run || c->cleanup))
+        return die(2, "--listen does not combine with %s", c->dry_run ? "--dry-run" : "--cleanup");
     if (c->repeat_interval_ns && !c->repeat)
         return die(2, "--repeat-interval without --repeat");
     if (c->plan_path && c->nfio > 0)
@@ -449,6 +484,84 @@ static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const 
     return status;
 }
 
+/* --listen: wait for the agents to dial in; on success addrs and labels
+ * (taken from fleet) name them in index order.  The exit status: 0, or 2
+ * when too few came (or the address is bad), 1 when we cannot listen. */
+static int gather_cli(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
+                      uint32_t *n)
+{
+    struct gather_options go;
+    struct auth_secret *secret = xmalloc(sizeof *secret);
+    char err[4096];
+    int rc;
+
+    if (auth_load_secret(c->secret_file, secret, err, sizeof err) < 0) {
+        free(secret);
+        return die(2, "%s", err);
+    }
+    memset(&go, 0, sizeof go);
+    go.listen = c->listen;
+    go.expect = c->expect;
+    go.min_agents = c->min_agents;
+    go.timeout_ms = c->expect_timeout_ns ? (uint32_t)(c->expect_timeout_ns / 1000000u)
+                                         : GATHER_DEFAULT_TIMEOUT_MS;
+    go.agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u);
+    go.secret = secret;
+    go.log = c->quiet ? NULL : stderr;
+    rc = gather_agents(&go, fleet, err, sizeof err);
+    free(secret);
+    if (rc < 0)
+        return die(rc == -ETIMEDOUT || rc == -EINVAL ? 2 : 1, "%s", err);
+    *addrs = fleet->addrs;
+    *labels = fleet->labels;
+    *n = fleet->n;
+    fleet->addrs = fleet->labels = NULL;   /* cmd_run frees them */
+    return 0;
+}
+
+/* --listen with --repeat: a run closes the connections it adopted and the
+ * agents dial again, so each repetition after the first gathers them anew.
+ * The plan's agents=@LABEL were resolved against the first gathering, so a
+ * repetition must see the same agents: as many, with the same labels at
+ * the same indices (indices are sorted by label, then host, then address);
+ * otherwise the set ends here (what was measured is kept).  0 or an exit
+ * status. */
+static int regather(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
+                    uint32_t *n, uint32_t repetition)
+{
+    char **na = NULL, **nl = NULL;
+    uint32_t nn = 0;
+    int status;
+
+    gather_free(fleet);
+    if ((status = gather_cli(c, fleet, &na, &nl, &nn)) != 0)
+        return status;
+    for (uint32_t i = 0; nn == *n && i < nn; i++) {
+        const char *a = *labels ? (*labels)[i] : NULL, *b = nl ? nl[i] : NULL;
+
+        if (strcmp(a ? a : "", b ? b : "") != 0) {
+            status = die(1, "repetition %u: agent %u has labels '%s', in repetition 1 '%s': the set ends "
+                         "(the plan's agents= were resolved against the first agents)", repetition, i,
+                         b ? b : "", a ? a : "");
+            break;
+        }
+    }
+    if (nn != *n && !status)
+        status = die(1, "repetition %u: %u agents joined, repetition 1 had %u: the set ends", repetition, nn,
+                     *n);
+    for (uint32_t i = 0; i < *n; i++) {
+        free((*addrs)[i]);
+        if (*labels)
+            free((*labels)[i]);
+    }
+    free(*addrs);
+    free(*labels);
+    *addrs = na;
+    *labels = nl;
+    *n = nn;
+    return status;
+}
+
 /* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
  * agent options. */
 static int cmd_run(int argc, char **argv, int clean_only)
@@ -469,6 +582,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct timeseries *ts = NULL;
     struct signal_guard guard;
     struct run_record rec;
+    struct gather_fleet gathered;
     char *plan_text = NULL;
     int rc, gsig, status = 0;
     struct run_set set;             /* --repeat: the repetitions so far */
@@ -479,6 +593,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     char jpath[PATH_MAX + 16] = "";
 
     memset(&c, 0, sizeof c);
+    memset(&gathered, 0, sizeof gathered);
     run_record_init(&rec);
     memset(&fleet, 0, sizeof fleet);
     memset(&set, 0, sizeof set);
@@ -522,6 +637,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
             status = die(2, "--agents: no address given");
     } else if (c.hosts) {
         status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
+    } else if (c.listen) {
+        if (clean_only)
+            status = die(2, "clean: --listen is for run (clean dials its agents)");
+        else
+            status = gather_cli(&c, &gathered, &addrs, &labels, &naddrs);
     } else if (c.dry_run) {
         /* --local N: nothing is started, the N agents are this machine */
     } else {
@@ -551,6 +671,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     memset(&ro, 0, sizeof ro);
     ro.addrs = addrs;
     ro.naddrs = naddrs;
+    ro.joined = gathered.n ? gathered.agents : NULL;
     ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
     ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
@@ -582,6 +703,10 @@ static int cmd_run(int argc, char **argv, int clean_only)
 next_repetition:
     /* --repeat: each repetition is a whole run (its record, journal and
      * files); the set is written once it ends (repeat_run_finish) */
+    if (c.listen && set.n > 0 && (status = regather(&c, &gathered, &addrs, &labels, &naddrs, set.n + 1)) != 0)
+        goto out;
+    ro.addrs = addrs;
+    ro.joined = gathered.n ? gathered.agents : NULL;
     nobs = 0;
     outs = c.out;
     repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
@@ -688,6 +813,7 @@ next_repetition:
     if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
+    gather_free(&gathered);     /* closes the sockets of a run that never started */
     run_record_free(&rec);
     free(plan_text);
     journal_close(journal);

@@ -31,7 +31,9 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/gather.h"
 #include "coordinator/run.h"
+#include "net/conn.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 
@@ -118,11 +120,6 @@ struct run {
     size_t errlen;
 };
 
-struct write_req {
-    uv_write_t req;
-    struct buf b;
-};
-
 #define OBSERVE(r, hook, ...)                                                    \
     do {                                                                         \
         for (uint32_t o_ = 0; o_ < (r)->opt->nobservers; o_++)                   \
@@ -142,23 +139,13 @@ static uint64_t run_now(const struct run *r)
     return r->fake ? r->fake_now_ns : clock_now_ns();
 }
 
-static void on_written(uv_write_t *req, int status)
-{
-    struct write_req *w = (struct write_req *)req;
-    (void)status;
-    buf_free(&w->b);
-    free(w);
-}
-
 static void conn_send(struct conn *c, struct buf *b)
 {
-    struct write_req *w = xmalloc(sizeof *w);
-    w->b = *b;
-    uv_buf_t ub = uv_buf_init(w->b.data, (unsigned)w->b.len);
-    if (!c->open || c->run->fake || uv_write(&w->req, (uv_stream_t *)&c->tcp, &ub, 1, on_written) < 0) {
-        buf_free(&w->b);
-        free(w);
+    if (!c->open || c->run->fake) {
+        buf_free(b);
+        return;
     }
+    conn_write((uv_stream_t *)&c->tcp, b);   /* dropped if the stream is closing */
 }
 
 static void on_closed(uv_handle_t *h)
@@ -282,10 +269,9 @@ static int all_in(struct run *r, enum conn_state st)
 
 static void send_ping(struct conn *c)
 {
-    struct msg_ping m = { .seq = c->pings, .t_ns = run_now(c->run) };
     struct buf b;
     buf_init(&b);
-    msg_ping_encode(&b, &m);
+    conn_ping(&b, c->pings, run_now(c->run));
     conn_send(c, &b);
 }
 
@@ -425,6 +411,18 @@ static void agent_violation(struct conn *c, const char *fmt, ...)
     conn_lost(c, why);
 }
 
+/* Agent c is who its welcome w says and proved it: clock sync next. */
+static void conn_welcomed(struct conn *c, const struct msg_welcome *w)
+{
+    struct agent_info *ai = &c->run->res->agents[c->id];
+    snprintf(ai->host, sizeof ai->host, "%s", w->host);
+    result_clean_text(ai->host);           /* reports print it */
+    c->rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
+    ai->ncpus = w->ncpus;
+    c->state = C_SYNCING;
+    send_ping(c);
+}
+
 static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int type)
 {
     struct run *r = c->run;
@@ -471,13 +469,7 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
         msg_auth_encode(&b, &a);
         conn_send(c, &b);
     }
-    struct agent_info *ai = &r->res->agents[c->id];
-    snprintf(ai->host, sizeof ai->host, "%s", w.host);
-    result_clean_text(ai->host);           /* reports print it */
-    c->rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
-    ai->ncpus = w.ncpus;
-    c->state = C_SYNCING;
-    send_ping(c);
+    conn_welcomed(c, &w);
 }
 
 static void handle_pong(struct conn *c, const char *p, uint32_t n)
@@ -756,17 +748,10 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         return;
     }
     if (type == MSG_PING) {            /* the agent's heartbeat: answer it */
-        struct msg_ping pi;
-        struct msg_pong po;
         struct buf b;
-        if (msg_ping_decode(p, n, &pi, err, sizeof err) == 0) {
-            po.seq = pi.seq;
-            po.t_ping_ns = pi.t_ns;
-            po.t_ns = run_now(r);
-            buf_init(&b);
-            msg_pong_encode(&b, &po);
+        buf_init(&b);
+        if (conn_pong(p, n, run_now(r), &b, err, sizeof err) == 0)
             conn_send(c, &b);
-        }
         return;
     }
     switch (type) {
@@ -846,33 +831,31 @@ static void peer_said(const struct conn *c, char *out)
 
 /* Bytes from agent c's connection (or run_feed_script's): frame them and
  * handle each message. */
+static int on_frame(void *arg, const char *p, uint32_t n)
+{
+    struct conn *c = arg;
+    handle_frame(c, p, n);
+    return c->run->finished || !c->open;
+}
+
 static void conn_feed(struct conn *c, const void *bytes, size_t len)
 {
     struct run *r = c->run;
-    const char *p;
-    uint32_t n;
-    int rc;
 
     if (c->nfirst < sizeof c->first) {
         size_t k = sizeof c->first - c->nfirst < len ? sizeof c->first - c->nfirst : len;
         memcpy(c->first + c->nfirst, bytes, k);
         c->nfirst += (uint32_t)k;
     }
-    frame_reader_feed(&c->rd, bytes, len);
-    while (!r->finished && c->open && (rc = frame_reader_next(&c->rd, &p, &n)) != 0) {
-        if (rc < 0 && c->state == C_HELLO) {
-            char said[sizeof c->first + 1];
-            peer_said(c, said);
-            run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr,
-                     said);
-            return;
-        }
-        if (rc < 0) {
-            agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
-            return;
-        }
-        handle_frame(c, p, n);
+    if (r->finished || !c->open || conn_feed_frames(&c->rd, bytes, len, on_frame, c) >= 0)
+        return;
+    if (c->state == C_HELLO) {
+        char said[sizeof c->first + 1];
+        peer_said(c, said);
+        run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr, said);
+        return;
     }
+    agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
 }
 
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
@@ -915,6 +898,31 @@ static void on_connect(uv_connect_t *req, int status)
     buf_init(&b);
     msg_hello_encode(&b, &h);
     conn_send(c, &b);
+}
+
+/* A dialled-in agent (gather.c did the handshake on its own loop): adopt
+ * its socket, then go on as if our own welcome had just passed, replaying
+ * what it sent since (its system frame). */
+static void conn_adopt(struct conn *c, struct gather_agent *g)
+{
+    struct run *r = c->run;
+    int rc;
+
+    uv_tcp_init(&r->loop, &c->tcp);
+    c->tcp.data = c;
+    if ((rc = uv_tcp_open(&c->tcp, g->fd)) < 0) {
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+        run_fail(r, "agent %u (%s): cannot adopt its connection: %s", c->id, c->addr, uv_strerror(rc));
+        return;
+    }
+    g->fd = -1;                /* ours now: closed with the handle */
+    c->open = 1;
+    c->last_rx_ns = run_now(r);
+    c->nfirst = sizeof c->first;   /* it spoke the protocol already */
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    conn_welcomed(c, &g->welcome);
+    if (g->rx.len)
+        conn_feed(c, g->rx.data, g->rx.len);
 }
 
 /* Before the plan: the connect/handshake deadline.  After: heartbeats out,
@@ -1070,6 +1078,10 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         frame_reader_init(&c->rd, HELLO_FRAME_MAX);
         if (r.finished)
             continue;
+        if (opt->joined) {
+            conn_adopt(c, &opt->joined[i]);
+            continue;
+        }
         if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {
             r.failed = 1;
             run_end(&r, RUN_END_FAILED, err);

@@ -1,7 +1,8 @@
 /* run: the coordinator's side of one run across a fleet of agents.
  *
- * Dials every agent, says hello, measures each agent's clock offset with
- * pings, sends the plan, and for each phase waits until every agent is
+ * Dials every agent and says hello (or adopts the connections of agents
+ * that dialled in, gather.h, already past hello and auth), measures each
+ * agent's clock offset with pings, sends the plan, and for each phase waits until every agent is
  * ready, starts them all at one instant (in each agent's own clock), and
  * merges the intervals and totals they stream into a run_result.
  * Single-threaded on a libuv loop of its own. */
@@ -13,6 +14,8 @@
 #include "common/plan.h"
 #include "coordinator/result.h"
 #include "proto/auth.h"
+
+struct gather_agent;
 
 /* Hooks for reporters that follow the run as it goes (live line, time
  * series, journal).  Called on the run's loop thread; any may be NULL. */
@@ -47,6 +50,10 @@ struct run_options {
     const struct auth_secret *secret;  /* NULL: no authentication */
     const struct run_observer *observers;
     uint32_t nobservers;
+    /* Agents that dialled in (gather.h): naddrs of them, in agent-index
+     * order, already authenticated; the run adopts their sockets (and
+     * closes them) instead of dialling addrs.  NULL: dial addrs. */
+    struct gather_agent *joined;
 };
 
 enum run_status {

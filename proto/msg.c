@@ -16,6 +16,7 @@
  * Errors are one line: "<type>: [<path>: ]<reason>", e.g.
  * "plan: phases[1].jobs[0]: missing key 'size'".  Bytes from the wire that
  * appear in an error are cut short and made printable. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -131,6 +132,7 @@ static const struct field welcome_fields[] = {
     FBOOL(struct msg_welcome, auth),
     FBIN(struct msg_welcome, nonce),
     FBIN(struct msg_welcome, mac),
+    FOPTSTR(struct msg_welcome, labels),
 };
 static const struct field system_fields[] = {
     FSTR(struct msg_system, kernel),
@@ -413,4 +415,34 @@ void msg_system_encode(struct buf *out, const struct msg_system *m)
 int msg_system_decode(const char *p, size_t n, struct msg_system *m, char *err, size_t errlen)
 {
     return msg_codec_decode(p, n, MSG_SYSTEM, system_fields, ARRAY_LEN(system_fields), m, err, errlen);
+}
+
+/* Labels travel as "a,b,c": names of 1..63 bytes of [A-Za-z0-9_.-], so a
+ * label can never smuggle a separator, '@' or a control byte into a plan's
+ * agents= or a report. */
+int msg_labels_check(const char *labels, char *err, size_t errlen)
+{
+    size_t len = 0;
+
+    for (const char *p = labels;; p++) {
+        if (*p == ',' || *p == '\0') {
+            if (len == 0 && (*p == ',' || p != labels)) {
+                snprintf(err, errlen, "labels '%.64s': an empty label", labels);
+                return -EINVAL;
+            }
+            if (*p == '\0')
+                return 0;
+            len = 0;
+            continue;
+        }
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-')) {
+            snprintf(err, errlen, "labels '%.64s': a label may hold only letters, digits, '_', '.' "
+                     "and '-'", labels);
+            return -EINVAL;
+        }
+        if (++len > 63) {
+            snprintf(err, errlen, "labels '%.64s': a label is longer than 63 bytes", labels);
+            return -EINVAL;
+        }
+    }
 }

@@ -23,6 +23,7 @@
 #define PROTO_VERSION 2
 #define MSG_TEXT_MAX  512     /* error text, host names */
 #define MSG_SYS_MAX   128     /* kernel release, CPU model */
+#define MSG_LABELS_MAX 256    /* an agent's labels, comma-separated */
 
 enum msg_type {
     MSG_HELLO = 1,     /* coordinator -> agent: first message */
@@ -63,6 +64,10 @@ struct msg_welcome {         /* agent -> coordinator */
                                  0: it runs --insecure */
     unsigned char nonce[AUTH_NONCE_LEN];
     unsigned char mac[AUTH_MAC_LEN];        /* the agent's proof */
+    /* the agent's --label list, comma-separated ("" when none; optional on
+     * the wire: an agent without labels, or an older one, omits nothing
+     * a coordinator needs).  The coordinator validates it (msg_labels_check). */
+    char labels[MSG_LABELS_MAX];
 };
 /* system: sent once the coordinator authenticated (not to strangers: a
  * kernel release helps an attacker), before any pong. */
@@ -144,6 +149,9 @@ void msg_hello_encode(struct buf *out, const struct msg_hello *m);
 int  msg_hello_decode(const char *p, size_t n, struct msg_hello *m, char *err, size_t errlen);
 void msg_welcome_encode(struct buf *out, const struct msg_welcome *m);
 int  msg_welcome_decode(const char *p, size_t n, struct msg_welcome *m, char *err, size_t errlen);
+/* 0 when labels is "" or "NAME[,NAME...]" with each NAME 1..63 bytes of
+ * [A-Za-z0-9_.-]; else -EINVAL and a one-line reason in err. */
+int  msg_labels_check(const char *labels, char *err, size_t errlen);
 void msg_plan_encode(struct buf *out, const struct msg_plan *m);
 int  msg_plan_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen);
 void msg_plan_free(struct msg_plan *m);

@@ -148,6 +148,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             msgpack_pack_bin_body(pk, CAT(base, f, unsigned char), f->size);
             break;
         case F_STR:
+        case F_OPTSTR:
             /* strnlen: a buffer filled to the brim must not be overread */
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -717,6 +718,11 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_STR:
             rc = get_str(c, map, f->key, AT(base, f, char), f->size);
+            break;
+        case F_OPTSTR:
+            AT(base, f, char)[0] = '\0';
+            if (map_get(map, f->key))
+                rc = get_str(c, map, f->key, AT(base, f, char), f->size);
             break;
         case F_BIN:
             if ((rc = get(c, map, f->key, MSGPACK_OBJECT_BIN, "binary", &o)))

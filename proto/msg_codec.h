@@ -25,6 +25,8 @@ enum fkind {
     F_BSSPLIT,   /* job_spec nbssplit/bssplit as [[bs, pct], ...] */
     F_MDOPS,     /* job_spec n_md_ops/md_ops as ["create", ...] */
     F_BIN,       /* unsigned char[size], exactly size bytes (nonces, proofs) */
+    F_OPTSTR,    /* as F_STR, but optional: "" when the key is absent (keys
+                    added at the same PROTO_VERSION, which older peers omit) */
 };
 
 /* Word <-> value of one of the plan's small enums. */
@@ -53,6 +55,7 @@ struct field {
 #define FKIND(st, f, k)     { #f, (k), offsetof(st, f), 0, 0, 0, NULL }
 #define FENUM(st, f, c)     { #f, F_ENUM, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, &(c) }
 #define FBIN(st, f)         { #f, F_BIN, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FOPTSTR(st, f)      { #f, F_OPTSTR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FAGENTS(st, f)      { #f, F_AGENTS, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FPHASE(st)          FU32(st, phase, 0, PLAN_MAX_PHASES - 1)
 

@@ -1,0 +1,593 @@
+/* gather: wait for dialling agents (see gather.h).
+ *
+ * Peer life:  HELLO (we sent hello; its welcome is due)
+ *             -> JOINED (its proof matched, we sent auth; pings both ways)
+ *             -> handed over (fd dup'ed, the handle closed) | dropped.
+ * Dropped peers (refused, evicted, gone) are closed and forgotten; a
+ * joined agent that hangs up before the run is "left" and no longer
+ * counts: it will dial again and may rejoin. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+#include "common/clock.h"
+#include "common/xmalloc.h"
+#include "coordinator/gather.h"
+#include "coordinator/result.h"
+#include "net/conn.h"
+
+#define GATHER_READ_CHUNK (64 * 1024)
+#define GATHER_TICK_MS    250u
+
+enum gpeer_state { G_HELLO, G_JOINED };
+
+struct gather;
+
+struct gpeer {
+    struct gather *g;
+    struct gpeer *next;
+    uv_tcp_t tcp;
+    enum gpeer_state state;
+    int closing;
+    struct frame_reader rd;
+    unsigned char cnonce[AUTH_NONCE_LEN];
+    uint64_t accepted_ns, last_rx_ns, last_ping_ns;
+    int have_system;
+    struct gather_agent a;
+};
+
+struct gather {
+    const struct gather_options *o;
+    uv_loop_t loop;
+    uv_tcp_t server;
+    uv_timer_t tick;
+    struct gpeer *peers;          /* every open peer, newest first */
+    uint32_t njoined;
+    uint64_t t_start_ns;
+    int done;                     /* stop waiting: enough, or the timeout */
+    int rc;
+    char rbuf[GATHER_READ_CHUNK]; /* one read at a time: shared by all peers */
+};
+
+static void glog(struct gather *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void glog(struct gather *g, const char *fmt, ...)
+{
+    va_list ap;
+    if (!g->o->log)
+        return;
+    fputs("nfstorm: ", g->o->log);
+    va_start(ap, fmt);
+    vfprintf(g->o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', g->o->log);
+    fflush(g->o->log);
+}
+
+static void peer_send(struct gpeer *p, struct buf *b)
+{
+    if (p->closing) {
+        buf_free(b);
+        return;
+    }
+    conn_write((uv_stream_t *)&p->tcp, b);
+}
+
+static void on_peer_closed(uv_handle_t *h)
+{
+    struct gpeer *p = h->data;
+    frame_reader_free(&p->rd);
+    buf_free(&p->a.rx);
+    free(p);
+}
+
+static void peer_unlink(struct gpeer *p)
+{
+    struct gpeer **pp = &p->g->peers;
+    while (*pp && *pp != p)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = p->next;
+}
+
+static const char *peer_host(const struct gpeer *p)
+{
+    return p->a.welcome.host[0] ? p->a.welcome.host : "?";
+}
+
+/* Close p; a joined agent no longer counts. */
+static void peer_drop(struct gpeer *p, const char *why)
+{
+    struct gather *g = p->g;
+    if (p->closing)
+        return;
+    p->closing = 1;
+    if (p->state == G_JOINED) {
+        g->njoined--;
+        glog(g, "agent left: %s (%s): %s  [%u/%u]", peer_host(p), p->a.addr, why, g->njoined,
+             g->o->expect);
+    }
+    peer_unlink(p);
+    uv_read_stop((uv_stream_t *)&p->tcp);
+    uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
+}
+
+/* Refuse p with an error message saying why (it logs it), then close. */
+static void peer_refuse(struct gpeer *p, const char *text)
+{
+    struct msg_error e;
+    struct buf b;
+    snprintf(e.text, sizeof e.text, "%s", text);
+    buf_init(&b);
+    msg_error_encode(&b, &e);
+    peer_send(p, &b);
+    peer_drop(p, text);
+}
+
+static void send_ping(struct gpeer *p, uint64_t now)
+{
+    struct buf b;
+    buf_init(&b);
+    conn_ping(&b, 0, now);
+    peer_send(p, &b);
+    p->last_ping_ns = now;
+}
+
+static void stop_waiting(struct gather *g)
+{
+    if (g->done)
+        return;
+    g->done = 1;
+    uv_stop(&g->loop);
+}
+
+static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
+{
+    struct gather *g = p->g;
+    struct msg_welcome *w = &p->a.welcome;
+    struct msg_auth am;
+    char err[256], text[MSG_TEXT_MAX];
+    struct buf b;
+
+    if (msg_peek_type(pl, n, err, sizeof err) != MSG_WELCOME ||
+        msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm agent (bad welcome)");
+        return;
+    }
+    if (w->version != PROTO_VERSION) {
+        snprintf(text, sizeof text, "protocol version mismatch: coordinator speaks %u, agent %u",
+                 PROTO_VERSION, w->version);
+        peer_refuse(p, text);
+        return;
+    }
+    if (!w->auth) {
+        peer_refuse(p, "the agent does not authenticate (--insecure): a listening coordinator "
+                    "takes only agents that prove the secret");
+        return;
+    }
+    if (!auth_check(g->o->secret, AUTH_AGENT, p->cnonce, w->nonce, w->mac)) {
+        peer_refuse(p, "authentication failed: the agent's proof does not match the "
+                    "coordinator's secret");
+        return;
+    }
+    result_clean_text(w->host);           /* printed, and kept in the result */
+    if (msg_labels_check(w->labels, err, sizeof err) < 0) {
+        snprintf(text, sizeof text, "bad labels: %s", err);
+        peer_refuse(p, text);
+        return;
+    }
+    if (g->done || g->njoined >= g->o->expect) {
+        peer_refuse(p, "run in progress: this coordinator has all its agents; dial again for "
+                    "the next run");
+        return;
+    }
+    auth_proof(g->o->secret, AUTH_COORDINATOR, p->cnonce, w->nonce, am.mac);
+    buf_init(&b);
+    msg_auth_encode(&b, &am);
+    peer_send(p, &b);
+    p->state = G_JOINED;
+    p->last_ping_ns = clock_now_ns();
+    g->njoined++;
+    glog(g, "agent joined: %s (%s) labels=%s  [%u/%u]", w->host, p->a.addr,
+         w->labels[0] ? w->labels : "-", g->njoined, g->o->expect);
+    if (g->njoined == g->o->expect)
+        stop_waiting(g);
+}
+
+/* After our auth: keep its system frame for the run, answer its pings. */
+static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256];
+    int type = msg_peek_type(pl, n, err, sizeof err);
+
+    switch (type) {
+    case MSG_SYSTEM: {
+        unsigned char hdr[FRAME_HEADER_LEN];
+        if (p->have_system) {
+            peer_drop(p, "sent system twice");
+            return;
+        }
+        p->have_system = 1;
+        frame_put_header(hdr, n);
+        buf_append(&p->a.rx, hdr, sizeof hdr);
+        buf_append(&p->a.rx, pl, n);
+        return;
+    }
+    case MSG_PING: {
+        struct buf b;
+        buf_init(&b);
+        if (conn_pong(pl, n, clock_now_ns(), &b, err, sizeof err) < 0) {
+            peer_drop(p, err);
+            return;
+        }
+        peer_send(p, &b);
+        return;
+    }
+    case MSG_PONG:
+        return;
+    case MSG_ERROR: {
+        struct msg_error m;
+        char why[MSG_TEXT_MAX + 32];
+        if (msg_error_decode(pl, n, &m, err, sizeof err) < 0)
+            snprintf(m.text, sizeof m.text, "(unreadable)");
+        result_clean_text(m.text);
+        snprintf(why, sizeof why, "the agent refused us: %s", m.text);
+        peer_drop(p, why);
+        return;
+    }
+    default:
+        peer_drop(p, "unexpected message before the run");
+        return;
+    }
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    struct gpeer *p = h->data;
+    (void)suggested;
+    *b = uv_buf_init(p->g->rbuf, sizeof p->g->rbuf);
+}
+
+static int on_frame(void *arg, const char *pl, uint32_t n)
+{
+    struct gpeer *p = arg;
+    if (p->state == G_HELLO)
+        handle_welcome(p, pl, n);
+    else
+        handle_joined(p, pl, n);
+    return p->closing;
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+{
+    struct gpeer *p = st->data;
+
+    if (nread < 0) {
+        peer_drop(p, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
+        return;
+    }
+    p->last_rx_ns = clock_now_ns();
+    if (conn_feed_frames(&p->rd, ub->base, (size_t)nread, on_frame, p) < 0) {
+        peer_drop(p, p->state == G_HELLO ? "not an nfstorm agent (frame over the pre-auth cap)"
+                                         : "frame over the limit before the run");
+        return;
+    }
+    if (!p->closing && p->rd.in.len - p->rd.pos + p->a.rx.len > GATHER_RX_MAX)
+        peer_drop(p, "sent too much before the run");
+}
+
+static void peer_addr(struct gpeer *p)
+{
+    int sl = sizeof p->a.ss;
+    char ip[48] = "?";
+    int port = 0;
+
+    memset(&p->a.ss, 0, sizeof p->a.ss);
+    if (uv_tcp_getpeername(&p->tcp, (struct sockaddr *)&p->a.ss, &sl) == 0) {
+        if (p->a.ss.ss_family == AF_INET) {
+            uv_ip4_name((struct sockaddr_in *)&p->a.ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in *)&p->a.ss)->sin_port);
+        } else if (p->a.ss.ss_family == AF_INET6) {
+            uv_ip6_name((struct sockaddr_in6 *)&p->a.ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in6 *)&p->a.ss)->sin6_port);
+        }
+    }
+    snprintf(p->a.addr, sizeof p->a.addr, p->a.ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
+             port);
+}
+
+/* 1 when a and b come from the same IP. */
+static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET)
+        return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+               ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+    if (a->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                      &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
+    return 0;
+}
+
+/* Over a pre-auth cap: evict the oldest stranger (from ss's IP, or any). */
+static void make_room(struct gather *g, const struct sockaddr_storage *ss)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int cap = pass == 0 ? GATHER_MAX_PENDING_PER_ADDR : GATHER_MAX_PENDING;
+        for (;;) {
+            struct gpeer *oldest = NULL;
+            int n = 0;
+            for (struct gpeer *p = g->peers; p; p = p->next) {
+                if (p->state != G_HELLO || (pass == 0 && !same_ip(&p->a.ss, ss)))
+                    continue;
+                n++;
+                oldest = p;           /* newest first: the last one seen is the oldest */
+            }
+            if (n < cap || !oldest)
+                break;
+            peer_drop(oldest, "evicted: too many connections waiting to authenticate");
+        }
+    }
+}
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    struct gather *g = server->data;
+    struct gpeer *p;
+    struct msg_hello h = { .version = PROTO_VERSION };
+    struct buf b;
+
+    if (status < 0)
+        return;
+    p = xcalloc(1, sizeof *p);
+    p->g = g;
+    uv_tcp_init(&g->loop, &p->tcp);
+    p->tcp.data = p;
+    frame_reader_init(&p->rd, FRAME_PREAUTH_MAX);
+    buf_init(&p->a.rx);
+    p->a.fd = -1;
+    if (uv_accept(server, (uv_stream_t *)&p->tcp) < 0) {
+        p->closing = 1;
+        uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
+        return;
+    }
+    peer_addr(p);
+    make_room(g, &p->a.ss);
+    p->next = g->peers;
+    g->peers = p;
+    p->accepted_ns = p->last_rx_ns = clock_now_ns();
+    uv_tcp_nodelay(&p->tcp, 1);
+    if (auth_nonce(p->cnonce) < 0) {
+        peer_drop(p, "no randomness for the handshake nonce");
+        return;
+    }
+    memcpy(h.nonce, p->cnonce, sizeof h.nonce);
+    uv_read_start((uv_stream_t *)&p->tcp, on_alloc, on_read);
+    buf_init(&b);
+    msg_hello_encode(&b, &h);
+    peer_send(p, &b);
+}
+
+static void on_tick(uv_timer_t *t)
+{
+    struct gather *g = t->data;
+    uint64_t now = clock_now_ns();
+    struct gpeer *p, *next;
+
+    for (p = g->peers; p; p = next) {
+        next = p->next;
+        if (p->state == G_HELLO) {
+            if (now - p->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+                peer_drop(p, "no welcome within 5 s");
+            continue;
+        }
+        if (now - p->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
+            peer_drop(p, "silent");
+            continue;
+        }
+        if (now - p->last_ping_ns >= 1000000000ull)
+            send_ping(p, now);       /* its lease */
+    }
+    if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
+        stop_waiting(g);
+}
+
+static int parse_addr(const char *s, struct sockaddr_storage *ss)
+{
+    char host[256];
+    const char *colon = strrchr(s, ':');
+    char *end;
+    long port;
+    size_t hl;
+
+    if (!colon)
+        return -EINVAL;
+    hl = (size_t)(colon - s);
+    if (hl == 0 || hl >= sizeof host)
+        return -EINVAL;
+    memcpy(host, s, hl);
+    host[hl] = '\0';
+    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    port = strtol(colon + 1, &end, 10);
+    if (*end || port < 0 || port > 65535 || end == colon + 1)
+        return -EINVAL;
+    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0)
+        return 0;
+    if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
+        return 0;
+    return -EINVAL;
+}
+
+static int cmp_ss(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return a->ss_family < b->ss_family ? -1 : 1;
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+        uint32_t ix = ntohl(x->sin_addr.s_addr), iy = ntohl(y->sin_addr.s_addr);
+        if (ix != iy)
+            return ix < iy ? -1 : 1;
+        return ntohs(x->sin_port) < ntohs(y->sin_port) ? -1 : ntohs(x->sin_port) > ntohs(y->sin_port);
+    }
+    if (a->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+        int c = memcmp(&x->sin6_addr, &y->sin6_addr, 16);
+        if (c)
+            return c;
+        return ntohs(x->sin6_port) < ntohs(y->sin6_port) ? -1 : ntohs(x->sin6_port) > ntohs(y->sin6_port);
+    }
+    return 0;
+}
+
+int gather_agent_cmp(const void *pa, const void *pb)
+{
+    const struct gather_agent *a = pa, *b = pb;
+    int c;
+    if ((c = strcmp(a->welcome.labels, b->welcome.labels)) != 0)
+        return c;
+    if ((c = strcmp(a->welcome.host, b->welcome.host)) != 0)
+        return c;
+    return cmp_ss(&a->ss, &b->ss);
+}
+
+static void on_any_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+/* Hand the joined peers over (fds dup'ed, fleet filled); close the rest. */
+static void hand_over(struct gather *g, struct gather_fleet *f)
+{
+    struct gpeer *p, *next;
+    uint32_t k = 0;
+
+    f->agents = xcalloc(g->njoined ? g->njoined : 1, sizeof *f->agents);
+    for (p = g->peers; p; p = next) {
+        uv_os_fd_t fd;
+        next = p->next;
+        if (p->state != G_JOINED) {
+            peer_drop(p, "the wait is over");
+            continue;
+        }
+        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0 && (f->agents[k].fd = dup(fd)) >= 0) {
+            struct gather_agent *a = &f->agents[k++];
+            memcpy(a->addr, p->a.addr, sizeof a->addr);
+            a->ss = p->a.ss;
+            a->welcome = p->a.welcome;
+            buf_init(&a->rx);
+            /* what it sent after its last whole frame, too */
+            buf_append(&a->rx, p->a.rx.data, p->a.rx.len);
+            buf_append(&a->rx, p->rd.in.data + p->rd.pos, p->rd.in.len - p->rd.pos);
+        }
+        p->state = G_HELLO;      /* leaves without "agent left" */
+        g->njoined--;
+        peer_drop(p, "handed to the run");
+    }
+    f->n = k;
+    qsort(f->agents, f->n, sizeof *f->agents, gather_agent_cmp);
+    f->addrs = xcalloc(f->n ? f->n : 1, sizeof *f->addrs);
+    f->labels = xcalloc(f->n ? f->n : 1, sizeof *f->labels);
+    for (uint32_t i = 0; i < f->n; i++) {
+        f->addrs[i] = xstrdup(f->agents[i].addr);
+        f->labels[i] = f->agents[i].welcome.labels[0] ? xstrdup(f->agents[i].welcome.labels) : NULL;
+    }
+}
+
+static int unflushed(struct gather *g)
+{
+    for (struct gpeer *p = g->peers; p; p = p->next)
+        if (p->state == G_JOINED && uv_stream_get_write_queue_size((uv_stream_t *)&p->tcp) > 0)
+            return 1;
+    return 0;
+}
+
+int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *err, size_t errlen)
+{
+    struct gather *g = xcalloc(1, sizeof *g);
+    struct sockaddr_storage ss;
+    uint32_t need = o->min_agents ? o->min_agents : o->expect;
+    int rc;
+
+    memset(f, 0, sizeof *f);
+    g->o = o;
+    if (parse_addr(o->listen, &ss) < 0) {
+        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
+        free(g);
+        return -EINVAL;
+    }
+    uv_loop_init(&g->loop);
+    uv_tcp_init(&g->loop, &g->server);
+    g->server.data = g;
+    uv_timer_init(&g->loop, &g->tick);
+    g->tick.data = g;
+    if ((rc = uv_tcp_bind(&g->server, (struct sockaddr *)&ss, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)&g->server, 511, on_connection)) < 0) {
+        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+        goto out;
+    }
+    g->t_start_ns = clock_now_ns();
+    glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
+         o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
+    uv_timer_start(&g->tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
+    uv_run(&g->loop, UV_RUN_DEFAULT);
+    if (g->njoined < need) {
+        size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
+                                      o->expect, o->expect == 1 ? "" : "s", g->njoined,
+                                      (double)o->timeout_ms / 1000.0, g->njoined ? ":" : "");
+        int first = 1;
+        for (struct gpeer *p = g->peers; p && len < errlen; p = p->next)
+            if (p->state == G_JOINED) {
+                len += (size_t)snprintf(err + len, errlen - len, "%s %s (%s)", first ? "" : ",",
+                                        peer_host(p), p->a.addr);
+                first = 0;
+            }
+        if (o->min_agents && len < errlen)
+            snprintf(err + len, errlen - len, " (--min-agents %u)", o->min_agents);
+        rc = -ETIMEDOUT;
+        for (struct gpeer *p = g->peers, *next; p; p = next) {
+            next = p->next;
+            p->state = G_HELLO;
+            peer_drop(p, "too few agents");
+        }
+    } else {
+        /* our last auth and pings must be on the wire before the handles go */
+        for (int i = 0; i < 100 && unflushed(g); i++) {
+            uv_run(&g->loop, UV_RUN_NOWAIT);
+            usleep(1000);
+        }
+        if (g->njoined < o->expect)
+            glog(g, "%u of %u agents joined within %.3g s: running with them (--min-agents %u)",
+                 g->njoined, o->expect, (double)o->timeout_ms / 1000.0, o->min_agents);
+        hand_over(g, f);
+        rc = 0;
+    }
+out:
+    uv_close((uv_handle_t *)&g->server, on_any_closed);
+    uv_close((uv_handle_t *)&g->tick, on_any_closed);
+    uv_run(&g->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&g->loop);
+    free(g);
+    return rc;
+}
+
+void gather_free(struct gather_fleet *f)
+{
+    for (uint32_t i = 0; i < f->n; i++) {
+        if (f->agents[i].fd >= 0)
+            close(f->agents[i].fd);
+        buf_free(&f->agents[i].rx);
+        if (f->addrs)
+            free(f->addrs[i]);
+        if (f->labels)
+            free(f->labels[i]);
+    }
+    free(f->agents);
+    free(f->addrs);
+    free(f->labels);
+    memset(f, 0, sizeof *f);
+}
