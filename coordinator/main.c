@@ -638,7 +638,7 @@ next_repetition:
      * one-line error (below) says all */
     if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)) &&
         !(c.repeat && c.quiet))
-        report_text(stdout, &res, c.unit_base);
+        report_text_rows(stdout, &res, c.unit_base, c.out.agent_rows);
     fflush(stdout);
     if (cmd_report_write(&outs, &res) != 0)
         status = 1;

@@ -30,6 +30,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/fleet_summary.h"
 #include "coordinator/html_timeline.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/verdict.h"
@@ -434,6 +435,13 @@ static void verdict_html(FILE *out, const struct run_result *r, uint32_t phase)
 
 void report_html(FILE *out, const struct run_result *r, int unit_base)
 {
+    report_html_rows(out, r, unit_base, 0);
+}
+
+void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint32_t rows)
+{
+    int fleet = fleet_use_view(r->nagents, rows);
+    (void)fleet;
     int base = unit_base == 1000 ? 1000 : 1024;
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     time_t t = (time_t)r->started_unix;
