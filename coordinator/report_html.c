@@ -445,7 +445,7 @@ static int cmp_dbl(const void *pa, const void *pb)
 static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
                                const struct fleet_phase *fp)
 {
-    static const char *const qn[3] = { "agents' p10", "agents' median", "agents' p90" };
+    static const char *const qn[3] = { "p10 of agents", "median of agents", "p90 of agents" };
     static const double q[3] = { 10, 50, 90 };
     const struct phase_result *ph = &r->phases[i];
     uint32_t n = plotted(ph), nran = fp->count[FLEET_RAN], nedge = 0, edge[2 * SPREAD_EDGE];
