@@ -31,6 +31,46 @@ static void cell(FILE *out, const char *cls, const char *s)
     fprintf(out, "</td>");
 }
 
+void html_fleet_timeline(struct html_timeline *dst, const struct html_timeline *tl)
+{
+    size_t n = 0;
+    uint32_t *merged = xcalloc(tl->nband ? tl->nband : 1, sizeof(*merged));
+    char (*note)[64] = xcalloc(tl->nband ? tl->nband : 1, sizeof(*note));
+
+    *dst = *tl;
+    dst->band = xcalloc(tl->nband ? tl->nband : 1, sizeof(*dst->band));
+    for (size_t i = 0; i < tl->nband; i++) {
+        const struct svg_band *b = &tl->band[i];
+        size_t j = n;
+
+        if (strcmp(b->kind, "lost") == 0)
+            for (j = 0; j < n; j++)
+                if (strcmp(dst->band[j].kind, "lost") == 0 && dst->band[j].x0 == b->x0 && dst->band[j].x1 == b->x1)
+                    break;
+        if (j < n) {
+            merged[j]++;
+            snprintf(note[j], sizeof(note[j]), "%u agents lost", merged[j]);
+            dst->band[j].note = note[j];
+            dst->band[j].id = -1;
+            continue;
+        }
+        merged[n] = 1;
+        dst->band[n++] = *b;
+    }
+    dst->nband = n;
+    /* the notes live after the bands: one allocation to free */
+    dst->band_note = (char (*)[64])note;
+    free(merged);
+}
+
+void html_fleet_timeline_free(struct html_timeline *dst)
+{
+    free(dst->band);
+    free(dst->band_note);
+    dst->band = NULL;
+    dst->band_note = NULL;
+}
+
 static void names(FILE *out, const struct run_result *r, const struct fleet_phase *f, enum fleet_state s,
                   const char *what)
 {

@@ -13,6 +13,14 @@
 #include "coordinator/html_timeline.h"
 #include "coordinator/result.h"
 
+/* The time charts' marks for the fleet view: tl's bands, but the "lost"
+ * bands of agents lost over the same span merged into one whose note says
+ * how many ("12 agents lost", or the one agent's note), so 1,000 lost
+ * agents shade the chart once, not 1,000 times.  *dst shares tl's per-agent
+ * arrays (valid while tl is); free with html_fleet_timeline_free. */
+void html_fleet_timeline(struct html_timeline *dst, const struct html_timeline *tl);
+void html_fleet_timeline_free(struct html_timeline *dst);
+
 /* "agents: N (n ran, ...)", the distribution table (data-view
  * "fleet-dist") and the lost, idle and resultless agents by name (at most
  * FLEET_NAMES_MAX each, then "... and N more"). */

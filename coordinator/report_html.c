@@ -585,7 +585,7 @@ agents_done:
     for (uint32_t i = 0; i < r->nphases; i++) {
         const struct phase_result *ph = &r->phases[i];
         struct fairness f;
-        struct html_timeline tl;
+        struct html_timeline tl, tl_owned;
         struct fleet_phase fp;
         char bs[32];
 
@@ -611,6 +611,12 @@ agents_done:
         if (plotted(ph) < ph->nintervals)
             fprintf(out, "<p class=\"note\">Time charts leave out the last, partial interval.</p>\n");
         html_timeline_init(&tl, r, i);
+        if (fleet) {        /* one band for agents lost alike */
+            struct html_timeline all = tl;
+
+            html_fleet_timeline(&tl, &all);
+            tl_owned = all;
+        }
         fprintf(out, "<div class=\"grid\">\n");
         chart_rate(out, r, i, &tl, 0, base, fleet);
         if (fleet)
@@ -627,6 +633,8 @@ agents_done:
         if (fleet) {
             html_fleet_table(out, r, i, &fp, base);
             fleet_phase_free(&fp);
+            html_fleet_timeline_free(&tl);
+            tl = tl_owned;
         }
         html_timeline_free(&tl);
     }
