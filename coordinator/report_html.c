@@ -350,6 +350,8 @@ static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i, co
                            .xlabel = "seconds into the phase", .ylabel = "index / share",
                            .xfmt = fmt_secs, .yfmt = fmt_frac, .fixed_y = 1, .ymin = 0, .ymax = 1 };
 
+    if (fleet)
+        c.title = "Fairness over time: Jain index";
     time_axis(&c, ph, n, tl);
     for (uint32_t k = 0; k < n; k++) {
         x[k] = interval_x(ph, k);

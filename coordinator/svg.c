@@ -459,7 +459,7 @@ void svg_histogram(FILE *out, const struct svg_chart *c, const double *v, size_t
                    const struct svg_mark *m, size_t nm)
 {
     struct frame f = { .x0 = INFINITY, .x1 = -INFINITY, .y0 = 0, .y1 = 0 };
-    size_t *count, top = 0, nlegend = 1, kinds = 0;
+    size_t *count, top = 0, nlegend = 1;
     static const char *const kind[3] = { "slowest", "fastest", "lost" };
     static const char *const kind_name[3] = { "slowest agents", "fastest agents", "lost agents" };
     char buf[64];
@@ -572,9 +572,7 @@ void svg_histogram(FILE *out, const struct svg_chart *c, const double *v, size_t
         fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                 "<text x=\"%.0f\" y=\"%.1f\" class=\"lg\">%s</text>\n", W - MR + 14, y - 5,
                 mark_color(kind[k]), W - MR + 32, y + 4, kind_name[k]);
-        kinds++;
     }
-    (void)kinds;
     fprintf(out, "</svg>\n");
     free(count);
 }
