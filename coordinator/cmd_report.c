@@ -19,6 +19,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/compare.h"
+#include "coordinator/fleet_summary.h"
 #include "coordinator/repeat.h"
 #include "coordinator/report.h"
 #include "coordinator/result_load.h"
@@ -44,6 +45,20 @@ const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *
     return argv[++*i];
 }
 
+int report_parse_agent_rows(const char *v, uint32_t *rows)
+{
+    uint64_t n;
+
+    if (strcmp(v, "all") == 0) {
+        *rows = FLEET_ROWS_ALL;
+        return 0;
+    }
+    if (units_parse_u64(v, &n) < 0 || n == 0 || n > REPORT_AGENT_ROWS_MAX)
+        return -EINVAL;
+    *rows = (uint32_t)n;
+    return 0;
+}
+
 int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
 {
     const char *v;
@@ -67,7 +82,13 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
         }
     } else if ((v = cmd_opt_value("--output", argc, argv, i, &bad)))
         o->output = v;
-    else
+    else if ((v = cmd_opt_value("--agent-rows", argc, argv, i, &bad))) {
+        if (report_parse_agent_rows(v, &o->agent_rows) < 0) {
+            fprintf(stderr, "nfstorm: --agent-rows: bad value '%s' (want 1..%u or all)\n", v,
+                    REPORT_AGENT_ROWS_MAX);
+            return 2;
+        }
+    } else
         return bad ? 2 : 0;
     return 1;
 }
@@ -109,7 +130,7 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
         status = 1;
     }
     if (o->html && (f = open_out(o->html))) {
-        report_html(f, r, o->unit_base);
+        report_html_rows(f, r, o->unit_base, o->agent_rows);
         status |= close_checked(f, o->html);
     } else if (o->html) {
         status = 1;
@@ -279,7 +300,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     if (writing)
         *writing = 1;
     if (!cmd_report_fio_on_stdout(&o))
-        report_text(stdout, &r, o.unit_base);
+        report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
     fflush(stdout);
     status = cmd_report_write(&o, &r);
     if (json_out) {

@@ -4,6 +4,7 @@
 #define NFSTORM_CMD_REPORT_H
 
 #include <signal.h>
+#include <stdint.h>
 #include "coordinator/result.h"
 
 struct report_outputs {
@@ -14,6 +15,8 @@ struct report_outputs {
     const char *output;      /* --output FILE: fio formats go there */
     unsigned fio_formats;    /* --output-format mask; 0 = not given */
     int unit_base;
+    uint32_t agent_rows;     /* --agent-rows N|all: per-agent rows up to N agents, beyond
+                                them the fleet view; 0 = the default (fleet_summary.h) */
 };
 
 /* An option with a value, "--opt VALUE" or "--opt=VALUE", at argv[*i]:
@@ -26,6 +29,10 @@ const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *
  * separate value).  1 if it was one, 0 if not, 2 on a bad value (message
  * printed). */
 int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i);
+/* --agent-rows' value: "all" (FLEET_ROWS_ALL) or 1..REPORT_AGENT_ROWS_MAX.
+ * 0, or -EINVAL (*rows untouched). */
+#define REPORT_AGENT_ROWS_MAX 1000000u
+int report_parse_agent_rows(const char *v, uint32_t *rows);
 /* 1 when the fio formats replace the text report on stdout. */
 int cmd_report_fio_on_stdout(const struct report_outputs *o);
 /* Write every requested output of r.  0, or 1 after printing a one-line

@@ -43,7 +43,7 @@
 static const char usage[] =
 "usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
-"                      [--timeseries F] [--repetition K]\n"
+"                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000]\n"
@@ -86,6 +86,9 @@ static const char usage[] =
 "                          command line, versions, agents' machines and mounts (docs/results.md)\n"
 "  --unit-base 1024|1000   IEC (KiB, MiB/s; default) or SI units (kB, MB/s) in the\n"
 "                          reports; block sizes always print exactly (4KiB)\n"
+"  --agent-rows N|all      a row per agent up to N agents (default 16); beyond, per phase\n"
+"                          the fleet view: per-agent IOPS/BW distribution (min, p10, median,\n"
+"                          p90, max), 5 slowest and 5 fastest, lost and idle agents by name\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
@@ -968,7 +971,7 @@ next_repetition:
      * one-line error (below) says all */
     if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)) &&
         !(c.repeat && c.quiet))
-        report_text(stdout, &res, c.unit_base);
+        report_text_rows(stdout, &res, c.unit_base, c.out.agent_rows);
     fflush(stdout);
     if (cmd_report_write(&outs, &res) != 0)
         status = 1;

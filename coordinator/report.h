@@ -19,6 +19,12 @@ void report_csv(FILE *out, const struct run_result *r, int agents);
 /* One HTML page, no external resources: tables and inline SVG charts
  * (docs/reports.md lists the views). */
 void report_html(FILE *out, const struct run_result *r, int unit_base);
+/* The same with --agent-rows (as report_text_rows): beyond agent_rows
+ * agents the page opens with the fleet charts, each phase's per-agent
+ * detail is a collapsible, sortable table and a distribution chart, and
+ * per-agent lines give way to the fleet's p10/median/p90 and the slowest
+ * and fastest few.  report_html is agent_rows 0. */
+void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint32_t agent_rows);
 
 /* fio output formats, as fio's --output-format names them. */
 enum report_fio_format {

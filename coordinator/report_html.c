@@ -11,6 +11,14 @@
  *   fairness     Jain's index and each agent's share over time
  *   cdf          latency distribution of the phase, per op type (log x)
  *   agents       IOPS per agent (bars)
+ * Beyond --agent-rows agents (16) the fleet view (html_fleet.c): the
+ * agents' table goes to the page's end, collapsed; the time charts draw
+ * the fleet's line alone, plus
+ *   agent-spread per-agent IOPS over time: p10/median/p90, the 3 slowest
+ *                and 3 fastest agents
+ *   agent-dist   a histogram of agents by IOPS, slowest/fastest/lost marked
+ * in place of "agents", and each phase's per-agent detail is a collapsed,
+ * sortable table (agent-detail).
  * A phase's last interval is usually partial and would read as a drop at
  * the end; the time charts leave it out when it is (and say so).  A phase
  * of one interval shorter than the interval is plotted over its duration,
@@ -30,6 +38,8 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/fleet_summary.h"
+#include "coordinator/html_fleet.h"
 #include "coordinator/html_timeline.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/verdict.h"
@@ -168,7 +178,7 @@ static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t d
                  "<th>p99.9</th><th>max</th>"
 
 static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, const double *share,
-                         const struct fairness *f, int base)
+                         const struct fairness *f, int base, int fleet)
 {
     const struct phase_result *ph = &r->phases[i];
     char a[32], b[32];
@@ -193,6 +203,10 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
                 r->agents[f->fastest].id);
         svg_escape(out, r->agents[f->fastest].host);
         fprintf(out, ") %s IOPS.", units_fmt_count(b, sizeof(b), f->fastest_iops));
+    }
+    if (fleet) {    /* the per-agent detail is html_fleet's table */
+        fprintf(out, "</p>\n");
+        return;
     }
     fprintf(out, "</p>\n<table><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">op</th>" FIG_HEAD
             "<th>share</th><th>cpu</th></tr>\n");
@@ -232,9 +246,10 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
  * band's note says when). */
 static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const struct run_result *r,
                                   const double *x, double *y, uint32_t n,
-                                  const char *first, const char *prefix, const struct html_timeline *tl)
+                                  const char *first, const char *prefix, const struct html_timeline *tl,
+                                  int fleet)
 {
-    uint32_t ns = r->nagents + 1;
+    uint32_t ns = fleet ? 1 : r->nagents + 1;   /* the fleet view: the fleet's line alone */
     struct svg_series *s = xcalloc(ns, sizeof(*s));
     char (*names)[RESULT_HOST_MAX + 80] = xcalloc(ns, sizeof(*names));
 
@@ -260,7 +275,7 @@ static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const st
 /* Successful ops (bytes: 0, or moved bytes: 1) per second over time,
  * merged and per agent. */
 static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
-                       int bytes, int base)
+                       int bytes, int base, int fleet)
 {
     const struct phase_result *ph = &r->phases[i];
     uint32_t n = plotted(ph), ns = r->nagents + 1;
@@ -290,7 +305,7 @@ static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const 
                            : (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t])) / secs;
         }
     }
-    fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "", tl);
+    fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "", tl, fleet);
     free(y);
     free(x);
 }
@@ -324,7 +339,8 @@ static void chart_latency(FILE *out, const struct run_result *r, uint32_t i, con
     free(x);
 }
 
-static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl)
+static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
+                           int fleet)
 {
     const struct phase_result *ph = &r->phases[i];
     uint32_t n = plotted(ph), ns = r->nagents + 1;
@@ -334,6 +350,8 @@ static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i, co
                            .xlabel = "seconds into the phase", .ylabel = "index / share",
                            .xfmt = fmt_secs, .yfmt = fmt_frac, .fixed_y = 1, .ymin = 0, .ymax = 1 };
 
+    if (fleet)
+        c.title = "Fairness over time: Jain index";
     time_axis(&c, ph, n, tl);
     for (uint32_t k = 0; k < n; k++) {
         x[k] = interval_x(ph, k);
@@ -341,7 +359,7 @@ static void chart_fairness(FILE *out, const struct run_result *r, uint32_t i, co
         for (uint32_t a = 0; a < r->nagents; a++)
             y[(size_t)(a + 1) * (n + 1) + k] = share[a];
     }
-    fleet_and_agent_lines(out, &c, r, x, y, n, "Jain index", "share ", tl);
+    fleet_and_agent_lines(out, &c, r, x, y, n, "Jain index", "share ", tl, fleet);
     free(share);
     free(y);
     free(x);
@@ -412,6 +430,86 @@ static void chart_agents(FILE *out, const struct run_result *r, uint32_t i, cons
     free(v);
 }
 
+static int cmp_dbl(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+
+    return a < b ? -1 : a > b;
+}
+
+#define SPREAD_EDGE 3    /* slowest and fastest agents drawn on the spread chart */
+
+/* The fleet view's per-agent IOPS over time: in each interval the p10,
+ * median and p90 (nearest rank) over the agents taking part (a lost one
+ * until it was lost),
+ * and the lines of the SPREAD_EDGE slowest and fastest agents of the phase
+ * (a lost one's line ends where it was lost), instead of a line per agent. */
+static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
+                               const struct fleet_phase *fp)
+{
+    static const char *const qn[3] = { "p10 of agents", "median of agents", "p90 of agents" };
+    static const double q[3] = { 10, 50, 90 };
+    const struct phase_result *ph = &r->phases[i];
+    uint32_t n = plotted(ph), nran = fp->count[FLEET_RAN], nedge = 0, edge[2 * SPREAD_EDGE];
+    uint32_t nslow = nran < SPREAD_EDGE ? nran : SPREAD_EDGE;
+    uint32_t nfast = nran - nslow < SPREAD_EDGE ? nran - nslow : SPREAD_EDGE;
+    double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((3 + 2 * SPREAD_EDGE) * (size_t)(n + 1), sizeof(*y));
+    double *v = xcalloc(r->nagents ? r->nagents : 1, sizeof(*v));
+    struct svg_series s[3 + 2 * SPREAD_EDGE];
+    char names[2 * SPREAD_EDGE][RESULT_HOST_MAX + 48];
+    struct svg_chart c = { .view = "agent-spread", .title = "IOPS per agent over time: spread, slowest, fastest",
+                           .xlabel = "seconds into the phase", .ylabel = "IOPS of an agent",
+                           .xfmt = fmt_secs, .yfmt = svg_fmt_count };
+
+    for (uint32_t j = 0; j < nslow; j++)
+        edge[nedge++] = fp->ran[j].agent;
+    for (uint32_t j = 0; j < nfast; j++)
+        edge[nedge++] = fp->ran[nran - 1 - j].agent;
+    time_axis(&c, ph, n, tl);
+    for (uint32_t k = 0; k < n; k++) {
+        const struct interval_slot *sl = &ph->intervals[k];
+        double secs = interval_len(ph, k);
+        uint32_t m = 0;
+
+        x[k] = interval_x(ph, k);
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            double ok = 0;
+
+            /* what the JSON and journal carry too (not "reported"), so a
+             * re-rendered report draws the same: taking part, not yet lost */
+            if (!ph->agents[a].participating || (tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9))
+                continue;
+            for (int t = 0; t < OP__COUNT; t++)
+                ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+            v[m++] = ok / secs;
+        }
+        qsort(v, m, sizeof(*v), cmp_dbl);
+        for (int j = 0; j < 3; j++)
+            y[(size_t)j * (n + 1) + k] = m ? fleet_percentile(v, m, q[j]) : NAN;
+        for (uint32_t e = 0; e < nedge; e++) {
+            uint32_t a = edge[e];
+            double ok = 0;
+
+            for (int t = 0; t < OP__COUNT; t++)
+                ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+            y[(size_t)(3 + e) * (n + 1) + k] = tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9 ? NAN : ok / secs;
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        s[j] = (struct svg_series){ .name = qn[j], .x = x, .y = &y[(size_t)j * (n + 1)], .n = n,
+                                    .width = j == 1 ? 3 : 2 };
+    for (uint32_t e = 0; e < nedge; e++) {
+        snprintf(names[e], sizeof(names[e]), "%s %u %.30s", e < nslow ? "slow" : "fast", r->agents[edge[e]].id,
+                 r->agents[edge[e]].host);
+        s[3 + e] = (struct svg_series){ .name = names[e], .x = x, .y = &y[(size_t)(3 + e) * (n + 1)], .n = n,
+                                        .width = 1, .dashed = 1 };
+    }
+    svg_lines(out, &c, s, 3 + nedge);
+    free(v);
+    free(y);
+    free(x);
+}
+
 /* The phase's verdict and its reasons. */
 static void verdict_html(FILE *out, const struct run_result *r, uint32_t phase)
 {
@@ -434,6 +532,12 @@ static void verdict_html(FILE *out, const struct run_result *r, uint32_t phase)
 
 void report_html(FILE *out, const struct run_result *r, int unit_base)
 {
+    report_html_rows(out, r, unit_base, 0);
+}
+
+void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint32_t rows)
+{
+    int fleet = fleet_use_view(r->nagents, rows);
     int base = unit_base == 1000 ? 1000 : 1024;
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     time_t t = (time_t)r->started_unix;
@@ -457,6 +561,8 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
         svg_escape(out, line);
         fprintf(out, " (exit status %d)</p>\n", verdict_exit_status(v));
     }
+    if (fleet)      /* the agents' table goes to the end, collapsed */
+        goto agents_done;
     fprintf(out, "<table data-view=\"agent-table\"><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
             "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n");
     for (uint32_t a = 0; a < r->nagents; a++) {
@@ -475,12 +581,14 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
             fprintf(out, "<td>no</td></tr>\n");
     }
     fprintf(out, "</table>\n");
+agents_done:
     matrix_table(out, r, base);
 
     for (uint32_t i = 0; i < r->nphases; i++) {
         const struct phase_result *ph = &r->phases[i];
         struct fairness f;
-        struct html_timeline tl;
+        struct html_timeline tl, tl_owned;
+        struct fleet_phase fp;
         char bs[32];
 
         fprintf(out, "<h2>Phase %u: ", i + 1);
@@ -497,20 +605,43 @@ void report_html(FILE *out, const struct run_result *r, int unit_base)
             continue;
         }
         fairness_phase(r, i, share, &f);
-        phase_tables(out, r, i, share, &f, base);
+        phase_tables(out, r, i, share, &f, base, fleet);
+        if (fleet) {
+            fleet_phase_init(&fp, r, i);
+            html_fleet_summary(out, r, &fp, base);
+        }
         if (plotted(ph) < ph->nintervals)
             fprintf(out, "<p class=\"note\">Time charts leave out the last, partial interval.</p>\n");
         html_timeline_init(&tl, r, i);
+        if (fleet) {        /* one band for agents lost alike */
+            struct html_timeline all = tl;
+
+            html_fleet_timeline(&tl, &all);
+            tl_owned = all;
+        }
         fprintf(out, "<div class=\"grid\">\n");
-        chart_rate(out, r, i, &tl, 0, base);
-        chart_rate(out, r, i, &tl, 1, base);
+        chart_rate(out, r, i, &tl, 0, base, fleet);
+        if (fleet)
+            chart_agent_spread(out, r, i, &tl, &fp);
+        chart_rate(out, r, i, &tl, 1, base, fleet);
         chart_latency(out, r, i, &tl);
-        chart_fairness(out, r, i, &tl);
+        chart_fairness(out, r, i, &tl, fleet);
         chart_cdf(out, r, i);
-        chart_agents(out, r, i, &tl);
+        if (fleet)
+            html_fleet_chart_dist(out, r, i, &fp, &tl);
+        else
+            chart_agents(out, r, i, &tl);
         fprintf(out, "</div>\n");
+        if (fleet) {
+            html_fleet_table(out, r, i, &fp, base);
+            fleet_phase_free(&fp);
+            html_fleet_timeline_free(&tl);
+            tl = tl_owned;
+        }
         html_timeline_free(&tl);
     }
+    if (fleet)
+        html_fleet_agent_list(out, r);
     svg_page_end(out);
     free(share);
 }

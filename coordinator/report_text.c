@@ -8,7 +8,11 @@
  *   one row per op type that has ops (a mixed phase gets a read and a write
  *     row; the phase columns are printed on the first only)
  *   an agent header and one row per agent and op type, with the agent's
- *     share of the phase's ops of that type and its CPU use
+ *     share of the phase's ops of that type and its CPU use; or, with more
+ *     agents than --agent-rows (16), the fleet view: agent counts, the
+ *     distribution of per-agent IOPS and BW, the 5 slowest and 5 fastest
+ *     agents' rows, and the lost, idle and resultless agents by name
+ *     (fleet_summary.h)
  *   notes: start skew, errors, and warnings (client-bound or silent agents)
  *
  * Column widths are fixed by what units_fmt_* can produce ("1.23GiB/s",
@@ -25,6 +29,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/verdict.h"
 
@@ -172,54 +177,150 @@ static void phase_rows(FILE *out, const struct run_result *r, const struct phase
                 JOBS_W, jobs);
 }
 
-static void agent_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
-                       const struct layout *L)
+static void agent_header(FILE *out, const struct layout *L)
 {
     fprintf(out, "  %-*s %-*s ", ID_W - 2, "id", L->host_w, "host");
     fig_header(out);
     fprintf(out, " %6s %5s\n", "share", "cpu");
+}
 
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        const struct agent_phase *ap = &ph->agents[a];
-        char host[RESULT_HOST_MAX], cpu[16];
-        double pct = agent_cpu_pct(ap);
-        int first = 1;
+/* Agent a's rows: one per op type of the phase. */
+static void agent_row(FILE *out, const struct run_result *r, const struct phase_result *ph,
+                      const struct layout *L, uint32_t a)
+{
+    const struct agent_phase *ap = &ph->agents[a];
+    char host[RESULT_HOST_MAX], cpu[16];
+    double pct = agent_cpu_pct(ap);
+    int first = 1;
 
-        fit_host(host, sizeof(host), agent_host(r, a), L->host_w);
-        if (pct < 0)
-            snprintf(cpu, sizeof(cpu), "-");
-        else
-            snprintf(cpu, sizeof(cpu), "%.0f%%", pct);
-        if (!ap->done) {
-            fprintf(out, "  %-*u %-*s (no result)\n", ID_W - 2, r->agents[a].id, L->host_w, host);
-            continue;
-        }
-        /* The phase's op types, so an agent that did none of a type the
-         * others did shows a visible 0 rather than a missing row. */
-        for (int t = 0; t < OP__COUNT; t++) {
-            const struct op_stats *o = &result_agent_totals(r, (uint32_t)(ph - r->phases), a)->op[t];
-            uint64_t all = ph->totals.op[t].ops;
-            char share[16];
-
-            if (all == 0)
-                continue;
-            snprintf(share, sizeof(share), "%.1f%%", (double)o->ops * 100.0 / (double)all);
-            if (first)
-                fprintf(out, "  %-*u %-*s ", ID_W - 2, r->agents[a].id, L->host_w, host);
-            else
-                fprintf(out, "%*s ", ID_W + L->host_w + 1, "");
-            fig_row(out, (enum op_type)t, o, agent_duration(ph, ap), L->base);
-            /* CPU is per agent, not per op type: on its first row only */
-            if (first)
-                fprintf(out, " %6s %5s\n", share, cpu);
-            else
-                fprintf(out, " %6s\n", share);
-            first = 0;
-        }
-        if (first)
-            fprintf(out, "  %-*u %-*s (no ops) %5s\n", ID_W - 2, r->agents[a].id, L->host_w, host,
-                    cpu);
+    fit_host(host, sizeof(host), agent_host(r, a), L->host_w);
+    if (pct < 0)
+        snprintf(cpu, sizeof(cpu), "-");
+    else
+        snprintf(cpu, sizeof(cpu), "%.0f%%", pct);
+    if (!ap->done) {
+        fprintf(out, "  %-*u %-*s (no result)\n", ID_W - 2, r->agents[a].id, L->host_w, host);
+        return;
     }
+    /* The phase's op types, so an agent that did none of a type the
+     * others did shows a visible 0 rather than a missing row. */
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &result_agent_totals(r, (uint32_t)(ph - r->phases), a)->op[t];
+        uint64_t all = ph->totals.op[t].ops;
+        char share[16];
+
+        if (all == 0)
+            continue;
+        snprintf(share, sizeof(share), "%.1f%%", (double)o->ops * 100.0 / (double)all);
+        if (first)
+            fprintf(out, "  %-*u %-*s ", ID_W - 2, r->agents[a].id, L->host_w, host);
+        else
+            fprintf(out, "%*s ", ID_W + L->host_w + 1, "");
+        fig_row(out, (enum op_type)t, o, agent_duration(ph, ap), L->base);
+        /* CPU is per agent, not per op type: on its first row only */
+        if (first)
+            fprintf(out, " %6s %5s\n", share, cpu);
+        else
+            fprintf(out, " %6s\n", share);
+        first = 0;
+    }
+    if (first)
+        fprintf(out, "  %-*u %-*s (no ops) %5s\n", ID_W - 2, r->agents[a].id, L->host_w, host,
+                cpu);
+}
+
+static void agent_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
+                       const struct layout *L)
+{
+    agent_header(out, L);
+    for (uint32_t a = 0; a < r->nagents; a++)
+        agent_row(out, r, ph, L, a);
+}
+
+#define DIST_W 10   /* a column of the distribution lines */
+
+static void dist_line(FILE *out, const char *what, const double v[5], int bytes, int base)
+{
+    fprintf(out, "  %-6s", what);
+    for (int i = 0; i < 5; i++) {
+        char b[32];
+
+        if (bytes)
+            units_fmt_rate(b, sizeof(b), v[i], base);
+        else
+            units_fmt_count(b, sizeof(b), v[i]);
+        fprintf(out, " %*s", DIST_W, b);
+    }
+    fputc('\n', out);
+}
+
+/* Lost, idle or resultless agents by name, one a line, at most
+ * FLEET_NAMES_MAX and then how many more. */
+static void fleet_names(FILE *out, const struct run_result *r, const struct fleet_phase *f,
+                        enum fleet_state s, const char *what)
+{
+    uint32_t shown = 0;
+
+    if (!f->count[s])
+        return;
+    fprintf(out, "%s (%u):\n", what, f->count[s]);
+    for (uint32_t a = 0; a < f->nagents && shown < FLEET_NAMES_MAX; a++) {
+        if (f->state[a] != s)
+            continue;
+        fprintf(out, "  %-*u %s (%s)", ID_W - 2, r->agents[a].id, agent_host(r, a),
+                r->agents[a].addr[0] ? r->agents[a].addr : "?");
+        if (s == FLEET_LOST)
+            fprintf(out, " at %.1f s", r->agents[a].lost_at_s);
+        fputc('\n', out);
+        shown++;
+    }
+    if (f->count[s] > shown)
+        fprintf(out, "  ... and %u more\n", f->count[s] - shown);
+}
+
+/* The fleet view of a phase (more agents than --agent-rows): who ran, the
+ * distribution of their throughput, the slowest and fastest few as agent
+ * rows, then the lost, idle and resultless agents by name. */
+static void fleet_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
+                       const struct layout *L)
+{
+    struct fleet_phase f;
+    uint32_t nslow, nfast, n;
+
+    fleet_phase_init(&f, r, (uint32_t)(ph - r->phases));
+    n = f.count[FLEET_RAN];
+    nslow = fleet_edge_slow(&f);
+    nfast = fleet_edge_fast(&f);
+    fprintf(out, "agents: %u (%u ran, %u lost, %u idle", f.nagents, n, f.count[FLEET_LOST],
+            f.count[FLEET_IDLE]);
+    if (f.count[FLEET_NO_RESULT])
+        fprintf(out, ", %u without a result", f.count[FLEET_NO_RESULT]);
+    fprintf(out, ")\n");
+    if (n) {
+        const double iops[5] = { f.iops.min, f.iops.p10, f.iops.median, f.iops.p90, f.iops.max };
+        const double bw[5] = { f.bw.min, f.bw.p10, f.bw.median, f.bw.p90, f.bw.max };
+
+        fprintf(out, "per-agent throughput over the %u agent%s that ran (nearest rank):\n", n,
+                n == 1 ? "" : "s");
+        fprintf(out, "  %-6s %*s %*s %*s %*s %*s\n", "", DIST_W, "min", DIST_W, "p10", DIST_W, "median",
+                DIST_W, "p90", DIST_W, "max");
+        dist_line(out, "IOPS", iops, 0, L->base);
+        dist_line(out, "BW", bw, 1, L->base);
+        fprintf(out, "slowest %u:\n", nslow);
+        agent_header(out, L);
+        for (uint32_t i = 0; i < nslow; i++)
+            agent_row(out, r, ph, L, f.ran[i].agent);
+        if (nfast) {
+            fprintf(out, "fastest %u:\n", nfast);
+            agent_header(out, L);
+            for (uint32_t i = 0; i < nfast; i++)
+                agent_row(out, r, ph, L, f.ran[n - 1 - i].agent);
+        }
+    }
+    fleet_names(out, r, &f, FLEET_LOST, "lost");
+    fleet_names(out, r, &f, FLEET_IDLE, "idle");
+    fleet_names(out, r, &f, FLEET_NO_RESULT, "without a result");
+    fleet_phase_free(&f);
 }
 
 /* Jain's index, slowest and fastest agent (docs/results.md). */
@@ -301,10 +402,11 @@ static void stall_lines(FILE *out, const struct run_result *r, const struct phas
     }
 }
 
-static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph)
+static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph, int fleet)
 {
     char buf[32];
     int any_err = 0;
+    uint32_t nbound = 0;
 
     units_fmt_ns(buf, sizeof(buf), (double)ph->duration_ns);
     fprintf(out, "duration: %s (longest agent)", buf);
@@ -334,6 +436,12 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];
 
+        /* the fleet view names lost and resultless agents itself, and
+         * bounds the rest */
+        if (fleet && ((r->agents[a].lost && (!ap->done || ap->salvaged)) || !ap->done))
+            continue;
+        if (fleet && result_agent_client_bound(ap) && ++nbound > FLEET_NAMES_MAX)
+            continue;
         if (r->agents[a].lost && (!ap->done || ap->salvaged)) {
             fprintf(out, "warning: agent %u (%s) lost at %.1f s into the run; its data up to then is included\n",
                     r->agents[a].id, agent_host(r, a), r->agents[a].lost_at_s);
@@ -346,6 +454,9 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
                     r->agents[a].id, agent_host(r, a), agent_cpu_pct(ap), ap->cores);
         }
     }
+    if (nbound > FLEET_NAMES_MAX)
+        fprintf(out, "warning: ... and %u more agents used 90%% or more of their cores\n",
+                nbound - FLEET_NAMES_MAX);
 }
 
 /* The phase's verdict and each reason on its own line. */
@@ -362,6 +473,12 @@ static void verdict_note(FILE *out, const struct run_result *r, uint32_t phase)
 
 void report_text(FILE *out, const struct run_result *r, int unit_base)
 {
+    report_text_rows(out, r, unit_base, 0);
+}
+
+void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint32_t rows)
+{
+    int fleet = fleet_use_view(r->nagents, rows);
     struct layout L;
     char when[64] = "?";
     time_t t = (time_t)r->started_unix;
@@ -395,8 +512,11 @@ void report_text(FILE *out, const struct run_result *r, int unit_base)
             continue;
         }
         phase_rows(out, r, ph, &L);
-        agent_rows(out, r, ph, &L);
-        notes(out, r, ph);
+        if (fleet)
+            fleet_rows(out, r, ph, &L);
+        else
+            agent_rows(out, r, ph, &L);
+        notes(out, r, ph, fleet);
         fairness_note(out, r, i);
         verdict_note(out, r, i);
     }

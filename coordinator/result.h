@@ -249,6 +249,10 @@ int result_matrix_phase(const struct run_result *r, enum op_type t, int random, 
 
 /* Reporters. unit_base: 1024 (IEC, default) or 1000 (SI). */
 void report_text(FILE *out, const struct run_result *r, int unit_base);
+/* The same with --agent-rows: a row per agent up to agent_rows agents
+ * (0: FLEET_ROWS_DEFAULT, FLEET_ROWS_ALL: always), beyond them per phase
+ * the fleet view (docs/reports.md); report_text is agent_rows 0. */
+void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint32_t rows);
 /* Write the JSON result (schema in docs/results.md) atomically: a temp file
  * in the same directory renamed into place.  0 or -errno. */
 int report_json_write(const char *path, const struct run_result *r);

@@ -13,6 +13,7 @@
 #include "common/units.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define W 600.0
@@ -449,6 +450,133 @@ void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, siz
     fprintf(out, "</svg>\n");
 }
 
+static const char *mark_color(const char *kind)
+{
+    return strcmp(kind, "lost") == 0 ? "#d62728" : strcmp(kind, "fastest") == 0 ? "#2ca02c" : "#ff7f0e";
+}
+
+void svg_histogram(FILE *out, const struct svg_chart *c, const double *v, size_t n, size_t nbins,
+                   const struct svg_mark *m, size_t nm)
+{
+    struct frame f = { .x0 = INFINITY, .x1 = -INFINITY, .y0 = 0, .y1 = 0 };
+    size_t *count, top = 0, nlegend = 1;
+    static const char *const kind[3] = { "slowest", "fastest", "lost" };
+    static const char *const kind_name[3] = { "slowest agents", "fastest agents", "lost agents" };
+    char buf[64];
+    double bw;
+
+    if (nbins == 0)
+        nbins = 1;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i])) {
+            f.x0 = fmin(f.x0, v[i]);
+            f.x1 = fmax(f.x1, v[i]);
+        }
+    for (size_t i = 0; i < nm; i++)
+        if (isfinite(m[i].x)) {
+            f.x0 = fmin(f.x0, m[i].x);
+            f.x1 = fmax(f.x1, m[i].x);
+        }
+    if (!(f.x1 >= f.x0)) {
+        f.x0 = 0;
+        f.x1 = 1;
+    }
+    if (f.x1 - f.x0 < fmax(fabs(f.x1) * 1e-6, 1e-9)) {
+        /* all equal: one bar in the middle of a span around it */
+        double d = fabs(f.x1) > 0 ? fabs(f.x1) * 0.05 : 1;
+        f.x0 -= d;
+        f.x1 += d;
+    }
+    bw = (f.x1 - f.x0) / (double)nbins;
+    count = calloc(nbins, sizeof(*count));
+    if (!count)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        size_t b;
+
+        if (!isfinite(v[i]))
+            continue;
+        b = (size_t)((v[i] - f.x0) / bw);
+        if (b >= nbins)
+            b = nbins - 1;      /* the maximum closes the last bin */
+        count[b]++;
+    }
+    for (size_t b = 0; b < nbins; b++)
+        if (count[b] > top)
+            top = count[b];
+    {
+        double step = y_step(c, (double)top * 1.25);
+        if (step < 1)
+            step = 1;           /* counts: whole ticks */
+        f.y1 = ceil((top ? (double)top * 1.25 : 1) / step) * step;
+        f.ystep = step;
+    }
+    begin(out, c);
+    axes(out, c, &f, 1);
+    for (size_t b = 0; b < nbins; b++) {
+        double lo = f.x0 + bw * (double)b, hi = lo + bw, y = py(&f, (double)count[b]);
+
+        if (!count[b])
+            continue;
+        fprintf(out, "<rect class=\"hb\" data-lo=\"%.6g\" data-hi=\"%.6g\" data-n=\"%zu\" x=\"%.1f\" y=\"%.1f\" "
+                "width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>", lo, hi, count[b], px(&f, lo) + 0.5, y,
+                fmax(px(&f, hi) - px(&f, lo) - 1, 0.5), MT + PH - y, svg_color(0));
+        fmt(c->xfmt, c->fmt_arg, buf, sizeof(buf), lo);
+        svg_escape(out, buf);
+        fprintf(out, " to ");
+        fmt(c->xfmt, c->fmt_arg, buf, sizeof(buf), hi);
+        svg_escape(out, buf);
+        fprintf(out, ": %zu</title></rect>\n", count[b]);
+    }
+    for (size_t i = 0, lane[2] = { 0, 0 }; i < nm; i++) {
+        double x;
+        int lost = strcmp(m[i].kind, "lost") == 0;
+
+        if (!isfinite(m[i].x))
+            continue;
+        x = px(&f, m[i].x);
+        fprintf(out, "<g class=\"mark\" data-mark=\"");
+        svg_escape(out, m[i].kind);
+        fprintf(out, "\" data-id=\"%ld\">", m[i].id);
+        if (lost) {
+            double y = MT + PH - 6;
+            fprintf(out, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"2\"/>", x - 4, y - 4,
+                    mark_color(m[i].kind));
+        } else {
+            /* slowest on the left lanes, fastest on the right: labels
+             * stagger down five rows, so five close values stay apart */
+            int fast = strcmp(m[i].kind, "fastest") == 0;
+            double y = MT + 14 + 11.0 * (double)(lane[fast]++ % 5);
+            fprintf(out, "<path d=\"M%.1f %.1fl4 -7h-8z\" fill=\"%s\"/>", x, y, mark_color(m[i].kind));
+            if (m[i].label) {
+                fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"lg\" text-anchor=\"%s\">", fast ? x - 5 : x + 5,
+                        y - 1, fast ? "end" : "start");
+                svg_escape(out, m[i].label);
+                fprintf(out, "</text>");
+            }
+        }
+        fprintf(out, "<title>");
+        svg_escape(out, m[i].title);
+        fprintf(out, "</title></g>\n");
+    }
+    legend(out, 0, 1, c->ylabel, 0);
+    for (int k = 0; k < 3; k++) {
+        size_t i;
+        double y;
+
+        for (i = 0; i < nm && strcmp(m[i].kind, kind[k]); i++)
+            ;
+        if (i == nm)
+            continue;
+        y = MT + 6 + 16.0 * (double)nlegend++;
+        fprintf(out, "<rect x=\"%.0f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+                "<text x=\"%.0f\" y=\"%.1f\" class=\"lg\">%s</text>\n", W - MR + 14, y - 5,
+                mark_color(kind[k]), W - MR + 32, y + 4, kind_name[k]);
+    }
+    fprintf(out, "</svg>\n");
+    free(count);
+}
+
 void svg_page_begin(FILE *out, const char *title)
 {
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
@@ -469,6 +597,15 @@ void svg_page_begin(FILE *out, const char *title)
             "svg .pv{font-size:12px;font-weight:600;text-anchor:middle}svg .note{fill:#b00}"
             "svg .bandnote{font-size:11px;fill:#555}\n"
             ".note{color:#555}.warn{color:#b00}\n"
+            /* fleet view (report_html.c): a collapsible per-agent table that
+             * the radio buttons before it sort (each row carries its rank
+             * under every key, --a..--d; the checked key orders the cells
+             * of a display:grid table), no script */
+            "details{margin:8px 0}summary{cursor:pointer;font-weight:600}\n"
+            "table.sort{display:grid;width:max-content}table.sort tbody,table.sort tr{display:contents}"
+            "table.sort td{order:var(--k)}table.sort th{order:-1}\n"
+            ".sk1:checked~table.sort tr{--k:var(--a)}.sk2:checked~table.sort tr{--k:var(--b)}"
+            ".sk3:checked~table.sort tr{--k:var(--c)}.sk4:checked~table.sort tr{--k:var(--d)}\n"
             "</style>\n</head>\n<body>\n");
 }
 

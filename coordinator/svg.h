@@ -77,6 +77,25 @@ struct svg_bar_series {
 void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, size_t ncat,
               const struct svg_bar_series *s, size_t ns);
 
+/* A marked value on a histogram's x axis: an agent among the slowest or
+ * fastest (a triangle with its label), or a lost one (a red cross). */
+struct svg_mark {
+    double x;             /* data units */
+    const char *kind;     /* data-mark attribute: "slowest", "fastest", "lost" */
+    const char *label;    /* drawn by the mark (an agent id), or NULL */
+    const char *title;    /* tooltip */
+    long id;              /* data-id attribute (an agent id) */
+};
+/* Histogram of v[0..n) in nbins equal bins over the values' (and marks')
+ * range (x labels by c->xfmt, y: how many values per bin), then the marks:
+ * "lost" ones as crosses on the x axis, the others as triangles above the
+ * bars, labels staggered so a few close together stay legible.  The legend
+ * names the bars (c->ylabel) and each kind of mark present.  Bars carry
+ * data-lo, data-hi (bin bounds) and data-n (count); no label per value, so
+ * it reads the same at 10 or 10,000 values. */
+void svg_histogram(FILE *out, const struct svg_chart *c, const double *v, size_t n, size_t nbins,
+                   const struct svg_mark *m, size_t nm);
+
 /* Color of series i (cycles through a palette). */
 const char *svg_color(size_t i);
 /* s with & < > " ' escaped, for HTML text and attributes. */
