@@ -6,6 +6,7 @@
 # the run sorts them by label (za.0 zb.1 zc.2, 16 writes each) and, when
 # it ends, no agent and no ssh client it started is left.  A second run
 # names the address (--spawn-address) and a remote secret path of its own.
+# Nor does any outlive a coordinator interrupted (SIGINT) or killed (-9).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dialin_lib.sh"
 . "$ROOT/tests/sshd.sh"
@@ -87,4 +88,30 @@ timeout 60 "$NFSTORM" run "$T/p.fio" --hosts "$T/hosts" --spawn ssh --ssh-config
   --secret-file "$SECRET" --json "$T/r2.json" >"$T/o2" 2>&1 || fail "run 2: exit $?: $(tail -n 5 "$T/o2")"
 grep -q "^nfstorm: ssh: starting 3 agents, dialling back to 127.0.0.1:$CPORT$" "$T/o2" || fail "run 2: no 'dialling back to 127.0.0.1' line"
 check_run 2 "$T/o2" "$T/r2.json"
-echo "ok: 3 agents over ssh twice (sorted za.0 zb.1 zc.2, 16 writes each), none left; run 1 took $(( (t1 - t0) / 1000000 )) ms"
+# the coordinator interrupted (SIGINT: partial results, exit 130) and
+# killed (-9: its ssh children have it as their parent-death signal): in
+# both cases no agent or ssh client outlives it
+cat >"$T/long.fio" <<FIO
+[long]
+ioengine=null
+rw=read
+bs=4k
+size=64k
+filename=$D/n.\${agent}
+time_based=1
+runtime=60s
+rate_iops=10
+FIO
+for sig in INT KILL; do
+  "$NFSTORM" run "$T/long.fio" --hosts "$T/hosts" --spawn ssh --ssh-config "$SSH_CONFIG" --agent-path "$AGENT" \
+    --listen 127.0.0.1:$CPORT --secret-file "$SECRET" >"$T/o.$sig" 2>&1 &
+  cpid=$!
+  for _ in $(seq 100); do grep -q '\[3/3\]' "$T/o.$sig" && break; sleep 0.1; done
+  grep -q '\[3/3\]' "$T/o.$sig" || fail "SIG$sig: the agents did not join: $(cat "$T/o.$sig")"
+  sleep 1
+  kill -$sig $cpid
+  { wait $cpid; } 2>/dev/null; rc=$?
+  [ $sig = KILL ] || [ $rc = 130 ] || fail "SIGINT: exit status $rc, not 130: $(tail -n 3 "$T/o.$sig")"
+  left_behind && fail "SIG$sig of the coordinator: agents or ssh clients outlived it"
+done
+echo "ok: 3 agents over ssh twice (sorted za.0 zb.1 zc.2, 16 writes each), none left, also after SIGINT and kill -9 of the coordinator; run 1 took $(( (t1 - t0) / 1000000 )) ms"
