@@ -162,6 +162,10 @@ int spawn_ssh_argv(const struct spawn_options *o, const char *host, const char *
         (o->remote_secret && (rc = bad_text("--remote-secret-file", o->remote_secret, err, errlen)) < 0) ||
         (o->address && (rc = bad_text("--spawn-address", o->address, err, errlen)) < 0))
         return rc;
+    if (o->address && strlen(o->address) > 255) {
+        snprintf(err, errlen, "--spawn-address: longer than 255 bytes");
+        return -EINVAL;
+    }
     for (uint32_t i = 0; i < o->nallow; i++)
         if ((rc = bad_text("--remote-allow", o->allow[i], err, errlen)) < 0)
             return rc;
