@@ -683,7 +683,7 @@ static int spawn_cli(struct cli *c, const struct plan *plan, struct spawn_fleet 
     uint32_t nh = 0, ndirs = 0, need;
     struct spawn_options so = c->so;
     unsigned long port;
-    int status;
+    int status, rc;
 
     if ((status = read_hosts(c->hosts, &hosts, &hl, &nh)) != 0)
         goto out;
@@ -727,8 +727,9 @@ static int spawn_cli(struct cli *c, const struct plan *plan, struct spawn_fleet 
             so.allow[i] = dirs[i];
         so.nallow = ndirs;
     }
-    if (spawn_fleet_start(sp, &so, hosts, hl, nh, err, sizeof err) < 0) {
-        status = die(1, "--spawn ssh: %s", err);
+    if ((rc = spawn_fleet_start(sp, &so, hosts, hl, nh, err, sizeof err)) < 0) {
+        /* a host, label or path ssh cannot carry is bad usage; fork or pipe failing is not */
+        status = die(rc == -EINVAL || rc == -ENOSPC ? 2 : 1, "--spawn ssh: %s", err);
         goto out;
     }
     if (!c->quiet) {

@@ -82,5 +82,8 @@ u "no dir" "the plan names no absolute directory" --spawn ssh --hosts "$T/hosts.
   --filename=rel
 u "min-agents" "--min-agents 2 is more than the 1 hosts" --spawn ssh --hosts "$T/hosts.one" --secret-file "$SECRET" \
   --min-agents 2
+printf -- '-oProxyCommand=touch%%20/tmp/x\n' >"$T/hosts.opt"
+u "option as host" "host '-oProxyCommand=.*': not an ssh destination" --spawn ssh --hosts "$T/hosts.opt" \
+  --secret-file "$SECRET"
 [ "$(grep -c Accepted "$SSHD_LOG")" -ge 2 ] || fail "sshd accepted no session (were the errors sshd's?)"
-echo "ok: ssh spawn errors named per host (auth, unreachable, no binary, bad remote secret), exit 1 at once, nothing left; 9 usage errors exit 2"
+echo "ok: ssh spawn errors named per host (auth, unreachable, no binary, bad remote secret), exit 1 at once, nothing left; 10 usage errors exit 2"
