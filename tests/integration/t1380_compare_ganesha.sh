@@ -12,7 +12,7 @@
 #   says the same as the JSON;  the 4k phase is not asserted "within noise"
 #   (5% false positives by design), only consistent; when the 1m read comes
 #   out within noise and Welch agrees (the load swung), both sets are
-#   measured once more, and a second miss fails;
+#   measured again, up to 3 times in all;
 # - what differs lists rsize and wsize (text, md, json), and not the plan;
 # - the Markdown seeds' table has its header and one row per target x r/w x
 #   rand/seq; the text's columns start at the same offset on every row;
@@ -133,10 +133,11 @@ if not all(seq[k]["verdict"] == "significant" for k in ("iops", "bw_bytes")):
 PY
 # On a 2-core machine shared with other builds the default's 1m reads are
 # CPU-bound and their sd swings with the load (CV 3% to 32% seen over 3 s;
-# n=3 tells a 0.2x ratio only below ~30%): when the 1m read comes out
-# within noise and the independent Welch agrees, both sets are measured once
-# more; every check holds on every attempt, and a second miss fails.
-for attempt in 1 2; do
+# n=3 tells a 0.2x ratio only below ~30%; at a load of 8 about one attempt
+# in ten missed): when the 1m read comes out within noise and the
+# independent Welch agrees, both sets are measured again; every check holds
+# on every attempt, and a third miss fails.
+for attempt in 1 2 3; do
   unset NFS_EXPORT_EXTRA
   [ $attempt = 1 ] || nfs_server_restart || fail "NFS server did not restart with the default sizes"
   run_set export-default
@@ -153,8 +154,8 @@ for attempt in 1 2; do
   rc=$?
   [ $rc = 0 ] && break
   [ $rc = 3 ] || fail "assertion failed (see above)"
-  [ $attempt = 1 ] || fail "the 1m read is within noise twice (see above)"
-  echo "attempt 1: the 1m read within noise (as Welch says); measuring again"
+  [ $attempt != 3 ] || fail "the 1m read is within noise 3 times (see above)"
+  echo "attempt $attempt: the 1m read within noise (as Welch says); measuring again"
 done
 
 # the text: what differs, the headline and aligned columns in every table
