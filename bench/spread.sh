@@ -4,7 +4,8 @@
 # read/write, --local 2, --repeat N (default 5), once with psync on a local
 # directory and once with libnfs on a throw-away ganesha on 127.0.0.1.
 # Prints mean, sd and CV (sd / mean) of IOPS per phase from each repeat
-# set's summary; keeps the sets in OUT (default a temp dir, printed).
+# set's summary; keeps the sets in OUT (default a temp dir, printed) and
+# removes the data files (about 3 GB) when it ends.
 #   bench/spread.sh [REPEAT] [RUNTIME_S]
 # Not a test: it asserts nothing about speed, it measures noise.
 set -u
@@ -15,7 +16,7 @@ RUNTIME=${2:-2}
 OUT=${OUT:-$(mktemp -d /tmp/nfstorm-spread.XXXXXX)}
 mkdir -p "$OUT/local" "$OUT/export"
 source "$ROOT/tests/nfs_server.sh"
-trap 'nfs_server_stop' EXIT
+trap 'nfs_server_stop; rm -rf "$OUT/local" "$OUT/export"' EXIT
 
 plan() {   # plan ENGINE_LINES...: the six seed-shaped phases
   printf '[global]\n'
