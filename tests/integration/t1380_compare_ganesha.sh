@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (significance of a measured difference: a busy neighbour widens the spread)
 # t1380: issue 13's "Done when".  One plan (4k randread, 1m seq read, libnfs)
 # runs --repeat 3 against the same ganesha export configured two ways: the
 # default, then MaxRead/MaxWrite/PrefRead/PrefWrite = 16384 (same URL, so
