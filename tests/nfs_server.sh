@@ -6,6 +6,11 @@
 #   nfs_server_stop        stop exactly what nfs_server_start started
 # After a successful start: NFS_URL3, NFS_URL4 (libnfs URLs), NFS_PID,
 # NFS_PORT, NFS_MOUNT_PORT, NFS_SERVER_DIR (temp dir with config and log).
+# NFS_EXPORT_EXTRA (optional): more settings for the EXPORT block, e.g.
+# "MaxRead = 16384; MaxWrite = 16384;", read when nfs_server_start or
+# nfs_server_restart writes the config; so the same export (same URL)
+# can be served configured one way, then another.  One server per shell: to
+# run two at once, start each in its own subshell.
 #
 # Why nfs-ganesha: it is a user-space server, so tests need no kernel nfsd,
 # no exports(5) edits and no mounts; one instance per test, on its own ports.
@@ -97,6 +102,7 @@ EXPORT {
     Transports = TCP;
     SecType = sys;
     FSAL { Name = VFS; }
+    ${NFS_EXPORT_EXTRA:-}
 }
 EOF
 }
@@ -170,6 +176,7 @@ nfs_server_restart() {
     return 1
   fi
   _nfs_kill_ganesha
+  _nfs_write_config       # picks up a changed NFS_EXPORT_EXTRA
   # Same ports: clients reconnect to where they were.  ganesha binds with
   # SO_REUSEADDR, so TIME_WAIT connections on the port do not block it.
   _nfs_launch || return 1

@@ -1,19 +1,64 @@
 #!/usr/bin/env bash
 # Run every integration test (tests/integration/tNNNN_*.sh) and summarise.
 # Usage: run.sh [PATTERN]   (only tests whose name contains PATTERN)
+#
+# Tests run NFSTORM_TEST_JOBS at a time (default 2: most of a test is
+# waiting on its runs' runtimes, not CPU), each in its own temp dir, on its
+# own ports and, for NFS, its own ganesha.  A test that cannot share the
+# machine says so with a line "# nfstorm-test: serial (why)" and runs
+# alone after the others: network namespaces and routes, dpkg, CPU-heavy
+# fuzzing or valgrind, and measurements that a neighbour would skew.
+# rpcbind, the one thing every ganesha shares, is started here once (when
+# it is not running) so that no test stops it under another's feet.
 set -u
 cd "$(dirname "$0")"
+. ../nfs_server.sh
+jobs_max=${NFSTORM_TEST_JOBS:-2}
 pass=0; failn=0; skipn=0; failed=()
+parallel=(); serial=()
 for t in t[0-9]*_*.sh; do
   case "$t" in *"${1:-}"*) ;; *) continue ;; esac
+  if grep -q '^# nfstorm-test: serial' "$t"; then serial+=("$t"); else parallel+=("$t"); fi
+done
+if command -v rpcbind >/dev/null 2>&1; then
+  _nfs_start_rpcbind || echo "run.sh: rpcbind did not start; NFS tests will start their own" >&2
+fi
+
+# Run one test; its outcome goes to $res/$t (rc and seconds).
+res=$(mktemp -d /tmp/nfstorm-run.XXXXXX)
+run_one() {
+  local t=$1 start rc
   start=$(date +%s)
   bash "./$t" >"/tmp/nfstorm-$t.log" 2>&1; rc=$?
-  secs=$(( $(date +%s) - start ))
+  echo "$rc $(( $(date +%s) - start ))" >"$res/$t"
+}
+report() {
+  local t=$1 rc secs
+  read -r rc secs <"$res/$t"
   case $rc in
     0) pass=$((pass + 1)); echo "ok    $t (${secs}s)" ;;
-    77) skipn=$((skipn + 1)); echo "skip  $t: $(tail -n1 /tmp/nfstorm-$t.log)" ;;
+    77) skipn=$((skipn + 1)); echo "skip  $t: $(tail -n1 "/tmp/nfstorm-$t.log")" ;;
     *) failn=$((failn + 1)); failed+=("$t"); echo "FAIL  $t (${secs}s)"; sed 's/^/      /' "/tmp/nfstorm-$t.log" | tail -n 20 ;;
   esac
+}
+
+declare -A running=()
+for t in "${parallel[@]}"; do
+  while [ "${#running[@]}" -ge "$jobs_max" ]; do
+    wait -n 2>/dev/null
+    for r in "${!running[@]}"; do
+      [ -f "$res/$r" ] && { report "$r"; unset "running[$r]"; }
+    done
+  done
+  run_one "$t" &
+  running[$t]=$!
 done
+for r in "${!running[@]}"; do wait "${running[$r]}" 2>/dev/null; report "$r"; done
+for t in "${serial[@]}"; do
+  run_one "$t"
+  report "$t"
+done
+rm -rf "$res"
+nfs_server_stop          # only the rpcbind started above, if any
 echo "integration: $pass passed, $failn failed, $skipn skipped"
 [ $failn -eq 0 ]

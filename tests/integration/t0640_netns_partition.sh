@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (network namespaces and routes)
 # Multi-host: the coordinator in the root namespace, three agents in three
 # network namespaces with their own addresses (made and removed here).  One
 # agent's link is cut mid-run: it is treated as lost, the others finish,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (CPU-heavy fuzzing)
 # Fuzz smoke: every libFuzzer harness (tests/fuzz/) replays its seed corpus
 # and mutates for a fixed number of runs with a fixed seed.  Any crash,
 # sanitizer report, leak, timeout or failed check fails the test.

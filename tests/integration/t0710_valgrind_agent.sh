@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (valgrind)
 # The agent runs leak-free and error-free under valgrind through a normal
 # run, a metadata run, a refused plan and hostile bytes.  (Skipped for the
 # sanitizer build: ASan and valgrind do not mix.)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (network namespaces and routes)
 # A 60-second slice of `make soak` (tests/soak/soak.py): consecutive runs on
 # three agents and ganesha with seeded faults (kills, pauses, SIGINT, a full
 # tmpfs, a cut netns link, strangers), every run's invariants checked.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (dpkg: one package manager at a time)
 # make deb builds a Debian package with dpkg-buildpackage; apt-get installs
 # it; the installed /usr/bin/nfstorm runs a real 2-agent --local run with an
 # exact result, the agent finds the libnfs the package carries, the example

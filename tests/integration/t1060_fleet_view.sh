@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (40 agent processes)
 # t1060: the reports at fleet scale, on 40 real listening agents (null
 # engine, rate-limited): 15 labelled "slow" (20 IOPS), 20 "fast" (50 IOPS),
 # 5 "spare" running no job (idle), one fast agent killed mid-run (lost).
