@@ -3,6 +3,7 @@
 # one joins, the JSON holds 200 agents each with reads, and the
 # per-agent ops add up to the merged total.  Prints how long the gather,
 # the run and the whole took.
+# nfstorm-test: serial (200 agent processes starting at once would skew a neighbour's timings, and theirs)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dialin_lib.sh"
 N=${NFSTORM_T1030_AGENTS:-200}
