@@ -150,7 +150,8 @@ slurm_stop() {
   if [ -n "${SLURM_DIR:-}" ]; then
     for _ in $(seq 30); do steps=$(_slurm_steps); [ -z "$steps" ] && break; sleep 0.1; done
     [ -n "$steps" ] && kill -9 $steps 2>/dev/null
-    rm -rf "$SLURM_DIR"
+    # a daemon still on its way out may write one more file: try again
+    for _ in 1 2 3 4 5; do rm -rf "$SLURM_DIR" 2>/dev/null; [ -e "$SLURM_DIR" ] || break; sleep 0.2; done
   fi
   SLURM_DIR=""
   unset SLURM_CONF
