@@ -47,6 +47,8 @@ struct gather {
     uint32_t njoined;
     uint64_t t_start_ns;
     int done;                     /* stop waiting: enough, or the timeout */
+    int checked;                  /* o->check ended the wait; why in check_why */
+    char check_why[1024];
     int rc;
     char rbuf[GATHER_READ_CHUNK]; /* one read at a time: shared by all peers */
 };
@@ -392,6 +394,10 @@ static void on_tick(uv_timer_t *t)
     }
     if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
         stop_waiting(g);
+    else if (!g->done && g->o->check && g->o->check(g->o->check_arg, g->check_why, sizeof g->check_why)) {
+        g->checked = 1;
+        stop_waiting(g);
+    }
 }
 
 static int parse_addr(const char *s, struct sockaddr_storage *ss)
@@ -535,7 +541,15 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
          o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
     uv_timer_start(&g->tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
     uv_run(&g->loop, UV_RUN_DEFAULT);
-    if (g->njoined < need) {
+    if (g->checked) {
+        snprintf(err, errlen, "%s", g->check_why);
+        rc = -ECHILD;
+        for (struct gpeer *p = g->peers, *next; p; p = next) {
+            next = p->next;
+            p->state = G_HELLO;
+            peer_drop(p, "the run cannot start");
+        }
+    } else if (g->njoined < need) {
         size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
                                       o->expect, o->expect == 1 ? "" : "s", g->njoined,
                                       (double)o->timeout_ms / 1000.0, g->njoined ? ":" : "");

@@ -46,6 +46,11 @@ struct gather_options {
     uint32_t agent_timeout_ms;    /* a joined agent silent this long leaves */
     const struct auth_secret *secret;  /* required */
     FILE *log;                    /* "agent joined: ..." lines; NULL: quiet */
+    /* Polled on every tick of the wait (NULL: never): nonzero ends the
+     * wait at once and gather_agents fails with -ECHILD, err holding what
+     * check wrote (`--spawn ssh`: which host's ssh ended, and why). */
+    int (*check)(void *arg, char *err, size_t errlen);
+    void *check_arg;
 };
 
 /* One joined agent, authenticated, its connection handed over. */
@@ -68,7 +73,8 @@ struct gather_fleet {
  * after handing the fds to the run or closing them; addrs and labels may
  * be taken over: set them NULL first).  -ETIMEDOUT when fewer than needed
  * joined by the timeout, -EADDRINUSE etc. when the listener cannot start,
- * -EINVAL for a bad address: each with a one-line reason in err. */
+ * -EINVAL for a bad address, -ECHILD when o->check ended the wait: each
+ * with a one-line reason in err. */
 int gather_agents(const struct gather_options *o, struct gather_fleet *fleet, char *err, size_t errlen);
 
 /* Sort order of joined agents (qsort comparator over struct gather_agent). */

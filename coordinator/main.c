@@ -27,6 +27,7 @@
 #include "coordinator/gather.h"
 #include "coordinator/live.h"
 #include "coordinator/local.h"
+#include "coordinator/spawn.h"
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
@@ -58,6 +59,16 @@ static const char usage[] =
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
 "  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " DEFAULT_PORT "),\n"
 "                          # comments; agents=@NAME in a plan picks labelled agents\n"
+"  --hosts FILE --spawn ssh  start an agent over ssh on each host of FILE ([user@]host\n"
+"                          [label=NAME ...] per line) for this run; they dial back to --listen\n"
+"                          (default 0.0.0.0:7879, a fixed port) and the run waits for all of\n"
+"                          them (--expect-timeout, --min-agents apply); needs --secret-file.\n"
+"                          --agent-path P (default nfstorm-agent on the remote PATH),\n"
+"                          --remote-secret-file P (default the --secret-file path),\n"
+"                          --remote-allow DIR, --remote-allow-nfs URL (default: the plan's\n"
+"                          absolute directories), --spawn-address HOST (what they dial;\n"
+"                          default the address their ssh connection came from),\n"
+"                          --ssh-option OPT (ssh -o OPT), --ssh-config F (ssh -F F)\n"
 "  --local N               start N agents on this machine for this run, allowed to a\n"
 "                          temporary directory (the default directory) and to the\n"
 "                          directories the plan names; stopped afterwards\n"
@@ -123,6 +134,14 @@ static const char usage[] =
 "the set again); --repetition K renders repetition K like a single run's result.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
 
+/* --spawn ssh's watch on the wait for agents (each gathering, also those
+ * of --repeat): more ssh children ended than --min-agents can spare ends
+ * it, naming the hosts. */
+struct spawn_watch {
+    struct spawn_fleet *fleet;
+    uint32_t spare;
+};
+
 struct cli {
     const char *plan_path;
     const char *agents;
@@ -131,6 +150,11 @@ struct cli {
     const char *listen;          /* --listen: agents dial in (gather.h) */
     uint32_t expect, min_agents;
     uint64_t expect_timeout_ns;
+    const char *spawn;           /* --spawn ssh: start the --hosts agents (spawn.h) */
+    struct spawn_options so;     /* --agent-path, --ssh-option, --remote-* ... */
+    int (*gather_check)(void *arg, char *err, size_t errlen);   /* --spawn: did an ssh end? */
+    void *gather_check_arg;
+    struct spawn_watch watch;    /* gather_check_arg of --spawn */
     const char *json;
     const char *label;
     const char *target;
@@ -163,6 +187,73 @@ static int die(int status, const char *fmt, ...)
 }
 
 
+/* One of --spawn's options at argv[*i] into c: 1 if it was one, 0 if
+ * not, 2 on a bad or missing value (message printed). */
+static int spawn_option(struct cli *c, int argc, char **argv, int *i)
+{
+    struct spawn_options *o = &c->so;
+    /* repeatable ones collect into a list, the others set one value */
+    const struct {
+        const char *name;
+        const char **one;
+        const char **list;
+        uint32_t *n;
+    } t[] = {
+        { "--spawn", &c->spawn, NULL, NULL },
+        { "--agent-path", &o->agent_path, NULL, NULL },
+        { "--remote-secret-file", &o->remote_secret, NULL, NULL },
+        { "--ssh-config", &o->ssh_config, NULL, NULL },
+        { "--spawn-address", &o->address, NULL, NULL },
+        { "--ssh-option", NULL, o->ssh_opts, &o->nssh_opts },
+        { "--remote-allow", NULL, o->allow, &o->nallow },
+        { "--remote-allow-nfs", NULL, o->allow_nfs, &o->nallow_nfs },
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        int bad = 0;
+        const char *v = cmd_opt_value(t[k].name, argc, argv, i, &bad);
+        if (!v && !bad)
+            continue;
+        if (!v)
+            return 2;           /* cmd_opt_value said so */
+        if (!v[0])
+            return die(2, "%s: an empty value", t[k].name);
+        if (t[k].one == &c->spawn && strcmp(v, "ssh") != 0)
+            return die(2, "--spawn: bad value '%s' (want ssh)", v);
+        if (t[k].one) {
+            *t[k].one = v;
+        } else {
+            if (*t[k].n == SPAWN_MAX_OPTS)
+                return die(2, "%s: more than %d given", t[k].name, SPAWN_MAX_OPTS);
+            t[k].list[(*t[k].n)++] = v;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* --spawn's rules, before --listen's (which it implies). */
+static int spawn_check_cli(const struct cli *c)
+{
+    const struct spawn_options *o = &c->so;
+    if (!c->spawn) {
+        if (o->agent_path || o->remote_secret || o->ssh_config || o->address || o->nssh_opts ||
+            o->nallow || o->nallow_nfs)
+            return die(2, "--agent-path, --remote-secret-file, --remote-allow, --remote-allow-nfs, "
+                       "--ssh-option, --ssh-config and --spawn-address need --spawn ssh");
+        return 0;
+    }
+    if (!c->hosts)
+        return die(2, "--spawn ssh needs --hosts FILE (the hosts to start agents on)");
+    if (c->expect)
+        return die(2, "--spawn ssh expects one agent per line of --hosts: no --expect");
+    if (!c->secret_file)
+        return die(2, "--spawn ssh needs --secret-file: the agents it starts dial back and must "
+                   "prove the secret");
+    if (c->dry_run || c->cleanup)
+        return die(2, "--spawn ssh does not combine with %s", c->dry_run ? "--dry-run" : "--cleanup");
+    return 0;
+}
+
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
     c->unit_base = 1024;
@@ -182,6 +273,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->agents = v;
         } else if (OPT("--hosts")) {
             c->hosts = v;
+        } else if ((rc = spawn_option(c, argc, argv, &i)) != 0) {
+            if (rc == 2)
+                return 2;
         } else if (OPT("--listen")) {
             c->listen = v;
         } else if (OPT("--expect") || OPT("--min-agents")) {
@@ -258,13 +352,15 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             return 2;       /* cmd_opt_value said which */
 #undef OPT
     }
-    if (!!c->agents + !!c->hosts + !!c->local + !!c->listen > 1)
+    if (spawn_check_cli(c) != 0)
+        return 2;
+    if (!!c->agents + !!c->hosts + !!c->local + !!(c->listen && !c->spawn) > 1)
         return die(2, "give only one of --agents, --hosts, --local and --listen");
-    if (!c->listen && (c->expect || c->min_agents || c->expect_timeout_ns))
+    if (!c->listen && !c->spawn && (c->expect || c->min_agents || c->expect_timeout_ns))
         return die(2, "--expect, --expect-timeout and --min-agents need --listen");
-    if (c->listen && !c->expect)
+    if (c->listen && !c->expect && !c->spawn)
         return die(2, "--listen needs --expect N (how many agents to wait for)");
-    if (c->min_agents > c->expect && c->listen)
+    if (c->min_agents > c->expect && c->listen && !c->spawn)
         return die(2, "--min-agents %u is more than --expect %u", c->min_agents, c->expect);
     if (c->listen && !c->secret_file)
         return die(2, "--listen needs --secret-file: a listening coordinator runs only agents "
@@ -511,6 +607,8 @@ static int gather_cli(const struct cli *c, struct gather_fleet *fleet, char ***a
     go.agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u);
     go.secret = secret;
     go.log = c->quiet ? NULL : stderr;
+    go.check = c->gather_check;
+    go.check_arg = c->gather_check_arg;
     rc = gather_agents(&go, fleet, err, sizeof err);
     free(secret);
     if (rc < 0)
@@ -565,6 +663,107 @@ static int regather(const struct cli *c, struct gather_fleet *fleet, char ***add
     return status;
 }
 
+#define SPAWN_DEFAULT_LISTEN "0.0.0.0:7879"
+
+static int spawn_watch_check(void *arg, char *err, size_t errlen)
+{
+    struct spawn_watch *w = arg;
+    return spawn_fleet_check(w->fleet, err, errlen) > (int)w->spare;
+}
+
+/* --hosts FILE --spawn ssh: an agent over ssh on each host, dialling back
+ * to --listen (default SPAWN_DEFAULT_LISTEN), then the wait of --listen
+ * with --expect = the number of hosts.  The exit status (0: sp runs the
+ * ssh children, fleet and addrs/labels/n as gather_cli's). */
+static int spawn_cli(struct cli *c, const struct plan *plan, struct spawn_fleet *sp, struct gather_fleet *fleet,
+                     char ***addrs, char ***labels, uint32_t *n)
+{
+    char **hosts = NULL, **hl = NULL, *dirs[SPAWN_MAX_OPTS], err[1024], *end;
+    const char *listen = c->listen ? c->listen : SPAWN_DEFAULT_LISTEN, *colon;
+    uint32_t nh = 0, ndirs = 0, need;
+    struct spawn_options so = c->so;
+    unsigned long port;
+    int status, rc;
+
+    if ((status = read_hosts(c->hosts, &hosts, &hl, &nh)) != 0)
+        goto out;
+    for (uint32_t i = 0; i < nh; i++) {
+        /* read_hosts added the agent port to a line without one */
+        size_t l = strlen(hosts[i]), dl = strlen(":" DEFAULT_PORT);
+        if (l <= dl || strcmp(hosts[i] + l - dl, ":" DEFAULT_PORT) != 0) {
+            status = die(2, "%s: '%s': with --spawn ssh a line names an ssh destination ([user@]host) "
+                         "without :PORT (ssh's port comes from its config or --ssh-option Port=N)",
+                         c->hosts, hosts[i]);
+            goto out;
+        }
+        hosts[i][l - dl] = '\0';
+        if (hosts[i][0] == '[' && hosts[i][l - dl - 1] == ']') {     /* [v6]: ssh wants it bare */
+            memmove(hosts[i], hosts[i] + 1, l - dl - 2);
+            hosts[i][l - dl - 2] = '\0';
+        }
+    }
+    colon = strrchr(listen, ':');
+    port = colon ? strtoul(colon + 1, &end, 10) : 0;
+    if (!colon || *end || port == 0 || port > 65535) {
+        status = die(2, "--listen %s: --spawn ssh needs a fixed port (the agents dial it back)", listen);
+        goto out;
+    }
+    need = c->min_agents ? c->min_agents : nh;
+    if (need > nh) {
+        status = die(2, "--min-agents %u is more than the %u hosts of %s", c->min_agents, nh, c->hosts);
+        goto out;
+    }
+    so.port = (uint16_t)port;
+    if (!so.remote_secret)
+        so.remote_secret = c->secret_file;
+    if (!so.nallow) {
+        ndirs = spawn_plan_allow(plan, dirs, SPAWN_MAX_OPTS);
+        if (ndirs == 0) {
+            status = die(2, "--spawn ssh: the plan names no absolute directory for the remote agents "
+                         "to allow: give one with --remote-allow DIR");
+            goto out;
+        }
+        for (uint32_t i = 0; i < ndirs; i++)
+            so.allow[i] = dirs[i];
+        so.nallow = ndirs;
+    }
+    if ((rc = spawn_fleet_start(sp, &so, hosts, hl, nh, err, sizeof err)) < 0) {
+        /* a host, label or path ssh cannot carry is bad usage; fork or pipe failing is not */
+        status = die(rc == -EINVAL || rc == -ENOSPC ? 2 : 1, "--spawn ssh: %s", err);
+        goto out;
+    }
+    if (!c->quiet) {
+        if (so.address)
+            fprintf(stderr, "nfstorm: ssh: starting %u agents, dialling back to %s:%lu\n", nh, so.address,
+                    port);
+        else
+            fprintf(stderr, "nfstorm: ssh: starting %u agents, dialling back to port %lu of the address "
+                    "their ssh connection came from\n", nh, port);
+    }
+    c->listen = listen;
+    c->expect = nh;
+    c->watch.fleet = sp;
+    c->watch.spare = nh - need;
+    c->gather_check = spawn_watch_check;       /* for as long as sp runs */
+    c->gather_check_arg = &c->watch;
+    status = gather_cli(c, fleet, addrs, labels, n);
+    if (status != 0) {
+        c->gather_check = NULL;
+        spawn_fleet_stop(sp, 3000);
+    }
+out:
+    for (uint32_t i = 0; i < ndirs; i++)
+        free(dirs[i]);
+    for (uint32_t i = 0; i < nh; i++) {
+        free(hosts[i]);
+        if (hl)
+            free(hl[i]);
+    }
+    free(hosts);
+    free(hl);
+    return status;
+}
+
 /* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
  * agent options. */
 static int cmd_run(int argc, char **argv, int clean_only)
@@ -586,6 +785,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct signal_guard guard;
     struct run_record rec;
     struct gather_fleet gathered;
+    struct spawn_fleet spawned;     /* --spawn ssh: the ssh children */
     char *plan_text = NULL;
     int rc, gsig, status = 0;
     struct run_set set;             /* --repeat: the repetitions so far */
@@ -597,6 +797,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
 
     memset(&c, 0, sizeof c);
     memset(&gathered, 0, sizeof gathered);
+    memset(&spawned, 0, sizeof spawned);
     run_record_init(&rec);
     memset(&fleet, 0, sizeof fleet);
     memset(&set, 0, sizeof set);
@@ -638,6 +839,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
         }
         if (naddrs == 0)
             status = die(2, "--agents: no address given");
+    } else if (c.hosts && c.spawn) {
+        if (clean_only)
+            status = die(2, "clean: --spawn is for run");
+        else
+            status = spawn_cli(&c, &plan, &spawned, &gathered, &addrs, &labels, &naddrs);
     } else if (c.hosts) {
         status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
     } else if (c.listen) {
@@ -817,6 +1023,7 @@ next_repetition:
         status = 1;
 out:
     gather_free(&gathered);     /* closes the sockets of a run that never started */
+    spawn_fleet_stop(&spawned, 5000);   /* their sessions end, so do the agents */
     run_record_free(&rec);
     free(plan_text);
     journal_close(journal);
