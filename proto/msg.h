@@ -134,6 +134,9 @@ struct msg_stop {
 };
 struct msg_error {
     char text[MSG_TEXT_MAX];
+    /* the sender's PROTO_VERSION when it refuses the peer's version, else
+     * 0 (optional on the wire: sent only when not 0; older peers omit it) */
+    uint32_t version;
 };
 struct msg_ping {
     uint64_t seq;
