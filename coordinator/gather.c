@@ -17,6 +17,7 @@
 #include "coordinator/gather.h"
 #include "coordinator/result.h"
 #include "net/conn.h"
+#include "proto/msg_version.h"
 
 #define GATHER_READ_CHUNK (64 * 1024)
 #define GATHER_TICK_MS    250u
@@ -142,6 +143,26 @@ static void stop_waiting(struct gather *g)
     uv_stop(&g->loop);
 }
 
+/* A welcome of another PROTO_VERSION, however it decodes otherwise:
+ * refused naming both versions, on our log and to the agent (its error
+ * carries our version: proto/msg_version.h).  1 when refused. */
+static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256], line[MSG_TEXT_MAX];
+    uint32_t v = 0;
+    struct buf b;
+
+    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+        return 0;
+    msg_version_refusal(line, sizeof line, "agent", p->a.addr, v, "coordinator");
+    glog(p->g, "refused: %s", line);
+    buf_init(&b);
+    msg_version_error_encode(&b, "coordinator", "agent", v);
+    peer_send(p, &b);
+    peer_drop(p, line);
+    return 1;
+}
+
 static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 {
     struct gather *g = p->g;
@@ -150,15 +171,11 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
+    if (msg_peek_type(pl, n, err, sizeof err) == MSG_WELCOME && refuse_other_version(p, pl, n))
+        return;
     if (msg_peek_type(pl, n, err, sizeof err) != MSG_WELCOME ||
         msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
         peer_drop(p, "not an nfstorm agent (bad welcome)");
-        return;
-    }
-    if (w->version != PROTO_VERSION) {
-        snprintf(text, sizeof text, "protocol version mismatch: coordinator speaks %u, agent %u",
-                 PROTO_VERSION, w->version);
-        peer_refuse(p, text);
         return;
     }
     if (!w->auth) {

@@ -452,7 +452,7 @@ static void test_contract_golden_bytes(void **state)
         seen[t] = 1;
         buf_free(&b);
     }
-    sample_error_version = PROTO_VERSION;
+
     for (int t = 1; t < MSG__COUNT; t++)
         if (!seen[t])
             fail_msg("no golden bytes for '%s'", msg_type_name((enum msg_type)t));
@@ -951,17 +951,25 @@ static void test_contract_error_version_optional(void **state)
     assert_int_equal(decode_edited(MSG_ERROR, "version", NULL, err, sizeof err), 0);
 }
 
+/* Each test starts from the full samples, whatever the last one left. */
+static int reset_samples(void **state)
+{
+    (void)state;
+    sample_error_version = PROTO_VERSION;
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_contract_golden_bytes),
-        cmocka_unit_test(test_contract_keys_per_message),
-        cmocka_unit_test(test_contract_doc_lists_every_key),
-        cmocka_unit_test(test_contract_missing_keys_rejected),
-        cmocka_unit_test(test_contract_unknown_keys_ignored),
-        cmocka_unit_test(test_contract_version_peek),
-        cmocka_unit_test(test_contract_version_refusal_text),
-        cmocka_unit_test(test_contract_error_version_optional),
+        cmocka_unit_test_setup(test_contract_golden_bytes, reset_samples),
+        cmocka_unit_test_setup(test_contract_keys_per_message, reset_samples),
+        cmocka_unit_test_setup(test_contract_doc_lists_every_key, reset_samples),
+        cmocka_unit_test_setup(test_contract_missing_keys_rejected, reset_samples),
+        cmocka_unit_test_setup(test_contract_unknown_keys_ignored, reset_samples),
+        cmocka_unit_test_setup(test_contract_version_peek, reset_samples),
+        cmocka_unit_test_setup(test_contract_version_refusal_text, reset_samples),
+        cmocka_unit_test_setup(test_contract_error_version_optional, reset_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
