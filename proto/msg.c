@@ -206,9 +206,16 @@ static const struct field phase_done_fields[] = {
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),
 };
+/* An error is decoded with its optional version, but only a refusal
+ * (msg_error_refusal_encode) sends it: every other error is sent from
+ * error_text_fields alone, so a caller's uninitialised version can never
+ * leak onto the wire. */
 static const struct field error_fields[] = {
     FSTR(struct msg_error, "text", text),
     FOPTU32(struct msg_error, "version", version),
+};
+static const struct field error_text_fields[] = {
+    FSTR(struct msg_error, "text", text),
 };
 static const struct field ping_fields[] = {
     FANYU64(struct msg_ping, "seq", seq),
@@ -349,6 +356,11 @@ int msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size
 }
 
 void msg_error_encode(struct buf *out, const struct msg_error *m)
+{
+    msg_codec_encode(out, MSG_ERROR, error_text_fields, ARRAY_LEN(error_text_fields), m);
+}
+
+void msg_error_refusal_encode(struct buf *out, const struct msg_error *m)
 {
     msg_codec_encode(out, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m);
 }

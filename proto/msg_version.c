@@ -29,5 +29,5 @@ void msg_version_error_encode(struct buf *out, const char *self_role, const char
     snprintf(e.text, sizeof e.text, "protocol version mismatch: %s speaks %u, %s %u", self_role,
              PROTO_VERSION, peer_role, peer_version);
     e.version = PROTO_VERSION;
-    msg_error_encode(out, &e);
+    msg_error_refusal_encode(out, &e);
 }

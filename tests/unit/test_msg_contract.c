@@ -89,8 +89,8 @@ static const char *pinned_keys(const char *what)
  * became explicit literals.  A change here is a change of the bytes on the
  * wire: it needs a protocol decision (docs/protocol.md, "The contract"),
  * not a new hash.  ("error" is hashed without its optional version, which
- * is sent only when not 0: an error that refuses no version is the same
- * bytes as before that key existed.) */
+ * only a version refusal sends: any other error is the same bytes as
+ * before that key existed.) */
 static uint32_t sample_error_version = PROTO_VERSION;
 static const struct golden {
     const char *type;
@@ -333,7 +333,10 @@ static void encode_sample(enum msg_type t, struct buf *b)
         memset(&m, 0, sizeof m);
         snprintf(m.text, sizeof m.text, "plan refused: no");
         m.version = sample_error_version;
-        msg_error_encode(b, &m);
+        if (m.version)
+            msg_error_refusal_encode(b, &m);
+        else
+            msg_error_encode(b, &m);
         break;
     }
     case MSG_PING: {
@@ -942,13 +945,24 @@ static void test_contract_error_version_optional(void **state)
     snprintf(in.text, sizeof in.text, "protocol version mismatch: agent speaks 2, coordinator 3");
     in.version = PROTO_VERSION;
     buf_init(&b);
-    msg_error_encode(&b, &in);
+    msg_error_refusal_encode(&b, &in);
     p = payload_of(&b, &n);
     assert_int_equal(msg_error_decode(p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.version, PROTO_VERSION);
     assert_string_equal(out.text, in.text);
     buf_free(&b);
     assert_int_equal(decode_edited(MSG_ERROR, "version", NULL, err, sizeof err), 0);
+
+    /* any other error never carries one, whatever the struct holds */
+    in.version = 0xdeadbeef;
+    snprintf(in.text, sizeof in.text, "plan refused: no");
+    buf_init(&b);
+    msg_error_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_error_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.version, 0);
+    assert_null(memmem(p, n, "version", 7));
+    buf_free(&b);
 }
 
 /* Each test starts from the full samples, whatever the last one left. */
