@@ -853,6 +853,44 @@ static void test_contract_unknown_keys_ignored(void **state)
         assert_int_equal(decode_edited(MSG_INTERVAL, NULL, where[i], err, sizeof err), 0);
 }
 
+/* ---- values that are words on the wire -------------------------------- */
+
+/* The op_set's keys and md_ops' entries (op names), rw, rate_process,
+ * random_distribution and file_service_type travel as these words, taken
+ * from common/ (the plan's and the reports' names): renaming one there
+ * changes the wire. */
+static void expect_words(const char *what, const char *(*name)(unsigned), unsigned n,
+                         const char *want)
+{
+    char got[512];
+    size_t len = 0;
+
+    got[0] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        const char *w = name(i);
+        len += (size_t)snprintf(got + len, sizeof got - len, "%s%s", i ? " " : "", w ? w : "?");
+    }
+    if (strcmp(got, want) != 0)
+        fail_msg("%s words on the wire\n  %s\nthe contract\n  %s", what, got, want);
+}
+
+static const char *op_word(unsigned v) { return op_type_name((enum op_type)v); }
+static const char *rw_word(unsigned v) { return rw_mode_name((enum rw_mode)v); }
+static const char *rate_word(unsigned v) { return rate_process_name((enum rate_process)v); }
+static const char *dist_word(unsigned v) { return rand_dist_name((enum rand_dist)v); }
+static const char *fserv_word(unsigned v) { return file_service_name((enum file_service)v); }
+
+static void test_contract_words(void **state)
+{
+    (void)state;
+    expect_words("op", op_word, OP__COUNT,
+                 "read write create stat open readdir rename unlink mkdir rmdir");
+    expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata");
+    expect_words("rate_process", rate_word, 2, "linear poisson");
+    expect_words("random_distribution", dist_word, 4, "random zipf pareto normal");
+    expect_words("file_service_type", fserv_word, 3, "roundrobin sequential random");
+}
+
 /* ---- the version, before anything else -------------------------------- */
 
 static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
@@ -981,6 +1019,7 @@ int main(void)
         cmocka_unit_test_setup(test_contract_doc_lists_every_key, reset_samples),
         cmocka_unit_test_setup(test_contract_missing_keys_rejected, reset_samples),
         cmocka_unit_test_setup(test_contract_unknown_keys_ignored, reset_samples),
+        cmocka_unit_test_setup(test_contract_words, reset_samples),
         cmocka_unit_test_setup(test_contract_version_peek, reset_samples),
         cmocka_unit_test_setup(test_contract_version_refusal_text, reset_samples),
         cmocka_unit_test_setup(test_contract_error_version_optional, reset_samples),
