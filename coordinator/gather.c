@@ -163,6 +163,28 @@ static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
     return 1;
 }
 
+/* The agent answered our hello with an error: an agent of another version
+ * refusing ours (its error names its version), or an older one in its own
+ * words.  Logged, so the coordinator's output says why it never joined. */
+static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256], line[MSG_TEXT_MAX + 64];
+    struct msg_error m;
+
+    if (msg_error_decode(pl, n, &m, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm agent (bad error)");
+        return;
+    }
+    if (m.version && m.version != PROTO_VERSION) {
+        msg_version_refusal(line, sizeof line, "agent", p->a.addr, m.version, "coordinator");
+    } else {
+        result_clean_text(m.text);
+        snprintf(line, sizeof line, "agent %s refused us: %s", p->a.addr, m.text);
+    }
+    glog(p->g, "refused: %s", line);
+    peer_drop(p, line);
+}
+
 static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 {
     struct gather *g = p->g;
@@ -171,10 +193,15 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
-    if (msg_peek_type(pl, n, err, sizeof err) == MSG_WELCOME && refuse_other_version(p, pl, n))
+    int type = msg_peek_type(pl, n, err, sizeof err);
+
+    if (type == MSG_WELCOME && refuse_other_version(p, pl, n))
         return;
-    if (msg_peek_type(pl, n, err, sizeof err) != MSG_WELCOME ||
-        msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+    if (type == MSG_ERROR) {
+        refused_by_agent(p, pl, n);
+        return;
+    }
+    if (type != MSG_WELCOME || msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
         peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }

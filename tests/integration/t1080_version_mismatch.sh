@@ -10,7 +10,8 @@
 #   a listening agent dialled by a future coordinator; it still serves
 #   an agent dialling out (--coordinator): refused by the coordinator's
 #     hello and by a coordinator's error, and it keeps dialling
-#   a listening coordinator (run --listen) dialled by a future agent
+#   a listening coordinator (run --listen) dialled by a future agent, and
+#     by an agent of another version that refuses its hello
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dialin_lib.sh"
 PEER=$ROOT/tests/integration/py/version_peer.py
@@ -97,14 +98,19 @@ echo "ok: a dialling agent refuses protocol 99, is refused by protocol 3, names 
 # ---- a listening coordinator, dialled by a future agent ----
 ( sleep 0.5; exec python3 "$PEER" welcome $CPORT 99 >"$T/welcome.out" 2>&1 ) &
 PIDS+=($!)
+( sleep 0.7; exec python3 "$PEER" refuse $CPORT 3 >"$T/refuse.out" 2>&1 ) &
+PIDS+=($!)
 start=$(date +%s%N)
 crun "$T/listen" $JOB --filename="$T/d/f" --expect 1 --expect-timeout 2s; rc=$?
 [ $rc = 2 ] || fail "listen: exit $rc, want 2: $(cat "$T/listen")"
 grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol 99, this coordinator $PV: upgrade one of them$" "$T/listen" ||
   fail "listen: no refusal line: $(cat "$T/listen")"
+grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol 3, this coordinator $PV: upgrade one of them$" "$T/listen" ||
+  fail "listen: no line for the agent that refused our hello: $(cat "$T/listen")"
+grep -qx "hello version=$PV" "$T/refuse.out" || fail "listen: refuse peer: $(cat "$T/refuse.out")"
 grep -qx "nfstorm: expected 1 agent, 0 joined within 2s" "$T/listen" || fail "listen: it counted: $(cat "$T/listen")"
 sleep 0.2
 grep -qx "got error text=protocol version mismatch: coordinator speaks $PV, agent 99 version=$PV" "$T/welcome.out" ||
   fail "listen: the agent was not told: $(cat "$T/welcome.out")"
 ! grep -q "not an nfstorm agent" "$T/listen" || fail "listen: a decode error: $(cat "$T/listen")"
-echo "ok: a listening coordinator refuses protocol 99 naming both; it never counts"
+echo "ok: a listening coordinator refuses protocol 99, logs protocol 3 refusing it, names both; neither counts"

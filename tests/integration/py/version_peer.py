@@ -21,7 +21,10 @@ usage: version_peer.py ROLE ARGS...
                               error {version: W} refusing it; then exit
   welcome PORT V              dial a listening coordinator (run --listen),
                               answer its hello with a welcome of version V;
-                              print the answer"""
+                              print the answer
+  refuse PORT V               dial a listening coordinator, answer its hello
+                              with an error {text, version: V}, as a
+                              dialling agent of version V does"""
 import os, socket, struct, sys
 
 def pack(o):
@@ -163,6 +166,14 @@ elif role == "welcome":
     print("hello version=%s" % hello.get("version")); sys.stdout.flush()
     c.send(future_welcome(v))
     show(c.recv())
+    show(c.recv())
+elif role == "refuse":
+    port, v = int(sys.argv[2]), int(sys.argv[3])
+    c = Conn(socket.create_connection(("127.0.0.1", port), timeout=10))
+    hello = c.recv()
+    print("hello version=%s" % hello.get("version")); sys.stdout.flush()
+    c.send({"type": "error", "version": v,
+            "text": "protocol version mismatch: agent speaks %d, coordinator %d" % (v, hello["version"])})
     show(c.recv())
 else:
     sys.exit("unknown role " + role)
