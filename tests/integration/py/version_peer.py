@@ -25,7 +25,7 @@ usage: version_peer.py ROLE ARGS...
   refuse PORT V               dial a listening coordinator, answer its hello
                               with an error {text, version: V}, as a
                               dialling agent of version V does"""
-import os, socket, struct, sys
+import os, socket, struct, sys, time
 
 def pack(o):
     if o is True: return b"\xc3"
@@ -100,6 +100,15 @@ def show(m):
                                              m.get("version", "-")))
     sys.stdout.flush()
 
+def dial(port):
+    # the listener may not be up yet: retry for a few seconds
+    for _ in range(100):
+        try:
+            return Conn(socket.create_connection(("127.0.0.1", port), timeout=10))
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+    sys.exit("cannot connect to 127.0.0.1:%d" % port)
+
 def future_welcome(v):
     # a later version's welcome: renamed keys, new ones, no nonce or mac
     return {"type": "welcome", "version": v, "hostname": "future", "agent_uuid": "x-1",
@@ -135,7 +144,7 @@ if role == "agent":
         s.close()
 elif role == "dial":
     port, v = int(sys.argv[2]), int(sys.argv[3])
-    c = Conn(socket.create_connection(("127.0.0.1", port), timeout=10))
+    c = dial(port)
     c.send({"type": "hello", "version": v, "cipher_suite": "future"})
     show(c.recv())
     show(c.recv())
@@ -161,7 +170,7 @@ elif role == "coordinator":
     s.close()
 elif role == "welcome":
     port, v = int(sys.argv[2]), int(sys.argv[3])
-    c = Conn(socket.create_connection(("127.0.0.1", port), timeout=10))
+    c = dial(port)
     hello = c.recv()
     print("hello version=%s" % hello.get("version")); sys.stdout.flush()
     c.send(future_welcome(v))
@@ -169,7 +178,7 @@ elif role == "welcome":
     show(c.recv())
 elif role == "refuse":
     port, v = int(sys.argv[2]), int(sys.argv[3])
-    c = Conn(socket.create_connection(("127.0.0.1", port), timeout=10))
+    c = dial(port)
     hello = c.recv()
     print("hello version=%s" % hello.get("version")); sys.stdout.flush()
     c.send({"type": "error", "version": v,
