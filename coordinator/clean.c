@@ -240,6 +240,10 @@ static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
 
     /* its version first: another version's welcome may not decode here */
     if (msg_version_peek(p, n, &v, err, sizeof err) == 0 && v != PROTO_VERSION) {
+        struct buf b;
+        buf_init(&b);
+        msg_version_error_encode(&b, "coordinator", "agent", v);
+        ksend(c, &b);                      /* so the agent logs why, too */
         kfail_version(c, v);
         return;
     }

@@ -192,7 +192,6 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
     struct msg_auth am;
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
-
     int type = msg_peek_type(pl, n, err, sizeof err);
 
     if (type == MSG_WELCOME && refuse_other_version(p, pl, n))

@@ -435,6 +435,10 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
     /* its version first: another version's welcome may not decode here */
     if (type == MSG_WELCOME && msg_version_peek(p, n, &v, err, sizeof err) == 0 &&
         v != PROTO_VERSION) {
+        struct buf b;
+        buf_init(&b);
+        msg_version_error_encode(&b, "coordinator", "agent", v);
+        conn_send(c, &b);                  /* so the agent logs why, too */
         msg_version_refusal(line, sizeof line, "agent", c->addr, v, "coordinator");
         run_fail(r, "%s", line);
         return;

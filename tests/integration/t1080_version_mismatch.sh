@@ -51,6 +51,10 @@ for case in "welcome 99" "welcome 1" "error 3" "olderror"; do
     [ $ms -lt 5000 ] || fail "$name $cmd: took $ms ms"
   done
   [ "$(grep -c "^hello version=$PV$" "$T/$name.log")" = 2 ] || fail "$name: hellos: $(cat "$T/$name.log")"
+  if [ "$1" = welcome ]; then   # it is told why, by run and by clean
+    [ "$(grep -c "^got error text=protocol version mismatch: coordinator speaks $PV, agent $2 version=$PV$" "$T/$name.log")" = 2 ] ||
+      fail "$name: the agent was not told: $(cat "$T/$name.log")"
+  fi
   echo "ok: $name: $(grep -o 'agent .*' "$T/$name.run" | head -1)"
 done
 
