@@ -36,6 +36,7 @@
 #include "net/conn.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/msg_version.h"
 
 #define READ_CHUNK (64 * 1024)
 #define SESSION_HELLO_TIMEOUT_NS (5 * 1000000000ull)
@@ -578,6 +579,27 @@ static void handle_plan(struct session *s)
     prepare_phase(s);
 }
 
+/* A hello of another PROTO_VERSION, however it decodes otherwise: refuse
+ * it naming both versions, here and to the coordinator (proto/msg_version.h).
+ * 1 when refused (the session is ending). */
+static int refuse_other_version(struct session *s, const char *p, uint32_t n)
+{
+    char err[256], line[MSG_TEXT_MAX];
+    uint32_t v = 0;
+    struct buf b;
+
+    if (msg_version_peek(p, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+        return 0;               /* the decoder says what is wrong, if anything */
+    msg_version_refusal(line, sizeof line, "coordinator", s->peer, v, "agent");
+    if (!s->outgoing)
+        log_warn("%s", line);   /* dial.c logs why a dialled session ended */
+    buf_init(&b);
+    msg_version_error_encode(&b, "agent", "coordinator", v);
+    session_send(s, &b);
+    session_end(s, line);
+    return 1;
+}
+
 static void handle_frame(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
@@ -602,14 +624,10 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         struct msg_hello h;
         struct msg_welcome w = { .version = PROTO_VERSION, .pid = (uint32_t)getpid(),
                                  .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
+        if (s->state == S_HELLO && refuse_other_version(s, p, n))
+            return;
         if (s->state != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
             session_end(s, s->state != S_HELLO ? "hello twice" : err);
-            return;
-        }
-        if (h.version != PROTO_VERSION) {
-            send_error(s, "protocol version mismatch: agent speaks %u, coordinator %u",
-                       PROTO_VERSION, h.version);
-            session_end(s, "version mismatch");
             return;
         }
         snprintf(w.host, sizeof w.host, "%s", s->agent->host);
@@ -736,6 +754,14 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         struct msg_error m;
         if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
             char why[sizeof s->end_why];
+            if (m.version && m.version != PROTO_VERSION) {
+                /* a listening coordinator refused our version */
+                msg_version_refusal(why, sizeof why, "coordinator", s->peer, m.version, "agent");
+                if (!s->outgoing)
+                    log_warn("%s", why);
+                session_end(s, why);
+                return;
+            }
             if (s->outgoing)
                 log_debug("error from coordinator %s: %s", s->peer, m.text);
             else

@@ -20,6 +20,7 @@
 #include "coordinator/clean.h"
 #include "net/conn.h"
 #include "proto/frame.h"
+#include "proto/msg_version.h"
 
 #define READ_CHUNK (16 * 1024)
 
@@ -209,6 +210,16 @@ static void kfail(struct kconn *c, const char *fmt, ...)
     kfinish(c);
 }
 
+/* The agent speaks protocol v: the one line both sides print, without
+ * kfail's "agent N (ADDR): " (it names the address itself). */
+static void kfail_version(struct kconn *c, uint32_t v)
+{
+    if (c->state == K_DONE)
+        return;
+    msg_version_refusal(c->res->err, sizeof c->res->err, "agent", c->addr, v, "coordinator");
+    kfinish(c);
+}
+
 static void send_clean(struct kconn *c)
 {
     struct msg_plan m = { .agent_index = c->id, .nagents = c->run->n, .interval_ms = 1000,
@@ -225,13 +236,19 @@ static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
     const struct auth_secret *secret = c->run->secret;
     struct msg_welcome w;
     char err[256];
+    uint32_t v = 0;
 
-    if (msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
-        kfail(c, "bad welcome: %s", err);
+    /* its version first: another version's welcome may not decode here */
+    if (msg_version_peek(p, n, &v, err, sizeof err) == 0 && v != PROTO_VERSION) {
+        struct buf b;
+        buf_init(&b);
+        msg_version_error_encode(&b, "coordinator", "agent", v);
+        ksend(c, &b);                      /* so the agent logs why, too */
+        kfail_version(c, v);
         return;
     }
-    if (w.version != PROTO_VERSION) {
-        kfail(c, "protocol version mismatch: agent speaks %u, coordinator %u", w.version, PROTO_VERSION);
+    if (msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
+        kfail(c, "bad welcome: %s", err);
         return;
     }
     if (w.auth != !!secret) {
@@ -285,6 +302,10 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
         struct msg_error m;
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0) {
             kfail(c, "bad error message: %s", err);
+            return;
+        }
+        if (c->state == K_HELLO && m.version && m.version != PROTO_VERSION) {
+            kfail_version(c, m.version);   /* it refused our hello's version */
             return;
         }
         result_clean_text(m.text);

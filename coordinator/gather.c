@@ -17,6 +17,7 @@
 #include "coordinator/gather.h"
 #include "coordinator/result.h"
 #include "net/conn.h"
+#include "proto/msg_version.h"
 
 #define GATHER_READ_CHUNK (64 * 1024)
 #define GATHER_TICK_MS    250u
@@ -144,6 +145,48 @@ static void stop_waiting(struct gather *g)
     uv_stop(&g->loop);
 }
 
+/* A welcome of another PROTO_VERSION, however it decodes otherwise:
+ * refused naming both versions, on our log and to the agent (its error
+ * carries our version: proto/msg_version.h).  1 when refused. */
+static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256], line[MSG_TEXT_MAX];
+    uint32_t v = 0;
+    struct buf b;
+
+    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+        return 0;
+    msg_version_refusal(line, sizeof line, "agent", p->a.addr, v, "coordinator");
+    glog(p->g, "refused: %s", line);
+    buf_init(&b);
+    msg_version_error_encode(&b, "coordinator", "agent", v);
+    peer_send(p, &b);
+    peer_drop(p, line);
+    return 1;
+}
+
+/* The agent answered our hello with an error: an agent of another version
+ * refusing ours (its error names its version), or an older one in its own
+ * words.  Logged, so the coordinator's output says why it never joined. */
+static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256], line[MSG_TEXT_MAX + 64];
+    struct msg_error m;
+
+    if (msg_error_decode(pl, n, &m, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm agent (bad error)");
+        return;
+    }
+    if (m.version && m.version != PROTO_VERSION) {
+        msg_version_refusal(line, sizeof line, "agent", p->a.addr, m.version, "coordinator");
+    } else {
+        result_clean_text(m.text);
+        snprintf(line, sizeof line, "agent %s refused us: %s", p->a.addr, m.text);
+    }
+    glog(p->g, "refused: %s", line);
+    peer_drop(p, line);
+}
+
 static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 {
     struct gather *g = p->g;
@@ -151,16 +194,16 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
     struct msg_auth am;
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
+    int type = msg_peek_type(pl, n, err, sizeof err);
 
-    if (msg_peek_type(pl, n, err, sizeof err) != MSG_WELCOME ||
-        msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
-        peer_drop(p, "not an nfstorm agent (bad welcome)");
+    if (type == MSG_WELCOME && refuse_other_version(p, pl, n))
+        return;
+    if (type == MSG_ERROR) {
+        refused_by_agent(p, pl, n);
         return;
     }
-    if (w->version != PROTO_VERSION) {
-        snprintf(text, sizeof text, "protocol version mismatch: coordinator speaks %u, agent %u",
-                 PROTO_VERSION, w->version);
-        peer_refuse(p, text);
+    if (type != MSG_WELCOME || msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
     if (!w->auth) {

@@ -36,6 +36,7 @@
 #include "net/conn.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/msg_version.h"
 
 #define NPINGS          8
 #define START_MARGIN_NS (200 * 1000000ull)
@@ -428,16 +429,23 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
     struct run *r = c->run;
     const struct auth_secret *secret = r->opt->secret;
     struct msg_welcome w;
-    char err[256];
+    char err[256], line[MSG_TEXT_MAX];
+    uint32_t v = 0;
 
+    /* its version first: another version's welcome may not decode here */
+    if (type == MSG_WELCOME && msg_version_peek(p, n, &v, err, sizeof err) == 0 &&
+        v != PROTO_VERSION) {
+        struct buf b;
+        buf_init(&b);
+        msg_version_error_encode(&b, "coordinator", "agent", v);
+        conn_send(c, &b);                  /* so the agent logs why, too */
+        msg_version_refusal(line, sizeof line, "agent", c->addr, v, "coordinator");
+        run_fail(r, "%s", line);
+        return;
+    }
     if (type != MSG_WELCOME || msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
         run_fail(r, "agent %u (%s): bad welcome: %s", c->id, c->addr,
                  type != MSG_WELCOME ? "unexpected message" : err);
-        return;
-    }
-    if (w.version != PROTO_VERSION) {
-        run_fail(r, "agent %u (%s): protocol version mismatch: agent speaks %u, coordinator %u",
-                 c->id, c->addr, w.version, PROTO_VERSION);
         return;
     }
     if (w.auth && !secret) {
@@ -724,6 +732,11 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         const char *what;
         if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
             snprintf(m.text, sizeof m.text, "unreadable error: %s", err);
+        else if (c->state == C_HELLO && m.version && m.version != PROTO_VERSION) {
+            msg_version_refusal(text, sizeof text, "agent", c->addr, m.version, "coordinator");
+            run_fail(r, "%s", text);       /* it refused our hello's version */
+            return;
+        }
         result_clean_text(m.text);         /* no terminal controls reach a report */
         what = without_agent_prefix(m.text);
         if (r->planned && r->phase < r->plan->nphases) {

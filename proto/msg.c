@@ -1,7 +1,7 @@
 /* msg: msgpack encoding and decoding of every control message.
  *
- * Design: a message is described by a table of fields (wire key = the C
- * struct member's name, kind, offset, range), and one generic packer and one
+ * Design: a message is described by a table of fields (wire key, kind,
+ * offset, range), and one generic packer and one
  * generic unpacker walk the table.  Each message's encode/decode is then a
  * single call, and the checks every decoder must make (missing key, wrong
  * type, range, string length) live in one place.  Nested values (op_set,
@@ -64,159 +64,167 @@ static const struct enum_codec file_service_codec = { file_service_word, file_se
 
 
 const struct field msg_job_fields[] = {
-    FSTR(struct job_spec, name),
-    FKIND(struct job_spec, rw, F_RW),
-    FU32(struct job_spec, rwmixread, 0, 100),
-    FU64(struct job_spec, bs, 1, UINT64_MAX),
-    FANYU64(struct job_spec, size),
-    FANYU64(struct job_spec, filesize),
-    FU32(struct job_spec, nrfiles, 1, PLAN_MAX_NRFILES),
-    FU32(struct job_spec, numjobs, 1, PLAN_MAX_NUMJOBS),
-    FANYU64(struct job_spec, runtime_ns),
-    FANYU64(struct job_spec, ramp_ns),
-    FBOOL(struct job_spec, time_based),
-    FBOOL(struct job_spec, direct),
-    FANYU32(struct job_spec, fsync),
-    FBOOL(struct job_spec, end_fsync),
-    FBOOL(struct job_spec, stonewall),
-    FBOOL(struct job_spec, group_reporting),
-    FSTR(struct job_spec, filename),
-    FSTR(struct job_spec, directory),
-    FSTR(struct job_spec, ioengine),
-    FU32(struct job_spec, iodepth, 1, PLAN_MAX_IODEPTH),
-    FSTR(struct job_spec, nfs_url),
-    FSTR(struct job_spec, description),
-    FSTR(struct job_spec, buffer_pattern),
-    FANYU64(struct job_spec, bsrange_min),
-    FANYU64(struct job_spec, bsrange_max),
-    FKIND(struct job_spec, bssplit, F_BSSPLIT),
-    FANYU64(struct job_spec, offset),
-    FANYU64(struct job_spec, offset_increment),
-    FANYU64(struct job_spec, io_size),
-    FANYU64(struct job_spec, number_ios),
-    FU32(struct job_spec, loops, 1, UINT32_MAX),
-    FANYU64(struct job_spec, startdelay_ns),
-    FANYU64(struct job_spec, thinktime_ns),
-    FANYU64(struct job_spec, rate_bps),
-    FANYU64(struct job_spec, rate_iops),
-    FENUM(struct job_spec, rate_process, rate_process_codec),
-    FBOOL(struct job_spec, randrepeat),
-    FANYU64(struct job_spec, randseed),
-    FENUM(struct job_spec, random_distribution, rand_dist_codec),
-    FDOUBLE(struct job_spec, dist_param),
-    FBOOL(struct job_spec, unlink),
-    FBOOL(struct job_spec, sync),
-    FANYU32(struct job_spec, fdatasync),
-    FBOOL(struct job_spec, invalidate),
-    FENUM(struct job_spec, file_service_type, file_service_codec),
-    FSTR(struct job_spec, filename_format),
-    FBOOL(struct job_spec, new_group),
-    FAGENTS(struct job_spec, agents),
-    FKIND(struct job_spec, md_ops, F_MDOPS),
-    FANYU32(struct job_spec, files_per_dir),
-    FBOOL(struct job_spec, shared_dir),
-    FU64(struct job_spec, op_deadline_ns, 1, UINT64_MAX),
-    FU64(struct job_spec, server_timeout_ns, 1, UINT64_MAX),
+    FSTR(struct job_spec, "name", name),
+    FKIND(struct job_spec, "rw", rw, F_RW),
+    FU32(struct job_spec, "rwmixread", rwmixread, 0, 100),
+    FU64(struct job_spec, "bs", bs, 1, UINT64_MAX),
+    FANYU64(struct job_spec, "size", size),
+    FANYU64(struct job_spec, "filesize", filesize),
+    FU32(struct job_spec, "nrfiles", nrfiles, 1, PLAN_MAX_NRFILES),
+    FU32(struct job_spec, "numjobs", numjobs, 1, PLAN_MAX_NUMJOBS),
+    FANYU64(struct job_spec, "runtime_ns", runtime_ns),
+    FANYU64(struct job_spec, "ramp_ns", ramp_ns),
+    FBOOL(struct job_spec, "time_based", time_based),
+    FBOOL(struct job_spec, "direct", direct),
+    FANYU32(struct job_spec, "fsync", fsync),
+    FBOOL(struct job_spec, "end_fsync", end_fsync),
+    FBOOL(struct job_spec, "stonewall", stonewall),
+    FBOOL(struct job_spec, "group_reporting", group_reporting),
+    FSTR(struct job_spec, "filename", filename),
+    FSTR(struct job_spec, "directory", directory),
+    FSTR(struct job_spec, "ioengine", ioengine),
+    FU32(struct job_spec, "iodepth", iodepth, 1, PLAN_MAX_IODEPTH),
+    FSTR(struct job_spec, "nfs_url", nfs_url),
+    FSTR(struct job_spec, "description", description),
+    FSTR(struct job_spec, "buffer_pattern", buffer_pattern),
+    FANYU64(struct job_spec, "bsrange_min", bsrange_min),
+    FANYU64(struct job_spec, "bsrange_max", bsrange_max),
+    FKIND(struct job_spec, "bssplit", bssplit, F_BSSPLIT),
+    FANYU64(struct job_spec, "offset", offset),
+    FANYU64(struct job_spec, "offset_increment", offset_increment),
+    FANYU64(struct job_spec, "io_size", io_size),
+    FANYU64(struct job_spec, "number_ios", number_ios),
+    FU32(struct job_spec, "loops", loops, 1, UINT32_MAX),
+    FANYU64(struct job_spec, "startdelay_ns", startdelay_ns),
+    FANYU64(struct job_spec, "thinktime_ns", thinktime_ns),
+    FANYU64(struct job_spec, "rate_bps", rate_bps),
+    FANYU64(struct job_spec, "rate_iops", rate_iops),
+    FENUM(struct job_spec, "rate_process", rate_process, rate_process_codec),
+    FBOOL(struct job_spec, "randrepeat", randrepeat),
+    FANYU64(struct job_spec, "randseed", randseed),
+    FENUM(struct job_spec, "random_distribution", random_distribution, rand_dist_codec),
+    FDOUBLE(struct job_spec, "dist_param", dist_param),
+    FBOOL(struct job_spec, "unlink", unlink),
+    FBOOL(struct job_spec, "sync", sync),
+    FANYU32(struct job_spec, "fdatasync", fdatasync),
+    FBOOL(struct job_spec, "invalidate", invalidate),
+    FENUM(struct job_spec, "file_service_type", file_service_type, file_service_codec),
+    FSTR(struct job_spec, "filename_format", filename_format),
+    FBOOL(struct job_spec, "new_group", new_group),
+    FAGENTS(struct job_spec, "agents", agents),
+    FKIND(struct job_spec, "md_ops", md_ops, F_MDOPS),
+    FANYU32(struct job_spec, "files_per_dir", files_per_dir),
+    FBOOL(struct job_spec, "shared_dir", shared_dir),
+    FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
+    FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
 static const struct field hello_fields[] = {
-    FANYU32(struct msg_hello, version),
-    FBIN(struct msg_hello, nonce),
+    FANYU32(struct msg_hello, "version", version),
+    FBIN(struct msg_hello, "nonce", nonce),
 };
 static const struct field welcome_fields[] = {
-    FANYU32(struct msg_welcome, version),
-    FSTR(struct msg_welcome, host),
-    FANYU32(struct msg_welcome, ncpus),
-    FANYU32(struct msg_welcome, pid),
-    FBOOL(struct msg_welcome, auth),
-    FBIN(struct msg_welcome, nonce),
-    FBIN(struct msg_welcome, mac),
-    FOPTSTR(struct msg_welcome, labels),
+    FANYU32(struct msg_welcome, "version", version),
+    FSTR(struct msg_welcome, "host", host),
+    FANYU32(struct msg_welcome, "ncpus", ncpus),
+    FANYU32(struct msg_welcome, "pid", pid),
+    FBOOL(struct msg_welcome, "auth", auth),
+    FBIN(struct msg_welcome, "nonce", nonce),
+    FBIN(struct msg_welcome, "mac", mac),
+    FOPTSTR(struct msg_welcome, "labels", labels),
 };
 static const struct field system_fields[] = {
-    FSTR(struct msg_system, kernel),
-    FSTR(struct msg_system, cpu_model),
-    FANYU64(struct msg_system, mem_bytes),
+    FSTR(struct msg_system, "kernel", kernel),
+    FSTR(struct msg_system, "cpu_model", cpu_model),
+    FANYU64(struct msg_system, "mem_bytes", mem_bytes),
 };
 static const struct field progress_fields[] = {
     FPHASE(struct msg_progress),
-    FANYU64(struct msg_progress, done_bytes),
-    FANYU64(struct msg_progress, total_bytes),
+    FANYU64(struct msg_progress, "done_bytes", done_bytes),
+    FANYU64(struct msg_progress, "total_bytes", total_bytes),
 };
 static const struct field auth_fields[] = {
-    FBIN(struct msg_auth, mac),
+    FBIN(struct msg_auth, "mac", mac),
 };
 static const struct field plan_fields[] = {
-    FANYU32(struct msg_plan, agent_index),   /* < nagents: checked after */
-    FU32(struct msg_plan, nagents, 1, UINT32_MAX),
-    FU32(struct msg_plan, interval_ms, 1, UINT32_MAX),
+    FANYU32(struct msg_plan, "agent_index", agent_index),   /* < nagents: checked after */
+    FU32(struct msg_plan, "nagents", nagents, 1, UINT32_MAX),
+    FU32(struct msg_plan, "interval_ms", interval_ms, 1, UINT32_MAX),
     { "phases", F_PHASES, offsetof(struct msg_plan, plan), 0, 0, 0, NULL },
 };
 static const struct field cleaned_fields[] = {
-    FANYU64(struct msg_cleaned, files),
-    FANYU64(struct msg_cleaned, bytes),
-    FANYU32(struct msg_cleaned, skipped),
-    FSTR(struct msg_cleaned, note),
+    FANYU64(struct msg_cleaned, "files", files),
+    FANYU64(struct msg_cleaned, "bytes", bytes),
+    FANYU32(struct msg_cleaned, "skipped", skipped),
+    FSTR(struct msg_cleaned, "note", note),
 };
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
 };
-/* storage: the members of its storage_info under their own names */
-#define FINFO_STR(f)  { #f, F_STR, offsetof(struct msg_storage, info.f), \
-                        MEMBER_SIZE(struct msg_storage, info.f), 0, 0, NULL }
-#define FINFO_U32(f, lo, hi) { #f, F_U32, offsetof(struct msg_storage, info.f), 0, (lo), (hi), NULL }
-#define FINFO_U64(f)  { #f, F_U64, offsetof(struct msg_storage, info.f), 0, 0, UINT64_MAX, NULL }
+/* storage: the members of its storage_info, each under its wire key */
+#define FINFO_STR(k, f)  { k, F_STR, offsetof(struct msg_storage, info.f), \
+                           MEMBER_SIZE(struct msg_storage, info.f), 0, 0, NULL }
+#define FINFO_U32(k, f, lo, hi) { k, F_U32, offsetof(struct msg_storage, info.f), 0, (lo), (hi), NULL }
+#define FINFO_U64(k, f)  { k, F_U64, offsetof(struct msg_storage, info.f), 0, 0, UINT64_MAX, NULL }
 static const struct field storage_fields[] = {
     FPHASE(struct msg_storage),
-    FINFO_U32(kind, STORAGE_MOUNT, STORAGE_NFS),
-    FINFO_STR(job),
-    FINFO_STR(where),
-    FINFO_STR(source),
-    FINFO_STR(fstype),
-    FINFO_STR(options),
-    FINFO_STR(nfsvers),
-    FINFO_U64(rsize),
-    FINFO_U64(wsize),
-    FINFO_U32(nconnect, 0, UINT32_MAX),
-    FINFO_U32(timeo, 0, UINT32_MAX),
-    FINFO_STR(mode),
+    FINFO_U32("kind", kind, STORAGE_MOUNT, STORAGE_NFS),
+    FINFO_STR("job", job),
+    FINFO_STR("where", where),
+    FINFO_STR("source", source),
+    FINFO_STR("fstype", fstype),
+    FINFO_STR("options", options),
+    FINFO_STR("nfsvers", nfsvers),
+    FINFO_U64("rsize", rsize),
+    FINFO_U64("wsize", wsize),
+    FINFO_U32("nconnect", nconnect, 0, UINT32_MAX),
+    FINFO_U32("timeo", timeo, 0, UINT32_MAX),
+    FINFO_STR("mode", mode),
 };
 static const struct field start_fields[] = {
     FPHASE(struct msg_start),
-    FANYU64(struct msg_start, t0_ns),
+    FANYU64(struct msg_start, "t0_ns", t0_ns),
 };
 static const struct field interval_fields[] = {
     FPHASE(struct msg_interval),
-    FANYU32(struct msg_interval, index),
-    FANYU32(struct msg_interval, inflight),
-    FANYU64(struct msg_interval, oldest_ns),
-    FKIND(struct msg_interval, stats, F_OPSET),
+    FANYU32(struct msg_interval, "index", index),
+    FANYU32(struct msg_interval, "inflight", inflight),
+    FANYU64(struct msg_interval, "oldest_ns", oldest_ns),
+    FKIND(struct msg_interval, "stats", stats, F_OPSET),
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
-    FANYU64(struct msg_phase_done, started_ns),
-    FANYU64(struct msg_phase_done, duration_ns),
-    FDOUBLE(struct msg_phase_done, cpu_user_s),
-    FDOUBLE(struct msg_phase_done, cpu_sys_s),
-    FANYU32(struct msg_phase_done, cores),
-    FANYU32(struct msg_phase_done, nintervals),
-    FKIND(struct msg_phase_done, totals, F_OPSET),
+    FANYU64(struct msg_phase_done, "started_ns", started_ns),
+    FANYU64(struct msg_phase_done, "duration_ns", duration_ns),
+    FDOUBLE(struct msg_phase_done, "cpu_user_s", cpu_user_s),
+    FDOUBLE(struct msg_phase_done, "cpu_sys_s", cpu_sys_s),
+    FANYU32(struct msg_phase_done, "cores", cores),
+    FANYU32(struct msg_phase_done, "nintervals", nintervals),
+    FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
 };
 static const struct field stop_fields[] = {
-    FSTR(struct msg_stop, reason),
+    FSTR(struct msg_stop, "reason", reason),
 };
+/* An error is decoded with its optional version, but only a refusal
+ * (msg_error_refusal_encode) sends it: every other error is sent from
+ * error_text_fields alone, so a caller's uninitialised version can never
+ * leak onto the wire. */
 static const struct field error_fields[] = {
-    FSTR(struct msg_error, text),
+    FSTR(struct msg_error, "text", text),
+    FOPTU32(struct msg_error, "version", version),
+};
+static const struct field error_text_fields[] = {
+    FSTR(struct msg_error, "text", text),
 };
 static const struct field ping_fields[] = {
-    FANYU64(struct msg_ping, seq),
-    FANYU64(struct msg_ping, t_ns),
+    FANYU64(struct msg_ping, "seq", seq),
+    FANYU64(struct msg_ping, "t_ns", t_ns),
 };
 static const struct field pong_fields[] = {
-    FANYU64(struct msg_pong, seq),
-    FANYU64(struct msg_pong, t_ping_ns),
-    FANYU64(struct msg_pong, t_ns),
+    FANYU64(struct msg_pong, "seq", seq),
+    FANYU64(struct msg_pong, "t_ping_ns", t_ping_ns),
+    FANYU64(struct msg_pong, "t_ns", t_ns),
 };
 
 /* ---- the messages ---------------------------------------------------- */
@@ -348,6 +356,11 @@ int msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size
 }
 
 void msg_error_encode(struct buf *out, const struct msg_error *m)
+{
+    msg_codec_encode(out, MSG_ERROR, error_text_fields, ARRAY_LEN(error_text_fields), m);
+}
+
+void msg_error_refusal_encode(struct buf *out, const struct msg_error *m)
 {
     msg_codec_encode(out, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m);
 }

@@ -134,6 +134,10 @@ struct msg_stop {
 };
 struct msg_error {
     char text[MSG_TEXT_MAX];
+    /* decode: the sender's PROTO_VERSION when it refuses the peer's
+     * version, else 0 (optional on the wire; older peers never send it).
+     * Sent only by msg_error_refusal_encode: msg_error_encode ignores it. */
+    uint32_t version;
 };
 struct msg_ping {
     uint64_t seq;
@@ -165,7 +169,8 @@ void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m);
 int  msg_phase_done_decode(const char *p, size_t n, struct msg_phase_done *m, char *err, size_t errlen);
 void msg_stop_encode(struct buf *out, const struct msg_stop *m);
 int  msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen);
-void msg_error_encode(struct buf *out, const struct msg_error *m);
+void msg_error_encode(struct buf *out, const struct msg_error *m);      /* text only */
+void msg_error_refusal_encode(struct buf *out, const struct msg_error *m);  /* text, version */
 int  msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, size_t errlen);
 void msg_ping_encode(struct buf *out, const struct msg_ping *m);
 int  msg_ping_decode(const char *p, size_t n, struct msg_ping *m, char *err, size_t errlen);

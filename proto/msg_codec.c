@@ -104,6 +104,21 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
 
 static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
 
+/* An optional u32 left at 0 is not sent. */
+static int field_sent(const struct field *f, const void *base)
+{
+    return f->kind != F_OPTU32 || *CAT(base, f, uint32_t) != 0;
+}
+
+static uint32_t fields_sent(const struct field *f, size_t n, const void *base)
+{
+    uint32_t k = 0;
+
+    for (; n > 0; n--, f++)
+        k += (uint32_t)field_sent(f, base);
+    return k;
+}
+
 static void pack_phases(msgpack_packer *pk, const struct plan *p)
 {
     msgpack_pack_array(pk, p->nphases);
@@ -115,7 +130,7 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
         pack_cstr(pk, "jobs");
         msgpack_pack_array(pk, ph->njobs);
         for (uint32_t j = 0; j < ph->njobs; j++) {
-            msgpack_pack_map(pk, msg_job_nfields);
+            msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));
             pack_fields(pk, msg_job_fields, msg_job_nfields, &ph->jobs[j]);
         }
     }
@@ -126,9 +141,12 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
     for (; n > 0; n--, f++) {
         const char *rw;
 
+        if (!field_sent(f, base))
+            continue;
         pack_cstr(pk, f->key);
         switch (f->kind) {
         case F_U32:
+        case F_OPTU32:
             msgpack_pack_uint32(pk, *CAT(base, f, uint32_t));
             break;
         case F_U64:
@@ -209,7 +227,7 @@ void msg_codec_encode(struct buf *out, enum msg_type t, const struct field *f, s
 
     buf_append(out, zero, sizeof zero);
     msgpack_packer_init(&pk, out, buf_write);
-    msgpack_pack_map(&pk, (uint32_t)n + 1);
+    msgpack_pack_map(&pk, fields_sent(f, n, m) + 1);
     pack_cstr(&pk, "type");
     pack_cstr(&pk, msg_type_name(t));
     pack_fields(&pk, f, n, m);
@@ -710,6 +728,12 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_U64:
             rc = get_u64(c, map, f->key, f->min, f->max, AT(base, f, uint64_t));
             break;
+        case F_OPTU32:
+            *AT(base, f, uint32_t) = 0;
+            if (map_get(map, f->key) &&
+                (rc = get_u64(c, map, f->key, f->min, f->max, &v)) == 0)
+                *AT(base, f, uint32_t) = (uint32_t)v;
+            break;
         case F_BOOL:
             rc = get_bool(c, map, f->key, AT(base, f, int));
             break;
@@ -821,6 +845,26 @@ int msg_peek_type(const char *payload, size_t len, char *err, size_t errlen)
 
     if (rc == 0)
         rc = type_of(&c, root);
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}
+
+int msg_codec_peek_u32(const char *p, size_t n, const char *key, uint32_t *v, int *present,
+                       char *err, size_t errlen)
+{
+    struct dctx c = { .what = "message", .err = err, .errlen = errlen };
+    const msgpack_object *root = NULL;
+    msgpack_unpacked u;
+    uint64_t x = 0;
+    int rc = parse(&c, p, n, &u, &root);
+
+    *v = 0;
+    *present = 0;
+    if (rc == 0 && map_get(root, key)) {
+        *present = 1;
+        if ((rc = get_u64(&c, root, key, 0, UINT32_MAX, &x)) == 0)
+            *v = (uint32_t)x;
+    }
     msgpack_unpacked_destroy(&u);
     return rc;
 }

@@ -27,6 +27,7 @@ enum fkind {
     F_BIN,       /* unsigned char[size], exactly size bytes (nonces, proofs) */
     F_OPTSTR,    /* as F_STR, but optional: "" when the key is absent (keys
                     added at the same PROTO_VERSION, which older peers omit) */
+    F_OPTU32,    /* uint32_t, optional: sent only when not 0, 0 when absent */
 };
 
 /* Word <-> value of one of the plan's small enums. */
@@ -45,19 +46,24 @@ struct field {
 };
 
 #define MEMBER_SIZE(st, f) sizeof(((st *)0)->f)
-#define FU32(st, f, lo, hi) { #f, F_U32, offsetof(st, f), 0, (lo), (hi), NULL }
-#define FU64(st, f, lo, hi) { #f, F_U64, offsetof(st, f), 0, (lo), (hi), NULL }
-#define FANYU32(st, f)      FU32(st, f, 0, UINT32_MAX)
-#define FANYU64(st, f)      FU64(st, f, 0, UINT64_MAX)
-#define FBOOL(st, f)        { #f, F_BOOL, offsetof(st, f), 0, 0, 0, NULL }
-#define FDOUBLE(st, f)      { #f, F_DOUBLE, offsetof(st, f), 0, 0, 0, NULL }
-#define FSTR(st, f)         { #f, F_STR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
-#define FKIND(st, f, k)     { #f, (k), offsetof(st, f), 0, 0, 0, NULL }
-#define FENUM(st, f, c)     { #f, F_ENUM, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, &(c) }
-#define FBIN(st, f)         { #f, F_BIN, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
-#define FOPTSTR(st, f)      { #f, F_OPTSTR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
-#define FAGENTS(st, f)      { #f, F_AGENTS, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
-#define FPHASE(st)          FU32(st, phase, 0, PLAN_MAX_PHASES - 1)
+/* Each entry names its wire key as a string literal (k), apart from the C
+ * member (f) it fills: the keys are the protocol's contract
+ * (docs/protocol.md, pinned by tests/unit/test_msg_contract.c), so a
+ * member may be renamed freely and a key may not. */
+#define FU32(st, k, f, lo, hi) { k, F_U32, offsetof(st, f), 0, (lo), (hi), NULL }
+#define FU64(st, k, f, lo, hi) { k, F_U64, offsetof(st, f), 0, (lo), (hi), NULL }
+#define FANYU32(st, k, f)      FU32(st, k, f, 0, UINT32_MAX)
+#define FANYU64(st, k, f)      FU64(st, k, f, 0, UINT64_MAX)
+#define FOPTU32(st, k, f)      { k, F_OPTU32, offsetof(st, f), 0, 0, UINT32_MAX, NULL }
+#define FBOOL(st, k, f)        { k, F_BOOL, offsetof(st, f), 0, 0, 0, NULL }
+#define FDOUBLE(st, k, f)      { k, F_DOUBLE, offsetof(st, f), 0, 0, 0, NULL }
+#define FSTR(st, k, f)         { k, F_STR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FKIND(st, k, f, kind)  { k, (kind), offsetof(st, f), 0, 0, 0, NULL }
+#define FENUM(st, k, f, c)     { k, F_ENUM, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, &(c) }
+#define FBIN(st, k, f)         { k, F_BIN, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FOPTSTR(st, k, f)      { k, F_OPTSTR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FAGENTS(st, k, f)      { k, F_AGENTS, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FPHASE(st)             FU32(st, "phase", phase, 0, PLAN_MAX_PHASES - 1)
 
 #define AT(base, f, type) ((type *)((char *)(base) + (f)->off))
 #define CAT(base, f, type) ((const type *)((const char *)(base) + (f)->off))
@@ -69,6 +75,12 @@ extern const size_t msg_job_nfields;
 /* Append one frame: header + the map {type, fields of base}. */
 void msg_codec_encode(struct buf *out, enum msg_type t, const struct field *f, size_t n,
                       const void *base);
+/* The u32 under key in the root map of payload p, whatever else the
+ * payload holds or lacks: *present 0 (and *v 0) when there is no such key.
+ * -EBADMSG with err set when p is not a msgpack map or the value is not a
+ * u32. */
+int msg_codec_peek_u32(const char *p, size_t n, const char *key, uint32_t *v, int *present,
+                       char *err, size_t errlen);
 /* Decode a payload of type t into base.  0 or -EBADMSG with err set. */
 int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct field *f, size_t nf,
                      void *base, char *err, size_t errlen);

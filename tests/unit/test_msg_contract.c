@@ -1,0 +1,1028 @@
+/* Unit tests for the wire contract of proto/msg (docs/protocol.md, "The
+ * contract"): the keys of every message are pinned here, in a table
+ * written from docs/protocol.md, so that renaming a C member or a key
+ * without a protocol decision fails a test.
+ *
+ * - golden: every message type, encoded from fixed sample values, has the
+ *   SHA-256 its bytes had before the wire keys became explicit string
+ *   literals (so the bytes on the wire did not change);
+ * - keys: the keys each encoder emits, in order, at every level (message,
+ *   phase, job, op entry, histogram) are exactly the pinned lists;
+ * - doc: docs/protocol.md's tables name exactly the pinned keys;
+ * - missing / unknown: dropping any required key is rejected naming it,
+ *   an optional one decodes as its empty value, and an unknown key at any
+ *   level is ignored;
+ * - version: the version of any hello or welcome, however malformed
+ *   otherwise, is read before decoding it (msg_version_peek). */
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <msgpack.h>
+#include <openssl/sha.h>
+
+#include "common/hist.h"
+#include "common/plan.h"
+#include "common/stats.h"
+#include "proto/msg.h"
+#include "proto/msg_version.h"
+
+/* ---- the pinned contract (docs/protocol.md) --------------------------- */
+
+/* Keys in the order the encoder sends them.  "job" is a plan's job,
+ * "phase" a plan's phase, "op" one op type's entry of an op_set (with the
+ * optional timeouts and svc present), "hist" a histogram. */
+static const struct pinned {
+    const char *what;
+    const char *keys;
+} pinned[] = {
+    { "hello", "type version nonce" },
+    { "welcome", "type version host ncpus pid auth nonce mac labels" },
+    { "auth", "type mac" },
+    { "system", "type kernel cpu_model mem_bytes" },
+    { "storage", "type phase kind job where source fstype options nfsvers rsize wsize nconnect "
+                 "timeo mode" },
+    { "progress", "type phase done_bytes total_bytes" },
+    { "plan", "type agent_index nagents interval_ms phases" },
+    { "ready", "type phase" },
+    { "start", "type phase t0_ns" },
+    { "interval", "type phase index inflight oldest_ns stats" },
+    { "phase-done", "type phase started_ns duration_ns cpu_user_s cpu_sys_s cores nintervals "
+                    "totals" },
+    { "clean", "type agent_index nagents interval_ms phases" },
+    { "cleaned", "type files bytes skipped note" },
+    { "stop", "type reason" },
+    { "error", "type text version" },
+    { "ping", "type seq t_ns" },
+    { "pong", "type seq t_ping_ns t_ns" },
+    { "phase", "name jobs" },
+    { "job", "name rw rwmixread bs size filesize nrfiles numjobs runtime_ns ramp_ns time_based "
+             "direct fsync end_fsync stonewall group_reporting filename directory ioengine "
+             "iodepth nfs_url description buffer_pattern bsrange_min bsrange_max bssplit offset "
+             "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
+             "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
+             "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
+             "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
+    { "op", "ops bytes errors timeouts lat svc" },
+    { "hist", "count sum min max runs" },
+};
+
+/* Optional keys: absent, they decode as their empty value. */
+static const char *const optional_keys[] = { "welcome.labels", "error.version" };
+
+static const char *pinned_keys(const char *what)
+{
+    for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++)
+        if (strcmp(pinned[i].what, what) == 0)
+            return pinned[i].keys;
+    fail_msg("no pinned keys for '%s'", what);
+    return NULL;
+}
+
+/* SHA-256 of each sample frame, taken from the encoders before the keys
+ * became explicit literals.  A change here is a change of the bytes on the
+ * wire: it needs a protocol decision (docs/protocol.md, "The contract"),
+ * not a new hash.  ("error" is hashed without its optional version, which
+ * only a version refusal sends: any other error is the same bytes as
+ * before that key existed.) */
+static uint32_t sample_error_version = PROTO_VERSION;
+static const struct golden {
+    const char *type;
+    const char *sha256;
+} golden[] = {
+    { "hello", "0e56ca72e8bb558056da1b19b3ab84dabee49e466d0d93f7084f54af782820f5" },
+    { "welcome", "9c24331f1d0bd988075adbfd0065386ecc176fdc575c954eee19e97e14afc30e" },
+    { "auth", "c1e7fc3eb226dda19513f21a9b3b3829d123832d772d51dbfad3200a9fc93df9" },
+    { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
+    { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
+    { "progress", "2ddc309f5a35974cdc3b64cfde25903bd1695acfbaf92d5414e64c20305549e9" },
+    { "plan", "a043f2dec0ab953d41dae10399a170cba58a3d431087fef0389202151a6e0707" },
+    { "ready", "979aa06d3adc2151cabffba683181507116b07ce4dd48677b6adeedc64894f84" },
+    { "start", "505d93aae5b717cc470bd9c044537035e60ae7d412c7b08abc7ca437267b5de8" },
+    { "interval", "02b67bf055b9e5d298661c4e1583d7b5cbbf2e2095384afbb64ce38bec48b1ed" },
+    { "phase-done", "c16eaa4e107dd34b6eea715dfeec42fbc2a3890539b22c01fb23107fb3a50687" },
+    { "clean", "cdee2c216254e2c0cbc9d3fc26d6a6da14d7cefb84486a97d0c168e2f192b7a9" },
+    { "cleaned", "0edaa07ba0fa1fda0a7b2eeda9e19651bc855b53ef661213453499946fa248e2" },
+    { "stop", "96dab2056282b3986a9f2d5bf7235fa56771a7e0410d3abcf8920c479e19b223" },
+    { "error", "e14178f94e846395aadfc3e6a6ace6ee3777d0d034bf4e081724e61c220e4c97" },
+    { "ping", "163fc262bfa695b780f53f80d99e2c06868bc3f4323a27d6c10c280c15b4ff27" },
+    { "pong", "cf0cfa322d249881005dd46244685dcbdee91cdaaed19dd9ec9ec04187d7d6a6" },
+};
+
+/* ---- sample messages --------------------------------------------------- */
+
+static void sample_hist(struct hist *h, uint64_t base)
+{
+    hist_init(h);
+    for (uint64_t i = 1; i <= 40; i++)
+        hist_record(h, base * i + i * i * 37);
+}
+
+static void sample_op_set(struct op_set *s)
+{
+    op_set_init(s);
+    s->op[OP_READ].ops = 40;
+    s->op[OP_READ].bytes = 40 * 4096;
+    s->op[OP_READ].errors = 3;
+    s->op[OP_READ].timeouts = 2;
+    sample_hist(&s->op[OP_READ].lat, 1000);
+    sample_hist(&s->op[OP_READ].svc, 700);
+    s->op[OP_WRITE].ops = 40;
+    s->op[OP_WRITE].bytes = 40 * 65536;
+    sample_hist(&s->op[OP_WRITE].lat, 123457);
+    s->op[OP_CREATE].ops = 0;
+    s->op[OP_CREATE].errors = 0;
+}
+
+static void sample_job(struct job_spec *j, int k)
+{
+    job_spec_default(j);
+    snprintf(j->name, sizeof j->name, "job%d", k);
+    j->rw = k ? RW_RANDRW : RW_WRITE;
+    j->rwmixread = 70;
+    j->bs = 8192;
+    j->size = 1ull << 30;
+    j->filesize = 1ull << 20;
+    j->nrfiles = 16;
+    j->numjobs = 4;
+    j->runtime_ns = 30000000000ull;
+    j->ramp_ns = 2000000000ull;
+    j->time_based = 1;
+    j->direct = 1;
+    j->fsync = 8;
+    j->end_fsync = 1;
+    j->stonewall = k;
+    snprintf(j->filename, sizeof j->filename, "/mnt/efs/${agent}/f");
+    snprintf(j->directory, sizeof j->directory, "/mnt/efs");
+    snprintf(j->ioengine, sizeof j->ioengine, "psync");
+    j->iodepth = 8;
+    snprintf(j->nfs_url, sizeof j->nfs_url, "nfs://127.0.0.1/export");
+    snprintf(j->description, sizeof j->description, "a sample job");
+    snprintf(j->buffer_pattern, sizeof j->buffer_pattern, "0xdeadbeef");
+    j->bsrange_min = 4096;
+    j->bsrange_max = 65536;
+    j->nbssplit = 2;
+    j->bssplit[0].bs = 4096;
+    j->bssplit[0].pct = 60;
+    j->bssplit[1].bs = 65536;
+    j->bssplit[1].pct = 40;
+    j->offset = 512;
+    j->offset_increment = 1 << 20;
+    j->io_size = 1ull << 29;
+    j->number_ios = 1000;
+    j->loops = 3;
+    j->startdelay_ns = 5000000;
+    j->thinktime_ns = 1000;
+    j->rate_bps = 1 << 24;
+    j->rate_iops = 500;
+    j->rate_process = RATE_POISSON;
+    j->randrepeat = 0;
+    j->randseed = 42;
+    j->random_distribution = DIST_ZIPF;
+    j->dist_param = 1.2;
+    j->unlink = 1;
+    j->sync = 1;
+    j->fdatasync = 4;
+    j->invalidate = 0;
+    snprintf(j->filename_format, sizeof j->filename_format, "$jobname.$filenum");
+    j->new_group = 1;
+    snprintf(j->agents, sizeof j->agents, "0-3,7");
+    j->n_md_ops = 2;
+    j->md_ops[0] = OP_CREATE;
+    j->md_ops[1] = OP_STAT;
+    j->files_per_dir = 100;
+    j->shared_dir = 1;
+    j->op_deadline_ns = 60000000000ull;
+    j->server_timeout_ns = 30000000000ull;
+}
+
+static void sample_plan(struct msg_plan *m)
+{
+    struct job_spec j;
+
+    memset(m, 0, sizeof *m);
+    m->agent_index = 3;
+    m->nagents = 8;
+    m->interval_ms = 1000;
+    plan_init(&m->plan);
+    sample_job(&j, 0);
+    plan_add_job(&m->plan, &j);
+    sample_job(&j, 1);
+    plan_add_job(&m->plan, &j);
+}
+
+/* Encode the sample message of type t into b. */
+static void encode_sample(enum msg_type t, struct buf *b)
+{
+    buf_init(b);
+    switch (t) {
+    case MSG_HELLO: {
+        struct msg_hello m = { .version = PROTO_VERSION };
+        memset(m.nonce, 0xa5, sizeof m.nonce);
+        msg_hello_encode(b, &m);
+        break;
+    }
+    case MSG_WELCOME: {
+        struct msg_welcome m = { .version = PROTO_VERSION, .ncpus = 96, .pid = 31337, .auth = 1 };
+        snprintf(m.host, sizeof m.host, "client-17");
+        memset(m.nonce, 0x5a, sizeof m.nonce);
+        memset(m.mac, 0x3c, sizeof m.mac);
+        snprintf(m.labels, sizeof m.labels, "rack1,gpu");
+        msg_welcome_encode(b, &m);
+        break;
+    }
+    case MSG_AUTH: {
+        struct msg_auth m;
+        memset(m.mac, 0xc3, sizeof m.mac);
+        msg_auth_encode(b, &m);
+        break;
+    }
+    case MSG_SYSTEM: {
+        struct msg_system m = { .mem_bytes = 64ull << 30 };
+        snprintf(m.kernel, sizeof m.kernel, "6.1.0-18-amd64");
+        snprintf(m.cpu_model, sizeof m.cpu_model, "AMD EPYC 7R13 Processor");
+        msg_system_encode(b, &m);
+        break;
+    }
+    case MSG_STORAGE: {
+        struct msg_storage m = { .phase = 2 };
+        m.info.kind = STORAGE_MOUNT;
+        snprintf(m.info.job, sizeof m.info.job, "w");
+        snprintf(m.info.where, sizeof m.info.where, "/mnt/efs");
+        snprintf(m.info.source, sizeof m.info.source, "fs-1.efs.example:/");
+        snprintf(m.info.fstype, sizeof m.info.fstype, "nfs4");
+        snprintf(m.info.options, sizeof m.info.options, "rw,relatime");
+        snprintf(m.info.nfsvers, sizeof m.info.nfsvers, "4.1");
+        m.info.rsize = 1 << 20;
+        m.info.wsize = 1 << 20;
+        m.info.nconnect = 4;
+        m.info.timeo = 600;
+        snprintf(m.info.mode, sizeof m.info.mode, "hard");
+        msg_storage_encode(b, &m);
+        break;
+    }
+    case MSG_PROGRESS: {
+        struct msg_progress m = { .phase = 1, .done_bytes = 12345678, .total_bytes = 1ull << 33 };
+        msg_progress_encode(b, &m);
+        break;
+    }
+    case MSG_PLAN:
+    case MSG_CLEAN: {
+        struct msg_plan m;
+        sample_plan(&m);
+        if (t == MSG_PLAN)
+            msg_plan_encode(b, &m);
+        else
+            msg_clean_encode(b, &m);
+        msg_plan_free(&m);
+        break;
+    }
+    case MSG_READY: {
+        struct msg_ready m = { .phase = 5 };
+        msg_ready_encode(b, &m);
+        break;
+    }
+    case MSG_START: {
+        struct msg_start m = { .phase = 5, .t0_ns = 987654321012345ull };
+        msg_start_encode(b, &m);
+        break;
+    }
+    case MSG_INTERVAL: {
+        static struct msg_interval m;
+        m.phase = 1;
+        m.index = 17;
+        m.inflight = 6;
+        m.oldest_ns = 4500000;
+        sample_op_set(&m.stats);
+        msg_interval_encode(b, &m);
+        break;
+    }
+    case MSG_PHASE_DONE: {
+        static struct msg_phase_done m;
+        m.phase = 1;
+        m.started_ns = 1000000001;
+        m.duration_ns = 30000000007ull;
+        m.cpu_user_s = 1.25;
+        m.cpu_sys_s = 3.5;
+        m.cores = 16;
+        m.nintervals = 30;
+        sample_op_set(&m.totals);
+        msg_phase_done_encode(b, &m);
+        break;
+    }
+    case MSG_CLEANED: {
+        struct msg_cleaned m = { .files = 64, .bytes = 1ull << 26, .skipped = 1 };
+        snprintf(m.note, sizeof m.note, "kept /mnt/efs/l: a symlink");
+        msg_cleaned_encode(b, &m);
+        break;
+    }
+    case MSG_STOP: {
+        struct msg_stop m;
+        snprintf(m.reason, sizeof m.reason, "interrupted");
+        msg_stop_encode(b, &m);
+        break;
+    }
+    case MSG_ERROR: {
+        struct msg_error m;
+        memset(&m, 0, sizeof m);
+        snprintf(m.text, sizeof m.text, "plan refused: no");
+        m.version = sample_error_version;
+        if (m.version)
+            msg_error_refusal_encode(b, &m);
+        else
+            msg_error_encode(b, &m);
+        break;
+    }
+    case MSG_PING: {
+        struct msg_ping m = { .seq = 7, .t_ns = 111222333444ull };
+        msg_ping_encode(b, &m);
+        break;
+    }
+    case MSG_PONG: {
+        struct msg_pong m = { .seq = 7, .t_ping_ns = 111222333444ull, .t_ns = 555666777888ull };
+        msg_pong_encode(b, &m);
+        break;
+    }
+    default:
+        fail_msg("no sample for type %d", (int)t);
+    }
+}
+
+/* Decode payload p (type t) with the message's decoder: 0 or -EBADMSG. */
+static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t errlen)
+{
+    union {
+        struct msg_hello hello;
+        struct msg_welcome welcome;
+        struct msg_auth auth;
+        struct msg_system system;
+        struct msg_storage storage;
+        struct msg_progress progress;
+        struct msg_plan plan;
+        struct msg_ready ready;
+        struct msg_start start;
+        struct msg_interval interval;
+        struct msg_phase_done phase_done;
+        struct msg_cleaned cleaned;
+        struct msg_stop stop;
+        struct msg_error error;
+        struct msg_ping ping;
+        struct msg_pong pong;
+    } *u = calloc(1, sizeof *u);
+    int rc;
+
+    assert_non_null(u);
+    switch (t) {
+    case MSG_HELLO: rc = msg_hello_decode(p, n, &u->hello, err, errlen); break;
+    case MSG_WELCOME: rc = msg_welcome_decode(p, n, &u->welcome, err, errlen); break;
+    case MSG_AUTH: rc = msg_auth_decode(p, n, &u->auth, err, errlen); break;
+    case MSG_SYSTEM: rc = msg_system_decode(p, n, &u->system, err, errlen); break;
+    case MSG_STORAGE: rc = msg_storage_decode(p, n, &u->storage, err, errlen); break;
+    case MSG_PROGRESS: rc = msg_progress_decode(p, n, &u->progress, err, errlen); break;
+    case MSG_PLAN:
+    case MSG_CLEAN:
+        rc = t == MSG_PLAN ? msg_plan_decode(p, n, &u->plan, err, errlen)
+                           : msg_clean_decode(p, n, &u->plan, err, errlen);
+        if (rc == 0)
+            msg_plan_free(&u->plan);
+        break;
+    case MSG_READY: rc = msg_ready_decode(p, n, &u->ready, err, errlen); break;
+    case MSG_START: rc = msg_start_decode(p, n, &u->start, err, errlen); break;
+    case MSG_INTERVAL: rc = msg_interval_decode(p, n, &u->interval, err, errlen); break;
+    case MSG_PHASE_DONE: rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen); break;
+    case MSG_CLEANED: rc = msg_cleaned_decode(p, n, &u->cleaned, err, errlen); break;
+    case MSG_STOP: rc = msg_stop_decode(p, n, &u->stop, err, errlen); break;
+    case MSG_ERROR: rc = msg_error_decode(p, n, &u->error, err, errlen); break;
+    case MSG_PING: rc = msg_ping_decode(p, n, &u->ping, err, errlen); break;
+    case MSG_PONG: rc = msg_pong_decode(p, n, &u->pong, err, errlen); break;
+    default: fail_msg("no decoder for type %d", (int)t); rc = -1;
+    }
+    free(u);
+    return rc;
+}
+
+static const char *payload_of(const struct buf *b, size_t *n)
+{
+    assert_true(b->len >= FRAME_HEADER_LEN);
+    *n = b->len - FRAME_HEADER_LEN;
+    return b->data + FRAME_HEADER_LEN;
+}
+
+static enum msg_type type_from_name(const char *name)
+{
+    for (int t = 1; t < MSG__COUNT; t++)
+        if (strcmp(msg_type_name((enum msg_type)t), name) == 0)
+            return (enum msg_type)t;
+    fail_msg("no type '%s'", name);
+    return MSG__COUNT;
+}
+
+/* ---- golden bytes ------------------------------------------------------ */
+
+static void sha256_hex(const struct buf *b, char out[65])
+{
+    unsigned char md[SHA256_DIGEST_LENGTH];
+
+    SHA256((const unsigned char *)b->data, b->len, md);
+    for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+static void test_contract_golden_bytes(void **state)
+{
+    int seen[MSG__COUNT] = { 0 };
+    (void)state;
+
+    sample_error_version = 0;
+    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
+        enum msg_type t = type_from_name(golden[i].type);
+        struct buf b;
+        char hex[65];
+
+        encode_sample(t, &b);
+        sha256_hex(&b, hex);
+        if (getenv("CONTRACT_PRINT"))
+            printf("    { \"%s\", \"%s\" },\n", golden[i].type, hex);
+        else if (strcmp(hex, golden[i].sha256) != 0)
+            fail_msg("%s: the bytes on the wire changed: sha256 %s, pinned %s", golden[i].type,
+                     hex, golden[i].sha256);
+        seen[t] = 1;
+        buf_free(&b);
+    }
+
+    for (int t = 1; t < MSG__COUNT; t++)
+        if (!seen[t])
+            fail_msg("no golden bytes for '%s'", msg_type_name((enum msg_type)t));
+}
+
+/* ---- keys as sent ------------------------------------------------------ */
+
+static void keys_of(const msgpack_object *map, char *out, size_t size)
+{
+    size_t len = 0;
+
+    assert_int_equal(map->type, MSGPACK_OBJECT_MAP);
+    out[0] = '\0';
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        assert_int_equal(k->type, MSGPACK_OBJECT_STR);
+        len += (size_t)snprintf(out + len, size - len, "%s%.*s", i ? " " : "",
+                                (int)k->via.str.size, k->via.str.ptr);
+        assert_true(len < size);
+    }
+}
+
+static const msgpack_object *member(const msgpack_object *map, const char *key)
+{
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->via.str.size == strlen(key) && memcmp(k->via.str.ptr, key, k->via.str.size) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    fail_msg("no key '%s'", key);
+    return NULL;
+}
+
+static void expect_keys(const char *what, const msgpack_object *map)
+{
+    char got[2048];
+
+    keys_of(map, got, sizeof got);
+    if (strcmp(got, pinned_keys(what)) != 0)
+        fail_msg("%s: keys on the wire\n  %s\nbut the contract says\n  %s", what, got,
+                 pinned_keys(what));
+}
+
+static void expect_op_set_keys(const msgpack_object *set)
+{
+    assert_int_equal(set->type, MSGPACK_OBJECT_MAP);
+    assert_int_equal(set->via.map.size, 2);      /* read, write: create has nothing */
+    expect_keys("op", member(set, "read"));
+    expect_keys("hist", member(member(set, "read"), "lat"));
+    expect_keys("hist", member(member(set, "read"), "svc"));
+}
+
+static void test_contract_keys_per_message(void **state)
+{
+    (void)state;
+    for (int t = 1; t < MSG__COUNT; t++) {
+        const char *name = msg_type_name((enum msg_type)t);
+        msgpack_unpacked u;
+        struct buf b;
+        size_t n, off = 0;
+        const char *p;
+
+        encode_sample((enum msg_type)t, &b);
+        p = payload_of(&b, &n);
+        msgpack_unpacked_init(&u);
+        assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+        expect_keys(name, &u.data);
+        if (t == MSG_PLAN || t == MSG_CLEAN) {
+            const msgpack_object *ph = member(&u.data, "phases");
+            assert_int_equal(ph->via.array.size, 2);
+            expect_keys("phase", &ph->via.array.ptr[0]);
+            expect_keys("job", &member(&ph->via.array.ptr[1], "jobs")->via.array.ptr[0]);
+        }
+        if (t == MSG_INTERVAL)
+            expect_op_set_keys(member(&u.data, "stats"));
+        if (t == MSG_PHASE_DONE)
+            expect_op_set_keys(member(&u.data, "totals"));
+        msgpack_unpacked_destroy(&u);
+        buf_free(&b);
+    }
+}
+
+/* ---- the doc names the same keys -------------------------------------- */
+
+static char *read_doc(void)
+{
+    const char *path = getenv("NFSTORM_PROTOCOL_DOC") ? getenv("NFSTORM_PROTOCOL_DOC")
+                                                      : "docs/protocol.md";
+    FILE *f = fopen(path, "r");
+    char *s;
+    long len;
+
+    if (!f)
+        fail_msg("cannot open %s (run from the source tree, or set NFSTORM_PROTOCOL_DOC)", path);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    s = calloc(1, (size_t)len + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    return s;
+}
+
+/* Append the `backticked` words of cell to list (space-separated). */
+static void add_ticked(char *list, size_t size, const char *cell, size_t cell_len)
+{
+    const char *end = cell + cell_len;
+
+    for (const char *p = cell; p < end; p++) {
+        const char *q;
+        if (*p != '`')
+            continue;
+        q = memchr(p + 1, '`', (size_t)(end - p - 1));
+        if (!q)
+            return;
+        snprintf(list + strlen(list), size - strlen(list), "%s%.*s", list[0] ? " " : "",
+                 (int)(q - p - 1), p + 1);
+        p = q;
+    }
+}
+
+/* Split a markdown table row into cells; returns the count (at most max). */
+static int cells_of(const char *line, size_t len, const char **cell, size_t *cell_len, int max)
+{
+    const char *end = line + len, *p = line;
+    int n = 0;
+
+    if (p == end || *p != '|')
+        return 0;
+    p++;
+    while (p < end && n < max) {
+        const char *q = memchr(p, '|', (size_t)(end - p));
+        if (!q)
+            break;
+        cell[n] = p;
+        cell_len[n] = (size_t)(q - p);
+        n++;
+        p = q + 1;
+    }
+    return n;
+}
+
+/* The doc's keys of what: from the message table (what = a type, its rows
+ * until the next type) or the job table (what = "job"). */
+static void doc_keys(const char *doc, const char *what, char *out, size_t size)
+{
+    const char *start = strstr(doc, strcmp(what, "job") == 0 ? "\n| key | type | range"
+                                                              : "\n| type | direction | key |");
+    int in = 0;
+
+    assert_non_null(start);
+    out[0] = '\0';
+    if (strcmp(what, "job") != 0)
+        snprintf(out, size, "type");
+    for (const char *line = start + 1; *line == '|';) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *cell[8];
+        size_t cl[8];
+        int n = cells_of(line, len, cell, cl, 8);
+
+        if (strcmp(what, "job") == 0) {
+            if (n >= 2 && memchr(cell[0], '`', cl[0]))
+                add_ticked(out, size, cell[0], cl[0]);
+        } else if (n >= 3) {
+            char first[64] = "";
+            add_ticked(first, sizeof first, cell[0], cl[0]);
+            if (first[0])
+                in = strcmp(first, what) == 0;
+            if (in)
+                add_ticked(out, size, cell[2], cl[2]);
+        }
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* list with its words sorted: the doc groups keys for the reader, the
+ * set is what must agree */
+static void sorted_words(const char *list, char *out, size_t size)
+{
+    char copy[2048], *w[128], *save = NULL;
+    size_t n = 0, len = 0;
+
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *k = strtok_r(copy, " ", &save); k && n < 128; k = strtok_r(NULL, " ", &save))
+        w[n++] = k;
+    qsort(w, n, sizeof w[0], cmp_str);
+    out[0] = '\0';
+    for (size_t i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", w[i]);
+}
+
+static void expect_doc_keys(const char *doc_list, const char *what)
+{
+    char a[2048], b[2048];
+
+    sorted_words(doc_list, a, sizeof a);
+    sorted_words(pinned_keys(what), b, sizeof b);
+    if (strcmp(a, b) != 0)
+        fail_msg("docs/protocol.md lists for '%s'\n  %s\nthe contract\n  %s", what, doc_list,
+                 pinned_keys(what));
+}
+
+static void test_contract_doc_lists_every_key(void **state)
+{
+    char *doc = read_doc();
+    char got[2048];
+    (void)state;
+
+    for (int t = 1; t < MSG__COUNT; t++) {
+        const char *name = msg_type_name((enum msg_type)t);
+        doc_keys(doc, name, got, sizeof got);
+        expect_doc_keys(got, name);
+    }
+    doc_keys(doc, "job", got, sizeof got);
+    expect_doc_keys(got, "job");
+    /* op_set and hist are shown as code: each key as "key" */
+    for (const char *what = "op"; what; what = strcmp(what, "op") == 0 ? "hist" : NULL) {
+        char keys[256], *save = NULL;
+        snprintf(keys, sizeof keys, "%s", pinned_keys(what));
+        for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+            char quoted[64];
+            snprintf(quoted, sizeof quoted, "\"%s\":", k);
+            if (!strstr(doc, quoted))
+                fail_msg("docs/protocol.md does not show %s key %s", what, quoted);
+        }
+    }
+    free(doc);
+}
+
+/* ---- missing and unknown keys ----------------------------------------- */
+
+/* Pack o again, leaving out the map entry at path drop ("phases.0.jobs.0.bs")
+ * and adding an entry "zz_unknown": [1, {"x": "y"}] to the map at path add
+ * ("" = the top).  Either may be NULL. */
+static void repack(msgpack_packer *pk, const msgpack_object *o, const char *path,
+                   const char *drop, const char *add)
+{
+    char sub[256];
+
+    if (o->type == MSGPACK_OBJECT_MAP) {
+        uint32_t n = o->via.map.size, dropped = 0;
+        int adding = add && strcmp(add, path) == 0;
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object *k = &o->via.map.ptr[i].key;
+            snprintf(sub, sizeof sub, "%s%s%.*s", path, path[0] ? "." : "", (int)k->via.str.size,
+                     k->via.str.ptr);
+            dropped += drop && strcmp(sub, drop) == 0;
+        }
+        msgpack_pack_map(pk, n - dropped + (uint32_t)adding);
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object *k = &o->via.map.ptr[i].key;
+            snprintf(sub, sizeof sub, "%s%s%.*s", path, path[0] ? "." : "", (int)k->via.str.size,
+                     k->via.str.ptr);
+            if (drop && strcmp(sub, drop) == 0)
+                continue;
+            msgpack_pack_object(pk, *k);
+            repack(pk, &o->via.map.ptr[i].val, sub, drop, add);
+        }
+        if (adding) {
+            msgpack_pack_str_with_body(pk, "zz_unknown", 10);
+            msgpack_pack_array(pk, 2);
+            msgpack_pack_uint8(pk, 1);
+            msgpack_pack_map(pk, 1);
+            msgpack_pack_str_with_body(pk, "x", 1);
+            msgpack_pack_str_with_body(pk, "y", 1);
+        }
+        return;
+    }
+    if (o->type == MSGPACK_OBJECT_ARRAY) {
+        msgpack_pack_array(pk, o->via.array.size);
+        for (uint32_t i = 0; i < o->via.array.size; i++) {
+            snprintf(sub, sizeof sub, "%s%s%" PRIu32, path, path[0] ? "." : "", i);
+            repack(pk, &o->via.array.ptr[i], sub, drop, add);
+        }
+        return;
+    }
+    msgpack_pack_object(pk, *o);
+}
+
+/* Decode the sample of type t edited by repack(drop, add). */
+static int decode_edited(enum msg_type t, const char *drop, const char *add, char *err,
+                         size_t errlen)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    struct buf b;
+    size_t n, off = 0;
+    const char *p;
+    int rc;
+
+    encode_sample(t, &b);
+    p = payload_of(&b, &n);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    repack(&pk, &u.data, "", drop, add);
+    err[0] = '\0';
+    rc = decode_as(t, sb.data, sb.size, err, errlen);
+    msgpack_sbuffer_destroy(&sb);
+    msgpack_unpacked_destroy(&u);
+    buf_free(&b);
+    return rc;
+}
+
+static int is_optional(const char *type, const char *key)
+{
+    char full[128];
+
+    snprintf(full, sizeof full, "%s.%s", type, key);
+    for (size_t i = 0; i < sizeof optional_keys / sizeof optional_keys[0]; i++)
+        if (strcmp(optional_keys[i], full) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every key of what (at prefix inside a message of type t): dropped, a
+ * required one is rejected naming it, an optional one is not. */
+static void check_drops(enum msg_type t, const char *what, const char *prefix)
+{
+    char keys[2048], *save = NULL, err[512], path[256], want[160];
+
+    snprintf(keys, sizeof keys, "%s", pinned_keys(what));
+    for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+        int rc;
+        if (strcmp(k, "type") == 0)
+            continue;          /* without it, it is not a message at all */
+        snprintf(path, sizeof path, "%s%s", prefix, k);
+        rc = decode_edited(t, path, NULL, err, sizeof err);
+        if (is_optional(what, k)) {
+            if (rc != 0)
+                fail_msg("%s without optional '%s': %s", what, path, err);
+            continue;
+        }
+        snprintf(want, sizeof want, "missing key '%s'", k);
+        if (rc != -EBADMSG || !strstr(err, want))
+            fail_msg("%s without '%s': rc %d, '%s'", msg_type_name(t), path, rc, err);
+    }
+}
+
+static void test_contract_missing_keys_rejected(void **state)
+{
+    (void)state;
+    for (int t = 1; t < MSG__COUNT; t++)
+        check_drops((enum msg_type)t, msg_type_name((enum msg_type)t), "");
+    check_drops(MSG_PLAN, "phase", "phases.1.");
+    check_drops(MSG_PLAN, "job", "phases.1.jobs.0.");
+    check_drops(MSG_CLEAN, "job", "phases.0.jobs.0.");
+    /* in an op entry, timeouts and svc are optional */
+    {
+        char err[512];
+        static const char *const req[] = { "ops", "bytes", "errors", "lat" };
+        static const char *const hk[] = { "count", "sum", "min", "max", "runs" };
+        for (size_t i = 0; i < 4; i++) {
+            char path[64];
+            snprintf(path, sizeof path, "stats.read.%s", req[i]);
+            assert_int_equal(decode_edited(MSG_INTERVAL, path, NULL, err, sizeof err), -EBADMSG);
+            assert_non_null(strstr(err, req[i]));
+        }
+        assert_int_equal(decode_edited(MSG_INTERVAL, "stats.read.timeouts", NULL, err, sizeof err), 0);
+        assert_int_equal(decode_edited(MSG_INTERVAL, "stats.read.svc", NULL, err, sizeof err), 0);
+        for (size_t i = 0; i < 5; i++) {
+            char path[64];
+            snprintf(path, sizeof path, "totals.write.lat.%s", hk[i]);
+            assert_int_equal(decode_edited(MSG_PHASE_DONE, path, NULL, err, sizeof err), -EBADMSG);
+            assert_non_null(strstr(err, hk[i]));
+        }
+    }
+}
+
+static void test_contract_unknown_keys_ignored(void **state)
+{
+    static const char *const where[] = { "stats", "stats.read", "stats.read.lat" };
+    char err[512];
+    (void)state;
+
+    for (int t = 1; t < MSG__COUNT; t++) {
+        int rc = decode_edited((enum msg_type)t, NULL, "", err, sizeof err);
+        if (rc != 0)
+            fail_msg("%s with an unknown key: %s", msg_type_name((enum msg_type)t), err);
+    }
+    assert_int_equal(decode_edited(MSG_PLAN, NULL, "phases.0", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PLAN, NULL, "phases.1.jobs.0", err, sizeof err), 0);
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(decode_edited(MSG_INTERVAL, NULL, where[i], err, sizeof err), 0);
+}
+
+/* ---- values that are words on the wire -------------------------------- */
+
+/* The op_set's keys and md_ops' entries (op names), rw, rate_process,
+ * random_distribution and file_service_type travel as these words, taken
+ * from common/ (the plan's and the reports' names): renaming one there
+ * changes the wire. */
+static void expect_words(const char *what, const char *(*name)(unsigned), unsigned n,
+                         const char *want)
+{
+    char got[512];
+    size_t len = 0;
+
+    got[0] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        const char *w = name(i);
+        len += (size_t)snprintf(got + len, sizeof got - len, "%s%s", i ? " " : "", w ? w : "?");
+    }
+    if (strcmp(got, want) != 0)
+        fail_msg("%s words on the wire\n  %s\nthe contract\n  %s", what, got, want);
+}
+
+static const char *op_word(unsigned v) { return op_type_name((enum op_type)v); }
+static const char *rw_word(unsigned v) { return rw_mode_name((enum rw_mode)v); }
+static const char *rate_word(unsigned v) { return rate_process_name((enum rate_process)v); }
+static const char *dist_word(unsigned v) { return rand_dist_name((enum rand_dist)v); }
+static const char *fserv_word(unsigned v) { return file_service_name((enum file_service)v); }
+
+static void test_contract_words(void **state)
+{
+    (void)state;
+    expect_words("op", op_word, OP__COUNT,
+                 "read write create stat open readdir rename unlink mkdir rmdir");
+    expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata");
+    expect_words("rate_process", rate_word, 2, "linear poisson");
+    expect_words("random_distribution", dist_word, 4, "random zipf pareto normal");
+    expect_words("file_service_type", fserv_word, 3, "roundrobin sequential random");
+}
+
+/* ---- the version, before anything else -------------------------------- */
+
+static void pack_kv_str(msgpack_packer *pk, const char *k, const char *v)
+{
+    msgpack_pack_str_with_body(pk, k, strlen(k));
+    msgpack_pack_str_with_body(pk, v, strlen(v));
+}
+
+static void test_contract_version_peek(void **state)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    uint32_t v = 0;
+    char err[256];
+    struct buf b;
+    size_t n;
+    const char *p;
+    (void)state;
+
+    /* a welcome from another version, with keys this one does not know and
+     * without most it requires: still its version */
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    pack_kv_str(&pk, "type", "welcome");
+    pack_kv_str(&pk, "agent_name", "a future key");
+    msgpack_pack_str_with_body(&pk, "version", 7);
+    msgpack_pack_uint32(&pk, 3);
+    assert_int_equal(msg_version_peek(sb.data, sb.size, &v, err, sizeof err), 0);
+    assert_int_equal(v, 3);
+    assert_int_equal(msg_welcome_decode(sb.data, sb.size, &(struct msg_welcome){ 0 }, err,
+                                        sizeof err), -EBADMSG);
+    msgpack_sbuffer_destroy(&sb);
+
+    /* ours, from the encoder */
+    encode_sample(MSG_HELLO, &b);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_version_peek(p, n, &v, err, sizeof err), 0);
+    assert_int_equal(v, PROTO_VERSION);
+    buf_free(&b);
+
+    /* an error from an older peer: no version, 0 */
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 2);
+    pack_kv_str(&pk, "type", "error");
+    pack_kv_str(&pk, "text", "protocol version mismatch: agent speaks 1, coordinator 2");
+    v = 99;
+    assert_int_equal(msg_version_peek(sb.data, sb.size, &v, err, sizeof err), 0);
+    assert_int_equal(v, 0);
+    msgpack_sbuffer_destroy(&sb);
+
+    /* a version that is not a u32, and garbage */
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 2);
+    pack_kv_str(&pk, "type", "hello");
+    pack_kv_str(&pk, "version", "2");
+    assert_int_equal(msg_version_peek(sb.data, sb.size, &v, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "'version'"));
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(msg_version_peek("\x93\x01", 2, &v, err, sizeof err), -EBADMSG);
+}
+
+static void test_contract_version_refusal_text(void **state)
+{
+    char line[256];
+    (void)state;
+
+    msg_version_refusal(line, sizeof line, "agent", "127.0.0.1:7878", 1, "coordinator");
+    assert_string_equal(line, "agent 127.0.0.1:7878 speaks protocol 1, this coordinator "
+                              "2: upgrade one of them");
+    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 3, "agent");
+    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 3, this agent "
+                              "2: upgrade one of them");
+}
+
+/* The error a refusing peer sends: its version travels with the text, and
+ * an error without one (an older peer's) still decodes, as version 0. */
+static void test_contract_error_version_optional(void **state)
+{
+    struct msg_error in, out;
+    struct buf b;
+    char err[256];
+    size_t n;
+    const char *p;
+    (void)state;
+
+    memset(&in, 0, sizeof in);
+    snprintf(in.text, sizeof in.text, "protocol version mismatch: agent speaks 2, coordinator 3");
+    in.version = PROTO_VERSION;
+    buf_init(&b);
+    msg_error_refusal_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_error_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.version, PROTO_VERSION);
+    assert_string_equal(out.text, in.text);
+    buf_free(&b);
+    assert_int_equal(decode_edited(MSG_ERROR, "version", NULL, err, sizeof err), 0);
+
+    /* any other error never carries one, whatever the struct holds */
+    in.version = 0xdeadbeef;
+    snprintf(in.text, sizeof in.text, "plan refused: no");
+    buf_init(&b);
+    msg_error_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_error_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.version, 0);
+    assert_null(memmem(p, n, "version", 7));
+    buf_free(&b);
+}
+
+/* Each test starts from the full samples, whatever the last one left. */
+static int reset_samples(void **state)
+{
+    (void)state;
+    sample_error_version = PROTO_VERSION;
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_contract_golden_bytes, reset_samples),
+        cmocka_unit_test_setup(test_contract_keys_per_message, reset_samples),
+        cmocka_unit_test_setup(test_contract_doc_lists_every_key, reset_samples),
+        cmocka_unit_test_setup(test_contract_missing_keys_rejected, reset_samples),
+        cmocka_unit_test_setup(test_contract_unknown_keys_ignored, reset_samples),
+        cmocka_unit_test_setup(test_contract_words, reset_samples),
+        cmocka_unit_test_setup(test_contract_version_peek, reset_samples),
+        cmocka_unit_test_setup(test_contract_version_refusal_text, reset_samples),
+        cmocka_unit_test_setup(test_contract_error_version_optional, reset_samples),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
