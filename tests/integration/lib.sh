@@ -49,4 +49,4 @@ py() { python3 - "$@" || fail "assertion failed (see above)"; }
 
 # check_merge RESULT.json RW BS [MIN_OPS [MIN_S MAX_S]]: the merge contract
 # (py/check_merge.py); fails the test if it does not hold
-check_merge() { python3 "$(dirname "${BASH_SOURCE[0]}")/py/check_merge.py" "$@" || fail "merge contract broken in $1"; }
+check_merge() { python3 "$ROOT/tests/integration/py/check_merge.py" "$@" || fail "merge contract broken in $1"; }
