@@ -40,13 +40,29 @@ static uint32_t all_block_sizes(const struct compare *c, uint64_t *bs, uint32_t 
     return n;
 }
 
+/* 1 when input j's phase of row r belongs in the seeds' cell (t, random, bs). */
+static int matrix_fits(const struct compare *c, uint32_t r, uint32_t j, enum op_type t, int random, uint64_t bs)
+{
+    const struct run_result *rr = &c->sets[j].reps[0];
+    const struct phase_result *ph;
+    int i = c->rows[r].idx[j];
+
+    if (i < 0 || (uint32_t)i >= rr->nphases)
+        return 0;
+    ph = &rr->phases[i];
+    return ph->finished && ph->bs == bs && !rw_mode_random(ph->rw) == !random && ph->totals.op[t].ops > 0;
+}
+
+/* An input may hold several phases for one cell (two 4k randreads with
+ * different names or depths); the cell takes the first row that every
+ * input has, so one column compares the same phase across targets, and
+ * only without such a row an unmatched one. */
 int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs)
 {
-    int i = result_matrix_phase(&c->sets[j].reps[0], t, random, bs);
-
-    for (uint32_t r = 0; i >= 0 && r < c->nrows; r++)
-        if (c->rows[r].idx[j] == i)
-            return (int)r;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t r = 0; r < c->nrows; r++)
+            if ((pass == 1 || c->rows[r].nmissing == 0) && matrix_fits(c, r, j, t, random, bs))
+                return (int)r;
     return -1;
 }
 
