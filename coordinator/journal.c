@@ -32,6 +32,7 @@ struct journal *journal_open(const char *path, const char *label)
     j = xcalloc(1, sizeof *j);
     j->f = f;
     snprintf(j->label, sizeof j->label, "%s", label ? label : "");
+    result_clean_utf8(j->label);     /* as the result's (main.c) */
     return j;
 }
 
@@ -493,6 +494,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         plan_free(&p);
         r->started_unix = (int64_t)started;
         snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
+        result_clean_utf8(r->label);
         json_array_foreach(agents, i, a) {
             struct agent_info *ai = &r->agents[i];
             uint64_t v;

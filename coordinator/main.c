@@ -759,8 +759,10 @@ next_repetition:
                              : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", jpath);
     live_free(live);
-    if (c.label)
+    if (c.label) {
         snprintf(res.label, sizeof res.label, "%s", c.label);
+        result_clean_utf8(res.label);    /* printed, and re-rendered alike from the files */
+    }
     /* what was measured is reported, even when the run failed later; a
      * run that failed before any phase started measured nothing, and its
      * one-line error (below) says all */

@@ -101,7 +101,7 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
     }
     if (v) {
         snprintf(s->target, sizeof s->target, "%s", json_string_value(v));
-        result_clean_text(s->target);
+        result_clean_utf8(s->target);
     }
     v = json_object_get(root, "interrupted");
     if (v && !json_is_boolean(v))
