@@ -98,6 +98,20 @@ int cmd_report_fio_on_stdout(const struct report_outputs *o)
     return o->fio_formats && !o->output;
 }
 
+int cmd_stdout_status(const char *cmd, int status)
+{
+    int flushed;
+
+    errno = 0;
+    flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout))
+        return status;
+    /* an earlier write's errno is gone by now: only fflush's is known */
+    fprintf(stderr, "nfstorm: %s: cannot write the report to stdout: %s\n", cmd,
+            !flushed && errno ? strerror(errno) : "a write failed (a full disk or a closed pipe?)");
+    return status ? status : 1;
+}
+
 static int close_checked(FILE *f, const char *path)
 {
     int bad = ferror(f);
@@ -404,7 +418,7 @@ static void compare_render(FILE *f, enum compare_format fmt, const struct compar
     case CMP_FMT_CSV: compare_csv(f, c, paths); break;
     case CMP_FMT_HTML: compare_html(f, c, paths, unit_base); break;
     case CMP_FMT_JSON:
-        if (compare_json(f, c, paths) < 0) {
+        if (compare_json(f, c, paths) < 0 && !ferror(f)) {   /* a write error: cmd_stdout_status */
             fprintf(stderr, "nfstorm: %s: cannot build the compare JSON (out of memory, or a label or "
                     "file name is not UTF-8)\n", where);
             *status = 1;

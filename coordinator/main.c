@@ -842,7 +842,7 @@ out:
 
 static int cmd_report_signalled(int argc, char **argv)
 {
-    int status = cmd_report_main(argc, argv, &defer_signals);
+    int status = cmd_stdout_status("report", cmd_report_main(argc, argv, &defer_signals));
     if (late_signal && status == 0)
         status = die(130, "SIG%s while writing: the files were finished", sigabbrev_np(late_signal));
     return status;
@@ -866,7 +866,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "report") == 0)
         return cmd_report_signalled(argc - 2, argv + 2);
     if (strcmp(argv[1], "compare") == 0)
-        return cmd_compare_main(argc - 2, argv + 2);
+        return cmd_stdout_status("compare", cmd_compare_main(argc - 2, argv + 2));
     if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "clean") == 0) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
