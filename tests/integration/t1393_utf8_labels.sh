@@ -5,7 +5,8 @@
 # re-render was not what the run printed.  Now well-formed UTF-8 is kept
 # (JSON record, argv, text, compare in every format) and control bytes, a
 # bidi override and malformed bytes become '?' alike in the run's output
-# and in the re-render from the JSON and from the journal.  (A label with a
+# and in the re-render from the JSON and from the journal; compare's "what
+# differs" cuts long values at a character and aligns in characters.  (A label with a
 # stray byte lost the whole JSON result: "cannot write the JSON result".)
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
@@ -51,5 +52,29 @@ hdr, row = t[h + 1], t[h + 2]
 val = re.split(r" {2,}", row.strip())[4]
 assert hdr.index(tgt) == row.index("  " + val) + 2, (hdr, row)
 assert hdr.index("plain") == row.index("  " + re.split(r" {2,}", row.strip())[5]) + 2, (hdr, row)
+PY
+# "what differs": a 45-character target in Greek is cut at 40 characters
+# (never inside a character: the text stays UTF-8) and the columns line up
+# counted in characters
+LONG=$(printf 'Δ%.0s' $(seq 45))
+timeout 60 "$NFSTORM" run --local 1 --quiet --target "$LONG" --json "$T/l.json" --directory="$D" --name=r \
+  --rw=randread --bs=4k --size=4m --runtime=300ms --time_based >"$T/l.txt" 2>&1 || fail "run l: $(cat "$T/l.txt")"
+timeout 20 "$NFSTORM" compare "$T/l.json" "$T/u.json" "$T/p.json" >"$T/c3.text" 2>"$T/c.err" || fail "compare 3: $(cat "$T/c.err")"
+py "$T/c3.text" "$TGT" <<'PY'
+import sys, re
+raw = open(sys.argv[1], "rb").read()
+t = raw.decode("utf-8").split("\n")          # raises on a cut character
+i = t.index("what differs between the runs:")
+block = []
+for l in t[i + 1:]:
+    if not l.startswith("  "): break
+    block.append(l)
+tgt = [l for l in block if l.startswith("  target ")][0]
+cut = "\u0394" * 37 + "..."
+assert cut in tgt and "\u0394" * 38 not in tgt, tgt
+hdr = block[0]
+assert hdr.index("\u0394" * 37) == tgt.index(cut), (hdr, tgt)
+assert hdr.index(sys.argv[2]) == tgt.index(sys.argv[2]), (hdr, tgt)
+assert hdr.index("plain") == tgt.index("plain"), (hdr, tgt)
 PY
 echo "utf-8 labels ok"
