@@ -701,8 +701,10 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
-    if (c.target)
+    if (c.target) {
         snprintf(set.target, sizeof set.target, "%s", c.target);
+        result_clean_utf8(set.target);    /* as each repetition's record has it */
+    }
 next_repetition:
     /* --repeat: each repetition is a whole run (its record, journal and
      * files); the set is written once it ends (repeat_run_finish) */
