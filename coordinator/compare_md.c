@@ -176,16 +176,30 @@ static void phases_table(FILE *out, const struct compare *c, int base)
     text_table_free(&t);
 }
 
-/* Markdown cell: '|' would end the cell, a newline the row. */
+/* Markdown cell: punctuation escaped (text_table_md_special), a newline
+ * would end the row. */
 static void md_cell(FILE *out, const char *v)
 {
     fputs(" ", out);
-    for (; *v; v++)
-        if (*v == '|')
-            fputs("\\|", out);
-        else
-            fputc(*v == '\n' ? ' ' : *v, out);
+    for (; *v; v++) {
+        if (text_table_md_special(*v))
+            fputc('\\', out);
+        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);
+    }
     fputs(" |", out);
+}
+
+/* A label as a Markdown code span (shown as typed, never interpreted): a
+ * label holding a backtick gets a longer fence, as CommonMark allows. */
+static void md_code(FILE *out, const char *v)
+{
+    const char *fence = strchr(v, '`') ? (strstr(v, "``") ? "```" : "``") : "`";
+    const char *pad = strcmp(fence, "`") ? " " : "";
+
+    fprintf(out, "%s%s", fence, pad);
+    for (; *v; v++)
+        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);   /* a file name may hold one */
+    fprintf(out, "%s%s", pad, fence);
 }
 
 /* What differs between the inputs' records (run_record.h). */
@@ -219,9 +233,13 @@ void compare_md(FILE *out, const struct compare *c, const char *const *paths, in
     int base = unit_base == 1000 ? 1000 : 1024;
 
     fprintf(out, "## nfstorm compare\n\nInputs (the first is the baseline):\n\n");
-    for (uint32_t j = 0; j < c->nruns; j++)
-        fprintf(out, "%u. `%s`: %s, %u repetition%s\n", j + 1, c->labels[j], paths[j], c->sets[j].n,
-                c->sets[j].n == 1 ? "" : "s");
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        fprintf(out, "%u. ", j + 1);
+        md_code(out, c->labels[j]);
+        fprintf(out, ": ");
+        md_code(out, paths[j]);
+        fprintf(out, ", %u repetition%s\n", c->sets[j].n, c->sets[j].n == 1 ? "" : "s");
+    }
     differences(out, c);
     fprintf(out, "\n### IOPS and bandwidth by block size\n\n");
     seeds_table(out, c, base);

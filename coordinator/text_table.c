@@ -60,13 +60,22 @@ static const char *cell(const struct text_table *t, uint32_t r, uint32_t c)
     return s ? s : "";
 }
 
-/* A Markdown cell's printed width: each '|' is written as "\\|". */
+/* Markdown punctuation a cell escapes with a backslash: '|' would end the
+ * cell; '<' '>' would open raw HTML (a target "<img onerror=...>" runs in
+ * a renderer that allows HTML), '[' ']' a link, '`' '*' '_' code or
+ * emphasis; '\\' itself so that the escapes stay escapes. */
+int text_table_md_special(char c)
+{
+    return c && strchr("|\\<>[]`*_", c) != NULL;
+}
+
+/* A Markdown cell's printed width: each escaped character takes two. */
 static size_t md_width(const char *s)
 {
     size_t n = text_table_width(s);
 
     for (; *s; s++)
-        n += *s == '|';
+        n += text_table_md_special(*s);
     return n;
 }
 
@@ -106,16 +115,15 @@ void text_table_print(FILE *out, const struct text_table *t, const char *indent)
     free(w);
 }
 
-/* '|' would end the cell, a line break the row. */
+/* text_table_md_special characters escaped; a line break would end the row. */
 static void md_cell(FILE *out, const char *s, size_t w)
 {
     size_t n = md_width(s);
 
     for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else
-            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+        if (text_table_md_special(*s))
+            fputc('\\', out);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
     }
     fprintf(out, "%*s", (int)(w > n ? w - n : 0), "");
 }

@@ -6,6 +6,8 @@
 # 2. Targets with '|' (escaped "\|" in Markdown) keep the table's columns
 #    aligned: every line of a table has its '|' separators at the same
 #    offsets.
+#    Markdown punctuation in labels (<, [, `, *, _, \\) is escaped in cells
+#    and labels with a backtick get a longer code-span fence.
 # 3. --labels with a line break or an escape byte is refused (exit 2, one
 #    line naming the byte), not printed into the Markdown row or terminal.
 # 4. --unit-base takes exactly 1024 or 1000 in compare and in report
@@ -53,6 +55,32 @@ v, s = re.match(r"([0-9.]+)([kMG]?)$", got).groups()
 scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[s]
 assert abs(float(v) * scale - want_r4) <= 0.01 * want_r4, "seeds cell %s is not r4's %.0f (warm: %.0f)" % (got, want_r4, want_warm)
 assert abs(float(re.match(r"([0-9.]+)", rows["gp\\|2"][3]).group(1)) * {"": 1, "k": 1e3, "M": 1e6}[re.match(r"[0-9.]+([kM]?)", rows["gp\\|2"][3]).group(1)] - iops(A, "r4")) <= 0.01 * iops(A, "r4")
+PY
+
+# Markdown punctuation in labels is escaped, never interpreted: raw HTML
+# (a target "<img onerror=...>" ran in a renderer that allows HTML), links,
+# code, emphasis; a label with a backtick gets a longer code-span fence
+timeout 20 "$NFSTORM" compare "$A" "$B" --format md --labels '<img src=x onerror=alert(1)>,[a](u)`b*_|c\' \
+  >"$T/h.md" 2>"$T/c.err" || fail "compare md hostile labels: $(cat "$T/c.err")"
+py "$T/h.md" <<'PY'
+import sys, re
+md = open(sys.argv[1]).read()
+L1, L2 = "<img src=x onerror=alert(1)>", "[a](u)`b*_|c\\"
+E1, E2 = r"\<img src=x onerror=alert(1)\>", r"\[a\](u)\`b\*\_\|c\\"
+assert "1. `%s`: `" % L1 in md, md[:400]
+assert "2. `` %s ``: `" % L2 in md, md[:400]
+rows = [l for l in md.split("\n") if l.startswith("| ")]
+seeds = md.split("### IOPS and bandwidth by block size", 1)[1].split("###", 1)[0]
+body = [l for l in seeds.split("\n") if l.startswith("| ")][2:]
+assert body[0].startswith("| " + E1 + " ") and body[1].startswith("| " + E2 + " "), body
+# outside code spans no '<' is left unescaped, in any table
+for l in rows:
+    assert not re.search(r"(?<!\\)<", l), l
+    assert not re.search(r"(?<!\\)\[", l), l
+# every table still aligned: separators at the same offsets on each line
+def seps(l): return [m.start() for m in re.finditer(r"(?<!\\)\|", l.replace("\\\\", "xx"))]
+tbl = [l for l in seeds.split("\n") if l.startswith("|")]
+assert all(seps(l) == seps(tbl[0]) for l in tbl), "\n".join(tbl)
 PY
 
 refuse() {  # NAME REGEX ARGS...: exit 2, one line matching REGEX, nothing on stdout
