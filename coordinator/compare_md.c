@@ -189,17 +189,28 @@ static void md_cell(FILE *out, const char *v)
     fputs(" |", out);
 }
 
-/* A label as a Markdown code span (shown as typed, never interpreted): a
- * label holding a backtick gets a longer fence, as CommonMark allows. */
+/* A label as a Markdown code span (shown as typed, never interpreted): the
+ * fence is one backtick longer than the longest run of them in v, padded
+ * with a blank when v holds one, as CommonMark allows. */
 static void md_code(FILE *out, const char *v)
 {
-    const char *fence = strchr(v, '`') ? (strstr(v, "``") ? "```" : "``") : "`";
-    const char *pad = strcmp(fence, "`") ? " " : "";
+    size_t run = 0, longest = 0;
 
-    fprintf(out, "%s%s", fence, pad);
+    for (const char *p = v; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', out);
+    if (longest)
+        fputc(' ', out);
     for (; *v; v++)
         fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);   /* a file name may hold one */
-    fprintf(out, "%s%s", pad, fence);
+    if (longest)
+        fputc(' ', out);
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', out);
 }
 
 /* What differs between the inputs' records (run_record.h). */
