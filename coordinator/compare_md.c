@@ -12,32 +12,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xmalloc.h"
 #include "coordinator/text_table.h"
 
-#define MD_MAX_BS 16
-
-/* The distinct block sizes of every input's finished phases, ascending. */
-static uint32_t all_block_sizes(const struct compare *c, uint64_t *bs, uint32_t max)
+/* The distinct block sizes of every input's finished phases, ascending,
+ * in a fresh array (*n of them): every size a column, none dropped (a cap
+ * here once hid the 17th size's phases from the table). */
+static uint64_t *all_block_sizes(const struct compare *c, uint32_t *n)
 {
-    uint32_t n = 0;
+    uint64_t *bs = NULL;
+    uint32_t cap = 0;
 
+    *n = 0;
     for (uint32_t j = 0; j < c->nruns; j++) {
-        uint64_t one[MD_MAX_BS];
-        uint32_t k = result_block_sizes(&c->sets[j].reps[0], one, MD_MAX_BS);
+        const struct run_result *r = &c->sets[j].reps[0];
 
-        for (uint32_t a = 0; a < k; a++) {
+        for (uint32_t i = 0; i < r->nphases; i++) {
+            uint64_t b = r->phases[i].bs;
             uint32_t p;
 
-            for (p = 0; p < n && bs[p] < one[a]; p++)
-                ;
-            if ((p < n && bs[p] == one[a]) || n == max)
+            if (!r->phases[i].finished)
                 continue;
-            memmove(&bs[p + 1], &bs[p], (n - p) * sizeof(*bs));
-            bs[p] = one[a];
-            n++;
+            for (p = 0; p < *n && bs[p] < b; p++)
+                ;
+            if (p < *n && bs[p] == b)
+                continue;
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                bs = xrealloc(bs, cap * sizeof(*bs));
+            }
+            memmove(&bs[p + 1], &bs[p], (*n - p) * sizeof(*bs));
+            bs[p] = b;
+            (*n)++;
         }
     }
-    return n;
+    return bs;
 }
 
 /* 1 when input j's phase of row r belongs in the seeds' cell (t, random, bs). */
@@ -90,13 +99,15 @@ static void matrix_cell(char *buf, size_t len, const struct compare *c, uint32_t
 static void seeds_table(FILE *out, const struct compare *c, int base)
 {
     static const char *const rw[2] = { "read", "write" }, *const rs[2] = { "rand", "seq" };
-    uint64_t bs[MD_MAX_BS];
-    uint32_t nbs = all_block_sizes(c, bs, MD_MAX_BS), r;
+    uint32_t nbs, r;
+    uint64_t *bs = all_block_sizes(c, &nbs);
     struct text_table t;
     char buf[112];
 
-    if (nbs == 0)
+    if (nbs == 0) {
+        free(bs);
         return;
+    }
     text_table_init(&t, 3 + 2 * nbs);
     r = text_table_row(&t);
     text_table_set(&t, r, 0, "target");
@@ -137,6 +148,7 @@ static void seeds_table(FILE *out, const struct compare *c, int base)
     else
         fprintf(out, "(no read or write phases)\n");
     text_table_free(&t);
+    free(bs);
 }
 
 static void phases_table(FILE *out, const struct compare *c, int base)
