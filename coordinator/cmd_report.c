@@ -98,6 +98,20 @@ int cmd_report_fio_on_stdout(const struct report_outputs *o)
     return o->fio_formats && !o->output;
 }
 
+int cmd_stdout_status(const char *cmd, int status)
+{
+    int flushed;
+
+    errno = 0;
+    flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout))
+        return status;
+    /* an earlier write's errno is gone by now: only fflush's is known */
+    fprintf(stderr, "nfstorm: %s: cannot write the report to stdout: %s\n", cmd,
+            !flushed && errno ? strerror(errno) : "a write failed (a full disk or a closed pipe?)");
+    return status ? status : 1;
+}
+
 static int close_checked(FILE *f, const char *path)
 {
     int bad = ferror(f);
@@ -246,10 +260,17 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             return 2;
         if (rc == 1)
             continue;
-        if (strcmp(argv[i], "--unit-base=1000") == 0 ||
-            (strcmp(argv[i], "--unit-base") == 0 && i + 1 < argc && strcmp(argv[i + 1], "1000") == 0)) {
-            o.unit_base = 1000;
-            i += argv[i][11] == '\0';
+        if (strcmp(argv[i], "--unit-base") == 0 || strncmp(argv[i], "--unit-base=", 12) == 0) {
+            int bad = 0;
+            const char *v = cmd_opt_value("--unit-base", argc, argv, &i, &bad);
+
+            if (!v)
+                return 2;
+            if (strcmp(v, "1000") != 0 && strcmp(v, "1024") != 0) {
+                fprintf(stderr, "nfstorm: report: --unit-base: bad value '%s' (want 1024 or 1000)\n", v);
+                return 2;
+            }
+            o.unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
         } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
             json_out = argv[++i];
         } else if (strcmp(argv[i], "--repetition") == 0 || strncmp(argv[i], "--repetition=", 13) == 0) {
@@ -362,6 +383,14 @@ static int compare_split_labels(const char *arg, uint32_t n, char **labels)
             fprintf(stderr, "nfstorm: compare: --labels: name %u is empty ('%s')\n", k + 1, arg);
             goto bad;
         }
+        for (size_t b = 0; b < len; b++)
+            if ((unsigned char)s[b] < 0x20 || s[b] == 0x7f) {
+                /* a line break would split a Markdown or text row, an
+                 * escape sequence would reach the reader's terminal */
+                fprintf(stderr, "nfstorm: compare: --labels: name %u has a control character (byte 0x%02x)\n",
+                        k + 1, (unsigned char)s[b]);
+                goto bad;
+            }
         if (k < n)
             labels[k] = strndup(s, len);
         k++;
@@ -389,7 +418,7 @@ static void compare_render(FILE *f, enum compare_format fmt, const struct compar
     case CMP_FMT_CSV: compare_csv(f, c, paths); break;
     case CMP_FMT_HTML: compare_html(f, c, paths, unit_base); break;
     case CMP_FMT_JSON:
-        if (compare_json(f, c, paths) < 0) {
+        if (compare_json(f, c, paths) < 0 && !ferror(f)) {   /* a write error: cmd_stdout_status */
             fprintf(stderr, "nfstorm: %s: cannot build the compare JSON (out of memory, or a label or "
                     "file name is not UTF-8)\n", where);
             *status = 1;
@@ -424,8 +453,14 @@ int cmd_compare_main(int argc, char **argv)
                 status = 2;
                 goto out;
             }
-        } else if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad)))
+        } else if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad))) {
+            if (strcmp(v, "1000") != 0 && strcmp(v, "1024") != 0) {
+                fprintf(stderr, "nfstorm: compare: --unit-base: bad value '%s' (want 1024 or 1000)\n", v);
+                status = 2;
+                goto out;
+            }
             unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
+        }
         else if (bad || argv[i][0] == '-') {
             if (!bad)
                 fprintf(stderr, "nfstorm: compare: unknown option '%s'\n", argv[i]);

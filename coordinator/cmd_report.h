@@ -35,6 +35,11 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i);
 int report_parse_agent_rows(const char *v, uint32_t *rows);
 /* 1 when the fio formats replace the text report on stdout. */
 int cmd_report_fio_on_stdout(const struct report_outputs *o);
+/* After command cmd ("report", "compare") wrote to stdout: flush it; when
+ * that or an earlier write failed (a full disk, a closed pipe), print one
+ * line saying so and return 1 in place of a 0 status (an output that
+ * could not be written fails the command, as it fails a run); else status. */
+int cmd_stdout_status(const char *cmd, int status);
 /* Write every requested output of r.  0, or 1 after printing a one-line
  * error per output that failed. */
 int cmd_report_write(const struct report_outputs *o, const struct run_result *r);

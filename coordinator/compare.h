@@ -124,8 +124,10 @@ void compare_cells_header(struct text_table *t, uint32_t row, uint32_t col, cons
 void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c,
                         uint32_t ri, int op, int m, int base);
 
-/* The seeds' table cell: the row input j's first repetition reports for op
- * type t, random or sequential, at bs (result_matrix_phase), or -1. */
+/* The seeds' table cell: the row whose phase in input j's first repetition
+ * ran op type t, random or sequential, at bs (as result_matrix_phase);
+ * rows every input has come first, so all inputs show the same phase; -1
+ * if none. */
 int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs);
 
 /* The formats.  paths[j] is input j's file name. */

@@ -22,7 +22,6 @@
 #include "coordinator/svg.h"
 #include "coordinator/text_table.h"
 
-#define HTML_MAX_BS 16
 #define LABEL_MAX 18          /* characters per label line */
 #define CHAR_PX 6.6           /* average glyph width at the 11 px label font */
 #define BAR_PX 16.0
@@ -317,8 +316,10 @@ static void differences(FILE *out, const struct compare *c)
 void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
-    uint64_t bs[HTML_MAX_BS];
-    uint32_t nbs = facet_sizes(c, bs, HTML_MAX_BS);
+    /* a facet for every block size (at most one per row): a fixed cap
+     * once left the 17th size's phases without charts */
+    uint64_t *bs = xcalloc(c->nrows ? c->nrows : 1, sizeof(*bs));
+    uint32_t nbs = facet_sizes(c, bs, c->nrows);
 
     svg_page_begin(out, "nfstorm compare");
     fprintf(out, "<style>\n.cgrid{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}\n"
@@ -350,4 +351,5 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
     for (uint32_t i = 0; i < c->nrows; i++)
         phase_table(out, c, i, base);
     svg_page_end(out);
+    free(bs);
 }

@@ -12,41 +12,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xmalloc.h"
 #include "coordinator/text_table.h"
 
-#define MD_MAX_BS 16
-
-/* The distinct block sizes of every input's finished phases, ascending. */
-static uint32_t all_block_sizes(const struct compare *c, uint64_t *bs, uint32_t max)
+/* The distinct block sizes of every input's finished phases, ascending,
+ * in a fresh array (*n of them): every size a column, none dropped (a cap
+ * here once hid the 17th size's phases from the table). */
+static uint64_t *all_block_sizes(const struct compare *c, uint32_t *n)
 {
-    uint32_t n = 0;
+    uint64_t *bs = NULL;
+    uint32_t cap = 0;
 
+    *n = 0;
     for (uint32_t j = 0; j < c->nruns; j++) {
-        uint64_t one[MD_MAX_BS];
-        uint32_t k = result_block_sizes(&c->sets[j].reps[0], one, MD_MAX_BS);
+        const struct run_result *r = &c->sets[j].reps[0];
 
-        for (uint32_t a = 0; a < k; a++) {
+        for (uint32_t i = 0; i < r->nphases; i++) {
+            uint64_t b = r->phases[i].bs;
             uint32_t p;
 
-            for (p = 0; p < n && bs[p] < one[a]; p++)
-                ;
-            if ((p < n && bs[p] == one[a]) || n == max)
+            if (!r->phases[i].finished)
                 continue;
-            memmove(&bs[p + 1], &bs[p], (n - p) * sizeof(*bs));
-            bs[p] = one[a];
-            n++;
+            for (p = 0; p < *n && bs[p] < b; p++)
+                ;
+            if (p < *n && bs[p] == b)
+                continue;
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                bs = xrealloc(bs, cap * sizeof(*bs));
+            }
+            memmove(&bs[p + 1], &bs[p], (*n - p) * sizeof(*bs));
+            bs[p] = b;
+            (*n)++;
         }
     }
-    return n;
+    return bs;
 }
 
+/* 1 when input j's phase of row r belongs in the seeds' cell (t, random, bs). */
+static int matrix_fits(const struct compare *c, uint32_t r, uint32_t j, enum op_type t, int random, uint64_t bs)
+{
+    const struct run_result *rr = &c->sets[j].reps[0];
+    const struct phase_result *ph;
+    int i = c->rows[r].idx[j];
+
+    if (i < 0 || (uint32_t)i >= rr->nphases)
+        return 0;
+    ph = &rr->phases[i];
+    return ph->finished && ph->bs == bs && !rw_mode_random(ph->rw) == !random && ph->totals.op[t].ops > 0;
+}
+
+/* An input may hold several phases for one cell (two 4k randreads with
+ * different names or depths); the cell takes the first row that every
+ * input has, so one column compares the same phase across targets, and
+ * only without such a row an unmatched one. */
 int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs)
 {
-    int i = result_matrix_phase(&c->sets[j].reps[0], t, random, bs);
-
-    for (uint32_t r = 0; i >= 0 && r < c->nrows; r++)
-        if (c->rows[r].idx[j] == i)
-            return (int)r;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t r = 0; r < c->nrows; r++)
+            if ((pass == 1 || c->rows[r].nmissing == 0) && matrix_fits(c, r, j, t, random, bs))
+                return (int)r;
     return -1;
 }
 
@@ -74,13 +99,15 @@ static void matrix_cell(char *buf, size_t len, const struct compare *c, uint32_t
 static void seeds_table(FILE *out, const struct compare *c, int base)
 {
     static const char *const rw[2] = { "read", "write" }, *const rs[2] = { "rand", "seq" };
-    uint64_t bs[MD_MAX_BS];
-    uint32_t nbs = all_block_sizes(c, bs, MD_MAX_BS), r;
+    uint32_t nbs, r;
+    uint64_t *bs = all_block_sizes(c, &nbs);
     struct text_table t;
     char buf[112];
 
-    if (nbs == 0)
+    if (nbs == 0) {
+        free(bs);
         return;
+    }
     text_table_init(&t, 3 + 2 * nbs);
     r = text_table_row(&t);
     text_table_set(&t, r, 0, "target");
@@ -121,6 +148,7 @@ static void seeds_table(FILE *out, const struct compare *c, int base)
     else
         fprintf(out, "(no read or write phases)\n");
     text_table_free(&t);
+    free(bs);
 }
 
 static void phases_table(FILE *out, const struct compare *c, int base)
@@ -160,16 +188,41 @@ static void phases_table(FILE *out, const struct compare *c, int base)
     text_table_free(&t);
 }
 
-/* Markdown cell: '|' would end the cell, a newline the row. */
+/* Markdown cell: punctuation escaped (text_table_md_special), a newline
+ * would end the row. */
 static void md_cell(FILE *out, const char *v)
 {
     fputs(" ", out);
-    for (; *v; v++)
-        if (*v == '|')
-            fputs("\\|", out);
-        else
-            fputc(*v == '\n' ? ' ' : *v, out);
+    for (; *v; v++) {
+        if (text_table_md_special(*v))
+            fputc('\\', out);
+        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);
+    }
     fputs(" |", out);
+}
+
+/* A label as a Markdown code span (shown as typed, never interpreted): the
+ * fence is one backtick longer than the longest run of them in v, padded
+ * with a blank when v holds one, as CommonMark allows. */
+static void md_code(FILE *out, const char *v)
+{
+    size_t run = 0, longest = 0;
+
+    for (const char *p = v; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', out);
+    if (longest)
+        fputc(' ', out);
+    for (; *v; v++)
+        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);   /* a file name may hold one */
+    if (longest)
+        fputc(' ', out);
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', out);
 }
 
 /* What differs between the inputs' records (run_record.h). */
@@ -203,9 +256,13 @@ void compare_md(FILE *out, const struct compare *c, const char *const *paths, in
     int base = unit_base == 1000 ? 1000 : 1024;
 
     fprintf(out, "## nfstorm compare\n\nInputs (the first is the baseline):\n\n");
-    for (uint32_t j = 0; j < c->nruns; j++)
-        fprintf(out, "%u. `%s`: %s, %u repetition%s\n", j + 1, c->labels[j], paths[j], c->sets[j].n,
-                c->sets[j].n == 1 ? "" : "s");
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        fprintf(out, "%u. ", j + 1);
+        md_code(out, c->labels[j]);
+        fprintf(out, ": ");
+        md_code(out, paths[j]);
+        fprintf(out, ", %u repetition%s\n", c->sets[j].n, c->sets[j].n == 1 ? "" : "s");
+    }
     differences(out, c);
     fprintf(out, "\n### IOPS and bandwidth by block size\n\n");
     seeds_table(out, c, base);

@@ -32,6 +32,7 @@ struct journal *journal_open(const char *path, const char *label)
     j = xcalloc(1, sizeof *j);
     j->f = f;
     snprintf(j->label, sizeof j->label, "%s", label ? label : "");
+    result_clean_utf8(j->label);     /* as the result's (main.c) */
     return j;
 }
 
@@ -141,14 +142,23 @@ int journal_record_end(struct journal *j, const struct run_record *rec)
     return j->error;
 }
 
+/* The header and record open every journal: written before the first
+ * line of any kind, so a run that ends before its first phase (an agent
+ * unreachable, a plan refused, lost in the handshake) still leaves a
+ * journal `nfstorm report` reads, as the JSON result has them. */
+static void ensure_header(struct journal *j, const struct run_result *r)
+{
+    if (j->header_done)
+        return;
+    write_header(j, r);
+    if (j->record)
+        write_record(j, r);
+}
+
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
-    if (!j->header_done) {
-        write_header(j, r);
-        if (j->record)
-            write_record(j, r);
-    }
+    ensure_header(j, r);
     write_storage(j, r, phase);
     /* the phase was started, at t0 (coordinator clock): each agent's start
      * lag is its first op against it */
@@ -183,6 +193,7 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
 static void on_agent_lost(void *arg, const struct run_result *r, uint32_t agent, const char *why)
 {
     struct journal *j = arg;
+    ensure_header(j, r);
     put(j, json_pack("{sssIsfss}", "type", "lost", "agent", (json_int_t)agent,
                      "at_s", r->agents[agent].lost_at_s, "why", why));
 }
@@ -191,7 +202,7 @@ static void on_agent_error(void *arg, const struct run_result *r, uint32_t phase
                            const char *text)
 {
     struct journal *j = arg;
-    (void)r;
+    ensure_header(j, r);
     put(j, json_pack("{sssIsIss}", "type", "error", "phase", (json_int_t)phase, "agent", (json_int_t)agent,
                      "text", text));
 }
@@ -199,6 +210,7 @@ static void on_agent_error(void *arg, const struct run_result *r, uint32_t phase
 static void on_run_end(void *arg, const struct run_result *r)
 {
     struct journal *j = arg;
+    ensure_header(j, r);
     put(j, json_pack("{sssssIsfss}", "type", "stopped", "how", r->end == RUN_END_INTERRUPTED ? "interrupted" : "failed",
                      "phase", (json_int_t)r->end_phase, "at_s", r->end_at_s, "text", r->end_text));
 }
@@ -482,6 +494,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         plan_free(&p);
         r->started_unix = (int64_t)started;
         snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
+        result_clean_utf8(r->label);
         json_array_foreach(agents, i, a) {
             struct agent_info *ai = &r->agents[i];
             uint64_t v;

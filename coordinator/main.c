@@ -907,8 +907,10 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
-    if (c.target)
+    if (c.target) {
         snprintf(set.target, sizeof set.target, "%s", c.target);
+        result_clean_utf8(set.target);    /* as each repetition's record has it */
+    }
 next_repetition:
     /* --repeat: each repetition is a whole run (its record, journal and
      * files); the set is written once it ends (repeat_run_finish) */
@@ -965,8 +967,10 @@ next_repetition:
                              : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", jpath);
     live_free(live);
-    if (c.label)
+    if (c.label) {
         snprintf(res.label, sizeof res.label, "%s", c.label);
+        result_clean_utf8(res.label);    /* printed, and re-rendered alike from the files */
+    }
     /* what was measured is reported, even when the run failed later; a
      * run that failed before any phase started measured nothing, and its
      * one-line error (below) says all */
@@ -1047,7 +1051,7 @@ out:
 
 static int cmd_report_signalled(int argc, char **argv)
 {
-    int status = cmd_report_main(argc, argv, &defer_signals);
+    int status = cmd_stdout_status("report", cmd_report_main(argc, argv, &defer_signals));
     if (late_signal && status == 0)
         status = die(130, "SIG%s while writing: the files were finished", sigabbrev_np(late_signal));
     return status;
@@ -1071,7 +1075,7 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "report") == 0)
         return cmd_report_signalled(argc - 2, argv + 2);
     if (strcmp(argv[1], "compare") == 0)
-        return cmd_compare_main(argc - 2, argv + 2);
+        return cmd_stdout_status("compare", cmd_compare_main(argc - 2, argv + 2));
     if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "clean") == 0) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

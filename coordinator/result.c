@@ -460,6 +460,53 @@ void result_clean_text(char *text)
             *p = '?';
 }
 
+/* The length of the well-formed UTF-8 sequence at p (2..4 bytes: no
+ * overlong form, no surrogate, at most U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
+{
+    size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : 0;
+    uint32_t c;
+
+    if (n == 0 || p[0] >= 0xf5)
+        return 0;
+    c = p[0] & (0x7f >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        c = c << 6 | (p[i] & 0x3f);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return n;
+}
+
+void result_clean_utf8(char *text)
+{
+    unsigned char *p = (unsigned char *)text;
+
+    while (*p) {
+        uint32_t cp = 0;
+        size_t n = *p >= 0x80 ? utf8_seq(p, &cp) : 0;
+
+        /* C1 controls, line/paragraph separators and the bidirectional
+         * overrides and isolates would reorder or break a report's lines */
+        if (n && !(cp < 0xa0 || cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) ||
+                   (cp >= 0x2066 && cp <= 0x2069))) {
+            p += n;
+            continue;
+        }
+        if (n) {                  /* one '?' for the whole character */
+            *p++ = '?';
+            memmove(p, p + n - 1, strlen((char *)p + n - 1) + 1);
+            continue;
+        }
+        if (*p < 0x20 || *p >= 0x7f)
+            *p = '?';
+        p++;
+    }
+}
+
 void result_phase_finish(struct run_result *r, uint32_t phase)
 {
     struct phase_result *ph;

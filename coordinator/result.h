@@ -209,6 +209,12 @@ int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent,
 /* Make text from the network safe to print and to store as a JSON string:
  * control and non-ASCII bytes become '?'.  In place. */
 void result_clean_text(char *text);
+/* The same for text a person gave (--label, --target, the command line):
+ * well-formed UTF-8 stays (labels in any script), control bytes, C1
+ * controls, bidirectional overrides and malformed bytes become '?'.  The
+ * result is valid UTF-8 (a JSON string).  In place; idempotent, and a
+ * no-op on result_clean_text's output. */
+void result_clean_utf8(char *text);
 /* The run was cut short (the coordinator died: a journal without its end,
  * a torn last line): r->end becomes RUN_END_INTERRUPTED with why as its
  * text (unless an end is already known); each phase that ran but did not

@@ -131,7 +131,9 @@ static void get_str(struct ctx *c, json_t *obj, const char *path, const char *ke
         return;
     }
     snprintf(dst, len, "%s", json_string_value(v));
-    result_clean_text(dst);     /* a file may carry what an agent once sent */
+    /* a file may carry what an agent once sent (cleaned to ASCII by the
+     * run, so this is a no-op there) or a --label in any script */
+    result_clean_utf8(dst);
 }
 
 /* The array at obj.key, checked to hold exactly want elements (or any

@@ -8,8 +8,8 @@
  * for scripts: it is not read back, every report recomputes it from the
  * repetitions (coordinator/repeat.c), so a file cannot make the summary
  * disagree with what it holds.  What must agree between repetitions (the
- * phases: count, name, mode, block size) is checked, since summaries and
- * comparisons pair phase i of every repetition. */
+ * phases: count, name, mode, block size; the number of agents) is checked,
+ * since summaries and comparisons pair phase i of every repetition. */
 #include "coordinator/result_load.h"
 
 #include <errno.h>
@@ -52,6 +52,19 @@ static int same_phases(const struct run_set *s, uint32_t k, const char *path, ch
     return 0;
 }
 
+/* Rep k ran on as many agents as rep 0: `run --repeat` keeps its agents
+ * for the whole set (a --listen fleet that changes ends it), so a set
+ * mixing agent counts was put together by hand, and averaging its IOPS
+ * would mix fleets of different sizes. */
+static int same_agents(const struct run_set *s, uint32_t k, const char *path, char *err, size_t errlen)
+{
+    if (s->reps[k].nagents == s->reps[0].nagents)
+        return 0;
+    snprintf(err, errlen, "%s: repetitions[%u].agents: %u agent%s, repetitions[0] has %u", path, k,
+             s->reps[k].nagents, s->reps[k].nagents == 1 ? "" : "s", s->reps[0].nagents);
+    return -EINVAL;
+}
+
 static int set_fail(const char *path, const char *key, const char *why, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s: %s: %s", path, key, why);
@@ -88,7 +101,7 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
     }
     if (v) {
         snprintf(s->target, sizeof s->target, "%s", json_string_value(v));
-        result_clean_text(s->target);
+        result_clean_utf8(s->target);
     }
     v = json_object_get(root, "interrupted");
     if (v && !json_is_boolean(v))
@@ -118,7 +131,8 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
             return set_fail(path, where, "not an object", err, errlen);
         if ((rc = result_load_json(json_array_get(reps, k), path, where, &s->reps[k], err, errlen)) < 0)
             return rc;
-        if (k > 0 && (rc = same_phases(s, (uint32_t)k, path, err, errlen)) < 0)
+        if (k > 0 && ((rc = same_phases(s, (uint32_t)k, path, err, errlen)) < 0 ||
+                      (rc = same_agents(s, (uint32_t)k, path, err, errlen)) < 0))
             return rc;
     }
     return 0;

@@ -66,7 +66,7 @@ void run_record_begin(struct run_record *rec, const char *target, int argc, char
     run_record_free(rec);
     rec->present = 1;
     snprintf(rec->target, sizeof rec->target, "%s", target ? target : "");
-    result_clean_text(rec->target);
+    result_clean_utf8(rec->target);
     snprintf(rec->version, sizeof rec->version, "%s", NFSTORM_VERSION);
     rec->proto_version = PROTO_VERSION;
     rec->start_ms = now_ms();
@@ -74,7 +74,7 @@ void run_record_begin(struct run_record *rec, const char *target, int argc, char
     rec->argv = rec->argc ? xcalloc(rec->argc, sizeof *rec->argv) : NULL;
     for (uint32_t i = 0; i < rec->argc; i++) {
         rec->argv[i] = dup_capped(argv[i], RECORD_ARG_MAX);
-        result_clean_text(rec->argv[i]);
+        result_clean_utf8(rec->argv[i]);
     }
     rec->plan_text = plan_text ? dup_capped(plan_text, RECORD_PLAN_MAX) : NULL;
 }
@@ -240,7 +240,7 @@ static void rd_str(struct rd *c, json_t *o, const char *key, char *dst, size_t l
         return;
     }
     snprintf(dst, len, "%s", json_string_value(v));
-    result_clean_text(dst);
+    result_clean_utf8(dst);     /* the run kept a --target in any script */
 }
 
 static uint64_t rd_u64(struct rd *c, json_t *o, const char *key, uint64_t max)
@@ -313,7 +313,7 @@ int run_record_from_json(json_t *o, const char *what, struct run_record *rec, ch
                 break;
             }
             rec->argv[rec->argc] = xstrdup(json_string_value(a));
-            result_clean_text(rec->argv[rec->argc++]);
+            result_clean_utf8(rec->argv[rec->argc++]);
         }
     }
     if (c.failed) {

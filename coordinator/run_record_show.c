@@ -13,6 +13,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/result.h"
+#include "coordinator/text_table.h"
 
 /* A growing string. */
 struct sb {
@@ -366,22 +367,37 @@ void run_record_diff_free(struct record_diff *d)
     memset(d, 0, sizeof *d);
 }
 
-#define DIFF_CELL_MAX 40
+#define DIFF_CELL_MAX 40      /* characters */
 
-/* v cut to DIFF_CELL_MAX bytes ("..." at the end when cut), into out. */
+/* v cut to DIFF_CELL_MAX characters ("..." at the end when cut), into out;
+ * never inside a UTF-8 sequence (a label or target in any script). */
 static const char *cell(const char *v, char *out, size_t outlen)
 {
-    if (strlen(v) <= DIFF_CELL_MAX)
+    size_t keep = 0;
+
+    if (text_table_width(v) <= DIFF_CELL_MAX)
         return v;
-    snprintf(out, outlen, "%.*s...", DIFF_CELL_MAX - 3, v);
+    for (size_t chars = 0; v[keep]; keep++) {
+        if (((unsigned char)v[keep] & 0xC0) != 0x80 && chars++ == DIFF_CELL_MAX - 3)
+            break;
+    }
+    snprintf(out, outlen, "%.*s...", (int)keep, v);
     return out;
+}
+
+/* "  " and s padded with blanks to w characters (w 0: unpadded). */
+static void diff_col(FILE *out, const char *s, int w)
+{
+    int n = (int)text_table_width(s);
+
+    fprintf(out, "  %s%*s", s, w > n ? w - n : 0, "");
 }
 
 void run_record_diff_text(FILE *out, const struct record_diff *d, const char *const *labels)
 {
     int keyw = 3;
     int *w;
-    char buf[DIFF_CELL_MAX + 1];
+    char buf[4 * DIFF_CELL_MAX + 1];
     if (d->nrows == 0) {
         fprintf(out, "the runs' records agree (target, machines, mounts, plan)\n");
         return;
@@ -391,21 +407,21 @@ void run_record_diff_text(FILE *out, const struct record_diff *d, const char *co
         if ((int)strlen(d->rows[k].key) > keyw)
             keyw = (int)strlen(d->rows[k].key);
     for (uint32_t i = 0; i < d->nruns; i++) {
-        w[i] = (int)strlen(labels[i]);
+        w[i] = (int)text_table_width(labels[i]);
         for (uint32_t k = 0; k < d->nrows; k++) {
-            int n = (int)strlen(cell(d->rows[k].values[i], buf, sizeof buf));
+            int n = (int)text_table_width(cell(d->rows[k].values[i], buf, sizeof buf));
             if (n > w[i])
                 w[i] = n;
         }
     }
     fprintf(out, "what differs between the runs:\n  %-*s", keyw, "");
     for (uint32_t i = 0; i < d->nruns; i++)     /* the last column unpadded: no trailing blanks */
-        fprintf(out, "  %-*s", i + 1 < d->nruns ? w[i] : 0, labels[i]);
+        diff_col(out, labels[i], i + 1 < d->nruns ? w[i] : 0);
     fputc('\n', out);
     for (uint32_t k = 0; k < d->nrows; k++) {
         fprintf(out, "  %-*s", keyw, d->rows[k].key);
         for (uint32_t i = 0; i < d->nruns; i++)
-            fprintf(out, "  %-*s", i + 1 < d->nruns ? w[i] : 0, cell(d->rows[k].values[i], buf, sizeof buf));
+            diff_col(out, cell(d->rows[k].values[i], buf, sizeof buf), i + 1 < d->nruns ? w[i] : 0);
         fputc('\n', out);
     }
     free(w);

@@ -60,13 +60,32 @@ static const char *cell(const struct text_table *t, uint32_t r, uint32_t c)
     return s ? s : "";
 }
 
-static size_t *widths(const struct text_table *t)
+/* Markdown punctuation a cell escapes with a backslash: '|' would end the
+ * cell; '<' '>' would open raw HTML (a target "<img onerror=...>" runs in
+ * a renderer that allows HTML), '[' ']' a link, '`' '*' '_' code or
+ * emphasis; '\\' itself so that the escapes stay escapes. */
+int text_table_md_special(char c)
+{
+    return c && strchr("|\\<>[]`*_", c) != NULL;
+}
+
+/* A Markdown cell's printed width: each escaped character takes two. */
+static size_t md_width(const char *s)
+{
+    size_t n = text_table_width(s);
+
+    for (; *s; s++)
+        n += text_table_md_special(*s);
+    return n;
+}
+
+static size_t *widths(const struct text_table *t, int md)
 {
     size_t *w = xcalloc(t->ncols, sizeof(*w));
 
     for (uint32_t r = 0; r < t->nrows; r++)
         for (uint32_t c = 0; c < t->ncols; c++) {
-            size_t n = text_table_width(cell(t, r, c));
+            size_t n = md ? md_width(cell(t, r, c)) : text_table_width(cell(t, r, c));
             if (n > w[c])
                 w[c] = n;
         }
@@ -75,7 +94,7 @@ static size_t *widths(const struct text_table *t)
 
 void text_table_print(FILE *out, const struct text_table *t, const char *indent)
 {
-    size_t *w = widths(t);
+    size_t *w = widths(t, 0);
 
     for (uint32_t r = 0; r < t->nrows; r++) {
         uint32_t last = 0;
@@ -96,24 +115,22 @@ void text_table_print(FILE *out, const struct text_table *t, const char *indent)
     free(w);
 }
 
+/* text_table_md_special characters escaped; a line break would end the row. */
 static void md_cell(FILE *out, const char *s, size_t w)
 {
-    size_t n = text_table_width(s);
+    size_t n = md_width(s);
 
     for (; *s; s++) {
-        if (*s == '|') {
-            fputs("\\|", out);
-            n++;
-        } else {
-            fputc(*s, out);
-        }
+        if (text_table_md_special(*s))
+            fputc('\\', out);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
     }
     fprintf(out, "%*s", (int)(w > n ? w - n : 0), "");
 }
 
 void text_table_print_md(FILE *out, const struct text_table *t)
 {
-    size_t *w = widths(t);
+    size_t *w = widths(t, 1);
 
     for (uint32_t c = 0; c < t->ncols; c++)
         if (w[c] < 3)

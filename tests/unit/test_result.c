@@ -782,6 +782,41 @@ static void test_text_unfinished_and_silent(void **state)
     plan_free(&p);
 }
 
+/* result_clean_utf8: well-formed UTF-8 stays, one '?' per bad byte or
+ * refused character, valid UTF-8 out (a JSON string), idempotent. */
+static void test_clean_utf8_keeps_scripts_drops_controls(void **state)
+{
+    static const struct { const char *in, *out; } cases[] = {
+        { "efs-\xce\x94\xce\xa9-\xe6\x97\xa5\xe6\x9c\xac", "efs-\xce\x94\xce\xa9-\xe6\x97\xa5\xe6\x9c\xac" },
+        { "caf\xc3\xa9 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xf0\x9f\x98\x80" },               /* 2- and 4-byte */
+        { "a\x1b[31mb\n\tc\x7f", "a?[31mb??c?" },                                         /* C0, DEL */
+        { "x\xc2\x9by", "x?y" },                                                          /* C1 CSI */
+        { "l\xe2\x80\xaer\xe2\x81\xa6s\xe2\x80\xa8", "l?r?s?" },                          /* RLO, LRI, LS */
+        { "\xff\xfe", "??" },                                                             /* never UTF-8 */
+        { "\xc0\xaf", "??" },                                                             /* overlong '/' */
+        { "\xe0\x80\xaf", "???" },                                                        /* overlong, 3 bytes */
+        { "\xed\xa0\x80", "???" },                                                        /* a surrogate */
+        { "\xf4\x90\x80\x80", "????" },                                                   /* > U+10FFFF */
+        { "cut\xe6\x97", "cut??" },                                                       /* truncated */
+        { "\xce", "?" },
+        { "", "" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[64];
+        json_t *j;
+
+        snprintf(buf, sizeof buf, "%s", cases[i].in);
+        result_clean_utf8(buf);
+        assert_string_equal(buf, cases[i].out);
+        j = json_string(buf);               /* jansson takes only valid UTF-8 */
+        assert_non_null(j);
+        json_decref(j);
+        result_clean_utf8(buf);
+        assert_string_equal(buf, cases[i].out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -795,6 +830,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_text, setup, teardown),
         cmocka_unit_test(test_text_unfinished_and_silent),
+        cmocka_unit_test(test_clean_utf8_keeps_scripts_drops_controls),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
