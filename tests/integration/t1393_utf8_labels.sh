@@ -81,7 +81,7 @@ PY
 # lost the whole set file: "cannot write the repeat set"), the text and
 # the re-render of the set agree
 timeout 60 "$NFSTORM" run --local 1 --quiet --repeat 2 --target $'t\xff\e[1mΩ' --json "$T/st.json" \
-  --directory="$D" --name=r --rw=randread --bs=4k --size=4m --runtime=200ms >"$T/st.txt" 2>"$T/st.err" \
+  --directory="$D" --name=r --rw=randread --bs=4k --size=4m --runtime=1 >"$T/st.txt" 2>"$T/st.err" \
   || fail "repeat run: $(cat "$T/st.err")"
 head -n1 "$T/st.txt" | grep -qF "repeat set (unlabelled), target t??[1mΩ: 2 of 2 repetitions" \
   || fail "set heading: $(head -n1 "$T/st.txt" | od -c | head -3)"
