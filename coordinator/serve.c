@@ -898,7 +898,8 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     slog(s, "pool listening on %s (agents and submitters)", o->listen);
     uv_timer_start(&s->tick, on_tick, SERVE_TICK_MS, SERVE_TICK_MS);
     uv_run(&s->loop, UV_RUN_DEFAULT);
-    slog(s, "stopped; %u agent%s go back to dialling", s->nagents, s->nagents == 1 ? "" : "s");
+    slog(s, "stopped: its %u idle agent%s and those of the run go back to dialling", s->nagents,
+         s->nagents == 1 ? "" : "s");
     for (struct speer *p = s->peers, *next; p; p = next) {
         next = p->next;
         p->state = S_DONE;
