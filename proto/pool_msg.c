@@ -53,11 +53,10 @@ struct dec {
 
 static int fail(struct dec *d, const char *why, const char *key)
 {
-    snprintf(d->err, d->errlen, "%s: %s%s%s", d->what, key ? "'" : "", key ? key : "", key ? "' " : "");
     if (key)
-        snprintf(d->err + strlen(d->err), d->errlen - strlen(d->err), "%s", why);
+        snprintf(d->err, d->errlen, "%s: '%s' %s", d->what, key, why);
     else
-        snprintf(d->err + strlen(d->err), d->errlen - strlen(d->err), "%s", why);
+        snprintf(d->err, d->errlen, "%s: %s", d->what, why);
     return -EBADMSG;
 }
 
@@ -81,6 +80,15 @@ static int open_msg(struct dec *d, const char *p, size_t n, enum msg_type t)
 
     d->what = name;
     msgpack_unpacked_init(&d->u);
+    /* msg_peek_type's prescan bounds what msgpack-c will allocate for
+     * hostile input; it also checks the map and its type */
+    int got = msg_peek_type(p, n, d->err, d->errlen);
+    if (got < 0)
+        return -EBADMSG;              /* err says why, as "message: ..." */
+    if (got != (int)t) {
+        snprintf(d->err, d->errlen, "%s: got a '%s' message", name, msg_type_name((enum msg_type)got));
+        return -EBADMSG;
+    }
     if (msgpack_unpack_next(&d->u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n)
         return fail(d, "malformed msgpack", NULL);
     if (d->u.data.type != MSGPACK_OBJECT_MAP)
