@@ -12,12 +12,10 @@
  * The agent handshake is gather.c's, on a loop that never ends (gather
  * keeps its wait private; see the report for folding both into one). */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
@@ -25,6 +23,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/result.h"
 #include "coordinator/serve.h"
+#include "coordinator/serve_run.h"
 #include "net/conn.h"
 #include "proto/pool_msg.h"
 
@@ -53,14 +52,13 @@ struct speer {
     struct pool_submit sub;
 };
 
-struct serve_run {
-    pid_t pid;                    /* 0: no run */
+/* The run holding the pool, if any. */
+struct serve_cur {
+    struct serve_run proc;        /* proc.pid 0: none */
     struct speer *sub;            /* NULL once the submitter went */
     char from[POOL_ADDR_MAX];
     char since[16];
-    char dir[64];                 /* its private directory */
-    uv_pipe_t out[2];             /* its stdout, stderr */
-    int open_pipes, reaped, status, want_json;
+    int want_json;
     uint64_t kill_ns;             /* when we asked it to stop */
 };
 
@@ -72,7 +70,7 @@ struct serve {
     struct speer *peers;
     uint32_t nagents, npeers;
     uint64_t next_seq;
-    struct serve_run run;
+    struct serve_cur run;
     int stopping;
     char rbuf[SERVE_READ_CHUNK];
 };
@@ -341,7 +339,7 @@ static void handle_submit(struct speer *p, const char *pl, uint32_t n)
     p->seq = s->next_seq++;
     p->turn_ns = 0;
     slog(s, "submission from %s (%u options%s)", p->a.addr, p->sub.argc, p->sub.plan ? ", a plan" : "");
-    if (s->run.pid) {
+    if (s->run.proc.pid) {
         send_busy(p);
         if (!p->sub.wait) {
             snprintf(text, sizeof text, "the pool is busy with a run from %s since %s (--no-wait)",
@@ -484,35 +482,15 @@ static void on_connection(uv_stream_t *server, int status)
 
 /* ---- runs ------------------------------------------------------------- */
 
-static void on_pipe_closed(uv_handle_t *h)
+static void run_out(void *arg, enum pool_stream st, const char *data, size_t len)
 {
-    struct serve *s = h->data;
-    s->run.open_pipes--;
-}
-
-static void on_pipe_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
-{
-    struct serve *s = h->data;
-    (void)suggested;
-    *b = uv_buf_init(s->rbuf, POOL_CHUNK_MAX < sizeof s->rbuf ? POOL_CHUNK_MAX : sizeof s->rbuf);
-}
-
-static void on_pipe_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
-{
-    struct serve *s = st->data;
-    enum pool_stream which = st == (uv_stream_t *)&s->run.out[0] ? POOL_STDOUT : POOL_STDERR;
-
-    if (nread < 0) {
-        uv_read_stop(st);
-        uv_close((uv_handle_t *)st, on_pipe_closed);
-        return;
-    }
-    if (nread > 0 && s->run.sub) {
-        struct buf b;
-        buf_init(&b);
-        pool_output_encode(&b, which, ub->base, (size_t)nread);
-        send_buf(s->run.sub, &b);
-    }
+    struct serve *s = arg;
+    struct buf b;
+    if (!s->run.sub)
+        return;                         /* its submitter went: dropped */
+    buf_init(&b);
+    pool_output_encode(&b, st, data, len);
+    send_buf(s->run.sub, &b);
 }
 
 /* The submitter's share of agents: the first `expect` in gather order, or all. */
@@ -522,121 +500,57 @@ static int cmp_peer(const void *x, const void *y)
     return gather_agent_cmp(&a->a, &b->a);
 }
 
-static void child_exec(struct serve *s, struct speer *sub, struct gather_fleet *f, int outw, int errw)
-{
-    char **argv = xcalloc((size_t)sub->sub.argc + 5, sizeof *argv);
-    int argc = 0, devnull = open("/dev/null", O_RDONLY);
-    uv_os_fd_t fd;
-
-    /* nothing of serve's survives into the run but the agents it gets */
-    if (uv_fileno((uv_handle_t *)&s->server, &fd) == 0)
-        close(fd);
-    for (struct speer *p = s->peers; p; p = p->next)
-        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0)
-            close(fd);
-    if (devnull >= 0)
-        dup2(devnull, 0);
-    dup2(outw, 1);
-    dup2(errw, 2);
-    if (chdir(s->run.dir) < 0)
-        _exit(1);
-    argv[argc++] = "nfstorm";
-    argv[argc++] = "run";
-    for (uint32_t i = 0; i < sub->sub.argc; i++)
-        argv[argc++] = strcmp(sub->sub.argv[i], POOL_PLAN_ARG) == 0 ? "plan.fio" : sub->sub.argv[i];
-    if (sub->sub.want_json) {
-        argv[argc++] = "--json";
-        argv[argc++] = "result.json";
-    }
-    argv[argc] = NULL;
-    int status = s->o->run(argc, argv, f);
-    fflush(NULL);
-    _exit(status);
-}
-
-static int write_file(const char *path, const char *data, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    ssize_t w = 0;
-    if (fd < 0)
-        return -errno;
-    while (len > 0 && (w = write(fd, data, len)) > 0) {
-        data += w;
-        len -= (size_t)w;
-    }
-    close(fd);
-    return w < 0 ? -EIO : 0;
-}
-
 static void start_run(struct serve *s, struct speer *sub, struct speer **agents, uint32_t n)
 {
     struct gather_fleet f;
-    int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-    char path[128];
-    pid_t pid;
+    int *fds = xcalloc((size_t)s->npeers + 1, sizeof *fds);
+    size_t nfds = 0;
+    char err[256];
+    uv_os_fd_t fd;
 
     memset(&f, 0, sizeof f);
-    snprintf(s->run.dir, sizeof s->run.dir, "/tmp/nfstorm-serve.XXXXXX");
-    if (!mkdtemp(s->run.dir)) {
-        sub_finish(sub, "the pool cannot make a directory for the run", 1);
-        return;
-    }
-    snprintf(path, sizeof path, "%s/plan.fio", s->run.dir);
-    if (sub->sub.plan && write_file(path, sub->sub.plan, sub->sub.plan_len) < 0) {
-        sub_finish(sub, "the pool cannot write the plan", 1);
-        rmdir(s->run.dir);
-        return;
-    }
-    if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
-        sub_finish(sub, "the pool cannot make pipes for the run", 1);
-        goto fail;
-    }
-    f.agents = xcalloc(n, sizeof *f.agents);
-    f.addrs = xcalloc(n, sizeof *f.addrs);
-    f.labels = xcalloc(n, sizeof *f.labels);
+    f.agents = xcalloc(n ? n : 1, sizeof *f.agents);
+    f.addrs = xcalloc(n ? n : 1, sizeof *f.addrs);
+    f.labels = xcalloc(n ? n : 1, sizeof *f.labels);
     for (uint32_t i = 0; i < n; i++) {
         struct speer *p = agents[i];
         struct gather_agent *a = &f.agents[f.n];
-        uv_os_fd_t fd;
         if (uv_fileno((uv_handle_t *)&p->tcp, &fd) != 0 || (a->fd = dup(fd)) < 0)
             continue;
         memcpy(a->addr, p->a.addr, sizeof a->addr);
         a->ss = p->a.ss;
         a->welcome = p->a.welcome;
         buf_init(&a->rx);
+        /* its system frame, and what it sent after its last whole frame */
         buf_append(&a->rx, p->a.rx.data, p->a.rx.len);
         buf_append(&a->rx, p->rd.in.data + p->rd.pos, p->rd.in.len - p->rd.pos);
         f.addrs[f.n] = xstrdup(a->addr);
         f.labels[f.n] = a->welcome.labels[0] ? xstrdup(a->welcome.labels) : NULL;
         f.n++;
     }
-    fflush(NULL);
-    if ((pid = fork()) < 0) {
-        sub_finish(sub, "the pool cannot fork the run", 1);
-        gather_free(&f);
-        goto fail;
+    /* the child closes every descriptor of ours but its copies of the agents */
+    if (uv_fileno((uv_handle_t *)&s->server, &fd) == 0)
+        fds[nfds++] = fd;
+    for (struct speer *p = s->peers; p; p = p->next)
+        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0)
+            fds[nfds++] = fd;
+    s->run.proc.out_fn = run_out;
+    s->run.proc.out_arg = s;
+    if (serve_run_start(&s->run.proc, &s->loop, &sub->sub, &f, fds, nfds, s->o->run, err, sizeof err) < 0) {
+        free(fds);
+        slog(s, "run from %s not started: %s", sub->a.addr, err);
+        sub_finish(sub, err, 1);
+        return;
     }
-    if (pid == 0)
-        child_exec(s, sub, &f, outp[1], errp[1]);
-    close(outp[1]);
-    close(errp[1]);
-    gather_free(&f);                /* our copies: the run has its own */
-    s->run.pid = pid;
+    free(fds);
     s->run.sub = sub;
-    s->run.reaped = 0;
     s->run.kill_ns = 0;
     s->run.want_json = sub->sub.want_json;
     snprintf(s->run.from, sizeof s->run.from, "%s", sub->a.addr);
     hhmmss(s->run.since, sizeof s->run.since);
-    for (int i = 0; i < 2; i++) {
-        uv_pipe_init(&s->loop, &s->run.out[i], 0);
-        s->run.out[i].data = s;
-        uv_pipe_open(&s->run.out[i], i == 0 ? outp[0] : errp[0]);
-        uv_read_start((uv_stream_t *)&s->run.out[i], on_pipe_alloc, on_pipe_read);
-    }
-    s->run.open_pipes = 2;
     sub->state = S_RUNNING;
-    slog(s, "run from %s started on %u agent%s (pid %d)", sub->a.addr, n, n == 1 ? "" : "s", (int)pid);
+    slog(s, "run from %s started on %u agent%s (pid %d)", sub->a.addr, n, n == 1 ? "" : "s",
+         (int)s->run.proc.pid);
     for (uint32_t i = 0; i < n; i++) {
         agents[i]->state = S_HELLO;        /* not "left": it is in the run */
         s->nagents--;
@@ -646,16 +560,6 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
     for (struct speer *p = s->peers; p; p = p->next)
         if (p->state == S_QUEUED)
             send_busy(p);
-    return;
-fail:
-    for (int i = 0; i < 2; i++) {
-        if (outp[i] >= 0)
-            close(outp[i]);
-        if (errp[i] >= 0)
-            close(errp[i]);
-    }
-    unlink(path);
-    rmdir(s->run.dir);
 }
 
 /* The first queued submission runs once the pool has its agents, or is
@@ -666,7 +570,7 @@ static void try_start(struct serve *s)
     uint32_t n = 0, want, need;
     uint64_t now = clock_now_ns();
 
-    if (s->run.pid || s->stopping)
+    if (s->run.proc.pid || s->stopping)
         return;
     for (struct speer *p = s->peers; p; p = p->next)
         if (p->state == S_QUEUED && !p->closing && (!head || p->seq < head->seq))
@@ -703,65 +607,28 @@ static void try_start(struct serve *s)
     free(agents);
 }
 
-static void send_file(struct speer *p, enum pool_stream st, const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    char *chunk;
-    size_t got;
-    if (!fp)
-        return;
-    chunk = xmalloc(POOL_CHUNK_MAX);
-    while ((got = fread(chunk, 1, POOL_CHUNK_MAX, fp)) > 0) {
-        struct buf b;
-        buf_init(&b);
-        pool_output_encode(&b, st, chunk, got);
-        send_buf(p, &b);
-    }
-    free(chunk);
-    fclose(fp);
-}
-
-/* The run's process ended and its pipes are drained: send what it left. */
+/* The run's process ended and its output is drained: send what it left. */
 static void finish_run(struct serve *s)
 {
-    static const char *const names[] = { "plan.fio", "result.json", "result.json.journal" };
     struct speer *sub = s->run.sub;
-    char path[128];
 
-    slog(s, "run from %s ended: exit status %d%s", s->run.from, s->run.status, sub ? "" : " (its submitter went)");
+    slog(s, "run from %s ended: exit status %d%s", s->run.from, s->run.proc.status,
+         sub ? "" : " (its submitter went)");
     if (sub) {
         struct buf b;
-        if (s->run.want_json) {
-            snprintf(path, sizeof path, "%s/result.json", s->run.dir);
-            send_file(sub, POOL_JSON, path);
-            snprintf(path, sizeof path, "%s/result.json.journal", s->run.dir);
-            send_file(sub, POOL_JOURNAL, path);
-        }
+        if (s->run.want_json)
+            serve_run_send_results(&s->run.proc);
         buf_init(&b);
         /* serve stopping: the run was cut short by us, not by the plan */
-        pool_exit_encode(&b, s->stopping ? 1u : (uint32_t)s->run.status);
+        pool_exit_encode(&b, s->stopping ? 1u : (uint32_t)s->run.proc.status);
         send_buf(sub, &b);
         sub->state = S_DONE;
         sub->done_ns = clock_now_ns();
     }
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", s->run.dir, names[i]);
-        unlink(path);
-    }
-    if (rmdir(s->run.dir) < 0)
-        slog(s, "left %s behind (the run wrote files of its own there)", s->run.dir);
-    memset(&s->run, 0, sizeof s->run);
-}
-
-static void reap(struct serve *s)
-{
-    int st;
-    if (!s->run.pid || s->run.reaped)
-        return;
-    if (waitpid(s->run.pid, &st, WNOHANG) == s->run.pid) {
-        s->run.reaped = 1;
-        s->run.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    }
+    if (serve_run_cleanup(&s->run.proc) < 0)
+        slog(s, "left %s behind (the run wrote files of its own there)", s->run.proc.dir);
+    s->run.sub = NULL;
+    s->run.kill_ns = 0;
 }
 
 static void on_tick(uv_timer_t *t)
@@ -772,9 +639,9 @@ static void on_tick(uv_timer_t *t)
 
     if (serve_signal && !s->stopping) {
         s->stopping = 1;
-        slog(s, "SIG%s: stopping%s", sigabbrev_np(serve_signal), s->run.pid ? " the run, then the pool" : "");
-        if (s->run.pid) {
-            kill(s->run.pid, SIGTERM);
+        slog(s, "SIG%s: stopping%s", sigabbrev_np(serve_signal), s->run.proc.pid ? " the run, then the pool" : "");
+        if (s->run.proc.pid) {
+            kill(s->run.proc.pid, SIGTERM);
             s->run.kill_ns = now;
             if (s->run.sub)
                 send_error(s->run.sub, "nfstorm serve is shutting down: the run was stopped", -1);
@@ -784,14 +651,13 @@ static void on_tick(uv_timer_t *t)
                 sub_finish(p, "nfstorm serve is shutting down: no run", 1);
     }
     /* the submitter went mid-run: the run is stopped, its agents come back */
-    if (s->run.pid && !s->run.sub && !s->run.kill_ns) {
-        kill(s->run.pid, SIGINT);
+    if (s->run.proc.pid && !s->run.sub && !s->run.kill_ns) {
+        kill(s->run.proc.pid, SIGINT);
         s->run.kill_ns = now;
     }
-    if (s->run.pid && s->run.kill_ns && now - s->run.kill_ns > SERVE_STOP_GRACE_NS)
-        kill(s->run.pid, SIGKILL);
-    reap(s);
-    if (s->run.pid && s->run.reaped && s->run.open_pipes == 0)
+    if (s->run.proc.pid && s->run.kill_ns && now - s->run.kill_ns > SERVE_STOP_GRACE_NS)
+        kill(s->run.proc.pid, SIGKILL);
+    if (s->run.proc.pid && serve_run_poll(&s->run.proc))
         finish_run(s);
     for (p = s->peers; p; p = next) {
         next = p->next;
@@ -826,7 +692,7 @@ static void on_tick(uv_timer_t *t)
             break;
         }
     }
-    if (s->stopping && !s->run.pid) {
+    if (s->stopping && !s->run.proc.pid) {
         int pending = 0;
         for (p = s->peers; p; p = p->next)
             if (p->state == S_DONE)
