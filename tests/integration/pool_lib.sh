@@ -2,12 +2,17 @@
 # dialin_lib.sh.  A pool (nfstorm serve) on $CPORT, agents dialling it.
 
 # start_serve: nfstorm serve on 127.0.0.1:$CPORT, its log in $T/serve.log;
-# sets SPID and waits until it listens
+# sets SPID and waits until it listens (a new "pool listening" line)
 start_serve() {
+  local before
+  before=$(grep -c "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null)
   "$NFSTORM" serve --listen 127.0.0.1:$CPORT --secret-file "$SECRET" >>"$T/serve.log" 2>&1 &
   SPID=$!
   PIDS+=("$SPID")
-  for _ in $(seq 50); do grep -q "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq 50); do
+    [ "$(grep -c "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null)" -gt "${before:-0}" ] && return 0
+    sleep 0.1
+  done
   fail "serve did not start: $(cat "$T/serve.log")"
 }
 
