@@ -442,6 +442,41 @@ static void peer_addr(struct speer *p)
     snprintf(p->a.addr, sizeof p->a.addr, p->a.ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip, port);
 }
 
+static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET)
+        return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+    if (a->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr,
+                      16) == 0;
+    return 0;
+}
+
+/* Strangers are cheap, as in gather.c: at most GATHER_MAX_PENDING peers
+ * that have not proved the secret wait at once, GATHER_MAX_PENDING_PER_ADDR
+ * from one address; a newcomer over a cap evicts the oldest. */
+static void make_room(struct serve *s, const struct sockaddr_storage *ss)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int cap = pass == 0 ? GATHER_MAX_PENDING_PER_ADDR : GATHER_MAX_PENDING;
+        for (;;) {
+            struct speer *oldest = NULL;
+            int n = 0;
+            for (struct speer *p = s->peers; p; p = p->next) {
+                if ((p->state != S_HELLO && p->state != S_SUB_AUTH) || (pass == 0 && !same_ip(&p->a.ss, ss)))
+                    continue;
+                n++;
+                oldest = p;           /* newest first: the last one seen is the oldest */
+            }
+            if (n < cap || !oldest)
+                break;
+            peer_drop(oldest, "evicted: too many connections waiting to authenticate");
+        }
+    }
+}
+
 static void on_connection(uv_stream_t *server, int status)
 {
     struct serve *s = server->data;
@@ -464,6 +499,7 @@ static void on_connection(uv_stream_t *server, int status)
         return;
     }
     peer_addr(p);
+    make_room(s, &p->a.ss);
     p->next = s->peers;
     s->peers = p;
     s->npeers++;
