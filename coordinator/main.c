@@ -28,6 +28,8 @@
 #include "coordinator/live.h"
 #include "coordinator/local.h"
 #include "coordinator/spawn.h"
+#include "coordinator/pool_client.h"
+#include "coordinator/serve.h"
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
@@ -47,6 +49,8 @@ static const char usage[] =
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000]\n"
+"       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
+"       nfstorm serve --listen ADDR:PORT --secret-file F [--agent-timeout DUR] [--quiet]\n"
 "       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N [--secret-file F] [fio-style job options]\n"
 "       nfstorm --version | --help\n"
 "\n"
@@ -79,6 +83,16 @@ static const char usage[] =
 "  --expect N              with --listen: how many agents to wait for\n"
 "  --expect-timeout DUR    ... for at most this long (default 60s); fewer: exit 2\n"
 "  --min-agents M          ... unless at least M joined: then run with them\n"
+"  --pool ADDR:PORT        submit the run to a standing pool ('nfstorm serve', whose\n"
+"                          agents stay connected); needs --secret-file; it runs on the\n"
+"                          pool's agents (--expect N: the first N in index order, waiting\n"
+"                          up to --expect-timeout for them) and prints, writes --json and\n"
+"                          exits as a run here would; one run at a time: a second submitter\n"
+"                          waits ('waiting: the pool is busy with a run from ADDR since T')\n"
+"  --pool-wait DUR         ... for at most this long, then exit 2 (default: its turn)\n"
+"  --no-wait               ... or exit 2 at once naming the run that holds the pool\n"
+"                          (not with --csv, --html, --timeseries, --output, --repeat,\n"
+"                          --cleanup, --dry-run or another agent option)\n"
 "Output:\n"
 "  --json FILE             write the full result as JSON (docs/results.md)\n"
 "  --label TEXT            a label stored in the JSON result\n"
@@ -132,6 +146,9 @@ static const char usage[] =
 "before their extension (a.csv -> a.rep1.csv); --html is the set's summary.\n"
 "'nfstorm report SET.json' prints a repeat set's summary (--html: as a table; --json:\n"
 "the set again); --repetition K renders repetition K like a single run's result.\n"
+"'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
+"ADDR:PORT) stay connected between runs, submitters (run --pool) prove the same secret;\n"
+"SIGTERM stops it (a run on it is stopped; its submitter exits 1). docs/fleet.md.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
 
 /* --spawn ssh's watch on the wait for agents (each gathering, also those
@@ -148,6 +165,9 @@ struct cli {
     const char *hosts;
     uint32_t local;
     const char *listen;          /* --listen: agents dial in (gather.h) */
+    const char *pool;            /* --pool: submit to nfstorm serve (pool_client.h) */
+    uint64_t pool_wait_ns;       /* --pool-wait; 0: until its turn */
+    int no_wait;                 /* --no-wait */
     uint32_t expect, min_agents;
     uint64_t expect_timeout_ns;
     const char *spawn;           /* --spawn ssh: start the --hosts agents (spawn.h) */
@@ -254,6 +274,9 @@ static int spawn_check_cli(const struct cli *c)
     return 0;
 }
 
+static int pool_check_cli(const struct cli *c);
+static int cmd_run(int argc, char **argv, int clean_only);
+
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
     c->unit_base = 1024;
@@ -278,6 +301,14 @@ static int parse_cli(int argc, char **argv, struct cli *c)
                 return 2;
         } else if (OPT("--listen")) {
             c->listen = v;
+        } else if (OPT("--pool")) {
+            c->pool = v;
+        } else if (OPT("--pool-wait")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->pool_wait_ns) < 0 ||
+                c->pool_wait_ns < 1000000ull || c->pool_wait_ns > 86400000000000ull)
+                return die(2, "--pool-wait: bad value '%s' (want 1ms..24h)", v ? v : "");
+        } else if (strcmp(a, "--no-wait") == 0) {
+            c->no_wait = 1;
         } else if (OPT("--expect") || OPT("--min-agents")) {
             int exp = strcmp(a, "--expect") == 0 || strncmp(a, "--expect=", 9) == 0;
             uint64_t n;
@@ -356,8 +387,10 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return 2;
     if (!!c->agents + !!c->hosts + !!c->local + !!(c->listen && !c->spawn) > 1)
         return die(2, "give only one of --agents, --hosts, --local and --listen");
-    if (!c->listen && !c->spawn && (c->expect || c->min_agents || c->expect_timeout_ns))
-        return die(2, "--expect, --expect-timeout and --min-agents need --listen");
+    if (!c->listen && !c->spawn && !c->pool && (c->expect || c->min_agents || c->expect_timeout_ns))
+        return die(2, "--expect, --expect-timeout and --min-agents need --listen or --pool");
+    if (pool_check_cli(c) != 0)
+        return 2;
     if (c->listen && !c->expect && !c->spawn)
         return die(2, "--listen needs --expect N (how many agents to wait for)");
     if (c->min_agents > c->expect && c->listen && !c->spawn)
@@ -400,6 +433,8 @@ static volatile sig_atomic_t late_signal;
 static int prog_argc;
 static char **prog_argv;
 static volatile sig_atomic_t defer_signals;
+/* nfstorm serve's run child: the agents it was given (serve.h) */
+static struct gather_fleet *pool_fleet;
 
 static void note_signal(int signum)
 {
@@ -764,6 +799,163 @@ out:
     return status;
 }
 
+/* --pool's rules: the pool has the agents, and only --json comes back. */
+static int pool_check_cli(const struct cli *c)
+{
+    const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
+                      : c->listen ? "--listen" : c->spawn ? "--spawn" : c->repeat ? "--repeat"
+                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : c->out.csv ? "--csv"
+                      : c->out.html ? "--html" : c->out.timeseries ? "--timeseries"
+                      : c->out.output ? "--output" : c->out.fio_formats ? "--output-format" : NULL;
+    if (!c->pool) {
+        if (c->pool_wait_ns || c->no_wait)
+            return die(2, "--pool-wait and --no-wait need --pool");
+        return 0;
+    }
+    if (other)
+        return die(2, "--pool does not combine with %s (the pool has the agents; only the report, "
+                   "--json and its journal come back)", other);
+    if (c->pool_wait_ns && c->no_wait)
+        return die(2, "give only one of --pool-wait and --no-wait");
+    if (c->min_agents && c->expect && c->min_agents > c->expect)
+        return die(2, "--min-agents %u is over --expect %u", c->min_agents, c->expect);
+    if (!c->secret_file)
+        return die(2, "--pool needs --secret-file: a pool runs only plans from submitters that "
+                   "prove its secret");
+    return 0;
+}
+
+/* 1 when argv[*i] is one of the options --pool keeps to itself (their
+ * value skipped too). */
+static int pool_own_option(int argc, char **argv, int *i)
+{
+    static const char *const own[] = { "--pool", "--pool-wait", "--expect", "--min-agents",
+                                       "--expect-timeout", "--json", "--secret-file" };
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
+        size_t n = strlen(own[k]);
+        if (strncmp(argv[*i], own[k], n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
+            if (argv[*i][n] == '\0' && *i + 1 < argc)
+                ++*i;
+            return 1;
+        }
+    }
+    return strcmp(argv[*i], "--no-wait") == 0;
+}
+
+/* --pool: the run goes to nfstorm serve; its options go along, but for
+ * the plan file (its expanded text instead) and --pool's own. */
+static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan_text)
+{
+    struct pool_client_options po;
+    struct pool_submit sub;
+    struct auth_secret *secret = xmalloc(sizeof *secret);
+    char err[4096];
+    int status;
+
+    if (auth_load_secret(c->secret_file, secret, err, sizeof err) < 0) {
+        free(secret);
+        return die(2, "%s", err);
+    }
+    memset(&sub, 0, sizeof sub);
+    sub.argv = xcalloc((size_t)argc + 1, sizeof *sub.argv);
+    for (int i = 0; i < argc; i++) {
+        if (argv[i] == c->plan_path)
+            sub.argv[sub.argc++] = POOL_PLAN_ARG;
+        else if (!pool_own_option(argc, argv, &i))
+            sub.argv[sub.argc++] = argv[i];
+    }
+    if (c->plan_path) {
+        sub.plan = (char *)plan_text;
+        sub.plan_len = strlen(plan_text);
+    }
+    if (sub.plan_len > POOL_PLAN_MAX || sub.argc > POOL_ARGV_MAX) {
+        free(sub.argv);
+        free(secret);
+        return die(2, "--pool: the plan is over %u bytes or has over %u options", POOL_PLAN_MAX, POOL_ARGV_MAX);
+    }
+    sub.want_json = c->json != NULL;
+    sub.wait = !c->no_wait;
+    sub.expect = c->expect;
+    sub.min_agents = c->min_agents;
+    sub.expect_timeout_ms = (uint32_t)(c->expect_timeout_ns / 1000000u);
+    memset(&po, 0, sizeof po);
+    po.pool = c->pool;
+    po.secret = secret;
+    po.json = c->json;
+    po.wait_ms = (uint32_t)(c->pool_wait_ns / 1000000u);
+    po.quiet = c->quiet;
+    status = pool_client_submit(&po, &sub);
+    free(sub.argv);
+    free(secret);
+    return status;
+}
+
+/* In the child nfstorm serve forks for a submission: the ordinary run,
+ * on the pool's agents (see serve.h). */
+static int pool_run_child(int argc, char **argv, struct gather_fleet *f)
+{
+    signals_take();
+    late_signal = 0;
+    defer_signals = 0;
+    prog_argc = argc;
+    prog_argv = argv;
+    pool_fleet = f;
+    return cmd_run(argc - 2, argv + 2, 0);
+}
+
+/* `nfstorm serve --listen ADDR:PORT --secret-file F`. */
+static int cmd_serve(int argc, char **argv)
+{
+    struct serve_options so;
+    struct auth_secret *secret;
+    const char *listen = NULL, *secret_file = NULL;
+    uint64_t agent_timeout_ns = 10000000000ull;
+    int quiet = 0, rc;
+    char err[4096];
+
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        int missing = 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        } else if ((v = cmd_opt_value("--listen", argc, argv, &i, &missing))) {
+            listen = v;
+        } else if ((v = cmd_opt_value("--secret-file", argc, argv, &i, &missing))) {
+            secret_file = v;
+        } else if ((v = cmd_opt_value("--agent-timeout", argc, argv, &i, &missing))) {
+            if (units_parse_duration(v, 1000000000ull, &agent_timeout_ns) < 0 || agent_timeout_ns < 1000000000ull)
+                return die(2, "--agent-timeout: bad value '%s' (want at least 1s)", v);
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (!missing) {
+            return die(2, "serve: unknown option '%s' (try 'nfstorm --help')", argv[i]);
+        }
+        if (missing)
+            return 2;
+    }
+    if (!listen)
+        return die(2, "serve needs --listen ADDR:PORT (where agents and submitters come)");
+    if (!secret_file)
+        return die(2, "serve needs --secret-file: the pool takes only agents and submitters that prove it");
+    secret = xmalloc(sizeof *secret);
+    if (auth_load_secret(secret_file, secret, err, sizeof err) < 0) {
+        free(secret);
+        return die(2, "%s", err);
+    }
+    memset(&so, 0, sizeof so);
+    so.listen = listen;
+    so.secret = secret;
+    so.agent_timeout_ms = (uint32_t)(agent_timeout_ns / 1000000u);
+    so.log = quiet ? NULL : stderr;
+    so.run = pool_run_child;
+    rc = serve_main(&so, err, sizeof err);
+    free(secret);
+    if (rc < 0)
+        return die(rc == -EINVAL ? 2 : 1, "%s", err);
+    return 0;
+}
+
 /* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
  * agent options. */
 static int cmd_run(int argc, char **argv, int clean_only)
@@ -830,7 +1022,17 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
         fprintf(stderr, "nfstorm: warning: %s\n", plan.warnings[i]);
-    if (c.agents) {
+    if (c.pool) {
+        status = pool_cli(&c, argc, argv, plan_text);
+    } else if (pool_fleet) {
+        /* a run of nfstorm serve: the pool's agents, as if gathered */
+        gathered = *pool_fleet;
+        memset(pool_fleet, 0, sizeof *pool_fleet);
+        addrs = gathered.addrs;
+        labels = gathered.labels;
+        naddrs = gathered.n;
+        gathered.addrs = gathered.labels = NULL;
+    } else if (c.agents) {
         for (const char *s = c.agents; *s;) {
             size_t len = strcspn(s, ",");
             if (len)
@@ -862,7 +1064,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
             for (uint32_t i = 0; i < fleet.n; i++)
                 add_addr(&addrs, &naddrs, fleet.addr[i], strlen(fleet.addr[i]));
     }
-    if (status != 0)
+    if (status != 0 || c.pool)
         goto out;
     if (c.dry_run) {
         status = dryrun_main(stdout, &plan, addrs, (const char *const *)labels, naddrs,
@@ -1076,6 +1278,8 @@ int main(int argc, char **argv)
         return cmd_report_signalled(argc - 2, argv + 2);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_stdout_status("compare", cmd_compare_main(argc - 2, argv + 2));
+    if (strcmp(argv[1], "serve") == 0)
+        return cmd_serve(argc - 2, argv + 2);
     if (strcmp(argv[1], "run") == 0 || strcmp(argv[1], "clean") == 0) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

@@ -73,21 +73,20 @@ void auth_proof(const struct auth_secret *s, enum auth_role role,
 {
     static const char agent_label[] = "nfstorm agent v1";
     static const char coord_label[] = "nfstorm coordinator v1";
+    static const char pool_label[] = "nfstorm pool v1";
+    static const char submitter_label[] = "nfstorm submitter v1";
     unsigned char msg[sizeof coord_label + 2 * AUTH_NONCE_LEN];
+    const char *label;
     size_t n;
     unsigned int maclen = AUTH_MAC_LEN;
+    int first_proves = role == AUTH_AGENT || role == AUTH_POOL;
 
-    if (role == AUTH_AGENT) {
-        n = sizeof agent_label - 1;
-        memcpy(msg, agent_label, n);
-        memcpy(msg + n, cnonce, AUTH_NONCE_LEN);
-        memcpy(msg + n + AUTH_NONCE_LEN, anonce, AUTH_NONCE_LEN);
-    } else {
-        n = sizeof coord_label - 1;
-        memcpy(msg, coord_label, n);
-        memcpy(msg + n, anonce, AUTH_NONCE_LEN);
-        memcpy(msg + n + AUTH_NONCE_LEN, cnonce, AUTH_NONCE_LEN);
-    }
+    label = role == AUTH_AGENT ? agent_label : role == AUTH_COORDINATOR ? coord_label
+          : role == AUTH_POOL ? pool_label : submitter_label;
+    n = strlen(label);
+    memcpy(msg, label, n);
+    memcpy(msg + n, first_proves ? cnonce : anonce, AUTH_NONCE_LEN);
+    memcpy(msg + n + AUTH_NONCE_LEN, first_proves ? anonce : cnonce, AUTH_NONCE_LEN);
     HMAC(EVP_sha256(), s->key, (int)s->len, msg, n + 2 * AUTH_NONCE_LEN, mac, &maclen);
 }
 

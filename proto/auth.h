@@ -24,7 +24,10 @@ struct auth_secret {
     size_t len;
 };
 
-enum auth_role { AUTH_AGENT, AUTH_COORDINATOR };
+/* AUTH_POOL and AUTH_SUBMITTER are the pool's pair (nfstorm serve proves
+ * itself to a submitter, which proves back): labels of their own, so no
+ * proof made for one pair is ever good for the other. */
+enum auth_role { AUTH_AGENT, AUTH_COORDINATOR, AUTH_POOL, AUTH_SUBMITTER };
 
 /* Read a secret file: refused if group or others may read it, if empty or
  * larger than AUTH_SECRET_MAX; trailing newlines are not part of the

@@ -43,6 +43,10 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_CLEANED] = "cleaned",
     [MSG_STORAGE] = "storage",
     [MSG_SYSTEM] = "system",
+    [MSG_SUBMIT] = "submit",
+    [MSG_BUSY] = "busy",
+    [MSG_OUTPUT] = "output",
+    [MSG_EXIT] = "exit",
 };
 
 const char *msg_type_name(enum msg_type t)

@@ -43,6 +43,10 @@ enum msg_type {
     MSG_CLEANED,       /* agent -> coordinator: what it removed */
     MSG_STORAGE,       /* agent -> coordinator: where a phase's jobs do I/O, before ready */
     MSG_SYSTEM,        /* agent -> coordinator: its machine, once authenticated */
+    MSG_SUBMIT,        /* submitter -> nfstorm serve: a run (proto/pool_msg.h) */
+    MSG_BUSY,          /* serve -> submitter: another run holds the pool */
+    MSG_OUTPUT,        /* serve -> submitter: the run's stdout, stderr, files */
+    MSG_EXIT,          /* serve -> submitter: the run's exit status */
     MSG__COUNT
 };
 

@@ -23,6 +23,7 @@
 #include "common/plan.h"
 #include "common/stats.h"
 #include "proto/msg.h"
+#include "proto/pool_msg.h"
 
 /* ---- helpers --------------------------------------------------------- */
 
@@ -341,6 +342,24 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_cleaned_encode(b, &m);
         break;
     }
+    case MSG_SUBMIT: {
+        char *argv[] = { "--name=w", "--rw=write", POOL_PLAN_ARG };
+        struct pool_submit m = { .argv = argv, .argc = 3, .plan = "[j]\nsize=4k\n", .plan_len = 12,
+                                 .want_json = 1, .wait = 1, .expect = 3 };
+        pool_submit_encode(b, &m);
+        break;
+    }
+    case MSG_BUSY: {
+        struct pool_busy m = { "127.0.0.1:40000", "12:34:56" };
+        pool_busy_encode(b, &m);
+        break;
+    }
+    case MSG_OUTPUT:
+        pool_output_encode(b, POOL_STDERR, "phase 1/1 w: started\n", 21);
+        break;
+    case MSG_EXIT:
+        pool_exit_encode(b, 3);
+        break;
     case MSG_SYSTEM: {
         struct msg_system m = { .mem_bytes = 8ull << 30 };
         snprintf(m.kernel, sizeof m.kernel, "6.8.0-45-generic");
@@ -415,6 +434,16 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_CLEANED: { struct msg_cleaned m; rc = msg_cleaned_decode(p, n, &m, err, errlen); break; }
     case MSG_STORAGE: { struct msg_storage m; rc = msg_storage_decode(p, n, &m, err, errlen); break; }
     case MSG_SYSTEM: { struct msg_system m; rc = msg_system_decode(p, n, &m, err, errlen); break; }
+    case MSG_SUBMIT: {
+        struct pool_submit m;
+        rc = pool_submit_decode(p, n, &m, err, errlen);
+        if (rc == 0)
+            pool_submit_free(&m);
+        break;
+    }
+    case MSG_BUSY: { struct pool_busy m; rc = pool_busy_decode(p, n, &m, err, errlen); break; }
+    case MSG_OUTPUT: { struct pool_output m; rc = pool_output_decode(p, n, &m, err, errlen); break; }
+    case MSG_EXIT: { uint32_t st; rc = pool_exit_decode(p, n, &st, err, errlen); break; }
     default:
         fail();
     }
@@ -566,7 +595,8 @@ static void test_msg_type_names(void **state)
         [MSG_PHASE_DONE] = "phase-done", [MSG_STOP] = "stop", [MSG_ERROR] = "error",
         [MSG_PING] = "ping", [MSG_PONG] = "pong", [MSG_AUTH] = "auth",
         [MSG_PROGRESS] = "progress", [MSG_CLEAN] = "clean", [MSG_CLEANED] = "cleaned",
-        [MSG_STORAGE] = "storage", [MSG_SYSTEM] = "system",
+        [MSG_STORAGE] = "storage", [MSG_SYSTEM] = "system", [MSG_SUBMIT] = "submit",
+        [MSG_BUSY] = "busy", [MSG_OUTPUT] = "output", [MSG_EXIT] = "exit",
     };
 
     (void)state;

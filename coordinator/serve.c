@@ -1,0 +1,818 @@
+/* serve: the standing pool (see serve.h).
+ *
+ * Peer life:  HELLO (we sent hello)
+ *               -> AGENT (its welcome proved the secret; kept, pinged)
+ *                    -> handed to a run (fd dup'ed into the run) | left
+ *               -> SUB_AUTH (it sent a hello: a submitter; our welcome
+ *                  proved the secret, its auth is due)
+ *                    -> SUB (authenticated; its submit is due)
+ *                    -> QUEUED (waiting its turn, or for enough agents)
+ *                    -> RUNNING (its run's output goes to it) -> DONE
+ *
+ * The agent handshake is gather.c's, on a loop that never ends (gather
+ * keeps its wait private; see the report for folding both into one). */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+#include "common/clock.h"
+#include "common/xmalloc.h"
+#include "coordinator/result.h"
+#include "coordinator/serve.h"
+#include "coordinator/serve_run.h"
+#include "net/conn.h"
+#include "proto/pool_msg.h"
+
+#define SERVE_READ_CHUNK (64 * 1024)
+#define SERVE_TICK_MS    250u
+#define SERVE_MAX_PEERS  4096
+#define SERVE_STOP_GRACE_NS (15ull * 1000000000ull)
+
+enum speer_state { S_HELLO, S_AGENT, S_SUB_AUTH, S_SUB, S_QUEUED, S_RUNNING, S_DONE };
+
+struct serve;
+
+struct speer {
+    struct serve *s;
+    struct speer *next;
+    uv_tcp_t tcp;
+    enum speer_state state;
+    int closing;
+    struct frame_reader rd;
+    unsigned char nonce[AUTH_NONCE_LEN];     /* ours, sent in hello */
+    unsigned char pnonce[AUTH_NONCE_LEN];    /* a submitter's */
+    uint64_t accepted_ns, last_rx_ns, last_ping_ns, turn_ns, done_ns;
+    uint64_t seq;                            /* order of submissions */
+    int have_system;
+    struct gather_agent a;
+    struct pool_submit sub;
+};
+
+/* The run holding the pool, if any. */
+struct serve_cur {
+    struct serve_run proc;        /* proc.pid 0: none */
+    struct speer *sub;            /* NULL once the submitter went */
+    char from[POOL_ADDR_MAX];
+    char since[16];
+    int want_json;
+    uint64_t kill_ns;             /* when we asked it to stop */
+};
+
+struct serve {
+    const struct serve_options *o;
+    uv_loop_t loop;
+    uv_tcp_t server;
+    uv_timer_t tick;
+    struct speer *peers;
+    uint32_t nagents, npeers;
+    uint64_t next_seq;
+    struct serve_cur run;
+    int stopping;
+    char rbuf[SERVE_READ_CHUNK];
+};
+
+static volatile sig_atomic_t serve_signal;
+
+static void on_term(int signum)
+{
+    serve_signal = signum;
+}
+
+static void slog(struct serve *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void slog(struct serve *s, const char *fmt, ...)
+{
+    va_list ap;
+    if (!s->o->log)
+        return;
+    fputs("nfstorm serve: ", s->o->log);
+    va_start(ap, fmt);
+    vfprintf(s->o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', s->o->log);
+    fflush(s->o->log);
+}
+
+static void send_buf(struct speer *p, struct buf *b)
+{
+    if (p->closing) {
+        buf_free(b);
+        return;
+    }
+    conn_write((uv_stream_t *)&p->tcp, b);
+}
+
+static void on_peer_closed(uv_handle_t *h)
+{
+    struct speer *p = h->data;
+    frame_reader_free(&p->rd);
+    buf_free(&p->a.rx);
+    pool_submit_free(&p->sub);
+    free(p);
+}
+
+static void peer_drop(struct speer *p, const char *why)
+{
+    struct serve *s = p->s;
+    struct speer **pp = &s->peers;
+    if (p->closing)
+        return;
+    p->closing = 1;
+    if (p->state == S_AGENT) {
+        s->nagents--;
+        slog(s, "agent left: %s (%s): %s  [%u in the pool]", p->a.welcome.host, p->a.addr, why, s->nagents);
+    } else if (p->state >= S_SUB && p->state != S_DONE) {
+        slog(s, "submitter %s left: %s", p->a.addr, why);
+    }
+    if (s->run.sub == p)
+        s->run.sub = NULL;
+    while (*pp && *pp != p)
+        pp = &(*pp)->next;
+    if (*pp)
+        *pp = p->next;
+    s->npeers--;
+    uv_read_stop((uv_stream_t *)&p->tcp);
+    uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
+}
+
+/* An error message, then (for a submitter) the exit status it should end
+ * with; the submitter closes when it has read them. */
+static void send_error(struct speer *p, const char *text, int status)
+{
+    struct msg_error e;
+    struct buf b;
+    snprintf(e.text, sizeof e.text, "%s", text);
+    buf_init(&b);
+    msg_error_encode(&b, &e);
+    if (status >= 0)
+        pool_exit_encode(&b, (uint32_t)status);
+    send_buf(p, &b);
+}
+
+static void refuse(struct speer *p, const char *text)
+{
+    send_error(p, text, -1);
+    peer_drop(p, text);
+}
+
+/* A submitter is done: its last frames are queued; it closes, or the tick
+ * drops it once they are written. */
+static void sub_finish(struct speer *p, const char *text, int status)
+{
+    send_error(p, text, status);
+    p->state = S_DONE;
+    p->done_ns = clock_now_ns();
+}
+
+static void hhmmss(char *out, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(out, len, "%H:%M:%S", &tm);
+}
+
+/* ---- agents ------------------------------------------------------------ */
+
+static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
+{
+    struct serve *s = p->s;
+    struct msg_welcome *w = &p->a.welcome;
+    struct msg_auth am;
+    char err[256], text[MSG_TEXT_MAX];
+    struct buf b;
+
+    if (msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm agent (bad welcome)");
+        return;
+    }
+    if (w->version != PROTO_VERSION) {
+        snprintf(text, sizeof text, "protocol version mismatch: pool speaks %u, agent %u", PROTO_VERSION,
+                 w->version);
+        refuse(p, text);
+        return;
+    }
+    if (!w->auth) {
+        refuse(p, "the agent does not authenticate (--insecure): a pool takes only agents that prove the secret");
+        return;
+    }
+    if (!auth_check(s->o->secret, AUTH_AGENT, p->nonce, w->nonce, w->mac)) {
+        refuse(p, "authentication failed: the agent's proof does not match the pool's secret");
+        return;
+    }
+    result_clean_text(w->host);
+    if (msg_labels_check(w->labels, err, sizeof err) < 0) {
+        snprintf(text, sizeof text, "bad labels: %s", err);
+        refuse(p, text);
+        return;
+    }
+    auth_proof(s->o->secret, AUTH_COORDINATOR, p->nonce, w->nonce, am.mac);
+    buf_init(&b);
+    msg_auth_encode(&b, &am);
+    send_buf(p, &b);
+    p->state = S_AGENT;
+    p->last_ping_ns = clock_now_ns();
+    s->nagents++;
+    slog(s, "agent joined: %s (%s) labels=%s  [%u in the pool]", w->host, p->a.addr,
+         w->labels[0] ? w->labels : "-", s->nagents);
+}
+
+static void handle_agent(struct speer *p, const char *pl, uint32_t n, int type)
+{
+    char err[256];
+    struct buf b;
+
+    switch (type) {
+    case MSG_SYSTEM: {
+        unsigned char hdr[FRAME_HEADER_LEN];
+        if (p->have_system) {
+            peer_drop(p, "sent system twice");
+            return;
+        }
+        p->have_system = 1;
+        frame_put_header(hdr, n);
+        buf_append(&p->a.rx, hdr, sizeof hdr);
+        buf_append(&p->a.rx, pl, n);
+        return;
+    }
+    case MSG_PING:
+        buf_init(&b);
+        if (conn_pong(pl, n, clock_now_ns(), &b, err, sizeof err) < 0) {
+            buf_free(&b);
+            peer_drop(p, err);
+            return;
+        }
+        send_buf(p, &b);
+        return;
+    case MSG_PONG:
+        return;
+    default:
+        peer_drop(p, "unexpected message in the pool");
+        return;
+    }
+}
+
+/* ---- submitters ---------------------------------------------------------- */
+
+static void handle_sub_hello(struct speer *p, const char *pl, uint32_t n)
+{
+    struct msg_hello h;
+    struct msg_welcome w;
+    char err[256], text[MSG_TEXT_MAX];
+    struct buf b;
+
+    if (msg_hello_decode(pl, n, &h, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm submitter (bad hello)");
+        return;
+    }
+    if (h.version != PROTO_VERSION) {
+        snprintf(text, sizeof text, "protocol version mismatch: pool speaks %u, submitter %u", PROTO_VERSION,
+                 h.version);
+        refuse(p, text);
+        return;
+    }
+    memcpy(p->pnonce, h.nonce, sizeof p->pnonce);
+    memset(&w, 0, sizeof w);
+    w.version = PROTO_VERSION;
+    gethostname(w.host, sizeof w.host - 1);
+    w.pid = (uint32_t)getpid();
+    w.auth = 1;
+    memcpy(w.nonce, p->nonce, sizeof w.nonce);
+    auth_proof(p->s->o->secret, AUTH_POOL, p->pnonce, p->nonce, w.mac);
+    buf_init(&b);
+    msg_welcome_encode(&b, &w);
+    send_buf(p, &b);
+    p->state = S_SUB_AUTH;
+}
+
+static void handle_sub_auth(struct speer *p, const char *pl, uint32_t n)
+{
+    struct msg_auth am;
+    char err[256];
+
+    if (msg_auth_decode(pl, n, &am, err, sizeof err) < 0) {
+        peer_drop(p, "bad auth from a submitter");
+        return;
+    }
+    if (!auth_check(p->s->o->secret, AUTH_SUBMITTER, p->pnonce, p->nonce, am.mac)) {
+        slog(p->s, "submitter %s refused: its proof does not match the pool's secret", p->a.addr);
+        refuse(p, "authentication failed: the submitter's proof does not match the pool's secret");
+        return;
+    }
+    p->state = S_SUB;
+    frame_reader_set_max(&p->rd, POOL_FRAME_MAX);
+}
+
+static void send_busy(struct speer *p)
+{
+    struct serve *s = p->s;
+    struct pool_busy m;
+    struct buf b;
+    snprintf(m.from, sizeof m.from, "%s", s->run.from);
+    snprintf(m.since, sizeof m.since, "%s", s->run.since);
+    buf_init(&b);
+    pool_busy_encode(&b, &m);
+    send_buf(p, &b);
+}
+
+static void try_start(struct serve *s);
+
+static void handle_submit(struct speer *p, const char *pl, uint32_t n)
+{
+    struct serve *s = p->s;
+    char err[512], text[MSG_TEXT_MAX];
+
+    if (pool_submit_decode(pl, n, &p->sub, err, sizeof err) < 0) {
+        snprintf(text, sizeof text, "bad submission: %s", err);
+        slog(s, "submitter %s: %s", p->a.addr, text);
+        sub_finish(p, text, 2);
+        return;
+    }
+    if (p->sub.min_agents && p->sub.expect && p->sub.min_agents > p->sub.expect) {
+        sub_finish(p, "bad submission: --min-agents is over --expect", 2);
+        return;
+    }
+    p->state = S_QUEUED;
+    p->seq = s->next_seq++;
+    p->turn_ns = 0;
+    slog(s, "submission from %s (%u options%s)", p->a.addr, p->sub.argc, p->sub.plan ? ", a plan" : "");
+    if (s->run.proc.pid) {
+        send_busy(p);
+        if (!p->sub.wait) {
+            snprintf(text, sizeof text, "the pool is busy with a run from %s since %s (--no-wait)",
+                     s->run.from, s->run.since);
+            sub_finish(p, text, 2);
+            return;
+        }
+    }
+    try_start(s);
+}
+
+static void handle_sub(struct speer *p, const char *pl, uint32_t n, int type)
+{
+    if (p->state == S_SUB && type == MSG_SUBMIT) {
+        handle_submit(p, pl, n);
+        return;
+    }
+    if (type == MSG_PING || type == MSG_PONG)
+        return;
+    peer_drop(p, "unexpected message from a submitter");
+}
+
+/* ---- frames ---------------------------------------------------------- */
+
+static int on_frame(void *arg, const char *pl, uint32_t n)
+{
+    struct speer *p = arg;
+    char err[256];
+    int type = msg_peek_type(pl, n, err, sizeof err);
+
+    if (type < 0) {
+        peer_drop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : err);
+        return 1;
+    }
+    switch (p->state) {
+    case S_HELLO:
+        if (type == MSG_WELCOME)
+            handle_welcome(p, pl, n);
+        else if (type == MSG_HELLO)
+            handle_sub_hello(p, pl, n);
+        else
+            peer_drop(p, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
+        break;
+    case S_AGENT:
+        handle_agent(p, pl, n, type);
+        break;
+    case S_SUB_AUTH:
+        if (type == MSG_AUTH)
+            handle_sub_auth(p, pl, n);
+        else
+            peer_drop(p, "a submitter must send auth");
+        break;
+    default:
+        handle_sub(p, pl, n, type);
+        break;
+    }
+    return p->closing;
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+    struct speer *p = h->data;
+    (void)suggested;
+    *b = uv_buf_init(p->s->rbuf, sizeof p->s->rbuf);
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+{
+    struct speer *p = st->data;
+
+    if (nread < 0) {
+        peer_drop(p, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
+        return;
+    }
+    p->last_rx_ns = clock_now_ns();
+    if (conn_feed_frames(&p->rd, ub->base, (size_t)nread, on_frame, p) < 0) {
+        peer_drop(p, "frame over the limit");
+        return;
+    }
+    if (!p->closing && p->state == S_AGENT && p->rd.in.len - p->rd.pos + p->a.rx.len > GATHER_RX_MAX)
+        peer_drop(p, "sent too much while idle in the pool");
+}
+
+static void peer_addr(struct speer *p)
+{
+    int sl = sizeof p->a.ss;
+    char ip[48] = "?";
+    int port = 0;
+
+    memset(&p->a.ss, 0, sizeof p->a.ss);
+    if (uv_tcp_getpeername(&p->tcp, (struct sockaddr *)&p->a.ss, &sl) == 0) {
+        if (p->a.ss.ss_family == AF_INET) {
+            uv_ip4_name((struct sockaddr_in *)&p->a.ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in *)&p->a.ss)->sin_port);
+        } else if (p->a.ss.ss_family == AF_INET6) {
+            uv_ip6_name((struct sockaddr_in6 *)&p->a.ss, ip, sizeof ip);
+            port = ntohs(((struct sockaddr_in6 *)&p->a.ss)->sin6_port);
+        }
+    }
+    snprintf(p->a.addr, sizeof p->a.addr, p->a.ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip, port);
+}
+
+static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return 0;
+    if (a->ss_family == AF_INET)
+        return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+    if (a->ss_family == AF_INET6)
+        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr,
+                      16) == 0;
+    return 0;
+}
+
+/* Strangers are cheap, as in gather.c: at most GATHER_MAX_PENDING peers
+ * that have not proved the secret wait at once, GATHER_MAX_PENDING_PER_ADDR
+ * from one address; a newcomer over a cap evicts the oldest. */
+static void make_room(struct serve *s, const struct sockaddr_storage *ss)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int cap = pass == 0 ? GATHER_MAX_PENDING_PER_ADDR : GATHER_MAX_PENDING;
+        for (;;) {
+            struct speer *oldest = NULL;
+            int n = 0;
+            for (struct speer *p = s->peers; p; p = p->next) {
+                if ((p->state != S_HELLO && p->state != S_SUB_AUTH) || (pass == 0 && !same_ip(&p->a.ss, ss)))
+                    continue;
+                n++;
+                oldest = p;           /* newest first: the last one seen is the oldest */
+            }
+            if (n < cap || !oldest)
+                break;
+            peer_drop(oldest, "evicted: too many connections waiting to authenticate");
+        }
+    }
+}
+
+static void on_connection(uv_stream_t *server, int status)
+{
+    struct serve *s = server->data;
+    struct speer *p;
+    struct msg_hello h = { .version = PROTO_VERSION };
+    struct buf b;
+
+    if (status < 0)
+        return;
+    p = xcalloc(1, sizeof *p);
+    p->s = s;
+    uv_tcp_init(&s->loop, &p->tcp);
+    p->tcp.data = p;
+    frame_reader_init(&p->rd, FRAME_PREAUTH_MAX);
+    buf_init(&p->a.rx);
+    p->a.fd = -1;
+    if (uv_accept(server, (uv_stream_t *)&p->tcp) < 0 || s->npeers >= SERVE_MAX_PEERS || s->stopping) {
+        p->closing = 1;
+        uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
+        return;
+    }
+    peer_addr(p);
+    make_room(s, &p->a.ss);
+    p->next = s->peers;
+    s->peers = p;
+    s->npeers++;
+    p->accepted_ns = p->last_rx_ns = clock_now_ns();
+    uv_tcp_nodelay(&p->tcp, 1);
+    if (auth_nonce(p->nonce) < 0) {
+        peer_drop(p, "no randomness for the handshake nonce");
+        return;
+    }
+    memcpy(h.nonce, p->nonce, sizeof h.nonce);
+    uv_read_start((uv_stream_t *)&p->tcp, on_alloc, on_read);
+    buf_init(&b);
+    msg_hello_encode(&b, &h);
+    send_buf(p, &b);
+}
+
+/* ---- runs ------------------------------------------------------------- */
+
+static void run_out(void *arg, enum pool_stream st, const char *data, size_t len)
+{
+    struct serve *s = arg;
+    struct buf b;
+    if (!s->run.sub)
+        return;                         /* its submitter went: dropped */
+    buf_init(&b);
+    pool_output_encode(&b, st, data, len);
+    send_buf(s->run.sub, &b);
+}
+
+/* The submitter's share of agents: the first `expect` in gather order, or all. */
+static int cmp_peer(const void *x, const void *y)
+{
+    const struct speer *a = *(const struct speer *const *)x, *b = *(const struct speer *const *)y;
+    return gather_agent_cmp(&a->a, &b->a);
+}
+
+static void start_run(struct serve *s, struct speer *sub, struct speer **agents, uint32_t n)
+{
+    struct gather_fleet f;
+    int *fds = xcalloc((size_t)s->npeers + 1, sizeof *fds);
+    size_t nfds = 0;
+    char err[256];
+    uv_os_fd_t fd;
+
+    memset(&f, 0, sizeof f);
+    f.agents = xcalloc(n ? n : 1, sizeof *f.agents);
+    f.addrs = xcalloc(n ? n : 1, sizeof *f.addrs);
+    f.labels = xcalloc(n ? n : 1, sizeof *f.labels);
+    for (uint32_t i = 0; i < n; i++) {
+        struct speer *p = agents[i];
+        struct gather_agent *a = &f.agents[f.n];
+        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) != 0 || (a->fd = dup(fd)) < 0)
+            continue;
+        memcpy(a->addr, p->a.addr, sizeof a->addr);
+        a->ss = p->a.ss;
+        a->welcome = p->a.welcome;
+        buf_init(&a->rx);
+        /* its system frame, and what it sent after its last whole frame */
+        buf_append(&a->rx, p->a.rx.data, p->a.rx.len);
+        buf_append(&a->rx, p->rd.in.data + p->rd.pos, p->rd.in.len - p->rd.pos);
+        f.addrs[f.n] = xstrdup(a->addr);
+        f.labels[f.n] = a->welcome.labels[0] ? xstrdup(a->welcome.labels) : NULL;
+        f.n++;
+    }
+    /* the child closes every descriptor of ours but its copies of the agents */
+    if (uv_fileno((uv_handle_t *)&s->server, &fd) == 0)
+        fds[nfds++] = fd;
+    for (struct speer *p = s->peers; p; p = p->next)
+        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0)
+            fds[nfds++] = fd;
+    s->run.proc.out_fn = run_out;
+    s->run.proc.out_arg = s;
+    if (serve_run_start(&s->run.proc, &s->loop, &sub->sub, &f, fds, nfds, s->o->run, err, sizeof err) < 0) {
+        free(fds);
+        slog(s, "run from %s not started: %s", sub->a.addr, err);
+        sub_finish(sub, err, 1);
+        return;
+    }
+    free(fds);
+    s->run.sub = sub;
+    s->run.kill_ns = 0;
+    s->run.want_json = sub->sub.want_json;
+    snprintf(s->run.from, sizeof s->run.from, "%s", sub->a.addr);
+    hhmmss(s->run.since, sizeof s->run.since);
+    sub->state = S_RUNNING;
+    slog(s, "run from %s started on %u agent%s (pid %d)", sub->a.addr, n, n == 1 ? "" : "s",
+         (int)s->run.proc.pid);
+    for (uint32_t i = 0; i < n; i++) {
+        agents[i]->state = S_HELLO;        /* not "left": it is in the run */
+        s->nagents--;
+        peer_drop(agents[i], "in a run");
+    }
+    /* the others waiting hear who holds the pool now */
+    for (struct speer *p = s->peers; p; p = p->next)
+        if (p->state == S_QUEUED)
+            send_busy(p);
+}
+
+/* The first queued submission runs once the pool has its agents, or is
+ * refused when its --expect-timeout passes without them. */
+static void try_start(struct serve *s)
+{
+    struct speer *head = NULL, **agents;
+    uint32_t n = 0, want, need;
+    uint64_t now = clock_now_ns();
+
+    if (s->run.proc.pid || s->stopping)
+        return;
+    for (struct speer *p = s->peers; p; p = p->next)
+        if (p->state == S_QUEUED && !p->closing && (!head || p->seq < head->seq))
+            head = p;
+    if (!head)
+        return;
+    if (!head->turn_ns)
+        head->turn_ns = now;
+    want = head->sub.expect;
+    need = head->sub.min_agents ? head->sub.min_agents : want ? want : 1;
+    if (s->nagents < (want ? want : 1)) {
+        char text[MSG_TEXT_MAX];
+        uint64_t to = (uint64_t)(head->sub.expect_timeout_ms ? head->sub.expect_timeout_ms
+                                                            : GATHER_DEFAULT_TIMEOUT_MS) * 1000000u;
+        if (now - head->turn_ns < to)
+            return;                         /* the tick calls again */
+        if (s->nagents < need) {
+            snprintf(text, sizeof text, "expected %u agent%s, the pool had %u within %.3gs", want ? want : 1,
+                     want > 1 ? "s" : "", s->nagents, (double)to / 1e9);
+            slog(s, "submission from %s refused: %s", head->a.addr, text);
+            sub_finish(head, text, 2);
+            try_start(s);
+            return;
+        }
+    }
+    agents = xcalloc(s->nagents ? s->nagents : 1, sizeof *agents);
+    for (struct speer *p = s->peers; p; p = p->next)
+        if (p->state == S_AGENT && !p->closing)
+            agents[n++] = p;
+    qsort(agents, n, sizeof *agents, cmp_peer);
+    if (want && n > want)
+        n = want;
+    start_run(s, head, agents, n);
+    free(agents);
+}
+
+/* The run's process ended and its output is drained: send what it left. */
+static void finish_run(struct serve *s)
+{
+    struct speer *sub = s->run.sub;
+
+    slog(s, "run from %s ended: exit status %d%s", s->run.from, s->run.proc.status,
+         sub ? "" : " (its submitter went)");
+    if (sub) {
+        struct buf b;
+        if (s->run.want_json)
+            serve_run_send_results(&s->run.proc);
+        buf_init(&b);
+        /* serve stopping: the run was cut short by us, not by the plan */
+        pool_exit_encode(&b, s->stopping ? 1u : (uint32_t)s->run.proc.status);
+        send_buf(sub, &b);
+        sub->state = S_DONE;
+        sub->done_ns = clock_now_ns();
+    }
+    if (serve_run_cleanup(&s->run.proc) < 0)
+        slog(s, "left %s behind (the run wrote files of its own there)", s->run.proc.dir);
+    s->run.sub = NULL;
+    s->run.kill_ns = 0;
+}
+
+static void on_tick(uv_timer_t *t)
+{
+    struct serve *s = t->data;
+    uint64_t now = clock_now_ns();
+    struct speer *p, *next;
+
+    if (serve_signal && !s->stopping) {
+        s->stopping = 1;
+        slog(s, "SIG%s: stopping%s", sigabbrev_np(serve_signal), s->run.proc.pid ? " the run, then the pool" : "");
+        if (s->run.proc.pid) {
+            kill(s->run.proc.pid, SIGTERM);
+            s->run.kill_ns = now;
+            if (s->run.sub)
+                send_error(s->run.sub, "nfstorm serve is shutting down: the run was stopped", -1);
+        }
+        for (p = s->peers; p; p = p->next)
+            if (p->state == S_QUEUED || p->state == S_SUB || p->state == S_SUB_AUTH)
+                sub_finish(p, "nfstorm serve is shutting down: no run", 1);
+    }
+    /* the submitter went mid-run: the run is stopped, its agents come back */
+    if (s->run.proc.pid && !s->run.sub && !s->run.kill_ns) {
+        kill(s->run.proc.pid, SIGINT);
+        s->run.kill_ns = now;
+    }
+    if (s->run.proc.pid && s->run.kill_ns && now - s->run.kill_ns > SERVE_STOP_GRACE_NS)
+        kill(s->run.proc.pid, SIGKILL);
+    if (s->run.proc.pid && serve_run_poll(&s->run.proc))
+        finish_run(s);
+    for (p = s->peers; p; p = next) {
+        next = p->next;
+        switch (p->state) {
+        case S_HELLO:
+        case S_SUB_AUTH:
+            if (now - p->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+                peer_drop(p, "no handshake within 5 s");
+            break;
+        case S_SUB:
+            if (now - p->accepted_ns > 30ull * 1000000000ull)
+                peer_drop(p, "no submission within 30 s");
+            break;
+        case S_AGENT:
+            if (now - p->last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
+                peer_drop(p, "silent");
+            else if (now - p->last_ping_ns >= 1000000000ull) {
+                struct buf b;
+                buf_init(&b);
+                conn_ping(&b, 0, now);
+                send_buf(p, &b);
+                p->last_ping_ns = now;
+            }
+            break;
+        case S_DONE:
+            if (uv_stream_get_write_queue_size((uv_stream_t *)&p->tcp) == 0 ||
+                now - p->done_ns > 10ull * 1000000000ull) {
+                peer_drop(p, "done");     /* S_DONE: no "left" line */
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    if (s->stopping && !s->run.proc.pid) {
+        int pending = 0;
+        for (p = s->peers; p; p = p->next)
+            if (p->state == S_DONE)
+                pending = 1;
+        if (!pending)
+            uv_stop(&s->loop);
+    }
+    try_start(s);
+}
+
+static int parse_addr(const char *str, struct sockaddr_storage *ss)
+{
+    char host[256];
+    const char *colon = strrchr(str, ':');
+    char *end;
+    long port;
+    size_t hl;
+
+    if (!colon || (hl = (size_t)(colon - str)) == 0 || hl >= sizeof host)
+        return -EINVAL;
+    memcpy(host, str, hl);
+    host[hl] = '\0';
+    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
+        memmove(host, host + 1, hl - 2);
+        host[hl - 2] = '\0';
+    }
+    port = strtol(colon + 1, &end, 10);
+    if (*end || end == colon + 1 || port < 0 || port > 65535)
+        return -EINVAL;
+    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0 ||
+        uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
+        return 0;
+    return -EINVAL;
+}
+
+static void on_any_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+int serve_main(const struct serve_options *o, char *err, size_t errlen)
+{
+    struct serve *s = xcalloc(1, sizeof *s);
+    struct sockaddr_storage ss;
+    struct sigaction sa;
+    int rc;
+
+    s->o = o;
+    if (parse_addr(o->listen, &ss) < 0) {
+        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
+        free(s);
+        return -EINVAL;
+    }
+    uv_loop_init(&s->loop);
+    uv_tcp_init(&s->loop, &s->server);
+    s->server.data = s;
+    uv_timer_init(&s->loop, &s->tick);
+    s->tick.data = s;
+    if ((rc = uv_tcp_bind(&s->server, (struct sockaddr *)&ss, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)&s->server, 511, on_connection)) < 0) {
+        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+        goto out;
+    }
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_term;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    slog(s, "pool listening on %s (agents and submitters)", o->listen);
+    uv_timer_start(&s->tick, on_tick, SERVE_TICK_MS, SERVE_TICK_MS);
+    uv_run(&s->loop, UV_RUN_DEFAULT);
+    slog(s, "stopped: its %u idle agent%s and those of the run go back to dialling", s->nagents,
+         s->nagents == 1 ? "" : "s");
+    for (struct speer *p = s->peers, *next; p; p = next) {
+        next = p->next;
+        p->state = S_DONE;
+        peer_drop(p, "serve stopped");
+    }
+    rc = 0;
+out:
+    uv_close((uv_handle_t *)&s->server, on_any_closed);
+    uv_close((uv_handle_t *)&s->tick, on_any_closed);
+    uv_run(&s->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&s->loop);
+    free(s);
+    return rc;
+}

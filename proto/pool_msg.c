@@ -1,0 +1,318 @@
+/* pool_msg: see pool_msg.h.  Packed and unpacked with msgpack-c directly:
+ * a map {type, ...}; the frame's length was capped by the reader before
+ * any of this runs, and each string or byte length is checked here. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <msgpack.h>
+#include "common/xmalloc.h"
+#include "proto/pool_msg.h"
+
+static int put(void *data, const char *p, size_t len)
+{
+    buf_append(data, p, len);
+    return 0;
+}
+
+static void pack_str(msgpack_packer *pk, const char *s, size_t n)
+{
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    pack_str(pk, k, strlen(k));
+}
+
+/* Start a frame of type t with nkeys keys after "type"; finish with end(). */
+static size_t begin(struct buf *out, msgpack_packer *pk, enum msg_type t, uint32_t nkeys)
+{
+    static const unsigned char zero[FRAME_HEADER_LEN];
+    size_t start = out->len;
+    buf_append(out, zero, sizeof zero);
+    msgpack_packer_init(pk, out, put);
+    msgpack_pack_map(pk, nkeys + 1);
+    pack_key(pk, "type");
+    pack_key(pk, msg_type_name(t));
+    return start;
+}
+
+static void end(struct buf *out, size_t start)
+{
+    frame_put_header((unsigned char *)out->data + start, (uint32_t)(out->len - start - FRAME_HEADER_LEN));
+}
+
+struct dec {
+    msgpack_unpacked u;
+    const msgpack_object *root;
+    const char *what;
+    char *err;
+    size_t errlen;
+};
+
+static int fail(struct dec *d, const char *why, const char *key)
+{
+    if (key)
+        snprintf(d->err, d->errlen, "%s: '%s' %s", d->what, key, why);
+    else
+        snprintf(d->err, d->errlen, "%s: %s", d->what, why);
+    return -EBADMSG;
+}
+
+static const msgpack_object *get(const struct dec *d, const char *key)
+{
+    const msgpack_object_map *m = &d->root->via.map;
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i < m->size; i++) {
+        const msgpack_object *k = &m->ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl && memcmp(k->via.str.ptr, key, kl) == 0)
+            return &m->ptr[i].val;
+    }
+    return NULL;
+}
+
+static int open_msg(struct dec *d, const char *p, size_t n, enum msg_type t)
+{
+    size_t off = 0;
+    const msgpack_object *ty;
+    const char *name = msg_type_name(t);
+
+    d->what = name;
+    msgpack_unpacked_init(&d->u);
+    /* msg_peek_type's prescan bounds what msgpack-c will allocate for
+     * hostile input; it also checks the map and its type */
+    int got = msg_peek_type(p, n, d->err, d->errlen);
+    if (got < 0)
+        return -EBADMSG;              /* err says why, as "message: ..." */
+    if (got != (int)t) {
+        snprintf(d->err, d->errlen, "%s: got a '%s' message", name, msg_type_name((enum msg_type)got));
+        return -EBADMSG;
+    }
+    if (msgpack_unpack_next(&d->u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n)
+        return fail(d, "malformed msgpack", NULL);
+    if (d->u.data.type != MSGPACK_OBJECT_MAP)
+        return fail(d, "payload is not a map", NULL);
+    d->root = &d->u.data;
+    ty = get(d, "type");
+    if (!ty || ty->type != MSGPACK_OBJECT_STR || ty->via.str.size != strlen(name) ||
+        memcmp(ty->via.str.ptr, name, strlen(name)) != 0)
+        return fail(d, "wrong message type", NULL);
+    return 0;
+}
+
+static int get_u32(struct dec *d, const char *key, uint32_t *v)
+{
+    const msgpack_object *o = get(d, key);
+    if (!o)
+        return fail(d, "missing", key);
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX)
+        return fail(d, "not an unsigned 32-bit integer", key);
+    *v = (uint32_t)o->via.u64;
+    return 0;
+}
+
+static int get_bool(struct dec *d, const char *key, int *v)
+{
+    const msgpack_object *o = get(d, key);
+    if (!o)
+        return fail(d, "missing", key);
+    if (o->type != MSGPACK_OBJECT_BOOLEAN)
+        return fail(d, "not a boolean", key);
+    *v = o->via.boolean;
+    return 0;
+}
+
+/* A str or bin value of at most max bytes. */
+static int get_bytes(struct dec *d, const char *key, size_t max, const char **p, size_t *n)
+{
+    const msgpack_object *o = get(d, key);
+    if (!o)
+        return fail(d, "missing", key);
+    if (o->type == MSGPACK_OBJECT_STR) {
+        *p = o->via.str.ptr;
+        *n = o->via.str.size;
+    } else if (o->type == MSGPACK_OBJECT_BIN) {
+        *p = o->via.bin.ptr;
+        *n = o->via.bin.size;
+    } else {
+        return fail(d, "not a string", key);
+    }
+    if (*n > max)
+        return fail(d, "too long", key);
+    return 0;
+}
+
+static int get_str(struct dec *d, const char *key, char *out, size_t size)
+{
+    const char *p;
+    size_t n;
+    int rc = get_bytes(d, key, size - 1, &p, &n);
+    if (rc)
+        return rc;
+    if (memchr(p, '\0', n))
+        return fail(d, "holds a NUL byte", key);
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return 0;
+}
+
+void pool_submit_encode(struct buf *out, const struct pool_submit *m)
+{
+    msgpack_packer pk;
+    size_t start = begin(out, &pk, MSG_SUBMIT, 8);
+
+    pack_key(&pk, "argv");
+    msgpack_pack_array(&pk, m->argc);
+    for (uint32_t i = 0; i < m->argc; i++)
+        pack_str(&pk, m->argv[i], strlen(m->argv[i]));
+    pack_key(&pk, "plan");
+    msgpack_pack_bin(&pk, m->plan ? m->plan_len : 0);
+    if (m->plan)
+        msgpack_pack_bin_body(&pk, m->plan, m->plan_len);
+    pack_key(&pk, "has_plan");
+    m->plan ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
+    pack_key(&pk, "want_json");
+    m->want_json ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
+    pack_key(&pk, "wait");
+    m->wait ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
+    pack_key(&pk, "expect");
+    msgpack_pack_uint32(&pk, m->expect);
+    pack_key(&pk, "min_agents");
+    msgpack_pack_uint32(&pk, m->min_agents);
+    pack_key(&pk, "expect_timeout_ms");
+    msgpack_pack_uint32(&pk, m->expect_timeout_ms);
+    end(out, start);
+}
+
+int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err, size_t errlen)
+{
+    struct dec d = { .err = err, .errlen = errlen };
+    const msgpack_object *a;
+    const char *plan;
+    size_t plan_len;
+    int has_plan = 0, rc;
+
+    memset(m, 0, sizeof *m);
+    if ((rc = open_msg(&d, p, n, MSG_SUBMIT)))
+        goto out;
+    if ((rc = get_bool(&d, "has_plan", &has_plan)) || (rc = get_bool(&d, "want_json", &m->want_json)) ||
+        (rc = get_bool(&d, "wait", &m->wait)) || (rc = get_u32(&d, "expect", &m->expect)) ||
+        (rc = get_u32(&d, "min_agents", &m->min_agents)) ||
+        (rc = get_u32(&d, "expect_timeout_ms", &m->expect_timeout_ms)) ||
+        (rc = get_bytes(&d, "plan", POOL_PLAN_MAX, &plan, &plan_len)))
+        goto out;
+    a = get(&d, "argv");
+    if (!a || a->type != MSGPACK_OBJECT_ARRAY) {
+        rc = fail(&d, a ? "not an array" : "missing", "argv");
+        goto out;
+    }
+    if (a->via.array.size > POOL_ARGV_MAX) {
+        rc = fail(&d, "has too many options", "argv");
+        goto out;
+    }
+    m->argv = xcalloc(a->via.array.size + 1, sizeof *m->argv);
+    for (uint32_t i = 0; i < a->via.array.size; i++) {
+        const msgpack_object *s = &a->via.array.ptr[i];
+        if (s->type != MSGPACK_OBJECT_STR || s->via.str.size > POOL_ARG_MAX ||
+            memchr(s->via.str.ptr, '\0', s->via.str.size)) {
+            rc = fail(&d, "holds a bad option (not a string, too long or with a NUL)", "argv");
+            goto out;
+        }
+        m->argv[i] = xmalloc(s->via.str.size + 1);
+        memcpy(m->argv[i], s->via.str.ptr, s->via.str.size);
+        m->argv[i][s->via.str.size] = '\0';
+        m->argc = i + 1;
+    }
+    if (has_plan) {
+        m->plan = xmalloc(plan_len + 1);
+        memcpy(m->plan, plan, plan_len);
+        m->plan[plan_len] = '\0';
+        m->plan_len = plan_len;
+    }
+out:
+    msgpack_unpacked_destroy(&d.u);
+    if (rc)
+        pool_submit_free(m);
+    return rc;
+}
+
+void pool_submit_free(struct pool_submit *m)
+{
+    for (uint32_t i = 0; m->argv && i < m->argc; i++)
+        free(m->argv[i]);
+    free(m->argv);
+    free(m->plan);
+    memset(m, 0, sizeof *m);
+}
+
+void pool_busy_encode(struct buf *out, const struct pool_busy *m)
+{
+    msgpack_packer pk;
+    size_t start = begin(out, &pk, MSG_BUSY, 2);
+    pack_key(&pk, "from");
+    pack_str(&pk, m->from, strlen(m->from));
+    pack_key(&pk, "since");
+    pack_str(&pk, m->since, strlen(m->since));
+    end(out, start);
+}
+
+int pool_busy_decode(const char *p, size_t n, struct pool_busy *m, char *err, size_t errlen)
+{
+    struct dec d = { .err = err, .errlen = errlen };
+    int rc = open_msg(&d, p, n, MSG_BUSY);
+    if (!rc && !(rc = get_str(&d, "from", m->from, sizeof m->from)))
+        rc = get_str(&d, "since", m->since, sizeof m->since);
+    msgpack_unpacked_destroy(&d.u);
+    return rc;
+}
+
+void pool_output_encode(struct buf *out, enum pool_stream s, const void *data, size_t len)
+{
+    msgpack_packer pk;
+    size_t start = begin(out, &pk, MSG_OUTPUT, 2);
+    pack_key(&pk, "stream");
+    msgpack_pack_uint32(&pk, (uint32_t)s);
+    pack_key(&pk, "data");
+    msgpack_pack_bin(&pk, len);
+    msgpack_pack_bin_body(&pk, data, len);
+    end(out, start);
+}
+
+/* The data points into the payload p, which must outlive m. */
+int pool_output_decode(const char *p, size_t n, struct pool_output *m, char *err, size_t errlen)
+{
+    struct dec d = { .err = err, .errlen = errlen };
+    uint32_t s = 0;
+    int rc = open_msg(&d, p, n, MSG_OUTPUT);
+    if (!rc && !(rc = get_u32(&d, "stream", &s)) && (s < POOL_STDOUT || s > POOL_JOURNAL))
+        rc = fail(&d, "is not 1..4", "stream");
+    if (!rc)
+        rc = get_bytes(&d, "data", POOL_CHUNK_MAX, &m->data, &m->len);
+    m->stream = (enum pool_stream)s;
+    /* msgpack_unpack_next references the input for str/bin; make sure, as
+     * the zone goes now */
+    if (!rc && m->len && (m->data < p || m->data + m->len > p + n))
+        rc = fail(&d, "not in the payload", "data");
+    msgpack_unpacked_destroy(&d.u);
+    return rc;
+}
+
+void pool_exit_encode(struct buf *out, uint32_t status)
+{
+    msgpack_packer pk;
+    size_t start = begin(out, &pk, MSG_EXIT, 1);
+    pack_key(&pk, "status");
+    msgpack_pack_uint32(&pk, status);
+    end(out, start);
+}
+
+int pool_exit_decode(const char *p, size_t n, uint32_t *status, char *err, size_t errlen)
+{
+    struct dec d = { .err = err, .errlen = errlen };
+    int rc = open_msg(&d, p, n, MSG_EXIT);
+    if (!rc && !(rc = get_u32(&d, "status", status)) && *status > 255)
+        rc = fail(&d, "is over 255", "status");
+    msgpack_unpacked_destroy(&d.u);
+    return rc;
+}
