@@ -35,7 +35,9 @@ assert len(r["agents"]) == n and len(ph["agents"]) == n, (len(r["agents"]), len(
 assert not any(a.get("lost") for a in r["agents"]), [a["id"] for a in r["agents"] if a.get("lost")]
 # labels sort the indices: f1, f10, f100, f101, ... (by label, as strings)
 per = [a["ops"]["read"]["ops"] for a in ph["agents"]]
-assert all(p >= 20 for p in per), min(per)          # 10 IOPS for 3 s each, a little slack
+# 10 IOPS for 3 s each: 30 on an idle machine; every agent did I/O (a
+# starved one may do fewer: once under ASan one did 11)
+assert all(p >= 1 for p in per) and max(per) <= 31, (min(per), max(per))
 tot = ph["ops"]["read"]["ops"]
 assert tot == sum(per), (tot, sum(per))
 assert tot == sum(i["ops"].get("read", {}).get("ops", 0) for i in ph["intervals"])
