@@ -271,7 +271,9 @@ void hist_rec_add(struct hist_rec *h, const struct hist *src)
         h->min_ns = src->min_ns;
     if (src->max_ns > h->max_ns)
         h->max_ns = src->max_ns;
-    /* only the chunks between min and max can hold counts */
+    /* only the chunks between min and max can hold counts: min is in the
+     * first non-empty bucket and max in the last, as hist_record and
+     * hist_merge keep them and hist_codec's decoder insists on */
     for (unsigned c = bucket_of(src->min_ns) / HIST_CHUNK; c <= bucket_of(src->max_ns) / HIST_CHUNK; c++) {
         const uint64_t *b = &src->bucket[c * HIST_CHUNK];
         uint64_t any = 0;
