@@ -66,8 +66,10 @@ static json_t *ops_json_as(const struct op_set *s, int with_latency)
         json_t *v;
         if (!o->ops && !o->errors)
             continue;
-        v = json_pack("{sIsIsI}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
-                      "errors", (json_int_t)o->errors);
+        v = json_pack("{sIsI}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes);
+        /* a counters-only line leaves out "errors" when 0 (most of them) */
+        if (v && (with_latency || o->errors))
+            json_object_set_new(v, "errors", json_integer((json_int_t)o->errors));
         if (v && with_latency)
             json_object_set_new(v, "lat", hist_json_encode(&o->lat));
         if (v && o->timeouts)
@@ -290,8 +292,8 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
 
 /* why (JOURNAL_WHY_MAX bytes) gets the histogram decoder's reason. */
 #define JOURNAL_WHY_MAX 160
-/* lat_optional: an interval line's counters may come without "lat" (the
- * compact form); phase totals always carry it. */
+/* lat_optional: an interval line's counters may come without "lat" and,
+ * when 0, "errors" (the compact form); phase totals always carry both. */
 static int ops_of(json_t *ops, struct op_set *s, char *why, int lat_optional)
 {
     const char *name;
@@ -305,7 +307,8 @@ static int ops_of(json_t *ops, struct op_set *s, char *why, int lat_optional)
         if (t < 0)
             return -1;
         o = &s->op[t];
-        if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
+        if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) ||
+            ((!lat_optional || json_object_get(v, "errors")) && u64_of(v, "errors", &o->errors)) ||
             (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
             ((!lat_optional || json_object_get(v, "lat")) &&
              hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX)) ||

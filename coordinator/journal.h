@@ -14,8 +14,9 @@
  *               agents= leaves idle], error_threshold, error_threshold_pct}]
  *   phase_start {phase, t0_ns}   the phase's start instant (coordinator clock)
  *   interval    {phase, agent, k, [inflight, oldest_ns],
- *               ops: {op: {ops, bytes, errors, [timeouts], [lat, [svc]]}}}
- *               counters only, on arrival; lat/svc only in a late one
+ *               ops: {op: {ops, bytes, [errors], [timeouts], [lat, [svc]]}}}
+ *               counters only, on arrival (errors when not 0); lat/svc
+ *               (and errors always) only in a late one
  *               (its interval was already complete) and in journals
  *               written before interval_lat; inflight/oldest_ns when not 0
  *   interval_lat {phase, k, ops: {op: {lat, [svc]}}}  interval k's merged
