@@ -261,6 +261,48 @@ void hist_rec_drain(struct hist_rec *h, struct hist *dst)
     h->min_ns = UINT64_MAX;
 }
 
+void hist_rec_add(struct hist_rec *h, const struct hist *src)
+{
+    if (src->count == 0)
+        return;
+    h->count += src->count;
+    h->sum_ns += src->sum_ns;
+    if (src->min_ns < h->min_ns)
+        h->min_ns = src->min_ns;
+    if (src->max_ns > h->max_ns)
+        h->max_ns = src->max_ns;
+    /* only the chunks between min and max can hold counts: min is in the
+     * first non-empty bucket and max in the last, as hist_record and
+     * hist_merge keep them and hist_codec's decoder insists on */
+    for (unsigned c = bucket_of(src->min_ns) / HIST_CHUNK; c <= bucket_of(src->max_ns) / HIST_CHUNK; c++) {
+        const uint64_t *b = &src->bucket[c * HIST_CHUNK];
+        uint64_t any = 0;
+        for (unsigned i = 0; i < HIST_CHUNK; i++)
+            any |= b[i];
+        if (!any)
+            continue;
+        if (!h->chunk[c])
+            h->chunk[c] = xcalloc(HIST_CHUNK, sizeof(*h->chunk[c]));
+        for (unsigned i = 0; i < HIST_CHUNK; i++)
+            h->chunk[c][i] += b[i];
+    }
+}
+
+void hist_rec_sum(const struct hist_rec *h, struct hist *dst)
+{
+    if (h->count == 0)
+        return;
+    dst->count += h->count;
+    dst->sum_ns += h->sum_ns;
+    if (h->min_ns < dst->min_ns)
+        dst->min_ns = h->min_ns;
+    if (h->max_ns > dst->max_ns)
+        dst->max_ns = h->max_ns;
+    for (unsigned c = 0; c < HIST_NCHUNKS; c++)
+        for (unsigned i = 0; h->chunk[c] && i < HIST_CHUNK; i++)
+            dst->bucket[c * HIST_CHUNK + i] += h->chunk[c][i];
+}
+
 size_t hist_rec_bytes(const struct hist_rec *h)
 {
     size_t n = 0;

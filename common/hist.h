@@ -98,6 +98,12 @@ void hist_rec_record(struct hist_rec *h, uint64_t ns); /* may allocate one chunk
 /* dst += h exactly (as hist_merge would with h's dense form), then h is
  * empty again; its chunks stay allocated for reuse. */
 void hist_rec_drain(struct hist_rec *h, struct hist *dst);
+/* h += src exactly (as hist_merge into h's dense form would), allocating
+ * only the chunks src has counts in: an accumulator of a few KB where a
+ * dense histogram takes 20 KB (the coordinator's per-agent phase sums). */
+void hist_rec_add(struct hist_rec *h, const struct hist *src);
+/* dst += h exactly, h unchanged. */
+void hist_rec_sum(const struct hist_rec *h, struct hist *dst);
 /* Bytes of chunks h holds (memory accounting, tests). */
 size_t hist_rec_bytes(const struct hist_rec *h);
 void hist_rec_free(struct hist_rec *h);               /* release chunks; h is empty */

@@ -108,6 +108,38 @@ void op_rec_drain(struct op_rec *r, struct op_set *acc)
     }
 }
 
+void op_rec_add(struct op_rec *r, const struct op_set *s)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        const struct op_stats *src = &s->op[i];
+        struct op_stats_rec *o;
+        if (src->ops == 0 && src->errors == 0)
+            continue;   /* as op_set_merge */
+        o = op_rec_get(r, (enum op_type)i);
+        o->ops += src->ops;
+        o->bytes += src->bytes;
+        o->errors += src->errors;
+        o->timeouts += src->timeouts;
+        hist_rec_add(&o->lat, &src->lat);
+        hist_rec_add(&o->svc, &src->svc);
+    }
+}
+
+void op_rec_sum(const struct op_rec *r, struct op_set *acc)
+{
+    for (int i = 0; i < OP__COUNT; i++) {
+        const struct op_stats_rec *o = r->op[i];
+        if (!o || (o->ops == 0 && o->errors == 0))
+            continue;
+        acc->op[i].ops += o->ops;
+        acc->op[i].bytes += o->bytes;
+        acc->op[i].errors += o->errors;
+        acc->op[i].timeouts += o->timeouts;
+        hist_rec_sum(&o->lat, &acc->op[i].lat);
+        hist_rec_sum(&o->svc, &acc->op[i].svc);
+    }
+}
+
 size_t op_rec_bytes(const struct op_rec *r)
 {
     size_t n = 0;

@@ -80,6 +80,11 @@ void op_rec_init(struct op_rec *r);          /* empty, nothing allocated */
 struct op_stats_rec *op_rec_alloc(struct op_rec *r, enum op_type t);
 /* acc += r (exactly, as op_set_merge), then r is empty; allocations stay. */
 void op_rec_drain(struct op_rec *r, struct op_set *acc);
+/* r += s exactly (as op_set_merge into r's dense form would); r grows
+ * only by the op types and bucket chunks s has. */
+void op_rec_add(struct op_rec *r, const struct op_set *s);
+/* acc += r exactly, r unchanged. */
+void op_rec_sum(const struct op_rec *r, struct op_set *acc);
 /* Heap bytes r holds (entries and chunks). */
 size_t op_rec_bytes(const struct op_rec *r);
 void op_rec_free(struct op_rec *r);

@@ -59,7 +59,7 @@ static void put(struct journal *j, json_t *o)
 
 /* Per op type: counters, and the histograms in hist_json's form (svc and
  * timeouts only when there are any: rate-limited jobs, timed-out ops). */
-static json_t *ops_json(const struct op_set *s)
+static json_t *ops_json_as(const struct op_set *s, int with_latency)
 {
     json_t *ops = json_object();
     for (int t = 0; t < OP__COUNT; t++) {
@@ -67,15 +67,24 @@ static json_t *ops_json(const struct op_set *s)
         json_t *v;
         if (!o->ops && !o->errors)
             continue;
-        v = json_pack("{sIsIsIso}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes,
-                      "errors", (json_int_t)o->errors, "lat", hist_json_encode(&o->lat));
+        v = json_pack("{sIsI}", "ops", (json_int_t)o->ops, "bytes", (json_int_t)o->bytes);
+        /* a counters-only line leaves out "errors" when 0 (most of them) */
+        if (v && (with_latency || o->errors))
+            json_object_set_new(v, "errors", json_integer((json_int_t)o->errors));
+        if (v && with_latency)
+            json_object_set_new(v, "lat", hist_json_encode(&o->lat));
         if (v && o->timeouts)
             json_object_set_new(v, "timeouts", json_integer((json_int_t)o->timeouts));
-        if (v && o->svc.count)
+        if (v && with_latency && o->svc.count)
             json_object_set_new(v, "svc", hist_json_encode(&o->svc));
         json_object_set_new(ops, op_type_name((enum op_type)t), v);
     }
     return ops;
+}
+
+static json_t *ops_json(const struct op_set *s)
+{
+    return ops_json_as(s, 1);
 }
 
 static void write_header(struct journal *j, const struct run_result *r)
@@ -170,10 +179,46 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
                               uint32_t k, const struct op_set *s)
 {
     struct journal *j = arg;
-    const struct counters *c = &r->phases[phase].intervals[k].agent[agent];
-    put(j, json_pack("{sssIsIsIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
-                     (json_int_t)agent, "k", (json_int_t)k, "inflight", (json_int_t)c->inflight,
-                     "oldest_ns", (json_int_t)c->oldest_ns, "ops", ops_json(s)));
+    const struct interval_slot *slot = &r->phases[phase].intervals[k];
+    const struct counters *c = &slot->agent[agent];
+    /* Counters only: the interval's merged latency follows once it is
+     * complete (on_interval).  An interval already complete when this
+     * arrives (late data) carries its own histograms, which the replay
+     * adds like any other. */
+    json_t *o = json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
+                          (json_int_t)agent, "k", (json_int_t)k, "ops", ops_json_as(s, slot->is_sealed));
+    if (o && (c->inflight || c->oldest_ns)) {
+        json_object_set_new(o, "inflight", json_integer((json_int_t)c->inflight));
+        json_object_set_new(o, "oldest_ns", json_integer((json_int_t)c->oldest_ns));
+    }
+    put(j, o);
+}
+
+/* Interval k of phase has every agent's data: its merged histograms, once
+ * (the per-agent lines above carried counters only).  Nothing for an
+ * interval without latency (no ops anywhere). */
+static void on_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    struct journal *j = arg;
+    struct op_stats *scratch = xmalloc(sizeof *scratch);
+    json_t *ops = json_object();
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = result_interval_op(r, phase, k, (enum op_type)t, scratch);
+        json_t *v;
+        if (!o->lat.count && !o->svc.count)
+            continue;
+        v = json_pack("{so}", "lat", hist_json_encode(&o->lat));
+        if (v && o->svc.count)
+            json_object_set_new(v, "svc", hist_json_encode(&o->svc));
+        json_object_set_new(ops, op_type_name((enum op_type)t), v);
+    }
+    free(scratch);
+    if (json_object_size(ops) == 0) {
+        json_decref(ops);
+        return;
+    }
+    put(j, json_pack("{sssIsIso}", "type", "interval_lat", "phase", (json_int_t)phase, "k", (json_int_t)k,
+                     "ops", ops));
 }
 
 static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -235,6 +280,7 @@ struct run_observer journal_observer(struct journal *j)
     struct run_observer o = {
         .phase_start = on_phase_start,
         .phase_done = on_phase_done,
+        .interval = on_interval,
         .agent_interval = on_agent_interval,
         .agent_phase_done = on_agent_phase_done,
         .agent_lost = on_agent_lost,
@@ -258,7 +304,9 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
 
 /* why (JOURNAL_WHY_MAX bytes) gets the histogram decoder's reason. */
 #define JOURNAL_WHY_MAX 160
-static int ops_of(json_t *ops, struct op_set *s, char *why)
+/* lat_optional: an interval line's counters may come without "lat" and,
+ * when 0, "errors" (the compact form); phase totals always carry both. */
+static int ops_of(json_t *ops, struct op_set *s, char *why, int lat_optional)
 {
     const char *name;
     json_t *v;
@@ -271,9 +319,11 @@ static int ops_of(json_t *ops, struct op_set *s, char *why)
         if (t < 0)
             return -1;
         o = &s->op[t];
-        if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) || u64_of(v, "errors", &o->errors) ||
+        if (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) ||
+            ((!lat_optional || json_object_get(v, "errors")) && u64_of(v, "errors", &o->errors)) ||
             (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
-            hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX) ||
+            ((!lat_optional || json_object_get(v, "lat")) &&
+             hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX)) ||
             (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why,
                                                            JOURNAL_WHY_MAX)))
             return -1;
@@ -467,6 +517,41 @@ static int apply_phase_start(struct run_result *r, json_t *o)
     return 0;
 }
 
+/* interval_lat {phase, k, ops: {op: {lat, [svc]}}}: interval k's merged
+ * histograms, added to what its agents' counter lines built. */
+static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp)
+{
+    uint64_t phase, k;
+    const char *name;
+    json_t *ops = json_object_get(o, "ops"), *v;
+    struct op_set *s;
+    int rc;
+
+    if (u64_of(o, "phase", &phase) || u64_of(o, "k", &k) || phase >= r->nphases || k > UINT32_MAX ||
+        !json_is_object(ops))
+        return -1;
+    s = xmalloc(sizeof *s);
+    op_set_init(s);
+    rc = 0;
+    json_object_foreach(ops, name, v) {
+        int t = op_type_from_name(name);
+        if (t < 0 || hist_json_decode(json_object_get(v, "lat"), &s->op[t].lat, rp->why, JOURNAL_WHY_MAX) ||
+            (json_object_get(v, "svc") &&
+             hist_json_decode(json_object_get(v, "svc"), &s->op[t].svc, rp->why, JOURNAL_WHY_MAX))) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0)
+        rc = result_add_interval_latency(r, (uint32_t)phase, (uint32_t)k, s) < 0 ? -1 : 0;
+    if (rc == 0) {
+        replay_at_phase(r, rp, (uint32_t)phase);
+        replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
+    }
+    free(s);
+    return rc;
+}
+
 static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
 {
     int *have_header = &rp->have_header;
@@ -524,7 +609,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         struct op_set *s = xmalloc(sizeof *s);
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
                  phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
-                 ops_of(json_object_get(o, "ops"), s, rp->why) ||
+                 ops_of(json_object_get(o, "ops"), s, rp->why, 1) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
         if (rc == 0) {
@@ -540,6 +625,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         free(s);
         return rc;
     }
+    if (strcmp(type, "interval_lat") == 0)
+        return apply_interval_lat(r, o, rp);
     if (strcmp(type, "phase_done") == 0) {
         struct agent_phase *ap = xcalloc(1, sizeof *ap);
         struct op_set *tot = xmalloc(sizeof *tot);
@@ -547,7 +634,7 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
                  agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
                  u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
-                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot, rp->why) ? -1 : 0;
+                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot, rp->why, 0) ? -1 : 0;
         if (rc == 0) {
             ap->cores = (uint32_t)cores;
             ap->nintervals = (uint32_t)nint;

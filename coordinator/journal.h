@@ -1,7 +1,11 @@
 /* journal: every measurement the coordinator receives, appended to
- * <json>.journal as JSON lines the moment it arrives, so a coordinator
- * killed with -9 loses nothing it had received; `nfstorm report JOURNAL`
- * rebuilds the full report (percentiles included) from the journal alone.
+ * <json>.journal as JSON lines the moment it arrives; `nfstorm report
+ * JOURNAL` rebuilds the full report (percentiles included) from the
+ * journal alone.  Per-agent intervals are journaled as counters, and each
+ * interval's merged histograms once, when it is complete (interval_lat):
+ * ~100 bytes per agent-interval.  A coordinator killed with -9 therefore
+ * loses the latency of intervals not yet complete (their counters stay),
+ * nothing else it had received. 
  *
  * Lines (one JSON object each, "type" first):
  *   header      once the run starts: schema, label, started, interval_ms,
@@ -9,8 +13,14 @@
  *               phases [{name, rw, bs, numjobs, njobs, idle: [agent ids
  *               agents= leaves idle], error_threshold, error_threshold_pct}]
  *   phase_start {phase, t0_ns}   the phase's start instant (coordinator clock)
- *   interval    {phase, agent, k, inflight, oldest_ns,
- *               ops: {op: {ops, bytes, errors, [timeouts], lat, [svc]}}}
+ *   interval    {phase, agent, k, [inflight, oldest_ns],
+ *               ops: {op: {ops, bytes, [errors], [timeouts], [lat, [svc]]}}}
+ *               counters only, on arrival (errors when not 0); lat/svc
+ *               (and errors always) only in a late one
+ *               (its interval was already complete) and in journals
+ *               written before interval_lat; inflight/oldest_ns when not 0
+ *   interval_lat {phase, k, ops: {op: {lat, [svc]}}}  interval k's merged
+ *               histograms, once it holds every live agent's data;
  *               lat/svc: {count, sum, min, max, runs: [skip, len, n...]},
  *               the one histogram form (common/hist_codec.h); timeouts and
  *               svc only when non-zero

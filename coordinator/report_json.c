@@ -134,25 +134,6 @@ static json_t *interval_ops_json(struct jb *b, const struct run_result *r, uint3
     return ops;
 }
 
-/* Per-agent interval counters: no latency, no rates (see result.h). */
-static json_t *counters_json(struct jb *b, const struct counters *c)
-{
-    json_t *ops = json_object();
-
-    for (int t = 0; t < OP__COUNT; t++) {
-        json_t *j;
-
-        if (c->ops[t] == 0 && c->errors[t] == 0)
-            continue;
-        j = json_object();
-        put(b, j, "ops", jint(c->ops[t]));
-        put(b, j, "bytes", jint(c->bytes[t]));
-        put(b, j, "errors", jint(c->errors[t]));
-        put(b, ops, op_type_name((enum op_type)t), j);
-    }
-    return ops;
-}
-
 static json_t *agents_json(struct jb *b, const struct run_result *r)
 {
     json_t *arr = json_array();
@@ -224,6 +205,67 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
     return arr;
 }
 
+/* One array of nagents integers, agent a's value at index a. */
+static json_t *agent_column(struct jb *b, const struct run_result *r, const struct interval_slot *s,
+                            uint64_t (*value)(const struct counters *c, int t), int t)
+{
+    json_t *col = json_array();
+
+    for (uint32_t a = 0; a < r->nagents; a++)
+        push(b, col, jint(value(&s->agent[a], t)));
+    return col;
+}
+
+static uint64_t col_ops(const struct counters *c, int t) { return c->ops[t]; }
+static uint64_t col_bytes(const struct counters *c, int t) { return c->bytes[t]; }
+static uint64_t col_errors(const struct counters *c, int t) { return c->errors[t]; }
+static uint64_t col_reported(const struct counters *c, int t) { (void)t; return c->reported; }
+static uint64_t col_inflight(const struct counters *c, int t) { (void)t; return c->inflight; }
+static uint64_t col_oldest(const struct counters *c, int t) { (void)t; return c->oldest_ns; }
+
+/* An interval's per-agent counters in columns (docs/results.md, "interval
+ * agents"): {"ops": {OP: {"ops": [...], "bytes": [...], ["errors": [...]]}},
+ * ["reported": [...]], ["inflight": [...], "oldest_ns": [...]]}, each array
+ * indexed by agent.  An op type is there when some agent had ops or errors
+ * of it, errors when some agent had one, reported when some agent did not
+ * report, inflight and oldest_ns when some agent had ops outstanding.  About
+ * 10 bytes per agent and op type, where objects took ~70. */
+static json_t *interval_agents_json(struct jb *b, const struct run_result *r, const struct interval_slot *s)
+{
+    json_t *j = json_object(), *ops = json_object();
+    int missing = 0, inflight = 0;
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        int any = 0, errs = 0;
+        json_t *o;
+
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            any |= s->agent[a].ops[t] || s->agent[a].errors[t];
+            errs |= s->agent[a].errors[t] != 0;
+        }
+        if (!any)
+            continue;
+        o = json_object();
+        put(b, o, "ops", agent_column(b, r, s, col_ops, t));
+        put(b, o, "bytes", agent_column(b, r, s, col_bytes, t));
+        if (errs)
+            put(b, o, "errors", agent_column(b, r, s, col_errors, t));
+        put(b, ops, op_type_name((enum op_type)t), o);
+    }
+    put(b, j, "ops", ops);
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        missing |= !s->agent[a].reported;
+        inflight |= s->agent[a].inflight != 0;
+    }
+    if (missing)
+        put(b, j, "reported", agent_column(b, r, s, col_reported, 0));
+    if (inflight) {   /* stalls, and a lost agent's unknown ops */
+        put(b, j, "inflight", agent_column(b, r, s, col_inflight, 0));
+        put(b, j, "oldest_ns", agent_column(b, r, s, col_oldest, 0));
+    }
+    return j;
+}
+
 /* Interval k of phase; share and scratch are the caller's (r->nagents
  * doubles, one op_stats), reused from interval to interval. */
 static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t phase, uint32_t k,
@@ -232,27 +274,13 @@ static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t 
     const struct phase_result *ph = &r->phases[phase];
     const struct interval_slot *s = &ph->intervals[k];
     uint64_t len_ns = (uint64_t)ph->interval_ms * NS_PER_MS;
-    json_t *j = json_object(), *agents = json_array();
+    json_t *j = json_object();
 
     put(b, j, "t", json_real((double)k * (double)ph->interval_ms / 1000.0));
     put(b, j, "nreported", jint(s->nreported));
     put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
     put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        json_t *aj = json_object();
-
-        put(b, aj, "id", jint(r->agents[a].id));
-        put(b, aj, "ops", counters_json(b, &s->agent[a]));
-        if (!s->agent[a].reported)    /* membership: absent means it reported */
-            put(b, aj, "reported", json_false());
-        if (s->agent[a].inflight) {   /* stalls, and a lost agent's unknown ops */
-            put(b, aj, "inflight", jint(s->agent[a].inflight));
-            put(b, aj, "oldest_ns", jint(s->agent[a].oldest_ns));
-        }
-        put(b, aj, "share", json_real(share[a]));
-        push(b, agents, aj);
-    }
-    put(b, j, "agents", agents);
+    put(b, j, "agents", interval_agents_json(b, r, s));
     return j;
 }
 

@@ -277,6 +277,47 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
     return 0;
 }
 
+/* dst's histograms += s's (op_set_merge skips op types without ops). */
+static void hists_merge(struct op_set *dst, const struct op_set *s)
+{
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (s->op[t].lat.count)
+            hist_merge(&dst->op[t].lat, &s->op[t].lat);
+        if (s->op[t].svc.count)
+            hist_merge(&dst->op[t].svc, &s->op[t].svc);
+    }
+}
+
+int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k, const struct op_set *s)
+{
+    struct phase_result *ph;
+    struct interval_slot *slot;
+
+    if (phase >= r->nphases || k >= RESULT_MAX_INTERVALS)
+        return -EINVAL;
+    for (int t = 0; t < OP__COUNT; t++)
+        if (s->op[t].ops || s->op[t].bytes || s->op[t].errors || s->op[t].timeouts)
+            return -EINVAL;
+    ph = &r->phases[phase];
+    grow_intervals(ph, k + 1, r->nagents);
+    slot = &ph->intervals[k];
+    if (slot->is_sealed) {
+        struct op_set *tmp = xmalloc(sizeof(*tmp));
+
+        slot_expand(slot, tmp);
+        hists_merge(tmp, s);
+        slot_seal_from(slot, tmp);
+        free(tmp);
+    } else {
+        if (!slot->pending) {
+            slot->pending = xmalloc(sizeof(*slot->pending));
+            op_set_init(slot->pending);
+        }
+        hists_merge(slot->pending, s);
+    }
+    return 0;
+}
+
 void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
 {
     struct interval_slot *slot;

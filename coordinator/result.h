@@ -161,6 +161,12 @@ void result_free(struct run_result *r);
 #define RESULT_MAX_INTERVALS (7u * 24 * 3600)
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s);
+/* Add latency only to merged interval k of phase: its histograms (lat,
+ * svc) += s's; s's counters must be 0 and no report is counted.  The
+ * journal's compact form replays this way: per-agent counters on arrival,
+ * the merged histograms once per interval (journal.c).  -EINVAL like
+ * result_add_interval, also when s carries counters. */
+int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k, const struct op_set *s);
 /* Interval k of phase is complete: drop its dense form for the compact one.
  * Lossless; no-op when out of range or already sealed. */
 void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k);

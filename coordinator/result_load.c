@@ -253,6 +253,72 @@ static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *
     }
 }
 
+/* Column col[nagents] of integers in 0..max into out[a] (via set). */
+static void load_column(struct ctx *c, json_t *obj, const char *path, const char *key, uint32_t nagents,
+                        uint64_t max, struct interval_slot *s, int t,
+                        void (*set)(struct counters *cnt, int t, uint64_t v))
+{
+    char sub[512];
+    json_t *col = get_array(c, obj, path, key, nagents, nagents, sub, sizeof(sub));
+
+    for (uint32_t a = 0; col && a < nagents && !c->failed; a++) {
+        json_t *v = json_array_get(col, a);
+
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+            return fail(c, sub, "[%u]: want an integer in 0..%llu", a, (unsigned long long)max);
+        set(&s->agent[a], t, (uint64_t)json_integer_value(v));
+    }
+}
+
+static void set_ops(struct counters *k, int t, uint64_t v) { k->ops[t] = v; }
+static void set_bytes(struct counters *k, int t, uint64_t v) { k->bytes[t] = v; }
+static void set_errors(struct counters *k, int t, uint64_t v) { k->errors[t] = v; }
+static void set_reported(struct counters *k, int t, uint64_t v) { (void)t; k->reported = (uint8_t)v; }
+static void set_inflight(struct counters *k, int t, uint64_t v) { (void)t; k->inflight = (uint32_t)v; }
+static void set_oldest(struct counters *k, int t, uint64_t v) { (void)t; k->oldest_ns = v; }
+
+/* An interval's per-agent counters in columns (report_json.c's
+ * interval_agents_json): {"ops": {OP: {"ops", "bytes", ["errors"]}},
+ * ["reported"], ["inflight", "oldest_ns"]}, every array nagents long.
+ * Returns how many agents reported. */
+static uint32_t load_agent_columns(struct ctx *c, json_t *aj, const char *path, struct interval_slot *s,
+                                   uint32_t nagents)
+{
+    char sub[512], osub[512];
+    json_t *ops = get(c, aj, path, "ops", sub, sizeof(sub)), *v;
+    const char *key;
+    uint32_t nrep = 0;
+
+    for (uint32_t a = 0; a < nagents; a++)
+        s->agent[a].reported = 1;     /* "reported" is written only when one did not */
+    if (!c->failed && !json_is_object(ops))
+        fail(c, sub, "not an object");
+    json_object_foreach(c->failed ? NULL : ops, key, v) {
+        int t = op_type_from_name(key);
+
+        snprintf(osub, sizeof(osub), "%s.%s", sub, key);
+        if (t < 0)
+            return fail(c, osub, "unknown op type"), 0;
+        load_column(c, v, osub, "ops", nagents, INT64_MAX, s, t, set_ops);
+        load_column(c, v, osub, "bytes", nagents, INT64_MAX, s, t, set_bytes);
+        if (json_object_get(v, "errors"))
+            load_column(c, v, osub, "errors", nagents, INT64_MAX, s, t, set_errors);
+        for (uint32_t a = 0; a < nagents && !c->failed; a++)
+            if (s->agent[a].errors[t] > s->agent[a].ops[t])
+                fail(c, osub, "agent %u: errors (%llu) above ops (%llu)", a,
+                     (unsigned long long)s->agent[a].errors[t], (unsigned long long)s->agent[a].ops[t]);
+    }
+    if (json_object_get(aj, "reported"))
+        load_column(c, aj, path, "reported", nagents, 1, s, 0, set_reported);
+    if (json_object_get(aj, "inflight") || json_object_get(aj, "oldest_ns")) {
+        load_column(c, aj, path, "inflight", nagents, UINT32_MAX, s, 0, set_inflight);
+        load_column(c, aj, path, "oldest_ns", nagents, INT64_MAX, s, 0, set_oldest);
+    }
+    for (uint32_t a = 0; a < nagents; a++)
+        nrep += s->agent[a].reported;
+    return nrep;
+}
+
 /* A run_record reader's outcome: it already wrote its one-line reason
  * (without the file name, which is put in front here). */
 static void load_record_part(struct ctx *c, int rc)
@@ -430,7 +496,14 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         s = &ph->intervals[k];
         memset(&s->agent[0], 0, sizeof(s->agent[0]));
         s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
-        agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
+        agents = json_object_get(ij, "agents");
+        if (json_is_object(agents)) {   /* the columns form (files since issue 10) */
+            snprintf(asub, sizeof(asub), "%s.agents", ipath);
+            nrep = load_agent_columns(c, agents, asub, s, r->nagents);
+            agents = NULL;
+        } else {
+            agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
+        }
         for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
             char apath[512], opath[512];
 

@@ -89,8 +89,9 @@ struct conn {
     uint64_t layout_done, layout_total;   /* from its last progress message */
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
-    struct op_set *acc;        /* this phase's intervals: a lost agent's totals,
-                                  and what its phase-done must match */
+    struct op_rec acc;         /* this phase's intervals: a lost agent's totals,
+                                  and what its phase-done must match (chunked:
+                                  a few KB an agent, not a 400 KB op_set) */
     uint64_t error_at_ns;      /* it reported an error while running (0: none) */
     uint64_t budget_ns;        /* when the message budget was last refilled */
     double budget;             /* messages it may still send (token bucket) */
@@ -200,7 +201,13 @@ static void agent_salvage(struct run *r, struct conn *c)
     ap->salvaged = 1;
     ap->nintervals = c->next_k;
     ap->duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
-    result_set_agent_phase(r->res, r->phase, c->id, ap, c->acc);
+    {
+        struct op_set *sum = xmalloc(sizeof *sum);
+        op_set_init(sum);
+        op_rec_sum(&c->acc, sum);
+        result_set_agent_phase(r->res, r->phase, c->id, ap, sum);
+        free(sum);
+    }
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     free(ap);
 }
@@ -311,7 +318,8 @@ static void start_phase(struct run *r)
         c->next_k = 0;
         c->error_at_ns = 0;
         c->layout_done = c->layout_total = 0;
-        op_set_init(c->acc);
+        op_rec_free(&c->acc);
+        op_rec_init(&c->acc);
     }
     r->res->phases[r->phase].ran = 1;
     r->res->phases[r->phase].t0_ns = t0;
@@ -549,7 +557,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     }
     c->next_k++;
     result_set_interval_inflight(r->res, m->phase, c->id, m->index, m->inflight, m->oldest_ns);
-    op_set_merge(c->acc, &m->stats);
+    op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
     free(m);
     notify_intervals(r, 0);
@@ -594,6 +602,7 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     struct run *r = c->run;
     struct msg_phase_done *m = xmalloc(sizeof *m);
     struct agent_phase *ap = xcalloc(1, sizeof *ap);
+    struct op_set *sum = NULL;   /* the sum of its intervals, dense for the check */
     char err[256] = "";
 
     if (msg_phase_done_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
@@ -602,14 +611,17 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
                  err[0] ? err : "interval count differs");
         goto out;
     }
-    if (totals_differ(&m->totals, c->acc, err, sizeof err)) {
+    sum = xmalloc(sizeof *sum);
+    op_set_init(sum);
+    op_rec_sum(&c->acc, sum);
+    if (totals_differ(&m->totals, sum, err, sizeof err)) {
         /* the intervals are what was merged, journaled and shown live */
         char why[400];
         snprintf(why, sizeof why, "phase-done totals differ from the sum of its intervals (%s); "
                  "the intervals' sum is used", err);
         result_set_agent_error(r->res, r->phase, c->id, why);
         OBSERVE(r, agent_error, r->phase, c->id, why);
-        m->totals = *c->acc;
+        m->totals = *sum;
     }
     ap->done = 1;
     ap->duration_ns = m->duration_ns;
@@ -625,6 +637,7 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     if (all_in(r, C_DONE))
         phase_completed(r);
 out:
+    free(sum);
     free(m);
     free(ap);
 }
@@ -1086,8 +1099,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         c->run = &r;
         c->id = i;
         c->addr = opt->addrs[i];
-        c->acc = xmalloc(sizeof *c->acc);
-        op_set_init(c->acc);
+        op_rec_init(&c->acc);
         frame_reader_init(&c->rd, HELLO_FRAME_MAX);
         if (r.finished)
             continue;
@@ -1114,7 +1126,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         lost_summary(&r);
     for (uint32_t i = 0; i < r.n; i++) {
         frame_reader_free(&r.c[i].rd);
-        free(r.c[i].acc);
+        op_rec_free(&r.c[i].acc);
     }
     free(r.c);
     if (r.failed)
@@ -1144,8 +1156,7 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
         c->run = &r;
         c->id = a;
         c->addr = opt->addrs[a];
-        c->acc = xmalloc(sizeof *c->acc);
-        op_set_init(c->acc);
+        op_rec_init(&c->acc);
         frame_reader_init(&c->rd, HELLO_FRAME_MAX);
         c->open = 1;
         c->state = C_HELLO;
@@ -1184,7 +1195,7 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
     uv_loop_close(&r.loop);
     for (uint32_t a = 0; a < r.n; a++) {
         frame_reader_free(&r.c[a].rd);
-        free(r.c[a].acc);
+        op_rec_free(&r.c[a].acc);
     }
     free(r.c);
     return r.failed || result->end == RUN_END_FAILED ? -EIO : r.nlost ? RUN_PARTIAL : RUN_OK;

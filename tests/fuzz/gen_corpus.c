@@ -154,7 +154,7 @@ static void gen_journal(const char *dir)
     o = journal_observer(j);
     for (uint32_t ph = 0; ph < 2; ph++) {
         o.phase_start(o.arg, &r, ph);
-        for (uint32_t k = 0; k < 2; k++)
+        for (uint32_t k = 0; k < 2; k++) {
             for (uint32_t a = 0; a < 2; a++) {
                 if (ph == 1 && a == 1 && k == 1)
                     continue;
@@ -169,6 +169,9 @@ static void gen_journal(const char *dir)
                 result_set_interval_inflight(&r, ph, a, k, a + 1, 1000 * (k + 1));
                 o.agent_interval(o.arg, &r, ph, a, k, &s);
             }
+            o.interval(o.arg, &r, ph, k);   /* complete: its interval_lat line */
+            result_interval_seal(&r, ph, k);
+        }
         for (uint32_t a = 0; a < 2; a++) {
             if (ph == 1 && a == 1) {
                 r.agents[1].lost = 1;

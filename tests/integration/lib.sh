@@ -45,7 +45,8 @@ expect_fail() {
 }
 
 # py: run python3 with the script on stdin and args; fails the test on error
-py() { python3 - "$@" || fail "assertion failed (see above)"; }
+# (py/ is on the path: iv_agents reads intervals' per-agent columns)
+py() { PYTHONPATH="$(dirname "${BASH_SOURCE[0]}")/py${PYTHONPATH:+:$PYTHONPATH}" python3 - "$@" || fail "assertion failed (see above)"; }
 
 # check_merge RESULT.json RW BS [MIN_OPS [MIN_S MAX_S]]: the merge contract
 # (py/check_merge.py); fails the test if it does not hold

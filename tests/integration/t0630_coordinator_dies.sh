@@ -27,9 +27,10 @@ timeout 20 "$NFSTORM" report "$T/k.json.journal" --json "$T/kj.json" >"$T/jo" 2>
 [ $? -eq 3 ] || fail "journal of a killed run: want exit 3: $(tail -n1 "$T/jo")"
 py "$T/kj.json" "$n" <<'PY'
 import json, sys
+import iv_agents
 r = json.load(open(sys.argv[1])); n = int(sys.argv[2])
 ints = r["phases"][0]["intervals"]
-got = sum(1 for i in ints for a in i["agents"] if a["ops"].get("write", {}).get("ops", 0) > 0)
+got = sum(1 for i in ints for a in iv_agents.agents_n(i, len(r["agents"])) if a["ops"].get("write", {}).get("ops", 0) > 0)
 assert got == n, (got, n)
 w = r["phases"][0]["ops"]["write"]
 assert w["ops"] > 0 and w["bytes"] == w["ops"] * 65536, w

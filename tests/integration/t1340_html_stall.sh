@@ -26,12 +26,13 @@ py "$T/r.json" "$T/r.html" "$T/re.html" "$ROOT/tests/integration/py" <<'PY'
 import json, math, sys
 sys.path.insert(0, sys.argv[4])
 import run_html as h
+import iv_agents
 ph = json.load(open(sys.argv[1]))["phases"][0]
 ilen = ph["interval_ms"] * 1e6
 want = []
 for k, it in enumerate(ph["intervals"]):
     done_any = sum(o["ops"] for o in it["ops"].values())
-    stalled = [a for a in it["agents"] if a.get("inflight", 0) and a.get("oldest_ns", 0) > ilen
+    stalled = [a for a in iv_agents.agents_n(it, len(ph["agents"])) if a.get("inflight", 0) and a.get("oldest_ns", 0) > ilen
                and sum(o["ops"] for o in a["ops"].values()) == 0]
     if stalled and done_any == 0:
         want.append((k * ph["interval_ms"] / 1000, (k + 1) * ph["interval_ms"] / 1000))

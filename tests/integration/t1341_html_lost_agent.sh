@@ -22,13 +22,14 @@ py "$T/r.json" "$T/r.html" "$T/re.html" "$ROOT/tests/integration/py" <<'PY'
 import json, re, sys
 sys.path.insert(0, sys.argv[4])
 import run_html as h
+import iv_agents
 r = json.load(open(sys.argv[1])); ph = r["phases"][0]
 assert [a.get("lost", False) for a in r["agents"]] == [False, True, False], r["agents"]
 note = "lost at %.1f s" % r["agents"][1]["lost_at_s"]
 secs = ph["interval_ms"] / 1000
 last = max(k + 1 for k, it in enumerate(ph["intervals"])
            if any(a["id"] == 1 and (sum(o["ops"] for o in a["ops"].values()) or a.get("inflight"))
-                  for a in it["agents"]))
+                  for a in iv_agents.agents_n(it, len(ph["agents"]))))
 want = (last * secs, len(ph["intervals"]) * secs)
 assert 1 <= last < len(ph["intervals"]), (last, len(ph["intervals"]))
 for path in sys.argv[2:4]:

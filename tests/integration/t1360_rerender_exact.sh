@@ -125,7 +125,9 @@ py "$T/lost.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); ph = r["phases"][0]
 assert r["agents"][1]["lost"] and r["agents"][1]["lost_at_s"] > 0
-gone = [i for i in ph["intervals"] if i["agents"][1].get("reported", True) is False]
+from iv_agents import agents_n
+A = lambda i: agents_n(i, len(ph["agents"]))
+gone = [i for i in ph["intervals"] if A(i)[1]["reported"] is False]
 assert gone and all(i["nreported"] == 1 for i in gone), [i["nreported"] for i in ph["intervals"]]
 PY
 
@@ -140,9 +142,11 @@ rerender stall
 py "$T/stall.json" <<'PY'
 import json, sys
 ph = json.load(open(sys.argv[1]))["phases"][0]
+from iv_agents import agents_n
+A = lambda i: agents_n(i, len(ph["agents"]))
 w = lambda a: a["ops"].get("write", {}).get("ops", 0)
-assert any(i["agents"][1].get("reported", True) and 100 * w(i["agents"][1]) < w(i["agents"][0])
-           for i in ph["intervals"]), [[w(a) for a in i["agents"]] for i in ph["intervals"]]
+assert any(A(i)[1]["reported"] and 100 * w(A(i)[1]) < w(A(i)[0])
+           for i in ph["intervals"]), [[w(a) for a in A(i)] for i in ph["intervals"]]
 PY
 # 6. an interrupted run (SIGINT mid-phase): how it ended is in both (not
 # under timeout(1), which would pass the SIGINT on to the agents as well)

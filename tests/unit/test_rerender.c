@@ -99,7 +99,7 @@ static void make_run(struct run_result *r, const char *journal_path)
         o.phase_start(o.arg, r, ph);
         for (uint32_t a = 0; a < NA; a++)
             op_set_init(&acc[a]);
-        for (uint32_t k = 0; k < NINT; k++)
+        for (uint32_t k = 0; k < NINT; k++) {
             for (uint32_t a = 0; a < NA; a++) {
                 if (ph == 1 && a == 1 && k >= 3)
                     continue;   /* agent 1 is lost after interval 2 of phase 1 */
@@ -110,6 +110,11 @@ static void make_run(struct run_result *r, const char *journal_path)
                 op_set_merge(&acc[a], s);
                 o.agent_interval(o.arg, r, ph, a, k, s);
             }
+            /* complete: the observers hear of it, then it is sealed (run.c's
+             * notify_intervals); the journal writes its merged latency here */
+            o.interval(o.arg, r, ph, k);
+            result_interval_seal(r, ph, k);
+        }
         if (ph == 0) {              /* an agent's error: a verdict input */
             assert_int_equal(result_set_agent_error(r, ph, 1, "EIO on f.1"), 0);
             o.agent_error(o.arg, r, ph, 1, "EIO on f.1");

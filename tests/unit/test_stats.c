@@ -180,6 +180,54 @@ static void test_stats_rec_memory_follows_use(void **state)
     op_rec_free(&r);
 }
 
+/* op_rec_add of dense interval sets, then op_rec_sum: exactly op_set_merge
+ * of the same sets (the coordinator's per-agent phase sums, run.c), and
+ * only the chunks the values fall in are held. */
+static void test_stats_rec_add_equals_merge(void **state)
+{
+    (void)state;
+    struct op_set *iv = malloc(sizeof(*iv)), *merged = malloc(sizeof(*merged)), *sum = malloc(sizeof(*sum));
+    struct op_rec r;
+    uint64_t x = 2463534242ull;
+    assert_non_null(iv);
+    assert_non_null(merged);
+    assert_non_null(sum);
+    op_set_init(merged);
+    op_set_init(sum);
+    op_rec_init(&r);
+    for (int k = 0; k < 50; k++) {
+        op_set_init(iv);
+        for (int i = 0; i < 400; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            uint64_t v = k == 7 ? hist_bucket_low((unsigned)(i % 200)) : 50000 + (x % 200000);
+            op_stats_record(&iv->op[OP_READ], 4096, v, i % 9 != 0);
+            hist_record(&iv->op[OP_READ].svc, v / 3);
+        }
+        iv->op[OP_READ].timeouts = (uint64_t)k % 2;
+        op_set_merge(merged, iv);
+        op_rec_add(&r, iv);
+    }
+    op_rec_sum(&r, sum);
+    op_rec_sum(&r, sum);        /* r unchanged by a sum: twice is double */
+    *iv = *merged;              /* so the reference is the sum taken twice too */
+    op_set_merge(merged, iv);
+    for (int t = 0; t < OP__COUNT; t++) {
+        assert_int_equal(sum->op[t].ops, merged->op[t].ops);
+        assert_int_equal(sum->op[t].bytes, merged->op[t].bytes);
+        assert_int_equal(sum->op[t].errors, merged->op[t].errors);
+        assert_int_equal(sum->op[t].timeouts, merged->op[t].timeouts);
+        assert_true(hist_equal(&sum->op[t].lat, &merged->op[t].lat));
+        assert_true(hist_equal(&sum->op[t].svc, &merged->op[t].svc));
+    }
+    assert_non_null(r.op[OP_READ]);
+    assert_null(r.op[OP_WRITE]);
+    assert_true(op_rec_bytes(&r) < sizeof(struct hist));   /* under one dense histogram */
+    op_rec_free(&r);
+    free(iv);
+    free(merged);
+    free(sum);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_stats_merge_sums),
         cmocka_unit_test(test_stats_rec_drain_equals_dense),
         cmocka_unit_test(test_stats_rec_memory_follows_use),
+        cmocka_unit_test(test_stats_rec_add_equals_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
