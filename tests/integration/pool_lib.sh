@@ -10,7 +10,9 @@ start_serve() {
   SPID=$!
   PIDS+=("$SPID")
   for _ in $(seq 50); do
-    [ "$(grep -c "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null)" -gt "${before:-0}" ] && return 0
+    local now
+    now=$(grep -c "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null)
+    [ "${now:-0}" -gt "${before:-0}" ] && return 0
     sleep 0.1
   done
   fail "serve did not start: $(cat "$T/serve.log")"
