@@ -109,7 +109,7 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "error_threshold", (json_int_t)ph->error_threshold,
                                                 "error_threshold_pct", ph->error_threshold_pct));
     }
-    put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)1, "label", j->label,
+    put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)RESULT_SCHEMA, "label", j->label,
                      "started", (json_int_t)r->started_unix, "interval_ms",
                      (json_int_t)(r->nphases ? r->phases[0].interval_ms : 1000),
                      "nagents", (json_int_t)r->nagents, "agents", agents, "phases", phases));
@@ -566,7 +566,9 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         size_t i;
         /* everything that can fail is checked before result_init: a failure
          * after it would leak the result (have_header is still 0) */
-        if (*have_header || u64_of(o, "nagents", &na) || na == 0 || na > JOURNAL_MAX_AGENTS ||
+        uint64_t schema;
+        if (*have_header || u64_of(o, "schema", &schema) || schema != RESULT_SCHEMA ||
+            u64_of(o, "nagents", &na) || na == 0 || na > JOURNAL_MAX_AGENTS ||
             u64_of(o, "interval_ms", &ims) || u64_of(o, "started", &started) ||
             !json_is_array(agents) || json_array_size(agents) > na)
             return -1;

@@ -344,7 +344,7 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
 {
     json_t *root = json_object(), *phases = json_array();
 
-    put(b, root, "schema", json_integer(1));
+    put(b, root, "schema", json_integer(RESULT_SCHEMA));
     put(b, root, "label", json_string(r->label));
     put(b, root, "started", json_integer((json_int_t)r->started_unix));
     if (r->record.present)

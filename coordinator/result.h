@@ -23,6 +23,9 @@
 #include "coordinator/run_record.h"
 
 #define RESULT_HOST_MAX 256
+/* The JSON result's and the journal's "schema" (docs/results.md): 2 since
+ * exact interval histograms, per-agent interval columns and run records. */
+#define RESULT_SCHEMA 2
 
 struct agent_info {
     uint32_t id;                  /* index, the plan's ${agent} */

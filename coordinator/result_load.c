@@ -14,6 +14,7 @@
 #include "coordinator/result_load.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -560,8 +561,15 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
     char sub[512];
 
     memset(r, 0, sizeof(*r));
-    if (get_u64(&c, root, "", "schema", INT64_MAX) != 1 && !c.failed)
-        fail(&c, "schema", "unsupported schema (want 1)");
+    {
+        uint64_t schema = get_u64(&c, root, "", "schema", INT64_MAX);
+
+        /* 1: before exact interval histograms and per-agent columns (nfstorm
+         * 0.1); one decoder reads one form (docs/results.md) */
+        if (schema != RESULT_SCHEMA && !c.failed)
+            fail(&c, "schema", "%" PRIu64 " is not readable by this nfstorm (it reads schema %d; "
+                 "re-run, or report it with the nfstorm that wrote it)", schema, RESULT_SCHEMA);
+    }
     agents = get_array(&c, root, "", "agents", 0, MAX_AGENTS, sub, sizeof(sub));
     phases = get_array(&c, root, "", "phases", 0, PLAN_MAX_PHASES, sub, sizeof(sub));
     if (c.failed)

@@ -61,6 +61,8 @@ import json, sys
 a = json.load(open(sys.argv[1]))["jobs"][0]["read"]; b = json.load(open(sys.argv[2]))["jobs"][0]["read"]
 assert a["iops"] == b["iops"] and a["clat_ns"]["percentile"] == b["clat_ns"]["percentile"], "re-rendered fio JSON differs"
 PY
-echo '{"schema": 1}' >"$T/bad.json"
+echo '{"schema": 2}' >"$T/bad.json"
 expect_fail "bad json" "bad.json: .*missing" "$NFSTORM" report "$T/bad.json"
+echo '{"schema": 1}' >"$T/old.json"
+expect_fail "old schema" "old.json: schema: 1 is not readable by this nfstorm \\(it reads schema 2" "$NFSTORM" report "$T/old.json"
 echo "reports agree with the JSON"

@@ -46,7 +46,7 @@ assert all(x["target"] == "tgt" and "--repeat" in x["argv"] for x in rec), rec[0
 for a, b in zip(rec, rec[1:]):
     assert a["start_unix"] < a["end_unix"] and b["start_unix"] - a["end_unix"] >= 0.99, (a["end_unix"], b["start_unix"])
 for r in reps:
-    assert r["schema"] == 1 and r["label"] == "L" and [p["name"] for p in r["phases"]] == ["r", "w"]
+    assert r["schema"] == 2 and r["label"] == "L" and [p["name"] for p in r["phases"]] == ["r", "w"]
     assert r["phases"][0]["ops"]["read"]["ops"] > 0 and r["phases"][1]["ops"]["write"]["ops"] > 0
 key = {"iops": lambda o: o["iops"], "bw_bytes": lambda o: o["bw_bytes"],
        "lat_p50_ns": lambda o: o["lat_ns"]["p50"], "lat_p99_ns": lambda o: o["lat_ns"]["p99"]}

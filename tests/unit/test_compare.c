@@ -143,7 +143,7 @@ static void test_result_load_names_file_and_key(void **state)
     fd = mkstemp(path);
     assert_true(fd >= 0);
     f = fdopen(fd, "w");
-    fputs("{\"schema\": 1, \"label\": \"x\", \"started\": 0, \"agents\": [], \"phases\": "
+    fputs("{\"schema\": 2, \"label\": \"x\", \"started\": 0, \"agents\": [], \"phases\": "
           "[{\"name\": \"p\", \"rw\": \"read\", \"bs\": 4096, \"numjobs\": 1, \"njobs\": 1,"
           " \"finished\": true, \"duration_ns\": 1, \"start_skew_ns\": 0, \"interval_ms\": 1000,"
           " \"ops\": {\"read\": {\"ops\": 1, \"bytes\": 1, \"errors\": 0, \"lat_ns\": {\"min\": 1,"

@@ -45,7 +45,7 @@ static void test_journal_header_without_phases_loads(void **state)
     char err[256] = "";
 
     (void)state;
-    assert_int_equal(load("{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+    assert_int_equal(load("{\"type\":\"header\",\"schema\":2,\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
                           "\"agents\":[],\"phases\":[]}\n", &r, err, sizeof err), 0);
     assert_int_equal(r.nphases, 0);
     assert_int_equal(r.nagents, 1);
@@ -59,7 +59,7 @@ static void test_journal_more_agents_than_nagents_rejected(void **state)
     char err[256] = "";
 
     (void)state;
-    assert_int_equal(load("{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+    assert_int_equal(load("{\"type\":\"header\",\"schema\":2,\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
                           "\"agents\":[{},{}],\"phases\":[]}\n", &r, err, sizeof err), -EINVAL);
     assert_non_null(strstr(err, ":1: bad journal entry"));
 }
@@ -71,7 +71,7 @@ static void test_journal_interval_k_beyond_32_bits_rejected(void **state)
     char err[256] = "";
 
     (void)state;
-    assert_int_equal(load("{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+    assert_int_equal(load("{\"type\":\"header\",\"schema\":2,\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
                           "\"agents\":[],\"phases\":[{\"name\":\"a\",\"rw\":\"read\",\"bs\":4096,"
                           "\"numjobs\":1}]}\n"
                           "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":4294967297,\"ops\":{}}\n",
@@ -128,7 +128,7 @@ static int replay(const char *text, struct run_result *r, struct journal_gaps *g
     return rc;
 }
 
-#define HDR2 "{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,\"agents\":[]," \
+#define HDR2 "{\"type\":\"header\",\"schema\":2,\"nagents\":1,\"interval_ms\":1000,\"started\":0,\"agents\":[]," \
              "\"phases\":[{\"name\":\"a\",\"rw\":\"read\",\"bs\":4096,\"numjobs\":1,\"njobs\":1}," \
              "{\"name\":\"b\",\"rw\":\"read\",\"bs\":4096,\"numjobs\":1,\"njobs\":1}]}\n"
 #define IV(p) "{\"type\":\"interval\",\"phase\":" #p ",\"agent\":0,\"k\":0,\"ops\":{}}\n"

@@ -259,7 +259,7 @@ static void test_repeat_set_hostile(void **state)
  * (as `nfstorm report` marks it), and a broken one refused with file:line. */
 static void test_repeat_set_from_journal(void **state)
 {
-    static const char hdr[] = "{\"type\":\"header\",\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
+    static const char hdr[] = "{\"type\":\"header\",\"schema\":2,\"nagents\":1,\"interval_ms\":1000,\"started\":0,"
         "\"agents\":[],\"phases\":[{\"name\":\"a\",\"rw\":\"read\",\"bs\":4096,\"numjobs\":1,\"njobs\":1}]}\n"
         "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"ops\":{}}\n";
     char path[] = "/tmp/test_repeat.XXXXXX", err[512];

@@ -559,7 +559,7 @@ static void test_json_roundtrip(void **state)
 
     root = json_load_file(path, 0, &err);
     assert_non_null(root);
-    assert_int_equal(jget_int(root, "schema"), 1);
+    assert_int_equal(jget_int(root, "schema"), 2);
     assert_string_equal(json_string_value(json_object_get(root, "label")), "unit");
     assert_int_equal(jget_int(root, "started"), 1700000000);
 

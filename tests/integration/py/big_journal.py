@@ -10,7 +10,7 @@ n = int(sys.argv[2]) if len(sys.argv) > 2 else 4000
 with open(path, "w") as f:
     def dump(o):
         f.write(json.dumps(o, separators=(",", ":")) + "\n")
-    dump({"type": "header", "schema": 1, "label": "", "started": 0, "interval_ms": 1000, "nagents": 4,
+    dump({"type": "header", "schema": 2, "label": "", "started": 0, "interval_ms": 1000, "nagents": 4,
           "agents": [{"id": i, "addr": "a:%d" % i, "host": "h", "ncpus": 1, "clock_offset_ns": 0, "rtt_ns": 1}
                      for i in range(4)],
           "phases": [{"name": "p", "rw": "randread", "bs": 4096, "numjobs": 1, "njobs": 1}]})

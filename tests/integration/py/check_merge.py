@@ -12,7 +12,7 @@ r = json.load(open(path))
 op = "read" if "read" in rw else "write"
 ph = r["phases"][0]
 o = ph["ops"][op]
-assert r["schema"] == 1, r["schema"]
+assert r["schema"] == 2, r["schema"]
 assert ph["rw"] == rw and ph["bs"] == bs, (ph["rw"], ph["bs"])
 assert o["ops"] > min_ops, "only %d ops" % o["ops"]
 agents = sum(a["ops"][op]["ops"] for a in ph["agents"])
