@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "net/addr.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 
@@ -82,35 +83,6 @@ static void on_signal(uv_signal_t *h, int signum)
 {
     log_info("signal %d: exiting", signum);
     uv_stop(h->loop);
-}
-
-static int parse_listen(const char *s, struct sockaddr_storage *ss)
-{
-    char host[256];
-    const char *colon = strrchr(s, ':');
-    char *end;
-    long port;
-    size_t hl;
-
-    if (!colon)
-        return -EINVAL;
-    hl = (size_t)(colon - s);
-    if (hl == 0 || hl >= sizeof host)
-        return -EINVAL;
-    memcpy(host, s, hl);
-    host[hl] = '\0';
-    if (host[0] == '[' && host[hl - 1] == ']') {
-        memmove(host, host + 1, hl - 2);
-        host[hl - 2] = '\0';
-    }
-    port = strtol(colon + 1, &end, 10);
-    if (*end || port < 0 || port > 65535 || end == colon + 1)
-        return -EINVAL;
-    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0)
-        return 0;
-    if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
-        return 0;
-    return -EINVAL;
 }
 
 int main(int argc, char **argv)
@@ -289,7 +261,7 @@ int main(int argc, char **argv)
         status = 2;
         goto out;
     }
-    if (!coordinator && parse_listen(listen, &ss) < 0) {
+    if (!coordinator && addr_parse_listen(listen, &ss) < 0) {
         fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", listen);
         status = 2;
         goto out;

@@ -123,6 +123,10 @@ uint32_t compare_cells_ncols(const struct compare *c);
 void compare_cells_header(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c);
 void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c,
                         uint32_t ri, int op, int m, int base);
+/* Initialise t (caller frees with text_table_free) as a table of phases:
+ * the columns phase, rw, bs, metric and then the compare_cells_ncols
+ * cells from column 4, with its header row (row 0) already set. */
+void compare_cells_phase_table(struct text_table *t, const struct compare *c);
 
 /* The seeds' table cell: the row whose phase in input j's first repetition
  * ran op type t, random or sequential, at bs (as result_matrix_phase);

@@ -6,22 +6,8 @@
 #include "coordinator/compare.h"
 
 #include <math.h>
-#include <string.h>
 
-static void field(FILE *out, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r") == NULL) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
+#include "coordinator/csv.h"
 
 static void num(FILE *out, double v)
 {
@@ -48,11 +34,11 @@ void compare_csv(FILE *out, const struct compare *c, const char *const *paths)
 
                     compare_cell(c, i, j, t, m, &cell);
                     fprintf(out, "%u,", i);
-                    field(out, c->rows[i].name);
+                    csv_field(out, c->rows[i].name);
                     fprintf(out, ",%s,%s,%s,%s,%u,", rw_mode_name(c->rows[i].rw),
                             compare_fmt_bs(bs, sizeof(bs), c->rows[i].bs),
                             t < 0 ? "" : op_type_name((enum op_type)t), compare_metric_key(t, m), j);
-                    field(out, c->labels[j]);
+                    csv_field(out, c->labels[j]);
                     fprintf(out, ",%u", cell.n);
                     num(out, cell.mean);
                     num(out, cell.sd);

@@ -157,13 +157,7 @@ static void phases_table(FILE *out, const struct compare *c, int base)
     uint32_t r;
     char buf[64];
 
-    text_table_init(&t, 4 + compare_cells_ncols(c));
-    r = text_table_row(&t);
-    text_table_set(&t, r, 0, "phase");
-    text_table_set(&t, r, 1, "rw");
-    text_table_set(&t, r, 2, "bs");
-    text_table_set(&t, r, 3, "metric");
-    compare_cells_header(&t, r, 4, c);
+    compare_cells_phase_table(&t, c);
     for (uint32_t i = 0; i < c->nrows; i++)
         for (int k = 0; k <= OP__COUNT; k++) {
             int op = k == OP__COUNT ? -1 : k;   /* every op type, then Jain */

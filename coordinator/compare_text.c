@@ -34,6 +34,19 @@ void compare_cells_header(struct text_table *t, uint32_t row, uint32_t col, cons
     }
 }
 
+void compare_cells_phase_table(struct text_table *t, const struct compare *c)
+{
+    uint32_t r;
+
+    text_table_init(t, 4 + compare_cells_ncols(c));
+    r = text_table_row(t);
+    text_table_set(t, r, 0, "phase");
+    text_table_set(t, r, 1, "rw");
+    text_table_set(t, r, 2, "bs");
+    text_table_set(t, r, 3, "metric");
+    compare_cells_header(t, r, 4, c);
+}
+
 void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c,
                         uint32_t ri, int op, int m, int base)
 {
@@ -83,16 +96,10 @@ static void metric_cell(char *buf, size_t len, int op, int m)
 static void headlines(FILE *out, const struct compare *c, int base)
 {
     struct text_table t;
-    uint32_t r = 0, nc = compare_cells_ncols(c);
+    uint32_t r;
     char buf[64];
 
-    text_table_init(&t, 4 + nc);
-    r = text_table_row(&t);
-    text_table_set(&t, r, 0, "phase");
-    text_table_set(&t, r, 1, "rw");
-    text_table_set(&t, r, 2, "bs");
-    text_table_set(&t, r, 3, "metric");
-    compare_cells_header(&t, r, 4, c);
+    compare_cells_phase_table(&t, c);
     for (uint32_t i = 0; i < c->nrows; i++) {
         int op = compare_headline_op(c, i);
 

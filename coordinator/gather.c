@@ -16,6 +16,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/gather.h"
 #include "coordinator/result.h"
+#include "net/addr.h"
 #include "net/conn.h"
 #include "proto/msg_version.h"
 
@@ -443,35 +444,6 @@ static void on_tick(uv_timer_t *t)
     }
 }
 
-static int parse_addr(const char *s, struct sockaddr_storage *ss)
-{
-    char host[256];
-    const char *colon = strrchr(s, ':');
-    char *end;
-    long port;
-    size_t hl;
-
-    if (!colon)
-        return -EINVAL;
-    hl = (size_t)(colon - s);
-    if (hl == 0 || hl >= sizeof host)
-        return -EINVAL;
-    memcpy(host, s, hl);
-    host[hl] = '\0';
-    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
-        memmove(host, host + 1, hl - 2);
-        host[hl - 2] = '\0';
-    }
-    port = strtol(colon + 1, &end, 10);
-    if (*end || port < 0 || port > 65535 || end == colon + 1)
-        return -EINVAL;
-    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0)
-        return 0;
-    if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
-        return 0;
-    return -EINVAL;
-}
-
 static int cmp_ss(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 {
     if (a->ss_family != b->ss_family)
@@ -564,7 +536,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
 
     memset(f, 0, sizeof *f);
     g->o = o;
-    if (parse_addr(o->listen, &ss) < 0) {
+    if (addr_parse_listen(o->listen, &ss) < 0) {
         snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
         free(g);
         return -EINVAL;

@@ -302,15 +302,10 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
     free(iops);
 }
 
-void html_fleet_agent_list(FILE *out, const struct run_result *r)
+void html_fleet_agent_table(FILE *out, const struct run_result *r)
 {
-    uint32_t lost = 0;
-
-    for (uint32_t a = 0; a < r->nagents; a++)
-        lost += r->agents[a].lost != 0;
-    fprintf(out, "<h2>Agents</h2>\n<details data-view=\"agent-list\"><summary>%u agents (%u lost)</summary>\n"
-            "<table data-view=\"agent-table\"><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
-            "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n", r->nagents, lost);
+    fprintf(out, "<table data-view=\"agent-table\"><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
+            "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n");
     for (uint32_t a = 0; a < r->nagents; a++) {
         char rtt[32];
 
@@ -327,5 +322,17 @@ void html_fleet_agent_list(FILE *out, const struct run_result *r)
         else
             fprintf(out, "<td>no</td></tr>\n");
     }
-    fprintf(out, "</table>\n</details>\n");
+    fprintf(out, "</table>\n");
+}
+
+void html_fleet_agent_list(FILE *out, const struct run_result *r)
+{
+    uint32_t lost = 0;
+
+    for (uint32_t a = 0; a < r->nagents; a++)
+        lost += r->agents[a].lost != 0;
+    fprintf(out, "<h2>Agents</h2>\n<details data-view=\"agent-list\"><summary>%u agents (%u lost)</summary>\n",
+            r->nagents, lost);
+    html_fleet_agent_table(out, r);
+    fprintf(out, "</details>\n");
 }

@@ -32,8 +32,12 @@ void html_fleet_chart_dist(FILE *out, const struct run_result *r, uint32_t phase
  * IOPS (either way) or p99 latency. */
 void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, const struct fleet_phase *f,
                       int base);
-/* <details data-view="agent-table">: the agents (id, host, address, cpus,
- * rtt, lost), as the page's table of agents is for a few. */
+/* <table data-view="agent-table">: one row per agent (id, host, address,
+ * cpus, rtt, lost; a lost agent's row has class "lost" and data-lost, the
+ * second it was lost at).  The page prints it as is for a few agents. */
+void html_fleet_agent_table(FILE *out, const struct run_result *r);
+/* <h2>Agents</h2> and <details data-view="agent-list"> ("N agents (n
+ * lost)") around html_fleet_agent_table: the fleet view's list, collapsed. */
 void html_fleet_agent_list(FILE *out, const struct run_result *r);
 
 #endif

@@ -12,23 +12,9 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "coordinator/csv.h"
 #include "coordinator/fairness.h"
 #include "coordinator/verdict.h"
-
-static void field(FILE *out, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
 
 static void row(FILE *out, const struct run_result *r, uint32_t i, const char *agent,
                 const char *host, enum op_type t, const struct op_stats *o, uint64_t dur_ns,
@@ -37,14 +23,14 @@ static void row(FILE *out, const struct run_result *r, uint32_t i, const char *a
     const struct phase_result *ph = &r->phases[i];
     const struct hist *h = &o->lat;
 
-    field(out, r->label);
+    csv_field(out, r->label);
     fprintf(out, ",%u,", i);
-    field(out, ph->name);
+    csv_field(out, ph->name);
     fprintf(out, ",%s,%llu,%u,%u,", rw_mode_name(ph->rw), (unsigned long long)ph->bs, ph->numjobs,
             r->nagents);
-    field(out, agent);
+    csv_field(out, agent);
     fputc(',', out);
-    field(out, host);
+    csv_field(out, host);
     fprintf(out, ",%s,%.9g,%llu,%llu,%llu,%.17g,%.17g,%llu,%.17g,%llu,%llu,%llu,%llu,%llu,%.6f,",
             op_type_name(t), (double)dur_ns / 1e9, (unsigned long long)o->ops,
             (unsigned long long)o->bytes, (unsigned long long)o->errors, result_iops(o, dur_ns),

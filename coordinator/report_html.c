@@ -561,27 +561,8 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         svg_escape(out, line);
         fprintf(out, " (exit status %d)</p>\n", verdict_exit_status(v));
     }
-    if (fleet)      /* the agents' table goes to the end, collapsed */
-        goto agents_done;
-    fprintf(out, "<table data-view=\"agent-table\"><tr><th>id</th><th class=\"l\">host</th><th class=\"l\">address</th>"
-            "<th>cpus</th><th>rtt</th><th>lost</th></tr>\n");
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        char rtt[32];
-        if (r->agents[a].lost)
-            fprintf(out, "<tr class=\"lost\" data-lost=\"%.1f\"><td>%u</td>", r->agents[a].lost_at_s, r->agents[a].id);
-        else
-            fprintf(out, "<tr><td>%u</td>", r->agents[a].id);
-        td(out, "l", r->agents[a].host);
-        td(out, "l", r->agents[a].addr);
-        fprintf(out, "<td>%u</td><td>%s</td>", r->agents[a].ncpus,
-                units_fmt_ns(rtt, sizeof(rtt), (double)r->agents[a].rtt_ns));
-        if (r->agents[a].lost)
-            fprintf(out, "<td class=\"warn\">lost at %.1f s</td></tr>\n", r->agents[a].lost_at_s);
-        else
-            fprintf(out, "<td>no</td></tr>\n");
-    }
-    fprintf(out, "</table>\n");
-agents_done:
+    if (!fleet)     /* else the agents' table goes to the end, collapsed */
+        html_fleet_agent_table(out, r);
     matrix_table(out, r, base);
 
     for (uint32_t i = 0; i < r->nphases; i++) {

@@ -631,21 +631,29 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
     return c.failed ? -EINVAL : 0;
 }
 
-int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+json_t *result_load_file_json(const char *path, char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *root;
-    int rc;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 
-    memset(r, 0, sizeof(*r));
-    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
         if (je.line <= 0)
             snprintf(err, errlen, "%s: cannot read: %s", path, je.text);
         else
             snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
-        return -EINVAL;
     }
+    return root;
+}
+
+int result_load(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+    json_t *root;
+    int rc;
+
+    memset(r, 0, sizeof(*r));
+    root = result_load_file_json(path, err, errlen);
+    if (!root)
+        return -EINVAL;
     rc = result_load_json(root, path, "", r, err, errlen);
     json_decref(root);
     return rc;

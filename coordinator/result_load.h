@@ -16,6 +16,12 @@
  * did.  -errno when the file cannot be read. */
 int result_load(const char *path, struct run_result *r, char *err, size_t errlen);
 
+/* The JSON document in the file at path (duplicate keys rejected), the
+ * caller's to json_decref; NULL when the file cannot be read or is not
+ * valid JSON, with a one-line reason in err ("a.json: cannot read: ...",
+ * "a.json:3: not valid JSON: ..."). */
+json_t *result_load_file_json(const char *path, char *err, size_t errlen);
+
 /* result_load of a result object inside a larger document (a repeat set's
  * repetitions[k]): errors read "file: where.key: reason".  root stays the
  * caller's; r as for result_load (caller frees, also on failure). */

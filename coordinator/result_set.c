@@ -140,7 +140,6 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
 
 int result_load_set(const char *path, struct run_set *s, char *err, size_t errlen)
 {
-    json_error_t je;
     json_t *root;
     int rc;
 
@@ -159,14 +158,9 @@ int result_load_set(const char *path, struct run_set *s, char *err, size_t errle
             result_cut_short(&s->reps[0], gaps.what);
         return 0;
     }
-    root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        if (je.line <= 0)
-            snprintf(err, errlen, "%s: cannot read: %s", path, je.text);
-        else
-            snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
+    root = result_load_file_json(path, err, errlen);
+    if (!root)
         return -EINVAL;
-    }
     if (json_is_object(root) && json_object_get(root, "nfstorm_repeat_set")) {
         rc = load_repeat_set(root, path, s, err, errlen);
     } else {

@@ -39,14 +39,31 @@ void sample_summarize(const double *x, uint32_t n, struct sample_summary *out)
     out->ci95_hi = mean + half;
 }
 
+/* Lentz's floor: a denominator this close to 0 is nudged off it. */
+static const double lentz_tiny = 1e-300;
+
+/* One step of Lentz's method with the fraction's numerator num: the new
+ * c and d, and the factor (d c) the convergent is multiplied by. */
+static double lentz_step(double num, double *c, double *d)
+{
+    *d = 1 + num * *d;
+    if (fabs(*d) < lentz_tiny)
+        *d = lentz_tiny;
+    *c = 1 + num / *c;
+    if (fabs(*c) < lentz_tiny)
+        *c = lentz_tiny;
+    *d = 1 / *d;
+    return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta function (Lentz). */
 static double beta_cf(double a, double b, double x)
 {
-    const double tiny = 1e-300, eps = 1e-15;
+    const double eps = 1e-15;
     double c = 1, d = 1 - (a + b) * x / (a + 1), h;
 
-    if (fabs(d) < tiny)
-        d = tiny;
+    if (fabs(d) < lentz_tiny)
+        d = lentz_tiny;
     d = 1 / d;
     h = d;
     for (int m = 1; m <= 1000; m++) {
@@ -54,24 +71,10 @@ static double beta_cf(double a, double b, double x)
 
         /* even step: m (b - m) x / ((a + 2m - 1)(a + 2m)) */
         num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-        d = 1 + num * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = 1 + num / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
+        h *= lentz_step(num, &c, &d);
         /* odd step: -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1)) */
         num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-        d = 1 + num * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = 1 + num / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        del = d * c;
+        del = lentz_step(num, &c, &d);
         h *= del;
         if (fabs(del - 1) < eps)
             break;
