@@ -96,6 +96,8 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "host", a->host, "ncpus", (json_int_t)a->ncpus,
                                                 "clock_offset_ns", (json_int_t)a->clock_offset_ns,
                                                 "rtt_ns", (json_int_t)a->rtt_ns));
+        if (a->labels[0])
+            json_object_set_new(json_array_get(agents, i), "labels", json_string(a->labels));
     }
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct phase_result *ph = &r->phases[p];
@@ -436,6 +438,12 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
                 json_integer_value(id) < (json_int_t)r->nagents)
                 r->phases[i].agents[json_integer_value(id)].participating = 0;
         u64_of(ph, "error_threshold", &r->phases[i].error_threshold);
+        {
+            /* the phase's jobs (sections): the header's plan has one job per phase */
+            uint64_t nj;
+            if (!u64_of(ph, "njobs", &nj) && nj >= 1 && nj <= PLAN_MAX_JOBS)
+                r->phases[i].njobs = (uint32_t)nj;
+        }
         if (json_is_number(json_object_get(ph, "error_threshold_pct")))
             r->phases[i].error_threshold_pct = json_number_value(json_object_get(ph, "error_threshold_pct"));
     }
@@ -588,6 +596,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             snprintf(ai->addr, sizeof ai->addr, "%s", json_string_value(json_object_get(a, "addr")) ?: "");
             snprintf(ai->host, sizeof ai->host, "%s", json_string_value(json_object_get(a, "host")) ?: "");
             result_clean_text(ai->host);
+            snprintf(ai->labels, sizeof ai->labels, "%s", json_string_value(json_object_get(a, "labels")) ?: "");
+            result_clean_utf8(ai->labels);
             if (!u64_of(a, "ncpus", &v))
                 ai->ncpus = (uint32_t)v;
             if (!u64_of(a, "rtt_ns", &v))

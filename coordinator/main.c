@@ -1081,6 +1081,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
 
     memset(&ro, 0, sizeof ro);
     ro.addrs = addrs;
+    ro.labels = labels;
     ro.naddrs = naddrs;
     ro.joined = gathered.n ? gathered.agents : NULL;
     ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
@@ -1119,6 +1120,7 @@ next_repetition:
     if (c.listen && set.n > 0 && (status = regather(&c, &gathered, &addrs, &labels, &naddrs, set.n + 1)) != 0)
         goto out;
     ro.addrs = addrs;
+    ro.labels = labels;
     ro.joined = gathered.n ? gathered.agents : NULL;
     nobs = 0;
     outs = c.out;

@@ -145,6 +145,8 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         put(b, j, "id", jint(ai->id));
         put(b, j, "host", json_string(ai->host));
         put(b, j, "addr", json_string(ai->addr));
+        if (ai->labels[0])
+            put(b, j, "labels", json_string(ai->labels));
         put(b, j, "ncpus", jint(ai->ncpus));
         put(b, j, "clock_offset_ns", json_integer((json_int_t)ai->clock_offset_ns));
         put(b, j, "rtt_ns", jint(ai->rtt_ns));

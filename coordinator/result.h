@@ -31,6 +31,8 @@ struct agent_info {
     uint32_t id;                  /* index, the plan's ${agent} */
     char addr[RESULT_HOST_MAX];   /* host:port as dialled */
     char host[RESULT_HOST_MAX];   /* the agent's own host name */
+    char labels[RESULT_HOST_MAX]; /* its labels, comma-separated ("" none): a
+                                     hosts file's label=, a dialled-in agent's --label */
     uint32_t ncpus;
     int64_t clock_offset_ns;      /* agent clock - coordinator clock */
     uint64_t rtt_ns;              /* best ping round trip */

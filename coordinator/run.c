@@ -1071,8 +1071,13 @@ static void run_init(struct run *r, const struct plan *plan, const struct run_op
     r->fake_now_ns = fake ? 1000000000000ull : 0;
     r->t_start_ns = run_now(r);
     result_init(result, plan, r->n, opt->interval_ms);
-    for (uint32_t a = 0; a < r->n; a++)
+    for (uint32_t a = 0; a < r->n; a++) {
         snprintf(result->agents[a].addr, sizeof result->agents[a].addr, "%s", opt->addrs[a]);
+        if (opt->labels && opt->labels[a]) {
+            snprintf(result->agents[a].labels, sizeof result->agents[a].labels, "%s", opt->labels[a]);
+            result_clean_utf8(result->agents[a].labels);
+        }
+    }
     uv_loop_init(&r->loop);
     uv_timer_init(&r->loop, &r->timer);
     r->timer.data = r;

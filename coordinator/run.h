@@ -54,6 +54,9 @@ struct run_options {
      * order, already authenticated; the run adopts their sockets (and
      * closes them) instead of dialling addrs.  NULL: dial addrs. */
     struct gather_agent *joined;
+    /* Each agent's labels, comma-separated, in agent-index order (NULL, or
+     * NULL entries: none), recorded in the result (agent_info.labels). */
+    char **labels;
 };
 
 enum run_status {

@@ -58,9 +58,17 @@ for f in sys.argv[1:]:
     ph = r["phases"][0]
     w = [a["ops"]["write"]["ops"] for a in ph["agents"]]
     assert w == [16, 16, 16], (f, w)
+    # each agent's --label is recorded with it, in index order
+    assert [a.get("labels") for a in r["agents"]] == ["za", "zb", "zc"], [a.get("labels") for a in r["agents"]]
     # the system message they sent while the coordinator waited reached the run
     assert all(a["system"]["kernel"] and a["system"]["mem_bytes"] > 0 for a in r["agents"]), r["agents"]
 PY
+# the labels survive re-rendering: the JSON written again from the JSON and
+# from the journal is the run's, byte for byte
+for src in r1.json r1.json.journal; do
+  "$NFSTORM" report "$T/$src" --json "$T/again.json" >/dev/null 2>&1 || fail "report $src --json failed"
+  cmp -s "$T/r1.json" "$T/again.json" || fail "report $src --json differs from the run's JSON (a multi-job phase lost its njobs once)"
+done
 # the agents say they served two sessions and dialled again after each
 for n in a b c; do
   grep -q "session 2 with coordinator 127.0.0.1:$CPORT over" "$T/$n.log" || fail "agent $n: no second session: $(tail -n 5 "$T/$n.log")"
