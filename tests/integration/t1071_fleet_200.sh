@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (200 agent processes starting at once)
 # 200 agents in one run (issue 10): 200 real agent processes dial one
 # coordinator (`run --listen --expect 200`), all join, all start, and the
 # merge is exact at that width: every agent did its rate-limited ops, the
