@@ -14,6 +14,7 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/agent_accept.h"
 #include "coordinator/gather.h"
 #include "coordinator/result.h"
 #include "net/conn.h"
@@ -191,7 +192,7 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 {
     struct gather *g = p->g;
     struct msg_welcome *w = &p->a.welcome;
-    struct msg_auth am;
+    static const struct agent_accept_role role = { "a listening coordinator", "coordinator" };
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
     int type = msg_peek_type(pl, n, err, sizeof err);
@@ -206,19 +207,7 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
         peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
-    if (!w->auth) {
-        peer_refuse(p, "the agent does not authenticate (--insecure): a listening coordinator "
-                    "takes only agents that prove the secret");
-        return;
-    }
-    if (!auth_check(g->o->secret, AUTH_AGENT, p->cnonce, w->nonce, w->mac)) {
-        peer_refuse(p, "authentication failed: the agent's proof does not match the "
-                    "coordinator's secret");
-        return;
-    }
-    result_clean_text(w->host);           /* printed, and kept in the result */
-    if (msg_labels_check(w->labels, err, sizeof err) < 0) {
-        snprintf(text, sizeof text, "bad labels: %s", err);
+    if (agent_accept_check_welcome(g->o->secret, &role, p->cnonce, w, text, sizeof text) < 0) {
         peer_refuse(p, text);
         return;
     }
@@ -227,9 +216,8 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
                     "the next run");
         return;
     }
-    auth_proof(g->o->secret, AUTH_COORDINATOR, p->cnonce, w->nonce, am.mac);
     buf_init(&b);
-    msg_auth_encode(&b, &am);
+    agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
     peer_send(p, &b);
     p->state = G_JOINED;
     p->last_ping_ns = clock_now_ns();
@@ -245,32 +233,23 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
 {
     char err[256];
     int type = msg_peek_type(pl, n, err, sizeof err);
+    struct buf b;
+    int rc;
 
+    buf_init(&b);
+    rc = agent_accept_idle_frame(type, pl, n, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
+                                 sizeof err);
+    if (rc < 0) {
+        buf_free(&b);
+        peer_drop(p, err);
+        return;
+    }
+    if (rc > 0) {
+        if (b.len)
+            peer_send(p, &b);
+        return;
+    }
     switch (type) {
-    case MSG_SYSTEM: {
-        unsigned char hdr[FRAME_HEADER_LEN];
-        if (p->have_system) {
-            peer_drop(p, "sent system twice");
-            return;
-        }
-        p->have_system = 1;
-        frame_put_header(hdr, n);
-        buf_append(&p->a.rx, hdr, sizeof hdr);
-        buf_append(&p->a.rx, pl, n);
-        return;
-    }
-    case MSG_PING: {
-        struct buf b;
-        buf_init(&b);
-        if (conn_pong(pl, n, clock_now_ns(), &b, err, sizeof err) < 0) {
-            peer_drop(p, err);
-            return;
-        }
-        peer_send(p, &b);
-        return;
-    }
-    case MSG_PONG:
-        return;
     case MSG_ERROR: {
         struct msg_error m;
         char why[MSG_TEXT_MAX + 32];
@@ -322,40 +301,6 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         peer_drop(p, "sent too much before the run");
 }
 
-static void peer_addr(struct gpeer *p)
-{
-    int sl = sizeof p->a.ss;
-    char ip[48] = "?";
-    int port = 0;
-
-    memset(&p->a.ss, 0, sizeof p->a.ss);
-    if (uv_tcp_getpeername(&p->tcp, (struct sockaddr *)&p->a.ss, &sl) == 0) {
-        if (p->a.ss.ss_family == AF_INET) {
-            uv_ip4_name((struct sockaddr_in *)&p->a.ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)&p->a.ss)->sin_port);
-        } else if (p->a.ss.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&p->a.ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)&p->a.ss)->sin6_port);
-        }
-    }
-    snprintf(p->a.addr, sizeof p->a.addr, p->a.ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
-             port);
-}
-
-/* 1 when a and b come from the same IP. */
-static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-    if (a->ss_family != b->ss_family)
-        return 0;
-    if (a->ss_family == AF_INET)
-        return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-               ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-    if (a->ss_family == AF_INET6)
-        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-                      &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
-    return 0;
-}
-
 /* Over a pre-auth cap: evict the oldest stranger (from ss's IP, or any). */
 static void make_room(struct gather *g, const struct sockaddr_storage *ss)
 {
@@ -365,7 +310,7 @@ static void make_room(struct gather *g, const struct sockaddr_storage *ss)
             struct gpeer *oldest = NULL;
             int n = 0;
             for (struct gpeer *p = g->peers; p; p = p->next) {
-                if (p->state != G_HELLO || (pass == 0 && !same_ip(&p->a.ss, ss)))
+                if (p->state != G_HELLO || (pass == 0 && !agent_accept_same_ip(&p->a.ss, ss)))
                     continue;
                 n++;
                 oldest = p;           /* newest first: the last one seen is the oldest */
@@ -398,7 +343,7 @@ static void on_connection(uv_stream_t *server, int status)
         uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
         return;
     }
-    peer_addr(p);
+    agent_accept_peer_name(&p->tcp, &p->a.ss, p->a.addr, sizeof p->a.addr);
     make_room(g, &p->a.ss);
     p->next = g->peers;
     g->peers = p;
@@ -441,35 +386,6 @@ static void on_tick(uv_timer_t *t)
         g->checked = 1;
         stop_waiting(g);
     }
-}
-
-static int parse_addr(const char *s, struct sockaddr_storage *ss)
-{
-    char host[256];
-    const char *colon = strrchr(s, ':');
-    char *end;
-    long port;
-    size_t hl;
-
-    if (!colon)
-        return -EINVAL;
-    hl = (size_t)(colon - s);
-    if (hl == 0 || hl >= sizeof host)
-        return -EINVAL;
-    memcpy(host, s, hl);
-    host[hl] = '\0';
-    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
-        memmove(host, host + 1, hl - 2);
-        host[hl - 2] = '\0';
-    }
-    port = strtol(colon + 1, &end, 10);
-    if (*end || port < 0 || port > 65535 || end == colon + 1)
-        return -EINVAL;
-    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0)
-        return 0;
-    if (uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
-        return 0;
-    return -EINVAL;
 }
 
 static int cmp_ss(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
@@ -517,22 +433,13 @@ static void hand_over(struct gather *g, struct gather_fleet *f)
 
     f->agents = xcalloc(g->njoined ? g->njoined : 1, sizeof *f->agents);
     for (p = g->peers; p; p = next) {
-        uv_os_fd_t fd;
         next = p->next;
         if (p->state != G_JOINED) {
             peer_drop(p, "the wait is over");
             continue;
         }
-        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0 && (f->agents[k].fd = dup(fd)) >= 0) {
-            struct gather_agent *a = &f->agents[k++];
-            memcpy(a->addr, p->a.addr, sizeof a->addr);
-            a->ss = p->a.ss;
-            a->welcome = p->a.welcome;
-            buf_init(&a->rx);
-            /* what it sent after its last whole frame, too */
-            buf_append(&a->rx, p->a.rx.data, p->a.rx.len);
-            buf_append(&a->rx, p->rd.in.data + p->rd.pos, p->rd.in.len - p->rd.pos);
-        }
+        if (agent_accept_take(&p->tcp, &p->rd, &p->a, &f->agents[k]) == 0)
+            k++;
         p->state = G_HELLO;      /* leaves without "agent left" */
         g->njoined--;
         peer_drop(p, "handed to the run");
@@ -564,7 +471,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
 
     memset(f, 0, sizeof *f);
     g->o = o;
-    if (parse_addr(o->listen, &ss) < 0) {
+    if (agent_accept_parse_addr(o->listen, &ss) < 0) {
         snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
         free(g);
         return -EINVAL;
