@@ -32,6 +32,7 @@
 #define SERVE_TICK_MS    250u
 #define SERVE_MAX_PEERS  4096
 #define SERVE_STOP_GRACE_NS (15ull * 1000000000ull)
+#define SERVE_REJOIN_NS     (2ull * 1000000000ull)   /* a run's agents, back after it */
 
 enum speer_state { S_HELLO, S_AGENT, S_SUB_AUTH, S_SUB, S_QUEUED, S_RUNNING, S_DONE };
 
@@ -72,6 +73,8 @@ struct serve {
     uint32_t nagents, npeers;
     uint64_t next_seq;
     struct serve_cur run;
+    uint32_t last_run_agents;     /* how many the last run took */
+    uint64_t last_end_ns;         /* when it ended (0: none yet) */
     int stopping;
     char rbuf[SERVE_READ_CHUNK];
 };
@@ -521,6 +524,7 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
     snprintf(s->run.from, sizeof s->run.from, "%s", sub->a.addr);
     hhmmss(s->run.since, sizeof s->run.since);
     sub->state = S_RUNNING;
+    s->last_run_agents = n;
     slog(s, "run from %s started on %u agent%s (pid %d)", sub->a.addr, n, n == 1 ? "" : "s",
          (int)s->run.proc.pid);
     for (uint32_t i = 0; i < n; i++) {
@@ -553,6 +557,11 @@ static void try_start(struct serve *s)
         head->turn_ns = now;
     want = head->sub.expect;
     need = head->sub.min_agents ? head->sub.min_agents : want ? want : 1;
+    /* the last run's agents dial again as it ends, one by one: a run on
+     * all of the pool's waits for them (SERVE_REJOIN_NS at most) instead of
+     * starting on the first one back */
+    if (!want && s->last_end_ns && s->nagents < s->last_run_agents && now - s->last_end_ns < SERVE_REJOIN_NS)
+        return;
     if (s->nagents < (want ? want : 1)) {
         char text[MSG_TEXT_MAX];
         uint64_t to = (uint64_t)(head->sub.expect_timeout_ms ? head->sub.expect_timeout_ms
@@ -601,6 +610,7 @@ static void finish_run(struct serve *s)
         slog(s, "left %s behind (the run wrote files of its own there)", s->run.proc.dir);
     s->run.sub = NULL;
     s->run.kill_ns = 0;
+    s->last_end_ns = clock_now_ns();
 }
 
 static void on_tick(uv_timer_t *t)
