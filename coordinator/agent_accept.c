@@ -9,6 +9,7 @@
 #include "coordinator/agent_accept.h"
 #include "coordinator/result.h"
 #include "net/conn.h"
+#include "proto/msg_version.h"
 
 int agent_accept_parse_addr(const char *s, struct sockaddr_storage *ss)
 {
@@ -93,6 +94,19 @@ int agent_accept_check_welcome(const struct auth_secret *secret, const struct ag
         return -EACCES;
     }
     return 0;
+}
+
+int agent_accept_other_version(const struct agent_accept_role *role, const char *pl, uint32_t n,
+                               const char *addr, char *line, size_t linelen, struct buf *out)
+{
+    char err[256];
+    uint32_t v = 0;
+
+    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+        return 0;
+    msg_version_refusal(line, linelen, "agent", addr, v, role->owner);
+    msg_version_error_encode(out, role->owner, "agent", v);
+    return 1;
 }
 
 void agent_accept_auth_reply(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],

@@ -47,6 +47,14 @@ int agent_accept_check_welcome(const struct auth_secret *secret, const struct ag
                                const unsigned char cnonce[AUTH_NONCE_LEN], struct msg_welcome *w,
                                char *why, size_t whylen);
 
+/* A welcome (payload pl, from addr) of another PROTO_VERSION, however it
+ * decodes otherwise (its version is read first: proto/msg_version.h): 1,
+ * with line "agent ADDR speaks protocol V, this <role->owner> P: upgrade
+ * one of them" and the error refusing it (carrying our version) appended
+ * to out.  0 when it is our version, or has none to read. */
+int agent_accept_other_version(const struct agent_accept_role *role, const char *pl, uint32_t n,
+                               const char *addr, char *line, size_t linelen, struct buf *out);
+
 /* Append our auth frame (the coordinator's proof) for a checked welcome. */
 void agent_accept_auth_reply(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
                              const struct msg_welcome *w, struct buf *out);

@@ -149,18 +149,17 @@ static void stop_waiting(struct gather *g)
 /* A welcome of another PROTO_VERSION, however it decodes otherwise:
  * refused naming both versions, on our log and to the agent (its error
  * carries our version: proto/msg_version.h).  1 when refused. */
+static const struct agent_accept_role gather_role = { "a listening coordinator", "coordinator" };
+
 static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
 {
-    char err[256], line[MSG_TEXT_MAX];
-    uint32_t v = 0;
+    char line[MSG_TEXT_MAX];
     struct buf b;
 
-    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
-        return 0;
-    msg_version_refusal(line, sizeof line, "agent", p->a.addr, v, "coordinator");
-    glog(p->g, "refused: %s", line);
     buf_init(&b);
-    msg_version_error_encode(&b, "coordinator", "agent", v);
+    if (!agent_accept_other_version(&gather_role, pl, n, p->a.addr, line, sizeof line, &b))
+        return 0;
+    glog(p->g, "refused: %s", line);
     peer_send(p, &b);
     peer_drop(p, line);
     return 1;
@@ -192,7 +191,6 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 {
     struct gather *g = p->g;
     struct msg_welcome *w = &p->a.welcome;
-    static const struct agent_accept_role role = { "a listening coordinator", "coordinator" };
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
     int type = msg_peek_type(pl, n, err, sizeof err);
@@ -207,7 +205,7 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
         peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
-    if (agent_accept_check_welcome(g->o->secret, &role, p->cnonce, w, text, sizeof text) < 0) {
+    if (agent_accept_check_welcome(g->o->secret, &gather_role, p->cnonce, w, text, sizeof text) < 0) {
         peer_refuse(p, text);
         return;
     }

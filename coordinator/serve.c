@@ -189,14 +189,17 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
-    if (msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
-        peer_drop(p, "not an nfstorm agent (bad welcome)");
+    /* another version's welcome may lack what ours requires: its version
+     * is read first, and the refusal names both */
+    buf_init(&b);
+    if (agent_accept_other_version(&role, pl, n, p->a.addr, text, sizeof text, &b)) {
+        slog(s, "refused: %s", text);
+        send_buf(p, &b);
+        peer_drop(p, text);
         return;
     }
-    if (w->version != PROTO_VERSION) {
-        snprintf(text, sizeof text, "protocol version mismatch: pool speaks %u, agent %u", PROTO_VERSION,
-                 w->version);
-        refuse(p, text);
+    if (msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+        peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
     if (agent_accept_check_welcome(s->o->secret, &role, p->nonce, w, text, sizeof text) < 0) {

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <msgpack.h>
 #include <uv.h>
 
 #include "coordinator/agent_accept.h"
@@ -186,6 +187,55 @@ static void test_agent_accept_idle_frames(void **state)
     buf_free(&reply);
 }
 
+/* A later version's welcome, lacking what ours requires: refused naming
+ * both versions, the error carrying ours; our own version's is not. */
+static void test_agent_accept_other_version(void **state)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    struct msg_welcome w;
+    struct msg_error e;
+    struct buf out, ours;
+    char line[MSG_TEXT_MAX], err[256];
+    unsigned char cnonce[AUTH_NONCE_LEN] = { 0 };
+    (void)state;
+
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    msgpack_pack_str_with_body(&pk, "type", 4);
+    msgpack_pack_str_with_body(&pk, "welcome", 7);
+    msgpack_pack_str_with_body(&pk, "version", 7);
+    msgpack_pack_uint32(&pk, 99);
+    msgpack_pack_str_with_body(&pk, "hostname", 8);
+    msgpack_pack_str_with_body(&pk, "future", 6);
+    buf_init(&out);
+    assert_int_equal(agent_accept_other_version(&role, sb.data, (uint32_t)sb.size, "10.0.0.9:4000", line,
+                                                sizeof line, &out), 1);
+    snprintf(err, sizeof err, "agent 10.0.0.9:4000 speaks protocol 99, this pool %u: upgrade one of them",
+             PROTO_VERSION);
+    assert_string_equal(line, err);
+    assert_int_equal(msg_error_decode(out.data + FRAME_HEADER_LEN, out.len - FRAME_HEADER_LEN, &e, err,
+                                      sizeof err), 0);
+    assert_int_equal(e.version, PROTO_VERSION);
+    snprintf(err, sizeof err, "protocol version mismatch: pool speaks %u, agent 99", PROTO_VERSION);
+    assert_string_equal(e.text, err);
+    buf_free(&out);
+    msgpack_sbuffer_destroy(&sb);
+
+    /* ours: not refused, nothing written; nor is garbage (no version) */
+    welcome_for(&w, NULL, cnonce);
+    buf_init(&ours);
+    msg_welcome_encode(&ours, &w);
+    buf_init(&out);
+    assert_int_equal(agent_accept_other_version(&role, ours.data + FRAME_HEADER_LEN,
+                                                (uint32_t)(ours.len - FRAME_HEADER_LEN), "a", line,
+                                                sizeof line, &out), 0);
+    assert_int_equal(agent_accept_other_version(&role, "\x93\x01", 2, "a", line, sizeof line, &out), 0);
+    assert_int_equal(out.len, 0);
+    buf_free(&ours);
+}
+
 static void on_closed(uv_handle_t *h)
 {
     (void)h;
@@ -247,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_agent_accept_same_ip),
         cmocka_unit_test(test_agent_accept_welcome_checks),
         cmocka_unit_test(test_agent_accept_idle_frames),
+        cmocka_unit_test(test_agent_accept_other_version),
         cmocka_unit_test(test_agent_accept_take),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
