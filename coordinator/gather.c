@@ -14,6 +14,7 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/agent_accept.h"
 #include "coordinator/gather.h"
 #include "coordinator/result.h"
 #include "net/addr.h"
@@ -149,18 +150,17 @@ static void stop_waiting(struct gather *g)
 /* A welcome of another PROTO_VERSION, however it decodes otherwise:
  * refused naming both versions, on our log and to the agent (its error
  * carries our version: proto/msg_version.h).  1 when refused. */
+static const struct agent_accept_role gather_role = { "a listening coordinator", "coordinator" };
+
 static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
 {
-    char err[256], line[MSG_TEXT_MAX];
-    uint32_t v = 0;
+    char line[MSG_TEXT_MAX];
     struct buf b;
 
-    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
-        return 0;
-    msg_version_refusal(line, sizeof line, "agent", p->a.addr, v, "coordinator");
-    glog(p->g, "refused: %s", line);
     buf_init(&b);
-    msg_version_error_encode(&b, "coordinator", "agent", v);
+    if (!agent_accept_other_version(&gather_role, pl, n, p->a.addr, line, sizeof line, &b))
+        return 0;
+    glog(p->g, "refused: %s", line);
     peer_send(p, &b);
     peer_drop(p, line);
     return 1;
@@ -192,7 +192,6 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 {
     struct gather *g = p->g;
     struct msg_welcome *w = &p->a.welcome;
-    struct msg_auth am;
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
     int type = msg_peek_type(pl, n, err, sizeof err);
@@ -207,19 +206,7 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
         peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
-    if (!w->auth) {
-        peer_refuse(p, "the agent does not authenticate (--insecure): a listening coordinator "
-                    "takes only agents that prove the secret");
-        return;
-    }
-    if (!auth_check(g->o->secret, AUTH_AGENT, p->cnonce, w->nonce, w->mac)) {
-        peer_refuse(p, "authentication failed: the agent's proof does not match the "
-                    "coordinator's secret");
-        return;
-    }
-    result_clean_text(w->host);           /* printed, and kept in the result */
-    if (msg_labels_check(w->labels, err, sizeof err) < 0) {
-        snprintf(text, sizeof text, "bad labels: %s", err);
+    if (agent_accept_check_welcome(g->o->secret, &gather_role, p->cnonce, w, text, sizeof text) < 0) {
         peer_refuse(p, text);
         return;
     }
@@ -228,9 +215,8 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
                     "the next run");
         return;
     }
-    auth_proof(g->o->secret, AUTH_COORDINATOR, p->cnonce, w->nonce, am.mac);
     buf_init(&b);
-    msg_auth_encode(&b, &am);
+    agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
     peer_send(p, &b);
     p->state = G_JOINED;
     p->last_ping_ns = clock_now_ns();
@@ -246,32 +232,23 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
 {
     char err[256];
     int type = msg_peek_type(pl, n, err, sizeof err);
+    struct buf b;
+    int rc;
 
+    buf_init(&b);
+    rc = agent_accept_idle_frame(type, pl, n, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
+                                 sizeof err);
+    if (rc < 0) {
+        buf_free(&b);
+        peer_drop(p, err);
+        return;
+    }
+    if (rc > 0) {
+        if (b.len)
+            peer_send(p, &b);
+        return;
+    }
     switch (type) {
-    case MSG_SYSTEM: {
-        unsigned char hdr[FRAME_HEADER_LEN];
-        if (p->have_system) {
-            peer_drop(p, "sent system twice");
-            return;
-        }
-        p->have_system = 1;
-        frame_put_header(hdr, n);
-        buf_append(&p->a.rx, hdr, sizeof hdr);
-        buf_append(&p->a.rx, pl, n);
-        return;
-    }
-    case MSG_PING: {
-        struct buf b;
-        buf_init(&b);
-        if (conn_pong(pl, n, clock_now_ns(), &b, err, sizeof err) < 0) {
-            peer_drop(p, err);
-            return;
-        }
-        peer_send(p, &b);
-        return;
-    }
-    case MSG_PONG:
-        return;
     case MSG_ERROR: {
         struct msg_error m;
         char why[MSG_TEXT_MAX + 32];
@@ -323,40 +300,6 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         peer_drop(p, "sent too much before the run");
 }
 
-static void peer_addr(struct gpeer *p)
-{
-    int sl = sizeof p->a.ss;
-    char ip[48] = "?";
-    int port = 0;
-
-    memset(&p->a.ss, 0, sizeof p->a.ss);
-    if (uv_tcp_getpeername(&p->tcp, (struct sockaddr *)&p->a.ss, &sl) == 0) {
-        if (p->a.ss.ss_family == AF_INET) {
-            uv_ip4_name((struct sockaddr_in *)&p->a.ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)&p->a.ss)->sin_port);
-        } else if (p->a.ss.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&p->a.ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)&p->a.ss)->sin6_port);
-        }
-    }
-    snprintf(p->a.addr, sizeof p->a.addr, p->a.ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
-             port);
-}
-
-/* 1 when a and b come from the same IP. */
-static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-    if (a->ss_family != b->ss_family)
-        return 0;
-    if (a->ss_family == AF_INET)
-        return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-               ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-    if (a->ss_family == AF_INET6)
-        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-                      &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
-    return 0;
-}
-
 /* Over a pre-auth cap: evict the oldest stranger (from ss's IP, or any). */
 static void make_room(struct gather *g, const struct sockaddr_storage *ss)
 {
@@ -366,7 +309,7 @@ static void make_room(struct gather *g, const struct sockaddr_storage *ss)
             struct gpeer *oldest = NULL;
             int n = 0;
             for (struct gpeer *p = g->peers; p; p = p->next) {
-                if (p->state != G_HELLO || (pass == 0 && !same_ip(&p->a.ss, ss)))
+                if (p->state != G_HELLO || (pass == 0 && !agent_accept_same_ip(&p->a.ss, ss)))
                     continue;
                 n++;
                 oldest = p;           /* newest first: the last one seen is the oldest */
@@ -399,7 +342,7 @@ static void on_connection(uv_stream_t *server, int status)
         uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
         return;
     }
-    peer_addr(p);
+    agent_accept_peer_name(&p->tcp, &p->a.ss, p->a.addr, sizeof p->a.addr);
     make_room(g, &p->a.ss);
     p->next = g->peers;
     g->peers = p;
@@ -489,22 +432,13 @@ static void hand_over(struct gather *g, struct gather_fleet *f)
 
     f->agents = xcalloc(g->njoined ? g->njoined : 1, sizeof *f->agents);
     for (p = g->peers; p; p = next) {
-        uv_os_fd_t fd;
         next = p->next;
         if (p->state != G_JOINED) {
             peer_drop(p, "the wait is over");
             continue;
         }
-        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0 && (f->agents[k].fd = dup(fd)) >= 0) {
-            struct gather_agent *a = &f->agents[k++];
-            memcpy(a->addr, p->a.addr, sizeof a->addr);
-            a->ss = p->a.ss;
-            a->welcome = p->a.welcome;
-            buf_init(&a->rx);
-            /* what it sent after its last whole frame, too */
-            buf_append(&a->rx, p->a.rx.data, p->a.rx.len);
-            buf_append(&a->rx, p->rd.in.data + p->rd.pos, p->rd.in.len - p->rd.pos);
-        }
+        if (agent_accept_take(&p->tcp, &p->rd, &p->a, &f->agents[k]) == 0)
+            k++;
         p->state = G_HELLO;      /* leaves without "agent left" */
         g->njoined--;
         peer_drop(p, "handed to the run");

@@ -9,8 +9,8 @@
  *                    -> QUEUED (waiting its turn, or for enough agents)
  *                    -> RUNNING (its run's output goes to it) -> DONE
  *
- * The agent handshake is gather.c's, on a loop that never ends (gather
- * keeps its wait private; see the report for folding both into one). */
+ * The agent handshake and idle keep-alive are gather.c's steps, shared
+ * through agent_accept.h, on a loop that never ends. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,9 +21,11 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/agent_accept.h"
 #include "coordinator/result.h"
 #include "coordinator/serve.h"
 #include "coordinator/serve_run.h"
+#include "net/addr.h"
 #include "net/conn.h"
 #include "proto/pool_msg.h"
 
@@ -31,6 +33,7 @@
 #define SERVE_TICK_MS    250u
 #define SERVE_MAX_PEERS  4096
 #define SERVE_STOP_GRACE_NS (15ull * 1000000000ull)
+#define SERVE_REJOIN_NS     (2ull * 1000000000ull)   /* a run's agents, back after it */
 
 enum speer_state { S_HELLO, S_AGENT, S_SUB_AUTH, S_SUB, S_QUEUED, S_RUNNING, S_DONE };
 
@@ -71,6 +74,8 @@ struct serve {
     uint32_t nagents, npeers;
     uint64_t next_seq;
     struct serve_cur run;
+    uint32_t last_run_agents;     /* how many the last run took */
+    uint64_t last_end_ns;         /* when it ended (0: none yet) */
     int stopping;
     char rbuf[SERVE_READ_CHUNK];
 };
@@ -181,37 +186,29 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
 {
     struct serve *s = p->s;
     struct msg_welcome *w = &p->a.welcome;
-    struct msg_auth am;
+    static const struct agent_accept_role role = { "a pool", "pool" };
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
+    /* another version's welcome may lack what ours requires: its version
+     * is read first, and the refusal names both */
+    buf_init(&b);
+    if (agent_accept_other_version(&role, pl, n, p->a.addr, text, sizeof text, &b)) {
+        slog(s, "refused: %s", text);
+        send_buf(p, &b);
+        peer_drop(p, text);
+        return;
+    }
     if (msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
         peer_drop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
-    if (w->version != PROTO_VERSION) {
-        snprintf(text, sizeof text, "protocol version mismatch: pool speaks %u, agent %u", PROTO_VERSION,
-                 w->version);
+    if (agent_accept_check_welcome(s->o->secret, &role, p->nonce, w, text, sizeof text) < 0) {
         refuse(p, text);
         return;
     }
-    if (!w->auth) {
-        refuse(p, "the agent does not authenticate (--insecure): a pool takes only agents that prove the secret");
-        return;
-    }
-    if (!auth_check(s->o->secret, AUTH_AGENT, p->nonce, w->nonce, w->mac)) {
-        refuse(p, "authentication failed: the agent's proof does not match the pool's secret");
-        return;
-    }
-    result_clean_text(w->host);
-    if (msg_labels_check(w->labels, err, sizeof err) < 0) {
-        snprintf(text, sizeof text, "bad labels: %s", err);
-        refuse(p, text);
-        return;
-    }
-    auth_proof(s->o->secret, AUTH_COORDINATOR, p->nonce, w->nonce, am.mac);
     buf_init(&b);
-    msg_auth_encode(&b, &am);
+    agent_accept_auth_reply(s->o->secret, p->nonce, w, &b);
     send_buf(p, &b);
     p->state = S_AGENT;
     p->last_ping_ns = clock_now_ns();
@@ -224,35 +221,18 @@ static void handle_agent(struct speer *p, const char *pl, uint32_t n, int type)
 {
     char err[256];
     struct buf b;
+    int rc;
 
-    switch (type) {
-    case MSG_SYSTEM: {
-        unsigned char hdr[FRAME_HEADER_LEN];
-        if (p->have_system) {
-            peer_drop(p, "sent system twice");
-            return;
-        }
-        p->have_system = 1;
-        frame_put_header(hdr, n);
-        buf_append(&p->a.rx, hdr, sizeof hdr);
-        buf_append(&p->a.rx, pl, n);
+    buf_init(&b);
+    rc = agent_accept_idle_frame(type, pl, n, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
+                                 sizeof err);
+    if (rc <= 0) {
+        buf_free(&b);
+        peer_drop(p, rc < 0 ? err : "unexpected message in the pool");
         return;
     }
-    case MSG_PING:
-        buf_init(&b);
-        if (conn_pong(pl, n, clock_now_ns(), &b, err, sizeof err) < 0) {
-            buf_free(&b);
-            peer_drop(p, err);
-            return;
-        }
+    if (b.len)
         send_buf(p, &b);
-        return;
-    case MSG_PONG:
-        return;
-    default:
-        peer_drop(p, "unexpected message in the pool");
-        return;
-    }
 }
 
 /* ---- submitters ---------------------------------------------------------- */
@@ -423,37 +403,6 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         peer_drop(p, "sent too much while idle in the pool");
 }
 
-static void peer_addr(struct speer *p)
-{
-    int sl = sizeof p->a.ss;
-    char ip[48] = "?";
-    int port = 0;
-
-    memset(&p->a.ss, 0, sizeof p->a.ss);
-    if (uv_tcp_getpeername(&p->tcp, (struct sockaddr *)&p->a.ss, &sl) == 0) {
-        if (p->a.ss.ss_family == AF_INET) {
-            uv_ip4_name((struct sockaddr_in *)&p->a.ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)&p->a.ss)->sin_port);
-        } else if (p->a.ss.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&p->a.ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)&p->a.ss)->sin6_port);
-        }
-    }
-    snprintf(p->a.addr, sizeof p->a.addr, p->a.ss.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip, port);
-}
-
-static int same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-    if (a->ss_family != b->ss_family)
-        return 0;
-    if (a->ss_family == AF_INET)
-        return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-    if (a->ss_family == AF_INET6)
-        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr,
-                      16) == 0;
-    return 0;
-}
-
 /* Strangers are cheap, as in gather.c: at most GATHER_MAX_PENDING peers
  * that have not proved the secret wait at once, GATHER_MAX_PENDING_PER_ADDR
  * from one address; a newcomer over a cap evicts the oldest. */
@@ -465,7 +414,7 @@ static void make_room(struct serve *s, const struct sockaddr_storage *ss)
             struct speer *oldest = NULL;
             int n = 0;
             for (struct speer *p = s->peers; p; p = p->next) {
-                if ((p->state != S_HELLO && p->state != S_SUB_AUTH) || (pass == 0 && !same_ip(&p->a.ss, ss)))
+                if ((p->state != S_HELLO && p->state != S_SUB_AUTH) || (pass == 0 && !agent_accept_same_ip(&p->a.ss, ss)))
                     continue;
                 n++;
                 oldest = p;           /* newest first: the last one seen is the oldest */
@@ -498,7 +447,7 @@ static void on_connection(uv_stream_t *server, int status)
         uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
         return;
     }
-    peer_addr(p);
+    agent_accept_peer_name(&p->tcp, &p->a.ss, p->a.addr, sizeof p->a.addr);
     make_room(s, &p->a.ss);
     p->next = s->peers;
     s->peers = p;
@@ -551,15 +500,9 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
     for (uint32_t i = 0; i < n; i++) {
         struct speer *p = agents[i];
         struct gather_agent *a = &f.agents[f.n];
-        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) != 0 || (a->fd = dup(fd)) < 0)
-            continue;
-        memcpy(a->addr, p->a.addr, sizeof a->addr);
-        a->ss = p->a.ss;
-        a->welcome = p->a.welcome;
-        buf_init(&a->rx);
         /* its system frame, and what it sent after its last whole frame */
-        buf_append(&a->rx, p->a.rx.data, p->a.rx.len);
-        buf_append(&a->rx, p->rd.in.data + p->rd.pos, p->rd.in.len - p->rd.pos);
+        if (agent_accept_take(&p->tcp, &p->rd, &p->a, a) < 0)
+            continue;
         f.addrs[f.n] = xstrdup(a->addr);
         f.labels[f.n] = a->welcome.labels[0] ? xstrdup(a->welcome.labels) : NULL;
         f.n++;
@@ -585,6 +528,7 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
     snprintf(s->run.from, sizeof s->run.from, "%s", sub->a.addr);
     hhmmss(s->run.since, sizeof s->run.since);
     sub->state = S_RUNNING;
+    s->last_run_agents = n;
     slog(s, "run from %s started on %u agent%s (pid %d)", sub->a.addr, n, n == 1 ? "" : "s",
          (int)s->run.proc.pid);
     for (uint32_t i = 0; i < n; i++) {
@@ -617,6 +561,11 @@ static void try_start(struct serve *s)
         head->turn_ns = now;
     want = head->sub.expect;
     need = head->sub.min_agents ? head->sub.min_agents : want ? want : 1;
+    /* the last run's agents dial again as it ends, one by one: a run on
+     * all of the pool's waits for them (SERVE_REJOIN_NS at most) instead of
+     * starting on the first one back */
+    if (!want && s->last_end_ns && s->nagents < s->last_run_agents && now - s->last_end_ns < SERVE_REJOIN_NS)
+        return;
     if (s->nagents < (want ? want : 1)) {
         char text[MSG_TEXT_MAX];
         uint64_t to = (uint64_t)(head->sub.expect_timeout_ms ? head->sub.expect_timeout_ms
@@ -665,6 +614,7 @@ static void finish_run(struct serve *s)
         slog(s, "left %s behind (the run wrote files of its own there)", s->run.proc.dir);
     s->run.sub = NULL;
     s->run.kill_ns = 0;
+    s->last_end_ns = clock_now_ns();
 }
 
 static void on_tick(uv_timer_t *t)
@@ -739,31 +689,6 @@ static void on_tick(uv_timer_t *t)
     try_start(s);
 }
 
-static int parse_addr(const char *str, struct sockaddr_storage *ss)
-{
-    char host[256];
-    const char *colon = strrchr(str, ':');
-    char *end;
-    long port;
-    size_t hl;
-
-    if (!colon || (hl = (size_t)(colon - str)) == 0 || hl >= sizeof host)
-        return -EINVAL;
-    memcpy(host, str, hl);
-    host[hl] = '\0';
-    if (host[0] == '[' && hl > 2 && host[hl - 1] == ']') {
-        memmove(host, host + 1, hl - 2);
-        host[hl - 2] = '\0';
-    }
-    port = strtol(colon + 1, &end, 10);
-    if (*end || end == colon + 1 || port < 0 || port > 65535)
-        return -EINVAL;
-    if (uv_ip4_addr(host, (int)port, (struct sockaddr_in *)ss) == 0 ||
-        uv_ip6_addr(host, (int)port, (struct sockaddr_in6 *)ss) == 0)
-        return 0;
-    return -EINVAL;
-}
-
 static void on_any_closed(uv_handle_t *h)
 {
     (void)h;
@@ -777,7 +702,7 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     int rc;
 
     s->o = o;
-    if (parse_addr(o->listen, &ss) < 0) {
+    if (addr_parse_listen(o->listen, &ss) < 0) {
         snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
         free(s);
         return -EINVAL;

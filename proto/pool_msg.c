@@ -60,6 +60,13 @@ static int fail(struct dec *d, const char *why, const char *key)
     return -EBADMSG;
 }
 
+/* Worded as msg.c's decoders word it, one form for the whole protocol. */
+static int missing(struct dec *d, const char *key)
+{
+    snprintf(d->err, d->errlen, "%s: missing key '%s'", d->what, key);
+    return -EBADMSG;
+}
+
 static const msgpack_object *get(const struct dec *d, const char *key)
 {
     const msgpack_object_map *m = &d->root->via.map;
@@ -105,7 +112,7 @@ static int get_u32(struct dec *d, const char *key, uint32_t *v)
 {
     const msgpack_object *o = get(d, key);
     if (!o)
-        return fail(d, "missing", key);
+        return missing(d, key);
     if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX)
         return fail(d, "not an unsigned 32-bit integer", key);
     *v = (uint32_t)o->via.u64;
@@ -116,7 +123,7 @@ static int get_bool(struct dec *d, const char *key, int *v)
 {
     const msgpack_object *o = get(d, key);
     if (!o)
-        return fail(d, "missing", key);
+        return missing(d, key);
     if (o->type != MSGPACK_OBJECT_BOOLEAN)
         return fail(d, "not a boolean", key);
     *v = o->via.boolean;
@@ -128,7 +135,7 @@ static int get_bytes(struct dec *d, const char *key, size_t max, const char **p,
 {
     const msgpack_object *o = get(d, key);
     if (!o)
-        return fail(d, "missing", key);
+        return missing(d, key);
     if (o->type == MSGPACK_OBJECT_STR) {
         *p = o->via.str.ptr;
         *n = o->via.str.size;
@@ -204,7 +211,7 @@ int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err
         goto out;
     a = get(&d, "argv");
     if (!a || a->type != MSGPACK_OBJECT_ARRAY) {
-        rc = fail(&d, a ? "not an array" : "missing", "argv");
+        rc = a ? fail(&d, "not an array", "argv") : missing(&d, "argv");
         goto out;
     }
     if (a->via.array.size > POOL_ARGV_MAX) {

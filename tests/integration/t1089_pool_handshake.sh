@@ -4,8 +4,9 @@
 # nonces; a submitter whose proof is wrong, or is the agents' coordinator
 # proof for the same nonces (a reflection), is refused by the pool with its
 # reason and closed, and serve logs it; a proven submitter is kept; 65
-# strangers from one address evict the oldest (64 may wait).  The
-# pool goes on, and a real submission still runs.
+# strangers from one address evict the oldest (64 may wait); an agent of
+# another protocol version is refused naming both.  The pool goes on, and
+# a real submission still runs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dialin_lib.sh"
 . "$(dirname "$0")/pool_lib.sh"
@@ -41,6 +42,16 @@ except socket.timeout:
     pass
 PY
 grep -q "evicted: too many connections waiting to authenticate" "$T/serve.log" && fail "an eviction was logged as an agent or submitter leaving"
+# an agent of a later version (its welcome lacks keys ours requires) is
+# refused naming both versions, on serve's log and to the agent
+PV=$("$NFSTORM" --version | sed -n 's/.*(protocol \([0-9]*\)).*/\1/p')
+python3 "$(dirname "$0")/py/version_peer.py" welcome "$CPORT" 99 >"$T/future.out" 2>&1 ||
+  fail "the future agent: $(cat "$T/future.out")"
+grep -qx "got error text=protocol version mismatch: pool speaks $PV, agent 99 version=$PV" "$T/future.out" ||
+  fail "the future agent was not told: $(cat "$T/future.out")"
+for _ in $(seq 40); do grep -q "speaks protocol 99" "$T/serve.log" && break; sleep 0.05; done
+grep -Eq "^nfstorm serve: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol 99, this pool $PV: upgrade one of them$" "$T/serve.log" ||
+  fail "serve did not log the version refusal: $(cat "$T/serve.log")"
 pool_has 1
 prun "$T/o" "$T/e" --name=w --rw=write --bs=4k --size=8k --filename="$D/f" --json "$T/r.json" ||
   fail "run after the refusals: exit $?: $(tail -n 3 "$T/e")"

@@ -32,6 +32,7 @@
 #include "common/stats.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
+#include "proto/pool_msg.h"
 
 /* ---- the pinned contract (docs/protocol.md) --------------------------- */
 
@@ -61,6 +62,10 @@ static const struct pinned {
     { "error", "type text version" },
     { "ping", "type seq t_ns" },
     { "pong", "type seq t_ping_ns t_ns" },
+    { "submit", "type argv plan has_plan want_json wait expect min_agents expect_timeout_ms" },
+    { "busy", "type from since" },
+    { "output", "type stream data" },
+    { "exit", "type status" },
     { "phase", "name jobs" },
     { "job", "name rw rwmixread bs size filesize nrfiles numjobs runtime_ns ramp_ns time_based "
              "direct fsync end_fsync stonewall group_reporting filename directory ioengine "
@@ -86,7 +91,8 @@ static const char *pinned_keys(const char *what)
 }
 
 /* SHA-256 of each sample frame, taken from the encoders before the keys
- * became explicit literals.  A change here is a change of the bytes on the
+ * became explicit literals (the pool's four: from proto/pool_msg.c as it
+ * was merged).  A change here is a change of the bytes on the
  * wire: it needs a protocol decision (docs/protocol.md, "The contract"),
  * not a new hash.  ("error" is hashed without its optional version, which
  * only a version refusal sends: any other error is the same bytes as
@@ -113,6 +119,11 @@ static const struct golden {
     { "error", "e14178f94e846395aadfc3e6a6ace6ee3777d0d034bf4e081724e61c220e4c97" },
     { "ping", "163fc262bfa695b780f53f80d99e2c06868bc3f4323a27d6c10c280c15b4ff27" },
     { "pong", "cf0cfa322d249881005dd46244685dcbdee91cdaaed19dd9ec9ec04187d7d6a6" },
+    /* the pool's (proto/pool_msg.c), as first merged */
+    { "submit", "d6130f57be6441949e0ea55aa69d23f113d6937199fcb10603176516ae163643" },
+    { "busy", "afc5346622a2ec479dd6970715bb97e16ecc6e375e10a6afb9d6b2ba12b25754" },
+    { "output", "1329a6721f252675750ce5158638f3028e458956fb788929c77f904aabf0be9f" },
+    { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
 };
 
 /* ---- sample messages --------------------------------------------------- */
@@ -349,6 +360,31 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_pong_encode(b, &m);
         break;
     }
+    case MSG_SUBMIT: {
+        static char opt0[] = "--output", opt1[] = "r.json", opt2[] = POOL_PLAN_ARG;
+        static char *argv[] = { opt0, opt1, opt2 };
+        static char plan[] = "[global]\nioengine=null\n[w]\nrw=write\nbs=4k\nsize=1m\n";
+        struct pool_submit m = { .argv = argv, .argc = 3, .plan = plan, .plan_len = sizeof plan - 1,
+                                 .want_json = 1, .wait = 1, .expect = 4, .min_agents = 2,
+                                 .expect_timeout_ms = 15000 };
+        pool_submit_encode(b, &m);
+        break;
+    }
+    case MSG_BUSY: {
+        struct pool_busy m;
+        snprintf(m.from, sizeof m.from, "127.0.0.1:45678");
+        snprintf(m.since, sizeof m.since, "18:07:43");
+        pool_busy_encode(b, &m);
+        break;
+    }
+    case MSG_OUTPUT: {
+        static const char text[] = "phase 0: write  1.00 MiB in 1.00 s\n";
+        pool_output_encode(b, POOL_STDERR, text, sizeof text - 1);
+        break;
+    }
+    case MSG_EXIT:
+        pool_exit_encode(b, 3);
+        break;
     default:
         fail_msg("no sample for type %d", (int)t);
     }
@@ -374,6 +410,10 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         struct msg_error error;
         struct msg_ping ping;
         struct msg_pong pong;
+        struct pool_submit submit;
+        struct pool_busy busy;
+        struct pool_output output;
+        uint32_t exit_status;
     } *u = calloc(1, sizeof *u);
     int rc;
 
@@ -401,6 +441,14 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_ERROR: rc = msg_error_decode(p, n, &u->error, err, errlen); break;
     case MSG_PING: rc = msg_ping_decode(p, n, &u->ping, err, errlen); break;
     case MSG_PONG: rc = msg_pong_decode(p, n, &u->pong, err, errlen); break;
+    case MSG_SUBMIT:
+        rc = pool_submit_decode(p, n, &u->submit, err, errlen);
+        if (rc == 0)
+            pool_submit_free(&u->submit);
+        break;
+    case MSG_BUSY: rc = pool_busy_decode(p, n, &u->busy, err, errlen); break;
+    case MSG_OUTPUT: rc = pool_output_decode(p, n, &u->output, err, errlen); break;
+    case MSG_EXIT: rc = pool_exit_decode(p, n, &u->exit_status, err, errlen); break;
     default: fail_msg("no decoder for type %d", (int)t); rc = -1;
     }
     free(u);
@@ -599,19 +647,12 @@ static int cells_of(const char *line, size_t len, const char **cell, size_t *cel
     return n;
 }
 
-/* The doc's keys of what: from the message table (what = a type, its rows
- * until the next type) or the job table (what = "job"). */
-static void doc_keys(const char *doc, const char *what, char *out, size_t size)
+/* The keys of what in the table starting at line (appended to out). */
+static void table_keys(const char *line, const char *what, char *out, size_t size)
 {
-    const char *start = strstr(doc, strcmp(what, "job") == 0 ? "\n| key | type | range"
-                                                              : "\n| type | direction | key |");
     int in = 0;
 
-    assert_non_null(start);
-    out[0] = '\0';
-    if (strcmp(what, "job") != 0)
-        snprintf(out, size, "type");
-    for (const char *line = start + 1; *line == '|';) {
+    while (*line == '|') {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         const char *cell[8];
@@ -633,6 +674,23 @@ static void doc_keys(const char *doc, const char *what, char *out, size_t size)
             break;
         line = nl + 1;
     }
+}
+
+/* The doc's keys of what: from the message tables (what = a type, its rows
+ * until the next type; the conversation's and the pool's tables have the
+ * same header) or the job table (what = "job"). */
+static void doc_keys(const char *doc, const char *what, char *out, size_t size)
+{
+    const char *head = strcmp(what, "job") == 0 ? "\n| key | type | range"
+                                                : "\n| type | direction | key |";
+    const char *start = strstr(doc, head);
+
+    assert_non_null(start);
+    out[0] = '\0';
+    if (strcmp(what, "job") != 0)
+        snprintf(out, size, "type");
+    for (; start; start = strstr(start + 1, head))
+        table_keys(start + 1, what, out, size);
 }
 
 static int cmp_str(const void *a, const void *b)
