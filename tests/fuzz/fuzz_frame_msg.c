@@ -26,6 +26,7 @@
 #include "common/stats.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/pool_msg.h"
 #include "coordinator/hist_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -79,10 +80,14 @@ static union msg_any {
     struct msg_cleaned cleaned;
     struct msg_storage storage;
     struct msg_system system;
+    struct pool_submit submit;
+    struct pool_busy busy;
+    struct pool_output output;
+    uint32_t exit_status;
 } m1, m2;
 
 /* A new message type needs its decoder, encoder and equality added below. */
-_Static_assert(MSG__COUNT == MSG_SYSTEM + 1, "fuzz_frame_msg.c does not know every message type");
+_Static_assert(MSG__COUNT == MSG_EXIT + 1, "fuzz_frame_msg.c does not know every message type");
 
 static int op_set_equal(const struct op_set *a, const struct op_set *b)
 {
@@ -163,6 +168,24 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->storage.info.nconnect == b->storage.info.nconnect &&
                a->storage.info.timeo == b->storage.info.timeo &&
                strcmp(a->storage.info.mode, b->storage.info.mode) == 0;
+    case MSG_SUBMIT:
+        if (a->submit.argc != b->submit.argc || a->submit.plan_len != b->submit.plan_len ||
+            !a->submit.plan != !b->submit.plan || a->submit.want_json != b->submit.want_json ||
+            a->submit.wait != b->submit.wait || a->submit.expect != b->submit.expect ||
+            a->submit.min_agents != b->submit.min_agents ||
+            a->submit.expect_timeout_ms != b->submit.expect_timeout_ms)
+            return 0;
+        for (uint32_t i = 0; i < a->submit.argc; i++)
+            if (strcmp(a->submit.argv[i], b->submit.argv[i]) != 0)
+                return 0;
+        return !a->submit.plan || memcmp(a->submit.plan, b->submit.plan, a->submit.plan_len) == 0;
+    case MSG_BUSY:
+        return strcmp(a->busy.from, b->busy.from) == 0 && strcmp(a->busy.since, b->busy.since) == 0;
+    case MSG_OUTPUT:
+        return a->output.stream == b->output.stream && a->output.len == b->output.len &&
+               memcmp(a->output.data, b->output.data, a->output.len) == 0;
+    case MSG_EXIT:
+        return a->exit_status == b->exit_status;
     default:
         return 1;   /* plan, clean: compared through their re-encoding */
     }
@@ -189,6 +212,10 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_CLEANED:    return msg_cleaned_decode(p, n, &m->cleaned, err, errlen);
     case MSG_STORAGE:    return msg_storage_decode(p, n, &m->storage, err, errlen);
     case MSG_SYSTEM:     return msg_system_decode(p, n, &m->system, err, errlen);
+    case MSG_SUBMIT:     return pool_submit_decode(p, n, &m->submit, err, errlen);
+    case MSG_BUSY:       return pool_busy_decode(p, n, &m->busy, err, errlen);
+    case MSG_OUTPUT:     return pool_output_decode(p, n, &m->output, err, errlen);
+    case MSG_EXIT:       return pool_exit_decode(p, n, &m->exit_status, err, errlen);
     default:             die("msg_peek_type returned an unknown type", __LINE__);
     }
     return -1;
@@ -214,6 +241,10 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_CLEANED:    msg_cleaned_encode(out, &m->cleaned); break;
     case MSG_STORAGE:    msg_storage_encode(out, &m->storage); break;
     case MSG_SYSTEM:     msg_system_encode(out, &m->system); break;
+    case MSG_SUBMIT:     pool_submit_encode(out, &m->submit); break;
+    case MSG_BUSY:       pool_busy_encode(out, &m->busy); break;
+    case MSG_OUTPUT:     pool_output_encode(out, m->output.stream, m->output.data, m->output.len); break;
+    case MSG_EXIT:       pool_exit_encode(out, m->exit_status); break;
     default:             die("bad type", __LINE__);
     }
 }
@@ -222,6 +253,8 @@ static void release(enum msg_type t, union msg_any *m)
 {
     if (t == MSG_PLAN || t == MSG_CLEAN)
         msg_plan_free(&m->plan);
+    if (t == MSG_SUBMIT)
+        pool_submit_free(&m->submit);
 }
 
 /* The payload of the single frame an encoder appended to b. */
