@@ -231,6 +231,29 @@ static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents
     ph->nintervals = n;
 }
 
+/* Merge s into interval slot with merge (all of s, or its histograms
+ * only): into the dense pending form while the slot fills; a sealed slot
+ * (late data, journal replay) is expanded, merged and sealed again, exactly
+ * (rare, so no caching). */
+static void slot_merge(struct interval_slot *slot, const struct op_set *s,
+                       void (*merge)(struct op_set *dst, const struct op_set *src))
+{
+    if (slot->is_sealed) {
+        struct op_set *tmp = xmalloc(sizeof(*tmp));
+
+        slot_expand(slot, tmp);
+        merge(tmp, s);
+        slot_seal_from(slot, tmp);
+        free(tmp);
+        return;
+    }
+    if (!slot->pending) {
+        slot->pending = xmalloc(sizeof(*slot->pending));
+        op_set_init(slot->pending);
+    }
+    merge(slot->pending, s);
+}
+
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s)
 {
@@ -243,21 +266,7 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
     ph = &r->phases[phase];
     grow_intervals(ph, k + 1, r->nagents);
     slot = &ph->intervals[k];
-    if (slot->is_sealed) {
-        /* late data: expand, add, seal again (exact; rare, so no caching) */
-        struct op_set *tmp = xmalloc(sizeof(*tmp));
-
-        slot_expand(slot, tmp);
-        op_set_merge(tmp, s);
-        slot_seal_from(slot, tmp);
-        free(tmp);
-    } else {
-        if (!slot->pending) {
-            slot->pending = xmalloc(sizeof(*slot->pending));
-            op_set_init(slot->pending);
-        }
-        op_set_merge(slot->pending, s);
-    }
+    slot_merge(slot, s, op_set_merge);
     for (int t = 0; t < OP__COUNT; t++) {
         slot->count[t].ops += s->op[t].ops;
         slot->count[t].bytes += s->op[t].bytes;
@@ -301,20 +310,7 @@ int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k
     ph = &r->phases[phase];
     grow_intervals(ph, k + 1, r->nagents);
     slot = &ph->intervals[k];
-    if (slot->is_sealed) {
-        struct op_set *tmp = xmalloc(sizeof(*tmp));
-
-        slot_expand(slot, tmp);
-        hists_merge(tmp, s);
-        slot_seal_from(slot, tmp);
-        free(tmp);
-    } else {
-        if (!slot->pending) {
-            slot->pending = xmalloc(sizeof(*slot->pending));
-            op_set_init(slot->pending);
-        }
-        hists_merge(slot->pending, s);
-    }
+    slot_merge(slot, s, hists_merge);
     return 0;
 }
 
