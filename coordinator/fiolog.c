@@ -314,21 +314,27 @@ static void finish(struct fiolog *fl, uint32_t phase, int agent, struct lstream 
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct fiolog *fl = arg;
-    const struct phase_log *pl;
 
     (void)r;
-    fl->cur = -1;
-    if (phase >= fl->nphases || !fl->ph[phase].on)
-        return;
-    pl = &fl->ph[phase];
-    fl->cur = (int)phase;
-    for (int a = -1; a < (int)fl->nagents; a++)
-        for (enum ftype t = F_BW; t < F__COUNT; t++) {
-            FILE *f;
-            if (!wants(pl, t) || !pl->truncate[t] || !(f = open_file(fl, phase, a, t, "w")))
-                continue;
-            close_file(fl, f);
-        }
+    fl->cur = phase < fl->nphases && fl->ph[phase].on ? (int)phase : -1;
+}
+
+int fiolog_create_files(struct fiolog *fl)
+{
+    for (uint32_t i = 0; i < fl->nphases; i++) {
+        const struct phase_log *pl = &fl->ph[i];
+
+        for (int a = -1; pl->on && a < (int)fl->nagents; a++)
+            for (enum ftype t = F_BW; t < F__COUNT; t++) {
+                FILE *f;
+                if (!wants(pl, t) || !pl->truncate[t])
+                    continue;
+                if (!(f = open_file(fl, i, a, t, "w")))
+                    return fl->err;
+                close_file(fl, f);
+            }
+    }
+    return fl->err;
 }
 
 static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,

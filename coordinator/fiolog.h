@@ -50,8 +50,12 @@ void fiolog_hist_line(FILE *out, uint64_t time_ms, int ddir, uint64_t bs, const 
 
 struct fiolog;
 /* For plan on nagents agents at the run's interval_ms; NULL when no job of
- * plan logs.  Files are created (truncated) when their phase starts. */
+ * plan logs. */
 struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t interval_ms);
+/* Create (truncate) every file the run will write, before it starts, as
+ * fio does at job setup: a prefix in a missing directory fails here, not
+ * after the run.  0, or -errno (fiolog_error names the file). */
+int fiolog_create_files(struct fiolog *fl);
 /* Frees; 0, or -errno of the first failed open or write (path in the
  * message fiolog_error gives). */
 int fiolog_free(struct fiolog *fl);

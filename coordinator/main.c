@@ -1183,6 +1183,14 @@ next_repetition:
     if (fiolog_plan_wants(&plan)) {
         fiolog_free(flog);
         flog = fiolog_new(&plan, naddrs, ro.interval_ms);
+        if (fiolog_create_files(flog) < 0) {
+            status = die(1, "cannot write a fio log: %s", fiolog_error(flog));
+            live_free(live);
+            if (ts)
+                timeseries_free(ts);
+            ts = NULL;
+            goto out;
+        }
         observers[nobs++] = fiolog_observer(flog);
     }
     ro.observers = observers;
