@@ -25,6 +25,7 @@ void plan_log_default(struct job_log *l)
     l->clat_percentiles = 1;
 }
 
+__attribute__((format(printf, 3, 4)))
 static int why_fail(char *why, size_t whylen, const char *fmt, ...)
 {
     va_list ap;

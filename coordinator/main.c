@@ -972,6 +972,9 @@ static int fiolog_plan_hook(const struct plan *plan, struct cli *c)
     uint32_t ms = (uint32_t)(c->interval_ns / 1000000u);
     int avg = 0;
 
+    if (c->pool && fiolog_plan_wants(plan))
+        return die(2, "--pool: fio log files (write_*_log) are written where the plan runs; "
+                   "run it without --pool");
     if (fiolog_plan_interval(plan, c->interval_given, &ms, err, sizeof err) < 0)
         return die(2, "%s", err);
     for (uint32_t i = 0; i < plan->nphases; i++)
