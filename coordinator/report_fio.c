@@ -197,8 +197,16 @@ static void job_opts(const struct run_result *r, const struct phase_result *ph, 
 {
     const char *d;
     char buf[32];
+    char nm[PLAN_NAME_MAX], *dash;
 
-    jo->opts = fio_opts_section(r->record.plan_text, ph->name);
+    snprintf(nm, sizeof(nm), "%s", ph->name);
+    jo->opts = fio_opts_section(r->record.plan_text, nm);
+    /* a matrix= phase is "JOB-v1-v2": its options are JOB's section's */
+    while (r->record.plan_text && !json_object_size(jo->opts) && (dash = strrchr(nm, '-'))) {
+        *dash = '\0';
+        json_decref(jo->opts);
+        jo->opts = fio_opts_section(r->record.plan_text, nm);
+    }
     if (!r->record.plan_text) {  /* a result without its plan text: what the result knows */
         json_object_set_new(jo->opts, "name", json_string(ph->name));
         json_object_set_new(jo->opts, "rw", json_string(rw_mode_name(ph->rw)));
