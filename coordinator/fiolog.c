@@ -273,7 +273,7 @@ static void feed(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
     const struct phase_log *pl = &fl->ph[phase];
 
     if (st->has && k != st->k)
-        emit(fl, phase, agent, st, (uint64_t)(st->k + 1) * fl->interval_ms, 0);
+        emit(fl, phase, agent, st, ((uint64_t)st->k + 1) * fl->interval_ms, 0);
     if (!st->has) {
         memset(st->d, 0, sizeof(st->d));
         st->has = 1;

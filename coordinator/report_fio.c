@@ -11,7 +11,15 @@
  * completion), reported as fio's clat_ns and lat_ns; slat is 0.  fio's
  * "bw" fields are KiB/s integers and its runtimes milliseconds.
  * bw_min/max/mean and iops_min/max/mean are over the phase's intervals
- * (the last, partial, interval left out when there are others). */
+ * (the last, partial, interval left out when there are others).
+ *
+ * The JSON follows fio 3.33's layout key for key and type for type (t1560
+ * compares the two trees): "global options" and "job options" are the
+ * plan's keys as written, read back from the recorded plan text
+ * (fio_opts.h); percentiles go where clat_percentiles/lat_percentiles put
+ * them and json+ bins use fio's bucket values (the layouts agree,
+ * fiolog.h); disk_util is left out as fio leaves it out without local
+ * disks; nfstorm's own figures sit under "nfstorm". */
 #include "coordinator/report.h"
 
 #include <errno.h>
