@@ -179,7 +179,8 @@ static json_t *lat_obj(const struct hist *h, int pct, int bins)
 struct fio_job_opts {
     json_t *opts;                /* "job options" (owned until handed to the job) */
     int clat_pct, lat_pct;       /* clat_percentiles (default 1), lat_percentiles */
-    uint32_t iodepth;
+    uint32_t iodepth;            /* as set (fio's latency_depth) */
+    uint32_t depth;              /* in flight: 1 for a synchronous engine, as fio caps it */
 };
 
 static const char *opt_str(json_t *job, json_t *global, const char *key)
@@ -229,6 +230,9 @@ static void job_opts(const struct run_result *r, const struct phase_result *ph, 
     jo->iodepth = d ? (uint32_t)strtoul(d, NULL, 10) : 1;
     if (!jo->iodepth)
         jo->iodepth = 1;
+    d = opt_str(jo->opts, global, "ioengine");
+    jo->depth = !d || !strcmp(d, "psync") || !strcmp(d, "sync") || !strcmp(d, "pvsync") ||
+                !strcmp(d, "pvsync2") || !strcmp(d, "vsync") ? 1 : jo->iodepth;
 }
 
 static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
@@ -309,9 +313,10 @@ static json_t *lat_buckets(const struct hist *h, uint64_t unit_ns, const uint64_
 }
 
 /* fio's depth distributions.  nfstorm does not sample the queue depth: a
- * job keeps iodepth ops in flight, so its whole share sits in iodepth's
- * bucket ("1" .. ">=64"), and each submission and completion is of 1-4 ops
- * (the "4" bucket), as fio counts for a sync engine.  No ops: all 0. */
+ * job keeps its depth in flight (iodepth; 1 for a synchronous engine, as
+ * fio caps it), so its whole share sits in that bucket ("1" .. ">=64"),
+ * and each submission and completion is of 1-4 ops (the "4" bucket), as
+ * fio counts for a sync engine.  No ops: all 0. */
 static json_t *depth_obj(uint32_t iodepth, int submit, int any)
 {
     static const char *const lvl[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -378,7 +383,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     json_object_set_new(j, "majf", jint(0));
     json_object_set_new(j, "minf", jint(0));
     result_all_ops(set, &all);
-    json_object_set_new(j, "iodepth_level", depth_obj(jo.iodepth, 0, all.ops > 0));
+    json_object_set_new(j, "iodepth_level", depth_obj(jo.depth, 0, all.ops > 0));
     json_object_set_new(j, "iodepth_submit", depth_obj(jo.iodepth, 1, all.ops > 0));
     json_object_set_new(j, "iodepth_complete", depth_obj(jo.iodepth, 1, all.ops > 0));
     json_object_set_new(j, "latency_ns", lat_buckets(&all.lat, 1, lat_us_edges,

@@ -82,4 +82,29 @@ assert "percentile" in o["clat_ns"] and "percentile" not in o["lat_ns"], sorted(
 assert "bins" not in o["clat_ns"], "json (not json+) has no bins"
 assert isinstance(o["bw_bytes"], int) and isinstance(o["bw"], int) and isinstance(o["iops"], float)
 PY
+# plain json of a write-only job from the command line: fio's tree again (no global options,
+# "name" among the job options, an unused read direction)
+rm -f "$D"/*
+timeout 60 fio --name=w --directory="$D" --rw=write --bs=8k --size=256k --iodepth=4 \
+  --output-format=json --output="$T/fio3.json" >/dev/null 2>&1 || fail "fio failed"
+rm -f "$D"/*
+timeout 60 "$NFSTORM" run --name=w --directory="$D" --rw=write --bs=8k --size=256k --iodepth=4 --local 1 \
+  --quiet --output-format=json --output="$T/ns3.json" >"$T/out" 2>&1 || fail "nfstorm: $(tail -n3 "$T/out")"
+python3 "$ROOT/tests/integration/py/fio_json_compare.py" "$T/fio3.json" "$T/ns3.json" || fail "json layout differs from fio's"
+py "$T/ns3.json" "$T/fio3.json" <<'PY'
+import json, sys
+f, g = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert "global options" not in f and "global options" not in g
+j = f["jobs"][0]
+assert j["job options"] == {"name": "w", "directory": g["jobs"][0]["job options"]["directory"], "rw": "write",
+                            "bs": "8k", "size": "256k", "iodepth": "4"}, j["job options"]
+assert j["job options"] == g["jobs"][0]["job options"], (j["job options"], g["jobs"][0]["job options"])
+assert j["write"]["total_ios"] == 32 and j["write"]["io_bytes"] == 256 * 1024
+assert j["read"]["total_ios"] == 0 and j["read"]["runtime"] == 0 and "percentile" not in j["read"]["clat_ns"]
+# psync caps the depth at 1 (fio: "queue depth will be capped at 1"); latency_depth is the option
+assert j["iodepth_level"] == g["jobs"][0]["iodepth_level"] and j["iodepth_level"]["1"] == 100.0, j["iodepth_level"]
+assert j["latency_depth"] == g["jobs"][0]["latency_depth"] == 4
+for k in ("iodepth_submit", "iodepth_complete"):
+    assert j[k] == g["jobs"][0][k], (k, j[k], g["jobs"][0][k])
+PY
 echo "fio JSON layout matches fio 3.33 (keys and types); values are nfstorm's own"
