@@ -16,7 +16,9 @@
  * Units as fio 3.x writes them: time in ms since the phase started, bw
  * KiB/s, iops ops/s (successful ops: a failed op moved nothing), latency
  * ns; averaged entries carry bs 0 (and offset 0 with log_offset), as
- * fio's averaged entries do. */
+ * fio's averaged entries do.  lat is nfstorm's op latency (from when a
+ * rate-limited op was due), clat and clat_hist the service time when
+ * measured (clat_of), as fio's clat runs from issue to completion. */
 #include "coordinator/fiolog.h"
 
 #include <errno.h>
@@ -34,7 +36,16 @@ static const enum plan_log_type ftype_key[F__COUNT] = {
 
 struct dirsum {
     uint64_t ok, bytes, lat_n, lat_sum, lat_max;
+    uint64_t clat_n, clat_sum, clat_max;
 };
+
+/* fio's clat: issue to completion.  A rate-limited job measures latency
+ * from when the op was due (lat) and its service time apart (svc); when
+ * every op has one, that is the clat, else clat is lat. */
+static const struct hist *clat_of(const struct op_stats *o)
+{
+    return o->svc.count && o->svc.count == o->lat.count ? &o->svc : &o->lat;
+}
 
 struct lstream {
     uint8_t has;                 /* an interval is held back */
@@ -256,9 +267,12 @@ static void emit(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
                 write_value_line(f, pl, end_ms, ds->bytes * 1000 / span / 1024, d);
             else if (t == F_IOPS)
                 write_value_line(f, pl, end_ms, ds->ok * 1000 / span, d);
-            else if (ds->lat_n)   /* fio logs latency only for windows with samples */
+            else if (t == F_LAT && ds->lat_n)   /* fio logs latency only for windows with samples */
                 write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->lat_max
                                  : (ds->lat_sum + ds->lat_n / 2) / ds->lat_n, d);
+            else if (t == F_CLAT && ds->clat_n)
+                write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->clat_max
+                                 : (ds->clat_sum + ds->clat_n / 2) / ds->clat_n, d);
         }
         close_file(fl, f);
     }
@@ -292,8 +306,16 @@ static void feed(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
         ds->lat_sum += o[d]->lat.sum_ns;
         if (o[d]->lat.count && o[d]->lat.max_ns > ds->lat_max)
             ds->lat_max = o[d]->lat.max_ns;
-        if (wants(pl, F_HIST) && o[d]->lat.count)
-            hist_rec_add(&st->win[d], &o[d]->lat);
+        {
+            const struct hist *c = clat_of(o[d]);
+
+            ds->clat_n += c->count;
+            ds->clat_sum += c->sum_ns;
+            if (c->count && c->max_ns > ds->clat_max)
+                ds->clat_max = c->max_ns;
+            if (wants(pl, F_HIST) && c->count)
+                hist_rec_add(&st->win[d], c);
+        }
     }
 }
 

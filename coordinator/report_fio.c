@@ -8,7 +8,9 @@
  * the same result.c helpers and the same histogram, so jobs[i].read.iops
  * equals phases[i].ops.read.iops and clat_ns.percentile["99.000000"]
  * equals lat_ns.p99.  nfstorm measures one latency per op (submit to
- * completion), reported as fio's clat_ns and lat_ns; slat is 0.  fio's
+ * completion), reported as fio's clat_ns and lat_ns; slat is 0.  A
+ * rate-limited job's latency runs from when the op was due (lat_ns) and
+ * its service time (svc) is fio's clat_ns.  fio's
  * "bw" fields are KiB/s integers and its runtimes milliseconds.
  * bw_min/max/mean and iops_min/max/mean are over the phase's intervals
  * (the last, partial, interval left out when there are others).
@@ -264,8 +266,11 @@ static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
         json_object_set_new(d, "slat_ns", lat_obj(empty, 0, 0));
         free(empty);
     }
-    /* one latency per op (slat 0): clat and lat are the same numbers */
-    json_object_set_new(d, "clat_ns", lat_obj(&o->lat, jo->clat_pct, plus));
+    /* slat 0; lat is the op latency (from when a rate-limited op was due);
+     * clat the service time, issue to completion, where every op has one,
+     * else the same numbers as lat */
+    json_object_set_new(d, "clat_ns", lat_obj(o->svc.count && o->svc.count == o->lat.count ? &o->svc
+                                              : &o->lat, jo->clat_pct, plus));
     json_object_set_new(d, "lat_ns", lat_obj(&o->lat, jo->lat_pct, plus));
     json_object_set_new(d, "bw_min", jint((uint64_t)bw.min));
     json_object_set_new(d, "bw_max", jint((uint64_t)bw.max));
@@ -432,6 +437,7 @@ static json_t *nfstorm_obj(const struct run_result *r)
     json_object_set_new(o, "phases", phases);
     json_object_set_new(o, "notes", json_string(
         "one latency per op (submit to completion): clat_ns and lat_ns hold it, slat_ns is empty; "
+        "a rate-limited job's lat_ns runs from when each op was due, its clat_ns is the service time; "
         "iodepth_* are the jobs' iodepth, not sampled; ctx, majf, minf are not measured; "
         "client_stats holds one entry per agent and phase"));
     return o;

@@ -26,7 +26,8 @@ log_avg_msec=250
 log_hist_msec=500
 JOB
 cd "$L"
-timeout 60 "$NFSTORM" run "$T/l.fio" --local 2 --quiet --json "$T/r.json" >"$T/out" 2>&1 || fail "run: $(tail -n3 "$T/out")"
+timeout 60 "$NFSTORM" run "$T/l.fio" --local 2 --quiet --json "$T/r.json" --output-format=json \
+  --output="$T/f.json" >"$T/out" 2>&1 || fail "run: $(tail -n3 "$T/out")"
 grep -q "warning" "$T/out" && fail "log keys warned: $(grep warning "$T/out")"
 for who in nl nl.agent0 nl.agent1; do
   for t in bw iops lat clat clat_hist; do [ -s "${who}_$t.1.log" ] || fail "${who}_$t.1.log missing or empty"; done
@@ -68,9 +69,15 @@ m = {(t, d): v for t, v, d in io}
 for (t, v, d), (t1, v1, d1) in zip(a0, a1):
     if t == t1 and t % 250 == 0 and t <= 1000 and (t, d) in m:
         assert abs(v + v1 - m[(t, d)]) <= 2, (t, d, v, v1, m[(t, d)])
-# latency lines: the mean of each interval; their op-weighted mean is the phase's mean
-lat = {(t, d): v for t, v, d in rows("nl_clat.1.log")}
-assert lat == {(t, d): v for t, v, d in rows("nl_lat.1.log")}, "lat and clat differ (one latency per op)"
+# latency lines: each interval's mean, between the phase's min and max; rate-limited, so
+# lat runs from when each op was due and clat (the service time) is never above it
+lat = {(t, d): v for t, v, d in rows("nl_lat.1.log")}
+clat = {(t, d): v for t, v, d in rows("nl_clat.1.log")}
+assert lat.keys() == clat.keys() and len(lat) >= 8, (lat, clat)
+for (t, d), v in lat.items():
+    q = p["ops"]["read" if d == 0 else "write"]
+    assert q["lat_ns"]["min"] <= v <= q["lat_ns"]["max"], (t, d, v, q["lat_ns"])
+    assert q["svc_ns"]["min"] <= clat[(t, d)] <= q["svc_ns"]["max"] and clat[(t, d)] <= v, (t, d, clat[(t, d)], v)
 # hist lines: fio's 1856 bins; all windows together hold every op exactly
 cnt = {0: 0, 1: 0}
 for line in open(os.path.join(L, "nl_clat_hist.1.log")):
@@ -78,6 +85,16 @@ for line in open(os.path.join(L, "nl_clat_hist.1.log")):
     assert len(f) == 3 + 1856 and f[2] == 4096 and (f[0] % 500 == 0 or f[0] > 1000), f[:3]
     cnt[f[1]] += sum(f[3:])
 assert cnt == ops, (cnt, ops)
+PY
+# fio's JSON of the same rate-limited run: clat_ns is the service time, lat_ns from when due
+py "$T/f.json" "$T/r.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]; p = json.load(open(sys.argv[2]))["phases"][0]["ops"]
+for d in ("read", "write"):
+    c, l = j[d]["clat_ns"], j[d]["lat_ns"]
+    assert (c["min"], c["max"], c["N"]) == (p[d]["svc_ns"]["min"], p[d]["svc_ns"]["max"], p[d]["ops"]), (c, p[d]["svc_ns"])
+    assert (l["min"], l["max"]) == (p[d]["lat_ns"]["min"], p[d]["lat_ns"]["max"]) and c["mean"] <= l["mean"]
+    assert c["percentile"]["99.000000"] == p[d]["svc_ns"]["p99"]
 PY
 # fio2gnuplot (Debian's fio package): its min/max/avg of the merged iops log
 mkdir -p "$T/g"
@@ -118,8 +135,9 @@ for f, d in ((sys.argv[1], "read"), (sys.argv[2], "write")):
     rows = list(csv.DictReader(open(f), skipinitialspace=True))
     n = sum(int(float(r["samples"])) for r in rows)
     assert n == p[d]["ops"], (d, n, p[d]["ops"])
-    # its min is the upper edge of the bin holding nfstorm's minimum (a bin is 1/64 of its low end wide)
-    lo, m = min(float(r["min"]) for r in rows), p[d]["lat_ns"]["min"]
+    # its min is the upper edge of the bin holding nfstorm's minimum service time (clat_hist
+    # is fio's clat: issue to completion), a bin being 1/64 of its low end wide
+    lo, m = min(float(r["min"]) for r in rows), p[d]["svc_ns"]["min"]
     assert m < lo <= m * (1 + 1 / 64.0) + 1, (lo, m)
 PY
 else
