@@ -124,6 +124,7 @@ void job_spec_default(struct job_spec *j)
     j->op_deadline_ns = 60 * NS_PER_SEC;
     j->server_timeout_ns = 30 * NS_PER_SEC;
     snprintf(j->ioengine, sizeof(j->ioengine), "%s", "psync");
+    plan_log_default(&j->log);
 }
 
 const char *rw_mode_name(enum rw_mode rw)

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "common/plan_log.h"
 
 #define PLAN_NAME_MAX   64
 #define PLAN_PATH_MAX   1024
@@ -121,6 +122,7 @@ struct job_spec {
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */
     double error_threshold_pct;/* ... or a percentage of the phase's ops (> 0 wins) */
+    struct job_log log;        /* fio's log files (coordinator only, common/plan_log.h) */
 };
 
 struct phase {

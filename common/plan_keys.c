@@ -50,6 +50,7 @@ enum key_kind {
     K_SYNC,      /* int: fio's bool or none/sync */
     K_PATTERN,   /* char[cap] buffer_pattern, checked by plan_pattern_bytes */
     K_THRESHOLD, /* error_threshold: a count, or a percentage ("2%") */
+    K_LOG,       /* fio's log-file keys, into job_spec.log (common/plan_log.h) */
 };
 
 struct key_def {
@@ -127,6 +128,19 @@ static const struct key_def keys[] = {
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },
+    /* fio's log files, written by the coordinator (coordinator/fiolog.h) */
+    { "write_bw_log",      K_LOG,       FIELD(log) },
+    { "write_lat_log",     K_LOG,       FIELD(log) },
+    { "write_iops_log",    K_LOG,       FIELD(log) },
+    { "write_hist_log",    K_LOG,       FIELD(log) },
+    { "log_avg_msec",      K_LOG,       FIELD(log) },
+    { "log_hist_msec",     K_LOG,       FIELD(log) },
+    { "log_hist_coarseness", K_LOG,     FIELD(log) },
+    { "per_job_logs",      K_LOG,       FIELD(log) },
+    { "log_offset",        K_LOG,       FIELD(log) },
+    { "log_max_value",     K_LOG,       FIELD(log) },
+    { "clat_percentiles",  K_LOG,       FIELD(log) },
+    { "lat_percentiles",   K_LOG,       FIELD(log) },
 };
 
 /* ioengine spellings: fio's sync and pvsync do the same positioned,
@@ -160,20 +174,14 @@ static const struct {
     { "disable_clat", "latency is always measured" },
     { "disable_slat", "latency is always measured" },
     { "disable_bw_measurement", NULL },
-    { "log_avg_msec", "nfstorm reports per --interval" },
-    { "log_hist_msec", "nfstorm reports per --interval" },
-    { "write_bw_log", "see --json for time series" },
-    { "write_lat_log", "see --json for time series" },
-    { "write_iops_log", "see --json for time series" },
-    { "write_hist_log", "see --json for time series" },
-    { "per_job_logs", NULL }, { "log_offset", NULL }, { "log_compression", NULL },
+    { "log_compression", NULL },
     { "kb_base", "sizes are always powers of 1024" },
     { "unit_base", "see --unit-base" },
     { "unified_rw_reporting", NULL },
     { "norandommap", "random jobs cover each block once per pass" },
     { "allrandrepeat", NULL }, { "exitall", NULL }, { "exitall_on_error", NULL },
     { "percentile_list", NULL }, { "percentile_precision", NULL },
-    { "lat_percentiles", NULL }, { "clat_percentiles", NULL }, { "slat_percentiles", NULL },
+    { "slat_percentiles", "nfstorm measures no submission latency" },
     { "significant_figures", NULL },
     { "thread", "job clones are always threads" },
     { "fallocate", NULL }, { "create_on_open", NULL }, { "create_serialize", NULL },
@@ -585,6 +593,13 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                             strchr(value, ':') ? " (the ':N' form is not supported)" : "");
         *(enum file_service *)(void *)field = (enum file_service)b;
         return 0;
+    case K_LOG: {
+        struct job_log l = j->log;
+        if (plan_log_set(&l, key, value, why, whylen))
+            return -EINVAL;
+        j->log = l;
+        return 0;
+    }
     case K_MDOPS:
         tmp = *j;
         if (parse_md_ops(value, &tmp, why, whylen))

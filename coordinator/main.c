@@ -37,6 +37,7 @@
 #include "coordinator/run_record.h"
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
+#include "coordinator/fiolog.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -107,6 +108,9 @@ static const char usage[] =
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
 "  --html FILE             self-contained HTML report with charts (docs/reports.md)\n"
+"  --write_bw_log=PREFIX   fio's log files, merged and per agent (also --write_lat_log,\n"
+"                          --write_iops_log, --write_hist_log; plan keys too); their\n"
+"                          --log_avg_msec=MS sets --interval (docs/reports.md)\n"
 "  --output FILE           write fio-format output to FILE (default format normal)\n"
 "  --output-format FMT     fio's normal|json|json+|terse, or a comma list; without\n"
 "                          --output it replaces the text report on stdout\n"
@@ -189,6 +193,7 @@ struct cli {
     uint32_t repeat;             /* --repeat N; 0: not given (one run, a plain result) */
     uint64_t repeat_interval_ns;
     uint64_t interval_ns;
+    int interval_given;          /* --interval was on the command line */
     uint64_t connect_timeout_ns;
     char **fio_args;
     int nfio;
@@ -354,6 +359,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->interval_ns) < 0 ||
                 c->interval_ns < 10000000ull || c->interval_ns > 3600000000000ull)
                 return die(2, "--interval: bad value '%s' (want 10ms..1h)", v ? v : "");
+            c->interval_given = 1;
         } else if (OPT("--connect-timeout")) {
             if (!v || units_parse_duration(v, 1000000000ull, &c->connect_timeout_ns) < 0 ||
                 c->connect_timeout_ns < 1000000ull)
@@ -958,6 +964,29 @@ static int cmd_serve(int argc, char **argv)
 
 /* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
  * agent options. */
+/* fio's log files: the run's interval follows log_avg_msec (fiolog.h);
+ * without it the logs are averaged over --interval, said once.  0 or 2. */
+static int fiolog_plan_hook(const struct plan *plan, struct cli *c)
+{
+    char err[512];
+    uint32_t ms = (uint32_t)(c->interval_ns / 1000000u);
+    int avg = 0;
+
+    if (c->pool && fiolog_plan_wants(plan))
+        return die(2, "--pool: fio log files (write_*_log) are written where the plan runs; "
+                   "run it without --pool");
+    if (fiolog_plan_interval(plan, c->interval_given, &ms, err, sizeof err) < 0)
+        return die(2, "%s", err);
+    for (uint32_t i = 0; i < plan->nphases; i++)
+        for (uint32_t j = 0; j < plan->phases[i].njobs; j++)
+            avg |= plan->phases[i].jobs[j].log.mask && plan->phases[i].jobs[j].log.avg_msec;
+    if (fiolog_plan_wants(plan) && !avg)
+        fprintf(stderr, "nfstorm: warning: fio logs without log_avg_msec: nfstorm logs the mean of "
+                "each %u ms interval, not every I/O\n", ms);
+    c->interval_ns = (uint64_t)ms * 1000000u;
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv, int clean_only)
 {
     struct cli c;
@@ -968,12 +997,13 @@ static int cmd_run(int argc, char **argv, int clean_only)
     char **addrs = NULL, **labels = NULL;
     uint32_t naddrs = 0;
     char err[1024] = "";
-    struct run_observer observers[4];
+    struct run_observer observers[5];
     uint32_t nobs = 0;
     struct live *live;
     struct journal *journal = NULL;
     struct auth_secret secret;
     struct timeseries *ts = NULL;
+    struct fiolog *flog = NULL;
     struct signal_guard guard;
     struct run_record rec;
     struct gather_fleet gathered;
@@ -1022,6 +1052,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
         fprintf(stderr, "nfstorm: warning: %s\n", plan.warnings[i]);
+    if (!clean_only && fiolog_plan_hook(&plan, &c) != 0) {
+        plan_free(&plan);
+        free(plan_text);
+        return 2;
+    }
     if (c.pool) {
         status = pool_cli(&c, argc, argv, plan_text);
     } else if (pool_fleet) {
@@ -1151,6 +1186,19 @@ next_repetition:
         }
         observers[nobs++] = timeseries_observer(ts);
     }
+    if (fiolog_plan_wants(&plan)) {
+        fiolog_free(flog);
+        flog = fiolog_new(&plan, naddrs, ro.interval_ms);
+        if (fiolog_create_files(flog) < 0) {
+            status = die(1, "cannot write a fio log: %s", fiolog_error(flog));
+            live_free(live);
+            if (ts)
+                timeseries_free(ts);
+            ts = NULL;
+            goto out;
+        }
+        observers[nobs++] = fiolog_observer(flog);
+    }
     ro.observers = observers;
     ro.nobservers = nobs;
     if (late_signal) {
@@ -1187,6 +1235,13 @@ next_repetition:
     if (ts && timeseries_free(ts) < 0)
         status = die(1, "%s: cannot write the time series", outs.timeseries);
     ts = NULL;
+    if (flog) {
+        char ferr[600];
+        snprintf(ferr, sizeof ferr, "%s", fiolog_error(flog));
+        if (fiolog_free(flog) < 0)
+            status = die(1, "cannot write a fio log: %s", ferr);
+        flog = NULL;
+    }
     if (c.json && !c.repeat) {
         int jrc = report_json_write(c.json, &res);
         if (jrc < 0)
@@ -1235,6 +1290,7 @@ out:
     run_record_free(&rec);
     free(plan_text);
     journal_close(journal);
+    fiolog_free(flog);
     if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
         status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
     run_set_free(&set);

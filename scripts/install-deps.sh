@@ -6,7 +6,7 @@ PKGS="build-essential pkg-config cmake dpkg-dev xz-utils python3 iproute2 procps
       libuv1-dev libmsgpack-dev libinih-dev libnfs-dev libcmocka-dev libssl-dev libjansson-dev
       liburing-dev clang libclang-rt-14-dev
       fio nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils valgrind chromium
-      debhelper python3-yaml systemd
+      debhelper python3-yaml systemd gnuplot-nox python3-pandas
       openssh-server openssh-client slurm-wlm munge"
 missing=""
 for p in $PKGS; do

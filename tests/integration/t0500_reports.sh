@@ -15,7 +15,7 @@ ph = r["phases"][0]; o = ph["ops"]["read"]
 assert r["label"] == "L1" and r["agents"][0]["lost"] is False, r["agents"][0]
 j = f["jobs"][0]; rd = j["read"]
 assert j["jobname"] == "r", j["jobname"]
-assert rd["iops"] == o["iops"] and rd["bw_bytes"] == o["bw_bytes"], (rd["iops"], o["iops"])
+assert rd["iops"] == o["iops"] and rd["bw_bytes"] == int(o["bw_bytes"]), (rd["iops"], o["iops"])  # fio: integer bw_bytes
 assert rd["bw"] == int(o["bw_bytes"] / 1024) and rd["total_ios"] == o["ops"], rd["bw"]
 p = rd["clat_ns"]["percentile"]
 for k, q in (("50.000000", "p50"), ("90.000000", "p90"), ("99.000000", "p99"), ("99.900000", "p999")):

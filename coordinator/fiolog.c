@@ -1,0 +1,507 @@
+/* fiolog: fio's log files from the streamed intervals (see fiolog.h).
+ *
+ * Design.  A "stream" is one set of files: the fleet's (merged) or one
+ * agent's.  It holds back the newest interval it was fed until the next
+ * one arrives or the stream ends, because only then is it known whether
+ * that interval was the phase's last, shorter one: its line then carries
+ * the real end time and its rate is over its real length, as fio's last
+ * log entry is.  Agents' streams are fed as their intervals arrive (their
+ * per-interval histograms live only in those messages: the result keeps
+ * per-agent counters alone); the merged stream is fed at phase end from
+ * the result, whose merged intervals are exact.  Files are opened for each
+ * batch of lines and closed again, so a fleet of 1,000 agents never holds
+ * 6,000 descriptors; a stream's histogram window is a chunked hist_rec
+ * (a few KB), so memory is per agent, never per interval.
+ *
+ * Units as fio 3.x writes them: time in ms since the phase started, bw
+ * KiB/s, iops ops/s (successful ops: a failed op moved nothing), latency
+ * ns; averaged entries carry bs 0 (and offset 0 with log_offset), as
+ * fio's averaged entries do.  lat is nfstorm's op latency (from when a
+ * rate-limited op was due), clat and clat_hist the service time when
+ * measured (clat_of), as fio's clat runs from issue to completion. */
+#include "coordinator/fiolog.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/stats.h"
+#include "common/xmalloc.h"
+
+enum ftype { F_BW, F_IOPS, F_LAT, F_CLAT, F_SLAT, F_HIST, F__COUNT };
+static const char *const ftype_name[F__COUNT] = { "bw", "iops", "lat", "clat", "slat", "clat_hist" };
+static const enum plan_log_type ftype_key[F__COUNT] = {
+    PLAN_LOG_BW, PLAN_LOG_IOPS, PLAN_LOG_LAT, PLAN_LOG_LAT, PLAN_LOG_LAT, PLAN_LOG_HIST,
+};
+
+struct dirsum {
+    uint64_t ok, bytes, lat_n, lat_sum, lat_max;
+    uint64_t clat_n, clat_sum, clat_max;
+};
+
+/* fio's clat: issue to completion.  A rate-limited job measures latency
+ * from when the op was due (lat) and its service time apart (svc); when
+ * every op has one, that is the clat, else clat is lat. */
+static const struct hist *clat_of(const struct op_stats *o)
+{
+    return o->svc.count && o->svc.count == o->lat.count ? &o->svc : &o->lat;
+}
+
+struct lstream {
+    uint8_t has;                 /* an interval is held back */
+    uint32_t k;                  /* which */
+    struct dirsum d[2];          /* its read and write sums */
+    struct hist_rec win[2];      /* the hist window so far (held interval included) */
+    uint32_t win_first;          /* first interval of the window */
+    uint8_t win_open;
+};
+
+struct phase_log {
+    uint8_t on;
+    struct job_log log;
+    char name[PLAN_NAME_MAX];
+    uint32_t n;                  /* fio's job number in the names */
+    uint8_t truncate[F__COUNT];  /* first user of the file (per_job_logs=0 shares) */
+    int reads, writes;
+    uint64_t bs;
+};
+
+struct fiolog {
+    uint32_t nphases, nagents, interval_ms;
+    struct phase_log *ph;        /* [nphases] */
+    struct lstream *agent;       /* [nagents], the running phase's */
+    struct lstream merged;
+    int cur;                     /* running phase, -1 none */
+    int err;
+    char errtext[512];
+    struct hist *scratch;
+    struct op_stats *ops[2];
+};
+
+int fiolog_plan_wants(const struct plan *p)
+{
+    for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t j = 0; j < p->phases[i].njobs; j++)
+            if (p->phases[i].jobs[j].log.mask)
+                return 1;
+    return 0;
+}
+
+int fiolog_plan_interval(const struct plan *p, int given, uint32_t *interval_ms, char *err,
+                         size_t errlen)
+{
+    const char *avg_job = NULL, *hist_job = NULL;
+    uint32_t avg = 0, hist = 0, iv;
+
+    if (!fiolog_plan_wants(p))
+        return 0;
+    for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t j = 0; j < p->phases[i].njobs; j++) {
+            const struct job_spec *js = &p->phases[i].jobs[j];
+
+            if (!js->log.mask)
+                continue;
+            if (js->log.avg_msec && avg && js->log.avg_msec != avg) {
+                snprintf(err, errlen, "job '%s': log_avg_msec=%u differs from job '%s''s %u: "
+                         "nfstorm logs every job at the run's one interval", js->name,
+                         js->log.avg_msec, avg_job, avg);
+                return -EINVAL;
+            }
+            if (js->log.avg_msec && !avg) {
+                avg = js->log.avg_msec;
+                avg_job = js->name;
+            }
+            if (js->log.hist_msec && !hist) {
+                hist = js->log.hist_msec;
+                hist_job = js->name;
+            }
+        }
+    iv = avg ? avg : hist ? hist : *interval_ms;
+    if (given && (avg || hist) && iv != *interval_ms) {
+        snprintf(err, errlen, "job '%s': %s=%u asks for %u ms intervals, --interval says %u ms",
+                 avg ? avg_job : hist_job, avg ? "log_avg_msec" : "log_hist_msec", iv, iv,
+                 *interval_ms);
+        return -EINVAL;
+    }
+    for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t j = 0; j < p->phases[i].njobs; j++) {
+            const struct job_spec *js = &p->phases[i].jobs[j];
+
+            if (js->log.mask && js->log.hist_msec && js->log.hist_msec % iv) {
+                snprintf(err, errlen, "job '%s': log_hist_msec=%u is not a multiple of the %u ms "
+                         "interval (log_avg_msec or --interval)", js->name, js->log.hist_msec, iv);
+                return -EINVAL;
+            }
+        }
+    *interval_ms = iv;
+    return 0;
+}
+
+void fiolog_name(char *buf, size_t len, const char *prefix, int agent, const char *type,
+                 uint32_t n, int per_job)
+{
+    char who[32] = "";
+
+    if (agent >= 0)
+        snprintf(who, sizeof(who), ".agent%d", agent);
+    if (per_job)
+        snprintf(buf, len, "%s%s_%s.%u.log", prefix, who, type, n);
+    else
+        snprintf(buf, len, "%s%s_%s.log", prefix, who, type);
+}
+
+void fiolog_hist_line(FILE *out, uint64_t time_ms, int ddir, uint64_t bs, const struct hist *h,
+                      uint32_t coarseness)
+{
+    uint32_t stride = 1u << coarseness;
+    uint64_t top = 0;   /* fio's last bin: everything from it up */
+
+    fprintf(out, "%llu, %d, %llu", (unsigned long long)time_ms, ddir, (unsigned long long)bs);
+    for (unsigned i = FIOLOG_PLAT_NR - 1; i < HIST_NBUCKETS; i++)
+        top += h->bucket[i];
+    /* fio's loop: groups of stride bins from 0, then the last stride bins
+     * (overlapping the previous group when stride does not divide 1856) */
+    for (uint32_t j = 0; j + stride < FIOLOG_PLAT_NR; j += stride) {
+        uint64_t s = 0;
+        for (uint32_t b = j; b < j + stride; b++)
+            s += b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b];
+        fprintf(out, ", %llu", (unsigned long long)s);
+    }
+    {
+        uint64_t s = 0;
+        for (uint32_t b = FIOLOG_PLAT_NR - stride; b < FIOLOG_PLAT_NR; b++)
+            s += b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b];
+        fprintf(out, ", %llu\n", (unsigned long long)s);
+    }
+}
+
+static void fail(struct fiolog *fl, const char *path, int e)
+{
+    if (fl->err)
+        return;
+    fl->err = -e;
+    snprintf(fl->errtext, sizeof(fl->errtext), "%s: %s", path, strerror(e));
+}
+
+static FILE *open_file(struct fiolog *fl, uint32_t phase, int agent, enum ftype t, const char *mode)
+{
+    const struct phase_log *pl = &fl->ph[phase];
+    char path[PLAN_LOG_PREFIX_MAX + 96];
+    FILE *f;
+
+    fiolog_name(path, sizeof(path), plan_log_prefix(&pl->log, ftype_key[t], pl->name), agent,
+                ftype_name[t], pl->n, pl->log.per_job_logs);
+    f = fopen(path, mode);
+    if (!f)
+        fail(fl, path, errno);
+    return f;
+}
+
+static int close_file(struct fiolog *fl, FILE *f)
+{
+    int bad = ferror(f);
+
+    if (fclose(f) != 0 || bad) {
+        if (!fl->err) {
+            fl->err = -EIO;
+            snprintf(fl->errtext, sizeof(fl->errtext), "a log file: write failed");
+        }
+        return -EIO;
+    }
+    return 0;
+}
+
+static int wants(const struct phase_log *pl, enum ftype t)
+{
+    return (pl->log.mask >> ftype_key[t]) & 1;
+}
+
+static void write_value_line(FILE *f, const struct phase_log *pl, uint64_t t_ms, uint64_t v, int ddir)
+{
+    if (pl->log.log_offset)
+        fprintf(f, "%llu, %llu, %d, 0, 0, 0\n", (unsigned long long)t_ms, (unsigned long long)v, ddir);
+    else
+        fprintf(f, "%llu, %llu, %d, 0, 0\n", (unsigned long long)t_ms, (unsigned long long)v, ddir);
+}
+
+static void flush_window(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st,
+                         uint64_t t_ms)
+{
+    const struct phase_log *pl = &fl->ph[phase];
+    FILE *f = NULL;
+
+    st->win_open = 0;
+    for (int d = 0; d < 2; d++) {
+        if (!st->win[d].count)
+            continue;
+        hist_init(fl->scratch);
+        hist_rec_drain(&st->win[d], fl->scratch);
+        if (!f && !(f = open_file(fl, phase, agent, F_HIST, "a")))
+            return;
+        fiolog_hist_line(f, t_ms, d, pl->bs, fl->scratch, pl->log.hist_coarseness);
+    }
+    if (f)
+        close_file(fl, f);
+}
+
+/* Write the held-back interval as ending at end_ms. */
+static void emit(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st, uint64_t end_ms,
+                 int last)
+{
+    const struct phase_log *pl = &fl->ph[phase];
+    uint64_t start_ms = (uint64_t)st->k * fl->interval_ms;
+    uint64_t span = end_ms > start_ms ? end_ms - start_ms : 1;
+    uint32_t m = pl->log.hist_msec ? pl->log.hist_msec / fl->interval_ms : 1;
+
+    for (enum ftype t = F_BW; t <= F_CLAT; t++) {
+        FILE *f;
+
+        if (!wants(pl, t) || !(f = open_file(fl, phase, agent, t, "a")))
+            continue;
+        for (int d = 0; d < 2; d++) {
+            const struct dirsum *ds = &st->d[d];
+
+            if (!(d ? pl->writes : pl->reads))
+                continue;
+            if (t == F_BW)
+                write_value_line(f, pl, end_ms, ds->bytes * 1000 / span / 1024, d);
+            else if (t == F_IOPS)
+                write_value_line(f, pl, end_ms, ds->ok * 1000 / span, d);
+            else if (t == F_LAT && ds->lat_n)   /* fio logs latency only for windows with samples */
+                write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->lat_max
+                                 : (ds->lat_sum + ds->lat_n / 2) / ds->lat_n, d);
+            else if (t == F_CLAT && ds->clat_n)
+                write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->clat_max
+                                 : (ds->clat_sum + ds->clat_n / 2) / ds->clat_n, d);
+        }
+        close_file(fl, f);
+    }
+    st->has = 0;
+    if (wants(pl, F_HIST) && st->win_open && (last || (st->k + 1 - st->win_first) >= m))
+        flush_window(fl, phase, agent, st, end_ms);
+}
+
+static void feed(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st, uint32_t k,
+                 const struct op_stats *const o[2])
+{
+    const struct phase_log *pl = &fl->ph[phase];
+
+    if (st->has && k != st->k)
+        emit(fl, phase, agent, st, ((uint64_t)st->k + 1) * fl->interval_ms, 0);
+    if (!st->has) {
+        memset(st->d, 0, sizeof(st->d));
+        st->has = 1;
+        st->k = k;
+    }
+    if (!st->win_open) {
+        st->win_open = 1;
+        st->win_first = k;
+    }
+    for (int d = 0; d < 2; d++) {
+        struct dirsum *ds = &st->d[d];
+
+        ds->ok += result_ok_count(o[d]->ops, o[d]->errors);
+        ds->bytes += o[d]->bytes;
+        ds->lat_n += o[d]->lat.count;
+        ds->lat_sum += o[d]->lat.sum_ns;
+        if (o[d]->lat.count && o[d]->lat.max_ns > ds->lat_max)
+            ds->lat_max = o[d]->lat.max_ns;
+        {
+            const struct hist *c = clat_of(o[d]);
+
+            ds->clat_n += c->count;
+            ds->clat_sum += c->sum_ns;
+            if (c->count && c->max_ns > ds->clat_max)
+                ds->clat_max = c->max_ns;
+            if (wants(pl, F_HIST) && c->count)
+                hist_rec_add(&st->win[d], c);
+        }
+    }
+}
+
+/* The stream ended after dur_ns (0: unknown): its held interval is the last. */
+static void finish(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st, uint64_t dur_ns)
+{
+    uint64_t dur_ms = (dur_ns + 500000) / 1000000;
+
+    if (st->has) {
+        uint64_t lo = (uint64_t)st->k * fl->interval_ms, hi = lo + fl->interval_ms;
+        emit(fl, phase, agent, st, dur_ms > lo && dur_ms < hi ? dur_ms : hi, 1);
+    } else if (st->win_open) {
+        flush_window(fl, phase, agent, st, dur_ms);
+    }
+    st->win_open = 0;
+}
+
+static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
+{
+    struct fiolog *fl = arg;
+
+    (void)r;
+    fl->cur = phase < fl->nphases && fl->ph[phase].on ? (int)phase : -1;
+}
+
+int fiolog_create_files(struct fiolog *fl)
+{
+    for (uint32_t i = 0; i < fl->nphases; i++) {
+        const struct phase_log *pl = &fl->ph[i];
+
+        for (int a = -1; pl->on && a < (int)fl->nagents; a++)
+            for (enum ftype t = F_BW; t < F__COUNT; t++) {
+                FILE *f;
+                if (!wants(pl, t) || !pl->truncate[t])
+                    continue;
+                if (!(f = open_file(fl, i, a, t, "w")))
+                    return fl->err;
+                close_file(fl, f);
+            }
+    }
+    return fl->err;
+}
+
+static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                              uint32_t k, const struct op_set *s)
+{
+    struct fiolog *fl = arg;
+    const struct op_stats *o[2] = { &s->op[OP_READ], &s->op[OP_WRITE] };
+
+    (void)r;
+    if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
+        return;
+    feed(fl, phase, (int)agent, &fl->agent[agent], k, o);
+}
+
+static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                                const struct agent_phase *ap)
+{
+    struct fiolog *fl = arg;
+
+    (void)r;
+    if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
+        return;
+    finish(fl, phase, (int)agent, &fl->agent[agent], ap->duration_ns);
+}
+
+static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
+{
+    struct fiolog *fl = arg;
+    const struct phase_result *ph;
+
+    if (fl->cur < 0 || phase != (uint32_t)fl->cur)
+        return;
+    ph = &r->phases[phase];
+    for (uint32_t a = 0; a < fl->nagents; a++)   /* lost ones, or no phase-done */
+        finish(fl, phase, (int)a, &fl->agent[a], ph->agents[a].duration_ns);
+    for (uint32_t k = 0; k < ph->nintervals; k++) {
+        const struct op_stats *o[2];
+
+        /* two scratch buffers: result_interval_op's pointer lives until the next call */
+        o[0] = result_interval_op(r, phase, k, OP_READ, fl->ops[0]);
+        o[1] = result_interval_op(r, phase, k, OP_WRITE, fl->ops[1]);
+        feed(fl, phase, -1, &fl->merged, k, o);
+    }
+    finish(fl, phase, -1, &fl->merged, ph->duration_ns);
+    fl->cur = -1;
+}
+
+static void on_run_end(void *arg, const struct run_result *r)
+{
+    struct fiolog *fl = arg;
+
+    /* a run cut short: what arrived of the running phase is logged */
+    if (fl->cur >= 0)
+        on_phase_done(arg, r, (uint32_t)fl->cur);
+}
+
+struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t interval_ms)
+{
+    struct fiolog *fl;
+    uint32_t n = 0;
+
+    if (!fiolog_plan_wants(p))
+        return NULL;
+    fl = xcalloc(1, sizeof(*fl));
+    fl->nphases = p->nphases;
+    fl->nagents = nagents;
+    fl->interval_ms = interval_ms ? interval_ms : 1000;
+    fl->cur = -1;
+    fl->ph = xcalloc(p->nphases ? p->nphases : 1, sizeof(*fl->ph));
+    fl->agent = xcalloc(nagents ? nagents : 1, sizeof(*fl->agent));
+    for (uint32_t a = 0; a < nagents; a++)
+        for (int d = 0; d < 2; d++)
+            hist_rec_init(&fl->agent[a].win[d]);
+    for (int d = 0; d < 2; d++) {
+        hist_rec_init(&fl->merged.win[d]);
+        fl->ops[d] = xmalloc(sizeof(*fl->ops[d]));
+    }
+    fl->scratch = xmalloc(sizeof(*fl->scratch));
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const struct phase *ph = &p->phases[i];
+        struct phase_log *pl = &fl->ph[i];
+
+        for (uint32_t j = 0; j < ph->njobs && !pl->on; j++) {
+            const struct job_spec *js = &ph->jobs[j];
+
+            if (!js->log.mask)
+                continue;
+            pl->on = 1;
+            pl->log = js->log;
+            snprintf(pl->name, sizeof(pl->name), "%s", js->name);
+            pl->n = ++n;
+            pl->reads = rw_mode_reads(js->rw);
+            pl->writes = rw_mode_writes(js->rw);
+            pl->bs = js->bs;
+        }
+        for (enum ftype t = F_BW; t < F__COUNT && pl->on; t++) {
+            const char *mine = plan_log_prefix(&pl->log, ftype_key[t], pl->name);
+
+            pl->truncate[t] = 1;
+            /* per_job_logs=0: jobs of one prefix share the file, made by the first */
+            for (uint32_t e = 0; e < i && !pl->log.per_job_logs; e++)
+                if (fl->ph[e].on && !fl->ph[e].log.per_job_logs && wants(&fl->ph[e], t) &&
+                    !strcmp(plan_log_prefix(&fl->ph[e].log, ftype_key[t], fl->ph[e].name), mine))
+                    pl->truncate[t] = 0;
+        }
+    }
+    return fl;
+}
+
+int fiolog_free(struct fiolog *fl)
+{
+    int rc;
+
+    if (!fl)
+        return 0;
+    rc = fl->err;
+    for (uint32_t a = 0; a < fl->nagents; a++)
+        for (int d = 0; d < 2; d++)
+            hist_rec_free(&fl->agent[a].win[d]);
+    for (int d = 0; d < 2; d++) {
+        hist_rec_free(&fl->merged.win[d]);
+        free(fl->ops[d]);
+    }
+    free(fl->scratch);
+    free(fl->agent);
+    free(fl->ph);
+    free(fl);
+    return rc;
+}
+
+const char *fiolog_error(const struct fiolog *fl)
+{
+    return fl ? fl->errtext : "";
+}
+
+struct run_observer fiolog_observer(struct fiolog *fl)
+{
+    struct run_observer o;
+
+    memset(&o, 0, sizeof(o));
+    o.phase_start = on_phase_start;
+    o.agent_interval = on_agent_interval;
+    o.agent_phase_done = on_agent_phase_done;
+    o.phase_done = on_phase_done;
+    o.run_end = on_run_end;
+    o.arg = fl;
+    return o;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# fio's JSON and json+ layout: the same small workload run by fio 3.33
+# (/usr/bin/fio) and by nfstorm gives the same keys and JSON types
+# (py/fio_json_compare.py lists the deliberate differences with reasons);
+# nfstorm's values are its own result's (iops, bw, ops, percentiles, bins);
+# global/job options are the plan's keys as written; percentiles move to
+# lat_ns with lat_percentiles=1; fio's fio_jsonplus_clat2csv reads json+.
+source "$(dirname "$0")/lib.sh"
+command -v fio >/dev/null || skip "fio is not installed"
+D=$T/d; mkdir -p "$D"
+cat >"$T/w.fio" <<JOB
+[global]
+directory=$D
+size=1m
+bs=4k
+ioengine=psync
+[mix]
+rw=randrw
+rwmixread=60
+lat_percentiles=1
+time_based
+runtime=200ms
+JOB
+timeout 60 fio "$T/w.fio" --output-format=json+ --output="$T/fio.json" >/dev/null 2>&1 || fail "fio failed"
+rm -f "$D"/*
+timeout 60 "$NFSTORM" run "$T/w.fio" --local 1 --quiet --json "$T/r.json" --output-format=json+ \
+  --output="$T/ns.json" >"$T/out" 2>&1 || fail "nfstorm: $(tail -n3 "$T/out")"
+python3 "$ROOT/tests/integration/py/fio_json_compare.py" "$T/fio.json" "$T/ns.json" || fail "layout differs from fio's"
+py "$T/ns.json" "$T/r.json" "$D" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2]))
+assert f["fio version"].startswith("nfstorm-"), f["fio version"]
+assert "disk_util" not in f and "nfstorm" in f and f["nfstorm"]["agents"] == 1
+assert f["global options"] == {"directory": sys.argv[3], "size": "1m", "bs": "4k", "ioengine": "psync"}, f["global options"]
+j = f["jobs"][0]; p = r["phases"][0]
+assert j["jobname"] == "mix" and j["job options"] == {"rw": "randrw", "rwmixread": "60", "lat_percentiles": "1",
+                                                     "time_based": "", "runtime": "200ms"}, j["job options"]
+for d in ("read", "write"):
+    o, q = j[d], p["ops"][d]
+    assert o["total_ios"] == q["ops"] > 0 and o["io_bytes"] == q["bytes"] == q["ops"] * 4096, (o["total_ios"], q)
+    assert o["io_kbytes"] == q["bytes"] // 1024
+    assert abs(o["iops"] - q["iops"]) <= 1e-6 * q["iops"], (o["iops"], q["iops"])
+    assert o["bw_bytes"] == int(q["bw_bytes"]) and o["bw"] == int(q["bw_bytes"] / 1024), (o["bw_bytes"], q["bw_bytes"])
+    for k in ("clat_ns", "lat_ns"):   # lat_percentiles=1: both carry percentiles and bins (as fio)
+        l = o[k]
+        assert l["N"] == q["ops"] and l["min"] == q["lat_ns"]["min"] and l["max"] == q["lat_ns"]["max"], l
+        assert l["percentile"]["99.000000"] == q["lat_ns"]["p99"] and l["percentile"]["50.000000"] == q["lat_ns"]["p50"]
+        assert sum(l["bins"].values()) == q["ops"], "bins do not sum to N"
+    assert o["slat_ns"]["N"] == 0 and "percentile" not in o["slat_ns"]
+assert j["trim"]["total_ios"] == 0 and j["trim"]["runtime"] == 0 and j["trim"]["bw_samples"] == 0
+assert j["iodepth_level"]["1"] == 100.0 and j["latency_depth"] == 1
+tot = sum(j["latency_ns"].values()) + sum(j["latency_us"].values()) + sum(j["latency_ms"].values())
+assert abs(tot - 100.0) < 1e-6, tot
+PY
+# fio's own json+ reader: one row per latency bin, cumulative counts end at N
+(cd "$T" && timeout 30 fio_jsonplus_clat2csv ns.json clat.csv >/dev/null 2>&1) || fail "fio_jsonplus_clat2csv failed"
+py "$T/ns.json" "$T/clat_job0.csv" <<'PY'
+import csv, json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+rows = list(csv.reader(open(sys.argv[2]), skipinitialspace=True))
+head, body = rows[0], rows[1:]
+bins = set()
+for d in ("read", "write"):
+    bins |= {int(k) for k in j[d]["clat_ns"]["bins"]}
+assert [int(r[0]) for r in body] == sorted(bins), "rows are not the json+ bins"
+for d in ("read", "write"):
+    c = head.index("%s_clat_ns_cumulative" % d)
+    n = j[d]["clat_ns"]["N"]
+    last = [int(r[c]) for r in body if r[c] != ""][-1]
+    assert last == n, (d, last, n)
+    pc = head.index("%s_clat_ns_percentile" % d)
+    assert abs(float([r[pc] for r in body if r[pc] != ""][-1]) - 1.0) < 1e-9
+PY
+# without lat_percentiles the percentiles are in clat_ns only, as fio's
+sed -i '/lat_percentiles/d' "$T/w.fio"
+timeout 60 "$NFSTORM" run "$T/w.fio" --local 1 --quiet --output-format=json --output="$T/ns2.json" \
+  >"$T/out" 2>&1 || fail "nfstorm: $(tail -n3 "$T/out")"
+py "$T/ns2.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+assert "percentile" in o["clat_ns"] and "percentile" not in o["lat_ns"], sorted(o["lat_ns"])
+assert "bins" not in o["clat_ns"], "json (not json+) has no bins"
+assert isinstance(o["bw_bytes"], int) and isinstance(o["bw"], int) and isinstance(o["iops"], float)
+PY
+# plain json of a write-only job from the command line: fio's tree again (no global options,
+# "name" among the job options, an unused read direction)
+rm -f "$D"/*
+timeout 60 fio --name=w --directory="$D" --rw=write --bs=8k --size=256k --iodepth=4 \
+  --output-format=json --output="$T/fio3.json" >/dev/null 2>&1 || fail "fio failed"
+rm -f "$D"/*
+timeout 60 "$NFSTORM" run --name=w --directory="$D" --rw=write --bs=8k --size=256k --iodepth=4 --local 1 \
+  --quiet --output-format=json --output="$T/ns3.json" >"$T/out" 2>&1 || fail "nfstorm: $(tail -n3 "$T/out")"
+python3 "$ROOT/tests/integration/py/fio_json_compare.py" "$T/fio3.json" "$T/ns3.json" || fail "json layout differs from fio's"
+py "$T/ns3.json" "$T/fio3.json" <<'PY'
+import json, sys
+f, g = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert "global options" not in f and "global options" not in g
+j = f["jobs"][0]
+assert j["job options"] == {"name": "w", "directory": g["jobs"][0]["job options"]["directory"], "rw": "write",
+                            "bs": "8k", "size": "256k", "iodepth": "4"}, j["job options"]
+assert j["job options"] == g["jobs"][0]["job options"], (j["job options"], g["jobs"][0]["job options"])
+assert j["write"]["total_ios"] == 32 and j["write"]["io_bytes"] == 256 * 1024
+assert j["read"]["total_ios"] == 0 and j["read"]["runtime"] == 0 and "percentile" not in j["read"]["clat_ns"]
+# psync caps the depth at 1 (fio: "queue depth will be capped at 1"); latency_depth is the option
+assert j["iodepth_level"] == g["jobs"][0]["iodepth_level"] and j["iodepth_level"]["1"] == 100.0, j["iodepth_level"]
+assert j["latency_depth"] == g["jobs"][0]["latency_depth"] == 4
+for k in ("iodepth_submit", "iodepth_complete"):
+    assert j[k] == g["jobs"][0][k], (k, j[k], g["jobs"][0][k])
+PY
+echo "fio JSON layout matches fio 3.33 (keys and types); values are nfstorm's own"
