@@ -52,6 +52,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/stats.h"
 #include "common/xmalloc.h"
@@ -85,6 +86,10 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
             return -EINVAL;
         }
     }
+    /* fio's filecreate/filestat/filedelete: a metadata job (nrfiles
+     * defaults to 1 there, as in fio) */
+    if (engine_table_fold_md(j))
+        nrfiles_given = 1;
     if (nnames > 1 && j->rw != RW_METADATA)
         j->nrfiles = nnames;
     if (j->size == 0 && j->filesize != 0 &&

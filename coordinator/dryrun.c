@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/stats.h"
 #include "common/units.h"
@@ -108,7 +109,7 @@ static int print_threads(FILE *out, const struct job_spec *j, const struct plan_
                          const char *default_dir, char *err, size_t errlen)
 {
     char path[PLAN_PATH_MAX];
-    int nfs = strcmp(j->ioengine, "nfs") == 0;
+    int nfs = engine_table_takes_url(j->ioengine);
     uint32_t nfiles = plan_files_per_thread(j);
 
     if (nfs) {
