@@ -76,7 +76,7 @@ struct job_spec {
     int group_reporting;       /* accepted; reporting is always grouped */
     char filename[PLAN_PATH_MAX];   /* "" = generated per job and file */
     char directory[PLAN_PATH_MAX];  /* "" = the agent's first --allow root */
-    char ioengine[PLAN_ENGINE_MAX]; /* "psync" (default), "null", "nfs" */
+    char ioengine[PLAN_ENGINE_MAX]; /* a row of common/engine_table.h; "psync" by default */
     uint32_t iodepth;          /* async ops in flight per job; default 1 */
     /* fio's batching of an async engine (libaio), each clamped to iodepth
      * by the engine: ops submitted in one go (0 = 1; the plan's 0, fio's
