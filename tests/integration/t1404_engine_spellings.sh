@@ -11,6 +11,15 @@ for e in sync pvsync vsync pvsync2 psync libaio io_uring; do
     >"$T/dry" 2>&1 || fail "$e: dry-run: $(tail -n2 "$T/dry")"
   grep -q " ioengine=$want numjobs=1" "$T/dry" || fail "$e: dry-run: $(grep 'job j' "$T/dry")"
 done
+# the table's properties in the dry-run: psync keeps one op in flight, the
+# libnfs engine has no page cache for direct=1 to bypass; libaio honours both
+dry() { "$NFSTORM" run --dry-run --name=j --rw=randread --size=1m --iodepth=8 --direct=1 "$@" 2>&1 | grep 'job j'; }
+dry --directory="$D" --ioengine=sync | grep -q 'ioengine=psync iodepth=8 (1 in flight: a synchronous engine) numjobs=1 ops/thread=256 direct$' \
+  || fail "psync dry-run: $(dry --directory="$D" --ioengine=sync)"
+dry --ioengine=nfs --nfs_url=nfs://127.0.0.1/x | grep -q 'ioengine=nfs iodepth=8 numjobs=1 ops/thread=256 direct (no effect: no page cache)$' \
+  || fail "nfs dry-run: $(dry --ioengine=nfs --nfs_url=nfs://127.0.0.1/x)"
+dry --directory="$D" --ioengine=libaio | grep -q 'ioengine=libaio iodepth=8 numjobs=1 ops/thread=256 direct$' \
+  || fail "libaio dry-run: $(dry --directory="$D" --ioengine=libaio)"
 timeout 30 "$NFSTORM" run --local 1 --quiet --json "$T/v.json" --name=v --rw=write --bs=4k --size=1m \
   --directory="$D" --ioengine=vsync >"$T/out" 2>&1 || fail "vsync run: $(tail -n2 "$T/out")"
 py "$T/v.json" <<'PY'
