@@ -126,6 +126,8 @@ int engine_table_fold_md(struct job_spec *j)
     for (size_t i = 0; i < sizeof md_engines / sizeof md_engines[0]; i++) {
         if (strcmp(j->ioengine, md_engines[i].name) != 0)
             continue;
+        if (j->n_md_ops)
+            return -EINVAL;
         j->rw = RW_METADATA;
         j->n_md_ops = md_engines[i].nops;
         memcpy(j->md_ops, md_engines[i].ops, md_engines[i].nops * sizeof j->md_ops[0]);

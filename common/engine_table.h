@@ -77,7 +77,8 @@ int engine_table_parse(const char *value, char *out, size_t cap, char *why, size
  * into nfstorm's metadata job doing the same: rw=metadata with md_ops
  * create / create,stat / create,unlink, on nfs when nfs_url is set, else
  * psync; filecreate makes empty files, as fio's does.  Returns 1 if it
- * folded the job, 0 if ioengine was no metadata engine. */
+ * folded the job, 0 if ioengine was no metadata engine, -EINVAL if the job
+ * also names md_ops itself (the engine is its md_ops; left unchanged). */
 int engine_table_fold_md(struct job_spec *j);
 
 /* Shorthands for the questions the core asks; an unknown name (refused

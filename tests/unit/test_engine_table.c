@@ -128,6 +128,11 @@ static void test_engine_table_md_engines_fold(void **state)
     assert_int_equal(j.md_ops[0], OP_CREATE);
     assert_int_equal(j.md_ops[1], OP_UNLINK);
     assert_int_equal(j.nrfiles, 1);
+    /* fio's engine and nfstorm's md_ops together: which wins is unclear */
+    assert_int_equal(parse_one("[m]\nioengine=filestat\nmd_ops=unlink\nnrfiles=3\n", &j, err,
+                               sizeof err), -EINVAL);
+    assert_string_equal(err, "t.fio: job 'm': ioengine=filestat is a fixed set of metadata ops; "
+                        "with md_ops= use rw=metadata and a file engine (psync, nfs)");
     /* posixaio in a job file: file:line, key, value and the closest engine */
     assert_int_equal(parse_one("[a]\nsize=1m\nioengine=posixaio\n", &j, err, sizeof err), -EINVAL);
     assert_string_equal(err, "t.fio:3: bad value for 'ioengine': 'posixaio' (fio's posixaio engine "
