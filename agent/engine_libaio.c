@@ -9,10 +9,13 @@
  * runs the I/O inside io_submit, as with fio's libaio engine.
  *
  * Batching, in fio's meaning:
- * - queue() prepares an iocb and submits the prepared ones when
- *   iodepth_batch_submit of them are waiting (default 1: each at once);
- *   reap() submits whatever is left before it waits, so nothing queued is
- *   held back once the job loop reaps, which it always does next;
+ * - queue() prepares an iocb and, when iodepth_batch_submit is set,
+ *   submits the prepared ones once that many are waiting (1: each at once,
+ *   fio's default); reap() submits whatever is left before it waits, so
+ *   nothing queued is held back once the job loop reaps, which it always
+ *   does right after issuing.  Unset, every op of the loop's burst goes out
+ *   in that one io_submit (as the io_uring engine does): one system call
+ *   per burst instead of one per op;
  * - reap() waits for at least iodepth_batch_complete_min completions (or the
  *   loop's own min, whichever is more; never more than are in flight) and
  *   takes at most iodepth_batch_complete_max per io_getevents; unset, it
@@ -81,7 +84,8 @@ static int aio_setup(struct engine_job *ej)
 
     ej->priv = s;
     s->depth = sp->iodepth ? sp->iodepth : 1;
-    s->batch_submit = clamp_batch(sp->iodepth_batch_submit, 1, s->depth);
+    s->batch_submit = sp->iodepth_batch_submit ? clamp_batch(sp->iodepth_batch_submit, 1, s->depth)
+                                               : s->depth + 1;   /* unset: at reap only */
     s->complete_min = clamp_batch(sp->iodepth_batch_complete_min, 1, s->depth);
     s->complete_max = clamp_batch(sp->iodepth_batch_complete_max, s->depth, s->depth);
     if (s->complete_max < s->complete_min)

@@ -79,9 +79,10 @@ struct job_spec {
     char ioengine[PLAN_ENGINE_MAX]; /* a row of common/engine_table.h; "psync" by default */
     uint32_t iodepth;          /* async ops in flight per job; default 1 */
     /* fio's batching of an async engine (libaio), each clamped to iodepth
-     * by the engine: ops submitted in one go (0 = 1; the plan's 0, fio's
-     * "iodepth", is PLAN_BATCH_DEPTH), the fewest and most completions
-     * taken in one go (0 = 1, and 0 = as many as are ready) */
+     * by the engine: ops submitted in one go (0 = unset: what the job loop
+     * issued, at its next wait; the plan's 0, fio's "iodepth", is
+     * PLAN_BATCH_DEPTH), the fewest and most completions taken in one go
+     * (0 = 1, and 0 = as many as are ready) */
     uint32_t iodepth_batch_submit;
     uint32_t iodepth_batch_complete_min;
     uint32_t iodepth_batch_complete_max;

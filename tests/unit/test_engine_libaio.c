@@ -206,6 +206,35 @@ static void test_libaio_batch_submit_holds_until_full(void **state)
     assert_int_equal(size_on_disk(f->files[0].path), 6 * BS);
 }
 
+/* Unset: nothing goes out in queue(), the whole burst in the reap; 1 (fio's
+ * default): each op at once. */
+static void test_libaio_batch_submit_unset_and_one(void **state)
+{
+    struct fixture *f = *state;
+    static char buf[5][BS];
+    struct io_req req[5];
+
+    setup_or_skip(f);
+    for (unsigned i = 0; i < 5; i++) {
+        req[i] = (struct io_req){ .kind = IO_WRITE, .file = 0, .offset = (uint64_t)i * BS,
+                                  .len = BS, .buf = buf[i] };
+        assert_int_equal(engine_libaio.queue(&f->ej, &req[i]), 0);
+        assert_int_equal(size_on_disk(f->files[0].path), 0);
+    }
+    assert_int_equal(reap_n(f, 5), 0);
+    assert_int_equal(size_on_disk(f->files[0].path), 5 * BS);
+    engine_libaio.teardown(&f->ej);
+
+    f->spec.iodepth_batch_submit = 1;
+    setup_or_skip(f);
+    for (unsigned i = 0; i < 5; i++) {
+        req[i].offset = (uint64_t)(5 + i) * BS;
+        assert_int_equal(engine_libaio.queue(&f->ej, &req[i]), 0);
+        assert_int_equal(size_on_disk(f->files[0].path), (6 + i) * BS);
+    }
+    assert_int_equal(reap_n(f, 5), 0);
+}
+
 /* PLAN_BATCH_DEPTH (the plan's iodepth_batch_submit=0) is the job's iodepth. */
 static void test_libaio_batch_submit_zero_is_iodepth(void **state)
 {
@@ -402,6 +431,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_libaio_depth16_write_read, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libaio_batch_submit_holds_until_full, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_libaio_batch_submit_unset_and_one, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libaio_batch_submit_zero_is_iodepth, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libaio_batch_complete_min_max, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_libaio_queue_beyond_depth_is_eagain, fixture_setup, fixture_teardown),
