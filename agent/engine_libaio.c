@@ -234,6 +234,8 @@ static int aio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
         unsigned want = min > s->ndone ? min - s->ndone : 0;
         if (want > s->inkernel)
             want = s->inkernel;
+        if (want > s->complete_max)
+            want = s->complete_max;       /* io_getevents refuses min_nr > nr; loop for the rest */
         got = io_getevents(s->ctx, (long)want, (long)s->complete_max, s->events, &ts);
         if (got == -EINTR) {
             if (left == 0)

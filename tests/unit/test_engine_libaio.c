@@ -288,6 +288,18 @@ static void test_libaio_batch_complete_min_max(void **state)
     }
     k = engine_libaio.reap(&f->ej, 1, REAP_NS, done, 8);
     assert_int_equal(k, 4);
+    k = engine_libaio.reap(&f->ej, 4, REAP_NS, done, 8);
+    assert_int_equal(k, 4);
+    engine_libaio.teardown(&f->ej);
+
+    /* the job loop's drain asks for all that is out, more than one wait
+     * may take (max 2): several waits, one reap, all 8 */
+    f->spec.iodepth_batch_complete_min = 0;
+    f->spec.iodepth_batch_complete_max = 2;
+    setup_or_skip(f);
+    for (unsigned i = 0; i < 8; i++)
+        assert_int_equal(engine_libaio.queue(&f->ej, &req[i]), 0);
+    assert_int_equal(engine_libaio.reap(&f->ej, 8, REAP_NS, done, 8), 8);
 }
 
 /* More than iodepth requests at once: the extra one is refused, not lost. */
