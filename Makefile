@@ -12,7 +12,8 @@ CFLAGS    := -std=c11 -D_GNU_SOURCE $(OPT) -g -pthread \
              -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
              -Wmissing-prototypes -Wformat=2 -Wvla -Wimplicit-fallthrough -Wno-format-truncation \
              -I. $(shell pkg-config --cflags $(PKGS))
-LDLIBS    := $(shell pkg-config --libs $(PKGS)) -lm -pthread
+# libaio (Debian's libaio-dev) ships no pkg-config file
+LDLIBS    := $(shell pkg-config --libs $(PKGS)) -laio -lm -pthread
 
 # libnfs: a project-local 5.x build (deps/) when the install script made one,
 # else the system's; linked with an rpath (relative to bin/, then absolute) so the

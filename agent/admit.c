@@ -18,6 +18,7 @@
 #include "agent/engine.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/units.h"
 
@@ -46,7 +47,7 @@ uint64_t admit_phase_bytes(const struct phase *ph, uint32_t index, uint64_t *thr
         uint64_t per = THREAD_BYTES + sizeof(struct job);
         if (plan_agents_match(js->agents, index) != 1)
             continue;
-        if (strcmp(js->ioengine, "nfs") == 0)
+        if (engine_table_takes_url(js->ioengine))   /* a user-space client's buffers */
             per = sat_add(per, NFS_THREAD_BYTES);
         if (js->rw == RW_METADATA) {
             per = sat_add(per, js->nrfiles);                  /* state bytes */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "agent/clean.h"
 #include "agent/phase.h"
+#include "common/engine_table.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "proto/msg.h"
@@ -76,7 +77,7 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
         snprintf(c->err, sizeof c->err, "stopped: the coordinator went away");
         return -ECANCELED;
     }
-    if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
+    if (!engine_table_local(js->ioengine))
         return 0;                      /* counted per job in clean_work */
     if (strcmp(path, c->last) == 0)
         return 0;
@@ -120,11 +121,11 @@ static void clean_work(uv_work_t *w)
     for (uint32_t i = 0; i < p->nphases && c->rc == 0; i++) {
         for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
             const struct job_spec *js = &p->phases[i].jobs[k];
-            if (strcmp(js->ioengine, "nfs") == 0 && js->rw != RW_METADATA &&
+            if (engine_table_takes_url(js->ioengine) && js->rw != RW_METADATA &&
                 plan_agents_match(js->agents, c->id.index) == 1) {
                 c->done.skipped++;
-                note(c, "job '%s': ioengine nfs: its files are on %s, not removed here", js->name,
-                     js->nfs_url);
+                note(c, "job '%s': ioengine %s: its files are on %s, not removed here", js->name,
+                     js->ioengine, js->nfs_url);
             }
         }
         c->rc = phase_each_file(&p->phases[i], &c->id, clean_one, c, c->err, sizeof c->err);

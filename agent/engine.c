@@ -1,16 +1,16 @@
 /* engine: the registry of I/O engines, so the core names none of them,
- * and the one place errors get their names for messages. */
+ * and the one place errors get their names for messages.  The registry is
+ * the ops column of common/engine_table.h's rows: an engine listed there
+ * is found here, under the same name. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "agent/engine.h"
+#include "common/engine_table.h"
 
-static const struct engine_ops *const engines[] = {
-    &engine_psync,
-    &engine_null,
-    &engine_nfs,
-    &engine_uring,
-};
+#define OPS(name, aliases, target, flags, ops) &ops,
+static const struct engine_ops *const engines[] = { ENGINE_TABLE(OPS) };
+#undef OPS
 
 const struct engine_ops *engine_find(const char *name)
 {

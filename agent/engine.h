@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "common/engine_table.h"
 #include "common/plan.h"
 #include "common/stats.h"
 
@@ -133,9 +134,9 @@ int engine_error_persistent(int err);
 /* Engines known to this build; NULL if name is unknown. */
 const struct engine_ops *engine_find(const char *name);
 
-extern const struct engine_ops engine_psync;
-extern const struct engine_ops engine_null;
-extern const struct engine_ops engine_nfs;
-extern const struct engine_ops engine_uring;
+/* one per row of common/engine_table.h, each defined in its engine_*.c */
+#define ENGINE_OPS_DECL(name, aliases, target, flags, ops) extern const struct engine_ops ops;
+ENGINE_TABLE(ENGINE_OPS_DECL)
+#undef ENGINE_OPS_DECL
 
 #endif

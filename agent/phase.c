@@ -22,6 +22,7 @@
 #include "agent/phase.h"
 #include "agent/phase_storage.h"
 #include "common/clock.h"
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -35,7 +36,7 @@ int phase_file_name(const struct job_spec *js, const struct agent_identity *id,
                     char *err, size_t errlen)
 {
     struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host, .job = g };
-    int nfs = strcmp(js->ioengine, "nfs") == 0;
+    int nfs = engine_table_takes_url(js->ioengine);
     const char *root = nfs ? "" : id->allow->n ? id->allow->root[0] : NULL;
 
     if (!root) {
@@ -51,7 +52,7 @@ static int job_file_path(const struct job_spec *js, const struct agent_identity 
                          char *err, size_t errlen)
 {
     char full[PLAN_PATH_MAX];
-    int nfs = strcmp(js->ioengine, "nfs") == 0;
+    int nfs = engine_table_takes_url(js->ioengine);
     int rc;
 
     if ((rc = phase_file_name(js, id, t, g, f, full, sizeof full, err, errlen)) < 0)
@@ -91,7 +92,7 @@ int phase_check_plan(const struct plan *p, const struct agent_identity *id,
                 snprintf(err, errlen, "job '%s': unknown ioengine '%s'", js->name, js->ioengine);
                 return -EINVAL;
             }
-            if (strcmp(js->ioengine, "nfs") == 0)
+            if (engine_table_takes_url(js->ioengine))
                 rc = job_nfs_url(js, id, path, sizeof path, err, errlen);
             else
                 rc = job_file_path(js, id, 0, 0, 0, path, sizeof path, err, errlen);
@@ -152,7 +153,7 @@ static int md_workdir(const struct job_spec *js, const struct agent_identity *id
 {
     struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host };
     char dir[PLAN_PATH_MAX], full[PLAN_PATH_MAX * 2];
-    int nfs = strcmp(js->ioengine, "nfs") == 0;
+    int nfs = engine_table_takes_url(js->ioengine);
     int rc = plan_expand(js->directory, &v, dir, sizeof dir, err, errlen);
     if (rc < 0)
         return rc;
@@ -199,7 +200,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->ej.agent_index = id->index;
     j->ej.job_index = t;
     j->ej.create = 1;
-    if (strcmp(js->ioengine, "nfs") == 0) {
+    if (engine_table_takes_url(js->ioengine)) {
         char url[PLAN_PATH_MAX];
         if ((rc = job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
             return rc;
@@ -207,7 +208,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     }
     if (js->rw == RW_METADATA) {
         rc = md_workdir(js, id, t, j->workdir, sizeof j->workdir, err, errlen);
-        if (rc == 0 && strcmp(js->ioengine, "nfs") != 0)
+        if (rc == 0 && !engine_table_takes_url(js->ioengine))
             j->ej.root = paths_root_of(id->allow, j->workdir);  /* md ops resolve beneath it */
         return rc;
     }
@@ -238,7 +239,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
             return rc;
         ef->size = js->offset + js->offset_increment * last + j->region_len;
         ef->start = js->offset + js->offset_increment * first;
-        if (strcmp(js->ioengine, "nfs") == 0 || strcmp(js->ioengine, "null") == 0)
+        if (!engine_table_local(js->ioengine))
             continue;
         /* kernel-mount engines open beneath the root the path is under
          * (and make its missing directories there: posix_open); one root

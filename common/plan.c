@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/engine_table.h"
 #include "common/stats.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -43,9 +44,6 @@ static const struct {
 } rw_aliases[] = {
     { "readwrite", RW_RW },
 };
-
-/* The engines an agent knows; anything else is rejected before it travels. */
-static const char *const known_engines[] = { "psync", "null", "nfs", "io_uring" };
 
 static const char *const rate_process_names[] = {
     [RATE_LINEAR] = "linear", [RATE_POISSON] = "poisson",
@@ -237,14 +235,6 @@ static int terminated(const char *s, size_t cap)
     return memchr(s, '\0', cap) != NULL;
 }
 
-static int engine_known(const char *e)
-{
-    for (size_t i = 0; i < sizeof(known_engines) / sizeof(known_engines[0]); i++)
-        if (strcmp(e, known_engines[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* snprintf into err with the "job '<name>': " prefix every message shares. */
 __attribute__((format(printf, 4, 5)))
 static int fail(char *err, size_t errlen, const struct job_spec *j, const char *fmt, ...)
@@ -382,12 +372,19 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
                     job_max_bs(j), fsz);
     if (j->rwmixread > 100)
         return fail(err, errlen, j, "rwmixread must be 0..100 (got %" PRIu32 ")", j->rwmixread);
-    if (!engine_known(j->ioengine))
+    /* the engines an agent knows (common/engine_table.h); anything else is
+     * rejected before it travels */
+    const struct engine_desc *eng = engine_table_find(j->ioengine);
+    char urlnames[64];
+    if (!eng)
         return fail(err, errlen, j, "unknown ioengine '%s'", j->ioengine);
-    if (strcmp(j->ioengine, "nfs") == 0 && j->nfs_url[0] == '\0')
-        return fail(err, errlen, j, "ioengine=nfs requires nfs_url=");
-    if (j->nfs_url[0] != '\0' && strcmp(j->ioengine, "nfs") != 0)
-        return fail(err, errlen, j, "nfs_url= requires ioengine=nfs");
+    if (eng->target == ENGINE_URL && j->nfs_url[0] == '\0')
+        return fail(err, errlen, j, "ioengine=%s requires nfs_url=", j->ioengine);
+    if (j->nfs_url[0] != '\0' && eng->target != ENGINE_URL)
+        return fail(err, errlen, j, "nfs_url= requires ioengine=%s",
+                    engine_table_url_names(urlnames, sizeof urlnames));
+    if (md && !(eng->flags & ENGINE_F_MD))
+        return fail(err, errlen, j, "ioengine=%s has no metadata ops (rw=metadata)", j->ioengine);
     /* Without a runtime a time_based job would loop over its files forever. */
     if (j->time_based && j->runtime_ns == 0)
         return fail(err, errlen, j, "time_based requires runtime=");

@@ -17,6 +17,7 @@
 #define PLAN_NAME_MAX   64
 #define PLAN_PATH_MAX   1024
 #define PLAN_ENGINE_MAX 16
+#define PLAN_BATCH_DEPTH UINT32_MAX   /* iodepth_batch_submit=0: the job's iodepth */
 #define PLAN_MAX_PHASES 256
 #define PLAN_MAX_JOBS   64     /* per phase */
 #define PLAN_MAX_NUMJOBS 4096
@@ -76,8 +77,16 @@ struct job_spec {
     int group_reporting;       /* accepted; reporting is always grouped */
     char filename[PLAN_PATH_MAX];   /* "" = generated per job and file */
     char directory[PLAN_PATH_MAX];  /* "" = the agent's first --allow root */
-    char ioengine[PLAN_ENGINE_MAX]; /* "psync" (default), "null", "nfs" */
+    char ioengine[PLAN_ENGINE_MAX]; /* a row of common/engine_table.h; "psync" by default */
     uint32_t iodepth;          /* async ops in flight per job; default 1 */
+    /* fio's batching of an async engine (libaio), each clamped to iodepth
+     * by the engine: ops submitted in one go (0 = unset: what the job loop
+     * issued, at its next wait; the plan's 0, fio's "iodepth", is
+     * PLAN_BATCH_DEPTH), the fewest and most completions taken in one go
+     * (0 = 1, and 0 = as many as are ready) */
+    uint32_t iodepth_batch_submit;
+    uint32_t iodepth_batch_complete_min;
+    uint32_t iodepth_batch_complete_max;
     char nfs_url[PLAN_PATH_MAX];
 
     /* fio dialect, wider */

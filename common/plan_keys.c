@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/engine_table.h"
 #include "common/stats.h"
 #include "common/units.h"
 
@@ -51,6 +52,7 @@ enum key_kind {
     K_PATTERN,   /* char[cap] buffer_pattern, checked by plan_pattern_bytes */
     K_THRESHOLD, /* error_threshold: a count, or a percentage ("2%") */
     K_LOG,       /* fio's log-file keys, into job_spec.log (common/plan_log.h) */
+    K_BATCH,     /* uint32_t decimal; 0 = PLAN_BATCH_DEPTH (fio: "use iodepth") */
 };
 
 struct key_def {
@@ -119,6 +121,11 @@ static const struct key_def keys[] = {
     { "group_reporting",   K_BOOL,      FIELD(group_reporting) },
     { "ioengine",          K_ENGINE,    STRFIELD(ioengine) },
     { "iodepth",           K_U32,       FIELD(iodepth) },
+    { "iodepth_batch_submit", K_BATCH,  FIELD(iodepth_batch_submit) },
+    { "iodepth_batch",     K_BATCH,     FIELD(iodepth_batch_submit) },
+    { "iodepth_batch_complete_min", K_U32, FIELD(iodepth_batch_complete_min) },
+    { "iodepth_batch_complete", K_U32,  FIELD(iodepth_batch_complete_min) },
+    { "iodepth_batch_complete_max", K_U32, FIELD(iodepth_batch_complete_max) },
     { "nfs_url",           K_STR,       STRFIELD(nfs_url) },
     /* nfstorm's own */
     { "agents",            K_AGENTS,    STRFIELD(agents) },
@@ -141,19 +148,6 @@ static const struct key_def keys[] = {
     { "log_max_value",     K_LOG,       FIELD(log) },
     { "clat_percentiles",  K_LOG,       FIELD(log) },
     { "lat_percentiles",   K_LOG,       FIELD(log) },
-};
-
-/* ioengine spellings: fio's sync and pvsync do the same positioned,
- * blocking I/O as far as a load generator is concerned, so they all run the
- * psync engine. */
-static const struct {
-    const char *name;
-    const char *engine;
-} engines[] = {
-    { "psync", "psync" }, { "sync", "psync" }, { "pvsync", "psync" },
-    { "null", "null" },
-    { "nfs", "nfs" },
-    { "io_uring", "io_uring" },
 };
 
 /* fio keys accepted and ignored, with a warning.  A key ending in '*'
@@ -190,9 +184,7 @@ static const struct {
     { "buffer_compress_percentage", NULL }, { "buffer_compress_chunk", NULL },
     { "dedupe_percentage", NULL }, 
     { "continue_on_error", NULL }, { "ignore_error", NULL }, { "error_dump", NULL },
-    { "iodepth_batch", NULL }, { "iodepth_batch_submit", NULL },
-    { "iodepth_batch_complete", NULL }, { "iodepth_batch_complete_min", NULL },
-    { "iodepth_batch_complete_max", NULL }, { "iodepth_low", NULL },
+    { "iodepth_low", NULL },
     { "stats", NULL }, { "hugepage-size", NULL }, { "mem", NULL }, { "iomem", NULL },
     { "use_os_rand", NULL }, { "random_generator", NULL },
 };
@@ -517,6 +509,13 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         memcpy(field, &u32, sizeof(u32));
         return 0;
+    case K_BATCH:
+        if (parse_u32(value, &u32))
+            return -EINVAL;
+        if (u32 == 0)
+            u32 = PLAN_BATCH_DEPTH;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
     case K_U64:
         if (units_parse_u64(value, &u64))
             return -EINVAL;
@@ -548,13 +547,8 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         memcpy(field, &b, sizeof(b));
         return 0;
     case K_ENGINE:
-        for (size_t i = 0; i < NELEM(engines); i++) {
-            if (strcmp(value, engines[i].name) == 0) {
-                snprintf(field, k->cap, "%s", engines[i].engine);
-                return 0;
-            }
-        }
-        return plan_why(why, whylen, "nfstorm's engines are psync (sync, pvsync), io_uring, nfs, null");
+        /* names, fio's aliases and refusals: common/engine_table.h */
+        return engine_table_parse(value, field, k->cap, why, whylen);
     case K_BSRANGE:
         if (parse_bsrange(value, &u64, &u64b, why, whylen))
             return -EINVAL;

@@ -52,6 +52,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/stats.h"
 #include "common/xmalloc.h"
@@ -85,6 +86,16 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
             return -EINVAL;
         }
     }
+    /* fio's filecreate/filestat/filedelete: a metadata job (nrfiles
+     * defaults to 1 there, as in fio) */
+    int md_engine = engine_table_fold_md(j);
+    if (md_engine < 0) {
+        set_err(err, errlen, "job '%s': ioengine=%s is a fixed set of metadata ops; with md_ops= "
+                "use rw=metadata and a file engine (psync, nfs)", j->name, j->ioengine);
+        return -EINVAL;
+    }
+    if (md_engine)
+        nrfiles_given = 1;
     if (nnames > 1 && j->rw != RW_METADATA)
         j->nrfiles = nnames;
     if (j->size == 0 && j->filesize != 0 &&

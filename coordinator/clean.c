@@ -13,6 +13,7 @@
 #include <string.h>
 #include <uv.h>
 #include "common/clock.h"
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -81,7 +82,7 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
             const struct job_spec *js = &p->phases[i].jobs[k];
             int writes = rw_mode_writes(js->rw), shared = js->filename[0] != '\0';
             int counted_shared = 0;
-            if (js->rw == RW_METADATA || strcmp(js->ioengine, "null") == 0)
+            if (js->rw == RW_METADATA || !engine_table_has_files(js->ioengine))
                 continue;
             for (uint32_t a = 0; a < nagents; a++) {
                 if (plan_agents_match(js->agents, a) != 1)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/stats.h"
 #include "common/units.h"
@@ -70,9 +71,11 @@ static void print_job_line(FILE *out, const struct job_spec *j)
                 fmt_size(b, sizeof b, j->size), fmt_size(c, sizeof c, job_file_size(j)),
                 plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
     }
+    const struct engine_desc *eng = engine_table_find(j->ioengine);
     fprintf(out, " ioengine=%s", j->ioengine);
     if (j->iodepth > 1)
-        fprintf(out, " iodepth=%" PRIu32, j->iodepth);
+        fprintf(out, " iodepth=%" PRIu32 "%s", j->iodepth,
+                eng && !(eng->flags & ENGINE_F_DEPTH) ? " (1 in flight: a synchronous engine)" : "");
     fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
             j->bsrange_min || j->nbssplit ? " (at bs)" : "");
     if (j->runtime_ns)
@@ -98,7 +101,7 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     if (j->offset_increment)
         fprintf(out, " offset_increment=%s", fmt_size(a, sizeof a, j->offset_increment));
     if (j->direct)
-        fprintf(out, " direct");
+        fprintf(out, " direct%s", eng && !(eng->flags & ENGINE_F_DIRECT) ? " (no effect: no page cache)" : "");
     if (j->agents[0])
         fprintf(out, " agents=%s", j->agents);
     fputc('\n', out);
@@ -108,7 +111,7 @@ static int print_threads(FILE *out, const struct job_spec *j, const struct plan_
                          const char *default_dir, char *err, size_t errlen)
 {
     char path[PLAN_PATH_MAX];
-    int nfs = strcmp(j->ioengine, "nfs") == 0;
+    int nfs = engine_table_takes_url(j->ioengine);
     uint32_t nfiles = plan_files_per_thread(j);
 
     if (nfs) {

@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/engine_table.h"
 #include "common/xmalloc.h"
 #include "common/plan_files.h"
 #include "coordinator/local.h"
@@ -82,7 +83,7 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
         for (uint32_t k = 0; k < plan->phases[i].njobs; k++) {
             const struct job_spec *js = &plan->phases[i].jobs[k];
             char d[PATH_MAX], abs[PATH_MAX * 2];
-            if (strcmp(js->ioengine, "nfs") == 0) {
+            if (engine_table_takes_url(js->ioengine)) {
                 /* --allow-nfs for the URL's fixed part, without options */
                 size_t ulen = strcspn(js->nfs_url, "?");
                 const char *var = strstr(js->nfs_url, "${");

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/xmalloc.h"
 #include "coordinator/spawn.h"
@@ -237,7 +238,7 @@ uint32_t spawn_plan_allow(const struct plan *plan, char **out, uint32_t max)
         for (uint32_t k = 0; k < plan->phases[i].njobs; k++) {
             const struct job_spec *js = &plan->phases[i].jobs[k];
             char d[PLAN_PATH_MAX], one[PLAN_PATH_MAX];
-            if (strcmp(js->ioengine, "nfs") == 0)
+            if (engine_table_takes_url(js->ioengine))
                 continue;
             if (js->directory[0]) {
                 fixed_dir(js->directory, 0, d, sizeof d);

@@ -121,6 +121,11 @@ const struct field msg_job_fields[] = {
     FBOOL(struct job_spec, "shared_dir", shared_dir),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
+    /* optional: absent (0) in plans that do not batch, so their bytes are
+     * as before */
+    FOPTU32(struct job_spec, "iodepth_batch_submit", iodepth_batch_submit),
+    FOPTU32(struct job_spec, "iodepth_batch_complete_min", iodepth_batch_complete_min),
+    FOPTU32(struct job_spec, "iodepth_batch_complete_max", iodepth_batch_complete_max),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

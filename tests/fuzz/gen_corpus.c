@@ -69,7 +69,9 @@ static void gen_frames(const char *dir)
         "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\n"
         "[mix]\nstonewall\nrw=randrw\nrwmixread=70\nbssplit=4k/60:64k/40\n"
         "random_distribution=zipf:1.2\nagents=0-1\n"
-        "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n";
+        "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n"
+        "[aio]\nstonewall\nrw=randread\nioengine=libaio\niodepth=16\niodepth_batch_submit=4\n"
+        "iodepth_batch_complete_min=2\niodepth_batch_complete_max=8\n";
 
     for (unsigned i = 0; i < sizeof hello.nonce; i++)
         hello.nonce[i] = welcome.nonce[i] = (unsigned char)(i * 7 + 1);

@@ -34,7 +34,7 @@ DEB=$ROOT/build/deb/nfstorm_${ver}_$(dpkg --print-architecture).deb
 [ -f "$DEB" ] || fail "no $DEB: $(ls build/deb)"
 
 deps=$(dpkg-deb -f "$DEB" Depends)
-for lib in libc6 libuv1 libmsgpackc2 libinih1 libjansson4 libssl3 liburing2; do
+for lib in libc6 libuv1 libmsgpackc2 libinih1 libjansson4 libssl3 liburing2 libaio1; do
   grep -q "\b$lib\b" <<<"$deps" || fail "Depends lacks $lib: $deps"
 done
 dpkg-deb -c "$DEB" | awk '{print $6}' >"$T/files"

@@ -232,8 +232,8 @@ static void test_plan_validate_rules(void **state)
     assert_int_equal(job_spec_validate(&j, err, sizeof(err)), 0);
     snprintf(j.ioengine, sizeof(j.ioengine), "psync");
     expect_invalid(&j, "job 'v': nfs_url= requires ioengine=nfs");
-    j = named_job("v", 0); snprintf(j.ioengine, sizeof(j.ioengine), "libaio");
-    expect_invalid(&j, "job 'v': unknown ioengine 'libaio'");
+    j = named_job("v", 0); snprintf(j.ioengine, sizeof(j.ioengine), "posixaio");
+    expect_invalid(&j, "job 'v': unknown ioengine 'posixaio'");
     j = named_job("v", 0); j.time_based = 1;
     expect_invalid(&j, "job 'v': time_based requires runtime=");
     /* runtime counts after the ramp (as in fio), so a long ramp is fine. */
@@ -263,7 +263,7 @@ static void test_plan_job_set_rejects_bad_values_without_writing(void **state)
     assert_int_equal(plan_job_set(&j, "rwmixwrite", "101"), -EINVAL);
     assert_int_equal(j.rwmixread, 50);
     assert_int_equal(plan_job_set(&j, "rw", "trim"), -EINVAL);
-    assert_int_equal(plan_job_set(&j, "ioengine", "libaio"), -EINVAL);
+    assert_int_equal(plan_job_set(&j, "ioengine", "rdma"), -EINVAL);
     assert_string_equal(j.ioengine, "psync");
     assert_int_equal(plan_job_set(&j, "name", ""), -EINVAL);
     assert_int_equal(plan_job_set(&j, "direct", "maybe"), -EINVAL);
@@ -598,8 +598,11 @@ static void test_plan_parse_bad_value_names_key_and_value(void **state)
     parse_err("[global]\n\nbs=4q\n[j]\nsize=1m\n", "t.fio:3: bad value for 'bs': '4q'");
     parse_err("[j]\nsize=1m\nblocksize=x\n", "t.fio:3: bad value for 'blocksize': 'x'");
     parse_err("[j]\nsize=1m\nrw=trim\n", "t.fio:3: bad value for 'rw': 'trim'");
-    parse_err("[j]\nsize=1m\nioengine=libaio\n", "t.fio:3: bad value for 'ioengine': 'libaio' "
-              "(nfstorm's engines are psync (sync, pvsync), io_uring, nfs, null)");
+    parse_err("[j]\nsize=1m\nioengine=rdma\n", "t.fio:3: bad value for 'ioengine': 'rdma' "
+              "(nfstorm's engines are psync (sync, pvsync, vsync, pvsync2), io_uring, libaio, nfs, "
+              "null; and fio's filecreate, filestat, filedelete)");
+    parse_err("[j]\nsize=1m\nioengine=posixaio\n", "t.fio:3: bad value for 'ioengine': 'posixaio' "
+              "(fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)");
     parse_err("[j]\nsize=1m\nrwmixread=150\n", "t.fio:3: bad value for 'rwmixread': '150'");
     parse_err("[j]\nsize=1m\nnumjobs=many\n", "t.fio:3: bad value for 'numjobs': 'many'");
     parse_err("[j]\nsize=1m\nruntime=5y\n", "t.fio:3: bad value for 'runtime': '5y'");

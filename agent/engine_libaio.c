@@ -1,0 +1,336 @@
+/* engine_libaio: the kernel mount through Linux native AIO (libaio),
+ * iodepth ops in flight, batched as fio's iodepth_batch_* say.
+ *
+ * The AIO context is created before any file is opened, so a kernel that
+ * refuses it (no AIO, fs.aio-max-nr used up) fails setup with a message
+ * naming psync and without creating files.  Files are opened like psync's
+ * (posix_open: beneath the --allow root, O_DIRECT alignment checked there).
+ * Linux AIO is asynchronous only with O_DIRECT; on buffered files the kernel
+ * runs the I/O inside io_submit, as with fio's libaio engine.
+ *
+ * Batching, in fio's meaning:
+ * - queue() prepares an iocb and, when iodepth_batch_submit is set,
+ *   submits the prepared ones once that many are waiting (1: each at once,
+ *   fio's default); reap() submits whatever is left before it waits, so
+ *   nothing queued is held back once the job loop reaps, which it always
+ *   does right after issuing.  Unset, every op of the loop's burst goes out
+ *   in that one io_submit (as the io_uring engine does): one system call
+ *   per burst instead of one per op;
+ * - reap() waits for at least iodepth_batch_complete_min completions (or the
+ *   loop's own min, whichever is more; never more than are in flight) and
+ *   takes at most iodepth_batch_complete_max per io_getevents; unset, it
+ *   takes as many as are ready (fio takes complete_min: with the default 1,
+ *   one syscall per completion, which costs CPU and measures nothing).
+ * Every wait has the job loop's timeout (io_getevents' own), so stop and
+ * runtime end it within one reap interval, as the io_uring engine's.
+ *
+ * Each request gets a tracking slot (iodepth of them, allocated in setup)
+ * holding its iocb and how much has moved: a short read or write continues
+ * with the remainder from the same slot, so one request is one op of its
+ * full length; a read that gets 0 bytes is past the end: -ENODATA, as
+ * psync.  fsync/fdatasync run synchronously in queue() (the job loop drains
+ * before it syncs; IOCB_CMD_FSYNC is refused by many file systems).
+ * Nothing is allocated after setup. */
+#include <errno.h>
+#include <libaio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "agent/engine.h"
+#include "agent/posix_md.h"
+#include "agent/posix_open.h"
+#include "common/clock.h"
+#include "common/xmalloc.h"
+
+#define AIO_MAX_XFER (1u << 30)   /* one iocb moves at most this; the kernel caps near 2 GiB */
+
+struct aio_slot {
+    struct iocb cb;
+    struct io_req *r;
+    uint64_t done;                /* bytes moved so far */
+};
+
+struct aio_state {
+    io_context_t ctx;
+    int ctx_ok;
+    int *fd;                      /* [nfiles] */
+    struct aio_slot *slots;       /* [depth] */
+    struct aio_slot **free_slots;
+    unsigned depth, nfree;
+    struct iocb **pending;        /* [depth] prepared, not yet submitted */
+    unsigned npending;
+    struct aio_slot **done;       /* [depth] ring of completed, not yet handed back */
+    unsigned done_head, ndone;
+    unsigned inkernel;            /* submitted, not yet completed */
+    struct io_event *events;      /* [depth] */
+    unsigned batch_submit, complete_min, complete_max;
+};
+
+/* fio's knobs clamped to 1..depth (see plan.h for what 0 means). */
+static unsigned clamp_batch(uint32_t v, unsigned dflt, unsigned depth)
+{
+    unsigned n = v ? (unsigned)(v < depth ? v : depth) : dflt;
+    return n ? n : 1;
+}
+
+static int aio_setup(struct engine_job *ej)
+{
+    struct aio_state *s = xcalloc(1, sizeof *s);
+    const struct job_spec *sp = ej->spec;
+    int rc;
+
+    ej->priv = s;
+    s->depth = sp->iodepth ? sp->iodepth : 1;
+    s->batch_submit = sp->iodepth_batch_submit ? clamp_batch(sp->iodepth_batch_submit, 1, s->depth)
+                                               : s->depth + 1;   /* unset: at reap only */
+    s->complete_min = clamp_batch(sp->iodepth_batch_complete_min, 1, s->depth);
+    s->complete_max = clamp_batch(sp->iodepth_batch_complete_max, s->depth, s->depth);
+    if (s->complete_max < s->complete_min)
+        s->complete_max = s->complete_min;       /* fio: max follows min */
+    s->fd = xcalloc(ej->nfiles, sizeof(int));
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        s->fd[i] = -1;
+    s->slots = xcalloc(s->depth, sizeof *s->slots);
+    s->free_slots = xcalloc(s->depth, sizeof *s->free_slots);
+    s->pending = xcalloc(s->depth, sizeof *s->pending);
+    s->done = xcalloc(s->depth, sizeof *s->done);
+    s->events = xcalloc(s->depth, sizeof *s->events);
+    for (unsigned i = 0; i < s->depth; i++)
+        s->free_slots[s->nfree++] = &s->slots[i];
+
+    rc = io_setup((int)s->depth, &s->ctx);
+    if (rc < 0) {
+        /* -EAGAIN: fs.aio-max-nr would be exceeded; -ENOSYS: no AIO;
+         * -EPERM: seccomp */
+        snprintf(ej->err, sizeof ej->err, "libaio refused by the kernel: io_setup(%u): %s%s "
+                 "(try ioengine=psync)", s->depth, strerror(-rc),
+                 rc == -EAGAIN ? " (see /proc/sys/fs/aio-max-nr)" : "");
+        return rc;
+    }
+    s->ctx_ok = 1;
+    return posix_open_files(ej, s->fd);
+}
+
+static void aio_complete(struct aio_state *s, struct aio_slot *sl, int result)
+{
+    sl->r->result = result;
+    s->done[(s->done_head + s->ndone++) % s->depth] = sl;
+}
+
+/* Fill slot's iocb for the rest of its request and add it to pending. */
+static void aio_prep(struct aio_state *s, struct aio_slot *sl)
+{
+    struct io_req *r = sl->r;
+    uint64_t left = r->len - sl->done;
+    size_t n = left > AIO_MAX_XFER ? AIO_MAX_XFER : (size_t)left;
+    int fd = s->fd[r->file];
+
+    if (r->kind == IO_READ)
+        io_prep_pread(&sl->cb, fd, r->buf + sl->done, n, (long long)(r->offset + sl->done));
+    else
+        io_prep_pwrite(&sl->cb, fd, r->buf + sl->done, n, (long long)(r->offset + sl->done));
+    sl->cb.data = sl;
+    s->pending[s->npending++] = &sl->cb;
+}
+
+/* Submit what is pending.  A request the kernel refuses (io_submit fails on
+ * the first iocb: a bad offset, misaligned O_DIRECT) completes with that
+ * error, the ones after it go on.  -EAGAIN (the context is full for now)
+ * leaves them pending for the next call.  0, or -errno of a fatal error. */
+static int aio_submit(struct aio_state *s)
+{
+    while (s->npending > 0) {
+        int rc = io_submit(s->ctx, (long)s->npending, s->pending);
+        if (rc == -EINTR)
+            continue;
+        if (rc == -EAGAIN)
+            return 0;
+        if (rc < 0) {
+            aio_complete(s, s->pending[0]->data, rc);
+            rc = 1;                   /* consumed, as a failed request */
+        } else {
+            s->inkernel += (unsigned)rc;
+        }
+        s->npending -= (unsigned)rc;
+        memmove(s->pending, s->pending + rc, s->npending * sizeof *s->pending);
+    }
+    return 0;
+}
+
+static int aio_queue(struct engine_job *ej, struct io_req *r)
+{
+    struct aio_state *s = ej->priv;
+    struct aio_slot *sl;
+
+    if (s->nfree == 0)
+        return -EAGAIN;
+    sl = s->free_slots[--s->nfree];
+    sl->r = r;
+    sl->done = 0;
+    if (r->kind == IO_SYNC || r->kind == IO_DATASYNC) {
+        int fd = s->fd[r->file];
+        int rc = r->kind == IO_SYNC ? fsync(fd) : fdatasync(fd);
+        aio_complete(s, sl, rc < 0 ? -errno : 0);
+        return 0;
+    }
+    if (r->len == 0) {
+        aio_complete(s, sl, 0);       /* nothing to move; the kernel would say 0 = EOF */
+        return 0;
+    }
+    aio_prep(s, sl);
+    return s->npending >= s->batch_submit ? aio_submit(s) : 0;
+}
+
+/* Account n events: finish requests, or prepare the remainder of short ones. */
+static void aio_collect(struct aio_state *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct aio_slot *sl = s->events[i].data;
+        long res = (long)s->events[i].res;
+        s->inkernel--;
+        if (res == -EINTR) {
+            aio_prep(s, sl);          /* the same part again, as psync retries EINTR */
+            continue;
+        }
+        if (res < 0) {
+            aio_complete(s, sl, (int)res);
+            continue;
+        }
+        if (res == 0) {               /* read past the end: the file is shorter than planned */
+            aio_complete(s, sl, -ENODATA);
+            continue;
+        }
+        sl->done += (uint64_t)res;
+        if (sl->done >= sl->r->len)
+            aio_complete(s, sl, 0);
+        else
+            aio_prep(s, sl);
+    }
+}
+
+static int aio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
+                    struct io_req **done, unsigned max)
+{
+    struct aio_state *s = ej->priv;
+    uint64_t deadline = clock_now_ns() + timeout_ns;
+    const char *what = "submit";
+    unsigned n = 0;
+    int rc, got;
+
+    if ((rc = aio_submit(s)) < 0)
+        goto fatal;
+    if (min > 0 && min < s->complete_min)
+        min = s->complete_min;
+    if (min > s->ndone + s->inkernel + s->npending)
+        min = s->ndone + s->inkernel + s->npending;
+    /* min 0: take what is ready without waiting */
+    for (int once = min == 0; s->inkernel > 0 && (once || s->ndone < min); once = 0) {
+        uint64_t now = clock_now_ns(), left = deadline > now && !once ? deadline - now : 0;
+        struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
+                               .tv_nsec = (long)(left % 1000000000u) };
+        unsigned want = min > s->ndone ? min - s->ndone : 0;
+        if (want > s->inkernel)
+            want = s->inkernel;
+        if (want > s->complete_max)
+            want = s->complete_max;       /* io_getevents refuses min_nr > nr; loop for the rest */
+        got = io_getevents(s->ctx, (long)want, (long)s->complete_max, s->events, &ts);
+        if (got == -EINTR) {
+            if (left == 0)
+                break;
+            continue;
+        }
+        if (got < 0) {
+            rc = got;
+            what = "wait";
+            goto fatal;
+        }
+        aio_collect(s, got);
+        /* short transfers continue, and what -EAGAIN held back goes out */
+        if ((rc = aio_submit(s)) < 0)
+            goto fatal;
+        if (left == 0 || (unsigned)got < want)
+            break;                    /* the timeout passed */
+    }
+    while (n < max && s->ndone > 0) {
+        struct aio_slot *sl = s->done[s->done_head];
+        s->done_head = (s->done_head + 1) % s->depth;
+        s->ndone--;
+        done[n++] = sl->r;
+        sl->r = NULL;
+        s->free_slots[s->nfree++] = sl;
+    }
+    return (int)n;
+fatal:
+    snprintf(ej->err, sizeof ej->err, "%s: libaio %s failed: %s", ej->files[0].path, what,
+             strerror(-rc));
+    return rc;
+}
+
+static int aio_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
+{
+    struct aio_state *s = ej->priv;
+    struct stat st;
+    if (fstat(s->fd[file], &st) < 0)
+        return -errno;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+static void aio_invalidate(struct engine_job *ej)
+{
+    struct aio_state *s = ej->priv;
+    posix_md_invalidate(s->fd, ej->nfiles);
+}
+
+/* io_destroy waits for (or cancels) what is still in flight (the job loop
+ * leaves requests out only past its drain limit) before the files close. */
+static void aio_teardown(struct engine_job *ej)
+{
+    struct aio_state *s = ej->priv;
+    posix_md_release(ej);
+    if (!s)
+        return;
+    if (s->ctx_ok)
+        io_destroy(s->ctx);
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        if (s->fd[i] >= 0)
+            close(s->fd[i]);
+    free(s->fd);
+    free(s->slots);
+    free(s->free_slots);
+    free(s->pending);
+    free(s->done);
+    free(s->events);
+    free(s);
+    ej->priv = NULL;
+}
+
+static int aio_extend(struct engine_job *ej, uint32_t file, uint64_t size)
+{
+    struct aio_state *s = ej->priv;
+    return posix_extend(ej, s->fd[file], size);
+}
+
+static int aio_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+{
+    struct aio_state *s = ej->priv;
+    if (ej->nfiles == 0 || s->fd[0] < 0)
+        return -ENOENT;
+    return posix_space(ej, s->fd[0], avail, where, wherelen);
+}
+
+const struct engine_ops engine_libaio = {
+    .name = "libaio",
+    .setup = aio_setup,
+    .queue = aio_queue,
+    .reap = aio_reap,
+    .file_size = aio_file_size,
+    .teardown = aio_teardown,
+    .md = posix_md_run,
+    .invalidate = aio_invalidate,
+    .extend = aio_extend,
+    .space = aio_space,
+};
