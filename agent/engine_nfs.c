@@ -54,6 +54,7 @@
  * changed pread/pwrite_async to take caller buffers (LIBNFS_API_V2); that is
  * refused at compile time rather than guessed at. */
 #include "agent/engine.h"
+#include "agent/nfs_rpcstat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -786,6 +787,8 @@ static int nfse_setup(struct engine_job *ej)
         nfse_teardown(ej);
         return -ENOMEM;
     }
+    /* every RPC of this context is timed, from the mount on */
+    nfs_rpcstat_attach(ej->rpcstat, nfs_get_rpc_context(j->nfs));
     /* Our defaults first, so arguments in the URL (parsed next) win. */
     nfs_set_timeout(j->nfs, NFSE_TIMEOUT_MS);
     nfs_set_autoreconnect(j->nfs, NFSE_RECONNECTS);
@@ -1373,6 +1376,7 @@ static void nfse_teardown(struct engine_job *ej)
                 (void)nfs_close_async(j->nfs, j->fh[i], nfse_noop_cb, NULL);
             }
         }
+        nfs_rpcstat_attach(NULL, nfs_get_rpc_context(j->nfs));
         if (!j->stranded)
             nfs_destroy_context(j->nfs);   /* fails pending RPCs via callbacks */
         j->nfs = NULL;
