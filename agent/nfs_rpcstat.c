@@ -30,6 +30,9 @@
 #define V4_COMPOUND  1u
 #define VERF_MAX     400u     /* RFC 5531: opaque_auth body <= 400 bytes */
 #define TAG_MAX      1024u    /* a sane cap for a COMPOUND4res tag */
+#define FH4_MAX      128u     /* NFS4_FHSIZE */
+#define BITMAP4_MAX  8u       /* attribute bitmap words (v4.2 uses 3) */
+#define ATTRLIST4_MAX 65536u  /* a sane cap for a GETATTR's attributes */
 
 struct slot {
     uint32_t xid;
@@ -102,15 +105,50 @@ static unsigned call_proc(uint32_t program, uint32_t version, uint32_t procedure
     return NFSP_OTHER;
 }
 
-/* Ops a COMPOUND starts with to set the scene: the significant op follows. */
-static int v4_prefix_op(uint32_t op)
+/* How much an op says about its COMPOUND.  A compound sets the scene
+ * (PUTFH, PUTROOTFH, SAVEFH, SEQUENCE, GETFH: 1), may look a name up or
+ * check attributes or access (LOOKUP, GETATTR, ACCESS: 2), and usually does one thing (READ,
+ * WRITE, OPEN, CLOSE, COMMIT, ...: 3).  The compound is named after its
+ * first op of the highest rank, or the op that failed. */
+static int v4_rank(uint32_t op)
 {
-    return op == 22 || op == 23 || op == 24 || op == 31 || op == 32 || op == 53;
+    switch (op) {
+    case 10: case 22: case 23: case 24: case 31: case 32: case 53:
+        return 1;
+    case 3: case 9: case 15: case 16:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+/* Skip the result body (after its status) of an op of rank < 3 that
+ * succeeded.  -1 when it is not there or not an op we can skip. */
+static int v4_skip_result(struct rd *r, uint32_t op)
+{
+    uint32_t n;
+    switch (op) {
+    case 15: case 16: case 22: case 23: case 24: case 31: case 32:
+        return 0;                                  /* status only */
+    case 3:
+        return rd_skip(r, 8);                      /* ACCESS4resok: supported, access */
+    case 10:
+        return rd_opaque(r, FH4_MAX);              /* GETFH4resok: nfs_fh4 */
+    case 9:                                        /* GETATTR4resok: fattr4 */
+        if (rd_u32(r, &n) || n > BITMAP4_MAX || rd_skip(r, (size_t)n * 4))
+            return -1;
+        return rd_opaque(r, ATTRLIST4_MAX);
+    case 53:
+        return rd_skip(r, 16 + 5 * 4);             /* SEQUENCE4resok: sessionid + 5 words */
+    default:
+        return -1;
+    }
 }
 
 static void parse_compound(struct rd *r, struct nfs_rpc_reply *out)
 {
     uint32_t status, count, op, opstatus;
+    int best = 0;
     if (rd_u32(r, &status) || rd_opaque(r, TAG_MAX) || rd_u32(r, &count))
         return;
     if (status != 0)
@@ -118,11 +156,13 @@ static void parse_compound(struct rd *r, struct nfs_rpc_reply *out)
     for (uint32_t i = 0; i < count; i++) {
         if (rd_u32(r, &op) || rd_u32(r, &opstatus))
             return;
-        out->proc = nfs_proc_v4op(op);
-        if (!v4_prefix_op(op) || opstatus != 0)
-            return;                           /* the significant op, or the failing one */
-        if (op == 53 && rd_skip(r, 16 + 5 * 4))  /* SEQUENCE4resok: sessionid + 5 words */
-            return;
+        int rank = v4_rank(op);
+        if (rank > best || opstatus != 0) {
+            out->proc = nfs_proc_v4op(op);
+            best = rank;
+        }
+        if (opstatus != 0 || rank == 3 || v4_skip_result(r, op) < 0)
+            return;                   /* the op that failed, or did the work */
     }
 }
 
