@@ -56,6 +56,33 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
     return o;
 }
 
+json_t *nfs_json_summary(const struct nfs_rpc_set *s)
+{
+    json_t *o = json_object(), *rpc = json_object();
+
+    json_object_set_new(o, "retransmits", jint(s->retransmits));
+    json_object_set_new(o, "timeouts", jint(s->timeouts));
+    json_object_set_new(o, "reconnects", jint(s->reconnects));
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const struct nfs_rpc_proc *p = s->proc[i];
+        if (!p || p->calls == 0)
+            continue;
+        json_t *j = json_object(), *rtt = json_object();
+        json_object_set_new(j, "calls", jint(p->calls));
+        json_object_set_new(j, "bytes_out", jint(p->bytes_out));
+        json_object_set_new(j, "bytes_in", jint(p->bytes_in));
+        json_object_set_new(j, "errors", jint(p->errors));
+        json_object_set_new(rtt, "mean", json_real(hist_mean(&p->rtt)));
+        json_object_set_new(rtt, "p50", jint(hist_percentile(&p->rtt, 50.0)));
+        json_object_set_new(rtt, "p99", jint(hist_percentile(&p->rtt, 99.0)));
+        json_object_set_new(rtt, "max", jint(p->rtt.count ? p->rtt.max_ns : 0));
+        json_object_set_new(j, "rtt_ns", rtt);
+        json_object_set_new(rpc, nfs_proc_name(i), j);
+    }
+    json_object_set_new(o, "rpc", rpc);
+    return o;
+}
+
 static int get_count(json_t *o, const char *key, uint64_t *v, char *why, size_t whylen)
 {
     json_t *x = json_object_get(o, key);

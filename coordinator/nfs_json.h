@@ -15,6 +15,9 @@
 
 /* A new object for s. */
 json_t *nfs_json_encode(const struct nfs_rpc_set *s);
+/* The time series' short form: the counters, and per procedure calls,
+ * bytes, errors and rtt_ns {mean, p50, p99, max} (no histogram). */
+json_t *nfs_json_summary(const struct nfs_rpc_set *s);
 /* Fill s (initialised by the caller; on failure left for the caller to
  * free) from o.  Unknown procedures are ignored; bad values refused with a
  * one-line reason in why.  0 or -EINVAL. */

@@ -57,10 +57,11 @@ static void iv_add(struct nfs_iv *iv, const struct nfs_rpc_set *s, struct hist *
     }
 }
 
-int result_nfs_add_interval(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
-                            const struct nfs_rpc_set *s)
+static int add_interval(struct run_result *r, uint32_t phase, int agent, uint32_t k,
+                        const struct nfs_rpc_set *s)
 {
-    if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
+    if (phase >= r->nphases || (agent >= 0 && (uint32_t)agent >= r->nagents) ||
+        k >= RESULT_MAX_INTERVALS)
         return -EINVAL;
     if (nfs_rpc_set_empty(s))
         return 0;
@@ -74,9 +75,21 @@ int result_nfs_add_interval(struct run_result *r, uint32_t phase, uint32_t agent
     struct hist *scratch = xmalloc(sizeof(*scratch));
     iv_add(&n->iv[k], s, scratch);
     free(scratch);
-    if (!n->agent_final[agent])
+    if (agent >= 0 && !n->agent_final[agent])
         nfs_rpc_set_merge(&n->agent[agent], s);
     return 0;
+}
+
+int result_nfs_add_interval(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
+                            const struct nfs_rpc_set *s)
+{
+    return agent > INT32_MAX ? -EINVAL : add_interval(r, phase, (int)agent, k, s);
+}
+
+int result_nfs_add_fleet_interval(struct run_result *r, uint32_t phase, uint32_t k,
+                                  const struct nfs_rpc_set *s)
+{
+    return add_interval(r, phase, -1, k, s);
 }
 
 int result_nfs_set_agent(struct run_result *r, uint32_t phase, uint32_t agent,

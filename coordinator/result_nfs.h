@@ -40,6 +40,9 @@ const struct result_nfs *result_nfs_of(const struct run_result *r, uint32_t phas
  * phase-done arrives, to the agent's phase set.  -EINVAL if out of range. */
 int result_nfs_add_interval(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
                             const struct nfs_rpc_set *s);
+/* The fleet's interval k alone (a saved result's interval, already merged). */
+int result_nfs_add_fleet_interval(struct run_result *r, uint32_t phase, uint32_t k,
+                                  const struct nfs_rpc_set *s);
 /* Agent's phase totals (phase-done): replace what its intervals summed to.
  * An empty s keeps the intervals' sum. */
 int result_nfs_set_agent(struct run_result *r, uint32_t phase, uint32_t agent,
