@@ -46,6 +46,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -58,6 +59,7 @@
 
 #include "agent/nfs_conn.h"
 #include "common/clock.h"
+#include "common/log.h"
 
 #if defined(LIBNFS_API_V2)
 #error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
@@ -118,6 +120,7 @@ struct nfse_job {
     struct engine_job *ej;
     struct nfs_conn conn[NFS_CONN_MAX];   /* md() and sync calls use conn[0] */
     unsigned nconn;            /* opened (each closed by teardown) */
+    unsigned next_conn;        /* where nfse_pick's round-robin starts */
     struct nfsfh **fh;         /* fh[c * nfiles + file]: handles are per context */
     uint32_t nfh;              /* files open on every connection */
     int v4;
@@ -459,7 +462,13 @@ static int nfse_setup(struct engine_job *ej)
         nfse_teardown(ej);
         return -ENOTSUP;
     }
-    unsigned nconn = 1;
+    unsigned nconn = ej->spec && ej->spec->nconnect ? ej->spec->nconnect : 1;
+    if (nconn > NFS_CONN_MAX) {     /* plan_validate refused it already */
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: nconnect=%u is more than %u", ej->nfs_url,
+                 nconn, (unsigned)NFS_CONN_MAX);
+        nfse_teardown(ej);
+        return -EINVAL;
+    }
     j->fh = calloc((size_t)nconn * (ej->nfiles ? ej->nfiles : 1), sizeof(*j->fh));
     if (!j->fh) {
         nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
@@ -500,10 +509,32 @@ static int nfse_setup(struct engine_job *ej)
     return 0;
 }
 
-/* The connection a new request goes to. */
+/* The connection a new request goes to: the one with the fewest RPCs in
+ * flight, ties broken round-robin.  Least in-flight rather than plain
+ * round-robin because a connection whose socket is backing off after a
+ * reconnect, or whose replies are slow, should not get an equal share of
+ * new requests; with equal load (the usual case, and always at iodepth 1)
+ * it is round-robin, so every connection carries ops. */
 static struct nfs_conn *nfse_pick(struct nfse_job *j)
 {
-    return &j->conn[0];
+    if (j->nconn == 1)
+        return &j->conn[0];
+    struct nfs_conn *best = NULL;
+    uint64_t best_load = UINT64_MAX;
+    unsigned start = j->next_conn;
+    for (unsigned k = 0; k < j->nconn; k++) {
+        struct nfs_conn *c = &j->conn[(start + k) % j->nconn];
+        /* a reconnecting socket only if every one is */
+        uint64_t load = c->rpcs_inflight + (c->backoff_until_ns ? 1ull << 32 : 0);
+        if (!c->dead && load < best_load) {
+            best = c;
+            best_load = load;
+        }
+    }
+    if (!best)
+        best = &j->conn[0];
+    j->next_conn = (best->index + 1) % j->nconn;
+    return best;
 }
 
 static int nfse_queue(struct engine_job *ej, struct io_req *r)
@@ -959,6 +990,10 @@ static void nfse_teardown(struct engine_job *ej)
     j->tearing_down = 1;
     for (unsigned ci = 0; ci < j->nconn; ci++) {
         struct nfs_conn *c = &j->conn[ci];
+        if (c->nfs && c->started)
+            log_debug("nfs: agent %u job %u: connection %u of %u: %" PRIu64 " ops, %" PRIu64
+                      " RPCs", ej->agent_index, ej->job_index, ci + 1, j->nconn, c->ops,
+                      c->rpcs_sent);
         struct nfsfh **fh = j->fh ? &j->fh[(size_t)ci * ej->nfiles] : NULL;
         if (!c->nfs)
             continue;

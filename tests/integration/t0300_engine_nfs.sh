@@ -25,7 +25,7 @@ fi
 # shellcheck disable=SC2086,SC2046
 if ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -g -pthread -Wall -Wextra -Werror -Wshadow \
      -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla -Wimplicit-fallthrough \
-     -I. -o "$WORK/test_engine_nfs" tests/unit/test_engine_nfs.c agent/engine_nfs.c agent/nfs_conn.c common/stats.c common/hist.c common/xmalloc.c \
+     -I. -o "$WORK/test_engine_nfs" tests/unit/test_engine_nfs.c agent/engine_nfs.c agent/nfs_conn.c common/log.c common/stats.c common/hist.c common/xmalloc.c \
      $(pkg-config --cflags --libs libuv) $NFS_FLAGS -lcmocka; then
   echo "t0300: FAIL: cannot build the test" >&2
   exit 1

@@ -73,13 +73,13 @@ static const struct pinned {
              "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
-             "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
+             "files_per_dir shared_dir op_deadline_ns server_timeout_ns nconnect" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
-static const char *const optional_keys[] = { "welcome.labels", "error.version" };
+static const char *const optional_keys[] = { "welcome.labels", "error.version", "job.nconnect" };
 
 static const char *pinned_keys(const char *what)
 {
@@ -96,8 +96,10 @@ static const char *pinned_keys(const char *what)
  * wire: it needs a protocol decision (docs/protocol.md, "The contract"),
  * not a new hash.  ("error" is hashed without its optional version, which
  * only a version refusal sends: any other error is the same bytes as
- * before that key existed.) */
+ * before that key existed.  Likewise "plan" without its jobs' optional
+ * nconnect, which only a job with nconnect= sends.) */
 static uint32_t sample_error_version = PROTO_VERSION;
+static uint32_t sample_nconnect = 4;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -211,6 +213,7 @@ static void sample_job(struct job_spec *j, int k)
     j->shared_dir = 1;
     j->op_deadline_ns = 60000000000ull;
     j->server_timeout_ns = 30000000000ull;
+    j->nconnect = sample_nconnect;
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -488,6 +491,7 @@ static void test_contract_golden_bytes(void **state)
     (void)state;
 
     sample_error_version = 0;
+    sample_nconnect = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -1066,6 +1070,7 @@ static int reset_samples(void **state)
 {
     (void)state;
     sample_error_version = PROTO_VERSION;
+    sample_nconnect = 4;
     return 0;
 }
 
