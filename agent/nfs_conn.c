@@ -16,9 +16,12 @@
  * re-send those RPCs and hide the outage inside their latency), and events
  * are not serviced for a growing backoff: libnfs retries at once, which
  * against a restarting server would burn its retry budget in
- * microseconds.  A service call during which a reply arrived cannot have
- * ended on a new socket that was never connected, so it skips the fstat;
- * the tick always checks, so a change is seen within 100 ms at worst.
+ * microseconds.  The check costs an fstat, so it is skipped where libnfs
+ * itself tells: it asks for POLLIN only while connected (POLLOUT alone
+ * while a connect is in progress), and a reconnect inside nfs_service()
+ * leaves it unconnected.  A service call that found the socket connected
+ * and left it connected, with no error event, cannot have replaced it;
+ * every other one (and every tick) looks.
  *
  * Outages: when no RPC has succeeded for server_timeout since the
  * connection was lost, the connection is dead, with a message naming the
@@ -276,11 +279,8 @@ void nfs_conn_rpc_done(struct nfs_conn *c, int status)
 {
     c->rpcs_inflight--;
     c->last_rpc_failed = status < 0;
-    if (status >= 0) {
+    if (status >= 0)
         nfs_conn_server_ok(c);
-        c->up = 1;
-        c->replies++;
-    }
 }
 
 /* The socket libnfs uses now differs from the one we knew: a reconnect. */
@@ -288,7 +288,6 @@ static void nfsc_socket_changed(struct nfs_conn *c, int fd, ino_t ino)
 {
     int reconnect = c->sock_ino != 0;
     c->sock_ino = ino;
-    c->up = 0;
     /* Small RPCs must not wait for Nagle; a new socket needs it again. */
     int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -333,7 +332,7 @@ static void nfsc_service(struct nfs_conn *c, int revents)
 {
     if (c->dead)
         return;
-    c->replies = 0;
+    int before = nfs_which_events(c->nfs);
     if (nfs_service(c->nfs, revents) < 0) {
         /* libnfs gave up (reconnect budget spent); its RPCs were failed
          * through their callbacks, new ones cannot be started. */
@@ -343,21 +342,21 @@ static void nfsc_service(struct nfs_conn *c, int revents)
         nfsc_kill(c, -ENOTCONN);
         return;
     }
-    /* See the note at the top: after plain reads and writes that left
-     * nothing to send (a reconnecting socket wants POLLOUT), with a reply
-     * if we read, the socket is the connected one; else look. */
+    /* See the note at the top: connected before and after, no error. */
     int plain = revents != 0 && (revents & ~(POLLIN | POLLOUT)) == 0 &&
-                (c->replies > 0 || !(revents & POLLIN)) &&
-                !(nfs_which_events(c->nfs) & POLLOUT);
+                (before & POLLIN) && (nfs_which_events(c->nfs) & POLLIN);
     if (!plain)
         nfs_conn_check(c);
 }
 
 void nfs_conn_kick(struct nfs_conn *c)
 {
-    if (c->dead || !c->up || c->backoff_until_ns)
+    if (c->dead || c->backoff_until_ns)
         return;
-    if (nfs_which_events(c->nfs) & POLLOUT)
+    /* Connected (it asks for POLLIN) with something to send: write now.
+     * Never while connecting: libnfs takes POLLOUT as "connect done". */
+    int ev = nfs_which_events(c->nfs);
+    if ((ev & POLLIN) && (ev & POLLOUT))
         nfsc_service(c, POLLOUT);
 }
 

@@ -69,13 +69,11 @@ struct nfs_conn {
 
     int started;               /* nfs_conn_start() ran: the loop drives it */
     ino_t sock_ino;            /* identity of the socket; 0 = none seen yet */
-    int up;                    /* a reply arrived on this socket */
     unsigned reconnects;       /* since the last successful RPC */
     uint64_t backoff_until_ns; /* do not service socket events before this */
     uint64_t next_tick_ns;     /* next nfs_service(nfs, 0) */
     uint64_t down_since_ns;    /* when the connection was lost and nothing
                                   succeeded since; 0 = healthy */
-    unsigned replies;          /* replies during the current service call */
 
     unsigned rpcs_inflight;    /* async RPCs of the engine libnfs holds */
     int dead;                  /* unusable: no new RPCs, no sync calls */

@@ -72,7 +72,7 @@ case_run 4 2 8
 expect_fail "nconnect=17" "--nconnect: bad value '17' \(want 1 to 16 TCP connections per job\)" \
   "$NFSTORM" run --local 1 --quiet --name=x --ioengine=nfs "--nfs_url=$NFS_URL3" --nconnect=17 --rw=write --size=64k
 printf '[x]\nioengine=nfs\nnfs_url=%s\nrw=write\nsize=64k\nnconnect=0\n' "$NFS_URL3" >"$T/bad.fio"
-set +e; "$NFSTORM" run --local 1 --quiet "$T/bad.fio" >"$T/bad.out" 2>&1; rc=$?; set -e
+rc=0; "$NFSTORM" run --local 1 --quiet "$T/bad.fio" >"$T/bad.out" 2>&1 || rc=$?
 [ $rc -eq 2 ] || fail "nconnect=0 in a job file: exit $rc, want 2"
 grep -q "bad.fio:6: bad value for 'nconnect': '0'" "$T/bad.out" || fail "nconnect=0: $(cat "$T/bad.out")"
 echo "t1420: PASS"
