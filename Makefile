@@ -38,7 +38,7 @@ endif
 # The engine's object must be rebuilt when deps/libnfs appears after it was
 # compiled against the system headers (its .d names only those, and it
 # checks the libnfs version at compile time).
-build/rel/agent/engine_nfs.o build/san/agent/engine_nfs.o: $(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc)
+build/rel/agent/engine_nfs.o build/san/agent/engine_nfs.o build/rel/agent/nfs_conn.o build/san/agent/nfs_conn.o: $(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc)
 
 ifeq ($(SANITIZE),1)
 BUILD   := build/san

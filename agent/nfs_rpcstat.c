@@ -1,8 +1,8 @@
 /* nfs_rpcstat: libnfs observer -> struct nfs_rpc_set.
  *
- * In-flight calls live in an open-addressing table keyed by xid (linear
- * probing, backward-shift deletion, so no tombstones build up over a long
- * run); it doubles when half full, so an iodepth of thousands costs one
+ * In-flight calls live in an open-addressing table keyed by context and
+ * xid (linear probing, backward-shift deletion, so no tombstones build up
+ * over a long run); it doubles when half full, so an iodepth of thousands costs one
  * probe or two per event.  The reply parser reads only the words it needs,
  * each after checking it is there. */
 #include "agent/nfs_rpcstat.h"
@@ -35,6 +35,8 @@
 #define ATTRLIST4_MAX 65536u  /* a sane cap for a GETATTR's attributes */
 
 struct slot {
+    const void *ctx;                   /* the rpc_context: nconnect gives a job
+                                          several, each with its own xids */
     uint32_t xid;
     uint32_t used;
     uint32_t program, version, procedure;
@@ -211,33 +213,35 @@ int nfs_rpcstat_parse_reply(const void *msg, size_t len, uint32_t program, uint3
 
 /* ---- the xid table ---- */
 
-static uint32_t slot_hash(uint32_t xid, uint32_t mask)
+static uint32_t slot_hash(const void *ctx, uint32_t xid, uint32_t mask)
 {
-    return (xid * 2654435761u) & mask;
+    uint64_t k = (uint64_t)(uintptr_t)ctx ^ ((uint64_t)xid << 7);
+    return (uint32_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
-static struct slot *tab_find(struct nfs_rpcstat *st, uint32_t xid)
+static struct slot *tab_find(struct nfs_rpcstat *st, const void *ctx, uint32_t xid)
 {
     uint32_t mask = st->cap - 1;
-    for (uint32_t i = slot_hash(xid, mask);; i = (i + 1) & mask) {
+    for (uint32_t i = slot_hash(ctx, xid, mask);; i = (i + 1) & mask) {
         if (!st->tab[i].used)
             return NULL;
-        if (st->tab[i].xid == xid)
+        if (st->tab[i].xid == xid && st->tab[i].ctx == ctx)
             return &st->tab[i];
     }
 }
 
 static void tab_grow(struct nfs_rpcstat *st);
 
-static struct slot *tab_insert(struct nfs_rpcstat *st, uint32_t xid)
+static struct slot *tab_insert(struct nfs_rpcstat *st, const void *ctx, uint32_t xid)
 {
     if ((st->n + 1) * 2 > st->cap)
         tab_grow(st);
-    uint32_t mask = st->cap - 1, i = slot_hash(xid, mask);
+    uint32_t mask = st->cap - 1, i = slot_hash(ctx, xid, mask);
     while (st->tab[i].used)
         i = (i + 1) & mask;
     memset(&st->tab[i], 0, sizeof(st->tab[i]));
     st->tab[i].used = 1;
+    st->tab[i].ctx = ctx;
     st->tab[i].xid = xid;
     st->n++;
     return &st->tab[i];
@@ -252,7 +256,7 @@ static void tab_grow(struct nfs_rpcstat *st)
     st->n = 0;
     for (uint32_t i = 0; i < oldcap; i++) {
         if (old[i].used) {
-            struct slot *s = tab_insert(st, old[i].xid);
+            struct slot *s = tab_insert(st, old[i].ctx, old[i].xid);
             *s = old[i];
         }
     }
@@ -269,7 +273,7 @@ static void tab_remove(struct nfs_rpcstat *st, struct slot *s)
         j = (j + 1) & mask;
         if (!st->tab[j].used)
             return;
-        uint32_t home = slot_hash(st->tab[j].xid, mask);
+        uint32_t home = slot_hash(st->tab[j].ctx, st->tab[j].xid, mask);
         /* move j to i when its home is not in (i, j] cyclically */
         int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
         if (stays)
@@ -284,7 +288,6 @@ static void tab_remove(struct nfs_rpcstat *st, struct slot *s)
 
 static void on_observe(struct rpc_context *rpc, const struct rpc_observation *obs, void *data)
 {
-    (void)rpc;
     struct nfs_rpcstat *st = data;
     uint64_t now = clock_now_ns();
     struct slot *s;
@@ -295,12 +298,12 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
         pthread_mutex_unlock(&st->mu);
         return;
     }
-    s = tab_find(st, obs->xid);
+    s = tab_find(st, rpc, obs->xid);
     switch (obs->event) {
     case RPC_OBSERVE_SENT: {
         int again = s != NULL;
         if (!s) {
-            s = tab_insert(st, obs->xid);
+            s = tab_insert(st, rpc, obs->xid);
             s->program = obs->program;
             s->version = obs->version;
             s->procedure = obs->procedure;

@@ -369,6 +369,9 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NUMJOBS, j->numjobs);
+    if (j->nconnect > PLAN_MAX_NCONNECT)
+        return fail(err, errlen, j, "nconnect must be 1..%u (got %" PRIu32 ")",
+                    (unsigned)PLAN_MAX_NCONNECT, j->nconnect);
     if (j->iodepth < 1 || j->iodepth > PLAN_MAX_IODEPTH)
         return fail(err, errlen, j, "iodepth must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_IODEPTH, j->iodepth);
@@ -387,6 +390,8 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         return fail(err, errlen, j, "ioengine=nfs requires nfs_url=");
     if (j->nfs_url[0] != '\0' && strcmp(j->ioengine, "nfs") != 0)
         return fail(err, errlen, j, "nfs_url= requires ioengine=nfs");
+    if (j->nconnect > 1 && j->nfs_url[0] == '\0')
+        return fail(err, errlen, j, "nconnect= requires ioengine=nfs (kernel mounts take it as a mount option)");
     /* Without a runtime a time_based job would loop over its files forever. */
     if (j->time_based && j->runtime_ns == 0)
         return fail(err, errlen, j, "time_based requires runtime=");

@@ -50,6 +50,7 @@ enum key_kind {
     K_SYNC,      /* int: fio's bool or none/sync */
     K_PATTERN,   /* char[cap] buffer_pattern, checked by plan_pattern_bytes */
     K_THRESHOLD, /* error_threshold: a count, or a percentage ("2%") */
+    K_NCONNECT,  /* uint32_t 1..PLAN_MAX_NCONNECT */
 };
 
 struct key_def {
@@ -126,6 +127,7 @@ static const struct key_def keys[] = {
     { "shared_dir",        K_BOOL,      FIELD(shared_dir) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
+    { "nconnect",          K_NCONNECT,  FIELD(nconnect) },
     { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },
 };
 
@@ -507,6 +509,12 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_U32:
         if (parse_u32(value, &u32))
             return -EINVAL;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_NCONNECT:
+        if (parse_u32(value, &u32) || u32 < 1 || u32 > PLAN_MAX_NCONNECT)
+            return plan_why(why, whylen, "want 1 to %u TCP connections per job",
+                            (unsigned)PLAN_MAX_NCONNECT);
         memcpy(field, &u32, sizeof(u32));
         return 0;
     case K_U64:

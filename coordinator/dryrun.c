@@ -73,6 +73,8 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     fprintf(out, " ioengine=%s", j->ioengine);
     if (j->iodepth > 1)
         fprintf(out, " iodepth=%" PRIu32, j->iodepth);
+    if (j->nconnect > 1)
+        fprintf(out, " nconnect=%" PRIu32, j->nconnect);
     fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
             j->bsrange_min || j->nbssplit ? " (at bs)" : "");
     if (j->runtime_ns)

@@ -68,7 +68,7 @@ static void gen_frames(const char *dir)
     char err[256];
     const char *text =
         "[global]\nsize=1m\ndirectory=/tmp\n"
-        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\n"
+        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\nnconnect=4\n"
         "[mix]\nstonewall\nrw=randrw\nrwmixread=70\nbssplit=4k/60:64k/40\n"
         "random_distribution=zipf:1.2\nagents=0-1\n"
         "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n";

@@ -74,7 +74,7 @@ static const struct pinned {
              "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
-             "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
+             "files_per_dir shared_dir op_deadline_ns server_timeout_ns nconnect" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -83,8 +83,8 @@ static const struct pinned {
 };
 
 /* Optional keys: absent, they decode as their empty value. */
-static const char *const optional_keys[] = { "welcome.labels", "error.version", "interval.nfs",
-                                             "phase-done.nfs" };
+static const char *const optional_keys[] = { "welcome.labels", "error.version", "job.nconnect",
+                                             "interval.nfs", "phase-done.nfs" };
 
 static const char *pinned_keys(const char *what)
 {
@@ -101,12 +101,14 @@ static const char *pinned_keys(const char *what)
  * wire: it needs a protocol decision (docs/protocol.md, "The contract"),
  * not a new hash.  ("error" is hashed without its optional version, which
  * only a version refusal sends: any other error is the same bytes as
- * before that key existed.) */
+ * before that key existed.  Likewise "plan" without its jobs' optional
+ * nconnect, which only a job with nconnect= sends.) */
 static uint32_t sample_error_version = PROTO_VERSION;
 /* The same goes for "nfs" in interval and phase-done: without NFS
  * telemetry (any engine but nfs) they are the bytes they always were; with
  * it, these are the pinned bytes of the form. */
 static int sample_nfs = 1;
+static uint32_t sample_nconnect = 4;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -251,6 +253,7 @@ static void sample_job(struct job_spec *j, int k)
     j->shared_dir = 1;
     j->op_deadline_ns = 60000000000ull;
     j->server_timeout_ns = 30000000000ull;
+    j->nconnect = sample_nconnect;
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -541,6 +544,7 @@ static void test_contract_golden_bytes(void **state)
 
     sample_error_version = 0;
     sample_nfs = 0;
+    sample_nconnect = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -1156,6 +1160,7 @@ static int reset_samples(void **state)
     (void)state;
     sample_error_version = PROTO_VERSION;
     sample_nfs = 1;
+    sample_nconnect = 4;
     return 0;
 }
 
