@@ -9,7 +9,7 @@
 # agent's, the intervals add up to the phase, and the text report, HTML
 # and time series show it.  Then `nfstorm report` from the JSON and from
 # the journal writes the same text, JSON, HTML and time series, byte for
-# byte.
+# byte.  With nconnect=4 each of the four connections is timed.
 source "$(dirname "$0")/lib.sh"
 command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
 source "$ROOT/tests/nfs_server.sh"
@@ -74,6 +74,19 @@ if v == "3":
 else:
     assert "SETCLIENTID" in seen and "COMPOUND" not in seen, sorted(seen)
 print("v%s: %s" % (v, ", ".join("%s %d" % (k, p["calls"]) for k, p in sorted(d["phases"][1]["nfs"]["rpc"].items()))))
+PY
+  # nconnect=4: four contexts, each timed (one NULL and mount each), the
+  # reads spread over them still counted once each
+  timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/nc$v.json" --name=nc --ioengine=nfs \
+    "--nfs_url=$url" --filename=f$v --rw=randread --bs=4k --size=1m --iodepth=8 --nconnect=4 \
+    >"$T/nc$v.txt" 2>&1 || fail "v$v: nconnect run fails: $(tail -n 2 "$T/nc$v.txt")"
+  py "$T/nc$v.json" "$v" <<'PY'
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"][0]; v = sys.argv[2]
+calls = {k: p["calls"] for k, p in ph["nfs"]["rpc"].items()}
+assert calls["READ"] == ph["ops"]["read"]["ops"] == 256, calls
+assert calls["NULL"] == 4, "v%s nconnect=4: %s" % (v, calls)
+assert calls["FSINFO" if v == "3" else "SETCLIENTID"] == 4, "v%s nconnect=4: %s" % (v, calls)
 PY
   grep -q "<h3>NFS RPCs</h3>" "$T/$n.html" || fail "v$v: no NFS table in the HTML"
   grep -q '<td class="l">READ</td><td>256</td><td>0</td>' "$T/$n.html" || fail "v$v: no READ row in the HTML"
