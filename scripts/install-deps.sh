@@ -22,5 +22,5 @@ if [ -n "$missing" ]; then
 fi
 # Debian 12's libnfs 4.0 cannot do NFSv4 writes >= ~4000 bytes, and no libnfs has
 # the per-RPC observer the nfs engine needs: always build the patched 5.x
-# into deps/libnfs when needed (no-op when present).
+# into deps/libnfs (a no-op when the build there carries the current patches).
 "$(dirname "$0")/build-libnfs.sh"
