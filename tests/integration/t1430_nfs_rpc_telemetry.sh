@@ -101,5 +101,15 @@ PY
     diff <(grep -v '^\[\|^phase [0-9]/\|^nfstorm: about' "$T/$n.txt") "$out.txt" >"$T/diff" \
       || fail "v$v: text from $src differs: $(head -4 "$T/diff" | cut -c1-160)"
   done
+  # a result whose telemetry is wrong is refused with the place named (exit 2)
+  py "$T/$n.json" "$T/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["phases"][1]["agents"][0]["nfs"]["rpc"]["READ"]["status"] = {"NFS3ERR_BOGUS": 1}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+  timeout 30 "$NFSTORM" report "$T/bad.json" >"$T/bad.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "v$v: a bad nfs status in the result: exit $rc"
+  grep -q "phases\[1\].agents\[0\].nfs.*NFS3ERR_BOGUS" "$T/bad.out" || fail "v$v: bad nfs status: $(head -c 300 "$T/bad.out")"
 done
 echo "t1430: PASS"
