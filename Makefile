@@ -15,21 +15,31 @@ CFLAGS    := -std=c11 -D_GNU_SOURCE $(OPT) -g -pthread \
 # libaio (Debian's libaio-dev) ships no pkg-config file
 LDLIBS    := $(shell pkg-config --libs $(PKGS)) -laio -lm -pthread
 
-# libnfs: a project-local 5.x build (deps/) when the install script made one,
-# else the system's; linked with an rpath (relative to bin/, then absolute) so the
-# binaries run without LD_LIBRARY_PATH, also from a copied tree.
+# libnfs: the project's patched 5.x build in deps/ (scripts/build-libnfs.sh;
+# the nfs engine needs its per-RPC observer, which no released libnfs has),
+# else the system's, which then must carry the observer too; linked with an
+# rpath (relative to bin/, then absolute) so the binaries run without
+# LD_LIBRARY_PATH, also from a copied tree.
 ifneq ($(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc),)
 NFS_PREFIX := $(CURDIR)/deps/libnfs
+NFS_RAW_H  := $(NFS_PREFIX)/include/nfsc/libnfs-raw.h
 CFLAGS     += -I$(NFS_PREFIX)/include
 LDLIBS     += -L$(NFS_PREFIX)/lib -Wl,-rpath,'$$ORIGIN/../deps/libnfs/lib' -Wl,-rpath,$(NFS_PREFIX)/lib -lnfs
 else
+NFS_RAW_H  := $(firstword $(wildcard $(patsubst -I%,%/nfsc/libnfs-raw.h,$(shell pkg-config --cflags-only-I libnfs)) /usr/include/nfsc/libnfs-raw.h))
 CFLAGS     += $(shell pkg-config --cflags libnfs)
 LDLIBS     += $(shell pkg-config --libs libnfs)
+endif
+# (targets that install dependencies first check in their sub-make)
+ifeq ($(filter clean deps unit integration test soak demo bench install,$(MAKECMDGOALS)),)
+ifeq ($(shell grep -l rpc_set_observer $(NFS_RAW_H) 2>/dev/null),)
+$(error libnfs lacks the per-RPC observer (rpc_set_observer, scripts/libnfs-observer.patch): run scripts/build-libnfs.sh to build the project's patched libnfs into deps/libnfs)
+endif
 endif
 # The engine's object must be rebuilt when deps/libnfs appears after it was
 # compiled against the system headers (its .d names only those, and it
 # checks the libnfs version at compile time).
-build/rel/agent/engine_nfs.o build/san/agent/engine_nfs.o: $(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc)
+build/rel/agent/engine_nfs.o build/san/agent/engine_nfs.o build/rel/agent/nfs_conn.o build/san/agent/nfs_conn.o: $(wildcard deps/libnfs/lib/pkgconfig/libnfs.pc)
 
 ifeq ($(SANITIZE),1)
 BUILD   := build/san

@@ -26,6 +26,8 @@
 #include "common/plan.h"
 #include "common/stats.h"
 
+struct nfs_rpcstat;
+
 #define ENGINE_ERR_MAX 512
 
 enum io_kind {
@@ -74,6 +76,9 @@ struct engine_job {
     char err[ENGINE_ERR_MAX];
     char detail[ENGINE_ERR_MAX];  /* the engine's own words for the last
                                   failed request (an NFS status), or "" */
+    struct nfs_rpcstat *rpcstat;  /* nfs: per-RPC telemetry the engine records
+                                  (agent/nfs_rpcstat.h); owned by the job, NULL
+                                  for other engines */
 };
 
 struct engine_ops {

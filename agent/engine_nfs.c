@@ -1,42 +1,31 @@
 /* engine_nfs: the "nfs" I/O engine, a user-space NFSv3/v4 client (libnfs).
  *
  * Why libnfs and not a kernel mount: the agent must drive a share without
- * root mounts, with one TCP connection per job thread (so load spreads like
- * many clients), and see per-RPC latency without the page cache in between.
- * Every libnfs call of the project lives in this file.
+ * root mounts, with its own TCP connections per job thread (so load spreads
+ * like many clients), and see per-RPC latency without the page cache in
+ * between.  This file holds the engine's ops (files, requests, metadata);
+ * agent/nfs_conn.c holds the connection layer under them (context, mount,
+ * the job thread's poll loop, reconnects, the server timeout).  libnfs is
+ * called from these two files only.
  *
- * Threading: each job thread owns one nfs_context and one libuv loop.
- * setup() (serial, setup thread) connects, mounts and opens the files with
- * libnfs's synchronous calls, and creates the loop; after that only the job
- * thread touches them.  The I/O path (queue/reap) uses only libnfs's async
- * calls: queue() starts RPCs, reap() runs the loop, whose poll handle feeds
- * socket events to nfs_service() and whose 100 ms tick calls
- * nfs_service(nfs, 0) so libnfs's RPC timeouts fire even when the server is
- * silent.
- *
- * Reconnects: libnfs reconnects by creating a new socket and dup2()ing it
- * onto the old fd number, so the fd number never changes but the socket
- * does.  epoll (under libuv) forgets a socket when it is closed, while libuv
- * still believes it is registered and would abort() on its next
- * EPOLL_CTL_MOD.  So after every libnfs call that may touch the socket we
- * compare the socket's inode; when it changed we stop the poll handle (libuv
- * then re-adds the fd from scratch), set TCP_NODELAY on the new socket and
- * wait a growing backoff before polling it: libnfs retries immediately,
- * which against a restarting server burns its finite retry budget (we set
- * one so a dead server surfaces) in microseconds.
+ * Threading: each job thread owns its connections.  setup() (serial, setup
+ * thread) connects, mounts and opens the files with libnfs's synchronous
+ * calls; after that only the job thread touches them.  The I/O path
+ * (queue/reap) uses only libnfs's async calls: queue() starts RPCs and
+ * sends them at once (nfs_conn_kick), reap() waits in nfs_conn_wait().
  *
  * Outages: libnfs (v3) re-sends the RPCs of a lost connection after it
  * reconnects, which would hide a server restart inside the latency of the
- * ops that happened to be in flight.  So when the socket changes (see
- * above) every op in flight is handed back failed (-ECONNRESET, counted as
- * an error) and its late completion is ignored; the job loop goes on
- * issuing and those ops wait for the new connection.  When no RPC has
- * succeeded for the job's server_timeout since the connection was lost,
- * the context is declared dead with a message naming the server, and the
- * job ends with what it measured until then.
+ * ops that happened to be in flight.  So when the connection layer reports
+ * a new socket (hooks.lost) every op in flight on it is handed back failed
+ * (-ECONNRESET, counted as an error) and its late completion is ignored;
+ * the job loop goes on issuing and those ops wait for the new connection.
+ * When the layer declares a connection dead (server_timeout, libnfs gave
+ * up) the job is dead: every op is failed and the job ends with what it
+ * measured until then.
  *
  * Metadata (rw=metadata): md() starts one async call (or a short chain:
- * create, write, close; lookup, rename) and runs the same loop until it
+ * create, write, close; lookup, rename) and waits on the same loop until it
  * completes, so the reconnect handling and the server timeout above apply
  * to it too.  Creates are exclusive and a rename looks its target up first
  * and fails with EEXIST if it exists: the job never truncates, replaces or
@@ -57,23 +46,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <uv.h>
 #include <nfsc/libnfs.h>
-#include <nfsc/libnfs-raw.h>   /* rpc_queue_length, rpc_get_error */
+
+#include "agent/nfs_conn.h"
+#include "common/clock.h"
+#include "common/log.h"
 
 #if defined(LIBNFS_API_V2)
 #error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
@@ -89,17 +75,12 @@
 #endif
 #define NFSE_V4_WRITE_LIMIT 4000
 
-#define NFSE_TIMEOUT_MS     10000  /* RPC timeout: a dead server surfaces */
-#define NFSE_RECONNECTS     20     /* while connecting in setup() */
 #define NFSE_SERVER_TIMEOUT_NS (30ull * 1000000000ull)  /* if the spec has none */
-#define NFSE_TICK_MS        100    /* libnfs timeout scan */
-#define NFSE_BACKOFF_MIN_MS 25
-#define NFSE_BACKOFF_MAX_MS 1000
-#define NFSE_SPLIT_DEFAULT  (64 * 1024)  /* if the server reports no max */
 
 /* One io_req in flight. */
 struct nfse_op {
     struct nfse_job *j;
+    struct nfs_conn *c;        /* the connection all its RPCs went to */
     struct io_req *r;
     enum io_kind kind;
     unsigned pending;          /* RPCs not back yet, + 1 while queueing */
@@ -121,14 +102,6 @@ struct nfse_part {
     struct nfse_part *all_next;
 };
 
-/* The poll handle is bound to one fd, so it is replaced (not reused) when
- * the fd number changes; it lives in its own allocation for uv_close. */
-struct nfse_poll {
-    uv_poll_t h;
-    int fd;
-    int events;                /* UV_* events it is started with; 0 = stopped */
-};
-
 /* One metadata call (md()); heap-allocated because a late callback after
  * an abandon must find it alive.  Abandoned ones are kept until teardown. */
 struct nfse_md {
@@ -145,40 +118,25 @@ struct nfse_md {
 
 struct nfse_job {
     struct engine_job *ej;
-    struct nfs_context *nfs;
-    struct nfsfh **fh;
-    uint32_t nfh;
+    struct nfs_conn conn[NFS_CONN_MAX];   /* md() and sync calls use conn[0] */
+    unsigned nconn;            /* opened (each closed by teardown) */
+    unsigned next_conn;        /* where nfse_pick's round-robin starts */
+    struct nfsfh **fh;         /* fh[c * nfiles + file]: handles are per context */
+    uint32_t nfh;              /* files open on every connection */
     int v4;
     int v4_write_bug;          /* built against libnfs 4.x and this is v4 */
     uint64_t readmax, writemax;
 
-    uv_loop_t loop;
-    int loop_ok;
-    uv_timer_t tick, deadline, backoff;
-    int deadline_hit;
-    int backing_off;
-    unsigned reconnects;       /* since the last successful RPC */
-    struct nfse_poll *poll;
-    ino_t sock_ino;            /* identity of the socket we poll; 0 = none */
-
     unsigned inflight;         /* ops started, not yet done */
-    struct nfse_op *ifl;       /* those ops, to fail them if the context dies */
+    struct nfse_op *ifl;       /* those ops, to fail them if a connection dies */
     struct nfse_op *done_head, *done_tail;
     unsigned ndone;
     struct nfse_op *op_free, *op_all;
     struct nfse_part *part_free, *part_all;
 
-    unsigned parts_inflight;   /* our async RPCs libnfs still holds */
-    int dead;                  /* nfs_service failed: context unusable */
-    int last_rpc_failed;       /* the latest RPC to complete failed (a
-                                  timeout: the server may not be answering) */
-    int stranded;              /* a failed sync call left its RPC queued */
+    int dead;                  /* a connection died: the job is over */
     int tearing_down;          /* io_reqs may be gone: do not touch them */
 
-    uint64_t server_timeout_ns;
-    uint64_t down_since_ns;    /* uv_hrtime() when the connection was lost
-                                  and nothing succeeded since; 0 = healthy */
-    char server[128];          /* host part of the URL, for messages */
     struct nfse_md *md_cur;    /* the md call in flight, if any */
     struct nfse_md *md_free, *md_all;
 };
@@ -194,134 +152,6 @@ static void nfse_fmt(char *out, size_t outlen, const char *fmt, ...)
     va_start(ap, fmt);
     (void)vsnprintf(out, outlen, fmt, ap);
     va_end(ap);
-}
-
-static const char *nfse_errtext(struct nfs_context *nfs)
-{
-    const char *e = nfs ? nfs_get_error(nfs) : NULL;
-    return (e && *e) ? e : "unknown error";
-}
-
-/* libnfs sync calls return -errno, async starters -1 (or -ENOMEM); keep
- * only plausible errnos so -1 never becomes -EPERM. */
-static int nfse_errno(int rc)
-{
-    if (rc < 0 && rc > -4096 && rc != -1)
-        return rc;
-    return -EIO;
-}
-
-/* libnfs hands some failed RPCs back with an errno that lost the server's
- * answer (a full export arrives as -EFAULT), but its error text names the
- * NFS status: "... failed with NFS3ERR_NOSPC(-28)".  Read the status from
- * there so the job sees the real error. */
-static const struct { const char *name; int err; } nfse_status_map[] = {
-    { "NOSPC", ENOSPC }, { "DQUOT", EDQUOT }, { "ROFS", EROFS }, { "FBIG", EFBIG },
-    { "ACCESS", EACCES }, { "ACCES", EACCES }, { "PERM", EPERM }, { "STALE", ESTALE },
-    { "BADHANDLE", ESTALE }, { "FHEXPIRED", ESTALE }, { "NOENT", ENOENT },
-    { "EXIST", EEXIST }, { "NOTDIR", ENOTDIR }, { "ISDIR", EISDIR }, { "INVAL", EINVAL },
-    { "NAMETOOLONG", ENAMETOOLONG }, { "NOTEMPTY", ENOTEMPTY }, { "IO", EIO },
-    { "NXIO", ENXIO }, { "XDEV", EXDEV }, { "MLINK", EMLINK }, { "DELAY", EAGAIN },
-    { "JUKEBOX", EAGAIN }, { "GRACE", EAGAIN }, { "NOTSUPP", EOPNOTSUPP },
-    { "SERVERFAULT", EREMOTEIO }, { "LOCKED", EAGAIN },
-};
-
-static int nfse_status_errno(struct nfs_context *nfs, int status)
-{
-    const char *e = nfs ? nfs_get_error(nfs) : NULL;
-    const char *p = e ? strstr(e, "ERR_") : NULL;
-    if (p && p - e >= 4 && strncmp(p - 4, "NFS", 3) == 0) {
-        char name[24];
-        size_t n = strspn(p + 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
-        if (n < sizeof name) {
-            memcpy(name, p + 4, n);
-            name[n] = '\0';
-            for (size_t i = 0; i < sizeof nfse_status_map / sizeof nfse_status_map[0]; i++)
-                if (strcmp(name, nfse_status_map[i].name) == 0)
-                    return -nfse_status_map[i].err;
-        }
-    }
-    return nfse_errno(status);
-}
-
-/* Value of a URL query argument ("version" in "...?version=4&x=y"), copied
- * into out; 0 if present. */
-static int nfse_url_arg(const char *url, const char *key, char *out, size_t outlen)
-{
-    const char *q = strchr(url, '?');
-    size_t klen = strlen(key);
-    while (q) {
-        q++;
-        if (strncmp(q, key, klen) == 0 && q[klen] == '=') {
-            const char *v = q + klen + 1;
-            size_t n = strcspn(v, "&");
-            if (n >= outlen)
-                n = outlen - 1;
-            memcpy(out, v, n);
-            out[n] = '\0';
-            return 0;
-        }
-        q = strchr(q, '&');
-    }
-    return -ENOENT;
-}
-
-/* The host part of "nfs://HOST[:port]/export?..." (a bracketed IPv6
- * address keeps its brackets), for messages and the reachability probe. */
-static void nfse_url_server(const char *url, char *out, size_t outlen)
-{
-    const char *h = strncmp(url, "nfs://", 6) == 0 ? url + 6 : url;
-    size_t n = h[0] == '[' ? strcspn(h, "]") + 1 : strcspn(h, ":/?");
-    if (n >= outlen)
-        n = outlen - 1;
-    memcpy(out, h, n);
-    out[n] = '\0';
-}
-
-/* libnfs's sync mount reports a failed connect only as "nfs_service
- * failed".  When it fails, try a plain TCP connect to the port it used
- * (nfsport, else 2049 for v4 and the portmapper for v3) so the message
- * says why: <0 with the reason in why if that port cannot be reached. */
-static int nfse_probe(struct nfse_job *j, char *why, size_t whylen)
-{
-    char port[16], host[128];
-    if (nfse_url_arg(j->ej->nfs_url, j->v4 ? "nfsport" : "mountport", port, sizeof(port)) != 0 &&
-        nfse_url_arg(j->ej->nfs_url, "nfsport", port, sizeof(port)) != 0)
-        snprintf(port, sizeof(port), "%s", j->v4 ? "2049" : "111");
-    snprintf(host, sizeof(host), "%s", j->server);
-    if (host[0] == '[') {              /* [::1] -> ::1 */
-        size_t n = strlen(host);
-        memmove(host, host + 1, n);
-        if (n >= 2 && host[n - 2] == ']')
-            host[n - 2] = '\0';
-    }
-    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-    int rc = getaddrinfo(host, port, &hints, &ai);
-    if (rc != 0) {
-        nfse_fmt(why, whylen, "cannot resolve %s: %s", host, gai_strerror(rc));
-        return -EHOSTUNREACH;
-    }
-    int err = ECONNREFUSED;
-    for (struct addrinfo *a = ai; a; a = a->ai_next) {
-        int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd < 0) {
-            err = errno;
-            continue;
-        }
-        struct timeval tv = { .tv_sec = 5 };
-        (void)setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-        rc = connect(fd, a->ai_addr, a->ai_addrlen);
-        err = rc == 0 ? 0 : errno;
-        close(fd);
-        if (rc == 0)
-            break;
-    }
-    freeaddrinfo(ai);
-    if (err == 0)
-        return 0;
-    nfse_fmt(why, whylen, "server %s unreachable: cannot connect to port %s: %s",
-             j->server, port, strerror(err));
-    return -err;
 }
 
 /* "<url>/<path>" with the file inserted before the query string, so the
@@ -451,23 +281,25 @@ static void nfse_op_release(struct nfse_job *j, struct nfse_op *op)
     nfse_done_push(j, op);
 }
 
-/* The context is dead.  libnfs does not always fail the RPCs it still holds
- * (a dead socket without reconnect just returns an error), so fail every op
- * in flight ourselves.  Late callbacks for them only free their part; the
- * ops are never reused because queue() refuses a dead context. */
-static void nfse_abandon_all(struct nfse_job *j, int err)
+/* Hand back failed every op in flight (on connection c; NULL: on all).
+ * Late callbacks for them only free their parts. */
+static void nfse_abandon(struct nfse_job *j, struct nfs_conn *c, int err)
 {
-    while (j->ifl) {
-        struct nfse_op *op = j->ifl;
-        nfse_ifl_del(j, op);
-        op->abandoned = 1;
-        op->reaped = 0;
-        if (op->result == 0)
-            op->result = err;
-        if (!j->tearing_down)
-            nfse_done_push(j, op);
+    struct nfse_op *op = j->ifl;
+    while (op) {
+        struct nfse_op *next = op->inext;
+        if (!c || op->c == c) {
+            nfse_ifl_del(j, op);
+            op->abandoned = 1;
+            op->reaped = 0;
+            if (op->result == 0)
+                op->result = err;
+            if (!j->tearing_down)
+                nfse_done_push(j, op);
+        }
+        op = next;
     }
-    if (j->md_cur) {
+    if (j->md_cur && (!c || c == &j->conn[0])) {
         j->md_cur->abandoned = 1;
         j->md_cur->done = 1;
         if (j->md_cur->result == 0)
@@ -476,191 +308,36 @@ static void nfse_abandon_all(struct nfse_job *j, int err)
     }
 }
 
-/* The connection was lost (libnfs is reconnecting): what was in flight
- * failed, whatever libnfs does with it later. */
-static void nfse_conn_lost(struct nfse_job *j)
+/* hooks.lost: what was in flight on c failed, whatever libnfs does with it
+ * later. */
+static void nfse_on_lost(struct nfs_conn *c, void *owner)
 {
-    if (j->down_since_ns == 0)
-        j->down_since_ns = uv_hrtime();
-    nfse_abandon_all(j, -ECONNRESET);
+    nfse_abandon(owner, c, -ECONNRESET);
 }
 
-/* Give up on the server: the context is dead from now on. */
-static void nfse_give_up(struct nfse_job *j)
+/* hooks.dead: the job cannot go on; libnfs does not always fail the RPCs
+ * it still holds (a dead socket without reconnect just returns an error),
+ * so fail every op ourselves.  queue() refuses a dead job. */
+static void nfse_on_dead(struct nfs_conn *c, void *owner, int err)
 {
-    const char *e = rpc_get_error(nfs_get_rpc_context(j->nfs));
+    (void)c;
+    struct nfse_job *j = owner;
     j->dead = 1;
-    nfse_fmt(j->ej->err, sizeof(j->ej->err),
-             "NFS server %s did not answer for %.0f s (server_timeout), giving up: %s (%s)",
-             j->server, (double)j->server_timeout_ns / 1e9,
-             (e && *e) ? e : "connection lost", j->ej->nfs_url);
-    nfse_abandon_all(j, -ETIMEDOUT);
+    nfse_abandon(j, NULL, err);
 }
 
-static void nfse_check_timeout(struct nfse_job *j)
-{
-    if (!j->dead && j->down_since_ns &&
-        uv_hrtime() - j->down_since_ns >= j->server_timeout_ns)
-        nfse_give_up(j);
-}
-
-/* Any RPC answered: the server is there. */
-static void nfse_server_ok(struct nfse_job *j)
-{
-    j->reconnects = 0;
-    j->down_since_ns = 0;
-}
-
-/* ---- socket / poll bookkeeping ---------------------------------------- */
-
-static void nfse_on_poll(uv_poll_t *h, int status, int uvev);
-
-static void nfse_poll_close_cb(uv_handle_t *h)
-{
-    free((struct nfse_poll *)(void *)h);   /* h is the first member */
-}
-
-static void nfse_poll_stop(struct nfse_job *j)
-{
-    if (j->poll && j->poll->events) {
-        /* uv_poll_stop deletes the fd from epoll right away (EPOLL_CTL_DEL;
-         * an ENOENT for an already-replaced socket is ignored), and a
-         * later start adds it afresh. */
-        uv_poll_stop(&j->poll->h);
-        j->poll->events = 0;
-    }
-}
-
-static void nfse_poll_drop(struct nfse_job *j)
-{
-    if (!j->poll)
-        return;
-    nfse_poll_stop(j);
-    uv_close((uv_handle_t *)&j->poll->h, nfse_poll_close_cb);
-    j->poll = NULL;
-}
-
-static void nfse_backoff_cb(uv_timer_t *t)
-{
-    struct nfse_job *j = t->data;
-    j->backing_off = 0;
-    /* Re-arm happens in nfse_sync_poll, called by the loop driver. */
-}
-
-static void nfse_sync_poll(struct nfse_job *j);
-
-/* Bring the poll handle in line with libnfs's socket and wanted events.
- * Called after every libnfs call that may have touched the socket. */
-static void nfse_sync_poll(struct nfse_job *j)
-{
-    if (!j->loop_ok)
-        return;
-    int fd = j->dead ? -1 : nfs_get_fd(j->nfs);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        /* No socket right now: the tick keeps libnfs's timeouts going. */
-        nfse_poll_stop(j);
-        return;
-    }
-    if (st.st_ino != j->sock_ino || !j->poll || j->poll->fd != fd) {
-        int reconnect = j->sock_ino != 0;
-        if (j->poll && j->poll->fd != fd)
-            nfse_poll_drop(j);
-        else
-            nfse_poll_stop(j);
-        j->sock_ino = st.st_ino;
-        /* Small RPCs must not wait for Nagle; a new socket needs it again. */
-        int one = 1;
-        (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-        if (reconnect) {
-            unsigned shift = j->reconnects < 6 ? j->reconnects : 6;
-            uint64_t ms = (uint64_t)NFSE_BACKOFF_MIN_MS << shift;
-            if (ms > NFSE_BACKOFF_MAX_MS)
-                ms = NFSE_BACKOFF_MAX_MS;
-            j->reconnects++;
-            j->backing_off = 1;
-            uv_timer_start(&j->backoff, nfse_backoff_cb, ms, 0);
-            nfse_conn_lost(j);
-        }
-    }
-    if (j->backing_off)
-        return;
-    if (!j->poll) {
-        struct nfse_poll *p = calloc(1, sizeof(*p));
-        if (!p)
-            return;            /* the tick still services; retried next time */
-        if (uv_poll_init(&j->loop, &p->h, fd) != 0) {
-            free(p);
-            return;
-        }
-        p->h.data = j;
-        p->fd = fd;
-        j->poll = p;
-    }
-    int want = nfs_which_events(j->nfs);
-    int ev = ((want & POLLIN) ? UV_READABLE : 0) | ((want & POLLOUT) ? UV_WRITABLE : 0);
-    if (ev == 0)
-        ev = UV_READABLE;
-    if (ev != j->poll->events) {
-        if (uv_poll_start(&j->poll->h, ev | UV_DISCONNECT, nfse_on_poll) == 0)
-            j->poll->events = ev;
-    }
-}
-
-static void nfse_service(struct nfse_job *j, int revents)
-{
-    if (j->dead)
-        return;
-    if (nfs_service(j->nfs, revents) < 0) {
-        /* libnfs gave up (reconnect budget spent); its RPCs were failed
-         * through their callbacks, new ones cannot be started. */
-        j->dead = 1;
-        const char *e = rpc_get_error(nfs_get_rpc_context(j->nfs));
-        nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: connection failed: %s",
-                 j->ej->nfs_url, (e && *e) ? e : "connection lost");
-        nfse_abandon_all(j, -ENOTCONN);
-    }
-    nfse_sync_poll(j);
-}
-
-static void nfse_on_poll(uv_poll_t *h, int status, int uvev)
-{
-    struct nfse_job *j = h->data;
-    int revents;
-    if (status < 0) {
-        /* libuv reports EPOLLERR as an error status and stops the handle;
-         * libnfs reads the socket error and reconnects. */
-        revents = POLLERR;
-        if (j->poll)
-            j->poll->events = 0;
-    } else {
-        revents = ((uvev & UV_READABLE) ? POLLIN : 0) |
-                  ((uvev & UV_WRITABLE) ? POLLOUT : 0) |
-                  ((uvev & UV_DISCONNECT) ? POLLHUP : 0);
-    }
-    nfse_service(j, revents);
-}
-
-static void nfse_tick_cb(uv_timer_t *t)
-{
-    struct nfse_job *j = t->data;
-    nfse_service(j, 0);
-    nfse_check_timeout(j);
-}
-
-static void nfse_deadline_cb(uv_timer_t *t)
-{
-    struct nfse_job *j = t->data;
-    j->deadline_hit = 1;
-}
+static const struct nfs_conn_hooks nfse_hooks = {
+    .lost = nfse_on_lost,
+    .dead = nfse_on_dead,
+};
 
 /* ---- RPC completion ------------------------------------------------------ */
 
 /* Keep libnfs's words for a failed RPC (they name the NFS status, e.g.
  * "NFS3ERR_NOSPC"), for the job's message if the error ends it. */
-static void nfse_note_error(struct nfse_job *j, struct nfs_context *nfs)
+static void nfse_note_error(struct nfse_job *j, const struct nfs_conn *c)
 {
-    const char *e = nfs ? nfs_get_error(nfs) : NULL;
+    const char *e = c->nfs ? nfs_get_error(c->nfs) : NULL;
     if (e && *e && !j->tearing_down)
         nfse_fmt(j->ej->detail, sizeof(j->ej->detail), "%s", e);
 }
@@ -672,10 +349,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     struct nfse_op *op = p->op;
     struct nfse_job *j = op->j;
 
-    j->parts_inflight--;
-    j->last_rpc_failed = status < 0;
-    if (status >= 0)
-        nfse_server_ok(j);
+    nfs_conn_rpc_done(op->c, status);
     if (op->abandoned) {
         nfse_part_put(j, p);
         nfse_op_release(j, op);
@@ -684,8 +358,8 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
 
     if (status < 0) {
         if (op->result == 0)
-            op->result = nfse_status_errno(nfs, status);
-        nfse_note_error(j, nfs);
+            op->result = nfs_conn_status_errno(op->c, status);
+        nfse_note_error(j, op->c);
     } else {
         if (op->kind == IO_READ && !j->tearing_down) {
             uint64_t got = (uint64_t)status;
@@ -707,28 +381,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     nfse_op_release(j, op);
 }
 
-/* libnfs's sync calls keep their state on the caller's stack.  When the
- * connection dies during one, it returns with its RPC still queued, and
- * nfs_destroy_context() later fails that RPC through a callback that writes
- * into the long-gone stack frame.  So after a failed sync call we compare
- * libnfs's queue with our own RPCs: anything extra is such a stranded RPC,
- * and the context must never be destroyed (we leak it: it is an error path
- * and a leak is better than a corrupted stack). */
-static void nfse_after_sync_failure(struct nfse_job *j)
-{
-    if (!j->nfs || j->stranded)
-        return;
-    int q = rpc_queue_length(nfs_get_rpc_context(j->nfs));
-    if (q > (int)j->parts_inflight) {
-        j->stranded = 1;
-        if (!j->dead) {
-            j->dead = 1;
-            nfse_abandon_all(j, -ENOTCONN);
-        }
-    }
-}
-
-/* Sync calls on a dead context would strand their RPC (see above). */
+/* Sync calls on a dead context would strand their RPC (nfs_conn.c). */
 static int nfse_refuse_dead(struct nfse_job *j, uint32_t file, const char *what)
 {
     char fu[ENGINE_ERR_MAX];
@@ -740,14 +393,48 @@ static int nfse_refuse_dead(struct nfse_job *j, uint32_t file, const char *what)
 
 /* ---- engine ops ---------------------------------------------------------- */
 
-static int nfse_fail(struct nfse_job *j, int rc, const char *fmt_url, const char *what)
+static int nfse_fail(struct nfse_job *j, struct nfs_conn *c, int rc, const char *fmt_url,
+                     const char *what)
 {
     nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: %s", fmt_url, what,
-             nfse_errtext(j->nfs));
+             nfs_conn_errtext(c));
     return rc;
 }
 
 static void nfse_teardown(struct engine_job *ej);
+
+/* Open (or create) every file of the job on connection c. */
+static int nfse_open_files(struct nfse_job *j, unsigned ci)
+{
+    struct engine_job *ej = j->ej;
+    struct nfs_conn *c = &j->conn[ci];
+    struct nfsfh **fh = &j->fh[(size_t)ci * ej->nfiles];
+    int writes = ej->create || nfse_job_writes(ej->spec);
+    for (uint32_t i = 0; i < ej->nfiles; i++) {
+        char path[PLAN_PATH_MAX + 2];
+        nfse_fmt(path, sizeof(path), "%s%s", ej->files[i].path[0] == '/' ? "" : "/",
+                 ej->files[i].path);
+        /* Open first and create only if missing: an existing file is
+         * never truncated, and libnfs's NFSv4 O_CREAT is always exclusive.
+         * EEXIST: another job created it in between; open it then. */
+        int rc = nfs_open(c->nfs, path, writes ? O_RDWR : O_RDONLY, &fh[i]);
+        if (rc == -ENOENT && ej->create) {
+            rc = nfs_open2(c->nfs, path, O_RDWR | O_CREAT, 0644, &fh[i]);
+            if (rc == 0)
+                ej->files[i].created = 1;    /* only these may unlink=1 delete */
+            if (rc == -EEXIST)
+                rc = nfs_open(c->nfs, path, O_RDWR, &fh[i]);
+        }
+        if (rc != 0) {
+            char fu[ENGINE_ERR_MAX];
+            fh[i] = NULL;
+            nfs_conn_after_sync_failure(c);
+            nfse_file_url(ej, i, fu, sizeof(fu));
+            return nfse_fail(j, c, nfs_conn_status_errno(c, rc), fu, "open failed");
+        }
+    }
+    return 0;
+}
 
 static int nfse_setup(struct engine_job *ej)
 {
@@ -764,12 +451,8 @@ static int nfse_setup(struct engine_job *ej)
     j->ej = ej;
     ej->priv = j;
 
-    j->server_timeout_ns = ej->spec && ej->spec->server_timeout_ns
-                         ? ej->spec->server_timeout_ns : NFSE_SERVER_TIMEOUT_NS;
-    nfse_url_server(ej->nfs_url, j->server, sizeof(j->server));
-
     char v[16];
-    j->v4 = nfse_url_arg(ej->nfs_url, "version", v, sizeof(v)) == 0 && atoi(v) == 4;
+    j->v4 = nfs_conn_url_arg(ej->nfs_url, "version", v, sizeof(v)) == 0 && atoi(v) == 4;
     j->v4_write_bug = NFSE_V4_WRITE_BUG && j->v4;
     if (j->v4_write_bug && nfse_job_writes(ej->spec) && ej->spec->bs >= NFSE_V4_WRITE_LIMIT) {
         nfse_fmt(ej->err, sizeof(ej->err),
@@ -779,17 +462,21 @@ static int nfse_setup(struct engine_job *ej)
         nfse_teardown(ej);
         return -ENOTSUP;
     }
-
-    j->nfs = nfs_init_context();
-    if (!j->nfs) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot create an NFS context", ej->nfs_url);
+    unsigned nconn = ej->spec && ej->spec->nconnect ? ej->spec->nconnect : 1;
+    if (nconn > NFS_CONN_MAX) {     /* plan_validate refused it already */
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: nconnect=%u is more than %u", ej->nfs_url,
+                 nconn, (unsigned)NFS_CONN_MAX);
+        nfse_teardown(ej);
+        return -EINVAL;
+    }
+    j->fh = calloc((size_t)nconn * (ej->nfiles ? ej->nfiles : 1), sizeof(*j->fh));
+    if (!j->fh) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
         nfse_teardown(ej);
         return -ENOMEM;
     }
-    /* Our defaults first, so arguments in the URL (parsed next) win. */
-    nfs_set_timeout(j->nfs, NFSE_TIMEOUT_MS);
-    nfs_set_autoreconnect(j->nfs, NFSE_RECONNECTS);
-    if (j->v4) {
+
+    for (unsigned ci = 0; ci < nconn; ci++) {
         /* NFSv4 servers key state on the client name: every context must
          * look like its own client or they would steal each other's state. */
         char host[64] = "host", name[192];
@@ -798,88 +485,56 @@ static int nfse_setup(struct engine_job *ej)
         nfse_fmt(name, sizeof(name), "nfstorm-%s-%ld-%u-%u-%u", host, (long)getpid(),
                  ej->agent_index, ej->job_index,
                  atomic_fetch_add(&nfse_client_counter, 1));
-        nfs4_set_client_name(j->nfs, name);
-    }
-
-    struct nfs_url *url = nfs_parse_url_dir(j->nfs, ej->nfs_url);
-    if (!url || !url->server || !url->path) {
-        if (url)
-            nfs_destroy_url(url);
-        int rc = nfse_fail(j, -EINVAL, ej->nfs_url, "bad NFS URL");
-        nfse_teardown(ej);
-        return rc;
-    }
-    int rc = nfs_mount(j->nfs, url->server, url->path);
-    nfs_destroy_url(url);
-    if (rc != 0) {
-        nfse_after_sync_failure(j);
-        rc = nfse_errno(rc);
-        char why[256];
-        if (nfse_probe(j, why, sizeof(why)) < 0)
-            nfse_fmt(ej->err, sizeof(ej->err), "%s: mount failed: %s", ej->nfs_url, why);
-        else
-            nfse_fail(j, rc, ej->nfs_url, "mount failed");
-        nfse_teardown(ej);
-        return rc;
-    }
-    j->readmax = nfs_get_readmax(j->nfs);
-    j->writemax = nfs_get_writemax(j->nfs);
-    if (j->readmax == 0)
-        j->readmax = NFSE_SPLIT_DEFAULT;
-    if (j->writemax == 0)
-        j->writemax = NFSE_SPLIT_DEFAULT;
-
-    j->fh = calloc(ej->nfiles ? ej->nfiles : 1, sizeof(*j->fh));
-    if (!j->fh) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
-        nfse_teardown(ej);
-        return -ENOMEM;
-    }
-    int writes = ej->create || nfse_job_writes(ej->spec);
-    for (uint32_t i = 0; i < ej->nfiles; i++) {
-        char path[PLAN_PATH_MAX + 2];
-        nfse_fmt(path, sizeof(path), "%s%s", ej->files[i].path[0] == '/' ? "" : "/",
-                 ej->files[i].path);
-        /* Open first and create only if missing: an existing file is
-         * never truncated, and libnfs's NFSv4 O_CREAT is always exclusive.
-         * EEXIST: another job created it in between; open it then. */
-        rc = nfs_open(j->nfs, path, writes ? O_RDWR : O_RDONLY, &j->fh[i]);
-        if (rc == -ENOENT && ej->create) {
-            rc = nfs_open2(j->nfs, path, O_RDWR | O_CREAT, 0644, &j->fh[i]);
-            ej->files[i].created = rc == 0;    /* only these may unlink=1 delete */
-            if (rc == -EEXIST)
-                rc = nfs_open(j->nfs, path, O_RDWR, &j->fh[i]);
-        }
+        struct nfs_conn_cfg cfg = {
+            .url = ej->nfs_url, .v4 = j->v4, .client_name = name,
+            .server_timeout_ns = ej->spec && ej->spec->server_timeout_ns
+                               ? ej->spec->server_timeout_ns : NFSE_SERVER_TIMEOUT_NS,
+            .index = ci, .err = ej->err, .errlen = sizeof(ej->err),
+            .hooks = &nfse_hooks, .owner = j, .rpcstat = ej->rpcstat,
+        };
+        j->nconn = ci + 1;
+        int rc = nfs_conn_open(&j->conn[ci], &cfg);
+        if (rc == 0)
+            rc = nfse_open_files(j, ci);
         if (rc != 0) {
-            char fu[ENGINE_ERR_MAX];
-            j->fh[i] = NULL;
-            nfse_after_sync_failure(j);
-            nfse_file_url(ej, i, fu, sizeof(fu));
-            rc = nfse_fail(j, nfse_status_errno(j->nfs, rc), fu, "open failed");
             nfse_teardown(ej);
             return rc;
         }
-        j->nfh = i + 1;
     }
-
-    /* The loop is created here, used only by the job thread afterwards. */
-    if (uv_loop_init(&j->loop) != 0) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot create an event loop", ej->nfs_url);
-        nfse_teardown(ej);
-        return -ENOMEM;
-    }
-    j->loop_ok = 1;
-    uv_timer_init(&j->loop, &j->tick);
-    uv_timer_init(&j->loop, &j->deadline);
-    uv_timer_init(&j->loop, &j->backoff);
-    j->tick.data = j->deadline.data = j->backoff.data = j;
-    /* The tick only runs inside reap(), so it costs nothing when idle. */
-    uv_timer_start(&j->tick, nfse_tick_cb, NFSE_TICK_MS, NFSE_TICK_MS);
-    nfse_sync_poll(j);
-    /* From now on a lost connection is retried until server_timeout says
-     * otherwise (nfse_check_timeout), not until a retry count runs out. */
-    nfs_set_autoreconnect(j->nfs, -1);
+    j->nfh = ej->nfiles;
+    j->readmax = j->conn[0].readmax;
+    j->writemax = j->conn[0].writemax;
+    for (unsigned ci = 0; ci < j->nconn; ci++)
+        nfs_conn_start(&j->conn[ci]);
     return 0;
+}
+
+/* The connection a new request goes to: the one with the fewest RPCs in
+ * flight, ties broken round-robin.  Least in-flight rather than plain
+ * round-robin because a connection whose socket is backing off after a
+ * reconnect, or whose replies are slow, should not get an equal share of
+ * new requests; with equal load (the usual case, and always at iodepth 1)
+ * it is round-robin, so every connection carries ops. */
+static struct nfs_conn *nfse_pick(struct nfse_job *j)
+{
+    if (j->nconn == 1)
+        return &j->conn[0];
+    struct nfs_conn *best = NULL;
+    uint64_t best_load = UINT64_MAX;
+    unsigned start = j->next_conn;
+    for (unsigned k = 0; k < j->nconn; k++) {
+        struct nfs_conn *c = &j->conn[(start + k) % j->nconn];
+        /* a reconnecting socket only if every one is */
+        uint64_t load = c->rpcs_inflight + (c->backoff_until_ns ? 1ull << 32 : 0);
+        if (!c->dead && load < best_load) {
+            best = c;
+            best_load = load;
+        }
+    }
+    if (!best)
+        best = &j->conn[0];
+    j->next_conn = (best->index + 1) % j->nconn;
+    return best;
 }
 
 static int nfse_queue(struct engine_job *ej, struct io_req *r)
@@ -902,6 +557,8 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     struct nfse_op *op = nfse_op_get(j);
     if (!op)
         return -ENOMEM;
+    struct nfs_conn *c = nfse_pick(j);
+    op->c = c;
     op->r = r;
     op->kind = r->kind;
     op->result = 0;
@@ -911,7 +568,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     r->result = 0;
     nfse_ifl_add(j, op);
 
-    struct nfsfh *fh = j->fh[r->file];
+    struct nfsfh *fh = j->fh[(size_t)c->index * ej->nfiles + r->file];
     int started = 0, rc = 0;
     if (r->kind == IO_SYNC) {
         struct nfse_part *p = nfse_part_get(j);
@@ -921,13 +578,13 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             p->op = op;
             p->len = 0;
             op->pending++;
-            rc = nfs_fsync_async(j->nfs, fh, nfse_rpc_cb, p);
+            rc = nfs_fsync_async(c->nfs, fh, nfse_rpc_cb, p);
             if (rc != 0) {
                 op->pending--;
                 nfse_part_put(j, p);
             } else {
                 started++;
-                j->parts_inflight++;
+                nfs_conn_rpc_sent(c);
             }
         }
     } else if (r->kind == IO_READ || r->kind == IO_WRITE) {
@@ -944,9 +601,9 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             p->len = n;
             op->pending++;
             if (r->kind == IO_READ)
-                rc = nfs_pread_async(j->nfs, fh, r->offset + off, n, nfse_rpc_cb, p);
+                rc = nfs_pread_async(c->nfs, fh, r->offset + off, n, nfse_rpc_cb, p);
             else
-                rc = nfs_pwrite_async(j->nfs, fh, r->offset + off, n, r->buf + off,
+                rc = nfs_pwrite_async(c->nfs, fh, r->offset + off, n, r->buf + off,
                                       nfse_rpc_cb, p);
             if (rc != 0) {
                 op->pending--;
@@ -954,7 +611,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
                 break;
             }
             started++;
-            j->parts_inflight++;
+            nfs_conn_rpc_sent(c);
             off += n;
         }
     } else {
@@ -969,17 +626,17 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             nfse_file_url(ej, r->file, fu, sizeof(fu));
             nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s: %s", fu,
                      r->kind == IO_READ ? "read" : r->kind == IO_WRITE ? "write" : "commit",
-                     nfse_errtext(j->nfs));
+                     nfs_conn_errtext(c));
             nfse_ifl_del(j, op);
             nfse_op_put(j, op);
-            nfse_sync_poll(j);
             return err;
         }
         /* Some parts are in flight: the op completes with the error. */
         op->result = err;
     }
+    c->ops++;
     nfse_op_release(j, op);    /* drop the queueing reference */
-    nfse_sync_poll(j);         /* now we want POLLOUT */
+    nfs_conn_kick(c);          /* send now, not after a poll round trip */
     return 0;
 }
 
@@ -990,23 +647,17 @@ static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     if (min > max)
         min = max;
 
-    nfse_sync_poll(j);
     if (j->ndone < min && j->inflight > 0 && timeout_ns > 0) {
-        /* Timers have ms resolution; round up so we never return early
-         * with nothing when the caller asked us to wait. */
-        int timed = timeout_ns < (uint64_t)INT64_MAX / 2;
-        j->deadline_hit = 0;
-        if (timed) {
-            uv_update_time(&j->loop);
-            uv_timer_start(&j->deadline, nfse_deadline_cb,
-                           (timeout_ns + 999999) / 1000000, 0);
+        uint64_t now = clock_now_ns();
+        uint64_t until = timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
+        while (j->ndone < min && j->inflight > 0 && !j->dead && now < until) {
+            nfs_conn_wait(j->conn, j->nconn, until - now);
+            if (j->ndone >= min)
+                break;
+            now = clock_now_ns();
         }
-        while (j->ndone < min && j->inflight > 0 && !j->deadline_hit && !j->dead)
-            uv_run(&j->loop, UV_RUN_ONCE);
-        if (timed)
-            uv_timer_stop(&j->deadline);
     } else {
-        uv_run(&j->loop, UV_RUN_NOWAIT);
+        nfs_conn_wait(j->conn, j->nconn, 0);
     }
 
     unsigned n = 0;
@@ -1035,6 +686,7 @@ static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 {
     struct nfse_job *j = ej->priv;
+    struct nfs_conn *c = &j->conn[0];
     if (file >= j->nfh)
         return -EINVAL;
     char path[PLAN_PATH_MAX + 2];
@@ -1043,16 +695,16 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     if (j->dead)
         return nfse_refuse_dead(j, file, "stat failed");
     struct nfs_stat_64 st;
-    int rc = nfs_stat64(j->nfs, path, &st);
+    int rc = nfs_stat64(c->nfs, path, &st);
     if (rc != 0)
-        nfse_after_sync_failure(j);
-    nfse_sync_poll(j);
+        nfs_conn_after_sync_failure(c);
+    nfs_conn_check(c);
     if (rc == -ENOENT)
         return -ENOENT;
     if (rc != 0) {
         char fu[ENGINE_ERR_MAX];
         nfse_file_url(ej, file, fu, sizeof(fu));
-        return nfse_fail(j, nfse_status_errno(j->nfs, rc), fu, "stat failed");
+        return nfse_fail(j, c, nfs_conn_status_errno(c, rc), fu, "stat failed");
     }
     *size = st.nfs_size;
     return 0;
@@ -1062,16 +714,17 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 static int nfse_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
 {
     struct nfse_job *j = ej->priv;
+    struct nfs_conn *c = &j->conn[0];
     struct nfs_statvfs_64 sv;
     if (j->dead)
         return -ENOTCONN;
-    int rc = nfs_statvfs64(j->nfs, "/", &sv);
+    int rc = nfs_statvfs64(c->nfs, "/", &sv);
     if (rc != 0) {
-        nfse_after_sync_failure(j);
-        nfse_sync_poll(j);
-        return nfse_errno(rc);
+        nfs_conn_after_sync_failure(c);
+        nfs_conn_check(c);
+        return nfs_conn_errno(rc);
     }
-    nfse_sync_poll(j);
+    nfs_conn_check(c);
     *avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
     nfse_fmt(where, wherelen, "%s", ej->nfs_url);
     return 0;
@@ -1101,10 +754,10 @@ static int nfse_md_status(struct nfse_md *m, int status)
 {
     if (status >= 0 || status == -ENOENT || status == -EEXIST || status == -ENOTEMPTY ||
         status == -EACCES || status == -EPERM || status == -ENOTDIR || status == -EISDIR)
-        nfse_server_ok(m->j);  /* an answer, even a refusal */
+        nfs_conn_server_ok(&m->j->conn[0]);  /* an answer, even a refusal */
     if (status < 0)
-        nfse_note_error(m->j, m->j->nfs);
-    return status >= 0 ? 0 : nfse_status_errno(m->j->nfs, status);
+        nfse_note_error(m->j, &m->j->conn[0]);
+    return status >= 0 ? 0 : nfs_conn_status_errno(&m->j->conn[0], status);
 }
 
 static void nfse_md_done_cb(int status, struct nfs_context *nfs, void *data, void *priv)
@@ -1123,11 +776,11 @@ static void nfse_md_close(struct nfse_md *m, int rc)
     if (m->result == 0)
         m->result = rc;
     if (m->abandoned || j->dead || j->tearing_down) {
-        (void)nfs_close_async(j->nfs, fh, nfse_noop_cb, NULL);
+        (void)nfs_close_async(j->conn[0].nfs, fh, nfse_noop_cb, NULL);
         nfse_md_finish(m, rc);
         return;
     }
-    if (nfs_close_async(j->nfs, fh, nfse_md_done_cb, m) != 0)
+    if (nfs_close_async(j->conn[0].nfs, fh, nfse_md_done_cb, m) != 0)
         nfse_md_finish(m, -EIO);
 }
 
@@ -1141,7 +794,7 @@ static void nfse_md_write_next(struct nfse_md *m)
         return;
     }
     uint64_t n = m->size - m->off < j->writemax ? m->size - m->off : j->writemax;
-    if (nfs_pwrite_async(j->nfs, m->fh, m->off, n, m->buf + m->off, nfse_md_write_cb, m) != 0)
+    if (nfs_pwrite_async(j->conn[0].nfs, m->fh, m->off, n, m->buf + m->off, nfse_md_write_cb, m) != 0)
         nfse_md_close(m, -EIO);
 }
 
@@ -1202,7 +855,7 @@ static void nfse_md_rename_cb(int status, struct nfs_context *nfs, void *data, v
     struct nfse_md *m = priv;
     struct nfse_job *j = m->j;
     if (status == 0) {
-        nfse_server_ok(j);
+        nfs_conn_server_ok(&j->conn[0]);
         nfse_md_finish(m, -EEXIST);     /* someone else's name: left alone */
         return;
     }
@@ -1210,7 +863,7 @@ static void nfse_md_rename_cb(int status, struct nfs_context *nfs, void *data, v
         nfse_md_finish(m, nfse_md_status(m, status));
         return;
     }
-    nfse_server_ok(j);               /* missing: what we hoped for, no error to note */
+    nfs_conn_server_ok(&j->conn[0]);               /* missing: what we hoped for, no error to note */
     if (m->abandoned || j->dead || j->tearing_down) {
         nfse_md_finish(m, -ENOTCONN);
         return;
@@ -1271,28 +924,28 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     case OP_CREATE:
         /* exclusive: a name that exists is not this job's (EEXIST), and an
          * existing file is never truncated */
-        rc = nfs_create_async(j->nfs, m->path, O_RDWR | O_EXCL, 0644, nfse_md_open_cb, m);
+        rc = nfs_create_async(j->conn[0].nfs, m->path, O_RDWR | O_EXCL, 0644, nfse_md_open_cb, m);
         break;
     case OP_STAT:
-        rc = nfs_stat64_async(j->nfs, m->path, nfse_md_done_cb, m);
+        rc = nfs_stat64_async(j->conn[0].nfs, m->path, nfse_md_done_cb, m);
         break;
     case OP_OPEN:
-        rc = nfs_open_async(j->nfs, m->path, O_RDONLY, nfse_md_open_cb, m);
+        rc = nfs_open_async(j->conn[0].nfs, m->path, O_RDONLY, nfse_md_open_cb, m);
         break;
     case OP_READDIR:
-        rc = nfs_opendir_async(j->nfs, m->path, nfse_md_opendir_cb, m);
+        rc = nfs_opendir_async(j->conn[0].nfs, m->path, nfse_md_opendir_cb, m);
         break;
     case OP_RENAME:
-        rc = path2 ? nfs_stat64_async(j->nfs, m->path2, nfse_md_rename_cb, m) : -EINVAL;
+        rc = path2 ? nfs_stat64_async(j->conn[0].nfs, m->path2, nfse_md_rename_cb, m) : -EINVAL;
         break;
     case OP_UNLINK:
-        rc = nfs_unlink_async(j->nfs, m->path, nfse_md_done_cb, m);
+        rc = nfs_unlink_async(j->conn[0].nfs, m->path, nfse_md_done_cb, m);
         break;
     case OP_MKDIR:
-        rc = nfs_mkdir2_async(j->nfs, m->path, 0755, nfse_md_done_cb, m);
+        rc = nfs_mkdir2_async(j->conn[0].nfs, m->path, 0755, nfse_md_done_cb, m);
         break;
     case OP_RMDIR:
-        rc = nfs_rmdir_async(j->nfs, m->path, nfse_md_done_cb, m);
+        rc = nfs_rmdir_async(j->conn[0].nfs, m->path, nfse_md_done_cb, m);
         break;
     default:
         rc = -EINVAL;
@@ -1300,19 +953,19 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     }
     if (rc != 0) {
         nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s of %s: %s", ej->nfs_url,
-                 op_type_name(op), m->path, nfse_errtext(j->nfs));
+                 op_type_name(op), m->path, nfs_conn_errtext(&j->conn[0]));
         m->next = j->md_free;
         j->md_free = m;
-        nfse_sync_poll(j);
+        nfs_conn_check(&j->conn[0]);
         return rc == -EINVAL ? -EINVAL : -EIO;
     }
     j->md_cur = m;
     /* One call at a time, driven like reap(): the tick keeps libnfs's RPC
      * timeouts and our server timeout going; a lost connection abandons
      * the call (nfse_abandon_all marks it done). */
-    nfse_sync_poll(j);
+    nfs_conn_check(&j->conn[0]);
     while (!m->done && !j->dead)
-        uv_run(&j->loop, UV_RUN_ONCE);
+        nfs_conn_wait(j->conn, j->nconn, UINT64_MAX);
     if (!m->done) {            /* dead without an abandon (cannot happen) */
         m->abandoned = 1;
         m->result = -ENOTCONN;
@@ -1328,16 +981,6 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     return rc;
 }
 
-static void nfse_close_walk(uv_handle_t *h, void *arg)
-{
-    (void)arg;
-    if (!uv_is_closing(h)) {
-        if (h->type == UV_POLL)
-            uv_close(h, nfse_poll_close_cb);
-        else
-            uv_close(h, NULL);
-    }
-}
 
 static void nfse_teardown(struct engine_job *ej)
 {
@@ -1345,45 +988,37 @@ static void nfse_teardown(struct engine_job *ej)
     if (!j)
         return;
     j->tearing_down = 1;
-    /* Stop polling while the fd is still libnfs's (epoll DEL needs it). */
-    if (j->loop_ok)
-        nfse_poll_stop(j);
-    if (j->nfs && j->stranded) {
-        /* Deliberately leaked: see nfse_after_sync_failure(). */
-        j->nfs = NULL;
-    } else if (j->nfs) {
+    for (unsigned ci = 0; ci < j->nconn; ci++) {
+        struct nfs_conn *c = &j->conn[ci];
+        if (c->nfs && c->started)
+            log_debug("nfs: agent %u job %u: connection %u of %u: %" PRIu64 " ops, %" PRIu64
+                      " RPCs", ej->agent_index, ej->job_index, ci + 1, j->nconn, c->ops,
+                      c->rpcs_sent);
+        struct nfsfh **fh = j->fh ? &j->fh[(size_t)ci * ej->nfiles] : NULL;
+        if (!c->nfs)
+            continue;
         /* RPCs the server never answered (the job gave up on them) or
          * that failed last (timed out: a stopped or hung server) mean a
          * sync close could wait the RPC timeout for each file, and the
          * agent would not be idle again for minutes: close as on a dead
-         * context. */
-        int silent = j->parts_inflight > 0 || j->last_rpc_failed;
-        for (uint32_t i = 0; i < j->nfh; i++) {
-            if (!j->fh[i])
+         * context.  A stranded context is leaked whole (nfs_conn.c). */
+        int silent = c->rpcs_inflight > 0 || c->last_rpc_failed;
+        for (uint32_t i = 0; fh && !c->stranded && i < ej->nfiles; i++) {
+            if (!fh[i])
                 continue;
-            if (!j->dead && !silent) {
-                int rc = nfs_close(j->nfs, j->fh[i]);
+            if (!c->dead && !silent) {
+                int rc = nfs_close(c->nfs, fh[i]);
                 if (rc != 0)
-                    nfse_after_sync_failure(j);
+                    nfs_conn_after_sync_failure(c);
             } else {
                 /* Never a sync call on a dead context (it would strand its
                  * RPC); the async close frees the handle when the context
                  * fails its RPC at destroy.  The server forgets a dead
                  * client's opens by itself. */
-                (void)nfs_close_async(j->nfs, j->fh[i], nfse_noop_cb, NULL);
+                (void)nfs_close_async(c->nfs, fh[i], nfse_noop_cb, NULL);
             }
         }
-        if (!j->stranded)
-            nfs_destroy_context(j->nfs);   /* fails pending RPCs via callbacks */
-        j->nfs = NULL;
-    }
-    if (j->loop_ok) {
-        j->poll = NULL;                /* closed by the walk below */
-        uv_walk(&j->loop, nfse_close_walk, NULL);
-        uv_run(&j->loop, UV_RUN_DEFAULT);
-        while (uv_loop_close(&j->loop) == UV_EBUSY)
-            uv_run(&j->loop, UV_RUN_NOWAIT);
-        j->loop_ok = 0;
+        nfs_conn_close(c);
     }
     while (j->op_all) {
         struct nfse_op *n = j->op_all->all_next;
@@ -1410,13 +1045,14 @@ static int nfse_negotiated(struct engine_job *ej, uint32_t *version, uint64_t *r
     struct nfse_job *j = ej->priv;
     *version = 0;
     *rsize = *wsize = 0;
-    if (!j || !j->nfs)
+    if (!j || !j->nconn || !j->conn[0].nfs)
         return 0;
-    *version = (uint32_t)nfs_get_version(j->nfs);
+    struct nfs_context *nfs = j->conn[0].nfs;
+    *version = (uint32_t)nfs_get_version(nfs);
     /* what requests are split at: the server's maxima when it gave them */
     *rsize = j->readmax;
     *wsize = j->writemax;
-    return nfs_get_readmax(j->nfs) != 0 && nfs_get_writemax(j->nfs) != 0;
+    return nfs_get_readmax(nfs) != 0 && nfs_get_writemax(nfs) != 0;
 }
 
 const struct engine_ops engine_nfs = {

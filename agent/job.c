@@ -31,6 +31,7 @@
 #include "agent/iogen.h"
 #include "agent/job.h"
 #include "agent/mdjob.h"
+#include "agent/nfs_rpcstat.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 
@@ -93,6 +94,8 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
     j->t_first_ns = UINT64_MAX;
     op_rec_init(&j->stats[0]);
     op_rec_init(&j->stats[1]);
+    if (eng == &engine_nfs)
+        j->ej.rpcstat = nfs_rpcstat_new();
 }
 
 /* Record a batch of completions into the active buffer.  The flag pair is

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/nfs_allow.h"
+#include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
 #include "agent/phase_storage.h"
 #include "common/clock.h"
@@ -119,6 +120,7 @@ static void phase_free_jobs(struct phase_run *pr)
             j->eng->teardown(&j->ej);
         free(j->ej.files);
         free((char *)j->ej.nfs_url);
+        nfs_rpcstat_free(j->ej.rpcstat);
     }
     free(pr->jobs);
     pr->jobs = NULL;
@@ -437,6 +439,12 @@ void phase_harvest(struct phase_run *pr, struct op_set *acc)
 {
     for (uint32_t i = 0; i < pr->njobs; i++)
         job_harvest(&pr->jobs[i], acc);
+}
+
+void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc)
+{
+    for (uint32_t i = 0; i < pr->njobs; i++)
+        nfs_rpcstat_harvest(pr->jobs[i].ej.rpcstat, acc);
 }
 
 void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns)

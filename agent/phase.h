@@ -23,6 +23,7 @@
 #include "agent/halt.h"
 #include "agent/job.h"
 #include "agent/paths.h"
+#include "common/nfs_rpc.h"
 #include "common/plan.h"
 #include "common/storage.h"
 
@@ -88,6 +89,9 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
 void phase_start(struct phase_run *pr, uint64_t t0_ns);
 /* Merge what every job recorded since the last harvest into acc. */
 void phase_harvest(struct phase_run *pr, struct op_set *acc);
+/* acc += the NFS RPC telemetry the phase's nfs jobs recorded since the last
+ * call (agent/nfs_rpcstat.h); same thread rules as phase_harvest. */
+void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc);
 /* Ops outstanding across the phase's jobs and the age of the oldest. */
 void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns);
 /* Ask every job (or the preparing worker) to stop: layout ends between

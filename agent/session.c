@@ -109,6 +109,7 @@ struct session {
     uint32_t k;
     struct op_set *acc;       /* this interval */
     struct op_set *totals;    /* this phase: sum of intervals sent */
+    struct nfs_rpc_set nfs_acc, nfs_totals;   /* nfs RPC telemetry, as acc/totals */
     struct rusage ru0;
 };
 
@@ -197,6 +198,8 @@ static void on_handle_closed(uv_handle_t *h)
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
+        nfs_rpc_set_free(&s->nfs_acc);
+        nfs_rpc_set_free(&s->nfs_totals);
         free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
@@ -408,11 +411,14 @@ static void send_interval(struct session *s)
     m->index = s->k++;
     phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
+    m->nfs = s->nfs_acc;                   /* borrowed for the encode */
     buf_init(&b);
     msg_interval_encode(&b, m);
     session_send(s, &b);
     op_set_merge(s->totals, s->acc);
     op_set_init(s->acc);
+    nfs_rpc_set_merge(&s->nfs_totals, &s->nfs_acc);
+    nfs_rpc_set_free(&s->nfs_acc);
     free(m);
 }
 
@@ -431,9 +437,12 @@ static void on_sample(uv_timer_t *t)
     if (s->in_ramp) {
         phase_harvest(&s->run, s->acc);    /* ramp: measured, then dropped */
         op_set_init(s->acc);
+        phase_harvest_nfs(&s->run, &s->nfs_acc);
+        nfs_rpc_set_free(&s->nfs_acc);
         s->in_ramp = 0;
     } else {
         phase_harvest(&s->run, s->acc);
+        phase_harvest_nfs(&s->run, &s->nfs_acc);
         send_interval(s);
     }
     arm_sampler(s);
@@ -464,9 +473,12 @@ static void on_finished(uv_async_t *h)
     uv_timer_stop(&s->sampler);
     getrusage(RUSAGE_SELF, &ru1);
     phase_harvest(&s->run, s->acc);
-    if (s->in_ramp)
+    phase_harvest_nfs(&s->run, &s->nfs_acc);
+    if (s->in_ramp) {
         op_set_init(s->acc);               /* ended inside the ramp: nothing counts */
-    if (!op_set_empty(s->acc) || s->k == 0)
+        nfs_rpc_set_free(&s->nfs_acc);
+    }
+    if (!op_set_empty(s->acc) || !nfs_rpc_set_empty(&s->nfs_acc) || s->k == 0)
         send_interval(s);
 
     m = xcalloc(1, sizeof *m);
@@ -487,6 +499,7 @@ static void on_finished(uv_async_t *h)
     m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     m->nintervals = s->k;
     m->totals = *s->totals;
+    m->nfs = s->nfs_totals;                /* borrowed for the encode */
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
     if (!s->closing) {
@@ -518,6 +531,8 @@ static void start_phase(struct session *s, const struct msg_start *m)
     s->k = 0;
     op_set_init(s->acc);
     op_set_init(s->totals);
+    nfs_rpc_set_free(&s->nfs_acc);
+    nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
     s->jobs_running = 1;
     s->state = S_RUNNING;

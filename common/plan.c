@@ -360,6 +360,9 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NUMJOBS, j->numjobs);
+    if (j->nconnect > PLAN_MAX_NCONNECT)
+        return fail(err, errlen, j, "nconnect must be 1..%u (got %" PRIu32 ")",
+                    (unsigned)PLAN_MAX_NCONNECT, j->nconnect);
     if (j->iodepth < 1 || j->iodepth > PLAN_MAX_IODEPTH)
         return fail(err, errlen, j, "iodepth must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_IODEPTH, j->iodepth);
@@ -385,6 +388,9 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
                     engine_table_url_names(urlnames, sizeof urlnames));
     if (md && !(eng->flags & ENGINE_F_MD))
         return fail(err, errlen, j, "ioengine=%s has no metadata ops (rw=metadata)", j->ioengine);
+    if (j->nconnect > 1 && j->nfs_url[0] == '\0')
+        return fail(err, errlen, j, "nconnect= requires ioengine=%s (kernel mounts take it as a mount option)",
+                    engine_table_url_names(urlnames, sizeof urlnames));
     /* Without a runtime a time_based job would loop over its files forever. */
     if (j->time_based && j->runtime_ns == 0)
         return fail(err, errlen, j, "time_based requires runtime=");

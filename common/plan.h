@@ -22,6 +22,7 @@
 #define PLAN_MAX_JOBS   64     /* per phase */
 #define PLAN_MAX_NUMJOBS 4096
 #define PLAN_MAX_IODEPTH 4096  /* requests in flight per job thread */
+#define PLAN_MAX_NCONNECT 16   /* nfs: TCP connections per job thread */
 #define PLAN_MAX_NRFILES 1000000
 /* The largest byte offset a file can have (off_t is signed): every job's
  * region, offset + offset_increment x global job number + its length, ends
@@ -127,6 +128,8 @@ struct job_spec {
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
+    uint32_t nconnect;         /* nfs: TCP connections per job, 1..PLAN_MAX_NCONNECT;
+                                  0 = not set (1; an older coordinator omits it) */
     /* verdicts (coordinator only, not sent to agents): failed ops a phase
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */

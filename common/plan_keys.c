@@ -53,6 +53,7 @@ enum key_kind {
     K_THRESHOLD, /* error_threshold: a count, or a percentage ("2%") */
     K_LOG,       /* fio's log-file keys, into job_spec.log (common/plan_log.h) */
     K_BATCH,     /* uint32_t decimal; 0 = PLAN_BATCH_DEPTH (fio: "use iodepth") */
+    K_NCONNECT,  /* uint32_t 1..PLAN_MAX_NCONNECT */
 };
 
 struct key_def {
@@ -134,6 +135,7 @@ static const struct key_def keys[] = {
     { "shared_dir",        K_BOOL,      FIELD(shared_dir) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
+    { "nconnect",          K_NCONNECT,  FIELD(nconnect) },
     { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },
     /* fio's log files, written by the coordinator (coordinator/fiolog.h) */
     { "write_bw_log",      K_LOG,       FIELD(log) },
@@ -514,6 +516,12 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         if (u32 == 0)
             u32 = PLAN_BATCH_DEPTH;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_NCONNECT:
+        if (parse_u32(value, &u32) || u32 < 1 || u32 > PLAN_MAX_NCONNECT)
+            return plan_why(why, whylen, "want 1 to %u TCP connections per job",
+                            (unsigned)PLAN_MAX_NCONNECT);
         memcpy(field, &u32, sizeof(u32));
         return 0;
     case K_U64:

@@ -76,6 +76,8 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     if (j->iodepth > 1)
         fprintf(out, " iodepth=%" PRIu32 "%s", j->iodepth,
                 eng && !(eng->flags & ENGINE_F_DEPTH) ? " (1 in flight: a synchronous engine)" : "");
+    if (j->nconnect > 1)
+        fprintf(out, " nconnect=%" PRIu32, j->nconnect);
     fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
             j->bsrange_min || j->nbssplit ? " (at bs)" : "");
     if (j->runtime_ns)

@@ -9,6 +9,8 @@
 #include "common/xmalloc.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
+#include "coordinator/nfs_json.h"
+#include "coordinator/result_nfs.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
 /* the coordinator's own cap on --agents (coordinator/main.c): a header
@@ -237,6 +239,30 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "salvaged", ap->salvaged ? 1 : 0));
 }
 
+/* The nfs engine's telemetry of an agent's interval and phase, as sent
+ * (nfs_json.h); nothing for the other engines. */
+static void on_agent_interval_nfs(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                                  uint32_t k, const struct nfs_rpc_set *s)
+{
+    struct journal *j = arg;
+    (void)r;
+    if (nfs_rpc_set_empty(s))
+        return;
+    put(j, json_pack("{sssIsIsIso}", "type", "nfs_interval", "phase", (json_int_t)phase, "agent",
+                     (json_int_t)agent, "k", (json_int_t)k, "nfs", nfs_json_encode(s)));
+}
+
+static void on_agent_phase_nfs(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                               const struct nfs_rpc_set *s)
+{
+    struct journal *j = arg;
+    (void)r;
+    if (nfs_rpc_set_empty(s))
+        return;
+    put(j, json_pack("{sssIsIso}", "type", "nfs_phase", "phase", (json_int_t)phase, "agent",
+                     (json_int_t)agent, "nfs", nfs_json_encode(s)));
+}
+
 static void on_agent_lost(void *arg, const struct run_result *r, uint32_t agent, const char *why)
 {
     struct journal *j = arg;
@@ -285,6 +311,8 @@ struct run_observer journal_observer(struct journal *j)
         .interval = on_interval,
         .agent_interval = on_agent_interval,
         .agent_phase_done = on_agent_phase_done,
+        .agent_interval_nfs = on_agent_interval_nfs,
+        .agent_phase_nfs = on_agent_phase_nfs,
         .agent_lost = on_agent_lost,
         .agent_error = on_agent_error,
         .run_end = on_run_end,
@@ -658,6 +686,22 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         }
         free(tot);
         free(ap);
+        return rc;
+    }
+    if (strcmp(type, "nfs_interval") == 0 || strcmp(type, "nfs_phase") == 0) {
+        struct nfs_rpc_set s;
+        int iv = type[4] == 'i';
+        uint64_t kk = 0;
+        int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) ||
+                 (iv && u64_of(o, "k", &kk)) || phase >= r->nphases || agent >= r->nagents ||
+                 kk > UINT32_MAX ? -1 : 0;
+        nfs_rpc_set_init(&s);
+        if (rc == 0 && nfs_json_decode(json_object_get(o, "nfs"), &s, rp->why, JOURNAL_WHY_MAX))
+            rc = -1;
+        if (rc == 0)
+            rc = (iv ? result_nfs_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)kk, &s)
+                     : result_nfs_set_agent(r, (uint32_t)phase, (uint32_t)agent, &s)) < 0 ? -1 : 0;
+        nfs_rpc_set_free(&s);
         return rc;
     }
     if (strcmp(type, "lost") == 0) {

@@ -41,6 +41,7 @@
 #include "coordinator/fleet_summary.h"
 #include "coordinator/html_fleet.h"
 #include "coordinator/html_timeline.h"
+#include "coordinator/report_nfs.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/verdict.h"
 #include "coordinator/svg.h"
@@ -587,6 +588,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         }
         fairness_phase(r, i, share, &f);
         phase_tables(out, r, i, share, &f, base, fleet);
+        report_nfs_html(out, r, i);     /* nfs engine: RPC RTT next to op latency */
         if (fleet) {
             fleet_phase_init(&fp, r, i);
             html_fleet_summary(out, r, &fp, base);

@@ -32,6 +32,8 @@
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/nfs_json.h"
+#include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
 
 struct jb {
@@ -202,6 +204,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
+        if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->agent[a]))   /* nfs engine telemetry */
+            put(b, j, "nfs", nfs_json_encode(&ph->nfs->agent[a]));
         push(b, arr, j);
     }
     return arr;
@@ -283,6 +287,14 @@ static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t 
     put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
     put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
     put(b, j, "agents", interval_agents_json(b, r, s));
+    if (ph->nfs && k < ph->nfs->niv) {       /* the fleet's RPC telemetry */
+        struct nfs_rpc_set ns;
+        nfs_rpc_set_init(&ns);
+        result_nfs_interval(r, phase, k, &ns);
+        if (!nfs_rpc_set_empty(&ns))
+            put(b, j, "nfs", nfs_json_encode(&ns));
+        nfs_rpc_set_free(&ns);
+    }
     return j;
 }
 
@@ -336,6 +348,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, fj, "fastest_iops", json_real(f.fastest_iops));
     put(b, j, "fairness", fj);
     put(b, j, "agents", phase_agents_json(b, r, ph, share));
+    if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->fleet))   /* sum over agents */
+        put(b, j, "nfs", nfs_json_encode(&ph->nfs->fleet));
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);

@@ -31,6 +31,7 @@
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/report_nfs.h"
 #include "coordinator/verdict.h"
 
 #define NAME_MIN 5
@@ -517,6 +518,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         else
             agent_rows(out, r, ph, &L);
         notes(out, r, ph, fleet);
+        report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
         verdict_note(out, r, i);
     }

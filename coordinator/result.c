@@ -27,6 +27,7 @@
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
+#include "coordinator/result_nfs.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -189,6 +190,7 @@ static void slot_expand(const struct interval_slot *slot, struct op_set *s)
 
 void result_free(struct run_result *r)
 {
+    result_nfs_free(r);
     for (uint32_t i = 0; i < r->nphases; i++) {
         struct phase_result *ph = &r->phases[i];
 
@@ -549,6 +551,8 @@ void result_phase_finish(struct run_result *r, uint32_t phase)
     struct phase_result *ph;
     uint64_t first = UINT64_MAX, last = 0;
     uint32_t ndone = 0;
+
+    result_nfs_finish(r, phase);
 
     if (phase >= r->nphases)
         return;

@@ -135,8 +135,10 @@ struct phase_result {
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
+    struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
 };
 
+struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 
 struct run_result {

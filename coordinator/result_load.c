@@ -24,6 +24,8 @@
 #include "common/hist_codec.h"
 #include "common/xmalloc.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/nfs_json.h"
+#include "coordinator/result_nfs.h"
 
 #define MAX_AGENTS 4096
 
@@ -213,6 +215,24 @@ static void load_op_extras(struct ctx *c, json_t *v, const char *path, struct op
 
 /* An ops object: {"read": {...}, "write": {...}}; counters_only for the
  * per-agent interval counters, which have no latency or rates. */
+/* An "nfs" object (nfs_json.h): agent a's phase set, or (a < 0) the
+ * fleet's interval k. */
+static void load_nfs(struct ctx *c, json_t *o, const char *path, struct run_result *r,
+                     uint32_t phase, int a, uint32_t k)
+{
+    struct nfs_rpc_set s;
+    char why[256];
+
+    nfs_rpc_set_init(&s);
+    if (nfs_json_decode(o, &s, why, sizeof why))
+        fail(c, path, "%s", why);
+    else if (a >= 0)
+        result_nfs_set_agent(r, phase, (uint32_t)a, &s);
+    else
+        result_nfs_add_fleet_interval(r, phase, k, &s);
+    nfs_rpc_set_free(&s);
+}
+
 static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *s, struct counters *cnt)
 {
     const char *key;
@@ -453,6 +473,10 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
                                                              phase, a, c->err, c->errlen));
         }
+        if (json_object_get(aj, "nfs") && !c->failed) {   /* the nfs engine's RPCs */
+            snprintf(asub, sizeof(asub), "%s.nfs", apath);
+            load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
+        }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
         result_set_agent_phase(r, phase, a, &one, tot);
@@ -461,6 +485,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     free(tot);
     tot = NULL;
+    result_nfs_finish(r, phase);      /* the phase's "nfs" is the agents' sum */
     if (ph->t0_ns == T0_BASE)
         place_unlagged_starts(r, ph, arr);
 
@@ -524,6 +549,10 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         }
         if (!c->failed && nrep != s->nreported)
             fail(c, ipath, "nreported is %u, but %u agents reported", s->nreported, nrep);
+        if (json_object_get(ij, "nfs") && !c->failed) {
+            snprintf(asub, sizeof(asub), "%s.nfs", ipath);
+            load_nfs(c, json_object_get(ij, "nfs"), asub, r, phase, -1, (uint32_t)k);
+        }
         result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }
     free(merged);

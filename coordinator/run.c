@@ -32,6 +32,7 @@
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/gather.h"
+#include "coordinator/result_nfs.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
 #include "proto/frame.h"
@@ -539,6 +540,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
         c->state != C_RUNNING || m->index != c->next_k) {
         run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err[0] ? err : "out of order");
+        msg_interval_free(m);    /* empty when the decode failed */
         free(m);
         return;
     }
@@ -547,18 +549,23 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
         agent_violation(c, "sent interval %u of phase %u %.1f s after its start: more than %u-ms "
                         "intervals allow; dropped", m->index, m->phase,
                         (double)(now > t0 ? now - t0 : 0) / 1e9, r->opt->interval_ms);
+        msg_interval_free(m);
         free(m);
         return;
     }
     if (result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
         agent_violation(c, "interval %u of phase %u is beyond the run's limit", m->index, m->phase);
+        msg_interval_free(m);
         free(m);
         return;
     }
+    result_nfs_add_interval(r->res, m->phase, c->id, m->index, &m->nfs);
     c->next_k++;
     result_set_interval_inflight(r->res, m->phase, c->id, m->index, m->inflight, m->oldest_ns);
     op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
+    OBSERVE(r, agent_interval_nfs, m->phase, c->id, m->index, &m->nfs);
+    msg_interval_free(m);
     free(m);
     notify_intervals(r, 0);
 }
@@ -631,13 +638,16 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
+    result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
+    OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
     notify_intervals(r, 0);
     if (all_in(r, C_DONE))
         phase_completed(r);
 out:
     free(sum);
+    msg_phase_done_free(m);      /* empty when the decode failed */
     free(m);
     free(ap);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "common/plan.h"
+#include "common/nfs_rpc.h"
 #include "coordinator/result.h"
 #include "proto/auth.h"
 
@@ -29,6 +30,12 @@ struct run_observer {
                            uint32_t k, const struct op_set *s);
     void (*agent_phase_done)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                              const struct agent_phase *ap);
+    /* an agent's NFS RPC telemetry (common/nfs_rpc.h) of interval k and of
+     * its phase-done, right after agent_interval / agent_phase_done */
+    void (*agent_interval_nfs)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                               uint32_t k, const struct nfs_rpc_set *s);
+    void (*agent_phase_nfs)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                            const struct nfs_rpc_set *s);
     void (*agent_lost)(void *arg, const struct run_result *r, uint32_t agent, const char *why);
     /* verdict inputs: an agent's error in phase (its text), and how the run
      * ended early (r->end, end_phase, end_at_s, end_text are set) */

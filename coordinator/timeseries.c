@@ -16,6 +16,8 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fairness.h"
+#include "coordinator/nfs_json.h"
+#include "coordinator/result_nfs.h"
 
 struct timeseries {
     FILE *out;
@@ -131,6 +133,14 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
     }
     json_object_set_new(j, "ops", ops);
     json_object_set_new(j, "jain", json_real(jain));
+    if (ph->nfs && k < ph->nfs->niv) {     /* the nfs engine's RPCs in the interval */
+        struct nfs_rpc_set ns;
+        nfs_rpc_set_init(&ns);
+        result_nfs_interval(r, phase, k, &ns);
+        if (!nfs_rpc_set_empty(&ns))
+            json_object_set_new(j, "nfs", nfs_json_summary(&ns));
+        nfs_rpc_set_free(&ns);
+    }
     emit(out, j);
 
     for (uint32_t a = 0; a < r->nagents; a++) {

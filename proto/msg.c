@@ -126,6 +126,7 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "iodepth_batch_submit", iodepth_batch_submit),
     FOPTU32(struct job_spec, "iodepth_batch_complete_min", iodepth_batch_complete_min),
     FOPTU32(struct job_spec, "iodepth_batch_complete_max", iodepth_batch_complete_max),
+    FOPTU32(struct job_spec, "nconnect", nconnect),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
@@ -201,6 +202,7 @@ static const struct field interval_fields[] = {
     FANYU32(struct msg_interval, "inflight", inflight),
     FANYU64(struct msg_interval, "oldest_ns", oldest_ns),
     FKIND(struct msg_interval, "stats", stats, F_OPSET),
+    FKIND(struct msg_interval, "nfs", nfs, F_NFSRPC),
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
@@ -211,6 +213,7 @@ static const struct field phase_done_fields[] = {
     FANYU32(struct msg_phase_done, "cores", cores),
     FANYU32(struct msg_phase_done, "nintervals", nintervals),
     FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
+    FKIND(struct msg_phase_done, "nfs", nfs, F_NFSRPC),
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),
@@ -340,6 +343,16 @@ void msg_interval_encode(struct buf *out, const struct msg_interval *m)
 int msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *err, size_t errlen)
 {
     return msg_codec_decode(p, n, MSG_INTERVAL, interval_fields, ARRAY_LEN(interval_fields), m, err, errlen);
+}
+
+void msg_interval_free(struct msg_interval *m)
+{
+    nfs_rpc_set_free(&m->nfs);
+}
+
+void msg_phase_done_free(struct msg_phase_done *m)
+{
+    nfs_rpc_set_free(&m->nfs);
 }
 
 void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m)

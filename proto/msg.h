@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/plan.h"
+#include "common/nfs_rpc.h"
 #include "common/stats.h"
 #include "common/storage.h"
 #include "proto/auth.h"
@@ -122,6 +123,9 @@ struct msg_interval {
     uint32_t inflight;        /* ops outstanding when the interval closed */
     uint64_t oldest_ns;       /* age of the oldest of them (0 if none) */
     struct op_set stats;      /* on the wire: only op types with ops, histograms as runs (hist_codec.h) */
+    /* nfs engine's RPC telemetry of the interval (optional on the wire: sent
+     * when not empty).  Decode allocates: msg_interval_free. */
+    struct nfs_rpc_set nfs;
 };
 struct msg_phase_done {
     uint32_t phase;
@@ -132,6 +136,8 @@ struct msg_phase_done {
     uint32_t cores;
     uint32_t nintervals;      /* intervals sent for this phase */
     struct op_set totals;     /* == sum of this phase's intervals */
+    struct nfs_rpc_set nfs;   /* == sum of the intervals' (optional, as there);
+                                 decode allocates: msg_phase_done_free */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];
@@ -171,6 +177,9 @@ void msg_interval_encode(struct buf *out, const struct msg_interval *m);
 int  msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *err, size_t errlen);
 void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m);
 int  msg_phase_done_decode(const char *p, size_t n, struct msg_phase_done *m, char *err, size_t errlen);
+/* Release what a successful decode allocated (the nfs telemetry). */
+void msg_interval_free(struct msg_interval *m);
+void msg_phase_done_free(struct msg_phase_done *m);
 void msg_stop_encode(struct buf *out, const struct msg_stop *m);
 int  msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen);
 void msg_error_encode(struct buf *out, const struct msg_error *m);      /* text only */

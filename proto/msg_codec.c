@@ -104,9 +104,51 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
 
 static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
 
-/* An optional u32 left at 0 is not sent. */
+/* NFS RPC telemetry (common/nfs_rpc.h):
+ *     {retransmits, timeouts, reconnects,
+ *      rpc: {PROC: {calls, bytes_out, bytes_in, errors, rtt: hist,
+ *                   status: [[code, n], ...], status_other}}}
+ * Procedure names and status codes come from the fixed tables. */
+static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
+{
+    uint32_t n = 0;
+
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        n += s->proc[i] != NULL && s->proc[i]->calls > 0;
+    msgpack_pack_map(pk, 4);
+    pack_u64(pk, "retransmits", s->retransmits);
+    pack_u64(pk, "timeouts", s->timeouts);
+    pack_u64(pk, "reconnects", s->reconnects);
+    pack_cstr(pk, "rpc");
+    msgpack_pack_map(pk, n);
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const struct nfs_rpc_proc *p = s->proc[i];
+        if (!p || p->calls == 0)
+            continue;
+        pack_cstr(pk, nfs_proc_name(i));
+        msgpack_pack_map(pk, 7);
+        pack_u64(pk, "calls", p->calls);
+        pack_u64(pk, "bytes_out", p->bytes_out);
+        pack_u64(pk, "bytes_in", p->bytes_in);
+        pack_u64(pk, "errors", p->errors);
+        pack_cstr(pk, "rtt");
+        pack_hist(pk, &p->rtt);
+        pack_cstr(pk, "status");
+        msgpack_pack_array(pk, p->nstatus);
+        for (uint32_t k = 0; k < p->nstatus; k++) {
+            msgpack_pack_array(pk, 2);
+            msgpack_pack_uint32(pk, p->status[k].code);
+            msgpack_pack_uint64(pk, p->status[k].n);
+        }
+        pack_u64(pk, "status_other", p->status_other);
+    }
+}
+
+/* An optional u32 left at 0, or empty NFS telemetry, is not sent. */
 static int field_sent(const struct field *f, const void *base)
 {
+    if (f->kind == F_NFSRPC)
+        return !nfs_rpc_set_empty(CAT(base, f, struct nfs_rpc_set));
     return f->kind != F_OPTU32 || *CAT(base, f, uint32_t) != 0;
 }
 
@@ -177,6 +219,9 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_OPSET:
             pack_op_set(pk, CAT(base, f, struct op_set));
+            break;
+        case F_NFSRPC:
+            pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set));
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -587,6 +632,84 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
 static int unpack_fields(struct dctx *c, const msgpack_object *map,
                          const struct field *f, size_t n, void *base);
 
+static int unpack_nfs_proc(struct dctx *c, const msgpack_object *o, struct nfs_rpc_proc *p)
+{
+    const msgpack_object *rtt = NULL;
+    const msgpack_object_array *st = NULL;
+    uint64_t sum = 0;
+    size_t mark;
+    int rc;
+
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return fail(c, "not a map");
+    if ((rc = get_u64(c, o, "calls", 1, UINT64_MAX, &p->calls)) ||
+        (rc = get_u64(c, o, "bytes_out", 0, UINT64_MAX, &p->bytes_out)) ||
+        (rc = get_u64(c, o, "bytes_in", 0, UINT64_MAX, &p->bytes_in)) ||
+        (rc = get_u64(c, o, "errors", 0, p->calls, &p->errors)) ||
+        (rc = get_u64(c, o, "status_other", 0, p->errors, &p->status_other)) ||
+        (rc = get(c, o, "rtt", MSGPACK_OBJECT_MAP, "a map", &rtt)) ||
+        (rc = get_array(c, o, "status", 0, NFS_RPC_STATUS_MAX, &st)))
+        return rc;
+    mark = where_key(c, "rtt");
+    if ((rc = unpack_hist(c, rtt, &p->rtt)))
+        return rc;
+    where_pop(c, mark);
+    if (p->rtt.count > p->calls)
+        return fail(c, "'rtt' holds more calls than 'calls'");
+    for (uint32_t i = 0; i < st->size; i++) {
+        const msgpack_object *e = &st->ptr[i];
+        if (e->type != MSGPACK_OBJECT_ARRAY || e->via.array.size != 2 ||
+            e->via.array.ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
+            e->via.array.ptr[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+            return fail(c, "'status' entry %" PRIu32 " is not [code, n]", i);
+        uint64_t code = e->via.array.ptr[0].via.u64, cnt = e->via.array.ptr[1].via.u64;
+        if (code > UINT32_MAX || !nfs_status_valid((uint32_t)code) || cnt == 0)
+            return fail(c, "'status' entry %" PRIu32 " is not a known status with a count", i);
+        for (uint32_t k = 0; k < p->nstatus; k++)
+            if (p->status[k].code == code)
+                return fail(c, "'status' names code %" PRIu64 " twice", code);
+        if (cnt > p->errors - sum)
+            return fail(c, "'status' counts more than 'errors'");
+        sum += cnt;
+        p->status[p->nstatus].code = (uint32_t)code;
+        p->status[p->nstatus].n = cnt;
+        p->nstatus++;
+    }
+    if (sum + p->status_other != p->errors)
+        return fail(c, "'status' and 'status_other' do not add up to 'errors'");
+    return 0;
+}
+
+/* s is initialised by the caller; on failure the caller frees it. */
+static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rpc_set *s)
+{
+    const msgpack_object *rpc = NULL;
+    int rc;
+
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return fail(c, "not a map");
+    if ((rc = get_u64(c, o, "retransmits", 0, UINT64_MAX, &s->retransmits)) ||
+        (rc = get_u64(c, o, "timeouts", 0, UINT64_MAX, &s->timeouts)) ||
+        (rc = get_u64(c, o, "reconnects", 0, UINT64_MAX, &s->reconnects)) ||
+        (rc = get(c, o, "rpc", MSGPACK_OBJECT_MAP, "a map", &rpc)))
+        return rc;
+    if (rpc->via.map.size > NFSP__COUNT)
+        return fail(c, "'rpc' has %" PRIu32 " procedures, at most %u", rpc->via.map.size,
+                    (unsigned)NFSP__COUNT);
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const char *name = nfs_proc_name(i);
+        const msgpack_object *po = map_get(rpc, name);
+        size_t mark;
+        if (!po)
+            continue;                  /* unknown names are ignored, as keys are */
+        mark = where_key(c, name);
+        if ((rc = unpack_nfs_proc(c, po, nfs_rpc_set_proc(s, i))))
+            return rc;
+        where_pop(c, mark);
+    }
+    return 0;
+}
+
 static int unpack_phase(struct dctx *c, const msgpack_object *o, struct phase *ph)
 {
     const msgpack_object_array *jobs = NULL;
@@ -785,6 +908,16 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_PHASES:
             rc = unpack_phases(c, map, f->key, AT(base, f, struct plan));
             break;
+        case F_NFSRPC:
+            /* initialised (and freed on failure) by msg_codec_decode */
+            if (!map_get(map, f->key))
+                break;
+            if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
+                break;
+            mark = where_key(c, f->key);
+            if ((rc = unpack_nfs_rpc(c, o, AT(base, f, struct nfs_rpc_set))) == 0)
+                where_pop(c, mark);
+            break;
         case F_ENUM:
         case F_AGENTS:
         case F_BSSPLIT:
@@ -875,8 +1008,13 @@ int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct fiel
     struct dctx c = { .what = msg_type_name(t), .err = err, .errlen = errlen };
     const msgpack_object *root = NULL;
     msgpack_unpacked u;
-    int rc = parse(&c, p, n, &u, &root);
+    int rc;
 
+    /* allocating members start empty and are left empty by any failure */
+    for (size_t i = 0; i < nf; i++)
+        if (f[i].kind == F_NFSRPC)
+            nfs_rpc_set_init(AT(m, &f[i], struct nfs_rpc_set));
+    rc = parse(&c, p, n, &u, &root);
     if (rc == 0) {
         rc = type_of(&c, root);
         if (rc >= 0 && rc != (int)t)
@@ -885,5 +1023,9 @@ int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct fiel
             rc = unpack_fields(&c, root, f, nf, m);
     }
     msgpack_unpacked_destroy(&u);
+    if (rc < 0)
+        for (size_t i = 0; i < nf; i++)
+            if (f[i].kind == F_NFSRPC)
+                nfs_rpc_set_free(AT(m, &f[i], struct nfs_rpc_set));
     return rc;
 }

@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
-# Build libnfs >= 5.0 into deps/libnfs when the system's libnfs is older.
+# Build the project's patched libnfs 5.x into deps/libnfs (always, whatever
+# libnfs the system has).
 #
 # Why: Debian 12 ships libnfs 4.0.0, whose NFSv4 WRITE fails to encode for
 # any write of ~4000 bytes or more ("ZDR error: Failed to encode
 # COMPOUND4args"), so the nfs engine cannot do NFSv4 writes with it.  libnfs
-# 5.0.2 (Debian 13) fixes that.  We take Debian's source package (a known,
-# signed tarball) through apt with a throw-away source list, state and cache
-# dir, so the system's apt configuration is never changed, and install into
-# a project-local prefix the Makefile links with an rpath.
+# 5.0.2 (Debian 13) fixes that.  And the nfs engine times every RPC through
+# a per-RPC observer no released libnfs has (scripts/libnfs-observer.patch,
+# the project's own), so even a system libnfs >= 5 will not do.  We take
+# Debian's source package (a known, signed tarball) through apt with a
+# throw-away source list, state and cache dir, so the system's apt
+# configuration is never changed, and install into a project-local prefix
+# the Makefile links with an rpath.
 #
-# Idempotent and quiet: does nothing when the system libnfs is >= 5.0 or
-# deps/libnfs is already built; prints the build log only on failure.
+# Idempotent and quiet: does nothing when deps/libnfs carries the stamp of
+# this script's patches (an older, unpatched build is rebuilt); prints the
+# build log only on failure.
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX="$ROOT/deps/libnfs"
 PC="$PREFIX/lib/pkgconfig/libnfs.pc"
+OBSERVER_PATCH="$ROOT/scripts/libnfs-observer.patch"
+STAMP_FILE="$PREFIX/.nfstorm-patches"
+# The stamp names what the build contains: change it with the patches.
+STAMP="observer-1 $(sha256sum "$OBSERVER_PATCH" | cut -d' ' -f1)"
 
-sysver=$(pkg-config --modversion libnfs 2>/dev/null || echo 0)
-if [ "${sysver%%.*}" -ge 5 ] 2>/dev/null; then
-  exit 0
-fi
-if [ -f "$PC" ]; then
+if [ -f "$PC" ] && [ -f "$STAMP_FILE" ] && [ "$(cat "$STAMP_FILE")" = "$STAMP" ]; then
   exit 0
 fi
 
@@ -102,6 +107,10 @@ if [ -n "$deb" ]; then
   fi
 fi
 
+# The per-RPC observer (rpc_set_observer): the project's own patch.
+patch -d "$TMP/tree" -p1 -s -N <"$OBSERVER_PATCH" >>"$LOG" 2>&1 \
+  || fail "scripts/libnfs-observer.patch does not apply"
+
 # Two small fixes to upstream 5.0.2, both outside the wire protocol:
 # 5.0.2 prints "reconnect reset waitpdu queues" to stdout on every reconnect
 # attempt (a leftover debug printf); an agent retrying a restarting server
@@ -139,6 +148,9 @@ mkdir -p "$STAGE$PREFIX/bin"
 for u in nfs-cat nfs-ls nfs-cp nfs-stat; do
   if [ -x "$TMP/build/utils/$u" ]; then cp "$TMP/build/utils/$u" "$STAGE$PREFIX/bin/"; fi
 done
+grep -q 'rpc_set_observer' "$STAGE$PREFIX/include/nfsc/libnfs-raw.h" \
+  || fail "the installed headers lack rpc_set_observer"
+echo "$STAMP" >"$STAGE$STAMP_FILE"
 rm -rf "$PREFIX"
 mv "$STAGE$PREFIX" "$PREFIX"
 rm -rf "$STAGE"

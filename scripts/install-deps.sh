@@ -20,6 +20,7 @@ if [ -n "$missing" ]; then
   # ganesha's maintainer scripts try to start services; there is no init here.
   $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-# Debian 12's libnfs 4.0 cannot do NFSv4 writes >= ~4000 bytes: build 5.x
-# into deps/libnfs when needed (no-op when present).
+# Debian 12's libnfs 4.0 cannot do NFSv4 writes >= ~4000 bytes, and no libnfs has
+# the per-RPC observer the nfs engine needs: always build the patched 5.x
+# into deps/libnfs (a no-op when the build there carries the current patches).
 "$(dirname "$0")/build-libnfs.sh"

@@ -15,7 +15,8 @@
  * (for every type, plan and phase-done included).  Every histogram the
  * wire let in also goes through the JSON container of the same form
  * (result and journal, coordinator/hist_json.h) and comes back equal: one
- * decoder, the same verdict in every container. */
+ * decoder, the same verdict in every container; so does the nfs engine's
+ * RPC telemetry (coordinator/nfs_json.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "proto/msg.h"
 #include "proto/pool_msg.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/nfs_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -89,6 +91,64 @@ static union msg_any {
 /* A new message type needs its decoder, encoder and equality added below. */
 _Static_assert(MSG__COUNT == MSG_EXIT + 1, "fuzz_frame_msg.c does not know every message type");
 
+/* The nfs telemetry the wire let in, through the JSON form (result and
+ * journal) and back: equal, by the same rule as nfs_equal. */
+static int nfs_equal(const struct nfs_rpc_set *a, const struct nfs_rpc_set *b);
+
+static void check_nfs_json_form(const struct nfs_rpc_set *s)
+{
+    struct nfs_rpc_set back;
+    char why[200];
+
+    if (s->retransmits > INT64_MAX || s->timeouts > INT64_MAX || s->reconnects > INT64_MAX)
+        return;
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const struct nfs_rpc_proc *p = s->proc[i];
+        if (p && (p->calls > INT64_MAX || p->bytes_out > INT64_MAX || p->bytes_in > INT64_MAX ||
+                  p->rtt.count > INT64_MAX || p->rtt.sum_ns > INT64_MAX || p->rtt.max_ns > INT64_MAX))
+            return;
+        for (uint32_t k = 0; p && k < p->nstatus; k++)
+            if (p->status[k].n > INT64_MAX)
+                return;
+    }
+    json_t *o = nfs_json_encode(s);
+    CHECK(o != NULL);
+    nfs_rpc_set_init(&back);
+    CHECK(nfs_json_decode(o, &back, why, sizeof why) == 0);
+    CHECK(nfs_equal(s, &back));
+    nfs_rpc_set_free(&back);
+    json_decref(o);
+}
+
+/* Equal as the wire carries them: procedures with calls, and their
+ * statuses as a set (the order a merge keeps is the sender's). */
+static int nfs_equal(const struct nfs_rpc_set *a, const struct nfs_rpc_set *b)
+{
+    if (a->retransmits != b->retransmits || a->timeouts != b->timeouts ||
+        a->reconnects != b->reconnects)
+        return 0;
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const struct nfs_rpc_proc *x = a->proc[i], *y = b->proc[i];
+        int xs = x && x->calls, ys = y && y->calls;
+        if (xs != ys)
+            return 0;
+        if (!xs)
+            continue;
+        if (x->calls != y->calls || x->bytes_out != y->bytes_out || x->bytes_in != y->bytes_in ||
+            x->errors != y->errors || x->status_other != y->status_other ||
+            x->nstatus != y->nstatus || !hist_equal(&x->rtt, &y->rtt))
+            return 0;
+        for (uint32_t k = 0; k < x->nstatus; k++) {
+            uint32_t m = 0;
+            while (m < y->nstatus && y->status[m].code != x->status[k].code)
+                m++;
+            if (m == y->nstatus || y->status[m].n != x->status[k].n)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 static int op_set_equal(const struct op_set *a, const struct op_set *b)
 {
     for (int t = 0; t < OP__COUNT; t++) {
@@ -132,7 +192,8 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
         return a->interval.phase == b->interval.phase && a->interval.index == b->interval.index &&
                a->interval.inflight == b->interval.inflight &&
                a->interval.oldest_ns == b->interval.oldest_ns &&
-               op_set_equal(&a->interval.stats, &b->interval.stats);
+               op_set_equal(&a->interval.stats, &b->interval.stats) &&
+               nfs_equal(&a->interval.nfs, &b->interval.nfs);
     case MSG_PHASE_DONE:
         return a->phase_done.phase == b->phase_done.phase &&
                a->phase_done.started_ns == b->phase_done.started_ns &&
@@ -141,7 +202,8 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->phase_done.cpu_sys_s == b->phase_done.cpu_sys_s &&
                a->phase_done.cores == b->phase_done.cores &&
                a->phase_done.nintervals == b->phase_done.nintervals &&
-               op_set_equal(&a->phase_done.totals, &b->phase_done.totals);
+               op_set_equal(&a->phase_done.totals, &b->phase_done.totals) &&
+               nfs_equal(&a->phase_done.nfs, &b->phase_done.nfs);
     case MSG_WELCOME:
         return a->welcome.version == b->welcome.version &&
                strcmp(a->welcome.host, b->welcome.host) == 0 &&
@@ -255,6 +317,10 @@ static void release(enum msg_type t, union msg_any *m)
         msg_plan_free(&m->plan);
     if (t == MSG_SUBMIT)
         pool_submit_free(&m->submit);
+    if (t == MSG_INTERVAL)
+        msg_interval_free(&m->interval);
+    if (t == MSG_PHASE_DONE)
+        msg_phase_done_free(&m->phase_done);
 }
 
 /* The payload of the single frame an encoder appended to b. */
@@ -304,10 +370,14 @@ static void check_frame(const char *p, size_t n)
         fprintf(stderr, "re-decode of a '%s' failed: %s\n", msg_type_name((enum msg_type)t), err);
     CHECK(rc == 0);
     CHECK(msg_equal((enum msg_type)t, &m1, &m2));
-    if (t == MSG_INTERVAL)
+    if (t == MSG_INTERVAL) {
         check_json_form(&m1.interval.stats);
-    if (t == MSG_PHASE_DONE)
+        check_nfs_json_form(&m1.interval.nfs);
+    }
+    if (t == MSG_PHASE_DONE) {
         check_json_form(&m1.phase_done.totals);
+        check_nfs_json_form(&m1.phase_done.nfs);
+    }
     encode_as((enum msg_type)t, &e2, &m2);
     (void)payload_of(&e2, &rn);
     CHECK(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0);

@@ -49,6 +49,8 @@ static void gen_frames(const char *dir)
 {
     static struct msg_interval iv;
     static struct msg_phase_done pd;
+    static struct msg_interval ivn;
+    static struct msg_phase_done pdn;
     struct buf all, one;
     struct msg_hello hello = { .version = PROTO_VERSION };
     struct msg_welcome welcome = { .version = PROTO_VERSION, .host = "agent-1", .ncpus = 8,
@@ -66,7 +68,7 @@ static void gen_frames(const char *dir)
     char err[256];
     const char *text =
         "[global]\nsize=1m\ndirectory=/tmp\n"
-        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\n"
+        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\nnconnect=4\n"
         "[mix]\nstonewall\nrw=randrw\nrwmixread=70\nbssplit=4k/60:64k/40\n"
         "random_distribution=zipf:1.2\nagents=0-1\n"
         "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n"
@@ -94,6 +96,27 @@ static void gen_frames(const char *dir)
     pd.cores = 8;
     pd.nintervals = 10;
     fill_op_set(&pd.totals, 9);
+    {   /* the nfs engine's telemetry rides along (interval-nfs, phase-done-nfs) */
+        struct nfs_rpc_proc *np = nfs_rpc_set_proc(&ivn.nfs, NFSP_WRITE);
+        np->calls = 12;
+        np->bytes_out = 12 * 4200;
+        np->bytes_in = 12 * 160;
+        np->errors = 2;
+        for (uint64_t i = 1; i <= 12; i++)
+            hist_record(&np->rtt, 80000 + 977 * i);
+        nfs_rpc_proc_error(np, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 28), 2);
+        np = nfs_rpc_set_proc(&ivn.nfs, NFSP_OPEN);
+        np->calls = 1;
+        hist_record(&np->rtt, 4000);
+        ivn.nfs.reconnects = 1;
+        ivn.nfs.retransmits = 3;
+        ivn.phase = iv.phase;
+        ivn.index = iv.index;
+        ivn.stats = iv.stats;
+        pdn = pd;
+        nfs_rpc_set_init(&pdn.nfs);
+        nfs_rpc_set_merge(&pdn.nfs, &ivn.nfs);
+    }
 
     cleaned.files = 12;
     cleaned.bytes = 5ull << 30;
@@ -113,6 +136,8 @@ static void gen_frames(const char *dir)
     ONE("start", msg_start_encode(&one, &start));
     ONE("interval", msg_interval_encode(&one, &iv));
     ONE("phase-done", msg_phase_done_encode(&one, &pd));
+    ONE("interval-nfs", msg_interval_encode(&one, &ivn));
+    ONE("phase-done-nfs", msg_phase_done_encode(&one, &pdn));
     ONE("stop", msg_stop_encode(&one, &stop));
     ONE("error", msg_error_encode(&one, &error));
     ONE("clean", msg_clean_encode(&one, &plan));
@@ -121,6 +146,8 @@ static void gen_frames(const char *dir)
     write_file(dir, "stream", all.data, all.len);
     buf_free(&all);
     msg_plan_free(&plan);
+    nfs_rpc_set_free(&ivn.nfs);
+    nfs_rpc_set_free(&pdn.nfs);
 }
 
 static void gen_journal(const char *dir)

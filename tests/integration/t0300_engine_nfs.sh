@@ -2,7 +2,8 @@
 # t0300: the nfs engine's unit test (tests/unit/test_engine_nfs.c) against a
 # real ganesha server, over NFSv3 and NFSv4.  Exit 0 pass, 1 fail, 77 skip.
 #
-# Why its own build: the test binary links only agent/engine_nfs.c (and the
+# Why its own build: the test binary links only the nfs engine (engine_nfs.c,
+# nfs_conn.c, its RPC telemetry nfs_rpcstat.c and common/nfs_rpc.c, and the
 # op-type names and histograms it reports with), so this
 # runs even while other modules do not link.  It uses the deps/libnfs build
 # (libnfs 5) when present, like the Makefile.
@@ -25,7 +26,7 @@ fi
 # shellcheck disable=SC2086,SC2046
 if ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -g -pthread -Wall -Wextra -Werror -Wshadow \
      -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla -Wimplicit-fallthrough \
-     -I. -o "$WORK/test_engine_nfs" tests/unit/test_engine_nfs.c agent/engine_nfs.c common/stats.c common/hist.c common/xmalloc.c \
+     -I. -o "$WORK/test_engine_nfs" tests/unit/test_engine_nfs.c agent/engine_nfs.c agent/nfs_conn.c agent/nfs_rpcstat.c common/nfs_rpc.c common/log.c common/stats.c common/hist.c common/xmalloc.c \
      $(pkg-config --cflags --libs libuv) $NFS_FLAGS -lcmocka; then
   echo "t0300: FAIL: cannot build the test" >&2
   exit 1

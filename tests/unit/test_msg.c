@@ -125,6 +125,7 @@ static void fill_job(struct job_spec *j, unsigned k)
     j->shared_dir = 1;
     j->op_deadline_ns = UINT64_C(61000000000) + k;
     j->server_timeout_ns = UINT64_C(31000000000) + k;
+    j->nconnect = 1 + (uint32_t)k;
 }
 
 static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
@@ -187,6 +188,7 @@ static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
     assert_int_equal(a->shared_dir, b->shared_dir);
     assert_int_equal(a->op_deadline_ns, b->op_deadline_ns);
     assert_int_equal(a->server_timeout_ns, b->server_timeout_ns);
+    assert_int_equal(a->nconnect, b->nconnect);
 }
 
 /* A 2-phase x 2-job plan, every field off its default. */

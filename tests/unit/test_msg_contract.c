@@ -28,6 +28,7 @@
 #include <openssl/sha.h>
 
 #include "common/hist.h"
+#include "common/nfs_rpc.h"
 #include "common/plan.h"
 #include "common/stats.h"
 #include "proto/msg.h"
@@ -53,9 +54,9 @@ static const struct pinned {
     { "plan", "type agent_index nagents interval_ms phases" },
     { "ready", "type phase" },
     { "start", "type phase t0_ns" },
-    { "interval", "type phase index inflight oldest_ns stats" },
+    { "interval", "type phase index inflight oldest_ns stats nfs" },
     { "phase-done", "type phase started_ns duration_ns cpu_user_s cpu_sys_s cores nintervals "
-                    "totals" },
+                    "totals nfs" },
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
@@ -74,15 +75,19 @@ static const struct pinned {
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns iodepth_batch_submit "
-             "iodepth_batch_complete_min iodepth_batch_complete_max" },
+             "iodepth_batch_complete_min iodepth_batch_complete_max nconnect" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
+    /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
+    { "nfs", "retransmits timeouts reconnects rpc" },
+    { "rpc", "calls bytes_out bytes_in errors rtt status status_other" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
+    "job.nconnect", "interval.nfs", "phase-done.nfs",
 };
 
 static const char *pinned_keys(const char *what)
@@ -100,8 +105,14 @@ static const char *pinned_keys(const char *what)
  * wire: it needs a protocol decision (docs/protocol.md, "The contract"),
  * not a new hash.  ("error" is hashed without its optional version, which
  * only a version refusal sends: any other error is the same bytes as
- * before that key existed.) */
+ * before that key existed.  Likewise "plan" without its jobs' optional
+ * nconnect, which only a job with nconnect= sends.) */
 static uint32_t sample_error_version = PROTO_VERSION;
+/* The same goes for "nfs" in interval and phase-done: without NFS
+ * telemetry (any engine but nfs) they are the bytes they always were; with
+ * it, these are the pinned bytes of the form. */
+static int sample_nfs = 1;
+static uint32_t sample_nconnect = 4;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -129,6 +140,10 @@ static const struct golden {
     { "output", "1329a6721f252675750ce5158638f3028e458956fb788929c77f904aabf0be9f" },
     { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
 };
+static const struct golden golden_nfs[] = {
+    { "interval", "a5705ae922ba5119b27160fa31a5adcd5820417b27d4c8edd83db6797afbb054" },
+    { "phase-done", "daf8405a2206a12c334bc211c64ec9da5281371f8ef3b99520a96601d35646ed" },
+};
 
 /* ---- sample messages --------------------------------------------------- */
 
@@ -153,6 +168,33 @@ static void sample_op_set(struct op_set *s)
     sample_hist(&s->op[OP_WRITE].lat, 123457);
     s->op[OP_CREATE].ops = 0;
     s->op[OP_CREATE].errors = 0;
+}
+
+/* Two procedures, one with errors of two statuses; the counters and the
+ * histograms as the agent would send them. */
+static void sample_nfs_set(struct nfs_rpc_set *s)
+{
+    struct nfs_rpc_proc *p;
+
+    nfs_rpc_set_free(s);
+    if (!sample_nfs)
+        return;
+    s->retransmits = 2;
+    s->timeouts = 1;
+    s->reconnects = 1;
+    p = nfs_rpc_set_proc(s, NFSP_WRITE);
+    p->calls = 40;
+    p->bytes_out = 40 * 65636;
+    p->bytes_in = 40 * 160;
+    p->errors = 3;
+    sample_hist(&p->rtt, 90000);
+    nfs_rpc_proc_error(p, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 28), 2);
+    nfs_rpc_proc_error(p, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 10008), 1);
+    p = nfs_rpc_set_proc(s, NFSP_LOOKUP);
+    p->calls = 40;
+    p->bytes_out = 40 * 120;
+    p->bytes_in = 40 * 240;
+    sample_hist(&p->rtt, 3000);
 }
 
 static void sample_job(struct job_spec *j, int k)
@@ -218,6 +260,7 @@ static void sample_job(struct job_spec *j, int k)
     j->iodepth_batch_submit = 4;
     j->iodepth_batch_complete_min = 2;
     j->iodepth_batch_complete_max = 8;
+    j->nconnect = sample_nconnect;
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -318,7 +361,9 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.inflight = 6;
         m.oldest_ns = 4500000;
         sample_op_set(&m.stats);
+        sample_nfs_set(&m.nfs);
         msg_interval_encode(b, &m);
+        nfs_rpc_set_free(&m.nfs);
         break;
     }
     case MSG_PHASE_DONE: {
@@ -331,7 +376,9 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.cores = 16;
         m.nintervals = 30;
         sample_op_set(&m.totals);
+        sample_nfs_set(&m.nfs);
         msg_phase_done_encode(b, &m);
+        nfs_rpc_set_free(&m.nfs);
         break;
     }
     case MSG_CLEANED: {
@@ -441,8 +488,16 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         break;
     case MSG_READY: rc = msg_ready_decode(p, n, &u->ready, err, errlen); break;
     case MSG_START: rc = msg_start_decode(p, n, &u->start, err, errlen); break;
-    case MSG_INTERVAL: rc = msg_interval_decode(p, n, &u->interval, err, errlen); break;
-    case MSG_PHASE_DONE: rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen); break;
+    case MSG_INTERVAL:
+        rc = msg_interval_decode(p, n, &u->interval, err, errlen);
+        if (rc == 0)
+            msg_interval_free(&u->interval);
+        break;
+    case MSG_PHASE_DONE:
+        rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen);
+        if (rc == 0)
+            msg_phase_done_free(&u->phase_done);
+        break;
     case MSG_CLEANED: rc = msg_cleaned_decode(p, n, &u->cleaned, err, errlen); break;
     case MSG_STOP: rc = msg_stop_decode(p, n, &u->stop, err, errlen); break;
     case MSG_ERROR: rc = msg_error_decode(p, n, &u->error, err, errlen); break;
@@ -495,6 +550,8 @@ static void test_contract_golden_bytes(void **state)
     (void)state;
 
     sample_error_version = 0;
+    sample_nfs = 0;
+    sample_nconnect = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -514,6 +571,21 @@ static void test_contract_golden_bytes(void **state)
     for (int t = 1; t < MSG__COUNT; t++)
         if (!seen[t])
             fail_msg("no golden bytes for '%s'", msg_type_name((enum msg_type)t));
+
+    sample_nfs = 1;
+    for (size_t i = 0; i < sizeof golden_nfs / sizeof golden_nfs[0]; i++) {
+        struct buf b;
+        char hex[65];
+
+        encode_sample(type_from_name(golden_nfs[i].type), &b);
+        sha256_hex(&b, hex);
+        if (getenv("CONTRACT_PRINT"))
+            printf("    { \"%s\" (nfs), \"%s\" },\n", golden_nfs[i].type, hex);
+        else if (strcmp(hex, golden_nfs[i].sha256) != 0)
+            fail_msg("%s with nfs: the bytes on the wire changed: sha256 %s, pinned %s",
+                     golden_nfs[i].type, hex, golden_nfs[i].sha256);
+        buf_free(&b);
+    }
 }
 
 /* ---- keys as sent ------------------------------------------------------ */
@@ -588,6 +660,15 @@ static void test_contract_keys_per_message(void **state)
             expect_op_set_keys(member(&u.data, "stats"));
         if (t == MSG_PHASE_DONE)
             expect_op_set_keys(member(&u.data, "totals"));
+        if (t == MSG_INTERVAL || t == MSG_PHASE_DONE) {
+            const msgpack_object *nfs = member(&u.data, "nfs"), *rpc;
+            expect_keys("nfs", nfs);
+            rpc = member(nfs, "rpc");
+            assert_int_equal(rpc->via.map.size, 2);      /* LOOKUP, WRITE */
+            expect_keys("rpc", member(rpc, "WRITE"));
+            expect_keys("rpc", member(rpc, "LOOKUP"));
+            expect_keys("hist", member(member(rpc, "WRITE"), "rtt"));
+        }
         msgpack_unpacked_destroy(&u);
         buf_free(&b);
     }
@@ -745,8 +826,10 @@ static void test_contract_doc_lists_every_key(void **state)
     }
     doc_keys(doc, "job", got, sizeof got);
     expect_doc_keys(got, "job");
-    /* op_set and hist are shown as code: each key as "key" */
-    for (const char *what = "op"; what; what = strcmp(what, "op") == 0 ? "hist" : NULL) {
+    /* op_set, hist and the nfs telemetry are shown as code: each key as "key" */
+    static const char *const shown[] = { "op", "hist", "nfs", "rpc" };
+    for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
+        const char *what = shown[w];
         char keys[256], *save = NULL;
         snprintf(keys, sizeof keys, "%s", pinned_keys(what));
         for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
@@ -891,6 +974,15 @@ static void test_contract_missing_keys_rejected(void **state)
             assert_non_null(strstr(err, req[i]));
         }
         assert_int_equal(decode_edited(MSG_INTERVAL, "stats.read.timeouts", NULL, err, sizeof err), 0);
+        /* every key of the nfs telemetry is required once it is sent */
+        check_drops(MSG_INTERVAL, "nfs", "nfs.");
+        check_drops(MSG_PHASE_DONE, "rpc", "nfs.rpc.WRITE.");
+        for (size_t i = 0; i < 5; i++) {
+            char path[64];
+            snprintf(path, sizeof path, "nfs.rpc.LOOKUP.rtt.%s", hk[i]);
+            assert_int_equal(decode_edited(MSG_INTERVAL, path, NULL, err, sizeof err), -EBADMSG);
+            assert_non_null(strstr(err, hk[i]));
+        }
         assert_int_equal(decode_edited(MSG_INTERVAL, "stats.read.svc", NULL, err, sizeof err), 0);
         for (size_t i = 0; i < 5; i++) {
             char path[64];
@@ -903,7 +995,8 @@ static void test_contract_missing_keys_rejected(void **state)
 
 static void test_contract_unknown_keys_ignored(void **state)
 {
-    static const char *const where[] = { "stats", "stats.read", "stats.read.lat" };
+    static const char *const where[] = { "stats", "stats.read", "stats.read.lat", "nfs", "nfs.rpc",
+                                         "nfs.rpc.WRITE", "nfs.rpc.WRITE.rtt" };
     char err[512];
     (void)state;
 
@@ -914,7 +1007,7 @@ static void test_contract_unknown_keys_ignored(void **state)
     }
     assert_int_equal(decode_edited(MSG_PLAN, NULL, "phases.0", err, sizeof err), 0);
     assert_int_equal(decode_edited(MSG_PLAN, NULL, "phases.1.jobs.0", err, sizeof err), 0);
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
         assert_int_equal(decode_edited(MSG_INTERVAL, NULL, where[i], err, sizeof err), 0);
 }
 
@@ -1073,6 +1166,8 @@ static int reset_samples(void **state)
 {
     (void)state;
     sample_error_version = PROTO_VERSION;
+    sample_nfs = 1;
+    sample_nconnect = 4;
     return 0;
 }
 

@@ -226,6 +226,10 @@ static void test_plan_validate_rules(void **state)
     expect_invalid(&j, "job 'v': iodepth must be 1..4096 (got 0)");
     j.iodepth = PLAN_MAX_IODEPTH + 1;
     expect_invalid(&j, "job 'v': iodepth must be 1..4096 (got 4097)");
+    j = named_job("v", 0); j.nconnect = PLAN_MAX_NCONNECT + 1;   /* from the wire */
+    expect_invalid(&j, "job 'v': nconnect must be 1..16 (got 17)");
+    j = named_job("v", 0); j.nconnect = 2;
+    expect_invalid(&j, "job 'v': nconnect= requires ioengine=nfs (kernel mounts take it as a mount option)");
     j = named_job("v", 0); snprintf(j.ioengine, sizeof(j.ioengine), "nfs");
     expect_invalid(&j, "job 'v': ioengine=nfs requires nfs_url=");
     snprintf(j.nfs_url, sizeof(j.nfs_url), "nfs://srv/export");

@@ -1,0 +1,47 @@
+/* nfs_rpcstat: the nfs engine's per-RPC telemetry, fed by libnfs's
+ * observer (rpc_set_observer, scripts/libnfs-observer.patch).
+ *
+ * Every call is timed from the moment its last byte left the socket to the
+ * moment its reply is processed; the reply's first words name the NFS
+ * status (nfsstat3, or a v4 COMPOUND's status and its significant op).
+ * Calls sent again after a reconnect count as retransmits, calls that time
+ * out as timeouts, reconnections as reconnects.
+ *
+ * Threads: the observer runs on the thread that services the context (the
+ * job thread, or the setup thread before it starts); nfs_rpcstat_harvest
+ * may run on any other thread: the set is guarded by a mutex held only for
+ * a record or a harvest.  The xid table is the observer's alone. */
+#ifndef NFSTORM_NFS_RPCSTAT_H
+#define NFSTORM_NFS_RPCSTAT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "common/nfs_rpc.h"
+
+struct rpc_context;
+struct nfs_rpcstat;
+
+/* What a reply says. */
+struct nfs_rpc_reply {
+    unsigned proc;      /* enum nfs_proc */
+    uint32_t status;    /* 0: OK; else an NFS_STATUS_CODE */
+};
+
+/* Parse an RPC reply message (from the xid on, len bytes) to the call
+ * (program, version, procedure).  Bounds-checked; never reads past len.
+ * 0 with *out filled; -EBADMSG when the message is too short or malformed
+ * (out then holds the call's own identity and status 0). */
+int nfs_rpcstat_parse_reply(const void *msg, size_t len, uint32_t program, uint32_t version,
+                            uint32_t procedure, struct nfs_rpc_reply *out);
+
+struct nfs_rpcstat *nfs_rpcstat_new(void);
+void nfs_rpcstat_free(struct nfs_rpcstat *st);      /* NULL is fine */
+/* Observe rpc (NULL st: stop observing).  Call nfs_rpcstat_attach(NULL,
+ * rpc) before destroying the context's owner or st. */
+void nfs_rpcstat_attach(struct nfs_rpcstat *st, struct rpc_context *rpc);
+/* acc += what was recorded since the last harvest; then that is empty. */
+void nfs_rpcstat_harvest(struct nfs_rpcstat *st, struct nfs_rpc_set *acc);
+/* The status of the latest failed reply (0: none yet), for messages. */
+uint32_t nfs_rpcstat_last_error(const struct nfs_rpcstat *st);
+
+#endif

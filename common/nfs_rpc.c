@@ -1,0 +1,273 @@
+/* nfs_rpc: procedure and status name tables, and the mergeable set.
+ *
+ * The tables are written from the protocol numbers of RFC 1813 (NFSv3
+ * procedures, nfsstat3) and RFC 7530/8881 (NFSv4 ops, nfsstat4); a name
+ * exists once, by number, so reports and the wire agree by construction. */
+#include "common/nfs_rpc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/xmalloc.h"
+
+static const char *const proc_names[NFSP__COUNT] = {
+    [NFSP_NULL] = "NULL", [NFSP_GETATTR] = "GETATTR", [NFSP_SETATTR] = "SETATTR",
+    [NFSP_LOOKUP] = "LOOKUP", [NFSP_ACCESS] = "ACCESS", [NFSP_READLINK] = "READLINK",
+    [NFSP_READ] = "READ", [NFSP_WRITE] = "WRITE", [NFSP_CREATE] = "CREATE",
+    [NFSP_MKDIR] = "MKDIR", [NFSP_SYMLINK] = "SYMLINK", [NFSP_MKNOD] = "MKNOD",
+    [NFSP_REMOVE] = "REMOVE", [NFSP_RMDIR] = "RMDIR", [NFSP_RENAME] = "RENAME",
+    [NFSP_LINK] = "LINK", [NFSP_READDIR] = "READDIR", [NFSP_READDIRPLUS] = "READDIRPLUS",
+    [NFSP_FSSTAT] = "FSSTAT", [NFSP_FSINFO] = "FSINFO", [NFSP_PATHCONF] = "PATHCONF",
+    [NFSP_COMMIT] = "COMMIT",
+    [NFSP_CLOSE] = "CLOSE", [NFSP_DELEGRETURN] = "DELEGRETURN", [NFSP_GETFH] = "GETFH",
+    [NFSP_LOCK] = "LOCK", [NFSP_LOCKT] = "LOCKT", [NFSP_LOCKU] = "LOCKU",
+    [NFSP_LOOKUPP] = "LOOKUPP", [NFSP_OPEN] = "OPEN", [NFSP_OPEN_CONFIRM] = "OPEN_CONFIRM",
+    [NFSP_OPEN_DOWNGRADE] = "OPEN_DOWNGRADE", [NFSP_PUTFH] = "PUTFH",
+    [NFSP_PUTROOTFH] = "PUTROOTFH", [NFSP_RENEW] = "RENEW", [NFSP_RESTOREFH] = "RESTOREFH",
+    [NFSP_SAVEFH] = "SAVEFH", [NFSP_SECINFO] = "SECINFO", [NFSP_SETCLIENTID] = "SETCLIENTID",
+    [NFSP_SETCLIENTID_CONFIRM] = "SETCLIENTID_CONFIRM", [NFSP_VERIFY] = "VERIFY",
+    [NFSP_RELEASE_LOCKOWNER] = "RELEASE_LOCKOWNER", [NFSP_EXCHANGE_ID] = "EXCHANGE_ID",
+    [NFSP_CREATE_SESSION] = "CREATE_SESSION", [NFSP_DESTROY_SESSION] = "DESTROY_SESSION",
+    [NFSP_SEQUENCE] = "SEQUENCE", [NFSP_RECLAIM_COMPLETE] = "RECLAIM_COMPLETE",
+    [NFSP_COMPOUND] = "COMPOUND", [NFSP_MOUNT] = "MOUNT", [NFSP_PORTMAP] = "PORTMAP",
+    [NFSP_OTHER] = "OTHER",
+};
+
+const char *nfs_proc_name(unsigned id)
+{
+    return id < NFSP__COUNT ? proc_names[id] : "OTHER";
+}
+
+int nfs_proc_from_name(const char *name)
+{
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (strcmp(proc_names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+unsigned nfs_proc_v3(uint32_t procedure)
+{
+    /* v3 procedures 0..21 are NFSP_NULL..NFSP_COMMIT in order */
+    return procedure <= 21 ? procedure : NFSP_OTHER;
+}
+
+unsigned nfs_proc_v4op(uint32_t op)
+{
+    static const unsigned char v4[] = {
+        [3] = NFSP_ACCESS, [4] = NFSP_CLOSE, [5] = NFSP_COMMIT, [6] = NFSP_CREATE,
+        [8] = NFSP_DELEGRETURN, [9] = NFSP_GETATTR, [10] = NFSP_GETFH, [11] = NFSP_LINK,
+        [12] = NFSP_LOCK, [13] = NFSP_LOCKT, [14] = NFSP_LOCKU, [15] = NFSP_LOOKUP,
+        [16] = NFSP_LOOKUPP, [17] = NFSP_VERIFY /* NVERIFY */, [18] = NFSP_OPEN,
+        [20] = NFSP_OPEN_CONFIRM, [21] = NFSP_OPEN_DOWNGRADE, [22] = NFSP_PUTFH,
+        [23] = NFSP_PUTROOTFH /* PUTPUBFH */, [24] = NFSP_PUTROOTFH, [25] = NFSP_READ,
+        [26] = NFSP_READDIR, [27] = NFSP_READLINK, [28] = NFSP_REMOVE, [29] = NFSP_RENAME,
+        [30] = NFSP_RENEW, [31] = NFSP_RESTOREFH, [32] = NFSP_SAVEFH, [33] = NFSP_SECINFO,
+        [34] = NFSP_SETATTR, [35] = NFSP_SETCLIENTID, [36] = NFSP_SETCLIENTID_CONFIRM,
+        [37] = NFSP_VERIFY, [38] = NFSP_WRITE, [39] = NFSP_RELEASE_LOCKOWNER,
+        [42] = NFSP_EXCHANGE_ID, [43] = NFSP_CREATE_SESSION, [44] = NFSP_DESTROY_SESSION,
+        [53] = NFSP_SEQUENCE, [58] = NFSP_RECLAIM_COMPLETE,
+    };
+    if (op < sizeof(v4) && v4[op] != 0)
+        return v4[op];
+    return NFSP_OTHER;
+}
+
+struct status_name {
+    uint16_t num;
+    const char *name;     /* without the NFS3ERR_ / NFS4ERR_ prefix */
+};
+
+/* Numbers both versions give the same name. */
+static const struct status_name st_common[] = {
+    {1, "PERM"}, {2, "NOENT"}, {5, "IO"}, {6, "NXIO"}, {17, "EXIST"}, {18, "XDEV"},
+    {19, "NODEV"}, {20, "NOTDIR"}, {21, "ISDIR"}, {22, "INVAL"}, {27, "FBIG"},
+    {28, "NOSPC"}, {30, "ROFS"}, {31, "MLINK"}, {63, "NAMETOOLONG"}, {66, "NOTEMPTY"},
+    {69, "DQUOT"}, {70, "STALE"}, {10001, "BADHANDLE"}, {10003, "BAD_COOKIE"},
+    {10004, "NOTSUPP"}, {10005, "TOOSMALL"}, {10006, "SERVERFAULT"}, {10007, "BADTYPE"},
+};
+static const struct status_name st_v3[] = {
+    {13, "ACCES"}, {71, "REMOTE"}, {10002, "NOT_SYNC"}, {10008, "JUKEBOX"},
+};
+static const struct status_name st_v4[] = {
+    {13, "ACCESS"}, {10008, "DELAY"}, {10009, "SAME"}, {10010, "DENIED"},
+    {10011, "EXPIRED"}, {10012, "LOCKED"}, {10013, "GRACE"}, {10014, "FHEXPIRED"},
+    {10015, "SHARE_DENIED"}, {10016, "WRONGSEC"}, {10017, "CLID_INUSE"},
+    {10018, "RESOURCE"}, {10019, "MOVED"}, {10020, "NOFILEHANDLE"},
+    {10021, "MINOR_VERS_MISMATCH"}, {10022, "STALE_CLIENTID"}, {10023, "STALE_STATEID"},
+    {10024, "OLD_STATEID"}, {10025, "BAD_STATEID"}, {10026, "BAD_SEQID"},
+    {10027, "NOT_SAME"}, {10028, "LOCK_RANGE"}, {10029, "SYMLINK"}, {10030, "RESTOREFH"},
+    {10031, "LEASE_MOVED"}, {10032, "ATTRNOTSUPP"}, {10033, "NO_GRACE"},
+    {10034, "RECLAIM_BAD"}, {10035, "RECLAIM_CONFLICT"}, {10036, "BADXDR"},
+    {10037, "LOCKS_HELD"}, {10038, "OPENMODE"}, {10039, "BADOWNER"}, {10040, "BADCHAR"},
+    {10041, "BADNAME"}, {10042, "BAD_RANGE"}, {10043, "LOCK_NOTSUPP"},
+    {10044, "OP_ILLEGAL"}, {10045, "DEADLOCK"}, {10046, "FILE_OPEN"},
+    {10047, "ADMIN_REVOKED"}, {10048, "CB_PATH_DOWN"},
+};
+/* accept_stat 1..5, and 100 + reject_stat (0 RPC_MISMATCH, 1 AUTH_ERROR) */
+static const struct status_name st_rpc[] = {
+    {1, "PROG_UNAVAIL"}, {2, "PROG_MISMATCH"}, {3, "PROC_UNAVAIL"},
+    {4, "GARBAGE_ARGS"}, {5, "SYSTEM_ERR"}, {100, "MISMATCH"}, {101, "AUTH_ERROR"},
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *st_find(const struct status_name *t, size_t n, uint32_t num)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].num == num)
+            return t[i].name;
+    return NULL;
+}
+
+int nfs_status_valid(uint32_t code)
+{
+    uint32_t cls = code >> 16;
+    return cls == NFS_STATUS_CLASS_RPC || cls == NFS_STATUS_CLASS_V3 || cls == NFS_STATUS_CLASS_V4;
+}
+
+const char *nfs_status_name(uint32_t code, char *buf, size_t len)
+{
+    uint32_t cls = code >> 16, num = code & 0xffffu;
+    const char *name = NULL, *prefix;
+    switch (cls) {
+    case NFS_STATUS_CLASS_RPC:
+        prefix = "RPC_";
+        name = st_find(st_rpc, NELEM(st_rpc), num);
+        break;
+    case NFS_STATUS_CLASS_V3:
+        prefix = "NFS3ERR_";
+        name = st_find(st_v3, NELEM(st_v3), num);
+        if (!name)
+            name = st_find(st_common, NELEM(st_common), num);
+        break;
+    case NFS_STATUS_CLASS_V4:
+        prefix = "NFS4ERR_";
+        name = st_find(st_v4, NELEM(st_v4), num);
+        if (!name)
+            name = st_find(st_common, NELEM(st_common), num);
+        break;
+    default:
+        snprintf(buf, len, "STATUS_%u", code);
+        return buf;
+    }
+    if (name)
+        snprintf(buf, len, "%s%s", prefix, name);
+    else
+        snprintf(buf, len, "%s%u", prefix, num);
+    return buf;
+}
+
+int64_t nfs_status_from_name(const char *name)
+{
+    static const uint32_t classes[] = {NFS_STATUS_CLASS_RPC, NFS_STATUS_CLASS_V3, NFS_STATUS_CLASS_V4};
+    char buf[64];
+    /* the tables are small: try every number they name, then a bare number */
+    for (size_t c = 0; c < NELEM(classes); c++) {
+        const char *prefix = classes[c] == NFS_STATUS_CLASS_RPC ? "RPC_"
+                           : classes[c] == NFS_STATUS_CLASS_V3 ? "NFS3ERR_" : "NFS4ERR_";
+        size_t pl = strlen(prefix);
+        if (strncmp(name, prefix, pl) != 0)
+            continue;
+        const char *rest = name + pl;
+        if (*rest >= '0' && *rest <= '9') {
+            char *end;
+            unsigned long v = strtoul(rest, &end, 10);
+            if (*end || v > 0xffff)
+                return -1;
+            return NFS_STATUS_CODE(classes[c], v);
+        }
+        for (uint32_t num = 0; num <= 10048; num++) {
+            if (num == 72)
+                num = 100;
+            if (num == 102)
+                num = 10001;
+            uint32_t code = NFS_STATUS_CODE(classes[c], num);
+            if (strcmp(nfs_status_name(code, buf, sizeof(buf)), name) == 0)
+                return code;
+        }
+        return -1;
+    }
+    return -1;
+}
+
+void nfs_rpc_set_init(struct nfs_rpc_set *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+void nfs_rpc_set_free(struct nfs_rpc_set *s)
+{
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        free(s->proc[i]);
+    nfs_rpc_set_init(s);
+}
+
+int nfs_rpc_set_empty(const struct nfs_rpc_set *s)
+{
+    if (s->retransmits || s->timeouts || s->reconnects)
+        return 0;
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (s->proc[i] && s->proc[i]->calls)
+            return 0;
+    return 1;
+}
+
+struct nfs_rpc_proc *nfs_rpc_set_proc(struct nfs_rpc_set *s, unsigned id)
+{
+    if (id >= NFSP__COUNT)
+        id = NFSP_OTHER;
+    if (!s->proc[id]) {
+        s->proc[id] = xcalloc(1, sizeof(*s->proc[id]));
+        hist_init(&s->proc[id]->rtt);
+    }
+    return s->proc[id];
+}
+
+void nfs_rpc_proc_error(struct nfs_rpc_proc *p, uint32_t code, uint64_t n)
+{
+    for (uint32_t i = 0; i < p->nstatus; i++) {
+        if (p->status[i].code == code) {
+            p->status[i].n += n;
+            return;
+        }
+    }
+    if (p->nstatus < NFS_RPC_STATUS_MAX) {
+        p->status[p->nstatus].code = code;
+        p->status[p->nstatus].n = n;
+        p->nstatus++;
+    } else {
+        p->status_other += n;
+    }
+}
+
+static void proc_merge(struct nfs_rpc_proc *d, const struct nfs_rpc_proc *s)
+{
+    d->calls += s->calls;
+    d->bytes_out += s->bytes_out;
+    d->bytes_in += s->bytes_in;
+    d->errors += s->errors;
+    d->status_other += s->status_other;
+    hist_merge(&d->rtt, &s->rtt);
+    for (uint32_t i = 0; i < s->nstatus; i++)
+        nfs_rpc_proc_error(d, s->status[i].code, s->status[i].n);
+}
+
+void nfs_rpc_set_merge(struct nfs_rpc_set *dst, const struct nfs_rpc_set *src)
+{
+    dst->retransmits += src->retransmits;
+    dst->timeouts += src->timeouts;
+    dst->reconnects += src->reconnects;
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (src->proc[i])
+            proc_merge(nfs_rpc_set_proc(dst, i), src->proc[i]);
+}
+
+void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out)
+{
+    memset(out, 0, sizeof(*out));
+    hist_init(&out->rtt);
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (s->proc[i])
+            proc_merge(out, s->proc[i]);
+}

@@ -1,0 +1,172 @@
+/* report_nfs: text and HTML renderings of a phase's NFS RPC telemetry.
+ * Both read the same ordering (calls, most first) and the same op<->RPC
+ * pairing, so the two reports say the same thing. */
+#include "coordinator/report_nfs.h"
+
+#include <string.h>
+
+#include "common/nfs_rpc.h"
+#include "common/units.h"
+#include "coordinator/result.h"
+#include "coordinator/result_nfs.h"
+
+/* Procedures with calls, most calls first (ties by id: stable output). */
+static unsigned order(const struct nfs_rpc_set *s, unsigned ids[NFSP__COUNT])
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (s->proc[i] && s->proc[i]->calls)
+            ids[n++] = i;
+    for (unsigned a = 1; a < n; a++) {
+        unsigned v = ids[a], b = a;
+        while (b > 0 && s->proc[ids[b - 1]]->calls < s->proc[v]->calls) {
+            ids[b] = ids[b - 1];
+            b--;
+        }
+        ids[b] = v;
+    }
+    return n;
+}
+
+/* The op type whose every op is one call of procedure id (bs <= rsize/wsize). */
+static int op_of(unsigned id)
+{
+    return id == NFSP_READ ? OP_READ : id == NFSP_WRITE ? OP_WRITE : -1;
+}
+
+static uint64_t total_calls(const struct nfs_rpc_set *s, uint64_t *errors)
+{
+    uint64_t n = 0;
+    *errors = 0;
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        if (s->proc[i]) {
+            n += s->proc[i]->calls;
+            *errors += s->proc[i]->errors;
+        }
+    }
+    return n;
+}
+
+void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    const struct result_nfs *n = result_nfs_of(r, phase);
+    const struct phase_result *ph = &r->phases[phase];
+    unsigned ids[NFSP__COUNT], cnt;
+    uint64_t errors, calls;
+    char a[32], b[32], c[32], d[32], name[48];
+
+    if (!n || nfs_rpc_set_empty(&n->fleet))
+        return;
+    const struct nfs_rpc_set *s = &n->fleet;
+    calls = total_calls(s, &errors);
+    fprintf(out, "nfs: %llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects\n",
+            (unsigned long long)calls, (unsigned long long)errors,
+            (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
+            (unsigned long long)s->reconnects);
+    fprintf(out, "  %-20s %10s %8s %9s %9s %9s %9s\n", "rpc", "calls", "errors", "rtt p50",
+            "rtt p99", "op p50", "op p99");
+    cnt = order(s, ids);
+    for (unsigned k = 0; k < cnt && k < REPORT_NFS_TOP; k++) {
+        const struct nfs_rpc_proc *p = s->proc[ids[k]];
+        int t = op_of(ids[k]);
+        fprintf(out, "  %-20s %10llu %8llu %9s %9s", nfs_proc_name(ids[k]),
+                (unsigned long long)p->calls, (unsigned long long)p->errors,
+                units_fmt_ns(a, sizeof a, (double)hist_percentile(&p->rtt, 50.0)),
+                units_fmt_ns(b, sizeof b, (double)hist_percentile(&p->rtt, 99.0)));
+        if (t >= 0 && ph->totals.op[t].lat.count)
+            fprintf(out, " %9s %9s",
+                    units_fmt_ns(c, sizeof c, (double)hist_percentile(&ph->totals.op[t].lat, 50.0)),
+                    units_fmt_ns(d, sizeof d, (double)hist_percentile(&ph->totals.op[t].lat, 99.0)));
+        fputc('\n', out);
+    }
+    if (cnt > REPORT_NFS_TOP) {
+        uint64_t rest = 0;
+        for (unsigned k = REPORT_NFS_TOP; k < cnt; k++)
+            rest += s->proc[ids[k]]->calls;
+        fprintf(out, "  (%u more procedures, %llu calls)\n", cnt - REPORT_NFS_TOP,
+                (unsigned long long)rest);
+    }
+    if (errors) {
+        const char *sep = "";
+        fprintf(out, "  nfs errors:");
+        for (unsigned k = 0; k < cnt; k++) {
+            const struct nfs_rpc_proc *p = s->proc[ids[k]];
+            for (uint32_t e = 0; e < p->nstatus; e++) {
+                fprintf(out, "%s %s %s x%llu", sep, nfs_proc_name(ids[k]),
+                        nfs_status_name(p->status[e].code, name, sizeof name),
+                        (unsigned long long)p->status[e].n);
+                sep = ",";
+            }
+            if (p->status_other) {
+                fprintf(out, "%s %s other x%llu", sep, nfs_proc_name(ids[k]),
+                        (unsigned long long)p->status_other);
+                sep = ",";
+            }
+        }
+        fputc('\n', out);
+    }
+    /* op latency = RPC round trip (server + network) + the client's own time */
+    for (unsigned k = 0; k < cnt; k++) {
+        int t = op_of(ids[k]);
+        const struct nfs_rpc_proc *p = s->proc[ids[k]];
+        if (t < 0 || !ph->totals.op[t].lat.count || !p->rtt.count)
+            continue;
+        double op50 = (double)hist_percentile(&ph->totals.op[t].lat, 50.0);
+        double rpc50 = (double)hist_percentile(&p->rtt, 50.0);
+        fprintf(out, "  %s p50 %s: rpc %s (server+network), %s in the client\n",
+                op_type_name((enum op_type)t), units_fmt_ns(a, sizeof a, op50),
+                units_fmt_ns(b, sizeof b, rpc50),
+                units_fmt_ns(c, sizeof c, op50 > rpc50 ? op50 - rpc50 : 0));
+    }
+}
+
+void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    const struct result_nfs *n = result_nfs_of(r, phase);
+    const struct phase_result *ph = &r->phases[phase];
+    unsigned ids[NFSP__COUNT], cnt;
+    uint64_t errors, calls;
+    char a[32], b[32], c[32], d[32], e[32], name[48];
+
+    if (!n || nfs_rpc_set_empty(&n->fleet))
+        return;
+    const struct nfs_rpc_set *s = &n->fleet;
+    calls = total_calls(s, &errors);
+    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\">%llu RPCs, %llu failed, %llu retransmits, "
+            "%llu timeouts, %llu reconnects. RPC round trip (send to reply: server and network "
+            "time) next to the op latency; the difference is the client's time.</p>\n",
+            (unsigned long long)calls, (unsigned long long)errors,
+            (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
+            (unsigned long long)s->reconnects);
+    fprintf(out, "<table class=\"nfs\"><tr><th class=\"l\">rpc</th><th>calls</th><th>errors</th>"
+            "<th>rtt p50</th><th>rtt p99</th><th>op p50</th><th>op p99</th>"
+            "<th>client p50</th><th class=\"l\">statuses</th></tr>\n");
+    cnt = order(s, ids);
+    for (unsigned k = 0; k < cnt; k++) {
+        const struct nfs_rpc_proc *p = s->proc[ids[k]];
+        int t = op_of(ids[k]);
+        double rpc50 = (double)hist_percentile(&p->rtt, 50.0);
+        fprintf(out, "<tr><td class=\"l\">%s</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>",
+                nfs_proc_name(ids[k]), (unsigned long long)p->calls,
+                (unsigned long long)p->errors, units_fmt_ns(a, sizeof a, rpc50),
+                units_fmt_ns(b, sizeof b, (double)hist_percentile(&p->rtt, 99.0)));
+        if (t >= 0 && ph->totals.op[t].lat.count) {
+            double op50 = (double)hist_percentile(&ph->totals.op[t].lat, 50.0);
+            fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_ns(c, sizeof c, op50),
+                    units_fmt_ns(d, sizeof d, (double)hist_percentile(&ph->totals.op[t].lat, 99.0)),
+                    units_fmt_ns(e, sizeof e, op50 > rpc50 ? op50 - rpc50 : 0));
+        } else {
+            fprintf(out, "<td>-</td><td>-</td><td>-</td>");
+        }
+        fprintf(out, "<td class=\"l\">");
+        for (uint32_t x = 0; x < p->nstatus; x++)
+            fprintf(out, "%s%s x%llu", x ? ", " : "",
+                    nfs_status_name(p->status[x].code, name, sizeof name),
+                    (unsigned long long)p->status[x].n);
+        if (p->status_other)
+            fprintf(out, "%sother x%llu", p->nstatus ? ", " : "",
+                    (unsigned long long)p->status_other);
+        fprintf(out, "</td></tr>\n");
+    }
+    fprintf(out, "</table>\n");
+}
