@@ -38,6 +38,7 @@
  * of plan_files.h are kept verbatim for the agent.  matrix= is kept as a
  * string per job and expanded (plan_matrix.c) when the job is complete. */
 #include "common/plan_parse.h"
+#include "common/plan_ctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,8 +109,13 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
 
 /* plan_add_job keeps any job; the limits are checked here so the user gets
  * a message instead of a plan the wire would refuse. */
-static int add_checked(struct plan *p, const struct job_spec *j, char *err, size_t errlen)
+static int add_checked(struct plan *p, const struct job_spec *jin, char *err, size_t errlen)
 {
+    struct job_spec one = *jin;
+    const struct job_spec *j = &one;
+
+    if (plan_ctl_wait_for(p, &one, err, errlen) < 0)   /* may start a phase (plan_ctl.h) */
+        return -EINVAL;
     if (p->nphases == 0 || j->stonewall) {
         if (p->nphases >= PLAN_MAX_PHASES) {
             set_err(err, errlen, "too many phases (max %d)", PLAN_MAX_PHASES);

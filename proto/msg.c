@@ -121,6 +121,7 @@ const struct field msg_job_fields[] = {
     FBOOL(struct job_spec, "shared_dir", shared_dir),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
+    FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
