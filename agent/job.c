@@ -496,6 +496,8 @@ static void *job_main(void *arg)
     j->error = rc < 0 ? rc : 0;
     j->t_last_ns = clock_now_ns();
     atomic_store(&j->finished, 1);
+    if (j->spec->exitall && !halt_raised(j->halt))
+        halt_raise(j->halt);    /* fio's exitall: its first thread to end ends the phase */
     if (j->on_finish)
         j->on_finish(j->on_finish_arg);
     return NULL;

@@ -750,6 +750,21 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             finish_phase(s);         /* its threads end without I/O */
         return;
     }
+    case MSG_PHASE_END: {
+        /* the coordinator ends the running phase for the fleet (exitall,
+         * steady state): its jobs stop as at their runtime's end, phase-done
+         * and the next phase follow; a phase already over is left alone */
+        struct msg_phase_end m;
+        if (msg_phase_end_decode(p, n, &m, err, sizeof err) < 0) {
+            session_end(s, err);
+            return;
+        }
+        if (s->state == S_RUNNING && s->run_live && m.phase == s->phase) {
+            log_info("phase %u ends early: %s", m.phase, m.reason);
+            phase_stop(&s->run);
+        }
+        return;
+    }
     case MSG_ERROR: {
         struct msg_error m;
         if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {

@@ -112,6 +112,21 @@ struct interval_slot {
     struct counters *agent;       /* [nagents] */
 };
 
+/* Phase control (coordinator/phase_ctl.h): whether the coordinator ended
+ * the phase early, and fio's steady state as judged on the merged intervals. */
+struct phase_end_info {
+    uint8_t ended_early;          /* a phase-end went to the agents */
+    uint8_t skipped;              /* not run: exit_what=all ended the run before it */
+    char why[160];                /* "exitall: agent 0 finished", "steady state: ..." */
+    uint32_t ss;                  /* enum plan_ss of the phase; 0: no steady state asked */
+    double ss_limit;              /* as the plan gave it ... */
+    int ss_pct;                   /* ... in percent of the window's mean */
+    uint64_t ss_dur_ns, ss_ramp_ns;
+    uint8_t ss_attained;
+    double ss_value;              /* the criterion when judged last: max deviation or |slope| */
+    double ss_mean;               /* the window's mean IOPS or bytes/s */
+    double ss_at_s;               /* phase time it was attained, s */
+};
 struct phase_result {
     char name[PLAN_NAME_MAX];
     enum rw_mode rw;              /* of the phase's first job */
@@ -135,6 +150,7 @@ struct phase_result {
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
+    struct phase_end_info ctl;    /* how phase control ended it (phase_ctl.h) */
 };
 
 struct result_view;               /* result.c: one expanded agent total */

@@ -34,6 +34,7 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_INTERVAL] = "interval",
     [MSG_PHASE_DONE] = "phase-done",
     [MSG_STOP] = "stop",
+    [MSG_PHASE_END] = "phase-end",
     [MSG_ERROR] = "error",
     [MSG_PING] = "ping",
     [MSG_PONG] = "pong",
@@ -211,6 +212,10 @@ static const struct field phase_done_fields[] = {
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),
 };
+static const struct field phase_end_fields[] = {
+    FPHASE(struct msg_phase_end),
+    FSTR(struct msg_phase_end, "reason", reason),
+};
 /* An error is decoded with its optional version, but only a refusal
  * (msg_error_refusal_encode) sends it: every other error is sent from
  * error_text_fields alone, so a caller's uninitialised version can never
@@ -358,6 +363,17 @@ void msg_stop_encode(struct buf *out, const struct msg_stop *m)
 int msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen)
 {
     return msg_codec_decode(p, n, MSG_STOP, stop_fields, ARRAY_LEN(stop_fields), m, err, errlen);
+}
+
+void msg_phase_end_encode(struct buf *out, const struct msg_phase_end *m)
+{
+    msg_codec_encode(out, MSG_PHASE_END, phase_end_fields, ARRAY_LEN(phase_end_fields), m);
+}
+
+int msg_phase_end_decode(const char *p, size_t n, struct msg_phase_end *m, char *err, size_t errlen)
+{
+    return msg_codec_decode(p, n, MSG_PHASE_END, phase_end_fields, ARRAY_LEN(phase_end_fields), m,
+                            err, errlen);
 }
 
 void msg_error_encode(struct buf *out, const struct msg_error *m)

@@ -47,6 +47,7 @@ enum msg_type {
     MSG_BUSY,          /* serve -> submitter: another run holds the pool */
     MSG_OUTPUT,        /* serve -> submitter: the run's stdout, stderr, files */
     MSG_EXIT,          /* serve -> submitter: the run's exit status */
+    MSG_PHASE_END,     /* coordinator -> agent: end the running phase now, the run goes on */
     MSG__COUNT
 };
 
@@ -136,6 +137,15 @@ struct msg_phase_done {
 struct msg_stop {
     char reason[MSG_TEXT_MAX];
 };
+/* phase-end: the coordinator decided the running phase is over (fio's
+ * exitall on another agent, steady state reached).  The agent stops that
+ * phase's jobs as at the end of their runtime, sends its phase-done and
+ * goes on with the next phase; for any other phase (one already over) it
+ * does nothing. */
+struct msg_phase_end {
+    uint32_t phase;
+    char reason[MSG_TEXT_MAX];
+};
 struct msg_error {
     char text[MSG_TEXT_MAX];
     /* decode: the sender's PROTO_VERSION when it refuses the peer's
@@ -173,6 +183,8 @@ void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m);
 int  msg_phase_done_decode(const char *p, size_t n, struct msg_phase_done *m, char *err, size_t errlen);
 void msg_stop_encode(struct buf *out, const struct msg_stop *m);
 int  msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen);
+void msg_phase_end_encode(struct buf *out, const struct msg_phase_end *m);
+int  msg_phase_end_decode(const char *p, size_t n, struct msg_phase_end *m, char *err, size_t errlen);
 void msg_error_encode(struct buf *out, const struct msg_error *m);      /* text only */
 void msg_error_refusal_encode(struct buf *out, const struct msg_error *m);  /* text, version */
 int  msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, size_t errlen);
