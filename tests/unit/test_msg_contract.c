@@ -59,6 +59,7 @@ static const struct pinned {
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
+    { "phase-end", "type phase reason" },
     { "error", "type text version" },
     { "ping", "type seq t_ns" },
     { "pong", "type seq t_ping_ns t_ns" },
@@ -74,6 +75,9 @@ static const struct pinned {
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
+    /* the job's optional keys: sent only when set, so not in the samples
+     * (whose bytes are pinned); test_contract_job_optional_keys sends them */
+    { "job+", "exitall" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
@@ -124,6 +128,8 @@ static const struct golden {
     { "busy", "afc5346622a2ec479dd6970715bb97e16ecc6e375e10a6afb9d6b2ba12b25754" },
     { "output", "1329a6721f252675750ce5158638f3028e458956fb788929c77f904aabf0be9f" },
     { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
+    /* added with phase control (exitall, steady state) */
+    { "phase-end", "77d582d4bc4335e1326a14cfabc271365ea0ed023b1ac3cfad56182922c3b8df" },
 };
 
 /* ---- sample messages --------------------------------------------------- */
@@ -339,6 +345,12 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_stop_encode(b, &m);
         break;
     }
+    case MSG_PHASE_END: {
+        struct msg_phase_end m = { .phase = 2 };
+        snprintf(m.reason, sizeof m.reason, "steady state (iops_slope:0.1%%) at 30.0 s");
+        msg_phase_end_encode(b, &m);
+        break;
+    }
     case MSG_ERROR: {
         struct msg_error m;
         memset(&m, 0, sizeof m);
@@ -407,6 +419,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         struct msg_phase_done phase_done;
         struct msg_cleaned cleaned;
         struct msg_stop stop;
+        struct msg_phase_end phase_end;
         struct msg_error error;
         struct msg_ping ping;
         struct msg_pong pong;
@@ -438,6 +451,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_PHASE_DONE: rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen); break;
     case MSG_CLEANED: rc = msg_cleaned_decode(p, n, &u->cleaned, err, errlen); break;
     case MSG_STOP: rc = msg_stop_decode(p, n, &u->stop, err, errlen); break;
+    case MSG_PHASE_END: rc = msg_phase_end_decode(p, n, &u->phase_end, err, errlen); break;
     case MSG_ERROR: rc = msg_error_decode(p, n, &u->error, err, errlen); break;
     case MSG_PING: rc = msg_ping_decode(p, n, &u->ping, err, errlen); break;
     case MSG_PONG: rc = msg_pong_decode(p, n, &u->pong, err, errlen); break;
@@ -737,7 +751,16 @@ static void test_contract_doc_lists_every_key(void **state)
         expect_doc_keys(got, name);
     }
     doc_keys(doc, "job", got, sizeof got);
-    expect_doc_keys(got, "job");
+    {
+        /* the job table lists the optional keys too */
+        char all[2048];
+        snprintf(all, sizeof all, "%s %s", pinned_keys("job"), pinned_keys("job+"));
+        char a[2048], b[2048];
+        sorted_words(got, a, sizeof a);
+        sorted_words(all, b, sizeof b);
+        if (strcmp(a, b) != 0)
+            fail_msg("docs/protocol.md lists for 'job'\n  %s\nthe contract\n  %s", got, all);
+    }
     /* op_set and hist are shown as code: each key as "key" */
     for (const char *what = "op"; what; what = strcmp(what, "op") == 0 ? "hist" : NULL) {
         char keys[256], *save = NULL;
@@ -1061,6 +1084,69 @@ static void test_contract_error_version_optional(void **state)
     buf_free(&b);
 }
 
+/* exitall: a job key sent only when set (the samples' bytes stay as
+ * pinned), after every pinned job key; absent it decodes as 0. */
+static void test_contract_job_optional_keys(void **state)
+{
+    struct msg_plan in, out;
+    msgpack_unpacked u;
+    struct buf b;
+    char err[256], want[2048];
+    size_t n, off = 0;
+    const char *p;
+    (void)state;
+
+    sample_plan(&in);
+    in.plan.phases[1].jobs[0].exitall = 1;
+    buf_init(&b);
+    msg_plan_encode(&b, &in);
+    p = payload_of(&b, &n);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+    {
+        const msgpack_object *ph = member(&u.data, "phases");
+        char got[2048];
+        keys_of(&member(&ph->via.array.ptr[1], "jobs")->via.array.ptr[0], got, sizeof got);
+        snprintf(want, sizeof want, "%s %s", pinned_keys("job"), pinned_keys("job+"));
+        assert_string_equal(got, want);
+        expect_keys("job", &member(&ph->via.array.ptr[0], "jobs")->via.array.ptr[0]);
+    }
+    msgpack_unpacked_destroy(&u);
+    assert_int_equal(msg_plan_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.plan.phases[1].jobs[0].exitall, 1);
+    assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
+    msg_plan_free(&out);
+    buf_free(&b);
+    plan_free(&in.plan);
+}
+
+/* phase-end carries its phase, bounded like every phase index. */
+static void test_contract_phase_end_bounds(void **state)
+{
+    struct msg_phase_end in = { .phase = PLAN_MAX_PHASES }, out;
+    struct buf b;
+    char err[256];
+    size_t n;
+    const char *p;
+    (void)state;
+
+    snprintf(in.reason, sizeof in.reason, "exitall");
+    buf_init(&b);
+    msg_phase_end_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_not_equal(msg_phase_end_decode(p, n, &out, err, sizeof err), 0);
+    assert_non_null(strstr(err, "phase"));
+    buf_free(&b);
+    in.phase = PLAN_MAX_PHASES - 1;
+    buf_init(&b);
+    msg_phase_end_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_phase_end_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.phase, PLAN_MAX_PHASES - 1);
+    assert_string_equal(out.reason, "exitall");
+    buf_free(&b);
+}
+
 /* Each test starts from the full samples, whatever the last one left. */
 static int reset_samples(void **state)
 {
@@ -1081,6 +1167,8 @@ int main(void)
         cmocka_unit_test_setup(test_contract_version_peek, reset_samples),
         cmocka_unit_test_setup(test_contract_version_refusal_text, reset_samples),
         cmocka_unit_test_setup(test_contract_error_version_optional, reset_samples),
+        cmocka_unit_test_setup(test_contract_job_optional_keys, reset_samples),
+        cmocka_unit_test_setup(test_contract_phase_end_bounds, reset_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
