@@ -401,7 +401,8 @@ static int loop_run(struct loop *l)
     for (;;) {
         uint64_t now = clock_now_ns();
         int more = loop_more(l, now);
-        while (more && l->nfree > 0 && (!l->rated || now >= l->next_due)) {
+        while (more && l->nfree > 0 && (!l->rated || now >= l->next_due) &&
+               (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed))) {
             if ((rc = loop_issue(l, now)) < 0)
                 goto out;
             if (sp->fsync && l->writes_since_sync >= sp->fsync) {

@@ -408,6 +408,7 @@ static void send_interval(struct session *s)
     m->index = s->k++;
     phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
+    phase_latency_interval(&s->run, s->acc, s->interval_ns);   /* latency_target */
     buf_init(&b);
     msg_interval_encode(&b, m);
     session_send(s, &b);
@@ -486,6 +487,10 @@ static void on_finished(uv_async_t *h)
     cpu_seconds(&s->ru0, &ru1, &m->cpu_user_s, &m->cpu_sys_s);
     m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     m->nintervals = s->k;
+    if (s->run.lat_on && s->run.lat.done) {
+        m->lat_depth = s->run.lat.found;
+        m->lat_unmet = s->run.lat.found == 0;
+    }
     m->totals = *s->totals;
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;

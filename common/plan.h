@@ -132,6 +132,10 @@ struct job_spec {
     int ss_pct;                /* ... as a percentage of the window's mean */
     uint64_t ss_dur_ns;        /* rolling window; 0 disables ss (fio) */
     uint64_t ss_ramp_ns;       /* phase time before the window starts */
+    /* fio's latency_target (agent/latctl.h; on the wire, optional keys) */
+    uint32_t latency_target_us;  /* 0 = none */
+    uint32_t latency_window_us;  /* 0 = the run's interval */
+    uint32_t latency_pct_milli;  /* latency_percentile x 1000; 0 = 100% */
 };
 
 struct phase {

@@ -15,7 +15,8 @@
 static const char *const ss_names[] = { "none", "iops", "iops_slope", "bw", "bw_slope" };
 static const char *const exit_names[] = { "group", "stonewall", "all" };
 
-enum ctl_key { C_EXITALL, C_EXIT_WHAT, C_WAIT_FOR, C_SS, C_SS_DUR, C_SS_RAMP };
+enum ctl_key { C_EXITALL, C_EXIT_WHAT, C_WAIT_FOR, C_SS, C_SS_DUR, C_SS_RAMP, C_LAT_TARGET,
+               C_LAT_WINDOW, C_LAT_PCT };
 
 static const struct {
     const char *name;
@@ -25,6 +26,8 @@ static const struct {
     { "steadystate", C_SS }, { "ss", C_SS },
     { "steadystate_duration", C_SS_DUR }, { "ss_dur", C_SS_DUR },
     { "steadystate_ramp_time", C_SS_RAMP }, { "ss_ramp", C_SS_RAMP },
+    { "latency_target", C_LAT_TARGET }, { "latency_window", C_LAT_WINDOW },
+    { "latency_percentile", C_LAT_PCT },
 };
 
 static int lookup(const char *key)
@@ -132,6 +135,23 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
             return plan_why(why, whylen, "want a duration, e.g. 30s");
         *(k == C_SS_DUR ? &j->ss_dur_ns : &j->ss_ramp_ns) = ns;
         return 0;
+    case C_LAT_TARGET:
+    case C_LAT_WINDOW:
+        /* fio: a number without a unit is microseconds */
+        if (units_parse_duration(value, 1000ull, &ns) < 0 || ns < 1000 || ns / 1000 > UINT32_MAX)
+            return plan_why(why, whylen, "want a duration from 1us to 71m (a number is microseconds)");
+        *(k == C_LAT_TARGET ? &j->latency_target_us : &j->latency_window_us) = (uint32_t)(ns / 1000);
+        return 0;
+    case C_LAT_PCT: {
+        char *end;
+        double pct;
+        errno = 0;
+        pct = strtod(value, &end);
+        if (!value[0] || *end || errno || !(pct > 0 && pct <= 100))
+            return plan_why(why, whylen, "want a percentage above 0 up to 100");
+        j->latency_pct_milli = (uint32_t)llround(pct * 1000);
+        return 0;
+    }
     }
     return -ENOENT;
 }

@@ -16,6 +16,11 @@
  *                  of the window's mean.  Judged by the coordinator on the
  *                  fleet's merged intervals over a rolling window of ss_dur
  *                  after ss_ramp; when met, the phase ends on every agent.
+ *   latency_target=T, latency_window=W, latency_percentile=P
+ *                  each agent searches the highest queue depth (up to the
+ *                  job's iodepth) whose P-th percentile latency over each
+ *                  window W stays at or under T, then ends the phase
+ *                  (fio's latency_run=0): agent/latctl.h.
  * Parsing lives here (plan_keys.c hands these keys over); the coordinator's
  * side is coordinator/phase_ctl.c. */
 #ifndef NFSTORM_PLAN_CTL_H

@@ -22,6 +22,12 @@ void phase_ctl_begin(struct phase_result *pr, const struct phase *ph)
     struct phase_end_info *c = &pr->ctl;
 
     memset(c, 0, sizeof *c);
+    for (uint32_t i = 0; i < ph->njobs; i++)
+        if (ph->jobs[i].latency_target_us && !c->lat_target_us) {
+            c->lat_target_us = ph->jobs[i].latency_target_us;
+            c->lat_window_us = ph->jobs[i].latency_window_us;
+            c->lat_pct = ph->jobs[i].latency_pct_milli ? ph->jobs[i].latency_pct_milli / 1000.0 : 100.0;
+        }
     for (uint32_t i = 0; i < ph->njobs; i++) {
         const struct job_spec *j = &ph->jobs[i];
         if (j->ss != PLAN_SS_NONE && j->ss_dur_ns > 0) {
@@ -122,11 +128,12 @@ int phase_ctl_interval(struct phase_result *pr, uint32_t k)
     return 1;
 }
 
-json_t *phase_ctl_json(const struct phase_end_info *c)
+json_t *phase_ctl_json(const struct phase_result *pr, uint32_t nagents)
 {
+    const struct phase_end_info *c = &pr->ctl;
     json_t *o, *ss;
 
-    if (!c->ended_early && !c->skipped && c->ss == PLAN_SS_NONE)
+    if (!c->ended_early && !c->skipped && c->ss == PLAN_SS_NONE && !c->lat_target_us)
         return NULL;
     o = json_object();
     json_object_set_new(o, "ended_early", json_boolean(c->ended_early));
@@ -144,6 +151,28 @@ json_t *phase_ctl_json(const struct phase_end_info *c)
         json_object_set_new(ss, "mean", json_real(c->ss_mean));
         json_object_set_new(ss, "at_s", json_real(c->ss_at_s));
         json_object_set_new(o, "steadystate", ss);
+    }
+    if (c->lat_target_us) {
+        json_t *lt = json_object(), *depth = json_array();
+        uint64_t fleet = 0;
+        int all = 1;
+        for (uint32_t a = 0; a < nagents; a++) {
+            const struct agent_phase *ap = &pr->agents[a];
+            if (!ap->participating)
+                continue;
+            if (ap->lat_depth || ap->lat_unmet)
+                json_array_append_new(depth, json_integer(ap->lat_depth));
+            else
+                json_array_append_new(depth, json_null());
+            all &= ap->lat_depth || ap->lat_unmet;
+            fleet += ap->lat_depth;
+        }
+        json_object_set_new(lt, "target_us", json_integer(c->lat_target_us));
+        json_object_set_new(lt, "window_us", json_integer(c->lat_window_us));
+        json_object_set_new(lt, "percentile", json_real(c->lat_pct));
+        json_object_set_new(lt, "depth", depth);
+        json_object_set_new(lt, "fleet_depth", all ? json_integer((json_int_t)fleet) : json_null());
+        json_object_set_new(o, "latency_target", lt);
     }
     return o;
 }

@@ -35,9 +35,13 @@ int phase_ctl_end_run(const struct phase_result *pr, const struct phase *ph);
  * phase had no phase control to report, else a new object (the caller
  * owns it) with "ended_early", "why", "skipped" and, with ss=, fio's
  * "steadystate" {"ss", "limit", "pct", "duration_s", "ramp_s",
- * "attained", "criterion", "mean", "at_s"}. */
+ * "attained", "criterion", "mean", "at_s"}, and with latency_target
+ * "latency_target" {"target_us", "window_us", "percentile", "depth" (per
+ * participating agent: the depth found, 0 when even 1 missed, null when
+ * its search did not end), "fleet_depth" (their sum; null unless all
+ * ended)}. */
 struct json_t;
-struct json_t *phase_ctl_json(const struct phase_end_info *c);
+struct json_t *phase_ctl_json(const struct phase_result *pr, uint32_t nagents);
 
 /* The criterion over n values v[] sampled every dt_s: fio's meaning.
  * iops/bw: the largest |v - mean|; _slope: |least-squares slope| per

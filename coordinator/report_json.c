@@ -328,7 +328,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     else
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
-    if ((ctl = phase_ctl_json(&ph->ctl)))
+    if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
     fairness_phase(r, phase, share, &f);

@@ -86,6 +86,8 @@ struct agent_phase {
     double cpu_user_s, cpu_sys_s;
     uint32_t cores;
     uint32_t nintervals;          /* as the agent counted */
+    uint32_t lat_depth;           /* latency_target: the depth its search found (0: none) */
+    uint8_t lat_unmet;            /* ... the target was missed even at depth 1 */
     /* verdict inputs (verdict.c) */
     uint8_t participating;        /* runs a job of this phase (agents=); set by result_init */
     uint8_t salvaged;             /* no phase-done: totals are the sum of its intervals */
@@ -126,6 +128,9 @@ struct phase_end_info {
     double ss_value;              /* the criterion when judged last: max deviation or |slope| */
     double ss_mean;               /* the window's mean IOPS or bytes/s */
     double ss_at_s;               /* phase time it was attained, s */
+    uint32_t lat_target_us;       /* latency_target of the phase (0: none), its */
+    uint32_t lat_window_us;       /* window and */
+    double lat_pct;               /* percentile */
 };
 struct phase_result {
     char name[PLAN_NAME_MAX];

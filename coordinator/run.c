@@ -660,6 +660,8 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cpu_sys_s = m->cpu_sys_s;
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
+    ap->lat_depth = m->lat_depth;
+    ap->lat_unmet = m->lat_unmet != 0;
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     c->state = C_DONE;

@@ -123,6 +123,9 @@ const struct field msg_job_fields[] = {
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
+    FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
+    FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
+    FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
@@ -208,6 +211,8 @@ static const struct field phase_done_fields[] = {
     FANYU32(struct msg_phase_done, "cores", cores),
     FANYU32(struct msg_phase_done, "nintervals", nintervals),
     FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
+    FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
+    FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

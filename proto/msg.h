@@ -133,6 +133,10 @@ struct msg_phase_done {
     uint32_t cores;
     uint32_t nintervals;      /* intervals sent for this phase */
     struct op_set totals;     /* == sum of this phase's intervals */
+    /* latency_target (optional, sent when not 0): the depth its search
+     * found, or lat_unmet 1 when even depth 1 missed the target */
+    uint32_t lat_depth;
+    uint32_t lat_unmet;
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

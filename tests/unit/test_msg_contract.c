@@ -77,13 +77,24 @@ static const struct pinned {
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall" },
+    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
+    { "phase-done+", "lat_depth lat_unmet" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = { "welcome.labels", "error.version" };
+
+static const char *pinned_optional(const char *what)
+{
+    char plus[64];
+    snprintf(plus, sizeof plus, "%s+", what);
+    for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++)
+        if (strcmp(pinned[i].what, plus) == 0)
+            return pinned[i].keys;
+    return NULL;
+}
 
 static const char *pinned_keys(const char *what)
 {
@@ -728,15 +739,17 @@ static void sorted_words(const char *list, char *out, size_t size)
         len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", w[i]);
 }
 
+/* the doc's tables list the optional keys ("what+") too */
 static void expect_doc_keys(const char *doc_list, const char *what)
 {
-    char a[2048], b[2048];
+    char a[2048], b[2048], all[2048];
 
+    snprintf(all, sizeof all, "%s%s%s", pinned_keys(what), pinned_optional(what) ? " " : "",
+             pinned_optional(what) ? pinned_optional(what) : "");
     sorted_words(doc_list, a, sizeof a);
-    sorted_words(pinned_keys(what), b, sizeof b);
+    sorted_words(all, b, sizeof b);
     if (strcmp(a, b) != 0)
-        fail_msg("docs/protocol.md lists for '%s'\n  %s\nthe contract\n  %s", what, doc_list,
-                 pinned_keys(what));
+        fail_msg("docs/protocol.md lists for '%s'\n  %s\nthe contract\n  %s", what, doc_list, all);
 }
 
 static void test_contract_doc_lists_every_key(void **state)
@@ -751,16 +764,7 @@ static void test_contract_doc_lists_every_key(void **state)
         expect_doc_keys(got, name);
     }
     doc_keys(doc, "job", got, sizeof got);
-    {
-        /* the job table lists the optional keys too */
-        char all[2048];
-        snprintf(all, sizeof all, "%s %s", pinned_keys("job"), pinned_keys("job+"));
-        char a[2048], b[2048];
-        sorted_words(got, a, sizeof a);
-        sorted_words(all, b, sizeof b);
-        if (strcmp(a, b) != 0)
-            fail_msg("docs/protocol.md lists for 'job'\n  %s\nthe contract\n  %s", got, all);
-    }
+    expect_doc_keys(got, "job");
     /* op_set and hist are shown as code: each key as "key" */
     for (const char *what = "op"; what; what = strcmp(what, "op") == 0 ? "hist" : NULL) {
         char keys[256], *save = NULL;
@@ -1098,6 +1102,9 @@ static void test_contract_job_optional_keys(void **state)
 
     sample_plan(&in);
     in.plan.phases[1].jobs[0].exitall = 1;
+    in.plan.phases[1].jobs[0].latency_target_us = 2000;
+    in.plan.phases[1].jobs[0].latency_window_us = 500000;
+    in.plan.phases[1].jobs[0].latency_pct_milli = 99500;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1114,10 +1121,45 @@ static void test_contract_job_optional_keys(void **state)
     msgpack_unpacked_destroy(&u);
     assert_int_equal(msg_plan_decode(p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.plan.phases[1].jobs[0].exitall, 1);
+    assert_int_equal(out.plan.phases[1].jobs[0].latency_target_us, 2000);
+    assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
+    assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
+    assert_int_equal(out.plan.phases[0].jobs[0].latency_target_us, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
     msg_plan_free(&out);
     buf_free(&b);
     plan_free(&in.plan);
+}
+
+/* phase-done's latency_target answer: sent only when set, after totals. */
+static void test_contract_phase_done_optional_keys(void **state)
+{
+    static struct msg_phase_done in, out;
+    msgpack_unpacked u;
+    struct buf b;
+    char err[256], got[2048], want[2048];
+    size_t n, off = 0;
+    const char *p;
+    (void)state;
+
+    memset(&in, 0, sizeof in);
+    in.phase = 1;
+    op_set_init(&in.totals);
+    in.lat_depth = 12;
+    in.lat_unmet = 1;
+    buf_init(&b);
+    msg_phase_done_encode(&b, &in);
+    p = payload_of(&b, &n);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+    keys_of(&u.data, got, sizeof got);
+    snprintf(want, sizeof want, "%s %s", pinned_keys("phase-done"), pinned_optional("phase-done"));
+    assert_string_equal(got, want);
+    msgpack_unpacked_destroy(&u);
+    assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.lat_depth, 12);
+    assert_int_equal(out.lat_unmet, 1);
+    buf_free(&b);
 }
 
 /* phase-end carries its phase, bounded like every phase index. */
@@ -1169,6 +1211,7 @@ int main(void)
         cmocka_unit_test_setup(test_contract_error_version_optional, reset_samples),
         cmocka_unit_test_setup(test_contract_job_optional_keys, reset_samples),
         cmocka_unit_test_setup(test_contract_phase_end_bounds, reset_samples),
+        cmocka_unit_test_setup(test_contract_phase_done_optional_keys, reset_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

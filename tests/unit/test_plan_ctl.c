@@ -17,6 +17,7 @@
 #include "common/plan_ctl.h"
 #include "common/plan_parse.h"
 #include "common/stats.h"
+#include "agent/latctl.h"
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result.h"
 
@@ -196,6 +197,77 @@ static void test_phase_ctl_exitall_first_participant(void **state)
     free(pr.agents);
 }
 
+/* One window of n ops all at lat_ns. */
+static int feed(struct latctl *c, uint64_t lat_ns, uint64_t iv_ns)
+{
+    static struct op_set s;
+    op_set_init(&s);
+    for (int i = 0; i < 100; i++)
+        hist_record(&s.op[OP_READ].lat, lat_ns);
+    s.op[OP_READ].ops = 100;
+    return latctl_interval(c, &s, iv_ns);
+}
+
+/* A device whose latency is 10 us x depth: with a 75-us target the search
+ * doubles 1, 2, 4, 8 (80 us: missed), bisects 6, 7 (70 us: met): 7. */
+static void test_latctl_search(void **state)
+{
+    struct latctl c;
+    uint32_t tried[16], n = 0;
+    (void)state;
+
+    latctl_init(&c, 75000, 99.0, 200000000ull, 64);
+    tried[n++] = c.cur;
+    while (!c.done && n < 16) {
+        /* two 100-ms intervals make a window: the first changes nothing */
+        assert_int_equal(feed(&c, 10000ull * c.cur, 100000000ull), 0);
+        assert_int_equal(feed(&c, 10000ull * c.cur, 100000000ull), 1);
+        tried[n++] = c.cur;
+    }
+    assert_true(c.done);
+    assert_int_equal(c.found, 7);
+    assert_int_equal(n, 7);
+    assert_int_equal(tried[0], 1);
+    assert_int_equal(tried[1], 2);
+    assert_int_equal(tried[2], 4);
+    assert_int_equal(tried[3], 8);
+    assert_int_equal(tried[4], 6);
+    assert_int_equal(tried[5], 7);
+    assert_int_equal(tried[6], 7);
+    assert_int_equal(feed(&c, 1, 200000000ull), 0);     /* over */
+
+    /* met at the job's iodepth: that depth; missed at 1: 0, depth 1 kept */
+    latctl_init(&c, 75000, 100.0, 1, 4);
+    while (!c.done)
+        feed(&c, 1000, 1);
+    assert_int_equal(c.found, 4);
+    latctl_init(&c, 75000, 100.0, 1, 4);
+    assert_int_equal(feed(&c, 90000, 1), 1);
+    assert_true(c.done);
+    assert_int_equal(c.found, 0);
+    assert_int_equal(c.cur, 1);
+}
+
+static void test_plan_ctl_latency_keys(void **state)
+{
+    struct plan p;
+    const struct job_spec *j;
+    (void)state;
+
+    parse_ok("[a]\nsize=1m\niodepth=8\nlatency_target=500\nlatency_window=2s\n"
+             "latency_percentile=99.5\n", &p);
+    j = &p.phases[0].jobs[0];
+    assert_int_equal(j->latency_target_us, 500);        /* a bare number is us, as fio */
+    assert_int_equal(j->latency_window_us, 2000000);
+    assert_int_equal(j->latency_pct_milli, 99500);
+    plan_free(&p);
+    parse_err("[a]\nsize=1m\nlatency_percentile=0\n",
+              "t.fio:3: bad value for 'latency_percentile': '0' (want a percentage above 0 up to 100)");
+    parse_err("[a]\nsize=1m\nlatency_target=2h\n",
+              "t.fio:3: bad value for 'latency_target': '2h' (want a duration from 1us to 71m (a number "
+              "is microseconds))");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +276,8 @@ int main(void)
         cmocka_unit_test(test_phase_ctl_criterion),
         cmocka_unit_test(test_phase_ctl_steady_state_ends_once),
         cmocka_unit_test(test_phase_ctl_exitall_first_participant),
+        cmocka_unit_test(test_latctl_search),
+        cmocka_unit_test(test_plan_ctl_latency_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
