@@ -8,6 +8,7 @@
  * intervals of the whole fleet (--interval, 1 s by default), so the window
  * holds ceil(ss_dur / interval) of them, and never fewer than two.  IOPS
  * and bandwidth count reads and writes (the data ops), as fio's do. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -175,4 +176,113 @@ json_t *phase_ctl_json(const struct phase_result *pr, uint32_t nagents)
         json_object_set_new(o, "latency_target", lt);
     }
     return o;
+}
+
+static int load_num(const json_t *o, const char *key, double lo, double hi, double *out,
+                    char *err, size_t errlen)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || !json_is_number(v) || !(json_number_value(v) >= lo && json_number_value(v) <= hi)) {
+        snprintf(err, errlen, "%s: want a number from %g to %g", key, lo, hi);
+        return -EINVAL;
+    }
+    *out = json_number_value(v);
+    return 0;
+}
+
+static int load_flag(const json_t *o, const char *key, uint8_t *out, char *err, size_t errlen)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || !json_is_boolean(v)) {
+        snprintf(err, errlen, "%s: want true or false", key);
+        return -EINVAL;
+    }
+    *out = json_is_true(v);
+    return 0;
+}
+
+int phase_ctl_load(struct phase_result *pr, uint32_t nagents, const json_t *ctl, char *err,
+                   size_t errlen)
+{
+    struct phase_end_info *c = &pr->ctl;
+    const json_t *why, *ss, *lt;
+    double x;
+
+    memset(c, 0, sizeof *c);
+    if (!ctl)
+        return 0;
+    why = json_object_get(ctl, "why");
+    if (!json_is_object(ctl) || !json_is_string(why) || strlen(json_string_value(why)) >= sizeof c->why) {
+        snprintf(err, errlen, "why: want a string of at most %zu bytes", sizeof c->why - 1);
+        return -EINVAL;
+    }
+    snprintf(c->why, sizeof c->why, "%s", json_string_value(why));
+    if (load_flag(ctl, "ended_early", &c->ended_early, err, errlen) < 0 ||
+        load_flag(ctl, "skipped", &c->skipped, err, errlen) < 0)
+        return -EINVAL;
+    if ((ss = json_object_get(ctl, "steadystate"))) {
+        const json_t *name = json_object_get(ss, "ss");
+        uint8_t pct;
+        c->ss = PLAN_SS_NONE;
+        for (uint32_t i = PLAN_SS_IOPS; i <= PLAN_SS_BW_SLOPE && json_is_string(name); i++)
+            if (strcmp(json_string_value(name), plan_ss_name((enum plan_ss)i)) == 0)
+                c->ss = i;
+        if (c->ss == PLAN_SS_NONE) {
+            snprintf(err, errlen, "steadystate.ss: want iops, iops_slope, bw or bw_slope");
+            return -EINVAL;
+        }
+        if (load_num(ss, "limit", 0, 1e300, &c->ss_limit, err, errlen) < 0 ||
+            load_flag(ss, "pct", &pct, err, errlen) < 0 ||
+            load_num(ss, "duration_s", 0, 1e10, &x, err, errlen) < 0)
+            return -EINVAL;
+        c->ss_pct = pct;
+        c->ss_dur_ns = (uint64_t)(x * 1e9 + 0.5);
+        if (load_num(ss, "ramp_s", 0, 1e10, &x, err, errlen) < 0)
+            return -EINVAL;
+        c->ss_ramp_ns = (uint64_t)(x * 1e9 + 0.5);
+        if (load_num(ss, "attained", 0, 1, &x, err, errlen) < 0)
+            return -EINVAL;
+        c->ss_attained = x != 0;
+        if (load_num(ss, "criterion", -1, 1e300, &c->ss_value, err, errlen) < 0 ||
+            load_num(ss, "mean", 0, 1e300, &c->ss_mean, err, errlen) < 0 ||
+            load_num(ss, "at_s", 0, 1e10, &c->ss_at_s, err, errlen) < 0)
+            return -EINVAL;
+        if (c->ss_value < 0)
+            c->ss_value = INFINITY;
+    }
+    if ((lt = json_object_get(ctl, "latency_target"))) {
+        const json_t *depth = json_object_get(lt, "depth");
+        size_t k = 0;
+        if (load_num(lt, "target_us", 1, UINT32_MAX, &x, err, errlen) < 0)
+            return -EINVAL;
+        c->lat_target_us = (uint32_t)x;
+        if (load_num(lt, "window_us", 0, UINT32_MAX, &x, err, errlen) < 0 ||
+            load_num(lt, "percentile", 0, 100, &c->lat_pct, err, errlen) < 0)
+            return -EINVAL;
+        c->lat_window_us = (uint32_t)x;
+        if (!json_is_array(depth) || json_array_size(depth) > nagents) {
+            snprintf(err, errlen, "latency_target.depth: want an array of at most %u depths", nagents);
+            return -EINVAL;
+        }
+        /* one per participating agent, in index order */
+        for (uint32_t a = 0; a < nagents; a++) {
+            const json_t *d;
+            if (!pr->agents[a].participating)
+                continue;
+            if (k >= json_array_size(depth)) {
+                snprintf(err, errlen, "latency_target.depth: fewer depths than agents taking part");
+                return -EINVAL;
+            }
+            d = json_array_get(depth, k++);
+            if (json_is_null(d))
+                continue;
+            if (!json_is_integer(d) || json_integer_value(d) < 0 || json_integer_value(d) > PLAN_MAX_IODEPTH) {
+                snprintf(err, errlen, "latency_target.depth: want null or 0..%d", PLAN_MAX_IODEPTH);
+                return -EINVAL;
+            }
+            pr->agents[a].lat_depth = (uint32_t)json_integer_value(d);
+            pr->agents[a].lat_unmet = json_integer_value(d) == 0;
+        }
+    }
+    return 0;
 }

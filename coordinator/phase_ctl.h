@@ -43,6 +43,13 @@ int phase_ctl_end_run(const struct phase_result *pr, const struct phase *ph);
 struct json_t;
 struct json_t *phase_ctl_json(const struct phase_result *pr, uint32_t nagents);
 
+/* The reverse, for result_load: pr->ctl (and the agents' lat_depth) from
+ * a phase's "control" object as phase_ctl_json wrote it (agents already
+ * loaded).  0, or -EINVAL with the offending key in err (a wrong type, a
+ * string too long, a criterion or a depth list that does not fit). */
+int phase_ctl_load(struct phase_result *pr, uint32_t nagents, const struct json_t *ctl,
+                   char *err, size_t errlen);
+
 /* The criterion over n values v[] sampled every dt_s: fio's meaning.
  * iops/bw: the largest |v - mean|; _slope: |least-squares slope| per
  * second.  *mean gets the mean.  Exposed for the unit test. */

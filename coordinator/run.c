@@ -353,8 +353,9 @@ static void notify_intervals(struct run *r, int phase_over)
     while (r->notified < ph->nintervals &&
            (phase_over || ph->intervals[r->notified].nreported >= live)) {
         OBSERVE(r, interval, r->phase, r->notified);
-        if (phase_ctl_interval(ph, r->notified))
-            send_phase_end(r, ph->ctl.why);     /* steady state */
+        /* steady state is judged while the phase runs, not on its flush */
+        if (!phase_over && phase_ctl_interval(ph, r->notified))
+            send_phase_end(r, ph->ctl.why);
         /* complete: keep it compact from now on (late data still adds) */
         result_interval_seal(r->res, r->phase, r->notified);
         r->notified++;

@@ -53,6 +53,15 @@ assert ph[1]["ran"] is False and ph[1]["verdict"] == "ok", ph[1]
 assert ph[1]["control"]["skipped"] is True, ph[1]["control"]
 assert ph[1]["reasons"] == ["not run: exit_what=all ended the run before this phase"], ph[1]["reasons"]
 PY
+# a saved result re-renders the same: control and the skipped phase's verdict
+"$NFSTORM" report "$T/b.json" --json "$T/b2.json" >"$T/re" 2>&1 || fail "report: $(tail -n3 "$T/re")"
+grep -q "^  - not run: exit_what=all ended the run before this phase$" "$T/re" || fail "report: $(cat "$T/re")"
+py "$T/b.json" "$T/b2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["phases"] for f in sys.argv[1:3])
+assert [p.get("control") for p in a] == [p.get("control") for p in b], (a[1].get("control"), b[1].get("control"))
+assert [p["verdict"] for p in b] == ["ok", "ok"] and b[1]["reasons"] == a[1]["reasons"], b[1]
+PY
 expect_fail exit_what "^nfstorm: --exit_what: bad value 'some' \(want group, stonewall or all\)$" \
   "$NFSTORM" run --parse-only --name=x --size=1M --exitall --exit_what=some
 echo "exitall ends a phase on every agent"

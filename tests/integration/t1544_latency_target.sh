@@ -30,6 +30,12 @@ assert lt["depth"] == [16, 16] and lt["fleet_depth"] == 32, lt
 assert 1.4 < p["duration_s"] < 3, p["duration_s"]
 assert p["verdict"] == "ok" and p["ops"]["read"]["errors"] == 0, p["reasons"]
 PY
+"$NFSTORM" report "$T/l.json" --json "$T/l2.json" >/dev/null 2>&1 || fail "report of the saved result"
+py "$T/l.json" "$T/l2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["phases"][0]["control"] for f in sys.argv[1:3])
+assert a == b, (a, b)
+PY
 mkdir -p "$T/d"
 cat >"$T/u.fio" <<FIO
 [unmet]
