@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +270,66 @@ static void test_plan_ctl_latency_keys(void **state)
               "is microseconds))");
 }
 
+/* phase_ctl_json, then phase_ctl_load: the same; a bad object is refused
+ * naming the key. */
+static void test_phase_ctl_json_round_trip(void **state)
+{
+    uint64_t ops[] = { 1 };
+    struct phase_result pr, back;
+    char err[256];
+    json_t *o, *bad;
+    (void)state;
+
+    fake_phase(&pr, ops, 1, 3);
+    pr.ctl.ended_early = 1;
+    snprintf(pr.ctl.why, sizeof pr.ctl.why, "steady state (bw_slope:2%%) at 4.0 s");
+    pr.ctl.ss = PLAN_SS_BW_SLOPE;
+    pr.ctl.ss_limit = 2;
+    pr.ctl.ss_pct = 1;
+    pr.ctl.ss_dur_ns = 3000000000ull;
+    pr.ctl.ss_ramp_ns = 500000000ull;
+    pr.ctl.ss_attained = 1;
+    pr.ctl.ss_value = 1.5;
+    pr.ctl.ss_mean = 1e6;
+    pr.ctl.ss_at_s = 4;
+    pr.ctl.lat_target_us = 500;
+    pr.ctl.lat_window_us = 100000;
+    pr.ctl.lat_pct = 99.5;
+    pr.agents[0].lat_depth = 8;
+    pr.agents[2].lat_unmet = 1;
+    o = phase_ctl_json(&pr, 3);
+    assert_non_null(o);
+    fake_phase(&back, ops, 1, 3);
+    assert_int_equal(phase_ctl_load(&back, 3, o, err, sizeof err), 0);
+    assert_memory_equal(&back.ctl, &pr.ctl, sizeof pr.ctl);
+    assert_int_equal(back.agents[0].lat_depth, 8);
+    assert_int_equal(back.agents[2].lat_unmet, 1);
+    /* agent 1 takes no part: the depth list has two entries */
+    assert_int_equal(json_array_size(json_object_get(json_object_get(o, "latency_target"), "depth")), 2);
+
+    bad = json_deep_copy(o);
+    json_object_set_new(json_object_get(bad, "steadystate"), "ss", json_string("iops_curve"));
+    assert_int_equal(phase_ctl_load(&back, 3, bad, err, sizeof err), -EINVAL);
+    assert_string_equal(err, "steadystate.ss: want iops, iops_slope, bw or bw_slope");
+    json_decref(bad);
+    bad = json_deep_copy(o);
+    json_array_append_new(json_object_get(json_object_get(bad, "latency_target"), "depth"), json_integer(1));
+    json_array_append_new(json_object_get(json_object_get(bad, "latency_target"), "depth"), json_integer(1));
+    assert_int_equal(phase_ctl_load(&back, 3, bad, err, sizeof err), -EINVAL);
+    assert_string_equal(err, "latency_target.depth: want an array of at most 3 depths");
+    json_decref(bad);
+    bad = json_deep_copy(o);
+    json_object_set_new(bad, "ended_early", json_integer(1));
+    assert_int_equal(phase_ctl_load(&back, 3, bad, err, sizeof err), -EINVAL);
+    assert_string_equal(err, "ended_early: want true or false");
+    json_decref(bad);
+    json_decref(o);
+    free(pr.intervals);
+    free(pr.agents);
+    free(back.intervals);
+    free(back.agents);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_phase_ctl_exitall_first_participant),
         cmocka_unit_test(test_latctl_search),
         cmocka_unit_test(test_plan_ctl_latency_keys),
+        cmocka_unit_test(test_phase_ctl_json_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
