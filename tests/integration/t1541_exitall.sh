@@ -53,6 +53,18 @@ assert ph[1]["ran"] is False and ph[1]["verdict"] == "ok", ph[1]
 assert ph[1]["control"]["skipped"] is True, ph[1]["control"]
 assert ph[1]["reasons"] == ["not run: exit_what=all ended the run before this phase"], ph[1]["reasons"]
 PY
+# on a standing agent, exit_what=all leaves it idle: the next run on it runs
+mkdir -p "$T/ag"
+start_agent "$T/ag"
+timeout 30 "$NFSTORM" run "$T/b.fio" --agents "$AGENT_ADDR" --quiet --json "$T/s1.json" >"$T/out" 2>&1 \
+  || fail "standing agent, exit_what=all: $(tail -n3 "$T/out")"
+timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/s2.json" --name=again --ioengine=null \
+  --size=1M --rw=read >"$T/out" 2>&1 || fail "the agent is not idle after exit_what=all: $(tail -n3 "$T/out")"
+py "$T/s2.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]
+assert p["verdict"] == "ok" and p["ops"]["read"]["ops"] == 256, p
+PY
 # a saved result re-renders the same: control and the skipped phase's verdict
 "$NFSTORM" report "$T/b.json" --json "$T/b2.json" >"$T/re" 2>&1 || fail "report: $(tail -n3 "$T/re")"
 grep -q "^  - not run: exit_what=all ended the run before this phase$" "$T/re" || fail "report: $(cat "$T/re")"
