@@ -404,7 +404,8 @@ static int loop_run(struct loop *l)
     for (;;) {
         uint64_t now = clock_now_ns();
         int more = loop_more(l, now);
-        while (more && l->nfree > 0 && (!l->rated || now >= l->next_due)) {
+        while (more && l->nfree > 0 && (!l->rated || now >= l->next_due) &&
+               (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed))) {
             if ((rc = loop_issue(l, now)) < 0)
                 goto out;
             if (sp->fsync && l->writes_since_sync >= sp->fsync) {
@@ -499,6 +500,8 @@ static void *job_main(void *arg)
     j->error = rc < 0 ? rc : 0;
     j->t_last_ns = clock_now_ns();
     atomic_store(&j->finished, 1);
+    if (j->spec->exitall && !halt_raised(j->halt))
+        halt_raise(j->halt);    /* fio's exitall: its first thread to end ends the phase */
     if (j->on_finish)
         j->on_finish(j->on_finish_arg);
     return NULL;

@@ -327,6 +327,34 @@ static void phase_unwind(struct phase_run *pr)
     phase_free_jobs(pr);
 }
 
+/* latency_target: the jobs that have it share one depth, found by one
+ * search over their ops (the first such job's settings); depth 1 first. */
+static void latency_setup(struct phase_run *pr)
+{
+    for (uint32_t i = 0; i < pr->njobs; i++) {
+        const struct job_spec *js = pr->jobs[i].spec;
+        if (!js->latency_target_us || js->rw == RW_METADATA)
+            continue;
+        if (!pr->lat_on) {
+            latctl_init(&pr->lat, (uint64_t)js->latency_target_us * 1000u,
+                        js->latency_pct_milli ? js->latency_pct_milli / 1000.0 : 100.0,
+                        (uint64_t)js->latency_window_us * 1000u, js->iodepth);
+            atomic_store(&pr->depth_cap, pr->lat.cur);
+            pr->lat_on = 1;
+        }
+        pr->jobs[i].depth_cap = &pr->depth_cap;
+    }
+}
+
+void phase_latency_interval(struct phase_run *pr, const struct op_set *s, uint64_t iv_ns)
+{
+    if (!pr->lat_on || pr->lat.done || !latctl_interval(&pr->lat, s, iv_ns))
+        return;
+    atomic_store(&pr->depth_cap, pr->lat.cur);
+    if (pr->lat.done)
+        halt_raise(&pr->halt);   /* fio's latency_run=0: found, the job ends */
+}
+
 int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen)
 {
@@ -396,6 +424,8 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
         if ((rc = job_prepare(&pr->jobs[i])) < 0)
             snprintf(err, errlen, "job '%s': %s", pr->jobs[i].spec->name, pr->jobs[i].ej.err);
+    if (rc == 0)
+        latency_setup(pr);
     if (rc == 0)
         atomic_store(&pr->running, pr->njobs);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {

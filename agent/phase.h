@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include "agent/halt.h"
 #include "agent/job.h"
+#include "agent/latctl.h"
 #include "agent/paths.h"
 #include "common/nfs_rpc.h"
 #include "common/plan.h"
@@ -52,6 +53,10 @@ struct phase_run {
                                     phase_prepare, freed by phase_release */
     uint32_t nstorage;
     pthread_t loop_thread;
+    /* latency_target (latctl.h): the depth its jobs may use, and the search */
+    atomic_uint depth_cap;
+    int lat_on;
+    struct latctl lat;
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;
 };
@@ -94,6 +99,10 @@ void phase_harvest(struct phase_run *pr, struct op_set *acc);
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc);
 /* Ops outstanding across the phase's jobs and the age of the oldest. */
 void phase_inflight(struct phase_run *pr, uint32_t *n, uint64_t *oldest_age_ns);
+/* latency_target: one interval's ops (loop thread, while running).  Steps
+ * the search, publishes the depth to the jobs; when it ended, stops the
+ * phase as fio's latency_run=0 does.  No-op without latency_target. */
+void phase_latency_interval(struct phase_run *pr, const struct op_set *s, uint64_t iv_ns);
 /* Ask every job (or the preparing worker) to stop: layout ends between
  * chunks, sleeps end now, jobs finish their in-flight ops.  Any thread. */
 void phase_stop(struct phase_run *pr);

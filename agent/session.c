@@ -412,6 +412,7 @@ static void send_interval(struct session *s)
     phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
     m->nfs = s->nfs_acc;                   /* borrowed for the encode */
+    phase_latency_interval(&s->run, s->acc, s->interval_ns);   /* latency_target */
     buf_init(&b);
     msg_interval_encode(&b, m);
     session_send(s, &b);
@@ -498,6 +499,10 @@ static void on_finished(uv_async_t *h)
     cpu_seconds(&s->ru0, &ru1, &m->cpu_user_s, &m->cpu_sys_s);
     m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     m->nintervals = s->k;
+    if (s->run.lat_on && s->run.lat.done) {
+        m->lat_depth = s->run.lat.found;
+        m->lat_unmet = s->run.lat.found == 0;
+    }
     m->totals = *s->totals;
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     rc = phase_first_error(&s->run, err, sizeof err);
@@ -763,6 +768,21 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             phase_stop(&s->run);     /* layout, sleeps and I/O end now */
         if (s->state == S_READY)
             finish_phase(s);         /* its threads end without I/O */
+        return;
+    }
+    case MSG_PHASE_END: {
+        /* the coordinator ends the running phase for the fleet (exitall,
+         * steady state): its jobs stop as at their runtime's end, phase-done
+         * and the next phase follow; a phase already over is left alone */
+        struct msg_phase_end m;
+        if (msg_phase_end_decode(p, n, &m, err, sizeof err) < 0) {
+            session_end(s, err);
+            return;
+        }
+        if (s->state == S_RUNNING && s->run_live && m.phase == s->phase) {
+            log_info("phase %u ends early: %s", m.phase, m.reason);
+            phase_stop(&s->run);
+        }
         return;
     }
     case MSG_ERROR: {

@@ -135,6 +135,21 @@ struct job_spec {
     uint64_t error_threshold;  /* a count ... */
     double error_threshold_pct;/* ... or a percentage of the phase's ops (> 0 wins) */
     struct job_log log;        /* fio's log files (coordinator only, common/plan_log.h) */
+    /* phase control (common/plan_ctl.h): exitall goes to the agents (a
+     * thread of the job that ends ends its phase there), the rest is the
+     * coordinator's */
+    uint32_t exitall;          /* 0 or 1 */
+    uint32_t exit_what;        /* enum plan_exit_what */
+    char wait_for[PLAN_NAME_MAX];  /* "" = none */
+    uint32_t ss;               /* enum plan_ss; PLAN_SS_NONE = no steady state */
+    double ss_limit;           /* the threshold ... */
+    int ss_pct;                /* ... as a percentage of the window's mean */
+    uint64_t ss_dur_ns;        /* rolling window; 0 disables ss (fio) */
+    uint64_t ss_ramp_ns;       /* phase time before the window starts */
+    /* fio's latency_target (agent/latctl.h; on the wire, optional keys) */
+    uint32_t latency_target_us;  /* 0 = none */
+    uint32_t latency_window_us;  /* 0 = the run's interval */
+    uint32_t latency_pct_milli;  /* latency_percentile x 1000; 0 = 100% */
 };
 
 struct phase {

@@ -12,6 +12,7 @@
  * Unknown keys get a suggestion from the edit distance to the known keys;
  * ignored keys (plan_key_ignored) carry the note printed with the warning. */
 #include "common/plan_parse.h"
+#include "common/plan_ctl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,7 +176,7 @@ static const struct {
     { "unit_base", "see --unit-base" },
     { "unified_rw_reporting", NULL },
     { "norandommap", "random jobs cover each block once per pass" },
-    { "allrandrepeat", NULL }, { "exitall", NULL }, { "exitall_on_error", NULL },
+    { "allrandrepeat", NULL }, { "exitall_on_error", NULL },
     { "percentile_list", NULL }, { "percentile_precision", NULL },
     { "slat_percentiles", "nfstorm measures no submission latency" },
     { "significant_figures", NULL },
@@ -203,7 +204,7 @@ static const struct key_def *key_lookup(const char *key)
 
 int plan_is_key(const char *key)
 {
-    return key && (key_lookup(key) != NULL || strcmp(key, "matrix") == 0);
+    return key && (key_lookup(key) != NULL || strcmp(key, "matrix") == 0 || plan_ctl_is_key(key));
 }
 
 int plan_key_ignored(const char *key, const char **note)
@@ -431,6 +432,8 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     const struct key_def *k = key ? key_lookup(key) : NULL;
     if (why && whylen)
         why[0] = '\0';
+    if (!k && key && plan_ctl_is_key(key))
+        return plan_ctl_set(j, key, value, why, whylen);    /* phase control: plan_ctl.h */
     if (!k)
         return -ENOENT;
     if (!value)

@@ -38,6 +38,7 @@
  * of plan_files.h are kept verbatim for the agent.  matrix= is kept as a
  * string per job and expanded (plan_matrix.c) when the job is complete. */
 #include "common/plan_parse.h"
+#include "common/plan_ctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,8 +120,13 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
 
 /* plan_add_job keeps any job; the limits are checked here so the user gets
  * a message instead of a plan the wire would refuse. */
-static int add_checked(struct plan *p, const struct job_spec *j, char *err, size_t errlen)
+static int add_checked(struct plan *p, const struct job_spec *jin, char *err, size_t errlen)
 {
+    struct job_spec one = *jin;
+    const struct job_spec *j = &one;
+
+    if (plan_ctl_wait_for(p, &one, err, errlen) < 0)   /* may start a phase (plan_ctl.h) */
+        return -EINVAL;
     if (p->nphases == 0 || j->stonewall) {
         if (p->nphases >= PLAN_MAX_PHASES) {
             set_err(err, errlen, "too many phases (max %d)", PLAN_MAX_PHASES);
@@ -637,8 +643,8 @@ static char *ini_reader_cb(char *str, int num, void *stream)
 
 /* Parse text owned by the caller; real is the file's realpath (or NULL);
  * expanded, if not NULL, gets the plan as read (owned by the caller). */
-static int parse_text(const char *name, const char *real, const char *text, struct plan *out,
-                      char **expanded, char *err, size_t errlen)
+static int parse_text(const char *name, const char *real, const char *text, const struct job_spec *base,
+                      struct plan *out, char **expanded, char *err, size_t errlen)
 {
     struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
     if (expanded) {
@@ -652,7 +658,10 @@ static int parse_text(const char *name, const char *real, const char *text, stru
     c->src[0].end = c->src[0].pos + strlen(c->src[0].pos);
     c->err = err;
     c->errlen = errlen;
-    job_spec_default(&c->global);
+    if (base)
+        c->global = *base;
+    else
+        job_spec_default(&c->global);
     plan_init(&c->plan);
     plan_init(out);
     if (err && errlen)
@@ -683,7 +692,7 @@ static int parse_text(const char *name, const char *real, const char *text, stru
 
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
 {
-    return parse_text(name, NULL, text, out, NULL, err, errlen);
+    return parse_text(name, NULL, text, NULL, out, NULL, err, errlen);
 }
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
@@ -694,6 +703,12 @@ int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen
 int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded, char *err,
                              size_t errlen)
 {
+    return plan_parse_file_over(path, NULL, out, expanded, err, errlen);
+}
+
+int plan_parse_file_over(const char *path, const struct job_spec *base, struct plan *out,
+                         char **expanded, char *err, size_t errlen)
+{
     char *buf = NULL;
     plan_init(out);
     if (expanded)
@@ -702,7 +717,7 @@ int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, out, expanded, err, errlen);
+    rc = parse_text(path, real, buf, base, out, expanded, err, errlen);
     free(real);
     free(buf);
     return rc;

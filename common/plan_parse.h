@@ -29,6 +29,11 @@ int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen
 #define PLAN_TEXT_MAX (1u << 20)
 int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded, char *err,
                              size_t errlen);
+/* plan_parse_file_expanded with base as the defaults beneath the file's
+ * [global] (NULL: fio's defaults): how fio applies job options given on
+ * the command line together with a job file. */
+int plan_parse_file_over(const char *path, const struct job_spec *base, struct plan *out,
+                         char **expanded, char *err, size_t errlen);
 /* Parse from a string (tests); name is used in messages in place of a path. */
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen);
 

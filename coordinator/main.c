@@ -24,6 +24,7 @@
 #include "coordinator/cmd_report.h"
 #include "coordinator/journal.h"
 #include "coordinator/dryrun.h"
+#include "coordinator/fio_cli.h"
 #include "coordinator/gather.h"
 #include "coordinator/live.h"
 #include "coordinator/local.h"
@@ -111,9 +112,15 @@ static const char usage[] =
 "  --write_bw_log=PREFIX   fio's log files, merged and per agent (also --write_lat_log,\n"
 "                          --write_iops_log, --write_hist_log; plan keys too); their\n"
 "                          --log_avg_msec=MS sets --interval (docs/reports.md)\n"
-"  --output FILE           write fio-format output to FILE (default format normal)\n"
+"  --output FILE           write fio-format output to FILE (default format normal); as\n"
+"                          fio, nothing else goes to stdout (--status-interval: stderr)\n"
 "  --output-format FMT     fio's normal|json|json+|terse, or a comma list; without\n"
 "                          --output it replaces the text report on stdout\n"
+"  --minimal               fio's terse output (version 3); --terse-version=3 the same\n"
+"  --eta=auto|never|always the live line: on a terminal redrawn, else a line per\n"
+"                          interval (auto); none (never); redrawn even in a pipe (always)\n"
+"  --status-interval DUR   every DUR of a phase (a number: seconds) a status line with the\n"
+"                          fleet's ops, IOPS and bandwidth so far, on stdout\n"
 "  --quiet                 no live status line on stderr\n"
 "Run:\n"
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
@@ -130,7 +137,16 @@ static const char usage[] =
 "                          sd and 95% CI of IOPS, bandwidth, p50, p99); each repetition's\n"
 "                          report under 'repetition k/N' (not with --quiet), then the\n"
 "                          summary; exit status: the worst repetition's\n"
-"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n"
+"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n""fio's plan options (docs/plans.md):\n"
+"  --section NAME          run only job section NAME (repeatable; [global] always applies)\n"
+"  --parse-only            read and check the plan, then exit: 0 good, 2 bad\n"
+"  --showcmd               print the plan as fio command-line options and exit\n"
+"  --readonly              refuse a plan with a job that would write (exit 2, naming the\n"
+"                          job and the key: rw=, md_ops=, unlink=)\n"
+"  --max-jobs N            refuse a plan of more than N job threads per agent\n"
+"  Job options together with PLAN.fio are applied as fio does: those before the first\n"
+"  --name are defaults beneath the file's [global]; each --name is a job of its own,\n"
+"  run ahead of and together with the file's first jobs.\n"
 "Before a run, stderr says how much it is about to write across the agents (layout +\n"
 "write phases); not with --quiet.\n"
 "\n"
@@ -187,6 +203,7 @@ struct cli {
     const char *secret_file;
     uint64_t agent_timeout_ns;
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
+    struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
     int dry_run;
     int cleanup;
@@ -367,6 +384,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         } else if ((rc = cmd_report_option(&c->out, argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
+        } else if ((rc = fio_cli_option(&c->fio, &c->out, argc, argv, &i)) != 0) {
+            if (rc == 2)
+                return 2;
         } else if (OPT("--secret-file")) {
             c->secret_file = v;
         } else if (OPT("--agent-timeout")) {
@@ -408,9 +428,6 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return die(2, "--listen does not combine with %s", c->dry_run ? "--dry-run" : "--cleanup");
     if (c->repeat_interval_ns && !c->repeat)
         return die(2, "--repeat-interval without --repeat");
-    if (c->plan_path && c->nfio > 0)
-        return die(2, "job options on the command line (%s) and a plan file (%s): give one",
-                   c->fio_args[0], c->plan_path);
     return 0;
 }
 
@@ -516,25 +533,6 @@ static int guard_stop(struct signal_guard *g)
     signals_take();
     sigprocmask(SIG_SETMASK, &old, NULL);
     return g->seen;
-}
-
-/* A command-line plan as text for the record: its job options, one per
- * line, without their dashes ("name=t", "rw=randread").  Caller frees. */
-static char *options_text(int n, char **args)
-{
-    size_t len = 1;
-    char *t, *p;
-    for (int i = 0; i < n; i++)
-        len += strlen(args[i]) + 1;
-    p = t = xmalloc(len);
-    for (int i = 0; i < n; i++) {
-        const char *a = args[i];
-        while (*a == '-')
-            a++;
-        p += sprintf(p, "%s\n", a);
-    }
-    *p = '\0';
-    return t;
 }
 
 static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
@@ -998,6 +996,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     uint32_t naddrs = 0;
     char err[1024] = "";
     struct run_observer observers[5];
+    struct fio_status *fstatus = NULL;  /* --status-interval */
     uint32_t nobs = 0;
     struct live *live;
     struct journal *journal = NULL;
@@ -1038,13 +1037,10 @@ static int cmd_run(int argc, char **argv, int clean_only)
                    "--timeseries, --dry-run, --cleanup, --repeat are for run)");
     }
     plan_init(&plan);
-    if (c.plan_path)
-        rc = plan_parse_file_expanded(c.plan_path, &plan, &plan_text, err, sizeof err);
-    else {
-        rc = plan_parse_args(c.nfio, c.fio_args, &plan, err, sizeof err);
-        plan_text = options_text(c.nfio, c.fio_args);
-    }
+    rc = fio_cli_read_plan(c.plan_path, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
     free(c.fio_args);
+    if (rc == 0)
+        rc = fio_cli_apply(&c.fio, &plan, err, sizeof err);
     if (rc < 0) {
         plan_free(&plan);
         free(plan_text);
@@ -1052,6 +1048,14 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
         fprintf(stderr, "nfstorm: warning: %s\n", plan.warnings[i]);
+    if (c.fio.showcmd || c.fio.parse_only) {
+        /* fio's dry parses: nothing is connected to or started */
+        if (c.fio.showcmd)
+            fio_cli_showcmd(stdout, plan_text);
+        else if (plan_validate(&plan, c.local ? c.local : 1, err, sizeof err) < 0)
+            status = die(2, "%s", err);
+        goto out;
+    }
     if (!clean_only && fiolog_plan_hook(&plan, &c) != 0) {
         plan_free(&plan);
         free(plan_text);
@@ -1176,8 +1180,15 @@ next_repetition:
         journal_set_record(journal, &rec);
         observers[nobs++] = journal_observer(journal);
     }
-    live = live_new(stderr, c.quiet, &plan, c.unit_base);
+    live = live_new_tty(stderr, c.quiet || c.fio.eta == FIO_ETA_NEVER, &plan, c.unit_base,
+                        c.fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
     observers[nobs++] = live_observer(live);
+    if (c.fio.status_interval_ns && !fstatus) {
+        /* fio writes its periodic status where its report goes */
+        fstatus = fio_status_new(c.out.output ? stderr : stdout, c.fio.status_interval_ns, &plan);
+    }
+    if (fstatus)
+        observers[nobs++] = fio_status_observer(fstatus);
     if (outs.timeseries) {
         if (!(ts = timeseries_new(outs.timeseries))) {
             status = die(1, "%s: cannot open for writing: %s", outs.timeseries, strerror(errno));
@@ -1226,7 +1237,7 @@ next_repetition:
     /* what was measured is reported, even when the run failed later; a
      * run that failed before any phase started measured nothing, and its
      * one-line error (below) says all */
-    if (!cmd_report_fio_on_stdout(&c.out) && !(rc < 0 && !result_any_phase_ran(&res)) &&
+    if (!cmd_report_fio_on_stdout(&c.out) && !c.out.output && !(rc < 0 && !result_any_phase_ran(&res)) &&
         !(c.repeat && c.quiet))
         report_text_rows(stdout, &res, c.unit_base, c.out.agent_rows);
     fflush(stdout);
@@ -1285,6 +1296,7 @@ next_repetition:
     if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
+    fio_status_free(fstatus);
     gather_free(&gathered);     /* closes the sockets of a run that never started */
     spawn_fleet_stop(&spawned, 5000);   /* their sessions end, so do the agents */
     run_record_free(&rec);

@@ -17,6 +17,7 @@
  * aborting; the setters below fold those into one flag (a NULL value passed
  * to json_object_set_new is rejected and nothing leaks), and the write fails
  * with -ENOMEM instead of producing a result with keys silently missing. */
+#include "coordinator/phase_ctl.h"
 #include "coordinator/result.h"
 #include "coordinator/report_json.h"
 
@@ -317,7 +318,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     const struct phase_result *ph = &r->phases[phase];
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     struct fairness f;
-    json_t *j = json_object(), *fj = json_object();
+    json_t *j = json_object(), *fj = json_object(), *ctl;
 
     put(b, j, "name", json_string(ph->name));
     put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
@@ -339,6 +340,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     else
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
+    if ((ctl = phase_ctl_json(ph, r->nagents)))
+        put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
     fairness_phase(r, phase, share, &f);
     put(b, fj, "jain", json_real(f.jain));

@@ -86,6 +86,8 @@ struct agent_phase {
     double cpu_user_s, cpu_sys_s;
     uint32_t cores;
     uint32_t nintervals;          /* as the agent counted */
+    uint32_t lat_depth;           /* latency_target: the depth its search found (0: none) */
+    uint8_t lat_unmet;            /* ... the target was missed even at depth 1 */
     /* verdict inputs (verdict.c) */
     uint8_t participating;        /* runs a job of this phase (agents=); set by result_init */
     uint8_t salvaged;             /* no phase-done: totals are the sum of its intervals */
@@ -112,6 +114,24 @@ struct interval_slot {
     struct counters *agent;       /* [nagents] */
 };
 
+/* Phase control (coordinator/phase_ctl.h): whether the coordinator ended
+ * the phase early, and fio's steady state as judged on the merged intervals. */
+struct phase_end_info {
+    uint8_t ended_early;          /* a phase-end went to the agents */
+    uint8_t skipped;              /* not run: exit_what=all ended the run before it */
+    char why[160];                /* "exitall: agent 0 finished", "steady state: ..." */
+    uint32_t ss;                  /* enum plan_ss of the phase; 0: no steady state asked */
+    double ss_limit;              /* as the plan gave it ... */
+    int ss_pct;                   /* ... in percent of the window's mean */
+    uint64_t ss_dur_ns, ss_ramp_ns;
+    uint8_t ss_attained;
+    double ss_value;              /* the criterion when judged last: max deviation or |slope| */
+    double ss_mean;               /* the window's mean IOPS or bytes/s */
+    double ss_at_s;               /* phase time it was attained, s */
+    uint32_t lat_target_us;       /* latency_target of the phase (0: none), its */
+    uint32_t lat_window_us;       /* window and */
+    double lat_pct;               /* percentile */
+};
 struct phase_result {
     char name[PLAN_NAME_MAX];
     enum rw_mode rw;              /* of the phase's first job */
@@ -136,6 +156,7 @@ struct phase_result {
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
     struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
+    struct phase_end_info ctl;    /* how phase control ended it (phase_ctl.h) */
 };
 
 struct result_nfs;                /* result_nfs.h */

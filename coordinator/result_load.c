@@ -11,6 +11,7 @@
  * its histogram as "hist" in the one form (common/hist_codec.h), read back
  * exactly through the one decoder, so every re-rendered report equals the
  * run's own (docs/reports.md). */
+#include "coordinator/phase_ctl.h"
 #include "coordinator/result_load.h"
 
 #include <errno.h>
@@ -500,6 +501,14 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ph->nstarted += ph->agents[a].done && !ph->agents[a].salvaged && !result_agent_empty(&ph->agents[a]);
     if (json_object_get(pj, "start_skew_agents"))
         ph->nstarted = (uint32_t)get_u64(c, pj, path, "start_skew_agents", MAX_AGENTS);
+    {
+        /* phase control (phase_ctl.h): exitall, steady state, latency_target */
+        char why[256];
+        if (phase_ctl_load(ph, r->nagents, json_object_get(pj, "control"), why, sizeof why) < 0) {
+            snprintf(sub, sizeof(sub), "%s.control", path);
+            return fail(c, sub, "%s", why);
+        }
+    }
 
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
     if (arr && json_array_size(arr) > 0 && r->nagents == 0)

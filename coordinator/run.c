@@ -33,6 +33,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
 #include "proto/frame.h"
@@ -194,6 +195,22 @@ static void send_stop(struct run *r, const char *why)
     }
 }
 
+/* Phase control (phase_ctl.h) ended the running phase: every agent still
+ * running it stops its jobs and sends its phase-done as usual. */
+static void send_phase_end(struct run *r, const char *why)
+{
+    for (uint32_t i = 0; i < r->n; i++) {
+        if (r->c[i].open && r->c[i].state == C_RUNNING) {
+            struct msg_phase_end m = { .phase = r->phase };
+            struct buf b;
+            snprintf(m.reason, sizeof m.reason, "%s", why);
+            buf_init(&b);
+            msg_phase_end_encode(&b, &m);
+            conn_send(&r->c[i], &b);
+        }
+    }
+}
+
 /* An agent that will send no phase-done (lost, or the run failed) counts
  * with what its intervals said, so what was measured is reported. */
 static void agent_salvage(struct run *r, struct conn *c)
@@ -324,6 +341,7 @@ static void start_phase(struct run *r)
     }
     r->res->phases[r->phase].ran = 1;
     r->res->phases[r->phase].t0_ns = t0;
+    phase_ctl_begin(&r->res->phases[r->phase], &r->plan->phases[r->phase]);
     r->notified = 0;
     OBSERVE(r, phase_start, r->phase);
 }
@@ -336,6 +354,9 @@ static void notify_intervals(struct run *r, int phase_over)
     while (r->notified < ph->nintervals &&
            (phase_over || ph->intervals[r->notified].nreported >= live)) {
         OBSERVE(r, interval, r->phase, r->notified);
+        /* steady state is judged while the phase runs, not on its flush */
+        if (!phase_over && phase_ctl_interval(ph, r->notified))
+            send_phase_end(r, ph->ctl.why);
         /* complete: keep it compact from now on (late data still adds) */
         result_interval_seal(r->res, r->phase, r->notified);
         r->notified++;
@@ -344,11 +365,21 @@ static void notify_intervals(struct run *r, int phase_over)
 
 static void phase_completed(struct run *r)
 {
+    uint32_t done = r->phase;
+
     notify_intervals(r, 1);
     result_phase_finish(r->res, r->phase);
     OBSERVE(r, phase_done, r->phase);
     /* an agent's error ends the run after the phase it failed */
     if (++r->phase == r->plan->nphases || r->interrupted || r->res->end == RUN_END_FAILED) {
+        run_shutdown(r);
+        return;
+    }
+    if (phase_ctl_end_run(&r->res->phases[done], &r->plan->phases[done])) {
+        /* exit_what=all: the later phases are skipped, not failed */
+        for (uint32_t i = r->phase; i < r->plan->nphases; i++)
+            r->res->phases[i].ctl.skipped = 1;
+        send_stop(r, "exit_what=all: the run ends with its exitall phase");
         run_shutdown(r);
         return;
     }
@@ -637,11 +668,15 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cpu_sys_s = m->cpu_sys_s;
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
+    ap->lat_depth = m->lat_depth;
+    ap->lat_unmet = m->lat_unmet != 0;
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
+    if (phase_ctl_agent_done(&r->res->phases[r->phase], &r->plan->phases[r->phase], c->id))
+        send_phase_end(r, r->res->phases[r->phase].ctl.why);    /* exitall */
     notify_intervals(r, 0);
     if (all_in(r, C_DONE))
         phase_completed(r);

@@ -193,6 +193,11 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
 
     memset(out, 0, sizeof(*out));
     out->v = VERDICT_OK;
+    if (!ph->ran && ph->ctl.skipped) {
+        /* as planned, not a failure */
+        add(&acc, VERDICT_OK, "not run: exit_what=all ended the run before this phase");
+        return;
+    }
     if (!ph->ran) {
         if (r->end == RUN_END_INTERRUPTED && !by_signal(r))
             add(&acc, VERDICT_PARTIAL, "not run: the run was cut short before this phase started: %s",
@@ -206,6 +211,8 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             add(&acc, VERDICT_FAILED, "not run: no agent was left to run it");
         return;
     }
+    if (ph->ctl.ended_early)
+        add(&acc, VERDICT_OK, "ended early: %s", ph->ctl.why);   /* phase_ctl.h: as planned */
     if (ph->interrupted && by_signal(r))
         add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text, r->end_at_s);
     else if (ph->interrupted)

@@ -34,6 +34,7 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_INTERVAL] = "interval",
     [MSG_PHASE_DONE] = "phase-done",
     [MSG_STOP] = "stop",
+    [MSG_PHASE_END] = "phase-end",
     [MSG_ERROR] = "error",
     [MSG_PING] = "ping",
     [MSG_PONG] = "pong",
@@ -127,6 +128,10 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "iodepth_batch_complete_min", iodepth_batch_complete_min),
     FOPTU32(struct job_spec, "iodepth_batch_complete_max", iodepth_batch_complete_max),
     FOPTU32(struct job_spec, "nconnect", nconnect),
+    FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
+    FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
+    FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
+    FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
@@ -214,9 +219,15 @@ static const struct field phase_done_fields[] = {
     FANYU32(struct msg_phase_done, "nintervals", nintervals),
     FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
     FKIND(struct msg_phase_done, "nfs", nfs, F_NFSRPC),
+    FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
+    FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),
+};
+static const struct field phase_end_fields[] = {
+    FPHASE(struct msg_phase_end),
+    FSTR(struct msg_phase_end, "reason", reason),
 };
 /* An error is decoded with its optional version, but only a refusal
  * (msg_error_refusal_encode) sends it: every other error is sent from
@@ -375,6 +386,17 @@ void msg_stop_encode(struct buf *out, const struct msg_stop *m)
 int msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen)
 {
     return msg_codec_decode(p, n, MSG_STOP, stop_fields, ARRAY_LEN(stop_fields), m, err, errlen);
+}
+
+void msg_phase_end_encode(struct buf *out, const struct msg_phase_end *m)
+{
+    msg_codec_encode(out, MSG_PHASE_END, phase_end_fields, ARRAY_LEN(phase_end_fields), m);
+}
+
+int msg_phase_end_decode(const char *p, size_t n, struct msg_phase_end *m, char *err, size_t errlen)
+{
+    return msg_codec_decode(p, n, MSG_PHASE_END, phase_end_fields, ARRAY_LEN(phase_end_fields), m,
+                            err, errlen);
 }
 
 void msg_error_encode(struct buf *out, const struct msg_error *m)

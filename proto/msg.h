@@ -48,6 +48,7 @@ enum msg_type {
     MSG_BUSY,          /* serve -> submitter: another run holds the pool */
     MSG_OUTPUT,        /* serve -> submitter: the run's stdout, stderr, files */
     MSG_EXIT,          /* serve -> submitter: the run's exit status */
+    MSG_PHASE_END,     /* coordinator -> agent: end the running phase now, the run goes on */
     MSG__COUNT
 };
 
@@ -138,8 +139,21 @@ struct msg_phase_done {
     struct op_set totals;     /* == sum of this phase's intervals */
     struct nfs_rpc_set nfs;   /* == sum of the intervals' (optional, as there);
                                  decode allocates: msg_phase_done_free */
+    /* latency_target (optional, sent when not 0): the depth its search
+     * found, or lat_unmet 1 when even depth 1 missed the target */
+    uint32_t lat_depth;
+    uint32_t lat_unmet;
 };
 struct msg_stop {
+    char reason[MSG_TEXT_MAX];
+};
+/* phase-end: the coordinator decided the running phase is over (fio's
+ * exitall on another agent, steady state reached).  The agent stops that
+ * phase's jobs as at the end of their runtime, sends its phase-done and
+ * goes on with the next phase; for any other phase (one already over) it
+ * does nothing. */
+struct msg_phase_end {
+    uint32_t phase;
     char reason[MSG_TEXT_MAX];
 };
 struct msg_error {
@@ -182,6 +196,8 @@ void msg_interval_free(struct msg_interval *m);
 void msg_phase_done_free(struct msg_phase_done *m);
 void msg_stop_encode(struct buf *out, const struct msg_stop *m);
 int  msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen);
+void msg_phase_end_encode(struct buf *out, const struct msg_phase_end *m);
+int  msg_phase_end_decode(const char *p, size_t n, struct msg_phase_end *m, char *err, size_t errlen);
 void msg_error_encode(struct buf *out, const struct msg_error *m);      /* text only */
 void msg_error_refusal_encode(struct buf *out, const struct msg_error *m);  /* text, version */
 int  msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, size_t errlen);

@@ -75,6 +75,7 @@ static union msg_any {
     struct msg_interval interval;
     struct msg_phase_done phase_done;
     struct msg_stop stop;
+    struct msg_phase_end phase_end;
     struct msg_error error;
     struct msg_ping ping;
     struct msg_pong pong;
@@ -89,7 +90,7 @@ static union msg_any {
 } m1, m2;
 
 /* A new message type needs its decoder, encoder and equality added below. */
-_Static_assert(MSG__COUNT == MSG_EXIT + 1, "fuzz_frame_msg.c does not know every message type");
+_Static_assert(MSG__COUNT == MSG_PHASE_END + 1, "fuzz_frame_msg.c does not know every message type");
 
 /* The nfs telemetry the wire let in, through the JSON form (result and
  * journal) and back: equal, by the same rule as nfs_equal. */
@@ -182,6 +183,9 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
         return strcmp(a->error.text, b->error.text) == 0;
     case MSG_STOP:
         return strcmp(a->stop.reason, b->stop.reason) == 0;
+    case MSG_PHASE_END:
+        return a->phase_end.phase == b->phase_end.phase &&
+               strcmp(a->phase_end.reason, b->phase_end.reason) == 0;
     case MSG_AUTH:
         return memcmp(a->auth.mac, b->auth.mac, sizeof a->auth.mac) == 0;
     case MSG_PROGRESS:
@@ -266,6 +270,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_INTERVAL:   return msg_interval_decode(p, n, &m->interval, err, errlen);
     case MSG_PHASE_DONE: return msg_phase_done_decode(p, n, &m->phase_done, err, errlen);
     case MSG_STOP:       return msg_stop_decode(p, n, &m->stop, err, errlen);
+    case MSG_PHASE_END:  return msg_phase_end_decode(p, n, &m->phase_end, err, errlen);
     case MSG_ERROR:      return msg_error_decode(p, n, &m->error, err, errlen);
     case MSG_PING:       return msg_ping_decode(p, n, &m->ping, err, errlen);
     case MSG_PONG:       return msg_pong_decode(p, n, &m->pong, err, errlen);
@@ -295,6 +300,7 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_INTERVAL:   msg_interval_encode(out, &m->interval); break;
     case MSG_PHASE_DONE: msg_phase_done_encode(out, &m->phase_done); break;
     case MSG_STOP:       msg_stop_encode(out, &m->stop); break;
+    case MSG_PHASE_END:  msg_phase_end_encode(out, &m->phase_end); break;
     case MSG_ERROR:      msg_error_encode(out, &m->error); break;
     case MSG_PING:       msg_ping_encode(out, &m->ping); break;
     case MSG_PONG:       msg_pong_encode(out, &m->pong); break;

@@ -60,6 +60,7 @@ static void gen_frames(const char *dir)
     struct msg_ready ready = { .phase = 1 };
     struct msg_start start = { .phase = 1, .t0_ns = 123456789012ull };
     struct msg_stop stop = { .reason = "interrupted" };
+    struct msg_phase_end phase_end = { .phase = 1, .reason = "steady state (iops:5%) at 3.0 s" };
     struct msg_error error = { .text = "protocol version mismatch: agent speaks 2, coordinator 1" };
     struct msg_ping ping = { .seq = 3, .t_ns = 5000000000ull };
     struct msg_pong pong = { .seq = 3, .t_ping_ns = 5000000000ull, .t_ns = 5000100000ull };
@@ -139,6 +140,7 @@ static void gen_frames(const char *dir)
     ONE("interval-nfs", msg_interval_encode(&one, &ivn));
     ONE("phase-done-nfs", msg_phase_done_encode(&one, &pdn));
     ONE("stop", msg_stop_encode(&one, &stop));
+    ONE("phase-end", msg_phase_end_encode(&one, &phase_end));
     ONE("error", msg_error_encode(&one, &error));
     ONE("clean", msg_clean_encode(&one, &plan));
     ONE("cleaned", msg_cleaned_encode(&one, &cleaned));

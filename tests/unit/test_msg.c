@@ -362,6 +362,12 @@ static void encode_sample(enum msg_type t, struct buf *b)
     case MSG_EXIT:
         pool_exit_encode(b, 3);
         break;
+    case MSG_PHASE_END: {
+        struct msg_phase_end m = { .phase = 3 };
+        snprintf(m.reason, sizeof m.reason, "exitall (job 'short'): agent 0 finished first");
+        msg_phase_end_encode(b, &m);
+        break;
+    }
     case MSG_SYSTEM: {
         struct msg_system m = { .mem_bytes = 8ull << 30 };
         snprintf(m.kernel, sizeof m.kernel, "6.8.0-45-generic");
@@ -446,6 +452,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_BUSY: { struct pool_busy m; rc = pool_busy_decode(p, n, &m, err, errlen); break; }
     case MSG_OUTPUT: { struct pool_output m; rc = pool_output_decode(p, n, &m, err, errlen); break; }
     case MSG_EXIT: { uint32_t st; rc = pool_exit_decode(p, n, &st, err, errlen); break; }
+    case MSG_PHASE_END: { struct msg_phase_end m; rc = msg_phase_end_decode(p, n, &m, err, errlen); break; }
     default:
         fail();
     }
@@ -599,6 +606,7 @@ static void test_msg_type_names(void **state)
         [MSG_PROGRESS] = "progress", [MSG_CLEAN] = "clean", [MSG_CLEANED] = "cleaned",
         [MSG_STORAGE] = "storage", [MSG_SYSTEM] = "system", [MSG_SUBMIT] = "submit",
         [MSG_BUSY] = "busy", [MSG_OUTPUT] = "output", [MSG_EXIT] = "exit",
+        [MSG_PHASE_END] = "phase-end",
     };
 
     (void)state;

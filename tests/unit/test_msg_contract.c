@@ -60,6 +60,7 @@ static const struct pinned {
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
+    { "phase-end", "type phase reason" },
     { "error", "type text version" },
     { "ping", "type seq t_ns" },
     { "pong", "type seq t_ping_ns t_ns" },
@@ -76,6 +77,10 @@ static const struct pinned {
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns iodepth_batch_submit "
              "iodepth_batch_complete_min iodepth_batch_complete_max nconnect" },
+    /* the job's optional keys: sent only when set, so not in the samples
+     * (whose bytes are pinned); test_contract_job_optional_keys sends them */
+    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
+    { "phase-done+", "lat_depth lat_unmet" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -89,6 +94,16 @@ static const char *const optional_keys[] = {
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
 };
+
+static const char *pinned_optional(const char *what)
+{
+    char plus[64];
+    snprintf(plus, sizeof plus, "%s+", what);
+    for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++)
+        if (strcmp(pinned[i].what, plus) == 0)
+            return pinned[i].keys;
+    return NULL;
+}
 
 static const char *pinned_keys(const char *what)
 {
@@ -139,6 +154,8 @@ static const struct golden {
     { "busy", "afc5346622a2ec479dd6970715bb97e16ecc6e375e10a6afb9d6b2ba12b25754" },
     { "output", "1329a6721f252675750ce5158638f3028e458956fb788929c77f904aabf0be9f" },
     { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
+    /* added with phase control (exitall, steady state) */
+    { "phase-end", "77d582d4bc4335e1326a14cfabc271365ea0ed023b1ac3cfad56182922c3b8df" },
 };
 static const struct golden golden_nfs[] = {
     { "interval", "a5705ae922ba5119b27160fa31a5adcd5820417b27d4c8edd83db6797afbb054" },
@@ -393,6 +410,12 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_stop_encode(b, &m);
         break;
     }
+    case MSG_PHASE_END: {
+        struct msg_phase_end m = { .phase = 2 };
+        snprintf(m.reason, sizeof m.reason, "steady state (iops_slope:0.1%%) at 30.0 s");
+        msg_phase_end_encode(b, &m);
+        break;
+    }
     case MSG_ERROR: {
         struct msg_error m;
         memset(&m, 0, sizeof m);
@@ -461,6 +484,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         struct msg_phase_done phase_done;
         struct msg_cleaned cleaned;
         struct msg_stop stop;
+        struct msg_phase_end phase_end;
         struct msg_error error;
         struct msg_ping ping;
         struct msg_pong pong;
@@ -500,6 +524,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         break;
     case MSG_CLEANED: rc = msg_cleaned_decode(p, n, &u->cleaned, err, errlen); break;
     case MSG_STOP: rc = msg_stop_decode(p, n, &u->stop, err, errlen); break;
+    case MSG_PHASE_END: rc = msg_phase_end_decode(p, n, &u->phase_end, err, errlen); break;
     case MSG_ERROR: rc = msg_error_decode(p, n, &u->error, err, errlen); break;
     case MSG_PING: rc = msg_ping_decode(p, n, &u->ping, err, errlen); break;
     case MSG_PONG: rc = msg_pong_decode(p, n, &u->pong, err, errlen); break;
@@ -802,15 +827,17 @@ static void sorted_words(const char *list, char *out, size_t size)
         len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", w[i]);
 }
 
+/* the doc's tables list the optional keys ("what+") too */
 static void expect_doc_keys(const char *doc_list, const char *what)
 {
-    char a[2048], b[2048];
+    char a[2048], b[2048], all[2048];
 
+    snprintf(all, sizeof all, "%s%s%s", pinned_keys(what), pinned_optional(what) ? " " : "",
+             pinned_optional(what) ? pinned_optional(what) : "");
     sorted_words(doc_list, a, sizeof a);
-    sorted_words(pinned_keys(what), b, sizeof b);
+    sorted_words(all, b, sizeof b);
     if (strcmp(a, b) != 0)
-        fail_msg("docs/protocol.md lists for '%s'\n  %s\nthe contract\n  %s", what, doc_list,
-                 pinned_keys(what));
+        fail_msg("docs/protocol.md lists for '%s'\n  %s\nthe contract\n  %s", what, doc_list, all);
 }
 
 static void test_contract_doc_lists_every_key(void **state)
@@ -1161,6 +1188,112 @@ static void test_contract_error_version_optional(void **state)
     buf_free(&b);
 }
 
+/* exitall: a job key sent only when set (the samples' bytes stay as
+ * pinned), after every pinned job key; absent it decodes as 0. */
+static void test_contract_job_optional_keys(void **state)
+{
+    struct msg_plan in, out;
+    msgpack_unpacked u;
+    struct buf b;
+    char err[256], want[2048];
+    size_t n, off = 0;
+    const char *p;
+    (void)state;
+
+    sample_plan(&in);
+    in.plan.phases[1].jobs[0].exitall = 1;
+    in.plan.phases[1].jobs[0].latency_target_us = 2000;
+    in.plan.phases[1].jobs[0].latency_window_us = 500000;
+    in.plan.phases[1].jobs[0].latency_pct_milli = 99500;
+    buf_init(&b);
+    msg_plan_encode(&b, &in);
+    p = payload_of(&b, &n);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+    {
+        const msgpack_object *ph = member(&u.data, "phases");
+        char got[2048];
+        keys_of(&member(&ph->via.array.ptr[1], "jobs")->via.array.ptr[0], got, sizeof got);
+        snprintf(want, sizeof want, "%s %s", pinned_keys("job"), pinned_keys("job+"));
+        assert_string_equal(got, want);
+        expect_keys("job", &member(&ph->via.array.ptr[0], "jobs")->via.array.ptr[0]);
+    }
+    msgpack_unpacked_destroy(&u);
+    assert_int_equal(msg_plan_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.plan.phases[1].jobs[0].exitall, 1);
+    assert_int_equal(out.plan.phases[1].jobs[0].latency_target_us, 2000);
+    assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
+    assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
+    assert_int_equal(out.plan.phases[0].jobs[0].latency_target_us, 0);
+    assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
+    msg_plan_free(&out);
+    buf_free(&b);
+    plan_free(&in.plan);
+}
+
+/* phase-done's latency_target answer: sent only when set, after totals. */
+static void test_contract_phase_done_optional_keys(void **state)
+{
+    static struct msg_phase_done in, out;
+    msgpack_unpacked u;
+    struct buf b;
+    char err[256], got[2048], want[2048];
+    size_t n, off = 0;
+    const char *p;
+    (void)state;
+
+    memset(&in, 0, sizeof in);
+    in.phase = 1;
+    op_set_init(&in.totals);
+    in.lat_depth = 12;
+    in.lat_unmet = 1;
+    buf_init(&b);
+    msg_phase_done_encode(&b, &in);
+    p = payload_of(&b, &n);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+    keys_of(&u.data, got, sizeof got);
+    snprintf(want, sizeof want, "%s %s", pinned_keys("phase-done"), pinned_optional("phase-done"));
+    /* "nfs" is optional too (pinned with the sample that carries it): this
+     * message has none */
+    char *nfs = strstr(want, " nfs ");
+    if (nfs)
+        memmove(nfs, nfs + 4, strlen(nfs + 4) + 1);
+    assert_string_equal(got, want);
+    msgpack_unpacked_destroy(&u);
+    assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.lat_depth, 12);
+    assert_int_equal(out.lat_unmet, 1);
+    buf_free(&b);
+}
+
+/* phase-end carries its phase, bounded like every phase index. */
+static void test_contract_phase_end_bounds(void **state)
+{
+    struct msg_phase_end in = { .phase = PLAN_MAX_PHASES }, out;
+    struct buf b;
+    char err[256];
+    size_t n;
+    const char *p;
+    (void)state;
+
+    snprintf(in.reason, sizeof in.reason, "exitall");
+    buf_init(&b);
+    msg_phase_end_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_not_equal(msg_phase_end_decode(p, n, &out, err, sizeof err), 0);
+    assert_non_null(strstr(err, "phase"));
+    buf_free(&b);
+    in.phase = PLAN_MAX_PHASES - 1;
+    buf_init(&b);
+    msg_phase_end_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_phase_end_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.phase, PLAN_MAX_PHASES - 1);
+    assert_string_equal(out.reason, "exitall");
+    buf_free(&b);
+}
+
 /* Each test starts from the full samples, whatever the last one left. */
 static int reset_samples(void **state)
 {
@@ -1183,6 +1316,9 @@ int main(void)
         cmocka_unit_test_setup(test_contract_version_peek, reset_samples),
         cmocka_unit_test_setup(test_contract_version_refusal_text, reset_samples),
         cmocka_unit_test_setup(test_contract_error_version_optional, reset_samples),
+        cmocka_unit_test_setup(test_contract_job_optional_keys, reset_samples),
+        cmocka_unit_test_setup(test_contract_phase_end_bounds, reset_samples),
+        cmocka_unit_test_setup(test_contract_phase_done_optional_keys, reset_samples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
