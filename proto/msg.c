@@ -121,6 +121,18 @@ const struct field msg_job_fields[] = {
     FBOOL(struct job_spec, "shared_dir", shared_dir),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
+    /* fio's per-direction values and sequence modifiers: sent only when set */
+    FOPTU64(struct job_spec, "bs_w", bs_w),
+    FOPTU64(struct job_spec, "bsrange_w_min", bsrange_w_min),
+    FOPTU64(struct job_spec, "bsrange_w_max", bsrange_w_max),
+    FKIND(struct job_spec, "bssplit_w", bssplit_w, F_OPTBSSPLIT),
+    { "rate_per_dir", F_OPTU32, offsetof(struct job_spec, rate_per_dir), 0, 0, 1, NULL },
+    FOPTU64(struct job_spec, "rate_w_bps", rate_w_bps),
+    FOPTU64(struct job_spec, "rate_w_iops", rate_w_iops),
+    FOPTU64(struct job_spec, "rw_seq_nr", rw_seq_nr),
+    FOPTU64(struct job_spec, "rw_seq_bytes", rw_seq_bytes),
+    { "rw_sequencer", F_OPTU32, offsetof(struct job_spec, rw_sequencer), 0, 0, RWSEQ_IDENTICAL, NULL },
+    FOPTSTRNZ(struct job_spec, "zones", zones),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

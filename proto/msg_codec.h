@@ -28,6 +28,10 @@ enum fkind {
     F_OPTSTR,    /* as F_STR, but optional: "" when the key is absent (keys
                     added at the same PROTO_VERSION, which older peers omit) */
     F_OPTU32,    /* uint32_t, optional: sent only when not 0, 0 when absent */
+    F_OPTU64,    /* uint64_t, optional: sent only when not 0, 0 when absent */
+    F_OPTSTRNZ,  /* as F_OPTSTR, but sent only when not "" */
+    F_OPTBSSPLIT,/* job_spec nbssplit_w/bssplit_w as F_BSSPLIT; sent only when
+                    nbssplit_w is not 0, 0 when absent */
 };
 
 /* Word <-> value of one of the plan's small enums. */
@@ -55,6 +59,8 @@ struct field {
 #define FANYU32(st, k, f)      FU32(st, k, f, 0, UINT32_MAX)
 #define FANYU64(st, k, f)      FU64(st, k, f, 0, UINT64_MAX)
 #define FOPTU32(st, k, f)      { k, F_OPTU32, offsetof(st, f), 0, 0, UINT32_MAX, NULL }
+#define FOPTU64(st, k, f)      { k, F_OPTU64, offsetof(st, f), 0, 0, UINT64_MAX, NULL }
+#define FOPTSTRNZ(st, k, f)    { k, F_OPTSTRNZ, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FBOOL(st, k, f)        { k, F_BOOL, offsetof(st, f), 0, 0, 0, NULL }
 #define FDOUBLE(st, k, f)      { k, F_DOUBLE, offsetof(st, f), 0, 0, 0, NULL }
 #define FSTR(st, k, f)         { k, F_STR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }

@@ -73,13 +73,21 @@ static const struct pinned {
              "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
-             "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
+             "files_per_dir shared_dir op_deadline_ns server_timeout_ns bs_w bsrange_w_min "
+             "bsrange_w_max bssplit_w rate_per_dir rate_w_bps rate_w_iops rw_seq_nr rw_seq_bytes "
+             "rw_sequencer zones" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
-static const char *const optional_keys[] = { "welcome.labels", "error.version" };
+static const char *const optional_keys[] = {
+    "welcome.labels", "error.version",
+    /* fio's per-direction values and sequence modifiers: sent only when set */
+    "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
+    "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
+    "job.zones",
+};
 
 static const char *pinned_keys(const char *what)
 {
@@ -98,6 +106,9 @@ static const char *pinned_keys(const char *what)
  * only a version refusal sends: any other error is the same bytes as
  * before that key existed.) */
 static uint32_t sample_error_version = PROTO_VERSION;
+/* The job's per-direction keys are hashed unset: a plan that uses none of
+ * them is the same bytes as before they existed. */
+static int sample_job_dirs = 1;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -211,6 +222,21 @@ static void sample_job(struct job_spec *j, int k)
     j->shared_dir = 1;
     j->op_deadline_ns = 60000000000ull;
     j->server_timeout_ns = 30000000000ull;
+    if (sample_job_dirs) {
+        j->bs_w = 65536;
+        j->bsrange_w_min = 8192;
+        j->bsrange_w_max = 131072;
+        j->nbssplit_w = 1;
+        j->bssplit_w[0].bs = 16384;
+        j->bssplit_w[0].pct = 100;
+        j->rate_per_dir = 1;
+        j->rate_w_bps = 1 << 25;
+        j->rate_w_iops = 700;
+        j->rw_seq_nr = 8;
+        j->rw_seq_bytes = 4096;
+        j->rw_sequencer = RWSEQ_IDENTICAL;
+        snprintf(j->zones, sizeof j->zones, "60/10:40/90");
+    }
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -488,6 +514,7 @@ static void test_contract_golden_bytes(void **state)
     (void)state;
 
     sample_error_version = 0;
+    sample_job_dirs = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -1066,6 +1093,7 @@ static int reset_samples(void **state)
 {
     (void)state;
     sample_error_version = PROTO_VERSION;
+    sample_job_dirs = 1;
     return 0;
 }
 
