@@ -844,7 +844,7 @@ static int nfse_setup(struct engine_job *ej)
          * never truncated, and libnfs's NFSv4 O_CREAT is always exclusive.
          * EEXIST: another job created it in between; open it then. */
         rc = nfs_open(j->nfs, path, writes ? O_RDWR : O_RDONLY, &j->fh[i]);
-        if (rc == -ENOENT && ej->create) {
+        if (rc == -ENOENT && ej->create && !ej->no_create) {
             rc = nfs_open2(j->nfs, path, O_RDWR | O_CREAT, 0644, &j->fh[i]);
             ej->files[i].created = rc == 0;    /* only these may unlink=1 delete */
             if (rc == -EEXIST)

@@ -3,7 +3,8 @@
  * Uniform random offsets visit every block of a region once per pass in a
  * pseudo-random order: an affine permutation i -> (a*i + c) mod n with
  * gcd(a, n) = 1 (a new a, c each pass).  That gives fio's random-map
- * coverage (a size-bound random write fills the file) with no bitmap.
+ * coverage (a size-bound random write fills the file) with no bitmap;
+ * norandommap=1 draws each offset on its own instead, as fio then does.
  * Skewed distributions follow fio's definitions: zipf by Gray et al.'s
  * method ("Quickly generating billion-record synthetic databases"), pareto
  * as u^(log h / log(1-h)), normal with sigma as a percentage of the region
@@ -17,7 +18,9 @@
  * fio's rw_sequencer: rw=randread:N takes a new random offset every N ops,
  * the ops between continue sequentially from the last (or repeat its
  * offset: rw_sequencer=identical); rw=write:SIZE leaves a SIZE hole after
- * each op. */
+ * each op.  openfiles=N (fewer than the job's files) serves only N files
+ * at once, as fio does with N open: a file leaves after a pass over its
+ * region and the next takes its slot. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -163,6 +166,14 @@ int iogen_init(struct iogen *g, const struct job_spec *spec, uint64_t seed,
         return -EINVAL;
     g->nfiles = nfiles;
     g->f = xcalloc(nfiles, sizeof *g->f);
+    if (spec->openfiles && spec->openfiles < nfiles && spec->file_service_type != FSERV_SEQUENTIAL) {
+        g->nwin = spec->openfiles;
+        g->win = xcalloc(g->nwin, sizeof *g->win);
+        g->win_ops = xcalloc(g->nwin, sizeof *g->win_ops);
+        for (uint32_t i = 0; i < g->nwin; i++)
+            g->win[i] = i;
+        g->win_next = g->nwin;
+    }
     for (uint32_t i = 0; i < nfiles; i++) {
         g->f[i].start = start;
         g->f[i].len = len;
@@ -178,8 +189,7 @@ int iogen_init(struct iogen *g, const struct job_spec *spec, uint64_t seed,
     case DIST_ZONED:
     case DIST_ZONED_ABS:
         if (zones_init(g, spec, len) < 0) {
-            free(g->f);
-            g->f = NULL;
+            iogen_free(g);
             return -EINVAL;
         }
         break;
@@ -192,7 +202,34 @@ int iogen_init(struct iogen *g, const struct job_spec *spec, uint64_t seed,
 void iogen_free(struct iogen *g)
 {
     free(g->f);
+    free(g->win);
+    free(g->win_ops);
     g->f = NULL;
+    g->win = NULL;
+    g->win_ops = NULL;
+}
+
+/* openfiles: a file of the window, by the service type over the slots. */
+static uint32_t pick_window_file(struct iogen *g)
+{
+    uint32_t slot = g->spec->file_service_type == FSERV_RANDOM ? (uint32_t)(iogen_rand(g) % g->nwin)
+                  : (uint32_t)(g->win_rr++ % g->nwin);
+    uint32_t file = g->win[slot];
+    if (++g->win_ops[slot] >= units_in(g, &g->f[file])) {
+        /* its pass is done: the next file not in use takes the slot */
+        uint32_t next = g->win_next;
+        for (uint32_t tries = 0; tries < g->nfiles; tries++, next = (next + 1) % g->nfiles) {
+            uint32_t i = 0;
+            while (i < g->nwin && g->win[i] != next)
+                i++;
+            if (i == g->nwin || next == file)
+                break;
+        }
+        g->win[slot] = next;
+        g->win_ops[slot] = 0;
+        g->win_next = (next + 1) % g->nfiles;
+    }
+    return file;
 }
 
 static uint64_t pick_bs(struct iogen *g, int write)
@@ -229,6 +266,8 @@ static uint32_t pick_file(struct iogen *g)
 {
     if (g->nfiles == 1)
         return 0;
+    if (g->nwin)
+        return pick_window_file(g);
     switch (g->spec->file_service_type) {
     case FSERV_RANDOM:
         return (uint32_t)(iogen_rand(g) % g->nfiles);
@@ -308,6 +347,8 @@ static void next_op(struct iogen *g, struct iogen_op *op, int write)
             u = zoned_unit(g, &g->zones[write], n);
         } else if (s->random_distribution != DIST_RANDOM) {
             u = skewed_unit(g, n);
+        } else if (s->norandommap) {
+            u = iogen_rand(g) % n;           /* fio's norandommap: blocks may repeat */
         } else {
             if (f->step >= n)
                 new_pass(g, f);

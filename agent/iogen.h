@@ -39,6 +39,13 @@ struct iogen {
     uint64_t ops;          /* generated so far */
     uint64_t file_ops;     /* ops on the current file (sequential service) */
     uint64_t seq_left;     /* rw=rand*:N: ops left before the next random offset */
+    /* openfiles=N below nfiles: the N files in use; a file leaves after a
+     * pass over its region and the next unused one takes its slot */
+    uint32_t nwin;         /* 0 = every file is in use */
+    uint32_t *win;         /* file in each slot */
+    uint64_t *win_ops;     /* ops on it since it entered */
+    uint32_t win_next;     /* the next file to enter */
+    uint64_t win_rr;       /* roundrobin over the slots */
     struct job_bs bs[2];   /* block sizes of reads [0] and writes [1] */
     struct iogen_zones zones[2];  /* zoned, zoned_abs: reads [0], writes [1] */
     /* skewed distributions */

@@ -233,7 +233,8 @@ static int loop_init(struct loop *l, struct job *j)
     if (j->ej.dio_align && (rc = loop_check_align(j)) < 0)
         return rc;
     l->bytes_left = sp->time_based ? UINT64_MAX
-                  : (sp->io_size ? sp->io_size : sp->size) * (sp->loops ? sp->loops : 1);
+                  : (sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes) *
+                    (sp->loops ? sp->loops : 1);
     l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
     if (sp->rate_per_dir) {
         l->capped[0] = rw_mode_reads(sp->rw) && (sp->rate_iops || sp->rate_bps);

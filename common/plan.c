@@ -238,6 +238,11 @@ void plan_copy(struct plan *dst, const struct plan *src)
     }
 }
 
+int job_sized_by_file(const struct job_spec *j)
+{
+    return j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && j->filename[0] != '\0';
+}
+
 uint64_t job_file_size(const struct job_spec *j)
 {
     if (j->filesize)
@@ -448,7 +453,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         return fail(err, errlen, j, "nrfiles must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NRFILES, j->nrfiles);
     /* Metadata jobs may make empty files: no size needed. */
-    if (j->size == 0 && !md)
+    /* fio: a job without size takes its existing file's (the agent sizes
+     * it: agent/file_size.h); without a file named there is nothing to ask */
+    int sized_by_file = job_sized_by_file(j);
+    if (j->size == 0 && !md && !sized_by_file)
         return fail(err, errlen, j, "size is required (set size= or filesize=)");
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
@@ -459,7 +467,7 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
     uint64_t fsz = job_file_size(j);
-    if (!md && job_max_bs(j) > fsz)
+    if (!md && !sized_by_file && job_max_bs(j) > fsz)
         return fail(err, errlen, j,
                     "bs (%" PRIu64 ") is larger than the per-file size (%" PRIu64 ")",
                     job_max_bs(j), fsz);

@@ -137,6 +137,10 @@ struct job_spec {
     uint32_t rw_sequencer;     /* enum rw_sequencer: the N-1 ops between: sequential (default) or identical */
     char zones[256];           /* random_distribution=zoned:/zoned_abs: its text after the
                                   colon (common/zones.h), "" otherwise */
+    /* files that must exist */
+    uint32_t no_file_create;   /* fio's allow_file_create=0: a missing file is an error */
+    uint32_t openfiles;        /* files in use at once (fio's openfiles); 0 = all */
+    uint32_t norandommap;      /* uniform random offsets may repeat within a pass */
     /* verdicts (coordinator only, not sent to agents): failed ops a phase
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */
@@ -235,7 +239,12 @@ int plan_validate(const struct plan *p, uint32_t nagents, char *err, size_t errl
  * number (its big-endian bytes, as fio).  0, or -EINVAL. */
 int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t *len);
 
-/* Bytes per file after defaults: filesize, or size / nrfiles. */
+/* 1 if the job has no size of its own: an I/O job without size or filesize
+ * that names its files (filename=); each agent then sizes it from the
+ * existing files, as fio does (agent/file_size.h). */
+int job_sized_by_file(const struct job_spec *j);
+/* Bytes per file after defaults: filesize, or size / nrfiles (0 for a job
+ * sized by its file, until the agent sizes it). */
 uint64_t job_file_size(const struct job_spec *j);
 /* Largest block size the job may issue: bs, or the top of bsrange/bssplit,
  * of either direction. */

@@ -114,6 +114,9 @@ static const struct key_def keys[] = {
     { "end_fsync",         K_BOOL,      FIELD(end_fsync) },
     { "invalidate",        K_BOOL,      FIELD(invalidate) },
     { "unlink",            K_BOOL,      FIELD(unlink) },
+    { "allow_file_create", K_NOTBOOL,   FIELD(no_file_create) },
+    { "openfiles",         K_U32,       FIELD(openfiles) },
+    { "norandommap",       K_BOOL,      FIELD(norandommap) },
     { "filename",          K_STR,       STRFIELD(filename) },
     { "filename_format",   K_STR,       STRFIELD(filename_format) },
     { "directory",         K_STR,       STRFIELD(directory) },
@@ -176,7 +179,7 @@ static const struct {
     { "kb_base", "sizes are always powers of 1024" },
     { "unit_base", "see --unit-base" },
     { "unified_rw_reporting", NULL },
-    { "norandommap", "random jobs cover each block once per pass" },
+
     { "allrandrepeat", NULL }, { "exitall", NULL }, { "exitall_on_error", NULL },
     { "percentile_list", NULL }, { "percentile_precision", NULL },
     { "lat_percentiles", NULL }, { "clat_percentiles", NULL }, { "slat_percentiles", NULL },
@@ -192,7 +195,8 @@ static const struct {
     { "iodepth_batch_complete", NULL }, { "iodepth_batch_complete_min", NULL },
     { "iodepth_batch_complete_max", NULL }, { "iodepth_low", NULL },
     { "stats", NULL }, { "hugepage-size", NULL }, { "mem", NULL }, { "iomem", NULL },
-    { "use_os_rand", NULL }, { "random_generator", NULL },
+    { "use_os_rand", "offsets come from nfstorm's own generator (xorshift64*)" },
+    { "random_generator", "offsets come from nfstorm's own generator (xorshift64*)" },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -103,9 +103,17 @@ static void print_job_line(FILE *out, const struct job_spec *j)
         if (j->rw == RW_RW || j->rw == RW_RANDRW)
             fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
         print_dir_bs(out, j);
-        fprintf(out, " size=%s/thread (%s per file, %" PRIu32 " file%s)",
-                fmt_size(b, sizeof b, j->size), fmt_size(c, sizeof c, job_file_size(j)),
-                plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
+        if (job_sized_by_file(j))      /* each agent reads it from the existing files */
+            fprintf(out, " size=(the existing file's, %" PRIu32 " file%s)", plan_files_per_thread(j),
+                    plan_files_per_thread(j) == 1 ? "" : "s");
+        else
+            fprintf(out, " size=%s/thread (%s per file, %" PRIu32 " file%s)",
+                    fmt_size(b, sizeof b, j->size), fmt_size(c, sizeof c, job_file_size(j)),
+                    plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
+        if (j->no_file_create)
+            fprintf(out, " allow_file_create=0");
+        if (j->openfiles && j->openfiles < plan_files_per_thread(j))
+            fprintf(out, " openfiles=%" PRIu32, j->openfiles);
     }
     fprintf(out, " ioengine=%s", j->ioengine);
     if (j->iodepth > 1)

@@ -133,6 +133,9 @@ const struct field msg_job_fields[] = {
     FOPTU64(struct job_spec, "rw_seq_bytes", rw_seq_bytes),
     { "rw_sequencer", F_OPTU32, offsetof(struct job_spec, rw_sequencer), 0, 0, RWSEQ_IDENTICAL, NULL },
     FOPTSTRNZ(struct job_spec, "zones", zones),
+    { "no_file_create", F_OPTU32, offsetof(struct job_spec, no_file_create), 0, 0, 1, NULL },
+    FOPTU32(struct job_spec, "openfiles", openfiles),
+    { "norandommap", F_OPTU32, offsetof(struct job_spec, norandommap), 0, 0, 1, NULL },
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

@@ -411,6 +411,69 @@ static void test_iogen_zoned(void **state)
     assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 4 << 20), -EINVAL);
 }
 
+/* openfiles=2 of 8 files: two files served at once, each for a pass over
+ * its region (4 blocks), then the next two. */
+static void test_iogen_openfiles_window(void **state)
+{
+    struct job_spec j = spec(RW_READ, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    (void)state;
+    j.openfiles = 2;
+    assert_int_equal(iogen_init(&g, &j, 1, 8, 0, 4 * 4096), 0);
+    for (int i = 0; i < 80; i++) {            /* 0 1 0 1 ... 2 3 2 3 ... 6 7, 0 1 again */
+        iogen_next(&g, &op);
+        assert_int_equal(op.file, (uint32_t)((i / 8 * 2) % 8 + i % 2));
+    }
+    iogen_free(&g);
+    /* random service: only the window's files until one finishes its pass */
+    j.file_service_type = FSERV_RANDOM;
+    j.rw = RW_RANDREAD;
+    assert_int_equal(iogen_init(&g, &j, 3, 8, 0, 64 * 4096), 0);
+    int used[8] = { 0 };
+    for (int i = 0; i < 64; i++) {
+        iogen_next(&g, &op);
+        assert_true(op.file < 2);
+        if (++used[op.file] == 64)
+            break;
+    }
+    iogen_free(&g);
+    /* openfiles >= the files: every file, as without it */
+    j = spec(RW_READ, 4096);
+    j.openfiles = 8;
+    assert_int_equal(iogen_init(&g, &j, 1, 3, 0, 4 * 4096), 0);
+    for (int i = 0; i < 6; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.file, (uint32_t)(i % 3));
+    }
+    iogen_free(&g);
+}
+
+/* norandommap: offsets drawn one by one, so a pass repeats some blocks and
+ * misses others (fio's behaviour without its random map). */
+static void test_iogen_norandommap_repeats(void **state)
+{
+    enum { N = 1000 };
+    uint8_t seen[N];
+    struct job_spec j = spec(RW_RANDREAD, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    int distinct = 0;
+    (void)state;
+    j.norandommap = 1;
+    memset(seen, 0, sizeof seen);
+    assert_int_equal(iogen_init(&g, &j, 42, 1, 0, (uint64_t)N * 4096), 0);
+    for (int i = 0; i < N; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.offset % 4096, 0);
+        distinct += !seen[op.offset / 4096];
+        seen[op.offset / 4096] = 1;
+    }
+    iogen_free(&g);
+    /* 1 - 1/e of the blocks, about 632 of 1000 */
+    assert_in_range(distinct, 590, 675);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +489,8 @@ int main(void)
         cmocka_unit_test(test_iogen_sequential_holes),
         cmocka_unit_test(test_iogen_random_every_n_ops),
         cmocka_unit_test(test_iogen_zoned),
+        cmocka_unit_test(test_iogen_openfiles_window),
+        cmocka_unit_test(test_iogen_norandommap_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

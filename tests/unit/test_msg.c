@@ -141,6 +141,9 @@ static void fill_job(struct job_spec *j, unsigned k)
         j->rw_seq_bytes = 4096 + k;
         j->rw_sequencer = RWSEQ_IDENTICAL;
         snprintf(j->zones, sizeof j->zones, "60/10:40/90,100/%u", 50 + k);
+        j->no_file_create = 1;
+        j->openfiles = 3 + k;
+        j->norandommap = 1;
     }
 }
 
@@ -219,6 +222,9 @@ static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
     assert_int_equal(a->rw_seq_bytes, b->rw_seq_bytes);
     assert_int_equal(a->rw_sequencer, b->rw_sequencer);
     assert_string_equal(a->zones, b->zones);
+    assert_int_equal(a->no_file_create, b->no_file_create);
+    assert_int_equal(a->openfiles, b->openfiles);
+    assert_int_equal(a->norandommap, b->norandommap);
 }
 
 /* A 2-phase x 2-job plan, every field off its default. */

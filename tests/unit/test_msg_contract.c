@@ -75,7 +75,7 @@ static const struct pinned {
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns bs_w bsrange_w_min "
              "bsrange_w_max bssplit_w rate_per_dir rate_w_bps rate_w_iops rw_seq_nr rw_seq_bytes "
-             "rw_sequencer zones" },
+             "rw_sequencer zones no_file_create openfiles norandommap" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
@@ -86,7 +86,7 @@ static const char *const optional_keys[] = {
     /* fio's per-direction values and sequence modifiers: sent only when set */
     "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
-    "job.zones",
+    "job.zones", "job.no_file_create", "job.openfiles", "job.norandommap",
 };
 
 static const char *pinned_keys(const char *what)
@@ -236,6 +236,9 @@ static void sample_job(struct job_spec *j, int k)
         j->rw_seq_bytes = 4096;
         j->rw_sequencer = RWSEQ_IDENTICAL;
         snprintf(j->zones, sizeof j->zones, "60/10:40/90");
+        j->no_file_create = 1;
+        j->openfiles = 4;
+        j->norandommap = 1;
     }
 }
 

@@ -416,7 +416,7 @@ static void test_plan_keys_unknown_key_suggests_and_ignored_warn(void **state)
     assert_null(plan_key_suggest("zz"));
 
     struct plan p, copy;
-    parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify=md5\nnorandommap\n", &p);
+    parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify=md5\nrandom_generator=tausworthe64\n", &p);
     assert_int_equal(p.nwarnings, 3);
     assert_string_equal(p.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm; ignored");
     assert_string_equal(p.warnings[1], "t.fio:5: 'verify' is not implemented by nfstorm "
