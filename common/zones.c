@@ -11,6 +11,9 @@
 #include "common/units.h"
 
 static int why_fmt(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int why_fmt(char *why, size_t whylen, const char *fmt, ...)
 {
     if (why && whylen) {
         va_list ap;
