@@ -34,6 +34,7 @@
 #include "agent/iogen.h"
 #include "agent/job.h"
 #include "agent/mdjob.h"
+#include "agent/ratemin.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 
@@ -83,6 +84,7 @@ struct loop {
     uint64_t due_dir[2];       /* rate_per_dir: reads' and writes' next due times */
     int capped[2];             /* rate_per_dir: reads/writes have a schedule */
     uint64_t wake;             /* rated: when the next op may go (loop_ready) */
+    struct ratemin ratemin;    /* rate_min, rate_iops_min */
     unsigned abandoned;        /* ops still with the engine when the job ended */
     uint32_t last_file;
 };
@@ -375,7 +377,8 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     int n = l->j->eng->reap(&l->j->ej, min, timeout_ns, done, REAP_BATCH);
     if (n <= 0)
         return n;
-    loop_record(l, done, n, clock_now_ns());
+    uint64_t now = clock_now_ns();
+    loop_record(l, done, n, now);
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
         if (!l->fatal && engine_error_persistent(done[i]->result)) {
@@ -383,6 +386,8 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
             l->fatal_file = done[i]->file;
             l->fatal_kind = done[i]->kind;
         }
+        if (done[i]->result == 0 && (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
+            ratemin_add(&l->ratemin, done[i]->kind == IO_WRITE, done[i]->len, now);
         s->busy = 0;
         l->free_slots[l->nfree++] = s;
     }
@@ -467,6 +472,7 @@ static int loop_run(struct loop *l)
     int dir;
 
     j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = clock_now_ns();
+    ratemin_init(&l->ratemin, sp, j->t_first_ns);
     for (;;) {
         uint64_t now = clock_now_ns();
         int more = loop_more(l, now);
@@ -508,6 +514,9 @@ static int loop_run(struct loop *l)
             continue;
         }
         if ((rc = loop_reap(l, 1, wait)) < 0)
+            goto out;
+        if (more && (rc = ratemin_check(&l->ratemin, sp, clock_now_ns(), j->ej.err,
+                                        sizeof j->ej.err)) < 0)
             goto out;
         if (!more && !drain_since)
             drain_since = now;

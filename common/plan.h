@@ -132,6 +132,12 @@ struct job_spec {
                                   rate_w_bps/rate_w_iops for writes; 0: one schedule for both */
     uint64_t rate_w_bps;
     uint64_t rate_w_iops;
+    uint64_t rate_min_bps;     /* rate_min: fail the job when reads (or the one value: each
+                                  direction) fall below this over a ratecycle; 0 = none */
+    uint64_t rate_min_w_bps;   /* ... writes */
+    uint64_t rate_min_iops;    /* rate_iops_min, likewise */
+    uint64_t rate_min_w_iops;
+    uint64_t ratecycle_ns;     /* the window of rate_min; 0 = 1 s */
     uint64_t rw_seq_nr;        /* rw=randread:N: a new random offset every N ops; 0/1 = each op */
     uint64_t rw_seq_bytes;     /* rw=write:4k: a hole of this many bytes after each op */
     uint32_t rw_sequencer;     /* enum rw_sequencer: the N-1 ops between: sequential (default) or identical */

@@ -47,6 +47,8 @@ enum key_kind {
     K_BS,        /* bs, bs_w: fio's "read,write[,trim]" sizes */
     K_RATE,      /* rate_bps/rate_iops and their _w twins (reads,writes) */
     K_RWSEQ,     /* rw_sequencer: sequential | identical */
+    K_RATEMIN,   /* rate_min_bps/rate_min_iops and _w twins (reads,writes) */
+    K_DUR_MS,    /* uint64_t ns; a bare number is milliseconds (ratecycle) */
     K_RATE_PROC, /* enum rate_process */
     K_DIST,      /* random_distribution + dist_param */
     K_FSERV,     /* enum file_service */
@@ -102,6 +104,9 @@ static const struct key_def keys[] = {
     { "rate",              K_RATE,      FIELD(rate_bps) },
     { "rate_iops",         K_RATE,      FIELD(rate_iops) },
     { "rate_process",      K_RATE_PROC, FIELD(rate_process) },
+    { "rate_min",          K_RATEMIN,   FIELD(rate_min_bps) },
+    { "rate_iops_min",     K_RATEMIN,   FIELD(rate_min_iops) },
+    { "ratecycle",         K_DUR_MS,    FIELD(ratecycle_ns) },
     { "randrepeat",        K_BOOL,      FIELD(randrepeat) },
     { "randseed",          K_U64,       FIELD(randseed) },
     { "random_distribution", K_DIST,    FIELD(random_distribution) },
@@ -518,6 +523,14 @@ static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int w
         }
         return 0;
     }
+    case K_RATEMIN:
+        if (bytes ? units_parse_size(v, &a) : units_parse_u64(v, &a))
+            return -EINVAL;
+        if (bytes)
+            *(write ? &d->rate_min_w_bps : &d->rate_min_bps) = a;
+        else
+            *(write ? &d->rate_min_w_iops : &d->rate_min_iops) = a;
+        return 0;
     default:   /* K_RATE */
         if (bytes ? units_parse_size(v, &a) : units_parse_u64(v, &a))
             return -EINVAL;
@@ -547,6 +560,12 @@ static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const cha
         case K_BS: t.bs_w = 0; break;
         case K_BSRANGE: t.bsrange_w_min = t.bsrange_w_max = 0; break;
         case K_BSSPLIT: t.nbssplit_w = 0; break;
+        case K_RATEMIN:    /* fio: each direction has to keep it */
+            if (bytes)
+                t.rate_min_w_bps = t.rate_min_bps;
+            else
+                t.rate_min_w_iops = t.rate_min_iops;
+            break;
         default:    /* both schedules get it, whichever one runs */
             if (bytes)
                 t.rate_w_bps = t.rate_bps;
@@ -559,7 +578,8 @@ static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const cha
             struct job_spec scratch = t;
             if (!d.part[i][0]) {
                 /* fio's "rate=,2m": an empty rate part is no cap */
-                if (kind == K_RATE && i < 2 && set_dir_part(&t, kind, bytes, i, "0", why, whylen))
+                if ((kind == K_RATE || kind == K_RATEMIN) && i < 2 &&
+                    set_dir_part(&t, kind, bytes, i, "0", why, whylen))
                     return -EINVAL;
                 continue;
             }
@@ -662,7 +682,9 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_DURATION:
     case K_DUR_US:
-        if (units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US : NS_PER_SEC, &u64))
+    case K_DUR_MS:
+        if (units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US
+                                        : k->kind == K_DUR_MS ? NS_PER_MS : NS_PER_SEC, &u64))
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;
@@ -697,7 +719,9 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_BSRANGE:
     case K_BSSPLIT:
     case K_RATE:
-        return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0, value, why, whylen);
+    case K_RATEMIN:
+        return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
+                        value, why, whylen);
     case K_RATE_PROC:
         if ((b = rate_process_from_name(value)) < 0)
             return plan_why(why, whylen, "want linear or poisson");

@@ -144,6 +144,14 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     }
     if (j->rate_bps || j->rate_iops || (j->rate_per_dir && (j->rate_w_bps || j->rate_w_iops)))
         fprintf(out, " rate_process=%s", rate_process_name(j->rate_process));
+    if (j->rate_min_bps || j->rate_min_w_bps)
+        fprintf(out, " rate_min=%s,%s", units_fmt_rate(a, sizeof a, (double)j->rate_min_bps, 1024),
+                units_fmt_rate(b, sizeof b, (double)j->rate_min_w_bps, 1024));
+    if (j->rate_min_iops || j->rate_min_w_iops)
+        fprintf(out, " rate_iops_min=%" PRIu64 ",%" PRIu64, j->rate_min_iops, j->rate_min_w_iops);
+    if ((j->rate_min_bps || j->rate_min_w_bps || j->rate_min_iops || j->rate_min_w_iops) &&
+        j->ratecycle_ns)
+        fprintf(out, " ratecycle=%s", units_fmt_ns(a, sizeof a, (double)j->ratecycle_ns));
     if (j->random_distribution == DIST_ZONED || j->random_distribution == DIST_ZONED_ABS)
         fprintf(out, " random_distribution=%s:%s", rand_dist_name(j->random_distribution), j->zones);
     else if (j->random_distribution != DIST_RANDOM)

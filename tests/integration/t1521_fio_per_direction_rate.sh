@@ -41,4 +41,11 @@ assert near(wops, 200), "writes %.1f ops/s, want 200" % wops
 assert rops > 2 * wops, "reads %.1f ops/s should run free of the writes' cap" % rops
 print("bps: reads %.2f MiB/s writes %.2f MiB/s; wiops: writes %.0f/s reads %.0f/s" % (r / 2**20, w / 2**20, wops, rops))
 PY
+# rate_min: writes capped at 100 KiB/s cannot keep 1 MiB/s; the job fails
+# at the end of its first 300 ms cycle naming the direction and the key
+timeout 30 "$NFSTORM" run --local 1 --quiet --name=slow --directory="$D" --rw=randrw --bs=4k --size=1m \
+  --rate=1m,100k --rate_min=,1m --ratecycle=300 --runtime=5 --time_based >"$T/o" 2>&1 && fail "rate_min passed"
+grep -q "job 'slow': writes at [0-9]* bytes/s over 0.3[0-9]* s, below rate_min=1048576" "$T/o" || fail "$(tail -n2 "$T/o")"
+grep -q "job slow: .* rate_min=0B/s,1MiB/s ratecycle=300ms" <("$NFSTORM" run --dry-run --name=slow --rw=randrw \
+  --size=1m --rate_min=,1m --ratecycle=300) || fail "dry run does not show rate_min"
 echo "per-direction rates honoured"

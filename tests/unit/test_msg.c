@@ -144,6 +144,11 @@ static void fill_job(struct job_spec *j, unsigned k)
         j->no_file_create = 1;
         j->openfiles = 3 + k;
         j->norandommap = 1;
+        j->rate_min_bps = (UINT64_C(1) << 20) + k;
+        j->rate_min_w_bps = (UINT64_C(2) << 20) + k;
+        j->rate_min_iops = 50 + k;
+        j->rate_min_w_iops = 60 + k;
+        j->ratecycle_ns = 500000000ull + k;
     }
 }
 
@@ -225,6 +230,11 @@ static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
     assert_int_equal(a->no_file_create, b->no_file_create);
     assert_int_equal(a->openfiles, b->openfiles);
     assert_int_equal(a->norandommap, b->norandommap);
+    assert_int_equal(a->rate_min_bps, b->rate_min_bps);
+    assert_int_equal(a->rate_min_w_bps, b->rate_min_w_bps);
+    assert_int_equal(a->rate_min_iops, b->rate_min_iops);
+    assert_int_equal(a->rate_min_w_iops, b->rate_min_w_iops);
+    assert_int_equal(a->ratecycle_ns, b->ratecycle_ns);
 }
 
 /* A 2-phase x 2-job plan, every field off its default. */

@@ -74,7 +74,8 @@ static const struct pinned {
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns bs_w bsrange_w_min "
-             "bsrange_w_max bssplit_w rate_per_dir rate_w_bps rate_w_iops rw_seq_nr rw_seq_bytes "
+             "bsrange_w_max bssplit_w rate_per_dir rate_w_bps rate_w_iops rate_min_bps "
+             "rate_min_w_bps rate_min_iops rate_min_w_iops ratecycle_ns rw_seq_nr rw_seq_bytes "
              "rw_sequencer zones no_file_create openfiles norandommap" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
@@ -86,7 +87,8 @@ static const char *const optional_keys[] = {
     /* fio's per-direction values and sequence modifiers: sent only when set */
     "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
-    "job.zones", "job.no_file_create", "job.openfiles", "job.norandommap",
+    "job.zones", "job.no_file_create", "job.openfiles", "job.norandommap", "job.rate_min_bps",
+    "job.rate_min_w_bps", "job.rate_min_iops", "job.rate_min_w_iops", "job.ratecycle_ns",
 };
 
 static const char *pinned_keys(const char *what)
@@ -239,6 +241,11 @@ static void sample_job(struct job_spec *j, int k)
         j->no_file_create = 1;
         j->openfiles = 4;
         j->norandommap = 1;
+        j->rate_min_bps = 1 << 20;
+        j->rate_min_w_bps = 1 << 21;
+        j->rate_min_iops = 50;
+        j->rate_min_w_iops = 60;
+        j->ratecycle_ns = 500000000ull;
     }
 }
 

@@ -193,6 +193,18 @@ static void test_plan_keys_per_direction(void **state)
     key_err("bs=4k,8k,16k,32k", "t.fio:3: bad value for 'bs': '4k,8k,16k,32k' "
             "(at most three values (reads, writes, trims))");
     key_err("bs=4k,8q", "t.fio:3: bad value for 'bs': '4k,8q'");
+    /* minimum rates: one value binds each direction (fio) */
+    j = parse_ok("[j]\nsize=1m\nrate_min=1m\nrate_iops_min=10,20\nratecycle=250\n", &p);
+    assert_int_equal(j->rate_min_bps, 1 * MiB);
+    assert_int_equal(j->rate_min_w_bps, 1 * MiB);
+    assert_int_equal(j->rate_min_iops, 10);
+    assert_int_equal(j->rate_min_w_iops, 20);
+    assert_int_equal(j->ratecycle_ns, 250 * NS_PER_MS);
+    plan_free(&p);
+    j = parse_ok("[j]\nsize=1m\nrate_min=,2m\n", &p);
+    assert_int_equal(j->rate_min_bps, 0);
+    assert_int_equal(j->rate_min_w_bps, 2 * MiB);
+    plan_free(&p);
     key_err("bssplit=4k/100,8k/60", "t.fio:3: bad value for 'bssplit': '4k/100,8k/60' "
             "(percentages add up to 60, not 100)");
     key_err("bs=4k,2m", "t.fio: job 'j': bs (2097152) is larger than the per-file size (1048576)");
