@@ -190,7 +190,7 @@ int iogen_init(struct iogen *g, const struct job_spec *spec, uint64_t seed,
     case DIST_ZONED_ABS:
         if (zones_init(g, spec, len) < 0) {
             iogen_free(g);
-            return -EINVAL;
+            return -ERANGE;
         }
         break;
     default:

@@ -61,8 +61,8 @@ struct iogen_op {
 };
 
 /* Every file holds a region of len bytes at start (same for all files).
- * 0, or -EINVAL if no block fits in the region (or zoned_abs zones pass
- * its end). */
+ * 0, -EINVAL if no block fits in the region, -ERANGE if zoned_abs zones
+ * pass its end. */
 int iogen_init(struct iogen *g, const struct job_spec *spec, uint64_t seed,
                uint32_t nfiles, uint64_t start, uint64_t len);
 void iogen_free(struct iogen *g);

@@ -226,9 +226,14 @@ static int loop_init(struct loop *l, struct job *j)
     memset(l, 0, sizeof *l);
     l->j = j;
     l->depth = sp->iodepth ? sp->iodepth : 1;
-    if (iogen_init(&l->gen, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0) {
-        snprintf(j->ej.err, sizeof j->ej.err, "block size larger than the file region (%llu bytes)",
-                 (unsigned long long)j->region_len);
+    if ((rc = iogen_init(&l->gen, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len)) < 0) {
+        if (rc == -ERANGE)
+            snprintf(j->ej.err, sizeof j->ej.err, "random_distribution=zoned_abs:%s: the zones pass "
+                     "the end of the job's region (%llu bytes)", sp->zones,
+                     (unsigned long long)j->region_len);
+        else
+            snprintf(j->ej.err, sizeof j->ej.err, "block size larger than the file region (%llu bytes)",
+                     (unsigned long long)j->region_len);
         return -EINVAL;
     }
     bs = iogen_max_bs(&l->gen);

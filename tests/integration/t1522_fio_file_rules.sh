@@ -69,4 +69,9 @@ PY
 [ "$(cover)" = 256 ] || fail "a random pass missed blocks"
 n=$(cover --norandommap)
 [ "$n" -ge 130 ] && [ "$n" -le 200 ] || fail "norandommap covered $n of 256 blocks (want about 162)"
+# zoned_abs zones past the job's region: refused by the agent, as fio
+run --name=za --directory="$D" --rw=randwrite --size=1m --random_distribution=zoned_abs:50/1m:50/1m \
+  && fail "zoned_abs zones past the region ran"
+grep -q "job 'za': random_distribution=zoned_abs:50/1m:50/1m: the zones pass the end of the job's region (1048576 bytes)" "$T/o" \
+  || fail "$(tail -n2 "$T/o")"
 echo "file rules, randrepeat and norandommap as fio"

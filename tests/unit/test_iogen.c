@@ -408,7 +408,7 @@ static void test_iogen_zoned(void **state)
     j = spec(RW_RANDREAD, 4096);
     j.random_distribution = DIST_ZONED_ABS;
     snprintf(j.zones, sizeof j.zones, "50/1m:50/4m");
-    assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 4 << 20), -EINVAL);
+    assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 4 << 20), -ERANGE);
 }
 
 /* openfiles=2 of 8 files: two files served at once, each for a pass over
