@@ -29,7 +29,7 @@ static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l
                       char *why, size_t whylen)
 {
     char buf[256];
-    uint32_t acc = 0;
+    uint32_t acc = 0, nempty = 0;
     uint64_t size_pct = 0;
 
     if (n == 0)
@@ -53,8 +53,12 @@ static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l
         *slash++ = '\0';
         if (units_parse_u64(z, &pct) || pct > 100)
             return why_fmt(why, whylen, "bad access percentage '%s'", z);
-        if (absolute ? units_parse_size(slash, &size) || size == 0
-                     : units_parse_u64(slash, &size) || size == 0 || size > 100)
+        if (!absolute && !*slash) {
+            /* fio: a zone without a size shares what the others leave */
+            size = 0;
+            nempty++;
+        } else if (absolute ? units_parse_size(slash, &size) || size == 0
+                            : units_parse_u64(slash, &size) || size == 0 || size > 100)
             return why_fmt(why, whylen, absolute ? "bad zone size '%s'" : "bad zone size '%s' "
                            "(a percentage of the region, 1 to 100)", slash);
         acc += (uint32_t)pct;
@@ -65,9 +69,15 @@ static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l
     }
     if (acc != 100)
         return why_fmt(why, whylen, "access percentages add up to %u, not 100", (unsigned)acc);
-    if (size_pct > 100)
+    if (size_pct > 100 || (nempty && size_pct + nempty > 100))
         return why_fmt(why, whylen, "zone sizes add up to %llu%% of the region, more than 100",
-                       (unsigned long long)size_pct);
+                       (unsigned long long)(size_pct + nempty));
+    for (uint32_t i = 0, left = (uint32_t)(100 - size_pct); nempty && i < l->n; i++) {
+        if (l->z[i].size)
+            continue;
+        l->z[i].size = left / nempty--;
+        left -= (uint32_t)l->z[i].size;
+    }
     return 0;
 }
 

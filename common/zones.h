@@ -29,7 +29,8 @@ struct zone_list {
 
 /* Parse text into the reads' and writes' lists (the same list twice when
  * no comma).  Each list's access percentages total 100; zoned sizes total
- * at most 100 percent, zoned_abs sizes are > 0.  0, or -EINVAL with why
+ * at most 100 percent (a zone written "20/" without a size shares what the
+ * others leave, as in fio), zoned_abs sizes are > 0.  0, or -EINVAL with why
  * ("access percentages add up to 90, not 100"). */
 int zones_parse(const char *text, int absolute, struct zone_list *rd, struct zone_list *wr,
                 char *why, size_t whylen);

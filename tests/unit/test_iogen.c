@@ -383,6 +383,12 @@ static void test_iogen_zoned(void **state)
     assert_true(sh[1] > 29.0 && sh[1] < 31.0);
     assert_true(sh[2] > 9.3 && sh[2] < 10.7);
 
+    /* fio's "10/": the last zone takes the rest of the region */
+    snprintf(j.zones, sizeof j.zones, "60/10:30/20:10/");
+    zone_shares(&j, len, -1, edge, 3, sh);
+    assert_true(sh[0] > 59.0 && sh[0] < 61.0);
+    assert_true(sh[2] > 9.3 && sh[2] < 10.7);
+
     /* zoned_abs: 64k and 192k zones, nothing past them */
     const uint64_t aedge[] = { 0, 65536, 262144, len };
     j.random_distribution = DIST_ZONED_ABS;

@@ -251,6 +251,15 @@ static void test_plan_keys_zoned(void **state)
     assert_int_equal(j->random_distribution, DIST_ZIPF);
     assert_string_equal(j->zones, "");
     plan_free(&p);
+    /* fio's "20/": the zone takes what the others leave */
+    j = parse_ok("[j]\nsize=1m\nrandom_distribution=zoned:50/5:30/15:20/\n", &p);
+    assert_string_equal(j->zones, "50/5:30/15:20/");
+    plan_free(&p);
+    key_err("random_distribution=zoned:50/100:50/", "t.fio:3: bad value for 'random_distribution': "
+            "'zoned:50/100:50/' (zone sizes add up to 101% of the region, more than 100)");
+    key_err("random_distribution=zoned:100/10,100/10,100/10,100/10", "t.fio:3: bad value for "
+            "'random_distribution': 'zoned:100/10,100/10,100/10,100/10' (at most three lists (reads, "
+            "writes, trims))");
     key_err("random_distribution=zoned", "t.fio:3: bad value for 'random_distribution': 'zoned' (want zoned:ACCESS/SIZE:...)");
     key_err("random_distribution=zoned:60/70:40/40", "t.fio:3: bad value for 'random_distribution': "
             "'zoned:60/70:40/40' (zone sizes add up to 110% of the region, more than 100)");
