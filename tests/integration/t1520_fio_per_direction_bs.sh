@@ -14,6 +14,11 @@ rw=rw
 bs=4k,64k
 size=64m
 number_ios=1000
+[wonly]
+stonewall
+rw=write
+bs=4k,64k
+size=1m
 [dirsplit]
 stonewall
 rw=randrw
@@ -59,6 +64,10 @@ r, w = ph["dirbs"]["read"], ph["dirbs"]["write"]
 assert r["ops"] + w["ops"] == 1000, (r["ops"], w["ops"])
 assert r["bytes"] == r["ops"] * 4096 and w["bytes"] == w["ops"] * 65536, (r, w)
 assert 400 <= w["ops"] <= 600, w["ops"]
+res = {p["name"]: p for p in json.load(open(sys.argv[1]))["phases"]}
+w = ph["wonly"]["write"]
+assert (w["ops"], w["bytes"], res["wonly"]["bs"]) == (16, 1 << 20, 65536), (w, res["wonly"]["bs"])
+assert res["dirbs"]["bs"] == 4096, res["dirbs"]["bs"]
 r, w = ph["dirsplit"]["read"], ph["dirsplit"]["write"]
 assert r["ops"] + w["ops"] == 1000 and r["bytes"] == r["ops"] * 4096, r
 assert w["bytes"] % 8192 == 0 and 8192 * w["ops"] < w["bytes"] < 16384 * w["ops"], w
