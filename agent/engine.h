@@ -70,6 +70,9 @@ struct engine_job {
                                   mdjob; posix md() keeps it open, see posix_md.h) */
     void *md_state;            /* posix md(): its directory fds, freed by teardown */
     int create;                /* open files for writing, creating them */
+    int no_create;             /* with create: open for writing but never create a
+                                  missing file (setup fails with -ENOENT): fio's
+                                  allow_file_create=0, a job sized from its file */
     uint32_t dio_align;        /* direct=1: offsets and sizes must be
                                   multiples of this (set by setup); 0 = any */
     void *priv;                /* engine state */

@@ -418,7 +418,7 @@ static int nfse_open_files(struct nfse_job *j, unsigned ci)
          * never truncated, and libnfs's NFSv4 O_CREAT is always exclusive.
          * EEXIST: another job created it in between; open it then. */
         int rc = nfs_open(c->nfs, path, writes ? O_RDWR : O_RDONLY, &fh[i]);
-        if (rc == -ENOENT && ej->create) {
+        if (rc == -ENOENT && ej->create && !ej->no_create) {
             rc = nfs_open2(c->nfs, path, O_RDWR | O_CREAT, 0644, &fh[i]);
             if (rc == 0)
                 ej->files[i].created = 1;    /* only these may unlink=1 delete */

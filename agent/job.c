@@ -5,7 +5,10 @@
  * decides what each op is; this file decides when: as fast as the engine
  * takes them, or on a schedule (rate, rate_iops: linear or poisson
  * arrivals) where each op has a due time and its response time is measured
- * from that due time, not from when it could be issued.  A server that
+ * from that due time, not from when it could be issued.  fio's
+ * per-direction rates (rate=r,w) give reads and writes a schedule each:
+ * the direction due first goes next, so each holds its own rate (with one
+ * direction capped, the other fills the gaps as fast as it can).  A server that
  * stalls for a second thus shows a second in the tail instead of one slow
  * op followed by a quiet gap (coordinated omission).
  *
@@ -32,6 +35,7 @@
 #include "agent/job.h"
 #include "agent/mdjob.h"
 #include "agent/nfs_rpcstat.h"
+#include "agent/ratemin.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 
@@ -78,6 +82,10 @@ struct loop {
     uint32_t fatal_file;
     enum io_kind fatal_kind;
     uint64_t next_due;         /* rated: when the next op is due */
+    uint64_t due_dir[2];       /* rate_per_dir: reads' and writes' next due times */
+    int capped[2];             /* rate_per_dir: reads/writes have a schedule */
+    uint64_t wake;             /* rated: when the next op may go (loop_ready) */
+    struct ratemin ratemin;    /* rate_min, rate_iops_min */
     unsigned abandoned;        /* ops still with the engine when the job ended */
     uint32_t last_file;
 };
@@ -179,21 +187,30 @@ static int loop_check_align(struct job *j)
     const char *key = NULL;
     uint64_t val = 0;
 
-    if (sp->bs % a) {
-        key = "bs";
-        val = sp->bs;
-    } else if (sp->bsrange_min && (sp->bsrange_min % a || sp->bsrange_max % a)) {
-        key = "bsrange";
-        val = sp->bsrange_min % a ? sp->bsrange_min : sp->bsrange_max;
-    } else if (j->region_start % a) {
+    for (int w = 0; w < 2 && !key; w++) {
+        struct job_bs b;
+        job_dir_bs(sp, w, &b);
+        if (b.bs % a) {
+            key = "bs";
+            val = b.bs;
+        } else if (b.lo && (b.lo % a || b.hi % a)) {
+            key = "bsrange";
+            val = b.lo % a ? b.lo : b.hi;
+        }
+        for (uint32_t i = 0; !key && i < b.nsplit; i++)
+            if (b.split[i].bs % a) {
+                key = "bssplit";
+                val = b.split[i].bs;
+            }
+    }
+    if (!key && j->region_start % a) {
         key = sp->offset % a ? "offset" : "offset_increment";
         val = sp->offset % a ? sp->offset : sp->offset_increment;
     }
-    for (uint32_t i = 0; !key && i < sp->nbssplit; i++)
-        if (sp->bssplit[i].bs % a) {
-            key = "bssplit";
-            val = sp->bssplit[i].bs;
-        }
+    if (!key && sp->rw_seq_bytes % a) {
+        key = "rw";
+        val = sp->rw_seq_bytes;
+    }
     if (!key)
         return 0;
     snprintf(j->ej.err, sizeof j->ej.err,
@@ -212,18 +229,30 @@ static int loop_init(struct loop *l, struct job *j)
     memset(l, 0, sizeof *l);
     l->j = j;
     l->depth = sp->iodepth ? sp->iodepth : 1;
-    if (iogen_init(&l->gen, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0) {
-        snprintf(j->ej.err, sizeof j->ej.err, "block size larger than the file region (%llu bytes)",
-                 (unsigned long long)j->region_len);
+    if ((rc = iogen_init(&l->gen, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len)) < 0) {
+        if (rc == -ERANGE)
+            snprintf(j->ej.err, sizeof j->ej.err, "random_distribution=zoned_abs:%s: the zones pass "
+                     "the end of the job's region (%llu bytes)", sp->zones,
+                     (unsigned long long)j->region_len);
+        else
+            snprintf(j->ej.err, sizeof j->ej.err, "block size larger than the file region (%llu bytes)",
+                     (unsigned long long)j->region_len);
         return -EINVAL;
     }
     bs = iogen_max_bs(&l->gen);
     if (j->ej.dio_align && (rc = loop_check_align(j)) < 0)
         return rc;
     l->bytes_left = sp->time_based ? UINT64_MAX
-                  : (sp->io_size ? sp->io_size : sp->size) * (sp->loops ? sp->loops : 1);
+                  : (sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes) *
+                    (sp->loops ? sp->loops : 1);
     l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
-    l->rated = sp->rate_iops || sp->rate_bps;
+    if (sp->rate_per_dir) {
+        l->capped[0] = rw_mode_reads(sp->rw) && (sp->rate_iops || sp->rate_bps);
+        l->capped[1] = rw_mode_writes(sp->rw) && (sp->rate_w_iops || sp->rate_w_bps);
+        l->rated = l->capped[0] || l->capped[1];
+    } else {
+        l->rated = sp->rate_iops || sp->rate_bps;
+    }
     l->slots = xcalloc(l->depth, sizeof *l->slots);
     l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
     for (unsigned i = 0; i < l->depth; i++) {
@@ -251,28 +280,66 @@ static void loop_free(struct loop *l)
     iogen_free(&l->gen);
 }
 
-/* Time between two ops of len bytes on this job's schedule. */
-static uint64_t loop_gap_ns(struct loop *l, uint64_t len)
+/* Time between two ops of len bytes on this job's schedule (write: the
+ * writes' schedule of a per-direction rate). */
+static uint64_t loop_gap_ns(struct loop *l, uint64_t len, int write)
 {
     const struct job_spec *sp = l->j->spec;
+    uint64_t iops = write ? sp->rate_w_iops : sp->rate_iops;
+    uint64_t bps = write ? sp->rate_w_bps : sp->rate_bps;
     double gap = 0;
-    if (sp->rate_iops)
-        gap = 1e9 / (double)sp->rate_iops;
-    if (sp->rate_bps && 1e9 * (double)len / (double)sp->rate_bps > gap)
-        gap = 1e9 * (double)len / (double)sp->rate_bps;
+    if (iops)
+        gap = 1e9 / (double)iops;
+    if (bps && 1e9 * (double)len / (double)bps > gap)
+        gap = 1e9 * (double)len / (double)bps;
     if (sp->rate_process == RATE_POISSON)
         gap *= -log(iogen_rand01(&l->gen));
     return (uint64_t)gap;
 }
 
-static int loop_issue(struct loop *l, uint64_t now)
+/* May an op go now, and which direction (-1: the rw mode's draw, 0 reads,
+ * 1 writes)?  When not, l->wake says when one is due. */
+static int loop_ready(struct loop *l, uint64_t now, int *dir)
+{
+    const struct job_spec *sp = l->j->spec;
+    int r = rw_mode_reads(sp->rw), w = rw_mode_writes(sp->rw), d;
+
+    *dir = -1;
+    if (!l->rated)
+        return 1;
+    if (!sp->rate_per_dir) {
+        l->wake = l->next_due;
+        return now >= l->next_due;
+    }
+    if (r && w && l->capped[0] && l->capped[1]) {
+        d = l->due_dir[0] <= l->due_dir[1] ? 0 : 1;   /* the one due first */
+        *dir = d;
+        l->wake = l->due_dir[d];
+        return now >= l->wake;
+    }
+    if (r && w) {
+        /* one direction capped: the mix while it is due, else the other */
+        d = l->capped[0] ? 0 : 1;
+        if (now < l->due_dir[d])
+            *dir = !d;
+        return 1;
+    }
+    d = w;
+    l->wake = l->due_dir[d];
+    return now >= l->wake;
+}
+
+static int loop_issue(struct loop *l, uint64_t now, int dir)
 {
     struct slot *s = l->free_slots[--l->nfree];
     struct io_req *r = &s->req;
     struct iogen_op op;
     int rc;
 
-    iogen_next(&l->gen, &op);
+    if (dir < 0)
+        iogen_next(&l->gen, &op);
+    else
+        iogen_next_dir(&l->gen, &op, dir);
     s->op = op.write ? OP_WRITE : OP_READ;
     r->kind = op.write ? IO_WRITE : IO_READ;
     r->file = op.file;
@@ -280,9 +347,16 @@ static int loop_issue(struct loop *l, uint64_t now)
     r->offset = op.offset;
     r->result = 0;
     r->t_issue_ns = now;
-    r->t_due_ns = l->rated ? l->next_due : now;
-    if (l->rated)
-        l->next_due += loop_gap_ns(l, op.len);
+    if (l->j->spec->rate_per_dir) {
+        int d = op.write;
+        r->t_due_ns = l->capped[d] ? l->due_dir[d] : now;
+        if (l->capped[d])
+            l->due_dir[d] += loop_gap_ns(l, op.len, d);
+    } else {
+        r->t_due_ns = l->rated ? l->next_due : now;
+        if (l->rated)
+            l->next_due += loop_gap_ns(l, op.len, 0);
+    }
     s->busy = 1;
     l->inflight++;
     loop_publish(l);       /* before queue: psync blocks inside it */
@@ -311,7 +385,8 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     int n = l->j->eng->reap(&l->j->ej, min, timeout_ns, done, REAP_BATCH);
     if (n <= 0)
         return n;
-    loop_record(l, done, n, clock_now_ns());
+    uint64_t now = clock_now_ns();
+    loop_record(l, done, n, now);
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
         if (!l->fatal && engine_error_persistent(done[i]->result)) {
@@ -319,6 +394,8 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
             l->fatal_file = done[i]->file;
             l->fatal_kind = done[i]->kind;
         }
+        if (done[i]->result == 0 && (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
+            ratemin_add(&l->ratemin, done[i]->kind == IO_WRITE, done[i]->len, now);
         s->busy = 0;
         l->free_slots[l->nfree++] = s;
     }
@@ -400,13 +477,17 @@ static int loop_run(struct loop *l)
     uint64_t drain_since = 0;
     int rc = 0;
 
-    j->t_first_ns = l->next_due = clock_now_ns();
+    int dir;
+
+    j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = clock_now_ns();
+    ratemin_init(&l->ratemin, sp, j->t_first_ns);
     for (;;) {
         uint64_t now = clock_now_ns();
         int more = loop_more(l, now);
-        while (more && l->nfree > 0 && (!l->rated || now >= l->next_due) &&
-               (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed))) {
-            if ((rc = loop_issue(l, now)) < 0)
+        while (more && l->nfree > 0 &&
+               (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
+               loop_ready(l, now, &dir)) {
+            if ((rc = loop_issue(l, now, dir)) < 0)
                 goto out;
             if (sp->fsync && l->writes_since_sync >= sp->fsync) {
                 l->writes_since_sync = 0;
@@ -435,14 +516,17 @@ static int loop_run(struct loop *l)
         uint64_t wait = REAP_WAIT_NS;
         if (more && j->t_end_ns && j->t_end_ns - now < wait)
             wait = j->t_end_ns - now;
-        if (more && l->rated && l->nfree > 0 && l->next_due > now && l->next_due - now < wait)
-            wait = l->next_due - now;
+        if (more && l->rated && l->nfree > 0 && l->wake > now && l->wake - now < wait)
+            wait = l->wake - now;
         if (l->inflight == 0) {
             /* nothing to reap: ahead of the schedule */
             halt_sleep_until(j->halt, now + wait);
             continue;
         }
         if ((rc = loop_reap(l, 1, wait)) < 0)
+            goto out;
+        if (more && (rc = ratemin_check(&l->ratemin, sp, clock_now_ns(), j->ej.err,
+                                        sizeof j->ej.err)) < 0)
             goto out;
         if (!more && !drain_since)
             drain_since = now;
@@ -603,10 +687,7 @@ int job_space_needed(struct job *j, uint64_t *bytes)
     if (rw_mode_writes(j->spec->rw)) {
         /* a write phase adds no more than it writes (io_size, number_ios) */
         const struct job_spec *sp = j->spec;
-        uint64_t bs = sp->bsrange_max > sp->bs ? sp->bsrange_max : sp->bs, cap = UINT64_MAX;
-        for (uint32_t i = 0; i < sp->nbssplit; i++)
-            if (sp->bssplit[i].bs > bs)
-                bs = sp->bssplit[i].bs;
+        uint64_t bs = job_max_bs(sp), cap = UINT64_MAX;
         if (sp->io_size && !sp->time_based)
             cap = sp->io_size * (sp->loops ? sp->loops : 1);
         if (sp->number_ios && sp->number_ios < UINT64_MAX / bs && sp->number_ios * bs < cap)

@@ -25,6 +25,8 @@ struct job {
     uint64_t seed;
     uint64_t region_start;     /* this thread's region in each file (offset, */
     uint64_t region_len;       /* offset_increment x global job number) */
+    uint64_t sized_bytes;      /* a job sized by its files (job_files.h): bytes
+                                  of I/O per pass, in place of spec->size */
     atomic_uint_fast64_t t_start_ns;  /* begin I/O at this monotonic instant:
                                   HALT_NEVER until the phase starts */
     uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/job_files.h"
 #include "agent/nfs_allow.h"
 #include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
@@ -387,8 +388,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
             rc = build_job(j, js, id, &pr->halt, t, n++, err, errlen);
             if (rc < 0)
                 break;
+            job_files_before_setup(j);
             if ((rc = j->eng->setup(&j->ej)) < 0)
                 snprintf(err, errlen, "job '%s': %s", js->name, j->ej.err);
+            rc = job_files_after_setup(j, rc, err, errlen);
         }
     }
     /* before writing anything: does it fit? */

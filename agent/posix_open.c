@@ -130,7 +130,8 @@ int posix_open_files(struct engine_job *ej, int *fd)
         }
     }
     for (uint32_t i = 0; i < ej->nfiles && rc == 0; i++) {
-        fd[i] = open_one(rootfd, ej->root, ej->files[i].path, flags, ej->create, &ej->files[i].created);
+        fd[i] = open_one(rootfd, ej->root, ej->files[i].path, flags, ej->create && !ej->no_create,
+                         &ej->files[i].created);
         if (fd[i] < 0) {
             int e = errno;
             rc = -e;

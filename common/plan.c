@@ -25,6 +25,7 @@
 #include "common/stats.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "common/zones.h"
 
 /* fio's words, indexed by enum rw_mode. */
 static const char *const rw_names[RW__COUNT] = {
@@ -50,7 +51,10 @@ static const char *const rate_process_names[] = {
 };
 static const char *const rand_dist_names[] = {
     [DIST_RANDOM] = "random", [DIST_ZIPF] = "zipf", [DIST_PARETO] = "pareto",
-    [DIST_NORMAL] = "normal",
+    [DIST_NORMAL] = "normal", [DIST_ZONED] = "zoned", [DIST_ZONED_ABS] = "zoned_abs",
+};
+static const char *const rw_sequencer_names[] = {
+    [RWSEQ_SEQUENTIAL] = "sequential", [RWSEQ_IDENTICAL] = "identical",
 };
 static const char *const file_service_names[] = {
     [FSERV_ROUNDROBIN] = "roundrobin", [FSERV_SEQUENTIAL] = "sequential",
@@ -87,6 +91,16 @@ int rand_dist_from_name(const char *s)
     if (s && strcmp(s, "gauss") == 0)
         return DIST_NORMAL;
     return name_index(rand_dist_names, NELEM(rand_dist_names), s);
+}
+
+const char *rw_sequencer_name(enum rw_sequencer q)
+{
+    return (unsigned)q < NELEM(rw_sequencer_names) ? rw_sequencer_names[q] : NULL;
+}
+
+int rw_sequencer_from_name(const char *s)
+{
+    return name_index(rw_sequencer_names, NELEM(rw_sequencer_names), s);
 }
 
 const char *file_service_name(enum file_service f)
@@ -223,6 +237,11 @@ void plan_copy(struct plan *dst, const struct plan *src)
     }
 }
 
+int job_sized_by_file(const struct job_spec *j)
+{
+    return j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && j->filename[0] != '\0';
+}
+
 uint64_t job_file_size(const struct job_spec *j)
 {
     if (j->filesize)
@@ -251,15 +270,82 @@ static int fail(char *err, size_t errlen, const struct job_spec *j, const char *
     return -EINVAL;
 }
 
+void job_dir_bs(const struct job_spec *j, int write, struct job_bs *out)
+{
+    out->bs = write && j->bs_w ? j->bs_w : j->bs;
+    out->lo = write && j->bsrange_w_min ? j->bsrange_w_min : j->bsrange_min;
+    out->hi = write && j->bsrange_w_min ? j->bsrange_w_max : j->bsrange_max;
+    out->nsplit = write && j->nbssplit_w ? j->nbssplit_w : j->nbssplit;
+    out->split = write && j->nbssplit_w ? j->bssplit_w : j->bssplit;
+    if (out->nsplit > PLAN_MAX_BSSPLIT)
+        out->nsplit = PLAN_MAX_BSSPLIT;
+}
+
 uint64_t job_max_bs(const struct job_spec *j)
 {
-    uint64_t m = j->bs;
-    if (j->bsrange_max > m)
-        m = j->bsrange_max;
-    for (uint32_t i = 0; i < j->nbssplit && i < PLAN_MAX_BSSPLIT; i++)
-        if (j->bssplit[i].bs > m)
-            m = j->bssplit[i].bs;
+    uint64_t m = 0;
+    for (int w = 0; w < 2; w++) {
+        struct job_bs b;
+        job_dir_bs(j, w, &b);
+        if (b.bs > m)
+            m = b.bs;
+        if (b.hi > m)
+            m = b.hi;
+        for (uint32_t i = 0; i < b.nsplit; i++)
+            if (b.split[i].bs > m)
+                m = b.split[i].bs;
+    }
     return m;
+}
+
+/* bssplit entries well formed and totalling 100 percent. */
+static int validate_split(const struct job_spec *j, const char *key, const struct bssplit_entry *e,
+                          uint32_t n, char *err, size_t errlen)
+{
+    uint32_t sum = 0;
+    if (n > PLAN_MAX_BSSPLIT)
+        return fail(err, errlen, j, "%s has more than %d entries", key, PLAN_MAX_BSSPLIT);
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].bs == 0 || e[i].pct > 100)
+            return fail(err, errlen, j, "%s entry %" PRIu32 " is invalid", key, i + 1);
+        sum += e[i].pct;
+    }
+    if (n && sum != 100)
+        return fail(err, errlen, j, "%s percentages add up to %" PRIu32 ", not 100", key, sum);
+    return 0;
+}
+
+/* The per-direction values and sequence modifiers (fio's r,w lists, rw=X:N,
+ * zoned distributions). */
+static int validate_dirs(const struct job_spec *j, char *err, size_t errlen)
+{
+    char why[160];
+    if (j->bsrange_w_min || j->bsrange_w_max) {
+        if (!j->bsrange_w_min || j->bsrange_w_min > j->bsrange_w_max)
+            return fail(err, errlen, j, "bsrange (writes) must be min-max with 0 < min <= max");
+    }
+    if (validate_split(j, "bssplit (writes)", j->bssplit_w, j->nbssplit_w, err, errlen))
+        return -EINVAL;
+    if (j->rate_w_iops > PLAN_MAX_RATE_IOPS)
+        return fail(err, errlen, j, "rate_iops (writes)=%" PRIu64 " exceeds %" PRIu64
+                    " ops/s (one per ns)", j->rate_w_iops, PLAN_MAX_RATE_IOPS);
+    if (j->rw_seq_nr > 1 && !rw_mode_random(j->rw))
+        return fail(err, errlen, j, "rw=%s:N (a new random offset every N ops) needs a random rw mode",
+                    rw_mode_name(j->rw));
+    if (j->rw_seq_bytes && (rw_mode_random(j->rw) || j->rw == RW_METADATA))
+        return fail(err, errlen, j, "rw=%s:SIZE (holes between ops) needs a sequential rw mode",
+                    rw_mode_name(j->rw));
+    if (!rw_sequencer_name((enum rw_sequencer)j->rw_sequencer))
+        return fail(err, errlen, j, "bad rw_sequencer %u", (unsigned)j->rw_sequencer);
+    if (j->random_distribution == DIST_ZONED || j->random_distribution == DIST_ZONED_ABS) {
+        struct zone_list r, w;
+        if (zones_parse(j->zones, j->random_distribution == DIST_ZONED_ABS, &r, &w, why, sizeof why))
+            return fail(err, errlen, j, "random_distribution=%s:%s: %s",
+                        rand_dist_name(j->random_distribution), j->zones, why);
+    } else if (j->zones[0]) {
+        return fail(err, errlen, j, "zones are only for random_distribution=zoned or zoned_abs");
+    }
+    return 0;
 }
 
 /* The fio-dialect extensions; job_spec_validate has checked the basics. */
@@ -303,6 +389,9 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
         if (!(j->dist_param >= 0 && j->dist_param < 100))
             return fail(err, errlen, j, "normal deviation must be >= 0 and < 100");
         break;
+    case DIST_ZONED:
+    case DIST_ZONED_ABS:
+        break;          /* validate_dirs checks the zones */
     default:
         return fail(err, errlen, j, "bad random_distribution %u", (unsigned)j->random_distribution);
     }
@@ -336,7 +425,7 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         !terminated(j->nfs_url, sizeof(j->nfs_url)) ||
         !terminated(j->description, sizeof(j->description)) ||
         !terminated(j->filename_format, sizeof(j->filename_format)) ||
-        !terminated(j->agents, sizeof(j->agents))) {
+        !terminated(j->agents, sizeof(j->agents)) || !terminated(j->zones, sizeof(j->zones))) {
         if (err && errlen)
             snprintf(err, errlen, "job has an unterminated string field");
         return -EINVAL;
@@ -355,7 +444,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         return fail(err, errlen, j, "nrfiles must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NRFILES, j->nrfiles);
     /* Metadata jobs may make empty files: no size needed. */
-    if (j->size == 0 && !md)
+    /* fio: a job without size takes its existing file's (the agent sizes
+     * it: agent/file_size.h); without a file named there is nothing to ask */
+    int sized_by_file = job_sized_by_file(j);
+    if (j->size == 0 && !md && !sized_by_file)
         return fail(err, errlen, j, "size is required (set size= or filesize=)");
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
@@ -369,7 +461,7 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
     uint64_t fsz = job_file_size(j);
-    if (!md && job_max_bs(j) > fsz)
+    if (!md && !sized_by_file && job_max_bs(j) > fsz)
         return fail(err, errlen, j,
                     "bs (%" PRIu64 ") is larger than the per-file size (%" PRIu64 ")",
                     job_max_bs(j), fsz);
@@ -395,6 +487,8 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->time_based && j->runtime_ns == 0)
         return fail(err, errlen, j, "time_based requires runtime=");
     int rc = validate_wider(j, err, errlen);
+    if (rc == 0)
+        rc = validate_dirs(j, err, errlen);
     if (rc)
         return rc;
     /* one agent: the job's own threads are global jobs 0..numjobs-1 */

@@ -51,7 +51,9 @@ enum rw_mode {
 #define PLAN_AGENTS_MAX  256
 
 enum rate_process { RATE_LINEAR = 0, RATE_POISSON };
-enum rand_dist { DIST_RANDOM = 0, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
+enum rand_dist { DIST_RANDOM = 0, DIST_ZIPF, DIST_PARETO, DIST_NORMAL,
+                 DIST_ZONED, DIST_ZONED_ABS };  /* zones in job_spec.zones */
+enum rw_sequencer { RWSEQ_SEQUENTIAL = 0, RWSEQ_IDENTICAL };
 enum file_service { FSERV_ROUNDROBIN = 0, FSERV_SEQUENTIAL, FSERV_RANDOM };
 
 struct bssplit_entry {
@@ -130,6 +132,34 @@ struct job_spec {
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
     uint32_t nconnect;         /* nfs: TCP connections per job, 1..PLAN_MAX_NCONNECT;
                                   0 = not set (1; an older coordinator omits it) */
+    /* fio's per-direction lists ("bs=4k,64k": reads, writes[, trims]) and
+     * sequence modifiers.  The fields above hold the reads' value (or the
+     * one value for both); these hold the writes' where the list gave them
+     * apart, 0 = as reads.  On the wire only when set. */
+    uint64_t bs_w;
+    uint64_t bsrange_w_min, bsrange_w_max;
+    uint32_t nbssplit_w;
+    struct bssplit_entry bssplit_w[PLAN_MAX_BSSPLIT];
+    uint32_t rate_per_dir;     /* rate/rate_iops given as a list: each direction has its own
+                                  schedule, rate_bps/rate_iops for reads (0 = unlimited),
+                                  rate_w_bps/rate_w_iops for writes; 0: one schedule for both */
+    uint64_t rate_w_bps;
+    uint64_t rate_w_iops;
+    uint64_t rate_min_bps;     /* rate_min: fail the job when reads (or the one value: each
+                                  direction) fall below this over a ratecycle; 0 = none */
+    uint64_t rate_min_w_bps;   /* ... writes */
+    uint64_t rate_min_iops;    /* rate_iops_min, likewise */
+    uint64_t rate_min_w_iops;
+    uint64_t ratecycle_ns;     /* the window of rate_min; 0 = 1 s */
+    uint64_t rw_seq_nr;        /* rw=randread:N: a new random offset every N ops; 0/1 = each op */
+    uint64_t rw_seq_bytes;     /* rw=write:4k: a hole of this many bytes after each op */
+    uint32_t rw_sequencer;     /* enum rw_sequencer: the N-1 ops between: sequential (default) or identical */
+    char zones[256];           /* random_distribution=zoned:/zoned_abs: its text after the
+                                  colon (common/zones.h), "" otherwise */
+    /* files that must exist */
+    uint32_t no_file_create;   /* fio's allow_file_create=0: a missing file is an error */
+    uint32_t openfiles;        /* files in use at once (fio's openfiles); 0 = all */
+    uint32_t norandommap;      /* uniform random offsets may repeat within a pass */
     /* verdicts (coordinator only, not sent to agents): failed ops a phase
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */
@@ -190,6 +220,8 @@ const char *rate_process_name(enum rate_process r);
 int rate_process_from_name(const char *s);
 const char *rand_dist_name(enum rand_dist d);
 int rand_dist_from_name(const char *s);          /* also fio's "gauss" */
+const char *rw_sequencer_name(enum rw_sequencer q);
+int rw_sequencer_from_name(const char *s);
 const char *file_service_name(enum file_service f);
 int file_service_from_name(const char *s);
 /* 1 if op (an enum op_type value) is one md_ops= may name (create..rmdir). */
@@ -242,9 +274,25 @@ int plan_validate(const struct plan *p, uint32_t nagents, char *err, size_t errl
  * number (its big-endian bytes, as fio).  0, or -EINVAL. */
 int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t *len);
 
-/* Bytes per file after defaults: filesize, or size / nrfiles. */
+/* 1 if the job has no size of its own: an I/O job without size or filesize
+ * that names its files (filename=); each agent then sizes it from the
+ * existing files, as fio does (agent/file_size.h). */
+int job_sized_by_file(const struct job_spec *j);
+/* Bytes per file after defaults: filesize, or size / nrfiles (0 for a job
+ * sized by its file, until the agent sizes it). */
 uint64_t job_file_size(const struct job_spec *j);
-/* Largest block size the job may issue: bs, or the top of bsrange/bssplit. */
+/* Largest block size the job may issue: bs, or the top of bsrange/bssplit,
+ * of either direction. */
 uint64_t job_max_bs(const struct job_spec *j);
+
+/* The block sizes of one direction (write 0: reads, 1: writes), the
+ * writes' per-direction values (bs_w, ...) applied: bssplit when nsplit,
+ * else bsrange when lo, else bs.  split points into j. */
+struct job_bs {
+    uint64_t bs, lo, hi;
+    uint32_t nsplit;
+    const struct bssplit_entry *split;
+};
+void job_dir_bs(const struct job_spec *j, int write, struct job_bs *out);
 
 #endif

@@ -5,9 +5,11 @@
  * Design.  One table of {key, kind, offset}: adding a key is one line here
  * plus its docs in docs/plans.md.  Values are parsed into temporaries and
  * stored only when valid, so a failed set never leaves a half-written
- * field.  Where fio has a per-direction "read,write[,trim]" form (bsrange,
- * bssplit, rate) nfstorm takes one value per job: a list whose parts agree
- * is accepted as that value, parts that differ are an error that says so.
+ * field.  Where fio has a per-direction "read,write[,trim]" form (bs,
+ * bsrange, bssplit, rate, rate_iops) the reads' part goes to the field,
+ * the writes' to its _w twin (job_spec: 0 = as reads); an empty part keeps
+ * that direction's value, a trims' part is checked and unused (nfstorm
+ * issues no trims).
  *
  * Unknown keys get a suggestion from the edit distance to the known keys;
  * ignored keys (plan_key_ignored) carry the note printed with the warning. */
@@ -26,6 +28,7 @@
 #include "common/engine_table.h"
 #include "common/stats.h"
 #include "common/units.h"
+#include "common/zones.h"
 
 enum key_kind {
     K_STR,       /* char[cap]; value must fit */
@@ -43,7 +46,11 @@ enum key_kind {
     K_ENGINE,    /* char[cap] ioengine name, aliases folded */
     K_BSRANGE,   /* bsrange_min/bsrange_max */
     K_BSSPLIT,   /* nbssplit/bssplit[] */
-    K_RATE,      /* uint64_t bytes/s, one value for reads and writes */
+    K_BS,        /* bs, bs_w: fio's "read,write[,trim]" sizes */
+    K_RATE,      /* rate_bps/rate_iops and their _w twins (reads,writes) */
+    K_RWSEQ,     /* rw_sequencer: sequential | identical */
+    K_RATEMIN,   /* rate_min_bps/rate_min_iops and _w twins (reads,writes) */
+    K_DUR_MS,    /* uint64_t ns; a bare number is milliseconds (ratecycle) */
     K_RATE_PROC, /* enum rate_process */
     K_DIST,      /* random_distribution + dist_param */
     K_FSERV,     /* enum file_service */
@@ -78,8 +85,8 @@ static const struct key_def keys[] = {
     { "readwrite",         K_RW,        FIELD(rw) },
     { "rwmixread",         K_MIXREAD,   FIELD(rwmixread) },
     { "rwmixwrite",        K_MIXWRITE,  FIELD(rwmixread) },
-    { "bs",                K_SIZE,      FIELD(bs) },
-    { "blocksize",         K_SIZE,      FIELD(bs) },
+    { "bs",                K_BS,        FIELD(bs) },
+    { "blocksize",         K_BS,        FIELD(bs) },
     { "bsrange",           K_BSRANGE,   FIELD(bsrange_min) },
     { "blocksize_range",   K_BSRANGE,   FIELD(bsrange_min) },
     { "bssplit",           K_BSSPLIT,   FIELD(nbssplit) },
@@ -102,9 +109,13 @@ static const struct key_def keys[] = {
     { "rate",              K_RATE,      FIELD(rate_bps) },
     { "rate_iops",         K_RATE,      FIELD(rate_iops) },
     { "rate_process",      K_RATE_PROC, FIELD(rate_process) },
+    { "rate_min",          K_RATEMIN,   FIELD(rate_min_bps) },
+    { "rate_iops_min",     K_RATEMIN,   FIELD(rate_min_iops) },
+    { "ratecycle",         K_DUR_MS,    FIELD(ratecycle_ns) },
     { "randrepeat",        K_BOOL,      FIELD(randrepeat) },
     { "randseed",          K_U64,       FIELD(randseed) },
     { "random_distribution", K_DIST,    FIELD(random_distribution) },
+    { "rw_sequencer",      K_RWSEQ,     FIELD(rw_sequencer) },
     { "direct",            K_BOOL,      FIELD(direct) },
     { "buffered",          K_NOTBOOL,   FIELD(direct) },
     { "sync",              K_SYNC,      FIELD(sync) },
@@ -113,6 +124,9 @@ static const struct key_def keys[] = {
     { "end_fsync",         K_BOOL,      FIELD(end_fsync) },
     { "invalidate",        K_BOOL,      FIELD(invalidate) },
     { "unlink",            K_BOOL,      FIELD(unlink) },
+    { "allow_file_create", K_NOTBOOL,   FIELD(no_file_create) },
+    { "openfiles",         K_U32,       FIELD(openfiles) },
+    { "norandommap",       K_BOOL,      FIELD(norandommap) },
     { "filename",          K_STR,       STRFIELD(filename) },
     { "filename_format",   K_STR,       STRFIELD(filename_format) },
     { "directory",         K_STR,       STRFIELD(directory) },
@@ -175,7 +189,6 @@ static const struct {
     { "kb_base", "sizes are always powers of 1024" },
     { "unit_base", "see --unit-base" },
     { "unified_rw_reporting", NULL },
-    { "norandommap", "random jobs cover each block once per pass" },
     { "allrandrepeat", NULL }, { "exitall_on_error", NULL },
     { "percentile_list", NULL }, { "percentile_precision", NULL },
     { "slat_percentiles", "nfstorm measures no submission latency" },
@@ -189,7 +202,8 @@ static const struct {
     { "continue_on_error", NULL }, { "ignore_error", NULL }, { "error_dump", NULL },
     { "iodepth_low", NULL },
     { "stats", NULL }, { "hugepage-size", NULL }, { "mem", NULL }, { "iomem", NULL },
-    { "use_os_rand", NULL }, { "random_generator", NULL },
+    { "use_os_rand", "offsets come from nfstorm's own generator (xorshift64*)" },
+    { "random_generator", "offsets come from nfstorm's own generator (xorshift64*)" },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -291,30 +305,37 @@ static int parse_percent(const char *s, uint32_t *out)
     return 0;
 }
 
-/* fio's "read,write[,trim]" lists: the parts must all be the same text. */
-static int one_value(const char *value, char *out, size_t outlen, const char *what,
-                     char *why, size_t whylen)
+/* fio's "read,write[,trim]" lists, split into up to three parts (an empty
+ * part is ""): *nparts 1 for a single value. */
+#define DIR_PART_MAX 512
+struct dir_parts {
+    int n;
+    char part[3][DIR_PART_MAX];
+};
+
+static int split_dirs(const char *value, struct dir_parts *d, char *why, size_t whylen)
 {
-    size_t first = strcspn(value, ",");
-    if (first >= outlen)
-        return -EINVAL;
-    memcpy(out, value, first);
-    out[first] = '\0';
-    for (const char *p = value + first; *p == ',';) {
-        size_t n = strcspn(p + 1, ",");
-        if (n != first || memcmp(p + 1, out, n) != 0)
-            return plan_why(why, whylen, "nfstorm takes one %s per job, the same for reads and writes",
-                            what);
-        p += n + 1;
+    d->n = 0;
+    for (const char *p = value;; p++) {
+        size_t n = strcspn(p, ",");
+        if (d->n == 3)
+            return plan_why(why, whylen, "at most three values (reads, writes, trims)");
+        if (n >= DIR_PART_MAX)
+            return plan_why(why, whylen, "longer than %d characters", DIR_PART_MAX - 1);
+        memcpy(d->part[d->n], p, n);
+        d->part[d->n++][n] = '\0';
+        p += n;
+        if (!*p)
+            break;
     }
+    if (d->n == 1 && !d->part[0][0])
+        return plan_why(why, whylen, "empty value");
     return 0;
 }
 
-static int parse_bsrange(const char *value, uint64_t *lo, uint64_t *hi, char *why, size_t whylen)
+static int parse_bsrange(const char *v, uint64_t *lo, uint64_t *hi, char *why, size_t whylen)
 {
-    char v[128], a[64];
-    if (one_value(value, v, sizeof v, "bsrange", why, whylen))
-        return -EINVAL;
+    char a[64];
     const char *dash = strchr(v, '-');
     if (!dash || (size_t)(dash - v) >= sizeof a)
         return plan_why(why, whylen, "want min-max, e.g. 4k-64k");
@@ -328,11 +349,10 @@ static int parse_bsrange(const char *value, uint64_t *lo, uint64_t *hi, char *wh
 /* "4k/10:64k/50:32k" -- entries without a percentage share what is left. */
 static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, size_t whylen)
 {
-    char v[512];
+    char v[DIR_PART_MAX];
     uint32_t sum = 0, nempty = 0, n = 0;
     int empty[PLAN_MAX_BSSPLIT];
-    if (one_value(value, v, sizeof v, "bssplit", why, whylen))
-        return -EINVAL;
+    snprintf(v, sizeof v, "%s", value);
     for (char *s = v, *next; s; s = next) {
         next = strchr(s, ':');
         if (next)
@@ -380,6 +400,21 @@ static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t
     int d = rand_dist_from_name(name);
     if (d < 0)
         return plan_why(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+    tmp->zones[0] = '\0';
+    if (d == DIST_ZONED || d == DIST_ZONED_ABS) {
+        struct zone_list r, w;
+        char zwhy[160];
+        if (value[n] != ':' || !value[n + 1])
+            return plan_why(why, whylen, "want %s:ACCESS/SIZE:...", name);
+        if (strlen(value + n + 1) >= sizeof tmp->zones)
+            return plan_why(why, whylen, "zone list longer than %zu characters", sizeof tmp->zones - 1);
+        if (zones_parse(value + n + 1, d == DIST_ZONED_ABS, &r, &w, zwhy, sizeof zwhy))
+            return plan_why(why, whylen, "%s", zwhy);
+        snprintf(tmp->zones, sizeof tmp->zones, "%s", value + n + 1);
+        tmp->random_distribution = (enum rand_dist)d;
+        tmp->dist_param = 0;
+        return 0;
+    }
     double p = d == DIST_ZIPF ? 1.1 : d == DIST_PARETO ? 0.2 : 0.0;
     if (value[n] == ':') {
         char *end;
@@ -426,6 +461,141 @@ static int parse_md_ops(const char *value, struct job_spec *tmp, char *why, size
     return 0;
 }
 
+/* rw=MODE[:N]: fio's sequence modifier (its rw_sequencer) -- for a
+ * random mode a new random offset every N ops, for a sequential one a hole
+ * of N bytes after each op. */
+static int set_rw(struct job_spec *j, const char *value, char *why, size_t whylen)
+{
+    char mode[32];
+    size_t n = strcspn(value, ":");
+    uint64_t nr = 0, bytes = 0;
+    int rw;
+    if (n >= sizeof mode)
+        return -EINVAL;
+    memcpy(mode, value, n);
+    mode[n] = '\0';
+    if ((rw = rw_mode_from_name(mode)) < 0)
+        return -EINVAL;
+    if (value[n] == ':') {
+        const char *post = value + n + 1;
+        if (rw == RW_METADATA)
+            return plan_why(why, whylen, "rw=metadata takes no ':' modifier");
+        if (post[0] == '-')
+            return plan_why(why, whylen, "backward holes ('%s') are not supported", post);
+        if (rw_mode_random((enum rw_mode)rw)) {
+            if (units_parse_u64(post, &nr) || nr == 0)
+                return plan_why(why, whylen, "want %s:N with N >= 1 ops per random offset", mode);
+        } else if (units_parse_size(post, &bytes)) {
+            return plan_why(why, whylen, "want %s:SIZE, the hole after each op", mode);
+        }
+    }
+    j->rw = (enum rw_mode)rw;
+    j->rw_seq_nr = nr;
+    j->rw_seq_bytes = bytes;
+    return 0;
+}
+
+/* One direction's part of a per-direction key into d (reads: write 0). */
+static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int write,
+                        const char *v, char *why, size_t whylen)
+{
+    uint64_t a, b;
+    switch (kind) {
+    case K_BS:
+        if (units_parse_size(v, &a) || a == 0)
+            return -EINVAL;
+        *(write ? &d->bs_w : &d->bs) = a;
+        return 0;
+    case K_BSRANGE:
+        if (parse_bsrange(v, &a, &b, why, whylen))
+            return -EINVAL;
+        *(write ? &d->bsrange_w_min : &d->bsrange_min) = a;
+        *(write ? &d->bsrange_w_max : &d->bsrange_max) = b;
+        return 0;
+    case K_BSSPLIT: {
+        struct job_spec t = *d;
+        if (parse_bssplit(v, &t, why, whylen))
+            return -EINVAL;
+        if (write) {
+            d->nbssplit_w = t.nbssplit;
+            memcpy(d->bssplit_w, t.bssplit, sizeof d->bssplit_w);
+        } else {
+            d->nbssplit = t.nbssplit;
+            memcpy(d->bssplit, t.bssplit, sizeof d->bssplit);
+        }
+        return 0;
+    }
+    case K_RATEMIN:
+        if (bytes ? units_parse_size(v, &a) : units_parse_u64(v, &a))
+            return -EINVAL;
+        if (bytes)
+            *(write ? &d->rate_min_w_bps : &d->rate_min_bps) = a;
+        else
+            *(write ? &d->rate_min_w_iops : &d->rate_min_iops) = a;
+        return 0;
+    default:   /* K_RATE */
+        if (bytes ? units_parse_size(v, &a) : units_parse_u64(v, &a))
+            return -EINVAL;
+        if (bytes)
+            *(write ? &d->rate_w_bps : &d->rate_bps) = a;
+        else
+            *(write ? &d->rate_w_iops : &d->rate_iops) = a;
+        return 0;
+    }
+}
+
+/* bs, bsrange, bssplit, rate, rate_iops: one value for both directions,
+ * or fio's "read,write[,trim]".  Set into a copy, stored only when every
+ * part is valid. */
+static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const char *value,
+                    char *why, size_t whylen)
+{
+    struct dir_parts d;
+    struct job_spec t = *j;
+    if (split_dirs(value, &d, why, whylen))
+        return -EINVAL;
+    if (d.n == 1) {
+        if (set_dir_part(&t, kind, bytes, 0, d.part[0], why, whylen))
+            return -EINVAL;
+        /* one value: the writes' twin follows the reads' */
+        switch (kind) {
+        case K_BS: t.bs_w = 0; break;
+        case K_BSRANGE: t.bsrange_w_min = t.bsrange_w_max = 0; break;
+        case K_BSSPLIT: t.nbssplit_w = 0; break;
+        case K_RATEMIN:    /* fio: each direction has to keep it */
+            if (bytes)
+                t.rate_min_w_bps = t.rate_min_bps;
+            else
+                t.rate_min_w_iops = t.rate_min_iops;
+            break;
+        default:    /* both schedules get it, whichever one runs */
+            if (bytes)
+                t.rate_w_bps = t.rate_bps;
+            else
+                t.rate_w_iops = t.rate_iops;
+            break;
+        }
+    } else {
+        for (int i = 0; i < d.n; i++) {
+            struct job_spec scratch = t;
+            if (!d.part[i][0]) {
+                /* fio's "rate=,2m": an empty rate part is no cap */
+                if ((kind == K_RATE || kind == K_RATEMIN) && i < 2 &&
+                    set_dir_part(&t, kind, bytes, i, "0", why, whylen))
+                    return -EINVAL;
+                continue;
+            }
+            /* the trims' part: checked, not kept */
+            if (set_dir_part(i < 2 ? &t : &scratch, kind, bytes, i == 1, d.part[i], why, whylen))
+                return -EINVAL;
+        }
+        if (kind == K_RATE)
+            t.rate_per_dir = 1;
+    }
+    *j = t;
+    return 0;
+}
+
 int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                      char *why, size_t whylen)
 {
@@ -441,7 +611,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     char *field = (char *)j + k->off;
     struct job_spec tmp;
     char one[128];
-    uint64_t u64, u64b;
+    uint64_t u64;
     uint32_t u32;
     int b;
 
@@ -489,13 +659,8 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         memcpy(field, value, strlen(value) + 1);
         return 0;
-    case K_RW: {
-        int rw = rw_mode_from_name(value);
-        if (rw < 0)
-            return -EINVAL;
-        *(enum rw_mode *)(void *)field = (enum rw_mode)rw;
-        return 0;
-    }
+    case K_RW:
+        return set_rw(j, value, why, whylen);
     case K_MIXREAD:
     case K_MIXWRITE:
         if (parse_percent(value, &u32))
@@ -534,7 +699,9 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_DURATION:
     case K_DUR_US:
-        if (units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US : NS_PER_SEC, &u64))
+    case K_DUR_MS:
+        if (units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US
+                                        : k->kind == K_DUR_MS ? NS_PER_MS : NS_PER_SEC, &u64))
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;
@@ -560,26 +727,13 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_ENGINE:
         /* names, fio's aliases and refusals: common/engine_table.h */
         return engine_table_parse(value, field, k->cap, why, whylen);
+    case K_BS:
     case K_BSRANGE:
-        if (parse_bsrange(value, &u64, &u64b, why, whylen))
-            return -EINVAL;
-        j->bsrange_min = u64;
-        j->bsrange_max = u64b;
-        return 0;
     case K_BSSPLIT:
-        tmp = *j;
-        if (parse_bssplit(value, &tmp, why, whylen))
-            return -EINVAL;
-        j->nbssplit = tmp.nbssplit;
-        memcpy(j->bssplit, tmp.bssplit, sizeof(j->bssplit));
-        return 0;
     case K_RATE:
-        if (one_value(value, one, sizeof one, key, why, whylen))
-            return -EINVAL;
-        if (strcmp(k->name, "rate") == 0 ? units_parse_size(one, &u64) : units_parse_u64(one, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
+    case K_RATEMIN:
+        return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
+                        value, why, whylen);
     case K_RATE_PROC:
         if ((b = rate_process_from_name(value)) < 0)
             return plan_why(why, whylen, "want linear or poisson");
@@ -591,6 +745,12 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         j->random_distribution = tmp.random_distribution;
         j->dist_param = tmp.dist_param;
+        memcpy(j->zones, tmp.zones, sizeof j->zones);
+        return 0;
+    case K_RWSEQ:
+        if ((b = rw_sequencer_from_name(value)) < 0)
+            return plan_why(why, whylen, "want sequential or identical");
+        j->rw_sequencer = (uint32_t)b;
         return 0;
     case K_FSERV:
         if ((b = file_service_from_name(value)) < 0)

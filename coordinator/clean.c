@@ -57,16 +57,20 @@ static int name_per_agent(const struct job_spec *js)
 static uint64_t thread_writes(const struct job_spec *js, int *unbounded)
 {
     uint64_t bytes;
+    /* rate=r,w: the writes have a schedule of their own */
+    uint64_t rate = js->rate_per_dir ? js->rate_w_bps : js->rate_bps;
     if (js->time_based && js->runtime_ns) {
-        if (!js->rate_bps) {
+        if (!rate) {
             *unbounded = 1;
             return 0;
         }
-        bytes = sat_mul(js->rate_bps, (js->runtime_ns + 999999999ull) / 1000000000ull);
+        bytes = sat_mul(rate, (js->runtime_ns + 999999999ull) / 1000000000ull);
+        if (js->rate_per_dir)
+            return bytes;
     } else {
         bytes = sat_mul(js->io_size ? js->io_size : js->size, js->loops ? js->loops : 1);
-        if (js->number_ios && sat_mul(js->number_ios, js->bs) < bytes)
-            bytes = sat_mul(js->number_ios, js->bs);
+        if (js->number_ios && sat_mul(js->number_ios, job_max_bs(js)) < bytes)
+            bytes = sat_mul(js->number_ios, job_max_bs(js));
     }
     if (js->rw == RW_RW || js->rw == RW_RANDRW)
         bytes = bytes > UINT64_MAX / 100 ? bytes / 100 * (100 - js->rwmixread)

@@ -43,11 +43,54 @@ static uint64_t thread_ops(const struct job_spec *j)
     return ops;
 }
 
+/* One direction's block sizes as fio writes them: bs=4k, bsrange=4k-64k,
+ * bssplit=4k/60:64k/40. */
+static void print_bs_value(FILE *out, const struct job_bs *b)
+{
+    char x[32], y[32];
+    if (b->nsplit) {
+        for (uint32_t i = 0; i < b->nsplit; i++)
+            fprintf(out, "%s%s/%" PRIu32, i ? ":" : "", fmt_size(x, sizeof x, b->split[i].bs),
+                    b->split[i].pct);
+    } else if (b->lo) {
+        fprintf(out, "%s-%s", fmt_size(x, sizeof x, b->lo), fmt_size(y, sizeof y, b->hi));
+    } else {
+        fprintf(out, "%s", fmt_size(x, sizeof x, b->bs));
+    }
+}
+
+/* bs (or bsrange, bssplit): one value, or reads,writes when they differ. */
+static void print_dir_bs(FILE *out, const struct job_spec *j)
+{
+    struct job_bs r, w;
+    job_dir_bs(j, 0, &r);
+    job_dir_bs(j, 1, &w);
+    int same = r.bs == w.bs && r.lo == w.lo && r.hi == w.hi && r.nsplit == w.nsplit &&
+               (!r.nsplit || memcmp(r.split, w.split, r.nsplit * sizeof *r.split) == 0);
+    const char *key = r.nsplit || w.nsplit ? "bssplit" : r.lo || w.lo ? "bsrange" : "bs";
+    /* the key of the reads' form; a writes' form of another kind shows as its own */
+    if (same || !rw_mode_writes(j->rw) || !rw_mode_reads(j->rw)) {
+        const struct job_bs *b = rw_mode_reads(j->rw) ? &r : &w;
+        fprintf(out, " %s=", b->nsplit ? "bssplit" : b->lo ? "bsrange" : "bs");
+        print_bs_value(out, b);
+        return;
+    }
+    fprintf(out, " %s=", key);
+    print_bs_value(out, &r);
+    fputc(',', out);
+    print_bs_value(out, &w);
+}
+
 static void print_job_line(FILE *out, const struct job_spec *j)
 {
     char a[32], b[32], c[32];
 
     fprintf(out, "    job %s: rw=%s", j->name, rw_mode_name(j->rw));
+    if (j->rw_seq_nr > 1)
+        fprintf(out, ":%" PRIu64 "%s", j->rw_seq_nr,
+                j->rw_sequencer == RWSEQ_IDENTICAL ? " rw_sequencer=identical" : "");
+    else if (j->rw_seq_bytes)
+        fprintf(out, ":%s", fmt_size(a, sizeof a, j->rw_seq_bytes));
     if (j->rw == RW_METADATA) {
         fprintf(out, " md_ops=");
         for (uint32_t i = 0; i < j->n_md_ops; i++)
@@ -60,16 +103,18 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     } else {
         if (j->rw == RW_RW || j->rw == RW_RANDRW)
             fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
-        if (j->bsrange_min)
-            fprintf(out, " bsrange=%s-%s", fmt_size(a, sizeof a, j->bsrange_min),
-                    fmt_size(b, sizeof b, j->bsrange_max));
-        else if (j->nbssplit)
-            fprintf(out, " bssplit=%" PRIu32 " sizes", j->nbssplit);
+        print_dir_bs(out, j);
+        if (job_sized_by_file(j))      /* each agent reads it from the existing files */
+            fprintf(out, " size=(the existing file's, %" PRIu32 " file%s)", plan_files_per_thread(j),
+                    plan_files_per_thread(j) == 1 ? "" : "s");
         else
-            fprintf(out, " bs=%s", fmt_size(a, sizeof a, j->bs));
-        fprintf(out, " size=%s/thread (%s per file, %" PRIu32 " file%s)",
-                fmt_size(b, sizeof b, j->size), fmt_size(c, sizeof c, job_file_size(j)),
-                plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
+            fprintf(out, " size=%s/thread (%s per file, %" PRIu32 " file%s)",
+                    fmt_size(b, sizeof b, j->size), fmt_size(c, sizeof c, job_file_size(j)),
+                    plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
+        if (j->no_file_create)
+            fprintf(out, " allow_file_create=0");
+        if (j->openfiles && j->openfiles < plan_files_per_thread(j))
+            fprintf(out, " openfiles=%" PRIu32, j->openfiles);
     }
     const struct engine_desc *eng = engine_table_find(j->ioengine);
     fprintf(out, " ioengine=%s", j->ioengine);
@@ -79,7 +124,7 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     if (j->nconnect > 1)
         fprintf(out, " nconnect=%" PRIu32, j->nconnect);
     fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
-            j->bsrange_min || j->nbssplit ? " (at bs)" : "");
+            j->bsrange_min || j->nbssplit || j->bs_w || j->bsrange_w_min || j->nbssplit_w ? " (at bs)" : "");
     if (j->runtime_ns)
         fprintf(out, " runtime=%s%s", units_fmt_ns(a, sizeof a, (double)j->runtime_ns),
                 j->time_based ? " time_based" : "");
@@ -89,13 +134,32 @@ static void print_job_line(FILE *out, const struct job_spec *j)
         fprintf(out, " startdelay=%s", units_fmt_ns(a, sizeof a, (double)j->startdelay_ns));
     if (j->thinktime_ns)
         fprintf(out, " thinktime=%s", units_fmt_ns(a, sizeof a, (double)j->thinktime_ns));
-    if (j->rate_bps)
-        fprintf(out, " rate=%s", units_fmt_rate(a, sizeof a, (double)j->rate_bps, 1024));
-    if (j->rate_iops)
-        fprintf(out, " rate_iops=%" PRIu64, j->rate_iops);
-    if (j->rate_bps || j->rate_iops)
+    if (j->rate_per_dir) {
+        /* reads,writes as run; 0 = that direction is not capped */
+        if (j->rate_bps || j->rate_w_bps)
+            fprintf(out, " rate=%s,%s", units_fmt_rate(a, sizeof a, (double)j->rate_bps, 1024),
+                    units_fmt_rate(b, sizeof b, (double)j->rate_w_bps, 1024));
+        if (j->rate_iops || j->rate_w_iops)
+            fprintf(out, " rate_iops=%" PRIu64 ",%" PRIu64, j->rate_iops, j->rate_w_iops);
+    } else {
+        if (j->rate_bps)
+            fprintf(out, " rate=%s", units_fmt_rate(a, sizeof a, (double)j->rate_bps, 1024));
+        if (j->rate_iops)
+            fprintf(out, " rate_iops=%" PRIu64, j->rate_iops);
+    }
+    if (j->rate_bps || j->rate_iops || (j->rate_per_dir && (j->rate_w_bps || j->rate_w_iops)))
         fprintf(out, " rate_process=%s", rate_process_name(j->rate_process));
-    if (j->random_distribution != DIST_RANDOM)
+    if (j->rate_min_bps || j->rate_min_w_bps)
+        fprintf(out, " rate_min=%s,%s", units_fmt_rate(a, sizeof a, (double)j->rate_min_bps, 1024),
+                units_fmt_rate(b, sizeof b, (double)j->rate_min_w_bps, 1024));
+    if (j->rate_min_iops || j->rate_min_w_iops)
+        fprintf(out, " rate_iops_min=%" PRIu64 ",%" PRIu64, j->rate_min_iops, j->rate_min_w_iops);
+    if ((j->rate_min_bps || j->rate_min_w_bps || j->rate_min_iops || j->rate_min_w_iops) &&
+        j->ratecycle_ns)
+        fprintf(out, " ratecycle=%s", units_fmt_ns(a, sizeof a, (double)j->ratecycle_ns));
+    if (j->random_distribution == DIST_ZONED || j->random_distribution == DIST_ZONED_ABS)
+        fprintf(out, " random_distribution=%s:%s", rand_dist_name(j->random_distribution), j->zones);
+    else if (j->random_distribution != DIST_RANDOM)
         fprintf(out, " random_distribution=%s:%g", rand_dist_name(j->random_distribution),
                 j->dist_param);
     if (j->offset)

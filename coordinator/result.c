@@ -69,7 +69,9 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
         ph->njobs = src->njobs;
         if (src->njobs > 0) {
             ph->rw = src->jobs[0].rw;
-            ph->bs = src->jobs[0].bs;
+            /* a write-only job's block size is the writes' (bs=4k,64k) */
+            ph->bs = !rw_mode_reads(src->jobs[0].rw) && src->jobs[0].bs_w ? src->jobs[0].bs_w
+                                                                           : src->jobs[0].bs;
         }
         for (uint32_t j = 0; j < src->njobs; j++)
             ph->numjobs += src->jobs[j].numjobs;

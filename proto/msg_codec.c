@@ -144,12 +144,23 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
     }
 }
 
-/* An optional u32 left at 0, or empty NFS telemetry, is not sent. */
+/* An optional value left at 0 (or ""), or empty NFS telemetry, is not sent. */
 static int field_sent(const struct field *f, const void *base)
 {
-    if (f->kind == F_NFSRPC)
+    switch (f->kind) {
+    case F_NFSRPC:
         return !nfs_rpc_set_empty(CAT(base, f, struct nfs_rpc_set));
-    return f->kind != F_OPTU32 || *CAT(base, f, uint32_t) != 0;
+    case F_OPTU32:
+        return *CAT(base, f, uint32_t) != 0;
+    case F_OPTU64:
+        return *CAT(base, f, uint64_t) != 0;
+    case F_OPTSTRNZ:
+        return CAT(base, f, char)[0] != '\0';
+    case F_OPTBSSPLIT:
+        return ((const struct job_spec *)base)->nbssplit_w != 0;
+    default:
+        return 1;
+    }
 }
 
 static uint32_t fields_sent(const struct field *f, size_t n, const void *base)
@@ -192,6 +203,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             msgpack_pack_uint32(pk, *CAT(base, f, uint32_t));
             break;
         case F_U64:
+        case F_OPTU64:
             msgpack_pack_uint64(pk, *CAT(base, f, uint64_t));
             break;
         case F_BOOL:
@@ -209,6 +221,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_STR:
         case F_OPTSTR:
+        case F_OPTSTRNZ:
             /* strnlen: a buffer filled to the brim must not be overread */
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -237,14 +250,19 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_AGENTS:
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
-        case F_BSSPLIT: {
+        case F_BSSPLIT:
+        case F_OPTBSSPLIT: {
             const struct job_spec *j = base;
-            uint32_t cnt = j->nbssplit < PLAN_MAX_BSSPLIT ? j->nbssplit : PLAN_MAX_BSSPLIT;
+            int w = f->kind == F_OPTBSSPLIT;
+            const struct bssplit_entry *e = w ? j->bssplit_w : j->bssplit;
+            uint32_t cnt = w ? j->nbssplit_w : j->nbssplit;
+            if (cnt > PLAN_MAX_BSSPLIT)
+                cnt = PLAN_MAX_BSSPLIT;
             msgpack_pack_array(pk, cnt);
             for (uint32_t i = 0; i < cnt; i++) {
                 msgpack_pack_array(pk, 2);
-                msgpack_pack_uint64(pk, j->bssplit[i].bs);
-                msgpack_pack_uint32(pk, j->bssplit[i].pct);
+                msgpack_pack_uint64(pk, e[i].bs);
+                msgpack_pack_uint32(pk, e[i].pct);
             }
             break;
         }
@@ -801,6 +819,14 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
             return fail(c, "'%s' is not an agent index list", f->key);
         return 0;
     case F_BSSPLIT:
+    case F_OPTBSSPLIT: {
+        int w = f->kind == F_OPTBSSPLIT;
+        struct bssplit_entry *out = w ? j->bssplit_w : j->bssplit;
+        if (w) {
+            j->nbssplit_w = 0;
+            if (!map_get(map, f->key))
+                return 0;
+        }
         if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_BSSPLIT, &a)))
             return rc;
         for (uint32_t i = 0; i < a->size; i++) {
@@ -811,11 +837,15 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
                 return fail(c, "'%s' entry %" PRIu32 " is not [bs, pct]", f->key, i);
             if (e->via.array.ptr[0].via.u64 == 0 || e->via.array.ptr[1].via.u64 > 100)
                 return fail(c, "'%s' entry %" PRIu32 " out of range", f->key, i);
-            j->bssplit[i].bs = e->via.array.ptr[0].via.u64;
-            j->bssplit[i].pct = (uint32_t)e->via.array.ptr[1].via.u64;
+            out[i].bs = e->via.array.ptr[0].via.u64;
+            out[i].pct = (uint32_t)e->via.array.ptr[1].via.u64;
         }
-        j->nbssplit = a->size;
+        if (w)
+            j->nbssplit_w = a->size;
+        else
+            j->nbssplit = a->size;
         return 0;
+    }
     case F_MDOPS:
         if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_MD_OPS, &a)))
             return rc;
@@ -857,6 +887,11 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
                 (rc = get_u64(c, map, f->key, f->min, f->max, &v)) == 0)
                 *AT(base, f, uint32_t) = (uint32_t)v;
             break;
+        case F_OPTU64:
+            *AT(base, f, uint64_t) = 0;
+            if (map_get(map, f->key))
+                rc = get_u64(c, map, f->key, f->min, f->max, AT(base, f, uint64_t));
+            break;
         case F_BOOL:
             rc = get_bool(c, map, f->key, AT(base, f, int));
             break;
@@ -867,6 +902,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             rc = get_str(c, map, f->key, AT(base, f, char), f->size);
             break;
         case F_OPTSTR:
+        case F_OPTSTRNZ:
             AT(base, f, char)[0] = '\0';
             if (map_get(map, f->key))
                 rc = get_str(c, map, f->key, AT(base, f, char), f->size);
@@ -921,6 +957,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_ENUM:
         case F_AGENTS:
         case F_BSSPLIT:
+        case F_OPTBSSPLIT:
         case F_MDOPS:
             rc = unpack_job_extra(c, map, f, base);
             break;

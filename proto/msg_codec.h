@@ -30,6 +30,10 @@ enum fkind {
     F_OPTU32,    /* uint32_t, optional: sent only when not 0, 0 when absent */
     F_NFSRPC,    /* struct nfs_rpc_set, optional: sent only when not empty,
                     empty when absent; decode allocates (nfs_rpc_set_free) */
+    F_OPTU64,    /* uint64_t, optional: sent only when not 0, 0 when absent */
+    F_OPTSTRNZ,  /* as F_OPTSTR, but sent only when not "" */
+    F_OPTBSSPLIT,/* job_spec nbssplit_w/bssplit_w as F_BSSPLIT; sent only when
+                    nbssplit_w is not 0, 0 when absent */
 };
 
 /* Word <-> value of one of the plan's small enums. */
@@ -57,6 +61,8 @@ struct field {
 #define FANYU32(st, k, f)      FU32(st, k, f, 0, UINT32_MAX)
 #define FANYU64(st, k, f)      FU64(st, k, f, 0, UINT64_MAX)
 #define FOPTU32(st, k, f)      { k, F_OPTU32, offsetof(st, f), 0, 0, UINT32_MAX, NULL }
+#define FOPTU64(st, k, f)      { k, F_OPTU64, offsetof(st, f), 0, 0, UINT64_MAX, NULL }
+#define FOPTSTRNZ(st, k, f)    { k, F_OPTSTRNZ, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FBOOL(st, k, f)        { k, F_BOOL, offsetof(st, f), 0, 0, 0, NULL }
 #define FDOUBLE(st, k, f)      { k, F_DOUBLE, offsetof(st, f), 0, 0, 0, NULL }
 #define FSTR(st, k, f)         { k, F_STR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }

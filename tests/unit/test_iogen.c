@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "agent/iogen.h"
@@ -208,6 +209,277 @@ static void test_iogen_block_larger_than_region_refused(void **state)
     assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 4096), -EINVAL);
 }
 
+/* bs=4k,64k: reads are 4k, writes 64k, offsets on the 4k grid; the
+ * writes' bsrange/bssplit likewise. */
+static void test_iogen_block_size_per_direction(void **state)
+{
+    struct job_spec j = spec(RW_RW, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    uint64_t rbytes = 0, wbytes = 0, reads = 0, writes = 0;
+    (void)state;
+    j.bs_w = 65536;
+    assert_int_equal(iogen_init(&g, &j, 9, 1, 0, 1 << 20), 0);
+    assert_int_equal(iogen_max_bs(&g), 65536);
+    for (int i = 0; i < 10000; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.len, op.write ? 65536 : 4096);
+        assert_int_equal(op.offset % 4096, 0);
+        assert_true(op.offset + op.len <= (1u << 20));
+        *(op.write ? &wbytes : &rbytes) += op.len;
+        *(op.write ? &writes : &reads) += 1;
+    }
+    assert_int_equal(rbytes, reads * 4096);
+    assert_int_equal(wbytes, writes * 65536);
+    assert_in_range(writes, 4500, 5500);
+    iogen_free(&g);
+
+    /* a forced direction (per-direction rate schedules) */
+    assert_int_equal(iogen_init(&g, &j, 9, 1, 0, 1 << 20), 0);
+    iogen_next_dir(&g, &op, 1);
+    assert_true(op.write);
+    assert_int_equal(op.len, 65536);
+    iogen_next_dir(&g, &op, 0);
+    assert_false(op.write);
+    assert_int_equal(op.len, 4096);
+    iogen_free(&g);
+
+    /* reads from a bssplit, writes from their own bsrange */
+    j = spec(RW_RANDRW, 4096);
+    j.nbssplit = 1;
+    j.bssplit[0] = (struct bssplit_entry){ 8192, 100 };
+    j.nbssplit_w = 0;
+    j.bsrange_w_min = 16384;
+    j.bsrange_w_max = 32768;
+    /* bssplit wins over bsrange in each direction: writes keep the split
+     * unless they have their own */
+    j.nbssplit_w = 2;
+    j.bssplit_w[0] = (struct bssplit_entry){ 16384, 50 };
+    j.bssplit_w[1] = (struct bssplit_entry){ 32768, 50 };
+    assert_int_equal(iogen_init(&g, &j, 4, 1, 0, 1 << 20), 0);
+    for (int i = 0; i < 2000; i++) {
+        iogen_next(&g, &op);
+        if (op.write)
+            assert_true(op.len == 16384 || op.len == 32768);
+        else
+            assert_int_equal(op.len, 8192);
+        assert_int_equal(op.offset % 8192, 0);
+    }
+    iogen_free(&g);
+}
+
+/* rw=write:4k: a 4k hole after each 4k op, wrapping at the region's end
+ * (fio's sequential rw_sequencer with a hole). */
+static void test_iogen_sequential_holes(void **state)
+{
+    static const uint64_t want[] = { 0, 8192, 16384, 24576, 0, 8192, 16384, 24576, 0 };
+    struct job_spec j = spec(RW_WRITE, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    (void)state;
+    j.rw_seq_bytes = 4096;
+    assert_int_equal(iogen_init(&g, &j, 1, 1, 4096, 32768), 0);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.offset, 4096 + want[i]);
+        assert_int_equal(op.len, 4096);
+    }
+    iogen_free(&g);
+    /* a hole of 12k with 8k ops in 40k: 0, 20k, then 40k + 8k passes the end */
+    j.bs = 8192;
+    j.rw_seq_bytes = 12288;
+    assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 40960), 0);
+    iogen_next(&g, &op);
+    assert_int_equal(op.offset, 0);
+    iogen_next(&g, &op);
+    assert_int_equal(op.offset, 20480);
+    iogen_next(&g, &op);
+    assert_int_equal(op.offset, 0);
+    iogen_free(&g);
+}
+
+/* rw=randread:4: the 1st, 5th, 9th ... op takes the next random offset
+ * (the same ones a plain randread job draws); the three between continue
+ * from the last op (rw_sequencer=sequential) or repeat it (identical). */
+static void test_iogen_random_every_n_ops(void **state)
+{
+    enum { N = 64, OPS = 400 };
+    struct job_spec plain = spec(RW_RANDREAD, 4096), j;
+    struct iogen gp, g;
+    struct iogen_op op, head;
+    (void)state;
+    for (int ident = 0; ident < 2; ident++) {
+        j = plain;
+        j.rw_seq_nr = 4;
+        j.rw_sequencer = ident ? RWSEQ_IDENTICAL : RWSEQ_SEQUENTIAL;
+        assert_int_equal(iogen_init(&gp, &plain, 77, 1, 0, (uint64_t)N * 4096), 0);
+        assert_int_equal(iogen_init(&g, &j, 77, 1, 0, (uint64_t)N * 4096), 0);
+        uint64_t prev = 0;
+        for (int i = 0; i < OPS; i++) {
+            iogen_next(&g, &op);
+            if (i % 4 == 0) {
+                iogen_next(&gp, &head);
+                assert_int_equal(op.offset, head.offset);
+            } else if (ident) {
+                assert_int_equal(op.offset, prev);
+            } else {
+                assert_int_equal(op.offset, prev + 4096 >= (uint64_t)N * 4096 ? 0 : prev + 4096);
+            }
+            prev = op.offset;
+        }
+        iogen_free(&g);
+        iogen_free(&gp);
+    }
+    /* N = 1 is no modifier: the plain sequence */
+    j = plain;
+    j.rw_seq_nr = 1;
+    assert_int_equal(iogen_init(&gp, &plain, 5, 1, 0, (uint64_t)N * 4096), 0);
+    assert_int_equal(iogen_init(&g, &j, 5, 1, 0, (uint64_t)N * 4096), 0);
+    for (int i = 0; i < OPS; i++) {
+        iogen_next(&g, &op);
+        iogen_next(&gp, &head);
+        assert_int_equal(op.offset, head.offset);
+    }
+    iogen_free(&g);
+    iogen_free(&gp);
+}
+
+/* Share of DRAWS offsets in each of nb byte ranges [edge[i], edge[i+1]). */
+static void zone_shares(struct job_spec *j, uint64_t len, int dir, const uint64_t *edge, int nb,
+                        double *share)
+{
+    enum { DRAWS = 100000 };
+    struct iogen g;
+    struct iogen_op op;
+    int count[8] = { 0 };
+    assert_int_equal(iogen_init(&g, j, 13, 1, 0, len), 0);
+    for (int i = 0; i < DRAWS; i++) {
+        if (dir < 0)
+            iogen_next(&g, &op);
+        else
+            iogen_next_dir(&g, &op, dir);
+        assert_true(op.offset + op.len <= len);
+        for (int b = 0; b < nb; b++)
+            if (op.offset >= edge[b] && op.offset < edge[b + 1])
+                count[b]++;
+    }
+    iogen_free(&g);
+    for (int b = 0; b < nb; b++)
+        share[b] = 100.0 * count[b] / DRAWS;
+}
+
+static void test_iogen_zoned(void **state)
+{
+    struct job_spec j = spec(RW_RANDREAD, 4096);
+    const uint64_t len = 4096 * 1000;     /* 1000 blocks: zones of 100, 200, 700 */
+    const uint64_t edge[] = { 0, 100 * 4096, 300 * 4096, len };
+    double sh[3];
+    struct iogen g;
+    (void)state;
+    j.random_distribution = DIST_ZONED;
+    snprintf(j.zones, sizeof j.zones, "60/10:30/20:10/70");
+    zone_shares(&j, len, -1, edge, 3, sh);
+    assert_true(sh[0] > 59.0 && sh[0] < 61.0);
+    assert_true(sh[1] > 29.0 && sh[1] < 31.0);
+    assert_true(sh[2] > 9.3 && sh[2] < 10.7);
+
+    /* fio's "10/": the last zone takes the rest of the region */
+    snprintf(j.zones, sizeof j.zones, "60/10:30/20:10/");
+    zone_shares(&j, len, -1, edge, 3, sh);
+    assert_true(sh[0] > 59.0 && sh[0] < 61.0);
+    assert_true(sh[2] > 9.3 && sh[2] < 10.7);
+
+    /* zoned_abs: 64k and 192k zones, nothing past them */
+    const uint64_t aedge[] = { 0, 65536, 262144, len };
+    j.random_distribution = DIST_ZONED_ABS;
+    snprintf(j.zones, sizeof j.zones, "75/64k:25/192k");
+    zone_shares(&j, len, -1, aedge, 3, sh);
+    assert_true(sh[0] > 74.0 && sh[0] < 76.0);
+    assert_true(sh[1] > 24.0 && sh[1] < 26.0);
+    assert_true(sh[2] == 0.0);
+
+    /* per direction: reads in the first 10%, writes spread half and half */
+    j = spec(RW_RANDRW, 4096);
+    j.random_distribution = DIST_ZONED;
+    snprintf(j.zones, sizeof j.zones, "100/10,50/50:50/50");
+    const uint64_t dedge[] = { 0, 100 * 4096, 500 * 4096, len };
+    zone_shares(&j, len, 0, dedge, 3, sh);
+    assert_true(sh[0] == 100.0);
+    zone_shares(&j, len, 1, dedge, 3, sh);
+    assert_true(sh[0] > 9.0 && sh[0] < 11.0);         /* 50% x (100 of 500 blocks) */
+    assert_true(sh[1] > 39.0 && sh[1] < 41.0);
+    assert_true(sh[2] > 49.0 && sh[2] < 51.0);
+
+    /* zoned_abs zones past the region: refused, as fio does */
+    j = spec(RW_RANDREAD, 4096);
+    j.random_distribution = DIST_ZONED_ABS;
+    snprintf(j.zones, sizeof j.zones, "50/1m:50/4m");
+    assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 4 << 20), -ERANGE);
+}
+
+/* openfiles=2 of 8 files: two files served at once, each for a pass over
+ * its region (4 blocks), then the next two. */
+static void test_iogen_openfiles_window(void **state)
+{
+    struct job_spec j = spec(RW_READ, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    (void)state;
+    j.openfiles = 2;
+    assert_int_equal(iogen_init(&g, &j, 1, 8, 0, 4 * 4096), 0);
+    for (int i = 0; i < 80; i++) {            /* 0 1 0 1 ... 2 3 2 3 ... 6 7, 0 1 again */
+        iogen_next(&g, &op);
+        assert_int_equal(op.file, (uint32_t)((i / 8 * 2) % 8 + i % 2));
+    }
+    iogen_free(&g);
+    /* random service: only the window's files until one finishes its pass */
+    j.file_service_type = FSERV_RANDOM;
+    j.rw = RW_RANDREAD;
+    assert_int_equal(iogen_init(&g, &j, 3, 8, 0, 64 * 4096), 0);
+    int used[8] = { 0 };
+    for (int i = 0; i < 64; i++) {
+        iogen_next(&g, &op);
+        assert_true(op.file < 2);
+        if (++used[op.file] == 64)
+            break;
+    }
+    iogen_free(&g);
+    /* openfiles >= the files: every file, as without it */
+    j = spec(RW_READ, 4096);
+    j.openfiles = 8;
+    assert_int_equal(iogen_init(&g, &j, 1, 3, 0, 4 * 4096), 0);
+    for (int i = 0; i < 6; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.file, (uint32_t)(i % 3));
+    }
+    iogen_free(&g);
+}
+
+/* norandommap: offsets drawn one by one, so a pass repeats some blocks and
+ * misses others (fio's behaviour without its random map). */
+static void test_iogen_norandommap_repeats(void **state)
+{
+    enum { N = 1000 };
+    uint8_t seen[N];
+    struct job_spec j = spec(RW_RANDREAD, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    int distinct = 0;
+    (void)state;
+    j.norandommap = 1;
+    memset(seen, 0, sizeof seen);
+    assert_int_equal(iogen_init(&g, &j, 42, 1, 0, (uint64_t)N * 4096), 0);
+    for (int i = 0; i < N; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.offset % 4096, 0);
+        distinct += !seen[op.offset / 4096];
+        seen[op.offset / 4096] = 1;
+    }
+    iogen_free(&g);
+    /* 1 - 1/e of the blocks, about 632 of 1000 */
+    assert_in_range(distinct, 590, 675);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +491,12 @@ int main(void)
         cmocka_unit_test(test_iogen_skewed_distributions),
         cmocka_unit_test(test_iogen_file_service),
         cmocka_unit_test(test_iogen_block_larger_than_region_refused),
+        cmocka_unit_test(test_iogen_block_size_per_direction),
+        cmocka_unit_test(test_iogen_sequential_holes),
+        cmocka_unit_test(test_iogen_random_every_n_ops),
+        cmocka_unit_test(test_iogen_zoned),
+        cmocka_unit_test(test_iogen_openfiles_window),
+        cmocka_unit_test(test_iogen_norandommap_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

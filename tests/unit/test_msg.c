@@ -126,6 +126,31 @@ static void fill_job(struct job_spec *j, unsigned k)
     j->op_deadline_ns = UINT64_C(61000000000) + k;
     j->server_timeout_ns = UINT64_C(31000000000) + k;
     j->nconnect = 1 + (uint32_t)k;
+    if (k % 2) {   /* the per-direction keys, sent only when set: one job has them */
+        j->bs_w = 131072 + k;
+        j->bsrange_w_min = 8192 + k;
+        j->bsrange_w_max = (UINT64_C(2) << 20) + k;
+        j->nbssplit_w = 2;
+        j->bssplit_w[0].bs = 8192;
+        j->bssplit_w[0].pct = 30;
+        j->bssplit_w[1].bs = 16384 + k;
+        j->bssplit_w[1].pct = 70;
+        j->rate_per_dir = 1;
+        j->rate_w_bps = (UINT64_C(3) << 20) + k;
+        j->rate_w_iops = 400 + k;
+        j->rw_seq_nr = 8 + k;
+        j->rw_seq_bytes = 4096 + k;
+        j->rw_sequencer = RWSEQ_IDENTICAL;
+        snprintf(j->zones, sizeof j->zones, "60/10:40/90,100/%u", 50 + k);
+        j->no_file_create = 1;
+        j->openfiles = 3 + k;
+        j->norandommap = 1;
+        j->rate_min_bps = (UINT64_C(1) << 20) + k;
+        j->rate_min_w_bps = (UINT64_C(2) << 20) + k;
+        j->rate_min_iops = 50 + k;
+        j->rate_min_w_iops = 60 + k;
+        j->ratecycle_ns = 500000000ull + k;
+    }
 }
 
 static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
@@ -189,6 +214,29 @@ static void assert_job_equal(const struct job_spec *a, const struct job_spec *b)
     assert_int_equal(a->op_deadline_ns, b->op_deadline_ns);
     assert_int_equal(a->server_timeout_ns, b->server_timeout_ns);
     assert_int_equal(a->nconnect, b->nconnect);
+    assert_int_equal(a->bs_w, b->bs_w);
+    assert_int_equal(a->bsrange_w_min, b->bsrange_w_min);
+    assert_int_equal(a->bsrange_w_max, b->bsrange_w_max);
+    assert_int_equal(a->nbssplit_w, b->nbssplit_w);
+    for (uint32_t i = 0; i < a->nbssplit_w; i++) {
+        assert_int_equal(a->bssplit_w[i].bs, b->bssplit_w[i].bs);
+        assert_int_equal(a->bssplit_w[i].pct, b->bssplit_w[i].pct);
+    }
+    assert_int_equal(a->rate_per_dir, b->rate_per_dir);
+    assert_int_equal(a->rate_w_bps, b->rate_w_bps);
+    assert_int_equal(a->rate_w_iops, b->rate_w_iops);
+    assert_int_equal(a->rw_seq_nr, b->rw_seq_nr);
+    assert_int_equal(a->rw_seq_bytes, b->rw_seq_bytes);
+    assert_int_equal(a->rw_sequencer, b->rw_sequencer);
+    assert_string_equal(a->zones, b->zones);
+    assert_int_equal(a->no_file_create, b->no_file_create);
+    assert_int_equal(a->openfiles, b->openfiles);
+    assert_int_equal(a->norandommap, b->norandommap);
+    assert_int_equal(a->rate_min_bps, b->rate_min_bps);
+    assert_int_equal(a->rate_min_w_bps, b->rate_min_w_bps);
+    assert_int_equal(a->rate_min_iops, b->rate_min_iops);
+    assert_int_equal(a->rate_min_w_iops, b->rate_min_w_iops);
+    assert_int_equal(a->ratecycle_ns, b->ratecycle_ns);
 }
 
 /* A 2-phase x 2-job plan, every field off its default. */
@@ -1263,7 +1311,13 @@ static void test_msg_plan_wider_fields_checked(void **state)
                     "'rate_process' = 'bursty' is not a known value");
     expect_rejected(MSG_PLAN, "phases.0.jobs.0.rate_process", E_SET, o_u64(1), "is not a string");
     expect_accepted(MSG_PLAN, "phases.0.jobs.0.rate_process", E_SET, o_str("poisson"));
-    expect_rejected(MSG_PLAN, "phases.0.jobs.1.random_distribution", E_SET, o_str("zoned"),
+    /* the optional per-direction keys: checked when present */
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.rw_sequencer", E_SET, o_u64(2), "rw_sequencer");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.rate_per_dir", E_SET, o_u64(2), "rate_per_dir");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.bs_w", E_SET, o_str("4k"), "bs_w");
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.bssplit_w.0.1", E_SET, o_u64(101), "out of range");
+    expect_accepted(MSG_PLAN, "phases.0.jobs.1.bssplit_w", E_DELETE, o_nil());
+    expect_rejected(MSG_PLAN, "phases.0.jobs.1.random_distribution", E_SET, o_str("weibull"),
                     "not a known value");
     expect_accepted(MSG_PLAN, "phases.0.jobs.1.random_distribution", E_SET, o_str("pareto"));
     expect_rejected(MSG_PLAN, "phases.0.jobs.1.file_service_type", E_SET, o_str(""), "not a known value");

@@ -76,7 +76,10 @@ static const struct pinned {
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns iodepth_batch_submit "
-             "iodepth_batch_complete_min iodepth_batch_complete_max nconnect" },
+             "iodepth_batch_complete_min iodepth_batch_complete_max nconnect bs_w bsrange_w_min "
+             "bsrange_w_max bssplit_w rate_per_dir rate_w_bps rate_w_iops rate_min_bps "
+             "rate_min_w_bps rate_min_iops rate_min_w_iops ratecycle_ns rw_seq_nr rw_seq_bytes "
+             "rw_sequencer zones no_file_create openfiles norandommap" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
@@ -93,6 +96,11 @@ static const char *const optional_keys[] = {
     "welcome.labels", "error.version",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
+    /* fio's per-direction values and sequence modifiers: sent only when set */
+    "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
+    "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
+    "job.zones", "job.no_file_create", "job.openfiles", "job.norandommap", "job.rate_min_bps",
+    "job.rate_min_w_bps", "job.rate_min_iops", "job.rate_min_w_iops", "job.ratecycle_ns",
 };
 
 static const char *pinned_optional(const char *what)
@@ -128,6 +136,9 @@ static uint32_t sample_error_version = PROTO_VERSION;
  * it, these are the pinned bytes of the form. */
 static int sample_nfs = 1;
 static uint32_t sample_nconnect = 4;
+/* The job's per-direction keys are hashed unset: a plan that uses none of
+ * them is the same bytes as before they existed. */
+static int sample_job_dirs = 1;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -278,6 +289,29 @@ static void sample_job(struct job_spec *j, int k)
     j->iodepth_batch_complete_min = 2;
     j->iodepth_batch_complete_max = 8;
     j->nconnect = sample_nconnect;
+    if (sample_job_dirs) {
+        j->bs_w = 65536;
+        j->bsrange_w_min = 8192;
+        j->bsrange_w_max = 131072;
+        j->nbssplit_w = 1;
+        j->bssplit_w[0].bs = 16384;
+        j->bssplit_w[0].pct = 100;
+        j->rate_per_dir = 1;
+        j->rate_w_bps = 1 << 25;
+        j->rate_w_iops = 700;
+        j->rw_seq_nr = 8;
+        j->rw_seq_bytes = 4096;
+        j->rw_sequencer = RWSEQ_IDENTICAL;
+        snprintf(j->zones, sizeof j->zones, "60/10:40/90");
+        j->no_file_create = 1;
+        j->openfiles = 4;
+        j->norandommap = 1;
+        j->rate_min_bps = 1 << 20;
+        j->rate_min_w_bps = 1 << 21;
+        j->rate_min_iops = 50;
+        j->rate_min_w_iops = 60;
+        j->ratecycle_ns = 500000000ull;
+    }
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -577,6 +611,7 @@ static void test_contract_golden_bytes(void **state)
     sample_error_version = 0;
     sample_nfs = 0;
     sample_nconnect = 0;
+    sample_job_dirs = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -1301,6 +1336,7 @@ static int reset_samples(void **state)
     sample_error_version = PROTO_VERSION;
     sample_nfs = 1;
     sample_nconnect = 4;
+    sample_job_dirs = 1;
     return 0;
 }
 

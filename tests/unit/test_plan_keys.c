@@ -96,8 +96,6 @@ static void test_plan_keys_sizes_counts_durations(void **state)
 
     key_err("bsrange=64k-4k", "t.fio:3: bad value for 'bsrange': '64k-4k' (want min-max with 0 < min <= max)");
     key_err("bsrange=4k", "t.fio:3: bad value for 'bsrange': '4k' (want min-max, e.g. 4k-64k)");
-    key_err("bsrange=4k-8k,4k-16k", "t.fio:3: bad value for 'bsrange': '4k-8k,4k-16k' "
-            "(nfstorm takes one bsrange per job, the same for reads and writes)");
     key_err("offset=50%", "t.fio:3: bad value for 'offset': '50%'");
     key_err("number_ios=lots", "t.fio:3: bad value for 'number_ios': 'lots'");
     key_err("startdelay=1-5", "t.fio:3: bad value for 'startdelay': '1-5'");
@@ -142,8 +140,6 @@ static void test_plan_keys_bssplit(void **state)
     key_err("bssplit=4k/60:8k/60", "t.fio:3: bad value for 'bssplit': '4k/60:8k/60' (percentages add up to 120, not 100)");
     key_err("bssplit=4k/50", "t.fio:3: bad value for 'bssplit': '4k/50' (percentages add up to 50, not 100)");
     key_err("bssplit=4q/100", "t.fio:3: bad value for 'bssplit': '4q/100' (bad block size '4q')");
-    key_err("bssplit=4k/100,8k/100", "t.fio:3: bad value for 'bssplit': '4k/100,8k/100' "
-            "(nfstorm takes one bssplit per job, the same for reads and writes)");
     key_err("bssplit=1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1",
             "t.fio:3: bad value for 'bssplit': '1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1' (at most 16 entries)");
 }
@@ -159,12 +155,122 @@ static void test_plan_keys_rates(void **state)
     plan_free(&p);
     assert_int_equal(parse_ok("[j]\nsize=1m\nrate_iops=5\n", &p)->rate_process, RATE_LINEAR);
     plan_free(&p);
-    key_err("rate=1m,2m", "t.fio:3: bad value for 'rate': '1m,2m' "
-            "(nfstorm takes one rate per job, the same for reads and writes)");
-    key_err("rate=,1m", "t.fio:3: bad value for 'rate': ',1m' "
-            "(nfstorm takes one rate per job, the same for reads and writes)");
     key_err("rate_iops=1k", "t.fio:3: bad value for 'rate_iops': '1k'");
     key_err("rate_process=bursty", "t.fio:3: bad value for 'rate_process': 'bursty' (want linear or poisson)");
+}
+
+/* fio's "read,write[,trim]" lists: reads' part in the field, writes' in
+ * its _w twin; an empty part keeps (bs) or uncaps (rate) that direction. */
+static void test_plan_keys_per_direction(void **state)
+{
+    (void)state;
+    struct plan p;
+    const struct job_spec *j = parse_ok("[j]\nsize=1m\nrw=rw\nbs=4k,64k\nbsrange=4k-8k,16k-32k,1k-2k\n"
+                                        "bssplit=4k/100,8k/50:16k/50\nrate=1m,2m\nrate_iops=,300\n", &p);
+    assert_int_equal(j->bs, 4 * KiB);
+    assert_int_equal(j->bs_w, 64 * KiB);
+    assert_int_equal(j->bsrange_min, 4 * KiB);
+    assert_int_equal(j->bsrange_max, 8 * KiB);
+    assert_int_equal(j->bsrange_w_min, 16 * KiB);
+    assert_int_equal(j->bsrange_w_max, 32 * KiB);
+    assert_int_equal(j->nbssplit, 1);
+    assert_int_equal(j->nbssplit_w, 2);
+    assert_int_equal(j->bssplit_w[1].bs, 16 * KiB);
+    assert_int_equal(j->bssplit_w[1].pct, 50);
+    assert_int_equal(j->rate_per_dir, 1);
+    assert_int_equal(j->rate_bps, 1 * MiB);
+    assert_int_equal(j->rate_w_bps, 2 * MiB);
+    assert_int_equal(j->rate_iops, 0);
+    assert_int_equal(j->rate_w_iops, 300);
+    plan_free(&p);
+    /* one value: both directions, one schedule; "bs=,8k" keeps reads' 4k */
+    j = parse_ok("[j]\nsize=1m\nbs=4k,64k\nbs=16k\nrate=1m\n", &p);
+    assert_int_equal(j->bs, 16 * KiB);
+    assert_int_equal(j->bs_w, 0);
+    assert_int_equal(j->rate_per_dir, 0);
+    assert_int_equal(j->rate_bps, 1 * MiB);
+    plan_free(&p);
+    j = parse_ok("[j]\nsize=1m\nbs=,8k\n", &p);
+    assert_int_equal(j->bs, 4 * KiB);
+    assert_int_equal(j->bs_w, 8 * KiB);
+    plan_free(&p);
+    key_err("bs=4k,8k,16k,32k", "t.fio:3: bad value for 'bs': '4k,8k,16k,32k' "
+            "(at most three values (reads, writes, trims))");
+    key_err("bs=4k,8q", "t.fio:3: bad value for 'bs': '4k,8q'");
+    /* minimum rates: one value binds each direction (fio) */
+    j = parse_ok("[j]\nsize=1m\nrate_min=1m\nrate_iops_min=10,20\nratecycle=250\n", &p);
+    assert_int_equal(j->rate_min_bps, 1 * MiB);
+    assert_int_equal(j->rate_min_w_bps, 1 * MiB);
+    assert_int_equal(j->rate_min_iops, 10);
+    assert_int_equal(j->rate_min_w_iops, 20);
+    assert_int_equal(j->ratecycle_ns, 250 * NS_PER_MS);
+    plan_free(&p);
+    j = parse_ok("[j]\nsize=1m\nrate_min=,2m\n", &p);
+    assert_int_equal(j->rate_min_bps, 0);
+    assert_int_equal(j->rate_min_w_bps, 2 * MiB);
+    plan_free(&p);
+    key_err("bssplit=4k/100,8k/60", "t.fio:3: bad value for 'bssplit': '4k/100,8k/60' "
+            "(percentages add up to 60, not 100)");
+    key_err("bs=4k,2m", "t.fio: job 'j': bs (2097152) is larger than the per-file size (1048576)");
+}
+
+/* rw=MODE:N and rw_sequencer, parsed as fio: a count for random modes, a
+ * hole size for sequential ones. */
+static void test_plan_keys_rw_sequence_modifier(void **state)
+{
+    (void)state;
+    struct plan p;
+    const struct job_spec *j = parse_ok("[j]\nsize=1m\nrw=randread:8\nrw_sequencer=identical\n", &p);
+    assert_int_equal(j->rw, RW_RANDREAD);
+    assert_int_equal(j->rw_seq_nr, 8);
+    assert_int_equal(j->rw_seq_bytes, 0);
+    assert_int_equal(j->rw_sequencer, RWSEQ_IDENTICAL);
+    plan_free(&p);
+    j = parse_ok("[j]\nsize=1m\nrw=write:4k\n", &p);
+    assert_int_equal(j->rw, RW_WRITE);
+    assert_int_equal(j->rw_seq_nr, 0);
+    assert_int_equal(j->rw_seq_bytes, 4 * KiB);
+    assert_int_equal(j->rw_sequencer, RWSEQ_SEQUENTIAL);
+    plan_free(&p);
+    key_err("rw=randread:x", "t.fio:3: bad value for 'rw': 'randread:x' (want randread:N with N >= 1 ops per random offset)");
+    key_err("rw=read:-4k", "t.fio:3: bad value for 'rw': 'read:-4k' (backward holes ('-4k') are not supported)");
+    key_err("rw_sequencer=random", "t.fio:3: bad value for 'rw_sequencer': 'random' (want sequential or identical)");
+}
+
+static void test_plan_keys_zoned(void **state)
+{
+    (void)state;
+    struct plan p;
+    const struct job_spec *j = parse_ok("[j]\nsize=1m\nrw=randrw\n"
+                                        "random_distribution=zoned:60/10:30/20:10/70,100/50\n", &p);
+    assert_int_equal(j->random_distribution, DIST_ZONED);
+    assert_string_equal(j->zones, "60/10:30/20:10/70,100/50");
+    plan_free(&p);
+    j = parse_ok("[j]\nsize=1m\nrw=randread\nrandom_distribution=zoned_abs:60/64k:40/128k\n", &p);
+    assert_int_equal(j->random_distribution, DIST_ZONED_ABS);
+    assert_string_equal(j->zones, "60/64k:40/128k");
+    plan_free(&p);
+    /* another distribution after it drops the zones */
+    j = parse_ok("[j]\nsize=1m\nrandom_distribution=zoned:100/10\nrandom_distribution=zipf\n", &p);
+    assert_int_equal(j->random_distribution, DIST_ZIPF);
+    assert_string_equal(j->zones, "");
+    plan_free(&p);
+    /* fio's "20/": the zone takes what the others leave */
+    j = parse_ok("[j]\nsize=1m\nrandom_distribution=zoned:50/5:30/15:20/\n", &p);
+    assert_string_equal(j->zones, "50/5:30/15:20/");
+    plan_free(&p);
+    key_err("random_distribution=zoned:50/100:50/", "t.fio:3: bad value for 'random_distribution': "
+            "'zoned:50/100:50/' (zone sizes add up to 101% of the region, more than 100)");
+    key_err("random_distribution=zoned:100/10,100/10,100/10,100/10", "t.fio:3: bad value for "
+            "'random_distribution': 'zoned:100/10,100/10,100/10,100/10' (at most three lists (reads, "
+            "writes, trims))");
+    key_err("random_distribution=zoned", "t.fio:3: bad value for 'random_distribution': 'zoned' (want zoned:ACCESS/SIZE:...)");
+    key_err("random_distribution=zoned:60/70:40/40", "t.fio:3: bad value for 'random_distribution': "
+            "'zoned:60/70:40/40' (zone sizes add up to 110% of the region, more than 100)");
+    key_err("random_distribution=zoned:60-10", "t.fio:3: bad value for 'random_distribution': "
+            "'zoned:60-10' (zone '60-10' is not ACCESS/SIZE)");
+    key_err("random_distribution=zoned_abs:100/0", "t.fio:3: bad value for 'random_distribution': "
+            "'zoned_abs:100/0' (bad zone size '0')");
 }
 
 static void test_plan_keys_random_distribution(void **state)
@@ -188,7 +294,7 @@ static void test_plan_keys_random_distribution(void **state)
     key_err("random_distribution=zipf:-2", "t.fio:3: bad value for 'random_distribution': 'zipf:-2' (zipf theta must be > 0 and not 1.0)");
     key_err("random_distribution=pareto:1", "t.fio:3: bad value for 'random_distribution': 'pareto:1' (pareto h must be > 0 and < 1)");
     key_err("random_distribution=normal:100", "t.fio:3: bad value for 'random_distribution': 'normal:100' (normal deviation must be >= 0 and < 100 (percent))");
-    key_err("random_distribution=zoned:50/5:50/95", "t.fio:3: bad value for 'random_distribution': 'zoned:50/5:50/95' (want random, zipf:THETA, pareto:H or normal:SIGMA)");
+    key_err("random_distribution=zoned:50/5:40/95", "t.fio:3: bad value for 'random_distribution': 'zoned:50/5:40/95' (access percentages add up to 90, not 100)");
     key_err("random_distribution=random:2", "t.fio:3: bad value for 'random_distribution': 'random:2' (random takes no parameter)");
     key_err("random_distribution=zipf:x", "t.fio:3: bad value for 'random_distribution': 'zipf:x' (bad parameter 'x')");
 }
@@ -335,7 +441,7 @@ static void test_plan_keys_unknown_key_suggests_and_ignored_warn(void **state)
     assert_null(plan_key_suggest("zz"));
 
     struct plan p, copy;
-    parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify=md5\nnorandommap\n", &p);
+    parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify=md5\nrandom_generator=tausworthe64\n", &p);
     assert_int_equal(p.nwarnings, 3);
     assert_string_equal(p.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm; ignored");
     assert_string_equal(p.warnings[1], "t.fio:5: 'verify' is not implemented by nfstorm "
@@ -465,6 +571,9 @@ int main(void)
         cmocka_unit_test(test_plan_keys_bssplit),
         cmocka_unit_test(test_plan_keys_rates),
         cmocka_unit_test(test_plan_keys_random_distribution),
+        cmocka_unit_test(test_plan_keys_per_direction),
+        cmocka_unit_test(test_plan_keys_rw_sequence_modifier),
+        cmocka_unit_test(test_plan_keys_zoned),
         cmocka_unit_test(test_plan_keys_engines_and_file_service),
         cmocka_unit_test(test_plan_keys_metadata_jobs),
         cmocka_unit_test(test_plan_keys_agents_syntax_match_and_labels),

@@ -1,0 +1,58 @@
+/* job_files: files that must exist (see job_files.h).  The size comes from
+ * the engine's file_size, so kernel mounts and the NFS engine agree; every
+ * file of the job shares one region length (iogen's model), so the smallest
+ * file sets it and no op reaches past any file's end. */
+#include "agent/job_files.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+void job_files_before_setup(struct job *j)
+{
+    const struct job_spec *js = j->spec;
+    if (js->rw != RW_METADATA && (js->no_file_create || job_sized_by_file(js)))
+        j->ej.no_create = 1;
+}
+
+int job_files_after_setup(struct job *j, int setup_rc, char *err, size_t errlen)
+{
+    const struct job_spec *js = j->spec;
+    struct engine_job *ej = &j->ej;
+    uint64_t smallest = UINT64_MAX;
+    int sized = job_sized_by_file(js);
+
+    if (setup_rc == -ENOENT && ej->no_create) {
+        if (sized)
+            snprintf(err, errlen, "job '%s': no size= and a file to size it from is missing: %s "
+                     "(create the file or set size=)", js->name, ej->err);
+        else
+            snprintf(err, errlen, "job '%s': allow_file_create=0 and a file is missing: %s",
+                     js->name, ej->err);
+        return setup_rc;
+    }
+    if (setup_rc < 0 || !sized)
+        return setup_rc;
+    for (uint32_t f = 0; f < ej->nfiles; f++) {
+        uint64_t have = 0;
+        int rc = j->eng->file_size(ej, f, &have);
+        if (rc < 0) {
+            snprintf(err, errlen, "job '%s': no size=, and the size of %s cannot be read (errno %d)",
+                     js->name, ej->files[f].path, -rc);
+            return rc;
+        }
+        if (have < smallest)
+            smallest = have;
+    }
+    if (smallest <= j->region_start || smallest - j->region_start < job_max_bs(js)) {
+        snprintf(err, errlen, "job '%s': no size=, and its file is too small: %" PRIu64 " bytes, "
+                 "the job needs more than %" PRIu64 " (offset) + %" PRIu64 " (bs); set size=",
+                 js->name, smallest, j->region_start, job_max_bs(js));
+        return -EINVAL;
+    }
+    j->region_len = smallest - j->region_start;
+    j->sized_bytes = j->region_len * ej->nfiles;
+    for (uint32_t f = 0; f < ej->nfiles; f++)
+        ej->files[f].size = j->region_start + j->region_len;   /* nothing to lay out */
+    return 0;
+}
