@@ -30,6 +30,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_json.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/verdict.h"
@@ -159,6 +160,44 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
     return arr;
 }
 
+/* The agent's own CPU, NIC and mountstats over the phase (client_json.h). */
+static void client_phase_json(struct jb *b, json_t *j, const struct run_result *r, uint32_t phase,
+                              uint32_t a, const struct agent_phase *ap)
+{
+    const struct client_agent *ca = client_result_agent(r, phase, a);
+    if (!ca)
+        return;
+    if (ca->host.present)
+        put(b, j, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
+    if (ca->ms || ca->note[0])
+        put(b, j, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+}
+
+/* Interval k's "client": per agent (index = agent) an object with its
+ * "host" and "mountstats" (empty when it sent none); absent when no agent
+ * sent any. */
+static void client_interval_json(struct jb *b, json_t *j, const struct run_result *r,
+                                 uint32_t phase, uint32_t k)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    json_t *col;
+    int any = 0;
+
+    for (uint32_t a = 0; a < r->nagents && !any; a++)
+        any = client_result_iv(r, phase, a, k) != NULL;
+    if (!any)
+        return;
+    col = json_array();
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        json_t *o = json_object();
+        const struct client_agent *ca = client_result_agent(r, phase, a);
+        client_json_put_iv(o, client_result_iv(r, phase, a, k), ca ? ca->mount : "",
+                           (double)ph->interval_ms / 1000.0);
+        push(b, col, o);
+    }
+    put(b, j, "client", col);
+}
+
 static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
                                  const struct phase_result *ph, const double *share)
 {
@@ -202,6 +241,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
+        client_phase_json(b, j, r, (uint32_t)(ph - r->phases), a, ap);
         push(b, arr, j);
     }
     return arr;
@@ -283,6 +323,7 @@ static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t 
     put(b, j, "ops", interval_ops_json(b, r, phase, k, len_ns, scratch));
     put(b, j, "jain", json_real(fairness_interval(r, phase, k, share)));
     put(b, j, "agents", interval_agents_json(b, r, s));
+    client_interval_json(b, j, r, phase, k);
     return j;
 }
 

@@ -135,9 +135,11 @@ struct phase_result {
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
+    struct client_phase *client;  /* agents' CPU, NIC, mountstats (client_result.h), or NULL */
 };
 
 struct result_view;               /* result.c: one expanded agent total */
+struct client_phase;              /* client_result.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];

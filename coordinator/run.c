@@ -31,6 +31,7 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_result.h"
 #include "coordinator/gather.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
@@ -557,6 +558,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     }
     c->next_k++;
     result_set_interval_inflight(r->res, m->phase, c->id, m->index, m->inflight, m->oldest_ns);
+    client_result_add_interval(r->res, m->phase, c->id, m->index, &m->client);
     op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
     free(m);
@@ -630,6 +632,7 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cpu_sys_s = m->cpu_sys_s;
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
+    client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     c->state = C_DONE;

@@ -196,6 +196,8 @@ static const struct field interval_fields[] = {
     FANYU32(struct msg_interval, "inflight", inflight),
     FANYU64(struct msg_interval, "oldest_ns", oldest_ns),
     FKIND(struct msg_interval, "stats", stats, F_OPSET),
+    FKIND(struct msg_interval, "host", client.host, F_HOST),
+    FKIND(struct msg_interval, "mountstats", client.ms, F_MSTATS),
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
@@ -206,6 +208,8 @@ static const struct field phase_done_fields[] = {
     FANYU32(struct msg_phase_done, "cores", cores),
     FANYU32(struct msg_phase_done, "nintervals", nintervals),
     FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
+    FKIND(struct msg_phase_done, "host", client.host, F_HOST),
+    FKIND(struct msg_phase_done, "mountstats", client.ms, F_MSTATS),
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "common/client_stats.h"
 #include "common/plan.h"
 #include "common/stats.h"
 #include "common/storage.h"
@@ -122,6 +123,9 @@ struct msg_interval {
     uint32_t inflight;        /* ops outstanding when the interval closed */
     uint64_t oldest_ns;       /* age of the oldest of them (0 if none) */
     struct op_set stats;      /* on the wire: only op types with ops, histograms as runs (hist_codec.h) */
+    /* the agent's CPU, NIC and mountstats over the interval (optional on
+     * the wire: "host", "mountstats"; zeroed, present 0, when absent) */
+    struct client_sample client;
 };
 struct msg_phase_done {
     uint32_t phase;
@@ -132,6 +136,7 @@ struct msg_phase_done {
     uint32_t cores;
     uint32_t nintervals;      /* intervals sent for this phase */
     struct op_set totals;     /* == sum of this phase's intervals */
+    struct client_sample client;  /* == sum of the intervals' (optional, as there) */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

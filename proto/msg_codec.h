@@ -28,6 +28,8 @@ enum fkind {
     F_OPTSTR,    /* as F_STR, but optional: "" when the key is absent (keys
                     added at the same PROTO_VERSION, which older peers omit) */
     F_OPTU32,    /* uint32_t, optional: sent only when not 0, 0 when absent */
+    F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
+    F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
 };
 
 /* Word <-> value of one of the plan's small enums. */

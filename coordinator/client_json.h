@@ -1,0 +1,27 @@
+/* client_json: the JSON form of the agents' own measurements
+ * (client_result.h), one form for the result file, the journal and
+ * result_load (docs/results.md, "host" and "mountstats"):
+ *   "host": {"cpu_user_s", "cpu_sys_s", "cpu_util", "cores", "threads",
+ *            "nic": {"name", "rx_bytes", "tx_bytes", "speed_mbps"}}
+ *   "mountstats": {"mount", ["note",] "xprt": {...},
+ *                  "per_op": {"READ": {"ops", "ntrans", ...}, ...}}
+ * cpu_util (busy share of the cores over the span) is derived: written,
+ * never read back.  The parser validates everything a hostile file could
+ * get wrong (types, ranges, names, counts) before it touches the model. */
+#ifndef NFSTORM_CLIENT_JSON_H
+#define NFSTORM_CLIENT_JSON_H
+
+#include <jansson.h>
+#include "coordinator/client_result.h"
+
+/* The "host" object of h over span_s seconds (cpu_util 0 when unknown). */
+json_t *client_json_host(const struct host_sample *h, double span_s);
+/* The "mountstats" object: st may be NULL (only the note, if any). */
+json_t *client_json_ms(const struct ms_store *st, const char *mount, const char *note);
+/* Both of an agent's interval into obj (nothing when iv is NULL). */
+void client_json_put_iv(json_t *obj, const struct client_iv *iv, const char *mount, double span_s);
+/* The "host" and "mountstats" members of obj (either may be absent) back
+ * into out (zeroed first).  0, or -EINVAL with a reason in why. */
+int client_json_parse(const json_t *obj, struct client_sample *out, char *why, size_t len);
+
+#endif
