@@ -31,6 +31,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/client_json.h"
+#include "coordinator/client_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/verdict.h"
@@ -238,7 +239,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         if (ap->done && !ap->salvaged && !result_agent_empty(ap) && ph->t0_ns)
             put(b, j, "start_lag_ns", json_integer((json_int_t)((int64_t)ap->start_ns - (int64_t)ph->t0_ns)));
         put(b, j, "nintervals", jint(ap->nintervals));
-        put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
+        put(b, j, "client_bound", json_boolean(client_report_cpu_bound(r, (uint32_t)(ph - r->phases), a)));
+        put(b, j, "nic_bound", json_boolean(client_report_nic_bound(r, (uint32_t)(ph - r->phases), a)));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
         client_phase_json(b, j, r, (uint32_t)(ph - r->phases), a, ap);

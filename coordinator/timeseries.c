@@ -15,6 +15,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_json.h"
 #include "coordinator/fairness.h"
 
 struct timeseries {
@@ -159,6 +160,9 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
         json_object_set_new(j, "reported", json_boolean(c->reported));
         json_object_set_new(j, "inflight", jint(c->inflight));
         json_object_set_new(j, "oldest_s", json_real((double)c->oldest_ns / 1e9));
+        if (client_result_iv(r, phase, a, k))     /* its CPU, NIC, mountstats */
+            client_json_put_iv(j, client_result_iv(r, phase, a, k),
+                               client_result_agent(r, phase, a)->mount, (double)ph->interval_ms / 1000.0);
         emit(out, j);
     }
     free(share);
