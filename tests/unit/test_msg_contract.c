@@ -53,9 +53,9 @@ static const struct pinned {
     { "plan", "type agent_index nagents interval_ms phases" },
     { "ready", "type phase" },
     { "start", "type phase t0_ns" },
-    { "interval", "type phase index inflight oldest_ns stats" },
+    { "interval", "type phase index inflight oldest_ns stats host mountstats" },
     { "phase-done", "type phase started_ns duration_ns cpu_user_s cpu_sys_s cores nintervals "
-                    "totals" },
+                    "totals host mountstats" },
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
@@ -76,10 +76,16 @@ static const struct pinned {
              "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
+    { "host", "cpu_user_s cpu_sys_s cores threads nic rx_bytes tx_bytes speed_mbps" },
+    { "mountstats", "mount note xprt ops" },
+    { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
+    { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
-static const char *const optional_keys[] = { "welcome.labels", "error.version" };
+static const char *const optional_keys[] = { "welcome.labels", "error.version", "interval.host",
+                                             "interval.mountstats", "phase-done.host",
+                                             "phase-done.mountstats", "mountstats.note" };
 
 static const char *pinned_keys(const char *what)
 {
@@ -98,6 +104,12 @@ static const char *pinned_keys(const char *what)
  * only a version refusal sends: any other error is the same bytes as
  * before that key existed.) */
 static uint32_t sample_error_version = PROTO_VERSION;
+/* interval and phase-done carry host and mountstats (optional keys added
+ * at version 2) except in the golden bytes, which are those of an agent
+ * that sends neither: the same bytes as before the keys existed.  The
+ * bytes with them are pinned apart (golden_client). */
+static int sample_client = 1;
+
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -125,6 +137,11 @@ static const struct golden {
     { "output", "1329a6721f252675750ce5158638f3028e458956fb788929c77f904aabf0be9f" },
     { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
 };
+/* interval and phase-done with host and mountstats, pinned when added */
+static const struct golden golden_client[] = {
+    { "interval", "10425169a32d1dc511f100699e2eebd8e4873244ee4d03c80cf0810262ebfa25" },
+    { "phase-done", "f6739468fe1dd1e25990b186005fda968d68496594da7344fc046525077c7d47" },
+};
 
 /* ---- sample messages --------------------------------------------------- */
 
@@ -149,6 +166,30 @@ static void sample_op_set(struct op_set *s)
     sample_hist(&s->op[OP_WRITE].lat, 123457);
     s->op[OP_CREATE].ops = 0;
     s->op[OP_CREATE].errors = 0;
+}
+
+/* host and mountstats (or nothing, for the golden bytes) */
+static void sample_client_stats(struct client_sample *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!sample_client)
+        return;
+    c->host.present = 1;
+    c->host.cpu_user_s = 0.75;
+    c->host.cpu_sys_s = 0.125;
+    c->host.cores = 4;
+    c->host.threads = 8;
+    snprintf(c->host.nic, sizeof c->host.nic, "eth0");
+    c->host.rx_bytes = 123456789;
+    c->host.tx_bytes = 98765;
+    c->host.speed_mbps = 10000;
+    c->ms.present = 1;
+    snprintf(c->ms.mount, sizeof c->ms.mount, "/mnt/efs");
+    c->ms.xprt = (struct ms_xprt){ .connects = 1, .sends = 400, .recvs = 399, .bad_xids = 2,
+                                   .req_u = 1300, .backlog_u = 4 };
+    c->ms.nops = 2;
+    c->ms.op[0] = (struct ms_op){ "READ", 250, 252, 2, 34000, 1024000, 8, 2000, 2035, 1 };
+    c->ms.op[1] = (struct ms_op){ "WRITE", 130, 130, 0, 549000, 17680, 12, 1100, 1140, 0 };
 }
 
 static void sample_job(struct job_spec *j, int k)
@@ -311,6 +352,7 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.inflight = 6;
         m.oldest_ns = 4500000;
         sample_op_set(&m.stats);
+        sample_client_stats(&m.client);
         msg_interval_encode(b, &m);
         break;
     }
@@ -324,6 +366,9 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.cores = 16;
         m.nintervals = 30;
         sample_op_set(&m.totals);
+        sample_client_stats(&m.client);
+        if (sample_client)
+            snprintf(m.client.ms.note, sizeof m.client.ms.note, "a note");
         msg_phase_done_encode(b, &m);
         break;
     }
@@ -488,6 +533,7 @@ static void test_contract_golden_bytes(void **state)
     (void)state;
 
     sample_error_version = 0;
+    sample_client = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -507,6 +553,20 @@ static void test_contract_golden_bytes(void **state)
     for (int t = 1; t < MSG__COUNT; t++)
         if (!seen[t])
             fail_msg("no golden bytes for '%s'", msg_type_name((enum msg_type)t));
+    sample_client = 1;
+    for (size_t i = 0; i < sizeof golden_client / sizeof golden_client[0]; i++) {
+        struct buf b;
+        char hex[65];
+
+        encode_sample(type_from_name(golden_client[i].type), &b);
+        sha256_hex(&b, hex);
+        if (getenv("CONTRACT_PRINT"))
+            printf("    { \"%s\", \"%s\" },   (with host, mountstats)\n", golden_client[i].type, hex);
+        else if (strcmp(hex, golden_client[i].sha256) != 0)
+            fail_msg("%s with host and mountstats: the bytes on the wire changed: sha256 %s, "
+                     "pinned %s", golden_client[i].type, hex, golden_client[i].sha256);
+        buf_free(&b);
+    }
 }
 
 /* ---- keys as sent ------------------------------------------------------ */
@@ -581,6 +641,15 @@ static void test_contract_keys_per_message(void **state)
             expect_op_set_keys(member(&u.data, "stats"));
         if (t == MSG_PHASE_DONE)
             expect_op_set_keys(member(&u.data, "totals"));
+        if (t == MSG_INTERVAL || t == MSG_PHASE_DONE) {
+            const msgpack_object *ms = member(&u.data, "mountstats");
+            expect_keys("host", member(&u.data, "host"));
+            if (t == MSG_PHASE_DONE)     /* the note: phase-done only */
+                expect_keys("mountstats", ms);
+            expect_keys("xprt", member(ms, "xprt"));
+            assert_int_equal(member(ms, "ops")->via.array.size, 2);
+            expect_keys("ms_op", &member(ms, "ops")->via.array.ptr[1]);
+        }
         msgpack_unpacked_destroy(&u);
         buf_free(&b);
     }
@@ -738,8 +807,10 @@ static void test_contract_doc_lists_every_key(void **state)
     }
     doc_keys(doc, "job", got, sizeof got);
     expect_doc_keys(got, "job");
-    /* op_set and hist are shown as code: each key as "key" */
-    for (const char *what = "op"; what; what = strcmp(what, "op") == 0 ? "hist" : NULL) {
+    /* op_set, hist, host, mountstats, xprt and ms_op are shown as code: each key as "key" */
+    static const char *const shown[] = { "op", "hist", "host", "mountstats", "xprt", "ms_op" };
+    for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
+        const char *what = shown[w];
         char keys[256], *save = NULL;
         snprintf(keys, sizeof keys, "%s", pinned_keys(what));
         for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
@@ -872,6 +943,10 @@ static void test_contract_missing_keys_rejected(void **state)
     check_drops(MSG_PLAN, "phase", "phases.1.");
     check_drops(MSG_PLAN, "job", "phases.1.jobs.0.");
     check_drops(MSG_CLEAN, "job", "phases.0.jobs.0.");
+    check_drops(MSG_INTERVAL, "host", "host.");
+    check_drops(MSG_PHASE_DONE, "mountstats", "mountstats.");
+    check_drops(MSG_INTERVAL, "xprt", "mountstats.xprt.");
+    check_drops(MSG_PHASE_DONE, "ms_op", "mountstats.ops.1.");
     /* in an op entry, timeouts and svc are optional */
     {
         char err[512];
@@ -909,6 +984,10 @@ static void test_contract_unknown_keys_ignored(void **state)
     assert_int_equal(decode_edited(MSG_PLAN, NULL, "phases.1.jobs.0", err, sizeof err), 0);
     for (size_t i = 0; i < 3; i++)
         assert_int_equal(decode_edited(MSG_INTERVAL, NULL, where[i], err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_INTERVAL, NULL, "host", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_INTERVAL, NULL, "mountstats", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_INTERVAL, NULL, "mountstats.xprt", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, NULL, "mountstats.ops.0", err, sizeof err), 0);
 }
 
 /* ---- values that are words on the wire -------------------------------- */
