@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "common/xmalloc.h"
 
 /* Per-op counters in the order nfsiostat and the kernel give them. */
 static const struct {
@@ -222,4 +224,131 @@ int client_json_parse(const json_t *obj, struct client_sample *out, char *why, s
     if (m && parse_ms(m, &out->ms, why, len))
         return -EINVAL;
     return 0;
+}
+
+/* ---- the result's interval columns ---- */
+
+/* Per-agent host fields of the columns: what each holds and how it is read. */
+enum col_kind { COL_REAL, COL_U32, COL_U64, COL_NIC };
+static const struct {
+    const char *key;
+    enum col_kind kind;
+    size_t off;
+} host_cols[] = {
+    { "cpu_user_s", COL_REAL, offsetof(struct host_sample, cpu_user_s) },
+    { "cpu_sys_s", COL_REAL, offsetof(struct host_sample, cpu_sys_s) },
+    { "cores", COL_U32, offsetof(struct host_sample, cores) },
+    { "threads", COL_U32, offsetof(struct host_sample, threads) },
+    { "nic", COL_NIC, offsetof(struct host_sample, nic) },
+    { "rx_bytes", COL_U64, offsetof(struct host_sample, rx_bytes) },
+    { "tx_bytes", COL_U64, offsetof(struct host_sample, tx_bytes) },
+    { "speed_mbps", COL_U32, offsetof(struct host_sample, speed_mbps) },
+};
+
+static json_t *host_cell(const struct host_sample *h, size_t c)
+{
+    const char *p = (const char *)h + host_cols[c].off;
+    switch (host_cols[c].kind) {
+    case COL_REAL: return json_real(*(const double *)(const void *)p);
+    case COL_U32: return jint(*(const uint32_t *)(const void *)p);
+    case COL_U64: return jint(*(const uint64_t *)(const void *)p);
+    case COL_NIC: return json_string(p);
+    }
+    return NULL;
+}
+
+json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    static const struct host_sample none;
+    json_t *o, *ms = NULL, *sent = NULL;
+    int any = 0, all = 1, anyms = 0;
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct client_iv *iv = client_result_iv(r, phase, a, k);
+        any |= iv != NULL;
+        all &= iv && iv->host.present;
+        anyms |= iv && iv->ms;
+    }
+    if (!any)
+        return NULL;
+    o = json_object();
+    for (size_t c = 0; c < NKEYS(host_cols); c++) {
+        json_t *col = json_array();
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            const struct client_iv *iv = client_result_iv(r, phase, a, k);
+            json_array_append_new(col, host_cell(iv && iv->host.present ? &iv->host : &none, c));
+        }
+        set(o, host_cols[c].key, col);
+    }
+    if (!all) {
+        sent = json_array();
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            const struct client_iv *iv = client_result_iv(r, phase, a, k);
+            json_array_append_new(sent, jint(iv && iv->host.present));
+        }
+        set(o, "sent", sent);
+    }
+    if (anyms) {
+        ms = json_array();
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            const struct client_iv *iv = client_result_iv(r, phase, a, k);
+            const struct client_agent *ca = client_result_agent(r, phase, a);
+            json_array_append_new(ms, iv && iv->ms ? client_json_ms(iv->ms, ca->mount, NULL) : json_null());
+        }
+        set(o, "mountstats", ms);
+    }
+    return o;
+}
+
+int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t phase, uint32_t k,
+                              char *why, size_t len)
+{
+    const json_t *sent = json_object_get(col, "sent"), *ms = json_object_get(col, "mountstats");
+    struct client_sample *s;
+    int rc = 0;
+
+    if (!json_is_object(col) || (sent && (!json_is_array(sent) || json_array_size(sent) != r->nagents)) ||
+        (ms && (!json_is_array(ms) || json_array_size(ms) != r->nagents))) {
+        snprintf(why, len, "'client' is not an object of %u-agent columns", r->nagents);
+        return -EINVAL;
+    }
+    for (size_t c = 0; c < NKEYS(host_cols); c++) {
+        const json_t *a = json_object_get(col, host_cols[c].key);
+        if (!json_is_array(a) || json_array_size(a) != r->nagents) {
+            snprintf(why, len, "'client.%s' is not an array of %u values", host_cols[c].key, r->nagents);
+            return -EINVAL;
+        }
+    }
+    s = xmalloc(sizeof *s);
+    for (uint32_t a = 0; a < r->nagents && rc == 0; a++) {
+        json_t *cell = json_object();
+        const json_t *m = ms ? json_array_get(ms, a) : NULL;
+        const json_t *sa = sent ? json_array_get(sent, a) : NULL;
+        int has_host = !sent || (json_is_integer(sa) && json_integer_value(sa) == 1);
+
+        if (sent && !(json_is_integer(sa) && (json_integer_value(sa) == 0 || json_integer_value(sa) == 1))) {
+            snprintf(why, len, "'client.sent' holds a value other than 0 or 1");
+            rc = -EINVAL;
+        }
+        if (rc == 0 && has_host) {
+            json_t *h = json_object(), *nic = json_object();
+            for (size_t c = 0; c < NKEYS(host_cols); c++) {
+                json_t *v = json_array_get(json_object_get(col, host_cols[c].key), a);
+                json_object_set(strcmp(host_cols[c].key, "cpu_user_s") && strcmp(host_cols[c].key, "cpu_sys_s") &&
+                                strcmp(host_cols[c].key, "cores") && strcmp(host_cols[c].key, "threads") ? nic : h,
+                                host_cols[c].kind == COL_NIC ? "name" : host_cols[c].key, v);
+            }
+            json_object_set_new(h, "nic", nic);
+            json_object_set_new(cell, "host", h);
+        }
+        if (rc == 0 && m && !json_is_null(m))
+            json_object_set(cell, "mountstats", (json_t *)m);
+        if (rc == 0)
+            rc = client_json_parse(cell, s, why, len);
+        if (rc == 0)
+            rc = client_result_add_interval(r, phase, a, k, s);
+        json_decref(cell);
+    }
+    free(s);
+    return rc < 0 ? -EINVAL : 0;
 }

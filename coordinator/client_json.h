@@ -20,6 +20,16 @@ json_t *client_json_host(const struct host_sample *h, double span_s);
 json_t *client_json_ms(const struct ms_store *st, const char *mount, const char *note);
 /* Both of an agent's interval into obj (nothing when iv is NULL). */
 void client_json_put_iv(json_t *obj, const struct client_iv *iv, const char *mount, double span_s);
+/* Interval k's "client" of the JSON result, in columns (one array element
+ * per agent, as the interval's "agents"): cpu_user_s, cpu_sys_s, cores,
+ * threads, nic, rx_bytes, tx_bytes, speed_mbps; "sent" (0/1) only when
+ * some agent sent no host sample; "mountstats" (null or the object per
+ * agent) only when some agent's mount moved.  NULL when no agent sent
+ * anything for k. */
+json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_t k);
+/* Its inverse into r (agents' interval k).  0, or -EINVAL with why. */
+int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t phase, uint32_t k,
+                              char *why, size_t len);
 /* The "host" and "mountstats" members of obj (either may be absent) back
  * into out (zeroed first).  0, or -EINVAL with a reason in why. */
 int client_json_parse(const json_t *obj, struct client_sample *out, char *why, size_t len);

@@ -174,29 +174,13 @@ static void client_phase_json(struct jb *b, json_t *j, const struct run_result *
         put(b, j, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
 }
 
-/* Interval k's "client": per agent (index = agent) an object with its
- * "host" and "mountstats" (empty when it sent none); absent when no agent
- * sent any. */
+/* Interval k's "client" (client_json.h: columns), when some agent sent one. */
 static void client_interval_json(struct jb *b, json_t *j, const struct run_result *r,
                                  uint32_t phase, uint32_t k)
 {
-    const struct phase_result *ph = &r->phases[phase];
-    json_t *col;
-    int any = 0;
-
-    for (uint32_t a = 0; a < r->nagents && !any; a++)
-        any = client_result_iv(r, phase, a, k) != NULL;
-    if (!any)
-        return;
-    col = json_array();
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        json_t *o = json_object();
-        const struct client_agent *ca = client_result_agent(r, phase, a);
-        client_json_put_iv(o, client_result_iv(r, phase, a, k), ca ? ca->mount : "",
-                           (double)ph->interval_ms / 1000.0);
-        push(b, col, o);
-    }
-    put(b, j, "client", col);
+    json_t *col = client_json_interval(r, phase, k);
+    if (col)
+        put(b, j, "client", col);
 }
 
 static json_t *phase_agents_json(struct jb *b, const struct run_result *r,

@@ -547,15 +547,12 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         }
         if (!c->failed && nrep != s->nreported)
             fail(c, ipath, "nreported is %u, but %u agents reported", s->nreported, nrep);
-        if (json_object_get(ij, "client")) {
-            json_t *col;
+        if (json_object_get(ij, "client") && !c->failed) {    /* the agents' CPU, NIC, mountstats */
+            char why[200];
             snprintf(asub, sizeof(asub), "%s.client", ipath);
-            col = get_array(c, ij, ipath, "client", r->nagents, r->nagents, asub, sizeof(asub));
-            for (uint32_t a = 0; col && a < r->nagents && !c->failed; a++) {
-                char apath[512];
-                snprintf(apath, sizeof(apath), "%s[%u]", asub, a);
-                load_client(c, json_array_get(col, a), apath, r, phase, a, (int64_t)k);
-            }
+            if (client_json_load_interval(json_object_get(ij, "client"), r, phase, (uint32_t)k, why,
+                                          sizeof why) < 0)
+                fail(c, asub, "%s", why);
         }
         result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }

@@ -63,15 +63,16 @@ assert ms["xprt"] == dict(connects=1, sends=400, recvs=400, bad_xids=0, req_u=0,
 tot = {}
 moved = 0
 for iv in ph["intervals"]:
-    c = iv["client"][0]
-    assert c["mountstats"]["mount"] == mount
-    per = c["mountstats"]["per_op"]
+    c = iv["client"]           # columns, one element per agent
+    assert c["nic"] == ["lo"] and c["threads"] == [1] and "sent" not in c, c
+    assert c["mountstats"][0]["mount"] == mount
+    per = c["mountstats"][0]["per_op"]
     moved += bool(per)
     for op, v in per.items():
         for k, n in v.items():
             tot.setdefault(op, {}).setdefault(k, 0)
             tot[op][k] += n
-assert moved == 1, [iv["client"][0]["mountstats"] for iv in ph["intervals"]]
+assert moved == 1, [iv["client"]["mountstats"] for iv in ph["intervals"]]
 assert tot == want, tot
 h = a["host"]
 assert h["nic"]["name"] == "lo" and h["threads"] == 1 and h["cores"] >= 1, h

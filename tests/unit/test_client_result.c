@@ -202,6 +202,64 @@ static void test_client_store_json_roundtrip(void **state)
     free(back);
 }
 
+/* The result's interval columns: out and back exactly; hostile columns
+ * refused. */
+static void test_client_interval_columns(void **state)
+{
+    struct plan p;
+    struct run_result r, back;
+    struct client_sample *s = xmalloc(sizeof *s);
+    json_t *col, *bad;
+    char why[200];
+    (void)state;
+
+    one_job_plan(&p);
+    result_init(&r, &p, 3, 1000);
+    result_init(&back, &p, 3, 1000);
+    assert_null(client_json_interval(&r, 0, 0));
+    sample(s, 0.5, 2, 1, 1000, 100);
+    client_result_add_interval(&r, 0, 0, 0, s);
+    ms_sample(s, 7);
+    s->host.present = 1;
+    s->host.cpu_user_s = 0.125;
+    snprintf(s->host.nic, sizeof s->host.nic, "eth1");
+    client_result_add_interval(&r, 0, 2, 0, s);      /* agent 1 sent nothing */
+    col = client_json_interval(&r, 0, 0);
+    assert_non_null(col);
+    assert_int_equal(json_array_size(json_object_get(col, "nic")), 3);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(col, "nic"), 2)), "eth1");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(col, "sent"), 1)), 0);
+    assert_true(json_is_null(json_array_get(json_object_get(col, "mountstats"), 0)));
+    assert_int_equal(client_json_load_interval(col, &back, 0, 0, why, sizeof why), 0);
+    assert_null(client_result_iv(&back, 0, 1, 0));
+    assert_memory_equal(&client_result_iv(&back, 0, 0, 0)->host, &client_result_iv(&r, 0, 0, 0)->host,
+                        sizeof(struct host_sample));
+    assert_memory_equal(&client_result_iv(&back, 0, 2, 0)->host, &client_result_iv(&r, 0, 2, 0)->host,
+                        sizeof(struct host_sample));
+    assert_int_equal(client_result_iv(&back, 0, 2, 0)->ms->nops, 2);
+    assert_int_equal(client_result_iv(&back, 0, 2, 0)->ms->op[0].ops, 7);
+    assert_string_equal(client_result_agent(&back, 0, 2)->mount, "/mnt/efs");
+    /* a short column, a bad sent value, a bad cell */
+    bad = json_deep_copy(col);
+    json_array_remove(json_object_get(bad, "rx_bytes"), 0);
+    assert_int_equal(client_json_load_interval(bad, &back, 0, 0, why, sizeof why), -EINVAL);
+    assert_non_null(strstr(why, "rx_bytes"));
+    json_decref(bad);
+    bad = json_deep_copy(col);
+    json_array_set_new(json_object_get(bad, "sent"), 0, json_integer(2));
+    assert_int_equal(client_json_load_interval(bad, &back, 0, 0, why, sizeof why), -EINVAL);
+    json_decref(bad);
+    bad = json_deep_copy(col);
+    json_array_set_new(json_object_get(bad, "cpu_sys_s"), 0, json_string("x"));
+    assert_int_equal(client_json_load_interval(bad, &back, 0, 0, why, sizeof why), -EINVAL);
+    json_decref(bad);
+    json_decref(col);
+    result_free(&r);
+    result_free(&back);
+    plan_free(&p);
+    free(s);
+}
+
 static int parse_text(const char *json, char *why, size_t len)
 {
     struct client_sample *s = xmalloc(sizeof *s);
@@ -298,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_client_bound_rules_and_lines),
         cmocka_unit_test(test_client_store_json_roundtrip),
         cmocka_unit_test(test_client_json_hostile),
+        cmocka_unit_test(test_client_interval_columns),
         cmocka_unit_test(test_nicstat_parse_proc_net_dev),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
