@@ -7,6 +7,7 @@
 #include "agent/mountstats.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,7 +255,8 @@ int mountstats_find(const char *text, const char *mount_point, struct mountstats
             else if (in_ours)
                 found = -1;
             in_ours = in_ops = bad = 0;
-            memset(cur, 0, sizeof *cur);
+            /* the header and counters; op[] entries are set as parsed */
+            memset(cur, 0, offsetof(struct mountstats, op));
             if (parse_device(line, cur) == 0 && strcmp(cur->mount, mount_point) == 0)
                 in_ours = 1;
             continue;

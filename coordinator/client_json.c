@@ -87,12 +87,51 @@ json_t *client_json_ms(const struct ms_store *st, const char *mount, const char 
     return o;
 }
 
-void client_json_put_iv(json_t *obj, const struct client_iv *iv, const char *mount, double span_s)
+/* An interval's CPU as one number: user + sys in microseconds, getrusage's
+ * own unit, so it prints short and reads back exactly. */
+static uint64_t cpu_us(const struct host_sample *h)
+{
+    double v = (h->cpu_user_s + h->cpu_sys_s) * 1e6;
+    return v <= 0 ? 0 : (uint64_t)llround(v);
+}
+
+static json_t *iv_host_json(const struct host_sample *h, int with_static)
+{
+    json_t *o = json_object();
+    set(o, "cpu_us", jint(cpu_us(h)));
+    set(o, "rx_bytes", jint(h->rx_bytes));
+    set(o, "tx_bytes", jint(h->tx_bytes));
+    if (with_static) {
+        set(o, "cores", jint(h->cores));
+        set(o, "threads", jint(h->threads));
+        set(o, "nic", json_string(h->nic));
+        set(o, "speed_mbps", jint(h->speed_mbps));
+    }
+    return o;
+}
+
+void client_json_put_iv(json_t *obj, const struct client_iv *iv, const char *mount, int with_static)
 {
     if (!iv)
         return;
     if (iv->host.present)
-        set(obj, "host", client_json_host(&iv->host, span_s));
+        set(obj, "host", iv_host_json(&iv->host, with_static));
+    if (iv->ms)
+        set(obj, "mountstats", client_json_ms(iv->ms, mount, NULL));
+}
+
+void client_json_put_iv_compact(json_t *obj, const struct client_iv *iv, const char *mount)
+{
+    if (!iv)
+        return;
+    if (iv->host.present) {
+        set(obj, "h", json_pack("[III]", (json_int_t)cpu_us(&iv->host), (json_int_t)iv->host.rx_bytes,
+                                (json_int_t)iv->host.tx_bytes));
+        if (iv->static_new)
+            set(obj, "hs", json_pack("{sIsIsssI}", "cores", (json_int_t)iv->host.cores, "threads",
+                                     (json_int_t)iv->host.threads, "nic", iv->host.nic, "speed_mbps",
+                                     (json_int_t)iv->host.speed_mbps));
+    }
     if (iv->ms)
         set(obj, "mountstats", client_json_ms(iv->ms, mount, NULL));
 }
@@ -226,62 +265,121 @@ int client_json_parse(const json_t *obj, struct client_sample *out, char *why, s
     return 0;
 }
 
+/* An interval's host (iv_host_json's form). */
+static int parse_iv_host(const json_t *o, struct host_sample *h, int *has_static, char *why, size_t len)
+{
+    uint64_t us, v;
+
+    if (!json_is_object(o)) {
+        snprintf(why, len, "'host' is not an object");
+        return -EINVAL;
+    }
+    if (u64_at(o, "cpu_us", 1ull << 53, &us, why, len) ||
+        u64_at(o, "rx_bytes", INT64_MAX, &h->rx_bytes, why, len) ||
+        u64_at(o, "tx_bytes", INT64_MAX, &h->tx_bytes, why, len))
+        return -EINVAL;
+    h->cpu_user_s = (double)us / 1e6;
+    h->cpu_sys_s = 0;
+    *has_static = json_object_get(o, "cores") != NULL;
+    if (*has_static) {
+        if (u64_at(o, "cores", UINT32_MAX, &v, why, len))
+            return -EINVAL;
+        h->cores = (uint32_t)v;
+        if (u64_at(o, "threads", UINT32_MAX, &v, why, len))
+            return -EINVAL;
+        h->threads = (uint32_t)v;
+        if (str_at(o, "nic", h->nic, sizeof h->nic, 1, why, len) ||
+            u64_at(o, "speed_mbps", UINT32_MAX, &v, why, len))
+            return -EINVAL;
+        h->speed_mbps = (uint32_t)v;
+    }
+    h->present = 1;
+    return 0;
+}
+
+int client_json_parse_iv(const json_t *obj, struct client_sample *out, int *has_static, char *why,
+                         size_t len)
+{
+    const json_t *h = json_object_get(obj, "host"), *m = json_object_get(obj, "mountstats");
+
+    memset(out, 0, sizeof *out);
+    *has_static = 0;
+    if (h && parse_iv_host(h, &out->host, has_static, why, len))
+        return -EINVAL;
+    if (m && parse_ms(m, &out->ms, why, len))
+        return -EINVAL;
+    return 0;
+}
+
+int client_json_parse_iv_compact(const json_t *obj, struct client_sample *out, int *has_static,
+                                 char *why, size_t len)
+{
+    const json_t *h = json_object_get(obj, "h"), *hs = json_object_get(obj, "hs");
+    const json_t *m = json_object_get(obj, "mountstats");
+    json_t *host;
+    int rc = 0;
+
+    memset(out, 0, sizeof *out);
+    *has_static = 0;
+    if (h) {
+        if (!json_is_array(h) || json_array_size(h) != 3 || (hs && !json_is_object(hs))) {
+            snprintf(why, len, "'client.h' is not [cpu_us, rx_bytes, tx_bytes]");
+            return -EINVAL;
+        }
+        host = hs ? json_deep_copy(hs) : json_object();
+        json_object_set(host, "cpu_us", json_array_get(h, 0));
+        json_object_set(host, "rx_bytes", json_array_get(h, 1));
+        json_object_set(host, "tx_bytes", json_array_get(h, 2));
+        rc = parse_iv_host(host, &out->host, has_static, why, len);
+        json_decref(host);
+        if (rc)
+            return -EINVAL;
+    }
+    if (m && parse_ms(m, &out->ms, why, len))
+        return -EINVAL;
+    return 0;
+}
+
 /* ---- the result's interval columns ---- */
 
-/* Per-agent host fields of the columns: what each holds and how it is read. */
-enum col_kind { COL_REAL, COL_U32, COL_U64, COL_NIC };
-static const struct {
-    const char *key;
-    enum col_kind kind;
-    size_t off;
-} host_cols[] = {
-    { "cpu_user_s", COL_REAL, offsetof(struct host_sample, cpu_user_s) },
-    { "cpu_sys_s", COL_REAL, offsetof(struct host_sample, cpu_sys_s) },
-    { "cores", COL_U32, offsetof(struct host_sample, cores) },
-    { "threads", COL_U32, offsetof(struct host_sample, threads) },
-    { "nic", COL_NIC, offsetof(struct host_sample, nic) },
-    { "rx_bytes", COL_U64, offsetof(struct host_sample, rx_bytes) },
-    { "tx_bytes", COL_U64, offsetof(struct host_sample, tx_bytes) },
-    { "speed_mbps", COL_U32, offsetof(struct host_sample, speed_mbps) },
-};
-
-static json_t *host_cell(const struct host_sample *h, size_t c)
-{
-    const char *p = (const char *)h + host_cols[c].off;
-    switch (host_cols[c].kind) {
-    case COL_REAL: return json_real(*(const double *)(const void *)p);
-    case COL_U32: return jint(*(const uint32_t *)(const void *)p);
-    case COL_U64: return jint(*(const uint64_t *)(const void *)p);
-    case COL_NIC: return json_string(p);
-    }
-    return NULL;
-}
+/* The columns: always the changing figures, the statics only in an
+ * interval where some agent's changed (its first, mostly). */
+static const char *const var_cols[] = { "cpu_us", "rx_bytes", "tx_bytes" };
+static const char *const static_cols[] = { "cores", "threads", "nic", "speed_mbps" };
 
 json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_t k)
 {
-    static const struct host_sample none;
-    json_t *o, *ms = NULL, *sent = NULL;
-    int any = 0, all = 1, anyms = 0;
+    static const struct client_iv none;
+    json_t *o, **cells;
+    int any = 0, all = 1, anyms = 0, anystatic = 0;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_iv *iv = client_result_iv(r, phase, a, k);
         any |= iv != NULL;
         all &= iv && iv->host.present;
         anyms |= iv && iv->ms;
+        anystatic |= iv && iv->host.present && iv->static_new;
     }
     if (!any)
         return NULL;
-    o = json_object();
-    for (size_t c = 0; c < NKEYS(host_cols); c++) {
-        json_t *col = json_array();
-        for (uint32_t a = 0; a < r->nagents; a++) {
-            const struct client_iv *iv = client_result_iv(r, phase, a, k);
-            json_array_append_new(col, host_cell(iv && iv->host.present ? &iv->host : &none, c));
-        }
-        set(o, host_cols[c].key, col);
+    cells = xcalloc(r->nagents ? r->nagents : 1, sizeof *cells);
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct client_iv *iv = client_result_iv(r, phase, a, k);
+        cells[a] = iv_host_json(iv && iv->host.present ? &iv->host : &none.host, anystatic);
     }
+    o = json_object();
+    for (size_t c = 0; c < NKEYS(var_cols) + (anystatic ? NKEYS(static_cols) : 0); c++) {
+        const char *key = c < NKEYS(var_cols) ? var_cols[c] : static_cols[c - NKEYS(var_cols)];
+        json_t *col = json_array();
+        for (uint32_t a = 0; a < r->nagents; a++)
+            json_array_append(col, json_object_get(cells[a], key));
+        set(o, key, col);
+    }
+    for (uint32_t a = 0; a < r->nagents; a++)
+        json_decref(cells[a]);
+    free(cells);
     if (!all) {
-        sent = json_array();
+        json_t *sent = json_array();
         for (uint32_t a = 0; a < r->nagents; a++) {
             const struct client_iv *iv = client_result_iv(r, phase, a, k);
             json_array_append_new(sent, jint(iv && iv->host.present));
@@ -289,7 +387,7 @@ json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_
         set(o, "sent", sent);
     }
     if (anyms) {
-        ms = json_array();
+        json_t *ms = json_array();
         for (uint32_t a = 0; a < r->nagents; a++) {
             const struct client_iv *iv = client_result_iv(r, phase, a, k);
             const struct client_agent *ca = client_result_agent(r, phase, a);
@@ -300,51 +398,59 @@ json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_
     return o;
 }
 
+static int column_ok(const json_t *col, const char *key, uint32_t n, int need, char *why, size_t len)
+{
+    const json_t *a = json_object_get(col, key);
+    if ((!a && !need) || (json_is_array(a) && json_array_size(a) == n))
+        return 0;
+    snprintf(why, len, "'client.%s' is not an array of %u values", key, n);
+    return -EINVAL;
+}
+
 int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t phase, uint32_t k,
                               char *why, size_t len)
 {
     const json_t *sent = json_object_get(col, "sent"), *ms = json_object_get(col, "mountstats");
+    int statics = json_is_object(col) && json_object_get(col, "cores") != NULL, rc = 0;
     struct client_sample *s;
-    int rc = 0;
 
-    if (!json_is_object(col) || (sent && (!json_is_array(sent) || json_array_size(sent) != r->nagents)) ||
-        (ms && (!json_is_array(ms) || json_array_size(ms) != r->nagents))) {
-        snprintf(why, len, "'client' is not an object of %u-agent columns", r->nagents);
+    if (!json_is_object(col) || column_ok(col, "sent", r->nagents, 0, why, len) ||
+        column_ok(col, "mountstats", r->nagents, 0, why, len)) {
+        if (!json_is_object(col))
+            snprintf(why, len, "'client' is not an object of columns");
         return -EINVAL;
     }
-    for (size_t c = 0; c < NKEYS(host_cols); c++) {
-        const json_t *a = json_object_get(col, host_cols[c].key);
-        if (!json_is_array(a) || json_array_size(a) != r->nagents) {
-            snprintf(why, len, "'client.%s' is not an array of %u values", host_cols[c].key, r->nagents);
+    for (size_t c = 0; c < NKEYS(var_cols); c++)
+        if (column_ok(col, var_cols[c], r->nagents, 1, why, len))
             return -EINVAL;
-        }
-    }
+    for (size_t c = 0; statics && c < NKEYS(static_cols); c++)
+        if (column_ok(col, static_cols[c], r->nagents, 1, why, len))
+            return -EINVAL;
     s = xmalloc(sizeof *s);
     for (uint32_t a = 0; a < r->nagents && rc == 0; a++) {
         json_t *cell = json_object();
         const json_t *m = ms ? json_array_get(ms, a) : NULL;
         const json_t *sa = sent ? json_array_get(sent, a) : NULL;
-        int has_host = !sent || (json_is_integer(sa) && json_integer_value(sa) == 1);
+        int has_static = 0;
 
         if (sent && !(json_is_integer(sa) && (json_integer_value(sa) == 0 || json_integer_value(sa) == 1))) {
             snprintf(why, len, "'client.sent' holds a value other than 0 or 1");
             rc = -EINVAL;
         }
-        if (rc == 0 && has_host) {
-            json_t *h = json_object(), *nic = json_object();
-            for (size_t c = 0; c < NKEYS(host_cols); c++) {
-                json_t *v = json_array_get(json_object_get(col, host_cols[c].key), a);
-                json_object_set(strcmp(host_cols[c].key, "cpu_user_s") && strcmp(host_cols[c].key, "cpu_sys_s") &&
-                                strcmp(host_cols[c].key, "cores") && strcmp(host_cols[c].key, "threads") ? nic : h,
-                                host_cols[c].kind == COL_NIC ? "name" : host_cols[c].key, v);
-            }
-            json_object_set_new(h, "nic", nic);
+        if (rc == 0 && (!sent || json_integer_value(sa) == 1)) {
+            json_t *h = json_object();
+            for (size_t c = 0; c < NKEYS(var_cols); c++)
+                json_object_set(h, var_cols[c], json_array_get(json_object_get(col, var_cols[c]), a));
+            for (size_t c = 0; statics && c < NKEYS(static_cols); c++)
+                json_object_set(h, static_cols[c], json_array_get(json_object_get(col, static_cols[c]), a));
             json_object_set_new(cell, "host", h);
         }
         if (rc == 0 && m && !json_is_null(m))
             json_object_set(cell, "mountstats", (json_t *)m);
         if (rc == 0)
-            rc = client_json_parse(cell, s, why, len);
+            rc = client_json_parse_iv(cell, s, &has_static, why, len);
+        if (rc == 0 && s->host.present && !has_static)
+            client_result_inherit_static(r, phase, a, &s->host);
         if (rc == 0)
             rc = client_result_add_interval(r, phase, a, k, s);
         json_decref(cell);

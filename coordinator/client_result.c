@@ -51,6 +51,12 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
     }
     iv = &ca->iv[k];
     iv->host = s->host;
+    if (s->host.present) {
+        const struct host_sample *l = &ca->last;
+        iv->static_new = !l->present || l->cores != s->host.cores || l->threads != s->host.threads ||
+                         strcmp(l->nic, s->host.nic) != 0 || l->speed_mbps != s->host.speed_mbps;
+        ca->last = s->host;
+    }
     free(iv->ms);
     iv->ms = s->ms.present ? store_of(&s->ms) : NULL;
     if (s->ms.present && !ca->mount[0])
@@ -75,6 +81,18 @@ int client_result_set_phase(struct run_result *r, uint32_t phase, uint32_t agent
         snprintf(ca->mount, sizeof ca->mount, "%s", s->ms.mount);
     snprintf(ca->note, sizeof ca->note, "%s", s->ms.note);
     return 0;
+}
+
+void client_result_inherit_static(const struct run_result *r, uint32_t phase, uint32_t agent,
+                                  struct host_sample *h)
+{
+    const struct client_agent *ca = client_result_agent(r, phase, agent);
+    if (!ca || !ca->last.present)
+        return;
+    h->cores = ca->last.cores;
+    h->threads = ca->last.threads;
+    memcpy(h->nic, ca->last.nic, sizeof h->nic);
+    h->speed_mbps = ca->last.speed_mbps;
 }
 
 const struct client_agent *client_result_agent(const struct run_result *r, uint32_t phase,

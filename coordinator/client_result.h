@@ -23,6 +23,9 @@ struct ms_store {                 /* a mountstats delta, its ops only */
 struct client_iv {                /* one agent's interval */
     struct host_sample host;      /* present 0: the agent sent none */
     struct ms_store *ms;          /* NULL: no mountstats */
+    uint8_t static_new;           /* its cores, threads, nic or speed differ from the
+                                     agent's interval added before it (or it is the
+                                     first): the compact forms write them only then */
 };
 
 struct client_agent {             /* one agent in one phase */
@@ -32,6 +35,7 @@ struct client_agent {             /* one agent in one phase */
     char note[CLIENT_NOTE_MAX];   /* why there are none, or "" */
     struct client_iv *iv;         /* [niv] */
     uint32_t niv;
+    struct host_sample last;      /* the last interval's host sample added */
 };
 
 struct client_phase {
@@ -46,6 +50,11 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
 /* Keep agent's phase sample (host, mountstats, note).  -EINVAL like above. */
 int client_result_set_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                             const struct client_sample *s);
+/* Fill h's cores, threads, nic and speed from agent's last interval added
+ * in phase (unchanged when none): the compact forms leave them out when
+ * they did not change. */
+void client_result_inherit_static(const struct run_result *r, uint32_t phase, uint32_t agent,
+                                  struct host_sample *h);
 /* What agent sent for phase, or NULL when it sent nothing of this kind. */
 const struct client_agent *client_result_agent(const struct run_result *r, uint32_t phase,
                                                uint32_t agent);

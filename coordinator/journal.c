@@ -196,9 +196,8 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
     }
     if (o && client_result_iv(r, phase, agent, k)) {    /* its CPU, NIC, mountstats */
         json_t *cl = json_object();
-        client_json_put_iv(cl, client_result_iv(r, phase, agent, k),
-                           client_result_agent(r, phase, agent)->mount,
-                           (double)r->phases[phase].interval_ms / 1000.0);
+        client_json_put_iv_compact(cl, client_result_iv(r, phase, agent, k),
+                                   client_result_agent(r, phase, agent)->mount);
         json_object_set_new(o, "client", cl);
     }
     put(j, o);
@@ -558,7 +557,15 @@ static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32
     if (!cl)
         return 0;
     s = xmalloc(sizeof *s);
-    rc = json_is_object(cl) && client_json_parse(cl, s, rp->why, JOURNAL_WHY_MAX) == 0 ? 0 : -1;
+    if (k < 0) {
+        rc = json_is_object(cl) && client_json_parse(cl, s, rp->why, JOURNAL_WHY_MAX) == 0 ? 0 : -1;
+    } else {
+        int has_static = 0;
+        rc = json_is_object(cl) && client_json_parse_iv_compact(cl, s, &has_static, rp->why, JOURNAL_WHY_MAX) == 0
+             ? 0 : -1;
+        if (rc == 0 && s->host.present && !has_static)
+            client_result_inherit_static(r, phase, agent, &s->host);
+    }
     if (rc == 0)
         rc = (k < 0 ? client_result_set_phase(r, phase, agent, s)
                     : client_result_add_interval(r, phase, agent, (uint32_t)k, s)) < 0 ? -1 : 0;

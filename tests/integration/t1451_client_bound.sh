@@ -36,7 +36,7 @@ ivs = [i["client"] for i in ph["intervals"]]     # columns: [agent 0]
 assert all("mountstats" not in i and "sent" not in i for i in ivs), ivs
 for k in ("rx_bytes", "tx_bytes"):
     assert sum(i[k][0] for i in ivs) == h["nic"][k], (k, ivs, h)
-assert abs(sum(i["cpu_user_s"][0] + i["cpu_sys_s"][0] for i in ivs) - (h["cpu_user_s"] + h["cpu_sys_s"])) < 1e-6
+assert sum(i["cpu_us"][0] for i in ivs) == round((h["cpu_user_s"] + h["cpu_sys_s"]) * 1e6), (ivs, h)
 PY
 
 # heavy: 4 null threads on one core, at high priority where allowed

@@ -165,11 +165,15 @@ static void test_client_store_json_roundtrip(void **state)
 
     /* the JSON form and back: every field */
     o = json_object();
-    client_json_put_iv(o, iv, "/mnt/efs", 1.0);
-    assert_true(json_real_value(json_object_get(json_object_get(o, "host"), "cpu_util")) == 0.375);
-    assert_int_equal(client_json_parse(o, back, why, sizeof why), 0);
+    client_json_put_iv(o, iv, "/mnt/efs", 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "host"), "cpu_us")), 750000);
+    {
+        int has_static = 0;
+        assert_int_equal(client_json_parse_iv(o, back, &has_static, why, sizeof why), 0);
+        assert_true(has_static);
+    }
     assert_true(back->host.present && back->ms.present);
-    assert_true(back->host.cpu_user_s == 0.5 && back->host.cpu_sys_s == 0.25);
+    assert_true(back->host.cpu_user_s == 0.75 && back->host.cpu_sys_s == 0);
     assert_int_equal(back->host.cores, 2);
     assert_string_equal(back->host.nic, "lo");
     assert_int_equal(back->host.tx_bytes, 9);
@@ -232,10 +236,30 @@ static void test_client_interval_columns(void **state)
     assert_true(json_is_null(json_array_get(json_object_get(col, "mountstats"), 0)));
     assert_int_equal(client_json_load_interval(col, &back, 0, 0, why, sizeof why), 0);
     assert_null(client_result_iv(&back, 0, 1, 0));
-    assert_memory_equal(&client_result_iv(&back, 0, 0, 0)->host, &client_result_iv(&r, 0, 0, 0)->host,
-                        sizeof(struct host_sample));
-    assert_memory_equal(&client_result_iv(&back, 0, 2, 0)->host, &client_result_iv(&r, 0, 2, 0)->host,
-                        sizeof(struct host_sample));
+    for (uint32_t a = 0; a < 3; a += 2) {
+        const struct host_sample *x = &client_result_iv(&back, 0, a, 0)->host;
+        const struct host_sample *y = &client_result_iv(&r, 0, a, 0)->host;
+        assert_true(x->cpu_user_s + x->cpu_sys_s == y->cpu_user_s + y->cpu_sys_s);
+        assert_int_equal(x->cores, y->cores);
+        assert_int_equal(x->threads, y->threads);
+        assert_string_equal(x->nic, y->nic);
+        assert_int_equal(x->rx_bytes, y->rx_bytes);
+        assert_int_equal(x->tx_bytes, y->tx_bytes);
+        assert_int_equal(x->speed_mbps, y->speed_mbps);
+    }
+    /* the next interval: the statics unchanged, left out, inherited */
+    sample(s, 0.25, 2, 1, 500, 100);
+    client_result_add_interval(&r, 0, 0, 1, s);
+    {
+        json_t *c1 = client_json_interval(&r, 0, 1);
+        assert_null(json_object_get(c1, "nic"));
+        assert_int_equal(json_integer_value(json_array_get(json_object_get(c1, "cpu_us"), 0)), 250000);
+        assert_int_equal(client_json_load_interval(c1, &back, 0, 1, why, sizeof why), 0);
+        assert_string_equal(client_result_iv(&back, 0, 0, 1)->host.nic, "eth0");
+        assert_int_equal(client_result_iv(&back, 0, 0, 1)->host.speed_mbps, 100);
+        assert_false(client_result_iv(&back, 0, 0, 1)->static_new);
+        json_decref(c1);
+    }
     assert_int_equal(client_result_iv(&back, 0, 2, 0)->ms->nops, 2);
     assert_int_equal(client_result_iv(&back, 0, 2, 0)->ms->op[0].ops, 7);
     assert_string_equal(client_result_agent(&back, 0, 2)->mount, "/mnt/efs");
@@ -250,7 +274,7 @@ static void test_client_interval_columns(void **state)
     assert_int_equal(client_json_load_interval(bad, &back, 0, 0, why, sizeof why), -EINVAL);
     json_decref(bad);
     bad = json_deep_copy(col);
-    json_array_set_new(json_object_get(bad, "cpu_sys_s"), 0, json_string("x"));
+    json_array_set_new(json_object_get(bad, "cpu_us"), 0, json_string("x"));
     assert_int_equal(client_json_load_interval(bad, &back, 0, 0, why, sizeof why), -EINVAL);
     json_decref(bad);
     json_decref(col);
