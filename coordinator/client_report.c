@@ -55,9 +55,12 @@ int client_report_bound_lines(FILE *out, const struct run_result *r, uint32_t ph
     return n;
 }
 
-/* Distinct notes, each once with how many agents gave it. */
+/* Distinct notes, each once with how many agents gave it; at most
+ * CLIENT_REPORT_AGENTS_MAX of them (per-agent directories make many). */
 static void note_lines(FILE *out, const struct run_result *r, uint32_t phase)
 {
+    uint32_t shown = 0, more = 0;
+
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_agent *ca = client_result_agent(r, phase, a);
         uint32_t same = 0, seen = 0;
@@ -72,11 +75,18 @@ static void note_lines(FILE *out, const struct run_result *r, uint32_t phase)
         }
         if (seen)
             continue;
+        if (shown++ == CLIENT_REPORT_AGENTS_MAX) {
+            shown--;
+            more++;
+            continue;
+        }
         if (same == 1)
             fprintf(out, "note: agent %u: %s\n", r->agents[a].id, ca->note);
         else
             fprintf(out, "note: %u agents: %s\n", same, ca->note);
     }
+    if (more)
+        fprintf(out, "note: ... and %u more notes (see the JSON)\n", more);
 }
 
 static void op_line(FILE *out, const struct ms_op *o, double secs)

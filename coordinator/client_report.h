@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include "coordinator/result.h"
 
-#define CLIENT_REPORT_AGENTS_MAX 8   /* agents given mountstats lines, then "... N more" */
+#define CLIENT_REPORT_AGENTS_MAX 8   /* agents given mountstats lines, distinct notes shown,
+                                        then "... N more" */
 
 /* 1 when agent a was client-bound (CPU) during phase (client_result_cpu_bound
  * on its phase sample, or its phase-done CPU alone when it sent none). */
