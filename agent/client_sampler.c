@@ -109,7 +109,8 @@ static void pick_nic(struct client_sampler *c, const struct phase_run *pr,
     c->speed_mbps = c->nic[0] ? nicstat_speed_mbps(c->nic) : 0;
 }
 
-/* Read the mountstats of c->mount into m: 0 or -errno. */
+/* Read the mountstats of c->mount into m: 0, -ENODATA when the file does
+ * not list it, or mountstats_find's codes, or the read's -errno. */
 static int ms_read(struct client_sampler *c, struct mountstats *m)
 {
     char *text = mountstats_read(c->ms_path);
@@ -118,7 +119,7 @@ static int ms_read(struct client_sampler *c, struct mountstats *m)
         return -errno;
     rc = mountstats_find(text, c->mount, m);
     free(text);
-    return rc;
+    return rc == -ENOENT ? -ENODATA : rc;
 }
 
 static void pick_mount(struct client_sampler *c, const struct phase_run *pr)
@@ -154,7 +155,7 @@ static void pick_mount(struct client_sampler *c, const struct phase_run *pr)
                  c->ms_base->fstype);
     else
         snprintf(c->note, sizeof c->note, "%s: no mountstats for %s (%s)", dir, c->mount,
-                 rc == -EBADMSG ? "malformed" : strerror(-rc));
+                 rc == -EBADMSG ? "malformed" : rc == -ENODATA ? "not listed" : strerror(-rc));
     client_sampler_stop(c);
     c->running = 1;
 }

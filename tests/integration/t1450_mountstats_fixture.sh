@@ -7,7 +7,7 @@
 # while the run goes (mv of a second fixture).  Asserted through a real
 # agent: the JSON's per-phase and per-interval deltas (exactly B - A, the
 # intervals summing to the phase), the text's mountstats lines, the time
-# series, a re-render from the result and from the journal; a garbled
+# series, re-renders from the result and the journal; a garbled or unlisting
 # fixture gives one clear note, not an error.
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
@@ -90,10 +90,13 @@ assert per and all(isinstance(l["host"], str) and "host" in l["client"] and "mou
                    for l in per), per[:1]
 assert sum(l["client"]["mountstats"]["per_op"].get("READ", {}).get("ops", 0) for l in per) == 250
 PY
-# re-rendered from the result and from the journal-less JSON: the same lines
-timeout 30 "$NFSTORM" report "$T/r.json" >"$T/re" 2>&1 || fail "report: $(tail -n2 "$T/re")"
-diff <(grep -A3 '^mountstats:' "$T/out") <(grep -A3 '^mountstats:' "$T/re") >/dev/null \
-  || fail "re-rendered mountstats differ: $(grep -A3 '^mountstats:' "$T/re")"
+# re-rendered from the result and from its journal: the same lines, the same JSON
+for src in r.json r.json.journal; do
+  timeout 30 "$NFSTORM" report "$T/$src" --json "$T/re.json" >"$T/re" 2>&1 || fail "report $src: $(tail -n2 "$T/re")"
+  diff <(grep -A3 '^mountstats:' "$T/out") <(grep -A3 '^mountstats:' "$T/re") >/dev/null \
+    || fail "mountstats re-rendered from $src differ: $(grep -A3 '^mountstats:' "$T/re")"
+  cmp -s "$T/r.json" "$T/re.json" || fail "JSON re-rendered from $src differs"
+done
 
 # a garbled fixture: one note, the run succeeds
 printf 'device 10.9.8.7:/export mounted on %s with fstype nfs statvers=1.1\n\tper-op statistics\n\t  READ: 1 x\n' "$M" >"$T/bad"
@@ -110,4 +113,13 @@ d = json.load(open(sys.argv[1]))
 ms = d["phases"][0]["agents"][0]["mountstats"]
 assert ms == {"mount": "", "note": "%s: no mountstats for %s (malformed)" % (sys.argv[2], sys.argv[3])}, ms
 PY
-echo "mountstats fixture: READ +250 ops, WRITE +30, sends +400 over one interval; text, JSON, time series, re-render; garbled -> note"
+# a mountstats file that does not list the mount: "not listed"
+printf 'device 10.9.8.7:/export mounted on /elsewhere with fstype nfs statvers=1.1\n' >"$T/other"
+export NFSTORM_TEST_MOUNTSTATS=$T/other
+start_agent "$D"
+unset NFSTORM_TEST_MOUNTSTATS
+timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --name=m --rw=read --bs=4k --size=256k \
+  "--filename=$D/h" >"$T/hout" 2>&1 || fail "not listed: run failed: $(tail -n3 "$T/hout")"
+grep -qx "note: agent 0: $D: no mountstats for $M (not listed)" "$T/hout" \
+  || fail "no note for an unlisted mount: $(grep note "$T/hout")"
+echo "mountstats fixture: READ +250 ops, WRITE +30, sends +400 over one interval; text, JSON, time series, re-render; garbled or unlisted -> a note"
