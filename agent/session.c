@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "agent/admit.h"
 #include "agent/clean.h"
+#include "agent/client_sampler.h"
 #include "agent/hostinfo.h"
 #include "agent/phase.h"
 #include "agent/session.h"
@@ -111,6 +112,7 @@ struct session {
     struct op_set *totals;    /* this phase: sum of intervals sent */
     struct nfs_rpc_set nfs_acc, nfs_totals;   /* nfs RPC telemetry, as acc/totals */
     struct rusage ru0;
+    struct client_sampler cs; /* this phase's CPU, NIC, mountstats */
 };
 
 static void session_maybe_free(struct session *s);
@@ -271,6 +273,7 @@ static void session_maybe_free(struct session *s)
     }
     s->handles_closing = 1;
     uv_timer_stop(&s->sampler);
+    client_sampler_stop(&s->cs);
     pending_remove(s);
     if (s->agent->waiting == s)
         s->agent->waiting = NULL;
@@ -413,6 +416,7 @@ static void send_interval(struct session *s)
     m->stats = *s->acc;
     m->nfs = s->nfs_acc;                   /* borrowed for the encode */
     phase_latency_interval(&s->run, s->acc, s->interval_ns);   /* latency_target */
+    client_sampler_interval(&s->cs, &m->client);
     buf_init(&b);
     msg_interval_encode(&b, m);
     session_send(s, &b);
@@ -440,6 +444,7 @@ static void on_sample(uv_timer_t *t)
         op_set_init(s->acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_acc);
+        client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
         phase_harvest(&s->run, s->acc);
@@ -505,6 +510,8 @@ static void on_finished(uv_async_t *h)
     }
     m->totals = *s->totals;
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
+    client_sampler_phase(&s->cs, &m->client);
+    client_sampler_stop(&s->cs);
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
     if (!s->closing) {
@@ -528,6 +535,16 @@ static void on_all_jobs_finished(void *arg)
     uv_async_send(&s->finished);     /* from a job thread: hand over to the loop */
 }
 
+/* The control connection's local address picks the interface when no
+ * NFS server does (client_sampler.h). */
+static void start_client_sampler(struct session *s)
+{
+    struct sockaddr_storage ss;
+    int len = sizeof ss;
+    int ok = uv_tcp_getsockname(&s->tcp, (struct sockaddr *)&ss, &len) == 0;
+    client_sampler_start(&s->cs, &s->run, ok ? (struct sockaddr *)&ss : NULL);
+}
+
 static void start_phase(struct session *s, const struct msg_start *m)
 {
     s->t0_ns = m->t0_ns;
@@ -539,6 +556,7 @@ static void start_phase(struct session *s, const struct msg_start *m)
     nfs_rpc_set_free(&s->nfs_acc);
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
+    start_client_sampler(s);
     s->jobs_running = 1;
     s->state = S_RUNNING;
     phase_start(&s->run, m->t0_ns);   /* the threads exist and wait: no failure here */

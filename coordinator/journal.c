@@ -7,6 +7,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "common/xmalloc.h"
+#include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
 #include "coordinator/nfs_json.h"
@@ -195,6 +196,12 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
         json_object_set_new(o, "inflight", json_integer((json_int_t)c->inflight));
         json_object_set_new(o, "oldest_ns", json_integer((json_int_t)c->oldest_ns));
     }
+    if (o && client_result_iv(r, phase, agent, k)) {    /* its CPU, NIC, mountstats */
+        json_t *cl = json_object();
+        client_json_put_iv_compact(cl, client_result_iv(r, phase, agent, k),
+                                   client_result_agent(r, phase, agent)->mount);
+        json_object_set_new(o, "client", cl);
+    }
     put(j, o);
 }
 
@@ -229,14 +236,25 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                                 const struct agent_phase *ap)
 {
     struct journal *j = arg;
+    const struct client_agent *ca = client_result_agent(r, phase, agent);
+    json_t *o;
     /* salvaged: no phase-done came, the totals are the sum of its intervals
      * (a lost agent's): the replay's verdict must know it as the run did */
-    put(j, json_pack("{sssIsIsIsIsfsfsIsIsosb}", "type", "phase_done", "phase", (json_int_t)phase,
+    o = json_pack("{sssIsIsIsIsfsfsIsIsosb}", "type", "phase_done", "phase", (json_int_t)phase,
                      "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
                      "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
                      "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
                      "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(result_agent_totals(r, phase, agent)),
-                     "salvaged", ap->salvaged ? 1 : 0));
+                     "salvaged", ap->salvaged ? 1 : 0);
+    if (o && ca && (ca->host.present || ca->ms || ca->note[0])) {
+        json_t *cl = json_object();
+        if (ca->host.present)
+            json_object_set_new(cl, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
+        if (ca->ms || ca->note[0])
+            json_object_set_new(cl, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+        json_object_set_new(o, "client", cl);
+    }
+    put(j, o);
 }
 
 /* The nfs engine's telemetry of an agent's interval and phase, as sent
@@ -555,6 +573,34 @@ static int apply_phase_start(struct run_result *r, json_t *o)
 
 /* interval_lat {phase, k, ops: {op: {lat, [svc]}}}: interval k's merged
  * histograms, added to what its agents' counter lines built. */
+/* A line's "client" (client_json.h; optional) into the agent's phase
+ * (k < 0) or interval k.  0, or -1 with rp->why set. */
+static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32_t agent, int64_t k,
+                         struct replay *rp)
+{
+    json_t *cl = json_object_get(o, "client");
+    struct client_sample *s;
+    int rc;
+
+    if (!cl)
+        return 0;
+    s = xmalloc(sizeof *s);
+    if (k < 0) {
+        rc = json_is_object(cl) && client_json_parse(cl, s, rp->why, JOURNAL_WHY_MAX) == 0 ? 0 : -1;
+    } else {
+        int has_static = 0;
+        rc = json_is_object(cl) && client_json_parse_iv_compact(cl, s, &has_static, rp->why, JOURNAL_WHY_MAX) == 0
+             ? 0 : -1;
+        if (rc == 0 && s->host.present && !has_static)
+            client_result_inherit_static(r, phase, agent, &s->host);
+    }
+    if (rc == 0)
+        rc = (k < 0 ? client_result_set_phase(r, phase, agent, s)
+                    : client_result_add_interval(r, phase, agent, (uint32_t)k, s)) < 0 ? -1 : 0;
+    free(s);
+    return rc;
+}
+
 static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, k;
@@ -661,6 +707,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             result_set_interval_inflight(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k,
                                          (uint32_t)inflight, oldest);
         if (rc == 0)
+            rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, (int64_t)k, rp);
+        if (rc == 0)
             replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
         free(s);
         return rc;
@@ -681,7 +729,9 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
             ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
             ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
-            rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
+            rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, -1, rp);
+            if (rc == 0)
+                rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
             rp->ndone[phase] += rc == 0 && !ap->salvaged;
         }
         free(tot);

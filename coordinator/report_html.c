@@ -37,6 +37,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_html.h"
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
 #include "coordinator/html_fleet.h"
@@ -589,6 +590,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         fairness_phase(r, i, share, &f);
         phase_tables(out, r, i, share, &f, base, fleet);
         report_nfs_html(out, r, i);     /* nfs engine: RPC RTT next to op latency */
+        client_html_section(out, r, i);
         if (fleet) {
             fleet_phase_init(&fp, r, i);
             html_fleet_summary(out, r, &fp, base);

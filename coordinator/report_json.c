@@ -31,6 +31,8 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_json.h"
+#include "coordinator/client_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
@@ -162,6 +164,28 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
     return arr;
 }
 
+/* The agent's own CPU, NIC and mountstats over the phase (client_json.h). */
+static void client_phase_json(struct jb *b, json_t *j, const struct run_result *r, uint32_t phase,
+                              uint32_t a, const struct agent_phase *ap)
+{
+    const struct client_agent *ca = client_result_agent(r, phase, a);
+    if (!ca)
+        return;
+    if (ca->host.present)
+        put(b, j, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
+    if (ca->ms || ca->note[0])
+        put(b, j, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+}
+
+/* Interval k's "client" (client_json.h: columns), when some agent sent one. */
+static void client_interval_json(struct jb *b, json_t *j, const struct run_result *r,
+                                 uint32_t phase, uint32_t k)
+{
+    json_t *col = client_json_interval(r, phase, k);
+    if (col)
+        put(b, j, "client", col);
+}
+
 static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
                                  const struct phase_result *ph, const double *share)
 {
@@ -202,11 +226,13 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         if (ap->done && !ap->salvaged && !result_agent_empty(ap) && ph->t0_ns)
             put(b, j, "start_lag_ns", json_integer((json_int_t)((int64_t)ap->start_ns - (int64_t)ph->t0_ns)));
         put(b, j, "nintervals", jint(ap->nintervals));
-        put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
+        put(b, j, "client_bound", json_boolean(client_report_cpu_bound(r, (uint32_t)(ph - r->phases), a)));
+        put(b, j, "nic_bound", json_boolean(client_report_nic_bound(r, (uint32_t)(ph - r->phases), a)));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
         if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->agent[a]))   /* nfs engine telemetry */
             put(b, j, "nfs", nfs_json_encode(&ph->nfs->agent[a]));
+        client_phase_json(b, j, r, (uint32_t)(ph - r->phases), a, ap);
         push(b, arr, j);
     }
     return arr;
@@ -296,6 +322,7 @@ static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t 
             put(b, j, "nfs", nfs_json_encode(&ns));
         nfs_rpc_set_free(&ns);
     }
+    client_interval_json(b, j, r, phase, k);
     return j;
 }
 

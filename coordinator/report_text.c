@@ -28,6 +28,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
@@ -433,7 +434,9 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
     if (any_err)
         fputc('\n', out);
 
-    stall_lines(out, r, ph, (uint32_t)(ph - r->phases));
+    uint32_t phase = (uint32_t)(ph - r->phases);
+
+    stall_lines(out, r, ph, phase);
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];
 
@@ -441,7 +444,7 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
          * bounds the rest */
         if (fleet && ((r->agents[a].lost && (!ap->done || ap->salvaged)) || !ap->done))
             continue;
-        if (fleet && result_agent_client_bound(ap) && ++nbound > FLEET_NAMES_MAX)
+        if (fleet && client_report_cpu_bound(r, phase, a) && ++nbound > FLEET_NAMES_MAX)
             continue;
         if (r->agents[a].lost && (!ap->done || ap->salvaged)) {
             fprintf(out, "warning: agent %u (%s) lost at %.1f s into the run; its data up to then is included\n",
@@ -449,15 +452,14 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
         } else if (!ap->done && ap->participating) {
             fprintf(out, "warning: agent %u (%s) sent no result for this phase\n",
                     r->agents[a].id, agent_host(r, a));
-        } else if (result_agent_client_bound(ap)) {
-            fprintf(out, "warning: agent %u (%s) used %.0f%% of its %u cores: "
-                    "the client, not the file system, may be the limit\n",
-                    r->agents[a].id, agent_host(r, a), agent_cpu_pct(ap), ap->cores);
+        } else {
+            client_report_bound_lines(out, r, phase, a, agent_host(r, a));
         }
     }
     if (nbound > FLEET_NAMES_MAX)
-        fprintf(out, "warning: ... and %u more agents used 90%% or more of their cores\n",
+        fprintf(out, "warning: ... and %u more agents were client-bound (CPU)\n",
                 nbound - FLEET_NAMES_MAX);
+    client_report_text(out, r, phase);
 }
 
 /* The phase's verdict and each reason on its own line. */

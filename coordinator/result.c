@@ -28,6 +28,7 @@
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/client_result.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -207,6 +208,7 @@ void result_free(struct run_result *r)
             sealed_free(&ph->agents[a].sealed.op, &ph->agents[a].sealed.n);
         }
         free(ph->agents);
+        client_result_free(ph);
     }
     free(r->phases);
     free(r->agents);

@@ -157,10 +157,12 @@ struct phase_result {
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
     struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
     struct phase_end_info ctl;    /* how phase control ended it (phase_ctl.h) */
+    struct client_phase *client;  /* agents' CPU, NIC, mountstats (client_result.h), or NULL */
 };
 
 struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
+struct client_phase;              /* client_result.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];

@@ -24,6 +24,7 @@
 
 #include "common/hist_codec.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
@@ -353,6 +354,27 @@ static void load_record_part(struct ctx *c, int rc)
     snprintf(c->err, c->errlen, "%s: %s", c->file, why);
 }
 
+/* An agent's own measurements (client_json.h), optional: into its phase
+ * (k < 0) or its interval k. */
+static void load_client(struct ctx *c, json_t *obj, const char *path, struct run_result *r,
+                        uint32_t phase, uint32_t a, int64_t k)
+{
+    struct client_sample *s;
+    char why[200];
+
+    if (c->failed || !json_is_object(obj) ||
+        (!json_object_get(obj, "host") && !json_object_get(obj, "mountstats")))
+        return;
+    s = xmalloc(sizeof *s);
+    if (client_json_parse(obj, s, why, sizeof why) < 0)
+        fail(c, path, "%s", why);
+    else if (k < 0)
+        client_result_set_phase(r, phase, a, s);
+    else
+        client_result_add_interval(r, phase, a, (uint32_t)k, s);
+    free(s);
+}
+
 /* An agent's first op against the phase's start (start_lag_ns, present for
  * agents that issued ops): the file keeps differences only, so the phase's
  * t0 is placed at T0_BASE, far from 0 either way, and the agent's start at
@@ -478,6 +500,7 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             snprintf(asub, sizeof(asub), "%s.nfs", apath);
             load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
         }
+        load_client(c, aj, apath, r, phase, a, -1);
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
         result_set_agent_phase(r, phase, a, &one, tot);
@@ -561,6 +584,13 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         if (json_object_get(ij, "nfs") && !c->failed) {
             snprintf(asub, sizeof(asub), "%s.nfs", ipath);
             load_nfs(c, json_object_get(ij, "nfs"), asub, r, phase, -1, (uint32_t)k);
+        }
+        if (json_object_get(ij, "client") && !c->failed) {    /* the agents' CPU, NIC, mountstats */
+            char why[200];
+            snprintf(asub, sizeof(asub), "%s.client", ipath);
+            if (client_json_load_interval(json_object_get(ij, "client"), r, phase, (uint32_t)k, why,
+                                          sizeof why) < 0)
+                fail(c, asub, "%s", why);
         }
         result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
     }

@@ -31,6 +31,7 @@
 #include <uv.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_result.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/phase_ctl.h"
@@ -593,6 +594,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     result_nfs_add_interval(r->res, m->phase, c->id, m->index, &m->nfs);
     c->next_k++;
     result_set_interval_inflight(r->res, m->phase, c->id, m->index, m->inflight, m->oldest_ns);
+    client_result_add_interval(r->res, m->phase, c->id, m->index, &m->client);
     op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
     OBSERVE(r, agent_interval_nfs, m->phase, c->id, m->index, &m->nfs);
@@ -670,6 +672,7 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->nintervals = m->nintervals;
     ap->lat_depth = m->lat_depth;
     ap->lat_unmet = m->lat_unmet != 0;
+    client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);

@@ -15,6 +15,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_json.h"
 #include "coordinator/fairness.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
@@ -169,6 +170,12 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
         json_object_set_new(j, "reported", json_boolean(c->reported));
         json_object_set_new(j, "inflight", jint(c->inflight));
         json_object_set_new(j, "oldest_s", json_real((double)c->oldest_ns / 1e9));
+        if (client_result_iv(r, phase, a, k)) {   /* its CPU, NIC, mountstats ("host" is its name) */
+            json_t *cl = json_object();
+            client_json_put_iv(cl, client_result_iv(r, phase, a, k),
+                               client_result_agent(r, phase, a)->mount, 1);
+            json_object_set_new(j, "client", cl);
+        }
         emit(out, j);
     }
     free(share);

@@ -228,6 +228,8 @@ static const struct field interval_fields[] = {
     FANYU64(struct msg_interval, "oldest_ns", oldest_ns),
     FKIND(struct msg_interval, "stats", stats, F_OPSET),
     FKIND(struct msg_interval, "nfs", nfs, F_NFSRPC),
+    FKIND(struct msg_interval, "host", client.host, F_HOST),
+    FKIND(struct msg_interval, "mountstats", client.ms, F_MSTATS),
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
@@ -239,6 +241,8 @@ static const struct field phase_done_fields[] = {
     FANYU32(struct msg_phase_done, "nintervals", nintervals),
     FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
     FKIND(struct msg_phase_done, "nfs", nfs, F_NFSRPC),
+    FKIND(struct msg_phase_done, "host", client.host, F_HOST),
+    FKIND(struct msg_phase_done, "mountstats", client.ms, F_MSTATS),
     FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
     FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
 };

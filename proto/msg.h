@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "common/client_stats.h"
 #include "common/plan.h"
 #include "common/nfs_rpc.h"
 #include "common/stats.h"
@@ -127,6 +128,9 @@ struct msg_interval {
     /* nfs engine's RPC telemetry of the interval (optional on the wire: sent
      * when not empty).  Decode allocates: msg_interval_free. */
     struct nfs_rpc_set nfs;
+    /* the agent's CPU, NIC and mountstats over the interval (optional on
+     * the wire: "host", "mountstats"; zeroed, present 0, when absent) */
+    struct client_sample client;
 };
 struct msg_phase_done {
     uint32_t phase;
@@ -143,6 +147,7 @@ struct msg_phase_done {
      * found, or lat_unmet 1 when even depth 1 missed the target */
     uint32_t lat_depth;
     uint32_t lat_unmet;
+    struct client_sample client;  /* == sum of the intervals' (optional, as there) */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

@@ -20,6 +20,7 @@
 
 #include "common/hist_codec.h"
 #include "common/xmalloc.h"
+#include "proto/msg_client.h"
 #include "proto/msg_codec.h"
 
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
@@ -150,6 +151,10 @@ static int field_sent(const struct field *f, const void *base)
     switch (f->kind) {
     case F_NFSRPC:
         return !nfs_rpc_set_empty(CAT(base, f, struct nfs_rpc_set));
+    case F_HOST:
+        return msg_client_host_sent(CAT(base, f, struct host_sample));
+    case F_MSTATS:
+        return msg_client_ms_sent(CAT(base, f, struct ms_sample));
     case F_OPTU32:
         return *CAT(base, f, uint32_t) != 0;
     case F_OPTU64:
@@ -186,6 +191,32 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
             msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));
             pack_fields(pk, msg_job_fields, msg_job_nfields, &ph->jobs[j]);
         }
+    }
+}
+
+static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
+
+/* The optional maps of msg_client.h. */
+static void pack_client(msgpack_packer *pk, const struct field *f, const void *base)
+{
+    const struct ms_sample *m = CAT(base, f, struct ms_sample);
+    uint32_t nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
+
+    if (f->kind == F_HOST) {
+        msgpack_pack_map(pk, msg_host_nfields);
+        pack_fields(pk, msg_host_fields, msg_host_nfields, CAT(base, f, struct host_sample));
+        return;
+    }
+    msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
+    pack_fields(pk, msg_ms_fields, msg_ms_nfields, m);
+    pack_cstr(pk, "xprt");
+    msgpack_pack_map(pk, msg_xprt_nfields);
+    pack_fields(pk, msg_xprt_fields, msg_xprt_nfields, &m->xprt);
+    pack_cstr(pk, "ops");
+    msgpack_pack_array(pk, nops);
+    for (uint32_t i = 0; i < nops; i++) {
+        msgpack_pack_map(pk, msg_msop_nfields);
+        pack_fields(pk, msg_msop_fields, msg_msop_nfields, &m->op[i]);
     }
 }
 
@@ -235,6 +266,10 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_NFSRPC:
             pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set));
+            break;
+        case F_HOST:
+        case F_MSTATS:
+            pack_client(pk, f, base);
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -864,6 +899,57 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
 }
 
 static int unpack_fields(struct dctx *c, const msgpack_object *map,
+                         const struct field *f, size_t n, void *base);
+
+/* The optional maps of msg_client.h: zeroed when absent. */
+static int unpack_client(struct dctx *c, const msgpack_object *map, const struct field *f,
+                         void *base)
+{
+    const msgpack_object *o = map_get(map, f->key), *x = NULL;
+    const msgpack_object_array *a = NULL;
+    struct host_sample *h = AT(base, f, struct host_sample);
+    struct ms_sample *m = AT(base, f, struct ms_sample);
+    char why[128];
+    size_t mark;
+    int rc;
+
+    if (f->kind == F_HOST)
+        memset(h, 0, sizeof *h);
+    else
+        memset(m, 0, sizeof *m);
+    if (!o)
+        return 0;
+    if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
+        return rc;
+    mark = where_key(c, f->key);
+    if (f->kind == F_HOST) {
+        if ((rc = unpack_fields(c, o, msg_host_fields, msg_host_nfields, h)))
+            return rc;
+        h->present = 1;
+        rc = msg_client_host_check(h, why, sizeof why);
+    } else {
+        if ((rc = unpack_fields(c, o, msg_ms_fields, msg_ms_nfields, m)) ||
+            (rc = get(c, o, "xprt", MSGPACK_OBJECT_MAP, "a map", &x)) ||
+            (rc = unpack_fields(c, x, msg_xprt_fields, msg_xprt_nfields, &m->xprt)) ||
+            (rc = get_array(c, o, "ops", 0, MS_OPS_MAX, &a)))
+            return rc;
+        for (uint32_t i = 0; i < a->size; i++) {
+            if (a->ptr[i].type != MSGPACK_OBJECT_MAP)
+                return fail(c, "'ops' entry %" PRIu32 " is not a map", i);
+            if ((rc = unpack_fields(c, &a->ptr[i], msg_msop_fields, msg_msop_nfields, &m->op[i])))
+                return rc;
+        }
+        m->nops = a->size;
+        m->present = m->mount[0] != '\0';
+        rc = msg_client_ms_check(m, why, sizeof why);
+    }
+    if (rc)
+        return fail(c, "%s", why);
+    where_pop(c, mark);
+    return 0;
+}
+
+static int unpack_fields(struct dctx *c, const msgpack_object *map,
                          const struct field *f, size_t n, void *base)
 {
     for (; n > 0; n--, f++) {
@@ -953,6 +1039,10 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             mark = where_key(c, f->key);
             if ((rc = unpack_nfs_rpc(c, o, AT(base, f, struct nfs_rpc_set))) == 0)
                 where_pop(c, mark);
+            break;
+        case F_HOST:
+        case F_MSTATS:
+            rc = unpack_client(c, map, f, base);
             break;
         case F_ENUM:
         case F_AGENTS:

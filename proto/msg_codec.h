@@ -34,6 +34,8 @@ enum fkind {
     F_OPTSTRNZ,  /* as F_OPTSTR, but sent only when not "" */
     F_OPTBSSPLIT,/* job_spec nbssplit_w/bssplit_w as F_BSSPLIT; sent only when
                     nbssplit_w is not 0, 0 when absent */
+    F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
+    F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
 };
 
 /* Word <-> value of one of the plan's small enums. */

@@ -10,7 +10,8 @@
  * Checks: nothing crashes (ASan/UBSan), every decoder returns 0 or
  * -EBADMSG with a non-empty reason, and anything that decodes survives a
  * differential round trip: encode(decode(x)) decodes again to an equal
- * value (field by field for the small messages and interval; hist_equal for
+ * value (field by field for the small messages, interval and phase-done's
+ * host and mountstats; hist_equal for
  * histograms), and encoding that value once more yields the same bytes
  * (for every type, plan and phase-done included).  Every histogram the
  * wire let in also goes through the JSON container of the same form
@@ -162,6 +163,30 @@ static int op_set_equal(const struct op_set *a, const struct op_set *b)
     return 1;
 }
 
+/* host and mountstats (common/client_stats.h), field by field. */
+static int client_equal(const struct client_sample *a, const struct client_sample *b)
+{
+    const struct host_sample *x = &a->host, *y = &b->host;
+    if (x->present != y->present || x->cpu_user_s != y->cpu_user_s ||
+        x->cpu_sys_s != y->cpu_sys_s || x->cores != y->cores || x->threads != y->threads ||
+        strcmp(x->nic, y->nic) != 0 || x->rx_bytes != y->rx_bytes || x->tx_bytes != y->tx_bytes ||
+        x->speed_mbps != y->speed_mbps)
+        return 0;
+    if (a->ms.present != b->ms.present || strcmp(a->ms.mount, b->ms.mount) != 0 ||
+        strcmp(a->ms.note, b->ms.note) != 0 || memcmp(&a->ms.xprt, &b->ms.xprt, sizeof a->ms.xprt) ||
+        a->ms.nops != b->ms.nops || a->ms.nops > MS_OPS_MAX)
+        return 0;
+    for (uint32_t i = 0; i < a->ms.nops; i++) {
+        const struct ms_op *p = &a->ms.op[i], *q = &b->ms.op[i];
+        if (strcmp(p->name, q->name) != 0 || p->ops != q->ops || p->ntrans != q->ntrans ||
+            p->timeouts != q->timeouts || p->bytes_sent != q->bytes_sent ||
+            p->bytes_recv != q->bytes_recv || p->queue_ms != q->queue_ms || p->rtt_ms != q->rtt_ms ||
+            p->execute_ms != q->execute_ms || p->errors != q->errors)
+            return 0;
+    }
+    return 1;
+}
+
 /* Field-by-field equality where the harness checks it; 1 for the types
  * covered only by the byte-level idempotence check. */
 static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_any *b)
@@ -197,7 +222,8 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->interval.inflight == b->interval.inflight &&
                a->interval.oldest_ns == b->interval.oldest_ns &&
                op_set_equal(&a->interval.stats, &b->interval.stats) &&
-               nfs_equal(&a->interval.nfs, &b->interval.nfs);
+               nfs_equal(&a->interval.nfs, &b->interval.nfs) &&
+               client_equal(&a->interval.client, &b->interval.client);
     case MSG_PHASE_DONE:
         return a->phase_done.phase == b->phase_done.phase &&
                a->phase_done.started_ns == b->phase_done.started_ns &&
@@ -207,7 +233,8 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->phase_done.cores == b->phase_done.cores &&
                a->phase_done.nintervals == b->phase_done.nintervals &&
                op_set_equal(&a->phase_done.totals, &b->phase_done.totals) &&
-               nfs_equal(&a->phase_done.nfs, &b->phase_done.nfs);
+               nfs_equal(&a->phase_done.nfs, &b->phase_done.nfs) &&
+               client_equal(&a->phase_done.client, &b->phase_done.client);
     case MSG_WELCOME:
         return a->welcome.version == b->welcome.version &&
                strcmp(a->welcome.host, b->welcome.host) == 0 &&

@@ -100,6 +100,20 @@ static void gen_frames(const char *dir)
     pd.cores = 8;
     pd.nintervals = 10;
     fill_op_set(&pd.totals, 9);
+    /* host and mountstats (optional maps): the interval with both, the
+     * phase-done with both and a note */
+    iv.client.host = (struct host_sample){ .present = 1, .cpu_user_s = 0.5, .cpu_sys_s = 0.25,
+                                           .cores = 8, .threads = 16, .nic = "eth0",
+                                           .rx_bytes = 1 << 20, .tx_bytes = 4096,
+                                           .speed_mbps = 25000 };
+    iv.client.ms.present = 1;
+    snprintf(iv.client.ms.mount, sizeof iv.client.ms.mount, "/mnt/efs");
+    iv.client.ms.xprt = (struct ms_xprt){ 1, 400, 399, 1, 1300, 4 };
+    iv.client.ms.nops = 2;
+    iv.client.ms.op[0] = (struct ms_op){ "READ", 250, 252, 2, 34000, 1024000, 8, 2000, 2035, 1 };
+    iv.client.ms.op[1] = (struct ms_op){ "GETATTR", 10, 10, 0, 1200, 1120, 0, 4, 4, 0 };
+    pd.client = iv.client;
+    snprintf(pd.client.ms.note, sizeof pd.client.ms.note, "a note");
     {   /* the nfs engine's telemetry rides along (interval-nfs, phase-done-nfs) */
         struct nfs_rpc_proc *np = nfs_rpc_set_proc(&ivn.nfs, NFSP_WRITE);
         np->calls = 12;

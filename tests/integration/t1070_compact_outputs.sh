@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Outputs that scale (issue 10): a 20-agent run (null engine, rate-limited,
-# 100 ms intervals) writes a JSON result of at most 100 bytes and a journal
+# 100 ms intervals) writes a JSON result of at most 120 bytes and a journal
 # of at most 200 bytes per agent-interval; the JSON's per-agent interval
 # counters are columns (arrays indexed by agent) that add up to the merged
 # interval; the journal's per-agent interval lines carry counters only and
@@ -23,7 +23,9 @@ r = json.load(open(path)); ph = r["phases"][0]
 ai = sum(a["nintervals"] for a in ph["agents"])
 assert len(ph["agents"]) == n and ai >= n * 30, (len(ph["agents"]), ai)
 js, jn = os.path.getsize(path), os.path.getsize(jpath)
-assert js <= 100 * ai, "JSON %d bytes, %.0f per agent-interval (want <= 100)" % (js, js / ai)
+# 100 before issue 14 added each agent's CPU and NIC bytes per interval
+# (three columns, ~18 bytes per agent-interval here)
+assert js <= 120 * ai, "JSON %d bytes, %.0f per agent-interval (want <= 120)" % (js, js / ai)
 assert jn <= 200 * ai, "journal %d bytes, %.0f per agent-interval (want <= 200)" % (jn, jn / ai)
 # the columns: nagents long, adding up to the merged interval, and to the phase
 tot = 0
@@ -77,4 +79,4 @@ PY
 timeout 30 "$NFSTORM" report "$T/bad.json" >"$T/bad.out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "a short column: exit $rc, want 2"
 grep -q "agents.ops.read.bytes: has 19 elements, want 20" "$T/bad.out" || fail "a short column: $(head -2 "$T/bad.out")"
-echo "20 agents: JSON <= 100 and journal <= 200 bytes per agent-interval, columns add up, re-render exact"
+echo "20 agents: JSON <= 120 and journal <= 200 bytes per agent-interval, columns add up, re-render exact"

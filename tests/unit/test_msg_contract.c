@@ -54,9 +54,9 @@ static const struct pinned {
     { "plan", "type agent_index nagents interval_ms phases" },
     { "ready", "type phase" },
     { "start", "type phase t0_ns" },
-    { "interval", "type phase index inflight oldest_ns stats nfs" },
+    { "interval", "type phase index inflight oldest_ns stats nfs host mountstats" },
     { "phase-done", "type phase started_ns duration_ns cpu_user_s cpu_sys_s cores nintervals "
-                    "totals nfs" },
+                    "totals nfs host mountstats" },
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
@@ -89,6 +89,10 @@ static const struct pinned {
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
     { "nfs", "retransmits timeouts reconnects rpc" },
     { "rpc", "calls bytes_out bytes_in errors rtt status status_other" },
+    { "host", "cpu_user_s cpu_sys_s cores threads nic rx_bytes tx_bytes speed_mbps" },
+    { "mountstats", "mount note xprt ops" },
+    { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
+    { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
@@ -101,6 +105,9 @@ static const char *const optional_keys[] = {
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
     "job.zones", "job.no_file_create", "job.openfiles", "job.norandommap", "job.rate_min_bps",
     "job.rate_min_w_bps", "job.rate_min_iops", "job.rate_min_w_iops", "job.ratecycle_ns",
+    /* the agent's CPU, NIC and mountstats */
+    "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
+    "mountstats.note",
 };
 
 static const char *pinned_optional(const char *what)
@@ -139,6 +146,12 @@ static uint32_t sample_nconnect = 4;
 /* The job's per-direction keys are hashed unset: a plan that uses none of
  * them is the same bytes as before they existed. */
 static int sample_job_dirs = 1;
+/* interval and phase-done carry host and mountstats (optional keys added
+ * at version 2) except in the golden bytes, which are those of an agent
+ * that sends neither: the same bytes as before the keys existed.  The
+ * bytes with them are pinned apart (golden_client). */
+static int sample_client = 1;
+
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -171,6 +184,11 @@ static const struct golden {
 static const struct golden golden_nfs[] = {
     { "interval", "a5705ae922ba5119b27160fa31a5adcd5820417b27d4c8edd83db6797afbb054" },
     { "phase-done", "daf8405a2206a12c334bc211c64ec9da5281371f8ef3b99520a96601d35646ed" },
+};
+/* interval and phase-done with host and mountstats, pinned when added */
+static const struct golden golden_client[] = {
+    { "interval", "10425169a32d1dc511f100699e2eebd8e4873244ee4d03c80cf0810262ebfa25" },
+    { "phase-done", "f6739468fe1dd1e25990b186005fda968d68496594da7344fc046525077c7d47" },
 };
 
 /* ---- sample messages --------------------------------------------------- */
@@ -223,6 +241,30 @@ static void sample_nfs_set(struct nfs_rpc_set *s)
     p->bytes_out = 40 * 120;
     p->bytes_in = 40 * 240;
     sample_hist(&p->rtt, 3000);
+}
+
+/* host and mountstats (or nothing, for the golden bytes) */
+static void sample_client_stats(struct client_sample *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!sample_client)
+        return;
+    c->host.present = 1;
+    c->host.cpu_user_s = 0.75;
+    c->host.cpu_sys_s = 0.125;
+    c->host.cores = 4;
+    c->host.threads = 8;
+    snprintf(c->host.nic, sizeof c->host.nic, "eth0");
+    c->host.rx_bytes = 123456789;
+    c->host.tx_bytes = 98765;
+    c->host.speed_mbps = 10000;
+    c->ms.present = 1;
+    snprintf(c->ms.mount, sizeof c->ms.mount, "/mnt/efs");
+    c->ms.xprt = (struct ms_xprt){ .connects = 1, .sends = 400, .recvs = 399, .bad_xids = 2,
+                                   .req_u = 1300, .backlog_u = 4 };
+    c->ms.nops = 2;
+    c->ms.op[0] = (struct ms_op){ "READ", 250, 252, 2, 34000, 1024000, 8, 2000, 2035, 1 };
+    c->ms.op[1] = (struct ms_op){ "WRITE", 130, 130, 0, 549000, 17680, 12, 1100, 1140, 0 };
 }
 
 static void sample_job(struct job_spec *j, int k)
@@ -413,6 +455,7 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.oldest_ns = 4500000;
         sample_op_set(&m.stats);
         sample_nfs_set(&m.nfs);
+        sample_client_stats(&m.client);
         msg_interval_encode(b, &m);
         nfs_rpc_set_free(&m.nfs);
         break;
@@ -428,6 +471,9 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.nintervals = 30;
         sample_op_set(&m.totals);
         sample_nfs_set(&m.nfs);
+        sample_client_stats(&m.client);
+        if (sample_client)
+            snprintf(m.client.ms.note, sizeof m.client.ms.note, "a note");
         msg_phase_done_encode(b, &m);
         nfs_rpc_set_free(&m.nfs);
         break;
@@ -612,6 +658,7 @@ static void test_contract_golden_bytes(void **state)
     sample_nfs = 0;
     sample_nconnect = 0;
     sample_job_dirs = 0;
+    sample_client = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -644,6 +691,22 @@ static void test_contract_golden_bytes(void **state)
         else if (strcmp(hex, golden_nfs[i].sha256) != 0)
             fail_msg("%s with nfs: the bytes on the wire changed: sha256 %s, pinned %s",
                      golden_nfs[i].type, hex, golden_nfs[i].sha256);
+        buf_free(&b);
+    }
+
+    sample_nfs = 0;
+    sample_client = 1;
+    for (size_t i = 0; i < sizeof golden_client / sizeof golden_client[0]; i++) {
+        struct buf b;
+        char hex[65];
+
+        encode_sample(type_from_name(golden_client[i].type), &b);
+        sha256_hex(&b, hex);
+        if (getenv("CONTRACT_PRINT"))
+            printf("    { \"%s\", \"%s\" },   (with host, mountstats)\n", golden_client[i].type, hex);
+        else if (strcmp(hex, golden_client[i].sha256) != 0)
+            fail_msg("%s with host and mountstats: the bytes on the wire changed: sha256 %s, "
+                     "pinned %s", golden_client[i].type, hex, golden_client[i].sha256);
         buf_free(&b);
     }
 }
@@ -728,6 +791,13 @@ static void test_contract_keys_per_message(void **state)
             expect_keys("rpc", member(rpc, "WRITE"));
             expect_keys("rpc", member(rpc, "LOOKUP"));
             expect_keys("hist", member(member(rpc, "WRITE"), "rtt"));
+            const msgpack_object *ms = member(&u.data, "mountstats");
+            expect_keys("host", member(&u.data, "host"));
+            if (t == MSG_PHASE_DONE)     /* the note: phase-done only */
+                expect_keys("mountstats", ms);
+            expect_keys("xprt", member(ms, "xprt"));
+            assert_int_equal(member(ms, "ops")->via.array.size, 2);
+            expect_keys("ms_op", &member(ms, "ops")->via.array.ptr[1]);
         }
         msgpack_unpacked_destroy(&u);
         buf_free(&b);
@@ -888,8 +958,9 @@ static void test_contract_doc_lists_every_key(void **state)
     }
     doc_keys(doc, "job", got, sizeof got);
     expect_doc_keys(got, "job");
-    /* op_set, hist and the nfs telemetry are shown as code: each key as "key" */
-    static const char *const shown[] = { "op", "hist", "nfs", "rpc" };
+    /* op_set, hist, the nfs telemetry, host, mountstats, xprt and ms_op are
+     * shown as code: each key as "key" */
+    static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1024,6 +1095,10 @@ static void test_contract_missing_keys_rejected(void **state)
     check_drops(MSG_PLAN, "phase", "phases.1.");
     check_drops(MSG_PLAN, "job", "phases.1.jobs.0.");
     check_drops(MSG_CLEAN, "job", "phases.0.jobs.0.");
+    check_drops(MSG_INTERVAL, "host", "host.");
+    check_drops(MSG_PHASE_DONE, "mountstats", "mountstats.");
+    check_drops(MSG_INTERVAL, "xprt", "mountstats.xprt.");
+    check_drops(MSG_PHASE_DONE, "ms_op", "mountstats.ops.1.");
     /* in an op entry, timeouts and svc are optional */
     {
         char err[512];
@@ -1071,6 +1146,10 @@ static void test_contract_unknown_keys_ignored(void **state)
     assert_int_equal(decode_edited(MSG_PLAN, NULL, "phases.1.jobs.0", err, sizeof err), 0);
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
         assert_int_equal(decode_edited(MSG_INTERVAL, NULL, where[i], err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_INTERVAL, NULL, "host", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_INTERVAL, NULL, "mountstats", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_INTERVAL, NULL, "mountstats.xprt", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, NULL, "mountstats.ops.0", err, sizeof err), 0);
 }
 
 /* ---- values that are words on the wire -------------------------------- */
@@ -1289,11 +1368,14 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
     keys_of(&u.data, got, sizeof got);
     snprintf(want, sizeof want, "%s %s", pinned_keys("phase-done"), pinned_optional("phase-done"));
-    /* "nfs" is optional too (pinned with the sample that carries it): this
-     * message has none */
-    char *nfs = strstr(want, " nfs ");
-    if (nfs)
-        memmove(nfs, nfs + 4, strlen(nfs + 4) + 1);
+    /* "nfs", "host" and "mountstats" are optional too (pinned with the
+     * sample that carries them): this message has none */
+    static const char *const absent[] = { " nfs ", " host ", " mountstats " };
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
+        char *w = strstr(want, absent[i]);
+        if (w)
+            memmove(w, w + strlen(absent[i]) - 1, strlen(w + strlen(absent[i]) - 1) + 1);
+    }
     assert_string_equal(got, want);
     msgpack_unpacked_destroy(&u);
     assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
@@ -1337,6 +1419,7 @@ static int reset_samples(void **state)
     sample_nfs = 1;
     sample_nconnect = 4;
     sample_job_dirs = 1;
+    sample_client = 1;
     return 0;
 }
 

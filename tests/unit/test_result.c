@@ -744,8 +744,8 @@ static void test_text(void **state)
     snprintf(want, sizeof(want), "%.1f%%",
              (double)f->agent_tot[0][1]->op[OP_READ].ops * 100.0 / (double)p0->totals.op[OP_READ].ops);
     assert_non_null(strstr(txt, want));
-    assert_non_null(strstr(txt, "warning: agent 1 (hostb.example.com) used 95% of its 2 cores: "
-                                "the client, not the file system, may be the limit\n"));
+    assert_non_null(strstr(txt, "warning: agent 1 (hostb.example.com) client-bound: CPU 1.90 of 2 cores "
+                                "busy (95%; rule: the cores it may use)\n"));
     assert_null(strstr(txt, "warning: agent 0"));
     free(txt);
 

@@ -1,0 +1,266 @@
+/* client_sampler: see client_sampler.h.  The phase's totals are the
+ * difference between now and the start, not a sum of intervals, so they
+ * are exact even when an interval's read failed. */
+#include "agent/client_sampler.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/engine.h"
+#include "agent/job.h"
+#include "agent/nicstat.h"
+#include "common/xmalloc.h"
+
+#define TEST_MOUNTSTATS_ENV "NFSTORM_TEST_MOUNTSTATS"
+
+void client_sampler_init(struct client_sampler *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+static uint32_t allowed_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+    return 1;
+}
+
+/* The host of "nfs://HOST[:PORT]/..." or "nfs://[V6]/..." into out. */
+static void url_host(const char *url, char *out, size_t len)
+{
+    const char *p = strncmp(url, "nfs://", 6) == 0 ? url + 6 : NULL, *e;
+    out[0] = '\0';
+    if (!p)
+        return;
+    if (*p == '[') {
+        e = strchr(++p, ']');
+    } else {
+        e = p + strcspn(p, ":/?");
+    }
+    if (e && (size_t)(e - p) < len) {
+        memcpy(out, p, (size_t)(e - p));
+        out[e - p] = '\0';
+    }
+}
+
+/* The addr= option of a kernel NFS mount's options, into out. */
+static void opt_addr(const char *options, char *out, size_t len)
+{
+    const char *p = options;
+    out[0] = '\0';
+    while ((p = strstr(p, "addr=")) != NULL) {
+        if (p == options || p[-1] == ',') {
+            size_t n = strcspn(p + 5, ",");
+            if (n < len) {
+                memcpy(out, p + 5, n);
+                out[n] = '\0';
+            }
+            return;
+        }
+        p += 5;
+    }
+}
+
+static int is_nfs_type(const char *t)
+{
+    return strcmp(t, "nfs") == 0 || strcmp(t, "nfs4") == 0;
+}
+
+/* The directory the first job on storage s works in (for the note). */
+static void job_dir_of(const struct phase_run *pr, const struct storage_info *s, char *out,
+                       size_t len)
+{
+    snprintf(out, len, "%s", s->where);
+    for (uint32_t i = 0; i < pr->njobs; i++) {
+        const struct job *j = &pr->jobs[i];
+        char *slash;
+        if (strcmp(j->spec->name, s->job) != 0)
+            continue;
+        snprintf(out, len, "%s", j->ej.nfiles ? j->ej.files[0].path : j->workdir);
+        if (j->ej.nfiles && (slash = strrchr(out, '/')) != NULL)
+            slash == out ? (void)(out[1] = '\0') : (void)(*slash = '\0');
+        return;
+    }
+}
+
+static void pick_nic(struct client_sampler *c, const struct phase_run *pr,
+                     const struct sockaddr *ctl_local)
+{
+    char host[256] = "";
+
+    for (uint32_t i = 0; i < pr->nstorage && !host[0]; i++) {
+        const struct storage_info *s = &pr->storage[i];
+        if (s->kind == STORAGE_NFS)
+            url_host(s->where, host, sizeof host);
+        else if (is_nfs_type(s->fstype))
+            opt_addr(s->options, host, sizeof host);
+    }
+    c->nic[0] = '\0';
+    if (!(host[0] && nicstat_route_to(host, c->nic, sizeof c->nic) == 0) && ctl_local &&
+        nicstat_iface_of(ctl_local, c->nic, sizeof c->nic) < 0)
+        c->nic[0] = '\0';
+    if (c->nic[0] && nicstat_read(c->nic, &c->rx_base, &c->tx_base) < 0)
+        c->nic[0] = '\0';
+    c->rx_prev = c->rx_base;
+    c->tx_prev = c->tx_base;
+    c->speed_mbps = c->nic[0] ? nicstat_speed_mbps(c->nic) : 0;
+}
+
+/* Read the mountstats of c->mount into m: 0, -ENODATA when the file does
+ * not list it, or mountstats_find's codes, or the read's -errno. */
+static int ms_read(struct client_sampler *c, struct mountstats *m)
+{
+    char *text = mountstats_read(c->ms_path);
+    int rc;
+    if (!text)
+        return -errno;
+    rc = mountstats_find(text, c->mount, m);
+    free(text);
+    return rc == -ENOENT ? -ENODATA : rc;
+}
+
+static void pick_mount(struct client_sampler *c, const struct phase_run *pr)
+{
+    const char *test = getenv(TEST_MOUNTSTATS_ENV);
+    const struct storage_info *s = NULL;
+    char dir[PLAN_PATH_MAX];
+    int rc;
+
+    for (uint32_t i = 0; i < pr->nstorage && !s; i++)
+        if (pr->storage[i].kind == STORAGE_MOUNT)
+            s = &pr->storage[i];
+    if (!s)
+        return;                        /* libnfs or null jobs only: no kernel mount */
+    job_dir_of(pr, s, dir, sizeof dir);
+    if (!test && !is_nfs_type(s->fstype)) {
+        snprintf(c->note, sizeof c->note, "%s: not an NFS mount (%s); no mountstats", dir,
+                 s->fstype[0] ? s->fstype : "unknown type");
+        return;
+    }
+    snprintf(c->ms_path, sizeof c->ms_path, "%s", test ? test : "/proc/self/mountstats");
+    snprintf(c->mount, sizeof c->mount, "%s", s->where);
+    c->ms_base = xcalloc(1, sizeof *c->ms_base);
+    c->ms_prev = xcalloc(1, sizeof *c->ms_prev);
+    c->ms_now = xcalloc(1, sizeof *c->ms_now);
+    rc = ms_read(c, c->ms_base);
+    if (rc == 0) {
+        *c->ms_prev = *c->ms_base;
+        return;
+    }
+    if (rc == -EMEDIUMTYPE)
+        snprintf(c->note, sizeof c->note, "%s: not an NFS mount (%s); no mountstats", dir,
+                 c->ms_base->fstype);
+    else
+        snprintf(c->note, sizeof c->note, "%s: no mountstats for %s (%s)", dir, c->mount,
+                 rc == -EBADMSG ? "malformed" : rc == -ENODATA ? "not listed" : strerror(-rc));
+    client_sampler_stop(c);
+    c->running = 1;
+}
+
+void client_sampler_start(struct client_sampler *c, const struct phase_run *pr,
+                          const struct sockaddr *ctl_local)
+{
+    client_sampler_stop(c);
+    memset(c, 0, sizeof *c);
+    c->running = 1;
+    c->cores = allowed_cores();
+    c->threads = pr->njobs;
+    getrusage(RUSAGE_SELF, &c->ru_base);
+    c->ru_prev = c->ru_base;
+    pick_nic(c, pr, ctl_local);
+    pick_mount(c, pr);
+}
+
+static double tv_s(const struct timeval *a, const struct timeval *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_usec - a->tv_usec) / 1e6;
+}
+
+static void host_fill(const struct client_sampler *c, const struct rusage *from,
+                      const struct rusage *to, uint64_t rx0, uint64_t tx0, uint64_t rx1,
+                      uint64_t tx1, struct host_sample *h)
+{
+    memset(h, 0, sizeof *h);
+    h->present = 1;
+    h->cpu_user_s = tv_s(&from->ru_utime, &to->ru_utime);
+    h->cpu_sys_s = tv_s(&from->ru_stime, &to->ru_stime);
+    if (h->cpu_user_s < 0)
+        h->cpu_user_s = 0;
+    if (h->cpu_sys_s < 0)
+        h->cpu_sys_s = 0;
+    h->cores = c->cores;
+    h->threads = c->threads;
+    snprintf(h->nic, sizeof h->nic, "%s", c->nic);
+    h->rx_bytes = rx1 >= rx0 ? rx1 - rx0 : 0;
+    h->tx_bytes = tx1 >= tx0 ? tx1 - tx0 : 0;
+    h->speed_mbps = c->speed_mbps;
+}
+
+void client_sampler_interval(struct client_sampler *c, struct client_sample *out)
+{
+    struct rusage ru;
+    uint64_t rx = c->rx_prev, tx = c->tx_prev;
+
+    memset(&out->ms, 0, sizeof out->ms);
+    if (!c->running) {
+        memset(&out->host, 0, sizeof out->host);
+        return;
+    }
+    getrusage(RUSAGE_SELF, &ru);
+    if (c->nic[0] && nicstat_read(c->nic, &rx, &tx) < 0) {
+        rx = c->rx_prev;
+        tx = c->tx_prev;
+    }
+    host_fill(c, &c->ru_prev, &ru, c->rx_prev, c->tx_prev, rx, tx, &out->host);
+    c->ru_prev = ru;
+    c->rx_prev = rx;
+    c->tx_prev = tx;
+    if (c->ms_path[0] && ms_read(c, c->ms_now) == 0) {
+        mountstats_delta(c->ms_now, c->ms_prev, &out->ms);
+        *c->ms_prev = *c->ms_now;
+    }
+}
+
+void client_sampler_phase(const struct client_sampler *c, struct client_sample *out)
+{
+    /* up to the last interval sent, so the intervals sum to the phase */
+    memset(&out->ms, 0, sizeof out->ms);
+    if (!c->running) {
+        memset(&out->host, 0, sizeof out->host);
+        return;
+    }
+    host_fill(c, &c->ru_base, &c->ru_prev, c->rx_base, c->tx_base, c->rx_prev, c->tx_prev,
+              &out->host);
+    if (c->ms_path[0])
+        mountstats_delta(c->ms_prev, c->ms_base, &out->ms);
+    snprintf(out->ms.note, sizeof out->ms.note, "%s", c->note);
+}
+
+void client_sampler_rebase(struct client_sampler *c)
+{
+    if (!c->running)
+        return;
+    getrusage(RUSAGE_SELF, &c->ru_prev);
+    c->ru_base = c->ru_prev;
+    if (c->nic[0] && nicstat_read(c->nic, &c->rx_prev, &c->tx_prev) == 0) {
+        c->rx_base = c->rx_prev;
+        c->tx_base = c->tx_prev;
+    }
+    if (c->ms_path[0] && ms_read(c, c->ms_now) == 0) {
+        *c->ms_prev = *c->ms_now;
+        *c->ms_base = *c->ms_now;
+    }
+}
+
+void client_sampler_stop(struct client_sampler *c)
+{
+    free(c->ms_base);
+    free(c->ms_prev);
+    free(c->ms_now);
+    c->ms_base = c->ms_prev = c->ms_now = NULL;
+    c->ms_path[0] = '\0';
+    c->running = 0;
+}

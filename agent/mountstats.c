@@ -1,0 +1,379 @@
+/* mountstats: see mountstats.h.  The parser walks the text line by line
+ * without copying it: a "device" line opens a section, and only the
+ * section of the wanted mount point is parsed field by field (the last
+ * one wins, so its counters are reset at each such header).  Numbers are
+ * unsigned decimal, checked for overflow; an NFS section's per-op and
+ * xprt lines must have the field counts the kernel prints. */
+#include "agent/mountstats.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_MAX_FIELDS 32
+
+/* One line of text, not NUL-terminated: [p, end). */
+struct span {
+    const char *p, *end;
+};
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+static void skip_space(struct span *s)
+{
+    while (s->p < s->end && is_space(*s->p))
+        s->p++;
+}
+
+/* The next whitespace-separated word of s. */
+static struct span next_word(struct span *s)
+{
+    struct span w;
+    skip_space(s);
+    w.p = s->p;
+    while (s->p < s->end && !is_space(*s->p))
+        s->p++;
+    w.end = s->p;
+    return w;
+}
+
+static int word_is(struct span w, const char *lit)
+{
+    size_t n = strlen(lit);
+    return (size_t)(w.end - w.p) == n && memcmp(w.p, lit, n) == 0;
+}
+
+/* s starts with lit (after leading blanks); s is moved past it. */
+static int eat(struct span *s, const char *lit)
+{
+    size_t n = strlen(lit);
+    skip_space(s);
+    if ((size_t)(s->end - s->p) < n || memcmp(s->p, lit, n) != 0)
+        return 0;
+    s->p += n;
+    return 1;
+}
+
+/* An unsigned decimal word; -EBADMSG when empty, not digits or > 2^64-1. */
+static int word_u64(struct span w, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (w.p == w.end)
+        return -EBADMSG;
+    for (const char *c = w.p; c < w.end; c++) {
+        unsigned d;
+        if (*c < '0' || *c > '9')
+            return -EBADMSG;
+        d = (unsigned)(*c - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return -EBADMSG;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return 0;
+}
+
+/* All remaining words of s as numbers into v[0..max); the count, or
+ * -EBADMSG (a non-number, or more than max). */
+static int numbers(struct span *s, uint64_t *v, int max)
+{
+    int n = 0;
+    for (;;) {
+        struct span w = next_word(s);
+        if (w.p == w.end)
+            return n;
+        if (n == max || word_u64(w, &v[n]) < 0)
+            return -EBADMSG;
+        n++;
+    }
+}
+
+/* A word into dst (size bytes), with mountinfo's octal escapes undone;
+ * -ENAMETOOLONG if it does not fit. */
+static int word_unescape(struct span w, char *dst, size_t size)
+{
+    size_t o = 0;
+    for (const char *c = w.p; c < w.end; c++) {
+        char ch = *c;
+        if (ch == '\\' && w.end - c >= 4 && c[1] >= '0' && c[1] <= '3' && c[2] >= '0' &&
+            c[2] <= '7' && c[3] >= '0' && c[3] <= '7') {
+            ch = (char)((c[1] - '0') * 64 + (c[2] - '0') * 8 + (c[3] - '0'));
+            c += 3;
+        }
+        if (o + 1 >= size)
+            return -ENAMETOOLONG;
+        dst[o++] = ch;
+    }
+    dst[o] = '\0';
+    return 0;
+}
+
+static int word_copy(struct span w, char *dst, size_t size)
+{
+    size_t n = (size_t)(w.end - w.p);
+    if (n >= size)
+        return -ENAMETOOLONG;
+    memcpy(dst, w.p, n);
+    dst[n] = '\0';
+    return 0;
+}
+
+/* "device SRC mounted on DIR with fstype TYPE[ statvers=V]": mount point,
+ * type and version into out; 0, or -EBADMSG if the line is not one. */
+static int parse_device(struct span s, struct mountstats *out)
+{
+    struct span w;
+    next_word(&s);                          /* "device" */
+    next_word(&s);                          /* its source */
+    if (!word_is(next_word(&s), "mounted") || !word_is(next_word(&s), "on"))
+        return -EBADMSG;
+    if (word_unescape(next_word(&s), out->mount, sizeof out->mount) < 0 || !out->mount[0])
+        return -EBADMSG;
+    if (!word_is(next_word(&s), "with") || !word_is(next_word(&s), "fstype"))
+        return -EBADMSG;
+    if (word_copy(next_word(&s), out->fstype, sizeof out->fstype) < 0 || !out->fstype[0])
+        return -EBADMSG;
+    w = next_word(&s);
+    if (w.end - w.p > 9 && memcmp(w.p, "statvers=", 9) == 0) {
+        w.p += 9;
+        if (word_copy(w, out->statvers, sizeof out->statvers) < 0)
+            return -EBADMSG;
+    }
+    return 0;
+}
+
+/* "xprt: PROTO n n n ...": the counters by the protocol's field order
+ * (statvers 1.0 prints the first 10 tcp/rdma or 7 udp fields, 1.1 adds
+ * max_slots, sending_u and pending_u; rdma appends its own). */
+static int parse_xprt(struct span s, struct mountstats *out)
+{
+    uint64_t v[LINE_MAX_FIELDS];
+    struct span proto = next_word(&s);
+    int n = numbers(&s, v, LINE_MAX_FIELDS);
+    struct ms_xprt x = { 0 };
+
+    if (word_is(proto, "tcp") || word_is(proto, "rdma")) {
+        /* port bind_count connect_count connect_time idle_time sends recvs
+         * bad_xids req_u backlog_u [...] */
+        if (n < 10)
+            return -EBADMSG;
+        x.connects = v[2];
+        x.sends = v[5];
+        x.recvs = v[6];
+        x.bad_xids = v[7];
+        x.req_u = v[8];
+        x.backlog_u = v[9];
+    } else if (word_is(proto, "udp")) {
+        /* port bind_count sends recvs bad_xids req_u backlog_u [...] */
+        if (n < 7)
+            return -EBADMSG;
+        x.sends = v[2];
+        x.recvs = v[3];
+        x.bad_xids = v[4];
+        x.req_u = v[5];
+        x.backlog_u = v[6];
+    } else {
+        return 0;                           /* a transport we do not know: no counters */
+    }
+    if (word_copy(proto, out->xprt_proto, sizeof out->xprt_proto) < 0)
+        return -EBADMSG;
+    out->xprt.connects += x.connects;
+    out->xprt.sends += x.sends;
+    out->xprt.recvs += x.recvs;
+    out->xprt.bad_xids += x.bad_xids;
+    out->xprt.req_u += x.req_u;
+    out->xprt.backlog_u += x.backlog_u;
+    out->nxprt++;
+    return 0;
+}
+
+/* "NAME: ops ntrans timeouts bytes_sent bytes_recv queue rtt execute
+ * [errors]" */
+static int parse_op(struct span s, struct mountstats *out)
+{
+    uint64_t v[LINE_MAX_FIELDS];
+    struct span name = next_word(&s);
+    struct ms_op *op;
+    int n;
+
+    if (name.end - name.p < 2 || name.end[-1] != ':')
+        return -EBADMSG;
+    name.end--;
+    if (out->nops == MS_OPS_MAX)
+        return -EBADMSG;
+    op = &out->op[out->nops];
+    memset(op, 0, sizeof *op);
+    if (word_copy(name, op->name, sizeof op->name) < 0)
+        return -EBADMSG;
+    n = numbers(&s, v, LINE_MAX_FIELDS);
+    if (n != 8 && n != 9)
+        return -EBADMSG;
+    op->ops = v[0];
+    op->ntrans = v[1];
+    op->timeouts = v[2];
+    op->bytes_sent = v[3];
+    op->bytes_recv = v[4];
+    op->queue_ms = v[5];
+    op->rtt_ms = v[6];
+    op->execute_ms = v[7];
+    op->errors = n == 9 ? v[8] : 0;
+    out->nops++;
+    return 0;
+}
+
+static int is_nfs(const char *fstype)
+{
+    return strcmp(fstype, "nfs") == 0 || strcmp(fstype, "nfs4") == 0;
+}
+
+int mountstats_find(const char *text, const char *mount_point, struct mountstats *out)
+{
+    struct mountstats *cur = calloc(1, sizeof *cur);
+    int found = 0, in_ours = 0, in_ops = 0, bad = 0, rc;
+
+    if (!cur)
+        return -ENOMEM;
+    memset(out, 0, sizeof *out);
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        struct span line = { p, nl ? nl : p + strlen(p) };
+        struct span s = line;
+
+        p = nl ? nl + 1 : line.end;
+        skip_space(&s);
+        if (s.p == s.end)
+            continue;
+        if (line.p[0] == 'd' && word_is(next_word(&(struct span){ line.p, line.end }), "device")) {
+            /* a new section: ours only if it parses and names the mount */
+            if (in_ours && !bad)
+                *out = *cur, found = 1;
+            else if (in_ours)
+                found = -1;
+            in_ours = in_ops = bad = 0;
+            /* the header and counters; op[] entries are set as parsed */
+            memset(cur, 0, offsetof(struct mountstats, op));
+            if (parse_device(line, cur) == 0 && strcmp(cur->mount, mount_point) == 0)
+                in_ours = 1;
+            continue;
+        }
+        if (!in_ours || !is_nfs(cur->fstype))
+            continue;
+        if (eat(&s, "per-op statistics")) {
+            in_ops = 1;
+        } else if (in_ops) {
+            if (parse_op(s, cur) < 0)
+                bad = 1;
+        } else if (eat(&s, "xprt:")) {
+            if (parse_xprt(s, cur) < 0)
+                bad = 1;
+        } else if (eat(&s, "age:")) {
+            struct span w = next_word(&s);
+            if (word_u64(w, &cur->age_s) < 0)
+                bad = 1;
+        }
+    }
+    if (in_ours && !bad)
+        *out = *cur, found = 1;
+    else if (in_ours)
+        found = -1;
+    free(cur);
+    if (found == 0)
+        return -ENOENT;
+    if (found < 0) {
+        memset(out, 0, sizeof *out);
+        return -EBADMSG;
+    }
+    rc = is_nfs(out->fstype) ? 0 : -EMEDIUMTYPE;
+    return rc;
+}
+
+static uint64_t sub(uint64_t now, uint64_t then)
+{
+    return now >= then ? now - then : now;
+}
+
+static const struct ms_op *op_named(const struct mountstats *m, uint32_t hint, const char *name)
+{
+    if (hint < m->nops && strcmp(m->op[hint].name, name) == 0)
+        return &m->op[hint];
+    for (uint32_t i = 0; i < m->nops; i++)
+        if (strcmp(m->op[i].name, name) == 0)
+            return &m->op[i];
+    return NULL;
+}
+
+void mountstats_delta(const struct mountstats *now, const struct mountstats *then,
+                      struct ms_sample *out)
+{
+    static const struct ms_op zero;
+
+    out->present = 1;
+    snprintf(out->mount, sizeof out->mount, "%s", now->mount);
+    out->xprt.connects = sub(now->xprt.connects, then->xprt.connects);
+    out->xprt.sends = sub(now->xprt.sends, then->xprt.sends);
+    out->xprt.recvs = sub(now->xprt.recvs, then->xprt.recvs);
+    out->xprt.bad_xids = sub(now->xprt.bad_xids, then->xprt.bad_xids);
+    out->xprt.req_u = sub(now->xprt.req_u, then->xprt.req_u);
+    out->xprt.backlog_u = sub(now->xprt.backlog_u, then->xprt.backlog_u);
+    out->nops = 0;
+    for (uint32_t i = 0; i < now->nops && out->nops < MS_OPS_MAX; i++) {
+        const struct ms_op *a = &now->op[i];
+        const struct ms_op *b = op_named(then, i, a->name);
+        struct ms_op *d = &out->op[out->nops];
+
+        if (!b)
+            b = &zero;
+        memcpy(d->name, a->name, sizeof d->name);
+        d->ops = sub(a->ops, b->ops);
+        d->ntrans = sub(a->ntrans, b->ntrans);
+        d->timeouts = sub(a->timeouts, b->timeouts);
+        d->bytes_sent = sub(a->bytes_sent, b->bytes_sent);
+        d->bytes_recv = sub(a->bytes_recv, b->bytes_recv);
+        d->queue_ms = sub(a->queue_ms, b->queue_ms);
+        d->rtt_ms = sub(a->rtt_ms, b->rtt_ms);
+        d->execute_ms = sub(a->execute_ms, b->execute_ms);
+        d->errors = sub(a->errors, b->errors);
+        if (d->ops || d->ntrans || d->timeouts || d->bytes_sent || d->bytes_recv || d->queue_ms ||
+            d->rtt_ms || d->execute_ms || d->errors)
+            out->nops++;
+    }
+}
+
+char *mountstats_read(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    size_t cap = 64 * 1024, len = 0;
+    char *buf;
+
+    if (!f)
+        return NULL;
+    buf = malloc(cap + 1);
+    while (buf) {
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (len < cap || cap >= MOUNTSTATS_FILE_MAX)
+            break;
+        cap *= 2;
+        {
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = nb;
+            }
+        }
+    }
+    fclose(f);
+    if (!buf) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}

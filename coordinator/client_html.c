@@ -1,0 +1,103 @@
+/* client_html: see client_html.h. */
+#include "coordinator/client_html.h"
+
+#include "common/units.h"
+#include "coordinator/client_result.h"
+#include "coordinator/svg.h"
+
+static void host_row(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a,
+                     const struct client_agent *ca)
+{
+    const struct agent_phase *ap = &r->phases[phase].agents[a];
+    double secs = (double)ap->duration_ns / 1e9, busy, pct;
+    uint32_t limit;
+    const char *rule;
+    char rx[32], tx[32];
+    int cpu = client_result_cpu_bound(ap, &ca->host, &busy, &limit, &rule);
+    int nic = client_result_nic_bound(ap, &ca->host, &pct);
+
+    fprintf(out, "<tr><td>%u</td><td class=\"l\">", r->agents[a].id);
+    svg_escape(out, r->agents[a].host);
+    fprintf(out, "</td><td>%.2f</td><td>%u (%s)</td><td%s>%.0f%%</td><td class=\"l\">",
+            busy, limit, rule, cpu ? " class=\"warn\"" : "", limit ? busy / limit * 100.0 : 0.0);
+    svg_escape(out, ca->host.nic[0] ? ca->host.nic : "-");
+    units_fmt_bytes(rx, sizeof rx, secs > 0 ? (double)ca->host.rx_bytes / secs : 0, 1024);
+    units_fmt_bytes(tx, sizeof tx, secs > 0 ? (double)ca->host.tx_bytes / secs : 0, 1024);
+    fprintf(out, "</td><td>%s/s</td><td>%s/s</td>", rx, tx);
+    if (ca->host.speed_mbps)
+        fprintf(out, "<td%s>%u Mbit/s (%.0f%%)</td>", nic ? " class=\"warn\"" : "", ca->host.speed_mbps, pct);
+    else
+        fprintf(out, "<td>unknown</td>");
+    fprintf(out, "<td class=\"l\">%s%s%s</td></tr>\n", cpu ? "client-bound (CPU)" : "",
+            cpu && nic ? ", " : "", nic ? "NIC-bound" : "");
+}
+
+static void ms_rows(FILE *out, const struct run_result *r, uint32_t a, const struct client_agent *ca)
+{
+    for (uint32_t i = 0; i < ca->ms->nops; i++) {
+        const struct ms_op *o = &ca->ms->op[i];
+        double per = o->ops ? 1.0 / (double)o->ops : 0;
+        if (!o->ops && !o->errors && !o->timeouts)
+            continue;
+        fprintf(out, "<tr><td>%u</td><td class=\"l\">", r->agents[a].id);
+        svg_escape(out, ca->mount);
+        fprintf(out, "</td><td class=\"l\">");
+        svg_escape(out, o->name);
+        fprintf(out, "</td><td>%llu</td><td>%.3f</td><td>%.3f</td><td>%.3f</td><td>%llu</td>"
+                "<td>%llu</td><td>%llu</td></tr>\n", (unsigned long long)o->ops,
+                (double)o->rtt_ms * per, (double)o->execute_ms * per, (double)o->queue_ms * per,
+                (unsigned long long)(o->ntrans > o->ops ? o->ntrans - o->ops : 0),
+                (unsigned long long)o->timeouts, (unsigned long long)o->errors);
+    }
+}
+
+void client_html_section(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    uint32_t nhost = 0, nms = 0;
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct client_agent *ca = client_result_agent(r, phase, a);
+        nhost += ca && ca->host.present;
+        nms += ca && ca->ms;
+    }
+    if (!nhost && !nms)
+        return;
+    fprintf(out, "<h3>Client</h3>\n");
+    if (nhost) {
+        uint32_t shown = 0;
+        fprintf(out, "<table><tr><th>id</th><th class=\"l\">host</th><th>cpu busy (cores)</th>"
+                "<th>limit (rule)</th><th>of limit</th><th class=\"l\">nic</th><th>rx</th><th>tx</th>"
+                "<th>link</th><th class=\"l\">bound</th></tr>\n");
+        for (uint32_t a = 0; a < r->nagents && shown < CLIENT_HTML_AGENTS_MAX; a++) {
+            const struct client_agent *ca = client_result_agent(r, phase, a);
+            if (ca && ca->host.present && r->phases[phase].agents[a].done) {
+                host_row(out, r, phase, a, ca);
+                shown++;
+            }
+        }
+        fprintf(out, "</table>\n");
+    }
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct client_agent *ca = client_result_agent(r, phase, a);
+        if (ca && ca->note[0]) {
+            fprintf(out, "<p class=\"note\">agent %u: ", r->agents[a].id);
+            svg_escape(out, ca->note);
+            fprintf(out, "</p>\n");
+            break;      /* one is enough: the text and JSON have each */
+        }
+    }
+    if (nms) {
+        uint32_t shown = 0;
+        fprintf(out, "<table><tr><th>id</th><th class=\"l\">mount</th><th class=\"l\">NFS op</th>"
+                "<th>ops</th><th>rtt ms/op</th><th>execute ms/op</th><th>queue ms/op</th>"
+                "<th>retrans</th><th>timeouts</th><th>errors</th></tr>\n");
+        for (uint32_t a = 0; a < r->nagents && shown < CLIENT_HTML_AGENTS_MAX; a++) {
+            const struct client_agent *ca = client_result_agent(r, phase, a);
+            if (ca && ca->ms) {
+                ms_rows(out, r, a, ca);
+                shown++;
+            }
+        }
+        fprintf(out, "</table>\n");
+    }
+}

@@ -1,0 +1,29 @@
+/* client_report: what the text report (and the JSON's client_bound,
+ * nic_bound) says about the agents' own measurements: the client-bound
+ * and NIC-bound warnings (client_result.h has the rules), the notes
+ * ("not an NFS mount"), and a short per-phase NFS client section from
+ * mountstats, one line per agent and operation like nfsiostat's. */
+#ifndef NFSTORM_CLIENT_REPORT_H
+#define NFSTORM_CLIENT_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "coordinator/result.h"
+
+#define CLIENT_REPORT_AGENTS_MAX 8   /* agents given mountstats lines, distinct notes shown,
+                                        then "... N more" */
+
+/* 1 when agent a was client-bound (CPU) during phase (client_result_cpu_bound
+ * on its phase sample, or its phase-done CPU alone when it sent none). */
+int client_report_cpu_bound(const struct run_result *r, uint32_t phase, uint32_t a);
+/* 1 when agent a was NIC-bound during phase (link speed known). */
+int client_report_nic_bound(const struct run_result *r, uint32_t phase, uint32_t a);
+/* The warning lines for agent a (named "agent ID (HOST)"): CPU then NIC;
+ * how many it printed. */
+int client_report_bound_lines(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a,
+                              const char *host);
+/* The phase's notes and mountstats section (nothing when no agent sent
+ * any). */
+void client_report_text(FILE *out, const struct run_result *r, uint32_t phase);
+
+#endif
