@@ -59,6 +59,12 @@ struct bssplit_entry {
 struct job_spec {
     char name[PLAN_NAME_MAX];
     enum rw_mode rw;
+    /* fio's rw= modifier (rw=randread:8, rw=write:4k), parsed; the parser
+     * refuses a job that sets one until the agent acts on them (job_finish
+     * in plan_parse.c).  Random modes: ops per random offset (0 and 1: a
+     * new offset each op).  Sequential modes: bytes skipped after each op. */
+    uint32_t rw_seq_nr;
+    uint64_t rw_seq_add;
     uint32_t rwmixread;        /* percent reads for RW_RW/RW_RANDRW; default 50 */
     uint64_t bs;               /* bytes per op; default 4096 */
     uint64_t size;             /* bytes of I/O per job thread (fio's size); required */

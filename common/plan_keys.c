@@ -9,8 +9,9 @@
  * bssplit, rate) nfstorm takes one value per job: a list whose parts agree
  * is accepted as that value, parts that differ are an error that says so.
  *
- * Unknown keys get a suggestion from the edit distance to the known keys;
- * ignored keys (plan_key_ignored) carry the note printed with the warning. */
+ * Unknown keys get a suggestion from the edit distance to the known keys.
+ * fio's keys that are not plan keys (ignored, refused, or fio's aliases of
+ * plan keys) are in the inventory of plan_fio_keys.c. */
 #include "common/plan_parse.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/plan_fio_keys.h"
 #include "common/stats.h"
 #include "common/units.h"
 
@@ -142,60 +144,18 @@ static const struct {
     { "io_uring", "io_uring" },
 };
 
-/* fio keys accepted and ignored, with a warning.  A key ending in '*'
- * matches every key with that prefix.  The note says why, when "not
- * implemented" alone would mislead. */
-static const struct {
-    const char *key;
-    const char *note;
-} ignored[] = {
-    { "verify*", "nfstorm does not verify data" },
-    { "do_verify", "nfstorm does not verify data" },
-    { "trim_verify*", "nfstorm does not verify data" },
-    { "ioscheduler", NULL }, { "cpus_allowed", NULL }, { "cpus_allowed_policy", NULL },
-    { "cpumask", NULL }, { "numa_cpu_nodes", NULL }, { "numa_mem_policy", NULL },
-    { "nice", NULL }, { "prio", NULL }, { "prioclass", NULL }, { "lockmem", NULL },
-    { "clocksource", NULL }, { "gtod_reduce", NULL }, { "gtod_cpu", NULL },
-    { "disable_lat", "latency is always measured" },
-    { "disable_clat", "latency is always measured" },
-    { "disable_slat", "latency is always measured" },
-    { "disable_bw_measurement", NULL },
-    { "log_avg_msec", "nfstorm reports per --interval" },
-    { "log_hist_msec", "nfstorm reports per --interval" },
-    { "write_bw_log", "see --json for time series" },
-    { "write_lat_log", "see --json for time series" },
-    { "write_iops_log", "see --json for time series" },
-    { "write_hist_log", "see --json for time series" },
-    { "per_job_logs", NULL }, { "log_offset", NULL }, { "log_compression", NULL },
-    { "kb_base", "sizes are always powers of 1024" },
-    { "unit_base", "see --unit-base" },
-    { "unified_rw_reporting", NULL },
-    { "norandommap", "random jobs cover each block once per pass" },
-    { "allrandrepeat", NULL }, { "exitall", NULL }, { "exitall_on_error", NULL },
-    { "percentile_list", NULL }, { "percentile_precision", NULL },
-    { "lat_percentiles", NULL }, { "clat_percentiles", NULL }, { "slat_percentiles", NULL },
-    { "significant_figures", NULL },
-    { "thread", "job clones are always threads" },
-    { "fallocate", NULL }, { "create_on_open", NULL }, { "create_serialize", NULL },
-    { "pre_read", NULL }, { "fadvise_hint", NULL },
-    { "scramble_buffers", NULL }, { "refill_buffers", NULL }, { "zero_buffers", NULL },
-    { "buffer_compress_percentage", NULL }, { "buffer_compress_chunk", NULL },
-    { "dedupe_percentage", NULL }, 
-    { "continue_on_error", NULL }, { "ignore_error", NULL }, { "error_dump", NULL },
-    { "iodepth_batch", NULL }, { "iodepth_batch_submit", NULL },
-    { "iodepth_batch_complete", NULL }, { "iodepth_batch_complete_min", NULL },
-    { "iodepth_batch_complete_max", NULL }, { "iodepth_low", NULL },
-    { "stats", NULL }, { "hugepage-size", NULL }, { "mem", NULL }, { "iomem", NULL },
-    { "use_os_rand", NULL }, { "random_generator", NULL },
-};
-
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A plan key, or one of fio's aliases of a plan key (plan_fio_keys.c has
+ * fio's whole alias table: nr_files is nrfiles, fileoffset offset, ...). */
 static const struct key_def *key_lookup(const char *key)
 {
-    for (size_t i = 0; i < NELEM(keys); i++)
-        if (strcmp(key, keys[i].name) == 0)
-            return &keys[i];
+    for (int hop = 0; key && hop < 2; hop++) {
+        for (size_t i = 0; i < NELEM(keys); i++)
+            if (strcmp(key, keys[i].name) == 0)
+                return &keys[i];
+        key = plan_fio_key_alias(key);
+    }
     return NULL;
 }
 
@@ -206,17 +166,18 @@ int plan_is_key(const char *key)
 
 int plan_key_ignored(const char *key, const char **note)
 {
-    for (size_t i = 0; key && i < NELEM(ignored); i++) {
-        const char *k = ignored[i].key;
-        size_t n = strlen(k);
-        int hit = k[n - 1] == '*' ? strncmp(key, k, n - 1) == 0 : strcmp(key, k) == 0;
-        if (hit) {
-            if (note)
-                *note = ignored[i].note;
-            return 1;
-        }
-    }
-    return 0;
+    return plan_key_fio_status(key, note) == FIO_KEY_IGNORED;
+}
+
+int plan_key_fio_status(const char *key, const char **note)
+{
+    const struct fio_key *k;
+    if (!key || key_lookup(key) || !(k = plan_fio_key_resolve(key)) ||
+        k->status == FIO_KEY_IMPLEMENTED)
+        return -1;
+    if (note)
+        *note = k->note;
+    return (int)k->status;
 }
 
 /* Levenshtein distance, capped: keys are short, two rows suffice. */
@@ -485,10 +446,33 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         memcpy(field, value, strlen(value) + 1);
         return 0;
     case K_RW: {
-        int rw = rw_mode_from_name(value);
-        if (rw < 0)
+        /* "randread:8" / "write:4k": fio's modifier after the mode (its
+         * str_rw_cb): a count for random modes, a size for sequential ones;
+         * setting rw again without one clears it, as in fio. */
+        size_t n = strcspn(value, ":");
+        if (n >= sizeof one)
             return -EINVAL;
+        memcpy(one, value, n);
+        one[n] = '\0';
+        int rw = rw_mode_from_name(one);
+        if (rw < 0)
+            return strstr(one, "trim") ? plan_why(why, whylen, "trim (discard) is for block devices")
+                                       : -EINVAL;
+        u32 = 0;
+        u64 = 0;
+        if (value[n] == ':') {
+            const char *mod = value + n + 1;
+            if (rw == RW_METADATA)
+                return plan_why(why, whylen, "rw=metadata takes no ':' modifier");
+            if (rw_mode_random((enum rw_mode)rw) ? parse_u32(mod, &u32) || u32 == 0
+                                                 : units_parse_size(mod, &u64) != 0)
+                return plan_why(why, whylen, "after ':' want %s", rw_mode_random((enum rw_mode)rw)
+                                ? "a count of ops per random offset (randread:8)"
+                                : "a size to skip after each op (read:4k)");
+        }
         *(enum rw_mode *)(void *)field = (enum rw_mode)rw;
+        j->rw_seq_nr = u32;
+        j->rw_seq_add = u64;
         return 0;
     }
     case K_MIXREAD:

@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "common/plan_files.h"
+#include "common/plan_fio_keys.h"
 #include "common/stats.h"
 #include "common/xmalloc.h"
 
@@ -87,6 +88,20 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
     }
     if (nnames > 1 && j->rw != RW_METADATA)
         j->nrfiles = nnames;
+    /* Parsed (plan_keys.c), not yet run: the agent issues a new offset for
+     * every op and skips nothing. */
+    if (j->rw_seq_nr > 1 || j->rw_seq_add) {
+        char mod[32];
+        if (j->rw_seq_nr > 1)
+            snprintf(mod, sizeof mod, "%u", (unsigned)j->rw_seq_nr);
+        else
+            snprintf(mod, sizeof mod, "%llu", (unsigned long long)j->rw_seq_add);
+        set_err(err, errlen, "job '%s': rw=%s:%s: the ':%s' modifier is not yet implemented "
+                "(nfstorm %s)", j->name, rw_mode_name(j->rw), mod, mod,
+                j->rw_seq_nr > 1 ? "picks a new random offset for every op"
+                                 : "does not skip bytes between sequential ops");
+        return -EINVAL;
+    }
     if (j->size == 0 && j->filesize != 0 &&
         __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &j->size)) {
         set_err(err, errlen, "job '%s': filesize * nrfiles is too large", j->name);
@@ -276,9 +291,15 @@ static int is_path_var(const char *name, size_t n)
     return 0;
 }
 
-/* ${VAR} from the environment, as fio does; the path variables stay. */
-static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *out, size_t outlen)
+/* ${VAR} from the environment, as fio does; the path variables stay.  An
+ * unset (or empty-named) variable expands to nothing, as fio's
+ * fio_option_dup_subs does; the first one's name goes to unset (if not
+ * NULL; "" when every variable was set) so the caller can say so. */
+static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *out, size_t outlen,
+                      char *unset, size_t unsetlen)
 {
+    if (unset && unsetlen)
+        unset[0] = '\0';
     size_t o = 0;
     while (*in) {
         const char *val = in;
@@ -290,7 +311,7 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
             n = adv;                      /* a path variable: copied as is */
             if (!is_path_var(name, nlen)) {
                 char var[128];
-                if (nlen == 0 || nlen >= sizeof(var)) {
+                if (nlen >= sizeof(var)) {
                     ctx_fail(c, "%s:%u: bad variable '%.*s' in '%s'", CUR(c)->file, CUR(c)->line,
                              (int)adv, in, key);
                     return -EINVAL;
@@ -299,9 +320,9 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
                 var[nlen] = '\0';
                 val = getenv(var);
                 if (!val) {
-                    ctx_fail(c, "%s:%u: environment variable '%s' is not set (used in '%s')",
-                             CUR(c)->file, CUR(c)->line, var, key);
-                    return -EINVAL;
+                    if (unset && unsetlen && !unset[0])
+                        snprintf(unset, unsetlen, "%s", var);
+                    val = "";
                 }
                 n = strlen(val);
             }
@@ -332,21 +353,32 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
         ctx_fail(c, "%s:%u: key '%s' before any [section]", file, line, key);
         return;
     }
-    /* The job name comes from the section; a name in [global] would be
-     * silently overridden by every section, so say so instead. */
-    if (c->sec == SEC_GLOBAL && strcmp(key, "name") == 0) {
-        ctx_fail(c, "%s:%u: 'name' cannot be set in [global]", file, line);
+    /* name= in [global] is accepted as fio accepts it: every job section
+     * then gives its job its own name (the section's, or a name= of its
+     * own), so the global one names no job, in fio as here. */
+    char unset[128];
+    if (expand_env(c, key, raw, value, sizeof(value), unset, sizeof(unset)))
         return;
+    if (unset[0]) {
+        snprintf(why, sizeof(why), "%s:%u: environment variable '%s' is not set (used in '%s'); "
+                 "it expands to nothing, as in fio", file, line, unset, key);
+        plan_add_warning(&c->plan, why);
     }
-    if (expand_env(c, key, raw, value, sizeof(value)))
-        return;
     exp_put(c, key, strlen(key), value[0] ? "=" : "", "");
     exp_put(c, value, strlen(value), "", "\n");
-    if (!plan_is_key(key) && plan_key_ignored(key, &note)) {
+    switch (plan_key_fio_status(key, &note)) {
+    case FIO_KEY_SAME:
+        return;
+    case FIO_KEY_IGNORED:
         snprintf(why, sizeof(why), "%s:%u: '%s' is not implemented by nfstorm%s%s%s; ignored",
                  file, line, key, note ? " (" : "", note ? note : "", note ? ")" : "");
         plan_add_warning(&c->plan, why);
         return;
+    case FIO_KEY_REFUSED:
+        ctx_fail(c, "%s:%u: '%s' is refused by nfstorm (%s)", file, line, key, note ? note : "");
+        return;
+    default:
+        break;
     }
     int global = c->sec == SEC_GLOBAL;
     if (strcmp(key, "matrix") == 0) {
@@ -364,6 +396,9 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
             ctx_fail(c, "%s:%u: unknown key '%s' (did you mean '%s'?)", file, line, key, near);
         else
             ctx_fail(c, "%s:%u: unknown key '%s'", file, line, key);
+    } else if (rc && unset[0]) {
+        ctx_fail(c, "%s:%u: bad value for '%s': '%s' (environment variable '%s' is not set%s%s)",
+                 file, line, key, value, unset, why[0] ? "; " : "", why);
     } else if (rc) {
         ctx_fail(c, "%s:%u: bad value for '%s': '%s'%s%s%s", file, line, key, value,
                  why[0] ? " (" : "", why, why[0] ? ")" : "");
@@ -486,8 +521,14 @@ static void include_file(struct ini_ctx *c, const char *s, const char *e)
     }
     memcpy(raw, s, n);
     raw[n] = '\0';
-    if (expand_env(c, "include", raw, name, sizeof(name)))
+    char unset[128];
+    if (expand_env(c, "include", raw, name, sizeof(name), unset, sizeof(unset)))
         return;
+    if (unset[0]) {
+        ctx_fail(c, "%s:%u: include '%s': environment variable '%s' is not set", cur->file,
+                 cur->line, raw, unset);
+        return;
+    }
     const char *slash = strrchr(cur->file, '/');
     if (name[0] == '/' || !slash)
         snprintf(path, sizeof(path), "%s", name);
@@ -737,12 +778,21 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             memcpy(key, k, klen);
             key[klen] = '\0';
         }
-        if (klen < sizeof(key) && !plan_is_key(key) && plan_key_ignored(key, &note)) {
+        int fst = klen < sizeof(key) ? plan_key_fio_status(key, &note) : -1;
+        if (fst == FIO_KEY_SAME)
+            continue;
+        if (fst == FIO_KEY_IGNORED) {
             snprintf(why, sizeof(why), "option '%.*s' is not implemented by nfstorm%s%s%s; ignored",
                      (int)(k - a + (ptrdiff_t)klen), a, note ? " (" : "", note ? note : "",
                      note ? ")" : "");
             plan_add_warning(&p, why);
             continue;
+        }
+        if (fst == FIO_KEY_REFUSED) {
+            set_err(err, errlen, "option '%.*s' is refused by nfstorm (%s)",
+                    (int)(k - a + (ptrdiff_t)klen), a, note ? note : "");
+            rc = -EINVAL;
+            break;
         }
         if (klen >= sizeof(key) || !plan_is_key(key)) {
             const char *near = klen < sizeof(key) ? plan_key_suggest(key) : NULL;

@@ -55,6 +55,13 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
 /* 1 if key is a fio key nfstorm accepts and ignores (a warning); *note, if
  * note is not NULL, gets a short reason or NULL. */
 int plan_key_ignored(const char *key, const char **note);
+/* What the front ends do with a key that is not a plan key (nor fio's alias
+ * of one), from fio's key inventory (common/plan_fio_keys.h): -1 when it is
+ * a plan key or fio has no such key (go on: set it, or "unknown key");
+ * else FIO_KEY_SAME (accept, no effect), FIO_KEY_IGNORED (accept with a
+ * warning) or FIO_KEY_REFUSED (refuse), *note (if note is not NULL) getting
+ * the reason. */
+int plan_key_fio_status(const char *key, const char **note);
 /* matrix= -----------------------------------------------------------------
  * "key:v1,v2 key:v1,v2 ..." (blank-separated dimensions, any plan key but
  * name).  Combination i (0-based; first dimension outermost, last fastest)
