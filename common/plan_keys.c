@@ -484,6 +484,12 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         memcpy(field, &u32, sizeof(u32));
         return 0;
     case K_SIZE:
+        /* bs=r,w[,t]: fio's per-direction form, one value per job here */
+        if ((strcmp(k->name, "bs") == 0 || strcmp(k->name, "blocksize") == 0) && strchr(value, ',')) {
+            if (one_value(value, one, sizeof one, "bs", why, whylen))
+                return -EINVAL;
+            value = one;
+        }
         if (units_parse_size(value, &u64))
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));

@@ -208,6 +208,8 @@ struct ini_ctx {
      * keys after includes and ${VAR}, comments dropped */
     char *exp;
     size_t exp_len, exp_cap;
+    plan_key_visit_fn visit;  /* plan_visit_keys: keys go here, no plan is built */
+    void *visit_user;
 };
 
 #define CUR(c) (&(c)->src[(c)->depth])
@@ -228,7 +230,7 @@ static void ctx_fail(struct ini_ctx *c, const char *fmt, ...)
 
 static void section_end(struct ini_ctx *c)
 {
-    if (c->sec != SEC_JOB || c->rc)
+    if (c->sec != SEC_JOB || c->rc || c->visit)
         return;
     char why[512];
     int about_job;
@@ -366,6 +368,10 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     }
     exp_put(c, key, strlen(key), value[0] ? "=" : "", "");
     exp_put(c, value, strlen(value), "", "\n");
+    if (c->visit) {
+        c->visit(c->visit_user, file, line, c->sec == SEC_GLOBAL ? "global" : c->job.name, key, value);
+        return;
+    }
     switch (plan_key_fio_status(key, &note)) {
     case FIO_KEY_SAME:
         return;
@@ -668,9 +674,12 @@ static char *ini_reader_cb(char *str, int num, void *stream)
 /* Parse text owned by the caller; real is the file's realpath (or NULL);
  * expanded, if not NULL, gets the plan as read (owned by the caller). */
 static int parse_text(const char *name, const char *real, const char *text, struct plan *out,
-                      char **expanded, char *err, size_t errlen)
+                      char **expanded, plan_key_visit_fn visit, void *visit_user,
+                      char *err, size_t errlen)
 {
     struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
+    c->visit = visit;
+    c->visit_user = visit_user;
     if (expanded) {
         *expanded = NULL;
         c->exp = xmalloc(c->exp_cap = 256);
@@ -694,7 +703,7 @@ static int parse_text(const char *name, const char *real, const char *text, stru
     else if (!c->rc && r < 0)
         ctx_fail(c, "%s: parser out of memory", c->src[0].file);
     section_end(c);
-    if (!c->rc && c->plan.nphases == 0)
+    if (!c->rc && c->plan.nphases == 0 && !c->visit)
         ctx_fail(c, "%s: no job sections", c->src[0].file);
     int rc = c->rc;
     if (rc)
@@ -713,7 +722,7 @@ static int parse_text(const char *name, const char *real, const char *text, stru
 
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
 {
-    return parse_text(name, NULL, text, out, NULL, err, errlen);
+    return parse_text(name, NULL, text, out, NULL, NULL, NULL, err, errlen);
 }
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
@@ -732,7 +741,22 @@ int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, out, expanded, err, errlen);
+    rc = parse_text(path, real, buf, out, expanded, NULL, NULL, err, errlen);
+    free(real);
+    free(buf);
+    return rc;
+}
+
+int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    struct plan p;
+    int rc = read_text(path, path, &buf, err, errlen);
+    if (rc)
+        return rc;
+    char *real = realpath(path, NULL);
+    rc = parse_text(path, real, buf, &p, NULL, visit, user, err, errlen);
+    plan_free(&p);
     free(real);
     free(buf);
     return rc;

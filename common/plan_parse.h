@@ -29,6 +29,14 @@ int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen
 #define PLAN_TEXT_MAX (1u << 20)
 int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded, char *err,
                              size_t errlen);
+/* Every key of a job file as the parser reads it (includes followed,
+ * ${VAR} expanded, comments dropped), without setting any: visit gets the
+ * file and line it came from, its section ("global" or the job's name),
+ * the key and the value ("" for a bare flag).  Stops at a syntax error
+ * only (0, or -errno with err set); for `--fio-compat-report`. */
+typedef void (*plan_key_visit_fn)(void *user, const char *file, unsigned line, const char *section,
+                                  const char *key, const char *value);
+int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen);
 /* Parse from a string (tests); name is used in messages in place of a path. */
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen);
 
