@@ -64,7 +64,7 @@ struct job_spec {
      * in plan_parse.c).  Random modes: ops per random offset (0 and 1: a
      * new offset each op).  Sequential modes: bytes skipped after each op. */
     uint32_t rw_seq_nr;
-    uint64_t rw_seq_add;
+    int64_t rw_seq_add;        /* negative: backwards (rw=read:-8k), as fio */
     uint32_t rwmixread;        /* percent reads for RW_RW/RW_RANDRW; default 50 */
     uint64_t bs;               /* bytes per op; default 4096 */
     uint64_t size;             /* bytes of I/O per job thread (fio's size); required */

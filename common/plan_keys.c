@@ -460,19 +460,22 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                                        : -EINVAL;
         u32 = 0;
         u64 = 0;
+        b = 0;          /* a sequential skip backwards: "read:-8k" */
         if (value[n] == ':') {
             const char *mod = value + n + 1;
+            int rnd = rw_mode_random((enum rw_mode)rw);
             if (rw == RW_METADATA)
                 return plan_why(why, whylen, "rw=metadata takes no ':' modifier");
-            if (rw_mode_random((enum rw_mode)rw) ? parse_u32(mod, &u32) || u32 == 0
-                                                 : units_parse_size(mod, &u64) != 0)
-                return plan_why(why, whylen, "after ':' want %s", rw_mode_random((enum rw_mode)rw)
+            b = !rnd && mod[0] == '-';
+            if (rnd ? parse_u32(mod, &u32) || u32 == 0
+                    : units_parse_size(mod + b, &u64) != 0 || u64 > (uint64_t)INT64_MAX)
+                return plan_why(why, whylen, "after ':' want %s", rnd
                                 ? "a count of ops per random offset (randread:8)"
-                                : "a size to skip after each op (read:4k)");
+                                : "a size to skip after each op (read:4k, or read:-4k backwards)");
         }
         *(enum rw_mode *)(void *)field = (enum rw_mode)rw;
         j->rw_seq_nr = u32;
-        j->rw_seq_add = u64;
+        j->rw_seq_add = b ? -(int64_t)u64 : (int64_t)u64;
         return 0;
     }
     case K_MIXREAD:

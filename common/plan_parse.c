@@ -95,7 +95,7 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
         if (j->rw_seq_nr > 1)
             snprintf(mod, sizeof mod, "%u", (unsigned)j->rw_seq_nr);
         else
-            snprintf(mod, sizeof mod, "%llu", (unsigned long long)j->rw_seq_add);
+            snprintf(mod, sizeof mod, "%lld", (long long)j->rw_seq_add);
         set_err(err, errlen, "job '%s': rw=%s:%s: the ':%s' modifier is not yet implemented "
                 "(nfstorm %s)", j->name, rw_mode_name(j->rw), mod, mod,
                 j->rw_seq_nr > 1 ? "picks a new random offset for every op"

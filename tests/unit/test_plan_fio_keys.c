@@ -177,6 +177,9 @@ static void test_plan_fio_keys_rw_modifier_parsed(void **state)
     assert_int_equal(plan_job_set(&js, "rw", "write:4k"), 0);
     assert_int_equal(js.rw_seq_nr, 0);
     assert_int_equal(js.rw_seq_add, 4096);
+    assert_int_equal(plan_job_set(&js, "rw", "read:-8k"), 0);    /* backwards, as fio */
+    assert_true(js.rw_seq_add == -8192);
+    assert_int_equal(plan_job_set(&js, "rw", "randread:-1"), -EINVAL);
     parse_err("[j]\nsize=1m\nrw=randread:8\n", "t.fio: job 'j': rw=randread:8: the ':8' modifier "
               "is not yet implemented (nfstorm picks a new random offset for every op)");
     parse_err("[j]\nsize=1m\nrw=read:4k\n", "t.fio: job 'j': rw=read:4096: the ':4096' modifier "
