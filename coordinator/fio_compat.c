@@ -30,9 +30,14 @@ struct line {
     char what[320];
 };
 
+/* A plan file may be 16 MiB of keys: the lines kept are capped, the rest
+ * only counted (a line is ~470 bytes). */
+#define LINES_MAX 10000
+
 struct compat {
     struct line *v;
     size_t n, cap;
+    size_t total;            /* keys seen, listed or not */
     unsigned count[C__N];
 };
 
@@ -93,6 +98,12 @@ static int classify(const char *key, const char *value, char *what, size_t len)
 
 static void add(struct compat *c, const char *where, const char *key, const char *value)
 {
+    c->total++;
+    if (c->n == LINES_MAX) {
+        char what[320];
+        c->count[classify(key, value, what, sizeof what)]++;
+        return;
+    }
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 32;
         c->v = xrealloc(c->v, c->cap * sizeof(*c->v));
@@ -153,12 +164,14 @@ static void print_lines(FILE *out, const struct compat *c, const char *name)
         ww = a > ww ? a : ww;
         kw = b > kw ? b : kw;
     }
-    fprintf(out, "fio compatibility of %s: %zu key%s:", name, c->n, c->n == 1 ? "" : "s");
+    fprintf(out, "fio compatibility of %s: %zu key%s:", name, c->total, c->total == 1 ? "" : "s");
     for (int k = 0; k < C__N; k++)
         fprintf(out, "%s %u %s", k ? "," : "", c->count[k], cat_names[k]);
     fputc('\n', out);
     for (size_t i = 0; i < c->n; i++)
         fprintf(out, "  %-*s  %-*s  %s\n", (int)ww, c->v[i].where, (int)kw, c->v[i].kv, c->v[i].what);
+    if (c->total > c->n)
+        fprintf(out, "  ... %zu more keys, counted above but not listed\n", c->total - c->n);
 }
 
 int fio_compat_section(FILE *out, const char *path, int argc, char **argv)
@@ -191,8 +204,8 @@ int fio_compat_report(FILE *out, const char *path, int argc, char **argv)
                     c.count[C_IGN] == 1 ? "" : "s");
         fputc('\n', out);
     } else if (c.count[C_REF]) {
-        fprintf(out, "verdict: nfstorm refuses this plan: %u key%s refused\n", c.count[C_REF],
-                c.count[C_REF] == 1 ? "" : "s");
+        fprintf(out, "verdict: nfstorm refuses this plan: %u key%s refused%s%s\n", c.count[C_REF],
+                c.count[C_REF] == 1 ? "" : "s", rc ? "; the run would stop at: " : "", rc ? err : "");
     } else {
         fprintf(out, "verdict: nfstorm refuses this plan: %s\n", err);
     }
