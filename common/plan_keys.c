@@ -207,8 +207,13 @@ const char *plan_key_suggest(const char *key)
     size_t bestd = SIZE_MAX, len = key ? strlen(key) : 0;
     if (!key || !*key)
         return NULL;
-    for (size_t i = 0; i < NELEM(keys) + 1; i++) {
-        const char *k = i < NELEM(keys) ? keys[i].name : "matrix";
+    /* the plan keys, matrix, then fio's other keys (a typo of an ignored
+     * key is still worth naming) */
+    unsigned nfio = 0;
+    const struct fio_key *fio = plan_fio_keys(&nfio);
+    for (size_t i = 0; i < NELEM(keys) + 1 + nfio; i++) {
+        const char *k = i < NELEM(keys) ? keys[i].name : i == NELEM(keys) ? "matrix"
+                      : fio[i - NELEM(keys) - 1].name;
         size_t d = edit_distance(key, k);
         if (d < bestd) {
             bestd = d;

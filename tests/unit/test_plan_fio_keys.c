@@ -88,6 +88,9 @@ static void test_plan_fio_keys_entries_agree_with_plan_keys(void **state)
     assert_null(plan_fio_key_find("agents"));        /* nfstorm's own */
     assert_int_equal(plan_fio_key_resolve("ratemin")->status, FIO_KEY_IGNORED);
     assert_string_equal(plan_fio_key_resolve("ss")->name, "steadystate");
+    /* a typo of one of fio's other keys is named too; plan keys win ties */
+    assert_string_equal(plan_key_suggest("cpus_alowed"), "cpus_allowed");
+    assert_string_equal(plan_key_suggest("ratee"), "rate");
 }
 
 static const struct job_spec *parse_ok(const char *text, struct plan *p)
