@@ -21,6 +21,7 @@
 /* Planned: the reason says so, and the key's implementation replaces the
  * line (a plan key in plan_keys.c wins over this table anyway). */
 #define NOTYET(n, why)  { n, FIO_KEY_REFUSED, "not yet implemented: " why }
+#define REF_PROFILE(n, p) { n, FIO_KEY_REFUSED, "an option of fio's " p " profile, which nfstorm does not have" }
 #define REF_ENGINE(n, e) { n, FIO_KEY_REFUSED, "an option of fio's " e " engine, which nfstorm does not have" }
 
 #define WHY_VERIFY   "nfstorm does not verify data; the verify pass's reads are not issued"
@@ -310,6 +311,18 @@ static const struct fio_key table[] = {
     REF("zonerange", WHY_ZONES),
     REF("zonesize", WHY_ZONES),
     REF("zoneskip", WHY_ZONES),
+    /* options of fio's built-in profiles (profile=act|tiobench) */
+    REF_PROFILE("block", "tiobench"),
+    REF_PROFILE("device-names", "act"),
+    REF_PROFILE("dir", "tiobench"),
+    REF_PROFILE("large-block-op-kbytes", "act"),
+    REF_PROFILE("load", "act"),
+    REF_PROFILE("numruns", "tiobench"),
+    REF_PROFILE("prep", "act"),
+    REF_PROFILE("read-req-num-512-blocks", "act"),
+    REF_PROFILE("test-duration", "act"),
+    REF_PROFILE("threads", "tiobench"),
+    REF_PROFILE("threads-per-queue", "act"),
     /* options of engines nfstorm does not have */
     REF_ENGINE("bindname", "rdma"),
     REF_ENGINE("brick", "glusterfs"),
