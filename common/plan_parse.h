@@ -7,12 +7,15 @@
  *   "plan.fio:5: bad value for 'bs': '4q'"
  *   "--bs: bad value '4q'"
  * Keys set in [global] apply to every later job section; a job section
- * inherits them and overrides what it sets.  fio keys nfstorm ignores on
- * purpose become warnings in plan->warnings ("plan.fio:7: 'cpus_allowed' is
- * not implemented by nfstorm; ignored").  Job files also take
+ * inherits them and overrides what it sets.  fio's keys that are not plan
+ * keys follow fio's key inventory (common/plan_fio_keys.h): an alias sets
+ * its target, an ignored key becomes a warning in plan->warnings
+ * ("plan.fio:7: 'cpus_allowed' is not implemented by nfstorm (...);
+ * ignored"), a refused one an error naming the reason.  Job files also take
  * `include FILE` (relative to the including file, nested at most
- * PLAN_INCLUDE_DEPTH deep) and ${VAR} from the environment in values;
- * ${agent}, ${host}, ${job} and ${nagents} are left for the agent.
+ * PLAN_INCLUDE_DEPTH deep) and ${VAR} from the environment in values (an
+ * unset one expands to nothing, as in fio, with a warning); ${agent},
+ * ${host}, ${job} and ${nagents} are left for the agent.
  * matrix= expands a job into one phase per combination of its values. */
 #ifndef NFSTORM_PLAN_PARSE_H
 #define NFSTORM_PLAN_PARSE_H
