@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "common/plan_files.h"
 
 static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n,
@@ -58,13 +59,18 @@ int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t out
     return 0;
 }
 
-/* fio's filename_format: $jobname, $jobnum, $filenum (and our $agent). */
+/* fio's filename_format: $jobname, $jobnum, $filenum, $clientuid (and our
+ * $agent).  fio's $clientuid is the address of the fio server process, so
+ * each server of a client/server run writes its own files; nfstorm's
+ * equivalent is the agent's index (agents on one host share an address),
+ * the same value as $agent.  Matched without regard to case, as fio. */
 static int format_name(const char *fmt, const struct job_spec *js, uint32_t agent,
                        uint32_t thread, uint32_t file, char *out, size_t outlen,
                        char *err, size_t errlen)
 {
     static const struct { const char *tok; int which; } toks[] = {
         { "$jobname", 0 }, { "$jobnum", 1 }, { "$filenum", 2 }, { "$agent", 3 },
+        { "$clientuid", 3 },
     };
     size_t o = 0;
     int rc;
@@ -73,7 +79,7 @@ static int format_name(const char *fmt, const struct job_spec *js, uint32_t agen
     while (*fmt) {
         size_t k;
         for (k = 0; k < sizeof toks / sizeof toks[0]; k++)
-            if (strncmp(fmt, toks[k].tok, strlen(toks[k].tok)) == 0)
+            if (strncasecmp(fmt, toks[k].tok, strlen(toks[k].tok)) == 0)
                 break;
         if (k < sizeof toks / sizeof toks[0]) {
             char num[24];

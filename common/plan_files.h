@@ -8,7 +8,8 @@
  * Default file names follow fio's $jobname.$jobnum.$filenum with the agent
  * index added so agents sharing a directory never share files by accident:
  *   <name>.<agent>.<thread>.<file>
- * filename_format= (fio's $jobname, $jobnum, $filenum, plus $agent) replaces
+ * filename_format= (fio's $jobname, $jobnum, $filenum and $clientuid, the
+ * last being the agent index as $agent is) replaces
  * that default.
  * filename= is a list, as in fio: names separated by ':' ("a:b" is two
  * files, shared by the job's threads), "\:" standing for a literal colon in

@@ -11,8 +11,9 @@
  * that direction's value, a trims' part is checked and unused (nfstorm
  * issues no trims).
  *
- * Unknown keys get a suggestion from the edit distance to the known keys;
- * ignored keys (plan_key_ignored) carry the note printed with the warning. */
+ * Unknown keys get a suggestion from the edit distance to the known keys.
+ * fio's keys that are not plan keys (ignored, refused, or fio's aliases of
+ * plan keys) are in the inventory of plan_fio_keys.c. */
 #include "common/plan_parse.h"
 #include "common/plan_ctl.h"
 
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "common/engine_table.h"
+#include "common/plan_fio_keys.h"
 #include "common/stats.h"
 #include "common/units.h"
 #include "common/zones.h"
@@ -112,6 +114,7 @@ static const struct key_def keys[] = {
     { "rate_min",          K_RATEMIN,   FIELD(rate_min_bps) },
     { "rate_iops_min",     K_RATEMIN,   FIELD(rate_min_iops) },
     { "ratecycle",         K_DUR_MS,    FIELD(ratecycle_ns) },
+    { "rate_cycle",        K_DUR_MS,    FIELD(ratecycle_ns) },
     { "randrepeat",        K_BOOL,      FIELD(randrepeat) },
     { "randseed",          K_U64,       FIELD(randseed) },
     { "random_distribution", K_DIST,    FIELD(random_distribution) },
@@ -167,52 +170,18 @@ static const struct key_def keys[] = {
     { "lat_percentiles",   K_LOG,       FIELD(log) },
 };
 
-/* fio keys accepted and ignored, with a warning.  A key ending in '*'
- * matches every key with that prefix.  The note says why, when "not
- * implemented" alone would mislead. */
-static const struct {
-    const char *key;
-    const char *note;
-} ignored[] = {
-    { "verify*", "nfstorm does not verify data" },
-    { "do_verify", "nfstorm does not verify data" },
-    { "trim_verify*", "nfstorm does not verify data" },
-    { "ioscheduler", NULL }, { "cpus_allowed", NULL }, { "cpus_allowed_policy", NULL },
-    { "cpumask", NULL }, { "numa_cpu_nodes", NULL }, { "numa_mem_policy", NULL },
-    { "nice", NULL }, { "prio", NULL }, { "prioclass", NULL }, { "lockmem", NULL },
-    { "clocksource", NULL }, { "gtod_reduce", NULL }, { "gtod_cpu", NULL },
-    { "disable_lat", "latency is always measured" },
-    { "disable_clat", "latency is always measured" },
-    { "disable_slat", "latency is always measured" },
-    { "disable_bw_measurement", NULL },
-    { "log_compression", NULL },
-    { "kb_base", "sizes are always powers of 1024" },
-    { "unit_base", "see --unit-base" },
-    { "unified_rw_reporting", NULL },
-    { "allrandrepeat", NULL }, { "exitall_on_error", NULL },
-    { "percentile_list", NULL }, { "percentile_precision", NULL },
-    { "slat_percentiles", "nfstorm measures no submission latency" },
-    { "significant_figures", NULL },
-    { "thread", "job clones are always threads" },
-    { "fallocate", NULL }, { "create_on_open", NULL }, { "create_serialize", NULL },
-    { "pre_read", NULL }, { "fadvise_hint", NULL },
-    { "scramble_buffers", NULL }, { "refill_buffers", NULL }, { "zero_buffers", NULL },
-    { "buffer_compress_percentage", NULL }, { "buffer_compress_chunk", NULL },
-    { "dedupe_percentage", NULL }, 
-    { "continue_on_error", NULL }, { "ignore_error", NULL }, { "error_dump", NULL },
-    { "iodepth_low", NULL },
-    { "stats", NULL }, { "hugepage-size", NULL }, { "mem", NULL }, { "iomem", NULL },
-    { "use_os_rand", "offsets come from nfstorm's own generator (xorshift64*)" },
-    { "random_generator", "offsets come from nfstorm's own generator (xorshift64*)" },
-};
-
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A plan key, or one of fio's aliases of a plan key (plan_fio_keys.c has
+ * fio's whole alias table: nr_files is nrfiles, fileoffset offset, ...). */
 static const struct key_def *key_lookup(const char *key)
 {
-    for (size_t i = 0; i < NELEM(keys); i++)
-        if (strcmp(key, keys[i].name) == 0)
-            return &keys[i];
+    for (int hop = 0; key && hop < 2; hop++) {
+        for (size_t i = 0; i < NELEM(keys); i++)
+            if (strcmp(key, keys[i].name) == 0)
+                return &keys[i];
+        key = plan_fio_key_alias(key);
+    }
     return NULL;
 }
 
@@ -223,17 +192,18 @@ int plan_is_key(const char *key)
 
 int plan_key_ignored(const char *key, const char **note)
 {
-    for (size_t i = 0; key && i < NELEM(ignored); i++) {
-        const char *k = ignored[i].key;
-        size_t n = strlen(k);
-        int hit = k[n - 1] == '*' ? strncmp(key, k, n - 1) == 0 : strcmp(key, k) == 0;
-        if (hit) {
-            if (note)
-                *note = ignored[i].note;
-            return 1;
-        }
-    }
-    return 0;
+    return plan_key_fio_status(key, note) == FIO_KEY_IGNORED;
+}
+
+int plan_key_fio_status(const char *key, const char **note)
+{
+    const struct fio_key *k;
+    if (!key || key_lookup(key) || !(k = plan_fio_key_resolve(key)) ||
+        k->status == FIO_KEY_IMPLEMENTED)
+        return -1;
+    if (note)
+        *note = k->note;
+    return (int)k->status;
 }
 
 /* Levenshtein distance, capped: keys are short, two rows suffice. */
@@ -263,8 +233,13 @@ const char *plan_key_suggest(const char *key)
     size_t bestd = SIZE_MAX, len = key ? strlen(key) : 0;
     if (!key || !*key)
         return NULL;
-    for (size_t i = 0; i < NELEM(keys) + 1; i++) {
-        const char *k = i < NELEM(keys) ? keys[i].name : "matrix";
+    /* the plan keys, matrix, then fio's other keys (a typo of an ignored
+     * key is still worth naming) */
+    unsigned nfio = 0;
+    const struct fio_key *fio = plan_fio_keys(&nfio);
+    for (size_t i = 0; i < NELEM(keys) + 1 + nfio; i++) {
+        const char *k = i < NELEM(keys) ? keys[i].name : i == NELEM(keys) ? "matrix"
+                      : fio[i - NELEM(keys) - 1].name;
         size_t d = edit_distance(key, k);
         if (d < bestd) {
             bestd = d;
@@ -475,7 +450,8 @@ static int set_rw(struct job_spec *j, const char *value, char *why, size_t whyle
     memcpy(mode, value, n);
     mode[n] = '\0';
     if ((rw = rw_mode_from_name(mode)) < 0)
-        return -EINVAL;
+        return strstr(mode, "trim") ? plan_why(why, whylen, "trim (discard) is for block devices")
+                                    : -EINVAL;
     if (value[n] == ':') {
         const char *post = value + n + 1;
         if (rw == RW_METADATA)

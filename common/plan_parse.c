@@ -55,6 +55,7 @@
 
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/plan_fio_keys.h"
 #include "common/stats.h"
 #include "common/xmalloc.h"
 
@@ -210,6 +211,8 @@ struct ini_ctx {
      * keys after includes and ${VAR}, comments dropped */
     char *exp;
     size_t exp_len, exp_cap;
+    plan_key_visit_fn visit;  /* plan_visit_keys: keys go here, no plan is built */
+    void *visit_user;
 };
 
 #define CUR(c) (&(c)->src[(c)->depth])
@@ -230,7 +233,7 @@ static void ctx_fail(struct ini_ctx *c, const char *fmt, ...)
 
 static void section_end(struct ini_ctx *c)
 {
-    if (c->sec != SEC_JOB || c->rc)
+    if (c->sec != SEC_JOB || c->rc || c->visit)
         return;
     char why[512];
     int about_job;
@@ -293,9 +296,15 @@ static int is_path_var(const char *name, size_t n)
     return 0;
 }
 
-/* ${VAR} from the environment, as fio does; the path variables stay. */
-static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *out, size_t outlen)
+/* ${VAR} from the environment, as fio does; the path variables stay.  An
+ * unset (or empty-named) variable expands to nothing, as fio's
+ * fio_option_dup_subs does; the first one's name goes to unset (if not
+ * NULL; "" when every variable was set) so the caller can say so. */
+static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *out, size_t outlen,
+                      char *unset, size_t unsetlen)
 {
+    if (unset && unsetlen)
+        unset[0] = '\0';
     size_t o = 0;
     while (*in) {
         const char *val = in;
@@ -307,7 +316,7 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
             n = adv;                      /* a path variable: copied as is */
             if (!is_path_var(name, nlen)) {
                 char var[128];
-                if (nlen == 0 || nlen >= sizeof(var)) {
+                if (nlen >= sizeof(var)) {
                     ctx_fail(c, "%s:%u: bad variable '%.*s' in '%s'", CUR(c)->file, CUR(c)->line,
                              (int)adv, in, key);
                     return -EINVAL;
@@ -316,9 +325,9 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
                 var[nlen] = '\0';
                 val = getenv(var);
                 if (!val) {
-                    ctx_fail(c, "%s:%u: environment variable '%s' is not set (used in '%s')",
-                             CUR(c)->file, CUR(c)->line, var, key);
-                    return -EINVAL;
+                    if (unset && unsetlen && !unset[0])
+                        snprintf(unset, unsetlen, "%s", var);
+                    val = "";
                 }
                 n = strlen(val);
             }
@@ -349,21 +358,36 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
         ctx_fail(c, "%s:%u: key '%s' before any [section]", file, line, key);
         return;
     }
-    /* The job name comes from the section; a name in [global] would be
-     * silently overridden by every section, so say so instead. */
-    if (c->sec == SEC_GLOBAL && strcmp(key, "name") == 0) {
-        ctx_fail(c, "%s:%u: 'name' cannot be set in [global]", file, line);
+    /* name= in [global] is accepted as fio accepts it: every job section
+     * then gives its job its own name (the section's, or a name= of its
+     * own), so the global one names no job, in fio as here. */
+    char unset[128];
+    if (expand_env(c, key, raw, value, sizeof(value), unset, sizeof(unset)))
         return;
+    if (unset[0]) {
+        snprintf(why, sizeof(why), "%s:%u: environment variable '%s' is not set (used in '%s'); "
+                 "it expands to nothing, as in fio", file, line, unset, key);
+        plan_add_warning(&c->plan, why);
     }
-    if (expand_env(c, key, raw, value, sizeof(value)))
-        return;
     exp_put(c, key, strlen(key), value[0] ? "=" : "", "");
     exp_put(c, value, strlen(value), "", "\n");
-    if (!plan_is_key(key) && plan_key_ignored(key, &note)) {
+    if (c->visit) {
+        c->visit(c->visit_user, file, line, c->sec == SEC_GLOBAL ? "global" : c->job.name, key, value);
+        return;
+    }
+    switch (plan_key_fio_status(key, &note)) {
+    case FIO_KEY_SAME:
+        return;
+    case FIO_KEY_IGNORED:
         snprintf(why, sizeof(why), "%s:%u: '%s' is not implemented by nfstorm%s%s%s; ignored",
                  file, line, key, note ? " (" : "", note ? note : "", note ? ")" : "");
         plan_add_warning(&c->plan, why);
         return;
+    case FIO_KEY_REFUSED:
+        ctx_fail(c, "%s:%u: '%s' is refused by nfstorm (%s)", file, line, key, note ? note : "");
+        return;
+    default:
+        break;
     }
     int global = c->sec == SEC_GLOBAL;
     if (strcmp(key, "matrix") == 0) {
@@ -381,6 +405,9 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
             ctx_fail(c, "%s:%u: unknown key '%s' (did you mean '%s'?)", file, line, key, near);
         else
             ctx_fail(c, "%s:%u: unknown key '%s'", file, line, key);
+    } else if (rc && unset[0]) {
+        ctx_fail(c, "%s:%u: bad value for '%s': '%s' (environment variable '%s' is not set%s%s)",
+                 file, line, key, value, unset, why[0] ? "; " : "", why);
     } else if (rc) {
         ctx_fail(c, "%s:%u: bad value for '%s': '%s'%s%s%s", file, line, key, value,
                  why[0] ? " (" : "", why, why[0] ? ")" : "");
@@ -503,8 +530,14 @@ static void include_file(struct ini_ctx *c, const char *s, const char *e)
     }
     memcpy(raw, s, n);
     raw[n] = '\0';
-    if (expand_env(c, "include", raw, name, sizeof(name)))
+    char unset[128];
+    if (expand_env(c, "include", raw, name, sizeof(name), unset, sizeof(unset)))
         return;
+    if (unset[0]) {
+        ctx_fail(c, "%s:%u: include '%s': environment variable '%s' is not set", cur->file,
+                 cur->line, raw, unset);
+        return;
+    }
     const char *slash = strrchr(cur->file, '/');
     if (name[0] == '/' || !slash)
         snprintf(path, sizeof(path), "%s", name);
@@ -644,9 +677,12 @@ static char *ini_reader_cb(char *str, int num, void *stream)
 /* Parse text owned by the caller; real is the file's realpath (or NULL);
  * expanded, if not NULL, gets the plan as read (owned by the caller). */
 static int parse_text(const char *name, const char *real, const char *text, const struct job_spec *base,
-                      struct plan *out, char **expanded, char *err, size_t errlen)
+                      struct plan *out, char **expanded, plan_key_visit_fn visit, void *visit_user,
+                      char *err, size_t errlen)
 {
     struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
+    c->visit = visit;
+    c->visit_user = visit_user;
     if (expanded) {
         *expanded = NULL;
         c->exp = xmalloc(c->exp_cap = 256);
@@ -673,7 +709,7 @@ static int parse_text(const char *name, const char *real, const char *text, cons
     else if (!c->rc && r < 0)
         ctx_fail(c, "%s: parser out of memory", c->src[0].file);
     section_end(c);
-    if (!c->rc && c->plan.nphases == 0)
+    if (!c->rc && c->plan.nphases == 0 && !c->visit)
         ctx_fail(c, "%s: no job sections", c->src[0].file);
     int rc = c->rc;
     if (rc)
@@ -692,7 +728,7 @@ static int parse_text(const char *name, const char *real, const char *text, cons
 
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
 {
-    return parse_text(name, NULL, text, NULL, out, NULL, err, errlen);
+    return parse_text(name, NULL, text, NULL, out, NULL, NULL, NULL, err, errlen);
 }
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
@@ -717,7 +753,22 @@ int plan_parse_file_over(const char *path, const struct job_spec *base, struct p
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, base, out, expanded, err, errlen);
+    rc = parse_text(path, real, buf, base, out, expanded, NULL, NULL, err, errlen);
+    free(real);
+    free(buf);
+    return rc;
+}
+
+int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen)
+{
+    char *buf = NULL;
+    struct plan p;
+    int rc = read_text(path, path, &buf, err, errlen);
+    if (rc)
+        return rc;
+    char *real = realpath(path, NULL);
+    rc = parse_text(path, real, buf, NULL, &p, NULL, visit, user, err, errlen);
+    plan_free(&p);
     free(real);
     free(buf);
     return rc;
@@ -763,12 +814,21 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             memcpy(key, k, klen);
             key[klen] = '\0';
         }
-        if (klen < sizeof(key) && !plan_is_key(key) && plan_key_ignored(key, &note)) {
+        int fst = klen < sizeof(key) ? plan_key_fio_status(key, &note) : -1;
+        if (fst == FIO_KEY_SAME)
+            continue;
+        if (fst == FIO_KEY_IGNORED) {
             snprintf(why, sizeof(why), "option '%.*s' is not implemented by nfstorm%s%s%s; ignored",
                      (int)(k - a + (ptrdiff_t)klen), a, note ? " (" : "", note ? note : "",
                      note ? ")" : "");
             plan_add_warning(&p, why);
             continue;
+        }
+        if (fst == FIO_KEY_REFUSED) {
+            set_err(err, errlen, "option '%.*s' is refused by nfstorm (%s)",
+                    (int)(k - a + (ptrdiff_t)klen), a, note ? note : "");
+            rc = -EINVAL;
+            break;
         }
         if (klen >= sizeof(key) || !plan_is_key(key)) {
             const char *near = klen < sizeof(key) ? plan_key_suggest(key) : NULL;

@@ -7,12 +7,15 @@
  *   "plan.fio:5: bad value for 'bs': '4q'"
  *   "--bs: bad value '4q'"
  * Keys set in [global] apply to every later job section; a job section
- * inherits them and overrides what it sets.  fio keys nfstorm ignores on
- * purpose become warnings in plan->warnings ("plan.fio:7: 'cpus_allowed' is
- * not implemented by nfstorm; ignored").  Job files also take
+ * inherits them and overrides what it sets.  fio's keys that are not plan
+ * keys follow fio's key inventory (common/plan_fio_keys.h): an alias sets
+ * its target, an ignored key becomes a warning in plan->warnings
+ * ("plan.fio:7: 'cpus_allowed' is not implemented by nfstorm (...);
+ * ignored"), a refused one an error naming the reason.  Job files also take
  * `include FILE` (relative to the including file, nested at most
- * PLAN_INCLUDE_DEPTH deep) and ${VAR} from the environment in values;
- * ${agent}, ${host}, ${job} and ${nagents} are left for the agent.
+ * PLAN_INCLUDE_DEPTH deep) and ${VAR} from the environment in values (an
+ * unset one expands to nothing, as in fio, with a warning); ${agent},
+ * ${host}, ${job} and ${nagents} are left for the agent.
  * matrix= expands a job into one phase per combination of its values. */
 #ifndef NFSTORM_PLAN_PARSE_H
 #define NFSTORM_PLAN_PARSE_H
@@ -34,6 +37,14 @@ int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded
  * the command line together with a job file. */
 int plan_parse_file_over(const char *path, const struct job_spec *base, struct plan *out,
                          char **expanded, char *err, size_t errlen);
+/* Every key of a job file as the parser reads it (includes followed,
+ * ${VAR} expanded, comments dropped), without setting any: visit gets the
+ * file and line it came from, its section ("global" or the job's name),
+ * the key and the value ("" for a bare flag).  Stops at a syntax error
+ * only (0, or -errno with err set); for `--fio-compat-report`. */
+typedef void (*plan_key_visit_fn)(void *user, const char *file, unsigned line, const char *section,
+                                  const char *key, const char *value);
+int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen);
 /* Parse from a string (tests); name is used in messages in place of a path. */
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen);
 
@@ -60,6 +71,13 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
 /* 1 if key is a fio key nfstorm accepts and ignores (a warning); *note, if
  * note is not NULL, gets a short reason or NULL. */
 int plan_key_ignored(const char *key, const char **note);
+/* What the front ends do with a key that is not a plan key (nor fio's alias
+ * of one), from fio's key inventory (common/plan_fio_keys.h): -1 when it is
+ * a plan key or fio has no such key (go on: set it, or "unknown key");
+ * else FIO_KEY_SAME (accept, no effect), FIO_KEY_IGNORED (accept with a
+ * warning) or FIO_KEY_REFUSED (refuse), *note (if note is not NULL) getting
+ * the reason. */
+int plan_key_fio_status(const char *key, const char **note);
 /* matrix= -----------------------------------------------------------------
  * "key:v1,v2 key:v1,v2 ..." (blank-separated dimensions, any plan key but
  * name).  Combination i (0-based; first dimension outermost, last fastest)

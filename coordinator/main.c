@@ -25,6 +25,7 @@
 #include "coordinator/journal.h"
 #include "coordinator/dryrun.h"
 #include "coordinator/fio_cli.h"
+#include "coordinator/fio_compat.h"
 #include "coordinator/gather.h"
 #include "coordinator/live.h"
 #include "coordinator/local.h"
@@ -129,7 +130,12 @@ static const char usage[] =
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
-"                          op counts, file paths); connect to nothing, do no I/O\n"
+"                          op counts, file paths); connect to nothing, do no I/O; then,\n"
+"                          for a job file, the --fio-compat-report lines of its keys\n"
+"  --fio-compat-report     list every key the plan sets, one line each, with what nfstorm\n"
+"                          does with it (implemented, alias of X, accepted, ignored: why,\n"
+"                          refused: why) and a verdict; exit 0 if the plan would run,\n"
+"                          2 if not; runs nothing (docs/plans.md)\n"
 "  --cleanup               after the run, have each agent remove the files the plan laid\n"
 "                          out (as 'nfstorm clean' does)\n"
 "  --repeat N              run the plan N times (1..1000) on the same agents; --json\n"
@@ -206,6 +212,7 @@ struct cli {
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
     int dry_run;
+    int fio_compat;            /* --fio-compat-report */
     int cleanup;
     uint32_t repeat;             /* --repeat N; 0: not given (one run, a plain result) */
     uint64_t repeat_interval_ns;
@@ -399,6 +406,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->verbose = 1;
         } else if (strcmp(a, "--dry-run") == 0) {
             c->dry_run = 1;
+        } else if (strcmp(a, "--fio-compat-report") == 0) {
+            c->fio_compat = 1;
         } else if (strcmp(a, "--cleanup") == 0) {
             c->cleanup = 1;
         } else {
@@ -1036,6 +1045,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
         return die(2, "clean: only plan and agent options apply (--json, --csv, --html, --output, "
                    "--timeseries, --dry-run, --cleanup, --repeat are for run)");
     }
+    if (c.fio_compat && !clean_only) {
+        status = fio_compat_report(stdout, c.plan_path, c.nfio, c.fio_args);
+        free(c.fio_args);
+        return status;
+    }
     plan_init(&plan);
     rc = fio_cli_read_plan(c.plan_path, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
     free(c.fio_args);
@@ -1110,6 +1124,10 @@ static int cmd_run(int argc, char **argv, int clean_only)
                              c.local ? c.local : 1);
         if (status == 0 && c.repeat)
             repeat_run_dry_line(stdout, &rr);
+        if (status == 0 && c.plan_path) {
+            fputc('\n', stdout);
+            fio_compat_section(stdout, c.plan_path, 0, NULL);
+        }
         goto out;
     }
     if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0 ||

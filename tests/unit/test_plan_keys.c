@@ -443,20 +443,24 @@ static void test_plan_keys_unknown_key_suggests_and_ignored_warn(void **state)
     struct plan p, copy;
     parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify=md5\nrandom_generator=tausworthe64\n", &p);
     assert_int_equal(p.nwarnings, 3);
-    assert_string_equal(p.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm; ignored");
+    assert_string_equal(p.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm "
+                        "(placement and priority of the load generator's own threads); ignored");
     assert_string_equal(p.warnings[1], "t.fio:5: 'verify' is not implemented by nfstorm "
-                        "(nfstorm does not verify data); ignored");
+                        "(nfstorm does not verify data; the verify pass's reads are not issued); "
+                        "ignored");
     plan_copy(&copy, &p);
     plan_free(&p);
     assert_int_equal(copy.nwarnings, 3);
-    assert_string_equal(copy.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm; ignored");
+    assert_string_equal(copy.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm "
+                        "(placement and priority of the load generator's own threads); ignored");
     plan_free(&copy);
 
     char *argv[] = { "--name=c", "--size=1m", "-gtod_reduce=1" };
     char err[256];
     assert_int_equal(plan_parse_args(3, argv, &p, err, sizeof(err)), 0);
     assert_int_equal(p.nwarnings, 1);
-    assert_string_equal(p.warnings[0], "option '-gtod_reduce' is not implemented by nfstorm; ignored");
+    assert_string_equal(p.warnings[0], "option '-gtod_reduce' is not implemented by nfstorm "
+                        "(nfstorm uses one monotonic clock); ignored");
     plan_free(&p);
 }
 
@@ -474,8 +478,15 @@ static void test_plan_keys_env_expansion(void **state)
     assert_string_equal(j->directory, "/mnt/x/${host}/${agent}");   /* path variables stay */
     assert_string_equal(j->filename, "f.${job}.${nagents}");
     plan_free(&p);
-    parse_err("[j]\nsize=1m\ndirectory=/a/${NFSTORM_T_UNSET}\n",
-              "t.fio:3: environment variable 'NFSTORM_T_UNSET' is not set (used in 'directory')");
+    /* fio: an unset variable expands to nothing; nfstorm also warns */
+    j = parse_ok("[j]\nsize=1m\ndirectory=/a/${NFSTORM_T_UNSET}x\n", &p);
+    assert_string_equal(j->directory, "/a/x");
+    assert_int_equal(p.nwarnings, 1);
+    assert_string_equal(p.warnings[0], "t.fio:3: environment variable 'NFSTORM_T_UNSET' is not set "
+                        "(used in 'directory'); it expands to nothing, as in fio");
+    plan_free(&p);
+    parse_err("[j]\nsize=${NFSTORM_T_UNSET}\n", "t.fio:2: bad value for 'size': '' "
+              "(environment variable 'NFSTORM_T_UNSET' is not set)");
 }
 
 static void write_file(const char *path, const char *text)
