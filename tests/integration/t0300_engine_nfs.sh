@@ -2,7 +2,8 @@
 # t0300: the nfs engine's unit test (tests/unit/test_engine_nfs.c) against a
 # real ganesha server, over NFSv3 and NFSv4.  Exit 0 pass, 1 fail, 77 skip.
 #
-# Why its own build: the test binary links only agent/engine_nfs.c (and the
+# Why its own build: the test binary links only agent/engine_nfs.c and
+# agent/nfs_conn.c (and the log, the
 # op-type names and histograms it reports with), so this
 # runs even while other modules do not link.  It uses the deps/libnfs build
 # (libnfs 5) when present, like the Makefile.
