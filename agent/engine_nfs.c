@@ -12,7 +12,7 @@
  * thread) connects, mounts and opens the files with libnfs's synchronous
  * calls; after that only the job thread touches them.  The I/O path
  * (queue/reap) uses only libnfs's async calls: queue() starts RPCs and
- * sends them at once (nfs_conn_kick), reap() waits in nfs_conn_wait().
+ * reap() sends them (nfs_conn_flush) and waits in nfs_conn_wait().
  *
  * Outages: libnfs (v3) re-sends the RPCs of a lost connection after it
  * reconnects, which would hide a server restart inside the latency of the
@@ -635,8 +635,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
         op->result = err;
     }
     c->ops++;
-    nfse_op_release(j, op);    /* drop the queueing reference */
-    nfs_conn_kick(c);          /* send now, not after a poll round trip */
+    nfse_op_release(j, op);    /* drop the queueing reference; reap() sends */
     return 0;
 }
 
@@ -647,6 +646,9 @@ static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     if (min > max)
         min = max;
 
+    /* what queue() started since the last reap leaves now, in one go */
+    for (unsigned ci = 0; ci < j->nconn; ci++)
+        nfs_conn_flush(&j->conn[ci]);
     if (j->ndone < min && j->inflight > 0 && timeout_ns > 0) {
         uint64_t now = clock_now_ns();
         uint64_t until = timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
@@ -962,8 +964,11 @@ static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, con
     j->md_cur = m;
     /* One call at a time, driven like reap(): the tick keeps libnfs's RPC
      * timeouts and our server timeout going; a lost connection abandons
-     * the call (nfse_abandon_all marks it done). */
+     * the call (nfse_abandon marks it done).  Sent at once, as reap()
+     * sends I/O. */
     nfs_conn_check(&j->conn[0]);
+    j->conn[0].unflushed++;
+    nfs_conn_flush(&j->conn[0]);
     while (!m->done && !j->dead)
         nfs_conn_wait(j->conn, j->nconn, UINT64_MAX);
     if (!m->done) {            /* dead without an abandon (cannot happen) */

@@ -7,8 +7,12 @@
  * keep in sync: libnfs reconnects by dup2()ing a new socket onto the old
  * fd number, which an epoll set silently forgets; with poll() that is a
  * non-event.  And at iodepth 1 every wake-up counts: an op costs one
- * write (sent in the same wake-up that queued it, nfs_conn_kick), one
- * poll() and the reads of the reply, like fio's own nfs loop.
+ * write (sent in the wake-up that queued it, nfs_conn_flush), one poll()
+ * and the reads of the reply, like fio's own nfs loop.  At higher depths
+ * the requests queued between two waits are written under TCP_CORK: libnfs
+ * sends every PDU with its own send(), and on TCP_NODELAY each would be a
+ * packet of its own, a cost paid per request by the client's and the
+ * server's network stacks.
  *
  * Reconnects: we compare the socket's inode after a libnfs call that may
  * have replaced it.  When it changed, TCP_NODELAY is set on the new socket,
@@ -277,6 +281,7 @@ void nfs_conn_server_ok(struct nfs_conn *c)
 void nfs_conn_rpc_sent(struct nfs_conn *c)
 {
     c->rpcs_inflight++;
+    c->unflushed++;
     c->rpcs_sent++;
 }
 
@@ -354,15 +359,25 @@ static void nfsc_service(struct nfs_conn *c, int revents)
         nfs_conn_check(c);
 }
 
-void nfs_conn_kick(struct nfs_conn *c)
+void nfs_conn_flush(struct nfs_conn *c)
 {
-    if (c->dead || c->backoff_until_ns)
+    unsigned n = c->unflushed;
+    c->unflushed = 0;
+    if (n == 0 || c->dead || c->backoff_until_ns)
         return;
     /* Connected (it asks for POLLIN) with something to send: write now.
      * Never while connecting: libnfs takes POLLOUT as "connect done". */
     int ev = nfs_which_events(c->nfs);
-    if ((ev & POLLIN) && (ev & POLLOUT))
-        nfsc_service(c, POLLOUT);
+    if (!(ev & POLLIN) || !(ev & POLLOUT))
+        return;
+    int fd = n > 1 ? nfs_get_fd(c->nfs) : -1, on = 1, off = 0;
+    if (fd >= 0)
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof(on));
+    nfsc_service(c, POLLOUT);
+    /* uncorking sends what is left at once; a socket replaced meanwhile
+     * is a new one, never corked */
+    if (fd >= 0)
+        (void)setsockopt(fd, IPPROTO_TCP, TCP_CORK, &off, sizeof(off));
 }
 
 static void nfsc_tick(struct nfs_conn *c, uint64_t now)

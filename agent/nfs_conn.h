@@ -79,6 +79,7 @@ struct nfs_conn {
                                   succeeded since; 0 = healthy */
 
     unsigned rpcs_inflight;    /* async RPCs of the engine libnfs holds */
+    unsigned unflushed;        /* of those, started since the last flush */
     int dead;                  /* unusable: no new RPCs, no sync calls */
     int stranded;              /* a failed sync call left its RPC queued:
                                   the context must never be destroyed */
@@ -105,9 +106,12 @@ void nfs_conn_rpc_done(struct nfs_conn *c, int status);
 /* An answer, even a refusal, from the server: it is there. */
 void nfs_conn_server_ok(struct nfs_conn *c);
 
-/* After queueing RPCs: send them now, in this wake-up, when the socket is
- * known good (the qd1 path: no poll round trip before the write). */
-void nfs_conn_kick(struct nfs_conn *c);
+/* Before waiting: send the RPCs queued since the last flush now, in this
+ * wake-up, when the socket is connected (the qd1 path: no poll round trip
+ * before the write), corked when there are several so they leave in as few
+ * segments as TCP can make (a batch of small requests is one packet, not
+ * one per request, on both ends). */
+void nfs_conn_flush(struct nfs_conn *c);
 /* One wait: poll the n connections' sockets for at most timeout_ns (0:
  * just look), service what is ready and every due tick.  Never longer
  * than the next tick or backoff end, so callers loop on their own

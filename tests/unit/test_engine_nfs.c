@@ -6,7 +6,8 @@
  * comes from tests/nfs_server.sh (see tests/integration/t0300_engine_nfs.sh)
  * and its URL from NFSTORM_TEST_NFS_URL; without it every test skips.
  *
- * Linked only with agent/engine_nfs.c (plus libnfs, libuv, cmocka), so it
+ * Linked only with agent/engine_nfs.c and agent/nfs_conn.c (plus libnfs,
+ * cmocka and a few common/ modules), so it
  * builds while the rest of the tree is mid-edit. */
 #include <errno.h>
 #include <setjmp.h>

@@ -58,7 +58,7 @@ static void test_plan_keys_sizes_counts_durations(void **state)
         "offset_increment=8m\nio_size=32m\nnumber_ios=1000\nloops=3\nstartdelay=2\n"
         "thinktime=250\nrandseed=42\nrandrepeat=0\nunlink=1\nsync=1\nfdatasync=8\n"
         "invalidate=0\nfilename_format=$jobname.$jobnum\nnew_group\nop_deadline=5s\n"
-        "server_timeout=2m\nnconnect=16\n", &p);
+        "server_timeout=2m\n", &p);
     assert_string_equal(j->description, "the seeds' 4k test");
     assert_int_equal(j->bsrange_min, 4 * KiB);
     assert_int_equal(j->bsrange_max, 64 * KiB);
@@ -79,6 +79,9 @@ static void test_plan_keys_sizes_counts_durations(void **state)
     assert_int_equal(j->new_group, 1);
     assert_int_equal(j->op_deadline_ns, 5 * NS_PER_SEC);
     assert_int_equal(j->server_timeout_ns, 120 * NS_PER_SEC);
+    plan_free(&p);
+
+    j = parse_ok("[j]\nsize=1m\nioengine=nfs\nnfs_url=nfs://srv/export\nnconnect=16\n", &p);
     assert_int_equal(j->nconnect, 16);
     plan_free(&p);
 
@@ -103,6 +106,7 @@ static void test_plan_keys_sizes_counts_durations(void **state)
     key_err("sync=dsync", "t.fio:3: bad value for 'sync': 'dsync' (O_DSYNC is not supported; use fdatasync=1)");
     key_err("nconnect=17", "t.fio:3: bad value for 'nconnect': '17' (want 1 to 16 TCP connections per job)");
     key_err("nconnect=0", "t.fio:3: bad value for 'nconnect': '0' (want 1 to 16 TCP connections per job)");
+    key_err("nconnect=2", "t.fio: job 'j': nconnect= requires ioengine=nfs (kernel mounts take it as a mount option)");
     key_err("loops=0", "t.fio: job 'j': loops must be at least 1");
     key_err("op_deadline=0", "t.fio: job 'j': op_deadline must be greater than 0");
     key_err("bsrange=4k-2m", "t.fio: job 'j': bs (2097152) is larger than the per-file size (1048576)");
