@@ -69,7 +69,7 @@ static void gen_frames(const char *dir)
     char err[256];
     const char *text =
         "[global]\nsize=1m\ndirectory=/tmp\n"
-        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\nnconnect=4\n"
+        "[seq]\nrw=write\nbs=64k\nnumjobs=2\nrate_iops=100\nrate_process=poisson\n"
         "[mix]\nstonewall\nrw=randrw\nrwmixread=70\nbssplit=4k/60:64k/40\n"
         "random_distribution=zipf:1.2\nagents=0-1\n"
         "[dirs]\nstonewall\nrw=randrw:4\nrw_sequencer=identical\nbs=4k,64k\nbssplit=4k/100,8k/50:16k/50\n"
@@ -77,7 +77,8 @@ static void gen_frames(const char *dir)
         "allow_file_create=0\nnorandommap\n"
         "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n"
         "[aio]\nstonewall\nrw=randread\nioengine=libaio\niodepth=16\niodepth_batch_submit=4\n"
-        "iodepth_batch_complete_min=2\niodepth_batch_complete_max=8\n";
+        "iodepth_batch_complete_min=2\niodepth_batch_complete_max=8\n"
+        "[nfs]\nstonewall\nrw=randread\nioengine=nfs\nnfs_url=nfs://127.0.0.1/export\nnconnect=4\n";
 
     for (unsigned i = 0; i < sizeof hello.nonce; i++)
         hello.nonce[i] = welcome.nonce[i] = (unsigned char)(i * 7 + 1);
