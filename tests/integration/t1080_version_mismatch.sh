@@ -17,6 +17,7 @@
 PEER=$ROOT/tests/integration/py/version_peer.py
 PV=$("$NFSTORM" --version | sed -n 's/.*(protocol \([0-9]*\)).*/\1/p')
 [ -n "$PV" ] || fail "no protocol version in --version"
+OV=$((PV + 2))   # a version that is not ours
 JOB="--name=x --rw=write --bs=4k --size=64k"
 mkdir -p "$T/d"
 
@@ -29,7 +30,7 @@ fake_agent() {
 }
 
 # ---- the coordinator dials: run and clean ----
-for case in "welcome 99" "welcome 1" "error 3" "olderror"; do
+for case in "welcome 99" "welcome 1" "error $((PV + 1))" "olderror"; do
   set -- $case
   name=${1}${2:-}
   fake_agent "$name" "$@"
@@ -79,7 +80,7 @@ PYEOF
 echo "ok: a listening agent refuses protocol 99 naming both, then serves a run"
 
 # ---- an agent dialling out: refused by hello (99), then by error (3) ----
-python3 "$PEER" coordinator $CPORT 99 "$PV" 3 >"$T/coord.out" 2>&1 &
+python3 "$PEER" coordinator $CPORT 99 "$PV" $OV >"$T/coord.out" 2>&1 &
 CP=$!; PIDS+=($CP)
 sleep 0.3
 dial_agent dialer "$T/d" --label rack1
@@ -91,24 +92,24 @@ grep -qx "second: welcome version=$PV" "$T/coord.out" || fail "no second dial: $
 grep -Eq "coordinator 127\.0\.0\.1:$CPORT speaks protocol 99, this agent $PV: upgrade one of them \(retrying" "$T/dialer.log" ||
   fail "dialling agent's log (hello): $(cat "$T/dialer.log")"
 for _ in $(seq 30); do
-  grep -q "speaks protocol 3, this agent" "$T/dialer.log" && break; sleep 0.1
+  grep -q "speaks protocol $OV, this agent" "$T/dialer.log" && break; sleep 0.1
 done
-grep -Eq "coordinator 127\.0\.0\.1:$CPORT speaks protocol 3, this agent $PV: upgrade one of them \(retrying" "$T/dialer.log" ||
+grep -Eq "coordinator 127\.0\.0\.1:$CPORT speaks protocol $OV, this agent $PV: upgrade one of them \(retrying" "$T/dialer.log" ||
   fail "dialling agent's log (error): $(cat "$T/dialer.log")"
 kill -0 "$DPID" || fail "the dialling agent exited"
 stop_agent dialer
-echo "ok: a dialling agent refuses protocol 99, is refused by protocol 3, names both and keeps dialling"
+echo "ok: a dialling agent refuses protocol 99, is refused by protocol $OV, names both and keeps dialling"
 
 # ---- a listening coordinator, dialled by a future agent ----
 python3 "$PEER" welcome $CPORT 99 >"$T/welcome.out" 2>&1 &
 PIDS+=($!)
-( sleep 0.2; exec python3 "$PEER" refuse $CPORT 3 >"$T/refuse.out" 2>&1 ) &
+( sleep 0.2; exec python3 "$PEER" refuse $CPORT $OV >"$T/refuse.out" 2>&1 ) &
 PIDS+=($!)
 crun "$T/listen" $JOB --filename="$T/d/f" --expect 1 --expect-timeout 3s; rc=$?
 [ $rc = 2 ] || fail "listen: exit $rc, want 2: $(cat "$T/listen")"
 grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol 99, this coordinator $PV: upgrade one of them$" "$T/listen" ||
   fail "listen: no refusal line: $(cat "$T/listen")"
-grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol 3, this coordinator $PV: upgrade one of them$" "$T/listen" ||
+grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol $OV, this coordinator $PV: upgrade one of them$" "$T/listen" ||
   fail "listen: no line for the agent that refused our hello: $(cat "$T/listen") / peer: $(cat "$T/refuse.out")"
 grep -qx "hello version=$PV" "$T/refuse.out" || fail "listen: refuse peer: $(cat "$T/refuse.out")"
 grep -qx "nfstorm: expected 1 agent, 0 joined within 3s" "$T/listen" || fail "listen: it counted: $(cat "$T/listen")"
@@ -116,4 +117,4 @@ sleep 0.2
 grep -qx "got error text=protocol version mismatch: coordinator speaks $PV, agent 99 version=$PV" "$T/welcome.out" ||
   fail "listen: the agent was not told: $(cat "$T/welcome.out")"
 ! grep -q "not an nfstorm agent" "$T/listen" || fail "listen: a decode error: $(cat "$T/listen")"
-echo "ok: a listening coordinator refuses protocol 99, logs protocol 3 refusing it, names both; neither counts"
+echo "ok: a listening coordinator refuses protocol 99, logs protocol $OV refusing it, names both; neither counts"
