@@ -30,3 +30,32 @@ faultfs_mount() {
 }
 # faultfs_ctl LINE...: add rules (or clear/reset) on the mounted faultfs
 faultfs_ctl() { printf '%s\n' "$@" >"$FFS_M/.faultfs" || fail "faultfs control write refused: $*"; }
+# ffs_plan FILE PREFIX ENGINE NPHASES [KEY=VALUE...]: NPHASES write phases
+# over $FFS_M/PREFIX.<agent> (4 KiB blocks, 64 KiB per agent), each writing
+# verified blocks (verify=crc32c) and reading them back (do_verify=1)
+ffs_plan() {
+  local f=$1 pre=$2 eng=$3 n=$4 i kv; shift 4
+  {
+    printf '[global]\ndirectory=%s\nfilename_format=%s.$agent\nbs=4k\nsize=64k\n' "$FFS_M" "$pre"
+    printf 'ioengine=%s\nverify=crc32c\ndo_verify=1\n' "$eng"
+    [ "$eng" = io_uring ] && echo iodepth=8
+    for kv in "$@"; do echo "$kv"; done
+    for i in $(seq "$n"); do printf '[w%s]\nrw=write\nstonewall\n' "$i"; done
+  } >"$f"
+}
+# ffs_run NAME PLAN [OPTIONS]: the plan on 3 local agents; exit status in
+# RC, result in $T/NAME.json, output in $T/NAME.out
+ffs_run() {
+  local name=$1 plan=$2; shift 2
+  timeout 60 "$NFSTORM" run "$plan" --local 3 --quiet --json "$T/$name.json" "$@" >"$T/$name.out" 2>&1
+  RC=$?
+  [ $RC -ne 124 ] || fail "$name: hung (killed after 60 s)"
+  [ -s "$T/$name.json" ] || fail "$name: exit $RC, no result: $(tail -n 3 "$T/$name.out")"
+}
+# ffs_check NAME [faultcheck.py options]: the result's verify matches the log
+ffs_check() {
+  local name=$1; shift
+  python3 "$ROOT/tests/integration/py/faultcheck.py" "$T/$name.json" "$FFS_LOG" "$@" \
+    || fail "$name: verify results do not match faultfs's log (output: $(tail -n 2 "$T/$name.out"))"
+}
+ENGINES="psync io_uring"
