@@ -25,6 +25,9 @@ struct job {
     uint64_t seed;
     uint64_t region_start;     /* this thread's region in each file (offset, */
     uint64_t region_len;       /* offset_increment x global job number) */
+    uint32_t source_agent;     /* whose files and regions it uses: this agent,
+                                  or (index + rotate) mod N; the expected
+                                  writer of the blocks it reads */
     atomic_uint_fast64_t t_start_ns;  /* begin I/O at this monotonic instant:
                                   HALT_NEVER until the phase starts */
     uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound

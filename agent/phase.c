@@ -23,6 +23,7 @@
 #include "agent/phase_storage.h"
 #include "common/clock.h"
 #include "common/plan_files.h"
+#include "common/rotate.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 
@@ -199,6 +200,8 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->ej.agent_index = id->index;
     j->ej.job_index = t;
     j->ej.create = 1;
+    /* rotate=K: the source agent's files and regions (common/rotate.h) */
+    j->source_agent = rotate_source(id->index, js->rotate, id->nagents);
     if (strcmp(js->ioengine, "nfs") == 0) {
         char url[PLAN_PATH_MAX];
         if ((rc = job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
@@ -215,7 +218,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     /* offset_increment counts jobs across all agents (fio's global job
      * number): agent a's thread t is job a*numjobs + t */
     job_runners(js, id->nagents, &lo, &hi);
-    gjob = (uint64_t)id->index * js->numjobs + t;
+    gjob = (uint64_t)j->source_agent * js->numjobs + t;
     j->region_start = js->offset + js->offset_increment * gjob;
     j->region_len = job_file_size(js);
     /* a file shared by threads is laid out by thread 0; one shared by
@@ -229,10 +232,10 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         /* the extent the file must have: this thread's region for its own
          * files, every thread's of this agent (or of all agents) for shared */
         uint64_t last = !js->filename[0] ? gjob
-                      : per_agent ? (uint64_t)id->index * js->numjobs + js->numjobs - 1
+                      : per_agent ? (uint64_t)j->source_agent * js->numjobs + js->numjobs - 1
                       : (uint64_t)hi * js->numjobs + js->numjobs - 1;
         uint64_t first = !js->filename[0] ? gjob
-                       : per_agent ? (uint64_t)id->index * js->numjobs
+                       : per_agent ? (uint64_t)j->source_agent * js->numjobs
                        : (uint64_t)lo * js->numjobs;
         if ((rc = job_file_path(js, id, t, g, f, ef->path, sizeof ef->path, err, errlen)) < 0)
             return rc;

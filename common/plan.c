@@ -11,6 +11,7 @@
  * range.  Messages start with "job '<name>': " so every caller can print them
  * as they are, with a file name in front when there is one. */
 #include "common/plan.h"
+#include "common/rotate.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -327,6 +328,13 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
     if (j->rw != RW_METADATA && (j->shared_dir || j->files_per_dir))
         return fail(err, errlen, j, "%s= requires rw=metadata",
                     j->shared_dir ? "shared_dir" : "files_per_dir");
+    if (j->rotate > ROTATE_MAX)
+        return fail(err, errlen, j, "rotate must be 0..%u (got %" PRIu32 ")", ROTATE_MAX, j->rotate);
+    if (j->rotate && j->rw == RW_METADATA)
+        return fail(err, errlen, j, "rotate= does not apply to rw=metadata");
+    if (j->rotate && (strstr(j->filename, "${host}") || strstr(j->directory, "${host}")))
+        return fail(err, errlen, j, "rotate= cannot name another agent's files by ${host} "
+                    "(use ${agent})");
     if (j->op_deadline_ns == 0)
         return fail(err, errlen, j, "op_deadline must be greater than 0");
     if (j->server_timeout_ns == 0)

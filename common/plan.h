@@ -114,6 +114,8 @@ struct job_spec {
     uint32_t md_ops[PLAN_MAX_MD_OPS];  /* enum op_type values, run in this order */
     uint32_t files_per_dir;    /* 0 = all files in one directory */
     int shared_dir;            /* all agents work in one directory */
+    /* multi-client checks (docs/verify.md) */
+    uint32_t rotate;           /* use the files of agent (i + rotate) mod N (common/rotate.h) */
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */

@@ -124,6 +124,7 @@ static const struct key_def keys[] = {
     { "md_ops",            K_MDOPS,     FIELD(n_md_ops) },
     { "files_per_dir",     K_U32,       FIELD(files_per_dir) },
     { "shared_dir",        K_BOOL,      FIELD(shared_dir) },
+    { "rotate",            K_U32,       FIELD(rotate) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },

@@ -59,6 +59,8 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     } else {
         if (j->rw == RW_RW || j->rw == RW_RANDRW)
             fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
+        if (j->rotate)
+            fprintf(out, " rotate=%" PRIu32, j->rotate);
         if (j->bsrange_min)
             fprintf(out, " bsrange=%s-%s", fmt_size(a, sizeof a, j->bsrange_min),
                     fmt_size(b, sizeof b, j->bsrange_max));

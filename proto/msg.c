@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "proto/msg.h"
+#include "common/rotate.h"
 #include "proto/msg_codec.h"
 
 static const char *const type_names[MSG__COUNT] = {
@@ -119,6 +120,7 @@ const struct field msg_job_fields[] = {
     FKIND(struct job_spec, "md_ops", md_ops, F_MDOPS),
     FANYU32(struct job_spec, "files_per_dir", files_per_dir),
     FBOOL(struct job_spec, "shared_dir", shared_dir),
+    FU32(struct job_spec, "rotate", rotate, 0, ROTATE_MAX),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
 };

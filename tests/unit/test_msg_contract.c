@@ -73,7 +73,7 @@ static const struct pinned {
              "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
-             "files_per_dir shared_dir op_deadline_ns server_timeout_ns" },
+             "files_per_dir shared_dir rotate op_deadline_ns server_timeout_ns" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
@@ -108,12 +108,12 @@ static const struct golden {
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
     { "progress", "2ddc309f5a35974cdc3b64cfde25903bd1695acfbaf92d5414e64c20305549e9" },
-    { "plan", "a043f2dec0ab953d41dae10399a170cba58a3d431087fef0389202151a6e0707" },
+    { "plan", "552b1f5366664c0fece57947f86f49b5cf993c43538cb901da73adce157132c7" },
     { "ready", "979aa06d3adc2151cabffba683181507116b07ce4dd48677b6adeedc64894f84" },
     { "start", "505d93aae5b717cc470bd9c044537035e60ae7d412c7b08abc7ca437267b5de8" },
     { "interval", "02b67bf055b9e5d298661c4e1583d7b5cbbf2e2095384afbb64ce38bec48b1ed" },
     { "phase-done", "c16eaa4e107dd34b6eea715dfeec42fbc2a3890539b22c01fb23107fb3a50687" },
-    { "clean", "cdee2c216254e2c0cbc9d3fc26d6a6da14d7cefb84486a97d0c168e2f192b7a9" },
+    { "clean", "52d4f68859d8880665ca09da023685064e4282c4c4226c8d6673a935041126ba" },
     { "cleaned", "0edaa07ba0fa1fda0a7b2eeda9e19651bc855b53ef661213453499946fa248e2" },
     { "stop", "96dab2056282b3986a9f2d5bf7235fa56771a7e0410d3abcf8920c479e19b223" },
     { "error", "e14178f94e846395aadfc3e6a6ace6ee3777d0d034bf4e081724e61c220e4c97" },
