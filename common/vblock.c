@@ -29,7 +29,7 @@
 #define STAMP_AT  (VBLOCK_SECTOR - 8)   /* a sector's stamp: its last 8 bytes */
 
 static const char *const csum_names[VB_CSUM__COUNT] = {
-    "null", "meta", "crc32c", "md5", "sha256", "pattern",
+    "off", "null", "meta", "crc32c", "md5", "sha256", "pattern",
 };
 static const char *const kind_names[VB__COUNT] = {
     "ok", "corrupt_checksum", "wrong_offset", "wrong_file", "stale_generation",
@@ -47,7 +47,7 @@ int vblock_csum_from_name(const char *s)
         return -1;
     if (strcmp(s, "crc32c-intel") == 0)
         return VB_CSUM_CRC32C;
-    for (int i = 0; i < VB_CSUM__COUNT; i++)
+    for (int i = VB_CSUM_NULL; i < VB_CSUM__COUNT; i++)
         if (strcmp(s, csum_names[i]) == 0)
             return i;
     return -1;
@@ -241,7 +241,7 @@ int vblock_ctx_init(struct vblock_ctx *c, enum vblock_csum csum, uint32_t hdr_of
                     const unsigned char *pattern, size_t pattern_len)
 {
     memset(c, 0, sizeof *c);
-    if ((unsigned)csum >= VB_CSUM__COUNT || pattern_len > sizeof c->pattern)
+    if (csum == VB_CSUM_OFF || (unsigned)csum >= VB_CSUM__COUNT || pattern_len > sizeof c->pattern)
         return -EINVAL;
     if (csum == VB_CSUM_PATTERN && pattern_len == 0)
         return -EINVAL;
@@ -268,7 +268,7 @@ void vblock_ctx_close(struct vblock_ctx *c)
 int vblock_unit_fits(const struct vblock_ctx *c, uint64_t len)
 {
     if (c->csum == VB_CSUM_NULL || c->csum == VB_CSUM_PATTERN)
-        return len > 0;
+        return len > 0 && len <= UINT32_MAX;
     return len >= VBLOCK_MIN_UNIT && len <= UINT32_MAX &&
            (uint64_t)c->hdr_off + VBLOCK_HDR_LEN <= len;
 }

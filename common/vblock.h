@@ -54,7 +54,8 @@
 
 /* Checksum kinds, as verify= spells them (the wire carries the enum). */
 enum vblock_csum {
-    VB_CSUM_NULL = 0,   /* verify=null: nothing written, nothing inspected */
+    VB_CSUM_OFF = 0,    /* no verify= (a job_spec's default) */
+    VB_CSUM_NULL,       /* verify=null: nothing written, nothing inspected */
     VB_CSUM_META,       /* header only (its own crc), data not summed */
     VB_CSUM_CRC32C,     /* crc32c and crc32c-intel: SSE4.2 when present */
     VB_CSUM_MD5,
@@ -76,8 +77,9 @@ enum vblock_kind {
     VB__COUNT
 };
 
-const char *vblock_csum_name(enum vblock_csum c);   /* "crc32c", ... */
-/* verify= value to kind ("crc32c-intel" is crc32c); -1 if unknown. */
+const char *vblock_csum_name(enum vblock_csum c);   /* "off", "crc32c", ... */
+/* verify= value to kind ("crc32c-intel" is crc32c; "off" is not a verify=
+ * value); -1 if unknown. */
 int vblock_csum_from_name(const char *s);
 /* JSON/text name of a kind: "ok", "corrupt_checksum", "wrong_offset",
  * "wrong_file", "stale_generation", "torn", "zeroes", "wrong_writer". */
@@ -105,7 +107,7 @@ struct vblock_expect {
 
 /* Per-thread checker/filler state: the kind, the header position and, for
  * md5/sha256, a reusable libcrypto context.  init: 0 or -EINVAL (bad kind
- * or hdr_off), -ENOMEM.  pattern (for VB_CSUM_PATTERN) is copied. */
+ * or VB_CSUM_OFF), -ENOMEM.  pattern (for VB_CSUM_PATTERN) is copied. */
 struct vblock_ctx {
     enum vblock_csum csum;
     uint32_t hdr_off;

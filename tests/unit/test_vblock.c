@@ -152,6 +152,7 @@ static void test_vblock_pattern(void **state)
     struct vblock_expect e = expect_of(&id_a);
     (void)state;
     assert_int_equal(vblock_ctx_init(&c, VB_CSUM_PATTERN, 0, NULL, 0), -22);
+    assert_int_equal(vblock_ctx_init(&c, VB_CSUM_OFF, 0, NULL, 0), -22);
     assert_int_equal(vblock_ctx_init(&c, VB_CSUM_PATTERN, 0, pat, 3), 0);
     memset(a, 0x55, sizeof a);
     vblock_fill(&c, a, sizeof a, &id_a);
@@ -216,6 +217,8 @@ static void test_vblock_names_ids_crc(void **state)
     assert_int_equal(vblock_csum_from_name("pattern"), VB_CSUM_PATTERN);
     assert_int_equal(vblock_csum_from_name("null"), VB_CSUM_NULL);
     assert_int_equal(vblock_csum_from_name("sha1"), -1);
+    assert_int_equal(vblock_csum_from_name("off"), -1);
+    assert_string_equal(vblock_csum_name(VB_CSUM_OFF), "off");
     assert_string_equal(vblock_kind_name(VB_TORN), "torn");
     assert_string_equal(vblock_kind_name(VB_STALE), "stale_generation");
     assert_int_equal(vblock_kind_from_name("zeroes"), VB_ZEROES);
