@@ -669,7 +669,8 @@ int main(int argc, char **argv)
     }
     fargv[fargc++] = (char *)"-f";
     fargv[fargc++] = (char *)"-o";
-    fargv[fargc++] = (char *)"fsname=faultfs,subtype=faultfs";
+    /* max_threads: libfuse 3.14 warns about its own default otherwise */
+    fargv[fargc++] = (char *)"fsname=faultfs,subtype=faultfs,max_threads=16";
     for (; i < argc && fargc < 62; i++) fargv[fargc++] = argv[i];
     fargv[fargc++] = (char *)mnt;
     fargv[fargc] = NULL;
