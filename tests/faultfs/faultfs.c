@@ -669,8 +669,9 @@ int main(int argc, char **argv)
     }
     fargv[fargc++] = (char *)"-f";
     fargv[fargc++] = (char *)"-o";
-    /* max_threads: libfuse 3.14 warns about its own default otherwise */
-    fargv[fargc++] = (char *)"fsname=faultfs,subtype=faultfs,max_threads=16";
+    /* (libfuse 3.14's fuse_main warns "Ignoring invalid max threads value":
+     * its own default, harmless) */
+    fargv[fargc++] = (char *)"fsname=faultfs,subtype=faultfs";
     for (; i < argc && fargc < 62; i++) fargv[fargc++] = argv[i];
     fargv[fargc++] = (char *)mnt;
     fargv[fargc] = NULL;
