@@ -85,11 +85,12 @@ deps:
 	@scripts/install-deps.sh
 
 # faultfs (tests/faultfs/): the faulty FUSE file system the verification
-# tests run over (docs/verify.md); a test tool, never installed.
-FAULTFS := build/faultfs
+# tests run over (docs/verify.md); a test tool, never installed.  As bin/,
+# build/faultfs is the flavour built last.
 .PHONY: faultfs
-faultfs: $(FAULTFS)
-$(FAULTFS): tests/faultfs/faultfs.c
+faultfs: $(BUILD)/tests/faultfs
+	@install -m 0755 $< build/faultfs
+$(BUILD)/tests/faultfs: tests/faultfs/faultfs.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
 

@@ -7,12 +7,15 @@ FFS_B=$T/backing FFS_M=$T/mnt FFS_LOG=$T/faults.log FFS_PID=
 [ -e /dev/fuse ] || skip "no /dev/fuse"
 command -v fusermount3 >/dev/null || skip "fusermount3 missing (fuse3: scripts/install-deps.sh)"
 [ -x "$FAULTFS" ] || fail "$FAULTFS not built (make faultfs)"
+# faultfs_umount: unmount, let the daemon exit (its status in FFS_RC: 0 when
+# it ended cleanly, as the sanitizer build checks), kill it after 5 s
 faultfs_umount() {
-  if [ -n "$FFS_PID" ]; then
-    fusermount3 -u "$FFS_M" 2>/dev/null || umount -l "$FFS_M" 2>/dev/null
-    kill "$FFS_PID" 2>/dev/null; wait "$FFS_PID" 2>/dev/null
-    FFS_PID=
-  fi
+  [ -n "$FFS_PID" ] || return 0
+  fusermount3 -u "$FFS_M" 2>/dev/null || umount -l "$FFS_M" 2>/dev/null
+  for _ in $(seq 100); do kill -0 "$FFS_PID" 2>/dev/null || break; sleep 0.05; done
+  kill "$FFS_PID" 2>/dev/null
+  wait "$FFS_PID" 2>/dev/null; FFS_RC=$?
+  FFS_PID=
 }
 trap 'faultfs_umount; cleanup' EXIT
 faultfs_mount() {

@@ -94,4 +94,5 @@ printf 'bogus\n' >"$FFS_M/.faultfs" 2>/dev/null && fail "bad control line accept
 ls -a "$FFS_M" | grep -q faultfs && fail "control file listed by readdir"
 faultfs_umount
 grep -q " $FFS_M " /proc/mounts && fail "still mounted after fusermount3 -u"
+[ "$FFS_RC" -eq 0 ] || fail "faultfs exited $FFS_RC: $(tail -n 5 "$T/faultfs.err")"
 echo "faultfs: drop, stale (lag 300 ms), wcorrupt, rcorrupt, torn, zeroes happen and are logged; control file works"
