@@ -17,7 +17,7 @@ faultfs_umount() {
   wait "$FFS_PID" 2>/dev/null; FFS_RC=$?
   FFS_PID=
 }
-trap 'faultfs_umount; cleanup' EXIT
+trap 'faultfs_umount; [ -n "${KEEP:-}" ] && cp -r "$T" "$KEEP"; cleanup' EXIT
 faultfs_mount() {
   local args=() r
   for r in "$@"; do args+=(--rule "$r"); done
@@ -62,3 +62,8 @@ ffs_check() {
     || fail "$name: verify results do not match faultfs's log (output: $(tail -n 2 "$T/$name.out"))"
 }
 ENGINES="psync io_uring"
+# ffs_verdict NAME FILE OFFSET KIND: the run's text verdict names the block
+ffs_verdict() {
+  grep -Eq "^verdict: failed: .*/$2 offset $3: $4: " "$T/$1.out" \
+    || fail "$1: verdict does not name $2 offset $3 ($4): $(grep '^verdict' "$T/$1.out")"
+}

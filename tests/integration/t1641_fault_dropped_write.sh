@@ -20,10 +20,12 @@ for e in $ENGINES; do
   ffs_run "z$p" "$T/z$p.fio"
   [ $RC -eq 1 ] || fail "$e: a dropped write: exit $RC, expected 1: $(tail -n 3 "$T/z$p.out")"
   ffs_check "z$p" --prefix "z$p" --kind zeroes --agent 1 --logkind drop --count 1 --checked 16
+  ffs_verdict "z$p" "z$p.1" 16384 zeroes
   ffs_plan "$T/s$p.fio" "s$p" "$e" 2
   ffs_run "s$p" "$T/s$p.fio"
   [ $RC -eq 1 ] || fail "$e: a dropped overwrite: exit $RC, expected 1: $(tail -n 3 "$T/s$p.out")"
   ffs_check "s$p" --phase 0 --prefix "s$p" --kind none --checked 16
   ffs_check "s$p" --phase 1 --prefix "s$p" --kind stale_generation --agent 1 --logkind drop --count 1 --checked 16
+  ffs_verdict "s$p" "s$p.1" 16384 stale_generation
 done
 echo "dropped writes: zeroes on a new file, stale generation over an old one, at faultfs's offsets, agent 1 (psync, io_uring)"

@@ -17,6 +17,7 @@ for e in $ENGINES; do
   [ $RC -eq 1 ] || fail "$e: stale read-back: exit $RC, expected 1: $(tail -n 3 "$T/c$p.out")"
   ffs_check "c$p" --phase 0 --prefix "c$p" --kind none --checked 16
   ffs_check "c$p" --phase 1 --prefix "c$p" --kind stale_generation --agent 2 --logkind stale --count 1 --checked 16
+  ffs_verdict "c$p" "c$p.2" 8192 stale_generation
 done
 grep -q 'kind=stale-read file=ci.2 off=8192 len=4096' "$FFS_LOG" || fail "faultfs served no stale read to io_uring"
 sleep 1.5

@@ -14,10 +14,12 @@ for e in $ENGINES; do
   ffs_run "w$p" "$T/w$p.fio"
   [ $RC -eq 1 ] || fail "$e: corrupt write: exit $RC, expected 1: $(tail -n 3 "$T/w$p.out")"
   ffs_check "w$p" --prefix "w$p" --kind corrupt_checksum --agent 2 --logkind wcorrupt --count 1 --checked 16
+  ffs_verdict "w$p" "w$p.2" 32768 corrupt_checksum
   ffs_plan "$T/r$p.fio" "r$p" "$e" 1
   ffs_run "r$p" "$T/r$p.fio"
   [ $RC -eq 1 ] || fail "$e: corrupt read: exit $RC, expected 1: $(tail -n 3 "$T/r$p.out")"
   ffs_check "r$p" --prefix "r$p" --kind corrupt_checksum --agent 0 --logkind rcorrupt --count 1 --checked 16
+  ffs_verdict "r$p" "r$p.0" 40960 corrupt_checksum
 done
 grep -q 'kind=rcorrupt file=ri.0 off=41000 len=1' "$FFS_LOG" || fail "the header byte was not the one flipped"
 echo "corrupt bytes: corrupt checksum at faultfs's block, on write (agent 2) and on read (agent 0), psync and io_uring"

@@ -13,6 +13,7 @@ for e in $ENGINES; do
   [ $RC -eq 1 ] || fail "$e: torn write: exit $RC, expected 1: $(tail -n 3 "$T/t$p.out")"
   ffs_check "t$p" --phase 0 --prefix "t$p" --kind none --checked 16
   ffs_check "t$p" --phase 1 --prefix "t$p" --kind torn --agent 0 --logkind torn --count 1 --checked 16
+  ffs_verdict "t$p" "t$p.0" 12288 torn
 done
 grep -q 'kind=torn file=ti.0 off=14336 len=2048' "$FFS_LOG" || fail "io_uring's write was not torn at half"
 echo "torn writes: torn at faultfs's block, agent 0 (psync, io_uring)"

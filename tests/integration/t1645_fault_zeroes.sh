@@ -12,5 +12,6 @@ for e in $ENGINES; do
   ffs_run "z$p" "$T/z$p.fio"
   [ $RC -eq 1 ] || fail "$e: zeroes: exit $RC, expected 1: $(tail -n 3 "$T/z$p.out")"
   ffs_check "z$p" --prefix "z$p" --kind zeroes --agent 1 --logkind zeroes --count 1 --checked 16
+  ffs_verdict "z$p" "z$p.1" 4096 zeroes
 done
 echo "zeroes: unwritten zeroes at faultfs's block, agent 1 (psync, io_uring)"
