@@ -1,13 +1,13 @@
 """faultcheck: does nfstorm's verify report match what faultfs injected?
 
 usage: faultcheck.py RESULT.json FAULTS.log --phase P --prefix NAME --kind KIND
-                     --agent A --logkind K[,K] --bs BS [--count N] [--checked C]
+                     --agent A [--writer W] --logkind K[,K] --bs BS [--count N] [--checked C]
 
 The faults faultfs logged for files NAME.* (log kinds K) touch a set of
 verify units (file, unit offset = floor(off / BS) * BS); the phase's verify
 results must name exactly those units, each with KIND (a JSON counter name:
 zeroes, stale_generation, corrupt_checksum, torn, ...), read by agent A and
-expected from writer A; agent A counts len(units) of KIND and nothing else,
+expected from writer W (default A; rotate= reads another agent's files); agent A counts len(units) of KIND and nothing else,
 every other agent checked blocks and found none bad; the fleet's counts are
 the sum.  --count N also pins len(units), --checked C each agent's
 checked blocks.  --kind none: a clean phase
@@ -47,11 +47,14 @@ def main():
     ap.add_argument("--prefix", required=True)
     ap.add_argument("--kind", required=True)
     ap.add_argument("--agent", type=int, default=-1)
+    ap.add_argument("--writer", type=int, default=-1)
     ap.add_argument("--logkind", default="")
     ap.add_argument("--bs", type=int, default=4096)
     ap.add_argument("--count", type=int, default=-1)
     ap.add_argument("--checked", type=int, default=-1)
     a = ap.parse_args()
+    if a.writer < 0:
+        a.writer = a.agent
     r = json.load(open(a.result))
     ph = r["phases"][a.phase]
     fleet = ph.get("verify")
@@ -85,13 +88,13 @@ def main():
     for b in fleet.get("first", []):
         if b["kind"] != a.kind:
             fail("reported %s, expected %s: %s" % (b["kind"], a.kind, b))
-        if b.get("reader", a.agent) != a.agent or b["expected_writer"] != a.agent:
-            fail("attributed to the wrong agent (expected %d): %s" % (a.agent, b))
+        if b["reader"] != a.agent or b["expected_writer"] != a.writer:
+            fail("attributed wrongly (expected reader %d, writer %d): %s" % (a.agent, a.writer, b))
         if a.kind == "stale_generation":
-            if b["found_writer"] != a.agent or not 0 < b["found_generation"] < b["expected_generation"]:
-                fail("stale block does not name an older generation of agent %d: %s" % (a.agent, b))
-        if a.kind == "torn" and b["found_writer"] != a.agent:
-            fail("torn block's header is not agent %d's: %s" % (a.agent, b))
+            if b["found_writer"] != a.writer or not 0 < b["found_generation"] < b["expected_generation"]:
+                fail("stale block does not name an older generation of agent %d: %s" % (a.writer, b))
+        if a.kind == "torn" and b["found_writer"] != a.writer:
+            fail("torn block's header is not agent %d's: %s" % (a.writer, b))
         got.add((os.path.basename(b["file"]), b["offset"]))
     if got != units:
         fail("located %s, faultfs injected at %s" % (sorted(got), sorted(units)))
