@@ -17,7 +17,8 @@ faultfs_mount "drop,file=d,off=4096,len=4096,skip=1,count=1" \
   "rcorrupt,file=r,off=0,len=4096,at=7" \
   "torn,file=t,skip=1,keep=1024" \
   "zeroes,file=z,off=512,len=1024" \
-  "drop,file=w.1.*"
+  "drop,file=w.1.*" \
+  "torn,file=dd,keep=4096"
 py "$FFS_M" "$FFS_B" "$FFS_LOG" <<'PY'
 import os, sys, time
 m, b, logp = sys.argv[1:4]
@@ -79,6 +80,13 @@ want = [("drop", "d", 4096, 4096)] + [("drop", "e", i * 4096, 4096) for i in (2,
     ("torn", "t", 1024, 7168), ("zeroes", "z", 512, 1024)]
 assert L == want, L
 PY
+# with dd: one 8 KiB write torn after 4 KiB leaves the rest a hole
+head -c 8192 /dev/urandom >"$T/src"
+dd if="$T/src" of="$FFS_M/dd" bs=8k count=1 status=none || fail "dd write through faultfs failed"
+cmp -s -n 4096 "$T/src" "$FFS_B/dd" || fail "torn write: the first 4 KiB were not stored"
+[ "$(stat -c %s "$FFS_B/dd")" -eq 8192 ] || fail "torn write: size $(stat -c %s "$FFS_B/dd"), expected 8192"
+[ "$(tail -c 4096 "$FFS_B/dd" | tr -d '\0' | wc -c)" -eq 0 ] || fail "torn write stored its second half"
+grep -q '^kind=torn file=dd off=4096 len=4096 io_off=0 io_len=8192 ' "$FFS_LOG" || fail "torn write not logged"
 # the control file: clear every rule, then add one
 faultfs_ctl clear
 py "$FFS_M" <<'PY'
