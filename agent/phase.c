@@ -222,7 +222,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     gjob = (uint64_t)j->source_agent * js->numjobs + t;
     j->region_start = js->offset + js->offset_increment * gjob;
     j->region_len = job_file_size(js);
-    j->verify_gen = vblock_generation(id->run_s, id->phase, 1);
+    j->verify_gen = vblock_generation(id->run_ms, id->phase, 1);
     j->verify_job = (uint32_t)gjob;
     /* a file shared by threads is laid out by thread 0; one shared by
      * agents by the lowest agent running the job, to the extent every

@@ -562,7 +562,11 @@ static void handle_plan(struct session *s)
     s->plan_pending = 0;
     s->id.index = s->plan.agent_index;
     s->id.nagents = s->plan.nagents;
-    s->id.run_s = (uint64_t)time(NULL);
+    {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        s->id.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+    }
     s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
     s->phase = 0;
     s->stop_requested = 0;

@@ -34,6 +34,11 @@ int plan_verify_readback(const struct job_spec *j)
     return j->verify != VB_CSUM_OFF && rw_mode_writes(j->rw) && !j->no_do_verify && !j->verify_only;
 }
 
+int plan_verify_checks(const struct job_spec *j)
+{
+    return j->verify != VB_CSUM_OFF && (rw_mode_reads(j->rw) || j->verify_only || plan_verify_readback(j));
+}
+
 /* Every block size the job can issue is a multiple of unit. */
 static int sizes_divisible(const struct job_spec *j, uint64_t unit, uint64_t *bad)
 {

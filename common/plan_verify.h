@@ -15,5 +15,9 @@ uint64_t plan_verify_unit(const struct job_spec *j, uint64_t len);
 /* 1 when a job's writes are read back in the same phase (fio's do_verify):
  * verify set, the job writes, do_verify on, not verify_only. */
 int plan_verify_readback(const struct job_spec *j);
+/* 1 when the job checks blocks (its reads, a read-back or verify_only),
+ * not only stamps its writes (do_verify=0): a phase of such jobs that
+ * verified nothing has not passed. */
+int plan_verify_checks(const struct job_spec *j);
 
 #endif

@@ -281,9 +281,12 @@ uint64_t vblock_file_id(const char *path)
     return h;
 }
 
-uint64_t vblock_generation(uint64_t run_s, uint32_t phase, uint32_t pass)
+#define GEN_EPOCH_MS 1704067200000ull   /* 2024-01-01T00:00:00Z */
+
+uint64_t vblock_generation(uint64_t run_ms, uint32_t phase, uint32_t pass)
 {
-    return (run_s & 0xffffffffffull) << 24 | (uint64_t)(phase & 0xffff) << 8 | (pass & 0xff);
+    uint64_t ms = run_ms > GEN_EPOCH_MS ? run_ms - GEN_EPOCH_MS : 0;
+    return (ms & ((1ull << 43) - 1)) << 20 | (uint64_t)(phase & 0xfff) << 8 | (pass & 0xff);
 }
 
 /* ---- fill and check -------------------------------------------------- */

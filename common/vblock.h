@@ -30,9 +30,10 @@
  * from a tear by its distance (one byte differs): corrupt, not torn.
  *
  * Generation: chosen by the writer so that later writes carry larger
- * numbers: vblock_generation(run seconds, phase, pass), the agent's wall
- * clock at plan receipt in the top 40 bits, then the phase (16) and the
- * pass (8).  A reader that knows what it wrote expects that exact value; a
+ * numbers: vblock_generation(run ms, phase, pass): the agent's wall clock
+ * at plan receipt in ms since 2024-01-01 (43 bits: until the year 2302),
+ * then the phase (12 bits) and the pass (8: 0 layout, 1 the phase's
+ * writes); below 2^63, so JSON integers carry it.  A reader that knows what it wrote expects that exact value; a
  * reader without state (verify_only) expects the newest generation of the
  * file (see docs/verify.md).
  *
@@ -135,9 +136,9 @@ enum vblock_kind vblock_check(const struct vblock_ctx *c, const void *buf, uint3
 
 /* A stable id of a file: FNV-1a 64 of its path as the plan names it. */
 uint64_t vblock_file_id(const char *path);
-/* Generation of a write: run_s (seconds, wall clock) in the top 40 bits,
- * phase 16, pass 8 (see above). */
-uint64_t vblock_generation(uint64_t run_s, uint32_t phase, uint32_t pass);
+/* Generation of a write (see above): run_ms is the wall clock in ms since
+ * the Unix epoch (earlier than 2024 counts as 2024). */
+uint64_t vblock_generation(uint64_t run_ms, uint32_t phase, uint32_t pass);
 /* crc32c (Castagnoli), SSE4.2 when the CPU has it, else a table. */
 uint32_t vblock_crc32c(uint32_t crc, const void *p, size_t n);
 

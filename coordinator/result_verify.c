@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/plan_verify.h"
 #include "common/xmalloc.h"
 #include "coordinator/result_verify.h"
 
@@ -25,7 +26,7 @@ static void make(struct phase_result *ph, uint32_t nagents)
 void result_verify_init(struct phase_result *ph, const struct phase *src, uint32_t nagents)
 {
     for (uint32_t j = 0; j < src->njobs; j++) {
-        if (!src->jobs[j].verify)
+        if (!plan_verify_checks(&src->jobs[j]))
             continue;
         make(ph, nagents);
         for (uint32_t a = 0; a < nagents; a++)

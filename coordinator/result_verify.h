@@ -22,7 +22,8 @@ struct result_verify {
     struct vstats fleet;       /* merge of agent[] in index order */
 };
 
-/* From the plan (result_init): ph->verify made when a job of src verifies. */
+/* From the plan (result_init): ph->verify made when a job of src checks
+ * blocks (plan_verify_checks); its agents= say which agents are asked. */
 void result_verify_init(struct phase_result *ph, const struct phase *src, uint32_t nagents);
 /* Loaders (JSON, journal) that rebuild a phase without its plan. */
 void result_verify_ask(struct phase_result *ph, uint32_t agent, uint32_t nagents);
