@@ -203,6 +203,7 @@ void result_free(struct run_result *r)
             sealed_free(&ph->agents[a].sealed.op, &ph->agents[a].sealed.n);
         }
         free(ph->agents);
+        coh_set_free(&ph->coh);
     }
     free(r->phases);
     free(r->agents);

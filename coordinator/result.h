@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "common/plan.h"
+#include "common/coherence.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
 
@@ -135,6 +136,7 @@ struct phase_result {
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
+    struct coh_set coh;           /* rw=coherence: every reader's pairs (coherence_report.h) */
 };
 
 struct result_view;               /* result.c: one expanded agent total */
