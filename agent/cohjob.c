@@ -40,31 +40,28 @@ int cohjob_build(struct job *j, const struct job_spec *js, const struct agent_id
 {
     const char *wspec = js->coherence_writers[0] ? js->coherence_writers : "0";
     struct cohjob *c = xcalloc(1, sizeof *c);
-    uint32_t nwriters = 0;
+    uint32_t n = id->nagents ? id->nagents : 1;
     int rc = 0;
 
     j->coh = c;
     c->self = id->index;
-    c->w = xcalloc(id->nagents ? id->nagents : 1, sizeof *c->w);
-    c->path = xcalloc(id->nagents ? id->nagents : 1, sizeof *c->path);
+    c->w = xcalloc(n, sizeof *c->w);
+    c->path = xcalloc(n, sizeof *c->path);
     c->blk = xcalloc(1, js->bs);
     coh_set_init(&c->res);
-    for (uint32_t a = 0; a < id->nagents; a++) {
-        if (plan_agents_match(wspec, a) != 1 || plan_agents_match(js->agents, a) != 1)
-            continue;
-        nwriters++;
-        if (a == id->index)
-            c->writes = 1;
-        c->w[c->nw++] = a;
-    }
-    if (nwriters == 0) {
-        snprintf(err, errlen, "job '%s': coherence_writers=%s selects no agent that runs the job",
-                 js->name, wspec);
+    /* the writers of the run, whichever job they write in: a reader job
+     * may name the writers' files its own way (another directory) */
+    for (uint32_t a = 0; a < id->nagents; a++)
+        if (plan_agents_match(wspec, a) == 1)
+            c->w[c->nw++] = a;
+    if (c->nw == 0) {
+        snprintf(err, errlen, "job '%s': coherence_writers=%s selects no agent of the %u", js->name,
+                 wspec, id->nagents);
         return -EINVAL;
     }
-    if (c->writes) {           /* a writer polls no one: only its own file */
-        c->w[0] = id->index;
-        c->nw = 1;
+    if (c->nw > COH_PAIRS_MAX) {
+        snprintf(err, errlen, "job '%s': more than %d coherence writers", js->name, COH_PAIRS_MAX);
+        return -E2BIG;
     }
     for (uint32_t i = 0; i < c->nw && rc == 0; i++) {
         struct agent_identity wid = *id;
@@ -72,30 +69,46 @@ int cohjob_build(struct job *j, const struct job_spec *js, const struct agent_id
         wid.index = c->w[i];
         if ((rc = phase_file_name(js, &wid, 0, 0, 0, full, sizeof full, err, errlen)) == 0)
             rc = paths_confine(id->allow, full, c->path[i], sizeof c->path[i], err, errlen);
+        for (uint32_t k = 0; k < i && rc == 0; k++)
+            if (strcmp(c->path[k], c->path[i]) == 0) {
+                snprintf(err, errlen, "job '%s': coherence writers %u and %u would share %s "
+                         "(put ${agent} in filename or directory)", js->name, c->w[k], c->w[i], c->path[i]);
+                rc = -EINVAL;
+            }
     }
-    if (rc == 0 && !c->writes && c->nw > COH_PAIRS_MAX) {
-        snprintf(err, errlen, "job '%s': more than %d coherence writers", js->name, COH_PAIRS_MAX);
-        rc = -E2BIG;
+    for (uint32_t i = 0; i < c->nw && rc == 0; i++)
+        if (c->w[i] == id->index) {   /* a writer polls no one: only its own file */
+            c->writes = 1;
+            memmove(c->path[0], c->path[i], sizeof c->path[0]);
+        }
+    if (rc == 0) {             /* where it works, for the storage report */
+        char *slash;
+        snprintf(j->workdir, sizeof j->workdir, "%s", c->path[0]);
+        if ((slash = strrchr(j->workdir, '/')) != NULL)
+            slash == j->workdir ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
     }
-    if (!c->writes)
-        for (uint32_t i = 0; i < c->nw && rc == 0; i++)
-            (void)coh_set_pair(&c->res, c->w[i], c->self, COH_PAIRS_MAX);
     if (c->writes)
         c->nw = 0;
+    for (uint32_t i = 0; i < c->nw && rc == 0; i++)
+        (void)coh_set_pair(&c->res, c->w[i], c->self, COH_PAIRS_MAX);
     return rc;
 }
 
 int cohjob_prepare(struct job *j)
 {
     struct cohjob *c = j->coh;
+    uint32_t n = c->writes ? 1 : c->nw;
 
-    if (!c->writes)
-        return 0;
-    if (paths_make_parents(c->path[0]) < 0 || (unlink(c->path[0]) < 0 && errno != ENOENT)) {
-        int e = errno;
-        snprintf(j->ej.err, sizeof j->ej.err, "%s: %s", c->path[0], strerror(e));
-        return -e;
-    }
+    /* every agent removes the files it will write or poll: an earlier
+     * run's generations must not look visible (all agents prepare before
+     * any starts, so no write of this run can be removed) */
+    for (uint32_t i = 0; i < n; i++)
+        if ((c->writes && paths_make_parents(c->path[i]) < 0) ||
+            (unlink(c->path[i]) < 0 && errno != ENOENT)) {
+            int e = errno;
+            snprintf(j->ej.err, sizeof j->ej.err, "%s: %s", c->path[i], strerror(e));
+            return -e;
+        }
     return 0;
 }
 

@@ -20,8 +20,9 @@
  * -errno with err naming the job. */
 int cohjob_build(struct job *j, const struct job_spec *js, const struct agent_identity *id,
                  char *err, size_t errlen);
-/* Before the start: a writer removes its file of an earlier run, so no old
- * generation can look visible.  0 or -errno with j->ej.err set. */
+/* Before the start: remove the files this agent writes or polls (an
+ * earlier run's), so no old generation can look visible.  0 or -errno with
+ * j->ej.err set. */
 int cohjob_prepare(struct job *j);
 /* The job thread's work after the start instant.  0 or -errno (ej.err). */
 int cohjob_run(struct job *j);

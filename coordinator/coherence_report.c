@@ -7,11 +7,26 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 
+static int by_writer_reader(const void *a, const void *b)
+{
+    const struct coh_pair *x = a, *y = b;
+    if (x->writer != y->writer)
+        return x->writer < y->writer ? -1 : 1;
+    return x->reader < y->reader ? -1 : x->reader > y->reader;
+}
+
 int coherence_result_add(struct run_result *r, uint32_t phase, const struct coh_set *s)
 {
+    struct coh_set *dst;
+    int rc;
+
     if (phase >= r->nphases)
         return -EINVAL;
-    return coh_set_merge(&r->phases[phase].coh, s, COH_RUN_PAIRS_MAX);
+    dst = &r->phases[phase].coh;
+    /* in (writer, reader) order, whatever order the readers' reports came in */
+    if ((rc = coh_set_merge(dst, s, COH_RUN_PAIRS_MAX)) == 0 && dst->n > 1)
+        qsort(dst->pair, dst->n, sizeof *dst->pair, by_writer_reader);
+    return rc;
 }
 
 uint64_t coherence_error_bound(const struct run_result *r, uint32_t writer, uint32_t reader)
