@@ -30,6 +30,7 @@
 #include "agent/halt.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
+#include "agent/cohjob.h"
 #include "agent/mdjob.h"
 #include "agent/verify.h"
 #include "common/clock.h"
@@ -594,6 +595,8 @@ static void *job_main(void *arg)
     if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0) {
         if (j->spec->rw == RW_METADATA)
             rc = mdjob_run(j);
+        else if (j->spec->rw == RW_COHERENCE)
+            rc = cohjob_run(j);
         else
             rc = loop_run(j->loop);
     }
@@ -621,6 +624,8 @@ int job_prepare(struct job *j)
     int rc;
     if (j->spec->rw == RW_METADATA)
         return mdjob_prepare(j);
+    if (j->spec->rw == RW_COHERENCE)
+        return cohjob_prepare(j);
     j->loop = xmalloc(sizeof *j->loop);
     if ((rc = loop_init(j->loop, j)) < 0)
         job_release(j);

@@ -39,6 +39,7 @@ struct job {
     uint8_t *md_found;         /* rw=metadata: bit d = subdirectory d existed
                                   before the phase (mdjob_prepare; freed by
                                   mdjob_run or job_release), or NULL */
+    struct cohjob *coh;        /* rw=coherence: its state (agent/cohjob.h), or NULL */
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
     uint64_t verify_gen;       /* verify=: generation of this phase's writes

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "agent/cohjob.h"
 #include "agent/nfs_allow.h"
 #include "agent/phase.h"
 #include "agent/phase_storage.h"
@@ -116,6 +117,7 @@ static void phase_free_jobs(struct phase_run *pr)
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
         job_release(j);
+        cohjob_free(j);
         if (j->ej.priv)
             j->eng->teardown(&j->ej);
         free(j->ej.files);
@@ -215,6 +217,8 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
             j->ej.root = paths_root_of(id->allow, j->workdir);  /* md ops resolve beneath it */
         return rc;
     }
+    if (js->rw == RW_COHERENCE)
+        return cohjob_build(j, js, id, err, errlen);
 
     /* offset_increment counts jobs across all agents (fio's global job
      * number): agent a's thread t is job a*numjobs + t */

@@ -30,6 +30,8 @@
 #include "agent/hostinfo.h"
 #include "agent/phase.h"
 #include "agent/session.h"
+#include "agent/cohjob.h"
+#include "proto/coh_msg.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -450,6 +452,22 @@ static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *
 
 /* All job threads of the phase ended (loop thread, via the async handle):
  * the results go out now; the teardown follows off the loop. */
+/* rw=coherence: what this agent measured as a reader, before phase-done
+ * (nothing when it polled no writer). */
+static void send_coherence(struct session *s)
+{
+    struct msg_coherence m = { .phase = s->phase };
+    coh_set_init(&m.set);
+    cohjob_collect(&s->run, &m.set);
+    if (m.set.n) {
+        struct buf b;
+        buf_init(&b);
+        msg_coherence_encode(&b, &m);
+        session_send(s, &b);
+    }
+    coh_set_free(&m.set);
+}
+
 static void on_finished(uv_async_t *h)
 {
     struct session *s = h->data;
@@ -499,6 +517,7 @@ static void on_finished(uv_async_t *h)
          * coordinator may end the run (as a success) before reading on. */
         if (rc < 0)
             send_error(s, "phase %u: %s", s->phase, err);
+        send_coherence(s);
         buf_init(&b);
         msg_phase_done_encode(&b, m);
         session_send(s, &b);

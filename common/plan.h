@@ -40,6 +40,7 @@ enum rw_mode {
     RW_RW,        /* sequential mix, fio's rw/readwrite */
     RW_RANDRW,
     RW_METADATA,  /* nfstorm: md_ops over the job's files */
+    RW_COHERENCE, /* nfstorm: visibility lag between agents (common/coherence.h) */
     RW__COUNT
 };
 
@@ -116,6 +117,13 @@ struct job_spec {
     int shared_dir;            /* all agents work in one directory */
     /* multi-client checks (docs/verify.md) */
     uint32_t rotate;           /* use the files of agent (i + rotate) mod N (common/rotate.h) */
+    /* rw=coherence (common/coherence.h): size / bs generations per writer */
+    char coherence_writers[PLAN_AGENTS_MAX]; /* index list of the writing agents; "" = agent 0 */
+    char coherence_close[8];   /* after each write: "close" (default), "fsync", "none" */
+    char coherence_poll[8];    /* readers: "read" (open/read/close, default) or "stat" */
+    uint64_t coherence_period_ns;        /* between generations; default 50 ms */
+    uint64_t coherence_deadline_ns;      /* never visible after this; default 5 s */
+    uint64_t coherence_poll_interval_ns; /* between polls; default 100 us */
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */

@@ -32,6 +32,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/coherence_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/verdict.h"
@@ -347,6 +348,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, fj, "fastest_iops", json_real(f.fastest_iops));
     put(b, j, "fairness", fj);
     put(b, j, "agents", phase_agents_json(b, r, ph, share));
+    if (ph->coh.n)
+        put(b, j, "coherence", coherence_json(r, phase));
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);

@@ -206,6 +206,7 @@ void result_free(struct run_result *r)
         }
         free(ph->agents);
         result_verify_free(ph);
+        coh_set_free(&ph->coh);
     }
     free(r->phases);
     free(r->agents);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "common/plan.h"
+#include "common/coherence.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
 
@@ -137,6 +138,7 @@ struct phase_result {
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
     struct result_verify *verify; /* verify= results (result_verify.h); owned;
                                      NULL when no job of the phase verifies */
+    struct coh_set coh;           /* rw=coherence: every reader's pairs (coherence_report.h) */
 };
 
 struct result_view;               /* result.c: one expanded agent total */

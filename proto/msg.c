@@ -48,6 +48,7 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_BUSY] = "busy",
     [MSG_OUTPUT] = "output",
     [MSG_EXIT] = "exit",
+    [MSG_COHERENCE] = "coherence",
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -121,6 +122,12 @@ const struct field msg_job_fields[] = {
     FANYU32(struct job_spec, "files_per_dir", files_per_dir),
     FBOOL(struct job_spec, "shared_dir", shared_dir),
     FU32(struct job_spec, "rotate", rotate, 0, ROTATE_MAX),
+    FAGENTS(struct job_spec, "coherence_writers", coherence_writers),
+    FSTR(struct job_spec, "coherence_close", coherence_close),
+    FSTR(struct job_spec, "coherence_poll", coherence_poll),
+    FANYU64(struct job_spec, "coherence_period_ns", coherence_period_ns),
+    FANYU64(struct job_spec, "coherence_deadline_ns", coherence_deadline_ns),
+    FANYU64(struct job_spec, "coherence_poll_interval_ns", coherence_poll_interval_ns),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
     /* verification: optional (absent = 0), checked by plan_verify_check */

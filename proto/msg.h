@@ -48,6 +48,7 @@ enum msg_type {
     MSG_BUSY,          /* serve -> submitter: another run holds the pool */
     MSG_OUTPUT,        /* serve -> submitter: the run's stdout, stderr, files */
     MSG_EXIT,          /* serve -> submitter: the run's exit status */
+    MSG_COHERENCE,     /* agent -> coordinator: rw=coherence lags (proto/coh_msg.h) */
     MSG__COUNT
 };
 

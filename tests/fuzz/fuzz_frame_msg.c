@@ -26,6 +26,7 @@
 #include "common/stats.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
 #include "coordinator/hist_json.h"
 
@@ -84,10 +85,11 @@ static union msg_any {
     struct pool_busy busy;
     struct pool_output output;
     uint32_t exit_status;
+    struct msg_coherence coherence;
 } m1, m2;
 
 /* A new message type needs its decoder, encoder and equality added below. */
-_Static_assert(MSG__COUNT == MSG_EXIT + 1, "fuzz_frame_msg.c does not know every message type");
+_Static_assert(MSG__COUNT == MSG_COHERENCE + 1, "fuzz_frame_msg.c does not know every message type");
 
 static int op_set_equal(const struct op_set *a, const struct op_set *b)
 {
@@ -186,6 +188,16 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                memcmp(a->output.data, b->output.data, a->output.len) == 0;
     case MSG_EXIT:
         return a->exit_status == b->exit_status;
+    case MSG_COHERENCE:
+        if (a->coherence.phase != b->coherence.phase || a->coherence.set.n != b->coherence.set.n)
+            return 0;
+        for (uint32_t i = 0; i < a->coherence.set.n; i++) {
+            const struct coh_pair *x = &a->coherence.set.pair[i], *y = &b->coherence.set.pair[i];
+            if (x->writer != y->writer || x->reader != y->reader || x->seen != y->seen ||
+                x->never != y->never || !hist_equal(&x->lag, &y->lag))
+                return 0;
+        }
+        return 1;
     default:
         return 1;   /* plan, clean: compared through their re-encoding */
     }
@@ -216,6 +228,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_BUSY:       return pool_busy_decode(p, n, &m->busy, err, errlen);
     case MSG_OUTPUT:     return pool_output_decode(p, n, &m->output, err, errlen);
     case MSG_EXIT:       return pool_exit_decode(p, n, &m->exit_status, err, errlen);
+    case MSG_COHERENCE:  return msg_coherence_decode(p, n, 1, &m->coherence, err, errlen);
     default:             die("msg_peek_type returned an unknown type", __LINE__);
     }
     return -1;
@@ -245,6 +258,7 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_BUSY:       pool_busy_encode(out, &m->busy); break;
     case MSG_OUTPUT:     pool_output_encode(out, m->output.stream, m->output.data, m->output.len); break;
     case MSG_EXIT:       pool_exit_encode(out, m->exit_status); break;
+    case MSG_COHERENCE:  msg_coherence_encode(out, &m->coherence); break;
     default:             die("bad type", __LINE__);
     }
 }
@@ -255,6 +269,8 @@ static void release(enum msg_type t, union msg_any *m)
         msg_plan_free(&m->plan);
     if (t == MSG_SUBMIT)
         pool_submit_free(&m->submit);
+    if (t == MSG_COHERENCE)
+        coh_set_free(&m->coherence.set);
 }
 
 /* The payload of the single frame an encoder appended to b. */

@@ -32,6 +32,7 @@
 #include "common/stats.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
+#include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
 
 /* ---- the pinned contract (docs/protocol.md) --------------------------- */
@@ -66,6 +67,7 @@ static const struct pinned {
     { "busy", "type from since" },
     { "output", "type stream data" },
     { "exit", "type status" },
+    { "coherence", "type phase pairs" },
     { "phase", "name jobs" },
     { "job", "name rw rwmixread bs size filesize nrfiles numjobs runtime_ns ramp_ns time_based "
              "direct fsync end_fsync stonewall group_reporting filename directory ioengine "
@@ -73,7 +75,8 @@ static const struct pinned {
              "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
-             "files_per_dir shared_dir rotate op_deadline_ns server_timeout_ns" },
+             "files_per_dir shared_dir rotate coherence_writers coherence_close coherence_poll "
+             "coherence_period_ns coherence_deadline_ns coherence_poll_interval_ns op_deadline_ns server_timeout_ns" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
 };
@@ -108,12 +111,12 @@ static const struct golden {
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
     { "progress", "2ddc309f5a35974cdc3b64cfde25903bd1695acfbaf92d5414e64c20305549e9" },
-    { "plan", "552b1f5366664c0fece57947f86f49b5cf993c43538cb901da73adce157132c7" },
+    { "plan", "3bcd296e9684cf2f159b57c0b822fca73cb371c16c2d6d946c2ae37b2192468f" },
     { "ready", "979aa06d3adc2151cabffba683181507116b07ce4dd48677b6adeedc64894f84" },
     { "start", "505d93aae5b717cc470bd9c044537035e60ae7d412c7b08abc7ca437267b5de8" },
     { "interval", "02b67bf055b9e5d298661c4e1583d7b5cbbf2e2095384afbb64ce38bec48b1ed" },
     { "phase-done", "c16eaa4e107dd34b6eea715dfeec42fbc2a3890539b22c01fb23107fb3a50687" },
-    { "clean", "52d4f68859d8880665ca09da023685064e4282c4c4226c8d6673a935041126ba" },
+    { "clean", "11efcd7d310eb08c8230949dcb559a85c7249fdf7be4096ab22219759035bb10" },
     { "cleaned", "0edaa07ba0fa1fda0a7b2eeda9e19651bc855b53ef661213453499946fa248e2" },
     { "stop", "96dab2056282b3986a9f2d5bf7235fa56771a7e0410d3abcf8920c479e19b223" },
     { "error", "e14178f94e846395aadfc3e6a6ace6ee3777d0d034bf4e081724e61c220e4c97" },
@@ -124,6 +127,8 @@ static const struct golden {
     { "busy", "afc5346622a2ec479dd6970715bb97e16ecc6e375e10a6afb9d6b2ba12b25754" },
     { "output", "1329a6721f252675750ce5158638f3028e458956fb788929c77f904aabf0be9f" },
     { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
+    /* rw=coherence's (proto/coh_msg.c) */
+    { "coherence", "25635a09cb61c6915d35935f3b45a774bbf91f2e9edc98d3ec61ebda30782408" },
 };
 
 /* ---- sample messages --------------------------------------------------- */
@@ -385,6 +390,19 @@ static void encode_sample(enum msg_type t, struct buf *b)
     case MSG_EXIT:
         pool_exit_encode(b, 3);
         break;
+    case MSG_COHERENCE: {
+        struct msg_coherence m = { .phase = 2 };
+        struct coh_pair *cp;
+        coh_set_init(&m.set);
+        cp = coh_set_pair(&m.set, 0, 1, COH_PAIRS_MAX);
+        cp->seen = 2;
+        cp->never = 1;
+        hist_record(&cp->lag, 250000);
+        hist_record(&cp->lag, 2000000);
+        msg_coherence_encode(b, &m);
+        coh_set_free(&m.set);
+        break;
+    }
     default:
         fail_msg("no sample for type %d", (int)t);
     }
@@ -414,6 +432,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         struct pool_busy busy;
         struct pool_output output;
         uint32_t exit_status;
+        struct msg_coherence coherence;
     } *u = calloc(1, sizeof *u);
     int rc;
 
@@ -435,6 +454,10 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_READY: rc = msg_ready_decode(p, n, &u->ready, err, errlen); break;
     case MSG_START: rc = msg_start_decode(p, n, &u->start, err, errlen); break;
     case MSG_INTERVAL: rc = msg_interval_decode(p, n, &u->interval, err, errlen); break;
+    case MSG_COHERENCE:
+        rc = msg_coherence_decode(p, n, 1, &u->coherence, err, errlen);
+        coh_set_free(&u->coherence.set);
+        break;
     case MSG_PHASE_DONE: rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen); break;
     case MSG_CLEANED: rc = msg_cleaned_decode(p, n, &u->cleaned, err, errlen); break;
     case MSG_STOP: rc = msg_stop_decode(p, n, &u->stop, err, errlen); break;
@@ -943,7 +966,7 @@ static void test_contract_words(void **state)
     (void)state;
     expect_words("op", op_word, OP__COUNT,
                  "read write create stat open readdir rename unlink mkdir rmdir");
-    expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata");
+    expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata coherence");
     expect_words("rate_process", rate_word, 2, "linear poisson");
     expect_words("random_distribution", dist_word, 4, "random zipf pareto normal");
     expect_words("file_service_type", fserv_word, 3, "roundrobin sequential random");
