@@ -228,9 +228,14 @@ static void test_vblock_names_ids_crc(void **state)
     assert_int_equal(vblock_crc32c(vblock_crc32c(0, "12345", 5), "6789", 4), 0xe3069283u);
     assert_int_equal(vblock_file_id("a"), 0xaf63dc4c8601ec8cull);   /* FNV-1a 64 */
     assert_true(vblock_file_id("/d/f.0") != vblock_file_id("/d/f.1"));
-    assert_true(vblock_generation(1000, 1, 0) > vblock_generation(999, 200, 255));
-    assert_true(vblock_generation(1000, 2, 0) > vblock_generation(1000, 1, 2));
-    assert_int_equal(vblock_generation(1, 2, 3), (1ull << 24) | (2 << 8) | 3);
+    {
+        const uint64_t ms = 1764600000000ull;      /* 2025-12 */
+        assert_true(vblock_generation(ms + 1, 1, 0) > vblock_generation(ms, 255, 255));
+        assert_true(vblock_generation(ms, 2, 0) > vblock_generation(ms, 1, 2));
+        assert_int_equal(vblock_generation(1704067200000ull + 1, 2, 3), (1ull << 20) | (2 << 8) | 3);
+        assert_int_equal(vblock_generation(5, 0, 1), 1);        /* before 2024: as 2024 */
+        assert_true(vblock_generation(ms, 4095, 255) < (1ull << 63));
+    }
 }
 
 int main(void)
