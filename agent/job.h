@@ -14,6 +14,7 @@
 #include "agent/engine.h"
 #include "agent/halt.h"
 #include "common/stats.h"
+#include "common/vstats.h"
 
 struct loop;                   /* job.c: the I/O loop's slots and buffers */
 
@@ -41,6 +42,12 @@ struct job {
     struct cohjob *coh;        /* rw=coherence: its state (agent/cohjob.h), or NULL */
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
+    uint64_t verify_gen;       /* verify=: generation of this phase's writes
+                                  (vblock_generation, pass 1; layout: pass 0) */
+    uint32_t verify_job;       /* verify=: global job number in its headers */
+    struct vstats *vstats;     /* verify=: what its reads found; made by
+                                  job_prepare, valid once finished, freed by
+                                  job_join / job_release; NULL without verify= */
 
     /* shared with the sampler: recorded sparsely (only the op types the job
      * produces, histogram chunks by range), drained into the sampler's

@@ -26,6 +26,7 @@
 #include "common/plan_files.h"
 #include "common/rotate.h"
 #include "common/units.h"
+#include "common/vblock.h"
 #include "common/xmalloc.h"
 
 /* File and NFS work never runs on the agent's loop thread (heartbeats and
@@ -225,6 +226,8 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     gjob = (uint64_t)j->source_agent * js->numjobs + t;
     j->region_start = js->offset + js->offset_increment * gjob;
     j->region_len = job_file_size(js);
+    j->verify_gen = vblock_generation(id->run_ms, id->phase, 1);
+    j->verify_job = (uint32_t)gjob;
     /* a file shared by threads is laid out by thread 0; one shared by
      * agents by the lowest agent running the job, to the extent every
      * agent's threads need */
@@ -264,6 +267,11 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
 /* Does the job's layout write data (read phases), or only size files? */
 static int layout_fill(const struct job *j)
 {
+    /* verify=: a mixed phase reads what it did not write, so that gets
+     * verified data too; verify_only lays out nothing (a lost file must
+     * read as lost) */
+    if (j->spec->verify && j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw))
+        return !j->spec->verify_only;
     return j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw) && !rw_mode_writes(j->spec->rw);
 }
 

@@ -289,6 +289,7 @@ static void work_run(uv_work_t *w)
     struct session *s = w->data;
     if (s->work_kind == W_PREPARE) {
         s->work_err[0] = '\0';
+        s->id.phase = s->phase;
         s->work_rc = phase_prepare(&s->run, &s->plan.plan.phases[s->phase], &s->id,
                                    s->work_err, sizeof s->work_err);
     } else {
@@ -505,6 +506,9 @@ static void on_finished(uv_async_t *h)
     m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     m->nintervals = s->k;
     m->totals = *s->totals;
+    for (uint32_t i = 0; i < s->run.njobs; i++)
+        if (s->run.jobs[i].vstats)
+            vstats_merge(&m->verify, s->run.jobs[i].vstats);
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
     if (!s->closing) {
@@ -577,6 +581,11 @@ static void handle_plan(struct session *s)
     s->plan_pending = 0;
     s->id.index = s->plan.agent_index;
     s->id.nagents = s->plan.nagents;
+    {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        s->id.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+    }
     s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
     s->phase = 0;
     s->stop_requested = 0;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/stats.h"
+#include "common/plan_verify.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 
@@ -393,6 +394,8 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
         return fail(err, errlen, j, "server_timeout must be greater than 0");
     if (plan_agents_check(j->agents, why, sizeof(why)))
         return fail(err, errlen, j, "agents=%s: %s", j->agents, why);
+    if (plan_verify_check(j, why, sizeof(why)))
+        return fail(err, errlen, j, "%s", why);
     return 0;
 }
 

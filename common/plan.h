@@ -131,6 +131,15 @@ struct job_spec {
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */
     double error_threshold_pct;/* ... or a percentage of the phase's ops (> 0 wins) */
+    /* data verification (fio's verify keys; docs/verify.md, common/vblock.h) */
+    uint32_t verify;           /* enum vblock_csum; 0 (VB_CSUM_OFF) = no verification */
+    int no_do_verify;          /* do_verify=0, stored inverted (fio's default is 1) */
+    int verify_only;           /* re-read and check what an earlier phase or run wrote */
+    int verify_fatal;          /* end the job at the first bad block */
+    uint32_t verify_backlog;   /* read back after every N writes; 0 = after the pass */
+    char verify_pattern[256];  /* as buffer_pattern; the data of verify=pattern */
+    uint32_t verify_interval;  /* bytes per header; 0 = the block size */
+    uint32_t verify_offset;    /* where in each unit the header sits */
 };
 
 struct phase {

@@ -24,6 +24,7 @@
 
 #include "common/stats.h"
 #include "common/units.h"
+#include "common/vblock.h"
 
 enum key_kind {
     K_STR,       /* char[cap]; value must fit */
@@ -50,6 +51,8 @@ enum key_kind {
     K_SYNC,      /* int: fio's bool or none/sync */
     K_PATTERN,   /* char[cap] buffer_pattern, checked by plan_pattern_bytes */
     K_THRESHOLD, /* error_threshold: a count, or a percentage ("2%") */
+    K_VERIFY,    /* uint32_t enum vblock_csum from verify='s words */
+    K_SIZE32,    /* uint32_t bytes, k/m/g suffixes */
 };
 
 struct key_def {
@@ -134,6 +137,15 @@ static const struct key_def keys[] = {
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },
+    /* data verification (docs/verify.md) */
+    { "verify",            K_VERIFY,    FIELD(verify) },
+    { "do_verify",         K_NOTBOOL,   FIELD(no_do_verify) },
+    { "verify_only",       K_BOOL,      FIELD(verify_only) },
+    { "verify_fatal",      K_BOOL,      FIELD(verify_fatal) },
+    { "verify_backlog",    K_U32,       FIELD(verify_backlog) },
+    { "verify_pattern",    K_PATTERN,   STRFIELD(verify_pattern) },
+    { "verify_interval",   K_SIZE32,    FIELD(verify_interval) },
+    { "verify_offset",     K_SIZE32,    FIELD(verify_offset) },
 };
 
 /* ioengine spellings: fio's sync and pvsync do the same positioned,
@@ -156,9 +168,13 @@ static const struct {
     const char *key;
     const char *note;
 } ignored[] = {
-    { "verify*", "nfstorm does not verify data" },
-    { "do_verify", "nfstorm does not verify data" },
-    { "trim_verify*", "nfstorm does not verify data" },
+    { "verify_dump", "the first bad blocks are in the results" },
+    { "verify_async*", "blocks are verified inline by the job thread" },
+    { "verify_state*", "verify_only needs no state: the headers say what was written" },
+    { "verify_backlog_batch", "verify_backlog reads back every block of the backlog" },
+    { "verify_write_sequence", NULL }, { "verify_header_seed", NULL },
+    { "experimental_verify", NULL },
+    { "trim_verify*", "nfstorm does not trim" },
     { "ioscheduler", NULL }, { "cpus_allowed", NULL }, { "cpus_allowed_policy", NULL },
     { "cpumask", NULL }, { "numa_cpu_nodes", NULL }, { "numa_mem_policy", NULL },
     { "nice", NULL }, { "prio", NULL }, { "prioclass", NULL }, { "lockmem", NULL },
@@ -478,6 +494,9 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
             return plan_why(why, whylen, "want 0xHEX, 'text' or a number");
         memcpy(field, value, strlen(value) + 1);
+        /* fio: a verify_pattern without verify= verifies that pattern */
+        if (k->off == offsetof(struct job_spec, verify_pattern) && j->verify == VB_CSUM_OFF)
+            j->verify = VB_CSUM_PATTERN;
         return 0;
     }
     case K_NAME:
@@ -511,6 +530,20 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;
+    case K_SIZE32:
+        if (units_parse_size(value, &u64) || u64 > UINT32_MAX)
+            return plan_why(why, whylen, "want a size up to 4g");
+        u32 = (uint32_t)u64;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_VERIFY: {
+        int c = vblock_csum_from_name(value);
+        if (c < 0)
+            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
+        u32 = (uint32_t)c;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    }
     case K_U32:
         if (parse_u32(value, &u32))
             return -EINVAL;

@@ -19,6 +19,8 @@
  * with -ENOMEM instead of producing a result with keys silently missing. */
 #include "coordinator/result.h"
 #include "coordinator/report_json.h"
+#include "coordinator/result_verify.h"
+#include "coordinator/verify_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -203,6 +205,13 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "client_bound", json_boolean(result_agent_client_bound(ap)));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
+        if (result_agent_verify_asked(r, (uint32_t)(ph - r->phases), a)) {
+            /* asked and nothing came: zeroes, which fail the phase */
+            const struct vstats *v = result_agent_verify(r, (uint32_t)(ph - r->phases), a);
+            struct vstats none;
+            vstats_init(&none);
+            put(b, j, "verify", verify_json(v ? v : &none));
+        }
         push(b, arr, j);
     }
     return arr;
@@ -329,6 +338,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if (result_phase_verify(r, phase))
+        put(b, j, "verify", verify_json(result_phase_verify(r, phase)));
     fairness_phase(r, phase, share, &f);
     put(b, fj, "jain", json_real(f.jain));
     put(b, fj, "slowest", f.ncounted ? jint(f.slowest) : json_null());

@@ -32,6 +32,7 @@
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/result_verify.h"
 #include "coordinator/verdict.h"
 
 #define NAME_MIN 5
@@ -520,6 +521,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         notes(out, r, ph, fleet);
         fairness_note(out, r, i);
         coherence_text(out, r, i);
+        result_verify_text(out, r, i);
         verdict_note(out, r, i);
     }
     if (r->nphases > 1)

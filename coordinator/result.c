@@ -27,6 +27,7 @@
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
+#include "coordinator/result_verify.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -87,6 +88,7 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
                 ph->error_threshold_pct = src->jobs[j].error_threshold_pct;
         }
         op_set_init(&ph->totals);
+        result_verify_init(ph, src, nagents);
     }
 }
 
@@ -204,6 +206,7 @@ void result_free(struct run_result *r)
         }
         free(ph->agents);
         coh_set_free(&ph->coh);
+        result_verify_free(ph);
     }
     free(r->phases);
     free(r->agents);

@@ -24,6 +24,8 @@
 #include "common/hist_codec.h"
 #include "common/xmalloc.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/result_verify.h"
+#include "coordinator/verify_json.h"
 
 #define MAX_AGENTS 4096
 
@@ -452,6 +454,18 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             snprintf(asub, sizeof(asub), "%s.storage", apath);
             load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
                                                              phase, a, c->err, c->errlen));
+        }
+        if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
+            struct vstats *v = xmalloc(sizeof *v);
+            char why[256];
+            snprintf(asub, sizeof(asub), "%s.verify", apath);
+            if (verify_from_json(json_object_get(aj, "verify"), v, why, sizeof why) < 0)
+                fail(c, asub, "%s", why);
+            else {
+                result_verify_ask(ph, a, r->nagents);
+                result_set_agent_verify(r, phase, a, v);
+            }
+            free(v);
         }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */

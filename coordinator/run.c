@@ -33,6 +33,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
+#include "coordinator/result_verify.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
 #include "proto/frame.h"
@@ -633,6 +634,8 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
+    if (m->verify.on)
+        (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     c->state = C_DONE;
     notify_intervals(r, 0);

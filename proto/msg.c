@@ -130,6 +130,15 @@ const struct field msg_job_fields[] = {
     FANYU64(struct job_spec, "coherence_poll_interval_ns", coherence_poll_interval_ns),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
+    /* verification: optional (absent = 0), checked by plan_verify_check */
+    FOPTU32(struct job_spec, "verify", verify),
+    FOPTU32(struct job_spec, "no_do_verify", no_do_verify),
+    FOPTU32(struct job_spec, "verify_only", verify_only),
+    FOPTU32(struct job_spec, "verify_fatal", verify_fatal),
+    FOPTU32(struct job_spec, "verify_backlog", verify_backlog),
+    FOPTSTRSET(struct job_spec, "verify_pattern", verify_pattern),
+    FOPTU32(struct job_spec, "verify_interval", verify_interval),
+    FOPTU32(struct job_spec, "verify_offset", verify_offset),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
@@ -215,6 +224,7 @@ static const struct field phase_done_fields[] = {
     FANYU32(struct msg_phase_done, "cores", cores),
     FANYU32(struct msg_phase_done, "nintervals", nintervals),
     FKIND(struct msg_phase_done, "totals", totals, F_OPSET),
+    FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

@@ -17,6 +17,7 @@
 #include "common/plan.h"
 #include "common/stats.h"
 #include "common/storage.h"
+#include "common/vstats.h"
 #include "proto/auth.h"
 #include "proto/frame.h"
 
@@ -133,6 +134,8 @@ struct msg_phase_done {
     uint32_t cores;
     uint32_t nintervals;      /* intervals sent for this phase */
     struct op_set totals;     /* == sum of this phase's intervals */
+    struct vstats verify;     /* what verification found (verify.on = 0: the
+                                 phase did not verify; then not on the wire) */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

@@ -21,6 +21,7 @@
 #include "common/hist_codec.h"
 #include "common/xmalloc.h"
 #include "proto/msg_codec.h"
+#include "proto/vstats_codec.h"
 
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
  * ~0.7M), far below what would make the zone large. */
@@ -104,9 +105,14 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
 
 static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
 
-/* An optional u32 left at 0 is not sent. */
+/* An optional u32 left at 0, an optional string left "" and verification
+ * results of a phase that did not verify are not sent. */
 static int field_sent(const struct field *f, const void *base)
 {
+    if (f->kind == F_OPTSTR_SET)
+        return CAT(base, f, char)[0] != '\0';
+    if (f->kind == F_VERIFY)
+        return CAT(base, f, struct vstats)->on != 0;
     return f->kind != F_OPTU32 || *CAT(base, f, uint32_t) != 0;
 }
 
@@ -167,6 +173,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_STR:
         case F_OPTSTR:
+        case F_OPTSTR_SET:
             /* strnlen: a buffer filled to the brim must not be overread */
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -177,6 +184,9 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_OPSET:
             pack_op_set(pk, CAT(base, f, struct op_set));
+            break;
+        case F_VERIFY:
+            vstats_pack(pk, CAT(base, f, struct vstats));
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -744,6 +754,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             rc = get_str(c, map, f->key, AT(base, f, char), f->size);
             break;
         case F_OPTSTR:
+        case F_OPTSTR_SET:
             AT(base, f, char)[0] = '\0';
             if (map_get(map, f->key))
                 rc = get_str(c, map, f->key, AT(base, f, char), f->size);
@@ -785,6 +796,14 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_PHASES:
             rc = unpack_phases(c, map, f->key, AT(base, f, struct plan));
             break;
+        case F_VERIFY: {
+            char why[200];
+            vstats_init(AT(base, f, struct vstats));
+            if ((o = map_get(map, f->key)) != NULL &&
+                vstats_unpack(o, AT(base, f, struct vstats), why, sizeof why) < 0)
+                rc = fail(c, "%s", why);
+            break;
+        }
         case F_ENUM:
         case F_AGENTS:
         case F_BSSPLIT:

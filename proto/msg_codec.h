@@ -28,6 +28,8 @@ enum fkind {
     F_OPTSTR,    /* as F_STR, but optional: "" when the key is absent (keys
                     added at the same PROTO_VERSION, which older peers omit) */
     F_OPTU32,    /* uint32_t, optional: sent only when not 0, 0 when absent */
+    F_OPTSTR_SET,/* char[size], optional: sent only when not "", "" when absent */
+    F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
 };
 
 /* Word <-> value of one of the plan's small enums. */
@@ -62,6 +64,7 @@ struct field {
 #define FENUM(st, k, f, c)     { k, F_ENUM, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, &(c) }
 #define FBIN(st, k, f)         { k, F_BIN, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FOPTSTR(st, k, f)      { k, F_OPTSTR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
+#define FOPTSTRSET(st, k, f)   { k, F_OPTSTR_SET, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FAGENTS(st, k, f)      { k, F_AGENTS, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FPHASE(st)             FU32(st, "phase", phase, 0, PLAN_MAX_PHASES - 1)
 
