@@ -229,6 +229,8 @@ static int loop_verify_init(struct loop *l)
         l->v = NULL;
         return rc;
     }
+    if (sp->rotate)            /* reading another agent's files: it wrote every block */
+        l->v->scan_writer = j->source_agent;
     l->read_mode = sp->verify_only || !rw_mode_writes(sp->rw) ? VERIFY_SCAN : VERIFY_MIXED;
     if (plan_verify_readback(sp)) {
         if (iogen_init(&l->replay, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0)

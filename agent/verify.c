@@ -54,6 +54,7 @@ int verify_init(struct verify_job *v, const struct job_spec *spec, const struct 
     v->spec = spec;
     v->ej = ej;
     v->writer = v->reader = writer;
+    v->scan_writer = VBLOCK_ANY_WRITER;
     v->job = job;
     v->gen = gen;
     v->out = out;
@@ -127,7 +128,7 @@ int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode m
 {
     uint64_t unit = plan_verify_unit(v->spec, r->len);
     struct vblock_expect e = { .file_id = v->file_id[r->file],
-                               .writer = mode == VERIFY_READBACK ? v->writer : VBLOCK_ANY_WRITER,
+                               .writer = mode == VERIFY_READBACK ? v->writer : v->scan_writer,
                                .gen = mode == VERIFY_READBACK ? v->gen : VBLOCK_ANY_GEN };
     int any_bad = 0;
 

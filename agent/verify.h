@@ -40,6 +40,9 @@ struct verify_job {
     uint32_t job;              /* the global job number headers carry */
     uint64_t gen;              /* generation of this phase's writes */
     uint32_t reader;           /* = writer: the agent reading */
+    uint32_t scan_writer;      /* the writer VERIFY_SCAN and VERIFY_MIXED expect:
+                                  VBLOCK_ANY_WRITER, or with rotate=K the
+                                  source agent (common/rotate.h) */
     struct vstats *out;        /* results, not owned */
     int failed;                /* a bad unit was seen */
     struct verify_seen *seen;  /* [VERIFY_GENS] (VERIFY_SCAN), owned */

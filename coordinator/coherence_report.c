@@ -1,6 +1,7 @@
 /* coherence_report: see coherence_report.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "coordinator/coherence_report.h"
 #include "coordinator/hist_json.h"
@@ -55,6 +56,8 @@ static json_t *lag_json(const struct hist *h)
     return o;
 }
 
+static json_t *pair_json(const struct run_result *r, const struct coh_pair *p);
+
 json_t *coherence_json(const struct run_result *r, uint32_t phase)
 {
     const struct coh_set *s;
@@ -68,16 +71,8 @@ json_t *coherence_json(const struct run_result *r, uint32_t phase)
     o = json_object();
     pairs = json_array();
     for (uint32_t i = 0; i < s->n; i++) {
-        const struct coh_pair *p = &s->pair[i];
-        uint64_t b = coherence_error_bound(r, p->writer, p->reader);
-        json_t *pj = json_object();
-        json_object_set_new(pj, "writer", jint(p->writer));
-        json_object_set_new(pj, "reader", jint(p->reader));
-        json_object_set_new(pj, "seen", jint(p->seen));
-        json_object_set_new(pj, "never_visible", jint(p->never));
-        json_object_set_new(pj, "error_bound_ns", jint(b));
-        json_object_set_new(pj, "lag", lag_json(&p->lag));
-        json_array_append_new(pairs, pj);
+        uint64_t b = coherence_error_bound(r, s->pair[i].writer, s->pair[i].reader);
+        json_array_append_new(pairs, pair_json(r, &s->pair[i]));
         if (b > bound)
             bound = b;
     }
@@ -92,6 +87,87 @@ json_t *coherence_json(const struct run_result *r, uint32_t phase)
     json_object_set_new(o, "merged", m);
     json_object_set_new(o, "error_bound_ns", jint(bound));
     return o;
+}
+
+static json_t *pair_json(const struct run_result *r, const struct coh_pair *p)
+{
+    json_t *pj = json_object();
+    json_object_set_new(pj, "writer", jint(p->writer));
+    json_object_set_new(pj, "reader", jint(p->reader));
+    json_object_set_new(pj, "seen", jint(p->seen));
+    json_object_set_new(pj, "never_visible", jint(p->never));
+    json_object_set_new(pj, "error_bound_ns", jint(coherence_error_bound(r, p->writer, p->reader)));
+    json_object_set_new(pj, "lag", lag_json(&p->lag));
+    return pj;
+}
+
+json_t *coherence_reader_json(const struct run_result *r, uint32_t phase, uint32_t reader)
+{
+    json_t *a = NULL;
+
+    if (phase >= r->nphases)
+        return NULL;
+    for (uint32_t i = 0; i < r->phases[phase].coh.n; i++)
+        if (r->phases[phase].coh.pair[i].reader == reader) {
+            if (!a)
+                a = json_array();
+            json_array_append_new(a, pair_json(r, &r->phases[phase].coh.pair[i]));
+        }
+    return a;
+}
+
+static int u64_at(json_t *o, const char *k, uint64_t max, uint64_t *v)
+{
+    json_t *x = json_object_get(o, k);
+    if (!json_is_integer(x) || json_integer_value(x) < 0 || (uint64_t)json_integer_value(x) > max)
+        return -1;
+    *v = (uint64_t)json_integer_value(x);
+    return 0;
+}
+
+int coherence_from_json(json_t *pairs, uint32_t nagents, struct coh_set *out, char *why, size_t whylen)
+{
+    size_t i;
+    json_t *pj;
+
+    if (!json_is_array(pairs) || json_array_size(pairs) > COH_RUN_PAIRS_MAX) {
+        snprintf(why, whylen, "coherence pairs: not an array of at most %d", COH_RUN_PAIRS_MAX);
+        return -EINVAL;
+    }
+    json_array_foreach(pairs, i, pj) {
+        uint64_t w = 0, rd = 0, seen = 0, never = 0;
+        struct coh_pair *p;
+        char hwhy[160];
+        if (!json_is_object(pj) || u64_at(pj, "writer", nagents ? nagents - 1 : 0, &w) ||
+            u64_at(pj, "reader", nagents ? nagents - 1 : 0, &rd) || nagents == 0 ||
+            u64_at(pj, "seen", INT64_MAX, &seen) || u64_at(pj, "never_visible", INT64_MAX, &never)) {
+            snprintf(why, whylen, "coherence pair %zu: writer, reader (< %u agents), seen and "
+                     "never_visible must be unsigned integers", i, nagents);
+            goto bad;
+        }
+        for (uint32_t k = 0; k < out->n; k++)
+            if (out->pair[k].writer == w && out->pair[k].reader == rd) {
+                snprintf(why, whylen, "coherence pair %zu: %u->%u twice", i, (unsigned)w, (unsigned)rd);
+                goto bad;
+            }
+        p = coh_set_pair(out, (uint32_t)w, (uint32_t)rd, COH_RUN_PAIRS_MAX);
+        p->seen = seen;
+        p->never = never;
+        if (hist_json_decode(json_object_get(json_object_get(pj, "lag"), "hist"), &p->lag, hwhy,
+                             sizeof hwhy) < 0) {
+            snprintf(why, whylen, "coherence pair %zu: lag.hist: %s", i, hwhy);
+            goto bad;
+        }
+        if (p->lag.count != seen) {
+            snprintf(why, whylen, "coherence pair %zu: lag.hist holds %llu values, seen is %llu", i,
+                     (unsigned long long)p->lag.count, (unsigned long long)seen);
+            goto bad;
+        }
+    }
+    return 0;
+bad:
+    coh_set_free(out);
+    return -EINVAL;
 }
 
 static void text_row(FILE *out, const char *who, const struct coh_pair *p, uint64_t bound)

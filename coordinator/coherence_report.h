@@ -29,6 +29,14 @@ int coherence_result_add(struct run_result *r, uint32_t phase, const struct coh_
 uint64_t coherence_error_bound(const struct run_result *r, uint32_t writer, uint32_t reader);
 /* The "coherence" object of phase, or NULL when it measured none. */
 json_t *coherence_json(const struct run_result *r, uint32_t phase);
+/* The pairs reader measured in phase, as the JSON's "pairs" entries (the
+ * journal's phase_done record carries them), or NULL when none. */
+json_t *coherence_reader_json(const struct run_result *r, uint32_t phase, uint32_t reader);
+/* Read such a "pairs" array (the result file's or a journal record's)
+ * into out (initialised by the caller): writer and reader < nagents, each
+ * pair once, at most COH_RUN_PAIRS_MAX, lag.hist valid with count == seen.
+ * 0, or -EINVAL with why (out then empty). */
+int coherence_from_json(json_t *pairs, uint32_t nagents, struct coh_set *out, char *why, size_t whylen);
 /* Text lines for phase (nothing when it measured none). */
 void coherence_text(FILE *out, const struct run_result *r, uint32_t phase);
 

@@ -9,6 +9,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
+#include "coordinator/coherence_report.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 
@@ -238,13 +239,14 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
     struct journal *j = arg;
     /* salvaged: no phase-done came, the totals are the sum of its intervals
      * (a lost agent's): the replay's verdict must know it as the run did */
-    put(j, json_pack("{sssIsIsIsIsfsfsIsIsosbso*}", "type", "phase_done", "phase", (json_int_t)phase,
+    put(j, json_pack("{sssIsIsIsIsfsfsIsIsosbso*so*}", "type", "phase_done", "phase", (json_int_t)phase,
                      "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
                      "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
                      "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
                      "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(result_agent_totals(r, phase, agent)),
                      "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
-                     verify_json(result_agent_verify(r, phase, agent)) : NULL));
+                     verify_json(result_agent_verify(r, phase, agent)) : NULL,
+                     "coherence", coherence_reader_json(r, phase, agent)));
 }
 
 static void on_agent_lost(void *arg, const struct run_result *r, uint32_t agent, const char *why)
@@ -675,6 +677,23 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             rc = verify_from_json(json_object_get(o, "verify"), v, rp->why, sizeof rp->why) < 0 ||
                  result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
             free(v);
+        }
+        if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */
+            struct coh_set cs;
+            coh_set_init(&cs);
+            rc = coherence_from_json(json_object_get(o, "coherence"), r->nagents, &cs, rp->why,
+                                     sizeof rp->why) < 0 ? -1 : 0;
+            for (uint32_t q = 0; rc == 0 && q < cs.n; q++)
+                if (cs.pair[q].reader != agent) {
+                    snprintf(rp->why, sizeof rp->why, "coherence pair of reader %u in agent %u's record",
+                             cs.pair[q].reader, (unsigned)agent);
+                    rc = -1;
+                }
+            if (rc == 0 && coherence_result_add(r, (uint32_t)phase, &cs) < 0) {
+                snprintf(rp->why, sizeof rp->why, "coherence: too many pairs or repeated ones");
+                rc = -1;
+            }
+            coh_set_free(&cs);
         }
         free(tot);
         free(ap);

@@ -520,8 +520,8 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
             agent_rows(out, r, ph, &L);
         notes(out, r, ph, fleet);
         fairness_note(out, r, i);
-        result_verify_text(out, r, i);
         coherence_text(out, r, i);
+        result_verify_text(out, r, i);
         verdict_note(out, r, i);
     }
     if (r->nphases > 1)

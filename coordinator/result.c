@@ -205,8 +205,8 @@ void result_free(struct run_result *r)
             sealed_free(&ph->agents[a].sealed.op, &ph->agents[a].sealed.n);
         }
         free(ph->agents);
-        result_verify_free(ph);
         coh_set_free(&ph->coh);
+        result_verify_free(ph);
     }
     free(r->phases);
     free(r->agents);

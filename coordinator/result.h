@@ -136,9 +136,9 @@ struct phase_result {
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
+    struct coh_set coh;           /* rw=coherence: every reader's pairs (coherence_report.h) */
     struct result_verify *verify; /* verify= results (result_verify.h); owned;
                                      NULL when no job of the phase verifies */
-    struct coh_set coh;           /* rw=coherence: every reader's pairs (coherence_report.h) */
 };
 
 struct result_view;               /* result.c: one expanded agent total */

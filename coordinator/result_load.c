@@ -24,6 +24,7 @@
 #include "common/hist_codec.h"
 #include "common/xmalloc.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/coherence_report.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 
@@ -489,6 +490,17 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         ph->nstarted += ph->agents[a].done && !ph->agents[a].salvaged && !result_agent_empty(&ph->agents[a]);
     if (json_object_get(pj, "start_skew_agents"))
         ph->nstarted = (uint32_t)get_u64(c, pj, path, "start_skew_agents", MAX_AGENTS);
+
+    if (json_object_get(pj, "coherence") && !c->failed) {   /* rw=coherence phases only */
+        struct coh_set cs;
+        char why[256] = "";
+        coh_set_init(&cs);
+        snprintf(sub, sizeof(sub), "%s.coherence.pairs", path);
+        if (coherence_from_json(json_object_get(json_object_get(pj, "coherence"), "pairs"), r->nagents,
+                                &cs, why, sizeof why) < 0 || coherence_result_add(r, phase, &cs) < 0)
+            fail(c, sub, "%s", why[0] ? why : "too many pairs");
+        coh_set_free(&cs);
+    }
 
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
     if (arr && json_array_size(arr) > 0 && r->nagents == 0)

@@ -4,7 +4,8 @@
 # close.  Every generation is seen, none is lost, the lag is small; the
 # JSON has one pair per (writer, reader), the merged figures are their exact
 # sums, and each pair's error bound is (rtt(w) + rtt(r)) / 2 from the
-# agents' own rows.  A second run polls by stat with fsync.  Bad coherence
+# agents' own rows; `nfstorm report` re-renders it alike from the JSON and
+# from the journal.  A second run polls by stat with fsync.  Bad coherence
 # keys are refused with one line.
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
@@ -58,6 +59,17 @@ timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/a.json" "$T/a.fio" >"$T/a
 check "$T/a.json" "$T/a.txt"
 [ "$(stat -c %s "$D/c.0.0.0")" -eq 32768 ] && [ "$(stat -c %s "$D/c.1.0.0")" -eq 32768 ] ||
   fail "the writers' files are not 8 blocks each"
+# re-rendered from the JSON and from the journal: the same coherence object and lines
+for src in "$T/a.json" "$T/a.json.journal"; do
+  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" >"$T/re.txt" 2>&1 || fail "report $src: $(tail -n2 "$T/re.txt")"
+  py "$T/a.json" "$T/re.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["phases"][0]["coherence"] for p in sys.argv[1:])
+assert a == b, (a, b)
+PY
+  diff <(grep -A3 '^coherence' "$T/a.txt") <(grep -A3 '^coherence' "$T/re.txt") >/dev/null ||
+    fail "report $src: coherence lines differ: $(grep -A3 '^coherence' "$T/re.txt")"
+done
 plan fsync stat >"$T/b.fio"
 timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/b.json" "$T/b.fio" >"$T/b.txt" 2>&1 || fail "fsync/stat: $(tail -n2 "$T/b.txt")"
 check "$T/b.json" "$T/b.txt"
