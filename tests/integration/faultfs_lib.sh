@@ -22,7 +22,7 @@ faultfs_mount() {
   local args=() r
   for r in "$@"; do args+=(--rule "$r"); done
   mkdir -p "$FFS_B" "$FFS_M"
-  "$FAULTFS" --log "$FFS_LOG" "${args[@]}" "$FFS_B" "$FFS_M" 2>"$T/faultfs.err" &
+  "$FAULTFS" --log "$FFS_LOG" ${FFS_OPTS:-} "${args[@]}" "$FFS_B" "$FFS_M" 2>"$T/faultfs.err" &
   FFS_PID=$!
   for _ in $(seq 100); do
     grep -q " $FFS_M fuse.faultfs " /proc/mounts && return 0
@@ -35,12 +35,13 @@ faultfs_mount() {
 faultfs_ctl() { printf '%s\n' "$@" >"$FFS_M/.faultfs" || fail "faultfs control write refused: $*"; }
 # ffs_plan FILE PREFIX ENGINE NPHASES [KEY=VALUE...]: NPHASES write phases
 # over $FFS_M/PREFIX.<agent> (4 KiB blocks, 64 KiB per agent), each writing
-# verified blocks (verify=crc32c) and reading them back (do_verify=1)
+# verified blocks (verify=$FFS_VERIFY, default crc32c) and reading them back
+# (do_verify=1)
 ffs_plan() {
   local f=$1 pre=$2 eng=$3 n=$4 i kv; shift 4
   {
     printf '[global]\ndirectory=%s\nfilename_format=%s.$agent\nbs=4k\nsize=64k\n' "$FFS_M" "$pre"
-    printf 'ioengine=%s\nverify=crc32c\ndo_verify=1\n' "$eng"
+    printf 'ioengine=%s\nverify=%s\ndo_verify=1\n' "$eng" "${FFS_VERIFY:-crc32c}"
     [ "$eng" = io_uring ] && echo iodepth=8
     for kv in "$@"; do echo "$kv"; done
     for i in $(seq "$n"); do printf '[w%s]\nrw=write\nstonewall\n' "$i"; done
