@@ -76,7 +76,8 @@
 
 #define FFS_CTL        ".faultfs"
 #define FFS_MAX_RULES  64
-#define FFS_MAX_STALE  4096
+#define FFS_MAX_STALE  4096          /* pending stale ranges ... */
+#define FFS_MAX_STALE_BYTES (256u << 20)   /* ... and the bytes they hold */
 #define FFS_PAT_MAX    256
 
 enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K__COUNT };
@@ -113,6 +114,7 @@ struct ffs {
     int nrules;
     struct ffs_stale *stale;
     int nstale;
+    uint64_t stale_bytes;
 };
 
 static struct ffs *ffs_get(void) { return fuse_get_context()->private_data; }
@@ -261,17 +263,20 @@ static void stale_clear(struct ffs *f)
         stale_free(s);
     }
     f->nstale = 0;
+    f->stale_bytes = 0;
 }
 
-/* Remember what [off, off+len) of fd holds before a write replaces it. */
-static void stale_arm(struct ffs *f, int fd, const char *path, uint64_t off, size_t len, uint64_t ms)
+/* Remember what [off, off+len) of fd holds before a write replaces it; 0,
+ * or -1 when the caps are reached (the fault is then not injected, nor
+ * logged). */
+static int stale_arm(struct ffs *f, int fd, const char *path, uint64_t off, size_t len, uint64_t ms)
 {
-    if (f->nstale >= FFS_MAX_STALE) return;
+    if (f->nstale >= FFS_MAX_STALE || f->stale_bytes + len > FFS_MAX_STALE_BYTES) return -1;
     struct ffs_stale *s = calloc(1, sizeof *s);
-    if (!s) return;
+    if (!s) return -1;
     s->old = calloc(1, len ? len : 1);
     s->path = strdup(rel(path));
-    if (!s->old || !s->path) { stale_free(s); return; }
+    if (!s->old || !s->path) { stale_free(s); return -1; }
     size_t got = 0;
     while (got < len) {
         ssize_t n = pread(fd, s->old + got, len - got, (off_t)(off + got));
@@ -284,6 +289,8 @@ static void stale_arm(struct ffs *f, int fd, const char *path, uint64_t off, siz
     s->next = f->stale;
     f->stale = s;
     f->nstale++;
+    f->stale_bytes += len;
+    return 0;
 }
 
 /* Overlay the old content of unexpired stale ranges on a read of
@@ -298,8 +305,9 @@ static void stale_apply(struct ffs *f, const char *path, unsigned char *buf, uin
         struct ffs_stale *s = *pp;
         if (s->expire_ns <= now) {
             *pp = s->next;
-            stale_free(s);
             f->nstale--;
+            f->stale_bytes -= s->len;
+            stale_free(s);
             continue;
         }
         pp = &s->next;
@@ -440,8 +448,8 @@ static int ffs_write(const char *path, const char *buf, size_t size, off_t off_,
         uint64_t lo, hi;
         if (!is_write_kind(r->kind) || !rule_fires(r, path, off, size, &lo, &hi)) continue;
         if (r->kind == K_STALE) {
-            stale_arm(f, fd, path, off, size, r->ms);
-            ffs_log(f, "stale", path, off, size, off, size);
+            if (stale_arm(f, fd, path, off, size, r->ms) == 0)
+                ffs_log(f, "stale", path, off, size, off, size);
         } else if (!act) {
             act = r; alo = lo; ahi = hi;
         }
