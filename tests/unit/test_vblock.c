@@ -224,6 +224,17 @@ static void test_vblock_names_ids_crc(void **state)
     assert_int_equal(vblock_kind_from_name("zeroes"), VB_ZEROES);
     assert_null(vblock_kind_name(VB__COUNT));
     assert_int_equal(vblock_crc32c(0, "123456789", 9), 0xe3069283u);
+    /* the 3-way sum of long runs equals the byte-wise sum of the parts */
+    {
+        static unsigned char big[9000];
+        random_fill(big, sizeof big, 77);
+        for (size_t n = 700; n < sizeof big; n += 997) {
+            uint32_t whole = vblock_crc32c(0, big, n), parts = 0;
+            for (size_t at = 0; at < n; at += 500)      /* pieces below the 3-way threshold */
+                parts = vblock_crc32c(parts, big + at, n - at < 500 ? n - at : 500);
+            assert_int_equal(whole, parts);
+        }
+    }
     /* continuing a crc equals one pass */
     assert_int_equal(vblock_crc32c(vblock_crc32c(0, "12345", 5), "6789", 4), 0xe3069283u);
     assert_int_equal(vblock_file_id("a"), 0xaf63dc4c8601ec8cull);   /* FNV-1a 64 */
