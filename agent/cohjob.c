@@ -158,7 +158,7 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
 {
     const struct job_spec *sp = j->spec;
     struct cohjob *c = j->coh;
-    uint64_t t = clock_now_ns(), gen = 0;
+    uint64_t t = clock_now_ns(), gen = 0, t_w = 0;
     uint32_t writer = 0;
     int stat_mode = strcmp(sp->coherence_poll, "stat") == 0, seen = 0, fd;
 
@@ -177,9 +177,11 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
         ssize_t n = pread(fd, c->blk, COH_STAMP_LEN, (off_t)((g - 1) * sp->bs));
         if (!stat_mode)
             record(j, OP_READ, n > 0 ? (uint64_t)n : 0, t, n >= 0);
-        if (n == COH_STAMP_LEN && coh_stamp_get(c->blk, (size_t)n, &writer, &gen, t_ns) == 0 &&
-            writer == c->w[i] && gen == g)
+        if (n == COH_STAMP_LEN && coh_stamp_get(c->blk, (size_t)n, &writer, &gen, &t_w) == 0 &&
+            writer == c->w[i] && gen == g) {
+            *t_ns = t_w;
             seen = 1;
+        }
         close(fd);
     } else if (!stat_mode)
         record(j, OP_READ, 0, t, errno == ENOENT);   /* not there yet is no error */

@@ -45,7 +45,8 @@ struct coh_set {
 void coh_set_init(struct coh_set *s);
 void coh_set_free(struct coh_set *s);
 /* The pair (writer, reader), appended empty if new.  NULL when the set
- * already holds cap pairs and this one is not among them. */
+ * already holds cap pairs and this one is not among them.  The pointer
+ * is valid until the set next grows (coh_set_pair, coh_set_merge). */
 struct coh_pair *coh_set_pair(struct coh_set *s, uint32_t writer, uint32_t reader, uint32_t cap);
 /* dst += src, pair by pair (0), or -E2BIG past cap pairs (dst unchanged). */
 int coh_set_merge(struct coh_set *dst, const struct coh_set *src, uint32_t cap);
