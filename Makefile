@@ -95,6 +95,16 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
 deps:
 	@scripts/install-deps.sh
 
+# faultfs (tests/faultfs/): the faulty FUSE file system the verification
+# tests run over (docs/verify.md); a test tool, never installed.  As bin/,
+# build/faultfs is the flavour built last.
+.PHONY: faultfs
+faultfs: $(BUILD)/tests/faultfs
+	@install -m 0755 $< build/faultfs
+$(BUILD)/tests/faultfs: tests/faultfs/faultfs.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
+
 unit: deps
 	@$(MAKE) --no-print-directory $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
@@ -103,12 +113,12 @@ unit: deps
 # build links (deps/libnfs, made by the install script) is chosen when the
 # Makefile is read, so it must be read again after the install.
 integration: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all faultfs
 	@tests/integration/run.sh
 
 # The README's test command: unit tests, then integration tests on real processes.
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BINS)
+	@$(MAKE) --no-print-directory all faultfs $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
 

@@ -33,10 +33,13 @@
 #include "agent/halt.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
+#include "agent/cohjob.h"
 #include "agent/mdjob.h"
 #include "agent/nfs_rpcstat.h"
 #include "agent/ratemin.h"
+#include "agent/verify.h"
 #include "common/clock.h"
+#include "common/plan_verify.h"
 #include "common/xmalloc.h"
 
 #define REAP_BATCH      64
@@ -64,6 +67,7 @@ struct slot {
     struct io_req req;
     enum op_type op;
     int busy;                  /* queued on the engine */
+    enum verify_mode vmode;    /* a read to verify, and how */
 };
 
 struct loop {
@@ -88,6 +92,15 @@ struct loop {
     struct ratemin ratemin;    /* rate_min, rate_iops_min */
     unsigned abandoned;        /* ops still with the engine when the job ended */
     uint32_t last_file;
+    /* verify= (agent/verify.h): NULL without it */
+    struct verify_job *v;
+    enum verify_mode read_mode;  /* how the phase's own reads are checked */
+    int vfatal;                /* verify_fatal and a bad unit: stop */
+    int readback;              /* do_verify: replay the writes as reads */
+    struct iogen replay;       /* the write pass's generator, replayed */
+    uint64_t issued;           /* ops taken from gen and queued */
+    uint64_t replayed;         /* ops taken from replay */
+    uint64_t unverified;       /* writes queued since the last read-back */
 };
 
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed)
@@ -220,6 +233,33 @@ static int loop_check_align(struct job *j)
     return -EINVAL;
 }
 
+/* verify=: the checker, and for do_verify a second generator that
+ * replays the write pass's offsets (same seed, same sequence). */
+static int loop_verify_init(struct loop *l)
+{
+    struct job *j = l->j;
+    const struct job_spec *sp = j->spec;
+    int rc;
+    if (!j->vstats)
+        j->vstats = xcalloc(1, sizeof *j->vstats);
+    l->v = xmalloc(sizeof *l->v);
+    if ((rc = verify_init(l->v, sp, &j->ej, j->ej.agent_index, j->verify_job, j->verify_gen, j->vstats,
+                          j->ej.err, sizeof j->ej.err)) < 0) {
+        free(l->v);
+        l->v = NULL;
+        return rc;
+    }
+    if (sp->rotate)            /* reading another agent's files: it wrote every block */
+        l->v->scan_writer = j->source_agent;
+    l->read_mode = sp->verify_only || !rw_mode_writes(sp->rw) ? VERIFY_SCAN : VERIFY_MIXED;
+    if (plan_verify_readback(sp)) {
+        if (iogen_init(&l->replay, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0)
+            return -EINVAL;
+        l->readback = 1;
+    }
+    return 0;
+}
+
 static int loop_init(struct loop *l, struct job *j)
 {
     const struct job_spec *sp = j->spec;
@@ -253,6 +293,8 @@ static int loop_init(struct loop *l, struct job *j)
     } else {
         l->rated = sp->rate_iops || sp->rate_bps;
     }
+    if (sp->verify && (rc = loop_verify_init(l)) < 0)
+        return rc;
     l->slots = xcalloc(l->depth, sizeof *l->slots);
     l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
     for (unsigned i = 0; i < l->depth; i++) {
@@ -278,6 +320,12 @@ static void loop_free(struct loop *l)
     free(l->slots);
     free(l->free_slots);
     iogen_free(&l->gen);
+    if (l->readback)
+        iogen_free(&l->replay);
+    if (l->v) {
+        verify_free(l->v);
+        free(l->v);
+    }
 }
 
 /* Time between two ops of len bytes on this job's schedule (write: the
@@ -340,6 +388,9 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
         iogen_next(&l->gen, &op);
     else
         iogen_next_dir(&l->gen, &op, dir);
+    if (l->v && l->j->spec->verify_only)
+        op.write = 0;          /* fio: the workload's blocks, only read */
+    s->vmode = l->v && !op.write ? l->read_mode : VERIFY_NONE;
     s->op = op.write ? OP_WRITE : OP_READ;
     r->kind = op.write ? IO_WRITE : IO_READ;
     r->file = op.file;
@@ -357,6 +408,8 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
         if (l->rated)
             l->next_due += loop_gap_ns(l, op.len, 0);
     }
+    if (l->v && op.write)
+        verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
     s->busy = 1;
     l->inflight++;
     loop_publish(l);       /* before queue: psync blocks inside it */
@@ -369,6 +422,8 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
         return rc;
     }
     l->last_file = op.file;
+    l->issued++;
+    l->unverified += (uint64_t)op.write;
     if (l->ops_left != UINT64_MAX)
         l->ops_left--;
     if (l->bytes_left != UINT64_MAX)
@@ -396,6 +451,10 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
         }
         if (done[i]->result == 0 && (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
             ratemin_add(&l->ratemin, done[i]->kind == IO_WRITE, done[i]->len, now);
+        if (s->vmode && done[i]->result == 0 && !l->vfatal &&
+            verify_read(l->v, done[i], s->vmode) && l->j->spec->verify_fatal)
+            l->vfatal = 1;     /* later completions are not checked */
+        s->vmode = VERIFY_NONE;
         s->busy = 0;
         l->free_slots[l->nfree++] = s;
     }
@@ -443,7 +502,7 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
 static int loop_more(struct loop *l, uint64_t now)
 {
     const struct job *j = l->j;
-    return l->bytes_left > 0 && l->ops_left > 0 && !l->fatal && !halt_raised(j->halt) &&
+    return l->bytes_left > 0 && l->ops_left > 0 && !l->fatal && !l->vfatal && !halt_raised(j->halt) &&
            !atomic_load_explicit(&j->stop, memory_order_relaxed) &&
            (j->t_end_ns == 0 || now < j->t_end_ns);
 }
@@ -470,6 +529,58 @@ static void loop_cut_off(struct loop *l)
     l->abandoned = l->inflight;
 }
 
+/* do_verify: read back every write queued since the last read-back,
+ * replaying the write pass's generator, and check each unit against this
+ * phase's generation and this agent (fio's verify phase; with
+ * verify_backlog=N, after every N writes).  Not after a stop, a fatal
+ * error or verify_fatal's first bad unit. */
+static int loop_readback(struct loop *l)
+{
+    struct job *j = l->j;
+    int rc = loop_drain(l);
+
+    while (rc >= 0 && !l->fatal && !l->vfatal && !halt_raised(j->halt) &&
+           !atomic_load_explicit(&j->stop, memory_order_relaxed) &&
+           (l->replayed < l->issued || l->inflight > 0)) {
+        while (l->nfree > 0 && l->replayed < l->issued && !l->vfatal) {
+            struct iogen_op op;
+            struct slot *s;
+            uint64_t now;
+            iogen_next(&l->replay, &op);
+            l->replayed++;
+            if (!op.write)
+                continue;
+            s = l->free_slots[--l->nfree];
+            now = clock_now_ns();
+            s->op = OP_READ;
+            s->vmode = VERIFY_READBACK;
+            s->req.kind = IO_READ;
+            s->req.file = op.file;
+            s->req.offset = op.offset;
+            s->req.len = op.len;
+            s->req.result = 0;
+            s->req.t_issue_ns = s->req.t_due_ns = now;
+            s->busy = 1;
+            l->inflight++;
+            loop_publish(l);
+            if ((rc = j->eng->queue(&j->ej, &s->req)) < 0) {
+                s->busy = 0;
+                s->vmode = VERIFY_NONE;
+                l->inflight--;
+                loop_publish(l);
+                l->free_slots[l->nfree++] = s;
+                return rc;
+            }
+        }
+        if (l->inflight > 0)
+            rc = loop_reap(l, 1, REAP_WAIT_NS);
+    }
+    if (rc >= 0)
+        rc = loop_drain(l);
+    l->unverified = 0;
+    return rc < 0 ? rc : 0;
+}
+
 static int loop_run(struct loop *l)
 {
     struct job *j = l->j;
@@ -488,6 +599,9 @@ static int loop_run(struct loop *l)
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
                loop_ready(l, now, &dir)) {
             if ((rc = loop_issue(l, now, dir)) < 0)
+                goto out;
+            if (l->readback && sp->verify_backlog && l->unverified >= sp->verify_backlog &&
+                (rc = loop_readback(l)) < 0)
                 goto out;
             if (sp->fsync && l->writes_since_sync >= sp->fsync) {
                 l->writes_since_sync = 0;
@@ -538,7 +652,11 @@ static int loop_run(struct loop *l)
         !l->fatal && l->inflight == 0)
         for (uint32_t f = 0; f < j->ej.nfiles && rc == 0; f++)
             rc = loop_sync_file(l, f, IO_SYNC);
+    if (rc >= 0 && l->readback)
+        rc = loop_readback(l);
 out:
+    if (l->v)
+        verify_end(l->v);
     loop_cut_off(l);
     if (rc > 0)
         rc = 0;                /* a count from the last reap */
@@ -567,6 +685,8 @@ static void *job_main(void *arg)
     if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0) {
         if (j->spec->rw == RW_METADATA)
             rc = mdjob_run(j);
+        else if (j->spec->rw == RW_COHERENCE)
+            rc = cohjob_run(j);
         else
             rc = loop_run(j->loop);
     }
@@ -596,6 +716,8 @@ int job_prepare(struct job *j)
     int rc;
     if (j->spec->rw == RW_METADATA)
         return mdjob_prepare(j);
+    if (j->spec->rw == RW_COHERENCE)
+        return cohjob_prepare(j);
     j->loop = xmalloc(sizeof *j->loop);
     if ((rc = loop_init(j->loop, j)) < 0)
         job_release(j);
@@ -626,6 +748,8 @@ void job_join(struct job *j)
         pthread_join(j->thread, NULL);
         j->thread_started = 0;
     }
+    free(j->vstats);
+    j->vstats = NULL;
     op_rec_free(&j->stats[0]);
     op_rec_free(&j->stats[1]);
 }
@@ -635,6 +759,8 @@ void job_release(struct job *j)
     if (!j->thread_started) {
         free(j->md_found);
         j->md_found = NULL;
+        free(j->vstats);
+        j->vstats = NULL;
     }
     if (j->thread_started || !j->loop)
         return;
@@ -698,16 +824,42 @@ int job_space_needed(struct job *j, uint64_t *bytes)
     return 0;
 }
 
+/* verify=: the layout's data carries headers too (generation pass 0 of
+ * the phase), in units on the grid the phase reads: chunks are whole units. */
+static uint64_t layout_chunk(const struct job *j)
+{
+    uint64_t unit;
+    if (!j->spec->verify)
+        return LAYOUT_CHUNK;
+    unit = plan_verify_unit(j->spec, j->spec->bs);
+    return unit >= LAYOUT_CHUNK ? unit : LAYOUT_CHUNK - LAYOUT_CHUNK % unit;
+}
+
+static void layout_stamp(struct job *j, struct verify_job *v, uint32_t f, uint64_t off, uint64_t len,
+                         char *buf)
+{
+    uint64_t unit = plan_verify_unit(j->spec, j->spec->bs);
+    struct io_req r = { .kind = IO_WRITE, .file = f, .offset = off, .buf = buf,
+                        .len = len - len % unit };
+    verify_stamp(v, &r, unit, j->verify_gen & ~(uint64_t)0xff, clock_now_ns());
+}
+
 int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
 {
     struct engine_job *ej = &j->ej;
     char *buf = NULL;
     uint64_t rng = j->seed | 1;
     uint64_t align = ej->dio_align ? ej->dio_align : 1;
+    uint64_t chunk = layout_chunk(j);
+    struct verify_job v;
     int rc = 0;
 
     if (!j->owns_files)
         return 0;
+    if (fill && j->spec->verify &&
+        (rc = verify_init(&v, j->spec, ej, ej->agent_index, j->verify_job, j->verify_gen, NULL,
+                          ej->err, sizeof ej->err)) < 0)
+        return rc;
     for (uint32_t f = 0; f < ej->nfiles && rc == 0; f++) {
         uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
         if (halt_raised(j->halt)) {
@@ -729,22 +881,26 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
         }
         if (!buf) {
             void *p;
-            if (posix_memalign(&p, BUF_ALIGN, LAYOUT_CHUNK) != 0)
-                return -ENOMEM;
+            if (posix_memalign(&p, BUF_ALIGN, chunk) != 0) {
+                rc = -ENOMEM;
+                break;
+            }
             buf = p;
-            fill_buffer(j->spec, buf, LAYOUT_CHUNK, &rng);
+            fill_buffer(j->spec, buf, chunk, &rng);
         }
         /* only the job's region, rewritten whole: a short file may be a
          * half-finished earlier layout.  direct=1 needs aligned offsets
          * and lengths; the last chunk may then end a little past want. */
-        for (uint64_t off = start - start % align; off < want && rc == 0; off += LAYOUT_CHUNK) {
-            uint64_t len = want - off < LAYOUT_CHUNK ? want - off : LAYOUT_CHUNK;
+        for (uint64_t off = start - start % align; off < want && rc == 0; off += chunk) {
+            uint64_t len = want - off < chunk ? want - off : chunk;
             if (halt_raised(j->halt)) {
                 rc = -ECANCELED;
                 break;
             }
             if (len % align)
                 len += align - len % align;
+            if (j->spec->verify)
+                layout_stamp(j, &v, f, off, len, buf);
             rc = layout_write(j, f, off, len, buf);
             if (rc == 0)
                 atomic_fetch_add(done, off + len > want ? want - off : len);
@@ -757,6 +913,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
         snprintf(ej->err, sizeof ej->err, "laying out %s failed: %s%s%s", ej->files[0].path,
                  engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
     }
+    if (fill && j->spec->verify)
+        verify_free(&v);
     free(buf);
     return rc;
 }

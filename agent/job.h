@@ -14,6 +14,7 @@
 #include "agent/engine.h"
 #include "agent/halt.h"
 #include "common/stats.h"
+#include "common/vstats.h"
 
 struct loop;                   /* job.c: the I/O loop's slots and buffers */
 
@@ -27,6 +28,9 @@ struct job {
     uint64_t region_len;       /* offset_increment x global job number) */
     uint64_t sized_bytes;      /* a job sized by its files (job_files.h): bytes
                                   of I/O per pass, in place of spec->size */
+    uint32_t source_agent;     /* whose files and regions it uses: this agent,
+                                  or (index + rotate) mod N; the expected
+                                  writer of the blocks it reads */
     atomic_uint_fast64_t t_start_ns;  /* begin I/O at this monotonic instant:
                                   HALT_NEVER until the phase starts */
     uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound
@@ -39,8 +43,15 @@ struct job {
     uint8_t *md_found;         /* rw=metadata: bit d = subdirectory d existed
                                   before the phase (mdjob_prepare; freed by
                                   mdjob_run or job_release), or NULL */
+    struct cohjob *coh;        /* rw=coherence: its state (agent/cohjob.h), or NULL */
     int owns_files;            /* lays out / unlinks its files (not a shared
                                   file another thread or agent owns) */
+    uint64_t verify_gen;       /* verify=: generation of this phase's writes
+                                  (vblock_generation, pass 1; layout: pass 0) */
+    uint32_t verify_job;       /* verify=: global job number in its headers */
+    struct vstats *vstats;     /* verify=: what its reads found; made by
+                                  job_prepare, valid once finished, freed by
+                                  job_join / job_release; NULL without verify= */
 
     /* shared with the sampler: recorded sparsely (only the op types the job
      * produces, histogram chunks by range), drained into the sampler's

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/job_files.h"
+#include "agent/cohjob.h"
 #include "agent/nfs_allow.h"
 #include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
@@ -26,7 +27,9 @@
 #include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/rotate.h"
 #include "common/units.h"
+#include "common/vblock.h"
 #include "common/xmalloc.h"
 
 /* File and NFS work never runs on the agent's loop thread (heartbeats and
@@ -117,6 +120,7 @@ static void phase_free_jobs(struct phase_run *pr)
     for (uint32_t i = 0; i < pr->njobs; i++) {
         struct job *j = &pr->jobs[i];
         job_release(j);
+        cohjob_free(j);
         if (j->ej.priv)
             j->eng->teardown(&j->ej);
         free(j->ej.files);
@@ -203,6 +207,8 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->ej.agent_index = id->index;
     j->ej.job_index = t;
     j->ej.create = 1;
+    /* rotate=K: the source agent's files and regions (common/rotate.h) */
+    j->source_agent = rotate_source(id->index, js->rotate, id->nagents);
     if (engine_table_takes_url(js->ioengine)) {
         char url[PLAN_PATH_MAX];
         if ((rc = job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
@@ -215,13 +221,17 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
             j->ej.root = paths_root_of(id->allow, j->workdir);  /* md ops resolve beneath it */
         return rc;
     }
+    if (js->rw == RW_COHERENCE)
+        return cohjob_build(j, js, id, err, errlen);
 
     /* offset_increment counts jobs across all agents (fio's global job
      * number): agent a's thread t is job a*numjobs + t */
     job_runners(js, id->nagents, &lo, &hi);
-    gjob = (uint64_t)id->index * js->numjobs + t;
+    gjob = (uint64_t)j->source_agent * js->numjobs + t;
     j->region_start = js->offset + js->offset_increment * gjob;
     j->region_len = job_file_size(js);
+    j->verify_gen = vblock_generation(id->run_ms, id->phase, 1);
+    j->verify_job = (uint32_t)gjob;
     /* a file shared by threads is laid out by thread 0; one shared by
      * agents by the lowest agent running the job, to the extent every
      * agent's threads need */
@@ -233,10 +243,10 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
         /* the extent the file must have: this thread's region for its own
          * files, every thread's of this agent (or of all agents) for shared */
         uint64_t last = !js->filename[0] ? gjob
-                      : per_agent ? (uint64_t)id->index * js->numjobs + js->numjobs - 1
+                      : per_agent ? (uint64_t)j->source_agent * js->numjobs + js->numjobs - 1
                       : (uint64_t)hi * js->numjobs + js->numjobs - 1;
         uint64_t first = !js->filename[0] ? gjob
-                       : per_agent ? (uint64_t)id->index * js->numjobs
+                       : per_agent ? (uint64_t)j->source_agent * js->numjobs
                        : (uint64_t)lo * js->numjobs;
         if ((rc = job_file_path(js, id, t, g, f, ef->path, sizeof ef->path, err, errlen)) < 0)
             return rc;
@@ -261,6 +271,11 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
 /* Does the job's layout write data (read phases), or only size files? */
 static int layout_fill(const struct job *j)
 {
+    /* verify=: a mixed phase reads what it did not write, so that gets
+     * verified data too; verify_only lays out nothing (a lost file must
+     * read as lost) */
+    if (j->spec->verify && j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw))
+        return !j->spec->verify_only;
     return j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw) && !rw_mode_writes(j->spec->rw);
 }
 

@@ -37,6 +37,11 @@ struct agent_identity {
     const struct allow_list *allow;
     const struct allow_list *allow_nfs;  /* URL prefixes in root[] (not paths) */
     pthread_t loop_thread;       /* the agent's libuv loop: no file work there */
+    /* verify=: what generations of written blocks are made of
+     * (vblock_generation): the wall clock when the plan arrived, ms since
+     * the epoch, and the phase being prepared */
+    uint64_t run_ms;
+    uint32_t phase;
 };
 
 struct phase_run {

@@ -31,6 +31,8 @@
 #include "agent/hostinfo.h"
 #include "agent/phase.h"
 #include "agent/session.h"
+#include "agent/cohjob.h"
+#include "proto/coh_msg.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -293,6 +295,7 @@ static void work_run(uv_work_t *w)
     struct session *s = w->data;
     if (s->work_kind == W_PREPARE) {
         s->work_err[0] = '\0';
+        s->id.phase = s->phase;
         s->work_rc = phase_prepare(&s->run, &s->plan.plan.phases[s->phase], &s->id,
                                    s->work_err, sizeof s->work_err);
     } else {
@@ -464,6 +467,22 @@ static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *
 
 /* All job threads of the phase ended (loop thread, via the async handle):
  * the results go out now; the teardown follows off the loop. */
+/* rw=coherence: what this agent measured as a reader, before phase-done
+ * (nothing when it polled no writer). */
+static void send_coherence(struct session *s)
+{
+    struct msg_coherence m = { .phase = s->phase };
+    coh_set_init(&m.set);
+    cohjob_collect(&s->run, &m.set);
+    if (m.set.n) {
+        struct buf b;
+        buf_init(&b);
+        msg_coherence_encode(&b, &m);
+        session_send(s, &b);
+    }
+    coh_set_free(&m.set);
+}
+
 static void on_finished(uv_async_t *h)
 {
     struct session *s = h->data;
@@ -512,6 +531,9 @@ static void on_finished(uv_async_t *h)
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
+    for (uint32_t i = 0; i < s->run.njobs; i++)
+        if (s->run.jobs[i].vstats)
+            vstats_merge(&m->verify, s->run.jobs[i].vstats);
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
     if (!s->closing) {
@@ -520,6 +542,7 @@ static void on_finished(uv_async_t *h)
          * coordinator may end the run (as a success) before reading on. */
         if (rc < 0)
             send_error(s, "phase %u: %s", s->phase, err);
+        send_coherence(s);
         buf_init(&b);
         msg_phase_done_encode(&b, m);
         session_send(s, &b);
@@ -596,6 +619,11 @@ static void handle_plan(struct session *s)
     s->plan_pending = 0;
     s->id.index = s->plan.agent_index;
     s->id.nagents = s->plan.nagents;
+    {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        s->id.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+    }
     s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
     s->phase = 0;
     s->stop_requested = 0;

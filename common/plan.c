@@ -11,6 +11,8 @@
  * range.  Messages start with "job '<name>': " so every caller can print them
  * as they are, with a file name in front when there is one. */
 #include "common/plan.h"
+#include "common/rotate.h"
+#include "common/coherence.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,6 +25,7 @@
 
 #include "common/engine_table.h"
 #include "common/stats.h"
+#include "common/plan_verify.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "common/zones.h"
@@ -36,6 +39,7 @@ static const char *const rw_names[RW__COUNT] = {
     [RW_RW] = "rw",
     [RW_RANDRW] = "randrw",
     [RW_METADATA] = "metadata",
+    [RW_COHERENCE] = "coherence",
 };
 
 /* Extra spellings fio accepts for the same modes. */
@@ -137,6 +141,11 @@ void job_spec_default(struct job_spec *j)
     j->server_timeout_ns = 30 * NS_PER_SEC;
     snprintf(j->ioengine, sizeof(j->ioengine), "%s", "psync");
     plan_log_default(&j->log);
+    snprintf(j->coherence_close, sizeof(j->coherence_close), "%s", "close");
+    snprintf(j->coherence_poll, sizeof(j->coherence_poll), "%s", "read");
+    j->coherence_period_ns = 50 * NS_PER_SEC / 1000;
+    j->coherence_deadline_ns = 5 * NS_PER_SEC;
+    j->coherence_poll_interval_ns = 100 * 1000;
 }
 
 const char *rw_mode_name(enum rw_mode rw)
@@ -349,9 +358,52 @@ static int validate_dirs(const struct job_spec *j, char *err, size_t errlen)
 }
 
 /* The fio-dialect extensions; job_spec_validate has checked the basics. */
+/* rw=coherence: its keys, and only with it. */
+static int coherence_check(const struct job_spec *j, char *err, size_t errlen)
+{
+    char why[128];
+    int coh = j->rw == RW_COHERENCE;
+
+    if (!terminated(j->coherence_writers, sizeof j->coherence_writers) ||
+        !terminated(j->coherence_close, sizeof j->coherence_close) ||
+        !terminated(j->coherence_poll, sizeof j->coherence_poll))
+        return fail(err, errlen, j, "unterminated coherence_ key");
+    if (!coh && j->coherence_writers[0])
+        return fail(err, errlen, j, "coherence_writers= requires rw=coherence");
+    if (strcmp(j->coherence_close, "close") && strcmp(j->coherence_close, "fsync") &&
+        strcmp(j->coherence_close, "none"))
+        return fail(err, errlen, j, "coherence_close must be close, fsync or none (got '%s')",
+                    j->coherence_close);
+    if (strcmp(j->coherence_poll, "read") && strcmp(j->coherence_poll, "stat"))
+        return fail(err, errlen, j, "coherence_poll must be read or stat (got '%s')", j->coherence_poll);
+    if (j->coherence_period_ns == 0 || j->coherence_deadline_ns == 0 ||
+        j->coherence_poll_interval_ns == 0)
+        return fail(err, errlen, j, "coherence_period, coherence_deadline and "
+                    "coherence_poll_interval must be greater than 0");
+    if (plan_agents_check(j->coherence_writers, why, sizeof why) || strchr(j->coherence_writers, '@'))
+        return fail(err, errlen, j, "coherence_writers=%s: agent indexes only (%s)", j->coherence_writers,
+                    strchr(j->coherence_writers, '@') ? "no labels" : why);
+    if (!coh)
+        return 0;
+    if (strcmp(j->ioengine, "psync") != 0)
+        return fail(err, errlen, j, "rw=coherence needs ioengine=psync (a kernel mount)");
+    if (j->numjobs != 1 || j->nrfiles != 1 || j->filename_format[0] || strchr(j->filename, ':'))
+        return fail(err, errlen, j, "rw=coherence takes one file per writer: numjobs=1, nrfiles=1, "
+                    "no filename_format or filename list");
+    if (j->bs < COH_STAMP_LEN || j->bsrange_min || j->nbssplit)
+        return fail(err, errlen, j, "rw=coherence needs a fixed bs of at least %d bytes", COH_STAMP_LEN);
+    if (j->size / j->bs > COH_GENS_MAX)
+        return fail(err, errlen, j, "rw=coherence: size / bs is %" PRIu64 " generations, more than %d",
+                    j->size / j->bs, COH_GENS_MAX);
+    if (j->rotate || j->time_based || j->rate_bps || j->rate_iops)
+        return fail(err, errlen, j, "rw=coherence takes no rotate, time_based or rate");
+    return 0;
+}
+
 static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
+    int rc;
     if (j->bsrange_min || j->bsrange_max) {
         if (!j->bsrange_min || j->bsrange_min > j->bsrange_max)
             return fail(err, errlen, j, "bsrange must be min-max with 0 < min <= max");
@@ -407,12 +459,23 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
     if (j->rw != RW_METADATA && (j->shared_dir || j->files_per_dir))
         return fail(err, errlen, j, "%s= requires rw=metadata",
                     j->shared_dir ? "shared_dir" : "files_per_dir");
+    if ((rc = coherence_check(j, err, errlen)) < 0)
+        return rc;
+    if (j->rotate > ROTATE_MAX)
+        return fail(err, errlen, j, "rotate must be 0..%u (got %" PRIu32 ")", ROTATE_MAX, j->rotate);
+    if (j->rotate && j->rw == RW_METADATA)
+        return fail(err, errlen, j, "rotate= does not apply to rw=metadata");
+    if (j->rotate && (strstr(j->filename, "${host}") || strstr(j->directory, "${host}")))
+        return fail(err, errlen, j, "rotate= cannot name another agent's files by ${host} "
+                    "(use ${agent})");
     if (j->op_deadline_ns == 0)
         return fail(err, errlen, j, "op_deadline must be greater than 0");
     if (j->server_timeout_ns == 0)
         return fail(err, errlen, j, "server_timeout must be greater than 0");
     if (plan_agents_check(j->agents, why, sizeof(why)))
         return fail(err, errlen, j, "agents=%s: %s", j->agents, why);
+    if (plan_verify_check(j, why, sizeof(why)))
+        return fail(err, errlen, j, "%s", why);
     return 0;
 }
 

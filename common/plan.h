@@ -43,6 +43,7 @@ enum rw_mode {
     RW_RW,        /* sequential mix, fio's rw/readwrite */
     RW_RANDRW,
     RW_METADATA,  /* nfstorm: md_ops over the job's files */
+    RW_COHERENCE, /* nfstorm: visibility lag between agents (common/coherence.h) */
     RW__COUNT
 };
 
@@ -127,6 +128,15 @@ struct job_spec {
     uint32_t md_ops[PLAN_MAX_MD_OPS];  /* enum op_type values, run in this order */
     uint32_t files_per_dir;    /* 0 = all files in one directory */
     int shared_dir;            /* all agents work in one directory */
+    /* multi-client checks (docs/verify.md) */
+    uint32_t rotate;           /* use the files of agent (i + rotate) mod N (common/rotate.h) */
+    /* rw=coherence (common/coherence.h): size / bs generations per writer */
+    char coherence_writers[PLAN_AGENTS_MAX]; /* index list of the writing agents; "" = agent 0 */
+    char coherence_close[8];   /* after each write: "close" (default), "fsync", "none" */
+    char coherence_poll[8];    /* readers: "read" (open/read/close, default) or "stat" */
+    uint64_t coherence_period_ns;        /* between generations; default 50 ms */
+    uint64_t coherence_deadline_ns;      /* never visible after this; default 5 s */
+    uint64_t coherence_poll_interval_ns; /* between polls; default 100 us */
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
@@ -180,6 +190,15 @@ struct job_spec {
     uint32_t latency_target_us;  /* 0 = none */
     uint32_t latency_window_us;  /* 0 = the run's interval */
     uint32_t latency_pct_milli;  /* latency_percentile x 1000; 0 = 100% */
+    /* data verification (fio's verify keys; docs/verify.md, common/vblock.h) */
+    uint32_t verify;           /* enum vblock_csum; 0 (VB_CSUM_OFF) = no verification */
+    int no_do_verify;          /* do_verify=0, stored inverted (fio's default is 1) */
+    int verify_only;           /* re-read and check what an earlier phase or run wrote */
+    int verify_fatal;          /* end the job at the first bad block */
+    uint32_t verify_backlog;   /* read back after every N writes; 0 = after the pass */
+    char verify_pattern[256];  /* as buffer_pattern; the data of verify=pattern */
+    uint32_t verify_interval;  /* bytes per header; 0 = the block size */
+    uint32_t verify_offset;    /* where in each unit the header sits */
 };
 
 struct phase {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include "common/plan_files.h"
+#include "common/rotate.h"
 
 static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n,
                   char *err, size_t errlen)
@@ -152,8 +153,12 @@ int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_
                    char *err, size_t errlen)
 {
     char dir[PLAN_PATH_MAX], name[PLAN_PATH_MAX], tmp[PLAN_PATH_MAX];
+    struct plan_vars rv = *v;
     int rc;
 
+    /* rotate=K: the names agent (i + K) mod N gives its files */
+    rv.agent = rotate_source(v->agent, js->rotate, v->nagents);
+    v = &rv;
     if ((rc = plan_expand(js->directory, v, tmp, sizeof tmp, err, errlen)) < 0)
         return rc;
     if (tmp[0] == '/' || !default_dir[0])

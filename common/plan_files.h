@@ -34,7 +34,9 @@ int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t out
 
 /* Path of file `file` of thread `thread` of job js: absolute when the plan
  * makes it so, else relative to default_dir (the agent's first --allow
- * root, or "" for paths relative to an NFS export).  0 or -errno. */
+ * root, or "" for paths relative to an NFS export).  With js->rotate set,
+ * ${agent} and the default name's agent part are those of the agent
+ * v->agent reads back from (common/rotate.h).  0 or -errno. */
 int plan_file_path(const struct job_spec *js, const struct plan_vars *v, uint32_t thread,
                    uint32_t file, const char *default_dir, char *out, size_t outlen,
                    char *err, size_t errlen);

@@ -31,6 +31,7 @@
 #include "common/stats.h"
 #include "common/units.h"
 #include "common/zones.h"
+#include "common/vblock.h"
 
 enum key_kind {
     K_STR,       /* char[cap]; value must fit */
@@ -64,6 +65,8 @@ enum key_kind {
     K_LOG,       /* fio's log-file keys, into job_spec.log (common/plan_log.h) */
     K_BATCH,     /* uint32_t decimal; 0 = PLAN_BATCH_DEPTH (fio: "use iodepth") */
     K_NCONNECT,  /* uint32_t 1..PLAN_MAX_NCONNECT */
+    K_VERIFY,    /* uint32_t enum vblock_csum from verify='s words */
+    K_SIZE32,    /* uint32_t bytes, k/m/g suffixes */
 };
 
 struct key_def {
@@ -151,6 +154,13 @@ static const struct key_def keys[] = {
     { "md_ops",            K_MDOPS,     FIELD(n_md_ops) },
     { "files_per_dir",     K_U32,       FIELD(files_per_dir) },
     { "shared_dir",        K_BOOL,      FIELD(shared_dir) },
+    { "rotate",            K_U32,       FIELD(rotate) },
+    { "coherence_writers", K_AGENTS,    STRFIELD(coherence_writers) },
+    { "coherence_close",   K_STR,       STRFIELD(coherence_close) },
+    { "coherence_poll",    K_STR,       STRFIELD(coherence_poll) },
+    { "coherence_period",  K_DURATION,  FIELD(coherence_period_ns) },
+    { "coherence_deadline", K_DURATION, FIELD(coherence_deadline_ns) },
+    { "coherence_poll_interval", K_DURATION, FIELD(coherence_poll_interval_ns) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "nconnect",          K_NCONNECT,  FIELD(nconnect) },
@@ -168,6 +178,15 @@ static const struct key_def keys[] = {
     { "log_max_value",     K_LOG,       FIELD(log) },
     { "clat_percentiles",  K_LOG,       FIELD(log) },
     { "lat_percentiles",   K_LOG,       FIELD(log) },
+    /* data verification (docs/verify.md) */
+    { "verify",            K_VERIFY,    FIELD(verify) },
+    { "do_verify",         K_NOTBOOL,   FIELD(no_do_verify) },
+    { "verify_only",       K_BOOL,      FIELD(verify_only) },
+    { "verify_fatal",      K_BOOL,      FIELD(verify_fatal) },
+    { "verify_backlog",    K_U32,       FIELD(verify_backlog) },
+    { "verify_pattern",    K_PATTERN,   STRFIELD(verify_pattern) },
+    { "verify_interval",   K_SIZE32,    FIELD(verify_interval) },
+    { "verify_offset",     K_SIZE32,    FIELD(verify_offset) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -622,6 +641,9 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
             return plan_why(why, whylen, "want 0xHEX, 'text' or a number");
         memcpy(field, value, strlen(value) + 1);
+        /* fio: a verify_pattern without verify= verifies that pattern */
+        if (k->off == offsetof(struct job_spec, verify_pattern) && j->verify == VB_CSUM_OFF)
+            j->verify = VB_CSUM_PATTERN;
         return 0;
     }
     case K_NAME:
@@ -650,6 +672,20 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;
+    case K_SIZE32:
+        if (units_parse_size(value, &u64) || u64 > UINT32_MAX)
+            return plan_why(why, whylen, "want a size up to 4g");
+        u32 = (uint32_t)u64;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_VERIFY: {
+        int c = vblock_csum_from_name(value);
+        if (c < 0)
+            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
+        u32 = (uint32_t)c;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    }
     case K_U32:
         if (parse_u32(value, &u32))
             return -EINVAL;

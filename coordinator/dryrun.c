@@ -103,6 +103,8 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     } else {
         if (j->rw == RW_RW || j->rw == RW_RANDRW)
             fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
+        if (j->rotate)
+            fprintf(out, " rotate=%" PRIu32, j->rotate);
         print_dir_bs(out, j);
         if (job_sized_by_file(j))      /* each agent reads it from the existing files */
             fprintf(out, " size=(the existing file's, %" PRIu32 " file%s)", plan_files_per_thread(j),

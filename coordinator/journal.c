@@ -12,6 +12,9 @@
 #include "coordinator/journal.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/coherence_report.h"
+#include "coordinator/result_verify.h"
+#include "coordinator/verify_json.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
 /* the coordinator's own cap on --agents (coordinator/main.c): a header
@@ -113,6 +116,13 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "njobs", (json_int_t)ph->njobs, "idle", idle,
                                                 "error_threshold", (json_int_t)ph->error_threshold,
                                                 "error_threshold_pct", ph->error_threshold_pct));
+        if (ph->verify) {          /* verify=: the agents asked to verify */
+            json_t *asked = json_array();
+            for (uint32_t a = 0; a < r->nagents; a++)
+                if (result_agent_verify_asked(r, p, a))
+                    json_array_append_new(asked, json_integer(a));
+            json_object_set_new(json_array_get(phases, p), "verify_asked", asked);
+        }
     }
     put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)RESULT_SCHEMA, "label", j->label,
                      "started", (json_int_t)r->started_unix, "interval_ms",
@@ -240,12 +250,14 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
     json_t *o;
     /* salvaged: no phase-done came, the totals are the sum of its intervals
      * (a lost agent's): the replay's verdict must know it as the run did */
-    o = json_pack("{sssIsIsIsIsfsfsIsIsosb}", "type", "phase_done", "phase", (json_int_t)phase,
+    o = json_pack("{sssIsIsIsIsfsfsIsIsosbso*so*}", "type", "phase_done", "phase", (json_int_t)phase,
                      "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
                      "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
                      "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
                      "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(result_agent_totals(r, phase, agent)),
-                     "salvaged", ap->salvaged ? 1 : 0);
+                     "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
+                     verify_json(result_agent_verify(r, phase, agent)) : NULL,
+                     "coherence", coherence_reader_json(r, phase, agent));
     if (o && ca && (ca->host.present || ca->ms || ca->note[0])) {
         json_t *cl = json_object();
         if (ca->host.present)
@@ -484,6 +496,10 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
                 json_integer_value(id) < (json_int_t)r->nagents)
                 r->phases[i].agents[json_integer_value(id)].participating = 0;
         u64_of(ph, "error_threshold", &r->phases[i].error_threshold);
+        json_array_foreach(json_object_get(ph, "verify_asked"), k, id)
+            if (json_is_integer(id) && json_integer_value(id) >= 0 &&
+                json_integer_value(id) < (json_int_t)r->nagents)
+                result_verify_ask(&r->phases[i], (uint32_t)json_integer_value(id), r->nagents);
         {
             /* the phase's jobs (sections): the header's plan has one job per phase */
             uint64_t nj;
@@ -733,6 +749,29 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             if (rc == 0)
                 rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
             rp->ndone[phase] += rc == 0 && !ap->salvaged;
+        }
+        if (rc == 0 && json_object_get(o, "verify")) {
+            struct vstats *v = xmalloc(sizeof *v);
+            rc = verify_from_json(json_object_get(o, "verify"), v, rp->why, sizeof rp->why) < 0 ||
+                 result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
+            free(v);
+        }
+        if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */
+            struct coh_set cs;
+            coh_set_init(&cs);
+            rc = coherence_from_json(json_object_get(o, "coherence"), r->nagents, &cs, rp->why,
+                                     sizeof rp->why) < 0 ? -1 : 0;
+            for (uint32_t q = 0; rc == 0 && q < cs.n; q++)
+                if (cs.pair[q].reader != agent) {
+                    snprintf(rp->why, sizeof rp->why, "coherence pair of reader %u in agent %u's record",
+                             cs.pair[q].reader, (unsigned)agent);
+                    rc = -1;
+                }
+            if (rc == 0 && coherence_result_add(r, (uint32_t)phase, &cs) < 0) {
+                snprintf(rp->why, sizeof rp->why, "coherence: too many pairs or repeated ones");
+                rc = -1;
+            }
+            coh_set_free(&cs);
         }
         free(tot);
         free(ap);

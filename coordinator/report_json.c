@@ -20,6 +20,8 @@
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result.h"
 #include "coordinator/report_json.h"
+#include "coordinator/result_verify.h"
+#include "coordinator/verify_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +35,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/client_json.h"
 #include "coordinator/client_report.h"
+#include "coordinator/coherence_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
@@ -233,6 +236,13 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->agent[a]))   /* nfs engine telemetry */
             put(b, j, "nfs", nfs_json_encode(&ph->nfs->agent[a]));
         client_phase_json(b, j, r, (uint32_t)(ph - r->phases), a, ap);
+        if (result_agent_verify_asked(r, (uint32_t)(ph - r->phases), a)) {
+            /* asked and nothing came: zeroes, which fail the phase */
+            const struct vstats *v = result_agent_verify(r, (uint32_t)(ph - r->phases), a);
+            struct vstats none;
+            vstats_init(&none);
+            put(b, j, "verify", verify_json(v ? v : &none));
+        }
         push(b, arr, j);
     }
     return arr;
@@ -370,6 +380,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if (result_phase_verify(r, phase))
+        put(b, j, "verify", verify_json(result_phase_verify(r, phase)));
     fairness_phase(r, phase, share, &f);
     put(b, fj, "jain", json_real(f.jain));
     put(b, fj, "slowest", f.ncounted ? jint(f.slowest) : json_null());
@@ -380,6 +392,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "agents", phase_agents_json(b, r, ph, share));
     if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->fleet))   /* sum over agents */
         put(b, j, "nfs", nfs_json_encode(&ph->nfs->fleet));
+    if (ph->coh.n)
+        put(b, j, "coherence", coherence_json(r, phase));
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);

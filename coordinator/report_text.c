@@ -20,6 +20,7 @@
  * longest name (capped) so every table of one report lines up.  Rows stay
  * under about 120 characters.  All figures come from result.c so this and
  * the JSON report never disagree. */
+#include "coordinator/coherence_report.h"
 #include "coordinator/result.h"
 
 #include <stdlib.h>
@@ -33,6 +34,7 @@
 #include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/report_nfs.h"
+#include "coordinator/result_verify.h"
 #include "coordinator/verdict.h"
 
 #define NAME_MIN 5
@@ -522,6 +524,8 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         notes(out, r, ph, fleet);
         report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
+        coherence_text(out, r, i);
+        result_verify_text(out, r, i);
         verdict_note(out, r, i);
     }
     if (r->nphases > 1)

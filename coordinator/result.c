@@ -29,6 +29,7 @@
 #include "coordinator/result.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
+#include "coordinator/result_verify.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,6 +92,7 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
                 ph->error_threshold_pct = src->jobs[j].error_threshold_pct;
         }
         op_set_init(&ph->totals);
+        result_verify_init(ph, src, nagents);
     }
 }
 
@@ -209,6 +211,8 @@ void result_free(struct run_result *r)
         }
         free(ph->agents);
         client_result_free(ph);
+        coh_set_free(&ph->coh);
+        result_verify_free(ph);
     }
     free(r->phases);
     free(r->agents);

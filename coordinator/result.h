@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "common/plan.h"
+#include "common/coherence.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
 
@@ -158,11 +159,15 @@ struct phase_result {
     struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
     struct phase_end_info ctl;    /* how phase control ended it (phase_ctl.h) */
     struct client_phase *client;  /* agents' CPU, NIC, mountstats (client_result.h), or NULL */
+    struct coh_set coh;           /* rw=coherence: every reader's pairs (coherence_report.h) */
+    struct result_verify *verify; /* verify= results (result_verify.h); owned;
+                                     NULL when no job of the phase verifies */
 };
 
 struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
+struct result_verify;             /* result_verify.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];

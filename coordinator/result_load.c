@@ -28,6 +28,9 @@
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/coherence_report.h"
+#include "coordinator/result_verify.h"
+#include "coordinator/verify_json.h"
 
 #define MAX_AGENTS 4096
 
@@ -501,6 +504,18 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
         }
         load_client(c, aj, apath, r, phase, a, -1);
+        if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
+            struct vstats *v = xmalloc(sizeof *v);
+            char why[256];
+            snprintf(asub, sizeof(asub), "%s.verify", apath);
+            if (verify_from_json(json_object_get(aj, "verify"), v, why, sizeof why) < 0)
+                fail(c, asub, "%s", why);
+            else {
+                result_verify_ask(ph, a, r->nagents);
+                result_set_agent_verify(r, phase, a, v);
+            }
+            free(v);
+        }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
         result_set_agent_phase(r, phase, a, &one, tot);
@@ -531,6 +546,17 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             snprintf(sub, sizeof(sub), "%s.control", path);
             return fail(c, sub, "%s", why);
         }
+    }
+
+    if (json_object_get(pj, "coherence") && !c->failed) {   /* rw=coherence phases only */
+        struct coh_set cs;
+        char why[256] = "";
+        coh_set_init(&cs);
+        snprintf(sub, sizeof(sub), "%s.coherence.pairs", path);
+        if (coherence_from_json(json_object_get(json_object_get(pj, "coherence"), "pairs"), r->nagents,
+                                &cs, why, sizeof why) < 0 || coherence_result_add(r, phase, &cs) < 0)
+            fail(c, sub, "%s", why[0] ? why : "too many pairs");
+        coh_set_free(&cs);
     }
 
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));

@@ -32,12 +32,15 @@
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/client_result.h"
+#include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
 #include "proto/frame.h"
+#include "proto/coh_msg.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
 
@@ -675,6 +678,8 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
+    if (m->verify.on)
+        (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
@@ -877,6 +882,18 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     case MSG_PHASE_DONE:
         handle_phase_done(c, p, n);
         return;
+    case MSG_COHERENCE: {
+        struct msg_coherence m;
+        if (msg_coherence_decode(p, n, c->id, &m, err, sizeof err) < 0 || m.phase != r->phase ||
+            c->state != C_RUNNING)
+            run_fail(r, "agent %u (%s): bad coherence: %s", c->id, c->addr,
+                     err[0] ? err : "not for the running phase");
+        else if (coherence_result_add(r->res, r->phase, &m.set) < 0)
+            run_fail(r, "agent %u (%s): coherence: more than %d (writer, reader) pairs in phase %u",
+                     c->id, c->addr, COH_RUN_PAIRS_MAX, m.phase);
+        coh_set_free(&m.set);
+        return;
+    }
     default:
         run_fail(r, "agent %u (%s): unexpected message '%s'", c->id, c->addr,
                  msg_type_name((enum msg_type)type));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "coordinator/result_verify.h"
 
 static const char *const names[] = { "ok", "partial", "failed", "interrupted" };
 
@@ -188,7 +189,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     struct acc acc = { .out = out, .more = 0 };
     uint64_t ok_total = 0, errors = 0, ops = 0, allowed;
     uint32_t nparticipants = 0;
-    char tag[RESULT_HOST_MAX + 32], within[96] = "";
+    char tag[RESULT_HOST_MAX + 32], within[96] = "", vwhy[VERDICT_REASON_LEN - RESULT_HOST_MAX - 40];
     int over;
 
     memset(out, 0, sizeof(*out));
@@ -284,6 +285,8 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             add(&acc, VERDICT_PARTIAL, "%s: no phase-done; its totals are the sum of its intervals", tag);
         if (ok == 0)
             add(&acc, VERDICT_FAILED, "%s: completed no op", tag);
+        if (result_verify_reason(r, phase, a, vwhy, sizeof vwhy))
+            add(&acc, VERDICT_FAILED, "%s: %s", tag, vwhy);
     }
     if (ok_total == 0)
         add(&acc, VERDICT_FAILED, "no op completed on any of the %u agents taking part", nparticipants);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "proto/msg.h"
+#include "common/rotate.h"
 #include "proto/msg_codec.h"
 
 static const char *const type_names[MSG__COUNT] = {
@@ -48,6 +49,7 @@ static const char *const type_names[MSG__COUNT] = {
     [MSG_BUSY] = "busy",
     [MSG_OUTPUT] = "output",
     [MSG_EXIT] = "exit",
+    [MSG_COHERENCE] = "coherence",
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -120,6 +122,13 @@ const struct field msg_job_fields[] = {
     FKIND(struct job_spec, "md_ops", md_ops, F_MDOPS),
     FANYU32(struct job_spec, "files_per_dir", files_per_dir),
     FBOOL(struct job_spec, "shared_dir", shared_dir),
+    FU32(struct job_spec, "rotate", rotate, 0, ROTATE_MAX),
+    FAGENTS(struct job_spec, "coherence_writers", coherence_writers),
+    FSTR(struct job_spec, "coherence_close", coherence_close),
+    FSTR(struct job_spec, "coherence_poll", coherence_poll),
+    FANYU64(struct job_spec, "coherence_period_ns", coherence_period_ns),
+    FANYU64(struct job_spec, "coherence_deadline_ns", coherence_deadline_ns),
+    FANYU64(struct job_spec, "coherence_poll_interval_ns", coherence_poll_interval_ns),
     FU64(struct job_spec, "op_deadline_ns", op_deadline_ns, 1, UINT64_MAX),
     FU64(struct job_spec, "server_timeout_ns", server_timeout_ns, 1, UINT64_MAX),
     /* optional: absent (0) in plans that do not batch, so their bytes are
@@ -148,6 +157,15 @@ const struct field msg_job_fields[] = {
     { "no_file_create", F_OPTU32, offsetof(struct job_spec, no_file_create), 0, 0, 1, NULL },
     FOPTU32(struct job_spec, "openfiles", openfiles),
     { "norandommap", F_OPTU32, offsetof(struct job_spec, norandommap), 0, 0, 1, NULL },
+    /* verification: optional (absent = 0), checked by plan_verify_check */
+    FOPTU32(struct job_spec, "verify", verify),
+    FOPTU32(struct job_spec, "no_do_verify", no_do_verify),
+    FOPTU32(struct job_spec, "verify_only", verify_only),
+    FOPTU32(struct job_spec, "verify_fatal", verify_fatal),
+    FOPTU32(struct job_spec, "verify_backlog", verify_backlog),
+    FOPTSTRSET(struct job_spec, "verify_pattern", verify_pattern),
+    FOPTU32(struct job_spec, "verify_interval", verify_interval),
+    FOPTU32(struct job_spec, "verify_offset", verify_offset),
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
@@ -245,6 +263,7 @@ static const struct field phase_done_fields[] = {
     FKIND(struct msg_phase_done, "mountstats", client.ms, F_MSTATS),
     FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
     FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
+    FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

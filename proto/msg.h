@@ -19,6 +19,7 @@
 #include "common/nfs_rpc.h"
 #include "common/stats.h"
 #include "common/storage.h"
+#include "common/vstats.h"
 #include "proto/auth.h"
 #include "proto/frame.h"
 
@@ -50,6 +51,7 @@ enum msg_type {
     MSG_OUTPUT,        /* serve -> submitter: the run's stdout, stderr, files */
     MSG_EXIT,          /* serve -> submitter: the run's exit status */
     MSG_PHASE_END,     /* coordinator -> agent: end the running phase now, the run goes on */
+    MSG_COHERENCE,     /* agent -> coordinator: rw=coherence lags (proto/coh_msg.h) */
     MSG__COUNT
 };
 
@@ -148,6 +150,8 @@ struct msg_phase_done {
     uint32_t lat_depth;
     uint32_t lat_unmet;
     struct client_sample client;  /* == sum of the intervals' (optional, as there) */
+    struct vstats verify;     /* what verification found (verify.on = 0: the
+                                 phase did not verify; then not on the wire) */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

@@ -22,6 +22,7 @@
 #include "common/xmalloc.h"
 #include "proto/msg_client.h"
 #include "proto/msg_codec.h"
+#include "proto/vstats_codec.h"
 
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
  * ~0.7M), far below what would make the zone large. */
@@ -145,7 +146,8 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
     }
 }
 
-/* An optional value left at 0 (or ""), or empty NFS telemetry, is not sent. */
+/* An optional value left at 0 (or ""), empty NFS telemetry and the
+ * verification results of a phase that did not verify are not sent. */
 static int field_sent(const struct field *f, const void *base)
 {
     switch (f->kind) {
@@ -155,11 +157,14 @@ static int field_sent(const struct field *f, const void *base)
         return msg_client_host_sent(CAT(base, f, struct host_sample));
     case F_MSTATS:
         return msg_client_ms_sent(CAT(base, f, struct ms_sample));
+    case F_VERIFY:
+        return CAT(base, f, struct vstats)->on != 0;
     case F_OPTU32:
         return *CAT(base, f, uint32_t) != 0;
     case F_OPTU64:
         return *CAT(base, f, uint64_t) != 0;
     case F_OPTSTRNZ:
+    case F_OPTSTR_SET:
         return CAT(base, f, char)[0] != '\0';
     case F_OPTBSSPLIT:
         return ((const struct job_spec *)base)->nbssplit_w != 0;
@@ -253,6 +258,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_STR:
         case F_OPTSTR:
         case F_OPTSTRNZ:
+        case F_OPTSTR_SET:
             /* strnlen: a buffer filled to the brim must not be overread */
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -270,6 +276,9 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_HOST:
         case F_MSTATS:
             pack_client(pk, f, base);
+            break;
+        case F_VERIFY:
+            vstats_pack(pk, CAT(base, f, struct vstats));
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -989,6 +998,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_OPTSTR:
         case F_OPTSTRNZ:
+        case F_OPTSTR_SET:
             AT(base, f, char)[0] = '\0';
             if (map_get(map, f->key))
                 rc = get_str(c, map, f->key, AT(base, f, char), f->size);
@@ -1044,6 +1054,14 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_MSTATS:
             rc = unpack_client(c, map, f, base);
             break;
+        case F_VERIFY: {
+            char why[200];
+            vstats_init(AT(base, f, struct vstats));
+            if ((o = map_get(map, f->key)) != NULL &&
+                vstats_unpack(o, AT(base, f, struct vstats), why, sizeof why) < 0)
+                rc = fail(c, "%s", why);
+            break;
+        }
         case F_ENUM:
         case F_AGENTS:
         case F_BSSPLIT:

@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential pkg-config cmake dpkg-dev xz-utils python3 iproute2 procps
       libuv1-dev libmsgpack-dev libinih-dev libnfs-dev libcmocka-dev libssl-dev libjansson-dev
-      liburing-dev libaio-dev clang libclang-rt-14-dev
+      liburing-dev libaio-dev clang libclang-rt-14-dev fuse3 libfuse3-dev
       fio nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-utils valgrind chromium
       debhelper python3-yaml systemd gnuplot-nox python3-pandas
       openssh-server openssh-client slurm-wlm munge"

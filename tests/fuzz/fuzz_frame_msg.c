@@ -28,9 +28,11 @@
 #include "common/stats.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
+#include "coordinator/verify_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,6 +42,29 @@ static void die(const char *what, int line)
 {
     fprintf(stderr, "fuzz_frame_msg.c:%d: check failed: %s\n", line, what);
     abort();
+}
+
+/* Verification results the wire let in, through the JSON form (result and
+ * journal) and back, equal; values from 2^63 up are out of JSON's range. */
+static void check_verify_json(const struct vstats *v)
+{
+    static struct vstats back;
+    char why[256];
+    json_t *o;
+
+    if (v->checked > INT64_MAX)
+        return;
+    for (uint32_t i = 0; i < v->nfirst; i++)
+        if (v->first[i].offset > INT64_MAX || v->first[i].found_gen > INT64_MAX ||
+            v->first[i].found_offset > INT64_MAX ||
+            (v->first[i].expected_gen > INT64_MAX))
+            return;
+    o = verify_json(v);
+    CHECK(o != NULL);
+    CHECK(verify_from_json(o, &back, why, sizeof why) == 0);
+    CHECK(back.checked == v->checked && memcmp(back.count, v->count, sizeof back.count) == 0);
+    CHECK(back.nfirst == v->nfirst && memcmp(back.first, v->first, sizeof back.first) == 0);
+    json_decref(o);
 }
 
 /* Each histogram of s, through the JSON form and back, unchanged (JSON
@@ -88,10 +113,11 @@ static union msg_any {
     struct pool_busy busy;
     struct pool_output output;
     uint32_t exit_status;
+    struct msg_coherence coherence;
 } m1, m2;
 
 /* A new message type needs its decoder, encoder and equality added below. */
-_Static_assert(MSG__COUNT == MSG_PHASE_END + 1, "fuzz_frame_msg.c does not know every message type");
+_Static_assert(MSG__COUNT == MSG_COHERENCE + 1, "fuzz_frame_msg.c does not know every message type");
 
 /* The nfs telemetry the wire let in, through the JSON form (result and
  * journal) and back: equal, by the same rule as nfs_equal. */
@@ -234,7 +260,8 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->phase_done.nintervals == b->phase_done.nintervals &&
                op_set_equal(&a->phase_done.totals, &b->phase_done.totals) &&
                nfs_equal(&a->phase_done.nfs, &b->phase_done.nfs) &&
-               client_equal(&a->phase_done.client, &b->phase_done.client);
+               client_equal(&a->phase_done.client, &b->phase_done.client) &&
+               memcmp(&a->phase_done.verify, &b->phase_done.verify, sizeof a->phase_done.verify) == 0;
     case MSG_WELCOME:
         return a->welcome.version == b->welcome.version &&
                strcmp(a->welcome.host, b->welcome.host) == 0 &&
@@ -279,6 +306,16 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                memcmp(a->output.data, b->output.data, a->output.len) == 0;
     case MSG_EXIT:
         return a->exit_status == b->exit_status;
+    case MSG_COHERENCE:
+        if (a->coherence.phase != b->coherence.phase || a->coherence.set.n != b->coherence.set.n)
+            return 0;
+        for (uint32_t i = 0; i < a->coherence.set.n; i++) {
+            const struct coh_pair *x = &a->coherence.set.pair[i], *y = &b->coherence.set.pair[i];
+            if (x->writer != y->writer || x->reader != y->reader || x->seen != y->seen ||
+                x->never != y->never || !hist_equal(&x->lag, &y->lag))
+                return 0;
+        }
+        return 1;
     default:
         return 1;   /* plan, clean: compared through their re-encoding */
     }
@@ -310,6 +347,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
     case MSG_BUSY:       return pool_busy_decode(p, n, &m->busy, err, errlen);
     case MSG_OUTPUT:     return pool_output_decode(p, n, &m->output, err, errlen);
     case MSG_EXIT:       return pool_exit_decode(p, n, &m->exit_status, err, errlen);
+    case MSG_COHERENCE:  return msg_coherence_decode(p, n, 1, &m->coherence, err, errlen);
     default:             die("msg_peek_type returned an unknown type", __LINE__);
     }
     return -1;
@@ -340,6 +378,7 @@ static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
     case MSG_BUSY:       pool_busy_encode(out, &m->busy); break;
     case MSG_OUTPUT:     pool_output_encode(out, m->output.stream, m->output.data, m->output.len); break;
     case MSG_EXIT:       pool_exit_encode(out, m->exit_status); break;
+    case MSG_COHERENCE:  msg_coherence_encode(out, &m->coherence); break;
     default:             die("bad type", __LINE__);
     }
 }
@@ -354,6 +393,8 @@ static void release(enum msg_type t, union msg_any *m)
         msg_interval_free(&m->interval);
     if (t == MSG_PHASE_DONE)
         msg_phase_done_free(&m->phase_done);
+    if (t == MSG_COHERENCE)
+        coh_set_free(&m->coherence.set);
 }
 
 /* The payload of the single frame an encoder appended to b. */
@@ -410,6 +451,8 @@ static void check_frame(const char *p, size_t n)
     if (t == MSG_PHASE_DONE) {
         check_json_form(&m1.phase_done.totals);
         check_nfs_json_form(&m1.phase_done.nfs);
+        if (m1.phase_done.verify.on)
+            check_verify_json(&m1.phase_done.verify);
     }
     encode_as((enum msg_type)t, &e2, &m2);
     (void)payload_of(&e2, &rn);

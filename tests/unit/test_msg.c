@@ -23,6 +23,7 @@
 #include "common/plan.h"
 #include "common/stats.h"
 #include "proto/msg.h"
+#include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
 
 /* ---- helpers --------------------------------------------------------- */
@@ -416,6 +417,21 @@ static void encode_sample(enum msg_type t, struct buf *b)
         msg_phase_end_encode(b, &m);
         break;
     }
+    case MSG_COHERENCE: {
+        struct msg_coherence m = { .phase = 1 };
+        struct coh_pair *cp;
+        coh_set_init(&m.set);
+        cp = coh_set_pair(&m.set, 0, 2, COH_PAIRS_MAX);
+        cp->seen = 3;
+        cp->never = 1;
+        hist_record(&cp->lag, 1500000);
+        hist_record(&cp->lag, 1700000);
+        hist_record(&cp->lag, 90000000);
+        (void)coh_set_pair(&m.set, 1, 2, COH_PAIRS_MAX);   /* a writer it never saw */
+        msg_coherence_encode(b, &m);
+        coh_set_free(&m.set);
+        break;
+    }
     case MSG_SYSTEM: {
         struct msg_system m = { .mem_bytes = 8ull << 30 };
         snprintf(m.kernel, sizeof m.kernel, "6.8.0-45-generic");
@@ -501,6 +517,12 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     case MSG_OUTPUT: { struct pool_output m; rc = pool_output_decode(p, n, &m, err, errlen); break; }
     case MSG_EXIT: { uint32_t st; rc = pool_exit_decode(p, n, &st, err, errlen); break; }
     case MSG_PHASE_END: { struct msg_phase_end m; rc = msg_phase_end_decode(p, n, &m, err, errlen); break; }
+    case MSG_COHERENCE: {
+        struct msg_coherence m;
+        rc = msg_coherence_decode(p, n, 2, &m, err, errlen);
+        coh_set_free(&m.set);
+        break;
+    }
     default:
         fail();
     }
@@ -655,6 +677,7 @@ static void test_msg_type_names(void **state)
         [MSG_STORAGE] = "storage", [MSG_SYSTEM] = "system", [MSG_SUBMIT] = "submit",
         [MSG_BUSY] = "busy", [MSG_OUTPUT] = "output", [MSG_EXIT] = "exit",
         [MSG_PHASE_END] = "phase-end",
+        [MSG_COHERENCE] = "coherence",
     };
 
     (void)state;

@@ -31,8 +31,11 @@
 #include "common/nfs_rpc.h"
 #include "common/plan.h"
 #include "common/stats.h"
+#include "common/vblock.h"
+#include "common/vstats.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
+#include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
 
 /* ---- the pinned contract (docs/protocol.md) --------------------------- */
@@ -56,7 +59,7 @@ static const struct pinned {
     { "start", "type phase t0_ns" },
     { "interval", "type phase index inflight oldest_ns stats nfs host mountstats" },
     { "phase-done", "type phase started_ns duration_ns cpu_user_s cpu_sys_s cores nintervals "
-                    "totals nfs host mountstats" },
+                    "totals nfs host mountstats verify" },
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
@@ -68,6 +71,7 @@ static const struct pinned {
     { "busy", "type from since" },
     { "output", "type stream data" },
     { "exit", "type status" },
+    { "coherence", "type phase pairs" },
     { "phase", "name jobs" },
     { "job", "name rw rwmixread bs size filesize nrfiles numjobs runtime_ns ramp_ns time_based "
              "direct fsync end_fsync stonewall group_reporting filename directory ioengine "
@@ -75,11 +79,15 @@ static const struct pinned {
              "offset_increment io_size number_ios loops startdelay_ns thinktime_ns rate_bps "
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
-             "files_per_dir shared_dir op_deadline_ns server_timeout_ns iodepth_batch_submit "
+             "files_per_dir shared_dir rotate coherence_writers coherence_close coherence_poll "
+             "coherence_period_ns coherence_deadline_ns coherence_poll_interval_ns op_deadline_ns "
+             "server_timeout_ns iodepth_batch_submit "
              "iodepth_batch_complete_min iodepth_batch_complete_max nconnect bs_w bsrange_w_min "
              "bsrange_w_max bssplit_w rate_per_dir rate_w_bps rate_w_iops rate_min_bps "
              "rate_min_w_bps rate_min_iops rate_min_w_iops ratecycle_ns rw_seq_nr rw_seq_bytes "
-             "rw_sequencer zones no_file_create openfiles norandommap" },
+             "rw_sequencer zones no_file_create openfiles norandommap "
+             "verify no_do_verify verify_only verify_fatal verify_backlog verify_pattern verify_interval "
+             "verify_offset" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
@@ -93,6 +101,11 @@ static const struct pinned {
     { "mountstats", "mount note xprt ops" },
     { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
     { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
+    /* phase-done's verify value and one of its first offenders */
+    { "verify", "checked ok corrupt_checksum wrong_offset wrong_file stale_generation torn zeroes "
+                "wrong_writer first" },
+    { "vfirst", "file offset kind reader expected_writer expected_generation found_writer found_job "
+                "found_generation found_offset" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
@@ -108,6 +121,11 @@ static const char *const optional_keys[] = {
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
     "mountstats.note",
+    /* verification: sent only when set (absent = 0, ""), so a plan without
+     * verify= is the same bytes as before these keys existed */
+    "phase-done.verify",
+    "job.verify", "job.no_do_verify", "job.verify_only", "job.verify_fatal", "job.verify_backlog",
+    "job.verify_pattern", "job.verify_interval", "job.verify_offset",
 };
 
 static const char *pinned_optional(const char *what)
@@ -152,6 +170,9 @@ static int sample_job_dirs = 1;
  * bytes with them are pinned apart (golden_client). */
 static int sample_client = 1;
 
+/* ... and the verify keys (optional, sent only when set) are left out of
+ * the pinned bytes the same way; test_contract_verify pins them. */
+static int sample_verify = 1;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -162,12 +183,12 @@ static const struct golden {
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
     { "progress", "2ddc309f5a35974cdc3b64cfde25903bd1695acfbaf92d5414e64c20305549e9" },
-    { "plan", "e21ca75be1f347e38dea732f28e396e982380875091704b78deaaf011d32de8d" },  /* + iodepth_batch_* */
+    { "plan", "541b965ee8d8f6b829bb10d4f569ccb2541ab307562a03dd6d1e61f8539394e5" },
     { "ready", "979aa06d3adc2151cabffba683181507116b07ce4dd48677b6adeedc64894f84" },
     { "start", "505d93aae5b717cc470bd9c044537035e60ae7d412c7b08abc7ca437267b5de8" },
     { "interval", "02b67bf055b9e5d298661c4e1583d7b5cbbf2e2095384afbb64ce38bec48b1ed" },
     { "phase-done", "c16eaa4e107dd34b6eea715dfeec42fbc2a3890539b22c01fb23107fb3a50687" },
-    { "clean", "6a8f619eccacd3840e9a6ea91f776d147f55826c39d0fe5e59d2d151c96deb7c" },  /* + iodepth_batch_* */
+    { "clean", "84f0521f2e2eee4aac50ee4d6ab25733cb247afdc5dccb509c461e1c37d5f513" },
     { "cleaned", "0edaa07ba0fa1fda0a7b2eeda9e19651bc855b53ef661213453499946fa248e2" },
     { "stop", "96dab2056282b3986a9f2d5bf7235fa56771a7e0410d3abcf8920c479e19b223" },
     { "error", "e14178f94e846395aadfc3e6a6ace6ee3777d0d034bf4e081724e61c220e4c97" },
@@ -180,6 +201,8 @@ static const struct golden {
     { "exit", "223a915d21b43a769e841ddb837ce333377695df0a12197fcf22e65c8d6a36ae" },
     /* added with phase control (exitall, steady state) */
     { "phase-end", "77d582d4bc4335e1326a14cfabc271365ea0ed023b1ac3cfad56182922c3b8df" },
+    /* rw=coherence's (proto/coh_msg.c) */
+    { "coherence", "25635a09cb61c6915d35935f3b45a774bbf91f2e9edc98d3ec61ebda30782408" },
 };
 static const struct golden golden_nfs[] = {
     { "interval", "a5705ae922ba5119b27160fa31a5adcd5820417b27d4c8edd83db6797afbb054" },
@@ -354,6 +377,33 @@ static void sample_job(struct job_spec *j, int k)
         j->rate_min_w_iops = 60;
         j->ratecycle_ns = 500000000ull;
     }
+    if (sample_verify) {
+        j->verify = VB_CSUM_SHA256;
+        j->no_do_verify = 1;
+        j->verify_only = 1;
+        j->verify_fatal = 1;
+        j->verify_backlog = 64;
+        snprintf(j->verify_pattern, sizeof j->verify_pattern, "0x5aa5");
+        j->verify_interval = 4096;
+        j->verify_offset = 512;
+    }
+}
+
+static void sample_vstats(struct vstats *v)
+{
+    struct vstats_bad b = { .offset = 8192, .reader = 3, .expected_writer = 2, .expected_gen = 1ull << 40,
+                            .found_writer = 5, .found_job = 7, .found_gen = 1ull << 39, .found_offset = 8192 };
+    vstats_init(v);
+    v->on = 1;
+    for (int i = 0; i < 100; i++)
+        vstats_add(v, VB_OK, NULL);
+    snprintf(b.file, sizeof b.file, "/mnt/efs/3/f");
+    vstats_add(v, VB_STALE, &b);
+    b.offset = 12288;
+    b.expected_writer = VBLOCK_ANY_WRITER;
+    b.expected_gen = VBLOCK_ANY_GEN;
+    vstats_add(v, VB_TORN, &b);
+    vstats_add(v, VB_ZEROES, NULL);     /* counted, not kept */
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -474,6 +524,10 @@ static void encode_sample(enum msg_type t, struct buf *b)
         sample_client_stats(&m.client);
         if (sample_client)
             snprintf(m.client.ms.note, sizeof m.client.ms.note, "a note");
+        if (sample_verify)
+            sample_vstats(&m.verify);
+        else
+            vstats_init(&m.verify);
         msg_phase_done_encode(b, &m);
         nfs_rpc_set_free(&m.nfs);
         break;
@@ -542,6 +596,19 @@ static void encode_sample(enum msg_type t, struct buf *b)
     case MSG_EXIT:
         pool_exit_encode(b, 3);
         break;
+    case MSG_COHERENCE: {
+        struct msg_coherence m = { .phase = 2 };
+        struct coh_pair *cp;
+        coh_set_init(&m.set);
+        cp = coh_set_pair(&m.set, 0, 1, COH_PAIRS_MAX);
+        cp->seen = 2;
+        cp->never = 1;
+        hist_record(&cp->lag, 250000);
+        hist_record(&cp->lag, 2000000);
+        msg_coherence_encode(b, &m);
+        coh_set_free(&m.set);
+        break;
+    }
     default:
         fail_msg("no sample for type %d", (int)t);
     }
@@ -572,6 +639,7 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         struct pool_busy busy;
         struct pool_output output;
         uint32_t exit_status;
+        struct msg_coherence coherence;
     } *u = calloc(1, sizeof *u);
     int rc;
 
@@ -596,6 +664,10 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
         rc = msg_interval_decode(p, n, &u->interval, err, errlen);
         if (rc == 0)
             msg_interval_free(&u->interval);
+        break;
+    case MSG_COHERENCE:
+        rc = msg_coherence_decode(p, n, 1, &u->coherence, err, errlen);
+        coh_set_free(&u->coherence.set);
         break;
     case MSG_PHASE_DONE:
         rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen);
@@ -659,6 +731,7 @@ static void test_contract_golden_bytes(void **state)
     sample_nconnect = 0;
     sample_job_dirs = 0;
     sample_client = 0;
+    sample_verify = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -709,6 +782,86 @@ static void test_contract_golden_bytes(void **state)
                      "pinned %s", golden_client[i].type, hex, golden_client[i].sha256);
         buf_free(&b);
     }
+    sample_verify = 1;
+}
+
+/* The verify keys, pinned where the pre-verify samples cannot hold them:
+ * the bytes of a plan whose jobs set every verify key and of a phase-done
+ * carrying verify results, the round trip, and the decoder's checks of
+ * what an agent claims (counts that add up, at most 16 offenders, failure
+ * kinds only). */
+static int decode_edited(enum msg_type t, const char *drop, const char *add, char *err,
+                         size_t errlen);
+
+static const struct golden golden_verify[] = {
+    { "plan", "13e0eb6ead0e9da68245509264f8c4cae5b90632d442582d00dfc6408bdbec2b" },
+    { "phase-done", "9c5b6c614e97f6aa65055d4bc3ac9dbd4e66272d1c0830cf038bb6d1e336de4b" },
+};
+
+static void test_contract_verify(void **state)
+{
+    char err[512];
+    (void)state;
+
+    sample_verify = 1;
+    for (size_t i = 0; i < sizeof golden_verify / sizeof golden_verify[0]; i++) {
+        struct buf b;
+        char hex[65];
+        encode_sample(type_from_name(golden_verify[i].type), &b);
+        sha256_hex(&b, hex);
+        if (getenv("CONTRACT_PRINT"))
+            printf("    { \"%s\", \"%s\" },   (verify)\n", golden_verify[i].type, hex);
+        else if (strcmp(hex, golden_verify[i].sha256) != 0)
+            fail_msg("%s with verify: the bytes on the wire changed: sha256 %s, pinned %s",
+                     golden_verify[i].type, hex, golden_verify[i].sha256);
+        buf_free(&b);
+    }
+
+    /* round trip */
+    {
+        struct buf b;
+        size_t n;
+        const char *p;
+        static struct msg_phase_done m;
+        struct msg_plan plan;
+        struct vstats want;
+        const struct job_spec *j;
+
+        encode_sample(MSG_PHASE_DONE, &b);
+        p = payload_of(&b, &n);
+        assert_int_equal(msg_phase_done_decode(p, n, &m, err, sizeof err), 0);
+        sample_vstats(&want);
+        assert_int_equal(m.verify.on, 1);
+        assert_memory_equal(&m.verify, &want, sizeof want);
+        buf_free(&b);
+
+        encode_sample(MSG_PLAN, &b);
+        p = payload_of(&b, &n);
+        assert_int_equal(msg_plan_decode(p, n, &plan, err, sizeof err), 0);
+        j = &plan.plan.phases[0].jobs[0];
+        assert_int_equal(j->verify, VB_CSUM_SHA256);
+        assert_int_equal(j->no_do_verify + j->verify_only + j->verify_fatal, 3);
+        assert_int_equal(j->verify_backlog, 64);
+        assert_string_equal(j->verify_pattern, "0x5aa5");
+        assert_int_equal(j->verify_interval, 4096);
+        assert_int_equal(j->verify_offset, 512);
+        msg_plan_free(&plan);
+        buf_free(&b);
+    }
+
+    /* what a decoder refuses, naming it */
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.torn", NULL, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "torn"));
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.first.0.kind", NULL, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "kind"));
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.first.1.found_offset", NULL, err, sizeof err),
+                     -EBADMSG);
+    assert_non_null(strstr(err, "found_offset"));
+    /* ok's count gone: checked no longer adds up */
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.ok", NULL, err, sizeof err), -EBADMSG);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify", NULL, err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, NULL, "verify", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, NULL, "verify.first.0", err, sizeof err), 0);
 }
 
 /* ---- keys as sent ------------------------------------------------------ */
@@ -781,8 +934,13 @@ static void test_contract_keys_per_message(void **state)
         }
         if (t == MSG_INTERVAL)
             expect_op_set_keys(member(&u.data, "stats"));
-        if (t == MSG_PHASE_DONE)
+        if (t == MSG_PHASE_DONE) {
+            const msgpack_object *v = member(&u.data, "verify");
             expect_op_set_keys(member(&u.data, "totals"));
+            expect_keys("verify", v);
+            assert_int_equal(member(v, "first")->via.array.size, 2);
+            expect_keys("vfirst", &member(v, "first")->via.array.ptr[0]);
+        }
         if (t == MSG_INTERVAL || t == MSG_PHASE_DONE) {
             const msgpack_object *nfs = member(&u.data, "nfs"), *rpc;
             expect_keys("nfs", nfs);
@@ -958,9 +1116,10 @@ static void test_contract_doc_lists_every_key(void **state)
     }
     doc_keys(doc, "job", got, sizeof got);
     expect_doc_keys(got, "job");
-    /* op_set, hist, the nfs telemetry, host, mountstats, xprt and ms_op are
-     * shown as code: each key as "key" */
-    static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op" };
+    /* op_set, hist, the nfs telemetry, host, mountstats, xprt, ms_op and
+     * verify are shown as code: each key as "key" */
+    static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op",
+                                         "verify", "vfirst" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1184,7 +1343,7 @@ static void test_contract_words(void **state)
     (void)state;
     expect_words("op", op_word, OP__COUNT,
                  "read write create stat open readdir rename unlink mkdir rmdir");
-    expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata");
+    expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata coherence");
     expect_words("rate_process", rate_word, 2, "linear poisson");
     expect_words("random_distribution", dist_word, 4, "random zipf pareto normal");
     expect_words("file_service_type", fserv_word, 3, "roundrobin sequential random");
@@ -1370,7 +1529,7 @@ static void test_contract_phase_done_optional_keys(void **state)
     snprintf(want, sizeof want, "%s %s", pinned_keys("phase-done"), pinned_optional("phase-done"));
     /* "nfs", "host" and "mountstats" are optional too (pinned with the
      * sample that carries them): this message has none */
-    static const char *const absent[] = { " nfs ", " host ", " mountstats " };
+    static const char *const absent[] = { " nfs ", " host ", " mountstats ", " verify " };
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
         char *w = strstr(want, absent[i]);
         if (w)
@@ -1420,6 +1579,7 @@ static int reset_samples(void **state)
     sample_nconnect = 4;
     sample_job_dirs = 1;
     sample_client = 1;
+    sample_verify = 1;
     return 0;
 }
 
@@ -1427,6 +1587,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_contract_golden_bytes, reset_samples),
+        cmocka_unit_test_setup(test_contract_verify, reset_samples),
         cmocka_unit_test_setup(test_contract_keys_per_message, reset_samples),
         cmocka_unit_test_setup(test_contract_doc_lists_every_key, reset_samples),
         cmocka_unit_test_setup(test_contract_missing_keys_rejected, reset_samples),

@@ -246,7 +246,7 @@ static void test_plan_validate_rules(void **state)
     j = named_job("", 0);
     expect_invalid(&j, "job has no name");
     j = named_job("v", 0); j.rw = RW__COUNT;
-    expect_invalid(&j, "job 'v': bad rw mode 7");   /* RW__COUNT, after RW_METADATA */
+    expect_invalid(&j, "job 'v': bad rw mode 8");   /* RW__COUNT, after RW_COHERENCE */
     j = named_job("v", 0); memset(j.filename, 'x', sizeof(j.filename));
     expect_invalid(&j, "job has an unterminated string field");
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/plan_files.h"
+#include "common/rotate.h"
 
 static void test_plan_files_list_counts_unescaped_colons(void **state)
 {
@@ -62,12 +63,43 @@ static void test_plan_files_path_per_file_of_a_list(void **state)
     assert_string_equal(out, "/abs/one");
 }
 
+/* rotate=K names the files of agent (i + K) mod N: default names,
+ * filename_format's $agent and ${agent} alike; K mod N == 0 is no shift. */
+static void test_plan_files_rotate_names_the_source_agent(void **state)
+{
+    struct job_spec js;
+    struct plan_vars v = { .agent = 2, .nagents = 3, .host = "h", .job = 0 };
+    char out[256], err[128];
+    (void)state;
+    assert_int_equal(rotate_source(0, 1, 3), 1);
+    assert_int_equal(rotate_source(2, 1, 3), 0);
+    assert_int_equal(rotate_source(1, 5, 3), 0);
+    assert_int_equal(rotate_source(1, 3, 3), 1);
+    assert_int_equal(rotate_source(1, 7, 0), 1);
+    assert_int_equal(rotate_source(UINT32_MAX - 1, ROTATE_MAX, UINT32_MAX), ROTATE_MAX - 1);  /* no overflow */
+    job_spec_default(&js);
+    snprintf(js.name, sizeof js.name, "j");
+    js.rotate = 1;
+    assert_int_equal(plan_file_path(&js, &v, 0, 0, "/r", out, sizeof out, err, sizeof err), 0);
+    assert_string_equal(out, "/r/j.0.0.0");
+    snprintf(js.filename_format, sizeof js.filename_format, "f.$agent");
+    js.rotate = 2;
+    assert_int_equal(plan_file_path(&js, &v, 0, 0, "/r", out, sizeof out, err, sizeof err), 0);
+    assert_string_equal(out, "/r/f.1");
+    snprintf(js.directory, sizeof js.directory, "d${agent}");
+    snprintf(js.filename, sizeof js.filename, "x${agent}");
+    js.rotate = 3;
+    assert_int_equal(plan_file_path(&js, &v, 0, 0, "/r", out, sizeof out, err, sizeof err), 0);
+    assert_string_equal(out, "/r/d2/x2");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_files_list_counts_unescaped_colons),
         cmocka_unit_test(test_plan_files_list_names_unescaped),
         cmocka_unit_test(test_plan_files_path_per_file_of_a_list),
+        cmocka_unit_test(test_plan_files_rotate_names_the_source_agent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

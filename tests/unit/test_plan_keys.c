@@ -19,6 +19,7 @@
 #include "common/plan_parse.h"
 #include "common/stats.h"
 #include "common/units.h"
+#include "common/vblock.h"
 
 #define KiB UINT64_C(1024)
 #define MiB (KiB * 1024)
@@ -434,6 +435,64 @@ static void test_plan_keys_matrix_names_and_order(void **state)
     plan_free(&p);
 }
 
+/* fio's verify keys: values, defaults, and every refusal names the key. */
+static void test_plan_keys_verify(void **state)
+{
+    struct plan p;
+    const struct job_spec *j;
+    (void)state;
+
+    parse_ok("[j]\nsize=1m\nrw=randwrite\nverify=crc32c-intel\nverify_fatal=1\nverify_backlog=16\n"
+             "verify_interval=1k\nverify_offset=100\nbs=8k\n", &p);
+    j = &p.phases[0].jobs[0];
+    assert_int_equal(j->verify, VB_CSUM_CRC32C);
+    assert_int_equal(j->no_do_verify, 0);          /* do_verify defaults to 1 */
+    assert_int_equal(j->verify_fatal, 1);
+    assert_int_equal(j->verify_backlog, 16);
+    assert_int_equal(j->verify_interval, 1024);
+    assert_int_equal(j->verify_offset, 100);
+    assert_int_equal(p.nwarnings, 0);
+    plan_free(&p);
+    parse_ok("[j]\nsize=1m\nrw=write\nverify=sha256\ndo_verify=0\n", &p);
+    assert_int_equal(p.phases[0].jobs[0].verify, VB_CSUM_SHA256);
+    assert_int_equal(p.phases[0].jobs[0].no_do_verify, 1);
+    plan_free(&p);
+    /* fio: verify_pattern alone means verify=pattern; verify= still wins */
+    parse_ok("[j]\nsize=1m\nverify_pattern=0xdeadbeef\n", &p);
+    assert_int_equal(p.phases[0].jobs[0].verify, VB_CSUM_PATTERN);
+    plan_free(&p);
+    parse_ok("[j]\nsize=1m\nverify=md5\nverify_pattern='ab'\n", &p);
+    assert_int_equal(p.phases[0].jobs[0].verify, VB_CSUM_MD5);
+    plan_free(&p);
+    parse_ok("[j]\nsize=1m\nrw=read\nverify=meta\nverify_only=1\n", &p);
+    assert_int_equal(p.phases[0].jobs[0].verify, VB_CSUM_META);
+    assert_int_equal(p.phases[0].jobs[0].verify_only, 1);
+    plan_free(&p);
+
+    parse_err("[j]\nsize=1m\nverify=sha1\n", "t.fio:3: bad value for 'verify': 'sha1' (want crc32c, "
+              "crc32c-intel, md5, sha256, meta, pattern or null)");
+    parse_err("[j]\nsize=1m\nverify_only=1\n",
+              "t.fio: job 'j': verify_only= needs verify= (crc32c, md5, sha256, meta, pattern)");
+    parse_err("[j]\nsize=1m\nverify=md5\nbs=64\n",
+              "t.fio: job 'j': verify=md5 needs bs of at least 128 bytes (the header is 104): 64 is not");
+    parse_err("[j]\nsize=1m\nverify=md5\nverify_interval=3000\n",
+              "t.fio: job 'j': verify_interval=3000 must divide every block size (4096 does not)");
+    parse_err("[j]\nsize=1m\nverify=md5\nverify_offset=4000\n",
+              "t.fio: job 'j': verify_offset=4000 leaves no room for the 104-byte header in a 4096-byte unit");
+    parse_err("[j]\nsize=1m\nverify=md5\nbsrange=4k-16k\n",
+              "t.fio: job 'j': verify with bsrange needs verify_interval= (a divisor of every block size)");
+    parse_err("[j]\nsize=1m\nverify=pattern\n", "t.fio: job 'j': verify=pattern needs verify_pattern=");
+    parse_err("[j]\nsize=1m\nverify=crc32c\nioengine=null\n",
+              "t.fio: job 'j': verify= needs an engine that moves data, not ioengine=null");
+    parse_err("[j]\nsize=1m\nrw=write\nverify=crc32c\nrate_iops=100\nrate_process=poisson\n",
+              "t.fio: job 'j': do_verify reads back the write pass's offsets, which rate_process=poisson "
+              "draws from; use rate_process=linear or do_verify=0");
+    parse_err("[j]\nsize=1m\nverify=crc32c\nverify_only=1\ntime_based\nruntime=1\n",
+              "t.fio: job 'j': verify_only does not support time_based (as fio)");
+    parse_err("[j]\nsize=1m\nverify=crc32c\nverify_interval=5g\n",
+              "t.fio:4: bad value for 'verify_interval': '5g' (want a size up to 4g)");
+}
+
 static void test_plan_keys_unknown_key_suggests_and_ignored_warn(void **state)
 {
     (void)state;
@@ -445,13 +504,12 @@ static void test_plan_keys_unknown_key_suggests_and_ignored_warn(void **state)
     assert_null(plan_key_suggest("zz"));
 
     struct plan p, copy;
-    parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify=md5\nrandom_generator=tausworthe64\n", &p);
+    parse_ok("[global]\ncpus_allowed=0-3\n[j]\nsize=1m\nverify_dump=1\nrandom_generator=tausworthe64\n", &p);
     assert_int_equal(p.nwarnings, 3);
     assert_string_equal(p.warnings[0], "t.fio:2: 'cpus_allowed' is not implemented by nfstorm "
                         "(placement and priority of the load generator's own threads); ignored");
-    assert_string_equal(p.warnings[1], "t.fio:5: 'verify' is not implemented by nfstorm "
-                        "(nfstorm does not verify data; the verify pass's reads are not issued); "
-                        "ignored");
+    assert_string_equal(p.warnings[1], "t.fio:5: 'verify_dump' is not implemented by nfstorm "
+                        "(the first bad blocks are in the results); ignored");
     plan_copy(&copy, &p);
     plan_free(&p);
     assert_int_equal(copy.nwarnings, 3);
@@ -594,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_plan_keys_agents_syntax_match_and_labels),
         cmocka_unit_test(test_plan_keys_matrix_names_and_order),
         cmocka_unit_test(test_plan_keys_unknown_key_suggests_and_ignored_warn),
+        cmocka_unit_test(test_plan_keys_verify),
         cmocka_unit_test(test_plan_keys_env_expansion),
         cmocka_unit_test(test_plan_keys_include),
         cmocka_unit_test(test_plan_keys_buffer_pattern),

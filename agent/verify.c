@@ -1,0 +1,181 @@
+/* verify: data verification inside the job loop (see verify.h).
+ *
+ * Costs: per write, one header and a checksum pass per unit (vblock_fill);
+ * per read, the same pass and compares (vblock_check).  No buffer is
+ * copied and nothing is allocated per op: the unit is checked where the
+ * engine put it.  VERIFY_SCAN keeps, per generation found, a count and the
+ * first offenders it would be if that generation turns out stale, so a
+ * file rewritten by a later phase is judged against its newest generation
+ * without a second pass. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agent/verify.h"
+#include "common/plan_verify.h"
+#include "common/xmalloc.h"
+
+struct verify_seen {
+    uint64_t gen;
+    uint64_t units;            /* units found with this generation */
+    uint32_t nbad;             /* of them, kept as would-be offenders */
+    struct vstats_bad bad[VSTATS_FIRST_MAX];
+};
+
+uint64_t verify_file_id(const struct engine_job *ej, uint32_t f)
+{
+    const char *p = ej->files[f].path;
+    size_t rl = ej->root ? strlen(ej->root) : 0;
+    if (rl && strncmp(p, ej->root, rl) == 0 && (p[rl] == '/' || p[rl] == '\0'))
+        p += rl;
+    while (*p == '/')
+        p++;
+    return vblock_file_id(p);
+}
+
+int verify_init(struct verify_job *v, const struct job_spec *spec, const struct engine_job *ej,
+                uint32_t writer, uint32_t job, uint64_t gen, struct vstats *out,
+                char *err, size_t errlen)
+{
+    unsigned char pat[256];
+    size_t plen = 0;
+    int rc;
+
+    memset(v, 0, sizeof *v);
+    if (spec->verify_pattern[0] && plan_pattern_bytes(spec->verify_pattern, pat, sizeof pat, &plen) < 0) {
+        snprintf(err, errlen, "job '%s': bad verify_pattern", spec->name);
+        return -EINVAL;
+    }
+    if ((rc = vblock_ctx_init(&v->ctx, (enum vblock_csum)spec->verify, spec->verify_offset, pat, plen)) < 0) {
+        snprintf(err, errlen, "job '%s': cannot verify with verify=%s", spec->name,
+                 vblock_csum_name((enum vblock_csum)spec->verify));
+        return rc;
+    }
+    v->spec = spec;
+    v->ej = ej;
+    v->writer = v->reader = writer;
+    v->scan_writer = VBLOCK_ANY_WRITER;
+    v->job = job;
+    v->gen = gen;
+    v->out = out;
+    if (out)
+        out->on = 1;
+    v->file_id = xcalloc(ej->nfiles ? ej->nfiles : 1, sizeof *v->file_id);
+    for (uint32_t f = 0; f < ej->nfiles; f++)
+        v->file_id[f] = verify_file_id(ej, f);
+    return 0;
+}
+
+void verify_free(struct verify_job *v)
+{
+    vblock_ctx_close(&v->ctx);
+    free(v->file_id);
+    free(v->seen);
+    v->file_id = NULL;
+    v->seen = NULL;
+}
+
+void verify_stamp(struct verify_job *v, struct io_req *r, uint64_t unit, uint64_t gen, uint64_t now_ns)
+{
+    struct vblock_id id = { .file_id = v->file_id[r->file], .writer = v->writer, .job = v->job,
+                            .gen = gen, .time_ns = now_ns };
+    for (uint64_t at = 0; at + unit <= r->len; at += unit) {
+        id.offset = r->offset + at;
+        vblock_fill(&v->ctx, r->buf + at, (uint32_t)unit, &id);
+    }
+}
+
+static void bad_of(const struct verify_job *v, const struct io_req *r, uint64_t off,
+                   const struct vblock_expect *e, const struct vblock_id *found, struct vstats_bad *b)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->file, sizeof b->file, "%s", v->ej->files[r->file].path);
+    b->offset = off;
+    b->reader = v->reader;
+    b->expected_writer = e->writer;
+    b->expected_gen = e->gen;
+    b->found_writer = found->writer;
+    b->found_job = found->job;
+    b->found_gen = found->gen;
+    b->found_offset = found->offset;
+}
+
+/* VERIFY_SCAN: an ok unit of generation gen; keep it as a would-be
+ * offender of its generation. */
+static void scan_note(struct verify_job *v, const struct vstats_bad *b, uint64_t gen)
+{
+    struct verify_seen *s = NULL;
+    if (!v->seen)
+        v->seen = xcalloc(VERIFY_GENS, sizeof *v->seen);
+    for (uint32_t i = 0; i < v->nseen; i++)
+        if (v->seen[i].gen == gen)
+            s = &v->seen[i];
+    if (!s && v->nseen < VERIFY_GENS) {
+        s = &v->seen[v->nseen++];
+        s->gen = gen;
+    }
+    if (!s) {
+        /* more generations than we tell apart: counted ok now */
+        vstats_add(v->out, VB_OK, NULL);
+        return;
+    }
+    s->units++;
+    if (s->nbad < VSTATS_FIRST_MAX)
+        s->bad[s->nbad++] = *b;
+}
+
+int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode mode)
+{
+    uint64_t unit = plan_verify_unit(v->spec, r->len);
+    struct vblock_expect e = { .file_id = v->file_id[r->file],
+                               .writer = mode == VERIFY_READBACK ? v->writer : v->scan_writer,
+                               .gen = mode == VERIFY_READBACK ? v->gen : VBLOCK_ANY_GEN };
+    int any_bad = 0;
+
+    for (uint64_t at = 0; at + unit <= r->len; at += unit) {
+        struct vblock_id found;
+        struct vstats_bad b;
+        enum vblock_kind k;
+        e.offset = r->offset + at;
+        k = vblock_check(&v->ctx, r->buf + at, (uint32_t)unit, &e, &found);
+        if (k == VB_OK && mode == VERIFY_SCAN && v->ctx.csum != VB_CSUM_PATTERN &&
+            v->ctx.csum != VB_CSUM_NULL) {
+            bad_of(v, r, e.offset, &e, &found, &b);
+            b.kind = VB_STALE;
+            scan_note(v, &b, found.gen);
+            continue;
+        }
+        if (k != VB_OK) {
+            bad_of(v, r, e.offset, &e, &found, &b);
+            any_bad = 1;
+        }
+        vstats_add(v->out, k, k == VB_OK ? NULL : &b);
+    }
+    if (any_bad)
+        v->failed = 1;
+    return any_bad;
+}
+
+void verify_end(struct verify_job *v)
+{
+    uint64_t newest = 0;
+    for (uint32_t i = 0; i < v->nseen; i++)
+        if (v->seen[i].gen > newest)
+            newest = v->seen[i].gen;
+    for (uint32_t i = 0; i < v->nseen; i++) {
+        struct verify_seen *s = &v->seen[i];
+        if (s->gen == newest) {
+            v->out->checked += s->units;
+            v->out->count[VB_OK] += s->units;
+            continue;
+        }
+        for (uint32_t k = 0; k < s->nbad; k++) {
+            s->bad[k].expected_gen = newest;
+            vstats_add(v->out, VB_STALE, &s->bad[k]);
+        }
+        v->out->checked += s->units - s->nbad;
+        v->out->count[VB_STALE] += s->units - s->nbad;
+        v->failed = 1;
+    }
+    v->nseen = 0;
+}

@@ -1,0 +1,521 @@
+/* vblock: verified block headers (see vblock.h for the layout and what
+ * each check can and cannot tell).
+ *
+ * The write path costs one header, a store per 512-byte sector and one
+ * checksum pass over the unit; the read path the same pass plus compares.
+ * Nothing is copied: both work on the I/O buffer in place, so a block is
+ * summed once per write and once per read (fio's verify does the same
+ * work).  md5 and sha256 come from libcrypto's EVP interface with one
+ * context per job thread, reused for every block. */
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <openssl/evp.h>
+#include "common/vblock.h"
+#include "common/xmalloc.h"
+
+#define H_MAGIC   0
+#define H_VERSION 4
+#define H_CSUM    5
+#define H_LEN     8
+#define H_WRITER  12
+#define H_JOB     16
+#define H_FILE    24
+#define H_OFFSET  32
+#define H_GEN     40
+#define H_TIME    48
+#define H_STAMP   56
+#define H_HCRC    64
+#define H_SUM     72
+#define H_SUM_LEN 32
+#define STAMP_AT  (VBLOCK_SECTOR - 8)   /* a sector's stamp: its last 8 bytes */
+
+static const char *const csum_names[VB_CSUM__COUNT] = {
+    "off", "null", "meta", "crc32c", "md5", "sha256", "pattern",
+};
+static const char *const kind_names[VB__COUNT] = {
+    "ok", "corrupt_checksum", "wrong_offset", "wrong_file", "stale_generation",
+    "torn", "zeroes", "wrong_writer",
+};
+
+const char *vblock_csum_name(enum vblock_csum c)
+{
+    return (unsigned)c < VB_CSUM__COUNT ? csum_names[c] : NULL;
+}
+
+int vblock_csum_from_name(const char *s)
+{
+    if (!s)
+        return -1;
+    if (strcmp(s, "crc32c-intel") == 0)
+        return VB_CSUM_CRC32C;
+    for (int i = VB_CSUM_NULL; i < VB_CSUM__COUNT; i++)
+        if (strcmp(s, csum_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *vblock_kind_name(enum vblock_kind k)
+{
+    return (unsigned)k < VB__COUNT ? kind_names[k] : NULL;
+}
+
+int vblock_kind_from_name(const char *s)
+{
+    for (int i = 0; s && i < VB__COUNT; i++)
+        if (strcmp(s, kind_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- crc32c ---------------------------------------------------------- */
+
+static const uint32_t crc_table[256] = {
+    0x00000000u, 0xf26b8303u, 0xe13b70f7u, 0x1350f3f4u, 0xc79a971fu, 0x35f1141cu,
+    0x26a1e7e8u, 0xd4ca64ebu, 0x8ad958cfu, 0x78b2dbccu, 0x6be22838u, 0x9989ab3bu,
+    0x4d43cfd0u, 0xbf284cd3u, 0xac78bf27u, 0x5e133c24u, 0x105ec76fu, 0xe235446cu,
+    0xf165b798u, 0x030e349bu, 0xd7c45070u, 0x25afd373u, 0x36ff2087u, 0xc494a384u,
+    0x9a879fa0u, 0x68ec1ca3u, 0x7bbcef57u, 0x89d76c54u, 0x5d1d08bfu, 0xaf768bbcu,
+    0xbc267848u, 0x4e4dfb4bu, 0x20bd8edeu, 0xd2d60dddu, 0xc186fe29u, 0x33ed7d2au,
+    0xe72719c1u, 0x154c9ac2u, 0x061c6936u, 0xf477ea35u, 0xaa64d611u, 0x580f5512u,
+    0x4b5fa6e6u, 0xb93425e5u, 0x6dfe410eu, 0x9f95c20du, 0x8cc531f9u, 0x7eaeb2fau,
+    0x30e349b1u, 0xc288cab2u, 0xd1d83946u, 0x23b3ba45u, 0xf779deaeu, 0x05125dadu,
+    0x1642ae59u, 0xe4292d5au, 0xba3a117eu, 0x4851927du, 0x5b016189u, 0xa96ae28au,
+    0x7da08661u, 0x8fcb0562u, 0x9c9bf696u, 0x6ef07595u, 0x417b1dbcu, 0xb3109ebfu,
+    0xa0406d4bu, 0x522bee48u, 0x86e18aa3u, 0x748a09a0u, 0x67dafa54u, 0x95b17957u,
+    0xcba24573u, 0x39c9c670u, 0x2a993584u, 0xd8f2b687u, 0x0c38d26cu, 0xfe53516fu,
+    0xed03a29bu, 0x1f682198u, 0x5125dad3u, 0xa34e59d0u, 0xb01eaa24u, 0x42752927u,
+    0x96bf4dccu, 0x64d4cecfu, 0x77843d3bu, 0x85efbe38u, 0xdbfc821cu, 0x2997011fu,
+    0x3ac7f2ebu, 0xc8ac71e8u, 0x1c661503u, 0xee0d9600u, 0xfd5d65f4u, 0x0f36e6f7u,
+    0x61c69362u, 0x93ad1061u, 0x80fde395u, 0x72966096u, 0xa65c047du, 0x5437877eu,
+    0x4767748au, 0xb50cf789u, 0xeb1fcbadu, 0x197448aeu, 0x0a24bb5au, 0xf84f3859u,
+    0x2c855cb2u, 0xdeeedfb1u, 0xcdbe2c45u, 0x3fd5af46u, 0x7198540du, 0x83f3d70eu,
+    0x90a324fau, 0x62c8a7f9u, 0xb602c312u, 0x44694011u, 0x5739b3e5u, 0xa55230e6u,
+    0xfb410cc2u, 0x092a8fc1u, 0x1a7a7c35u, 0xe811ff36u, 0x3cdb9bddu, 0xceb018deu,
+    0xdde0eb2au, 0x2f8b6829u, 0x82f63b78u, 0x709db87bu, 0x63cd4b8fu, 0x91a6c88cu,
+    0x456cac67u, 0xb7072f64u, 0xa457dc90u, 0x563c5f93u, 0x082f63b7u, 0xfa44e0b4u,
+    0xe9141340u, 0x1b7f9043u, 0xcfb5f4a8u, 0x3dde77abu, 0x2e8e845fu, 0xdce5075cu,
+    0x92a8fc17u, 0x60c37f14u, 0x73938ce0u, 0x81f80fe3u, 0x55326b08u, 0xa759e80bu,
+    0xb4091bffu, 0x466298fcu, 0x1871a4d8u, 0xea1a27dbu, 0xf94ad42fu, 0x0b21572cu,
+    0xdfeb33c7u, 0x2d80b0c4u, 0x3ed04330u, 0xccbbc033u, 0xa24bb5a6u, 0x502036a5u,
+    0x4370c551u, 0xb11b4652u, 0x65d122b9u, 0x97baa1bau, 0x84ea524eu, 0x7681d14du,
+    0x2892ed69u, 0xdaf96e6au, 0xc9a99d9eu, 0x3bc21e9du, 0xef087a76u, 0x1d63f975u,
+    0x0e330a81u, 0xfc588982u, 0xb21572c9u, 0x407ef1cau, 0x532e023eu, 0xa145813du,
+    0x758fe5d6u, 0x87e466d5u, 0x94b49521u, 0x66df1622u, 0x38cc2a06u, 0xcaa7a905u,
+    0xd9f75af1u, 0x2b9cd9f2u, 0xff56bd19u, 0x0d3d3e1au, 0x1e6dcdeeu, 0xec064eedu,
+    0xc38d26c4u, 0x31e6a5c7u, 0x22b65633u, 0xd0ddd530u, 0x0417b1dbu, 0xf67c32d8u,
+    0xe52cc12cu, 0x1747422fu, 0x49547e0bu, 0xbb3ffd08u, 0xa86f0efcu, 0x5a048dffu,
+    0x8ecee914u, 0x7ca56a17u, 0x6ff599e3u, 0x9d9e1ae0u, 0xd3d3e1abu, 0x21b862a8u,
+    0x32e8915cu, 0xc083125fu, 0x144976b4u, 0xe622f5b7u, 0xf5720643u, 0x07198540u,
+    0x590ab964u, 0xab613a67u, 0xb831c993u, 0x4a5a4a90u, 0x9e902e7bu, 0x6cfbad78u,
+    0x7fab5e8cu, 0x8dc0dd8fu, 0xe330a81au, 0x115b2b19u, 0x020bd8edu, 0xf0605beeu,
+    0x24aa3f05u, 0xd6c1bc06u, 0xc5914ff2u, 0x37faccf1u, 0x69e9f0d5u, 0x9b8273d6u,
+    0x88d28022u, 0x7ab90321u, 0xae7367cau, 0x5c18e4c9u, 0x4f48173du, 0xbd23943eu,
+    0xf36e6f75u, 0x0105ec76u, 0x12551f82u, 0xe03e9c81u, 0x34f4f86au, 0xc69f7b69u,
+    0xd5cf889du, 0x27a40b9eu, 0x79b737bau, 0x8bdcb4b9u, 0x988c474du, 0x6ae7c44eu,
+    0xbe2da0a5u, 0x4c4623a6u, 0x5f16d052u, 0xad7d5351u,
+};
+
+static uint32_t crc32c_sw(uint32_t crc, const unsigned char *p, size_t n)
+{
+    while (n--)
+        crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+    return crc;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw(uint32_t crc, const unsigned char *p, size_t n)
+{
+    uint64_t c = crc;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        c = __builtin_ia32_crc32di(c, w);
+    }
+    crc = (uint32_t)c;
+    while (n--)
+        crc = __builtin_ia32_crc32qi(crc, *p++);
+    return crc;
+}
+#endif
+
+/* Three streams at once.  The crc32 instruction's latency is three times
+ * its issue rate, so one dependent chain runs at a third of what the unit
+ * can do.  The CRC register update is linear: running state s over a
+ * stretch B gives shift(s, |B|) ^ run(0, B), where shift multiplies by
+ * x^(8|B|) mod P.  So three thirds are summed from 0 side by side and
+ * joined with two multiplications (GF(2), the register's bit-reflected
+ * form: bit 31 is the coefficient of x^0). */
+#define CRC_POLY 0x82f63b78u
+#define CRC_PAR_MIN 768               /* below this one chain is as fast */
+
+static uint32_t gf_mul(uint32_t a, uint32_t b)
+{
+    uint32_t r = 0;
+    for (int i = 31; i >= 0; i--) {   /* a's terms from x^0 up; b times x each step */
+        if (a >> i & 1)
+            r ^= b;
+        b = (b >> 1) ^ (b & 1 ? CRC_POLY : 0);
+    }
+    return r;
+}
+
+/* x^(8 nbytes) mod P, by squaring. */
+static uint32_t x_pow_bytes(uint64_t nbytes)
+{
+    uint32_t r = 0x80000000u, base = 0x40000000u;   /* x^0, x^1 */
+    for (uint64_t e = nbytes * 8; e; e >>= 1) {
+        if (e & 1)
+            r = gf_mul(r, base);
+        base = gf_mul(base, base);
+    }
+    return r;
+}
+
+struct crc_par {                      /* shift constants by stream length */
+    uint64_t len[4];
+    uint32_t k[4];
+    unsigned next;
+};
+
+static uint32_t par_shift(struct crc_par *cp, uint64_t len)
+{
+    uint32_t k;
+    for (unsigned i = 0; cp && i < 4; i++)
+        if (cp->len[i] == len)
+            return cp->k[i];
+    k = x_pow_bytes(len);
+    if (cp) {
+        cp->len[cp->next] = len;
+        cp->k[cp->next] = k;
+        cp->next = (cp->next + 1) % 4;
+    }
+    return k;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2")))
+static uint32_t crc32c_hw3(uint32_t crc, const unsigned char *p, size_t n, struct crc_par *cp)
+{
+    if (n >= CRC_PAR_MIN) {
+        size_t third = (n / 3) & ~(size_t)7;
+        const unsigned char *q = p + third, *r = q + third;
+        uint64_t c0 = crc, c1 = 0, c2 = 0;
+        uint32_t k;
+        for (size_t i = 0; i < third; i += 8) {
+            uint64_t w0, w1, w2;
+            memcpy(&w0, p + i, 8);
+            memcpy(&w1, q + i, 8);
+            memcpy(&w2, r + i, 8);
+            c0 = __builtin_ia32_crc32di(c0, w0);
+            c1 = __builtin_ia32_crc32di(c1, w1);
+            c2 = __builtin_ia32_crc32di(c2, w2);
+        }
+        k = par_shift(cp, third);
+        crc = gf_mul((uint32_t)c0, k) ^ (uint32_t)c1;
+        crc = gf_mul(crc, k) ^ (uint32_t)c2;
+        p += 3 * third;
+        n -= 3 * third;
+    }
+    return crc32c_hw(crc, p, n);
+}
+#endif
+
+static uint32_t crc32c_par(uint32_t crc, const void *p, size_t n, struct crc_par *cp)
+{
+    crc = ~crc;
+#if defined(__x86_64__)
+    /* the probe result is cached by the compiler runtime (cpu model init) */
+    if (__builtin_cpu_supports("sse4.2"))
+        return ~crc32c_hw3(crc, p, n, cp);
+#endif
+    (void)cp;
+    return ~crc32c_sw(crc, p, n);
+}
+
+uint32_t vblock_crc32c(uint32_t crc, const void *p, size_t n)
+{
+    return crc32c_par(crc, p, n, NULL);
+}
+
+/* ---- helpers --------------------------------------------------------- */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/* Differs between any two writes (the timestamp is in it); never 0, so a
+ * zeroed sector can never carry a valid stamp. */
+static uint64_t write_stamp(const struct vblock_id *id)
+{
+    uint64_t h = mix64(id->file_id ^ 0x6a09e667f3bcc908ull);
+    h = mix64(h ^ id->offset);
+    h = mix64(h ^ ((uint64_t)id->writer << 32 | id->job));
+    h = mix64(h ^ id->gen);
+    h = mix64(h ^ id->time_ns);
+    return h ? h : 1;
+}
+
+static int all_zero(const unsigned char *p, size_t n)
+{
+    return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* Stamp positions: the last 8 bytes of each sector, unless inside the header. */
+static int stamp_pos(const struct vblock_ctx *c, uint32_t len, uint32_t s, uint32_t *pos)
+{
+    uint64_t at = (uint64_t)s * VBLOCK_SECTOR + STAMP_AT;
+    if (at + 8 > len)
+        return 0;
+    *pos = (uint32_t)at;
+    return !(at + 8 > c->hdr_off && at < (uint64_t)c->hdr_off + VBLOCK_HDR_LEN);
+}
+
+/* The unit's checksum, all of it but the 32 bytes that hold it. */
+static void unit_sum(const struct vblock_ctx *c, const unsigned char *u, uint32_t len,
+                     unsigned char out[H_SUM_LEN])
+{
+    size_t a = c->hdr_off + H_SUM, b = (size_t)c->hdr_off + VBLOCK_HDR_LEN;
+    memset(out, 0, H_SUM_LEN);
+    if (c->csum == VB_CSUM_CRC32C) {
+        /* a crc continues from the one it returned */
+        uint32_t crc = crc32c_par(vblock_crc32c(0, u, a), u + b, len - b, c->crcpar);
+        put32(out, crc);
+    } else if (c->md) {
+        unsigned int n = 0;
+        EVP_DigestInit_ex(c->md, c->evp, NULL);
+        EVP_DigestUpdate(c->md, u, a);
+        EVP_DigestUpdate(c->md, u + b, len - b);
+        EVP_DigestFinal_ex(c->md, out, &n);
+    }
+}
+
+/* ---- context --------------------------------------------------------- */
+
+int vblock_ctx_init(struct vblock_ctx *c, enum vblock_csum csum, uint32_t hdr_off,
+                    const unsigned char *pattern, size_t pattern_len)
+{
+    memset(c, 0, sizeof *c);
+    if (csum == VB_CSUM_OFF || (unsigned)csum >= VB_CSUM__COUNT || pattern_len > sizeof c->pattern)
+        return -EINVAL;
+    if (csum == VB_CSUM_PATTERN && pattern_len == 0)
+        return -EINVAL;
+    c->csum = csum;
+    c->hdr_off = hdr_off;
+    if (pattern_len)
+        memcpy(c->pattern, pattern, pattern_len);
+    c->pattern_len = pattern_len;
+    if (csum == VB_CSUM_CRC32C)
+        c->crcpar = xcalloc(1, sizeof(struct crc_par));
+    if (csum == VB_CSUM_MD5 || csum == VB_CSUM_SHA256) {
+        c->evp = csum == VB_CSUM_MD5 ? EVP_md5() : EVP_sha256();
+        if (!c->evp || !(c->md = EVP_MD_CTX_new()))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+void vblock_ctx_close(struct vblock_ctx *c)
+{
+    if (c->md)
+        EVP_MD_CTX_free(c->md);
+    c->md = NULL;
+    free(c->crcpar);
+    c->crcpar = NULL;
+}
+
+int vblock_unit_fits(const struct vblock_ctx *c, uint64_t len)
+{
+    if (c->csum == VB_CSUM_NULL || c->csum == VB_CSUM_PATTERN)
+        return len > 0 && len <= UINT32_MAX;
+    return len >= VBLOCK_MIN_UNIT && len <= UINT32_MAX &&
+           (uint64_t)c->hdr_off + VBLOCK_HDR_LEN <= len;
+}
+
+uint64_t vblock_file_id(const char *path)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h;
+}
+
+#define GEN_EPOCH_MS 1704067200000ull   /* 2024-01-01T00:00:00Z */
+
+uint64_t vblock_generation(uint64_t run_ms, uint32_t phase, uint32_t pass)
+{
+    uint64_t ms = run_ms > GEN_EPOCH_MS ? run_ms - GEN_EPOCH_MS : 0;
+    return (ms & ((1ull << 43) - 1)) << 20 | (uint64_t)(phase & 0xfff) << 8 | (pass & 0xff);
+}
+
+/* ---- fill and check -------------------------------------------------- */
+
+static void pattern_fill(const struct vblock_ctx *c, unsigned char *u, uint32_t len)
+{
+    size_t plen = c->pattern_len, done = plen < len ? plen : len;
+    memcpy(u, c->pattern, done);
+    /* doubling copies: the pattern repeats from the unit's first byte */
+    while (done < len) {
+        size_t n = done < len - done ? done : len - done;
+        memcpy(u + done, u, n);
+        done += n;
+    }
+}
+
+static int pattern_ok(const struct vblock_ctx *c, const unsigned char *u, uint32_t len)
+{
+    size_t plen = c->pattern_len;
+    size_t first = plen < len ? plen : len;
+    if (memcmp(u, c->pattern, first) != 0)
+        return 0;
+    /* each further stretch (at a multiple of plen) equals the first */
+    for (size_t at = plen; at < len; at += plen) {
+        size_t n = len - at < plen ? len - at : plen;
+        if (memcmp(u + at, u, n) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+void vblock_fill(const struct vblock_ctx *c, void *buf, uint32_t len, const struct vblock_id *id)
+{
+    unsigned char *u = buf, *h, sum[H_SUM_LEN];
+    uint64_t stamp;
+    uint32_t pos;
+
+    if (c->csum == VB_CSUM_NULL)
+        return;
+    if (c->csum == VB_CSUM_PATTERN) {
+        pattern_fill(c, u, len);
+        return;
+    }
+    h = u + c->hdr_off;
+    stamp = write_stamp(id);
+    put32(h + H_MAGIC, VBLOCK_MAGIC);
+    h[H_VERSION] = VBLOCK_VERSION;
+    h[H_CSUM] = (unsigned char)c->csum;
+    h[6] = h[7] = 0;
+    put32(h + H_LEN, len);
+    put32(h + H_WRITER, id->writer);
+    put32(h + H_JOB, id->job);
+    put32(h + 20, 0);
+    put64(h + H_FILE, id->file_id);
+    put64(h + H_OFFSET, id->offset);
+    put64(h + H_GEN, id->gen);
+    put64(h + H_TIME, id->time_ns);
+    put64(h + H_STAMP, stamp);
+    put32(h + H_HCRC, vblock_crc32c(0, h, H_HCRC));
+    put32(h + H_HCRC + 4, 0);
+    for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++)
+        if (stamp_pos(c, len, s, &pos))
+            put64(u + pos, stamp);
+    memset(h + H_SUM, 0, H_SUM_LEN);
+    if (c->csum != VB_CSUM_META) {
+        unit_sum(c, u, len, sum);
+        memcpy(h + H_SUM, sum, H_SUM_LEN);
+    }
+}
+
+/* A sector whose stamp is not the header's: zeroed, one flipped byte, or
+ * another write's. */
+static enum vblock_kind sector_kind(const unsigned char *u, uint32_t len, uint32_t s,
+                                    uint64_t want, uint64_t got)
+{
+    uint64_t start = (uint64_t)s * VBLOCK_SECTOR;
+    uint64_t n = len - start < VBLOCK_SECTOR ? len - start : VBLOCK_SECTOR;
+    int diff = 0;
+    if (all_zero(u + start, n))
+        return VB_ZEROES;
+    for (int i = 0; i < 8; i++)
+        diff += ((want ^ got) >> (8 * i) & 0xff) != 0;
+    return diff == 1 ? VB_CORRUPT : VB_TORN;
+}
+
+enum vblock_kind vblock_check(const struct vblock_ctx *c, const void *buf, uint32_t len,
+                              const struct vblock_expect *e, struct vblock_id *found)
+{
+    const unsigned char *u = buf, *h;
+    unsigned char sum[H_SUM_LEN];
+    uint64_t stamp;
+    uint32_t pos;
+
+    memset(found, 0, sizeof *found);
+    if (c->csum == VB_CSUM_NULL)
+        return VB_OK;
+    if (c->csum == VB_CSUM_PATTERN) {
+        if (pattern_ok(c, u, len))
+            return VB_OK;
+        return all_zero(u, len) ? VB_ZEROES : VB_CORRUPT;
+    }
+    if (!vblock_unit_fits(c, len))
+        return VB_CORRUPT;
+    h = u + c->hdr_off;
+    if (get32(h + H_MAGIC) != VBLOCK_MAGIC)
+        return all_zero(u, len) ? VB_ZEROES : VB_CORRUPT;
+    if (get32(h + H_HCRC) != vblock_crc32c(0, h, H_HCRC) || h[H_VERSION] != VBLOCK_VERSION ||
+        h[H_CSUM] != (unsigned char)c->csum || get32(h + H_LEN) != len)
+        return VB_CORRUPT;
+    found->writer = get32(h + H_WRITER);
+    found->job = get32(h + H_JOB);
+    found->file_id = get64(h + H_FILE);
+    found->offset = get64(h + H_OFFSET);
+    found->gen = get64(h + H_GEN);
+    found->time_ns = get64(h + H_TIME);
+    stamp = get64(h + H_STAMP);
+    for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++) {
+        uint64_t got;
+        if (!stamp_pos(c, len, s, &pos))
+            continue;
+        if ((got = get64(u + pos)) != stamp)
+            return sector_kind(u, len, s, stamp, got);
+    }
+    if (c->csum != VB_CSUM_META) {
+        unit_sum(c, u, len, sum);
+        if (memcmp(sum, h + H_SUM, H_SUM_LEN) != 0)
+            return VB_CORRUPT;
+    }
+    if (found->file_id != e->file_id)
+        return VB_WRONG_FILE;
+    if (found->offset != e->offset)
+        return VB_WRONG_OFFSET;
+    if (e->writer != VBLOCK_ANY_WRITER && found->writer != e->writer)
+        return VB_WRONG_WRITER;
+    if (e->gen != VBLOCK_ANY_GEN && found->gen != e->gen)
+        return VB_STALE;
+    return VB_OK;
+}

@@ -1,0 +1,24 @@
+/* verify_json: verification results (common/vstats.h) as the JSON result's
+ * and the journal's "verify" object, and back (docs/results.md):
+ *
+ *   {"checked": N, "ok": N, "corrupt_checksum": N, "wrong_offset": N,
+ *    "wrong_file": N, "stale_generation": N, "torn": N, "zeroes": N,
+ *    "wrong_writer": N,
+ *    "first": [{"file", "offset", "kind", "reader", "expected_writer",
+ *               "expected_generation", "found_writer", "found_job",
+ *               "found_generation", "found_offset"}, ...]}
+ *
+ * expected_writer and expected_generation are null when any was accepted.
+ * The reader checks what it reads as the wire decoder does (vstats_check). */
+#ifndef NFSTORM_VERIFY_JSON_H
+#define NFSTORM_VERIFY_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include "common/vstats.h"
+
+json_t *verify_json(const struct vstats *v);              /* new reference */
+/* 0 (v filled, on = 1) or -EINVAL with err naming the key. */
+int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen);
+
+#endif

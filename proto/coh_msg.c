@@ -1,0 +1,210 @@
+/* coh_msg: see coh_msg.h.  Packed and unpacked with msgpack-c directly,
+ * as pool_msg.c: an array of pairs does not fit msg.c's field tables.  The
+ * frame was capped before this runs (msg_peek_type's prescan bounds what
+ * msgpack-c allocates); the pair count is capped here before any copy. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <msgpack.h>
+#include "common/hist_codec.h"
+#include "proto/coh_msg.h"
+#include "proto/msg.h"
+
+static int put(void *data, const char *p, size_t len)
+{
+    buf_append(data, p, len);
+    return 0;
+}
+
+static void key(msgpack_packer *pk, const char *k)
+{
+    msgpack_pack_str(pk, strlen(k));
+    msgpack_pack_str_body(pk, k, strlen(k));
+}
+
+static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
+{
+    key(pk, k);
+    msgpack_pack_uint64(pk, v);
+}
+
+static void pack_hist(msgpack_packer *pk, const struct hist *h)
+{
+    struct hist_enc e;
+    uint32_t n = hist_enc_begin(&e, h);
+    uint64_t v;
+
+    msgpack_pack_map(pk, 5);
+    pack_u64(pk, "count", h->count);
+    pack_u64(pk, "sum", h->sum_ns);
+    pack_u64(pk, "min", hist_enc_min(h));
+    pack_u64(pk, "max", h->max_ns);
+    key(pk, "runs");
+    msgpack_pack_array(pk, n);
+    while (hist_enc_next(&e, &v))
+        msgpack_pack_uint64(pk, v);
+}
+
+void msg_coherence_encode(struct buf *out, const struct msg_coherence *m)
+{
+    static const unsigned char zero[FRAME_HEADER_LEN];
+    msgpack_packer pk;
+    size_t start = out->len;
+
+    buf_append(out, zero, sizeof zero);
+    msgpack_packer_init(&pk, out, put);
+    msgpack_pack_map(&pk, 3);
+    key(&pk, "type");
+    key(&pk, msg_type_name(MSG_COHERENCE));
+    pack_u64(&pk, "phase", m->phase);
+    key(&pk, "pairs");
+    msgpack_pack_array(&pk, m->set.n);
+    for (uint32_t i = 0; i < m->set.n; i++) {
+        const struct coh_pair *p = &m->set.pair[i];
+        msgpack_pack_map(&pk, 4);
+        pack_u64(&pk, "writer", p->writer);
+        pack_u64(&pk, "seen", p->seen);
+        pack_u64(&pk, "never", p->never);
+        key(&pk, "lag");
+        pack_hist(&pk, &p->lag);
+    }
+    frame_put_header((unsigned char *)out->data + start, (uint32_t)(out->len - start - FRAME_HEADER_LEN));
+}
+
+static const msgpack_object *get(const msgpack_object *map, const char *k)
+{
+    size_t kl = strlen(k);
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *o = &map->via.map.ptr[i].key;
+        if (o->type == MSGPACK_OBJECT_STR && o->via.str.size == kl && memcmp(o->via.str.ptr, k, kl) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+/* The unsigned integer under k of map, at most max: NULL, or why not in
+ * why ("missing key 'k'", "'k' out of range"). */
+static const char *get_uint(const msgpack_object *map, const char *k, uint64_t max, uint64_t *v,
+                            char *why, size_t whylen)
+{
+    const msgpack_object *o = get(map, k);
+    if (!o)
+        snprintf(why, whylen, "missing key '%s'", k);
+    else if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max)
+        snprintf(why, whylen, "'%s' is not an unsigned integer up to %llu", k, (unsigned long long)max);
+    else {
+        *v = o->via.u64;
+        return NULL;
+    }
+    return why;
+}
+
+static int unpack_hist(const msgpack_object *o, struct hist *h, char *why, size_t whylen)
+{
+    uint64_t count = 0, sum = 0, min = 0, max = 0;
+    const msgpack_object *runs;
+    struct hist_dec d;
+    int rc;
+
+    hist_init(h);
+    if (o->type != MSGPACK_OBJECT_MAP || get_uint(o, "count", UINT64_MAX, &count, why, whylen) ||
+        get_uint(o, "sum", UINT64_MAX, &sum, why, whylen) || get_uint(o, "min", UINT64_MAX, &min, why, whylen) ||
+        get_uint(o, "max", UINT64_MAX, &max, why, whylen) || !(runs = get(o, "runs")) ||
+        runs->type != MSGPACK_OBJECT_ARRAY) {
+        snprintf(why, whylen, "not a histogram (count, sum, min, max, runs)");
+        return -EINVAL;
+    }
+    rc = hist_dec_begin(&d, h, count, sum, min, max, runs->via.array.size);
+    for (uint32_t i = 0; rc == 0 && i < runs->via.array.size; i++)
+        rc = runs->via.array.ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER ?
+             hist_dec_fail(&d, "'runs' holds a value that is not an unsigned integer") :
+             hist_dec_value(&d, runs->via.array.ptr[i].via.u64);
+    if (rc == 0)
+        rc = hist_dec_end(&d);
+    if (rc < 0)
+        snprintf(why, whylen, "%s", d.why);
+    return rc;
+}
+
+int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_coherence *m,
+                         char *err, size_t errlen)
+{
+    msgpack_unpacked u;
+    const msgpack_object *root, *pairs;
+    const char *bad = NULL;
+    char why[160] = "";
+    size_t off = 0;
+    uint64_t v = 0;
+    int rc = -EBADMSG;
+
+    coh_set_init(&m->set);
+    m->phase = 0;
+    int got = msg_peek_type(p, n, err, errlen);
+    if (got < 0)
+        return -EBADMSG;       /* err says why */
+    if (got != MSG_COHERENCE) {
+        snprintf(err, errlen, "coherence: got a '%s' message", msg_type_name((enum msg_type)got));
+        return -EBADMSG;
+    }
+    msgpack_unpacked_init(&u);
+    if (msgpack_unpack_next(&u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n ||
+        u.data.type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, errlen, "coherence: malformed msgpack");
+        goto out;
+    }
+    root = &u.data;
+    /* "type" was checked by msg_peek_type */
+    if ((bad = get_uint(root, "phase", PLAN_MAX_PHASES - 1, &v, why, sizeof why)) != NULL) {
+        snprintf(err, errlen, "coherence: %s", bad);
+        goto out;
+    }
+    m->phase = (uint32_t)v;
+    pairs = get(root, "pairs");
+    if (!pairs || pairs->type != MSGPACK_OBJECT_ARRAY) {
+        snprintf(err, errlen, "coherence: %s", pairs ? "'pairs' is not an array" : "missing key 'pairs'");
+        goto out;
+    }
+    if (pairs->via.array.size > COH_PAIRS_MAX) {
+        snprintf(err, errlen, "coherence: %u pairs, more than %d", pairs->via.array.size, COH_PAIRS_MAX);
+        goto out;
+    }
+    for (uint32_t i = 0; i < pairs->via.array.size; i++) {
+        const msgpack_object *o = &pairs->via.array.ptr[i], *lag;
+        uint64_t w = 0, seen = 0, never = 0;
+        struct coh_pair *cp;
+        if (o->type != MSGPACK_OBJECT_MAP) {
+            snprintf(err, errlen, "coherence: pair %u is not a map", i);
+            goto out;
+        }
+        if ((bad = get_uint(o, "writer", UINT32_MAX - 1, &w, why, sizeof why)) ||
+            (bad = get_uint(o, "seen", UINT64_MAX, &seen, why, sizeof why)) ||
+            (bad = get_uint(o, "never", UINT64_MAX, &never, why, sizeof why))) {
+            snprintf(err, errlen, "coherence: pair %u: %s", i, bad);
+            goto out;
+        }
+        for (uint32_t k = 0; k < m->set.n; k++)
+            if (m->set.pair[k].writer == w) {
+                snprintf(err, errlen, "coherence: pair %u: writer %u twice", i, (unsigned)w);
+                goto out;
+            }
+        cp = coh_set_pair(&m->set, (uint32_t)w, reader, COH_PAIRS_MAX);
+        cp->seen = seen;
+        cp->never = never;
+        if (!(lag = get(o, "lag")) || unpack_hist(lag, &cp->lag, why, sizeof why) < 0) {
+            snprintf(err, errlen, "coherence: pair %u: %s%s", i, lag ? "'lag': " : "missing key 'lag'",
+                     lag ? why : "");
+            goto out;
+        }
+        if (cp->lag.count != seen) {
+            snprintf(err, errlen, "coherence: pair %u: 'lag' holds %llu values, 'seen' says %llu", i,
+                     (unsigned long long)cp->lag.count, (unsigned long long)seen);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    if (rc < 0)
+        coh_set_free(&m->set);
+    msgpack_unpacked_destroy(&u);
+    return rc;
+}

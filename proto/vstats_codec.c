@@ -1,0 +1,153 @@
+/* vstats_codec: verification results on the wire (see vstats_codec.h).
+ * Counts are plain u64s; the first offenders carry their own keys so a
+ * reader never depends on positions. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "proto/vstats_codec.h"
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    msgpack_pack_str_with_body(pk, k, strlen(k));
+}
+
+static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
+{
+    pack_key(pk, k);
+    msgpack_pack_uint64(pk, v);
+}
+
+void vstats_pack(msgpack_packer *pk, const struct vstats *v)
+{
+    uint32_t n = v->nfirst < VSTATS_FIRST_MAX ? v->nfirst : VSTATS_FIRST_MAX;
+    msgpack_pack_map(pk, 2 + VB__COUNT);
+    pack_u64(pk, "checked", v->checked);
+    for (int k = 0; k < VB__COUNT; k++)
+        pack_u64(pk, vblock_kind_name((enum vblock_kind)k), v->count[k]);
+    pack_key(pk, "first");
+    msgpack_pack_array(pk, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct vstats_bad *b = &v->first[i];
+        const char *kind = vblock_kind_name((enum vblock_kind)b->kind);
+        msgpack_pack_map(pk, 10);
+        pack_key(pk, "file");
+        msgpack_pack_str_with_body(pk, b->file, strnlen(b->file, sizeof b->file));
+        pack_u64(pk, "offset", b->offset);
+        pack_key(pk, "kind");
+        msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
+        pack_u64(pk, "reader", b->reader);
+        pack_u64(pk, "expected_writer", b->expected_writer);
+        pack_u64(pk, "expected_generation", b->expected_gen);
+        pack_u64(pk, "found_writer", b->found_writer);
+        pack_u64(pk, "found_job", b->found_job);
+        pack_u64(pk, "found_generation", b->found_gen);
+        pack_u64(pk, "found_offset", b->found_offset);
+    }
+}
+
+static const msgpack_object *lookup(const msgpack_object *map, const char *key)
+{
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl && memcmp(k->via.str.ptr, key, kl) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+static int get_u(const msgpack_object *map, const char *where, const char *key, uint64_t max,
+                 uint64_t *out, char *err, size_t errlen)
+{
+    const msgpack_object *o = lookup(map, key);
+    if (!o) {
+        snprintf(err, errlen, "%smissing '%s'", where, key);
+        return -EBADMSG;
+    }
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
+        snprintf(err, errlen, "%s'%s' is not an integer in 0..%llu", where, key, (unsigned long long)max);
+        return -EBADMSG;
+    }
+    *out = o->via.u64;
+    return 0;
+}
+
+static int get_word(const msgpack_object *map, const char *where, const char *key, char *out,
+                    size_t size, char *err, size_t errlen)
+{
+    const msgpack_object *o = lookup(map, key);
+    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
+        memchr(o->via.str.ptr, '\0', o->via.str.size)) {
+        snprintf(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
+        return -EBADMSG;
+    }
+    memcpy(out, o->via.str.ptr, o->via.str.size);
+    out[o->via.str.size] = '\0';
+    return 0;
+}
+
+static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b, char *err, size_t errlen)
+{
+    char where[48], kind[32];
+    uint64_t u[7];
+    int k;
+    snprintf(where, sizeof where, "verify.first[%u]: ", i);
+    if (o->type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, errlen, "%snot a map", where);
+        return -EBADMSG;
+    }
+    if (get_word(o, where, "file", b->file, sizeof b->file, err, errlen) ||
+        get_u(o, where, "offset", UINT64_MAX, &b->offset, err, errlen) ||
+        get_word(o, where, "kind", kind, sizeof kind, err, errlen) ||
+        get_u(o, where, "reader", UINT32_MAX, &u[0], err, errlen) ||
+        get_u(o, where, "expected_writer", UINT32_MAX, &u[1], err, errlen) ||
+        get_u(o, where, "expected_generation", UINT64_MAX, &b->expected_gen, err, errlen) ||
+        get_u(o, where, "found_writer", UINT32_MAX, &u[2], err, errlen) ||
+        get_u(o, where, "found_job", UINT32_MAX, &u[3], err, errlen) ||
+        get_u(o, where, "found_generation", UINT64_MAX, &b->found_gen, err, errlen) ||
+        get_u(o, where, "found_offset", UINT64_MAX, &b->found_offset, err, errlen))
+        return -EBADMSG;
+    if ((k = vblock_kind_from_name(kind)) <= VB_OK) {
+        snprintf(err, errlen, "%s'kind' = '%s' is not a failure kind", where, kind);
+        return -EBADMSG;
+    }
+    b->kind = (uint32_t)k;
+    b->reader = (uint32_t)u[0];
+    b->expected_writer = (uint32_t)u[1];
+    b->found_writer = (uint32_t)u[2];
+    b->found_job = (uint32_t)u[3];
+    return 0;
+}
+
+int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t errlen)
+{
+    const msgpack_object *first;
+    char why[160];
+
+    vstats_init(v);
+    if (o->type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, errlen, "verify: not a map");
+        return -EBADMSG;
+    }
+    if (get_u(o, "verify: ", "checked", UINT64_MAX, &v->checked, err, errlen))
+        return -EBADMSG;
+    for (int k = 0; k < VB__COUNT; k++)
+        if (get_u(o, "verify: ", vblock_kind_name((enum vblock_kind)k), UINT64_MAX, &v->count[k], err,
+                  errlen))
+            return -EBADMSG;
+    first = lookup(o, "first");
+    if (!first || first->type != MSGPACK_OBJECT_ARRAY || first->via.array.size > VSTATS_FIRST_MAX) {
+        snprintf(err, errlen, "verify: 'first' must be an array of at most %d entries", VSTATS_FIRST_MAX);
+        return -EBADMSG;
+    }
+    for (uint32_t i = 0; i < first->via.array.size; i++)
+        if (unpack_bad(&first->via.array.ptr[i], i, &v->first[i], err, errlen))
+            return -EBADMSG;
+    v->nfirst = first->via.array.size;
+    if (vstats_check(v, why, sizeof why) < 0) {
+        snprintf(err, errlen, "verify: %s", why);
+        return -EBADMSG;
+    }
+    v->on = 1;
+    return 0;
+}
