@@ -113,6 +113,7 @@ struct vblock_ctx {
     enum vblock_csum csum;
     uint32_t hdr_off;
     void *md;                  /* EVP_MD_CTX *, or NULL */
+    void *crcpar;              /* crc32c: shift constants of its 3-way sum, or NULL */
     const void *evp;           /* const EVP_MD * */
     unsigned char pattern[256];
     size_t pattern_len;

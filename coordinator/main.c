@@ -137,7 +137,8 @@ static const char usage[] =
 "\n"
 "Exit status follows the run's verdict (each phase's is in the report and the JSON):\n"
 "0 ok, 1 failed (an agent completed no op, failed ops beyond the plan's error_threshold,\n"
-"an agent's error; the reason names the phase and the agent), 2 bad usage or plan,\n"
+"an agent's error, a bad block found by verify= (docs/verify.md); the reason names the\n"
+"phase and the agent), 2 bad usage or plan,\n"
 "3 partial (agents lost; the others' results are complete), 130 interrupted (partial results).\n"
 "With --json FILE every interval is also appended to FILE.journal as it arrives;\n"
 "'nfstorm report FILE.journal' rebuilds the report from it (a warning and exit 3 when that\n"
@@ -149,7 +150,7 @@ static const char usage[] =
 "'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
 "ADDR:PORT) stay connected between runs, submitters (run --pool) prove the same secret;\n"
 "SIGTERM stops it (a run on it is stopped; its submitter exits 1). docs/fleet.md.\n"
-"Docs: docs/running.md, docs/plans.md, docs/results.md.\n";
+"Docs: docs/running.md, docs/plans.md, docs/results.md, docs/verify.md.\n";
 
 /* --spawn ssh's watch on the wait for agents (each gathering, also those
  * of --repeat): more ssh children ended than --min-agents can spare ends

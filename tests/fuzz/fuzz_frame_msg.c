@@ -29,6 +29,7 @@
 #include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/verify_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -38,6 +39,29 @@ static void die(const char *what, int line)
 {
     fprintf(stderr, "fuzz_frame_msg.c:%d: check failed: %s\n", line, what);
     abort();
+}
+
+/* Verification results the wire let in, through the JSON form (result and
+ * journal) and back, equal; values from 2^63 up are out of JSON's range. */
+static void check_verify_json(const struct vstats *v)
+{
+    static struct vstats back;
+    char why[256];
+    json_t *o;
+
+    if (v->checked > INT64_MAX)
+        return;
+    for (uint32_t i = 0; i < v->nfirst; i++)
+        if (v->first[i].offset > INT64_MAX || v->first[i].found_gen > INT64_MAX ||
+            v->first[i].found_offset > INT64_MAX ||
+            (v->first[i].expected_gen > INT64_MAX))
+            return;
+    o = verify_json(v);
+    CHECK(o != NULL);
+    CHECK(verify_from_json(o, &back, why, sizeof why) == 0);
+    CHECK(back.checked == v->checked && memcmp(back.count, v->count, sizeof back.count) == 0);
+    CHECK(back.nfirst == v->nfirst && memcmp(back.first, v->first, sizeof back.first) == 0);
+    json_decref(o);
 }
 
 /* Each histogram of s, through the JSON form and back, unchanged (JSON
@@ -143,7 +167,8 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
                a->phase_done.cpu_sys_s == b->phase_done.cpu_sys_s &&
                a->phase_done.cores == b->phase_done.cores &&
                a->phase_done.nintervals == b->phase_done.nintervals &&
-               op_set_equal(&a->phase_done.totals, &b->phase_done.totals);
+               op_set_equal(&a->phase_done.totals, &b->phase_done.totals) &&
+               memcmp(&a->phase_done.verify, &b->phase_done.verify, sizeof a->phase_done.verify) == 0;
     case MSG_WELCOME:
         return a->welcome.version == b->welcome.version &&
                strcmp(a->welcome.host, b->welcome.host) == 0 &&
@@ -322,8 +347,11 @@ static void check_frame(const char *p, size_t n)
     CHECK(msg_equal((enum msg_type)t, &m1, &m2));
     if (t == MSG_INTERVAL)
         check_json_form(&m1.interval.stats);
-    if (t == MSG_PHASE_DONE)
+    if (t == MSG_PHASE_DONE) {
         check_json_form(&m1.phase_done.totals);
+        if (m1.phase_done.verify.on)
+            check_verify_json(&m1.phase_done.verify);
+    }
     encode_as((enum msg_type)t, &e2, &m2);
     (void)payload_of(&e2, &rn);
     CHECK(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0);

@@ -111,6 +111,18 @@ static void gen_frames(const char *dir)
     ONE("start", msg_start_encode(&one, &start));
     ONE("interval", msg_interval_encode(&one, &iv));
     ONE("phase-done", msg_phase_done_encode(&one, &pd));
+    {   /* a phase that verified: counts and two offenders */
+        struct vstats_bad bad = { .file = "/mnt/efs/f.1.0", .offset = 8192, .reader = 1, .expected_writer = 1,
+                                  .expected_gen = 77, .found_writer = 0, .found_gen = 76, .found_offset = 8192 };
+        vstats_init(&pd.verify);
+        pd.verify.on = 1;
+        vstats_add(&pd.verify, VB_OK, NULL);
+        vstats_add(&pd.verify, VB_STALE, &bad);
+        bad.offset = 12288;
+        vstats_add(&pd.verify, VB_TORN, &bad);
+        ONE("phase-done-verify", msg_phase_done_encode(&one, &pd));
+        vstats_init(&pd.verify);
+    }
     ONE("stop", msg_stop_encode(&one, &stop));
     ONE("error", msg_error_encode(&one, &error));
     ONE("clean", msg_clean_encode(&one, &plan));

@@ -84,10 +84,15 @@ grep -q "bad block (agent 0): $D/c offset 24576: stale_generation: expected any 
   || fail "text report: stale block not located: $(grep 'bad block' "$T/v.out")"
 # re-rendered: the same verify object, the same text, the same verdict
 for src in "$T/r.json" "$T/r.json.journal"; do
-  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" >"$T/re.out" 2>&1
+  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" --html "$T/re.html" >"$T/re.out" 2>&1
   rc=$?
   [ $rc -eq 1 ] || fail "report $src: exit $rc, want 1: $(tail -3 "$T/re.out")"
   grep -qx "$line" "$T/re.out" || fail "report $src: no verify line"
+  for k in corrupt_checksum wrong_offset wrong_file stale_generation torn zeroes; do
+    grep -q "<td data-verify=\"$k\">1</td>" "$T/re.html" || fail "report $src: HTML has no $k count of 1"
+  done
+  grep -q 'data-verify="ok">10<' "$T/re.html" || fail "report $src: HTML ok count"
+  [ "$(grep -c "<tr><td>0</td><td class=\"l\">$D/c</td>" "$T/re.html")" -eq 6 ] || fail "report $src: HTML offenders"
   py "$T/r.json" "$T/re.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p))["phases"][0] for p in sys.argv[1:])

@@ -30,6 +30,8 @@
 #include "common/hist.h"
 #include "common/plan.h"
 #include "common/stats.h"
+#include "common/vblock.h"
+#include "common/vstats.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
 #include "proto/coh_msg.h"
@@ -56,7 +58,7 @@ static const struct pinned {
     { "start", "type phase t0_ns" },
     { "interval", "type phase index inflight oldest_ns stats" },
     { "phase-done", "type phase started_ns duration_ns cpu_user_s cpu_sys_s cores nintervals "
-                    "totals" },
+                    "totals verify" },
     { "clean", "type agent_index nagents interval_ms phases" },
     { "cleaned", "type files bytes skipped note" },
     { "stop", "type reason" },
@@ -76,13 +78,26 @@ static const struct pinned {
              "rate_iops rate_process randrepeat randseed random_distribution dist_param unlink "
              "sync fdatasync invalidate file_service_type filename_format new_group agents md_ops "
              "files_per_dir shared_dir rotate coherence_writers coherence_close coherence_poll "
-             "coherence_period_ns coherence_deadline_ns coherence_poll_interval_ns op_deadline_ns server_timeout_ns" },
+             "coherence_period_ns coherence_deadline_ns coherence_poll_interval_ns op_deadline_ns "
+             "server_timeout_ns verify no_do_verify verify_only verify_fatal verify_backlog "
+             "verify_pattern verify_interval verify_offset" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
+    /* phase-done's verify value and one of its first offenders */
+    { "verify", "checked ok corrupt_checksum wrong_offset wrong_file stale_generation torn zeroes "
+                "wrong_writer first" },
+    { "vfirst", "file offset kind reader expected_writer expected_generation found_writer found_job "
+                "found_generation found_offset" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
-static const char *const optional_keys[] = { "welcome.labels", "error.version" };
+static const char *const optional_keys[] = {
+    "welcome.labels", "error.version", "phase-done.verify",
+    /* verification: sent only when set (absent = 0, ""), so a plan without
+     * verify= is the same bytes as before these keys existed */
+    "job.verify", "job.no_do_verify", "job.verify_only", "job.verify_fatal", "job.verify_backlog",
+    "job.verify_pattern", "job.verify_interval", "job.verify_offset",
+};
 
 static const char *pinned_keys(const char *what)
 {
@@ -101,6 +116,9 @@ static const char *pinned_keys(const char *what)
  * only a version refusal sends: any other error is the same bytes as
  * before that key existed.) */
 static uint32_t sample_error_version = PROTO_VERSION;
+/* ... and the verify keys (optional, sent only when set) are left out of
+ * the pinned bytes the same way; test_contract_verify pins them. */
+static int sample_verify = 1;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -216,6 +234,33 @@ static void sample_job(struct job_spec *j, int k)
     j->shared_dir = 1;
     j->op_deadline_ns = 60000000000ull;
     j->server_timeout_ns = 30000000000ull;
+    if (sample_verify) {
+        j->verify = VB_CSUM_SHA256;
+        j->no_do_verify = 1;
+        j->verify_only = 1;
+        j->verify_fatal = 1;
+        j->verify_backlog = 64;
+        snprintf(j->verify_pattern, sizeof j->verify_pattern, "0x5aa5");
+        j->verify_interval = 4096;
+        j->verify_offset = 512;
+    }
+}
+
+static void sample_vstats(struct vstats *v)
+{
+    struct vstats_bad b = { .offset = 8192, .reader = 3, .expected_writer = 2, .expected_gen = 1ull << 40,
+                            .found_writer = 5, .found_job = 7, .found_gen = 1ull << 39, .found_offset = 8192 };
+    vstats_init(v);
+    v->on = 1;
+    for (int i = 0; i < 100; i++)
+        vstats_add(v, VB_OK, NULL);
+    snprintf(b.file, sizeof b.file, "/mnt/efs/3/f");
+    vstats_add(v, VB_STALE, &b);
+    b.offset = 12288;
+    b.expected_writer = VBLOCK_ANY_WRITER;
+    b.expected_gen = VBLOCK_ANY_GEN;
+    vstats_add(v, VB_TORN, &b);
+    vstats_add(v, VB_ZEROES, NULL);     /* counted, not kept */
 }
 
 static void sample_plan(struct msg_plan *m)
@@ -329,6 +374,10 @@ static void encode_sample(enum msg_type t, struct buf *b)
         m.cores = 16;
         m.nintervals = 30;
         sample_op_set(&m.totals);
+        if (sample_verify)
+            sample_vstats(&m.verify);
+        else
+            vstats_init(&m.verify);
         msg_phase_done_encode(b, &m);
         break;
     }
@@ -511,6 +560,7 @@ static void test_contract_golden_bytes(void **state)
     (void)state;
 
     sample_error_version = 0;
+    sample_verify = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -530,6 +580,86 @@ static void test_contract_golden_bytes(void **state)
     for (int t = 1; t < MSG__COUNT; t++)
         if (!seen[t])
             fail_msg("no golden bytes for '%s'", msg_type_name((enum msg_type)t));
+    sample_verify = 1;
+}
+
+/* The verify keys, pinned where the pre-verify samples cannot hold them:
+ * the bytes of a plan whose jobs set every verify key and of a phase-done
+ * carrying verify results, the round trip, and the decoder's checks of
+ * what an agent claims (counts that add up, at most 16 offenders, failure
+ * kinds only). */
+static int decode_edited(enum msg_type t, const char *drop, const char *add, char *err,
+                         size_t errlen);
+
+static const struct golden golden_verify[] = {
+    { "plan", "e1cba7398b8fb45012bbbf8b232a2513e78ed26583a3453860a423965a35083d" },
+    { "phase-done", "beb78cba2a143b82c07325e54d91af7878f8ff481a3a39c6568a1c9c5b2d6f4b" },
+};
+
+static void test_contract_verify(void **state)
+{
+    char err[512];
+    (void)state;
+
+    sample_verify = 1;
+    for (size_t i = 0; i < sizeof golden_verify / sizeof golden_verify[0]; i++) {
+        struct buf b;
+        char hex[65];
+        encode_sample(type_from_name(golden_verify[i].type), &b);
+        sha256_hex(&b, hex);
+        if (getenv("CONTRACT_PRINT"))
+            printf("    { \"%s\", \"%s\" },   (verify)\n", golden_verify[i].type, hex);
+        else if (strcmp(hex, golden_verify[i].sha256) != 0)
+            fail_msg("%s with verify: the bytes on the wire changed: sha256 %s, pinned %s",
+                     golden_verify[i].type, hex, golden_verify[i].sha256);
+        buf_free(&b);
+    }
+
+    /* round trip */
+    {
+        struct buf b;
+        size_t n;
+        const char *p;
+        static struct msg_phase_done m;
+        struct msg_plan plan;
+        struct vstats want;
+        const struct job_spec *j;
+
+        encode_sample(MSG_PHASE_DONE, &b);
+        p = payload_of(&b, &n);
+        assert_int_equal(msg_phase_done_decode(p, n, &m, err, sizeof err), 0);
+        sample_vstats(&want);
+        assert_int_equal(m.verify.on, 1);
+        assert_memory_equal(&m.verify, &want, sizeof want);
+        buf_free(&b);
+
+        encode_sample(MSG_PLAN, &b);
+        p = payload_of(&b, &n);
+        assert_int_equal(msg_plan_decode(p, n, &plan, err, sizeof err), 0);
+        j = &plan.plan.phases[0].jobs[0];
+        assert_int_equal(j->verify, VB_CSUM_SHA256);
+        assert_int_equal(j->no_do_verify + j->verify_only + j->verify_fatal, 3);
+        assert_int_equal(j->verify_backlog, 64);
+        assert_string_equal(j->verify_pattern, "0x5aa5");
+        assert_int_equal(j->verify_interval, 4096);
+        assert_int_equal(j->verify_offset, 512);
+        msg_plan_free(&plan);
+        buf_free(&b);
+    }
+
+    /* what a decoder refuses, naming it */
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.torn", NULL, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "torn"));
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.first.0.kind", NULL, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "kind"));
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.first.1.found_offset", NULL, err, sizeof err),
+                     -EBADMSG);
+    assert_non_null(strstr(err, "found_offset"));
+    /* ok's count gone: checked no longer adds up */
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify.ok", NULL, err, sizeof err), -EBADMSG);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, "verify", NULL, err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, NULL, "verify", err, sizeof err), 0);
+    assert_int_equal(decode_edited(MSG_PHASE_DONE, NULL, "verify.first.0", err, sizeof err), 0);
 }
 
 /* ---- keys as sent ------------------------------------------------------ */
@@ -602,8 +732,13 @@ static void test_contract_keys_per_message(void **state)
         }
         if (t == MSG_INTERVAL)
             expect_op_set_keys(member(&u.data, "stats"));
-        if (t == MSG_PHASE_DONE)
+        if (t == MSG_PHASE_DONE) {
+            const msgpack_object *v = member(&u.data, "verify");
             expect_op_set_keys(member(&u.data, "totals"));
+            expect_keys("verify", v);
+            assert_int_equal(member(v, "first")->via.array.size, 2);
+            expect_keys("vfirst", &member(v, "first")->via.array.ptr[0]);
+        }
         msgpack_unpacked_destroy(&u);
         buf_free(&b);
     }
@@ -761,8 +896,10 @@ static void test_contract_doc_lists_every_key(void **state)
     }
     doc_keys(doc, "job", got, sizeof got);
     expect_doc_keys(got, "job");
-    /* op_set and hist are shown as code: each key as "key" */
-    for (const char *what = "op"; what; what = strcmp(what, "op") == 0 ? "hist" : NULL) {
+    /* op_set, hist and verify are shown as code: each key as "key" */
+    static const char *const code[] = { "op", "hist", "verify", "vfirst" };
+    for (size_t ci = 0; ci < sizeof code / sizeof code[0]; ci++) {
+        const char *what = code[ci];
         char keys[256], *save = NULL;
         snprintf(keys, sizeof keys, "%s", pinned_keys(what));
         for (char *k = strtok_r(keys, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
@@ -1089,6 +1226,7 @@ static int reset_samples(void **state)
 {
     (void)state;
     sample_error_version = PROTO_VERSION;
+    sample_verify = 1;
     return 0;
 }
 
@@ -1096,6 +1234,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_contract_golden_bytes, reset_samples),
+        cmocka_unit_test_setup(test_contract_verify, reset_samples),
         cmocka_unit_test_setup(test_contract_keys_per_message, reset_samples),
         cmocka_unit_test_setup(test_contract_doc_lists_every_key, reset_samples),
         cmocka_unit_test_setup(test_contract_missing_keys_rejected, reset_samples),

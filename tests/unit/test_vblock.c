@@ -224,13 +224,29 @@ static void test_vblock_names_ids_crc(void **state)
     assert_int_equal(vblock_kind_from_name("zeroes"), VB_ZEROES);
     assert_null(vblock_kind_name(VB__COUNT));
     assert_int_equal(vblock_crc32c(0, "123456789", 9), 0xe3069283u);
+    /* the 3-way sum of long runs equals the byte-wise sum of the parts */
+    {
+        static unsigned char big[9000];
+        random_fill(big, sizeof big, 77);
+        for (size_t n = 700; n < sizeof big; n += 997) {
+            uint32_t whole = vblock_crc32c(0, big, n), parts = 0;
+            for (size_t at = 0; at < n; at += 500)      /* pieces below the 3-way threshold */
+                parts = vblock_crc32c(parts, big + at, n - at < 500 ? n - at : 500);
+            assert_int_equal(whole, parts);
+        }
+    }
     /* continuing a crc equals one pass */
     assert_int_equal(vblock_crc32c(vblock_crc32c(0, "12345", 5), "6789", 4), 0xe3069283u);
     assert_int_equal(vblock_file_id("a"), 0xaf63dc4c8601ec8cull);   /* FNV-1a 64 */
     assert_true(vblock_file_id("/d/f.0") != vblock_file_id("/d/f.1"));
-    assert_true(vblock_generation(1000, 1, 0) > vblock_generation(999, 200, 255));
-    assert_true(vblock_generation(1000, 2, 0) > vblock_generation(1000, 1, 2));
-    assert_int_equal(vblock_generation(1, 2, 3), (1ull << 24) | (2 << 8) | 3);
+    {
+        const uint64_t ms = 1764600000000ull;      /* 2025-12 */
+        assert_true(vblock_generation(ms + 1, 1, 0) > vblock_generation(ms, 255, 255));
+        assert_true(vblock_generation(ms, 2, 0) > vblock_generation(ms, 1, 2));
+        assert_int_equal(vblock_generation(1704067200000ull + 1, 2, 3), (1ull << 20) | (2 << 8) | 3);
+        assert_int_equal(vblock_generation(5, 0, 1), 1);        /* before 2024: as 2024 */
+        assert_true(vblock_generation(ms, 4095, 255) < (1ull << 63));
+    }
 }
 
 int main(void)
