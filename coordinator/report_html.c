@@ -42,6 +42,7 @@
 #include "coordinator/html_fleet.h"
 #include "coordinator/html_timeline.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
 #include "coordinator/verdict.h"
 #include "coordinator/svg.h"
@@ -589,6 +590,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         fairness_phase(r, i, share, &f);
         phase_tables(out, r, i, share, &f, base, fleet);
         html_verify(out, r, i);
+        html_coherence(out, r, i);
         if (fleet) {
             fleet_phase_init(&fp, r, i);
             html_fleet_summary(out, r, &fp, base);

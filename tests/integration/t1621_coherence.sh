@@ -61,7 +61,10 @@ check "$T/a.json" "$T/a.txt"
   fail "the writers' files are not 8 blocks each"
 # re-rendered from the JSON and from the journal: the same coherence object and lines
 for src in "$T/a.json" "$T/a.json.journal"; do
-  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" >"$T/re.txt" 2>&1 || fail "report $src: $(tail -n2 "$T/re.txt")"
+  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" --html "$T/re.html" >"$T/re.txt" 2>&1 ||
+    fail "report $src: $(tail -n2 "$T/re.txt")"
+  [ "$(grep -c '<tr data-coh-seen="8" data-coh-never="0"' "$T/re.html")" -eq 2 ] &&
+    grep -q '<tr data-coh-seen="16" data-coh-never="0"' "$T/re.html" || fail "report $src: HTML coherence rows"
   py "$T/a.json" "$T/re.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p))["phases"][0]["coherence"] for p in sys.argv[1:])
