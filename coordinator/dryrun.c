@@ -61,6 +61,10 @@ static void print_job_line(FILE *out, const struct job_spec *j)
             fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
         if (j->rotate)
             fprintf(out, " rotate=%" PRIu32, j->rotate);
+        if (j->rw == RW_COHERENCE)
+            fprintf(out, " coherence_writers=%s coherence_close=%s coherence_poll=%s generations=%" PRIu64,
+                    j->coherence_writers[0] ? j->coherence_writers : "0", j->coherence_close,
+                    j->coherence_poll, j->size / j->bs);
         if (j->bsrange_min)
             fprintf(out, " bsrange=%s-%s", fmt_size(a, sizeof a, j->bsrange_min),
                     fmt_size(b, sizeof b, j->bsrange_max));
