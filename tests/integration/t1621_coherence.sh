@@ -94,6 +94,7 @@ refused 'coherence_poll=peek' "coherence_poll must be read or stat"
 refused 'ioengine=io_uring' "rw=coherence needs ioengine=psync"
 refused 'numjobs=2' "rw=coherence takes one file per writer"
 refused 'bs=16' "rw=coherence needs a fixed bs of at least 32 bytes"
+refused 'verify=crc32c' "rw=coherence takes no rotate, time_based, rate or verify"
 refused 'coherence_period=0' "coherence_period, coherence_deadline and coherence_poll_interval must be greater than 0"
 printf '[r]\nrw=read\nsize=32k\ncoherence_writers=1\n' >"$T/bad.fio"
 timeout 30 "$NFSTORM" run --local 2 --dry-run "$T/bad.fio" >"$T/out" 2>&1
