@@ -172,7 +172,7 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
         seen = 1;
         t = clock_now_ns();
     }
-    fd = open(c->path[i], O_RDONLY | O_CLOEXEC);
+    fd = open(c->path[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         ssize_t n = pread(fd, c->blk, COH_STAMP_LEN, (off_t)((g - 1) * sp->bs));
         if (!stat_mode)
