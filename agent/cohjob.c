@@ -46,7 +46,6 @@ int cohjob_build(struct job *j, const struct job_spec *js, const struct agent_id
     j->coh = c;
     c->self = id->index;
     c->w = xcalloc(n, sizeof *c->w);
-    c->path = xcalloc(n, sizeof *c->path);
     c->blk = xcalloc(1, js->bs);
     coh_set_init(&c->res);
     /* the writers of the run, whichever job they write in: a reader job
@@ -63,6 +62,7 @@ int cohjob_build(struct job *j, const struct job_spec *js, const struct agent_id
         snprintf(err, errlen, "job '%s': more than %d coherence writers", js->name, COH_PAIRS_MAX);
         return -E2BIG;
     }
+    c->path = xcalloc(c->nw, sizeof *c->path);   /* at most COH_PAIRS_MAX x PLAN_PATH_MAX */
     for (uint32_t i = 0; i < c->nw && rc == 0; i++) {
         struct agent_identity wid = *id;
         char full[PLAN_PATH_MAX];
@@ -172,7 +172,7 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
         seen = 1;
         t = clock_now_ns();
     }
-    fd = open(c->path[i], O_RDONLY | O_CLOEXEC);
+    fd = open(c->path[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         ssize_t n = pread(fd, c->blk, COH_STAMP_LEN, (off_t)((g - 1) * sp->bs));
         if (!stat_mode)

@@ -6,7 +6,9 @@
  * Files go straight through open(2)/pread/pwrite/stat on the confined path
  * (kernel mounts only: rw=coherence requires ioengine=psync), not through
  * the engine's queue: each poll is a fresh open, read and close (or stat),
- * which is the point of the measurement. */
+ * which is the point of the measurement.  The last component is opened
+ * with O_NOFOLLOW; unlike posix_open (openat2 beneath the root) a
+ * directory swapped for a symlink after confinement is not caught. */
 #ifndef NFSTORM_COHJOB_H
 #define NFSTORM_COHJOB_H
 

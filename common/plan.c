@@ -395,8 +395,9 @@ static int coherence_check(const struct job_spec *j, char *err, size_t errlen)
     if (j->size / j->bs > COH_GENS_MAX)
         return fail(err, errlen, j, "rw=coherence: size / bs is %" PRIu64 " generations, more than %d",
                     j->size / j->bs, COH_GENS_MAX);
-    if (j->rotate || j->time_based || j->rate_bps || j->rate_iops)
-        return fail(err, errlen, j, "rw=coherence takes no rotate, time_based or rate");
+    if (j->rotate || j->time_based || j->rate_bps || j->rate_iops || j->verify || j->verify_only)
+        return fail(err, errlen, j, "rw=coherence takes no rotate, time_based, rate or verify "
+                    "(its blocks carry their own stamp)");
     return 0;
 }
 

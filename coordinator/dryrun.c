@@ -105,6 +105,10 @@ static void print_job_line(FILE *out, const struct job_spec *j)
             fprintf(out, " rwmixread=%" PRIu32, j->rwmixread);
         if (j->rotate)
             fprintf(out, " rotate=%" PRIu32, j->rotate);
+        if (j->rw == RW_COHERENCE)
+            fprintf(out, " coherence_writers=%s coherence_close=%s coherence_poll=%s generations=%" PRIu64,
+                    j->coherence_writers[0] ? j->coherence_writers : "0", j->coherence_close,
+                    j->coherence_poll, j->size / j->bs);
         print_dir_bs(out, j);
         if (job_sized_by_file(j))      /* each agent reads it from the existing files */
             fprintf(out, " size=(the existing file's, %" PRIu32 " file%s)", plan_files_per_thread(j),

@@ -44,6 +44,7 @@
 #include "coordinator/html_timeline.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
 #include "coordinator/verdict.h"
 #include "coordinator/svg.h"
@@ -593,6 +594,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         report_nfs_html(out, r, i);     /* nfs engine: RPC RTT next to op latency */
         client_html_section(out, r, i);
         html_verify(out, r, i);
+        html_coherence(out, r, i);
         if (fleet) {
             fleet_phase_init(&fp, r, i);
             html_fleet_summary(out, r, &fp, base);

@@ -17,6 +17,7 @@
 #include "common/plan_parse.h"
 #include "coordinator/journal.h"
 #include "coordinator/result.h"
+#include "proto/coh_msg.h"
 #include "proto/msg.h"
 
 static void write_file(const char *dir, const char *name, const void *p, size_t n)
@@ -168,6 +169,19 @@ static void gen_frames(const char *dir)
         vstats_add(&pd.verify, VB_TORN, &bad);
         ONE("phase-done-verify", msg_phase_done_encode(&one, &pd));
         vstats_init(&pd.verify);
+    }
+    {   /* rw=coherence: a reader's pairs, one writer seen, one never */
+        struct msg_coherence coh = { .phase = 1 };
+        struct coh_pair *cp;
+        coh_set_init(&coh.set);
+        cp = coh_set_pair(&coh.set, 0, 2, COH_PAIRS_MAX);
+        cp->seen = 3;
+        for (int i = 0; i < 3; i++)
+            hist_record(&cp->lag, 150000000u + 400000u * (unsigned)i);
+        cp = coh_set_pair(&coh.set, 1, 2, COH_PAIRS_MAX);
+        cp->never = 3;
+        ONE("coherence", msg_coherence_encode(&one, &coh));
+        coh_set_free(&coh.set);
     }
     ONE("stop", msg_stop_encode(&one, &stop));
     ONE("phase-end", msg_phase_end_encode(&one, &phase_end));

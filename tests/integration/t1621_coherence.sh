@@ -61,7 +61,10 @@ check "$T/a.json" "$T/a.txt"
   fail "the writers' files are not 8 blocks each"
 # re-rendered from the JSON and from the journal: the same coherence object and lines
 for src in "$T/a.json" "$T/a.json.journal"; do
-  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" >"$T/re.txt" 2>&1 || fail "report $src: $(tail -n2 "$T/re.txt")"
+  timeout 30 "$NFSTORM" report "$src" --json "$T/re.json" --html "$T/re.html" >"$T/re.txt" 2>&1 ||
+    fail "report $src: $(tail -n2 "$T/re.txt")"
+  [ "$(grep -c '<tr data-coh-seen="8" data-coh-never="0"' "$T/re.html")" -eq 2 ] &&
+    grep -q '<tr data-coh-seen="16" data-coh-never="0"' "$T/re.html" || fail "report $src: HTML coherence rows"
   py "$T/a.json" "$T/re.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p))["phases"][0]["coherence"] for p in sys.argv[1:])
@@ -91,6 +94,7 @@ refused 'coherence_poll=peek' "coherence_poll must be read or stat"
 refused 'ioengine=io_uring' "rw=coherence needs ioengine=psync"
 refused 'numjobs=2' "rw=coherence takes one file per writer"
 refused 'bs=16' "rw=coherence needs a fixed bs of at least 32 bytes"
+refused 'verify=crc32c' "rw=coherence takes no rotate, time_based, rate or verify"
 refused 'coherence_period=0' "coherence_period, coherence_deadline and coherence_poll_interval must be greater than 0"
 printf '[r]\nrw=read\nsize=32k\ncoherence_writers=1\n' >"$T/bad.fio"
 timeout 30 "$NFSTORM" run --local 2 --dry-run "$T/bad.fio" >"$T/out" 2>&1

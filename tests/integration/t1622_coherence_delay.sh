@@ -4,11 +4,11 @@
 # where a helper process puts each new state of src/c.dat (atomically, by
 # rename) D = 150 ms after it saw it: a file system whose writes become
 # visible to other clients D late.  The lag must be D within the stated
-# bound: at least D minus the clock error bound, at most D plus what the
-# helper and the polls add (its 1 ms scan, the 0.5 ms poll interval, a
-# loaded machine: 40 ms).  Then a deadline shorter than D: every
-# generation is counted never visible, none seen.
-# nfstorm-test: serial (timing: the lag's upper limit assumes the helper gets the CPU within 40 ms)
+# bound: every lag at least D minus the clock error bound, the median at
+# most D + 20 ms (the helper's 1 ms scan, its copy, the 0.5 ms poll
+# interval), none beyond D + 150 ms (a helper starved of CPU).  Then a
+# deadline shorter than D: every generation is never visible, none seen.
+# nfstorm-test: serial (timing: the median's upper limit assumes the helper gets the CPU within 20 ms)
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D/src" "$D/dst"
 DELAY_MS=150
@@ -65,14 +65,16 @@ for p in c["pairs"]:
     lag, b = p["lag"], p["error_bound_ns"]
     assert p["seen"] == 6 and p["never_visible"] == 0, p
     assert lag["min"] >= d - b, "pair %d->%d: lag min %d ns < D %d ns - bound %d" % (p["writer"], p["reader"], lag["min"], d, b)
-    assert lag["max"] <= d + 40000000 + b, "pair %d->%d: lag max %d ns > D + 40 ms" % (p["writer"], p["reader"], lag["max"])
+    assert lag["max"] <= d + 150000000 + b, "pair %d->%d: lag max %d ns > D + 150 ms" % (p["writer"], p["reader"], lag["max"])
 m = c["merged"]["lag"]
 assert d <= m["p50"] <= d + 20000000, m
 print("lag with D=%d ms: min %.1f ms, p50 %.1f ms, max %.1f ms, bound +-%.3f ms" % (
     d // 1000000, m["min"] / 1e6, m["p50"] / 1e6, m["max"] / 1e6, c["error_bound_ns"] / 1e6))
 PY
 plan 50ms >"$T/b.fio"
-timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/b.json" "$T/b.fio" >"$T/b.txt" 2>&1 || fail "short deadline: $(tail -n2 "$T/b.txt")"
+timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/b.json" --html "$T/b.html" "$T/b.fio" >"$T/b.txt" 2>&1 ||
+  fail "short deadline: $(tail -n2 "$T/b.txt")"
+grep -q '<tr class="warn" data-coh-seen="0" data-coh-never="12"' "$T/b.html" || fail "HTML: no merged row with 12 never visible"
 py "$T/b.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["phases"][0]["coherence"]
