@@ -8,12 +8,18 @@
 source "$(dirname "$0")/lib.sh"
 python3 "$(dirname "$0")/py/big_journal.py" "$T/big.journal" 3000
 mkdir -p "$T/out"
-# how long a whole report takes here, to spread the kills over it
-s=$(date +%s%N)
-"$NFSTORM" report "$T/big.journal" --json "$T/out/r.json" >/dev/null 2>&1
-total_ms=$(( ($(date +%s%N) - s) / 1000000 ))
-[ -s "$T/out/r.json" ] || fail "no result written by an undisturbed report"
-rm -f "$T/out/r.json"
+# how long a whole report takes here, to spread the kills over it: the
+# fastest of three, so that on a loaded machine (where one run can take
+# twice another) the kills still land before the report is done
+total_ms=0
+for try in 1 2 3; do
+  s=$(date +%s%N)
+  "$NFSTORM" report "$T/big.journal" --json "$T/out/r.json" >/dev/null 2>&1
+  ms=$(( ($(date +%s%N) - s) / 1000000 ))
+  [ -s "$T/out/r.json" ] || fail "no result written by an undisturbed report"
+  rm -f "$T/out/r.json"
+  { [ $total_ms -eq 0 ] || [ $ms -lt $total_ms ]; } && total_ms=$ms
+done
 kills=0
 for pct in 40 50 60 65 70 75 80 85 90 93 96 99; do
   "$NFSTORM" report "$T/big.journal" --json "$T/out/r.json" >/dev/null 2>&1 &
