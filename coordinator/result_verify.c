@@ -62,6 +62,10 @@ int result_set_agent_verify(struct run_result *r, uint32_t phase, uint32_t agent
         rv->agent[agent] = xmalloc(sizeof *rv->agent[agent]);
     *rv->agent[agent] = *v;
     rv->agent[agent]->on = 1;
+    /* the agent names the files: any bytes a path may hold, which the text
+     * report prints and the JSON must carry as UTF-8 */
+    for (uint32_t i = 0; i < rv->agent[agent]->nfirst; i++)
+        result_clean_utf8(rv->agent[agent]->first[i].file);
     rv->asked[agent] = 1;
     vstats_init(&rv->fleet);
     rv->fleet.on = 1;
