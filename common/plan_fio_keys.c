@@ -253,7 +253,7 @@ static const struct fio_key table[] = {
     ALIAS("ss_dur", "steadystate_duration"),
     ALIAS("ss_ramp", "steadystate_ramp_time"),
     IMPL("startdelay"),
-    REF("stat_type", "not yet implemented: ioengine=filestat"),
+    IGN("stat_type", "nfstorm's filestat calls stat(); on a regular file lstat and statx ask the server the same"),
     IGN("stats", "nfstorm always keeps statistics"),
     IMPL("steadystate"),
     IMPL("steadystate_duration"),
