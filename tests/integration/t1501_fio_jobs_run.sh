@@ -55,7 +55,7 @@ else:
             assert wn == "*" or n == int(wn), (f, op, "ops", n, "want", wn)
 PY
 done <"$J/MANIFEST"
-[ $n -eq 48 ] || fail "ran $n plans, want 48"
+[ $n -eq 49 ] || fail "ran $n plans, want 49"
 # log-files.fio: write_bw_log=logged, log_avg_msec=500: fio's name, 5 fields
 L=$J/logged_bw.1.log
 [ -s "$L" ] || fail "no $L: $(ls "$J" | grep -v '\.fio$' | tr '\n' ' ')"
