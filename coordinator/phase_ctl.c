@@ -53,12 +53,21 @@ static const struct job_spec *exitall_job(const struct phase *ph)
 int phase_ctl_agent_done(struct phase_result *pr, const struct phase *ph, uint32_t agent)
 {
     const struct job_spec *j = exitall_job(ph);
+    uint32_t n = 0;
 
     if (!j || pr->ctl.ended_early || !pr->agents[agent].participating)
         return 0;
     pr->ctl.ended_early = 1;
-    snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall (job '%s'): agent %u finished first", j->name,
-             agent);
+    for (uint32_t i = 0; i < ph->njobs; i++)
+        n += ph->jobs[i].exitall != 0;
+    /* the phase-done does not say which job finished: name it only when
+     * one job has exitall (exitall in [global] gives it to every job) */
+    if (n > 1)
+        snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall (any of %u jobs): agent %u finished first", n,
+                 agent);
+    else
+        snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall (job '%s'): agent %u finished first", j->name,
+                 agent);
     return 1;
 }
 
