@@ -328,7 +328,21 @@ static void next_op(struct iogen *g, struct iogen_op *op, int write)
     len = pick_bs(g, write);
     op->file = pick_file(g);
     f = &g->f[op->file];
-    if (!rw_mode_random(s->rw)) {
+    if (!rw_mode_random(s->rw) && (int64_t)s->rw_seq_bytes < 0) {
+        /* backwards (rw=read:-8k), as fio: the first op at the region's
+         * start, then each the step back from the last one's end; passing
+         * the start, from the region's end minus the step */
+        uint64_t back = -s->rw_seq_bytes;
+        if (!f->pos)
+            off = 0;
+        else if (f->pos >= back)
+            off = f->pos - back;
+        else
+            off = f->len >= back ? f->len - back : 0;
+        if (off + len > f->len || off + len < off)
+            off = 0;
+        f->pos = off + len;
+    } else if (!rw_mode_random(s->rw)) {
         /* a hole after every op but at the region's start, as fio */
         off = f->pos && s->rw_seq_bytes ? f->pos + s->rw_seq_bytes : f->pos;
         if (off < f->pos || off + len > f->len || off + len < off)

@@ -220,9 +220,9 @@ static int loop_check_align(struct job *j)
         key = sp->offset % a ? "offset" : "offset_increment";
         val = sp->offset % a ? sp->offset : sp->offset_increment;
     }
-    if (!key && sp->rw_seq_bytes % a) {
+    if (!key && sp->rw_seq_bytes % a) {   /* a step back (int64_t < 0) is as aligned as its size */
         key = "rw";
-        val = sp->rw_seq_bytes;
+        val = (int64_t)sp->rw_seq_bytes < 0 ? -sp->rw_seq_bytes : sp->rw_seq_bytes;
     }
     if (!key)
         return 0;

@@ -162,7 +162,9 @@ struct job_spec {
     uint64_t rate_min_w_iops;
     uint64_t ratecycle_ns;     /* the window of rate_min; 0 = 1 s */
     uint64_t rw_seq_nr;        /* rw=randread:N: a new random offset every N ops; 0/1 = each op */
-    uint64_t rw_seq_bytes;     /* rw=write:4k: a hole of this many bytes after each op */
+    uint64_t rw_seq_bytes;     /* rw=write:4k: a hole of this many bytes after each op; as
+                                  int64_t below 0: rw=read:-8k, each op that many bytes back
+                                  from the last one's end (fio's backwards I/O) */
     uint32_t rw_sequencer;     /* enum rw_sequencer: the N-1 ops between: sequential (default) or identical */
     char zones[256];           /* random_distribution=zoned:/zoned_abs: its text after the
                                   colon (common/zones.h), "" otherwise */

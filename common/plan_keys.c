@@ -475,11 +475,14 @@ static int set_rw(struct job_spec *j, const char *value, char *why, size_t whyle
         const char *post = value + n + 1;
         if (rw == RW_METADATA)
             return plan_why(why, whylen, "rw=metadata takes no ':' modifier");
-        if (post[0] == '-')
-            return plan_why(why, whylen, "backward holes ('%s') are not supported", post);
         if (rw_mode_random((enum rw_mode)rw)) {
             if (units_parse_u64(post, &nr) || nr == 0)
                 return plan_why(why, whylen, "want %s:N with N >= 1 ops per random offset", mode);
+        } else if (post[0] == '-') {
+            /* fio's backwards I/O: stored as the negative offset step */
+            if (units_parse_size(post + 1, &bytes) || bytes == 0 || bytes > (uint64_t)INT64_MAX)
+                return plan_why(why, whylen, "want %s:-SIZE, the step back after each op", mode);
+            bytes = (uint64_t)-(int64_t)bytes;
         } else if (units_parse_size(post, &bytes)) {
             return plan_why(why, whylen, "want %s:SIZE, the hole after each op", mode);
         }

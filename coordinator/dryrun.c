@@ -89,6 +89,8 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     if (j->rw_seq_nr > 1)
         fprintf(out, ":%" PRIu64 "%s", j->rw_seq_nr,
                 j->rw_sequencer == RWSEQ_IDENTICAL ? " rw_sequencer=identical" : "");
+    else if ((int64_t)j->rw_seq_bytes < 0)   /* backwards */
+        fprintf(out, ":-%s", fmt_size(a, sizeof a, -j->rw_seq_bytes));
     else if (j->rw_seq_bytes)
         fprintf(out, ":%s", fmt_size(a, sizeof a, j->rw_seq_bytes));
     if (j->rw == RW_METADATA) {

@@ -53,12 +53,21 @@ static const struct job_spec *exitall_job(const struct phase *ph)
 int phase_ctl_agent_done(struct phase_result *pr, const struct phase *ph, uint32_t agent)
 {
     const struct job_spec *j = exitall_job(ph);
+    uint32_t n = 0;
 
     if (!j || pr->ctl.ended_early || !pr->agents[agent].participating)
         return 0;
     pr->ctl.ended_early = 1;
-    snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall (job '%s'): agent %u finished first", j->name,
-             agent);
+    for (uint32_t i = 0; i < ph->njobs; i++)
+        n += ph->jobs[i].exitall != 0;
+    /* the phase-done does not say which job finished: name it only when
+     * one job has exitall (exitall in [global] gives it to every job) */
+    if (n > 1)
+        snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall (any of %u jobs): agent %u finished first", n,
+                 agent);
+    else
+        snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall (job '%s'): agent %u finished first", j->name,
+                 agent);
     return 1;
 }
 
@@ -92,6 +101,24 @@ double phase_ctl_criterion(uint32_t ss, const double *v, uint32_t n, double dt_s
     return sxx > 0 ? fabs(sxy / sxx) / dt_s : INFINITY;
 }
 
+uint32_t phase_ctl_ss_window(const struct phase_result *pr)
+{
+    uint64_t iv_ns = (uint64_t)pr->interval_ms * 1000000ull;
+    uint32_t w;
+
+    if (iv_ns == 0)
+        return 0;
+    w = (uint32_t)((pr->ctl.ss_dur_ns + iv_ns - 1) / iv_ns);
+    return w < 2 ? 2 : w;
+}
+
+uint32_t phase_ctl_ss_first(const struct phase_result *pr)
+{
+    uint64_t iv_ns = (uint64_t)pr->interval_ms * 1000000ull;
+
+    return iv_ns ? (uint32_t)((pr->ctl.ss_ramp_ns + iv_ns - 1) / iv_ns) : 0;
+}
+
 int phase_ctl_interval(struct phase_result *pr, uint32_t k)
 {
     struct phase_end_info *c = &pr->ctl;
@@ -102,11 +129,9 @@ int phase_ctl_interval(struct phase_result *pr, uint32_t k)
 
     if (c->ss == PLAN_SS_NONE || c->ss_attained || c->ended_early || iv_ns == 0 || k >= pr->nintervals)
         return 0;
-    w = (uint32_t)((c->ss_dur_ns + iv_ns - 1) / iv_ns);
-    if (w < 2)
-        w = 2;
+    w = phase_ctl_ss_window(pr);
     /* the window's first interval must start at or after ss_ramp */
-    first = (uint32_t)((c->ss_ramp_ns + iv_ns - 1) / iv_ns);
+    first = phase_ctl_ss_first(pr);
     if ((uint64_t)k + 1 < (uint64_t)first + w)
         return 0;
     v = xmalloc(w * sizeof *v);

@@ -31,6 +31,12 @@ int phase_ctl_interval(struct phase_result *pr, uint32_t k);
 /* The run ends after this phase (exitall with exit_what=all ended it). */
 int phase_ctl_end_run(const struct phase_result *pr, const struct phase *ph);
 
+/* Steady state's window, in the phase's intervals: ceil(ss_dur /
+ * interval), never fewer than 2; and the first interval it may start at
+ * (the first at or after ss_ramp).  0 when the phase has no interval. */
+uint32_t phase_ctl_ss_window(const struct phase_result *pr);
+uint32_t phase_ctl_ss_first(const struct phase_result *pr);
+
 /* The result JSON's view of pr->ctl (docs/results.md): NULL when the
  * phase had no phase control to report, else a new object (the caller
  * owns it) with "ended_early", "why", "skipped" and, with ss=, fio's

@@ -36,6 +36,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/fio_opts.h"
 #include "coordinator/fiolog.h"
+#include "coordinator/report_fio_ctl.h"
 
 static const double fio_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 #define NPCT (sizeof(fio_pct) / sizeof(fio_pct[0]))
@@ -405,6 +406,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     json_object_set_new(j, "latency_target", jint(0));
     json_object_set_new(j, "latency_percentile", json_real(100.0));
     json_object_set_new(j, "latency_window", jint(0));
+    report_fio_ctl(j, ph, r->nagents, agent);   /* latency_target's fields, steadystate */
     return j;
 }
 

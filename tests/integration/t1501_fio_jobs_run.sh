@@ -3,11 +3,14 @@
 # warned, not "dry"), each really run on one local agent in a temporary
 # directory: exit 0, every phase's verdict ok with no failed op, and the
 # bytes read and written over all phases exactly what the job file asks for
-# (size x numjobs, x loops, io_size, number_ios x bs), or some ops for
-# time-based plans and block size mixes.  Also filename_format's
-# $clientuid: with two agents, each writes files named with its own index.
+# (size x numjobs, x loops, io_size, number_ios x bs), or per op its bytes
+# and count, its block size, a phase ended early (exitall, ss), or some ops
+# for time-based plans.  The fio bandwidth log log-files.fio asks for is
+# written.  Also filename_format's $clientuid: with two agents, each writes
+# files named with its own index.
 source "$(dirname "$0")/lib.sh"
-J=$ROOT/tests/fio-jobs
+# a copy: the plans write fio's log files into the working directory
+J=$T/jobs; mkdir -p "$J"; cp "$ROOT"/tests/fio-jobs/* "$J"/
 export NFSTORM_JOB_BS=8k NFSTORM_JOB_SIZE=512k
 unset NFSTORM_JOB_NOT_SET
 n=0
@@ -15,27 +18,53 @@ while read -r f status nwarn expect; do
   case "$f" in ''|'#'*) continue ;; esac
   [ "$status" = refused ] || [ "$expect" = dry ] && continue
   n=$((n + 1))
-  (cd "$J" && timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/r.json" "$f") >"$T/out" 2>&1 \
+  (cd "$J" && timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/r.$n.json" "$f") >"$T/out" 2>&1 \
     || fail "$f: run failed: $(tail -n 2 "$T/out")"
-  py "$T/r.json" "$f" "$expect" <<'PY'
-import json, sys
-res, f, expect = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
-total = ops = 0
-for ph in res["phases"]:
-    assert ph["verdict"] == "ok", (f, ph["name"], ph["verdict"], ph["reasons"])
-    for op in ("read", "write"):
-        o = ph["ops"].get(op)
-        if o:
-            assert o["errors"] == 0, (f, ph["name"], op, o["errors"])
-            total += o["bytes"]
-            ops += o["ops"]
-if expect == "run":
-    assert ops > 0, (f, "no ops")
-else:
-    assert total == int(expect), (f, "bytes", total, "want", expect)
-PY
+  echo "$T/r.$n.json $f $expect" >>"$T/ran"
 done <"$J/MANIFEST"
-[ $n -eq 34 ] || fail "ran $n plans, want 34"
+[ $n -eq 50 ] || fail "ran $n plans, want 50"
+# every result against its MANIFEST line, in one interpreter
+py "$T/ran" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+  path, f, expect = line.split()
+  res = json.load(open(path))
+  total = ops = 0
+  per, early = {}, False
+  for ph in res["phases"]:
+      assert ph["verdict"] == "ok", (f, ph["name"], ph["verdict"], ph["reasons"])
+      early = early or bool((ph.get("control") or {}).get("ended_early"))
+      for op, o in ph["ops"].items():
+          assert o["errors"] == 0, (f, ph["name"], op, o["errors"])
+          b, n = per.get(op, (0, 0))
+          per[op] = (b + o["bytes"], n + o["ops"])
+          if op in ("read", "write"):
+              total += o["bytes"]
+              ops += o["ops"]
+  if expect == "run":
+      assert ops > 0, (f, "no ops")
+  elif expect.isdigit():
+      assert total == int(expect), (f, "bytes", total, "want", expect)
+  else:
+      for tok in expect.split(","):
+          if tok == "early":
+              assert early, (f, "no phase ended early")
+          elif "/" in tok:
+              op, bs = tok.split("/")
+              b, n = per.get(op, (0, 0))
+              assert n > 0 and b == n * int(bs), (f, op, "bytes", b, "ops", n, "want bs", bs)
+          else:
+              op, wb, wn = tok.split(":")
+              b, n = per.get(op, (0, 0))
+              assert n > 0, (f, op, "no ops")
+              assert wb == "*" or b == int(wb), (f, op, "bytes", b, "want", wb)
+              assert wn == "*" or n == int(wn), (f, op, "ops", n, "want", wn)
+PY
+# log-files.fio: write_bw_log=logged, log_avg_msec=500: fio's name, 5 fields
+L=$J/logged_bw.1.log
+[ -s "$L" ] || fail "no $L: $(ls "$J" | grep -v '\.fio$' | tr '\n' ' ')"
+awk -F', ' 'NF != 5 || $2 !~ /^[0-9]+$/ || $3 != 0 {bad++} END {exit bad > 0 || NR == 0}' "$L" \
+  || fail "bandwidth log: $(head -n 3 "$L")"
 
 # $clientuid is the agent's index: two agents, two sets of files
 D=$T/fmt; mkdir -p "$D"

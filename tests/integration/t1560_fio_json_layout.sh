@@ -107,4 +107,54 @@ assert j["latency_depth"] == g["jobs"][0]["latency_depth"] == 4
 for k in ("iodepth_submit", "iodepth_complete"):
     assert j[k] == g["jobs"][0][k], (k, j[k], g["jobs"][0][k])
 PY
+# a steady-state job (ss=): fio's "steadystate" object, same keys and types; its values are
+# nfstorm's decision (result control.steadystate) and the window's intervals
+rm -f "$D"/*
+cat >"$T/ss.fio" <<JOB
+[global]
+directory=$D
+size=1m
+bs=4k
+ioengine=psync
+[steady]
+rw=randread
+time_based
+runtime=3
+ss=iops:50%
+ss_dur=2
+JOB
+timeout 60 fio "$T/ss.fio" --output-format=json --output="$T/fio4.json" >/dev/null 2>&1 || fail "fio (ss) failed"
+rm -f "$D"/*
+timeout 60 "$NFSTORM" run "$T/ss.fio" --local 1 --quiet --json "$T/r4.json" --output-format=json \
+  --output="$T/ns4.json" >"$T/out" 2>&1 || fail "nfstorm (ss): $(tail -n3 "$T/out")"
+py "$T/fio4.json" <<'PY'
+import json, sys
+assert "steadystate" in json.load(open(sys.argv[1]))["jobs"][0], "fio wrote no steadystate"
+PY
+python3 "$ROOT/tests/integration/py/fio_json_compare.py" "$T/fio4.json" "$T/ns4.json" || fail "ss layout differs from fio's"
+py "$T/ns4.json" "$T/r4.json" <<'PY'
+import json, sys
+f, r = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+ph = r["phases"][0]
+c = ph["control"]["steadystate"]
+for s in [f["jobs"][0]] + f["client_stats"]:
+    o = s["steadystate"]
+    assert o["ss"] == "iops:50.000000%" and o["duration"] == 2, o
+    assert o["attained"] == c["attained"], (o, c)
+    assert o["max_deviation"] == c["criterion"] and o["slope"] == 0.0, (o, c)
+    want = 100.0 * c["criterion"] / c["mean"]
+    assert o["criterion"].endswith("%") and abs(float(o["criterion"][:-1]) - want) < 1e-5, (o["criterion"], want)
+    d = o["data"]
+    assert len(d["iops"]) == len(d["bw"]) == 2 and all(isinstance(x, int) for x in d["iops"] + d["bw"])
+    assert d["iops_mean"] == sum(d["iops"]) // 2 and d["bw_mean"] == sum(d["bw"]) // 2, d
+    assert d["bw"] == [x * 4096 for x in d["iops"]], d   # bs=4k reads only, 1 s intervals
+# the window is the intervals the decision judged: ending where it was attained, else the last
+# complete ones; their mean is control.steadystate.mean
+iv = [x["ops"]["read"]["ops"] if "read" in x.get("ops", {}) else 0 for x in ph["intervals"]]
+end = round(c["at_s"]) if c["attained"] else len(iv) - 1
+d = f["jobs"][0]["steadystate"]["data"]
+assert d["iops"] == iv[end - 2:end], (d["iops"], iv, end)
+if c["attained"]:
+    assert abs(sum(d["iops"]) / 2 - c["mean"]) < 1, (d, c["mean"])
+PY
 echo "fio JSON layout matches fio 3.33 (keys and types); values are nfstorm's own"

@@ -298,6 +298,34 @@ static void test_iogen_sequential_holes(void **state)
     iogen_free(&g);
 }
 
+/* rw=read:-8k (fio's backwards read) with 4k ops in 32k: the first op at
+ * the start, then 8k back from each op's end, which passes the start at
+ * once and so goes on from the end minus 8k down to 0; then again. */
+static void test_iogen_sequential_backwards(void **state)
+{
+    static const uint64_t want[] = { 0, 24, 20, 16, 12, 8, 4, 0, 24, 20 };
+    struct job_spec j = spec(RW_READ, 4096);
+    struct iogen g;
+    struct iogen_op op;
+    (void)state;
+    j.rw_seq_bytes = (uint64_t)-8192;
+    assert_int_equal(iogen_init(&g, &j, 1, 1, 4096, 32768), 0);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.offset, 4096 + want[i] * 1024);
+        assert_int_equal(op.len, 4096);
+    }
+    iogen_free(&g);
+    /* a step back larger than the region: every op at its start */
+    j.rw_seq_bytes = (uint64_t)-65536;
+    assert_int_equal(iogen_init(&g, &j, 1, 1, 0, 32768), 0);
+    for (int i = 0; i < 3; i++) {
+        iogen_next(&g, &op);
+        assert_int_equal(op.offset, 0);
+    }
+    iogen_free(&g);
+}
+
 /* rw=randread:4: the 1st, 5th, 9th ... op takes the next random offset
  * (the same ones a plain randread job draws); the three between continue
  * from the last op (rw_sequencer=sequential) or repeat it (identical). */
@@ -492,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_iogen_file_service),
         cmocka_unit_test(test_iogen_block_larger_than_region_refused),
         cmocka_unit_test(test_iogen_block_size_per_direction),
+        cmocka_unit_test(test_iogen_sequential_backwards),
         cmocka_unit_test(test_iogen_sequential_holes),
         cmocka_unit_test(test_iogen_random_every_n_ops),
         cmocka_unit_test(test_iogen_zoned),

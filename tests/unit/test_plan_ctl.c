@@ -195,6 +195,11 @@ static void test_phase_ctl_exitall_first_participant(void **state)
     j[1].exit_what = PLAN_EXIT_GROUP;
     assert_int_equal(phase_ctl_end_run(&pr, &ph), 0);
     assert_int_equal(phase_ctl_interval(&pr, 0), 0);          /* no ss */
+    /* exitall on both jobs (fio's exitall in [global]): which one ended is not known */
+    j[0].exitall = 1;
+    phase_ctl_begin(&pr, &ph);
+    assert_int_equal(phase_ctl_agent_done(&pr, &ph, 0), 1);
+    assert_string_equal(pr.ctl.why, "exitall (any of 2 jobs): agent 0 finished first");
     free(pr.intervals);
     free(pr.agents);
 }

@@ -177,7 +177,10 @@ static void test_plan_fio_keys_rw_modifier_parsed(void **state)
     assert_int_equal(plan_job_set(&js, "rw", "write:4k"), 0);
     assert_true(js.rw_seq_nr <= 1);
     assert_int_equal(js.rw_seq_bytes, 4096);
-    assert_int_equal(plan_job_set(&js, "rw", "read:-8k"), -EINVAL);   /* backwards: refused */
+    assert_int_equal(plan_job_set(&js, "rw", "read:-8k"), 0);         /* backwards: the negative step */
+    assert_true((int64_t)js.rw_seq_bytes == -8192);
+    assert_int_equal(plan_job_set(&js, "rw", "read:-0"), -EINVAL);
+    assert_int_equal(plan_job_set(&js, "rw", "read:-x"), -EINVAL);
     assert_int_equal(plan_job_set(&js, "rw", "randread:-1"), -EINVAL);
     assert_int_equal(plan_job_set(&js, "rw", "randread:x"), -EINVAL);
 }

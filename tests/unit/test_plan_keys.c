@@ -238,7 +238,12 @@ static void test_plan_keys_rw_sequence_modifier(void **state)
     assert_int_equal(j->rw_sequencer, RWSEQ_SEQUENTIAL);
     plan_free(&p);
     key_err("rw=randread:x", "t.fio:3: bad value for 'rw': 'randread:x' (want randread:N with N >= 1 ops per random offset)");
-    key_err("rw=read:-4k", "t.fio:3: bad value for 'rw': 'read:-4k' (backward holes ('-4k') are not supported)");
+    j = parse_ok("[j]\nsize=1m\nrw=read:-8k\n", &p);
+    assert_int_equal(j->rw, RW_READ);
+    assert_true((int64_t)j->rw_seq_bytes == -8 * (int64_t)KiB);
+    plan_free(&p);
+    key_err("rw=read:-", "t.fio:3: bad value for 'rw': 'read:-' (want read:-SIZE, the step back after each op)");
+    key_err("rw=randread:-4k", "t.fio:3: bad value for 'rw': 'randread:-4k' (want randread:N with N >= 1 ops per random offset)");
     key_err("rw_sequencer=random", "t.fio:3: bad value for 'rw_sequencer': 'random' (want sequential or identical)");
 }
 
