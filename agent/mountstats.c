@@ -192,6 +192,18 @@ static int parse_xprt(struct span s, struct mountstats *out)
     return 0;
 }
 
+/* An operation name as the wire takes it (msg_client_ms_check):
+ * [A-Za-z0-9_.:-], so a strange file is "malformed" here, not a broken
+ * message that makes the coordinator drop the agent. */
+static int op_name_ok(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '.' || *s == ':' || *s == '-'))
+            return 0;
+    return 1;
+}
+
 /* "NAME: ops ntrans timeouts bytes_sent bytes_recv queue rtt execute
  * [errors]" */
 static int parse_op(struct span s, struct mountstats *out)
@@ -208,8 +220,12 @@ static int parse_op(struct span s, struct mountstats *out)
         return -EBADMSG;
     op = &out->op[out->nops];
     memset(op, 0, sizeof *op);
-    if (word_copy(name, op->name, sizeof op->name) < 0)
+    if (word_copy(name, op->name, sizeof op->name) < 0 || !op_name_ok(op->name))
         return -EBADMSG;
+    /* the wire refuses a name listed twice (msg_client_ms_check) */
+    for (uint32_t i = 0; i < out->nops; i++)
+        if (strcmp(out->op[i].name, op->name) == 0)
+            return -EBADMSG;
     n = numbers(&s, v, LINE_MAX_FIELDS);
     if (n != 8 && n != 9)
         return -EBADMSG;
