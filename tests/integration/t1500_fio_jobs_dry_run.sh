@@ -48,4 +48,4 @@ while read -r f status nwarn expect; do
 done <"$J/MANIFEST"
 echo "fio job suite: $n files: $acc accepted, $warned warned, $refused refused"
 [ $n -ge 30 ] || fail "only $n job files"
-[ "$acc/$warned/$refused" = "32/3/13" ] || fail "counts $acc/$warned/$refused, want 32/3/13"
+[ "$acc/$warned/$refused" = "42/3/3" ] || fail "counts $acc/$warned/$refused, want 42/3/3"

@@ -35,7 +35,7 @@ else:
     assert total == int(expect), (f, "bytes", total, "want", expect)
 PY
 done <"$J/MANIFEST"
-[ $n -eq 34 ] || fail "ran $n plans, want 34"
+[ $n -eq 41 ] || fail "ran $n plans, want 41"
 
 # $clientuid is the agent's index: two agents, two sets of files
 D=$T/fmt; mkdir -p "$D"
