@@ -22,8 +22,11 @@
 #include "coordinator/fiolog.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/stats.h"
 #include "common/xmalloc.h"
@@ -183,17 +186,57 @@ static void fail(struct fiolog *fl, const char *path, int e)
     snprintf(fl->errtext, sizeof(fl->errtext), "%s: %s", path, strerror(e));
 }
 
+/* A log opened for appending or truncated; NULL with errno, or with
+ * *special set for a FIFO or socket.  O_NONBLOCK: a FIFO nobody reads would
+ * block open(2), and the coordinator's loop with it, for ever (deaf to
+ * signals); a FIFO or socket is refused either way, as its reader could
+ * stall every later write.  Devices (/dev/null) are written as files. */
+static FILE *open_log(const char *path, int append, int *special)
+{
+    struct stat st;
+    FILE *f;
+    int fd, e;
+
+    *special = 0;
+    if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        *special = 1;
+        return NULL;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        *special = 1;     /* made a FIFO between the stat and the open */
+        close(fd);
+        return NULL;
+    }
+    if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, append ? "a" : "w"))) {
+        e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    return f;
+}
+
 static FILE *open_file(struct fiolog *fl, uint32_t phase, int agent, enum ftype t, const char *mode)
 {
     const struct phase_log *pl = &fl->ph[phase];
     char path[PLAN_LOG_PREFIX_MAX + 96];
     FILE *f;
+    int special;
 
     fiolog_name(path, sizeof(path), plan_log_prefix(&pl->log, ftype_key[t], pl->name), agent,
                 ftype_name[t], pl->n, pl->log.per_job_logs);
-    f = fopen(path, mode);
-    if (!f)
+    f = open_log(path, mode[0] == 'a', &special);
+    if (!f && special) {
+        if (!fl->err) {
+            fl->err = -EINVAL;
+            snprintf(fl->errtext, sizeof(fl->errtext), "%s: not a regular file", path);
+        }
+    } else if (!f) {
         fail(fl, path, errno);
+    }
     return f;
 }
 

@@ -11,6 +11,7 @@
 #include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
 #include "coordinator/nfs_json.h"
+#include "coordinator/phase_ctl.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
 #include "coordinator/result_verify.h"
@@ -321,8 +322,13 @@ static void on_run_end(void *arg, const struct run_result *r)
 static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
-    (void)r;
-    put(j, json_pack("{sssI}", "type", "phase_end", "phase", (json_int_t)phase));
+    json_t *o = json_pack("{sssI}", "type", "phase_end", "phase", (json_int_t)phase);
+    /* the phase's control outcome (exitall, steady state, latency target):
+     * without it a replayed phase that ended early would not say why */
+    json_t *ctl = phase < r->nphases ? phase_ctl_json(&r->phases[phase], r->nagents) : NULL;
+    if (ctl)
+        json_object_set_new(o, "control", ctl);
+    put(j, o);
 }
 
 int journal_end(struct journal *j, const char *outcome)
@@ -805,7 +811,11 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
     if (strcmp(type, "phase_start") == 0)
         return apply_phase_start(r, o);
     if (strcmp(type, "phase_end") == 0) {
+        const json_t *ctl;
         if (u64_of(o, "phase", &phase) || phase >= r->nphases)
+            return -1;
+        if ((ctl = json_object_get(o, "control")) &&
+            phase_ctl_load(&r->phases[phase], r->nagents, ctl, rp->why, sizeof rp->why) < 0)
             return -1;
         rp->ended[phase] = 1;
         return 0;

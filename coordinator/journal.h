@@ -36,7 +36,8 @@
  *               at the phase's start (the result's phases[].agents[].storage)
  *   record_end  {record: {...}, interrupted}  the record with its end time,
  *               just before end (without it the replay says interrupted)
- *   phase_end   {phase}   (every live agent finished it)
+ *   phase_end   {phase, control?}   (every live agent finished it; control:
+ *               phase_ctl_json of the phase, when phase control applied)
  *   end         {outcome: "ok"|"partial"|"interrupted"|"failed"}: the
  *               coordinator recorded the run to its end.  A journal
  *               without it was cut short (coordinator killed with -9,

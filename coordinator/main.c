@@ -20,6 +20,7 @@
 #include "common/units.h"
 #include "common/version.h"
 #include "common/xmalloc.h"
+#include "coordinator/plan_span.h"
 #include "coordinator/clean.h"
 #include "coordinator/cmd_report.h"
 #include "coordinator/journal.h"
@@ -1132,7 +1133,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
         goto out;
     }
     if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0 ||
-        plan_validate(&plan, naddrs, err, sizeof err) < 0) {
+        plan_validate(&plan, naddrs, err, sizeof err) < 0 ||
+        plan_span_check(&plan, (uint32_t)(c.interval_ns / 1000000u), err, sizeof err) < 0) {
         status = die(2, "%s", err);
         goto out;
     }

@@ -203,6 +203,37 @@ json_t *phase_ctl_json(const struct phase_result *pr, uint32_t nagents)
     return o;
 }
 
+int phase_ctl_lat_reason(const struct phase_result *pr, uint32_t nagents, char *buf, size_t len)
+{
+    const struct phase_end_info *c = &pr->ctl;
+    uint32_t ended = 0, unmet = 0, first_unmet = 0;
+    uint64_t fleet = 0;
+
+    if (!c->lat_target_us)
+        return 0;
+    for (uint32_t a = 0; a < nagents; a++) {
+        const struct agent_phase *ap = &pr->agents[a];
+        if (!ap->participating || !(ap->lat_depth || ap->lat_unmet))
+            continue;
+        if (ap->lat_unmet && unmet++ == 0)
+            first_unmet = a;
+        ended++;
+        fleet += ap->lat_depth;
+    }
+    if (!ended)
+        return 0;
+    if (unmet)
+        snprintf(buf, len, "latency target %llu us (p%g) missed at depth 1 on %u agent%s (first: agent %u): "
+                 "their figures are at depth 1, over the target",
+                 (unsigned long long)c->lat_target_us, c->lat_pct, unmet, unmet == 1 ? "" : "s",
+                 first_unmet);
+    else
+        snprintf(buf, len, "latency target %llu us (p%g): depth found on %u agent%s (fleet depth %llu), "
+                 "the search ended the phase", (unsigned long long)c->lat_target_us, c->lat_pct, ended,
+                 ended == 1 ? "" : "s", (unsigned long long)fleet);
+    return 1;
+}
+
 static int load_num(const json_t *o, const char *key, double lo, double hi, double *out,
                     char *err, size_t errlen)
 {

@@ -15,6 +15,7 @@
 
 #include "common/xmalloc.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/phase_ctl.h"
 
 static const char *const names[] = { "ok", "partial", "failed", "interrupted" };
 
@@ -214,6 +215,11 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     }
     if (ph->ctl.ended_early)
         add(&acc, VERDICT_OK, "ended early: %s", ph->ctl.why);   /* phase_ctl.h: as planned */
+    {
+        char lt[256];
+        if (phase_ctl_lat_reason(ph, r->nagents, lt, sizeof lt))
+            add(&acc, VERDICT_OK, "%s", lt);
+    }
     if (ph->interrupted && by_signal(r))
         add(&acc, VERDICT_INTERRUPTED, "interrupted by %s at %.1f s", r->end_text, r->end_at_s);
     else if (ph->interrupted)
