@@ -8,6 +8,7 @@
  * failure is one line naming the file.  fio formats go to --output, or
  * replace the text report on stdout when only --output-format is given, so
  * a script that parses fio's JSON from stdout gets JSON alone. */
+#include "coordinator/out_file.h"
 #include "coordinator/cmd_report.h"
 #include "coordinator/journal.h"
 
@@ -125,10 +126,10 @@ static int close_checked(FILE *f, const char *path)
 
 static FILE *open_out(const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = out_file_open(path);
 
     if (!f)
-        fprintf(stderr, "nfstorm: %s: cannot open for writing: %s\n", path, strerror(errno));
+        fprintf(stderr, "nfstorm: %s: cannot open for writing: %s\n", path, out_file_strerror(errno));
     return f;
 }
 

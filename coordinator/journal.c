@@ -7,6 +7,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "common/xmalloc.h"
+#include "coordinator/out_file.h"
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
@@ -33,7 +34,7 @@ struct journal {
 struct journal *journal_open(const char *path, const char *label)
 {
     struct journal *j;
-    FILE *f = fopen(path, "w");
+    FILE *f = out_file_open(path);
     if (!f)
         return NULL;
     j = xcalloc(1, sizeof *j);

@@ -29,6 +29,7 @@
 #include "coordinator/fio_compat.h"
 #include "coordinator/gather.h"
 #include "coordinator/live.h"
+#include "coordinator/out_file.h"
 #include "coordinator/local.h"
 #include "coordinator/spawn.h"
 #include "coordinator/pool_client.h"
@@ -1195,7 +1196,7 @@ next_repetition:
         else
             snprintf(jpath, sizeof jpath, "%s.journal", c.json);
         if (!(journal = journal_open(jpath, c.label))) {
-            status = die(1, "%s: cannot open for writing: %s", jpath, strerror(errno));
+            status = die(1, "%s: cannot open for writing: %s", jpath, out_file_strerror(errno));
             goto out;
         }
         journal_set_record(journal, &rec);
@@ -1212,7 +1213,7 @@ next_repetition:
         observers[nobs++] = fio_status_observer(fstatus);
     if (outs.timeseries) {
         if (!(ts = timeseries_new(outs.timeseries))) {
-            status = die(1, "%s: cannot open for writing: %s", outs.timeseries, strerror(errno));
+            status = die(1, "%s: cannot open for writing: %s", outs.timeseries, out_file_strerror(errno));
             live_free(live);
             goto out;
         }

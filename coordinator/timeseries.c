@@ -7,6 +7,7 @@
  * intervals of a phase that some agent did not send are written at
  * phase_done from what arrived.  Lines are built with jansson (compact,
  * keys in insertion order) so strings are always escaped correctly. */
+#include "coordinator/out_file.h"
 #include "coordinator/timeseries.h"
 
 #include <errno.h>
@@ -29,7 +30,7 @@ struct timeseries {
 
 struct timeseries *timeseries_new(const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = out_file_open(path);
     struct timeseries *ts;
 
     if (!f)
