@@ -17,6 +17,9 @@ expect_fail "cli verify_only time_based" "job 't': verify_only does not support 
 expect_fail "bsrange without interval" "verify with bsrange needs verify_interval=" \
   "$NFSTORM" run --local 1 --name=t --size=1m "--directory=$D" --verify=crc32c --bsrange=4k-16k
 ls "$D" | grep -q . && fail "a refused plan wrote files: $(ls "$D")"
+timeout 30 "$NFSTORM" run --dry-run --name=t --rw=write --size=1m "--directory=$D" --verify=md5 >"$T/dry" 2>&1 \
+  || fail "dry run: $(cat "$T/dry")"
+grep -q 'ops/thread=256 verify=md5 (then reads back every write)' "$T/dry" || fail "dry run: $(cat "$T/dry")"
 
 eng=io_uring
 for try in 1 2; do
