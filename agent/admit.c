@@ -9,6 +9,7 @@
  * adds one 1 MiB buffer (jobs are laid out one at a time).  Sums saturate,
  * so an absurd plan gives an absurd but not wrapped figure. */
 #include "agent/admit.h"
+#include "agent/verify.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -57,6 +58,8 @@ uint64_t admit_phase_bytes(const struct phase *ph, uint32_t index, uint64_t *thr
             uint64_t nf = plan_files_per_thread(js);
             per = sat_add(per, sat_mul(js->iodepth, job_max_bs(js)));
             per = sat_add(per, sat_mul(nf, FILE_BYTES));
+            if (js->verify)   /* results, checker, generations seen, a file id per file */
+                per = sat_add(per, verify_job_bytes(nf));
             nfiles = sat_add(nfiles, sat_mul(js->numjobs, nf));
         }
         total = sat_add(total, sat_mul(js->numjobs, per));

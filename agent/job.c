@@ -15,7 +15,9 @@
  * Nothing on the per-op path locks or makes a syscall besides the engine's
  * own and the clock (vDSO), and nothing allocates but the stats recording,
  * once per op type and latency range for the whole phase (common/stats.h:
- * memory follows what the job records, drained buffers keep their chunks).
+ * memory follows what the job records, drained buffers keep their chunks),
+ * and verify_only's table of generations, once (agent/verify.h).  With
+ * verify= each write is stamped and each read checked in its own buffer.
  * Slots and buffers are made by job_prepare before the thread exists, so
  * the timed window holds only I/O.
  *

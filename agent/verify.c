@@ -15,12 +15,24 @@
 #include "common/plan_verify.h"
 #include "common/xmalloc.h"
 
+struct seen_unit {             /* where a unit was, and its header */
+    uint32_t file;
+    uint64_t offset;
+    struct vblock_id found;
+};
+
 struct verify_seen {
     uint64_t gen;
     uint64_t units;            /* units found with this generation */
     uint32_t nbad;             /* of them, kept as would-be offenders */
-    struct vstats_bad bad[VSTATS_FIRST_MAX];
+    struct seen_unit bad[VSTATS_FIRST_MAX];
 };
+
+uint64_t verify_job_bytes(uint64_t nfiles)
+{
+    return sizeof(struct vstats) + sizeof(struct verify_job) + VERIFY_GENS * sizeof(struct verify_seen) +
+           nfiles * sizeof(uint64_t);
+}
 
 uint64_t verify_file_id(const struct engine_job *ej, uint32_t f)
 {
@@ -85,11 +97,11 @@ void verify_stamp(struct verify_job *v, struct io_req *r, uint64_t unit, uint64_
     }
 }
 
-static void bad_of(const struct verify_job *v, const struct io_req *r, uint64_t off,
+static void bad_of(const struct verify_job *v, uint32_t file, uint64_t off,
                    const struct vblock_expect *e, const struct vblock_id *found, struct vstats_bad *b)
 {
     memset(b, 0, sizeof *b);
-    snprintf(b->file, sizeof b->file, "%s", v->ej->files[r->file].path);
+    snprintf(b->file, sizeof b->file, "%s", v->ej->files[file].path);
     b->offset = off;
     b->reader = v->reader;
     b->expected_writer = e->writer;
@@ -102,9 +114,10 @@ static void bad_of(const struct verify_job *v, const struct io_req *r, uint64_t 
 
 /* VERIFY_SCAN: an ok unit of generation gen; keep it as a would-be
  * offender of its generation. */
-static void scan_note(struct verify_job *v, const struct vstats_bad *b, uint64_t gen)
+static void scan_note(struct verify_job *v, uint32_t file, uint64_t off, const struct vblock_id *found)
 {
     struct verify_seen *s = NULL;
+    uint64_t gen = found->gen;
     if (!v->seen)
         v->seen = xcalloc(VERIFY_GENS, sizeof *v->seen);
     for (uint32_t i = 0; i < v->nseen; i++)
@@ -120,8 +133,12 @@ static void scan_note(struct verify_job *v, const struct vstats_bad *b, uint64_t
         return;
     }
     s->units++;
-    if (s->nbad < VSTATS_FIRST_MAX)
-        s->bad[s->nbad++] = *b;
+    if (s->nbad < VSTATS_FIRST_MAX) {
+        struct seen_unit *u = &s->bad[s->nbad++];
+        u->file = file;
+        u->offset = off;
+        u->found = *found;
+    }
 }
 
 int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode mode)
@@ -140,13 +157,11 @@ int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode m
         k = vblock_check(&v->ctx, r->buf + at, (uint32_t)unit, &e, &found);
         if (k == VB_OK && mode == VERIFY_SCAN && v->ctx.csum != VB_CSUM_PATTERN &&
             v->ctx.csum != VB_CSUM_NULL) {
-            bad_of(v, r, e.offset, &e, &found, &b);
-            b.kind = VB_STALE;
-            scan_note(v, &b, found.gen);
+            scan_note(v, r->file, e.offset, &found);
             continue;
         }
         if (k != VB_OK) {
-            bad_of(v, r, e.offset, &e, &found, &b);
+            bad_of(v, r->file, e.offset, &e, &found, &b);
             any_bad = 1;
         }
         vstats_add(v->out, k, k == VB_OK ? NULL : &b);
@@ -170,8 +185,10 @@ void verify_end(struct verify_job *v)
             continue;
         }
         for (uint32_t k = 0; k < s->nbad; k++) {
-            s->bad[k].expected_gen = newest;
-            vstats_add(v->out, VB_STALE, &s->bad[k]);
+            struct vblock_expect e = { .writer = VBLOCK_ANY_WRITER, .gen = newest };
+            struct vstats_bad b;
+            bad_of(v, s->bad[k].file, s->bad[k].offset, &e, &s->bad[k].found, &b);
+            vstats_add(v->out, VB_STALE, &b);
         }
         v->out->checked += s->units - s->nbad;
         v->out->count[VB_STALE] += s->units - s->nbad;

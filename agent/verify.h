@@ -27,7 +27,8 @@
 
 enum verify_mode { VERIFY_NONE = 0, VERIFY_READBACK, VERIFY_SCAN, VERIFY_MIXED };
 
-#define VERIFY_GENS 8          /* generations VERIFY_SCAN tells apart per job */
+#define VERIFY_GENS 8          /* generations VERIFY_SCAN tells apart per job
+                                  (under 1 KB each, made on first use) */
 
 struct verify_seen;            /* verify.c: one generation VERIFY_SCAN found */
 
@@ -67,6 +68,9 @@ int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode m
  * the newest it saw are counted stale (and become offenders). */
 void verify_end(struct verify_job *v);
 void verify_free(struct verify_job *v);
+/* Heap bytes one verifying job thread of nfiles files may hold (for the
+ * agent's memory estimate, admit.h). */
+uint64_t verify_job_bytes(uint64_t nfiles);
 /* The file id a job's file carries in headers: its path relative to the
  * --allow root (kernel mounts) or to the export (nfs), leading '/' dropped,
  * so clients that mount one file system at different places agree. */

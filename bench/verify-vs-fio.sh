@@ -41,7 +41,9 @@ def job_args(verify, rw, bs, name):
             "--verify=%s" % verify, "--directory=%s" % d]
 
 def run_fio(verify, rw, bs):
-    out, cpu = timed(["fio", "--ioengine=psync", "--output-format=json"] + job_args(verify, rw, bs, "fio"))
+    # (no verify state file: fio would leave one in the working directory)
+    out, cpu = timed(["fio", "--ioengine=psync", "--output-format=json", "--verify_state_save=0"]
+                     + job_args(verify, rw, bs, "fio"))
     j = json.loads(out[out.index("{"):])["jobs"][0]
     if j["error"]:
         sys.exit("fio job error %s" % j["error"])

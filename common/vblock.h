@@ -38,7 +38,8 @@
  * file (see docs/verify.md).
  *
  * Everything here is pure (no I/O, no globals besides the CPU feature
- * probe); the contexts own a libcrypto digest context, one per job thread. */
+ * probe); a context owns a libcrypto digest context (md5, sha256) or
+ * crc32c's cached shift constants, and serves one thread. */
 #ifndef NFSTORM_VBLOCK_H
 #define NFSTORM_VBLOCK_H
 

@@ -17,8 +17,10 @@
 
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/plan_verify.h"
 #include "common/stats.h"
 #include "common/units.h"
+#include "common/vblock.h"
 #include "common/xmalloc.h"
 
 #define SHOW_THREADS 4
@@ -133,6 +135,10 @@ static void print_job_line(FILE *out, const struct job_spec *j)
         fprintf(out, " nconnect=%" PRIu32, j->nconnect);
     fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
             j->bsrange_min || j->nbssplit || j->bs_w || j->bsrange_w_min || j->nbssplit_w ? " (at bs)" : "");
+    if (j->verify)   /* docs/verify.md: a read-back reads every write again */
+        fprintf(out, " verify=%s%s", vblock_csum_name((enum vblock_csum)j->verify),
+                j->verify_only ? " (verify_only: reads, no writes)"
+                : plan_verify_readback(j) ? " (then reads back every write)" : "");
     if (j->runtime_ns)
         fprintf(out, " runtime=%s%s", units_fmt_ns(a, sizeof a, (double)j->runtime_ns),
                 j->time_based ? " time_based" : "");

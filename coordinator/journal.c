@@ -759,8 +759,11 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         }
         if (rc == 0 && json_object_get(o, "verify")) {
             struct vstats *v = xmalloc(sizeof *v);
-            rc = verify_from_json(json_object_get(o, "verify"), v, rp->why, sizeof rp->why) < 0 ||
-                 result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
+            rc = verify_from_json(json_object_get(o, "verify"), v, rp->why, sizeof rp->why) < 0 ? -1 : 0;
+            if (rc == 0) {
+                result_verify_ask(&r->phases[phase], (uint32_t)agent, r->nagents);
+                rc = result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
+            }
             free(v);
         }
         if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */

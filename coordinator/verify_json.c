@@ -6,9 +6,12 @@
 #include <string.h>
 #include "coordinator/verify_json.h"
 
+/* JSON integers are signed 64-bit: a value from a header someone forged
+ * (a generation from 2^63 up) is written as the largest one, so the file
+ * still reads back. */
 static json_t *u64j(uint64_t v)
 {
-    return json_integer((json_int_t)v);
+    return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
 }
 
 json_t *verify_json(const struct vstats *v)

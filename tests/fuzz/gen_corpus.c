@@ -18,6 +18,7 @@
 #include "coordinator/journal.h"
 #include "coordinator/result.h"
 #include "proto/coh_msg.h"
+#include "coordinator/result_verify.h"
 #include "proto/msg.h"
 
 static void write_file(const char *dir, const char *name, const void *p, size_t n)
@@ -221,6 +222,8 @@ static void gen_journal(const char *dir)
     r.agents[0].ncpus = r.agents[1].ncpus = 4;
     r.agents[1].clock_offset_ns = -12345;
     r.agents[1].rtt_ns = 90000;
+    result_verify_ask(&r.phases[0], 0, 2);      /* phase 0 verifies: verify_asked, verify lines */
+    result_verify_ask(&r.phases[0], 1, 2);
     snprintf(path, sizeof path, "%s/run.journal", dir);
     if (!(j = journal_open(path, "seed"))) {
         perror(path);
@@ -263,6 +266,17 @@ static void gen_journal(const char *dir)
             ap.cores = 4;
             ap.nintervals = 2;
             result_set_agent_phase(&r, ph, a, &ap, &s);
+            if (ph == 0) {
+                struct vstats v;
+                struct vstats_bad bad = { .file = "/d/f.0", .offset = 4096, .reader = a,
+                                          .expected_writer = a, .expected_gen = 9, .found_gen = 8,
+                                          .found_offset = 4096 };
+                vstats_init(&v);
+                vstats_add(&v, VB_OK, NULL);
+                if (a == 0)
+                    vstats_add(&v, VB_STALE, &bad);
+                result_set_agent_verify(&r, ph, a, &v);
+            }
             o.agent_phase_done(o.arg, &r, ph, a, &ap);
         }
         o.phase_done(o.arg, &r, ph);
