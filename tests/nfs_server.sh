@@ -166,8 +166,27 @@ nfs_server_start() {
   export NFS_URL3 NFS_URL4 NFS_PORT NFS_MOUNT_PORT NFS_SERVER_DIR
   _nfs_start_rpcbind || return 1
   _nfs_write_config
-  _nfs_launch || return 1
+  _nfs_launch_locked || return 1
   export NFS_PID
+}
+
+# ganesha registers its programs with the one rpcbind at start and exits
+# when a registration fails; two tests starting ganesha at the same instant
+# (the suite runs two at a time) were seen to collide there ("Cannot
+# register NFS V3 on UDP").  So starts are serialised with a lock, and a
+# start that still dies at once is tried again (up to three times).
+_nfs_launch_locked() {
+  local lock="${TMPDIR:-/tmp}/nfstorm-ganesha-start.lock" try rc=1
+  for try in 1 2 3; do
+    if command -v flock >/dev/null 2>&1; then
+      { flock -w 60 9 || true; _nfs_launch; rc=$?; } 9>"$lock"
+    else
+      _nfs_launch; rc=$?
+    fi
+    [ $rc -eq 0 ] && return 0
+    [ $try -lt 3 ] && echo "nfs_server: start $try failed; trying again" >&2 && sleep 0.5
+  done
+  return $rc
 }
 
 nfs_server_restart() {
@@ -179,7 +198,7 @@ nfs_server_restart() {
   _nfs_write_config       # picks up a changed NFS_EXPORT_EXTRA
   # Same ports: clients reconnect to where they were.  ganesha binds with
   # SO_REUSEADDR, so TIME_WAIT connections on the port do not block it.
-  _nfs_launch || return 1
+  _nfs_launch_locked || return 1
   export NFS_PID
 }
 
