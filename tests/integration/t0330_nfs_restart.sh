@@ -40,6 +40,11 @@ bad = [k for k, i in enumerate(iv) if i["errors"] > 0]
 assert bad[0] >= 2, "errors before the restart (interval %d)" % bad[0]
 assert all(i["ops"] > 500 for i in iv[:bad[0] - 1]), "slow before the outage"
 after = iv[bad[-1] + 1:-1]
+# the reconnect's backoff (25 ms doubling) and a slow server start on a
+# loaded machine may leave an interval or two without ops (and without
+# errors) before the first op succeeds: those are still the outage
+while after and after[0]["ops"] == 0 and after[0]["errors"] == 0 and len(after) > 2:
+    after = after[1:]
 assert len(after) >= 2, "the outage lasted until the end: %s" % bad
 assert all(i["ops"] > 500 and i["errors"] == 0 for i in after), "throughput did not resume after the outage"
 PY
