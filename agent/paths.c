@@ -73,10 +73,15 @@ int paths_confine(const struct allow_list *a, const char *path,
     }
     strcpy(head, path);
     /* Walk back to the longest prefix that exists. */
+    int appeared = 0;
     while (!realpath(head, real)) {
         char *slash = strrchr(head, '/');
         struct stat lst;
         if (errno == ENOENT && lstat(head, &lst) == 0) {
+            /* created between the two calls (agents sharing a file lay it
+             * out at once): resolve it again, a few times at most */
+            if (!S_ISLNK(lst.st_mode) && appeared++ < 3)
+                continue;
             /* exists but does not resolve: a dangling symlink, which
              * creating the file would follow to wherever it points */
             snprintf(err, errlen, "%s: dangling symlink in the path", path);
