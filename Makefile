@@ -105,25 +105,29 @@ $(BUILD)/tests/faultfs: tests/faultfs/faultfs.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs fuse3)
 
+# The sub-makes of unit/integration/test build in parallel (JOBS, default
+# every CPU): `make test` is run without -j by CI and the README.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
 unit: deps
-	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 
 # Targets that install dependencies build in a sub-make: the libnfs the
 # build links (deps/libnfs, made by the install script) is chosen when the
 # Makefile is read, so it must be read again after the install.
 integration: deps
-	@$(MAKE) --no-print-directory all faultfs
+	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs
 	@tests/integration/run.sh
 
 # The README's test command: unit tests, then integration tests on real processes.
 test: deps
-	@$(MAKE) --no-print-directory all faultfs $(UNIT_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
 
 # Many consecutive runs with seeded faults (tests/soak/soak.py): minutes,
-# not part of `make test` (which runs a 60-second slice, t0890).
+# not part of `make test` (which runs a 30-second slice, t0890).
 SOAK_RUNS ?= 200
 soak: deps
 	@$(MAKE) --no-print-directory all
