@@ -11,16 +11,13 @@
  * Batching, in fio's meaning:
  * - queue() prepares an iocb and, when iodepth_batch_submit is set,
  *   submits the prepared ones once that many are waiting (1: each at once,
- *   fio's default); reap() submits whatever is left before it waits, so
- *   nothing queued is held back once the job loop reaps, which it always
- *   does right after issuing.  Unset, every op of the loop's burst goes out
- *   in that one io_submit (as the io_uring engine does): one system call
- *   per burst instead of one per op;
+ *   fio's default, also when unset); reap() submits whatever is left before
+ *   it waits, so nothing queued is held back once the job loop reaps, which
+ *   it always does right after issuing;
  * - reap() waits for at least iodepth_batch_complete_min completions (or the
  *   loop's own min, whichever is more; never more than are in flight) and
- *   takes at most iodepth_batch_complete_max per io_getevents; unset, it
- *   takes as many as are ready (fio takes complete_min: with the default 1,
- *   one syscall per completion, which costs CPU and measures nothing).
+ *   takes at most iodepth_batch_complete_max per io_getevents (unset:
+ *   complete_min, as fio).
  * Every wait has the job loop's timeout (io_getevents' own), so stop and
  * runtime end it within one reap interval, as the io_uring engine's.
  *
@@ -84,10 +81,13 @@ static int aio_setup(struct engine_job *ej)
 
     ej->priv = s;
     s->depth = sp->iodepth ? sp->iodepth : 1;
-    s->batch_submit = sp->iodepth_batch_submit ? clamp_batch(sp->iodepth_batch_submit, 1, s->depth)
-                                               : s->depth + 1;   /* unset: at reap only */
+    /* unset: fio's defaults, each op submitted at once and each wait
+     * taking complete_min completions (bench/libaio-vs-fio.sh: at iodepth
+     * 16, whole-burst submission and unbounded reaps kept the device's
+     * queue emptier than fio's, 0.82x its IOPS; with fio's defaults 1.05x) */
+    s->batch_submit = clamp_batch(sp->iodepth_batch_submit, 1, s->depth);
     s->complete_min = clamp_batch(sp->iodepth_batch_complete_min, 1, s->depth);
-    s->complete_max = clamp_batch(sp->iodepth_batch_complete_max, s->depth, s->depth);
+    s->complete_max = clamp_batch(sp->iodepth_batch_complete_max, s->complete_min, s->depth);
     if (s->complete_max < s->complete_min)
         s->complete_max = s->complete_min;       /* fio: max follows min */
     s->fd = xcalloc(ej->nfiles, sizeof(int));
