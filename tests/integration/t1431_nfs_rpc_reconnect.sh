@@ -12,7 +12,7 @@ mkdir -p "$T/export"
 nfs_server_start "$T/export" || fail "NFS server did not start"
 
 timeout 60 "$NFSTORM" run --local 1 --json "$T/r.json" --name=rs --ioengine=nfs "--nfs_url=$NFS_URL3" \
-  --rw=randwrite --bs=4k --size=4m --iodepth=16 --numjobs=2 --time_based --runtime=4 --interval=500ms \
+  --rw=randwrite --bs=4k --size=4m --iodepth=16 --numjobs=2 --time_based --runtime=6 --interval=500ms \
   --error_threshold=50% >"$T/out" 2>&1 &
 run=$!
 sleep 1.5
@@ -34,11 +34,11 @@ assert sum(i.get("reconnects", 0) for i in ivs) == nfs["reconnects"], "intervals
 assert sum(i.get("retransmits", 0) for i in ivs) == nfs["retransmits"], "intervals do not add up"
 first = [k for k, i in enumerate(ivs) if i.get("reconnects")]
 assert first and first[0] >= 2, "reconnect before the restart: interval %s" % first
-# the calls kept going after the outage: some interval after the last
-# reconnect (not a fixed one: the tail may fall in the backoff) has them
-last = max(k for k, i in enumerate(ivs) if i.get("reconnects"))
-after = [i.get("rpc", {}).get("WRITE", {}).get("calls", 0) for i in ivs[last + 1:]]
-assert any(c > 100 for c in after), "no WRITE calls after the outage: %s" % after
+# the calls kept going after the outage: the intervals after the first
+# reconnect carry WRITE calls (a job's reconnect can fall late in its
+# backoff, so no one interval is required; the run lasts 4.5 s past it)
+after = [i.get("rpc", {}).get("WRITE", {}).get("calls", 0) for i in ivs[first[0] + 1:]]
+assert sum(after) > 200, "no WRITE calls after the outage: %s" % after
 m = re.search(r"^nfs: \d+ RPCs, \d+ failed, (\d+) retransmits, (\d+) timeouts, (\d+) reconnects$", text, re.M)
 assert m and int(m.group(1)) == nfs["retransmits"] and int(m.group(3)) == nfs["reconnects"], m and m.group(0)
 PY
