@@ -51,6 +51,7 @@
  * picks t0 a few seconds ahead. */
 #define SESSION_T0_AHEAD_NS (3600 * 1000000000ull)
 #define SESSION_T0_BEHIND_NS (10 * 1000000000ull)
+#define LATE_START_NS (20 * 1000000ull)   /* later than this, the window is where the jobs began */
 
 enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S_RUNNING,
                      S_FINISHING };
@@ -489,7 +490,7 @@ static void on_finished(uv_async_t *h)
     struct msg_phase_done *m;
     struct rusage ru1;
     char err[PHASE_ERR_MAX];
-    uint64_t first = UINT64_MAX, last = 0;
+    uint64_t first = UINT64_MAX, last = 0, begin = UINT64_MAX, window;
     int rc;
 
     if (!s->jobs_running)
@@ -514,12 +515,28 @@ static void on_finished(uv_async_t *h)
             first = s->run.jobs[i].t_first_ns;
         if (s->run.jobs[i].t_last_ns > last)
             last = s->run.jobs[i].t_last_ns;
+        /* where its window opened: its first op less its own startdelay */
+        uint64_t d = s->run.jobs[i].spec->startdelay_ns;
+        uint64_t b = s->run.jobs[i].t_first_ns > d ? s->run.jobs[i].t_first_ns - d : 0;
+        if (b < begin)
+            begin = b;
     }
     if (first == UINT64_MAX)          /* idle in this phase */
-        first = last = s->t0_ns;
+        first = last = begin = s->t0_ns;
+    /* The phase's window: from its start (after the ramp) to the last op.
+     * An agent whose jobs began late (the start arrived after t0, or the
+     * machine was starved) ran less than the window: its rates are over
+     * the time it ran, not over time it never had (a 1 s phase begun
+     * 800 ms late did 40 ops at 200 IOPS, not 40 IOPS). */
+    window = s->t0_ns + s->ramp_ns;
+    if (begin > window + LATE_START_NS)
+        window = begin;
+    if (begin > s->t0_ns + LATE_START_NS)
+        log_info("phase %u began %.0f ms after its start instant", s->phase,
+                 (double)(begin - s->t0_ns) / 1e6);
     m->phase = s->phase;
     m->started_ns = first;
-    m->duration_ns = last > s->t0_ns + s->ramp_ns ? last - (s->t0_ns + s->ramp_ns) : 0;
+    m->duration_ns = last > window ? last - window : 0;
     cpu_seconds(&s->ru0, &ru1, &m->cpu_user_s, &m->cpu_sys_s);
     m->cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
     m->nintervals = s->k;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/coherence.h"
+#include "common/le.h"
 #include "common/xmalloc.h"
 
 void coh_set_init(struct coh_set *s)
@@ -74,54 +75,26 @@ void coh_set_total(const struct coh_set *s, struct coh_pair *out)
     }
 }
 
-static void put32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 /* layout: +0 magic, +4 writer, +8 generation, +16 t_ns, +24 the sum of the
  * three as a cheap guard against a torn stamp */
 void coh_stamp_put(unsigned char *blk, uint32_t writer, uint64_t gen, uint64_t t_ns)
 {
-    put32(blk, COH_MAGIC);
-    put32(blk + 4, writer);
-    put64(blk + 8, gen);
-    put64(blk + 16, t_ns);
-    put64(blk + 24, (uint64_t)writer + gen + t_ns + COH_MAGIC);
+    le_put32(blk, COH_MAGIC);
+    le_put32(blk + 4, writer);
+    le_put64(blk + 8, gen);
+    le_put64(blk + 16, t_ns);
+    le_put64(blk + 24, (uint64_t)writer + gen + t_ns + COH_MAGIC);
 }
 
 int coh_stamp_get(const unsigned char *blk, size_t len, uint32_t *writer, uint64_t *gen,
                   uint64_t *t_ns)
 {
-    if (len < COH_STAMP_LEN || get32(blk) != COH_MAGIC)
+    if (len < COH_STAMP_LEN || le_get32(blk) != COH_MAGIC)
         return -EINVAL;
-    *writer = get32(blk + 4);
-    *gen = get64(blk + 8);
-    *t_ns = get64(blk + 16);
-    if (get64(blk + 24) != (uint64_t)*writer + *gen + *t_ns + COH_MAGIC)
+    *writer = le_get32(blk + 4);
+    *gen = le_get64(blk + 8);
+    *t_ns = le_get64(blk + 16);
+    if (le_get64(blk + 24) != (uint64_t)*writer + *gen + *t_ns + COH_MAGIC)
         return -EINVAL;
     return 0;
 }

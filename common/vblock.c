@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <openssl/evp.h>
 #include "common/vblock.h"
+#include "common/le.h"
 #include "common/xmalloc.h"
 
 #define H_MAGIC   0
@@ -241,34 +242,6 @@ uint32_t vblock_crc32c(uint32_t crc, const void *p, size_t n)
 
 /* ---- helpers --------------------------------------------------------- */
 
-static void put32(unsigned char *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
 static uint64_t mix64(uint64_t x)
 {
     x ^= x >> 30;
@@ -315,7 +288,7 @@ static void unit_sum(const struct vblock_ctx *c, const unsigned char *u, uint32_
     if (c->csum == VB_CSUM_CRC32C) {
         /* a crc continues from the one it returned */
         uint32_t crc = crc32c_par(vblock_crc32c(0, u, a), u + b, len - b, c->crcpar);
-        put32(out, crc);
+        le_put32(out, crc);
     } else if (c->md) {
         unsigned int n = 0;
         EVP_DigestInit_ex(c->md, c->evp, NULL);
@@ -426,24 +399,24 @@ void vblock_fill(const struct vblock_ctx *c, void *buf, uint32_t len, const stru
     }
     h = u + c->hdr_off;
     stamp = write_stamp(id);
-    put32(h + H_MAGIC, VBLOCK_MAGIC);
+    le_put32(h + H_MAGIC, VBLOCK_MAGIC);
     h[H_VERSION] = VBLOCK_VERSION;
     h[H_CSUM] = (unsigned char)c->csum;
     h[6] = h[7] = 0;
-    put32(h + H_LEN, len);
-    put32(h + H_WRITER, id->writer);
-    put32(h + H_JOB, id->job);
-    put32(h + 20, 0);
-    put64(h + H_FILE, id->file_id);
-    put64(h + H_OFFSET, id->offset);
-    put64(h + H_GEN, id->gen);
-    put64(h + H_TIME, id->time_ns);
-    put64(h + H_STAMP, stamp);
-    put32(h + H_HCRC, vblock_crc32c(0, h, H_HCRC));
-    put32(h + H_HCRC + 4, 0);
+    le_put32(h + H_LEN, len);
+    le_put32(h + H_WRITER, id->writer);
+    le_put32(h + H_JOB, id->job);
+    le_put32(h + 20, 0);
+    le_put64(h + H_FILE, id->file_id);
+    le_put64(h + H_OFFSET, id->offset);
+    le_put64(h + H_GEN, id->gen);
+    le_put64(h + H_TIME, id->time_ns);
+    le_put64(h + H_STAMP, stamp);
+    le_put32(h + H_HCRC, vblock_crc32c(0, h, H_HCRC));
+    le_put32(h + H_HCRC + 4, 0);
     for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++)
         if (stamp_pos(c, len, s, &pos))
-            put64(u + pos, stamp);
+            le_put64(u + pos, stamp);
     memset(h + H_SUM, 0, H_SUM_LEN);
     if (c->csum != VB_CSUM_META) {
         unit_sum(c, u, len, sum);
@@ -485,23 +458,23 @@ enum vblock_kind vblock_check(const struct vblock_ctx *c, const void *buf, uint3
     if (!vblock_unit_fits(c, len))
         return VB_CORRUPT;
     h = u + c->hdr_off;
-    if (get32(h + H_MAGIC) != VBLOCK_MAGIC)
+    if (le_get32(h + H_MAGIC) != VBLOCK_MAGIC)
         return all_zero(u, len) ? VB_ZEROES : VB_CORRUPT;
-    if (get32(h + H_HCRC) != vblock_crc32c(0, h, H_HCRC) || h[H_VERSION] != VBLOCK_VERSION ||
-        h[H_CSUM] != (unsigned char)c->csum || get32(h + H_LEN) != len)
+    if (le_get32(h + H_HCRC) != vblock_crc32c(0, h, H_HCRC) || h[H_VERSION] != VBLOCK_VERSION ||
+        h[H_CSUM] != (unsigned char)c->csum || le_get32(h + H_LEN) != len)
         return VB_CORRUPT;
-    found->writer = get32(h + H_WRITER);
-    found->job = get32(h + H_JOB);
-    found->file_id = get64(h + H_FILE);
-    found->offset = get64(h + H_OFFSET);
-    found->gen = get64(h + H_GEN);
-    found->time_ns = get64(h + H_TIME);
-    stamp = get64(h + H_STAMP);
+    found->writer = le_get32(h + H_WRITER);
+    found->job = le_get32(h + H_JOB);
+    found->file_id = le_get64(h + H_FILE);
+    found->offset = le_get64(h + H_OFFSET);
+    found->gen = le_get64(h + H_GEN);
+    found->time_ns = le_get64(h + H_TIME);
+    stamp = le_get64(h + H_STAMP);
     for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++) {
         uint64_t got;
         if (!stamp_pos(c, len, s, &pos))
             continue;
-        if ((got = get64(u + pos)) != stamp)
+        if ((got = le_get64(u + pos)) != stamp)
             return sector_kind(u, len, s, stamp, got);
     }
     if (c->csum != VB_CSUM_META) {

@@ -47,6 +47,7 @@
 #define NPINGS          8
 #define START_MARGIN_NS (200 * 1000000ull)
 #define HEARTBEAT_MS    1000
+#define STALL_BLAME_NS  (2 * 1000000000ull)   /* a hang-up this soon after our own stall is its doing */
 #define READ_CHUNK      (64 * 1024)
 /* What one agent may send (docs/security.md, "What the coordinator trusts").
  * Before its welcome a peer is a stranger: a welcome is under 1 KiB, so a
@@ -118,6 +119,10 @@ struct run {
     uint32_t notified;         /* intervals of this phase passed to observers */
     uint32_t nlost;
     uint64_t t_start_ns;
+    uint64_t last_tick_ns;     /* the heartbeat timer's last run */
+    uint64_t stall_ns;         /* how long the coordinator itself last did not
+                                  run (SIGSTOP, starved), and when that ended */
+    uint64_t stall_end_ns;
     int planned;               /* the plan went out */
     int interrupted;
     int failed;
@@ -405,8 +410,17 @@ static void conn_lost(struct conn *c, const char *why)
     struct agent_info *ai = &r->res->agents[c->id];
     enum conn_state was = c->state;
 
+    char why2[256];
+
     if (c->state == C_LOST || r->finished)
         return;
+    /* an agent that hangs up just after the coordinator was stopped has
+     * most likely ended its lease: say so rather than blame the agent */
+    if (r->stall_end_ns && run_now(r) - r->stall_end_ns < STALL_BLAME_NS) {
+        snprintf(why2, sizeof why2, "%s (just after the coordinator itself was not running for at least %.1f s; "
+                 "the agent's --lease may have run out)", why, (double)r->stall_ns / 1e9);
+        why = why2;
+    }
     if (!r->planned) {
         run_fail(r, "agent %u (%s): %s", c->id, c->addr, why);
         return;
@@ -1016,6 +1030,28 @@ static void conn_adopt(struct conn *c, struct gather_agent *g)
         conn_feed(c, g->rx.data, g->rx.len);
 }
 
+/* A heartbeat tick long after the last one: the coordinator itself did not
+ * run (SIGSTOP, a starved machine).  What the agents sent meanwhile waits
+ * unread in the sockets, and the timer runs before the loop reads them, so
+ * their silence is judged on the coordinator's running time: the stall is
+ * added to every agent's last-heard time, never past now. */
+static void coordinator_stall(struct run *r, uint64_t now)
+{
+    uint64_t gap = r->last_tick_ns ? now - r->last_tick_ns : 0;
+
+    r->last_tick_ns = now;
+    if (r->fake || gap <= 2 * HEARTBEAT_MS * 1000000ull)
+        return;
+    r->stall_ns = gap - HEARTBEAT_MS * 1000000ull;
+    r->stall_end_ns = now;
+    for (uint32_t i = 0; i < r->n; i++) {
+        struct conn *c = &r->c[i];
+        c->last_rx_ns = c->last_rx_ns + r->stall_ns < now ? c->last_rx_ns + r->stall_ns : now;
+        if (c->error_at_ns)
+            c->error_at_ns = c->error_at_ns + r->stall_ns < now ? c->error_at_ns + r->stall_ns : now;
+    }
+}
+
 /* Before the plan: the connect/handshake deadline.  After: heartbeats out,
  * silence in. */
 static void on_timer(uv_timer_t *t)
@@ -1034,6 +1070,7 @@ static void on_timer(uv_timer_t *t)
             }
         return;
     }
+    coordinator_stall(r, now);
     for (uint32_t i = 0; i < r->n && !r->finished; i++) {
         struct conn *c = &r->c[i];
         char why[96];

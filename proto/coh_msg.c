@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <msgpack.h>
-#include "common/hist_codec.h"
 #include "proto/coh_msg.h"
+#include "proto/hist_msgpack.h"
 #include "proto/msg.h"
 
 static int put(void *data, const char *p, size_t len)
@@ -26,23 +26,6 @@ static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
 {
     key(pk, k);
     msgpack_pack_uint64(pk, v);
-}
-
-static void pack_hist(msgpack_packer *pk, const struct hist *h)
-{
-    struct hist_enc e;
-    uint32_t n = hist_enc_begin(&e, h);
-    uint64_t v;
-
-    msgpack_pack_map(pk, 5);
-    pack_u64(pk, "count", h->count);
-    pack_u64(pk, "sum", h->sum_ns);
-    pack_u64(pk, "min", hist_enc_min(h));
-    pack_u64(pk, "max", h->max_ns);
-    key(pk, "runs");
-    msgpack_pack_array(pk, n);
-    while (hist_enc_next(&e, &v))
-        msgpack_pack_uint64(pk, v);
 }
 
 void msg_coherence_encode(struct buf *out, const struct msg_coherence *m)
@@ -66,7 +49,7 @@ void msg_coherence_encode(struct buf *out, const struct msg_coherence *m)
         pack_u64(&pk, "seen", p->seen);
         pack_u64(&pk, "never", p->never);
         key(&pk, "lag");
-        pack_hist(&pk, &p->lag);
+        hist_msgpack_pack(&pk, &p->lag);
     }
     frame_put_header((unsigned char *)out->data + start, (uint32_t)(out->len - start - FRAME_HEADER_LEN));
 }
@@ -103,8 +86,6 @@ static int unpack_hist(const msgpack_object *o, struct hist *h, char *why, size_
 {
     uint64_t count = 0, sum = 0, min = 0, max = 0;
     const msgpack_object *runs;
-    struct hist_dec d;
-    int rc;
 
     hist_init(h);
     if (o->type != MSGPACK_OBJECT_MAP || get_uint(o, "count", UINT64_MAX, &count, why, whylen) ||
@@ -114,16 +95,7 @@ static int unpack_hist(const msgpack_object *o, struct hist *h, char *why, size_
         snprintf(why, whylen, "not a histogram (count, sum, min, max, runs)");
         return -EINVAL;
     }
-    rc = hist_dec_begin(&d, h, count, sum, min, max, runs->via.array.size);
-    for (uint32_t i = 0; rc == 0 && i < runs->via.array.size; i++)
-        rc = runs->via.array.ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER ?
-             hist_dec_fail(&d, "'runs' holds a value that is not an unsigned integer") :
-             hist_dec_value(&d, runs->via.array.ptr[i].via.u64);
-    if (rc == 0)
-        rc = hist_dec_end(&d);
-    if (rc < 0)
-        snprintf(why, whylen, "%s", d.why);
-    return rc;
+    return hist_msgpack_runs(h, count, sum, min, max, &runs->via.array, why, whylen);
 }
 
 int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_coherence *m,

@@ -163,7 +163,7 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "verify_only", verify_only),
     FOPTU32(struct job_spec, "verify_fatal", verify_fatal),
     FOPTU32(struct job_spec, "verify_backlog", verify_backlog),
-    FOPTSTRSET(struct job_spec, "verify_pattern", verify_pattern),
+    FOPTSTRNZ(struct job_spec, "verify_pattern", verify_pattern),
     FOPTU32(struct job_spec, "verify_interval", verify_interval),
     FOPTU32(struct job_spec, "verify_offset", verify_offset),
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */

@@ -22,6 +22,7 @@
 #include "common/xmalloc.h"
 #include "proto/msg_client.h"
 #include "proto/msg_codec.h"
+#include "proto/hist_msgpack.h"
 #include "proto/vstats_codec.h"
 
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
@@ -53,25 +54,6 @@ static void pack_u64(msgpack_packer *pk, const char *key, uint64_t v)
     msgpack_pack_uint64(pk, v);
 }
 
-/* The histogram form of common/hist_codec.h: the non-empty buckets as
- * runs [skip, len, counts...]. */
-static void pack_hist(msgpack_packer *pk, const struct hist *h)
-{
-    struct hist_enc e;
-    uint32_t n = hist_enc_begin(&e, h);
-    uint64_t v;
-
-    msgpack_pack_map(pk, 5);
-    pack_u64(pk, "count", h->count);
-    pack_u64(pk, "sum", h->sum_ns);
-    pack_u64(pk, "min", hist_enc_min(h));
-    pack_u64(pk, "max", h->max_ns);
-    pack_cstr(pk, "runs");
-    msgpack_pack_array(pk, n);
-    while (hist_enc_next(&e, &v))
-        msgpack_pack_uint64(pk, v);
-}
-
 static int op_stats_sent(const struct op_stats *o)
 {
     return o->ops > 0 || o->errors > 0;
@@ -96,10 +78,10 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
         if (o->timeouts)
             pack_u64(pk, "timeouts", o->timeouts);
         pack_cstr(pk, "lat");
-        pack_hist(pk, &o->lat);
+        hist_msgpack_pack(pk, &o->lat);
         if (o->svc.count) {          /* rate-limited jobs only */
             pack_cstr(pk, "svc");
-            pack_hist(pk, &o->svc);
+            hist_msgpack_pack(pk, &o->svc);
         }
     }
 }
@@ -134,7 +116,7 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
         pack_u64(pk, "bytes_in", p->bytes_in);
         pack_u64(pk, "errors", p->errors);
         pack_cstr(pk, "rtt");
-        pack_hist(pk, &p->rtt);
+        hist_msgpack_pack(pk, &p->rtt);
         pack_cstr(pk, "status");
         msgpack_pack_array(pk, p->nstatus);
         for (uint32_t k = 0; k < p->nstatus; k++) {
@@ -164,7 +146,6 @@ static int field_sent(const struct field *f, const void *base)
     case F_OPTU64:
         return *CAT(base, f, uint64_t) != 0;
     case F_OPTSTRNZ:
-    case F_OPTSTR_SET:
         return CAT(base, f, char)[0] != '\0';
     case F_OPTBSSPLIT:
         return ((const struct job_spec *)base)->nbssplit_w != 0;
@@ -258,7 +239,6 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_STR:
         case F_OPTSTR:
         case F_OPTSTRNZ:
-        case F_OPTSTR_SET:
             /* strnlen: a buffer filled to the brim must not be overread */
             pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -625,7 +605,7 @@ static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h
 {
     const msgpack_object_array *runs = NULL;
     uint64_t count = 0, sum = 0, min = 0, max = 0;
-    struct hist_dec d;
+    char why[160];
     int rc;
 
     hist_init(h);
@@ -635,15 +615,8 @@ static int unpack_hist(struct dctx *c, const msgpack_object *map, struct hist *h
         (rc = get_u64(c, map, "max", 0, UINT64_MAX, &max)) ||
         (rc = get_array(c, map, "runs", 0, HIST_CODEC_MAX_VALUES, &runs)))
         return rc;
-    rc = hist_dec_begin(&d, h, count, sum, min, max, runs->size);
-    for (uint32_t i = 0; rc == 0 && i < runs->size; i++)
-        rc = runs->ptr[i].type != MSGPACK_OBJECT_POSITIVE_INTEGER ?
-             hist_dec_fail(&d, "'runs' holds a value that is not an unsigned integer") :
-             hist_dec_value(&d, runs->ptr[i].via.u64);
-    if (rc == 0)
-        rc = hist_dec_end(&d);
-    if (rc)
-        return fail(c, "%s", d.why);
+    if (hist_msgpack_runs(h, count, sum, min, max, runs, why, sizeof why) < 0)
+        return fail(c, "%s", why);
     return 0;
 }
 
@@ -998,7 +971,6 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_OPTSTR:
         case F_OPTSTRNZ:
-        case F_OPTSTR_SET:
             AT(base, f, char)[0] = '\0';
             if (map_get(map, f->key))
                 rc = get_str(c, map, f->key, AT(base, f, char), f->size);

@@ -31,12 +31,11 @@ enum fkind {
     F_NFSRPC,    /* struct nfs_rpc_set, optional: sent only when not empty,
                     empty when absent; decode allocates (nfs_rpc_set_free) */
     F_OPTU64,    /* uint64_t, optional: sent only when not 0, 0 when absent */
-    F_OPTSTRNZ,  /* as F_OPTSTR, but sent only when not "" */
+    F_OPTSTRNZ,  /* char[size], optional: sent only when not "", "" when absent */
     F_OPTBSSPLIT,/* job_spec nbssplit_w/bssplit_w as F_BSSPLIT; sent only when
                     nbssplit_w is not 0, 0 when absent */
     F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
     F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
-    F_OPTSTR_SET,/* char[size], optional: sent only when not "", "" when absent */
     F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
 };
 
@@ -74,7 +73,6 @@ struct field {
 #define FENUM(st, k, f, c)     { k, F_ENUM, offsetof(st, f), sizeof(((st *)0)->f), 0, 0, &(c) }
 #define FBIN(st, k, f)         { k, F_BIN, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FOPTSTR(st, k, f)      { k, F_OPTSTR, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
-#define FOPTSTRSET(st, k, f)   { k, F_OPTSTR_SET, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FAGENTS(st, k, f)      { k, F_AGENTS, offsetof(st, f), MEMBER_SIZE(st, f), 0, 0, NULL }
 #define FPHASE(st)             FU32(st, "phase", phase, 0, PLAN_MAX_PHASES - 1)
 

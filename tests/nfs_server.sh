@@ -112,7 +112,7 @@ _nfs_launch() {
   local log="$NFS_SERVER_DIR/ganesha.log" pidfile="$NFS_SERVER_DIR/ganesha.pid"
   rm -f "$pidfile"
   ganesha.nfsd -F -f "$NFS_SERVER_DIR/ganesha.conf" -L "$log" -p "$pidfile" \
-    -N NIV_WARN </dev/null >>"$NFS_SERVER_DIR/ganesha.out" 2>&1 &
+    -N NIV_WARN </dev/null >>"$NFS_SERVER_DIR/ganesha.out" 2>&1 9>&- &
   NFS_PID=$!
   for _ in $(seq 1 200); do
     if ! kill -0 "$NFS_PID" 2>/dev/null; then
@@ -174,7 +174,10 @@ nfs_server_start() {
 # when a registration fails; two tests starting ganesha at the same instant
 # (the suite runs two at a time) were seen to collide there ("Cannot
 # register NFS V3 on UDP").  So starts are serialised with a lock, and a
-# start that still dies at once is tried again (up to three times).
+# start that still dies at once is tried again (up to three times).  The
+# lock's descriptor is closed for ganesha itself (9>&- in _nfs_launch): a
+# server that inherited it would hold the lock for its whole life and the
+# next test's start would wait out flock's 60 s.
 _nfs_launch_locked() {
   local lock="${TMPDIR:-/tmp}/nfstorm-ganesha-start.lock" try rc=1
   for try in 1 2 3; do

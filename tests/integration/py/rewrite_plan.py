@@ -3,8 +3,10 @@ sends, to play a coordinator that skips the plan checks.
 usage: rewrite_plan.py LISTEN_PORT_FILE TARGET_PORT KEY NEW_VALUE [TYPE]
 The first frame holding "type": "plan" (or TYPE, e.g. start) gets the value after every msgpack
 string KEY (a positive fixint or uint8/16/32/64) replaced by NEW_VALUE as a
-uint64, and its 4-byte big-endian length fixed.  Serves one connection."""
-import socket, struct, sys, threading
+uint64, and its 4-byte big-endian length fixed.  KEY "HOLD" rewrites
+nothing: the frame is held NEW_VALUE ms, then sent as it was (a message
+that arrives late).  Serves one connection."""
+import socket, struct, sys, threading, time
 
 port_file, target, key, new = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode(), int(sys.argv[4])
 mtype = sys.argv[5].encode() if len(sys.argv) > 5 else b"plan"
@@ -52,7 +54,11 @@ def pump(a, b, rewrite_plan):
                 if len(buf) < 4 + ln:
                     break
                 frame, buf = buf[4:4 + ln], buf[4 + ln:]
-                if not done and mtag in frame:
+                if not done and mtag in frame and key == b"HOLD":
+                    time.sleep(new / 1000.0)
+                    sys.stderr.write("rewrite_plan: %s held %d ms\n" % (mtype.decode(), new))
+                    done = True
+                elif not done and mtag in frame:
                     frame, count = rewrite(frame)
                     sys.stderr.write("rewrite_plan: %d value(s) of %s set to %d\n" % (count, key.decode(), new))
                     done = True

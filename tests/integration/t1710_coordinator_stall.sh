@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# t1710: the coordinator itself is stopped (SIGSTOP) for longer than its
+# --agent-timeout but shorter than the agents' --lease.  The agents kept
+# running and their intervals wait unread in the sockets: on SIGCONT that is
+# the coordinator's stall, not the agents' silence.  No agent is lost, the
+# run passes, every interval arrives (the phase's ops are the intervals'
+# sum over the whole runtime).  Then a stop past the lease: the agent ends
+# the session, and the report blames the coordinator's stall, not the agent.
+source "$(dirname "$0")/lib.sh"
+D=$T/d; mkdir -p "$D"
+AGENT_AUTH="--insecure --lease 30s" start_agent "$D"
+"$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 2s --json "$T/s.json" --name=s --ioengine=null \
+  --rw=randread --bs=4k --size=64m --runtime=6 --time_based --interval=500ms >"$T/o1" 2>&1 &
+c=$!; PIDS+=("$c")
+sleep 1.5; kill -STOP $c; sleep 4; kill -CONT $c
+timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
+[ $rc -eq 0 ] || fail "stopped 4 s with --agent-timeout 2s: exit $rc, want 0: $(tail -n3 "$T/o1")"
+! grep -Eq "lost at|silent for|agents lost" "$T/o1" || fail "an agent was blamed for the coordinator's stop: $(grep -Em1 "lost at|silent for|agents lost" "$T/o1")"
+py "$T/s.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ph = r["phases"][0]
+assert not r["agents"][0].get("lost"), r["agents"][0]
+ops = ph["ops"]["read"]["ops"]
+iv = sum(i["ops"]["read"]["ops"] for i in ph["intervals"] if "read" in i.get("ops", {}))
+assert ops > 0 and iv == ops, (ops, iv)
+assert 5.5 <= ph["duration_s"] <= 7.5, ph["duration_s"]
+assert len(ph["intervals"]) >= 11, len(ph["intervals"])
+print("stopped 4 s: %d ops in %d intervals over %.2f s, no agent lost" % (ops, len(ph["intervals"]), ph["duration_s"]))
+PY
+
+sleep 1
+kill "$AGENT_PID" 2>/dev/null; wait "$AGENT_PID" 2>/dev/null
+AGENT_AUTH="--insecure --lease 2s" start_agent "$D"
+"$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 2s --json "$T/l.json" --name=l --ioengine=null \
+  --rw=randread --bs=4k --size=64m --runtime=8 --time_based --interval=500ms >"$T/o2" 2>&1 &
+c=$!; PIDS+=("$c")
+sleep 1.5; kill -STOP $c; sleep 4; kill -CONT $c
+timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
+[ $rc -lt 128 ] || fail "stopped past the lease: died of signal $((rc - 128))"
+[ $rc -ne 0 ] || fail "stopped past the lease: exit 0, want a lost agent"
+grep -q "agent 0 ($AGENT_ADDR).*coordinator itself was not running for at least [0-9.]* s" "$T/o2" ||
+  fail "the stop past the lease is not named as the coordinator's: $(grep -m2 'agent 0' "$T/o2")"
+echo "t1710: PASS"
