@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/coherence.h"
+#include "common/sat.h"
 #include "common/le.h"
 #include "common/xmalloc.h"
 
@@ -69,8 +70,8 @@ void coh_set_total(const struct coh_set *s, struct coh_pair *out)
     out->writer = out->reader = UINT32_MAX;
     hist_init(&out->lag);
     for (uint32_t i = 0; i < s->n; i++) {
-        out->seen += s->pair[i].seen;
-        out->never += s->pair[i].never;
+        out->seen = sat_add_u64(out->seen, s->pair[i].seen);
+        out->never = sat_add_u64(out->never, s->pair[i].never);
         hist_merge(&out->lag, &s->pair[i].lag);
     }
 }

@@ -29,6 +29,7 @@
  * which also absorbs every value >= HIST_MAX_NS: there the answer is only
  * known to lie in [its low, max], and clamping to max is the best we have. */
 #include "common/hist.h"
+#include "common/sat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,14 +69,14 @@ void hist_record(struct hist *h, uint64_t ns)
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-    dst->count += src->count;
-    dst->sum_ns += src->sum_ns;
+    dst->count = sat_add_u64(dst->count, src->count);
+    dst->sum_ns = sat_add_u64(dst->sum_ns, src->sum_ns);
     if (src->min_ns < dst->min_ns)
         dst->min_ns = src->min_ns;
     if (src->max_ns > dst->max_ns)
         dst->max_ns = src->max_ns;
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
-        dst->bucket[i] += src->bucket[i];
+        dst->bucket[i] = sat_add_u64(dst->bucket[i], src->bucket[i]);
 }
 
 unsigned hist_bucket_of(uint64_t ns)
@@ -243,8 +244,8 @@ void hist_rec_drain(struct hist_rec *h, struct hist *dst)
 {
     if (h->count == 0)
         return;
-    dst->count += h->count;
-    dst->sum_ns += h->sum_ns;
+    dst->count = sat_add_u64(dst->count, h->count);
+    dst->sum_ns = sat_add_u64(dst->sum_ns, h->sum_ns);
     if (h->min_ns < dst->min_ns)
         dst->min_ns = h->min_ns;
     if (h->max_ns > dst->max_ns)
@@ -265,8 +266,8 @@ void hist_rec_add(struct hist_rec *h, const struct hist *src)
 {
     if (src->count == 0)
         return;
-    h->count += src->count;
-    h->sum_ns += src->sum_ns;
+    h->count = sat_add_u64(h->count, src->count);
+    h->sum_ns = sat_add_u64(h->sum_ns, src->sum_ns);
     if (src->min_ns < h->min_ns)
         h->min_ns = src->min_ns;
     if (src->max_ns > h->max_ns)
@@ -284,7 +285,7 @@ void hist_rec_add(struct hist_rec *h, const struct hist *src)
         if (!h->chunk[c])
             h->chunk[c] = xcalloc(HIST_CHUNK, sizeof(*h->chunk[c]));
         for (unsigned i = 0; i < HIST_CHUNK; i++)
-            h->chunk[c][i] += b[i];
+            h->chunk[c][i] = sat_add_u64(h->chunk[c][i], b[i]);
     }
 }
 
@@ -292,15 +293,15 @@ void hist_rec_sum(const struct hist_rec *h, struct hist *dst)
 {
     if (h->count == 0)
         return;
-    dst->count += h->count;
-    dst->sum_ns += h->sum_ns;
+    dst->count = sat_add_u64(dst->count, h->count);
+    dst->sum_ns = sat_add_u64(dst->sum_ns, h->sum_ns);
     if (h->min_ns < dst->min_ns)
         dst->min_ns = h->min_ns;
     if (h->max_ns > dst->max_ns)
         dst->max_ns = h->max_ns;
     for (unsigned c = 0; c < HIST_NCHUNKS; c++)
         for (unsigned i = 0; h->chunk[c] && i < HIST_CHUNK; i++)
-            dst->bucket[c * HIST_CHUNK + i] += h->chunk[c][i];
+            dst->bucket[c * HIST_CHUNK + i] = sat_add_u64(dst->bucket[c * HIST_CHUNK + i], h->chunk[c][i]);
 }
 
 size_t hist_rec_bytes(const struct hist_rec *h)

@@ -4,6 +4,7 @@
  * procedures, nfsstat3) and RFC 7530/8881 (NFSv4 ops, nfsstat4); a name
  * exists once, by number, so reports and the wire agree by construction. */
 #include "common/nfs_rpc.h"
+#include "common/sat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,11 +244,11 @@ void nfs_rpc_proc_error(struct nfs_rpc_proc *p, uint32_t code, uint64_t n)
 
 static void proc_merge(struct nfs_rpc_proc *d, const struct nfs_rpc_proc *s)
 {
-    d->calls += s->calls;
-    d->bytes_out += s->bytes_out;
-    d->bytes_in += s->bytes_in;
-    d->errors += s->errors;
-    d->status_other += s->status_other;
+    d->calls = sat_add_u64(d->calls, s->calls);
+    d->bytes_out = sat_add_u64(d->bytes_out, s->bytes_out);
+    d->bytes_in = sat_add_u64(d->bytes_in, s->bytes_in);
+    d->errors = sat_add_u64(d->errors, s->errors);
+    d->status_other = sat_add_u64(d->status_other, s->status_other);
     hist_merge(&d->rtt, &s->rtt);
     for (uint32_t i = 0; i < s->nstatus; i++)
         nfs_rpc_proc_error(d, s->status[i].code, s->status[i].n);
@@ -255,9 +256,9 @@ static void proc_merge(struct nfs_rpc_proc *d, const struct nfs_rpc_proc *s)
 
 void nfs_rpc_set_merge(struct nfs_rpc_set *dst, const struct nfs_rpc_set *src)
 {
-    dst->retransmits += src->retransmits;
-    dst->timeouts += src->timeouts;
-    dst->reconnects += src->reconnects;
+    dst->retransmits = sat_add_u64(dst->retransmits, src->retransmits);
+    dst->timeouts = sat_add_u64(dst->timeouts, src->timeouts);
+    dst->reconnects = sat_add_u64(dst->reconnects, src->reconnects);
     for (unsigned i = 0; i < NFSP__COUNT; i++)
         if (src->proc[i])
             proc_merge(nfs_rpc_set_proc(dst, i), src->proc[i]);

@@ -4,6 +4,7 @@
  * is plain addition and the result does not depend on merge order or on how
  * the work was split between jobs, agents and intervals. */
 #include "common/stats.h"
+#include "common/sat.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,10 @@ void op_set_merge(struct op_set *dst, const struct op_set *src)
     for (int i = 0; i < OP__COUNT; i++) {
         if (src->op[i].ops == 0 && src->op[i].errors == 0)
             continue;   /* most op types are unused in a phase: skip their buckets */
-        dst->op[i].ops += src->op[i].ops;
-        dst->op[i].bytes += src->op[i].bytes;
-        dst->op[i].errors += src->op[i].errors;
-        dst->op[i].timeouts += src->op[i].timeouts;
+        dst->op[i].ops = sat_add_u64(dst->op[i].ops, src->op[i].ops);
+        dst->op[i].bytes = sat_add_u64(dst->op[i].bytes, src->op[i].bytes);
+        dst->op[i].errors = sat_add_u64(dst->op[i].errors, src->op[i].errors);
+        dst->op[i].timeouts = sat_add_u64(dst->op[i].timeouts, src->op[i].timeouts);
         hist_merge(&dst->op[i].lat, &src->op[i].lat);
         hist_merge(&dst->op[i].svc, &src->op[i].svc);
     }
@@ -116,10 +117,10 @@ void op_rec_add(struct op_rec *r, const struct op_set *s)
         if (src->ops == 0 && src->errors == 0)
             continue;   /* as op_set_merge */
         o = op_rec_get(r, (enum op_type)i);
-        o->ops += src->ops;
-        o->bytes += src->bytes;
-        o->errors += src->errors;
-        o->timeouts += src->timeouts;
+        o->ops = sat_add_u64(o->ops, src->ops);
+        o->bytes = sat_add_u64(o->bytes, src->bytes);
+        o->errors = sat_add_u64(o->errors, src->errors);
+        o->timeouts = sat_add_u64(o->timeouts, src->timeouts);
         hist_rec_add(&o->lat, &src->lat);
         hist_rec_add(&o->svc, &src->svc);
     }

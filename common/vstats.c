@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/vstats.h"
+#include "common/sat.h"
 
 void vstats_init(struct vstats *v)
 {
@@ -23,9 +24,9 @@ void vstats_add(struct vstats *v, enum vblock_kind k, const struct vstats_bad *b
 void vstats_merge(struct vstats *dst, const struct vstats *src)
 {
     dst->on |= src->on;
-    dst->checked += src->checked;
+    dst->checked = sat_add_u64(dst->checked, src->checked);
     for (int k = 0; k < VB__COUNT; k++)
-        dst->count[k] += src->count[k];
+        dst->count[k] = sat_add_u64(dst->count[k], src->count[k]);
     for (uint32_t i = 0; i < src->nfirst && dst->nfirst < VSTATS_FIRST_MAX; i++)
         dst->first[dst->nfirst++] = src->first[i];
 }

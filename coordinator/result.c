@@ -27,6 +27,7 @@
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
+#include "common/sat.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
 #include "coordinator/result_verify.h"
@@ -278,17 +279,17 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
     slot = &ph->intervals[k];
     slot_merge(slot, s, op_set_merge);
     for (int t = 0; t < OP__COUNT; t++) {
-        slot->count[t].ops += s->op[t].ops;
-        slot->count[t].bytes += s->op[t].bytes;
-        slot->count[t].errors += s->op[t].errors;
-        slot->count[t].timeouts += s->op[t].timeouts;
+        slot->count[t].ops = sat_add_u64(slot->count[t].ops, s->op[t].ops);
+        slot->count[t].bytes = sat_add_u64(slot->count[t].bytes, s->op[t].bytes);
+        slot->count[t].errors = sat_add_u64(slot->count[t].errors, s->op[t].errors);
+        slot->count[t].timeouts = sat_add_u64(slot->count[t].timeouts, s->op[t].timeouts);
     }
     c = &slot->agent[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
-        c->ops[t] += s->op[t].ops;
-        c->bytes[t] += s->op[t].bytes;
-        c->errors[t] += s->op[t].errors;
+        c->ops[t] = sat_add_u64(c->ops[t], s->op[t].ops);
+        c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
+        c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
@@ -630,9 +631,9 @@ void result_all_ops(const struct op_set *s, struct op_stats *out)
     hist_init(&out->lat);
     hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
-        out->ops += s->op[t].ops;
-        out->bytes += s->op[t].bytes;
-        out->errors += s->op[t].errors;
+        out->ops = sat_add_u64(out->ops, s->op[t].ops);
+        out->bytes = sat_add_u64(out->bytes, s->op[t].bytes);
+        out->errors = sat_add_u64(out->errors, s->op[t].errors);
         hist_merge(&out->lat, &s->op[t].lat);
     }
 }

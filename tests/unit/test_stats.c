@@ -111,6 +111,41 @@ static void test_stats_merge_sums(void **state)
     free(u);
 }
 
+/* Counters from the network may sit near 2^64: every sum saturates at
+ * UINT64_MAX instead of wrapping to a small, plausible figure. */
+static void test_stats_merge_saturates(void **state)
+{
+    (void)state;
+    struct op_set *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+    assert_true(a && b);
+    op_set_init(a);
+    op_set_init(b);
+    op_stats_record(&a->op[OP_READ], 4096, 1000, 1);
+    op_stats_record(&b->op[OP_READ], 4096, 1000, 1);
+    b->op[OP_READ].ops = UINT64_MAX - 10;
+    b->op[OP_READ].bytes = UINT64_MAX;
+    b->op[OP_READ].lat.count = UINT64_MAX - 1;
+    b->op[OP_READ].lat.sum_ns = UINT64_MAX - 5;
+    b->op[OP_READ].lat.bucket[hist_bucket_of(1000)] = UINT64_MAX - 1;
+    op_set_merge(a, b);
+    op_set_merge(a, b);
+    assert_true(a->op[OP_READ].ops == UINT64_MAX);
+    assert_true(a->op[OP_READ].bytes == UINT64_MAX);
+    assert_true(a->op[OP_READ].lat.count == UINT64_MAX);
+    assert_true(a->op[OP_READ].lat.sum_ns == UINT64_MAX);
+    assert_true(a->op[OP_READ].lat.bucket[hist_bucket_of(1000)] == UINT64_MAX);
+    /* small sums are exact still */
+    op_set_init(b);
+    op_stats_record(&b->op[OP_READ], 4096, 1000, 1);
+    op_set_init(a);
+    op_stats_record(&a->op[OP_READ], 4096, 1000, 1);
+    op_set_merge(a, b);
+    assert_int_equal(a->op[OP_READ].ops, 2);
+    assert_int_equal(a->op[OP_READ].bytes, 8192);
+    free(a);
+    free(b);
+}
+
 /* op_rec (the job threads' sparse recording form): draining gives exactly
  * what recording into a dense op_set gives, at every bucket boundary, and
  * holds memory only for the op types and ranges used. */
@@ -235,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_stats_init_is_empty),
         cmocka_unit_test(test_stats_record_counts_errors),
         cmocka_unit_test(test_stats_merge_sums),
+        cmocka_unit_test(test_stats_merge_saturates),
         cmocka_unit_test(test_stats_rec_drain_equals_dense),
         cmocka_unit_test(test_stats_rec_memory_follows_use),
         cmocka_unit_test(test_stats_rec_add_equals_merge),
