@@ -61,7 +61,7 @@ static inline unsigned bucket_of(uint64_t ns)
 void hist_record(struct hist *h, uint64_t ns)
 {
     h->count++;
-    h->sum_ns += ns;
+    h->sum_ns = sat_add_u64(h->sum_ns, ns);
     h->min_ns = ns < h->min_ns ? ns : h->min_ns;
     h->max_ns = ns > h->max_ns ? ns : h->max_ns;
     h->bucket[bucket_of(ns)]++;
@@ -191,14 +191,14 @@ void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
 
 void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
 {
-    dst->count += sp->count;
-    dst->sum_ns += sp->sum_ns;
+    dst->count = sat_add_u64(dst->count, sp->count);
+    dst->sum_ns = sat_add_u64(dst->sum_ns, sp->sum_ns);
     if (sp->min_ns < dst->min_ns)
         dst->min_ns = sp->min_ns;
     if (sp->max_ns > dst->max_ns)
         dst->max_ns = sp->max_ns;
     for (uint32_t i = 0; i < sp->n; i++)
-        dst->bucket[sp->idx[i]] += sp->cnt[i];
+        dst->bucket[sp->idx[i]] = sat_add_u64(dst->bucket[sp->idx[i]], sp->cnt[i]);
 }
 
 int hist_sparse_empty(const struct hist_sparse *sp)
@@ -235,7 +235,7 @@ void hist_rec_record(struct hist_rec *h, uint64_t ns)
         c = h->chunk[idx / HIST_CHUNK] = xcalloc(HIST_CHUNK, sizeof(*c));
     c[idx % HIST_CHUNK]++;
     h->count++;
-    h->sum_ns += ns;
+    h->sum_ns = sat_add_u64(h->sum_ns, ns);
     h->min_ns = ns < h->min_ns ? ns : h->min_ns;
     h->max_ns = ns > h->max_ns ? ns : h->max_ns;
 }
@@ -255,7 +255,7 @@ void hist_rec_drain(struct hist_rec *h, struct hist *dst)
         if (!b)
             continue;
         for (unsigned i = 0; i < HIST_CHUNK; i++)
-            dst->bucket[c * HIST_CHUNK + i] += b[i];
+            dst->bucket[c * HIST_CHUNK + i] = sat_add_u64(dst->bucket[c * HIST_CHUNK + i], b[i]);
         memset(b, 0, HIST_CHUNK * sizeof(*b));
     }
     h->count = h->sum_ns = h->max_ns = 0;
