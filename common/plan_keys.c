@@ -225,23 +225,29 @@ int plan_key_fio_status(const char *key, const char **note)
     return (int)k->status;
 }
 
-/* Levenshtein distance, capped: keys are short, two rows suffice. */
-static size_t edit_distance(const char *a, const char *b)
+/* Levenshtein distance, capped: keys are short, two rows suffice.  Only a
+ * distance up to `cap` matters to the caller, so a pair whose lengths differ
+ * by more, or a row that is all beyond it, returns cap + 1 at once (the
+ * suggestion runs over ~700 names for every unknown key). */
+static size_t edit_distance(const char *a, const char *b, size_t cap)
 {
     size_t la = strlen(a), lb = strlen(b);
     size_t row[2][64];
-    if (la >= 63 || lb >= 63)
-        return 64;
+    if (la >= 63 || lb >= 63 || (la > lb ? la - lb : lb - la) > cap)
+        return cap + 1;
     for (size_t j = 0; j <= lb; j++)
         row[0][j] = j;
     for (size_t i = 1; i <= la; i++) {
-        size_t *cur = row[i & 1], *prev = row[(i - 1) & 1];
-        cur[0] = i;
+        size_t *cur = row[i & 1], *prev = row[(i - 1) & 1], low;
+        low = cur[0] = i;
         for (size_t j = 1; j <= lb; j++) {
             size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
             size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
             cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            low = cur[j] < low ? cur[j] : low;
         }
+        if (low > cap)
+            return cap + 1;      /* every path is past the cap already */
     }
     return row[la & 1][lb];
 }
@@ -259,7 +265,7 @@ const char *plan_key_suggest(const char *key)
     for (size_t i = 0; i < NELEM(keys) + 1 + nfio; i++) {
         const char *k = i < NELEM(keys) ? keys[i].name : i == NELEM(keys) ? "matrix"
                       : fio[i - NELEM(keys) - 1].name;
-        size_t d = edit_distance(key, k);
+        size_t d = edit_distance(key, k, 2);
         if (d < bestd) {
             bestd = d;
             best = k;
