@@ -75,6 +75,8 @@ struct engine_job {
                                   allow_file_create=0, a job sized from its file */
     uint32_t dio_align;        /* direct=1: offsets and sizes must be
                                   multiples of this (set by setup); 0 = any */
+    int *fd;                   /* kernel-mount engines (psync, io_uring, libaio):
+                                  [nfiles] descriptors, agent/posix_open.h */
     void *priv;                /* engine state */
     char err[ENGINE_ERR_MAX];
     char detail[ENGINE_ERR_MAX];  /* the engine's own words for the last

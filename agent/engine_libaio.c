@@ -53,7 +53,7 @@ struct aio_slot {
 struct aio_state {
     io_context_t ctx;
     int ctx_ok;
-    int *fd;                      /* [nfiles] */
+    const int *fd;                /* ej->fd (borrowed: posix_fds_open owns it) */
     struct aio_slot *slots;       /* [depth] */
     struct aio_slot **free_slots;
     unsigned depth, nfree;
@@ -90,9 +90,6 @@ static int aio_setup(struct engine_job *ej)
     s->complete_max = clamp_batch(sp->iodepth_batch_complete_max, s->complete_min, s->depth);
     if (s->complete_max < s->complete_min)
         s->complete_max = s->complete_min;       /* fio: max follows min */
-    s->fd = xcalloc(ej->nfiles, sizeof(int));
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        s->fd[i] = -1;
     s->slots = xcalloc(s->depth, sizeof *s->slots);
     s->free_slots = xcalloc(s->depth, sizeof *s->free_slots);
     s->pending = xcalloc(s->depth, sizeof *s->pending);
@@ -111,7 +108,9 @@ static int aio_setup(struct engine_job *ej)
         return rc;
     }
     s->ctx_ok = 1;
-    return posix_open_files(ej, s->fd);
+    rc = posix_fds_open(ej);
+    s->fd = ej->fd;
+    return rc;
 }
 
 static void aio_complete(struct aio_state *s, struct aio_slot *sl, int result)
@@ -269,22 +268,6 @@ fatal:
     return rc;
 }
 
-static int aio_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
-{
-    struct aio_state *s = ej->priv;
-    struct stat st;
-    if (fstat(s->fd[file], &st) < 0)
-        return -errno;
-    *size = (uint64_t)st.st_size;
-    return 0;
-}
-
-static void aio_invalidate(struct engine_job *ej)
-{
-    struct aio_state *s = ej->priv;
-    posix_md_invalidate(s->fd, ej->nfiles);
-}
-
 /* io_destroy waits for (or cancels) what is still in flight (the job loop
  * leaves requests out only past its drain limit) before the files close. */
 static void aio_teardown(struct engine_job *ej)
@@ -295,10 +278,7 @@ static void aio_teardown(struct engine_job *ej)
         return;
     if (s->ctx_ok)
         io_destroy(s->ctx);
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        if (s->fd[i] >= 0)
-            close(s->fd[i]);
-    free(s->fd);
+    posix_fds_close(ej);
     free(s->slots);
     free(s->free_slots);
     free(s->pending);
@@ -308,29 +288,15 @@ static void aio_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
-static int aio_extend(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    struct aio_state *s = ej->priv;
-    return posix_extend(ej, s->fd[file], size);
-}
-
-static int aio_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
-{
-    struct aio_state *s = ej->priv;
-    if (ej->nfiles == 0 || s->fd[0] < 0)
-        return -ENOENT;
-    return posix_space(ej, s->fd[0], avail, where, wherelen);
-}
-
 const struct engine_ops engine_libaio = {
     .name = "libaio",
     .setup = aio_setup,
     .queue = aio_queue,
     .reap = aio_reap,
-    .file_size = aio_file_size,
+    .file_size = posix_fds_file_size,
     .teardown = aio_teardown,
     .md = posix_md_run,
-    .invalidate = aio_invalidate,
-    .extend = aio_extend,
-    .space = aio_space,
+    .invalidate = posix_fds_invalidate,
+    .extend = posix_fds_extend,
+    .space = posix_fds_space,
 };

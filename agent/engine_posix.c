@@ -18,17 +18,13 @@
 #include "common/xmalloc.h"
 
 struct psync_state {
-    int *fd;                        /* [nfiles] */
     struct done_ring done;
 };
 
 static int psync_setup(struct engine_job *ej)
 {
-    struct psync_state *s = xcalloc(1, sizeof *s);
-
-    s->fd = xcalloc(ej->nfiles, sizeof(int));
-    ej->priv = s;
-    return posix_open_files(ej, s->fd);
+    ej->priv = xcalloc(1, sizeof(struct psync_state));
+    return posix_fds_open(ej);
 }
 
 /* Move all of r, continuing short transfers. 0 or -errno. */
@@ -58,7 +54,7 @@ static int psync_queue(struct engine_job *ej, struct io_req *r)
 
     if (s->done.count == DONE_RING_SIZE)     /* before the I/O: nothing done then */
         return -EAGAIN;
-    fd = s->fd[r->file];
+    fd = ej->fd[r->file];
     if (r->kind == IO_SYNC)
         r->result = fsync(fd) < 0 ? -errno : 0;
     else if (r->kind == IO_DATASYNC)
@@ -76,48 +72,12 @@ static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     return done_ring_pop(&s->done, done, max);
 }
 
-static int psync_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
-{
-    struct psync_state *s = ej->priv;
-    struct stat st;
-    if (fstat(s->fd[file], &st) < 0)     /* the file opened beneath the root, not a path */
-        return -errno;
-    *size = (uint64_t)st.st_size;
-    return 0;
-}
-
 static void psync_teardown(struct engine_job *ej)
 {
-    struct psync_state *s = ej->priv;
     posix_md_release(ej);
-    if (!s)
-        return;
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        if (s->fd[i] >= 0)
-            close(s->fd[i]);
-    free(s->fd);
-    free(s);
+    posix_fds_close(ej);
+    free(ej->priv);
     ej->priv = NULL;
-}
-
-static void psync_invalidate(struct engine_job *ej)
-{
-    struct psync_state *s = ej->priv;
-    posix_md_invalidate(s->fd, ej->nfiles);
-}
-
-static int psync_extend(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    struct psync_state *s = ej->priv;
-    return posix_extend(ej, s->fd[file], size);
-}
-
-static int psync_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
-{
-    struct psync_state *s = ej->priv;
-    if (ej->nfiles == 0 || s->fd[0] < 0)
-        return -ENOENT;
-    return posix_space(ej, s->fd[0], avail, where, wherelen);
 }
 
 const struct engine_ops engine_psync = {
@@ -125,10 +85,10 @@ const struct engine_ops engine_psync = {
     .setup = psync_setup,
     .queue = psync_queue,
     .reap = psync_reap,
-    .file_size = psync_file_size,
+    .file_size = posix_fds_file_size,
     .teardown = psync_teardown,
     .md = posix_md_run,
-    .invalidate = psync_invalidate,
-    .extend = psync_extend,
-    .space = psync_space,
+    .invalidate = posix_fds_invalidate,
+    .extend = posix_fds_extend,
+    .space = posix_fds_space,
 };

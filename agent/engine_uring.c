@@ -46,7 +46,7 @@ struct uring_state {
     struct io_uring ring;
     int ring_ok;
     int fixed;                  /* files registered: sqe fd is the index */
-    int *fd;                    /* [nfiles] */
+    const int *fd;              /* ej->fd (borrowed: posix_fds_open owns it) */
     struct uring_slot *slots;   /* [depth] */
     struct uring_slot **free_slots;
     unsigned depth, nfree;
@@ -78,9 +78,6 @@ static int uring_setup(struct engine_job *ej)
 
     ej->priv = s;
     s->depth = ej->spec->iodepth ? ej->spec->iodepth : 1;
-    s->fd = xcalloc(ej->nfiles, sizeof(int));
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        s->fd[i] = -1;
     s->slots = xcalloc(s->depth, sizeof *s->slots);
     s->free_slots = xcalloc(s->depth, sizeof *s->free_slots);
     s->done = xcalloc(s->depth, sizeof *s->done);
@@ -100,9 +97,10 @@ static int uring_setup(struct engine_job *ej)
     }
     s->ring_ok = 1;
 
-    if ((rc = posix_open_files(ej, s->fd)) < 0)
+    if ((rc = posix_fds_open(ej)) < 0)
         return rc;
-    s->fixed = io_uring_register_files(&s->ring, s->fd, ej->nfiles) == 0;
+    s->fd = ej->fd;
+    s->fixed = io_uring_register_files(&s->ring, ej->fd, ej->nfiles) == 0;
     return 0;
 }
 
@@ -253,22 +251,6 @@ static int uring_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     return (int)n;
 }
 
-static int uring_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
-{
-    struct uring_state *s = ej->priv;
-    struct stat st;
-    if (fstat(s->fd[file], &st) < 0)
-        return -errno;
-    *size = (uint64_t)st.st_size;
-    return 0;
-}
-
-static void uring_invalidate(struct engine_job *ej)
-{
-    struct uring_state *s = ej->priv;
-    posix_md_invalidate(s->fd, ej->nfiles);
-}
-
 /* Exiting the ring cancels what is still in flight (the job loop leaves
  * requests out only past its drain limit) before the files are closed. */
 static void uring_teardown(struct engine_job *ej)
@@ -279,10 +261,7 @@ static void uring_teardown(struct engine_job *ej)
         return;
     if (s->ring_ok)
         io_uring_queue_exit(&s->ring);
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        if (s->fd[i] >= 0)
-            close(s->fd[i]);
-    free(s->fd);
+    posix_fds_close(ej);
     free(s->slots);
     free(s->free_slots);
     free(s->done);
@@ -290,29 +269,15 @@ static void uring_teardown(struct engine_job *ej)
     ej->priv = NULL;
 }
 
-static int uring_extend(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    struct uring_state *s = ej->priv;
-    return posix_extend(ej, s->fd[file], size);
-}
-
-static int uring_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
-{
-    struct uring_state *s = ej->priv;
-    if (ej->nfiles == 0 || s->fd[0] < 0)
-        return -ENOENT;
-    return posix_space(ej, s->fd[0], avail, where, wherelen);
-}
-
 const struct engine_ops engine_uring = {
     .name = "io_uring",
     .setup = uring_setup,
     .queue = uring_queue,
     .reap = uring_reap,
-    .file_size = uring_file_size,
+    .file_size = posix_fds_file_size,
     .teardown = uring_teardown,
     .md = posix_md_run,
-    .invalidate = uring_invalidate,
-    .extend = uring_extend,
-    .space = uring_space,
+    .invalidate = posix_fds_invalidate,
+    .extend = posix_fds_extend,
+    .space = posix_fds_space,
 };

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -10,6 +11,8 @@
 #include <unistd.h>
 #include "agent/paths.h"
 #include "agent/posix_open.h"
+#include "agent/posix_md.h"
+#include "common/xmalloc.h"
 
 static int open_beneath(int rootfd, const char *rel, int flags)
 {
@@ -187,4 +190,49 @@ int posix_space(struct engine_job *ej, int fd, uint64_t *avail, char *where, siz
     *avail = (uint64_t)sv.f_bavail * sv.f_frsize;
     snprintf(where, wherelen, "%s", ej->root ? ej->root : ej->files[0].path);
     return 0;
+}
+
+int posix_fds_open(struct engine_job *ej)
+{
+    ej->fd = xcalloc(ej->nfiles ? ej->nfiles : 1, sizeof(int));
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        ej->fd[i] = -1;
+    return posix_open_files(ej, ej->fd);
+}
+
+void posix_fds_close(struct engine_job *ej)
+{
+    if (!ej->fd)
+        return;
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        if (ej->fd[i] >= 0)
+            close(ej->fd[i]);
+    free(ej->fd);
+    ej->fd = NULL;
+}
+
+int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
+{
+    struct stat st;
+    if (fstat(ej->fd[file], &st) < 0)     /* the file opened beneath the root, not a path */
+        return -errno;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+
+void posix_fds_invalidate(struct engine_job *ej)
+{
+    posix_md_invalidate(ej->fd, ej->nfiles);
+}
+
+int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size)
+{
+    return posix_extend(ej, ej->fd[file], size);
+}
+
+int posix_fds_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+{
+    if (ej->nfiles == 0 || !ej->fd || ej->fd[0] < 0)
+        return -ENOENT;
+    return posix_space(ej, ej->fd[0], avail, where, wherelen);
 }

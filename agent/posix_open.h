@@ -34,4 +34,17 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t size);
  * (the --allow root).  0 or -errno. */
 int posix_space(struct engine_job *ej, int fd, uint64_t *avail, char *where, size_t wherelen);
 
+/* The kernel-mount engines differ only in how they issue I/O: their files
+ * are ej->fd, opened, sized, extended and closed by these, which fill their
+ * engine_ops slots directly. */
+/* Allocate ej->fd and open every file (posix_open_files). */
+int posix_fds_open(struct engine_job *ej);
+/* Close and free ej->fd (none open: nothing); after the engine has ended
+ * what it had in flight. */
+void posix_fds_close(struct engine_job *ej);
+int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size);
+void posix_fds_invalidate(struct engine_job *ej);
+int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size);
+int posix_fds_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen);
+
 #endif
