@@ -8,14 +8,19 @@
 # the session, and the report blames the coordinator's stall, not the agent.
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
+# stopped_run NAME RUNTIME: a run whose coordinator is stopped from 1.5 s
+# to 5.5 s; its exit status in rc, its output in $T/NAME.out
+stopped_run() {
+  "$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 2s --json "$T/$1.json" --name="$1" --ioengine=null \
+    --rw=randread --bs=4k --size=64m --runtime="$2" --time_based --interval=500ms >"$T/$1.out" 2>&1 &
+  local c=$!; PIDS+=("$c")
+  sleep 1.5; kill -STOP $c; sleep 4; kill -CONT $c
+  timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
+}
 AGENT_AUTH="--insecure --lease 30s" start_agent "$D"
-"$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 2s --json "$T/s.json" --name=s --ioengine=null \
-  --rw=randread --bs=4k --size=64m --runtime=6 --time_based --interval=500ms >"$T/o1" 2>&1 &
-c=$!; PIDS+=("$c")
-sleep 1.5; kill -STOP $c; sleep 4; kill -CONT $c
-timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
-[ $rc -eq 0 ] || fail "stopped 4 s with --agent-timeout 2s: exit $rc, want 0: $(tail -n3 "$T/o1")"
-! grep -Eq "lost at|silent for|agents lost" "$T/o1" || fail "an agent was blamed for the coordinator's stop: $(grep -Em1 "lost at|silent for|agents lost" "$T/o1")"
+stopped_run s 6
+[ $rc -eq 0 ] || fail "stopped 4 s with --agent-timeout 2s: exit $rc, want 0: $(tail -n3 "$T/s.out")"
+! grep -Eq "lost at|silent for|agents lost" "$T/s.out" || fail "an agent was blamed for the coordinator's stop: $(grep -Em1 "lost at|silent for|agents lost" "$T/s.out")"
 py "$T/s.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -32,13 +37,9 @@ PY
 sleep 1
 kill "$AGENT_PID" 2>/dev/null; wait "$AGENT_PID" 2>/dev/null
 AGENT_AUTH="--insecure --lease 2s" start_agent "$D"
-"$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 2s --json "$T/l.json" --name=l --ioengine=null \
-  --rw=randread --bs=4k --size=64m --runtime=8 --time_based --interval=500ms >"$T/o2" 2>&1 &
-c=$!; PIDS+=("$c")
-sleep 1.5; kill -STOP $c; sleep 4; kill -CONT $c
-timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
+stopped_run l 8
 [ $rc -lt 128 ] || fail "stopped past the lease: died of signal $((rc - 128))"
 [ $rc -ne 0 ] || fail "stopped past the lease: exit 0, want a lost agent"
-grep -q "agent 0 ($AGENT_ADDR).*coordinator itself was not running for at least [0-9.]* s" "$T/o2" ||
-  fail "the stop past the lease is not named as the coordinator's: $(grep -m2 'agent 0' "$T/o2")"
+grep -q "agent 0 ($AGENT_ADDR).*coordinator itself was not running for at least [0-9.]* s" "$T/l.out" ||
+  fail "the stop past the lease is not named as the coordinator's: $(grep -m2 'agent 0' "$T/l.out")"
 echo "t1710: PASS"
