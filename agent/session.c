@@ -52,6 +52,7 @@
 #define SESSION_T0_AHEAD_NS (3600 * 1000000000ull)
 #define SESSION_T0_BEHIND_NS (10 * 1000000000ull)
 #define LATE_START_NS (20 * 1000000ull)   /* later than this, the window is where the jobs began */
+#define TICK_NS (1000 * 1000000ull)       /* on_tick's period */
 
 enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S_RUNNING,
                      S_FINISHING };
@@ -91,6 +92,7 @@ struct session {
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
     uint64_t last_rx_ns;
+    uint64_t last_tick_ns;          /* on_tick's last run (0: the tick was just started) */
     unsigned char anonce[AUTH_NONCE_LEN];
     unsigned char cnonce[AUTH_NONCE_LEN];
     struct frame_reader rd;
@@ -995,6 +997,15 @@ static void on_tick(uv_timer_t *t)
 
     if (s->closing)
         return;
+    /* A tick long after the last: this agent itself did not run (SIGSTOP,
+     * a starved machine), and what the coordinator sent meanwhile waits
+     * unread (the timer runs before the loop reads).  Its silence is
+     * judged on the agent's running time, as the coordinator judges ours. */
+    if (s->last_tick_ns && now - s->last_tick_ns > 2 * TICK_NS) {
+        uint64_t stall = now - s->last_tick_ns - TICK_NS;
+        s->last_rx_ns = s->last_rx_ns + stall < now ? s->last_rx_ns + stall : now;
+    }
+    s->last_tick_ns = now;
     if (s->dialling) {
         /* a blackholed address would hold a connect for the kernel's
          * minutes: give up as soon as a hello would be late, and redial */
@@ -1031,6 +1042,12 @@ static void on_tick(uv_timer_t *t)
         msg_progress_encode(&b, &pm);
         session_send(s, &b);
     }
+}
+
+static void tick_start(struct session *s)
+{
+    s->last_tick_ns = 0;
+    uv_timer_start(&s->tick, on_tick, TICK_NS / 1000000u, TICK_NS / 1000000u);
 }
 
 /* Hello (and the coordinator's proof) done: serve it, unless another
@@ -1142,7 +1159,7 @@ struct session *session_open_detached(struct agent *a, const char *peer)
     snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
              (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
     pending_add(a, s);
-    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    tick_start(s);
     return s;
 }
 
@@ -1158,7 +1175,7 @@ void session_accept(struct agent *a)
     pending_add(a, s);
     uv_tcp_nodelay(&s->tcp, 1);
     log_info("connection from %s", s->peer);
-    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    tick_start(s);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
 }
 
@@ -1181,7 +1198,7 @@ static void on_dialled(uv_connect_t *req, int status)
     log_info("connected to coordinator %s", s->peer);
     /* the hello deadline counts from the connection, as for an accepted one */
     s->accepted_ns = s->last_rx_ns = clock_now_ns();
-    uv_timer_start(&s->tick, on_tick, 1000, 1000);
+    tick_start(s);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
 }
 
@@ -1198,7 +1215,7 @@ struct session *session_dial(struct agent *a, const struct sockaddr *sa, const c
     s->dialling = 1;
     s->outgoing = 1;
     s->connect.data = s;
-    uv_timer_start(&s->tick, on_tick, 1000, 1000);     /* the connect's deadline */
+    tick_start(s);     /* the connect's deadline */
     if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
         char why[96];
         snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(rc));

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# t1712: the agent itself is stopped (SIGSTOP) for longer than its --lease
+# but within the coordinator's --agent-timeout.  The coordinator's pings
+# wait unread in the socket: on SIGCONT that is the agent's own stall, not
+# the coordinator's silence, so the agent keeps its session (no "lease
+# expired"), the run ends normally and the agent's intervals all arrive.
+source "$(dirname "$0")/lib.sh"
+D=$T/d; mkdir -p "$D"
+AGENT_AUTH="--insecure --lease 2s" start_agent "$D"
+alog=$(ls -t "$T"/agent.*.log | grep -v '\.out$' | head -n1)
+"$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 10s --json "$T/r.json" --name=r --ioengine=null \
+  --rw=randread --bs=4k --size=64m --runtime=6 --time_based --interval=500ms >"$T/out" 2>&1 &
+c=$!; PIDS+=("$c")
+sleep 1.5; kill -STOP "$AGENT_PID"; sleep 3; kill -CONT "$AGENT_PID"
+timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
+! grep -q "lease expired" "$alog" || fail "the agent blamed the coordinator for its own stop: $(grep -m1 'lease expired' "$alog")"
+[ $rc -eq 0 ] || fail "agent stopped 3 s with --lease 2s: exit $rc, want 0: $(tail -n3 "$T/out")"
+py "$T/r.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ph = r["phases"][0]
+assert not r["agents"][0].get("lost"), r["agents"][0]
+ops = ph["ops"]["read"]["ops"]
+iv = sum(i["ops"]["read"]["ops"] for i in ph["intervals"] if "read" in i.get("ops", {}))
+assert ops > 0 and iv == ops, (ops, iv)
+print("agent stopped 3 s past its 2 s lease: session kept, %d ops in %d intervals" % (ops, len(ph["intervals"])))
+PY
+kill -0 "$AGENT_PID" || fail "the agent died"
+echo "t1712: PASS"
