@@ -93,6 +93,7 @@ struct loop {
     uint64_t wake;             /* rated: when the next op may go (loop_ready) */
     struct ratemin ratemin;    /* rate_min, rate_iops_min */
     unsigned abandoned;        /* ops still with the engine when the job ended */
+    uint64_t last_done_ns;     /* when the last request (op or sync) completed */
     uint32_t last_file;
     /* verify= (agent/verify.h): NULL without it */
     struct verify_job *v;
@@ -128,6 +129,7 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
 static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t now)
 {
     struct job *j = l->j;
+    l->last_done_ns = now;
     atomic_store(&j->recording, 1);
     struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (int i = 0; i < n; i++) {
@@ -692,6 +694,18 @@ static void *job_main(void *arg)
         else
             rc = loop_run(j->loop);
     }
+    /* The job's end: its last completion, or the end of its runtime window
+     * if it was still in it then (a rated job sleeps to the end, as fio's).
+     * A thread starved after its work was done must not stretch the
+     * duration its rates are computed over; with requests cut off it is
+     * now, their wait being part of the phase. */
+    uint64_t last = clock_now_ns();
+    if (j->loop && !j->loop->abandoned && j->loop->last_done_ns) {
+        uint64_t done = j->loop->last_done_ns;
+        if (j->t_end_ns > done && last > done)
+            done = j->t_end_ns < last ? j->t_end_ns : last;
+        last = done;
+    }
     if (j->loop) {
         if (j->loop->abandoned) {
             /* ops never came back within the drain limit: the engine may
@@ -704,7 +718,7 @@ static void *job_main(void *arg)
         j->loop = NULL;
     }
     j->error = rc < 0 ? rc : 0;
-    j->t_last_ns = clock_now_ns();
+    j->t_last_ns = last;
     atomic_store(&j->finished, 1);
     if (j->spec->exitall && !halt_raised(j->halt))
         halt_raise(j->halt);    /* fio's exitall: its first thread to end ends the phase */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# nfstorm-test: serial (rate-limited measurements: a chromium test beside it starved its runs to ~40 of 200 IOPS in two CI runs)
 # Repeat sets compared: two rate-limited configurations (200 vs 2000 IOPS),
 # three repetitions each, are a significant difference by Welch's t-test
 # with the right direction and a ratio near 10; sd and error bars appear;
@@ -22,6 +23,14 @@ for f in text md json html; do
   timeout 20 "$NFSTORM" compare "$T/slow.json" "$T/fast.json" "$T/once.json" --format $f >"$T/c.$f" 2>"$T/c.err" \
     || fail "compare --format $f: $(cat "$T/c.err")"
 done
+# each repetition's ops, duration and start lag: what a failure below needs
+py "$T/slow.json" "$T/fast.json" <<'PY'
+import json, sys
+for f in sys.argv[1:]:
+    reps = json.load(open(f))["repetitions"]
+    print(f.rsplit("/", 1)[-1], [(x["phases"][0]["ops"]["read"]["ops"], round(x["phases"][0]["duration_s"], 3),
+           round(x["phases"][0]["agents"][0].get("start_lag_ns", 0) / 1e6, 1)) for x in reps])
+PY
 py "$T/c.json" "$T/c.text" "$T/c.md" "$T/c.html" <<'PY'
 import json, sys
 J = json.load(open(sys.argv[1])); text, md, html = (open(p).read() for p in sys.argv[2:5])
