@@ -106,7 +106,7 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
         else if (unlinkat(dfd, base, 0) == 0) {
             c->done.files++;
             c->done.bytes += (uint64_t)st.st_size;
-        } else
+        } else if (errno != ENOENT)   /* another agent sharing it removed it first */
             note(c, "%s/%s: cannot remove it: %s", dir, base, strerror(errno));
     }
     close(dfd);

@@ -694,17 +694,17 @@ static void *job_main(void *arg)
         else
             rc = loop_run(j->loop);
     }
-    /* The job's end: its last completion, or the end of its runtime window
-     * if it was still in it then (a rated job sleeps to the end, as fio's).
-     * A thread starved after its work was done must not stretch the
-     * duration its rates are computed over; with requests cut off it is
-     * now, their wait being part of the phase. */
+    /* A job bounded by a runtime ends at its window's end, or at its last
+     * completion when that came later, never after now: a thread stopped
+     * or starved in its window (the machine busy) must not stretch the
+     * duration its rates are computed over to when it ran again.  Other
+     * jobs end now (after their last think time, as fio's); with requests
+     * cut off it is now too, their wait being part of the phase. */
     uint64_t last = clock_now_ns();
-    if (j->loop && !j->loop->abandoned && j->loop->last_done_ns) {
-        uint64_t done = j->loop->last_done_ns;
-        if (j->t_end_ns > done && last > done)
-            done = j->t_end_ns < last ? j->t_end_ns : last;
-        last = done;
+    if (j->loop && !j->loop->abandoned && j->loop->last_done_ns && j->t_end_ns) {
+        uint64_t end = j->loop->last_done_ns > j->t_end_ns ? j->loop->last_done_ns : j->t_end_ns;
+        if (end < last)
+            last = end;
     }
     if (j->loop) {
         if (j->loop->abandoned) {

@@ -33,6 +33,7 @@
 #include "agent/session.h"
 #include "agent/cohjob.h"
 #include "proto/coh_msg.h"
+#include "common/stall.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -92,7 +93,7 @@ struct session {
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
     uint64_t last_rx_ns;
-    uint64_t last_tick_ns;          /* on_tick's last run (0: the tick was just started) */
+    uint64_t last_tick_ns;          /* on_tick's last run, or when it was started */
     unsigned char anonce[AUTH_NONCE_LEN];
     unsigned char cnonce[AUTH_NONCE_LEN];
     struct frame_reader rd;
@@ -997,15 +998,8 @@ static void on_tick(uv_timer_t *t)
 
     if (s->closing)
         return;
-    /* A tick long after the last: this agent itself did not run (SIGSTOP,
-     * a starved machine), and what the coordinator sent meanwhile waits
-     * unread (the timer runs before the loop reads).  Its silence is
-     * judged on the agent's running time, as the coordinator judges ours. */
-    if (s->last_tick_ns && now - s->last_tick_ns > 2 * TICK_NS) {
-        uint64_t stall = now - s->last_tick_ns - TICK_NS;
-        s->last_rx_ns = s->last_rx_ns + stall < now ? s->last_rx_ns + stall : now;
-    }
-    s->last_tick_ns = now;
+    /* this agent's own stall is not the coordinator's silence (common/stall.h) */
+    s->last_rx_ns = stall_forgive(s->last_rx_ns, stall_tick(&s->last_tick_ns, TICK_NS, now), now);
     if (s->dialling) {
         /* a blackholed address would hold a connect for the kernel's
          * minutes: give up as soon as a hello would be late, and redial */
@@ -1046,7 +1040,7 @@ static void on_tick(uv_timer_t *t)
 
 static void tick_start(struct session *s)
 {
-    s->last_tick_ns = 0;
+    s->last_tick_ns = clock_now_ns();     /* a stop before the first tick is a stall too */
     uv_timer_start(&s->tick, on_tick, TICK_NS / 1000000u, TICK_NS / 1000000u);
 }
 

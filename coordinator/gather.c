@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <uv.h>
+#include "common/stall.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/agent_accept.h"
@@ -49,6 +50,7 @@ struct gather {
     struct gpeer *peers;          /* every open peer, newest first */
     uint32_t njoined;
     uint64_t t_start_ns;
+    uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
     int done;                     /* stop waiting: enough, or the timeout */
     int checked;                  /* o->check ended the wait; why in check_why */
     char check_why[1024];
@@ -363,10 +365,12 @@ static void on_tick(uv_timer_t *t)
 {
     struct gather *g = t->data;
     uint64_t now = clock_now_ns();
+    uint64_t stall = stall_tick(&g->last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
     struct gpeer *p, *next;
 
     for (p = g->peers; p; p = next) {
         next = p->next;
+        p->last_rx_ns = stall_forgive(p->last_rx_ns, stall, now);   /* our stall is not its silence */
         if (p->state == G_HELLO) {
             if (now - p->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
                 peer_drop(p, "no welcome within 5 s");
@@ -488,6 +492,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     g->t_start_ns = clock_now_ns();
     glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
          o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
+    g->last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
     uv_timer_start(&g->tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
     uv_run(&g->loop, UV_RUN_DEFAULT);
     if (g->checked) {

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
+#include "common/stall.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/client_result.h"
@@ -1030,25 +1031,21 @@ static void conn_adopt(struct conn *c, struct gather_agent *g)
         conn_feed(c, g->rx.data, g->rx.len);
 }
 
-/* A heartbeat tick long after the last one: the coordinator itself did not
- * run (SIGSTOP, a starved machine).  What the agents sent meanwhile waits
- * unread in the sockets, and the timer runs before the loop reads them, so
- * their silence is judged on the coordinator's running time: the stall is
- * added to every agent's last-heard time, never past now. */
+/* The coordinator's own stall (common/stall.h): its agents' silence is
+ * judged on its running time; a hang-up soon after is named as its doing. */
 static void coordinator_stall(struct run *r, uint64_t now)
 {
-    uint64_t gap = r->last_tick_ns ? now - r->last_tick_ns : 0;
+    uint64_t stall = stall_tick(&r->last_tick_ns, HEARTBEAT_MS * 1000000ull, now);
 
-    r->last_tick_ns = now;
-    if (r->fake || gap <= 2 * HEARTBEAT_MS * 1000000ull)
+    if (r->fake || stall == 0 || !r->planned)
         return;
-    r->stall_ns = gap - HEARTBEAT_MS * 1000000ull;
+    r->stall_ns = stall;
     r->stall_end_ns = now;
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
-        c->last_rx_ns = c->last_rx_ns + r->stall_ns < now ? c->last_rx_ns + r->stall_ns : now;
+        c->last_rx_ns = stall_forgive(c->last_rx_ns, stall, now);
         if (c->error_at_ns)
-            c->error_at_ns = c->error_at_ns + r->stall_ns < now ? c->error_at_ns + r->stall_ns : now;
+            c->error_at_ns = stall_forgive(c->error_at_ns, stall, now);
     }
 }
 
@@ -1059,6 +1056,7 @@ static void on_timer(uv_timer_t *t)
     struct run *r = t->data;
     uint64_t now = run_now(r);
 
+    coordinator_stall(r, now);
     if (!r->planned) {
         if (now - r->t_start_ns < (uint64_t)r->opt->connect_timeout_ms * 1000000u)
             return;
@@ -1070,7 +1068,6 @@ static void on_timer(uv_timer_t *t)
             }
         return;
     }
-    coordinator_stall(r, now);
     for (uint32_t i = 0; i < r->n && !r->finished; i++) {
         struct conn *c = &r->c[i];
         char why[96];
@@ -1196,6 +1193,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
 
     run_init(&r, plan, opt, result, err, errlen, 0);
     result->started_unix = (int64_t)time(NULL);
+    r.last_tick_ns = run_now(&r);          /* a stop before the first tick is a stall too */
     uv_timer_start(&r.timer, on_timer, HEARTBEAT_MS, HEARTBEAT_MS);
     uv_signal_start(&r.sigint, on_signal, SIGINT);
     uv_signal_start(&r.sigterm, on_signal, SIGTERM);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
+#include "common/stall.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/agent_accept.h"
@@ -76,6 +77,7 @@ struct serve {
     struct serve_cur run;
     uint32_t last_run_agents;     /* how many the last run took */
     uint64_t last_end_ns;         /* when it ended (0: none yet) */
+    uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
     int stopping;
     char rbuf[SERVE_READ_CHUNK];
 };
@@ -621,6 +623,7 @@ static void on_tick(uv_timer_t *t)
 {
     struct serve *s = t->data;
     uint64_t now = clock_now_ns();
+    uint64_t stall = stall_tick(&s->last_tick_ns, SERVE_TICK_MS * 1000000ull, now);
     struct speer *p, *next;
 
     if (serve_signal && !s->stopping) {
@@ -658,6 +661,7 @@ static void on_tick(uv_timer_t *t)
                 peer_drop(p, "no submission within 30 s");
             break;
         case S_AGENT:
+            p->last_rx_ns = stall_forgive(p->last_rx_ns, stall, now);   /* our stall is not its silence */
             if (now - p->last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
                 peer_drop(p, "silent");
             else if (now - p->last_ping_ns >= 1000000000ull) {
@@ -723,6 +727,7 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     slog(s, "pool listening on %s (agents and submitters)", o->listen);
+    s->last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
     uv_timer_start(&s->tick, on_tick, SERVE_TICK_MS, SERVE_TICK_MS);
     uv_run(&s->loop, UV_RUN_DEFAULT);
     slog(s, "stopped: its %u idle agent%s and those of the run go back to dialling", s->nagents,

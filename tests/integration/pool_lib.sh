@@ -1,12 +1,12 @@
 # Helpers for the pool tests (t1085-t1089): sourced after lib.sh and
 # dialin_lib.sh.  A pool (nfstorm serve) on $CPORT, agents dialling it.
 
-# start_serve: nfstorm serve on 127.0.0.1:$CPORT, its log in $T/serve.log;
+# start_serve: nfstorm serve on 127.0.0.1:$CPORT (and $SERVE_ARGS), its log in $T/serve.log;
 # sets SPID and waits until it listens (a new "pool listening" line)
 start_serve() {
   local before
   before=$(grep -c "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null)
-  "$NFSTORM" serve --listen 127.0.0.1:$CPORT --secret-file "$SECRET" >>"$T/serve.log" 2>&1 &
+  "$NFSTORM" serve --listen 127.0.0.1:$CPORT --secret-file "$SECRET" ${SERVE_ARGS:-} >>"$T/serve.log" 2>&1 &
   SPID=$!
   PIDS+=("$SPID")
   for _ in $(seq 50); do
