@@ -48,8 +48,12 @@ for i, ph in enumerate(d["phases"]):
         assert rpc["WRITE"]["bytes_out"] >= 4096 * ops, rpc["WRITE"]
     rtt, lat = rpc[proc]["rtt_ns"], ph["ops"][op]["lat_ns"]
     assert rtt["hist"]["count"] == calls and rtt["p50"] > 0, rtt
-    for q in ("p50", "p90", "p99", "max"):
-        assert rtt[q] <= lat[q], "v%s %s: RPC %s %d > op %s %d" % (v, op, q, rtt[q], q, lat[q])
+    # each op's RPC is inside it, so the RPC times sit below the op times;
+    # a WRITE outside the ops (the +1 above: the file's extension) may be
+    # the slowest of all, and then only the quantiles it cannot reach hold
+    for q in ("p50", "p90", "p99", "max") if calls == ops else ("p50", "p90"):
+        assert rtt[q] <= lat[q], "v%s %s: RPC %s %d > op %s %d (%d calls, %d ops)" % (
+            v, op, q, rtt[q], q, lat[q], calls, ops)
     for name, p in rpc.items():
         assert p["errors"] == sum(p["status"].values()) + p["status_other"], (name, p)
         assert p["rtt_ns"]["hist"]["count"] <= p["calls"], (name, p)
