@@ -46,6 +46,9 @@
 
 #define DEFAULT_PORT "7878"
 #define MAX_AGENTS   4096
+/* the timeouts travel as uint32_t milliseconds (49.7 days at most): a day
+ * is longer than any wait worth having, and far from that edge */
+#define TIMEOUT_MAX_NS (86400ull * 1000000000ull)
 
 static const char usage[] =
 "usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
@@ -127,8 +130,8 @@ static const char usage[] =
 "  --quiet                 no live status line on stderr\n"
 "Run:\n"
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
-"  --connect-timeout DUR   time for agents to connect and answer (default 10s)\n"
-"  --agent-timeout DUR     an agent silent this long is marked lost (default 10s)\n"
+"  --connect-timeout DUR   time for agents to connect and answer (default 10s, at most 1d)\n"
+"  --agent-timeout DUR     an agent silent this long is marked lost (default 10s, 1s to 1d)\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -389,8 +392,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->interval_given = 1;
         } else if (OPT("--connect-timeout")) {
             if (!v || units_parse_duration(v, 1000000000ull, &c->connect_timeout_ns) < 0 ||
-                c->connect_timeout_ns < 1000000ull)
-                return die(2, "--connect-timeout: bad value '%s'", v ? v : "");
+                c->connect_timeout_ns < 1000000ull || c->connect_timeout_ns > TIMEOUT_MAX_NS)
+                return die(2, "--connect-timeout: bad value '%s' (want 1ms to 1d)", v ? v : "");
         } else if ((rc = cmd_report_option(&c->out, argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
@@ -401,8 +404,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->secret_file = v;
         } else if (OPT("--agent-timeout")) {
             if (!v || units_parse_duration(v, 1000000000ull, &c->agent_timeout_ns) < 0 ||
-                c->agent_timeout_ns < 1000000000ull)
-                return die(2, "--agent-timeout: bad value '%s' (want at least 1s)", v ? v : "");
+                c->agent_timeout_ns < 1000000000ull || c->agent_timeout_ns > TIMEOUT_MAX_NS)
+                return die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
         } else if (strcmp(a, "--quiet") == 0) {
             c->quiet = 1;
         } else if (strcmp(a, "--verbose") == 0) {
@@ -940,8 +943,9 @@ static int cmd_serve(int argc, char **argv)
         } else if ((v = cmd_opt_value("--secret-file", argc, argv, &i, &missing))) {
             secret_file = v;
         } else if ((v = cmd_opt_value("--agent-timeout", argc, argv, &i, &missing))) {
-            if (units_parse_duration(v, 1000000000ull, &agent_timeout_ns) < 0 || agent_timeout_ns < 1000000000ull)
-                return die(2, "--agent-timeout: bad value '%s' (want at least 1s)", v);
+            if (units_parse_duration(v, 1000000000ull, &agent_timeout_ns) < 0 || agent_timeout_ns < 1000000000ull ||
+                agent_timeout_ns > TIMEOUT_MAX_NS)
+                return die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v);
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
         } else if (!missing) {

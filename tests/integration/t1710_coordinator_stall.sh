@@ -38,4 +38,12 @@ stopped_run l 8
 [ $rc -ne 0 ] || fail "stopped past the lease: exit 0, want a lost agent"
 grep -q "agent 0 ($AGENT_ADDR).*coordinator itself was not running for at least [0-9.]* s" "$T/l.out" ||
   fail "the stop past the lease is not named as the coordinator's: $(grep -m2 'agent 0' "$T/l.out")"
+# the timeouts are held in uint32 milliseconds: past a day is refused by
+# name, never wrapped to a short one (50d was ~7 h, 100000h ~40 min)
+for v in 50d 100000h; do
+  expect_fail "--agent-timeout $v" "--agent-timeout: bad value '$v' \(want 1s to 1d\)" \
+    "$NFSTORM" run --local 1 --agent-timeout "$v" --name=x --ioengine=null --rw=read --size=1m
+  expect_fail "--connect-timeout $v" "--connect-timeout: bad value '$v' \(want 1ms to 1d\)" \
+    "$NFSTORM" run --local 1 --connect-timeout "$v" --name=x --ioengine=null --rw=read --size=1m
+done
 echo "t1710: PASS"
