@@ -4,24 +4,7 @@
 # phase-end ends the other agents'), the verdict stays ok and says why;
 # exit_what=all skips the later phases (not run, not failed).
 source "$(dirname "$0")/lib.sh"
-cat >"$T/a.fio" <<'FIO'
-[global]
-ioengine=null
-size=1M
-rw=read
-time_based=1
-[short]
-runtime=1
-agents=0
-exitall
-[long]
-runtime=20
-agents=1
-[next]
-stonewall
-runtime=1
-FIO
-timeout 30 "$NFSTORM" run "$T/a.fio" --local 2 --quiet --json "$T/a.json" >"$T/out" 2>&1 || fail "$(tail -n3 "$T/out")"
+timeout 30 "$NFSTORM" run "$ROOT/tests/fixtures/exitall-fleet.fio" --local 2 --quiet --json "$T/a.json" >"$T/out" 2>&1 || fail "$(tail -n3 "$T/out")"
 py "$T/a.json" <<'PY'
 import json, sys
 ph = json.load(open(sys.argv[1]))["phases"]
@@ -40,7 +23,7 @@ PY
 
 # one agent, both jobs there: its own exitall thread ends the other;
 # exit_what=all then ends the run (the later phase is skipped, exit 0)
-sed -e 's/^agents=.*$//' -e 's/^exitall$/exitall\nexit_what=all/' "$T/a.fio" >"$T/b.fio"
+sed -e 's/^agents=.*$//' -e 's/^exitall$/exitall\nexit_what=all/' "$ROOT/tests/fixtures/exitall-fleet.fio" >"$T/b.fio"
 timeout 30 "$NFSTORM" run "$T/b.fio" --local 1 --quiet --json "$T/b.json" >"$T/out" 2>&1; rc=$?
 [ $rc -eq 0 ] || fail "exit_what=all: exit $rc: $(tail -n3 "$T/out")"
 py "$T/b.json" <<'PY'

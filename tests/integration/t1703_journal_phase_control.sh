@@ -5,21 +5,7 @@
 # of the run's own result (the journal had no trace of it: "phase verdict:
 # ok" with no reason, a 1-s phase of a 20-s job read as a full run).
 source "$(dirname "$0")/lib.sh"
-cat >"$T/a.fio" <<'FIO'
-[global]
-ioengine=null
-size=1M
-rw=read
-time_based=1
-[short]
-runtime=1
-agents=0
-exitall
-[long]
-runtime=20
-agents=1
-FIO
-timeout 30 "$NFSTORM" run "$T/a.fio" --local 2 --quiet --json "$T/a.json" >"$T/out" 2>&1 || fail "$(tail -n3 "$T/out")"
+timeout 30 "$NFSTORM" run "$ROOT/tests/fixtures/exitall-fleet.fio" --local 2 --quiet --json "$T/a.json" >"$T/out" 2>&1 || fail "$(tail -n3 "$T/out")"
 want="  - ended early: exitall (job 'short'): agent 0 finished first"
 grep -qxF "$want" "$T/out" || fail "run: no reason: $(grep -A2 'phase verdict' "$T/out")"
 timeout 30 "$NFSTORM" report "$T/a.json.journal" --json "$T/j.json" >"$T/re" 2>&1 || fail "report: $(tail -n2 "$T/re")"
