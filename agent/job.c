@@ -41,6 +41,7 @@
 #include "agent/ratemin.h"
 #include "agent/verify.h"
 #include "common/clock.h"
+#include "common/wbuf.h"
 #include "common/plan_verify.h"
 #include "common/xmalloc.h"
 
@@ -95,6 +96,7 @@ struct loop {
     unsigned abandoned;        /* ops still with the engine when the job ended */
     uint64_t last_done_ns;     /* when the last request (op or sync) completed */
     uint32_t last_file;
+    struct wbuf wb;            /* what writes carry (common/wbuf.h) */
     /* verify= (agent/verify.h): NULL without it */
     struct verify_job *v;
     enum verify_mode read_mode;  /* how the phase's own reads are checked */
@@ -173,25 +175,6 @@ void job_harvest(struct job *j, struct op_set *acc)
     while (atomic_load(&j->recording))
         sched_yield();
     op_rec_drain(&j->stats[a], acc);
-}
-
-/* Write buffers: fio's buffer_pattern repeated, else incompressible
- * pseudo-random data (fio's default), never zeros a server could elide. */
-static void fill_buffer(const struct job_spec *sp, char *buf, uint64_t len, uint64_t *rng)
-{
-    unsigned char pat[512];
-    size_t plen = 0;
-    if (sp->buffer_pattern[0] && plan_pattern_bytes(sp->buffer_pattern, pat, sizeof pat, &plen) == 0 && plen) {
-        for (uint64_t i = 0; i < len; i++)
-            buf[i] = (char)pat[i % plen];
-        return;
-    }
-    for (uint64_t i = 0; i + 8 <= len; i += 8) {
-        uint64_t x = *rng;
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        *rng = x;
-        memcpy(buf + i, &x, 8);
-    }
 }
 
 /* direct=1: every op's offset and length a multiple of the file
@@ -299,6 +282,7 @@ static int loop_init(struct loop *l, struct job *j)
     }
     if (sp->verify && (rc = loop_verify_init(l)) < 0)
         return rc;
+    wbuf_init(&l->wb, sp, j->seed);
     l->slots = xcalloc(l->depth, sizeof *l->slots);
     l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
     for (unsigned i = 0; i < l->depth; i++) {
@@ -308,8 +292,7 @@ static int loop_init(struct loop *l, struct job *j)
                      l->depth, (unsigned long long)bs);
             return -ENOMEM;
         }
-        uint64_t rng = j->seed + i;
-        fill_buffer(sp, p, bs, &rng);
+        wbuf_fill(&l->wb, p, bs);
         l->slots[i].req.buf = p;
         l->slots[i].req.udata = &l->slots[i];
         l->free_slots[l->nfree++] = &l->slots[i];
@@ -414,6 +397,8 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
+    else if (op.write)
+        wbuf_before_write(&l->wb, r->buf, op.len, op.offset);
     s->busy = 1;
     l->inflight++;
     loop_publish(l);       /* before queue: psync blocks inside it */
@@ -864,7 +849,7 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
 {
     struct engine_job *ej = &j->ej;
     char *buf = NULL;
-    uint64_t rng = j->seed | 1;
+    struct wbuf wb;
     uint64_t align = ej->dio_align ? ej->dio_align : 1;
     uint64_t chunk = layout_chunk(j);
     struct verify_job v;
@@ -902,7 +887,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
                 break;
             }
             buf = p;
-            fill_buffer(j->spec, buf, chunk, &rng);
+            wbuf_init(&wb, j->spec, j->seed | 1);
+            wbuf_fill(&wb, buf, chunk);
         }
         /* only the job's region, rewritten whole: a short file may be a
          * half-finished earlier layout.  direct=1 needs aligned offsets
@@ -917,6 +903,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
                 len += align - len % align;
             if (j->spec->verify)
                 layout_stamp(j, &v, f, off, len, buf);
+            else
+                wbuf_layout_chunk(&wb, buf, len, off);
             rc = layout_write(j, f, off, len, buf);
             if (rc == 0)
                 atomic_fetch_add(done, off + len > want ? want - off : len);

@@ -3,31 +3,42 @@
 # (--ioengine=libaio, its defaults: iodepth_batch_submit=1, complete_min=1)
 # on a local directory, 4k random reads and writes at iodepth 1, 16 and 64,
 # one job, direct=1 where the file system allows it (probed with dd), both
-# on the same pre-laid-out file, alternating runs.  Prints per row the
+# on the same pre-laid-out file, alternating runs, both pinned to the same
+# CPU (the last one; BENCH_PIN=no leaves placement to the scheduler), and
+# both writing the same bytes (a buffer filled once: fio gets
+# --scramble_buffers=0, since its default rewrites part of every buffer,
+# which costs a compressing device such as zram 40% of fio's write IOPS).
+# Prints per row the
 # mean IOPS of each, the IOPS ratio nfstorm/fio, CPU seconds per million
 # ops of each (all processes: fio's, or nfstorm's coordinator plus its
 # --local agent) and the CPU-per-op ratio nfstorm/fio (< 1: nfstorm is
 # cheaper).  "rounds' ratio": the median and the range of the per-round
 # ratios (each round runs both back to back, who goes first alternating).  Exits 77 where the kernel refuses an AIO context.
-# Usage: bench/libaio-vs-fio.sh [RUNTIME_S] [ROUNDS] [DIR|ram]
+# Usage: bench/libaio-vs-fio.sh [RUNTIME_S] [ROUNDS] [DIR|ram|zram]
 #   DIR defaults to a new directory under /var/tmp (a disk file system:
 #   tmpfs accepts O_DIRECT only on Linux 6.6+).  "ram" (root): a 600 MiB
 #   ext4 on a loop device over a file in /dev/shm, made and removed here: a
 #   real block device with asynchronous O_DIRECT whose speed does not drift
 #   (a shared virtual disk drifts 10-20% between runs seconds apart, more
-#   than the engines differ), so the ratio is the engines' own.
+#   than the engines differ), so the ratio is the engines' own.  "zram"
+#   (root, a kernel with zram-control): a 600 MiB ext4 on a new zram device,
+#   removed at the end: requests complete inside io_submit with no worker
+#   thread or device in between, so every microsecond measured is the
+#   engine's and the kernel's own on one CPU, the lowest-noise comparison
+#   this machine offers (it measures the engines' cost per op, not a disk).
 set -eu
 cd "$(dirname "$0")/.."
 command -v fio >/dev/null || { echo "fio is not installed (scripts/install-deps.sh)"; exit 1; }
 RUNTIME=${1:-5}
 ROUNDS=${2:-3}
 BASE=${3:-/var/tmp}
-RAM_IMG= RAM_DEV= RAM_MNT=
+RAM_IMG= RAM_DEV= RAM_MNT= ZRAM_ID=
 ram_cleanup() {
   [ -z "$RAM_MNT" ] || umount "$RAM_MNT" 2>/dev/null || true
   [ -z "$RAM_DEV" ] || losetup -d "$RAM_DEV" 2>/dev/null || true
   [ -z "$RAM_MNT" ] || rmdir "$RAM_MNT" 2>/dev/null || true
   [ -z "$RAM_IMG" ] || rm -f "$RAM_IMG"
+  [ -z "$ZRAM_ID" ] || echo "$ZRAM_ID" > /sys/class/zram-control/hot_remove 2>/dev/null || true
 }
 if [ "$BASE" = ram ]; then
   [ "$(id -u)" = 0 ] || { echo "bench: 'ram' needs root (losetup, mount)"; exit 1; }
@@ -40,6 +51,21 @@ if [ "$BASE" = ram ]; then
   mount "$RAM_DEV" "$RAM_MNT"
   BASE=$RAM_MNT
   echo "device: ext4 on $RAM_DEV (a loop device over $RAM_IMG, RAM)"
+elif [ "$BASE" = zram ]; then
+  [ "$(id -u)" = 0 ] || { echo "bench: 'zram' needs root (zram-control, mount)"; exit 1; }
+  [ -w /sys/class/zram-control/hot_add ] || { echo "bench: this kernel has no zram-control"; exit 1; }
+  trap ram_cleanup EXIT
+  ZRAM_ID=$(cat /sys/class/zram-control/hot_add)
+  echo 600M > "/sys/block/zram$ZRAM_ID/disksize"
+  mkfs.ext4 -q -F "/dev/zram$ZRAM_ID"
+  RAM_MNT=$(mktemp -d /tmp/nfstorm-bench-mnt.XXXXXX)
+  mount "/dev/zram$ZRAM_ID" "$RAM_MNT"
+  BASE=$RAM_MNT
+  echo "device: ext4 on /dev/zram$ZRAM_ID ($(cat /sys/block/zram$ZRAM_ID/comp_algorithm | tr -d '[]' | cut -d' ' -f1)... RAM, completes in io_submit)"
+fi
+PIN=
+if [ "${BENCH_PIN:-yes}" != no ] && command -v taskset >/dev/null; then
+  PIN=$(( $(nproc) - 1 ))
 fi
 DIR=$(mktemp -d "$BASE/nfstorm-bench.XXXXXX")
 trap 'rm -rf "$DIR"; ram_cleanup' EXIT
@@ -47,16 +73,17 @@ DIRECT=1
 dd if=/dev/zero of="$DIR/probe" bs=4k count=1 oflag=direct status=none 2>/dev/null || DIRECT=0
 rm -f "$DIR/probe"
 [ $DIRECT = 1 ] || echo "note: $DIR refuses O_DIRECT; running buffered (direct=0)"
-python3 - "$DIR" "$RUNTIME" "$ROUNDS" "$DIRECT" <<'PY'
+python3 - "$DIR" "$RUNTIME" "$ROUNDS" "$DIRECT" "$PIN" <<'PY'
 import json, os, resource, subprocess, sys
 d, runtime, rounds, direct = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+pin = ["taskset", "-c", sys.argv[5]] if sys.argv[5] else []
 size = "256m"
 data = os.path.join(d, "bench.dat")
 workloads = [(rw, qd) for rw in ("randread", "randwrite") for qd in (1, 16, 64)]
 
 def timed(cmd):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = subprocess.run(pin + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         if "libaio refused" in out.stderr + out.stdout:
@@ -71,7 +98,9 @@ def job_args(rw, qd, name):
             "--runtime=%d" % runtime, "--time_based", "--filename=%s" % data]
 
 def run_fio(rw, qd):
-    out, cpu = timed(["fio", "--group_reporting", "--output-format=json"] + job_args(rw, qd, "fio"))
+    same_bytes = ["--scramble_buffers=0"] if "write" in rw else []
+    out, cpu = timed(["fio", "--group_reporting", "--output-format=json"] + job_args(rw, qd, "fio")
+                     + same_bytes)
     j = json.loads(out[out.index("{"):])["jobs"][0]
     op = "read" if "read" in rw else "write"
     return j[op]["iops"], j[op]["total_ios"], cpu
@@ -89,7 +118,8 @@ with open(data, "wb") as f:
     chunk = os.urandom(1 << 20)
     for _ in range(256):
         f.write(chunk)
-print("libaio, 4k, 1 job, direct=%d, %d s x %d alternating rounds, %s" % (direct, runtime, rounds, d))
+print("libaio, 4k, 1 job, direct=%d, %d s x %d alternating rounds, %s, %s" % (
+      direct, runtime, rounds, d, "both on CPU %s" % sys.argv[5] if pin else "not pinned"))
 print("%-15s %10s %12s %7s %13s %12s %16s %9s" % ("workload", "fio IOPS", "nfstorm IOPS", "ratio",
                                                 "rounds' ratio", "fio CPUs/Mop", "nfstorm CPUs/Mop",
                                                 "CPU ratio"))

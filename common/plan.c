@@ -11,6 +11,7 @@
  * range.  Messages start with "job '<name>': " so every caller can print them
  * as they are, with a file name in front when there is one. */
 #include "common/plan.h"
+#include "common/wbuf.h"
 #include "common/rotate.h"
 #include "common/coherence.h"
 
@@ -134,6 +135,8 @@ void job_spec_default(struct job_spec *j)
     j->loops = 1;
     j->randrepeat = 1;
     j->invalidate = 1;
+    j->scramble_buffers = -1;
+    j->refill_buffers = -1;
     j->rate_process = RATE_LINEAR;
     j->random_distribution = DIST_RANDOM;
     j->file_service_type = FSERV_ROUNDROBIN;
@@ -401,6 +404,27 @@ static int coherence_check(const struct job_spec *j, char *err, size_t errlen)
     return 0;
 }
 
+/* write buffer contents (common/wbuf.h) */
+static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
+{
+    if (j->buffer_compress_percentage > 100)
+        return fail(err, errlen, j, "buffer_compress_percentage must be 0..100 (got %" PRIu32 ")",
+                    j->buffer_compress_percentage);
+    if (j->dedupe_percentage > 100)
+        return fail(err, errlen, j, "dedupe_percentage must be 0..100 (got %" PRIu32 ")",
+                    j->dedupe_percentage);
+    if (j->buffer_compress_chunk > WBUF_CHUNK_MAX)
+        return fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
+    if (j->buf_mode > WBUF_MODE_MAX)
+        return fail(err, errlen, j, "bad buf_mode %" PRIu32, j->buf_mode);
+    if (strcmp(j->dedupe_mode, "working_set") == 0)
+        return fail(err, errlen, j, "dedupe_mode=working_set is not implemented "
+                    "(dedupe_mode=repeat is: each deduplicable write repeats the last unique one)");
+    if (j->dedupe_mode[0] && strcmp(j->dedupe_mode, "repeat") != 0)
+        return fail(err, errlen, j, "dedupe_mode must be repeat or working_set (got '%s')", j->dedupe_mode);
+    return 0;
+}
+
 static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
@@ -477,6 +501,8 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
         return fail(err, errlen, j, "agents=%s: %s", j->agents, why);
     if (plan_verify_check(j, why, sizeof(why)))
         return fail(err, errlen, j, "%s", why);
+    if ((rc = validate_buffers(j, err, errlen)) < 0)
+        return rc;
     return 0;
 }
 

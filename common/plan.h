@@ -96,6 +96,17 @@ struct job_spec {
     /* fio dialect, wider */
     char description[256];
     char buffer_pattern[256];  /* fio's: 0x-hex, 'text' or a number; "" = random data */
+    /* write buffer contents (common/wbuf.h): fio's keys; scramble_buffers
+     * and refill_buffers are -1 until set, and wbuf_resolve turns the
+     * lot into buf_mode at the end of the job's section */
+    int zero_buffers;
+    int scramble_buffers;
+    int refill_buffers;
+    uint32_t buffer_compress_percentage;  /* 0..100 */
+    uint32_t buffer_compress_chunk;       /* bytes; 0 = 512 */
+    uint32_t dedupe_percentage;           /* 0..100; dedupe_mode=repeat */
+    char dedupe_mode[16];                 /* "" or "repeat" (parse only) */
+    uint32_t buf_mode;                    /* enum wbuf_mode (the wire's) */
     uint64_t bsrange_min;      /* bsrange=a-b: random bs in [a,b], multiples of a; 0 = unset */
     uint64_t bsrange_max;
     uint32_t nbssplit;         /* bssplit=4k/50:64k/50; 0 = unset */

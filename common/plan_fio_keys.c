@@ -27,7 +27,6 @@
 #define IGN_PROFILE(n, p) { n, FIO_KEY_IGNORED, "an option of fio's " p " profile; without profile=" p " it does nothing, in fio too" }
 #define REF_ENGINE(n, e) { n, FIO_KEY_REFUSED, "an option of fio's " e " engine, which nfstorm does not have" }
 
-#define WHY_BUFFERS  "buffer contents matter only to storage that compresses or deduplicates"
 #define WHY_CPU      "placement and priority of the load generator's own threads"
 #define WHY_CLOCK    "nfstorm uses one monotonic clock"
 #define WHY_LAT      "latency is always measured"
@@ -61,8 +60,8 @@ static const struct fio_key table[] = {
     REF("bs_unaligned", "bsrange sizes are multiples of its minimum"),
     IMPL("bsrange"),
     IMPL("bssplit"),
-    IGN("buffer_compress_chunk", WHY_BUFFERS),
-    IGN("buffer_compress_percentage", WHY_BUFFERS),
+    IMPL("buffer_compress_chunk"),
+    IMPL("buffer_compress_percentage"),
     IMPL("buffer_pattern"),
     IMPL("buffered"),
     IGN("bwavgtime", "nfstorm reports per --interval"),
@@ -84,10 +83,10 @@ static const struct fio_key table[] = {
     IGN("create_on_open", "file layout is not measured"),
     REF("create_only", WHY_NOTIMPL),
     IGN("create_serialize", "file layout is not measured"),
-    IGN("dedupe_global", WHY_BUFFERS),
-    IGN("dedupe_mode", WHY_BUFFERS),
-    IGN("dedupe_percentage", WHY_BUFFERS),
-    IGN("dedupe_working_set_percentage", WHY_BUFFERS),
+    IGN("dedupe_global", "shares dedupe_mode=working_set's buffers between jobs; nfstorm has only dedupe_mode=repeat"),
+    IMPL("dedupe_mode"),
+    IMPL("dedupe_percentage"),
+    IGN("dedupe_working_set_percentage", "sizes dedupe_mode=working_set, which nfstorm refuses"),
     IMPL("description"),
     IMPL("direct"),
     IMPL("directory"),
@@ -226,7 +225,7 @@ static const struct fio_key table[] = {
     REF("read_iolog", WHY_IOLOG),
     REF("read_iolog_chunked", WHY_IOLOG),
     ALIAS("readwrite", "rw"),
-    IGN("refill_buffers", WHY_BUFFERS),
+    IMPL("refill_buffers"),
     IGN("registerfiles", WHY_URING),
     REF("replay_align", WHY_IOLOG),
     REF("replay_no_stall", WHY_IOLOG),
@@ -240,7 +239,7 @@ static const struct fio_key table[] = {
     IGN("rwmixcycle", "fio itself ignores it (deprecated)"),
     IMPL("rwmixread"),
     IMPL("rwmixwrite"),
-    IGN("scramble_buffers", WHY_BUFFERS),
+    IMPL("scramble_buffers"),
     REF("serialize_overlap", WHY_NOTIMPL),
     IGN("significant_figures", WHY_PCT),
     IMPL("size"),
@@ -305,7 +304,7 @@ static const struct fio_key table[] = {
     REF("write_iolog", WHY_IOLOG),
     IMPL("write_iops_log"),
     IMPL("write_lat_log"),
-    IGN("zero_buffers", WHY_BUFFERS),
+    IMPL("zero_buffers"),
     REF("zone_reset_frequency", WHY_ZONES),
     REF("zone_reset_threshold", WHY_ZONES),
     REF("zonecapacity", WHY_ZONES),

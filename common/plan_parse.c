@@ -39,6 +39,7 @@
  * string per job and expanded (plan_matrix.c) when the job is complete. */
 #include "common/plan_parse.h"
 #include "common/plan_ctl.h"
+#include "common/wbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +117,7 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
             memcpy(j->md_ops, dflt, sizeof(dflt));
         }
     }
+    wbuf_resolve(j);
     return job_spec_validate(j, err, errlen);
 }
 

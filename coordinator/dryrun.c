@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/engine_table.h"
+#include "common/wbuf.h"
 #include "common/plan_files.h"
 #include "common/plan_verify.h"
 #include "common/stats.h"
@@ -62,6 +63,24 @@ static void print_bs_value(FILE *out, const struct job_bs *b)
 }
 
 /* bs (or bsrange, bssplit): one value, or reads,writes when they differ. */
+/* What writes carry, when it is not fio's default (random, made unique per
+ * write): common/wbuf.h */
+static void print_buffers(FILE *out, const struct job_spec *j)
+{
+    const char *what = j->buffer_pattern[0] ? "pattern" : j->zero_buffers ? "zeros" : "random";
+
+    if (j->buf_mode == WBUF_SCRAMBLE && !j->buffer_pattern[0] && !j->zero_buffers)
+        return;
+    fprintf(out, " buffers=%s", what);
+    if (j->buffer_compress_percentage)
+        fprintf(out, " (%" PRIu32 "%% compressible per %" PRIu32 " bytes)", j->buffer_compress_percentage,
+                j->buffer_compress_chunk ? j->buffer_compress_chunk : WBUF_CHUNK_DEFAULT);
+    if (j->dedupe_percentage)
+        fprintf(out, " (%" PRIu32 "%% of writes repeat the last unique buffer)", j->dedupe_percentage);
+    fprintf(out, ", %s per write", j->buf_mode == WBUF_REFILL ? "refilled" :
+            j->buf_mode == WBUF_SCRAMBLE ? "scrambled" : "unchanged");
+}
+
 static void print_dir_bs(FILE *out, const struct job_spec *j)
 {
     struct job_bs r, w;
@@ -135,6 +154,8 @@ static void print_job_line(FILE *out, const struct job_spec *j)
         fprintf(out, " nconnect=%" PRIu32, j->nconnect);
     fprintf(out, " numjobs=%" PRIu32 " ops/thread=%" PRIu64 "%s", j->numjobs, thread_ops(j),
             j->bsrange_min || j->nbssplit || j->bs_w || j->bsrange_w_min || j->nbssplit_w ? " (at bs)" : "");
+    if (rw_mode_writes(j->rw) && !j->verify)
+        print_buffers(out, j);
     if (j->verify)   /* docs/verify.md: a read-back reads every write again */
         fprintf(out, " verify=%s%s", vblock_csum_name((enum vblock_csum)j->verify),
                 j->verify_only ? " (verify_only: reads, no writes)"

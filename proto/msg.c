@@ -24,6 +24,7 @@
 #include <string.h>
 #include "proto/msg.h"
 #include "common/rotate.h"
+#include "common/wbuf.h"
 #include "proto/msg_codec.h"
 
 static const char *const type_names[MSG__COUNT] = {
@@ -166,6 +167,13 @@ const struct field msg_job_fields[] = {
     FOPTSTRNZ(struct job_spec, "verify_pattern", verify_pattern),
     FOPTU32(struct job_spec, "verify_interval", verify_interval),
     FOPTU32(struct job_spec, "verify_offset", verify_offset),
+    /* write buffer contents (common/wbuf.h), resolved: sent only when not
+     * fio's default (random data, scrambled per write) */
+    { "buf_mode", F_OPTU32, offsetof(struct job_spec, buf_mode), 0, 0, WBUF_MODE_MAX, NULL },
+    { "zero_buffers", F_OPTU32, offsetof(struct job_spec, zero_buffers), 0, 0, 1, NULL },
+    { "buffer_compress_percentage", F_OPTU32, offsetof(struct job_spec, buffer_compress_percentage), 0, 0, 99, NULL },
+    { "buffer_compress_chunk", F_OPTU32, offsetof(struct job_spec, buffer_compress_chunk), 0, 0, WBUF_CHUNK_MAX, NULL },
+    { "dedupe_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_percentage), 0, 0, 100, NULL },
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),

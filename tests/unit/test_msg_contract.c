@@ -34,6 +34,7 @@
 #include "common/vblock.h"
 #include "common/vstats.h"
 #include "proto/msg.h"
+#include "common/wbuf.h"
 #include "proto/msg_version.h"
 #include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
@@ -87,7 +88,8 @@ static const struct pinned {
              "rate_min_w_bps rate_min_iops rate_min_w_iops ratecycle_ns rw_seq_nr rw_seq_bytes "
              "rw_sequencer zones no_file_create openfiles norandommap "
              "verify no_do_verify verify_only verify_fatal verify_backlog verify_pattern verify_interval "
-             "verify_offset" },
+             "verify_offset buf_mode zero_buffers buffer_compress_percentage buffer_compress_chunk "
+             "dedupe_percentage" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
@@ -118,6 +120,9 @@ static const char *const optional_keys[] = {
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
     "job.zones", "job.no_file_create", "job.openfiles", "job.norandommap", "job.rate_min_bps",
     "job.rate_min_w_bps", "job.rate_min_iops", "job.rate_min_w_iops", "job.ratecycle_ns",
+    /* write buffer contents (common/wbuf.h): sent only when not fio's default */
+    "job.buf_mode", "job.zero_buffers", "job.buffer_compress_percentage",
+    "job.buffer_compress_chunk", "job.dedupe_percentage",
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
     "mountstats.note",
@@ -173,6 +178,10 @@ static int sample_client = 1;
 /* ... and the verify keys (optional, sent only when set) are left out of
  * the pinned bytes the same way; test_contract_verify pins them. */
 static int sample_verify = 1;
+/* ... and the write buffer keys (optional, sent only when not fio's
+ * default), kept out of every pinned hash: a plan without them is the same
+ * bytes as before they existed. */
+static int sample_buffers = 1;
 static const struct golden {
     const char *type;
     const char *sha256;
@@ -376,6 +385,13 @@ static void sample_job(struct job_spec *j, int k)
         j->rate_min_iops = 50;
         j->rate_min_w_iops = 60;
         j->ratecycle_ns = 500000000ull;
+    }
+    if (sample_buffers) {
+        j->buf_mode = WBUF_REFILL;
+        j->zero_buffers = 1;
+        j->buffer_compress_percentage = 25;
+        j->buffer_compress_chunk = 4096;
+        j->dedupe_percentage = 10;
     }
     if (sample_verify) {
         j->verify = VB_CSUM_SHA256;
@@ -732,6 +748,7 @@ static void test_contract_golden_bytes(void **state)
     sample_job_dirs = 0;
     sample_client = 0;
     sample_verify = 0;
+    sample_buffers = 0;
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         enum msg_type t = type_from_name(golden[i].type);
         struct buf b;
@@ -804,6 +821,7 @@ static void test_contract_verify(void **state)
     (void)state;
 
     sample_verify = 1;
+    sample_buffers = 0;
     for (size_t i = 0; i < sizeof golden_verify / sizeof golden_verify[0]; i++) {
         struct buf b;
         char hex[65];
@@ -1580,6 +1598,7 @@ static int reset_samples(void **state)
     sample_job_dirs = 1;
     sample_client = 1;
     sample_verify = 1;
+    sample_buffers = 1;
     return 0;
 }
 

@@ -1,0 +1,168 @@
+/* wbuf: what a job's write buffers hold (see the header). */
+#include "common/wbuf.h"
+
+#include "common/plan.h"
+
+#include <string.h>
+
+void wbuf_resolve(struct job_spec *j)
+{
+    int pattern = j->buffer_pattern[0] != '\0';
+    int refill = j->refill_buffers, scramble = j->scramble_buffers;
+
+    if (pattern)
+        j->zero_buffers = 0;          /* fio: a pattern is the contents */
+    if (j->buffer_compress_percentage == 100) {
+        /* fio: fully compressible is zero buffers (or the pattern) */
+        j->buffer_compress_percentage = 0;
+        j->zero_buffers = !pattern;
+    }
+    /* fio refills when compressing unless told not to, and a pattern job
+     * that also reads refills so its reads cannot leave other bytes in the
+     * buffer its next write sends */
+    if (refill < 0)
+        refill = j->buffer_compress_percentage > 0 || (pattern && rw_mode_reads(j->rw));
+    if (j->dedupe_percentage > 0)
+        refill = 1;
+    if (scramble < 0)
+        scramble = !(j->zero_buffers || pattern);
+    if (j->buffer_compress_percentage > 0 || j->dedupe_percentage > 0)
+        scramble = 0;                 /* the bytes are the point: keep them */
+    j->buf_mode = refill ? WBUF_REFILL : scramble ? WBUF_SCRAMBLE : WBUF_FIXED;
+    j->refill_buffers = refill;
+    j->scramble_buffers = scramble;
+}
+
+const char *wbuf_mode_name(uint32_t mode)
+{
+    return mode == WBUF_FIXED ? "fixed" : mode == WBUF_REFILL ? "refill" : "scramble";
+}
+
+/* xorshift64: cheap, never zero from a non-zero state */
+static uint64_t next64(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+static uint64_t nonzero(uint64_t s)
+{
+    return s ? s : 0x9e3779b97f4a7c15ull;
+}
+
+/* splitmix64's finaliser: near seeds (a chunk's, the next buffer's) give
+ * unrelated streams, so no chunk repeats another's bytes a compressor
+ * could find */
+static uint64_t mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void wbuf_init(struct wbuf *w, const struct job_spec *j, uint64_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->mode = j->buf_mode <= WBUF_MODE_MAX ? j->buf_mode : WBUF_SCRAMBLE;
+    w->zero = j->zero_buffers;
+    w->compress_pct = j->buffer_compress_percentage < 100 ? j->buffer_compress_percentage : 0;
+    w->chunk = j->buffer_compress_chunk ? j->buffer_compress_chunk : WBUF_CHUNK_DEFAULT;
+    w->dedupe_pct = j->dedupe_percentage <= 100 ? j->dedupe_percentage : 100;
+    if (j->buffer_pattern[0] && (plan_pattern_bytes(j->buffer_pattern, w->pat, sizeof w->pat, &w->plen) < 0))
+        w->plen = 0;
+    w->seeds = nonzero(seed);
+    w->picks = nonzero(seed ^ 0xd1b54a32d192ed03ull);
+    w->stamp = seed;
+}
+
+static void fill_random(unsigned char *p, uint64_t len, uint64_t seed)
+{
+    uint64_t s = nonzero(mix(seed)), i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x = next64(&s);
+        memcpy(p + i, &x, 8);
+    }
+    if (i < len) {
+        uint64_t x = next64(&s);
+        memcpy(p + i, &x, (size_t)(len - i));
+    }
+}
+
+/* the pattern repeated, or zeros: a buffer's compressible part */
+static void fill_plain(const struct wbuf *w, unsigned char *p, uint64_t len)
+{
+    if (w->plen == 0) {
+        memset(p, 0, (size_t)len);
+        return;
+    }
+    for (uint64_t i = 0; i < len; i++)
+        p[i] = w->pat[i % w->plen];
+}
+
+/* one buffer from one seed, so a dedupe repeat reproduces it exactly */
+static void fill_from(const struct wbuf *w, unsigned char *p, uint64_t len, uint64_t seed)
+{
+    if (w->compress_pct == 0) {
+        if (w->plen || w->zero)
+            fill_plain(w, p, len);
+        else
+            fill_random(p, len, seed);
+        return;
+    }
+    for (uint64_t at = 0; at < len; at += w->chunk) {
+        uint64_t n = len - at < w->chunk ? len - at : w->chunk;
+        uint64_t rnd = n * (100 - w->compress_pct) / 100;
+        fill_random(p + at, rnd, seed + at);
+        fill_plain(w, p + at + rnd, n - rnd);
+    }
+}
+
+void wbuf_fill(struct wbuf *w, void *buf, uint64_t len)
+{
+    uint64_t seed;
+
+    if (w->dedupe_pct > 0 && w->have_prev &&
+        next64(&w->picks) % 100 < w->dedupe_pct) {
+        fill_from(w, buf, len, w->prev_seed);   /* a repeat: the same bytes again */
+        return;
+    }
+    seed = next64(&w->seeds);
+    w->prev_seed = seed;
+    w->have_prev = 1;
+    fill_from(w, buf, len, seed);
+}
+
+/* Every 512-byte sector gets the sector's offset and the write's stamp in
+ * one of its eight cache lines (which one varies with the stamp), so no two
+ * sectors a job writes are alike and the cost is two stores per sector. */
+static void scramble(struct wbuf *w, unsigned char *p, uint64_t len, uint64_t offset)
+{
+    uint64_t stamp = ++w->stamp;
+    unsigned line = (unsigned)((stamp ^ (offset >> 9)) & 7) * 64;
+
+    for (uint64_t at = 0; at + 512 <= len; at += 512) {
+        uint64_t off = offset + at;
+        memcpy(p + at + line, &off, 8);
+        memcpy(p + at + line + 56, &stamp, 8);
+    }
+}
+
+void wbuf_before_write(struct wbuf *w, void *buf, uint64_t len, uint64_t offset)
+{
+    if (w->mode == WBUF_REFILL)
+        wbuf_fill(w, buf, len);
+    else if (w->mode == WBUF_SCRAMBLE)
+        scramble(w, buf, len, offset);
+}
+
+void wbuf_layout_chunk(struct wbuf *w, void *buf, uint64_t len, uint64_t offset)
+{
+    if (w->mode == WBUF_REFILL)
+        wbuf_fill(w, buf, len);
+    else if (w->mode == WBUF_SCRAMBLE || (!w->zero && w->plen == 0))
+        scramble(w, buf, len, offset);
+}

@@ -1,0 +1,88 @@
+/* wbuf: what a job's write buffers hold, with fio's keys.
+ *
+ * Storage that compresses or deduplicates (inline dedup on filers, zram,
+ * compressing file systems) measures the bytes, not only their count: a job
+ * that wrote the same 4 KiB from one buffer every time would be measuring a
+ * dedup hit.  So, as fio does by default, each write's buffer is made
+ * unique before it goes out ("scramble": the block's offset and a per-job
+ * stamp written into one cache line of every 512-byte sector), and fio's
+ * keys choose other contents:
+ *
+ *   zero_buffers=1                 zeros (and no scrambling unless
+ *                                  scramble_buffers=1 is set too)
+ *   buffer_pattern=P               P repeated (no scrambling by default)
+ *   scramble_buffers=0             the buffer's first contents, every time
+ *   refill_buffers=1               new pseudo-random contents every write
+ *   buffer_compress_percentage=N   each buffer_compress_chunk (default 512
+ *                                  bytes) is (100-N)% random, then zeros (or
+ *                                  the pattern); refilled every write unless
+ *                                  refill_buffers=0; 100 is zero_buffers
+ *   dedupe_percentage=N            N% of writes repeat the last unique
+ *                                  buffer's bytes (fio's dedupe_mode=repeat);
+ *                                  refilled every write
+ *
+ * verify= owns the contents of its writes; none of this applies there.
+ *
+ * The coordinator resolves the keys once (wbuf_resolve, at the end of each
+ * job's section, as fio does in its option callbacks and init) into the
+ * wire's buf_mode; the agent only generates (wbuf_init/fill/before_write). */
+#ifndef NFSTORM_WBUF_H
+#define NFSTORM_WBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct job_spec;
+
+/* job_spec.buf_mode: what happens to a buffer before each write.  0 is the
+ * default so a plan without buffer keys sends no key for it. */
+enum wbuf_mode {
+    WBUF_SCRAMBLE = 0,   /* stamp each 512-byte sector: fio's default */
+    WBUF_FIXED = 1,      /* as first filled */
+    WBUF_REFILL = 2,     /* new contents every write */
+    WBUF_MODE_MAX = WBUF_REFILL
+};
+
+#define WBUF_CHUNK_DEFAULT 512u   /* fio's buffer_compress_chunk default */
+#define WBUF_CHUNK_MAX     (1u << 30)
+
+/* The plan's keys as set (scramble_buffers/refill_buffers -1: not set) into
+ * the resolved fields the agent reads: buf_mode, zero_buffers,
+ * buffer_compress_percentage (100 becomes zero buffers), dedupe_percentage. */
+void wbuf_resolve(struct job_spec *j);
+
+/* "scramble", "fixed", "refill" */
+const char *wbuf_mode_name(uint32_t mode);
+
+struct wbuf {
+    uint32_t mode;
+    int zero;
+    uint32_t compress_pct;
+    uint32_t chunk;
+    uint32_t dedupe_pct;
+    unsigned char pat[512];
+    size_t plen;              /* 0: no pattern */
+    uint64_t seeds;           /* the stream of content seeds */
+    uint64_t prev_seed;       /* the last unique buffer's, for dedupe */
+    int have_prev;
+    uint64_t picks;           /* the stream that picks dedupe writes */
+    uint64_t stamp;           /* scramble: per write, unique in the job */
+};
+
+/* seed: the job's own (differs per agent and job, so are the contents) */
+void wbuf_init(struct wbuf *w, const struct job_spec *j, uint64_t seed);
+
+/* New contents of len bytes (the slots' first fill, layout chunks). */
+void wbuf_fill(struct wbuf *w, void *buf, uint64_t len);
+
+/* Before buf goes out as the write of len bytes at offset: refill or
+ * scramble it, as the mode says. */
+void wbuf_before_write(struct wbuf *w, void *buf, uint64_t len, uint64_t offset);
+
+/* Before a layout chunk goes out: refilled when the plan refills, else
+ * made unique as scrambling does (unless the contents are zeros or a
+ * pattern the plan asked for), so a laid-out file is not one chunk over
+ * and over that a deduplicating server stores once and serves from cache. */
+void wbuf_layout_chunk(struct wbuf *w, void *buf, uint64_t len, uint64_t offset);
+
+#endif
