@@ -9,6 +9,8 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "common/plan.h"
 #include "agent/paths.h"
 #include "agent/posix_open.h"
 #include "agent/posix_md.h"
@@ -156,13 +158,50 @@ int posix_open_files(struct engine_job *ej, int *fd)
     return rc;
 }
 
-int posix_extend(struct engine_job *ej, int fd, uint64_t size)
+/* fio's fallocate= (common/plan.h) over [start, size).  native and posix
+ * failing is not an error, as in fio (a file system without fallocate, such
+ * as NFSv3, gets a sparse file); keep and truncate fail the layout.  Sets
+ * *done when the size needs nothing more. */
+static int preallocate(const struct job_spec *sp, int fd, uint64_t start, uint64_t size, int *done)
+{
+    uint64_t len = size > start ? size - start : 0;
+    struct stat st;
+
+    *done = 0;
+    switch (sp ? sp->fallocate : FALLOC_NONE) {
+    case FALLOC_NATIVE:
+        if (len)
+            (void)fallocate(fd, 0, (off_t)start, (off_t)len);
+        return 0;
+    case FALLOC_POSIX:
+        if (len)
+            (void)posix_fallocate(fd, (off_t)start, (off_t)len);
+        return 0;
+    case FALLOC_KEEP:
+        *done = 1;                    /* the size stays where it is */
+        if (len && fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)start, (off_t)len) < 0)
+            return -errno;
+        return 0;
+    case FALLOC_TRUNCATE:
+        *done = 1;                    /* never shrinking a file a sharer grew */
+        if (fstat(fd, &st) < 0)
+            return -errno;
+        if ((uint64_t)st.st_size < size && ftruncate(fd, (off_t)size) < 0)
+            return -errno;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
 {
     char proc[64];
-    int wfd = fd, rc = 0;
-    (void)ej;
+    int wfd = fd, rc = 0, done;
     if (size == 0)
         return 0;
+    if ((rc = preallocate(ej->spec, fd, start, size, &done)) < 0 || done)
+        return rc;
     if (fcntl(fd, F_GETFL) & O_DIRECT) {
         /* the same file, buffered: reopening the fd's /proc link resolves
          * no path, so confinement is untouched */
@@ -227,7 +266,7 @@ void posix_fds_invalidate(struct engine_job *ej)
 
 int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size)
 {
-    return posix_extend(ej, ej->fd[file], size);
+    return posix_extend(ej, ej->fd[file], ej->files[file].start, size);
 }
 
 int posix_fds_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)

@@ -27,9 +27,10 @@
  * ej->files[i].created.  0, or -errno with "PATH: open failed: ..." in
  * ej->err (the fds opened so far stay in fd[] for the caller to close). */
 int posix_open_files(struct engine_job *ej, int *fd);
-/* Grow the file open as fd (file index f of ej) to at least size bytes,
- * never shrinking it.  0 or -errno. */
-int posix_extend(struct engine_job *ej, int fd, uint64_t size);
+/* Before a write phase: the job's fallocate= over [start, size) of the
+ * file open as fd, then (unless keep or truncate said otherwise) grow it to
+ * at least size bytes, never shrinking it.  0 or -errno. */
+int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size);
 /* Bytes free to unprivileged writers on fd's file system; where names it
  * (the --allow root).  0 or -errno. */
 int posix_space(struct engine_job *ej, int fd, uint64_t *avail, char *where, size_t wherelen);

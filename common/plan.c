@@ -98,6 +98,22 @@ int rand_dist_from_name(const char *s)
     return name_index(rand_dist_names, NELEM(rand_dist_names), s);
 }
 
+static const char *const fallocate_names[] = { "native", "none", "posix", "keep", "truncate" };
+
+const char *plan_fallocate_name(uint32_t m)
+{
+    return m <= FALLOC__MAX ? fallocate_names[m] : NULL;
+}
+
+int plan_fallocate_from_name(const char *s)
+{
+    if (strcmp(s, "0") == 0)       /* fio's older spellings */
+        return FALLOC_NONE;
+    if (strcmp(s, "1") == 0)
+        return FALLOC_POSIX;
+    return name_index(fallocate_names, sizeof fallocate_names / sizeof fallocate_names[0], s);
+}
+
 const char *rw_sequencer_name(enum rw_sequencer q)
 {
     return (unsigned)q < NELEM(rw_sequencer_names) ? rw_sequencer_names[q] : NULL;
@@ -415,6 +431,8 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
                     j->dedupe_percentage);
     if (j->buffer_compress_chunk > WBUF_CHUNK_MAX)
         return fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
+    if (j->fallocate > FALLOC__MAX)
+        return fail(err, errlen, j, "bad fallocate %" PRIu32, j->fallocate);
     if (j->buf_mode > WBUF_MODE_MAX)
         return fail(err, errlen, j, "bad buf_mode %" PRIu32, j->buf_mode);
     if (strcmp(j->dedupe_mode, "working_set") == 0)

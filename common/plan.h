@@ -107,6 +107,8 @@ struct job_spec {
     uint32_t dedupe_percentage;           /* 0..100; dedupe_mode=repeat */
     char dedupe_mode[16];                 /* "" or "repeat" (parse only) */
     uint32_t buf_mode;                    /* enum wbuf_mode (the wire's) */
+    uint32_t fallocate;                   /* enum plan_fallocate: how a write
+                                             phase's files get their size */
     uint64_t bsrange_min;      /* bsrange=a-b: random bs in [a,b], multiples of a; 0 = unset */
     uint64_t bsrange_max;
     uint32_t nbssplit;         /* bssplit=4k/50:64k/50; 0 = unset */
@@ -231,6 +233,21 @@ struct plan {
 
 /* A job with fio's defaults (rw=read, bs=4k, numjobs=1, nrfiles=1, ...). */
 void job_spec_default(struct job_spec *j);
+/* fio's fallocate=: what a write phase does to a file before its first
+ * write (agent/posix_open.c).  0 is fio's Linux default. */
+enum plan_fallocate {
+    FALLOC_NATIVE = 0,   /* fallocate(2) over the job's region; where the file
+                            system has none (NFSv3), a sparse file as with none */
+    FALLOC_NONE = 1,     /* sparse: the size set by one byte at the end */
+    FALLOC_POSIX = 2,    /* posix_fallocate(3): glibc writes zeros where the
+                            file system has no fallocate */
+    FALLOC_KEEP = 3,     /* fallocate(FALLOC_FL_KEEP_SIZE): space, size unchanged */
+    FALLOC_TRUNCATE = 4, /* ftruncate(2) to the size (never shrinking it) */
+    FALLOC__MAX = FALLOC_TRUNCATE
+};
+const char *plan_fallocate_name(uint32_t m);
+int plan_fallocate_from_name(const char *s);   /* fio's names and 0/1; -1 if none */
+
 const char *rw_mode_name(enum rw_mode rw);     /* fio's word: "randread" */
 int rw_mode_from_name(const char *s);          /* accepts fio's aliases; -1 if unknown */
 int rw_mode_reads(enum rw_mode rw);            /* 1 if the mode issues reads */

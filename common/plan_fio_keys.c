@@ -106,7 +106,7 @@ static const struct fio_key table[] = {
     NOTYET("exitall_on_error", "stopping the other jobs when one fails"),
     IGN("experimental_verify", "verification is nfstorm's own (docs/verify.md)"),
     IGN("fadvise_hint", "page cache advice; nfstorm leaves the kernel's default"),
-    IGN("fallocate", "file layout is not measured"),
+    IMPL("fallocate"),
     IMPL("fdatasync"),
     REF("file_append", WHY_NOTIMPL),
     IMPL("file_service_type"),

@@ -57,6 +57,7 @@ enum key_kind {
     K_RATE_PROC, /* enum rate_process */
     K_DIST,      /* random_distribution + dist_param */
     K_FSERV,     /* enum file_service */
+    K_FALLOC,    /* uint32_t enum plan_fallocate */
     K_MDOPS,     /* n_md_ops/md_ops[] */
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
@@ -144,6 +145,7 @@ static const struct key_def keys[] = {
     { "filename_format",   K_STR,       STRFIELD(filename_format) },
     { "directory",         K_STR,       STRFIELD(directory) },
     { "file_service_type", K_FSERV,     FIELD(file_service_type) },
+    { "fallocate",         K_FALLOC,    FIELD(fallocate) },
     { "stonewall",         K_BOOL,      FIELD(stonewall) },
     { "wait_for_previous", K_BOOL,      FIELD(stonewall) },
     { "new_group",         K_BOOL,      FIELD(new_group) },
@@ -762,6 +764,11 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_RATEMIN:
         return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
                         value, why, whylen);
+    case K_FALLOC:
+        if ((b = plan_fallocate_from_name(value)) < 0)
+            return plan_why(why, whylen, "want native, none, posix, keep or truncate");
+        *(uint32_t *)(void *)field = (uint32_t)b;
+        return 0;
     case K_RATE_PROC:
         if ((b = rate_process_from_name(value)) < 0)
             return plan_why(why, whylen, "want linear or poisson");

@@ -7,6 +7,7 @@
  * (agents= / agents=@label left them idle) are left out of its index: they
  * would read as starved when they were simply gone or not asked. */
 #include "coordinator/fairness.h"
+#include "common/sat.h"
 
 #include <stdlib.h>
 
@@ -40,7 +41,7 @@ static uint64_t set_ops(const struct op_set *s)
     uint64_t n = 0;
 
     for (int t = 0; t < OP__COUNT; t++)
-        n += result_ok_ops(&s->op[t]);   /* failed ops are not throughput */
+        n = sat_add_u64(n, result_ok_ops(&s->op[t]));   /* failed ops are not throughput */
     return n;
 }
 

@@ -20,6 +20,7 @@
  * rate-limited op was due), clat and clat_hist the service time when
  * measured (clat_of), as fio's clat runs from issue to completion. */
 #include "coordinator/fiolog.h"
+#include "common/sat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -343,17 +344,17 @@ static void feed(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
     for (int d = 0; d < 2; d++) {
         struct dirsum *ds = &st->d[d];
 
-        ds->ok += result_ok_count(o[d]->ops, o[d]->errors);
-        ds->bytes += o[d]->bytes;
-        ds->lat_n += o[d]->lat.count;
-        ds->lat_sum += o[d]->lat.sum_ns;
+        ds->ok = sat_add_u64(ds->ok, result_ok_count(o[d]->ops, o[d]->errors));
+        ds->bytes = sat_add_u64(ds->bytes, o[d]->bytes);
+        ds->lat_n = sat_add_u64(ds->lat_n, o[d]->lat.count);
+        ds->lat_sum = sat_add_u64(ds->lat_sum, o[d]->lat.sum_ns);
         if (o[d]->lat.count && o[d]->lat.max_ns > ds->lat_max)
             ds->lat_max = o[d]->lat.max_ns;
         {
             const struct hist *c = clat_of(o[d]);
 
-            ds->clat_n += c->count;
-            ds->clat_sum += c->sum_ns;
+            ds->clat_n = sat_add_u64(ds->clat_n, c->count);
+            ds->clat_sum = sat_add_u64(ds->clat_sum, c->sum_ns);
             if (c->count && c->max_ns > ds->clat_max)
                 ds->clat_max = c->max_ns;
             if (wants(pl, F_HIST) && c->count)

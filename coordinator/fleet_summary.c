@@ -3,6 +3,7 @@
  * Sorting is by IOPS with the agent index as tie-break, so the slowest and
  * fastest lists are the same on every render of the same result. */
 #include "coordinator/fleet_summary.h"
+#include "common/sat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,8 +90,8 @@ void fleet_phase_init(struct fleet_phase *f, const struct run_result *r, uint32_
         if (s != FLEET_RAN)
             continue;
         for (int t = 0; t < OP__COUNT; t++) {
-            ok += result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors);
-            bytes += ap->sealed.count[t].bytes;
+            ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
+            bytes = sat_add_u64(bytes, ap->sealed.count[t].bytes);
         }
         /* as result_iops and result_bw compute it */
         f->ran[k].agent = a;

@@ -7,6 +7,7 @@
  * (svg_page_begin's style).  One copy of the table, four small integers a
  * row: ~40 bytes per agent for every order. */
 #include "coordinator/html_fleet.h"
+#include "common/sat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static double agent_iops(const struct run_result *r, uint32_t phase, uint32_t a)
     if (!ap->done || !ap->participating || dur == 0)
         return NAN;
     for (int t = 0; t < OP__COUNT; t++)
-        ok += result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors);
+        ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
     return (double)ok * 1e9 / (double)dur;
 }
 
@@ -281,7 +282,7 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
         }
         result_all_ops(result_agent_totals(r, phase, a), all);
         for (int t = 0; t < OP__COUNT; t++)
-            ops += ap->sealed.count[t].ops;
+            ops = sat_add_u64(ops, ap->sealed.count[t].ops);
         fprintf(out, "<td>%s</td>", units_fmt_count(b, sizeof(b), iops[a]));
         fprintf(out, "<td>%s</td>", units_fmt_rate(b, sizeof(b), result_bw(all, dur), base));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), hist_mean(&all->lat)));

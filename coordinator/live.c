@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/sat.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/live.h"
@@ -249,7 +250,7 @@ static void live_interval(void *arg, const struct run_result *r, uint32_t phase,
     const struct interval_slot *s = &r->phases[phase].intervals[k];
 
     for (int t = 0; t < OP__COUNT; t++)
-        l->bytes_done += s->count[t].bytes;
+        l->bytes_done = sat_add_u64(l->bytes_done, s->count[t].bytes);
     if (is_tail(l, r, phase, k))
         return;
     l->have_last = 1;

@@ -379,9 +379,9 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
     hist_init(&out->lat);
     hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
-        out->ops += slot->count[t].ops;
-        out->bytes += slot->count[t].bytes;
-        out->errors += slot->count[t].errors;
+        out->ops = sat_add_u64(out->ops, slot->count[t].ops);
+        out->bytes = sat_add_u64(out->bytes, slot->count[t].bytes);
+        out->errors = sat_add_u64(out->errors, slot->count[t].errors);
     }
     for (uint8_t i = 0; i < slot->nsealed; i++)
         hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
@@ -467,10 +467,10 @@ static void sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
 
         if (c->ops == 0 && c->errors == 0)
             continue;   /* op_set_merge skips these too */
-        dst->op[t].ops += c->ops;
-        dst->op[t].bytes += c->bytes;
-        dst->op[t].errors += c->errors;
-        dst->op[t].timeouts += c->timeouts;
+        dst->op[t].ops = sat_add_u64(dst->op[t].ops, c->ops);
+        dst->op[t].bytes = sat_add_u64(dst->op[t].bytes, c->bytes);
+        dst->op[t].errors = sat_add_u64(dst->op[t].errors, c->errors);
+        dst->op[t].timeouts = sat_add_u64(dst->op[t].timeouts, c->timeouts);
         for (uint8_t i = 0; i < sd->n; i++)
             if (sd->op[i].type == t) {
                 hist_sparse_merge(&dst->op[t].lat, &sd->op[i].lat);
@@ -692,7 +692,7 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
         const struct counters *c = &ph->intervals[k].agent[a];
         uint64_t done = 0;
         for (int t = 0; t < OP__COUNT; t++)
-            done += c->ops[t];
+            done = sat_add_u64(done, c->ops[t]);
         if (c->inflight && c->oldest_ns > limit && done == 0) {
             n++;
             if (c->oldest_ns > *age_ns)

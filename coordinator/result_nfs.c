@@ -5,6 +5,7 @@
  * adding an agent's interval expands one procedure's histogram at a time
  * into a scratch hist, merges and packs it again, exactly. */
 #include "coordinator/result_nfs.h"
+#include "common/sat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,9 +34,9 @@ static struct result_nfs *nfs_get(struct run_result *r, uint32_t phase)
 
 static void iv_add(struct nfs_iv *iv, const struct nfs_rpc_set *s, struct hist *scratch)
 {
-    iv->retransmits += s->retransmits;
-    iv->timeouts += s->timeouts;
-    iv->reconnects += s->reconnects;
+    iv->retransmits = sat_add_u64(iv->retransmits, s->retransmits);
+    iv->timeouts = sat_add_u64(iv->timeouts, s->timeouts);
+    iv->reconnects = sat_add_u64(iv->reconnects, s->reconnects);
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -46,10 +47,10 @@ static void iv_add(struct nfs_iv *iv, const struct nfs_rpc_set *s, struct hist *
             hist_sparse_from(&iv->proc[i]->rtt, scratch);
         }
         struct nfs_iv_proc *d = iv->proc[i];
-        d->calls += p->calls;
-        d->bytes_out += p->bytes_out;
-        d->bytes_in += p->bytes_in;
-        d->errors += p->errors;
+        d->calls = sat_add_u64(d->calls, p->calls);
+        d->bytes_out = sat_add_u64(d->bytes_out, p->bytes_out);
+        d->bytes_in = sat_add_u64(d->bytes_in, p->bytes_in);
+        d->errors = sat_add_u64(d->errors, p->errors);
         hist_sparse_to(&d->rtt, scratch);
         hist_merge(scratch, &p->rtt);
         hist_sparse_free(&d->rtt);

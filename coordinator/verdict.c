@@ -7,6 +7,7 @@
  * and summarised in the last slot, so a fleet of thousands keeps a bounded
  * verdict. */
 #include "coordinator/verdict.h"
+#include "common/sat.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -184,6 +185,27 @@ static uint32_t lost_inflight(const struct phase_result *ph, uint32_t a)
     return ph->intervals[n - 1].agent[a].inflight;
 }
 
+/* A counter at UINT64_MAX is a saturated sum (common/sat.h) or an agent's
+ * impossible claim: no op count, byte count or latency built on it is a
+ * measurement. */
+static int counts_saturated(const struct op_counts *c)
+{
+    return c->ops == UINT64_MAX || c->bytes == UINT64_MAX || c->errors == UINT64_MAX ||
+           c->timeouts == UINT64_MAX;
+}
+
+static int totals_saturated(const struct op_set *s)
+{
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &s->op[t];
+        if (o->ops == UINT64_MAX || o->bytes == UINT64_MAX || o->errors == UINT64_MAX ||
+            o->timeouts == UINT64_MAX || o->lat.count == UINT64_MAX || o->lat.sum_ns == UINT64_MAX ||
+            o->svc.count == UINT64_MAX || o->svc.sum_ns == UINT64_MAX)
+            return 1;
+    }
+    return 0;
+}
+
 void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *out)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -241,9 +263,9 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         if (!ap->done)
             continue;
         for (int t = 0; t < OP__COUNT; t++) {
-            ok_total += ok_count(&ap->sealed.count[t]);
-            errors += ap->sealed.count[t].errors;
-            ops += ap->sealed.count[t].ops;
+            ok_total = sat_add_u64(ok_total, ok_count(&ap->sealed.count[t]));
+            errors = sat_add_u64(errors, ap->sealed.count[t].errors);
+            ops = sat_add_u64(ops, ap->sealed.count[t].ops);
         }
     }
     allowed = errors_allowed(ph, ops);
@@ -262,7 +284,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
 
         agent_tag(r, a, tag, sizeof tag);
         for (int t = 0; t < OP__COUNT; t++)
-            ok += ok_count(&ap->sealed.count[t]);
+            ok = sat_add_u64(ok, ok_count(&ap->sealed.count[t]));
         nparticipants += ap->participating;
         /* errors fail the phase past the threshold, or whenever the agent
          * reported an error of its own (a job that ended early) */
@@ -291,11 +313,20 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
             add(&acc, VERDICT_PARTIAL, "%s: no phase-done; its totals are the sum of its intervals", tag);
         if (ok == 0)
             add(&acc, VERDICT_FAILED, "%s: completed no op", tag);
+        for (int t = 0; t < OP__COUNT; t++)
+            if (counts_saturated(&ap->sealed.count[t])) {
+                add(&acc, VERDICT_FAILED, "%s: sent a %s counter of 2^64-1 (an impossible value); "
+                    "its figures are not measurements", tag, op_type_name((enum op_type)t));
+                break;
+            }
         if (!ap->salvaged && result_verify_reason(r, phase, a, vwhy, sizeof vwhy))
             add(&acc, VERDICT_FAILED, "%s: %s", tag, vwhy);
     }
     if (ok_total == 0)
         add(&acc, VERDICT_FAILED, "no op completed on any of the %u agents taking part", nparticipants);
+    if (totals_saturated(&ph->totals))
+        add(&acc, VERDICT_FAILED, "the fleet's totals reached 2^64-1 and stopped there (saturated): "
+            "they are not measurements");
     sort_reasons(out);
     if (acc.more) {
         out->severity[out->nreasons] = VERDICT_OK;

@@ -173,6 +173,7 @@ const struct field msg_job_fields[] = {
     { "zero_buffers", F_OPTU32, offsetof(struct job_spec, zero_buffers), 0, 0, 1, NULL },
     { "buffer_compress_percentage", F_OPTU32, offsetof(struct job_spec, buffer_compress_percentage), 0, 0, 99, NULL },
     { "buffer_compress_chunk", F_OPTU32, offsetof(struct job_spec, buffer_compress_chunk), 0, 0, WBUF_CHUNK_MAX, NULL },
+    { "fallocate", F_OPTU32, offsetof(struct job_spec, fallocate), 0, 0, FALLOC__MAX, NULL },
     { "dedupe_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_percentage), 0, 0, 100, NULL },
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),

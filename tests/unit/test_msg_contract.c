@@ -89,7 +89,7 @@ static const struct pinned {
              "rw_sequencer zones no_file_create openfiles norandommap "
              "verify no_do_verify verify_only verify_fatal verify_backlog verify_pattern verify_interval "
              "verify_offset buf_mode zero_buffers buffer_compress_percentage buffer_compress_chunk "
-             "dedupe_percentage" },
+             "fallocate dedupe_percentage" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
@@ -122,7 +122,7 @@ static const char *const optional_keys[] = {
     "job.rate_min_w_bps", "job.rate_min_iops", "job.rate_min_w_iops", "job.ratecycle_ns",
     /* write buffer contents (common/wbuf.h): sent only when not fio's default */
     "job.buf_mode", "job.zero_buffers", "job.buffer_compress_percentage",
-    "job.buffer_compress_chunk", "job.dedupe_percentage",
+    "job.buffer_compress_chunk", "job.fallocate", "job.dedupe_percentage",
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
     "mountstats.note",
@@ -392,6 +392,7 @@ static void sample_job(struct job_spec *j, int k)
         j->buffer_compress_percentage = 25;
         j->buffer_compress_chunk = 4096;
         j->dedupe_percentage = 10;
+        j->fallocate = FALLOC_KEEP;
     }
     if (sample_verify) {
         j->verify = VB_CSUM_SHA256;

@@ -478,6 +478,43 @@ static void test_verdict_from_journal(void **state)
 
 /* SIGINT after the last phase ended: every phase complete and ok, the run
  * interrupted (exit 130), and the summary says when. */
+/* Counters at 2^64-1 (an agent's claim, or a fleet sum that saturated)
+ * fail the phase by name instead of printing as figures. */
+static void test_verdict_saturated_counters_fail(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct verdict v;
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    done(&r, 0, 100, 0, 1000);
+    done(&r, 1, UINT64_MAX, 0, 1000);
+    done(&r, 2, 100, 0, 1000);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "agent 1 (10.0.0.2:4000): sent a write counter of 2^64-1 (an impossible value); "
+                        "its figures are not measurements"));
+    assert_true(has(&v, "the fleet's totals reached 2^64-1 and stopped there (saturated): "
+                        "they are not measurements"));
+    result_free(&r);
+    plan_free(&p);
+
+    /* each agent plausible alone, their sum past 2^64 */
+    build(&r, &p, "", 0, 0);
+    done(&r, 0, UINT64_MAX / 2 + 1, 0, 1000);
+    done(&r, 1, UINT64_MAX / 2 + 1, 0, 1000);
+    done(&r, 2, 100, 0, 1000);
+    result_phase_finish(&r, 0);
+    verdict_phase(&r, 0, &v);
+    assert_int_equal(v.v, VERDICT_FAILED);
+    assert_true(has(&v, "the fleet's totals reached 2^64-1 and stopped there (saturated): "
+                        "they are not measurements"));
+    result_free(&r);
+    plan_free(&p);
+}
+
 static void test_verdict_signal_after_last_phase(void **state)
 {
     struct run_result r;
@@ -521,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_stall_is_no_completion),
         cmocka_unit_test(test_verdict_reasons_are_bounded),
         cmocka_unit_test(test_verdict_signal_after_last_phase),
+        cmocka_unit_test(test_verdict_saturated_counters_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
