@@ -77,6 +77,8 @@ static void gen_frames(const char *dir)
         "[dirs]\nstonewall\nrw=randrw:4\nrw_sequencer=identical\nbs=4k,64k\nbssplit=4k/100,8k/50:16k/50\n"
         "rate=1m,2m\nrandom_distribution=zoned:60/10:40/90,100/50\nopenfiles=2\nnrfiles=4\n"
         "allow_file_create=0\nnorandommap\n"
+        "[bufs]\nstonewall\nrw=write\nbuffer_compress_percentage=40\nbuffer_compress_chunk=4k\n"
+        "dedupe_percentage=20\nzero_buffers=1\nfallocate=keep\n"
         "[md]\nstonewall\nrw=metadata\nnrfiles=10\nmd_ops=create,stat,unlink\n"
         "[aio]\nstonewall\nrw=randread\nioengine=libaio\niodepth=16\niodepth_batch_submit=4\n"
         "iodepth_batch_complete_min=2\niodepth_batch_complete_max=8\n"
