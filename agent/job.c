@@ -384,6 +384,8 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     r->len = op.len;
     r->offset = op.offset;
     r->result = 0;
+    if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
+        now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
     if (l->j->spec->rate_per_dir) {
         int d = op.write;
@@ -397,8 +399,6 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
-    else if (op.write)
-        wbuf_before_write(&l->wb, r->buf, op.len, op.offset);
     s->busy = 1;
     l->inflight++;
     loop_publish(l);       /* before queue: psync blocks inside it */
@@ -811,8 +811,11 @@ int job_space_needed(struct job *j, uint64_t *bytes)
          * written by the phase (write phases): at most the region */
         *bytes += want - (have > start ? have : start);
     }
-    if (rw_mode_writes(j->spec->rw)) {
-        /* a write phase adds no more than it writes (io_size, number_ios) */
+    /* a write phase adds no more than it writes (io_size, number_ios),
+     * unless its files are preallocated: fallocate= native, posix and keep
+     * reserve the whole region before the first write */
+    if (rw_mode_writes(j->spec->rw) &&
+        !(j->eng->extend && j->spec->fallocate != FALLOC_NONE && j->spec->fallocate != FALLOC_TRUNCATE)) {
         const struct job_spec *sp = j->spec;
         uint64_t bs = job_max_bs(sp), cap = UINT64_MAX;
         if (sp->io_size && !sp->time_based)

@@ -4,7 +4,7 @@
 # on a local directory, 4k random reads and writes at iodepth 1, 16 and 64,
 # one job, direct=1 where the file system allows it (probed with dd), both
 # on the same pre-laid-out file, alternating runs, both pinned to the same
-# CPU (the last one; BENCH_PIN=no leaves placement to the scheduler), and
+# CPU (the highest one this process may use; BENCH_PIN=no leaves placement to the scheduler), and
 # both with their default buffers (random, scrambled per write), except on
 # zram, where both get --scramble_buffers=0: zram compresses every page and
 # its cost follows the bytes (scrambled pages cost it up to 40% of its
@@ -68,7 +68,7 @@ elif [ "$BASE" = zram ]; then
 fi
 PIN=
 if [ "${BENCH_PIN:-yes}" != no ] && command -v taskset >/dev/null; then
-  PIN=$(( $(nproc) - 1 ))
+  PIN=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 fi
 DIR=$(mktemp -d "$BASE/nfstorm-bench.XXXXXX")
 trap 'rm -rf "$DIR"; ram_cleanup' EXIT

@@ -433,6 +433,11 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
         return fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
     if (j->fallocate > FALLOC__MAX)
         return fail(err, errlen, j, "bad fallocate %" PRIu32, j->fallocate);
+    /* the libnfs engine has no fallocate: its files are sparse (native and
+     * none), and a mode promising more is refused rather than ignored */
+    if (engine_table_takes_url(j->ioengine) && j->fallocate != FALLOC_NATIVE && j->fallocate != FALLOC_NONE)
+        return fail(err, errlen, j, "fallocate=%s does not apply to ioengine=%s (its files are sparse: "
+                    "use native or none)", plan_fallocate_name(j->fallocate), j->ioengine);
     if (j->buf_mode > WBUF_MODE_MAX)
         return fail(err, errlen, j, "bad buf_mode %" PRIu32, j->buf_mode);
     if (strcmp(j->dedupe_mode, "working_set") == 0)

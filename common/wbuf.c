@@ -1,6 +1,7 @@
 /* wbuf: what a job's write buffers hold (see the header). */
 #include "common/wbuf.h"
 
+#include "common/clock.h"
 #include "common/plan.h"
 
 #include <string.h>
@@ -76,7 +77,10 @@ void wbuf_init(struct wbuf *w, const struct job_spec *j, uint64_t seed)
         w->plen = 0;
     w->seeds = nonzero(seed);
     w->picks = nonzero(seed ^ 0xd1b54a32d192ed03ull);
-    w->stamp = seed;
+    /* the stamps differ from run to run (fio stamps the issue time): with
+     * randrepeat the same offsets come again, and a rerun must not write
+     * the bytes a deduplicating server already holds there */
+    w->stamp = mix(seed ^ clock_now_ns());
 }
 
 static void fill_random(unsigned char *p, uint64_t len, uint64_t seed)
@@ -99,15 +103,20 @@ static void fill_plain(const struct wbuf *w, unsigned char *p, uint64_t len)
         memset(p, 0, (size_t)len);
         return;
     }
-    for (uint64_t i = 0; i < len; i++)
-        p[i] = w->pat[i % w->plen];
+    uint64_t have = len < w->plen ? len : w->plen;
+    memcpy(p, w->pat, (size_t)have);
+    while (have < len) {              /* double what is there: memcpy, not a byte loop */
+        uint64_t n = len - have < have ? len - have : have;
+        memcpy(p + have, p, (size_t)n);
+        have += n;
+    }
 }
 
 /* one buffer from one seed, so a dedupe repeat reproduces it exactly */
 static void fill_from(const struct wbuf *w, unsigned char *p, uint64_t len, uint64_t seed)
 {
     if (w->compress_pct == 0) {
-        if (w->plen || w->zero)
+        if ((w->plen || w->zero) && w->dedupe_pct == 0)   /* fio: dedupe data is random */
             fill_plain(w, p, len);
         else
             fill_random(p, len, seed);
@@ -151,12 +160,15 @@ static void scramble(struct wbuf *w, unsigned char *p, uint64_t len, uint64_t of
     }
 }
 
-void wbuf_before_write(struct wbuf *w, void *buf, uint64_t len, uint64_t offset)
+int wbuf_before_write(struct wbuf *w, void *buf, uint64_t len, uint64_t offset)
 {
-    if (w->mode == WBUF_REFILL)
+    if (w->mode == WBUF_REFILL) {
         wbuf_fill(w, buf, len);
-    else if (w->mode == WBUF_SCRAMBLE)
+        return 1;
+    }
+    if (w->mode == WBUF_SCRAMBLE)
         scramble(w, buf, len, offset);
+    return 0;
 }
 
 void wbuf_layout_chunk(struct wbuf *w, void *buf, uint64_t len, uint64_t offset)

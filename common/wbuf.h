@@ -76,8 +76,9 @@ void wbuf_init(struct wbuf *w, const struct job_spec *j, uint64_t seed);
 void wbuf_fill(struct wbuf *w, void *buf, uint64_t len);
 
 /* Before buf goes out as the write of len bytes at offset: refill or
- * scramble it, as the mode says. */
-void wbuf_before_write(struct wbuf *w, void *buf, uint64_t len, uint64_t offset);
+ * scramble it, as the mode says.  1 if it refilled (time worth taking out
+ * of the op's latency: the caller reads the clock after), else 0. */
+int wbuf_before_write(struct wbuf *w, void *buf, uint64_t len, uint64_t offset);
 
 /* Before a layout chunk goes out: refilled when the plan refills, else
  * made unique as scrambling does (unless the contents are zeros or a

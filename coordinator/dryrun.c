@@ -62,7 +62,6 @@ static void print_bs_value(FILE *out, const struct job_bs *b)
     }
 }
 
-/* bs (or bsrange, bssplit): one value, or reads,writes when they differ. */
 /* What writes carry, when it is not fio's default (random, made unique per
  * write): common/wbuf.h */
 static void print_buffers(FILE *out, const struct job_spec *j)
@@ -81,6 +80,7 @@ static void print_buffers(FILE *out, const struct job_spec *j)
             j->buf_mode == WBUF_SCRAMBLE ? "scrambled" : "unchanged");
 }
 
+/* bs (or bsrange, bssplit): one value, or reads,writes when they differ. */
 static void print_dir_bs(FILE *out, const struct job_spec *j)
 {
     struct job_bs r, w;

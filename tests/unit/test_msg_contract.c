@@ -186,8 +186,8 @@ static const struct golden {
     const char *type;
     const char *sha256;
 } golden[] = {
-    { "hello", "58c04f0b7d80710007f1765ec2fb3001487c8e439c89111d57dbd2c7cf414ad0" },
-    { "welcome", "1d7ba6f8cd22ea2291cce2bf3c2d6c9585257f5895d252ab5be2fba345196f98" },
+    { "hello", "f8d67b019a7320491340e8a4bdcd00a19503a4dae463b9fce83499eb02310880" },
+    { "welcome", "798f297ab90070e9edecc26ec89cea3223996f94504d1ad148eba5e4080784a8" },
     { "auth", "c1e7fc3eb226dda19513f21a9b3b3829d123832d772d51dbfad3200a9fc93df9" },
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
@@ -1439,10 +1439,10 @@ static void test_contract_version_refusal_text(void **state)
 
     msg_version_refusal(line, sizeof line, "agent", "127.0.0.1:7878", 1, "coordinator");
     assert_string_equal(line, "agent 127.0.0.1:7878 speaks protocol 1, this coordinator "
-                              "3: upgrade one of them");
-    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 4, "agent");
-    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 4, this agent "
-                              "3: upgrade one of them");
+                              "4: upgrade one of them");
+    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 5, "agent");
+    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 5, this agent "
+                              "4: upgrade one of them");
 }
 
 /* The error a refusing peer sends: its version travels with the text, and

@@ -143,6 +143,17 @@ static void test_zero_and_pattern(void **state)
     wbuf_before_write(&w, a, BS, 0);
     for (int i = 0; i < BS; i++)
         assert_int_equal(a[i], i % 2 ? 'b' : 'a');
+    /* a pattern whose length does not divide the buffer's, odd lengths */
+    init_from(&w, "buffer_pattern='xyz'\n", 3);
+    memset(a, 0, BS);
+    wbuf_fill(&w, a, 1001);
+    for (int i = 0; i < 1001; i++)
+        assert_int_equal(a[i], "xyz"[i % 3]);
+    assert_int_equal(a[1001], 0);
+    /* dedupe's data is random whatever zero_buffers says (fio's too) */
+    init_from(&w, "zero_buffers=1\ndedupe_percentage=50\n", 3);
+    wbuf_fill(&w, a, BS);
+    assert_true(zero_bytes(a, BS) < 64);
 }
 
 static void test_compress_percentage(void **state)
