@@ -864,7 +864,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
         (rc = verify_init(&v, j->spec, ej, ej->agent_index, j->verify_job, j->verify_gen, NULL,
                           ej->err, sizeof ej->err)) < 0)
         return rc;
-    for (uint32_t f = 0; f < ej->nfiles && rc == 0; f++) {
+    uint32_t f = 0;
+    for (; f < ej->nfiles && rc == 0; f++) {
         uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
         if (halt_raised(j->halt)) {
             rc = -ECANCELED;
@@ -880,7 +881,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
         }
         if (!fill) {
             /* write phases: the planned size, no data needed */
-            rc = layout_extend(j, f, want);
+            if ((rc = layout_extend(j, f, want)) < 0)
+                break;
             continue;
         }
         if (!buf) {
@@ -912,12 +914,17 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
             if (rc == 0)
                 atomic_fetch_add(done, off + len > want ? want - off : len);
         }
+        if (rc < 0)
+            break;                    /* f: the file it failed on */
     }
     if (rc == -ECANCELED) {
         snprintf(ej->err, sizeof ej->err, "layout stopped");
     } else if (rc < 0 && ej->err[0] == '\0') {
-        char e[128];
-        snprintf(ej->err, sizeof ej->err, "laying out %s failed: %s%s%s", ej->files[0].path,
+        char e[128], how[48] = "";
+        uint32_t bad = f < ej->nfiles ? f : 0;
+        if (!fill && j->spec->fallocate != FALLOC_NATIVE)
+            snprintf(how, sizeof how, " (fallocate=%s)", plan_fallocate_name(j->spec->fallocate));
+        snprintf(ej->err, sizeof ej->err, "laying out %s%s failed: %s%s%s", ej->files[bad].path, how,
                  engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
     }
     if (fill && j->spec->verify)

@@ -183,7 +183,9 @@ static int preallocate(const struct job_spec *sp, int fd, uint64_t start, uint64
             return -errno;
         return 0;
     case FALLOC_TRUNCATE:
-        *done = 1;                    /* never shrinking a file a sharer grew */
+        *done = 1;                    /* not shrinking a file already larger (a sharer
+                                         growing it between the two calls can still
+                                         lose: sharers are better off with none) */
         if (fstat(fd, &st) < 0)
             return -errno;
         if ((uint64_t)st.st_size < size && ftruncate(fd, (off_t)size) < 0)
@@ -198,21 +200,23 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
 {
     char proc[64];
     int wfd = fd, rc = 0, done;
+    struct stat st;
     if (size == 0)
         return 0;
-    if ((rc = preallocate(ej->spec, fd, start, size, &done)) < 0 || done)
-        return rc;
     if (fcntl(fd, F_GETFL) & O_DIRECT) {
-        /* the same file, buffered: reopening the fd's /proc link resolves
-         * no path, so confinement is untouched */
+        /* the same file, buffered (for the byte below, and for glibc's
+         * posix_fallocate, which writes where the file system has no
+         * fallocate): reopening the fd's /proc link resolves no path, so
+         * confinement is untouched */
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
         if ((wfd = open(proc, O_WRONLY | O_CLOEXEC)) < 0)
             return -errno;
     }
-    /* one byte at the end: unlike ftruncate it never shrinks a file that
-     * another agent sharing it has extended further meanwhile */
-    struct stat st;
-    if (fstat(wfd, &st) < 0)
+    /* then one byte at the end: unlike ftruncate it never shrinks a file
+     * that another agent sharing it has extended further meanwhile */
+    if ((rc = preallocate(ej->spec, wfd, start, size, &done)) < 0 || done)
+        ;
+    else if (fstat(wfd, &st) < 0)
         rc = -errno;
     else if ((uint64_t)st.st_size < size && pwrite(wfd, "", 1, (off_t)(size - 1)) != 1)
         rc = -errno;

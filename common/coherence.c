@@ -57,8 +57,8 @@ int coh_set_merge(struct coh_set *dst, const struct coh_set *src, uint32_t cap)
     for (uint32_t i = 0; i < src->n; i++) {
         const struct coh_pair *q = &src->pair[i];
         struct coh_pair *p = coh_set_pair(dst, q->writer, q->reader, cap);
-        p->seen += q->seen;
-        p->never += q->never;
+        p->seen = sat_add_u64(p->seen, q->seen);
+        p->never = sat_add_u64(p->never, q->never);
         hist_merge(&p->lag, &q->lag);
     }
     return 0;

@@ -440,11 +440,25 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
                     "use native or none)", plan_fallocate_name(j->fallocate), j->ioengine);
     if (j->buf_mode > WBUF_MODE_MAX)
         return fail(err, errlen, j, "bad buf_mode %" PRIu32, j->buf_mode);
-    if (strcmp(j->dedupe_mode, "working_set") == 0)
-        return fail(err, errlen, j, "dedupe_mode=working_set is not implemented "
-                    "(dedupe_mode=repeat is: each deduplicable write repeats the last unique one)");
-    if (j->dedupe_mode[0] && strcmp(j->dedupe_mode, "repeat") != 0)
-        return fail(err, errlen, j, "dedupe_mode must be repeat or working_set (got '%s')", j->dedupe_mode);
+    if (j->dedupe_mode > WBUF_DEDUPE_MAX)
+        return fail(err, errlen, j, "bad dedupe_mode %" PRIu32, j->dedupe_mode);
+    if (j->dedupe_working_set_percentage > 100)
+        return fail(err, errlen, j, "dedupe_working_set_percentage must be 0..100 (got %" PRIu32 ")",
+                    j->dedupe_working_set_percentage);
+    if (j->dedupe_percentage && j->dedupe_mode == WBUF_DEDUPE_WORKING_SET) {
+        /* fio's rules for a pregenerated working set */
+        uint32_t ws = j->dedupe_working_set_percentage ? j->dedupe_working_set_percentage
+                                                       : WBUF_WORKING_SET_DEFAULT;
+        if (job_sized_by_file(j) || j->size == 0)
+            return fail(err, errlen, j, "dedupe_mode=working_set requires size= (its pages are a share of it)");
+        if (j->nrfiles != 1)
+            return fail(err, errlen, j, "dedupe_mode=working_set works on one file per job (nrfiles=%" PRIu32 ")",
+                        j->nrfiles);
+        if (ws + j->dedupe_percentage > 100)
+            return fail(err, errlen, j, "dedupe_percentage=%" PRIu32 " cannot be reached with "
+                        "dedupe_working_set_percentage=%" PRIu32 " of the size held as unique pages "
+                        "(their sum must be at most 100)", j->dedupe_percentage, ws);
+    }
     return 0;
 }
 

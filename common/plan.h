@@ -104,8 +104,11 @@ struct job_spec {
     int refill_buffers;
     uint32_t buffer_compress_percentage;  /* 0..100 */
     uint32_t buffer_compress_chunk;       /* bytes; 0 = 512 */
-    uint32_t dedupe_percentage;           /* 0..100; dedupe_mode=repeat */
-    char dedupe_mode[16];                 /* "" or "repeat" (parse only) */
+    uint32_t dedupe_percentage;           /* 0..100 */
+    uint32_t dedupe_mode;                 /* enum wbuf_dedupe */
+    uint32_t dedupe_working_set_percentage;  /* working_set: share of the job's
+                                             size held as unique pages; 0 = 5 */
+    int dedupe_global;                    /* working_set: one set for every job */
     uint32_t buf_mode;                    /* enum wbuf_mode (the wire's) */
     uint32_t fallocate;                   /* enum plan_fallocate: how a write
                                              phase's files get their size */

@@ -15,6 +15,7 @@
  * fio's keys that are not plan keys (ignored, refused, or fio's aliases of
  * plan keys) are in the inventory of plan_fio_keys.c. */
 #include "common/plan_parse.h"
+#include "common/wbuf.h"
 #include "common/plan_ctl.h"
 
 #include <errno.h>
@@ -58,6 +59,7 @@ enum key_kind {
     K_DIST,      /* random_distribution + dist_param */
     K_FSERV,     /* enum file_service */
     K_FALLOC,    /* uint32_t enum plan_fallocate */
+    K_DEDUPE,    /* uint32_t enum wbuf_dedupe */
     K_MDOPS,     /* n_md_ops/md_ops[] */
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
@@ -93,7 +95,9 @@ static const struct key_def keys[] = {
     { "buffer_compress_percentage", K_U32, FIELD(buffer_compress_percentage) },
     { "buffer_compress_chunk", K_SIZE32, FIELD(buffer_compress_chunk) },
     { "dedupe_percentage", K_U32,       FIELD(dedupe_percentage) },
-    { "dedupe_mode",       K_STR,       STRFIELD(dedupe_mode) },
+    { "dedupe_mode",       K_DEDUPE,    FIELD(dedupe_mode) },
+    { "dedupe_working_set_percentage", K_U32, FIELD(dedupe_working_set_percentage) },
+    { "dedupe_global",     K_BOOL,      FIELD(dedupe_global) },
     { "rw",                K_RW,        FIELD(rw) },
     { "readwrite",         K_RW,        FIELD(rw) },
     { "rwmixread",         K_MIXREAD,   FIELD(rwmixread) },
@@ -764,6 +768,14 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_RATEMIN:
         return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
                         value, why, whylen);
+    case K_DEDUPE:
+        if (strcmp(value, "repeat") == 0)
+            *(uint32_t *)(void *)field = WBUF_DEDUPE_REPEAT;
+        else if (strcmp(value, "working_set") == 0)
+            *(uint32_t *)(void *)field = WBUF_DEDUPE_WORKING_SET;
+        else
+            return plan_why(why, whylen, "want repeat or working_set");
+        return 0;
     case K_FALLOC:
         if ((b = plan_fallocate_from_name(value)) < 0)
             return plan_why(why, whylen, "want native, none, posix, keep or truncate");

@@ -65,6 +65,20 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* the smallest write a job makes: a working set counts pages of it */
+static uint64_t min_write_bs(const struct job_spec *j)
+{
+    struct job_bs b;
+    uint64_t bs;
+
+    job_dir_bs(j, 1, &b);
+    bs = b.lo ? b.lo : b.bs;
+    for (uint32_t i = 0; i < b.nsplit; i++)
+        if (b.split[i].bs && (i == 0 || b.split[i].bs < bs))
+            bs = b.split[i].bs;
+    return bs;
+}
+
 void wbuf_init(struct wbuf *w, const struct job_spec *j, uint64_t seed)
 {
     memset(w, 0, sizeof *w);
@@ -72,11 +86,25 @@ void wbuf_init(struct wbuf *w, const struct job_spec *j, uint64_t seed)
     w->zero = j->zero_buffers;
     w->compress_pct = j->buffer_compress_percentage < 100 ? j->buffer_compress_percentage : 0;
     w->chunk = j->buffer_compress_chunk ? j->buffer_compress_chunk : WBUF_CHUNK_DEFAULT;
+    if (min_write_bs(j) && w->chunk > min_write_bs(j))
+        w->chunk = (uint32_t)min_write_bs(j);   /* fio: a segment is at most the smallest write */
     w->dedupe_pct = j->dedupe_percentage <= 100 ? j->dedupe_percentage : 100;
     if (j->buffer_pattern[0] && (plan_pattern_bytes(j->buffer_pattern, w->pat, sizeof w->pat, &w->plen) < 0))
         w->plen = 0;
     w->seeds = nonzero(seed);
     w->picks = nonzero(seed ^ 0xd1b54a32d192ed03ull);
+    if (w->dedupe_pct > 0 && j->dedupe_mode == WBUF_DEDUPE_WORKING_SET) {
+        uint64_t pct = j->dedupe_working_set_percentage ? j->dedupe_working_set_percentage
+                                                        : WBUF_WORKING_SET_DEFAULT;
+        uint64_t bs = min_write_bs(j);
+        w->ws_pages = bs ? (uint64_t)((unsigned __int128)j->size * pct / 100 / bs) : 0;
+        if (w->ws_pages == 0)
+            w->ws_pages = 1;
+        /* dedupe_global: a constant every job and agent shares, so the same
+         * set index gives the same bytes everywhere */
+        w->ws_shared = j->dedupe_global != 0;
+        w->ws_base = w->ws_shared ? 0x6a09e667f3bcc908ull : mix(seed ^ 0xbb67ae8584caa73bull);
+    }
     /* the stamps differ from run to run (fio stamps the issue time): with
      * randrepeat the same offsets come again, and a rerun must not write
      * the bytes a deduplicating server already holds there */
@@ -134,6 +162,22 @@ void wbuf_fill(struct wbuf *w, void *buf, uint64_t len)
 {
     uint64_t seed;
 
+    if (w->ws_pages) {
+        /* working set: a deduplicable write is one of its pages; the job's
+         * first unique writes are its pages too (not with dedupe_global,
+         * whose pages belong to no one job), as fio's */
+        if (next64(&w->picks) % 100 < w->dedupe_pct) {
+            fill_from(w, buf, len, mix(w->ws_base + next64(&w->picks) % w->ws_pages));
+            return;
+        }
+        if (!w->ws_shared && w->uniques < w->ws_pages) {
+            fill_from(w, buf, len, mix(w->ws_base + w->uniques++));
+            return;
+        }
+        w->uniques++;
+        fill_from(w, buf, len, next64(&w->seeds));
+        return;
+    }
     if (w->dedupe_pct > 0 && w->have_prev &&
         next64(&w->picks) % 100 < w->dedupe_pct) {
         fill_from(w, buf, len, w->prev_seed);   /* a repeat: the same bytes again */

@@ -17,8 +17,13 @@
  *                                  bytes) is (100-N)% random, then zeros (or
  *                                  the pattern); refilled every write unless
  *                                  refill_buffers=0; 100 is zero_buffers
- *   dedupe_percentage=N            N% of writes repeat the last unique
- *                                  buffer's bytes (fio's dedupe_mode=repeat);
+ *   dedupe_percentage=N            N% of writes repeat another buffer's
+ *                                  bytes: the last unique one
+ *                                  (dedupe_mode=repeat), or one of a working
+ *                                  set of dedupe_working_set_percentage of the
+ *                                  job's size in pages (working_set; with
+ *                                  dedupe_global=1 one set for every job of
+ *                                  every agent, so jobs' files share blocks);
  *                                  refilled every write
  *
  * verify= owns the contents of its writes; none of this applies there.
@@ -43,6 +48,15 @@ enum wbuf_mode {
     WBUF_MODE_MAX = WBUF_REFILL
 };
 
+/* job_spec.dedupe_mode: which buffer a deduplicable write repeats */
+enum wbuf_dedupe {
+    WBUF_DEDUPE_REPEAT = 0,       /* the last unique one (fio's default) */
+    WBUF_DEDUPE_WORKING_SET = 1,  /* one of a set of the job's (or, with
+                                     dedupe_global, the fleet's) pages */
+    WBUF_DEDUPE_MAX = WBUF_DEDUPE_WORKING_SET
+};
+#define WBUF_WORKING_SET_DEFAULT 5u   /* fio's dedupe_working_set_percentage */
+
 #define WBUF_CHUNK_DEFAULT 512u   /* fio's buffer_compress_chunk default */
 #define WBUF_CHUNK_MAX     (1u << 30)
 
@@ -66,6 +80,10 @@ struct wbuf {
     uint64_t prev_seed;       /* the last unique buffer's, for dedupe */
     int have_prev;
     uint64_t picks;           /* the stream that picks dedupe writes */
+    uint64_t ws_pages;        /* working_set: its size in buffers (0: repeat) */
+    uint64_t ws_base;         /* working_set: where its seeds come from */
+    int ws_shared;            /* dedupe_global: one set for every job */
+    uint64_t uniques;         /* unique buffers made so far */
     uint64_t stamp;           /* scramble: per write, unique in the job */
 };
 

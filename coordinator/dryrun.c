@@ -74,7 +74,11 @@ static void print_buffers(FILE *out, const struct job_spec *j)
     if (j->buffer_compress_percentage)
         fprintf(out, " (%" PRIu32 "%% compressible per %" PRIu32 " bytes)", j->buffer_compress_percentage,
                 j->buffer_compress_chunk ? j->buffer_compress_chunk : WBUF_CHUNK_DEFAULT);
-    if (j->dedupe_percentage)
+    if (j->dedupe_percentage && j->dedupe_mode == WBUF_DEDUPE_WORKING_SET)
+        fprintf(out, " (%" PRIu32 "%% of writes repeat a page of a %s working set of %" PRIu32 "%% of the size)",
+                j->dedupe_percentage, j->dedupe_global ? "fleet-wide" : "per-job",
+                j->dedupe_working_set_percentage ? j->dedupe_working_set_percentage : WBUF_WORKING_SET_DEFAULT);
+    else if (j->dedupe_percentage)
         fprintf(out, " (%" PRIu32 "%% of writes repeat the last unique buffer)", j->dedupe_percentage);
     fprintf(out, ", %s per write", j->buf_mode == WBUF_REFILL ? "refilled" :
             j->buf_mode == WBUF_SCRAMBLE ? "scrambled" : "unchanged");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/plan_parse.h"
+#include "common/sat.h"
 #include "common/stats.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -387,9 +388,9 @@ static void status_interval(void *arg, const struct run_result *r, uint32_t phas
     for (int t = 0; t < OP__COUNT; t++) {
         uint64_t ops = 0, bytes = 0, errors = 0;
         for (uint32_t i = 0; i <= k; i++) {
-            ops += ph->intervals[i].count[t].ops;
-            bytes += ph->intervals[i].count[t].bytes;
-            errors += ph->intervals[i].count[t].errors;
+            ops = sat_add_u64(ops, ph->intervals[i].count[t].ops);
+            bytes = sat_add_u64(bytes, ph->intervals[i].count[t].bytes);
+            errors = sat_add_u64(errors, ph->intervals[i].count[t].errors);
         }
         if (!ops && !errors)
             continue;

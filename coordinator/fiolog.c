@@ -162,19 +162,19 @@ void fiolog_hist_line(FILE *out, uint64_t time_ms, int ddir, uint64_t bs, const 
 
     fprintf(out, "%llu, %d, %llu", (unsigned long long)time_ms, ddir, (unsigned long long)bs);
     for (unsigned i = FIOLOG_PLAT_NR - 1; i < HIST_NBUCKETS; i++)
-        top += h->bucket[i];
+        top = sat_add_u64(top, h->bucket[i]);
     /* fio's loop: groups of stride bins from 0, then the last stride bins
      * (overlapping the previous group when stride does not divide 1856) */
     for (uint32_t j = 0; j + stride < FIOLOG_PLAT_NR; j += stride) {
         uint64_t s = 0;
         for (uint32_t b = j; b < j + stride; b++)
-            s += b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b];
+            s = sat_add_u64(s, b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b]);
         fprintf(out, ", %llu", (unsigned long long)s);
     }
     {
         uint64_t s = 0;
         for (uint32_t b = FIOLOG_PLAT_NR - stride; b < FIOLOG_PLAT_NR; b++)
-            s += b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b];
+            s = sat_add_u64(s, b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b]);
         fprintf(out, ", %llu\n", (unsigned long long)s);
     }
 }

@@ -240,7 +240,7 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
     uint64_t phase_ops = 0;
 
     for (int t = 0; t < OP__COUNT; t++)
-        phase_ops += ph->totals.op[t].ops;
+        phase_ops = sat_add_u64(phase_ops, ph->totals.op[t].ops);
     for (uint32_t a = 0; a < n; a++) {
         iops[a] = agent_iops(r, phase, a);
         p99[a] = NAN;

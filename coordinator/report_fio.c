@@ -23,6 +23,7 @@
  * fiolog.h); disk_util is left out as fio leaves it out without local
  * disks; nfstorm's own figures sit under "nfstorm". */
 #include "coordinator/report.h"
+#include "common/sat.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -296,7 +297,7 @@ static double lat_share(const struct hist *h, uint64_t lo_ns, uint64_t hi_ns)
         return 0;
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         if (h->bucket[i] && hist_bucket_low(i) >= lo_ns && hist_bucket_low(i) < hi_ns)
-            n += h->bucket[i];
+            n = sat_add_u64(n, h->bucket[i]);
     return (double)n * 100.0 / (double)h->count;
 }
 

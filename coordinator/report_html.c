@@ -29,6 +29,7 @@
  * sizes and rows some phase fills, and is left out for a metadata run.  No
  * script, no external URL: the file opens offline and mails well. */
 #include "coordinator/report.h"
+#include "common/sat.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -391,7 +392,7 @@ static void chart_cdf(FILE *out, const struct run_result *r, uint32_t i)
         for (unsigned b = 0; b < HIST_NBUCKETS; b++) {
             if (!h->bucket[b])
                 continue;
-            cum += h->bucket[b];
+            cum = sat_add_u64(cum, h->bucket[b]);
             px[n] = fmax(1, (double)(b + 1 < HIST_NBUCKETS ? hist_bucket_high(b) : h->max_ns));
             py[n++] = (double)cum / (double)h->count;
         }

@@ -2,6 +2,7 @@
  * Both read the same ordering (calls, most first) and the same op<->RPC
  * pairing, so the two reports say the same thing. */
 #include "coordinator/report_nfs.h"
+#include "common/sat.h"
 
 #include <string.h>
 
@@ -40,8 +41,8 @@ static uint64_t total_calls(const struct nfs_rpc_set *s, uint64_t *errors)
     *errors = 0;
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         if (s->proc[i]) {
-            n += s->proc[i]->calls;
-            *errors += s->proc[i]->errors;
+            n = sat_add_u64(n, s->proc[i]->calls);
+            *errors = sat_add_u64(*errors, s->proc[i]->errors);
         }
     }
     return n;
@@ -82,7 +83,7 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
     if (cnt > REPORT_NFS_TOP) {
         uint64_t rest = 0;
         for (unsigned k = REPORT_NFS_TOP; k < cnt; k++)
-            rest += s->proc[ids[k]]->calls;
+            rest = sat_add_u64(rest, s->proc[ids[k]]->calls);
         fprintf(out, "  (%u more procedures, %llu calls)\n", cnt - REPORT_NFS_TOP,
                 (unsigned long long)rest);
     }

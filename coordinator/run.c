@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <uv.h>
 #include "common/stall.h"
+#include "common/sat.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/client_result.h"
@@ -887,8 +888,8 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         c->layout_done = m.done_bytes;
         c->layout_total = m.total_bytes;
         for (uint32_t i = 0; i < r->n; i++) {
-            done += r->c[i].layout_done;
-            total += r->c[i].layout_total;
+            done = sat_add_u64(done, r->c[i].layout_done);
+            total = sat_add_u64(total, r->c[i].layout_total);
         }
         if (total)
             OBSERVE(r, layout, r->phase, done, total);

@@ -175,6 +175,9 @@ const struct field msg_job_fields[] = {
     { "buffer_compress_chunk", F_OPTU32, offsetof(struct job_spec, buffer_compress_chunk), 0, 0, WBUF_CHUNK_MAX, NULL },
     { "fallocate", F_OPTU32, offsetof(struct job_spec, fallocate), 0, 0, FALLOC__MAX, NULL },
     { "dedupe_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_percentage), 0, 0, 100, NULL },
+    { "dedupe_mode", F_OPTU32, offsetof(struct job_spec, dedupe_mode), 0, 0, WBUF_DEDUPE_MAX, NULL },
+    { "dedupe_working_set_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_working_set_percentage), 0, 0, 100, NULL },
+    { "dedupe_global", F_OPTU32, offsetof(struct job_spec, dedupe_global), 0, 0, 1, NULL },
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),

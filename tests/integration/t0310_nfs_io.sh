@@ -31,7 +31,9 @@ PY
   done; done
 
   # Same plan through psync into a local dir and through nfs into the export.
-  common=(--name=same$v --rw=write --bs=64k --size=2m --iodepth=1)
+  # (scramble_buffers=0: the default stamps each write with a per-run value,
+  # as fio stamps the time, so two runs never write the same bytes)
+  common=(--name=same$v --rw=write --bs=64k --size=2m --iodepth=1 --scramble_buffers=0)
   timeout 60 "$NFSTORM" run --local 1 --quiet "${common[@]}" "--directory=$T/local" >"$T/out" 2>&1 \
     || fail "v$v psync write: $(tail -n 3 "$T/out")"
   timeout 60 "$NFSTORM" run --local 1 --quiet "${common[@]}" --ioengine=nfs "--nfs_url=$url" >"$T/out" 2>&1 \

@@ -23,6 +23,8 @@ run compress --rw=write --buffer_compress_percentage=60
 run dedupe --rw=write --dedupe_percentage=50
 run laidout --rw=read
 run jobs --rw=write --numjobs=2 --filename_format="$D/jobs.\$jobnum.dat" --filename=
+run wsg --rw=write --numjobs=2 --filename_format="$D/wsg.\$jobnum.dat" --filename= \
+  --dedupe_percentage=50 --dedupe_mode=working_set --dedupe_global=1
 py "$D" <<'PY'
 import collections, os, sys, zlib
 d = sys.argv[1]
@@ -50,5 +52,11 @@ assert 430 <= u <= 600, u
 j0, j1 = set(blocks("jobs.0.dat")), set(blocks("jobs.1.dat"))
 print("jobs: %d and %d unique, %d in common" % (len(j0), len(j1), len(j0 & j1)))
 assert len(j0) == len(j1) == 1024 and not (j0 & j1), (len(j0), len(j1), len(j0 & j1))
+# a global working set (5% of 4 MiB = 51 pages): half of each job's writes
+# are its pages, so the two files share them
+w0, w1 = set(blocks("wsg.0.dat")), set(blocks("wsg.1.dat"))
+print("working set, dedupe_global: %d and %d unique, %d in common" % (len(w0), len(w1), len(w0 & w1)))
+assert 30 <= len(w0 & w1) <= 51, len(w0 & w1)
+assert 440 <= len(w0) <= 620 and 440 <= len(w1) <= 620, (len(w0), len(w1))
 PY
 echo "t1720: PASS"

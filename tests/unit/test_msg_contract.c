@@ -89,7 +89,7 @@ static const struct pinned {
              "rw_sequencer zones no_file_create openfiles norandommap "
              "verify no_do_verify verify_only verify_fatal verify_backlog verify_pattern verify_interval "
              "verify_offset buf_mode zero_buffers buffer_compress_percentage buffer_compress_chunk "
-             "fallocate dedupe_percentage" },
+             "fallocate dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
@@ -123,6 +123,7 @@ static const char *const optional_keys[] = {
     /* write buffer contents (common/wbuf.h): sent only when not fio's default */
     "job.buf_mode", "job.zero_buffers", "job.buffer_compress_percentage",
     "job.buffer_compress_chunk", "job.fallocate", "job.dedupe_percentage",
+    "job.dedupe_mode", "job.dedupe_working_set_percentage", "job.dedupe_global",
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
     "mountstats.note",
@@ -393,6 +394,9 @@ static void sample_job(struct job_spec *j, int k)
         j->buffer_compress_chunk = 4096;
         j->dedupe_percentage = 10;
         j->fallocate = FALLOC_KEEP;
+        j->dedupe_mode = WBUF_DEDUPE_WORKING_SET;
+        j->dedupe_working_set_percentage = 20;
+        j->dedupe_global = 1;
     }
     if (sample_verify) {
         j->verify = VB_CSUM_SHA256;

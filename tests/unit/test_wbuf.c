@@ -75,8 +75,16 @@ static void test_resolve(void **state)
 
     parse_refused("buffer_compress_percentage=101\n", "buffer_compress_percentage must be 0..100 (got 101)");
     parse_refused("dedupe_percentage=200\n", "dedupe_percentage must be 0..100 (got 200)");
-    parse_refused("dedupe_mode=working_set\n", "dedupe_mode=working_set is not implemented");
-    parse_refused("dedupe_mode=sometimes\n", "dedupe_mode must be repeat or working_set (got 'sometimes')");
+    parse_refused("dedupe_mode=sometimes\n",
+                  "t.fio:4: bad value for 'dedupe_mode': 'sometimes' (want repeat or working_set)");
+    parse_refused("dedupe_mode=working_set\ndedupe_percentage=60\ndedupe_working_set_percentage=50\n",
+                  "dedupe_percentage=60 cannot be reached with dedupe_working_set_percentage=50");
+    parse_refused("dedupe_mode=working_set\ndedupe_percentage=10\nnrfiles=2\n",
+                  "dedupe_mode=working_set works on one file per job (nrfiles=2)");
+    parse_refused("dedupe_working_set_percentage=101\n", "dedupe_working_set_percentage must be 0..100 (got 101)");
+    j = parse_job("dedupe_mode=working_set\ndedupe_percentage=10\ndedupe_global=1\n");
+    assert_int_equal(j.dedupe_mode, WBUF_DEDUPE_WORKING_SET);
+    assert_int_equal(j.dedupe_global, 1);
     assert_int_equal(parse_job("dedupe_mode=repeat\ndedupe_percentage=5\n").dedupe_percentage, 5);
 }
 
@@ -219,6 +227,63 @@ static void test_dedupe_percentage(void **state)
     }
 }
 
+/* dedupe_mode=working_set: deduplicable writes are pages of a set of
+ * size * dedupe_working_set_percentage / bs pages, which the job's first
+ * unique writes are; with dedupe_global two jobs share the set */
+static void test_dedupe_working_set(void **state)
+{
+    static unsigned char b[BS];
+    struct wbuf w, w2;
+    uint64_t h[4000], h2[4000];
+    int n = 4000, repeats = 0;
+    (void)state;
+
+    /* 1m / 4k = 256 pages; 10% of them = 25 */
+    init_from(&w, "dedupe_mode=working_set\ndedupe_percentage=40\ndedupe_working_set_percentage=10\n", 21);
+    assert_int_equal(w.ws_pages, 25);
+    for (int i = 0; i < n; i++) {
+        wbuf_before_write(&w, b, BS, 0);
+        memcpy(&h[i], b + 100, 8);            /* random bytes: a fingerprint */
+    }
+    /* the first 25 unique writes are the set; every dedupe write is one of
+     * them, so a write repeats an earlier one at ~40% plus the set's own */
+    for (int i = 25; i < n; i++) {
+        int seen = 0;
+        for (int k = 0; k < 25 + 20 && !seen; k++)
+            seen = h[i] == h[k];
+        repeats += seen;
+    }
+    assert_in_range(repeats, (n - 25) * 34 / 100, (n - 25) * 46 / 100);
+
+    /* two jobs (other seeds) with dedupe_global share pages; without, none */
+    init_from(&w, "dedupe_mode=working_set\ndedupe_percentage=50\ndedupe_global=1\n", 1);
+    init_from(&w2, "dedupe_mode=working_set\ndedupe_percentage=50\ndedupe_global=1\n", 2);
+    for (int i = 0; i < 400; i++) {
+        wbuf_before_write(&w, b, BS, 0);
+        memcpy(&h[i], b + 100, 8);
+        wbuf_before_write(&w2, b, BS, 0);
+        memcpy(&h2[i], b + 100, 8);
+    }
+    int common = 0;
+    for (int i = 0; i < 400; i++)
+        for (int k = 0; k < 400; k++)
+            if (h[i] == h2[k]) { common++; break; }
+    assert_true(common > 100);
+    init_from(&w, "dedupe_mode=working_set\ndedupe_percentage=50\n", 1);
+    init_from(&w2, "dedupe_mode=working_set\ndedupe_percentage=50\n", 2);
+    for (int i = 0; i < 400; i++) {
+        wbuf_before_write(&w, b, BS, 0);
+        memcpy(&h[i], b + 100, 8);
+        wbuf_before_write(&w2, b, BS, 0);
+        memcpy(&h2[i], b + 100, 8);
+    }
+    common = 0;
+    for (int i = 0; i < 400; i++)
+        for (int k = 0; k < 400; k++)
+            if (h[i] == h2[k]) { common++; break; }
+    assert_int_equal(common, 0);
+}
+
 /* a laid-out file is never one chunk repeated, even with
  * scramble_buffers=0; zeros the plan asked for stay zeros */
 static void test_layout_chunks_unique(void **state)
@@ -249,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_compress_percentage),
         cmocka_unit_test(test_dedupe_percentage),
         cmocka_unit_test(test_layout_chunks_unique),
+        cmocka_unit_test(test_dedupe_working_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
