@@ -227,14 +227,39 @@ static void test_dedupe_percentage(void **state)
     }
 }
 
+/* Of 400 writes each by two jobs (seeds 1 and 2) with keys: how many of
+ * the first's buffers the second also wrote. */
+static int pages_in_common(const char *keys)
+{
+    static unsigned char b[BS];
+    uint64_t h[2][400];
+    struct wbuf w[2];
+    int common = 0;
+
+    for (int k = 0; k < 2; k++) {
+        init_from(&w[k], keys, (uint64_t)k + 1);
+        for (int i = 0; i < 400; i++) {
+            wbuf_before_write(&w[k], b, BS, 0);
+            memcpy(&h[k][i], b + 100, 8);     /* random bytes: a fingerprint */
+        }
+    }
+    for (int i = 0; i < 400; i++)
+        for (int k = 0; k < 400; k++)
+            if (h[0][i] == h[1][k]) {
+                common++;
+                break;
+            }
+    return common;
+}
+
 /* dedupe_mode=working_set: deduplicable writes are pages of a set of
  * size * dedupe_working_set_percentage / bs pages, which the job's first
  * unique writes are; with dedupe_global two jobs share the set */
 static void test_dedupe_working_set(void **state)
 {
     static unsigned char b[BS];
-    struct wbuf w, w2;
-    uint64_t h[4000], h2[4000];
+    struct wbuf w;
+    uint64_t h[4000];
     int n = 4000, repeats = 0;
     (void)state;
 
@@ -256,32 +281,8 @@ static void test_dedupe_working_set(void **state)
     assert_in_range(repeats, (n - 25) * 34 / 100, (n - 25) * 46 / 100);
 
     /* two jobs (other seeds) with dedupe_global share pages; without, none */
-    init_from(&w, "dedupe_mode=working_set\ndedupe_percentage=50\ndedupe_global=1\n", 1);
-    init_from(&w2, "dedupe_mode=working_set\ndedupe_percentage=50\ndedupe_global=1\n", 2);
-    for (int i = 0; i < 400; i++) {
-        wbuf_before_write(&w, b, BS, 0);
-        memcpy(&h[i], b + 100, 8);
-        wbuf_before_write(&w2, b, BS, 0);
-        memcpy(&h2[i], b + 100, 8);
-    }
-    int common = 0;
-    for (int i = 0; i < 400; i++)
-        for (int k = 0; k < 400; k++)
-            if (h[i] == h2[k]) { common++; break; }
-    assert_true(common > 100);
-    init_from(&w, "dedupe_mode=working_set\ndedupe_percentage=50\n", 1);
-    init_from(&w2, "dedupe_mode=working_set\ndedupe_percentage=50\n", 2);
-    for (int i = 0; i < 400; i++) {
-        wbuf_before_write(&w, b, BS, 0);
-        memcpy(&h[i], b + 100, 8);
-        wbuf_before_write(&w2, b, BS, 0);
-        memcpy(&h2[i], b + 100, 8);
-    }
-    common = 0;
-    for (int i = 0; i < 400; i++)
-        for (int k = 0; k < 400; k++)
-            if (h[i] == h2[k]) { common++; break; }
-    assert_int_equal(common, 0);
+    assert_true(pages_in_common("dedupe_mode=working_set\ndedupe_percentage=50\ndedupe_global=1\n") > 100);
+    assert_int_equal(pages_in_common("dedupe_mode=working_set\ndedupe_percentage=50\n"), 0);
 }
 
 /* a laid-out file is never one chunk repeated, even with
