@@ -106,6 +106,24 @@ static int open_one(int rootfd, const char *root, const char *path, int flags, i
     return -1;
 }
 
+/* fio's fadvise_hint: announce the job's access pattern, which the kernel
+ * sizes its readahead by (a random reader gets none, as under fio).
+ * Advice is advice: a file system that ignores it is not an error. */
+static void advise(const struct engine_job *ej, const int *fd)
+{
+    const struct job_spec *sp = ej->spec;
+    int how;
+
+    if (!sp || sp->fadvise_hint == FADV_OFF)
+        return;
+    how = sp->fadvise_hint == FADV_RANDOM_HINT ? POSIX_FADV_RANDOM
+        : sp->fadvise_hint == FADV_SEQ_HINT ? POSIX_FADV_SEQUENTIAL
+        : rw_mode_random(sp->rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        if (fd[i] >= 0)
+            (void)posix_fadvise(fd[i], 0, 0, how);
+}
+
 int posix_open_files(struct engine_job *ej, int *fd)
 {
     int flags = ej->create ? O_RDWR : O_RDONLY;
@@ -147,6 +165,8 @@ int posix_open_files(struct engine_job *ej, int *fd)
     }
     if (rootfd >= 0)
         close(rootfd);
+    if (rc == 0)
+        advise(ej, fd);
     if (rc == 0 && ej->spec->direct && ej->nfiles > 0) {
         struct statx stx;
         /* 512: the smallest logical block size, if the kernel cannot say */

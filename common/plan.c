@@ -105,6 +105,12 @@ const char *plan_fallocate_name(uint32_t m)
     return m <= FALLOC__MAX ? fallocate_names[m] : NULL;
 }
 
+int plan_fadvise_from_name(const char *s)
+{
+    return strcmp(s, "1") == 0 ? FADV_BY_PATTERN : strcmp(s, "0") == 0 ? FADV_OFF
+           : strcmp(s, "random") == 0 ? FADV_RANDOM_HINT : strcmp(s, "sequential") == 0 ? FADV_SEQ_HINT : -1;
+}
+
 int plan_fallocate_from_name(const char *s)
 {
     if (strcmp(s, "0") == 0)       /* fio's older spellings */
@@ -431,6 +437,8 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
                     j->dedupe_percentage);
     if (j->buffer_compress_chunk > WBUF_CHUNK_MAX)
         return fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
+    if (j->fadvise_hint > FADV__MAX)
+        return fail(err, errlen, j, "bad fadvise_hint %" PRIu32, j->fadvise_hint);
     if (j->fallocate > FALLOC__MAX)
         return fail(err, errlen, j, "bad fallocate %" PRIu32, j->fallocate);
     /* the libnfs engine has no fallocate: its files are sparse (native and

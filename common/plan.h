@@ -112,6 +112,7 @@ struct job_spec {
     uint32_t buf_mode;                    /* enum wbuf_mode (the wire's) */
     uint32_t fallocate;                   /* enum plan_fallocate: how a write
                                              phase's files get their size */
+    uint32_t fadvise_hint;                /* enum plan_fadvise */
     uint64_t bsrange_min;      /* bsrange=a-b: random bs in [a,b], multiples of a; 0 = unset */
     uint64_t bsrange_max;
     uint32_t nbssplit;         /* bssplit=4k/50:64k/50; 0 = unset */
@@ -248,6 +249,18 @@ enum plan_fallocate {
     FALLOC_TRUNCATE = 4, /* ftruncate(2) to the size (never shrinking it) */
     FALLOC__MAX = FALLOC_TRUNCATE
 };
+/* fio's fadvise_hint=: the access pattern a kernel-mount job announces on
+ * its files (posix_fadvise) right after opening them; the kernel sizes its
+ * readahead by it.  0 is fio's default. */
+enum plan_fadvise {
+    FADV_BY_PATTERN = 0,  /* fio's 1: random jobs RANDOM, others SEQUENTIAL */
+    FADV_OFF = 1,         /* fio's 0: no advice (the kernel's readahead) */
+    FADV_RANDOM_HINT = 2, /* random */
+    FADV_SEQ_HINT = 3,    /* sequential */
+    FADV__MAX = FADV_SEQ_HINT
+};
+int plan_fadvise_from_name(const char *s);     /* fio's 0, 1, random, sequential; -1 if none */
+
 const char *plan_fallocate_name(uint32_t m);
 int plan_fallocate_from_name(const char *s);   /* fio's names and 0/1; -1 if none */
 

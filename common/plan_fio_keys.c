@@ -105,7 +105,7 @@ static const struct fio_key table[] = {
     IMPL("exitall"),
     NOTYET("exitall_on_error", "stopping the other jobs when one fails"),
     IGN("experimental_verify", "verification is nfstorm's own (docs/verify.md)"),
-    IGN("fadvise_hint", "page cache advice; nfstorm leaves the kernel's default"),
+    IMPL("fadvise_hint"),
     IMPL("fallocate"),
     IMPL("fdatasync"),
     REF("file_append", WHY_NOTIMPL),

@@ -60,6 +60,7 @@ enum key_kind {
     K_FSERV,     /* enum file_service */
     K_FALLOC,    /* uint32_t enum plan_fallocate */
     K_DEDUPE,    /* uint32_t enum wbuf_dedupe */
+    K_FADVISE,   /* uint32_t enum plan_fadvise */
     K_MDOPS,     /* n_md_ops/md_ops[] */
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
@@ -150,6 +151,7 @@ static const struct key_def keys[] = {
     { "directory",         K_STR,       STRFIELD(directory) },
     { "file_service_type", K_FSERV,     FIELD(file_service_type) },
     { "fallocate",         K_FALLOC,    FIELD(fallocate) },
+    { "fadvise_hint",      K_FADVISE,   FIELD(fadvise_hint) },
     { "stonewall",         K_BOOL,      FIELD(stonewall) },
     { "wait_for_previous", K_BOOL,      FIELD(stonewall) },
     { "new_group",         K_BOOL,      FIELD(new_group) },
@@ -768,6 +770,11 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_RATEMIN:
         return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
                         value, why, whylen);
+    case K_FADVISE:
+        if ((b = plan_fadvise_from_name(value)) < 0)
+            return plan_why(why, whylen, "want 0, 1, random or sequential");
+        *(uint32_t *)(void *)field = (uint32_t)b;
+        return 0;
     case K_DEDUPE:
         if (strcmp(value, "repeat") == 0)
             *(uint32_t *)(void *)field = WBUF_DEDUPE_REPEAT;

@@ -174,6 +174,7 @@ const struct field msg_job_fields[] = {
     { "buffer_compress_percentage", F_OPTU32, offsetof(struct job_spec, buffer_compress_percentage), 0, 0, 99, NULL },
     { "buffer_compress_chunk", F_OPTU32, offsetof(struct job_spec, buffer_compress_chunk), 0, 0, WBUF_CHUNK_MAX, NULL },
     { "fallocate", F_OPTU32, offsetof(struct job_spec, fallocate), 0, 0, FALLOC__MAX, NULL },
+    { "fadvise_hint", F_OPTU32, offsetof(struct job_spec, fadvise_hint), 0, 0, FADV__MAX, NULL },
     { "dedupe_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_percentage), 0, 0, 100, NULL },
     { "dedupe_mode", F_OPTU32, offsetof(struct job_spec, dedupe_mode), 0, 0, WBUF_DEDUPE_MAX, NULL },
     { "dedupe_working_set_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_working_set_percentage), 0, 0, 100, NULL },

@@ -89,7 +89,7 @@ static const struct pinned {
              "rw_sequencer zones no_file_create openfiles norandommap "
              "verify no_do_verify verify_only verify_fatal verify_backlog verify_pattern verify_interval "
              "verify_offset buf_mode zero_buffers buffer_compress_percentage buffer_compress_chunk "
-             "fallocate dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
+             "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
@@ -122,7 +122,7 @@ static const char *const optional_keys[] = {
     "job.rate_min_w_bps", "job.rate_min_iops", "job.rate_min_w_iops", "job.ratecycle_ns",
     /* write buffer contents (common/wbuf.h): sent only when not fio's default */
     "job.buf_mode", "job.zero_buffers", "job.buffer_compress_percentage",
-    "job.buffer_compress_chunk", "job.fallocate", "job.dedupe_percentage",
+    "job.buffer_compress_chunk", "job.fallocate", "job.fadvise_hint", "job.dedupe_percentage",
     "job.dedupe_mode", "job.dedupe_working_set_percentage", "job.dedupe_global",
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
@@ -179,8 +179,8 @@ static int sample_client = 1;
 /* ... and the verify keys (optional, sent only when set) are left out of
  * the pinned bytes the same way; test_contract_verify pins them. */
 static int sample_verify = 1;
-/* ... and the write buffer keys (optional, sent only when not fio's
- * default), kept out of every pinned hash: a plan without them is the same
+/* ... and the write buffer keys, fallocate and fadvise_hint (optional, sent
+ * only when not fio's default), kept out of every pinned hash: a plan without them is the same
  * bytes as before they existed. */
 static int sample_buffers = 1;
 static const struct golden {
@@ -394,6 +394,7 @@ static void sample_job(struct job_spec *j, int k)
         j->buffer_compress_chunk = 4096;
         j->dedupe_percentage = 10;
         j->fallocate = FALLOC_KEEP;
+        j->fadvise_hint = FADV_RANDOM_HINT;
         j->dedupe_mode = WBUF_DEDUPE_WORKING_SET;
         j->dedupe_working_set_percentage = 20;
         j->dedupe_global = 1;
