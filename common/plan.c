@@ -98,26 +98,25 @@ int rand_dist_from_name(const char *s)
     return name_index(rand_dist_names, NELEM(rand_dist_names), s);
 }
 
-static const char *const fallocate_names[] = { "native", "none", "posix", "keep", "truncate" };
+const struct plan_enum plan_fallocate_words[] = {
+    { "native", FALLOC_NATIVE, 0 }, { "none", FALLOC_NONE, 0 }, { "posix", FALLOC_POSIX, 0 },
+    { "keep", FALLOC_KEEP, 0 }, { "truncate", FALLOC_TRUNCATE, 0 },
+    { "0", FALLOC_NONE, 1 }, { "1", FALLOC_POSIX, 1 }, { NULL, 0, 0 },
+};
+const struct plan_enum plan_fadvise_words[] = {
+    { "0", FADV_OFF, 0 }, { "1", FADV_BY_PATTERN, 0 }, { "random", FADV_RANDOM_HINT, 0 },
+    { "sequential", FADV_SEQ_HINT, 0 }, { NULL, 0, 0 },
+};
+const struct plan_enum plan_dedupe_words[] = {
+    { "repeat", WBUF_DEDUPE_REPEAT, 0 }, { "working_set", WBUF_DEDUPE_WORKING_SET, 0 }, { NULL, 0, 0 },
+};
 
 const char *plan_fallocate_name(uint32_t m)
 {
-    return m <= FALLOC__MAX ? fallocate_names[m] : NULL;
-}
-
-int plan_fadvise_from_name(const char *s)
-{
-    return strcmp(s, "1") == 0 ? FADV_BY_PATTERN : strcmp(s, "0") == 0 ? FADV_OFF
-           : strcmp(s, "random") == 0 ? FADV_RANDOM_HINT : strcmp(s, "sequential") == 0 ? FADV_SEQ_HINT : -1;
-}
-
-int plan_fallocate_from_name(const char *s)
-{
-    if (strcmp(s, "0") == 0)       /* fio's older spellings */
-        return FALLOC_NONE;
-    if (strcmp(s, "1") == 0)
-        return FALLOC_POSIX;
-    return name_index(fallocate_names, sizeof fallocate_names / sizeof fallocate_names[0], s);
+    for (const struct plan_enum *w = plan_fallocate_words; w->name; w++)
+        if (w->value == m && !w->alias)
+            return w->name;
+    return NULL;
 }
 
 const char *rw_sequencer_name(enum rw_sequencer q)

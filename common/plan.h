@@ -259,10 +259,18 @@ enum plan_fadvise {
     FADV_SEQ_HINT = 3,    /* sequential */
     FADV__MAX = FADV_SEQ_HINT
 };
-int plan_fadvise_from_name(const char *s);     /* fio's 0, 1, random, sequential; -1 if none */
 
 const char *plan_fallocate_name(uint32_t m);
-int plan_fallocate_from_name(const char *s);   /* fio's names and 0/1; -1 if none */
+
+/* The words of a key whose value is one of a few (fallocate, fadvise_hint,
+ * dedupe_mode): name to value, ended by a NULL name; an alias (fio's older
+ * spellings) is accepted but not offered in the "want ..." of an error. */
+struct plan_enum {
+    const char *name;
+    uint32_t value;
+    int alias;
+};
+extern const struct plan_enum plan_fallocate_words[], plan_fadvise_words[], plan_dedupe_words[];
 
 const char *rw_mode_name(enum rw_mode rw);     /* fio's word: "randread" */
 int rw_mode_from_name(const char *s);          /* accepts fio's aliases; -1 if unknown */

@@ -15,7 +15,6 @@
  * fio's keys that are not plan keys (ignored, refused, or fio's aliases of
  * plan keys) are in the inventory of plan_fio_keys.c. */
 #include "common/plan_parse.h"
-#include "common/wbuf.h"
 #include "common/plan_ctl.h"
 
 #include <errno.h>
@@ -58,9 +57,7 @@ enum key_kind {
     K_RATE_PROC, /* enum rate_process */
     K_DIST,      /* random_distribution + dist_param */
     K_FSERV,     /* enum file_service */
-    K_FALLOC,    /* uint32_t enum plan_fallocate */
-    K_DEDUPE,    /* uint32_t enum wbuf_dedupe */
-    K_FADVISE,   /* uint32_t enum plan_fadvise */
+    K_ENUM,      /* uint32_t, one of key_def.words */
     K_MDOPS,     /* n_md_ops/md_ops[] */
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
@@ -78,10 +75,12 @@ struct key_def {
     enum key_kind kind;
     size_t off;
     size_t cap;          /* K_STR/K_NAME/K_ENGINE/K_AGENTS buffer size */
+    const struct plan_enum *words;   /* K_ENUM: its values */
 };
 
-#define FIELD(f)     offsetof(struct job_spec, f), 0
-#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f)
+#define FIELD(f)     offsetof(struct job_spec, f), 0, NULL
+#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f), NULL
+#define ENUMFIELD(f, words) offsetof(struct job_spec, f), 0, words
 
 /* fio's spellings, aliases included (fio: "readwrite" is an alias of the rw
  * key, "blocksize" of bs, "timeout" of runtime, "wait_for_previous" of
@@ -96,7 +95,7 @@ static const struct key_def keys[] = {
     { "buffer_compress_percentage", K_U32, FIELD(buffer_compress_percentage) },
     { "buffer_compress_chunk", K_SIZE32, FIELD(buffer_compress_chunk) },
     { "dedupe_percentage", K_U32,       FIELD(dedupe_percentage) },
-    { "dedupe_mode",       K_DEDUPE,    FIELD(dedupe_mode) },
+    { "dedupe_mode",       K_ENUM,      ENUMFIELD(dedupe_mode, plan_dedupe_words) },
     { "dedupe_working_set_percentage", K_U32, FIELD(dedupe_working_set_percentage) },
     { "dedupe_global",     K_BOOL,      FIELD(dedupe_global) },
     { "rw",                K_RW,        FIELD(rw) },
@@ -150,8 +149,8 @@ static const struct key_def keys[] = {
     { "filename_format",   K_STR,       STRFIELD(filename_format) },
     { "directory",         K_STR,       STRFIELD(directory) },
     { "file_service_type", K_FSERV,     FIELD(file_service_type) },
-    { "fallocate",         K_FALLOC,    FIELD(fallocate) },
-    { "fadvise_hint",      K_FADVISE,   FIELD(fadvise_hint) },
+    { "fallocate",         K_ENUM,      ENUMFIELD(fallocate, plan_fallocate_words) },
+    { "fadvise_hint",      K_ENUM,      ENUMFIELD(fadvise_hint, plan_fadvise_words) },
     { "stonewall",         K_BOOL,      FIELD(stonewall) },
     { "wait_for_previous", K_BOOL,      FIELD(stonewall) },
     { "new_group",         K_BOOL,      FIELD(new_group) },
@@ -770,24 +769,26 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_RATEMIN:
         return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
                         value, why, whylen);
-    case K_FADVISE:
-        if ((b = plan_fadvise_from_name(value)) < 0)
-            return plan_why(why, whylen, "want 0, 1, random or sequential");
-        *(uint32_t *)(void *)field = (uint32_t)b;
-        return 0;
-    case K_DEDUPE:
-        if (strcmp(value, "repeat") == 0)
-            *(uint32_t *)(void *)field = WBUF_DEDUPE_REPEAT;
-        else if (strcmp(value, "working_set") == 0)
-            *(uint32_t *)(void *)field = WBUF_DEDUPE_WORKING_SET;
-        else
-            return plan_why(why, whylen, "want repeat or working_set");
-        return 0;
-    case K_FALLOC:
-        if ((b = plan_fallocate_from_name(value)) < 0)
-            return plan_why(why, whylen, "want native, none, posix, keep or truncate");
-        *(uint32_t *)(void *)field = (uint32_t)b;
-        return 0;
+    case K_ENUM: {
+        char want[128];
+        size_t n = 0, nwords = 0;
+        for (const struct plan_enum *w = k->words; w->name; w++) {
+            if (strcmp(value, w->name) == 0) {
+                *(uint32_t *)(void *)field = w->value;
+                return 0;
+            }
+            nwords += !w->alias;
+        }
+        /* "want a, b or c" from the words offered */
+        for (const struct plan_enum *w = k->words; w->name && n < sizeof want; w++) {
+            if (w->alias)
+                continue;
+            nwords--;
+            n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", w->name,
+                                  nwords > 1 ? ", " : nwords == 1 ? " or " : "");
+        }
+        return plan_why(why, whylen, "want %s", want);
+    }
     case K_RATE_PROC:
         if ((b = rate_process_from_name(value)) < 0)
             return plan_why(why, whylen, "want linear or poisson");

@@ -30,13 +30,6 @@ void wbuf_resolve(struct job_spec *j)
     if (j->buffer_compress_percentage > 0 || j->dedupe_percentage > 0)
         scramble = 0;                 /* the bytes are the point: keep them */
     j->buf_mode = refill ? WBUF_REFILL : scramble ? WBUF_SCRAMBLE : WBUF_FIXED;
-    j->refill_buffers = refill;
-    j->scramble_buffers = scramble;
-}
-
-const char *wbuf_mode_name(uint32_t mode)
-{
-    return mode == WBUF_FIXED ? "fixed" : mode == WBUF_REFILL ? "refill" : "scramble";
 }
 
 /* xorshift64: cheap, never zero from a non-zero state */

@@ -65,9 +65,6 @@ enum wbuf_dedupe {
  * buffer_compress_percentage (100 becomes zero buffers), dedupe_percentage. */
 void wbuf_resolve(struct job_spec *j);
 
-/* "scramble", "fixed", "refill" */
-const char *wbuf_mode_name(uint32_t mode);
-
 struct wbuf {
     uint32_t mode;
     int zero;
