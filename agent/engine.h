@@ -58,8 +58,12 @@ struct engine_file {
     int created;               /* set by setup: this job created the file */
 };
 
+struct halt;
+
 struct engine_job {
     const struct job_spec *spec;
+    const struct halt *halt;   /* the phase's stop signal: engine work that can
+                                  take long (preallocation) checks it */
     const char *nfs_url;       /* spec->nfs_url after expansion (nfs only) */
     uint32_t agent_index;
     uint32_t job_index;        /* thread number within this agent's job */

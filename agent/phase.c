@@ -204,6 +204,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     seed ^= ((uint64_t)id->index << 40) ^ ((uint64_t)g << 20) ^ t;
     job_init(j, js, engine_find(js->ioengine), seed);
     j->halt = halt;
+    j->ej.halt = halt;
     j->ej.agent_index = id->index;
     j->ej.job_index = t;
     j->ej.create = 1;

@@ -13,6 +13,7 @@
 #include "common/plan.h"
 #include "agent/paths.h"
 #include "agent/posix_open.h"
+#include "agent/halt.h"
 #include "agent/posix_md.h"
 #include "common/xmalloc.h"
 
@@ -178,42 +179,55 @@ int posix_open_files(struct engine_job *ej, int *fd)
     return rc;
 }
 
-/* fio's fallocate= (common/plan.h) over [start, size).  native and posix
- * failing is not an error, as in fio (a file system without fallocate, such
- * as NFSv3, gets a sparse file); keep and truncate fail the layout.  Sets
- * *done when the size needs nothing more. */
-static int preallocate(const struct job_spec *sp, int fd, uint64_t start, uint64_t size, int *done)
+/* Preallocation goes in steps this long, the phase's stop checked between
+ * them: posix_fallocate where the file system has no fallocate is glibc
+ * writing every block, minutes for a big file over NFSv3. */
+#define PREALLOC_STEP (64ull << 20)
+
+/* Out of space, quota, file size: what no fallback cures, so the job fails
+ * before its first write instead of writing into a disk it just filled. */
+static int prealloc_fatal(int e)
 {
-    uint64_t len = size > start ? size - start : 0;
+    return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
+/* fio's fallocate= (common/plan.h) over [start, size).  native and posix
+ * on a file system without them (EOPNOTSUPP, NFSv3) give a sparse file, as
+ * in fio; out of space they fail the layout, as keep and truncate fail on
+ * any error.  Sets *done when the size needs nothing more. */
+static int preallocate(const struct engine_job *ej, int fd, uint64_t start, uint64_t size, int *done)
+{
+    const struct job_spec *sp = ej->spec;
+    uint32_t mode = sp ? sp->fallocate : FALLOC_NONE;
     struct stat st;
 
-    *done = 0;
-    switch (sp ? sp->fallocate : FALLOC_NONE) {
-    case FALLOC_NATIVE:
-        if (len)
-            (void)fallocate(fd, 0, (off_t)start, (off_t)len);
-        return 0;
-    case FALLOC_POSIX:
-        if (len)
-            (void)posix_fallocate(fd, (off_t)start, (off_t)len);
-        return 0;
-    case FALLOC_KEEP:
-        *done = 1;                    /* the size stays where it is */
-        if (len && fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)start, (off_t)len) < 0)
-            return -errno;
-        return 0;
-    case FALLOC_TRUNCATE:
-        *done = 1;                    /* not shrinking a file already larger (a sharer
-                                         growing it between the two calls can still
-                                         lose: sharers are better off with none) */
+    *done = mode == FALLOC_KEEP || mode == FALLOC_TRUNCATE;
+    if (mode == FALLOC_TRUNCATE) {
+        /* not shrinking a file already larger (a sharer growing it between
+         * the two calls can still lose: sharers are better off with none) */
         if (fstat(fd, &st) < 0)
             return -errno;
         if ((uint64_t)st.st_size < size && ftruncate(fd, (off_t)size) < 0)
             return -errno;
         return 0;
-    default:
-        return 0;
     }
+    if (mode != FALLOC_NATIVE && mode != FALLOC_POSIX && mode != FALLOC_KEEP)
+        return 0;
+    for (uint64_t at = start; at < size; at += PREALLOC_STEP) {
+        off_t len = (off_t)(size - at < PREALLOC_STEP ? size - at : PREALLOC_STEP);
+        int e = 0;
+        if (ej->halt && halt_raised(ej->halt))
+            return -ECANCELED;
+        if (mode == FALLOC_POSIX)
+            e = posix_fallocate(fd, (off_t)at, len);
+        else if (fallocate(fd, mode == FALLOC_KEEP ? FALLOC_FL_KEEP_SIZE : 0, (off_t)at, len) < 0)
+            e = errno;
+        if (e && (mode == FALLOC_KEEP || prealloc_fatal(e)))
+            return -e;
+        if (e)
+            return 0;                 /* not supported here: sparse, as with none */
+    }
+    return 0;
 }
 
 int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
@@ -234,7 +248,7 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
     }
     /* then one byte at the end: unlike ftruncate it never shrinks a file
      * that another agent sharing it has extended further meanwhile */
-    if ((rc = preallocate(ej->spec, wfd, start, size, &done)) < 0 || done)
+    if ((rc = preallocate(ej, wfd, start, size, &done)) < 0 || done)
         ;
     else if (fstat(wfd, &st) < 0)
         rc = -errno;

@@ -436,6 +436,11 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
                     j->dedupe_percentage);
     if (j->buffer_compress_chunk > WBUF_CHUNK_MAX)
         return fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
+    /* below a few bytes the random and compressible runs round away
+     * (chunk=1 is all zeros at any percentage) */
+    if (j->buffer_compress_chunk && j->buffer_compress_chunk < WBUF_CHUNK_MIN)
+        return fail(err, errlen, j, "buffer_compress_chunk must be at least %u bytes (got %" PRIu32 ")",
+                    WBUF_CHUNK_MIN, j->buffer_compress_chunk);
     if (j->fadvise_hint > FADV__MAX)
         return fail(err, errlen, j, "bad fadvise_hint %" PRIu32, j->fadvise_hint);
     if (j->fallocate > FALLOC__MAX)

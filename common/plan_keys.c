@@ -58,6 +58,7 @@ enum key_kind {
     K_DIST,      /* random_distribution + dist_param */
     K_FSERV,     /* enum file_service */
     K_ENUM,      /* uint32_t, one of key_def.words */
+    K_PCT1,      /* uint32_t 1..100 (0 is a plan's "unset") */
     K_MDOPS,     /* n_md_ops/md_ops[] */
     K_AGENTS,    /* char[cap] agents spec, checked */
     K_SYNC,      /* int: fio's bool or none/sync */
@@ -96,7 +97,7 @@ static const struct key_def keys[] = {
     { "buffer_compress_chunk", K_SIZE32, FIELD(buffer_compress_chunk) },
     { "dedupe_percentage", K_U32,       FIELD(dedupe_percentage) },
     { "dedupe_mode",       K_ENUM,      ENUMFIELD(dedupe_mode, plan_dedupe_words) },
-    { "dedupe_working_set_percentage", K_U32, FIELD(dedupe_working_set_percentage) },
+    { "dedupe_working_set_percentage", K_PCT1, FIELD(dedupe_working_set_percentage) },
     { "dedupe_global",     K_BOOL,      FIELD(dedupe_global) },
     { "rw",                K_RW,        FIELD(rw) },
     { "readwrite",         K_RW,        FIELD(rw) },
@@ -719,6 +720,11 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             return -EINVAL;
         if (u32 == 0)
             u32 = PLAN_BATCH_DEPTH;
+        memcpy(field, &u32, sizeof(u32));
+        return 0;
+    case K_PCT1:
+        if (parse_u32(value, &u32) || u32 < 1 || u32 > 100)
+            return plan_why(why, whylen, "want 1 to 100 (percent)");
         memcpy(field, &u32, sizeof(u32));
         return 0;
     case K_NCONNECT:

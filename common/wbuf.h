@@ -59,6 +59,7 @@ enum wbuf_dedupe {
 
 #define WBUF_CHUNK_DEFAULT 512u   /* fio's buffer_compress_chunk default */
 #define WBUF_CHUNK_MAX     (1u << 30)
+#define WBUF_CHUNK_MIN     64u
 
 /* The plan's keys as set (scramble_buffers/refill_buffers -1: not set) into
  * the resolved fields the agent reads: buf_mode, zero_buffers,

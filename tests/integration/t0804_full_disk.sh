@@ -46,6 +46,18 @@ wait $dd_pid
 grep -q "No space left" "$T/dd.err" || fail "the filler was not refused: $(cat "$T/dd.rc" "$T/dd.err")"
 rm -f "$S"/*
 
+# 2c. two agents in one run, each passing its own space check (10 MiB of
+#     16): one preallocation runs out of space and fails that job before
+#     any write, with ENOSPC named (before: ignored, and the job wrote until
+#     the disk refused it)
+AGENT1=$AGENT_ADDR; start_agent "$S"; AGENT2=$AGENT_ADDR
+timeout 60 "$NFSTORM" run --agents "$AGENT1,$AGENT2" --quiet --name=two --rw=write --bs=64k --size=10m \
+  --directory="$S" --filename_format='$jobname.$agent' >"$T/two" 2>&1; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "preallocation past the free space: exit $rc: $(tail -n3 "$T/two")"
+grep -Eq "laying out [^ ]+ failed: ENOSPC" "$T/two" || fail "preallocation ENOSPC not named: $(grep -m2 -i enospc "$T/two")"
+rm -f "$S"/*
+AGENT_ADDR=$AGENT1
+
 # 3. metadata creates that hit ENOSPC: named, and no file left behind
 run md --rw=metadata --nrfiles=100 --filesize=1m --directory="$S"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "metadata on a full disk: exit $rc"

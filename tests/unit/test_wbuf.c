@@ -81,7 +81,11 @@ static void test_resolve(void **state)
                   "dedupe_percentage=60 cannot be reached with dedupe_working_set_percentage=50");
     parse_refused("dedupe_mode=working_set\ndedupe_percentage=10\nnrfiles=2\n",
                   "dedupe_mode=working_set works on one file per job (nrfiles=2)");
-    parse_refused("dedupe_working_set_percentage=101\n", "dedupe_working_set_percentage must be 0..100 (got 101)");
+    parse_refused("dedupe_working_set_percentage=101\n",
+                  "t.fio:4: bad value for 'dedupe_working_set_percentage': '101' (want 1 to 100 (percent))");
+    parse_refused("dedupe_working_set_percentage=0\n",
+                  "t.fio:4: bad value for 'dedupe_working_set_percentage': '0' (want 1 to 100 (percent))");
+    parse_refused("buffer_compress_chunk=1\n", "buffer_compress_chunk must be at least 64 bytes (got 1)");
     j = parse_job("dedupe_mode=working_set\ndedupe_percentage=10\ndedupe_global=1\n");
     assert_int_equal(j.dedupe_mode, WBUF_DEDUPE_WORKING_SET);
     assert_int_equal(j.dedupe_global, 1);
