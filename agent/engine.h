@@ -90,6 +90,14 @@ struct engine_job {
                                   for other engines */
 };
 
+/* What space() tells: jobs with the same fs are summed against one avail
+ * (two jobs in one directory share its free space, whatever their paths). */
+struct engine_space {
+    uint64_t avail;            /* bytes free to an unprivileged writer */
+    uint64_t fs;               /* the file system's identity (st_dev, or a hash of the export) */
+    char where[PLAN_PATH_MAX]; /* a path or URL on it, for messages */
+};
+
 struct engine_ops {
     const char *name;
     /* Connect/open everything; when ej->create, missing files are created
@@ -127,8 +135,9 @@ struct engine_ops {
      * byte at size - 1 through queue(). */
     int (*extend)(struct engine_job *ej, uint32_t file, uint64_t size);
     /* Bytes free to this job where its files live (statvfs, NFS FSSTAT),
-     * and a name for that place in messages.  NULL: not known. */
-    int (*space)(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen);
+     * which file system that is and a name for it in messages.  NULL: not
+     * known. */
+    int (*space)(struct engine_job *ej, struct engine_space *out);
     /* After setup: the protocol version the server agreed to (3, 4; 0 if
      * unknown) and the largest read and write in bytes the engine sends,
      * for the result's record; returns 1 when those sizes are the server's

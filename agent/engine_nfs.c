@@ -60,6 +60,7 @@
 #include "agent/nfs_conn.h"
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/vblock.h"
 
 #if defined(LIBNFS_API_V2)
 #error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
@@ -713,7 +714,7 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
 }
 
 /* FSSTAT of the export: what the server says is free to us. */
-static int nfse_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+static int nfse_space(struct engine_job *ej, struct engine_space *out)
 {
     struct nfse_job *j = ej->priv;
     struct nfs_conn *c = &j->conn[0];
@@ -727,8 +728,10 @@ static int nfse_space(struct engine_job *ej, uint64_t *avail, char *where, size_
         return nfs_conn_errno(rc);
     }
     nfs_conn_check(c);
-    *avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
-    nfse_fmt(where, wherelen, "%s", ej->nfs_url);
+    out->avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
+    /* the fsid alone may be 0 on every server: the URL tells servers apart */
+    out->fs = vblock_file_id(ej->nfs_url ? ej->nfs_url : "") ^ sv.f_fsid;
+    nfse_fmt(out->where, sizeof out->where, "%s", ej->nfs_url);
     return 0;
 }
 

@@ -28,6 +28,7 @@
 #include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/rotate.h"
+#include "common/sat.h"
 #include "common/units.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
@@ -289,44 +290,54 @@ void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg
 }
 
 /* Refuse before laying out when a file system cannot hold what the phase
- * will add to it: the jobs' needs summed per place (an --allow root's file
- * system, an NFS export) against what it has free. */
+ * will add to it: the jobs' needs summed per file system (by its identity,
+ * not its path: two jobs in one directory share its free space) against
+ * what it has free.  Identities are compared within one space() (st_dev for
+ * the kernel-mount engines, the export's fsid for libnfs): an export and a
+ * kernel mount of it are two places to this check. */
 static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
 {
-    struct place { char where[PLAN_PATH_MAX]; uint64_t need, avail; const char *job; } *pl;
+    struct place {
+        struct engine_space sp;
+        uint64_t need;
+        const char *job;
+        int (*space)(struct engine_job *, struct engine_space *);   /* whose identities */
+    } *pl;
+    struct engine_space *sp = xmalloc(sizeof *sp);
     uint32_t npl = 0;
     int rc = 0;
 
     pl = xcalloc(pr->njobs ? pr->njobs : 1, sizeof *pl);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
         struct job *j = &pr->jobs[i];
-        char where[PLAN_PATH_MAX];
-        uint64_t need = 0, avail = 0;
+        uint64_t need = 0;
         uint32_t k;
         if (!j->eng->space || job_space_needed(j, &need) < 0 || need == 0)
             continue;
-        if (j->eng->space(&j->ej, &avail, where, sizeof where) < 0)
+        memset(sp, 0, sizeof *sp);
+        if (j->eng->space(&j->ej, sp) < 0)
             continue;            /* not known: the I/O will say */
-        for (k = 0; k < npl && strcmp(pl[k].where, where) != 0; k++)
+        for (k = 0; k < npl && !(pl[k].sp.fs == sp->fs && pl[k].space == j->eng->space); k++)
             ;
         if (k == npl) {
-            snprintf(pl[npl].where, sizeof pl[npl].where, "%s", where);
-            pl[npl].avail = avail;
+            pl[npl].sp = *sp;
+            pl[npl].space = j->eng->space;
             pl[npl++].job = j->spec->name;
         }
-        pl[k].need += need;
+        pl[k].need = sat_add_u64(pl[k].need, need);
     }
     for (uint32_t k = 0; k < npl; k++) {
         char need[32], avail[32];
-        if (pl[k].need <= pl[k].avail)
+        if (pl[k].need <= pl[k].sp.avail)
             continue;
         snprintf(err, errlen, "job '%s': not enough space: needs %s, %s free on %s", pl[k].job,
                  units_fmt_bytes(need, sizeof need, (double)pl[k].need, 1024),
-                 units_fmt_bytes(avail, sizeof avail, (double)pl[k].avail, 1024), pl[k].where);
+                 units_fmt_bytes(avail, sizeof avail, (double)pl[k].sp.avail, 1024), pl[k].sp.where);
         rc = -ENOSPC;
         break;
     }
     free(pl);
+    free(sp);
     return rc;
 }
 

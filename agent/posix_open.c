@@ -259,13 +259,15 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
     return rc;
 }
 
-int posix_space(struct engine_job *ej, int fd, uint64_t *avail, char *where, size_t wherelen)
+int posix_space(struct engine_job *ej, int fd, struct engine_space *out)
 {
     struct statvfs sv;
-    if (fstatvfs(fd, &sv) < 0)
+    struct stat st;
+    if (fstatvfs(fd, &sv) < 0 || fstat(fd, &st) < 0)
         return -errno;
-    *avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-    snprintf(where, wherelen, "%s", ej->root ? ej->root : ej->files[0].path);
+    out->avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+    out->fs = (uint64_t)st.st_dev;
+    snprintf(out->where, sizeof out->where, "%s", ej->root ? ej->root : ej->files[0].path);
     return 0;
 }
 
@@ -307,9 +309,9 @@ int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size)
     return posix_extend(ej, ej->fd[file], ej->files[file].start, size);
 }
 
-int posix_fds_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen)
+int posix_fds_space(struct engine_job *ej, struct engine_space *out)
 {
     if (ej->nfiles == 0 || !ej->fd || ej->fd[0] < 0)
         return -ENOENT;
-    return posix_space(ej, ej->fd[0], avail, where, wherelen);
+    return posix_space(ej, ej->fd[0], out);
 }

@@ -33,7 +33,7 @@ int posix_open_files(struct engine_job *ej, int *fd);
 int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size);
 /* Bytes free to unprivileged writers on fd's file system; where names it
  * (the --allow root).  0 or -errno. */
-int posix_space(struct engine_job *ej, int fd, uint64_t *avail, char *where, size_t wherelen);
+int posix_space(struct engine_job *ej, int fd, struct engine_space *out);
 
 /* The kernel-mount engines differ only in how they issue I/O: their files
  * are ej->fd, opened, sized, extended and closed by these, which fill their
@@ -46,6 +46,6 @@ void posix_fds_close(struct engine_job *ej);
 int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size);
 void posix_fds_invalidate(struct engine_job *ej);
 int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size);
-int posix_fds_space(struct engine_job *ej, uint64_t *avail, char *where, size_t wherelen);
+int posix_fds_space(struct engine_job *ej, struct engine_space *out);
 
 #endif

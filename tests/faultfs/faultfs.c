@@ -17,6 +17,9 @@
  *            write, rounded down to 512), then is acknowledged in full
  *            (the size grows as for drop)
  *   zeroes   a read returns zeroes for the part inside the rule's range
+ *   nospc    a write or fallocate fails with ENOSPC, while statfs still
+ *            reports the backing file system's free space (a disk that
+ *            someone else filled after it was checked)
  *
  * Rule syntax: KIND[,key=value]... with keys
  *   file=GLOB  fnmatch(3) pattern on the path below the mount, no leading
@@ -32,7 +35,8 @@
  *              of the I/O's overlap with the range (default: the middle of
  *              the overlap)
  * A matching I/O is one of the rule's direction (writes for drop, stale,
- * wcorrupt, torn; reads for rcorrupt, zeroes) on a matching file that
+ * wcorrupt, torn; writes and fallocates for nospc; reads for rcorrupt,
+ * zeroes) on a matching file that
  * overlaps the range.  Of the write rules, the first that fires changes how
  * a write is stored (stale combines with any of them).
  *
@@ -61,6 +65,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -80,9 +85,9 @@
 #define FFS_MAX_STALE_BYTES (256u << 20)   /* ... and the bytes they hold */
 #define FFS_PAT_MAX    256
 
-enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K__COUNT };
+enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K__COUNT };
 static const char *const kind_names[K__COUNT] = {
-    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes",
+    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc",
 };
 
 struct ffs_rule {
@@ -220,7 +225,10 @@ static int rule_add(struct ffs *f, const char *spec, char *err, size_t errlen)
     return 0;
 }
 
-static int is_write_kind(enum ffs_kind k) { return k == K_DROP || k == K_STALE || k == K_WCORRUPT || k == K_TORN; }
+static int is_write_kind(enum ffs_kind k)
+{
+    return k == K_DROP || k == K_STALE || k == K_WCORRUPT || k == K_TORN || k == K_NOSPC;
+}
 
 /* Does rule r match this I/O; if so, count it and say whether it fires.
  * olo and ohi get the overlap. */
@@ -487,6 +495,10 @@ static int ffs_write(const char *path, const char *buf, size_t size, off_t off_,
         ffs_log(f, "wcorrupt", path, at, 1, off, size);
         break;
     }
+    case K_NOSPC:
+        rc = -ENOSPC;
+        ffs_log(f, "nospc", path, alo, ahi - alo, off, size);
+        break;
     default:
         rc = write_all(fd, src, size, off);
         break;
@@ -542,8 +554,21 @@ static int ffs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 
 static int ffs_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
 {
-    (void)path;
-    if (mode) return -EOPNOTSUPP;
+    struct ffs *f = ffs_get();
+    if (mode & ~FALLOC_FL_KEEP_SIZE) return -EOPNOTSUPP;
+    pthread_mutex_lock(&f->mu);
+    for (int i = 0; i < f->nrules; i++) {
+        struct ffs_rule *r = &f->rules[i];
+        uint64_t lo, hi;
+        if (r->kind == K_NOSPC && rule_fires(r, path, (uint64_t)off, (uint64_t)len, &lo, &hi)) {
+            ffs_log(f, "nospc", path, lo, hi - lo, (uint64_t)off, (uint64_t)len);
+            pthread_mutex_unlock(&f->mu);
+            return -ENOSPC;
+        }
+    }
+    pthread_mutex_unlock(&f->mu);
+    if (mode)
+        return fallocate((int)fi->fh, mode, off, len) < 0 ? -errno : 0;
     return -posix_fallocate((int)fi->fh, off, len);
 }
 
