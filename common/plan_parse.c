@@ -58,6 +58,7 @@
 #include "common/plan_files.h"
 #include "common/plan_fio_keys.h"
 #include "common/stats.h"
+#include "common/vblock.h"
 #include "common/xmalloc.h"
 
 /* ---- shared by both front ends ---------------------------------------- */
@@ -153,9 +154,16 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
     struct job_spec one;
     uint32_t n = 1;
     char why[256];
+    const char *key;
     int rc;
 
     *about_job = 1;
+    if ((key = wbuf_ignored_by_verify(j)) != NULL) {
+        snprintf(why, sizeof(why), "job '%s': %s has no effect with verify=%s: each block written "
+                 "is the verify header and its data, as in fio; ignored", j->name, key,
+                 vblock_csum_name(j->verify));
+        plan_add_warning(p, why);
+    }
     if (!matrix || !*matrix) {
         one = *j;
         if ((rc = job_finish(&one, nrfiles_given, err, errlen)))

@@ -32,6 +32,21 @@ void wbuf_resolve(struct job_spec *j)
     j->buf_mode = refill ? WBUF_REFILL : scramble ? WBUF_SCRAMBLE : WBUF_FIXED;
 }
 
+const char *wbuf_ignored_by_verify(const struct job_spec *j)
+{
+    if (!j->verify)
+        return NULL;
+    if (j->buffer_pattern[0])
+        return "buffer_pattern";
+    if (j->zero_buffers)
+        return "zero_buffers";
+    if (j->buffer_compress_percentage)
+        return "buffer_compress_percentage";
+    if (j->dedupe_percentage)
+        return "dedupe_percentage";
+    return NULL;
+}
+
 /* xorshift64: cheap, never zero from a non-zero state */
 static uint64_t next64(uint64_t *s)
 {

@@ -129,6 +129,30 @@ static void test_plan_fio_keys_aliases_set_their_target(void **state)
     plan_free(&p);
 }
 
+/* verify= owns its blocks: a buffer key set beside it is named, not
+ * silently dropped; without verify the same keys are quiet */
+static void test_plan_fio_keys_buffer_keys_under_verify_warn(void **state)
+{
+    static const char *const keys[] = { "buffer_pattern=0xab", "zero_buffers=1",
+                                        "buffer_compress_percentage=50", "dedupe_percentage=20" };
+    (void)state;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        struct plan p;
+        char text[128], want[96];
+        snprintf(text, sizeof text, "[j]\nrw=write\nsize=1m\nverify=crc32c\n%s\n", keys[i]);
+        parse_ok(text, &p);
+        assert_int_equal(p.nwarnings, 1);
+        snprintf(want, sizeof want, "job 'j': %.*s has no effect with verify=crc32c",
+                 (int)strcspn(keys[i], "="), keys[i]);
+        assert_non_null(strstr(p.warnings[0], want));
+        plan_free(&p);
+        snprintf(text, sizeof text, "[j]\nrw=write\nsize=1m\n%s\n", keys[i]);
+        parse_ok(text, &p);
+        assert_int_equal(p.nwarnings, 0);
+        plan_free(&p);
+    }
+}
+
 static void test_plan_fio_keys_refused_keys_name_the_reason(void **state)
 {
     (void)state;
@@ -207,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_plan_fio_keys_every_fio_option_has_an_entry),
         cmocka_unit_test(test_plan_fio_keys_entries_agree_with_plan_keys),
         cmocka_unit_test(test_plan_fio_keys_aliases_set_their_target),
+        cmocka_unit_test(test_plan_fio_keys_buffer_keys_under_verify_warn),
         cmocka_unit_test(test_plan_fio_keys_refused_keys_name_the_reason),
         cmocka_unit_test(test_plan_fio_keys_global_name_is_a_default),
         cmocka_unit_test(test_plan_fio_keys_rw_modifier_parsed),
