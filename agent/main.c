@@ -303,7 +303,7 @@ int main(int argc, char **argv)
     {
         struct sockaddr_storage bound;
         int len = sizeof bound;
-        char ip[64];
+        char ip[64], where[80];
         uv_tcp_getsockname(&a.server, (struct sockaddr *)&bound, &len);
         if (bound.ss_family == AF_INET6)
             uv_ip6_name((struct sockaddr_in6 *)&bound, ip, sizeof ip);
@@ -312,12 +312,15 @@ int main(int argc, char **argv)
         /* on stdout, flushed: --local reads the port from here */
         printf("listening on %s:%d\n", ip, ntohs(((struct sockaddr_in *)&bound)->sin_port));
         fflush(stdout);
+        for (size_t i = 0; i < a.allow.n; i++)
+            log_info("allow %s", a.allow.root[i]);
+        /* the bound port, not the :0 asked for */
+        snprintf(where, sizeof where, bound.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
+                 ntohs(((struct sockaddr_in *)&bound)->sin_port));
+        if (insecure)
+            log_warn("INSECURE: no authentication: anyone who can reach %s can run plans "
+                     "within the allowed directories", where);
     }
-    for (size_t i = 0; i < a.allow.n; i++)
-        log_info("allow %s", a.allow.root[i]);
-    if (insecure)
-        log_warn("INSECURE: no authentication: anyone who can reach %s can run plans "
-                 "within the allowed directories", listen);
 run_loop:
     uv_signal_init(a.loop, &sigint);
     uv_signal_init(a.loop, &sigterm);

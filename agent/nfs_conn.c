@@ -142,6 +142,16 @@ static void nfsc_url_server(const char *url, char *out, size_t outlen)
     out[n] = '\0';
 }
 
+/* libnfs's message is a prefix with nothing after it ("mount_cb: "), as
+ * when the portmapper answers for a server whose NFS service is gone. */
+static int nfsc_said_nothing(const char *e)
+{
+    size_t n = strlen(e);
+    while (n > 0 && e[n - 1] == ' ')
+        n--;
+    return n > 0 && e[n - 1] == ':';
+}
+
 /* libnfs's sync mount reports a failed connect only as "nfs_service
  * failed".  When it fails, try a plain TCP connect to the port it used
  * (nfsport, else 2049 for v4 and the portmapper for v3) so the message
@@ -230,7 +240,10 @@ int nfs_conn_open(struct nfs_conn *c, const struct nfs_conn_cfg *cfg)
         if (nfsc_probe(c, why, sizeof(why)) < 0)
             nfsc_fmt(c->err, c->errlen, "%s: mount failed: %s", c->url, why);
         else
-            nfsc_fmt(c->err, c->errlen, "%s: mount failed: %s", c->url, nfs_conn_errtext(c));
+            nfsc_fmt(c->err, c->errlen, "%s: mount failed: %s%s", c->url, nfs_conn_errtext(c),
+                     nfsc_said_nothing(nfs_conn_errtext(c))
+                         ? "(no reason given: the server's port answers but its mount or NFS "
+                           "service does not; is the NFS server running?)" : "");
         return rc;
     }
     c->readmax = nfs_get_readmax(c->nfs);

@@ -31,6 +31,9 @@ timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --secret-file "$T/secret" "${jo
   || fail "not serving after refusals: $(tail -n1 "$T/o")"
 # a coordinator with a secret refuses an --insecure agent
 start_agent "$D"
+# its warning names the port it listens on, not the :0 it was given
+grep -q "INSECURE: no authentication: anyone who can reach $AGENT_ADDR can run plans" "$T"/agent.*.log \
+  || fail "the INSECURE warning does not name $AGENT_ADDR: $(grep -h INSECURE "$T"/agent.*.log)"
 expect_fail "insecure agent" "does not authenticate" \
   "$NFSTORM" run --agents "$AGENT_ADDR" --secret-file "$T/secret" "${job[@]}"
 # start-up refusals
