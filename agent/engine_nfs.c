@@ -60,7 +60,6 @@
 #include "agent/nfs_conn.h"
 #include "common/clock.h"
 #include "common/log.h"
-#include "common/vblock.h"
 
 #if defined(LIBNFS_API_V2)
 #error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
@@ -729,8 +728,11 @@ static int nfse_space(struct engine_job *ej, struct engine_space *out)
     }
     nfs_conn_check(c);
     out->avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
-    /* the fsid alone may be 0 on every server: the URL tells servers apart */
-    out->fs = vblock_file_id(ej->nfs_url ? ej->nfs_url : "") ^ sv.f_fsid;
+    /* the fsid alone may be 0 on every server: the URL (FNV-1a) tells
+     * servers and exports apart */
+    out->fs = 0xcbf29ce484222325ull ^ sv.f_fsid;
+    for (const char *p = ej->nfs_url ? ej->nfs_url : ""; *p; p++)
+        out->fs = (out->fs ^ (unsigned char)*p) * 0x100000001b3ull;
     nfse_fmt(out->where, sizeof out->where, "%s", ej->nfs_url);
     return 0;
 }

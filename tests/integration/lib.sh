@@ -44,6 +44,19 @@ expect_fail() {
   [ "$(grep -v '^nfstorm: about to write ' "$T/out" | grep -c .)" -le 3 ] || fail "$name: error is not short: $(head -c 300 "$T/out")"
 }
 
+# wait_grep FILE REGEX [SECONDS]: wait until a line of FILE matches the
+# extended REGEX (default 30 s); 1 on timeout.  For "after the phase
+# started" (a run without --quiet prints "phase 1/N NAME: started on"),
+# instead of a sleep that a loaded machine outlasts.
+wait_grep() {
+  local f=$1 re=$2 n=$(( ${3:-30} * 20 ))
+  while [ $n -gt 0 ]; do
+    grep -Eq -- "$re" "$f" 2>/dev/null && return 0
+    sleep 0.05; n=$((n - 1))
+  done
+  return 1
+}
+
 # py: run python3 with the script on stdin and args; fails the test on error
 # (py/ is on the path: iv_agents reads intervals' per-agent columns)
 py() { PYTHONPATH="$(dirname "${BASH_SOURCE[0]}")/py${PYTHONPATH:+:$PYTHONPATH}" python3 - "$@" || fail "assertion failed (see above)"; }

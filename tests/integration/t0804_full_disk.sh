@@ -24,13 +24,23 @@ grep -Eq "not enough space: needs 1PiB, 1[56](\.[0-9]+)?MiB free on $S" "$T/huge
 [ -z "$(ls -A "$S")" ] || fail "a refused phase left files: $(ls "$S")"
 
 # 2. the disk fills up during the phase (12 MiB planned; 10 MiB taken
-#    during the startdelay): the job stops at once with ENOSPC named.  A
-#    sparse file (fallocate=none): preallocated, the space would be the
-#    job's before the filler came (2b)
-( sleep 1; dd if=/dev/zero of="$S/filler" bs=1M count=10 status=none 2>/dev/null ) &
+#    once the phase has started, in its startdelay): the job stops at once
+#    with ENOSPC named.  A sparse file (fallocate=none): preallocated, the
+#    space would be the job's before the filler came (2b).  The filler
+#    waits for "started on" (the space check and layout are done by then),
+#    not a fixed sleep a loaded machine outlasts
+bgrun() {  # bgrun NAME ARGS...: a run in the background, its pid in bg
+  local name=$1; shift
+  timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/$name.json" --name="$name" "$@" \
+    >"$T/$name" 2>&1 &
+  bg=$!
+}
 SECONDS=0
-run fill --rw=write --bs=64k --size=12m --directory="$S" --startdelay=2 --runtime=30 --time_based \
+bgrun fill --rw=write --bs=64k --size=12m --directory="$S" --startdelay=3 --runtime=30 --time_based \
   --fallocate=none
+wait_grep "$T/fill" "phase 1/1 fill: started on" || fail "the fill phase did not start: $(tail -n3 "$T/fill")"
+dd if=/dev/zero of="$S/filler" bs=1M count=10 status=none 2>/dev/null
+wait $bg; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "disk full during the phase: exit $rc: $(tail -n3 "$T/fill")"
 [ $SECONDS -le 15 ] || fail "disk full during the phase: the run went on for ${SECONDS}s"
 grep -q "write failed: ENOSPC (No space left on device)" "$T/fill" \
@@ -38,10 +48,10 @@ grep -q "write failed: ENOSPC (No space left on device)" "$T/fill" \
 rm -f "$S"/*
 # 2b. fio's default, fallocate=native: the job's 12 MiB are reserved before
 #     its first write, so the filler is the one refused, and the job runs
-( sleep 1; dd if=/dev/zero of="$S/filler" bs=1M count=10 status=none 2>"$T/dd.err"; echo "dd $?" >"$T/dd.rc" ) &
-dd_pid=$!
-run prealloc --rw=write --bs=64k --size=12m --directory="$S" --startdelay=2 --runtime=2 --time_based
-wait $dd_pid
+bgrun prealloc --rw=write --bs=64k --size=12m --directory="$S" --startdelay=2 --runtime=2 --time_based
+wait_grep "$T/prealloc" "phase 1/1 prealloc: started on" || fail "the prealloc phase did not start: $(tail -n3 "$T/prealloc")"
+dd if=/dev/zero of="$S/filler" bs=1M count=10 status=none 2>"$T/dd.err"; echo "dd $?" >"$T/dd.rc"
+wait $bg; rc=$?
 [ $rc -eq 0 ] || fail "preallocated job on a disk filling up: exit $rc: $(tail -n3 "$T/prealloc")"
 grep -q "No space left" "$T/dd.err" || fail "the filler was not refused: $(cat "$T/dd.rc" "$T/dd.err")"
 rm -f "$S"/*

@@ -26,10 +26,16 @@ for v in 3 4; do
   [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "v$v: 64 MiB into 16 MiB: exit $rc"
   grep -Eq "not enough space: needs 64MiB, 1[0-6](\.[0-9]+)?MiB free on nfs://" "$T/pre$v" \
     || fail "v$v: pre-flight refusal without figures: $(tail -n1 "$T/pre$v")"
-  # 2. filled during the phase (startdelay 2 s): ENOSPC and the NFS status named
-  ( sleep 1; dd if=/dev/zero of="$E/filler" bs=1M count=12 status=none 2>/dev/null ) &
+  # 2. filled during the phase (in its startdelay, once "started on" says
+  #    the space check is behind it): ENOSPC and the NFS status named
   SECONDS=0
-  run fill$v "$url" --rw=write --bs=64k --size=8m --startdelay=2 --runtime=60 --time_based
+  timeout 90 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/fill$v.json" --name="fill$v" \
+    --ioengine=nfs "--nfs_url=$url" --rw=write --bs=64k --size=8m --startdelay=3 --runtime=60 \
+    --time_based >"$T/fill$v" 2>&1 &
+  bg=$!
+  wait_grep "$T/fill$v" "phase 1/1 fill$v: started on" || fail "v$v: the fill phase did not start: $(tail -n2 "$T/fill$v")"
+  dd if=/dev/zero of="$E/filler" bs=1M count=12 status=none 2>/dev/null
+  wait $bg; rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "v$v: export full during the phase: exit $rc: $(tail -n2 "$T/fill$v")"
   [ $SECONDS -le 30 ] || fail "v$v: export full during the phase: the run went on for ${SECONDS}s"
   grep -q "write failed: ENOSPC (No space left on device)" "$T/fill$v" \
