@@ -57,6 +57,11 @@ wait_grep() {
   return 1
 }
 
+# files_sig DIR: a signature of every file below DIR (modification time to
+# the nanosecond, size, blocks): it changes with any write, including a
+# rewrite of a file that does not grow or was preallocated at full size
+files_sig() { find "$1" -type f -printf '%p %T@ %s %b\n' | sort | md5sum | cut -d' ' -f1; }
+
 # py: run python3 with the script on stdin and args; fails the test on error
 # (py/ is on the path: iv_agents reads intervals' per-agent columns)
 py() { PYTHONPATH="$(dirname "${BASH_SOURCE[0]}")/py${PYTHONPATH:+:$PYTHONPATH}" python3 - "$@" || fail "assertion failed (see above)"; }

@@ -9,13 +9,17 @@ D=$T/d; mkdir -p "$D"
 addrs=()
 for i in 0 1; do AGENT_AUTH="--insecure --lease 3s" start_agent "$D"; addrs+=("$AGENT_ADDR"); done
 list=$(IFS=,; echo "${addrs[*]}")
-size_sum() { du -sb "$D" | cut -f1; }
-seqwrite=(--quiet --name=w --rw=write --bs=64k --size=4g --runtime=60 --time_based --rate=20m)
+# any write changes it (a file's size says nothing: it has its full size
+# before the first write); sparse files, not 2 x 4 GiB preallocated
+size_sum() { files_sig "$D"; }
+seqwrite=(--quiet --name=w --rw=write --bs=64k --size=4g --runtime=60 --time_based --rate=20m --fallocate=none)
 
 # 1. kill -9
 "$NFSTORM" run --agents "$list" --json "$T/k.json" "${seqwrite[@]}" >"$T/o" 2>&1 &
 c=$!
 sleep 3.5
+g1=$(size_sum); sleep 0.5; g2=$(size_sum)
+[ "$g2" != "$g1" ] || fail "the files did not grow while the run was alive ($g1 -> $g2): this check cannot see"
 kill -9 $c; wait $c 2>/dev/null
 sleep 1.5
 a=$(size_sum); sleep 2; b=$(size_sum)
