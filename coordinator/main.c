@@ -628,8 +628,11 @@ static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const 
                        const struct cli *c)
 {
     struct clean_result *res = xcalloc(n, sizeof *res);
-    uint32_t timeout_ms = (uint32_t)(c->connect_timeout_ns > c->agent_timeout_ns ? c->connect_timeout_ns
-                                                                                 : c->agent_timeout_ns) / 1000000u;
+    /* divided before narrowing: 10 s of ns does not fit 32 bits (the cast
+     * came first once, and the default 10 s wait was 1.4 s) */
+    uint64_t timeout_ns = c->connect_timeout_ns > c->agent_timeout_ns ? c->connect_timeout_ns
+                                                                      : c->agent_timeout_ns;
+    uint32_t timeout_ms = (uint32_t)(timeout_ns / 1000000u);
     int status;
     clean_execute(plan, addrs, n, secret, timeout_ms, &late_signal, res);
     status = clean_report(stderr, addrs, n, res);

@@ -55,14 +55,16 @@ expect_fail "clean with run's output options" "clean: only plan and agent option
 
 # an agent busy with another coordinator's run: clean waits for it (up to
 # the connect/agent timeout), then cleans; if it stays busy, says so
-"$NFSTORM" run --agents "$A0" --quiet --name=b --rw=randwrite --bs=4k --size=2m --directory="$D" \
-  --runtime=3 --time_based >"$T/o" 2>&1 &
+"$NFSTORM" run --agents "$A0" --name=b --rw=randwrite --bs=4k --size=2m --directory="$D" \
+  --runtime=6 --time_based >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
-sleep 1
+wait_grep "$T/o" "phase 1/1 b: started on" || fail "the run holding the agent did not start: $(tail -n2 "$T/o")"
 timeout 30 "$NFSTORM" clean --agents "$A0" --connect-timeout 2s --agent-timeout 2s --name=b --rw=randwrite \
   --size=2m --directory="$D" >"$T/c" 2>&1 && fail "clean of a busy agent: exit 0: $(cat "$T/c")"
 grep -q "^nfstorm: clean: agent 0 ($A0): still busy after 2.0 s: agent .*busy: serving coordinator" "$T/c" \
   || fail "busy agent: $(cat "$T/c")"
+# (the default wait, 10 s, outlasts the ~4 s left of the run: it was 1.4 s
+# while the coordinator narrowed the timeout to 32 bits before dividing)
 timeout 30 "$NFSTORM" clean --agents "$A0" --name=b --rw=randwrite --size=2m --directory="$D" >"$T/c" 2>&1 \
   || fail "clean waiting for a busy agent: $(cat "$T/c")"
 grep -q "^clean: agent 0 ($A0): removed 1 file, 2MiB$" "$T/c" || fail "after waiting: $(cat "$T/c")"
