@@ -100,7 +100,12 @@ int serve_run_start(struct serve_run *r, uv_loop_t *loop, const struct pool_subm
     pid_t pid;
 
     r->pid = 0;
-    snprintf(r->dir, sizeof r->dir, "/tmp/nfstorm-serve.XXXXXX");
+    /* $TMPDIR as mktemp(1) has it; an unusable value (relative, too long)
+     * falls back to /tmp rather than failing the run */
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || tmp[0] != '/' || strlen(tmp) > sizeof r->dir - sizeof "/nfstorm-serve.XXXXXX")
+        tmp = "/tmp";
+    snprintf(r->dir, sizeof r->dir, "%s/nfstorm-serve.XXXXXX", tmp);
     if (!mkdtemp(r->dir)) {
         rc = -errno;
         snprintf(err, errlen, "the pool cannot make a directory for the run: %s", strerror(-rc));

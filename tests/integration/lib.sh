@@ -62,6 +62,22 @@ wait_grep() {
 # rewrite of a file that does not grow or was preallocated at full size
 files_sig() { find "$1" -type f -printf '%p %T@ %s %b\n' | sort | md5sum | cut -d' ' -f1; }
 
+# slow_unlink_build: $T/slow.so, the shim of c/slow_unlink.c (skips the
+# test without a C compiler); start_slow_agent DIR [ARGS]: an agent whose
+# unlinks beneath DIR take 2 ms each
+slow_unlink_build() {
+  command -v cc >/dev/null || skip "no C compiler for the slow-unlink shim"
+  cc -shared -fPIC -Wall -Werror -o "$T/slow.so" "$ROOT/tests/integration/c/slow_unlink.c" -ldl \
+    || skip "cannot build the slow-unlink shim"
+}
+start_slow_agent() {
+  [ -e "$T/slow.so" ] || slow_unlink_build
+  # (an ASan-built agent wants its runtime first in the library list: the
+  # shim comes before it here, which is harmless, so the check is off)
+  SLOW_UNLINK_DIR=$1 LD_PRELOAD=$T/slow.so \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" start_agent "$@"
+}
+
 # py: run python3 with the script on stdin and args; fails the test on error
 # (py/ is on the path: iv_agents reads intervals' per-agent columns)
 py() { PYTHONPATH="$(dirname "${BASH_SOURCE[0]}")/py${PYTHONPATH:+:$PYTHONPATH}" python3 - "$@" || fail "assertion failed (see above)"; }

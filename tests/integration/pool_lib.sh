@@ -6,7 +6,8 @@
 start_serve() {
   local before
   before=$(grep -c "pool listening on 127.0.0.1:$CPORT" "$T/serve.log" 2>/dev/null)
-  "$NFSTORM" serve --listen 127.0.0.1:$CPORT --secret-file "$SECRET" ${SERVE_ARGS:-} >>"$T/serve.log" 2>&1 &
+  # (its run directories in $T: this test's own, apart from its neighbours')
+  TMPDIR=$T "$NFSTORM" serve --listen 127.0.0.1:$CPORT --secret-file "$SECRET" ${SERVE_ARGS:-} >>"$T/serve.log" 2>&1 &
   SPID=$!
   PIDS+=("$SPID")
   for _ in $(seq 50); do

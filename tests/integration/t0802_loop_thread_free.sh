@@ -6,48 +6,8 @@
 # deletes files is served when it is done, never told "busy" (issue 9,
 # defect 4).
 source "$(dirname "$0")/lib.sh"
-command -v cc >/dev/null || skip "no C compiler for the slow-unlink shim"
 D=$T/d; mkdir -p "$D"
-cat >"$T/slow.c" <<'C'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <string.h>
-#include <time.h>
-/* unlink and unlinkat under the test directory take 2 ms each */
-static void slow(const char *p)
-{
-    const char *dir = getenv("SLOW_UNLINK_DIR");
-    struct timespec ts = { 0, 2000000 };
-    if (dir && p && strncmp(p, dir, strlen(dir)) == 0)
-        nanosleep(&ts, NULL);
-}
-int unlink(const char *p)
-{
-    static int (*real)(const char *);
-    if (!real)
-        real = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
-    slow(p);
-    return real(p);
-}
-/* unlinkat on a directory fd (the agent's confined unlink): its name is
- * relative, so every one is slowed; this agent unlinks nothing else */
-int unlinkat(int fd, const char *p, int flags)
-{
-    static int (*real)(int, const char *, int);
-    struct timespec ts = { 0, 2000000 };
-    if (!real)
-        real = (int (*)(int, const char *, int))dlsym(RTLD_NEXT, "unlinkat");
-    if (getenv("SLOW_UNLINK_DIR"))
-        nanosleep(&ts, NULL);
-    return real(fd, p, flags);
-}
-C
-sed -i '1a #include <stdlib.h>' "$T/slow.c"
-cc -shared -fPIC -o "$T/slow.so" "$T/slow.c" -ldl || skip "cannot build the shim"
-# (an ASan-built agent wants its runtime first in the library list: the shim
-# comes before it here, which is harmless, so the order check is switched off)
-SLOW_UNLINK_DIR=$D LD_PRELOAD=$T/slow.so ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-  start_agent "$D"
+start_slow_agent "$D"
 
 SECONDS=0
 timeout 120 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --agent-timeout 3s --json "$T/r.json" \

@@ -43,7 +43,9 @@ assert r["verdict"] == "partial" and r["exit_status"] == 3, (r["verdict"], r["ex
 assert sel["verdict"] == "ok" and sel["reasons"] == [], (sel["verdict"], sel["reasons"])
 assert [a["participating"] for a in sel["agents"]] == [True, True, False]
 assert sel["agents"][2]["ops"] == {}, sel["agents"][2]["ops"]
-assert sel["fairness"]["jain"] > 0.95, sel["fairness"]     # 0.667 when the idle agent counts
+# jain over the two that ran: at most 2/3 if the idle agent counted; the
+# null engine's few ms of work leave two agents' rates apart on a loaded machine
+assert sel["fairness"]["jain"] > 0.75, sel["fairness"]
 assert sel["finished"] is True
 # agent 1 lost in phase "all"
 assert al["verdict"] == "partial", al["verdict"]

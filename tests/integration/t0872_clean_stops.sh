@@ -20,12 +20,17 @@ timeout 60 "$NFSTORM" clean --agents "$AGENT_ADDR" "${P[@]}" >"$T/c1" 2>&1 || fa
 grep -q "removed 12000 files" "$T/c1" || fail "clean right after a run: $(cat "$T/c1")"
 [ "$(count)" -eq 0 ] || fail "$(count) files left after clean"
 
-# a clean interrupted: the agent stops removing within a second
+# a clean interrupted: the agent stops removing within a second.  Its
+# unlinks take 2 ms each (a shim; 24 s for the 12000 files), so the
+# removal is surely under way, not done, when the SIGINT arrives
+FAST=$AGENT_ADDR
+start_slow_agent "$D"
 timeout 120 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet "${P[@]}" >"$T/r2" 2>&1 || fail "run: $(tail -n2 "$T/r2")"
 "$NFSTORM" clean --agents "$AGENT_ADDR" "${P[@]}" >"$T/c2" 2>&1 &
 c=$!; PIDS+=("$c")
-# (the agent logs "clean from" when it queues the removal: the second one)
+# (the agent logs "clean from" when it queues the removal)
 for _ in $(seq 1000); do [ "$(cat "$T"/agent.*.log | grep -c "clean from")" -ge 2 ] && break; sleep 0.005; done
+sleep 0.3
 kill -INT $c; wait $c; rc=$?
 [ $rc -ne 0 ] || fail "interrupted clean exited 0: $(cat "$T/c2")"
 grep -q "interrupted before it answered" "$T/c2" || fail "interrupted clean: $(cat "$T/c2")"
@@ -37,6 +42,7 @@ timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/n.json" "${P
   || fail "next run: $(tail -n2 "$T/r3")"
 sleep 1
 [ "$(count)" -eq 12000 ] || fail "$(count) files after the next run, want 12000"
+AGENT_ADDR=$FAST
 # run --cleanup: a coordinator that connects while the cleanup runs does
 # not take the agent over (that stopped the cleanup half way)
 timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --cleanup "${P[@]}" >"$T/r4" 2>&1 &

@@ -62,6 +62,7 @@ pool_has 3
 p4=$!; PIDS+=($p4)
 wait_started 3
 sleep 1
+ls -d "$T"/nfstorm-serve.* >/dev/null 2>&1 || fail "the running run's directory is not in \$TMPDIR ($T)"
 kill "$SPID"
 wait $p4; rc=$?
 [ $rc = 1 ] || fail "the submitter of a run serve stopped: exit $rc, want 1: $(tail -n 3 "$T/e4")"
@@ -70,8 +71,9 @@ grep -q "^nfstorm: pool 127\.0\.0\.1:$CPORT: nfstorm serve is shutting down: the
 for _ in $(seq 100); do kill -0 "$SPID" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$SPID" 2>/dev/null && fail "serve did not exit on SIGTERM"
 wait "$SPID"; [ $? = 0 ] || fail "serve's exit status after SIGTERM is not 0"
-ls -d /tmp/nfstorm-serve.* 2>/dev/null | while read -r d; do [ -O "$d" ] && [ "$(stat -c %Y "$d")" -ge "$(date -d '-30 sec' +%s)" ] && echo "$d"; done | grep -q . &&
-  fail "serve left a run directory behind"
+# (serve's run directories are made in $TMPDIR, $T here: start_serve)
+left=$(ls -d "$T"/nfstorm-serve.* 2>/dev/null)
+[ -z "$left" ] || fail "serve left a run directory behind: $left"
 # the agents dial again; a new serve gets them back
 start_serve
 pool_has 3

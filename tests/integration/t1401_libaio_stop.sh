@@ -7,11 +7,12 @@
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 start_agent "$D"
-"$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/i.json" --name=s --rw=randwrite --bs=64k \
+"$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/i.json" --name=s --rw=randwrite --bs=64k \
   --size=32m --numjobs=2 --ioengine=libaio --iodepth=64 --direct=1 --runtime=30 --time_based \
   >"$T/o" 2>&1 &
 c=$!
 PIDS+=("$c")
+wait_grep "$T/o" "phase 1/1 s: started on|libaio refused by the kernel" || fail "the phase did not start: $(tail -n2 "$T/o")"
 sleep 2
 grep -q 'libaio refused by the kernel' "$T/o" && skip "$(grep -m1 'refused' "$T/o")"
 grep -q '\[aio\]' "/proc/$AGENT_PID/maps" || fail "the agent has no AIO context while the phase runs"
