@@ -4,10 +4,10 @@
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 start_agent "$D"
-timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=long --rw=randread --bs=4k --size=1m \
-  --runtime=3 --time_based >"$T/first" 2>&1 &
+timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --name=long --rw=randread --bs=4k --size=1m \
+  --runtime=6 --time_based >"$T/first" 2>&1 &
 first=$!
-sleep 1.2
+wait_grep "$T/first" "phase 1/1 long: started on" || fail "the first run did not start: $(tail -n2 "$T/first")"
 expect_fail "second coordinator" "busy: serving coordinator 127\.0\.0\.1:" \
   "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=x --rw=read --bs=4k --size=1m
 wait $first || fail "first run failed: $(tail -n2 "$T/first")"

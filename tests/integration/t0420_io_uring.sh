@@ -12,12 +12,16 @@ for rw in randwrite randread; do
     --ioengine=io_uring --iodepth=16 >"$T/$rw.out" 2>&1 &
   run=$!
   PIDS+=("$run")
-  # halfway through the phase, count the agents (children of the
-  # coordinator) that have an io_uring fd open
-  sleep 1.5
-  rings=0
-  for c in $(pgrep -P "$(pgrep -P "$run" | head -n1)" 2>/dev/null); do
-    ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && rings=$((rings + 1))
+  # while the phase runs, count the agents (children of the coordinator)
+  # that have an io_uring fd open, until both have (or the run is over)
+  for _ in $(seq 100); do
+    rings=0
+    for c in $(pgrep -P "$(pgrep -P "$run" | head -n1)" 2>/dev/null); do
+      ls -l "/proc/$c/fd" 2>/dev/null | grep -q 'io_uring' && rings=$((rings + 1))
+    done
+    [ "$rings" -ge 2 ] && break
+    kill -0 "$run" 2>/dev/null || break
+    sleep 0.1
   done
   wait "$run"; rc=$?
   if [ $rc -ne 0 ]; then

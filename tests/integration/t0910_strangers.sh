@@ -86,9 +86,10 @@ assert len(p["intervals"]) >= 3, "%d intervals in a 4 s run" % len(p["intervals"
 PY
 
 # 4. busy: "agent N (HOST): busy: serving coordinator ADDR"
-R --name=long --ioengine=null --rw=read --bs=4k --size=1m --runtime=3 --time_based >"$T/o3" 2>&1 &
+timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --secret-file "$T/secret" --name=long --ioengine=null \
+  --rw=read --bs=4k --size=1m --runtime=6 --time_based >"$T/o3" 2>&1 &
 first=$!
-sleep 1.2
+wait_grep "$T/o3" "phase 1/1 long: started on" || fail "the first run did not start: $(tail -n2 "$T/o3")"
 R --name=x --rw=read --bs=4k --size=64k >"$T/o4" 2>&1 && fail "second coordinator served during a run"
 wait $first || fail "first run failed: $(tail -n2 "$T/o3")"
 grep -q "busy: serving coordinator 127\.0\.0\.1:" "$T/o4" || fail "busy not reported: $(cat "$T/o4")"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One run at a time on a pool: while a 3 s run holds it, a second
+# One run at a time on a pool: while an 8 s run holds it, a second
 # submitter waits ("waiting: the pool is busy with a run from ADDR since
 # HH:MM:SS"), then runs on all three agents once the first ended; one with
 # --no-wait exits 2 at once naming the run that holds the pool; one with
@@ -12,7 +12,7 @@ D=$T/d; mkdir -p "$D"
 start_serve
 for n in a b c; do dial_agent $n "$D" --label $n; done
 pool_has 3
-slow="--name=s --rw=write --bs=4k --size=64k --time_based --runtime=3 --rate_iops=20 --filename=$D/s.\${agent}"
+slow="--name=s --rw=write --bs=4k --size=64k --time_based --runtime=8 --rate_iops=20 --filename=$D/s.\${agent}"
 fast="--name=f --rw=write --bs=4k --size=32k --filename=$D/f.\${agent}"
 
 prun "$T/o1" "$T/e1" $slow --json "$T/r1.json" &

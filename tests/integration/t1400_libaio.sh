@@ -37,10 +37,15 @@ timeout 60 "$NFSTORM" run --local 2 --quiet --json "$T/r.json" --name=t --rw=ran
   --iodepth=16 --direct=1 >"$T/r.out" 2>&1 &
 run=$!
 PIDS+=("$run")
-sleep 1.2
-ctx=0
-for c in $(pgrep -P "$(pgrep -P "$run" | head -n1)" 2>/dev/null); do
-  grep -q '\[aio\]\|/\[aio\]' "/proc/$c/maps" 2>/dev/null && ctx=$((ctx + 1))
+# until both agents have an AIO context mapped, or the run is over
+for _ in $(seq 100); do
+  ctx=0
+  for c in $(pgrep -P "$(pgrep -P "$run" | head -n1)" 2>/dev/null); do
+    grep -q '\[aio\]\|/\[aio\]' "/proc/$c/maps" 2>/dev/null && ctx=$((ctx + 1))
+  done
+  [ "$ctx" -ge 2 ] && break
+  kill -0 "$run" 2>/dev/null || break
+  sleep 0.1
 done
 wait "$run" || fail "randread: $(tail -n3 "$T/r.out")"
 [ "$ctx" -eq 2 ] || fail "$ctx agents had an AIO context mapped, want 2"

@@ -9,7 +9,7 @@ usage: dial_peer.py PORT SECRET_FILE MODE
   labels    a valid proof with labels "a b": refused
   insecure  auth false: refused
   leave     as legacy, but hangs up 0.5 s after our auth: it no longer counts"""
-import hashlib, hmac, os, socket, struct, sys
+import hashlib, hmac, os, socket, struct, sys, time
 
 port, secret_file, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 secret = open(secret_file, "rb").read().rstrip(b"\n")
@@ -66,7 +66,16 @@ def recv(s):
 def send(s, m):
     p = pack(m); s.sendall(struct.pack(">I", len(p)) + p)
 
-s = socket.create_connection(("127.0.0.1", port), timeout=30)
+def dial(port):
+    # the coordinator may not be listening yet on a loaded machine: retry
+    for _ in range(200):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=30)
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+    sys.exit("cannot connect to 127.0.0.1:%d" % port)
+
+s = dial(port)
 hello = recv(s)
 assert hello and hello["type"] == "hello", hello
 anonce = os.urandom(32)
