@@ -57,6 +57,19 @@ wait_grep() {
   return 1
 }
 
+# wait_intervals JOURNAL N [SECONDS]: until the run's journal (--json F
+# writes F.journal) holds N intervals (default 60 s); 1 on timeout.  "N
+# intervals into the phase", for a fault injected mid-phase.
+wait_intervals() {
+  local j=$1 want=$2 n k=$(( ${3:-60} * 20 ))
+  while [ $k -gt 0 ]; do
+    n=$(grep -c '"type":"interval"' "$j" 2>/dev/null)
+    [ "${n:-0}" -ge "$want" ] && return 0
+    sleep 0.05; k=$((k - 1))
+  done
+  return 1
+}
+
 # files_sig DIR: a signature of every file below DIR (modification time to
 # the nanosecond, size, blocks): it changes with any write, including a
 # rewrite of a file that does not grow or was preallocated at full size

@@ -22,7 +22,9 @@ job=(--name=rs --ioengine=nfs "--nfs_url=$NFS_URL3" --rw=randwrite --bs=4k --siz
 timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/restart.json" "${job[@]}" --runtime=8 \
   --error_threshold=5% >"$T/out" 2>&1 &
 run=$!
-sleep 2.5
+# the restart once 4 intervals (2 s of the phase) are in, not at a fixed
+# time a slow layout on a loaded machine can move
+wait_intervals "$T/restart.json.journal" 4 || fail "the phase did not get 2 s in: $(tail -n 3 "$T/out")"
 nfs_server_restart || fail "ganesha did not restart"
 wait $run || fail "run with a restart failed: $(tail -n 3 "$T/out")"
 py "$T/restart.json" <<'PY'
@@ -37,8 +39,10 @@ assert w["errors"] > 0, "no errors counted for the outage"
 assert ph["verdict"] == "ok" and ph["reasons"][0].endswith("write ops failed, within error_threshold=5%"), ph["reasons"]
 assert w["errors"] == sum(i["errors"] for i in iv), "errors != sum of intervals"
 bad = [k for k, i in enumerate(iv) if i["errors"] > 0]
-assert bad[0] >= 2, "errors before the restart (interval %d)" % bad[0]
-assert all(i["ops"] > 500 for i in iv[:bad[0] - 1]), "slow before the outage"
+assert bad[0] >= 3, "errors before the restart (interval %d)" % bad[0]
+before = sorted(i["ops"] for i in iv[:bad[0] - 1])
+med = before[len(before) // 2]
+assert med > 0 and all(i["ops"] > 0 for i in iv[:bad[0] - 1]), "no ops before the outage: %s" % before
 after = iv[bad[-1] + 1:-1]
 # the reconnect's backoff (25 ms doubling) and a slow server start on a
 # loaded machine may leave an interval or two without ops (and without
@@ -46,14 +50,17 @@ after = iv[bad[-1] + 1:-1]
 while after and after[0]["ops"] == 0 and after[0]["errors"] == 0 and len(after) > 2:
     after = after[1:]
 assert len(after) >= 2, "the outage lasted until the end: %s" % bad
-assert all(i["ops"] > 500 and i["errors"] == 0 for i in after), "throughput did not resume after the outage"
+# back to at least a third of its pace before (the machine's speed is not
+# the question; that the server's return brings the ops back is)
+assert all(i["ops"] > med / 3 and i["errors"] == 0 for i in after), \
+    "throughput did not resume after the outage (median before: %d)" % med
 PY
 
 # 2. the server goes away for good: server_timeout=2s ends the phase
 timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/gone.json" "${job[@]}" --runtime=30 --server_timeout=2s \
   >"$T/out" 2>&1 &
 run=$!
-sleep 1.5
+wait_intervals "$T/gone.json.journal" 2 || fail "the phase did not get 1 s in: $(tail -n 3 "$T/out")"
 _nfs_kill_ganesha
 start=$(date +%s)
 wait $run; rc=$?
@@ -66,7 +73,7 @@ py "$T/gone.json" <<'PY'
 import json, sys
 ph = json.load(open(sys.argv[1]))["phases"][0]
 iv = [i["ops"].get("write", {"ops": 0, "errors": 0}) for i in ph["intervals"]]
-assert sum(i["ops"] for i in iv) > 1000, "the results before the outage are missing"
+assert iv[0]["ops"] > 0 and iv[1]["ops"] > 0, "the results before the outage are missing: %s" % iv[:2]
 assert sum(i["errors"] for i in iv) > 0, "no errors counted for the failed calls"
 # the verdict names the agent and its error text (the server's silence)
 assert ph["verdict"] == "failed" and ph["finished"] is False, (ph["verdict"], ph["finished"])

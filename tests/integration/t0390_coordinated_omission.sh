@@ -14,7 +14,10 @@ trap 'nfs_server_stop; cleanup' EXIT
   --filename=co.dat --rw=randread --bs=4k --size=4m --rate_iops=600 --runtime=4 --time_based \
   >"$T/o" 2>&1 &
 c=$!
-sleep 2.2       # layout and start take a moment; pause in the middle of the run
+# pause in the middle of the run: 1 s into the phase (layout and start
+# take a moment, longer on a loaded machine)
+wait_intervals "$T/r.json.journal" 1 || fail "the phase did not start: $(tail -n2 "$T/o")"
+sleep 0.3
 kill -STOP "$NFS_PID"; sleep 1; kill -CONT "$NFS_PID"
 wait $c || fail "run failed: $(tail -n2 "$T/o")"
 py "$T/r.json" <<'PY'

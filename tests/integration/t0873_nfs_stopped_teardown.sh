@@ -18,7 +18,7 @@ timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/r.json" --na
   "--nfs_url=$NFS_URL3" --rw=randwrite --bs=4k --size=4m --iodepth=4 --numjobs=2 --runtime=4 \
   --time_based >"$T/out" 2>&1 &
 c=$!
-sleep 2
+wait_intervals "$T/r.json.journal" 2 || fail "the phase did not start: $(tail -n2 "$T/out")"
 kill -STOP "$NFS_PID"
 wait $c; rc=$?
 [ $rc -eq 1 ] || fail "run with the server stopped: exit $rc, want 1: $(tail -n2 "$T/out")"

@@ -16,7 +16,7 @@ trap 'nfs_server_stop; cleanup' EXIT
   "--nfs_url=$NFS_URL3" --filename=st.dat --rw=randread --bs=4k --size=4m --runtime=7 --time_based \
   >"$T/o" 2>&1 &
 c=$!
-sleep 2.5
+wait_intervals "$T/r.json.journal" 4 || fail "the phase did not get 2 s in: $(tail -n2 "$T/o")"
 kill -STOP "$NFS_PID"; sleep 2.5; kill -CONT "$NFS_PID"
 wait $c || fail "run failed: $(tail -n2 "$T/o")"
 grep -q "^stall: intervals .*server stalled" "$T/o" || fail "the text report saw no stall: $(cat "$T/o")"
