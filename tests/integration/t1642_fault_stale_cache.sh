@@ -20,7 +20,7 @@ for e in $ENGINES; do
   ffs_verdict "c$p" "c$p.2" 8192 stale_generation
 done
 grep -q 'kind=stale-read file=ci.2 off=8192 len=4096' "$FFS_LOG" || fail "faultfs served no stale read to io_uring"
-sleep 1.5
+sleep 3         # well past the 1.5 s stale window
 sed -e 's/^do_verify=1/verify_only=1/' "$T/cp.fio" | sed '/^\[w2\]/,$d' >"$T/after.fio"
 ffs_run after "$T/after.fio"
 [ $RC -eq 0 ] || fail "verify_only after the delay: exit $RC: $(tail -n 3 "$T/after.out")"
