@@ -20,6 +20,9 @@
  *   nospc    a write or fallocate fails with ENOSPC, while statfs still
  *            reports the backing file system's free space (a disk that
  *            someone else filled after it was checked)
+ *   slow     a fallocate takes ms= milliseconds longer (a preallocation
+ *            the file system does by writing, as glibc's posix_fallocate
+ *            does where fallocate is missing, on a slow disk)
  *
  * Rule syntax: KIND[,key=value]... with keys
  *   file=GLOB  fnmatch(3) pattern on the path below the mount, no leading
@@ -35,7 +38,7 @@
  *              of the I/O's overlap with the range (default: the middle of
  *              the overlap)
  * A matching I/O is one of the rule's direction (writes for drop, stale,
- * wcorrupt, torn; writes and fallocates for nospc; reads for rcorrupt,
+ * wcorrupt, torn; writes and fallocates for nospc; fallocates for slow; reads for rcorrupt,
  * zeroes) on a matching file that
  * overlaps the range.  Of the write rules, the first that fires changes how
  * a write is stored (stale combines with any of them).
@@ -85,9 +88,9 @@
 #define FFS_MAX_STALE_BYTES (256u << 20)   /* ... and the bytes they hold */
 #define FFS_PAT_MAX    256
 
-enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K__COUNT };
+enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K_SLOW, K__COUNT };
 static const char *const kind_names[K__COUNT] = {
-    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc",
+    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc", "slow",
 };
 
 struct ffs_rule {
@@ -212,7 +215,10 @@ static int rule_parse(const char *spec, struct ffs_rule *r, char *err, size_t er
     if (!r->every) { snprintf(err, errlen, "every=0"); return -1; }
     if (len == 0) { snprintf(err, errlen, "len=0"); return -1; }
     r->hi = len > UINT64_MAX - r->lo ? UINT64_MAX : r->lo + len;
-    if (r->kind == K_STALE && !r->ms) { snprintf(err, errlen, "stale needs ms="); return -1; }
+    if ((r->kind == K_STALE || r->kind == K_SLOW) && !r->ms) {
+        snprintf(err, errlen, "%s needs ms=", kind_names[r->kind]);
+        return -1;
+    }
     return 0;
 }
 
@@ -229,6 +235,8 @@ static int is_write_kind(enum ffs_kind k)
 {
     return k == K_DROP || k == K_STALE || k == K_WCORRUPT || k == K_TORN || k == K_NOSPC;
 }
+
+static int is_read_kind(enum ffs_kind k) { return k == K_RCORRUPT || k == K_ZEROES; }
 
 /* Does rule r match this I/O; if so, count it and say whether it fires.
  * olo and ohi get the overlap. */
@@ -528,7 +536,7 @@ static int ffs_read(const char *path, char *buf, size_t size, off_t off_, struct
     for (int i = 0; i < f->nrules; i++) {
         struct ffs_rule *r = &f->rules[i];
         uint64_t lo, hi;
-        if (is_write_kind(r->kind) || !rule_fires(r, path, off, got, &lo, &hi)) continue;
+        if (!is_read_kind(r->kind) || !rule_fires(r, path, off, got, &lo, &hi)) continue;
         if (r->kind == K_ZEROES) {
             memset(b + (lo - off), 0, hi - lo);
             ffs_log(f, "zeroes", path, lo, hi - lo, off, got);
@@ -555,11 +563,16 @@ static int ffs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 static int ffs_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
 {
     struct ffs *f = ffs_get();
+    uint64_t delay_ms = 0;
     if (mode & ~FALLOC_FL_KEEP_SIZE) return -EOPNOTSUPP;
     pthread_mutex_lock(&f->mu);
     for (int i = 0; i < f->nrules; i++) {
         struct ffs_rule *r = &f->rules[i];
         uint64_t lo, hi;
+        if (r->kind == K_SLOW && rule_fires(r, path, (uint64_t)off, (uint64_t)len, &lo, &hi)) {
+            ffs_log(f, "slow", path, lo, hi - lo, (uint64_t)off, (uint64_t)len);
+            delay_ms += r->ms;
+        }
         if (r->kind == K_NOSPC && rule_fires(r, path, (uint64_t)off, (uint64_t)len, &lo, &hi)) {
             ffs_log(f, "nospc", path, lo, hi - lo, (uint64_t)off, (uint64_t)len);
             pthread_mutex_unlock(&f->mu);
@@ -567,6 +580,10 @@ static int ffs_fallocate(const char *path, int mode, off_t off, off_t len, struc
         }
     }
     pthread_mutex_unlock(&f->mu);
+    if (delay_ms) {                   /* outside the lock: other I/O goes on */
+        struct timespec ts = { (time_t)(delay_ms / 1000), (long)(delay_ms % 1000) * 1000000L };
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+    }
     if (mode)
         return fallocate((int)fi->fh, mode, off, len) < 0 ? -errno : 0;
     return -posix_fallocate((int)fi->fh, off, len);
