@@ -94,7 +94,7 @@ struct engine_job {
  * (two jobs in one directory share its free space, whatever their paths). */
 struct engine_space {
     uint64_t avail;            /* bytes free to an unprivileged writer */
-    uint64_t fs;               /* the file system's identity (st_dev, or a hash of the export) */
+    uint64_t fs;               /* the file system's identity (see phase_check_space) */
     char where[PLAN_PATH_MAX]; /* a path or URL on it, for messages */
 };
 

@@ -712,12 +712,27 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
-/* FSSTAT of the export: what the server says is free to us. */
+/* FNV-1a of a string, on from h. */
+static uint64_t nfse_hash(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* FSSTAT of the export: what the server says is free to us.  Which file
+ * system that is: the server's host and the fsid of the export's root
+ * (GETATTR; FSSTAT carries no fsid, libnfs leaves its f_fsid 0), so jobs
+ * whose URLs differ only in path or options (?nconnect=, ?version=) share
+ * one place.  Without the GETATTR, the URL without its options. */
 static int nfse_space(struct engine_job *ej, struct engine_space *out)
 {
     struct nfse_job *j = ej->priv;
     struct nfs_conn *c = &j->conn[0];
     struct nfs_statvfs_64 sv;
+    struct nfs_stat_64 st;
+    const char *url = ej->nfs_url ? ej->nfs_url : "";
+    char base[PLAN_PATH_MAX];
     if (j->dead)
         return -ENOTCONN;
     int rc = nfs_statvfs64(c->nfs, "/", &sv);
@@ -728,12 +743,15 @@ static int nfse_space(struct engine_job *ej, struct engine_space *out)
     }
     nfs_conn_check(c);
     out->avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
-    /* the fsid alone may be 0 on every server: the URL (FNV-1a) tells
-     * servers and exports apart */
-    out->fs = 0xcbf29ce484222325ull ^ sv.f_fsid;
-    for (const char *p = ej->nfs_url ? ej->nfs_url : ""; *p; p++)
-        out->fs = (out->fs ^ (unsigned char)*p) * 0x100000001b3ull;
-    nfse_fmt(out->where, sizeof out->where, "%s", ej->nfs_url);
+    if (nfs_stat64(c->nfs, "/", &st) == 0) {
+        out->fs = nfse_hash(0xcbf29ce484222325ull, c->server) ^ st.nfs_dev;
+    } else {
+        nfs_conn_after_sync_failure(c);
+        nfse_fmt(base, sizeof base, "%.*s", (int)strcspn(url, "?"), url);
+        out->fs = nfse_hash(0xcbf29ce484222325ull, base);
+    }
+    nfs_conn_check(c);
+    nfse_fmt(out->where, sizeof out->where, "%s", url);
     return 0;
 }
 

@@ -292,9 +292,10 @@ void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg
 /* Refuse before laying out when a file system cannot hold what the phase
  * will add to it: the jobs' needs summed per file system (by its identity,
  * not its path: two jobs in one directory share its free space) against
- * what it has free.  Identities are compared within one space() (st_dev for
- * the kernel-mount engines, the export's fsid for libnfs): an export and a
- * kernel mount of it are two places to this check. */
+ * what it has free.  Identities are compared within one space() (st_dev and
+ * the statfs size for the kernel-mount engines, the server and the export
+ * root's fsid for libnfs): an export and a kernel mount of it are two
+ * places to this check, and so are two btrfs subvolumes of one pool. */
 static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
 {
     struct place {

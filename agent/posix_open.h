@@ -31,9 +31,9 @@ int posix_open_files(struct engine_job *ej, int *fd);
  * file open as fd, then (unless keep or truncate said otherwise) grow it to
  * at least size bytes, never shrinking it.  0 or -errno. */
 int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size);
-/* Bytes free to unprivileged writers on fd's file system, its st_dev, and
- * a name for it (the --allow root, else the job's first file).  0 or
- * -errno. */
+/* Bytes free to unprivileged writers on fd's file system, its identity
+ * (st_dev and statfs's size), and a name for it (the --allow root, else
+ * the job's first file).  0 or -errno. */
 int posix_space(struct engine_job *ej, int fd, struct engine_space *out);
 
 /* The kernel-mount engines differ only in how they issue I/O: their files

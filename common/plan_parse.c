@@ -145,6 +145,24 @@ static int add_checked(struct plan *p, const struct job_spec *jin, char *err, si
     return 0;
 }
 
+/* verify= owns its blocks: a buffer key beside it is named, once per job
+ * section and checksum (each matrix combination is checked, as either key
+ * may be a dimension, and named by the section's job). */
+static void warn_verify_buffers(struct plan *p, const char *name, const struct job_spec *j)
+{
+    const char *key = wbuf_ignored_by_verify(j);
+    char why[256];
+    if (!key)
+        return;
+    snprintf(why, sizeof(why), "job '%s': %s has no effect with verify=%s: each block written "
+             "is the verify header and its data, as in fio; ignored", name, key,
+             vblock_csum_name(j->verify));
+    for (uint32_t i = 0; i < p->nwarnings; i++)
+        if (strcmp(p->warnings[i], why) == 0)
+            return;
+    plan_add_warning(p, why);
+}
+
 /* A finished job: one phase per matrix combination, or the job itself.
  * *where_err tells the caller whether the message is about the job (1) or
  * about plan limits (0), which front ends prefix differently. */
@@ -154,18 +172,12 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
     struct job_spec one;
     uint32_t n = 1;
     char why[256];
-    const char *key;
     int rc;
 
     *about_job = 1;
-    if ((key = wbuf_ignored_by_verify(j)) != NULL) {
-        snprintf(why, sizeof(why), "job '%s': %s has no effect with verify=%s: each block written "
-                 "is the verify header and its data, as in fio; ignored", j->name, key,
-                 vblock_csum_name(j->verify));
-        plan_add_warning(p, why);
-    }
     if (!matrix || !*matrix) {
         one = *j;
+        warn_verify_buffers(p, j->name, &one);
         if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
             return rc;
         *about_job = 0;
@@ -181,6 +193,7 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
             set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
             return -EINVAL;
         }
+        warn_verify_buffers(p, j->name, &one);
         if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
             return rc;
         *about_job = 0;

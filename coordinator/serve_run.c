@@ -97,18 +97,18 @@ int serve_run_start(struct serve_run *r, uv_loop_t *loop, const struct pool_subm
 {
     int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, rc;
     char path[128];
+    const char *tmp = getenv("TMPDIR");
     pid_t pid;
 
     r->pid = 0;
-    /* $TMPDIR as mktemp(1) has it; an unusable value (relative, too long)
-     * falls back to /tmp rather than failing the run */
-    const char *tmp = getenv("TMPDIR");
+    /* $TMPDIR as mktemp(1) has it; a relative or too long one is passed
+     * over for /tmp (one that does not exist fails the run, named below) */
     if (!tmp || tmp[0] != '/' || strlen(tmp) > sizeof r->dir - sizeof "/nfstorm-serve.XXXXXX")
         tmp = "/tmp";
-    snprintf(r->dir, sizeof r->dir, "%s/nfstorm-serve.XXXXXX", tmp);
+    snprintf(r->dir, sizeof r->dir, "%s/nfstorm-serve.XXXXXX", strcmp(tmp, "/") ? tmp : "");
     if (!mkdtemp(r->dir)) {
         rc = -errno;
-        snprintf(err, errlen, "the pool cannot make a directory for the run: %s", strerror(-rc));
+        snprintf(err, errlen, "the pool cannot make a directory for the run in %s: %s", tmp, strerror(-rc));
         gather_free(f);
         return rc;
     }

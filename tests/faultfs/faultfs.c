@@ -32,7 +32,8 @@
  *   skip=N     let the first N matching I/Os through
  *   every=N    then fire on every Nth matching I/O (default 1)
  *   count=N    fire at most N times (default 0: no limit)
- *   ms=N       stale: how long the previous content stays visible
+ *   ms=N       stale: how long the previous content stays visible;
+ *              slow: how much longer a fallocate takes
  *   keep=N     torn: bytes of the write that are stored
  *   at=N       wcorrupt/rcorrupt: the byte flipped, counted from the start
  *              of the I/O's overlap with the range (default: the middle of
@@ -41,7 +42,8 @@
  * wcorrupt, torn; writes and fallocates for nospc; fallocates for slow; reads for rcorrupt,
  * zeroes) on a matching file that
  * overlaps the range.  Of the write rules, the first that fires changes how
- * a write is stored (stale combines with any of them).
+ * a write is stored (stale combines with any of them; do not combine it
+ * with nospc, whose refused write would still arm it).
  *
  * Rules come from --rule SPEC on the command line, or at any time from
  * lines written to the control file /.faultfs in the mount (not listed by
@@ -61,7 +63,8 @@
  * attribute or entry caching unless --cache is given.
  *
  * A test tool only (built by `make faultfs`, never installed); one mutex
- * serialises everything: tests need faults, not speed. */
+ * serialises everything (tests need faults, not speed) but a slow rule's
+ * delay, which is slept outside it so other I/O goes on. */
 #define FUSE_USE_VERSION 31
 #include <fuse.h>
 
@@ -566,17 +569,22 @@ static int ffs_fallocate(const char *path, int mode, off_t off, off_t len, struc
     uint64_t delay_ms = 0;
     if (mode & ~FALLOC_FL_KEEP_SIZE) return -EOPNOTSUPP;
     pthread_mutex_lock(&f->mu);
+    /* a refusal first: a slow rule then neither fires nor counts */
+    for (int i = 0; i < f->nrules; i++) {
+        struct ffs_rule *r = &f->rules[i];
+        uint64_t lo, hi;
+        if (r->kind == K_NOSPC && rule_fires(r, path, (uint64_t)off, (uint64_t)len, &lo, &hi)) {
+            ffs_log(f, "nospc", path, lo, hi - lo, (uint64_t)off, (uint64_t)len);
+            pthread_mutex_unlock(&f->mu);
+            return -ENOSPC;
+        }
+    }
     for (int i = 0; i < f->nrules; i++) {
         struct ffs_rule *r = &f->rules[i];
         uint64_t lo, hi;
         if (r->kind == K_SLOW && rule_fires(r, path, (uint64_t)off, (uint64_t)len, &lo, &hi)) {
             ffs_log(f, "slow", path, lo, hi - lo, (uint64_t)off, (uint64_t)len);
             delay_ms += r->ms;
-        }
-        if (r->kind == K_NOSPC && rule_fires(r, path, (uint64_t)off, (uint64_t)len, &lo, &hi)) {
-            ffs_log(f, "nospc", path, lo, hi - lo, (uint64_t)off, (uint64_t)len);
-            pthread_mutex_unlock(&f->mu);
-            return -ENOSPC;
         }
     }
     pthread_mutex_unlock(&f->mu);
@@ -679,7 +687,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: faultfs [--log FILE] [--rule SPEC]... [--cache] BACKING_DIR MOUNTPOINT [fuse options]\n"
-            "  SPEC: drop|stale|wcorrupt|rcorrupt|torn|zeroes[,file=GLOB][,off=N][,len=N]\n"
+            "  SPEC: drop|stale|wcorrupt|rcorrupt|torn|zeroes|nospc|slow[,file=GLOB][,off=N][,len=N]\n"
             "        [,skip=N][,every=N][,count=N][,ms=N][,keep=N][,at=N]\n"
             "  runs in the foreground; rules can also be written to MOUNTPOINT/" FFS_CTL "\n");
 }

@@ -58,8 +58,9 @@ wait_grep() {
 }
 
 # wait_intervals JOURNAL N [SECONDS]: until the run's journal (--json F
-# writes F.journal) holds N intervals (default 60 s); 1 on timeout.  "N
-# intervals into the phase", for a fault injected mid-phase.
+# writes F.journal) holds N interval lines (default 60 s); 1 on timeout.
+# One line per agent per interval: with one agent, "N intervals into the
+# phase", for a fault injected mid-phase; with A agents, about N/A.
 wait_intervals() {
   local j=$1 want=$2 n k=$(( ${3:-60} * 20 ))
   while [ $k -gt 0 ]; do
@@ -80,8 +81,8 @@ files_sig() { find "$1" -type f -printf '%p %T@ %s %b\n' | sort | md5sum | cut -
 # unlinks beneath DIR take 2 ms each
 slow_unlink_build() {
   command -v cc >/dev/null || skip "no C compiler for the slow-unlink shim"
-  cc -shared -fPIC -Wall -Werror -o "$T/slow.so" "$ROOT/tests/integration/c/slow_unlink.c" -ldl \
-    || skip "cannot build the slow-unlink shim"
+  cc -shared -fPIC -Wall -o "$T/slow.so" "$ROOT/tests/integration/c/slow_unlink.c" -ldl \
+    || fail "cannot build the slow-unlink shim (tests/integration/c/slow_unlink.c)"
 }
 start_slow_agent() {
   [ -e "$T/slow.so" ] || slow_unlink_build

@@ -32,7 +32,8 @@ timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --secret-file "$T/secret" "${jo
 # a coordinator with a secret refuses an --insecure agent
 start_agent "$D"
 # its warning names the port it listens on, not the :0 it was given
-grep -q "INSECURE: no authentication: anyone who can reach $AGENT_ADDR can run plans" "$T"/agent.*.log \
+# (logged just after "listening on", which start_agent waited for)
+wait_grep "$(ls -t "$T"/agent.*.log | head -n1)" "INSECURE: no authentication: anyone who can reach $AGENT_ADDR can run plans" 10 \
   || fail "the INSECURE warning does not name $AGENT_ADDR: $(grep -h INSECURE "$T"/agent.*.log)"
 expect_fail "insecure agent" "does not authenticate" \
   "$NFSTORM" run --agents "$AGENT_ADDR" --secret-file "$T/secret" "${job[@]}"

@@ -26,6 +26,16 @@ for v in 3 4; do
   [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "v$v: 64 MiB into 16 MiB: exit $rc"
   grep -Eq "not enough space: needs 64MiB, 1[0-6](\.[0-9]+)?MiB free on nfs://" "$T/pre$v" \
     || fail "v$v: pre-flight refusal without figures: $(tail -n1 "$T/pre$v")"
+  # 1b. two jobs on two URLs of the one export (one with a tuning option
+  #     more): their needs are summed on it (before: each URL was a place
+  #     of its own, both passed, and the second ran out laying out)
+  printf '[global]\nioengine=nfs\nrw=write\nbs=64k\nsize=10m\n[a]\nnfs_url=%s\n[b]\nnfs_url=%s&dircache=0\n' \
+    "$url" "$url" >"$T/two$v.fio"
+  timeout 90 "$NFSTORM" run "$T/two$v.fio" --agents "$AGENT_ADDR" --quiet >"$T/two$v" 2>&1; rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "v$v: two URLs past the free space: exit $rc: $(tail -n2 "$T/two$v")"
+  grep -Eq "job 'a': not enough space: needs 20MiB, 1[0-6](\.[0-9]+)?MiB free on nfs://" "$T/two$v" \
+    || { cat "$T/two$v" >&2; fail "v$v: two URLs of one export not summed"; }
+  rm -f "$E"/*
   # 2. filled during the phase (in its startdelay, once "started on" says
   #    the space check is behind it): ENOSPC and the NFS status named
   SECONDS=0

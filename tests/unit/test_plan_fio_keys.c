@@ -151,6 +151,18 @@ static void test_plan_fio_keys_buffer_keys_under_verify_warn(void **state)
         assert_int_equal(p.nwarnings, 0);
         plan_free(&p);
     }
+    /* either key as a matrix dimension: named once, for the combinations
+     * that have both */
+    struct plan p;
+    parse_ok("[j]\nrw=write\nsize=1m\nverify=crc32c\nmatrix=dedupe_percentage:0,20,30\n", &p);
+    assert_int_equal(p.nwarnings, 1);
+    assert_non_null(strstr(p.warnings[0], "dedupe_percentage has no effect with verify=crc32c"));
+    plan_free(&p);
+    parse_ok("[j]\nrw=write\nsize=1m\nzero_buffers=1\nmatrix=verify:crc32c,md5\n", &p);
+    assert_int_equal(p.nwarnings, 2);
+    assert_non_null(strstr(p.warnings[0], "job 'j': zero_buffers has no effect with verify=crc32c"));
+    assert_non_null(strstr(p.warnings[1], "job 'j': zero_buffers has no effect with verify=md5"));
+    plan_free(&p);
 }
 
 static void test_plan_fio_keys_refused_keys_name_the_reason(void **state)
