@@ -56,7 +56,9 @@ grep -q "lease expired" "$T"/agent.*.log || fail "no lease-expired log line"
 # 3. SIGINT: partial results, exit 130
 "$NFSTORM" run --agents "$list" --json "$T/i.json" "${seqwrite[@]}" >"$T/o" 2>&1 &
 c=$!
-sleep 3
+# (2 s into the phase: 2 agents' interval lines; the check below wants > 1.5 s)
+wait_intervals "$T/i.json.journal" 4 || fail "the SIGINT phase did not start: $(tail -n2 "$T/o")"
+sleep 0.5
 kill -INT $c
 timeout 20 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "exit status $rc after SIGINT, want 130: $(tail -n2 "$T/o")"
