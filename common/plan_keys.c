@@ -698,7 +698,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_SIZE32:
         if (units_parse_size(value, &u64) || u64 > UINT32_MAX)
-            return plan_why(why, whylen, "want a size up to 4g");
+            return plan_why(why, whylen, "want a size below 4g");
         u32 = (uint32_t)u64;
         memcpy(field, &u32, sizeof(u32));
         return 0;

@@ -495,7 +495,10 @@ static void test_plan_keys_verify(void **state)
     parse_err("[j]\nsize=1m\nverify=crc32c\nverify_only=1\ntime_based\nruntime=1\n",
               "t.fio: job 'j': verify_only does not support time_based (as fio)");
     parse_err("[j]\nsize=1m\nverify=crc32c\nverify_interval=5g\n",
-              "t.fio:4: bad value for 'verify_interval': '5g' (want a size up to 4g)");
+              "t.fio:4: bad value for 'verify_interval': '5g' (want a size below 4g)");
+    /* 4g itself is past a 32-bit size: the message must not offer it */
+    parse_err("[j]\nsize=1m\nbuffer_compress_chunk=4g\n",
+              "t.fio:3: bad value for 'buffer_compress_chunk': '4g' (want a size below 4g)");
 }
 
 static void test_plan_keys_unknown_key_suggests_and_ignored_warn(void **state)
