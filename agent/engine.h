@@ -95,6 +95,7 @@ struct engine_job {
 struct engine_space {
     uint64_t avail;            /* bytes free to an unprivileged writer */
     uint64_t fs;               /* the file system's identity (see phase_check_space) */
+    uint64_t file;             /* the job's first file on it (inode, or a hash of its path) */
     char where[PLAN_PATH_MAX]; /* a path or URL on it, for messages */
 };
 

@@ -751,6 +751,7 @@ static int nfse_space(struct engine_job *ej, struct engine_space *out)
         out->fs = nfse_hash(0xcbf29ce484222325ull, base);
     }
     nfs_conn_check(c);
+    out->file = nfse_hash(out->fs, ej->nfiles ? ej->files[0].path : "");
     nfse_fmt(out->where, sizeof out->where, "%s", url);
     return 0;
 }

@@ -295,7 +295,8 @@ void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg
  * what it has free.  Identities are compared within one space() (st_dev and
  * the statfs size for the kernel-mount engines, the server and the export
  * root's fsid for libnfs): an export and a kernel mount of it are two
- * places to this check, and so are two btrfs subvolumes of one pool. */
+ * places to this check, and so are two btrfs subvolumes of one pool.  A
+ * file that several jobs share (filename=) is counted once. */
 static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
 {
     struct place {
@@ -304,15 +305,19 @@ static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
         const char *job;
         int (*space)(struct engine_job *, struct engine_space *);   /* whose identities */
     } *pl;
+    /* jobs whose first file is one already counted (filename= shared
+     * between jobs) add only what they need beyond it */
+    struct counted { uint32_t place; uint64_t file, need; } *seen;
     struct engine_space *sp = xmalloc(sizeof *sp);
-    uint32_t npl = 0;
+    uint32_t npl = 0, nseen = 0;
     int rc = 0;
 
     pl = xcalloc(pr->njobs ? pr->njobs : 1, sizeof *pl);
+    seen = xcalloc(pr->njobs ? pr->njobs : 1, sizeof *seen);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
         struct job *j = &pr->jobs[i];
         uint64_t need = 0;
-        uint32_t k;
+        uint32_t k, s;
         if (!j->eng->space || job_space_needed(j, &need) < 0 || need == 0)
             continue;
         memset(sp, 0, sizeof *sp);
@@ -325,7 +330,15 @@ static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
             pl[npl].space = j->eng->space;
             pl[npl++].job = j->spec->name;
         }
-        pl[k].need = sat_add_u64(pl[k].need, need);
+        for (s = 0; s < nseen && !(seen[s].place == k && seen[s].file == sp->file); s++)
+            ;
+        if (s == nseen) {
+            seen[nseen++] = (struct counted){ .place = k, .file = sp->file, .need = need };
+            pl[k].need = sat_add_u64(pl[k].need, need);
+        } else if (need > seen[s].need) {
+            pl[k].need = sat_add_u64(pl[k].need, need - seen[s].need);
+            seen[s].need = need;
+        }
     }
     for (uint32_t k = 0; k < npl; k++) {
         char need[32], avail[32];
@@ -338,6 +351,7 @@ static int phase_check_space(struct phase_run *pr, char *err, size_t errlen)
         break;
     }
     free(pl);
+    free(seen);
     free(sp);
     return rc;
 }

@@ -269,6 +269,7 @@ int posix_space(struct engine_job *ej, int fd, struct engine_space *out)
     /* st_dev, and the size statfs reports: a project quota (XFS, ext4)
      * reports its own, so two projects on one device are two places */
     out->fs = (uint64_t)st.st_dev ^ ((uint64_t)sv.f_blocks * 0x9e3779b97f4a7c15ull);
+    out->file = (uint64_t)st.st_ino;
     snprintf(out->where, sizeof out->where, "%s", ej->root ? ej->root : ej->files[0].path);
     return 0;
 }

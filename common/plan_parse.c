@@ -150,13 +150,13 @@ static int add_checked(struct plan *p, const struct job_spec *jin, char *err, si
  * may be a dimension, and named by the section's job). */
 static void warn_verify_buffers(struct plan *p, const char *name, const struct job_spec *j)
 {
-    const char *key = wbuf_ignored_by_verify(j);
-    char why[256];
-    if (!key)
+    char keys[96], why[320];
+    int n = wbuf_ignored_by_verify(j, keys, sizeof(keys));
+    if (n == 0)
         return;
-    snprintf(why, sizeof(why), "job '%s': %s has no effect with verify=%s: each block written "
-             "is the verify header and its data, as in fio; ignored", name, key,
-             vblock_csum_name(j->verify));
+    snprintf(why, sizeof(why), "job '%s': %s %s no effect with verify=%s: each block written is %s, "
+             "as in fio; ignored", name, keys, n == 1 ? "has" : "have", vblock_csum_name(j->verify),
+             j->verify == VB_CSUM_PATTERN ? "verify_pattern's bytes" : "the verify header and its data");
     for (uint32_t i = 0; i < p->nwarnings; i++)
         if (strcmp(p->warnings[i], why) == 0)
             return;

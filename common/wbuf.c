@@ -3,7 +3,9 @@
 
 #include "common/clock.h"
 #include "common/plan.h"
+#include "common/vblock.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void wbuf_resolve(struct job_spec *j)
@@ -32,19 +34,29 @@ void wbuf_resolve(struct job_spec *j)
     j->buf_mode = refill ? WBUF_REFILL : scramble ? WBUF_SCRAMBLE : WBUF_FIXED;
 }
 
-const char *wbuf_ignored_by_verify(const struct job_spec *j)
+int wbuf_ignored_by_verify(const struct job_spec *j, char *keys, size_t len)
 {
-    if (!j->verify)
-        return NULL;
+    const char *set[4];
+    int n = 0;
+    size_t at = 0;
+
+    if (len)
+        keys[0] = '\0';
+    if (j->verify == VB_CSUM_OFF || j->verify == VB_CSUM_NULL)
+        return 0;
     if (j->buffer_pattern[0])
-        return "buffer_pattern";
+        set[n++] = "buffer_pattern";
     if (j->zero_buffers)
-        return "zero_buffers";
+        set[n++] = "zero_buffers";
     if (j->buffer_compress_percentage)
-        return "buffer_compress_percentage";
+        set[n++] = "buffer_compress_percentage";
     if (j->dedupe_percentage)
-        return "dedupe_percentage";
-    return NULL;
+        set[n++] = "dedupe_percentage";
+    for (int i = 0; i < n && at < len; i++) {
+        int w = snprintf(keys + at, len - at, "%s%s", i ? ", " : "", set[i]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return n;
 }
 
 /* xorshift64: cheap, never zero from a non-zero state */

@@ -65,9 +65,11 @@ enum wbuf_dedupe {
  * the resolved fields the agent reads: buf_mode, zero_buffers,
  * buffer_compress_percentage (100 becomes zero buffers), dedupe_percentage. */
 void wbuf_resolve(struct job_spec *j);
-/* The first buffer key set that a verify= job ignores (its blocks are the
- * verify header and data, as in fio), or NULL: the parser warns of it. */
-const char *wbuf_ignored_by_verify(const struct job_spec *j);
+/* The buffer keys set that a verify= job ignores (its blocks are the
+ * verify header and data, or verify_pattern, as in fio; verify=null writes
+ * the buffers as without verify), as "a, b" in keys; how many (0: none).
+ * The parser warns of them. */
+int wbuf_ignored_by_verify(const struct job_spec *j, char *keys, size_t len);
 
 struct wbuf {
     uint32_t mode;

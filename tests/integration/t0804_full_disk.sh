@@ -82,6 +82,11 @@ timeout 60 "$NFSTORM" run "$T/two-roots.fio" --agents "$AGENT_ADDR" --quiet >"$T
 grep -Eq "job 'a': not enough space: needs 20MiB, 1[56](\.[0-9]+)?MiB free on $S/ra" "$T/tworoots" \
   || { cat "$T/tworoots" >&2; fail "two roots' needs not summed on one file system"; }
 [ -z "$(find "$S" -type f)" ] || fail "a refused phase left files: $(find "$S" -type f)"
+# 2e. ... but two jobs writing one shared file need it once: 10 MiB, not 20
+printf '[global]\nrw=write\nbs=64k\nsize=10m\nfilename=%s/ra/shared\n[a]\n[b]\n' "$S" >"$T/shared.fio"
+timeout 60 "$NFSTORM" run "$T/shared.fio" --agents "$AGENT_ADDR" --quiet >"$T/shared" 2>&1; rc=$?
+[ $rc -eq 0 ] || { cat "$T/shared" >&2; fail "two jobs sharing one 10 MiB file refused on 16 MiB: exit $rc"; }
+[ "$(stat -c %s "$S/ra/shared")" -eq 10485760 ] || fail "the shared file is $(stat -c %s "$S/ra/shared") bytes"
 rm -rf "$S"/*
 AGENT_ADDR=$AGENT1
 

@@ -151,9 +151,20 @@ static void test_plan_fio_keys_buffer_keys_under_verify_warn(void **state)
         assert_int_equal(p.nwarnings, 0);
         plan_free(&p);
     }
+    struct plan p;
+    /* verify=null writes the buffers as without verify: nothing to say */
+    parse_ok("[j]\nrw=write\nsize=1m\nverify=null\nzero_buffers=1\n", &p);
+    assert_int_equal(p.nwarnings, 0);
+    plan_free(&p);
+    /* every key set is named; verify=pattern writes its pattern, no header */
+    parse_ok("[j]\nrw=write\nsize=1m\nverify=pattern\nverify_pattern=0x11\nbuffer_pattern=0x22\n"
+             "zero_buffers=1\n", &p);
+    assert_int_equal(p.nwarnings, 1);
+    assert_non_null(strstr(p.warnings[0], "job 'j': buffer_pattern, zero_buffers have no effect with "
+                                          "verify=pattern: each block written is verify_pattern's bytes"));
+    plan_free(&p);
     /* either key as a matrix dimension: named once, for the combinations
      * that have both */
-    struct plan p;
     parse_ok("[j]\nrw=write\nsize=1m\nverify=crc32c\nmatrix=dedupe_percentage:0,20,30\n", &p);
     assert_int_equal(p.nwarnings, 1);
     assert_non_null(strstr(p.warnings[0], "dedupe_percentage has no effect with verify=crc32c"));
