@@ -145,8 +145,8 @@ static int add_checked(struct plan *p, const struct job_spec *jin, char *err, si
     return 0;
 }
 
-/* verify= owns its blocks: a buffer key beside it is named, once per job
- * section and checksum (each matrix combination is checked, as either key
+/* verify= stamps or replaces its blocks: a buffer key it defeats is
+ * named (wbuf_ignored_by_verify), once per job section and checksum (each matrix combination is checked, as either key
  * may be a dimension, and named by the section's job). */
 static void warn_verify_buffers(struct plan *p, const char *name, const struct job_spec *j)
 {
@@ -154,9 +154,11 @@ static void warn_verify_buffers(struct plan *p, const char *name, const struct j
     int n = wbuf_ignored_by_verify(j, keys, sizeof(keys));
     if (n == 0)
         return;
-    snprintf(why, sizeof(why), "job '%s': %s %s no effect with verify=%s: each block written is %s, "
-             "as in fio; ignored", name, keys, n == 1 ? "has" : "have", vblock_csum_name(j->verify),
-             j->verify == VB_CSUM_PATTERN ? "verify_pattern's bytes" : "the verify header and its data");
+    snprintf(why, sizeof(why), "job '%s': %s %s no effect with verify=%s: %s; ignored", name, keys,
+             n == 1 ? "has" : "have", vblock_csum_name(j->verify),
+             j->verify == VB_CSUM_PATTERN ? "each block written is verify_pattern's bytes"
+                                          : "each block written carries its own verify header and "
+                                            "sector stamps, so no two are alike");
     for (uint32_t i = 0; i < p->nwarnings; i++)
         if (strcmp(p->warnings[i], why) == 0)
             return;

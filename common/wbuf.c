@@ -44,11 +44,13 @@ int wbuf_ignored_by_verify(const struct job_spec *j, char *keys, size_t len)
         keys[0] = '\0';
     if (j->verify == VB_CSUM_OFF || j->verify == VB_CSUM_NULL)
         return 0;
-    if (j->buffer_pattern[0])
+    /* verify=pattern writes only its pattern; the header modes stamp the
+     * buffer (header, sector stamps) and keep the rest of its bytes */
+    if (j->verify == VB_CSUM_PATTERN && j->buffer_pattern[0])
         set[n++] = "buffer_pattern";
-    if (j->zero_buffers)
+    if (j->verify == VB_CSUM_PATTERN && j->zero_buffers)
         set[n++] = "zero_buffers";
-    if (j->buffer_compress_percentage)
+    if (j->verify == VB_CSUM_PATTERN && j->buffer_compress_percentage)
         set[n++] = "buffer_compress_percentage";
     if (j->dedupe_percentage)
         set[n++] = "dedupe_percentage";

@@ -65,10 +65,11 @@ enum wbuf_dedupe {
  * the resolved fields the agent reads: buf_mode, zero_buffers,
  * buffer_compress_percentage (100 becomes zero buffers), dedupe_percentage. */
 void wbuf_resolve(struct job_spec *j);
-/* The buffer keys set that a verify= job ignores (its blocks are the
- * verify header and data, or verify_pattern, as in fio; verify=null writes
- * the buffers as without verify), as "a, b" in keys; how many (0: none).
- * The parser warns of them. */
+/* The buffer keys set that a verify= job ignores, as "a, b" in keys; how
+ * many (0: none).  verify=pattern writes only verify_pattern: all of them.
+ * The header modes stamp each block (header, sector stamps) over the
+ * buffer's bytes, which stay: only dedupe_percentage, as no two blocks are
+ * then alike.  verify=null: none.  The parser warns of them. */
 int wbuf_ignored_by_verify(const struct job_spec *j, char *keys, size_t len);
 
 struct wbuf {

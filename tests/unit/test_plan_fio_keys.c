@@ -129,50 +129,58 @@ static void test_plan_fio_keys_aliases_set_their_target(void **state)
     plan_free(&p);
 }
 
-/* verify= owns its blocks: a buffer key set beside it is named, not
- * silently dropped; without verify the same keys are quiet */
+/* A buffer key that verify= defeats is named, not silently dropped:
+ * verify=pattern replaces every byte, so all of them; the header modes
+ * stamp each block over the buffer, whose bytes stay (zeros stay zeros,
+ * t1720 reads them back), so only dedupe_percentage; verify=null and no verify
+ * at all, none */
 static void test_plan_fio_keys_buffer_keys_under_verify_warn(void **state)
 {
     static const char *const keys[] = { "buffer_pattern=0xab", "zero_buffers=1",
                                         "buffer_compress_percentage=50", "dedupe_percentage=20" };
     (void)state;
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        struct plan p;
-        char text[128], want[96];
-        snprintf(text, sizeof text, "[j]\nrw=write\nsize=1m\nverify=crc32c\n%s\n", keys[i]);
-        parse_ok(text, &p);
-        assert_int_equal(p.nwarnings, 1);
-        snprintf(want, sizeof want, "job 'j': %.*s has no effect with verify=crc32c",
-                 (int)strcspn(keys[i], "="), keys[i]);
-        assert_non_null(strstr(p.warnings[0], want));
-        plan_free(&p);
-        snprintf(text, sizeof text, "[j]\nrw=write\nsize=1m\n%s\n", keys[i]);
-        parse_ok(text, &p);
-        assert_int_equal(p.nwarnings, 0);
-        plan_free(&p);
+        static const char *const modes[] = { "pattern\nverify_pattern=0x5a", "crc32c", "null", NULL };
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            struct plan p;
+            char text[160], want[96];
+            int dedupe = strncmp(keys[i], "dedupe", 6) == 0;
+            int warns = modes[m] && (strncmp(modes[m], "pattern", 7) == 0 ||
+                                     (strcmp(modes[m], "crc32c") == 0 && dedupe));
+            snprintf(text, sizeof text, "[j]\nrw=write\nsize=1m\n%s%s%s%s\n", modes[m] ? "verify=" : "",
+                     modes[m] ? modes[m] : "", modes[m] ? "\n" : "", keys[i]);
+            parse_ok(text, &p);
+            assert_int_equal(p.nwarnings, warns);
+            if (warns) {
+                snprintf(want, sizeof want, "job 'j': %.*s has no effect with verify=%.*s",
+                         (int)strcspn(keys[i], "="), keys[i], (int)strcspn(modes[m], "\n"), modes[m]);
+                assert_non_null(strstr(p.warnings[0], want));
+            }
+            plan_free(&p);
+        }
     }
     struct plan p;
-    /* verify=null writes the buffers as without verify: nothing to say */
-    parse_ok("[j]\nrw=write\nsize=1m\nverify=null\nzero_buffers=1\n", &p);
-    assert_int_equal(p.nwarnings, 0);
-    plan_free(&p);
-    /* every key set is named; verify=pattern writes its pattern, no header */
+    /* every key set is named, and what the mode writes instead */
     parse_ok("[j]\nrw=write\nsize=1m\nverify=pattern\nverify_pattern=0x11\nbuffer_pattern=0x22\n"
              "zero_buffers=1\n", &p);
     assert_int_equal(p.nwarnings, 1);
     assert_non_null(strstr(p.warnings[0], "job 'j': buffer_pattern, zero_buffers have no effect with "
                                           "verify=pattern: each block written is verify_pattern's bytes"));
     plan_free(&p);
-    /* either key as a matrix dimension: named once, for the combinations
-     * that have both */
+    parse_ok("[j]\nrw=write\nsize=1m\nverify=md5\ndedupe_percentage=50\n", &p);
+    assert_non_null(strstr(p.warnings[0], "verify=md5: each block written carries its own verify "
+                                          "header and sector stamps, so no two are alike; ignored"));
+    plan_free(&p);
+    /* either key as a matrix dimension: named once per checksum, for the
+     * combinations that have both */
     parse_ok("[j]\nrw=write\nsize=1m\nverify=crc32c\nmatrix=dedupe_percentage:0,20,30\n", &p);
     assert_int_equal(p.nwarnings, 1);
-    assert_non_null(strstr(p.warnings[0], "dedupe_percentage has no effect with verify=crc32c"));
+    assert_non_null(strstr(p.warnings[0], "job 'j': dedupe_percentage has no effect with verify=crc32c"));
     plan_free(&p);
-    parse_ok("[j]\nrw=write\nsize=1m\nzero_buffers=1\nmatrix=verify:crc32c,md5\n", &p);
+    parse_ok("[j]\nrw=write\nsize=1m\ndedupe_percentage=10\nmatrix=verify:crc32c,md5\n", &p);
     assert_int_equal(p.nwarnings, 2);
-    assert_non_null(strstr(p.warnings[0], "job 'j': zero_buffers has no effect with verify=crc32c"));
-    assert_non_null(strstr(p.warnings[1], "job 'j': zero_buffers has no effect with verify=md5"));
+    assert_non_null(strstr(p.warnings[0], "job 'j': dedupe_percentage has no effect with verify=crc32c"));
+    assert_non_null(strstr(p.warnings[1], "job 'j': dedupe_percentage has no effect with verify=md5"));
     plan_free(&p);
 }
 
