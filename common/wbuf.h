@@ -26,7 +26,9 @@
  *                                  every agent, so jobs' files share blocks);
  *                                  refilled every write
  *
- * verify= owns the contents of its writes; none of this applies there.
+ * verify=pattern writes only its pattern, so none of this applies there;
+ * the other verify modes stamp a header and sector stamps over these
+ * buffers (which defeats dedupe_percentage alone): wbuf_ignored_by_verify.
  *
  * The coordinator resolves the keys once (wbuf_resolve, at the end of each
  * job's section, as fio does in its option callbacks and init) into the
