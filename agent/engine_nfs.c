@@ -59,6 +59,7 @@
 
 #include "agent/nfs_conn.h"
 #include "common/clock.h"
+#include "common/fnv.h"
 #include "common/log.h"
 
 #if defined(LIBNFS_API_V2)
@@ -712,14 +713,6 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
-/* FNV-1a of a string, on from h. */
-static uint64_t nfse_hash(uint64_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
 /* FSSTAT of the export: what the server says is free to us.  Which file
  * system that is: the server's host and the fsid of the export's root
  * (GETATTR; FSSTAT carries no fsid, libnfs leaves its f_fsid 0), so jobs
@@ -744,14 +737,14 @@ static int nfse_space(struct engine_job *ej, struct engine_space *out)
     nfs_conn_check(c);
     out->avail = sv.f_bavail * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
     if (nfs_stat64(c->nfs, "/", &st) == 0) {
-        out->fs = nfse_hash(0xcbf29ce484222325ull, c->server) ^ st.nfs_dev;
+        out->fs = fnv64_str(FNV64_BASIS, c->server) ^ st.nfs_dev;
     } else {
         nfs_conn_after_sync_failure(c);
         nfse_fmt(base, sizeof base, "%.*s", (int)strcspn(url, "?"), url);
-        out->fs = nfse_hash(0xcbf29ce484222325ull, base);
+        out->fs = fnv64_str(FNV64_BASIS, base);
     }
     nfs_conn_check(c);
-    out->file = nfse_hash(out->fs, ej->nfiles ? ej->files[0].path : "");
+    out->file = fnv64_str(out->fs, ej->nfiles ? ej->files[0].path : "");
     nfse_fmt(out->where, sizeof out->where, "%s", url);
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <openssl/evp.h>
 #include "common/vblock.h"
+#include "common/fnv.h"
 #include "common/le.h"
 #include "common/xmalloc.h"
 
@@ -342,10 +343,7 @@ int vblock_unit_fits(const struct vblock_ctx *c, uint64_t len)
 
 uint64_t vblock_file_id(const char *path)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-        h = (h ^ *p) * 0x100000001b3ull;
-    return h;
+    return fnv64_str(FNV64_BASIS, path);
 }
 
 #define GEN_EPOCH_MS 1704067200000ull   /* 2024-01-01T00:00:00Z */
