@@ -562,18 +562,34 @@ static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
     (*addrs)[(*n)++] = a;
 }
 
+/* A hosts file's line is read whole (getline), never in pieces: a piece of a
+ * long line once became a host of its own, so 5000 bytes started 5 ssh
+ * sessions.  Lines past this are refused, not cut. */
+#define HOSTS_LINE_MAX 4096
+
 /* host[:port] [label=NAME ...] per line; labels[i] is host i's labels,
- * comma-joined, or NULL. */
+ * comma-joined, or NULL.  Labels are checked by the agent's own rule
+ * (msg_labels_check) here, before anything is spawned or dialled. */
 static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n)
 {
     FILE *fp = fopen(path, "r");
-    char line[1024];
-    int lineno = 0;
+    char *line = NULL, err[256];
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, status = 0;
     if (!fp)
         return die(2, "%s: cannot open: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, fp)) {
-        char *s = line, *e;
+    while (status == 0 && (len = getline(&line, &cap, fp)) >= 0) {
+        char *s = line, *e, *save = NULL;
         lineno++;
+        if (len > HOSTS_LINE_MAX) {
+            status = die(2, "%s:%d: a line longer than %d bytes", path, lineno, HOSTS_LINE_MAX);
+            break;
+        }
+        if (memchr(line, '\0', (size_t)len)) {
+            status = die(2, "%s:%d: a NUL byte in the line (not a text file?)", path, lineno);
+            break;
+        }
         line[strcspn(line, "#\r\n")] = '\0';
         while (*s == ' ' || *s == '\t')
             s++;
@@ -582,28 +598,43 @@ static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t 
         if (e == s)
             continue;
         if (*n == MAX_AGENTS) {
-            fclose(fp);
-            return die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+            status = die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+            break;
         }
         *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
         (*labels)[*n] = NULL;
-        for (char *t = strtok(e, " \t"); t; t = strtok(NULL, " \t")) {
+        for (char *t = strtok_r(e, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
             char *old = (*labels)[*n];
+            size_t have = old ? strlen(old) + 1 : 0;
             if (strncmp(t, "label=", 6) != 0 || !t[6]) {
-                free(old);
-                fclose(fp);
-                return die(2, "%s:%d: unknown setting '%s' (want label=NAME)", path, lineno, t);
+                status = die(2, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
+                break;
             }
-            (*labels)[*n] = xmalloc((old ? strlen(old) + 1 : 0) + strlen(t + 6) + 1);
+            if (msg_labels_check(t + 6, err, sizeof err) < 0) {
+                status = die(2, "%s:%d: %s", path, lineno, err);
+                break;
+            }
+            if (have + strlen(t + 6) >= MSG_LABELS_MAX) {
+                status = die(2, "%s:%d: labels longer than %d bytes in all", path, lineno,
+                             MSG_LABELS_MAX - 1);
+                break;
+            }
+            (*labels)[*n] = xmalloc(have + strlen(t + 6) + 1);
             sprintf((*labels)[*n], "%s%s%s", old ? old : "", old ? "," : "", t + 6);
             free(old);
         }
+        if (status != 0) {
+            free((*labels)[*n]);
+            (*labels)[*n] = NULL;
+            break;
+        }
         add_addr(addrs, n, s, (size_t)(e - s));
     }
+    free(line);
     fclose(fp);
-    if (*n == 0)
+    if (status == 0 && *n == 0)
         return die(2, "%s: no hosts in the file", path);
-    return 0;
+    return status;
 }
 
 static void agent_binary(char *out, size_t len)
