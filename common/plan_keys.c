@@ -224,6 +224,18 @@ int plan_is_key(const char *key)
     return key && (key_lookup(key) != NULL || strcmp(key, "matrix") == 0 || plan_ctl_is_key(key));
 }
 
+int plan_key_takes_value(const char *key)
+{
+    const struct key_def *k = key ? key_lookup(key) : NULL;
+    if (k)
+        return k->kind != K_BOOL && k->kind != K_NOTBOOL;
+    if (key && strcmp(key, "matrix") == 0)
+        return 1;
+    if (key && plan_ctl_is_key(key))
+        return strcmp(key, "exitall") != 0;     /* fio's exitall is a flag */
+    return -1;
+}
+
 int plan_key_ignored(const char *key, const char **note)
 {
     return plan_key_fio_status(key, note) == FIO_KEY_IGNORED;
@@ -703,9 +715,12 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         memcpy(field, &u32, sizeof(u32));
         return 0;
     case K_VERIFY: {
-        int c = vblock_csum_from_name(value);
+        /* fio's "0" and "none" are its default: no verification */
+        int c = strcmp(value, "0") == 0 || strcmp(value, "none") == 0 ? VB_CSUM_OFF
+                                                                      : vblock_csum_from_name(value);
         if (c < 0)
-            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
+            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern, null, "
+                            "or 0/none for no verification");
         u32 = (uint32_t)c;
         memcpy(field, &u32, sizeof(u32));
         return 0;

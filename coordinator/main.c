@@ -46,6 +46,7 @@
 
 #define DEFAULT_PORT "7878"
 #define MAX_AGENTS   4096
+#define MAX_PLAN_FILES 64
 /* the timeouts travel as uint32_t milliseconds (49.7 days at most): a day
  * is longer than any wait worth having, and far from that edge */
 #define TIMEOUT_MAX_NS (86400ull * 1000000000ull)
@@ -192,7 +193,9 @@ struct spawn_watch {
 };
 
 struct cli {
-    const char *plan_path;
+    const char *plan_path;            /* the first job file */
+    const char *plan_paths[MAX_PLAN_FILES];   /* all of them, run in order */
+    int nplans;
     const char *agents;
     const char *hosts;
     uint32_t local;
@@ -324,9 +327,11 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         int missing = 0, rc;
 #define OPT(name) ((v = cmd_opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
         if (a[0] != '-') {
-            if (c->plan_path)
-                return die(2, "more than one plan file ('%s' and '%s')", c->plan_path, a);
-            c->plan_path = a;
+            if (c->nplans == MAX_PLAN_FILES)
+                return die(2, "more than %d job files", MAX_PLAN_FILES);
+            c->plan_paths[c->nplans++] = a;
+            if (!c->plan_path)
+                c->plan_path = a;
         } else if (OPT("--agents")) {
             c->agents = v;
         } else if (OPT("--hosts")) {
@@ -417,7 +422,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         } else if (strcmp(a, "--cleanup") == 0) {
             c->cleanup = 1;
         } else {
-            c->fio_args[c->nfio++] = argv[i];
+            c->fio_args[c->nfio++] = fio_cli_job_word(argc, argv, &i);
             continue;
         }
         if (missing)
@@ -432,6 +437,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return die(2, "--expect, --expect-timeout and --min-agents need --listen or --pool");
     if (pool_check_cli(c) != 0)
         return 2;
+    if (c->pool && c->nplans > 1)
+        return die(2, "--pool takes one job file (%d given): the pool host runs the plan it is sent",
+                   c->nplans);
     if (c->listen && !c->expect && !c->spawn)
         return die(2, "--listen needs --expect N (how many agents to wait for)");
     if (c->min_agents > c->expect && c->listen && !c->spawn)
@@ -628,6 +636,11 @@ static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t 
             (*labels)[*n] = NULL;
             break;
         }
+        /* fio's host list (--client=FILE) says "host,port" */
+        char *comma = memchr(s, ',', (size_t)(e - s));
+        if (comma && !memchr(s, ':', (size_t)(e - s)) && comma + 1 < e &&
+            strspn(comma + 1, "0123456789") == (size_t)(e - comma - 1))
+            *comma = ':';
         add_addr(addrs, n, s, (size_t)(e - s));
     }
     free(line);
@@ -1088,11 +1101,13 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     if (c.fio_compat && !clean_only) {
         status = fio_compat_report(stdout, c.plan_path, c.nfio, c.fio_args);
+        for (int k = 1; k < c.nplans && status == 0; k++)
+            status = fio_compat_report(stdout, c.plan_paths[k], 0, NULL);
         free(c.fio_args);
         return status;
     }
     plan_init(&plan);
-    rc = fio_cli_read_plan(c.plan_path, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
+    rc = fio_cli_read_plans(c.nplans, c.plan_paths, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
     free(c.fio_args);
     if (rc == 0)
         rc = fio_cli_apply(&c.fio, &plan, err, sizeof err);
@@ -1167,7 +1182,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
             repeat_run_dry_line(stdout, &rr);
         if (status == 0 && c.plan_path) {
             fputc('\n', stdout);
-            fio_compat_section(stdout, c.plan_path, 0, NULL);
+            for (int k = 0; k < c.nplans; k++)
+                fio_compat_section(stdout, c.plan_paths[k], 0, NULL);
         }
         goto out;
     }
