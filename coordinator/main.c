@@ -52,7 +52,7 @@
 #define TIMEOUT_MAX_NS (86400ull * 1000000000ull)
 
 static const char usage[] =
-"usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
+"usage: nfstorm run [PLAN.fio ...] [options] [fio-style job options]\n"
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
@@ -66,7 +66,8 @@ static const char usage[] =
 "Runs a workload plan on many clients at once and prints one merged report.\n"
 "PLAN is a fio job file; without it, fio options define one job, e.g.\n"
 "  nfstorm run --local 2 --name=t --rw=randread --bs=4k --size=64M --numjobs=4 --runtime=5\n"
-"(fio's single-dash spelling works too: -rw=randread -bs=4k ...)\n"
+"(fio's single-dash spelling works too: -rw=randread -bs=4k ..., and --rw randread);\n"
+"several job files run one after the other, as fio runs them\n"
 "\n"
 "Agents (one of; default --local 1):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
