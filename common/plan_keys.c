@@ -719,8 +719,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         int c = strcmp(value, "0") == 0 || strcmp(value, "none") == 0 ? VB_CSUM_OFF
                                                                       : vblock_csum_from_name(value);
         if (c < 0)
-            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern, null, "
-                            "or 0/none for no verification");
+            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
         u32 = (uint32_t)c;
         memcpy(field, &u32, sizeof(u32));
         return 0;
