@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "common/engine_table.h"
+#include "common/plan_files.h"
 #include "common/plan_parse.h"
 #include "common/sat.h"
 #include "common/stats.h"
@@ -513,4 +515,56 @@ struct run_observer fio_status_observer(struct fio_status *s)
 {
     return (struct run_observer){ .phase_start = status_phase_start, .interval = status_interval,
                                   .arg = s };
+}
+
+/* one relative path made absolute beneath cwd, into out; -ENAMETOOLONG */
+static int under_cwd(const char *cwd, const char *rel, char *out, size_t len)
+{
+    int n = snprintf(out, len, "%s/%s", cwd, rel);
+    return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int fio_cli_local_paths(struct plan *p, const char *cwd, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
+            struct job_spec *j = &p->phases[i].jobs[k];
+            char out[PLAN_PATH_MAX], one[PLAN_PATH_MAX];
+            size_t used = 0;
+            if (engine_table_takes_url(j->ioengine))
+                continue;
+            if (j->directory[0]) {
+                if (j->directory[0] == '/')
+                    continue;
+                if (under_cwd(cwd, j->directory, out, sizeof out) < 0)
+                    goto long_path;
+                memcpy(j->directory, out, strlen(out) + 1);
+                continue;
+            }
+            /* a name with an escaped ':' is left as it is (rare; the
+             * agent's default directory then applies, as --dry-run says) */
+            if (!j->filename[0] || strstr(j->filename, "\\:"))
+                continue;
+            uint32_t n = plan_filename_count(j->filename);
+            for (uint32_t f = 0; f < n; f++) {
+                char abs[PLAN_PATH_MAX];
+                if (plan_filename_at(j->filename, f, one, sizeof one) < 0)
+                    goto long_path;
+                if (one[0] == '/')
+                    snprintf(abs, sizeof abs, "%s", one);
+                else if (under_cwd(cwd, one, abs, sizeof abs) < 0)
+                    goto long_path;
+                int w = snprintf(out + used, sizeof out - used, "%s%s", f ? ":" : "", abs);
+                if (w < 0 || (size_t)w >= sizeof out - used)
+                    goto long_path;
+                used += (size_t)w;
+            }
+            memcpy(j->filename, out, used + 1);
+            continue;
+long_path:
+            snprintf(err, errlen, "job '%s': its relative file names beneath the current directory %s "
+                     "are longer than %d bytes", j->name, cwd, PLAN_PATH_MAX - 1);
+            return -ENAMETOOLONG;
+        }
+    return 0;
 }

@@ -63,6 +63,12 @@ int fio_cli_read_plan(const char *path, int nargs, char **args, struct plan *out
 int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **args, struct plan *out,
                        char **text, char *err, size_t errlen);
 
+/* --local: the agents are this machine, so relative directory= and
+ * filename= names are made absolute beneath cwd, where fio would put them
+ * (a remote agent joins them to its default directory, which --dry-run
+ * shows).  0, or -ENAMETOOLONG with err naming the job. */
+int fio_cli_local_paths(struct plan *p, const char *cwd, char *err, size_t errlen);
+
 /* Apply --section, --readonly and --max-jobs to a parsed plan: drop the
  * jobs of other sections (keeping each remaining job's own stonewall, as
  * fio skips a whole section), then check.  0, or -EINVAL with err naming

@@ -1132,6 +1132,18 @@ static int cmd_run(int argc, char **argv, int clean_only)
         free(plan_text);
         return 2;
     }
+    if (!c.pool && !pool_fleet && !c.agents && !c.hosts && !c.listen) {
+        /* --local: relative names are beneath the current directory, as fio's */
+        char cwd[PATH_MAX];
+        int no_cwd = !getcwd(cwd, sizeof cwd);
+        if (no_cwd)
+            snprintf(err, sizeof err, "cannot tell the current directory: %s", strerror(errno));
+        if (no_cwd || fio_cli_local_paths(&plan, cwd, err, sizeof err) < 0) {
+            plan_free(&plan);
+            free(plan_text);
+            return die(2, "%s", err);
+        }
+    }
     if (c.pool) {
         status = pool_cli(&c, argc, argv, plan_text);
     } else if (pool_fleet) {

@@ -60,4 +60,18 @@ timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/r5.json" --name=v --rw=wr
 [ "$(ops "$T/r5.json" 0 write ops)" = 4 ] || fail "bs=1Mi size=4Mi: $(ops "$T/r5.json" 0 write ops) writes, want 4"
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["phases"][0]; sys.exit("verify" in p and p["verify"].get("checked", 0) > 0)' \
   "$T/r5.json" || fail "verify=0 verified"
-echo "ok: --key value, two job files in order, 9 fio program options ignored with a warning, host,port, verify=0, 1Mi"
+# 6. --local: relative names are beneath the current directory, as fio puts them (issue 22, item 7)
+mkdir -p "$T/cwd"
+( cd "$T/cwd" && timeout 60 "$NFSTORM" run --local 1 --quiet --name=rel --rw=write --bs=64k --size=256k \
+  --filename=rel.dat >"$T/o" 2>&1 ) || fail "relative filename with --local: $(cat "$T/o")"
+[ "$(stat -c %s "$T/cwd/rel.dat" 2>/dev/null)" = 262144 ] || fail "relative filename: not written in the current directory"
+( cd "$T/cwd" && timeout 60 "$NFSTORM" run --local 1 --dry-run --name=rel --size=256k --directory=sub ) >"$T/o" 2>&1
+grep -q "thread 0 (job 0): $T/cwd/sub/rel.0.0.0" "$T/o" || fail "dry-run of a relative directory: $(cat "$T/o")"
+
+# 7. a block device is refused by the agent, naming it (rw=read: nothing is ever written to it)
+if mknod "$T/blk" b 7 7 2>/dev/null; then
+  start_agent "$T"
+  expect_fail "block device" "plan refused: $T/blk is a block device: nfstorm works on files" \
+    "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=b --rw=read --bs=4k --size=64k --filename="$T/blk"
+fi
+echo "ok: --key value, two job files in order, 9 fio program options ignored with a warning, host,port, verify=0, 1Mi, relative names under --local, block devices refused"
