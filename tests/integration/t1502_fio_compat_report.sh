@@ -19,7 +19,7 @@ thread
 size=${NFSTORM_T1502_SIZE}
 nr_files=2
 rw=randread
-ioengine=posixaio
+ioengine=windowsaio
 zonemode=zbd
 F
 NFSTORM_T1502_SIZE=1m "$NFSTORM" run --fio-compat-report "$T/p.fio" >"$T/out" 2>&1; rc=$?
@@ -27,15 +27,15 @@ NFSTORM_T1502_SIZE=1m "$NFSTORM" run --fio-compat-report "$T/p.fio" >"$T/out" 2>
 sed "s|$T/||g" "$T/out" >"$T/got"
 cat >"$T/want" <<'W'
 fio compatibility of p.fio: 8 keys: 3 implemented, 1 alias, 1 accepted, 1 ignored, 2 refused
-  p.fio:2    name=default       implemented
-  inc.fio:1  cpus_allowed=0     ignored: placement and priority of the load generator's own threads
-  p.fio:4    thread             accepted: nfstorm always runs a job's clones as threads
-  p.fio:6    size=1m            implemented
-  p.fio:7    nr_files=2         alias of nrfiles
-  p.fio:8    rw=randread        implemented
-  p.fio:9    ioengine=posixaio  refused: bad value (fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)
-  p.fio:10   zonemode=zbd       refused: zoned block devices; nfstorm works on files
-verdict: nfstorm refuses this plan: 2 keys refused; the run would stop at: p.fio:9: bad value for 'ioengine': 'posixaio' (fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)
+  p.fio:2    name=default         implemented
+  inc.fio:1  cpus_allowed=0       ignored: placement and priority of the load generator's own threads
+  p.fio:4    thread               accepted: nfstorm always runs a job's clones as threads
+  p.fio:6    size=1m              implemented
+  p.fio:7    nr_files=2           alias of nrfiles
+  p.fio:8    rw=randread          implemented
+  p.fio:9    ioengine=windowsaio  refused: bad value (fio's windowsaio engine is not implemented by nfstorm; use libaio or io_uring)
+  p.fio:10   zonemode=zbd         refused: zoned block devices; nfstorm works on files
+verdict: nfstorm refuses this plan: 2 keys refused; the run would stop at: p.fio:9: bad value for 'ioengine': 'windowsaio' (fio's windowsaio engine is not implemented by nfstorm; use libaio or io_uring)
 W
 diff "$T/want" "$T/got" >"$T/d" || fail "report differs: $(cat "$T/d")"
 
