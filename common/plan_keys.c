@@ -236,6 +236,40 @@ int plan_key_takes_value(const char *key)
     return -1;
 }
 
+const char *plan_key_value_hint(const char *key)
+{
+    const struct key_def *k = key ? key_lookup(key) : NULL;
+    if (!k)
+        return NULL;
+    switch (k->kind) {
+    case K_SIZE:
+    case K_SIZE32:
+        return "want a size such as 4k, 1m or 2g";
+    case K_U32:
+    case K_U64:
+    case K_BATCH:
+        return "want a whole number";
+    case K_DURATION:
+        return "want a duration such as 30 (seconds), 500ms or 2m";
+    case K_DUR_US:
+        return "want a duration such as 100 (microseconds), 2ms or 1s";
+    case K_DUR_MS:
+        return "want a duration such as 500 (milliseconds) or 1s";
+    case K_BOOL:
+    case K_NOTBOOL:
+        return "want 1/0, true/false, yes/no or on/off";
+    case K_MIXREAD:
+    case K_MIXWRITE:
+        return "want a percentage from 0 to 100";
+    case K_BS:
+    case K_RATE:
+    case K_RATEMIN:
+        return "want a size, or fio's reads,writes form such as 4k,64k";
+    default:
+        return NULL;
+    }
+}
+
 int plan_key_ignored(const char *key, const char **note)
 {
     return plan_key_fio_status(key, note) == FIO_KEY_IGNORED;

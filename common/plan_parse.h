@@ -66,6 +66,10 @@ int plan_is_key(const char *key);
  * or refuses, unknown names). */
 int plan_key_takes_value(const char *key);
 
+/* What a good value of key looks like ("want a size such as 4k, 1m or
+ * 2g"), for a refusal that gives no reason of its own; NULL if no hint. */
+const char *plan_key_value_hint(const char *key);
+
 /* Set one key on a job: the shared core of both front ends.
  * 0, -ENOENT for an unknown key, -EINVAL for a bad value.  matrix is not a
  * job field: the front ends handle it. */
