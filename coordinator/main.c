@@ -37,6 +37,7 @@
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
+#include "coordinator/report.h"
 #include "coordinator/run.h"
 #include "coordinator/run_record.h"
 #include "coordinator/verdict.h"
@@ -1273,8 +1274,11 @@ next_repetition:
                         c.fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
     observers[nobs++] = live_observer(live);
     if (c.fio.status_interval_ns && !fstatus) {
-        /* fio writes its periodic status where its report goes */
-        fstatus = fio_status_new(c.out.output ? stderr : stdout, c.fio.status_interval_ns, &plan);
+        /* fio writes its periodic status where its report goes; a
+         * machine-read report on stdout (json, json+, terse) gets no line of
+         * ours ahead of it: the status lines go to stderr then */
+        int machine = (c.out.fio_formats & (REPORT_FIO_JSON | REPORT_FIO_JSON_PLUS | REPORT_FIO_TERSE)) != 0;
+        fstatus = fio_status_new(c.out.output || machine ? stderr : stdout, c.fio.status_interval_ns, &plan);
     }
     if (fstatus)
         observers[nobs++] = fio_status_observer(fstatus);
