@@ -183,6 +183,7 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
     FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
+    { "overwrite", F_OPTU32, offsetof(struct job_spec, overwrite), 0, 0, 1, NULL },
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

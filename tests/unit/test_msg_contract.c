@@ -92,7 +92,7 @@ static const struct pinned {
              "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
+    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli overwrite" },
     { "phase-done+", "lat_depth lat_unmet" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
@@ -1502,6 +1502,7 @@ static void test_contract_job_optional_keys(void **state)
     in.plan.phases[1].jobs[0].latency_target_us = 2000;
     in.plan.phases[1].jobs[0].latency_window_us = 500000;
     in.plan.phases[1].jobs[0].latency_pct_milli = 99500;
+    in.plan.phases[1].jobs[0].overwrite = 1;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1521,6 +1522,8 @@ static void test_contract_job_optional_keys(void **state)
     assert_int_equal(out.plan.phases[1].jobs[0].latency_target_us, 2000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
+    assert_int_equal(out.plan.phases[1].jobs[0].overwrite, 1);
+    assert_int_equal(out.plan.phases[0].jobs[0].overwrite, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].latency_target_us, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
     msg_plan_free(&out);
