@@ -187,8 +187,8 @@ static const struct golden {
     const char *type;
     const char *sha256;
 } golden[] = {
-    { "hello", "f8d67b019a7320491340e8a4bdcd00a19503a4dae463b9fce83499eb02310880" },
-    { "welcome", "798f297ab90070e9edecc26ec89cea3223996f94504d1ad148eba5e4080784a8" },
+    { "hello", "5663ed68d32520d20bb7ce437af6d60888834a7fe82bb07164aad317285a212f" },
+    { "welcome", "e28454f11ce4f298d5ee1aa74ff87bca37f766664288d1335e8713ba0b7f31db" },
     { "auth", "c1e7fc3eb226dda19513f21a9b3b3829d123832d772d51dbfad3200a9fc93df9" },
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
@@ -1444,10 +1444,10 @@ static void test_contract_version_refusal_text(void **state)
 
     msg_version_refusal(line, sizeof line, "agent", "127.0.0.1:7878", 1, "coordinator");
     assert_string_equal(line, "agent 127.0.0.1:7878 speaks protocol 1, this coordinator "
-                              "4: upgrade one of them");
-    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 5, "agent");
-    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 5, this agent "
-                              "4: upgrade one of them");
+                              "5: upgrade one of them");
+    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 6, "agent");
+    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 6, this agent "
+                              "5: upgrade one of them");
 }
 
 /* The error a refusing peer sends: its version travels with the text, and
