@@ -113,6 +113,39 @@ static void test_plan_rw_mode_predicates(void **state)
     assert_true(rw_mode_reads(RW_RANDRW) && rw_mode_writes(RW_RANDRW) && rw_mode_random(RW_RANDRW));
 }
 
+/* fio's extend_file: data for any job that reads (whatever rwmixread) and
+ * for overwrite=1; a size only for other writers; nothing for verify_only,
+ * metadata and coherence. */
+static void test_plan_layout_fills_as_fio(void **state)
+{
+    struct job_spec j;
+    (void)state;
+    job_spec_default(&j);
+    const enum rw_mode fills[] = { RW_READ, RW_RANDREAD, RW_RW, RW_RANDRW };
+    for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++) {
+        j.rw = fills[i];
+        for (uint32_t mix = 0; mix <= 100; mix += 50) {
+            j.rwmixread = mix;
+            assert_int_equal(plan_layout_fills(&j), 1);
+        }
+    }
+    j.rw = RW_RANDWRITE;
+    assert_int_equal(plan_layout_fills(&j), 0);
+    j.overwrite = 1;
+    assert_int_equal(plan_layout_fills(&j), 1);
+    j.rw = RW_WRITE;
+    assert_int_equal(plan_layout_fills(&j), 1);
+    j.overwrite = 0;
+    j.rw = RW_RANDRW;
+    j.verify_only = 1;
+    assert_int_equal(plan_layout_fills(&j), 0);
+    j.verify_only = 0;
+    j.rw = RW_METADATA;
+    assert_int_equal(plan_layout_fills(&j), 0);
+    j.rw = RW_COHERENCE;
+    assert_int_equal(plan_layout_fills(&j), 0);
+}
+
 static struct job_spec named_job(const char *name, int stonewall)
 {
     struct job_spec j;
@@ -945,6 +978,7 @@ int main(void)
         cmocka_unit_test(test_plan_default_matches_fio),
         cmocka_unit_test(test_plan_rw_mode_names_round_trip),
         cmocka_unit_test(test_plan_rw_mode_predicates),
+        cmocka_unit_test(test_plan_layout_fills_as_fio),
         cmocka_unit_test(test_plan_add_job_stonewall_starts_phase),
         cmocka_unit_test(test_plan_copy_is_independent),
         cmocka_unit_test(test_plan_job_file_size_defaults_to_size_over_nrfiles),
