@@ -445,9 +445,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     /* before writing anything: does it fit? */
     if (rc == 0)
         rc = phase_check_space(pr, err, errlen);
-    /* read phases need data there, write phases the full size: lay out
-     * after every engine is up, so a bad URL fails before any writing,
-     * and with a known total for the progress the agent reports */
+    /* jobs that read (and overwrite=1) need data there, other writers the
+     * full size: lay out after every engine is up, so a bad URL fails
+     * before any writing, and with a known total for the progress the
+     * agent reports */
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
         if (layout_fill(&pr->jobs[i]) && pr->jobs[i].owns_files)
             for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
