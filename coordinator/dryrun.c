@@ -224,7 +224,9 @@ static void print_layout(FILE *out, const struct job_spec *j)
     if (j->rw == RW_METADATA || j->rw == RW_COHERENCE)
         return;
     fprintf(out, "      layout: ");
-    if (j->verify_only)
+    if (!engine_table_has_files(j->ioengine))
+        fprintf(out, "none (ioengine=%s has no files)\n", j->ioengine);
+    else if (j->verify_only)
         fprintf(out, "none (verify_only reads the files as they are)\n");
     else if (job_sized_by_file(j))
         fprintf(out, "none (sized by the existing file%s)\n", plan_files_per_thread(j) == 1 ? "" : "s");

@@ -58,4 +58,8 @@ dry() { "$NFSTORM" run --dry-run --local 1 --name=j --bs=4k --size=64m "$@" 2>&1
   fail "dry-run write: '$(dry --rw=write)'"
 [ "$(dry --rw=write --fallocate=none)" = "sizes to 64MiB per file, sparse (no data; fallocate=none)" ] ||
   fail "dry-run write fallocate=none: '$(dry --rw=write --fallocate=none)'"
+[ "$(dry --rw=randread --verify=crc32c --verify_only=1)" = "none (verify_only reads the files as they are)" ] ||
+  fail "dry-run verify_only: '$(dry --rw=randread --verify=crc32c --verify_only=1)'"
+[ "$(dry --rw=randrw --ioengine=null)" = "none (ioengine=null has no files)" ] ||
+  fail "dry-run null: '$(dry --rw=randrw --ioengine=null)'"
 echo "t1724: PASS"
