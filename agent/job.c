@@ -812,9 +812,10 @@ int job_space_needed(struct job *j, uint64_t *bytes)
         *bytes += want - (have > start ? have : start);
     }
     /* a write phase adds no more than it writes (io_size, number_ios),
-     * unless its files are preallocated: fallocate= native, posix and keep
-     * reserve the whole region before the first write */
-    if (rw_mode_writes(j->spec->rw) &&
+     * unless its files are preallocated (fallocate= native, posix and keep
+     * reserve the whole region before the first write) or laid out with
+     * data (a job that also reads, overwrite=1: the whole region) */
+    if (rw_mode_writes(j->spec->rw) && !plan_layout_fills(j->spec) &&
         !(j->eng->extend && j->spec->fallocate != FALLOC_NONE && j->spec->fallocate != FALLOC_TRUNCATE)) {
         const struct job_spec *sp = j->spec;
         uint64_t bs = job_max_bs(sp), cap = UINT64_MAX;

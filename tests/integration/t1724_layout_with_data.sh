@@ -9,7 +9,10 @@
 #   - rw=write overwrite=1 fallocate=none: laid out with data (before, the
 #     key was refused); overwrite=0 is accepted without a word and, like
 #     fio, leaves a write job's file sized but without data
-# and --dry-run says per job what will be laid out.
+# The space check counts the whole region such a job lays out (not only
+# its few writes: number_ios=1 on a 16 MiB tmpfs refuses a 32 MiB mix
+# before writing, instead of filling the disk during layout).  And
+# --dry-run says per job what will be laid out.
 source "$(dirname "$0")/lib.sh"
 command -v filefrag >/dev/null 2>&1 || skip "filefrag is not installed"
 D=$T/d; mkdir -p "$D"
@@ -47,6 +50,20 @@ grep -qi "overwrite" "$T/ow0.out" && fail "overwrite=0 says something: $(cat "$T
 printf '[j]\nrw=write\nsize=1m\noverwrite=0\n' >"$T/ow0.fio"
 "$NFSTORM" run --fio-compat-report "$T/ow0.fio" >"$T/compat" 2>&1 || fail "compat report: $(tail -n2 "$T/compat")"
 grep -Eq 'overwrite=0 +implemented' "$T/compat" || fail "compat report: $(grep overwrite "$T/compat")"
+
+# a mix's layout needs its whole region free
+S=$T/small; mkdir -p "$S"
+if mount -t tmpfs -o size=16m tmpfs "$S" 2>/dev/null; then
+  trap 'umount "$S" 2>/dev/null; cleanup' EXIT
+  start_agent "$S"
+  timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=big --rw=randrw --bs=4k --size=32m \
+    --number_ios=1 --fallocate=none --directory="$S" >"$T/big.out" 2>&1 && fail "a 32 MiB mix on 16 MiB ran"
+  grep -Eq "job 'big': not enough space: needs 32MiB, 1[56](\.[0-9]+)?MiB free on $S" "$T/big.out" ||
+    fail "a 32 MiB mix on 16 MiB: $(tail -n2 "$T/big.out")"
+  [ -z "$(ls -A "$S")" ] || fail "the refused mix left files: $(ls -l "$S")"
+else
+  echo "(no tmpfs mount here: the space check's case is not run)"
+fi
 
 # --dry-run tells which of the three each job gets
 dry() { "$NFSTORM" run --dry-run --local 1 --name=j --bs=4k --size=64m "$@" 2>&1 | sed -n 's/^ *layout: //p'; }
