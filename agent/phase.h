@@ -49,7 +49,7 @@ struct phase_run {
     struct job *jobs;            /* one per thread: numjobs of each job_spec */
     uint32_t njobs;
     uint64_t ramp_ns;            /* longest ramp of the phase's jobs */
-    atomic_uint_fast64_t layout_total;  /* bytes read phases need laid out */
+    atomic_uint_fast64_t layout_total;  /* bytes reading (and overwrite=1) jobs need laid out */
     atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
     atomic_uint running;         /* job threads not yet finished */
     struct halt halt;            /* stop: ends layout, sleeps and I/O */

@@ -192,6 +192,8 @@ struct job_spec {
     uint32_t no_file_create;   /* fio's allow_file_create=0: a missing file is an error */
     uint32_t openfiles;        /* files in use at once (fio's openfiles); 0 = all */
     uint32_t norandommap;      /* uniform random offsets may repeat within a pass */
+    uint32_t overwrite;        /* fio's overwrite=1: a write job's files are laid out with
+                                  data first (plan_layout_fills) */
     /* verdicts (coordinator only, not sent to agents): failed ops a phase
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */
@@ -279,6 +281,11 @@ const char *rw_mode_name(enum rw_mode rw);     /* fio's word: "randread" */
 int rw_mode_from_name(const char *s);          /* accepts fio's aliases; -1 if unknown */
 int rw_mode_reads(enum rw_mode rw);            /* 1 if the mode issues reads */
 int rw_mode_writes(enum rw_mode rw);
+/* 1 if the job lays its files out with data before it starts (any job
+ * that reads, and overwrite=1), 0 if it only sizes them (or, for
+ * rw=metadata and verify_only, leaves them alone).  A file already as long
+ * as the job's region is left as it is, as in fio. */
+int plan_layout_fills(const struct job_spec *j);
 int rw_mode_random(enum rw_mode rw);
 
 void plan_init(struct plan *p);

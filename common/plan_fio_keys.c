@@ -198,7 +198,7 @@ static const struct fio_key table[] = {
     IMPL("offset_increment"),
     REF("opendir", "not implemented; name the files with filename=a:b or nrfiles"),
     IMPL("openfiles"),
-    REF("overwrite", WHY_NOTIMPL),
+    IMPL("overwrite"),
     IMPL("per_job_logs"),
     REF("percentage_random", WHY_NOTIMPL),
     REF("percentage_sequential", WHY_NOTIMPL),

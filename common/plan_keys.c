@@ -149,6 +149,7 @@ static const struct key_def keys[] = {
     { "allow_file_create", K_NOTBOOL,   FIELD(no_file_create) },
     { "openfiles",         K_U32,       FIELD(openfiles) },
     { "norandommap",       K_BOOL,      FIELD(norandommap) },
+    { "overwrite",         K_BOOL,      FIELD(overwrite) },
     { "filename",          K_STR,       STRFIELD(filename) },
     { "filename_format",   K_STR,       STRFIELD(filename_format) },
     { "directory",         K_STR,       STRFIELD(directory) },

@@ -187,6 +187,7 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "flow", flow),
     FOPTU32(struct job_spec, "flow_id", flow_id),
     FOPTU64(struct job_spec, "flow_sleep_ns", flow_sleep_ns),
+    { "overwrite", F_OPTU32, offsetof(struct job_spec, overwrite), 0, 0, 1, NULL },
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

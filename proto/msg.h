@@ -23,7 +23,7 @@
 #include "proto/auth.h"
 #include "proto/frame.h"
 
-#define PROTO_VERSION 4
+#define PROTO_VERSION 5
 #define MSG_TEXT_MAX  512     /* error text, host names */
 #define MSG_SYS_MAX   128     /* kernel release, CPU model */
 #define MSG_LABELS_MAX 256    /* an agent's labels, comma-separated */

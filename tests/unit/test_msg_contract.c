@@ -92,7 +92,7 @@ static const struct pinned {
              "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns" },
+    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite" },
     { "phase-done+", "lat_depth lat_unmet" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
@@ -188,8 +188,8 @@ static const struct golden {
     const char *type;
     const char *sha256;
 } golden[] = {
-    { "hello", "f8d67b019a7320491340e8a4bdcd00a19503a4dae463b9fce83499eb02310880" },
-    { "welcome", "798f297ab90070e9edecc26ec89cea3223996f94504d1ad148eba5e4080784a8" },
+    { "hello", "5663ed68d32520d20bb7ce437af6d60888834a7fe82bb07164aad317285a212f" },
+    { "welcome", "e28454f11ce4f298d5ee1aa74ff87bca37f766664288d1335e8713ba0b7f31db" },
     { "auth", "c1e7fc3eb226dda19513f21a9b3b3829d123832d772d51dbfad3200a9fc93df9" },
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
@@ -1445,10 +1445,10 @@ static void test_contract_version_refusal_text(void **state)
 
     msg_version_refusal(line, sizeof line, "agent", "127.0.0.1:7878", 1, "coordinator");
     assert_string_equal(line, "agent 127.0.0.1:7878 speaks protocol 1, this coordinator "
-                              "4: upgrade one of them");
-    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 5, "agent");
-    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 5, this agent "
-                              "4: upgrade one of them");
+                              "5: upgrade one of them");
+    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 6, "agent");
+    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 6, this agent "
+                              "5: upgrade one of them");
 }
 
 /* The error a refusing peer sends: its version travels with the text, and
@@ -1506,6 +1506,7 @@ static void test_contract_job_optional_keys(void **state)
     in.plan.phases[1].jobs[0].flow = 8;
     in.plan.phases[1].jobs[0].flow_id = 2;
     in.plan.phases[1].jobs[0].flow_sleep_ns = 1000000;
+    in.plan.phases[1].jobs[0].overwrite = 1;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1525,6 +1526,8 @@ static void test_contract_job_optional_keys(void **state)
     assert_int_equal(out.plan.phases[1].jobs[0].latency_target_us, 2000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
+    assert_int_equal(out.plan.phases[1].jobs[0].overwrite, 1);
+    assert_int_equal(out.plan.phases[0].jobs[0].overwrite, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].latency_target_us, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
     assert_int_equal(out.plan.phases[1].jobs[0].flow, 8);
