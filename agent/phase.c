@@ -23,10 +23,12 @@
 #include "agent/nfs_allow.h"
 #include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
+#include "agent/phase_prior.h"
 #include "agent/phase_storage.h"
 #include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/plan_verify.h"
 #include "common/rotate.h"
 #include "common/sat.h"
 #include "common/units.h"
@@ -234,6 +236,9 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->region_len = job_file_size(js);
     j->verify_gen = vblock_generation(id->run_ms, id->phase, 1);
     j->verify_job = (uint32_t)gjob;
+    j->verify_run = id->run_id;
+    if (plan_verify_checks(js) && !js->verify_written_by[0])
+        j->verify_min_gen = phase_prior_gen(js, id, t, g, nfiles);
     /* a file shared by threads is laid out by thread 0; one shared by
      * agents by the lowest agent running the job, to the extent every
      * agent's threads need */
@@ -451,7 +456,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
         struct job *j = &pr->jobs[i];
         if (j->spec->rw == RW_METADATA)
             continue;
-        rc = job_layout(j, layout_fill(j), &pr->layout_done);
+        /* verify_only never changes the file it checks (no size, no data):
+         * a short file's missing blocks read as missing */
+        if (!j->spec->verify_only)
+            rc = job_layout(j, layout_fill(j), &pr->layout_done);
         if (rc == 0 && j->spec->invalidate && j->eng->invalidate)
             j->eng->invalidate(&j->ej);
         if (rc == -ECANCELED)

@@ -90,7 +90,7 @@ void verify_free(struct verify_job *v)
 void verify_stamp(struct verify_job *v, struct io_req *r, uint64_t unit, uint64_t gen, uint64_t now_ns)
 {
     struct vblock_id id = { .file_id = v->file_id[r->file], .writer = v->writer, .job = v->job,
-                            .gen = gen, .time_ns = now_ns };
+                            .gen = gen, .time_ns = now_ns, .run = v->run };
     for (uint64_t at = 0; at + unit <= r->len; at += unit) {
         id.offset = r->offset + at;
         vblock_fill(&v->ctx, r->buf + at, (uint32_t)unit, &id);
@@ -110,6 +110,8 @@ static void bad_of(const struct verify_job *v, uint32_t file, uint64_t off,
     b->found_job = found->job;
     b->found_gen = found->gen;
     b->found_offset = found->offset;
+    b->expected_run = e->run;
+    b->found_run = found->run;
 }
 
 /* VERIFY_SCAN: an ok unit of generation gen; keep it as a would-be
@@ -149,12 +151,22 @@ int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode m
                                .gen = mode == VERIFY_READBACK ? v->gen : VBLOCK_ANY_GEN };
     int any_bad = 0;
 
+    if (mode == VERIFY_READBACK) {
+        e.run = v->run;
+    } else {
+        /* a file this run wrote earlier must hold this run's blocks, of that
+         * phase or later: a previous run's (every write lost) is stale */
+        e.run = v->written_by ? v->written_by : v->min_gen ? v->run : 0;
+        e.min_gen = v->min_gen;
+    }
     for (uint64_t at = 0; at + unit <= r->len; at += unit) {
         struct vblock_id found;
         struct vstats_bad b;
         enum vblock_kind k;
         e.offset = r->offset + at;
         k = vblock_check(&v->ctx, r->buf + at, (uint32_t)unit, &e, &found);
+        if (found.run || found.gen)
+            vstats_add_run(v->out, found.run, vblock_generation_ms(found.gen), 1);
         if (k == VB_OK && mode == VERIFY_SCAN && v->ctx.csum != VB_CSUM_PATTERN &&
             v->ctx.csum != VB_CSUM_NULL) {
             scan_note(v, r->file, e.offset, &found);

@@ -167,6 +167,8 @@ const struct field msg_job_fields[] = {
     FOPTSTRNZ(struct job_spec, "verify_pattern", verify_pattern),
     FOPTU32(struct job_spec, "verify_interval", verify_interval),
     FOPTU32(struct job_spec, "verify_offset", verify_offset),
+    FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
+    { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
     /* write buffer contents (common/wbuf.h), resolved: sent only when not
      * fio's default (random data, scrambled per write) */
     { "buf_mode", F_OPTU32, offsetof(struct job_spec, buf_mode), 0, 0, WBUF_MODE_MAX, NULL },
@@ -217,6 +219,10 @@ static const struct field plan_fields[] = {
     FANYU32(struct msg_plan, "agent_index", agent_index),   /* < nagents: checked after */
     FU32(struct msg_plan, "nagents", nagents, 1, UINT32_MAX),
     FU32(struct msg_plan, "interval_ms", interval_ms, 1, UINT32_MAX),
+    /* the run's identity: optional (a coordinator older than run ids sends
+     * none; the agent then draws its own) */
+    FOPTU64(struct msg_plan, "run_id", run_id),
+    FOPTU64(struct msg_plan, "run_ms", run_ms),
     { "phases", F_PHASES, offsetof(struct msg_plan, plan), 0, 0, 0, NULL },
 };
 static const struct field cleaned_fields[] = {

@@ -104,10 +104,10 @@ static const struct pinned {
     { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
     { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
     /* phase-done's verify value and one of its first offenders */
-    { "verify", "checked ok corrupt_checksum wrong_offset wrong_file stale_generation torn zeroes "
-                "wrong_writer first" },
+    { "verify", "checked only runs_more runs ok corrupt_checksum wrong_offset wrong_file stale_generation "
+                "torn zeroes wrong_writer first" },
     { "vfirst", "file offset kind reader expected_writer expected_generation found_writer found_job "
-                "found_generation found_offset" },
+                "found_generation found_offset expected_run found_run" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
