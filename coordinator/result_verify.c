@@ -119,8 +119,12 @@ void result_verify_bad(const struct vstats_bad *b, char *buf, size_t len)
         char id[17], when[48];
         vblock_run_format(b->found_run, id);
         verify_time_text(vblock_generation_ms(b->found_gen), when, sizeof when);
-        snprintf(fw, sizeof fw, "found writer %u job %u generation %" PRIu64 " of run %s (started %s)",
-                 b->found_writer, b->found_job, b->found_gen, b->found_run ? id : "?", when);
+        if (b->found_run)      /* the run that wrote it, and when (an older agent sends none) */
+            snprintf(fw, sizeof fw, "found writer %u job %u generation %" PRIu64 " of run %s (started %s)",
+                     b->found_writer, b->found_job, b->found_gen, id, when);
+        else
+            snprintf(fw, sizeof fw, "found writer %u job %u generation %" PRIu64, b->found_writer,
+                     b->found_job, b->found_gen);
     } else {
         snprintf(fw, sizeof fw, "found no header");
     }

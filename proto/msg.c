@@ -167,8 +167,6 @@ const struct field msg_job_fields[] = {
     FOPTSTRNZ(struct job_spec, "verify_pattern", verify_pattern),
     FOPTU32(struct job_spec, "verify_interval", verify_interval),
     FOPTU32(struct job_spec, "verify_offset", verify_offset),
-    FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
-    { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
     /* write buffer contents (common/wbuf.h), resolved: sent only when not
      * fio's default (random data, scrambled per write) */
     { "buf_mode", F_OPTU32, offsetof(struct job_spec, buf_mode), 0, 0, WBUF_MODE_MAX, NULL },
@@ -185,6 +183,9 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
     FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
+    /* verify_written_by= and coherence_never_visible=warn: sent only when set */
+    FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
+    { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
