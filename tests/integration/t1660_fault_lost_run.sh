@@ -28,7 +28,7 @@ faultfs_ctl "drop"
 run b_rot "$T/rot.fio" 2; [ $RC -eq 1 ] || fail "b_rot: every write lost, exit $RC (expected 1)"
 run b_one "$T/one.fio" 1; [ $RC -eq 1 ] || fail "b_one: every write lost, exit $RC (expected 1)"
 faultfs_ctl clear
-grep -q "^run id: $(py "$T/a_rot.json" <<<'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])')$" \
+grep -q "^run .*, run id $(py "$T/a_rot.json" <<<'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])')$" \
   "$T/a_rot.out" || fail "the text report does not print the JSON's run id"
 py "$T/a_rot.json" "$T/b_rot.json" "$T/a_one.json" "$T/b_one.json" <<'PY'
 import json, re, sys
@@ -62,6 +62,8 @@ grep -q "verify_only: the blocks were written by 2 runs, not one" "$T/mix.out" \
   || fail "mix: no reason naming the two runs: $(grep -A3 'phase verdict' "$T/mix.out")"
 IDC=$(py "$T/c.json" <<<'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])')
 IDA=$(py "$T/a_rot.json" <<<'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])')
+"$NFSTORM" report "$T/a_rot.json" --html "$T/a.html" >/dev/null 2>&1 || fail "report --html of run a failed"
+grep -q "data-run-id=\"$IDA\"" "$T/a.html" || fail "the HTML report does not carry run a's id"
 py "$T/mix.json" "$IDA" "$IDC" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))["phases"][0]["verify"]
