@@ -239,6 +239,11 @@ static int loop_verify_init(struct loop *l)
     }
     if (sp->rotate)            /* reading another agent's files: it wrote every block */
         l->v->scan_writer = j->source_agent;
+    l->v->run = j->verify_run;
+    l->v->min_gen = j->verify_min_gen;
+    if (sp->verify_written_by[0])
+        (void)vblock_run_parse(sp->verify_written_by, &l->v->written_by);   /* checked by the plan */
+    j->vstats->only = (uint32_t)(sp->verify_only != 0);
     l->read_mode = sp->verify_only || !rw_mode_writes(sp->rw) ? VERIFY_SCAN : VERIFY_MIXED;
     if (plan_verify_readback(sp)) {
         if (iogen_init(&l->replay, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0)
@@ -246,6 +251,31 @@ static int loop_verify_init(struct loop *l)
         l->readback = 1;
     }
     return 0;
+}
+
+/* The bytes of one pass.  A region whose size is not a multiple of a
+ * fixed block size ends in a tail no whole block fits: as fio (an op
+ * never crosses the region's end), the pass stops at the last whole
+ * block, so no block is done twice and the tail is neither written nor
+ * read (nor verified).  io_size= is the user's own byte count: kept. */
+static uint64_t loop_pass_bytes(const struct job *j)
+{
+    const struct job_spec *sp = j->spec;
+    uint64_t pass = sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes;
+    struct job_bs r, w;
+    uint64_t bs, tail, files = j->ej.nfiles ? j->ej.nfiles : 1;
+
+    if (sp->io_size || !j->region_len)
+        return pass;
+    job_dir_bs(sp, 0, &r);
+    job_dir_bs(sp, 1, &w);
+    if (r.nsplit || r.lo || w.nsplit || w.lo)
+        return pass;             /* varied sizes: the last op is cut to fit (iogen) */
+    bs = rw_mode_writes(sp->rw) && !rw_mode_reads(sp->rw) ? w.bs
+       : rw_mode_reads(sp->rw) && !rw_mode_writes(sp->rw) ? r.bs : (r.bs == w.bs ? r.bs : 0);
+    if (!bs || (tail = j->region_len % bs) == 0 || pass != j->region_len * files)
+        return pass;
+    return pass - tail * files;
 }
 
 static int loop_init(struct loop *l, struct job *j)
@@ -271,8 +301,7 @@ static int loop_init(struct loop *l, struct job *j)
     if (j->ej.dio_align && (rc = loop_check_align(j)) < 0)
         return rc;
     l->bytes_left = sp->time_based ? UINT64_MAX
-                  : (sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes) *
-                    (sp->loops ? sp->loops : 1);
+                  : loop_pass_bytes(j) * (sp->loops ? sp->loops : 1);
     l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
     if (sp->rate_per_dir) {
         l->capped[0] = rw_mode_reads(sp->rw) && (sp->rate_iops || sp->rate_bps);
@@ -944,6 +973,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
         (rc = verify_init(&c.v, j->spec, ej, ej->agent_index, j->verify_job, j->verify_gen, NULL,
                           ej->err, sizeof ej->err)) < 0)
         return rc;
+    if (fill && j->spec->verify)
+        c.v.run = j->verify_run;
     uint32_t f = 0;
     for (; f < ej->nfiles && rc == 0; f++) {
         int locked;

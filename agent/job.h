@@ -52,6 +52,10 @@ struct job {
     uint64_t verify_gen;       /* verify=: generation of this phase's writes
                                   (vblock_generation, pass 1; layout: pass 0) */
     uint32_t verify_job;       /* verify=: global job number in its headers */
+    uint64_t verify_run;       /* verify=: the run's id, in its headers */
+    uint64_t verify_min_gen;   /* verify=: 0, or the generation of the earlier phase
+                                  of this run that wrote its files: its reads
+                                  expect that run and at least that (phase_prior.h) */
     struct vstats *vstats;     /* verify=: what its reads found; made by
                                   job_prepare, valid once finished, freed by
                                   job_join / job_release; NULL without verify= */

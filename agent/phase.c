@@ -24,10 +24,12 @@
 #include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
 #include "agent/flow.h"
+#include "agent/phase_prior.h"
 #include "agent/phase_storage.h"
 #include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/plan_verify.h"
 #include "common/rotate.h"
 #include "common/sat.h"
 #include "common/units.h"
@@ -249,6 +251,9 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
      * on each; libnfs names one file for every agent (the URL says where),
      * laid out by the lowest agent running the job */
     j->owns_files = js->filename[0] ? t == 0 && (per_agent || id->index == lo || j->eng->lock) : 1;
+    j->verify_run = id->run_id;
+    if (plan_verify_checks(js) && !js->verify_written_by[0])
+        j->verify_min_gen = phase_prior_gen(js, id, t, g, nfiles);
     j->ej.nfiles = nfiles;
     j->ej.files = xcalloc(nfiles, sizeof *j->ej.files);
     for (uint32_t f = 0; f < nfiles; f++) {
@@ -460,7 +465,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
         struct job *j = &pr->jobs[i];
         if (j->spec->rw == RW_METADATA)
             continue;
-        rc = job_layout(j, layout_fill(j), &pr->layout_done);
+        /* verify_only never changes the file it checks (no size, no data):
+         * a short file's missing blocks read as missing */
+        if (!j->spec->verify_only)
+            rc = job_layout(j, layout_fill(j), &pr->layout_done);
         if (rc == 0 && j->spec->invalidate && j->eng->invalidate)
             j->eng->invalidate(&j->ej);
         if (rc == -ECANCELED)

@@ -42,6 +42,8 @@ struct agent_identity {
      * the epoch, and the phase being prepared */
     uint64_t run_ms;
     uint32_t phase;
+    uint64_t run_id;             /* the run's identity (vblock.h), in every header */
+    const struct plan *plan;     /* the whole plan: which earlier phase wrote a file */
 };
 
 struct phase_run {

@@ -34,6 +34,7 @@
 #include "agent/cohjob.h"
 #include "proto/coh_msg.h"
 #include "common/stall.h"
+#include "common/vblock.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -641,10 +642,16 @@ static void handle_plan(struct session *s)
     s->plan_pending = 0;
     s->id.index = s->plan.agent_index;
     s->id.nagents = s->plan.nagents;
-    {
+    s->id.plan = &s->plan.plan;
+    if (s->plan.run_id && s->plan.run_ms) {
+        /* the coordinator's: one generation per phase on every agent */
+        s->id.run_id = s->plan.run_id;
+        s->id.run_ms = s->plan.run_ms;
+    } else {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         s->id.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+        s->id.run_id = vblock_run_new();
     }
     s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
     s->phase = 0;

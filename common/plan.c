@@ -107,6 +107,9 @@ const struct plan_enum plan_fadvise_words[] = {
     { "0", FADV_OFF, 0 }, { "1", FADV_BY_PATTERN, 0 }, { "random", FADV_RANDOM_HINT, 0 },
     { "sequential", FADV_SEQ_HINT, 0 }, { NULL, 0, 0 },
 };
+const struct plan_enum plan_coh_never_words[] = {
+    { "fail", 0, 0 }, { "warn", 1, 0 }, { NULL, 0, 0 },
+};
 const struct plan_enum plan_dedupe_words[] = {
     { "repeat", WBUF_DEDUPE_REPEAT, 0 }, { "working_set", WBUF_DEDUPE_WORKING_SET, 0 }, { NULL, 0, 0 },
 };

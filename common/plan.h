@@ -157,6 +157,8 @@ struct job_spec {
     uint64_t coherence_period_ns;        /* between generations; default 50 ms */
     uint64_t coherence_deadline_ns;      /* never visible after this; default 5 s */
     uint64_t coherence_poll_interval_ns; /* between polls; default 100 us */
+    uint32_t coherence_never_warn;       /* coherence_never_visible=warn (1); fail (0, default):
+                                            a never-visible generation fails the phase */
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
@@ -223,6 +225,8 @@ struct job_spec {
     char verify_pattern[256];  /* as buffer_pattern; the data of verify=pattern */
     uint32_t verify_interval;  /* bytes per header; 0 = the block size */
     uint32_t verify_offset;    /* where in each unit the header sits */
+    char verify_written_by[24];/* "" or the run id (16 hex digits) whose blocks
+                                  alone are right (vblock_run_parse) */
 };
 
 struct phase {
@@ -275,7 +279,8 @@ struct plan_enum {
     uint32_t value;
     int alias;
 };
-extern const struct plan_enum plan_fallocate_words[], plan_fadvise_words[], plan_dedupe_words[];
+extern const struct plan_enum plan_fallocate_words[], plan_fadvise_words[], plan_dedupe_words[],
+    plan_coh_never_words[];
 
 const char *rw_mode_name(enum rw_mode rw);     /* fio's word: "randread" */
 int rw_mode_from_name(const char *s);          /* accepts fio's aliases; -1 if unknown */

@@ -180,6 +180,7 @@ static const struct key_def keys[] = {
     { "coherence_period",  K_DURATION,  FIELD(coherence_period_ns) },
     { "coherence_deadline", K_DURATION, FIELD(coherence_deadline_ns) },
     { "coherence_poll_interval", K_DURATION, FIELD(coherence_poll_interval_ns) },
+    { "coherence_never_visible", K_ENUM, ENUMFIELD(coherence_never_warn, plan_coh_never_words) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "nconnect",          K_NCONNECT,  FIELD(nconnect) },
@@ -206,6 +207,7 @@ static const struct key_def keys[] = {
     { "verify_pattern",    K_PATTERN,   STRFIELD(verify_pattern) },
     { "verify_interval",   K_SIZE32,    FIELD(verify_interval) },
     { "verify_offset",     K_SIZE32,    FIELD(verify_offset) },
+    { "verify_written_by", K_STR,       STRFIELD(verify_written_by) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

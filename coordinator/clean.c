@@ -88,7 +88,8 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
             const struct job_spec *js = &p->phases[i].jobs[k];
             int writes = rw_mode_writes(js->rw), shared = js->filename[0] != '\0';
             int counted_shared = 0;
-            if (js->rw == RW_METADATA || !engine_table_has_files(js->ioengine))
+            /* verify_only writes nothing and lays nothing out */
+            if (js->rw == RW_METADATA || js->verify_only || !engine_table_has_files(js->ioengine))
                 continue;
             for (uint32_t a = 0; a < nagents; a++) {
                 if (plan_agents_match(js->agents, a) != 1)

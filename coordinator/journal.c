@@ -15,6 +15,7 @@
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
+#include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 
@@ -118,6 +119,8 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "njobs", (json_int_t)ph->njobs, "idle", idle,
                                                 "error_threshold", (json_int_t)ph->error_threshold,
                                                 "error_threshold_pct", ph->error_threshold_pct));
+        if (ph->coh_never_warn)    /* the coherence verdict's policy */
+            json_object_set_new(json_array_get(phases, p), "coherence_never_visible", json_string("warn"));
         if (ph->verify) {          /* verify=: the agents asked to verify */
             json_t *asked = json_array();
             for (uint32_t a = 0; a < r->nagents; a++)
@@ -126,10 +129,16 @@ static void write_header(struct journal *j, const struct run_result *r)
             json_object_set_new(json_array_get(phases, p), "verify_asked", asked);
         }
     }
-    put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)RESULT_SCHEMA, "label", j->label,
-                     "started", (json_int_t)r->started_unix, "interval_ms",
-                     (json_int_t)(r->nphases ? r->phases[0].interval_ms : 1000),
-                     "nagents", (json_int_t)r->nagents, "agents", agents, "phases", phases));
+    json_t *hdr = json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)RESULT_SCHEMA,
+                            "label", j->label, "started", (json_int_t)r->started_unix, "interval_ms",
+                            (json_int_t)(r->nphases ? r->phases[0].interval_ms : 1000),
+                            "nagents", (json_int_t)r->nagents, "agents", agents, "phases", phases);
+    if (hdr && r->run_id) {
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        json_object_set_new(hdr, "run_id", json_string(id));
+    }
+    put(j, hdr);
     j->header_done = 1;
 }
 
@@ -418,6 +427,10 @@ static int plan_of_header(json_t *hdr, struct plan *p)
         js.bs = bs;
         js.numjobs = (uint32_t)nj;
         js.stonewall = 1;
+        {
+            const char *cnv = json_string_value(json_object_get(ph, "coherence_never_visible"));
+            js.coherence_never_warn = cnv && strcmp(cnv, "warn") == 0;
+        }
         plan_add_job(p, &js);
     }
     return 0;
@@ -685,6 +698,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         result_init(r, &p, (uint32_t)na, (uint32_t)ims);
         plan_free(&p);
         r->started_unix = (int64_t)started;
+        if (json_string_value(json_object_get(o, "run_id")))   /* optional: older journals have none */
+            (void)vblock_run_parse(json_string_value(json_object_get(o, "run_id")), &r->run_id);
         snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
         result_clean_utf8(r->label);
         json_array_foreach(agents, i, a) {

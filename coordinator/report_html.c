@@ -48,6 +48,7 @@
 #include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
 #include "coordinator/verdict.h"
+#include "common/vblock.h"
 #include "coordinator/svg.h"
 
 #define MAX_BS 32
@@ -555,8 +556,13 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
     svg_page_begin(out, title);
     fprintf(out, "<h1>");
     svg_escape(out, title);
-    fprintf(out, "</h1>\n<p class=\"note\">%u agents, %u phases, started %s</p>\n", r->nagents,
-            r->nphases, when);
+    fprintf(out, "</h1>\n<p class=\"note\">%u agents, %u phases, started %s", r->nagents, r->nphases, when);
+    if (r->run_id) {           /* the id verify_written_by= names */
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        fprintf(out, ", run id <span data-run-id=\"%s\">%s</span>", id, id);
+    }
+    fprintf(out, "</p>\n");
     {
         char line[1024];
         enum verdict_kind v = verdict_summary(r, line, sizeof line);

@@ -36,6 +36,7 @@
 #include "coordinator/report_nfs.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verdict.h"
+#include "common/vblock.h"
 
 #define NAME_MIN 5
 #define NAME_MAX_W 20
@@ -502,9 +503,15 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
 
     if (localtime_r(&t, &tm))
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
-    fprintf(out, "run %s: %u agent%s, %u phase%s, started %s\n",
+    fprintf(out, "run %s: %u agent%s, %u phase%s, started %s",
             r->label[0] ? r->label : "(unlabelled)", r->nagents, r->nagents == 1 ? "" : "s",
             r->nphases, r->nphases == 1 ? "" : "s", when);
+    if (r->run_id) {
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        fprintf(out, ", run id %s", id);   /* verify_written_by= names it */
+    }
+    fputc('\n', out);
     run_record_text(out, r);      /* what was run against what, if recorded */
 
     for (uint32_t i = 0; i < r->nphases; i++) {

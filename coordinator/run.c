@@ -32,6 +32,7 @@
 #include "common/stall.h"
 #include "common/sat.h"
 #include "common/clock.h"
+#include "common/vblock.h"
 #include "common/xmalloc.h"
 #include "coordinator/client_result.h"
 #include "coordinator/coherence_report.h"
@@ -112,6 +113,8 @@ struct run {
     const struct plan *plan;
     const struct run_options *opt;
     struct run_result *res;
+    uint64_t run_id;           /* the run's identity, sent with the plan */
+    uint64_t run_ms;           /* wall clock at its start, ms: every agent's generations */
     uv_loop_t loop;
     uv_timer_t timer;          /* connect timeout, then heartbeat */
     uv_signal_t sigint, sigterm;
@@ -316,7 +319,8 @@ static void send_plans(struct run *r)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         struct msg_plan m = { .agent_index = i, .nagents = r->n,
-                              .interval_ms = r->opt->interval_ms, .plan = *r->plan };
+                              .interval_ms = r->opt->interval_ms, .run_id = r->run_id,
+                              .run_ms = r->run_ms, .plan = *r->plan };
         struct buf b;
         buf_init(&b);
         msg_plan_encode(&b, &m);
@@ -1194,6 +1198,14 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
 
     run_init(&r, plan, opt, result, err, errlen, 0);
     result->started_unix = (int64_t)time(NULL);
+    {
+        /* the run's identity and clock, the same on every agent: verified
+         * blocks carry both (docs/verify.md) */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        r.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+        r.run_id = result->run_id = vblock_run_new();
+    }
     r.last_tick_ns = run_now(&r);          /* a stop before the first tick is a stall too */
     uv_timer_start(&r.timer, on_timer, HEARTBEAT_MS, HEARTBEAT_MS);
     uv_signal_start(&r.sigint, on_signal, SIGINT);
