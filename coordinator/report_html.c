@@ -590,6 +590,9 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
             fprintf(out, "<p class=\"warn\">not run to completion, no results</p>\n");
             continue;
         }
+        if (verdict_phase_partial(r, i))
+            fprintf(out, "<p class=\"warn\">partial results: the phase did not run to completion; the "
+                    "figures below are what arrived before it ended (its verdict says why)</p>\n");
         fairness_phase(r, i, share, &f);
         phase_tables(out, r, i, share, &f, base, fleet);
         report_nfs_html(out, r, i);     /* nfs engine: RPC RTT next to op latency */

@@ -100,6 +100,16 @@ static void fig_row(FILE *out, enum op_type t, const struct op_stats *o,
     units_fmt_ns(p999, sizeof(p999), (double)hist_percentile(&o->lat, 99.9));
     /* max_ns is exact, unlike the percentiles; an empty hist reports 0 */
     units_fmt_ns(max, sizeof(max), o->lat.count ? (double)o->lat.max_ns : 0.0);
+    if (o->ops > 0 && o->lat.count == 0) {
+        /* ops with no latency recorded (a replayed journal keeps only the
+         * merged intervals' histograms, not each lost agent's): unknown,
+         * never "0ns" */
+        snprintf(mean, sizeof mean, "-");
+        snprintf(p50, sizeof p50, "-");
+        snprintf(p99, sizeof p99, "-");
+        snprintf(p999, sizeof p999, "-");
+        snprintf(max, sizeof max, "-");
+    }
     fprintf(out, "%-*s %7s %10s %7s %7s %7s %7s %7s", OP_W,
             op_type_name(t), iops, bw, mean, p50, p99, p999, max);
 }
@@ -516,6 +526,9 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
             verdict_note(out, r, i);
             continue;
         }
+        if (verdict_phase_partial(r, i))
+            fprintf(out, "phase %s: partial results: the phase did not run to completion; the figures "
+                    "below are what arrived before it ended (its verdict says why)\n", ph->name);
         phase_rows(out, r, ph, &L);
         if (fleet)
             fleet_rows(out, r, ph, &L);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `nfstorm report` of a journal cut short by kill -9 prints what arrived,
+# marked partial, in the text, the HTML and the JSON alike: never "no
+# results" for a phase whose intervals are in the journal, and never a
+# latency of 0 for ops the journal's merged intervals timed.
+source "$(dirname "$0")/lib.sh"
+D=$T/d; mkdir -p "$D"
+start_agent "$D"
+"$NFSTORM" run --agents "$AGENT_ADDR" --name=t --rw=randread --bs=4k --size=1m --directory="$D" \
+  --runtime=30 --time_based --rate_iops=100 --quiet --json "$T/k.json" >"$T/o" 2>&1 &
+c=$!; PIDS+=("$c")
+wait_intervals "$T/k.json.journal" 2 30 || fail "no intervals: $(cat "$T/o")"
+kill -9 $c; wait $c 2>/dev/null
+grep -q '"type":"end"' "$T/k.json.journal" && fail "journal of a killed coordinator has an end record"
+# the ops the journal holds (per-agent interval lines: counters)
+want=$(py "$T/k.json.journal" <<'PY'
+import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    try: o = json.loads(l)
+    except ValueError: break
+    if o.get("type") == "interval":
+        n += o["ops"].get("read", {}).get("ops", 0)
+print(n)
+PY
+) || fail "cannot count the journal's ops"
+
+timeout 20 "$NFSTORM" report "$T/k.json.journal" --json "$T/r.json" --html "$T/r.html" >"$T/ro" 2>"$T/re"; rc=$?
+[ $rc -eq 3 ] || fail "exit $rc, want 3 (partial): $(cat "$T/re")"
+grep -q "no results" "$T/ro" && fail "text says no results: $(cat "$T/ro")"
+grep -q "no results" "$T/r.html" && fail "HTML says no results"
+grep -q "^phase t: partial results: the phase did not run to completion" "$T/ro" || fail "text not marked partial: $(cat "$T/ro")"
+grep -q "partial results: the phase did not run to completion" "$T/r.html" || fail "HTML not marked partial"
+row=$(grep -E '^t +read +rand' "$T/ro") || fail "no phase row: $(cat "$T/ro")"
+# columns: name rw mode bs jobs op IOPS BW mean p50 ...
+set -- $row
+[ "$9" != "0ns" ] && [ "$9" != "-" ] || fail "mean latency of a single lost agent's replayed phase is '$9': $row"
+py "$T/r.json" "$want" <<'PY'
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"][0]
+want = int(sys.argv[2])
+assert ph["finished"] is False and ph["partial"] is True, (ph["finished"], ph["partial"])
+assert ph["ops"]["read"]["ops"] == want and want >= 100, (ph["ops"]["read"]["ops"], want)
+assert len(ph["intervals"]) >= 2, len(ph["intervals"])
+assert ph["ops"]["read"]["lat_ns"]["p50"] > 0, ph["ops"]["read"]["lat_ns"]
+PY
+[ $? -eq 0 ] || fail "JSON of the cut-short phase"
+# its JSON renders as the journal did
+"$NFSTORM" report "$T/r.json" >"$T/rr" 2>/dev/null
+diff "$T/ro" "$T/rr" >"$T/diff" || fail "re-render of the JSON differs: $(head -20 "$T/diff")"
+echo "kill -9 journal: $want ops shown partial in text, HTML and JSON"
