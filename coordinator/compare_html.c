@@ -313,6 +313,30 @@ static void differences(FILE *out, const struct compare *c)
     fprintf(out, "</table>\n");
 }
 
+/* The repetitions left out of the means and the test, each with why. */
+static void left_out_html(FILE *out, const struct compare *c, int base)
+{
+    char bs[32], line[1024];
+
+    if (!compare_left_out_total(c))
+        return;
+    fprintf(out, "<h2>Left out of the statistics</h2>\n<p class=\"warn\">These repetitions' phases did not end "
+            "with verdict ok; their figures are not in the means, the ratios or the tests "
+            "(<code>--include-failed</code> keeps those that ran to their end).</p>\n<ul class=\"left-out\">\n");
+    for (uint32_t i = 0; i < c->nrows; i++)
+        for (uint32_t j = 0; j < c->nruns; j++)
+            if (compare_left_out_line(c, i, j, line, sizeof line, base)) {
+                fprintf(out, "<li>");
+                svg_escape(out, c->rows[i].name);
+                fprintf(out, " (%s, %s), ", rw_mode_name(c->rows[i].rw), compare_fmt_bs(bs, sizeof bs, c->rows[i].bs));
+                svg_escape(out, c->labels[j]);
+                fprintf(out, ": ");
+                svg_escape(out, line);
+                fprintf(out, "</li>\n");
+            }
+    fprintf(out, "</ul>\n");
+}
+
 void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -350,6 +374,7 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
     fprintf(out, "<h2>Phases</h2>\n");
     for (uint32_t i = 0; i < c->nrows; i++)
         phase_table(out, c, i, base);
+    left_out_html(out, c, base);
     svg_page_end(out);
     free(bs);
 }

@@ -338,6 +338,75 @@ static void test_compare_significance_known_p(void **state)
         free_set(&sets[j]);
 }
 
+/* A failed repetition is left out of compare's means and test (and listed
+ * with its value and why in every view); --include-failed keeps it.  A
+ * phase with fewer than COMPARE_MIN_OPS_PER_THREAD ops per thread is "too
+ * few ops to judge", never "significant", however small p is. */
+static void test_compare_failed_left_out_too_few_ops(void **state)
+{
+    static const uint64_t a[3][4] = { { 1000 }, { 1010 }, { 990 } }, b[3][4] = { { 1100 }, { 3 }, { 1090 } },
+                          fa[3][4] = { { 2 }, { 2 }, { 2 } }, fb[3][4] = { { 4 }, { 4 }, { 4 } }, lat[1] = { 100000 };
+    const char *labels[2] = { "A", "B" };
+    struct run_set sets[2];
+    struct compare c;
+    struct compare_cell cell;
+    char buf[160], *txt;
+
+    (void)state;
+    make_set(&sets[0], "A", one_phase, 1, 3, a, lat);
+    make_set(&sets[1], "B", one_phase, 1, 3, b, lat);
+    result_set_agent_error(&sets[1].reps[1], 0, 0, "read: Input/output error");
+    compare_build(&c, sets, labels, 2);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.n, 2);
+    assert_int_equal(cell.nleft, 1);
+    assert_float_equal(cell.mean, 1095, 1e-9);
+    assert_int_equal(compare_rep_state(&c, 0, 1, 1), CMP_REP_LEFT_OUT);
+    assert_int_equal(compare_left_out_total(&c), 1);
+    txt = render(compare_text, &c, labels);
+    assert_non_null(strstr(txt, "left out of the statistics"));
+    assert_non_null(strstr(txt, "r (randread, 4k), B: repetition 2 left out (failed: "));
+    assert_non_null(strstr(txt, "read IOPS 3"));
+    free(txt);
+    txt = render(compare_md, &c, labels);
+    assert_non_null(strstr(txt, "repetition 2 left out (failed: "));
+    free(txt);
+    txt = render(compare_html, &c, labels);
+    assert_non_null(strstr(txt, "repetition 2 left out (failed: "));
+    free(txt);
+    compare_free(&c);
+    sets[1].include_failed = 1;
+    compare_build(&c, sets, labels, 2);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.n, 3);
+    assert_int_equal(cell.nleft, 0);
+    assert_float_equal(cell.mean, (1100 + 3 + 1090) / 3.0, 1e-9);
+    /* IOPS cannot go below 0: B's interval (mean 731, sd 631) is clamped */
+    assert_true(cell.ci95_lo == 0.0 && cell.ci95_clamped);
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+
+    /* 2 and 4 ops per thread: consistently different (Welch p < 0.001),
+     * but no verdict on so few ops */
+    make_set(&sets[0], "A", one_phase, 1, 3, fa, lat);
+    make_set(&sets[1], "B", one_phase, 1, 3, fb, lat);
+    compare_build(&c, sets, labels, 2);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.verdict, CMP_V_TOO_FEW_OPS);
+    assert_int_equal(cell.min_ops, 2);
+    assert_int_equal(cell.threads, 1);
+    compare_fmt_verdict(buf, sizeof buf, &cell);
+    assert_string_equal(buf, "too few ops to judge (2 ops on 1 thread)");
+    txt = render(compare_text, &c, labels);
+    assert_null(strstr(txt, "significant (p"));
+    assert_non_null(strstr(txt, "too few ops to judge"));
+    free(txt);
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+}
+
 /* IOPS up is better, latency up is worse, and a 0.5% change is "same". */
 static void test_compare_direction_marks(void **state)
 {
@@ -634,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_result_load_names_file_and_key),
         cmocka_unit_test(test_compare_significance_known_p),
         cmocka_unit_test(test_compare_direction_marks),
+        cmocka_unit_test(test_compare_failed_left_out_too_few_ops),
         cmocka_unit_test(test_compare_mismatched_repetition),
         cmocka_unit_test(test_compare_text_aligned_any_width),
         cmocka_unit_test(test_compare_md_seeds_shape),
