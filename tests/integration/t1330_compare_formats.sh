@@ -89,7 +89,7 @@ assert body[0][3] != "-" and body[0][6] != "-" and body[1][5] != "-" and body[1]
 
 # --- csv
 assert rows[0] == ["row","phase","rw","bs","op","metric","input","label","n","value","sd","ci95_lo","ci95_hi",
-                   "ratio","p","mark","verdict"], rows[0]
+                   "ratio","p","mark","verdict","ci95_clamped","left_out"], rows[0]
 data = [dict(zip(rows[0], r)) for r in rows[1:]]
 # 4 phases: 4 metrics + Jain each, 2 inputs per metric
 assert len(data) == 4 * 5 * 2, len(data)
