@@ -297,6 +297,32 @@ int compare_higher_is_better(int op, int m)
     return op < 0 || m == CMP_IOPS || m == CMP_BW;
 }
 
+/* The 95% interval of mean(a) / mean(b): on the log scale the ratio is a
+ * difference, whose standard error by the delta method is
+ * sqrt(sd_a^2 / (n_a mean_a^2) + sd_b^2 / (n_b mean_b^2)); with Welch's
+ * degrees of freedom for those two variances, the interval is
+ * ratio * exp(-/+ t se).  It never leaves (0, inf), as a ratio cannot, and
+ * is what a "ratio to the baseline" chart draws. */
+static void ratio_interval(const struct sample_summary *a, const struct sample_summary *b,
+                           struct compare_cell *out)
+{
+    double va, vb, se, df, t;
+
+    if (a->n < 2 || b->n < 2 || !(a->mean > 0) || !(b->mean > 0) || isnan(a->sd) || isnan(b->sd))
+        return;
+    va = a->sd * a->sd / (a->n * a->mean * a->mean);
+    vb = b->sd * b->sd / (b->n * b->mean * b->mean);
+    se = sqrt(va + vb);
+    if (se == 0) {
+        out->ratio_lo = out->ratio_hi = a->mean / b->mean;
+        return;
+    }
+    df = (va + vb) * (va + vb) / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+    t = sample_t_quantile(0.975, df);
+    out->ratio_lo = a->mean / b->mean * exp(-t * se);
+    out->ratio_hi = a->mean / b->mean * exp(t * se);
+}
+
 void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int m, struct compare_cell *out)
 {
     uint32_t n, nb;
@@ -313,7 +339,7 @@ void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int
     out->ci95_lo = n >= 2 ? s.ci95_lo : NAN;
     out->ci95_hi = n >= 2 ? s.ci95_hi : NAN;
     out->ci95_clamped = s.ci95_clamped;
-    out->ratio = out->p = NAN;
+    out->ratio = out->p = out->ratio_lo = out->ratio_hi = NAN;
     out->mark = CMP_MARK_NONE;
     for (uint32_t rep = 0; rep < c->sets[j].n; rep++)
         out->nleft += compare_rep_state(c, row, j, rep) == CMP_REP_LEFT_OUT;
@@ -336,6 +362,7 @@ void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int
 
         if (sb.mean != 0)
             out->ratio = s.mean / sb.mean;
+        ratio_interval(&s, &sb, out);
         if (fabs(s.mean - sb.mean) <= COMPARE_SAME_FRAC * fabs(sb.mean))
             out->mark = CMP_MARK_SAME;
         else

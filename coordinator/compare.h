@@ -89,6 +89,9 @@ struct compare_cell {
     double mean, sd;                 /* NAN when n == 0; sd NAN when n < 2 */
     double ci95_lo, ci95_hi;         /* NAN when n < 2 */
     double ratio;                    /* mean / baseline's mean; NAN if either is missing or it is 0 */
+    double ratio_lo, ratio_hi;       /* 95% interval of the ratio (compare.c: on log(ratio), Welch's
+                                        degrees of freedom); NAN unless both sides have n >= 2 and
+                                        positive means.  Always > 0: a ratio's range */
     double p;                        /* Welch's two-sided p against the baseline; NAN if not tested */
     enum compare_mark mark;          /* NONE for the baseline and when missing */
     enum compare_verdict verdict;

@@ -54,6 +54,12 @@ static json_t *cell_json(struct jc *b, const struct compare_cell *cell)
     put(b, o, "ci95_clamped", json_boolean(cell->ci95_clamped != 0));
     put(b, o, "left_out", json_integer(cell->nleft));
     put(b, o, "ratio", jnum(cell->ratio));
+    {
+        json_t *rci = json_array();
+        push(b, rci, jnum(cell->ratio_lo));
+        push(b, rci, jnum(cell->ratio_hi));
+        put(b, o, "ratio_ci95", rci);
+    }
     put(b, o, "p", jnum(cell->p));
     put(b, o, "mark", cell->mark == CMP_MARK_NONE ? json_null() : json_string(compare_mark_name(cell->mark)));
     put(b, o, "verdict", json_string(compare_verdict_name(cell->verdict)));

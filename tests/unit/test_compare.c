@@ -737,6 +737,30 @@ static void test_compare_md_seeds_keyed_by_job(void **state)
     assert_non_null(strstr(txt, "- B, phase ctl-1m (randread): no results (not run to completion)"));
     assert_null(strstr(txt, "phase md"));       /* (only 4 phases were filled) */
     free(txt);
+    {
+        /* HTML: the 4k facet's NFS (20k) and control (450k) phases are on
+         * separate axes, so every bar of every chart is at least a tenth
+         * of the plot's height (186 px); and the ratio-to-A chart */
+        char *html = render(compare_html, &c, labels), *p = html;
+        int nbars = 0;
+
+        assert_non_null(strstr(html, "data-view=\"compare-iops-4k\""));
+        assert_non_null(strstr(html, "data-view=\"compare-iops-4k-scale2\""));
+        assert_non_null(strstr(html, "data-view=\"compare-ratio-iops\""));
+        while ((p = strstr(p, "<rect x=\""))) {
+            double x, y, w, h;
+
+            if (sscanf(p, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\" fill=\"#", &x, &y, &w, &h) == 4 &&
+                strstr(p, "><title>") == strchr(p, '>')) {
+                nbars++;
+                if (h < 18.6)
+                    fail_msg("a bar %.1f px high: %.80s", h, p);
+            }
+            p++;
+        }
+        assert_true(nbars >= 2 * 4);           /* 2 inputs x 4 phases, IOPS alone */
+        free(html);
+    }
     compare_free(&c);
     free_set(&sets[0]);
     free_set(&sets[1]);
