@@ -128,6 +128,7 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
     uint64_t bs[MAX_BS];
     uint32_t nbs = report_matrix_columns(r, bs, MAX_BS);
     char b[32], v[32];
+    int partial = 0;
 
     if (nbs == 0)
         return;
@@ -154,11 +155,17 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
             }
             units_fmt_count(v, sizeof(v), result_iops(&ph->totals.op[t], ph->duration_ns));
             units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base);
+            if (verdict_phase_partial(r, (uint32_t)i)) {
+                strcat(v, "*");       /* what arrived, not a whole phase: said below */
+                partial = 1;
+            }
             fprintf(out, "<td>%s</td><td>%s</td>", v, b);
         }
         fprintf(out, "</tr>\n");
     }
     fprintf(out, "</table>\n");
+    if (partial)
+        fprintf(out, "<p class=\"warn\">* partial: the phase did not run to completion (see its verdict)</p>\n");
 }
 
 static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur, int base)

@@ -363,6 +363,7 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
     uint64_t bs[8];
     uint32_t nbs = report_matrix_columns(r, bs, 8);
     char a[32], b[32];
+    int partial = 0;
 
     if (nbs == 0)
         return;
@@ -384,11 +385,17 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
                 fprintf(out, " %19s", "-");
                 continue;
             }
-            fprintf(out, " %7s %11s", units_fmt_count(a, sizeof(a), result_iops(&ph->totals.op[t], ph->duration_ns)),
-                    units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base));
+            units_fmt_count(a, sizeof(a), result_iops(&ph->totals.op[t], ph->duration_ns));
+            if (verdict_phase_partial(r, (uint32_t)i)) {
+                strcat(a, "*");       /* what arrived, not a whole phase: said below */
+                partial = 1;
+            }
+            fprintf(out, " %7s %11s", a, units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base));
         }
         fputc('\n', out);
     }
+    if (partial)
+        fprintf(out, "* partial: the phase did not run to completion (see its verdict)\n");
 }
 
 /* Runs of intervals in which ops were stuck longer than an interval. */
