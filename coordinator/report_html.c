@@ -179,6 +179,14 @@ static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t d
         snprintf(b, sizeof(b), "-");
     else
         units_fmt_rate(b, sizeof(b), result_bw(o, dur), base);
+    if (o->ops > 0 && h->count == 0) {
+        /* latency not known (a replayed journal's several lost agents):
+         * "-", never 0ns, as the text report */
+        fprintf(out, "<td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b);
+        for (int i = 0; i < 6; i++)
+            fprintf(out, "<td>-</td>");
+        return;
+    }
     fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b,
             units_fmt_ns(c, sizeof(c), hist_mean(h)));
     for (int i = 0; i < 4; i++)

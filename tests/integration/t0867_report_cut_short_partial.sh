@@ -11,7 +11,7 @@ start_agent "$D"
   --runtime=30 --time_based --rate_iops=100 --quiet --json "$T/k.json" >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
 for _ in $(seq 300); do
-  [ "$(grep -c '"type":"interval","phase":1' "$T/k.json.journal" 2>/dev/null)" -ge 2 ] && break; sleep 0.1
+  n=$(grep -c '"type":"interval","phase":1' "$T/k.json.journal" 2>/dev/null); [ "${n:-0}" -ge 2 ] && break; sleep 0.1
 done
 [ "$(grep -c '"type":"interval","phase":1' "$T/k.json.journal")" -ge 2 ] || fail "no intervals of t: $(cat "$T/o")"
 kill -9 $c; wait $c 2>/dev/null
@@ -57,4 +57,19 @@ grep -q '^\* partial: the phase did not run to completion' "$T/m" || fail "no fo
 # its JSON renders as the journal did
 "$NFSTORM" report "$T/r.json" >"$T/rr" 2>/dev/null
 diff "$T/ro" "$T/rr" >"$T/diff" || fail "re-render of the JSON differs: $(head -20 "$T/diff")"
-echo "kill -9 journal: $want ops shown partial in text, HTML and JSON"
+# two agents, both without their totals: the phase's latency is the merged
+# intervals' (never 0), each agent's own is unknown: "-", not 0ns
+A1=$AGENT_ADDR; start_agent "$D"; A2=$AGENT_ADDR
+"$NFSTORM" run --agents "$A1,$A2" --name=t --rw=read --bs=4k --size=1m --directory="$D" --filename='f.${agent}' \
+  --runtime=30 --time_based --rate_iops=100 --quiet --json "$T/k2.json" >"$T/o2" 2>&1 &
+c=$!; PIDS+=("$c")
+wait_intervals "$T/k2.json.journal" 4 30 || fail "no intervals (2 agents): $(cat "$T/o2")"
+kill -9 $c; wait $c 2>/dev/null
+timeout 20 "$NFSTORM" report "$T/k2.json.journal" --html "$T/r2.html" >"$T/ro2" 2>/dev/null
+row=$(grep -E '^t +read +seq' "$T/ro2") || fail "no phase row (2 agents): $(cat "$T/ro2")"
+set -- $row
+[ "$9" != "0ns" ] && [ "$9" != "-" ] || fail "phase mean latency of two lost agents is '$9': $row"
+[ "$(grep -cE '^  [01] +[a-z0-9.-]+ +read +[0-9.k]+ +[0-9.]+[KMG]?i?B/s +- +- +- +- +- ' "$T/ro2")" -eq 2 ] \
+  || fail "per-agent latency of salvaged agents is not '-': $(cat "$T/ro2")"
+grep -q '<td>0ns</td>' "$T/r2.html" && fail "HTML shows 0ns for unknown latency"
+echo "kill -9 journal: $want ops shown partial in text, HTML and JSON; two lost agents: phase latency kept, theirs '-'"
