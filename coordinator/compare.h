@@ -168,12 +168,6 @@ void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const 
  * cells from column 4, with its header row (row 0) already set. */
 void compare_cells_phase_table(struct text_table *t, const struct compare *c);
 
-/* The seeds' table cell: the row whose phase in input j's first repetition
- * ran op type t, random or sequential, at bs (as result_matrix_phase);
- * rows every input has come first, so all inputs show the same phase; -1
- * if none. */
-int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs);
-
 /* The formats.  paths[j] is input j's file name. */
 enum compare_format { CMP_FMT_TEXT = 0, CMP_FMT_MD, CMP_FMT_CSV, CMP_FMT_HTML, CMP_FMT_JSON };
 /* "text", "md", "csv", "html", "json" -> 0 and *f; -EINVAL otherwise. */

@@ -1,11 +1,13 @@
 /* compare_md: the comparison as Markdown, ready to paste (see compare.h).
  *
  * First the seeds' table (docs/seeds: `target | r/w | rand/seq | IOPS 4k |
- * 32m | BW 4k | 32m`): one row per input per (r/w, rand/seq) that some
- * input ran, a column per block size (exact: 4k, 32m) for IOPS then for
- * bandwidth, each cell the mean over the input's repetitions (+-sd when it
- * has several).  Then one table with every phase's metrics, ratios to the
- * baseline, marks and significance, the same cells as the text view. */
+ * 32m | BW 4k | 32m`): rows per input, job (seed_rows below) and (r/w,
+ * rand/seq) that some input ran, a column per block size (exact: 4k, 32m)
+ * for IOPS then for bandwidth, each cell the mean over the input's
+ * repetitions (+-sd when it has several), and a line for each phase it
+ * leaves out.  Then one table with every phase's metrics, ratios to the
+ * baseline, marks and significance, the same cells as the text view, and
+ * the repetitions left out of the statistics. */
 #include "coordinator/compare.h"
 
 #include <math.h>
@@ -51,32 +53,6 @@ static uint64_t *all_block_sizes(const struct compare *c, uint32_t *n)
 }
 
 static void md_text(FILE *out, const char *v);
-
-/* 1 when input j's phase of row r belongs in the seeds' cell (t, random, bs). */
-static int matrix_fits(const struct compare *c, uint32_t r, uint32_t j, enum op_type t, int random, uint64_t bs)
-{
-    const struct run_result *rr = &c->sets[j].reps[0];
-    const struct phase_result *ph;
-    int i = c->rows[r].idx[j];
-
-    if (i < 0 || (uint32_t)i >= rr->nphases)
-        return 0;
-    ph = &rr->phases[i];
-    return ph->finished && ph->bs == bs && !rw_mode_random(ph->rw) == !random && ph->totals.op[t].ops > 0;
-}
-
-/* An input may hold several phases for one cell (two 4k randreads with
- * different names or depths); the cell takes the first row that every
- * input has, so one column compares the same phase across targets, and
- * only without such a row an unmatched one. */
-int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs)
-{
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t r = 0; r < c->nrows; r++)
-            if ((pass == 1 || c->rows[r].nmissing == 0) && matrix_fits(c, r, j, t, random, bs))
-                return (int)r;
-    return -1;
-}
 
 /* ---- the seeds' table: rows keyed by input, job, r/w, rand/seq ----
  *
