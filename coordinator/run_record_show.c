@@ -481,14 +481,18 @@ static void diff_col(FILE *out, const char *s, int w)
 }
 
 /* Where the values of row k first differ (bytes, backed off to a UTF-8
- * character start and a little context): a long plan line is cut from
- * there, so the text view shows the difference, not a shared prefix. */
+ * character start and a little context): a long value (a plan line, a
+ * URL, mount options) is cut from there, so the text view shows the
+ * difference, never two equal-looking prefixes. */
 static size_t diff_from(const struct record_diff *d, uint32_t k)
 {
     size_t at = 0;
     const char *v0 = d->rows[k].values[0];
+    int longer = 0;
 
-    if (strncmp(d->rows[k].key, "plan line ", 10) != 0 || text_table_width(v0) <= DIFF_CELL_MAX)
+    for (uint32_t i = 0; i < d->nruns; i++)
+        longer |= text_table_width(d->rows[k].values[i]) > DIFF_CELL_MAX;
+    if (!longer)
         return 0;
     for (;; at++) {
         int same = v0[at] != '\0';

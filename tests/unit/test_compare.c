@@ -787,8 +787,12 @@ static void test_compare_plan_lines_differ(void **state)
         sets[j].reps[0].record.present = 1;
         sets[j].reps[0].record.plan_text = xstrdup(plans[j]);
     }
+    /* a long URL that differs at its end: cut where it differs too */
+    set_storage(&sets[0], 0, STORAGE_NFS, "nfs", "nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/x");
+    set_storage(&sets[1], 0, STORAGE_NFS, "nfs", "nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/y");
     compare_build(&c, sets, labels, 2);
     txt = render(compare_text, &c, labels);
+    assert_non_null(strstr(txt, "  url          ...t-is-shared/x            ...t-is-shared/y\n"));
     assert_non_null(strstr(txt, "  plan         plan A"));
     /* a long line is cut where the values first differ, not at its end */
     assert_non_null(strstr(txt, "  plan line 3  ...t-is-shared/x?version=3  ...t-is-shared/y?version=3"));
