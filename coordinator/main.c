@@ -56,9 +56,9 @@ static const char usage[] =
 "usage: nfstorm run [PLAN.fio ...] [options] [fio-style job options]\n"
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
-"                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
+"                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
-"                       [--html F] [--unit-base 1000]\n"
+"                       [--html F] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
 "       nfstorm serve --listen ADDR:PORT --secret-file F [--agent-timeout DUR] [--quiet]\n"
 "       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N [--secret-file F] [fio-style job options]\n"
@@ -152,7 +152,11 @@ static const char usage[] =
 "                          sd and 95% CI of IOPS, bandwidth, p50, p99); each repetition's\n"
 "                          report under 'repetition k/N' (not with --quiet), then the\n"
 "                          summary; exit status: the worst repetition's\n"
-"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n""fio's plan options (docs/plans.md):\n"
+"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n"
+"  --include-failed        with --repeat (and for report and compare): count a phase's\n"
+"                          repetitions that ran to their end with a verdict other than ok\n"
+"                          in the mean, sd, CI and tests; by default they are left out,\n"
+"                          listed with their values and why (docs/results.md)\n""fio's plan options (docs/plans.md):\n"
 "  --section NAME          run only job section NAME (repeatable; [global] always applies)\n"
 "  --parse-only            read and check the plan, then exit: 0 good, 2 bad\n"
 "  --showcmd               print the plan as fio command-line options and exit\n"
@@ -227,6 +231,7 @@ struct cli {
     int fio_compat;            /* --fio-compat-report */
     int cleanup;
     uint32_t repeat;             /* --repeat N; 0: not given (one run, a plain result) */
+    int include_failed;          /* --include-failed: failed repetitions count in the summary */
     uint64_t repeat_interval_ns;
     uint64_t interval_ns;
     int interval_given;          /* --interval was on the command line */
@@ -422,6 +427,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->dry_run = 1;
         } else if (strcmp(a, "--fio-compat-report") == 0) {
             c->fio_compat = 1;
+        } else if (strcmp(a, "--include-failed") == 0) {
+            c->include_failed = 1;
         } else if (strcmp(a, "--cleanup") == 0) {
             c->cleanup = 1;
         } else {
@@ -454,6 +461,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return die(2, "--listen does not combine with %s", c->dry_run ? "--dry-run" : "--cleanup");
     if (c->repeat_interval_ns && !c->repeat)
         return die(2, "--repeat-interval without --repeat");
+    if (c->include_failed && !c->repeat)
+        return die(2, "--include-failed without --repeat (it decides what a repeat set's summary averages)");
     return 0;
 }
 
@@ -1240,6 +1249,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
+    set.include_failed = c.include_failed;
     if (c.target) {
         snprintf(set.target, sizeof set.target, "%s", c.target);
         result_clean_utf8(set.target);    /* as each repetition's record has it */

@@ -364,6 +364,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "numjobs", jint(ph->numjobs));
     put(b, j, "njobs", jint(ph->njobs));
     put(b, j, "finished", json_boolean(verdict_phase_finished(r, phase)));
+    put(b, j, "partial", json_boolean(verdict_phase_partial(r, phase)));
     verdict_json(b, j, r, phase);
     put(b, j, "duration_s", json_real((double)ph->duration_ns / 1e9));
     put(b, j, "duration_ns", jint(ph->duration_ns));

@@ -750,8 +750,8 @@ void result_cut_short(struct run_result *r, const char *why)
      * run").  When every phase ran and is whole (only the run's end is
      * missing), the last one carries the reason, so the verdict says so. */
     for (uint32_t i = 0; i < r->nphases; i++)
-        if (r->phases[i].ran && !r->phases[i].finished) {
-            r->phases[i].interrupted = 1;
+        if (r->phases[i].ran && (!r->phases[i].finished || r->phases[i].interrupted)) {
+            r->phases[i].interrupted = 1;   /* (a replay marks those with partial data) */
             marked++;
         }
     if (!marked && r->nphases > 0 && last + 1 == r->nphases && r->phases[last].ran)

@@ -130,6 +130,11 @@ int verdict_phase_finished(const struct run_result *r, uint32_t phase)
     return !(r->end == RUN_END_FAILED && r->end_phase == phase);
 }
 
+int verdict_phase_partial(const struct run_result *r, uint32_t phase)
+{
+    return r->phases[phase].finished && !verdict_phase_finished(r, phase);
+}
+
 /* Failed ops the phase tolerates: the count, or the percentage of its ops. */
 static uint64_t errors_allowed(const struct phase_result *ph, uint64_t ops)
 {
