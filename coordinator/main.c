@@ -67,7 +67,8 @@ static const char usage[] =
 "  nfstorm run --local 2 --name=t --rw=randread --bs=4k --size=64M --numjobs=4 --runtime=5\n"
 "(fio's single-dash spelling works too: -rw=randread -bs=4k ...)\n"
 "\n"
-"Agents (one of; default --local 1):\n"
+"Agents (one of --agents, --hosts, --local, --listen; default --local 1; --listen also\n"
+"with --agents or --hosts: one fleet, the listed agents first, then the dial-ins):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
 "  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " DEFAULT_PORT "),\n"
 "                          # comments; agents=@NAME in a plan picks labelled agents\n"
@@ -88,7 +89,7 @@ static const char usage[] =
 "                          conventionally port 7879), then run on them; needs\n"
 "                          --secret-file; agents are numbered sorted by label, host,\n"
 "                          address (docs/fleet.md)\n"
-"  --expect N              with --listen: how many agents to wait for\n"
+"  --expect N              with --listen: how many agents to wait for (the dial-ins only)\n"
 "  --expect-timeout DUR    ... for at most this long (default 60s); fewer: exit 2\n"
 "  --min-agents M          ... unless at least M joined: then run with them\n"
 "  --pool ADDR:PORT        submit the run to a standing pool ('nfstorm serve', whose\n"
@@ -185,7 +186,9 @@ static const char usage[] =
 "the set again); --repetition K renders repetition K like a single run's result.\n"
 "'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
 "ADDR:PORT) stay connected between runs, submitters (run --pool) prove the same secret;\n"
-"SIGTERM stops it (a run on it is stopped; its submitter exits 1). docs/fleet.md.\n"
+"SIGTERM stops it (a run on it is stopped; its submitter exits 1); a run dies with serve,\n"
+"even a serve killed with SIGKILL, and the next serve removes the run directory such a\n"
+"serve left in $TMPDIR (only a dead serve's, by its ownership mark). docs/fleet.md.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md, docs/verify.md.\n";
 
 /* --spawn ssh's watch on the wait for agents (each gathering, also those
