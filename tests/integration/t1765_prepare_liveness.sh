@@ -5,7 +5,7 @@
 # with the real agent: partial, exit 3, naming it and why); one whose
 # layout progress stops is lost after --agent-timeout (alone: the run
 # fails, naming it); and a real agent whose layout write hangs on a stuck
-# mount (faultfs wslow: the write sleeps 15 s while the agent's loop still
+# mount (faultfs wslow: the write sleeps 8 s while the agent's loop still
 # answers) is lost the same way, within seconds.  Before, each of these
 # held the run until Ctrl-C.
 source "$(dirname "$0")/lib.sh"
@@ -47,14 +47,14 @@ grep -Eq "all agents lost; the last, agent 0 \($FAKE_ADDR\): its layout for phas
   fail "stuck layout: no reason naming the agent: $(tail -n 3 "$T/o2")"
 
 # 3. a real agent on a mount whose 5th write hangs 15 s: lost within seconds
-faultfs_mount "wslow,file=lay*,skip=4,count=1,ms=15000"
+faultfs_mount "wslow,file=lay*,skip=4,count=1,ms=8000"
 start_agent "$FFS_M"; stuck=$AGENT_ADDR
 SECONDS=0
 timeout 40 "$NFSTORM" run --agents "$real,$stuck" --secret-file "$T/secret" --quiet --agent-timeout 2s \
   --json "$T/r3.json" --name=lay --rw=read --bs=64k --size=16m '--filename=lay.${agent}' >"$T/o3" 2>&1; rc=$?
 took=$SECONDS
 [ $rc -eq 3 ] || fail "stuck mount: exit status $rc, want 3 (partial): $(tail -n 3 "$T/o3")"
-[ $took -le 12 ] || fail "stuck mount: the run took ${took}s (the write hangs 15 s; --agent-timeout 2s)"
+[ $took -le 7 ] || fail "stuck mount: the run took ${took}s (the write hangs 8 s; --agent-timeout 2s)"
 grep -q "^kind=wslow file=lay.1" "$FFS_LOG" || fail "the slow write never happened: the test proves nothing"
 grep -Eq "partial run: 1 of 2 agents lost: agent 1 \($stuck\) at [0-9.]+ s \(its layout for phase 0 made no progress for [2-5]\.[0-9] s \([0-9]+ of 16777216 bytes laid out; --agent-timeout\)\)" "$T/o3" ||
   fail "stuck mount: no reason naming the agent: $(tail -n 3 "$T/o3")"
