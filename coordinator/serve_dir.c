@@ -53,6 +53,32 @@ int serve_dir_claim(const char *dir, int *lock_fd)
     return 0;
 }
 
+int serve_dir_release(const char *dir, int lock_fd)
+{
+    char path[512];
+    struct dirent *e;
+    int others = 0, rc = 0;
+    DIR *d = opendir(dir);
+
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, SERVE_DIR_MARKER))
+            others = 1;
+    if (d)
+        closedir(d);
+    if (others) {
+        rc = -ENOTEMPTY;            /* the mark stays: the next serve sweeps the rest */
+    } else {
+        /* the mark last, while still locked */
+        snprintf(path, sizeof path, "%s/" SERVE_DIR_MARKER, dir);
+        unlink(path);
+        if (rmdir(dir) < 0 && errno != ENOENT)
+            rc = -errno;
+    }
+    if (lock_fd > 2)
+        close(lock_fd);
+    return rc;
+}
+
 /* Remove everything in directory dfd (not dfd itself), depth levels at
  * most, never following a symlink.  0, or -1 when something stayed. */
 static int remove_contents(int dfd, int depth)

@@ -47,6 +47,12 @@ void serve_dir_base(char *out, size_t len);
  * exec) to keep open until the directory is gone, or -errno. */
 int serve_dir_claim(const char *dir, int *lock_fd);
 
+/* A run directory's end: the mark and dir itself are removed when
+ * nothing else is left in it (the caller removed the run's files); else
+ * the mark stays, so the next serve sweeps what is left.  The lock is
+ * released either way.  0, or -ENOTEMPTY. */
+int serve_dir_release(const char *dir, int lock_fd);
+
 /* Remove the stale run directories under serve_dir_base() (see the top),
  * each named on log (NULL: quiet).  Returns how many were removed. */
 int serve_dir_sweep(FILE *log);

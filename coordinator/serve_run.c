@@ -99,12 +99,8 @@ static void remove_dir(struct serve_run *r)
         snprintf(path, sizeof path, "%s/%s", r->dir, run_files[i]);
         unlink(path);
     }
-    /* the ownership mark last, while still locked (serve_dir.h) */
-    snprintf(path, sizeof path, "%s/" SERVE_DIR_MARKER, r->dir);
-    unlink(path);
-    rmdir(r->dir);
-    if (r->dir_lock > 0)
-        close(r->dir_lock);
+    /* with its ownership mark, unless the run left more (serve_dir.h) */
+    (void)serve_dir_release(r->dir, r->dir_lock);
     r->dir_lock = 0;
 }
 

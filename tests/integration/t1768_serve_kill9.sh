@@ -67,4 +67,8 @@ py "$T/r.json" <<'PY'
 import json, sys
 assert json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]["ops"] == 16
 PY
+# the new serve's own run directory went with its run, mark and all
+left=$(ls -d "$T"/nfstorm-serve.* | grep -vx -e "$live" -e "$T/nfstorm-serve.nomark" -e "$T/nfstorm-serve.other" \
+  -e "$T/nfstorm-serve.link")
+[ -z "$left" ] || fail "the finished run left its directory: $left"
 echo "kill -9 of serve: its run died with it, the agent came back, the stale directory (only it) removed"
