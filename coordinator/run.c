@@ -20,7 +20,11 @@
  * (progress with bytes to lay out) must advance within agent_timeout_ms;
  * preparation without layout progress (before the layout, after it, or a
  * phase with none) may take prepare_timeout_ms from its start or the last
- * advance.  Either way the agent is then lost like a silent one.
+ * advance.  Either way the agent is then lost like a silent one.  The
+ * same holds while a phase runs: an agent's sampler sends interval k when
+ * it closes (t0 + ramp + (k+1) * interval, on its loop thread, whatever its
+ * job threads do), so one that answers pings but sends no interval for
+ * agent_timeout_ms past when it was due is lost too.
  *
  * An agent's error while a phase runs (a job failed) is kept for the
  * verdict, the others are told to stop, and the run ends once every
@@ -1100,8 +1104,32 @@ static int prepare_stuck(const struct run *r, const struct conn *c, uint64_t now
     return 1;
 }
 
+/* The running rule (see the top): 1 with why filled when agent c, in
+ * RUNNING, owes an interval for longer than agent_timeout_ms.  Counted from
+ * the end of the coordinator's own last stall at the earliest: a backlog
+ * it has not read yet is not the agent's silence. */
+static int interval_overdue(const struct run *r, const struct conn *c, uint64_t now, char *why, size_t len)
+{
+    const struct phase *ph = &r->plan->phases[r->phase];
+    uint64_t ramp = 0, due, from;
+
+    if (c->error_at_ns)
+        return 0;               /* its error's own rule (on_timer) */
+    for (uint32_t j = 0; j < ph->njobs; j++)
+        if (ph->jobs[j].ramp_ns > ramp)
+            ramp = ph->jobs[j].ramp_ns;
+    due = sat_add_u64(sat_add_u64(r->res->phases[r->phase].t0_ns, ramp),
+                      ((uint64_t)c->next_k + 1) * r->opt->interval_ms * 1000000u);
+    from = due > r->stall_end_ns ? due : r->stall_end_ns;
+    if (now <= from || now - from <= (uint64_t)r->opt->agent_timeout_ms * 1000000u)
+        return 0;
+    snprintf(why, len, "answers but sent no interval %u of phase %u for %.1f s after it was due "
+             "(--agent-timeout)", c->next_k, r->phase, (double)(now - due) / 1e9);
+    return 1;
+}
+
 /* Before the plan: the connect/handshake deadline.  After: heartbeats out,
- * silence in, and preparation that goes nowhere. */
+ * silence in, and preparation or a phase that goes nowhere. */
 static void on_timer(uv_timer_t *t)
 {
     struct run *r = t->data;
@@ -1129,7 +1157,8 @@ static void on_timer(uv_timer_t *t)
             conn_lost(c, why);
             continue;
         }
-        if (c->state == C_PLANNED && prepare_stuck(r, c, now, why, sizeof why)) {
+        if ((c->state == C_PLANNED && prepare_stuck(r, c, now, why, sizeof why)) ||
+            (c->state == C_RUNNING && interval_overdue(r, c, now, why, sizeof why))) {
             conn_lost(c, why);
             continue;
         }

@@ -344,6 +344,30 @@ static void test_run_layout_must_advance(void **state)
     done(&f, &s);
 }
 
+/* Running, an agent's sampler sends an interval every second whatever its
+ * jobs do: one that answers pings but sends none is lost after the agent
+ * timeout past the interval it owes. */
+static void test_run_running_agent_must_send_intervals(void **state)
+{
+    struct fixture f;
+    struct script s;
+    (void)state;
+
+    buf_init(&s.b);
+    handshake(&s, "h");
+    tick(&s, 3);                  /* the start instant passes */
+    interval(&s, 0, 5);
+    for (int i = 0; i < 13; i++)
+        second_with_pong(&s);
+    assert_true(play(&f, &s) < 0);
+    assert_non_null(strstr(f.err, "all agents lost; the last, agent 0 (127.0.0.1:7001): answers but sent no "
+                                  "interval 1 of phase 0 for 1"));
+    assert_non_null(strstr(f.err, " s after it was due (--agent-timeout)"));
+    /* what it sent before is kept */
+    assert_int_equal(f.r.phases[0].totals.op[OP_READ].ops, 5);
+    done(&f, &s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_run_bad_ready_names_the_decoders_reason),
         cmocka_unit_test(test_run_never_ready_is_lost_after_prepare_timeout),
         cmocka_unit_test(test_run_layout_must_advance),
+        cmocka_unit_test(test_run_running_agent_must_send_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@ usage: fake_agent.py PORT_FILE MODE [SECRET_FILE]
   neverready  takes the plan and answers every ping, but never sends ready
   stuckprogress  takes the plan, reports a layout of 1 MiB stuck at 4 KiB
             every half second (and answers pings), never sends ready
+  nointervals  gets ready and starts, then only answers pings: no interval,
+            no phase-done
 With SECRET_FILE it proves the secret as a real agent does (HMAC-SHA256 over
 "nfstorm agent v1", the coordinator's nonce and its own: docs/security.md);
 without, it says it does not authenticate.
@@ -168,6 +170,8 @@ while True:
         while time.monotonic_ns() < t0:
             time.sleep(0.001)
         started = time.monotonic_ns()
+        if mode == "nointervals":
+            continue
         if mode == "flood":
             burst = b"".join(frame(interval(k, 1)) for k in range(500))
             try:
