@@ -156,6 +156,8 @@ REPLAY_NAMES := frame_msg plan journal run session
 REPLAY_BINS  := $(patsubst %,$(BUILD)/tests/replay_%,$(REPLAY_NAMES))
 .PHONY: replay
 replay: $(REPLAY_BINS)
+# (kept: make would delete them as intermediates and rebuild each time)
+.SECONDARY: $(patsubst %,$(BUILD)/tests/fuzz/fuzz_%.o,$(REPLAY_NAMES)) $(BUILD)/tests/fuzz/replay.o
 $(BUILD)/tests/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
