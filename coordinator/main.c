@@ -70,7 +70,8 @@ static const char usage[] =
 "(fio's single-dash spelling works too: -rw=randread -bs=4k ..., and --rw randread);\n"
 "several job files run one after the other, as fio runs them\n"
 "\n"
-"Agents (one of; default --local 1):\n"
+"Agents (one of --agents, --hosts, --local, --listen; default --local 1; --listen also\n"
+"with --agents or --hosts: one fleet, the listed agents first, then the dial-ins):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
 "  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " DEFAULT_PORT "),\n"
 "                          # comments; agents=@NAME in a plan picks labelled agents\n"
@@ -91,7 +92,7 @@ static const char usage[] =
 "                          conventionally port 7879), then run on them; needs\n"
 "                          --secret-file; agents are numbered sorted by label, host,\n"
 "                          address (docs/fleet.md)\n"
-"  --expect N              with --listen: how many agents to wait for\n"
+"  --expect N              with --listen: how many agents to wait for (the dial-ins only)\n"
 "  --expect-timeout DUR    ... for at most this long (default 60s); fewer: exit 2\n"
 "  --min-agents M          ... unless at least M joined: then run with them\n"
 "  --pool ADDR:PORT        submit the run to a standing pool ('nfstorm serve', whose\n"
@@ -134,7 +135,12 @@ static const char usage[] =
 "Run:\n"
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
 "  --connect-timeout DUR   time for agents to connect and answer (default 10s, at most 1d)\n"
-"  --agent-timeout DUR     an agent silent this long is marked lost (default 10s, 1s to 1d)\n"
+"  --agent-timeout DUR     an agent silent this long is marked lost (default 10s, 1s to 1d);\n"
+"                          so is one whose layout makes no progress for this long\n"
+"  --prepare-timeout DUR   an agent preparing a phase (engine connects, space check, file\n"
+"                          creation, preallocation) without layout progress is marked lost\n"
+"                          when not ready within DUR of its start or its last layout\n"
+"                          progress (default 5m, 1s to 1d; docs/fleet.md)\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -188,7 +194,9 @@ static const char usage[] =
 "the set again); --repetition K renders repetition K like a single run's result.\n"
 "'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
 "ADDR:PORT) stay connected between runs, submitters (run --pool) prove the same secret;\n"
-"SIGTERM stops it (a run on it is stopped; its submitter exits 1). docs/fleet.md.\n"
+"SIGTERM stops it (a run on it is stopped; its submitter exits 1); a run dies with serve,\n"
+"even a serve killed with SIGKILL, and the next serve removes the run directory such a\n"
+"serve left in $TMPDIR (only a dead serve's, by its ownership mark). docs/fleet.md.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md, docs/verify.md.\n";
 
 /* --spawn ssh's watch on the wait for agents (each gathering, also those
@@ -224,6 +232,7 @@ struct cli {
     int quiet;
     const char *secret_file;
     uint64_t agent_timeout_ns;
+    uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -419,6 +428,10 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->agent_timeout_ns) < 0 ||
                 c->agent_timeout_ns < 1000000000ull || c->agent_timeout_ns > TIMEOUT_MAX_NS)
                 return die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
+        } else if (OPT("--prepare-timeout")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->prepare_timeout_ns) < 0 ||
+                c->prepare_timeout_ns < 1000000000ull || c->prepare_timeout_ns > TIMEOUT_MAX_NS)
+                return die(2, "--prepare-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
         } else if (strcmp(a, "--quiet") == 0) {
             c->quiet = 1;
         } else if (strcmp(a, "--verbose") == 0) {
@@ -441,8 +454,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     }
     if (spawn_check_cli(c) != 0)
         return 2;
-    if (!!c->agents + !!c->hosts + !!c->local + !!(c->listen && !c->spawn) > 1)
-        return die(2, "give only one of --agents, --hosts, --local and --listen");
+    /* --listen adds dial-in agents to listed ones (a mixed fleet) */
+    if (!!c->agents + !!c->hosts + !!c->local > 1)
+        return die(2, "give only one of --agents, --hosts and --local");
+    if (c->local && c->listen)
+        return die(2, "--local does not combine with --listen (its agents have a secret of their own; "
+                   "list running agents with --agents or --hosts)");
     if (!c->listen && !c->spawn && !c->pool && (c->expect || c->min_agents || c->expect_timeout_ns))
         return die(2, "--expect, --expect-timeout and --min-agents need --listen or --pool");
     if (pool_check_cli(c) != 0)
@@ -733,46 +750,85 @@ static int gather_cli(const struct cli *c, struct gather_fleet *fleet, char ***a
     return 0;
 }
 
-/* --listen with --repeat: a run closes the connections it adopted and the
- * agents dial again, so each repetition after the first gathers them anew.
- * The plan's agents=@LABEL were resolved against the first gathering, so a
- * repetition must see the same agents: as many, with the same labels at
- * the same indices (indices are sorted by label, then host, then address);
- * otherwise the set ends here (what was measured is kept).  0 or an exit
- * status. */
-static int regather(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
-                    uint32_t *n, uint32_t repetition)
+/* The dial-ins na/nl/nn (gather_cli's) after the nlisted agents of a
+ * mixed fleet in addrs/labels: one fleet, the listed agents first.  Takes
+ * na and nl. */
+static void fleet_append(char ***addrs, char ***labels, uint32_t nlisted, char **na, char **nl, uint32_t nn)
+{
+    *addrs = xrealloc(*addrs, ((size_t)nlisted + nn + 1) * sizeof **addrs);
+    memcpy(*addrs + nlisted, na, (size_t)nn * sizeof *na);
+    if (!*labels)
+        *labels = xcalloc((size_t)nlisted + 1, sizeof **labels);    /* the listed ones have none */
+    *labels = xrealloc(*labels, ((size_t)nlisted + nn + 1) * sizeof **labels);
+    for (uint32_t i = 0; i < nn; i++)
+        (*labels)[nlisted + i] = nl ? nl[i] : NULL;
+    free(na);
+    free(nl);
+}
+
+/* --listen with the agents of --agents or --hosts: wait for the dial-ins
+ * and number them after the *n listed ones. */
+static int gather_mixed(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
+                        uint32_t *n)
 {
     char **na = NULL, **nl = NULL;
     uint32_t nn = 0;
     int status;
 
+    if (*n + c->expect > MAX_AGENTS)
+        return die(2, "%u listed agents and --expect %u: more than %d agents", *n, c->expect, MAX_AGENTS);
+    if ((status = gather_cli(c, fleet, &na, &nl, &nn)) != 0)
+        return status;
+    fleet_append(addrs, labels, *n, na, nl, nn);
+    *n += nn;
+    return 0;
+}
+
+/* --listen with --repeat: a run closes the connections it adopted and the
+ * agents dial again, so each repetition after the first gathers them anew
+ * (a mixed fleet's listed agents, 0..nlisted-1, are dialled again by the
+ * run).  The plan's agents=@LABEL were resolved against the first
+ * gathering, so a repetition must see the same agents: as many, with the
+ * same labels at the same indices (indices are sorted by label, then host,
+ * then address); otherwise the set ends here (what was measured is kept).
+ * 0 or an exit status. */
+static int regather(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
+                    uint32_t *n, uint32_t nlisted, uint32_t repetition)
+{
+    char **na = NULL, **nl = NULL;
+    uint32_t nn = 0, had = *n - nlisted;
+    int status;
+
     gather_free(fleet);
     if ((status = gather_cli(c, fleet, &na, &nl, &nn)) != 0)
         return status;
-    for (uint32_t i = 0; nn == *n && i < nn; i++) {
-        const char *a = *labels ? (*labels)[i] : NULL, *b = nl ? nl[i] : NULL;
+    for (uint32_t i = 0; nn == had && i < nn; i++) {
+        const char *a = *labels ? (*labels)[nlisted + i] : NULL, *b = nl ? nl[i] : NULL;
 
         if (strcmp(a ? a : "", b ? b : "") != 0) {
             status = die(1, "repetition %u: agent %u has labels '%s', in repetition 1 '%s': the set ends "
-                         "(the plan's agents= were resolved against the first agents)", repetition, i,
-                         b ? b : "", a ? a : "");
+                         "(the plan's agents= were resolved against the first agents)", repetition,
+                         nlisted + i, b ? b : "", a ? a : "");
             break;
         }
     }
-    if (nn != *n && !status)
+    if (nn != had && !status)
         status = die(1, "repetition %u: %u agents joined, repetition 1 had %u: the set ends", repetition, nn,
-                     *n);
-    for (uint32_t i = 0; i < *n; i++) {
+                     had);
+    for (uint32_t i = nlisted; i < *n; i++) {
         free((*addrs)[i]);
         if (*labels)
             free((*labels)[i]);
     }
-    free(*addrs);
-    free(*labels);
-    *addrs = na;
-    *labels = nl;
-    *n = nn;
+    if (nlisted == 0) {
+        free(*addrs);
+        free(*labels);
+        *addrs = na;
+        *labels = nl;
+    } else {
+        fleet_append(addrs, labels, nlisted, na, nl, nn);
+    }
+    *n = nlisted + nn;
     return status;
 }
 
@@ -1084,6 +1140,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct spawn_fleet spawned;     /* --spawn ssh: the ssh children */
     char *plan_text = NULL;
     int rc, gsig, status = 0;
+    uint32_t nlisted = 0;       /* a mixed fleet: agents 0..nlisted-1 are listed, the rest dial in */
     struct run_set set;             /* --repeat: the repetitions so far */
     struct report_outputs outs;     /* this repetition's outputs */
     int set_status = 0, set_done = 0;
@@ -1197,6 +1254,14 @@ static int cmd_run(int argc, char **argv, int clean_only)
             for (uint32_t i = 0; i < fleet.n; i++)
                 add_addr(&addrs, &naddrs, fleet.addr[i], strlen(fleet.addr[i]));
     }
+    /* a mixed fleet: the listed agents, then those that dial in */
+    nlisted = c.listen && !c.spawn && (c.agents || c.hosts) ? naddrs : 0;
+    if (status == 0 && nlisted) {
+        if (clean_only)
+            status = die(2, "clean: --listen is for run (clean dials its agents)");
+        else
+            status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
+    }
     if (status != 0 || c.pool)
         goto out;
     if (c.dry_run) {
@@ -1223,9 +1288,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
     ro.labels = labels;
     ro.naddrs = naddrs;
     ro.joined = gathered.n ? gathered.agents : NULL;
+    ro.ndial = nlisted;
     ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
     ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
+    ro.prepare_timeout_ms = (uint32_t)(c.prepare_timeout_ns / 1000000u);
     if (fleet.n) {
         ro.secret = &fleet.secret;
     } else if (c.secret_file) {
@@ -1257,11 +1324,14 @@ static int cmd_run(int argc, char **argv, int clean_only)
 next_repetition:
     /* --repeat: each repetition is a whole run (its record, journal and
      * files); the set is written once it ends (repeat_run_finish) */
-    if (c.listen && set.n > 0 && (status = regather(&c, &gathered, &addrs, &labels, &naddrs, set.n + 1)) != 0)
+    if (c.listen && set.n > 0 &&
+        (status = regather(&c, &gathered, &addrs, &labels, &naddrs, nlisted, set.n + 1)) != 0)
         goto out;
     ro.addrs = addrs;
     ro.labels = labels;
+    ro.naddrs = naddrs;
     ro.joined = gathered.n ? gathered.agents : NULL;
+    ro.ndial = nlisted;
     nobs = 0;
     outs = c.out;
     repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
