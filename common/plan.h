@@ -69,6 +69,10 @@ struct job_spec {
     uint64_t bs;               /* bytes per op; default 4096 */
     uint64_t size;             /* bytes of I/O per job thread (fio's size); required */
     uint64_t filesize;         /* bytes per file; 0 = size / nrfiles */
+    uint32_t size_pct;         /* fio's size=N%: 1..100 of each existing file (size is
+                                * then 0; the agent sizes the job, agent/job_files.h); 0 = none */
+    uint32_t kb_base;          /* fio's kb_base for the plan's sizes: 1000, else 1024
+                                * (0 = 1024); parse-time only, not on the wire */
     uint32_t nrfiles;          /* files per job thread; default 1 */
     uint32_t numjobs;          /* threads per agent; default 1 */
     uint64_t runtime_ns;       /* 0 = until size is done */

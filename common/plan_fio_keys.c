@@ -151,7 +151,7 @@ static const struct fio_key table[] = {
     IGN("iopsavgtime", "nfstorm reports per --interval"),
     IGN("ioscheduler", "a block device's scheduler; a network file system has none"),
     REF("job_max_open_zones", WHY_ZONES),
-    IGN("kb_base", "sizes are always powers of 1024"),
+    IMPL("kb_base"),
     IMPL("lat_percentiles"),
     IMPL("latency_percentile"),
     NOTYET("latency_run", WHY_LATTGT),

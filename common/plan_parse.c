@@ -118,6 +118,15 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
             memcpy(j->md_ops, dflt, sizeof(dflt));
         }
     }
+    /* fio: without size= a job takes its existing files' size; it has to
+     * name them (filename, filename_format, or nrfiles of the default names)
+     * for there to be any.  The agent refuses a missing one. */
+    if (j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && !j->filename[0] &&
+        !j->filename_format[0] && !nrfiles_given && !j->size_pct) {
+        set_err(err, errlen, "job '%s': size is required (set size= or filesize=, or name existing "
+                "files with filename=, filename_format= or nrfiles=)", j->name);
+        return -EINVAL;
+    }
     wbuf_resolve(j);
     return job_spec_validate(j, err, errlen);
 }
@@ -238,6 +247,10 @@ struct ini_ctx {
     size_t exp_len, exp_cap;
     plan_key_visit_fn visit;  /* plan_visit_keys: keys go here, no plan is built */
     void *visit_user;
+    /* the section's size-valued keys so far, applied again when a kb_base
+     * follows them (fio reads a section's kb_base before its sizes) */
+    struct { char key[32]; char value[512]; } sized[32];
+    unsigned nsized;
 };
 
 #define CUR(c) (&(c)->src[(c)->depth])
@@ -294,6 +307,7 @@ static void section_begin(struct ini_ctx *c, const char *name, size_t len)
         return;
     snprintf(c->sec_file, sizeof(c->sec_file), "%s", CUR(c)->file);
     c->sec_line = CUR(c)->line;
+    c->nsized = 0;
     if (len == 6 && memcmp(name, "global", 6) == 0) {
         /* A later [global] adds to the earlier ones, for the jobs after it. */
         c->sec = SEC_GLOBAL;
@@ -370,6 +384,17 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
     return 0;
 }
 
+/* A kb_base after sizes in its section: read them again in its base, in
+ * their order, so the section means what it says whatever the order. */
+static void reapply_sizes(struct ini_ctx *c, struct job_spec *j, const char *file, unsigned line)
+{
+    char why[256];
+    for (unsigned i = 0; i < c->nsized && !c->rc; i++)
+        if (plan_job_set_why(j, c->sized[i].key, c->sized[i].value, why, sizeof(why)))
+            ctx_fail(c, "%s:%u: kb_base: bad value for '%s': '%s'%s%s%s", file, line,
+                     c->sized[i].key, c->sized[i].value, why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
+
 static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
 {
     const char *file = CUR(c)->file;
@@ -438,6 +463,18 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
                  why[0] ? " (" : "", why, why[0] ? ")" : "");
     } else if (strcmp(key, "nrfiles") == 0) {
         *(global ? &c->g_nrfiles : &c->j_nrfiles) = 1;
+    } else if (strcmp(key, "kb_base") == 0) {
+        reapply_sizes(c, global ? &c->global : &c->job, file, line);
+    } else if (plan_key_reads_size(key)) {
+        if (c->nsized == sizeof(c->sized) / sizeof(c->sized[0]) ||
+            strlen(key) >= sizeof(c->sized[0].key) || strlen(value) >= sizeof(c->sized[0].value)) {
+            ctx_fail(c, "%s:%u: too many or too long size keys in one section (kb_base needs "
+                     "them again)", file, line);
+            return;
+        }
+        snprintf(c->sized[c->nsized].key, sizeof(c->sized[0].key), "%s", key);
+        snprintf(c->sized[c->nsized].value, sizeof(c->sized[0].value), "%s", value);
+        c->nsized++;
     }
 }
 

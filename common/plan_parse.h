@@ -69,6 +69,10 @@ int plan_key_takes_value(const char *key);
 /* What a good value of key looks like ("want a size such as 4k, 1m or
  * 2g"), for a refusal that gives no reason of its own; NULL if no hint. */
 const char *plan_key_value_hint(const char *key);
+/* 1 when key's value holds a size (size, bs, rate, rw=read:8k ...), which
+ * kb_base changes: a job file's kb_base applies to its whole section, as in
+ * fio, so the reader applies these again after it. */
+int plan_key_reads_size(const char *key);
 
 /* Set one key on a job: the shared core of both front ends.
  * 0, -ENOENT for an unknown key, -EINVAL for a bad value.  matrix is not a

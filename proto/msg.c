@@ -188,6 +188,8 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "flow_id", flow_id),
     FOPTU64(struct job_spec, "flow_sleep_ns", flow_sleep_ns),
     { "overwrite", F_OPTU32, offsetof(struct job_spec, overwrite), 0, 0, 1, NULL },
+    /* fio's size=N%: the agent sizes the job from its files; sent only when set */
+    { "size_pct", F_OPTU32, offsetof(struct job_spec, size_pct), 0, 0, 100, NULL },
     /* verify_written_by= and coherence_never_visible=warn: sent only when set */
     FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
     { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },

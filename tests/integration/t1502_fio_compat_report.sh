@@ -53,7 +53,7 @@ tail -n "$(wc -l <"$T/lines")" "$T/dry" | diff "$T/lines" - >"$T/d" || fail "dry
 unset NFSTORM_T1502_SIZE
 "$NFSTORM" run --fio-compat-report "$T/ok.fio" >"$T/out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unset size: exit $rc"
-grep -Eq "^  ok.fio:6 +size +refused: bad value \(want a size such as 4k, 1m or 2g\)$" <(sed "s|$T/||g" "$T/out") || fail "$(cat "$T/out")"
+grep -Eq "^  ok.fio:6 +size +refused: bad value \(want a size such as 4k, 1m or 2g, or a percentage of the existing files such as 50%\)$" <(sed "s|$T/||g" "$T/out") || fail "$(cat "$T/out")"
 grep -q "^verdict: nfstorm refuses this plan: 1 key refused; the run would stop at: .*/ok.fio:6: bad value for 'size': '' (environment variable 'NFSTORM_T1502_SIZE' is not set)$" \
   "$T/out" || fail "verdict: $(tail -n1 "$T/out")"
 # no key is refused but the plan is: no size at all
