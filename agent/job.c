@@ -744,6 +744,12 @@ static void *job_main(void *arg)
     atomic_store(&j->finished, 1);
     if (j->spec->exitall && !halt_raised(j->halt))
         halt_raise(j->halt);    /* fio's exitall: its first thread to end ends the phase */
+    if (j->error && j->spec->exitall_on_error && !halt_raised(j->halt)) {
+        /* fio's exitall_on_error: the agent's other threads end now, so its
+         * error (and phase-done) reach the coordinator, which ends the
+         * fleet's phase, without waiting for them */
+        halt_raise(j->halt);
+    }
     if (j->on_finish)
         j->on_finish(j->on_finish_arg);
     return NULL;

@@ -209,6 +209,8 @@ struct job_spec {
      * thread of the job that ends ends its phase there), the rest is the
      * coordinator's */
     uint32_t exitall;          /* 0 or 1 */
+    uint32_t exitall_on_error; /* 0 or 1: a thread of the job that ends on an error ends the
+                                * phase on its agent (agent/job.c), the coordinator the fleet's */
     uint32_t exit_what;        /* enum plan_exit_what */
     char wait_for[PLAN_NAME_MAX];  /* "" = none */
     uint32_t ss;               /* enum plan_ss; PLAN_SS_NONE = no steady state */

@@ -103,7 +103,7 @@ static const struct fio_key table[] = {
     REF("exec_prerun", "a plan does not run commands on agents"),
     IMPL("exit_what"),
     IMPL("exitall"),
-    NOTYET("exitall_on_error", "stopping the other jobs when one fails"),
+    IMPL("exitall_on_error"),
     IGN("experimental_verify", "verification is nfstorm's own (docs/verify.md)"),
     IMPL("fadvise_hint"),
     IMPL("fallocate"),

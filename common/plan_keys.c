@@ -241,7 +241,7 @@ int plan_key_takes_value(const char *key)
     if (key && strcmp(key, "matrix") == 0)
         return 1;
     if (key && plan_ctl_is_key(key))
-        return strcmp(key, "exitall") != 0;     /* fio's exitall is a flag */
+        return strcmp(key, "exitall") != 0 && strcmp(key, "exitall_on_error") != 0;  /* flags */
     return -1;
 }
 

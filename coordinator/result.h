@@ -120,7 +120,8 @@ struct interval_slot {
 struct phase_end_info {
     uint8_t ended_early;          /* a phase-end went to the agents */
     uint8_t skipped;              /* not run: exit_what=all ended the run before it */
-    char why[160];                /* "exitall: agent 0 finished", "steady state: ..." */
+    char why[400];                /* "exitall: agent 0 finished", "steady state: ...",
+                                   * "exitall_on_error: agent 0: job 'w': ..." (the error) */
     uint32_t ss;                  /* enum plan_ss of the phase; 0: no steady state asked */
     double ss_limit;              /* as the plan gave it ... */
     int ss_pct;                   /* ... in percent of the window's mean */

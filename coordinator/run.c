@@ -851,6 +851,9 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         if (r->planned && r->phase < r->plan->nphases) {
             result_set_agent_error(r->res, r->phase, c->id, what);
             OBSERVE(r, agent_error, r->phase, c->id, what);
+            if (c->state == C_RUNNING)    /* exitall_on_error: the phase's control says why */
+                (void)phase_ctl_agent_error(&r->res->phases[r->phase], &r->plan->phases[r->phase],
+                                            c->id, what);
         }
         /* named by the address we dialled, not by what the agent says it is */
         snprintf(text, sizeof text, "agent %u (%s): %s", c->id, c->addr, what);

@@ -180,6 +180,8 @@ const struct field msg_job_fields[] = {
     { "dedupe_working_set_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_working_set_percentage), 0, 0, 100, NULL },
     { "dedupe_global", F_OPTU32, offsetof(struct job_spec, dedupe_global), 0, 0, 1, NULL },
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
+    /* 1: a thread that ends on an error ends the phase; sent only when set */
+    { "exitall_on_error", F_OPTU32, offsetof(struct job_spec, exitall_on_error), 0, 0, 1, NULL },
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
     FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),

@@ -64,9 +64,9 @@ grep -q "^verdict: nfstorm refuses this plan: .*job 'j': size is required" "$T/o
   || fail "verdict: $(tail -n1 "$T/out")"
 
 # the command-line form
-"$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 --exitall_on_error >"$T/out" 2>&1; rc=$?
+"$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 --bs_is_seq_rand >"$T/out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "options: exit $rc"
-grep -q "^  argument 4  exitall_on_error  refused: not yet implemented: stopping the other jobs when one fails$" \
+grep -q "^  argument 4  bs_is_seq_rand  refused: not yet implemented: block sizes by sequential/random instead of read/write$" \
   "$T/out" || fail "options: $(cat "$T/out")"
 "$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 >"$T/out" 2>&1 || fail "options ok: exit $?"
 

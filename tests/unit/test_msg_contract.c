@@ -92,7 +92,7 @@ static const struct pinned {
              "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite size_pct "
+    { "job+", "exitall exitall_on_error latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite size_pct "
               "verify_written_by coherence_never_visible" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
@@ -119,7 +119,7 @@ static const char *const optional_keys[] = {
     "job.verify_written_by", "job.coherence_never_visible",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
-    "job.flow", "job.flow_id", "job.flow_sleep_ns", "job.size_pct",
+    "job.flow", "job.flow_id", "job.flow_sleep_ns", "job.size_pct", "job.exitall_on_error",
     /* fio's per-direction values and sequence modifiers: sent only when set */
     "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
@@ -1512,6 +1512,7 @@ static void test_contract_job_optional_keys(void **state)
     in.plan.phases[1].jobs[0].flow_sleep_ns = 1000000;
     in.plan.phases[1].jobs[0].overwrite = 1;
     in.plan.phases[1].jobs[0].size_pct = 50;
+    in.plan.phases[1].jobs[0].exitall_on_error = 1;
     snprintf(in.plan.phases[1].jobs[0].verify_written_by, sizeof in.plan.phases[1].jobs[0].verify_written_by,
              "0123456789abcdef");
     in.plan.phases[1].jobs[0].coherence_never_warn = 1;
@@ -1536,6 +1537,8 @@ static void test_contract_job_optional_keys(void **state)
     assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
     assert_int_equal(out.plan.phases[1].jobs[0].overwrite, 1);
     assert_int_equal(out.plan.phases[1].jobs[0].size_pct, 50);
+    assert_int_equal(out.plan.phases[1].jobs[0].exitall_on_error, 1);
+    assert_int_equal(out.plan.phases[0].jobs[0].exitall_on_error, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].overwrite, 0);
     assert_string_equal(out.plan.phases[1].jobs[0].verify_written_by, "0123456789abcdef");
     assert_int_equal(out.plan.phases[1].jobs[0].coherence_never_warn, 1);
