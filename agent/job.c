@@ -85,6 +85,7 @@ struct loop {
     uint64_t bytes_left;       /* UINT64_MAX when time-bound */
     uint64_t ops_left;         /* number_ios, else UINT64_MAX */
     uint64_t writes_since_sync;
+    int end_sync;              /* end_fsync's flush is running: not in the stats, as fio's */
     int rated;
     int fatal;                 /* a persistent error ended the job (-errno) */
     uint32_t fatal_file;
@@ -138,8 +139,14 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
         struct op_stats_rec *o;
-        if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
+        if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC) {
+            /* fsync/fdatasync: an op kind of its own, no bytes, latency
+             * from its issue (syncs are never rate-limited); fio counts
+             * fsync=/fdatasync='s, not end_fsync's */
+            if (!l->end_sync)
+                (void)op_rec_record(set, OP_SYNC, 0, now - done[i]->t_issue_ns, done[i]->result == 0);
             continue;
+        }
         /* past its deadline an op counts as timed out, whatever it returned */
         int late = now - done[i]->t_issue_ns > j->spec->op_deadline_ns;
         o = op_rec_record(set, s->op, done[i]->len, now - done[i]->t_due_ns,
@@ -617,21 +624,27 @@ static int loop_run(struct loop *l)
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
                !flow_held(j) && loop_ready(l, now, &dir)) {
+            /* fsync=N: as fio, the sync due after N writes is issued
+             * before the next op, so a job whose I/O ends there does not
+             * issue it (fio 3.33: 64 writes with fsync=8 make 7 syncs;
+             * end_fsync= flushes the rest) */
+            if (sp->fsync && l->writes_since_sync >= sp->fsync) {
+                l->writes_since_sync = 0;
+                if ((rc = loop_sync_file(l, l->last_file, IO_SYNC)) < 0)
+                    goto out;
+                now = clock_now_ns();
+            } else if (sp->fdatasync && l->writes_since_sync >= sp->fdatasync) {
+                l->writes_since_sync = 0;
+                if ((rc = loop_sync_file(l, l->last_file, IO_DATASYNC)) < 0)
+                    goto out;
+                now = clock_now_ns();
+            }
             if ((rc = loop_issue(l, now, dir)) < 0)
                 goto out;
             flow_note(j);
             if (l->readback && sp->verify_backlog && l->unverified >= sp->verify_backlog &&
                 (rc = loop_readback(l)) < 0)
                 goto out;
-            if (sp->fsync && l->writes_since_sync >= sp->fsync) {
-                l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->last_file, IO_SYNC)) < 0)
-                    goto out;
-            } else if (sp->fdatasync && l->writes_since_sync >= sp->fdatasync) {
-                l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->last_file, IO_DATASYNC)) < 0)
-                    goto out;
-            }
             if (sp->thinktime_ns) {
                 if ((rc = loop_drain(l)) < 0)
                     goto out;
@@ -674,10 +687,15 @@ static int loop_run(struct loop *l)
             (halt_raised(j->halt) ? DRAIN_STOP_NS : DRAIN_LIMIT_NS))
             break;   /* loop_cut_off counts what is still out */
     }
+    if (rc > 0)
+        rc = 0;    /* the last reap's count: end_fsync below must still run (it did not) */
     if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop) && !halt_raised(j->halt) &&
-        !l->fatal && l->inflight == 0)
+        !l->fatal && l->inflight == 0) {
+        l->end_sync = 1;
         for (uint32_t f = 0; f < j->ej.nfiles && rc == 0; f++)
             rc = loop_sync_file(l, f, IO_SYNC);
+        l->end_sync = 0;
+    }
     if (rc >= 0 && l->readback)
         rc = loop_readback(l);
 out:

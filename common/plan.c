@@ -144,7 +144,7 @@ int file_service_from_name(const char *s)
 
 int plan_md_op_valid(uint32_t op)
 {
-    return op >= OP_CREATE && op < OP__COUNT;
+    return op >= OP_CREATE && op <= OP_RMDIR;     /* OP_SYNC is a data job's */
 }
 
 void job_spec_default(struct job_spec *j)

@@ -21,8 +21,20 @@ enum op_type {
     OP_UNLINK,
     OP_MKDIR,
     OP_RMDIR,
+    /* fsync/fdatasync of a data job (fsync=, fdatasync=, end_fsync=): no
+     * bytes, its own latency (fio's "sync").  Last, so the types before it
+     * keep their values; everything keyed by name (wire, journal, result)
+     * simply lacks it in older records. */
+    OP_SYNC,
     OP__COUNT
 };
+
+/* 1 for the op types that are the load (IOPS, fairness, shares): all but
+ * OP_SYNC, a data job's flushes, reported on their own. */
+static inline int op_type_is_load(int t)
+{
+    return t != OP_SYNC;
+}
 
 struct op_stats {
     uint64_t ops;      /* completed ops, including failed ones */
@@ -39,7 +51,7 @@ struct op_set {
     struct op_stats op[OP__COUNT];
 };
 
-const char *op_type_name(enum op_type t);     /* "read", "write", "create", ... */
+const char *op_type_name(enum op_type t);     /* "read", "write", "create", ..., "sync" */
 int op_type_from_name(const char *name);      /* enum value or -1 */
 
 void op_set_init(struct op_set *s);

@@ -501,7 +501,8 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
             if (!ph->agents[a].participating || (tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9))
                 continue;
             for (int t = 0; t < OP__COUNT; t++)
-                ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+                if (op_type_is_load(t))
+                    ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
             v[m++] = ok / secs;
         }
         qsort(v, m, sizeof(*v), cmp_dbl);
@@ -512,7 +513,8 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
             double ok = 0;
 
             for (int t = 0; t < OP__COUNT; t++)
-                ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+                if (op_type_is_load(t))
+                    ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
             y[(size_t)(3 + e) * (n + 1) + k] = tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9 ? NAN : ok / secs;
         }
     }

@@ -388,12 +388,15 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
     hist_init(&out->lat);
     hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
+        if (t == OP_SYNC)
+            continue;
         out->ops = sat_add_u64(out->ops, slot->count[t].ops);
         out->bytes = sat_add_u64(out->bytes, slot->count[t].bytes);
         out->errors = sat_add_u64(out->errors, slot->count[t].errors);
     }
     for (uint8_t i = 0; i < slot->nsealed; i++)
-        hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
+        if (slot->sealed[i].type != OP_SYNC)
+            hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
 }
 
 /* The one expanded agent total result_agent_totals hands out. */
@@ -640,6 +643,8 @@ void result_all_ops(const struct op_set *s, struct op_stats *out)
     hist_init(&out->lat);
     hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
+        if (t == OP_SYNC)
+            continue;       /* a flush, not an op of the load: not in IOPS or latency */
         out->ops = sat_add_u64(out->ops, s->op[t].ops);
         out->bytes = sat_add_u64(out->bytes, s->op[t].bytes);
         out->errors = sat_add_u64(out->errors, s->op[t].errors);

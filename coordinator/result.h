@@ -289,7 +289,8 @@ static inline uint64_t result_ok_count(uint64_t ops, uint64_t errors)
 /* 1 when an agent used >= 90% of its cores during the phase. */
 int result_agent_client_bound(const struct agent_phase *ap);
 
-/* Sum of every op type of s into one op_stats (counts and latency). */
+/* Sum of every op type of s but OP_SYNC (flushes are no load of their
+ * own) into one op_stats (counts and latency). */
 void result_all_ops(const struct op_set *s, struct op_stats *out);
 
 /* The seeds' table shape (rows r/w x rand/seq, a column per block size):

@@ -1371,7 +1371,7 @@ static void test_contract_words(void **state)
 {
     (void)state;
     expect_words("op", op_word, OP__COUNT,
-                 "read write create stat open readdir rename unlink mkdir rmdir");
+                 "read write create stat open readdir rename unlink mkdir rmdir sync");
     expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata coherence");
     expect_words("rate_process", rate_word, 2, "linear poisson");
     expect_words("random_distribution", dist_word, 4, "random zipf pareto normal");
