@@ -44,6 +44,23 @@ for line in open(sys.argv[1]):
         assert (fj[op]["total_ios"], fj[op]["io_bytes"]) == got, (f, job, "fio", fj[op]["total_ios"],
                                                                    fj[op]["io_bytes"], "nfstorm", got)
 PY
+# the command line: fio reads kb_base from where it stands (after --bs it
+# changes nothing), so does nfstorm
+cli() {  # cli WANT_OPS ARGS...: null-engine reads, fio's count where fio is here
+  local want=$1; shift
+  timeout 30 "$NFSTORM" run --local 1 --quiet --output-format=json --output "$T/cli.json" "$@" >"$T/out" 2>&1 \
+    || fail "cli $*: $(tail -n2 "$T/out")"
+  got=$(py "$T/cli.json" <<<'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])')
+  [ "$got" = "$want" ] || fail "cli $*: nfstorm $got ops, want $want"
+  if command -v fio >/dev/null; then
+    (cd "$T" && timeout 30 fio "$@" --output-format=json --output="$T/cli.fio.json") >"$T/out" 2>&1 || fail "fio $*"
+    f=$(py "$T/cli.fio.json" <<<'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])')
+    [ "$f" = "$want" ] || fail "cli $*: fio $f ops, want $want"
+  fi
+}
+cli 256 --name=x --ioengine=null --size=1m --bs=4k --kb_base=1000
+cli 250 --kb_base=1000 --name=x --ioengine=null --size=1m --bs=4k
+cli 250 --name=x --kb_base=1000 --ioengine=null --size=1m --bs=4k
 "$NFSTORM" run --dry-run "$ROOT/tests/fio-jobs/size-percent.fio" >"$T/dry" 2>&1 || fail "dry run: $(tail -n2 "$T/dry")"
 grep -q "job half: rw=read bs=4KiB size=(50% of the existing file's, 1 file) " "$T/dry" || fail "dry run: $(grep half "$T/dry")"
 # a percentage of a file that is not there: refused, naming the file
