@@ -90,6 +90,8 @@ struct nfse_op {
     uint32_t status;           /* its NFS status (NFS_STATUS_CODE), 0 none */
     uint32_t file;             /* the request's file, for a size asked after a short read */
     uint64_t eof_size;         /* -ENODATA: the file's size (ERRCAUSE_SIZE_UNKNOWN) */
+    uint64_t eof_at;           /* -ENODATA: where the server said the file ends
+                                  (the short part's offset + bytes it returned) */
     int abandoned;             /* handed back failed by us (connection lost or
                                   context dead); its parts may still be in libnfs */
     int reaped;                /* an abandoned op was handed to the job loop */
@@ -388,7 +390,9 @@ static void nfse_size_cb(int status, struct nfs_context *nfs, void *data, void *
     struct nfse_op *op = private_data;
     struct nfse_job *j = op->j;
     nfs_conn_rpc_done(op->c, status);
-    if (!op->abandoned && status == 0 && data) {
+    /* a size past where the READ said the file ends is a server's stale
+     * attribute cache, not the file: not known then */
+    if (!op->abandoned && status == 0 && data && ((const struct nfs_stat_64 *)data)->nfs_size <= op->eof_at) {
         const struct nfs_stat_64 *st = data;
         op->eof_size = st->nfs_size;
         if (op->file < j->nfh)
@@ -397,13 +401,16 @@ static void nfse_size_cb(int status, struct nfs_context *nfs, void *data, void *
     nfse_op_release(j, op);
 }
 
-/* A read of op met the file's end: its size as last seen, or a GETATTR
- * that holds the op until it is back (once per file: later short reads
- * take the size it saw). */
-static void nfse_short_read(struct nfse_job *j, struct nfse_op *op)
+/* A read of op met the file's end at byte at (a part's offset plus the
+ * bytes it got).  Bytes before the end: the file is exactly at bytes.  None:
+ * it ends at or before at, and its size is the last one a GETATTR saw
+ * (when not past at), or a GETATTR that holds the op until it is back. */
+static void nfse_short_read(struct nfse_job *j, struct nfse_op *op, uint64_t at, uint64_t got)
 {
     op->result = -ENODATA;
-    op->eof_size = op->file < j->nfh ? j->eof_size[op->file] : ERRCAUSE_SIZE_UNKNOWN;
+    op->eof_at = at;
+    op->eof_size = got ? at : op->file < j->nfh && j->eof_size[op->file] <= at ? j->eof_size[op->file]
+                                                                              : ERRCAUSE_SIZE_UNKNOWN;
     if (op->eof_size != ERRCAUSE_SIZE_UNKNOWN || op->file >= j->nfh)
         return;
     op->pending++;
@@ -444,7 +451,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
             /* A short read means the file is shorter than the layout the
              * job loop relies on: report it, do not count a full op. */
             if (got < p->len && op->result == 0)
-                nfse_short_read(j, op);
+                nfse_short_read(j, op, op->r->offset + (uint64_t)(p->dst - op->r->buf) + got, got);
         } else if (op->kind == IO_WRITE && (uint64_t)status < p->len) {
             /* libnfs re-sends short WRITEs itself; this is not expected. */
             if (op->result == 0)
