@@ -74,6 +74,34 @@ void result_phase_errors(const struct run_result *r, uint32_t phase, struct errc
     }
 }
 
+static int cause_errno(const struct errcause *c)
+{
+    switch (c->kind) {
+    case ERRC_ERRNO: return (int)c->code;
+    case ERRC_SHORT_READ: return ENODATA;
+    case ERRC_TIMEOUT: return ETIMEDOUT;
+    case ERRC_CUT_OFF: return ECANCELED;
+    default: return EIO;
+    }
+}
+
+int result_errors_fio_error(const struct run_result *r, uint32_t phase, int agent)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct errcause_set *s;
+        if (agent >= 0 && (uint32_t)agent != a)
+            continue;
+        s = result_agent_errors(r, phase, a);
+        for (int t = 0; t < OP__COUNT; t++) {
+            if (!ph->agents[a].sealed.count[t].errors)
+                continue;
+            return s && s->op[t].n ? cause_errno(&s->op[t].c[0]) : EIO;
+        }
+    }
+    return 0;
+}
+
 static int is_md(enum op_type t)
 {
     return t != OP_READ && t != OP_WRITE;

@@ -38,6 +38,11 @@ void result_phase_errors(const struct run_result *r, uint32_t phase, struct errc
 /* One cause in a line: "3 x ENOSPC (No space left on device), first at
  * offset 65536 in /d/f.0.0.0" (metadata ops: "first on PATH"). */
 void result_errors_cause_line(const struct errcause *c, enum op_type t, char *buf, size_t len);
+/* fio's "error" of a phase (agent < 0: the fleet's) or an agent: 0 when no
+ * op failed, else the errno of the first cause (op type order): itself for
+ * an errno, ENODATA for a short read, EIO for an NFS status or a cause not
+ * told, ETIMEDOUT past op_deadline, ECANCELED for a cut-off op. */
+int result_errors_fio_error(const struct run_result *r, uint32_t phase, int agent);
 /* The text report's lines after "errors:": per agent with failed ops (at
  * most RESULT_ERRORS_AGENTS_MAX), per op type, one line per cause. */
 void result_errors_text(FILE *out, const struct run_result *r, uint32_t phase);
