@@ -69,6 +69,9 @@ void errcause_add(struct errcause_set *s, enum op_type t, enum errcause_kind kin
         c->offset = offset;
         c->size = kind == ERRC_SHORT_READ ? size : 0;
         snprintf(c->file, sizeof c->file, "%s", file ? file : "");
+        for (char *q = c->file; *q; q++)      /* a name may hold any byte; the wire takes none of these */
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                *q = '?';
     }
     if (c)
         c->count = sat_add_u64(c->count, n);

@@ -58,8 +58,9 @@ int errcause_kind_from_name(const char *name);          /* the kind or -1 */
 
 void errcause_set_init(struct errcause_set *s);
 /* n more ops of type t failed with (kind, code); offset, size and file
- * describe the first of them and are kept only when the cause is new.  A
- * cause that does not fit adds to `other`. */
+ * describe the first of them and are kept only when the cause is new (the
+ * file cut to fit, control bytes as '?').  A cause that does not fit adds
+ * to `other`. */
 void errcause_add(struct errcause_set *s, enum op_type t, enum errcause_kind kind, uint32_t code,
                   uint64_t offset, uint64_t size, const char *file, uint64_t n);
 /* dst += src: counts summed per cause, dst's first kept; src's new causes

@@ -30,6 +30,10 @@ int result_set_agent_errors(struct run_result *r, uint32_t phase, uint32_t agent
     if (!ph->errors[agent])
         ph->errors[agent] = xmalloc(sizeof *ph->errors[agent]);
     *ph->errors[agent] = *s;
+    /* an agent's path: printable, valid UTF-8 (a JSON string), as verify's */
+    for (int t = 0; t < OP__COUNT; t++)
+        for (uint32_t i = 0; i < ph->errors[agent]->op[t].n && i < ERRCAUSE_MAX; i++)
+            result_clean_utf8(ph->errors[agent]->op[t].c[i].file);
     return 0;
 }
 

@@ -22,8 +22,9 @@
 #define RESULT_ERRORS_AGENTS_MAX 16
 
 void result_errors_free(struct phase_result *ph, uint32_t nagents);
-/* Record agent's failed ops by cause for phase (copied; nothing kept when
- * s holds none).  -EINVAL when out of range. */
+/* Record agent's failed ops by cause for phase (copied, its files made
+ * printable UTF-8 by result_clean_utf8; nothing kept when s holds none).
+ * -EINVAL when out of range. */
 int result_set_agent_errors(struct run_result *r, uint32_t phase, uint32_t agent, const struct errcause_set *s);
 /* What agent sent, or NULL (no failed op, or no causes arrived). */
 const struct errcause_set *result_agent_errors(const struct run_result *r, uint32_t phase, uint32_t agent);

@@ -40,6 +40,10 @@ static void test_errcause_add_cap_and_other(void **state)
     assert_int_equal(s->op[OP_READ].other, 6);          /* errnos 8, 9, 10 */
     assert_int_equal(errcause_failed(s, OP_READ), 5 + 7 * 2 + 6);
     assert_int_equal(errcause_check(s, err, sizeof err), 0);
+    /* a file name may hold any byte: the set never carries a control byte */
+    errcause_add(s, OP_WRITE, ERRC_ERRNO, EIO, 0, 0, "/d/a\nb\x7f", 1);
+    assert_string_equal(s->op[OP_WRITE].c[0].file, "/d/a?b?");
+    assert_int_equal(errcause_check(s, err, sizeof err), 0);
     free(s);
 }
 
