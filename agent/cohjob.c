@@ -117,9 +117,10 @@ static void record(struct job *j, enum op_type op, uint64_t bytes, uint64_t sinc
                    const char *path, uint64_t offset)
 {
     atomic_store(&j->recording, 1);
-    op_rec_record(&j->stats[atomic_load(&j->active)], op, bytes, clock_now_ns() - since, rc == 0);
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
+    op_rec_record(set, op, bytes, clock_now_ns() - since, rc == 0);
     if (rc != 0)
-        job_count_failed(j, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, offset, path);
+        job_count_failed(j, set, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, offset, path);
     atomic_store(&j->recording, 0);
 }
 

@@ -125,10 +125,10 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
         j->ej.rpcstat = nfs_rpcstat_new();
 }
 
-void job_count_cause(struct job *j, enum op_type t, enum errcause_kind kind, uint32_t code,
-                     uint64_t offset, uint64_t size, const char *file)
+void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
+                     uint32_t code, uint64_t offset, uint64_t size, const char *file)
 {
-    struct errcause_set **c = &j->causes[atomic_load(&j->active)];
+    struct errcause_set **c = &j->causes[set - j->stats];
     if (!*c) {
         *c = xmalloc(sizeof **c);
         errcause_set_init(*c);
@@ -136,18 +136,18 @@ void job_count_cause(struct job *j, enum op_type t, enum errcause_kind kind, uin
     errcause_add(*c, t, kind, code, offset, size, file, 1);
 }
 
-void job_count_failed(struct job *j, enum op_type t, int result, uint32_t status, uint64_t eof_size,
-                      uint64_t offset, const char *file)
+void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result, uint32_t status,
+                      uint64_t eof_size, uint64_t offset, const char *file)
 {
     int e = result < 0 ? -result : result;
     if (result == 0)
-        job_count_cause(j, t, ERRC_TIMEOUT, 0, offset, 0, file);
+        job_count_cause(j, set, t, ERRC_TIMEOUT, 0, offset, 0, file);
     else if (status && nfs_status_valid(status))      /* the server's own word */
-        job_count_cause(j, t, ERRC_NFS, status, offset, 0, file);
+        job_count_cause(j, set, t, ERRC_NFS, status, offset, 0, file);
     else if (t == OP_READ && result == -ENODATA)      /* the engines' "met the file's end" */
-        job_count_cause(j, t, ERRC_SHORT_READ, 0, offset, eof_size, file);
+        job_count_cause(j, set, t, ERRC_SHORT_READ, 0, offset, eof_size, file);
     else
-        job_count_cause(j, t, ERRC_ERRNO, e > 0 && e <= ERRCAUSE_ERRNO_MAX ? (uint32_t)e : EIO, offset, 0,
+        job_count_cause(j, set, t, ERRC_ERRNO, e > 0 && e <= ERRCAUSE_ERRNO_MAX ? (uint32_t)e : EIO, offset, 0,
                         file);
 }
 
@@ -174,7 +174,7 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         if (l->rated && ok)
             hist_rec_record(&o->svc, now - done[i]->t_issue_ns);
         if (!ok)
-            job_count_failed(j, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
+            job_count_failed(j, set, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
                              done[i]->offset, j->ej.files[done[i]->file].path);
     }
     atomic_store(&j->recording, 0);
@@ -549,7 +549,7 @@ static void loop_cut_off(struct loop *l)
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
         op_rec_record(set, s->op, s->req.len, now - s->req.t_due_ns, 0);
-        job_count_cause(j, s->op, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
+        job_count_cause(j, set, s->op, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;

@@ -107,15 +107,17 @@ void job_harvest(struct job *j, struct op_set *acc, struct errcause_set *causes)
 /* Ops outstanding and the issue time of the oldest (UINT64_MAX if none). */
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
 
-/* Count one failed op of type t by its cause (the job's thread only,
- * inside a record: between setting j->recording and clearing it):
- * result, status and eof_size as an io_req carries them (result 0: the op
- * came back ok but past op_deadline), the op's offset and file. */
-void job_count_failed(struct job *j, enum op_type t, int result, uint32_t status, uint64_t eof_size,
-                      uint64_t offset, const char *file);
+/* Count one failed op of type t by its cause, beside set (the stats[]
+ * side the op was recorded into, so one harvest moves both; the job's
+ * thread only, inside that record: between setting j->recording and
+ * clearing it): result, status and eof_size as an io_req carries them
+ * (result 0: the op came back ok but past op_deadline), the op's offset
+ * and file. */
+void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result, uint32_t status,
+                      uint64_t eof_size, uint64_t offset, const char *file);
 /* The same for a cause the job itself tells (ERRC_CUT_OFF). */
-void job_count_cause(struct job *j, enum op_type t, enum errcause_kind kind, uint32_t code,
-                     uint64_t offset, uint64_t size, const char *file);
+void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
+                     uint32_t code, uint64_t offset, uint64_t size, const char *file);
 
 /* Lay out the job's files before a phase: in every file shorter than its
  * planned size, the job's region [start, size) is written (read phases) or

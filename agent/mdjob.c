@@ -79,9 +79,10 @@ static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0
     struct job *j = m->j;
     uint64_t now = clock_now_ns();
     atomic_store(&j->recording, 1);
-    op_rec_record(&j->stats[atomic_load(&j->active)], op, bytes, now - t0, rc == 0);
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
+    op_rec_record(set, op, bytes, now - t0, rc == 0);
     if (rc != 0)
-        job_count_failed(j, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, 0, path);
+        job_count_failed(j, set, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, 0, path);
     atomic_store(&j->recording, 0);
 }
 
