@@ -35,6 +35,7 @@
 #include "agent/halt.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
+#include "agent/flow.h"
 #include "agent/cohjob.h"
 #include "agent/mdjob.h"
 #include "agent/nfs_rpcstat.h"
@@ -625,9 +626,10 @@ static int loop_run(struct loop *l)
         int more = loop_more(l, now);
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
-               loop_ready(l, now, &dir)) {
+               !flow_held(j) && loop_ready(l, now, &dir)) {
             if ((rc = loop_issue(l, now, dir)) < 0)
                 goto out;
+            flow_note(j);
             if (l->readback && sp->verify_backlog && l->unverified >= sp->verify_backlog &&
                 (rc = loop_readback(l)) < 0)
                 goto out;
@@ -658,6 +660,12 @@ static int loop_run(struct loop *l)
         uint64_t wait = REAP_WAIT_NS;
         if (more && j->t_end_ns && j->t_end_ns - now < wait)
             wait = j->t_end_ns - now;
+        if (more && flow_held(j)) {
+            /* ahead of its flow weight: fio's flow_sleep before it tries again */
+            uint64_t fs = sp->flow_sleep_ns ? sp->flow_sleep_ns : FLOW_DEFAULT_SLEEP_NS;
+            if (fs < wait)
+                wait = fs;
+        }
         if (more && l->rated && l->nfree > 0 && l->wake > now && l->wake - now < wait)
             wait = l->wake - now;
         if (l->inflight == 0) {

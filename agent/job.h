@@ -36,6 +36,8 @@ struct job {
                                   HALT_NEVER until the phase starts */
     uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound
                                   (set before t_start_ns is published) */
+    struct flow_group *flow;   /* flow=: its group (agent/flow.h), or NULL */
+    uint64_t flow_issued;      /* flow=: ops it issued (its own thread only) */
     const atomic_uint *depth_cap;  /* latency_target: ops in flight at most this
                                     (phase_run.depth_cap); NULL: iodepth */
     struct halt *halt;         /* the phase's stop signal: every sleep of the

@@ -23,6 +23,7 @@
 #include "agent/nfs_allow.h"
 #include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
+#include "agent/flow.h"
 #include "agent/phase_storage.h"
 #include "common/clock.h"
 #include "common/engine_table.h"
@@ -131,6 +132,7 @@ static void phase_free_jobs(struct phase_run *pr)
     free(pr->jobs);
     pr->jobs = NULL;
     pr->njobs = 0;
+    flow_free(pr);
 }
 
 /* Does this job's file name depend on the agent?  If not, every agent
@@ -469,8 +471,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
         if ((rc = job_prepare(&pr->jobs[i])) < 0)
             snprintf(err, errlen, "job '%s': %s", pr->jobs[i].spec->name, pr->jobs[i].ej.err);
-    if (rc == 0)
+    if (rc == 0) {
         latency_setup(pr);
+        flow_setup(pr);
+    }
     if (rc == 0)
         atomic_store(&pr->running, pr->njobs);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {

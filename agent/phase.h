@@ -62,6 +62,8 @@ struct phase_run {
     atomic_uint depth_cap;
     int lat_on;
     struct latctl lat;
+    struct flow_group *flows;    /* flow= groups of this phase (agent/flow.h) */
+    uint32_t nflows;
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;
 };

@@ -510,11 +510,12 @@ static void on_finished(uv_async_t *h)
     getrusage(RUSAGE_SELF, &ru1);
     phase_harvest(&s->run, s->acc, s->causes_acc);
     phase_harvest_nfs(&s->run, &s->nfs_acc);
-    if (s->in_ramp) {
-        op_set_init(s->acc);               /* ended inside the ramp: nothing counts */
-        errcause_set_init(s->causes_acc);
-        nfs_rpc_set_free(&s->nfs_acc);
-    }
+    /* A phase that ended inside its ramp_time (a sized job done before it)
+     * counts everything it did, from its start, as fio reports such a job:
+     * the ramp never ended, so nothing was a warm-up before measuring. */
+    int ended_in_ramp = s->in_ramp;
+    if (ended_in_ramp)
+        log_info("phase %u ended inside its ramp_time: all its ops count, from its start (as fio)", s->phase);
     if (!op_set_empty(s->acc) || !nfs_rpc_set_empty(&s->nfs_acc) || s->k == 0)
         send_interval(s);
 
@@ -539,7 +540,7 @@ static void on_finished(uv_async_t *h)
      * machine was starved) ran less than the window: its rates are over
      * the time it ran, not over time it never had (a 1 s phase begun
      * 800 ms late did 40 ops at 200 IOPS, not 40 IOPS). */
-    window = s->t0_ns + s->ramp_ns;
+    window = s->t0_ns + (ended_in_ramp ? 0 : s->ramp_ns);
     if (begin > window + LATE_START_NS)
         window = begin;
     if (begin > s->t0_ns + LATE_START_NS)

@@ -124,6 +124,9 @@ struct job_spec {
     uint32_t loops;            /* repeat the job's I/O this many times; default 1 */
     uint64_t startdelay_ns;
     uint64_t thinktime_ns;     /* pause after each op */
+    uint32_t flow;             /* fio's flow weight (agent/flow.h); 0 = none */
+    uint32_t flow_id;          /* which flow group */
+    uint64_t flow_sleep_ns;    /* wait when ahead of its weight; 0 = 50 us */
     uint64_t rate_bps;         /* bytes/s per job thread; 0 = unlimited */
     uint64_t rate_iops;        /* ops/s per job thread; 0 = unlimited */
     enum rate_process rate_process;

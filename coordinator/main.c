@@ -37,6 +37,7 @@
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
+#include "coordinator/report.h"
 #include "coordinator/run.h"
 #include "coordinator/run_record.h"
 #include "coordinator/verdict.h"
@@ -46,12 +47,13 @@
 
 #define DEFAULT_PORT "7878"
 #define MAX_AGENTS   4096
+#define MAX_PLAN_FILES 64
 /* the timeouts travel as uint32_t milliseconds (49.7 days at most): a day
  * is longer than any wait worth having, and far from that edge */
 #define TIMEOUT_MAX_NS (86400ull * 1000000000ull)
 
 static const char usage[] =
-"usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
+"usage: nfstorm run [PLAN.fio ...] [options] [fio-style job options]\n"
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
@@ -65,7 +67,8 @@ static const char usage[] =
 "Runs a workload plan on many clients at once and prints one merged report.\n"
 "PLAN is a fio job file; without it, fio options define one job, e.g.\n"
 "  nfstorm run --local 2 --name=t --rw=randread --bs=4k --size=64M --numjobs=4 --runtime=5\n"
-"(fio's single-dash spelling works too: -rw=randread -bs=4k ...)\n"
+"(fio's single-dash spelling works too: -rw=randread -bs=4k ..., and --rw randread);\n"
+"several job files run one after the other, as fio runs them\n"
 "\n"
 "Agents (one of; default --local 1):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
@@ -192,7 +195,9 @@ struct spawn_watch {
 };
 
 struct cli {
-    const char *plan_path;
+    const char *plan_path;            /* the first job file */
+    const char *plan_paths[MAX_PLAN_FILES];   /* all of them, run in order */
+    int nplans;
     const char *agents;
     const char *hosts;
     uint32_t local;
@@ -324,9 +329,11 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         int missing = 0, rc;
 #define OPT(name) ((v = cmd_opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
         if (a[0] != '-') {
-            if (c->plan_path)
-                return die(2, "more than one plan file ('%s' and '%s')", c->plan_path, a);
-            c->plan_path = a;
+            if (c->nplans == MAX_PLAN_FILES)
+                return die(2, "more than %d job files", MAX_PLAN_FILES);
+            c->plan_paths[c->nplans++] = a;
+            if (!c->plan_path)
+                c->plan_path = a;
         } else if (OPT("--agents")) {
             c->agents = v;
         } else if (OPT("--hosts")) {
@@ -417,7 +424,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         } else if (strcmp(a, "--cleanup") == 0) {
             c->cleanup = 1;
         } else {
-            c->fio_args[c->nfio++] = argv[i];
+            c->fio_args[c->nfio++] = fio_cli_job_word(argc, argv, &i);
             continue;
         }
         if (missing)
@@ -432,6 +439,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return die(2, "--expect, --expect-timeout and --min-agents need --listen or --pool");
     if (pool_check_cli(c) != 0)
         return 2;
+    if (c->pool && c->nplans > 1)
+        return die(2, "--pool takes one job file (%d given): the pool host runs the plan it is sent",
+                   c->nplans);
     if (c->listen && !c->expect && !c->spawn)
         return die(2, "--listen needs --expect N (how many agents to wait for)");
     if (c->min_agents > c->expect && c->listen && !c->spawn)
@@ -562,18 +572,34 @@ static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
     (*addrs)[(*n)++] = a;
 }
 
+/* A hosts file's line is read whole (getline), never in pieces: a piece of a
+ * long line once became a host of its own, so 5000 bytes started 5 ssh
+ * sessions.  Lines past this are refused, not cut. */
+#define HOSTS_LINE_MAX 4096
+
 /* host[:port] [label=NAME ...] per line; labels[i] is host i's labels,
- * comma-joined, or NULL. */
+ * comma-joined, or NULL.  Labels are checked by the agent's own rule
+ * (msg_labels_check) here, before anything is spawned or dialled. */
 static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n)
 {
     FILE *fp = fopen(path, "r");
-    char line[1024];
-    int lineno = 0;
+    char *line = NULL, err[256];
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, status = 0;
     if (!fp)
         return die(2, "%s: cannot open: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, fp)) {
-        char *s = line, *e;
+    while (status == 0 && (len = getline(&line, &cap, fp)) >= 0) {
+        char *s = line, *e, *save = NULL;
         lineno++;
+        if (len > HOSTS_LINE_MAX) {
+            status = die(2, "%s:%d: a line longer than %d bytes", path, lineno, HOSTS_LINE_MAX);
+            break;
+        }
+        if (memchr(line, '\0', (size_t)len)) {
+            status = die(2, "%s:%d: a NUL byte in the line (not a text file?)", path, lineno);
+            break;
+        }
         line[strcspn(line, "#\r\n")] = '\0';
         while (*s == ' ' || *s == '\t')
             s++;
@@ -582,28 +608,48 @@ static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t 
         if (e == s)
             continue;
         if (*n == MAX_AGENTS) {
-            fclose(fp);
-            return die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+            status = die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+            break;
         }
         *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
         (*labels)[*n] = NULL;
-        for (char *t = strtok(e, " \t"); t; t = strtok(NULL, " \t")) {
+        for (char *t = strtok_r(e, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
             char *old = (*labels)[*n];
+            size_t have = old ? strlen(old) + 1 : 0;
             if (strncmp(t, "label=", 6) != 0 || !t[6]) {
-                free(old);
-                fclose(fp);
-                return die(2, "%s:%d: unknown setting '%s' (want label=NAME)", path, lineno, t);
+                status = die(2, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
+                break;
             }
-            (*labels)[*n] = xmalloc((old ? strlen(old) + 1 : 0) + strlen(t + 6) + 1);
+            if (msg_labels_check(t + 6, err, sizeof err) < 0) {
+                status = die(2, "%s:%d: %s", path, lineno, err);
+                break;
+            }
+            if (have + strlen(t + 6) >= MSG_LABELS_MAX) {
+                status = die(2, "%s:%d: labels longer than %d bytes in all", path, lineno,
+                             MSG_LABELS_MAX - 1);
+                break;
+            }
+            (*labels)[*n] = xmalloc(have + strlen(t + 6) + 1);
             sprintf((*labels)[*n], "%s%s%s", old ? old : "", old ? "," : "", t + 6);
             free(old);
         }
+        if (status != 0) {
+            free((*labels)[*n]);
+            (*labels)[*n] = NULL;
+            break;
+        }
+        /* fio's host list (--client=FILE) says "host,port" */
+        char *comma = memchr(s, ',', (size_t)(e - s));
+        if (comma && !memchr(s, ':', (size_t)(e - s)) && comma + 1 < e &&
+            strspn(comma + 1, "0123456789") == (size_t)(e - comma - 1))
+            *comma = ':';
         add_addr(addrs, n, s, (size_t)(e - s));
     }
+    free(line);
     fclose(fp);
-    if (*n == 0)
+    if (status == 0 && *n == 0)
         return die(2, "%s: no hosts in the file", path);
-    return 0;
+    return status;
 }
 
 static void agent_binary(char *out, size_t len)
@@ -1057,11 +1103,13 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     if (c.fio_compat && !clean_only) {
         status = fio_compat_report(stdout, c.plan_path, c.nfio, c.fio_args);
+        for (int k = 1; k < c.nplans && status == 0; k++)
+            status = fio_compat_report(stdout, c.plan_paths[k], 0, NULL);
         free(c.fio_args);
         return status;
     }
     plan_init(&plan);
-    rc = fio_cli_read_plan(c.plan_path, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
+    rc = fio_cli_read_plans(c.nplans, c.plan_paths, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
     free(c.fio_args);
     if (rc == 0)
         rc = fio_cli_apply(&c.fio, &plan, err, sizeof err);
@@ -1084,6 +1132,18 @@ static int cmd_run(int argc, char **argv, int clean_only)
         plan_free(&plan);
         free(plan_text);
         return 2;
+    }
+    if (!c.pool && !pool_fleet && !c.agents && !c.hosts && !c.listen) {
+        /* --local: relative names are beneath the current directory, as fio's */
+        char cwd[PATH_MAX];
+        int no_cwd = !getcwd(cwd, sizeof cwd);
+        if (no_cwd)
+            snprintf(err, sizeof err, "cannot tell the current directory: %s", strerror(errno));
+        if (no_cwd || fio_cli_local_paths(&plan, cwd, err, sizeof err) < 0) {
+            plan_free(&plan);
+            free(plan_text);
+            return die(2, "%s", err);
+        }
     }
     if (c.pool) {
         status = pool_cli(&c, argc, argv, plan_text);
@@ -1136,7 +1196,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
             repeat_run_dry_line(stdout, &rr);
         if (status == 0 && c.plan_path) {
             fputc('\n', stdout);
-            fio_compat_section(stdout, c.plan_path, 0, NULL);
+            for (int k = 0; k < c.nplans; k++)
+                fio_compat_section(stdout, c.plan_paths[k], 0, NULL);
         }
         goto out;
     }
@@ -1213,8 +1274,11 @@ next_repetition:
                         c.fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
     observers[nobs++] = live_observer(live);
     if (c.fio.status_interval_ns && !fstatus) {
-        /* fio writes its periodic status where its report goes */
-        fstatus = fio_status_new(c.out.output ? stderr : stdout, c.fio.status_interval_ns, &plan);
+        /* fio writes its periodic status where its report goes; a
+         * machine-read report on stdout (json, json+, terse) gets no line of
+         * ours ahead of it: the status lines go to stderr then */
+        int machine = (c.out.fio_formats & (REPORT_FIO_JSON | REPORT_FIO_JSON_PLUS | REPORT_FIO_TERSE)) != 0;
+        fstatus = fio_status_new(c.out.output || machine ? stderr : stdout, c.fio.status_interval_ns, &plan);
     }
     if (fstatus)
         observers[nobs++] = fio_status_observer(fstatus);

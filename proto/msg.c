@@ -183,6 +183,10 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
     FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
+    /* fio's flow control (agent/flow.h): sent only when set */
+    FOPTU32(struct job_spec, "flow", flow),
+    FOPTU32(struct job_spec, "flow_id", flow_id),
+    FOPTU64(struct job_spec, "flow_sleep_ns", flow_sleep_ns),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

@@ -92,7 +92,7 @@ static const struct pinned {
              "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
+    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns" },
     { "phase-done+", "lat_depth lat_unmet errors" },
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
@@ -118,6 +118,7 @@ static const char *const optional_keys[] = {
     "welcome.labels", "error.version",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
+    "job.flow", "job.flow_id", "job.flow_sleep_ns",
     /* fio's per-direction values and sequence modifiers: sent only when set */
     "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
@@ -1505,6 +1506,9 @@ static void test_contract_job_optional_keys(void **state)
     in.plan.phases[1].jobs[0].latency_target_us = 2000;
     in.plan.phases[1].jobs[0].latency_window_us = 500000;
     in.plan.phases[1].jobs[0].latency_pct_milli = 99500;
+    in.plan.phases[1].jobs[0].flow = 8;
+    in.plan.phases[1].jobs[0].flow_id = 2;
+    in.plan.phases[1].jobs[0].flow_sleep_ns = 1000000;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1526,6 +1530,10 @@ static void test_contract_job_optional_keys(void **state)
     assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
     assert_int_equal(out.plan.phases[0].jobs[0].latency_target_us, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
+    assert_int_equal(out.plan.phases[1].jobs[0].flow, 8);
+    assert_int_equal(out.plan.phases[1].jobs[0].flow_id, 2);
+    assert_int_equal(out.plan.phases[1].jobs[0].flow_sleep_ns, 1000000);
+    assert_int_equal(out.plan.phases[0].jobs[0].flow, 0);
     msg_plan_free(&out);
     buf_free(&b);
     plan_free(&in.plan);
