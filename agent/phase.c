@@ -529,10 +529,10 @@ void phase_start(struct phase_run *pr, uint64_t t0_ns)
     halt_kick(&pr->halt);
 }
 
-void phase_harvest(struct phase_run *pr, struct op_set *acc)
+void phase_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes)
 {
     for (uint32_t i = 0; i < pr->njobs; i++)
-        job_harvest(&pr->jobs[i], acc);
+        job_harvest(&pr->jobs[i], acc, causes);
 }
 
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc)

@@ -101,8 +101,9 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen);
 /* Let the job threads go at t0 (agent clock).  Loop thread, no blocking. */
 void phase_start(struct phase_run *pr, uint64_t t0_ns);
-/* Merge what every job recorded since the last harvest into acc. */
-void phase_harvest(struct phase_run *pr, struct op_set *acc);
+/* Merge what every job recorded since the last harvest into acc, and the
+ * causes of its failed ops into causes (job order). */
+void phase_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes);
 /* acc += the NFS RPC telemetry the phase's nfs jobs recorded since the last
  * call (agent/nfs_rpcstat.h); same thread rules as phase_harvest. */
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc);

@@ -117,6 +117,8 @@ struct session {
     uint32_t k;
     struct op_set *acc;       /* this interval */
     struct op_set *totals;    /* this phase: sum of intervals sent */
+    struct errcause_set *causes_acc;     /* this interval's failed ops by cause */
+    struct errcause_set *causes;         /* this phase's: sum of the intervals sent */
     struct nfs_rpc_set nfs_acc, nfs_totals;   /* nfs RPC telemetry, as acc/totals */
     struct rusage ru0;
     struct client_sampler cs; /* this phase's CPU, NIC, mountstats */
@@ -207,6 +209,8 @@ static void on_handle_closed(uv_handle_t *h)
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
+        free(s->causes_acc);
+        free(s->causes);
         nfs_rpc_set_free(&s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_totals);
         free(s->clean_pending);
@@ -430,6 +434,8 @@ static void send_interval(struct session *s)
     session_send(s, &b);
     op_set_merge(s->totals, s->acc);
     op_set_init(s->acc);
+    errcause_merge(s->causes, s->causes_acc);
+    errcause_set_init(s->causes_acc);
     nfs_rpc_set_merge(&s->nfs_totals, &s->nfs_acc);
     nfs_rpc_set_free(&s->nfs_acc);
     free(m);
@@ -448,14 +454,15 @@ static void on_sample(uv_timer_t *t)
 {
     struct session *s = t->data;
     if (s->in_ramp) {
-        phase_harvest(&s->run, s->acc);    /* ramp: measured, then dropped */
+        phase_harvest(&s->run, s->acc, s->causes_acc);    /* ramp: measured, then dropped */
         op_set_init(s->acc);
+        errcause_set_init(s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_acc);
         client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
-        phase_harvest(&s->run, s->acc);
+        phase_harvest(&s->run, s->acc, s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         send_interval(s);
     }
@@ -502,7 +509,7 @@ static void on_finished(uv_async_t *h)
     s->jobs_running = 0;
     uv_timer_stop(&s->sampler);
     getrusage(RUSAGE_SELF, &ru1);
-    phase_harvest(&s->run, s->acc);
+    phase_harvest(&s->run, s->acc, s->causes_acc);
     phase_harvest_nfs(&s->run, &s->nfs_acc);
     /* A phase that ended inside its ramp_time (a sized job done before it)
      * counts everything it did, from its start, as fio reports such a job:
@@ -551,6 +558,7 @@ static void on_finished(uv_async_t *h)
         m->lat_unmet = s->run.lat.found == 0;
     }
     m->totals = *s->totals;
+    m->errors = *s->causes;
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
@@ -599,6 +607,8 @@ static void start_phase(struct session *s, const struct msg_start *m)
     s->k = 0;
     op_set_init(s->acc);
     op_set_init(s->totals);
+    errcause_set_init(s->causes_acc);
+    errcause_set_init(s->causes);
     nfs_rpc_set_free(&s->nfs_acc);
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
@@ -1131,6 +1141,8 @@ static struct session *session_new(struct agent *a)
     s->id.loop_thread = a->loop_thread;
     s->acc = xmalloc(sizeof *s->acc);
     s->totals = xmalloc(sizeof *s->totals);
+    s->causes_acc = xcalloc(1, sizeof *s->causes_acc);
+    s->causes = xcalloc(1, sizeof *s->causes);
     frame_reader_init(&s->rd, FRAME_PREAUTH_MAX);
     uv_tcp_init(a->loop, &s->tcp);
     uv_timer_init(a->loop, &s->sampler);

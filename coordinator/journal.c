@@ -18,6 +18,8 @@
 #include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
+#include "coordinator/errors_json.h"
+#include "coordinator/result_errors.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
 /* the coordinator's own cap on --agents (coordinator/main.c): a header
@@ -269,6 +271,8 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
                      verify_json(result_agent_verify(r, phase, agent)) : NULL,
                      "coherence", coherence_reader_json(r, phase, agent));
+    if (o && result_agent_errors(r, phase, agent))     /* its failed ops' causes */
+        json_object_set_new(o, "errors", errors_json(result_agent_errors(r, phase, agent), NULL));
     if (o && ca && (ca->host.present || ca->ms || ca->note[0])) {
         json_t *cl = json_object();
         if (ca->host.present)
@@ -780,6 +784,13 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
                 rc = result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
             }
             free(v);
+        }
+        if (rc == 0 && json_object_get(o, "errors")) {      /* its failed ops' causes */
+            struct errcause_set *es = xmalloc(sizeof *es);
+            rc = errors_from_json(json_object_get(o, "errors"), es, rp->why, sizeof rp->why) < 0 ||
+                 result_errors_match(es, tot, rp->why, sizeof rp->why) < 0 ||
+                 result_set_agent_errors(r, (uint32_t)phase, (uint32_t)agent, es) < 0 ? -1 : 0;
+            free(es);
         }
         if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */
             struct coh_set cs;

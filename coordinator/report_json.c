@@ -22,6 +22,8 @@
 #include "coordinator/report_json.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
+#include "coordinator/errors_json.h"
+#include "coordinator/result_errors.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,6 +192,44 @@ static void client_interval_json(struct jb *b, json_t *j, const struct run_resul
         put(b, j, "client", col);
 }
 
+/* The phase's failed ops by cause: the agents' merged, each cause with its
+ * first agent, and per op type the failed ops no agent named a cause for
+ * ("unreported": agents lost before their phase-done); NULL when no op
+ * failed. */
+static json_t *phase_errors_json(const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    struct errcause_set *s;
+    uint32_t (*first)[ERRCAUSE_MAX];
+    json_t *o;
+    int any = 0;
+
+    for (int t = 0; t < OP__COUNT; t++)
+        any |= ph->totals.op[t].errors != 0;
+    if (!any)
+        return NULL;
+    s = xmalloc(sizeof *s);
+    first = xmalloc(sizeof(uint32_t) * OP__COUNT * ERRCAUSE_MAX);
+    result_phase_errors(r, phase, s, first);
+    o = errors_json(s, first);
+    for (int t = 0; t < OP__COUNT; t++) {
+        uint64_t told = errcause_failed(s, (enum op_type)t), failed = ph->totals.op[t].errors;
+        json_t *v;
+        if (told >= failed)
+            continue;
+        if (!(v = json_object_get(o, op_type_name((enum op_type)t)))) {
+            v = json_pack("{sIs[]sI}", "failed", (json_int_t)0, "causes", "other", (json_int_t)0);
+            json_object_set_new(o, op_type_name((enum op_type)t), v);
+        }
+        json_object_set_new(v, "failed", json_integer((json_int_t)(failed > INT64_MAX ? INT64_MAX : failed)));
+        json_object_set_new(v, "unreported", json_integer((json_int_t)(failed - told > INT64_MAX ? INT64_MAX
+                                                                                                  : failed - told)));
+    }
+    free(first);
+    free(s);
+    return o;
+}
+
 static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
                                  const struct phase_result *ph, const double *share)
 {
@@ -217,6 +257,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         if (ap->error)
             put(b, j, "error", json_string(ap->error));
         put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur));
+        if (result_agent_errors(r, (uint32_t)(ph - r->phases), a))    /* why its ops failed */
+            put(b, j, "errors", errors_json(result_agent_errors(r, (uint32_t)(ph - r->phases), a), NULL));
         put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
@@ -356,7 +398,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     const struct phase_result *ph = &r->phases[phase];
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     struct fairness f;
-    json_t *j = json_object(), *fj = json_object(), *ctl;
+    json_t *j = json_object(), *fj = json_object(), *ctl, *ej;
 
     put(b, j, "name", json_string(ph->name));
     put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
@@ -382,6 +424,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if ((ej = phase_errors_json(r, phase)))
+        put(b, j, "errors", ej);
     if (result_phase_verify(r, phase))
         put(b, j, "verify", verify_json(result_phase_verify(r, phase)));
     fairness_phase(r, phase, share, &f);

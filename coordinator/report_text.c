@@ -35,6 +35,7 @@
 #include "coordinator/report_matrix.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/verdict.h"
 #include "common/vblock.h"
 
@@ -226,7 +227,9 @@ static void agent_row(FILE *out, const struct run_result *r, const struct phase_
 
         if (all == 0)
             continue;
-        snprintf(share, sizeof(share), "%.1f%%", (double)o->ops * 100.0 / (double)all);
+        /* of the successful ops: a failed op is no share of the work */
+        snprintf(share, sizeof(share), "%.1f%%", result_ok_ops(&ph->totals.op[t]) ?
+                 (double)result_ok_ops(o) * 100.0 / (double)result_ok_ops(&ph->totals.op[t]) : 0.0);
         if (first)
             fprintf(out, "  %-*u %-*s ", ID_W - 2, r->agents[a].id, L->host_w, host);
         else
@@ -451,10 +454,12 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
                 (unsigned long long)o->ops, (double)o->errors * 100.0 / (double)o->ops);
         any_err = 1;
     }
-    if (any_err)
-        fputc('\n', out);
-
     uint32_t phase = (uint32_t)(ph - r->phases);
+
+    if (any_err) {
+        fputc('\n', out);
+        result_errors_text(out, r, phase);    /* and why, per agent */
+    }
 
     stall_lines(out, r, ph, phase);
     for (uint32_t a = 0; a < r->nagents; a++) {

@@ -31,6 +31,7 @@
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/result_errors.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -223,6 +224,7 @@ void result_free(struct run_result *r)
         client_result_free(ph);
         coh_set_free(&ph->coh);
         result_verify_free(ph);
+        result_errors_free(ph, r->nagents);
     }
     free(r->phases);
     free(r->agents);

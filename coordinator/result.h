@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "common/plan.h"
 #include "common/coherence.h"
+#include "common/errcause.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
 
@@ -164,6 +165,9 @@ struct phase_result {
                                      a never-visible generation is a warning, not a failure */
     struct result_verify *verify; /* verify= results (result_verify.h); owned;
                                      NULL when no job of the phase verifies */
+    struct errcause_set **errors; /* [nagents]: each agent's failed ops by cause
+                                     (result_errors.h); owned; NULL until one
+                                     arrives, NULL entries for the others */
 };
 
 struct result_nfs;                /* result_nfs.h */

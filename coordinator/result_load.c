@@ -32,6 +32,8 @@
 #include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
+#include "coordinator/errors_json.h"
+#include "coordinator/result_errors.h"
 
 #define MAX_AGENTS 4096
 
@@ -520,6 +522,17 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
                 result_set_agent_verify(r, phase, a, v);
             }
             free(v);
+        }
+        if (json_object_get(aj, "errors") && !c->failed) {   /* why its ops failed */
+            struct errcause_set *es = xmalloc(sizeof *es);
+            char why[256];
+            snprintf(asub, sizeof(asub), "%s.errors", apath);
+            if (errors_from_json(json_object_get(aj, "errors"), es, why, sizeof why) < 0 ||
+                result_errors_match(es, tot, why, sizeof why) < 0)
+                fail(c, asub, "%s", why);
+            else
+                result_set_agent_errors(r, phase, a, es);
+            free(es);
         }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */

@@ -50,6 +50,7 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
@@ -723,6 +724,17 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     if (m->verify.on)
         (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
+    /* The causes must account for exactly the failed ops the totals (the
+     * intervals' sum when those differed) count: what does not add up is
+     * not shown as anyone's cause. */
+    if (result_errors_match(&m->errors, &m->totals, err, sizeof err) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "phase-done errors do not match its totals (%s); its causes are dropped", err);
+        result_set_agent_error(r->res, r->phase, c->id, why);
+        OBSERVE(r, agent_error, r->phase, c->id, why);
+    } else {
+        (void)result_set_agent_errors(r->res, r->phase, c->id, &m->errors);
+    }
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;

@@ -289,6 +289,7 @@ static const struct field phase_done_fields[] = {
     FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
     FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
+    FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

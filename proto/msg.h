@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/client_stats.h"
+#include "common/errcause.h"
 #include "common/plan.h"
 #include "common/nfs_rpc.h"
 #include "common/stats.h"
@@ -155,6 +156,9 @@ struct msg_phase_done {
     struct client_sample client;  /* == sum of the intervals' (optional, as there) */
     struct vstats verify;     /* what verification found (verify.on = 0: the
                                  phase did not verify; then not on the wire) */
+    struct errcause_set errors;  /* why its failed ops failed (optional: sent
+                                 when some op failed); the causes' counts of
+                                 an op type sum to its totals' errors */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

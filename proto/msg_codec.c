@@ -24,6 +24,7 @@
 #include "proto/msg_codec.h"
 #include "proto/hist_msgpack.h"
 #include "proto/vstats_codec.h"
+#include "proto/errcause_codec.h"
 
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
  * ~0.7M), far below what would make the zone large. */
@@ -141,6 +142,8 @@ static int field_sent(const struct field *f, const void *base)
         return msg_client_ms_sent(CAT(base, f, struct ms_sample));
     case F_VERIFY:
         return CAT(base, f, struct vstats)->on != 0;
+    case F_ERRORS:
+        return !errcause_empty(CAT(base, f, struct errcause_set));
     case F_OPTU32:
         return *CAT(base, f, uint32_t) != 0;
     case F_OPTU64:
@@ -259,6 +262,9 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_VERIFY:
             vstats_pack(pk, CAT(base, f, struct vstats));
+            break;
+        case F_ERRORS:
+            errcause_pack(pk, CAT(base, f, struct errcause_set));
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -1031,6 +1037,14 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             vstats_init(AT(base, f, struct vstats));
             if ((o = map_get(map, f->key)) != NULL &&
                 vstats_unpack(o, AT(base, f, struct vstats), why, sizeof why) < 0)
+                rc = fail(c, "%s", why);
+            break;
+        }
+        case F_ERRORS: {
+            char why[200];
+            errcause_set_init(AT(base, f, struct errcause_set));
+            if ((o = map_get(map, f->key)) != NULL &&
+                errcause_unpack(o, AT(base, f, struct errcause_set), why, sizeof why) < 0)
                 rc = fail(c, "%s", why);
             break;
         }
