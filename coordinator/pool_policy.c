@@ -235,7 +235,7 @@ int pool_policy_check(const struct pool_submit *sub, char *err, size_t errlen)
             }
         }
         if ((r = find_key(key, klen)) != NULL && r->refused)
-            refuse(&v, "%.*s: %s", (int)klen, w, r->refused);
+            refuse(&v, "%.*s: %s", (int)(klen + (size_t)(key - w)), w, r->refused);
     }
     if (v.refused)
         return -EPERM;
