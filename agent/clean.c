@@ -113,6 +113,62 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
     return 0;
 }
 
+/* The probe of another agent index: does a file it would name exist? */
+#define CLEAN_PROBE_INDICES 64         /* msg_cleaned.others' bits */
+#define CLEAN_PROBE_FILES   64         /* names tried per index, at most */
+struct probe {
+    struct clean_ctx *c;
+    uint32_t tried;
+};
+
+static int probe_one(void *arg, const struct job_spec *js, const char *path)
+{
+    struct probe *pr = arg;
+    char parent[PLAN_PATH_MAX], dir[PLAN_PATH_MAX], err[PHASE_ERR_MAX];
+    const char *slash = strrchr(path, '/'), *root;
+    struct stat st;
+    int dfd, found = 0;
+
+    if (atomic_load(pr->c->cancel) || ++pr->tried > CLEAN_PROBE_FILES)
+        return -ECANCELED;
+    if (!engine_table_local(js->ioengine) || !slash || !slash[1])
+        return 0;
+    snprintf(parent, sizeof parent, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    if (paths_confine(pr->c->id.allow, parent, dir, sizeof dir, err, sizeof err) < 0 ||
+        !(root = paths_root_of(pr->c->id.allow, dir)) || (dfd = open_dir_beneath(root, dir)) < 0)
+        return 0;
+    found = fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+    close(dfd);
+    return found ? -EEXIST : 0;
+}
+
+/* Nothing was removed: which other agent indices' names are there (a run
+ * on another fleet, where this agent had another index, wrote them). */
+static void probe_others(struct clean_ctx *c)
+{
+    const struct plan *p = &c->plan.plan;
+    char err[PHASE_ERR_MAX];
+
+    for (uint32_t k = 0; k < CLEAN_PROBE_INDICES; k++) {
+        struct agent_identity other = c->id;
+        struct probe pr = { c, 0 };
+        if (k == c->id.index)
+            continue;
+        other.index = k;
+        if (other.nagents <= k)
+            other.nagents = k + 1;
+        for (uint32_t i = 0; i < p->nphases; i++) {
+            int rc = phase_each_file(&p->phases[i], &other, probe_one, &pr, err, sizeof err);
+            if (rc == -EEXIST) {
+                c->done.others |= 1ull << k;
+                break;
+            }
+            if (rc < 0)
+                break;
+        }
+    }
+}
+
 static void clean_work(uv_work_t *w)
 {
     struct clean_ctx *c = w->data;
@@ -130,6 +186,8 @@ static void clean_work(uv_work_t *w)
         }
         c->rc = phase_each_file(&p->phases[i], &c->id, clean_one, c, c->err, sizeof c->err);
     }
+    if (c->rc == 0 && c->done.files == 0)
+        probe_others(c);
 }
 
 static void clean_done(uv_work_t *w, int status)

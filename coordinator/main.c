@@ -697,8 +697,8 @@ static void agent_binary(char *out, size_t len)
 }
 
 /* --cleanup, `nfstorm clean`: the agents remove the plan's files. */
-static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const struct auth_secret *secret,
-                       const struct cli *c)
+static int clean_files(const struct plan *plan, char **addrs, struct gather_agent *joined, uint32_t n,
+                       const struct auth_secret *secret, const struct cli *c)
 {
     struct clean_result *res = xcalloc(n, sizeof *res);
     /* divided before narrowing: 10 s of ns does not fit 32 bits (the cast
@@ -707,7 +707,7 @@ static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const 
                                                                       : c->agent_timeout_ns;
     uint32_t timeout_ms = (uint32_t)(timeout_ns / 1000000u);
     int status;
-    clean_execute(plan, addrs, n, secret, timeout_ms, &late_signal, res);
+    clean_execute(plan, addrs, joined, n, secret, timeout_ms, &late_signal, res);
     status = clean_report(stderr, addrs, n, res);
     free(res);
     return status;
@@ -978,7 +978,7 @@ static int pool_own_option(int argc, char **argv, int *i)
 
 /* --pool: the run goes to nfstorm serve; its options go along, but for
  * the plan file (its expanded text instead) and --pool's own. */
-static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan_text)
+static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan_text, int clean_only)
 {
     struct pool_client_options po;
     struct pool_submit sub;
@@ -1008,6 +1008,7 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
         return die(2, "--pool: the plan is over %u bytes or has over %u options", POOL_PLAN_MAX, POOL_ARGV_MAX);
     }
     sub.want_json = c->json != NULL;
+    sub.clean = clean_only;
     sub.wait = !c->no_wait;
     sub.expect = c->expect;
     sub.min_agents = c->min_agents;
@@ -1034,7 +1035,7 @@ static int pool_run_child(int argc, char **argv, struct gather_fleet *f)
     prog_argc = argc;
     prog_argv = argv;
     pool_fleet = f;
-    return cmd_run(argc - 2, argv + 2, 0);
+    return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0);
 }
 
 /* `nfstorm serve --listen ADDR:PORT --secret-file F`. */
@@ -1213,7 +1214,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
         }
     }
     if (c.pool) {
-        status = pool_cli(&c, argc, argv, plan_text);
+        /* before anything of a run: clean --pool is a clean on the pool's agents */
+        status = pool_cli(&c, argc, argv, plan_text, clean_only);
     } else if (pool_fleet) {
         /* a run of nfstorm serve: the pool's agents, as if gathered */
         gathered = *pool_fleet;
@@ -1239,10 +1241,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     } else if (c.hosts) {
         status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
     } else if (c.listen) {
-        if (clean_only)
-            status = die(2, "clean: --listen is for run (clean dials its agents)");
-        else
-            status = gather_cli(&c, &gathered, &addrs, &labels, &naddrs);
+        /* clean too: the agents that dial in are the fleet to clean */
+        status = gather_cli(&c, &gathered, &addrs, &labels, &naddrs);
     } else if (c.dry_run) {
         /* --local N: nothing is started, the N agents are this machine */
     } else {
@@ -1304,7 +1304,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     defer_signals = 1;          /* from here on there is something to finish */
     if (clean_only) {
-        status = clean_files(&plan, addrs, naddrs, ro.secret, &c);
+        status = clean_files(&plan, addrs, gathered.n ? gathered.agents : NULL, naddrs, ro.secret, &c);
         goto out;
     }
     if (!c.quiet) {
@@ -1467,7 +1467,7 @@ next_repetition:
     } else {
         result_free(&res);
     }
-    if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
+    if (c.cleanup && clean_files(&plan, addrs, NULL, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
     fio_status_free(fstatus);

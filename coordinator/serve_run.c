@@ -65,10 +65,10 @@ static void child(const struct serve_run *r, const struct pool_submit *sub, stru
     if (chdir(r->dir) < 0)
         _exit(1);
     argv[argc++] = "nfstorm";
-    argv[argc++] = "run";
+    argv[argc++] = sub->clean ? "clean" : "run";
     for (uint32_t i = 0; i < sub->argc; i++)
         argv[argc++] = strcmp(sub->argv[i], POOL_PLAN_ARG) == 0 ? "plan.fio" : sub->argv[i];
-    if (sub->want_json) {
+    if (sub->want_json && !sub->clean) {
         argv[argc++] = "--json";
         argv[argc++] = "result.json";
     }

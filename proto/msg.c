@@ -236,6 +236,7 @@ static const struct field cleaned_fields[] = {
     FANYU64(struct msg_cleaned, "bytes", bytes),
     FANYU32(struct msg_cleaned, "skipped", skipped),
     FSTR(struct msg_cleaned, "note", note),
+    FOPTU64(struct msg_cleaned, "others", others),
 };
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),

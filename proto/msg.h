@@ -110,6 +110,9 @@ struct msg_cleaned {
     uint64_t bytes;           /* their sizes, summed */
     uint32_t skipped;         /* jobs whose files this agent cannot remove (nfs) */
     char note[MSG_TEXT_MAX];  /* the first thing left alone and why, or "" */
+    uint64_t others;          /* optional; when it removed nothing: bit k set when files the
+                                 plan names for agent index k (not this agent's, k < 64) are
+                                 there, so the coordinator can say why nothing matched */
 };
 struct msg_ready {
     uint32_t phase;
