@@ -461,6 +461,9 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
             for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
                 atomic_fetch_add(&pr->layout_total,
                                  pr->jobs[i].ej.files[f].size - pr->jobs[i].ej.files[f].start);
+    /* the whole total before the first progress: a total that grew while
+     * shown read as the layout getting bigger (52% of 512MiB, then 54% of 1GiB) */
+    atomic_store(&pr->layout_known, 1);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
         struct job *j = &pr->jobs[i];
         if (j->spec->rw == RW_METADATA)

@@ -53,6 +53,7 @@ struct phase_run {
     uint64_t ramp_ns;            /* longest ramp of the phase's jobs */
     atomic_uint_fast64_t layout_total;  /* bytes reading (and overwrite=1) jobs need laid out */
     atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
+    atomic_int layout_known;     /* layout_total is whole: progress may be reported */
     atomic_uint running;         /* job threads not yet finished */
     struct halt halt;            /* stop: ends layout, sleeps and I/O */
     struct storage_info *storage;  /* where the jobs do I/O (phase_storage.h),

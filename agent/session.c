@@ -1046,8 +1046,9 @@ static void on_tick(uv_timer_t *t)
     buf_init(&b);
     conn_ping(&b, 0, now);
     session_send(s, &b);
-    if (s->state == S_PREPARING) {
-        /* layout progress: the worker thread counts, we report */
+    if (s->state == S_PREPARING && atomic_load(&s->run.layout_known)) {
+        /* layout progress: the worker thread counts, we report (once its
+         * total is whole) */
         struct msg_progress pm = { .phase = s->phase,
                                    .done_bytes = atomic_load(&s->run.layout_done),
                                    .total_bytes = atomic_load(&s->run.layout_total) };

@@ -113,6 +113,7 @@ struct conn {
     uint64_t prep_since_ns;    /* PLANNED: when its preparation began, or its
                                   layout last advanced */
     char lost_why[160];        /* why it was lost, for the run's summary */
+    int layout_seen;                      /* it reported its layout's whole total this phase */
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
     struct op_rec acc;         /* this phase's intervals: a lost agent's totals,
@@ -368,6 +369,7 @@ static void start_phase(struct run *r)
         c->next_k = 0;
         c->error_at_ns = 0;
         c->layout_done = c->layout_total = 0;
+        c->layout_seen = 0;
         op_rec_free(&c->acc);
         op_rec_init(&c->acc);
     }
@@ -933,9 +935,15 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
             c->prep_since_ns = run_now(r);
         c->layout_done = m.done_bytes;
         c->layout_total = m.total_bytes;
+        c->layout_seen = 1;
+        /* shown once the whole fleet's total is known: every agent still
+         * preparing has reported its own (one that is ready lays out nothing more) */
         for (uint32_t i = 0; i < r->n; i++) {
-            done = sat_add_u64(done, r->c[i].layout_done);
-            total = sat_add_u64(total, r->c[i].layout_total);
+            const struct conn *o = &r->c[i];
+            if (o->state < C_READY && !o->layout_seen)
+                return;
+            done = sat_add_u64(done, o->layout_done);
+            total = sat_add_u64(total, o->layout_total);
         }
         if (total)
             OBSERVE(r, layout, r->phase, done, total);
