@@ -187,6 +187,22 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     return status;
 }
 
+int cmd_report_write_loaded(const struct report_outputs *o, const struct run_result *r)
+{
+    int status = cmd_report_write(o, r);
+
+    if (o->timeseries) {
+        FILE *f = open_out(o->timeseries);
+        if (f) {
+            timeseries_write_all(f, r);
+            status |= close_checked(f, o->timeseries);
+        } else {
+            status = 1;
+        }
+    }
+    return status;
+}
+
 int cmd_report_write_set(const struct report_outputs *o, const struct run_set *s)
 {
     FILE *f;
@@ -346,20 +362,11 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     if (!cmd_report_fio_on_stdout(&o))
         report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
     fflush(stdout);
-    status = cmd_report_write(&o, &r);
+    status = cmd_report_write_loaded(&o, &r);
     if (json_out) {
         int jrc = report_json_write(json_out, &r);
         if (jrc < 0) {
             fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, strerror(-jrc));
-            status = 1;
-        }
-    }
-    if (o.timeseries) {
-        FILE *f = open_out(o.timeseries);
-        if (f) {
-            timeseries_write_all(f, &r);
-            status |= close_checked(f, o.timeseries);
-        } else {
             status = 1;
         }
     }

@@ -47,6 +47,10 @@ int cmd_stdout_status(const char *cmd, int status);
 /* Write every requested output of r.  0, or 1 after printing a one-line
  * error per output that failed. */
 int cmd_report_write(const struct report_outputs *o, const struct run_result *r);
+/* cmd_report_write for a saved (loaded) result, --timeseries included
+ * (written from its saved intervals): what `nfstorm report` and `run
+ * --pool` (from the result the pool returns) write.  0, or 1. */
+int cmd_report_write_loaded(const struct report_outputs *o, const struct run_result *r);
 /* The outputs of a repeat set's summary: --html (repeat_report_html).
  * 0, or 1 after a one-line error. */
 struct run_set;

@@ -32,7 +32,9 @@
 #include "coordinator/out_file.h"
 #include "coordinator/local.h"
 #include "coordinator/spawn.h"
+#include "coordinator/pool_campaign.h"
 #include "coordinator/pool_client.h"
+#include "coordinator/pool_policy.h"
 #include "coordinator/serve.h"
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
@@ -936,19 +938,17 @@ out:
 /* --pool's rules: the pool has the agents, and only --json comes back. */
 static int pool_check_cli(const struct cli *c)
 {
+    /* --repeat and the output files are the submitter's (pool_campaign.h) */
     const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
-                      : c->listen ? "--listen" : c->spawn ? "--spawn" : c->repeat ? "--repeat"
-                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : c->out.csv ? "--csv"
-                      : c->out.html ? "--html" : c->out.timeseries ? "--timeseries"
-                      : c->out.output ? "--output" : c->out.fio_formats ? "--output-format" : NULL;
+                      : c->listen ? "--listen" : c->spawn ? "--spawn"
+                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : NULL;
     if (!c->pool) {
         if (c->pool_wait_ns || c->no_wait)
             return die(2, "--pool-wait and --no-wait need --pool");
         return 0;
     }
     if (other)
-        return die(2, "--pool does not combine with %s (the pool has the agents; only the report, "
-                   "--json and its journal come back)", other);
+        return die(2, "--pool does not combine with %s (the pool has the agents)", other);
     if (c->pool_wait_ns && c->no_wait)
         return die(2, "give only one of --pool-wait and --no-wait");
     if (c->min_agents && c->expect && c->min_agents > c->expect)
@@ -960,20 +960,27 @@ static int pool_check_cli(const struct cli *c)
 }
 
 /* 1 when argv[*i] is one of the options --pool keeps to itself (their
- * value skipped too). */
-static int pool_own_option(int argc, char **argv, int *i)
+ * value skipped too): its own, and what the submitter renders from the
+ * result (pool_campaign.h): the output files, --repeat, and with --output
+ * the fio formats that go into it. */
+static int pool_own_option(const struct cli *c, int argc, char **argv, int *i)
 {
     static const char *const own[] = { "--pool", "--pool-wait", "--expect", "--min-agents",
-                                       "--expect-timeout", "--json", "--secret-file" };
-    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
-        size_t n = strlen(own[k]);
-        if (strncmp(argv[*i], own[k], n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
+                                       "--expect-timeout", "--json", "--secret-file", "--html", "--csv",
+                                       "--timeseries", "--output", "--repeat", "--repeat-interval" };
+    static const char *const fio_formats[] = { "--output-format", "--terse-version" };
+    for (size_t k = 0; k < sizeof own / sizeof own[0] + sizeof fio_formats / sizeof fio_formats[0]; k++) {
+        const char *name = k < sizeof own / sizeof own[0] ? own[k] : fio_formats[k - sizeof own / sizeof own[0]];
+        size_t n = strlen(name);
+        if (k >= sizeof own / sizeof own[0] && !c->out.output)
+            break;
+        if (strncmp(argv[*i], name, n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
             if (argv[*i][n] == '\0' && *i + 1 < argc)
                 ++*i;
             return 1;
         }
     }
-    return strcmp(argv[*i], "--no-wait") == 0;
+    return strcmp(argv[*i], "--no-wait") == 0 || (c->out.output && strcmp(argv[*i], "--minimal") == 0);
 }
 
 /* --pool: the run goes to nfstorm serve; its options go along, but for
@@ -981,6 +988,7 @@ static int pool_own_option(int argc, char **argv, int *i)
 static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan_text, int clean_only)
 {
     struct pool_client_options po;
+    struct pool_campaign pc;
     struct pool_submit sub;
     struct auth_secret *secret = xmalloc(sizeof *secret);
     char err[4096];
@@ -995,7 +1003,7 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
     for (int i = 0; i < argc; i++) {
         if (argv[i] == c->plan_path)
             sub.argv[sub.argc++] = POOL_PLAN_ARG;
-        else if (!pool_own_option(argc, argv, &i))
+        else if (!pool_own_option(c, argc, argv, &i))
             sub.argv[sub.argc++] = argv[i];
     }
     if (c->plan_path) {
@@ -1019,7 +1027,22 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
     po.json = c->json;
     po.wait_ms = (uint32_t)(c->pool_wait_ns / 1000000u);
     po.quiet = c->quiet;
-    status = pool_client_submit(&po, &sub);
+    /* the pool's own policy, applied here first: the same refusal, sooner */
+    if (pool_policy_check(&sub, err, sizeof err) < 0) {
+        free(sub.argv);
+        free(secret);
+        return die(2, "--pool: %s", err);
+    }
+    memset(&pc, 0, sizeof pc);
+    pc.po = &po;
+    pc.sub = &sub;
+    pc.out = &c->out;
+    pc.repeat = c->repeat;
+    pc.repeat_interval_ns = c->repeat_interval_ns;
+    pc.quiet = c->quiet;
+    pc.unit_base = c->unit_base;
+    pc.signalled = &late_signal;
+    status = clean_only ? pool_client_submit(&po, &sub) : pool_campaign_run(&pc);
     free(sub.argv);
     free(secret);
     return status;

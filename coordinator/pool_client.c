@@ -248,6 +248,8 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
                         status = fail(1, &c, "cannot write %s", jpath);
                         goto out;
                     }
+                    if (k == 0 && o->json_written)
+                        *o->json_written = 1;
                 }
                 fp = files[k];
             }
