@@ -78,7 +78,7 @@ static int job_file_path(const struct job_spec *js, const struct agent_identity 
 }
 
 /* Expanded NFS URL of a job, checked against --allow-nfs. */
-static int job_nfs_url(const struct job_spec *js, const struct agent_identity *id,
+int phase_job_nfs_url(const struct job_spec *js, const struct agent_identity *id,
                        char *out, size_t outlen, char *err, size_t errlen)
 {
     struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host };
@@ -102,7 +102,7 @@ int phase_check_plan(const struct plan *p, const struct agent_identity *id,
                 return -EINVAL;
             }
             if (engine_table_takes_url(js->ioengine))
-                rc = job_nfs_url(js, id, path, sizeof path, err, errlen);
+                rc = phase_job_nfs_url(js, id, path, sizeof path, err, errlen);
             else
                 rc = job_file_path(js, id, 0, 0, 0, path, sizeof path, err, errlen);
             if (rc < 0)
@@ -221,7 +221,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->source_agent = rotate_source(id->index, js->rotate, id->nagents);
     if (engine_table_takes_url(js->ioengine)) {
         char url[PLAN_PATH_MAX];
-        if ((rc = job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
+        if ((rc = phase_job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
             return rc;
         j->ej.nfs_url = xstrdup(url);
     }

@@ -83,6 +83,11 @@ int phase_check_plan(const struct plan *p, const struct agent_identity *id,
 int phase_file_name(const struct job_spec *js, const struct agent_identity *id,
                     uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
                     char *err, size_t errlen);
+/* The job's nfs_url expanded for this agent and checked against its
+ * --allow-nfs (the whole URL: server, export, path, parameters).  0 or
+ * -errno with err set. */
+int phase_job_nfs_url(const struct job_spec *js, const struct agent_identity *id, char *out, size_t outlen,
+                      char *err, size_t errlen);
 /* Call fn(arg, job, path) for every data file of ph this agent would use,
  * path as phase_file_name gives it, in phase_prepare's order (a file shared
  * by threads comes once per thread).  Metadata jobs are skipped.  Stops at
