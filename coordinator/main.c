@@ -1034,6 +1034,7 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
     po.json = c->json;
     po.wait_ms = (uint32_t)(c->pool_wait_ns / 1000000u);
     po.quiet = c->quiet;
+    po.drop_stdout = c->out.output != NULL;
     /* the pool's own policy, applied here first: the same refusal, sooner */
     if (pool_policy_check(&sub, err, sizeof err) < 0) {
         free(sub.argv);
@@ -1264,10 +1265,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
         if (naddrs == 0)
             status = die(2, "--agents: no address given");
     } else if (c.hosts && c.spawn) {
-        if (clean_only)
-            status = die(2, "clean: --spawn is for run");
-        else
-            status = spawn_cli(&c, &plan, &spawned, &gathered, &addrs, &labels, &naddrs);
+        /* clean too: the agents started over ssh dial back and are cleaned */
+        status = spawn_cli(&c, &plan, &spawned, &gathered, &addrs, &labels, &naddrs);
     } else if (c.hosts) {
         status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
     } else if (c.listen) {

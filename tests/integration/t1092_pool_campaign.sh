@@ -25,11 +25,13 @@ grep -q "^verdict: ok" "$T/a.out" || fail "the run's report: $(tail -n 3 "$T/a.o
 
 # with --json: each file is what `nfstorm report` makes of the result
 pool_has 2
-sub $job --json "$O/b.json" --html "$O/b.html" --csv "$O/b.csv" --timeseries "$O/b.ts" >"$T/b.out" 2>"$T/b.err" ||
+sub $job --json "$O/b.json" --html "$O/b.html" --csv "$O/b.csv" --timeseries "$O/b.ts" \
+  --output "$O/b.fio" --output-format json >"$T/b.out" 2>"$T/b.err" ||
   fail "--pool with --json and outputs: exit $?: $(tail -n 3 "$T/b.err")"
-"$NFSTORM" report "$O/b.json" --html "$O/r.html" --csv "$O/r.csv" --timeseries "$O/r.ts" >/dev/null 2>"$T/r.err" ||
-  fail "report: $(cat "$T/r.err")"
-for k in html csv ts; do cmp -s "$O/b.$k" "$O/r.$k" || fail "--pool's $k differs from report's"; done
+[ ! -s "$T/b.out" ] || fail "with --output, stdout is not empty (as with fio): $(head -n 3 "$T/b.out")"
+"$NFSTORM" report "$O/b.json" --html "$O/r.html" --csv "$O/r.csv" --timeseries "$O/r.ts" \
+  --output "$O/r.fio" --output-format json >/dev/null 2>"$T/r.err" || fail "report: $(cat "$T/r.err")"
+for k in html csv ts fio; do cmp -s "$O/b.$k" "$O/r.$k" || fail "--pool's $k differs from report's"; done
 [ "$(wc -l <"$O/b.ts")" -gt 1 ] || fail "the time series is empty"
 
 # --repeat 2: two submissions, one set
