@@ -167,7 +167,7 @@ static int get_str(struct dec *d, const char *key, char *out, size_t size)
 void pool_submit_encode(struct buf *out, const struct pool_submit *m)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_SUBMIT, 9);
+    size_t start = begin(out, &pk, MSG_SUBMIT, m->clean ? 9 : 8);
 
     pack_key(&pk, "argv");
     msgpack_pack_array(&pk, m->argc);
@@ -189,8 +189,10 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     msgpack_pack_uint32(&pk, m->min_agents);
     pack_key(&pk, "expect_timeout_ms");
     msgpack_pack_uint32(&pk, m->expect_timeout_ms);
-    pack_key(&pk, "command");
-    pack_key(&pk, m->clean ? "clean" : "run");
+    if (m->clean) {               /* optional: a run's bytes are as before it existed */
+        pack_key(&pk, "command");
+        pack_key(&pk, "clean");
+    }
     end(out, start);
 }
 

@@ -100,6 +100,8 @@ static const struct pinned {
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
     { "ecause", "kind code count offset size file" },
+    { "cleaned+", "others" },
+    { "submit+", "command" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -140,6 +142,8 @@ static const char *const optional_keys[] = {
     "phase-done.verify",
     "job.verify", "job.no_do_verify", "job.verify_only", "job.verify_fatal", "job.verify_backlog",
     "job.verify_pattern", "job.verify_interval", "job.verify_offset",
+    /* clean's: why nothing matched; a pool submission that is a clean */
+    "cleaned.others", "submit.command",
 };
 
 static const char *pinned_optional(const char *what)
