@@ -148,6 +148,7 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
 #define CLEAN_PROBE_FILES   64         /* names tried per index, at most */
 struct probe {
     struct clean_ctx *c;
+    const struct agent_identity *id;   /* the other index's */
     uint32_t tried;
 };
 
@@ -161,6 +162,12 @@ static int probe_one(void *arg, const struct job_spec *js, const char *path)
 
     if (atomic_load(pr->c->cancel) || ++pr->tried > CLEAN_PROBE_FILES)
         return -ECANCELED;
+    if (engine_table_takes_url(js->ioengine)) {
+        char url[PLAN_PATH_MAX];
+        if (phase_job_nfs_url(js, pr->id, url, sizeof url, err, sizeof err) < 0)
+            return 0;
+        return clean_nfs_exists(&pr->c->nfs, url, path) ? -EEXIST : 0;
+    }
     if (!engine_table_local(js->ioengine) || !slash || !slash[1])
         return 0;
     snprintf(parent, sizeof parent, "%.*s", (int)(slash == path ? 1 : slash - path), path);
@@ -181,12 +188,13 @@ static void probe_others(struct clean_ctx *c)
 
     for (uint32_t k = 0; k < CLEAN_PROBE_INDICES; k++) {
         struct agent_identity other = c->id;
-        struct probe pr = { c, 0 };
+        struct probe pr = { c, NULL, 0 };
         if (k == c->id.index)
             continue;
         other.index = k;
         if (other.nagents <= k)
             other.nagents = k + 1;
+        pr.id = &other;
         for (uint32_t i = 0; i < p->nphases; i++) {
             int rc = phase_each_file(&p->phases[i], &other, probe_one, &pr, err, sizeof err);
             if (rc == -EEXIST) {
@@ -206,9 +214,9 @@ static void clean_work(uv_work_t *w)
 
     for (uint32_t i = 0; i < p->nphases && c->rc == 0; i++)
         c->rc = phase_each_file(&p->phases[i], &c->id, clean_one, c, c->err, sizeof c->err);
-    clean_nfs_close(&c->nfs);
     if (c->rc == 0 && c->done.files == 0)
         probe_others(c);
+    clean_nfs_close(&c->nfs);
 }
 
 static void clean_done(uv_work_t *w, int status)

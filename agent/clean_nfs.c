@@ -63,6 +63,17 @@ static int has_dotdot(const char *p)
     return 0;
 }
 
+int clean_nfs_exists(struct clean_nfs *cn, const char *url, const char *path)
+{
+    struct nfs_stat_64 st;
+    char abs[PLAN_PATH_MAX + 2], err[256];
+
+    if (has_dotdot(path) || mount_url(cn, url, err, sizeof err) < 0)
+        return 0;
+    snprintf(abs, sizeof abs, "%s%s", path[0] == '/' ? "" : "/", path);
+    return nfs_lstat64(cn->nfs, abs, &st) == 0 && S_ISREG(st.nfs_mode);
+}
+
 int clean_nfs_remove(struct clean_nfs *cn, const char *url, const char *path, uint64_t *bytes, char *err,
                      size_t errlen)
 {

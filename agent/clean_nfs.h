@@ -27,6 +27,9 @@ struct clean_nfs {
  * the server cannot be reached or refused (err names the URL). */
 int clean_nfs_remove(struct clean_nfs *cn, const char *url, const char *path, uint64_t *bytes, char *err,
                      size_t errlen);
+/* 1 when path (beneath url's export) is a regular file there, else 0
+ * (also when the server cannot be reached): the probe of clean.c. */
+int clean_nfs_exists(struct clean_nfs *cn, const char *url, const char *path);
 void clean_nfs_close(struct clean_nfs *cn);
 
 #endif

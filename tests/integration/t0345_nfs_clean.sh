@@ -3,7 +3,8 @@
 # job's server (nfs-ganesha here), beneath the agents' --allow-nfs, and only
 # what the plan names: a regular file of each agent's name goes, a symlink
 # and another file beside them stay; an agent whose --allow-nfs does not
-# cover the URL refuses the clean.  (It once skipped every nfs job: "its
+# cover the URL refuses the clean; a clean that matched nothing names the
+# agent indices whose files are there.  (It once skipped every nfs job: "its
 # files are on nfs://..., not removed here".)
 source "$(dirname "$0")/lib.sh"
 command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
@@ -21,6 +22,13 @@ grep -q "^clean: removed 2 files, 128KiB in all$" "$T/c" || fail "clean total: $
 grep -q "^clean: agent 2 (.*): removed 0 files, 0B (.*f\.2: not a regular file, left alone)$" "$T/c" ||
   fail "the symlink's note: $(cat "$T/c")"
 [ "$(ls "$E" | tr '\n' ' ')" = "f.2 other " ] || fail "left in the export: $(ls "$E")"
+
+# nothing of these agents' names there, another index's is: it says so
+rm -f "$E/f.2"; echo x >"$E/f.5"
+timeout 60 "$NFSTORM" clean --local 2 "${job[@]}" >"$T/c1" 2>&1 || fail "clean (nothing): exit $?: $(cat "$T/c1")"
+grep -q "^clean: nothing matched: the plan's names expand to agents 0-1; the files there are named for agent 5 " "$T/c1" ||
+  fail "no reason for an empty nfs clean: $(cat "$T/c1")"
+[ -f "$E/f.5" ] || fail "a clean that matched nothing removed f.5"
 
 # beneath --allow-nfs only: an agent allowed another export refuses
 timeout 60 "$NFSTORM" run --local 1 --quiet "${job[@]}" >"$T/r2" 2>&1 || fail "nfs run 2: $(tail -n 3 "$T/r2")"
