@@ -90,8 +90,9 @@ int pool_campaign_run(const struct pool_campaign *pc)
         po.json_written = &written;
         st = pool_client_submit(&po, &sub);
         if (!written) {
-            /* refused, or the pool went before a result: nothing to render */
-            status = k == 1 ? st : repeat_worse_status(set_status, st);
+            /* refused, or the pool went before a result: nothing to render;
+             * the repetitions before it are kept, as a local set keeps them */
+            status = set.n ? repeat_worse_status(st, repeat_run_finish(&rr, &set, set_status)) : st;
             break;
         }
         if (load(path, &r) != 0) {
