@@ -96,7 +96,9 @@ int pool_campaign_run(const struct pool_campaign *pc)
             break;
         }
         if (load(path, &r) != 0) {
-            status = repeat_worse_status(k == 1 ? st : set_status, 1);
+            status = repeat_worse_status(st, 1);
+            if (set.n)
+                status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
             break;
         }
         repeat_run_outputs(&rr, k, &files, &outs);
