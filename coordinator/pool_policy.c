@@ -210,6 +210,13 @@ int pool_policy_check(const struct pool_submit *sub, char *err, size_t errlen)
     int seen_plan = 0;
     char perr[512];
 
+    /* the submission's own fields, to the limits run --pool's options have
+     * (main.c): a submitter cannot hold the queue longer than one may */
+    if (sub->expect > POOL_POLICY_MAX_AGENTS || sub->min_agents > POOL_POLICY_MAX_AGENTS)
+        refuse(&v, "expect %u, min_agents %u: over %u agents", sub->expect, sub->min_agents,
+               POOL_POLICY_MAX_AGENTS);
+    else if (sub->expect_timeout_ms > POOL_POLICY_MAX_WAIT_MS)
+        refuse(&v, "expect_timeout_ms %u: over 24h (--expect-timeout's limit)", sub->expect_timeout_ms);
     for (uint32_t i = 0; i < sub->argc && !v.refused; i++) {
         const char *w = sub->argv[i], *key;
         const struct pool_policy_rule *r;

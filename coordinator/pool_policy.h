@@ -23,6 +23,10 @@
 #include <stddef.h>
 #include "proto/pool_msg.h"
 
+/* The submission's fields, as run --pool's options allow them. */
+#define POOL_POLICY_MAX_AGENTS  4096u         /* --expect, --min-agents (main.c's MAX_AGENTS) */
+#define POOL_POLICY_MAX_WAIT_MS 86400000u     /* --expect-timeout: 24h */
+
 /* One row: an option (or plan key) and, when refused, why. */
 struct pool_policy_rule {
     const char *name;         /* "--html", or a plan key "write_bw_log", "include", "${VAR}" */

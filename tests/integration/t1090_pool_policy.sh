@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The pool host decides (coordinator/pool_policy.h): hand-made submissions,
 # which skip the submitter's own checks, with every refused option and plan
-# key, aimed at files outside serve's run directory by absolute names, '..'
-# and a symlink: each is refused by name with exit status 2, nothing is
+# key (for a run and a clean), aimed at files outside serve's run directory
+# by absolute names, '..' and a symlink, and a field past its limit: each is refused by name with exit status 2, nothing is
 # created there, and serve still runs a good submission afterwards.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dialin_lib.sh"
@@ -51,6 +51,11 @@ cases.append({"want": "${HOME}", "argv": ["@plan"], "plan": good + "filename=/tm
 # an option the pool does not know, a second @plan
 cases.append({"want": "'--frobnicate': not an option the pool knows", "argv": ["@plan", "--frobnicate"], "plan": good})
 cases.append({"want": "@plan: given twice", "argv": ["@plan", "@plan"], "plan": good})
+# the submission's fields, past what run --pool's options allow (a queue held for 46 days)
+cases.append({"want": "expect_timeout_ms 4000000000: over 24h", "argv": ["@plan"], "plan": good,
+              "expect": 1, "expect_timeout_ms": 4000000000})
+# a clean may not write either: the same table
+cases.append({"want": "--html", "argv": ["@plan", "--html", out + "/PWN"], "plan": good, "command": "clean"})
 json.dump(cases, open("/dev/stdout", "w"))
 PY
 n=$(py "$T/cases.json" <<'PY'

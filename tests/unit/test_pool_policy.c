@@ -116,6 +116,25 @@ static void test_pool_policy_plan_keys(void **state)
     }
 }
 
+/* The fields a submitter's options limit are limited here too. */
+static void test_pool_policy_fields(void **state)
+{
+    char *argv[] = { "@plan" };
+    char err[512];
+    struct pool_submit s = { .argv = argv, .argc = 1, .plan = (char *)good_plan, .plan_len = sizeof good_plan - 1,
+                             .expect = 4096, .min_agents = 1, .expect_timeout_ms = 86400000u };
+
+    (void)state;
+    assert_int_equal(pool_policy_check(&s, err, sizeof err), 0);
+    s.expect = 4097;
+    assert_int_equal(pool_policy_check(&s, err, sizeof err), -EPERM);
+    assert_non_null(strstr(err, "over 4096 agents"));
+    s.expect = 1;
+    s.expect_timeout_ms = 4000000000u;
+    assert_int_equal(pool_policy_check(&s, err, sizeof err), -EPERM);
+    assert_non_null(strstr(err, "expect_timeout_ms 4000000000: over 24h"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +142,7 @@ int main(void)
         cmocka_unit_test(test_pool_policy_refuses_every_refused_option),
         cmocka_unit_test(test_pool_policy_refuses_paths_and_unknown_words),
         cmocka_unit_test(test_pool_policy_plan_keys),
+        cmocka_unit_test(test_pool_policy_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
 (docs/protocol.md, "The pool"): the submitter's own checks are skipped.
 
 usage: pool_craft.py PORT SECRET_FILE CASES.json
-CASES.json: a list of {"argv": [...], "plan": "text" or null, "command": "run"|"clean" (optional)}.
+CASES.json: a list of {"argv": [...], "plan": "text" or null}, optionally with the submission's
+other fields ("command": "run"|"clean", "expect", "min_agents", "expect_timeout_ms", ...).
 Prints one JSON line per case: {"error": "...", "exit": N, "stdout": "...", "stderr": "..."}
 (what the pool sent back; exit null when the pool sent no exit status)."""
 import hashlib, hmac, json, os, socket, struct, sys
@@ -102,8 +103,9 @@ def submit(port, key, case):
     m = {"type": "submit", "argv": case["argv"], "plan": (case.get("plan") or "").encode(),
          "has_plan": case.get("plan") is not None, "want_json": False, "wait": True,
          "expect": 0, "min_agents": 0, "expect_timeout_ms": 10000}
-    if "command" in case:
-        m["command"] = case["command"]
+    for k in ("command", "expect", "min_agents", "expect_timeout_ms", "want_json", "wait"):
+        if k in case:
+            m[k] = case[k]
     send(s, m)
     out = {"error": "", "exit": None, "stdout": "", "stderr": ""}
     while True:
