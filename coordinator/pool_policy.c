@@ -260,7 +260,7 @@ int pool_policy_check(const struct pool_submit *sub, char *err, size_t errlen)
          * A key nfstorm only knows from fio's inventory is joined by the
          * run when the next word names no file where it runs: judged here
          * as a word of its own (a path is refused), never joined */
-        if (!key[klen] && i + 1 < sub->argc) {
+        if (!key[klen] && klen < 64 && i + 1 < sub->argc) {     /* fio_cli_job_word's bounds */
             char k[128];
             snprintf(k, sizeof k, "%.*s", (int)klen, key);
             if (plan_key_takes_value(k) > 0)
