@@ -502,8 +502,8 @@ static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *s
     return 0;
 }
 
-uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t n,
-                       const struct auth_secret *secret, uint32_t timeout_ms,
+uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t ndial,
+                       uint32_t n, const struct auth_secret *secret, uint32_t timeout_ms,
                        const volatile sig_atomic_t *interrupt, struct clean_result *out)
 {
     struct clean_run r;
@@ -530,8 +530,8 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gathe
         c->addr = addrs[i];
         c->res = &out[i];
         frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
-        if (joined) {
-            kadopt(c, &joined[i]);
+        if (joined && i >= ndial) {
+            kadopt(c, &joined[i - ndial]);
             continue;
         }
         if ((rc = resolve(&r.loop, c->addr, &c->ss)) < 0) {

@@ -44,13 +44,14 @@ struct clean_result {
 
 /* Remove the files plan lays out on agents addrs[0..n) (agent index =
  * position), out[i] for agent i: dialled, or, when joined is not NULL,
- * over joined[i]'s connection (a dial-in agent gather.c or serve
- * authenticated; its fd is taken and closed here).  timeout_ms bounds the connect and
+ * agents ndial..n-1 over joined[0..n-ndial)'s connections (dial-in agents
+ * gather.c or serve authenticated, after a mixed fleet's listed ones; their
+ * fds are taken and closed here).  timeout_ms bounds the connect and
  * handshake and any silence of an agent afterwards; once *interrupt is
  * non-zero (a signal handler's flag; checked every second) the agents not
  * yet done are given up.  Returns how many agents failed (0: all answered). */
-uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t n,
-                       const struct auth_secret *secret, uint32_t timeout_ms,
+uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t ndial,
+                       uint32_t n, const struct auth_secret *secret, uint32_t timeout_ms,
                        const volatile sig_atomic_t *interrupt, struct clean_result *out);
 /* Why a clean of n agents removed nothing, others being the union of
  * their msg_cleaned.others: "the plan's names expand to agents 0-3; the

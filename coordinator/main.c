@@ -707,8 +707,8 @@ static void agent_binary(char *out, size_t len)
 }
 
 /* --cleanup, `nfstorm clean`: the agents remove the plan's files. */
-static int clean_files(const struct plan *plan, char **addrs, struct gather_agent *joined, uint32_t n,
-                       const struct auth_secret *secret, const struct cli *c)
+static int clean_files(const struct plan *plan, char **addrs, struct gather_agent *joined, uint32_t ndial,
+                       uint32_t n, const struct auth_secret *secret, const struct cli *c)
 {
     struct clean_result *res = xcalloc(n, sizeof *res);
     /* divided before narrowing: 10 s of ns does not fit 32 bits (the cast
@@ -717,7 +717,7 @@ static int clean_files(const struct plan *plan, char **addrs, struct gather_agen
                                                                       : c->agent_timeout_ns;
     uint32_t timeout_ms = (uint32_t)(timeout_ns / 1000000u);
     int status;
-    clean_execute(plan, addrs, joined, n, secret, timeout_ms, &late_signal, res);
+    clean_execute(plan, addrs, joined, ndial, n, secret, timeout_ms, &late_signal, res);
     status = clean_report(stderr, addrs, n, res);
     free(res);
     return status;
@@ -1286,12 +1286,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     /* a mixed fleet: the listed agents, then those that dial in */
     nlisted = c.listen && !c.spawn && (c.agents || c.hosts) ? naddrs : 0;
-    if (status == 0 && nlisted) {
-        if (clean_only)
-            status = die(2, "clean: --listen is for run (clean dials its agents)");
-        else
-            status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
-    }
+    if (status == 0 && nlisted)     /* clean too: one fleet however it arrives */
+        status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
     if (status != 0 || c.pool)
         goto out;
     if (c.dry_run) {
@@ -1334,7 +1330,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     defer_signals = 1;          /* from here on there is something to finish */
     if (clean_only) {
-        status = clean_files(&plan, addrs, gathered.n ? gathered.agents : NULL, naddrs, ro.secret, &c);
+        status = clean_files(&plan, addrs, gathered.n ? gathered.agents : NULL, nlisted, naddrs, ro.secret, &c);
         goto out;
     }
     if (!c.quiet) {
@@ -1497,7 +1493,7 @@ next_repetition:
     } else {
         result_free(&res);
     }
-    if (c.cleanup && clean_files(&plan, addrs, NULL, naddrs, ro.secret, &c) != 0 && status == 0)
+    if (c.cleanup && clean_files(&plan, addrs, NULL, 0, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
     fio_status_free(fstatus);
