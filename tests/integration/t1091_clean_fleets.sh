@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # clean works for every way a fleet is gathered and never writes: through a
 # pool (clean --pool is a clean on the pool's agents, not a run), for
-# dial-in agents (clean --listen --expect N), and a clean that matched
+# dial-in agents (clean --listen --expect N), a mixed fleet (--agents with
+# --listen), and a clean that matched
 # nothing says why (the files there are named for other agent indices).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dialin_lib.sh"
@@ -56,4 +57,15 @@ timeout 60 "$NFSTORM" clean --listen 127.0.0.1:$LPORT --expect 2 --secret-file "
   fail "clean --listen: exit $?: $(cat "$T/c3")"
 grep -q "^clean: removed 2 files, 128KiB in all$" "$T/c3" || fail "clean --listen total: $(cat "$T/c3")"
 [ "$(ls -A "$D")" = "" ] || fail "clean --listen left: $(ls -A "$D")"
+
+# a mixed fleet: a listed agent (0) and the two that dial in (1, 2)
+AGENT_AUTH="--secret-file $SECRET"
+start_agent "$D"
+timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --listen 127.0.0.1:$LPORT --expect 2 --secret-file "$SECRET" $job \
+  >"$T/r2" 2>&1 || fail "mixed run: exit $?: $(tail -n 3 "$T/r2")"
+[ "$(ls "$D" | tr '\n' ' ')" = "f.0 f.1 f.2 " ] || fail "the mixed run wrote: $(ls "$D")"
+timeout 60 "$NFSTORM" clean --agents "$AGENT_ADDR" --listen 127.0.0.1:$LPORT --expect 2 --secret-file "$SECRET" $job \
+  >"$T/c4" 2>&1 || fail "mixed clean: exit $?: $(cat "$T/c4")"
+grep -q "^clean: removed 3 files, 192KiB in all$" "$T/c4" || fail "mixed clean total: $(cat "$T/c4")"
+[ "$(ls -A "$D")" = "" ] || fail "mixed clean left: $(ls -A "$D")"
 exit 0
