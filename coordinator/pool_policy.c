@@ -33,6 +33,8 @@ static const struct pool_policy_rule options[] = {
     { "--interval", 1, NULL },
     { "--connect-timeout", 1, NULL },
     { "--agent-timeout", 1, NULL },
+    { "--prepare-timeout", 1, NULL },
+    { "--include-failed", 0, NULL },
     { "--quiet", 0, NULL },
     { "--verbose", 0, NULL },
     { "--agent-rows", 1, NULL },

@@ -5,6 +5,16 @@
 # by absolute names, '..' and a symlink, and a field past its limit: each is refused by name with exit status 2, nothing is
 # created there, and serve still runs a good submission afterwards.
 . "$(dirname "$0")/lib.sh"
+# the table decides every option run and clean take: one added to the CLI
+# without a row would be refused unnamed (or, worse, judged by arity wrong)
+grep -oh '"--[a-z][a-z0-9-]*"' "$ROOT"/coordinator/main.c "$ROOT"/coordinator/cmd_report.c "$ROOT"/coordinator/fio_cli.c |
+  sort -u | tr -d '"' >"$T/cli-options"
+missing=$(while read -r o; do
+  case "$o" in --help|--version|--client|--format|--labels|--repetition) continue ;; esac   # not run's, or refused
+  grep -q "{ \"$o\"," "$ROOT/coordinator/pool_policy.c" || echo "$o"
+done <"$T/cli-options")
+[ -z "$missing" ] || fail "options without a row in pool_policy.c's table: $missing"
+
 . "$(dirname "$0")/dialin_lib.sh"
 . "$(dirname "$0")/pool_lib.sh"
 D=$T/d; OUT=$T/out; mkdir -p "$D" "$OUT"
