@@ -38,6 +38,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
@@ -1157,6 +1158,15 @@ struct session *session_open_detached(struct agent *a, const char *peer)
     return s;
 }
 
+/* The connection is up: ask the network to let it through a link our own
+ * load fills (net/ctlsock.h).  A refusal costs only the priority. */
+static void mark_control(struct session *s)
+{
+    int rc = ctlsock_mark(&s->tcp, s->agent->control_tos);
+    if (rc < 0)
+        log_warn("%s: cannot mark the control connection (--control-tos): %s", s->peer, uv_strerror(rc));
+}
+
 void session_accept(struct agent *a)
 {
     struct session *s = session_new(a);
@@ -1168,6 +1178,7 @@ void session_accept(struct agent *a)
     peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
     pending_add(a, s);
     uv_tcp_nodelay(&s->tcp, 1);
+    mark_control(s);
     log_info("connection from %s", s->peer);
     tick_start(s);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
@@ -1189,6 +1200,7 @@ static void on_dialled(uv_connect_t *req, int status)
     }
     s->dialling = 0;
     uv_tcp_nodelay(&s->tcp, 1);
+    mark_control(s);
     log_info("connected to coordinator %s", s->peer);
     /* the hello deadline counts from the connection, as for an accepted one */
     s->accepted_ns = s->last_rx_ns = clock_now_ns();

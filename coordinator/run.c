@@ -41,6 +41,7 @@
 #include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/frame.h"
 #include "proto/coh_msg.h"
 #include "proto/msg.h"
@@ -978,7 +979,22 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
+    /* Alive is what arrives, not what completes: a frame crawling in over
+     * a link the agent's own load fills (its phase-done can be hundreds of
+     * KB) is an agent still talking. */
+    if (nread > 0)
+        c->last_rx_ns = run_now(c->run);
     conn_feed(c, ub->base, (size_t)nread);
+}
+
+/* Ask the network to let agent c's connection through a link its own load
+ * fills (net/ctlsock.h).  A refusal costs only the priority: said once. */
+static void mark_control(struct conn *c)
+{
+    int rc = ctlsock_mark(&c->tcp, c->run->opt->control_tos);
+    if (rc < 0 && c->id == 0)
+        fprintf(stderr, "nfstorm: cannot mark the agents' connections (--control-tos): %s\n",
+                uv_strerror(rc));
 }
 
 static void on_connect(uv_connect_t *req, int status)
@@ -994,6 +1010,7 @@ static void on_connect(uv_connect_t *req, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    mark_control(c);
     c->state = C_HELLO;
     c->last_rx_ns = run_now(c->run);
     if (auth_nonce(c->cnonce) < 0) {
@@ -1024,6 +1041,7 @@ static void conn_adopt(struct conn *c, struct gather_agent *g)
     }
     g->fd = -1;                /* ours now: closed with the handle */
     c->open = 1;
+    mark_control(c);           /* gather marked it; a pool's agent comes from serve */
     c->last_rx_ns = run_now(r);
     c->nfirst = sizeof c->first;   /* it spoke the protocol already */
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
