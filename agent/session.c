@@ -821,8 +821,16 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         }
         handle_clean(s, p, n);
         return;
-    case MSG_PONG:
-        return;                 /* answer to our heartbeat: last_rx_ns did its job */
+    case MSG_PONG: {
+        /* The answer to our heartbeat: last_rx_ns did its job.  Its round
+         * trip says how long the coordinator's messages queue on the way
+         * here (a link full of our own load: --control-tos). */
+        struct msg_pong m;
+        uint64_t now = clock_now_ns();
+        if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
+            log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
+        return;
+    }
     case MSG_STOP: {
         struct msg_stop m;
         if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
