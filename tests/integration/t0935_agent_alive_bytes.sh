@@ -5,7 +5,7 @@
 # a link its own load fills) and it answers no ping meanwhile; with
 # --agent-timeout 2s the run must still complete with the agent not lost
 # (before, its silence was counted from the last complete frame: "silent for
-# 2.x s", exit 1).
+# 2.x s", exit 1).  And a bad --control-tos is refused in one line.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fake_agent.sh"
 fake_agent trickle
@@ -21,4 +21,10 @@ ph = d["phases"][0]
 assert ph["finished"], "phase not finished"
 assert ph["ops"]["read"]["ops"] == 20, ph["ops"]["read"]
 PY
+# --control-tos: a bad value is one line, exit 2, on both programs
+expect_fail "coordinator tos" "^nfstorm: --control-tos: bad value '0x11'" "$NFSTORM" run --local 1 --control-tos 0x11 \
+  --name=x --rw=read --bs=4k --size=64k
+"$AGENT" --listen 127.0.0.1:0 --insecure --allow "$T" --control-tos dscp:64 >"$T/aout" 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "agent --control-tos dscp:64: exit status $rc, want 2"
+grep -q "^nfstorm-agent: --control-tos dscp:64: want none, lowdelay" "$T/aout" || fail "agent: $(cat "$T/aout")"
 echo "an agent whose frame is still arriving is alive: not lost with --agent-timeout 2s"
