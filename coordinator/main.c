@@ -43,6 +43,7 @@
 #include "coordinator/timeseries.h"
 #include "coordinator/fiolog.h"
 #include "net/ctlsock.h"
+#include "coordinator/client_cap.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -139,6 +140,11 @@ static const char usage[] =
 "                          default; dscp:N; a number 0-255 with the ECN bits 0; or none),\n"
 "                          plus priority 6 for Linux's queues and linear thin-stream\n"
 "                          retransmits (docs/fleet.md, \"A link the load fills\")\n"
+"  --client-cap [LABEL=]RATE  what one agent can move at most (500MiB/s, 10Gbit/s), for\n"
+"                          every agent or those with LABEL (repeatable; an agent with\n"
+"                          several gets the largest): reads faster than it, or than the\n"
+"                          agent's NIC link, are flagged 'faster than the link (...): page\n"
+"                          cache or a client-side cache?' (docs/results.md)\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -222,6 +228,7 @@ struct cli {
     const char *secret_file;
     uint64_t agent_timeout_ns;
     int control_tos;             /* --control-tos (net/ctlsock.h) */
+    struct client_caps caps;     /* --client-cap (client_cap.h) */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -415,6 +422,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->agent_timeout_ns) < 0 ||
                 c->agent_timeout_ns < 1000000000ull || c->agent_timeout_ns > TIMEOUT_MAX_NS)
                 return die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
+        } else if (OPT("--client-cap")) {
+            char cerr[256];
+            if (!v)
+                return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
+            if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
+                return die(2, "%s", cerr);
         } else if (OPT("--control-tos")) {
             if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
                 return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
@@ -1170,6 +1183,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
     ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
     ro.control_tos = c.control_tos;
+    ro.client_caps = &c.caps;
     if (fleet.n) {
         ro.secret = &fleet.secret;
     } else if (c.secret_file) {

@@ -33,6 +33,7 @@
 #include "common/sat.h"
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_cap.h"
 #include "coordinator/client_result.h"
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
@@ -1195,6 +1196,7 @@ static void run_init(struct run *r, const struct plan *plan, const struct run_op
             snprintf(result->agents[a].labels, sizeof result->agents[a].labels, "%s", opt->labels[a]);
             result_clean_utf8(result->agents[a].labels);
         }
+        result->agents[a].client_cap_bps = client_caps_for(opt->client_caps, result->agents[a].labels);
     }
     uv_loop_init(&r->loop);
     uv_timer_init(&r->loop, &r->timer);

@@ -54,6 +54,8 @@ struct run_options {
     uint32_t interval_ms;    /* default 1000 */
     uint32_t connect_timeout_ms;
     uint32_t agent_timeout_ms;   /* silence after which an agent is lost (default 10 s) */
+    const struct client_caps *client_caps;   /* --client-cap (client_cap.h), NULL none:
+                                recorded per agent by its labels */
     int control_tos;         /* --control-tos: the TOS byte of the agents' connections
                                 (net/ctlsock.h; CTLSOCK_TOS_NONE: left unmarked) */
     const struct auth_secret *secret;  /* NULL: no authentication */
