@@ -12,7 +12,10 @@
 #     and its round trip stays far below the NFS reads' (which queue ~50 ms);
 #  2. --control-tos none on both: the same link delays the control
 #     connection as much as the reads (so 1's short round trip is the
-#     marking's doing, and this link would starve an unmarked connection).
+#     marking's doing).
+# Also issue 21 item 11: run 1's reads crossed the agent's veth (10 Gbit/s,
+# on the route to the server) at 80 Mbit/s and are not flagged as faster
+# than the link.
 source "$(dirname "$0")/lib.sh"
 command -v ip >/dev/null || skip "no ip(8)"
 command -v tc >/dev/null || skip "no tc(8)"
@@ -82,9 +85,9 @@ grep -q '^A ESTAB.* tos:0x10 class_id:0x6' "$T/marked.ss" \
   || fail "the agent's end is not marked: $(grep '^A' "$T/marked.ss" | head -n1)"
 rm_=$(hb_rtt marked)
 [ -n "$rm_" ] || fail "marked: fewer than 3 heartbeat round trips in the agent's log: $(tail -n3 "$T/marked.a.log")"
-py "$T/marked.json" "$rm_" <<'PY'
+py "$T/marked.json" "$rm_" "$n" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); rtt = float(sys.argv[2])
+d = json.load(open(sys.argv[1])); rtt = float(sys.argv[2]); veth = sys.argv[3]
 assert not d["agents"][0].get("lost", False), d["agents"][0]
 ph = d["phases"][0]
 assert ph["finished"], "phase not finished"
@@ -94,6 +97,11 @@ assert 40 < mbit < 90, "reads at %.1f Mbit/s: not the 80 Mbit/s link" % mbit
 p50_ms = rd["lat_ns"]["p50"] / 1e6
 assert p50_ms > 25, "read p50 %.1f ms: the link's queue did not fill" % p50_ms
 assert rtt < p50_ms / 4, "control RTT %.1f ms vs reads' p50 %.1f ms: the marking was not honoured" % (rtt, p50_ms)
+# issue 21 item 11: reads through the 80 Mbit/s link, on a NIC of 10 Gbit/s
+# (a veth's speed), on the route to the server: not flagged
+a = ph["agents"][0]
+assert a["host"]["nic"] == {**a["host"]["nic"], "name": veth, "speed_mbps": 10000, "route": True}, a["host"]["nic"]
+assert a["faster_than_link"] is False, a["faster_than_link"]
 print("marked: reads %.1f Mbit/s, read p50 %.1f ms, control RTT %.2f ms" % (mbit, p50_ms, rtt))
 PY
 
@@ -101,6 +109,7 @@ run_shaped unmarked none
 [ $RC -eq 0 ] || [ $RC -eq 3 ] || fail "unmarked: exit status $RC: $(tail -n3 "$T/unmarked.out")"
 grep -q '^C ESTAB.* tos:0x10' "$T/unmarked.ss" && fail "--control-tos none still marked: $(grep '^C' "$T/unmarked.ss" | head -n1)"
 ru=$(hb_rtt unmarked)
+# for the log: every heartbeat round trip of both runs
 for x in marked unmarked; do echo "$x: $(sed -n "/phase 0 '$x' ready/,/phase 0 done/s/.*heartbeat round trip to [^:]*:[0-9]*: \([0-9.]*\) ms/\1/p" "$T/$x.a.log" | tr '\n' ' ')" >&2; done
 [ -n "$ru" ] || fail "unmarked: fewer than 3 heartbeat round trips in the agent's log: $(tail -n3 "$T/unmarked.a.log")"
 py "$T/unmarked.json" "$ru" "$rm_" <<'PY'
