@@ -11,8 +11,8 @@
 #     lost, both ends of the control connection carry TOS 0x10 / priority 6,
 #     and its round trip stays far below the NFS reads' (which queue ~50 ms);
 #  2. --control-tos none on both: the same link delays the control
-#     connection as much as the reads (so 1's short round trip is the
-#     marking's doing).
+#     connection by milliseconds, over ten times the marked round trip (so
+#     1's short round trip is the marking's doing).
 # Also issue 21 item 11: run 1's reads crossed the agent's veth (10 Gbit/s,
 # on the route to the server) at 80 Mbit/s and are not flagged as faster
 # than the link.
