@@ -13,7 +13,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+#include <stdlib.h>
 #include "coordinator/client_cap.h"
+#include "coordinator/client_json.h"
+#include "proto/frame.h"
+#include "proto/msg.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -134,12 +139,45 @@ static void test_client_cap_faster_rule(void **state)
     assert_int_equal(client_cap_faster(&ap, NULL, 1, &f), 0);
 }
 
+/* nic_route crosses the wire (an optional key: sent only when 1) and the
+ * JSON (nic.route) and comes back, so a re-render judges as the run did. */
+static void test_client_cap_nic_route_round_trip(void **state)
+{
+    for (uint32_t route = 0; route < 2; route++) {
+        struct msg_interval in, out;
+        struct client_sample back;
+        struct buf b;
+        char err[256];
+        json_t *j;
+        (void)state;
+        memset(&in, 0, sizeof in);
+        op_set_init(&in.stats);
+        in.client.host.present = 1;
+        snprintf(in.client.host.nic, sizeof in.client.host.nic, "veth0");
+        in.client.host.speed_mbps = 10000;
+        in.client.host.nic_route = route;
+        buf_init(&b);
+        msg_interval_encode(&b, &in);
+        assert_int_equal(msg_interval_decode(b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
+        assert_int_equal(out.client.host.present, 1);
+        assert_int_equal(out.client.host.nic_route, route);
+        assert_int_equal(out.client.host.speed_mbps, 10000);
+        msg_interval_free(&out);
+        buf_free(&b);
+        j = json_pack("{so}", "host", client_json_host(&in.client.host, 1.0));
+        assert_int_equal(client_json_parse(j, &back, err, sizeof err), 0);
+        assert_int_equal(back.host.nic_route, route);
+        json_decref(j);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_client_cap_parse_rate),
         cmocka_unit_test(test_client_caps_by_label),
         cmocka_unit_test(test_client_cap_faster_rule),
+        cmocka_unit_test(test_client_cap_nic_route_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
