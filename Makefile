@@ -117,12 +117,12 @@ unit: deps
 # build links (deps/libnfs, made by the install script) is chosen when the
 # Makefile is read, so it must be read again after the install.
 integration: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs
+	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay
 	@tests/integration/run.sh
 
 # The README's test command: unit tests, then integration tests on real processes.
 test: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs $(UNIT_BINS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
 
@@ -142,10 +142,25 @@ bench: deps
 	@bench/posix-vs-fio.sh
 
 # The agent under valgrind through normal, metadata, refused and hostile
-# sessions: no errors, nothing definitely lost.
+# sessions: no errors, nothing definitely lost; then every fuzz corpus
+# through its harness under valgrind (t1767: uninitialised reads, which
+# ASan and UBSan do not see).
 valgrind: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all replay
 	@tests/integration/run.sh t0710
+	@tests/integration/run.sh t1767
+
+# The fuzz harnesses as plain programs (tests/fuzz/replay.c): built by cc
+# without sanitizers, so valgrind can run each corpus through them.
+REPLAY_NAMES := frame_msg plan journal run session
+REPLAY_BINS  := $(patsubst %,$(BUILD)/tests/replay_%,$(REPLAY_NAMES))
+.PHONY: replay
+replay: $(REPLAY_BINS)
+# (kept: make would delete them as intermediates and rebuild each time)
+.SECONDARY: $(patsubst %,$(BUILD)/tests/fuzz/fuzz_%.o,$(REPLAY_NAMES)) $(BUILD)/tests/fuzz/replay.o
+$(BUILD)/tests/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- fuzzing: libFuzzer harnesses in tests/fuzz/ (docs/security.md) ----
 # Everything is rebuilt with clang, coverage-instrumented and sanitized, into

@@ -146,6 +146,13 @@ struct engine_ops {
      * split size (libnfs reports none for NFSv4).  NULL: a kernel mount
      * (its options say, mountinfo.h). */
     int (*negotiated)(struct engine_job *ej, uint32_t *version, uint64_t *rsize, uint64_t *wsize);
+    /* Take (hold=1) or release (hold=0) the layout lock of a file, held
+     * by whoever opened the same file (its identity, not its path: every
+     * agent and job sharing it), so a shared file is laid out once.  Never
+     * waits: 0 taken or released, -EAGAIN held by another, another
+     * negative errno when the file system has no locks.  NULL: no locks
+     * (who lays out then goes by the plan: owns_files in agent/phase.c). */
+    int (*lock)(struct engine_job *ej, uint32_t file, int hold);
 };
 
 /* "ENOSPC (No space left on device)": the errno's name and text, for

@@ -299,4 +299,5 @@ const struct engine_ops engine_libaio = {
     .invalidate = posix_fds_invalidate,
     .extend = posix_fds_extend,
     .space = posix_fds_space,
+    .lock = posix_fds_lock,
 };

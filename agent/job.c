@@ -35,6 +35,7 @@
 #include "agent/halt.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
+#include "agent/flow.h"
 #include "agent/cohjob.h"
 #include "agent/mdjob.h"
 #include "agent/nfs_rpcstat.h"
@@ -238,6 +239,11 @@ static int loop_verify_init(struct loop *l)
     }
     if (sp->rotate)            /* reading another agent's files: it wrote every block */
         l->v->scan_writer = j->source_agent;
+    l->v->run = j->verify_run;
+    l->v->min_gen = j->verify_min_gen;
+    if (sp->verify_written_by[0])
+        (void)vblock_run_parse(sp->verify_written_by, &l->v->written_by);   /* checked by the plan */
+    j->vstats->only = (uint32_t)(sp->verify_only != 0);
     l->read_mode = sp->verify_only || !rw_mode_writes(sp->rw) ? VERIFY_SCAN : VERIFY_MIXED;
     if (plan_verify_readback(sp)) {
         if (iogen_init(&l->replay, sp, j->seed, j->ej.nfiles, j->region_start, j->region_len) < 0)
@@ -245,6 +251,31 @@ static int loop_verify_init(struct loop *l)
         l->readback = 1;
     }
     return 0;
+}
+
+/* The bytes of one pass.  A region whose size is not a multiple of a
+ * fixed block size ends in a tail no whole block fits: as fio (an op
+ * never crosses the region's end), the pass stops at the last whole
+ * block, so no block is done twice and the tail is neither written nor
+ * read (nor verified).  io_size= is the user's own byte count: kept. */
+static uint64_t loop_pass_bytes(const struct job *j)
+{
+    const struct job_spec *sp = j->spec;
+    uint64_t pass = sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes;
+    struct job_bs r, w;
+    uint64_t bs, tail, files = j->ej.nfiles ? j->ej.nfiles : 1;
+
+    if (sp->io_size || !j->region_len)
+        return pass;
+    job_dir_bs(sp, 0, &r);
+    job_dir_bs(sp, 1, &w);
+    if (r.nsplit || r.lo || w.nsplit || w.lo)
+        return pass;             /* varied sizes: the last op is cut to fit (iogen) */
+    bs = rw_mode_writes(sp->rw) && !rw_mode_reads(sp->rw) ? w.bs
+       : rw_mode_reads(sp->rw) && !rw_mode_writes(sp->rw) ? r.bs : (r.bs == w.bs ? r.bs : 0);
+    if (!bs || (tail = j->region_len % bs) == 0 || pass != j->region_len * files)
+        return pass;
+    return pass - tail * files;
 }
 
 static int loop_init(struct loop *l, struct job *j)
@@ -270,8 +301,7 @@ static int loop_init(struct loop *l, struct job *j)
     if (j->ej.dio_align && (rc = loop_check_align(j)) < 0)
         return rc;
     l->bytes_left = sp->time_based ? UINT64_MAX
-                  : (sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes) *
-                    (sp->loops ? sp->loops : 1);
+                  : loop_pass_bytes(j) * (sp->loops ? sp->loops : 1);
     l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
     if (sp->rate_per_dir) {
         l->capped[0] = rw_mode_reads(sp->rw) && (sp->rate_iops || sp->rate_bps);
@@ -586,9 +616,10 @@ static int loop_run(struct loop *l)
         int more = loop_more(l, now);
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
-               loop_ready(l, now, &dir)) {
+               !flow_held(j) && loop_ready(l, now, &dir)) {
             if ((rc = loop_issue(l, now, dir)) < 0)
                 goto out;
+            flow_note(j);
             if (l->readback && sp->verify_backlog && l->unverified >= sp->verify_backlog &&
                 (rc = loop_readback(l)) < 0)
                 goto out;
@@ -619,6 +650,12 @@ static int loop_run(struct loop *l)
         uint64_t wait = REAP_WAIT_NS;
         if (more && j->t_end_ns && j->t_end_ns - now < wait)
             wait = j->t_end_ns - now;
+        if (more && flow_held(j)) {
+            /* ahead of its flow weight: fio's flow_sleep before it tries again */
+            uint64_t fs = sp->flow_sleep_ns ? sp->flow_sleep_ns : FLOW_DEFAULT_SLEEP_NS;
+            if (fs < wait)
+                wait = fs;
+        }
         if (more && l->rated && l->nfree > 0 && l->wake > now && l->wake - now < wait)
             wait = l->wake - now;
         if (l->inflight == 0) {
@@ -812,9 +849,10 @@ int job_space_needed(struct job *j, uint64_t *bytes)
         *bytes += want - (have > start ? have : start);
     }
     /* a write phase adds no more than it writes (io_size, number_ios),
-     * unless its files are preallocated: fallocate= native, posix and keep
-     * reserve the whole region before the first write */
-    if (rw_mode_writes(j->spec->rw) &&
+     * unless its files are preallocated (fallocate= native, posix and keep
+     * reserve the whole region before the first write) or laid out with
+     * data (a job that also reads, overwrite=1: the whole region) */
+    if (rw_mode_writes(j->spec->rw) && !plan_layout_fills(j->spec) &&
         !(j->eng->extend && j->spec->fallocate != FALLOC_NONE && j->spec->fallocate != FALLOC_TRUNCATE)) {
         const struct job_spec *sp = j->spec;
         uint64_t bs = job_max_bs(sp), cap = UINT64_MAX;
@@ -848,72 +886,112 @@ static void layout_stamp(struct job *j, struct verify_job *v, uint32_t f, uint64
     verify_stamp(v, &r, unit, j->verify_gen & ~(uint64_t)0xff, clock_now_ns());
 }
 
+#define LAYOUT_LOCK_POLL_NS (20ull * 1000 * 1000)
+
+/* Wait for file f's layout lock (engine_ops.lock) while another agent or
+ * job lays the same file out.  1 held, 0 no locks here (lay out anyway:
+ * a file laid out twice still holds data), -ECANCELED on stop. */
+static int layout_lock(struct job *j, uint32_t f)
+{
+    if (!j->eng->lock)
+        return 0;
+    for (;;) {
+        int rc = j->eng->lock(&j->ej, f, 1);
+        if (rc == 0)
+            return 1;
+        if (rc != -EAGAIN)
+            return 0;
+        if (halt_sleep_until(j->halt, clock_now_ns() + LAYOUT_LOCK_POLL_NS))
+            return -ECANCELED;
+    }
+}
+
+/* What job_layout carries from one file to the next. */
+struct layout_ctx {
+    int fill;
+    atomic_uint_fast64_t *done;
+    char *buf;                  /* one chunk, allocated at the first file that needs data */
+    struct wbuf wb;
+    struct verify_job v;        /* fill with verify=: stamps the chunks */
+    uint64_t align, chunk;
+};
+
+/* Lay out file f unless it is already as long as the job needs. */
+static int layout_file(struct job *j, struct layout_ctx *c, uint32_t f)
+{
+    struct engine_job *ej = &j->ej;
+    uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
+    int rc = j->eng->file_size(ej, f, &have);
+
+    if (rc < 0)
+        return rc;
+    if (have >= want) {
+        if (c->fill)
+            atomic_fetch_add(c->done, want - start);
+        return 0;
+    }
+    if (!c->fill)
+        return layout_extend(j, f, want);  /* write phases: the planned size, no data needed */
+    if (!c->buf) {
+        void *p;
+        if (posix_memalign(&p, BUF_ALIGN, c->chunk) != 0)
+            return -ENOMEM;
+        c->buf = p;
+        wbuf_init(&c->wb, j->spec, j->seed | 1);
+        wbuf_fill(&c->wb, c->buf, c->chunk);
+    }
+    /* only the job's region, rewritten whole: a short file may be a
+     * half-finished earlier layout.  direct=1 needs aligned offsets
+     * and lengths; the last chunk may then end a little past want. */
+    for (uint64_t off = start - start % c->align; off < want && rc == 0; off += c->chunk) {
+        uint64_t len = want - off < c->chunk ? want - off : c->chunk;
+        if (halt_raised(j->halt))
+            return -ECANCELED;
+        if (len % c->align)
+            len += c->align - len % c->align;
+        if (j->spec->verify)
+            layout_stamp(j, &c->v, f, off, len, c->buf);
+        else
+            wbuf_layout_chunk(&c->wb, c->buf, len, off);
+        rc = layout_write(j, f, off, len, c->buf);
+        if (rc == 0)
+            atomic_fetch_add(c->done, off + len > want ? want - off : len);
+    }
+    return rc;
+}
+
 int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
 {
     struct engine_job *ej = &j->ej;
-    char *buf = NULL;
-    struct wbuf wb;
-    uint64_t align = ej->dio_align ? ej->dio_align : 1;
-    uint64_t chunk = layout_chunk(j);
-    struct verify_job v;
+    struct layout_ctx c = { .fill = fill, .done = done, .chunk = layout_chunk(j),
+                            .align = ej->dio_align ? ej->dio_align : 1 };
     int rc = 0;
 
     if (!j->owns_files)
         return 0;
     if (fill && j->spec->verify &&
-        (rc = verify_init(&v, j->spec, ej, ej->agent_index, j->verify_job, j->verify_gen, NULL,
+        (rc = verify_init(&c.v, j->spec, ej, ej->agent_index, j->verify_job, j->verify_gen, NULL,
                           ej->err, sizeof ej->err)) < 0)
         return rc;
+    if (fill && j->spec->verify)
+        c.v.run = j->verify_run;
     uint32_t f = 0;
     for (; f < ej->nfiles && rc == 0; f++) {
-        uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
+        int locked;
         if (halt_raised(j->halt)) {
             rc = -ECANCELED;
             break;
         }
-        rc = j->eng->file_size(ej, f, &have);
-        if (rc < 0)
+        /* a file shared by agents or jobs: whoever locks it first lays it
+         * out, the others find it long enough (its size is read under the
+         * lock) */
+        if ((locked = layout_lock(j, f)) < 0) {
+            rc = locked;
             break;
-        if (have >= want) {
-            if (fill)
-                atomic_fetch_add(done, want - start);
-            continue;
         }
-        if (!fill) {
-            /* write phases: the planned size, no data needed */
-            if ((rc = layout_extend(j, f, want)) < 0)
-                break;
-            continue;
-        }
-        if (!buf) {
-            void *p;
-            if (posix_memalign(&p, BUF_ALIGN, chunk) != 0) {
-                rc = -ENOMEM;
-                break;
-            }
-            buf = p;
-            wbuf_init(&wb, j->spec, j->seed | 1);
-            wbuf_fill(&wb, buf, chunk);
-        }
-        /* only the job's region, rewritten whole: a short file may be a
-         * half-finished earlier layout.  direct=1 needs aligned offsets
-         * and lengths; the last chunk may then end a little past want. */
-        for (uint64_t off = start - start % align; off < want && rc == 0; off += chunk) {
-            uint64_t len = want - off < chunk ? want - off : chunk;
-            if (halt_raised(j->halt)) {
-                rc = -ECANCELED;
-                break;
-            }
-            if (len % align)
-                len += align - len % align;
-            if (j->spec->verify)
-                layout_stamp(j, &v, f, off, len, buf);
-            else
-                wbuf_layout_chunk(&wb, buf, len, off);
-            rc = layout_write(j, f, off, len, buf);
-            if (rc == 0)
-                atomic_fetch_add(done, off + len > want ? want - off : len);
-        }
+        rc = layout_file(j, &c, f);
+        if (locked)
+            j->eng->lock(ej, f, 0);
         if (rc < 0)
             break;                    /* f: the file it failed on */
     }
@@ -928,8 +1006,8 @@ int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
                  engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
     }
     if (fill && j->spec->verify)
-        verify_free(&v);
-    free(buf);
+        verify_free(&c.v);
+    free(c.buf);
     return rc;
 }
 

@@ -35,6 +35,8 @@ struct job {
                                   HALT_NEVER until the phase starts */
     uint64_t t_end_ns;         /* stop issuing at this instant; 0 = size-bound
                                   (set before t_start_ns is published) */
+    struct flow_group *flow;   /* flow=: its group (agent/flow.h), or NULL */
+    uint64_t flow_issued;      /* flow=: ops it issued (its own thread only) */
     const atomic_uint *depth_cap;  /* latency_target: ops in flight at most this
                                     (phase_run.depth_cap); NULL: iodepth */
     struct halt *halt;         /* the phase's stop signal: every sleep of the
@@ -44,11 +46,16 @@ struct job {
                                   before the phase (mdjob_prepare; freed by
                                   mdjob_run or job_release), or NULL */
     struct cohjob *coh;        /* rw=coherence: its state (agent/cohjob.h), or NULL */
-    int owns_files;            /* lays out / unlinks its files (not a shared
-                                  file another thread or agent owns) */
+    int owns_files;            /* lays out its files when short (not a file
+                                  another thread, or for libnfs another
+                                  agent, lays out: build_job in phase.c) */
     uint64_t verify_gen;       /* verify=: generation of this phase's writes
                                   (vblock_generation, pass 1; layout: pass 0) */
     uint32_t verify_job;       /* verify=: global job number in its headers */
+    uint64_t verify_run;       /* verify=: the run's id, in its headers */
+    uint64_t verify_min_gen;   /* verify=: 0, or the generation of the earlier phase
+                                  of this run that wrote its files: its reads
+                                  expect that run and at least that (phase_prior.h) */
     struct vstats *vstats;     /* verify=: what its reads found; made by
                                   job_prepare, valid once finished, freed by
                                   job_join / job_release; NULL without verify= */
@@ -100,10 +107,13 @@ void job_harvest(struct job *j, struct op_set *acc);
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
 
 /* Lay out the job's files before a phase: in every file shorter than its
- * planned size, the job's region [start, size) is written (read phases) or
- * the file is extended, never shrunk (write phases), through the job's own
- * engine, synchronously; *done adds up the bytes present or written.  Files
- * the job does not own are left alone.  Checks the halt between chunks:
+ * planned size, the job's region [start, size) is written with data (fill:
+ * plan_layout_fills) or the file is extended, never shrunk (other write
+ * jobs), through the job's own engine, synchronously, each file under its
+ * engine lock where the engine has one (a file shared with other agents
+ * or jobs is found long enough by all but the first); *done adds up the
+ * bytes present or written.  Files the job does not own are left alone.
+ * Checks the halt between chunks and while waiting for a lock:
  * -ECANCELED when it was raised. */
 int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done);
 /* Bytes job_layout and the phase may add to the job's files beyond what

@@ -11,7 +11,8 @@
 void job_files_before_setup(struct job *j)
 {
     const struct job_spec *js = j->spec;
-    if (js->rw != RW_METADATA && (js->no_file_create || job_sized_by_file(js)))
+    /* verify_only checks a file as it is: never creates, sizes or fills one */
+    if (js->rw != RW_METADATA && (js->no_file_create || job_sized_by_file(js) || js->verify_only))
         j->ej.no_create = 1;
 }
 
@@ -23,7 +24,10 @@ int job_files_after_setup(struct job *j, int setup_rc, char *err, size_t errlen)
     int sized = job_sized_by_file(js);
 
     if (setup_rc == -ENOENT && ej->no_create) {
-        if (sized)
+        if (js->verify_only)
+            snprintf(err, errlen, "job '%s': verify_only and a file to verify is missing: %s",
+                     js->name, ej->err);
+        else if (sized)
             snprintf(err, errlen, "job '%s': no size= and a file to size it from is missing: %s "
                      "(create the file or set size=)", js->name, ej->err);
         else

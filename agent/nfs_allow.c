@@ -69,6 +69,14 @@ static int parse(const char *s, struct parsed *u, const char *what, char *err, s
         snprintf(err, errlen, "%s '%s' is not nfs://SERVER/EXPORT", what, s);
         return -EINVAL;
     }
+    /* libnfs decodes every %XX of the whole URL before it splits it, so
+     * "%2e%2e" is a '..' and "%3Fuid%3D0" a parameter this check would
+     * never see: escapes are refused rather than decoded twice the same way */
+    if (strchr(s, '%')) {
+        snprintf(err, errlen, "%s: a '%%' escape in an NFS URL is refused (libnfs decodes %%XX "
+                 "before it parses the URL, so it could hide '..', '?' or '&')", what);
+        return -EINVAL;
+    }
     snprintf(u->buf, sizeof u->buf, "%s", s);
     u->base = u->buf;
     u->n = 0;
@@ -88,6 +96,14 @@ static int parse(const char *s, struct parsed *u, const char *what, char *err, s
             return -EINVAL;
         }
         *eq = '\0';
+        /* a value is one plain word: libnfs reads "3;uid=0" as 3 today, but
+         * what a value may carry is not this check's guess to make */
+        if (strspn(eq + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._,:-") !=
+            strlen(eq + 1)) {
+            snprintf(err, errlen, "%s: parameter %s's value '%.64s' is not a plain word (letters, "
+                     "digits, '.', '_', ',', ':', '-')", what, tok, eq + 1);
+            return -EINVAL;
+        }
         if (key_index(tok) < 0) {
             snprintf(err, errlen, "%s: unknown NFS URL parameter '%s'", what, tok);
             return -EINVAL;

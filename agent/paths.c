@@ -117,6 +117,15 @@ int paths_confine(const struct allow_list *a, const char *path,
     }
     for (size_t i = 0; i < a->n; i++) {
         if (beneath(real, a->root[i])) {
+            struct stat st;
+            /* a block device beneath a root (--local allows the plan's own
+             * directories, /dev too): nfstorm's engines write files, and a
+             * device's "layout" would overwrite a disk */
+            if (!*rest && stat(real, &st) == 0 && S_ISBLK(st.st_mode)) {
+                snprintf(err, errlen, "%s is a block device: nfstorm works on files in a file "
+                         "system, not on devices", path);
+                return -EACCES;
+            }
             if (strlen(real) >= outlen) {
                 snprintf(err, errlen, "path too long");
                 return -ENAMETOOLONG;

@@ -23,10 +23,13 @@
 #include "agent/nfs_allow.h"
 #include "agent/nfs_rpcstat.h"
 #include "agent/phase.h"
+#include "agent/flow.h"
+#include "agent/phase_prior.h"
 #include "agent/phase_storage.h"
 #include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/plan_verify.h"
 #include "common/rotate.h"
 #include "common/sat.h"
 #include "common/units.h"
@@ -131,14 +134,19 @@ static void phase_free_jobs(struct phase_run *pr)
     free(pr->jobs);
     pr->jobs = NULL;
     pr->njobs = 0;
+    flow_free(pr);
 }
 
 /* Does this job's file name depend on the agent?  If not, every agent
- * running the job uses the same file (a shared file). */
+ * running the job names the same file; for libnfs that is the same file
+ * (its URL names the server and export, so nfs_url counts as part of the
+ * name), for a kernel mount only if the agents' --allow roots are one
+ * directory, which no agent can tell (see owns_files). */
 static int job_file_per_agent(const struct job_spec *js)
 {
     return !js->filename[0] || strstr(js->filename, "${agent}") || strstr(js->filename, "${host}") ||
-           strstr(js->directory, "${agent}") || strstr(js->directory, "${host}");
+           strstr(js->directory, "${agent}") || strstr(js->directory, "${host}") ||
+           strstr(js->nfs_url, "${agent}") || strstr(js->nfs_url, "${host}");
 }
 
 /* The lowest agent index that runs js, and the highest. */
@@ -234,10 +242,18 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->region_len = job_file_size(js);
     j->verify_gen = vblock_generation(id->run_ms, id->phase, 1);
     j->verify_job = (uint32_t)gjob;
-    /* a file shared by threads is laid out by thread 0; one shared by
-     * agents by the lowest agent running the job, to the extent every
-     * agent's threads need */
-    j->owns_files = js->filename[0] ? t == 0 && (per_agent || id->index == lo) : 1;
+    /* a file shared by threads is laid out by thread 0, to the extent
+     * every agent's threads need.  A name shared by agents: where files
+     * can be locked (kernel mounts: engine_ops.lock) thread 0 of every
+     * agent lays out its file if it is missing or short, under the file's
+     * lock, so a file that really is one is laid out once and a name that
+     * resolves to a file per agent (--allow roots that differ) is laid out
+     * on each; libnfs names one file for every agent (the URL says where),
+     * laid out by the lowest agent running the job */
+    j->owns_files = js->filename[0] ? t == 0 && (per_agent || id->index == lo || j->eng->lock) : 1;
+    j->verify_run = id->run_id;
+    if (plan_verify_checks(js) && !js->verify_written_by[0])
+        j->verify_min_gen = phase_prior_gen(js, id, t, g, nfiles);
     j->ej.nfiles = nfiles;
     j->ej.files = xcalloc(nfiles, sizeof *j->ej.files);
     for (uint32_t f = 0; f < nfiles; f++) {
@@ -270,15 +286,12 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     return 0;
 }
 
-/* Does the job's layout write data (read phases), or only size files? */
+/* Does the job's layout write data (any job that reads, overwrite=1:
+ * plan_layout_fills), or only size files?  With verify= the data carries
+ * headers, so a mixed phase's reads of what it did not write verify too. */
 static int layout_fill(const struct job *j)
 {
-    /* verify=: a mixed phase reads what it did not write, so that gets
-     * verified data too; verify_only lays out nothing (a lost file must
-     * read as lost) */
-    if (j->spec->verify && j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw))
-        return !j->spec->verify_only;
-    return j->spec->rw != RW_METADATA && rw_mode_reads(j->spec->rw) && !rw_mode_writes(j->spec->rw);
+    return plan_layout_fills(j->spec);
 }
 
 void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg)
@@ -439,9 +452,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     /* before writing anything: does it fit? */
     if (rc == 0)
         rc = phase_check_space(pr, err, errlen);
-    /* read phases need data there, write phases the full size: lay out
-     * after every engine is up, so a bad URL fails before any writing,
-     * and with a known total for the progress the agent reports */
+    /* jobs that read (and overwrite=1) need data there, other writers the
+     * full size: lay out after every engine is up, so a bad URL fails
+     * before any writing, and with a known total for the progress the
+     * agent reports */
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
         if (layout_fill(&pr->jobs[i]) && pr->jobs[i].owns_files)
             for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
@@ -451,7 +465,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
         struct job *j = &pr->jobs[i];
         if (j->spec->rw == RW_METADATA)
             continue;
-        rc = job_layout(j, layout_fill(j), &pr->layout_done);
+        /* verify_only never changes the file it checks (no size, no data):
+         * a short file's missing blocks read as missing */
+        if (!j->spec->verify_only)
+            rc = job_layout(j, layout_fill(j), &pr->layout_done);
         if (rc == 0 && j->spec->invalidate && j->eng->invalidate)
             j->eng->invalidate(&j->ej);
         if (rc == -ECANCELED)
@@ -469,8 +486,10 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
         if ((rc = job_prepare(&pr->jobs[i])) < 0)
             snprintf(err, errlen, "job '%s': %s", pr->jobs[i].spec->name, pr->jobs[i].ej.err);
-    if (rc == 0)
+    if (rc == 0) {
         latency_setup(pr);
+        flow_setup(pr);
+    }
     if (rc == 0)
         atomic_store(&pr->running, pr->njobs);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {

@@ -42,6 +42,8 @@ struct agent_identity {
      * the epoch, and the phase being prepared */
     uint64_t run_ms;
     uint32_t phase;
+    uint64_t run_id;             /* the run's identity (vblock.h), in every header */
+    const struct plan *plan;     /* the whole plan: which earlier phase wrote a file */
 };
 
 struct phase_run {
@@ -49,7 +51,7 @@ struct phase_run {
     struct job *jobs;            /* one per thread: numjobs of each job_spec */
     uint32_t njobs;
     uint64_t ramp_ns;            /* longest ramp of the phase's jobs */
-    atomic_uint_fast64_t layout_total;  /* bytes read phases need laid out */
+    atomic_uint_fast64_t layout_total;  /* bytes reading (and overwrite=1) jobs need laid out */
     atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
     atomic_uint running;         /* job threads not yet finished */
     struct halt halt;            /* stop: ends layout, sleeps and I/O */
@@ -62,6 +64,8 @@ struct phase_run {
     atomic_uint depth_cap;
     int lat_on;
     struct latctl lat;
+    struct flow_group *flows;    /* flow= groups of this phase (agent/flow.h) */
+    uint32_t nflows;
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;
 };

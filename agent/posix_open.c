@@ -312,6 +312,20 @@ int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size)
     return posix_extend(ej, ej->fd[file], ej->files[file].start, size);
 }
 
+/* An open file description lock (F_OFD_SETLK), not a classic POSIX one:
+ * it belongs to this job's descriptor, so another job of this agent
+ * sharing the file waits too, and closing some other descriptor of the
+ * file does not drop it.  Whole file, write lock; never blocks. */
+int posix_fds_lock(struct engine_job *ej, uint32_t file, int hold)
+{
+    struct flock fl = { .l_type = hold ? F_WRLCK : F_UNLCK, .l_whence = SEEK_SET };
+    if (!ej->fd || ej->fd[file] < 0)
+        return -EBADF;
+    if (fcntl(ej->fd[file], F_OFD_SETLK, &fl) == 0)
+        return 0;
+    return errno == EACCES ? -EAGAIN : -errno;
+}
+
 int posix_fds_space(struct engine_job *ej, struct engine_space *out)
 {
     if (ej->nfiles == 0 || !ej->fd || ej->fd[0] < 0)

@@ -48,5 +48,6 @@ int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size);
 void posix_fds_invalidate(struct engine_job *ej);
 int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size);
 int posix_fds_space(struct engine_job *ej, struct engine_space *out);
+int posix_fds_lock(struct engine_job *ej, uint32_t file, int hold);
 
 #endif

@@ -34,6 +34,7 @@
 #include "agent/cohjob.h"
 #include "proto/coh_msg.h"
 #include "common/stall.h"
+#include "common/vblock.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
@@ -504,10 +505,12 @@ static void on_finished(uv_async_t *h)
     getrusage(RUSAGE_SELF, &ru1);
     phase_harvest(&s->run, s->acc);
     phase_harvest_nfs(&s->run, &s->nfs_acc);
-    if (s->in_ramp) {
-        op_set_init(s->acc);               /* ended inside the ramp: nothing counts */
-        nfs_rpc_set_free(&s->nfs_acc);
-    }
+    /* A phase that ended inside its ramp_time (a sized job done before it)
+     * counts everything it did, from its start, as fio reports such a job:
+     * the ramp never ended, so nothing was a warm-up before measuring. */
+    int ended_in_ramp = s->in_ramp;
+    if (ended_in_ramp)
+        log_info("phase %u ended inside its ramp_time: all its ops count, from its start (as fio)", s->phase);
     if (!op_set_empty(s->acc) || !nfs_rpc_set_empty(&s->nfs_acc) || s->k == 0)
         send_interval(s);
 
@@ -532,7 +535,7 @@ static void on_finished(uv_async_t *h)
      * machine was starved) ran less than the window: its rates are over
      * the time it ran, not over time it never had (a 1 s phase begun
      * 800 ms late did 40 ops at 200 IOPS, not 40 IOPS). */
-    window = s->t0_ns + s->ramp_ns;
+    window = s->t0_ns + (ended_in_ramp ? 0 : s->ramp_ns);
     if (begin > window + LATE_START_NS)
         window = begin;
     if (begin > s->t0_ns + LATE_START_NS)
@@ -640,10 +643,16 @@ static void handle_plan(struct session *s)
     s->plan_pending = 0;
     s->id.index = s->plan.agent_index;
     s->id.nagents = s->plan.nagents;
-    {
+    s->id.plan = &s->plan.plan;
+    if (s->plan.run_id && s->plan.run_ms) {
+        /* the coordinator's: one generation per phase on every agent */
+        s->id.run_id = s->plan.run_id;
+        s->id.run_ms = s->plan.run_ms;
+    } else {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         s->id.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+        s->id.run_id = vblock_run_new();
     }
     s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
     s->phase = 0;

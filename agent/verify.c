@@ -90,7 +90,7 @@ void verify_free(struct verify_job *v)
 void verify_stamp(struct verify_job *v, struct io_req *r, uint64_t unit, uint64_t gen, uint64_t now_ns)
 {
     struct vblock_id id = { .file_id = v->file_id[r->file], .writer = v->writer, .job = v->job,
-                            .gen = gen, .time_ns = now_ns };
+                            .gen = gen, .time_ns = now_ns, .run = v->run };
     for (uint64_t at = 0; at + unit <= r->len; at += unit) {
         id.offset = r->offset + at;
         vblock_fill(&v->ctx, r->buf + at, (uint32_t)unit, &id);
@@ -110,10 +110,29 @@ static void bad_of(const struct verify_job *v, uint32_t file, uint64_t off,
     b->found_job = found->job;
     b->found_gen = found->gen;
     b->found_offset = found->offset;
+    b->expected_run = e->run;
+    b->found_run = found->run;
+}
+
+/* Units of generation s->gen, which is not the newest (newest is): stale,
+ * the kept ones as offenders. */
+static void seen_stale(struct verify_job *v, struct verify_seen *s, uint64_t newest)
+{
+    for (uint32_t k = 0; k < s->nbad; k++) {
+        struct vblock_expect e = { .writer = VBLOCK_ANY_WRITER, .gen = newest };
+        struct vstats_bad b;
+        bad_of(v, s->bad[k].file, s->bad[k].offset, &e, &s->bad[k].found, &b);
+        vstats_add(v->out, VB_STALE, &b);
+    }
+    v->out->checked += s->units - s->nbad;
+    v->out->count[VB_STALE] += s->units - s->nbad;
+    v->failed = 1;
 }
 
 /* VERIFY_SCAN: an ok unit of generation gen; keep it as a would-be
- * offender of its generation. */
+ * offender of its generation.  With every slot taken, the oldest
+ * generation held (or this one, if older still) cannot be the newest: it
+ * is judged stale now and its slot reused, so every unit is judged. */
 static void scan_note(struct verify_job *v, uint32_t file, uint64_t off, const struct vblock_id *found)
 {
     struct verify_seen *s = NULL;
@@ -128,9 +147,24 @@ static void scan_note(struct verify_job *v, uint32_t file, uint64_t off, const s
         s->gen = gen;
     }
     if (!s) {
-        /* more generations than we tell apart: counted ok now */
-        vstats_add(v->out, VB_OK, NULL);
-        return;
+        struct verify_seen *old = &v->seen[0];
+        uint64_t newest = gen;
+        for (uint32_t i = 0; i < v->nseen; i++) {
+            if (v->seen[i].gen < old->gen)
+                old = &v->seen[i];
+            if (v->seen[i].gen > newest)
+                newest = v->seen[i].gen;
+        }
+        if (gen < old->gen) {
+            struct verify_seen one = { .gen = gen, .units = 1, .nbad = 1 };
+            one.bad[0] = (struct seen_unit){ .file = file, .offset = off, .found = *found };
+            seen_stale(v, &one, newest);
+            return;
+        }
+        seen_stale(v, old, newest);
+        memset(old, 0, sizeof *old);
+        old->gen = gen;
+        s = old;
     }
     s->units++;
     if (s->nbad < VSTATS_FIRST_MAX) {
@@ -149,12 +183,22 @@ int verify_read(struct verify_job *v, const struct io_req *r, enum verify_mode m
                                .gen = mode == VERIFY_READBACK ? v->gen : VBLOCK_ANY_GEN };
     int any_bad = 0;
 
+    if (mode == VERIFY_READBACK) {
+        e.run = v->run;
+    } else {
+        /* a file this run wrote earlier must hold this run's blocks, of that
+         * phase or later: a previous run's (every write lost) is stale */
+        e.run = v->written_by ? v->written_by : v->min_gen ? v->run : 0;
+        e.min_gen = v->min_gen;
+    }
     for (uint64_t at = 0; at + unit <= r->len; at += unit) {
         struct vblock_id found;
         struct vstats_bad b;
         enum vblock_kind k;
         e.offset = r->offset + at;
         k = vblock_check(&v->ctx, r->buf + at, (uint32_t)unit, &e, &found);
+        if (found.run || found.gen)
+            vstats_add_run(v->out, found.run, vblock_generation_ms(found.gen), 1);
         if (k == VB_OK && mode == VERIFY_SCAN && v->ctx.csum != VB_CSUM_PATTERN &&
             v->ctx.csum != VB_CSUM_NULL) {
             scan_note(v, r->file, e.offset, &found);
@@ -184,15 +228,7 @@ void verify_end(struct verify_job *v)
             v->out->count[VB_OK] += s->units;
             continue;
         }
-        for (uint32_t k = 0; k < s->nbad; k++) {
-            struct vblock_expect e = { .writer = VBLOCK_ANY_WRITER, .gen = newest };
-            struct vstats_bad b;
-            bad_of(v, s->bad[k].file, s->bad[k].offset, &e, &s->bad[k].found, &b);
-            vstats_add(v->out, VB_STALE, &b);
-        }
-        v->out->checked += s->units - s->nbad;
-        v->out->count[VB_STALE] += s->units - s->nbad;
-        v->failed = 1;
+        seen_stale(v, s, newest);
     }
     v->nseen = 0;
 }

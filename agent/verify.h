@@ -7,13 +7,17 @@
  * completed, saying what the read was:
  *   VERIFY_READBACK  reading back this phase's own writes (do_verify,
  *                    verify_backlog): the writer must be this agent, the
- *                    generation this phase's
+ *                    run this run and the generation this phase's
  *   VERIFY_SCAN      a read phase or verify_only: the header alone says
  *                    what is right; the generation expected is the newest
  *                    the job sees (older ones are counted stale at the end,
  *                    verify_end), any writer
  *   VERIFY_MIXED     the reads of a rw/randrw phase: any writer and any
  *                    generation (the phase rewrites part of what it reads)
+ * In SCAN and MIXED, a file an earlier phase of this run wrote must hold
+ * this run's blocks of at least that phase's generation (min_gen), and
+ * verify_written_by names the only run whose blocks are right.  Every
+ * block with a header is tallied by the run that wrote it (vstats runs).
  *
  * One verify_job per job thread, used only by that thread (init and end
  * before and after it runs). */
@@ -48,6 +52,10 @@ struct verify_job {
     int failed;                /* a bad unit was seen */
     struct verify_seen *seen;  /* [VERIFY_GENS] (VERIFY_SCAN), owned */
     uint32_t nseen;
+    uint64_t run;              /* this run's id: stamped in every header */
+    uint64_t min_gen;          /* SCAN/MIXED: 0, or the generation of the earlier
+                                  phase of this run that wrote these files */
+    uint64_t written_by;       /* SCAN/MIXED: 0, or verify_written_by's run */
 };
 
 /* Set up for ej's files (paths final).  gen: the generation this phase

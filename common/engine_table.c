@@ -31,7 +31,6 @@ static const struct {
     const char *name;
     const char *instead;
 } refused[] = {
-    { "posixaio", "libaio or io_uring" },
     { "windowsaio", "libaio or io_uring" },
     { "solarisaio", "libaio or io_uring" },
     { "mmap", "psync" },

@@ -27,7 +27,7 @@
  * Spellings the parser knows without a row of their own: fio's metadata
  * engines (filecreate, filestat, filedelete), which become rw=metadata jobs
  * of a file engine (engine_table_fold_md), and fio engines nfstorm refuses
- * with the name of its closest engine (posixaio).
+ * with the name of its closest engine (windowsaio, mmap).
  *
  * Everything here is constant; any thread may call any function. */
 #ifndef NFSTORM_ENGINE_TABLE_H
@@ -53,6 +53,7 @@ enum engine_target {
     X("psync",    "sync pvsync vsync pvsync2", ENGINE_PATH, ENGINE_FILE_FLAGS, engine_psync)  \
     X("io_uring", "",        ENGINE_PATH, ENGINE_FILE_FLAGS | ENGINE_F_DEPTH, engine_uring)  \
     X("libaio",   "",        ENGINE_PATH, ENGINE_FILE_FLAGS | ENGINE_F_DEPTH, engine_libaio) \
+    X("posixaio", "",        ENGINE_PATH, ENGINE_FILE_FLAGS | ENGINE_F_DEPTH, engine_posixaio) \
     X("nfs",      "",        ENGINE_URL,  ENGINE_F_MD | ENGINE_F_DEPTH, engine_nfs)          \
     X("null",     "",        ENGINE_NONE, ENGINE_F_MD | ENGINE_F_DEPTH, engine_null)
 
@@ -69,7 +70,7 @@ const struct engine_desc *engine_table_find(const char *name);
 
 /* Parse an ioengine= value: its row's name (an alias folded) or one of
  * fio's metadata engines (stored as given, see engine_table_fold_md) into
- * out (cap bytes).  0, or -EINVAL with the reason in why ("posixaio is not
+ * out (cap bytes).  0, or -EINVAL with the reason in why ("windowsaio is not
  * implemented; use libaio or io_uring", or the list of engines). */
 int engine_table_parse(const char *value, char *out, size_t cap, char *why, size_t whylen);
 
@@ -89,7 +90,7 @@ int engine_table_has_files(const char *name);   /* target is not ENGINE_NONE */
 /* The agent flag that confines the engine's files: "--allow" or "--allow-nfs". */
 const char *engine_table_allow_flag(const char *name);
 
-/* "psync (sync, pvsync, ...), io_uring, libaio, nfs, null", for messages. */
+/* "psync (sync, pvsync, ...), io_uring, libaio, posixaio, nfs, null", for messages. */
 const char *engine_table_names(char *buf, size_t len);
 /* The URL engines' names ("nfs"), for messages. */
 const char *engine_table_url_names(char *buf, size_t len);

@@ -107,6 +107,9 @@ const struct plan_enum plan_fadvise_words[] = {
     { "0", FADV_OFF, 0 }, { "1", FADV_BY_PATTERN, 0 }, { "random", FADV_RANDOM_HINT, 0 },
     { "sequential", FADV_SEQ_HINT, 0 }, { NULL, 0, 0 },
 };
+const struct plan_enum plan_coh_never_words[] = {
+    { "fail", 0, 0 }, { "warn", 1, 0 }, { NULL, 0, 0 },
+};
 const struct plan_enum plan_dedupe_words[] = {
     { "repeat", WBUF_DEDUPE_REPEAT, 0 }, { "working_set", WBUF_DEDUPE_WORKING_SET, 0 }, { NULL, 0, 0 },
 };
@@ -200,6 +203,19 @@ int rw_mode_reads(enum rw_mode rw)
 int rw_mode_writes(enum rw_mode rw)
 {
     return rw == RW_WRITE || rw == RW_RANDWRITE || rw == RW_RW || rw == RW_RANDRW;
+}
+
+/* fio lays a file out with data (extend_file's new_layout) for any job
+ * that reads, whatever its rwmixread (td_read: rw=rw and randrw read too,
+ * rwmixread=0 included), and for a write job with overwrite=1; other jobs
+ * only size their files (fallocate=).  Without data a read meets
+ * unwritten extents or holes the file system answers without any I/O.
+ * verify_only lays out nothing: a lost file must read as lost. */
+int plan_layout_fills(const struct job_spec *j)
+{
+    if (j->rw == RW_METADATA || j->rw == RW_COHERENCE || j->verify_only)
+        return 0;
+    return rw_mode_reads(j->rw) || (rw_mode_writes(j->rw) && j->overwrite);
 }
 
 int rw_mode_random(enum rw_mode rw)

@@ -124,6 +124,9 @@ struct job_spec {
     uint32_t loops;            /* repeat the job's I/O this many times; default 1 */
     uint64_t startdelay_ns;
     uint64_t thinktime_ns;     /* pause after each op */
+    uint32_t flow;             /* fio's flow weight (agent/flow.h); 0 = none */
+    uint32_t flow_id;          /* which flow group */
+    uint64_t flow_sleep_ns;    /* wait when ahead of its weight; 0 = 50 us */
     uint64_t rate_bps;         /* bytes/s per job thread; 0 = unlimited */
     uint64_t rate_iops;        /* ops/s per job thread; 0 = unlimited */
     enum rate_process rate_process;
@@ -154,6 +157,8 @@ struct job_spec {
     uint64_t coherence_period_ns;        /* between generations; default 50 ms */
     uint64_t coherence_deadline_ns;      /* never visible after this; default 5 s */
     uint64_t coherence_poll_interval_ns; /* between polls; default 100 us */
+    uint32_t coherence_never_warn;       /* coherence_never_visible=warn (1); fail (0, default):
+                                            a never-visible generation fails the phase */
     /* failure handling */
     uint64_t op_deadline_ns;   /* an op outstanding longer counts as timed out; default 60 s */
     uint64_t server_timeout_ns;/* nfs: give up after the server is away this long; default 30 s */
@@ -189,6 +194,8 @@ struct job_spec {
     uint32_t no_file_create;   /* fio's allow_file_create=0: a missing file is an error */
     uint32_t openfiles;        /* files in use at once (fio's openfiles); 0 = all */
     uint32_t norandommap;      /* uniform random offsets may repeat within a pass */
+    uint32_t overwrite;        /* fio's overwrite=1: a write job's files are laid out with
+                                  data first (plan_layout_fills) */
     /* verdicts (coordinator only, not sent to agents): failed ops a phase
      * tolerates before it fails; default 0 and 0.0 = any failed op fails it */
     uint64_t error_threshold;  /* a count ... */
@@ -218,6 +225,8 @@ struct job_spec {
     char verify_pattern[256];  /* as buffer_pattern; the data of verify=pattern */
     uint32_t verify_interval;  /* bytes per header; 0 = the block size */
     uint32_t verify_offset;    /* where in each unit the header sits */
+    char verify_written_by[24];/* "" or the run id (16 hex digits) whose blocks
+                                  alone are right (vblock_run_parse) */
 };
 
 struct phase {
@@ -270,12 +279,18 @@ struct plan_enum {
     uint32_t value;
     int alias;
 };
-extern const struct plan_enum plan_fallocate_words[], plan_fadvise_words[], plan_dedupe_words[];
+extern const struct plan_enum plan_fallocate_words[], plan_fadvise_words[], plan_dedupe_words[],
+    plan_coh_never_words[];
 
 const char *rw_mode_name(enum rw_mode rw);     /* fio's word: "randread" */
 int rw_mode_from_name(const char *s);          /* accepts fio's aliases; -1 if unknown */
 int rw_mode_reads(enum rw_mode rw);            /* 1 if the mode issues reads */
 int rw_mode_writes(enum rw_mode rw);
+/* 1 if the job lays its files out with data before it starts (any job
+ * that reads, and overwrite=1), 0 if it only sizes them (or, for
+ * rw=metadata and verify_only, leaves them alone).  A file already as long
+ * as the job's region is left as it is, as in fio. */
+int plan_layout_fills(const struct job_spec *j);
 int rw_mode_random(enum rw_mode rw);
 
 void plan_init(struct plan *p);

@@ -124,6 +124,9 @@ static const struct key_def keys[] = {
     { "ramp_time",         K_DURATION,  FIELD(ramp_ns) },
     { "startdelay",        K_DURATION,  FIELD(startdelay_ns) },
     { "thinktime",         K_DUR_US,    FIELD(thinktime_ns) },
+    { "flow",              K_U32,       FIELD(flow) },
+    { "flow_id",           K_U32,       FIELD(flow_id) },
+    { "flow_sleep",        K_DUR_US,    FIELD(flow_sleep_ns) },
     { "rate",              K_RATE,      FIELD(rate_bps) },
     { "rate_iops",         K_RATE,      FIELD(rate_iops) },
     { "rate_process",      K_RATE_PROC, FIELD(rate_process) },
@@ -146,6 +149,7 @@ static const struct key_def keys[] = {
     { "allow_file_create", K_NOTBOOL,   FIELD(no_file_create) },
     { "openfiles",         K_U32,       FIELD(openfiles) },
     { "norandommap",       K_BOOL,      FIELD(norandommap) },
+    { "overwrite",         K_BOOL,      FIELD(overwrite) },
     { "filename",          K_STR,       STRFIELD(filename) },
     { "filename_format",   K_STR,       STRFIELD(filename_format) },
     { "directory",         K_STR,       STRFIELD(directory) },
@@ -176,6 +180,7 @@ static const struct key_def keys[] = {
     { "coherence_period",  K_DURATION,  FIELD(coherence_period_ns) },
     { "coherence_deadline", K_DURATION, FIELD(coherence_deadline_ns) },
     { "coherence_poll_interval", K_DURATION, FIELD(coherence_poll_interval_ns) },
+    { "coherence_never_visible", K_ENUM, ENUMFIELD(coherence_never_warn, plan_coh_never_words) },
     { "op_deadline",       K_DURATION,  FIELD(op_deadline_ns) },
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "nconnect",          K_NCONNECT,  FIELD(nconnect) },
@@ -202,6 +207,7 @@ static const struct key_def keys[] = {
     { "verify_pattern",    K_PATTERN,   STRFIELD(verify_pattern) },
     { "verify_interval",   K_SIZE32,    FIELD(verify_interval) },
     { "verify_offset",     K_SIZE32,    FIELD(verify_offset) },
+    { "verify_written_by", K_STR,       STRFIELD(verify_written_by) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -222,6 +228,52 @@ static const struct key_def *key_lookup(const char *key)
 int plan_is_key(const char *key)
 {
     return key && (key_lookup(key) != NULL || strcmp(key, "matrix") == 0 || plan_ctl_is_key(key));
+}
+
+int plan_key_takes_value(const char *key)
+{
+    const struct key_def *k = key ? key_lookup(key) : NULL;
+    if (k)
+        return k->kind != K_BOOL && k->kind != K_NOTBOOL;
+    if (key && strcmp(key, "matrix") == 0)
+        return 1;
+    if (key && plan_ctl_is_key(key))
+        return strcmp(key, "exitall") != 0;     /* fio's exitall is a flag */
+    return -1;
+}
+
+const char *plan_key_value_hint(const char *key)
+{
+    const struct key_def *k = key ? key_lookup(key) : NULL;
+    if (!k)
+        return NULL;
+    switch (k->kind) {
+    case K_SIZE:
+    case K_SIZE32:
+        return "want a size such as 4k, 1m or 2g";
+    case K_U32:
+    case K_U64:
+    case K_BATCH:
+        return "want a whole number";
+    case K_DURATION:
+        return "want a duration such as 30 (seconds), 500ms or 2m";
+    case K_DUR_US:
+        return "want a duration such as 100 (microseconds), 2ms or 1s";
+    case K_DUR_MS:
+        return "want a duration such as 500 (milliseconds) or 1s";
+    case K_BOOL:
+    case K_NOTBOOL:
+        return "want 1/0, true/false, yes/no or on/off";
+    case K_MIXREAD:
+    case K_MIXWRITE:
+        return "want a percentage from 0 to 100";
+    case K_BS:
+    case K_RATE:
+    case K_RATEMIN:
+        return "want a size, or fio's reads,writes form such as 4k,64k";
+    default:
+        return NULL;
+    }
 }
 
 int plan_key_ignored(const char *key, const char **note)
@@ -703,7 +755,9 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         memcpy(field, &u32, sizeof(u32));
         return 0;
     case K_VERIFY: {
-        int c = vblock_csum_from_name(value);
+        /* fio's "0" and "none" are its default: no verification */
+        int c = strcmp(value, "0") == 0 || strcmp(value, "none") == 0 ? VB_CSUM_OFF
+                                                                      : vblock_csum_from_name(value);
         if (c < 0)
             return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
         u32 = (uint32_t)c;

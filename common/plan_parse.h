@@ -59,6 +59,17 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
  * from its own? */
 int plan_is_key(const char *key);
 
+/* For fio's "--key value" spelling on a command line: 1 when key takes a
+ * value (the next word is its value, as fio's getopt reads it), 0 when it
+ * is a flag (time_based, direct: a value only as "--key=value"), -1 when
+ * the key is not known to take one or the other (fio keys nfstorm ignores
+ * or refuses, unknown names). */
+int plan_key_takes_value(const char *key);
+
+/* What a good value of key looks like ("want a size such as 4k, 1m or
+ * 2g"), for a refusal that gives no reason of its own; NULL if no hint. */
+const char *plan_key_value_hint(const char *key);
+
 /* Set one key on a job: the shared core of both front ends.
  * 0, -ENOENT for an unknown key, -EINVAL for a bad value.  matrix is not a
  * job field: the front ends handle it. */

@@ -65,12 +65,19 @@ int plan_verify_check(const struct job_spec *j, char *why, size_t whylen)
     uint64_t bad = 0;
     int varied = j->bsrange_min || j->nbssplit;
 
-    if (!memchr(j->verify_pattern, '\0', sizeof j->verify_pattern))
-        return why_fail(why, whylen, "verify_pattern is not terminated");
+    uint64_t run;
+
+    if (!memchr(j->verify_pattern, '\0', sizeof j->verify_pattern) ||
+        !memchr(j->verify_written_by, '\0', sizeof j->verify_written_by))
+        return why_fail(why, whylen, "verify_pattern or verify_written_by is not terminated");
+    if (j->verify_written_by[0] && vblock_run_parse(j->verify_written_by, &run) < 0)
+        return why_fail(why, whylen, "verify_written_by=%s: want a run id, 16 hex digits as a run's "
+                        "report prints it", j->verify_written_by);
     if (j->verify == VB_CSUM_OFF) {
         const char *k = j->verify_only ? "verify_only" : j->verify_fatal ? "verify_fatal"
                       : j->verify_backlog ? "verify_backlog" : j->verify_interval ? "verify_interval"
-                      : j->verify_offset ? "verify_offset" : NULL;
+                      : j->verify_offset ? "verify_offset"
+                      : j->verify_written_by[0] ? "verify_written_by" : NULL;
         if (k)
             return why_fail(why, whylen, "%s= needs verify= (crc32c, md5, sha256, meta, pattern)", k);
         return 0;
@@ -88,6 +95,9 @@ int plan_verify_check(const struct job_spec *j, char *why, size_t whylen)
                         j->verify_pattern);
     if (j->verify == VB_CSUM_PATTERN && !j->verify_pattern[0])
         return why_fail(why, whylen, "verify=pattern needs verify_pattern=");
+    if (j->verify_written_by[0] && (j->verify == VB_CSUM_NULL || j->verify == VB_CSUM_PATTERN))
+        return why_fail(why, whylen, "verify_written_by needs a verify= with a header (crc32c, md5, "
+                        "sha256, meta), not verify=%s", vblock_csum_name(j->verify));
     if (j->verify_only && j->time_based)
         return why_fail(why, whylen, "verify_only does not support time_based (as fio)");
     if (plan_verify_readback(j) && j->rate_process == RATE_POISSON)

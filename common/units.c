@@ -109,15 +109,16 @@ static int lookup_suffix(const struct suffix *tab, size_t n, const char *s, uint
 
 #define KI UINT64_C(1024)
 
-/* fio's default kb_base=1024: "kb", "KiB" and "k" all mean 1024. */
+/* fio's default kb_base=1024: "kb", "KiB", "Ki" and "k" all mean 1024. */
 static const struct suffix size_suffixes[] = {
     { "",  1 }, { "b", 1 },
-    { "k", KI }, { "kb", KI }, { "kib", KI },
-    { "m", KI * KI }, { "mb", KI * KI }, { "mib", KI * KI },
-    { "g", KI * KI * KI }, { "gb", KI * KI * KI }, { "gib", KI * KI * KI },
+    { "k", KI }, { "kb", KI }, { "kib", KI }, { "ki", KI },
+    { "m", KI * KI }, { "mb", KI * KI }, { "mib", KI * KI }, { "mi", KI * KI },
+    { "g", KI * KI * KI }, { "gb", KI * KI * KI }, { "gib", KI * KI * KI }, { "gi", KI * KI * KI },
     { "t", KI * KI * KI * KI }, { "tb", KI * KI * KI * KI }, { "tib", KI * KI * KI * KI },
+    { "ti", KI * KI * KI * KI },
     { "p", KI * KI * KI * KI * KI }, { "pb", KI * KI * KI * KI * KI },
-    { "pib", KI * KI * KI * KI * KI },
+    { "pib", KI * KI * KI * KI * KI }, { "pi", KI * KI * KI * KI * KI },
 };
 
 int units_parse_size(const char *s, uint64_t *bytes)

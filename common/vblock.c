@@ -8,9 +8,12 @@
  * work).  md5 and sha256 come from libcrypto's EVP interface with one
  * context per job thread, reused for every block. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <time.h>
 #include "common/vblock.h"
 #include "common/fnv.h"
 #include "common/le.h"
@@ -27,8 +30,10 @@
 #define H_GEN     40
 #define H_TIME    48
 #define H_STAMP   56
-#define H_HCRC    64
-#define H_SUM     72
+#define H_RUN     64
+#define H_HCRC    72
+#define H_PAD     76
+#define H_SUM     80
 #define H_SUM_LEN 32
 #define STAMP_AT  (VBLOCK_SECTOR - 8)   /* a sector's stamp: its last 8 bytes */
 
@@ -262,6 +267,7 @@ static uint64_t write_stamp(const struct vblock_id *id)
     h = mix64(h ^ ((uint64_t)id->writer << 32 | id->job));
     h = mix64(h ^ id->gen);
     h = mix64(h ^ id->time_ns);
+    h = mix64(h ^ id->run);
     return h ? h : 1;
 }
 
@@ -354,6 +360,46 @@ uint64_t vblock_generation(uint64_t run_ms, uint32_t phase, uint32_t pass)
     return (ms & ((1ull << 43) - 1)) << 20 | (uint64_t)(phase & 0xfff) << 8 | (pass & 0xff);
 }
 
+uint64_t vblock_generation_ms(uint64_t gen)
+{
+    return gen ? (gen >> 20) + GEN_EPOCH_MS : 0;
+}
+
+uint64_t vblock_run_new(void)
+{
+    uint64_t id = 0;
+    if (RAND_bytes((unsigned char *)&id, sizeof id) != 1) {
+        /* no entropy source: the clock still tells runs apart */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        id = mix64((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+    }
+    return id ? id : 1;
+}
+
+void vblock_run_format(uint64_t run, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)run);
+}
+
+int vblock_run_parse(const char *s, uint64_t *run)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 0; s && s[i]; i++) {
+        int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0'
+              : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
+              : s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10 : -1;
+        if (d < 0 || i >= 16)
+            return -EINVAL;
+        v = v << 4 | (uint64_t)d;
+    }
+    if (i != 16 || v == 0)
+        return -EINVAL;
+    *run = v;
+    return 0;
+}
+
 /* ---- fill and check -------------------------------------------------- */
 
 static void pattern_fill(const struct vblock_ctx *c, unsigned char *u, uint32_t len)
@@ -410,8 +456,9 @@ void vblock_fill(const struct vblock_ctx *c, void *buf, uint32_t len, const stru
     le_put64(h + H_GEN, id->gen);
     le_put64(h + H_TIME, id->time_ns);
     le_put64(h + H_STAMP, stamp);
+    le_put64(h + H_RUN, id->run);
     le_put32(h + H_HCRC, vblock_crc32c(0, h, H_HCRC));
-    le_put32(h + H_HCRC + 4, 0);
+    le_put32(h + H_PAD, 0);
     for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++)
         if (stamp_pos(c, len, s, &pos))
             le_put64(u + pos, stamp);
@@ -459,7 +506,11 @@ enum vblock_kind vblock_check(const struct vblock_ctx *c, const void *buf, uint3
     if (le_get32(h + H_MAGIC) != VBLOCK_MAGIC)
         return all_zero(u, len) ? VB_ZEROES : VB_CORRUPT;
     if (le_get32(h + H_HCRC) != vblock_crc32c(0, h, H_HCRC) || h[H_VERSION] != VBLOCK_VERSION ||
-        h[H_CSUM] != (unsigned char)c->csum || le_get32(h + H_LEN) != len)
+        h[H_CSUM] != (unsigned char)c->csum || le_get32(h + H_LEN) != len || le_get32(h + H_PAD) != 0)
+        return VB_CORRUPT;
+    /* meta sums no data: its checksum bytes must still be what the writer
+     * left (zero), so no header byte goes unchecked */
+    if (c->csum == VB_CSUM_META && !all_zero(h + H_SUM, H_SUM_LEN))
         return VB_CORRUPT;
     found->writer = le_get32(h + H_WRITER);
     found->job = le_get32(h + H_JOB);
@@ -467,6 +518,7 @@ enum vblock_kind vblock_check(const struct vblock_ctx *c, const void *buf, uint3
     found->offset = le_get64(h + H_OFFSET);
     found->gen = le_get64(h + H_GEN);
     found->time_ns = le_get64(h + H_TIME);
+    found->run = le_get64(h + H_RUN);
     stamp = le_get64(h + H_STAMP);
     for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++) {
         uint64_t got;
@@ -486,6 +538,10 @@ enum vblock_kind vblock_check(const struct vblock_ctx *c, const void *buf, uint3
         return VB_WRONG_OFFSET;
     if (e->writer != VBLOCK_ANY_WRITER && found->writer != e->writer)
         return VB_WRONG_WRITER;
+    if (e->run && found->run != e->run)
+        return VB_STALE;
+    if (e->min_gen && found->gen < e->min_gen)
+        return VB_STALE;
     if (e->gen != VBLOCK_ANY_GEN && found->gen != e->gen)
         return VB_STALE;
     return VB_OK;

@@ -15,8 +15,14 @@
  *   hdr+16  u32 job (global job)  hdr+20 u32 0
  *   hdr+24  u64 file id           hdr+32 u64 offset of the unit in the file
  *   hdr+40  u64 generation        hdr+48 u64 timestamp (writer's clock, ns)
- *   hdr+56  u64 write stamp       hdr+64 u32 crc32c of hdr+0..64, u32 0
- *   hdr+72  32 bytes: checksum of the whole unit but these 32 bytes
+ *   hdr+56  u64 write stamp       hdr+64 u64 run id (the writing run's)
+ *   hdr+72  u32 crc32c of hdr+0..72  hdr+76 u32 0
+ *   hdr+80  32 bytes: checksum of the whole unit but these 32 bytes (zero
+ *           for meta, and the bytes a shorter checksum leaves are zero)
+ *
+ * Every header byte is checked by every kind that has a header: 0..72 by
+ * the header's crc, 76..80 and the unused checksum bytes by being zero.
+ * Version 1 headers (104 bytes, no run id) read as corrupt_checksum.
  *
  * Torn blocks: the last 8 bytes of every 512-byte sector of the unit (but
  * those inside the header) hold the write stamp, a hash of the header's
@@ -33,9 +39,16 @@
  * numbers: vblock_generation(run ms, phase, pass): the agent's wall clock
  * at plan receipt in ms since 2024-01-01 (43 bits: until the year 2302),
  * then the phase (12 bits) and the pass (8: 0 layout, 1 the phase's
- * writes); below 2^63, so JSON integers carry it.  A reader that knows what it wrote expects that exact value; a
- * reader without state (verify_only) expects the newest generation of the
- * file (see docs/verify.md).
+ * writes); below 2^63, so JSON integers carry it.  The run clock is the
+ * coordinator's (sent with the plan), so every agent of one run writes the
+ * same generation in one phase.  A reader that knows what it wrote expects
+ * that exact value; a reader of what an earlier phase of its run wrote
+ * expects that run and at least that phase's generation; a reader without
+ * state (verify_only) expects the newest generation of the file (see
+ * docs/verify.md).
+ *
+ * Run id: a random 64-bit number the coordinator draws per run, never 0,
+ * printed as 16 hex digits (vblock_run_format); every block carries it.
  *
  * Everything here is pure (no I/O, no globals besides the CPU feature
  * probe); a context owns a libcrypto digest context (md5, sha256) or
@@ -47,8 +60,8 @@
 #include <stdint.h>
 
 #define VBLOCK_MAGIC    0x5653464eu   /* "NFSV" little-endian */
-#define VBLOCK_VERSION  1
-#define VBLOCK_HDR_LEN  104
+#define VBLOCK_VERSION  2
+#define VBLOCK_HDR_LEN  112
 #define VBLOCK_SECTOR   512
 #define VBLOCK_MIN_UNIT 128           /* the header and some data */
 #define VBLOCK_ANY_WRITER UINT32_MAX
@@ -96,15 +109,21 @@ struct vblock_id {
     uint32_t job;
     uint64_t gen;
     uint64_t time_ns;
+    uint64_t run;              /* the writing run's id */
 };
 
 /* What a reader expects.  writer VBLOCK_ANY_WRITER and gen VBLOCK_ANY_GEN
- * accept any; job is never checked (threads of one agent may share a file). */
+ * accept any; job is never checked (threads of one agent may share a file).
+ * run (0: any) is the run that must have written the unit, min_gen (0:
+ * none) the oldest generation accepted; a good unit that fails either is
+ * VB_STALE. */
 struct vblock_expect {
     uint64_t file_id;
     uint64_t offset;
     uint32_t writer;
     uint64_t gen;
+    uint64_t run;
+    uint64_t min_gen;
 };
 
 /* Per-thread checker/filler state: the kind, the header position and, for
@@ -141,6 +160,16 @@ uint64_t vblock_file_id(const char *path);
 /* Generation of a write (see above): run_ms is the wall clock in ms since
  * the Unix epoch (earlier than 2024 counts as 2024). */
 uint64_t vblock_generation(uint64_t run_ms, uint32_t phase, uint32_t pass);
+/* The wall clock (ms since the Unix epoch) of the run that wrote gen: what
+ * vblock_generation was given, to the ms; 0 for gen 0. */
+uint64_t vblock_generation_ms(uint64_t gen);
+/* A fresh run id (random, never 0). */
+uint64_t vblock_run_new(void);
+/* "%016llx" of a run id into out (17 bytes). */
+void vblock_run_format(uint64_t run, char out[17]);
+/* 16 hex digits (either case) to a run id: 0, or -EINVAL for anything
+ * else (other lengths, other characters, all zero). */
+int vblock_run_parse(const char *s, uint64_t *run);
 /* crc32c (Castagnoli), SSE4.2 when the CPU has it, else a table. */
 uint32_t vblock_crc32c(uint32_t crc, const void *p, size_t n);
 

@@ -21,9 +21,27 @@ void vstats_add(struct vstats *v, enum vblock_kind k, const struct vstats_bad *b
     }
 }
 
+void vstats_add_run(struct vstats *v, uint64_t run, uint64_t started_ms, uint64_t blocks)
+{
+    for (uint32_t i = 0; i < v->nruns; i++)
+        if (v->runs[i].run == run) {
+            v->runs[i].blocks = sat_add_u64(v->runs[i].blocks, blocks);
+            return;
+        }
+    if (v->nruns < VSTATS_RUNS_MAX) {
+        v->runs[v->nruns++] = (struct vstats_run){ .run = run, .started_ms = started_ms, .blocks = blocks };
+        return;
+    }
+    v->runs_more = sat_add_u64(v->runs_more, blocks);
+}
+
 void vstats_merge(struct vstats *dst, const struct vstats *src)
 {
     dst->on |= src->on;
+    dst->only |= src->only;
+    for (uint32_t i = 0; i < src->nruns && i < VSTATS_RUNS_MAX; i++)
+        vstats_add_run(dst, src->runs[i].run, src->runs[i].started_ms, src->runs[i].blocks);
+    dst->runs_more = sat_add_u64(dst->runs_more, src->runs_more);
     dst->checked = sat_add_u64(dst->checked, src->checked);
     for (int k = 0; k < VB__COUNT; k++)
         dst->count[k] = sat_add_u64(dst->count[k], src->count[k]);
@@ -56,6 +74,10 @@ int vstats_check(const struct vstats *v, char *err, size_t errlen)
     if (v->nfirst > VSTATS_FIRST_MAX || v->nfirst > vstats_bad_total(v)) {
         snprintf(err, errlen, "verify first: %u entries for %llu bad blocks (at most %d)", v->nfirst,
                  (unsigned long long)vstats_bad_total(v), VSTATS_FIRST_MAX);
+        return -EINVAL;
+    }
+    if (v->nruns > VSTATS_RUNS_MAX) {
+        snprintf(err, errlen, "verify runs: %u entries (at most %d)", v->nruns, VSTATS_RUNS_MAX);
         return -EINVAL;
     }
     for (uint32_t i = 0; i < v->nfirst; i++) {

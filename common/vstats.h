@@ -13,6 +13,7 @@
 
 #define VSTATS_FIRST_MAX 16    /* offending blocks kept (also the wire's cap) */
 #define VSTATS_PATH_MAX  256   /* a file's path, truncated to fit */
+#define VSTATS_RUNS_MAX  8     /* runs told apart in "runs" (also the wire's cap) */
 
 struct vstats_bad {
     char file[VSTATS_PATH_MAX];   /* as the reading agent named it */
@@ -26,6 +27,16 @@ struct vstats_bad {
     uint32_t found_job;
     uint64_t found_gen;
     uint64_t found_offset;
+    uint64_t expected_run;        /* 0: any run */
+    uint64_t found_run;           /* the header's run id (0 with no header) */
+};
+
+/* Blocks whose header one run wrote: which run, its start (ms since the
+ * epoch, from the generation) and how many of the checked blocks. */
+struct vstats_run {
+    uint64_t run;
+    uint64_t started_ms;
+    uint64_t blocks;
 };
 
 struct vstats {
@@ -34,13 +45,20 @@ struct vstats {
     uint64_t count[VB__COUNT];    /* by kind; count[VB_OK] + the rest == checked */
     uint32_t nfirst;
     struct vstats_bad first[VSTATS_FIRST_MAX];
+    uint32_t only;                /* a verify_only job checked these: a mix of runs fails */
+    uint32_t nruns;               /* runs[]: who wrote the blocks that had a header */
+    struct vstats_run runs[VSTATS_RUNS_MAX];
+    uint64_t runs_more;           /* blocks of runs beyond VSTATS_RUNS_MAX */
 };
 
 void vstats_init(struct vstats *v);
 /* Count one checked unit; a bad one is also kept while fewer than
  * VSTATS_FIRST_MAX are. */
 void vstats_add(struct vstats *v, enum vblock_kind k, const struct vstats_bad *bad);
-/* dst += src: counts summed, src's first entries appended while room is left. */
+/* Count one block with a header written by run (started at started_ms). */
+void vstats_add_run(struct vstats *v, uint64_t run, uint64_t started_ms, uint64_t blocks);
+/* dst += src: counts summed, src's first entries appended while room is
+left, runs merged by id. */
 void vstats_merge(struct vstats *dst, const struct vstats *src);
 /* Units that were not ok. */
 uint64_t vstats_bad_total(const struct vstats *v);

@@ -46,10 +46,12 @@ static uint64_t file_extent(const struct job_spec *js, uint64_t gjob)
     return sat_add(sat_add(js->offset, sat_mul(js->offset_increment, gjob)), job_file_size(js));
 }
 
+/* As agent/phase.c job_file_per_agent: libnfs's URL is part of the name. */
 static int name_per_agent(const struct job_spec *js)
 {
     return strstr(js->filename, "${agent}") || strstr(js->filename, "${host}") ||
-           strstr(js->directory, "${agent}") || strstr(js->directory, "${host}");
+           strstr(js->directory, "${agent}") || strstr(js->directory, "${host}") ||
+           strstr(js->nfs_url, "${agent}") || strstr(js->nfs_url, "${host}");
 }
 
 /* Bytes one thread of a write job writes; 0 and *unbounded when it writes
@@ -86,7 +88,8 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
             const struct job_spec *js = &p->phases[i].jobs[k];
             int writes = rw_mode_writes(js->rw), shared = js->filename[0] != '\0';
             int counted_shared = 0;
-            if (js->rw == RW_METADATA || !engine_table_has_files(js->ioengine))
+            /* verify_only writes nothing and lays nothing out */
+            if (js->rw == RW_METADATA || js->verify_only || !engine_table_has_files(js->ioengine))
                 continue;
             for (uint32_t a = 0; a < nagents; a++) {
                 if (plan_agents_match(js->agents, a) != 1)
@@ -102,8 +105,14 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
                         counted_shared = 1;
                     }
                     uint64_t extent = sat_mul(files, file_extent(js, gjob));
-                    if (!writes && rw_mode_reads(js->rw))
-                        e->layout_bytes = sat_add(e->layout_bytes, extent);
+                    uint64_t lay = extent;
+                    /* a shared name on a kernel mount may be a file per
+                     * agent (--allow roots differ): each agent lays its
+                     * own out if it is short (agent/phase.c owns_files) */
+                    if (shared && !files && t == js->numjobs - 1 && engine_table_local(js->ioengine))
+                        lay = sat_mul(plan_files_per_thread(js), file_extent(js, gjob));
+                    if (plan_layout_fills(js))     /* reading jobs, overwrite=1: as the agent */
+                        e->layout_bytes = sat_add(e->layout_bytes, lay);
                     e->write_bytes = sat_add(e->write_bytes, unbounded ? extent : w);
                     e->unbounded |= unbounded;
                 }

@@ -212,7 +212,7 @@ static int report_set(const struct run_set *s, const char *path, const struct re
 /* A JSON input of `report`: a plain result, or a repeat set.  -1 with *r
  * filled (the result, or repetition K of the set) to render as one run;
  * otherwise the exit status (a set's summary was printed, or an error). */
-static int report_load_json(const char *path, uint32_t repetition, struct run_result *r,
+static int report_load_json(const char *path, uint32_t repetition, int include_failed, struct run_result *r,
                             const struct report_outputs *o, const char *json_out, volatile sig_atomic_t *writing)
 {
     struct run_set set;
@@ -224,6 +224,7 @@ static int report_load_json(const char *path, uint32_t repetition, struct run_re
         fprintf(stderr, "nfstorm: %s\n", err);
         return 2;
     }
+    set.include_failed = include_failed;
     if (set.requested && !repetition) {
         status = report_set(&set, path, o, json_out, writing);
         run_set_free(&set);
@@ -253,6 +254,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     char err[1024];
     int status, is_journal;
     uint32_t repetition = 0;     /* --repetition K of a repeat set */
+    int include_failed = 0;      /* --include-failed: a set's summary counts failed repetitions */
 
     for (int i = 0; i < argc; i++) {
         int rc = cmd_report_option(&o, argc, argv, &i);
@@ -287,6 +289,8 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
                 return 2;
             }
             repetition = (uint32_t)k;
+        } else if (strcmp(argv[i], "--include-failed") == 0) {
+            include_failed = 1;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
             return 2;
@@ -309,7 +313,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
                 "SET.json.repK.journal\n", path);
         return 2;
     }
-    if (!is_journal && (status = report_load_json(path, repetition, &r, &o, json_out, writing)) >= 0)
+    if (!is_journal && (status = report_load_json(path, repetition, include_failed, &r, &o, json_out, writing)) >= 0)
         return status;
     if (is_journal && journal_replay(path, &r, &gaps, err, sizeof(err)) < 0) {
         fprintf(stderr, "nfstorm: %s\n", err);
@@ -437,14 +441,16 @@ int cmd_compare_main(int argc, char **argv)
     struct compare c;
     enum compare_format fmt = CMP_FMT_TEXT;
     uint32_t n = 0, nloaded = 0;
-    int unit_base = 1024, status = 0;
+    int unit_base = 1024, status = 0, include_failed = 0;
     char err[1024];
 
     for (int i = 0; i < argc; i++) {
         int bad = 0;
         const char *v;
 
-        if ((v = cmd_opt_value("--labels", argc, argv, &i, &bad)))
+        if (strcmp(argv[i], "--include-failed") == 0)
+            include_failed = 1;
+        else if ((v = cmd_opt_value("--labels", argc, argv, &i, &bad)))
             labels_arg = v;
         else if ((v = cmd_opt_value("--html", argc, argv, &i, &bad)))
             html = v;
@@ -488,6 +494,8 @@ int cmd_compare_main(int argc, char **argv)
             fprintf(stderr, "nfstorm: %s\n", err);
             status = 2;
             goto out;
+        } else {
+            sets[nloaded].include_failed = include_failed;
         }
     for (uint32_t j = 0; j < n; j++)
         if (!labels[j])

@@ -10,7 +10,15 @@
  * is not in every input still gets a row (with "-" where it is missing) and
  * is listed as unmatched, never dropped.  Later repetitions of an input are
  * read at the same phase index when it holds the same (name, rw, bs), else
- * that repetition counts as missing for the row. */
+ * that repetition counts as missing for the row.
+ *
+ * A repetition counts only where its phase ran to its end with verdict ok
+ * (repeat_counts; an input's include_failed, --include-failed, keeps the
+ * failed and partial ones): the others are left out of the means and the
+ * test, and every view lists them (compare_left_out_line).  A phase whose
+ * op type completed fewer than COMPARE_MIN_OPS_PER_THREAD ops per thread
+ * (ops longer than the runtime: one op per thread) is judged "too few ops
+ * to judge", never "significant". */
 #ifndef NFSTORM_COMPARE_H
 #define NFSTORM_COMPARE_H
 
@@ -41,7 +49,18 @@ enum compare_verdict {
     CMP_V_SIGNIFICANT,     /* Welch p < SAMPLE_ALPHA */
     CMP_V_NOISE,           /* Welch p >= SAMPLE_ALPHA: "within noise" */
     CMP_V_NO_VARIANCE,     /* this input or the baseline has fewer than 2 repetitions */
+    CMP_V_LEFT_OUT,        /* every repetition with figures was left out (not ok) */
+    CMP_V_TOO_FEW_OPS,     /* this input or the baseline completed < COMPARE_MIN_OPS_PER_THREAD
+                              ops per thread in some repetition */
 };
+/* Below this many completed ops per thread, a phase's IOPS is the timing of
+ * its first op and its edges, not a rate (ops as long as the runtime give
+ * one op per thread), and its latency percentiles are a handful of
+ * samples: no difference is judged on it. */
+#define COMPARE_MIN_OPS_PER_THREAD 10
+
+/* compare_rep_state: what repetition rep of an input holds for a row. */
+enum compare_rep_state { CMP_REP_NONE = 0, CMP_REP_COUNTS, CMP_REP_LEFT_OUT };
 
 struct compare_row {
     const char *name;         /* points into the first input that has the phase */
@@ -59,6 +78,9 @@ struct compare {
     struct compare_row *rows;
     struct record_diff diff;         /* what differs between the inputs' records
                                         (run_record.h), from each first repetition */
+    uint8_t **rep_state;             /* [nruns][rep * nphases of its first repetition + phase]:
+                                        enum compare_rep_state, computed once (a verdict
+                                        costs a pass over the agents) */
 };
 
 /* One input's figure for a row, op type and metric, over its repetitions. */
@@ -67,9 +89,16 @@ struct compare_cell {
     double mean, sd;                 /* NAN when n == 0; sd NAN when n < 2 */
     double ci95_lo, ci95_hi;         /* NAN when n < 2 */
     double ratio;                    /* mean / baseline's mean; NAN if either is missing or it is 0 */
+    double ratio_lo, ratio_hi;       /* 95% interval of the ratio (compare.c: on log(ratio), Welch's
+                                        degrees of freedom); NAN unless both sides have n >= 2 and
+                                        positive means.  Always > 0: a ratio's range */
     double p;                        /* Welch's two-sided p against the baseline; NAN if not tested */
     enum compare_mark mark;          /* NONE for the baseline and when missing */
     enum compare_verdict verdict;
+    uint32_t nleft;                  /* repetitions with figures left out (not ok) */
+    uint8_t ci95_clamped;            /* sample_clamp_ci moved an end of ci95 onto the range */
+    uint64_t min_ops;                /* TOO_FEW_OPS: the fewest completed ops of a counted repetition */
+    uint32_t threads;                /* ... and its threads (jobs x agents taking part) */
 };
 
 /* Match the phases of sets[0..n) (each with n >= 1 repetitions, as
@@ -89,6 +118,16 @@ double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, 
 void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int m, struct compare_cell *out);
 /* 1 when some input of row has ops of type t. */
 int compare_row_has_op(const struct compare *c, uint32_t row, int t);
+/* Whether repetition rep of input j counts for row, is left out, or has no figures. */
+enum compare_rep_state compare_rep_state(const struct compare *c, uint32_t row, uint32_t j, uint32_t rep);
+/* One line naming input j's repetitions left out of row, with each one's
+ * verdict and first reason and its headline IOPS: "repetition 2 left out
+ * (failed: agent 0 (h:p): completed no op): read IOPS 0; ...".  0 when
+ * none is left out (buf ""), else how many. */
+uint32_t compare_left_out_line(const struct compare *c, uint32_t row, uint32_t j, char *buf, size_t len,
+                               int base);
+/* Repetitions left out over every row and input. */
+uint32_t compare_left_out_total(const struct compare *c);
 
 /* Names, for every format: "IOPS"/"BW"/"p50"/"p99" (op >= 0) or "Jain";
  * the lower-case keys "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns",
@@ -107,7 +146,8 @@ char *compare_fmt_bs(char *buf, size_t len, uint64_t bs);
 void compare_fmt_value(char *buf, size_t len, double v, int op, int m, int base);
 /* "2.00x better", "-" when the ratio is unknown; for the baseline "". */
 void compare_fmt_change(char *buf, size_t len, const struct compare_cell *cell);
-/* "significant (p=0.003)", "within noise (p=0.41)", "no variance known", "baseline", "-". */
+/* "significant (p=0.003)", "within noise (p=0.41)", "no variance known", "baseline",
+ * "failed, left out", "too few ops to judge (8 ops on 8 threads)", "-". */
 void compare_fmt_verdict(char *buf, size_t len, const struct compare_cell *cell);
 /* The headline metric of a row: op type (its main one: the one with the most
  * ops in the first input that has the phase, read before write) and metric
@@ -127,12 +167,6 @@ void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const 
  * the columns phase, rw, bs, metric and then the compare_cells_ncols
  * cells from column 4, with its header row (row 0) already set. */
 void compare_cells_phase_table(struct text_table *t, const struct compare *c);
-
-/* The seeds' table cell: the row whose phase in input j's first repetition
- * ran op type t, random or sequential, at bs (as result_matrix_phase);
- * rows every input has come first, so all inputs show the same phase; -1
- * if none. */
-int compare_matrix_row(const struct compare *c, uint32_t j, enum op_type t, int random, uint64_t bs);
 
 /* The formats.  paths[j] is input j's file name. */
 enum compare_format { CMP_FMT_TEXT = 0, CMP_FMT_MD, CMP_FMT_CSV, CMP_FMT_HTML, CMP_FMT_JSON };

@@ -21,7 +21,8 @@ void compare_csv(FILE *out, const struct compare *c, const char *const *paths)
     char bs[32];
 
     (void)paths;
-    fprintf(out, "row,phase,rw,bs,op,metric,input,label,n,value,sd,ci95_lo,ci95_hi,ratio,p,mark,verdict\n");
+    fprintf(out, "row,phase,rw,bs,op,metric,input,label,n,value,sd,ci95_lo,ci95_hi,ratio,p,mark,verdict,"
+            "ci95_clamped,left_out\n");
     for (uint32_t i = 0; i < c->nrows; i++)
         for (int op = 0; op <= OP__COUNT; op++) {
             int t = op == OP__COUNT ? -1 : op;   /* Jain last, once per phase */
@@ -46,7 +47,8 @@ void compare_csv(FILE *out, const struct compare *c, const char *const *paths)
                     num(out, cell.ci95_hi);
                     num(out, cell.ratio);
                     num(out, cell.p);
-                    fprintf(out, ",%s,%s\n", compare_mark_name(cell.mark), compare_verdict_name(cell.verdict));
+                    fprintf(out, ",%s,%s,%d,%u\n", compare_mark_name(cell.mark), compare_verdict_name(cell.verdict),
+                            cell.ci95_clamped != 0, cell.nleft);
                 }
         }
 }

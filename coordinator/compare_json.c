@@ -51,7 +51,15 @@ static json_t *cell_json(struct jc *b, const struct compare_cell *cell)
     push(b, ci, jnum(cell->ci95_lo));
     push(b, ci, jnum(cell->ci95_hi));
     put(b, o, "ci95", ci);
+    put(b, o, "ci95_clamped", json_boolean(cell->ci95_clamped != 0));
+    put(b, o, "left_out", json_integer(cell->nleft));
     put(b, o, "ratio", jnum(cell->ratio));
+    {
+        json_t *rci = json_array();
+        push(b, rci, jnum(cell->ratio_lo));
+        push(b, rci, jnum(cell->ratio_hi));
+        put(b, o, "ratio_ci95", rci);
+    }
     put(b, o, "p", jnum(cell->p));
     put(b, o, "mark", cell->mark == CMP_MARK_NONE ? json_null() : json_string(compare_mark_name(cell->mark)));
     put(b, o, "verdict", json_string(compare_verdict_name(cell->verdict)));
@@ -99,6 +107,22 @@ static json_t *phase_json(struct jc *b, const struct compare *c, uint32_t i)
     }
     push(b, ms, metric_json(b, c, i, -1, CMP_JAIN));
     put(b, o, "metrics", ms);
+    {
+        /* each input's repetitions left out of the row, and why */
+        json_t *lo = json_array();
+        for (uint32_t j = 0; j < c->nruns; j++) {
+            char line[1024];
+            json_t *e;
+
+            if (!compare_left_out_line(c, i, j, line, sizeof line, 1024))
+                continue;
+            e = json_object();
+            put(b, e, "input", json_integer(j));
+            put(b, e, "what", json_string(line));
+            push(b, lo, e);
+        }
+        put(b, o, "left_out", lo);
+    }
     return o;
 }
 
@@ -139,6 +163,7 @@ int compare_json(FILE *out, const struct compare *c, const char *const *paths)
         put(&b, o, "repetitions", json_integer(c->sets[j].n));
         put(&b, o, "agents", json_integer(r0->nagents));
         put(&b, o, "phases", json_integer(r0->nphases));
+        put(&b, o, "include_failed", json_boolean(c->sets[j].include_failed));
         push(&b, inputs, o);
     }
     put(&b, root, "inputs", inputs);

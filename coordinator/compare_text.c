@@ -146,6 +146,22 @@ static void detail(FILE *out, const struct compare *c, uint32_t i, int base)
     text_table_free(&t);
 }
 
+/* The repetitions left out of the means and the test, each with why. */
+static void left_out(FILE *out, const struct compare *c, int base)
+{
+    char bs[32], line[1024];
+
+    if (!compare_left_out_total(c))
+        return;
+    fprintf(out, "\nleft out of the statistics (the phase's verdict is not ok; --include-failed keeps those "
+            "that ran to their end):\n");
+    for (uint32_t i = 0; i < c->nrows; i++)
+        for (uint32_t j = 0; j < c->nruns; j++)
+            if (compare_left_out_line(c, i, j, line, sizeof line, base))
+                fprintf(out, "  %s (%s, %s), %s: %s\n", c->rows[i].name, rw_mode_name(c->rows[i].rw),
+                        compare_fmt_bs(bs, sizeof bs, c->rows[i].bs), c->labels[j], line);
+}
+
 void compare_text(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -156,7 +172,9 @@ void compare_text(FILE *out, const struct compare *c, const char *const *paths, 
             c->nruns ? c->labels[0] : "-");
     fprintf(out, "  better/worse by each metric's direction (IOPS, BW, Jain: up is better; p50, p99: up is worse;\n"
             "  same: within 1%%); significance: Welch's t-test on the repetitions, significant when p < 0.05;\n"
-            "  an input with one repetition has no variance known\n");
+            "  an input with one repetition has no variance known; a phase with fewer than %d ops per thread\n"
+            "  has too few ops to judge; repetitions whose phase verdict is not ok are left out (listed below)\n",
+            COMPARE_MIN_OPS_PER_THREAD);
     for (uint32_t j = 0; j < c->nruns; j++) {
         const struct run_result *r0 = &c->sets[j].reps[0];
 
@@ -175,6 +193,7 @@ void compare_text(FILE *out, const struct compare *c, const char *const *paths, 
         detail(out, c, i, base);
         nun += c->rows[i].nmissing > 0;
     }
+    left_out(out, c, base);
     if (nun == 0)
         return;
     fprintf(out, "\nunmatched phases (not in every input; matched on name, rw and bs):\n");

@@ -212,6 +212,37 @@ static void print_job_line(FILE *out, const struct job_spec *j)
     fputc('\n', out);
 }
 
+/* What the agent does to the job's files before the phase starts
+ * (agent/job.c job_layout; the choice is plan_layout_fills, shared with
+ * the agent): data where a file is missing or short, only a size, or
+ * nothing. */
+static void print_layout(FILE *out, const struct job_spec *j)
+{
+    char a[32];
+    const char *sz = fmt_size(a, sizeof a, job_file_size(j));
+
+    if (j->rw == RW_METADATA || j->rw == RW_COHERENCE)
+        return;
+    fprintf(out, "      layout: ");
+    if (!engine_table_has_files(j->ioengine))
+        fprintf(out, "none (ioengine=%s has no files)\n", j->ioengine);
+    else if (j->verify_only)
+        fprintf(out, "none (verify_only reads the files as they are)\n");
+    else if (job_sized_by_file(j))
+        fprintf(out, "none (sized by the existing file%s)\n", plan_files_per_thread(j) == 1 ? "" : "s");
+    else if (plan_layout_fills(j))
+        fprintf(out, "lays out %s per file with data (%s), where a file is missing or shorter\n", sz,
+                rw_mode_reads(j->rw) ? "the job reads" : "overwrite=1");
+    else if (engine_table_takes_url(j->ioengine))
+        fprintf(out, "sizes to %s per file, sparse (no data; %s has no fallocate)\n", sz, j->ioengine);
+    else if (j->fallocate == FALLOC_NONE || j->fallocate == FALLOC_TRUNCATE)
+        fprintf(out, "sizes to %s per file, sparse (no data; fallocate=%s)\n", sz,
+                plan_fallocate_name(j->fallocate));
+    else
+        fprintf(out, "preallocates %s per file%s (no data; fallocate=%s)\n", sz,
+                j->fallocate == FALLOC_KEEP ? ", size unchanged" : "", plan_fallocate_name(j->fallocate));
+}
+
 static int print_threads(FILE *out, const struct job_spec *j, const struct plan_vars *base,
                          const char *default_dir, char *err, size_t errlen)
 {
@@ -283,6 +314,7 @@ int dryrun_print(FILE *out, const struct plan *p, const struct dryrun_agent *age
                 struct plan_vars v = { .agent = a, .nagents = nagents, .host = agents[a].host,
                                        .job = plan_job_base(ph, k, a) };
                 print_job_line(out, j);
+                print_layout(out, j);
                 int rc = print_threads(out, j, &v, default_dir, err, errlen);
                 if (rc < 0)
                     return rc;

@@ -6,8 +6,12 @@
  * --showcmd).  Keeping fio's habits here leaves main.c's own options
  * readable and lets the plan side be tested without a run. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "common/engine_table.h"
+#include "common/plan_files.h"
 #include "common/plan_parse.h"
 #include "common/sat.h"
 #include "common/stats.h"
@@ -16,11 +20,88 @@
 #include "coordinator/fio_cli.h"
 #include "coordinator/report.h"
 
+/* fio's program options that change nothing here (its terminal's ETA
+ * line, its own debugging, memory and log plumbing): accepted with one
+ * warning, so a command line copied from fio runs.  `takes` is how fio
+ * reads a value: 1 required (next word or =), 0 none, 2 only with '='. */
+static const struct {
+    const char *name;
+    int takes;
+    const char *why;
+} fio_noop_opts[] = {
+    { "--eta-newline", 1, "nfstorm prints its own live line per --interval" },
+    { "--eta-interval", 1, "nfstorm prints its own live line per --interval" },
+    { "--idle-prof", 1, "CPU idleness profiling; nfstorm samples the agents' CPU itself" },
+    { "--warnings-fatal", 0, "nfstorm's plan errors are always fatal, its warnings never" },
+    { "--debug", 1, "fio's own debug logging" },
+    { "--alloc-size", 1, "fio's shared-memory pool" },
+    { "--aux-path", 1, "fio's auxiliary files (verify state, etc.)" },
+    { "--append-terse", 0, "terse output is written with --minimal" },
+    { "--bandwidth-log", 0, "nfstorm's --json has the per-interval series" },
+};
+
+static int fio_noop_option(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    for (size_t k = 0; k < sizeof fio_noop_opts / sizeof fio_noop_opts[0]; k++) {
+        size_t n = strlen(fio_noop_opts[k].name);
+        if (strncmp(a, fio_noop_opts[k].name, n) != 0 || (a[n] != '\0' && a[n] != '='))
+            continue;
+        if (a[n] == '\0' && fio_noop_opts[k].takes == 1) {
+            if (*i + 1 >= argc) {
+                fprintf(stderr, "nfstorm: %s needs a value\n", a);
+                return 2;
+            }
+            (*i)++;
+        }
+        fprintf(stderr, "nfstorm: warning: fio option %s changes nothing in nfstorm (%s); ignored\n",
+                fio_noop_opts[k].name, fio_noop_opts[k].why);
+        return 1;
+    }
+    return 0;
+}
+
+char *fio_cli_job_word(int argc, char **argv, int *i)
+{
+    /* reachable for the process's life (argv's stand-ins), so never a leak */
+    static char **joined;
+    static size_t njoined;
+    char *a = argv[*i], *w;
+    const char *key = a + (a[1] == '-' ? 2 : 1);
+    const char *note;
+    struct stat st;
+    int takes;
+
+    if (a[0] != '-' || strchr(a, '=') || *i + 1 >= argc || strlen(key) >= 64)
+        return a;
+    takes = plan_key_takes_value(key);
+    if (takes == 0)
+        return a;
+    if (takes < 0 && (plan_key_fio_status(key, &note) < 0 || argv[*i + 1][0] == '-' ||
+                      stat(argv[*i + 1], &st) == 0))
+        return a;
+    w = xmalloc(strlen(a) + strlen(argv[*i + 1]) + 2);
+    sprintf(w, "%s=%s", a, argv[*i + 1]);
+    joined = xrealloc(joined, (njoined + 1) * sizeof *joined);
+    joined[njoined++] = w;
+    (*i)++;
+    return w;
+}
+
 int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
-    int bad = 0;
+    int bad = 0, rc;
     uint64_t n;
+
+    if ((rc = fio_noop_option(argc, argv, i)) != 0)
+        return rc;
+    if (strcmp(a, "--client") == 0 || strncmp(a, "--client=", 9) == 0) {
+        fprintf(stderr, "nfstorm: --client is fio's client/server mode: give nfstorm's agents with "
+                "--hosts FILE (a fio host list of host[,port] lines reads as one) or "
+                "--agents HOST:PORT,...\n");
+        return 2;
+    }
 
     if (strcmp(a, "--minimal") == 0) {
         out->fio_formats |= REPORT_FIO_TERSE;
@@ -196,14 +277,20 @@ static int append_jobs(struct plan *dst, const struct plan *src, char *err, size
 int fio_cli_read_plan(const char *path, int nargs, char **args, struct plan *out, char **text,
                       char *err, size_t errlen)
 {
+    return fio_cli_read_plans(path ? 1 : 0, &path, nargs, args, out, text, err, errlen);
+}
+
+int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **args, struct plan *out,
+                       char **text, char *err, size_t errlen)
+{
     struct job_spec base;
     struct plan cmdjobs, file, gwarn;
-    char *ftext = NULL;
+    char *ftext = NULL, *all = NULL;
     int nglobal = 0, rc;
 
     *text = NULL;
     plan_init(out);
-    if (!path) {
+    if (npaths == 0) {
         rc = plan_parse_args(nargs, args, out, err, errlen);
         if (rc == 0)
             *text = args_text(nargs, args);
@@ -223,26 +310,48 @@ int fio_cli_read_plan(const char *path, int nargs, char **args, struct plan *out
     plan_free(&gwarn);
     if (rc != 0)
         goto fail;
-    if ((rc = plan_parse_file_over(path, &base, &file, &ftext, err, errlen)) != 0)
+    if ((rc = append_jobs(out, &cmdjobs, err, errlen)) != 0)
         goto fail;
-    if ((rc = append_jobs(out, &cmdjobs, err, errlen)) == 0)
+    /* Several job files run one after the other, as fio runs them: the
+     * first job of each file after the first waits for all before it (a
+     * stonewall).  Each file's [global] applies to its own jobs. */
+    for (int k = 0; k < npaths; k++) {
+        char *joined;
+        if ((rc = plan_parse_file_over(paths[k], &base, &file, &ftext, err, errlen)) != 0)
+            goto fail;
+        if (k > 0 && file.nphases && file.phases[0].njobs)
+            file.phases[0].jobs[0].stonewall = 1;
         rc = append_jobs(out, &file, err, errlen);
-    plan_free(&file);
-    if (rc != 0) {
+        plan_free(&file);
+        if (rc != 0) {
+            free(ftext);
+            goto fail;
+        }
+        if (npaths > 1) {
+            char head[PATH_MAX + 64];
+            snprintf(head, sizeof head, "%s# job file %d of %d: %s\n", k ? "\n" : "", k + 1, npaths,
+                     paths[k]);
+            joined = join_text(all, head);
+            free(all);
+            all = joined;
+        }
+        joined = join_text(all, ftext);
+        free(all);
         free(ftext);
-        goto fail;
+        all = joined;
     }
     plan_free(&cmdjobs);
     if (nargs) {
         char *at = args_text(nargs, args);
-        *text = join_text(at, ftext);
+        *text = join_text(at, all);
         free(at);
-        free(ftext);
+        free(all);
     } else {
-        *text = ftext;
+        *text = all;
     }
     return 0;
 fail:
+    free(all);
     plan_free(&cmdjobs);
     plan_free(out);
     return rc;
@@ -406,4 +515,56 @@ struct run_observer fio_status_observer(struct fio_status *s)
 {
     return (struct run_observer){ .phase_start = status_phase_start, .interval = status_interval,
                                   .arg = s };
+}
+
+/* one relative path made absolute beneath cwd, into out; -ENAMETOOLONG */
+static int under_cwd(const char *cwd, const char *rel, char *out, size_t len)
+{
+    int n = snprintf(out, len, "%s/%s", cwd, rel);
+    return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int fio_cli_local_paths(struct plan *p, const char *cwd, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
+            struct job_spec *j = &p->phases[i].jobs[k];
+            char out[PLAN_PATH_MAX], one[PLAN_PATH_MAX];
+            size_t used = 0;
+            if (engine_table_takes_url(j->ioengine))
+                continue;
+            if (j->directory[0]) {
+                if (j->directory[0] == '/')
+                    continue;
+                if (under_cwd(cwd, j->directory, out, sizeof out) < 0)
+                    goto long_path;
+                memcpy(j->directory, out, strlen(out) + 1);
+                continue;
+            }
+            /* a name with an escaped ':' is left as it is (rare; the
+             * agent's default directory then applies, as --dry-run says) */
+            if (!j->filename[0] || strstr(j->filename, "\\:"))
+                continue;
+            uint32_t n = plan_filename_count(j->filename);
+            for (uint32_t f = 0; f < n; f++) {
+                char abs[PLAN_PATH_MAX];
+                if (plan_filename_at(j->filename, f, one, sizeof one) < 0)
+                    goto long_path;
+                if (one[0] == '/')
+                    snprintf(abs, sizeof abs, "%s", one);
+                else if (under_cwd(cwd, one, abs, sizeof abs) < 0)
+                    goto long_path;
+                int w = snprintf(out + used, sizeof out - used, "%s%s", f ? ":" : "", abs);
+                if (w < 0 || (size_t)w >= sizeof out - used)
+                    goto long_path;
+                used += (size_t)w;
+            }
+            memcpy(j->filename, out, used + 1);
+            continue;
+long_path:
+            snprintf(err, errlen, "job '%s': its relative file names beneath the current directory %s "
+                     "are longer than %d bytes", j->name, cwd, PLAN_PATH_MAX - 1);
+            return -ENAMETOOLONG;
+        }
+    return 0;
 }

@@ -42,12 +42,32 @@ struct fio_cli {
  * a bad or missing value (one line printed). */
 int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char **argv, int *i);
 
+/* fio's "--key value" spelling of a job option (fio reads it with getopt):
+ * argv[*i] as it is, or "--key=value" made of it and the next word (then
+ * *i moves past that word) when key takes a value (plan_key_takes_value),
+ * or is a fio key nfstorm ignores or refuses and the next word is no
+ * option and no existing file.  The joined words live as long as the
+ * process (they stand in argv's place). */
+char *fio_cli_job_word(int argc, char **argv, int *i);
+
 /* Read the plan: the job file at path (may be NULL) and the job options
  * args[0..nargs) combined as fio combines them (above).  *text gets the
  * plan as text for the run record (caller frees; NULL on failure).
  * 0, or -EINVAL/-errno with err holding one line. */
 int fio_cli_read_plan(const char *path, int nargs, char **args, struct plan *out, char **text,
                       char *err, size_t errlen);
+
+/* The same for several job files (fio's "fio a.fio b.fio"): their jobs in
+ * order, each file after the first starting with a stonewall, as fio runs
+ * job files one after the other. */
+int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **args, struct plan *out,
+                       char **text, char *err, size_t errlen);
+
+/* --local: the agents are this machine, so relative directory= and
+ * filename= names are made absolute beneath cwd, where fio would put them
+ * (a remote agent joins them to its default directory, which --dry-run
+ * shows).  0, or -ENAMETOOLONG with err naming the job. */
+int fio_cli_local_paths(struct plan *p, const char *cwd, char *err, size_t errlen);
 
 /* Apply --section, --readonly and --max-jobs to a parsed plan: drop the
  * jobs of other sections (keeping each remaining job's own stonewall, as

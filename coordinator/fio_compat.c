@@ -8,6 +8,7 @@
  * parser's: a plan may fail for reasons no single key shows (size missing,
  * bs larger than the file), and the report must not promise a run that
  * `nfstorm run` would refuse. */
+#include "coordinator/fio_cli.h"
 #include "coordinator/fio_compat.h"
 
 #include <errno.h>
@@ -60,7 +61,10 @@ static int classify(const char *key, const char *value, char *what, size_t len)
         struct job_spec j;
         job_spec_default(&j);
         if (plan_job_set_why(&j, key, value, why, sizeof why) != 0) {
-            snprintf(what, len, "refused: bad value%s%s%s", why[0] ? " (" : "", why, why[0] ? ")" : "");
+            const char *hint = plan_key_value_hint(key);
+            if (!why[0])     /* every refusal says why */
+                snprintf(why, sizeof why, "%s", hint ? hint : "not a value this key takes");
+            snprintf(what, len, "refused: bad value (%s)", why);
             return C_REF;
         }
         if (target) {
@@ -139,10 +143,10 @@ static int collect(struct compat *c, const char *path, int argc, char **argv)
 {
     char err[512];
     memset(c, 0, sizeof *c);
-    if (!path) {
-        collect_args(c, argc, argv);
+    /* the command line's options, also beside a job file (they apply to it) */
+    collect_args(c, argc, argv);
+    if (!path)
         return 0;
-    }
     if (plan_visit_keys(path, visit, c, err, sizeof err)) {
         fprintf(stderr, "nfstorm: %s\n", err);
         free(c->v);
@@ -187,9 +191,10 @@ int fio_compat_report(FILE *out, const char *path, int argc, char **argv)
     char err[1024];
     if (collect(&c, path, argc, argv))
         return 2;
-    print_lines(out, &c, path ? path : "the options");
-    int rc = path ? plan_parse_file(path, &p, err, sizeof err)
-                  : plan_parse_args(argc, argv, &p, err, sizeof err);
+    print_lines(out, &c, path ? (argc ? "the options and the job file" : path) : "the options");
+    char *text = NULL;
+    int rc = fio_cli_read_plan(path, argc, argv, &p, &text, err, sizeof err);
+    free(text);
     if (rc == 0)
         plan_free(&p);
     if (rc == 0 && c.count[C_REF] == 0) {

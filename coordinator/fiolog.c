@@ -144,14 +144,17 @@ int fiolog_plan_interval(const struct plan *p, int given, uint32_t *interval_ms,
 void fiolog_name(char *buf, size_t len, const char *prefix, int agent, const char *type,
                  uint32_t n, int per_job)
 {
-    char who[32] = "";
+    char who[32] = ".log";
 
+    /* an agent's file does not end in .log, so fio's documented globs
+     * (*_bw.log, *_clat_hist.*.log) find the fleet's file once and never an
+     * agent's beside it, which a tool would add in a second time */
     if (agent >= 0)
         snprintf(who, sizeof(who), ".agent%d", agent);
     if (per_job)
-        snprintf(buf, len, "%s%s_%s.%u.log", prefix, who, type, n);
+        snprintf(buf, len, "%s_%s.%u%s", prefix, type, n, who);
     else
-        snprintf(buf, len, "%s%s_%s.log", prefix, who, type);
+        snprintf(buf, len, "%s_%s%s", prefix, type, who);
 }
 
 void fiolog_hist_line(FILE *out, uint64_t time_ms, int ddir, uint64_t bs, const struct hist *h,
@@ -483,15 +486,18 @@ struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t inter
         const struct phase *ph = &p->phases[i];
         struct phase_log *pl = &fl->ph[i];
 
-        for (uint32_t j = 0; j < ph->njobs && !pl->on; j++) {
+        for (uint32_t j = 0; j < ph->njobs; j++) {
             const struct job_spec *js = &ph->jobs[j];
+            uint32_t first = n + 1;
 
-            if (!js->log.mask)
+            /* fio numbers its logs by thread: every job's clones count */
+            n += js->numjobs ? js->numjobs : 1;     /* the plan caps jobs and numjobs */
+            if (!js->log.mask || pl->on)
                 continue;
             pl->on = 1;
             pl->log = js->log;
             snprintf(pl->name, sizeof(pl->name), "%s", js->name);
-            pl->n = ++n;
+            pl->n = first;
             pl->reads = rw_mode_reads(js->rw);
             pl->writes = rw_mode_writes(js->rw);
             pl->bs = js->bs;

@@ -21,11 +21,19 @@ void html_verify(FILE *out, const struct run_result *r, uint32_t phase)
                 k != VB_OK && v->count[k] ? " class=\"warn\"" : "", vblock_kind_name((enum vblock_kind)k),
                 vblock_kind_name((enum vblock_kind)k), v->count[k]);
     fprintf(out, "</table>\n");
+    if (v->nruns) {            /* who wrote what was checked: a mix is the first thing to see */
+        char runs[1024];
+        result_verify_runs(v, runs, sizeof runs);
+        fprintf(out, "<p class=\"note\" data-verify-runs=\"%u\">written by: ", v->nruns);
+        svg_escape(out, runs);
+        fprintf(out, "</p>\n");
+    }
     if (!v->nfirst)
         return;
     fprintf(out, "<table class=\"verify-first\"><tr><th>agent</th><th class=\"l\">file</th><th>offset</th>"
             "<th class=\"l\">kind</th><th>expected writer</th><th>expected generation</th>"
-            "<th>found writer</th><th>found job</th><th>found generation</th><th>found offset</th></tr>\n");
+            "<th>found writer</th><th>found job</th><th>found generation</th><th>found offset</th>"
+            "<th>expected run</th><th>found run</th></tr>\n");
     for (uint32_t i = 0; i < v->nfirst; i++) {
         const struct vstats_bad *b = &v->first[i];
         fprintf(out, "<tr><td>%u</td><td class=\"l\">", b->reader);
@@ -40,8 +48,16 @@ void html_verify(FILE *out, const struct run_result *r, uint32_t phase)
             fprintf(out, "<td>any</td>");
         else
             fprintf(out, "<td>%" PRIu64 "</td>", b->expected_gen);
-        fprintf(out, "<td>%u</td><td>%u</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n", b->found_writer,
+        fprintf(out, "<td>%u</td><td>%u</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td>", b->found_writer,
                 b->found_job, b->found_gen, b->found_offset);
+        {
+            char er[17] = "any", fr[17] = "none";
+            if (b->expected_run)
+                vblock_run_format(b->expected_run, er);
+            if (b->found_run)
+                vblock_run_format(b->found_run, fr);
+            fprintf(out, "<td>%s</td><td>%s</td></tr>\n", er, fr);
+        }
     }
     fprintf(out, "</table>\n");
     if (vstats_bad_total(v) > v->nfirst)

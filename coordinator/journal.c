@@ -15,6 +15,7 @@
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
+#include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 
@@ -121,6 +122,8 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "njobs", (json_int_t)ph->njobs, "idle", idle,
                                                 "error_threshold", (json_int_t)ph->error_threshold,
                                                 "error_threshold_pct", ph->error_threshold_pct));
+        if (ph->coh_never_warn)    /* the coherence verdict's policy */
+            json_object_set_new(json_array_get(phases, p), "coherence_never_visible", json_string("warn"));
         if (ph->verify) {          /* verify=: the agents asked to verify */
             json_t *asked = json_array();
             for (uint32_t a = 0; a < r->nagents; a++)
@@ -129,10 +132,16 @@ static void write_header(struct journal *j, const struct run_result *r)
             json_object_set_new(json_array_get(phases, p), "verify_asked", asked);
         }
     }
-    put(j, json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)RESULT_SCHEMA, "label", j->label,
-                     "started", (json_int_t)r->started_unix, "interval_ms",
-                     (json_int_t)(r->nphases ? r->phases[0].interval_ms : 1000),
-                     "nagents", (json_int_t)r->nagents, "agents", agents, "phases", phases));
+    json_t *hdr = json_pack("{sssIsssIsIsIsoso}", "type", "header", "schema", (json_int_t)RESULT_SCHEMA,
+                            "label", j->label, "started", (json_int_t)r->started_unix, "interval_ms",
+                            (json_int_t)(r->nphases ? r->phases[0].interval_ms : 1000),
+                            "nagents", (json_int_t)r->nagents, "agents", agents, "phases", phases);
+    if (hdr && r->run_id) {
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        json_object_set_new(hdr, "run_id", json_string(id));
+    }
+    put(j, hdr);
     j->header_done = 1;
 }
 
@@ -421,6 +430,10 @@ static int plan_of_header(json_t *hdr, struct plan *p)
         js.bs = bs;
         js.numjobs = (uint32_t)nj;
         js.stonewall = 1;
+        {
+            const char *cnv = json_string_value(json_object_get(ph, "coherence_never_visible"));
+            js.coherence_never_warn = cnv && strcmp(cnv, "warn") == 0;
+        }
         plan_add_job(p, &js);
     }
     return 0;
@@ -688,6 +701,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         result_init(r, &p, (uint32_t)na, (uint32_t)ims);
         plan_free(&p);
         r->started_unix = (int64_t)started;
+        if (json_string_value(json_object_get(o, "run_id")))   /* optional: older journals have none */
+            (void)vblock_run_parse(json_string_value(json_object_get(o, "run_id")), &r->run_id);
         snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
         result_clean_utf8(r->label);
         json_array_foreach(agents, i, a) {
@@ -838,6 +853,61 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
     return 0;   /* unknown line types: from a newer version, skipped */
 }
 
+/* A phase some agent's totals were salvaged for (no phase-done: the sum of
+ * its interval lines, which carry counters only) has no latency from that
+ * agent; the merged intervals' histograms (interval_lat) hold every
+ * agent's.  So the phase's latency is theirs, and an agent that alone had
+ * data gets them exactly (as the live run's salvage would have given it).
+ * Several salvaged agents keep no per-agent latency (the reports print
+ * "-", not 0). */
+static void replay_salvaged_latency(struct run_result *r, uint32_t phase)
+{
+    struct phase_result *ph = &r->phases[phase];
+    struct op_set *lat, *scratch;
+    uint32_t nsalv = 0, ndata = 0, only = 0;
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct agent_phase *ap = &ph->agents[a];
+        if (!ap->done || result_agent_empty(ap))
+            continue;
+        ndata++;
+        only = a;
+        nsalv += ap->salvaged;
+    }
+    if (nsalv == 0 || ph->nintervals == 0)
+        return;
+    lat = xmalloc(sizeof *lat);
+    scratch = xmalloc(sizeof *scratch);
+    op_set_init(lat);
+    for (uint32_t k = 0; k < ph->nintervals; k++) {
+        const struct op_set *iv = result_interval_ops(r, phase, k, scratch);
+        for (int t = 0; t < OP__COUNT; t++) {
+            hist_merge(&lat->op[t].lat, &iv->op[t].lat);
+            hist_merge(&lat->op[t].svc, &iv->op[t].svc);
+        }
+    }
+    if (ndata == 1) {
+        struct agent_phase ap = ph->agents[only];
+        struct op_set *tot = xmalloc(sizeof *tot);
+
+        memcpy(tot, result_agent_totals(r, phase, only), sizeof *tot);
+        for (int t = 0; t < OP__COUNT; t++) {
+            tot->op[t].lat = lat->op[t].lat;
+            tot->op[t].svc = lat->op[t].svc;
+        }
+        result_set_agent_phase(r, phase, only, &ap, tot);
+        free(tot);
+        result_phase_finish(r, phase);
+    } else {
+        for (int t = 0; t < OP__COUNT; t++) {
+            ph->totals.op[t].lat = lat->op[t].lat;
+            ph->totals.op[t].svc = lat->op[t].svc;
+        }
+    }
+    free(scratch);
+    free(lat);
+}
+
 /* Say what a journal without its end record is missing. */
 static void describe_gaps(const struct run_result *r, const struct replay *rp, struct journal_gaps *g)
 {
@@ -936,6 +1006,7 @@ int journal_replay(const char *path, struct run_result *r, struct journal_gaps *
         for (uint32_t a = 0; a < r->nagents; a++)
             if (r->phases[p].agents[a].done || r->phases[p].nintervals) {
                 result_phase_finish(r, p);
+                replay_salvaged_latency(r, p);
                 break;
             }
     /* a record without its end: the coordinator never got there */
@@ -943,11 +1014,12 @@ int journal_replay(const char *path, struct run_result *r, struct journal_gaps *
         r->record.interrupted = 1;
     if (gaps) {
         describe_gaps(r, &rp, gaps);
-        /* what arrived is summed above; a phase the run never saw end
-         * is not "finished" */
+        /* what arrived is summed above and is reported, marked partial: a
+         * phase the run never saw end is cut short (never "finished" in the
+         * JSON, verdict partial), but its figures are not thrown away */
         for (uint32_t p = 0; gaps->cut_short && p < r->nphases; p++)
-            if (!rp.ended[p])
-                r->phases[p].finished = 0;
+            if (!rp.ended[p] && r->phases[p].finished)
+                r->phases[p].interrupted = 1;
     }
     free(rp.ended);
     free(rp.ndone);

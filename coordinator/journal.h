@@ -80,7 +80,9 @@ struct journal_gaps {
  * after a kill -9).  0 or -errno with a one-line reason naming file:line.
  * When gaps is given it says whether the run was cut short; the phases of
  * a cut-short run that never got their phase_end are then summed (what
- * arrived counts) but left finished = 0. */
+ * arrived counts, finished = 1 as for any phase with results) and marked
+ * interrupted: the reports print their figures as partial, and the JSON
+ * says "finished": false, "partial": true (docs/results.md). */
 int journal_replay(const char *path, struct run_result *r, struct journal_gaps *gaps,
                    char *err, size_t errlen);
 /* journal_replay without the gaps: phases with data count as finished. */

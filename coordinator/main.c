@@ -37,6 +37,7 @@
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
 #include "coordinator/result.h"
+#include "coordinator/report.h"
 #include "coordinator/run.h"
 #include "coordinator/run_record.h"
 #include "coordinator/verdict.h"
@@ -48,17 +49,18 @@
 
 #define DEFAULT_PORT "7878"
 #define MAX_AGENTS   4096
+#define MAX_PLAN_FILES 64
 /* the timeouts travel as uint32_t milliseconds (49.7 days at most): a day
  * is longer than any wait worth having, and far from that edge */
 #define TIMEOUT_MAX_NS (86400ull * 1000000000ull)
 
 static const char usage[] =
-"usage: nfstorm run [PLAN.fio] [options] [fio-style job options]\n"
+"usage: nfstorm run [PLAN.fio ...] [options] [fio-style job options]\n"
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
-"                      [--output F] [--output-format FMT] [--unit-base 1000]\n"
+"                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
-"                       [--html F] [--unit-base 1000]\n"
+"                       [--html F] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
 "       nfstorm serve --listen ADDR:PORT --secret-file F [--agent-timeout DUR] [--quiet]\n"
 "       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N [--secret-file F] [fio-style job options]\n"
@@ -67,9 +69,11 @@ static const char usage[] =
 "Runs a workload plan on many clients at once and prints one merged report.\n"
 "PLAN is a fio job file; without it, fio options define one job, e.g.\n"
 "  nfstorm run --local 2 --name=t --rw=randread --bs=4k --size=64M --numjobs=4 --runtime=5\n"
-"(fio's single-dash spelling works too: -rw=randread -bs=4k ...)\n"
+"(fio's single-dash spelling works too: -rw=randread -bs=4k ..., and --rw randread);\n"
+"several job files run one after the other, as fio runs them\n"
 "\n"
-"Agents (one of; default --local 1):\n"
+"Agents (one of --agents, --hosts, --local, --listen; default --local 1; --listen also\n"
+"with --agents or --hosts: one fleet, the listed agents first, then the dial-ins):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
 "  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " DEFAULT_PORT "),\n"
 "                          # comments; agents=@NAME in a plan picks labelled agents\n"
@@ -90,7 +94,7 @@ static const char usage[] =
 "                          conventionally port 7879), then run on them; needs\n"
 "                          --secret-file; agents are numbered sorted by label, host,\n"
 "                          address (docs/fleet.md)\n"
-"  --expect N              with --listen: how many agents to wait for\n"
+"  --expect N              with --listen: how many agents to wait for (the dial-ins only)\n"
 "  --expect-timeout DUR    ... for at most this long (default 60s); fewer: exit 2\n"
 "  --min-agents M          ... unless at least M joined: then run with them\n"
 "  --pool ADDR:PORT        submit the run to a standing pool ('nfstorm serve', whose\n"
@@ -134,7 +138,12 @@ static const char usage[] =
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
 "  --connect-timeout DUR   time for agents to connect and answer (default 10s, at most 1d)\n"
 "  --agent-timeout DUR     an agent silent this long is marked lost (default 10s, 1s to 1d);\n"
-"                          any byte it sends counts, also of a frame still arriving\n"
+"                          so is one whose layout makes no progress for this long; any\n"
+"                          byte it sends counts, also of a frame still arriving\n"
+"  --prepare-timeout DUR   an agent preparing a phase (engine connects, space check, file\n"
+"                          creation, preallocation) without layout progress is marked lost\n"
+"                          when not ready within DUR of its start or its last layout\n"
+"                          progress (default 5m, 1s to 1d; docs/fleet.md)\n"
 "  --control-tos TOS       mark the agents' connections so a link full of the run's own\n"
 "                          load still carries them: the IP TOS byte (lowdelay = 0x10, the\n"
 "                          default; dscp:N; a number 0-255 with the ECN bits 0; or none),\n"
@@ -148,8 +157,9 @@ static const char usage[] =
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
-"                          op counts, file paths); connect to nothing, do no I/O; then,\n"
-"                          for a job file, the --fio-compat-report lines of its keys\n"
+"                          op counts, what is laid out, file paths); connect to nothing,\n"
+"                          do no I/O; then, for a job file, the --fio-compat-report\n"
+"                          lines of its keys\n"
 "  --fio-compat-report     list every key the plan sets, one line each, with what nfstorm\n"
 "                          does with it (implemented, alias of X, accepted, ignored: why,\n"
 "                          refused: why) and a verdict; exit 0 if the plan would run,\n"
@@ -161,7 +171,11 @@ static const char usage[] =
 "                          sd and 95% CI of IOPS, bandwidth, p50, p99); each repetition's\n"
 "                          report under 'repetition k/N' (not with --quiet), then the\n"
 "                          summary; exit status: the worst repetition's\n"
-"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n""fio's plan options (docs/plans.md):\n"
+"  --repeat-interval DUR   wait between repetitions (default 0; Ctrl-C ends the set)\n"
+"  --include-failed        with --repeat (and for report and compare): count a phase's\n"
+"                          repetitions that ran to their end with a verdict other than ok\n"
+"                          in the mean, sd, CI and tests; by default they are left out,\n"
+"                          listed with their values and why (docs/results.md)\n""fio's plan options (docs/plans.md):\n"
 "  --section NAME          run only job section NAME (repeatable; [global] always applies)\n"
 "  --parse-only            read and check the plan, then exit: 0 good, 2 bad\n"
 "  --showcmd               print the plan as fio command-line options and exit\n"
@@ -193,7 +207,9 @@ static const char usage[] =
 "the set again); --repetition K renders repetition K like a single run's result.\n"
 "'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
 "ADDR:PORT) stay connected between runs, submitters (run --pool) prove the same secret;\n"
-"SIGTERM stops it (a run on it is stopped; its submitter exits 1). docs/fleet.md.\n"
+"SIGTERM stops it (a run on it is stopped; its submitter exits 1); a run dies with serve,\n"
+"even a serve killed with SIGKILL, and the next serve removes the run directory such a\n"
+"serve left in $TMPDIR (only a dead serve's, by its ownership mark). docs/fleet.md.\n"
 "Docs: docs/running.md, docs/plans.md, docs/results.md, docs/verify.md.\n";
 
 /* --spawn ssh's watch on the wait for agents (each gathering, also those
@@ -205,7 +221,9 @@ struct spawn_watch {
 };
 
 struct cli {
-    const char *plan_path;
+    const char *plan_path;            /* the first job file */
+    const char *plan_paths[MAX_PLAN_FILES];   /* all of them, run in order */
+    int nplans;
     const char *agents;
     const char *hosts;
     uint32_t local;
@@ -227,6 +245,7 @@ struct cli {
     int quiet;
     const char *secret_file;
     uint64_t agent_timeout_ns;
+    uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
     int control_tos;             /* --control-tos (net/ctlsock.h) */
     struct client_caps caps;     /* --client-cap (client_cap.h) */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
@@ -236,6 +255,7 @@ struct cli {
     int fio_compat;            /* --fio-compat-report */
     int cleanup;
     uint32_t repeat;             /* --repeat N; 0: not given (one run, a plain result) */
+    int include_failed;          /* --include-failed: failed repetitions count in the summary */
     uint64_t repeat_interval_ns;
     uint64_t interval_ns;
     int interval_given;          /* --interval was on the command line */
@@ -340,9 +360,11 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         int missing = 0, rc;
 #define OPT(name) ((v = cmd_opt_value(name, argc, argv, &i, &missing)) != NULL || missing)
         if (a[0] != '-') {
-            if (c->plan_path)
-                return die(2, "more than one plan file ('%s' and '%s')", c->plan_path, a);
-            c->plan_path = a;
+            if (c->nplans == MAX_PLAN_FILES)
+                return die(2, "more than %d job files", MAX_PLAN_FILES);
+            c->plan_paths[c->nplans++] = a;
+            if (!c->plan_path)
+                c->plan_path = a;
         } else if (OPT("--agents")) {
             c->agents = v;
         } else if (OPT("--hosts")) {
@@ -422,6 +444,10 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->agent_timeout_ns) < 0 ||
                 c->agent_timeout_ns < 1000000000ull || c->agent_timeout_ns > TIMEOUT_MAX_NS)
                 return die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
+        } else if (OPT("--prepare-timeout")) {
+            if (!v || units_parse_duration(v, 1000000000ull, &c->prepare_timeout_ns) < 0 ||
+                c->prepare_timeout_ns < 1000000000ull || c->prepare_timeout_ns > TIMEOUT_MAX_NS)
+                return die(2, "--prepare-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
         } else if (OPT("--client-cap")) {
             char cerr[256];
             if (!v)
@@ -440,10 +466,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->dry_run = 1;
         } else if (strcmp(a, "--fio-compat-report") == 0) {
             c->fio_compat = 1;
+        } else if (strcmp(a, "--include-failed") == 0) {
+            c->include_failed = 1;
         } else if (strcmp(a, "--cleanup") == 0) {
             c->cleanup = 1;
         } else {
-            c->fio_args[c->nfio++] = argv[i];
+            c->fio_args[c->nfio++] = fio_cli_job_word(argc, argv, &i);
             continue;
         }
         if (missing)
@@ -452,12 +480,19 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     }
     if (spawn_check_cli(c) != 0)
         return 2;
-    if (!!c->agents + !!c->hosts + !!c->local + !!(c->listen && !c->spawn) > 1)
-        return die(2, "give only one of --agents, --hosts, --local and --listen");
+    /* --listen adds dial-in agents to listed ones (a mixed fleet) */
+    if (!!c->agents + !!c->hosts + !!c->local > 1)
+        return die(2, "give only one of --agents, --hosts and --local");
+    if (c->local && c->listen)
+        return die(2, "--local does not combine with --listen (its agents have a secret of their own; "
+                   "list running agents with --agents or --hosts)");
     if (!c->listen && !c->spawn && !c->pool && (c->expect || c->min_agents || c->expect_timeout_ns))
         return die(2, "--expect, --expect-timeout and --min-agents need --listen or --pool");
     if (pool_check_cli(c) != 0)
         return 2;
+    if (c->pool && c->nplans > 1)
+        return die(2, "--pool takes one job file (%d given): the pool host runs the plan it is sent",
+                   c->nplans);
     if (c->listen && !c->expect && !c->spawn)
         return die(2, "--listen needs --expect N (how many agents to wait for)");
     if (c->min_agents > c->expect && c->listen && !c->spawn)
@@ -469,6 +504,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
         return die(2, "--listen does not combine with %s", c->dry_run ? "--dry-run" : "--cleanup");
     if (c->repeat_interval_ns && !c->repeat)
         return die(2, "--repeat-interval without --repeat");
+    if (c->include_failed && !c->repeat)
+        return die(2, "--include-failed without --repeat (it decides what a repeat set's summary averages)");
     return 0;
 }
 
@@ -588,18 +625,34 @@ static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
     (*addrs)[(*n)++] = a;
 }
 
+/* A hosts file's line is read whole (getline), never in pieces: a piece of a
+ * long line once became a host of its own, so 5000 bytes started 5 ssh
+ * sessions.  Lines past this are refused, not cut. */
+#define HOSTS_LINE_MAX 4096
+
 /* host[:port] [label=NAME ...] per line; labels[i] is host i's labels,
- * comma-joined, or NULL. */
+ * comma-joined, or NULL.  Labels are checked by the agent's own rule
+ * (msg_labels_check) here, before anything is spawned or dialled. */
 static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n)
 {
     FILE *fp = fopen(path, "r");
-    char line[1024];
-    int lineno = 0;
+    char *line = NULL, err[256];
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, status = 0;
     if (!fp)
         return die(2, "%s: cannot open: %s", path, strerror(errno));
-    while (fgets(line, sizeof line, fp)) {
-        char *s = line, *e;
+    while (status == 0 && (len = getline(&line, &cap, fp)) >= 0) {
+        char *s = line, *e, *save = NULL;
         lineno++;
+        if (len > HOSTS_LINE_MAX) {
+            status = die(2, "%s:%d: a line longer than %d bytes", path, lineno, HOSTS_LINE_MAX);
+            break;
+        }
+        if (memchr(line, '\0', (size_t)len)) {
+            status = die(2, "%s:%d: a NUL byte in the line (not a text file?)", path, lineno);
+            break;
+        }
         line[strcspn(line, "#\r\n")] = '\0';
         while (*s == ' ' || *s == '\t')
             s++;
@@ -608,28 +661,48 @@ static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t 
         if (e == s)
             continue;
         if (*n == MAX_AGENTS) {
-            fclose(fp);
-            return die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+            status = die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
+            break;
         }
         *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
         (*labels)[*n] = NULL;
-        for (char *t = strtok(e, " \t"); t; t = strtok(NULL, " \t")) {
+        for (char *t = strtok_r(e, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
             char *old = (*labels)[*n];
+            size_t have = old ? strlen(old) + 1 : 0;
             if (strncmp(t, "label=", 6) != 0 || !t[6]) {
-                free(old);
-                fclose(fp);
-                return die(2, "%s:%d: unknown setting '%s' (want label=NAME)", path, lineno, t);
+                status = die(2, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
+                break;
             }
-            (*labels)[*n] = xmalloc((old ? strlen(old) + 1 : 0) + strlen(t + 6) + 1);
+            if (msg_labels_check(t + 6, err, sizeof err) < 0) {
+                status = die(2, "%s:%d: %s", path, lineno, err);
+                break;
+            }
+            if (have + strlen(t + 6) >= MSG_LABELS_MAX) {
+                status = die(2, "%s:%d: labels longer than %d bytes in all", path, lineno,
+                             MSG_LABELS_MAX - 1);
+                break;
+            }
+            (*labels)[*n] = xmalloc(have + strlen(t + 6) + 1);
             sprintf((*labels)[*n], "%s%s%s", old ? old : "", old ? "," : "", t + 6);
             free(old);
         }
+        if (status != 0) {
+            free((*labels)[*n]);
+            (*labels)[*n] = NULL;
+            break;
+        }
+        /* fio's host list (--client=FILE) says "host,port" */
+        char *comma = memchr(s, ',', (size_t)(e - s));
+        if (comma && !memchr(s, ':', (size_t)(e - s)) && comma + 1 < e &&
+            strspn(comma + 1, "0123456789") == (size_t)(e - comma - 1))
+            *comma = ':';
         add_addr(addrs, n, s, (size_t)(e - s));
     }
+    free(line);
     fclose(fp);
-    if (*n == 0)
+    if (status == 0 && *n == 0)
         return die(2, "%s: no hosts in the file", path);
-    return 0;
+    return status;
 }
 
 static void agent_binary(char *out, size_t len)
@@ -704,46 +777,85 @@ static int gather_cli(const struct cli *c, struct gather_fleet *fleet, char ***a
     return 0;
 }
 
-/* --listen with --repeat: a run closes the connections it adopted and the
- * agents dial again, so each repetition after the first gathers them anew.
- * The plan's agents=@LABEL were resolved against the first gathering, so a
- * repetition must see the same agents: as many, with the same labels at
- * the same indices (indices are sorted by label, then host, then address);
- * otherwise the set ends here (what was measured is kept).  0 or an exit
- * status. */
-static int regather(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
-                    uint32_t *n, uint32_t repetition)
+/* The dial-ins na/nl/nn (gather_cli's) after the nlisted agents of a
+ * mixed fleet in addrs/labels: one fleet, the listed agents first.  Takes
+ * na and nl. */
+static void fleet_append(char ***addrs, char ***labels, uint32_t nlisted, char **na, char **nl, uint32_t nn)
+{
+    *addrs = xrealloc(*addrs, ((size_t)nlisted + nn + 1) * sizeof **addrs);
+    memcpy(*addrs + nlisted, na, (size_t)nn * sizeof *na);
+    if (!*labels)
+        *labels = xcalloc((size_t)nlisted + 1, sizeof **labels);    /* the listed ones have none */
+    *labels = xrealloc(*labels, ((size_t)nlisted + nn + 1) * sizeof **labels);
+    for (uint32_t i = 0; i < nn; i++)
+        (*labels)[nlisted + i] = nl ? nl[i] : NULL;
+    free(na);
+    free(nl);
+}
+
+/* --listen with the agents of --agents or --hosts: wait for the dial-ins
+ * and number them after the *n listed ones. */
+static int gather_mixed(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
+                        uint32_t *n)
 {
     char **na = NULL, **nl = NULL;
     uint32_t nn = 0;
     int status;
 
+    if (*n + c->expect > MAX_AGENTS)
+        return die(2, "%u listed agents and --expect %u: more than %d agents", *n, c->expect, MAX_AGENTS);
+    if ((status = gather_cli(c, fleet, &na, &nl, &nn)) != 0)
+        return status;
+    fleet_append(addrs, labels, *n, na, nl, nn);
+    *n += nn;
+    return 0;
+}
+
+/* --listen with --repeat: a run closes the connections it adopted and the
+ * agents dial again, so each repetition after the first gathers them anew
+ * (a mixed fleet's listed agents, 0..nlisted-1, are dialled again by the
+ * run).  The plan's agents=@LABEL were resolved against the first
+ * gathering, so a repetition must see the same agents: as many, with the
+ * same labels at the same indices (indices are sorted by label, then host,
+ * then address); otherwise the set ends here (what was measured is kept).
+ * 0 or an exit status. */
+static int regather(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
+                    uint32_t *n, uint32_t nlisted, uint32_t repetition)
+{
+    char **na = NULL, **nl = NULL;
+    uint32_t nn = 0, had = *n - nlisted;
+    int status;
+
     gather_free(fleet);
     if ((status = gather_cli(c, fleet, &na, &nl, &nn)) != 0)
         return status;
-    for (uint32_t i = 0; nn == *n && i < nn; i++) {
-        const char *a = *labels ? (*labels)[i] : NULL, *b = nl ? nl[i] : NULL;
+    for (uint32_t i = 0; nn == had && i < nn; i++) {
+        const char *a = *labels ? (*labels)[nlisted + i] : NULL, *b = nl ? nl[i] : NULL;
 
         if (strcmp(a ? a : "", b ? b : "") != 0) {
             status = die(1, "repetition %u: agent %u has labels '%s', in repetition 1 '%s': the set ends "
-                         "(the plan's agents= were resolved against the first agents)", repetition, i,
-                         b ? b : "", a ? a : "");
+                         "(the plan's agents= were resolved against the first agents)", repetition,
+                         nlisted + i, b ? b : "", a ? a : "");
             break;
         }
     }
-    if (nn != *n && !status)
+    if (nn != had && !status)
         status = die(1, "repetition %u: %u agents joined, repetition 1 had %u: the set ends", repetition, nn,
-                     *n);
-    for (uint32_t i = 0; i < *n; i++) {
+                     had);
+    for (uint32_t i = nlisted; i < *n; i++) {
         free((*addrs)[i]);
         if (*labels)
             free((*labels)[i]);
     }
-    free(*addrs);
-    free(*labels);
-    *addrs = na;
-    *labels = nl;
-    *n = nn;
+    if (nlisted == 0) {
+        free(*addrs);
+        free(*labels);
+        *addrs = na;
+        *labels = nl;
+    } else {
+        fleet_append(addrs, labels, nlisted, na, nl, nn);
+    }
+    *n = nlisted + nn;
     return status;
 }
 
@@ -1055,6 +1167,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct spawn_fleet spawned;     /* --spawn ssh: the ssh children */
     char *plan_text = NULL;
     int rc, gsig, status = 0;
+    uint32_t nlisted = 0;       /* a mixed fleet: agents 0..nlisted-1 are listed, the rest dial in */
     struct run_set set;             /* --repeat: the repetitions so far */
     struct report_outputs outs;     /* this repetition's outputs */
     int set_status = 0, set_done = 0;
@@ -1084,11 +1197,13 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     if (c.fio_compat && !clean_only) {
         status = fio_compat_report(stdout, c.plan_path, c.nfio, c.fio_args);
+        for (int k = 1; k < c.nplans && status == 0; k++)
+            status = fio_compat_report(stdout, c.plan_paths[k], 0, NULL);
         free(c.fio_args);
         return status;
     }
     plan_init(&plan);
-    rc = fio_cli_read_plan(c.plan_path, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
+    rc = fio_cli_read_plans(c.nplans, c.plan_paths, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
     free(c.fio_args);
     if (rc == 0)
         rc = fio_cli_apply(&c.fio, &plan, err, sizeof err);
@@ -1111,6 +1226,18 @@ static int cmd_run(int argc, char **argv, int clean_only)
         plan_free(&plan);
         free(plan_text);
         return 2;
+    }
+    if (!c.pool && !pool_fleet && !c.agents && !c.hosts && !c.listen) {
+        /* --local: relative names are beneath the current directory, as fio's */
+        char cwd[PATH_MAX];
+        int no_cwd = !getcwd(cwd, sizeof cwd);
+        if (no_cwd)
+            snprintf(err, sizeof err, "cannot tell the current directory: %s", strerror(errno));
+        if (no_cwd || fio_cli_local_paths(&plan, cwd, err, sizeof err) < 0) {
+            plan_free(&plan);
+            free(plan_text);
+            return die(2, "%s", err);
+        }
     }
     if (c.pool) {
         status = pool_cli(&c, argc, argv, plan_text);
@@ -1154,6 +1281,14 @@ static int cmd_run(int argc, char **argv, int clean_only)
             for (uint32_t i = 0; i < fleet.n; i++)
                 add_addr(&addrs, &naddrs, fleet.addr[i], strlen(fleet.addr[i]));
     }
+    /* a mixed fleet: the listed agents, then those that dial in */
+    nlisted = c.listen && !c.spawn && (c.agents || c.hosts) ? naddrs : 0;
+    if (status == 0 && nlisted) {
+        if (clean_only)
+            status = die(2, "clean: --listen is for run (clean dials its agents)");
+        else
+            status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
+    }
     if (status != 0 || c.pool)
         goto out;
     if (c.dry_run) {
@@ -1163,7 +1298,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
             repeat_run_dry_line(stdout, &rr);
         if (status == 0 && c.plan_path) {
             fputc('\n', stdout);
-            fio_compat_section(stdout, c.plan_path, 0, NULL);
+            for (int k = 0; k < c.nplans; k++)
+                fio_compat_section(stdout, c.plan_paths[k], 0, NULL);
         }
         goto out;
     }
@@ -1179,9 +1315,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
     ro.labels = labels;
     ro.naddrs = naddrs;
     ro.joined = gathered.n ? gathered.agents : NULL;
+    ro.ndial = nlisted;
     ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
     ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
+    ro.prepare_timeout_ms = (uint32_t)(c.prepare_timeout_ns / 1000000u);
     ro.control_tos = c.control_tos;
     ro.client_caps = &c.caps;
     if (fleet.n) {
@@ -1207,6 +1345,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
+    set.include_failed = c.include_failed;
     if (c.target) {
         snprintf(set.target, sizeof set.target, "%s", c.target);
         result_clean_utf8(set.target);    /* as each repetition's record has it */
@@ -1214,11 +1353,14 @@ static int cmd_run(int argc, char **argv, int clean_only)
 next_repetition:
     /* --repeat: each repetition is a whole run (its record, journal and
      * files); the set is written once it ends (repeat_run_finish) */
-    if (c.listen && set.n > 0 && (status = regather(&c, &gathered, &addrs, &labels, &naddrs, set.n + 1)) != 0)
+    if (c.listen && set.n > 0 &&
+        (status = regather(&c, &gathered, &addrs, &labels, &naddrs, nlisted, set.n + 1)) != 0)
         goto out;
     ro.addrs = addrs;
     ro.labels = labels;
+    ro.naddrs = naddrs;
     ro.joined = gathered.n ? gathered.agents : NULL;
+    ro.ndial = nlisted;
     nobs = 0;
     outs = c.out;
     repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
@@ -1242,8 +1384,11 @@ next_repetition:
                         c.fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
     observers[nobs++] = live_observer(live);
     if (c.fio.status_interval_ns && !fstatus) {
-        /* fio writes its periodic status where its report goes */
-        fstatus = fio_status_new(c.out.output ? stderr : stdout, c.fio.status_interval_ns, &plan);
+        /* fio writes its periodic status where its report goes; a
+         * machine-read report on stdout (json, json+, terse) gets no line of
+         * ours ahead of it: the status lines go to stderr then */
+        int machine = (c.out.fio_formats & (REPORT_FIO_JSON | REPORT_FIO_JSON_PLUS | REPORT_FIO_TERSE)) != 0;
+        fstatus = fio_status_new(c.out.output || machine ? stderr : stdout, c.fio.status_interval_ns, &plan);
     }
     if (fstatus)
         observers[nobs++] = fio_status_observer(fstatus);

@@ -26,17 +26,47 @@ const char *repeat_metric_key(enum repeat_metric m)
     return (unsigned)m < REPEAT__METRICS ? keys[m] : "?";
 }
 
+/* 1 when phase of repetition k has figures at all. */
+static int has_figures(const struct run_set *s, uint32_t phase, uint32_t k)
+{
+    return k < s->n && phase < s->reps[k].nphases && s->reps[k].phases[phase].finished;
+}
+
+static enum verdict_kind phase_verdict(const struct run_result *r, uint32_t phase)
+{
+    struct verdict *v = xmalloc(sizeof *v);
+    enum verdict_kind kind;
+
+    verdict_phase(r, phase, v);
+    kind = v->v;
+    free(v);
+    return kind;
+}
+
 int repeat_counts(const struct run_set *s, uint32_t phase, uint32_t k)
 {
-    return k < s->n && phase < s->reps[k].nphases && s->reps[k].phases[phase].finished &&
-           verdict_phase_finished(&s->reps[k], phase);
+    if (!has_figures(s, phase, k) || !verdict_phase_finished(&s->reps[k], phase))
+        return 0;
+    return s->include_failed || phase_verdict(&s->reps[k], phase) == VERDICT_OK;
+}
+
+int repeat_left_out(const struct run_set *s, uint32_t phase, uint32_t k)
+{
+    return has_figures(s, phase, k) && !repeat_counts(s, phase, k);
+}
+
+void repeat_metric_range(enum repeat_metric m, double *min, double *max)
+{
+    (void)m;      /* every metric is a rate or a time */
+    *min = 0;
+    *max = INFINITY;
 }
 
 int repeat_has_op(const struct run_set *s, uint32_t phase, enum op_type t)
 {
     for (uint32_t k = 0; k < s->n; k++)
-        if (repeat_counts(s, phase, k) && s->reps[k].phases[phase].totals.op[t].ops > 0)
-            return 1;
+        if (has_figures(s, phase, k) && s->reps[k].phases[phase].totals.op[t].ops > 0)
+            return 1;     /* (left out or not: its row shows what was left out) */
     return 0;
 }
 
@@ -67,6 +97,25 @@ uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, 
         if (!repeat_counts(s, phase, k))
             continue;
         x[n] = metric_of(&s->reps[k].phases[phase], t, m);
+        if (rep)
+            rep[n] = k;
+        n++;
+    }
+    return n;
+}
+
+uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
+                            double *x, uint32_t *rep)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < s->n; k++) {
+        const struct phase_result *ph;
+
+        if (!repeat_left_out(s, phase, k))
+            continue;
+        ph = &s->reps[k].phases[phase];
+        x[n] = ph->totals.op[t].ops ? metric_of(ph, t, m) : NAN;
         if (rep)
             rep[n] = k;
         n++;
@@ -145,15 +194,20 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* {"n", "mean", "sd", "ci95": [lo, hi] or null, "values", "repetitions": [1-based]} */
+/* {"n", "mean", "sd", "ci95": [lo, hi] or null, "ci95_clamped", "values",
+ * "repetitions": [1-based], "left_out_values", "left_out_repetitions"} */
 static json_t *metric_json(struct jset *b, const struct run_set *s, uint32_t phase, enum op_type t,
                            enum repeat_metric m, double *x, uint32_t *rep)
 {
-    uint32_t n = repeat_values(s, phase, t, m, x, rep);
+    uint32_t n = repeat_values(s, phase, t, m, x, rep), nl;
     struct sample_summary sum;
     json_t *j = json_object(), *vals = json_array(), *reps = json_array();
+    json_t *lvals = json_array(), *lreps = json_array();
+    double lo, hi;
 
     sample_summarize(x, n, &sum);
+    repeat_metric_range(m, &lo, &hi);
+    sample_clamp_ci(&sum, lo, hi);
     put(b, j, "n", json_integer(n));
     put(b, j, "mean", real_or_null(sum.mean));
     put(b, j, "sd", real_or_null(sum.sd));
@@ -165,12 +219,20 @@ static json_t *metric_json(struct jset *b, const struct run_set *s, uint32_t pha
     } else {
         put(b, j, "ci95", json_null());
     }
+    put(b, j, "ci95_clamped", json_boolean(sum.ci95_clamped != 0));
     for (uint32_t i = 0; i < n; i++) {
         push(b, vals, json_real(x[i]));
         push(b, reps, json_integer(rep[i] + 1));
     }
     put(b, j, "values", vals);
     put(b, j, "repetitions", reps);
+    nl = repeat_left_values(s, phase, t, m, x, rep);
+    for (uint32_t i = 0; i < nl; i++) {
+        push(b, lvals, real_or_null(x[i]));
+        push(b, lreps, json_integer(rep[i] + 1));
+    }
+    put(b, j, "left_out_values", lvals);
+    put(b, j, "left_out_repetitions", lreps);
     return j;
 }
 
@@ -184,7 +246,7 @@ static json_t *summary_json(struct jset *b, const struct run_set *s)
 
     for (uint32_t i = 0; i < first->nphases; i++) {
         const struct phase_result *ph = &first->phases[i];
-        json_t *pj = json_object(), *ops = json_object(), *verdicts = json_array();
+        json_t *pj = json_object(), *ops = json_object(), *verdicts = json_array(), *left = json_array();
 
         put(b, pj, "name", json_string(ph->name));
         put(b, pj, "rw", json_string(rw_mode_name(ph->rw)));
@@ -204,10 +266,19 @@ static json_t *summary_json(struct jset *b, const struct run_set *s)
         for (uint32_t k = 0; k < s->n; k++) {
             verdict_phase(&s->reps[k], i, v);
             push(b, verdicts, json_string(verdict_name(v->v)));
+            if (repeat_left_out(s, i, k)) {
+                json_t *lj = json_object();
+                put(b, lj, "repetition", json_integer(k + 1));
+                put(b, lj, "verdict", json_string(verdict_name(v->v)));
+                put(b, lj, "reason", json_string(v->nreasons ? v->reason[0] : ""));
+                push(b, left, lj);
+            }
         }
         put(b, pj, "verdicts", verdicts);
+        put(b, pj, "left_out", left);
         push(b, phases, pj);
     }
+    put(b, sum, "include_failed", json_boolean(s->include_failed));
     put(b, sum, "phases", phases);
     free(v);
     free(rep);

@@ -7,8 +7,14 @@
  * (never stored and read back): per phase and op type, the mean, standard
  * deviation and 95% confidence interval (Student t, sample_stats.h) of
  * IOPS, bandwidth, p50 and p99 latency, over the repetitions in which the
- * phase ran to its end (verdict_phase_finished); an interrupted or failed
- * repetition's phase is listed in the verdicts but not averaged in. */
+ * phase ran to its end (verdict_phase_finished) with verdict ok.  A
+ * repetition whose phase failed (or is partial: an agent lost) would pull
+ * the mean towards its failure and widen the interval past zero
+ * ("43.8k sd 56.5k, 95% CI -96.6k .. 184k"): it is left out, shown
+ * with its values and counted ("left out"), unless the set's
+ * include_failed (--include-failed) keeps it.  An interrupted repetition's
+ * phase never counts.  Intervals are clamped to the metric's range
+ * (sample_clamp_ci) and say so. */
 #ifndef NFSTORM_REPEAT_H
 #define NFSTORM_REPEAT_H
 
@@ -28,15 +34,26 @@ enum repeat_metric {
 /* The summary's JSON key: "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns". */
 const char *repeat_metric_key(enum repeat_metric m);
 
-/* 1 when phase ran to its end in repetition k (its figures are averaged). */
+/* 1 when phase ran to its end in repetition k with verdict ok (or any
+ * verdict, with s->include_failed): its figures are averaged. */
 int repeat_counts(const struct run_set *s, uint32_t phase, uint32_t k);
-/* 1 when op type t has ops in phase of some repetition that counts. */
+/* 1 when phase has figures in repetition k that do not count (failed,
+ * partial, interrupted or cut short): shown and counted as left out. */
+int repeat_left_out(const struct run_set *s, uint32_t phase, uint32_t k);
+/* The metric's range, for sample_clamp_ci: IOPS, bandwidth and latency
+ * are in [0, +inf). */
+void repeat_metric_range(enum repeat_metric m, double *min, double *max);
+/* 1 when op type t has ops in phase of some repetition, counted or left out. */
 int repeat_has_op(const struct run_set *s, uint32_t phase, enum op_type t);
 /* The metric of op type t in phase over the repetitions that count, in
  * order: x[j], and rep[j] its repetition's index (rep may be NULL).  x and
  * rep have room for s->n.  Returns how many. */
 uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
                        double *x, uint32_t *rep);
+/* The same over the repetitions left out (repeat_left_out), NAN where the
+ * phase has no ops of type t. */
+uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
+                            double *x, uint32_t *rep);
 
 /* The worse of two exit statuses, by the verdicts' severity (verdict.h):
  * 0 ok < 3 partial < 1 failed < 130 interrupted; anything else (2) is
@@ -49,7 +66,8 @@ int repeat_exit_status(const struct run_set *s);
 /* The set file's object (docs/results.md, "Repeat sets"): keys
  * nfstorm_repeat_set, repeat, repeat_interval_s, completed, interrupted,
  * label, target, verdict, exit_status, repetitions (each as
- * report_json_build), summary.  Caller owns it; NULL when out of memory. */
+ * report_json_build), summary (with include_failed, and per phase
+ * left_out).  Caller owns it; NULL when out of memory. */
 json_t *repeat_set_json(const struct run_set *s);
 /* Write it to path atomically (report_json_write_tree).  0 or -errno. */
 int repeat_set_write(const char *path, const struct run_set *s);

@@ -237,6 +237,11 @@ static void job_opts(const struct run_result *r, const struct phase_result *ph, 
     d = opt_str(jo->opts, global, "ioengine");
     jo->depth = !d || !strcmp(d, "psync") || !strcmp(d, "sync") || !strcmp(d, "pvsync") ||
                 !strcmp(d, "pvsync2") || !strcmp(d, "vsync") ? 1 : jo->iodepth;
+    if (r->record.plan_text) {
+        /* what the JSON shows is fio's form: its names, no bare flags */
+        json_decref(jo->opts);
+        jo->opts = fio_opts_section_as(r->record.plan_text, nm, 1);
+    }
 }
 
 static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
@@ -462,8 +467,10 @@ static int write_json(FILE *out, const struct run_result *r, int plus)
     json_object_set_new(root, "timestamp_ms", json_integer(r->record.start_ms ? (json_int_t)r->record.start_ms
                                                            : (json_int_t)r->started_unix * 1000));
     json_object_set_new(root, "time", json_string(when));
-    if (json_object_size(global))    /* fio leaves it out when there is none */
-        json_object_set(root, "global options", global);
+    json_t *shown = fio_opts_section_as(r->record.plan_text, NULL, 1);
+    if (json_object_size(shown))     /* fio leaves it out when there is none */
+        json_object_set(root, "global options", shown);
+    json_decref(shown);
     for (uint32_t i = 0; i < r->nphases; i++) {
         if (!r->phases[i].finished)
             continue;

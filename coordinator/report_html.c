@@ -48,6 +48,7 @@
 #include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
 #include "coordinator/verdict.h"
+#include "common/vblock.h"
 #include "coordinator/svg.h"
 
 #define MAX_BS 32
@@ -128,6 +129,7 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
     uint64_t bs[MAX_BS];
     uint32_t nbs = report_matrix_columns(r, bs, MAX_BS);
     char b[32], v[32];
+    int partial = 0;
 
     if (nbs == 0)
         return;
@@ -154,11 +156,17 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
             }
             units_fmt_count(v, sizeof(v), result_iops(&ph->totals.op[t], ph->duration_ns));
             units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base);
+            if (verdict_phase_partial(r, (uint32_t)i)) {
+                strcat(v, "*");       /* what arrived, not a whole phase: said below */
+                partial = 1;
+            }
             fprintf(out, "<td>%s</td><td>%s</td>", v, b);
         }
         fprintf(out, "</tr>\n");
     }
     fprintf(out, "</table>\n");
+    if (partial)
+        fprintf(out, "<p class=\"warn\">* partial: the phase did not run to completion (see its verdict)</p>\n");
 }
 
 static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur, int base)
@@ -172,6 +180,14 @@ static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t d
         snprintf(b, sizeof(b), "-");
     else
         units_fmt_rate(b, sizeof(b), result_bw(o, dur), base);
+    if (o->ops > 0 && h->count == 0) {
+        /* latency not known (a replayed journal's several lost agents):
+         * "-", never 0ns, as the text report */
+        fprintf(out, "<td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b);
+        for (int i = 0; i < 6; i++)
+            fprintf(out, "<td>-</td>");
+        return;
+    }
     fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b,
             units_fmt_ns(c, sizeof(c), hist_mean(h)));
     for (int i = 0; i < 4; i++)
@@ -555,8 +571,13 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
     svg_page_begin(out, title);
     fprintf(out, "<h1>");
     svg_escape(out, title);
-    fprintf(out, "</h1>\n<p class=\"note\">%u agents, %u phases, started %s</p>\n", r->nagents,
-            r->nphases, when);
+    fprintf(out, "</h1>\n<p class=\"note\">%u agents, %u phases, started %s", r->nagents, r->nphases, when);
+    if (r->run_id) {           /* the id verify_written_by= names */
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        fprintf(out, ", run id <span data-run-id=\"%s\">%s</span>", id, id);
+    }
+    fprintf(out, "</p>\n");
     {
         char line[1024];
         enum verdict_kind v = verdict_summary(r, line, sizeof line);
@@ -590,6 +611,9 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
             fprintf(out, "<p class=\"warn\">not run to completion, no results</p>\n");
             continue;
         }
+        if (verdict_phase_partial(r, i))
+            fprintf(out, "<p class=\"warn\">partial results: the phase did not run to completion; the "
+                    "figures below are what arrived before it ended (its verdict says why)</p>\n");
         fairness_phase(r, i, share, &f);
         phase_tables(out, r, i, share, &f, base, fleet);
         report_nfs_html(out, r, i);     /* nfs engine: RPC RTT next to op latency */

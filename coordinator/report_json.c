@@ -41,6 +41,7 @@
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
+#include "common/vblock.h"
 
 struct jb {
     int failed;   /* some jansson allocation failed */
@@ -387,6 +388,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "numjobs", jint(ph->numjobs));
     put(b, j, "njobs", jint(ph->njobs));
     put(b, j, "finished", json_boolean(verdict_phase_finished(r, phase)));
+    put(b, j, "partial", json_boolean(verdict_phase_partial(r, phase)));
     verdict_json(b, j, r, phase);
     put(b, j, "duration_s", json_real((double)ph->duration_ns / 1e9));
     put(b, j, "duration_ns", jint(ph->duration_ns));
@@ -418,6 +420,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
         put(b, j, "nfs", nfs_json_encode(&ph->nfs->fleet));
     if (ph->coh.n)
         put(b, j, "coherence", coherence_json(r, phase));
+    if (ph->coh.n || ph->rw == RW_COHERENCE)
+        put(b, j, "coherence_never_visible", json_string(ph->coh_never_warn ? "warn" : "fail"));
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);
@@ -431,6 +435,11 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     put(b, root, "schema", json_integer(RESULT_SCHEMA));
     put(b, root, "label", json_string(r->label));
     put(b, root, "started", json_integer((json_int_t)r->started_unix));
+    if (r->run_id) {
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        put(b, root, "run_id", json_string(id));
+    }
     if (r->record.present)
         put(b, root, "record", run_record_json(&r->record));
     put(b, root, "agents", agents_json(b, r));

@@ -41,9 +41,11 @@ static char *fmt_metric(char *buf, size_t len, enum repeat_metric m, double v, i
     return buf;
 }
 
-/* The four figures of one row: mean, sd, "lo .. hi" (or "-"). */
+/* The four figures of one row: mean, sd, "lo .. hi" (or "-"); an end
+ * clamped to the metric's range carries a '*' and clamp_note says why. */
 struct row {
     char mean[32], sd[32], ci[80];
+    char clamp_note[160];         /* "" when not clamped */
     uint32_t n;
 };
 
@@ -51,17 +53,68 @@ static void fill_row(struct row *rw, const struct run_set *s, uint32_t phase, en
                      enum repeat_metric m, double *x, int base)
 {
     struct sample_summary sum;
-    char lo[32], hi[32];
+    char lo[32], hi[32], raw[32];
+    double min, max;
 
     rw->n = repeat_values(s, phase, t, m, x, NULL);
     sample_summarize(x, rw->n, &sum);
+    repeat_metric_range(m, &min, &max);
+    sample_clamp_ci(&sum, min, max);
     fmt_metric(rw->mean, sizeof rw->mean, m, sum.mean, base);
     fmt_metric(rw->sd, sizeof rw->sd, m, sum.sd, base);
-    if (isfinite(sum.ci95_lo) && isfinite(sum.ci95_hi))
-        snprintf(rw->ci, sizeof rw->ci, "%s .. %s", fmt_metric(lo, sizeof lo, m, sum.ci95_lo, base),
-                 fmt_metric(hi, sizeof hi, m, sum.ci95_hi, base));
-    else
+    rw->clamp_note[0] = '\0';
+    if (isfinite(sum.ci95_lo) && isfinite(sum.ci95_hi)) {
+        fmt_metric(lo, sizeof lo, m, sum.ci95_lo, base);
+        if (sum.ci95_clamped & SAMPLE_CLAMPED_LO) {
+            strcat(lo, "*");
+            fmt_metric(raw, sizeof raw, m, fabs(sum.ci95_raw_lo), base);
+            snprintf(rw->clamp_note, sizeof rw->clamp_note, "* %s interval clamped at 0 (mean - t*sd/sqrt(n) "
+                     "is %s%s): too few or too spread repetitions to bound it", metric_label[m],
+                     sum.ci95_raw_lo < 0 ? "-" : "", raw);
+        }
+        snprintf(rw->ci, sizeof rw->ci, "%s .. %s", lo, fmt_metric(hi, sizeof hi, m, sum.ci95_hi, base));
+    } else {
         snprintf(rw->ci, sizeof rw->ci, "-");
+    }
+}
+
+/* The repetitions of phase left out of the statistics, one line each:
+ * "repetition 2 (failed: agent 0 (h:p): completed no op): read IOPS 0".
+ * Returns how many. */
+static uint32_t left_out_lines(FILE *out, const struct run_set *s, uint32_t phase, const char *indent, int html,
+                               int base)
+{
+    struct verdict *v = xmalloc(sizeof *v);
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < s->n; k++) {
+        const struct phase_result *ph;
+        char val[32];
+        int any = 0;
+
+        if (!repeat_left_out(s, phase, k))
+            continue;
+        ph = &s->reps[k].phases[phase];
+        verdict_phase(&s->reps[k], phase, v);
+        fprintf(out, "%s%srepetition %u left out of the statistics (%s%s", indent, html ? "<li>" : "", k + 1,
+                verdict_name(v->v), v->nreasons ? ": " : "");
+        if (html)
+            svg_escape(out, v->nreasons ? v->reason[0] : "");
+        else
+            fputs(v->nreasons ? v->reason[0] : "", out);
+        fputs(")", out);
+        for (int t = 0; t < OP__COUNT; t++) {
+            if (!ph->totals.op[t].ops)
+                continue;
+            fmt_metric(val, sizeof val, REPEAT_IOPS, result_iops(&ph->totals.op[t], ph->duration_ns), base);
+            fprintf(out, "%s %s IOPS %s", any ? "," : ":", op_type_name((enum op_type)t), val);
+            any = 1;
+        }
+        fputs(html ? "</li>\n" : "\n", out);
+        n++;
+    }
+    free(v);
+    return n;
 }
 
 /* "3/3 ok" or "2/3 ok, 1/3 interrupted": the phase's verdicts counted. */
@@ -102,6 +155,7 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
     double *x = xcalloc(s->n, sizeof *x);
     int name_w = NAME_MIN;
     char line[512];
+    uint32_t left = 0;
 
     for (uint32_t i = 0; i < first->nphases; i++)
         if ((int)strlen(first->phases[i].name) > name_w)
@@ -110,11 +164,15 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
         name_w = NAME_MAX_W;
     heading(line, sizeof line, s);
     fprintf(out, "%s\n", line);
-    fprintf(out, "(over the repetitions in which a phase ran to its end; 95%% CI of the mean, Student t)\n\n");
+    fprintf(out, "(over the repetitions in which a phase ran to its end%s; 95%% CI of the mean, Student t)\n\n",
+            s->include_failed ? ", failed ones included (--include-failed)" : " with verdict ok");
     fprintf(out, "%-*s %-*s %-*s %*s %*s  %-*s %3s\n", name_w, "phase", OP_W, "op", METRIC_W, "metric", NUM_W,
             "mean", NUM_W, "sd", CI_W, "95% CI", "n");
     for (uint32_t i = 0; i < first->nphases; i++) {
         int rows = 0;
+        char notes[REPEAT__METRICS * OP__COUNT][160];
+        uint32_t nnotes = 0;
+        char indent[NAME_MAX_W + 2];
 
         for (int t = 0; t < OP__COUNT; t++) {
             if (!repeat_has_op(s, i, (enum op_type)t))
@@ -128,6 +186,9 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
                 fprintf(out, "%-*s %-*s %-*s %*s %*s  %-*s %3u\n", name_w, rows ? "" : first->phases[i].name,
                         OP_W, m == 0 ? op_type_name((enum op_type)t) : "", METRIC_W, metric_label[m], NUM_W,
                         rw.mean, NUM_W, rw.sd, CI_W, rw.ci, rw.n);
+                if (rw.clamp_note[0])
+                    snprintf(notes[nnotes++], sizeof notes[0], "%s %s", op_type_name((enum op_type)t),
+                             rw.clamp_note + 2);
                 rows++;
             }
         }
@@ -135,7 +196,14 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
             fprintf(out, "%-*s no repetition ran it to its end with ops\n", name_w, first->phases[i].name);
         verdict_counts(s, i, line, sizeof line);
         fprintf(out, "%-*s verdicts: %s\n", name_w, "", line);
+        snprintf(indent, sizeof indent, "%-*s ", name_w, "");
+        for (uint32_t k = 0; k < nnotes; k++)
+            fprintf(out, "%s* %s\n", indent, notes[k]);
+        left += left_out_lines(out, s, i, indent, 0, base);
     }
+    if (left)
+        fprintf(out, "\n%u phase repetition%s left out of the statistics (not ok); --include-failed keeps those "
+                "that ran to their end\n", left, left == 1 ? "" : "s");
     if (s->interrupted)
         fprintf(out, "\nrepeat verdict: exit status %d (interrupted after %u of %u repetitions)\n",
                 repeat_exit_status(s), s->n, s->requested);
@@ -157,8 +225,11 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
     fprintf(out, "<h1>");
     svg_escape(out, line);
     fprintf(out, "</h1>\n<p class=\"note\">Mean, standard deviation and 95%% confidence interval of the mean "
-            "(Student t) over the repetitions in which each phase ran to its end. Exit status %d (the worst "
-            "repetition).</p>\n", repeat_exit_status(s));
+            "(Student t) over the repetitions in which each phase ran to its end%s. An interval end marked * "
+            "is clamped to the metric's range (never below 0). Exit status %d (the worst repetition).</p>\n",
+            s->include_failed ? ", failed ones included (--include-failed)"
+                              : " with verdict ok (the others are left out and listed; --include-failed keeps them)",
+            repeat_exit_status(s));
     fprintf(out, "<table class=\"repeat-summary\"><tr><th class=\"l\">phase</th><th class=\"l\">op</th>"
             "<th class=\"l\">metric</th><th>mean</th><th>sd</th><th>95%% CI</th><th>n</th>"
             "<th class=\"l\">values</th><th class=\"l\">verdicts</th></tr>\n");
@@ -191,6 +262,19 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
         }
     }
     fprintf(out, "</table>\n");
+    for (uint32_t i = 0; i < first->nphases; i++) {
+        int any = 0;
+
+        for (uint32_t k = 0; k < s->n && !any; k++)
+            any = repeat_left_out(s, i, k);
+        if (!any)
+            continue;
+        fprintf(out, "<p class=\"warn\">Phase ");
+        svg_escape(out, first->phases[i].name);
+        fprintf(out, ": left out of the statistics</p>\n<ul class=\"left-out\">\n");
+        left_out_lines(out, s, i, "", 1, base);
+        fprintf(out, "</ul>\n");
+    }
     svg_page_end(out);
     free(x);
 }

@@ -36,6 +36,7 @@
 #include "coordinator/report_nfs.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verdict.h"
+#include "common/vblock.h"
 
 #define NAME_MIN 5
 #define NAME_MAX_W 20
@@ -100,6 +101,16 @@ static void fig_row(FILE *out, enum op_type t, const struct op_stats *o,
     units_fmt_ns(p999, sizeof(p999), (double)hist_percentile(&o->lat, 99.9));
     /* max_ns is exact, unlike the percentiles; an empty hist reports 0 */
     units_fmt_ns(max, sizeof(max), o->lat.count ? (double)o->lat.max_ns : 0.0);
+    if (o->ops > 0 && o->lat.count == 0) {
+        /* ops with no latency recorded (a replayed journal keeps only the
+         * merged intervals' histograms, not each lost agent's): unknown,
+         * never "0ns" */
+        snprintf(mean, sizeof mean, "-");
+        snprintf(p50, sizeof p50, "-");
+        snprintf(p99, sizeof p99, "-");
+        snprintf(p999, sizeof p999, "-");
+        snprintf(max, sizeof max, "-");
+    }
     fprintf(out, "%-*s %7s %10s %7s %7s %7s %7s %7s", OP_W,
             op_type_name(t), iops, bw, mean, p50, p99, p999, max);
 }
@@ -353,6 +364,7 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
     uint64_t bs[8];
     uint32_t nbs = report_matrix_columns(r, bs, 8);
     char a[32], b[32];
+    int partial = 0;
 
     if (nbs == 0)
         return;
@@ -374,11 +386,17 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
                 fprintf(out, " %19s", "-");
                 continue;
             }
-            fprintf(out, " %7s %11s", units_fmt_count(a, sizeof(a), result_iops(&ph->totals.op[t], ph->duration_ns)),
-                    units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base));
+            units_fmt_count(a, sizeof(a), result_iops(&ph->totals.op[t], ph->duration_ns));
+            if (verdict_phase_partial(r, (uint32_t)i)) {
+                strcat(a, "*");       /* what arrived, not a whole phase: said below */
+                partial = 1;
+            }
+            fprintf(out, " %7s %11s", a, units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base));
         }
         fputc('\n', out);
     }
+    if (partial)
+        fprintf(out, "* partial: the phase did not run to completion (see its verdict)\n");
 }
 
 /* Runs of intervals in which ops were stuck longer than an interval. */
@@ -502,9 +520,15 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
 
     if (localtime_r(&t, &tm))
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
-    fprintf(out, "run %s: %u agent%s, %u phase%s, started %s\n",
+    fprintf(out, "run %s: %u agent%s, %u phase%s, started %s",
             r->label[0] ? r->label : "(unlabelled)", r->nagents, r->nagents == 1 ? "" : "s",
             r->nphases, r->nphases == 1 ? "" : "s", when);
+    if (r->run_id) {
+        char id[17];
+        vblock_run_format(r->run_id, id);
+        fprintf(out, ", run id %s", id);   /* verify_written_by= names it */
+    }
+    fputc('\n', out);
     run_record_text(out, r);      /* what was run against what, if recorded */
 
     for (uint32_t i = 0; i < r->nphases; i++) {
@@ -516,6 +540,9 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
             verdict_note(out, r, i);
             continue;
         }
+        if (verdict_phase_partial(r, i))
+            fprintf(out, "phase %s: partial results: the phase did not run to completion; the figures "
+                    "below are what arrived before it ended (its verdict says why)\n", ph->name);
         phase_rows(out, r, ph, &L);
         if (fleet)
             fleet_rows(out, r, ph, &L);

@@ -86,6 +86,15 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
             for (uint32_t j = 0; j < src->njobs && !ph->agents[a].participating; j++)
                 ph->agents[a].participating = (uint8_t)plan_agents_match(src->jobs[j].agents, a);
         }
+        {
+            uint32_t ncoh = 0, nwarn = 0;
+            for (uint32_t j = 0; j < src->njobs; j++)
+                if (src->jobs[j].rw == RW_COHERENCE) {
+                    ncoh++;
+                    nwarn += src->jobs[j].coherence_never_warn != 0;
+                }
+            ph->coh_never_warn = (uint8_t)(ncoh && nwarn == ncoh);
+        }
         for (uint32_t j = 0; j < src->njobs; j++) {
             if (src->jobs[j].error_threshold > ph->error_threshold)
                 ph->error_threshold = src->jobs[j].error_threshold;
@@ -741,8 +750,8 @@ void result_cut_short(struct run_result *r, const char *why)
      * run").  When every phase ran and is whole (only the run's end is
      * missing), the last one carries the reason, so the verdict says so. */
     for (uint32_t i = 0; i < r->nphases; i++)
-        if (r->phases[i].ran && !r->phases[i].finished) {
-            r->phases[i].interrupted = 1;
+        if (r->phases[i].ran && (!r->phases[i].finished || r->phases[i].interrupted)) {
+            r->phases[i].interrupted = 1;   /* (a replay marks those with partial data) */
             marked++;
         }
     if (!marked && r->nphases > 0 && last + 1 == r->nphases && r->phases[last].ran)

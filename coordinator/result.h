@@ -161,6 +161,8 @@ struct phase_result {
     struct phase_end_info ctl;    /* how phase control ended it (phase_ctl.h) */
     struct client_phase *client;  /* agents' CPU, NIC, mountstats (client_result.h), or NULL */
     struct coh_set coh;           /* rw=coherence: every reader's pairs (coherence_report.h) */
+    uint8_t coh_never_warn;       /* coherence_never_visible=warn on every coherence job:
+                                     a never-visible generation is a warning, not a failure */
     struct result_verify *verify; /* verify= results (result_verify.h); owned;
                                      NULL when no job of the phase verifies */
 };
@@ -173,6 +175,8 @@ struct result_verify;             /* result_verify.h */
 struct run_result {
     char label[PLAN_NAME_MAX];
     int64_t started_unix;         /* wall clock at start, seconds */
+    uint64_t run_id;              /* the run's identity (vblock.h), in every verified
+                                     block it wrote; 0: not known (an older result) */
     uint32_t nagents;
     struct agent_info *agents;    /* [nagents] */
     uint32_t nphases;

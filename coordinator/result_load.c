@@ -29,6 +29,7 @@
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
+#include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 
@@ -445,6 +446,10 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             return fail(c, sub, "want a percentage from 0 to 100");
         }
     }
+    {   /* optional: results older than the key fail on a never-visible generation too */
+        const char *cnv = json_string_value(json_object_get(pj, "coherence_never_visible"));
+        ph->coh_never_warn = cnv && strcmp(cnv, "warn") == 0;
+    }
     ph->duration_ns = get_u64(c, pj, path, "duration_ns", INT64_MAX);
     ph->start_skew_ns = get_u64(c, pj, path, "start_skew_ns", INT64_MAX);
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
@@ -680,6 +685,9 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
 
     get_str(&c, root, "", "label", r->label, sizeof(r->label));
     r->started_unix = get_i64(&c, root, "", "started");
+    if (json_string_value(json_object_get(root, "run_id")) &&   /* optional: older results have none */
+        vblock_run_parse(json_string_value(json_object_get(root, "run_id")), &r->run_id) < 0)
+        fail(&c, "run_id", "is not 16 hex digits");
     for (uint32_t a = 0; a < nagents && !c.failed; a++) {
         json_t *aj = json_array_get(agents, a);
         struct agent_info *ai = &r->agents[a];

@@ -40,6 +40,9 @@ struct run_set {
     uint64_t interval_ns;         /* --repeat-interval */
     int interrupted;              /* the set was cut short before its N repetitions */
     char target[PLAN_NAME_MAX];   /* the set's "target" ("" when none) */
+    int include_failed;           /* --include-failed: a repetition whose phase ran to its end
+                                     with a verdict other than ok counts in the statistics
+                                     (repeat_counts); set by the command, never loaded */
 };
 /* Load path: a plain result JSON, a journal (a run cut short is marked as
  * `nfstorm report` marks it: result_cut_short), or a repeat set

@@ -10,6 +10,7 @@
 #include "common/plan_verify.h"
 #include "common/xmalloc.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/verify_json.h"
 
 static void make(struct phase_result *ph, uint32_t nagents)
 {
@@ -103,20 +104,62 @@ void result_verify_counts(const struct vstats *v, char *buf, size_t len)
 
 void result_verify_bad(const struct vstats_bad *b, char *buf, size_t len)
 {
-    char ew[32] = "any writer", eg[48] = "", fw[64] = "", fo[48] = "";
+    char ew[32] = "any writer", eg[48] = "", er[40] = "", fw[160] = "", fo[48] = "";
+    int header = b->found_gen || b->found_writer || b->found_offset || b->found_run;
     if (b->expected_writer != VBLOCK_ANY_WRITER)
         snprintf(ew, sizeof ew, "writer %u", b->expected_writer);
     if (b->expected_gen != VBLOCK_ANY_GEN)
         snprintf(eg, sizeof eg, " generation %" PRIu64, b->expected_gen);
-    if (b->found_gen || b->found_writer || b->found_offset)
-        snprintf(fw, sizeof fw, "found writer %u job %u generation %" PRIu64, b->found_writer, b->found_job,
-                 b->found_gen);
-    else
+    if (b->expected_run) {
+        char id[17];
+        vblock_run_format(b->expected_run, id);
+        snprintf(er, sizeof er, " of run %s", id);
+    }
+    if (header) {
+        char id[17], when[48];
+        vblock_run_format(b->found_run, id);
+        verify_time_text(vblock_generation_ms(b->found_gen), when, sizeof when);
+        if (b->found_run)      /* the run that wrote it, and when (an older agent sends none) */
+            snprintf(fw, sizeof fw, "found writer %u job %u generation %" PRIu64 " of run %s (started %s)",
+                     b->found_writer, b->found_job, b->found_gen, id, when);
+        else
+            snprintf(fw, sizeof fw, "found writer %u job %u generation %" PRIu64, b->found_writer,
+                     b->found_job, b->found_gen);
+    } else {
         snprintf(fw, sizeof fw, "found no header");
-    if (b->found_offset != b->offset && (b->found_gen || b->found_writer || b->found_offset))
+    }
+    if (b->found_offset != b->offset && header)
         snprintf(fo, sizeof fo, " at offset %" PRIu64, b->found_offset);
-    snprintf(buf, len, "%s offset %" PRIu64 ": %s: expected %s%s, %s%s", b->file, b->offset,
-             vblock_kind_name((enum vblock_kind)b->kind), ew, eg, fw, fo);
+    snprintf(buf, len, "%s offset %" PRIu64 ": %s: expected %s%s%s, %s%s", b->file, b->offset,
+             vblock_kind_name((enum vblock_kind)b->kind), ew, eg, er, fw, fo);
+}
+
+void result_verify_runs(const struct vstats *v, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < v->nruns && i < VSTATS_RUNS_MAX && n < len; i++) {
+        char id[17], when[48];
+        vblock_run_format(v->runs[i].run, id);
+        verify_time_text(v->runs[i].started_ms, when, sizeof when);
+        n += (size_t)snprintf(buf + n, len - n, "%srun %s (started %s): %" PRIu64 " block%s", i ? "; " : "",
+                              v->runs[i].run ? id : "?", when, v->runs[i].blocks,
+                              v->runs[i].blocks == 1 ? "" : "s");
+    }
+    if (v->runs_more && n < len)
+        snprintf(buf + n, len - n, "; other runs: %" PRIu64 " blocks", v->runs_more);
+}
+
+int result_verify_phase_reason(const struct run_result *r, uint32_t phase, char *buf, size_t len)
+{
+    const struct vstats *v = result_phase_verify(r, phase);
+    char runs[512];
+    if (!v || !v->only || v->nruns + (v->runs_more ? 1u : 0u) < 2)
+        return 0;
+    result_verify_runs(v, runs, sizeof runs);
+    snprintf(buf, len, "verify_only: the blocks were written by %u%s runs, not one: %s", v->nruns,
+             v->runs_more ? "+" : "", runs);
+    return 1;
 }
 
 int result_verify_reason(const struct run_result *r, uint32_t phase, uint32_t agent, char *buf, size_t len)
@@ -154,6 +197,10 @@ void result_verify_text(FILE *out, const struct run_result *r, uint32_t phase)
         return;
     result_verify_counts(v, line, sizeof line);
     fprintf(out, "verify: %s\n", line);
+    if (v->nruns) {
+        result_verify_runs(v, line, sizeof line);
+        fprintf(out, "  written by: %s\n", line);
+    }
     for (uint32_t i = 0; i < v->nfirst; i++) {
         result_verify_bad(&v->first[i], line, sizeof line);
         fprintf(out, "  bad block (agent %u): %s\n", v->first[i].reader, line);

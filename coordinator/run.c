@@ -14,6 +14,18 @@
  * then.  Every agent hears from us at least once a second (pings), which
  * renews its lease; an agent that stops hearing from us stops its I/O.
  *
+ * Preparation (PLANNED, until its ready) is judged by what it achieves, not
+ * by pings, which an agent's loop thread answers while its layout hangs on
+ * a stuck mount (or a hostile peer answers for ever): a layout it reports
+ * (progress with bytes to lay out) must advance within agent_timeout_ms;
+ * preparation without layout progress (before the layout, after it, or a
+ * phase with none) may take prepare_timeout_ms from its start or the last
+ * advance.  Either way the agent is then lost like a silent one.  The
+ * same holds while a phase runs: an agent's sampler sends interval k when
+ * it closes (t0 + ramp + (k+1) * interval, on its loop thread, whatever its
+ * job threads do), so one that answers pings but sends no interval for
+ * agent_timeout_ms past when it was due is lost too.
+ *
  * An agent's error while a phase runs (a job failed) is kept for the
  * verdict, the others are told to stop, and the run ends once every
  * phase-done is in, so ops cut off at the end are counted, not dropped.
@@ -32,6 +44,7 @@
 #include "common/stall.h"
 #include "common/sat.h"
 #include "common/clock.h"
+#include "common/vblock.h"
 #include "common/xmalloc.h"
 #include "coordinator/client_cap.h"
 #include "coordinator/client_result.h"
@@ -98,6 +111,9 @@ struct conn {
                                   an agent can make us allocate */
     uint64_t last_rx_ns;
     uint64_t layout_done, layout_total;   /* from its last progress message */
+    uint64_t prep_since_ns;    /* PLANNED: when its preparation began, or its
+                                  layout last advanced */
+    char lost_why[160];        /* why it was lost, for the run's summary */
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
     struct op_rec acc;         /* this phase's intervals: a lost agent's totals,
@@ -114,6 +130,8 @@ struct run {
     const struct plan *plan;
     const struct run_options *opt;
     struct run_result *res;
+    uint64_t run_id;           /* the run's identity, sent with the plan */
+    uint64_t run_ms;           /* wall clock at its start, ms: every agent's generations */
     uv_loop_t loop;
     uv_timer_t timer;          /* connect timeout, then heartbeat */
     uv_signal_t sigint, sigterm;
@@ -318,13 +336,15 @@ static void send_plans(struct run *r)
 {
     for (uint32_t i = 0; i < r->n; i++) {
         struct msg_plan m = { .agent_index = i, .nagents = r->n,
-                              .interval_ms = r->opt->interval_ms, .plan = *r->plan };
+                              .interval_ms = r->opt->interval_ms, .run_id = r->run_id,
+                              .run_ms = r->run_ms, .plan = *r->plan };
         struct buf b;
         buf_init(&b);
         msg_plan_encode(&b, &m);
         conn_send(&r->c[i], &b);
         r->c[i].state = C_PLANNED;
         r->c[i].phase = 0;
+        r->c[i].prep_since_ns = run_now(r);
     }
     r->planned = 1;
 }
@@ -402,6 +422,7 @@ static void phase_completed(struct run *r)
         r->c[i].state = r->c[i].ready_early ? C_READY : C_PLANNED;
         r->c[i].ready_early = 0;
         r->c[i].phase = r->phase;
+        r->c[i].prep_since_ns = run_now(r);
     }
     if (all_in(r, C_READY))
         start_phase(r);
@@ -430,6 +451,8 @@ static void conn_lost(struct conn *c, const char *why)
         return;
     }
     c->state = C_LOST;
+    snprintf(c->lost_why, sizeof c->lost_why, "%s", why);
+    result_clean_text(c->lost_why);
     conn_close(c);
     r->nlost++;
     ai->lost = 1;
@@ -549,8 +572,12 @@ static void handle_pong(struct conn *c, const char *p, uint32_t n)
     char err[256];
     uint64_t now = run_now(r);
 
-    if (msg_pong_decode(p, n, &m, err, sizeof err) < 0 || m.t_ping_ns > now) {
-        run_fail(r, "agent %u (%s): bad pong", c->id, c->addr);
+    if (msg_pong_decode(p, n, &m, err, sizeof err) < 0) {
+        run_fail(r, "agent %u (%s): bad pong: %s", c->id, c->addr, err);
+        return;
+    }
+    if (m.t_ping_ns > now) {
+        run_fail(r, "agent %u (%s): bad pong: it answers a ping from the future", c->id, c->addr);
         return;
     }
     if (c->state != C_SYNCING)
@@ -857,14 +884,18 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         return;
     case MSG_READY: {
         struct msg_ready m;
-        if (msg_ready_decode(p, n, &m, err, sizeof err) == 0 && c->state == C_DONE &&
-            m.phase == r->phase + 1) {
+        if (msg_ready_decode(p, n, &m, err, sizeof err) < 0) {
+            run_fail(r, "agent %u (%s): bad ready: %s", c->id, c->addr, err);
+            return;
+        }
+        if (c->state == C_DONE && m.phase == r->phase + 1) {
             c->ready_early = 1;
             return;
         }
-        if (msg_ready_decode(p, n, &m, err, sizeof err) < 0 || m.phase != r->phase ||
-            c->state != C_PLANNED) {
-            run_fail(r, "agent %u (%s): unexpected ready for phase %u", c->id, c->addr, m.phase);
+        if (m.phase != r->phase || c->state != C_PLANNED) {
+            run_fail(r, "agent %u (%s): unexpected ready for phase %u (the run is %s phase %u)", c->id,
+                     c->addr, m.phase, c->state == C_PLANNED ? "preparing" : "not waiting for a ready in",
+                     r->phase);
             return;
         }
         c->state = C_READY;
@@ -887,6 +918,9 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         if (msg_progress_decode(p, n, &m, err, sizeof err) < 0 || m.phase != r->phase ||
             m.done_bytes > m.total_bytes)
             return;            /* advisory only: a bad one is dropped */
+        /* the layout announced (it starts after the engines' setup) or advanced */
+        if (c->state == C_PLANNED && (m.done_bytes > c->layout_done || (!c->layout_total && m.total_bytes)))
+            c->prep_since_ns = run_now(r);
         c->layout_done = m.done_bytes;
         c->layout_total = m.total_bytes;
         for (uint32_t i = 0; i < r->n; i++) {
@@ -1064,13 +1098,61 @@ static void coordinator_stall(struct run *r, uint64_t now)
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
         c->last_rx_ns = stall_forgive(c->last_rx_ns, stall, now);
+        if (c->state == C_PLANNED)
+            c->prep_since_ns = stall_forgive(c->prep_since_ns, stall, now);
         if (c->error_at_ns)
             c->error_at_ns = stall_forgive(c->error_at_ns, stall, now);
     }
 }
 
+/* The preparation rule (see the top): 1 with why filled when agent c, in
+ * PLANNED, has gone too long without layout progress or a ready. */
+static int prepare_stuck(const struct run *r, const struct conn *c, uint64_t now, char *why, size_t len)
+{
+    uint64_t idle = now - c->prep_since_ns;
+    uint32_t prep_ms = r->opt->prepare_timeout_ms ? r->opt->prepare_timeout_ms : RUN_PREPARE_TIMEOUT_MS;
+
+    if (c->layout_total && c->layout_done < c->layout_total) {
+        if (idle <= (uint64_t)r->opt->agent_timeout_ms * 1000000u)
+            return 0;
+        snprintf(why, len, "its layout for phase %u made no progress for %.1f s (%llu of %llu bytes laid "
+                 "out; --agent-timeout)", r->phase, (double)idle / 1e9, (unsigned long long)c->layout_done,
+                 (unsigned long long)c->layout_total);
+        return 1;
+    }
+    if (idle <= (uint64_t)prep_ms * 1000000u)
+        return 0;
+    snprintf(why, len, "not ready for phase %u after %.1f s of preparation without layout progress "
+             "(--prepare-timeout)", r->phase, (double)idle / 1e9);
+    return 1;
+}
+
+/* The running rule (see the top): 1 with why filled when agent c, in
+ * RUNNING, owes an interval for longer than agent_timeout_ms.  Counted from
+ * the end of the coordinator's own last stall at the earliest: a backlog
+ * it has not read yet is not the agent's silence. */
+static int interval_overdue(const struct run *r, const struct conn *c, uint64_t now, char *why, size_t len)
+{
+    const struct phase *ph = &r->plan->phases[r->phase];
+    uint64_t ramp = 0, due, from;
+
+    if (c->error_at_ns)
+        return 0;               /* its error's own rule (on_timer) */
+    for (uint32_t j = 0; j < ph->njobs; j++)
+        if (ph->jobs[j].ramp_ns > ramp)
+            ramp = ph->jobs[j].ramp_ns;
+    due = sat_add_u64(sat_add_u64(r->res->phases[r->phase].t0_ns, ramp),
+                      ((uint64_t)c->next_k + 1) * r->opt->interval_ms * 1000000u);
+    from = due > r->stall_end_ns ? due : r->stall_end_ns;
+    if (now <= from || now - from <= (uint64_t)r->opt->agent_timeout_ms * 1000000u)
+        return 0;
+    snprintf(why, len, "answers but sent no interval %u of phase %u for %.1f s after it was due "
+             "(--agent-timeout)", c->next_k, r->phase, (double)(now - due) / 1e9);
+    return 1;
+}
+
 /* Before the plan: the connect/handshake deadline.  After: heartbeats out,
- * silence in. */
+ * silence in, and preparation or a phase that goes nowhere. */
 static void on_timer(uv_timer_t *t)
 {
     struct run *r = t->data;
@@ -1090,11 +1172,16 @@ static void on_timer(uv_timer_t *t)
     }
     for (uint32_t i = 0; i < r->n && !r->finished; i++) {
         struct conn *c = &r->c[i];
-        char why[96];
+        char why[160];
         if (c->state == C_LOST)
             continue;
         if (now - c->last_rx_ns > (uint64_t)r->opt->agent_timeout_ms * 1000000u) {
             snprintf(why, sizeof why, "silent for %.1f s", (double)(now - c->last_rx_ns) / 1e9);
+            conn_lost(c, why);
+            continue;
+        }
+        if ((c->state == C_PLANNED && prepare_stuck(r, c, now, why, sizeof why)) ||
+            (c->state == C_RUNNING && interval_overdue(r, c, now, why, sizeof why))) {
             conn_lost(c, why);
             continue;
         }
@@ -1169,8 +1256,8 @@ static void lost_summary(struct run *r)
     size_t len = (size_t)snprintf(r->err, r->errlen, "partial run: %u of %u agents lost:", r->nlost, r->n);
     for (uint32_t i = 0; i < r->n && len < r->errlen; i++)
         if (r->res->agents[i].lost)
-            len += (size_t)snprintf(r->err + len, r->errlen - len, " agent %u (%s) at %.1f s", i,
-                                    r->c[i].addr, r->res->agents[i].lost_at_s);
+            len += (size_t)snprintf(r->err + len, r->errlen - len, " agent %u (%s) at %.1f s (%s)", i,
+                                    r->c[i].addr, r->res->agents[i].lost_at_s, r->c[i].lost_why);
 }
 
 /* What a real run and the fuzzer's seam share: the run, its result with
@@ -1214,6 +1301,14 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
 
     run_init(&r, plan, opt, result, err, errlen, 0);
     result->started_unix = (int64_t)time(NULL);
+    {
+        /* the run's identity and clock, the same on every agent: verified
+         * blocks carry both (docs/verify.md) */
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        r.run_ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+        r.run_id = result->run_id = vblock_run_new();
+    }
     r.last_tick_ns = run_now(&r);          /* a stop before the first tick is a stall too */
     uv_timer_start(&r.timer, on_timer, HEARTBEAT_MS, HEARTBEAT_MS);
     uv_signal_start(&r.sigint, on_signal, SIGINT);
@@ -1229,8 +1324,8 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         frame_reader_init(&c->rd, HELLO_FRAME_MAX);
         if (r.finished)
             continue;
-        if (opt->joined) {
-            conn_adopt(c, &opt->joined[i]);
+        if (opt->joined && i >= opt->ndial) {
+            conn_adopt(c, &opt->joined[i - opt->ndial]);
             continue;
         }
         if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {

@@ -53,7 +53,10 @@ struct run_options {
     uint32_t naddrs;
     uint32_t interval_ms;    /* default 1000 */
     uint32_t connect_timeout_ms;
-    uint32_t agent_timeout_ms;   /* silence after which an agent is lost (default 10 s) */
+    uint32_t agent_timeout_ms;   /* silence after which an agent is lost (default 10 s); also
+                                    how long its layout may go without progress */
+    uint32_t prepare_timeout_ms; /* a phase's preparation without layout progress may take this
+                                    long before the agent is lost (0: RUN_PREPARE_TIMEOUT_MS) */
     const struct client_caps *client_caps;   /* --client-cap (client_cap.h), NULL none:
                                 recorded per agent by its labels */
     int control_tos;         /* --control-tos: the TOS byte of the agents' connections
@@ -61,14 +64,22 @@ struct run_options {
     const struct auth_secret *secret;  /* NULL: no authentication */
     const struct run_observer *observers;
     uint32_t nobservers;
-    /* Agents that dialled in (gather.h): naddrs of them, in agent-index
-     * order, already authenticated; the run adopts their sockets (and
-     * closes them) instead of dialling addrs.  NULL: dial addrs. */
+    /* Agents that dialled in (gather.h), already authenticated: agents
+     * ndial..naddrs-1 are joined[0..naddrs-ndial), in agent-index order;
+     * the run adopts their sockets (and closes them) instead of dialling.
+     * Agents 0..ndial-1 are dialled at addrs (a mixed fleet: the listed
+     * agents first).  NULL: dial every agent. */
     struct gather_agent *joined;
+    uint32_t ndial;
     /* Each agent's labels, comma-separated, in agent-index order (NULL, or
      * NULL entries: none), recorded in the result (agent_info.labels). */
     char **labels;
 };
+
+/* --prepare-timeout's default: preparation (engine connects, the space
+ * check, file creation, preallocation, job threads) that reports no layout
+ * progress; generous, since a large preallocation reports none either. */
+#define RUN_PREPARE_TIMEOUT_MS (300u * 1000u)
 
 enum run_status {
     RUN_OK = 0,

@@ -303,6 +303,91 @@ static void run_fields(const struct run_result *r, struct sb *v, char plan_lette
     add_distinct(&v[F_PLAN], plan_letter ? num : "-");
 }
 
+/* Line k (0-based) of text, as a fresh string; NULL past its end. */
+static char *plan_line(const char *text, uint32_t k)
+{
+    const char *p = text, *e;
+
+    for (uint32_t i = 0; i < k && p; i++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return NULL;
+    e = strchr(p, '\n');
+    return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+static uint32_t plan_nlines(const char *text)
+{
+    uint32_t n = 0;
+
+    for (const char *p = text; p && *p; n++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return n;
+}
+
+static void diff_add_row(struct record_diff *d, const char *key, char **values)
+{
+    d->rows = xrealloc(d->rows, (d->nrows + 1) * sizeof *d->rows);
+    snprintf(d->rows[d->nrows].key, sizeof d->rows[d->nrows].key, "%s", key);
+    d->rows[d->nrows].values = values;
+    d->nrows++;
+}
+
+/* "plan A" / "plan B" says that the plans differ, not where: when they do,
+ * a row per line that differs ("plan line 7": each run's line 7, "-"
+ * past a plan's end), so a plan that differs only by an expanded
+ * ${VARIABLE} shows that one line.  Lines are compared by position (a
+ * variable's value never adds lines); at most RECORD_DIFF_PLAN_LINES rows,
+ * then one row counting the rest. */
+#define RECORD_DIFF_PLAN_LINES 8
+static void plan_line_rows(const struct run_result *const *runs, uint32_t n, struct record_diff *d)
+{
+    uint32_t most = 0, shown = 0, more = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = runs[i]->record.plan_text ? plan_nlines(runs[i]->record.plan_text) : 0;
+        if (!runs[i]->record.plan_text)
+            return;                    /* a run without its plan: nothing to line up */
+        if (k > most)
+            most = k;
+    }
+    for (uint32_t k = 0; k < most; k++) {
+        char **v = xcalloc(n, sizeof *v), key[32];
+        int differs = 0;
+
+        for (uint32_t i = 0; i < n; i++) {
+            v[i] = plan_line(runs[i]->record.plan_text, k);
+            if (!v[i])
+                v[i] = xstrdup("-");
+            differs |= i > 0 && strcmp(v[i], v[0]) != 0;
+        }
+        if (differs && shown < RECORD_DIFF_PLAN_LINES) {
+            snprintf(key, sizeof key, "plan line %u", k + 1);
+            diff_add_row(d, key, v);
+            shown++;
+            continue;
+        }
+        more += differs;
+        for (uint32_t i = 0; i < n; i++)
+            free(v[i]);
+        free(v);
+    }
+    if (more) {
+        char **v = xcalloc(n, sizeof *v), text[64];
+
+        snprintf(text, sizeof text, "%u more line%s differ", more, more == 1 ? "" : "s");
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = xstrdup(text);
+        diff_add_row(d, "plan lines", v);
+    }
+}
+
 int run_record_diff(const struct run_result *const *runs, uint32_t n, struct record_diff *d)
 {
     struct sb *v;
@@ -348,6 +433,8 @@ int run_record_diff(const struct run_result *const *runs, uint32_t n, struct rec
             v[(size_t)i * F__COUNT + f].s = NULL;     /* moved */
         }
         d->nrows++;
+        if (f == F_PLAN)
+            plan_line_rows(runs, n, d);
     }
     for (size_t k = 0; k < (size_t)n * F__COUNT; k++)
         free(v[k].s);
@@ -393,6 +480,49 @@ static void diff_col(FILE *out, const char *s, int w)
     fprintf(out, "  %s%*s", s, w > n ? w - n : 0, "");
 }
 
+/* Where the values of row k first differ (bytes, backed off to a UTF-8
+ * character start and a little context): a long value (a plan line, a
+ * URL, mount options) is cut from there, so the text view shows the
+ * difference, never two equal-looking prefixes. */
+static size_t diff_from(const struct record_diff *d, uint32_t k)
+{
+    size_t at = 0;
+    const char *v0 = d->rows[k].values[0];
+    int longer = 0;
+
+    for (uint32_t i = 0; i < d->nruns; i++)
+        longer |= text_table_width(d->rows[k].values[i]) > DIFF_CELL_MAX;
+    if (!longer)
+        return 0;
+    for (;; at++) {
+        int same = v0[at] != '\0';
+        for (uint32_t i = 1; i < d->nruns && same; i++)
+            same = d->rows[k].values[i][at] == v0[at];   /* a shorter value stops at its NUL */
+        if (!same)
+            break;
+    }
+    at = at > 12 ? at - 12 : 0;
+    while (at > 0 && ((unsigned char)v0[at] & 0xC0) == 0x80)
+        at--;
+    return at;
+}
+
+/* A cell of row k for run i: cut from diff_from with "..." before it. */
+static const char *row_cell(const struct record_diff *d, uint32_t k, uint32_t i, char *out, size_t outlen)
+{
+    size_t from = diff_from(d, k);
+    const char *v = d->rows[k].values[i];
+    char *tmp, cut[4 * DIFF_CELL_MAX + 8];
+
+    if (from == 0 || strlen(v) <= from)
+        return cell(v, out, outlen);
+    tmp = xmalloc(strlen(v + from) + 4);
+    snprintf(tmp, strlen(v + from) + 4, "...%s", v + from);
+    snprintf(out, outlen, "%s", cell(tmp, cut, sizeof cut));
+    free(tmp);
+    return out;
+}
+
 void run_record_diff_text(FILE *out, const struct record_diff *d, const char *const *labels)
 {
     int keyw = 3;
@@ -409,7 +539,7 @@ void run_record_diff_text(FILE *out, const struct record_diff *d, const char *co
     for (uint32_t i = 0; i < d->nruns; i++) {
         w[i] = (int)text_table_width(labels[i]);
         for (uint32_t k = 0; k < d->nrows; k++) {
-            int n = (int)text_table_width(cell(d->rows[k].values[i], buf, sizeof buf));
+            int n = (int)text_table_width(row_cell(d, k, i, buf, sizeof buf));
             if (n > w[i])
                 w[i] = n;
         }
@@ -421,7 +551,7 @@ void run_record_diff_text(FILE *out, const struct record_diff *d, const char *co
     for (uint32_t k = 0; k < d->nrows; k++) {
         fprintf(out, "  %-*s", keyw, d->rows[k].key);
         for (uint32_t i = 0; i < d->nruns; i++)
-            diff_col(out, cell(d->rows[k].values[i], buf, sizeof buf), i + 1 < d->nruns ? w[i] : 0);
+            diff_col(out, row_cell(d, k, i, buf, sizeof buf), i + 1 < d->nruns ? w[i] : 0);
         fputc('\n', out);
     }
     free(w);

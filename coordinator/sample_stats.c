@@ -20,7 +20,8 @@ void sample_summarize(const double *x, uint32_t n, struct sample_summary *out)
     double sum = 0, ss = 0, mean, half;
 
     out->n = n;
-    out->mean = out->sd = out->ci95_lo = out->ci95_hi = NAN;
+    out->mean = out->sd = out->ci95_lo = out->ci95_hi = out->ci95_raw_lo = out->ci95_raw_hi = NAN;
+    out->ci95_clamped = 0;
     if (n == 0)
         return;
     for (uint32_t i = 0; i < n; i++)
@@ -35,8 +36,20 @@ void sample_summarize(const double *x, uint32_t n, struct sample_summary *out)
         ss += (x[i] - mean) * (x[i] - mean);
     out->sd = sqrt(ss / (n - 1));
     half = sample_t_quantile(0.975, n - 1) * out->sd / sqrt(n);
-    out->ci95_lo = mean - half;
-    out->ci95_hi = mean + half;
+    out->ci95_lo = out->ci95_raw_lo = mean - half;
+    out->ci95_hi = out->ci95_raw_hi = mean + half;
+}
+
+void sample_clamp_ci(struct sample_summary *s, double min, double max)
+{
+    if (s->ci95_lo < min) {       /* false for NAN */
+        s->ci95_lo = min;
+        s->ci95_clamped |= SAMPLE_CLAMPED_LO;
+    }
+    if (s->ci95_hi > max) {
+        s->ci95_hi = max;
+        s->ci95_clamped |= SAMPLE_CLAMPED_HI;
+    }
 }
 
 /* Lentz's floor: a denominator this close to 0 is nudged off it. */

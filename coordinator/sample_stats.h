@@ -20,10 +20,21 @@ struct sample_summary {
     double mean;
     double sd;                    /* sample standard deviation (n - 1); NAN when n < 2 */
     double ci95_lo, ci95_hi;      /* mean -/+ t(0.975, n-1) * sd / sqrt(n); NAN when n < 2 */
+    double ci95_raw_lo, ci95_raw_hi; /* the same before sample_clamp_ci (equal when not clamped) */
+    uint8_t ci95_clamped;         /* SAMPLE_CLAMPED_LO | _HI: sample_clamp_ci moved an end */
 };
+#define SAMPLE_CLAMPED_LO 1u
+#define SAMPLE_CLAMPED_HI 2u
 
 /* Summarise x[0..n).  n == 0 gives mean NAN. */
 void sample_summarize(const double *x, uint32_t n, struct sample_summary *out);
+/* Keep the interval inside the metric's range [min, max] (IOPS, bandwidth
+ * and latency are never below 0; a fairness index never above 1): an end
+ * beyond it is moved onto it and ci95_clamped says which, so a report
+ * prints "0* .. 184k" with why, never an IOPS interval below zero.  The
+ * t interval reaches out of range when the repetitions are few and spread
+ * (often one failed repetition among good ones).  NAN ends stay NAN. */
+void sample_clamp_ci(struct sample_summary *s, double min, double max);
 
 struct welch_result {
     double t;                     /* (mean(a) - mean(b)) / standard error */

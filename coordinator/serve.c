@@ -25,6 +25,7 @@
 #include "coordinator/agent_accept.h"
 #include "coordinator/result.h"
 #include "coordinator/serve.h"
+#include "coordinator/serve_dir.h"
 #include "coordinator/serve_run.h"
 #include "net/addr.h"
 #include "net/conn.h"
@@ -727,6 +728,8 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     slog(s, "pool listening on %s (agents and submitters)", o->listen);
+    /* what a serve killed before us left (its runs died with it) */
+    serve_dir_sweep(o->log);
     s->last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
     uv_timer_start(&s->tick, on_tick, SERVE_TICK_MS, SERVE_TICK_MS);
     uv_run(&s->loop, UV_RUN_DEFAULT);

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "common/xmalloc.h"
+#include "coordinator/serve_dir.h"
 #include "coordinator/serve_run.h"
 
 static const char *const run_files[] = { "plan.fio", "result.json", "result.json.journal" };
@@ -39,11 +42,19 @@ static void on_pipe_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
 }
 
 static void child(const struct serve_run *r, const struct pool_submit *sub, struct gather_fleet *f,
-                  const int *close_fds, size_t nclose, serve_run_fn fn, int outw, int errw)
+                  const int *close_fds, size_t nclose, serve_run_fn fn, int outw, int errw, pid_t serve)
 {
     char **argv = xcalloc((size_t)sub->argc + 5, sizeof *argv);
-    int argc = 0, status, devnull = open("/dev/null", O_RDONLY);
+    int argc = 0, status, devnull;
 
+    /* the run dies with serve, even a serve killed with SIGKILL: no run
+     * goes on driving the agents; a serve gone before the request took is
+     * seen by the parent pid changing */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != serve)
+        _exit(1);
+    devnull = open("/dev/null", O_RDONLY);
+    if (r->dir_lock > 0)
+        close(r->dir_lock);         /* the mark is serve's to hold */
     /* nothing of the pool's survives into the run but the agents it gets */
     for (size_t i = 0; i < nclose; i++)
         close(close_fds[i]);
@@ -88,7 +99,9 @@ static void remove_dir(struct serve_run *r)
         snprintf(path, sizeof path, "%s/%s", r->dir, run_files[i]);
         unlink(path);
     }
-    rmdir(r->dir);
+    /* with its ownership mark, unless the run left more (serve_dir.h) */
+    (void)serve_dir_release(r->dir, r->dir_lock);
+    r->dir_lock = 0;
 }
 
 int serve_run_start(struct serve_run *r, uv_loop_t *loop, const struct pool_submit *sub,
@@ -96,21 +109,25 @@ int serve_run_start(struct serve_run *r, uv_loop_t *loop, const struct pool_subm
                     char *err, size_t errlen)
 {
     int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, rc;
-    char path[128];
-    const char *tmp = getenv("TMPDIR");
-    pid_t pid;
+    char path[128], tmp[sizeof r->dir];
+    pid_t pid, serve = getpid();
 
     r->pid = 0;
+    r->dir_lock = 0;
     /* $TMPDIR as mktemp(1) has it; a relative or too long one is passed
      * over for /tmp (one that does not exist fails the run, named below) */
-    if (!tmp || tmp[0] != '/' || strlen(tmp) > sizeof r->dir - sizeof "/nfstorm-serve.XXXXXX")
-        tmp = "/tmp";
-    snprintf(r->dir, sizeof r->dir, "%s/nfstorm-serve.XXXXXX", strcmp(tmp, "/") ? tmp : "");
+    serve_dir_base(tmp, sizeof tmp);
+    snprintf(r->dir, sizeof r->dir, "%s/" SERVE_DIR_PREFIX "XXXXXX", tmp);
     if (!mkdtemp(r->dir)) {
         rc = -errno;
-        snprintf(err, errlen, "the pool cannot make a directory for the run in %s: %s", tmp, strerror(-rc));
+        snprintf(err, errlen, "the pool cannot make a directory for the run in %s: %s", tmp[0] ? tmp : "/",
+                 strerror(-rc));
         gather_free(f);
         return rc;
+    }
+    if ((rc = serve_dir_claim(r->dir, &r->dir_lock)) < 0) {
+        snprintf(err, errlen, "the pool cannot mark its run directory %s: %s", r->dir, strerror(-rc));
+        goto fail;
     }
     snprintf(path, sizeof path, "%s/plan.fio", r->dir);
     if (sub->plan && (rc = write_file(path, sub->plan, sub->plan_len)) < 0) {
@@ -129,7 +146,7 @@ int serve_run_start(struct serve_run *r, uv_loop_t *loop, const struct pool_subm
         goto fail;
     }
     if (pid == 0)
-        child(r, sub, f, close_fds, nclose, fn, outp[1], errp[1]);
+        child(r, sub, f, close_fds, nclose, fn, outp[1], errp[1], serve);
     close(outp[1]);
     close(errp[1]);
     gather_free(f);                 /* our copies: the run has its own */

@@ -8,6 +8,12 @@
  * reads on its loop and forwards; every other descriptor of the pool is
  * closed in the child, so a connection the run closes is closed.
  *
+ * The child dies with serve (PR_SET_PDEATHSIG): a serve killed with
+ * SIGKILL leaves no run driving the agents, whose connections then close
+ * and who go idle.  The directory is marked as this serve's while it
+ * lives (serve_dir.h), so the next serve removes one that a killed serve
+ * left behind, and nothing else.
+ *
  * Everything here runs on the pool's loop thread, except the child's side
  * of serve_run_start, which never returns. */
 #ifndef NFSTORM_SERVE_RUN_H
@@ -26,6 +32,7 @@ typedef void (*serve_run_out_fn)(void *arg, enum pool_stream stream, const char 
 struct serve_run {
     pid_t pid;                    /* 0: no run */
     char dir[64];                 /* its private directory */
+    int dir_lock;                 /* its ownership mark's lock (serve_dir.h); 0: none */
     uv_pipe_t out[2];             /* its stdout, stderr */
     int open_pipes, reaped, status;
     serve_run_out_fn out_fn;      /* NULL: the output is dropped (its submitter went) */

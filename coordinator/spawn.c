@@ -356,6 +356,17 @@ int spawn_fleet_start(struct spawn_fleet *f, const struct spawn_options *o, char
     return 0;
 }
 
+/* "Connection to HOST closed." or "Shared connection to HOST closed." */
+static int ssh_closed_notice(const char *line)
+{
+    size_t n = strlen(line);
+    static const char tail[] = " closed.";
+    if (strncmp(line, "Shared ", 7) == 0)
+        line += 7, n -= 7;
+    return strncmp(line, "Connection to ", 14) == 0 && n > 14 + sizeof tail - 1 &&
+           strcmp(line + n - (sizeof tail - 1), tail) == 0;
+}
+
 void spawn_child_last_line(const struct spawn_child *c, char *out, size_t len)
 {
     char buf[SPAWN_LOG_TAIL + 1];
@@ -376,11 +387,20 @@ void spawn_child_last_line(const struct spawn_child *c, char *out, size_t len)
         if (buf[i] == '\r' || buf[i] == '\0')
             buf[i] = '\n';
     end = buf + got;
-    while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
-        end--;
-    *end = '\0';
-    start = strrchr(buf, '\n');
-    start = start ? start + 1 : buf;
+    for (;;) {
+        while (end > buf && (end[-1] == '\n' || end[-1] == ' '))
+            end--;
+        *end = '\0';
+        start = strrchr(buf, '\n');
+        start = start ? start + 1 : buf;
+        /* ssh's own notice at its default log level (with -tt) comes after
+         * the remote agent's error; the agent's line is the one that says
+         * why, so it is skipped (not hidden with -o LogLevel: a user's
+         * ssh_config may say otherwise, and ssh's real errors must stay) */
+        if (start == buf || !ssh_closed_notice(start))
+            break;
+        end = start;
+    }
     /* printable bytes only: it ends up on the user's terminal */
     size_t k = 0;
     for (; *start && k + 1 < len; start++)

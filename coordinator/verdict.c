@@ -9,6 +9,7 @@
 #include "coordinator/verdict.h"
 #include "common/sat.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,11 @@ int verdict_phase_finished(const struct run_result *r, uint32_t phase)
     return !(r->end == RUN_END_FAILED && r->end_phase == phase);
 }
 
+int verdict_phase_partial(const struct run_result *r, uint32_t phase)
+{
+    return r->phases[phase].finished && !verdict_phase_finished(r, phase);
+}
+
 /* Failed ops the phase tolerates: the count, or the percentage of its ops. */
 static uint64_t errors_allowed(const struct phase_result *ph, uint64_t ops)
 {
@@ -206,6 +212,38 @@ static int totals_saturated(const struct op_set *s)
             return 1;
     }
     return 0;
+}
+
+/* rw=coherence: a generation no reader ever saw fails the phase (or warns,
+ * coherence_never_visible=warn); a phase that saw none at all fails, as
+ * there is no lag to report (every write lost, or no reader). */
+static void coherence_reason(struct acc *acc, const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    struct { uint64_t seen, never; } all = { 0, 0 };
+    if (!ph->ran || (ph->rw != RW_COHERENCE && ph->coh.n == 0))
+        return;
+    if (ph->coh.n == 0) {
+        add(acc, VERDICT_FAILED, "coherence: no reader reported any generation");
+        return;
+    }
+    for (uint32_t i = 0; i < ph->coh.n; i++) {
+        all.seen = sat_add_u64(all.seen, ph->coh.pair[i].seen);
+        all.never = sat_add_u64(all.never, ph->coh.pair[i].never);
+    }
+    if (all.seen == 0) {
+        add(acc, VERDICT_FAILED, "coherence: no generation became visible to any reader "
+            "(%" PRIu64 " never visible): nothing was measured", all.never);
+    } else if (all.never) {
+        const struct coh_pair *w = NULL;
+        for (uint32_t i = 0; i < ph->coh.n; i++)
+            if (ph->coh.pair[i].never && (!w || ph->coh.pair[i].never > w->never))
+                w = &ph->coh.pair[i];
+        add(acc, ph->coh_never_warn ? VERDICT_OK : VERDICT_FAILED,
+            "coherence: %" PRIu64 " of %" PRIu64 " generations never visible within the deadline "
+            "(most: writer %u -> reader %u, %" PRIu64 ")%s", all.never, all.never + all.seen, w->writer,
+            w->reader, w->never, ph->coh_never_warn ? "; coherence_never_visible=warn" : "");
+    }
 }
 
 void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *out)
@@ -326,6 +364,9 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     }
     if (ok_total == 0)
         add(&acc, VERDICT_FAILED, "no op completed on any of the %u agents taking part", nparticipants);
+    if (result_verify_phase_reason(r, phase, vwhy, sizeof vwhy))
+        add(&acc, VERDICT_FAILED, "%s", vwhy);
+    coherence_reason(&acc, r, phase);
     if (totals_saturated(&ph->totals))
         add(&acc, VERDICT_FAILED, "the fleet's totals reached 2^64-1 and stopped there (saturated): "
             "they are not measurements");

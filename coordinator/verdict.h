@@ -52,5 +52,9 @@ int verdict_exit_status(enum verdict_kind v);
 /* 1 when phase ran to its end: started, not interrupted, not stopped by a
  * failure.  The JSON's "finished". */
 int verdict_phase_finished(const struct run_result *r, uint32_t phase);
+/* 1 when phase has figures but did not run to its end (cut short, a kill
+ * -9's journal, interrupted, stopped by a failure): every report prints
+ * them marked partial, the JSON's "partial". */
+int verdict_phase_partial(const struct run_result *r, uint32_t phase);
 
 #endif

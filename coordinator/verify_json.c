@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "coordinator/verify_json.h"
 
 /* JSON integers are signed 64-bit: a value from a header someone forged
@@ -14,10 +15,42 @@ static json_t *u64j(uint64_t v)
     return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
 }
 
+static json_t *run_j(uint64_t run)
+{
+    char id[17];
+    if (!run)
+        return json_null();
+    vblock_run_format(run, id);
+    return json_string(id);
+}
+
+void verify_time_text(uint64_t ms, char *buf, size_t len)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    if (!ms || !gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+        snprintf(buf, len, "?");
+    else
+        snprintf(buf + strlen(buf), len - strlen(buf), ".%03uZ", (unsigned)(ms % 1000));
+}
+
 json_t *verify_json(const struct vstats *v)
 {
-    json_t *o = json_object(), *first = json_array();
+    json_t *o = json_object(), *first = json_array(), *runs = json_array();
     json_object_set_new(o, "checked", u64j(v->checked));
+    json_object_set_new(o, "verify_only", json_boolean(v->only));
+    for (uint32_t i = 0; i < v->nruns && i < VSTATS_RUNS_MAX; i++) {
+        char when[48];
+        verify_time_text(v->runs[i].started_ms, when, sizeof when);
+        json_array_append_new(runs, json_pack("{sosIsssI}", "run", run_j(v->runs[i].run), "started_ms",
+                                              (json_int_t)(v->runs[i].started_ms > INT64_MAX ? INT64_MAX
+                                                           : v->runs[i].started_ms),
+                                              "started", when, "blocks",
+                                              (json_int_t)(v->runs[i].blocks > INT64_MAX ? INT64_MAX
+                                                           : v->runs[i].blocks)));
+    }
+    json_object_set_new(o, "runs", runs);
+    json_object_set_new(o, "runs_more", u64j(v->runs_more));
     for (int k = 0; k < VB__COUNT; k++)
         json_object_set_new(o, vblock_kind_name((enum vblock_kind)k), u64j(v->count[k]));
     for (uint32_t i = 0; i < v->nfirst && i < VSTATS_FIRST_MAX; i++) {
@@ -35,6 +68,13 @@ json_t *verify_json(const struct vstats *v)
         json_object_set_new(e, "found_job", u64j(b->found_job));
         json_object_set_new(e, "found_generation", u64j(b->found_gen));
         json_object_set_new(e, "found_offset", u64j(b->found_offset));
+        json_object_set_new(e, "expected_run", run_j(b->expected_run));
+        json_object_set_new(e, "found_run", run_j(b->found_run));
+        if (b->found_gen) {
+            char when[48];
+            verify_time_text(vblock_generation_ms(b->found_gen), when, sizeof when);
+            json_object_set_new(e, "found_run_started", json_string(when));
+        }
         json_array_append_new(first, e);
     }
     json_object_set_new(o, "first", first);
@@ -56,6 +96,50 @@ static int get_u(const json_t *o, const char *where, const char *key, uint64_t m
         return -EINVAL;
     }
     *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+/* A run id: absent or null (0), or 16 hex digits. */
+static int get_run(const json_t *o, const char *where, const char *key, uint64_t *out, char *err,
+                   size_t errlen)
+{
+    const json_t *v = json_object_get(o, key);
+    *out = 0;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_string(v) || vblock_run_parse(json_string_value(v), out) < 0) {
+        snprintf(err, errlen, "%s\"%s\" is not a run id (16 hex digits)", where, key);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* "verify_only", "runs" and "runs_more": optional (results older than run ids). */
+static int get_runs(const json_t *o, struct vstats *v, char *err, size_t errlen)
+{
+    const json_t *runs = json_object_get(o, "runs"), *e;
+    size_t i;
+    v->only = json_is_true(json_object_get(o, "verify_only"));
+    if (json_object_get(o, "runs_more") &&
+        get_u(o, "verify: ", "runs_more", INT64_MAX, 0, 0, &v->runs_more, err, errlen))
+        return -EINVAL;
+    if (!runs)
+        return 0;
+    if (!json_is_array(runs) || json_array_size(runs) > VSTATS_RUNS_MAX) {
+        snprintf(err, errlen, "verify: \"runs\" must be an array of at most %d entries", VSTATS_RUNS_MAX);
+        return -EINVAL;
+    }
+    json_array_foreach(runs, i, e) {
+        struct vstats_run *r = &v->runs[i];
+        if (!json_is_object(e) || get_run(e, "verify.runs: ", "run", &r->run, err, errlen) ||
+            get_u(e, "verify.runs: ", "started_ms", INT64_MAX, 0, 0, &r->started_ms, err, errlen) ||
+            get_u(e, "verify.runs: ", "blocks", INT64_MAX, 0, 0, &r->blocks, err, errlen)) {
+            if (!json_is_object(e))
+                snprintf(err, errlen, "verify.runs[%zu]: not an object", i);
+            return -EINVAL;
+        }
+    }
+    v->nruns = (uint32_t)json_array_size(runs);
     return 0;
 }
 
@@ -102,6 +186,9 @@ int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen
             get_u(e, where, "found_generation", INT64_MAX, 0, 0, &b->found_gen, err, errlen) ||
             get_u(e, where, "found_offset", INT64_MAX, 0, 0, &b->found_offset, err, errlen))
             return -EINVAL;
+        if (get_run(e, where, "expected_run", &b->expected_run, err, errlen) ||
+            get_run(e, where, "found_run", &b->found_run, err, errlen))
+            return -EINVAL;
         snprintf(b->file, sizeof b->file, "%s", file);
         b->kind = (uint32_t)k;
         b->reader = (uint32_t)u[0];
@@ -110,6 +197,8 @@ int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen
         b->found_job = (uint32_t)u[3];
         v->nfirst++;
     }
+    if (get_runs(o, v, err, errlen) < 0)
+        return -EINVAL;
     if (vstats_check(v, why, sizeof why) < 0) {
         snprintf(err, errlen, "verify: %s", why);
         return -EINVAL;

@@ -183,6 +183,14 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
     FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
+    /* fio's flow control (agent/flow.h): sent only when set */
+    FOPTU32(struct job_spec, "flow", flow),
+    FOPTU32(struct job_spec, "flow_id", flow_id),
+    FOPTU64(struct job_spec, "flow_sleep_ns", flow_sleep_ns),
+    { "overwrite", F_OPTU32, offsetof(struct job_spec, overwrite), 0, 0, 1, NULL },
+    /* verify_written_by= and coherence_never_visible=warn: sent only when set */
+    FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
+    { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
@@ -217,6 +225,10 @@ static const struct field plan_fields[] = {
     FANYU32(struct msg_plan, "agent_index", agent_index),   /* < nagents: checked after */
     FU32(struct msg_plan, "nagents", nagents, 1, UINT32_MAX),
     FU32(struct msg_plan, "interval_ms", interval_ms, 1, UINT32_MAX),
+    /* the run's identity: optional (a coordinator older than run ids sends
+     * none; the agent then draws its own) */
+    FOPTU64(struct msg_plan, "run_id", run_id),
+    FOPTU64(struct msg_plan, "run_ms", run_ms),
     { "phases", F_PHASES, offsetof(struct msg_plan, plan), 0, 0, 0, NULL },
 };
 static const struct field cleaned_fields[] = {

@@ -23,7 +23,7 @@
 #include "proto/auth.h"
 #include "proto/frame.h"
 
-#define PROTO_VERSION 4
+#define PROTO_VERSION 5
 #define MSG_TEXT_MAX  512     /* error text, host names */
 #define MSG_SYS_MAX   128     /* kernel release, CPU model */
 #define MSG_LABELS_MAX 256    /* an agent's labels, comma-separated */
@@ -97,6 +97,9 @@ struct msg_plan {
     uint32_t agent_index;     /* this agent's ${agent} */
     uint32_t nagents;
     uint32_t interval_ms;     /* stats interval */
+    uint64_t run_id;          /* the run's identity (common/vblock.h); 0: not sent */
+    uint64_t run_ms;          /* the coordinator's wall clock at the run's start, ms
+                                 since the epoch: every agent's generations */
     struct plan plan;         /* decode: owned by the message; free with msg_plan_free */
 };
 /* clean: a struct msg_plan (the plan whose files go, this agent's index and

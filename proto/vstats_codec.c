@@ -20,8 +20,19 @@ static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
 void vstats_pack(msgpack_packer *pk, const struct vstats *v)
 {
     uint32_t n = v->nfirst < VSTATS_FIRST_MAX ? v->nfirst : VSTATS_FIRST_MAX;
-    msgpack_pack_map(pk, 2 + VB__COUNT);
+    uint32_t nr = v->nruns < VSTATS_RUNS_MAX ? v->nruns : VSTATS_RUNS_MAX;
+    msgpack_pack_map(pk, 5 + VB__COUNT);
     pack_u64(pk, "checked", v->checked);
+    pack_u64(pk, "only", v->only);
+    pack_u64(pk, "runs_more", v->runs_more);
+    pack_key(pk, "runs");
+    msgpack_pack_array(pk, nr);
+    for (uint32_t i = 0; i < nr; i++) {
+        msgpack_pack_map(pk, 3);
+        pack_u64(pk, "run", v->runs[i].run);
+        pack_u64(pk, "started_ms", v->runs[i].started_ms);
+        pack_u64(pk, "blocks", v->runs[i].blocks);
+    }
     for (int k = 0; k < VB__COUNT; k++)
         pack_u64(pk, vblock_kind_name((enum vblock_kind)k), v->count[k]);
     pack_key(pk, "first");
@@ -29,7 +40,7 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
     for (uint32_t i = 0; i < n; i++) {
         const struct vstats_bad *b = &v->first[i];
         const char *kind = vblock_kind_name((enum vblock_kind)b->kind);
-        msgpack_pack_map(pk, 10);
+        msgpack_pack_map(pk, 12);
         pack_key(pk, "file");
         msgpack_pack_str_with_body(pk, b->file, strnlen(b->file, sizeof b->file));
         pack_u64(pk, "offset", b->offset);
@@ -42,6 +53,8 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
         pack_u64(pk, "found_job", b->found_job);
         pack_u64(pk, "found_generation", b->found_gen);
         pack_u64(pk, "found_offset", b->found_offset);
+        pack_u64(pk, "expected_run", b->expected_run);
+        pack_u64(pk, "found_run", b->found_run);
     }
 }
 
@@ -111,11 +124,49 @@ static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b,
         snprintf(err, errlen, "%s'kind' = '%s' is not a failure kind", where, kind);
         return -EBADMSG;
     }
+    /* optional: absent from an agent older than run ids (0: not known) */
+    if ((lookup(o, "expected_run") &&
+         get_u(o, where, "expected_run", UINT64_MAX, &b->expected_run, err, errlen)) ||
+        (lookup(o, "found_run") && get_u(o, where, "found_run", UINT64_MAX, &b->found_run, err, errlen)))
+        return -EBADMSG;
     b->kind = (uint32_t)k;
     b->reader = (uint32_t)u[0];
     b->expected_writer = (uint32_t)u[1];
     b->found_writer = (uint32_t)u[2];
     b->found_job = (uint32_t)u[3];
+    return 0;
+}
+
+/* only, runs, runs_more: optional (an older agent sends none). */
+static int unpack_runs(const msgpack_object *o, struct vstats *v, char *err, size_t errlen)
+{
+    const msgpack_object *runs = lookup(o, "runs");
+    uint64_t u;
+    if (lookup(o, "only")) {
+        if (get_u(o, "verify: ", "only", 1, &u, err, errlen))
+            return -EBADMSG;
+        v->only = (uint32_t)u;
+    }
+    if (lookup(o, "runs_more") && get_u(o, "verify: ", "runs_more", UINT64_MAX, &v->runs_more, err, errlen))
+        return -EBADMSG;
+    if (!runs)
+        return 0;
+    if (runs->type != MSGPACK_OBJECT_ARRAY || runs->via.array.size > VSTATS_RUNS_MAX) {
+        snprintf(err, errlen, "verify: 'runs' must be an array of at most %d entries", VSTATS_RUNS_MAX);
+        return -EBADMSG;
+    }
+    for (uint32_t i = 0; i < runs->via.array.size; i++) {
+        const msgpack_object *r = &runs->via.array.ptr[i];
+        struct vstats_run *vr = &v->runs[i];
+        if (r->type != MSGPACK_OBJECT_MAP || get_u(r, "verify.runs: ", "run", UINT64_MAX, &vr->run, err, errlen) ||
+            get_u(r, "verify.runs: ", "started_ms", UINT64_MAX, &vr->started_ms, err, errlen) ||
+            get_u(r, "verify.runs: ", "blocks", UINT64_MAX, &vr->blocks, err, errlen)) {
+            if (r->type != MSGPACK_OBJECT_MAP)
+                snprintf(err, errlen, "verify.runs[%u]: not a map", i);
+            return -EBADMSG;
+        }
+    }
+    v->nruns = runs->via.array.size;
     return 0;
 }
 
@@ -144,6 +195,8 @@ int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t e
         if (unpack_bad(&first->via.array.ptr[i], i, &v->first[i], err, errlen))
             return -EBADMSG;
     v->nfirst = first->via.array.size;
+    if (unpack_runs(o, v, err, errlen) < 0)
+        return -EBADMSG;
     if (vstats_check(v, why, sizeof why) < 0) {
         snprintf(err, errlen, "verify: %s", why);
         return -EBADMSG;

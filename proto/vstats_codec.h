@@ -6,7 +6,10 @@
  * stale_generation, torn, zeroes, wrong_writer, first}; every count
  * required, first an array of at most VSTATS_FIRST_MAX maps {file, offset,
  * kind, reader, expected_writer, expected_generation, found_writer,
- * found_job, found_generation, found_offset} (kind as its word).  The
+ * found_job, found_generation, found_offset, expected_run, found_run} (kind
+ * as its word); only (verify_only), runs [{run, started_ms, blocks}] (at
+ * most VSTATS_RUNS_MAX) and runs_more, which the decoder also takes absent
+ * (an agent older than run ids; expected_run and found_run too).  The
  * decoder checks the whole (vstats_check) before the caller sees it. */
 #ifndef NFSTORM_VSTATS_CODEC_H
 #define NFSTORM_VSTATS_CODEC_H

@@ -23,6 +23,9 @@
  *   slow     a fallocate takes ms= milliseconds longer (a preallocation
  *            the file system does by writing, as glibc's posix_fallocate
  *            does where fallocate is missing, on a slow disk)
+ *   wslow    a write takes ms= milliseconds longer, then is stored (a
+ *            stuck mount that recovers: the writer's thread hangs while
+ *            the rest of its process goes on)
  *
  * Rule syntax: KIND[,key=value]... with keys
  *   file=GLOB  fnmatch(3) pattern on the path below the mount, no leading
@@ -33,13 +36,13 @@
  *   every=N    then fire on every Nth matching I/O (default 1)
  *   count=N    fire at most N times (default 0: no limit)
  *   ms=N       stale: how long the previous content stays visible;
- *              slow: how much longer a fallocate takes
+ *              slow: how much longer a fallocate takes; wslow: a write
  *   keep=N     torn: bytes of the write that are stored
  *   at=N       wcorrupt/rcorrupt: the byte flipped, counted from the start
  *              of the I/O's overlap with the range (default: the middle of
  *              the overlap)
  * A matching I/O is one of the rule's direction (writes for drop, stale,
- * wcorrupt, torn; writes and fallocates for nospc; fallocates for slow; reads for rcorrupt,
+ * wcorrupt, torn, wslow; writes and fallocates for nospc; fallocates for slow; reads for rcorrupt,
  * zeroes) on a matching file that
  * overlaps the range.  Of the write rules, the first that fires changes how
  * a write is stored (stale combines with any of them; do not combine it
@@ -91,9 +94,9 @@
 #define FFS_MAX_STALE_BYTES (256u << 20)   /* ... and the bytes they hold */
 #define FFS_PAT_MAX    256
 
-enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K_SLOW, K__COUNT };
+enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K_SLOW, K_WSLOW, K__COUNT };
 static const char *const kind_names[K__COUNT] = {
-    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc", "slow",
+    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc", "slow", "wslow",
 };
 
 struct ffs_rule {
@@ -218,7 +221,7 @@ static int rule_parse(const char *spec, struct ffs_rule *r, char *err, size_t er
     if (!r->every) { snprintf(err, errlen, "every=0"); return -1; }
     if (len == 0) { snprintf(err, errlen, "len=0"); return -1; }
     r->hi = len > UINT64_MAX - r->lo ? UINT64_MAX : r->lo + len;
-    if ((r->kind == K_STALE || r->kind == K_SLOW) && !r->ms) {
+    if ((r->kind == K_STALE || r->kind == K_SLOW || r->kind == K_WSLOW) && !r->ms) {
         snprintf(err, errlen, "%s needs ms=", kind_names[r->kind]);
         return -1;
     }
@@ -451,12 +454,34 @@ static int write_all(int fd, const unsigned char *p, size_t n, uint64_t off)
     return 0;
 }
 
+/* wslow: the delay of a write, slept outside the lock (other I/O goes on). */
+static void write_delay(struct ffs *f, const char *path, uint64_t off, size_t size)
+{
+    uint64_t delay_ms = 0;
+    pthread_mutex_lock(&f->mu);
+    for (int i = 0; i < f->nrules; i++) {
+        struct ffs_rule *r = &f->rules[i];
+        uint64_t lo, hi;
+        if (r->kind == K_WSLOW && rule_fires(r, path, off, size, &lo, &hi)) {
+            ffs_log(f, "wslow", path, lo, hi - lo, off, size);
+            delay_ms += r->ms;
+        }
+    }
+    pthread_mutex_unlock(&f->mu);
+    if (delay_ms) {
+        struct timespec ts = { (time_t)(delay_ms / 1000), (long)(delay_ms % 1000) * 1000000L };
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {}
+    }
+}
+
 static int ffs_write(const char *path, const char *buf, size_t size, off_t off_,
                      struct fuse_file_info *fi)
 {
     struct ffs *f = ffs_get();
     uint64_t off = (uint64_t)off_;
     int fd = (int)fi->fh, rc = 0;
+    if (!is_ctl(path))
+        write_delay(f, path, off, size);
     pthread_mutex_lock(&f->mu);
     if (is_ctl(path)) { rc = ffs_ctl_write(f, buf, size); goto out; }
     const unsigned char *src = (const unsigned char *)buf;
@@ -687,7 +712,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: faultfs [--log FILE] [--rule SPEC]... [--cache] BACKING_DIR MOUNTPOINT [fuse options]\n"
-            "  SPEC: drop|stale|wcorrupt|rcorrupt|torn|zeroes|nospc|slow[,file=GLOB][,off=N][,len=N]\n"
+            "  SPEC: drop|stale|wcorrupt|rcorrupt|torn|zeroes|nospc|slow|wslow[,file=GLOB][,off=N][,len=N]\n"
             "        [,skip=N][,every=N][,count=N][,ms=N][,keep=N][,at=N]\n"
             "  runs in the foreground; rules can also be written to MOUNTPOINT/" FFS_CTL "\n");
 }

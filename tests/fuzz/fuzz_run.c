@@ -114,7 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static struct plan plan;
     static char *addrs[NAGENTS] = { "127.0.0.1:7001", "127.0.0.1:7002" };
     struct run_options opt = { .addrs = addrs, .naddrs = NAGENTS, .interval_ms = 1000,
-                               .connect_timeout_ms = 10000, .agent_timeout_ms = 10000 };
+                               .connect_timeout_ms = 10000, .agent_timeout_ms = 10000,
+                               .prepare_timeout_ms = 5000 };
     struct run_result r;
     struct verdict *v;
     char err[1024] = "", line[2048];

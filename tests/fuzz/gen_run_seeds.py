@@ -1,11 +1,17 @@
 """Seeds for fuzz_run: scripts (coordinator/run.h, run_feed_script) in which
 two agents go through a two-phase plan honestly, or lie: totals that are not
 the sum of their intervals, intervals too early, an error with terminal
-controls, a welcome with a hostile host name, a flood of pings, a stranger.
+controls, a welcome with a hostile host name, a flood of pings, a stranger,
+a ready that does not decode, an agent that never gets ready, a layout
+that stops.
 usage: gen_run_seeds.py OUTDIR"""
-import os, struct, sys
+import os, re, struct, sys
 
 out = sys.argv[1]
+# the protocol version of this tree (proto/msg.h): a welcome of another
+# version ends the script at the handshake, and the seeds reach nothing
+PROTO = int(re.search(r"#define PROTO_VERSION (\d+)",
+                      open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../proto/msg.h")).read()).group(1))
 os.makedirs(out, exist_ok=True)
 
 def pack(o):
@@ -42,7 +48,7 @@ def stats(op, n):
 def handshake(host="fake"):
     s = b""
     for a in range(2):
-        s += rec(a, {"type": "welcome", "version": 2, "host": host if a == 0 else "fake1", "ncpus": 2,
+        s += rec(a, {"type": "welcome", "version": PROTO, "host": host if a == 0 else "fake1", "ncpus": 2,
                      "pid": 1, "auth": False, "nonce": b"\0" * 32, "mac": b"\0" * 32})
     for i in range(8):
         for a in range(2):
@@ -78,6 +84,16 @@ seeds = {
                          "stats": stats("read", 1)}) for k in range(6)),
     "ping-flood": handshake() + b"".join(rec(0, {"type": "ping", "seq": i, "t_ns": 1}) for i in range(500)),
     "stranger": rec(0, b"HTTP/1.1 400 Bad Request\r\n\r\n"),
+    # a ready whose phase is not a number: the run fails with the
+    # decoder's reason (it once printed an uninitialised phase instead)
+    "bad-ready": handshake() + rec(0, {"type": "ready", "phase": "x"}),
+    # an agent that answers every ping but never gets ready, then one whose
+    # layout stops: --prepare-timeout and --agent-timeout end them
+    "never-ready": handshake() + rec(0, {"type": "ready", "phase": 0}) +
+        b"".join(tick(10) + rec(1, {"type": "pong", "seq": 0, "t_ping_ns": T0, "t_ns": T0}) for _ in range(15)),
+    "stuck-layout": handshake() + rec(0, {"type": "ready", "phase": 0}) +
+        b"".join(tick(10) + rec(1, {"type": "progress", "phase": 0, "done_bytes": 4096, "total_bytes": 8192})
+                 for _ in range(15)),
     "silent-agent": handshake() + b"".join(rec(a, {"type": "ready", "phase": 0}) for a in range(2)) +
         tick(10) + rec(0, {"type": "interval", "phase": 0, "index": 0, "inflight": 3, "oldest_ns": 9,
                            "stats": stats("read", 4)}) + tick(127),

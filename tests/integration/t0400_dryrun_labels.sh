@@ -49,4 +49,26 @@ grep -q "job 'j': agents=@gpu: no agent has the label 'gpu'" "$T/out" || fail "u
 printf 'client-a colour=red\n' >"$T/hosts2"
 timeout 10 "$NFSTORM" run --dry-run --hosts "$T/hosts2" "$T/p.fio" >"$T/out" 2>&1
 grep -q "hosts2:1: unknown setting 'colour=red' (want label=NAME)" "$T/out" || fail "hosts setting message: $(cat "$T/out")"
-echo "dry-run assigns agents by label and does no I/O"
+# hosts files are read by whole lines: a long line is refused with file:line (it once became several hosts),
+# spaces before label= keep it a label (a 1024-byte cut made 'label=big' a host), a NUL byte is refused,
+# and a label the agent would refuse is refused here, before anything is started
+hosts_err() {   # hosts_err NAME REGEX: --dry-run with $T/hosts3 exits 2 with REGEX in one line
+  timeout 10 "$NFSTORM" run --dry-run --hosts "$T/hosts3" "$T/p.fio" >"$T/out" 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "$1: exit $rc, want 2: $(head -c 300 "$T/out")"
+  grep -Eq -- "$2" "$T/out" || fail "$1: want /$2/: $(head -c 300 "$T/out")"
+  [ "$(grep -c . "$T/out")" -eq 1 ] || fail "$1: not one line: $(head -c 300 "$T/out")"
+}
+{ echo client-a; printf 'client-b%5000s\n' ''; } >"$T/hosts3"
+hosts_err "long line" "hosts3:2: a line longer than 4096 bytes"
+printf 'client-a\nclient-b\0client-c\n' >"$T/hosts3"
+hosts_err "NUL" "hosts3:2: a NUL byte in the line"
+printf 'client-a label=fa$t\n' >"$T/hosts3"
+hosts_err "bad label" "hosts3:1: labels 'fa\\\$t': a label may hold only letters, digits"
+printf 'client-a label=%070d\n' 0 >"$T/hosts3"
+hosts_err "long label" "hosts3:1: .*a label is longer than 63 bytes"
+printf 'client-a%3000slabel=big\n' '' >"$T/hosts3"
+printf '[j]\nsize=1m\nagents=@big\n' >"$T/big.fio"
+timeout 10 "$NFSTORM" run --dry-run --hosts "$T/hosts3" "$T/big.fio" >"$T/out" 2>&1
+grep -q "agent 0 (client-a label=big)" "$T/out" || fail "spaces before label=: $(head -c 300 "$T/out")"
+grep -q "label=big:" "$T/out" && fail "'label=big' became a host: $(head -c 300 "$T/out")"
+echo "dry-run assigns agents by label and does no I/O; hosts files read by whole lines, NUL and bad labels refused"

@@ -26,6 +26,16 @@ expect_fail "other export" "plan refused: nfs://127\.0\.0\.1/elsewhere.* is outs
   "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=u "--nfs_url=${NFS_URL3/$T\/export//elsewhere}" --filename=f "${job[@]}"
 expect_fail "dot-dot" "plan refused: .*: '\.\.' in the NFS path" \
   "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=u "--nfs_url=${NFS_URL3/$T\/export/$T/export/..}" --filename=f "${job[@]}"
+# libnfs decodes %XX in the whole URL before it parses it, and reads "3;uid=0" as version 3: an escaped '..',
+# '?' or '&', and a value that is not one plain word, are refused (issue 23, item 11); nothing is created
+mkdir -p "$T/outside"; chmod 777 "$T/outside"
+expect_fail "escaped dot-dot" "plan refused: .*a '%' escape in an NFS URL is refused" \
+  "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=u "--nfs_url=${NFS_URL3/$T\/export/$T/export/%2e%2e/outside}" --filename=esc "${job[@]}"
+expect_fail "escaped parameter" "plan refused: .*a '%' escape in an NFS URL is refused" \
+  "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=u "--nfs_url=$NFS_URL3%26uid%3D0" --filename=esc "${job[@]}"
+expect_fail "semicolon value" "plan refused: .*parameter mountport's value '[0-9]*;uid=0' is not a plain word" \
+  "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=u "--nfs_url=$NFS_URL3;uid=0" --filename=semi "${job[@]}"
+[ -n "$(find "$T/outside" "$T/export" -name 'esc*' -o -name 'semi*')" ] && fail "a refused URL created a file"
 timeout 60 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=p "--nfs_url=$NFS_URL3" --filename=plain "${job[@]}" \
   >"$T/o" 2>&1 || fail "plain URL with ports refused: $(tail -n1 "$T/o")"
 [ "$(stat -c %s "$T/export/plain")" = 65536 ] || fail "plain run did not write 64 KiB"

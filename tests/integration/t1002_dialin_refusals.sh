@@ -80,7 +80,7 @@ grep -q "does not authenticate (--insecure)" "$T/open.log" || fail "--insecure a
 # bad usage: exit 2, one line
 expect_fail "--listen without --expect" "needs --expect" "$NFSTORM" run --listen 127.0.0.1:$CPORT --secret-file "$SECRET" $JOB
 expect_fail "--listen without secret" "needs --secret-file" "$NFSTORM" run --listen 127.0.0.1:$CPORT --expect 1 $JOB
-expect_fail "--listen and --agents" "only one of" "$NFSTORM" run --listen 127.0.0.1:$CPORT --agents 127.0.0.1:1 --expect 1 --secret-file "$SECRET" $JOB
+expect_fail "--listen and --local" "--local does not combine with --listen" "$NFSTORM" run --listen 127.0.0.1:$CPORT --local 1 --expect 1 --secret-file "$SECRET" $JOB
 expect_fail "--min-agents above --expect" "more than --expect" "$NFSTORM" run --listen 127.0.0.1:$CPORT --expect 1 --min-agents 2 --secret-file "$SECRET" $JOB
 expect_fail "--expect without --listen" "need --listen" "$NFSTORM" run --expect 2 $JOB
 expect_fail "bad listen address" "want ADDR:PORT" "$NFSTORM" run --listen nowhere --expect 1 --secret-file "$SECRET" $JOB

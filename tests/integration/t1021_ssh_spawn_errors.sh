@@ -65,6 +65,12 @@ spawn "no agent binary" "host h1: ssh exited with status 127: .*/no/such/nfstorm
   --agent-path /no/such/nfstorm-agent
 # the remote agent refuses its arguments (a secret file it cannot read): its own error line
 spawn "bad remote secret" "host h1: ssh exited with status 2: .*$T/nope" "$T/hosts.one" --remote-secret-file "$T/nope"
+# the same with ssh's default log level, which adds "Connection to ... closed." after the agent's line:
+# the agent's own error is still the one named (tests/sshd.sh's LogLevel ERROR hid this)
+grep -v 'LogLevel' "$T/ssh_config" >"$T/ssh_config.default"
+want "bad remote secret, ssh's default log level" 1 "host h1: ssh exited with status 2: .*secret file $T/nope: No such file" \
+  "$NFSTORM" run $P --hosts "$T/hosts.one" --spawn ssh --ssh-config "$T/ssh_config.default" \
+  --agent-path "$AGENT" --listen 127.0.0.1:$CPORT --secret-file "$SECRET" --expect-timeout 25s --remote-secret-file "$T/nope"
 
 # usage: exit 2, one line
 u() { local name=$1 re=$2; shift 2; want "$name" 2 "$re" "$NFSTORM" run $P "$@"; }

@@ -64,7 +64,9 @@ for i, (op, p) in enumerate([("read", sp[0]), ("write", sp[1])]):
         assert math.isclose(got["sd"], st.stdev(vals), rel_tol=1e-6, abs_tol=1e-9), (m, got["sd"], st.stdev(vals))
         half = 4.302652729911275 * st.stdev(vals) / math.sqrt(3)
         lo, hi = got["ci95"]
-        assert math.isclose(lo, st.mean(vals) - half, rel_tol=1e-6, abs_tol=1e-6), (m, lo)
+        # (an interval never reaches below 0: clamped there, and said)
+        assert math.isclose(lo, max(0.0, st.mean(vals) - half), rel_tol=1e-6, abs_tol=1e-6), (m, lo)
+        assert got["ci95_clamped"] == (st.mean(vals) - half < 0), (m, got)
         assert math.isclose(hi, st.mean(vals) + half, rel_tol=1e-6, abs_tol=1e-6), (m, hi)
 # each repetition's CSV is that repetition's
 for k in range(3):

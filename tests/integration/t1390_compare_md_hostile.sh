@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Review of issue 13's compare, Markdown and option handling (R1):
 # 1. An input with two 4k randread phases (the first only in that input):
-#    the Markdown seeds' table shows, for every input, the phase they all
-#    ran (its IOPS equal to the phase table's), never the unmatched one.
+#    the Markdown seeds' table gives that input a row per phase, named in
+#    the job column (issue 21: rows keyed by job, nothing dropped), each
+#    cell its own phase's IOPS.
 # 2. Targets with '|' (escaped "\|" in Markdown) keep the table's columns
 #    aligned: every line of a table has its '|' separators at the same
 #    offsets.
@@ -34,7 +35,7 @@ def k(v):  # the report's count format: 2.00k, 345k
     return v, ""
 seeds = md.split("### IOPS and bandwidth by block size", 1)[1].split("###", 1)[0]
 lines = [l for l in seeds.split("\n") if l.startswith("|")]
-assert len(lines) == 4, lines
+assert len(lines) == 5, lines
 # table lines split on unescaped '|': same offsets in every line (aligned)
 def seps(l): return [m.start() for m in re.finditer(r"(?<!\\)\|", l)]
 for tbl in [lines] + [[l for l in part.split("\n") if l.startswith("|")] for part in md.split("###")[1:]]:
@@ -45,16 +46,18 @@ for tbl in [lines] + [[l for l in part.split("\n") if l.startswith("|")] for par
         assert seps(l) == ref, "misaligned Markdown:\n%s\n%s" % (tbl[0], l)
 cells = lambda l: [c.strip() for c in re.split(r"(?<!\\)\|", l.strip())[1:-1]]
 hdr = cells(lines[0])
-assert hdr == ["target", "r/w", "rand/seq", "IOPS 4k", "BW 4k"], hdr
-rows = {cells(l)[0]: cells(l) for l in lines[2:]}
-assert set(rows) == {"gp\\|2", "io\\|1\\|x"}, rows.keys()
-got = rows["io\\|1\\|x"][3]
+assert hdr == ["target", "job", "r/w", "rand/seq", "IOPS 4k", "BW 4k"], hdr
+rows = {(cells(l)[0], cells(l)[1]): cells(l) for l in lines[2:]}
+assert set(rows) == {("gp\\|2", "r4"), ("io\\|1\\|x", "warm"), ("io\\|1\\|x", "r4")}, rows.keys()
 want_r4 = iops(B, "r4"); want_warm = iops(B, "warm")
 assert want_r4 < 2600 and want_warm > 10 * want_r4, (want_r4, want_warm)   # the two phases differ
-v, s = re.match(r"([0-9.]+)([kMG]?)$", got).groups()
-scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[s]
-assert abs(float(v) * scale - want_r4) <= 0.01 * want_r4, "seeds cell %s is not r4's %.0f (warm: %.0f)" % (got, want_r4, want_warm)
-assert abs(float(re.match(r"([0-9.]+)", rows["gp\\|2"][3]).group(1)) * {"": 1, "k": 1e3, "M": 1e6}[re.match(r"[0-9.]+([kM]?)", rows["gp\\|2"][3]).group(1)] - iops(A, "r4")) <= 0.01 * iops(A, "r4")
+def num(got):
+    v, s = re.match(r"([0-9.]+)([kMG]?)$", got).groups()
+    return float(v) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[s]
+for key, want in (((("io\\|1\\|x", "r4")), want_r4), ((("io\\|1\\|x", "warm")), want_warm),
+                  ((("gp\\|2", "r4")), iops(A, "r4"))):
+    got = rows[key][4]
+    assert abs(num(got) - want) <= 0.01 * want, "seeds cell %s of %s is not its phase's %.0f" % (got, key, want)
 PY
 
 # Markdown punctuation in labels is escaped, never interpreted: raw HTML

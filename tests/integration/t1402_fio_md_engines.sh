@@ -6,7 +6,7 @@
 # filestat = the files made (filesize each) then 1 stat per file;
 # filedelete = made, then 1 unlink per file.  Exact counts per op type, no
 # errors, merge = sum of agents; the directory is as empty afterwards.
-# ioengine=posixaio is refused at parse time (file:line, key, the closest
+# ioengine=windowsaio is refused at parse time (file:line, key, the closest
 # engines), exit 2.
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
@@ -55,9 +55,9 @@ grep -q 'job st: rw=metadata md_ops=create,stat nrfiles=30 filesize=4KiB ioengin
   || fail "dry-run: $(grep 'job st' "$T/dry")"
 grep -q 'job mk: rw=metadata md_ops=create nrfiles=40 filesize=0B ioengine=psync' "$T/dry" \
   || fail "dry-run: $(grep 'job mk' "$T/dry")"
-printf '[a]\nsize=1m\ndirectory=%s\nioengine=posixaio\n' "$D" >"$T/aio.fio"
+printf '[a]\nsize=1m\ndirectory=%s\nioengine=windowsaio\n' "$D" >"$T/aio.fio"
 "$NFSTORM" run --local 1 "$T/aio.fio" >"$T/err" 2>&1; rc=$?
-[ $rc -eq 2 ] || fail "posixaio: exit $rc, want 2"
-grep -qx "nfstorm: $T/aio.fio:4: bad value for 'ioengine': 'posixaio' (fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)" "$T/err" \
-  || fail "posixaio: $(cat "$T/err")"
-echo "filecreate/filestat/filedelete: exact op counts; posixaio refused"
+[ $rc -eq 2 ] || fail "windowsaio: exit $rc, want 2"
+grep -qx "nfstorm: $T/aio.fio:4: bad value for 'ioengine': 'windowsaio' (fio's windowsaio engine is not implemented by nfstorm; use libaio or io_uring)" "$T/err" \
+  || fail "windowsaio: $(cat "$T/err")"
+echo "filecreate/filestat/filedelete: exact op counts; windowsaio refused"

@@ -29,7 +29,7 @@ assert (w["ops"], w["bytes"], w["errors"]) == (256, 1 << 20, 0), w
 PY
 "$NFSTORM" run --dry-run --name=j --size=1m --directory="$D" --ioengine=libaoi >"$T/err" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "libaoi: exit $rc, want 2"
-grep -qF "'libaoi' (nfstorm's engines are psync (sync, pvsync, vsync, pvsync2), io_uring, libaio, nfs, null; and fio's filecreate, filestat, filedelete)" "$T/err" \
+grep -qF "'libaoi' (nfstorm's engines are psync (sync, pvsync, vsync, pvsync2), io_uring, libaio, posixaio, nfs, null; and fio's filecreate, filestat, filedelete)" "$T/err" \
   || fail "libaoi: $(cat "$T/err")"
 [ "$(grep -c . "$T/err")" -eq 1 ] || fail "libaoi: not one line: $(cat "$T/err")"
 echo "fio's engine spellings fold through the table; a typo names every engine"

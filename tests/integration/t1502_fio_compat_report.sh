@@ -19,7 +19,7 @@ thread
 size=${NFSTORM_T1502_SIZE}
 nr_files=2
 rw=randread
-ioengine=posixaio
+ioengine=windowsaio
 zonemode=zbd
 F
 NFSTORM_T1502_SIZE=1m "$NFSTORM" run --fio-compat-report "$T/p.fio" >"$T/out" 2>&1; rc=$?
@@ -27,15 +27,15 @@ NFSTORM_T1502_SIZE=1m "$NFSTORM" run --fio-compat-report "$T/p.fio" >"$T/out" 2>
 sed "s|$T/||g" "$T/out" >"$T/got"
 cat >"$T/want" <<'W'
 fio compatibility of p.fio: 8 keys: 3 implemented, 1 alias, 1 accepted, 1 ignored, 2 refused
-  p.fio:2    name=default       implemented
-  inc.fio:1  cpus_allowed=0     ignored: placement and priority of the load generator's own threads
-  p.fio:4    thread             accepted: nfstorm always runs a job's clones as threads
-  p.fio:6    size=1m            implemented
-  p.fio:7    nr_files=2         alias of nrfiles
-  p.fio:8    rw=randread        implemented
-  p.fio:9    ioengine=posixaio  refused: bad value (fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)
-  p.fio:10   zonemode=zbd       refused: zoned block devices; nfstorm works on files
-verdict: nfstorm refuses this plan: 2 keys refused; the run would stop at: p.fio:9: bad value for 'ioengine': 'posixaio' (fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)
+  p.fio:2    name=default         implemented
+  inc.fio:1  cpus_allowed=0       ignored: placement and priority of the load generator's own threads
+  p.fio:4    thread               accepted: nfstorm always runs a job's clones as threads
+  p.fio:6    size=1m              implemented
+  p.fio:7    nr_files=2           alias of nrfiles
+  p.fio:8    rw=randread          implemented
+  p.fio:9    ioengine=windowsaio  refused: bad value (fio's windowsaio engine is not implemented by nfstorm; use libaio or io_uring)
+  p.fio:10   zonemode=zbd         refused: zoned block devices; nfstorm works on files
+verdict: nfstorm refuses this plan: 2 keys refused; the run would stop at: p.fio:9: bad value for 'ioengine': 'windowsaio' (fio's windowsaio engine is not implemented by nfstorm; use libaio or io_uring)
 W
 diff "$T/want" "$T/got" >"$T/d" || fail "report differs: $(cat "$T/d")"
 
@@ -53,7 +53,7 @@ tail -n "$(wc -l <"$T/lines")" "$T/dry" | diff "$T/lines" - >"$T/d" || fail "dry
 unset NFSTORM_T1502_SIZE
 "$NFSTORM" run --fio-compat-report "$T/ok.fio" >"$T/out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unset size: exit $rc"
-grep -Eq "^  ok.fio:6 +size +refused: bad value$" <(sed "s|$T/||g" "$T/out") || fail "$(cat "$T/out")"
+grep -Eq "^  ok.fio:6 +size +refused: bad value \(want a size such as 4k, 1m or 2g\)$" <(sed "s|$T/||g" "$T/out") || fail "$(cat "$T/out")"
 grep -q "^verdict: nfstorm refuses this plan: 1 key refused; the run would stop at: .*/ok.fio:6: bad value for 'size': '' (environment variable 'NFSTORM_T1502_SIZE' is not set)$" \
   "$T/out" || fail "verdict: $(tail -n1 "$T/out")"
 # no key is refused but the plan is: no size at all
@@ -69,6 +69,14 @@ grep -q "^verdict: nfstorm refuses this plan: .*job 'j': size is required" "$T/o
 grep -q "^  argument 4  exitall_on_error  refused: not yet implemented: stopping the other jobs when one fails$" \
   "$T/out" || fail "options: $(cat "$T/out")"
 "$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 >"$T/out" 2>&1 || fail "options ok: exit $?"
+
+# options beside a job file are listed too (they apply to it), first, and count in the verdict
+NFSTORM_T1502_SIZE=1m "$NFSTORM" run --fio-compat-report "$T/ok.fio" --ramp_time=1 --bs=4q >"$T/out" 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "file and options: exit $rc"
+head -n1 "$T/out" | grep -q "^fio compatibility of the options and the job file: 8 keys:" || fail "file and options: $(head -n1 "$T/out")"
+grep -Eq "^  argument 1 +ramp_time=1 +implemented$" "$T/out" || fail "file and options: $(cat "$T/out")"
+grep -Eq "^  argument 2 +bs=4q +refused: bad value \(want a size, or fio's reads,writes form such as 4k,64k\)$" "$T/out" ||
+  fail "file and options: $(cat "$T/out")"
 
 # a missing file: one line, exit 2
 expect_fail "missing" "^nfstorm: $T/none.fio: cannot open" "$NFSTORM" run --fio-compat-report "$T/none.fio"

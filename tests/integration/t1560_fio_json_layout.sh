@@ -3,7 +3,9 @@
 # (/usr/bin/fio) and by nfstorm gives the same keys and JSON types
 # (py/fio_json_compare.py lists the deliberate differences with reasons);
 # nfstorm's values are its own result's (iops, bw, ops, percentiles, bins);
-# global/job options are the plan's keys as written; percentiles move to
+# global/job options are fio's own (its names, bare flags left out, the
+# command line's options among the global ones, a job whose name= differs
+# from its header found); percentiles move to
 # lat_ns with lat_percentiles=1; fio's fio_jsonplus_clat2csv reads json+.
 source "$(dirname "$0")/lib.sh"
 command -v fio >/dev/null || skip "fio is not installed"
@@ -26,15 +28,17 @@ rm -f "$D"/*
 timeout 60 "$NFSTORM" run "$T/w.fio" --local 1 --quiet --json "$T/r.json" --output-format=json+ \
   --output="$T/ns.json" >"$T/out" 2>&1 || fail "nfstorm: $(tail -n3 "$T/out")"
 python3 "$ROOT/tests/integration/py/fio_json_compare.py" "$T/fio.json" "$T/ns.json" || fail "layout differs from fio's"
-py "$T/ns.json" "$T/r.json" "$D" <<'PY'
+py "$T/ns.json" "$T/r.json" "$D" "$T/fio.json" <<'PY'
 import json, sys
-f = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2]))
+f = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2])); fio = json.load(open(sys.argv[4]))
+assert f["global options"] == fio["global options"], (f["global options"], fio["global options"])
+assert f["jobs"][0]["job options"] == fio["jobs"][0]["job options"], (f["jobs"][0]["job options"], fio["jobs"][0]["job options"])
 assert f["fio version"].startswith("nfstorm-"), f["fio version"]
 assert "disk_util" not in f and "nfstorm" in f and f["nfstorm"]["agents"] == 1
 assert f["global options"] == {"directory": sys.argv[3], "size": "1m", "bs": "4k", "ioengine": "psync"}, f["global options"]
 j = f["jobs"][0]; p = r["phases"][0]
 assert j["jobname"] == "mix" and j["job options"] == {"rw": "randrw", "rwmixread": "60", "lat_percentiles": "1",
-                                                     "time_based": "", "runtime": "200ms"}, j["job options"]
+                                                     "runtime": "200ms"}, j["job options"]
 for d in ("read", "write"):
     o, q = j[d], p["ops"][d]
     assert o["total_ios"] == q["ops"] > 0 and o["io_bytes"] == q["bytes"] == q["ops"] * 4096, (o["total_ios"], q)
@@ -157,4 +161,32 @@ assert d["iops"] == iv[end - 2:end], (d["iops"], iv, end)
 if c["attained"]:
     assert abs(sum(d["iops"]) / 2 - c["mean"]) < 1, (d, c["mean"])
 PY
-echo "fio JSON layout matches fio 3.33 (keys and types); values are nfstorm's own"
+# options as fio writes them (issue 22, item 8): aliases under fio's names (blocksize -> bs, readwrite -> rw,
+# timeout -> runtime), bare flags left out, a command-line option beside the job file among the global
+# options, and a job whose name= differs from its header still has its options (tools derive latency_depth
+# from iodepth there: 64, not 1)
+cat >"$T/al.fio" <<JOB
+[global]
+ioengine=null
+blocksize=8k
+size=1m
+time_based
+timeout=300ms
+[hdr]
+name=other
+readwrite=randread
+iodepth=64
+JOB
+timeout 60 fio "$T/al.fio" --ramp_time=0 --output-format=json --output="$T/fio5.json" >/dev/null 2>&1 || fail "fio (aliases) failed"
+timeout 60 "$NFSTORM" run "$T/al.fio" --ramp_time=0 --local 1 --quiet --output-format=json --output="$T/ns5.json" \
+  >"$T/out" 2>&1 || fail "nfstorm (aliases): $(tail -n3 "$T/out")"
+py "$T/fio5.json" "$T/ns5.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
+assert n["global options"] == f["global options"], (n["global options"], f["global options"])
+fj, nj = f["jobs"][0], n["jobs"][0]
+assert nj["jobname"] == fj["jobname"] == "other", (nj["jobname"], fj["jobname"])
+assert nj["job options"] == fj["job options"], (nj["job options"], fj["job options"])
+assert nj["latency_depth"] == fj["latency_depth"] == 64, (nj["latency_depth"], fj["latency_depth"])
+PY
+echo "fio JSON layout matches fio 3.33 (keys and types); values are nfstorm's own; options as fio writes them"

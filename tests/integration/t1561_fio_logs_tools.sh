@@ -4,8 +4,8 @@
 # are nfstorm's (ops and bytes of the result, per-agent lines summing to the
 # merged ones), and fio2gnuplot, fio_generate_plots (Debian's fio package,
 # as CI installs it) and fiologparser_hist.py (fio's source tree at
-# $FIO_SRC, default /work/ref/fio-src; that part is skipped without it, or
-# without Debian's python3-pandas) compute the same figures.
+# $FIO_SRC, else the copy Debian's fio package ships under /usr/share/doc/fio;
+# skipped without Debian's python3-pandas) compute the same figures.
 source "$(dirname "$0")/lib.sh"
 D=$T/d L=$T/logs; mkdir -p "$D" "$L"
 cat >"$T/l.fio" <<JOB
@@ -29,10 +29,12 @@ cd "$L"
 timeout 60 "$NFSTORM" run "$T/l.fio" --local 2 --quiet --json "$T/r.json" --output-format=json \
   --output="$T/f.json" >"$T/out" 2>&1 || fail "run: $(tail -n3 "$T/out")"
 grep -q "warning" "$T/out" && fail "log keys warned: $(grep warning "$T/out")"
-for who in nl nl.agent0 nl.agent1; do
-  for t in bw iops lat clat clat_hist; do [ -s "${who}_$t.1.log" ] || fail "${who}_$t.1.log missing or empty"; done
-  [ -e "${who}_slat.1.log" ] && [ ! -s "${who}_slat.1.log" ] || fail "${who}_slat.1.log: want an empty file (no slat), as fio's psync"
+# the fleet's files end in .log as fio's; an agent's (nl_bw.1.agent0) do not, so fio's globs find each figure once
+for sfx in log agent0 agent1; do
+  for t in bw iops lat clat clat_hist; do [ -s "nl_$t.1.$sfx" ] || fail "nl_$t.1.$sfx missing or empty"; done
+  [ -e "nl_slat.1.$sfx" ] && [ ! -s "nl_slat.1.$sfx" ] || fail "nl_slat.1.$sfx: want an empty file (no slat), as fio's psync"
 done
+[ "$(ls *_bw.*.log | wc -l)" -eq 1 ] || fail "fio's glob *_bw.*.log matches $(ls *_bw.*.log | tr '\n' ' ') (want the fleet's file alone)"
 [ "$(ls | wc -l)" -eq 18 ] || fail "want 18 log files, have: $(ls | tr '\n' ' ')"
 py "$L" "$T/r.json" <<'PY'
 import json, os, sys
@@ -48,8 +50,8 @@ def rows(name):
     return out
 ops = {0: p["ops"]["read"]["ops"], 1: p["ops"]["write"]["ops"]}
 byt = {0: p["ops"]["read"]["bytes"], 1: p["ops"]["write"]["bytes"]}
-for who in ("nl", "nl.agent0", "nl.agent1"):
-    io, bw = rows(who + "_iops.1.log"), rows(who + "_bw.1.log")
+for sfx in ("log", "agent0", "agent1"):
+    io, bw = rows("nl_iops.1." + sfx), rows("nl_bw.1." + sfx)
     assert [t for t, _, _ in io] == [t for t, _, _ in bw], "bw and iops lines at other times"
     full = [t for t, _, _ in io if t % 250 == 0]
     assert full[:4] == [250, 250, 500, 500], full   # both directions per 250 ms interval
@@ -64,7 +66,7 @@ for d in (0, 1):
         tot += v * (t - prev) / 1000.0; prev = t; n += 1
     assert ops[d] - n - 1 <= tot <= ops[d], (d, tot, ops[d], n)
 # per-agent lines sum to the merged line of each full interval (+-1 per agent: rounding)
-a0, a1 = rows("nl.agent0_iops.1.log"), rows("nl.agent1_iops.1.log")
+a0, a1 = rows("nl_iops.1.agent0"), rows("nl_iops.1.agent1")
 m = {(t, d): v for t, v, d in io}
 for (t, v, d), (t1, v1, d1) in zip(a0, a1):
     if t == t1 and t % 250 == 0 and t <= 1000 and (t, d) in m:
@@ -107,15 +109,14 @@ assert int(g["values_count"]) == len(v), g
 assert float(g["min"]) == min(v) and float(g["max"]) == max(v), (g, min(v), max(v))
 assert abs(float(g["avg"]) - sum(v) / len(v)) < 0.006, (g["avg"], sum(v) / len(v))
 PY
-# fio_generate_plots (needs gnuplot): one line per file, merged and per agent, in each plot
+# fio_generate_plots (needs gnuplot): one line per file its glob finds: the fleet's, never an agent's again
 if command -v gnuplot >/dev/null; then
   timeout 60 fio_generate_plots nfst >"$T/gp.out" 2>&1 || fail "fio_generate_plots: $(tail -n3 "$T/gp.out")"
   for t in bw iops lat clat; do [ -s "nfst-$t.svg" ] || fail "fio_generate_plots made no nfst-$t.svg"; done
   [ -e nfst-slat.svg ] || fail "fio_generate_plots made no nfst-slat.svg"   # empty: no slat, as with fio's psync logs
   for t in bw iops lat clat; do
-    for n in nl.1 nl.agent0.1 nl.agent1.1; do
-      grep -q "<title>Queue depth $n</title>" "nfst-$t.svg" || fail "nfst-$t.svg has no line for $n"
-    done
+    grep -q "<title>Queue depth nl.1</title>" "nfst-$t.svg" || fail "nfst-$t.svg has no line for nl.1"
+    [ "$(grep -c "<title>Queue depth" "nfst-$t.svg")" -eq 1 ] || fail "nfst-$t.svg draws more than the fleet's line"
   done
 else
   echo "note: gnuplot missing, fio_generate_plots not run" >&2
@@ -123,6 +124,9 @@ fi
 # fiologparser_hist.py (fio's source tree; pandas from Debian's python3)
 FIO_SRC=${FIO_SRC:-/work/ref/fio-src}
 HP=$FIO_SRC/tools/hist/fiologparser_hist.py
+# Debian's fio package ships it compressed beside its docs
+[ -f "$HP" ] || { [ -f /usr/share/doc/fio/fiologparser_hist.py.gz ] &&
+  zcat /usr/share/doc/fio/fiologparser_hist.py.gz >"$T/fiologparser_hist.py" && HP=$T/fiologparser_hist.py; }
 if [ -f "$HP" ] && /usr/bin/python3 -c 'import pandas, numpy' 2>/dev/null; then
   for dir in r w; do
     timeout 60 /usr/bin/python3 "$HP" --noweight -i 500 --directions=$dir nl_clat_hist.1.log >"$T/h.$dir" 2>"$T/h.err" ||

@@ -10,7 +10,7 @@ job() { printf '[%s]\ndirectory=%s\nsize=64k\nrw=write\nbs=4k\n' "$1" "$D"; }
 { job one; printf 'write_iops_log=pj\nwrite_lat_log=pj\nper_job_logs=0\nlog_avg_msec=100\nlog_offset=1\nlog_max_value=1\n'
   job two; printf 'stonewall\nwrite_iops_log=pj\nper_job_logs=0\nlog_avg_msec=100\n'; } >"$T/p.fio"
 timeout 60 "$NFSTORM" run "$T/p.fio" --local 1 --quiet --json "$T/r.json" >"$T/out" 2>&1 || fail "run: $(tail -n3 "$T/out")"
-for f in pj_iops.log pj.agent0_iops.log pj_lat.log pj_clat.log pj_slat.log; do [ -e "$f" ] || fail "$f missing: $(ls)"; done
+for f in pj_iops.log pj_iops.agent0 pj_lat.log pj_clat.log pj_slat.log; do [ -e "$f" ] || fail "$f missing: $(ls)"; done
 ls | grep -q '\.1\.log$' && fail "per_job_logs=0 wrote numbered files: $(ls)"
 py "$L" "$T/r.json" <<'PY'
 import json, os, sys
@@ -33,7 +33,7 @@ timeout 60 "$NFSTORM" run --name=c --directory="$D" --size=64k --rw=write --writ
   --quiet --interval 200ms >"$T/out" 2>&1 || fail "cli run: $(tail -n3 "$T/out")"
 grep -q "warning: fio logs without log_avg_msec: nfstorm logs the mean of each 200 ms interval, not every I/O" "$T/out" ||
   fail "no warning for a log without log_avg_msec: $(cat "$T/out")"
-[ -s cl_bw.1.log ] && [ -s cl.agent0_bw.1.log ] || fail "command-line logs missing: $(ls)"
+[ -s cl_bw.1.log ] && [ -s cl_bw.1.agent0 ] || fail "command-line logs missing: $(ls)"
 grep -Eq '^[0-9]+, [0-9]+, 1, 0, 0$' cl_bw.1.log || fail "bad line: $(head -2 cl_bw.1.log)"
 # bad input (nothing runs)
 rm -rf "$D"; mkdir -p "$D"

@@ -7,7 +7,8 @@
 # bound: every lag at least D minus the clock error bound, the median at
 # most D + 20 ms (the helper's 1 ms scan, its copy, the 0.5 ms poll
 # interval), none beyond D + 150 ms (a helper starved of CPU).  Then a
-# deadline shorter than D: every generation is never visible, none seen.
+# deadline shorter than D: every generation is never visible, none seen,
+# and the phase fails.
 # nfstorm-test: serial (timing: the median's upper limit assumes the helper gets the CPU within 20 ms)
 source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D/src" "$D/dst"
@@ -72,8 +73,12 @@ print("lag with D=%d ms: min %.1f ms, p50 %.1f ms, max %.1f ms, bound +-%.3f ms"
     d // 1000000, m["min"] / 1e6, m["p50"] / 1e6, m["max"] / 1e6, c["error_bound_ns"] / 1e6))
 PY
 plan 50ms >"$T/b.fio"
-timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/b.json" --html "$T/b.html" "$T/b.fio" >"$T/b.txt" 2>&1 ||
-  fail "short deadline: $(tail -n2 "$T/b.txt")"
+timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/b.json" --html "$T/b.html" "$T/b.fio" >"$T/b.txt" 2>&1
+rc=$?
+# nothing became visible: measured, reported, and the phase fails (docs/verify.md)
+[ $rc -eq 1 ] || fail "short deadline: exit $rc, expected 1: $(tail -n2 "$T/b.txt")"
+grep -q "coherence: no generation became visible to any reader (12 never visible)" "$T/b.txt" \
+  || fail "short deadline: no verdict reason: $(grep -A2 'phase verdict' "$T/b.txt")"
 grep -q '<tr class="warn" data-coh-seen="0" data-coh-never="12"' "$T/b.html" || fail "HTML: no merged row with 12 never visible"
 py "$T/b.json" <<'PY'
 import json, sys

@@ -53,6 +53,14 @@ static void test_clean_estimate_write_and_layout(void **state)
     p.phases[0].jobs[0].rwmixread = 75;
     clean_estimate(&p, 1, &e);
     assert_int_equal(e.write_bytes, 1 * MiB);
+    assert_int_equal(e.layout_bytes, 4 * MiB);     /* a mix reads: laid out with data, as in fio */
+    plan_free(&p);
+
+    one_job(&p, RW_WRITE, 4 * MiB, 1, 1);          /* overwrite=1: laid out, then written */
+    p.phases[0].jobs[0].overwrite = 1;
+    clean_estimate(&p, 1, &e);
+    assert_int_equal(e.layout_bytes, 4 * MiB);
+    assert_int_equal(e.write_bytes, 4 * MiB);
     plan_free(&p);
 }
 
@@ -62,10 +70,14 @@ static void test_clean_estimate_shared_and_agents(void **state)
     struct clean_estimate e;
 
     (void)state;
-    one_job(&p, RW_READ, 8 * MiB, 4, 1);           /* one file for every thread and agent */
+    one_job(&p, RW_READ, 8 * MiB, 4, 1);           /* one name for every thread and agent */
     snprintf(p.phases[0].jobs[0].filename, PLAN_PATH_MAX, "/data/f");
-    clean_estimate(&p, 3, &e);
+    clean_estimate(&p, 3, &e);                     /* a kernel mount: a file per --allow root, up to */
+    assert_int_equal(e.layout_bytes, 24 * MiB);
+    snprintf(p.phases[0].jobs[0].ioengine, sizeof p.phases[0].jobs[0].ioengine, "nfs");
+    clean_estimate(&p, 3, &e);                     /* libnfs: the URL names one file */
     assert_int_equal(e.layout_bytes, 8 * MiB);
+    snprintf(p.phases[0].jobs[0].ioengine, sizeof p.phases[0].jobs[0].ioengine, "psync");
     snprintf(p.phases[0].jobs[0].filename, PLAN_PATH_MAX, "/data/f.${agent}");
     clean_estimate(&p, 3, &e);                     /* one per agent */
     assert_int_equal(e.layout_bytes, 24 * MiB);

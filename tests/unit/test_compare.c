@@ -17,7 +17,9 @@
 #include <unistd.h>
 #include <errno.h>
 
+#include "common/storage.h"
 #include "common/xmalloc.h"
+#include "coordinator/run_record.h"
 #include "coordinator/cmd_report.h"
 #include "coordinator/compare.h"
 #include "coordinator/result_load.h"
@@ -338,6 +340,75 @@ static void test_compare_significance_known_p(void **state)
         free_set(&sets[j]);
 }
 
+/* A failed repetition is left out of compare's means and test (and listed
+ * with its value and why in every view); --include-failed keeps it.  A
+ * phase with fewer than COMPARE_MIN_OPS_PER_THREAD ops per thread is "too
+ * few ops to judge", never "significant", however small p is. */
+static void test_compare_failed_left_out_too_few_ops(void **state)
+{
+    static const uint64_t a[3][4] = { { 1000 }, { 1010 }, { 990 } }, b[3][4] = { { 1100 }, { 3 }, { 1090 } },
+                          fa[3][4] = { { 2 }, { 2 }, { 2 } }, fb[3][4] = { { 4 }, { 4 }, { 4 } }, lat[1] = { 100000 };
+    const char *labels[2] = { "A", "B" };
+    struct run_set sets[2];
+    struct compare c;
+    struct compare_cell cell;
+    char buf[160], *txt;
+
+    (void)state;
+    make_set(&sets[0], "A", one_phase, 1, 3, a, lat);
+    make_set(&sets[1], "B", one_phase, 1, 3, b, lat);
+    result_set_agent_error(&sets[1].reps[1], 0, 0, "read: Input/output error");
+    compare_build(&c, sets, labels, 2);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.n, 2);
+    assert_int_equal(cell.nleft, 1);
+    assert_float_equal(cell.mean, 1095, 1e-9);
+    assert_int_equal(compare_rep_state(&c, 0, 1, 1), CMP_REP_LEFT_OUT);
+    assert_int_equal(compare_left_out_total(&c), 1);
+    txt = render(compare_text, &c, labels);
+    assert_non_null(strstr(txt, "left out of the statistics"));
+    assert_non_null(strstr(txt, "r (randread, 4k), B: repetition 2 left out (failed: "));
+    assert_non_null(strstr(txt, "read IOPS 3"));
+    free(txt);
+    txt = render(compare_md, &c, labels);
+    assert_non_null(strstr(txt, "repetition 2 left out (failed: "));
+    free(txt);
+    txt = render(compare_html, &c, labels);
+    assert_non_null(strstr(txt, "repetition 2 left out (failed: "));
+    free(txt);
+    compare_free(&c);
+    sets[1].include_failed = 1;
+    compare_build(&c, sets, labels, 2);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.n, 3);
+    assert_int_equal(cell.nleft, 0);
+    assert_float_equal(cell.mean, (1100 + 3 + 1090) / 3.0, 1e-9);
+    /* IOPS cannot go below 0: B's interval (mean 731, sd 631) is clamped */
+    assert_true(cell.ci95_lo == 0.0 && cell.ci95_clamped);
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+
+    /* 2 and 4 ops per thread: consistently different (Welch p < 0.001),
+     * but no verdict on so few ops */
+    make_set(&sets[0], "A", one_phase, 1, 3, fa, lat);
+    make_set(&sets[1], "B", one_phase, 1, 3, fb, lat);
+    compare_build(&c, sets, labels, 2);
+    compare_cell(&c, 0, 1, OP_READ, CMP_IOPS, &cell);
+    assert_int_equal(cell.verdict, CMP_V_TOO_FEW_OPS);
+    assert_int_equal(cell.min_ops, 2);
+    assert_int_equal(cell.threads, 1);
+    compare_fmt_verdict(buf, sizeof buf, &cell);
+    assert_string_equal(buf, "too few ops to judge (2 ops on 1 thread)");
+    txt = render(compare_text, &c, labels);
+    assert_null(strstr(txt, "significant (p"));
+    assert_non_null(strstr(txt, "too few ops to judge"));
+    free(txt);
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+}
+
 /* IOPS up is better, latency up is worse, and a 0.5% change is "same". */
 static void test_compare_direction_marks(void **state)
 {
@@ -585,6 +656,156 @@ static void test_compare_md_seeds_shape(void **state)
     free_set(&sets[1]);
 }
 
+/* Phase i of every repetition of s ran on storage kind/where. */
+static void set_storage(struct run_set *s, uint32_t i, uint32_t kind, const char *fstype, const char *where)
+{
+    struct storage_info st;
+
+    memset(&st, 0, sizeof st);
+    st.kind = kind;
+    snprintf(st.fstype, sizeof st.fstype, "%s", fstype);
+    snprintf(st.where, sizeof st.where, "%s", where);
+    snprintf(st.job, sizeof st.job, "%s", s->reps[0].phases[i].name);
+    for (uint32_t r = 0; r < s->n; r++)
+        assert_int_equal(run_record_add_storage(&s->reps[r], i, 0, &st), 0);
+}
+
+/* The seeds' table of a plan with NFS phases (4k, 32m) and a local psync
+ * control (4k, 1m): a row per job (where the phases ran), the control's
+ * 1m beside its own 4k, never beside the NFS cells, and no phase dropped. */
+static void test_compare_md_seeds_keyed_by_job(void **state)
+{
+    static const struct ph_spec ph[] = { { "nfs-4k", RW_RANDREAD, 4096 }, { "nfs-32m", RW_RANDREAD, 32 << 20 },
+                                         { "ctl-4k", RW_RANDREAD, 4096 }, { "ctl-1m", RW_RANDREAD, 1 << 20 },
+                                         { "md", RW_METADATA, 4096 } };
+    static const uint64_t oa[1][4] = { { 20000, 40, 450000, 3000 } }, ob[1][4] = { { 21000, 44, 460000, 3100 } };
+    static const uint64_t lat[4] = { 1000, 1000, 1000, 1000 };
+    const char *labels[2] = { "A", "B" };
+    struct run_set sets[2];
+    struct compare c;
+    char *txt, *l, cells[16][48], want[48];
+    int n, rows = 0, seen_ctl4k = 0;
+
+    (void)state;
+    make_set(&sets[0], "A", ph, 4, 1, oa, lat);
+    make_set(&sets[1], "B", ph, 4, 1, ob, lat);
+    for (int j = 0; j < 2; j++) {
+        set_storage(&sets[j], 0, STORAGE_NFS, "nfs", "nfs://srv/export");
+        set_storage(&sets[j], 1, STORAGE_NFS, "nfs", "nfs://srv/export");
+        set_storage(&sets[j], 2, STORAGE_MOUNT, "ext4", "/");
+        set_storage(&sets[j], 3, STORAGE_MOUNT, "ext4", "/");
+    }
+    sets[1].reps[0].phases[3].finished = 0;      /* B's control 1m: no results */
+    compare_build(&c, sets, labels, 2);
+    txt = render(compare_md, &c, labels);
+    l = strstr(txt, "| target");
+    assert_non_null(l);
+    n = md_cells(l, cells, 16);
+    assert_int_equal(n, 10);
+    assert_string_equal(cells[1], "job");
+    assert_string_equal(cells[4], "IOPS 4k");
+    assert_string_equal(cells[5], "IOPS 1m");
+    assert_string_equal(cells[6], "IOPS 32m");
+    l = strchr(strchr(l, '\n') + 1, '\n') + 1;
+    for (; *l == '|'; l = strchr(l, '\n') + 1, rows++) {
+        n = md_cells(l, cells, 16);
+        assert_int_equal(n, 10);
+        if (strcmp(cells[1], "nfs-4k, nfs-32m") == 0) {
+            assert_string_equal(cells[5], "-");              /* no control cell beside NFS */
+            compare_fmt_value(want, sizeof want, strcmp(cells[0], "A") == 0 ? 20000 : 21000, OP_READ,
+                              CMP_IOPS, 1024);
+            assert_string_equal(cells[4], want);
+        } else if (strncmp(cells[1], "ctl-4k", 6) == 0) {
+            seen_ctl4k++;
+            compare_fmt_value(want, sizeof want, strcmp(cells[0], "A") == 0 ? 450000 : 460000, OP_READ,
+                              CMP_IOPS, 1024);
+            assert_string_equal(cells[4], want);
+            assert_string_equal(cells[6], "-");
+            if (strcmp(cells[0], "A") == 0) {
+                assert_string_equal(cells[1], "ctl-4k, ctl-1m");
+                assert_string_equal(cells[5], "3k");
+            } else {
+                assert_string_equal(cells[1], "ctl-4k");
+            }
+        } else {
+            fail_msg("unexpected row: %s", cells[1]);
+        }
+    }
+    assert_int_equal(rows, 4);
+    assert_int_equal(seen_ctl4k, 2);
+    /* what is not in the table, and why */
+    assert_non_null(strstr(txt, "- B, phase ctl-1m (randread): no results (not run to completion)"));
+    assert_null(strstr(txt, "phase md"));       /* (only 4 phases were filled) */
+    free(txt);
+    {
+        /* HTML: the 4k facet's NFS (20k) and control (450k) phases are on
+         * separate axes, so every bar of every chart is at least a tenth
+         * of the plot's height (186 px); and the ratio-to-A chart */
+        char *html = render(compare_html, &c, labels), *p = html;
+        int nbars = 0;
+
+        assert_non_null(strstr(html, "data-view=\"compare-iops-4k\""));
+        assert_non_null(strstr(html, "data-view=\"compare-iops-4k-scale2\""));
+        assert_non_null(strstr(html, "data-view=\"compare-ratio-iops\""));
+        while ((p = strstr(p, "<rect x=\""))) {
+            double x, y, w, h;
+
+            if (sscanf(p, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\" fill=\"#", &x, &y, &w, &h) == 4 &&
+                strstr(p, "><title>") == strchr(p, '>')) {
+                nbars++;
+                if (h < 18.6)
+                    fail_msg("a bar %.1f px high: %.80s", h, p);
+            }
+            p++;
+        }
+        assert_true(nbars >= 2 * 4);           /* 2 inputs x 4 phases, IOPS alone */
+        free(html);
+    }
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+}
+
+/* Plans that differ only by an expanded variable: "what differs" names
+ * the line, not just "plan A / plan B". */
+static void test_compare_plan_lines_differ(void **state)
+{
+    static const uint64_t a[1][4] = { { 1000 } }, lat[1] = { 1000 };
+    const char *labels[2] = { "A", "B" };
+    struct run_set sets[2];
+    struct compare c;
+    char *txt;
+    static const char *const plans[2] = {
+        "[global]\nioengine=nfs\nnfs_url=nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/x?version=3\n[r]\nrw=randread\n",
+        "[global]\nioengine=nfs\nnfs_url=nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/y?version=3\n[r]\nrw=randread\n",
+    };
+
+    (void)state;
+    make_set(&sets[0], "A", one_phase, 1, 1, a, lat);
+    make_set(&sets[1], "B", one_phase, 1, 1, a, lat);
+    for (int j = 0; j < 2; j++) {
+        sets[j].reps[0].record.present = 1;
+        sets[j].reps[0].record.plan_text = xstrdup(plans[j]);
+    }
+    /* a long URL that differs at its end: cut where it differs too */
+    set_storage(&sets[0], 0, STORAGE_NFS, "nfs", "nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/x");
+    set_storage(&sets[1], 0, STORAGE_NFS, "nfs", "nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/y");
+    compare_build(&c, sets, labels, 2);
+    txt = render(compare_text, &c, labels);
+    assert_non_null(strstr(txt, "  url          ...t-is-shared/x            ...t-is-shared/y\n"));
+    assert_non_null(strstr(txt, "  plan         plan A"));
+    /* a long line is cut where the values first differ, not at its end */
+    assert_non_null(strstr(txt, "  plan line 3  ...t-is-shared/x?version=3  ...t-is-shared/y?version=3"));
+    assert_null(strstr(txt, "plan line 1 "));
+    free(txt);
+    txt = render(compare_md, &c, labels);
+    assert_non_null(strstr(txt, "| plan line 3 | nfs\\_url=nfs://127.0.0.1:2049/export/a-long-path-that-is-shared/x?version=3 |"));
+    free(txt);
+    compare_free(&c);
+    free_set(&sets[0]);
+    free_set(&sets[1]);
+}
+
 static void test_compare_bs_exact(void **state)
 {
     char b[32];
@@ -634,9 +855,12 @@ int main(void)
         cmocka_unit_test(test_result_load_names_file_and_key),
         cmocka_unit_test(test_compare_significance_known_p),
         cmocka_unit_test(test_compare_direction_marks),
+        cmocka_unit_test(test_compare_failed_left_out_too_few_ops),
         cmocka_unit_test(test_compare_mismatched_repetition),
         cmocka_unit_test(test_compare_text_aligned_any_width),
         cmocka_unit_test(test_compare_md_seeds_shape),
+        cmocka_unit_test(test_compare_md_seeds_keyed_by_job),
+        cmocka_unit_test(test_compare_plan_lines_differ),
         cmocka_unit_test(test_compare_bs_exact),
         cmocka_unit_test(test_compare_labels_counted),
     };

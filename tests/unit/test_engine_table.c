@@ -75,11 +75,12 @@ static void test_engine_table_spellings(void **state)
     expect_parse("libaio", "libaio");
     expect_parse("io_uring", "io_uring");
     expect_parse("filestat", "filestat");      /* folded when the job ends */
-    expect_refused("posixaio", "fio's posixaio engine is not implemented by nfstorm; "
+    expect_parse("posixaio", "posixaio");
+    expect_refused("windowsaio", "fio's windowsaio engine is not implemented by nfstorm; "
                    "use libaio or io_uring");
     expect_refused("mmap", "fio's mmap engine is not implemented by nfstorm; use psync");
     expect_refused("sync2", "nfstorm's engines are psync (sync, pvsync, vsync, pvsync2), io_uring, "
-                   "libaio, nfs, null; and fio's filecreate, filestat, filedelete");
+                   "libaio, posixaio, nfs, null; and fio's filecreate, filestat, filedelete");
 }
 
 /* Parse one job; its spec in *j.  0 or the parser's error in err. */
@@ -133,9 +134,9 @@ static void test_engine_table_md_engines_fold(void **state)
                                sizeof err), -EINVAL);
     assert_string_equal(err, "t.fio: job 'm': ioengine=filestat is a fixed set of metadata ops; "
                         "with md_ops= use rw=metadata and a file engine (psync, nfs)");
-    /* posixaio in a job file: file:line, key, value and the closest engine */
-    assert_int_equal(parse_one("[a]\nsize=1m\nioengine=posixaio\n", &j, err, sizeof err), -EINVAL);
-    assert_string_equal(err, "t.fio:3: bad value for 'ioengine': 'posixaio' (fio's posixaio engine "
+    /* windowsaio in a job file: file:line, key, value and the closest engine */
+    assert_int_equal(parse_one("[a]\nsize=1m\nioengine=windowsaio\n", &j, err, sizeof err), -EINVAL);
+    assert_string_equal(err, "t.fio:3: bad value for 'ioengine': 'windowsaio' (fio's windowsaio engine "
                         "is not implemented by nfstorm; use libaio or io_uring)");
 }
 

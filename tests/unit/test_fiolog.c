@@ -84,11 +84,11 @@ static void test_fiolog_names(void **state)
     fiolog_name(b, sizeof(b), "x", -1, "bw", 1, 1);
     assert_string_equal(b, "x_bw.1.log");
     fiolog_name(b, sizeof(b), "x", 3, "clat_hist", 2, 1);
-    assert_string_equal(b, "x.agent3_clat_hist.2.log");
+    assert_string_equal(b, "x_clat_hist.2.agent3");
     fiolog_name(b, sizeof(b), "dir/x", -1, "iops", 7, 0);
     assert_string_equal(b, "dir/x_iops.log");
     fiolog_name(b, sizeof(b), "x", 0, "lat", 7, 0);
-    assert_string_equal(b, "x.agent0_lat.log");
+    assert_string_equal(b, "x_lat.agent0");
 }
 
 /* Parse one hist line back into its numbers. */

@@ -92,7 +92,10 @@ static const struct pinned {
              "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli" },
+    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite "
+              "verify_written_by coherence_never_visible" },
+    /* the run's identity: sent by a coordinator that has one (not in the sample) */
+    { "plan+", "run_id run_ms" },
     { "phase-done+", "lat_depth lat_unmet" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
@@ -104,17 +107,19 @@ static const struct pinned {
     { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
     { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
     /* phase-done's verify value and one of its first offenders */
-    { "verify", "checked ok corrupt_checksum wrong_offset wrong_file stale_generation torn zeroes "
-                "wrong_writer first" },
+    { "verify", "checked only runs_more runs ok corrupt_checksum wrong_offset wrong_file stale_generation "
+                "torn zeroes wrong_writer first" },
     { "vfirst", "file offset kind reader expected_writer expected_generation found_writer found_job "
-                "found_generation found_offset" },
+                "found_generation found_offset expected_run found_run" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
-    "welcome.labels", "error.version",
+    "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
+    "job.verify_written_by", "job.coherence_never_visible",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
+    "job.flow", "job.flow_id", "job.flow_sleep_ns",
     /* fio's per-direction values and sequence modifiers: sent only when set */
     "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
@@ -187,8 +192,8 @@ static const struct golden {
     const char *type;
     const char *sha256;
 } golden[] = {
-    { "hello", "f8d67b019a7320491340e8a4bdcd00a19503a4dae463b9fce83499eb02310880" },
-    { "welcome", "798f297ab90070e9edecc26ec89cea3223996f94504d1ad148eba5e4080784a8" },
+    { "hello", "5663ed68d32520d20bb7ce437af6d60888834a7fe82bb07164aad317285a212f" },
+    { "welcome", "e28454f11ce4f298d5ee1aa74ff87bca37f766664288d1335e8713ba0b7f31db" },
     { "auth", "c1e7fc3eb226dda19513f21a9b3b3829d123832d772d51dbfad3200a9fc93df9" },
     { "system", "b47de2530fea8de784ae001ddef297ff312850fa3fa025acfcba20bcde8a97c5" },
     { "storage", "1e6e789fb810dde7229910d9c0dae877835330a17991c7de713977245c7afb08" },
@@ -818,7 +823,7 @@ static int decode_edited(enum msg_type t, const char *drop, const char *add, cha
 
 static const struct golden golden_verify[] = {
     { "plan", "13e0eb6ead0e9da68245509264f8c4cae5b90632d442582d00dfc6408bdbec2b" },
-    { "phase-done", "9c5b6c614e97f6aa65055d4bc3ac9dbd4e66272d1c0830cf038bb6d1e336de4b" },
+    { "phase-done", "f3050045f573707907ebc87363e6babf2ab616b23954555d6a2af628502c8624" },
 };
 
 static void test_contract_verify(void **state)
@@ -1444,10 +1449,10 @@ static void test_contract_version_refusal_text(void **state)
 
     msg_version_refusal(line, sizeof line, "agent", "127.0.0.1:7878", 1, "coordinator");
     assert_string_equal(line, "agent 127.0.0.1:7878 speaks protocol 1, this coordinator "
-                              "4: upgrade one of them");
-    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 5, "agent");
-    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 5, this agent "
-                              "4: upgrade one of them");
+                              "5: upgrade one of them");
+    msg_version_refusal(line, sizeof line, "coordinator", "10.0.0.1:9000", 6, "agent");
+    assert_string_equal(line, "coordinator 10.0.0.1:9000 speaks protocol 6, this agent "
+                              "5: upgrade one of them");
 }
 
 /* The error a refusing peer sends: its version travels with the text, and
@@ -1502,6 +1507,13 @@ static void test_contract_job_optional_keys(void **state)
     in.plan.phases[1].jobs[0].latency_target_us = 2000;
     in.plan.phases[1].jobs[0].latency_window_us = 500000;
     in.plan.phases[1].jobs[0].latency_pct_milli = 99500;
+    in.plan.phases[1].jobs[0].flow = 8;
+    in.plan.phases[1].jobs[0].flow_id = 2;
+    in.plan.phases[1].jobs[0].flow_sleep_ns = 1000000;
+    in.plan.phases[1].jobs[0].overwrite = 1;
+    snprintf(in.plan.phases[1].jobs[0].verify_written_by, sizeof in.plan.phases[1].jobs[0].verify_written_by,
+             "0123456789abcdef");
+    in.plan.phases[1].jobs[0].coherence_never_warn = 1;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1521,8 +1533,17 @@ static void test_contract_job_optional_keys(void **state)
     assert_int_equal(out.plan.phases[1].jobs[0].latency_target_us, 2000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
+    assert_int_equal(out.plan.phases[1].jobs[0].overwrite, 1);
+    assert_int_equal(out.plan.phases[0].jobs[0].overwrite, 0);
+    assert_string_equal(out.plan.phases[1].jobs[0].verify_written_by, "0123456789abcdef");
+    assert_int_equal(out.plan.phases[1].jobs[0].coherence_never_warn, 1);
+    assert_string_equal(out.plan.phases[0].jobs[0].verify_written_by, "");
     assert_int_equal(out.plan.phases[0].jobs[0].latency_target_us, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].exitall, 0);
+    assert_int_equal(out.plan.phases[1].jobs[0].flow, 8);
+    assert_int_equal(out.plan.phases[1].jobs[0].flow_id, 2);
+    assert_int_equal(out.plan.phases[1].jobs[0].flow_sleep_ns, 1000000);
+    assert_int_equal(out.plan.phases[0].jobs[0].flow, 0);
     msg_plan_free(&out);
     buf_free(&b);
     plan_free(&in.plan);

@@ -68,6 +68,11 @@ static void test_nfs_allow_unknown_and_malformed(void **state)
     expect(&l, "nfs://srv/export?nfsport=1&nfsport=2", -EACCES, "'nfsport' given twice");
     expect(&l, "nfs://srv/export?version=3?uid=0", -EACCES, "'?' inside the parameters");
     expect(&l, "nfs://srv/export?version=3#uid=0", -EACCES, "'#' inside the parameters");
+    expect(&l, "nfs://srv/export?version=3;uid=0", -EACCES, "value '3;uid=0' is not a plain word");
+    expect(&l, "nfs://srv/export?version=3%26uid%3D0", -EACCES, "'%' escape in an NFS URL is refused");
+    expect(&l, "nfs://srv/export/%2e%2e/etc", -EACCES, "'%' escape in an NFS URL is refused");
+    expect(&l, "nfs://srv/export/f%3Fuid%3D0", -EACCES, "'%' escape in an NFS URL is refused");
+    expect(&l, "nfs://srv/export?version=4.1&if=eth0:1", -EACCES, "parameter if=eth0:1 changes");
     expect(&l, "http://srv/export", -EACCES, "is not nfs://SERVER/EXPORT");
     expect(&l, "nfs:///export", -EACCES, "is not nfs://SERVER/EXPORT");
     assert_int_equal(nfs_allow_rule_check("nfs://srv/x?uid=1000&version=3", err, sizeof err), 0);

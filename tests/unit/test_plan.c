@@ -113,6 +113,39 @@ static void test_plan_rw_mode_predicates(void **state)
     assert_true(rw_mode_reads(RW_RANDRW) && rw_mode_writes(RW_RANDRW) && rw_mode_random(RW_RANDRW));
 }
 
+/* fio's extend_file: data for any job that reads (whatever rwmixread) and
+ * for overwrite=1; a size only for other writers; nothing for verify_only,
+ * metadata and coherence. */
+static void test_plan_layout_fills_as_fio(void **state)
+{
+    struct job_spec j;
+    (void)state;
+    job_spec_default(&j);
+    const enum rw_mode fills[] = { RW_READ, RW_RANDREAD, RW_RW, RW_RANDRW };
+    for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++) {
+        j.rw = fills[i];
+        for (uint32_t mix = 0; mix <= 100; mix += 50) {
+            j.rwmixread = mix;
+            assert_int_equal(plan_layout_fills(&j), 1);
+        }
+    }
+    j.rw = RW_RANDWRITE;
+    assert_int_equal(plan_layout_fills(&j), 0);
+    j.overwrite = 1;
+    assert_int_equal(plan_layout_fills(&j), 1);
+    j.rw = RW_WRITE;
+    assert_int_equal(plan_layout_fills(&j), 1);
+    j.overwrite = 0;
+    j.rw = RW_RANDRW;
+    j.verify_only = 1;
+    assert_int_equal(plan_layout_fills(&j), 0);
+    j.verify_only = 0;
+    j.rw = RW_METADATA;
+    assert_int_equal(plan_layout_fills(&j), 0);
+    j.rw = RW_COHERENCE;
+    assert_int_equal(plan_layout_fills(&j), 0);
+}
+
 static struct job_spec named_job(const char *name, int stonewall)
 {
     struct job_spec j;
@@ -236,8 +269,8 @@ static void test_plan_validate_rules(void **state)
     assert_int_equal(job_spec_validate(&j, err, sizeof(err)), 0);
     snprintf(j.ioengine, sizeof(j.ioengine), "psync");
     expect_invalid(&j, "job 'v': nfs_url= requires ioengine=nfs");
-    j = named_job("v", 0); snprintf(j.ioengine, sizeof(j.ioengine), "posixaio");
-    expect_invalid(&j, "job 'v': unknown ioengine 'posixaio'");
+    j = named_job("v", 0); snprintf(j.ioengine, sizeof(j.ioengine), "windowsaio");
+    expect_invalid(&j, "job 'v': unknown ioengine 'windowsaio'");
     j = named_job("v", 0); j.time_based = 1;
     expect_invalid(&j, "job 'v': time_based requires runtime=");
     /* runtime counts after the ramp (as in fio), so a long ramp is fine. */
@@ -604,10 +637,10 @@ static void test_plan_parse_bad_value_names_key_and_value(void **state)
     parse_err("[j]\nsize=1m\nrw=trim\n",
               "t.fio:3: bad value for 'rw': 'trim' (trim (discard) is for block devices)");
     parse_err("[j]\nsize=1m\nioengine=rdma\n", "t.fio:3: bad value for 'ioengine': 'rdma' "
-              "(nfstorm's engines are psync (sync, pvsync, vsync, pvsync2), io_uring, libaio, nfs, "
-              "null; and fio's filecreate, filestat, filedelete)");
-    parse_err("[j]\nsize=1m\nioengine=posixaio\n", "t.fio:3: bad value for 'ioengine': 'posixaio' "
-              "(fio's posixaio engine is not implemented by nfstorm; use libaio or io_uring)");
+              "(nfstorm's engines are psync (sync, pvsync, vsync, pvsync2), io_uring, libaio, posixaio, "
+              "nfs, null; and fio's filecreate, filestat, filedelete)");
+    parse_err("[j]\nsize=1m\nioengine=windowsaio\n", "t.fio:3: bad value for 'ioengine': 'windowsaio' "
+              "(fio's windowsaio engine is not implemented by nfstorm; use libaio or io_uring)");
     parse_err("[j]\nsize=1m\nrwmixread=150\n", "t.fio:3: bad value for 'rwmixread': '150'");
     parse_err("[j]\nsize=1m\nnumjobs=many\n", "t.fio:3: bad value for 'numjobs': 'many'");
     parse_err("[j]\nsize=1m\nruntime=5y\n", "t.fio:3: bad value for 'runtime': '5y'");
@@ -945,6 +978,7 @@ int main(void)
         cmocka_unit_test(test_plan_default_matches_fio),
         cmocka_unit_test(test_plan_rw_mode_names_round_trip),
         cmocka_unit_test(test_plan_rw_mode_predicates),
+        cmocka_unit_test(test_plan_layout_fills_as_fio),
         cmocka_unit_test(test_plan_add_job_stonewall_starts_phase),
         cmocka_unit_test(test_plan_copy_is_independent),
         cmocka_unit_test(test_plan_job_file_size_defaults_to_size_over_nrfiles),

@@ -479,11 +479,11 @@ static void test_plan_keys_verify(void **state)
     parse_err("[j]\nsize=1m\nverify_only=1\n",
               "t.fio: job 'j': verify_only= needs verify= (crc32c, md5, sha256, meta, pattern)");
     parse_err("[j]\nsize=1m\nverify=md5\nbs=64\n",
-              "t.fio: job 'j': verify=md5 needs bs of at least 128 bytes (the header is 104): 64 is not");
+              "t.fio: job 'j': verify=md5 needs bs of at least 128 bytes (the header is 112): 64 is not");
     parse_err("[j]\nsize=1m\nverify=md5\nverify_interval=3000\n",
               "t.fio: job 'j': verify_interval=3000 must divide every block size (4096 does not)");
     parse_err("[j]\nsize=1m\nverify=md5\nverify_offset=4000\n",
-              "t.fio: job 'j': verify_offset=4000 leaves no room for the 104-byte header in a 4096-byte unit");
+              "t.fio: job 'j': verify_offset=4000 leaves no room for the 112-byte header in a 4096-byte unit");
     parse_err("[j]\nsize=1m\nverify=md5\nbsrange=4k-16k\n",
               "t.fio: job 'j': verify with bsrange needs verify_interval= (a divisor of every block size)");
     parse_err("[j]\nsize=1m\nverify=pattern\n", "t.fio: job 'j': verify=pattern needs verify_pattern=");

@@ -133,6 +133,119 @@ static void test_repeat_single_value_null_sd(void **state)
     run_set_free(&s);
 }
 
+/* The text summary of s, as one string (caller frees). */
+static char *summary_text(const struct run_set *s)
+{
+    char **txt = xcalloc(1, sizeof(*txt)), *out;
+    size_t len = 0;
+    FILE *f = open_memstream(txt, &len);
+
+    repeat_report_text(f, s, 1024);
+    fclose(f);
+    out = *txt;
+    free(txt);
+    return out;
+}
+
+static json_t *summary_iops(json_t *root)
+{
+    return json_object_get(json_object_get(json_object_get(json_array_get(json_object_get(
+        json_object_get(root, "summary"), "phases"), 0), "ops"), "read"), "iops");
+}
+
+/* A repetition whose phase failed (an agent's error) is left out of the
+ * mean, sd and CI by default, and shown: its value, its verdict and why,
+ * in the text and the JSON.  --include-failed (s.include_failed) keeps it. */
+static void test_repeat_failed_left_out(void **state)
+{
+    struct run_set s;
+    json_t *root, *iops, *left;
+    double x[3];
+    char *txt;
+
+    (void)state;
+    make_set(&s);
+    result_free(&s.reps[1]);
+    one_run(&s.reps[1], 1, 1000);                 /* 1 IOPS ... */
+    result_set_agent_error(&s.reps[1], 0, 0, "read: Input/output error");   /* ... and failed */
+
+    assert_int_equal(repeat_values(&s, 0, OP_READ, REPEAT_IOPS, x, NULL), 2);
+    assert_true(fabs((x[0] + x[1]) / 2 - 12) < 1e-9);        /* 10 and 14 */
+    assert_true(repeat_left_out(&s, 0, 1) && !repeat_left_out(&s, 0, 0));
+    root = repeat_set_json(&s);
+    iops = summary_iops(root);
+    assert_int_equal(json_integer_value(json_object_get(iops, "n")), 2);
+    assert_true(fabs(json_real_value(json_object_get(iops, "mean")) - 12) < 1e-9);
+    assert_int_equal(json_array_size(json_object_get(iops, "left_out_values")), 1);
+    assert_true(fabs(json_real_value(json_array_get(json_object_get(iops, "left_out_values"), 0)) - 1) < 1e-9);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(iops, "left_out_repetitions"), 0)), 2);
+    left = json_object_get(json_array_get(json_object_get(json_object_get(root, "summary"), "phases"), 0),
+                           "left_out");
+    assert_int_equal(json_array_size(left), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(left, 0), "repetition")), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(left, 0), "verdict")), "failed");
+    assert_true(json_is_false(json_object_get(json_object_get(root, "summary"), "include_failed")));
+    json_decref(root);
+    txt = summary_text(&s);
+    assert_non_null(strstr(txt, "repetition 2 left out of the statistics (failed: "));
+    assert_non_null(strstr(txt, "Input/output error"));
+    assert_non_null(strstr(txt, "--include-failed"));
+    free(txt);
+
+    s.include_failed = 1;
+    assert_int_equal(repeat_values(&s, 0, OP_READ, REPEAT_IOPS, x, NULL), 3);
+    assert_false(repeat_left_out(&s, 0, 1));
+    root = repeat_set_json(&s);
+    iops = summary_iops(root);
+    assert_true(fabs(json_real_value(json_object_get(iops, "mean")) - 25.0 / 3) < 1e-9);
+    assert_true(json_is_true(json_object_get(json_object_get(root, "summary"), "include_failed")));
+    json_decref(root);
+    /* an interrupted repetition never counts, --include-failed or not */
+    s.reps[2].phases[0].interrupted = 1;
+    s.reps[2].end = RUN_END_INTERRUPTED;
+    snprintf(s.reps[2].end_text, sizeof s.reps[2].end_text, "SIGINT");
+    assert_int_equal(repeat_values(&s, 0, OP_READ, REPEAT_IOPS, x, NULL), 2);
+    assert_true(repeat_left_out(&s, 0, 2));
+    run_set_free(&s);
+}
+
+/* IOPS 1, 2 and 100: mean 34.3, sd 56.6, the t interval's low end is
+ * -106; an IOPS interval never goes below zero: clamped, and said. */
+static void test_repeat_ci_clamped(void **state)
+{
+    struct run_set s;
+    json_t *root, *iops;
+    char *txt;
+    static const uint64_t ops[3] = { 1, 2, 100 };
+
+    (void)state;
+    make_set(&s);
+    for (uint32_t k = 0; k < 3; k++) {
+        result_free(&s.reps[k]);
+        one_run(&s.reps[k], ops[k], 1000);
+    }
+    root = repeat_set_json(&s);
+    iops = summary_iops(root);
+    assert_int_equal(json_integer_value(json_object_get(iops, "n")), 3);
+    assert_true(json_real_value(json_array_get(json_object_get(iops, "ci95"), 0)) == 0.0);
+    assert_true(json_real_value(json_array_get(json_object_get(iops, "ci95"), 1)) > 100);
+    assert_true(json_is_true(json_object_get(iops, "ci95_clamped")));
+    json_decref(root);
+    txt = summary_text(&s);
+    assert_non_null(strstr(txt, "0* .. "));
+    assert_non_null(strstr(txt, "IOPS interval clamped at 0 (mean - t*sd/sqrt(n) is -"));
+    {
+        /* the table's IOPS row has no negative figure (the note names the raw end) */
+        char *row = strstr(txt, " IOPS "), *eol = row ? strchr(row, '\n') : NULL;
+
+        assert_non_null(eol);
+        for (char *p = row; p < eol; p++)
+            assert_false(p[0] == '-' && p[1] >= '0' && p[1] <= '9');
+    }
+    free(txt);
+    run_set_free(&s);
+}
+
 static void test_repeat_set_round_trip(void **state)
 {
     struct run_set s, back;
@@ -355,6 +468,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repeat_summary_known_values),
         cmocka_unit_test(test_repeat_single_value_null_sd),
+        cmocka_unit_test(test_repeat_failed_left_out),
+        cmocka_unit_test(test_repeat_ci_clamped),
         cmocka_unit_test(test_repeat_set_round_trip),
         cmocka_unit_test(test_repeat_set_hostile),
         cmocka_unit_test(test_repeat_set_from_journal),

@@ -40,7 +40,8 @@ static void tick(struct script *s, unsigned tenths)
     buf_append(&s->b, &t, 1);
 }
 
-static void handshake(struct script *s, const char *host)
+/* welcome and clock sync; ready for phase 0 unless no_ready */
+static void handshake_ready(struct script *s, const char *host, int no_ready)
 {
     struct msg_welcome w;
     struct buf m;
@@ -58,9 +59,36 @@ static void handshake(struct script *s, const char *host)
         msg_pong_encode(&m, &p);
         say(s, 0, &m);
     }
+    if (no_ready)
+        return;
     struct msg_ready r = { .phase = 0 };
     buf_init(&m);
     msg_ready_encode(&m, &r);
+    say(s, 0, &m);
+}
+
+static void handshake(struct script *s, const char *host)
+{
+    handshake_ready(s, host, 0);
+}
+
+/* one second passes, and the agent answers a ping (it is not silent) */
+static void second_with_pong(struct script *s)
+{
+    struct msg_pong p = { .seq = 0, .t_ping_ns = T0, .t_ns = T0 };
+    struct buf m;
+    tick(s, 10);
+    buf_init(&m);
+    msg_pong_encode(&m, &p);
+    say(s, 0, &m);
+}
+
+static void progress(struct script *s, uint64_t done, uint64_t total)
+{
+    struct msg_progress p = { .phase = 0, .done_bytes = done, .total_bytes = total };
+    struct buf m;
+    buf_init(&m);
+    msg_progress_encode(&m, &p);
     say(s, 0, &m);
 }
 
@@ -111,6 +139,7 @@ struct fixture {
 };
 
 static char *addrs[] = { "127.0.0.1:7001" };
+static uint32_t prepare_ms;      /* the next play's --prepare-timeout (0: default) */
 
 static int play(struct fixture *f, struct script *s)
 {
@@ -122,7 +151,8 @@ static int play(struct fixture *f, struct script *s)
     j.size = 1 << 20;
     plan_add_job(&f->plan, &j);
     f->opt = (struct run_options){ .addrs = addrs, .naddrs = 1, .interval_ms = 1000,
-                                   .connect_timeout_ms = 10000, .agent_timeout_ms = 10000 };
+                                   .connect_timeout_ms = 10000, .agent_timeout_ms = 10000,
+                                   .prepare_timeout_ms = prepare_ms };
     f->err[0] = '\0';
     return run_feed_script(&f->plan, &f->opt, (const unsigned char *)s->b.data, s->b.len, &f->r,
                            f->err, sizeof f->err);
@@ -236,6 +266,108 @@ static void test_run_stranger_is_not_an_agent(void **state)
     done(&f, &s);
 }
 
+/* A ready that does not decode fails the run with the decoder's reason
+ * (it was decoded twice and reported an uninitialised phase). */
+static void test_run_bad_ready_names_the_decoders_reason(void **state)
+{
+    struct fixture f;
+    struct script s;
+    /* {"type": "ready", "phase": "x"} */
+    static const unsigned char body[] = { 0x82, 0xa4, 't', 'y', 'p', 'e', 0xa5, 'r', 'e', 'a', 'd', 'y',
+                                          0xa5, 'p', 'h', 'a', 's', 'e', 0xa1, 'x' };
+    unsigned char rec[3 + FRAME_HEADER_LEN] = { 0, 0, FRAME_HEADER_LEN + sizeof body };
+    (void)state;
+
+    buf_init(&s.b);
+    handshake_ready(&s, "h", 1);
+    frame_put_header(rec + 3, sizeof body);
+    buf_append(&s.b, rec, sizeof rec);
+    buf_append(&s.b, body, sizeof body);
+    assert_true(play(&f, &s) < 0);
+    assert_non_null(strstr(f.err, "agent 0 (127.0.0.1:7001): bad ready: "));
+    assert_non_null(strstr(f.err, "phase"));
+    assert_null(strstr(f.err, "unexpected ready"));
+    done(&f, &s);
+}
+
+/* An agent that answers pings but never gets ready is lost after the
+ * prepare timeout, naming why. */
+static void test_run_never_ready_is_lost_after_prepare_timeout(void **state)
+{
+    struct fixture f;
+    struct script s;
+    (void)state;
+
+    buf_init(&s.b);
+    handshake_ready(&s, "h", 1);
+    for (int i = 0; i < 6; i++)
+        second_with_pong(&s);
+    prepare_ms = 3000;
+    assert_true(play(&f, &s) < 0);
+    prepare_ms = 0;
+    assert_string_equal(f.err, "all agents lost; the last, agent 0 (127.0.0.1:7001): not ready for phase 0 "
+                               "after 4.0 s of preparation without layout progress (--prepare-timeout)");
+    done(&f, &s);
+}
+
+/* A layout that stops advancing is lost after the agent timeout (10 s);
+ * one that advances keeps the agent past both timeouts. */
+static void test_run_layout_must_advance(void **state)
+{
+    struct fixture f;
+    struct script s;
+    (void)state;
+
+    buf_init(&s.b);
+    handshake_ready(&s, "h", 1);
+    progress(&s, 4096, 8192);
+    for (int i = 0; i < 12; i++) {
+        second_with_pong(&s);
+        progress(&s, 4096, 8192);
+    }
+    assert_true(play(&f, &s) < 0);
+    assert_string_equal(f.err, "all agents lost; the last, agent 0 (127.0.0.1:7001): its layout for phase 0 "
+                               "made no progress for 11.0 s (4096 of 8192 bytes laid out; --agent-timeout)");
+    done(&f, &s);
+
+    buf_init(&s.b);
+    handshake_ready(&s, "h", 1);
+    for (uint64_t i = 0; i < 15; i++) {
+        second_with_pong(&s);
+        progress(&s, 4096 * (i + 1), 1 << 20);
+    }
+    prepare_ms = 3000;
+    assert_true(play(&f, &s) < 0);
+    prepare_ms = 0;
+    /* the script ended: it hung up, and only that lost it */
+    assert_string_equal(f.err, "all agents lost; the last, agent 0 (127.0.0.1:7001): connection closed");
+    done(&f, &s);
+}
+
+/* Running, an agent's sampler sends an interval every second whatever its
+ * jobs do: one that answers pings but sends none is lost after the agent
+ * timeout past the interval it owes. */
+static void test_run_running_agent_must_send_intervals(void **state)
+{
+    struct fixture f;
+    struct script s;
+    (void)state;
+
+    buf_init(&s.b);
+    handshake(&s, "h");
+    tick(&s, 3);                  /* the start instant passes */
+    interval(&s, 0, 5);
+    for (int i = 0; i < 13; i++)
+        second_with_pong(&s);
+    assert_true(play(&f, &s) < 0);
+    assert_non_null(strstr(f.err, "all agents lost; the last, agent 0 (127.0.0.1:7001): answers but sent no "
+                                  "interval 1 of phase 0 for 1"));
+    assert_non_null(strstr(f.err, " s after it was due (--agent-timeout)"));
+    /* what it sent before is kept */
+    assert_int_equal(f.r.phases[0].totals.op[OP_READ].ops, 5);
+    done(&f, &s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +376,10 @@ int main(void)
         cmocka_unit_test(test_run_intervals_faster_than_the_clock_drop_the_agent),
         cmocka_unit_test(test_run_agent_text_is_cleaned_and_named),
         cmocka_unit_test(test_run_stranger_is_not_an_agent),
+        cmocka_unit_test(test_run_bad_ready_names_the_decoders_reason),
+        cmocka_unit_test(test_run_never_ready_is_lost_after_prepare_timeout),
+        cmocka_unit_test(test_run_layout_must_advance),
+        cmocka_unit_test(test_run_running_agent_must_send_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,8 +266,9 @@ static void test_run_record_diff_says_what_differs(void **state)
     make_run(&c, "nfs3-box", "3", 65536, "[rr]\nrw=randwrite\n");
     assert_int_equal(run_record_diff(runs, 3, &d), 0);
     assert_int_equal(d.nruns, 3);
-    /* target, options, nfsvers, rsize, wsize, plan; not hosts, kernel, fstype, ... */
-    assert_int_equal(d.nrows, 6);
+    /* target, options, nfsvers, rsize, wsize, plan and the plan line that
+     * differs; not hosts, kernel, fstype, ... */
+    assert_int_equal(d.nrows, 7);
     assert_string_equal(d.rows[0].key, "target");
     assert_string_equal(d.rows[0].values[0], "efs-gp");
     assert_string_equal(d.rows[0].values[2], "nfs3-box");
@@ -282,6 +283,9 @@ static void test_run_record_diff_says_what_differs(void **state)
     assert_string_equal(d.rows[5].values[0], "plan A");
     assert_string_equal(d.rows[5].values[1], "plan A");
     assert_string_equal(d.rows[5].values[2], "plan B");
+    assert_string_equal(d.rows[6].key, "plan line 2");
+    assert_string_equal(d.rows[6].values[0], "rw=randread");
+    assert_string_equal(d.rows[6].values[2], "rw=randwrite");
     {
         static const char *const labels[] = { "gp", "maxio", "n3" };
         char *buf = NULL;
@@ -291,14 +295,15 @@ static void test_run_record_diff_says_what_differs(void **state)
         fclose(f);
         assert_string_equal(buf,
             "what differs between the runs:\n"
-            "           gp                                       maxio                                    n3\n"
-            "  target   efs-gp                                   efs-maxio                                nfs3-box\n"
-            "  options  rw,relatime,vers=4.1,rsize=1048576,hard  rw,relatime,vers=4.1,rsize=1048576,hard  "
+            "               gp                                       maxio                                    n3\n"
+            "  target       efs-gp                                   efs-maxio                                nfs3-box\n"
+            "  options      rw,relatime,vers=4.1,rsize=1048576,hard  rw,relatime,vers=4.1,rsize=1048576,hard  "
             "rw,relatime,vers=3,rsize=65536,hard\n"
-            "  nfsvers  4.1                                      4.1                                      3\n"
-            "  rsize    1048576                                  1048576                                  65536\n"
-            "  wsize    1048576                                  1048576                                  65536\n"
-            "  plan     plan A                                   plan A                                   plan B\n");
+            "  nfsvers      4.1                                      4.1                                      3\n"
+            "  rsize        1048576                                  1048576                                  65536\n"
+            "  wsize        1048576                                  1048576                                  65536\n"
+            "  plan         plan A                                   plan A                                   plan B\n"
+            "  plan line 2  rw=randread                              rw=randread                              rw=randwrite\n");
         free(buf);
     }
     run_record_diff_free(&d);

@@ -46,6 +46,9 @@ static void test_units_parse_size_values(void **state)
     expect_size("4KB", 4 * KI);
     expect_size("4kib", 4 * KI);
     expect_size("4KiB", 4 * KI);
+    expect_size("4Ki", 4 * KI);
+    expect_size("1Mi", KI * KI);
+    expect_size("2gi", 2 * KI * KI * KI);
     expect_size("1m", KI * KI);
     expect_size("1MB", KI * KI);
     expect_size("1MiB", KI * KI);

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +250,72 @@ static void test_vblock_names_ids_crc(void **state)
     }
 }
 
+/* Every byte of the header counts, for every kind with a header (meta
+ * sums no data: bytes 68..112 were once unchecked). */
+static void test_vblock_every_header_byte_checked(void **state)
+{
+    static const enum vblock_csum kinds[] = { VB_CSUM_META, VB_CSUM_CRC32C, VB_CSUM_MD5, VB_CSUM_SHA256 };
+    (void)state;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        struct vblock_ctx c;
+        unsigned char a[UNIT], b[UNIT];
+        struct vblock_id found, id = id_a;
+        struct vblock_expect e = expect_of(&id_a);
+        id.run = 0x0123456789abcdefull;
+        assert_int_equal(vblock_ctx_init(&c, kinds[k], 0, NULL, 0), 0);
+        make(&c, a, &id, 3);
+        assert_int_equal(vblock_check(&c, a, UNIT, &e, &found), VB_OK);
+        assert_true(found.run == id.run);
+        for (unsigned i = 0; i < VBLOCK_HDR_LEN; i++) {
+            memcpy(b, a, UNIT);
+            b[i] ^= 0x01;
+            if (vblock_check(&c, b, UNIT, &e, &found) == VB_OK)
+                fail_msg("verify=%s: header byte %u flipped and the unit still checks ok",
+                         vblock_csum_name(kinds[k]), i);
+        }
+        vblock_ctx_close(&c);
+    }
+}
+
+/* A reader of an earlier phase's writes: another run, or an older
+ * generation, is stale; the run and the generation floor each alone. */
+static void test_vblock_run_and_min_gen(void **state)
+{
+    struct vblock_ctx c;
+    unsigned char a[UNIT];
+    struct vblock_id found, id = id_a;
+    struct vblock_expect e = expect_of(&id_a);
+    uint64_t run = 0;
+    char txt[17];
+    (void)state;
+    id.run = 42;
+    assert_int_equal(vblock_ctx_init(&c, VB_CSUM_CRC32C, 0, NULL, 0), 0);
+    make(&c, a, &id, 4);
+    e.gen = VBLOCK_ANY_GEN;
+    e.run = 42;
+    e.min_gen = 77;
+    assert_int_equal(vblock_check(&c, a, UNIT, &e, &found), VB_OK);
+    e.run = 43;
+    assert_int_equal(vblock_check(&c, a, UNIT, &e, &found), VB_STALE);
+    assert_true(found.run == 42);
+    e.run = 0;
+    e.min_gen = 78;
+    assert_int_equal(vblock_check(&c, a, UNIT, &e, &found), VB_STALE);
+    vblock_ctx_close(&c);
+
+    vblock_run_format(0x00ab00cd00ef0012ull, txt);
+    assert_string_equal(txt, "00ab00cd00ef0012");
+    assert_int_equal(vblock_run_parse("00AB00cd00ef0012", &run), 0);
+    assert_true(run == 0x00ab00cd00ef0012ull);
+    assert_int_equal(vblock_run_parse("00ab00cd00ef001", &run), -EINVAL);
+    assert_int_equal(vblock_run_parse("00ab00cd00ef00123", &run), -EINVAL);
+    assert_int_equal(vblock_run_parse("00ab00cd00ef001g", &run), -EINVAL);
+    assert_int_equal(vblock_run_parse("0000000000000000", &run), -EINVAL);
+    assert_true(vblock_run_new() != 0 && vblock_run_new() != vblock_run_new());
+    /* the generation's clock comes back to the ms */
+    assert_true(vblock_generation_ms(vblock_generation(1764748800123ull, 3, 1)) == 1764748800123ull);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -262,6 +329,8 @@ int main(void)
         cmocka_unit_test(test_vblock_null_inspects_nothing),
         cmocka_unit_test(test_vblock_small_units),
         cmocka_unit_test(test_vblock_names_ids_crc),
+        cmocka_unit_test(test_vblock_every_header_byte_checked),
+        cmocka_unit_test(test_vblock_run_and_min_gen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/xmalloc.h"
+#include "coordinator/coherence_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/journal.h"
 #include "coordinator/verdict.h"
@@ -543,6 +544,49 @@ static void test_verdict_signal_after_last_phase(void **state)
     plan_free(&p);
 }
 
+/* rw=coherence: a never-visible generation fails the phase (warn: listed,
+ * ok); a phase in which nothing became visible fails either way. */
+static void test_verdict_coherence_never_visible(void **state)
+{
+    static const struct { uint64_t seen, never; int warn; enum verdict_kind want; const char *reason; } c[] = {
+        { 10, 0, 0, VERDICT_OK, NULL },
+        { 9, 1, 0, VERDICT_FAILED,
+          "coherence: 1 of 10 generations never visible within the deadline (most: writer 0 -> reader 1, 1)" },
+        { 9, 1, 1, VERDICT_OK, "coherence: 1 of 10 generations never visible within the deadline (most: "
+                               "writer 0 -> reader 1, 1); coherence_never_visible=warn" },
+        { 0, 10, 1, VERDICT_FAILED,
+          "coherence: no generation became visible to any reader (10 never visible): nothing was measured" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        struct run_result r;
+        struct plan p;
+        struct verdict v;
+        struct coh_set s;
+        struct coh_pair *pr;
+        build(&r, &p, "", 0, 0);
+        r.phases[0].rw = RW_COHERENCE;
+        r.phases[0].coh_never_warn = (uint8_t)c[i].warn;
+        for (uint32_t a = 0; a < NA; a++)
+            done(&r, a, 100, 0, 1000 + a);
+        result_phase_finish(&r, 0);
+        verdict_phase(&r, 0, &v);
+        assert_true(has(&v, "coherence: no reader reported any generation"));
+        coh_set_init(&s);
+        pr = coh_set_pair(&s, 0, 1, COH_PAIRS_MAX);
+        pr->seen = c[i].seen;
+        pr->never = c[i].never;
+        assert_int_equal(coherence_result_add(&r, 0, &s), 0);
+        coh_set_free(&s);
+        verdict_phase(&r, 0, &v);
+        assert_int_equal(v.v, c[i].want);
+        if (c[i].reason && !has(&v, c[i].reason))
+            fail_msg("case %zu: no reason '%s' (first: '%s')", i, c[i].reason, v.nreasons ? v.reason[0] : "");
+        result_free(&r);
+        plan_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -559,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_verdict_reasons_are_bounded),
         cmocka_unit_test(test_verdict_signal_after_last_phase),
         cmocka_unit_test(test_verdict_saturated_counters_fail),
+        cmocka_unit_test(test_verdict_coherence_never_visible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,64 @@ static void test_verify_scan_newest_generation_wins(void **state)
     test_free(f);
 }
 
+/* More generations than the job tells apart (VERIFY_GENS): each unit is
+ * still judged, only the newest ok; the rest stale, none silently ok. */
+static void test_verify_scan_many_generations(void **state)
+{
+    struct fixture *f = test_malloc(sizeof *f);
+    struct io_req r;
+    const int n = VERIFY_GENS + 4;
+    (void)state;
+    setup(f, VB_CSUM_CRC32C);
+    for (int i = 0; i < n; i++) {
+        /* generations in a shuffled order: the newest (1000 + n - 1) at unit 5 */
+        uint64_t gen = 1000 + (uint64_t)((i * 5) % n);
+        r = req(f, 0, (uint64_t)i * BS, BS);
+        verify_stamp(&f->v, &r, BS, gen, 10 + (uint64_t)i);
+        r.kind = IO_READ;
+        verify_read(&f->v, &r, VERIFY_SCAN);
+    }
+    verify_end(&f->v);
+    assert_int_equal(f->out.checked, n);
+    assert_int_equal(f->out.count[VB_OK], 1);
+    assert_int_equal(f->out.count[VB_STALE], n - 1);
+    verify_free(&f->v);
+    test_free(f);
+}
+
+/* A reader of what an earlier phase of this run wrote: a previous run's
+ * block (every write lost) is stale and names the run; the runs that
+ * wrote what was checked are tallied. */
+static void test_verify_scan_expects_this_run(void **state)
+{
+    struct fixture *f = test_malloc(sizeof *f);
+    struct io_req r;
+    (void)state;
+    setup(f, VB_CSUM_CRC32C);
+    f->v.run = 0xaaaa;                  /* the previous run writes */
+    r = req(f, 0, 0, BS);
+    verify_stamp(&f->v, &r, BS, 900, 10);
+    f->v.run = 0xbbbb;                  /* this run reads, its phase 1 wrote at 1000 */
+    f->v.min_gen = 1000;
+    r.kind = IO_READ;
+    assert_int_equal(verify_read(&f->v, &r, VERIFY_SCAN), 1);
+    assert_int_equal(f->out.count[VB_STALE], 1);
+    assert_true(f->out.first[0].found_run == 0xaaaa && f->out.first[0].expected_run == 0xbbbb);
+    assert_int_equal(f->out.nruns, 1);
+    assert_true(f->out.runs[0].run == 0xaaaa && f->out.runs[0].blocks == 1);
+    /* verify_written_by: only that run's blocks */
+    f->v.min_gen = 0;
+    f->v.written_by = 0xaaaa;
+    assert_int_equal(verify_read(&f->v, &r, VERIFY_SCAN), 0);
+    f->v.written_by = 0xcccc;
+    assert_int_equal(verify_read(&f->v, &r, VERIFY_MIXED), 1);
+    verify_end(&f->v);
+    assert_int_equal(f->out.count[VB_STALE], 2);
+    assert_int_equal(f->out.count[VB_OK], 1);
+    verify_free(&f->v);
+    test_free(f);
+}
+
 static void test_verify_file_id_relative(void **state)
 {
     struct engine_file a = { .path = "/mnt/a/dir/f.0" }, b = { .path = "dir/f.0" }, c = { .path = "/dir/f.0" };
@@ -126,6 +184,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verify_stamp_and_read_back),
         cmocka_unit_test(test_verify_scan_newest_generation_wins),
+        cmocka_unit_test(test_verify_scan_many_generations),
+        cmocka_unit_test(test_verify_scan_expects_this_run),
         cmocka_unit_test(test_verify_file_id_relative),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

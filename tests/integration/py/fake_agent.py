@@ -1,7 +1,7 @@
 """A hostile agent for the coordinator's tests: it speaks nfstorm's protocol
 (4-byte big-endian length + msgpack map, see proto/msg.c) well enough to
 be run, then lies in the way MODE says.  Serves one coordinator.
-usage: fake_agent.py PORT_FILE MODE
+usage: fake_agent.py PORT_FILE MODE [SECRET_FILE]
   text      host name and error text full of terminal controls (ESC[2J, an
             OSC title, \\r) and an error that poses as another agent
   mismatch  phase-done totals that are not the sum of its intervals
@@ -12,10 +12,19 @@ usage: fake_agent.py PORT_FILE MODE
             coordinator ignores) crawls in 64-byte pieces every 0.1 s, as a
             large frame does through a link the agent's own load fills; no
             ping is answered meanwhile: only the bytes show it is alive
+  neverready  takes the plan and answers every ping, but never sends ready
+  stuckprogress  takes the plan, reports a layout of 1 MiB stuck at 4 KiB
+            every half second (and answers pings), never sends ready
+  nointervals  gets ready and starts, then only answers pings: no interval,
+            no phase-done
+With SECRET_FILE it proves the secret as a real agent does (HMAC-SHA256 over
+"nfstorm agent v1", the coordinator's nonce and its own: docs/security.md);
+without, it says it does not authenticate.
 The port it listens on (127.0.0.1 only) goes to PORT_FILE."""
-import socket, struct, sys, time
+import hashlib, hmac, os, socket, struct, sys, time
 
 port_file, mode = sys.argv[1], sys.argv[2]
+secret = open(sys.argv[3], "rb").read().rstrip(b"\r\n") if len(sys.argv) > 3 else None
 
 # ---- msgpack: just what the protocol uses ----
 def pack(o):
@@ -138,24 +147,35 @@ s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 hello = recv(s)
 assert hello and hello["type"] == "hello", hello
+nonce = os.urandom(32)
+mac = hmac.new(secret, b"nfstorm agent v1" + hello["nonce"] + nonce, hashlib.sha256).digest() if secret else b"\0" * 32
 send(s, {"type": "welcome", "version": hello["version"],
          "host": EVIL_HOST if mode == "text" else "fake", "ncpus": 2, "pid": os.getpid(),
-         "auth": False, "nonce": b"\0" * 32, "mac": b"\0" * 32})
+         "auth": secret is not None, "nonce": nonce, "mac": mac})
 started = 0
 while True:
-    m = recv(s)
+    try:
+        m = recv(s)
+    except socket.timeout:
+        # stuckprogress: the layout that never moves
+        send(s, {"type": "progress", "phase": 0, "done_bytes": 4096, "total_bytes": 1 << 20})
+        continue
     if m is None:
         break
     t = m["type"]
     if t == "ping":
         send(s, {"type": "pong", "seq": m["seq"], "t_ping_ns": m["t_ns"], "t_ns": time.monotonic_ns()})
-    elif t == "plan":
+    elif t == "plan" and mode == "stuckprogress":
+        s.settimeout(0.5)
+    elif t == "plan" and mode != "neverready":
         send(s, {"type": "ready", "phase": 0})
     elif t == "start":
         t0 = m["t0_ns"]
         while time.monotonic_ns() < t0:
             time.sleep(0.001)
         started = time.monotonic_ns()
+        if mode == "nointervals":
+            continue
         if mode == "flood":
             burst = b"".join(frame(interval(k, 1)) for k in range(500))
             try:
