@@ -1138,6 +1138,10 @@ static int interval_overdue(const struct run *r, const struct conn *c, uint64_t 
 
     if (c->error_at_ns)
         return 0;               /* its error's own rule (on_timer) */
+    if (frame_reader_pending(&c->rd))
+        return 0;               /* a frame still arriving (its phase-done crawling over a
+                                   full link): the agent is talking, and the silence
+                                   rule judges how long its bytes keep coming */
     for (uint32_t j = 0; j < ph->njobs; j++)
         if (ph->jobs[j].ramp_ns > ramp)
             ramp = ph->jobs[j].ramp_ns;

@@ -5,7 +5,8 @@
 # a link its own load fills) and it answers no ping meanwhile; with
 # --agent-timeout 2s the run must still complete with the agent not lost
 # (before, its silence was counted from the last complete frame: "silent for
-# 2.x s", exit 1).  And a bad --control-tos is refused in one line.
+# 2.x s", exit 1; nor may the running rule call it lost for an interval it
+# does not owe: "answers but sent no interval 2").  And a bad --control-tos is refused in one line.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fake_agent.sh"
 fake_agent trickle
