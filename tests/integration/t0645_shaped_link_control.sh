@@ -11,8 +11,9 @@
 #     lost, both ends of the control connection carry TOS 0x10 / priority 6,
 #     and its round trip stays far below the NFS reads' (which queue ~50 ms);
 #  2. --control-tos none on both: the same link delays the control
-#     connection by milliseconds, over ten times the marked round trip (so
-#     1's short round trip is the marking's doing).
+#     connection by milliseconds (median over 2 ms and 3 times the marked
+#     one; measured 4-28 ms against 0.07-0.11 ms), so 1's short round trip
+#     is the marking's doing.
 # Also issue 21 item 11: run 1's reads crossed the agent's veth (10 Gbit/s,
 # on the route to the server) at 80 Mbit/s and are not flagged as faster
 # than the link.
@@ -115,7 +116,7 @@ for x in marked unmarked; do echo "$x: $(sed -n "/phase 0 '$x' ready/,/phase 0 d
 py "$T/unmarked.json" "$ru" "$rm_" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); ru, rm = float(sys.argv[2]), float(sys.argv[3])
-assert ru > 10 * rm and ru > 2, "unmarked control RTT %.2f ms vs marked %.2f ms: the link did not delay it" % (ru, rm)
+assert ru > 3 * rm and ru > 2, "unmarked control RTT %.2f ms vs marked %.2f ms: the link did not delay it" % (ru, rm)
 print("unmarked: control RTT %.2f ms (marked %.2f ms)" % (ru, rm))
 PY
 echo "a shaped link full of the agent's reads: the marked control connection is not delayed, the agent not lost"
