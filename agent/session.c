@@ -39,6 +39,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
@@ -839,8 +840,16 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         }
         handle_clean(s, p, n);
         return;
-    case MSG_PONG:
-        return;                 /* answer to our heartbeat: last_rx_ns did its job */
+    case MSG_PONG: {
+        /* The answer to our heartbeat: last_rx_ns did its job.  Its round
+         * trip says how long the coordinator's messages queue on the way
+         * here (a link full of our own load: --control-tos). */
+        struct msg_pong m;
+        uint64_t now = clock_now_ns();
+        if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
+            log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
+        return;
+    }
     case MSG_STOP: {
         struct msg_stop m;
         if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
@@ -1179,6 +1188,15 @@ struct session *session_open_detached(struct agent *a, const char *peer)
     return s;
 }
 
+/* The connection is up: ask the network to let it through a link our own
+ * load fills (net/ctlsock.h).  A refusal costs only the priority. */
+static void mark_control(struct session *s)
+{
+    int rc = ctlsock_mark(&s->tcp, s->agent->control_tos);
+    if (rc < 0)
+        log_warn("%s: cannot mark the control connection (--control-tos): %s", s->peer, uv_strerror(rc));
+}
+
 void session_accept(struct agent *a)
 {
     struct session *s = session_new(a);
@@ -1190,6 +1208,7 @@ void session_accept(struct agent *a)
     peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
     pending_add(a, s);
     uv_tcp_nodelay(&s->tcp, 1);
+    mark_control(s);
     log_info("connection from %s", s->peer);
     tick_start(s);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
@@ -1211,6 +1230,7 @@ static void on_dialled(uv_connect_t *req, int status)
     }
     s->dialling = 0;
     uv_tcp_nodelay(&s->tcp, 1);
+    mark_control(s);
     log_info("connected to coordinator %s", s->peer);
     /* the hello deadline counts from the connection, as for an accepted one */
     s->accepted_ns = s->last_rx_ns = clock_now_ns();

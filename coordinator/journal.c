@@ -109,6 +109,9 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "rtt_ns", (json_int_t)a->rtt_ns));
         if (a->labels[0])
             json_object_set_new(json_array_get(agents, i), "labels", json_string(a->labels));
+        if (a->client_cap_bps)
+            json_object_set_new(json_array_get(agents, i), "client_cap_bytes_per_s",
+                                json_integer((json_int_t)a->client_cap_bps));
     }
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct phase_result *ph = &r->phases[p];
@@ -718,6 +721,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
                 ai->ncpus = (uint32_t)v;
             if (!u64_of(a, "rtt_ns", &v))
                 ai->rtt_ns = v;
+            if (!u64_of(a, "client_cap_bytes_per_s", &v))
+                ai->client_cap_bps = v;
             ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
         }
         header_verdict_inputs(r, o);

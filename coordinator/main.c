@@ -45,6 +45,8 @@
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 #include "coordinator/fiolog.h"
+#include "net/ctlsock.h"
+#include "coordinator/client_cap.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -142,11 +144,22 @@ static const char usage[] =
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
 "  --connect-timeout DUR   time for agents to connect and answer (default 10s, at most 1d)\n"
 "  --agent-timeout DUR     an agent silent this long is marked lost (default 10s, 1s to 1d);\n"
-"                          so is one whose layout makes no progress for this long\n"
+"                          so is one whose layout makes no progress for this long; any\n"
+"                          byte it sends counts, also of a frame still arriving\n"
 "  --prepare-timeout DUR   an agent preparing a phase (engine connects, space check, file\n"
 "                          creation, preallocation) without layout progress is marked lost\n"
 "                          when not ready within DUR of its start or its last layout\n"
 "                          progress (default 5m, 1s to 1d; docs/fleet.md)\n"
+"  --control-tos TOS       mark the agents' connections so a link full of the run's own\n"
+"                          load still carries them: the IP TOS byte (lowdelay = 0x10, the\n"
+"                          default; dscp:N; a number 0-255 with the ECN bits 0; or none),\n"
+"                          plus priority 6 for Linux's queues and linear thin-stream\n"
+"                          retransmits (docs/fleet.md, \"A link the load fills\")\n"
+"  --client-cap [LABEL=]RATE  what one agent can move at most (500MiB/s, 10Gbit/s), for\n"
+"                          every agent or those with LABEL (repeatable; an agent with\n"
+"                          several gets the largest): reads faster than it, or than the\n"
+"                          agent's NIC link, are flagged 'faster than the link (...): page\n"
+"                          cache or a client-side cache?' (docs/results.md)\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -243,6 +256,8 @@ struct cli {
     const char *secret_file;
     uint64_t agent_timeout_ns;
     uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
+    int control_tos;             /* --control-tos (net/ctlsock.h) */
+    struct client_caps caps;     /* --client-cap (client_cap.h) */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -348,6 +363,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     c->interval_ns = 1000000000ull;
     c->connect_timeout_ns = 10000000000ull;
     c->agent_timeout_ns = 10000000000ull;
+    c->control_tos = CTLSOCK_TOS_DEFAULT;
     c->fio_args = xcalloc((size_t)argc + 1, sizeof(char *));
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -442,6 +458,16 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->prepare_timeout_ns) < 0 ||
                 c->prepare_timeout_ns < 1000000000ull || c->prepare_timeout_ns > TIMEOUT_MAX_NS)
                 return die(2, "--prepare-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
+        } else if (OPT("--client-cap")) {
+            char cerr[256];
+            if (!v)
+                return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
+            if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
+                return die(2, "%s", cerr);
+        } else if (OPT("--control-tos")) {
+            if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
+                return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
+                           "or a TOS byte 0-255 with the two ECN bits 0)", v ? v : "");
         } else if (strcmp(a, "--quiet") == 0) {
             c->quiet = 1;
         } else if (strcmp(a, "--verbose") == 0) {
@@ -745,6 +771,7 @@ static int gather_cli(const struct cli *c, struct gather_fleet *fleet, char ***a
     go.timeout_ms = c->expect_timeout_ns ? (uint32_t)(c->expect_timeout_ns / 1000000u)
                                          : GATHER_DEFAULT_TIMEOUT_MS;
     go.agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u);
+    go.control_tos = c->control_tos;
     go.secret = secret;
     go.log = c->quiet ? NULL : stderr;
     go.check = c->gather_check;
@@ -1319,6 +1346,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
     ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
     ro.prepare_timeout_ms = (uint32_t)(c.prepare_timeout_ns / 1000000u);
+    ro.control_tos = c.control_tos;
+    ro.client_caps = &c.caps;
     if (fleet.n) {
         ro.secret = &fleet.secret;
     } else if (c.secret_file) {

@@ -161,6 +161,8 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         put(b, j, "ncpus", jint(ai->ncpus));
         put(b, j, "clock_offset_ns", json_integer((json_int_t)ai->clock_offset_ns));
         put(b, j, "rtt_ns", jint(ai->rtt_ns));
+        if (ai->client_cap_bps)    /* --client-cap for it (client_cap.h) */
+            put(b, j, "client_cap_bytes_per_s", jint(ai->client_cap_bps));
         put(b, j, "lost", json_boolean(ai->lost));
         put(b, j, "lost_at_s", json_real(ai->lost_at_s));
         if (ai->sys.known)
@@ -168,6 +170,27 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         push(b, arr, j);
     }
     return arr;
+}
+
+/* Reads faster than the agent's link or --client-cap (client_cap.h):
+ * false, or what was measured against which limit and the flag's text. */
+static json_t *faster_json(struct jb *b, const struct run_result *r, uint32_t phase, uint32_t a)
+{
+    struct client_fast f;
+    char text[160];
+    json_t *o;
+
+    if (!client_report_faster(r, phase, a, &f))
+        return json_false();
+    o = json_object();
+    client_cap_text(&f, text, sizeof text);
+    put(b, o, "read_bytes_per_s", json_real(f.read_bps));
+    put(b, o, "limit_bytes_per_s", json_real(f.limit_bps));
+    put(b, o, "limit", json_string(f.nic_mbps ? "nic" : "client_cap"));
+    if (f.nic_mbps)
+        put(b, o, "speed_mbps", jint(f.nic_mbps));
+    put(b, o, "text", json_string(text));
+    return o;
 }
 
 /* The agent's own CPU, NIC and mountstats over the phase (client_json.h). */
@@ -274,6 +297,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "nintervals", jint(ap->nintervals));
         put(b, j, "client_bound", json_boolean(client_report_cpu_bound(r, (uint32_t)(ph - r->phases), a)));
         put(b, j, "nic_bound", json_boolean(client_report_nic_bound(r, (uint32_t)(ph - r->phases), a)));
+        put(b, j, "faster_than_link", faster_json(b, r, (uint32_t)(ph - r->phases), a));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
         if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->agent[a]))   /* nfs engine telemetry */

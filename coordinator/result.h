@@ -39,6 +39,7 @@ struct agent_info {
     int64_t clock_offset_ns;      /* agent clock - coordinator clock */
     uint64_t rtt_ns;              /* best ping round trip */
     int lost;                     /* the agent went away during the run */
+    uint64_t client_cap_bps;      /* --client-cap for it (client_cap.h), 0 none */
     double lost_at_s;             /* when, seconds since the run started */
     struct agent_system sys;      /* its machine (run_record.h), if it said */
 };

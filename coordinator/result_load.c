@@ -718,6 +718,8 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
         ai->ncpus = (uint32_t)get_u64(&c, aj, apath, "ncpus", UINT32_MAX);
         ai->clock_offset_ns = get_i64(&c, aj, apath, "clock_offset_ns");
         ai->rtt_ns = get_u64(&c, aj, apath, "rtt_ns", INT64_MAX);
+        if (json_object_get(aj, "client_cap_bytes_per_s"))    /* optional: --client-cap */
+            ai->client_cap_bps = get_u64(&c, aj, apath, "client_cap_bytes_per_s", INT64_MAX);
         /* added later than schema 1's first files: optional */
         if (json_object_get(aj, "lost")) {
             ai->lost = get_bool(&c, aj, apath, "lost");

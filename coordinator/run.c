@@ -46,6 +46,7 @@
 #include "common/clock.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_cap.h"
 #include "coordinator/client_result.h"
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
@@ -55,6 +56,7 @@
 #include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/frame.h"
 #include "proto/coh_msg.h"
 #include "proto/msg.h"
@@ -1032,7 +1034,22 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
+    /* Alive is what arrives, not what completes: a frame crawling in over
+     * a link the agent's own load fills (its phase-done can be hundreds of
+     * KB) is an agent still talking. */
+    if (nread > 0)
+        c->last_rx_ns = run_now(c->run);
     conn_feed(c, ub->base, (size_t)nread);
+}
+
+/* Ask the network to let agent c's connection through a link its own load
+ * fills (net/ctlsock.h).  A refusal costs only the priority: said once. */
+static void mark_control(struct conn *c)
+{
+    int rc = ctlsock_mark(&c->tcp, c->run->opt->control_tos);
+    if (rc < 0 && c->id == 0)
+        fprintf(stderr, "nfstorm: cannot mark the agents' connections (--control-tos): %s\n",
+                uv_strerror(rc));
 }
 
 static void on_connect(uv_connect_t *req, int status)
@@ -1048,6 +1065,7 @@ static void on_connect(uv_connect_t *req, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    mark_control(c);
     c->state = C_HELLO;
     c->last_rx_ns = run_now(c->run);
     if (auth_nonce(c->cnonce) < 0) {
@@ -1078,6 +1096,7 @@ static void conn_adopt(struct conn *c, struct gather_agent *g)
     }
     g->fd = -1;                /* ours now: closed with the handle */
     c->open = 1;
+    mark_control(c);           /* gather marked it; a pool's agent comes from serve */
     c->last_rx_ns = run_now(r);
     c->nfirst = sizeof c->first;   /* it spoke the protocol already */
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
@@ -1139,6 +1158,10 @@ static int interval_overdue(const struct run *r, const struct conn *c, uint64_t 
 
     if (c->error_at_ns)
         return 0;               /* its error's own rule (on_timer) */
+    if (frame_reader_pending(&c->rd))
+        return 0;               /* a frame still arriving (its phase-done crawling over a
+                                   full link): the agent is talking, and the silence
+                                   rule judges how long its bytes keep coming */
     for (uint32_t j = 0; j < ph->njobs; j++)
         if (ph->jobs[j].ramp_ns > ramp)
             ramp = ph->jobs[j].ramp_ns;
@@ -1284,6 +1307,7 @@ static void run_init(struct run *r, const struct plan *plan, const struct run_op
             snprintf(result->agents[a].labels, sizeof result->agents[a].labels, "%s", opt->labels[a]);
             result_clean_utf8(result->agents[a].labels);
         }
+        result->agents[a].client_cap_bps = client_caps_for(opt->client_caps, result->agents[a].labels);
     }
     uv_loop_init(&r->loop);
     uv_timer_init(&r->loop, &r->timer);

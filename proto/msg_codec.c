@@ -192,8 +192,9 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
     uint32_t nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
 
     if (f->kind == F_HOST) {
-        msgpack_pack_map(pk, msg_host_nfields);
-        pack_fields(pk, msg_host_fields, msg_host_nfields, CAT(base, f, struct host_sample));
+        const struct host_sample *h = CAT(base, f, struct host_sample);
+        msgpack_pack_map(pk, fields_sent(msg_host_fields, msg_host_nfields, h));
+        pack_fields(pk, msg_host_fields, msg_host_nfields, h);
         return;
     }
     msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
