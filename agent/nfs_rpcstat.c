@@ -23,6 +23,9 @@
 #ifndef LIBNFS_RPC_OBSERVER
 #error "libnfs lacks the per-RPC observer: build the project's patched libnfs (scripts/build-libnfs.sh)"
 #endif
+#if LIBNFS_RPC_OBSERVER < 2
+#error "deps/libnfs was built from an older scripts/libnfs-observer.patch (no send time, no QUEUED event): run scripts/build-libnfs.sh"
+#endif
 
 #define PROG_PORTMAP 100000u
 #define PROG_NFS     100003u
@@ -289,7 +292,11 @@ static void tab_remove(struct nfs_rpcstat *st, struct slot *s)
 static void on_observe(struct rpc_context *rpc, const struct rpc_observation *obs, void *data)
 {
     struct nfs_rpcstat *st = data;
-    uint64_t now = clock_now_ns();
+    /* libnfs's own instant (CLOCK_MONOTONIC, as clock_now_ns): for SENT the
+     * moment before the send() that handed over the last byte, not after it
+     * returned (on a local link that send() may run the server's side and
+     * return with the reply already in) */
+    uint64_t now = obs->t_ns;
     struct slot *s;
 
     if (obs->event == RPC_OBSERVE_RECONNECT) {
@@ -357,6 +364,7 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
         if (s)
             tab_remove(st, s);
         return;
+    case RPC_OBSERVE_QUEUED:
     case RPC_OBSERVE_REQUEUE:
     case RPC_OBSERVE_RECONNECT:
         return;

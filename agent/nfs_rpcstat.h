@@ -1,8 +1,10 @@
 /* nfs_rpcstat: the nfs engine's per-RPC telemetry, fed by libnfs's
  * observer (rpc_set_observer, scripts/libnfs-observer.patch).
  *
- * Every call is timed from the moment its last byte left the socket to the
- * moment its reply is processed; the reply's first words name the NFS
+ * Every call is timed from the moment its last byte is handed to the socket
+ * (libnfs's clock just before that send(): a send() on a local link can run
+ * the server's side and return after the reply came in) to the moment its
+ * reply's last byte is read; the reply's first words name the NFS
  * status (nfsstat3, or a v4 COMPOUND's status and its significant op).
  * Calls sent again after a reconnect count as retransmits, calls that time
  * out as timeouts, reconnections as reconnects.
