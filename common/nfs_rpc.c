@@ -272,3 +272,34 @@ void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out)
         if (s->proc[i])
             proc_merge(out, s->proc[i]);
 }
+
+int nfs_rpc_status_expected(unsigned id, uint32_t code)
+{
+    return id == NFSP_LOOKUP && (code == NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 2) ||
+                                 code == NFS_STATUS_CODE(NFS_STATUS_CLASS_V4, 2));
+}
+
+uint64_t nfs_rpc_proc_expected(unsigned id, const struct nfs_rpc_proc *p)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; p && k < p->nstatus; k++)
+        if (nfs_rpc_status_expected(id, p->status[k].code))
+            n = sat_add_u64(n, p->status[k].n);
+    return n;
+}
+
+uint64_t nfs_rpc_set_failed(const struct nfs_rpc_set *s, uint64_t *expected)
+{
+    uint64_t failed = 0, exp = 0;
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const struct nfs_rpc_proc *p = s->proc[i];
+        if (!p)
+            continue;
+        uint64_t e = nfs_rpc_proc_expected(i, p);
+        exp = sat_add_u64(exp, e);
+        failed = sat_add_u64(failed, p->errors - (e < p->errors ? e : p->errors));
+    }
+    if (expected)
+        *expected = exp;
+    return failed;
+}

@@ -97,6 +97,15 @@ void nfs_rpc_set_merge(struct nfs_rpc_set *dst, const struct nfs_rpc_set *src);
 struct nfs_rpc_proc *nfs_rpc_set_proc(struct nfs_rpc_set *s, unsigned id);
 /* Count one error of status code in p. */
 void nfs_rpc_proc_error(struct nfs_rpc_proc *p, uint32_t code, uint64_t n);
+/* 1 when status code on procedure id is an answer, not a failure: a
+ * LOOKUP of a name that does not exist (NFS3ERR_NOENT, NFS4ERR_NOENT), as
+ * every create asks first.  Such replies stay in errors and status (they
+ * are what the server said) but are not counted as failed. */
+int nfs_rpc_status_expected(unsigned id, uint32_t code);
+/* Replies of p whose status is an expected answer (above). */
+uint64_t nfs_rpc_proc_expected(unsigned id, const struct nfs_rpc_proc *p);
+/* Failed calls of s: errors minus expected answers; *expected gets those. */
+uint64_t nfs_rpc_set_failed(const struct nfs_rpc_set *s, uint64_t *expected);
 /* Totals over every procedure (rtt merged). */
 void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out);
 

@@ -35,6 +35,9 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
     json_object_set_new(o, "retransmits", jint(s->retransmits));
     json_object_set_new(o, "timeouts", jint(s->timeouts));
     json_object_set_new(o, "reconnects", jint(s->reconnects));
+    uint64_t expected, failed = nfs_rpc_set_failed(s, &expected);
+    json_object_set_new(o, "failed", jint(failed));
+    json_object_set_new(o, "expected_errors", jint(expected));
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -44,6 +47,7 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         json_object_set_new(j, "bytes_out", jint(p->bytes_out));
         json_object_set_new(j, "bytes_in", jint(p->bytes_in));
         json_object_set_new(j, "errors", jint(p->errors));
+        json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
         json_object_set_new(j, "rtt_ns", rtt_json(&p->rtt));
         for (uint32_t k = 0; k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
@@ -63,6 +67,9 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
     json_object_set_new(o, "retransmits", jint(s->retransmits));
     json_object_set_new(o, "timeouts", jint(s->timeouts));
     json_object_set_new(o, "reconnects", jint(s->reconnects));
+    uint64_t expected, failed = nfs_rpc_set_failed(s, &expected);
+    json_object_set_new(o, "failed", jint(failed));
+    json_object_set_new(o, "expected_errors", jint(expected));
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -72,6 +79,7 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
         json_object_set_new(j, "bytes_out", jint(p->bytes_out));
         json_object_set_new(j, "bytes_in", jint(p->bytes_in));
         json_object_set_new(j, "errors", jint(p->errors));
+        json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
         json_object_set_new(rtt, "mean", json_real(hist_mean(&p->rtt)));
         json_object_set_new(rtt, "p50", jint(hist_percentile(&p->rtt, 50.0)));
         json_object_set_new(rtt, "p99", jint(hist_percentile(&p->rtt, 99.0)));

@@ -35,17 +35,25 @@ static int op_of(unsigned id)
     return id == NFSP_READ ? OP_READ : id == NFSP_WRITE ? OP_WRITE : -1;
 }
 
-static uint64_t total_calls(const struct nfs_rpc_set *s, uint64_t *errors)
+/* Calls in all; *failed: errors that are failures, *expected: LOOKUPs
+ * of absent names (nfs_rpc_status_expected), answers and not failures. */
+static uint64_t total_calls(const struct nfs_rpc_set *s, uint64_t *failed, uint64_t *expected)
 {
     uint64_t n = 0;
-    *errors = 0;
-    for (unsigned i = 0; i < NFSP__COUNT; i++) {
-        if (s->proc[i]) {
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (s->proc[i])
             n = sat_add_u64(n, s->proc[i]->calls);
-            *errors = sat_add_u64(*errors, s->proc[i]->errors);
-        }
-    }
+    *failed = nfs_rpc_set_failed(s, expected);
     return n;
+}
+
+/* "; 1 LOOKUP answered NOENT (...)" after the headline, when there are any */
+static void expected_note(FILE *out, uint64_t expected, const char *pre, const char *post)
+{
+    if (expected)
+        fprintf(out, "%s%llu LOOKUP%s answered NOENT (names looked up before they were created: "
+                "answers, not failures)%s", pre, (unsigned long long)expected,
+                expected == 1 ? "" : "s", post);
 }
 
 void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
@@ -53,17 +61,19 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
     const struct result_nfs *n = result_nfs_of(r, phase);
     const struct phase_result *ph = &r->phases[phase];
     unsigned ids[NFSP__COUNT], cnt;
-    uint64_t errors, calls;
+    uint64_t errors, calls, expected;
     char a[32], b[32], c[32], d[32], name[48];
 
     if (!n || nfs_rpc_set_empty(&n->fleet))
         return;
     const struct nfs_rpc_set *s = &n->fleet;
-    calls = total_calls(s, &errors);
-    fprintf(out, "nfs: %llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects\n",
+    calls = total_calls(s, &errors, &expected);
+    fprintf(out, "nfs: %llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects",
             (unsigned long long)calls, (unsigned long long)errors,
             (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
             (unsigned long long)s->reconnects);
+    expected_note(out, expected, "; ", "");
+    fputc('\n', out);
     fprintf(out, "  %-20s %10s %8s %9s %9s %9s %9s\n", "rpc", "calls", "errors", "rtt p50",
             "rtt p99", "op p50", "op p99");
     cnt = order(s, ids);
@@ -93,6 +103,8 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
         for (unsigned k = 0; k < cnt; k++) {
             const struct nfs_rpc_proc *p = s->proc[ids[k]];
             for (uint32_t e = 0; e < p->nstatus; e++) {
+                if (nfs_rpc_status_expected(ids[k], p->status[e].code))
+                    continue;          /* named in the headline, not an error */
                 fprintf(out, "%s %s %s x%llu", sep, nfs_proc_name(ids[k]),
                         nfs_status_name(p->status[e].code, name, sizeof name),
                         (unsigned long long)p->status[e].n);
@@ -126,19 +138,20 @@ void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
     const struct result_nfs *n = result_nfs_of(r, phase);
     const struct phase_result *ph = &r->phases[phase];
     unsigned ids[NFSP__COUNT], cnt;
-    uint64_t errors, calls;
+    uint64_t errors, calls, expected;
     char a[32], b[32], c[32], d[32], e[32], name[48];
 
     if (!n || nfs_rpc_set_empty(&n->fleet))
         return;
     const struct nfs_rpc_set *s = &n->fleet;
-    calls = total_calls(s, &errors);
-    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\">%llu RPCs, %llu failed, %llu retransmits, "
-            "%llu timeouts, %llu reconnects. RPC round trip (send to reply: server and network "
-            "time) next to the op latency; the difference is the client's time.</p>\n",
-            (unsigned long long)calls, (unsigned long long)errors,
+    calls = total_calls(s, &errors, &expected);
+    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\" data-failed=\"%llu\">%llu RPCs, %llu failed, "
+            "%llu retransmits, %llu timeouts, %llu reconnects",
+            (unsigned long long)errors, (unsigned long long)calls, (unsigned long long)errors,
             (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
             (unsigned long long)s->reconnects);
+    expected_note(out, expected, "; ", "");
+    fprintf(out, ".</p>\n");
     fprintf(out, "<table class=\"nfs\"><tr><th class=\"l\">rpc</th><th>calls</th><th>errors</th>"
             "<th>rtt p50</th><th>rtt p99</th><th>op p50</th><th>op p99</th>"
             "<th>client p50</th><th class=\"l\">statuses</th></tr>\n");

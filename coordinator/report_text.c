@@ -408,7 +408,7 @@ static void stall_lines(FILE *out, const struct run_result *r, const struct phas
 
 static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph, int fleet)
 {
-    char buf[32];
+    char buf[32], buf2[32];
     int any_err = 0;
     uint32_t nbound = 0;
 
@@ -422,6 +422,15 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
         fprintf(out, "; measured start skew: %s over %u agents (latest minus earliest first op)%s\n",
                 buf, ph->nstarted, ph->start_skew_ns > START_SKEW_GOAL_NS ? ", over the 1 ms goal" : "");
     }
+
+    uint64_t sample_ops, sample_threads, sample_mean;
+    if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,
+                                 &sample_mean))
+        fprintf(out, "sample: ops take %s on average in a %s phase: about one op per thread "
+                "(%llu ops from %llu threads); its latency and throughput rest on that few\n",
+                units_fmt_ns(buf, sizeof(buf), (double)sample_mean),
+                units_fmt_ns(buf2, sizeof(buf2), (double)ph->duration_ns),
+                (unsigned long long)sample_ops, (unsigned long long)sample_threads);
 
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &ph->totals.op[t];
