@@ -47,6 +47,12 @@ struct io_req {
     uint64_t t_issue_ns;  /* set by the job loop */
     int result;           /* set by the engine on completion: 0 or -errno */
     void *udata;          /* the job loop's */
+    /* nfs engine, set on completion when every RPC of the op was timed
+     * (split_known; 0 otherwise): the round trip of its slowest RPC (the
+     * last to complete) and that RPC's wait in the client before its last
+     * byte was handed to the socket (common/nfs_rpc.h, nfs_op_split) */
+    int split_known;
+    uint64_t rpc_rtt_ns, rpc_queued_ns;
 };
 
 struct engine_file {

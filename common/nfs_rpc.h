@@ -80,11 +80,40 @@ struct nfs_rpc_proc {
     uint64_t status_other; /* errors whose status did not fit in status[] */
 };
 
+/* Where the time of the nfs engine's reads (or writes) went, summed over the
+ * ops whose every RPC was timed.  An op split into parts (a 32m read is 32
+ * RPCs of rsize) completes when its slowest part does, so its time is that
+ * part's: the round trip (last byte handed to the socket to the reply's
+ * arrival: server and network), before it the wait in the client's queue
+ * until its last byte was handed to the socket (behind the op's other parts
+ * and other ops, when the socket's buffer is full), before that, for
+ * rate-limited jobs, the time the op was issued after it was due, and the
+ * rest is the client's own (the engine, reply processing, the job loop).
+ * Every op's parts add up to its latency: lat = rtt + queued + late + client,
+ * so the sums do too. */
+struct nfs_op_split {
+    uint64_t ops;
+    uint64_t lat_ns;       /* the ops' latency (as the op's lat_ns) */
+    uint64_t rtt_ns;       /* their slowest part's round trip */
+    uint64_t queued_ns;    /* ... and its wait before being sent */
+    uint64_t late_ns;      /* issued after due (rate-limited jobs) */
+};
+#define NFS_SPLIT_READ  0
+#define NFS_SPLIT_WRITE 1
+#define NFS_SPLIT__COUNT 2
+/* The client's own time of a split: lat - rtt - queued - late (0 if less). */
+uint64_t nfs_op_split_client(const struct nfs_op_split *s);
+/* 1 when the parts are consistent (none beyond the latency) */
+int nfs_op_split_valid(const struct nfs_op_split *s);
+/* "read", "write" */
+const char *nfs_op_split_name(unsigned kind);
+
 struct nfs_rpc_set {
     uint64_t retransmits;  /* calls sent again (after a reconnect re-queued them) */
     uint64_t timeouts;     /* calls that timed out without a reply */
     uint64_t reconnects;   /* connections re-established */
     struct nfs_rpc_proc *proc[NFSP__COUNT];   /* NULL until the first call */
+    struct nfs_op_split split[NFS_SPLIT__COUNT];   /* the engine's ops (above) */
 };
 
 void nfs_rpc_set_init(struct nfs_rpc_set *s);
