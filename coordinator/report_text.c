@@ -385,7 +385,7 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
 static void stall_lines(FILE *out, const struct run_result *r, const struct phase_result *ph, uint32_t phase)
 {
     for (uint32_t k = 0; k < ph->nintervals;) {
-        uint64_t age, worst = 0;
+        uint64_t age, worst = 0, limit = UINT64_MAX, l;
         uint32_t n = result_interval_stalled(r, phase, k, &age), first = k;
         int fleet = 1;
         if (!n) {
@@ -397,12 +397,16 @@ static void stall_lines(FILE *out, const struct run_result *r, const struct phas
         while (k < ph->nintervals && (n = result_interval_stalled(r, phase, k, &age)) > 0) {
             if (age > worst)
                 worst = age;
+            if ((l = result_interval_stall_limit(r, phase, k)) < limit)
+                limit = l;
             fleet &= result_interval_fleet_stalled(r, phase, k);
             k++;
         }
-        fprintf(out, "stall: intervals %u-%u: %s, oldest op outstanding %.1f s\n", first, k - 1,
+        fprintf(out, "stall: intervals %u-%u: %s, oldest op outstanding %.1f s "
+                "(limit %.1f s for the ops in flight at the recent pace)\n",
+                first, k - 1,
                 fleet ? "server stalled, no op completed on any agent" : "some agents completed no op",
-                (double)worst / 1e9);
+                (double)worst / 1e9, (double)limit / 1e9);
     }
 }
 

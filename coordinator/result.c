@@ -744,6 +744,24 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
     return n;
 }
 
+uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t least = UINT64_MAX;
+    if (k >= ph->nintervals)
+        return least;
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct counters *c = &ph->intervals[k].agent[a];
+        uint64_t done = 0, limit;
+        for (int t = 0; t < OP__COUNT; t++)
+            done = sat_add_u64(done, c->ops[t]);
+        if (c->inflight && done == 0 && c->oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k)) &&
+            limit < least)
+            least = limit;
+    }
+    return least;
+}
+
 int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k)
 {
     const struct phase_result *ph = &r->phases[phase];

@@ -237,6 +237,9 @@ uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint3
  * (slow ops that keep completing are load, not a stall), *age_ns the
  * longest age. */
 uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns);
+/* The least stall limit of the agents stalled in interval k (UINT64_MAX:
+ * none), for saying what the silence was measured against. */
+uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase, uint32_t k);
 /* 1 when interval k is a server stall: no op completed on any agent in it
  * while ops were outstanding longer than their stall limit. */
 int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k);
