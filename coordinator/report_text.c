@@ -430,10 +430,11 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
     uint64_t sample_ops, sample_threads, sample_mean;
     if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,
                                  &sample_mean))
-        fprintf(out, "sample: ops take %s on average in a %s phase: about one op per thread "
+        fprintf(out, "sample: ops take %s on average in a %s phase: about one op per thread%s "
                 "(%llu ops from %llu threads); its latency and throughput rest on that few\n",
                 units_fmt_ns(buf, sizeof(buf), (double)sample_mean),
                 units_fmt_ns(buf2, sizeof(buf2), (double)ph->duration_ns),
+                sample_ops > 2 * sample_threads ? " and slot of its iodepth" : "",
                 (unsigned long long)sample_ops, (unsigned long long)sample_threads);
 
     for (int t = 0; t < OP__COUNT; t++) {
