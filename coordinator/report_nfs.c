@@ -1,6 +1,8 @@
 /* report_nfs: text and HTML renderings of a phase's NFS RPC telemetry.
- * Both read the same ordering (calls, most first) and the same op<->RPC
- * pairing, so the two reports say the same thing. */
+ * Both read the same ordering (calls, most first), the same op<->RPC
+ * pairing and the same op split, so the two reports say the same thing;
+ * the HTML calls the gap between op latency and round trip the client's
+ * time only when the split says it is. */
 #include "coordinator/report_nfs.h"
 #include "common/sat.h"
 
