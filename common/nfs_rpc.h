@@ -3,10 +3,12 @@
  *
  * A set holds, per NFS procedure (v3 procedure or the significant op of a
  * v4 COMPOUND; MOUNT and NULL too), calls, bytes sent and received, the
- * round-trip time of each call from the moment it left the socket to its
- * reply (struct hist: exact, mergeable), and errors by NFS status; plus the
- * connection's retransmits, timeouts and reconnects.  Everything is summed
- * when merged, so fleet totals are exact sums of the agents'.
+ * round-trip time of each call from the moment its last byte was handed to
+ * the socket to its reply (struct hist: exact, mergeable), and errors by NFS
+ * status; plus the connection's retransmits, timeouts and reconnects, and
+ * where the engine's reads and writes spent their time (nfs_op_split).
+ * Everything is summed when merged, so fleet totals are exact sums of the
+ * agents'.
  *
  * Names come from fixed tables by number (procedure ids, status codes), so
  * a peer's message never puts a free string into a report.  A procedure's
