@@ -35,13 +35,6 @@ ifeq ($(filter clean deps unit integration test soak demo bench install,$(MAKECM
 ifeq ($(shell grep -l rpc_set_observer $(NFS_RAW_H) 2>/dev/null),)
 $(error libnfs lacks the per-RPC observer (rpc_set_observer, scripts/libnfs-observer.patch): run scripts/build-libnfs.sh to build the project's patched libnfs into deps/libnfs)
 endif
-# deps/libnfs carries the hash of the patch it was built from (build-libnfs.sh's
-# stamp): a changed patch needs a rebuild, which build-libnfs.sh does.
-ifneq ($(wildcard deps/libnfs/.nfstorm-patches),)
-ifneq ($(word 2,$(shell cat deps/libnfs/.nfstorm-patches)),$(firstword $(shell sha256sum scripts/libnfs-observer.patch)))
-$(error deps/libnfs was built from another scripts/libnfs-observer.patch: run scripts/build-libnfs.sh to rebuild it)
-endif
-endif
 endif
 # The engine's object must be rebuilt when deps/libnfs appears after it was
 # compiled against the system headers (its .d names only those, and it

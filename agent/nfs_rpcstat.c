@@ -315,8 +315,7 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
         return;
     }
     s = tab_find(st, rpc, obs->xid);
-    switch (obs->event) {
-    case RPC_OBSERVE_QUEUED:
+    if (obs->event == RPC_OBSERVE_QUEUED) {      /* not an enumerator: see libnfs-raw.h */
         if (!s) {
             s = tab_insert(st, rpc, obs->xid);
             s->program = obs->program;
@@ -327,6 +326,8 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
         st->queued_ctx = rpc;
         st->queued_xid = obs->xid;
         return;
+    }
+    switch (obs->event) {
     case RPC_OBSERVE_SENT: {
         int again = s != NULL && s->t_sent_ns != 0;
         if (!s) {
