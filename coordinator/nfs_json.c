@@ -27,6 +27,28 @@ static json_t *rtt_json(const struct hist *h)
     return o;
 }
 
+/* Which errors are answers (a LOOKUP's NOENT) is known only where the
+ * statuses account for every error: not in an interval's set, which keeps
+ * none.  There "failed" and "expected_errors" are left out, not guessed. */
+static int expected_known(unsigned id, const struct nfs_rpc_proc *p)
+{
+    uint64_t sum = 0;
+    if (id != NFSP_LOOKUP || p->errors == 0)
+        return 1;
+    for (uint32_t k = 0; k < p->nstatus; k++)
+        sum += p->status[k].n;
+    return p->status_other == 0 && sum == p->errors;
+}
+
+static void failed_json(json_t *o, const struct nfs_rpc_set *s)
+{
+    if (s->proc[NFSP_LOOKUP] && !expected_known(NFSP_LOOKUP, s->proc[NFSP_LOOKUP]))
+        return;
+    uint64_t expected, failed = nfs_rpc_set_failed(s, &expected);
+    json_object_set_new(o, "failed", jint(failed));
+    json_object_set_new(o, "expected_errors", jint(expected));
+}
+
 /* "split": {"read": {ops, lat_ns, rtt_ns, queued_ns, late_ns, client_ns,
  * mean: {...}}, "write": ...}: sums (they add up: lat = rtt + queued +
  * late + client), and per op means; only kinds with ops. */
@@ -68,9 +90,7 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
     json_object_set_new(o, "retransmits", jint(s->retransmits));
     json_object_set_new(o, "timeouts", jint(s->timeouts));
     json_object_set_new(o, "reconnects", jint(s->reconnects));
-    uint64_t expected, failed = nfs_rpc_set_failed(s, &expected);
-    json_object_set_new(o, "failed", jint(failed));
-    json_object_set_new(o, "expected_errors", jint(expected));
+    failed_json(o, s);
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -80,7 +100,8 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         json_object_set_new(j, "bytes_out", jint(p->bytes_out));
         json_object_set_new(j, "bytes_in", jint(p->bytes_in));
         json_object_set_new(j, "errors", jint(p->errors));
-        json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
+        if (expected_known(i, p))
+            json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
         json_object_set_new(j, "rtt_ns", rtt_json(&p->rtt));
         for (uint32_t k = 0; k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
@@ -101,9 +122,7 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
     json_object_set_new(o, "retransmits", jint(s->retransmits));
     json_object_set_new(o, "timeouts", jint(s->timeouts));
     json_object_set_new(o, "reconnects", jint(s->reconnects));
-    uint64_t expected, failed = nfs_rpc_set_failed(s, &expected);
-    json_object_set_new(o, "failed", jint(failed));
-    json_object_set_new(o, "expected_errors", jint(expected));
+    failed_json(o, s);
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -113,7 +132,8 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
         json_object_set_new(j, "bytes_out", jint(p->bytes_out));
         json_object_set_new(j, "bytes_in", jint(p->bytes_in));
         json_object_set_new(j, "errors", jint(p->errors));
-        json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
+        if (expected_known(i, p))
+            json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
         json_object_set_new(rtt, "mean", json_real(hist_mean(&p->rtt)));
         json_object_set_new(rtt, "p50", jint(hist_percentile(&p->rtt, 50.0)));
         json_object_set_new(rtt, "p99", jint(hist_percentile(&p->rtt, 99.0)));
