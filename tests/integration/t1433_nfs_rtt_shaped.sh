@@ -61,6 +61,10 @@ m = re.search(r"^nfs: (\d+) RPCs, (\d+) failed, .*; (\d+) LOOKUPs? answered NOEN
 assert m and m.group(2) == "0" and int(m.group(3)) == nfs["expected_errors"], "headline: %s" % \
     [l for l in text.splitlines() if l.startswith("nfs:")]
 assert "nfs errors:" not in text, "an expected NOENT listed as an error"
+# intervals keep no statuses: they leave "failed" out rather than count the NOENT
+bad = [(k, iv["nfs"]["failed"]) for k, iv in enumerate(d["phases"][0]["intervals"])
+       if iv.get("nfs", {}).get("failed", 0)]
+assert not bad, "intervals count failed RPCs: %s" % bad
 print("floor %d ns; p50: %s" % (floor, ", ".join("%s %d" % (p, rpc[p]["rtt_ns"]["p50"]) for p in setup + ["WRITE"])))
 PY
 [ $? -eq 0 ] || fail "see above"
