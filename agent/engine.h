@@ -55,6 +55,12 @@ struct io_req {
     uint64_t eof_size;    /* -ENODATA: the file's size then,
                              ERRCAUSE_SIZE_UNKNOWN if not known */
     void *udata;          /* the job loop's */
+    /* nfs engine, set on completion when every RPC of the op was timed
+     * (split_known; 0 otherwise): the round trip of its slowest RPC (the
+     * last to complete) and that RPC's wait in the client before its last
+     * byte was handed to the socket (common/nfs_rpc.h, nfs_op_split) */
+    int split_known;
+    uint64_t rpc_rtt_ns, rpc_queued_ns;
 };
 
 struct engine_file {

@@ -58,6 +58,7 @@
 #include <nfsc/libnfs.h>
 
 #include "agent/nfs_conn.h"
+#include "agent/nfs_rpcstat.h"
 #include "common/clock.h"
 #include "common/fnv.h"
 #include "common/nfs_rpc.h"
@@ -95,6 +96,9 @@ struct nfse_op {
     int abandoned;             /* handed back failed by us (connection lost or
                                   context dead); its parts may still be in libnfs */
     int reaped;                /* an abandoned op was handed to the job loop */
+    int untimed;               /* some part's RPC has no times (see nfse_time_part) */
+    uint64_t last_reply_ns;    /* the latest part's reply so far, its round */
+    uint64_t rtt_ns, queued_ns;  /* trip and wait before send */
     struct nfse_op *next;      /* free list or done list */
     struct nfse_op *iprev, *inext;  /* in-flight list */
     struct nfse_op *all_next;  /* every op ever allocated, for teardown */
@@ -105,6 +109,8 @@ struct nfse_part {
     struct nfse_op *op;
     char *dst;                 /* reads: where this part's bytes go */
     uint64_t len;
+    uint32_t xid;              /* its RPC, when timed */
+    int timed;
     struct nfse_part *next;
     struct nfse_part *all_next;
 };
@@ -266,6 +272,9 @@ static void nfse_done_push(struct nfse_job *j, struct nfse_op *op)
     op->r->result = op->result;
     op->r->status = op->status;
     op->r->eof_size = op->eof_size;
+    op->r->split_known = !op->untimed && op->last_reply_ns != 0;
+    op->r->rpc_rtt_ns = op->rtt_ns;
+    op->r->rpc_queued_ns = op->queued_ns;
     op->next = NULL;
     if (j->done_tail)
         j->done_tail->next = op;
@@ -421,14 +430,34 @@ static void nfse_short_read(struct nfse_job *j, struct nfse_op *op, uint64_t at,
         nfs_conn_rpc_sent(op->c);
 }
 
+/* The part's RPC's instants, from the observer (it saw the reply just
+ * before libnfs called us): the op's time is its slowest part's, the one
+ * whose reply came last (nfs_op_split in common/nfs_rpc.h). */
+static void nfse_time_part(struct nfse_job *j, struct nfse_op *op, const struct nfse_part *p,
+                           struct nfs_context *nfs)
+{
+    struct nfs_rpc_times t;
+    if (!p->timed || nfs_rpcstat_reply_times(j->ej->rpcstat, nfs, p->xid, &t) != 0 ||
+        t.sent_ns < t.queued_ns || t.reply_ns < t.sent_ns) {
+        op->untimed = 1;
+        return;
+    }
+    if (t.reply_ns >= op->last_reply_ns) {
+        op->last_reply_ns = t.reply_ns;
+        op->rtt_ns = t.reply_ns - t.sent_ns;
+        op->queued_ns = t.sent_ns - t.queued_ns;
+    }
+}
+
 static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
 {
-    (void)nfs;
     struct nfse_part *p = private_data;
     struct nfse_op *op = p->op;
     struct nfse_job *j = op->j;
 
     nfs_conn_rpc_done(op->c, status);
+    if (!op->abandoned && status >= 0)
+        nfse_time_part(j, op, p, nfs);
     if (op->abandoned) {
         nfse_part_put(j, p);
         nfse_op_release(j, op);
@@ -657,7 +686,10 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     op->abandoned = 0;
     op->reaped = 0;
     op->pending = 1;           /* ours until every part is started */
+    op->untimed = 0;
+    op->last_reply_ns = op->rtt_ns = op->queued_ns = 0;
     r->result = 0;
+    r->split_known = 0;
     nfse_ifl_add(j, op);
 
     struct nfsfh *fh = j->fh[(size_t)c->index * ej->nfiles + r->file];
@@ -692,6 +724,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             p->dst = r->buf + off;
             p->len = n;
             op->pending++;
+            nfs_rpcstat_forget_queued(ej->rpcstat);
             if (r->kind == IO_READ)
                 rc = nfs_pread_async(c->nfs, fh, r->offset + off, n, nfse_rpc_cb, p);
             else
@@ -702,6 +735,8 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
                 nfse_part_put(j, p);
                 break;
             }
+            /* the call just queued is this part's: its xid finds its times */
+            p->timed = nfs_rpcstat_last_queued(ej->rpcstat, c->nfs, &p->xid) == 0;
             started++;
             nfs_conn_rpc_sent(c);
             off += n;

@@ -177,6 +177,13 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         if (!ok)
             job_count_failed(j, set, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
                              done[i]->offset, j->ej.files[done[i]->file].path);
+        /* the nfs engine's ops: where their time went (common/nfs_rpc.h) */
+        if (done[i]->split_known && done[i]->result == 0 && !late &&
+            (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
+            nfs_rpcstat_op_split(j->ej.rpcstat,
+                                 done[i]->kind == IO_WRITE ? NFS_SPLIT_WRITE : NFS_SPLIT_READ,
+                                 now - done[i]->t_due_ns, done[i]->rpc_rtt_ns,
+                                 done[i]->rpc_queued_ns, done[i]->t_issue_ns - done[i]->t_due_ns);
     }
     atomic_store(&j->recording, 0);
 }

@@ -294,6 +294,16 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
         svg_escape(out, r->agents[f->fastest].host);
         fprintf(out, ") %s IOPS.", units_fmt_count(b, sizeof(b), f->fastest_iops));
     }
+    uint64_t sample_ops, sample_threads, sample_mean;
+    if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,
+                                 &sample_mean))
+        fprintf(out, " <span class=\"warn\" data-thin-sample=\"%llu\">Ops take %s on average in this "
+                "%s phase: about one op per thread%s (%llu ops from %llu threads); its latency and "
+                "throughput rest on that few.</span>", (unsigned long long)sample_ops,
+                units_fmt_ns(a, sizeof(a), (double)sample_mean),
+                units_fmt_ns(b, sizeof(b), (double)ph->duration_ns),
+                sample_ops > 2 * sample_threads ? " and slot of its iodepth" : "",
+                (unsigned long long)sample_ops, (unsigned long long)sample_threads);
     if (fleet) {    /* the per-agent detail is html_fleet's table */
         fprintf(out, "</p>\n");
         return;

@@ -445,6 +445,14 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     else
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
+    uint64_t sample_ops, sample_threads, sample_mean;
+    if (result_phase_thin_sample(r, phase, &sample_ops, &sample_threads, &sample_mean)) {
+        json_t *ts = json_object();
+        put(b, ts, "ops", jint(sample_ops));
+        put(b, ts, "threads", jint(sample_threads));
+        put(b, ts, "op_mean_ns", jint(sample_mean));
+        put(b, j, "thin_sample", ts);
+    }
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));

@@ -92,15 +92,19 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
 /* NFS RPC telemetry (common/nfs_rpc.h):
  *     {retransmits, timeouts, reconnects,
  *      rpc: {PROC: {calls, bytes_out, bytes_in, errors, rtt: hist,
- *                   status: [[code, n], ...], status_other}}}
+ *                   status: [[code, n], ...], status_other}},
+ *      [split: {read|write: {ops, lat_ns, rtt_ns, queued_ns, late_ns}}]}
  * Procedure names and status codes come from the fixed tables. */
 static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
 {
     uint32_t n = 0;
 
+    uint32_t nsplit = 0;
     for (unsigned i = 0; i < NFSP__COUNT; i++)
         n += s->proc[i] != NULL && s->proc[i]->calls > 0;
-    msgpack_pack_map(pk, 4);
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++)
+        nsplit += s->split[k].ops > 0;
+    msgpack_pack_map(pk, nsplit ? 5 : 4);
     pack_u64(pk, "retransmits", s->retransmits);
     pack_u64(pk, "timeouts", s->timeouts);
     pack_u64(pk, "reconnects", s->reconnects);
@@ -126,6 +130,22 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
             msgpack_pack_uint64(pk, p->status[k].n);
         }
         pack_u64(pk, "status_other", p->status_other);
+    }
+    if (!nsplit)
+        return;
+    pack_cstr(pk, "split");
+    msgpack_pack_map(pk, nsplit);
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const struct nfs_op_split *x = &s->split[k];
+        if (!x->ops)
+            continue;
+        pack_cstr(pk, nfs_op_split_name(k));
+        msgpack_pack_map(pk, 5);
+        pack_u64(pk, "ops", x->ops);
+        pack_u64(pk, "lat_ns", x->lat_ns);
+        pack_u64(pk, "rtt_ns", x->rtt_ns);
+        pack_u64(pk, "queued_ns", x->queued_ns);
+        pack_u64(pk, "late_ns", x->late_ns);
     }
 }
 
@@ -747,6 +767,30 @@ static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rp
         mark = where_key(c, name);
         if ((rc = unpack_nfs_proc(c, po, nfs_rpc_set_proc(s, i))))
             return rc;
+        where_pop(c, mark);
+    }
+    const msgpack_object *sp = map_get(o, "split");
+    if (!sp)
+        return 0;                      /* optional: no op was timed */
+    if (sp->type != MSGPACK_OBJECT_MAP)
+        return fail(c, "'split' is not a map");
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const msgpack_object *x = map_get(sp, nfs_op_split_name(k));
+        struct nfs_op_split *d = &s->split[k];
+        size_t mark;
+        if (!x)
+            continue;
+        mark = where_key(c, nfs_op_split_name(k));
+        if (x->type != MSGPACK_OBJECT_MAP)
+            return fail(c, "not a map");
+        if ((rc = get_u64(c, x, "ops", 0, UINT64_MAX, &d->ops)) ||
+            (rc = get_u64(c, x, "lat_ns", 0, UINT64_MAX, &d->lat_ns)) ||
+            (rc = get_u64(c, x, "rtt_ns", 0, UINT64_MAX, &d->rtt_ns)) ||
+            (rc = get_u64(c, x, "queued_ns", 0, UINT64_MAX, &d->queued_ns)) ||
+            (rc = get_u64(c, x, "late_ns", 0, UINT64_MAX, &d->late_ns)))
+            return rc;
+        if (!nfs_op_split_valid(d))
+            return fail(c, "its parts exceed its latency");
         where_pop(c, mark);
     }
     return 0;

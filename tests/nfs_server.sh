@@ -9,6 +9,9 @@
 #   nfs_server_stop        stop exactly what nfs_server_start started
 # After a successful start: NFS_URL3, NFS_URL4 (libnfs URLs), NFS_PID,
 # NFS_PORT, NFS_MOUNT_PORT, NFS_SERVER_DIR (temp dir with config and log).
+# NFS_BIND_ADDR (optional, default 127.0.0.1): the IPv4 address ganesha
+# binds and the URLs name, e.g. the root side of a veth so that an agent in
+# a test's network namespace reaches the server over a shaped link.
 # NFS_EXPORT_EXTRA (optional): more settings for the EXPORT block, e.g.
 # "MaxRead = 16384; MaxWrite = 16384;", read when nfs_server_start or
 # nfs_server_restart writes the config; so the same export (same URL)
