@@ -35,6 +35,8 @@ static const struct pool_policy_rule options[] = {
     { "--agent-timeout", 1, NULL },
     { "--prepare-timeout", 1, NULL },
     { "--include-failed", 0, NULL },
+    { "--client-cap", 1, NULL },        /* a judgment of the figures, nothing on the host */
+    { "--control-tos", 1, NULL },       /* how the run's own control sockets are marked */
     { "--quiet", 0, NULL },
     { "--verbose", 0, NULL },
     { "--agent-rows", 1, NULL },
