@@ -251,6 +251,7 @@ struct ini_ctx {
      * follows them (fio reads a section's kb_base before its sizes) */
     struct { char key[32]; char value[512]; } sized[32];
     unsigned nsized;
+    int raw;                  /* plan_visit_string_raw: no ${VAR}, no include followed */
 };
 
 #define CUR(c) (&(c)->src[(c)->depth])
@@ -411,9 +412,17 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     /* name= in [global] is accepted as fio accepts it: every job section
      * then gives its job its own name (the section's, or a name= of its
      * own), so the global one names no job, in fio as here. */
-    char unset[128];
-    if (expand_env(c, key, raw, value, sizeof(value), unset, sizeof(unset)))
+    char unset[128] = "";
+    if (c->raw) {
+        /* a policy judges the text as written: nothing of ours is read */
+        if (strlen(raw) >= sizeof(value)) {
+            ctx_fail(c, "%s:%u: value of '%s' too long", file, line, key);
+            return;
+        }
+        snprintf(value, sizeof(value), "%s", raw);
+    } else if (expand_env(c, key, raw, value, sizeof(value), unset, sizeof(unset))) {
         return;
+    }
     if (unset[0]) {
         snprintf(why, sizeof(why), "%s:%u: environment variable '%s' is not set (used in '%s'); "
                  "it expands to nothing, as in fio", file, line, unset, key);
@@ -703,6 +712,14 @@ static char *ini_reader_cb(char *str, int num, void *stream)
         const char *f = s + 8;
         while (f < e && is_blank(*f))
             f++;
+        if (c->raw) {
+            /* reported as a key named "include", never read */
+            char name[PLAN_PATH_MAX];
+            snprintf(name, sizeof(name), "%.*s", (int)(e - f), f);
+            c->visit(c->visit_user, src->file, src->line,
+                     c->sec == SEC_GLOBAL ? "global" : c->sec == SEC_NONE ? "" : c->job.name, "include", name);
+            return str;
+        }
         include_file(c, f, e);
         return c->rc ? NULL : str;
     }
@@ -740,9 +757,10 @@ static char *ini_reader_cb(char *str, int num, void *stream)
  * expanded, if not NULL, gets the plan as read (owned by the caller). */
 static int parse_text(const char *name, const char *real, const char *text, const struct job_spec *base,
                       struct plan *out, char **expanded, plan_key_visit_fn visit, void *visit_user,
-                      char *err, size_t errlen)
+                      int raw, char *err, size_t errlen)
 {
     struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
+    c->raw = raw;
     c->visit = visit;
     c->visit_user = visit_user;
     if (expanded) {
@@ -790,7 +808,7 @@ static int parse_text(const char *name, const char *real, const char *text, cons
 
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
 {
-    return parse_text(name, NULL, text, NULL, out, NULL, NULL, NULL, err, errlen);
+    return parse_text(name, NULL, text, NULL, out, NULL, NULL, NULL, 0, err, errlen);
 }
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
@@ -815,7 +833,7 @@ int plan_parse_file_over(const char *path, const struct job_spec *base, struct p
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, base, out, expanded, NULL, NULL, err, errlen);
+    rc = parse_text(path, real, buf, base, out, expanded, NULL, NULL, 0, err, errlen);
     free(real);
     free(buf);
     return rc;
@@ -829,10 +847,19 @@ int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char 
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, NULL, &p, NULL, visit, user, err, errlen);
+    rc = parse_text(path, real, buf, NULL, &p, NULL, visit, user, 0, err, errlen);
     plan_free(&p);
     free(real);
     free(buf);
+    return rc;
+}
+
+int plan_visit_string_raw(const char *name, const char *text, plan_key_visit_fn visit, void *user, char *err,
+                          size_t errlen)
+{
+    struct plan p;
+    int rc = parse_text(name, NULL, text, NULL, &p, NULL, visit, user, 1, err, errlen);
+    plan_free(&p);
     return rc;
 }
 

@@ -45,6 +45,12 @@ int plan_parse_file_over(const char *path, const struct job_spec *base, struct p
 typedef void (*plan_key_visit_fn)(void *user, const char *file, unsigned line, const char *section,
                                   const char *key, const char *value);
 int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen);
+/* plan_visit_keys over text as written, for a policy that must not act on
+ * it (nfstorm serve's, coordinator/pool_policy.h): values keep their
+ * ${VAR} verbatim, and an `include NAME` line is visited as the key
+ * "include" with value NAME and is not read. */
+int plan_visit_string_raw(const char *name, const char *text, plan_key_visit_fn visit, void *user, char *err,
+                          size_t errlen);
 /* Parse from a string (tests); name is used in messages in place of a path. */
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen);
 

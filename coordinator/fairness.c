@@ -91,9 +91,9 @@ double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k,
     double j;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
-        for (int t = 0; t < OP__COUNT; t++)
+        for (int t = 0; t < OP__COUNT; t++)   /* failed ops are not throughput */
             if (op_type_is_load(t))
-                ops[a] += (double)s->agent[a].ops[t];
+                ops[a] += (double)result_ok_count(s->agent[a].ops[t], s->agent[a].errors[t]);
         if ((!r->agents[a].lost || s->agent[a].reported) && r->phases[phase].agents[a].participating)
             live[n++] = ops[a];
     }

@@ -38,6 +38,7 @@
 #include "coordinator/fio_opts.h"
 #include "coordinator/fiolog.h"
 #include "coordinator/report_fio_ctl.h"
+#include "coordinator/result_errors.h"
 
 static const double fio_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 #define NPCT (sizeof(fio_pct) / sizeof(fio_pct[0]))
@@ -360,7 +361,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     job_opts(r, ph, global, &jo);
     json_object_set_new(j, "jobname", json_string(ph->name));
     json_object_set_new(j, "groupid", jint(i));
-    json_object_set_new(j, "error", jint(0));
+    json_object_set_new(j, "error", jint((uint64_t)result_errors_fio_error(r, i, agent)));   /* fio: the first error's errno */
     json_object_set_new(j, "eta", jint(0));
     json_object_set_new(j, "elapsed", jint(dur / NS_PER_SEC));
     if (agent >= 0) {

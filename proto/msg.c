@@ -240,6 +240,7 @@ static const struct field cleaned_fields[] = {
     FANYU64(struct msg_cleaned, "bytes", bytes),
     FANYU32(struct msg_cleaned, "skipped", skipped),
     FSTR(struct msg_cleaned, "note", note),
+    FOPTU64(struct msg_cleaned, "others", others),
 };
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
@@ -293,6 +294,7 @@ static const struct field phase_done_fields[] = {
     FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
     FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
+    FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

@@ -96,7 +96,12 @@ static const struct pinned {
               "verify_written_by coherence_never_visible" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet" },
+    { "phase-done+", "lat_depth lat_unmet errors" },
+    /* phase-done's errors value: per op type, its causes */
+    { "eop", "causes other" },
+    { "ecause", "kind code count offset size file" },
+    { "cleaned+", "others" },
+    { "submit+", "command" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -137,6 +142,8 @@ static const char *const optional_keys[] = {
     "phase-done.verify",
     "job.verify", "job.no_do_verify", "job.verify_only", "job.verify_fatal", "job.verify_backlog",
     "job.verify_pattern", "job.verify_interval", "job.verify_offset",
+    /* clean's: why nothing matched; a pool submission that is a clean */
+    "cleaned.others", "submit.command",
 };
 
 static const char *pinned_optional(const char *what)
@@ -1148,7 +1155,7 @@ static void test_contract_doc_lists_every_key(void **state)
     /* op_set, hist, the nfs telemetry, host, mountstats, xprt, ms_op and
      * verify are shown as code: each key as "key" */
     static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op",
-                                         "verify", "vfirst" };
+                                         "verify", "vfirst", "eop", "ecause" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1570,6 +1577,10 @@ static void test_contract_phase_done_optional_keys(void **state)
     op_set_init(&in.totals);
     in.lat_depth = 12;
     in.lat_unmet = 1;
+    /* and the failed ops' causes, sent when some op failed */
+    in.totals.op[OP_READ].ops = in.totals.op[OP_READ].errors = 5;
+    errcause_add(&in.errors, OP_READ, ERRC_SHORT_READ, 0, 8192, 0, "f.dat", 3);
+    errcause_add(&in.errors, OP_READ, ERRC_NFS, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 5), 0, 0, "f.dat", 2);
     buf_init(&b);
     msg_phase_done_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1590,6 +1601,18 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.lat_depth, 12);
     assert_int_equal(out.lat_unmet, 1);
+    assert_memory_equal(&out.errors, &in.errors, sizeof in.errors);
+    {
+        const msgpack_object *e, *rd;
+        msgpack_unpacked_init(&u);
+        off = 0;
+        assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+        e = member(&u.data, "errors");
+        rd = member(e, "read");
+        expect_keys("eop", rd);
+        expect_keys("ecause", &member(rd, "causes")->via.array.ptr[0]);
+        msgpack_unpacked_destroy(&u);
+    }
     buf_free(&b);
 }
 
