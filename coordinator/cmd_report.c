@@ -236,7 +236,7 @@ static int report_set(const struct run_set *s, const char *path, const struct re
     if (json_out) {
         int jrc = repeat_set_write(json_out, s);
         if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, strerror(-jrc));
+            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, out_file_strerror(-jrc));
             status = 1;
         }
     }
@@ -366,7 +366,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     if (json_out) {
         int jrc = report_json_write(json_out, &r);
         if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, strerror(-jrc));
+            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, out_file_strerror(-jrc));
             status = 1;
         }
     }

@@ -1394,7 +1394,14 @@ next_repetition:
         printf("%srepetition %u/%u\n", set.n ? "\n" : "", set.n + 1, c.repeat);
     fflush(stdout);
     run_record_begin(&rec, c.target, prog_argc, prog_argv, plan_text);
-    if (c.json) {
+    struct stat jst;
+    /* --json into a device or a FIFO (/dev/null, a pipe): the result is
+     * written into it, and no FILE.journal is made beside it (in /dev) */
+    int json_special = c.json && stat(c.json, &jst) == 0 && !S_ISREG(jst.st_mode);
+    if (json_special && set.n == 0)
+        fprintf(stderr, "nfstorm: warning: --json %s is not a regular file: the result is written into it, "
+                "and no journal is kept\n", c.json);
+    if (c.json && !json_special) {
         if (c.repeat)
             snprintf(jpath, sizeof jpath, "%s.rep%u.journal", c.json, set.n + 1);
         else
@@ -1485,7 +1492,7 @@ next_repetition:
     if (c.json && !c.repeat) {
         int jrc = report_json_write(c.json, &res);
         if (jrc < 0)
-            status = die(1, "%s: cannot write the JSON result: %s", c.json, strerror(-jrc));
+            status = die(1, "%s: cannot write the JSON result: %s", c.json, out_file_strerror(-jrc));
     }
     if (journal && journal_close(journal) < 0)
         status = die(1, "%s: write failed", jpath);

@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -778,12 +779,52 @@ static int write_body(struct sink *s, const struct body *body)
  * the same directory, fsynced, named and renamed into place.  Compact:
  * every interval carries its histograms, and indenting puts each of their
  * numbers on a line of its own (6x the bytes).  0 or -errno. */
+/* Write body straight into path: a device, a FIFO or a socket is written
+ * into, never replaced by a file (rename over /dev/null would destroy it). */
+static int write_direct(const char *path, const struct body *body, int flags)
+{
+    struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
+    int rc = 0;
+
+    int fl;
+    /* non-blocking open: a FIFO nobody reads is ENXIO at once, never a hang */
+    if ((s.fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | flags, 0644)) < 0)
+        return -errno;
+    if ((fl = fcntl(s.fd, F_GETFL)) < 0 || fcntl(s.fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        rc = -errno;
+        close(s.fd);
+        return rc;
+    }
+    s.buf = xmalloc(SINK_BUF);
+    if (write_body(&s, body) != 0 || sink_flush(&s) != 0)
+        rc = s.err ? -s.err : -ENOMEM;
+    if (close(s.fd) != 0 && rc == 0)
+        rc = -errno;
+    free(s.buf);
+    return rc;
+}
+
 static int write_atomic(const char *path, const struct body *body)
 {
     struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
-    char *tmp;
+    char *tmp, real[PATH_MAX];
     size_t n;
     int rc = 0, unnamed = 0;
+    struct stat st;
+
+    /* What path names decides how it is written: a symlink's target is
+     * replaced (the link stays a link), a dangling one is written through,
+     * and anything that is not a regular file is written into. */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(path, real))
+            return errno == ENOENT ? write_direct(path, body, O_CREAT | O_TRUNC) : -errno;
+        path = real;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return -EISDIR;
+        return write_direct(path, body, 0);
+    }
 
     /* Same directory as path, so rename is atomic (no cross-device move). */
     n = strlen(path);
