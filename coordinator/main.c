@@ -623,6 +623,22 @@ static int guard_stop(struct signal_guard *g)
     return g->seen;
 }
 
+/* The port of an agent address a user wrote (host:port, [v6]:port): 1 to
+ * 65535, all digits.  A wrapped port (99999 dialled 34463) or port 0 would
+ * connect somewhere else than the message names.  0, or -EINVAL. */
+static int addr_port_ok(const char *a)
+{
+    const char *colon = strrchr(a, ':');
+    char *end;
+    long port;
+    if (!colon || (a[0] == '[' && colon < strchr(a, ']')))
+        return -EINVAL;
+    errno = 0;
+    port = strtol(colon + 1, &end, 10);
+    return *end || end == colon + 1 || colon[1] == '-' || colon[1] == '+' || errno || port < 1 || port > 65535
+               ? -EINVAL : 0;
+}
+
 static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
 {
     char *a = xmalloc(len + sizeof DEFAULT_PORT + 2);
@@ -707,6 +723,10 @@ static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t 
             strspn(comma + 1, "0123456789") == (size_t)(e - comma - 1))
             *comma = ':';
         add_addr(addrs, n, s, (size_t)(e - s));
+        if (addr_port_ok((*addrs)[*n - 1]) < 0) {
+            status = die(2, "%s:%d: '%s': the port must be 1 to 65535", path, lineno, (*addrs)[*n - 1]);
+            break;
+        }
     }
     free(line);
     fclose(fp);
@@ -1288,9 +1308,13 @@ static int cmd_run(int argc, char **argv, int clean_only)
             size_t len = strcspn(s, ",");
             if (len)
                 add_addr(&addrs, &naddrs, s, len);
+            if (len && addr_port_ok(addrs[naddrs - 1]) < 0) {
+                status = die(2, "--agents: '%s': the port must be 1 to 65535", addrs[naddrs - 1]);
+                break;
+            }
             s += len + (s[len] == ',');
         }
-        if (naddrs == 0)
+        if (status == 0 && naddrs == 0)
             status = die(2, "--agents: no address given");
     } else if (c.hosts && c.spawn) {
         /* clean too: the agents started over ssh dial back and are cleaned */

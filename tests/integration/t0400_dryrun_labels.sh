@@ -66,6 +66,15 @@ printf 'client-a label=fa$t\n' >"$T/hosts3"
 hosts_err "bad label" "hosts3:1: labels 'fa\\\$t': a label may hold only letters, digits"
 printf 'client-a label=%070d\n' 0 >"$T/hosts3"
 hosts_err "long label" "hosts3:1: .*a label is longer than 63 bytes"
+printf 'client-a:99999\n' >"$T/hosts3"
+hosts_err "port out of range" "hosts3:1: 'client-a:99999': the port must be 1 to 65535"
+printf 'client-a:0\n' >"$T/hosts3"
+hosts_err "port 0" "hosts3:1: 'client-a:0': the port must be 1 to 65535"
+for a in 127.0.0.1:99999 127.0.0.1:0 127.0.0.1:-1 127.0.0.1:7x; do
+  timeout 10 "$NFSTORM" run --agents "$a" --name=x --size=1m >"$T/out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "^nfstorm: --agents: '$a': the port must be 1 to 65535$" "$T/out" ||
+    fail "--agents $a: exit $rc: $(cat "$T/out")"
+done
 printf 'client-a%3000slabel=big\n' '' >"$T/hosts3"
 printf '[j]\nsize=1m\nagents=@big\n' >"$T/big.fio"
 timeout 10 "$NFSTORM" run --dry-run --hosts "$T/hosts3" "$T/big.fio" >"$T/out" 2>&1
