@@ -59,6 +59,9 @@ static int name_per_agent(const struct job_spec *js)
 static uint64_t thread_writes(const struct job_spec *js, int *unbounded)
 {
     uint64_t bytes;
+    /* a mix with rwmixread=100 writes nothing (before any runtime rule) */
+    if ((js->rw == RW_RW || js->rw == RW_RANDRW) && js->rwmixread >= 100)
+        return 0;
     /* rate=r,w: the writes have a schedule of their own */
     uint64_t rate = js->rate_per_dir ? js->rate_w_bps : js->rate_bps;
     if (js->time_based && js->runtime_ns) {

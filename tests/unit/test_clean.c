@@ -56,6 +56,16 @@ static void test_clean_estimate_write_and_layout(void **state)
     assert_int_equal(e.layout_bytes, 4 * MiB);     /* a mix reads: laid out with data, as in fio */
     plan_free(&p);
 
+    one_job(&p, RW_RANDRW, 4 * MiB, 1, 1);         /* rwmixread=100 writes nothing, time-based too */
+    p.phases[0].jobs[0].rwmixread = 100;
+    p.phases[0].jobs[0].time_based = 1;
+    p.phases[0].jobs[0].runtime_ns = 10ull * 1000000000ull;
+    clean_estimate(&p, 1, &e);
+    assert_int_equal(e.write_bytes, 0);
+    assert_int_equal(e.unbounded, 0);
+    assert_int_equal(e.layout_bytes, 4 * MiB);
+    plan_free(&p);
+
     one_job(&p, RW_WRITE, 4 * MiB, 1, 1);          /* overwrite=1: laid out, then written */
     p.phases[0].jobs[0].overwrite = 1;
     clean_estimate(&p, 1, &e);
