@@ -99,6 +99,23 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
                     snprintf(nfs[(*nnfs)++], PATH_MAX, "%.*s", (int)ulen, js->nfs_url);
                 continue;
             }
+            /* an absolute filename_format without directory=: its fixed
+             * directory, before the first $token ($jobname, $agent, ...) */
+            if (!js->directory[0] && !js->filename[0] && js->filename_format[0] == '/' &&
+                *n < LOCAL_MAX_ALLOW) {
+                char fmt[PATH_MAX];
+                snprintf(fmt, sizeof fmt, "%.*s", (int)strcspn(js->filename_format, "$"), js->filename_format);
+                char *slash = strrchr(fmt, '/');
+                *(slash == fmt ? slash + 1 : slash) = '\0';
+                if (fmt[0]) {
+                    int rc = mkdir_p(fmt);
+                    if (rc < 0) {
+                        snprintf(err, errlen, "cannot create directory %s: %s", fmt, strerror(-rc));
+                        return rc;
+                    }
+                    snprintf(dirs[(*n)++], PATH_MAX, "%s", fmt);
+                }
+            }
             /* each name of a filename= list (a:b) may be in a directory of its own */
             uint32_t nnames = js->directory[0] ? 1 : plan_filename_count(js->filename);
             for (uint32_t f = 0; f < nnames; f++) {

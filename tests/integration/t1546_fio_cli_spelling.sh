@@ -68,6 +68,11 @@ mkdir -p "$T/cwd"
 ( cd "$T/cwd" && timeout 60 "$NFSTORM" run --local 1 --dry-run --name=rel --size=256k --directory=sub ) >"$T/o" 2>&1
 grep -q "thread 0 (job 0): $T/cwd/sub/rel.0.0.0" "$T/o" || fail "dry-run of a relative directory: $(cat "$T/o")"
 
+# an absolute filename_format: --local allows its directory, as it does a filename's
+timeout 60 "$NFSTORM" run --local 2 --quiet --name=ff --rw=write --bs=64k --size=64k \
+  --filename_format="$T/ff/f.\$agent" >"$T/o" 2>&1 || fail "absolute filename_format with --local: $(cat "$T/o")"
+[ "$(ls "$T/ff" | tr '\n' ' ')" = "f.0 f.1 " ] || fail "filename_format files: $(ls "$T/ff")"
+
 # 7. a block device is refused by the agent, naming it (rw=read: nothing is ever written to it)
 if mknod "$T/blk" b 7 7 2>/dev/null; then
   start_agent "$T"
