@@ -46,6 +46,10 @@ struct io_req {
     uint64_t t_due_ns;    /* set by the job loop */
     uint64_t t_issue_ns;  /* set by the job loop */
     int result;           /* set by the engine on completion: 0 or -errno */
+    uint64_t t_done_ns;   /* set by a model engine (null with null_capacity_iops or
+                             null_latency): when the op completes in the model,
+                             recorded as its end; 0 (the job loop's reset at
+                             each issue) = when it was reaped */
     void *udata;          /* the job loop's */
 };
 

@@ -141,12 +141,16 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
             continue;
         /* past its deadline an op counts as timed out, whatever it returned */
-        int late = now - done[i]->t_issue_ns > j->spec->op_deadline_ns;
-        o = op_rec_record(set, s->op, done[i]->len, now - done[i]->t_due_ns,
-                          done[i]->result == 0 && !late);
+        /* a model engine says when the op ended in its model (engine_null);
+         * that may precede its issue by a late client: service time 0 */
+        uint64_t end = done[i]->t_done_ns ? done[i]->t_done_ns : now;
+        uint64_t svc = end > done[i]->t_issue_ns ? end - done[i]->t_issue_ns : 0;
+        uint64_t lat = end > done[i]->t_due_ns ? end - done[i]->t_due_ns : 0;
+        int late = svc > j->spec->op_deadline_ns;
+        o = op_rec_record(set, s->op, done[i]->len, lat, done[i]->result == 0 && !late);
         o->timeouts += (uint64_t)late;
         if (l->rated)
-            hist_rec_record(&o->svc, now - done[i]->t_issue_ns);
+            hist_rec_record(&o->svc, svc);
     }
     atomic_store(&j->recording, 0);
 }
@@ -414,6 +418,7 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     r->len = op.len;
     r->offset = op.offset;
     r->result = 0;
+    r->t_done_ns = 0;
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
         now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
@@ -502,6 +507,7 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
     s->req.kind = kind;
     s->req.file = f;
     s->req.len = 0;
+    s->req.t_done_ns = 0;
     s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
     s->busy = 1;
     l->inflight++;
@@ -578,6 +584,7 @@ static int loop_readback(struct loop *l)
             s->req.offset = op.offset;
             s->req.len = op.len;
             s->req.result = 0;
+            s->req.t_done_ns = 0;
             s->req.t_issue_ns = s->req.t_due_ns = now;
             s->busy = 1;
             l->inflight++;

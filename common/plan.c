@@ -635,6 +635,14 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
                     engine_table_url_names(urlnames, sizeof urlnames));
     if (md && !(eng->flags & ENGINE_F_MD))
         return fail(err, errlen, j, "ioengine=%s has no metadata ops (rw=metadata)", j->ioengine);
+    if ((j->null_capacity_iops || j->null_latency_ns) && strcmp(j->ioengine, "null") != 0)
+        return fail(err, errlen, j, "null_capacity_iops= and null_latency= need ioengine=null (got %s)",
+                    j->ioengine);
+    if (j->null_capacity_iops > PLAN_MAX_RATE_IOPS)
+        return fail(err, errlen, j, "null_capacity_iops=%" PRIu64 " exceeds %" PRIu64 " (one op per ns)",
+                    j->null_capacity_iops, PLAN_MAX_RATE_IOPS);
+    if (j->null_latency_ns > PLAN_MAX_TIME_NS)
+        return fail(err, errlen, j, "null_latency is longer than 100 years");
     if (j->nconnect > 1 && j->nfs_url[0] == '\0')
         return fail(err, errlen, j, "nconnect= requires ioengine=%s (kernel mounts take it as a mount option)",
                     engine_table_url_names(urlnames, sizeof urlnames));

@@ -227,6 +227,11 @@ struct job_spec {
     uint32_t verify_offset;    /* where in each unit the header sits */
     char verify_written_by[24];/* "" or the run id (16 hex digits) whose blocks
                                   alone are right (vblock_run_parse) */
+    /* ioengine=null's model server (agent/engine_null.c): at most this many
+     * ops/s per agent through one FIFO queue (0 = no model: complete at once),
+     * each taking null_latency_ns of service on top of its wait */
+    uint64_t null_capacity_iops;
+    uint64_t null_latency_ns;
 };
 
 struct phase {

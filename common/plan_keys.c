@@ -69,6 +69,7 @@ enum key_kind {
     K_NCONNECT,  /* uint32_t 1..PLAN_MAX_NCONNECT */
     K_VERIFY,    /* uint32_t enum vblock_csum from verify='s words */
     K_SIZE32,    /* uint32_t bytes, k/m/g suffixes */
+    K_COUNT,     /* uint64_t count, decimal k/m/g suffixes (units_parse_count) */
 };
 
 struct key_def {
@@ -208,6 +209,9 @@ static const struct key_def keys[] = {
     { "verify_interval",   K_SIZE32,    FIELD(verify_interval) },
     { "verify_offset",     K_SIZE32,    FIELD(verify_offset) },
     { "verify_written_by", K_STR,       STRFIELD(verify_written_by) },
+    /* ioengine=null's model server (agent/engine_null.c) */
+    { "null_capacity_iops", K_COUNT,    FIELD(null_capacity_iops) },
+    { "null_latency",      K_DUR_US,    FIELD(null_latency_ns) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -251,6 +255,8 @@ const char *plan_key_value_hint(const char *key)
     case K_SIZE:
     case K_SIZE32:
         return "want a size such as 4k, 1m or 2g";
+    case K_COUNT:
+        return "want a count such as 500, 50k or 1.5m";
     case K_U32:
     case K_U64:
     case K_BATCH:
@@ -745,6 +751,11 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_SIZE:
         if (units_parse_size(value, &u64))
+            return -EINVAL;
+        memcpy(field, &u64, sizeof(u64));
+        return 0;
+    case K_COUNT:
+        if (units_parse_count(value, &u64))
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;

@@ -191,6 +191,9 @@ const struct field msg_job_fields[] = {
     /* verify_written_by= and coherence_never_visible=warn: sent only when set */
     FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
     { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
+    /* ioengine=null's model server: sent only when set */
+    FOPTU64(struct job_spec, "null_capacity_iops", null_capacity_iops),
+    FOPTU64(struct job_spec, "null_latency_ns", null_latency_ns),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 

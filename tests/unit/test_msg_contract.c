@@ -93,7 +93,7 @@ static const struct pinned {
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite "
-              "verify_written_by coherence_never_visible" },
+              "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
     { "phase-done+", "lat_depth lat_unmet" },
@@ -116,7 +116,7 @@ static const struct pinned {
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
-    "job.verify_written_by", "job.coherence_never_visible",
+    "job.verify_written_by", "job.coherence_never_visible", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
     "job.flow", "job.flow_id", "job.flow_sleep_ns",
@@ -1514,6 +1514,8 @@ static void test_contract_job_optional_keys(void **state)
     snprintf(in.plan.phases[1].jobs[0].verify_written_by, sizeof in.plan.phases[1].jobs[0].verify_written_by,
              "0123456789abcdef");
     in.plan.phases[1].jobs[0].coherence_never_warn = 1;
+    in.plan.phases[1].jobs[0].null_capacity_iops = 50000;
+    in.plan.phases[1].jobs[0].null_latency_ns = 100000;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
