@@ -591,6 +591,20 @@ static void start_client_sampler(struct session *s)
     client_sampler_start(&s->cs, &s->run, ok ? (struct sockaddr *)&ss : NULL);
 }
 
+/* A sweep point's load (msg_start.rate_iops/rate_bps): every job of the
+ * phase runs at it.  Called on the loop thread while the phase's job
+ * threads exist but wait for their start instant: they read the rate only
+ * after phase_start publishes it, so this write happens before their reads. */
+static void sweep_point_rates(struct phase *ph, uint64_t rate_iops, uint64_t rate_bps)
+{
+    for (uint32_t k = 0; k < ph->njobs; k++) {
+        struct job_spec *j = &ph->jobs[k];
+        j->rate_iops = rate_iops;
+        j->rate_bps = rate_bps;
+        j->rate_per_dir = 0;      /* one schedule: the point's load is a total */
+    }
+}
+
 static void start_phase(struct session *s, const struct msg_start *m)
 {
     s->t0_ns = m->t0_ns;
@@ -816,6 +830,18 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             finish_phase(s);
             return;
         }
+        if (m.skip) {
+            /* a sweep point the coordinator's search no longer needs: it
+             * starts and is stopped at once, so its threads end without
+             * I/O and an empty phase-done and the next phase follow as
+             * after any phase (unlike a stop, the run goes on) */
+            log_info("phase %u skipped by the coordinator (sweep)", m.phase);
+            start_phase(s, &m);
+            phase_stop(&s->run);
+            return;
+        }
+        if (m.rate_iops || m.rate_bps)
+            sweep_point_rates(&s->plan.plan.phases[s->phase], m.rate_iops, m.rate_bps);
         start_phase(s, &m);
         return;
     }

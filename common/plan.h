@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/plan_log.h"
+#include "common/plan_sweep.h"
 
 #define PLAN_NAME_MAX   64
 #define PLAN_PATH_MAX   1024
@@ -232,6 +233,11 @@ struct job_spec {
      * each taking null_latency_ns of service on top of its wait */
     uint64_t null_capacity_iops;
     uint64_t null_latency_ns;
+    /* sweeps (common/plan_sweep.h; coordinator only, not sent to agents):
+     * the keys as written, and once the job is complete and expanded into
+     * its points, the parsed sweep with this job's point (dim 0: no sweep) */
+    struct sweep_text sweep_text;
+    struct sweep_spec sweep;
 };
 
 struct phase {

@@ -212,6 +212,15 @@ static const struct key_def keys[] = {
     /* ioengine=null's model server (agent/engine_null.c) */
     { "null_capacity_iops", K_COUNT,    FIELD(null_capacity_iops) },
     { "null_latency",      K_DUR_US,    FIELD(null_latency_ns) },
+    /* sweeps (common/plan_sweep.h): text until the job is complete */
+    { "sweep",             K_STR,       STRFIELD(sweep_text.dim) },
+    { "sweep_values",      K_STR,       STRFIELD(sweep_text.values) },
+    { "sweep_start",       K_STR,       STRFIELD(sweep_text.start) },
+    { "sweep_max",         K_STR,       STRFIELD(sweep_text.max) },
+    { "sweep_resolution",  K_STR,       STRFIELD(sweep_text.resolution) },
+    { "sweep_slo",         K_STR,       STRFIELD(sweep_text.slo) },
+    { "sweep_valid",       K_STR,       STRFIELD(sweep_text.valid) },
+    { "sweep_point_time",  K_DURATION,  FIELD(sweep_text.point_ns) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -170,6 +170,7 @@ struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
 struct result_verify;             /* result_verify.h */
+struct sweep_set;                 /* sweep.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];
@@ -187,6 +188,7 @@ struct run_result {
     char end_text[512];           /* "SIGINT", or the fatal error */
     struct result_view *view;     /* result_agent_totals' expansion, owned */
     struct run_record record;     /* what was run, against what (run_record.h); owned */
+    struct sweep_set *sweeps;     /* the run's sweeps, judged (sweep.h); owned; NULL = none */
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */

@@ -266,6 +266,9 @@ static const struct field storage_fields[] = {
 static const struct field start_fields[] = {
     FPHASE(struct msg_start),
     FANYU64(struct msg_start, "t0_ns", t0_ns),
+    FOPTU64(struct msg_start, "rate_iops", rate_iops),
+    FOPTU64(struct msg_start, "rate_bps", rate_bps),
+    { "skip", F_OPTU32, offsetof(struct msg_start, skip), 0, 0, 1, NULL },
 };
 static const struct field interval_fields[] = {
     FPHASE(struct msg_interval),

@@ -97,6 +97,8 @@ static const struct pinned {
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
     { "phase-done+", "lat_depth lat_unmet" },
+    /* a sweep point's load and skip: sent only when set */
+    { "start+", "rate_iops rate_bps skip" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -116,7 +118,7 @@ static const struct pinned {
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
-    "job.verify_written_by", "job.coherence_never_visible", "job.null_capacity_iops", "job.null_latency_ns",
+    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
     "job.flow", "job.flow_id", "job.flow_sleep_ns",

@@ -1,0 +1,244 @@
+/* sweep_report: a sweep's points as JSON (sweeps[]), as text (one table and
+ * the headline), and --dry-run's plan of the search.  Reads what
+ * coordinator/sweep.c judged; no judgement here. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/units.h"
+#include "coordinator/result.h"
+#include "coordinator/sweep.h"
+
+static json_t *jnum(double v)
+{
+    return json_real(isfinite(v) ? v : 0);
+}
+
+static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, const struct run_result *res,
+                          const struct sweep_point *pt)
+{
+    json_t *o = json_object(), *agents = json_array(), *lat = json_object(), *reasons = json_array();
+    json_object_set_new(o, "phase", json_integer(pt->phase));
+    json_object_set_new(o, "name", json_string(res->phases[pt->phase].name));
+    json_object_set_new(o, "requested", json_integer((json_int_t)pt->requested));
+    if (pt->per_thread)
+        json_object_set_new(o, "per_thread", json_integer((json_int_t)pt->per_thread));
+    json_object_set_new(o, "achieved", jnum(pt->achieved));
+    json_object_set_new(o, "share", jnum(pt->share));
+    for (uint32_t a = 0; a < s->nagents; a++) {
+        json_t *ag;
+        if (pt->agent[a] < 0)
+            continue;
+        ag = json_object();
+        json_object_set_new(ag, "id", json_integer(a));
+        json_object_set_new(ag, "achieved", jnum(pt->agent[a]));
+        json_object_set_new(ag, "share_pct", jnum(pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0));
+        json_array_append_new(agents, ag);
+    }
+    json_object_set_new(o, "agents", agents);
+    json_object_set_new(lat, "mean", jnum(pt->lat_mean));
+    json_object_set_new(lat, "p50", json_integer((json_int_t)pt->lat_p50));
+    json_object_set_new(lat, "p90", json_integer((json_int_t)pt->lat_p90));
+    json_object_set_new(lat, "p99", json_integer((json_int_t)pt->lat_p99));
+    json_object_set_new(lat, "p999", json_integer((json_int_t)pt->lat_p999));
+    json_object_set_new(lat, "max", json_integer((json_int_t)pt->lat_max));
+    json_object_set_new(o, "lat_ns", lat);
+    json_object_set_new(o, "cv_pct", pt->cv_pct < 0 ? json_null() : jnum(pt->cv_pct));
+    json_object_set_new(o, "valid", json_boolean(pt->valid));
+    {
+        char buf[SWEEP_REASON_MAX], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", pt->reasons);
+        for (char *r = strtok_r(buf, ";", &save); r; r = strtok_r(NULL, ";", &save))
+            json_array_append_new(reasons, json_string(r[0] == ' ' ? r + 1 : r));
+    }
+    json_object_set_new(o, "reasons", reasons);
+    json_object_set_new(o, "slo_met", w->spec.nslo ? json_boolean(pt->slo_met) : json_null());
+    return o;
+}
+
+void *sweep_json(const struct sweep_set *s, const struct run_result *res)
+{
+    json_t *arr = json_array();
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        const struct sweep_run *w = &s->runs[i];
+        json_t *o = json_object(), *th = json_object(), *pts = json_array(), *cap = json_object(),
+               *knee = json_object();
+        struct sweep_outcome oc;
+        uint32_t idx[SWEEP_MAX_VALUES];
+        char slo[160];
+
+        sweep_outcome(w, &oc);
+        sweep_sorted(w, idx);
+        json_object_set_new(o, "job", json_string(w->spec.base));
+        json_object_set_new(o, "dimension", json_string(plan_sweep_dim_name(w->spec.dim)));
+        json_object_set_new(o, "unit", json_string(plan_sweep_unit(w->spec.dim)));
+        json_object_set_new(o, "slo", w->spec.nslo ? json_string(plan_sweep_slo_text(&w->spec, slo, sizeof slo))
+                                                     : json_null());
+        json_object_set_new(o, "mode", json_string(w->spec.nvalues ? "values" : "search"));
+        json_object_set_new(th, "achieved_pct", jnum(w->spec.achieved_pct));
+        json_object_set_new(th, "agent_pct", jnum(w->spec.agent_pct));
+        json_object_set_new(th, "cv_pct", jnum(w->spec.cv_pct));
+        if (!w->spec.nvalues)
+            json_object_set_new(th, "resolution_pct", jnum(w->spec.resolution_pct));
+        json_object_set_new(o, "thresholds", th);
+        for (uint32_t k = 0; k < w->npoints; k++)   /* in the order they ran */
+            json_array_append_new(pts, point_json(s, w, res, &w->points[k]));
+        json_object_set_new(o, "points", pts);
+        if (oc.cap_point >= 0) {
+            const struct sweep_point *c = &w->points[oc.cap_point];
+            json_object_set_new(cap, "value", json_integer((json_int_t)c->requested));
+            json_object_set_new(cap, "achieved", jnum(c->achieved));
+            json_object_set_new(cap, "latency_ns", json_integer((json_int_t)c->slo_lat_ns));
+        } else {
+            json_object_set_new(cap, "value", json_integer(0));
+            json_object_set_new(cap, "achieved", json_null());
+            json_object_set_new(cap, "latency_ns", json_null());
+        }
+        json_object_set_new(cap, "bracketed", json_boolean(oc.bracketed));
+        json_object_set_new(o, "capacity", cap);
+        json_object_set_new(knee, "value", oc.knee_point >= 0
+                            ? json_integer((json_int_t)w->points[oc.knee_point].requested) : json_null());
+        json_object_set_new(knee, "rule", json_string("the lowest point whose SLO latency statistic (p99 "
+                                                      "without an SLO) exceeds twice its value at the "
+                                                      "lowest point"));
+        json_object_set_new(o, "knee", knee);
+        json_array_append_new(arr, o);
+        (void)idx;
+    }
+    return arr;
+}
+
+/* "41.2k IOPS", "1.2GiB/s", "8 iodepth" */
+static char *fmt_value(char *buf, size_t len, uint32_t dim, double v)
+{
+    char n[32];
+    if (dim == SWEEP_RATE)
+        return units_fmt_rate(buf, len, v, 1024);
+    if (dim == SWEEP_RATE_IOPS) {
+        snprintf(buf, len, "%s IOPS", units_fmt_count(n, sizeof n, v));
+        return buf;
+    }
+    snprintf(buf, len, "%s=%.0f", plan_sweep_dim_name(dim), v);
+    return buf;
+}
+
+/* "4.8 ms", "120 us" */
+static char *fmt_lat(char *buf, size_t len, double ns)
+{
+    if (ns >= 1e9)
+        snprintf(buf, len, "%.2f s", ns / 1e9);
+    else if (ns >= 1e6)
+        snprintf(buf, len, "%.1f ms", ns / 1e6);
+    else
+        snprintf(buf, len, "%.0f us", ns / 1e3);
+    return buf;
+}
+
+static void slo_words(const struct sweep_spec *sp, uint32_t k, char *buf, size_t len)
+{
+    const struct sweep_slo *c = &sp->slo[k];
+    char l[32];
+    if (c->pct_milli)
+        snprintf(buf, len, "p%g", c->pct_milli / 1000.0);
+    else
+        snprintf(buf, len, "mean");
+    if (k < sp->nslo) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, " <= %s", fmt_lat(l, sizeof l, (double)c->limit_ns));
+    }
+}
+
+void sweep_text(FILE *f, const struct sweep_set *s, const struct run_result *res)
+{
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        const struct sweep_run *w = &s->runs[i];
+        struct sweep_outcome oc;
+        uint32_t idx[SWEEP_MAX_VALUES];
+        char a[48], b[48], c[32], d[32], st[48] = "p99";
+        const char *stat = st;
+
+        sweep_outcome(w, &oc);
+        sweep_sorted(w, idx);
+        if (w->spec.nslo) {
+            slo_words(&w->spec, 0, st, sizeof st);
+            *strchr(st, ' ') = '\0';
+        }
+        fprintf(f, "\nsweep %s: %s, %u point%s\n", w->spec.base, plan_sweep_dim_name(w->spec.dim), w->npoints,
+                w->npoints == 1 ? "" : "s");
+        fprintf(f, "  %-22s %-16s %-16s %10s %10s %7s  %-7s %-5s %s\n", "point", "requested", "achieved",
+                stat, "p99.9", "cv", "valid", "slo", "reasons");
+        for (uint32_t k = 0; k < w->npoints; k++) {
+            const struct sweep_point *pt = &w->points[idx[k]];
+            char cv[16];
+            if (pt->cv_pct < 0)
+                snprintf(cv, sizeof cv, "-");
+            else
+                snprintf(cv, sizeof cv, "%.1f%%", pt->cv_pct);
+            fprintf(f, "  %-22s %-16s %-16s %10s %10s %7s  %-7s %-5s %s\n", res->phases[pt->phase].name,
+                    fmt_value(a, sizeof a, w->spec.dim, (double)pt->requested),
+                    fmt_value(b, sizeof b, w->spec.dim == SWEEP_RATE ? SWEEP_RATE : SWEEP_RATE_IOPS, pt->achieved),
+                    fmt_lat(c, sizeof c, (double)pt->slo_lat_ns), fmt_lat(d, sizeof d, (double)pt->lat_p999), cv,
+                    pt->valid ? "yes" : "no", !w->spec.nslo ? "-" : pt->slo_met ? "met" : "miss", pt->reasons);
+        }
+        /* the headline */
+        fprintf(f, "capacity: ");
+        if (oc.cap_point < 0) {
+            fprintf(f, "none (no point passed)");
+        } else {
+            const struct sweep_point *cp = &w->points[oc.cap_point];
+            fprintf(f, "%s%s at %s %s", oc.bracketed ? "" : ">= ",
+                    fmt_value(a, sizeof a, w->spec.dim, (double)cp->requested), stat,
+                    fmt_lat(c, sizeof c, (double)cp->slo_lat_ns));
+        }
+        if (w->spec.nslo) {
+            char sl[160] = "";
+            for (uint32_t k = 0; k < w->spec.nslo; k++) {
+                char one[64];
+                slo_words(&w->spec, k, one, sizeof one);
+                snprintf(sl + strlen(sl), sizeof sl - strlen(sl), "%s%s", k ? ", " : "", one);
+            }
+            fprintf(f, " (SLO %s)", sl);
+        }
+        if (oc.knee_point >= 0)
+            fprintf(f, "; knee %s", fmt_value(a, sizeof a, w->spec.dim, (double)w->points[oc.knee_point].requested));
+        else
+            fprintf(f, "; no knee");
+        fprintf(f, "; %u point%s, %u invalid", w->npoints, w->npoints == 1 ? "" : "s", oc.ninvalid);
+        for (uint32_t k = 0; k < w->npoints; k++) {
+            const struct sweep_point *pt = &w->points[idx[k]];
+            if (!pt->valid) {
+                const char *semi = strchr(pt->reasons, ';');
+                fprintf(f, " (%.*s)", semi ? (int)(semi - pt->reasons) : (int)strlen(pt->reasons), pt->reasons);
+                break;
+            }
+        }
+        fprintf(f, "\n");
+    }
+}
+
+void sweep_dry_run(FILE *f, const struct plan *p)
+{
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const struct job_spec *j = p->phases[i].njobs == 1 ? &p->phases[i].jobs[0] : NULL;
+        char v[48];
+        if (!j || !j->sweep.dim || j->sweep.point != 0)
+            continue;
+        const struct sweep_spec *sp = &j->sweep;
+        uint64_t each = j->ramp_ns + j->runtime_ns;
+        fprintf(f, "sweep %s: %s, ", sp->base, plan_sweep_dim_name(sp->dim));
+        if (sp->nvalues) {
+            fprintf(f, "points");
+            for (uint32_t k = 0; k < sp->nvalues; k++)
+                fprintf(f, " %s", fmt_value(v, sizeof v, sp->dim, (double)sp->values[k]));
+        } else {
+            uint64_t pts[SWEEP_MAX_VALUES];
+            uint32_t n = plan_sweep_doubling(sp->start, sp->max, pts, SWEEP_MAX_VALUES);
+            fprintf(f, "doubling points");
+            for (uint32_t k = 0; k < n; k++)
+                fprintf(f, " %s", fmt_value(v, sizeof v, sp->dim, (double)pts[k]));
+            fprintf(f, ", then bisection to %g%% (at most %u points)", sp->resolution_pct, sp->npoints);
+        }
+        fprintf(f, "; worst case %u x %.0f s = %.0f s\n", sp->npoints, (double)each / 1e9,
+                (double)each * sp->npoints / 1e9);
+    }
+}
