@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One agent throttled alone (its model server serves 20k IOPS, the other's
+# 50k) makes a sweep point invalid by the per-agent rule, naming it, while
+# the fleet's own rule is not what fails it; explicit sweep_values= run
+# every point in order; bad sweep keys are one-line errors.
+source "$(dirname "$0")/lib.sh"
+D=$T/d; mkdir -p "$D"
+start_agent "$D"; A0=$AGENT_ADDR
+start_agent "$D" --null-capacity-iops 20k; A1=$AGENT_ADDR
+timeout 40 "$NFSTORM" run --agents "$A0,$A1" --interval 250ms --json "$T/s.json" --name=t --ioengine=null \
+  --rw=randread --bs=4k --size=64m --null_capacity_iops=50k --sweep=rate_iops --sweep_values=20k,56k \
+  --sweep_point_time=1s --sweep_valid=achieved:70 >"$T/out" 2>&1 || fail "sweep run failed: $(tail -n3 "$T/out")"
+py "$T/s.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["sweeps"][0]
+assert s["thresholds"]["achieved_pct"] == 70.0 and s["thresholds"]["agent_pct"] == 75.0, s["thresholds"]
+assert s["slo"] is None and s["mode"] == "values", s
+lo, hi = s["points"]
+assert lo["requested"] == 20000 and lo["valid"] is True and lo["reasons"] == [], lo
+# 56k over 2 agents: a share of 28k each; agent 1 serves at most 20k (71%)
+assert hi["requested"] == 56000 and hi["valid"] is False, hi
+a1 = [a for a in hi["agents"] if a["id"] == 1][0]
+assert 19000 <= a1["achieved"] <= 20500 and a1["share_pct"] < 75, a1
+assert hi["reasons"] == ["agent 1 achieved %.0f%% of its share" % a1["share_pct"]], hi["reasons"]
+# without an SLO the capacity is the highest valid point, bracketed by the invalid one
+assert s["capacity"]["value"] == 20000 and s["capacity"]["bracketed"] is True, s["capacity"]
+print("point 56k invalid: %s" % hi["reasons"][0])
+PY
+grep -Eq "^capacity: 20k IOPS at p99 [0-9.]+ [mu]?s; (no knee|knee [0-9.]+k IOPS); 2 points, 1 invalid \(agent 1 achieved 7[0-9]% of its share\)$" "$T/out" ||
+  fail "headline: $(grep '^capacity' "$T/out")"
+
+expect_fail "unknown dimension" "job 'x': sweep='depth': want rate_iops, rate, iodepth, numjobs or agents" \
+  "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=depth --sweep_values=1,2
+expect_fail "bad SLO" "sweep_slo: 'q99' is not a percentile" \
+  "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=rate_iops \
+  --sweep_values=1k --sweep_slo='q99<=5ms'
+expect_fail "search of iodepth" "sweep=iodepth takes sweep_values=" \
+  "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=iodepth \
+  --sweep_start=1 --sweep_max=64
+expect_fail "agents beyond the fleet" "sweep=agents point 4 exceeds the fleet's 2 agents" \
+  "$NFSTORM" run --agents "$A0,$A1" --name=x --ioengine=null --size=1m --sweep=agents --sweep_values=1,4
+expect_fail "model key elsewhere" "null_capacity_iops= and null_latency= need ioengine=null" \
+  "$NFSTORM" run --dry-run --agents "$A0" --name=x --size=1m --directory="$D" --null_capacity_iops=5k
+echo "per-agent rule names the throttled agent"
