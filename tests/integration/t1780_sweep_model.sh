@@ -25,7 +25,7 @@ assert s["job"] == "m" and s["dimension"] == "rate_iops" and s["unit"] == "IOPS"
 assert s["thresholds"] == {"achieved_pct": 95.0, "agent_pct": 75.0, "cv_pct": 5.0, "resolution_pct": 5.0}, s["thresholds"]
 pts, cap = s["points"], s["capacity"]
 print("capacity %s IOPS in %d points, bracketed %s" % (cap["value"], len(pts), cap["bracketed"]))
-assert 95000 <= cap["value"] <= 105000, cap
+assert 95000 <= cap["value"] <= 105000, (cap, [(p["requested"], p["reasons"], p["slo_met"], p["lat_ns"]["p99"]) for p in pts])
 assert cap["bracketed"] is True and len(pts) <= 10, (cap, len(pts))
 assert [p["requested"] for p in pts][:5] == [10000, 20000, 40000, 80000, 160000], [p["requested"] for p in pts]
 for p in pts:
