@@ -89,6 +89,11 @@ void sweep_sorted(const struct sweep_run *w, uint32_t *idx);
  * json_t *, new reference), the text table and headline, the dry-run plan. */
 void *sweep_json(const struct sweep_set *s, const struct run_result *res);
 void sweep_text(FILE *f, const struct sweep_set *s, const struct run_result *res);
+/* The points as CSV (one row for the fleet, one per running agent). */
+void sweep_csv(FILE *f, const struct sweep_set *s, const struct run_result *res);
+/* The HTML section: achieved vs requested (with y = x, one line per agent,
+ * invalid points marked), latency percentiles vs achieved, the table. */
+void sweep_html(FILE *f, const struct sweep_set *s, const struct run_result *res);
 /* --dry-run: each sweep's planned (doubling) points and worst-case time. */
 void sweep_dry_run(FILE *f, const struct plan *p);
 

@@ -2,11 +2,14 @@
  * the headline), and --dry-run's plan of the search.  Reads what
  * coordinator/sweep.c judged; no judgement here. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "common/units.h"
 #include "coordinator/result.h"
+#include "coordinator/csv.h"
+#include "coordinator/svg.h"
 #include "coordinator/sweep.h"
 
 static json_t *jnum(double v)
@@ -240,5 +243,120 @@ void sweep_dry_run(FILE *f, const struct plan *p)
         }
         fprintf(f, "; worst case %u x %.0f s = %.0f s\n", sp->npoints, (double)each / 1e9,
                 (double)each * sp->npoints / 1e9);
+    }
+}
+
+void sweep_csv(FILE *f, const struct sweep_set *s, const struct run_result *res)
+{
+    fprintf(f, "sweep,dimension,point,phase,requested,per_thread,achieved,agent,agent_achieved,share_pct,"
+               "lat_mean_ns,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,cv_pct,valid,slo_met,reasons\n");
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        const struct sweep_run *w = &s->runs[i];
+        for (uint32_t k = 0; k < w->npoints; k++) {
+            const struct sweep_point *pt = &w->points[k];
+            /* one row for the fleet (agent empty), then one per running agent */
+            for (int64_t a = -1; a < (int64_t)s->nagents; a++) {
+                if (a >= 0 && pt->agent[a] < 0)
+                    continue;
+                fprintf(f, "%s,%s,%s,%u,%llu,%llu,%.3f,", w->spec.base, plan_sweep_dim_name(w->spec.dim),
+                        res->phases[pt->phase].name, pt->phase, (unsigned long long)pt->requested,
+                        (unsigned long long)pt->per_thread, pt->achieved);
+                if (a < 0)
+                    fprintf(f, ",,,");
+                else
+                    fprintf(f, "%lld,%.3f,%.1f,", (long long)a, pt->agent[a],
+                            pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0);
+                fprintf(f, "%.0f,%llu,%llu,%llu,%llu,%llu,", pt->lat_mean, (unsigned long long)pt->lat_p50,
+                        (unsigned long long)pt->lat_p90, (unsigned long long)pt->lat_p99,
+                        (unsigned long long)pt->lat_p999, (unsigned long long)pt->lat_max);
+                if (pt->cv_pct >= 0)
+                    fprintf(f, "%.2f", pt->cv_pct);
+                fprintf(f, ",%d,%s,", pt->valid, !w->spec.nslo ? "" : pt->slo_met ? "1" : "0");
+                csv_field(f, pt->reasons);
+                fputc('\n', f);
+            }
+        }
+    }
+}
+
+void sweep_html(FILE *f, const struct sweep_set *s, const struct run_result *res)
+{
+    for (uint32_t i = 0; s && i < s->n; i++) {
+        const struct sweep_run *w = &s->runs[i];
+        uint32_t idx[SWEEP_MAX_VALUES], n = w->npoints, na = s->nagents;
+        double req[SWEEP_MAX_VALUES], ach[SWEEP_MAX_VALUES], bad[SWEEP_MAX_VALUES];
+        double p50[SWEEP_MAX_VALUES], p99[SWEEP_MAX_VALUES], p999[SWEEP_MAX_VALUES];
+        double (*ag)[SWEEP_MAX_VALUES] = calloc(na ? na : 1, sizeof *ag);
+        struct svg_series *ser = calloc(na + 3, sizeof *ser);
+        char (*names)[32] = calloc(na ? na : 1, sizeof *names);
+        int bytes = w->spec.dim == SWEEP_RATE;
+        if (!ag || !ser || !names || n == 0) {
+            free(ag); free(ser); free(names);
+            continue;
+        }
+        sweep_sorted(w, idx);
+        for (uint32_t k = 0; k < n; k++) {
+            const struct sweep_point *pt = &w->points[idx[k]];
+            req[k] = (double)pt->requested;
+            ach[k] = pt->achieved;
+            bad[k] = pt->valid ? NAN : pt->achieved;
+            p50[k] = (double)pt->lat_p50;
+            p99[k] = (double)pt->lat_p99;
+            p999[k] = (double)pt->lat_p999;
+            for (uint32_t a = 0; a < na; a++)   /* each agent scaled to the fleet: achieved x agents */
+                ag[a][k] = pt->agent[a] < 0 || pt->share <= 0 ? NAN : pt->agent[a] / pt->share * pt->requested;
+        }
+        fprintf(f, "<h2>Sweep ");
+        svg_escape(f, w->spec.base);
+        fprintf(f, " <small>(%s, %u points)</small></h2>\n<div class=\"grid\">\n", plan_sweep_dim_name(w->spec.dim), n);
+        {
+            size_t ns = 0;
+            struct svg_chart c = { .view = "sweep-achieved", .title = "Achieved vs requested",
+                                   .xlabel = "requested", .ylabel = "achieved",
+                                   .xfmt = bytes ? svg_fmt_rate : svg_fmt_count,
+                                   .yfmt = bytes ? svg_fmt_rate : svg_fmt_count };
+            ser[ns++] = (struct svg_series){ .name = "y = x", .x = req, .y = req, .n = n, .dashed = 1 };
+            ser[ns++] = (struct svg_series){ .name = "fleet", .x = req, .y = ach, .n = n, .width = 3 };
+            ser[ns++] = (struct svg_series){ .name = "invalid", .x = req, .y = bad, .n = n, .dotted = 1 };
+            for (uint32_t a = 0; a < na; a++) {
+                int any = 0;
+                for (uint32_t k = 0; k < n; k++)
+                    any |= !isnan(ag[a][k]);
+                if (!any)
+                    continue;
+                snprintf(names[a], sizeof names[a], "agent %u (x agents)", a);
+                ser[ns++] = (struct svg_series){ .name = names[a], .x = req, .y = ag[a], .n = n, .width = 1 };
+            }
+            svg_lines(f, &c, ser, ns);
+        }
+        {
+            struct svg_chart c = { .view = "sweep-latency", .title = "Latency vs achieved",
+                                   .xlabel = "achieved", .ylabel = "latency",
+                                   .xfmt = bytes ? svg_fmt_rate : svg_fmt_count, .yfmt = svg_fmt_ns, .logy = 1 };
+            struct svg_series l[3] = {
+                { .name = "p50", .x = ach, .y = p50, .n = n },
+                { .name = "p99", .x = ach, .y = p99, .n = n, .width = 3 },
+                { .name = "p99.9", .x = ach, .y = p999, .n = n },
+            };
+            svg_lines(f, &c, l, 3);
+        }
+        fprintf(f, "</div>\n<pre>");
+        {
+            /* the text table and headline, escaped */
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            struct sweep_set one = { .n = 1, .runs = (struct sweep_run *)w, .nagents = s->nagents };
+            if (m) {
+                sweep_text(m, &one, res);
+                fclose(m);
+                svg_escape(f, buf);
+                free(buf);
+            }
+        }
+        fprintf(f, "</pre>\n");
+        free(ag);
+        free(ser);
+        free(names);
     }
 }

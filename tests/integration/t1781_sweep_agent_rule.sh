@@ -7,13 +7,14 @@ source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 start_agent "$D"; A0=$AGENT_ADDR
 start_agent "$D" --null-capacity-iops 20k; A1=$AGENT_ADDR
-timeout 40 "$NFSTORM" run --agents "$A0,$A1" --interval 250ms --json "$T/s.json" --name=t --ioengine=null \
+timeout 40 "$NFSTORM" run --agents "$A0,$A1" --interval 500ms --json "$T/s.json" --csv "$T/r.csv" \
+  --html "$T/r.html" --name=t --ioengine=null \
   --rw=randread --bs=4k --size=64m --null_capacity_iops=50k --sweep=rate_iops --sweep_values=20k,56k \
-  --sweep_point_time=1s --sweep_valid=achieved:70 >"$T/out" 2>&1 || fail "sweep run failed: $(tail -n3 "$T/out")"
+  --sweep_point_time=1s --sweep_valid=achieved:70,cv:25 >"$T/out" 2>&1 || fail "sweep run failed: $(tail -n3 "$T/out")"
 py "$T/s.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))["sweeps"][0]
-assert s["thresholds"]["achieved_pct"] == 70.0 and s["thresholds"]["agent_pct"] == 75.0, s["thresholds"]
+assert s["thresholds"] == {"achieved_pct": 70.0, "agent_pct": 75.0, "cv_pct": 25.0}, s["thresholds"]
 assert s["slo"] is None and s["mode"] == "values", s
 lo, hi = s["points"]
 assert lo["requested"] == 20000 and lo["valid"] is True and lo["reasons"] == [], lo
@@ -26,6 +27,17 @@ assert hi["reasons"] == ["agent 1 achieved %.0f%% of its share" % a1["share_pct"
 assert s["capacity"]["value"] == 20000 and s["capacity"]["bracketed"] is True, s["capacity"]
 print("point 56k invalid: %s" % hi["reasons"][0])
 PY
+# the points as CSV beside --csv (a fleet row and one per agent each), and
+# the HTML's two sweep charts
+py "$T/r.sweeps.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["point"], r["agent"]) for r in rows] == [("t@20000", ""), ("t@20000", "0"), ("t@20000", "1"),
+                                                   ("t@56000", ""), ("t@56000", "0"), ("t@56000", "1")], rows
+assert rows[3]["valid"] == "0" and rows[3]["reasons"].startswith("agent 1 achieved"), rows[3]
+PY
+[ "$(grep -o 'data-view="sweep-[a-z]*"' "$T/r.html" | sort -u | tr '\n' ' ')" = 'data-view="sweep-achieved" data-view="sweep-latency" ' ] ||
+  fail "HTML sweep charts: $(grep -o 'data-view="sweep-[a-z]*"' "$T/r.html")"
 grep -Eq "^capacity: 20k IOPS at p99 [0-9.]+ [mu]?s; (no knee|knee [0-9.]+k IOPS); 2 points, 1 invalid \(agent 1 achieved 7[0-9]% of its share\)$" "$T/out" ||
   fail "headline: $(grep '^capacity' "$T/out")"
 
