@@ -52,7 +52,7 @@ static int sweep_value(uint32_t dim, const char *text, uint64_t *v)
     return rc;
 }
 
-static int parse_slo(const char *text, struct sweep_spec *s, char *why, size_t whylen)
+int plan_sweep_parse_slo(const char *text, struct sweep_spec *s, char *why, size_t whylen)
 {
     char buf[128], *save = NULL;
     snprintf(buf, sizeof buf, "%s", text);
@@ -158,7 +158,7 @@ int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *s, char *why
                             t->resolution);
         s->resolution_pct = r;
     }
-    if (t->slo[0] && parse_slo(t->slo, s, why, whylen))
+    if (t->slo[0] && plan_sweep_parse_slo(t->slo, s, why, whylen))
         return -EINVAL;
     if (t->valid[0] && parse_valid(t->valid, s, why, whylen))
         return -EINVAL;

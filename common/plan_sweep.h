@@ -64,6 +64,9 @@ struct sweep_text {
 /* Parse t into out (out->point = 0).  0, or -EINVAL with why naming the key
  * and what was wrong. */
 int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *out, char *why, size_t whylen);
+/* sweep_slo's text ("p99<=5ms,mean<=1ms", bare numbers ms) appended to s's
+ * conditions.  0, or -EINVAL with why. */
+int plan_sweep_parse_slo(const char *text, struct sweep_spec *s, char *why, size_t whylen);
 /* Most points a search from start to max at resolution can take: the
  * doubling points, then the bisections of the last doubling bracket. */
 uint32_t plan_sweep_max_points(uint64_t start, uint64_t max, double resolution_pct);

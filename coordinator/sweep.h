@@ -94,6 +94,11 @@ void sweep_csv(FILE *f, const struct sweep_set *s, const struct run_result *res)
 /* The HTML section: achieved vs requested (with y = x, one line per agent,
  * invalid points marked), latency percentiles vs achieved, the table. */
 void sweep_html(FILE *f, const struct sweep_set *s, const struct run_result *res);
+/* A result file's sweeps[] (a jansson json_t *) back into a set for the
+ * reports (sweep_load.c); points are checked against the result's agents
+ * and phases.  0, or -EINVAL with err naming the field. */
+int sweep_from_json(void *json, uint32_t nagents, uint32_t nphases, struct sweep_set **out, char *err,
+                    size_t errlen);
 /* --dry-run: each sweep's planned (doubling) points and worst-case time. */
 void sweep_dry_run(FILE *f, const struct plan *p);
 

@@ -46,6 +46,7 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
     json_object_set_new(lat, "p999", json_integer((json_int_t)pt->lat_p999));
     json_object_set_new(lat, "max", json_integer((json_int_t)pt->lat_max));
     json_object_set_new(o, "lat_ns", lat);
+    json_object_set_new(o, "slo_latency_ns", json_integer((json_int_t)pt->slo_lat_ns));
     json_object_set_new(o, "cv_pct", pt->cv_pct < 0 ? json_null() : jnum(pt->cv_pct));
     json_object_set_new(o, "valid", json_boolean(pt->valid));
     {

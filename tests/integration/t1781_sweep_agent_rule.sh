@@ -41,6 +41,12 @@ PY
 grep -Eq "^capacity: 20k IOPS at p99 [0-9.]+ [mu]?s; (no knee|knee [0-9.]+k IOPS); 2 points, 1 invalid \(agent 1 achieved 7[0-9]% of its share\)$" "$T/out" ||
   fail "headline: $(grep '^capacity' "$T/out")"
 
+# nfstorm report re-renders the sweep from the JSON: the same table and headline
+timeout 20 "$NFSTORM" report "$T/s.json" >"$T/rep" 2>&1 || fail "report: $(tail -n2 "$T/rep")"
+diff <(sed -n '/^sweep t:/,/^capacity/p' "$T/out") <(sed -n '/^sweep t:/,/^capacity/p' "$T/rep") >"$T/d" ||
+  fail "report re-renders the sweep differently: $(cat "$T/d")"
+grep -q '^capacity: 20k IOPS' "$T/rep" || fail "report has no sweep headline"
+
 expect_fail "unknown dimension" "job 'x': sweep='depth': want rate_iops, rate, iodepth, numjobs or agents" \
   "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=depth --sweep_values=1,2
 expect_fail "bad SLO" "sweep_slo: 'q99' is not a percentile" \
