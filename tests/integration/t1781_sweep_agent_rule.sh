@@ -43,8 +43,8 @@ grep -Eq "^capacity: 20k IOPS at p99 [0-9.]+ [mu]?s; (no knee|knee [0-9.]+k IOPS
 
 # nfstorm report re-renders the sweep from the JSON: the same table and headline
 timeout 20 "$NFSTORM" report "$T/s.json" >"$T/rep" 2>&1 || fail "report: $(tail -n2 "$T/rep")"
-diff <(sed -n '/^sweep t:/,/^capacity/p' "$T/out") <(sed -n '/^sweep t:/,/^capacity/p' "$T/rep") >"$T/d" ||
-  fail "report re-renders the sweep differently: $(cat "$T/d")"
+diff <(sed -n '/^sweep t:/,/^capacity/p' "$T/out") <(sed -n '/^sweep t:/,/^capacity/p' "$T/rep") >"$T/diff" ||
+  fail "report re-renders the sweep differently: $(cat "$T/diff")"
 grep -q '^capacity: 20k IOPS' "$T/rep" || fail "report has no sweep headline"
 
 expect_fail "unknown dimension" "job 'x': sweep='depth': want rate_iops, rate, iodepth, numjobs or agents" \
