@@ -322,3 +322,25 @@ void sweep_outcome(const struct sweep_run *w, struct sweep_outcome *o)
             }
     }
 }
+
+void sweep_live_note(const struct sweep_set *s, uint32_t phase, char *buf, size_t len)
+{
+    const struct sweep_run *w = NULL;
+    char g[32] = "none yet", b[32] = "none yet";
+    if (len)
+        buf[0] = '\0';
+    for (uint32_t i = 0; s && i < s->n; i++)
+        if (phase >= s->runs[i].first_phase && phase < s->runs[i].first_phase + s->runs[i].spec.npoints)
+            w = &s->runs[i];
+    if (!w || !len)
+        return;
+    if (w->spec.nvalues) {
+        snprintf(buf, len, "; sweep %s point %u of %u", w->spec.base, w->npoints + 1, w->spec.nvalues);
+        return;
+    }
+    if (w->have_good)
+        snprintf(g, sizeof g, "%llu", (unsigned long long)w->good);
+    if (w->have_bad)
+        snprintf(b, sizeof b, "%llu", (unsigned long long)w->bad);
+    snprintf(buf, len, "; sweep %s point %u: passing %s, failing %s", w->spec.base, w->npoints + 1, g, b);
+}

@@ -85,6 +85,10 @@ void sweep_outcome(const struct sweep_run *w, struct sweep_outcome *o);
 /* Points in ascending requested order: idx[n] of indices into w->points. */
 void sweep_sorted(const struct sweep_run *w, uint32_t *idx);
 
+/* For the live line of a point starting: "; sweep m point 5: passing 80k,
+ * failing 160k" (the bracket so far), or "" when phase is no sweep point. */
+void sweep_live_note(const struct sweep_set *s, uint32_t phase, char *buf, size_t len);
+
 /* Reports (sweep_report.c).  The JSON array of every sweep (a jansson
  * json_t *, new reference), the text table and headline, the dry-run plan. */
 void *sweep_json(const struct sweep_set *s, const struct run_result *res);

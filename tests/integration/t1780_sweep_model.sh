@@ -49,4 +49,9 @@ assert r["exit_status"] == 0, r["verdict"]
 PY
 grep -Eq "^capacity: (9[5-9]|10[0-5])(\.[0-9])?k IOPS at p99 [0-9]+ us \(SLO p99 <= 2\.0 ms\); knee 1[0-9.]+k IOPS; [0-9]+ points, [0-9]+ invalid \(achieved [0-9.]+% of the requested load\)$" "$T/out" ||
   fail "no headline: $(grep -A1 '^capacity' "$T/out")"
+# the live line names the point and the bracket so far; spare points are not run
+grep -Eq "^phase [0-9]+/13 m@160000: started on 2 agents; sweep m point 5: passing 80000, failing none yet" "$T/out" &&
+  grep -Eq "; sweep m point [6-9]: passing [0-9]+, failing [0-9]+" "$T/out" &&
+  grep -q "^phase 13/13 m@point13: not run: sweep 'm': the search ended before this point" "$T/out" ||
+  fail "live lines: $(grep -E 'started on|not run' "$T/out" | head -12)"
 echo "sweep found the model's 100k"
