@@ -366,6 +366,19 @@ static uint64_t loop_gap_ns(struct loop *l, uint64_t len, int write)
     return (uint64_t)gap;
 }
 
+/* Schedule debt: an op issued more than one gap of its rate after it was
+ * due is one the client (not the storage) held back: counted with its
+ * lateness, after ramp_time, so "achieved less than asked" can say who
+ * fell behind. */
+static void loop_debt(struct job *j, uint64_t due, uint64_t now, uint64_t gap)
+{
+    if (now > due && now - due > gap &&
+        due >= atomic_load(&j->t_start_ns) + j->spec->ramp_ns) {
+        j->late_ops++;
+        j->late_ns += now - due;
+    }
+}
+
 /* May an op go now, and which direction (-1: the rw mode's draw, 0 reads,
  * 1 writes)?  When not, l->wake says when one is due. */
 static int loop_ready(struct loop *l, uint64_t now, int *dir)
@@ -425,12 +438,18 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (l->j->spec->rate_per_dir) {
         int d = op.write;
         r->t_due_ns = l->capped[d] ? l->due_dir[d] : now;
-        if (l->capped[d])
-            l->due_dir[d] += loop_gap_ns(l, op.len, d);
+        if (l->capped[d]) {
+            uint64_t gap = loop_gap_ns(l, op.len, d);
+            loop_debt(l->j, r->t_due_ns, now, gap);
+            l->due_dir[d] += gap;
+        }
     } else {
         r->t_due_ns = l->rated ? l->next_due : now;
-        if (l->rated)
-            l->next_due += loop_gap_ns(l, op.len, 0);
+        if (l->rated) {
+            uint64_t gap = loop_gap_ns(l, op.len, 0);
+            loop_debt(l->j, r->t_due_ns, now, gap);
+            l->next_due += gap;
+        }
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);

@@ -554,9 +554,12 @@ static void on_finished(uv_async_t *h)
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
-    for (uint32_t i = 0; i < s->run.njobs; i++)
+    for (uint32_t i = 0; i < s->run.njobs; i++) {
         if (s->run.jobs[i].vstats)
             vstats_merge(&m->verify, s->run.jobs[i].vstats);
+        m->late_ops += s->run.jobs[i].late_ops;
+        m->late_ns += s->run.jobs[i].late_ns;
+    }
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
     if (!s->closing) {

@@ -89,6 +89,7 @@ struct agent_phase {
     uint32_t nintervals;          /* as the agent counted */
     uint32_t lat_depth;           /* latency_target: the depth its search found (0: none) */
     uint8_t lat_unmet;            /* ... the target was missed even at depth 1 */
+    uint64_t late_ops, late_ns;   /* schedule debt (msg_phase_done): the client fell behind */
     /* verdict inputs (verdict.c) */
     uint8_t participating;        /* runs a job of this phase (agents=); set by result_init */
     uint8_t salvaged;             /* no phase-done: totals are the sum of its intervals */

@@ -725,6 +725,8 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
     ap->lat_depth = m->lat_depth;
+    ap->late_ops = m->late_ops;
+    ap->late_ns = m->late_ns;
     ap->lat_unmet = m->lat_unmet != 0;
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);

@@ -66,8 +66,12 @@ void sweep_set_free(struct sweep_set *s)
     if (!s)
         return;
     for (uint32_t i = 0; i < s->n; i++)
-        for (uint32_t k = 0; k < s->runs[i].npoints; k++)
+        for (uint32_t k = 0; k < s->runs[i].npoints; k++) {
             free(s->runs[i].points[k].agent);
+            free(s->runs[i].points[k].late_ops);
+            free(s->runs[i].points[k].late_ns);
+            free(s->runs[i].points[k].cpu_pct);
+        }
     free(s->runs);
     free(s);
 }
@@ -174,6 +178,9 @@ static void judge(struct sweep_set *s, struct sweep_run *w, const struct run_res
     int bytes = w->spec.dim == SWEEP_RATE;
 
     pt->agent = xcalloc(s->nagents ? s->nagents : 1, sizeof *pt->agent);
+    pt->late_ops = xcalloc(s->nagents ? s->nagents : 1, sizeof *pt->late_ops);
+    pt->late_ns = xcalloc(s->nagents ? s->nagents : 1, sizeof *pt->late_ns);
+    pt->cpu_pct = xcalloc(s->nagents ? s->nagents : 1, sizeof *pt->cpu_pct);
     result_all_ops(&ph->totals, &all);
     pt->achieved = bytes ? result_bw(&all, ph->duration_ns) : result_iops(&all, ph->duration_ns);
     for (uint32_t a = 0; a < s->nagents; a++) {
@@ -186,6 +193,10 @@ static void judge(struct sweep_set *s, struct sweep_run *w, const struct run_res
             x += bytes ? (double)ap->sealed.count[t].bytes
                        : (double)result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors);
         pt->agent[a] = ap->duration_ns ? x * 1e9 / (double)ap->duration_ns : 0;
+        pt->late_ops[a] = ap->late_ops;
+        pt->late_ns[a] = ap->late_ns;
+        pt->cpu_pct[a] = ap->duration_ns && ap->cores
+                         ? 100.0 * (ap->cpu_user_s + ap->cpu_sys_s) * 1e9 / (double)ap->duration_ns / ap->cores : 0;
         nrun++;
     }
     pt->share = is_rate(w) ? (double)pt->requested / (nrun ? nrun : 1) : pt->achieved / (nrun ? nrun : 1);

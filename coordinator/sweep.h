@@ -30,6 +30,8 @@ struct sweep_point {
     double share;              /* what each running agent should achieve (rate dims:
                                   requested / agents; else the fleet's mean) */
     double *agent;             /* [nagents] each agent's IOPS or B/s; -1 = not running it */
+    uint64_t *late_ops, *late_ns;  /* [nagents] schedule debt (agent_phase) */
+    double *cpu_pct;           /* [nagents] the agent's CPU (user + sys) over its cores */
     double cv_pct;             /* per-interval fleet throughput; -1 = too few intervals */
     uint64_t lat_p50, lat_p90, lat_p99, lat_p999, lat_max;
     double lat_mean;

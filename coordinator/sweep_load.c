@@ -48,6 +48,9 @@ static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nph
     size_t i;
 
     pt->agent = xcalloc(nagents ? nagents : 1, sizeof *pt->agent);
+    pt->late_ops = xcalloc(nagents ? nagents : 1, sizeof *pt->late_ops);
+    pt->late_ns = xcalloc(nagents ? nagents : 1, sizeof *pt->late_ns);
+    pt->cpu_pct = xcalloc(nagents ? nagents : 1, sizeof *pt->cpu_pct);
     for (uint32_t a = 0; a < nagents; a++)
         pt->agent[a] = -1;
     if (u64(pj, "phase", &phase) || phase >= nphases)
@@ -78,6 +81,10 @@ static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nph
         if (u64(v, "id", &id) || id >= nagents || num(v, "achieved", &x) || x < 0)
             return bad(err, errlen, "%s.agents[%zu]: want an id below %u and achieved", at, i, nagents);
         pt->agent[id] = x;
+        /* schedule debt and CPU: absent in files written before them */
+        (void)u64(v, "late_ops", &pt->late_ops[id]);
+        (void)u64(v, "late_ns", &pt->late_ns[id]);
+        (void)num(v, "cpu_pct", &pt->cpu_pct[id]);
     }
     if (!json_is_array(reasons))
         return bad(err, errlen, "%s.reasons: not an array", at);

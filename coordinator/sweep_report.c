@@ -36,6 +36,9 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
         json_object_set_new(ag, "id", json_integer(a));
         json_object_set_new(ag, "achieved", jnum(pt->agent[a]));
         json_object_set_new(ag, "share_pct", jnum(pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0));
+        json_object_set_new(ag, "late_ops", json_integer((json_int_t)pt->late_ops[a]));
+        json_object_set_new(ag, "late_ns", json_integer((json_int_t)pt->late_ns[a]));
+        json_object_set_new(ag, "cpu_pct", jnum(pt->cpu_pct[a]));
         json_array_append_new(agents, ag);
     }
     json_object_set_new(o, "agents", agents);
@@ -250,6 +253,7 @@ void sweep_dry_run(FILE *f, const struct plan *p)
 void sweep_csv(FILE *f, const struct sweep_set *s, const struct run_result *res)
 {
     fprintf(f, "sweep,dimension,point,phase,requested,per_thread,achieved,agent,agent_achieved,share_pct,"
+               "late_ops,late_ns,cpu_pct,"
                "lat_mean_ns,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,cv_pct,valid,slo_met,reasons\n");
     for (uint32_t i = 0; s && i < s->n; i++) {
         const struct sweep_run *w = &s->runs[i];
@@ -263,10 +267,11 @@ void sweep_csv(FILE *f, const struct sweep_set *s, const struct run_result *res)
                         res->phases[pt->phase].name, pt->phase, (unsigned long long)pt->requested,
                         (unsigned long long)pt->per_thread, pt->achieved);
                 if (a < 0)
-                    fprintf(f, ",,,");
+                    fprintf(f, ",,,,,,");
                 else
-                    fprintf(f, "%lld,%.3f,%.1f,", (long long)a, pt->agent[a],
-                            pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0);
+                    fprintf(f, "%lld,%.3f,%.1f,%llu,%llu,%.1f,", (long long)a, pt->agent[a],
+                            pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0,
+                            (unsigned long long)pt->late_ops[a], (unsigned long long)pt->late_ns[a], pt->cpu_pct[a]);
                 fprintf(f, "%.0f,%llu,%llu,%llu,%llu,%llu,", pt->lat_mean, (unsigned long long)pt->lat_p50,
                         (unsigned long long)pt->lat_p90, (unsigned long long)pt->lat_p99,
                         (unsigned long long)pt->lat_p999, (unsigned long long)pt->lat_max);

@@ -294,6 +294,8 @@ static const struct field phase_done_fields[] = {
     FKIND(struct msg_phase_done, "mountstats", client.ms, F_MSTATS),
     FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
     FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
+    FOPTU64(struct msg_phase_done, "late_ops", late_ops),
+    FOPTU64(struct msg_phase_done, "late_ns", late_ns),
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
 };
 static const struct field stop_fields[] = {

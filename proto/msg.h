@@ -158,6 +158,11 @@ struct msg_phase_done {
      * found, or lat_unmet 1 when even depth 1 missed the target */
     uint32_t lat_depth;
     uint32_t lat_unmet;
+    /* schedule debt of the rated jobs (optional): ops issued later than due
+     * by more than one gap of their rate, after ramp_time, and their summed
+     * lateness, ns */
+    uint64_t late_ops;
+    uint64_t late_ns;
     struct client_sample client;  /* == sum of the intervals' (optional, as there) */
     struct vstats verify;     /* what verification found (verify.on = 0: the
                                  phase did not verify; then not on the wire) */

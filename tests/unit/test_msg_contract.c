@@ -96,7 +96,7 @@ static const struct pinned {
               "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet" },
+    { "phase-done+", "lat_depth lat_unmet late_ops late_ns" },
     /* a sweep point's load and skip: sent only when set */
     { "start+", "rate_iops rate_bps skip" },
     { "op", "ops bytes errors timeouts lat svc" },
@@ -118,7 +118,7 @@ static const struct pinned {
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
-    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "job.null_capacity_iops", "job.null_latency_ns",
+    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
     "job.flow", "job.flow_id", "job.flow_sleep_ns",
@@ -1569,6 +1569,8 @@ static void test_contract_phase_done_optional_keys(void **state)
     op_set_init(&in.totals);
     in.lat_depth = 12;
     in.lat_unmet = 1;
+    in.late_ops = 7;
+    in.late_ns = 123456789;
     buf_init(&b);
     msg_phase_done_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1589,6 +1591,8 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.lat_depth, 12);
     assert_int_equal(out.lat_unmet, 1);
+    assert_int_equal(out.late_ops, 7);
+    assert_int_equal(out.late_ns, 123456789);
     buf_free(&b);
 }
 
