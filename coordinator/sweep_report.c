@@ -27,6 +27,15 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
     if (pt->per_thread)
         json_object_set_new(o, "per_thread", json_integer((json_int_t)pt->per_thread));
     json_object_set_new(o, "achieved", jnum(pt->achieved));
+    if (w->spec.dim == SWEEP_AGENTS) {
+        /* the scale-out curve: throughput per agent relative to one agent's */
+        const struct sweep_point *one = NULL;
+        for (uint32_t k = 0; k < w->npoints; k++)
+            if (w->points[k].requested == 1)
+                one = &w->points[k];
+        json_object_set_new(o, "per_agent_relative", one && one->achieved > 0 && pt->requested
+                            ? jnum(pt->achieved / (double)pt->requested / one->achieved) : json_null());
+    }
     json_object_set_new(o, "share", jnum(pt->share));
     for (uint32_t a = 0; a < s->nagents; a++) {
         json_t *ag;

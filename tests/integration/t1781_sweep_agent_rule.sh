@@ -47,6 +47,23 @@ diff <(sed -n '/^sweep t:/,/^capacity/p' "$T/out") <(sed -n '/^sweep t:/,/^capac
   fail "report re-renders the sweep differently: $(cat "$T/diff")"
 grep -q '^capacity: 20k IOPS' "$T/rep" || fail "report has no sweep headline"
 
+# sweep=agents: the job on the first K agents, each thread at its own rate_iops;
+# per agent, K agents do what one did (the throttled agent 1 is not reached)
+timeout 30 "$NFSTORM" run --agents "$A0,$A1" --quiet --json "$T/a.json" --name=a --ioengine=null --rw=randread \
+  --bs=4k --size=64m --rate_iops=4000 --sweep=agents --sweep_values=1,2 --sweep_point_time=1s \
+  >"$T/aout" 2>&1 || fail "sweep=agents failed: $(tail -n3 "$T/aout")"
+py "$T/a.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["sweeps"][0]
+one, two = s["points"]
+assert s["dimension"] == "agents" and s["unit"] == "agents", s
+assert [a["id"] for a in one["agents"]] == [0] and [a["id"] for a in two["agents"]] == [0, 1], (one, two)
+assert 3800 <= one["achieved"] <= 4100 and 7600 <= two["achieved"] <= 8200, (one["achieved"], two["achieved"])
+assert one["per_agent_relative"] == 1.0 and 0.95 <= two["per_agent_relative"] <= 1.05, two
+assert [p["name"] for p in r["phases"]] == ["a@1", "a@2"], [p["name"] for p in r["phases"]]
+PY
+
 expect_fail "unknown dimension" "job 'x': sweep='depth': want rate_iops, rate, iodepth, numjobs or agents" \
   "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=depth --sweep_values=1,2
 expect_fail "bad SLO" "sweep_slo: 'q99' is not a percentile" \
