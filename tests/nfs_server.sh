@@ -6,6 +6,9 @@
 #   nfs_server_stop        stop exactly what nfs_server_start started
 # After a successful start: NFS_URL3, NFS_URL4 (libnfs URLs), NFS_PID,
 # NFS_PORT, NFS_MOUNT_PORT, NFS_SERVER_DIR (temp dir with config and log).
+# NFS_BIND_ADDR (optional, default 127.0.0.1): the address ganesha listens on
+# and the URLs name, e.g. a veth address of a test-made namespace link (it
+# must exist before nfs_server_start).
 # NFS_EXPORT_EXTRA (optional): more settings for the EXPORT block, e.g.
 # "MaxRead = 16384; MaxWrite = 16384;", read when nfs_server_start or
 # nfs_server_restart writes the config; so the same export (same URL)
@@ -26,24 +29,24 @@ _NFS_EXPORT_DIR=""
 
 # Two distinct free TCP ports on 127.0.0.1 (the kernel picks them).
 _nfs_free_ports() {
-  python3 - <<'EOF'
-import socket
+  python3 - "${NFS_BIND_ADDR:-127.0.0.1}" <<'EOF'
+import socket, sys
 socks = []
 for _ in range(2):
     s = socket.socket()
-    s.bind(("127.0.0.1", 0))
+    s.bind((sys.argv[1], 0))
     socks.append(s)
 print(" ".join(str(s.getsockname()[1]) for s in socks))
 EOF
 }
 
 _nfs_port_listens() {
-  python3 - "$1" <<'EOF'
+  python3 - "$1" "${NFS_BIND_ADDR:-127.0.0.1}" <<'EOF'
 import socket, sys
 s = socket.socket()
 s.settimeout(0.5)
 try:
-    s.connect(("127.0.0.1", int(sys.argv[1])))
+    s.connect((sys.argv[2], int(sys.argv[1])))
 except OSError:
     sys.exit(1)
 EOF
@@ -78,7 +81,7 @@ _nfs_start_rpcbind() {
 _nfs_write_config() {
   cat >"$NFS_SERVER_DIR/ganesha.conf" <<EOF
 NFS_CORE_PARAM {
-    Bind_addr = 127.0.0.1;
+    Bind_addr = ${NFS_BIND_ADDR:-127.0.0.1};
     NFS_Port = $NFS_PORT;
     MNT_Port = $NFS_MOUNT_PORT;
     Protocols = 3, 4;
@@ -161,8 +164,8 @@ nfs_server_start() {
   NFS_SERVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/nfstorm-ganesha.XXXXXX")
   mkdir -p "$NFS_SERVER_DIR/recovery"
   read -r NFS_PORT NFS_MOUNT_PORT < <(_nfs_free_ports)
-  NFS_URL3="nfs://127.0.0.1$dir?nfsport=$NFS_PORT&mountport=$NFS_MOUNT_PORT"
-  NFS_URL4="nfs://127.0.0.1/nfstorm?version=4&nfsport=$NFS_PORT"
+  NFS_URL3="nfs://${NFS_BIND_ADDR:-127.0.0.1}$dir?nfsport=$NFS_PORT&mountport=$NFS_MOUNT_PORT"
+  NFS_URL4="nfs://${NFS_BIND_ADDR:-127.0.0.1}/nfstorm?version=4&nfsport=$NFS_PORT"
   export NFS_URL3 NFS_URL4 NFS_PORT NFS_MOUNT_PORT NFS_SERVER_DIR
   _nfs_start_rpcbind || return 1
   _nfs_write_config
