@@ -183,6 +183,7 @@ static void judge(struct sweep_set *s, struct sweep_run *w, const struct run_res
     pt->cpu_pct = xcalloc(s->nagents ? s->nagents : 1, sizeof *pt->cpu_pct);
     result_all_ops(&ph->totals, &all);
     pt->achieved = bytes ? result_bw(&all, ph->duration_ns) : result_iops(&all, ph->duration_ns);
+    pt->achieved_bw = result_bw(&all, ph->duration_ns);
     for (uint32_t a = 0; a < s->nagents; a++) {
         const struct agent_phase *ap = &ph->agents[a];
         double x = 0;

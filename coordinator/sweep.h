@@ -27,6 +27,7 @@ struct sweep_point {
                                   numjobs, agents it set */
     uint64_t per_thread;       /* rate dims: the rate each thread was sent */
     double achieved;           /* fleet IOPS (B/s for sweep=rate), successful ops */
+    double achieved_bw;        /* fleet B/s, whatever the dimension */
     double share;              /* what each running agent should achieve (rate dims:
                                   requested / agents; else the fleet's mean) */
     double *agent;             /* [nagents] each agent's IOPS or B/s; -1 = not running it */

@@ -59,6 +59,7 @@ static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nph
     if (u64(pj, "requested", &pt->requested) || num(pj, "achieved", &pt->achieved) ||
         num(pj, "share", &pt->share) || u64(pj, "slo_latency_ns", &pt->slo_lat_ns))
         return bad(err, errlen, "%s: requested, achieved, share and slo_latency_ns must be numbers", at);
+    (void)num(pj, "achieved_bw", &pt->achieved_bw);   /* absent in older files */
     if (json_object_get(pj, "per_thread") && u64(pj, "per_thread", &pt->per_thread))
         return bad(err, errlen, "%s.per_thread: not a count", at);
     if (!json_is_object(lat) || num(lat, "mean", &pt->lat_mean) || u64(lat, "p50", &pt->lat_p50) ||

@@ -27,6 +27,7 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
     if (pt->per_thread)
         json_object_set_new(o, "per_thread", json_integer((json_int_t)pt->per_thread));
     json_object_set_new(o, "achieved", jnum(pt->achieved));
+    json_object_set_new(o, "achieved_bw", jnum(pt->achieved_bw));
     if (w->spec.dim == SWEEP_AGENTS) {
         /* the scale-out curve: throughput per agent relative to one agent's */
         const struct sweep_point *one = NULL;
