@@ -47,6 +47,11 @@ diff <(sed -n '/^sweep t:/,/^capacity/p' "$T/out") <(sed -n '/^sweep t:/,/^capac
   fail "report re-renders the sweep differently: $(cat "$T/diff")"
 grep -q '^capacity: 20k IOPS' "$T/rep" || fail "report has no sweep headline"
 
+# nfstorm compare sets sweeps side by side by job: capacity, ratio
+timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two >"$T/cmp" 2>&1 || fail "compare: $(tail -n2 "$T/cmp")"
+grep -q "^  t capacity (rate_iops): \[1\] one 20k IOPS; \[2\] two 20k IOPS, x1.00, no variance known$" "$T/cmp" ||
+  fail "compare's sweeps: $(grep -A2 '^sweeps' "$T/cmp")"
+
 # sweep=agents: the job on the first K agents, each thread at its own rate_iops;
 # per agent, K agents do what one did (the throttled agent 1 is not reached)
 timeout 30 "$NFSTORM" run --agents "$A0,$A1" --quiet --json "$T/a.json" --name=a --ioengine=null --rw=randread \
