@@ -56,4 +56,12 @@ grep -Eq "^phase [0-9]+/13 m@160000: started on 2 agents; sweep m point 5: passi
   grep -Eq "; sweep m point [6-9]: passing [0-9]+, failing [0-9]+" "$T/out" &&
   grep -q "^phase 13/13 m@point13: not run: sweep 'm': the search ended before this point" "$T/out" ||
   fail "live lines: $(grep -E 'started on|not run' "$T/out" | head -12)"
+# nfstorm report re-renders the sweep from the result and from its journal
+for src in "$T/s.json" "$T/s.json.journal"; do
+  timeout 20 "$NFSTORM" report "$src" >"$T/rep" 2>&1 || fail "report $src: $(tail -n2 "$T/rep")"
+  diff <(sed -n '/^sweep m:/,/^capacity/p' "$T/out") <(sed -n '/^sweep m:/,/^capacity/p' "$T/rep") >"$T/diff" ||
+    fail "report $src re-renders the sweep differently: $(cat "$T/diff")"
+  grep -q "^phase m@point13: not run: sweep 'm': the search ended before this point" "$T/rep" ||
+    fail "report $src: the spare points are not 'not run'"
+done
 echo "sweep found the model's 100k"
