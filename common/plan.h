@@ -306,7 +306,8 @@ int rw_mode_random(enum rw_mode rw);
 
 void plan_init(struct plan *p);
 void plan_free(struct plan *p);
-/* Append a job; starts a new phase when the plan is empty or j->stonewall. */
+/* Append a job; starts a new phase when the plan is empty, j->stonewall, or
+ * the last phase is a sweep's load point (common/plan_sweep.h). */
 void plan_add_job(struct plan *p, const struct job_spec *j);
 /* Deep copy (warnings included). */
 void plan_copy(struct plan *dst, const struct plan *src);

@@ -233,13 +233,8 @@ static int sweep_expand(struct plan *p, const struct job_spec *j, int nrfiles_gi
         if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
             return rc;
         *about_job = 0;
-        if ((rc = add_checked(p, &one, err, errlen)))
+        if ((rc = add_checked(p, &one, err, errlen)))    /* plan_add_job names it JOB@VALUE */
             return rc;
-        struct phase *ph = &p->phases[p->nphases - 1];
-        if (sw.nvalues)
-            snprintf(ph->name, sizeof ph->name, "%.40s@%llu", j->name, (unsigned long long)v);
-        else
-            snprintf(ph->name, sizeof ph->name, "%.40s@point%u", j->name, i + 1);
     }
     return 0;
 }
@@ -257,7 +252,7 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
 
     *about_job = 1;
     if (j->sweep_text.dim[0] || j->sweep_text.values[0] || j->sweep_text.start[0] || j->sweep_text.max[0] ||
-        j->sweep_text.slo[0] || j->sweep_text.point_ns) {
+        j->sweep_text.slo[0] || j->sweep_text.point_ns || j->sweep_text.resolution[0] || j->sweep_text.valid[0]) {
         if (matrix && *matrix) {
             set_err(err, errlen, "job '%s': matrix= and sweep= cannot be combined", j->name);
             return -EINVAL;

@@ -69,6 +69,13 @@ assert one["per_agent_relative"] == 1.0 and 0.95 <= two["per_agent_relative"] <=
 assert [p["name"] for p in r["phases"]] == ["a@1", "a@2"], [p["name"] for p in r["phases"]]
 PY
 
+# each point is a phase of its own named JOB@VALUE; a later job never joins the last point
+printf '[global]\nioengine=null\nsize=1m\n[s]\nsweep=iodepth\nsweep_values=1,8\n[after]\n' >"$T/p.fio"
+timeout 20 "$NFSTORM" run --dry-run --agents "$A0" "$T/p.fio" >"$T/dry" 2>&1 || fail "dry-run: $(tail -n2 "$T/dry")"
+[ "$(grep '^phase ' "$T/dry" | tr '\n' ' ')" = "phase 1/3 's@1' phase 2/3 's@8' phase 3/3 'after' " ] ||
+  fail "phases: $(grep '^phase ' "$T/dry")"
+grep -q "^sweep s: iodepth, points iodepth=1 iodepth=8; worst case 2 x" "$T/dry" || fail "dry-run plan: $(grep '^sweep' "$T/dry")"
+
 expect_fail "unknown dimension" "job 'x': sweep='depth': want rate_iops, rate, iodepth, numjobs or agents" \
   "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=depth --sweep_values=1,2
 expect_fail "bad SLO" "sweep_slo: 'q99' is not a percentile" \
