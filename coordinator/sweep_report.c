@@ -52,6 +52,19 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
         json_array_append_new(agents, ag);
     }
     json_object_set_new(o, "agents", agents);
+    {
+        /* the fleet's schedule debt: the agents' summed */
+        json_t *debt = json_object();
+        uint64_t ops = 0, ns = 0;
+        for (uint32_t a = 0; a < s->nagents; a++)
+            if (pt->agent[a] >= 0) {
+                ops += pt->late_ops[a];
+                ns += pt->late_ns[a];
+            }
+        json_object_set_new(debt, "late_ops", json_integer((json_int_t)ops));
+        json_object_set_new(debt, "late_ns", json_integer((json_int_t)ns));
+        json_object_set_new(o, "schedule_debt", debt);
+    }
     json_object_set_new(lat, "mean", jnum(pt->lat_mean));
     json_object_set_new(lat, "p50", json_integer((json_int_t)pt->lat_p50));
     json_object_set_new(lat, "p90", json_integer((json_int_t)pt->lat_p90));
@@ -105,11 +118,11 @@ void *sweep_json(const struct sweep_set *s, const struct run_result *res)
             const struct sweep_point *c = &w->points[oc.cap_point];
             json_object_set_new(cap, "value", json_integer((json_int_t)c->requested));
             json_object_set_new(cap, "achieved", jnum(c->achieved));
-            json_object_set_new(cap, "latency_ns", json_integer((json_int_t)c->slo_lat_ns));
+            json_object_set_new(cap, "latency", json_integer((json_int_t)c->slo_lat_ns));   /* ns */
         } else {
             json_object_set_new(cap, "value", json_integer(0));
             json_object_set_new(cap, "achieved", json_null());
-            json_object_set_new(cap, "latency_ns", json_null());
+            json_object_set_new(cap, "latency", json_null());
         }
         json_object_set_new(cap, "bracketed", json_boolean(oc.bracketed));
         json_object_set_new(o, "capacity", cap);

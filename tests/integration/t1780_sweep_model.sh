@@ -30,6 +30,7 @@ pts, cap = s["points"], s["capacity"]
 print("capacity %s IOPS in %d points, bracketed %s" % (cap["value"], len(pts), cap["bracketed"]))
 assert 95000 <= cap["value"] <= 105000, (cap, [(p["requested"], p["reasons"], p["slo_met"], p["lat_ns"]["p99"]) for p in pts])
 assert cap["bracketed"] is True and len(pts) <= 10, (cap, len(pts))
+assert cap["latency"] <= 2000000 and cap["achieved"] >= 0.95 * cap["value"], cap
 assert [p["requested"] for p in pts][:5] == [10000, 20000, 40000, 80000, 160000], [p["requested"] for p in pts]
 for p in pts:
     # each point is a phase of its own, named JOB@VALUE, with per-agent achieved rates
@@ -44,6 +45,7 @@ for p in pts:
         assert 95000 <= p["achieved"] <= 101000, p   # the model caps the fleet at 100k
         # each agent's loop waits on the model and falls behind its schedule: debt
         assert all(a["late_ops"] > 0 and a["late_ns"] > 0 and a["cpu_pct"] > 0 for a in p["agents"]), p["agents"]
+        assert p["schedule_debt"]["late_ops"] == sum(a["late_ops"] for a in p["agents"]), p["schedule_debt"]
 # the spare points of the search are phases not run, never failures
 skipped = [ph for ph in r["phases"] if ph.get("ran") is False]
 assert len(r["phases"]) == 13 and len(skipped) == 13 - len(pts), (len(r["phases"]), len(skipped))
