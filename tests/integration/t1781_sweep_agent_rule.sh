@@ -69,6 +69,20 @@ assert one["per_agent_relative"] == 1.0 and 0.95 <= two["per_agent_relative"] <=
 assert [p["name"] for p in r["phases"]] == ["a@1", "a@2"], [p["name"] for p in r["phases"]]
 PY
 
+# a search whose highest point still passes has no bracket: the capacity reads ">= X"
+timeout 30 "$NFSTORM" run --agents "$A0,$A1" --interval 500ms --json "$T/u.json" --name=u --ioengine=null \
+  --rw=randread --bs=4k --size=64m --null_capacity_iops=50k --sweep=rate_iops --sweep_start=5k \
+  --sweep_max=20k --sweep_slo='p99<=50ms' --sweep_valid=cv:25 --sweep_point_time=1s >"$T/uout" 2>&1 ||
+  fail "unbracketed sweep failed: $(tail -n3 "$T/uout")"
+grep -Eq "^capacity: >= 20k IOPS at p99 [0-9.]+ [mu]?s \(SLO p99 <= 50\.0 ms\); (no knee|knee [0-9.]+k IOPS); 3 points, 0 invalid$" "$T/uout" ||
+  fail "unbracketed headline: $(grep '^capacity' "$T/uout")"
+py "$T/u.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["sweeps"][0]
+assert s["capacity"]["value"] == 20000 and s["capacity"]["bracketed"] is False, s["capacity"]
+assert [p["requested"] for p in s["points"]] == [5000, 10000, 20000], s["points"]
+PY
+
 # each point is a phase of its own named JOB@VALUE; a later job never joins the last point
 printf '[global]\nioengine=null\nsize=1m\n[s]\nsweep=iodepth\nsweep_values=1,8\n[after]\n' >"$T/p.fio"
 timeout 20 "$NFSTORM" run --dry-run --agents "$A0" "$T/p.fio" >"$T/dry" 2>&1 || fail "dry-run: $(tail -n2 "$T/dry")"
