@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "agent/clean.h"
+#include "agent/clean_nfs.h"
 #include "agent/phase.h"
 #include "common/engine_table.h"
 #include "common/log.h"
@@ -26,6 +27,7 @@ struct clean_ctx {
     struct agent_identity id;
     struct msg_cleaned done;
     char last[PLAN_PATH_MAX];      /* the previous path: shared files come once per thread */
+    struct clean_nfs nfs;          /* ioengine=nfs jobs' server, mounted while files share it */
     int rc;
     char err[PHASE_ERR_MAX];
     atomic_int *cancel;            /* the session's: set when it ends */
@@ -63,6 +65,32 @@ static int open_dir_beneath(const char *root, const char *dir)
     return fd;
 }
 
+/* A file of an ioengine=nfs job: through libnfs on the job's server, its
+ * URL beneath --allow-nfs (clean_nfs.h).  A server that cannot be reached
+ * stops the walk (the clean fails, naming it); a name left alone is noted. */
+static int clean_one_nfs(struct clean_ctx *c, const struct job_spec *js, const char *path)
+{
+    char url[PLAN_PATH_MAX], err[PHASE_ERR_MAX];
+    uint64_t bytes;
+    int rc;
+
+    if ((rc = phase_job_nfs_url(js, &c->id, url, sizeof url, c->err, sizeof c->err)) < 0)
+        return rc;
+    rc = clean_nfs_remove(&c->nfs, url, path, &bytes, err, sizeof err);
+    if (rc == 1) {
+        c->done.files++;
+        c->done.bytes += bytes;
+    } else if (rc == -EISDIR || rc == -EPERM) {
+        note(c, "%s", err);
+    } else if (rc < 0 && !c->nfs.nfs) {
+        snprintf(c->err, sizeof c->err, "job '%s': %s", js->name, err);
+        return rc;                     /* no server: the clean fails here */
+    } else if (rc < 0) {
+        note(c, "%s", err);
+    }
+    return 0;
+}
+
 /* One file the plan names: remove it if it is a regular file beneath an
  * allowed root.  Only a failure to expand or confine stops the walk. */
 static int clean_one(void *arg, const struct job_spec *js, const char *path)
@@ -77,11 +105,13 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
         snprintf(c->err, sizeof c->err, "stopped: the coordinator went away");
         return -ECANCELED;
     }
-    if (!engine_table_local(js->ioengine))
-        return 0;                      /* counted per job in clean_work */
     if (strcmp(path, c->last) == 0)
         return 0;
     snprintf(c->last, sizeof c->last, "%s", path);
+    if (engine_table_takes_url(js->ioengine))
+        return clean_one_nfs(c, js, path);
+    if (!engine_table_local(js->ioengine))
+        return 0;
     slash = strrchr(path, '/');
     if (!slash || !slash[1]) {
         snprintf(c->err, sizeof c->err, "job '%s': '%s' is not a file path", js->name, path);
@@ -113,23 +143,80 @@ static int clean_one(void *arg, const struct job_spec *js, const char *path)
     return 0;
 }
 
+/* The probe of another agent index: does a file it would name exist? */
+#define CLEAN_PROBE_INDICES 64         /* msg_cleaned.others' bits */
+#define CLEAN_PROBE_FILES   64         /* names tried per index, at most */
+struct probe {
+    struct clean_ctx *c;
+    const struct agent_identity *id;   /* the other index's */
+    uint32_t tried;
+};
+
+static int probe_one(void *arg, const struct job_spec *js, const char *path)
+{
+    struct probe *pr = arg;
+    char parent[PLAN_PATH_MAX], dir[PLAN_PATH_MAX], err[PHASE_ERR_MAX];
+    const char *slash = strrchr(path, '/'), *root;
+    struct stat st;
+    int dfd, found = 0;
+
+    if (atomic_load(pr->c->cancel) || ++pr->tried > CLEAN_PROBE_FILES)
+        return -ECANCELED;
+    if (engine_table_takes_url(js->ioengine)) {
+        char url[PLAN_PATH_MAX];
+        if (phase_job_nfs_url(js, pr->id, url, sizeof url, err, sizeof err) < 0)
+            return 0;
+        return clean_nfs_exists(&pr->c->nfs, url, path) ? -EEXIST : 0;
+    }
+    if (!engine_table_local(js->ioengine) || !slash || !slash[1])
+        return 0;
+    snprintf(parent, sizeof parent, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    if (paths_confine(pr->c->id.allow, parent, dir, sizeof dir, err, sizeof err) < 0 ||
+        !(root = paths_root_of(pr->c->id.allow, dir)) || (dfd = open_dir_beneath(root, dir)) < 0)
+        return 0;
+    found = fstatat(dfd, slash + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+    close(dfd);
+    return found ? -EEXIST : 0;
+}
+
+/* Nothing was removed: which other agent indices' names are there (a run
+ * on another fleet, where this agent had another index, wrote them). */
+static void probe_others(struct clean_ctx *c)
+{
+    const struct plan *p = &c->plan.plan;
+    char err[PHASE_ERR_MAX];
+
+    for (uint32_t k = 0; k < CLEAN_PROBE_INDICES; k++) {
+        struct agent_identity other = c->id;
+        struct probe pr = { c, NULL, 0 };
+        if (k == c->id.index)
+            continue;
+        other.index = k;
+        if (other.nagents <= k)
+            other.nagents = k + 1;
+        pr.id = &other;
+        for (uint32_t i = 0; i < p->nphases; i++) {
+            int rc = phase_each_file(&p->phases[i], &other, probe_one, &pr, err, sizeof err);
+            if (rc == -EEXIST) {
+                c->done.others |= 1ull << k;
+                break;
+            }
+            if (rc < 0)
+                break;
+        }
+    }
+}
+
 static void clean_work(uv_work_t *w)
 {
     struct clean_ctx *c = w->data;
     const struct plan *p = &c->plan.plan;
 
-    for (uint32_t i = 0; i < p->nphases && c->rc == 0; i++) {
-        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
-            const struct job_spec *js = &p->phases[i].jobs[k];
-            if (engine_table_takes_url(js->ioengine) && js->rw != RW_METADATA &&
-                plan_agents_match(js->agents, c->id.index) == 1) {
-                c->done.skipped++;
-                note(c, "job '%s': ioengine %s: its files are on %s, not removed here", js->name,
-                     js->ioengine, js->nfs_url);
-            }
-        }
+    for (uint32_t i = 0; i < p->nphases && c->rc == 0; i++)
         c->rc = phase_each_file(&p->phases[i], &c->id, clean_one, c, c->err, sizeof c->err);
-    }
+    if (c->rc == 0 && c->done.files == 0)
+        probe_others(c);
+    clean_nfs_close(&c->nfs);
 }
 
 static void clean_done(uv_work_t *w, int status)

@@ -9,8 +9,11 @@
  * directory or a device), through a directory opened with openat2
  * RESOLVE_BENEATH so a symlink swapped in cannot lead it outside.
  * Directories are left; metadata jobs' files are theirs to remove; files
- * of nfs jobs are not reachable through a mount here and are reported as
- * skipped.  The work runs on libuv's thread pool (the loop thread does no
+ * of nfs jobs are removed through libnfs on the job's server, its URL
+ * checked against --allow-nfs (agent/clean_nfs.h).  When nothing was
+ * removed, the names of other agent indices are probed (up to 64 indices,
+ * 64 names each) and reported (cleaned.others), so the coordinator can say
+ * why nothing matched.  The work runs on libuv's thread pool (the loop thread does no
  * file I/O); the answer is a cleaned message (files, bytes, skipped, a
  * note) or an error. */
 #ifndef NFSTORM_AGENT_CLEAN_H

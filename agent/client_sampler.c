@@ -99,11 +99,13 @@ static void pick_nic(struct client_sampler *c, const struct phase_run *pr,
             opt_addr(s->options, host, sizeof host);
     }
     c->nic[0] = '\0';
-    if (!(host[0] && nicstat_route_to(host, c->nic, sizeof c->nic) == 0) && ctl_local &&
-        nicstat_iface_of(ctl_local, c->nic, sizeof c->nic) < 0)
+    c->nic_route = host[0] && nicstat_route_to(host, c->nic, sizeof c->nic) == 0;
+    if (!c->nic_route && ctl_local && nicstat_iface_of(ctl_local, c->nic, sizeof c->nic) < 0)
         c->nic[0] = '\0';
-    if (c->nic[0] && nicstat_read(c->nic, &c->rx_base, &c->tx_base) < 0)
+    if (c->nic[0] && nicstat_read(c->nic, &c->rx_base, &c->tx_base) < 0) {
         c->nic[0] = '\0';
+        c->nic_route = 0;
+    }
     c->rx_prev = c->rx_base;
     c->tx_prev = c->tx_base;
     c->speed_mbps = c->nic[0] ? nicstat_speed_mbps(c->nic) : 0;
@@ -197,6 +199,7 @@ static void host_fill(const struct client_sampler *c, const struct rusage *from,
     h->rx_bytes = rx1 >= rx0 ? rx1 - rx0 : 0;
     h->tx_bytes = tx1 >= tx0 ? tx1 - tx0 : 0;
     h->speed_mbps = c->speed_mbps;
+    h->nic_route = c->nic_route;
 }
 
 void client_sampler_interval(struct client_sampler *c, struct client_sample *out)

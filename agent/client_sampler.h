@@ -30,6 +30,7 @@ struct client_sampler {
     struct rusage ru_base, ru_prev;
     char nic[CLIENT_NIC_MAX];
     uint32_t speed_mbps;
+    uint32_t nic_route;       /* nic was found by the route to the storage server */
     uint64_t rx_base, tx_base, rx_prev, tx_prev;
     char ms_path[256];                 /* the mountstats file, "" when none */
     char mount[CLIENT_MOUNT_MAX];      /* the mount point sampled */

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/engine_table.h"
+#include "common/errcause.h"
 #include "common/plan.h"
 #include "common/stats.h"
 
@@ -45,12 +46,25 @@ struct io_req {
     char *buf;            /* len bytes, owned by the job loop, aligned for O_DIRECT */
     uint64_t t_due_ns;    /* set by the job loop */
     uint64_t t_issue_ns;  /* set by the job loop */
-    int result;           /* set by the engine on completion: 0 or -errno */
+    int result;           /* set by the engine on completion: 0 or -errno;
+                             -ENODATA for a read that met the file's end */
+    /* Why it failed, beyond result (both reset by the job loop before
+     * queue, set by the engine with a failed result): */
+    uint32_t status;      /* the engine's own status (nfs: the reply's NFS
+                             status, common/nfs_rpc.h NFS_STATUS_CODE), 0 none */
+    uint64_t eof_size;    /* -ENODATA: the file's size then,
+                             ERRCAUSE_SIZE_UNKNOWN if not known */
     uint64_t t_done_ns;   /* set by a model engine (null with null_capacity_iops or
                              null_latency): when the op completes in the model,
                              recorded as its end; 0 (the job loop's reset at
                              each issue) = when it was reaped */
     void *udata;          /* the job loop's */
+    /* nfs engine, set on completion when every RPC of the op was timed
+     * (split_known; 0 otherwise): the round trip of its slowest RPC (the
+     * last to complete) and that RPC's wait in the client before its last
+     * byte was handed to the socket (common/nfs_rpc.h, nfs_op_split) */
+    int split_known;
+    uint64_t rpc_rtt_ns, rpc_queued_ns;
 };
 
 struct engine_file {

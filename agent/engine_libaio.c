@@ -199,6 +199,7 @@ static void aio_collect(struct aio_state *s, int n)
             continue;
         }
         if (res == 0) {               /* read past the end: the file is shorter than planned */
+            sl->r->eof_size = posix_fd_size(s->fd[sl->r->file]);
             aio_complete(s, sl, -ENODATA);
             continue;
         }

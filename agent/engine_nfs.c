@@ -58,8 +58,10 @@
 #include <nfsc/libnfs.h>
 
 #include "agent/nfs_conn.h"
+#include "agent/nfs_rpcstat.h"
 #include "common/clock.h"
 #include "common/fnv.h"
+#include "common/nfs_rpc.h"
 #include "common/log.h"
 
 #if defined(LIBNFS_API_V2)
@@ -86,9 +88,17 @@ struct nfse_op {
     enum io_kind kind;
     unsigned pending;          /* RPCs not back yet, + 1 while queueing */
     int result;                /* first error wins */
+    uint32_t status;           /* its NFS status (NFS_STATUS_CODE), 0 none */
+    uint32_t file;             /* the request's file, for a size asked after a short read */
+    uint64_t eof_size;         /* -ENODATA: the file's size (ERRCAUSE_SIZE_UNKNOWN) */
+    uint64_t eof_at;           /* -ENODATA: where the server said the file ends
+                                  (the short part's offset + bytes it returned) */
     int abandoned;             /* handed back failed by us (connection lost or
                                   context dead); its parts may still be in libnfs */
     int reaped;                /* an abandoned op was handed to the job loop */
+    int untimed;               /* some part's RPC has no times (see nfse_time_part) */
+    uint64_t last_reply_ns;    /* the latest part's reply so far, its round */
+    uint64_t rtt_ns, queued_ns;  /* trip and wait before send */
     struct nfse_op *next;      /* free list or done list */
     struct nfse_op *iprev, *inext;  /* in-flight list */
     struct nfse_op *all_next;  /* every op ever allocated, for teardown */
@@ -99,6 +109,8 @@ struct nfse_part {
     struct nfse_op *op;
     char *dst;                 /* reads: where this part's bytes go */
     uint64_t len;
+    uint32_t xid;              /* its RPC, when timed */
+    int timed;
     struct nfse_part *next;
     struct nfse_part *all_next;
 };
@@ -137,6 +149,11 @@ struct nfse_job {
 
     int dead;                  /* a connection died: the job is over */
     int tearing_down;          /* io_reqs may be gone: do not touch them */
+
+    uint64_t *eof_size;        /* [nfh]: a file's size as a GETATTR after a short
+                                  read saw it, ERRCAUSE_SIZE_UNKNOWN until then */
+    char st_text[64];          /* the last status name parsed, and its code: */
+    uint32_t st_code;          /* nfs_status_from_name is slow, a failing run repeats one */
 
     struct nfse_md *md_cur;    /* the md call in flight, if any */
     struct nfse_md *md_free, *md_all;
@@ -253,6 +270,11 @@ static void nfse_ifl_del(struct nfse_job *j, struct nfse_op *op)
 static void nfse_done_push(struct nfse_job *j, struct nfse_op *op)
 {
     op->r->result = op->result;
+    op->r->status = op->status;
+    op->r->eof_size = op->eof_size;
+    op->r->split_known = !op->untimed && op->last_reply_ns != 0;
+    op->r->rpc_rtt_ns = op->rtt_ns;
+    op->r->rpc_queued_ns = op->queued_ns;
     op->next = NULL;
     if (j->done_tail)
         j->done_tail->next = op;
@@ -343,14 +365,99 @@ static void nfse_note_error(struct nfse_job *j, const struct nfs_conn *c)
         nfse_fmt(j->ej->detail, sizeof(j->ej->detail), "%s", e);
 }
 
-static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
+/* The NFS status libnfs's words for the last failed RPC name
+ * ("... NFS3ERR_NOSPC(-28)"), as NFS_STATUS_CODE; 0 when they name none. */
+static uint32_t nfse_status_code(struct nfse_job *j, const struct nfs_conn *c)
+{
+    const char *e = c->nfs ? nfs_get_error(c->nfs) : NULL;
+    const char *p = e ? strstr(e, "NFS3ERR_") : NULL;
+    char name[sizeof j->st_text];
+    size_t n;
+    int64_t code;
+    if (!p && e)
+        p = strstr(e, "NFS4ERR_");
+    if (!p)
+        return 0;
+    n = 8 + strspn(p + 8, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+    if (n >= sizeof name)
+        return 0;
+    memcpy(name, p, n);
+    name[n] = '\0';
+    if (strcmp(name, j->st_text) == 0)
+        return j->st_code;
+    code = nfs_status_from_name(name);
+    snprintf(j->st_text, sizeof j->st_text, "%s", name);
+    j->st_code = code < 0 ? 0 : (uint32_t)code;
+    return j->st_code;
+}
+
+/* The GETATTR a short read asked for: the file's size, for the op's cause
+ * ("short read at offset X (file is N bytes)") and later short reads. */
+static void nfse_size_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
 {
     (void)nfs;
+    struct nfse_op *op = private_data;
+    struct nfse_job *j = op->j;
+    nfs_conn_rpc_done(op->c, status);
+    /* a size past where the READ said the file ends is a server's stale
+     * attribute cache, not the file: not known then */
+    if (!op->abandoned && status == 0 && data && ((const struct nfs_stat_64 *)data)->nfs_size <= op->eof_at) {
+        const struct nfs_stat_64 *st = data;
+        op->eof_size = st->nfs_size;
+        if (op->file < j->nfh)
+            j->eof_size[op->file] = st->nfs_size;
+    }
+    nfse_op_release(j, op);
+}
+
+/* A read of op met the file's end at byte at (a part's offset plus the
+ * bytes it got).  Bytes before the end: the file is exactly at bytes.  None:
+ * it ends at or before at, and its size is the last one a GETATTR saw
+ * (when not past at), or a GETATTR that holds the op until it is back. */
+static void nfse_short_read(struct nfse_job *j, struct nfse_op *op, uint64_t at, uint64_t got)
+{
+    op->result = -ENODATA;
+    op->eof_at = at;
+    op->eof_size = got ? at : op->file < j->nfh && j->eof_size[op->file] <= at ? j->eof_size[op->file]
+                                                                              : ERRCAUSE_SIZE_UNKNOWN;
+    if (op->eof_size != ERRCAUSE_SIZE_UNKNOWN || op->file >= j->nfh)
+        return;
+    op->pending++;
+    if (nfs_fstat64_async(op->c->nfs, j->fh[(size_t)op->c->index * j->ej->nfiles + op->file],
+                          nfse_size_cb, op) != 0)
+        op->pending--;
+    else
+        nfs_conn_rpc_sent(op->c);
+}
+
+/* The part's RPC's instants, from the observer (it saw the reply just
+ * before libnfs called us): the op's time is its slowest part's, the one
+ * whose reply came last (nfs_op_split in common/nfs_rpc.h). */
+static void nfse_time_part(struct nfse_job *j, struct nfse_op *op, const struct nfse_part *p,
+                           struct nfs_context *nfs)
+{
+    struct nfs_rpc_times t;
+    if (!p->timed || nfs_rpcstat_reply_times(j->ej->rpcstat, nfs, p->xid, &t) != 0 ||
+        t.sent_ns < t.queued_ns || t.reply_ns < t.sent_ns) {
+        op->untimed = 1;
+        return;
+    }
+    if (t.reply_ns >= op->last_reply_ns) {
+        op->last_reply_ns = t.reply_ns;
+        op->rtt_ns = t.reply_ns - t.sent_ns;
+        op->queued_ns = t.sent_ns - t.queued_ns;
+    }
+}
+
+static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
+{
     struct nfse_part *p = private_data;
     struct nfse_op *op = p->op;
     struct nfse_job *j = op->j;
 
     nfs_conn_rpc_done(op->c, status);
+    if (!op->abandoned && status >= 0)
+        nfse_time_part(j, op, p, nfs);
     if (op->abandoned) {
         nfse_part_put(j, p);
         nfse_op_release(j, op);
@@ -358,8 +465,10 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     }
 
     if (status < 0) {
-        if (op->result == 0)
+        if (op->result == 0) {
             op->result = nfs_conn_status_errno(op->c, status);
+            op->status = nfse_status_code(j, op->c);
+        }
         nfse_note_error(j, op->c);
     } else {
         if (op->kind == IO_READ && !j->tearing_down) {
@@ -371,7 +480,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
             /* A short read means the file is shorter than the layout the
              * job loop relies on: report it, do not count a full op. */
             if (got < p->len && op->result == 0)
-                op->result = -ENODATA;
+                nfse_short_read(j, op, op->r->offset + (uint64_t)(p->dst - op->r->buf) + got, got);
         } else if (op->kind == IO_WRITE && (uint64_t)status < p->len) {
             /* libnfs re-sends short WRITEs itself; this is not expected. */
             if (op->result == 0)
@@ -502,6 +611,14 @@ static int nfse_setup(struct engine_job *ej)
             return rc;
         }
     }
+    j->eof_size = malloc((ej->nfiles ? ej->nfiles : 1) * sizeof(*j->eof_size));
+    if (!j->eof_size) {
+        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
+        nfse_teardown(ej);
+        return -ENOMEM;
+    }
+    for (uint32_t i = 0; i < ej->nfiles; i++)
+        j->eof_size[i] = ERRCAUSE_SIZE_UNKNOWN;
     j->nfh = ej->nfiles;
     j->readmax = j->conn[0].readmax;
     j->writemax = j->conn[0].writemax;
@@ -563,10 +680,16 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     op->r = r;
     op->kind = r->kind;
     op->result = 0;
+    op->status = 0;
+    op->file = r->file;
+    op->eof_size = ERRCAUSE_SIZE_UNKNOWN;
     op->abandoned = 0;
     op->reaped = 0;
     op->pending = 1;           /* ours until every part is started */
+    op->untimed = 0;
+    op->last_reply_ns = op->rtt_ns = op->queued_ns = 0;
     r->result = 0;
+    r->split_known = 0;
     nfse_ifl_add(j, op);
 
     struct nfsfh *fh = j->fh[(size_t)c->index * ej->nfiles + r->file];
@@ -601,6 +724,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             p->dst = r->buf + off;
             p->len = n;
             op->pending++;
+            nfs_rpcstat_forget_queued(ej->rpcstat);
             if (r->kind == IO_READ)
                 rc = nfs_pread_async(c->nfs, fh, r->offset + off, n, nfse_rpc_cb, p);
             else
@@ -611,6 +735,8 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
                 nfse_part_put(j, p);
                 break;
             }
+            /* the call just queued is this part's: its xid finds its times */
+            p->timed = nfs_rpcstat_last_queued(ej->rpcstat, c->nfs, &p->xid) == 0;
             started++;
             nfs_conn_rpc_sent(c);
             off += n;
@@ -1058,6 +1184,7 @@ static void nfse_teardown(struct engine_job *ej)
         j->md_all = n;
     }
     free(j->fh);
+    free(j->eof_size);
     free(j);
     ej->priv = NULL;
 }

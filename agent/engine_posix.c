@@ -59,8 +59,8 @@ static int psync_queue(struct engine_job *ej, struct io_req *r)
         r->result = fsync(fd) < 0 ? -errno : 0;
     else if (r->kind == IO_DATASYNC)
         r->result = fdatasync(fd) < 0 ? -errno : 0;
-    else
-        r->result = psync_transfer(fd, r);
+    else if ((r->result = psync_transfer(fd, r)) == -ENODATA)
+        r->eof_size = posix_fd_size(fd);
     return done_ring_push(&s->done, r);
 }
 

@@ -190,6 +190,7 @@ static int uring_collect(struct uring_state *s)
             continue;
         } else if (res == 0) {
             /* read past the end: the file is shorter than planned */
+            r->eof_size = posix_fd_size(s->fd[r->file]);
             uring_complete(s, sl, -ENODATA);
             continue;
         }

@@ -42,6 +42,7 @@
 #include "agent/ratemin.h"
 #include "agent/verify.h"
 #include "common/clock.h"
+#include "common/nfs_rpc.h"
 #include "common/wbuf.h"
 #include "common/plan_verify.h"
 #include "common/xmalloc.h"
@@ -85,6 +86,7 @@ struct loop {
     uint64_t bytes_left;       /* UINT64_MAX when time-bound */
     uint64_t ops_left;         /* number_ios, else UINT64_MAX */
     uint64_t writes_since_sync;
+    int end_sync;              /* end_fsync's flush is running: not in the stats, as fio's */
     int rated;
     int fatal;                 /* a persistent error ended the job (-errno) */
     uint32_t fatal_file;
@@ -125,6 +127,32 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
         j->ej.rpcstat = nfs_rpcstat_new();
 }
 
+void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
+                     uint32_t code, uint64_t offset, uint64_t size, const char *file)
+{
+    struct errcause_set **c = &j->causes[set - j->stats];
+    if (!*c) {
+        *c = xmalloc(sizeof **c);
+        errcause_set_init(*c);
+    }
+    errcause_add(*c, t, kind, code, offset, size, file, 1);
+}
+
+void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result, uint32_t status,
+                      uint64_t eof_size, uint64_t offset, const char *file)
+{
+    int e = result < 0 ? -result : result;
+    if (result == 0)
+        job_count_cause(j, set, t, ERRC_TIMEOUT, 0, offset, 0, file);
+    else if (status && nfs_status_valid(status))      /* the server's own word */
+        job_count_cause(j, set, t, ERRC_NFS, status, offset, 0, file);
+    else if (t == OP_READ && result == -ENODATA)      /* the engines' "met the file's end" */
+        job_count_cause(j, set, t, ERRC_SHORT_READ, 0, offset, eof_size, file);
+    else
+        job_count_cause(j, set, t, ERRC_ERRNO, e > 0 && e <= ERRCAUSE_ERRNO_MAX ? (uint32_t)e : EIO, offset, 0,
+                        file);
+}
+
 /* Record a batch of completions into the active buffer.  The flag pair is
  * the job's half of a Dekker handshake with job_harvest: seq_cst ordering
  * guarantees the sampler either sees `recording` set or the job sees the
@@ -138,8 +166,18 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
         struct op_stats_rec *o;
-        if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC)
+        if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC) {
+            /* fsync/fdatasync: an op kind of its own, no bytes, latency
+             * from its issue (syncs are never rate-limited); fio counts
+             * fsync=/fdatasync='s, not end_fsync's */
+            if (l->end_sync)
+                continue;
+            (void)op_rec_record(set, OP_SYNC, 0, now - done[i]->t_issue_ns, done[i]->result == 0);
+            if (done[i]->result != 0)      /* every failed op has its cause (errcause.h) */
+                job_count_failed(j, set, OP_SYNC, done[i]->result, done[i]->status, 0, 0,
+                                 j->ej.files[done[i]->file].path);
             continue;
+        }
         /* past its deadline an op counts as timed out, whatever it returned */
         /* a model engine says when the op ended in its model (engine_null);
          * that may precede its issue by a late client: service time 0 */
@@ -147,10 +185,21 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         uint64_t svc = end > done[i]->t_issue_ns ? end - done[i]->t_issue_ns : 0;
         uint64_t lat = end > done[i]->t_due_ns ? end - done[i]->t_due_ns : 0;
         int late = svc > j->spec->op_deadline_ns;
-        o = op_rec_record(set, s->op, done[i]->len, lat, done[i]->result == 0 && !late);
+        int ok = done[i]->result == 0 && !late;
+        o = op_rec_record(set, s->op, done[i]->len, lat, ok);
         o->timeouts += (uint64_t)late;
-        if (l->rated)
+        if (l->rated && ok)
             hist_rec_record(&o->svc, svc);
+        if (!ok)
+            job_count_failed(j, set, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
+                             done[i]->offset, j->ej.files[done[i]->file].path);
+        /* the nfs engine's ops: where their time went (common/nfs_rpc.h) */
+        if (done[i]->split_known && done[i]->result == 0 && !late &&
+            (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
+            nfs_rpcstat_op_split(j->ej.rpcstat,
+                                 done[i]->kind == IO_WRITE ? NFS_SPLIT_WRITE : NFS_SPLIT_READ,
+                                 now - done[i]->t_due_ns, done[i]->rpc_rtt_ns,
+                                 done[i]->rpc_queued_ns, done[i]->t_issue_ns - done[i]->t_due_ns);
     }
     atomic_store(&j->recording, 0);
 }
@@ -173,13 +222,17 @@ static void loop_publish(struct loop *l)
     atomic_store_explicit(&l->j->inflight, l->inflight, memory_order_relaxed);
 }
 
-void job_harvest(struct job *j, struct op_set *acc)
+void job_harvest(struct job *j, struct op_set *acc, struct errcause_set *causes)
 {
     unsigned a = atomic_load(&j->active);
     atomic_store(&j->active, a ^ 1u);
     while (atomic_load(&j->recording))
         sched_yield();
     op_rec_drain(&j->stats[a], acc);
+    if (j->causes[a] && !errcause_empty(j->causes[a])) {
+        errcause_merge(causes, j->causes[a]);
+        errcause_set_init(j->causes[a]);
+    }
 }
 
 /* direct=1: every op's offset and length a multiple of the file
@@ -432,6 +485,8 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     r->offset = op.offset;
     r->result = 0;
     r->t_done_ns = 0;
+    r->status = 0;
+    r->eof_size = ERRCAUSE_SIZE_UNKNOWN;
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
         now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
@@ -568,6 +623,7 @@ static void loop_cut_off(struct loop *l)
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
         op_rec_record(set, s->op, s->req.len, now - s->req.t_due_ns, 0);
+        job_count_cause(j, set, s->op, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;
@@ -604,6 +660,8 @@ static int loop_readback(struct loop *l)
             s->req.len = op.len;
             s->req.result = 0;
             s->req.t_done_ns = 0;
+            s->req.status = 0;
+            s->req.eof_size = ERRCAUSE_SIZE_UNKNOWN;
             s->req.t_issue_ns = s->req.t_due_ns = now;
             s->busy = 1;
             l->inflight++;
@@ -643,21 +701,27 @@ static int loop_run(struct loop *l)
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
                !flow_held(j) && loop_ready(l, now, &dir)) {
+            /* fsync=N: as fio, the sync due after N writes is issued
+             * before the next op, so a job whose I/O ends there does not
+             * issue it (fio 3.33: 64 writes with fsync=8 make 7 syncs;
+             * end_fsync= flushes the rest) */
+            if (sp->fsync && l->writes_since_sync >= sp->fsync) {
+                l->writes_since_sync = 0;
+                if ((rc = loop_sync_file(l, l->last_file, IO_SYNC)) < 0)
+                    goto out;
+                now = clock_now_ns();
+            } else if (sp->fdatasync && l->writes_since_sync >= sp->fdatasync) {
+                l->writes_since_sync = 0;
+                if ((rc = loop_sync_file(l, l->last_file, IO_DATASYNC)) < 0)
+                    goto out;
+                now = clock_now_ns();
+            }
             if ((rc = loop_issue(l, now, dir)) < 0)
                 goto out;
             flow_note(j);
             if (l->readback && sp->verify_backlog && l->unverified >= sp->verify_backlog &&
                 (rc = loop_readback(l)) < 0)
                 goto out;
-            if (sp->fsync && l->writes_since_sync >= sp->fsync) {
-                l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->last_file, IO_SYNC)) < 0)
-                    goto out;
-            } else if (sp->fdatasync && l->writes_since_sync >= sp->fdatasync) {
-                l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->last_file, IO_DATASYNC)) < 0)
-                    goto out;
-            }
             if (sp->thinktime_ns) {
                 if ((rc = loop_drain(l)) < 0)
                     goto out;
@@ -700,10 +764,15 @@ static int loop_run(struct loop *l)
             (halt_raised(j->halt) ? DRAIN_STOP_NS : DRAIN_LIMIT_NS))
             break;   /* loop_cut_off counts what is still out */
     }
+    if (rc > 0)
+        rc = 0;    /* the last reap's count: end_fsync below must still run (it did not) */
     if (sp->end_fsync && rw_mode_writes(sp->rw) && !atomic_load(&j->stop) && !halt_raised(j->halt) &&
-        !l->fatal && l->inflight == 0)
+        !l->fatal && l->inflight == 0) {
+        l->end_sync = 1;
         for (uint32_t f = 0; f < j->ej.nfiles && rc == 0; f++)
             rc = loop_sync_file(l, f, IO_SYNC);
+        l->end_sync = 0;
+    }
     if (rc >= 0 && l->readback)
         rc = loop_readback(l);
 out:
@@ -770,6 +839,12 @@ static void *job_main(void *arg)
     atomic_store(&j->finished, 1);
     if (j->spec->exitall && !halt_raised(j->halt))
         halt_raise(j->halt);    /* fio's exitall: its first thread to end ends the phase */
+    if (j->error && j->spec->exitall_on_error && !halt_raised(j->halt)) {
+        /* fio's exitall_on_error: the agent's other threads end now, so its
+         * error (and phase-done) reach the coordinator, which ends the
+         * fleet's phase, without waiting for them */
+        halt_raise(j->halt);
+    }
     if (j->on_finish)
         j->on_finish(j->on_finish_arg);
     return NULL;
@@ -814,6 +889,10 @@ void job_join(struct job *j)
     }
     free(j->vstats);
     j->vstats = NULL;
+    for (int i = 0; i < 2; i++) {
+        free(j->causes[i]);
+        j->causes[i] = NULL;
+    }
     op_rec_free(&j->stats[0]);
     op_rec_free(&j->stats[1]);
 }

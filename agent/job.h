@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "agent/engine.h"
 #include "agent/halt.h"
+#include "common/errcause.h"
 #include "common/stats.h"
 #include "common/vstats.h"
 
@@ -64,6 +65,12 @@ struct job {
      * produces, histogram chunks by range), drained into the sampler's
      * dense op_set by job_harvest */
     struct op_rec stats[2];
+    struct errcause_set *causes[2];  /* why its failed ops failed, beside
+                                  stats[] (the same flip moves both, so an
+                                  interval's causes are its errors'): made
+                                  by the job thread at the first failure
+                                  recorded into that side, freed by job_join
+                                  / job_release */
     atomic_uint active;        /* which stats[] the job records into */
     atomic_uint recording;     /* 1 while the job is inside a record */
     atomic_int stop;           /* set by the agent to end the job early */
@@ -106,10 +113,23 @@ void job_join(struct job *j);
 /* Free what job_prepare made if the thread never ran (idempotent). */
 void job_release(struct job *j);
 /* Sampler side: move what the job recorded since the last harvest into acc
- * (merged, not overwritten) and reset it.  Any thread but the job's. */
-void job_harvest(struct job *j, struct op_set *acc);
+ * and its failures' causes into causes (merged, not overwritten) and reset
+ * them.  Any thread but the job's. */
+void job_harvest(struct job *j, struct op_set *acc, struct errcause_set *causes);
 /* Ops outstanding and the issue time of the oldest (UINT64_MAX if none). */
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
+
+/* Count one failed op of type t by its cause, beside set (the stats[]
+ * side the op was recorded into, so one harvest moves both; the job's
+ * thread only, inside that record: between setting j->recording and
+ * clearing it): result, status and eof_size as an io_req carries them
+ * (result 0: the op came back ok but past op_deadline), the op's offset
+ * and file. */
+void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result, uint32_t status,
+                      uint64_t eof_size, uint64_t offset, const char *file);
+/* The same for a cause the job itself tells (ERRC_CUT_OFF). */
+void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
+                     uint32_t code, uint64_t offset, uint64_t size, const char *file);
 
 /* Lay out the job's files before a phase: in every file shorter than its
  * planned size, the job's region [start, size) is written with data (fill:

@@ -8,6 +8,23 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+/* fio's td_min_bs: the smallest block either direction may use. */
+static uint64_t job_min_bs(const struct job_spec *js)
+{
+    uint64_t m = UINT64_MAX;
+    for (int w = 0; w < 2; w++) {
+        struct job_bs b;
+        job_dir_bs(js, w, &b);
+        uint64_t d = b.nsplit ? UINT64_MAX : b.lo ? b.lo : b.bs;
+        for (uint32_t i = 0; i < b.nsplit; i++)
+            if (b.split[i].bs < d)
+                d = b.split[i].bs;
+        if (d < m)
+            m = d;
+    }
+    return m == UINT64_MAX || m == 0 ? 1 : m;
+}
+
 void job_files_before_setup(struct job *j)
 {
     const struct job_spec *js = j->spec;
@@ -27,6 +44,10 @@ int job_files_after_setup(struct job *j, int setup_rc, char *err, size_t errlen)
         if (js->verify_only)
             snprintf(err, errlen, "job '%s': verify_only and a file to verify is missing: %s",
                      js->name, ej->err);
+        else if (sized && js->size_pct)
+            snprintf(err, errlen, "job '%s': size=%" PRIu32 "%% and a file to size it from is "
+                     "missing: %s (create the file or set size= in bytes)", js->name, js->size_pct,
+                     ej->err);
         else if (sized)
             snprintf(err, errlen, "job '%s': no size= and a file to size it from is missing: %s "
                      "(create the file or set size=)", js->name, ej->err);
@@ -55,6 +76,20 @@ int job_files_after_setup(struct job *j, int setup_rc, char *err, size_t errlen)
         return -EINVAL;
     }
     j->region_len = smallest - j->region_start;
+    if (js->size_pct) {
+        /* fio's size=N%: N percent of the whole file, no more than lies
+         * past the offset, in whole blocks of the smallest bs */
+        uint64_t want = (uint64_t)((unsigned __int128)smallest * js->size_pct / 100);
+        if (want < j->region_len)
+            j->region_len = want;
+        j->region_len -= j->region_len % job_min_bs(js);
+        if (j->region_len < job_max_bs(js)) {
+            snprintf(err, errlen, "job '%s': size=%" PRIu32 "%% of %" PRIu64 " bytes past offset %"
+                     PRIu64 " is less than one block (%" PRIu64 " bytes); set size=", js->name,
+                     js->size_pct, smallest, j->region_start, job_max_bs(js));
+            return -EINVAL;
+        }
+    }
     j->sized_bytes = j->region_len * ej->nfiles;
     for (uint32_t f = 0; f < ej->nfiles; f++)
         ej->files[f].size = j->region_start + j->region_len;   /* nothing to lay out */

@@ -1,7 +1,9 @@
 /* job_files: fio's rules for a job's files that must already exist.
  *
  * A job with no size of its own (job_sized_by_file: no size=, no
- * filesize=, a filename= list) takes its size from its files, as fio does;
+ * filesize=; its files named by filename=, filename_format= or nrfiles=)
+ * takes its size from its files, as fio does, and fio's size=N% takes N
+ * percent of it;
  * allow_file_create=0 forbids creating a missing file.  Either way the
  * engine opens the files without creating them (engine_job.no_create), and
  * a missing one is reported naming the key and the file.  The agent calls

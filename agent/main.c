@@ -21,6 +21,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "net/addr.h"
+#include "net/ctlsock.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 
@@ -28,7 +29,8 @@ static const char usage[] =
 "usage: nfstorm-agent [--listen ADDR:PORT | --coordinator HOST:PORT [--label NAME ...]]\n"
 "                     --allow DIR [--allow DIR ...]\n"
 "                     [--allow-nfs nfs://SERVER/EXPORT ...] (--secret-file F | --insecure)\n"
-"                     [--lease DUR] [--max-threads N] [--max-files N] [--max-memory SIZE]\n"
+"                     [--lease DUR] [--control-tos TOS]\n"
+"                     [--max-threads N] [--max-files N] [--max-memory SIZE]\n"
 "                     [--null-capacity-iops N] [--quiet | --verbose]\n"
 "\n"
 "Runs workload plans sent by an nfstorm coordinator, one coordinator at a time.\n"
@@ -52,6 +54,10 @@ static const char usage[] =
 "                       (HMAC-SHA256 challenge-response; the secret never crosses the wire)\n"
 "  --insecure           serve any coordinator without authentication (logged loudly)\n"
 "  --lease DUR          stop I/O when the coordinator is silent this long (default 10s)\n"
+"  --control-tos TOS    mark the coordinator connection so a link full of our own load\n"
+"                       still carries it: the IP TOS byte (lowdelay = 0x10, the default;\n"
+"                       dscp:N; a number 0-255 with the ECN bits 0; or none), plus\n"
+"                       priority 6 for Linux's queues and linear thin-stream retransmits\n"
 "  --max-threads N      refuse a plan phase with more than N job threads on this agent\n"
 "  --max-files N        refuse a plan phase that uses more than N files on this agent\n"
 "  --max-memory SIZE    refuse a plan phase that needs more than SIZE of memory here\n"
@@ -67,6 +73,7 @@ static const char usage[] =
 "Every option can come from the environment instead: --foo-bar is NFSTORM_AGENT_FOO_BAR\n"
 "(NFSTORM_AGENT_COORDINATOR, NFSTORM_AGENT_LISTEN, NFSTORM_AGENT_LABEL, NFSTORM_AGENT_ALLOW,\n"
 "NFSTORM_AGENT_ALLOW_NFS, NFSTORM_AGENT_SECRET_FILE, NFSTORM_AGENT_INSECURE, NFSTORM_AGENT_LEASE,\n"
+"NFSTORM_AGENT_CONTROL_TOS,\n"
 "NFSTORM_AGENT_MAX_THREADS, NFSTORM_AGENT_MAX_FILES, NFSTORM_AGENT_MAX_MEMORY,\n"
 "NFSTORM_AGENT_NULL_CAPACITY_IOPS,\n"
 "NFSTORM_AGENT_QUIET, NFSTORM_AGENT_VERBOSE).  Repeatable options (--allow, --allow-nfs,\n"
@@ -101,6 +108,7 @@ int main(int argc, char **argv)
         { "secret-file", required_argument, NULL, 's' },
         { "insecure", no_argument, NULL, 'i' },
         { "lease", required_argument, NULL, 'L' },
+        { "control-tos", required_argument, NULL, 'Q' },
         { "max-threads", required_argument, NULL, 'T' },
         { "max-files", required_argument, NULL, 'F' },
         { "max-memory", required_argument, NULL, 'M' },
@@ -126,6 +134,7 @@ int main(int argc, char **argv)
 
     memset(&a, 0, sizeof a);
     a.lease_ns = 10 * NS_PER_SEC;
+    a.control_tos = CTLSOCK_TOS_DEFAULT;
     allow_list_init(&a.allow);
     allow_list_init(&a.allow_nfs);
     /* NFSTORM_AGENT_* first, as if typed before the real arguments */
@@ -190,6 +199,14 @@ int main(int argc, char **argv)
         case 'L':
             if (units_parse_duration(optarg, NS_PER_SEC, &a.lease_ns) < 0 || a.lease_ns < NS_PER_SEC) {
                 fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", optarg);
+                status = 2;
+                goto out;
+            }
+            break;
+        case 'Q':
+            if (ctlsock_parse_tos(optarg, &a.control_tos) < 0) {
+                fprintf(stderr, "nfstorm-agent: --control-tos %s: want none, lowdelay, dscp:N (0-63) or a "
+                        "TOS byte 0-255 with the two ECN bits 0\n", optarg);
                 status = 2;
                 goto out;
             }

@@ -18,10 +18,14 @@
 #include <nfsc/libnfs-raw.h>
 
 #include "common/clock.h"
+#include "common/sat.h"
 #include "common/xmalloc.h"
 
 #ifndef LIBNFS_RPC_OBSERVER
 #error "libnfs lacks the per-RPC observer: build the project's patched libnfs (scripts/build-libnfs.sh)"
+#endif
+#if LIBNFS_RPC_OBSERVER < 2
+#error "deps/libnfs was built from an older scripts/libnfs-observer.patch (no send time, no QUEUED event): run scripts/build-libnfs.sh"
 #endif
 
 #define PROG_PORTMAP 100000u
@@ -40,7 +44,8 @@ struct slot {
     uint32_t xid;
     uint32_t used;
     uint32_t program, version, procedure;
-    uint64_t t_sent_ns;
+    uint64_t t_queued_ns;              /* 0: not seen queued (attached later) */
+    uint64_t t_sent_ns;                /* 0: not sent yet */
     uint64_t bytes_out;
 };
 
@@ -50,6 +55,13 @@ struct nfs_rpcstat {
     atomic_uint_fast32_t last_error;
     struct slot *tab;                  /* observer's thread only */
     uint32_t cap, n;                   /* cap: a power of two */
+    /* the latest QUEUED and REPLY, for nfs_rpcstat_last_queued and
+     * nfs_rpcstat_reply_times (observer's thread only) */
+    const void *queued_ctx;
+    uint32_t queued_xid;
+    const void *reply_ctx;
+    uint32_t reply_xid;
+    struct nfs_rpc_times reply_times;
 };
 
 /* ---- reply parsing ---- */
@@ -289,7 +301,11 @@ static void tab_remove(struct nfs_rpcstat *st, struct slot *s)
 static void on_observe(struct rpc_context *rpc, const struct rpc_observation *obs, void *data)
 {
     struct nfs_rpcstat *st = data;
-    uint64_t now = clock_now_ns();
+    /* libnfs's own instant (CLOCK_MONOTONIC, as clock_now_ns): for SENT the
+     * moment before the send() that handed over the last byte, not after it
+     * returned (on a local link that send() may run the server's side and
+     * return with the reply already in) */
+    uint64_t now = obs->t_ns;
     struct slot *s;
 
     if (obs->event == RPC_OBSERVE_RECONNECT) {
@@ -299,9 +315,21 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
         return;
     }
     s = tab_find(st, rpc, obs->xid);
+    if (obs->event == RPC_OBSERVE_QUEUED) {      /* not an enumerator: see libnfs-raw.h */
+        if (!s) {
+            s = tab_insert(st, rpc, obs->xid);
+            s->program = obs->program;
+            s->version = obs->version;
+            s->procedure = obs->procedure;
+        }
+        s->t_queued_ns = now;
+        st->queued_ctx = rpc;
+        st->queued_xid = obs->xid;
+        return;
+    }
     switch (obs->event) {
     case RPC_OBSERVE_SENT: {
-        int again = s != NULL;
+        int again = s != NULL && s->t_sent_ns != 0;
         if (!s) {
             s = tab_insert(st, rpc, obs->xid);
             s->program = obs->program;
@@ -324,6 +352,11 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
         nfs_rpcstat_parse_reply(obs->reply, obs->reply_len, s->program, s->version,
                                 s->procedure, &rep);
         uint64_t rtt = now > s->t_sent_ns ? now - s->t_sent_ns : 0;
+        st->reply_ctx = rpc;
+        st->reply_xid = obs->xid;
+        st->reply_times.queued_ns = s->t_queued_ns ? s->t_queued_ns : s->t_sent_ns;
+        st->reply_times.sent_ns = s->t_sent_ns;
+        st->reply_times.reply_ns = now;
         pthread_mutex_lock(&st->mu);
         struct nfs_rpc_proc *p = nfs_rpc_set_proc(&st->set, rep.proc);
         p->calls++;
@@ -401,6 +434,46 @@ void nfs_rpcstat_harvest(struct nfs_rpcstat *st, struct nfs_rpc_set *acc)
     pthread_mutex_unlock(&st->mu);
     nfs_rpc_set_merge(acc, &taken);
     nfs_rpc_set_free(&taken);
+}
+
+int nfs_rpcstat_last_queued(const struct nfs_rpcstat *st, struct nfs_context *nfs, uint32_t *xid)
+{
+    const struct rpc_context *rpc = nfs ? nfs_get_rpc_context(nfs) : NULL;
+    if (!st || !rpc || st->queued_ctx != rpc)
+        return -ENOENT;
+    *xid = st->queued_xid;
+    return 0;
+}
+
+void nfs_rpcstat_forget_queued(struct nfs_rpcstat *st)
+{
+    if (st)
+        st->queued_ctx = NULL;
+}
+
+int nfs_rpcstat_reply_times(const struct nfs_rpcstat *st, struct nfs_context *nfs, uint32_t xid,
+                            struct nfs_rpc_times *out)
+{
+    const struct rpc_context *rpc = nfs ? nfs_get_rpc_context(nfs) : NULL;
+    if (!st || !rpc || st->reply_ctx != rpc || st->reply_xid != xid)
+        return -ENOENT;
+    *out = st->reply_times;
+    return 0;
+}
+
+void nfs_rpcstat_op_split(struct nfs_rpcstat *st, unsigned kind, uint64_t lat_ns, uint64_t rtt_ns,
+                          uint64_t queued_ns, uint64_t late_ns)
+{
+    if (!st || kind >= NFS_SPLIT__COUNT)
+        return;
+    pthread_mutex_lock(&st->mu);
+    struct nfs_op_split *sp = &st->set.split[kind];
+    sp->ops++;
+    sp->lat_ns = sat_add_u64(sp->lat_ns, lat_ns);
+    sp->rtt_ns = sat_add_u64(sp->rtt_ns, rtt_ns);
+    sp->queued_ns = sat_add_u64(sp->queued_ns, queued_ns);
+    sp->late_ns = sat_add_u64(sp->late_ns, late_ns);
+    pthread_mutex_unlock(&st->mu);
 }
 
 uint32_t nfs_rpcstat_last_error(const struct nfs_rpcstat *st)

@@ -1,8 +1,10 @@
 /* nfs_rpcstat: the nfs engine's per-RPC telemetry, fed by libnfs's
  * observer (rpc_set_observer, scripts/libnfs-observer.patch).
  *
- * Every call is timed from the moment its last byte left the socket to the
- * moment its reply is processed; the reply's first words name the NFS
+ * Every call is timed from the moment its last byte is handed to the socket
+ * (libnfs's clock just before that send(): a send() on a local link can run
+ * the server's side and return after the reply came in) to the moment its
+ * reply's last byte is read; the reply's first words name the NFS
  * status (nfsstat3, or a v4 COMPOUND's status and its significant op).
  * Calls sent again after a reconnect count as retransmits, calls that time
  * out as timeouts, reconnections as reconnects.
@@ -19,6 +21,7 @@
 #include "common/nfs_rpc.h"
 
 struct rpc_context;
+struct nfs_context;
 struct nfs_rpcstat;
 
 /* What a reply says. */
@@ -41,6 +44,26 @@ void nfs_rpcstat_free(struct nfs_rpcstat *st);      /* NULL is fine */
 void nfs_rpcstat_attach(struct nfs_rpcstat *st, struct rpc_context *rpc);
 /* acc += what was recorded since the last harvest; then that is empty. */
 void nfs_rpcstat_harvest(struct nfs_rpcstat *st, struct nfs_rpc_set *acc);
+/* An RPC's instants (CLOCK_MONOTONIC ns): queued in libnfs, its last byte
+ * handed to the socket, its reply in. */
+struct nfs_rpc_times {
+    uint64_t queued_ns, sent_ns, reply_ns;
+};
+/* The xid of the call queued last on nfs's RPC context (the observer's QUEUED), so a
+ * caller that just started an async call knows which xid it is: -ENOENT when
+ * none was queued on rpc since nfs_rpcstat_forget_queued.  Observer's
+ * thread only, as the two below. */
+int nfs_rpcstat_last_queued(const struct nfs_rpcstat *st, struct nfs_context *nfs, uint32_t *xid);
+void nfs_rpcstat_forget_queued(struct nfs_rpcstat *st);
+/* The instants of the latest reply when it is rpc's call xid (libnfs runs
+ * a call's callback right after observing its reply): -ENOENT otherwise. */
+int nfs_rpcstat_reply_times(const struct nfs_rpcstat *st, struct nfs_context *nfs, uint32_t xid,
+                            struct nfs_rpc_times *out);
+/* Count one op of kind (NFS_SPLIT_READ/WRITE) into the set's split:
+ * latency, its slowest part's round trip and wait before send, and how late
+ * it was issued.  Any thread (takes the set's lock). */
+void nfs_rpcstat_op_split(struct nfs_rpcstat *st, unsigned kind, uint64_t lat_ns, uint64_t rtt_ns,
+                          uint64_t queued_ns, uint64_t late_ns);
 /* The status of the latest failed reply (0: none yet), for messages. */
 uint32_t nfs_rpcstat_last_error(const struct nfs_rpcstat *st);
 

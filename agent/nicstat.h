@@ -28,7 +28,12 @@ int nicstat_iface_of(const struct sockaddr *sa, char *name, size_t len);
 int nicstat_route_to(const char *host, char *name, size_t len);
 /* rx and tx bytes of ifname now.  0 or -errno. */
 int nicstat_read(const char *ifname, uint64_t *rx, uint64_t *tx);
-/* Link speed of ifname in Mbit/s, 0 when unknown. */
+/* Link speed of ifname in Mbit/s, 0 when unknown.  Test-only: with
+ * NICSTAT_TEST_SYSFS_ENV set to a directory, DIR/IF/speed is read instead
+ * of /sys/class/net/IF/speed (a veth's speed is a fixed 10000 and this
+ * machine has no ethtool to set another: tests give the link the speed
+ * they need; docs/running.md says never to set it in production). */
+#define NICSTAT_TEST_SYSFS_ENV "NFSTORM_TEST_SYSFS_NET"
 uint32_t nicstat_speed_mbps(const char *ifname);
 
 #endif

@@ -78,7 +78,7 @@ static int job_file_path(const struct job_spec *js, const struct agent_identity 
 }
 
 /* Expanded NFS URL of a job, checked against --allow-nfs. */
-static int job_nfs_url(const struct job_spec *js, const struct agent_identity *id,
+int phase_job_nfs_url(const struct job_spec *js, const struct agent_identity *id,
                        char *out, size_t outlen, char *err, size_t errlen)
 {
     struct plan_vars v = { .agent = id->index, .nagents = id->nagents, .host = id->host };
@@ -102,7 +102,7 @@ int phase_check_plan(const struct plan *p, const struct agent_identity *id,
                 return -EINVAL;
             }
             if (engine_table_takes_url(js->ioengine))
-                rc = job_nfs_url(js, id, path, sizeof path, err, errlen);
+                rc = phase_job_nfs_url(js, id, path, sizeof path, err, errlen);
             else
                 rc = job_file_path(js, id, 0, 0, 0, path, sizeof path, err, errlen);
             if (rc < 0)
@@ -221,7 +221,7 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     j->source_agent = rotate_source(id->index, js->rotate, id->nagents);
     if (engine_table_takes_url(js->ioengine)) {
         char url[PLAN_PATH_MAX];
-        if ((rc = job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
+        if ((rc = phase_job_nfs_url(js, id, url, sizeof url, err, errlen)) < 0)
             return rc;
         j->ej.nfs_url = xstrdup(url);
     }
@@ -461,6 +461,9 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
             for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
                 atomic_fetch_add(&pr->layout_total,
                                  pr->jobs[i].ej.files[f].size - pr->jobs[i].ej.files[f].start);
+    /* the whole total before the first progress: a total that grew while
+     * shown read as the layout getting bigger (52% of 512MiB, then 54% of 1GiB) */
+    atomic_store(&pr->layout_known, 1);
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++) {
         struct job *j = &pr->jobs[i];
         if (j->spec->rw == RW_METADATA)
@@ -529,10 +532,10 @@ void phase_start(struct phase_run *pr, uint64_t t0_ns)
     halt_kick(&pr->halt);
 }
 
-void phase_harvest(struct phase_run *pr, struct op_set *acc)
+void phase_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes)
 {
     for (uint32_t i = 0; i < pr->njobs; i++)
-        job_harvest(&pr->jobs[i], acc);
+        job_harvest(&pr->jobs[i], acc, causes);
 }
 
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc)

@@ -53,6 +53,7 @@ struct phase_run {
     uint64_t ramp_ns;            /* longest ramp of the phase's jobs */
     atomic_uint_fast64_t layout_total;  /* bytes reading (and overwrite=1) jobs need laid out */
     atomic_uint_fast64_t layout_done;   /* of those, present or written so far */
+    atomic_int layout_known;     /* layout_total is whole: progress may be reported */
     atomic_uint running;         /* job threads not yet finished */
     struct halt halt;            /* stop: ends layout, sleeps and I/O */
     struct storage_info *storage;  /* where the jobs do I/O (phase_storage.h),
@@ -82,6 +83,11 @@ int phase_check_plan(const struct plan *p, const struct agent_identity *id,
 int phase_file_name(const struct job_spec *js, const struct agent_identity *id,
                     uint32_t t, uint32_t g, uint32_t f, char *out, size_t outlen,
                     char *err, size_t errlen);
+/* The job's nfs_url expanded for this agent and checked against its
+ * --allow-nfs (the whole URL: server, export, path, parameters).  0 or
+ * -errno with err set. */
+int phase_job_nfs_url(const struct job_spec *js, const struct agent_identity *id, char *out, size_t outlen,
+                      char *err, size_t errlen);
 /* Call fn(arg, job, path) for every data file of ph this agent would use,
  * path as phase_file_name gives it, in phase_prepare's order (a file shared
  * by threads comes once per thread).  Metadata jobs are skipped.  Stops at
@@ -101,8 +107,9 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen);
 /* Let the job threads go at t0 (agent clock).  Loop thread, no blocking. */
 void phase_start(struct phase_run *pr, uint64_t t0_ns);
-/* Merge what every job recorded since the last harvest into acc. */
-void phase_harvest(struct phase_run *pr, struct op_set *acc);
+/* Merge what every job recorded since the last harvest into acc, and the
+ * causes of its failed ops into causes (job order). */
+void phase_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes);
 /* acc += the NFS RPC telemetry the phase's nfs jobs recorded since the last
  * call (agent/nfs_rpcstat.h); same thread rules as phase_harvest. */
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc);

@@ -302,6 +302,12 @@ int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     return 0;
 }
 
+uint64_t posix_fd_size(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) < 0 ? ERRCAUSE_SIZE_UNKNOWN : (uint64_t)st.st_size;
+}
+
 void posix_fds_invalidate(struct engine_job *ej)
 {
     posix_md_invalidate(ej->fd, ej->nfiles);

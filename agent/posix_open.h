@@ -45,6 +45,9 @@ int posix_fds_open(struct engine_job *ej);
  * what it had in flight. */
 void posix_fds_close(struct engine_job *ej);
 int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size);
+/* The size of the file open on fd, ERRCAUSE_SIZE_UNKNOWN if fstat fails:
+ * what a read that met the file's end reports (io_req.eof_size). */
+uint64_t posix_fd_size(int fd);
 void posix_fds_invalidate(struct engine_job *ej);
 int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size);
 int posix_fds_space(struct engine_job *ej, struct engine_space *out);

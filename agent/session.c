@@ -39,6 +39,7 @@
 #include "common/log.h"
 #include "common/xmalloc.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
@@ -117,6 +118,8 @@ struct session {
     uint32_t k;
     struct op_set *acc;       /* this interval */
     struct op_set *totals;    /* this phase: sum of intervals sent */
+    struct errcause_set *causes_acc;     /* this interval's failed ops by cause */
+    struct errcause_set *causes;         /* this phase's: sum of the intervals sent */
     struct nfs_rpc_set nfs_acc, nfs_totals;   /* nfs RPC telemetry, as acc/totals */
     struct rusage ru0;
     struct client_sampler cs; /* this phase's CPU, NIC, mountstats */
@@ -207,6 +210,8 @@ static void on_handle_closed(uv_handle_t *h)
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
+        free(s->causes_acc);
+        free(s->causes);
         nfs_rpc_set_free(&s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_totals);
         free(s->clean_pending);
@@ -430,6 +435,8 @@ static void send_interval(struct session *s)
     session_send(s, &b);
     op_set_merge(s->totals, s->acc);
     op_set_init(s->acc);
+    errcause_merge(s->causes, s->causes_acc);
+    errcause_set_init(s->causes_acc);
     nfs_rpc_set_merge(&s->nfs_totals, &s->nfs_acc);
     nfs_rpc_set_free(&s->nfs_acc);
     free(m);
@@ -448,14 +455,15 @@ static void on_sample(uv_timer_t *t)
 {
     struct session *s = t->data;
     if (s->in_ramp) {
-        phase_harvest(&s->run, s->acc);    /* ramp: measured, then dropped */
+        phase_harvest(&s->run, s->acc, s->causes_acc);    /* ramp: measured, then dropped */
         op_set_init(s->acc);
+        errcause_set_init(s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_acc);
         client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
-        phase_harvest(&s->run, s->acc);
+        phase_harvest(&s->run, s->acc, s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         send_interval(s);
     }
@@ -502,7 +510,7 @@ static void on_finished(uv_async_t *h)
     s->jobs_running = 0;
     uv_timer_stop(&s->sampler);
     getrusage(RUSAGE_SELF, &ru1);
-    phase_harvest(&s->run, s->acc);
+    phase_harvest(&s->run, s->acc, s->causes_acc);
     phase_harvest_nfs(&s->run, &s->nfs_acc);
     /* A phase that ended inside its ramp_time (a sized job done before it)
      * counts everything it did, from its start, as fio reports such a job:
@@ -551,6 +559,7 @@ static void on_finished(uv_async_t *h)
         m->lat_unmet = s->run.lat.found == 0;
     }
     m->totals = *s->totals;
+    m->errors = *s->causes;
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
@@ -616,6 +625,8 @@ static void start_phase(struct session *s, const struct msg_start *m)
     s->k = 0;
     op_set_init(s->acc);
     op_set_init(s->totals);
+    errcause_set_init(s->causes_acc);
+    errcause_set_init(s->causes);
     nfs_rpc_set_free(&s->nfs_acc);
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
@@ -866,8 +877,16 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         }
         handle_clean(s, p, n);
         return;
-    case MSG_PONG:
-        return;                 /* answer to our heartbeat: last_rx_ns did its job */
+    case MSG_PONG: {
+        /* The answer to our heartbeat: last_rx_ns did its job.  Its round
+         * trip says how long the coordinator's messages queue on the way
+         * here (a link full of our own load: --control-tos). */
+        struct msg_pong m;
+        uint64_t now = clock_now_ns();
+        if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
+            log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
+        return;
+    }
     case MSG_STOP: {
         struct msg_stop m;
         if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
@@ -1073,8 +1092,9 @@ static void on_tick(uv_timer_t *t)
     buf_init(&b);
     conn_ping(&b, 0, now);
     session_send(s, &b);
-    if (s->state == S_PREPARING) {
-        /* layout progress: the worker thread counts, we report */
+    if (s->state == S_PREPARING && atomic_load(&s->run.layout_known)) {
+        /* layout progress: the worker thread counts, we report (once its
+         * total is whole) */
         struct msg_progress pm = { .phase = s->phase,
                                    .done_bytes = atomic_load(&s->run.layout_done),
                                    .total_bytes = atomic_load(&s->run.layout_total) };
@@ -1168,6 +1188,8 @@ static struct session *session_new(struct agent *a)
     s->id.loop_thread = a->loop_thread;
     s->acc = xmalloc(sizeof *s->acc);
     s->totals = xmalloc(sizeof *s->totals);
+    s->causes_acc = xcalloc(1, sizeof *s->causes_acc);
+    s->causes = xcalloc(1, sizeof *s->causes);
     frame_reader_init(&s->rd, FRAME_PREAUTH_MAX);
     uv_tcp_init(a->loop, &s->tcp);
     uv_timer_init(a->loop, &s->sampler);
@@ -1203,6 +1225,15 @@ struct session *session_open_detached(struct agent *a, const char *peer)
     return s;
 }
 
+/* The connection is up: ask the network to let it through a link our own
+ * load fills (net/ctlsock.h).  A refusal costs only the priority. */
+static void mark_control(struct session *s)
+{
+    int rc = ctlsock_mark(&s->tcp, s->agent->control_tos);
+    if (rc < 0)
+        log_warn("%s: cannot mark the control connection (--control-tos): %s", s->peer, uv_strerror(rc));
+}
+
 void session_accept(struct agent *a)
 {
     struct session *s = session_new(a);
@@ -1214,6 +1245,7 @@ void session_accept(struct agent *a)
     peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
     pending_add(a, s);
     uv_tcp_nodelay(&s->tcp, 1);
+    mark_control(s);
     log_info("connection from %s", s->peer);
     tick_start(s);
     uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
@@ -1235,6 +1267,7 @@ static void on_dialled(uv_connect_t *req, int status)
     }
     s->dialling = 0;
     uv_tcp_nodelay(&s->tcp, 1);
+    mark_control(s);
     log_info("connected to coordinator %s", s->peer);
     /* the hello deadline counts from the connection, as for an accepted one */
     s->accepted_ns = s->last_rx_ns = clock_now_ns();

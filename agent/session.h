@@ -37,6 +37,7 @@ struct agent {
     struct admit_limits limits;   /* the operator's own caps on a plan (--max-*) */
     const struct auth_secret *secret;   /* NULL: --insecure */
     uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
+    int control_tos;              /* --control-tos: net/ctlsock.h (CTLSOCK_TOS_NONE: off) */
     int verbose;
     int nsessions;                /* sessions not yet freed (any state) */
     char labels[256];             /* --label list, comma-separated, sent in welcome */

@@ -32,6 +32,10 @@ struct host_sample {
     uint64_t rx_bytes;           /* /proc/net/dev receive bytes over the span */
     uint64_t tx_bytes;           /* and transmit bytes */
     uint32_t speed_mbps;         /* /sys/class/net/IF/speed, 0 unknown */
+    uint32_t nic_route;          /* 1: nic is the interface on the route to the
+                                    storage server (a libnfs URL's host, a kernel
+                                    NFS mount's addr=), so the phase's data crossed
+                                    it; 0: the control connection's, a fallback */
 };
 
 /* One "per-op statistics" line: the operation's counters; times are the

@@ -208,6 +208,9 @@ int nfs_rpc_set_empty(const struct nfs_rpc_set *s)
 {
     if (s->retransmits || s->timeouts || s->reconnects)
         return 0;
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++)
+        if (s->split[k].ops)
+            return 0;
     for (unsigned i = 0; i < NFSP__COUNT; i++)
         if (s->proc[i] && s->proc[i]->calls)
             return 0;
@@ -262,6 +265,35 @@ void nfs_rpc_set_merge(struct nfs_rpc_set *dst, const struct nfs_rpc_set *src)
     for (unsigned i = 0; i < NFSP__COUNT; i++)
         if (src->proc[i])
             proc_merge(nfs_rpc_set_proc(dst, i), src->proc[i]);
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        struct nfs_op_split *d = &dst->split[k];
+        const struct nfs_op_split *o = &src->split[k];
+        d->ops = sat_add_u64(d->ops, o->ops);
+        d->lat_ns = sat_add_u64(d->lat_ns, o->lat_ns);
+        d->rtt_ns = sat_add_u64(d->rtt_ns, o->rtt_ns);
+        d->queued_ns = sat_add_u64(d->queued_ns, o->queued_ns);
+        d->late_ns = sat_add_u64(d->late_ns, o->late_ns);
+    }
+}
+
+uint64_t nfs_op_split_client(const struct nfs_op_split *s)
+{
+    uint64_t parts = sat_add_u64(sat_add_u64(s->rtt_ns, s->queued_ns), s->late_ns);
+    return s->lat_ns > parts ? s->lat_ns - parts : 0;
+}
+
+int nfs_op_split_valid(const struct nfs_op_split *s)
+{
+    uint64_t parts;
+    if (__builtin_add_overflow(s->rtt_ns, s->queued_ns, &parts) ||
+        __builtin_add_overflow(parts, s->late_ns, &parts))
+        return 0;
+    return parts <= s->lat_ns && (s->ops > 0 || s->lat_ns == 0);
+}
+
+const char *nfs_op_split_name(unsigned kind)
+{
+    return kind == NFS_SPLIT_WRITE ? "write" : "read";
 }
 
 void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out)
@@ -271,4 +303,35 @@ void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out)
     for (unsigned i = 0; i < NFSP__COUNT; i++)
         if (s->proc[i])
             proc_merge(out, s->proc[i]);
+}
+
+int nfs_rpc_status_expected(unsigned id, uint32_t code)
+{
+    return id == NFSP_LOOKUP && (code == NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 2) ||
+                                 code == NFS_STATUS_CODE(NFS_STATUS_CLASS_V4, 2));
+}
+
+uint64_t nfs_rpc_proc_expected(unsigned id, const struct nfs_rpc_proc *p)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; p && k < p->nstatus; k++)
+        if (nfs_rpc_status_expected(id, p->status[k].code))
+            n = sat_add_u64(n, p->status[k].n);
+    return n;
+}
+
+uint64_t nfs_rpc_set_failed(const struct nfs_rpc_set *s, uint64_t *expected)
+{
+    uint64_t failed = 0, exp = 0;
+    for (unsigned i = 0; i < NFSP__COUNT; i++) {
+        const struct nfs_rpc_proc *p = s->proc[i];
+        if (!p)
+            continue;
+        uint64_t e = nfs_rpc_proc_expected(i, p);
+        exp = sat_add_u64(exp, e);
+        failed = sat_add_u64(failed, p->errors - (e < p->errors ? e : p->errors));
+    }
+    if (expected)
+        *expected = exp;
+    return failed;
 }

@@ -3,10 +3,12 @@
  *
  * A set holds, per NFS procedure (v3 procedure or the significant op of a
  * v4 COMPOUND; MOUNT and NULL too), calls, bytes sent and received, the
- * round-trip time of each call from the moment it left the socket to its
- * reply (struct hist: exact, mergeable), and errors by NFS status; plus the
- * connection's retransmits, timeouts and reconnects.  Everything is summed
- * when merged, so fleet totals are exact sums of the agents'.
+ * round-trip time of each call from the moment its last byte was handed to
+ * the socket to its reply (struct hist: exact, mergeable), and errors by NFS
+ * status; plus the connection's retransmits, timeouts and reconnects, and
+ * where the engine's reads and writes spent their time (nfs_op_split).
+ * Everything is summed when merged, so fleet totals are exact sums of the
+ * agents'.
  *
  * Names come from fixed tables by number (procedure ids, status codes), so
  * a peer's message never puts a free string into a report.  A procedure's
@@ -80,11 +82,40 @@ struct nfs_rpc_proc {
     uint64_t status_other; /* errors whose status did not fit in status[] */
 };
 
+/* Where the time of the nfs engine's reads (or writes) went, summed over the
+ * ops whose every RPC was timed.  An op split into parts (a 32m read is 32
+ * RPCs of rsize) completes when its slowest part does, so its time is that
+ * part's: the round trip (last byte handed to the socket to the reply's
+ * arrival: server and network), before it the wait in the client's queue
+ * until its last byte was handed to the socket (behind the op's other parts
+ * and other ops, when the socket's buffer is full), before that, for
+ * rate-limited jobs, the time the op was issued after it was due, and the
+ * rest is the client's own (the engine, reply processing, the job loop).
+ * Every op's parts add up to its latency: lat = rtt + queued + late + client,
+ * so the sums do too. */
+struct nfs_op_split {
+    uint64_t ops;
+    uint64_t lat_ns;       /* the ops' latency (as the op's lat_ns) */
+    uint64_t rtt_ns;       /* their slowest part's round trip */
+    uint64_t queued_ns;    /* ... and its wait before being sent */
+    uint64_t late_ns;      /* issued after due (rate-limited jobs) */
+};
+#define NFS_SPLIT_READ  0
+#define NFS_SPLIT_WRITE 1
+#define NFS_SPLIT__COUNT 2
+/* The client's own time of a split: lat - rtt - queued - late (0 if less). */
+uint64_t nfs_op_split_client(const struct nfs_op_split *s);
+/* 1 when the parts are consistent (none beyond the latency) */
+int nfs_op_split_valid(const struct nfs_op_split *s);
+/* "read", "write" */
+const char *nfs_op_split_name(unsigned kind);
+
 struct nfs_rpc_set {
     uint64_t retransmits;  /* calls sent again (after a reconnect re-queued them) */
     uint64_t timeouts;     /* calls that timed out without a reply */
     uint64_t reconnects;   /* connections re-established */
     struct nfs_rpc_proc *proc[NFSP__COUNT];   /* NULL until the first call */
+    struct nfs_op_split split[NFS_SPLIT__COUNT];   /* the engine's ops (above) */
 };
 
 void nfs_rpc_set_init(struct nfs_rpc_set *s);
@@ -97,6 +128,15 @@ void nfs_rpc_set_merge(struct nfs_rpc_set *dst, const struct nfs_rpc_set *src);
 struct nfs_rpc_proc *nfs_rpc_set_proc(struct nfs_rpc_set *s, unsigned id);
 /* Count one error of status code in p. */
 void nfs_rpc_proc_error(struct nfs_rpc_proc *p, uint32_t code, uint64_t n);
+/* 1 when status code on procedure id is an answer, not a failure: a
+ * LOOKUP of a name that does not exist (NFS3ERR_NOENT, NFS4ERR_NOENT), as
+ * every create asks first.  Such replies stay in errors and status (they
+ * are what the server said) but are not counted as failed. */
+int nfs_rpc_status_expected(unsigned id, uint32_t code);
+/* Replies of p whose status is an expected answer (above). */
+uint64_t nfs_rpc_proc_expected(unsigned id, const struct nfs_rpc_proc *p);
+/* Failed calls of s: errors minus expected answers; *expected gets those. */
+uint64_t nfs_rpc_set_failed(const struct nfs_rpc_set *s, uint64_t *expected);
 /* Totals over every procedure (rtt merged). */
 void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out);
 

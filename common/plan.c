@@ -144,7 +144,7 @@ int file_service_from_name(const char *s)
 
 int plan_md_op_valid(uint32_t op)
 {
-    return op >= OP_CREATE && op < OP__COUNT;
+    return op >= OP_CREATE && op <= OP_RMDIR;     /* OP_SYNC is a data job's */
 }
 
 void job_spec_default(struct job_spec *j)
@@ -293,9 +293,12 @@ void plan_copy(struct plan *dst, const struct plan *src)
     }
 }
 
+/* Any job without a size reaches the agents only when it names files
+ * (plan_parse.c's job_finish says which namings count): the agent sizes it
+ * from them, or refuses when one is missing. */
 int job_sized_by_file(const struct job_spec *j)
 {
-    return j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && j->filename[0] != '\0';
+    return j->rw != RW_METADATA && j->size == 0 && j->filesize == 0;
 }
 
 uint64_t job_file_size(const struct job_spec *j)
@@ -609,8 +612,11 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     /* fio: a job without size takes its existing file's (the agent sizes
      * it: agent/file_size.h); without a file named there is nothing to ask */
     int sized_by_file = job_sized_by_file(j);
-    if (j->size == 0 && !md && !sized_by_file)
-        return fail(err, errlen, j, "size is required (set size= or filesize=)");
+    if (j->size_pct > 100)
+        return fail(err, errlen, j, "size=%" PRIu32 "%% is not 1..100%%", j->size_pct);
+    if (j->size_pct && (md || j->filesize))
+        return fail(err, errlen, j, "size=%" PRIu32 "%% is a share of the existing files' size; "
+                    "it does not go with %s", j->size_pct, md ? "rw=metadata" : "filesize=");
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
         return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NUMJOBS, j->numjobs);

@@ -70,6 +70,10 @@ struct job_spec {
     uint64_t bs;               /* bytes per op; default 4096 */
     uint64_t size;             /* bytes of I/O per job thread (fio's size); required */
     uint64_t filesize;         /* bytes per file; 0 = size / nrfiles */
+    uint32_t size_pct;         /* fio's size=N%: 1..100 of each existing file (size is
+                                * then 0; the agent sizes the job, agent/job_files.h); 0 = none */
+    uint32_t kb_base;          /* fio's kb_base for the plan's sizes: 1000, else 1024
+                                * (0 = 1024); parse-time only, not on the wire */
     uint32_t nrfiles;          /* files per job thread; default 1 */
     uint32_t numjobs;          /* threads per agent; default 1 */
     uint64_t runtime_ns;       /* 0 = until size is done */
@@ -206,6 +210,8 @@ struct job_spec {
      * thread of the job that ends ends its phase there), the rest is the
      * coordinator's */
     uint32_t exitall;          /* 0 or 1 */
+    uint32_t exitall_on_error; /* 0 or 1: a thread of the job that ends on an error ends the
+                                * phase on its agent (agent/job.c), the coordinator the fleet's */
     uint32_t exit_what;        /* enum plan_exit_what */
     char wait_for[PLAN_NAME_MAX];  /* "" = none */
     uint32_t ss;               /* enum plan_ss; PLAN_SS_NONE = no steady state */

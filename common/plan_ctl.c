@@ -15,14 +15,14 @@
 static const char *const ss_names[] = { "none", "iops", "iops_slope", "bw", "bw_slope" };
 static const char *const exit_names[] = { "group", "stonewall", "all" };
 
-enum ctl_key { C_EXITALL, C_EXIT_WHAT, C_WAIT_FOR, C_SS, C_SS_DUR, C_SS_RAMP, C_LAT_TARGET,
+enum ctl_key { C_EXITALL, C_EXITALL_ERR, C_EXIT_WHAT, C_WAIT_FOR, C_SS, C_SS_DUR, C_SS_RAMP, C_LAT_TARGET,
                C_LAT_WINDOW, C_LAT_PCT };
 
 static const struct {
     const char *name;
     enum ctl_key key;
 } ctl_keys[] = {
-    { "exitall", C_EXITALL }, { "exit_what", C_EXIT_WHAT }, { "wait_for", C_WAIT_FOR },
+    { "exitall", C_EXITALL }, { "exitall_on_error", C_EXITALL_ERR }, { "exit_what", C_EXIT_WHAT }, { "wait_for", C_WAIT_FOR },
     { "steadystate", C_SS }, { "ss", C_SS },
     { "steadystate_duration", C_SS_DUR }, { "ss_dur", C_SS_DUR },
     { "steadystate_ramp_time", C_SS_RAMP }, { "ss_ramp", C_SS_RAMP },
@@ -106,13 +106,16 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
         value = "";
     switch ((enum ctl_key)k) {
     case C_EXITALL:
+    case C_EXITALL_ERR: {
+        uint32_t *f = k == C_EXITALL ? &j->exitall : &j->exitall_on_error;
         if (!value[0] || strcmp(value, "1") == 0)
-            j->exitall = 1;
+            *f = 1;
         else if (strcmp(value, "0") == 0)
-            j->exitall = 0;
+            *f = 0;
         else
             return plan_why(why, whylen, "a flag: give it alone, or 0 or 1");
         return 0;
+    }
     case C_EXIT_WHAT:
         for (uint32_t i = 0; i < sizeof exit_names / sizeof exit_names[0]; i++)
             if (strcmp(value, exit_names[i]) == 0) {

@@ -9,6 +9,10 @@
  *                  earlier in the plan (fio allows no forward reference).
  *   exitall        a phase with such a job ends on every agent as soon as
  *                  one of that job's threads finished on any agent.
+ *   exitall_on_error  a phase with such a job ends on every agent as soon
+ *                  as one of that job's threads ended on an error (a
+ *                  persistent engine error: ENOSPC, EROFS, ...) on any
+ *                  agent; the report names the job and the error.
  *   exit_what      group (default) and stonewall: then the next phase runs
  *                  (a phase is fio's group and stonewall group at once);
  *                  all: the run ends after this phase.

@@ -69,6 +69,8 @@ enum key_kind {
     K_NCONNECT,  /* uint32_t 1..PLAN_MAX_NCONNECT */
     K_VERIFY,    /* uint32_t enum vblock_csum from verify='s words */
     K_SIZE32,    /* uint32_t bytes, k/m/g suffixes */
+    K_SIZE_PCT,  /* size: bytes, or fio's "N%" of the existing files (size_pct) */
+    K_KB_BASE,   /* kb_base: 1000 or 1024 */
     K_COUNT,     /* uint64_t count, decimal k/m/g suffixes (units_parse_count) */
 };
 
@@ -109,7 +111,8 @@ static const struct key_def keys[] = {
     { "bsrange",           K_BSRANGE,   FIELD(bsrange_min) },
     { "blocksize_range",   K_BSRANGE,   FIELD(bsrange_min) },
     { "bssplit",           K_BSSPLIT,   FIELD(nbssplit) },
-    { "size",              K_SIZE,      FIELD(size) },
+    { "size",              K_SIZE_PCT,  FIELD(size) },
+    { "kb_base",           K_KB_BASE,   FIELD(kb_base) },
     { "filesize",          K_SIZE,      FIELD(filesize) },
     { "io_size",           K_SIZE,      FIELD(io_size) },
     { "io_limit",          K_SIZE,      FIELD(io_size) },
@@ -251,8 +254,22 @@ int plan_key_takes_value(const char *key)
     if (key && strcmp(key, "matrix") == 0)
         return 1;
     if (key && plan_ctl_is_key(key))
-        return strcmp(key, "exitall") != 0;     /* fio's exitall is a flag */
+        return strcmp(key, "exitall") != 0 && strcmp(key, "exitall_on_error") != 0;  /* flags */
     return -1;
+}
+
+int plan_key_reads_size(const char *key)
+{
+    const struct key_def *k = key ? key_lookup(key) : NULL;
+    if (!k)
+        return 0;
+    switch (k->kind) {
+    case K_SIZE: case K_SIZE32: case K_SIZE_PCT: case K_BS: case K_BSRANGE: case K_BSSPLIT:
+    case K_RATE: case K_RATEMIN: case K_RW:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 const char *plan_key_value_hint(const char *key)
@@ -263,7 +280,10 @@ const char *plan_key_value_hint(const char *key)
     switch (k->kind) {
     case K_SIZE:
     case K_SIZE32:
-        return "want a size such as 4k, 1m or 2g";
+    case K_KB_BASE:
+        return k->kind == K_KB_BASE ? "want 1000 or 1024" : "want a size such as 4k, 1m or 2g";
+    case K_SIZE_PCT:
+        return "want a size such as 4k, 1m or 2g, or a percentage of the existing files such as 50%";
     case K_COUNT:
         return "want a count such as 500, 50k or 1.5m";
     case K_U32:
@@ -415,7 +435,14 @@ static int split_dirs(const char *value, struct dir_parts *d, char *why, size_t 
     return 0;
 }
 
-static int parse_bsrange(const char *v, uint64_t *lo, uint64_t *hi, char *why, size_t whylen)
+/* A size as the job's kb_base reads it (fio: kb_base=1000 makes "4k" 4000). */
+static int job_size(const struct job_spec *j, const char *s, uint64_t *bytes)
+{
+    return units_parse_size_kb(s, j->kb_base == 1000 ? 1000 : 1024, bytes);
+}
+
+static int parse_bsrange(const struct job_spec *j, const char *v, uint64_t *lo, uint64_t *hi,
+                         char *why, size_t whylen)
 {
     char a[64];
     const char *dash = strchr(v, '-');
@@ -423,7 +450,7 @@ static int parse_bsrange(const char *v, uint64_t *lo, uint64_t *hi, char *why, s
         return plan_why(why, whylen, "want min-max, e.g. 4k-64k");
     memcpy(a, v, (size_t)(dash - v));
     a[dash - v] = '\0';
-    if (units_parse_size(a, lo) || units_parse_size(dash + 1, hi) || *lo == 0 || *lo > *hi)
+    if (job_size(j, a, lo) || job_size(j, dash + 1, hi) || *lo == 0 || *lo > *hi)
         return plan_why(why, whylen, "want min-max with 0 < min <= max");
     return 0;
 }
@@ -446,7 +473,7 @@ static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, siz
             *slash++ = '\0';
         uint64_t bs;
         uint32_t pct = 0;
-        if (units_parse_size(s, &bs) || bs == 0)
+        if (job_size(tmp, s, &bs) || bs == 0)
             return plan_why(why, whylen, "bad block size '%s'", s);
         empty[n] = !slash || !*slash;
         if (!empty[n] && parse_percent(slash, &pct))
@@ -568,10 +595,10 @@ static int set_rw(struct job_spec *j, const char *value, char *why, size_t whyle
                 return plan_why(why, whylen, "want %s:N with N >= 1 ops per random offset", mode);
         } else if (post[0] == '-') {
             /* fio's backwards I/O: stored as the negative offset step */
-            if (units_parse_size(post + 1, &bytes) || bytes == 0 || bytes > (uint64_t)INT64_MAX)
+            if (job_size(j, post + 1, &bytes) || bytes == 0 || bytes > (uint64_t)INT64_MAX)
                 return plan_why(why, whylen, "want %s:-SIZE, the step back after each op", mode);
             bytes = (uint64_t)-(int64_t)bytes;
-        } else if (units_parse_size(post, &bytes)) {
+        } else if (job_size(j, post, &bytes)) {
             return plan_why(why, whylen, "want %s:SIZE, the hole after each op", mode);
         }
     }
@@ -588,12 +615,12 @@ static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int w
     uint64_t a, b;
     switch (kind) {
     case K_BS:
-        if (units_parse_size(v, &a) || a == 0)
+        if (job_size(d, v, &a) || a == 0)
             return -EINVAL;
         *(write ? &d->bs_w : &d->bs) = a;
         return 0;
     case K_BSRANGE:
-        if (parse_bsrange(v, &a, &b, why, whylen))
+        if (parse_bsrange(d, v, &a, &b, why, whylen))
             return -EINVAL;
         *(write ? &d->bsrange_w_min : &d->bsrange_min) = a;
         *(write ? &d->bsrange_w_max : &d->bsrange_max) = b;
@@ -612,7 +639,7 @@ static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int w
         return 0;
     }
     case K_RATEMIN:
-        if (bytes ? units_parse_size(v, &a) : units_parse_u64(v, &a))
+        if (bytes ? job_size(d, v, &a) : units_parse_u64(v, &a))
             return -EINVAL;
         if (bytes)
             *(write ? &d->rate_min_w_bps : &d->rate_min_bps) = a;
@@ -620,7 +647,7 @@ static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int w
             *(write ? &d->rate_min_w_iops : &d->rate_min_iops) = a;
         return 0;
     default:   /* K_RATE */
-        if (bytes ? units_parse_size(v, &a) : units_parse_u64(v, &a))
+        if (bytes ? job_size(d, v, &a) : units_parse_u64(v, &a))
             return -EINVAL;
         if (bytes)
             *(write ? &d->rate_w_bps : &d->rate_bps) = a;
@@ -758,8 +785,33 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
             u32 = 100 - u32;
         memcpy(field, &u32, sizeof(u32));
         return 0;
+    case K_SIZE_PCT: {
+        /* fio's size=N%: N (1..100) percent of each existing file */
+        size_t n = strlen(value);
+        if (n > 0 && value[n - 1] == '%') {
+            if (n == 1 || n >= sizeof one)
+                return plan_why(why, whylen, "want a size or a percentage from 1%% to 100%%");
+            memcpy(one, value, n - 1);
+            one[n - 1] = '\0';
+            if (parse_u32(one, &u32) || u32 < 1 || u32 > 100)
+                return plan_why(why, whylen, "want a percentage from 1%% to 100%%");
+            j->size = 0;
+            j->size_pct = u32;
+            return 0;
+        }
+        if (job_size(j, value, &u64))
+            return -EINVAL;
+        j->size = u64;
+        j->size_pct = 0;
+        return 0;
+    }
+    case K_KB_BASE:
+        if (parse_u32(value, &u32) || (u32 != 1000 && u32 != 1024))
+            return plan_why(why, whylen, "want 1000 or 1024");
+        j->kb_base = u32;
+        return 0;
     case K_SIZE:
-        if (units_parse_size(value, &u64))
+        if (job_size(j, value, &u64))
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;
@@ -769,7 +821,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         memcpy(field, &u64, sizeof(u64));
         return 0;
     case K_SIZE32:
-        if (units_parse_size(value, &u64) || u64 > UINT32_MAX)
+        if (job_size(j, value, &u64) || u64 > UINT32_MAX)
             return plan_why(why, whylen, "want a size below 4g");
         u32 = (uint32_t)u64;
         memcpy(field, &u32, sizeof(u32));

@@ -118,6 +118,15 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
             memcpy(j->md_ops, dflt, sizeof(dflt));
         }
     }
+    /* fio: without size= a job takes its existing files' size; it has to
+     * name them (filename, filename_format, or nrfiles of the default names)
+     * for there to be any.  The agent refuses a missing one. */
+    if (j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && !j->filename[0] &&
+        !j->filename_format[0] && !nrfiles_given && !j->size_pct) {
+        set_err(err, errlen, "job '%s': size is required (set size= or filesize=, or name existing "
+                "files with filename=, filename_format= or nrfiles=)", j->name);
+        return -EINVAL;
+    }
     wbuf_resolve(j);
     return job_spec_validate(j, err, errlen);
 }
@@ -320,6 +329,11 @@ struct ini_ctx {
     size_t exp_len, exp_cap;
     plan_key_visit_fn visit;  /* plan_visit_keys: keys go here, no plan is built */
     void *visit_user;
+    /* the section's size-valued keys so far, applied again when a kb_base
+     * follows them (fio reads a section's kb_base before its sizes) */
+    struct { char key[32]; char value[512]; } sized[32];
+    unsigned nsized;
+    int raw;                  /* plan_visit_string_raw: no ${VAR}, no include followed */
 };
 
 #define CUR(c) (&(c)->src[(c)->depth])
@@ -376,6 +390,7 @@ static void section_begin(struct ini_ctx *c, const char *name, size_t len)
         return;
     snprintf(c->sec_file, sizeof(c->sec_file), "%s", CUR(c)->file);
     c->sec_line = CUR(c)->line;
+    c->nsized = 0;
     if (len == 6 && memcmp(name, "global", 6) == 0) {
         /* A later [global] adds to the earlier ones, for the jobs after it. */
         c->sec = SEC_GLOBAL;
@@ -452,6 +467,17 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
     return 0;
 }
 
+/* A kb_base after sizes in its section: read them again in its base, in
+ * their order, so the section means what it says whatever the order. */
+static void reapply_sizes(struct ini_ctx *c, struct job_spec *j, const char *file, unsigned line)
+{
+    char why[256];
+    for (unsigned i = 0; i < c->nsized && !c->rc; i++)
+        if (plan_job_set_why(j, c->sized[i].key, c->sized[i].value, why, sizeof(why)))
+            ctx_fail(c, "%s:%u: kb_base: bad value for '%s': '%s'%s%s%s", file, line,
+                     c->sized[i].key, c->sized[i].value, why[0] ? " (" : "", why, why[0] ? ")" : "");
+}
+
 static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
 {
     const char *file = CUR(c)->file;
@@ -468,9 +494,17 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     /* name= in [global] is accepted as fio accepts it: every job section
      * then gives its job its own name (the section's, or a name= of its
      * own), so the global one names no job, in fio as here. */
-    char unset[128];
-    if (expand_env(c, key, raw, value, sizeof(value), unset, sizeof(unset)))
+    char unset[128] = "";
+    if (c->raw) {
+        /* a policy judges the text as written: nothing of ours is read */
+        if (strlen(raw) >= sizeof(value)) {
+            ctx_fail(c, "%s:%u: value of '%s' too long", file, line, key);
+            return;
+        }
+        snprintf(value, sizeof(value), "%s", raw);
+    } else if (expand_env(c, key, raw, value, sizeof(value), unset, sizeof(unset))) {
         return;
+    }
     if (unset[0]) {
         snprintf(why, sizeof(why), "%s:%u: environment variable '%s' is not set (used in '%s'); "
                  "it expands to nothing, as in fio", file, line, unset, key);
@@ -520,6 +554,18 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
                  why[0] ? " (" : "", why, why[0] ? ")" : "");
     } else if (strcmp(key, "nrfiles") == 0) {
         *(global ? &c->g_nrfiles : &c->j_nrfiles) = 1;
+    } else if (strcmp(key, "kb_base") == 0) {
+        reapply_sizes(c, global ? &c->global : &c->job, file, line);
+    } else if (plan_key_reads_size(key)) {
+        if (c->nsized == sizeof(c->sized) / sizeof(c->sized[0]) ||
+            strlen(key) >= sizeof(c->sized[0].key) || strlen(value) >= sizeof(c->sized[0].value)) {
+            ctx_fail(c, "%s:%u: too many or too long size keys in one section (kb_base needs "
+                     "them again)", file, line);
+            return;
+        }
+        snprintf(c->sized[c->nsized].key, sizeof(c->sized[0].key), "%s", key);
+        snprintf(c->sized[c->nsized].value, sizeof(c->sized[0].value), "%s", value);
+        c->nsized++;
     }
 }
 
@@ -748,6 +794,14 @@ static char *ini_reader_cb(char *str, int num, void *stream)
         const char *f = s + 8;
         while (f < e && is_blank(*f))
             f++;
+        if (c->raw) {
+            /* reported as a key named "include", never read */
+            char name[PLAN_PATH_MAX];
+            snprintf(name, sizeof(name), "%.*s", (int)(e - f), f);
+            c->visit(c->visit_user, src->file, src->line,
+                     c->sec == SEC_GLOBAL ? "global" : c->sec == SEC_NONE ? "" : c->job.name, "include", name);
+            return str;
+        }
         include_file(c, f, e);
         return c->rc ? NULL : str;
     }
@@ -785,9 +839,10 @@ static char *ini_reader_cb(char *str, int num, void *stream)
  * expanded, if not NULL, gets the plan as read (owned by the caller). */
 static int parse_text(const char *name, const char *real, const char *text, const struct job_spec *base,
                       struct plan *out, char **expanded, plan_key_visit_fn visit, void *visit_user,
-                      char *err, size_t errlen)
+                      int raw, char *err, size_t errlen)
 {
     struct ini_ctx *c = xcalloc(1, sizeof(*c));   /* ~15 KB: keep it off the stack */
+    c->raw = raw;
     c->visit = visit;
     c->visit_user = visit_user;
     if (expanded) {
@@ -835,7 +890,7 @@ static int parse_text(const char *name, const char *real, const char *text, cons
 
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen)
 {
-    return parse_text(name, NULL, text, NULL, out, NULL, NULL, NULL, err, errlen);
+    return parse_text(name, NULL, text, NULL, out, NULL, NULL, NULL, 0, err, errlen);
 }
 
 int plan_parse_file(const char *path, struct plan *out, char *err, size_t errlen)
@@ -860,7 +915,7 @@ int plan_parse_file_over(const char *path, const struct job_spec *base, struct p
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, base, out, expanded, NULL, NULL, err, errlen);
+    rc = parse_text(path, real, buf, base, out, expanded, NULL, NULL, 0, err, errlen);
     free(real);
     free(buf);
     return rc;
@@ -874,10 +929,19 @@ int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char 
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, NULL, &p, NULL, visit, user, err, errlen);
+    rc = parse_text(path, real, buf, NULL, &p, NULL, visit, user, 0, err, errlen);
     plan_free(&p);
     free(real);
     free(buf);
+    return rc;
+}
+
+int plan_visit_string_raw(const char *name, const char *text, plan_key_visit_fn visit, void *user, char *err,
+                          size_t errlen)
+{
+    struct plan p;
+    int rc = parse_text(name, NULL, text, NULL, &p, NULL, visit, user, 1, err, errlen);
+    plan_free(&p);
     return rc;
 }
 

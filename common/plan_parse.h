@@ -45,6 +45,12 @@ int plan_parse_file_over(const char *path, const struct job_spec *base, struct p
 typedef void (*plan_key_visit_fn)(void *user, const char *file, unsigned line, const char *section,
                                   const char *key, const char *value);
 int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen);
+/* plan_visit_keys over text as written, for a policy that must not act on
+ * it (nfstorm serve's, coordinator/pool_policy.h): values keep their
+ * ${VAR} verbatim, and an `include NAME` line is visited as the key
+ * "include" with value NAME and is not read. */
+int plan_visit_string_raw(const char *name, const char *text, plan_key_visit_fn visit, void *user, char *err,
+                          size_t errlen);
 /* Parse from a string (tests); name is used in messages in place of a path. */
 int plan_parse_string(const char *name, const char *text, struct plan *out, char *err, size_t errlen);
 
@@ -69,6 +75,10 @@ int plan_key_takes_value(const char *key);
 /* What a good value of key looks like ("want a size such as 4k, 1m or
  * 2g"), for a refusal that gives no reason of its own; NULL if no hint. */
 const char *plan_key_value_hint(const char *key);
+/* 1 when key's value holds a size (size, bs, rate, rw=read:8k ...), which
+ * kb_base changes: a job file's kb_base applies to its whole section, as in
+ * fio, so the reader applies these again after it. */
+int plan_key_reads_size(const char *key);
 
 /* Set one key on a job: the shared core of both front ends.
  * 0, -ENOENT for an unknown key, -EINVAL for a bad value.  matrix is not a

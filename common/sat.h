@@ -1,4 +1,4 @@
-/* sat: saturating unsigned sums.
+/* sat: saturating unsigned sums and products.
  *
  * Counters merged from many agents (ops, bytes, histogram buckets, latency
  * sums) come from the network: a hostile or broken agent can send values
@@ -14,6 +14,12 @@ static inline uint64_t sat_add_u64(uint64_t a, uint64_t b)
 {
     uint64_t s;
     return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
+
+static inline uint64_t sat_mul_u64(uint64_t a, uint64_t b)
+{
+    uint64_t p;
+    return __builtin_mul_overflow(a, b, &p) ? UINT64_MAX : p;
 }
 
 #endif

@@ -22,6 +22,7 @@ static const char *const op_names[OP__COUNT] = {
     [OP_UNLINK] = "unlink",
     [OP_MKDIR] = "mkdir",
     [OP_RMDIR] = "rmdir",
+    [OP_SYNC] = "sync",
 };
 
 const char *op_type_name(enum op_type t)

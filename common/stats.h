@@ -21,25 +21,40 @@ enum op_type {
     OP_UNLINK,
     OP_MKDIR,
     OP_RMDIR,
+    /* fsync/fdatasync of a data job (fsync=, fdatasync=, end_fsync=): no
+     * bytes, its own latency (fio's "sync").  Last, so the types before it
+     * keep their values; everything keyed by name (wire, journal, result)
+     * simply lacks it in older records. */
+    OP_SYNC,
     OP__COUNT
 };
+
+/* 1 for the op types that are the load (IOPS, fairness, shares): all but
+ * OP_SYNC, a data job's flushes, reported on their own. */
+static inline int op_type_is_load(int t)
+{
+    return t != OP_SYNC;
+}
 
 struct op_stats {
     uint64_t ops;      /* completed ops, including failed ones */
     uint64_t bytes;    /* bytes moved by successful ops */
     uint64_t errors;   /* failed ops (timed-out ones included) */
     uint64_t timeouts; /* ops that completed after the job's op_deadline */
-    struct hist lat;   /* response time of every completed op: from when it was
-                          due (rate-limited jobs) or issued (all others) */
+    struct hist lat;   /* response time of every successful op: from when it was
+                          due (rate-limited jobs) or issued (all others); a
+                          failed op is counted in errors, never here, so
+                          lat.count == ops - errors */
     struct hist svc;   /* service time, issue to completion: recorded only by
-                          rate-limited jobs, where it differs from lat */
+                          rate-limited jobs, where it differs from lat;
+                          successful ops only, as lat */
 };
 
 struct op_set {
     struct op_stats op[OP__COUNT];
 };
 
-const char *op_type_name(enum op_type t);     /* "read", "write", "create", ... */
+const char *op_type_name(enum op_type t);     /* "read", "write", "create", ..., "sync" */
 int op_type_from_name(const char *name);      /* enum value or -1 */
 
 void op_set_init(struct op_set *s);
@@ -47,16 +62,19 @@ void op_set_merge(struct op_set *dst, const struct op_set *src);
 /* 1 when no op type has any ops */
 int op_set_empty(const struct op_set *s);
 
-/* Record one op: count it, add its bytes (when ok) or an error, and its
- * response time (svc is recorded separately by rate-limited jobs). */
+/* Record one op: count it, and add its bytes and response time (when ok)
+ * or an error (a failed op's time is no latency of the file system's
+ * service: an error can come back in nanoseconds).  svc is recorded
+ * separately by rate-limited jobs, for successful ops too. */
 static inline void op_stats_record(struct op_stats *o, uint64_t bytes, uint64_t lat_ns, int ok)
 {
     o->ops++;
-    if (ok)
+    if (ok) {
         o->bytes += bytes;
-    else
+        hist_record(&o->lat, lat_ns);
+    } else {
         o->errors++;
-    hist_record(&o->lat, lat_ns);
+    }
 }
 
 /* op_rec: a job thread's recording form of an op_set.  Only the op types a
@@ -96,17 +114,18 @@ static inline struct op_stats_rec *op_rec_get(struct op_rec *r, enum op_type t)
     return __builtin_expect(o != NULL, 1) ? o : op_rec_alloc(r, t);
 }
 
-/* op_stats_record for the recording form: count, bytes or error, latency. */
+/* op_stats_record for the recording form: count, and bytes and latency or error. */
 static inline struct op_stats_rec *op_rec_record(struct op_rec *r, enum op_type t, uint64_t bytes,
                                                  uint64_t lat_ns, int ok)
 {
     struct op_stats_rec *o = op_rec_get(r, t);
     o->ops++;
-    if (ok)
+    if (ok) {
         o->bytes += bytes;
-    else
+        hist_rec_record(&o->lat, lat_ns);
+    } else {
         o->errors++;
-    hist_rec_record(&o->lat, lat_ns);
+    }
     return o;
 }
 

@@ -11,6 +11,10 @@
 
 /* 0 on success, -EINVAL on a malformed or out-of-range string, -ERANGE on overflow. */
 int units_parse_size(const char *s, uint64_t *bytes);
+/* The same with fio's kb_base: 1024 (its default, as units_parse_size) or
+ * 1000, where k/m/g/Ki... are powers of 1000 and only KiB/MiB/... of 1024.
+ * Any other kb_base is -EINVAL. */
+int units_parse_size_kb(const char *s, unsigned kb_base, uint64_t *bytes);
 /* default_unit_ns is what a bare number means (NS_PER_SEC for fio's runtime). */
 int units_parse_duration(const char *s, uint64_t default_unit_ns, uint64_t *ns);
 /* A count with decimal suffixes k/m/g (1000, 10^6, 10^9; any case), fractions

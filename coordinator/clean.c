@@ -152,6 +152,7 @@ struct kconn {
     int open;
     int closing;               /* uv_close called, callback pending */
     enum cstate state;
+    int adopted;               /* a dial-in agent's connection: never dialled again */
     char busy[MSG_TEXT_MAX];   /* the agent's last "busy" answer */
     struct frame_reader rd;
     char rbuf[READ_CHUNK];
@@ -323,7 +324,7 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
             return;
         }
         result_clean_text(m.text);
-        if (strstr(m.text, ": busy: ") && c->state == K_CLEANING) {
+        if (strstr(m.text, ": busy: ") && c->state == K_CLEANING && !c->adopted) {
             snprintf(c->busy, sizeof c->busy, "%s", m.text);
             c->state = K_BUSY;             /* on_timer dials again */
             kclose(c);
@@ -455,6 +456,30 @@ static void on_timer(uv_timer_t *t)
     }
 }
 
+/* A connection gather.c (or serve) authenticated: the clean goes at once;
+ * what the agent sent after our proof (its system frame) is read first. */
+static void kadopt(struct kconn *c, struct gather_agent *g)
+{
+    int rc;
+    c->adopted = 1;
+    uv_tcp_init(&c->run->loop, &c->tcp);
+    c->tcp.data = c;
+    if ((rc = uv_tcp_open(&c->tcp, g->fd)) < 0) {
+        c->open = 0;
+        c->closing = 1;
+        uv_close((uv_handle_t *)&c->tcp, on_closed);
+        kfail(c, "cannot adopt its connection: %s", uv_strerror(rc));
+        return;
+    }
+    g->fd = -1;                        /* ours now: closed with the handle */
+    c->open = 1;
+    c->last_rx_ns = clock_now_ns();
+    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    send_clean(c);
+    if (g->rx.len && conn_feed_frames(&c->rd, g->rx.data, g->rx.len, on_frame, c) < 0)
+        kfail(c, "frame larger than the limit");
+}
+
 /* Resolve "host:port" (numeric or name, [v6]:port). */
 static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *ss)
 {
@@ -477,8 +502,8 @@ static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *s
     return 0;
 }
 
-uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
-                       const struct auth_secret *secret, uint32_t timeout_ms,
+uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t ndial,
+                       uint32_t n, const struct auth_secret *secret, uint32_t timeout_ms,
                        const volatile sig_atomic_t *interrupt, struct clean_result *out)
 {
     struct clean_run r;
@@ -505,6 +530,10 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
         c->addr = addrs[i];
         c->res = &out[i];
         frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
+        if (joined && i >= ndial) {
+            kadopt(c, &joined[i - ndial]);
+            continue;
+        }
         if ((rc = resolve(&r.loop, c->addr, &c->ss)) < 0) {
             kfail(c, "%s", rc == -EINVAL ? "want HOST:PORT" : uv_strerror(rc));
             continue;
@@ -521,8 +550,44 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
     return failed;
 }
 
+/* "0-3,6" for the bits of mask. */
+static void fmt_indices(char *out, size_t len, uint64_t mask)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (int k = 0; k < 64 && o < len; k++) {
+        int e = k;
+        if (!(mask >> k & 1))
+            continue;
+        while (e + 1 < 64 && (mask >> (e + 1) & 1))
+            e++;
+        o += (size_t)snprintf(out + o, len - o, e > k ? "%s%d-%d" : "%s%d", o ? "," : "", k, e);
+        k = e;
+    }
+}
+
+/* Why a clean on every agent removed nothing: one line, no newline. */
+void clean_why_nothing(char *out, size_t len, uint32_t n, uint64_t others)
+{
+    char ours[32], theirs[256];
+    if (n == 1)
+        snprintf(ours, sizeof ours, "agent 0");
+    else
+        snprintf(ours, sizeof ours, "agents 0-%u", n - 1);
+    if (!others) {
+        snprintf(out, len, "none of the files the plan names for %s is there (already removed, or the "
+                 "plan names other files than the run's)", ours);
+        return;
+    }
+    fmt_indices(theirs, sizeof theirs, others);
+    snprintf(out, len, "the plan's names expand to %s; the files there are named for agent%s %s (a run on "
+             "another fleet wrote them, where these agents had other indices: clean with that run's fleet, "
+             "or --expect)", ours, strchr(theirs, ',') || strchr(theirs, '-') ? "s" : "", theirs);
+}
+
 int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_result *res)
 {
+    uint64_t others = 0;
     uint64_t files = 0, bytes = 0;
     uint32_t failed = 0;
     char b[32];
@@ -535,6 +600,7 @@ int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_res
             continue;
         }
         files += d->files;
+        others |= d->others;
         bytes = sat_add(bytes, d->bytes);
         fprintf(f, "clean: agent %u (%s): removed %llu file%s, %s", i, addrs[i],
                 (unsigned long long)d->files, d->files == 1 ? "" : "s",
@@ -544,6 +610,12 @@ int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_res
         if (d->note[0])
             fprintf(f, " (%s)", d->note);
         fputc('\n', f);
+    }
+    if (files == 0 && !failed && n > 0) {
+        char why[512];
+        clean_why_nothing(why, sizeof why, n, others);
+        fprintf(f, "clean: nothing matched: %s\n", why);
+        return 0;
     }
     fprintf(f, "clean: removed %llu file%s, %s in all%s\n", (unsigned long long)files, files == 1 ? "" : "s",
             units_fmt_bytes(b, sizeof b, (double)bytes, 1024),

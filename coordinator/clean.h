@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "common/plan.h"
+#include "coordinator/gather.h"
 #include "proto/auth.h"
 #include "proto/msg.h"
 
@@ -42,14 +43,22 @@ struct clean_result {
 };
 
 /* Remove the files plan lays out on agents addrs[0..n) (agent index =
- * position), out[i] for agent i.  timeout_ms bounds the connect and
+ * position), out[i] for agent i: dialled, or, when joined is not NULL,
+ * agents ndial..n-1 over joined[0..n-ndial)'s connections (dial-in agents
+ * gather.c or serve authenticated, after a mixed fleet's listed ones; their
+ * fds are taken and closed here).  timeout_ms bounds the connect and
  * handshake and any silence of an agent afterwards; once *interrupt is
  * non-zero (a signal handler's flag; checked every second) the agents not
  * yet done are given up.  Returns how many agents failed (0: all answered). */
-uint32_t clean_execute(const struct plan *plan, char *const *addrs, uint32_t n,
-                       const struct auth_secret *secret, uint32_t timeout_ms,
+uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t ndial,
+                       uint32_t n, const struct auth_secret *secret, uint32_t timeout_ms,
                        const volatile sig_atomic_t *interrupt, struct clean_result *out);
-/* Print one line per agent and a total to f; the exit status: 0 when every
+/* Why a clean of n agents removed nothing, others being the union of
+ * their msg_cleaned.others: "the plan's names expand to agents 0-3; the
+ * files there are named for agents 4-7 (...)".  One line, no newline. */
+void clean_why_nothing(char *out, size_t len, uint32_t n, uint64_t others);
+/* Print one line per agent and a total to f (when nothing matched
+ * anywhere, "clean: nothing matched: WHY" instead of the total); the exit status: 0 when every
  * agent answered, else 1. */
 int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_result *res);
 

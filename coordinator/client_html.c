@@ -2,6 +2,7 @@
 #include "coordinator/client_html.h"
 
 #include "common/units.h"
+#include "coordinator/client_report.h"
 #include "coordinator/client_result.h"
 #include "coordinator/svg.h"
 
@@ -30,6 +31,23 @@ static void host_row(FILE *out, const struct run_result *r, uint32_t phase, uint
         fprintf(out, "<td>unknown</td>");
     fprintf(out, "<td class=\"l\">%s%s%s</td></tr>\n", cpu ? "client-bound (CPU)" : "",
             cpu && nic ? ", " : "", nic ? "NIC-bound" : "");
+}
+
+/* Reads faster than an agent's link or --client-cap: a warning each, above
+ * the table, since they say the phase's figure is not the storage's. */
+static void faster_lines(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        struct client_fast f;
+        char text[160], rate[32];
+        if (!r->phases[phase].agents[a].done || !client_report_faster(r, phase, a, &f))
+            continue;
+        client_cap_text(&f, text, sizeof text);
+        units_fmt_rate(rate, sizeof rate, f.read_bps, 1024);
+        fprintf(out, "<p class=\"warn\">agent %u (", r->agents[a].id);
+        svg_escape(out, r->agents[a].host);
+        fprintf(out, ") read %s, %s</p>\n", rate, text);
+    }
 }
 
 static void ms_rows(FILE *out, const struct run_result *r, uint32_t a, const struct client_agent *ca)
@@ -63,6 +81,7 @@ void client_html_section(FILE *out, const struct run_result *r, uint32_t phase)
     if (!nhost && !nms)
         return;
     fprintf(out, "<h3>Client</h3>\n");
+    faster_lines(out, r, phase);
     if (nhost) {
         uint32_t shown = 0;
         fprintf(out, "<table><tr><th>id</th><th class=\"l\">host</th><th>cpu busy (cores)</th>"

@@ -59,6 +59,7 @@ json_t *client_json_host(const struct host_sample *h, double span_s)
     set(nic, "rx_bytes", jint(h->rx_bytes));
     set(nic, "tx_bytes", jint(h->tx_bytes));
     set(nic, "speed_mbps", jint(h->speed_mbps));
+    set(nic, "route", json_boolean(h->nic_route));
     set(o, "nic", nic);
     return o;
 }
@@ -210,6 +211,8 @@ static int parse_host(const json_t *o, struct host_sample *h, char *why, size_t 
         u64_at(nic, "speed_mbps", UINT32_MAX, &v, why, len))
         return -EINVAL;
     h->speed_mbps = (uint32_t)v;
+    /* optional: results written before the route was told */
+    h->nic_route = json_is_true(json_object_get(nic, "route"));
     h->present = 1;
     return 0;
 }

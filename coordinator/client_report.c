@@ -26,11 +26,17 @@ int client_report_nic_bound(const struct run_result *r, uint32_t phase, uint32_t
     return client_result_nic_bound(&r->phases[phase].agents[a], host_of(r, phase, a), &pct);
 }
 
+int client_report_faster(const struct run_result *r, uint32_t phase, uint32_t a, struct client_fast *f)
+{
+    return client_cap_faster(&r->phases[phase].agents[a], host_of(r, phase, a), r->agents[a].client_cap_bps, f);
+}
+
 int client_report_bound_lines(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a,
                               const char *host)
 {
     const struct agent_phase *ap = &r->phases[phase].agents[a];
     const struct host_sample *h = host_of(r, phase, a);
+    struct client_fast fast;
     double busy, pct;
     uint32_t limit;
     const char *rule;
@@ -50,6 +56,13 @@ int client_report_bound_lines(FILE *out, const struct run_result *r, uint32_t ph
     if (client_result_nic_bound(ap, h, &pct)) {
         fprintf(out, "warning: agent %u (%s) NIC-bound: %.0f%% of %s's %u Mbit/s link\n",
                 r->agents[a].id, host, pct, h->nic, h->speed_mbps);
+        n++;
+    }
+    if (client_report_faster(r, phase, a, &fast)) {
+        char text[160], rate[32];
+        client_cap_text(&fast, text, sizeof text);
+        units_fmt_rate(rate, sizeof rate, fast.read_bps, 1024);
+        fprintf(out, "warning: agent %u (%s) read %s, %s\n", r->agents[a].id, host, rate, text);
         n++;
     }
     return n;

@@ -6,6 +6,7 @@
 #ifndef NFSTORM_CLIENT_REPORT_H
 #define NFSTORM_CLIENT_REPORT_H
 
+#include "coordinator/client_cap.h"
 #include <stdint.h>
 #include <stdio.h>
 #include "coordinator/result.h"
@@ -18,8 +19,11 @@
 int client_report_cpu_bound(const struct run_result *r, uint32_t phase, uint32_t a);
 /* 1 when agent a was NIC-bound during phase (link speed known). */
 int client_report_nic_bound(const struct run_result *r, uint32_t phase, uint32_t a);
-/* The warning lines for agent a (named "agent ID (HOST)"): CPU then NIC;
- * how many it printed. */
+/* 1 with *f filled when agent a's reads in phase were faster than its NIC
+ * link or its --client-cap (client_cap.h: a cache answered them). */
+int client_report_faster(const struct run_result *r, uint32_t phase, uint32_t a, struct client_fast *f);
+/* The warning lines for agent a (named "agent ID (HOST)"): CPU, NIC, then
+ * reads faster than the link; how many it printed. */
 int client_report_bound_lines(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a,
                               const char *host);
 /* The phase's notes and mountstats section (nothing when no agent sent

@@ -14,7 +14,10 @@
 #include "coordinator/journal.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +103,18 @@ int cmd_report_fio_on_stdout(const struct report_outputs *o)
     return o->fio_formats && !o->output;
 }
 
+/* stdout is a pipe or socket whose reader has gone (`| head -3`): poll
+ * tells, where the failed write's EPIPE (SIGPIPE is ignored) is gone. */
+static int stdout_reader_gone(void)
+{
+    struct stat st;
+    struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+    if (fstat(STDOUT_FILENO, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+        return 0;
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 int cmd_stdout_status(const char *cmd, int status)
 {
     int flushed;
@@ -108,6 +123,9 @@ int cmd_stdout_status(const char *cmd, int status)
     flushed = fflush(stdout) == 0;
     if (flushed && !ferror(stdout))
         return status;
+    /* the reader stopped reading: its choice, not a failure to report */
+    if ((!flushed && errno == EPIPE) || stdout_reader_gone())
+        return status ? status : CMD_STATUS_EPIPE;
     /* an earlier write's errno is gone by now: only fflush's is known */
     fprintf(stderr, "nfstorm: %s: cannot write the report to stdout: %s\n", cmd,
             !flushed && errno ? strerror(errno) : "a write failed (a full disk or a closed pipe?)");
@@ -179,6 +197,22 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
             status |= close_checked(f, o->output);
         else
             fflush(stdout);
+    }
+    return status;
+}
+
+int cmd_report_write_loaded(const struct report_outputs *o, const struct run_result *r)
+{
+    int status = cmd_report_write(o, r);
+
+    if (o->timeseries) {
+        FILE *f = open_out(o->timeseries);
+        if (f) {
+            timeseries_write_all(f, r);
+            status |= close_checked(f, o->timeseries);
+        } else {
+            status = 1;
+        }
     }
     return status;
 }
@@ -342,20 +376,11 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     if (!cmd_report_fio_on_stdout(&o))
         report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
     fflush(stdout);
-    status = cmd_report_write(&o, &r);
+    status = cmd_report_write_loaded(&o, &r);
     if (json_out) {
         int jrc = report_json_write(json_out, &r);
         if (jrc < 0) {
             fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, strerror(-jrc));
-            status = 1;
-        }
-    }
-    if (o.timeseries) {
-        FILE *f = open_out(o.timeseries);
-        if (f) {
-            timeseries_write_all(f, &r);
-            status |= close_checked(f, o.timeseries);
-        } else {
             status = 1;
         }
     }

@@ -36,13 +36,21 @@ int report_parse_agent_rows(const char *v, uint32_t *rows);
 /* 1 when the fio formats replace the text report on stdout. */
 int cmd_report_fio_on_stdout(const struct report_outputs *o);
 /* After command cmd ("report", "compare") wrote to stdout: flush it; when
- * that or an earlier write failed (a full disk, a closed pipe), print one
- * line saying so and return 1 in place of a 0 status (an output that
- * could not be written fails the command, as it fails a run); else status. */
+ * that or an earlier write failed (a full disk), print one line saying so
+ * and return 1 in place of a 0 status (an output that could not be written
+ * fails the command, as it fails a run); else status.  A reader that
+ * closed the pipe (`| head -3`) chose to stop: no message, and status
+ * CMD_STATUS_EPIPE in place of 0, what a shell reports for a Unix tool
+ * ended by SIGPIPE (docs/running.md). */
+#define CMD_STATUS_EPIPE 141
 int cmd_stdout_status(const char *cmd, int status);
 /* Write every requested output of r.  0, or 1 after printing a one-line
  * error per output that failed. */
 int cmd_report_write(const struct report_outputs *o, const struct run_result *r);
+/* cmd_report_write for a saved (loaded) result, --timeseries included
+ * (written from its saved intervals): what `nfstorm report` and `run
+ * --pool` (from the result the pool returns) write.  0, or 1. */
+int cmd_report_write_loaded(const struct report_outputs *o, const struct run_result *r);
 /* The outputs of a repeat set's summary: --html (repeat_report_html).
  * 0, or 1 after a one-line error. */
 struct run_set;

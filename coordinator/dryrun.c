@@ -138,7 +138,10 @@ static void print_job_line(FILE *out, const struct job_spec *j)
                     j->coherence_writers[0] ? j->coherence_writers : "0", j->coherence_close,
                     j->coherence_poll, j->size / j->bs);
         print_dir_bs(out, j);
-        if (job_sized_by_file(j))      /* each agent reads it from the existing files */
+        if (job_sized_by_file(j) && j->size_pct)   /* each agent takes N% of its files */
+            fprintf(out, " size=(%" PRIu32 "%% of the existing file's, %" PRIu32 " file%s)",
+                    j->size_pct, plan_files_per_thread(j), plan_files_per_thread(j) == 1 ? "" : "s");
+        else if (job_sized_by_file(j))      /* each agent reads it from the existing files */
             fprintf(out, " size=(the existing file's, %" PRIu32 " file%s)", plan_files_per_thread(j),
                     plan_files_per_thread(j) == 1 ? "" : "s");
         else

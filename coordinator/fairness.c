@@ -41,7 +41,8 @@ static uint64_t set_ops(const struct op_set *s)
     uint64_t n = 0;
 
     for (int t = 0; t < OP__COUNT; t++)
-        n = sat_add_u64(n, result_ok_ops(&s->op[t]));   /* failed ops are not throughput */
+        if (op_type_is_load(t))
+            n = sat_add_u64(n, result_ok_ops(&s->op[t]));   /* failed ops are not throughput */
     return n;
 }
 
@@ -90,8 +91,9 @@ double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k,
     double j;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
-        for (int t = 0; t < OP__COUNT; t++)
-            ops[a] += (double)s->agent[a].ops[t];
+        for (int t = 0; t < OP__COUNT; t++)   /* failed ops are not throughput */
+            if (op_type_is_load(t))
+                ops[a] += (double)result_ok_count(s->agent[a].ops[t], s->agent[a].errors[t]);
         if ((!r->agents[a].lost || s->agent[a].reported) && r->phases[phase].agents[a].participating)
             live[n++] = ops[a];
     }

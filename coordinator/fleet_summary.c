@@ -90,6 +90,8 @@ void fleet_phase_init(struct fleet_phase *f, const struct run_result *r, uint32_
         if (s != FLEET_RAN)
             continue;
         for (int t = 0; t < OP__COUNT; t++) {
+            if (!op_type_is_load(t))
+                continue;
             ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
             bytes = sat_add_u64(bytes, ap->sealed.count[t].bytes);
         }

@@ -20,6 +20,7 @@
 #include "coordinator/result.h"
 #include "net/addr.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/msg_version.h"
 
 #define GATHER_READ_CHUNK (64 * 1024)
@@ -329,6 +330,7 @@ static void on_connection(uv_stream_t *server, int status)
     struct gpeer *p;
     struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
+    int rc;
 
     if (status < 0)
         return;
@@ -350,6 +352,9 @@ static void on_connection(uv_stream_t *server, int status)
     g->peers = p;
     p->accepted_ns = p->last_rx_ns = clock_now_ns();
     uv_tcp_nodelay(&p->tcp, 1);
+    if ((rc = ctlsock_mark(&p->tcp, g->o->control_tos)) < 0 && g->o->log)
+        fprintf(g->o->log, "nfstorm: %s: cannot mark the control connection (--control-tos): %s\n",
+                p->a.addr, uv_strerror(rc));
     if (auth_nonce(p->cnonce) < 0) {
         peer_drop(p, "no randomness for the handshake nonce");
         return;

@@ -44,6 +44,7 @@ struct gather_options {
     uint32_t min_agents;          /* 0: N are needed */
     uint32_t timeout_ms;          /* --expect-timeout */
     uint32_t agent_timeout_ms;    /* a joined agent silent this long leaves */
+    int control_tos;              /* --control-tos (net/ctlsock.h), set on each accepted agent */
     const struct auth_secret *secret;  /* required */
     FILE *log;                    /* "agent joined: ..." lines; NULL: quiet */
     /* Polled on every tick of the wait (NULL: never): nonzero ends the

@@ -138,7 +138,8 @@ static double agent_iops(const struct run_result *r, uint32_t phase, uint32_t a)
     if (!ap->done || !ap->participating || dur == 0)
         return NAN;
     for (int t = 0; t < OP__COUNT; t++)
-        ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
+        if (op_type_is_load(t))
+            ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
     return (double)ok * 1e9 / (double)dur;
 }
 
@@ -240,7 +241,8 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
     uint64_t phase_ops = 0;
 
     for (int t = 0; t < OP__COUNT; t++)
-        phase_ops = sat_add_u64(phase_ops, ph->totals.op[t].ops);
+        if (op_type_is_load(t))   /* failed ops are no share */
+            phase_ops = sat_add_u64(phase_ops, result_ok_ops(&ph->totals.op[t]));
     for (uint32_t a = 0; a < n; a++) {
         iops[a] = agent_iops(r, phase, a);
         p99[a] = NAN;
@@ -282,7 +284,8 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
         }
         result_all_ops(result_agent_totals(r, phase, a), all);
         for (int t = 0; t < OP__COUNT; t++)
-            ops = sat_add_u64(ops, ap->sealed.count[t].ops);
+            if (op_type_is_load(t))
+                ops = sat_add_u64(ops, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
         fprintf(out, "<td>%s</td>", units_fmt_count(b, sizeof(b), iops[a]));
         fprintf(out, "<td>%s</td>", units_fmt_rate(b, sizeof(b), result_bw(all, dur), base));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), hist_mean(&all->lat)));

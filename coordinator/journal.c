@@ -19,6 +19,8 @@
 #include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
+#include "coordinator/errors_json.h"
+#include "coordinator/result_errors.h"
 
 #define JOURNAL_LINE_MAX (8u << 20)
 /* the coordinator's own cap on --agents (coordinator/main.c): a header
@@ -108,6 +110,9 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "rtt_ns", (json_int_t)a->rtt_ns));
         if (a->labels[0])
             json_object_set_new(json_array_get(agents, i), "labels", json_string(a->labels));
+        if (a->client_cap_bps)
+            json_object_set_new(json_array_get(agents, i), "client_cap_bytes_per_s",
+                                json_integer((json_int_t)a->client_cap_bps));
     }
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct phase_result *ph = &r->phases[p];
@@ -270,6 +275,8 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
                      verify_json(result_agent_verify(r, phase, agent)) : NULL,
                      "coherence", coherence_reader_json(r, phase, agent));
+    if (o && result_agent_errors(r, phase, agent))     /* its failed ops' causes */
+        json_object_set_new(o, "errors", errors_json(result_agent_errors(r, phase, agent), NULL));
     if (o && ca && (ca->host.present || ca->ms || ca->note[0])) {
         json_t *cl = json_object();
         if (ca->host.present)
@@ -721,6 +728,8 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
                 ai->ncpus = (uint32_t)v;
             if (!u64_of(a, "rtt_ns", &v))
                 ai->rtt_ns = v;
+            if (!u64_of(a, "client_cap_bytes_per_s", &v))
+                ai->client_cap_bps = v;
             ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
         }
         header_verdict_inputs(r, o);
@@ -787,6 +796,13 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
                 rc = result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
             }
             free(v);
+        }
+        if (rc == 0 && json_object_get(o, "errors")) {      /* its failed ops' causes */
+            struct errcause_set *es = xmalloc(sizeof *es);
+            rc = errors_from_json(json_object_get(o, "errors"), es, rp->why, sizeof rp->why) < 0 ||
+                 result_errors_match(es, tot, rp->why, sizeof rp->why) < 0 ||
+                 result_set_agent_errors(r, (uint32_t)phase, (uint32_t)agent, es) < 0 ? -1 : 0;
+            free(es);
         }
         if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */
             struct coh_set cs;

@@ -32,7 +32,9 @@
 #include "coordinator/out_file.h"
 #include "coordinator/local.h"
 #include "coordinator/spawn.h"
+#include "coordinator/pool_campaign.h"
 #include "coordinator/pool_client.h"
+#include "coordinator/pool_policy.h"
 #include "coordinator/serve.h"
 #include "coordinator/repeat.h"
 #include "coordinator/repeat_run.h"
@@ -43,6 +45,8 @@
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 #include "coordinator/fiolog.h"
+#include "net/ctlsock.h"
+#include "coordinator/client_cap.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -61,7 +65,8 @@ static const char usage[] =
 "                       [--html F] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
 "       nfstorm serve --listen ADDR:PORT --secret-file F [--agent-timeout DUR] [--quiet]\n"
-"       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N [--secret-file F] [fio-style job options]\n"
+"       nfstorm clean [PLAN.fio] --agents ...|--hosts F|--local N|--listen ADDR --expect N|--pool ADDR\n"
+"                     [--secret-file F] [fio-style job options]\n"
 "       nfstorm --version | --help\n"
 "\n"
 "Runs a workload plan on many clients at once and prints one merged report.\n"
@@ -98,13 +103,16 @@ static const char usage[] =
 "  --pool ADDR:PORT        submit the run to a standing pool ('nfstorm serve', whose\n"
 "                          agents stay connected); needs --secret-file; it runs on the\n"
 "                          pool's agents (--expect N: the first N in index order, waiting\n"
-"                          up to --expect-timeout for them) and prints, writes --json and\n"
-"                          exits as a run here would; one run at a time: a second submitter\n"
+"                          up to --expect-timeout for them) and prints, writes --json,\n"
+"                          --html, --csv, --timeseries, --output (rendered here from the\n"
+"                          result it returns) and exits as a run here would; --repeat N\n"
+"                          submits N runs into one set; the pool refuses by name what\n"
+"                          its policy does not allow (docs/fleet.md); one run at a time:\n"
+"                          a second submitter\n"
 "                          waits ('waiting: the pool is busy with a run from ADDR since T')\n"
 "  --pool-wait DUR         ... for at most this long, then exit 2 (default: its turn)\n"
 "  --no-wait               ... or exit 2 at once naming the run that holds the pool\n"
-"                          (not with --csv, --html, --timeseries, --output, --repeat,\n"
-"                          --cleanup, --dry-run or another agent option)\n"
+"                          (not with --cleanup, --dry-run or another agent option)\n"
 "Output:\n"
 "  --json FILE             write the full result as JSON (docs/results.md)\n"
 "  --label TEXT            a label stored in the JSON result\n"
@@ -136,11 +144,22 @@ static const char usage[] =
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
 "  --connect-timeout DUR   time for agents to connect and answer (default 10s, at most 1d)\n"
 "  --agent-timeout DUR     an agent silent this long is marked lost (default 10s, 1s to 1d);\n"
-"                          so is one whose layout makes no progress for this long\n"
+"                          so is one whose layout makes no progress for this long; any\n"
+"                          byte it sends counts, also of a frame still arriving\n"
 "  --prepare-timeout DUR   an agent preparing a phase (engine connects, space check, file\n"
 "                          creation, preallocation) without layout progress is marked lost\n"
 "                          when not ready within DUR of its start or its last layout\n"
 "                          progress (default 5m, 1s to 1d; docs/fleet.md)\n"
+"  --control-tos TOS       mark the agents' connections so a link full of the run's own\n"
+"                          load still carries them: the IP TOS byte (lowdelay = 0x10, the\n"
+"                          default; dscp:N; a number 0-255 with the ECN bits 0; or none),\n"
+"                          plus priority 6 for Linux's queues and linear thin-stream\n"
+"                          retransmits (docs/fleet.md, \"A link the load fills\")\n"
+"  --client-cap [LABEL=]RATE  what one agent can move at most (500MiB/s, 10Gbit/s), for\n"
+"                          every agent or those with LABEL (repeatable; an agent with\n"
+"                          several gets the largest): reads faster than it, or than the\n"
+"                          agent's NIC link, are flagged 'faster than the link (...): page\n"
+"                          cache or a client-side cache?' (docs/results.md)\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -176,7 +195,11 @@ static const char usage[] =
 "write phases); not with --quiet.\n"
 "\n"
 "'nfstorm clean' takes the plan and agent options of 'run' and has each agent remove the\n"
-"regular files the plan names, beneath its --allow directories; it prints what each removed.\n"
+"regular files the plan names, beneath its --allow directories (ioengine=nfs: through libnfs,\n"
+"beneath --allow-nfs); it prints what each removed, or why nothing matched. It never runs\n"
+"the plan: with --pool it cleans the pool's agents, with --listen the agents that dial in,\n"
+"with --spawn ssh the agents it starts.\n"
+"'nfstorm report' and 'compare' into a pipe its reader closed ('| head') exit 141, quietly.\n"
 "Signals: SIGINT, SIGTERM and SIGHUP stop the agents and write the partial results; a second\n"
 "one during the run exits at once (the journal keeps what arrived).\n"
 "\n"
@@ -233,6 +256,8 @@ struct cli {
     const char *secret_file;
     uint64_t agent_timeout_ns;
     uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
+    int control_tos;             /* --control-tos (net/ctlsock.h) */
+    struct client_caps caps;     /* --client-cap (client_cap.h) */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -338,6 +363,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
     c->interval_ns = 1000000000ull;
     c->connect_timeout_ns = 10000000000ull;
     c->agent_timeout_ns = 10000000000ull;
+    c->control_tos = CTLSOCK_TOS_DEFAULT;
     c->fio_args = xcalloc((size_t)argc + 1, sizeof(char *));
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -432,6 +458,16 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || units_parse_duration(v, 1000000000ull, &c->prepare_timeout_ns) < 0 ||
                 c->prepare_timeout_ns < 1000000000ull || c->prepare_timeout_ns > TIMEOUT_MAX_NS)
                 return die(2, "--prepare-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
+        } else if (OPT("--client-cap")) {
+            char cerr[256];
+            if (!v)
+                return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
+            if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
+                return die(2, "%s", cerr);
+        } else if (OPT("--control-tos")) {
+            if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
+                return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
+                           "or a TOS byte 0-255 with the two ECN bits 0)", v ? v : "");
         } else if (strcmp(a, "--quiet") == 0) {
             c->quiet = 1;
         } else if (strcmp(a, "--verbose") == 0) {
@@ -697,8 +733,8 @@ static void agent_binary(char *out, size_t len)
 }
 
 /* --cleanup, `nfstorm clean`: the agents remove the plan's files. */
-static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const struct auth_secret *secret,
-                       const struct cli *c)
+static int clean_files(const struct plan *plan, char **addrs, struct gather_agent *joined, uint32_t ndial,
+                       uint32_t n, const struct auth_secret *secret, const struct cli *c)
 {
     struct clean_result *res = xcalloc(n, sizeof *res);
     /* divided before narrowing: 10 s of ns does not fit 32 bits (the cast
@@ -707,7 +743,7 @@ static int clean_files(const struct plan *plan, char **addrs, uint32_t n, const 
                                                                       : c->agent_timeout_ns;
     uint32_t timeout_ms = (uint32_t)(timeout_ns / 1000000u);
     int status;
-    clean_execute(plan, addrs, n, secret, timeout_ms, &late_signal, res);
+    clean_execute(plan, addrs, joined, ndial, n, secret, timeout_ms, &late_signal, res);
     status = clean_report(stderr, addrs, n, res);
     free(res);
     return status;
@@ -735,6 +771,7 @@ static int gather_cli(const struct cli *c, struct gather_fleet *fleet, char ***a
     go.timeout_ms = c->expect_timeout_ns ? (uint32_t)(c->expect_timeout_ns / 1000000u)
                                          : GATHER_DEFAULT_TIMEOUT_MS;
     go.agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u);
+    go.control_tos = c->control_tos;
     go.secret = secret;
     go.log = c->quiet ? NULL : stderr;
     go.check = c->gather_check;
@@ -936,19 +973,17 @@ out:
 /* --pool's rules: the pool has the agents, and only --json comes back. */
 static int pool_check_cli(const struct cli *c)
 {
+    /* --repeat and the output files are the submitter's (pool_campaign.h) */
     const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
-                      : c->listen ? "--listen" : c->spawn ? "--spawn" : c->repeat ? "--repeat"
-                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : c->out.csv ? "--csv"
-                      : c->out.html ? "--html" : c->out.timeseries ? "--timeseries"
-                      : c->out.output ? "--output" : c->out.fio_formats ? "--output-format" : NULL;
+                      : c->listen ? "--listen" : c->spawn ? "--spawn"
+                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : NULL;
     if (!c->pool) {
         if (c->pool_wait_ns || c->no_wait)
             return die(2, "--pool-wait and --no-wait need --pool");
         return 0;
     }
     if (other)
-        return die(2, "--pool does not combine with %s (the pool has the agents; only the report, "
-                   "--json and its journal come back)", other);
+        return die(2, "--pool does not combine with %s (the pool has the agents)", other);
     if (c->pool_wait_ns && c->no_wait)
         return die(2, "give only one of --pool-wait and --no-wait");
     if (c->min_agents && c->expect && c->min_agents > c->expect)
@@ -960,27 +995,35 @@ static int pool_check_cli(const struct cli *c)
 }
 
 /* 1 when argv[*i] is one of the options --pool keeps to itself (their
- * value skipped too). */
-static int pool_own_option(int argc, char **argv, int *i)
+ * value skipped too): its own, and what the submitter renders from the
+ * result (pool_campaign.h): the output files, --repeat, and with --output
+ * the fio formats that go into it. */
+static int pool_own_option(const struct cli *c, int argc, char **argv, int *i)
 {
     static const char *const own[] = { "--pool", "--pool-wait", "--expect", "--min-agents",
-                                       "--expect-timeout", "--json", "--secret-file" };
-    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
-        size_t n = strlen(own[k]);
-        if (strncmp(argv[*i], own[k], n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
+                                       "--expect-timeout", "--json", "--secret-file", "--html", "--csv",
+                                       "--timeseries", "--output", "--repeat", "--repeat-interval" };
+    static const char *const fio_formats[] = { "--output-format", "--terse-version" };
+    for (size_t k = 0; k < sizeof own / sizeof own[0] + sizeof fio_formats / sizeof fio_formats[0]; k++) {
+        const char *name = k < sizeof own / sizeof own[0] ? own[k] : fio_formats[k - sizeof own / sizeof own[0]];
+        size_t n = strlen(name);
+        if (k >= sizeof own / sizeof own[0] && !c->out.output)
+            break;
+        if (strncmp(argv[*i], name, n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
             if (argv[*i][n] == '\0' && *i + 1 < argc)
                 ++*i;
             return 1;
         }
     }
-    return strcmp(argv[*i], "--no-wait") == 0;
+    return strcmp(argv[*i], "--no-wait") == 0 || (c->out.output && strcmp(argv[*i], "--minimal") == 0);
 }
 
 /* --pool: the run goes to nfstorm serve; its options go along, but for
  * the plan file (its expanded text instead) and --pool's own. */
-static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan_text)
+static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan_text, int clean_only)
 {
     struct pool_client_options po;
+    struct pool_campaign pc;
     struct pool_submit sub;
     struct auth_secret *secret = xmalloc(sizeof *secret);
     char err[4096];
@@ -995,7 +1038,7 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
     for (int i = 0; i < argc; i++) {
         if (argv[i] == c->plan_path)
             sub.argv[sub.argc++] = POOL_PLAN_ARG;
-        else if (!pool_own_option(argc, argv, &i))
+        else if (!pool_own_option(c, argc, argv, &i))
             sub.argv[sub.argc++] = argv[i];
     }
     if (c->plan_path) {
@@ -1008,6 +1051,7 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
         return die(2, "--pool: the plan is over %u bytes or has over %u options", POOL_PLAN_MAX, POOL_ARGV_MAX);
     }
     sub.want_json = c->json != NULL;
+    sub.clean = clean_only;
     sub.wait = !c->no_wait;
     sub.expect = c->expect;
     sub.min_agents = c->min_agents;
@@ -1018,7 +1062,23 @@ static int pool_cli(const struct cli *c, int argc, char **argv, const char *plan
     po.json = c->json;
     po.wait_ms = (uint32_t)(c->pool_wait_ns / 1000000u);
     po.quiet = c->quiet;
-    status = pool_client_submit(&po, &sub);
+    po.drop_stdout = c->out.output != NULL;
+    /* the pool's own policy, applied here first: the same refusal, sooner */
+    if (pool_policy_check(&sub, err, sizeof err) < 0) {
+        free(sub.argv);
+        free(secret);
+        return die(2, "--pool: %s", err);
+    }
+    memset(&pc, 0, sizeof pc);
+    pc.po = &po;
+    pc.sub = &sub;
+    pc.out = &c->out;
+    pc.repeat = c->repeat;
+    pc.repeat_interval_ns = c->repeat_interval_ns;
+    pc.quiet = c->quiet;
+    pc.unit_base = c->unit_base;
+    pc.signalled = &late_signal;
+    status = clean_only ? pool_client_submit(&po, &sub) : pool_campaign_run(&pc);
     free(sub.argv);
     free(secret);
     return status;
@@ -1034,7 +1094,7 @@ static int pool_run_child(int argc, char **argv, struct gather_fleet *f)
     prog_argc = argc;
     prog_argv = argv;
     pool_fleet = f;
-    return cmd_run(argc - 2, argv + 2, 0);
+    return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0);
 }
 
 /* `nfstorm serve --listen ADDR:PORT --secret-file F`. */
@@ -1213,7 +1273,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
         }
     }
     if (c.pool) {
-        status = pool_cli(&c, argc, argv, plan_text);
+        /* before anything of a run: clean --pool is a clean on the pool's agents */
+        status = pool_cli(&c, argc, argv, plan_text, clean_only);
     } else if (pool_fleet) {
         /* a run of nfstorm serve: the pool's agents, as if gathered */
         gathered = *pool_fleet;
@@ -1232,17 +1293,13 @@ static int cmd_run(int argc, char **argv, int clean_only)
         if (naddrs == 0)
             status = die(2, "--agents: no address given");
     } else if (c.hosts && c.spawn) {
-        if (clean_only)
-            status = die(2, "clean: --spawn is for run");
-        else
-            status = spawn_cli(&c, &plan, &spawned, &gathered, &addrs, &labels, &naddrs);
+        /* clean too: the agents started over ssh dial back and are cleaned */
+        status = spawn_cli(&c, &plan, &spawned, &gathered, &addrs, &labels, &naddrs);
     } else if (c.hosts) {
         status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
     } else if (c.listen) {
-        if (clean_only)
-            status = die(2, "clean: --listen is for run (clean dials its agents)");
-        else
-            status = gather_cli(&c, &gathered, &addrs, &labels, &naddrs);
+        /* clean too: the agents that dial in are the fleet to clean */
+        status = gather_cli(&c, &gathered, &addrs, &labels, &naddrs);
     } else if (c.dry_run) {
         /* --local N: nothing is started, the N agents are this machine */
     } else {
@@ -1256,12 +1313,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     /* a mixed fleet: the listed agents, then those that dial in */
     nlisted = c.listen && !c.spawn && (c.agents || c.hosts) ? naddrs : 0;
-    if (status == 0 && nlisted) {
-        if (clean_only)
-            status = die(2, "clean: --listen is for run (clean dials its agents)");
-        else
-            status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
-    }
+    if (status == 0 && nlisted)     /* clean too: one fleet however it arrives */
+        status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
     if (status != 0 || c.pool)
         goto out;
     if (c.dry_run) {
@@ -1293,6 +1346,8 @@ static int cmd_run(int argc, char **argv, int clean_only)
     ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
     ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
     ro.prepare_timeout_ms = (uint32_t)(c.prepare_timeout_ns / 1000000u);
+    ro.control_tos = c.control_tos;
+    ro.client_caps = &c.caps;
     if (fleet.n) {
         ro.secret = &fleet.secret;
     } else if (c.secret_file) {
@@ -1304,7 +1359,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     defer_signals = 1;          /* from here on there is something to finish */
     if (clean_only) {
-        status = clean_files(&plan, addrs, naddrs, ro.secret, &c);
+        status = clean_files(&plan, addrs, gathered.n ? gathered.agents : NULL, nlisted, naddrs, ro.secret, &c);
         goto out;
     }
     if (!c.quiet) {
@@ -1467,7 +1522,7 @@ next_repetition:
     } else {
         result_free(&res);
     }
-    if (c.cleanup && clean_files(&plan, addrs, naddrs, ro.secret, &c) != 0 && status == 0)
+    if (c.cleanup && clean_files(&plan, addrs, NULL, 0, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
     fio_status_free(fstatus);

@@ -27,6 +27,61 @@ static json_t *rtt_json(const struct hist *h)
     return o;
 }
 
+/* Which errors are answers (a LOOKUP's NOENT) is known only where the
+ * statuses account for every error: not in an interval's set, which keeps
+ * none.  There "failed" and "expected_errors" are left out, not guessed. */
+static int expected_known(unsigned id, const struct nfs_rpc_proc *p)
+{
+    uint64_t sum = 0;
+    if (id != NFSP_LOOKUP || p->errors == 0)
+        return 1;
+    for (uint32_t k = 0; k < p->nstatus; k++)
+        sum += p->status[k].n;
+    return p->status_other == 0 && sum == p->errors;
+}
+
+static void failed_json(json_t *o, const struct nfs_rpc_set *s)
+{
+    if (s->proc[NFSP_LOOKUP] && !expected_known(NFSP_LOOKUP, s->proc[NFSP_LOOKUP]))
+        return;
+    uint64_t expected, failed = nfs_rpc_set_failed(s, &expected);
+    json_object_set_new(o, "failed", jint(failed));
+    json_object_set_new(o, "expected_errors", jint(expected));
+}
+
+/* "split": {"read": {ops, lat_ns, rtt_ns, queued_ns, late_ns, client_ns,
+ * mean: {...}}, "write": ...}: sums (they add up: lat = rtt + queued +
+ * late + client), and per op means; only kinds with ops. */
+static void split_json(json_t *o, const struct nfs_rpc_set *s)
+{
+    json_t *sp = NULL;
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const struct nfs_op_split *x = &s->split[k];
+        if (!x->ops)
+            continue;
+        json_t *j = json_object(), *m = json_object();
+        uint64_t client = nfs_op_split_client(x);
+        double n = (double)x->ops;
+        json_object_set_new(j, "ops", jint(x->ops));
+        json_object_set_new(j, "lat_ns", jint(x->lat_ns));
+        json_object_set_new(j, "rtt_ns", jint(x->rtt_ns));
+        json_object_set_new(j, "queued_ns", jint(x->queued_ns));
+        json_object_set_new(j, "late_ns", jint(x->late_ns));
+        json_object_set_new(j, "client_ns", jint(client));
+        json_object_set_new(m, "lat_ns", json_real((double)x->lat_ns / n));
+        json_object_set_new(m, "rtt_ns", json_real((double)x->rtt_ns / n));
+        json_object_set_new(m, "queued_ns", json_real((double)x->queued_ns / n));
+        json_object_set_new(m, "late_ns", json_real((double)x->late_ns / n));
+        json_object_set_new(m, "client_ns", json_real((double)client / n));
+        json_object_set_new(j, "mean", m);
+        if (!sp)
+            sp = json_object();
+        json_object_set_new(sp, nfs_op_split_name(k), j);
+    }
+    if (sp)
+        json_object_set_new(o, "split", sp);
+}
+
 json_t *nfs_json_encode(const struct nfs_rpc_set *s)
 {
     json_t *o = json_object(), *rpc = json_object();
@@ -35,6 +90,7 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
     json_object_set_new(o, "retransmits", jint(s->retransmits));
     json_object_set_new(o, "timeouts", jint(s->timeouts));
     json_object_set_new(o, "reconnects", jint(s->reconnects));
+    failed_json(o, s);
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -44,6 +100,8 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         json_object_set_new(j, "bytes_out", jint(p->bytes_out));
         json_object_set_new(j, "bytes_in", jint(p->bytes_in));
         json_object_set_new(j, "errors", jint(p->errors));
+        if (expected_known(i, p))
+            json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
         json_object_set_new(j, "rtt_ns", rtt_json(&p->rtt));
         for (uint32_t k = 0; k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
@@ -53,6 +111,7 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         json_object_set_new(rpc, nfs_proc_name(i), j);
     }
     json_object_set_new(o, "rpc", rpc);
+    split_json(o, s);
     return o;
 }
 
@@ -63,6 +122,7 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
     json_object_set_new(o, "retransmits", jint(s->retransmits));
     json_object_set_new(o, "timeouts", jint(s->timeouts));
     json_object_set_new(o, "reconnects", jint(s->reconnects));
+    failed_json(o, s);
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
@@ -72,6 +132,8 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
         json_object_set_new(j, "bytes_out", jint(p->bytes_out));
         json_object_set_new(j, "bytes_in", jint(p->bytes_in));
         json_object_set_new(j, "errors", jint(p->errors));
+        if (expected_known(i, p))
+            json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
         json_object_set_new(rtt, "mean", json_real(hist_mean(&p->rtt)));
         json_object_set_new(rtt, "p50", jint(hist_percentile(&p->rtt, 50.0)));
         json_object_set_new(rtt, "p99", jint(hist_percentile(&p->rtt, 99.0)));
@@ -80,6 +142,7 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
         json_object_set_new(rpc, nfs_proc_name(i), j);
     }
     json_object_set_new(o, "rpc", rpc);
+    split_json(o, s);
     return o;
 }
 
@@ -143,6 +206,38 @@ static int proc_decode(json_t *j, struct nfs_rpc_proc *p, char *why, size_t whyl
     return 0;
 }
 
+static int split_decode(json_t *o, struct nfs_rpc_set *s, char *why, size_t whylen)
+{
+    json_t *sp = json_object_get(o, "split");
+    char sub[96];
+    if (!sp)
+        return 0;
+    if (!json_is_object(sp)) {
+        snprintf(why, whylen, "'split' is not an object");
+        return -EINVAL;
+    }
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        json_t *j = json_object_get(sp, nfs_op_split_name(k));
+        struct nfs_op_split *x = &s->split[k];
+        if (!j)
+            continue;
+        if (!json_is_object(j) || get_count(j, "ops", &x->ops, sub, sizeof sub) ||
+            get_count(j, "lat_ns", &x->lat_ns, sub, sizeof sub) ||
+            get_count(j, "rtt_ns", &x->rtt_ns, sub, sizeof sub) ||
+            get_count(j, "queued_ns", &x->queued_ns, sub, sizeof sub) ||
+            get_count(j, "late_ns", &x->late_ns, sub, sizeof sub)) {
+            snprintf(why, whylen, "'split.%s': %s", nfs_op_split_name(k),
+                     json_is_object(j) ? sub : "not an object");
+            return -EINVAL;
+        }
+        if (!nfs_op_split_valid(x)) {
+            snprintf(why, whylen, "'split.%s': its parts exceed its latency", nfs_op_split_name(k));
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 int nfs_json_decode(json_t *o, struct nfs_rpc_set *s, char *why, size_t whylen)
 {
     json_t *rpc, *v;
@@ -171,5 +266,5 @@ int nfs_json_decode(json_t *o, struct nfs_rpc_set *s, char *why, size_t whylen)
             return -EINVAL;
         }
     }
-    return 0;
+    return split_decode(o, s, why, whylen);
 }

@@ -71,6 +71,30 @@ int phase_ctl_agent_done(struct phase_result *pr, const struct phase *ph, uint32
     return 1;
 }
 
+int phase_ctl_agent_error(struct phase_result *pr, const struct phase *ph, uint32_t agent,
+                          const char *what)
+{
+    const char *q = strstr(what, "job '"), *e;
+    const char *from = what;
+
+    if (pr->ctl.ended_early || !q || !(e = strchr(q + 5, '\'')))
+        return 0;
+    /* the agent's text is "phase N: job 'NAME': ...": the job must be one
+     * with exitall_on_error (another job's error fails the run as ever) */
+    for (uint32_t i = 0; i < ph->njobs; i++) {
+        const struct job_spec *j = &ph->jobs[i];
+        if (!j->exitall_on_error || strlen(j->name) != (size_t)(e - q - 5) ||
+            strncmp(j->name, q + 5, (size_t)(e - q - 5)) != 0)
+            continue;
+        if (strncmp(what, "phase ", 6) == 0 && strstr(what, ": ") && strstr(what, ": ") < q)
+            from = q;       /* "phase N: " says nothing the report does not */
+        pr->ctl.ended_early = 1;
+        snprintf(pr->ctl.why, sizeof pr->ctl.why, "exitall_on_error: agent %u: %s", agent, from);
+        return 1;
+    }
+    return 0;
+}
+
 int phase_ctl_end_run(const struct phase_result *pr, const struct phase *ph)
 {
     const struct job_spec *j = exitall_job(ph);

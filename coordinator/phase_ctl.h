@@ -28,6 +28,13 @@ int phase_ctl_agent_done(struct phase_result *pr, const struct phase *ph, uint32
  * 1 when steady state is attained with it (not yet ended); pr->ctl has
  * the criterion, the window's mean and when. */
 int phase_ctl_interval(struct phase_result *pr, uint32_t k);
+/* Agent `agent` said a job failed (its error text `what`, "phase N: job
+ * 'NAME': ...").  1 when that job has exitall_on_error and the phase was
+ * not yet ended: pr->ctl is then ended early, its why naming the agent,
+ * the job and the error.  (The run stops the fleet on any job's error
+ * anyway: run.c; this says so in the phase's control.) */
+int phase_ctl_agent_error(struct phase_result *pr, const struct phase *ph, uint32_t agent,
+                          const char *what);
 /* The run ends after this phase (exitall with exit_what=all ended it). */
 int phase_ctl_end_run(const struct phase_result *pr, const struct phase *ph);
 

@@ -236,7 +236,9 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
                 goto out;
             }
             started = 1;
-            if (out.stream == POOL_STDOUT || out.stream == POOL_STDERR) {
+            if (out.stream == POOL_STDOUT && o->drop_stdout) {
+                continue;
+            } else if (out.stream == POOL_STDOUT || out.stream == POOL_STDERR) {
                 fp = out.stream == POOL_STDOUT ? stdout : stderr;
             } else {
                 int k = out.stream == POOL_JSON ? 0 : 1;
@@ -248,6 +250,8 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
                         status = fail(1, &c, "cannot write %s", jpath);
                         goto out;
                     }
+                    if (k == 0 && o->json_written)
+                        *o->json_written = 1;
                 }
                 fp = files[k];
             }

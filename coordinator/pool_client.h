@@ -19,6 +19,10 @@ struct pool_client_options {
     const char *json;                 /* --json F, or NULL */
     uint32_t wait_ms;                 /* --pool-wait: 0 forever */
     int quiet;
+    int drop_stdout;                  /* --output F: the report goes there (rendered by the
+                                         submitter), stdout stays empty as with fio */
+    int *json_written;                /* if not NULL: set to 1 once the pool sent a JSON result
+                                         (json was (re)written by this submission) */
 };
 
 /* The run's exit status, or 1 (the pool went, network) / 2 (refused,

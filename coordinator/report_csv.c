@@ -72,8 +72,11 @@ void report_csv(FILE *out, const struct run_result *r, int agents)
                     continue;
                 snprintf(id, sizeof(id), "%u", r->agents[a].id);
                 const struct op_stats *o = &result_agent_totals(r, i, a)->op[t];
+                /* share of the successful ops: a failed op is no share of the work */
                 row(out, r, i, id, r->agents[a].host, (enum op_type)t, o,
-                    ap->duration_ns ? ap->duration_ns : ph->duration_ns, (double)o->ops / (double)all, -1, "");
+                    ap->duration_ns ? ap->duration_ns : ph->duration_ns,
+                    result_ok_ops(&ph->totals.op[t]) ? (double)result_ok_ops(o) /
+                    (double)result_ok_ops(&ph->totals.op[t]) : 0.0, -1, "");
             }
         }
     }

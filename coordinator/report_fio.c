@@ -38,6 +38,7 @@
 #include "coordinator/fio_opts.h"
 #include "coordinator/fiolog.h"
 #include "coordinator/report_fio_ctl.h"
+#include "coordinator/result_errors.h"
 
 static const double fio_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 #define NPCT (sizeof(fio_pct) / sizeof(fio_pct[0]))
@@ -360,7 +361,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     job_opts(r, ph, global, &jo);
     json_object_set_new(j, "jobname", json_string(ph->name));
     json_object_set_new(j, "groupid", jint(i));
-    json_object_set_new(j, "error", jint(0));
+    json_object_set_new(j, "error", jint((uint64_t)result_errors_fio_error(r, i, agent)));   /* fio: the first error's errno */
     json_object_set_new(j, "eta", jint(0));
     json_object_set_new(j, "elapsed", jint(dur / NS_PER_SEC));
     if (agent >= 0) {
@@ -374,9 +375,11 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     memset(&none, 0, sizeof(none));
     hist_init(&none.lat);
     json_object_set_new(j, "trim", ddir(ph, agent, OP_READ, &none, dur, 0, &jo));
-    /* fio's "sync": fsync/fdatasync calls; nfstorm does not count them apart */
-    json_object_set_new(sync, "total_ios", jint(0));
-    json_object_set_new(sync, "lat_ns", lat_obj(&none.lat, 0, 0));
+    /* fio's "sync": the fsync/fdatasync calls (OP_SYNC), their latency with
+     * fio's percentiles (etcd's disk check reads
+     * sync.lat_ns.percentile["99.000000"]) and, in json+, bins */
+    json_object_set_new(sync, "total_ios", jint(set->op[OP_SYNC].ops));
+    json_object_set_new(sync, "lat_ns", lat_obj(&set->op[OP_SYNC].lat, 1, plus));
     json_object_set_new(j, "sync", sync);
     json_object_set_new(j, "job_runtime", jint(dur / NS_PER_MS));
     /* CPU percent of the cores the counted agents had over their run */

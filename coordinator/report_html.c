@@ -47,6 +47,7 @@
 #include "coordinator/report_matrix.h"
 #include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/verdict.h"
 #include "common/vblock.h"
 #include "coordinator/svg.h"
@@ -199,6 +200,72 @@ static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t d
 #define FIG_HEAD "<th>IOPS</th><th>BW</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th>" \
                  "<th>p99.9</th><th>max</th>"
 
+/* Why ops failed: one row per agent, op type and cause (the text report's
+ * lines, RESULT_ERRORS_AGENTS_MAX agents at most); nothing when none did. */
+static void errors_table(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint32_t shown = 0, more = 0;
+    int head = 0;
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct errcause_set *s = result_agent_errors(r, phase, a);
+        const struct agent_phase *ap = &ph->agents[a];
+        int any = 0;
+
+        for (int t = 0; t < OP__COUNT; t++)
+            any |= ap->done && ap->sealed.count[t].errors != 0;
+        if (!any)
+            continue;
+        if (shown++ >= RESULT_ERRORS_AGENTS_MAX) {
+            more++;
+            continue;
+        }
+        if (!head) {
+            fprintf(out, "<table class=\"errors\"><tr><th>id</th><th class=\"l\">host</th>"
+                    "<th class=\"l\">op</th><th>failed</th><th class=\"l\">cause</th></tr>\n");
+            head = 1;
+        }
+        for (int t = 0; t < OP__COUNT; t++) {
+            uint64_t failed = ap->sealed.count[t].errors, told = s ? errcause_failed(s, (enum op_type)t) : 0;
+            char line[640];
+
+            for (uint32_t i = 0; s && i < s->op[t].n; i++) {
+                const struct errcause *c = &s->op[t].c[i];
+                char n[32];
+                result_errors_cause_line(c, (enum op_type)t, line, sizeof line);
+                fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
+                td(out, "l", r->agents[a].host);
+                td(out, "l", op_type_name((enum op_type)t));
+                snprintf(n, sizeof n, "%llu", (unsigned long long)c->count);
+                td(out, NULL, n);
+                /* the cause without its count, which has a column */
+                td(out, "l", strstr(line, " x ") ? strstr(line, " x ") + 3 : line);
+                fprintf(out, "</tr>\n");
+            }
+            if (s && s->op[t].other) {
+                fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
+                td(out, "l", r->agents[a].host);
+                td(out, "l", op_type_name((enum op_type)t));
+                fprintf(out, "<td>%llu</td><td class=\"l\">other causes (beyond the %d kept)</td></tr>\n",
+                        (unsigned long long)s->op[t].other, ERRCAUSE_MAX);
+            }
+            if (told < failed) {
+                fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
+                td(out, "l", r->agents[a].host);
+                td(out, "l", op_type_name((enum op_type)t));
+                fprintf(out, "<td>%llu</td><td class=\"l\">cause not reported (%s)</td></tr>\n",
+                        (unsigned long long)(failed - told), ap->salvaged ? "no phase-done" : "the agent sent none");
+            }
+        }
+    }
+    if (head)
+        fprintf(out, "</table>\n");
+    if (more)
+        fprintf(out, "<p class=\"note\">... and %u more agents with failed ops (their causes are in the JSON "
+                "result)</p>\n", more);
+}
+
 static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, const double *share,
                          const struct fairness *f, int base, int fleet)
 {
@@ -214,7 +281,9 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
         figs(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, base);
         fprintf(out, "<td>%llu</td></tr>\n", (unsigned long long)ph->totals.op[t].errors);
     }
-    fprintf(out, "</table>\n<p class=\"note\">duration %s (longest agent), start skew %s. ",
+    fprintf(out, "</table>\n");
+    errors_table(out, r, i);
+    fprintf(out, "<p class=\"note\">duration %s (longest agent), start skew %s. ",
             units_fmt_ns(a, sizeof(a), (double)ph->duration_ns),
             units_fmt_ns(b, sizeof(b), (double)ph->start_skew_ns));
     if (f->ncounted) {
@@ -226,6 +295,16 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
         svg_escape(out, r->agents[f->fastest].host);
         fprintf(out, ") %s IOPS.", units_fmt_count(b, sizeof(b), f->fastest_iops));
     }
+    uint64_t sample_ops, sample_threads, sample_mean;
+    if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,
+                                 &sample_mean))
+        fprintf(out, " <span class=\"warn\" data-thin-sample=\"%llu\">Ops take %s on average in this "
+                "%s phase: about one op per thread%s (%llu ops from %llu threads); its latency and "
+                "throughput rest on that few.</span>", (unsigned long long)sample_ops,
+                units_fmt_ns(a, sizeof(a), (double)sample_mean),
+                units_fmt_ns(b, sizeof(b), (double)ph->duration_ns),
+                sample_ops > 2 * sample_threads ? " and slot of its iodepth" : "",
+                (unsigned long long)sample_ops, (unsigned long long)sample_threads);
     if (fleet) {    /* the per-agent detail is html_fleet's table */
         fprintf(out, "</p>\n");
         return;
@@ -248,7 +327,9 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
             }
             const struct op_stats *o = &result_agent_totals(r, i, ag)->op[t];
             figs(out, (enum op_type)t, o, dur, base);
-            fprintf(out, "<td>%.1f%%</td>", (double)o->ops * 100.0 / (double)ph->totals.op[t].ops);
+            /* of the successful ops: a failed op is no share of the work */
+            fprintf(out, "<td>%.1f%%</td>", result_ok_ops(&ph->totals.op[t]) ?
+                    (double)result_ok_ops(o) * 100.0 / (double)result_ok_ops(&ph->totals.op[t]) : 0.0);
             if (ap->cores && ap->duration_ns)
                 fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
                         ((double)ap->duration_ns / 1e9) / ap->cores * 100.0);
@@ -502,7 +583,8 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
             if (!ph->agents[a].participating || (tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9))
                 continue;
             for (int t = 0; t < OP__COUNT; t++)
-                ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+                if (op_type_is_load(t))
+                    ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
             v[m++] = ok / secs;
         }
         qsort(v, m, sizeof(*v), cmp_dbl);
@@ -513,7 +595,8 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
             double ok = 0;
 
             for (int t = 0; t < OP__COUNT; t++)
-                ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+                if (op_type_is_load(t))
+                    ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
             y[(size_t)(3 + e) * (n + 1) + k] = tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9 ? NAN : ok / secs;
         }
     }

@@ -23,6 +23,8 @@
 #include "coordinator/report_json.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
+#include "coordinator/errors_json.h"
+#include "coordinator/result_errors.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -160,6 +162,8 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         put(b, j, "ncpus", jint(ai->ncpus));
         put(b, j, "clock_offset_ns", json_integer((json_int_t)ai->clock_offset_ns));
         put(b, j, "rtt_ns", jint(ai->rtt_ns));
+        if (ai->client_cap_bps)    /* --client-cap for it (client_cap.h) */
+            put(b, j, "client_cap_bytes_per_s", jint(ai->client_cap_bps));
         put(b, j, "lost", json_boolean(ai->lost));
         put(b, j, "lost_at_s", json_real(ai->lost_at_s));
         if (ai->sys.known)
@@ -167,6 +171,27 @@ static json_t *agents_json(struct jb *b, const struct run_result *r)
         push(b, arr, j);
     }
     return arr;
+}
+
+/* Reads faster than the agent's link or --client-cap (client_cap.h):
+ * false, or what was measured against which limit and the flag's text. */
+static json_t *faster_json(struct jb *b, const struct run_result *r, uint32_t phase, uint32_t a)
+{
+    struct client_fast f;
+    char text[160];
+    json_t *o;
+
+    if (!client_report_faster(r, phase, a, &f))
+        return json_false();
+    o = json_object();
+    client_cap_text(&f, text, sizeof text);
+    put(b, o, "read_bytes_per_s", json_real(f.read_bps));
+    put(b, o, "limit_bytes_per_s", json_real(f.limit_bps));
+    put(b, o, "limit", json_string(f.nic_mbps ? "nic" : "client_cap"));
+    if (f.nic_mbps)
+        put(b, o, "speed_mbps", jint(f.nic_mbps));
+    put(b, o, "text", json_string(text));
+    return o;
 }
 
 /* The agent's own CPU, NIC and mountstats over the phase (client_json.h). */
@@ -189,6 +214,44 @@ static void client_interval_json(struct jb *b, json_t *j, const struct run_resul
     json_t *col = client_json_interval(r, phase, k);
     if (col)
         put(b, j, "client", col);
+}
+
+/* The phase's failed ops by cause: the agents' merged, each cause with its
+ * first agent, and per op type the failed ops no agent named a cause for
+ * ("unreported": agents lost before their phase-done); NULL when no op
+ * failed. */
+static json_t *phase_errors_json(const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    struct errcause_set *s;
+    uint32_t (*first)[ERRCAUSE_MAX];
+    json_t *o;
+    int any = 0;
+
+    for (int t = 0; t < OP__COUNT; t++)
+        any |= ph->totals.op[t].errors != 0;
+    if (!any)
+        return NULL;
+    s = xmalloc(sizeof *s);
+    first = xmalloc(sizeof(uint32_t) * OP__COUNT * ERRCAUSE_MAX);
+    result_phase_errors(r, phase, s, first);
+    o = errors_json(s, first);
+    for (int t = 0; t < OP__COUNT; t++) {
+        uint64_t told = errcause_failed(s, (enum op_type)t), failed = ph->totals.op[t].errors;
+        json_t *v;
+        if (told >= failed)
+            continue;
+        if (!(v = json_object_get(o, op_type_name((enum op_type)t)))) {
+            v = json_pack("{sIs[]sI}", "failed", (json_int_t)0, "causes", "other", (json_int_t)0);
+            json_object_set_new(o, op_type_name((enum op_type)t), v);
+        }
+        json_object_set_new(v, "failed", json_integer((json_int_t)(failed > INT64_MAX ? INT64_MAX : failed)));
+        json_object_set_new(v, "unreported", json_integer((json_int_t)(failed - told > INT64_MAX ? INT64_MAX
+                                                                                                  : failed - told)));
+    }
+    free(first);
+    free(s);
+    return o;
 }
 
 static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
@@ -218,6 +281,8 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         if (ap->error)
             put(b, j, "error", json_string(ap->error));
         put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur));
+        if (result_agent_errors(r, (uint32_t)(ph - r->phases), a))    /* why its ops failed */
+            put(b, j, "errors", errors_json(result_agent_errors(r, (uint32_t)(ph - r->phases), a), NULL));
         put(b, j, "share", json_real(share[a]));
         put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
@@ -233,6 +298,7 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, j, "nintervals", jint(ap->nintervals));
         put(b, j, "client_bound", json_boolean(client_report_cpu_bound(r, (uint32_t)(ph - r->phases), a)));
         put(b, j, "nic_bound", json_boolean(client_report_nic_bound(r, (uint32_t)(ph - r->phases), a)));
+        put(b, j, "faster_than_link", faster_json(b, r, (uint32_t)(ph - r->phases), a));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             put(b, j, "storage", run_record_storage_json(ap));
         if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->agent[a]))   /* nfs engine telemetry */
@@ -357,7 +423,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     const struct phase_result *ph = &r->phases[phase];
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     struct fairness f;
-    json_t *j = json_object(), *fj = json_object(), *ctl;
+    json_t *j = json_object(), *fj = json_object(), *ctl, *ej;
 
     put(b, j, "name", json_string(ph->name));
     put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
@@ -380,9 +446,19 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     else
         put(b, j, "error_threshold", jint(ph->error_threshold));
     put(b, j, "interval_ms", jint(ph->interval_ms));
+    uint64_t sample_ops, sample_threads, sample_mean;
+    if (result_phase_thin_sample(r, phase, &sample_ops, &sample_threads, &sample_mean)) {
+        json_t *ts = json_object();
+        put(b, ts, "ops", jint(sample_ops));
+        put(b, ts, "threads", jint(sample_threads));
+        put(b, ts, "op_mean_ns", jint(sample_mean));
+        put(b, j, "thin_sample", ts);
+    }
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if ((ej = phase_errors_json(r, phase)))
+        put(b, j, "errors", ej);
     if (result_phase_verify(r, phase))
         put(b, j, "verify", verify_json(result_phase_verify(r, phase)));
     fairness_phase(r, phase, share, &f);

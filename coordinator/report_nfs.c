@@ -1,6 +1,8 @@
 /* report_nfs: text and HTML renderings of a phase's NFS RPC telemetry.
- * Both read the same ordering (calls, most first) and the same op<->RPC
- * pairing, so the two reports say the same thing. */
+ * Both read the same ordering (calls, most first), the same op<->RPC
+ * pairing and the same op split, so the two reports say the same thing;
+ * the HTML calls the gap between op latency and round trip the client's
+ * time only when the split says it is. */
 #include "coordinator/report_nfs.h"
 #include "common/sat.h"
 
@@ -35,17 +37,25 @@ static int op_of(unsigned id)
     return id == NFSP_READ ? OP_READ : id == NFSP_WRITE ? OP_WRITE : -1;
 }
 
-static uint64_t total_calls(const struct nfs_rpc_set *s, uint64_t *errors)
+/* Calls in all; *failed: errors that are failures, *expected: LOOKUPs
+ * of absent names (nfs_rpc_status_expected), answers and not failures. */
+static uint64_t total_calls(const struct nfs_rpc_set *s, uint64_t *failed, uint64_t *expected)
 {
     uint64_t n = 0;
-    *errors = 0;
-    for (unsigned i = 0; i < NFSP__COUNT; i++) {
-        if (s->proc[i]) {
+    for (unsigned i = 0; i < NFSP__COUNT; i++)
+        if (s->proc[i])
             n = sat_add_u64(n, s->proc[i]->calls);
-            *errors = sat_add_u64(*errors, s->proc[i]->errors);
-        }
-    }
+    *failed = nfs_rpc_set_failed(s, expected);
     return n;
+}
+
+/* "; 1 LOOKUP answered NOENT (...)" after the headline, when there are any */
+static void expected_note(FILE *out, uint64_t expected, const char *pre, const char *post)
+{
+    if (expected)
+        fprintf(out, "%s%llu LOOKUP%s answered NOENT (names looked up before they were created: "
+                "answers, not failures)%s", pre, (unsigned long long)expected,
+                expected == 1 ? "" : "s", post);
 }
 
 void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
@@ -53,17 +63,19 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
     const struct result_nfs *n = result_nfs_of(r, phase);
     const struct phase_result *ph = &r->phases[phase];
     unsigned ids[NFSP__COUNT], cnt;
-    uint64_t errors, calls;
+    uint64_t errors, calls, expected;
     char a[32], b[32], c[32], d[32], name[48];
 
     if (!n || nfs_rpc_set_empty(&n->fleet))
         return;
     const struct nfs_rpc_set *s = &n->fleet;
-    calls = total_calls(s, &errors);
-    fprintf(out, "nfs: %llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects\n",
+    calls = total_calls(s, &errors, &expected);
+    fprintf(out, "nfs: %llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects",
             (unsigned long long)calls, (unsigned long long)errors,
             (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
             (unsigned long long)s->reconnects);
+    expected_note(out, expected, "; ", "");
+    fputc('\n', out);
     fprintf(out, "  %-20s %10s %8s %9s %9s %9s %9s\n", "rpc", "calls", "errors", "rtt p50",
             "rtt p99", "op p50", "op p99");
     cnt = order(s, ids);
@@ -93,6 +105,8 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
         for (unsigned k = 0; k < cnt; k++) {
             const struct nfs_rpc_proc *p = s->proc[ids[k]];
             for (uint32_t e = 0; e < p->nstatus; e++) {
+                if (nfs_rpc_status_expected(ids[k], p->status[e].code))
+                    continue;          /* named in the headline, not an error */
                 fprintf(out, "%s %s %s x%llu", sep, nfs_proc_name(ids[k]),
                         nfs_status_name(p->status[e].code, name, sizeof name),
                         (unsigned long long)p->status[e].n);
@@ -106,19 +120,66 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
         }
         fputc('\n', out);
     }
-    /* op latency = RPC round trip (server + network) + the client's own time */
-    for (unsigned k = 0; k < cnt; k++) {
-        int t = op_of(ids[k]);
-        const struct nfs_rpc_proc *p = s->proc[ids[k]];
-        if (t < 0 || !ph->totals.op[t].lat.count || !p->rtt.count)
+    /* an op's latency, split into what it truly is (nfs_op_split) */
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const struct nfs_op_split *sp = &s->split[k];
+        if (!sp->ops)
             continue;
-        double op50 = (double)hist_percentile(&ph->totals.op[t].lat, 50.0);
-        double rpc50 = (double)hist_percentile(&p->rtt, 50.0);
-        fprintf(out, "  %s p50 %s: rpc %s (server+network), %s in the client\n",
-                op_type_name((enum op_type)t), units_fmt_ns(a, sizeof a, op50),
-                units_fmt_ns(b, sizeof b, rpc50),
-                units_fmt_ns(c, sizeof c, op50 > rpc50 ? op50 - rpc50 : 0));
+        double nops = (double)sp->ops;
+        fprintf(out, "  %s: op mean %s = slowest RPC's round trip %s (server+network) + queued "
+                "before send %s", nfs_op_split_name(k), units_fmt_ns(a, sizeof a, (double)sp->lat_ns / nops),
+                units_fmt_ns(b, sizeof b, (double)sp->rtt_ns / nops),
+                units_fmt_ns(c, sizeof c, (double)sp->queued_ns / nops));
+        if (sp->late_ns)
+            fprintf(out, " + issued late %s", units_fmt_ns(a, sizeof a, (double)sp->late_ns / nops));
+        fprintf(out, " + client %s (%llu ops)\n",
+                units_fmt_ns(d, sizeof d, (double)nfs_op_split_client(sp) / nops),
+                (unsigned long long)sp->ops);
     }
+}
+
+/* 1 when the client's own time is most of what separates the ops' latency
+ * from their round trips (not the wait before send or a late issue). */
+static int split_client_dominates(const struct nfs_op_split *sp)
+{
+    uint64_t client = nfs_op_split_client(sp);
+    return client >= sat_add_u64(sp->queued_ns, sp->late_ns);
+}
+
+static void split_html(FILE *out, const struct nfs_rpc_set *s)
+{
+    char a[32], b[32], c[32], d[32], e[32];
+    int any = 0, client = 1;
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const struct nfs_op_split *sp = &s->split[k];
+        if (!sp->ops)
+            continue;
+        if (!any)
+            fprintf(out, "<table class=\"nfs-split\"><tr><th class=\"l\">op</th><th>ops</th>"
+                    "<th>mean latency</th><th>slowest RPC's round trip</th><th>queued before send</th>"
+                    "<th>issued late</th><th>client</th></tr>\n");
+        any = 1;
+        client &= split_client_dominates(sp);
+        double n = (double)sp->ops;
+        fprintf(out, "<tr><td class=\"l\">%s</td><td>%llu</td><td>%s</td><td>%s</td><td>%s</td>"
+                "<td>%s</td><td>%s</td></tr>\n", nfs_op_split_name(k), (unsigned long long)sp->ops,
+                units_fmt_ns(a, sizeof a, (double)sp->lat_ns / n),
+                units_fmt_ns(b, sizeof b, (double)sp->rtt_ns / n),
+                units_fmt_ns(c, sizeof c, (double)sp->queued_ns / n),
+                units_fmt_ns(d, sizeof d, (double)sp->late_ns / n),
+                units_fmt_ns(e, sizeof e, (double)nfs_op_split_client(sp) / n));
+    }
+    if (!any)
+        return;
+    fprintf(out, "</table>\n<p class=\"note\">Each op's time is its slowest RPC's (an op larger than "
+            "rsize/wsize is several RPCs in parallel): the round trip from its last byte handed to the "
+            "socket to its reply (server and network), the wait before that, and the rest. ");
+    if (client)
+        fprintf(out, "The difference between the op latency and the round trip is the client's time.</p>\n");
+    else
+        fprintf(out, "<span class=\"warn\" data-split=\"queued\">The difference between the op latency "
+                "and the round trip is mostly the wait before send (the socket's buffer is full: the "
+                "link or the server sets the pace) or a late issue, not the client's time.</span></p>\n");
 }
 
 void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
@@ -126,22 +187,23 @@ void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
     const struct result_nfs *n = result_nfs_of(r, phase);
     const struct phase_result *ph = &r->phases[phase];
     unsigned ids[NFSP__COUNT], cnt;
-    uint64_t errors, calls;
-    char a[32], b[32], c[32], d[32], e[32], name[48];
+    uint64_t errors, calls, expected;
+    char a[32], b[32], c[32], d[32], name[48];
 
     if (!n || nfs_rpc_set_empty(&n->fleet))
         return;
     const struct nfs_rpc_set *s = &n->fleet;
-    calls = total_calls(s, &errors);
-    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\">%llu RPCs, %llu failed, %llu retransmits, "
-            "%llu timeouts, %llu reconnects. RPC round trip (send to reply: server and network "
-            "time) next to the op latency; the difference is the client's time.</p>\n",
-            (unsigned long long)calls, (unsigned long long)errors,
+    calls = total_calls(s, &errors, &expected);
+    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\" data-failed=\"%llu\">%llu RPCs, %llu failed, "
+            "%llu retransmits, %llu timeouts, %llu reconnects",
+            (unsigned long long)errors, (unsigned long long)calls, (unsigned long long)errors,
             (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
             (unsigned long long)s->reconnects);
+    expected_note(out, expected, "; ", "");
+    fprintf(out, ".</p>\n");
     fprintf(out, "<table class=\"nfs\"><tr><th class=\"l\">rpc</th><th>calls</th><th>errors</th>"
             "<th>rtt p50</th><th>rtt p99</th><th>op p50</th><th>op p99</th>"
-            "<th>client p50</th><th class=\"l\">statuses</th></tr>\n");
+            "<th class=\"l\">statuses</th></tr>\n");
     cnt = order(s, ids);
     for (unsigned k = 0; k < cnt; k++) {
         const struct nfs_rpc_proc *p = s->proc[ids[k]];
@@ -153,11 +215,10 @@ void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
                 units_fmt_ns(b, sizeof b, (double)hist_percentile(&p->rtt, 99.0)));
         if (t >= 0 && ph->totals.op[t].lat.count) {
             double op50 = (double)hist_percentile(&ph->totals.op[t].lat, 50.0);
-            fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_ns(c, sizeof c, op50),
-                    units_fmt_ns(d, sizeof d, (double)hist_percentile(&ph->totals.op[t].lat, 99.0)),
-                    units_fmt_ns(e, sizeof e, op50 > rpc50 ? op50 - rpc50 : 0));
+            fprintf(out, "<td>%s</td><td>%s</td>", units_fmt_ns(c, sizeof c, op50),
+                    units_fmt_ns(d, sizeof d, (double)hist_percentile(&ph->totals.op[t].lat, 99.0)));
         } else {
-            fprintf(out, "<td>-</td><td>-</td><td>-</td>");
+            fprintf(out, "<td>-</td><td>-</td>");
         }
         fprintf(out, "<td class=\"l\">");
         for (uint32_t x = 0; x < p->nstatus; x++)
@@ -170,4 +231,5 @@ void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
         fprintf(out, "</td></tr>\n");
     }
     fprintf(out, "</table>\n");
+    split_html(out, s);
 }

@@ -2,10 +2,12 @@
  *
  * From the phase's fleet telemetry (result_nfs.h): RPC totals with
  * retransmits, timeouts and reconnects; the busiest procedures with calls,
- * errors and RTT p50/p99; the errors by NFS status; and, for reads and
- * writes, the op latency next to the RPC's round trip, so a reader sees
- * what is server+network time and what is the client's.  Nothing is
- * printed for a phase without telemetry. */
+ * errors and RTT p50/p99; the failures by NFS status (a LOOKUP answered
+ * NOENT is an answer, named apart); and, for reads and writes, where an
+ * op's time went (common/nfs_rpc.h, nfs_op_split): its slowest RPC's round
+ * trip (server+network), the wait before that RPC was sent, and the
+ * client's rest, as means that add up.  Nothing is printed for a phase
+ * without telemetry. */
 #ifndef NFSTORM_REPORT_NFS_H
 #define NFSTORM_REPORT_NFS_H
 

@@ -36,6 +36,7 @@
 #include "coordinator/report_matrix.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/verdict.h"
 #include "common/vblock.h"
 
@@ -227,7 +228,9 @@ static void agent_row(FILE *out, const struct run_result *r, const struct phase_
 
         if (all == 0)
             continue;
-        snprintf(share, sizeof(share), "%.1f%%", (double)o->ops * 100.0 / (double)all);
+        /* of the successful ops: a failed op is no share of the work */
+        snprintf(share, sizeof(share), "%.1f%%", result_ok_ops(&ph->totals.op[t]) ?
+                 (double)result_ok_ops(o) * 100.0 / (double)result_ok_ops(&ph->totals.op[t]) : 0.0);
         if (first)
             fprintf(out, "  %-*u %-*s ", ID_W - 2, r->agents[a].id, L->host_w, host);
         else
@@ -404,7 +407,7 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
 static void stall_lines(FILE *out, const struct run_result *r, const struct phase_result *ph, uint32_t phase)
 {
     for (uint32_t k = 0; k < ph->nintervals;) {
-        uint64_t age, worst = 0;
+        uint64_t age, worst = 0, limit = UINT64_MAX, l;
         uint32_t n = result_interval_stalled(r, phase, k, &age), first = k;
         int fleet = 1;
         if (!n) {
@@ -416,18 +419,22 @@ static void stall_lines(FILE *out, const struct run_result *r, const struct phas
         while (k < ph->nintervals && (n = result_interval_stalled(r, phase, k, &age)) > 0) {
             if (age > worst)
                 worst = age;
+            if ((l = result_interval_stall_limit(r, phase, k)) < limit)
+                limit = l;
             fleet &= result_interval_fleet_stalled(r, phase, k);
             k++;
         }
-        fprintf(out, "stall: intervals %u-%u: %s, oldest op outstanding %.1f s\n", first, k - 1,
+        fprintf(out, "stall: intervals %u-%u: %s, oldest op outstanding %.1f s "
+                "(limit %.1f s for the ops in flight at the recent pace)\n",
+                first, k - 1,
                 fleet ? "server stalled, no op completed on any agent" : "some agents completed no op",
-                (double)worst / 1e9);
+                (double)worst / 1e9, (double)limit / 1e9);
     }
 }
 
 static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph, int fleet)
 {
-    char buf[32];
+    char buf[32], buf2[32];
     int any_err = 0;
     uint32_t nbound = 0;
 
@@ -442,6 +449,16 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
                 buf, ph->nstarted, ph->start_skew_ns > START_SKEW_GOAL_NS ? ", over the 1 ms goal" : "");
     }
 
+    uint64_t sample_ops, sample_threads, sample_mean;
+    if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,
+                                 &sample_mean))
+        fprintf(out, "sample: ops take %s on average in a %s phase: about one op per thread%s "
+                "(%llu ops from %llu threads); its latency and throughput rest on that few\n",
+                units_fmt_ns(buf, sizeof(buf), (double)sample_mean),
+                units_fmt_ns(buf2, sizeof(buf2), (double)ph->duration_ns),
+                sample_ops > 2 * sample_threads ? " and slot of its iodepth" : "",
+                (unsigned long long)sample_ops, (unsigned long long)sample_threads);
+
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_stats *o = &ph->totals.op[t];
 
@@ -452,10 +469,12 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
                 (unsigned long long)o->ops, (double)o->errors * 100.0 / (double)o->ops);
         any_err = 1;
     }
-    if (any_err)
-        fputc('\n', out);
-
     uint32_t phase = (uint32_t)(ph - r->phases);
+
+    if (any_err) {
+        fputc('\n', out);
+        result_errors_text(out, r, phase);    /* and why, per agent */
+    }
 
     stall_lines(out, r, ph, phase);
     for (uint32_t a = 0; a < r->nagents; a++) {

@@ -32,6 +32,7 @@
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/result_errors.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -226,6 +227,7 @@ void result_free(struct run_result *r)
         client_result_free(ph);
         coh_set_free(&ph->coh);
         result_verify_free(ph);
+        result_errors_free(ph, r->nagents);
     }
     free(r->phases);
     free(r->agents);
@@ -391,12 +393,15 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
     hist_init(&out->lat);
     hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
+        if (t == OP_SYNC)
+            continue;
         out->ops = sat_add_u64(out->ops, slot->count[t].ops);
         out->bytes = sat_add_u64(out->bytes, slot->count[t].bytes);
         out->errors = sat_add_u64(out->errors, slot->count[t].errors);
     }
     for (uint8_t i = 0; i < slot->nsealed; i++)
-        hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
+        if (slot->sealed[i].type != OP_SYNC)
+            hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
 }
 
 /* The one expanded agent total result_agent_totals hands out. */
@@ -643,6 +648,8 @@ void result_all_ops(const struct op_set *s, struct op_stats *out)
     hist_init(&out->lat);
     hist_init(&out->svc);
     for (int t = 0; t < OP__COUNT; t++) {
+        if (t == OP_SYNC)
+            continue;       /* a flush, not an op of the load: not in IOPS or latency */
         out->ops = sat_add_u64(out->ops, s->op[t].ops);
         out->bytes = sat_add_u64(out->bytes, s->op[t].bytes);
         out->errors = sat_add_u64(out->errors, s->op[t].errors);
@@ -692,10 +699,52 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
     r->phases[phase].intervals[k].agent[agent].oldest_ns = oldest_ns;
 }
 
+/* How long agent a's inflight ops at the end of interval k should take at
+ * the agent's recent pace: bytes outstanding / recent bandwidth, where the
+ * bytes outstanding are the ops times the recent mean op size, which comes
+ * to inflight x time / ops (so ops that move no bytes are judged alike).
+ * The pace is that of the STALL_WINDOW intervals before k, or when nothing
+ * completed in them, of the agent's whole phase (k left out); 0 when the
+ * agent completed nothing at all. */
+static uint64_t stall_expected_ns(const struct phase_result *ph, uint32_t a, uint32_t k, uint32_t inflight)
+{
+    uint64_t ilen = (uint64_t)ph->interval_ms * 1000000u, ops = 0;
+    uint32_t span = 0;
+    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++)
+        for (int t = 0; t < OP__COUNT; t++)
+            ops = sat_add_u64(ops, ph->intervals[j].agent[a].ops[t]);
+    if (ops == 0) {
+        span = 0;
+        for (uint32_t j = 0; j < ph->nintervals; j++) {
+            if (j == k)
+                continue;
+            span++;
+            for (int t = 0; t < OP__COUNT; t++)
+                ops = sat_add_u64(ops, ph->intervals[j].agent[a].ops[t]);
+        }
+    }
+    if (ops == 0)
+        return 0;
+    double ns = (double)inflight * (double)span * (double)ilen / (double)ops;
+    return ns >= 1.8e19 ? UINT64_MAX : (uint64_t)ns;
+}
+
+uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t floor = (uint64_t)ph->interval_ms * 1000000u;
+    if (k >= ph->nintervals || agent >= r->nagents)
+        return UINT64_MAX;
+    uint64_t expected = stall_expected_ns(ph, agent, k, ph->intervals[k].agent[agent].inflight);
+    if (expected == 0)                 /* no pace known: only a long silence */
+        return sat_mul_u64(floor, STALL_UNKNOWN_FLOORS);
+    uint64_t limit = sat_mul_u64(expected, STALL_FACTOR);
+    return limit > floor ? limit : floor;
+}
+
 uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns)
 {
     const struct phase_result *ph = &r->phases[phase];
-    uint64_t limit = (uint64_t)ph->interval_ms * 1000000u;
     uint32_t n = 0;
     *age_ns = 0;
     if (k >= ph->nintervals)
@@ -705,13 +754,31 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
         uint64_t done = 0;
         for (int t = 0; t < OP__COUNT; t++)
             done = sat_add_u64(done, c->ops[t]);
-        if (c->inflight && c->oldest_ns > limit && done == 0) {
+        if (c->inflight && done == 0 && c->oldest_ns > result_stall_limit_ns(r, phase, a, k)) {
             n++;
             if (c->oldest_ns > *age_ns)
                 *age_ns = c->oldest_ns;
         }
     }
     return n;
+}
+
+uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t least = UINT64_MAX;
+    if (k >= ph->nintervals)
+        return least;
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct counters *c = &ph->intervals[k].agent[a];
+        uint64_t done = 0, limit;
+        for (int t = 0; t < OP__COUNT; t++)
+            done = sat_add_u64(done, c->ops[t]);
+        if (c->inflight && done == 0 && c->oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k)) &&
+            limit < least)
+            least = limit;
+    }
+    return least;
 }
 
 int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k)
@@ -724,6 +791,30 @@ int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, ui
     for (int t = 0; t < OP__COUNT; t++)
         if (ph->intervals[k].count[t].ops)
             return 0;
+    return 1;
+}
+
+int result_phase_thin_sample(const struct run_result *r, uint32_t phase, uint64_t *ops,
+                             uint64_t *threads, uint64_t *mean_ns)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint64_t n = 0, agents = 0;
+    double sum = 0;
+
+    if (ph->duration_ns == 0)
+        return 0;
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct hist *h = &ph->totals.op[t].lat;
+        n = sat_add_u64(n, h->count);
+        sum += hist_mean(h) * (double)h->count;
+    }
+    for (uint32_t a = 0; a < r->nagents; a++)
+        agents += ph->agents[a].participating;
+    if (n == 0 || sum / (double)n * 2.0 <= (double)ph->duration_ns)
+        return 0;
+    *ops = n;
+    *threads = (uint64_t)ph->numjobs * agents;
+    *mean_ns = (uint64_t)(sum / (double)n);
     return 1;
 }
 

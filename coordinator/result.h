@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "common/plan.h"
 #include "common/coherence.h"
+#include "common/errcause.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
 
@@ -38,6 +39,7 @@ struct agent_info {
     int64_t clock_offset_ns;      /* agent clock - coordinator clock */
     uint64_t rtt_ns;              /* best ping round trip */
     int lost;                     /* the agent went away during the run */
+    uint64_t client_cap_bps;      /* --client-cap for it (client_cap.h), 0 none */
     double lost_at_s;             /* when, seconds since the run started */
     struct agent_system sys;      /* its machine (run_record.h), if it said */
 };
@@ -121,7 +123,8 @@ struct interval_slot {
 struct phase_end_info {
     uint8_t ended_early;          /* a phase-end went to the agents */
     uint8_t skipped;              /* not run: exit_what=all ended the run before it */
-    char why[160];                /* "exitall: agent 0 finished", "steady state: ..." */
+    char why[400];                /* "exitall: agent 0 finished", "steady state: ...",
+                                   * "exitall_on_error: agent 0: job 'w': ..." (the error) */
     uint32_t ss;                  /* enum plan_ss of the phase; 0: no steady state asked */
     double ss_limit;              /* as the plan gave it ... */
     int ss_pct;                   /* ... in percent of the window's mean */
@@ -165,6 +168,9 @@ struct phase_result {
                                      a never-visible generation is a warning, not a failure */
     struct result_verify *verify; /* verify= results (result_verify.h); owned;
                                      NULL when no job of the phase verifies */
+    struct errcause_set **errors; /* [nagents]: each agent's failed ops by cause
+                                     (result_errors.h); owned; NULL until one
+                                     arrives, NULL entries for the others */
 };
 
 struct result_nfs;                /* result_nfs.h */
@@ -227,13 +233,36 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
 /* Ops outstanding on an agent when its interval k closed (stall detection). */
 void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
                                   uint32_t inflight, uint64_t oldest_ns);
+/* A stall is no op completing for much longer than the ops in flight should
+ * take at the phase's recent pace, not a fixed age: 32 MiB ops that take
+ * 2.3 s each on a slow, healthy server are not stalled at 1 s.  The limit
+ * for agent's ops at the end of interval k is STALL_FACTOR times their
+ * expected time (bytes outstanding / the agent's bandwidth over the
+ * STALL_WINDOW intervals before k, else over its whole phase), at least one
+ * interval (the floor); when the agent completed nothing in the phase
+ * there is no pace, and the limit is STALL_UNKNOWN_FLOORS intervals. */
+#define STALL_WINDOW 10
+#define STALL_FACTOR 4
+#define STALL_UNKNOWN_FLOORS 4
+uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k);
 /* Stall seen in interval k: 0 none; otherwise how many live agents had an op
- * outstanding longer than one interval and completed no op in k (slow ops
- * that keep completing are load, not a stall), *age_ns the longest age. */
+ * outstanding longer than their stall limit (above) and completed no op in k
+ * (slow ops that keep completing are load, not a stall), *age_ns the
+ * longest age. */
 uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns);
+/* The least stall limit of the agents stalled in interval k (UINT64_MAX:
+ * none), for saying what the silence was measured against. */
+uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase, uint32_t k);
 /* 1 when interval k is a server stall: no op completed on any agent in it
- * while ops were outstanding longer than one interval. */
+ * while ops were outstanding longer than their stall limit. */
 int result_interval_fleet_stalled(const struct run_result *r, uint32_t phase, uint32_t k);
+/* A phase whose ops are so long against its duration that each thread
+ * completed about one op (the mean op latency is more than half the
+ * phase's duration): its latency and throughput are a sample of *ops ops
+ * from *threads threads (the phase's threads on its participating agents),
+ * *mean_ns their mean latency.  1 when so, else 0 (outputs untouched). */
+int result_phase_thin_sample(const struct run_result *r, uint32_t phase, uint64_t *ops,
+                             uint64_t *threads, uint64_t *mean_ns);
 /* Record an agent's phase: ap's scalars (its `sealed`, `error` and `storage` are
  * ignored) and its totals, kept sealed (ap->salvaged: from its intervals,
  * no phase-done).  The agent's error text already set is kept.  Marks the
@@ -291,7 +320,8 @@ static inline uint64_t result_ok_count(uint64_t ops, uint64_t errors)
 /* 1 when an agent used >= 90% of its cores during the phase. */
 int result_agent_client_bound(const struct agent_phase *ap);
 
-/* Sum of every op type of s into one op_stats (counts and latency). */
+/* Sum of every op type of s but OP_SYNC (flushes are no load of their
+ * own) into one op_stats (counts and latency). */
 void result_all_ops(const struct op_set *s, struct op_stats *out);
 
 /* The seeds' table shape (rows r/w x rand/seq, a column per block size):

@@ -33,6 +33,8 @@
 #include "common/vblock.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
+#include "coordinator/errors_json.h"
+#include "coordinator/result_errors.h"
 
 #define MAX_AGENTS 4096
 
@@ -522,6 +524,17 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             }
             free(v);
         }
+        if (json_object_get(aj, "errors") && !c->failed) {   /* why its ops failed */
+            struct errcause_set *es = xmalloc(sizeof *es);
+            char why[256];
+            snprintf(asub, sizeof(asub), "%s.errors", apath);
+            if (errors_from_json(json_object_get(aj, "errors"), es, why, sizeof why) < 0 ||
+                result_errors_match(es, tot, why, sizeof why) < 0)
+                fail(c, asub, "%s", why);
+            else
+                result_set_agent_errors(r, phase, a, es);
+            free(es);
+        }
         /* kept sealed; done and participating as the file says (setting
          * marks it done and keeps what result_init found) */
         result_set_agent_phase(r, phase, a, &one, tot);
@@ -706,6 +719,8 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
         ai->ncpus = (uint32_t)get_u64(&c, aj, apath, "ncpus", UINT32_MAX);
         ai->clock_offset_ns = get_i64(&c, aj, apath, "clock_offset_ns");
         ai->rtt_ns = get_u64(&c, aj, apath, "rtt_ns", INT64_MAX);
+        if (json_object_get(aj, "client_cap_bytes_per_s"))    /* optional: --client-cap */
+            ai->client_cap_bps = get_u64(&c, aj, apath, "client_cap_bytes_per_s", INT64_MAX);
         /* added later than schema 1's first files: optional */
         if (json_object_get(aj, "lost")) {
             ai->lost = get_bool(&c, aj, apath, "lost");

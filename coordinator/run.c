@@ -46,15 +46,18 @@
 #include "common/clock.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
+#include "coordinator/client_cap.h"
 #include "coordinator/client_result.h"
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
 #include "coordinator/sweep.h"
 #include "net/conn.h"
+#include "net/ctlsock.h"
 #include "proto/frame.h"
 #include "proto/coh_msg.h"
 #include "proto/msg.h"
@@ -113,6 +116,7 @@ struct conn {
     uint64_t prep_since_ns;    /* PLANNED: when its preparation began, or its
                                   layout last advanced */
     char lost_why[160];        /* why it was lost, for the run's summary */
+    int layout_seen;                      /* it reported its layout's whole total this phase */
     int ready_early;           /* ready for the next phase before the others
                                   finished this one */
     struct op_rec acc;         /* this phase's intervals: a lost agent's totals,
@@ -372,6 +376,7 @@ static void start_phase(struct run *r)
         c->next_k = 0;
         c->error_at_ns = 0;
         c->layout_done = c->layout_total = 0;
+        c->layout_seen = 0;
         op_rec_free(&c->acc);
         op_rec_init(&c->acc);
     }
@@ -733,6 +738,17 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     if (m->verify.on)
         (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
+    /* The causes must account for exactly the failed ops the totals (the
+     * intervals' sum when those differed) count: what does not add up is
+     * not shown as anyone's cause. */
+    if (result_errors_match(&m->errors, &m->totals, err, sizeof err) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "phase-done errors do not match its totals (%s); its causes are dropped", err);
+        result_set_agent_error(r->res, r->phase, c->id, why);
+        OBSERVE(r, agent_error, r->phase, c->id, why);
+    } else {
+        (void)result_set_agent_errors(r->res, r->phase, c->id, &m->errors);
+    }
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
@@ -861,6 +877,9 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         if (r->planned && r->phase < r->plan->nphases) {
             result_set_agent_error(r->res, r->phase, c->id, what);
             OBSERVE(r, agent_error, r->phase, c->id, what);
+            if (c->state == C_RUNNING)    /* exitall_on_error: the phase's control says why */
+                (void)phase_ctl_agent_error(&r->res->phases[r->phase], &r->plan->phases[r->phase],
+                                            c->id, what);
         }
         /* named by the address we dialled, not by what the agent says it is */
         snprintf(text, sizeof text, "agent %u (%s): %s", c->id, c->addr, what);
@@ -931,9 +950,15 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
             c->prep_since_ns = run_now(r);
         c->layout_done = m.done_bytes;
         c->layout_total = m.total_bytes;
+        c->layout_seen = 1;
+        /* shown once the whole fleet's total is known: every agent still
+         * preparing has reported its own (one that is ready lays out nothing more) */
         for (uint32_t i = 0; i < r->n; i++) {
-            done = sat_add_u64(done, r->c[i].layout_done);
-            total = sat_add_u64(total, r->c[i].layout_total);
+            const struct conn *o = &r->c[i];
+            if (o->state < C_READY && !o->layout_seen)
+                return;
+            done = sat_add_u64(done, o->layout_done);
+            total = sat_add_u64(total, o->layout_total);
         }
         if (total)
             OBSERVE(r, layout, r->phase, done, total);
@@ -1022,7 +1047,22 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
         return;
     }
+    /* Alive is what arrives, not what completes: a frame crawling in over
+     * a link the agent's own load fills (its phase-done can be hundreds of
+     * KB) is an agent still talking. */
+    if (nread > 0)
+        c->last_rx_ns = run_now(c->run);
     conn_feed(c, ub->base, (size_t)nread);
+}
+
+/* Ask the network to let agent c's connection through a link its own load
+ * fills (net/ctlsock.h).  A refusal costs only the priority: said once. */
+static void mark_control(struct conn *c)
+{
+    int rc = ctlsock_mark(&c->tcp, c->run->opt->control_tos);
+    if (rc < 0 && c->id == 0)
+        fprintf(stderr, "nfstorm: cannot mark the agents' connections (--control-tos): %s\n",
+                uv_strerror(rc));
 }
 
 static void on_connect(uv_connect_t *req, int status)
@@ -1038,6 +1078,7 @@ static void on_connect(uv_connect_t *req, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    mark_control(c);
     c->state = C_HELLO;
     c->last_rx_ns = run_now(c->run);
     if (auth_nonce(c->cnonce) < 0) {
@@ -1068,6 +1109,7 @@ static void conn_adopt(struct conn *c, struct gather_agent *g)
     }
     g->fd = -1;                /* ours now: closed with the handle */
     c->open = 1;
+    mark_control(c);           /* gather marked it; a pool's agent comes from serve */
     c->last_rx_ns = run_now(r);
     c->nfirst = sizeof c->first;   /* it spoke the protocol already */
     uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
@@ -1129,6 +1171,10 @@ static int interval_overdue(const struct run *r, const struct conn *c, uint64_t 
 
     if (c->error_at_ns)
         return 0;               /* its error's own rule (on_timer) */
+    if (frame_reader_pending(&c->rd))
+        return 0;               /* a frame still arriving (its phase-done crawling over a
+                                   full link): the agent is talking, and the silence
+                                   rule judges how long its bytes keep coming */
     for (uint32_t j = 0; j < ph->njobs; j++)
         if (ph->jobs[j].ramp_ns > ramp)
             ramp = ph->jobs[j].ramp_ns;
@@ -1274,6 +1320,7 @@ static void run_init(struct run *r, const struct plan *plan, const struct run_op
             snprintf(result->agents[a].labels, sizeof result->agents[a].labels, "%s", opt->labels[a]);
             result_clean_utf8(result->agents[a].labels);
         }
+        result->agents[a].client_cap_bps = client_caps_for(opt->client_caps, result->agents[a].labels);
     }
     uv_loop_init(&r->loop);
     uv_timer_init(&r->loop, &r->timer);

@@ -57,6 +57,10 @@ struct run_options {
                                     how long its layout may go without progress */
     uint32_t prepare_timeout_ms; /* a phase's preparation without layout progress may take this
                                     long before the agent is lost (0: RUN_PREPARE_TIMEOUT_MS) */
+    const struct client_caps *client_caps;   /* --client-cap (client_cap.h), NULL none:
+                                recorded per agent by its labels */
+    int control_tos;         /* --control-tos: the TOS byte of the agents' connections
+                                (net/ctlsock.h; CTLSOCK_TOS_NONE: left unmarked) */
     const struct auth_secret *secret;  /* NULL: no authentication */
     const struct run_observer *observers;
     uint32_t nobservers;

@@ -23,6 +23,7 @@
 #include "common/clock.h"
 #include "common/xmalloc.h"
 #include "coordinator/agent_accept.h"
+#include "coordinator/pool_policy.h"
 #include "coordinator/result.h"
 #include "coordinator/serve.h"
 #include "coordinator/serve_dir.h"
@@ -316,6 +317,13 @@ static void handle_submit(struct speer *p, const char *pl, uint32_t n)
     }
     if (p->sub.min_agents && p->sub.expect && p->sub.min_agents > p->sub.expect) {
         sub_finish(p, "bad submission: --min-agents is over --expect", 2);
+        return;
+    }
+    /* the pool host decides what a submission may cause (pool_policy.h):
+     * the submitter's own checks are its side, which a hand-made one skips */
+    if (pool_policy_check(&p->sub, text, sizeof text) < 0) {
+        slog(s, "submission from %s refused: %s", p->a.addr, text);
+        sub_finish(p, text, 2);
         return;
     }
     p->state = S_QUEUED;

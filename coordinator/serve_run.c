@@ -65,10 +65,10 @@ static void child(const struct serve_run *r, const struct pool_submit *sub, stru
     if (chdir(r->dir) < 0)
         _exit(1);
     argv[argc++] = "nfstorm";
-    argv[argc++] = "run";
+    argv[argc++] = sub->clean ? "clean" : "run";
     for (uint32_t i = 0; i < sub->argc; i++)
         argv[argc++] = strcmp(sub->argv[i], POOL_PLAN_ARG) == 0 ? "plan.fio" : sub->argv[i];
-    if (sub->want_json) {
+    if (sub->want_json && !sub->clean) {
         argv[argc++] = "--json";
         argv[argc++] = "result.json";
     }
@@ -80,7 +80,9 @@ static void child(const struct serve_run *r, const struct pool_submit *sub, stru
 
 static int write_file(const char *path, const char *data, size_t len)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    /* the run directory is new and ours: a name already there (or a
+     * symlink planted in it) is not written through */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     ssize_t w = 0;
     if (fd < 0)
         return -errno;

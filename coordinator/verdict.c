@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
 
@@ -159,21 +160,47 @@ static uint64_t ok_count(const struct op_counts *c)
     return c->ops > c->errors ? c->ops - c->errors : 0;
 }
 
-/* Failed ops of one agent: one reason per op type that had some. */
-static void agent_errors(struct acc *acc, const struct agent_phase *ap, const char *tag,
-                         enum verdict_kind sev, const char *within)
+/* The cause most of op type t's failed ops had, in words, and how many
+ * other causes there were: "short read at offset 0 (file is 0 bytes)" or
+ * "ENOENT (No such file or directory); and other causes"; "" when the
+ * agent sent none. */
+static void top_cause(const struct errcause_set *s, enum op_type t, char *buf, size_t len)
 {
+    const struct errcause_op *o = s ? &s->op[t] : NULL;
+    uint32_t best = 0, others;
+    char text[160];
+
+    buf[0] = '\0';
+    if (!o || o->n == 0)
+        return;
+    for (uint32_t i = 1; i < o->n; i++)
+        if (o->c[i].count > o->c[best].count)
+            best = i;
+    others = o->n - 1 + (o->other != 0);
+    snprintf(buf, len, "%s%s", errcause_text(&o->c[best], text, sizeof text), others ? "; and other causes" : "");
+}
+
+/* Failed ops of one agent: one reason per op type that had some, with the
+ * agent's error text (on the first) or else the op type's main cause. */
+static void agent_errors(struct acc *acc, const struct run_result *r, uint32_t phase, uint32_t a,
+                         const char *tag, enum verdict_kind sev, const char *within)
+{
+    const struct agent_phase *ap = &r->phases[phase].agents[a];
     const char *text = error_text(ap->error);
     int any = 0;
 
     for (int t = 0; t < OP__COUNT; t++) {
         const struct op_counts *o = &ap->sealed.count[t];
+        char cause[256];
 
         if (o->errors == 0)
             continue;
+        top_cause(result_agent_errors(r, phase, a), (enum op_type)t, cause, sizeof cause);
+        if (text && !any)
+            snprintf(cause, sizeof cause, "%s", text);
         add(acc, sev, "%s: %llu of %llu %s ops failed%s%s%s%s", tag, (unsigned long long)o->errors,
-            (unsigned long long)o->ops, op_type_name((enum op_type)t), text && !any ? " (" : "",
-            text && !any ? text : "", text && !any ? ")" : "", within);
+            (unsigned long long)o->ops, op_type_name((enum op_type)t), cause[0] ? " (" : "",
+            cause, cause[0] ? ")" : "", within);
         any = 1;
     }
     if (!any && text)
@@ -330,9 +357,9 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         /* errors fail the phase past the threshold, or whenever the agent
          * reported an error of its own (a job that ended early) */
         if (ap->error)
-            agent_errors(&acc, ap, tag, VERDICT_FAILED, "");
+            agent_errors(&acc, r, phase, a, tag, VERDICT_FAILED, "");
         else if (ap->done)
-            agent_errors(&acc, ap, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
+            agent_errors(&acc, r, phase, a, tag, over ? VERDICT_FAILED : VERDICT_OK, within);
         if (!ap->participating)
             continue;
         if (ai->lost && (!ap->done || ap->salvaged)) {

@@ -41,6 +41,11 @@ void frame_reader_free(struct frame_reader *r);
 /* Change the cap for the frames not yet returned (0 means FRAME_MAX_PAYLOAD);
  * a pending header is checked against the new cap on the next call. */
 void frame_reader_set_max(struct frame_reader *r, uint32_t max_payload);
+/* Bytes received of a frame not complete yet (0: none pending). */
+static inline size_t frame_reader_pending(const struct frame_reader *r)
+{
+    return r->in.len - r->pos;
+}
 /* Append received bytes. */
 void frame_reader_feed(struct frame_reader *r, const void *p, size_t n);
 /* Next complete frame: 1 and *payload, *len point into the reader's buffer

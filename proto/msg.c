@@ -180,6 +180,8 @@ const struct field msg_job_fields[] = {
     { "dedupe_working_set_percentage", F_OPTU32, offsetof(struct job_spec, dedupe_working_set_percentage), 0, 0, 100, NULL },
     { "dedupe_global", F_OPTU32, offsetof(struct job_spec, dedupe_global), 0, 0, 1, NULL },
     FOPTU32(struct job_spec, "exitall", exitall),   /* 1: a thread that ends ends the phase */
+    /* 1: a thread that ends on an error ends the phase; sent only when set */
+    { "exitall_on_error", F_OPTU32, offsetof(struct job_spec, exitall_on_error), 0, 0, 1, NULL },
     FOPTU32(struct job_spec, "latency_target_us", latency_target_us),
     FOPTU32(struct job_spec, "latency_window_us", latency_window_us),
     FOPTU32(struct job_spec, "latency_pct_milli", latency_pct_milli),
@@ -188,6 +190,8 @@ const struct field msg_job_fields[] = {
     FOPTU32(struct job_spec, "flow_id", flow_id),
     FOPTU64(struct job_spec, "flow_sleep_ns", flow_sleep_ns),
     { "overwrite", F_OPTU32, offsetof(struct job_spec, overwrite), 0, 0, 1, NULL },
+    /* fio's size=N%: the agent sizes the job from its files; sent only when set */
+    { "size_pct", F_OPTU32, offsetof(struct job_spec, size_pct), 0, 0, 100, NULL },
     /* verify_written_by= and coherence_never_visible=warn: sent only when set */
     FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
     { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
@@ -239,6 +243,7 @@ static const struct field cleaned_fields[] = {
     FANYU64(struct msg_cleaned, "bytes", bytes),
     FANYU32(struct msg_cleaned, "skipped", skipped),
     FSTR(struct msg_cleaned, "note", note),
+    FOPTU64(struct msg_cleaned, "others", others),
 };
 static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
@@ -297,6 +302,7 @@ static const struct field phase_done_fields[] = {
     FOPTU64(struct msg_phase_done, "late_ops", late_ops),
     FOPTU64(struct msg_phase_done, "late_ns", late_ns),
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
+    FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

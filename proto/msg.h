@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/client_stats.h"
+#include "common/errcause.h"
 #include "common/plan.h"
 #include "common/nfs_rpc.h"
 #include "common/stats.h"
@@ -109,6 +110,9 @@ struct msg_cleaned {
     uint64_t bytes;           /* their sizes, summed */
     uint32_t skipped;         /* jobs whose files this agent cannot remove (nfs) */
     char note[MSG_TEXT_MAX];  /* the first thing left alone and why, or "" */
+    uint64_t others;          /* optional; when it removed nothing: bit k set when files the
+                                 plan names for agent index k (not this agent's, k < 64) are
+                                 there, so the coordinator can say why nothing matched */
 };
 struct msg_ready {
     uint32_t phase;
@@ -166,6 +170,9 @@ struct msg_phase_done {
     struct client_sample client;  /* == sum of the intervals' (optional, as there) */
     struct vstats verify;     /* what verification found (verify.on = 0: the
                                  phase did not verify; then not on the wire) */
+    struct errcause_set errors;  /* why its failed ops failed (optional: sent
+                                 when some op failed); the causes' counts of
+                                 an op type sum to its totals' errors */
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

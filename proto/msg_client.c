@@ -16,6 +16,7 @@ const struct field msg_host_fields[] = {
     FANYU64(struct host_sample, "rx_bytes", rx_bytes),
     FANYU64(struct host_sample, "tx_bytes", tx_bytes),
     FANYU32(struct host_sample, "speed_mbps", speed_mbps),
+    FOPTU32(struct host_sample, "nic_route", nic_route),
 };
 const size_t msg_host_nfields = ARRAY_LEN(msg_host_fields);
 

@@ -24,6 +24,7 @@
 #include "proto/msg_codec.h"
 #include "proto/hist_msgpack.h"
 #include "proto/vstats_codec.h"
+#include "proto/errcause_codec.h"
 
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
  * ~0.7M), far below what would make the zone large. */
@@ -91,15 +92,19 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
 /* NFS RPC telemetry (common/nfs_rpc.h):
  *     {retransmits, timeouts, reconnects,
  *      rpc: {PROC: {calls, bytes_out, bytes_in, errors, rtt: hist,
- *                   status: [[code, n], ...], status_other}}}
+ *                   status: [[code, n], ...], status_other}},
+ *      [split: {read|write: {ops, lat_ns, rtt_ns, queued_ns, late_ns}}]}
  * Procedure names and status codes come from the fixed tables. */
 static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
 {
     uint32_t n = 0;
 
+    uint32_t nsplit = 0;
     for (unsigned i = 0; i < NFSP__COUNT; i++)
         n += s->proc[i] != NULL && s->proc[i]->calls > 0;
-    msgpack_pack_map(pk, 4);
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++)
+        nsplit += s->split[k].ops > 0;
+    msgpack_pack_map(pk, nsplit ? 5 : 4);
     pack_u64(pk, "retransmits", s->retransmits);
     pack_u64(pk, "timeouts", s->timeouts);
     pack_u64(pk, "reconnects", s->reconnects);
@@ -126,6 +131,22 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
         }
         pack_u64(pk, "status_other", p->status_other);
     }
+    if (!nsplit)
+        return;
+    pack_cstr(pk, "split");
+    msgpack_pack_map(pk, nsplit);
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const struct nfs_op_split *x = &s->split[k];
+        if (!x->ops)
+            continue;
+        pack_cstr(pk, nfs_op_split_name(k));
+        msgpack_pack_map(pk, 5);
+        pack_u64(pk, "ops", x->ops);
+        pack_u64(pk, "lat_ns", x->lat_ns);
+        pack_u64(pk, "rtt_ns", x->rtt_ns);
+        pack_u64(pk, "queued_ns", x->queued_ns);
+        pack_u64(pk, "late_ns", x->late_ns);
+    }
 }
 
 /* An optional value left at 0 (or ""), empty NFS telemetry and the
@@ -141,6 +162,8 @@ static int field_sent(const struct field *f, const void *base)
         return msg_client_ms_sent(CAT(base, f, struct ms_sample));
     case F_VERIFY:
         return CAT(base, f, struct vstats)->on != 0;
+    case F_ERRORS:
+        return !errcause_empty(CAT(base, f, struct errcause_set));
     case F_OPTU32:
         return *CAT(base, f, uint32_t) != 0;
     case F_OPTU64:
@@ -189,8 +212,9 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
     uint32_t nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
 
     if (f->kind == F_HOST) {
-        msgpack_pack_map(pk, msg_host_nfields);
-        pack_fields(pk, msg_host_fields, msg_host_nfields, CAT(base, f, struct host_sample));
+        const struct host_sample *h = CAT(base, f, struct host_sample);
+        msgpack_pack_map(pk, fields_sent(msg_host_fields, msg_host_nfields, h));
+        pack_fields(pk, msg_host_fields, msg_host_nfields, h);
         return;
     }
     msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
@@ -259,6 +283,9 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_VERIFY:
             vstats_pack(pk, CAT(base, f, struct vstats));
+            break;
+        case F_ERRORS:
+            errcause_pack(pk, CAT(base, f, struct errcause_set));
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -742,6 +769,30 @@ static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rp
             return rc;
         where_pop(c, mark);
     }
+    const msgpack_object *sp = map_get(o, "split");
+    if (!sp)
+        return 0;                      /* optional: no op was timed */
+    if (sp->type != MSGPACK_OBJECT_MAP)
+        return fail(c, "'split' is not a map");
+    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
+        const msgpack_object *x = map_get(sp, nfs_op_split_name(k));
+        struct nfs_op_split *d = &s->split[k];
+        size_t mark;
+        if (!x)
+            continue;
+        mark = where_key(c, nfs_op_split_name(k));
+        if (x->type != MSGPACK_OBJECT_MAP)
+            return fail(c, "not a map");
+        if ((rc = get_u64(c, x, "ops", 0, UINT64_MAX, &d->ops)) ||
+            (rc = get_u64(c, x, "lat_ns", 0, UINT64_MAX, &d->lat_ns)) ||
+            (rc = get_u64(c, x, "rtt_ns", 0, UINT64_MAX, &d->rtt_ns)) ||
+            (rc = get_u64(c, x, "queued_ns", 0, UINT64_MAX, &d->queued_ns)) ||
+            (rc = get_u64(c, x, "late_ns", 0, UINT64_MAX, &d->late_ns)))
+            return rc;
+        if (!nfs_op_split_valid(d))
+            return fail(c, "its parts exceed its latency");
+        where_pop(c, mark);
+    }
     return 0;
 }
 
@@ -1031,6 +1082,14 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             vstats_init(AT(base, f, struct vstats));
             if ((o = map_get(map, f->key)) != NULL &&
                 vstats_unpack(o, AT(base, f, struct vstats), why, sizeof why) < 0)
+                rc = fail(c, "%s", why);
+            break;
+        }
+        case F_ERRORS: {
+            char why[200];
+            errcause_set_init(AT(base, f, struct errcause_set));
+            if ((o = map_get(map, f->key)) != NULL &&
+                errcause_unpack(o, AT(base, f, struct errcause_set), why, sizeof why) < 0)
                 rc = fail(c, "%s", why);
             break;
         }

@@ -37,6 +37,8 @@ enum fkind {
     F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
     F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
     F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
+    F_ERRORS,    /* struct errcause_set, optional: sent only when not empty,
+                    empty when absent (proto/errcause_codec.h) */
 };
 
 /* Word <-> value of one of the plan's small enums. */

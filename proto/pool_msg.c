@@ -167,7 +167,7 @@ static int get_str(struct dec *d, const char *key, char *out, size_t size)
 void pool_submit_encode(struct buf *out, const struct pool_submit *m)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_SUBMIT, 8);
+    size_t start = begin(out, &pk, MSG_SUBMIT, m->clean ? 9 : 8);
 
     pack_key(&pk, "argv");
     msgpack_pack_array(&pk, m->argc);
@@ -189,6 +189,10 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     msgpack_pack_uint32(&pk, m->min_agents);
     pack_key(&pk, "expect_timeout_ms");
     msgpack_pack_uint32(&pk, m->expect_timeout_ms);
+    if (m->clean) {               /* optional: a run's bytes are as before it existed */
+        pack_key(&pk, "command");
+        pack_key(&pk, "clean");
+    }
     end(out, start);
 }
 
@@ -230,6 +234,15 @@ int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err
         memcpy(m->argv[i], s->via.str.ptr, s->via.str.size);
         m->argv[i][s->via.str.size] = '\0';
         m->argc = i + 1;
+    }
+    /* optional: a submission without it is a run (as before there was clean) */
+    if ((a = get(&d, "command")) != NULL) {
+        if (a->type == MSGPACK_OBJECT_STR && a->via.str.size == 5 && memcmp(a->via.str.ptr, "clean", 5) == 0)
+            m->clean = 1;
+        else if (a->type != MSGPACK_OBJECT_STR || a->via.str.size != 3 || memcmp(a->via.str.ptr, "run", 3) != 0) {
+            rc = fail(&d, "not 'run' or 'clean'", "command");
+            goto out;
+        }
     }
     if (has_plan) {
         m->plan = xmalloc(plan_len + 1);

@@ -31,6 +31,7 @@ struct pool_submit {
     int wait;                     /* 0: --no-wait (busy is final) */
     uint32_t expect, min_agents;  /* 0: all the pool's agents, at least one */
     uint32_t expect_timeout_ms;   /* how long to wait for expect agents to be in the pool */
+    int clean;                    /* "command": "clean": remove the plan's files, run nothing */
 };
 #define POOL_PLAN_ARG "@plan"     /* stands for the plan file in pool_submit.argv */
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# make demo: the seeds' 4k/32m matrix on 2 local agents, twice: through the
-# kernel-mount engine (psync, a temporary directory), then through libnfs
+# make demo: the seeds' 4k/32m matrix on 2 local agents, twice: psync on a
+# local temporary directory (no NFS mount involved), then through libnfs
 # against a throw-away nfs-ganesha on 127.0.0.1 (tests/nfs_server.sh),
 # which is stopped and removed on exit.  Each run prints its own report.
 set -eu
 cd "$(dirname "$0")/.."
-echo "== nfstorm demo: 4k/32m matrix, 2 local agents, kernel-mount engine (psync) =="
+echo "== nfstorm demo: 4k/32m matrix, 2 local agents, psync on a local temporary directory =="
 bin/nfstorm run --local 2 --json /tmp/nfstorm-demo.json examples/seed-matrix.fio
 echo "(full result: /tmp/nfstorm-demo.json)"
 

@@ -2,13 +2,16 @@
 # tests/nfs_server.sh: a throw-away NFS server for integration tests.
 # Source it from bash, then:
 #   nfs_server_start DIR   export DIR over NFSv3 and NFSv4 on 127.0.0.1
+#                          (or on NFS_BIND_ADDR, an IPv4 address the test
+#                          made, e.g. the root end of its veth, so an agent
+#                          in a network namespace can reach the server)
 #   nfs_server_restart     stop and start ganesha again on the same ports
 #   nfs_server_stop        stop exactly what nfs_server_start started
 # After a successful start: NFS_URL3, NFS_URL4 (libnfs URLs), NFS_PID,
 # NFS_PORT, NFS_MOUNT_PORT, NFS_SERVER_DIR (temp dir with config and log).
-# NFS_BIND_ADDR (optional, default 127.0.0.1): the address ganesha listens on
-# and the URLs name, e.g. a veth address of a test-made namespace link (it
-# must exist before nfs_server_start).
+# NFS_BIND_ADDR (optional, default 127.0.0.1): the IPv4 address ganesha
+# binds and the URLs name, e.g. the root side of a veth so that an agent in
+# a test's network namespace reaches the server over a shaped link.
 # NFS_EXPORT_EXTRA (optional): more settings for the EXPORT block, e.g.
 # "MaxRead = 16384; MaxWrite = 16384;", read when nfs_server_start or
 # nfs_server_restart writes the config; so the same export (same URL)
@@ -27,9 +30,11 @@
 _NFS_RPCBIND_PID=""        # set only if we started rpcbind
 _NFS_EXPORT_DIR=""
 
-# Two distinct free TCP ports on 127.0.0.1 (the kernel picks them).
+_nfs_addr() { echo "${NFS_BIND_ADDR:-127.0.0.1}"; }
+
+# Two distinct free TCP ports on the server's address (the kernel picks them).
 _nfs_free_ports() {
-  python3 - "${NFS_BIND_ADDR:-127.0.0.1}" <<'EOF'
+  python3 - "$(_nfs_addr)" <<'EOF'
 import socket, sys
 socks = []
 for _ in range(2):
@@ -41,7 +46,7 @@ EOF
 }
 
 _nfs_port_listens() {
-  python3 - "$1" "${NFS_BIND_ADDR:-127.0.0.1}" <<'EOF'
+  python3 - "$1" "$(_nfs_addr)" <<'EOF'
 import socket, sys
 s = socket.socket()
 s.settimeout(0.5)
@@ -81,7 +86,7 @@ _nfs_start_rpcbind() {
 _nfs_write_config() {
   cat >"$NFS_SERVER_DIR/ganesha.conf" <<EOF
 NFS_CORE_PARAM {
-    Bind_addr = ${NFS_BIND_ADDR:-127.0.0.1};
+    Bind_addr = $(_nfs_addr);
     NFS_Port = $NFS_PORT;
     MNT_Port = $NFS_MOUNT_PORT;
     Protocols = 3, 4;
@@ -164,8 +169,8 @@ nfs_server_start() {
   NFS_SERVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/nfstorm-ganesha.XXXXXX")
   mkdir -p "$NFS_SERVER_DIR/recovery"
   read -r NFS_PORT NFS_MOUNT_PORT < <(_nfs_free_ports)
-  NFS_URL3="nfs://${NFS_BIND_ADDR:-127.0.0.1}$dir?nfsport=$NFS_PORT&mountport=$NFS_MOUNT_PORT"
-  NFS_URL4="nfs://${NFS_BIND_ADDR:-127.0.0.1}/nfstorm?version=4&nfsport=$NFS_PORT"
+  NFS_URL3="nfs://$(_nfs_addr)$dir?nfsport=$NFS_PORT&mountport=$NFS_MOUNT_PORT"
+  NFS_URL4="nfs://$(_nfs_addr)/nfstorm?version=4&nfsport=$NFS_PORT"
   export NFS_URL3 NFS_URL4 NFS_PORT NFS_MOUNT_PORT NFS_SERVER_DIR
   _nfs_start_rpcbind || return 1
   _nfs_write_config

@@ -20,6 +20,7 @@
  *   nospc    a write or fallocate fails with ENOSPC, while statfs still
  *            reports the backing file system's free space (a disk that
  *            someone else filled after it was checked)
+ *   eio      a read fails with EIO (a bad sector, a server's I/O error)
  *   slow     a fallocate takes ms= milliseconds longer (a preallocation
  *            the file system does by writing, as glibc's posix_fallocate
  *            does where fallocate is missing, on a slow disk)
@@ -43,7 +44,7 @@
  *              the overlap)
  * A matching I/O is one of the rule's direction (writes for drop, stale,
  * wcorrupt, torn, wslow; writes and fallocates for nospc; fallocates for slow; reads for rcorrupt,
- * zeroes) on a matching file that
+ * zeroes, eio) on a matching file that
  * overlaps the range.  Of the write rules, the first that fires changes how
  * a write is stored (stale combines with any of them; do not combine it
  * with nospc, whose refused write would still arm it).
@@ -94,9 +95,9 @@
 #define FFS_MAX_STALE_BYTES (256u << 20)   /* ... and the bytes they hold */
 #define FFS_PAT_MAX    256
 
-enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K_SLOW, K_WSLOW, K__COUNT };
+enum ffs_kind { K_DROP, K_STALE, K_WCORRUPT, K_RCORRUPT, K_TORN, K_ZEROES, K_NOSPC, K_SLOW, K_WSLOW, K_EIO, K__COUNT };
 static const char *const kind_names[K__COUNT] = {
-    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc", "slow", "wslow",
+    "drop", "stale", "wcorrupt", "rcorrupt", "torn", "zeroes", "nospc", "slow", "wslow", "eio",
 };
 
 struct ffs_rule {
@@ -242,7 +243,7 @@ static int is_write_kind(enum ffs_kind k)
     return k == K_DROP || k == K_STALE || k == K_WCORRUPT || k == K_TORN || k == K_NOSPC;
 }
 
-static int is_read_kind(enum ffs_kind k) { return k == K_RCORRUPT || k == K_ZEROES; }
+static int is_read_kind(enum ffs_kind k) { return k == K_RCORRUPT || k == K_ZEROES || k == K_EIO; }
 
 /* Does rule r match this I/O; if so, count it and say whether it fires.
  * olo and ohi get the overlap. */
@@ -565,6 +566,11 @@ static int ffs_read(const char *path, char *buf, size_t size, off_t off_, struct
         struct ffs_rule *r = &f->rules[i];
         uint64_t lo, hi;
         if (!is_read_kind(r->kind) || !rule_fires(r, path, off, got, &lo, &hi)) continue;
+        if (r->kind == K_EIO) {     /* the whole read fails, whatever else matched */
+            ffs_log(f, "eio", path, lo, hi - lo, off, got);
+            pthread_mutex_unlock(&f->mu);
+            return -EIO;
+        }
         if (r->kind == K_ZEROES) {
             memset(b + (lo - off), 0, hi - lo);
             ffs_log(f, "zeroes", path, lo, hi - lo, off, got);
@@ -712,7 +718,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: faultfs [--log FILE] [--rule SPEC]... [--cache] BACKING_DIR MOUNTPOINT [fuse options]\n"
-            "  SPEC: drop|stale|wcorrupt|rcorrupt|torn|zeroes|nospc|slow|wslow[,file=GLOB][,off=N][,len=N]\n"
+            "  SPEC: drop|stale|wcorrupt|rcorrupt|torn|zeroes|nospc|slow|wslow|eio[,file=GLOB][,off=N][,len=N]\n"
             "        [,skip=N][,every=N][,count=N][,ms=N][,keep=N][,at=N]\n"
             "  runs in the foreground; rules can also be written to MOUNTPOINT/" FFS_CTL "\n");
 }

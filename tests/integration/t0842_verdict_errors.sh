@@ -15,7 +15,7 @@ run() {  # run NAME [extra keys...]: the exit status
 mkdir -p "$D/strict" "$D/pct" "$D/n19" "$D/n20"
 run strict; rc=$?
 [ $rc -eq 1 ] || fail "20 of 40 unlinks failed: exit $rc, want 1: $(tail -n1 "$T/strict.out")"
-grep -q "^nfstorm: run failed: phase m: agent 0 ($AGENT_ADDR): 20 of 40 unlink ops failed" "$T/strict.out" ||
+grep -q "^nfstorm: run failed: phase m: agent 0 ($AGENT_ADDR): 20 of 40 unlink ops failed (ENOENT (No such file or directory))" "$T/strict.out" ||
   fail "stderr does not name agent and counts: $(tail -n1 "$T/strict.out")"
 run pct --error_threshold=50%; rc=$?
 [ $rc -eq 0 ] || fail "error_threshold=50%: exit $rc, want 0: $(tail -n1 "$T/pct.out")"
@@ -29,7 +29,10 @@ d, addr = sys.argv[1], sys.argv[2]
 def ph(n): return json.load(open("%s/%s.json" % (d, n)))["phases"][0]
 s = ph("strict")
 assert s["verdict"] == "failed", s["verdict"]
-assert s["reasons"] == ["agent 0 (%s): 20 of 40 unlink ops failed" % addr], s["reasons"]
+# the reason names the failed ops' cause (each file's second unlink: ENOENT)
+assert s["reasons"] == ["agent 0 (%s): 20 of 40 unlink ops failed (ENOENT (No such file or directory))" % addr], s["reasons"]
+c = s["agents"][0]["errors"]["unlink"]
+assert c["failed"] == 20 and [(x["name"], x["count"]) for x in c["causes"]] == [("ENOENT", 20)], c
 u = s["ops"]["unlink"]
 assert (u["ops"], u["errors"]) == (40, 20), u
 # throughput from successful ops only
@@ -37,10 +40,10 @@ assert abs(u["iops"] - 20 / s["duration_s"]) < 1e-6 * u["iops"], (u["iops"], s["
 assert abs(s["agents"][0]["ops"]["unlink"]["iops"] - 20 / s["agents"][0]["duration_s"]) < 1e-3
 p = ph("pct")
 assert p["verdict"] == "ok", p["verdict"]
-assert p["reasons"] == ["agent 0 (%s): 20 of 40 unlink ops failed, within error_threshold=50%%" % addr], p["reasons"]
+assert p["reasons"] == ["agent 0 (%s): 20 of 40 unlink ops failed (ENOENT (No such file or directory)), within error_threshold=50%%" % addr], p["reasons"]
 assert p["error_threshold_pct"] == 50
 assert ph("n19")["verdict"] == "failed" and ph("n20")["verdict"] == "ok"
-assert ph("n20")["reasons"] == ["agent 0 (%s): 20 of 40 unlink ops failed, within error_threshold=20" % addr]
+assert ph("n20")["reasons"] == ["agent 0 (%s): 20 of 40 unlink ops failed (ENOENT (No such file or directory)), within error_threshold=20" % addr]
 PY
 # bad values are refused at plan time, naming the key
 expect_fail "error_threshold=abc" "error_threshold: bad value 'abc'" "$NFSTORM" run --agents "$AGENT_ADDR" \

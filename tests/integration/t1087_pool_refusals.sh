@@ -22,8 +22,8 @@ head -c 32 /dev/urandom | base64 >"$T/wrong"; chmod 600 "$T/wrong"
 expect_fail "wrong secret" "^nfstorm: pool 127\.0\.0\.1:$CPORT: authentication failed: the pool's proof does not match --secret-file$" \
   "$NFSTORM" run --pool 127.0.0.1:$CPORT --secret-file "$T/wrong" $job
 expect_fail "no secret" '^nfstorm: --pool needs --secret-file' "$NFSTORM" run --pool 127.0.0.1:$CPORT $job
-expect_fail "--csv" '^nfstorm: --pool does not combine with --csv' \
-  "$NFSTORM" run --pool 127.0.0.1:$CPORT --secret-file "$SECRET" $job --csv "$T/x.csv"
+expect_fail "--dry-run" '^nfstorm: --pool does not combine with --dry-run' \
+  "$NFSTORM" run --pool 127.0.0.1:$CPORT --secret-file "$SECRET" $job --dry-run
 expect_fail "--local" '^nfstorm: --pool does not combine with --local' \
   "$NFSTORM" run --pool 127.0.0.1:$CPORT --secret-file "$SECRET" $job --local 2
 expect_fail "--no-wait alone" '^nfstorm: --pool-wait and --no-wait need --pool' "$NFSTORM" run $job --no-wait

@@ -70,7 +70,10 @@ for i, ph in enumerate(d["phases"]):
     assert re.search(r"^nfs: %d RPCs, 0 failed, 0 retransmits, 0 timeouts, 0 reconnects$" % total, text, re.M) or \
            re.search(r"^nfs: %d RPCs, \d+ failed, 0 retransmits" % total, text, re.M), "v%s: no NFS line for %d RPCs" % (v, total)
     assert re.search(r"^  %s +%d +0 " % (proc, calls), text, re.M), "v%s: no %s row with %d calls" % (v, proc, calls)
-    assert re.search(r"^  %s p50 \S+: rpc \S+ \(server\+network\), \S+ in the client$" % op, text, re.M), v
+    assert re.search(r"^  %s: op mean \S+ = slowest RPC's round trip \S+ \(server\+network\) \+ queued "
+                     r"before send \S+ \+ client \S+ \(%d ops\)$" % (op, ops), text, re.M), v
+    sp = nfs["split"][op]
+    assert sp["ops"] == ops and sp["lat_ns"] == ph["ops"][op]["lat_ns"]["hist"]["sum"], (v, op, sp)
 setup = {"LOOKUP", "GETATTR", "ACCESS"} if v == "3" else {"OPEN", "LOOKUP"}
 assert setup <= seen, "v%s: setup procedures missing: %s (seen %s)" % (v, setup - seen, sorted(seen))
 if v == "3":

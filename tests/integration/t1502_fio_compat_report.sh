@@ -53,7 +53,7 @@ tail -n "$(wc -l <"$T/lines")" "$T/dry" | diff "$T/lines" - >"$T/d" || fail "dry
 unset NFSTORM_T1502_SIZE
 "$NFSTORM" run --fio-compat-report "$T/ok.fio" >"$T/out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unset size: exit $rc"
-grep -Eq "^  ok.fio:6 +size +refused: bad value \(want a size such as 4k, 1m or 2g\)$" <(sed "s|$T/||g" "$T/out") || fail "$(cat "$T/out")"
+grep -Eq "^  ok.fio:6 +size +refused: bad value \(want a size such as 4k, 1m or 2g, or a percentage of the existing files such as 50%\)$" <(sed "s|$T/||g" "$T/out") || fail "$(cat "$T/out")"
 grep -q "^verdict: nfstorm refuses this plan: 1 key refused; the run would stop at: .*/ok.fio:6: bad value for 'size': '' (environment variable 'NFSTORM_T1502_SIZE' is not set)$" \
   "$T/out" || fail "verdict: $(tail -n1 "$T/out")"
 # no key is refused but the plan is: no size at all
@@ -64,9 +64,9 @@ grep -q "^verdict: nfstorm refuses this plan: .*job 'j': size is required" "$T/o
   || fail "verdict: $(tail -n1 "$T/out")"
 
 # the command-line form
-"$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 --exitall_on_error >"$T/out" 2>&1; rc=$?
+"$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 --bs_is_seq_rand >"$T/out" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "options: exit $rc"
-grep -q "^  argument 4  exitall_on_error  refused: not yet implemented: stopping the other jobs when one fails$" \
+grep -q "^  argument 4  bs_is_seq_rand  refused: not yet implemented: block sizes by sequential/random instead of read/write$" \
   "$T/out" || fail "options: $(cat "$T/out")"
 "$NFSTORM" run --fio-compat-report --name=c --size=1m --nr_files=2 >"$T/out" 2>&1 || fail "options ok: exit $?"
 

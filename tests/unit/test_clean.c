@@ -122,6 +122,22 @@ static void test_clean_estimate_saturates(void **state)
     plan_free(&p);
 }
 
+/* Why nothing matched: the clean's indices, and the other ones found. */
+static void test_clean_why_nothing(void **state)
+{
+    char out[512];
+
+    (void)state;
+    clean_why_nothing(out, sizeof out, 4, 0xf0);
+    assert_non_null(strstr(out, "the plan's names expand to agents 0-3; the files there are named for agents 4-7 "));
+    clean_why_nothing(out, sizeof out, 1, (1ull << 2) | (1ull << 5) | (1ull << 6) | (1ull << 63));
+    assert_non_null(strstr(out, "expand to agent 0; the files there are named for agents 2,5-6,63 "));
+    clean_why_nothing(out, sizeof out, 2, 1ull << 9);
+    assert_non_null(strstr(out, "named for agent 9 "));
+    clean_why_nothing(out, sizeof out, 2, 0);
+    assert_non_null(strstr(out, "none of the files the plan names for agents 0-1 is there"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_clean_estimate_shared_and_agents),
         cmocka_unit_test(test_clean_estimate_time_based),
         cmocka_unit_test(test_clean_estimate_saturates),
+        cmocka_unit_test(test_clean_why_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

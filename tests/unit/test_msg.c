@@ -121,7 +121,7 @@ static void fill_job(struct job_spec *j, unsigned k)
     snprintf(j->agents, sizeof j->agents, "0-3,%u", 7 + k);
     j->n_md_ops = PLAN_MAX_MD_OPS - k % 2;
     for (uint32_t i = 0; i < j->n_md_ops; i++)
-        j->md_ops[i] = OP_CREATE + (i + k) % (OP__COUNT - OP_CREATE);
+        j->md_ops[i] = OP_CREATE + (i + k) % (OP_RMDIR + 1 - OP_CREATE);   /* the metadata ops */
     j->files_per_dir = 100 + k;
     j->shared_dir = 1;
     j->op_deadline_ns = UINT64_C(61000000000) + k;

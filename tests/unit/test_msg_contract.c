@@ -92,13 +92,18 @@ static const struct pinned {
              "fallocate fadvise_hint dedupe_percentage dedupe_mode dedupe_working_set_percentage dedupe_global" },
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
-    { "job+", "exitall latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite "
+    { "job+", "exitall exitall_on_error latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite size_pct "
               "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet late_ops late_ns" },
+    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors" },
     /* a sweep point's load and skip: sent only when set */
     { "start+", "rate_iops rate_bps skip" },
+    /* phase-done's errors value: per op type, its causes */
+    { "eop", "causes other" },
+    { "ecause", "kind code count offset size file" },
+    { "cleaned+", "others" },
+    { "submit+", "command" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -121,7 +126,7 @@ static const char *const optional_keys[] = {
     "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
-    "job.flow", "job.flow_id", "job.flow_sleep_ns",
+    "job.flow", "job.flow_id", "job.flow_sleep_ns", "job.size_pct", "job.exitall_on_error",
     /* fio's per-direction values and sequence modifiers: sent only when set */
     "job.bs_w", "job.bsrange_w_min", "job.bsrange_w_max", "job.bssplit_w", "job.rate_per_dir",
     "job.rate_w_bps", "job.rate_w_iops", "job.rw_seq_nr", "job.rw_seq_bytes", "job.rw_sequencer",
@@ -139,6 +144,8 @@ static const char *const optional_keys[] = {
     "phase-done.verify",
     "job.verify", "job.no_do_verify", "job.verify_only", "job.verify_fatal", "job.verify_backlog",
     "job.verify_pattern", "job.verify_interval", "job.verify_offset",
+    /* clean's: why nothing matched; a pool submission that is a clean */
+    "cleaned.others", "submit.command",
 };
 
 static const char *pinned_optional(const char *what)
@@ -1150,7 +1157,7 @@ static void test_contract_doc_lists_every_key(void **state)
     /* op_set, hist, the nfs telemetry, host, mountstats, xprt, ms_op and
      * verify are shown as code: each key as "key" */
     static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op",
-                                         "verify", "vfirst" };
+                                         "verify", "vfirst", "eop", "ecause" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1373,7 +1380,7 @@ static void test_contract_words(void **state)
 {
     (void)state;
     expect_words("op", op_word, OP__COUNT,
-                 "read write create stat open readdir rename unlink mkdir rmdir");
+                 "read write create stat open readdir rename unlink mkdir rmdir sync");
     expect_words("rw", rw_word, RW__COUNT, "read write randread randwrite rw randrw metadata coherence");
     expect_words("rate_process", rate_word, 2, "linear poisson");
     expect_words("random_distribution", dist_word, 4, "random zipf pareto normal");
@@ -1513,6 +1520,8 @@ static void test_contract_job_optional_keys(void **state)
     in.plan.phases[1].jobs[0].flow_id = 2;
     in.plan.phases[1].jobs[0].flow_sleep_ns = 1000000;
     in.plan.phases[1].jobs[0].overwrite = 1;
+    in.plan.phases[1].jobs[0].size_pct = 50;
+    in.plan.phases[1].jobs[0].exitall_on_error = 1;
     snprintf(in.plan.phases[1].jobs[0].verify_written_by, sizeof in.plan.phases[1].jobs[0].verify_written_by,
              "0123456789abcdef");
     in.plan.phases[1].jobs[0].coherence_never_warn = 1;
@@ -1538,6 +1547,9 @@ static void test_contract_job_optional_keys(void **state)
     assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_pct_milli, 99500);
     assert_int_equal(out.plan.phases[1].jobs[0].overwrite, 1);
+    assert_int_equal(out.plan.phases[1].jobs[0].size_pct, 50);
+    assert_int_equal(out.plan.phases[1].jobs[0].exitall_on_error, 1);
+    assert_int_equal(out.plan.phases[0].jobs[0].exitall_on_error, 0);
     assert_int_equal(out.plan.phases[0].jobs[0].overwrite, 0);
     assert_string_equal(out.plan.phases[1].jobs[0].verify_written_by, "0123456789abcdef");
     assert_int_equal(out.plan.phases[1].jobs[0].coherence_never_warn, 1);
@@ -1571,6 +1583,10 @@ static void test_contract_phase_done_optional_keys(void **state)
     in.lat_unmet = 1;
     in.late_ops = 7;
     in.late_ns = 123456789;
+    /* and the failed ops' causes, sent when some op failed */
+    in.totals.op[OP_READ].ops = in.totals.op[OP_READ].errors = 5;
+    errcause_add(&in.errors, OP_READ, ERRC_SHORT_READ, 0, 8192, 0, "f.dat", 3);
+    errcause_add(&in.errors, OP_READ, ERRC_NFS, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 5), 0, 0, "f.dat", 2);
     buf_init(&b);
     msg_phase_done_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1593,6 +1609,18 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(out.lat_unmet, 1);
     assert_int_equal(out.late_ops, 7);
     assert_int_equal(out.late_ns, 123456789);
+    assert_memory_equal(&out.errors, &in.errors, sizeof in.errors);
+    {
+        const msgpack_object *e, *rd;
+        msgpack_unpacked_init(&u);
+        off = 0;
+        assert_int_equal(msgpack_unpack_next(&u, p, n, &off), MSGPACK_UNPACK_SUCCESS);
+        e = member(&u.data, "errors");
+        rd = member(e, "read");
+        expect_keys("eop", rd);
+        expect_keys("ecause", &member(rd, "causes")->via.array.ptr[0]);
+        msgpack_unpacked_destroy(&u);
+    }
     buf_free(&b);
 }
 

@@ -272,6 +272,58 @@ static void test_nfs_rpc_set_merge_exact(void **state)
     assert_true(nfs_rpc_set_empty(&t));
 }
 
+/* The op split merges exactly, a set with only a split is not empty, its
+ * client part is the rest, and parts beyond the latency are invalid. */
+static void test_nfs_op_split(void **state)
+{
+    struct nfs_rpc_set a, t;
+    (void)state;
+    nfs_rpc_set_init(&a);
+    nfs_rpc_set_init(&t);
+    a.split[NFS_SPLIT_READ] = (struct nfs_op_split){ .ops = 2, .lat_ns = 1000, .rtt_ns = 600,
+                                                     .queued_ns = 300, .late_ns = 0 };
+    assert_false(nfs_rpc_set_empty(&a));
+    nfs_rpc_set_merge(&t, &a);
+    nfs_rpc_set_merge(&t, &a);
+    assert_int_equal(t.split[NFS_SPLIT_READ].ops, 4);
+    assert_int_equal(t.split[NFS_SPLIT_READ].lat_ns, 2000);
+    assert_int_equal(nfs_op_split_client(&t.split[NFS_SPLIT_READ]), 200);
+    assert_true(nfs_op_split_valid(&t.split[NFS_SPLIT_READ]));
+    assert_int_equal(t.split[NFS_SPLIT_WRITE].ops, 0);
+    t.split[NFS_SPLIT_READ].late_ns = 201;
+    assert_false(nfs_op_split_valid(&t.split[NFS_SPLIT_READ]));
+    t.split[NFS_SPLIT_READ].late_ns = UINT64_MAX;
+    assert_false(nfs_op_split_valid(&t.split[NFS_SPLIT_READ]));
+    nfs_rpc_set_free(&a);
+    nfs_rpc_set_free(&t);
+}
+
+/* A LOOKUP answered NOENT is an answer (every create looks first): counted
+ * in errors and status, not in failed; NOENT elsewhere is a failure. */
+static void test_nfs_rpc_lookup_noent_not_failed(void **state)
+{
+    struct nfs_rpc_set s;
+    uint64_t expected;
+    (void)state;
+    nfs_rpc_set_init(&s);
+    struct nfs_rpc_proc *p = nfs_rpc_set_proc(&s, NFSP_LOOKUP);
+    p->calls = 3;
+    p->errors = 2;
+    nfs_rpc_proc_error(p, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 2), 1);
+    nfs_rpc_proc_error(p, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 13), 1);
+    p = nfs_rpc_set_proc(&s, NFSP_READ);
+    p->calls = 1;
+    p->errors = 1;
+    nfs_rpc_proc_error(p, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 2), 1);
+    p = nfs_rpc_set_proc(&s, NFSP_OPEN);
+    p->calls = 1;
+    assert_int_equal(nfs_rpc_set_failed(&s, &expected), 2);      /* EACCES lookup, NOENT read */
+    assert_int_equal(expected, 1);
+    assert_true(nfs_rpc_status_expected(NFSP_LOOKUP, NFS_STATUS_CODE(NFS_STATUS_CLASS_V4, 2)));
+    assert_false(nfs_rpc_status_expected(NFSP_OPEN, NFS_STATUS_CODE(NFS_STATUS_CLASS_V4, 2)));
+    nfs_rpc_set_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +333,8 @@ int main(void)
         cmocka_unit_test(test_nfs_rpcstat_short_and_hostile),
         cmocka_unit_test(test_nfs_rpc_names),
         cmocka_unit_test(test_nfs_rpc_set_merge_exact),
+        cmocka_unit_test(test_nfs_op_split),
+        cmocka_unit_test(test_nfs_rpc_lookup_noent_not_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,8 +237,14 @@ static void test_plan_validate_rules(void **state)
     struct job_spec j = named_job("v", 0);
     assert_int_equal(job_spec_validate(&j, err, sizeof(err)), 0);
 
+    /* no size: the agents size it from its files (plan_parse refuses a job
+     * naming none) */
     j = named_job("v", 0); j.size = 0;
-    expect_invalid(&j, "job 'v': size is required (set size= or filesize=)");
+    assert_int_equal(job_spec_validate(&j, err, sizeof(err)), 0);
+    j = named_job("v", 0); j.size = 0; j.size_pct = 101;
+    expect_invalid(&j, "job 'v': size=101% is not 1..100%");
+    j = named_job("v", 0); j.size = 0; j.size_pct = 50; j.filesize = MiB;
+    expect_invalid(&j, "job 'v': size=50% is a share of the existing files' size; it does not go with filesize=");
     j = named_job("v", 0); j.bs = 0;
     expect_invalid(&j, "job 'v': bs must be greater than 0");
     j = named_job("v", 0); j.bs = 2 * MiB;
@@ -666,7 +672,8 @@ static void test_plan_parse_validates_each_finished_job(void **state)
 {
     (void)state;
     parse_err("[global]\nrw=read\n[ok]\nsize=1m\n[nosize]\nbs=4k\n[later]\nsize=1m\n",
-              "t.fio: job 'nosize': size is required (set size= or filesize=)");
+              "t.fio: job 'nosize': size is required (set size= or filesize=, or name existing files with "
+              "filename=, filename_format= or nrfiles=)");
     parse_err("[j]\nsize=1m\nbs=2m\n",
               "t.fio: job 'j': bs (2097152) is larger than the per-file size (1048576)");
     parse_err("[j]\nsize=1m\nioengine=nfs\n", "t.fio: job 'j': ioengine=nfs requires nfs_url=");
@@ -804,6 +811,76 @@ static void test_plan_parse_args_name_starts_new_job(void **state)
     plan_free(&p);
 }
 
+/* fio 3.33, measured: kb_base=1000 makes k/m/Ki powers of 1000 and only
+ * KiB powers of 1024; in a job file it applies to its whole section (and
+ * from [global] to the jobs); on the command line from where it stands. */
+static void test_plan_kb_base(void **state)
+{
+    (void)state;
+    struct plan p;
+    const struct job_spec *j;
+    j = parse_ok("[x]\nkb_base=1000\nsize=1m\nbs=4k\nrate=1m\n", &p);
+    assert_int_equal(j->size, 1000000);
+    assert_int_equal(j->bs, 4000);
+    assert_int_equal(j->rate_bps, 1000000);
+    plan_free(&p);
+    j = parse_ok("[x]\nsize=1m\nbs=4KiB\nbsrange=1k-8Ki\nrw=read:2k\nkb_base=1000\n", &p);
+    assert_int_equal(j->size, 1000000);
+    assert_int_equal(j->bs, 4096);
+    assert_int_equal(j->bsrange_min, 1000);
+    assert_int_equal(j->bsrange_max, 8000);
+    assert_int_equal(j->rw_seq_bytes, 2000);
+    plan_free(&p);
+    j = parse_ok("[global]\nkb_base=1000\n[x]\nsize=2m\n", &p);
+    assert_int_equal(j->size, 2000000);
+    plan_free(&p);
+    j = parse_ok("[x]\nkb_base=1024\nsize=1m\nbs=4KiB\n", &p);
+    assert_int_equal(j->size, MiB);
+    assert_int_equal(j->bs, 4 * KiB);
+    assert_int_equal(p.nwarnings, 0);      /* fio's default: accepted silently */
+    plan_free(&p);
+    parse_err("[x]\nsize=1m\nkb_base=1001\n", "t.fio:3: bad value for 'kb_base': '1001' (want 1000 or 1024)");
+    char err[512];
+    assert_int_equal(args_parse(&p, err, sizeof(err), 4, "--kb_base=1000", "--name=t", "--size=1m",
+                                "--bs=4k"), 0);
+    assert_int_equal(p.phases[0].jobs[0].size, 1000000);
+    assert_int_equal(p.phases[0].jobs[0].bs, 4000);
+    plan_free(&p);
+    /* fio's command line reads each option as it comes: a later kb_base
+     * leaves the sizes before it as they were */
+    assert_int_equal(args_parse(&p, err, sizeof(err), 4, "--name=t", "--size=1m", "--bs=4k",
+                                "--kb_base=1000"), 0);
+    assert_int_equal(p.phases[0].jobs[0].bs, 4 * KiB);
+    plan_free(&p);
+}
+
+/* fio's size=N% and sizes taken from existing files named any way. */
+static void test_plan_size_from_files(void **state)
+{
+    (void)state;
+    struct plan p;
+    const struct job_spec *j;
+    j = parse_ok("[x]\nfilename=f\nsize=50%\n", &p);
+    assert_int_equal(j->size, 0);
+    assert_int_equal(j->size_pct, 50);
+    assert_true(job_sized_by_file(j));
+    plan_free(&p);
+    j = parse_ok("[x]\nsize=1m\nsize=25%\nsize=2m\n", &p);   /* the last one wins */
+    assert_int_equal(j->size, 2 * MiB);
+    assert_int_equal(j->size_pct, 0);
+    plan_free(&p);
+    j = parse_ok("[x]\nfilename_format=$jobname.$filenum\nnrfiles=2\n", &p);
+    assert_true(job_sized_by_file(j));
+    plan_free(&p);
+    j = parse_ok("[x]\nnrfiles=3\n", &p);
+    assert_true(job_sized_by_file(j));
+    plan_free(&p);
+    parse_err("[x]\nsize=0%\n", "t.fio:2: bad value for 'size': '0%' (want a percentage from 1% to 100%)");
+    parse_err("[x]\nsize=101%\n", "t.fio:2: bad value for 'size': '101%' (want a percentage from 1% to 100%)");
+    parse_err("[x]\nsize=50%\nfilesize=1m\n",
+              "t.fio: job 'x': size=50% is a share of the existing files' size; it does not go with filesize=");
+}
+
 static void test_plan_parse_args_errors(void **state)
 {
     (void)state;
@@ -827,10 +904,12 @@ static void test_plan_parse_args_errors(void **state)
     assert_string_equal(err, "unknown option 'size=1m'");
 
     assert_int_equal(args_parse(&p, err, sizeof(err), 1, "--name=t"), -EINVAL);
-    assert_string_equal(err, "job 't': size is required (set size= or filesize=)");
+    assert_string_equal(err, "job 't': size is required (set size= or filesize=, or name existing "
+                        "files with filename=, filename_format= or nrfiles=)");
     assert_int_equal(args_parse(&p, err, sizeof(err), 3, "--name=a", "--name=b", "--size=1m"),
                      -EINVAL);
-    assert_string_equal(err, "job 'a': size is required (set size= or filesize=)");
+    assert_string_equal(err, "job 'a': size is required (set size= or filesize=, or name existing "
+                        "files with filename=, filename_format= or nrfiles=)");
     assert_int_equal(p.nphases, 0);
 }
 
@@ -1010,6 +1089,8 @@ int main(void)
         cmocka_unit_test(test_plan_parse_args_without_name_makes_job),
         cmocka_unit_test(test_plan_parse_args_name_starts_new_job),
         cmocka_unit_test(test_plan_parse_args_errors),
+        cmocka_unit_test(test_plan_kb_base),
+        cmocka_unit_test(test_plan_size_from_files),
         cmocka_unit_test(test_plan_range_offset_boundary),
         cmocka_unit_test(test_plan_range_offset_increment_boundary),
         cmocka_unit_test(test_plan_range_sizes_and_loops),

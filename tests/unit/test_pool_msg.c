@@ -50,6 +50,17 @@ static void test_pool_submit_round_trip(void **state)
     pool_submit_free(&out);
     buf_free(&b);
 
+    /* command: clean travels (an older submitter sends none: a run) */
+    in.clean = 1;
+    buf_init(&b);
+    pool_submit_encode(&b, &in);
+    p = payload(&b, &n);
+    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.clean, 1);
+    pool_submit_free(&out);
+    buf_free(&b);
+    in.clean = 0;
+
     /* no plan file: options only, and none comes back */
     in.plan = NULL;
     buf_init(&b);

@@ -22,6 +22,7 @@
 #include "coordinator/report.h"
 #include "coordinator/result.h"
 #include "coordinator/result_load.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/timeseries.h"
 
 #define NA 2
@@ -141,6 +142,21 @@ static void make_run(struct run_result *r, const char *journal_path)
                 ap.nintervals = NINT;
             }
             assert_int_equal(result_set_agent_phase(r, ph, a, &ap, &acc[a]), 0);
+            if (!ap.salvaged) {         /* its failed ops' causes, as phase-done carries them */
+                struct errcause_set *es = xmalloc(sizeof *es);
+                errcause_set_init(es);
+                for (int t = 0; t < OP__COUNT; t++) {
+                    uint64_t e = acc[a].op[t].errors;
+                    if (e > 1)
+                        errcause_add(es, (enum op_type)t, ERRC_ERRNO, 5, 4096 * (uint64_t)t, 0, "/d/f.1", e - 1);
+                    if (e > 0)
+                        errcause_add(es, (enum op_type)t, ERRC_SHORT_READ, 0, 8192, a ? 0 : ERRCAUSE_SIZE_UNKNOWN,
+                                     "/d/f.2", 1);
+                }
+                assert_int_equal(result_errors_match(es, &acc[a], NULL, 0), 0);
+                assert_int_equal(result_set_agent_errors(r, ph, a, es), 0);
+                free(es);
+            }
             o.agent_phase_done(o.arg, r, ph, a, &ap);
         }
         result_phase_finish(r, ph);
@@ -221,6 +237,8 @@ static void test_rerender_json_and_journal_exact(void **state)
     assert_non_null(strstr(want, "stall"));           /* the shapes are there */
     assert_non_null(strstr(want, "lost at 9.2"));
     assert_non_null(strstr(want, "EIO on f.1"));
+    assert_non_null(strstr(want, "x short read at offset 8192 (file size unknown) in /d/f.2"));
+    assert_non_null(strstr(want, "x EIO (Input/output error), first at offset 4096 in /d/f.1"));
 
     assert_int_equal(result_load(json, back, err, sizeof err), 0);
     got = render(back, &nback);

@@ -9,11 +9,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/xmalloc.h"
+#include "coordinator/result_errors.h"
 #include "coordinator/run.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
@@ -131,6 +133,43 @@ static void phase_done(struct script *s, uint32_t nint, uint64_t total)
     free(m);
 }
 
+/* Interval k with n reads of which e failed (no latency for those). */
+static void failing_interval(struct script *s, uint32_t k, uint64_t n, uint64_t e)
+{
+    struct msg_interval *m = xcalloc(1, sizeof *m);
+    struct buf b;
+
+    m->index = k;
+    reads(&m->stats, n - e);
+    m->stats.op[OP_READ].ops = n;
+    m->stats.op[OP_READ].errors = e;
+    buf_init(&b);
+    msg_interval_encode(&b, m);
+    say(s, 0, &b);
+    free(m);
+}
+
+/* phase-done of nint intervals: n reads, e failed, and causes telling of
+ * told of them (EIO). */
+static void failing_phase_done(struct script *s, uint32_t nint, uint64_t n, uint64_t e, uint64_t told)
+{
+    struct msg_phase_done *m = xcalloc(1, sizeof *m);
+    struct buf b;
+
+    m->started_ns = T0;
+    m->duration_ns = 2000000000ull;
+    m->cores = 2;
+    m->nintervals = nint;
+    reads(&m->totals, n - e);
+    m->totals.op[OP_READ].ops = n;
+    m->totals.op[OP_READ].errors = e;
+    errcause_add(&m->errors, OP_READ, ERRC_ERRNO, EIO, 8192, 0, "/d/f", told);
+    buf_init(&b);
+    msg_phase_done_encode(&b, m);
+    say(s, 0, &b);
+    free(m);
+}
+
 struct fixture {
     struct plan plan;
     struct run_options opt;
@@ -205,6 +244,42 @@ static void test_run_totals_that_differ_from_intervals_are_flagged(void **state)
                            "phase-done totals differ from the sum of its intervals "
                            "(read ops: 1000 in phase-done, 20 in its intervals)"));
     done(&f, &s);
+}
+
+/* Causes that account for the failed ops are kept; causes that do not are
+ * dropped, and the phase names the agent. */
+static void test_run_error_causes_must_add_up(void **state)
+{
+    struct fixture f;
+    struct script s;
+    (void)state;
+
+    for (int lie = 0; lie < 2; lie++) {
+        const struct errcause_set *es;
+        buf_init(&s.b);
+        handshake(&s, "h");
+        tick(&s, 13);
+        failing_interval(&s, 0, 10, 3);
+        tick(&s, 10);
+        failing_interval(&s, 1, 10, 2);
+        failing_phase_done(&s, 2, 20, 5, lie ? 4 : 5);
+        play(&f, &s);
+        assert_int_equal(f.r.phases[0].totals.op[OP_READ].errors, 5);
+        es = result_agent_errors(&f.r, 0, 0);
+        if (!lie) {
+            assert_null(f.r.phases[0].agents[0].error);
+            assert_non_null(es);
+            assert_int_equal(es->op[OP_READ].c[0].count, 5);
+            assert_int_equal(es->op[OP_READ].c[0].code, EIO);
+        } else {
+            assert_null(es);
+            assert_non_null(f.r.phases[0].agents[0].error);
+            assert_non_null(strstr(f.r.phases[0].agents[0].error,
+                                   "phase-done errors do not match its totals (its causes account for 4 "
+                                   "of 5 failed read ops); its causes are dropped"));
+        }
+        done(&f, &s);
+    }
 }
 
 static void test_run_intervals_faster_than_the_clock_drop_the_agent(void **state)
@@ -373,6 +448,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_honest_agent_counts_its_intervals),
         cmocka_unit_test(test_run_totals_that_differ_from_intervals_are_flagged),
+        cmocka_unit_test(test_run_error_causes_must_add_up),
         cmocka_unit_test(test_run_intervals_faster_than_the_clock_drop_the_agent),
         cmocka_unit_test(test_run_agent_text_is_cleaned_and_named),
         cmocka_unit_test(test_run_stranger_is_not_an_agent),

@@ -68,6 +68,25 @@ static void test_units_parse_size_values(void **state)
     expect_size("0.0009765625k", 1);
 }
 
+static void test_units_parse_size_kb_base(void **state)
+{
+    (void)state;
+    uint64_t v = 0;
+    assert_int_equal(units_parse_size_kb("4k", 1000, &v), 0);
+    assert_int_equal(v, 4000);
+    assert_int_equal(units_parse_size_kb("4Ki", 1000, &v), 0);
+    assert_int_equal(v, 4000);
+    assert_int_equal(units_parse_size_kb("4KiB", 1000, &v), 0);
+    assert_int_equal(v, 4096);
+    assert_int_equal(units_parse_size_kb("1MB", 1000, &v), 0);
+    assert_int_equal(v, 1000000);
+    assert_int_equal(units_parse_size_kb("1.5g", 1000, &v), 0);
+    assert_int_equal(v, 1500000000);
+    assert_int_equal(units_parse_size_kb("4k", 1024, &v), 0);
+    assert_int_equal(v, 4096);
+    assert_int_equal(units_parse_size_kb("4k", 1001, &v), -EINVAL);
+}
+
 static void test_units_parse_size_errors(void **state)
 {
     (void)state;
@@ -332,6 +351,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units_parse_size_values),
         cmocka_unit_test(test_units_parse_size_errors),
+        cmocka_unit_test(test_units_parse_size_kb_base),
         cmocka_unit_test(test_units_parse_duration_values),
         cmocka_unit_test(test_units_parse_duration_errors),
         cmocka_unit_test(test_units_parse_u64),

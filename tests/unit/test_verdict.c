@@ -347,8 +347,9 @@ static void test_verdict_idle_agents_not_counted(void **state)
     plan_free(&p);
 }
 
-/* Interval 0: agent 0 has an op out for 3 s and completed none; agent 1
- * has ops out for 2 s but completed 5 (deep queue of slow ops: load). */
+/* Interval 0: agent 0 has an op out for 5 s and completed none in the
+ * phase (no pace: the limit is STALL_UNKNOWN_FLOORS intervals); agent 1 has
+ * ops out for 2 s but completed 5 (deep queue of slow ops: load). */
 static void test_stall_is_no_completion(void **state)
 {
     struct run_result r;
@@ -360,23 +361,66 @@ static void test_stall_is_no_completion(void **state)
     build(&r, &p, "", 0, 0);
     op_set_init(s);
     result_add_interval(&r, 0, 0, 0, s);
-    result_set_interval_inflight(&r, 0, 0, 0, 1, 3000000000ull);
+    result_set_interval_inflight(&r, 0, 0, 0, 1, 5000000000ull);
     s->op[OP_WRITE].ops = 5;
     result_add_interval(&r, 0, 1, 0, s);
     result_set_interval_inflight(&r, 0, 1, 0, 64, 2000000000ull);
     op_set_init(s);
     result_add_interval(&r, 0, 2, 0, s);
     assert_int_equal(result_interval_stalled(&r, 0, 0, &age), 1);
-    assert_int_equal(age, 3000000000ull);
+    assert_int_equal(age, 5000000000ull);
     assert_false(result_interval_fleet_stalled(&r, 0, 0));
-    /* interval 1: nobody completes anything, ops stuck: the server */
+    /* interval 1: nobody completes anything, ops stuck for 5 s: agent 1's
+     * 4 ops at its pace of 5 a second should take 0.8 s (limit 3.2 s) */
     op_set_init(s);
     for (uint32_t a = 0; a < NA; a++) {
         result_add_interval(&r, 0, a, 1, s);
-        result_set_interval_inflight(&r, 0, a, 1, 4, 2500000000ull);
+        result_set_interval_inflight(&r, 0, a, 1, 4, 5000000000ull);
     }
+    assert_int_equal(result_stall_limit_ns(&r, 0, 1, 1), 3200000000ull);
     assert_int_equal(result_interval_stalled(&r, 0, 1, &age), 3);
     assert_true(result_interval_fleet_stalled(&r, 0, 1));
+    free(s);
+    result_free(&r);
+    plan_free(&p);
+}
+
+/* A slow, healthy server: 8 ops of 32 MiB out at once, one completing
+ * every 2.3 s or so (an op takes ~2.3 s): intervals without a completion
+ * while the oldest op is 2 s old are the pace, not a stall.  A fast pace
+ * that stops dead is one, after the floor of one interval. */
+static void test_stall_is_relative_to_pace(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct op_set *s = xmalloc(sizeof(*s));
+    uint64_t age;
+
+    (void)state;
+    build(&r, &p, "", 0, 0);
+    for (uint32_t k = 0; k < 12; k++) {
+        op_set_init(s);
+        /* 8 threads finishing together every third interval: 8 ops / 3 s */
+        if (k % 3 == 2) {
+            s->op[OP_READ].ops = 8;
+            s->op[OP_READ].bytes = 8ull << 25;
+        }
+        result_add_interval(&r, 0, 0, k, s);
+        result_set_interval_inflight(&r, 0, 0, k, 8, (uint64_t)(k % 3 + 1) * 1000000000ull - 100000000ull);
+        op_set_init(s);
+        s->op[OP_READ].ops = k < 8 ? 100 : 0;          /* agent 1: fast, then dead */
+        result_add_interval(&r, 0, 1, k, s);
+        result_set_interval_inflight(&r, 0, 1, k, 4, k < 8 ? 5000000ull : (k - 7) * 1000000000ull + 500000000ull);
+    }
+    /* agent 0 at interval 9: 8 in flight at 24 ops in the 9 s before: 3 s
+     * expected, 12 s limit */
+    assert_int_equal(result_stall_limit_ns(&r, 0, 0, 9), 12000000000ull);
+    for (uint32_t k = 0; k < 12; k++) {
+        uint32_t n = result_interval_stalled(&r, 0, k, &age);
+        /* agent 1 stalls from interval 8 (1.5 s, over the 1 s floor) */
+        assert_int_equal(n, k >= 8 ? 1 : 0);
+        assert_false(result_interval_fleet_stalled(&r, 0, k) && k < 8);
+    }
     free(s);
     result_free(&r);
     plan_free(&p);
@@ -600,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_verdict_from_journal),
         cmocka_unit_test(test_verdict_idle_agents_not_counted),
         cmocka_unit_test(test_stall_is_no_completion),
+        cmocka_unit_test(test_stall_is_relative_to_pace),
         cmocka_unit_test(test_verdict_reasons_are_bounded),
         cmocka_unit_test(test_verdict_signal_after_last_phase),
         cmocka_unit_test(test_verdict_saturated_counters_fail),

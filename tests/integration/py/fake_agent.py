@@ -8,6 +8,10 @@ usage: fake_agent.py PORT_FILE MODE [SECRET_FILE]
   flood     hundreds of intervals at once, as fast as the socket takes them
   pingflood thousands of pings at once
   honest    what a real agent would send (two intervals, matching totals)
+  trickle   honest, but its phase-done (padded to 3 KiB with a key the
+            coordinator ignores) crawls in 64-byte pieces every 0.1 s, as a
+            large frame does through a link the agent's own load fills; no
+            ping is answered meanwhile: only the bytes show it is alive
   neverready  takes the plan and answers every ping, but never sends ready
   stuckprogress  takes the plan, reports a layout of 1 MiB stuck at 4 KiB
             every half second (and answers pings), never sends ready
@@ -197,7 +201,15 @@ while True:
                 break
         totals = ops(1000) if mode == "mismatch" else ops(20)
         try:
-            send(s, phase_done(2, totals, started))
+            if mode == "trickle":
+                pd = phase_done(2, totals, started)
+                pd["padding"] = b"\0" * 3072
+                f = frame(pd)
+                for i in range(0, len(f), 64):
+                    s.sendall(f[i:i + 64])
+                    time.sleep(0.1)
+            else:
+                send(s, phase_done(2, totals, started))
         except OSError:
             pass
     elif t == "stop":

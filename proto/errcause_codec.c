@@ -1,0 +1,177 @@
+/* errcause_codec: failed ops by cause on the wire (see errcause_codec.h).
+ * Each cause carries its own keys so a reader never depends on positions;
+ * a count from the wire never sizes an allocation (the set is fixed-size
+ * and the array's length is checked against ERRCAUSE_MAX first). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "proto/errcause_codec.h"
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    msgpack_pack_str_with_body(pk, k, strlen(k));
+}
+
+static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
+{
+    pack_key(pk, k);
+    msgpack_pack_uint64(pk, v);
+}
+
+void errcause_pack(msgpack_packer *pk, const struct errcause_set *s)
+{
+    uint32_t nops = 0;
+    for (int t = 0; t < OP__COUNT; t++)
+        nops += s->op[t].n || s->op[t].other;
+    msgpack_pack_map(pk, nops);
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct errcause_op *o = &s->op[t];
+        uint32_t n = o->n < ERRCAUSE_MAX ? o->n : ERRCAUSE_MAX;
+        if (!o->n && !o->other)
+            continue;
+        pack_key(pk, op_type_name((enum op_type)t));
+        msgpack_pack_map(pk, 2);
+        pack_key(pk, "causes");
+        msgpack_pack_array(pk, n);
+        for (uint32_t i = 0; i < n; i++) {
+            const struct errcause *c = &o->c[i];
+            const char *kind = errcause_kind_name((enum errcause_kind)c->kind);
+            msgpack_pack_map(pk, 6);
+            pack_key(pk, "kind");
+            msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
+            pack_u64(pk, "code", c->code);
+            pack_u64(pk, "count", c->count);
+            pack_u64(pk, "offset", c->offset);
+            pack_u64(pk, "size", c->size);
+            pack_key(pk, "file");
+            msgpack_pack_str_with_body(pk, c->file, strnlen(c->file, sizeof c->file));
+        }
+        pack_u64(pk, "other", o->other);
+    }
+}
+
+static const msgpack_object *lookup(const msgpack_object *map, const char *key)
+{
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i < map->via.map.size; i++) {
+        const msgpack_object *k = &map->via.map.ptr[i].key;
+        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl && memcmp(k->via.str.ptr, key, kl) == 0)
+            return &map->via.map.ptr[i].val;
+    }
+    return NULL;
+}
+
+static int get_u(const msgpack_object *map, const char *where, const char *key, uint64_t max,
+                 uint64_t *out, char *err, size_t errlen)
+{
+    const msgpack_object *o = lookup(map, key);
+    if (!o) {
+        snprintf(err, errlen, "%smissing '%s'", where, key);
+        return -EBADMSG;
+    }
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
+        snprintf(err, errlen, "%s'%s' is not an integer in 0..%llu", where, key, (unsigned long long)max);
+        return -EBADMSG;
+    }
+    *out = o->via.u64;
+    return 0;
+}
+
+static int get_str(const msgpack_object *map, const char *where, const char *key, char *out, size_t size,
+                   char *err, size_t errlen)
+{
+    const msgpack_object *o = lookup(map, key);
+    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
+        memchr(o->via.str.ptr, '\0', o->via.str.size)) {
+        snprintf(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
+        return -EBADMSG;
+    }
+    memcpy(out, o->via.str.ptr, o->via.str.size);
+    out[o->via.str.size] = '\0';
+    return 0;
+}
+
+static int unpack_cause(const msgpack_object *o, const char *where, struct errcause *c, char *err,
+                        size_t errlen)
+{
+    char kind[16];
+    uint64_t code;
+    int k;
+    if (o->type != MSGPACK_OBJECT_MAP) {
+        snprintf(err, errlen, "%snot a map", where);
+        return -EBADMSG;
+    }
+    if (get_str(o, where, "kind", kind, sizeof kind, err, errlen) ||
+        get_u(o, where, "code", UINT32_MAX, &code, err, errlen) ||
+        get_u(o, where, "count", UINT64_MAX, &c->count, err, errlen) ||
+        get_u(o, where, "offset", UINT64_MAX, &c->offset, err, errlen) ||
+        get_u(o, where, "size", UINT64_MAX, &c->size, err, errlen) ||
+        get_str(o, where, "file", c->file, sizeof c->file, err, errlen))
+        return -EBADMSG;
+    if ((k = errcause_kind_from_name(kind)) < 0) {
+        snprintf(err, errlen, "%s'kind' = '%.15s' is not a cause", where, kind);
+        return -EBADMSG;
+    }
+    c->kind = (uint32_t)k;
+    c->code = (uint32_t)code;
+    return 0;
+}
+
+int errcause_unpack(const msgpack_object *o, struct errcause_set *s, char *err, size_t errlen)
+{
+    char why[200], where[64], name[16];
+    errcause_set_init(s);
+    if (o->type != MSGPACK_OBJECT_MAP || o->via.map.size > OP__COUNT) {
+        snprintf(err, errlen, "errors: not a map of at most %d op types", OP__COUNT);
+        return -EBADMSG;
+    }
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        const msgpack_object *k = &o->via.map.ptr[i].key, *v = &o->via.map.ptr[i].val, *causes;
+        struct errcause_op *eo;
+        int t;
+        if (k->type != MSGPACK_OBJECT_STR || k->via.str.size >= sizeof name ||
+            memchr(k->via.str.ptr, '\0', k->via.str.size)) {
+            snprintf(err, errlen, "errors: a key is not an op type");
+            return -EBADMSG;
+        }
+        memcpy(name, k->via.str.ptr, k->via.str.size);
+        name[k->via.str.size] = '\0';
+        if ((t = op_type_from_name(name)) < 0) {
+            snprintf(err, errlen, "errors: '%s' is not an op type", name);
+            return -EBADMSG;
+        }
+        eo = &s->op[t];
+        if (eo->n || eo->other) {
+            snprintf(err, errlen, "errors: '%s' twice", name);
+            return -EBADMSG;
+        }
+        snprintf(where, sizeof where, "errors.%s: ", name);
+        if (v->type != MSGPACK_OBJECT_MAP) {
+            snprintf(err, errlen, "%snot a map", where);
+            return -EBADMSG;
+        }
+        causes = lookup(v, "causes");
+        if (!causes || causes->type != MSGPACK_OBJECT_ARRAY || causes->via.array.size > ERRCAUSE_MAX) {
+            snprintf(err, errlen, "%s'causes' must be an array of at most %d entries", where, ERRCAUSE_MAX);
+            return -EBADMSG;
+        }
+        for (uint32_t c = 0; c < causes->via.array.size; c++) {
+            char cw[80];
+            snprintf(cw, sizeof cw, "errors.%s.causes[%u]: ", name, c);
+            if (unpack_cause(&causes->via.array.ptr[c], cw, &eo->c[c], err, errlen))
+                return -EBADMSG;
+        }
+        eo->n = causes->via.array.size;
+        if (get_u(v, where, "other", UINT64_MAX, &eo->other, err, errlen))
+            return -EBADMSG;
+        if (!eo->n && !eo->other) {
+            snprintf(err, errlen, "%sno failed op", where);
+            return -EBADMSG;
+        }
+    }
+    if (errcause_check(s, why, sizeof why) < 0) {
+        snprintf(err, errlen, "%s", why);
+        return -EBADMSG;
+    }
+    return 0;
+}
