@@ -26,7 +26,8 @@ ip netns exec "$ns" ip link set lo up
 tc qdisc add dev "$h" root tbf rate 40mbit burst 32kb latency 100ms || fail "cannot shape $h with tbf"
 
 mkdir -p "$T/export" "$T/d"
-NFS_BIND_ADDR=10.214.$oct.1 nfs_server_start "$T/export" || fail "NFS server did not start"
+export NFS_BIND_ADDR=10.214.$oct.1
+nfs_server_start "$T/export" || fail "NFS server did not start"
 ip netns exec "$ns" "$AGENT" --listen "10.214.$oct.2:7878" --insecure --allow "$T/d" \
   --allow-nfs "nfs://10.214.$oct.1$(cd "$T/export" && pwd -P)" >"$T/a.out" 2>"$T/a.log" &
 PIDS+=($!)

@@ -37,7 +37,8 @@ done
 tc qdisc add dev "sah${tag}1" root tbf rate 16mbit burst 16kb latency 100ms || fail "cannot shape with tbf"
 
 mkdir -p "$T/export" "$T/d"
-NFS_BIND_ADDR=$SRV nfs_server_start "$T/export" || fail "NFS server did not start"
+export NFS_BIND_ADDR=$SRV
+nfs_server_start "$T/export" || fail "NFS server did not start"
 addrs=()
 for i in 0 1; do
   ip netns exec "sa${tag}$i" "$AGENT" --listen "10.216.$((oct + i)).2:7878" --insecure --allow "$T/d" \

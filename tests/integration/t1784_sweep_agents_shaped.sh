@@ -23,7 +23,8 @@ ip netns exec "$ns" ip link set "$n" up
 ip netns exec "$ns" ip link set lo up
 tc qdisc add dev "$h" root tbf rate 40mbit burst 32kb latency 100ms || fail "cannot shape $h with tbf"
 mkdir -p "$T/export" "$T/d"
-NFS_BIND_ADDR=10.217.$oct.1 nfs_server_start "$T/export" || fail "NFS server did not start"
+export NFS_BIND_ADDR=10.217.$oct.1
+nfs_server_start "$T/export" || fail "NFS server did not start"
 addrs=()
 for i in 0 1 2 3; do
   ip netns exec "$ns" "$AGENT" --listen "10.217.$oct.2:$((7878 + i))" --insecure --allow "$T/d" \
