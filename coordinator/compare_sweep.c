@@ -5,6 +5,7 @@
  * for phases).  A sweep's points are phases named by their values, which
  * differ between runs of a search, so its phases are compared here, by the
  * job, not row by row. */
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,4 +93,47 @@ void compare_sweep_text(FILE *out, const struct compare *c)
             fputc('\n', out);
         }
     }
+}
+
+static json_t *jnum_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+void *compare_sweep_json(const struct compare *c)
+{
+    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    json_t *arr = json_array();
+    for (uint32_t i = 0; r0 && r0->sweeps && i < r0->sweeps->n; i++) {
+        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+        json_t *o = json_object(), *inputs = json_array();
+        json_object_set_new(o, "job", json_string(w0->spec.base));
+        json_object_set_new(o, "dimension", json_string(plan_sweep_dim_name(w0->spec.dim)));
+        json_object_set_new(o, "unit", json_string(plan_sweep_unit(w0->spec.dim)));
+        for (uint32_t j = 0; j < c->nruns; j++) {
+            json_t *in = json_object();
+            const char *what_key[2] = { "capacity", "knee" };
+            json_object_set_new(in, "label", json_string(c->labels[j]));
+            for (int what = 0; what < 2; what++) {
+                double base[64], v[64];
+                uint32_t nb = values(c, 0, w0->spec.base, what, base, 64), n = values(c, j, w0->spec.base, what, v, 64);
+                struct sample_summary s, sb;
+                struct welch_result wr;
+                json_t *m = json_object();
+                sample_summarize(v, n, &s);
+                sample_summarize(base, nb, &sb);
+                json_object_set_new(m, "n", json_integer(n));
+                json_object_set_new(m, "mean", n ? jnum_or_null(s.mean) : json_null());
+                json_object_set_new(m, "sd", jnum_or_null(s.sd));
+                json_object_set_new(m, "ratio", n && nb && sb.mean > 0 ? json_real(s.mean / sb.mean) : json_null());
+                json_object_set_new(m, "p", j && sample_welch(base, nb, v, n, &wr) == 0 ? jnum_or_null(wr.p)
+                                                                                       : json_null());
+                json_object_set_new(in, what_key[what], m);
+            }
+            json_array_append_new(inputs, in);
+        }
+        json_object_set_new(o, "inputs", inputs);
+        json_array_append_new(arr, o);
+    }
+    return arr;
 }

@@ -52,6 +52,16 @@ timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two >"$T/cmp"
 grep -q "^  t capacity (rate_iops): \[1\] one 20k IOPS; \[2\] two 20k IOPS, x1.00, no variance known$" "$T/cmp" ||
   fail "compare's sweeps: $(grep -A2 '^sweeps' "$T/cmp")"
 
+timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two --format json >"$T/cmp.json" 2>&1 ||
+  fail "compare json: $(tail -n2 "$T/cmp.json")"
+py "$T/cmp.json" <<'PY'
+import json, sys
+sw = json.load(open(sys.argv[1]))["sweeps"]
+assert [x["job"] for x in sw] == ["t"], sw
+one, two = sw[0]["inputs"]
+assert one["capacity"]["mean"] == 20000 and two["capacity"]["ratio"] == 1.0 and two["capacity"]["p"] is None, sw
+PY
+
 # sweep=agents: the job on the first K agents, each thread at its own rate_iops;
 # per agent, K agents do what one did (the throttled agent 1 is not reached)
 timeout 30 "$NFSTORM" run --agents "$A0,$A1" --quiet --json "$T/a.json" --name=a --ioengine=null --rw=randread \
