@@ -54,6 +54,10 @@ struct io_req {
                              status, common/nfs_rpc.h NFS_STATUS_CODE), 0 none */
     uint64_t eof_size;    /* -ENODATA: the file's size then,
                              ERRCAUSE_SIZE_UNKNOWN if not known */
+    uint64_t t_done_ns;   /* set by a model engine (null with null_capacity_iops or
+                             null_latency): when the op completes in the model,
+                             recorded as its end; 0 (the job loop's reset at
+                             each issue) = when it was reaped */
     void *udata;          /* the job loop's */
     /* nfs engine, set on completion when every RPC of the op was timed
      * (split_known; 0 otherwise): the round trip of its slowest RPC (the

@@ -179,12 +179,17 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
             continue;
         }
         /* past its deadline an op counts as timed out, whatever it returned */
-        int late = now - done[i]->t_issue_ns > j->spec->op_deadline_ns;
+        /* a model engine says when the op ended in its model (engine_null);
+         * that may precede its issue by a late client: service time 0 */
+        uint64_t end = done[i]->t_done_ns ? done[i]->t_done_ns : now;
+        uint64_t svc = end > done[i]->t_issue_ns ? end - done[i]->t_issue_ns : 0;
+        uint64_t lat = end > done[i]->t_due_ns ? end - done[i]->t_due_ns : 0;
+        int late = svc > j->spec->op_deadline_ns;
         int ok = done[i]->result == 0 && !late;
-        o = op_rec_record(set, s->op, done[i]->len, now - done[i]->t_due_ns, ok);
+        o = op_rec_record(set, s->op, done[i]->len, lat, ok);
         o->timeouts += (uint64_t)late;
         if (l->rated && ok)
-            hist_rec_record(&o->svc, now - done[i]->t_issue_ns);
+            hist_rec_record(&o->svc, svc);
         if (!ok)
             job_count_failed(j, set, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
                              done[i]->offset, j->ej.files[done[i]->file].path);
@@ -414,6 +419,19 @@ static uint64_t loop_gap_ns(struct loop *l, uint64_t len, int write)
     return (uint64_t)gap;
 }
 
+/* Schedule debt: an op issued more than one gap of its rate after it was
+ * due is one the client (not the storage) held back: counted with its
+ * lateness, after ramp_time, so "achieved less than asked" can say who
+ * fell behind. */
+static void loop_debt(struct job *j, uint64_t due, uint64_t now, uint64_t gap)
+{
+    if (now > due && now - due > gap &&
+        due >= atomic_load(&j->t_start_ns) + j->spec->ramp_ns) {
+        j->late_ops++;
+        j->late_ns += now - due;
+    }
+}
+
 /* May an op go now, and which direction (-1: the rw mode's draw, 0 reads,
  * 1 writes)?  When not, l->wake says when one is due. */
 static int loop_ready(struct loop *l, uint64_t now, int *dir)
@@ -466,6 +484,7 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     r->len = op.len;
     r->offset = op.offset;
     r->result = 0;
+    r->t_done_ns = 0;
     r->status = 0;
     r->eof_size = ERRCAUSE_SIZE_UNKNOWN;
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
@@ -474,12 +493,18 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (l->j->spec->rate_per_dir) {
         int d = op.write;
         r->t_due_ns = l->capped[d] ? l->due_dir[d] : now;
-        if (l->capped[d])
-            l->due_dir[d] += loop_gap_ns(l, op.len, d);
+        if (l->capped[d]) {
+            uint64_t gap = loop_gap_ns(l, op.len, d);
+            loop_debt(l->j, r->t_due_ns, now, gap);
+            l->due_dir[d] += gap;
+        }
     } else {
         r->t_due_ns = l->rated ? l->next_due : now;
-        if (l->rated)
-            l->next_due += loop_gap_ns(l, op.len, 0);
+        if (l->rated) {
+            uint64_t gap = loop_gap_ns(l, op.len, 0);
+            loop_debt(l->j, r->t_due_ns, now, gap);
+            l->next_due += gap;
+        }
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
@@ -556,6 +581,7 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
     s->req.kind = kind;
     s->req.file = f;
     s->req.len = 0;
+    s->req.t_done_ns = 0;
     s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
     s->busy = 1;
     l->inflight++;
@@ -633,6 +659,7 @@ static int loop_readback(struct loop *l)
             s->req.offset = op.offset;
             s->req.len = op.len;
             s->req.result = 0;
+            s->req.t_done_ns = 0;
             s->req.status = 0;
             s->req.eof_size = ERRCAUSE_SIZE_UNKNOWN;
             s->req.t_issue_ns = s->req.t_due_ns = now;

@@ -82,6 +82,11 @@ struct job {
     uint64_t t_first_ns;       /* when the first request was issued;
                                   UINT64_MAX if it never began (stopped before) */
     uint64_t t_last_ns;        /* when the job stopped */
+    uint64_t late_ops;         /* schedule debt of a rated job: ops issued later than
+                                  due by more than one gap of its rate (after
+                                  ramp_time), */
+    uint64_t late_ns;          /* and their summed lateness; the job thread's,
+                                  read once it ended */
     int error;                 /* fatal engine error, 0 if none */
 
     struct loop *loop;         /* made by job_prepare, freed by the thread */

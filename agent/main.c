@@ -17,6 +17,7 @@
 #include "agent/nfs_allow.h"
 #include "agent/session.h"
 #include "common/log.h"
+#include "common/plan.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "net/addr.h"
@@ -30,7 +31,7 @@ static const char usage[] =
 "                     [--allow-nfs nfs://SERVER/EXPORT ...] (--secret-file F | --insecure)\n"
 "                     [--lease DUR] [--control-tos TOS]\n"
 "                     [--max-threads N] [--max-files N] [--max-memory SIZE]\n"
-"                     [--quiet | --verbose]\n"
+"                     [--null-capacity-iops N] [--quiet | --verbose]\n"
 "\n"
 "Runs workload plans sent by an nfstorm coordinator, one coordinator at a time.\n"
 "\n"
@@ -61,6 +62,9 @@ static const char usage[] =
 "  --max-files N        refuse a plan phase that uses more than N files on this agent\n"
 "  --max-memory SIZE    refuse a plan phase that needs more than SIZE of memory here\n"
 "                       (the agent's estimate; also always refused above what is free)\n"
+"  --null-capacity-iops N  this agent's ioengine=null model server serves N ops/s,\n"
+"                       whatever a plan's null_capacity_iops says (one slow agent\n"
+"                       in a sweep's tests and demos; docs/plans.md)\n"
 "  --quiet              log errors and warnings only\n"
 "  --verbose            log debug messages too\n"
 "  --version            print the version and protocol version\n"
@@ -71,6 +75,7 @@ static const char usage[] =
 "NFSTORM_AGENT_ALLOW_NFS, NFSTORM_AGENT_SECRET_FILE, NFSTORM_AGENT_INSECURE, NFSTORM_AGENT_LEASE,\n"
 "NFSTORM_AGENT_CONTROL_TOS,\n"
 "NFSTORM_AGENT_MAX_THREADS, NFSTORM_AGENT_MAX_FILES, NFSTORM_AGENT_MAX_MEMORY,\n"
+"NFSTORM_AGENT_NULL_CAPACITY_IOPS,\n"
 "NFSTORM_AGENT_QUIET, NFSTORM_AGENT_VERBOSE).  Repeatable options (--allow, --allow-nfs,\n"
 "--label) take a comma-separated list; switches (--insecure, --quiet, --verbose) take 1\n"
 "(or true, yes) to turn on and 0 (false, no, or empty) to leave off.  An option given on\n"
@@ -107,6 +112,7 @@ int main(int argc, char **argv)
         { "max-threads", required_argument, NULL, 'T' },
         { "max-files", required_argument, NULL, 'F' },
         { "max-memory", required_argument, NULL, 'M' },
+        { "null-capacity-iops", required_argument, NULL, 'N' },
         { "quiet", no_argument, NULL, 'q' },
         { "verbose", no_argument, NULL, 'v' },
         { "version", no_argument, NULL, 'V' },
@@ -201,6 +207,15 @@ int main(int argc, char **argv)
             if (ctlsock_parse_tos(optarg, &a.control_tos) < 0) {
                 fprintf(stderr, "nfstorm-agent: --control-tos %s: want none, lowdelay, dscp:N (0-63) or a "
                         "TOS byte 0-255 with the two ECN bits 0\n", optarg);
+                status = 2;
+                goto out;
+            }
+            break;
+        case 'N':
+            if (units_parse_count(optarg, &a.null_capacity_iops) < 0 || a.null_capacity_iops == 0 ||
+                a.null_capacity_iops > PLAN_MAX_RATE_IOPS) {
+                fprintf(stderr, "nfstorm-agent: --null-capacity-iops %s: want a count of at least 1 such as "
+                        "20k\n", optarg);
                 status = 2;
                 goto out;
             }

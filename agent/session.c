@@ -563,9 +563,12 @@ static void on_finished(uv_async_t *h)
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
-    for (uint32_t i = 0; i < s->run.njobs; i++)
+    for (uint32_t i = 0; i < s->run.njobs; i++) {
         if (s->run.jobs[i].vstats)
             vstats_merge(&m->verify, s->run.jobs[i].vstats);
+        m->late_ops += s->run.jobs[i].late_ops;
+        m->late_ns += s->run.jobs[i].late_ns;
+    }
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
     if (!s->closing) {
@@ -598,6 +601,20 @@ static void start_client_sampler(struct session *s)
     int len = sizeof ss;
     int ok = uv_tcp_getsockname(&s->tcp, (struct sockaddr *)&ss, &len) == 0;
     client_sampler_start(&s->cs, &s->run, ok ? (struct sockaddr *)&ss : NULL);
+}
+
+/* A sweep point's load (msg_start.rate_iops/rate_bps): every job of the
+ * phase runs at it.  Called on the loop thread while the phase's job
+ * threads exist but wait for their start instant: they read the rate only
+ * after phase_start publishes it, so this write happens before their reads. */
+static void sweep_point_rates(struct phase *ph, uint64_t rate_iops, uint64_t rate_bps)
+{
+    for (uint32_t k = 0; k < ph->njobs; k++) {
+        struct job_spec *j = &ph->jobs[k];
+        j->rate_iops = rate_iops;
+        j->rate_bps = rate_bps;
+        j->rate_per_dir = 0;      /* one schedule: the point's load is a total */
+    }
 }
 
 static void start_phase(struct session *s, const struct msg_start *m)
@@ -668,6 +685,14 @@ static void handle_plan(struct session *s)
     s->phase = 0;
     s->stop_requested = 0;
     s->run_complete = 0;
+    if (s->agent->null_capacity_iops)
+        /* the model server stands for this machine: its own capacity wins */
+        for (uint32_t i = 0; i < s->plan.plan.nphases; i++)
+            for (uint32_t k = 0; k < s->plan.plan.phases[i].njobs; k++) {
+                struct job_spec *j = &s->plan.plan.phases[i].jobs[k];
+                if (j->null_capacity_iops)
+                    j->null_capacity_iops = s->agent->null_capacity_iops;
+            }
     if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, &s->agent->limits, why,
                         sizeof why) < 0 ||
         phase_check_plan(&s->plan.plan, &s->id, why, sizeof why) < 0) {
@@ -827,6 +852,18 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
             finish_phase(s);
             return;
         }
+        if (m.skip) {
+            /* a sweep point the coordinator's search no longer needs: it
+             * starts and is stopped at once, so its threads end without
+             * I/O and an empty phase-done and the next phase follow as
+             * after any phase (unlike a stop, the run goes on) */
+            log_info("phase %u skipped by the coordinator (sweep)", m.phase);
+            start_phase(s, &m);
+            phase_stop(&s->run);
+            return;
+        }
+        if (m.rate_iops || m.rate_bps)
+            sweep_point_rates(&s->plan.plan.phases[s->phase], m.rate_iops, m.rate_bps);
         start_phase(s, &m);
         return;
     }

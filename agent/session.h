@@ -41,6 +41,8 @@ struct agent {
     int verbose;
     int nsessions;                /* sessions not yet freed (any state) */
     char labels[256];             /* --label list, comma-separated, sent in welcome */
+    uint64_t null_capacity_iops;  /* --null-capacity-iops: this agent's model server
+                                     capacity, over every plan's (0: the plan's) */
     /* Called on the loop thread once a session is freed (its threads
      * joined, its handles closed): served says it became the active
      * session (the coordinator authenticated), why is the first reason it

@@ -253,11 +253,18 @@ void plan_add_warning(struct plan *p, const char *msg)
  * because silently starting a new phase would change what runs together. */
 void plan_add_job(struct plan *p, const struct job_spec *j)
 {
-    if (p->nphases == 0 || j->stonewall) {
+    /* a sweep's load point is a phase of its own: nothing joins it */
+    if (p->nphases == 0 || j->stonewall || p->phases[p->nphases - 1].jobs[0].sweep.dim) {
         p->phases = xrealloc(p->phases, (p->nphases + 1) * sizeof(*p->phases));
         struct phase *ph = &p->phases[p->nphases++];
         memset(ph, 0, sizeof(*ph));
-        snprintf(ph->name, sizeof(ph->name), "%.*s", PLAN_NAME_MAX - 1, j->name);
+        if (j->sweep.dim && j->sweep.nvalues)         /* a sweep's point: JOB@VALUE */
+            snprintf(ph->name, sizeof(ph->name), "%.40s@%llu", j->name,
+                     (unsigned long long)j->sweep.values[j->sweep.point]);
+        else if (j->sweep.dim)                        /* a search's: named when it runs */
+            snprintf(ph->name, sizeof(ph->name), "%.40s@point%u", j->name, j->sweep.point + 1);
+        else
+            snprintf(ph->name, sizeof(ph->name), "%.*s", PLAN_NAME_MAX - 1, j->name);
     }
     struct phase *ph = &p->phases[p->nphases - 1];
     ph->jobs = xrealloc(ph->jobs, (ph->njobs + 1) * sizeof(*ph->jobs));
@@ -641,6 +648,14 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
                     engine_table_url_names(urlnames, sizeof urlnames));
     if (md && !(eng->flags & ENGINE_F_MD))
         return fail(err, errlen, j, "ioengine=%s has no metadata ops (rw=metadata)", j->ioengine);
+    if ((j->null_capacity_iops || j->null_latency_ns) && strcmp(j->ioengine, "null") != 0)
+        return fail(err, errlen, j, "null_capacity_iops= and null_latency= need ioengine=null (got %s)",
+                    j->ioengine);
+    if (j->null_capacity_iops > PLAN_MAX_RATE_IOPS)
+        return fail(err, errlen, j, "null_capacity_iops=%" PRIu64 " exceeds %" PRIu64 " (one op per ns)",
+                    j->null_capacity_iops, PLAN_MAX_RATE_IOPS);
+    if (j->null_latency_ns > PLAN_MAX_TIME_NS)
+        return fail(err, errlen, j, "null_latency is longer than 100 years");
     if (j->nconnect > 1 && j->nfs_url[0] == '\0')
         return fail(err, errlen, j, "nconnect= requires ioengine=%s (kernel mounts take it as a mount option)",
                     engine_table_url_names(urlnames, sizeof urlnames));

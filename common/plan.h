@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/plan_log.h"
+#include "common/plan_sweep.h"
 
 #define PLAN_NAME_MAX   64
 #define PLAN_PATH_MAX   1024
@@ -233,6 +234,16 @@ struct job_spec {
     uint32_t verify_offset;    /* where in each unit the header sits */
     char verify_written_by[24];/* "" or the run id (16 hex digits) whose blocks
                                   alone are right (vblock_run_parse) */
+    /* ioengine=null's model server (agent/engine_null.c): at most this many
+     * ops/s per agent through one FIFO queue (0 = no model: complete at once),
+     * each taking null_latency_ns of service on top of its wait */
+    uint64_t null_capacity_iops;
+    uint64_t null_latency_ns;
+    /* sweeps (common/plan_sweep.h; coordinator only, not sent to agents):
+     * the keys as written, and once the job is complete and expanded into
+     * its points, the parsed sweep with this job's point (dim 0: no sweep) */
+    struct sweep_text sweep_text;
+    struct sweep_spec sweep;
 };
 
 struct phase {
@@ -301,7 +312,8 @@ int rw_mode_random(enum rw_mode rw);
 
 void plan_init(struct plan *p);
 void plan_free(struct plan *p);
-/* Append a job; starts a new phase when the plan is empty or j->stonewall. */
+/* Append a job; starts a new phase when the plan is empty, j->stonewall, or
+ * the last phase is a sweep's load point (common/plan_sweep.h). */
 void plan_add_job(struct plan *p, const struct job_spec *j);
 /* Deep copy (warnings included). */
 void plan_copy(struct plan *dst, const struct plan *src);

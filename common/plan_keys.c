@@ -71,6 +71,7 @@ enum key_kind {
     K_SIZE32,    /* uint32_t bytes, k/m/g suffixes */
     K_SIZE_PCT,  /* size: bytes, or fio's "N%" of the existing files (size_pct) */
     K_KB_BASE,   /* kb_base: 1000 or 1024 */
+    K_COUNT,     /* uint64_t count, decimal k/m/g suffixes (units_parse_count) */
 };
 
 struct key_def {
@@ -211,6 +212,18 @@ static const struct key_def keys[] = {
     { "verify_interval",   K_SIZE32,    FIELD(verify_interval) },
     { "verify_offset",     K_SIZE32,    FIELD(verify_offset) },
     { "verify_written_by", K_STR,       STRFIELD(verify_written_by) },
+    /* ioengine=null's model server (agent/engine_null.c) */
+    { "null_capacity_iops", K_COUNT,    FIELD(null_capacity_iops) },
+    { "null_latency",      K_DUR_US,    FIELD(null_latency_ns) },
+    /* sweeps (common/plan_sweep.h): text until the job is complete */
+    { "sweep",             K_STR,       STRFIELD(sweep_text.dim) },
+    { "sweep_values",      K_STR,       STRFIELD(sweep_text.values) },
+    { "sweep_start",       K_STR,       STRFIELD(sweep_text.start) },
+    { "sweep_max",         K_STR,       STRFIELD(sweep_text.max) },
+    { "sweep_resolution",  K_STR,       STRFIELD(sweep_text.resolution) },
+    { "sweep_slo",         K_STR,       STRFIELD(sweep_text.slo) },
+    { "sweep_valid",       K_STR,       STRFIELD(sweep_text.valid) },
+    { "sweep_point_time",  K_DURATION,  FIELD(sweep_text.point_ns) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -271,6 +284,8 @@ const char *plan_key_value_hint(const char *key)
         return k->kind == K_KB_BASE ? "want 1000 or 1024" : "want a size such as 4k, 1m or 2g";
     case K_SIZE_PCT:
         return "want a size such as 4k, 1m or 2g, or a percentage of the existing files such as 50%";
+    case K_COUNT:
+        return "want a count such as 500, 50k or 1.5m";
     case K_U32:
     case K_U64:
     case K_BATCH:
@@ -797,6 +812,11 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return 0;
     case K_SIZE:
         if (job_size(j, value, &u64))
+            return -EINVAL;
+        memcpy(field, &u64, sizeof(u64));
+        return 0;
+    case K_COUNT:
+        if (units_parse_count(value, &u64))
             return -EINVAL;
         memcpy(field, &u64, sizeof(u64));
         return 0;

@@ -174,6 +174,80 @@ static void warn_verify_buffers(struct plan *p, const char *name, const struct j
     plan_add_warning(p, why);
 }
 
+/* A finished sweep job: one phase per point (common/plan_sweep.h), each
+ * named JOB@VALUE (a search's points are named by the coordinator when it
+ * chooses their values).  The job keeps its name, so its files are the
+ * same at every point (laid out once). */
+static int sweep_expand(struct plan *p, const struct job_spec *j, int nrfiles_given, char *err,
+                        size_t errlen, int *about_job)
+{
+    struct job_spec one;
+    struct sweep_spec sw;
+    char why[256];
+    int rc;
+
+    if (!j->sweep_text.dim[0]) {
+        set_err(err, errlen, "job '%s': sweep_* keys need sweep=", j->name);
+        return -EINVAL;
+    }
+    if (plan_sweep_parse(&j->sweep_text, &sw, why, sizeof why)) {
+        set_err(err, errlen, "job '%s': %s", j->name, why);
+        return -EINVAL;
+    }
+    if ((sw.dim == SWEEP_RATE_IOPS || sw.dim == SWEEP_RATE) && j->rate_per_dir) {
+        set_err(err, errlen, "job '%s': sweep=%s varies one total rate: give no per-direction rate list",
+                j->name, j->sweep_text.dim);
+        return -EINVAL;
+    }
+    if (sw.dim == SWEEP_AGENTS && j->agents[0]) {
+        set_err(err, errlen, "job '%s': sweep=agents chooses the agents itself: drop agents=", j->name);
+        return -EINVAL;
+    }
+    snprintf(sw.base, sizeof sw.base, "%s", j->name);
+    for (uint32_t i = 0; i < sw.npoints; i++) {
+        uint64_t v = sw.nvalues ? sw.values[i] : 0;
+        *about_job = 1;
+        one = *j;
+        one.sweep = sw;
+        one.sweep.point = i;
+        one.stonewall = 1;                   /* each point is a phase of its own */
+        if (j->sweep_text.point_ns) {
+            one.runtime_ns = j->sweep_text.point_ns;
+            one.time_based = 1;
+        }
+        switch (sw.dim) {
+        case SWEEP_RATE_IOPS:
+        case SWEEP_RATE:
+            /* the coordinator sends each point's per-thread rate in its
+             * start; a rate here makes the job a scheduled one meanwhile */
+            one.rate_iops = sw.dim == SWEEP_RATE_IOPS ? 1 : 0;
+            one.rate_bps = sw.dim == SWEEP_RATE ? 1 : 0;
+            break;
+        case SWEEP_IODEPTH:
+            one.iodepth = (uint32_t)v;
+            break;
+        case SWEEP_NUMJOBS:
+            one.numjobs = (uint32_t)v;
+            break;
+        case SWEEP_AGENTS:
+            if (v == 1)
+                snprintf(one.agents, sizeof one.agents, "0");
+            else
+                snprintf(one.agents, sizeof one.agents, "0-%llu", (unsigned long long)(v - 1));
+            break;
+        default:
+            break;
+        }
+        warn_verify_buffers(p, j->name, &one);
+        if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
+            return rc;
+        *about_job = 0;
+        if ((rc = add_checked(p, &one, err, errlen)))    /* plan_add_job names it JOB@VALUE */
+            return rc;
+    }
+    return 0;
+}
+
 /* A finished job: one phase per matrix combination, or the job itself.
  * *where_err tells the caller whether the message is about the job (1) or
  * about plan limits (0), which front ends prefix differently. */
@@ -186,6 +260,14 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
     int rc;
 
     *about_job = 1;
+    if (j->sweep_text.dim[0] || j->sweep_text.values[0] || j->sweep_text.start[0] || j->sweep_text.max[0] ||
+        j->sweep_text.slo[0] || j->sweep_text.point_ns || j->sweep_text.resolution[0] || j->sweep_text.valid[0]) {
+        if (matrix && *matrix) {
+            set_err(err, errlen, "job '%s': matrix= and sweep= cannot be combined", j->name);
+            return -EINVAL;
+        }
+        return sweep_expand(p, j, nrfiles_given, err, errlen, about_job);
+    }
     if (!matrix || !*matrix) {
         one = *j;
         warn_verify_buffers(p, j->name, &one);

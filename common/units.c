@@ -161,6 +161,25 @@ int units_parse_size(const char *s, uint64_t *bytes)
     return units_parse_size_kb(s, 1024, bytes);
 }
 
+static const struct suffix count_suffixes[] = {
+    { "", 1 }, { "k", 1000 }, { "m", 1000000 }, { "g", UINT64_C(1000000000) },
+};
+
+int units_parse_count(const char *s, uint64_t *n)
+{
+    if (!s)
+        return -EINVAL;
+    struct number num;
+    int rc = read_number(&s, &num);
+    uint64_t mult;
+    if (rc == -EINVAL ||
+        lookup_suffix(count_suffixes, sizeof(count_suffixes) / sizeof(count_suffixes[0]), s, &mult))
+        return -EINVAL;
+    if (rc)
+        return rc;
+    return scale_number(&num, mult, n);
+}
+
 static const struct suffix time_suffixes[] = {
     { "ns", 1 }, { "nsec", 1 },
     { "us", NS_PER_US }, { "usec", NS_PER_US },

@@ -17,6 +17,10 @@ int units_parse_size(const char *s, uint64_t *bytes);
 int units_parse_size_kb(const char *s, unsigned kb_base, uint64_t *bytes);
 /* default_unit_ns is what a bare number means (NS_PER_SEC for fio's runtime). */
 int units_parse_duration(const char *s, uint64_t default_unit_ns, uint64_t *ns);
+/* A count with decimal suffixes k/m/g (1000, 10^6, 10^9; any case), fractions
+ * allowed ("2.5k"): ops per second such as null_capacity_iops=50k.  0,
+ * -EINVAL or -ERANGE. */
+int units_parse_count(const char *s, uint64_t *n);
 /* Plain unsigned decimal; 0 or -EINVAL. */
 int units_parse_u64(const char *s, uint64_t *v);
 /* fio booleans: 1/0, true/false, yes/no, on/off (empty means 1). */

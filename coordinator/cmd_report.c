@@ -10,6 +10,7 @@
  * a script that parses fio's JSON from stdout gets JSON alone. */
 #include "coordinator/out_file.h"
 #include "coordinator/cmd_report.h"
+#include "coordinator/sweep.h"
 #include "coordinator/journal.h"
 
 #include <errno.h>
@@ -161,6 +162,19 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
         status |= close_checked(f, o->csv);
     } else if (o->csv) {
         status = 1;
+    }
+    if (o->csv && r->sweeps) {
+        /* a sweep's points beside it: a.csv -> a.sweeps.csv */
+        char path[4096];
+        const char *dot = strrchr(o->csv, '.'), *slash = strrchr(o->csv, '/');
+        int stem = dot && (!slash || dot > slash) ? (int)(dot - o->csv) : (int)strlen(o->csv);
+        snprintf(path, sizeof path, "%.*s.sweeps%s", stem, o->csv, dot && stem < (int)strlen(o->csv) ? dot : ".csv");
+        if ((f = open_out(path))) {
+            sweep_csv(f, r->sweeps, r);
+            status |= close_checked(f, path);
+        } else {
+            status = 1;
+        }
     }
     if (o->html && (f = open_out(o->html))) {
         report_html_rows(f, r, o->unit_base, o->agent_rows);

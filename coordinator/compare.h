@@ -179,4 +179,11 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
 /* 0, or -ENOMEM when the JSON document could not be built. */
 int compare_json(FILE *out, const struct compare *c, const char *const *paths);
 
+/* The inputs' sweeps, by job: capacity and knee per input with sd, ratio
+ * and significance (compare_sweep.c); nothing when the baseline has none. */
+void compare_sweep_text(FILE *out, const struct compare *c);
+/* The same as a JSON array (a jansson json_t *, new reference): per sweep
+ * job, per input, capacity and knee {n, mean, sd, ratio, p}. */
+void *compare_sweep_json(const struct compare *c);
+
 #endif

@@ -171,6 +171,8 @@ int compare_json(FILE *out, const struct compare *c, const char *const *paths)
     for (uint32_t i = 0; i < c->nrows; i++)
         push(&b, phases, phase_json(&b, c, i));
     put(&b, root, "phases", phases);
+    if (c->nruns && c->sets[0].reps[0].sweeps)
+        put(&b, root, "sweeps", compare_sweep_json(c));   /* by job: their phases differ between runs */
     if (b.failed || json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) != 0)
         rc = -ENOMEM;
     else

@@ -189,6 +189,7 @@ void compare_text(FILE *out, const struct compare *c, const char *const *paths, 
     fputc('\n', out);
     run_record_diff_text(out, &c->diff, c->labels);
     headlines(out, c, base);
+    compare_sweep_text(out, c);      /* sweeps by job: their phases differ between runs */
     for (uint32_t i = 0; i < c->nrows; i++) {
         detail(out, c, i, base);
         nun += c->rows[i].nmissing > 0;

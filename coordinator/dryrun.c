@@ -7,6 +7,7 @@
  * "agent N (host): K jobs" line per agent and phase, then one line per job
  * and one line per file shown. */
 #include "coordinator/dryrun.h"
+#include "coordinator/sweep.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -291,6 +292,7 @@ int dryrun_print(FILE *out, const struct plan *p, const struct dryrun_agent *age
     fprintf(out, "dry run: %" PRIu32 " phase%s on %" PRIu32 " agent%s; nothing is connected to "
             "and no I/O is done\n", p->nphases, p->nphases == 1 ? "" : "s", nagents,
             nagents == 1 ? "" : "s");
+    sweep_dry_run(out, p);
     for (uint32_t i = 0; i < p->nphases; i++) {
         const struct phase *ph = &p->phases[i];
         fprintf(out, "phase %" PRIu32 "/%" PRIu32 " '%s'\n", i + 1, p->nphases, ph->name);

@@ -11,6 +11,7 @@
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/journal.h"
+#include "coordinator/sweep.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_nfs.h"
@@ -345,6 +346,12 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
     json_t *ctl = phase < r->nphases ? phase_ctl_json(&r->phases[phase], r->nagents) : NULL;
     if (ctl)
         json_object_set_new(o, "control", ctl);
+    if (r->sweeps && phase < r->nphases) {
+        /* a sweep point: its name (JOB@VALUE, chosen as it started) and the
+         * sweeps judged so far; a replay keeps the last */
+        json_object_set_new(o, "name", json_string(r->phases[phase].name));
+        json_object_set_new(o, "sweeps", sweep_json(r->sweeps, r));
+    }
     put(j, o);
 }
 
@@ -852,6 +859,17 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         if ((ctl = json_object_get(o, "control")) &&
             phase_ctl_load(&r->phases[phase], r->nagents, ctl, rp->why, sizeof rp->why) < 0)
             return -1;
+        if (json_string_value(json_object_get(o, "name")))
+            snprintf(r->phases[phase].name, sizeof r->phases[phase].name, "%s",
+                     json_string_value(json_object_get(o, "name")));
+        if (json_object_get(o, "sweeps")) {
+            struct sweep_set *sw = NULL;
+            if (sweep_from_json(json_object_get(o, "sweeps"), r->nagents, r->nphases, &sw, rp->why,
+                                sizeof rp->why) < 0)
+                return -1;
+            sweep_set_free(r->sweeps);
+            r->sweeps = sw;
+        }
         rp->ended[phase] = 1;
         return 0;
     }
@@ -1020,6 +1038,10 @@ int journal_replay(const char *path, struct run_result *r, struct journal_gaps *
                 replay_salvaged_latency(r, p);
                 break;
             }
+    /* a sweep's spare points were started and stopped at once: not run */
+    for (uint32_t p = 0; p < r->nphases; p++)
+        if (r->phases[p].ctl.skipped && r->sweeps)
+            r->phases[p].ran = 0;
     /* a record without its end: the coordinator never got there */
     if (r->record.present && !rp.have_record_end)
         r->record.interrupted = 1;

@@ -30,6 +30,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/live.h"
+#include "coordinator/sweep.h"
 
 #define BAR_W 20
 #define REDRAW_NS NS_PER_SEC
@@ -150,8 +151,15 @@ static void live_phase_start(void *arg, const struct run_result *r, uint32_t pha
 
     l->bytes_done = 0;
     l->have_last = 0;
+    if (r->phases[phase].ctl.skipped) {      /* a sweep's spare point */
+        snprintf(line, sizeof line, "phase %u/%u %s: not run: %s", phase + 1, r->nphases,
+                 r->phases[phase].name, r->phases[phase].ctl.why);
+        draw(l, line, !l->tty);
+        return;
+    }
     snprintf(line, sizeof line, "phase %u/%u %s: started on %u agents", phase + 1, r->nphases,
              r->phases[phase].name, r->nagents - nlost(r));
+    sweep_live_note(r->sweeps, phase, line + strlen(line), sizeof line - strlen(line));
     draw(l, line, !l->tty);
 }
 

@@ -51,6 +51,7 @@
 #include "coordinator/verdict.h"
 #include "common/vblock.h"
 #include "coordinator/svg.h"
+#include "coordinator/sweep.h"
 
 #define MAX_BS 32
 
@@ -739,6 +740,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
     }
     if (fleet)
         html_fleet_agent_list(out, r);
+    sweep_html(out, r->sweeps, r);   /* each sweep's curves and table */
     svg_page_end(out);
     free(share);
 }

@@ -19,6 +19,7 @@
  * with -ENOMEM instead of producing a result with keys silently missing. */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result.h"
+#include "coordinator/sweep.h"
 #include "coordinator/report_json.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
@@ -514,6 +515,8 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     for (uint32_t i = 0; i < r->nphases; i++)
         push(b, phases, phase_json(b, r, i));
     put(b, root, "phases", phases);
+    if (r->sweeps)
+        put(b, root, "sweeps", sweep_json(r->sweeps, r));
     return root;
 }
 

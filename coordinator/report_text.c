@@ -22,6 +22,7 @@
  * the JSON report never disagree. */
 #include "coordinator/coherence_report.h"
 #include "coordinator/result.h"
+#include "coordinator/sweep.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -554,6 +555,10 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         const struct phase_result *ph = &r->phases[i];
 
         fputc('\n', out);
+        if (ph->finished && !ph->ran && ph->ctl.skipped) {
+            fprintf(out, "phase %s: not run: %s\n", ph->name, ph->ctl.why);   /* a sweep's spare point */
+            continue;
+        }
         if (!ph->finished) {
             fprintf(out, "phase %s: not run to completion, no results\n", ph->name);
             verdict_note(out, r, i);
@@ -576,6 +581,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
     }
     if (r->nphases > 1)
         summary_matrix(out, r, L.base);
+    sweep_text(out, r->sweeps, r);   /* each sweep's points and headline */
     {
         char line[1024];
         enum verdict_kind v = verdict_summary(r, line, sizeof line);

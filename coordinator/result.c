@@ -27,6 +27,7 @@
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
+#include "coordinator/sweep.h"
 #include "common/sat.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
@@ -206,6 +207,8 @@ static void slot_expand(const struct interval_slot *slot, struct op_set *s)
 
 void result_free(struct run_result *r)
 {
+    sweep_set_free(r->sweeps);
+    r->sweeps = NULL;
     result_nfs_free(r);
     for (uint32_t i = 0; i < r->nphases; i++) {
         struct phase_result *ph = &r->phases[i];

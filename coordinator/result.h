@@ -91,6 +91,7 @@ struct agent_phase {
     uint32_t nintervals;          /* as the agent counted */
     uint32_t lat_depth;           /* latency_target: the depth its search found (0: none) */
     uint8_t lat_unmet;            /* ... the target was missed even at depth 1 */
+    uint64_t late_ops, late_ns;   /* schedule debt (msg_phase_done): the client fell behind */
     /* verdict inputs (verdict.c) */
     uint8_t participating;        /* runs a job of this phase (agents=); set by result_init */
     uint8_t salvaged;             /* no phase-done: totals are the sum of its intervals */
@@ -176,6 +177,7 @@ struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
 struct result_verify;             /* result_verify.h */
+struct sweep_set;                 /* sweep.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];
@@ -193,6 +195,7 @@ struct run_result {
     char end_text[512];           /* "SIGINT", or the fatal error */
     struct result_view *view;     /* result_agent_totals' expansion, owned */
     struct run_record record;     /* what was run, against what (run_record.h); owned */
+    struct sweep_set *sweeps;     /* the run's sweeps, judged (sweep.h); owned; NULL = none */
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */

@@ -13,6 +13,7 @@
  * run's own (docs/reports.md). */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_load.h"
+#include "coordinator/sweep.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -739,6 +740,9 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
         load_record_part(&c, run_record_from_json(json_object_get(root, "record"), "record", &r->record,
                                                   c.err, c.errlen));
     load_end(&c, root, r);
+    if (json_object_get(root, "sweeps") && !c.failed)   /* optional: runs with a sweep */
+        load_record_part(&c, sweep_from_json(json_object_get(root, "sweeps"), nagents, nphases, &r->sweeps,
+                                             c.err, c.errlen));
     for (uint32_t i = 0; i < nphases && !c.failed; i++) {
         char ppath[64];
 

@@ -55,6 +55,7 @@
 #include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
 #include "coordinator/run.h"
+#include "coordinator/sweep.h"
 #include "net/conn.h"
 #include "net/ctlsock.h"
 #include "proto/frame.h"
@@ -358,10 +359,14 @@ static void start_phase(struct run *r)
         if (r->c[i].state != C_LOST && r->c[i].best_rtt > max_rtt)
             max_rtt = r->c[i].best_rtt;
     t0 = run_now(r) + START_MARGIN_NS + 4 * max_rtt;
+    /* a sweep point: its load (or skip) is chosen now, from the last point */
+    struct msg_start point = { .phase = r->phase };
+    sweep_point_start(r->res->sweeps, r->res, r->phase, &point);
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
-        struct msg_start m = { .phase = r->phase, .t0_ns = (uint64_t)((int64_t)t0 + c->offset) };
+        struct msg_start m = point;
         struct buf b;
+        m.t0_ns = (uint64_t)((int64_t)t0 + c->offset);
         if (c->state == C_LOST)
             continue;
         buf_init(&b);
@@ -378,6 +383,8 @@ static void start_phase(struct run *r)
     r->res->phases[r->phase].ran = 1;
     r->res->phases[r->phase].t0_ns = t0;
     phase_ctl_begin(&r->res->phases[r->phase], &r->plan->phases[r->phase]);
+    if (point.skip)
+        sweep_mark_skipped(r->res->sweeps, r->res, r->phase);
     r->notified = 0;
     OBSERVE(r, phase_start, r->phase);
 }
@@ -405,6 +412,7 @@ static void phase_completed(struct run *r)
 
     notify_intervals(r, 1);
     result_phase_finish(r->res, r->phase);
+    sweep_point_done(r->res->sweeps, r->res, r->phase);
     OBSERVE(r, phase_done, r->phase);
     /* an agent's error ends the run after the phase it failed */
     if (++r->phase == r->plan->nphases || r->interrupted || r->res->end == RUN_END_FAILED) {
@@ -722,6 +730,8 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->cores = m->cores;
     ap->nintervals = m->nintervals;
     ap->lat_depth = m->lat_depth;
+    ap->late_ops = m->late_ops;
+    ap->late_ns = m->late_ns;
     ap->lat_unmet = m->lat_unmet != 0;
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
@@ -1326,7 +1336,12 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     struct run r;
     int rc = 0;
 
+    struct sweep_set *sweeps = NULL;
+    /* a sweep that cannot run on this fleet fails before anything is sent */
+    if ((rc = sweep_set_new(plan, opt->naddrs, &sweeps, err, errlen)) < 0)
+        return rc;
     run_init(&r, plan, opt, result, err, errlen, 0);
+    result->sweeps = sweeps;
     result->started_unix = (int64_t)time(NULL);
     {
         /* the run's identity and clock, the same on every agent: verified
@@ -1398,6 +1413,7 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
     size_t i = 0;
 
     run_init(&r, plan, opt, result, err, errlen, 1);
+    (void)sweep_set_new(plan, opt->naddrs, &result->sweeps, err, errlen);
     r.c = xcalloc(r.n, sizeof *r.c);
     for (uint32_t a = 0; a < r.n; a++) {
         struct conn *c = &r.c[a];

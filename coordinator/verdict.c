@@ -286,7 +286,8 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
     out->v = VERDICT_OK;
     if (!ph->ran && ph->ctl.skipped) {
         /* as planned, not a failure */
-        add(&acc, VERDICT_OK, "not run: exit_what=all ended the run before this phase");
+        add(&acc, VERDICT_OK, "not run: %s",
+            ph->ctl.why[0] ? ph->ctl.why : "exit_what=all ended the run before this phase");
         return;
     }
     if (!ph->ran) {

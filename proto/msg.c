@@ -195,6 +195,9 @@ const struct field msg_job_fields[] = {
     /* verify_written_by= and coherence_never_visible=warn: sent only when set */
     FOPTSTRNZ(struct job_spec, "verify_written_by", verify_written_by),
     { "coherence_never_visible", F_OPTU32, offsetof(struct job_spec, coherence_never_warn), 0, 0, 1, NULL },
+    /* ioengine=null's model server: sent only when set */
+    FOPTU64(struct job_spec, "null_capacity_iops", null_capacity_iops),
+    FOPTU64(struct job_spec, "null_latency_ns", null_latency_ns),
 };
 const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
 
@@ -268,6 +271,9 @@ static const struct field storage_fields[] = {
 static const struct field start_fields[] = {
     FPHASE(struct msg_start),
     FANYU64(struct msg_start, "t0_ns", t0_ns),
+    FOPTU64(struct msg_start, "rate_iops", rate_iops),
+    FOPTU64(struct msg_start, "rate_bps", rate_bps),
+    { "skip", F_OPTU32, offsetof(struct msg_start, skip), 0, 0, 1, NULL },
 };
 static const struct field interval_fields[] = {
     FPHASE(struct msg_interval),
@@ -293,6 +299,8 @@ static const struct field phase_done_fields[] = {
     FKIND(struct msg_phase_done, "mountstats", client.ms, F_MSTATS),
     FOPTU32(struct msg_phase_done, "lat_depth", lat_depth),
     FOPTU32(struct msg_phase_done, "lat_unmet", lat_unmet),
+    FOPTU64(struct msg_phase_done, "late_ops", late_ops),
+    FOPTU64(struct msg_phase_done, "late_ns", late_ns),
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
     FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
 };

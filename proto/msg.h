@@ -127,6 +127,12 @@ struct msg_storage {
 struct msg_start {
     uint32_t phase;
     uint64_t t0_ns;           /* in the agent's CLOCK_MONOTONIC */
+    /* a sweep point (coordinator/sweep.h), optional: the per-thread rate every
+     * job of the phase runs at instead of its plan's (0 = the plan's), and
+     * skip=1 for a point the search no longer needs (the phase ends without I/O) */
+    uint64_t rate_iops;
+    uint64_t rate_bps;
+    uint32_t skip;
 };
 struct msg_interval {
     uint32_t phase;
@@ -156,6 +162,11 @@ struct msg_phase_done {
      * found, or lat_unmet 1 when even depth 1 missed the target */
     uint32_t lat_depth;
     uint32_t lat_unmet;
+    /* schedule debt of the rated jobs (optional): ops issued later than due
+     * by more than one gap of their rate, after ramp_time, and their summed
+     * lateness, ns */
+    uint64_t late_ops;
+    uint64_t late_ns;
     struct client_sample client;  /* == sum of the intervals' (optional, as there) */
     struct vstats verify;     /* what verification found (verify.on = 0: the
                                  phase did not verify; then not on the wire) */

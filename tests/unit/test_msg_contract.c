@@ -93,10 +93,12 @@ static const struct pinned {
     /* the job's optional keys: sent only when set, so not in the samples
      * (whose bytes are pinned); test_contract_job_optional_keys sends them */
     { "job+", "exitall exitall_on_error latency_target_us latency_window_us latency_pct_milli flow flow_id flow_sleep_ns overwrite size_pct "
-              "verify_written_by coherence_never_visible" },
+              "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet errors" },
+    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors" },
+    /* a sweep point's load and skip: sent only when set */
+    { "start+", "rate_iops rate_bps skip" },
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
     { "ecause", "kind code count offset size file" },
@@ -121,7 +123,7 @@ static const struct pinned {
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
-    "job.verify_written_by", "job.coherence_never_visible",
+    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
     "job.flow", "job.flow_id", "job.flow_sleep_ns", "job.size_pct", "job.exitall_on_error",
@@ -1523,6 +1525,8 @@ static void test_contract_job_optional_keys(void **state)
     snprintf(in.plan.phases[1].jobs[0].verify_written_by, sizeof in.plan.phases[1].jobs[0].verify_written_by,
              "0123456789abcdef");
     in.plan.phases[1].jobs[0].coherence_never_warn = 1;
+    in.plan.phases[1].jobs[0].null_capacity_iops = 50000;
+    in.plan.phases[1].jobs[0].null_latency_ns = 100000;
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1577,6 +1581,8 @@ static void test_contract_phase_done_optional_keys(void **state)
     op_set_init(&in.totals);
     in.lat_depth = 12;
     in.lat_unmet = 1;
+    in.late_ops = 7;
+    in.late_ns = 123456789;
     /* and the failed ops' causes, sent when some op failed */
     in.totals.op[OP_READ].ops = in.totals.op[OP_READ].errors = 5;
     errcause_add(&in.errors, OP_READ, ERRC_SHORT_READ, 0, 8192, 0, "f.dat", 3);
@@ -1601,6 +1607,8 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.lat_depth, 12);
     assert_int_equal(out.lat_unmet, 1);
+    assert_int_equal(out.late_ops, 7);
+    assert_int_equal(out.late_ns, 123456789);
     assert_memory_equal(&out.errors, &in.errors, sizeof in.errors);
     {
         const msgpack_object *e, *rd;

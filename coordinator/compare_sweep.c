@@ -1,0 +1,139 @@
+/* compare_sweep: the sweeps of compared inputs side by side (text): per
+ * sweep job of the baseline, each input's capacity and knee, as the mean
+ * over its repetitions with their sd, the ratio to the baseline and
+ * Welch's significance when both sides have repetitions (as compare.h does
+ * for phases).  A sweep's points are phases named by their values, which
+ * differ between runs of a search, so its phases are compared here, by the
+ * job, not row by row. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/units.h"
+#include "coordinator/compare.h"
+#include "coordinator/sample_stats.h"
+#include "coordinator/sweep.h"
+
+static const struct sweep_run *find_sweep(const struct run_result *r, const char *job)
+{
+    for (uint32_t i = 0; r->sweeps && i < r->sweeps->n; i++)
+        if (strcmp(r->sweeps->runs[i].spec.base, job) == 0)
+            return &r->sweeps->runs[i];
+    return NULL;
+}
+
+/* Capacity (what == 0) or knee (1) of input j's repetitions of job: n values. */
+static uint32_t values(const struct compare *c, uint32_t j, const char *job, int what, double *v, uint32_t cap)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < c->sets[j].n && n < cap; k++) {
+        const struct sweep_run *w = find_sweep(&c->sets[j].reps[k], job);
+        struct sweep_outcome o;
+        int p;
+        if (!w)
+            continue;
+        sweep_outcome(w, &o);
+        p = what ? o.knee_point : o.cap_point;
+        if (p >= 0)
+            v[n++] = (double)w->points[p].requested;
+        else if (!what)
+            v[n++] = 0;          /* no point passed: a capacity of 0 */
+    }
+    return n;
+}
+
+static void fmt(char *buf, size_t len, uint32_t dim, double v)
+{
+    char n[32];
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (dim == SWEEP_RATE)
+        units_fmt_rate(buf, len, v, 1024);
+    else
+        snprintf(buf, len, "%s%s", units_fmt_count(n, sizeof n, v), dim == SWEEP_RATE_IOPS ? " IOPS" : "");
+}
+
+void compare_sweep_text(FILE *out, const struct compare *c)
+{
+    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    if (!r0 || !r0->sweeps || !r0->sweeps->n)
+        return;
+    fprintf(out, "\nsweeps: capacity and knee per input (mean over repetitions, sd; ratio to the baseline; "
+                 "Welch's p when both have repetitions)\n");
+    for (uint32_t i = 0; i < r0->sweeps->n; i++) {
+        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+        const char *what_name[2] = { "capacity", "knee" };
+        for (int what = 0; what < 2; what++) {
+            double base[64], v[64];
+            uint32_t nb = values(c, 0, w0->spec.base, what, base, 64);
+            struct sample_summary sb;
+            sample_summarize(base, nb, &sb);
+            fprintf(out, "  %s %s (%s):", w0->spec.base, what_name[what], plan_sweep_dim_name(w0->spec.dim));
+            for (uint32_t j = 0; j < c->nruns; j++) {
+                uint32_t n = values(c, j, w0->spec.base, what, v, 64);
+                struct sample_summary s;
+                struct welch_result wr;
+                char m[48], sd[48];
+                sample_summarize(v, n, &s);
+                fmt(m, sizeof m, w0->spec.dim, n ? s.mean : NAN);
+                fprintf(out, "%s [%u] %s %s", j ? ";" : "", j + 1, c->labels[j], m);
+                if (n >= 2) {
+                    fmt(sd, sizeof sd, w0->spec.dim, s.sd);
+                    fprintf(out, " (sd %s, %u runs)", sd, n);
+                }
+                if (j == 0 || !n || !nb)
+                    continue;
+                if (sb.mean > 0)
+                    fprintf(out, ", x%.2f", s.mean / sb.mean);
+                if (sample_welch(base, nb, v, n, &wr) == 0)
+                    fprintf(out, ", p=%.3g%s", wr.p, wr.p < SAMPLE_ALPHA ? " significant" : " within noise");
+                else
+                    fprintf(out, ", no variance known");
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+static json_t *jnum_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+void *compare_sweep_json(const struct compare *c)
+{
+    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    json_t *arr = json_array();
+    for (uint32_t i = 0; r0 && r0->sweeps && i < r0->sweeps->n; i++) {
+        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+        json_t *o = json_object(), *inputs = json_array();
+        json_object_set_new(o, "job", json_string(w0->spec.base));
+        json_object_set_new(o, "dimension", json_string(plan_sweep_dim_name(w0->spec.dim)));
+        json_object_set_new(o, "unit", json_string(plan_sweep_unit(w0->spec.dim)));
+        for (uint32_t j = 0; j < c->nruns; j++) {
+            json_t *in = json_object();
+            const char *what_key[2] = { "capacity", "knee" };
+            json_object_set_new(in, "label", json_string(c->labels[j]));
+            for (int what = 0; what < 2; what++) {
+                double base[64], v[64];
+                uint32_t nb = values(c, 0, w0->spec.base, what, base, 64), n = values(c, j, w0->spec.base, what, v, 64);
+                struct sample_summary s, sb;
+                struct welch_result wr;
+                json_t *m = json_object();
+                sample_summarize(v, n, &s);
+                sample_summarize(base, nb, &sb);
+                json_object_set_new(m, "n", json_integer(n));
+                json_object_set_new(m, "mean", n ? jnum_or_null(s.mean) : json_null());
+                json_object_set_new(m, "sd", jnum_or_null(s.sd));
+                json_object_set_new(m, "ratio", n && nb && sb.mean > 0 ? json_real(s.mean / sb.mean) : json_null());
+                json_object_set_new(m, "p", j && sample_welch(base, nb, v, n, &wr) == 0 ? jnum_or_null(wr.p)
+                                                                                       : json_null());
+                json_object_set_new(in, what_key[what], m);
+            }
+            json_array_append_new(inputs, in);
+        }
+        json_object_set_new(o, "inputs", inputs);
+        json_array_append_new(arr, o);
+    }
+    return arr;
+}
