@@ -458,15 +458,25 @@ struct fio_status {
     FILE *out;
     uint64_t every_ns, next_ns;
     const struct plan *plan;
+    unsigned mask;               /* fio formats; 0: nfstorm's status line */
+    int unit_base;
 };
 
-struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan)
+struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan, unsigned mask,
+                                  int unit_base)
 {
     struct fio_status *s = xcalloc(1, sizeof *s);
     s->out = out;
     s->every_ns = s->next_ns = interval_ns;
     s->plan = plan;
+    s->mask = mask;
+    s->unit_base = unit_base;
     return s;
+}
+
+void fio_status_set_out(struct fio_status *s, FILE *out)
+{
+    s->out = out;
 }
 
 void fio_status_free(struct fio_status *s)
@@ -493,6 +503,13 @@ static void status_interval(void *arg, const struct run_result *r, uint32_t phas
         return;
     while (s->next_ns <= at_ns)
         s->next_ns += s->every_ns;
+    if (s->mask) {
+        /* fio's status report is its final report of the run so far */
+        if (report_fio_status(s->out, r, phase, k, s->mask, s->unit_base) < 0)
+            fprintf(stderr, "nfstorm: out of memory building a fio JSON status report\n");
+        fflush(s->out);
+        return;
+    }
     fprintf(s->out, "status: phase %u/%u '%s' at %.1fs:", phase + 1, r->nphases, ph->name, secs);
     for (int t = 0; t < OP__COUNT; t++) {
         uint64_t ops = 0, bytes = 0, errors = 0;
