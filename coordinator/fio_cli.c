@@ -459,17 +459,19 @@ struct fio_status {
     uint64_t every_ns, next_ns;
     const struct plan *plan;
     unsigned mask;               /* fio formats; 0: nfstorm's status line */
+    const struct run_record *rec;
     int unit_base;
 };
 
-struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan, unsigned mask,
-                                  int unit_base)
+struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan,
+                                  const struct run_record *rec, unsigned mask, int unit_base)
 {
     struct fio_status *s = xcalloc(1, sizeof *s);
     s->out = out;
     s->every_ns = s->next_ns = interval_ns;
     s->plan = plan;
     s->mask = mask;
+    s->rec = rec;
     s->unit_base = unit_base;
     return s;
 }
@@ -505,7 +507,7 @@ static void status_interval(void *arg, const struct run_result *r, uint32_t phas
         s->next_ns += s->every_ns;
     if (s->mask) {
         /* fio's status report is its final report of the run so far */
-        if (report_fio_status(s->out, r, phase, k, s->mask, s->unit_base) < 0)
+        if (report_fio_status(s->out, r, s->rec, phase, k, s->mask, s->unit_base) < 0)
             fprintf(stderr, "nfstorm: out of memory building a fio JSON status report\n");
         fflush(s->out);
         return;

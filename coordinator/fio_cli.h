@@ -85,10 +85,12 @@ void fio_cli_showcmd(FILE *out, const char *plan_text);
  * whole report in them, as fio writes it at each status point
  * (report_fio_status: a complete JSON document each, terse lines, the
  * normal text); with mask 0 (nfstorm's own report) one line, the fleet's
- * totals so far per op type (ops, IOPS, bandwidth).  plan must outlive it. */
+ * totals so far per op type (ops, IOPS, bandwidth).  plan and rec (the
+ * run's record while it runs, for the reports' job options) must outlive
+ * it. */
 struct fio_status;
-struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan, unsigned mask,
-                                  int unit_base);
+struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan,
+                                  const struct run_record *rec, unsigned mask, int unit_base);
 /* Where the next status points go (a --repeat repetition's --output). */
 void fio_status_set_out(struct fio_status *s, FILE *out);
 void fio_status_free(struct fio_status *s);

@@ -1428,7 +1428,7 @@ next_repetition:
             outs.output_open = sout;
         }
         if (!fstatus)
-            fstatus = fio_status_new(sout, c.fio.status_interval_ns, &plan, smask, c.unit_base);
+            fstatus = fio_status_new(sout, c.fio.status_interval_ns, &plan, &rec, smask, c.unit_base);
         else
             fio_status_set_out(fstatus, sout);
         observers[nobs++] = fio_status_observer(fstatus);

@@ -42,9 +42,10 @@ int report_fio(FILE *out, const struct run_result *r, unsigned mask, int unit_ba
 /* fio's --status-interval report (report_fio_status.c): report_fio of r
  * while it runs, phase `phase` still running and reported from its merged
  * intervals 0..k as though it had ended there (no per-agent entries for
- * it yet).  Same layout as the final report, as fio's.  Returns as
- * report_fio. */
-int report_fio_status(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k, unsigned mask,
-                      int unit_base);
+ * it yet).  Same layout as the final report, as fio's.  rec: the run's
+ * record while it runs (the result gets it only at the end: the plan text
+ * gives the job options), NULL: r's own.  Returns as report_fio. */
+int report_fio_status(FILE *out, const struct run_result *r, const struct run_record *rec, uint32_t phase,
+                      uint32_t k, unsigned mask, int unit_base);
 
 #endif

@@ -18,8 +18,8 @@
 
 #include "common/xmalloc.h"
 
-int report_fio_status(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k, unsigned mask,
-                      int unit_base)
+int report_fio_status(FILE *out, const struct run_result *r, const struct run_record *rec, uint32_t phase,
+                      uint32_t k, unsigned mask, int unit_base)
 {
     struct run_result snap;
     struct phase_result *phases, *ph;
@@ -52,6 +52,8 @@ int report_fio_status(FILE *out, const struct run_result *r, uint32_t phase, uin
     ph->finished = 1;
     snap = *r;
     snap.phases = phases;
+    if (rec)
+        snap.record = *rec;      /* shared, read only: snap is never freed */
     rc = report_fio(out, &snap, mask, unit_base);
     free(agents);
     free(phases);
