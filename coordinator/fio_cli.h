@@ -4,7 +4,7 @@
  *   --section=NAME (repeatable)  run only these job sections
  *   --minimal, --terse-version=3 fio's terse v3 output
  *   --eta=never|always|auto      the live status line
- *   --status-interval=DUR        a status block of the running phase every DUR
+ *   --status-interval=DUR        every DUR the report of the run so far (fio formats)
  *   --parse-only                 parse and check the plan, exit 0 or 2
  *   --readonly                   refuse a plan whose jobs would write
  *   --showcmd                    print the job file as fio command-line options
