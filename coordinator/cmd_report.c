@@ -185,7 +185,7 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     if (o->fio_formats || o->output) {
         unsigned mask = o->fio_formats ? o->fio_formats : REPORT_FIO_NORMAL;
 
-        f = o->output ? open_out(o->output) : stdout;
+        f = o->output_open ? o->output_open : o->output ? open_out(o->output) : stdout;
         if (!f)
             return 1;
         if (report_fio(f, r, mask, o->unit_base) < 0) {

@@ -14,6 +14,9 @@ struct report_outputs {
     const char *timeseries;  /* --timeseries FILE (report: written from the saved intervals) */
     const char *output;      /* --output FILE: fio formats go there */
     unsigned fio_formats;    /* --output-format mask; 0 = not given */
+    FILE *output_open;       /* --output already opened by the run (its --status-interval
+                                reports went there): cmd_report_write writes the report
+                                after them and closes it; NULL: it opens --output itself */
     int unit_base;
     uint32_t agent_rows;     /* --agent-rows N|all: per-agent rows up to N agents, beyond
                                 them the fleet view; 0 = the default (fleet_summary.h) */

@@ -458,15 +458,27 @@ struct fio_status {
     FILE *out;
     uint64_t every_ns, next_ns;
     const struct plan *plan;
+    unsigned mask;               /* fio formats; 0: nfstorm's status line */
+    const struct run_record *rec;
+    int unit_base;
 };
 
-struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan)
+struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan,
+                                  const struct run_record *rec, unsigned mask, int unit_base)
 {
     struct fio_status *s = xcalloc(1, sizeof *s);
     s->out = out;
     s->every_ns = s->next_ns = interval_ns;
     s->plan = plan;
+    s->mask = mask;
+    s->rec = rec;
+    s->unit_base = unit_base;
     return s;
+}
+
+void fio_status_set_out(struct fio_status *s, FILE *out)
+{
+    s->out = out;
 }
 
 void fio_status_free(struct fio_status *s)
@@ -482,6 +494,28 @@ static void status_phase_start(void *arg, const struct run_result *r, uint32_t p
     s->next_ns = s->every_ns;
 }
 
+/* When a phase whose jobs all run for a set time ends at the latest
+ * (start delay, ramp and runtime), in ns from its start; UINT64_MAX when
+ * a job runs until its size is done. */
+static uint64_t phase_planned_end_ns(const struct plan *p, uint32_t phase)
+{
+    uint64_t end = 0;
+
+    if (!p || phase >= p->nphases)
+        return UINT64_MAX;
+    for (uint32_t j = 0; j < p->phases[phase].njobs; j++) {
+        const struct job_spec *js = &p->phases[phase].jobs[j];
+        uint64_t e;
+
+        if (!js->runtime_ns)
+            return UINT64_MAX;
+        e = sat_add_u64(sat_add_u64(js->startdelay_ns, js->ramp_ns), js->runtime_ns);
+        if (e > end)
+            end = e;
+    }
+    return end;
+}
+
 static void status_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
 {
     struct fio_status *s = arg;
@@ -493,6 +527,18 @@ static void status_interval(void *arg, const struct run_result *r, uint32_t phas
         return;
     while (s->next_ns <= at_ns)
         s->next_ns += s->every_ns;
+    /* an interval reaching past the phase's planned end is its short last
+     * one: fio's status point would fall after the end, where the final
+     * report alone is written (and the interval's length is not known) */
+    if (at_ns > phase_planned_end_ns(s->plan, phase))
+        return;
+    if (s->mask) {
+        /* fio's status report is its final report of the run so far */
+        if (report_fio_status(s->out, r, s->rec, phase, k, s->mask, s->unit_base) < 0)
+            fprintf(stderr, "nfstorm: out of memory building a fio JSON status report\n");
+        fflush(s->out);
+        return;
+    }
     fprintf(s->out, "status: phase %u/%u '%s' at %.1fs:", phase + 1, r->nphases, ph->name, secs);
     for (int t = 0; t < OP__COUNT; t++) {
         uint64_t ops = 0, bytes = 0, errors = 0;

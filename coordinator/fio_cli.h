@@ -4,7 +4,7 @@
  *   --section=NAME (repeatable)  run only these job sections
  *   --minimal, --terse-version=3 fio's terse v3 output
  *   --eta=never|always|auto      the live status line
- *   --status-interval=DUR        a status block of the running phase every DUR
+ *   --status-interval=DUR        every DUR the report of the run so far (fio formats)
  *   --parse-only                 parse and check the plan, exit 0 or 2
  *   --readonly                   refuse a plan whose jobs would write
  *   --showcmd                    print the job file as fio command-line options
@@ -80,11 +80,19 @@ int fio_cli_apply(const struct fio_cli *f, struct plan *p, char *err, size_t err
  * fio options: "fio --key=v --name=job1 --key=v ...\n". */
 void fio_cli_showcmd(FILE *out, const char *plan_text);
 
-/* --status-interval: an observer printing, every interval_ns of a
- * phase, the fleet's totals so far per op type (ops, IOPS, bandwidth)
- * to out.  plan must outlive it. */
+/* --status-interval: an observer writing to out, every interval_ns of a
+ * phase, the run so far.  With fio formats (mask, report.h) that is fio's
+ * whole report in them, as fio writes it at each status point
+ * (report_fio_status: a complete JSON document each, terse lines, the
+ * normal text); with mask 0 (nfstorm's own report) one line, the fleet's
+ * totals so far per op type (ops, IOPS, bandwidth).  plan and rec (the
+ * run's record while it runs, for the reports' job options) must outlive
+ * it. */
 struct fio_status;
-struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan);
+struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct plan *plan,
+                                  const struct run_record *rec, unsigned mask, int unit_base);
+/* Where the next status points go (a --repeat repetition's --output). */
+void fio_status_set_out(struct fio_status *s, FILE *out);
 void fio_status_free(struct fio_status *s);
 struct run_observer fio_status_observer(struct fio_status *s);
 

@@ -131,14 +131,15 @@ static const char usage[] =
 "                          --write_iops_log, --write_hist_log; plan keys too); their\n"
 "                          --log_avg_msec=MS sets --interval (docs/reports.md)\n"
 "  --output FILE           write fio-format output to FILE (default format normal); as\n"
-"                          fio, nothing else goes to stdout (--status-interval: stderr)\n"
+"                          fio, nothing else goes to stdout (--status-interval: there too)\n"
 "  --output-format FMT     fio's normal|json|json+|terse, or a comma list; without\n"
 "                          --output it replaces the text report on stdout\n"
 "  --minimal               fio's terse output (version 3); --terse-version=3 the same\n"
 "  --eta=auto|never|always the live line: on a terminal redrawn, else a line per\n"
 "                          interval (auto); none (never); redrawn even in a pipe (always)\n"
-"  --status-interval DUR   every DUR of a phase (a number: seconds) a status line with the\n"
-"                          fleet's ops, IOPS and bandwidth so far, on stdout\n"
+"  --status-interval DUR   every DUR of a phase (a number: seconds) the run so far: with a\n"
+"                          fio format fio's whole report in it where the report goes, as\n"
+"                          fio; else a line with the fleet's ops, IOPS and bandwidth\n"
 "  --quiet                 no live status line on stderr\n"
 "Run:\n"
 "  --interval DURATION     stats interval (default 1s; e.g. 500ms)\n"
@@ -1222,7 +1223,7 @@ static int cmd_run(int argc, char **argv, int clean_only)
     int rc, gsig, status = 0;
     uint32_t nlisted = 0;       /* a mixed fleet: agents 0..nlisted-1 are listed, the rest dial in */
     struct run_set set;             /* --repeat: the repetitions so far */
-    struct report_outputs outs;     /* this repetition's outputs */
+    struct report_outputs outs = { 0 };   /* this repetition's outputs */
     int set_status = 0, set_done = 0;
     struct repeat_files rep_files;
     struct repeat_run rr;
@@ -1440,15 +1441,29 @@ next_repetition:
     live = live_new_tty(stderr, c.quiet || c.fio.eta == FIO_ETA_NEVER, &plan, c.unit_base,
                         c.fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
     observers[nobs++] = live_observer(live);
-    if (c.fio.status_interval_ns && !fstatus) {
-        /* fio writes its periodic status where its report goes; a
-         * machine-read report on stdout (json, json+, terse) gets no line of
-         * ours ahead of it: the status lines go to stderr then */
-        int machine = (c.out.fio_formats & (REPORT_FIO_JSON | REPORT_FIO_JSON_PLUS | REPORT_FIO_TERSE)) != 0;
-        fstatus = fio_status_new(c.out.output || machine ? stderr : stdout, c.fio.status_interval_ns, &plan);
-    }
-    if (fstatus)
+    if (c.fio.status_interval_ns) {
+        /* fio writes each status report where its report goes and in its
+         * format(s): --output (whose report then follows the status
+         * reports), else stdout.  Without a fio format nfstorm's own text
+         * report is the report, and its status is one line on stdout
+         * (docs/running.md). */
+        unsigned smask = outs.fio_formats ? outs.fio_formats : outs.output ? REPORT_FIO_NORMAL : 0;
+        FILE *sout = stdout;
+
+        if (smask && outs.output) {
+            if (!(sout = out_file_open(outs.output))) {
+                status = die(1, "%s: cannot open for writing: %s", outs.output, out_file_strerror(errno));
+                live_free(live);
+                goto out;
+            }
+            outs.output_open = sout;
+        }
+        if (!fstatus)
+            fstatus = fio_status_new(sout, c.fio.status_interval_ns, &plan, &rec, smask, c.unit_base);
+        else
+            fio_status_set_out(fstatus, sout);
         observers[nobs++] = fio_status_observer(fstatus);
+    }
     if (outs.timeseries) {
         if (!(ts = timeseries_new(outs.timeseries))) {
             status = die(1, "%s: cannot open for writing: %s", outs.timeseries, out_file_strerror(errno));
@@ -1503,6 +1518,7 @@ next_repetition:
     fflush(stdout);
     if (cmd_report_write(&outs, &res) != 0)
         status = 1;
+    outs.output_open = NULL;    /* closed by cmd_report_write */
     if (ts && timeseries_free(ts) < 0)
         status = die(1, "%s: cannot write the time series", outs.timeseries);
     ts = NULL;
@@ -1556,6 +1572,8 @@ next_repetition:
     if (c.cleanup && clean_files(&plan, addrs, NULL, 0, naddrs, ro.secret, &c) != 0 && status == 0)
         status = 1;
 out:
+    if (outs.output_open)       /* a run that failed before its report */
+        fclose(outs.output_open);
     fio_status_free(fstatus);
     gather_free(&gathered);     /* closes the sockets of a run that never started */
     spawn_fleet_stop(&spawned, 5000);   /* their sessions end, so do the agents */

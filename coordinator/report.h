@@ -39,5 +39,13 @@ int report_fio_parse_formats(const char *s, unsigned *mask);
 /* Write every format of mask to out, in fio's order: terse, json/json+,
  * normal.  0, or -ENOMEM when the JSON could not be built. */
 int report_fio(FILE *out, const struct run_result *r, unsigned mask, int unit_base);
+/* fio's --status-interval report (report_fio_status.c): report_fio of r
+ * while it runs, phase `phase` still running and reported from its merged
+ * intervals 0..k as though it had ended there (no per-agent entries for
+ * it yet).  Same layout as the final report, as fio's.  rec: the run's
+ * record while it runs (the result gets it only at the end: the plan text
+ * gives the job options), NULL: r's own.  Returns as report_fio. */
+int report_fio_status(FILE *out, const struct run_result *r, const struct run_record *rec, uint32_t phase,
+                      uint32_t k, unsigned mask, int unit_base);
 
 #endif

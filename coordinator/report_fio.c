@@ -429,11 +429,12 @@ static json_t *nfstorm_obj(const struct run_result *r)
     json_object_set_new(o, "agents", jint(r->nagents));
     for (uint32_t i = 0; i < r->nphases; i++) {
         const struct phase_result *ph = &r->phases[i];
-        json_t *p = json_object();
+        json_t *p;
         uint32_t done = 0;
 
         if (!ph->finished)
             continue;
+        p = json_object();
         for (uint32_t a = 0; a < r->nagents; a++)
             done += ph->agents[a].done != 0;
         json_object_set_new(p, "name", json_string(ph->name));

@@ -90,9 +90,11 @@ timeout 30 "$NFSTORM" run "$T/t.fio" --local 1 --quiet --interval 500ms --status
 n=$(grep -c "^status: phase 1/1 't' at " "$T/st")
 [ "$n" -ge 3 ] && [ "$n" -le 4 ] || fail "status-interval: $n status lines: $(cat "$T/st")"
 grep -q "^status: phase 1/1 't' at 1.0s: read ops=10[0-9] iops=10[0-9]" "$T/st" || fail "status at 1.0s: $(cat "$T/st")"
-# with a JSON report on stdout, stdout is that one document: the status lines go to stderr (issue 22, item 11)
+# with a JSON report on stdout, each status point is a whole JSON document
+# there, as fio writes it, and no status line of nfstorm's own anywhere
+# (issue 22, item 11; t1554 checks the documents' figures)
 timeout 30 "$NFSTORM" run "$T/t.fio" --local 1 --quiet --interval 500ms --status-interval=500ms \
   --output-format=json >"$T/stj" 2>"$T/stj.err" || fail "status-interval with json: $(cat "$T/stj.err")"
-python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/stj" || fail "stdout is not one JSON document: $(head -c 300 "$T/stj")"
-[ "$(grep -c "^status: phase 1/1 't' at " "$T/stj.err")" -ge 3 ] || fail "status lines not on stderr: $(cat "$T/stj.err")"
+! grep -q "status:" "$T/stj" "$T/stj.err" || fail "a status line with json: $(grep -h "status:" "$T/stj" "$T/stj.err")"
+[ "$(grep -c '^{$' "$T/stj")" -ge 4 ] || fail "not a JSON document per status point: $(grep -c '^{$' "$T/stj")"
 echo "fio's command-line options"
