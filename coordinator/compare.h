@@ -185,5 +185,10 @@ void compare_sweep_text(FILE *out, const struct compare *c);
 /* The same as a JSON array (a jansson json_t *, new reference): per sweep
  * job, per input, capacity and knee {n, mean, sd, ratio, p}. */
 void *compare_sweep_json(const struct compare *c);
+/* The same as a markdown table (compare --format md). */
+void compare_sweep_md(FILE *out, const struct compare *c);
+/* The inputs' curves overlaid, per sweep job: achieved vs requested with
+ * y = x, latency vs achieved, one line per input, then the text (HTML). */
+void compare_sweep_html(FILE *out, const struct compare *c);
 
 #endif

@@ -579,6 +579,7 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
     ratio_section(out, c);
     for (uint32_t k = 0; k < nbs; k++)
         facet(out, c, bs[k], base);
+    compare_sweep_html(out, c);
     fprintf(out, "<h2>Phases</h2>\n");
     for (uint32_t i = 0; i < c->nrows; i++)
         phase_table(out, c, i, base);

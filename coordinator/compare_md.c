@@ -433,5 +433,6 @@ void compare_md(FILE *out, const struct compare *c, const char *const *paths, in
             "up is better; p50, p99: up is worse; same: within 1%%). Significance: Welch's t-test on the "
             "repetitions, significant when p < 0.05; with one repetition on either side, no variance known.\n\n");
     phases_table(out, c, base);
+    compare_sweep_md(out, c);
     left_out_md(out, c, base);
 }

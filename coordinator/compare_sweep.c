@@ -8,10 +8,12 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/units.h"
 #include "coordinator/compare.h"
 #include "coordinator/sample_stats.h"
+#include "coordinator/svg.h"
 #include "coordinator/sweep.h"
 
 static const struct sweep_run *find_sweep(const struct run_result *r, const char *job)
@@ -136,4 +138,147 @@ void *compare_sweep_json(const struct compare *c)
         json_array_append_new(arr, o);
     }
     return arr;
+}
+
+/* A label in a markdown cell: '|' and line breaks would end the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputs(*s == '|' ? "\\|" : *s == '\n' || *s == '\r' ? " " : (char[2]){ *s, 0 }, out);
+}
+
+void compare_sweep_md(FILE *out, const struct compare *c)
+{
+    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    if (!r0 || !r0->sweeps || !r0->sweeps->n)
+        return;
+    fprintf(out, "\n### Sweeps: capacity and knee\n\nMean over an input's repetitions; ratio to the baseline; "
+                 "Welch's p when both sides have repetitions.\n\n"
+                 "| sweep | measure | input | mean | sd | runs | ratio | p |\n|---|---|---|---:|---:|---:|---:|---:|\n");
+    for (uint32_t i = 0; i < r0->sweeps->n; i++) {
+        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+        const char *what_name[2] = { "capacity", "knee" };
+        for (int what = 0; what < 2; what++) {
+            double base[64], v[64];
+            uint32_t nb = values(c, 0, w0->spec.base, what, base, 64);
+            struct sample_summary sb;
+            sample_summarize(base, nb, &sb);
+            for (uint32_t j = 0; j < c->nruns; j++) {
+                uint32_t n = values(c, j, w0->spec.base, what, v, 64);
+                struct sample_summary s;
+                struct welch_result wr;
+                char m[48] = "-", sd[48] = "-";
+                sample_summarize(v, n, &s);
+                if (n)
+                    fmt(m, sizeof m, w0->spec.dim, s.mean);
+                if (n >= 2)
+                    fmt(sd, sizeof sd, w0->spec.dim, s.sd);
+                fputs("| ", out);
+                md_cell(out, w0->spec.base);
+                fprintf(out, " (%s) | %s | ", plan_sweep_dim_name(w0->spec.dim), what_name[what]);
+                md_cell(out, c->labels[j]);
+                fprintf(out, " | %s | %s | %u | ", m, sd, n);
+                if (j && n && nb && sb.mean > 0)
+                    fprintf(out, "x%.2f", s.mean / sb.mean);
+                else
+                    fputs(j ? "-" : "baseline", out);
+                if (j && sample_welch(base, nb, v, n, &wr) == 0)
+                    fprintf(out, " | %.3g%s |\n", wr.p, wr.p < SAMPLE_ALPHA ? " significant" : "");
+                else
+                    fputs(" | - |\n", out);
+            }
+        }
+    }
+}
+
+/* One input's curve of job (its first repetition), points in requested
+ * order: x requested, y achieved, l the SLO statistic (p99 by default). */
+static uint32_t curve(const struct compare *c, uint32_t j, const char *job, double *x, double *y, double *l)
+{
+    const struct sweep_run *w = c->sets[j].n ? find_sweep(&c->sets[j].reps[0], job) : NULL;
+    uint32_t idx[SWEEP_MAX_VALUES];
+    if (!w || !w->npoints)
+        return 0;
+    sweep_sorted(w, idx);
+    for (uint32_t k = 0; k < w->npoints; k++) {
+        const struct sweep_point *pt = &w->points[idx[k]];
+        x[k] = (double)pt->requested;
+        y[k] = pt->achieved;
+        l[k] = pt->slo_lat_ns ? (double)pt->slo_lat_ns : (double)pt->lat_p99;
+    }
+    return w->npoints;
+}
+
+void compare_sweep_html(FILE *out, const struct compare *c)
+{
+    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    if (!r0 || !r0->sweeps || !r0->sweeps->n)
+        return;
+    fprintf(out, "<h2>Sweeps</h2>\n<p class=\"note\">Each input's curve (its first repetition): achieved against "
+                 "requested with the y = x line, and the SLO's latency statistic (p99 without one) against "
+                 "achieved; the capacities below are means over the repetitions.</p>\n");
+    for (uint32_t i = 0; i < r0->sweeps->n; i++) {
+        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+        uint32_t nin = c->nruns;
+        double (*x)[SWEEP_MAX_VALUES] = calloc(nin, sizeof *x), (*y)[SWEEP_MAX_VALUES] = calloc(nin, sizeof *y);
+        double (*l)[SWEEP_MAX_VALUES] = calloc(nin, sizeof *l);
+        struct svg_series *a = calloc(nin + 1, sizeof *a), *b = calloc(nin, sizeof *b);
+        double diag[2 * SWEEP_MAX_VALUES];
+        size_t na = 0, nb = 0, nd = 0;
+        int bytes = w0->spec.dim == SWEEP_RATE;
+        if (!x || !y || !l || !a || !b) {
+            free(x); free(y); free(l); free(a); free(b);
+            continue;
+        }
+        for (uint32_t j = 0; j < nin; j++) {
+            uint32_t n = curve(c, j, w0->spec.base, x[j], y[j], l[j]);
+            if (!n)
+                continue;
+            for (uint32_t k = 0; k < n && nd < 2 * SWEEP_MAX_VALUES; k++)
+                diag[nd++] = x[j][k];
+            a[na++] = (struct svg_series){ .name = c->labels[j], .x = x[j], .y = y[j], .n = n, .width = j ? 2 : 3 };
+            b[nb++] = (struct svg_series){ .name = c->labels[j], .x = y[j], .y = l[j], .n = n, .width = j ? 2 : 3 };
+        }
+        if (nd) {
+            /* y = x over every requested value, sorted for the line */
+            for (size_t p = 1; p < nd; p++)
+                for (size_t q = p; q > 0 && diag[q - 1] > diag[q]; q--) {
+                    double t = diag[q];
+                    diag[q] = diag[q - 1];
+                    diag[q - 1] = t;
+                }
+            a[na++] = (struct svg_series){ .name = "y = x", .x = diag, .y = diag, .n = nd, .dashed = 1 };
+        }
+        fprintf(out, "<h3>");
+        svg_escape(out, w0->spec.base);
+        fprintf(out, " <small>(%s)</small></h3>\n<div class=\"cgrid\">\n", plan_sweep_dim_name(w0->spec.dim));
+        {
+            struct svg_chart ch = { .view = "compare-sweep-achieved", .title = "Achieved vs requested",
+                                    .xlabel = "requested", .ylabel = "achieved",
+                                    .xfmt = bytes ? svg_fmt_rate : svg_fmt_count,
+                                    .yfmt = bytes ? svg_fmt_rate : svg_fmt_count };
+            svg_lines(out, &ch, a, na);
+        }
+        {
+            struct svg_chart ch = { .view = "compare-sweep-latency", .title = "Latency vs achieved",
+                                    .xlabel = "achieved", .ylabel = "latency",
+                                    .xfmt = bytes ? svg_fmt_rate : svg_fmt_count, .yfmt = svg_fmt_ns, .logy = 1 };
+            svg_lines(out, &ch, b, nb);
+        }
+        fprintf(out, "</div>\n");
+        free(x); free(y); free(l); free(a); free(b);
+    }
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (m) {
+            compare_sweep_text(m, c);
+            fclose(m);
+            fprintf(out, "<pre>");
+            svg_escape(out, buf);
+            fprintf(out, "</pre>\n");
+            free(buf);
+        }
+    }
 }

@@ -52,6 +52,22 @@ timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two >"$T/cmp"
 grep -q "^  t capacity (rate_iops): \[1\] one 20k IOPS; \[2\] two 20k IOPS, x1.00, no variance known$" "$T/cmp" ||
   fail "compare's sweeps: $(grep -A2 '^sweeps' "$T/cmp")"
 
+# md: the capacities as a table; html: each input's curve overlaid (one line per input and y = x)
+timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two --format md >"$T/cmp.md" 2>&1 || fail "compare md"
+grep -q '^| t (rate_iops) | capacity | two | 20k IOPS | - | 1 | x1.00 | - |$' "$T/cmp.md" ||
+  fail "compare md sweeps: $(grep -A6 '### Sweeps' "$T/cmp.md")"
+timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two --format html >"$T/cmp.html" 2>&1 || fail "compare html"
+for v in compare-sweep-achieved compare-sweep-latency; do
+  grep -q "data-view=\"$v\"" "$T/cmp.html" || fail "compare html has no $v chart"
+done
+py "$T/cmp.html" <<'PY'
+import re, sys
+h = open(sys.argv[1]).read()
+svg = re.search(r'<svg[^>]*data-view="compare-sweep-achieved".*?</svg>', h, re.S).group(0)
+texts = re.findall(r'<text[^>]*>([^<]*)</text>', svg)
+assert texts[-3:] == ["one", "two", "y = x"], texts       # the legend: each input's line, then y = x
+assert svg.count("<polyline") == 3, svg.count("<polyline")
+PY
 timeout 20 "$NFSTORM" compare "$T/s.json" "$T/s.json" --labels one,two --format json >"$T/cmp.json" 2>&1 ||
   fail "compare json: $(tail -n2 "$T/cmp.json")"
 py "$T/cmp.json" <<'PY'
