@@ -45,6 +45,7 @@
 #include "coordinator/html_timeline.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/start_skew.h"
 #include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
 #include "coordinator/result_errors.h"
@@ -269,7 +270,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
                          const struct fairness *f, int base, int fleet)
 {
     const struct phase_result *ph = &r->phases[i];
-    char a[32], b[32];
+    char a[32], b[32], skew[256];
 
     fprintf(out, "<table><tr><th class=\"l\">op</th>" FIG_HEAD "<th>errors</th></tr>\n");
     for (int t = 0; t < OP__COUNT; t++) {
@@ -282,9 +283,8 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
     }
     fprintf(out, "</table>\n");
     errors_table(out, r, i);
-    fprintf(out, "<p class=\"note\">duration %s (longest agent), start skew %s. ",
-            units_fmt_ns(a, sizeof(a), (double)ph->duration_ns),
-            units_fmt_ns(b, sizeof(b), (double)ph->start_skew_ns));
+    fprintf(out, "<p class=\"note\">duration %s (longest agent), %s. ",
+            units_fmt_ns(a, sizeof(a), (double)ph->duration_ns), start_skew_text(skew, sizeof(skew), r, i));
     if (f->ncounted) {
         fprintf(out, "Fairness (Jain) <b>%.3f</b> across %u agents; slowest agent %u (", f->jain,
                 f->ncounted, r->agents[f->slowest].id);

@@ -33,6 +33,7 @@
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/start_skew.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/result_errors.h"
@@ -48,7 +49,6 @@
 #define JOBS_W 5
 #define OP_W 7    /* the longest op type name, "readdir" */
 #define ID_W 5    /* "  " indent + id in agent rows */
-#define START_SKEW_GOAL_NS 1000000u   /* docs/running.md: agents start within 1 ms */
 
 struct layout {
     int name_w;     /* phase-name column */
@@ -433,20 +433,13 @@ static void stall_lines(FILE *out, const struct run_result *r, const struct phas
 
 static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph, int fleet)
 {
-    char buf[32], buf2[32];
+    char buf[32], buf2[32], skew[256];
     int any_err = 0;
     uint32_t nbound = 0;
 
     units_fmt_ns(buf, sizeof(buf), (double)ph->duration_ns);
     fprintf(out, "duration: %s (longest agent)", buf);
-    if (ph->nstarted < 2) {
-        fprintf(out, "; start skew: not measured (%u agent%s issued ops)\n", ph->nstarted,
-                ph->nstarted == 1 ? "" : "s");
-    } else {
-        units_fmt_ns(buf, sizeof(buf), (double)ph->start_skew_ns);
-        fprintf(out, "; measured start skew: %s over %u agents (latest minus earliest first op)%s\n",
-                buf, ph->nstarted, ph->start_skew_ns > START_SKEW_GOAL_NS ? ", over the 1 ms goal" : "");
-    }
+    fprintf(out, "; %s\n", start_skew_text(skew, sizeof(skew), r, (uint32_t)(ph - r->phases)));
 
     uint64_t sample_ops, sample_threads, sample_mean;
     if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,
