@@ -428,6 +428,10 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "name", json_string(ph->name));
     put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
     put(b, j, "bs", jint(ph->bs));
+    if ((ph->rw == RW_RW || ph->rw == RW_RANDRW) && ph->rwmixread != RESULT_MIX_UNKNOWN)
+        put(b, j, "rwmixread", jint(ph->rwmixread));
+    if (ph->jobs_differ)
+        put(b, j, "jobs_differ", json_true());
     put(b, j, "numjobs", jint(ph->numjobs));
     put(b, j, "njobs", jint(ph->njobs));
     put(b, j, "finished", json_boolean(verdict_phase_finished(r, phase)));

@@ -359,30 +359,38 @@ static void fairness_note(FILE *out, const struct run_result *r, uint32_t phase)
     free(share);
 }
 
-/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size.
- * Only the columns and rows some phase fills: a metadata-only run has no
- * table at all.  Block sizes print exactly (units_fmt_block_size). */
+/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size
+ * (report_matrix.h: a row per kind, split per phase where two phases would
+ * share a cell; mixed phases' rows named by their mix).  Only the columns
+ * and rows some phase fills: a metadata-only run has no table at all.
+ * Block sizes print exactly (units_fmt_block_size).  What no cell holds is
+ * listed below the table, with why. */
+#define TEXT_MATRIX_COLS 8
 static void summary_matrix(FILE *out, const struct run_result *r, int base)
 {
-    uint64_t bs[8];
-    uint32_t nbs = report_matrix_columns(r, bs, 8);
-    char a[32], b[32];
+    struct report_matrix *m = xmalloc(sizeof *m);
+    char a[32], b[32], line[512];
     int partial = 0;
 
-    if (nbs == 0)
+    report_matrix_build(m, r, TEXT_MATRIX_COLS);
+    if (m->ncols == 0 && m->nleft == 0) {
+        free(m);
         return;
-    fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n%-10s", "");
-    for (uint32_t j = 0; j < nbs; j++)
-        fprintf(out, " %19s", units_fmt_block_size(a, sizeof(a), bs[j]));
-    fputc('\n', out);
-    for (int row = 0; row < REPORT_MATRIX_ROWS; row++) {
-        enum op_type t = report_matrix_row_op(row);
+    }
+    fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n");
+    if (m->ncols) {
+        fprintf(out, "%-*s", m->label_w, "");
+        for (uint32_t j = 0; j < m->ncols; j++)
+            fprintf(out, " %19s", units_fmt_block_size(a, sizeof(a), m->bs[j]));
+        fputc('\n', out);
+    }
+    for (uint32_t k = 0; k < m->nrows; k++) {
+        const struct report_matrix_row *row = &m->rows[k];
+        enum op_type t = row->op;
 
-        if (!report_matrix_row_used(r, row, bs, nbs))
-            continue;
-        fprintf(out, "%-10s", report_matrix_row_name(row));
-        for (uint32_t j = 0; j < nbs; j++) {
-            int i = report_matrix_cell(r, row, bs[j]);
+        fprintf(out, "%-*s", m->label_w, row->label);
+        for (uint32_t j = 0; j < m->ncols; j++) {
+            int i = row->cell[j];
             const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
 
             if (!ph) {
@@ -400,6 +408,11 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
     }
     if (partial)
         fprintf(out, "* partial: the phase did not run to completion (see its verdict)\n");
+    for (uint32_t k = 0; k < m->nleft; k++)
+        fprintf(out, "not in the table: %s\n", report_matrix_left_text(line, sizeof line, m, r, k, TEXT_MATRIX_COLS));
+    if (m->nleft_more)
+        fprintf(out, "not in the table: %u more figures of phases (see their own tables)\n", m->nleft_more);
+    free(m);
 }
 
 /* Runs of intervals in which ops were stuck longer than an interval. */
