@@ -150,8 +150,9 @@ static double phase_value(const struct run_result *r, uint32_t i, int op, int m)
     switch (m) {
     case CMP_IOPS: return result_iops(o, ph->duration_ns);
     case CMP_BW: return result_bw(o, ph->duration_ns);
-    case CMP_P50: return (double)hist_percentile(&o->lat, 50);
-    case CMP_P99: return (double)hist_percentile(&o->lat, 99);
+    /* no op completed: no latency (an empty histogram's 0 is no figure) */
+    case CMP_P50: return o->lat.count ? (double)hist_percentile(&o->lat, 50) : NAN;
+    case CMP_P99: return o->lat.count ? (double)hist_percentile(&o->lat, 99) : NAN;
     default: return NAN;
     }
 }

@@ -88,13 +88,32 @@ static double metric_of(const struct phase_result *ph, enum op_type t, enum repe
     }
 }
 
+/* 1 when the metric has a value in ph: a latency needs a timed op (a
+ * repetition in which no op of type t completed has no latency, and its
+ * empty histogram's percentile, 0, is no figure). */
+static int has_sample(const struct phase_result *ph, enum op_type t, enum repeat_metric m)
+{
+    return (m != REPEAT_P50 && m != REPEAT_P99) || ph->totals.op[t].lat.count > 0;
+}
+
+uint32_t repeat_no_sample(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
+                          uint32_t *rep)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < s->n; k++)
+        if (repeat_counts(s, phase, k) && !has_sample(&s->reps[k].phases[phase], t, m))
+            rep[n++] = k;
+    return n;
+}
+
 uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
                        double *x, uint32_t *rep)
 {
     uint32_t n = 0;
 
     for (uint32_t k = 0; k < s->n; k++) {
-        if (!repeat_counts(s, phase, k))
+        if (!repeat_counts(s, phase, k) || !has_sample(&s->reps[k].phases[phase], t, m))
             continue;
         x[n] = metric_of(&s->reps[k].phases[phase], t, m);
         if (rep)
@@ -115,7 +134,7 @@ uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_typ
         if (!repeat_left_out(s, phase, k))
             continue;
         ph = &s->reps[k].phases[phase];
-        x[n] = ph->totals.op[t].ops ? metric_of(ph, t, m) : NAN;
+        x[n] = ph->totals.op[t].ops && has_sample(ph, t, m) ? metric_of(ph, t, m) : NAN;
         if (rep)
             rep[n] = k;
         n++;
@@ -195,7 +214,8 @@ static json_t *real_or_null(double v)
 }
 
 /* {"n", "mean", "sd", "ci95": [lo, hi] or null, "ci95_clamped", "values",
- * "repetitions": [1-based], "left_out_values", "left_out_repetitions"} */
+ * "repetitions": [1-based], "left_out_values", "left_out_repetitions",
+ * and for latencies "no_latency_repetitions"} */
 static json_t *metric_json(struct jset *b, const struct run_set *s, uint32_t phase, enum op_type t,
                            enum repeat_metric m, double *x, uint32_t *rep)
 {
@@ -233,6 +253,14 @@ static json_t *metric_json(struct jset *b, const struct run_set *s, uint32_t pha
     }
     put(b, j, "left_out_values", lvals);
     put(b, j, "left_out_repetitions", lreps);
+    if (m == REPEAT_P50 || m == REPEAT_P99) {
+        json_t *ns = json_array();
+
+        nl = repeat_no_sample(s, phase, t, m, rep);
+        for (uint32_t i = 0; i < nl; i++)
+            push(b, ns, json_integer(rep[i] + 1));
+        put(b, j, "no_latency_repetitions", ns);
+    }
     return j;
 }
 

@@ -50,6 +50,12 @@ int repeat_has_op(const struct run_set *s, uint32_t phase, enum op_type t);
  * rep have room for s->n.  Returns how many. */
 uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
                        double *x, uint32_t *rep);
+/* The repetitions (indexes into rep, room for s->n) that count but have no
+ * value of metric m for op type t: no op of type t completed, so there is
+ * no latency; repeat_values leaves them out even with include_failed
+ * (a 0 would pull the mean down: p50 (20+20+0)/3).  Returns how many. */
+uint32_t repeat_no_sample(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
+                          uint32_t *rep);
 /* The same over the repetitions left out (repeat_left_out), NAN where the
  * phase has no ops of type t. */
 uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,

@@ -45,6 +45,7 @@
 #include "coordinator/html_timeline.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/start_skew.h"
 #include "coordinator/html_coherence.h"
 #include "coordinator/html_verify.h"
 #include "coordinator/result_errors.h"
@@ -125,31 +126,38 @@ static double interval_x(const struct phase_result *ph, uint32_t k)
     return k * ph->interval_ms / 1000.0 + interval_len(ph, k) / 2;
 }
 
-/* The seeds' table; nothing when no phase fits it (a metadata run). */
+/* The seeds' table (report_matrix.h); nothing when no phase fits it (a
+ * metadata run).  What no cell holds is listed below it, with why. */
 static void matrix_table(FILE *out, const struct run_result *r, int base)
 {
-    uint64_t bs[MAX_BS];
-    uint32_t nbs = report_matrix_columns(r, bs, MAX_BS);
-    char b[32], v[32];
+    struct report_matrix *m = xmalloc(sizeof *m);
+    char b[32], v[32], line[512];
     int partial = 0;
 
-    if (nbs == 0)
+    report_matrix_build(m, r, MAX_BS);
+    if (m->ncols == 0 && m->nleft == 0) {
+        free(m);
         return;
-    fprintf(out, "<h2>Summary</h2>\n<table class=\"matrix\" data-view=\"matrix\"><tr><th class=\"l\"></th>");
-    for (uint32_t j = 0; j < nbs; j++)
-        fprintf(out, "<th colspan=\"2\">%s</th>", units_fmt_block_size(b, sizeof(b), bs[j]));
-    fprintf(out, "</tr>\n<tr><th class=\"l\"></th>");
-    for (uint32_t j = 0; j < nbs; j++)
-        fprintf(out, "<th>IOPS</th><th>BW</th>");
-    fprintf(out, "</tr>\n");
-    for (int row = 0; row < REPORT_MATRIX_ROWS; row++) {
-        enum op_type t = report_matrix_row_op(row);
+    }
+    fprintf(out, "<h2>Summary</h2>\n");
+    if (m->ncols) {
+        fprintf(out, "<table class=\"matrix\" data-view=\"matrix\"><tr><th class=\"l\"></th>");
+        for (uint32_t j = 0; j < m->ncols; j++)
+            fprintf(out, "<th colspan=\"2\">%s</th>", units_fmt_block_size(b, sizeof(b), m->bs[j]));
+        fprintf(out, "</tr>\n<tr><th class=\"l\"></th>");
+        for (uint32_t j = 0; j < m->ncols; j++)
+            fprintf(out, "<th>IOPS</th><th>BW</th>");
+        fprintf(out, "</tr>\n");
+    }
+    for (uint32_t k = 0; k < m->nrows; k++) {
+        const struct report_matrix_row *row = &m->rows[k];
+        enum op_type t = row->op;
 
-        if (!report_matrix_row_used(r, row, bs, nbs))
-            continue;
-        fprintf(out, "<tr><th class=\"l\">%s</th>", report_matrix_row_name(row));
-        for (uint32_t j = 0; j < nbs; j++) {
-            int i = report_matrix_cell(r, row, bs[j]);
+        fprintf(out, "<tr><th class=\"l\">");
+        svg_escape(out, row->label);
+        fprintf(out, "</th>");
+        for (uint32_t j = 0; j < m->ncols; j++) {
+            int i = row->cell[j];
             const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
 
             if (!ph) {
@@ -166,9 +174,19 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
         }
         fprintf(out, "</tr>\n");
     }
-    fprintf(out, "</table>\n");
+    if (m->ncols)
+        fprintf(out, "</table>\n");
     if (partial)
         fprintf(out, "<p class=\"warn\">* partial: the phase did not run to completion (see its verdict)</p>\n");
+    for (uint32_t k = 0; k < m->nleft; k++) {
+        fprintf(out, "<p class=\"warn\">not in the table: ");
+        svg_escape(out, report_matrix_left_text(line, sizeof line, m, r, k, MAX_BS));
+        fprintf(out, "</p>\n");
+    }
+    if (m->nleft_more)
+        fprintf(out, "<p class=\"warn\">not in the table: %u more figures of phases (see their own tables)</p>\n",
+                m->nleft_more);
+    free(m);
 }
 
 static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur, int base)
@@ -270,7 +288,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
                          const struct fairness *f, int base, int fleet)
 {
     const struct phase_result *ph = &r->phases[i];
-    char a[32], b[32];
+    char a[32], b[32], skew[256];
 
     fprintf(out, "<table><tr><th class=\"l\">op</th>" FIG_HEAD "<th>errors</th></tr>\n");
     for (int t = 0; t < OP__COUNT; t++) {
@@ -283,9 +301,8 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
     }
     fprintf(out, "</table>\n");
     errors_table(out, r, i);
-    fprintf(out, "<p class=\"note\">duration %s (longest agent), start skew %s. ",
-            units_fmt_ns(a, sizeof(a), (double)ph->duration_ns),
-            units_fmt_ns(b, sizeof(b), (double)ph->start_skew_ns));
+    fprintf(out, "<p class=\"note\">duration %s (longest agent), %s. ",
+            units_fmt_ns(a, sizeof(a), (double)ph->duration_ns), start_skew_text(skew, sizeof(skew), r, i));
     if (f->ncounted) {
         fprintf(out, "Fairness (Jain) <b>%.3f</b> across %u agents; slowest agent %u (", f->jain,
                 f->ncounted, r->agents[f->slowest].id);

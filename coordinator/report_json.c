@@ -45,6 +45,7 @@
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
+#include "coordinator/start_skew.h"
 #include "common/vblock.h"
 
 struct jb {
@@ -429,6 +430,10 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "name", json_string(ph->name));
     put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
     put(b, j, "bs", jint(ph->bs));
+    if ((ph->rw == RW_RW || ph->rw == RW_RANDRW) && ph->rwmixread != RESULT_MIX_UNKNOWN)
+        put(b, j, "rwmixread", jint(ph->rwmixread));
+    if (ph->jobs_differ)
+        put(b, j, "jobs_differ", json_true());
     put(b, j, "numjobs", jint(ph->numjobs));
     put(b, j, "njobs", jint(ph->njobs));
     put(b, j, "finished", json_boolean(verdict_phase_finished(r, phase)));
@@ -438,6 +443,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "duration_ns", jint(ph->duration_ns));
     put(b, j, "start_skew_ns", jint(ph->start_skew_ns));
     put(b, j, "start_skew_agents", jint(ph->nstarted));
+    put(b, j, "start_skew_unknown_agents", jint(start_skew_agents_unknown(r, phase)));
     /* the goal is 1 ms (docs/running.md); said, not hidden, when missed */
     put(b, j, "start_skew_over_goal", json_boolean(ph->nstarted > 1 && ph->start_skew_ns > 1000000u));
     put(b, j, "ran", json_boolean(ph->ran));

@@ -117,6 +117,30 @@ static uint32_t left_out_lines(FILE *out, const struct run_set *s, uint32_t phas
     return n;
 }
 
+/* The repetitions that count but have no latency for an op type (none of
+ * its ops completed), one line each: they are out of the latency rows'
+ * statistics (repeat_no_sample), which must be said.  Returns how many
+ * (out NULL: only counts). */
+static uint32_t no_latency_lines(FILE *out, const struct run_set *s, uint32_t phase, const char *indent, int html)
+{
+    uint32_t *rep = xcalloc(s->n ? s->n : 1, sizeof *rep), n = 0;
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        uint32_t nr;
+
+        if (!repeat_has_op(s, phase, (enum op_type)t))
+            continue;
+        nr = repeat_no_sample(s, phase, (enum op_type)t, REPEAT_P50, rep);
+        for (uint32_t k = 0; k < nr && out; k++)
+            fprintf(out, "%s%srepetition %u left out of the %s latency statistics: no %s op completed, so it has "
+                    "no latency%s\n", indent, html ? "<li>" : "", rep[k] + 1, op_type_name((enum op_type)t),
+                    op_type_name((enum op_type)t), html ? "</li>" : "");
+        n += nr;
+    }
+    free(rep);
+    return n;
+}
+
 /* "3/3 ok" or "2/3 ok, 1/3 interrupted": the phase's verdicts counted. */
 static void verdict_counts(const struct run_set *s, uint32_t phase, char *buf, size_t len)
 {
@@ -200,6 +224,7 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
         for (uint32_t k = 0; k < nnotes; k++)
             fprintf(out, "%s* %s\n", indent, notes[k]);
         left += left_out_lines(out, s, i, indent, 0, base);
+        no_latency_lines(out, s, i, indent, 0);
     }
     if (left)
         fprintf(out, "\n%u phase repetition%s left out of the statistics (not ok); --include-failed keeps those "
@@ -265,6 +290,11 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
     for (uint32_t i = 0; i < first->nphases; i++) {
         int any = 0;
 
+        if (no_latency_lines(NULL, s, i, "", 1)) {
+            fprintf(out, "<ul class=\"no-latency\">\n");
+            no_latency_lines(out, s, i, "", 1);
+            fprintf(out, "</ul>\n");
+        }
         for (uint32_t k = 0; k < s->n && !any; k++)
             any = repeat_left_out(s, i, k);
         if (!any)

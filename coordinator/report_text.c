@@ -34,6 +34,7 @@
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
 #include "coordinator/report_matrix.h"
+#include "coordinator/start_skew.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/result_errors.h"
@@ -49,7 +50,6 @@
 #define JOBS_W 5
 #define OP_W 7    /* the longest op type name, "readdir" */
 #define ID_W 5    /* "  " indent + id in agent rows */
-#define START_SKEW_GOAL_NS 1000000u   /* docs/running.md: agents start within 1 ms */
 
 struct layout {
     int name_w;     /* phase-name column */
@@ -360,30 +360,38 @@ static void fairness_note(FILE *out, const struct run_result *r, uint32_t phase)
     free(share);
 }
 
-/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size.
- * Only the columns and rows some phase fills: a metadata-only run has no
- * table at all.  Block sizes print exactly (units_fmt_block_size). */
+/* The seeds' table: rows r/w x rand/seq, IOPS and bandwidth per block size
+ * (report_matrix.h: a row per kind, split per phase where two phases would
+ * share a cell; mixed phases' rows named by their mix).  Only the columns
+ * and rows some phase fills: a metadata-only run has no table at all.
+ * Block sizes print exactly (units_fmt_block_size).  What no cell holds is
+ * listed below the table, with why. */
+#define TEXT_MATRIX_COLS 8
 static void summary_matrix(FILE *out, const struct run_result *r, int base)
 {
-    uint64_t bs[8];
-    uint32_t nbs = report_matrix_columns(r, bs, 8);
-    char a[32], b[32];
+    struct report_matrix *m = xmalloc(sizeof *m);
+    char a[32], b[32], line[512];
     int partial = 0;
 
-    if (nbs == 0)
+    report_matrix_build(m, r, TEXT_MATRIX_COLS);
+    if (m->ncols == 0 && m->nleft == 0) {
+        free(m);
         return;
-    fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n%-10s", "");
-    for (uint32_t j = 0; j < nbs; j++)
-        fprintf(out, " %19s", units_fmt_block_size(a, sizeof(a), bs[j]));
-    fputc('\n', out);
-    for (int row = 0; row < REPORT_MATRIX_ROWS; row++) {
-        enum op_type t = report_matrix_row_op(row);
+    }
+    fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n");
+    if (m->ncols) {
+        fprintf(out, "%-*s", m->label_w, "");
+        for (uint32_t j = 0; j < m->ncols; j++)
+            fprintf(out, " %19s", units_fmt_block_size(a, sizeof(a), m->bs[j]));
+        fputc('\n', out);
+    }
+    for (uint32_t k = 0; k < m->nrows; k++) {
+        const struct report_matrix_row *row = &m->rows[k];
+        enum op_type t = row->op;
 
-        if (!report_matrix_row_used(r, row, bs, nbs))
-            continue;
-        fprintf(out, "%-10s", report_matrix_row_name(row));
-        for (uint32_t j = 0; j < nbs; j++) {
-            int i = report_matrix_cell(r, row, bs[j]);
+        fprintf(out, "%-*s", m->label_w, row->label);
+        for (uint32_t j = 0; j < m->ncols; j++) {
+            int i = row->cell[j];
             const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
 
             if (!ph) {
@@ -401,6 +409,11 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
     }
     if (partial)
         fprintf(out, "* partial: the phase did not run to completion (see its verdict)\n");
+    for (uint32_t k = 0; k < m->nleft; k++)
+        fprintf(out, "not in the table: %s\n", report_matrix_left_text(line, sizeof line, m, r, k, TEXT_MATRIX_COLS));
+    if (m->nleft_more)
+        fprintf(out, "not in the table: %u more figures of phases (see their own tables)\n", m->nleft_more);
+    free(m);
 }
 
 /* Runs of intervals in which ops were stuck longer than an interval. */
@@ -434,20 +447,13 @@ static void stall_lines(FILE *out, const struct run_result *r, const struct phas
 
 static void notes(FILE *out, const struct run_result *r, const struct phase_result *ph, int fleet)
 {
-    char buf[32], buf2[32];
+    char buf[32], buf2[32], skew[256];
     int any_err = 0;
     uint32_t nbound = 0;
 
     units_fmt_ns(buf, sizeof(buf), (double)ph->duration_ns);
     fprintf(out, "duration: %s (longest agent)", buf);
-    if (ph->nstarted < 2) {
-        fprintf(out, "; start skew: not measured (%u agent%s issued ops)\n", ph->nstarted,
-                ph->nstarted == 1 ? "" : "s");
-    } else {
-        units_fmt_ns(buf, sizeof(buf), (double)ph->start_skew_ns);
-        fprintf(out, "; measured start skew: %s over %u agents (latest minus earliest first op)%s\n",
-                buf, ph->nstarted, ph->start_skew_ns > START_SKEW_GOAL_NS ? ", over the 1 ms goal" : "");
-    }
+    fprintf(out, "; %s\n", start_skew_text(skew, sizeof(skew), r, (uint32_t)(ph - r->phases)));
 
     uint64_t sample_ops, sample_threads, sample_mean;
     if (result_phase_thin_sample(r, (uint32_t)(ph - r->phases), &sample_ops, &sample_threads,

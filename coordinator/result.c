@@ -77,6 +77,15 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
             /* a write-only job's block size is the writes' (bs=4k,64k) */
             ph->bs = !rw_mode_reads(src->jobs[0].rw) && src->jobs[0].bs_w ? src->jobs[0].bs_w
                                                                            : src->jobs[0].bs;
+            ph->rwmixread = src->jobs[0].rwmixread;
+        }
+        for (uint32_t j = 0; j < src->njobs; j++) {
+            const struct job_spec *js = &src->jobs[j], *j0 = &src->jobs[0];
+            int both = rw_mode_reads(js->rw) && rw_mode_writes(js->rw);
+
+            if (js->rw != j0->rw || js->bs != j0->bs || js->bs_w != j0->bs_w ||
+                (both && js->rwmixread != j0->rwmixread) || (both && js->bs_w && js->bs_w != js->bs))
+                ph->jobs_differ = 1;
         }
         for (uint32_t j = 0; j < src->njobs; j++)
             ph->numjobs += src->jobs[j].numjobs;
@@ -655,39 +664,6 @@ void result_all_ops(const struct op_set *s, struct op_stats *out)
         out->errors = sat_add_u64(out->errors, s->op[t].errors);
         hist_merge(&out->lat, &s->op[t].lat);
     }
-}
-
-uint32_t result_block_sizes(const struct run_result *r, uint64_t *bs, uint32_t max)
-{
-    uint32_t n = 0;
-
-    for (uint32_t i = 0; i < r->nphases; i++) {
-        uint64_t b = r->phases[i].bs;
-        uint32_t j;
-
-        if (!r->phases[i].finished)
-            continue;
-        for (j = 0; j < n && bs[j] < b; j++)
-            ;
-        if ((j < n && bs[j] == b) || n == max)
-            continue;
-        memmove(&bs[j + 1], &bs[j], (n - j) * sizeof(*bs));
-        bs[j] = b;
-        n++;
-    }
-    return n;
-}
-
-int result_matrix_phase(const struct run_result *r, enum op_type t, int random, uint64_t bs)
-{
-    for (uint32_t i = 0; i < r->nphases; i++) {
-        const struct phase_result *ph = &r->phases[i];
-
-        if (ph->finished && ph->bs == bs && !rw_mode_random(ph->rw) == !random &&
-            ph->totals.op[t].ops > 0)
-            return (int)i;
-    }
-    return -1;
 }
 
 void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,

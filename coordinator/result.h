@@ -137,10 +137,17 @@ struct phase_end_info {
     uint32_t lat_window_us;       /* window and */
     double lat_pct;               /* percentile */
 };
+#define RESULT_MIX_UNKNOWN UINT32_MAX
+
 struct phase_result {
     char name[PLAN_NAME_MAX];
     enum rw_mode rw;              /* of the phase's first job */
     uint64_t bs;                  /* of the phase's first job */
+    uint32_t rwmixread;           /* of the phase's first job when it mixes (rw, randrw);
+                                     RESULT_MIX_UNKNOWN in an older result without it */
+    uint8_t jobs_differ;          /* its jobs differ in rw, rwmixread or block size, or
+                                     its reads' and writes' block sizes differ: no one
+                                     cell of the summary table holds its figures */
     uint32_t numjobs;             /* threads per agent, summed over the phase's jobs */
     uint32_t njobs;               /* jobs (sections) in the phase */
     uint32_t interval_ms;
@@ -324,12 +331,6 @@ int result_agent_client_bound(const struct agent_phase *ap);
  * own) into one op_stats (counts and latency). */
 void result_all_ops(const struct op_set *s, struct op_stats *out);
 
-/* The seeds' table shape (rows r/w x rand/seq, a column per block size):
- * the distinct block sizes of finished phases, ascending (at most max), and
- * the first finished phase with ops of type t, random or sequential, at
- * block size bs (-1 if none). */
-uint32_t result_block_sizes(const struct run_result *r, uint64_t *bs, uint32_t max);
-int result_matrix_phase(const struct run_result *r, enum op_type t, int random, uint64_t bs);
 
 /* Reporters. unit_base: 1024 (IEC, default) or 1000 (SI). */
 void report_text(FILE *out, const struct run_result *r, int unit_base);

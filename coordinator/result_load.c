@@ -435,6 +435,9 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     ph->rw = (enum rw_mode)rw;
     ph->bs = get_u64(c, pj, path, "bs", INT64_MAX);
+    ph->rwmixread = json_object_get(pj, "rwmixread") ? (uint32_t)get_u64(c, pj, path, "rwmixread", 100)
+                                                     : RESULT_MIX_UNKNOWN;
+    ph->jobs_differ = json_object_get(pj, "jobs_differ") && get_bool(c, pj, path, "jobs_differ");
     ph->numjobs = (uint32_t)get_u64(c, pj, path, "numjobs", UINT32_MAX);
     ph->njobs = (uint32_t)get_u64(c, pj, path, "njobs", UINT32_MAX);
     ph->finished = get_bool(c, pj, path, "finished");
