@@ -544,6 +544,9 @@ static volatile sig_atomic_t late_signal;
 static int prog_argc;
 static char **prog_argv;
 static volatile sig_atomic_t defer_signals;
+/* the --local agents are being stopped (at most 2.5 s, local.h): a
+ * second signal ends us at once, the janitor finishes the cleanup */
+static volatile sig_atomic_t stopping_local;
 /* nfstorm serve's run child: the agents it was given (serve.h) */
 static struct gather_fleet *pool_fleet;
 
@@ -551,8 +554,14 @@ static void note_signal(int signum)
 {
     static const char msg[] = "nfstorm: signal received: finishing what is under way (result files are never cut short)\n";
     static const char now[] = "nfstorm: interrupted\n";
+    static const char again[] = "nfstorm: interrupted again: not waiting for the local agents "
+                                "(their cleanup process removes their directory)\n";
     if (!defer_signals) {
         (void)!write(2, now, sizeof now - 1);
+        _exit(130);
+    }
+    if (late_signal && stopping_local) {
+        (void)!write(2, again, sizeof again - 1);
         _exit(130);
     }
     if (!late_signal) {
@@ -1535,8 +1544,11 @@ out:
     if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
         status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
     run_set_free(&set);
-    if (fleet.n)
+    if (fleet.n) {
+        stopping_local = 1;
         local_fleet_stop(&fleet);
+        stopping_local = 0;
+    }
     for (uint32_t i = 0; i < naddrs; i++)
         free(addrs[i]);
     for (uint32_t i = 0; labels && i < naddrs; i++)
