@@ -547,6 +547,8 @@ static volatile sig_atomic_t defer_signals;
 /* the --local agents are being stopped (at most 2.5 s, local.h): a
  * second signal ends us at once, the janitor finishes the cleanup */
 static volatile sig_atomic_t stopping_local;
+static volatile sig_atomic_t run_interrupted;  /* run.c's loop took a first signal */
+static int signalled_twice;                     /* and a second came as its loop ended */
 /* nfstorm serve's run child: the agents it was given (serve.h) */
 static struct gather_fleet *pool_fleet;
 
@@ -560,7 +562,7 @@ static void note_signal(int signum)
         (void)!write(2, now, sizeof now - 1);
         _exit(130);
     }
-    if (late_signal && stopping_local) {
+    if (stopping_local && (late_signal || run_interrupted || signalled_twice)) {
         (void)!write(2, again, sizeof again - 1);
         _exit(130);
     }
@@ -594,11 +596,13 @@ struct signal_guard {
     uv_loop_t loop;
     uv_signal_t sig[2];
     int seen;                 /* a signal it caught */
+    int count;                /* how many: run.c's loop's are counted here too */
 };
 
 static void on_guard(uv_signal_t *h, int signum)
 {
     ((struct signal_guard *)h->data)->seen = signum;
+    ((struct signal_guard *)h->data)->count++;
 }
 
 static void guard_start(struct signal_guard *g)
@@ -1457,9 +1461,14 @@ next_repetition:
     }
     guard_start(&guard);
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    run_interrupted = rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED;
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;
-    run_record_finish(&rec, rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED);
+    /* the guard sees run.c's signals too: a second one came as the run's
+     * loop ended (run.c exits at once on one that comes before) */
+    if (run_interrupted && guard.count >= 2)
+        signalled_twice = 1;
+    run_record_finish(&rec, run_interrupted);
     if (journal_record_end(journal, &rec) < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its record\n", jpath);
     res.record = rec;           /* the result owns it from here */
@@ -1546,6 +1555,8 @@ out:
     run_set_free(&set);
     if (fleet.n) {
         stopping_local = 1;
+        if (signalled_twice)
+            note_signal(SIGTERM);       /* the second signal's due: out at once */
         local_fleet_stop(&fleet);
         stopping_local = 0;
     }
