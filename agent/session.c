@@ -1113,7 +1113,7 @@ static void tick_start(struct session *s)
 /* Hello (and the coordinator's proof) done: serve it, unless another
  * coordinator holds the agent. */
 /* This machine, for the result's record: only to a proven coordinator. */
-static void send_system(struct session *s)
+static void send_system(struct session *s, const char *waiting_for)
 {
     struct hostinfo h;
     struct msg_system m;
@@ -1123,6 +1123,8 @@ static void send_system(struct session *s)
     snprintf(m.kernel, sizeof m.kernel, "%s", h.kernel);
     snprintf(m.cpu_model, sizeof m.cpu_model, "%s", h.cpu_model);
     m.mem_bytes = h.mem_bytes;
+    if (waiting_for)
+        snprintf(m.waiting_for, sizeof m.waiting_for, "%s", waiting_for);
     buf_init(&b);
     msg_system_encode(&b, &m);
     session_send(s, &b);
@@ -1134,7 +1136,6 @@ static void session_authenticated(struct session *s)
     pending_remove(s);
     /* proven: frames up to the full size (plans, clean requests) from now on */
     frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
-    send_system(s);
     s->state = S_IDLE;
     if (a->active && a->active->run_complete && a->active->state == S_IDLE && !a->active->cleaning) {
         /* its coordinator is done and just hasn't hung up yet */
@@ -1143,7 +1144,10 @@ static void session_authenticated(struct session *s)
     }
     if (a->active && a->active->closing && !a->waiting) {
         /* its coordinator is gone and its threads are winding down (a
-         * stop takes a few seconds at most): this one is next, not busy */
+         * stop takes a few seconds at most, a storage call stuck in its
+         * preparation longer): this one is next, not busy, and is told
+         * why it waits */
+        send_system(s, a->active_peer);
         a->waiting = s;
         s->state = S_WAITING;
         s->waiting_since_ns = clock_now_ns();
@@ -1151,6 +1155,7 @@ static void session_authenticated(struct session *s)
                  a->active_peer);
         return;
     }
+    send_system(s, NULL);
     if (a->active) {
         send_busy(s);
         session_end(s, "busy");

@@ -15,7 +15,17 @@
  *   (stopped the fleet, or died).  The agents die with the coordinator
  *   (PR_SET_PDEATHSIG); the janitor waits for them to exit (pidfds, so a
  *   reused pid cannot fool it) and removes the directory.  It ignores the
- *   terminal's signals, so Ctrl-C or a hang-up cannot stop it first. */
+ *   terminal's signals, so Ctrl-C or a hang-up cannot stop it first.
+ *
+ * Nothing waits for an agent forever either: one whose thread is stuck in a
+ * storage call (a fallocate or write on a hung mount) finishes its SIGTERM
+ * only when that call returns, minutes later maybe.  Stopping gives the
+ * agents LOCAL_STOP_GRACE_MS after SIGTERM, then SIGKILLs the rest (a
+ * process blocked on a FUSE or NFS request dies of it), and waits for them
+ * at most LOCAL_KILL_WAIT_MS more: one that even SIGKILL cannot end (an
+ * uninterruptible sleep) is left to the janitor, which removes the
+ * directory when it exits.  The janitor applies the same grace and SIGKILL
+ * when the coordinator died without stopping them (docs/fleet.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -39,6 +49,9 @@
 
 #define LOCAL_MAX_ALLOW 64
 #define JANITOR_WAIT_MS (60 * 1000)   /* for agents to exit before removing anyway */
+#define LOCAL_STOP_GRACE_MS 2000      /* from SIGTERM to SIGKILL */
+#define LOCAL_KILL_WAIT_MS 500        /* after SIGKILL, before leaving them to the janitor */
+#define LOCAL_POLL_MS 20
 
 /* The fixed part of a plan path: everything before the first ${...}, cut
  * back to a whole directory. */
@@ -307,8 +320,9 @@ static void janitor_main(int fd, const char *dir)
             close(pidfd);
     }
     /* the coordinator is gone: each agent got SIGTERM from it or from its
-     * own death (PR_SET_PDEATHSIG) */
-    for (int waited = 0; waited < JANITOR_WAIT_MS; waited += 50) {
+     * own death (PR_SET_PDEATHSIG); one still there after the grace is
+     * stuck in a storage call and gets SIGKILL (see the top) */
+    for (int waited = 0, killed = 0; waited < JANITOR_WAIT_MS; waited += 50) {
         nfds_t live = 0;
         for (nfds_t i = 0; i < n; i++)
             if (pfd[i].fd >= 0 && poll(&pfd[i], 1, 0) == 1) {
@@ -319,6 +333,12 @@ static void janitor_main(int fd, const char *dir)
             }
         if (live == 0)
             break;
+        if (!killed && waited >= LOCAL_STOP_GRACE_MS) {
+            for (nfds_t i = 0; i < n; i++)
+                if (pfd[i].fd >= 0)
+                    (void)syscall(SYS_pidfd_send_signal, pfd[i].fd, SIGKILL, NULL, 0);
+            killed = 1;
+        }
         poll(NULL, 0, 50);
     }
     remove_tree(dir);
@@ -396,24 +416,61 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
     return 0;
 }
 
+/* Reap those of pid[0..n) (0: none) that exit within ms, zeroing each one
+ * reaped; the number still running. */
+static uint32_t reap_within(pid_t *pid, uint32_t n, int ms)
+{
+    for (int waited = 0;; waited += LOCAL_POLL_MS) {
+        uint32_t live = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (pid[i] <= 0)
+                continue;
+            pid_t r = waitpid(pid[i], NULL, WNOHANG);
+            if (r == pid[i] || (r < 0 && errno == ECHILD))
+                pid[i] = 0;
+            else
+                live++;
+        }
+        if (live == 0 || waited >= ms)
+            return live;
+        poll(NULL, 0, LOCAL_POLL_MS);
+    }
+}
+
 void local_fleet_stop(struct local_fleet *f)
 {
+    uint32_t live;
+
     for (uint32_t i = 0; i < f->n; i++)
         if (f->pid[i] > 0)
             kill(f->pid[i], SIGTERM);
-    for (uint32_t i = 0; i < f->n; i++) {
-        if (f->pid[i] > 0)
-            waitpid(f->pid[i], NULL, 0);
-        free(f->addr[i]);
+    live = reap_within(f->pid, f->n, LOCAL_STOP_GRACE_MS);
+    if (live) {
+        /* a thread stuck in a storage call holds its agent's exit */
+        fprintf(stderr, "nfstorm: %u local agent%s still running %.0f s after SIGTERM "
+                "(stuck in a storage call?): killing %s\n", live, live == 1 ? "" : "s",
+                LOCAL_STOP_GRACE_MS / 1e3, live == 1 ? "it" : "them");
+        for (uint32_t i = 0; i < f->n; i++)
+            if (f->pid[i] > 0)
+                kill(f->pid[i], SIGKILL);
+        live = reap_within(f->pid, f->n, LOCAL_KILL_WAIT_MS);
     }
+    for (uint32_t i = 0; i < f->n; i++)
+        free(f->addr[i]);
     if (f->secret_fd >= 0)
         close(f->secret_fd);
     if (f->janitor_fd >= 0)
         close(f->janitor_fd);           /* end-of-file: the janitor removes tmpdir */
-    if (f->janitor > 0)
-        waitpid(f->janitor, NULL, 0);
-    else if (f->tmpdir[0])
+    if (f->janitor > 0) {
+        /* it ends as soon as the agents are gone; one that even SIGKILL
+         * could not end is the janitor's to wait for, not ours */
+        pid_t j = f->janitor;
+        if (live || reap_within(&j, 1, LOCAL_KILL_WAIT_MS))
+            fprintf(stderr, "nfstorm: a local agent did not exit after SIGKILL; its cleanup process "
+                    "removes %s when it does\n", f->tmpdir);
+    } else if (f->tmpdir[0]) {
         remove_tree(f->tmpdir);         /* no janitor was started */
+    }
     free(f->pid);
     free(f->addr);
     memset(f, 0, sizeof *f);

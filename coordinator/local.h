@@ -29,7 +29,10 @@ struct local_fleet {
  * a reason in err; on failure nothing is left running. */
 int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
                       const struct plan *plan, int verbose, char *err, size_t errlen);
-/* Stop the agents, remove the temporary directory, free. */
+/* Stop the agents, remove the temporary directory, free.  Bounded: SIGTERM,
+ * SIGKILL after LOCAL_STOP_GRACE_MS (2 s) to an agent stuck in a storage
+ * call, then at most 0.5 s more; an agent that even SIGKILL cannot end
+ * is left to the janitor, which removes the directory once it exits. */
 void local_fleet_stop(struct local_fleet *f);
 
 #endif

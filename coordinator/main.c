@@ -202,7 +202,9 @@ static const char usage[] =
 "with --spawn ssh the agents it starts.\n"
 "'nfstorm report' and 'compare' into a pipe its reader closed ('| head') exit 141, quietly.\n"
 "Signals: SIGINT, SIGTERM and SIGHUP stop the agents and write the partial results; a second\n"
-"one during the run exits at once (the journal keeps what arrived).\n"
+"one during the run exits at once (the journal keeps what arrived). --local agents still\n"
+"running 2 s after the run ends (stuck in a storage call) are killed: the coordinator exits\n"
+"within 2.5 s of the run's end, or at once on a second signal (docs/fleet.md).\n"
 "\n"
 "Exit status follows the run's verdict (each phase's is in the report and the JSON):\n"
 "0 ok, 1 failed (an agent completed no op, failed ops beyond the plan's error_threshold,\n"
@@ -545,6 +547,11 @@ static volatile sig_atomic_t late_signal;
 static int prog_argc;
 static char **prog_argv;
 static volatile sig_atomic_t defer_signals;
+/* the --local agents are being stopped (at most 2.5 s, local.h): a
+ * second signal ends us at once, the janitor finishes the cleanup */
+static volatile sig_atomic_t stopping_local;
+static volatile sig_atomic_t run_interrupted;  /* run.c's loop took a first signal */
+static int signalled_twice;                     /* and a second came as its loop ended */
 /* nfstorm serve's run child: the agents it was given (serve.h) */
 static struct gather_fleet *pool_fleet;
 
@@ -552,8 +559,14 @@ static void note_signal(int signum)
 {
     static const char msg[] = "nfstorm: signal received: finishing what is under way (result files are never cut short)\n";
     static const char now[] = "nfstorm: interrupted\n";
+    static const char again[] = "nfstorm: interrupted again: not waiting for the local agents "
+                                "(their cleanup process removes their directory)\n";
     if (!defer_signals) {
         (void)!write(2, now, sizeof now - 1);
+        _exit(130);
+    }
+    if (stopping_local && (late_signal || run_interrupted || signalled_twice)) {
+        (void)!write(2, again, sizeof again - 1);
         _exit(130);
     }
     if (!late_signal) {
@@ -586,11 +599,13 @@ struct signal_guard {
     uv_loop_t loop;
     uv_signal_t sig[2];
     int seen;                 /* a signal it caught */
+    int count;                /* how many: run.c's loop's are counted here too */
 };
 
 static void on_guard(uv_signal_t *h, int signum)
 {
     ((struct signal_guard *)h->data)->seen = signum;
+    ((struct signal_guard *)h->data)->count++;
 }
 
 static void guard_start(struct signal_guard *g)
@@ -1494,9 +1509,14 @@ next_repetition:
     }
     guard_start(&guard);
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    run_interrupted = rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED;
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;
-    run_record_finish(&rec, rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED);
+    /* the guard sees run.c's signals too: a second one came as the run's
+     * loop ended (run.c exits at once on one that comes before) */
+    if (run_interrupted && guard.count >= 2)
+        signalled_twice = 1;
+    run_record_finish(&rec, run_interrupted);
     if (journal_record_end(journal, &rec) < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its record\n", jpath);
     res.record = rec;           /* the result owns it from here */
@@ -1584,8 +1604,13 @@ out:
     if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
         status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
     run_set_free(&set);
-    if (fleet.n)
+    if (fleet.n) {
+        stopping_local = 1;
+        if (signalled_twice)
+            note_signal(SIGTERM);       /* the second signal's due: out at once */
         local_fleet_stop(&fleet);
+        stopping_local = 0;
+    }
     for (uint32_t i = 0; i < naddrs; i++)
         free(addrs[i]);
     for (uint32_t i = 0; labels && i < naddrs; i++)

@@ -822,6 +822,12 @@ static void handle_record_info(struct conn *c, const char *p, uint32_t n, int ty
         snprintf(sys.cpu_model, sizeof sys.cpu_model, "%s", m.cpu_model);
         sys.mem_bytes = m.mem_bytes;
         run_record_set_system(r->res, c->id, &sys);
+        if (m.waiting_for[0]) {
+            /* the only word from it until that run ends: say why nothing happens */
+            result_clean_text(m.waiting_for);   /* no terminal controls */
+            fprintf(stderr, "nfstorm: agent %u (%s) is still finishing a previous run (coordinator %s): "
+                    "waiting for it to finish that run\n", c->id, c->addr, m.waiting_for);
+        }
         return;
     }
     struct msg_storage *m = xmalloc(sizeof *m);

@@ -219,6 +219,7 @@ static const struct field system_fields[] = {
     FSTR(struct msg_system, "kernel", kernel),
     FSTR(struct msg_system, "cpu_model", cpu_model),
     FANYU64(struct msg_system, "mem_bytes", mem_bytes),
+    FOPTSTRNZ(struct msg_system, "waiting_for", waiting_for),
 };
 static const struct field progress_fields[] = {
     FPHASE(struct msg_progress),

@@ -85,6 +85,10 @@ struct msg_system {
     char kernel[MSG_SYS_MAX];     /* uname -r */
     char cpu_model[MSG_SYS_MAX];  /* /proc/cpuinfo "model name", or "" */
     uint64_t mem_bytes;           /* MemTotal, or 0 */
+    /* optional, sent only when set: the coordinator whose run this agent is
+     * still winding down (a preparation stuck in a storage call); this one
+     * is served when it ends */
+    char waiting_for[MSG_SYS_MAX];
 };
 struct msg_progress {
     uint32_t phase;

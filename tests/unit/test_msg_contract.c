@@ -104,6 +104,7 @@ static const struct pinned {
     { "ecause", "kind code count offset size file" },
     { "cleaned+", "others" },
     { "submit+", "command" },
+    { "system+", "waiting_for" },
     { "op", "ops bytes errors timeouts lat svc" },
     { "hist", "count sum min max runs" },
     /* the nfs engine's RPC telemetry (interval, phase-done) and one procedure's entry */
@@ -146,6 +147,8 @@ static const char *const optional_keys[] = {
     "job.verify_pattern", "job.verify_interval", "job.verify_offset",
     /* clean's: why nothing matched; a pool submission that is a clean */
     "cleaned.others", "submit.command",
+    /* the previous run an agent still winds down */
+    "system.waiting_for",
 };
 
 static const char *pinned_optional(const char *what)
