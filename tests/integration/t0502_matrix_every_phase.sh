@@ -57,6 +57,6 @@ timeout 60 "$NFSTORM" run --local 1 --ioengine=psync --size=1m --runtime=200ms -
   --name=r --rw=randread --bs=4k --filename="$D/f1" --name=w --stonewall --rw=write --bs=64k --filename="$D/f2" \
   >"$T/o3" 2>&1 || fail "run 2: $(tail -n3 "$T/o3")"
 sed -n '/^summary (IOPS/,/^$/p' "$T/o3" >"$T/m3"
-grep -Eq '^rand read  +[0-9.]+k? ' "$T/m3" && grep -Eq '^seq write  +- +[0-9.]+k? ' "$T/m3" \
+grep -Eq '^rand read  +[0-9.]+[kMG]? ' "$T/m3" && grep -Eq '^seq write  +- +[0-9.]+[kMG]? ' "$T/m3" \
   && [ "$(grep -c . "$T/m3")" -eq 4 ] || fail "common case not the seeds' table: $(cat "$T/m3")"
 echo "summary table: 6 phases in 6 rows, a mixed phase by its mix, the differing phase listed; seeds' form kept"
