@@ -85,12 +85,15 @@ for path in sys.argv[1:3]:
             i += 2
             while i < len(lines) and lines[i]:
                 rows.append(lines[i]); i += 1
-            # after the 10-wide row label, a 19-wide column per size: IOPS
-            # ends 12 before the size's end, bandwidth (or "-") at it
+            # after the row label (as wide as the widest, e.g. "randrw 50/50
+            # read"), a 19-wide column per size: IOPS ends 12 before the
+            # size's end, bandwidth (or "-") at it
             hs = [e for s, e, t in tokens(head)]
+            w = hs[0] - 19
             for row in rows:
-                for s, e, t in tokens(row[10:]):
-                    assert e + 10 in hs or e + 22 in hs, "summary: %r misaligned:\n%s\n%s" % (t, head, row)
+                assert row[:w].strip() and row[w - 1] == " ", "summary: label overruns:\n%s\n%s" % (head, row)
+                for s, e, t in tokens(row[w:]):
+                    assert e + w in hs or e + w + 12 in hs, "summary: %r misaligned:\n%s\n%s" % (t, head, row)
             assert [t for s, e, t in tokens(head)] == ["1536B", "4KiB", "128KiB"], head
             ntables += 1; nrows += len(rows)
             continue
