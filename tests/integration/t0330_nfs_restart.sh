@@ -54,8 +54,12 @@ while after and after[0]["ops"] == 0 and after[0]["errors"] == 0 and len(after) 
     after = after[1:]
 assert len(after) >= 2, "the outage lasted until the end: %s" % bad
 # back to at least a third of its pace before (the machine's speed is not
-# the question; that the server's return brings the ops back is)
-assert all(i["ops"] > med / 3 and i["errors"] == 0 for i in after), \
+# the question; that the server's return brings the ops back is).  The
+# first interval after the outage holds the reconnect itself: it must have
+# ops and no error, the ones after it the pace (a fresh clone's CI run had
+# 2662 ops there against a median of 9119, then 9911, 8110, ...)
+assert after[0]["ops"] > 0 and after[0]["errors"] == 0, "no op in the first interval after the outage: %s" % after[0]
+assert all(i["ops"] > med / 3 and i["errors"] == 0 for i in after[1:]), \
     "throughput did not resume after the outage (median before: %d)" % med
 PY
 
