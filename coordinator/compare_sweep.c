@@ -55,6 +55,29 @@ static void fmt(char *buf, size_t len, uint32_t dim, double v)
         snprintf(buf, len, "%s%s", units_fmt_count(n, sizeof n, v), dim == SWEEP_RATE_IOPS ? " IOPS" : "");
 }
 
+/* Input j's capacity (what 0) or knee (1) of job against the baseline's:
+ * the one computation text, md and json show. */
+struct sweep_cell {
+    uint32_t n, nbase;           /* repetitions with a value: input j's, the baseline's */
+    struct sample_summary s;
+    double ratio;                /* NaN: not known */
+    double p;                    /* Welch's p; NaN: not known */
+};
+
+static void sweep_cell(const struct compare *c, const char *job, int what, uint32_t j, struct sweep_cell *cell)
+{
+    double base[64], v[64];
+    struct sample_summary sb;
+    struct welch_result wr;
+    uint32_t nb = values(c, 0, job, what, base, 64);
+    sample_summarize(base, nb, &sb);
+    cell->nbase = nb;
+    cell->n = values(c, j, job, what, v, 64);
+    sample_summarize(v, cell->n, &cell->s);
+    cell->ratio = j && cell->n && nb && sb.mean > 0 ? cell->s.mean / sb.mean : NAN;
+    cell->p = j && sample_welch(base, nb, v, cell->n, &wr) == 0 ? wr.p : NAN;
+}
+
 void compare_sweep_text(FILE *out, const struct compare *c)
 {
     const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
@@ -66,29 +89,23 @@ void compare_sweep_text(FILE *out, const struct compare *c)
         const struct sweep_run *w0 = &r0->sweeps->runs[i];
         const char *what_name[2] = { "capacity", "knee" };
         for (int what = 0; what < 2; what++) {
-            double base[64], v[64];
-            uint32_t nb = values(c, 0, w0->spec.base, what, base, 64);
-            struct sample_summary sb;
-            sample_summarize(base, nb, &sb);
             fprintf(out, "  %s %s (%s):", w0->spec.base, what_name[what], plan_sweep_dim_name(w0->spec.dim));
             for (uint32_t j = 0; j < c->nruns; j++) {
-                uint32_t n = values(c, j, w0->spec.base, what, v, 64);
-                struct sample_summary s;
-                struct welch_result wr;
+                struct sweep_cell cell;
                 char m[48], sd[48];
-                sample_summarize(v, n, &s);
-                fmt(m, sizeof m, w0->spec.dim, n ? s.mean : NAN);
+                sweep_cell(c, w0->spec.base, what, j, &cell);
+                fmt(m, sizeof m, w0->spec.dim, cell.n ? cell.s.mean : NAN);
                 fprintf(out, "%s [%u] %s %s", j ? ";" : "", j + 1, c->labels[j], m);
-                if (n >= 2) {
-                    fmt(sd, sizeof sd, w0->spec.dim, s.sd);
-                    fprintf(out, " (sd %s, %u runs)", sd, n);
+                if (cell.n >= 2) {
+                    fmt(sd, sizeof sd, w0->spec.dim, cell.s.sd);
+                    fprintf(out, " (sd %s, %u runs)", sd, cell.n);
                 }
-                if (j == 0 || !n || !nb)
+                if (j == 0 || !cell.n || !cell.nbase)
                     continue;
-                if (sb.mean > 0)
-                    fprintf(out, ", x%.2f", s.mean / sb.mean);
-                if (sample_welch(base, nb, v, n, &wr) == 0)
-                    fprintf(out, ", p=%.3g%s", wr.p, wr.p < SAMPLE_ALPHA ? " significant" : " within noise");
+                if (!isnan(cell.ratio))
+                    fprintf(out, ", x%.2f", cell.ratio);
+                if (!isnan(cell.p))
+                    fprintf(out, ", p=%.3g%s", cell.p, cell.p < SAMPLE_ALPHA ? " significant" : " within noise");
                 else
                     fprintf(out, ", no variance known");
             }
@@ -159,31 +176,25 @@ void compare_sweep_md(FILE *out, const struct compare *c)
         const struct sweep_run *w0 = &r0->sweeps->runs[i];
         const char *what_name[2] = { "capacity", "knee" };
         for (int what = 0; what < 2; what++) {
-            double base[64], v[64];
-            uint32_t nb = values(c, 0, w0->spec.base, what, base, 64);
-            struct sample_summary sb;
-            sample_summarize(base, nb, &sb);
             for (uint32_t j = 0; j < c->nruns; j++) {
-                uint32_t n = values(c, j, w0->spec.base, what, v, 64);
-                struct sample_summary s;
-                struct welch_result wr;
+                struct sweep_cell cell;
                 char m[48] = "-", sd[48] = "-";
-                sample_summarize(v, n, &s);
-                if (n)
-                    fmt(m, sizeof m, w0->spec.dim, s.mean);
-                if (n >= 2)
-                    fmt(sd, sizeof sd, w0->spec.dim, s.sd);
+                sweep_cell(c, w0->spec.base, what, j, &cell);
+                if (cell.n)
+                    fmt(m, sizeof m, w0->spec.dim, cell.s.mean);
+                if (cell.n >= 2)
+                    fmt(sd, sizeof sd, w0->spec.dim, cell.s.sd);
                 fputs("| ", out);
                 md_cell(out, w0->spec.base);
                 fprintf(out, " (%s) | %s | ", plan_sweep_dim_name(w0->spec.dim), what_name[what]);
                 md_cell(out, c->labels[j]);
-                fprintf(out, " | %s | %s | %u | ", m, sd, n);
-                if (j && n && nb && sb.mean > 0)
-                    fprintf(out, "x%.2f", s.mean / sb.mean);
+                fprintf(out, " | %s | %s | %u | ", m, sd, cell.n);
+                if (!isnan(cell.ratio))
+                    fprintf(out, "x%.2f", cell.ratio);
                 else
                     fputs(j ? "-" : "baseline", out);
-                if (j && sample_welch(base, nb, v, n, &wr) == 0)
-                    fprintf(out, " | %.3g%s |\n", wr.p, wr.p < SAMPLE_ALPHA ? " significant" : "");
+                if (!isnan(cell.p))
+                    fprintf(out, " | %.3g%s |\n", cell.p, cell.p < SAMPLE_ALPHA ? " significant" : "");
                 else
                     fputs(" | - |\n", out);
             }
