@@ -51,8 +51,8 @@ PY
 [ $? -eq 0 ] || fail "JSON of the cut-short phase"
 # the summary matrix marks the partial phase's cell (t: seq read), not the whole one (w: rand read)
 sed -n '/^summary (IOPS/,/^$/p' "$T/ro" >"$T/m"
-grep -Eq '^seq read +[0-9.k]+\* ' "$T/m" || fail "partial cell not marked in the matrix: $(cat "$T/m")"
-grep -Eq '^rand read +[0-9.k]+ ' "$T/m" || fail "whole cell marked or missing: $(cat "$T/m")"
+grep -Eq '^seq read +[0-9.kM]+\* ' "$T/m" || fail "partial cell not marked in the matrix: $(cat "$T/m")"
+grep -Eq '^rand read +[0-9.kM]+ ' "$T/m" || fail "whole cell marked or missing: $(cat "$T/m")"
 grep -q '^\* partial: the phase did not run to completion' "$T/m" || fail "no footnote: $(cat "$T/m")"
 # its JSON renders as the journal did
 "$NFSTORM" report "$T/r.json" >"$T/rr" 2>/dev/null
@@ -69,7 +69,7 @@ timeout 20 "$NFSTORM" report "$T/k2.json.journal" --html "$T/r2.html" >"$T/ro2" 
 row=$(grep -E '^t +read +seq' "$T/ro2") || fail "no phase row (2 agents): $(cat "$T/ro2")"
 set -- $row
 [ "$9" != "0ns" ] && [ "$9" != "-" ] || fail "phase mean latency of two lost agents is '$9': $row"
-[ "$(grep -cE '^  [01] +[a-z0-9.-]+ +read +[0-9.k]+ +[0-9.]+[KMG]?i?B/s +- +- +- +- +- ' "$T/ro2")" -eq 2 ] \
+[ "$(grep -cE '^  [01] +[a-z0-9.-]+ +read +[0-9.kM]+ +[0-9.]+[KMG]?i?B/s +- +- +- +- +- ' "$T/ro2")" -eq 2 ] \
   || fail "per-agent latency of salvaged agents is not '-': $(cat "$T/ro2")"
 grep -q '<td>0ns</td>' "$T/r2.html" && fail "HTML shows 0ns for unknown latency"
 echo "kill -9 journal: $want ops shown partial in text, HTML and JSON; two lost agents: phase latency kept, theirs '-'"

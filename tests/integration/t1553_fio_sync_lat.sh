@@ -28,7 +28,7 @@ mkdir -p "$T/ns" "$T/fio"
 (cd "$T/ns" && timeout 60 "$NFSTORM" run ../j.fio --local 1 --json ../r.json --output-format=json+ \
    --output ../ns.json) >"$T/out" 2>&1 || fail "nfstorm: $(tail -n2 "$T/out")"
 "$NFSTORM" report "$T/r.json" >"$T/text" 2>&1 || fail "report: $(tail -n2 "$T/text")"
-grep -Eq "^ +sync +[0-9.k]+ +- " "$T/text" || fail "no sync row in the text report: $(cat "$T/text")"
+grep -Eq "^ +sync +[0-9.kM]+ +- " "$T/text" || fail "no sync row in the text report: $(cat "$T/text")"
 "$NFSTORM" report "$T/r.json" --output-format=json+ --output "$T/ns2.json" >"$T/out" 2>&1 \
   || fail "re-render: $(tail -n2 "$T/out")"
 if command -v fio >/dev/null; then
