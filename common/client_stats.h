@@ -66,9 +66,37 @@ struct ms_sample {
     struct ms_op op[MS_OPS_MAX];
 };
 
+/* The local NFS proxy a mount or URL points at (efs-utils' efs-proxy or
+ * stunnel: the kernel mounts 127.0.0.1:/ with port=N, and the proxy holds
+ * the real connections to the file system).  agent/proxyproc.h finds it
+ * and reads these; a loopback port nobody listens on gives none. */
+#define CLIENT_PROXY_NAME_MAX    16    /* TASK_COMM_LEN: /proc/PID/stat's name */
+#define CLIENT_PROXY_REMOTES_MAX 128   /* "10.0.1.5:2049 [fd00::5]:2049", cut at a whole address */
+#define CLIENT_PROXY_HOST_MAX    48    /* an IPv6 address as text */
+
+struct proxy_sample {
+    uint8_t present;             /* a proxy was found listening on port */
+    uint32_t pid;
+    char name[CLIENT_PROXY_NAME_MAX];
+    uint32_t port;               /* the loopback port the mount or URL names */
+    uint64_t cpu_user_us;        /* its user CPU over the span (/proc/PID/stat) */
+    uint64_t cpu_sys_us;         /* and system CPU */
+    uint32_t conns;              /* its established TCP connections to the file
+                                    system at the end of the span (those not on
+                                    port: the accepted ones are the client's) */
+    char remotes[CLIENT_PROXY_REMOTES_MAX];  /* their distinct remote addresses,
+                                                space-separated */
+    uint64_t read_bytes;         /* /proc/PID/io rchar over the span (all its reads,
+                                    client and file-system sides; 0 unreadable) */
+    uint64_t write_bytes;        /* and wchar */
+    char route_host[CLIENT_PROXY_HOST_MAX];  /* the remote host whose route chose
+                                                host.nic, "" when none did */
+};
+
 struct client_sample {
     struct host_sample host;
     struct ms_sample ms;
+    struct proxy_sample proxy;
 };
 
 #endif
