@@ -168,6 +168,21 @@ static void pick_mount(struct client_sampler *c, const struct phase_run *pr)
     c->running = 1;
 }
 
+/* The loopback port of kernel mount s by its mountstats section (the
+ * device and opts: lines), for when mountinfo did not tell it (the
+ * test-only NFSTORM_TEST_MOUNTSTATS file names mounts mountinfo lacks). */
+static int mountstats_port(const struct storage_info *s, uint32_t *port)
+{
+    const char *test = getenv(TEST_MOUNTSTATS_ENV);
+    char *text = mountstats_read(test ? test : "/proc/self/mountstats");
+    int rc;
+    if (!text)
+        return -ENOENT;
+    rc = proxyproc_mountstats_port(text, s->where, port);
+    free(text);
+    return rc;
+}
+
 /* The first storage that points at a loopback port, and its proxy. */
 static void pick_proxy(struct client_sampler *c, const struct phase_run *pr)
 {
@@ -177,7 +192,9 @@ static void pick_proxy(struct client_sampler *c, const struct phase_run *pr)
         uint32_t port;
         if ((s->kind == STORAGE_NFS && proxyproc_url_port(s->where, &port) == 0) ||
             (s->kind == STORAGE_MOUNT && is_nfs_type(s->fstype) &&
-             proxyproc_mount_port(s->source, s->options, &port) == 0))
+             proxyproc_mount_port(s->source, s->options, &port) == 0) ||
+            (s->kind == STORAGE_MOUNT && (is_nfs_type(s->fstype) || getenv(TEST_MOUNTSTATS_ENV)) &&
+             mountstats_port(s, &port) == 0))
             c->proxy_port = port;
     }
     if (c->proxy_port && proxyproc_find(c->proc_root, c->proxy_port, &c->proxy_pid) == 0 &&

@@ -47,6 +47,10 @@ struct proxyproc_sock {
  * addr=) is 127.x.x.x, ::1 or localhost and its options say port=N
  * (1..65535).  0 with *port set, or -ENOENT. */
 int proxyproc_mount_port(const char *source, const char *options, uint32_t *port);
+/* The same from /proc/self/mountstats text: the section of mount_point
+ * (the last, as mounts stack), its device's host and its "opts:" line's
+ * port=.  0 with *port set, or -ENOENT. */
+int proxyproc_mountstats_port(const char *text, const char *mount_point, uint32_t *port);
 /* The same for a libnfs URL ("nfs://127.0.0.1/x?version=4&nfsport=N"). */
 int proxyproc_url_port(const char *url, uint32_t *port);
 /* One line of /proc/net/tcp (v6 = 0) or tcp6 (v6 = 1) into out.  0, or
