@@ -234,8 +234,7 @@ static void proxy_interval(struct client_sampler *c, struct proxy_sample *out)
     snprintf(out->name, sizeof out->name, "%s", now.name);
     out->cpu_user_us = grew(now.utime_us, c->px_prev.utime_us);
     out->cpu_sys_us = grew(now.stime_us, c->px_prev.stime_us);
-    out->read_bytes = now.io_ok ? grew(now.rchar, c->px_prev.rchar) : 0;
-    out->write_bytes = now.io_ok ? grew(now.wchar, c->px_prev.wchar) : 0;
+    proxyproc_bytes_delta(&now, &c->px_prev, &out->rx_bytes, &out->tx_bytes);
     out->conns = now.conns;
     snprintf(out->remotes, sizeof out->remotes, "%s", now.remotes);
     c->px_prev = now;
@@ -257,8 +256,8 @@ static void proxy_interval(struct client_sampler *c, struct proxy_sample *out)
     /* the phase: sums, and the last look's statics */
     t->cpu_user_us += out->cpu_user_us;
     t->cpu_sys_us += out->cpu_sys_us;
-    t->read_bytes += out->read_bytes;
-    t->write_bytes += out->write_bytes;
+    t->rx_bytes += out->rx_bytes;
+    t->tx_bytes += out->tx_bytes;
     t->present = 1;
     t->pid = out->pid;
     t->port = out->port;

@@ -2,6 +2,7 @@
  * fixed buffer (no allocation sized by what the file says), and a look
  * holds at most PROXYPROC_SOCKS_MAX of the proxy's socket inodes. */
 #include "agent/proxyproc.h"
+#include "agent/tcpdiag.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -280,30 +281,6 @@ int proxyproc_stat_parse(const char *text, char *name, size_t len, uint64_t *uti
     return 0;
 }
 
-static int io_field(const char *text, const char *key, uint64_t *v)
-{
-    size_t kl = strlen(key);
-    for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        char *e;
-        if (strncmp(l, key, kl) != 0 || l[kl] != ':')
-            continue;
-        l += kl + 1;
-        while (*l == ' ')
-            l++;
-        if (*l < '0' || *l > '9')
-            return -EINVAL;
-        errno = 0;
-        *v = strtoull(l, &e, 10);
-        return errno || (*e != '\n' && *e != '\0') ? -EINVAL : 0;
-    }
-    return -EINVAL;
-}
-
-int proxyproc_io_parse(const char *text, uint64_t *rchar, uint64_t *wchar)
-{
-    return io_field(text, "rchar", rchar) || io_field(text, "wchar", wchar) ? -EINVAL : 0;
-}
-
 void proxyproc_remote_text(const struct proxyproc_sock *s, char *out, size_t len)
 {
     char a[INET6_ADDRSTRLEN] = "?";
@@ -510,6 +487,8 @@ static int add_conn(const struct proxyproc_sock *s, void *arg)
             break;
     }
     now->conns++;
+    if (now->nconn < PROXYPROC_CONNS_MAX)
+        now->conn_inode[now->nconn++] = s->inode;
     proxyproc_remote_text(s, r, sizeof r);
     if (!now->first_host[0]) {
         inet_ntop(s->v6 ? AF_INET6 : AF_INET, s->remote, now->first_host, sizeof now->first_host);
@@ -544,9 +523,6 @@ int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxypr
         return -ESRCH;
     out->utime_us = ut * (1000000u / (uint64_t)hz);
     out->stime_us = st * (1000000u / (uint64_t)hz);
-    snprintf(path, sizeof path, "%s/%u/io", root, pid);
-    out->io_ok = read_small(path, text, sizeof text) == 0 &&
-                 proxyproc_io_parse(text, &out->rchar, &out->wchar) == 0;
     o = calloc(1, sizeof *o);
     if (!o)
         return -ENOMEM;
@@ -557,5 +533,27 @@ int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxypr
     if (o->n)
         each_sock(root, add_conn, o);
     free(o);
+    if (out->nconn && !getenv(PROXYPROC_TEST_ENV)) {
+        uint8_t found[PROXYPROC_CONNS_MAX];
+        if (tcpdiag_bytes(out->conn_inode, out->nconn, out->conn_rx, out->conn_tx, found) < 0)
+            out->nconn = 0;          /* no byte counts: none claimed */
+    }
     return 0;
+}
+
+void proxyproc_bytes_delta(const struct proxyproc_now *now, const struct proxyproc_now *then,
+                           uint64_t *rx, uint64_t *tx)
+{
+    *rx = *tx = 0;
+    for (uint32_t i = 0; i < now->nconn && i < PROXYPROC_CONNS_MAX; i++) {
+        uint64_t r0 = 0, t0 = 0;
+        for (uint32_t j = 0; j < then->nconn && j < PROXYPROC_CONNS_MAX; j++)
+            if (then->conn_inode[j] == now->conn_inode[i]) {
+                r0 = then->conn_rx[j];
+                t0 = then->conn_tx[j];
+                break;
+            }
+        *rx += now->conn_rx[i] >= r0 ? now->conn_rx[i] - r0 : now->conn_rx[i];
+        *tx += now->conn_tx[i] >= t0 ? now->conn_tx[i] - t0 : now->conn_tx[i];
+    }
 }

@@ -11,8 +11,9 @@
  *     bounded, made once per phase and again only when the proxy is gone);
  *   - per interval its CPU (/proc/PID/stat), its established connections
  *     that are not the accepted ones on the port (its connections to the file
- *     system: count and remote addresses) and its I/O bytes (/proc/PID/io,
- *     when this process may read it).
+ *     system: count and remote addresses) and their bytes (tcp_info through
+ *     sock_diag, agent/tcpdiag.h: /proc/PID/io does not count socket
+ *     recv/send).
  *
  * The parsers are pure (unit-tested on tests/fixtures/proc/); every line is
  * bounded (PROXYPROC_LINE_MAX, longer ones skipped) and every field checked
@@ -61,17 +62,18 @@ int proxyproc_tcp_line(const char *line, int v6, struct proxyproc_sock *out);
  * printable ASCII as '?'.  0 or -EINVAL. */
 int proxyproc_stat_parse(const char *text, char *name, size_t len, uint64_t *utime,
                          uint64_t *stime);
-/* /proc/PID/io's rchar and wchar.  0 or -EINVAL. */
-int proxyproc_io_parse(const char *text, uint64_t *rchar, uint64_t *wchar);
 /* "a.b.c.d:port" or "[v6]:port" of s's remote end into out. */
 void proxyproc_remote_text(const struct proxyproc_sock *s, char *out, size_t len);
+
+#define PROXYPROC_CONNS_MAX 64       /* connections whose bytes are followed */
 
 /* What one look at the proxy found: cumulative counters. */
 struct proxyproc_now {
     uint64_t utime_us, stime_us;
-    uint64_t rchar, wchar;           /* 0 when /proc/PID/io is not readable */
-    int io_ok;
     uint32_t conns;
+    uint32_t nconn;                  /* conn_*[0..nconn): the first PROXYPROC_CONNS_MAX */
+    uint64_t conn_inode[PROXYPROC_CONNS_MAX];
+    uint64_t conn_rx[PROXYPROC_CONNS_MAX], conn_tx[PROXYPROC_CONNS_MAX];  /* since it opened */
     char remotes[CLIENT_PROXY_REMOTES_MAX];
     char first_host[CLIENT_PROXY_HOST_MAX];  /* the first remote's host, for the route */
     char name[CLIENT_PROXY_NAME_MAX];
@@ -83,8 +85,15 @@ void proxyproc_root(char *out, size_t len);
  * root.  0 with *pid set; -ENOENT when nobody listens there or its owner
  * is not visible to this process. */
 int proxyproc_find(const char *root, uint32_t port, uint32_t *pid);
-/* Read pid's counters and connections (those not on port).  0, or -ESRCH
- * when the process is gone (or no longer one we may read). */
+/* Read pid's counters and connections (those not on port); their bytes
+ * only from the real /proc (not under NFSTORM_TEST_PROC, whose inodes are
+ * made up).  0, or -ESRCH when the process is gone (or no longer one we
+ * may read). */
 int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxyproc_now *out);
+/* The bytes its connections moved between two looks: a connection then
+ * had counts from its value then, a new one from its opening (one that
+ * closed in between loses what it moved since then).  */
+void proxyproc_bytes_delta(const struct proxyproc_now *now, const struct proxyproc_now *then,
+                           uint64_t *rx, uint64_t *tx);
 
 #endif

@@ -86,9 +86,10 @@ struct proxy_sample {
                                     port: the accepted ones are the client's) */
     char remotes[CLIENT_PROXY_REMOTES_MAX];  /* their distinct remote addresses,
                                                 space-separated */
-    uint64_t read_bytes;         /* /proc/PID/io rchar over the span (all its reads,
-                                    client and file-system sides; 0 unreadable) */
-    uint64_t write_bytes;        /* and wchar */
+    uint64_t rx_bytes;           /* bytes its connections to the file system received
+                                    over the span (tcp_info bytes_received through
+                                    sock_diag, agent/tcpdiag.h; 0 unknown) */
+    uint64_t tx_bytes;           /* and sent (bytes_acked) */
     char route_host[CLIENT_PROXY_HOST_MAX];  /* the remote host whose route chose
                                                 host.nic, "" when none did */
 };

@@ -108,8 +108,8 @@ json_t *client_json_proxy(const struct proxy_sample *p)
         s += n + (s[n] == ' ');
     }
     set(o, "remotes", rem);
-    set(o, "read_bytes", jint(p->read_bytes));
-    set(o, "write_bytes", jint(p->write_bytes));
+    set(o, "rx_bytes", jint(p->rx_bytes));
+    set(o, "tx_bytes", jint(p->tx_bytes));
     if (p->route_host[0])
         set(o, "route_host", json_string(p->route_host));
     return o;
@@ -309,8 +309,8 @@ static int parse_proxy(const json_t *o, struct proxy_sample *p, char *why, size_
         u64_at(o, "connections", UINT32_MAX, &v, why, len))
         return -EINVAL;
     p->conns = (uint32_t)v;
-    if (u64_at(o, "read_bytes", INT64_MAX, &p->read_bytes, why, len) ||
-        u64_at(o, "write_bytes", INT64_MAX, &p->write_bytes, why, len))
+    if (u64_at(o, "rx_bytes", INT64_MAX, &p->rx_bytes, why, len) ||
+        u64_at(o, "tx_bytes", INT64_MAX, &p->tx_bytes, why, len))
         return -EINVAL;
     if (json_object_get(o, "route_host") &&
         str_at(o, "route_host", p->route_host, sizeof p->route_host, 0, why, len))

@@ -34,8 +34,8 @@ const struct field msg_proxy_fields[] = {
     FANYU64(struct proxy_sample, "cpu_sys_us", cpu_sys_us),
     FANYU32(struct proxy_sample, "conns", conns),
     FSTR(struct proxy_sample, "remotes", remotes),
-    FANYU64(struct proxy_sample, "read_bytes", read_bytes),
-    FANYU64(struct proxy_sample, "write_bytes", write_bytes),
+    FANYU64(struct proxy_sample, "rx_bytes", rx_bytes),
+    FANYU64(struct proxy_sample, "tx_bytes", tx_bytes),
     FOPTSTRNZ(struct proxy_sample, "route_host", route_host),
 };
 const size_t msg_proxy_nfields = ARRAY_LEN(msg_proxy_fields);

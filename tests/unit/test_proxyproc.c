@@ -4,7 +4,8 @@
  * connections to the mount target, and an unrelated sshd),
  * tests/fixtures/mountinfo/efs-utils.txt and the efs_*.txt mountstats:
  * which mounts and URLs point at a loopback port, the /proc/net/tcp,
- * /proc/PID/stat and /proc/PID/io parsers on hostile and odd lines, and
+ * /proc/PID/stat parsers on hostile and odd lines, the bytes between two
+ * looks, and
  * the proxy's sample crossing the wire and the JSON. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,7 +167,7 @@ static void test_proxyproc_tcp_line(void **state)
 static void test_proxyproc_stat_io(void **state)
 {
     char name[CLIENT_PROXY_NAME_MAX];
-    uint64_t ut = 0, st = 0, r = 0, w = 0;
+    uint64_t ut = 0, st = 0;
     (void)state;
     assert_int_equal(proxyproc_stat_parse("4242 (efs-proxy) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 50 0 0 "
                                           "20 0 3 0 12345\n", name, sizeof name, &ut, &st), 0);
@@ -191,12 +192,31 @@ static void test_proxyproc_stat_io(void **state)
     assert_int_equal(proxyproc_stat_parse("7 (x) S 1 7 7 0 -1 0 0 0 0 0 9z 8", name, sizeof name, &ut, &st),
                      -EINVAL);
     assert_int_equal(proxyproc_stat_parse("", name, sizeof name, &ut, &st), -EINVAL);
-    assert_int_equal(proxyproc_io_parse("rchar: 100\nwchar: 200\nsyscr: 1\n", &r, &w), 0);
-    assert_int_equal(r, 100);
-    assert_int_equal(w, 200);
-    assert_int_equal(proxyproc_io_parse("rchar: 100\n", &r, &w), -EINVAL);
-    assert_int_equal(proxyproc_io_parse("rchar: x\nwchar: 1\n", &r, &w), -EINVAL);
-    assert_int_equal(proxyproc_io_parse("rchar: 99999999999999999999999\nwchar: 1\n", &r, &w), -EINVAL);
+}
+
+/* Bytes between two looks: per connection, a new one from its opening, a
+ * counter that went back (an inode reused) from 0. */
+static void test_proxyproc_bytes_delta(void **state)
+{
+    struct proxyproc_now then, now;
+    uint64_t rx = 1, tx = 1;
+    (void)state;
+    memset(&then, 0, sizeof then);
+    memset(&now, 0, sizeof now);
+    then.nconn = 2;
+    then.conn_inode[0] = 11, then.conn_rx[0] = 1000, then.conn_tx[0] = 100;
+    then.conn_inode[1] = 12, then.conn_rx[1] = 5000, then.conn_tx[1] = 500;   /* closes */
+    now.nconn = 3;
+    now.conn_inode[0] = 11, now.conn_rx[0] = 4000, now.conn_tx[0] = 150;
+    now.conn_inode[1] = 13, now.conn_rx[1] = 700, now.conn_tx[1] = 70;        /* new */
+    now.conn_inode[2] = 12, now.conn_rx[2] = 10, now.conn_tx[2] = 1;          /* reused inode */
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 3000 + 700 + 10);
+    assert_int_equal(tx, 50 + 70 + 1);
+    now.nconn = 0;
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 0);
+    assert_int_equal(tx, 0);
 }
 
 /* The whole path on a fixture /proc: the listener's owner is found, its
@@ -208,6 +228,7 @@ static void test_proxyproc_fixture_efs_proxy(void **state)
     uint32_t pid = 0;
     long hz = sysconf(_SC_CLK_TCK);
     (void)state;
+    setenv(PROXYPROC_TEST_ENV, FIX "proc/efs-proxy", 1);   /* a fixture: its inodes are made up */
 
     assert_int_equal(proxyproc_find(FIX "proc/efs-proxy", 20049, &pid), 0);
     assert_int_equal(pid, 4242);
@@ -218,9 +239,9 @@ static void test_proxyproc_fixture_efs_proxy(void **state)
     assert_string_equal(now.first_host, "10.0.1.5");
     assert_int_equal(now.utime_us, 150 * (1000000 / hz));
     assert_int_equal(now.stime_us, 50 * (1000000 / hz));
-    assert_true(now.io_ok);
-    assert_int_equal(now.rchar, 1048576000);
-    assert_int_equal(now.wchar, 1048000000);
+    /* bytes are not asked of the kernel for a fixture's made-up inodes */
+    assert_int_equal(now.nconn, 3);
+    assert_int_equal(now.conn_rx[0] + now.conn_tx[2], 0);
     /* nobody listens on another port; sshd's port 22 is not on loopback
      * but on any address: found, and it is sshd */
     assert_int_equal(proxyproc_find(FIX "proc/efs-proxy", 20050, &pid), -ENOENT);
@@ -231,7 +252,7 @@ static void test_proxyproc_fixture_efs_proxy(void **state)
     assert_int_equal(proxyproc_find(FIX "proc/missing", 20049, &pid), -ENOENT);
 }
 
-/* stunnel: one connection, /proc/PID/io unreadable, and garbage lines in
+/* stunnel: one connection, and garbage lines in
  * /proc/net/tcp skipped (one with a bad hex digit names a listener on the
  * same port: not taken). */
 static void test_proxyproc_fixture_stunnel(void **state)
@@ -239,6 +260,7 @@ static void test_proxyproc_fixture_stunnel(void **state)
     struct proxyproc_now now;
     uint32_t pid = 0;
     (void)state;
+    setenv(PROXYPROC_TEST_ENV, FIX "proc/stunnel", 1);
 
     assert_int_equal(proxyproc_find(FIX "proc/stunnel", 20050, &pid), 0);
     assert_int_equal(pid, 3131);
@@ -246,8 +268,7 @@ static void test_proxyproc_fixture_stunnel(void **state)
     assert_string_equal(now.name, "stunnel");
     assert_int_equal(now.conns, 1);
     assert_string_equal(now.remotes, "10.0.1.5:2049");
-    assert_false(now.io_ok);
-    assert_int_equal(now.rchar, 0);
+    assert_int_equal(now.nconn, 1);
 }
 
 static void same_proxy(const struct proxy_sample *a, const struct proxy_sample *b)
@@ -260,8 +281,8 @@ static void same_proxy(const struct proxy_sample *a, const struct proxy_sample *
     assert_int_equal(a->cpu_sys_us, b->cpu_sys_us);
     assert_int_equal(a->conns, b->conns);
     assert_string_equal(a->remotes, b->remotes);
-    assert_int_equal(a->read_bytes, b->read_bytes);
-    assert_int_equal(a->write_bytes, b->write_bytes);
+    assert_int_equal(a->rx_bytes, b->rx_bytes);
+    assert_int_equal(a->tx_bytes, b->tx_bytes);
     assert_string_equal(a->route_host, b->route_host);
 }
 
@@ -279,8 +300,8 @@ static void test_proxyproc_sample_round_trip(void **state)
     memset(&in, 0, sizeof in);
     op_set_init(&in.stats);
     in.client.proxy = (struct proxy_sample){ .present = 1, .pid = 4242, .port = 20049, .cpu_user_us = 150000,
-                                             .cpu_sys_us = 50000, .conns = 3, .read_bytes = 1000,
-                                             .write_bytes = 2000 };
+                                             .cpu_sys_us = 50000, .conns = 3, .rx_bytes = 1000,
+                                             .tx_bytes = 2000 };
     snprintf(in.client.proxy.name, sizeof in.client.proxy.name, "efs-proxy");
     snprintf(in.client.proxy.remotes, sizeof in.client.proxy.remotes, "10.0.1.5:2049 10.0.1.6:2049");
     snprintf(in.client.proxy.route_host, sizeof in.client.proxy.route_host, "10.0.1.5");
@@ -320,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_proxyproc_url),
         cmocka_unit_test(test_proxyproc_tcp_line),
         cmocka_unit_test(test_proxyproc_stat_io),
+        cmocka_unit_test(test_proxyproc_bytes_delta),
         cmocka_unit_test(test_proxyproc_fixture_efs_proxy),
         cmocka_unit_test(test_proxyproc_fixture_stunnel),
         cmocka_unit_test(test_proxyproc_sample_round_trip),
