@@ -113,7 +113,7 @@ void client_report_proxy_text(const struct proxy_sample *p, const char *nic, dou
     units_fmt_bytes(rd, sizeof rd, (double)p->rx_bytes, 1024);
     units_fmt_bytes(wr, sizeof wr, (double)p->tx_bytes, 1024);
     n = snprintf(out, len, "%s (pid %u) on port %u: CPU %.2f s user %.2f s sys (%.1f%% of a core), "
-                 "%u connection%s%s%s, read %s written %s", p->name[0] ? p->name : "?", p->pid,
+                 "%u connection%s%s%s, received %s sent %s", p->name[0] ? p->name : "?", p->pid,
                  p->port, (double)p->cpu_user_us / 1e6, (double)p->cpu_sys_us / 1e6,
                  secs > 0 ? cpu / secs * 100.0 : 0.0, p->conns, p->conns == 1 ? "" : "s",
                  p->remotes[0] ? " to " : "", p->remotes, rd, wr);

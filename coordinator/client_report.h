@@ -28,8 +28,8 @@ int client_report_bound_lines(FILE *out, const struct run_result *r, uint32_t ph
                               const char *host);
 /* The line of a local NFS proxy over secs seconds ("efs-proxy (pid 4242)
  * on port 20049: CPU 0.50 s user 0.20 s sys (7.0% of a core), 2
- * connections to 10.0.1.5:2049 10.0.1.6:2049, read 1.0GiB written
- * 1.0GiB, NIC eth0 on the route to 10.0.1.5"), for the text and HTML. */
+ * connections to 10.0.1.5:2049 10.0.1.6:2049, received 1.0GiB sent
+ * 20MiB, NIC eth0 on the route to 10.0.1.5"), for the text and HTML. */
 void client_report_proxy_text(const struct proxy_sample *p, const char *nic, double secs, char *out,
                               size_t len);
 /* The phase's notes, local NFS proxies and mountstats section (nothing

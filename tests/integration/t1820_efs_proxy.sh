@@ -59,7 +59,7 @@ cpu = sum(c["cpu_user_us"] + c["cpu_sys_us"] for c in cols)
 assert cpu == p["cpu_user_us"] + p["cpu_sys_us"] and any(c["cpu_user_us"] + c["cpu_sys_us"] > 0 for c in cols), cols
 assert sum(c["rx_bytes"] for c in cols) == p["rx_bytes"], cols
 PY
-line="^proxy: agent 0: nfsrelay \(pid $RELAY\) on port $RPORT: CPU [0-9.]+ s user [0-9.]+ s sys \([0-9.]+% of a core\), 1 connection to 127\.0\.0\.2:$NFS_PORT, read [0-9.]+[KMG]iB written [0-9.]+[KMG]iB, NIC lo on the route to 127\.0\.0\.2$"
+line="^proxy: agent 0: nfsrelay \(pid $RELAY\) on port $RPORT: CPU [0-9.]+ s user [0-9.]+ s sys \([0-9.]+% of a core\), 1 connection to 127\.0\.0\.2:$NFS_PORT, received [0-9.]+[KMG]iB sent [0-9.]+([KMG]i)?B, NIC lo on the route to 127\.0\.0\.2$"
 grep -Eq "$line" "$T/out" || fail "no proxy line in the text: $(grep -i proxy "$T/out")"
 grep -qx "note: round trips (mountstats rtt, the nfs engine's rtt) stop at the local proxy (nfsrelay on port $RPORT), not at the file system" \
   "$T/out" || fail "no round-trip note: $(grep note "$T/out")"
