@@ -211,7 +211,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
 static void pack_client(msgpack_packer *pk, const struct field *f, const void *base)
 {
     const struct ms_sample *m = CAT(base, f, struct ms_sample);
-    uint32_t nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
+    uint32_t nops;
 
     if (f->kind == F_HOST) {
         const struct host_sample *h = CAT(base, f, struct host_sample);
@@ -225,6 +225,8 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
         pack_fields(pk, msg_proxy_fields, msg_proxy_nfields, p);
         return;
     }
+    /* (only here is the field an ms_sample: the other kinds are smaller) */
+    nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
     msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
     pack_fields(pk, msg_ms_fields, msg_ms_nfields, m);
     pack_cstr(pk, "xprt");
