@@ -221,11 +221,18 @@ static void proxy_interval(struct client_sampler *c, struct proxy_sample *out)
     if (c->proxy_pid && proxyproc_read(c->proc_root, c->proxy_pid, c->proxy_port, &now) < 0)
         c->proxy_pid = 0;
     if (!c->proxy_pid) {
+        if (c->px_wait > 0) {
+            c->px_wait--;
+            return;
+        }
         if (proxyproc_find(c->proc_root, c->proxy_port, &c->proxy_pid) < 0 ||
             proxyproc_read(c->proc_root, c->proxy_pid, c->proxy_port, &c->px_prev) < 0) {
             c->proxy_pid = 0;
+            c->px_backoff = c->px_backoff ? (c->px_backoff < 64 ? c->px_backoff * 2 : 64) : 1;
+            c->px_wait = c->px_backoff;
             return;
         }
+        c->px_backoff = 0;
         now = c->px_prev;
     }
     out->present = 1;

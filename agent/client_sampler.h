@@ -20,8 +20,8 @@
  * and connections to the file system per interval, and the interface is
  * then the one on the route to the proxy's first remote address (found at
  * the start, or at the first interval that sees a connection), not lo.
- * While the proxy is not found, each interval looks for it again (a
- * bounded scan of /proc). */
+ * While the proxy is not found, intervals look for it again (a bounded
+ * scan of /proc), after 1, 2, 4 ... 64 intervals. */
 #ifndef NFSTORM_CLIENT_SAMPLER_H
 #define NFSTORM_CLIENT_SAMPLER_H
 
@@ -48,6 +48,9 @@ struct client_sampler {
     char proc_root[256];               /* /proc, or NFSTORM_TEST_PROC */
     uint32_t proxy_port;               /* the loopback port of the storage, 0 none */
     uint32_t proxy_pid;                /* its listener, 0 not found (yet) */
+    uint32_t px_wait, px_backoff;      /* intervals until the next search, and the
+                                          last wait (doubling to 64: a search
+                                          scans /proc on the loop thread) */
     struct proxyproc_now px_prev;      /* the proxy at the last look */
     struct proxy_sample px_total;      /* the phase's sum of intervals */
     char route_host[CLIENT_PROXY_HOST_MAX];  /* the proxy remote that chose nic */

@@ -32,7 +32,7 @@ RPORT=$(sed -n 's/^port //p' "$T/relay.out")
 URL="nfs://127.0.0.1/nfstorm?version=4&nfsport=$RPORT"
 
 NFSTORM_TEST_SYSFS_NET=$T/sys timeout 60 "$NFSTORM" run --local 1 --name=px --ioengine=nfs "--nfs_url=$URL" \
-  --rw=read --bs=64k --size=8m --runtime=2 --time_based --json "$T/r.json" --html "$T/r.html" \
+  --rw=read --bs=64k --size=8m --runtime=2 --time_based --json "$T/r.json" --html "$T/r.html" --timeseries "$T/r.ts" \
   >"$T/out" 2>&1 || fail "run through the relay: $(tail -n3 "$T/out")"
 
 py "$T/r.json" "$RELAY" "$RPORT" "$NFS_PORT" <<'PY'
@@ -58,6 +58,12 @@ assert all(c["pid"] == pid and c["connections"] == 1 and c["remotes"] == p["remo
 cpu = sum(c["cpu_user_us"] + c["cpu_sys_us"] for c in cols)
 assert cpu == p["cpu_user_us"] + p["cpu_sys_us"] and any(c["cpu_user_us"] + c["cpu_sys_us"] > 0 for c in cols), cols
 assert sum(c["rx_bytes"] for c in cols) == p["rx_bytes"], cols
+PY
+py "$T/r.ts" "$RELAY" <<'PY'
+import json, sys
+per = [json.loads(l) for l in open(sys.argv[1])]
+per = [l for l in per if l.get("agent") == 0]
+assert per and all(l["client"]["proxy"]["pid"] == int(sys.argv[2]) for l in per), per[:1]
 PY
 line="^proxy: agent 0: nfsrelay \(pid $RELAY\) on port $RPORT: CPU [0-9.]+ s user [0-9.]+ s sys \([0-9.]+% of a core\), 1 connection to 127\.0\.0\.2:$NFS_PORT, received [0-9.]+[KMG]iB sent [0-9.]+([KMG]i)?B, NIC lo on the route to 127\.0\.0\.2$"
 grep -Eq "$line" "$T/out" || fail "no proxy line in the text: $(grep -i proxy "$T/out")"
