@@ -289,9 +289,14 @@ void client_sampler_start(struct client_sampler *c, const struct phase_run *pr,
     pick_mount(c, pr);
 }
 
+/* Seconds from a to b, as the double nearest to the whole microseconds:
+ * the JSON prints 15 significant digits, and a value that is the nearest
+ * double to its decimal reads back as itself, so a re-rendered report
+ * derives the same cpu_util (sec + usec/1e6 could be an ulp off). */
 static double tv_s(const struct timeval *a, const struct timeval *b)
 {
-    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_usec - a->tv_usec) / 1e6;
+    int64_t us = ((int64_t)b->tv_sec - a->tv_sec) * 1000000 + ((int64_t)b->tv_usec - a->tv_usec);
+    return (double)us / 1e6;
 }
 
 static void host_fill(const struct client_sampler *c, const struct rusage *from,
