@@ -2,10 +2,11 @@
  * file system, per interval and per phase: its CPU time, the bytes of the
  * network interface that carries its traffic, and, for a kernel NFS mount,
  * the deltas of /proc/self/mountstats (per NFS operation and for the RPC
- * transport), the way nfsiostat shows them.
+ * transport), the way nfsiostat shows them, and, behind a local NFS proxy
+ * (efs-proxy, stunnel), the proxy's CPU and connections.
  *
  * One description shared by the agent (agent/client_sampler.c fills it),
- * the wire (proto/msg_client.c: the optional "host" and "mountstats" maps
+ * the wire (proto/msg_client.c: the optional "host", "mountstats" and "proxy" maps
  * of interval and phase-done) and the coordinator's model
  * (coordinator/client_result.h), like common/storage.h.  Every counter is a
  * delta over the span it covers (an interval, or the whole phase), so

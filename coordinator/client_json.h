@@ -5,6 +5,7 @@
  *            "nic": {"name", "rx_bytes", "tx_bytes", "speed_mbps"}}
  *   "mountstats": {"mount", ["note",] "xprt": {...},
  *                  "per_op": {"READ": {"ops", "ntrans", ...}, ...}}
+ *   "proxy": see client_json_proxy
  * cpu_util (busy share of the cores over the span) is derived: written,
  * never read back.  The parser validates everything a hostile file could
  * get wrong (types, ranges, names, counts) before it touches the model. */

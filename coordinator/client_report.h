@@ -1,8 +1,9 @@
 /* client_report: what the text report (and the JSON's client_bound,
  * nic_bound) says about the agents' own measurements: the client-bound
  * and NIC-bound warnings (client_result.h has the rules), the notes
- * ("not an NFS mount"), and a short per-phase NFS client section from
- * mountstats, one line per agent and operation like nfsiostat's. */
+ * ("not an NFS mount"), a line per agent behind a local NFS proxy, and a
+ * short per-phase NFS client section from mountstats, one line per agent
+ * and operation like nfsiostat's. */
 #ifndef NFSTORM_CLIENT_REPORT_H
 #define NFSTORM_CLIENT_REPORT_H
 
