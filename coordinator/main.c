@@ -47,6 +47,7 @@
 #include "coordinator/fiolog.h"
 #include "net/ctlsock.h"
 #include "coordinator/client_cap.h"
+#include "coordinator/limits_report.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -161,6 +162,13 @@ static const char usage[] =
 "                          several gets the largest): reads faster than it, or than the\n"
 "                          agent's NIC link, are flagged 'faster than the link (...): page\n"
 "                          cache or a client-side cache?' (docs/results.md)\n"
+"  --limits FILE           the storage's declared limits (INI: caps per client and per\n"
+"                          file system, burst credits, read metering, prices; examples/limits/,\n"
+"                          docs/long-runs.md): before the run (and with --dry-run) the plan's\n"
+"                          metered load, when it drains the credits, a warning when the run is\n"
+"                          shorter than that, its cost; after it each agent and the fleet\n"
+"                          against the caps, the metered bytes, credits used and cost\n"
+"  --fs-size SIZE          bytes the file system holds (1.5TiB): its baseline and burst rates\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -261,6 +269,8 @@ struct cli {
     uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
     int control_tos;             /* --control-tos (net/ctlsock.h) */
     struct client_caps caps;     /* --client-cap (client_cap.h) */
+    const char *limits_path;     /* --limits FILE (limits.h) */
+    const char *fs_size;         /* --fs-size SIZE */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -467,6 +477,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
                 return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
             if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
                 return die(2, "%s", cerr);
+        } else if (OPT("--limits")) {
+            if (!(c->limits_path = v))
+                return 2;
+        } else if (OPT("--fs-size")) {
+            if (!(c->fs_size = v))
+                return 2;
         } else if (OPT("--control-tos")) {
             if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
                 return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
@@ -1243,6 +1259,9 @@ static int cmd_run(int argc, char **argv, int clean_only)
     struct repeat_files rep_files;
     struct repeat_run rr;
     char jpath[PATH_MAX + 16] = "";
+    struct limits lim;              /* --limits, when have_limits */
+    struct limits_forecast forecast;
+    int have_limits = 0;
 
     memset(&c, 0, sizeof c);
     memset(&gathered, 0, sizeof gathered);
@@ -1283,6 +1302,19 @@ static int cmd_run(int argc, char **argv, int clean_only)
     }
     for (uint32_t i = 0; i < plan.nwarnings; i++)
         fprintf(stderr, "nfstorm: warning: %s\n", plan.warnings[i]);
+    if (c.limits_path || c.fs_size) {
+        /* the declared limits: read before anything connects, so a bad file costs nothing */
+        if (!c.limits_path)
+            status = die(2, "--fs-size needs --limits FILE (the credit model it sizes)");
+        else if (clean_only || c.pool)
+            status = die(2, "--limits is for a run here (not with %s)", clean_only ? "clean" : "--pool");
+        else if (limits_load(c.limits_path, &lim, err, sizeof err) < 0 ||
+                 (c.fs_size && limits_set_fs_size(&lim, c.fs_size, err, sizeof err) < 0))
+            status = die(2, "%s", err);
+        if (status != 0)
+            goto out;
+        have_limits = 1;
+    }
     if (c.fio.showcmd || c.fio.parse_only) {
         /* fio's dry parses: nothing is connected to or started */
         if (c.fio.showcmd)
@@ -1360,6 +1392,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
     if (c.dry_run) {
         status = dryrun_main(stdout, &plan, addrs, (const char *const *)labels, naddrs,
                              c.local ? c.local : 1);
+        if (status == 0 && have_limits) {
+            limits_forecast(&lim, &plan, addrs ? naddrs : c.local ? c.local : 1, &forecast);
+            fputc('\n', stdout);
+            limits_forecast_text(stdout, "", &lim, &forecast, c.unit_base);
+        }
         if (status == 0 && c.repeat)
             repeat_run_dry_line(stdout, &rr);
         if (status == 0 && c.plan_path) {
@@ -1408,6 +1445,11 @@ static int cmd_run(int argc, char **argv, int clean_only)
         clean_estimate(&plan, naddrs, &est);
         clean_estimate_line(&est, naddrs, line, sizeof line);
         fprintf(stderr, "nfstorm: %s\n", line);
+    }
+    if (have_limits) {
+        limits_forecast(&lim, &plan, naddrs, &forecast);
+        if (!c.quiet)
+            limits_forecast_text(stderr, "nfstorm: ", &lim, &forecast, c.unit_base);
     }
     set.requested = c.repeat;
     set.interval_ns = c.repeat_interval_ns;
@@ -1509,6 +1551,8 @@ next_repetition:
     }
     guard_start(&guard);
     rc = run_execute(&plan, &ro, &res, err, sizeof err);
+    res.limits = have_limits ? &lim : NULL;       /* for the renderers; lim outlives res */
+    res.forecast = have_limits ? &forecast : NULL;
     run_interrupted = rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED;
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;

@@ -382,6 +382,13 @@ static void start_phase(struct run *r)
     }
     r->res->phases[r->phase].ran = 1;
     r->res->phases[r->phase].t0_ns = t0;
+    {
+        /* t0 on the wall clock: now's wall time plus how far ahead t0 is */
+        struct timespec wall;
+        clock_gettime(CLOCK_REALTIME, &wall);
+        r->res->phases[r->phase].t0_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000 +
+                                              ((int64_t)t0 - (int64_t)run_now(r)) / 1000000;
+    }
     phase_ctl_begin(&r->res->phases[r->phase], &r->plan->phases[r->phase]);
     if (point.skip)
         sweep_mark_skipped(r->res->sweeps, r->res, r->phase);
