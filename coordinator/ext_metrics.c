@@ -388,7 +388,8 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
     s.x = x;
     s.y = y;
     s.n = n;
-    svg_lines(out, &c, &s, 1);
+    if (n)
+        svg_lines(out, &c, &s, 1);
     free(x);
     free(y);
     for (uint32_t i = 0; i < m->n; i++) {
@@ -402,6 +403,15 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
                 continue;
             x[n] = off;
             y[n++] = e->pt[k].value;
+        }
+        if (n == 0) {
+            /* nothing to draw: say so rather than draw an empty axis */
+            fprintf(out, "<p class=\"note\" data-view=\"external-empty\">");
+            svg_escape(out, e->label[0] ? e->label : e->id);
+            fprintf(out, ": no point during the run</p>\n");
+            free(x);
+            free(y);
+            continue;
         }
         c.view = "external";
         c.title = e->label[0] ? e->label : e->id;
