@@ -28,7 +28,8 @@
 #include "coordinator/repeat.h"
 #include "coordinator/report.h"
 #include "coordinator/result_load.h"
-#include "coordinator/limits.h"
+#include "coordinator/limits_model.h"
+#include "common/plan_parse.h"
 #include "coordinator/ext_metrics.h"
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
@@ -299,6 +300,43 @@ static int report_one(const char *path, uint32_t repetition, int include_failed,
                       const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
                       const struct ext_metrics *metrics);
 
+/* The forecast of the plan r recorded (run_record.plan_text: a job file's
+ * text, or the command line's options one a line), on r's agents, so that
+ * a report with --limits says what the run said before it ran.  0 with *f
+ * filled, or -1 when no text was kept or it no longer parses. */
+static int recorded_forecast(const struct run_result *r, const struct limits *l, struct limits_forecast *f)
+{
+    const char *t = r->record.present ? r->record.plan_text : NULL;
+    struct plan p;
+    char err[512];
+    int rc;
+
+    if (!t)
+        return -1;
+    if (t[0] == '[' || strstr(t, "\n[")) {
+        rc = plan_parse_string("recorded plan", t, &p, err, sizeof err);
+    } else {
+        /* the command-line form: each line was one --key=value */
+        char *copy = xstrdup(t), **args = xcalloc(strlen(t) + 1, sizeof *args), *save = NULL;
+        int n = 0;
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            size_t len = strlen(line) + 3;
+            args[n] = xmalloc(len);
+            snprintf(args[n++], len, "--%s", line);
+        }
+        rc = plan_parse_args(n, args, &p, err, sizeof err);
+        for (int i = 0; i < n; i++)
+            free(args[i]);
+        free(args);
+        free(copy);
+    }
+    if (rc < 0)
+        return -1;
+    limits_forecast(l, &p, r->nagents, f);
+    plan_free(&p);
+    return 0;
+}
+
 int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 {
     struct report_outputs o = { .unit_base = 1024 };
@@ -400,6 +438,7 @@ static int report_one(const char *path, uint32_t repetition, int include_failed,
 {
     struct report_outputs o = *op;
     struct run_result r;
+    struct limits_forecast forecast;
     struct journal_gaps gaps = { 0 };
     char err[1024];
     int status, is_journal;
@@ -423,6 +462,8 @@ static int report_one(const char *path, uint32_t repetition, int include_failed,
     }
     r.limits = lim;
     r.metrics = metrics;
+    if (lim && recorded_forecast(&r, lim, &forecast) == 0)
+        r.forecast = &forecast;
     if (writing)
         *writing = 1;
     if (!cmd_report_fio_on_stdout(&o))

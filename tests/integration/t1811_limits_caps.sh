@@ -68,6 +68,18 @@ assert abs(cr["left_bytes"] - (2**30 - cr["used_bytes"])) < 1, cr
 assert cr["used_bytes"] < wb and cr["used_bytes"] > wb - 2**20 * 4, cr   # the baseline earned back ~3 MiB
 assert ph["start_unix_ms"] // 1000 - d["started"] in (0, 1), (ph["start_unix_ms"], d["started"])
 PY
+# re-rendered with the same declaration: the same section (the forecast
+# comes from the plan the result recorded) and the same JSON objects
+"$NFSTORM" report "$T/r.json" --limits "$T/at.ini" --json "$T/re.json" >"$T/re.out" 2>&1 \
+  || fail "report at: $(tail -n2 "$T/re.out")"
+diff <(sed -n '/^limits:/,/^verdict/p' "$T/out") <(sed -n '/^limits:/,/^verdict/p' "$T/re.out") >"$T/d" \
+  || fail "the re-render's limits section differs: $(cat "$T/d")"
+py "$T/r.json" "$T/re.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+for k in ("limits", "credits", "cost"):
+    assert a[k] == b[k], (k, a[k], b[k])
+PY
 # the saved result judged against other declarations
 "$NFSTORM" report "$T/r.json" --limits "$T/over.ini" >"$T/over.out" 2>&1 || fail "report over: $(tail -n2 "$T/over.out")"
 [ "$(grep -c 'agent [01]: 4MiB/s: faster than the declared cap: cache? (2MiB/s)' "$T/over.out")" -eq 2 ] \
