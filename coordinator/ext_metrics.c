@@ -356,7 +356,7 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
         return;
     fprintf(out, "<h2 id=\"external-metrics\">External metrics: ");
     svg_escape(out, m->path);
-    fprintf(out, "</h2>\n<p class=\"note\">On the run's clock: 0 s is the first phase's start.</p>\n");
+    fprintf(out, "</h2>\n<p class=\"note\">On the run's clock: 0 s is where the first phase's first interval begins.</p>\n");
     /* the run's own throughput, every phase on one axis */
     for (uint32_t p = 0; p < r->nphases; p++)
         cap += r->phases[p].nintervals;

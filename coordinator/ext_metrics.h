@@ -55,7 +55,7 @@ void ext_metrics_free(struct ext_metrics *m);
 
 /* A point on the run's axis. */
 struct ext_aligned {
-    double offset_s;              /* seconds since the run's first phase started */
+    double offset_s;              /* seconds since the first phase's interval 0 began */
     int32_t phase;                /* the phase running then, or -1 */
     int32_t interval;             /* its interval, or -1 */
     double run_bps;               /* the fleet's bytes/s in that interval (when phase >= 0) */

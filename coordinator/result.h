@@ -165,9 +165,10 @@ struct phase_result {
     uint8_t ran;                  /* the phase was started (t0 sent) */
     uint8_t interrupted;          /* SIGINT/SIGTERM while it ran (or before it started) */
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
-    int64_t t0_unix_ms;           /* the same instant on the wall clock, ms since the
-                                     epoch (0: unknown, an older result): external
-                                     metrics are aligned to it (ext_metrics.h) */
+    int64_t t0_unix_ms;           /* where interval 0 begins on the wall clock (t0 plus
+                                     the phase's ramp_time), ms since the epoch (0:
+                                     unknown, an older result): external metrics are
+                                     aligned to it (ext_metrics.h) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
     struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
