@@ -311,7 +311,9 @@ static int recorded_forecast(const struct run_result *r, const struct limits *l,
     char err[512];
     int rc;
 
-    if (!t)
+    /* the text was kept after includes: one in a result file is not the
+     * run's, and reading the file it names is not a report's business */
+    if (!t || strncmp(t, "include", 7) == 0 || strstr(t, "\ninclude"))
         return -1;
     if (t[0] == '[' || strstr(t, "\n[")) {
         rc = plan_parse_string("recorded plan", t, &p, err, sizeof err);
