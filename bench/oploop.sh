@@ -11,6 +11,9 @@
 #              CPU per op: nfstorm's agent / fio's nfs engine     goal <= 0.5x
 #   nfs qd1    the same at iodepth=1                              goal <= 0.6x
 #   rows 5-6   (1,000 agents) are bench/scale.sh's.
+# Then the rule that goes with them: psync p50 and p99 of nfstorm next to
+# fio's (--ioengine=psync, the same file), "within" when no more than 5%
+# above (one histogram bucket is 0.78%, the rest is run-to-run noise).
 #
 # CPU is measured, not inferred from wall time, so a busy machine moves the
 # ratios less than it moves IOPS: nfstorm's is the agent process's over the
@@ -89,13 +92,16 @@ def nfstorm(args):
     o = ph["ops"]["read"]
     if o["errors"]:
         sys.exit("oploop: nfstorm %s: %d errors" % (" ".join(args), o["errors"]))
-    return o["ops"], sum(a["cpu"]["user_s"] + a["cpu"]["sys_s"] for a in ph["agents"])
+    return (o["ops"], sum(a["cpu"]["user_s"] + a["cpu"]["sys_s"] for a in ph["agents"]),
+            o["lat_ns"]["p50"] / 1000.0, o["lat_ns"]["p99"] / 1000.0)
 
 def fio(binary, args):
     out = run([binary, "--name=fio", "--rw=randread", "--bs=4k", "--runtime=%d" % runtime,
-               "--time_based", "--output-format=json"] + args)
+               "--time_based", "--lat_percentiles=1", "--output-format=json"] + args)
     j = json.loads(out[out.index("{"):])["jobs"][0]
-    return j["read"]["total_ios"], (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] / 1000.0
+    pct = j["read"]["lat_ns"]["percentile"]
+    return (j["read"]["total_ios"], (j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] / 1000.0,
+            pct["50.000000"] / 1000.0, pct["99.000000"] / 1000.0)
 
 def bare():
     kv = dict(x.split("=") for x in run([pread_loop, PFILE, "4096", str(runtime)]).split())
@@ -155,5 +161,18 @@ for label, unit, metric, (goal, ok), mine, ref, refname in rows:
     print("%-26s %8.3f%-2s %8.3f%-2s %-10s %6.2fx %-9s %s" % (label, ma, "M" if unit == "Mops/s" else "us",
           mb, "M" if unit == "Mops/s" else "us", refname, ratio, goal, "met" if ok(ratio) else "MISSED"))
 print("%-26s %s" % ("1,000 agents: bytes, CPU", "see bench/scale.sh"))
+
+# The rule beside the rows: latency still from issue to completion, so on
+# the same workload nfstorm's percentiles stay within fio's (psync, tmpfs).
+a, b = [], []
+for k in range(rounds):
+    order = ((a, rows[1][4]), (b, lambda: fio("fio", ["--ioengine=psync", "--size=256m",
+                                                       "--filename=" + PFILE])))
+    for acc, fn in (order if k % 2 == 0 else order[::-1]):
+        acc.append(fn())
+p = [sum(x[i] for x in a) / rounds for i in (2, 3)]
+q = [sum(x[i] for x in b) / rounds for i in (2, 3)]
+print("psync 4k randread latency: nfstorm p50 %.2f us p99 %.2f us, fio p50 %.2f us p99 %.2f us (%s)" %
+      (p[0], p[1], q[0], q[1], "within fio's" if p[0] <= q[0] * 1.05 and p[1] <= q[1] * 1.05 else "ABOVE fio's"))
 print("%d of %d rows meet their goal (figures from a loaded machine are a smoke check only)" % (met, len(rows)))
 PY
