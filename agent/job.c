@@ -203,7 +203,10 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
                                  now - done[i]->t_due_ns, done[i]->rpc_rtt_ns,
                                  done[i]->rpc_queued_ns, done[i]->t_issue_ns - done[i]->t_due_ns);
     }
-    atomic_store(&j->recording, 0);
+    /* leaving needs only release (the records happen before the sampler
+     * sees 0); entering needs the full fence above: a seq_cst store here
+     * would be a second locked instruction per reap for nothing */
+    atomic_store_explicit(&j->recording, 0, memory_order_release);
 }
 
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns)
