@@ -7,7 +7,9 @@
 # COMPOUND4args"), so the nfs engine cannot do NFSv4 writes with it.  libnfs
 # 5.0.2 (Debian 13) fixes that.  And the nfs engine times every RPC through
 # a per-RPC observer no released libnfs has (scripts/libnfs-observer.patch,
-# the project's own), so even a system libnfs >= 5 will not do.  We take
+# the project's own; scripts/libnfs-batch-io.patch adds batched sends and
+# reads, which the engine uses when present), so even a system libnfs >= 5
+# will not do.  We take
 # Debian's source package (a known, signed tarball) through apt with a
 # throw-away source list, state and cache dir, so the system's apt
 # configuration is never changed, and install into a project-local prefix
