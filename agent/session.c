@@ -428,11 +428,13 @@ static void send_interval(struct session *s)
     phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
     m->nfs = s->nfs_acc;                   /* borrowed for the encode */
+    m->clones = *phase_clones_interval(&s->run);   /* borrowed too */
     phase_latency_interval(&s->run, s->acc, s->interval_ns);   /* latency_target */
     client_sampler_interval(&s->cs, &m->client);
     buf_init(&b);
     msg_interval_encode(&b, m);
     session_send(s, &b);
+    phase_clones_interval_sent(&s->run);
     op_set_merge(s->totals, s->acc);
     op_set_init(s->acc);
     errcause_merge(s->causes, s->causes_acc);
@@ -460,6 +462,7 @@ static void on_sample(uv_timer_t *t)
         errcause_set_init(s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_acc);
+        phase_clones_reset(&s->run);
         client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
@@ -560,6 +563,7 @@ static void on_finished(uv_async_t *h)
     }
     m->totals = *s->totals;
     m->errors = *s->causes;
+    phase_clones_totals(&s->run, window, &m->clones);
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
@@ -583,6 +587,7 @@ static void on_finished(uv_async_t *h)
         session_send(s, &b);
         log_info("phase %u done: %u intervals", s->phase, s->k);
     }
+    clone_set_free(&m->clones);
     free(m);
     finish_phase(s);
 }

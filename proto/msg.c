@@ -286,6 +286,7 @@ static const struct field interval_fields[] = {
     FKIND(struct msg_interval, "host", client.host, F_HOST),
     FKIND(struct msg_interval, "mountstats", client.ms, F_MSTATS),
     FKIND(struct msg_interval, "proxy", client.proxy, F_PROXY),      /* optional */
+    FKIND(struct msg_interval, "clones", clones, F_CLONES),     /* optional */
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
@@ -306,6 +307,7 @@ static const struct field phase_done_fields[] = {
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
     FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
     FKIND(struct msg_phase_done, "proxy", client.proxy, F_PROXY),  /* optional */
+    FKIND(struct msg_phase_done, "clones", clones, F_CLONES),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),
@@ -444,11 +446,13 @@ int msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *e
 void msg_interval_free(struct msg_interval *m)
 {
     nfs_rpc_set_free(&m->nfs);
+    clone_set_free(&m->clones);
 }
 
 void msg_phase_done_free(struct msg_phase_done *m)
 {
     nfs_rpc_set_free(&m->nfs);
+    clone_set_free(&m->clones);
 }
 
 void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/client_stats.h"
+#include "common/clone_set.h"
 #include "common/errcause.h"
 #include "common/plan.h"
 #include "common/nfs_rpc.h"
@@ -150,6 +151,10 @@ struct msg_interval {
     /* the agent's CPU, NIC and mountstats over the interval (optional on
      * the wire: "host", "mountstats"; zeroed, present 0, when absent) */
     struct client_sample client;
+    /* each thread's ops of the interval (optional: sent only for a phase
+     * whose jobs write fio logs, of at most CLONE_SET_MAX threads on the
+     * agent; runtime_ns 0).  Decode allocates: msg_interval_free. */
+    struct clone_set clones;
 };
 struct msg_phase_done {
     uint32_t phase;
@@ -177,6 +182,10 @@ struct msg_phase_done {
     struct errcause_set errors;  /* why its failed ops failed (optional: sent
                                  when some op failed); the causes' counts of
                                  an op type sum to its totals' errors */
+    /* each thread's totals (optional: sent for a phase of at most
+     * CLONE_SET_MAX threads on the agent); their sum is totals.  Decode
+     * allocates: msg_phase_done_free. */
+    struct clone_set clones;
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

@@ -1,0 +1,111 @@
+/* phase_clones: per-thread figures of a phase (see phase_clones.h).
+ *
+ * Why a scratch op_set per harvest: a thread's recording form is drained
+ * once (job_harvest empties it), and its ops must reach both the phase's
+ * interval and the thread's own figures; draining into a blank op_set and
+ * adding that twice keeps every sum exact (the phase totals are the same
+ * bytes as without this module). */
+#include "agent/phase_clones.h"
+
+#include <stdlib.h>
+#include "agent/phase.h"
+#include "common/xmalloc.h"
+
+static uint32_t job_of(const struct phase_run *pr, const struct job *j)
+{
+    return (uint32_t)(j->spec - pr->ph->jobs);
+}
+
+void phase_clones_setup(struct phase_run *pr)
+{
+    struct phase_clones *c = &pr->clones;
+    int logs = 0;
+
+    if (pr->njobs == 0 || pr->njobs > CLONE_SET_MAX)
+        return;
+    c->n = pr->njobs;
+    c->tot = xcalloc(c->n, sizeof(*c->tot));
+    c->scratch = xmalloc(sizeof(*c->scratch));
+    clone_set_init(&c->iv);
+    for (uint32_t i = 0; i < c->n; i++) {
+        op_rec_init(&c->tot[i]);
+        logs |= pr->jobs[i].spec->log.mask != 0;
+    }
+    for (uint32_t i = 0; logs && i < c->n; i++)
+        clone_set_add(&c->iv, job_of(pr, &pr->jobs[i]), pr->jobs[i].ej.job_index);
+}
+
+void phase_clones_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes)
+{
+    struct phase_clones *c = &pr->clones;
+
+    for (uint32_t i = 0; i < pr->njobs; i++) {
+        if (!c->n) {
+            job_harvest(&pr->jobs[i], acc, causes);
+            continue;
+        }
+        op_set_init(c->scratch);
+        job_harvest(&pr->jobs[i], c->scratch, causes);
+        if (op_set_empty(c->scratch))
+            continue;
+        op_set_merge(acc, c->scratch);
+        op_rec_add(&c->tot[i], c->scratch);
+        if (c->iv.n)
+            op_set_merge(c->iv.c[i].stats, c->scratch);
+    }
+}
+
+void phase_clones_reset(struct phase_run *pr)
+{
+    struct phase_clones *c = &pr->clones;
+
+    for (uint32_t i = 0; i < c->n; i++) {
+        op_rec_free(&c->tot[i]);
+        op_rec_init(&c->tot[i]);
+    }
+    phase_clones_interval_sent(pr);
+}
+
+const struct clone_set *phase_clones_interval(const struct phase_run *pr)
+{
+    return &pr->clones.iv;
+}
+
+void phase_clones_interval_sent(struct phase_run *pr)
+{
+    for (uint32_t i = 0; i < pr->clones.iv.n; i++)
+        op_set_init(pr->clones.iv.c[i].stats);
+}
+
+void phase_clones_totals(const struct phase_run *pr, uint64_t window_ns, struct clone_set *out)
+{
+    const struct phase_clones *c = &pr->clones;
+
+    for (uint32_t i = 0; i < c->n; i++) {
+        const struct job *j = &pr->jobs[i];
+        struct clone_stats *e = clone_set_add(out, job_of(pr, j), j->ej.job_index);
+        uint64_t d = j->spec->startdelay_ns, begin;
+
+        op_rec_sum(&c->tot[i], e->stats);
+        if (j->t_first_ns == UINT64_MAX)
+            continue;                      /* stopped before it began */
+        begin = j->t_first_ns > d ? j->t_first_ns - d : 0;
+        if (begin < window_ns)
+            begin = window_ns;
+        e->runtime_ns = j->t_last_ns > begin ? j->t_last_ns - begin : 0;
+    }
+}
+
+void phase_clones_free(struct phase_run *pr)
+{
+    struct phase_clones *c = &pr->clones;
+
+    for (uint32_t i = 0; i < c->n; i++)
+        op_rec_free(&c->tot[i]);
+    free(c->tot);
+    free(c->scratch);
+    clone_set_free(&c->iv);
+    c->tot = NULL;
+    c->scratch = NULL;
+    c->n = 0;
+}
