@@ -51,6 +51,7 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
@@ -735,6 +736,14 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->lat_unmet = m->lat_unmet != 0;
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
+    /* each job's and clone's figures (fio's jobs[] without group_reporting) */
+    if (result_clones_add(r->res, r->phase, c->id, &r->plan->phases[r->phase], &m->clones, &m->totals,
+                          err, sizeof err) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "phase-done clones do not match its totals (%s); they are dropped", err);
+        result_set_agent_error(r->res, r->phase, c->id, why);
+        OBSERVE(r, agent_error, r->phase, c->id, why);
+    }
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     if (m->verify.on)
         (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
