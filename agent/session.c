@@ -433,6 +433,13 @@ static void send_interval(struct session *s)
     client_sampler_interval(&s->cs, &m->client);
     buf_init(&b);
     msg_interval_encode(&b, m);
+    if (b.len > MSG_AGENT_FRAME_MAX && m->clones.n) {
+        /* the threads' figures are extra: never at the cost of the interval */
+        m->clones.n = 0;
+        buf_free(&b);
+        buf_init(&b);
+        msg_interval_encode(&b, m);
+    }
     session_send(s, &b);
     phase_clones_interval_sent(&s->run);
     op_set_merge(s->totals, s->acc);
@@ -584,6 +591,17 @@ static void on_finished(uv_async_t *h)
         send_coherence(s);
         buf_init(&b);
         msg_phase_done_encode(&b, m);
+        if (b.len > MSG_AGENT_FRAME_MAX && m->clones.n) {
+            /* too many latency buckets over its threads: the totals alone
+             * (the coordinator then reports the phase, not each clone) */
+            log_info("phase %u: the threads' own figures would pass the frame limit; not sent", s->phase);
+            buf_free(&b);
+            buf_init(&b);
+            struct clone_set keep = m->clones;
+            m->clones.n = 0;
+            msg_phase_done_encode(&b, m);
+            m->clones = keep;
+        }
         session_send(s, &b);
         log_info("phase %u done: %u intervals", s->phase, s->k);
     }

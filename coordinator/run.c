@@ -77,7 +77,7 @@
  * op type two histograms of HIST_NBUCKETS (index <= 5 bytes, count <= 9
  * bytes) pairs, plus headroom for the keys. */
 #define HELLO_FRAME_MAX   4096u
-#define AGENT_FRAME_MAX   ((uint32_t)OP__COUNT * 2 * HIST_NBUCKETS * 14 + (64u << 10))
+#define AGENT_FRAME_MAX   MSG_AGENT_FRAME_MAX
 /* Interval k of a phase closes at t0 + ramp + (k+1)*interval on the agent:
  * it may arrive no sooner than that.  Slack for the clock offset's error,
  * timer jitter and a late interval sent with the phase's last one. */

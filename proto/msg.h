@@ -29,6 +29,12 @@
 #define MSG_TEXT_MAX  512     /* error text, host names */
 #define MSG_SYS_MAX   128     /* kernel release, CPU model */
 #define MSG_LABELS_MAX 256    /* an agent's labels, comma-separated */
+/* The largest frame a coordinator takes from an agent once it is welcomed:
+ * an op_set with every histogram bucket used (per op type two histograms
+ * of HIST_NBUCKETS index/count pairs of at most 14 bytes), plus headroom
+ * for the keys.  An agent keeps its optional per-thread figures ("clones")
+ * out of a message they would push past it. */
+#define MSG_AGENT_FRAME_MAX ((uint32_t)OP__COUNT * 2 * HIST_NBUCKETS * 14 + (64u << 10))
 
 enum msg_type {
     MSG_HELLO = 1,     /* coordinator -> agent: first message */
