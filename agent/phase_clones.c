@@ -19,7 +19,6 @@ static uint32_t job_of(const struct phase_run *pr, const struct job *j)
 void phase_clones_setup(struct phase_run *pr)
 {
     struct phase_clones *c = &pr->clones;
-    int logs = 0;
 
     if (pr->njobs == 0 || pr->njobs > CLONE_SET_MAX)
         return;
@@ -27,11 +26,17 @@ void phase_clones_setup(struct phase_run *pr)
     c->tot = xcalloc(c->n, sizeof(*c->tot));
     c->scratch = xmalloc(sizeof(*c->scratch));
     clone_set_init(&c->iv);
-    for (uint32_t i = 0; i < c->n; i++) {
+    for (uint32_t i = 0; i < c->n; i++)
         op_rec_init(&c->tot[i]);
-        logs |= pr->jobs[i].spec->log.mask != 0;
-    }
-    for (uint32_t i = 0; logs && i < c->n; i++)
+}
+
+void phase_clones_want_intervals(struct phase_run *pr)
+{
+    struct phase_clones *c = &pr->clones;
+
+    if (c->iv.n)
+        return;                           /* asked already */
+    for (uint32_t i = 0; i < c->n; i++)
         clone_set_add(&c->iv, job_of(pr, &pr->jobs[i]), pr->jobs[i].ej.job_index);
 }
 
@@ -50,7 +55,7 @@ void phase_clones_harvest(struct phase_run *pr, struct op_set *acc, struct errca
             continue;
         op_set_merge(acc, c->scratch);
         op_rec_add(&c->tot[i], c->scratch);
-        if (c->iv.n)
+        if (i < c->iv.n)
             op_set_merge(c->iv.c[i].stats, c->scratch);
     }
 }

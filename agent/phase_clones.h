@@ -3,8 +3,9 @@
  *
  * The phase's harvest drains every thread into the interval's op_set as
  * before; for a phase of at most CLONE_SET_MAX threads on this agent it
- * also keeps each thread's totals (compact op_recs) and, when a job of the
- * phase writes fio logs, each thread's ops of the running interval.  A
+ * also keeps each thread's totals (compact op_recs) and, when the
+ * coordinator writes fio logs of the phase (it says so in the start),
+ * each thread's ops of the running interval.  A
  * larger phase keeps nothing per thread: its reports are its totals.
  *
  * Loop thread only (the harvest runs there), apart from setup, which runs
@@ -29,6 +30,9 @@ struct phase_clones {
 
 /* After the phase's threads are built: track them if they are few enough. */
 void phase_clones_setup(struct phase_run *pr);
+/* The coordinator asks for each thread's intervals (msg_start.clones):
+ * before the phase starts, on the loop thread. */
+void phase_clones_want_intervals(struct phase_run *pr);
 /* Drain every thread into acc (and causes), and into its own figures. */
 void phase_clones_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes);
 /* The ramp ended: what was measured so far is dropped. */

@@ -654,6 +654,8 @@ static void start_phase(struct session *s, const struct msg_start *m)
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
     start_client_sampler(s);
+    if (m->clones)                    /* the coordinator writes fio logs per clone */
+        phase_clones_want_intervals(&s->run);
     s->jobs_running = 1;
     s->state = S_RUNNING;
     phase_start(&s->run, m->t0_ns);   /* the threads exist and wait: no failure here */

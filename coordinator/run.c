@@ -363,6 +363,10 @@ static void start_phase(struct run *r)
     /* a sweep point: its load (or skip) is chosen now, from the last point */
     struct msg_start point = { .phase = r->phase };
     sweep_point_start(r->res->sweeps, r->res, r->phase, &point);
+    /* fio logs per clone need each thread's intervals (fiolog.h) */
+    for (uint32_t j = 0; j < r->plan->phases[r->phase].njobs; j++)
+        if (r->plan->phases[r->phase].jobs[j].log.mask)
+            point.clones = 1;
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
         struct msg_start m = point;
@@ -657,6 +661,8 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     client_result_add_interval(r->res, m->phase, c->id, m->index, &m->client);
     op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
+    if (m->clones.n)
+        OBSERVE(r, agent_interval_clones, m->phase, c->id, m->index, &m->clones);
     OBSERVE(r, agent_interval_nfs, m->phase, c->id, m->index, &m->nfs);
     msg_interval_free(m);
     free(m);

@@ -144,6 +144,9 @@ struct msg_start {
     uint64_t rate_iops;
     uint64_t rate_bps;
     uint32_t skip;
+    /* optional: 1 when the coordinator writes fio logs of the phase: the
+     * agent then sends each thread's ops in every interval ("clones") */
+    uint32_t clones;
 };
 struct msg_interval {
     uint32_t phase;
