@@ -676,6 +676,20 @@ static struct phase_log *add_unit(struct fiolog *fl, uint32_t i, const struct jo
     return pl;
 }
 
+int fiolog_phase_per_clone(const struct phase *ph)
+{
+    uint64_t threads = 0;
+    int logs = 0;
+
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        threads += ph->jobs[j].numjobs ? ph->jobs[j].numjobs : 1;
+        logs |= ph->jobs[j].log.mask != 0;
+    }
+    /* agents report each thread of a phase this small (agent/phase_clones.h);
+     * one thread's file is the phase's, from the result's exact intervals */
+    return logs && threads >= 2 && threads <= CLONE_SET_MAX;
+}
+
 struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t interval_ms)
 {
     struct fiolog *fl;
@@ -693,13 +707,8 @@ struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t inter
     fl->scratch = xmalloc(sizeof(*fl->scratch));
     for (uint32_t i = 0; i < p->nphases; i++) {
         const struct phase *ph = &p->phases[i];
-        uint64_t threads = 0;
-        int per_clone, phase_unit = 0;
+        int per_clone = fiolog_phase_per_clone(ph), phase_unit = 0;
 
-        for (uint32_t j = 0; j < ph->njobs; j++)
-            threads += ph->jobs[j].numjobs ? ph->jobs[j].numjobs : 1;
-        /* agents report each thread of a phase this small (agent/phase_clones.h) */
-        per_clone = threads <= CLONE_SET_MAX;
         for (uint32_t j = 0; j < ph->njobs; j++) {
             const struct job_spec *js = &ph->jobs[j];
             uint32_t first = n + 1, clones = js->numjobs ? js->numjobs : 1;

@@ -38,6 +38,11 @@ int fiolog_plan_interval(const struct plan *p, int given, uint32_t *interval_ms,
                          size_t errlen);
 /* 1 when some job of p asks for a log. */
 int fiolog_plan_wants(const struct plan *p);
+/* 1 when phase ph's logs are one file set per clone of each logging job
+ * (fio's file per thread): a job of it logs and it has 2..CLONE_SET_MAX
+ * threads an agent, which agents then report one by one; else its logs
+ * are one set for the phase (the sum of its jobs). */
+int fiolog_phase_per_clone(const struct phase *ph);
 
 /* fio's file name: "PREFIX_TYPE.N.log" (per_job 1) or "PREFIX_TYPE.log";
  * agent >= 0 appends ".agentI" to the prefix. */

@@ -109,7 +109,8 @@ int result_clones_usable(const struct run_result *r, uint32_t phase)
     const struct phase_result *ph = &r->phases[phase];
     const struct result_clones *rc = ph->clones;
 
-    if (!rc || !rc->n || rc->grouped)
+    /* one thread in all: its entry is the phase's, as today */
+    if (!rc || rc->n < 2 || rc->grouped)
         return 0;
     for (uint32_t a = 0; a < r->nagents; a++)
         if (ph->agents[a].done && !result_agent_empty(&ph->agents[a]) && !rc->sent[a])

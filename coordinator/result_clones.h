@@ -40,8 +40,9 @@ struct result_clones {
  * -EINVAL with a one-line reason in err (nothing is added then). */
 int result_clones_add(struct run_result *r, uint32_t phase, uint32_t agent, const struct phase *ph,
                       const struct clone_set *s, const struct op_set *totals, char *err, size_t errlen);
-/* 1 when phase's reports can be per job and clone: clones arrived, no job
- * asks for group_reporting and every agent with ops sent its clones. */
+/* 1 when phase's reports can be per job and clone: clones of at least two
+ * threads arrived (one thread's entry is the phase's own), no job asks for
+ * group_reporting and every agent with ops sent its clones. */
 int result_clones_usable(const struct run_result *r, uint32_t phase);
 /* Entry i's fleet totals expanded into scratch (blanked first); returns scratch. */
 const struct op_set *result_clone_totals(const struct run_result *r, uint32_t phase, uint32_t i,

@@ -51,6 +51,7 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/fiolog.h"
 #include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
 #include "coordinator/result_verify.h"
@@ -364,9 +365,7 @@ static void start_phase(struct run *r)
     struct msg_start point = { .phase = r->phase };
     sweep_point_start(r->res->sweeps, r->res, r->phase, &point);
     /* fio logs per clone need each thread's intervals (fiolog.h) */
-    for (uint32_t j = 0; j < r->plan->phases[r->phase].njobs; j++)
-        if (r->plan->phases[r->phase].jobs[j].log.mask)
-            point.clones = 1;
+    point.clones = (uint32_t)fiolog_phase_per_clone(&r->plan->phases[r->phase]);
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
         struct msg_start m = point;
