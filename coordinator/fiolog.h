@@ -4,11 +4,14 @@
  * fiologparser_hist.py read nfstorm runs.  Formats and names:
  * docs/reports.md, "fio log files".
  *
- * One set of files per phase (fio's group: a phase with several jobs logs
- * their sum, under the first logging job's name and keys), merged over the
- * fleet (`PREFIX_bw.N.log`, N = phase index + 1) and per agent
- * (`PREFIX.agentI_bw.N.log`, I its index), so fio's globs (`*_bw.log`,
- * `*_bw.*.log`) find both.  Every line is one interval of the run
+ * One set of files per clone of each logging job, as fio writes one per
+ * thread (N its thread number: every job's clones counted in plan order),
+ * with that clone's figures; a phase of one thread or of more than
+ * CLONE_SET_MAX threads an agent has one set (the sum of its jobs, under
+ * the first logging job's name, keys and number) instead.  Each set is
+ * merged over the fleet (`PREFIX_bw.N.log`) and per agent
+ * (`PREFIX_bw.N.agentI`, I its index, no `.log` ending), so fio's globs
+ * (`*_bw.*.log`) find the fleet's file once and never an agent's.  Every line is one interval of the run
  * (log_avg_msec is the run's interval: fiolog_plan_interval), hist lines
  * one log_hist_msec window of whole intervals.
  *

@@ -1,12 +1,15 @@
 /* report_fio: fio's own output formats (normal, json, json+, terse), so
  * scripts, plotting and dashboard tools built around fio read nfstorm.
  *
- * Design: one fio "job" per phase (the fleet totals, like fio's
- * group_reporting), plus one client_stats entry per agent and phase as fio
- * writes in client/server mode (with "hostname").  The numbers are the ones
+ * Design: without group_reporting one fio "job" per job and clone, in
+ * fio's order, each the fleet's sum of that clone (result_clones.h); with
+ * it, or when the agents' per-clone figures are incomplete, one per phase
+ * (the fleet totals, like fio's group entry).  Plus one client_stats entry
+ * per agent and phase as fio writes in client/server mode (with
+ * "hostname").  The numbers are the ones
  * nfstorm's own JSON holds: iops, bw_bytes and the percentiles come from
- * the same result.c helpers and the same histogram, so jobs[i].read.iops
- * equals phases[i].ops.read.iops and clat_ns.percentile["99.000000"]
+ * the same result.c helpers and the same histogram, so a phase's entry's
+ * read.iops equals phases[i].ops.read.iops and clat_ns.percentile["99.000000"]
  * equals lat_ns.p99.  nfstorm measures one latency per op (submit to
  * completion), reported as fio's clat_ns and lat_ns; slat is 0.  A
  * rate-limited job's latency runs from when the op was due (lat_ns) and
