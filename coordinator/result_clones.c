@@ -104,6 +104,36 @@ int result_clones_add(struct run_result *r, uint32_t phase, uint32_t agent, cons
     return 0;
 }
 
+int result_clones_put(struct run_result *r, uint32_t phase, uint32_t job, uint32_t clone, const char *name,
+                      uint64_t runtime_ns, const struct op_set *s, char *err, size_t errlen)
+{
+    struct result_clones *rc;
+    struct clone_result *c;
+
+    if (phase >= r->nphases || job >= PLAN_MAX_JOBS || clone >= PLAN_MAX_NUMJOBS) {
+        snprintf(err, errlen, "job %u clone %u: beyond the plan's limits", job, clone);
+        return -EINVAL;
+    }
+    if (!(rc = r->phases[phase].clones)) {
+        rc = r->phases[phase].clones = xcalloc(1, sizeof(*rc));
+        rc->sent = xcalloc(r->nagents ? r->nagents : 1, 1);
+    }
+    if (rc->n >= RESULT_CLONES_MAX) {
+        snprintf(err, errlen, "more than %u clones", RESULT_CLONES_MAX);
+        return -EINVAL;
+    }
+    for (uint32_t i = 0; i < rc->n; i++)
+        if (rc->c[i].job == job && rc->c[i].clone == clone) {
+            snprintf(err, errlen, "job %u clone %u given twice", job, clone);
+            return -EINVAL;
+        }
+    c = entry(rc, job, clone, name);
+    result_seal(&c->sealed, s);
+    c->runtime_ns = runtime_ns;
+    memset(rc->sent, 1, r->nagents ? r->nagents : 1);
+    return 0;
+}
+
 int result_clones_usable(const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];

@@ -40,6 +40,13 @@ struct result_clones {
  * -EINVAL with a one-line reason in err (nothing is added then). */
 int result_clones_add(struct run_result *r, uint32_t phase, uint32_t agent, const struct phase *ph,
                       const struct clone_set *s, const struct op_set *totals, char *err, size_t errlen);
+/* Set entry (job, clone) of phase as a saved result holds it (result_load):
+ * the fleet's figures s and runtime; the phase's clones then count as every
+ * agent's.  -EINVAL (err says why) for a job or clone out of the plan's
+ * caps or an entry given twice. */
+#define RESULT_CLONES_MAX 4096u   /* entries a saved phase may hold */
+int result_clones_put(struct run_result *r, uint32_t phase, uint32_t job, uint32_t clone, const char *name,
+                      uint64_t runtime_ns, const struct op_set *s, char *err, size_t errlen);
 /* 1 when phase's reports can be per job and clone: clones of at least two
  * threads arrived (one thread's entry is the phase's own), no job asks for
  * group_reporting and every agent with ops sent its clones. */
