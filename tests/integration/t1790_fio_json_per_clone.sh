@@ -41,15 +41,18 @@ timeout 60 "$NFSTORM" run "$T/w.fio" --group_reporting --local 1 --quiet --outpu
 rm -rf "$D"; mkdir -p "$D"
 timeout 60 "$NFSTORM" run "$T/w.fio" --local 2 --quiet --json "$T/r2.json" --output-format=json \
   --output="$T/ns2.json" >"$T/out" 2>&1 || fail "nfstorm (2 agents): $(tail -n3 "$T/out")"
-# nfstorm report writes the same jobs[] from the saved result (the phase's "clones")
+# nfstorm report writes the same jobs[] from the saved result (the phase's "clones") and from its journal
 timeout 30 "$NFSTORM" report "$T/r2.json" --output-format=json --output="$T/rep2.json" >"$T/out" 2>&1 \
   || fail "report: $(tail -n3 "$T/out")"
-py "$T/ns2.json" "$T/rep2.json" <<'PY'
+timeout 30 "$NFSTORM" report "$T/r2.json.journal" --output-format=json --output="$T/jrep2.json" >"$T/out" 2>&1 \
+  || fail "report (journal): $(tail -n3 "$T/out")"
+py "$T/ns2.json" "$T/rep2.json" "$T/jrep2.json" <<'PY'
 import json, sys
-a, b = json.load(open(sys.argv[1]))["jobs"], json.load(open(sys.argv[2]))["jobs"]
+a, b, c = (json.load(open(x))["jobs"] for x in sys.argv[1:4])
 key = lambda d: [(j["jobname"], j["groupid"], j["read"]["total_ios"], j["write"]["total_ios"], j["job_runtime"],
                   j["read"]["clat_ns"]["percentile"]["99.000000"] if j["read"]["total_ios"] else 0) for j in d]
-assert key(a) == key(b) and len(a) == 7, (key(a), key(b))
+assert key(a) == key(b) and len(a) == 7, ("saved result", key(a), key(b))
+assert key(a) == key(c), ("journal", key(a), key(c))
 PY
 py "$T/fio.json" "$T/ns.json" "$T/fiog.json" "$T/nsg.json" "$T/ns2.json" "$T/r2.json" "$T/r1.json" <<'PY'
 import json, sys
