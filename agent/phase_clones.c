@@ -16,6 +16,22 @@ static uint32_t job_of(const struct phase_run *pr, const struct job *j)
     return (uint32_t)(j->spec - pr->ph->jobs);
 }
 
+/* Blank the op types a harvest filled: a thread fills one or two, and
+ * blanking all eleven (~400 KB) per thread per interval would cost the
+ * agent more than the harvest itself. */
+static void scratch_clear(struct op_set *s)
+{
+    for (int t = 0; t < OP__COUNT; t++) {
+        struct op_stats *o = &s->op[t];
+
+        if (!o->ops && !o->errors && !o->bytes && !o->timeouts && !o->lat.count && !o->svc.count)
+            continue;
+        o->ops = o->bytes = o->errors = o->timeouts = 0;
+        hist_init(&o->lat);
+        hist_init(&o->svc);
+    }
+}
+
 void phase_clones_setup(struct phase_run *pr)
 {
     struct phase_clones *c = &pr->clones;
@@ -25,6 +41,7 @@ void phase_clones_setup(struct phase_run *pr)
     c->n = pr->njobs;
     c->tot = xcalloc(c->n, sizeof(*c->tot));
     c->scratch = xmalloc(sizeof(*c->scratch));
+    op_set_init(c->scratch);
     clone_set_init(&c->iv);
     for (uint32_t i = 0; i < c->n; i++)
         op_rec_init(&c->tot[i]);
@@ -49,14 +66,14 @@ void phase_clones_harvest(struct phase_run *pr, struct op_set *acc, struct errca
             job_harvest(&pr->jobs[i], acc, causes);
             continue;
         }
-        op_set_init(c->scratch);
         job_harvest(&pr->jobs[i], c->scratch, causes);
-        if (op_set_empty(c->scratch))
-            continue;
-        op_set_merge(acc, c->scratch);
-        op_rec_add(&c->tot[i], c->scratch);
-        if (i < c->iv.n)
-            op_set_merge(c->iv.c[i].stats, c->scratch);
+        if (!op_set_empty(c->scratch)) {
+            op_set_merge(acc, c->scratch);
+            op_rec_add(&c->tot[i], c->scratch);
+            if (i < c->iv.n)
+                op_set_merge(c->iv.c[i].stats, c->scratch);
+        }
+        scratch_clear(c->scratch);
     }
 }
 
@@ -79,7 +96,7 @@ const struct clone_set *phase_clones_interval(const struct phase_run *pr)
 void phase_clones_interval_sent(struct phase_run *pr)
 {
     for (uint32_t i = 0; i < pr->clones.iv.n; i++)
-        op_set_init(pr->clones.iv.c[i].stats);
+        scratch_clear(pr->clones.iv.c[i].stats);
 }
 
 void phase_clones_totals(const struct phase_run *pr, uint64_t window_ns, struct clone_set *out)
