@@ -972,6 +972,40 @@ static void test_msg_phase_done_round_trip(void **state)
     free(out);
 }
 
+/* start's "clones" (fio logs per clone): sent only when 1, decoded back;
+ * anything but 0 or 1 is refused naming the key. */
+static void test_msg_start_clones(void **state)
+{
+    struct msg_start in = { .phase = 2, .t0_ns = 77, .clones = 1 }, out;
+    struct buf b;
+    size_t n;
+    const char *p;
+    char err[256] = "";
+
+    (void)state;
+    buf_init(&b);
+    msg_start_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.clones, 1);
+    buf_free(&b);
+    in.clones = 0;
+    buf_init(&b);
+    msg_start_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_null(memmem(p, n, "clones", 6));
+    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.clones, 0);
+    buf_free(&b);
+    in.clones = 2;
+    buf_init(&b);
+    msg_start_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "clones"));
+    buf_free(&b);
+}
+
 /* A phase-done with its threads' figures: each (job, clone) comes back with
  * its runtime and op_set; an old agent's message (no "clones") decodes with
  * none. */
@@ -1646,6 +1680,7 @@ int main(void)
         cmocka_unit_test(test_msg_phase_done_round_trip),
         cmocka_unit_test(test_msg_phase_done_clones_round_trip),
         cmocka_unit_test(test_msg_phase_done_clones_bounded),
+        cmocka_unit_test(test_msg_start_clones),
         cmocka_unit_test(test_msg_text_messages_round_trip),
         cmocka_unit_test(test_msg_ping_pong_round_trip),
         cmocka_unit_test(test_msg_peek_type_every_type),

@@ -99,7 +99,7 @@ static const struct pinned {
     { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors proxy clones" },
     { "interval+", "proxy clones" },
     /* a sweep point's load and skip: sent only when set */
-    { "start+", "rate_iops rate_bps skip" },
+    { "start+", "rate_iops rate_bps skip clones" },
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
     { "ecause", "kind code count offset size file" },
@@ -158,7 +158,7 @@ static const char *const optional_keys[] = {
     /* the previous run an agent still winds down */
     "system.waiting_for",
     /* each thread's figures: absent from older agents and larger phases */
-    "interval.clones", "phase-done.clones",
+    "interval.clones", "phase-done.clones", "start.clones",
 };
 
 static const char *pinned_optional(const char *what)
