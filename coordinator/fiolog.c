@@ -101,8 +101,10 @@ struct fiolog {
     struct phase_log *u;         /* [nu] units, phase by phase */
     uint32_t nu;
     int cur;                     /* running phase, -1 none */
+    uint8_t *had_ops;            /* [nagents]: its last interval had ops */
     int err;
     char errtext[512];
+    char warntext[512];          /* the first agent whose ops miss from per-clone files */
     struct hist *scratch;
     struct op_stats *ops[2];
 };
@@ -521,6 +523,7 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
     for (uint32_t i = lo; i < hi; i++)
         if (fl->u[i].clone < 0)
             feed_ops(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], k, o);
+    fl->had_ops[agent] = !op_set_empty(s);
 }
 
 /* The pending interval k of a clone unit, made when missing. */
@@ -545,6 +548,13 @@ static void on_agent_interval_clones(void *arg, const struct run_result *r, uint
     if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
         return;
     phase_units(fl, phase, &lo, &hi);
+    /* ops without their threads' figures (an agent older than per-clone
+     * logs, or figures too large for a frame): the clone files miss them,
+     * which is said, never hidden */
+    if (!cs->n && fl->had_ops[agent] && lo < hi && fl->u[lo].clone >= 0 && !fl->warntext[0])
+        snprintf(fl->warntext, sizeof(fl->warntext), "fio logs: agent %u sent interval %u of phase %u "
+                 "without its threads' figures (an older agent?): its ops are missing from the per-clone "
+                 "log files", agent, k, phase);
     for (uint32_t i = lo; i < hi; i++) {
         struct phase_log *pl = &fl->u[i];
         const struct clone_stats *e;
@@ -702,6 +712,7 @@ struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t inter
     fl->nagents = nagents;
     fl->interval_ms = interval_ms ? interval_ms : 1000;
     fl->cur = -1;
+    fl->had_ops = xcalloc(nagents ? nagents : 1, 1);
     for (int d = 0; d < 2; d++)
         fl->ops[d] = xmalloc(sizeof(*fl->ops[d]));
     fl->scratch = xmalloc(sizeof(*fl->scratch));
@@ -767,6 +778,7 @@ int fiolog_free(struct fiolog *fl)
         free(fl->ops[d]);
     free(fl->scratch);
     free(fl->u);
+    free(fl->had_ops);
     free(fl);
     return rc;
 }
@@ -774,6 +786,11 @@ int fiolog_free(struct fiolog *fl)
 const char *fiolog_error(const struct fiolog *fl)
 {
     return fl ? fl->errtext : "";
+}
+
+const char *fiolog_warning(const struct fiolog *fl)
+{
+    return fl ? fl->warntext : "";
 }
 
 struct run_observer fiolog_observer(struct fiolog *fl)

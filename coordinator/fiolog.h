@@ -69,6 +69,9 @@ int fiolog_create_files(struct fiolog *fl);
 int fiolog_free(struct fiolog *fl);
 /* The first failure as a line ("fl_bw.1.log: No space left on device"), "" none. */
 const char *fiolog_error(const struct fiolog *fl);
+/* The first thing the logs lack, as a line (an agent that sent ops of a
+ * per-clone phase without its threads' figures), "" none. */
+const char *fiolog_warning(const struct fiolog *fl);
 /* The observer for run_options.observers; valid while fl lives. */
 struct run_observer fiolog_observer(struct fiolog *fl);
 

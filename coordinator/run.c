@@ -660,8 +660,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     client_result_add_interval(r->res, m->phase, c->id, m->index, &m->client);
     op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
-    if (m->clones.n)
-        OBSERVE(r, agent_interval_clones, m->phase, c->id, m->index, &m->clones);
+    OBSERVE(r, agent_interval_clones, m->phase, c->id, m->index, &m->clones);
     OBSERVE(r, agent_interval_nfs, m->phase, c->id, m->index, &m->nfs);
     msg_interval_free(m);
     free(m);

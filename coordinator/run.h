@@ -38,8 +38,8 @@ struct run_observer {
     void (*agent_phase_nfs)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                             const struct nfs_rpc_set *s);
     /* an agent's per-thread figures of interval k (msg_interval "clones",
-     * sent when the phase logs), right after agent_interval; only when
-     * the message carried some */
+     * sent when the phase logs per clone), right after agent_interval;
+     * empty when the message carried none */
     void (*agent_interval_clones)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                                   uint32_t k, const struct clone_set *s);
     void (*agent_lost)(void *arg, const struct run_result *r, uint32_t agent, const char *why);
