@@ -553,8 +553,8 @@ static void on_agent_interval_clones(void *arg, const struct run_result *r, uint
      * which is said, never hidden */
     if (!cs->n && fl->had_ops[agent] && lo < hi && fl->u[lo].clone >= 0 && !fl->warntext[0])
         snprintf(fl->warntext, sizeof(fl->warntext), "fio logs: agent %u sent interval %u of phase %u "
-                 "without its threads' figures (an older agent, or past the frame limit): its ops are missing from the per-clone "
-                 "log files", agent, k, phase);
+                 "without its threads' figures (an older agent, or past the frame limit): its ops are "
+                 "missing from the per-clone log files", agent, k, phase);
     for (uint32_t i = lo; i < hi; i++) {
         struct phase_log *pl = &fl->u[i];
         const struct clone_stats *e;
