@@ -1598,6 +1598,8 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     ob.ts = NULL;
     if (ob.flog) {
         char ferr[600];
+        if (fiolog_warning(ob.flog)[0])
+            fprintf(stderr, "nfstorm: warning: %s\n", fiolog_warning(ob.flog));
         snprintf(ferr, sizeof ferr, "%s", fiolog_error(ob.flog));
         if (fiolog_free(ob.flog) < 0)
             status = die(1, "cannot write a fio log: %s", ferr);

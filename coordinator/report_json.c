@@ -42,6 +42,7 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
@@ -424,6 +425,30 @@ static void verdict_json(struct jb *b, json_t *j, const struct run_result *r, ui
     free(v);
 }
 
+/* Each job's and clone's fleet figures (result_clones.h), in fio's order:
+ * what fio's JSON without group_reporting is made of, kept so that
+ * `nfstorm report` writes it again. */
+static json_t *clones_json(struct jb *b, const struct run_result *r, uint32_t phase)
+{
+    const struct result_clones *rc = r->phases[phase].clones;
+    struct op_set *set = xmalloc(sizeof(*set));
+    json_t *arr = json_array();
+
+    for (uint32_t i = 0; i < rc->n; i++) {
+        const struct clone_result *c = &rc->c[i];
+        json_t *o = json_object();
+
+        put(b, o, "job", jint(c->job));
+        put(b, o, "clone", jint(c->clone));
+        put(b, o, "name", json_string(c->name));
+        put(b, o, "runtime_ns", jint(c->runtime_ns));
+        put(b, o, "ops", ops_json(b, result_clone_totals(r, phase, i, set), c->runtime_ns));
+        push(b, arr, o);
+    }
+    free(set);
+    return arr;
+}
+
 static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -470,6 +495,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if (result_clones_usable(r, phase))
+        put(b, j, "clones", clones_json(b, r, phase));
     if ((ej = phase_errors_json(r, phase)))
         put(b, j, "errors", ej);
     if (result_phase_verify(r, phase))

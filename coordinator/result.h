@@ -182,12 +182,16 @@ struct phase_result {
     struct errcause_set **errors; /* [nagents]: each agent's failed ops by cause
                                      (result_errors.h); owned; NULL until one
                                      arrives, NULL entries for the others */
+    struct result_clones *clones; /* each job's and clone's fleet figures
+                                     (result_clones.h); owned; NULL until an
+                                     agent sends them */
 };
 
 struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
 struct result_verify;             /* result_verify.h */
+struct result_clones;             /* result_clones.h */
 struct sweep_set;                 /* sweep.h */
 struct limits;                    /* limits.h */
 struct limits_forecast;           /* limits_model.h */
@@ -288,6 +292,12 @@ int result_phase_thin_sample(const struct run_result *r, uint32_t phase, uint64_
  * agent done. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap, const struct op_set *totals);
+/* The sealed form of an op_set, for modules that keep totals as the
+ * result does: seal s into dst (empty on entry), add a sealed form to a
+ * dense op_set (as op_set_merge would), free one. */
+void result_seal(struct op_set_sealed *dst, const struct op_set *s);
+void result_sealed_merge(struct op_set *dst, const struct op_set_sealed *sd);
+void result_sealed_free(struct op_set_sealed *sd);
 /* Agent's totals of phase as an op_set, expanded from the sealed form into
  * a buffer the result owns (one, ~400 KB, made on first use): the pointer
  * is valid until the next result_agent_totals or change to the result.

@@ -28,6 +28,7 @@
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
 #include "common/vblock.h"
@@ -416,6 +417,47 @@ static void place_unlagged_starts(struct run_result *r, struct phase_result *ph,
             ph->agents[a].start_ns += first;
 }
 
+/* "clones" (optional, docs/results.md): each job's and clone's fleet
+ * figures; their ops, bytes and errors must sum to the phase's. */
+static void load_clones(struct ctx *c, json_t *pj, const char *path, struct run_result *r, uint32_t phase)
+{
+    char sub[512], esub[560], osub[600], name[PLAN_NAME_MAX], why[200];
+    json_t *arr = get_array(c, pj, path, "clones", 0, RESULT_CLONES_MAX, sub, sizeof(sub));
+    struct op_set *s = xmalloc(sizeof(*s)), *sum = xmalloc(sizeof(*sum));
+
+    op_set_init(sum);
+    for (size_t i = 0; arr && i < json_array_size(arr) && !c->failed; i++) {
+        json_t *e = json_array_get(arr, i);
+        uint64_t job, clone, rt;
+
+        snprintf(esub, sizeof(esub), "%s[%zu]", sub, i);
+        job = get_u64(c, e, esub, "job", PLAN_MAX_JOBS - 1);
+        clone = get_u64(c, e, esub, "clone", PLAN_MAX_NUMJOBS - 1);
+        rt = get_u64(c, e, esub, "runtime_ns", INT64_MAX);
+        get_str(c, e, esub, "name", name, sizeof(name));
+        snprintf(osub, sizeof(osub), "%s.ops", esub);
+        op_set_init(s);
+        if (!c->failed)
+            load_ops(c, get(c, e, esub, "ops", osub, sizeof(osub)), osub, s, NULL);
+        if (c->failed)
+            break;
+        if (result_clones_put(r, phase, (uint32_t)job, (uint32_t)clone, name, rt, s, why, sizeof(why)) < 0)
+            fail(c, esub, "%s", why);
+        for (int t = 0; t < OP__COUNT; t++) {
+            sum->op[t].ops += s->op[t].ops;
+            sum->op[t].bytes += s->op[t].bytes;
+            sum->op[t].errors += s->op[t].errors;
+        }
+    }
+    for (int t = 0; t < OP__COUNT && !c->failed; t++) {
+        const struct op_stats *p = &r->phases[phase].totals.op[t];
+        if (sum->op[t].ops != p->ops || sum->op[t].bytes != p->bytes || sum->op[t].errors != p->errors)
+            fail(c, sub, "the clones' %s ops or bytes do not sum to the phase's", op_type_name((enum op_type)t));
+    }
+    free(s);
+    free(sum);
+}
+
 static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
                        struct phase_result *ph)
 {
@@ -549,6 +591,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     free(tot);
     tot = NULL;
+    if (json_object_get(pj, "clones") && !c->failed)
+        load_clones(c, pj, path, r, phase);
     result_nfs_finish(r, phase);      /* the phase's "nfs" is the agents' sum */
     if (ph->t0_ns == T0_BASE)
         place_unlagged_starts(r, ph, arr);
