@@ -61,6 +61,7 @@ static const char usage[] =
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
+"                      [--change-min-pct PCT] [--change-min-intervals N]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
@@ -123,6 +124,10 @@ static const char usage[] =
 "  --agent-rows N|all      a row per agent up to N agents (default 16); beyond, per phase\n"
 "                          the fleet view: per-agent IOPS/BW distribution (min, p10, median,\n"
 "                          p90, max), 5 slowest and 5 fastest, lost and idle agents by name\n"
+"  --change-min-pct PCT    step-downs and step-ups: a change of at least PCT percent\n"
+"                          (default 20) in throughput or latency ...\n"
+"  --change-min-intervals N  ... lasting at least N intervals (default 5, at least 2)\n"
+"                          is reported per phase, fleet and per agent (docs/long-runs.md)\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
@@ -1525,6 +1530,7 @@ next_repetition:
                              : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", jpath);
     live_free(live);
+    cmd_report_apply_changes(&c.out, &res);
     if (c.label) {
         snprintf(res.label, sizeof res.label, "%s", c.label);
         result_clean_utf8(res.label);    /* printed, and re-rendered alike from the files */
