@@ -77,7 +77,12 @@ static void detect(const struct run_result *r, const struct phase_result *ph, co
                    enum change_metric m, int fleet, uint32_t agent, struct change_set *s, size_t *cap)
 {
     struct changepoint cp[CHANGEPOINT_MAX];
-    int nc = changepoint_find(x, n, changes_min_pct(r), changes_min_intervals(r), cp, CHANGEPOINT_MAX);
+    size_t min_len = changes_min_intervals(r);
+    int nc;
+
+    if (m == CHANGE_LATENCY && ph->interval_ms && min_len * ph->interval_ms < CHANGES_LAT_MIN_MS)
+        min_len = (CHANGES_LAT_MIN_MS + ph->interval_ms - 1) / ph->interval_ms;
+    nc = changepoint_find(x, n, changes_min_pct(r), min_len, cp, CHANGEPOINT_MAX);
 
     for (int i = 0; i < nc; i++) {
         struct change c = { .metric = m, .fleet = (uint8_t)fleet, .agent = agent, .k = (uint32_t)cp[i].at + 1,
@@ -126,6 +131,14 @@ static void name_agents(struct change_set *s, size_t nfleet)
     }
 }
 
+/* Every op of the interval was rate-limited: their latency from the due
+ * time also holds the client's own lag behind its schedule (a busy CPU, a
+ * slow start), their service time is the storage's alone. */
+static int svc_only(const struct op_stats *os)
+{
+    return os->svc.count && os->svc.count == os->lat.count;
+}
+
 void changes_phase(const struct run_result *r, uint32_t phase, struct change_set *out)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -158,9 +171,12 @@ void changes_phase(const struct run_result *r, uint32_t phase, struct change_set
     os = xmalloc(sizeof(*os));
     for (uint32_t k = 1; k + 1 < fleet_end; k++) {
         result_interval_all(r, phase, k, os);
-        /* no op completed: no latency; keep the last one seen (a stall is
+        /* the median, not the mean: a few ops a busy client's scheduler
+         * held up drag a mean for an interval, a throttle moves the median.
+         * No op completed: no latency; keep the last one seen (a stall is
          * the throughput series' to tell) */
-        x[k - 1] = os->lat.count ? hist_mean(&os->lat) : k > 1 ? x[k - 2] : 0;
+        x[k - 1] = os->lat.count ? (double)hist_percentile(svc_only(os) ? &os->svc : &os->lat, 50.0)
+                   : k > 1 ? x[k - 2] : 0;
     }
     detect(r, ph, x, fleet_end - 2, CHANGE_LATENCY, 1, 0, out, &cap);
     free(os);

@@ -4,8 +4,10 @@
  * on the HTML's time charts.
  *
  * Series (docs/long-runs.md): throughput in bytes/s (IOPS when the phase
- * moved no bytes) for the fleet and for each agent, and the fleet's mean
- * latency (agents' intervals keep counters only, no latency).  The first
+ * moved no bytes) for the fleet and for each agent, and the fleet's median
+ * latency per interval (agents' intervals keep counters only, no latency;
+ * rate-limited ops' service time, issue to completion, not their latency
+ * from when they were due, which also holds the client's lag).  The first
  * interval (start-up) and the last (partial) are left out; the fleet's
  * series ends where the first agent taking part ended.  A fleet change
  * names the agents whose own series stepped the same way within
@@ -24,9 +26,14 @@
 /* An agent's step matches the fleet's within this many intervals. */
 #define CHANGES_MATCH 2u
 /* Latency steps smaller than this are not reported: below it a busy
- * client's scheduler moves a mean latency by more than 20% for seconds,
+ * client's scheduler moves latency by more than 20% for seconds,
  * and that says nothing about the storage. */
 #define CHANGES_LAT_FLOOR_NS 100000.0
+/* ... and each side of a latency step lasts this long at least, whatever
+ * the intervals: at short intervals (50 ms) a loaded client's scheduler
+ * holds its ops up for a quarter second at a time, and the interval count
+ * alone would call that a step. */
+#define CHANGES_LAT_MIN_MS 2000u
 
 /* Bounds of --change-min-pct and --change-min-intervals (and of a loaded
  * result's change_detection): min_intervals from CHANGEPOINT_MIN_LEN_FLOOR. */

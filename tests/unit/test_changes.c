@@ -26,7 +26,8 @@ typedef double (*rate_fn)(uint32_t a, uint32_t k);
 /* the fleet's latency of interval k, ns (0: record none) */
 typedef uint64_t (*lat_fn)(uint32_t k);
 
-static void build(struct run_result *r, struct plan *p, uint32_t nagents, rate_fn rate, lat_fn lat)
+static void build_iv(struct run_result *r, struct plan *p, uint32_t nagents, rate_fn rate, lat_fn lat,
+                     uint32_t interval_ms)
 {
     struct job_spec j;
     struct op_set *s = xmalloc(sizeof(*s));
@@ -36,9 +37,9 @@ static void build(struct run_result *r, struct plan *p, uint32_t nagents, rate_f
     snprintf(j.name, sizeof(j.name), "p");
     j.size = 1 << 20;
     plan_add_job(p, &j);
-    result_init(r, p, nagents, 1000);
+    result_init(r, p, nagents, interval_ms);
     for (uint32_t a = 0; a < nagents; a++) {
-        struct agent_phase ap = { .duration_ns = NIV * 1000000000ull, .nintervals = NIV };
+        struct agent_phase ap = { .duration_ns = NIV * interval_ms * 1000000ull, .nintervals = NIV };
 
         for (uint32_t k = 0; k < NIV; k++) {
             op_set_init(s);
@@ -60,6 +61,11 @@ static void build(struct run_result *r, struct plan *p, uint32_t nagents, rate_f
     }
     free(s);
     result_phase_finish(r, 0);
+}
+
+static void build(struct run_result *r, struct plan *p, uint32_t nagents, rate_fn rate, lat_fn lat)
+{
+    build_iv(r, p, nagents, rate, lat, 1000);
 }
 
 static void done(struct run_result *r, struct plan *p, struct change_set *s)
@@ -225,6 +231,41 @@ static void test_changes_latency(void **state)
     done(&r, &p, &s);
 }
 
+/* at 100 ms intervals a latency step must still last 2 s (20 intervals)
+ * on each side: 1.5 s after it is not enough, a throughput step of 5
+ * intervals is */
+static uint64_t lat_late(uint32_t k)
+{
+    return k < 24 ? 2000000 : 9000000;
+}
+
+static double drop_late(uint32_t a, uint32_t k)
+{
+    (void)a;
+    return k < 24 ? MIB : MIB / 4;
+}
+
+static void test_changes_latency_lasts_2s(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct change_set s;
+
+    (void)state;
+    build_iv(&r, &p, 1, drop_late, lat_late, 100);
+    changes_phase(&r, 0, &s);
+    assert_int_equal(s.n, 2);            /* the fleet's throughput and agent 0's */
+    assert_int_equal(s.c[0].metric, CHANGE_THROUGHPUT);
+    assert_float_equal(s.c[0].at_s, 2.4, 1e-9);
+    assert_int_equal(s.c[1].metric, CHANGE_THROUGHPUT);
+    done(&r, &p, &s);
+    build_iv(&r, &p, 1, drop_late, lat_late, 1000);   /* 15 s after it: reported */
+    changes_phase(&r, 0, &s);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.c[1].metric, CHANGE_LATENCY);
+    done(&r, &p, &s);
+}
+
 static void test_changes_fmt_secs(void **state)
 {
     char b[48];
@@ -243,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_changes_some_agents_and_threshold),
         cmocka_unit_test(test_changes_one_agent_alone),
         cmocka_unit_test(test_changes_latency),
+        cmocka_unit_test(test_changes_latency_lasts_2s),
         cmocka_unit_test(test_changes_fmt_secs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
