@@ -7,7 +7,8 @@
 # report must say the throughput stepped down about -80%, fleet-wide, at
 # 4 s give or take two intervals (500 ms each), and each agent's own
 # series must show the step there too; `nfstorm report` re-renders the
-# same lines from the JSON, and the HTML marks the step on its time charts.
+# same line from the JSON and from the journal, and the HTML marks the step
+# on its time charts.
 source "$(dirname "$0")/lib.sh"
 command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
 command -v ip >/dev/null && command -v tc >/dev/null || skip "no ip(8) or tc(8)"
@@ -90,6 +91,8 @@ line=$(grep -E '^throughput stepped down from [0-9.]+[KM]iB/s to [0-9.]+[KM]iB/s
   fail "no fleet-wide step-down line: $(grep stepped "$T/out")"
 "$NFSTORM" report "$T/r.json" --html "$T/re.html" >"$T/re.out" 2>&1 || fail "report failed: $(tail -n3 "$T/re.out")"
 grep -qxF "$line" "$T/re.out" || fail "report re-rendered another line: $(grep stepped "$T/re.out")"
+"$NFSTORM" report "$T/r.json.journal" >"$T/rj.out" 2>&1 || fail "report of the journal failed: $(tail -n3 "$T/rj.out")"
+grep -qxF "$line" "$T/rj.out" || fail "the journal re-rendered another line: $(grep stepped "$T/rj.out")"
 for h in "$T/r.html" "$T/re.html"; do
   # every time chart (bandwidth, throughput, latency, fairness) marks it
   n=$(grep -o 'data-band="change"' "$h" | wc -l)
