@@ -30,7 +30,8 @@ uint32_t changes_min_intervals(const struct run_result *r)
 }
 
 /* Intervals agent a has: one past the last it sent, at most as many as it
- * counted when it finished.  0: it took no part or sent nothing. */
+ * counted when it finished and as its phase time covers.  0: it took no
+ * part or sent nothing. */
 static uint32_t agent_end(const struct phase_result *ph, uint32_t a)
 {
     uint32_t end = 0;
@@ -42,6 +43,15 @@ static uint32_t agent_end(const struct phase_result *ph, uint32_t a)
             end = k + 1;
     if (ph->agents[a].done && ph->agents[a].nintervals && ph->agents[a].nintervals < end)
         end = ph->agents[a].nintervals;
+    /* intervals after its phase time ended are its wind-down (threads
+     * joining on a busy machine), not a step down to nothing */
+    if (ph->agents[a].done && ph->agents[a].duration_ns && ph->interval_ms) {
+        uint64_t iv_ns = (uint64_t)ph->interval_ms * 1000000u;
+        uint64_t n = (ph->agents[a].duration_ns + iv_ns - 1) / iv_ns;
+
+        if (n < end)
+            end = (uint32_t)n;
+    }
     return end;
 }
 

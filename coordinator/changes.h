@@ -8,7 +8,8 @@
  * latency per interval (agents' intervals keep counters only, no latency;
  * rate-limited ops' service time, issue to completion, not their latency
  * from when they were due, which also holds the client's lag).  The first
- * interval (start-up) and the last (partial) are left out; the fleet's
+ * interval (start-up) and the last (partial) are left out, and so are an
+ * agent's intervals past its phase duration (wind-down); the fleet's
  * series ends where the first agent taking part ended.  A fleet change
  * names the agents whose own series stepped the same way within
  * CHANGES_MATCH intervals of it; "fleet-wide" when that is every agent

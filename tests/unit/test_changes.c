@@ -266,6 +266,33 @@ static void test_changes_latency_lasts_2s(void **state)
     done(&r, &p, &s);
 }
 
+/* nothing moves after 28 s: the agents' threads winding down past a 28 s
+ * phase (duration_ns) are no step to nothing; the same zeros inside the
+ * phase time are */
+static double wind_down(uint32_t a, uint32_t k)
+{
+    (void)a;
+    return k < 28 ? MIB : 0;
+}
+
+static void test_changes_wind_down(void **state)
+{
+    struct run_result r;
+    struct plan p;
+    struct change_set s;
+
+    (void)state;
+    build(&r, &p, 2, wind_down, NULL);
+    changes_phase(&r, 0, &s);
+    assert_int_equal(s.n, 3);            /* 40 s of phase time: a real stop */
+    change_set_free(&s);
+    for (uint32_t a = 0; a < 2; a++)
+        r.phases[0].agents[a].duration_ns = 28 * 1000000000ull;
+    changes_phase(&r, 0, &s);
+    assert_int_equal(s.n, 0);
+    done(&r, &p, &s);
+}
+
 static void test_changes_fmt_secs(void **state)
 {
     char b[48];
@@ -285,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_changes_one_agent_alone),
         cmocka_unit_test(test_changes_latency),
         cmocka_unit_test(test_changes_latency_lasts_2s),
+        cmocka_unit_test(test_changes_wind_down),
         cmocka_unit_test(test_changes_fmt_secs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
