@@ -203,8 +203,9 @@ static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase
     write_storage(j, r, phase);
     /* the phase was started, at t0 (coordinator clock): each agent's start
      * lag is its first op against it */
-    put(j, json_pack("{sssIsI}", "type", "phase_start", "phase", (json_int_t)phase,
-                     "t0_ns", (json_int_t)r->phases[phase].t0_ns));
+    put(j, json_pack("{sssIsIsI}", "type", "phase_start", "phase", (json_int_t)phase,
+                     "t0_ns", (json_int_t)r->phases[phase].t0_ns,
+                     "start_unix_ms", (json_int_t)r->phases[phase].t0_unix_ms));
 }
 
 static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -609,8 +610,10 @@ static int apply_record_line(struct run_result *r, json_t *o, const char *type, 
     return 0;
 }
 
-/* "phase_start" {phase, t0_ns}: when the phase was started (optional:
- * older journals have no such line).  Whether it ran is left to what
+/* "phase_start" {phase, t0_ns, start_unix_ms}: when the phase was started
+ * (optional: older journals have no such line, nor start_unix_ms, the same
+ * instant on the wall clock that external metrics align to, ext_metrics.h).
+ * Whether it ran is left to what
  * arrived, as for a journal without these lines (a cut-short journal's
  * verdicts depend on it, result_cut_short). */
 static int apply_phase_start(struct run_result *r, json_t *o)
@@ -620,6 +623,12 @@ static int apply_phase_start(struct run_result *r, json_t *o)
     if (u64_of(o, "phase", &phase) || phase >= r->nphases || u64_of(o, "t0_ns", &t0))
         return -1;
     r->phases[phase].t0_ns = t0;
+    if (json_object_get(o, "start_unix_ms")) {
+        uint64_t wall;
+        if (u64_of(o, "start_unix_ms", &wall) || wall > INT64_MAX)
+            return -1;
+        r->phases[phase].t0_unix_ms = (int64_t)wall;
+    }
     return 0;
 }
 

@@ -47,6 +47,7 @@
 #include "coordinator/fiolog.h"
 #include "net/ctlsock.h"
 #include "coordinator/client_cap.h"
+#include "coordinator/limits_report.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -62,6 +63,7 @@ static const char usage[] =
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
 "                      [--change-min-pct PCT] [--change-min-intervals N]\n"
+"                      [--limits F [--fs-size SIZE]] [--metrics CLOUDWATCH.json]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
@@ -166,6 +168,13 @@ static const char usage[] =
 "                          several gets the largest): reads faster than it, or than the\n"
 "                          agent's NIC link, are flagged 'faster than the link (...): page\n"
 "                          cache or a client-side cache?' (docs/results.md)\n"
+"  --limits FILE           the storage's declared limits (INI: caps per client and per\n"
+"                          file system, burst credits, read metering, prices; examples/limits/,\n"
+"                          docs/long-runs.md): before the run (and with --dry-run) the plan's\n"
+"                          metered load, when it drains the credits, a warning when the run is\n"
+"                          shorter than that, its cost; after it each agent and the fleet\n"
+"                          against the caps, the metered bytes, credits used and cost\n"
+"  --fs-size SIZE          bytes the file system holds (1.5TiB): its baseline and burst rates\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -221,6 +230,9 @@ static const char usage[] =
 "run was cut short: the coordinator killed, or its disk full).  With --repeat, each\n"
 "repetition K has FILE.repK.journal, and --csv, --timeseries and --output files get .repK\n"
 "before their extension (a.csv -> a.rep1.csv); --html is the set's summary.\n"
+"'nfstorm report RESULT --limits F' judges a saved result against declared limits (docs/long-runs.md);\n"
+"--metrics F places the series of 'aws cloudwatch get-metric-data' output on the run's clock\n"
+"(text, --json external_metrics, --html charts).\n"
 "'nfstorm report SET.json' prints a repeat set's summary (--html: as a table; --json:\n"
 "the set again); --repetition K renders repetition K like a single run's result.\n"
 "'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
@@ -266,6 +278,8 @@ struct cli {
     uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
     int control_tos;             /* --control-tos (net/ctlsock.h) */
     struct client_caps caps;     /* --client-cap (client_cap.h) */
+    const char *limits_path;     /* --limits FILE (limits.h) */
+    const char *fs_size;         /* --fs-size SIZE */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -472,6 +486,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
                 return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
             if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
                 return die(2, "%s", cerr);
+        } else if (OPT("--limits")) {
+            if (!(c->limits_path = v))
+                return 2;
+        } else if (OPT("--fs-size")) {
+            if (!(c->fs_size = v))
+                return 2;
         } else if (OPT("--control-tos")) {
             if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
                 return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
@@ -1236,6 +1256,9 @@ struct run_cmd {
     struct run_set set;             /* --repeat: the repetitions so far */
     struct repeat_run rr;
     struct fio_status *fstatus;     /* --status-interval: kept across repetitions */
+    struct limits lim;              /* --limits, when have_limits */
+    struct limits_forecast forecast;   /* ... the plan's, before it runs */
+    int have_limits;
     char err[1024];
 };
 
@@ -1276,6 +1299,17 @@ static int cmd_load_plan(struct run_cmd *r, int argc, char **argv, int *stop)
         return die(2, "%s", r->err);
     for (uint32_t i = 0; i < r->plan.nwarnings; i++)
         fprintf(stderr, "nfstorm: warning: %s\n", r->plan.warnings[i]);
+    if (c->limits_path || c->fs_size) {
+        /* the declared limits: read before anything connects, so a bad file costs nothing */
+        if (!c->limits_path)
+            return die(2, "--fs-size needs --limits FILE (the credit model it sizes)");
+        if (r->clean_only || c->pool)
+            return die(2, "--limits is for a run here (not with %s)", r->clean_only ? "clean" : "--pool");
+        if (limits_load(c->limits_path, &r->lim, r->err, sizeof r->err) < 0 ||
+            (c->fs_size && limits_set_fs_size(&r->lim, c->fs_size, r->err, sizeof r->err) < 0))
+            return die(2, "%s", r->err);
+        r->have_limits = 1;
+    }
     if (c->fio.showcmd || c->fio.parse_only) {
         /* fio's dry parses: nothing is connected to or started */
         if (c->fio.showcmd)
@@ -1530,6 +1564,8 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     r->ro.nobservers = ob.n;
     guard_start(&guard);
     rc = run_execute(&r->plan, &r->ro, res, r->err, sizeof r->err);
+    res->limits = r->have_limits ? &r->lim : NULL;       /* for the renderers; r outlives res */
+    res->forecast = r->have_limits ? &r->forecast : NULL;
     *run_rc = rc;
     *started = 1;
     run_interrupted = rc == RUN_INTERRUPTED || res->end == RUN_END_INTERRUPTED;
@@ -1661,6 +1697,11 @@ static int cmd_run_fleet(struct run_cmd *r, int argc, char **argv)
     if (c->dry_run) {
         status = dryrun_main(stdout, &r->plan, r->addrs, (const char *const *)r->labels, r->naddrs,
                              c->local ? c->local : 1);
+        if (status == 0 && r->have_limits) {
+            limits_forecast(&r->lim, &r->plan, r->addrs ? r->naddrs : c->local ? c->local : 1, &r->forecast);
+            fputc('\n', stdout);
+            limits_forecast_text(stdout, "", &r->lim, &r->forecast, c->unit_base);
+        }
         if (status == 0 && c->repeat)
             repeat_run_dry_line(stdout, &r->rr);
         if (status == 0 && c->plan_path) {
@@ -1686,6 +1727,11 @@ static int cmd_run_fleet(struct run_cmd *r, int argc, char **argv)
         clean_estimate(&r->plan, r->naddrs, &est);
         clean_estimate_line(&est, r->naddrs, line, sizeof line);
         fprintf(stderr, "nfstorm: %s\n", line);
+    }
+    if (r->have_limits) {
+        limits_forecast(&r->lim, &r->plan, r->naddrs, &r->forecast);
+        if (!c->quiet)
+            limits_forecast_text(stderr, "nfstorm: ", &r->lim, &r->forecast, c->unit_base);
     }
     status = cmd_repetitions(r);
     if (c->cleanup && clean_files(&r->plan, r->addrs, NULL, 0, r->naddrs, r->ro.secret, c) != 0 && status == 0)

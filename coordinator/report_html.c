@@ -53,6 +53,8 @@
 #include "coordinator/verdict.h"
 #include "common/vblock.h"
 #include "coordinator/svg.h"
+#include "coordinator/limits_report.h"
+#include "coordinator/ext_metrics.h"
 #include "coordinator/sweep.h"
 
 #define MAX_BS 32
@@ -780,6 +782,8 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
     if (fleet)
         html_fleet_agent_list(out, r);
     sweep_html(out, r->sweeps, r);   /* each sweep's curves and table */
+    limits_result_html(out, r, base);   /* --limits: against the declared caps */
+    ext_metrics_html(out, r, base);     /* --metrics: the provider's own series */
     svg_page_end(out);
     free(share);
 }

@@ -47,6 +47,8 @@
 #include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
 #include "coordinator/start_skew.h"
+#include "coordinator/limits_report.h"
+#include "coordinator/ext_metrics.h"
 #include "common/vblock.h"
 
 struct jb {
@@ -445,6 +447,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "duration_s", json_real((double)ph->duration_ns / 1e9));
     put(b, j, "duration_ns", jint(ph->duration_ns));
     put(b, j, "start_skew_ns", jint(ph->start_skew_ns));
+    if (ph->t0_unix_ms > 0)
+        put(b, j, "start_unix_ms", json_integer((json_int_t)ph->t0_unix_ms));
     put(b, j, "start_skew_agents", jint(ph->nstarted));
     put(b, j, "start_skew_unknown_agents", jint(start_skew_agents_unknown(r, phase)));
     /* the goal is 1 ms (docs/running.md); said, not hidden, when missed */
@@ -545,6 +549,8 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
         put(b, cd, "min_intervals", jint(changes_min_intervals(r)));
         put(b, root, "change_detection", cd);
     }
+    if (limits_result_json(root, r) < 0 || ext_metrics_json(root, r) < 0)
+        b->failed = 1;
     return root;
 }
 

@@ -165,6 +165,10 @@ struct phase_result {
     uint8_t ran;                  /* the phase was started (t0 sent) */
     uint8_t interrupted;          /* SIGINT/SIGTERM while it ran (or before it started) */
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
+    int64_t t0_unix_ms;           /* where interval 0 begins on the wall clock (t0 plus
+                                     the phase's ramp_time), ms since the epoch (0:
+                                     unknown, an older result): external metrics are
+                                     aligned to it (ext_metrics.h) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
     struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
@@ -185,6 +189,9 @@ struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
 struct result_verify;             /* result_verify.h */
 struct sweep_set;                 /* sweep.h */
+struct limits;                    /* limits.h */
+struct limits_forecast;           /* limits_model.h */
+struct ext_metrics;               /* ext_metrics.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];
@@ -207,6 +214,11 @@ struct run_result {
      * kept in the JSON result ("change_detection"); 0: the defaults */
     double change_min_pct;
     uint32_t change_min_intervals;
+    /* --limits (limits.h), its forecast (limits_model.h) and --metrics
+     * (ext_metrics.h): set by the CLI for the renderers; not owned, NULL = none */
+    const struct limits *limits;
+    const struct limits_forecast *forecast;
+    const struct ext_metrics *metrics;
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */

@@ -461,6 +461,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     ph->duration_ns = get_u64(c, pj, path, "duration_ns", INT64_MAX);
     ph->start_skew_ns = get_u64(c, pj, path, "start_skew_ns", INT64_MAX);
+    if (json_object_get(pj, "start_unix_ms"))     /* since external metrics (ext_metrics.h) */
+        ph->t0_unix_ms = (int64_t)get_u64(c, pj, path, "start_unix_ms", INT64_MAX);
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
     snprintf(sub, sizeof(sub), "%s.ops", path);
     load_ops(c, get(c, pj, path, "ops", sub, sizeof(sub)), sub, &ph->totals, NULL);

@@ -382,6 +382,21 @@ static void start_phase(struct run *r)
     }
     r->res->phases[r->phase].ran = 1;
     r->res->phases[r->phase].t0_ns = t0;
+    {
+        /* where interval 0 begins on the wall clock (external metrics are
+         * placed against it): now's wall time, plus how far ahead t0 is,
+         * plus the ramp the agents wait before their first interval */
+        struct timespec wall;
+        uint64_t ramp = 0;
+        const struct phase *pp = &r->plan->phases[r->phase];
+        for (uint32_t k = 0; k < pp->njobs; k++)
+            if (pp->jobs[k].ramp_ns > ramp)
+                ramp = pp->jobs[k].ramp_ns;
+        clock_gettime(CLOCK_REALTIME, &wall);
+        r->res->phases[r->phase].t0_unix_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000 +
+                                              ((int64_t)t0 - (int64_t)run_now(r)) / 1000000 +
+                                              (int64_t)(ramp / 1000000u);
+    }
     phase_ctl_begin(&r->res->phases[r->phase], &r->plan->phases[r->phase]);
     if (point.skip)
         sweep_mark_skipped(r->res->sweeps, r->res, r->phase);
