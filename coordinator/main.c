@@ -62,6 +62,7 @@ static const char usage[] =
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
+"                      [--change-min-pct PCT] [--change-min-intervals N]\n"
 "                      [--limits F [--fs-size SIZE]] [--metrics CLOUDWATCH.json]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000] [--include-failed]\n"
@@ -125,6 +126,10 @@ static const char usage[] =
 "  --agent-rows N|all      a row per agent up to N agents (default 16); beyond, per phase\n"
 "                          the fleet view: per-agent IOPS/BW distribution (min, p10, median,\n"
 "                          p90, max), 5 slowest and 5 fastest, lost and idle agents by name\n"
+"  --change-min-pct PCT    step-downs and step-ups: a change of at least PCT percent\n"
+"                          (default 20) in throughput or latency ...\n"
+"  --change-min-intervals N  ... lasting at least N intervals (default 5, at least 2)\n"
+"                          is reported per phase, fleet and per agent (docs/long-runs.md)\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
@@ -1579,6 +1584,7 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", ob.jpath);
     live_free(ob.live);
     ob.live = NULL;
+    cmd_report_apply_changes(&c->out, res);
     if (c->label) {
         snprintf(res->label, sizeof res->label, "%s", c->label);
         result_clean_utf8(res->label);    /* printed, and re-rendered alike from the files */

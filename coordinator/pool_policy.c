@@ -40,6 +40,8 @@ static const struct pool_policy_rule options[] = {
     { "--quiet", 0, NULL },
     { "--verbose", 0, NULL },
     { "--agent-rows", 1, NULL },
+    { "--change-min-pct", 1, NULL },    /* how steps are judged in the figures */
+    { "--change-min-intervals", 1, NULL },
     { "--csv-agents", 0, NULL },
     { "--output-format", 1, NULL },
     { "--minimal", 0, NULL },

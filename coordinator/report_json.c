@@ -21,6 +21,7 @@
 #include "coordinator/result.h"
 #include "coordinator/sweep.h"
 #include "coordinator/report_json.h"
+#include "coordinator/changes.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 #include "coordinator/errors_json.h"
@@ -515,6 +516,18 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
         put(b, j, "coherence", coherence_json(r, phase));
     if (ph->coh.n || ph->rw == RW_COHERENCE)
         put(b, j, "coherence_never_visible", json_string(ph->coh_never_warn ? "warn" : "fail"));
+    if (ph->finished) {         /* step-downs and step-ups (changes.h) */
+        struct change_set cs;
+
+        changes_phase(r, phase, &cs);
+        put(b, j, "changes", changes_json(r, phase, &cs));
+        for (size_t c = 0; c < cs.n; c++)
+            if (cs.c[c].fleet && cs.c[c].metric != CHANGE_LATENCY && cs.c[c].after < cs.c[c].before) {
+                put(b, j, "time_to_throttle_s", json_real(cs.c[c].at_s));
+                break;
+            }
+        change_set_free(&cs);
+    }
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);
@@ -556,6 +569,13 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     put(b, root, "phases", phases);
     if (r->sweeps)
         put(b, root, "sweeps", sweep_json(r->sweeps, r));
+    {
+        json_t *cd = json_object();
+
+        put(b, cd, "min_pct", json_real(changes_min_pct(r)));
+        put(b, cd, "min_intervals", jint(changes_min_intervals(r)));
+        put(b, root, "change_detection", cd);
+    }
     if (limits_result_json(root, r) < 0 || ext_metrics_json(root, r) < 0)
         b->failed = 1;
     return root;

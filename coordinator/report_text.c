@@ -32,6 +32,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/changes.h"
 #include "coordinator/client_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
@@ -583,6 +584,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         notes(out, r, ph, fleet);
         report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
+        changes_text(out, r, i, L.base);    /* step-downs and step-ups (changes.h) */
         coherence_text(out, r, i);
         result_verify_text(out, r, i);
         verdict_note(out, r, i);

@@ -214,6 +214,10 @@ struct run_result {
     struct result_view *view;     /* result_agent_totals' expansion, owned */
     struct run_record record;     /* what was run, against what (run_record.h); owned */
     struct sweep_set *sweeps;     /* the run's sweeps, judged (sweep.h); owned; NULL = none */
+    /* step detection (changes.h): --change-min-pct, --change-min-intervals,
+     * kept in the JSON result ("change_detection"); 0: the defaults */
+    double change_min_pct;
+    uint32_t change_min_intervals;
     /* --limits (limits.h), its forecast (limits_model.h) and --metrics
      * (ext_metrics.h): set by the CLI for the renderers; not owned, NULL = none */
     const struct limits *limits;

@@ -13,6 +13,8 @@
  * run's own (docs/reports.md). */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_load.h"
+#include "common/changepoint.h"
+#include "coordinator/changes.h"
 #include "coordinator/sweep.h"
 
 #include <errno.h>
@@ -790,6 +792,18 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
         load_record_part(&c, run_record_from_json(json_object_get(root, "record"), "record", &r->record,
                                                   c.err, c.errlen));
     load_end(&c, root, r);
+    if (json_object_get(root, "change_detection") && !c.failed) {   /* optional: older results */
+        json_t *cd = json_object_get(root, "change_detection");
+        double pct = get_num(&c, cd, "change_detection", "min_pct");
+        uint64_t n = get_u64(&c, cd, "change_detection", "min_intervals", CHANGES_INTERVALS_MAX);
+
+        if (!c.failed && !(pct > 0 && pct <= CHANGES_PCT_MAX))
+            fail(&c, "change_detection.min_pct", "is not in (0, %g]", CHANGES_PCT_MAX);
+        else if (!c.failed && n < CHANGEPOINT_MIN_LEN_FLOOR)
+            fail(&c, "change_detection.min_intervals", "is below %u", CHANGEPOINT_MIN_LEN_FLOOR);
+        r->change_min_pct = pct;
+        r->change_min_intervals = (uint32_t)n;
+    }
     if (json_object_get(root, "sweeps") && !c.failed)   /* optional: runs with a sweep */
         load_record_part(&c, sweep_from_json(json_object_get(root, "sweeps"), nagents, nphases, &r->sweeps,
                                              c.err, c.errlen));
