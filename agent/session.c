@@ -864,6 +864,8 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         }
         if (m.rate_iops || m.rate_bps)
             sweep_point_rates(&s->plan.plan.phases[s->phase], m.rate_iops, m.rate_bps);
+        if (m.depth || m.threads)
+            phase_sweep_point(&s->run, m.depth, m.threads);
         start_phase(s, &m);
         return;
     }

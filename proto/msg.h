@@ -137,6 +137,12 @@ struct msg_start {
     uint64_t rate_iops;
     uint64_t rate_bps;
     uint32_t skip;
+    /* a searched sweep=iodepth / numjobs point (optional, 0 = the plan's):
+     * the phase was laid out at sweep_max; every job keeps at most depth
+     * ops in flight per thread, and runs only its first threads threads
+     * (the others end without I/O) */
+    uint32_t depth;
+    uint32_t threads;
 };
 struct msg_interval {
     uint32_t phase;
