@@ -685,13 +685,14 @@ static void handle_plan(struct session *s)
     s->phase = 0;
     s->stop_requested = 0;
     s->run_complete = 0;
-    if (s->agent->null_capacity_iops)
+    if (s->agent->null_capacity_iops || s->agent->null_swing_ns)
         /* the model server stands for this machine: its own capacity wins */
         for (uint32_t i = 0; i < s->plan.plan.nphases; i++)
             for (uint32_t k = 0; k < s->plan.plan.phases[i].njobs; k++) {
                 struct job_spec *j = &s->plan.plan.phases[i].jobs[k];
-                if (j->null_capacity_iops)
+                if (j->null_capacity_iops && s->agent->null_capacity_iops)
                     j->null_capacity_iops = s->agent->null_capacity_iops;
+                j->null_swing_ns = j->null_capacity_iops ? s->agent->null_swing_ns : 0;
             }
     if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, &s->agent->limits, why,
                         sizeof why) < 0 ||
