@@ -22,6 +22,7 @@
  * the JSON report never disagree. */
 #include "coordinator/coherence_report.h"
 #include "coordinator/result.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 
 #include <stdlib.h>
@@ -579,6 +580,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         else
             agent_rows(out, r, ph, &L);
         notes(out, r, ph, fleet);
+        sched_debt_text(out, r, i);     /* open loop short of its rate: who fell behind */
         report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
         coherence_text(out, r, i);

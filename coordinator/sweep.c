@@ -124,6 +124,9 @@ void sweep_point_start(struct sweep_set *s, struct run_result *res, uint32_t pha
             m->rate_iops = per;
         else
             m->rate_bps = per;
+        /* the phase's asked load (sched_debt.h): what the threads run at */
+        ph->asked_iops = w->spec.dim == SWEEP_RATE_IOPS ? (double)per * (double)threads : 0;
+        ph->asked_bps = w->spec.dim == SWEEP_RATE ? (double)per * (double)threads : 0;
     }
     if (!w->spec.nvalues && w->spec.dim == SWEEP_IODEPTH)
         m->depth = (uint32_t)v;     /* laid out at sweep_max: each thread keeps v in flight */
