@@ -46,7 +46,8 @@ assert d["asked_iops"] == 4000 and d["asked_bps"] == 0, d
 assert 70 <= d["achieved_pct"] <= 78, d
 a0, a1 = (a["schedule_debt"] for a in op["agents"])
 assert d["late_ops"] == a0["late_ops"] + a1["late_ops"] and d["late_ns"] == a0["late_ns"] + a1["late_ns"], d
-assert a1["late_ops"] >= 1000 and a1["late_ns"] > 0 and a1["late_ops"] > 5 * a0["late_ops"], (a0, a1)
+# (agent 0 may owe a few ops to a busy test machine; agent 1's debt grows all along)
+assert a1["late_ops"] >= 1000 and a1["late_ns"] > 10 * a0["late_ns"], (a0, a1)
 assert 0 < a1["cpu_pct"] < 90 and a0["cpu_pct"] >= 0, (a0, a1)
 # closed loop: nothing asked, no debt
 assert "schedule_debt" not in cl and all("schedule_debt" not in a for a in cl["agents"]), cl.keys()
