@@ -40,7 +40,9 @@ for p in pts:
     ph = r["phases"][p["phase"]]
     assert ph["name"] == "q@%d" % p["requested"], ph["name"]
     # the model: saturated from 1 in flight on (1k IOPS), each op taking (D + 1) ms
-    assert 850 <= p["achieved"] <= 1010, p
+    # (at D = 1 the thread must issue its next op within the 1 ms service: a
+    # busy or sanitized build can only lower that point's rate, never raise it)
+    assert (600 if p["requested"] == 1 else 850) <= p["achieved"] <= 1010, p
     assert 0.95 * (p["requested"] + 1) * 1e6 <= p["lat_ns"]["p50"] <= 1.1 * (p["requested"] + 1) * 1e6, p
     assert p["valid"], p
 skipped = [ph for ph in r["phases"] if ph.get("ran") is False]
