@@ -51,4 +51,8 @@ assert r["exit_status"] == 0, r["verdict"]
 PY
 grep -Eq "^capacity: agents=2 at p99 [0-9.]+ ms; knee agents=3; 4 points, 2 invalid \(agent 2 achieved [0-9]+% of its share\)$" "$T/out" ||
   fail "headline: $(grep '^capacity' "$T/out")"
+# the live line counts the agents each point runs on
+for k in 1 2 4 3; do
+  grep -Eq "^phase [0-9]/6 s@$k: started on $k agents; sweep s point" "$T/out" || fail "live line of s@$k: $(grep 'started on' "$T/out")"
+done
 echo "sweep=agents search found 2 agents, capped at the fleet's 4"
