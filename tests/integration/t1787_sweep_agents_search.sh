@@ -55,4 +55,18 @@ grep -Eq "^capacity: agents=2 at p99 [0-9.]+ ms; knee agents=3; 4 points, 2 inva
 for k in 1 2 4 3; do
   grep -Eq "^phase [0-9]/6 s@$k: started on $k agents; sweep s point" "$T/out" || fail "live line of s@$k: $(grep 'started on' "$T/out")"
 done
+# nfstorm report re-renders it from the result and from its journal (whose
+# phase_end lines say which agents took part in each point)
+for src in "$T/s.json" "$T/s.json.journal"; do
+  timeout 20 "$NFSTORM" report "$src" --json "$T/re.json" >"$T/rep" 2>&1 || fail "report $src: $(tail -n2 "$T/rep")"
+  diff <(sed -n '/^sweep s:/,/^capacity/p' "$T/out") <(sed -n '/^sweep s:/,/^capacity/p' "$T/rep") >"$T/diff" ||
+    fail "report $src re-renders the sweep differently: $(cat "$T/diff")"
+  py "$T/re.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for ph in r["phases"][:4]:
+    k = int(ph["name"].split("@")[1])
+    assert [a["participating"] for a in ph["agents"]] == [i < k for i in range(4)], (ph["name"], ph["agents"])
+PY
+done
 echo "sweep=agents search found 2 agents, capped at the fleet's 4"
