@@ -38,7 +38,7 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
 
     if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
         return -EINVAL;
-    if (!s->host.present && !s->ms.present)
+    if (!s->host.present && !s->ms.present && !s->proxy.present)
         return 0;
     ca = &phase_of(r, phase)->agent[agent];
     if (k >= ca->niv) {
@@ -59,6 +59,12 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
     }
     free(iv->ms);
     iv->ms = s->ms.present ? store_of(&s->ms) : NULL;
+    free(iv->proxy);
+    iv->proxy = NULL;
+    if (s->proxy.present) {
+        iv->proxy = xmalloc(sizeof *iv->proxy);
+        *iv->proxy = s->proxy;
+    }
     if (s->ms.present && !ca->mount[0])
         snprintf(ca->mount, sizeof ca->mount, "%s", s->ms.mount);
     return 0;
@@ -71,10 +77,11 @@ int client_result_set_phase(struct run_result *r, uint32_t phase, uint32_t agent
 
     if (phase >= r->nphases || agent >= r->nagents)
         return -EINVAL;
-    if (!s->host.present && !s->ms.present && !s->ms.note[0])
+    if (!s->host.present && !s->ms.present && !s->ms.note[0] && !s->proxy.present)
         return 0;
     ca = &phase_of(r, phase)->agent[agent];
     ca->host = s->host;
+    ca->proxy = s->proxy;
     free(ca->ms);
     ca->ms = s->ms.present ? store_of(&s->ms) : NULL;
     if (s->ms.present)
@@ -102,14 +109,14 @@ const struct client_agent *client_result_agent(const struct run_result *r, uint3
     if (phase >= r->nphases || !r->phases[phase].client || agent >= r->phases[phase].client->nagents)
         return NULL;
     ca = &r->phases[phase].client->agent[agent];
-    return ca->host.present || ca->ms || ca->note[0] || ca->niv ? ca : NULL;
+    return ca->host.present || ca->ms || ca->note[0] || ca->niv || ca->proxy.present ? ca : NULL;
 }
 
 const struct client_iv *client_result_iv(const struct run_result *r, uint32_t phase,
                                          uint32_t agent, uint32_t k)
 {
     const struct client_agent *ca = client_result_agent(r, phase, agent);
-    if (!ca || k >= ca->niv || (!ca->iv[k].host.present && !ca->iv[k].ms))
+    if (!ca || k >= ca->niv || (!ca->iv[k].host.present && !ca->iv[k].ms && !ca->iv[k].proxy))
         return NULL;
     return &ca->iv[k];
 }
@@ -131,8 +138,10 @@ void client_result_free(struct phase_result *ph)
         return;
     for (uint32_t a = 0; a < cp->nagents; a++) {
         struct client_agent *ca = &cp->agent[a];
-        for (uint32_t k = 0; k < ca->niv; k++)
+        for (uint32_t k = 0; k < ca->niv; k++) {
             free(ca->iv[k].ms);
+            free(ca->iv[k].proxy);
+        }
         free(ca->iv);
         free(ca->ms);
     }

@@ -4,7 +4,8 @@
  * NIC-bound judgements made from them.
  *
  * Compact: an interval holds its host sample (~80 bytes) and, only when
- * its mount moved, the operations that moved (not MS_OPS_MAX of them).
+ * its mount moved, the operations that moved (not MS_OPS_MAX of them), and
+ * only behind a local NFS proxy, the proxy's sample.
  * Hung off phase_result.client, allocated on first use and freed by
  * result_free (client_result_free).  Single-threaded, like result.h. */
 #ifndef NFSTORM_CLIENT_RESULT_H
@@ -23,6 +24,7 @@ struct ms_store {                 /* a mountstats delta, its ops only */
 struct client_iv {                /* one agent's interval */
     struct host_sample host;      /* present 0: the agent sent none */
     struct ms_store *ms;          /* NULL: no mountstats */
+    struct proxy_sample *proxy;   /* NULL: no local NFS proxy sampled */
     uint8_t static_new;           /* its cores, threads, nic or speed differ from the
                                      agent's interval added before it (or it is the
                                      first): the compact forms write them only then */
@@ -31,6 +33,7 @@ struct client_iv {                /* one agent's interval */
 struct client_agent {             /* one agent in one phase */
     struct host_sample host;      /* the phase's (present 0: none sent) */
     struct ms_store *ms;          /* the phase's mountstats, NULL: none */
+    struct proxy_sample proxy;    /* the phase's local NFS proxy (present 0: none) */
     char mount[CLIENT_MOUNT_MAX]; /* "" when no mountstats */
     char note[CLIENT_NOTE_MAX];   /* why there are none, or "" */
     struct client_iv *iv;         /* [niv] */

@@ -286,12 +286,14 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
     }
     if (o && result_agent_errors(r, phase, agent))     /* its failed ops' causes */
         json_object_set_new(o, "errors", errors_json(result_agent_errors(r, phase, agent), NULL));
-    if (o && ca && (ca->host.present || ca->ms || ca->note[0])) {
+    if (o && ca && (ca->host.present || ca->ms || ca->note[0] || ca->proxy.present)) {
         json_t *cl = json_object();
         if (ca->host.present)
             json_object_set_new(cl, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
         if (ca->ms || ca->note[0])
             json_object_set_new(cl, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+        if (ca->proxy.present)
+            json_object_set_new(cl, "proxy", client_json_proxy(&ca->proxy));
         json_object_set_new(o, "client", cl);
     }
     put(j, o);

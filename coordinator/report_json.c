@@ -208,6 +208,8 @@ static void client_phase_json(struct jb *b, json_t *j, const struct run_result *
         put(b, j, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
     if (ca->ms || ca->note[0])
         put(b, j, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+    if (ca->proxy.present)
+        put(b, j, "proxy", client_json_proxy(&ca->proxy));
 }
 
 /* Interval k's "client" (client_json.h: columns), when some agent sent one. */

@@ -371,7 +371,8 @@ static void load_client(struct ctx *c, json_t *obj, const char *path, struct run
     char why[200];
 
     if (c->failed || !json_is_object(obj) ||
-        (!json_object_get(obj, "host") && !json_object_get(obj, "mountstats")))
+        (!json_object_get(obj, "host") && !json_object_get(obj, "mountstats") &&
+         !json_object_get(obj, "proxy")))
         return;
     s = xmalloc(sizeof *s);
     if (client_json_parse(obj, s, why, sizeof why) < 0)

@@ -287,6 +287,7 @@ static const struct field interval_fields[] = {
     FKIND(struct msg_interval, "nfs", nfs, F_NFSRPC),
     FKIND(struct msg_interval, "host", client.host, F_HOST),
     FKIND(struct msg_interval, "mountstats", client.ms, F_MSTATS),
+    FKIND(struct msg_interval, "proxy", client.proxy, F_PROXY),      /* optional */
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
@@ -306,6 +307,7 @@ static const struct field phase_done_fields[] = {
     FOPTU64(struct msg_phase_done, "late_ns", late_ns),
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
     FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
+    FKIND(struct msg_phase_done, "proxy", client.proxy, F_PROXY),  /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),

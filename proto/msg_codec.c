@@ -160,6 +160,8 @@ static int field_sent(const struct field *f, const void *base)
         return msg_client_host_sent(CAT(base, f, struct host_sample));
     case F_MSTATS:
         return msg_client_ms_sent(CAT(base, f, struct ms_sample));
+    case F_PROXY:
+        return msg_client_proxy_sent(CAT(base, f, struct proxy_sample));
     case F_VERIFY:
         return CAT(base, f, struct vstats)->on != 0;
     case F_ERRORS:
@@ -209,7 +211,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
 static void pack_client(msgpack_packer *pk, const struct field *f, const void *base)
 {
     const struct ms_sample *m = CAT(base, f, struct ms_sample);
-    uint32_t nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
+    uint32_t nops;
 
     if (f->kind == F_HOST) {
         const struct host_sample *h = CAT(base, f, struct host_sample);
@@ -217,6 +219,14 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
         pack_fields(pk, msg_host_fields, msg_host_nfields, h);
         return;
     }
+    if (f->kind == F_PROXY) {
+        const struct proxy_sample *p = CAT(base, f, struct proxy_sample);
+        msgpack_pack_map(pk, fields_sent(msg_proxy_fields, msg_proxy_nfields, p));
+        pack_fields(pk, msg_proxy_fields, msg_proxy_nfields, p);
+        return;
+    }
+    /* (only here is the field an ms_sample: the other kinds are smaller) */
+    nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
     msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
     pack_fields(pk, msg_ms_fields, msg_ms_nfields, m);
     pack_cstr(pk, "xprt");
@@ -279,6 +289,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_HOST:
         case F_MSTATS:
+        case F_PROXY:
             pack_client(pk, f, base);
             break;
         case F_VERIFY:
@@ -942,12 +953,15 @@ static int unpack_client(struct dctx *c, const msgpack_object *map, const struct
     const msgpack_object_array *a = NULL;
     struct host_sample *h = AT(base, f, struct host_sample);
     struct ms_sample *m = AT(base, f, struct ms_sample);
+    struct proxy_sample *px = AT(base, f, struct proxy_sample);
     char why[128];
     size_t mark;
     int rc;
 
     if (f->kind == F_HOST)
         memset(h, 0, sizeof *h);
+    else if (f->kind == F_PROXY)
+        memset(px, 0, sizeof *px);
     else
         memset(m, 0, sizeof *m);
     if (!o)
@@ -960,6 +974,11 @@ static int unpack_client(struct dctx *c, const msgpack_object *map, const struct
             return rc;
         h->present = 1;
         rc = msg_client_host_check(h, why, sizeof why);
+    } else if (f->kind == F_PROXY) {
+        if ((rc = unpack_fields(c, o, msg_proxy_fields, msg_proxy_nfields, px)))
+            return rc;
+        px->present = 1;
+        rc = msg_client_proxy_check(px, why, sizeof why);
     } else {
         if ((rc = unpack_fields(c, o, msg_ms_fields, msg_ms_nfields, m)) ||
             (rc = get(c, o, "xprt", MSGPACK_OBJECT_MAP, "a map", &x)) ||
@@ -1075,6 +1094,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_HOST:
         case F_MSTATS:
+        case F_PROXY:
             rc = unpack_client(c, map, f, base);
             break;
         case F_VERIFY: {

@@ -37,6 +37,7 @@ enum fkind {
     F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
     F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
     F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
+    F_PROXY,     /* struct proxy_sample as an optional map (msg_client.h) */
     F_ERRORS,    /* struct errcause_set, optional: sent only when not empty,
                     empty when absent (proto/errcause_codec.h) */
 };

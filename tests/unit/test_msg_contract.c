@@ -96,7 +96,8 @@ static const struct pinned {
               "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors" },
+    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors proxy" },
+    { "interval+", "proxy" },
     /* a sweep point's load and skip: sent only when set */
     { "start+", "rate_iops rate_bps skip depth threads" },
     /* phase-done's errors value: per op type, its causes */
@@ -112,6 +113,8 @@ static const struct pinned {
     { "rpc", "calls bytes_out bytes_in errors rtt status status_other" },
     { "host", "cpu_user_s cpu_sys_s cores threads nic rx_bytes tx_bytes speed_mbps" },
     { "mountstats", "mount note xprt ops" },
+    /* the local NFS proxy (agent/proxyproc.h): interval and phase-done */
+    { "proxy", "pid name port cpu_user_us cpu_sys_us conns remotes rx_bytes tx_bytes" },
     { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
     { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
     /* phase-done's verify value and one of its first offenders */
@@ -140,6 +143,8 @@ static const char *const optional_keys[] = {
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
     "mountstats.note",
+    /* the local NFS proxy an efs-utils mount points at */
+    "interval.proxy", "phase-done.proxy", "proxy.route_host",
     /* verification: sent only when set (absent = 0, ""), so a plan without
      * verify= is the same bytes as before these keys existed */
     "phase-done.verify",
@@ -1160,7 +1165,7 @@ static void test_contract_doc_lists_every_key(void **state)
     /* op_set, hist, the nfs telemetry, host, mountstats, xprt, ms_op and
      * verify are shown as code: each key as "key" */
     static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op",
-                                         "verify", "vfirst", "eop", "ecause" };
+                                         "verify", "vfirst", "eop", "ecause", "proxy" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1586,6 +1591,13 @@ static void test_contract_phase_done_optional_keys(void **state)
     in.lat_unmet = 1;
     in.late_ops = 7;
     in.late_ns = 123456789;
+    /* and the local NFS proxy, sent when the agent found one */
+    in.client.proxy.present = 1;
+    in.client.proxy.pid = 4242;
+    in.client.proxy.port = 20049;
+    snprintf(in.client.proxy.name, sizeof in.client.proxy.name, "efs-proxy");
+    in.client.proxy.conns = 2;
+    snprintf(in.client.proxy.remotes, sizeof in.client.proxy.remotes, "10.0.1.5:2049");
     /* and the failed ops' causes, sent when some op failed */
     in.totals.op[OP_READ].ops = in.totals.op[OP_READ].errors = 5;
     errcause_add(&in.errors, OP_READ, ERRC_SHORT_READ, 0, 8192, 0, "f.dat", 3);
@@ -1612,6 +1624,9 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(out.lat_unmet, 1);
     assert_int_equal(out.late_ops, 7);
     assert_int_equal(out.late_ns, 123456789);
+    assert_int_equal(out.client.proxy.pid, 4242);
+    assert_int_equal(out.client.proxy.conns, 2);
+    assert_string_equal(out.client.proxy.remotes, "10.0.1.5:2049");
     assert_memory_equal(&out.errors, &in.errors, sizeof in.errors);
     {
         const msgpack_object *e, *rd;
