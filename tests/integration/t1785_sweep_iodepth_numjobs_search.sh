@@ -6,7 +6,9 @@
 # queued makes each wait D x 1 ms and take (D + 1) ms in all, at 1k IOPS
 # from D = 1 on.  With the SLO p99 <= 6.5 ms the most that hold it are 5
 # (the agent's own overhead, well under 0.1 ms, is far from the half step
-# either side).  The
+# either side).  The CV rule is off (cv:100; t1786 tests it): on a loaded
+# machine a closed-loop thread descheduled for a while lets its queue drain,
+# which moves the throughput between intervals but never the latency.  The
 # search doubles 1 2 4 8 (8 misses), bisects 6 (misses) and 5 (meets), and
 # ends when its bracket 5..6 is adjacent integers: 6 points.  numjobs at
 # iodepth=1 puts the same ops in flight through threads: the same answer.
@@ -14,7 +16,7 @@ source "$(dirname "$0")/lib.sh"
 D=$T/d; mkdir -p "$D"
 start_agent "$D"; A0=$AGENT_ADDR
 M=(--ioengine=null --rw=randread --bs=4k --size=64m --null_capacity_iops=1k --null_latency=1ms
-   --sweep_start=1 --sweep_max=16 --sweep_slo='p99<=6500us' --sweep_point_time=1s --sweep_valid=cv:25)
+   --sweep_start=1 --sweep_max=16 --sweep_slo='p99<=6500us' --sweep_point_time=1s --sweep_valid=cv:100)
 
 timeout 20 "$NFSTORM" run --dry-run --agents "$A0" --name=q --sweep=iodepth "${M[@]}" >"$T/dry" 2>&1 ||
   fail "dry-run: $(tail -n2 "$T/dry")"
@@ -40,9 +42,9 @@ for p in pts:
     ph = r["phases"][p["phase"]]
     assert ph["name"] == "q@%d" % p["requested"], ph["name"]
     # the model: saturated from 1 in flight on (1k IOPS), each op taking (D + 1) ms
-    # (at D = 1 the thread must issue its next op within the 1 ms service: a
-    # busy or sanitized build can only lower that point's rate, never raise it)
-    assert (600 if p["requested"] == 1 else 850) <= p["achieved"] <= 1010, p
+    # (a thread descheduled on a busy machine, or a sanitized build, lets its
+    # queue drain: that lowers a point's rate, never raises it past the model's)
+    assert 500 <= p["achieved"] <= 1010, p
     assert 0.95 * (p["requested"] + 1) * 1e6 <= p["lat_ns"]["p50"] <= 1.1 * (p["requested"] + 1) * 1e6, p
     assert p["valid"], p
 skipped = [ph for ph in r["phases"] if ph.get("ran") is False]
