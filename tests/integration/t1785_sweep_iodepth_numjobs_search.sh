@@ -21,7 +21,7 @@ M=(--ioengine=null --rw=randread --bs=4k --size=64m --null_capacity_iops=1k --nu
 timeout 20 "$NFSTORM" run --dry-run --agents "$A0" --name=q --sweep=iodepth "${M[@]}" >"$T/dry" 2>&1 ||
   fail "dry-run: $(tail -n2 "$T/dry")"
 # 1..16 doubles 5 times; the widest bracket 8..16 bisects 3 times to neighbours
-grep -q "sweep q: iodepth, doubling points iodepth=1 iodepth=2 iodepth=4 iodepth=8 iodepth=16, then bisection to 5% (at most 8 points); worst case 8 x 1 s = 8 s" "$T/dry" ||
+grep -q "sweep q: iodepth, doubling points iodepth=1 iodepth=2 iodepth=4 iodepth=8 iodepth=16, then bisection to 5% or adjacent values (at most 8 points); worst case 8 x 1 s = 8 s" "$T/dry" ||
   fail "dry-run: $(grep sweep "$T/dry")"
 
 for dim in iodepth numjobs; do
@@ -44,8 +44,11 @@ for p in pts:
     # the model: saturated from 1 in flight on (1k IOPS), each op taking (D + 1) ms
     # (a thread descheduled on a busy machine, or a sanitized build, lets its
     # queue drain: that lowers a point's rate, never raises it past the model's)
+    # (and a drained queue shortens the next ops' wait: the median may drop,
+    # while the tail, what the SLO judges, stays at the full queue's)
     assert 500 <= p["achieved"] <= 1010, p
-    assert 0.95 * (p["requested"] + 1) * 1e6 <= p["lat_ns"]["p50"] <= 1.1 * (p["requested"] + 1) * 1e6, p
+    assert 0.5 * (p["requested"] + 1) * 1e6 <= p["lat_ns"]["p50"] <= 1.1 * (p["requested"] + 1) * 1e6, p
+    assert 0.95 * (p["requested"] + 1) * 1e6 <= p["lat_ns"]["p99"] <= 1.1 * (p["requested"] + 1) * 1e6, p
     assert p["valid"], p
 skipped = [ph for ph in r["phases"] if ph.get("ran") is False]
 assert len(r["phases"]) == 8 and len(skipped) == 2, (len(r["phases"]), len(skipped))

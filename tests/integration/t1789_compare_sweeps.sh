@@ -35,7 +35,8 @@ assert l["capacity"] == {"n": 2, "mean": 9.0, "sd": 0.0, "ratio": 1.8, "p": 0.0}
 # the curves: tight 1 2 4 8 6 5 and loose 1 2 4 8 16 12 10 9, in requested order
 assert [p["requested"] for p in t["curve"]] == [1, 2, 4, 5, 6, 8], t["curve"]
 assert [p["requested"] for p in l["curve"]] == [1, 2, 4, 8, 9, 10, 12, 16], l["curve"]
-assert all(0.9 * (p["requested"] + 1) * 1e6 <= p["latency_ns"] <= 1.1 * (p["requested"] + 1) * 1e6 for p in l["curve"]), l["curve"]
+# (a thread descheduled on a busy machine lets its queue drain: latency can only drop)
+assert all(0.5 * (p["requested"] + 1) * 1e6 <= p["latency_ns"] <= 1.1 * (p["requested"] + 1) * 1e6 for p in l["curve"]), l["curve"]
 rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["metric"].startswith("sweep_")]
 cap = {(r["label"], r["metric"]): r for r in rows}
 assert len(rows) == 4 and cap[("tight", "sweep_capacity")]["value"] == "5" and cap[("loose", "sweep_capacity")]["value"] == "9", rows
