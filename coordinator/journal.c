@@ -370,6 +370,7 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
         for (uint32_t a = 0; a < r->nagents; a++)
             json_array_append_new(part, json_boolean(r->phases[phase].agents[a].participating));
         json_object_set_new(o, "participating", part);
+        json_object_set_new(o, "numjobs", json_integer(r->phases[phase].numjobs));   /* a numjobs search's */
     }
     put(j, o);
 }
@@ -892,6 +893,11 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             sched_debt_phase_load(json_object_get(o, "schedule_debt"), &r->phases[phase], rp->why,
                                   sizeof rp->why) < 0)
             return -1;
+        {
+            uint64_t nj;
+            if (json_object_get(o, "numjobs") && !u64_of(o, "numjobs", &nj) && nj >= 1 && nj <= UINT32_MAX)
+                r->phases[phase].numjobs = (uint32_t)nj;
+        }
         if (json_is_array(json_object_get(o, "participating"))) {
             const json_t *part = json_object_get(o, "participating");
             if (json_array_size(part) != r->nagents) {

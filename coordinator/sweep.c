@@ -130,8 +130,10 @@ void sweep_point_start(struct sweep_set *s, struct run_result *res, uint32_t pha
     }
     if (!w->spec.nvalues && w->spec.dim == SWEEP_IODEPTH)
         m->depth = (uint32_t)v;     /* laid out at sweep_max: each thread keeps v in flight */
-    if (!w->spec.nvalues && w->spec.dim == SWEEP_NUMJOBS)
+    if (!w->spec.nvalues && w->spec.dim == SWEEP_NUMJOBS) {
         m->threads = (uint32_t)v;   /* laid out at sweep_max: the first v threads run */
+        ph->numjobs = (uint32_t)v;  /* the reports' threads per agent: those that run */
+    }
     if (!w->spec.nvalues && w->spec.dim == SWEEP_AGENTS)
         for (uint32_t a = 0; a < s->nagents; a++)   /* the first v agents run (sweep_point_skips) */
             ph->agents[a].participating = a < v;     /* the plan's agents= is 0..sweep_max-1 */

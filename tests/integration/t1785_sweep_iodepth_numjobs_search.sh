@@ -54,6 +54,14 @@ skipped = [ph for ph in r["phases"] if ph.get("ran") is False]
 assert len(r["phases"]) == 8 and len(skipped) == 2, (len(r["phases"]), len(skipped))
 assert r["exit_status"] == 0, r["verdict"]
 PY
+  # nfstorm report re-renders the run (phase rows and sweep) from the result and the journal
+  for src in "$T/$dim.json" "$T/$dim.json.journal"; do
+    timeout 20 "$NFSTORM" report "$src" >"$T/rep" 2>&1 || fail "report $src: $(tail -n2 "$T/rep")"
+    diff <(grep -E '^(q@|sweep q|capacity|  q@)' "$T/$dim.out") <(grep -E '^(q@|sweep q|capacity|  q@)' "$T/rep") >"$T/diff" ||
+      fail "report $src differs: $(cat "$T/diff")"
+  done
+  # a numjobs point's phase row counts the threads that ran it
+  [ $dim = iodepth ] || grep -Eq "^q@5 +read +rand +4KiB +5x1 " "$T/$dim.out" || fail "q@5 row: $(grep '^q@5' "$T/$dim.out")"
   grep -Eq "^capacity: $dim=5 at p99 [0-9.]+ ms \(SLO p99 <= 6.5 ms\); knee $dim=4; 6 points, 0 invalid$" "$T/$dim.out" ||
     fail "$dim headline: $(grep -A1 '^capacity' "$T/$dim.out")"
 done
