@@ -824,7 +824,7 @@ static void *job_main(void *arg)
 
     /* the start instant is published by phase_start; startdelay is part
      * of it, so the whole wait ends on a stop */
-    if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0) {
+    if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0 && !j->benched) {
         if (j->spec->rw == RW_METADATA)
             rc = mdjob_run(j);
         else if (j->spec->rw == RW_COHERENCE)

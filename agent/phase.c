@@ -516,6 +516,23 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     return rc;
 }
 
+void phase_sweep_point(struct phase_run *pr, uint32_t depth, uint32_t threads)
+{
+    uint32_t t = 0;
+    /* a sweep never shares its phase with latency_target (plan_parse
+     * refuses the pair), so the depth is the point's alone */
+    if (depth) {
+        atomic_store(&pr->depth_cap, depth);
+        for (uint32_t i = 0; i < pr->njobs; i++)
+            pr->jobs[i].depth_cap = &pr->depth_cap;
+    }
+    /* a job's numjobs threads are consecutive in jobs[] (phase_prepare) */
+    for (uint32_t i = 0; threads && i < pr->njobs; i++) {
+        t = i > 0 && pr->jobs[i - 1].spec == pr->jobs[i].spec ? t + 1 : 0;
+        pr->jobs[i].benched = t >= threads;
+    }
+}
+
 void phase_start(struct phase_run *pr, uint64_t t0_ns)
 {
     if (pr->njobs == 0) {

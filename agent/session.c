@@ -710,13 +710,14 @@ static void handle_plan(struct session *s)
     s->phase = 0;
     s->stop_requested = 0;
     s->run_complete = 0;
-    if (s->agent->null_capacity_iops)
+    if (s->agent->null_capacity_iops || s->agent->null_swing_ns)
         /* the model server stands for this machine: its own capacity wins */
         for (uint32_t i = 0; i < s->plan.plan.nphases; i++)
             for (uint32_t k = 0; k < s->plan.plan.phases[i].njobs; k++) {
                 struct job_spec *j = &s->plan.plan.phases[i].jobs[k];
-                if (j->null_capacity_iops)
+                if (j->null_capacity_iops && s->agent->null_capacity_iops)
                     j->null_capacity_iops = s->agent->null_capacity_iops;
+                j->null_swing_ns = j->null_capacity_iops ? s->agent->null_swing_ns : 0;
             }
     if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, &s->agent->limits, why,
                         sizeof why) < 0 ||
@@ -889,6 +890,8 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         }
         if (m.rate_iops || m.rate_bps)
             sweep_point_rates(&s->plan.plan.phases[s->phase], m.rate_iops, m.rate_bps);
+        if (m.depth || m.threads)
+            phase_sweep_point(&s->run, m.depth, m.threads);
         start_phase(s, &m);
         return;
     }

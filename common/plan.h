@@ -239,6 +239,9 @@ struct job_spec {
      * each taking null_latency_ns of service on top of its wait */
     uint64_t null_capacity_iops;
     uint64_t null_latency_ns;
+    /* agent-local, never sent: nfstorm-agent --null-capacity-swing, the
+     * model's capacity halved for every other span of this long (0 = steady) */
+    uint64_t null_swing_ns;
     /* sweeps (common/plan_sweep.h; coordinator only, not sent to agents):
      * the keys as written, and once the job is complete and expanded into
      * its points, the parsed sweep with this job's point (dim 0: no sweep) */

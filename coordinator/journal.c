@@ -12,6 +12,7 @@
 #include "coordinator/hist_json.h"
 #include "coordinator/result_clones.h"
 #include "coordinator/journal.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/phase_ctl.h"
@@ -126,6 +127,10 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "njobs", (json_int_t)ph->njobs, "idle", idle,
                                                 "error_threshold", (json_int_t)ph->error_threshold,
                                                 "error_threshold_pct", ph->error_threshold_pct));
+        if (ph->asked_iops > 0 || ph->asked_bps > 0) {   /* open loop: what it asks (sched_debt.h) */
+            json_object_set_new(json_array_get(phases, p), "asked_iops", json_real(ph->asked_iops));
+            json_object_set_new(json_array_get(phases, p), "asked_bps", json_real(ph->asked_bps));
+        }
         if (ph->coh_never_warn)    /* the coherence verdict's policy */
             json_object_set_new(json_array_get(phases, p), "coherence_never_visible", json_string("warn"));
         if (ph->verify) {          /* verify=: the agents asked to verify */
@@ -277,6 +282,10 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
                      verify_json(result_agent_verify(r, phase, agent)) : NULL,
                      "coherence", coherence_reader_json(r, phase, agent));
+    if (o && (ap->late_ops || ap->late_ns)) {         /* open loop: its schedule debt */
+        json_object_set_new(o, "late_ops", json_integer((json_int_t)ap->late_ops));
+        json_object_set_new(o, "late_ns", json_integer((json_int_t)ap->late_ns));
+    }
     if (o && result_agent_errors(r, phase, agent))     /* its failed ops' causes */
         json_object_set_new(o, "errors", errors_json(result_agent_errors(r, phase, agent), NULL));
     if (o && ca && (ca->host.present || ca->ms || ca->note[0] || ca->proxy.present)) {
@@ -373,6 +382,15 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
          * sweeps judged so far; a replay keeps the last */
         json_object_set_new(o, "name", json_string(r->phases[phase].name));
         json_object_set_new(o, "sweeps", sweep_json(r->sweeps, r));
+        /* what it asked (a rate point's) and who ran it (sweep=agents) are
+         * chosen as it starts, not in the plan the replay starts from */
+        json_t *debt = sched_debt_phase_json(r, phase), *part = json_array();
+        if (debt)
+            json_object_set_new(o, "schedule_debt", debt);
+        for (uint32_t a = 0; a < r->nagents; a++)
+            json_array_append_new(part, json_boolean(r->phases[phase].agents[a].participating));
+        json_object_set_new(o, "participating", part);
+        json_object_set_new(o, "numjobs", json_integer(r->phases[phase].numjobs));   /* a numjobs search's */
     }
     put(j, o);
 }
@@ -595,6 +613,10 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
         }
         if (json_is_number(json_object_get(ph, "error_threshold_pct")))
             r->phases[i].error_threshold_pct = json_number_value(json_object_get(ph, "error_threshold_pct"));
+        if (json_is_number(json_object_get(ph, "asked_iops")) && json_number_value(json_object_get(ph, "asked_iops")) > 0)
+            r->phases[i].asked_iops = json_number_value(json_object_get(ph, "asked_iops"));
+        if (json_is_number(json_object_get(ph, "asked_bps")) && json_number_value(json_object_get(ph, "asked_bps")) > 0)
+            r->phases[i].asked_bps = json_number_value(json_object_get(ph, "asked_bps"));
     }
 }
 
@@ -844,6 +866,9 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
             ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
             ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
+            if (json_object_get(o, "late_ops") &&      /* optional: open loop */
+                (u64_of(o, "late_ops", &ap->late_ops) || u64_of(o, "late_ns", &ap->late_ns)))
+                rc = -1;
             rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, -1, rp);
             if (rc == 0)
                 rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
@@ -926,6 +951,24 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         if (json_object_get(o, "clones") && !r->phases[phase].clones &&
             replay_clones(r, (uint32_t)phase, json_object_get(o, "clones"), rp->why, sizeof rp->why) < 0)
             return -1;
+        if (json_object_get(o, "schedule_debt") &&
+            sched_debt_phase_load(json_object_get(o, "schedule_debt"), &r->phases[phase], rp->why,
+                                  sizeof rp->why) < 0)
+            return -1;
+        {
+            uint64_t nj;
+            if (json_object_get(o, "numjobs") && !u64_of(o, "numjobs", &nj) && nj >= 1 && nj <= UINT32_MAX)
+                r->phases[phase].numjobs = (uint32_t)nj;
+        }
+        if (json_is_array(json_object_get(o, "participating"))) {
+            const json_t *part = json_object_get(o, "participating");
+            if (json_array_size(part) != r->nagents) {
+                snprintf(rp->why, sizeof rp->why, "phase_end participating: want %u booleans", r->nagents);
+                return -1;
+            }
+            for (uint32_t a = 0; a < r->nagents; a++)
+                r->phases[phase].agents[a].participating = json_is_true(json_array_get(part, a));
+        }
         if (json_object_get(o, "sweeps")) {
             struct sweep_set *sw = NULL;
             if (sweep_from_json(json_object_get(o, "sweeps"), r->nagents, r->nphases, &sw, rp->why,

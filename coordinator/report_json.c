@@ -19,6 +19,7 @@
  * with -ENOMEM instead of producing a result with keys silently missing. */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 #include "coordinator/report_json.h"
 #include "coordinator/changes.h"
@@ -296,6 +297,11 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
         put(b, cpu, "cores", jint(ap->cores));
         put(b, j, "cpu", cpu);
+        {
+            json_t *debt = sched_debt_agent_json(r, (uint32_t)(ph - r->phases), a);   /* open loop only */
+            if (debt)
+                put(b, j, "schedule_debt", debt);
+        }
         put(b, j, "duration_s", json_real((double)ap->duration_ns / 1e9));
         put(b, j, "start_offset_ns", jint(ap->done && !ap->salvaged && first != UINT64_MAX &&
                                           ap->start_ns >= first ?
@@ -498,6 +504,11 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
     if (result_clones_usable(r, phase))
         put(b, j, "clones", clones_json(b, r, phase));
+    {
+        json_t *debt = sched_debt_phase_json(r, phase);   /* open loop only */
+        if (debt)
+            put(b, j, "schedule_debt", debt);
+    }
     if ((ej = phase_errors_json(r, phase)))
         put(b, j, "errors", ej);
     if (result_phase_verify(r, phase))

@@ -24,6 +24,7 @@
 #include "coordinator/result.h"
 #include "coordinator/limits_report.h"
 #include "coordinator/ext_metrics.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 
 #include <stdlib.h>
@@ -582,6 +583,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         else
             agent_rows(out, r, ph, &L);
         notes(out, r, ph, fleet);
+        sched_debt_text(out, r, i);     /* open loop short of its rate: who fell behind */
         report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
         changes_text(out, r, i, L.base);    /* step-downs and step-ups (changes.h) */

@@ -27,6 +27,7 @@
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 #include "common/sat.h"
 #include "coordinator/result_nfs.h"
@@ -98,6 +99,7 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
             for (uint32_t j = 0; j < src->njobs && !ph->agents[a].participating; j++)
                 ph->agents[a].participating = (uint8_t)plan_agents_match(src->jobs[j].agents, a);
         }
+        sched_debt_asked(ph, src, nagents);   /* open loop: what it asks */
         {
             uint32_t ncoh = 0, nwarn = 0;
             for (uint32_t j = 0; j < src->njobs; j++)

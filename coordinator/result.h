@@ -150,6 +150,9 @@ struct phase_result {
                                      cell of the summary table holds its figures */
     uint32_t numjobs;             /* threads per agent, summed over the phase's jobs */
     uint32_t njobs;               /* jobs (sections) in the phase */
+    double asked_iops, asked_bps; /* open loop: the fleet's rate its rated jobs asked
+                                     (sched_debt.h; a rate sweep's point: its value);
+                                     both 0: closed loop */
     uint32_t interval_ms;
     struct agent_phase *agents;   /* [nagents] */
     struct interval_slot *intervals;

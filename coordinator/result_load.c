@@ -15,6 +15,7 @@
 #include "coordinator/result_load.h"
 #include "common/changepoint.h"
 #include "coordinator/changes.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 
 #include <errno.h>
@@ -508,6 +509,12 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
     snprintf(sub, sizeof(sub), "%s.ops", path);
     load_ops(c, get(c, pj, path, "ops", sub, sizeof(sub)), sub, &ph->totals, NULL);
+    ph->asked_iops = ph->asked_bps = 0;      /* closed loop unless the file says */
+    if (json_object_get(pj, "schedule_debt") && !c->failed) {
+        char why[128];
+        if (sched_debt_phase_load(json_object_get(pj, "schedule_debt"), ph, why, sizeof why) < 0)
+            fail(c, path, "%s", why);
+    }
 
     arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
     for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++) {
@@ -562,6 +569,12 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
         }
         load_client(c, aj, apath, r, phase, a, -1);
+        if (json_object_get(aj, "schedule_debt") && !c->failed) {   /* open loop only */
+            char why[128];
+            snprintf(asub, sizeof(asub), "%s.schedule_debt", apath);
+            if (sched_debt_agent_load(json_object_get(aj, "schedule_debt"), ap, why, sizeof why) < 0)
+                fail(c, asub, "%s", why);
+        }
         if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
             struct vstats *v = xmalloc(sizeof *v);
             char why[256];

@@ -373,6 +373,8 @@ static void start_phase(struct run *r)
         m.t0_ns = (uint64_t)((int64_t)t0 + c->offset);
         if (c->state == C_LOST)
             continue;
+        if (sweep_point_skips(r->res->sweeps, r->phase, i))
+            m.skip = 1;           /* a searched sweep=agents point beyond its K */
         buf_init(&b);
         msg_start_encode(&b, &m);
         conn_send(c, &b);
@@ -1374,6 +1376,9 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     /* a sweep that cannot run on this fleet fails before anything is sent */
     if ((rc = sweep_set_new(plan, opt->naddrs, &sweeps, err, errlen)) < 0)
         return rc;
+    for (uint32_t i = 0; sweeps && i < sweeps->n; i++)
+        if (sweeps->runs[i].note[0])
+            fprintf(stderr, "nfstorm: %s\n", sweeps->runs[i].note);
     run_init(&r, plan, opt, result, err, errlen, 0);
     result->sweeps = sweeps;
     result->started_unix = (int64_t)time(NULL);

@@ -276,6 +276,8 @@ static const struct field start_fields[] = {
     FOPTU64(struct msg_start, "rate_bps", rate_bps),
     { "skip", F_OPTU32, offsetof(struct msg_start, skip), 0, 0, 1, NULL },
     { "clones", F_OPTU32, offsetof(struct msg_start, clones), 0, 0, 1, NULL },
+    { "depth", F_OPTU32, offsetof(struct msg_start, depth), 0, 0, 4096, NULL },
+    { "threads", F_OPTU32, offsetof(struct msg_start, threads), 0, 0, 4096, NULL },
 };
 static const struct field interval_fields[] = {
     FPHASE(struct msg_interval),

@@ -147,6 +147,12 @@ struct msg_start {
     /* optional: 1 when the coordinator writes fio logs of the phase: the
      * agent then sends each thread's ops in every interval ("clones") */
     uint32_t clones;
+    /* a searched sweep=iodepth / numjobs point (optional, 0 = the plan's):
+     * the phase was laid out at sweep_max; every job keeps at most depth
+     * ops in flight per thread, and runs only its first threads threads
+     * (the others end without I/O) */
+    uint32_t depth;
+    uint32_t threads;
 };
 struct msg_interval {
     uint32_t phase;

@@ -99,7 +99,7 @@ static const struct pinned {
     { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors proxy clones" },
     { "interval+", "proxy clones" },
     /* a sweep point's load and skip: sent only when set */
-    { "start+", "rate_iops rate_bps skip clones" },
+    { "start+", "rate_iops rate_bps skip clones depth threads" },
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
     { "ecause", "kind code count offset size file" },
@@ -130,7 +130,7 @@ static const struct pinned {
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
-    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
+    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "start.depth", "start.threads", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
     "job.flow", "job.flow_id", "job.flow_sleep_ns", "job.size_pct", "job.exitall_on_error",
