@@ -31,7 +31,7 @@ CFLAGS     += $(shell pkg-config --cflags libnfs)
 LDLIBS     += $(shell pkg-config --libs libnfs)
 endif
 # (targets that install dependencies first check in their sub-make)
-ifeq ($(filter clean deps unit integration test soak demo bench install,$(MAKECMDGOALS)),)
+ifeq ($(filter clean deps deps-demo deps-bench unit integration test soak demo bench install,$(MAKECMDGOALS)),)
 ifeq ($(shell grep -l rpc_set_observer $(NFS_RAW_H) 2>/dev/null),)
 $(error libnfs lacks the per-RPC observer (rpc_set_observer, scripts/libnfs-observer.patch): run scripts/build-libnfs.sh to build the project's patched libnfs into deps/libnfs)
 endif
@@ -92,8 +92,16 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# The Debian packages each target needs, in tiers (scripts/install-deps.sh
+# gives each package's reason): `make demo` and `make bench` install only
+# theirs, the test targets everything the tests use.
+.PHONY: deps-demo deps-bench
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
+deps-demo:
+	@scripts/install-deps.sh demo
+deps-bench:
+	@scripts/install-deps.sh bench
 
 # faultfs (tests/faultfs/): the faulty FUSE file system the verification
 # tests run over (docs/verify.md); a test tool, never installed.  As bin/,
@@ -133,11 +141,11 @@ soak: deps
 	@$(MAKE) --no-print-directory all
 	@python3 tests/soak/soak.py --runs $(SOAK_RUNS) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
 
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh
 
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory all
 	@bench/posix-vs-fio.sh
 
