@@ -839,10 +839,6 @@ static int write_body(struct sink *s, const struct body *body)
     }
 }
 
-/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
- * the same directory, fsynced, named and renamed into place.  Compact:
- * every interval carries its histograms, and indenting puts each of their
- * numbers on a line of its own (6x the bytes).  0 or -errno. */
 /* Write body straight into path: a device, a FIFO or a socket is written
  * into, never replaced by a file (rename over /dev/null would destroy it). */
 static int write_direct(const char *path, const struct body *body, int flags)
@@ -868,6 +864,10 @@ static int write_direct(const char *path, const struct body *body, int flags)
     return rc;
 }
 
+/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
+ * the same directory, fsynced, named and renamed into place.  Compact:
+ * every interval carries its histograms, and indenting puts each of their
+ * numbers on a line of its own (6x the bytes).  0 or -errno. */
 static int write_atomic(const char *path, const struct body *body)
 {
     struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
