@@ -96,6 +96,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
 # gives each package's reason): `make demo` and `make bench` install only
 # theirs, the test targets everything the tests use.
 .PHONY: deps-demo deps-bench
+# One unit binary of this flavour, built; prints its path (t0300 runs
+# test_engine_nfs against a real NFS server with exactly these flags).
+unit-bin-%:
+	@$(MAKE) --no-print-directory $(BUILD)/tests/$* >&2 && echo $(BUILD)/tests/$*
+
 deps:
 	@scripts/install-deps.sh test
 deps-demo:
@@ -128,11 +133,19 @@ integration: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay
 	@tests/integration/run.sh
 
-# The README's test command: unit tests, then integration tests on real processes.
+# The README's test command: the comment check, unit tests, then
+# integration tests on real processes.
 test: deps
+	@scripts/check-comments.py
 	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
+
+# Comments stay next to, and true about, what they describe: none
+# stranded above another, no dir/file.[ch] named that does not exist.
+.PHONY: check-comments
+check-comments:
+	@scripts/check-comments.py
 
 # Many consecutive runs with seeded faults (tests/soak/soak.py): minutes,
 # not part of `make test` (which runs a 30-second slice, t0890).
