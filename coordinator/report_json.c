@@ -51,6 +51,7 @@
 #include "coordinator/limits_report.h"
 #include "coordinator/ext_metrics.h"
 #include "common/vblock.h"
+#include "coordinator/jint.h"
 
 struct jb {
     int failed;   /* some jansson allocation failed */
@@ -72,12 +73,6 @@ static void push(struct jb *b, json_t *arr, json_t *v)
         if (!arr)
             json_decref(v);
     }
-}
-
-static json_t *jint(uint64_t v)
-{
-    /* Counts and ns never reach 2^63; clamp rather than wrap if one did. */
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 /* The percentiles for readers, and "hist", the histogram itself in the one
