@@ -148,11 +148,13 @@ check-comments:
 	@scripts/check-comments.py
 
 # Many consecutive runs with seeded faults (tests/soak/soak.py): minutes,
-# not part of `make test` (which runs a 30-second slice, t0890).
+# not part of `make test`; then the integration tests of the soak tier
+# (run.sh --soak: long, and covered in make test otherwise; docs/testing.md).
 SOAK_RUNS ?= 200
 soak: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay
 	@python3 tests/soak/soak.py --runs $(SOAK_RUNS) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
+	@tests/integration/run.sh --soak
 
 demo: deps-demo
 	@$(MAKE) --no-print-directory all
