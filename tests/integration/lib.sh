@@ -71,6 +71,18 @@ wait_intervals() {
   return 1
 }
 
+# wait_phase_intervals JOURNAL PHASE N [SECONDS]: as wait_intervals, counting
+# only phase PHASE's interval lines (0-based, as in the journal).
+wait_phase_intervals() {
+  local j=$1 re="\"type\":\"interval\",\"phase\":$2[,}]" want=$3 n k=$(( ${4:-60} * 20 ))
+  while [ $k -gt 0 ]; do
+    n=$(grep -c "$re" "$j" 2>/dev/null)
+    [ "${n:-0}" -ge "$want" ] && return 0
+    sleep 0.05; k=$((k - 1))
+  done
+  return 1
+}
+
 # files_sig DIR: a signature of every file below DIR (modification time to
 # the nanosecond, size, blocks): it changes with any write, including a
 # rewrite of a file that does not grow or was preallocated at full size

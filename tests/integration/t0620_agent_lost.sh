@@ -12,7 +12,7 @@ start=$(date +%s)
 timeout 60 "$NFSTORM" run --agents "$list" --quiet --agent-timeout 3s --json "$T/r.json" --name=k \
   --rw=randwrite --bs=4k --size=8m --runtime=6 --time_based >"$T/o" 2>&1 &
 cpid=$!
-sleep 3
+wait_intervals "$T/r.json.journal" $(( 2 * ${#pids[@]} )) || fail "no 2 intervals of every agent: $(tail -n2 "$T/o")"
 kill -9 "${pids[1]}"
 wait $cpid; rc=$?
 took=$(( $(date +%s) - start ))
