@@ -13,6 +13,7 @@
 #   a listening coordinator (run --listen) dialled by a future agent, and
 #     by an agent of another version that refuses its hello
 . "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 . "$(dirname "$0")/dialin_lib.sh"
 PEER=$ROOT/tests/integration/py/version_peer.py
 PV=$("$NFSTORM" --version | sed -n 's/.*(protocol \([0-9]*\)).*/\1/p')
@@ -49,7 +50,7 @@ for case in "welcome 99" "welcome 1" "error $((PV + 1))" "olderror"; do
     grep -Eq "$w" "$T/$name.$cmd" || fail "$name $cmd: no /$w/ in: $(cat "$T/$name.$cmd")"
     ! grep -Eq "bad welcome|missing key|unexpected message" "$T/$name.$cmd" ||
       fail "$name $cmd: a decode error instead of the version: $(cat "$T/$name.$cmd")"
-    [ $ms -lt 5000 ] || fail "$name $cmd: took $ms ms"
+    [ $ms -lt "$(bound_ms 5000)" ] || fail "$name $cmd: took $ms ms (goal 5 s + 2 baselines of ${BASE_MS} ms)"
   done
   [ "$(grep -c "^hello version=$PV$" "$T/$name.log")" = 2 ] || fail "$name: hellos: $(cat "$T/$name.log")"
   if [ "$1" = welcome ]; then   # it is told why, by run and by clean
