@@ -54,7 +54,7 @@ hwm0=$(awk '/VmHWM/ {print $2}' /proc/$AGENT_PID/status)
 R --json "$T/r2.json" --agent-timeout 2s --name=t --ioengine=null --rw=read --bs=4k --size=1m --runtime=4 \
   --time_based >"$T/o2" 2>&1 &
 run=$!
-sleep 0.5
+wait_intervals "$T/r2.json.journal" 1 || fail "the run did not start: $(tail -n2 "$T/o2")"
 python3 - "$port" <<'PY' || fail "flood client failed"
 import socket, struct, sys, time
 end = time.time() + 3

@@ -17,7 +17,7 @@ crun "$T/o" $JOB --expect 2 --expect-timeout 2s; rc=$?
 grep -Eq "^nfstorm: expected 2 agents, 1 joined within 2s: old \(127\.0\.0\.1:[0-9]+\)$" "$T/o" ||
   fail "the older agent's welcome did not count alone: $(cat "$T/o")"
 grep -Eq "agent joined: old \(127\.0\.0\.1:[0-9]+\) labels=-  \[1/2\]" "$T/o" || fail "no joined line for it: $(cat "$T/o")"
-sleep 0.3
+wait_grep "$T/legacy.out" "auth received" 5
 grep -q "auth received" "$T/legacy.out" || fail "legacy: no auth: $(cat "$T/legacy.out")"
 pv=$("$NFSTORM" --version | sed -n 's/.*(protocol \([0-9]*\)).*/\1/p')
 grep -qx "protocol version mismatch: coordinator speaks $pv, agent 99" "$T/version.out" ||
