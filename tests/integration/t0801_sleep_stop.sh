@@ -7,13 +7,13 @@ measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 D=$T/d; mkdir -p "$D"
 start_agent "$D"
 
-# stop_within NAME LIMIT_S SIGNAL ARGS...: start a run, signal it after 2 s,
+# stop_within NAME LIMIT_S SIGNAL ARGS...: start a run, signal it 2 intervals in,
 # fail unless it exits within LIMIT_S
 stop_within() {
   local name=$1 limit=$2 sig=$3; shift 3
   "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/$name.json" "$@" >"$T/$name" 2>&1 &
   local c=$!; disown $c
-  sleep 2
+  wait_intervals "$T/$name.json.journal" 2 || fail "$name: no 2 intervals: $(tail -n2 "$T/$name")"
   kill -$sig $c
   SECONDS=0
   while kill -0 $c 2>/dev/null && [ $SECONDS -lt 30 ]; do sleep 0.1; done

@@ -14,7 +14,7 @@ start_agent "$D"
 c=$!
 PIDS+=("$c")
 wait_grep "$T/o" "phase 1/1 s: started on|libaio refused by the kernel" || fail "the phase did not start: $(tail -n2 "$T/o")"
-sleep 2
+grep -q 'libaio refused by the kernel' "$T/o" || wait_intervals "$T/i.json.journal" 2 || fail "no 2 intervals: $(tail -n2 "$T/o")"
 grep -q 'libaio refused by the kernel' "$T/o" && skip "$(grep -m1 'refused' "$T/o")"
 grep -q '\[aio\]' "/proc/$AGENT_PID/maps" || fail "the agent has no AIO context while the phase runs"
 SECONDS=0
