@@ -90,7 +90,7 @@ if [ -n "$missing" ]; then
   if [ -e "$POLICY" ]; then $SUDO cp -p "$POLICY" "$SAVED"; had_policy=1; fi
   restore_policy() {
     if [ $had_policy -eq 1 ]; then $SUDO cp -p "$SAVED" "$POLICY"; else $SUDO rm -f "$POLICY"; fi
-    rm -f "$SAVED"
+    $SUDO rm -f "$SAVED"
   }
   trap restore_policy EXIT
   printf '#!/bin/sh\n# scripts/install-deps.sh: no service starts while it installs\nexit 101\n' \
