@@ -84,7 +84,7 @@ if [ -n "$missing" ]; then
   echo "install-deps ($TIER): installing:$missing" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   export DEBIAN_FRONTEND=noninteractive
-  POLICY=/usr/sbin/policy-rc.d
+  POLICY=${NFSTORM_POLICY_RC_D:-/usr/sbin/policy-rc.d}   # (overridden by t1852 only)
   SAVED=$(mktemp "${TMPDIR:-/tmp}/nfstorm-policy-rc.XXXXXX")
   had_policy=0
   if [ -e "$POLICY" ]; then $SUDO cp -p "$POLICY" "$SAVED"; had_policy=1; fi
