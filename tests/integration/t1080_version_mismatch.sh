@@ -114,7 +114,7 @@ grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol $OV, this
   fail "listen: no line for the agent that refused our hello: $(cat "$T/listen") / peer: $(cat "$T/refuse.out")"
 grep -qx "hello version=$PV" "$T/refuse.out" || fail "listen: refuse peer: $(cat "$T/refuse.out")"
 grep -qx "nfstorm: expected 1 agent, 0 joined within 3s" "$T/listen" || fail "listen: it counted: $(cat "$T/listen")"
-sleep 0.2
+wait_grep "$T/welcome.out" '^got error text=' 5
 grep -qx "got error text=protocol version mismatch: coordinator speaks $PV, agent 99 version=$PV" "$T/welcome.out" ||
   fail "listen: the agent was not told: $(cat "$T/welcome.out")"
 ! grep -q "not an nfstorm agent" "$T/listen" || fail "listen: a decode error: $(cat "$T/listen")"
