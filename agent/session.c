@@ -488,8 +488,6 @@ static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *
            (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
 }
 
-/* All job threads of the phase ended (loop thread, via the async handle):
- * the results go out now; the teardown follows off the loop. */
 /* rw=coherence: what this agent measured as a reader, before phase-done
  * (nothing when it polled no writer). */
 static void send_coherence(struct session *s)
@@ -506,6 +504,8 @@ static void send_coherence(struct session *s)
     coh_set_free(&m.set);
 }
 
+/* All job threads of the phase ended (loop thread, via the async handle):
+ * the results go out now; the teardown follows off the loop. */
 static void on_finished(uv_async_t *h)
 {
     struct session *s = h->data;
@@ -664,7 +664,6 @@ static void start_phase(struct session *s, const struct msg_start *m)
 
 /* ---- messages ---- */
 
-/* A decoded plan in s->plan, and the agent is ours: check it, start. */
 /* The clean this session queued is over (its answer sent or dropped). */
 static void on_clean_done(void *arg)
 {
@@ -688,6 +687,7 @@ static void handle_clean(struct session *s, const char *p, size_t n)
         s->cleaning = 1;
 }
 
+/* A decoded plan in s->plan, and the agent is ours: check it, start. */
 static void handle_plan(struct session *s)
 {
     char why[PHASE_ERR_MAX];
@@ -1181,8 +1181,6 @@ static void tick_start(struct session *s)
     uv_timer_start(&s->tick, on_tick, TICK_NS / 1000000u, TICK_NS / 1000000u);
 }
 
-/* Hello (and the coordinator's proof) done: serve it, unless another
- * coordinator holds the agent. */
 /* This machine, for the result's record: only to a proven coordinator. */
 static void send_system(struct session *s, const char *waiting_for)
 {
@@ -1201,6 +1199,8 @@ static void send_system(struct session *s, const char *waiting_for)
     session_send(s, &b);
 }
 
+/* Hello (and the coordinator's proof) done: serve it, unless another
+ * coordinator holds the agent. */
 static void session_authenticated(struct session *s)
 {
     struct agent *a = s->agent;

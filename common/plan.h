@@ -385,7 +385,7 @@ int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t 
 
 /* 1 if the job has no size of its own: an I/O job without size or filesize
  * that names its files (filename=); each agent then sizes it from the
- * existing files, as fio does (agent/file_size.h). */
+ * existing files, as fio does (agent/job_files.h). */
 int job_sized_by_file(const struct job_spec *j);
 /* Bytes per file after defaults: filesize, or size / nrfiles (0 for a job
  * sized by its file, until the agent sizes it). */

@@ -121,16 +121,6 @@ const struct client_iv *client_result_iv(const struct run_result *r, uint32_t ph
     return &ca->iv[k];
 }
 
-void client_result_expand(const struct ms_store *st, const char *mount, struct ms_sample *out)
-{
-    memset(out, 0, sizeof *out);
-    out->present = 1;
-    snprintf(out->mount, sizeof out->mount, "%s", mount);
-    out->xprt = st->xprt;
-    out->nops = st->nops;
-    memcpy(out->op, st->op, st->nops * sizeof st->op[0]);
-}
-
 void client_result_free(struct phase_result *ph)
 {
     struct client_phase *cp = ph->client;

@@ -64,8 +64,6 @@ const struct client_agent *client_result_agent(const struct run_result *r, uint3
 /* Its interval k, or NULL when it sent nothing for it. */
 const struct client_iv *client_result_iv(const struct run_result *r, uint32_t phase,
                                          uint32_t agent, uint32_t k);
-/* A store back into the wire's form (out->present = 1). */
-void client_result_expand(const struct ms_store *st, const char *mount, struct ms_sample *out);
 /* Free what phase_result.client holds and set it NULL. */
 void client_result_free(struct phase_result *ph);
 

@@ -704,8 +704,6 @@ static int apply_phase_start(struct run_result *r, json_t *o)
     return 0;
 }
 
-/* interval_lat {phase, k, ops: {op: {lat, [svc]}}}: interval k's merged
- * histograms, added to what its agents' counter lines built. */
 /* A line's "client" (client_json.h; optional) into the agent's phase
  * (k < 0) or interval k.  0, or -1 with rp->why set. */
 static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32_t agent, int64_t k,
@@ -734,6 +732,8 @@ static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32
     return rc;
 }
 
+/* interval_lat {phase, k, ops: {op: {lat, [svc]}}}: interval k's merged
+ * histograms, added to what its agents' counter lines built. */
 static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, k;

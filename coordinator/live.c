@@ -62,11 +62,6 @@ struct live *live_new_tty(FILE *out, int quiet, const struct plan *plan, int uni
     return l;
 }
 
-struct live *live_new(FILE *out, int quiet, const struct plan *plan, int unit_base)
-{
-    return live_new_tty(out, quiet, plan, unit_base, -1);
-}
-
 void live_free(struct live *l)
 {
     if (l && l->drawn)

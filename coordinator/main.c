@@ -1221,8 +1221,6 @@ static int cmd_serve(int argc, char **argv)
     return 0;
 }
 
-/* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
- * agent options. */
 /* fio's log files: the run's interval follows log_avg_msec (fiolog.h);
  * without it the logs are averaged over --interval, said once.  0 or 2. */
 static int fiolog_plan_hook(const struct plan *plan, struct cli *c)

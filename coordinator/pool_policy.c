@@ -122,12 +122,6 @@ const struct pool_policy_rule *pool_policy_options(size_t *n)
     return options;
 }
 
-const struct pool_policy_rule *pool_policy_plan_keys(size_t *n)
-{
-    *n = NELEM(plan_keys);
-    return plan_keys;
-}
-
 /* The option word w is (an option with its value joined by '='), or NULL. */
 static const struct pool_policy_rule *find_option(const char *w, int *joined)
 {

@@ -43,6 +43,7 @@
 #include "coordinator/report_fio_ctl.h"
 #include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
+#include "coordinator/jint.h"
 
 static const double fio_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 #define NPCT (sizeof(fio_pct) / sizeof(fio_pct[0]))
@@ -66,11 +67,6 @@ int report_fio_parse_formats(const char *s, unsigned *mask)
         s += n + (s[n] == ',');
     }
     return *mask ? 0 : -EINVAL;
-}
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 /* Standard deviation from the histogram (bucket midpoints). */

@@ -395,8 +395,6 @@ static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const st
     free(s);
 }
 
-/* Successful ops (bytes: 0, or moved bytes: 1) per second over time,
- * merged and per agent. */
 /* The phase's step-downs and step-ups as the text report words them;
  * each is also marked on the time charts (html_timeline.c). */
 static void changes_html(FILE *out, const struct run_result *r, uint32_t phase, int base)
@@ -417,6 +415,8 @@ static void changes_html(FILE *out, const struct run_result *r, uint32_t phase, 
     change_set_free(&s);
 }
 
+/* Successful ops (bytes: 0, or moved bytes: 1) per second over time,
+ * merged and per agent. */
 static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
                        int bytes, int base, int fleet)
 {

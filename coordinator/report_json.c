@@ -52,6 +52,7 @@
 #include "coordinator/limits_report.h"
 #include "coordinator/ext_metrics.h"
 #include "common/vblock.h"
+#include "coordinator/jint.h"
 
 struct jb {
     int failed;   /* some jansson allocation failed */
@@ -73,12 +74,6 @@ static void push(struct jb *b, json_t *arr, json_t *v)
         if (!arr)
             json_decref(v);
     }
-}
-
-static json_t *jint(uint64_t v)
-{
-    /* Counts and ns never reach 2^63; clamp rather than wrap if one did. */
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 /* The percentiles for readers, and "hist", the histogram itself in the one
@@ -850,10 +845,6 @@ static int write_body(struct sink *s, const struct body *body)
     }
 }
 
-/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
- * the same directory, fsynced, named and renamed into place.  Compact:
- * every interval carries its histograms, and indenting puts each of their
- * numbers on a line of its own (6x the bytes).  0 or -errno. */
 /* Write body straight into path: a device, a FIFO or a socket is written
  * into, never replaced by a file (rename over /dev/null would destroy it). */
 static int write_direct(const char *path, const struct body *body, int flags)
@@ -879,6 +870,10 @@ static int write_direct(const char *path, const struct body *body, int flags)
     return rc;
 }
 
+/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
+ * the same directory, fsynced, named and renamed into place.  Compact:
+ * every interval carries its histograms, and indenting puts each of their
+ * numbers on a line of its own (6x the bytes).  0 or -errno. */
 static int write_atomic(const char *path, const struct body *body)
 {
     struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };

@@ -226,8 +226,6 @@ static void load_op_extras(struct ctx *c, json_t *v, const char *path, struct op
     }
 }
 
-/* An ops object: {"read": {...}, "write": {...}}; counters_only for the
- * per-agent interval counters, which have no latency or rates. */
 /* An "nfs" object (nfs_json.h): agent a's phase set, or (a < 0) the
  * fleet's interval k. */
 static void load_nfs(struct ctx *c, json_t *o, const char *path, struct run_result *r,
@@ -246,6 +244,8 @@ static void load_nfs(struct ctx *c, json_t *o, const char *path, struct run_resu
     nfs_rpc_set_free(&s);
 }
 
+/* An ops object: {"read": {...}, "write": {...}}; counters_only for the
+ * per-agent interval counters, which have no latency or rates. */
 static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *s, struct counters *cnt)
 {
     const char *key;

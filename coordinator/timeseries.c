@@ -20,6 +20,7 @@
 #include "coordinator/fairness.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/jint.h"
 
 struct timeseries {
     FILE *out;
@@ -51,11 +52,6 @@ int timeseries_free(struct timeseries *ts)
         rc = -errno;
     free(ts);
     return rc;
-}
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 static void emit(FILE *out, json_t *j)
