@@ -212,11 +212,12 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
 {
     struct journal *j = arg;
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
-    const struct counters *c = &slot->agent[agent];
+    struct counters cc, *c = &cc;
     /* Counters only: the interval's merged latency follows once it is
      * complete (on_interval).  An interval already complete when this
      * arrives (late data) carries its own histograms, which the replay
      * adds like any other. */
+    result_slot_agent(slot, agent, &cc);
     json_t *o = json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
                           (json_int_t)agent, "k", (json_int_t)k, "ops", ops_json_as(s, slot->is_sealed));
     if (o && (c->inflight || c->oldest_ns)) {

@@ -225,6 +225,7 @@ void result_free(struct run_result *r)
         for (uint32_t k = 0; k < ph->nintervals; k++) {
             slot_drop(&ph->intervals[k]);
             free(ph->intervals[k].agent);
+            agent_pack_free(&ph->intervals[k].packed);
         }
         free(ph->intervals);
         for (uint32_t a = 0; ph->agents && a < r->nagents; a++) {
@@ -288,6 +289,60 @@ static void slot_merge(struct interval_slot *slot, const struct op_set *s,
     merge(slot->pending, s);
 }
 
+/* The slot's agents, dense, to be written: a sealed slot's are unpacked
+ * (late data, a journal's late lines); slot_agents_done packs them again. */
+static struct counters *slot_agents_open(struct interval_slot *slot, uint32_t nagents)
+{
+    if (!slot->agent) {
+        slot->agent = xcalloc(nagents ? nagents : 1, sizeof(*slot->agent));
+        if (slot->packed.buf)
+            agent_pack_decode(&slot->packed, slot->agent, nagents);
+        agent_pack_free(&slot->packed);
+    }
+    return slot->agent;
+}
+
+/* Pack a sealed slot's agents (the bounded form of a complete interval);
+ * a slot still filling keeps them dense. */
+static void slot_agents_done(struct interval_slot *slot, uint32_t nagents)
+{
+    if (!slot->is_sealed || !slot->agent)
+        return;
+    agent_pack_encode(&slot->packed, slot->agent, nagents);
+    free(slot->agent);
+    slot->agent = NULL;
+}
+
+void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out)
+{
+    if (slot->agent)
+        *out = slot->agent[a];
+    else if (slot->packed.buf)
+        agent_pack_get(&slot->packed, a, out);
+    else
+        memset(out, 0, sizeof(*out));
+}
+
+void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, struct counters *out)
+{
+    if (slot->agent)
+        memcpy(out, slot->agent, nagents * sizeof(*out));
+    else if (slot->packed.buf)
+        agent_pack_decode(&slot->packed, out, nagents);
+    else
+        memset(out, 0, nagents * sizeof(*out));
+}
+
+void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t k, uint32_t a,
+                           struct counters *out)
+{
+    if (phase >= r->nphases || k >= r->phases[phase].nintervals || a >= r->nagents) {
+        memset(out, 0, sizeof(*out));
+        return;
+    }
+    result_slot_agent(&r->phases[phase].intervals[k], a, out);
+}
+
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s)
 {
@@ -307,13 +362,14 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
         slot->count[t].errors = sat_add_u64(slot->count[t].errors, s->op[t].errors);
         slot->count[t].timeouts = sat_add_u64(slot->count[t].timeouts, s->op[t].timeouts);
     }
-    c = &slot->agent[agent];
+    c = &slot_agents_open(slot, r->nagents)[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
         c->ops[t] = sat_add_u64(c->ops[t], s->op[t].ops);
         c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
         c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
+    slot_agents_done(slot, r->nagents);
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
@@ -365,6 +421,7 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
         free(p);
     }
     slot->is_sealed = 1;
+    slot_agents_done(slot, r->nagents);
 }
 
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
@@ -671,8 +728,12 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
 {
     if (phase >= r->nphases || agent >= r->nagents || k >= r->phases[phase].nintervals)
         return;
-    r->phases[phase].intervals[k].agent[agent].inflight = inflight;
-    r->phases[phase].intervals[k].agent[agent].oldest_ns = oldest_ns;
+    struct interval_slot *slot = &r->phases[phase].intervals[k];
+    struct counters *c = &slot_agents_open(slot, r->nagents)[agent];
+
+    c->inflight = inflight;
+    c->oldest_ns = oldest_ns;
+    slot_agents_done(slot, r->nagents);
 }
 
 /* How long agent a's inflight ops at the end of interval k should take at
@@ -682,21 +743,27 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
  * The pace is that of the STALL_WINDOW intervals before k, or when nothing
  * completed in them, of the agent's whole phase (k left out); 0 when the
  * agent completed nothing at all. */
-static uint64_t stall_expected_ns(const struct phase_result *ph, uint32_t a, uint32_t k, uint32_t inflight)
+static uint64_t stall_expected_ns(const struct run_result *r, uint32_t phase, uint32_t a, uint32_t k,
+                                  uint32_t inflight)
 {
+    const struct phase_result *ph = &r->phases[phase];
+    struct counters c;
     uint64_t ilen = (uint64_t)ph->interval_ms * 1000000u, ops = 0;
     uint32_t span = 0;
-    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++)
+    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++) {
+        result_interval_agent(r, phase, j, a, &c);
         for (int t = 0; t < OP__COUNT; t++)
-            ops = sat_add_u64(ops, ph->intervals[j].agent[a].ops[t]);
+            ops = sat_add_u64(ops, c.ops[t]);
+    }
     if (ops == 0) {
         span = 0;
         for (uint32_t j = 0; j < ph->nintervals; j++) {
             if (j == k)
                 continue;
             span++;
+            result_interval_agent(r, phase, j, a, &c);
             for (int t = 0; t < OP__COUNT; t++)
-                ops = sat_add_u64(ops, ph->intervals[j].agent[a].ops[t]);
+                ops = sat_add_u64(ops, c.ops[t]);
         }
     }
     if (ops == 0)
@@ -711,7 +778,9 @@ uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint3
     uint64_t floor = (uint64_t)ph->interval_ms * 1000000u;
     if (k >= ph->nintervals || agent >= r->nagents)
         return UINT64_MAX;
-    uint64_t expected = stall_expected_ns(ph, agent, k, ph->intervals[k].agent[agent].inflight);
+    struct counters c;
+    result_interval_agent(r, phase, k, agent, &c);
+    uint64_t expected = stall_expected_ns(r, phase, agent, k, c.inflight);
     if (expected == 0)                 /* no pace known: only a long silence */
         return sat_mul_u64(floor, STALL_UNKNOWN_FLOORS);
     uint64_t limit = sat_mul_u64(expected, STALL_FACTOR);
@@ -726,8 +795,9 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
     if (k >= ph->nintervals)
         return 0;
     for (uint32_t a = 0; a < r->nagents; a++) {
-        const struct counters *c = &ph->intervals[k].agent[a];
+        struct counters cc, *c = &cc;
         uint64_t done = 0;
+        result_interval_agent(r, phase, k, a, &cc);
         for (int t = 0; t < OP__COUNT; t++)
             done = sat_add_u64(done, c->ops[t]);
         if (c->inflight && done == 0 && c->oldest_ns > result_stall_limit_ns(r, phase, a, k)) {
@@ -746,8 +816,9 @@ uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase,
     if (k >= ph->nintervals)
         return least;
     for (uint32_t a = 0; a < r->nagents; a++) {
-        const struct counters *c = &ph->intervals[k].agent[a];
+        struct counters cc, *c = &cc;
         uint64_t done = 0, limit;
+        result_interval_agent(r, phase, k, a, &cc);
         for (int t = 0; t < OP__COUNT; t++)
             done = sat_add_u64(done, c->ops[t]);
         if (c->inflight && done == 0 && c->oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k)) &&
