@@ -29,8 +29,8 @@
 # Kills only the processes it started.  Needs ~2 MB (PSS) per agent.
 set -u
 cd "$(dirname "$0")/.."
-NFSTORM=$PWD/bin/nfstorm
-AGENT=$PWD/bin/nfstorm-agent
+NFSTORM=${NFSTORM:-$PWD/bin/nfstorm}   # NFSTORM=/old/nfstorm: measure another build
+AGENT=${NFSTORM_AGENT:-$PWD/bin/nfstorm-agent}
 SIM=1 RUNTIME=10 RATE=10 NS=()
 while [ $# -gt 0 ]; do
     case $1 in
