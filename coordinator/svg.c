@@ -296,12 +296,12 @@ static double place_label(struct placed *p, double y)
 /* Series i as polylines broken at gaps, dots for lone points, and for a
  * series of one point a flat line from the axis start with its value. */
 /* A line of more than SVG_LINE_POINTS_MAX points (a day at 1 s is 86,400)
- * is drawn through at most SVG_LINE_COLUMNS x 4 of them: per column of the
- * plot (about a pixel), the first, lowest, highest and last points in x
- * order.  Every spike and dip stays visible, and the HTML of a long run
+ * is drawn through at most SVG_LINE_COLUMNS x 4 (= SVG_LINE_POINTS_MAX) of
+ * them: per column of the plot (1.6 px), the first, lowest, highest and
+ * last points in x order.  Every spike and dip stays visible, and the HTML of a long run
  * stays small and quick to open; the JSON keeps every interval. */
-#define SVG_LINE_POINTS_MAX 2000
-#define SVG_LINE_COLUMNS 400
+#define SVG_LINE_COLUMNS 250
+#define SVG_LINE_POINTS_MAX (4 * SVG_LINE_COLUMNS)
 
 static void point(FILE *out, const struct frame *f, const struct svg_series *s, size_t j)
 {
