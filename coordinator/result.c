@@ -13,14 +13,18 @@
  * capacity are never read; they are initialised when nintervals moves past
  * them.
  *
- * Memory.  A dense op_set is 10 op types x 2 histograms x 2496 buckets,
- * ~400 KB; one per interval would be 1.4 GB for an hour at 1 s.  So a slot
- * holds a dense op_set (pending) only while agents are still sending that
- * interval, allocated on its first report (gap slots never get one).  Once
+ * Memory.  A dense op_set is 11 op types x 2 histograms x 2496 buckets,
+ * ~440 KB; one per interval would be 1.5 GB for an hour at 1 s.  So a slot
+ * holds its merge in the chunked recording form (pending, an op_rec: only
+ * the op types and 64-bucket ranges that had ops, a few KB) only while
+ * agents are still sending that interval, allocated on its first report
+ * (gap slots never get one); a fleet whose slowest agent lags hundreds of
+ * short intervals holds hundreds of these, so they must stay small.  Once
  * the run has told its observers about the interval, result_interval_seal
  * keeps the counters (count[], always maintained) and, for each op type
- * that is not empty, the two histograms in sparse form: 12 bytes per used
- * bucket, typically a few hundred.  Sealing is lossless both ways, so a
+ * that is not empty, the two histograms in sparse form: 2-3 bytes per used
+ * bucket (hist.h), typically a few hundred, and packs the per-agent
+ * counters (agent_pack.h).  Sealing is lossless both ways, so a
  * late report into a sealed slot expands it, adds, and seals it again, and
  * every reader sees exactly the sum it would have seen with dense slots.
  *
@@ -130,11 +134,18 @@ static void sealed_free(struct sealed_op **op, uint8_t *n)
 }
 
 /* Free a slot's merged data (dense or sealed); counters are kept. */
+static void slot_drop_pending(struct interval_slot *s)
+{
+    if (s->pending)
+        op_rec_free(s->pending);
+    free(s->pending);
+    s->pending = NULL;
+}
+
 static void slot_drop(struct interval_slot *s)
 {
     sealed_free(&s->sealed, &s->nsealed);
-    free(s->pending);
-    s->pending = NULL;
+    slot_drop_pending(s);
 }
 
 /* An op type that holds nothing at all: it is left out of the sealed form
@@ -192,6 +203,39 @@ static void sealed_to(const struct op_counts *c, const struct sealed_op *op, uin
         }
     hist_init(&o->lat);
     hist_init(&o->svc);
+}
+
+/* Op type t of a filling slot's merge into o (counters from count[], as
+ * sealed_to takes them). */
+static void pending_op_to(const struct interval_slot *slot, int t, struct op_stats *o)
+{
+    const struct op_stats_rec *p = slot->pending->op[t];
+
+    o->ops = slot->count[t].ops;
+    o->bytes = slot->count[t].bytes;
+    o->errors = slot->count[t].errors;
+    o->timeouts = slot->count[t].timeouts;
+    hist_init(&o->lat);
+    hist_init(&o->svc);
+    if (p) {
+        hist_rec_sum(&p->lat, &o->lat);
+        hist_rec_sum(&p->svc, &o->svc);
+    }
+}
+
+/* pending += s's histograms only (s's counters are 0): op_rec_add skips
+ * op types without ops, as op_set_merge does. */
+static void pending_add_hists(struct op_rec *pending, const struct op_set *s)
+{
+    for (int t = 0; t < OP__COUNT; t++) {
+        struct op_stats_rec *o;
+
+        if (!s->op[t].lat.count && !s->op[t].svc.count)
+            continue;
+        o = op_rec_get(pending, (enum op_type)t);
+        hist_rec_add(&o->lat, &s->op[t].lat);
+        hist_rec_add(&o->svc, &s->op[t].svc);
+    }
 }
 
 /* Replace the slot's merged data by the sealed form of s. */
@@ -284,9 +328,12 @@ static void slot_merge(struct interval_slot *slot, const struct op_set *s,
     }
     if (!slot->pending) {
         slot->pending = xmalloc(sizeof(*slot->pending));
-        op_set_init(slot->pending);
+        op_rec_init(slot->pending);
     }
-    merge(slot->pending, s);
+    if (merge == op_set_merge)
+        op_rec_add(slot->pending, s);
+    else
+        pending_add_hists(slot->pending, s);
 }
 
 /* The slot's agents, dense, to be written: a sealed slot's are unpacked
@@ -414,11 +461,31 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
     if (slot->is_sealed)
         return;
     if (slot->pending) {
-        struct op_set *p = slot->pending;
+        /* op type by op type through one dense op_stats (40 KB), not an
+         * op_set (440 KB) */
+        struct op_stats *o = xmalloc(sizeof(*o));
+        struct op_rec *p = slot->pending;
+        uint8_t n = 0;
 
-        slot->pending = NULL;   /* slot_seal_from drops what the slot holds */
-        slot_seal_from(slot, p);
-        free(p);
+        for (int t = 0; t < OP__COUNT; t++)
+            n += p->op[t] != NULL;
+        sealed_free(&slot->sealed, &slot->nsealed);
+        slot->sealed = n ? xcalloc(n, sizeof(*slot->sealed)) : NULL;
+        for (int t = 0; t < OP__COUNT; t++) {
+            struct sealed_op *so;
+
+            if (!p->op[t])
+                continue;
+            pending_op_to(slot, t, o);
+            if (op_blank(o))
+                continue;
+            so = &slot->sealed[slot->nsealed++];
+            so->type = (uint8_t)t;
+            hist_sparse_from(&so->lat, &o->lat);
+            hist_sparse_from(&so->svc, &o->svc);
+        }
+        free(o);
+        slot_drop_pending(slot);
     }
     slot->is_sealed = 1;
     slot_agents_done(slot, r->nagents);
@@ -429,9 +496,11 @@ const struct op_set *result_interval_ops(const struct run_result *r, uint32_t ph
 {
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
 
-    if (slot->pending)
-        return slot->pending;
-    slot_expand(slot, scratch);
+    for (int t = 0; t < OP__COUNT; t++)
+        if (slot->pending)
+            pending_op_to(slot, t, &scratch->op[t]);
+        else
+            sealed_op_to(slot, t, &scratch->op[t]);
     return scratch;
 }
 
@@ -441,8 +510,9 @@ const struct op_stats *result_interval_op(const struct run_result *r, uint32_t p
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
 
     if (slot->pending)
-        return &slot->pending->op[t];
-    sealed_op_to(slot, (int)t, scratch);
+        pending_op_to(slot, (int)t, scratch);
+    else
+        sealed_op_to(slot, (int)t, scratch);
     return scratch;
 }
 
@@ -450,11 +520,7 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
 {
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
 
-    if (slot->pending) {
-        result_all_ops(slot->pending, out);
-        return;
-    }
-    /* what result_all_ops does, straight from the sealed form */
+    /* what result_all_ops does, straight from the pending or sealed form */
     memset(out, 0, sizeof(*out));
     hist_init(&out->lat);
     hist_init(&out->svc);
@@ -465,6 +531,9 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
         out->bytes = sat_add_u64(out->bytes, slot->count[t].bytes);
         out->errors = sat_add_u64(out->errors, slot->count[t].errors);
     }
+    for (int t = 0; slot->pending && t < OP__COUNT; t++)
+        if (t != OP_SYNC && slot->pending->op[t])
+            hist_rec_sum(&slot->pending->op[t]->lat, &out->lat);
     for (uint8_t i = 0; i < slot->nsealed; i++)
         if (slot->sealed[i].type != OP_SYNC)
             hist_sparse_merge(&out->lat, &slot->sealed[i].lat);

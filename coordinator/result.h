@@ -106,13 +106,14 @@ struct agent_phase {
     uint32_t nstorage;
 };
 
-/* The merged interval (sum over agents) is the dense *pending while the
+/* The merged interval (sum over agents) is *pending (chunked) while the
  * slot fills; result_interval_seal moves it into sealed[] and frees it.
  * A slot with neither (never written) is an empty interval.  count[] is
  * kept exact in both states. */
 struct interval_slot {
     struct op_counts count[OP__COUNT]; /* merged counters, always valid */
-    struct op_set *pending;       /* dense merge while filling; NULL once sealed */
+    struct op_rec *pending;       /* the merge while filling (chunked, common/stats.h);
+                                     NULL once sealed */
     struct sealed_op *sealed;     /* [nsealed], op types that are not empty */
     uint8_t nsealed;
     uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
@@ -238,11 +239,10 @@ void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t 
  * nagents of them into out[0..nagents) (one pass, for loops over agents). */
 void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out);
 void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, struct counters *out);
-/* Dense views of merged interval k (k < nintervals).  Each returns the
- * pending data itself when the slot is not sealed, else expands the sealed
- * form into the caller's scratch and returns scratch (an op_set is ~400 KB:
- * allocate it once per report, on the heap).  The pointer is valid until
- * the next change to the result or to scratch. */
+/* Dense views of merged interval k (k < nintervals).  Each expands the
+ * pending (chunked) or sealed form into the caller's scratch and returns
+ * scratch (an op_set is ~440 KB: allocate it once per report, on the
+ * heap).  The pointer is valid until the next change to scratch. */
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
                                          struct op_set *scratch);
 /* The same for one op type (expands ~40 KB, not 400). */

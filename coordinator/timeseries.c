@@ -118,7 +118,7 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
 
         if (s->count[t].ops == 0 && s->count[t].errors == 0)
             continue;
-        if (!s->pending && !*scratch)
+        if (!*scratch)
             *scratch = xmalloc(sizeof(**scratch));
         o = result_interval_op(r, phase, k, (enum op_type)t, *scratch);
         oj = json_object();
