@@ -3,7 +3,7 @@
 # Issue 25 item 5 (a long run's coordinator stays bounded), simulated as
 # bench/scale.sh --sim does: 20 real dial-in agents at 10 ms intervals send
 # the coordinator 100 x 20 agent-intervals a second, so 11 s hold ~1,100
-# intervals (20 minutes at 1 s).  Asserts:
+# intervals (18 minutes at 1 s).  Asserts:
 #  - memory: the coordinator's RSS grows by < 120 bytes per agent-interval
 #    between two points of the same run (sampled from /proc as the journal
 #    passes 4,000 and 14,000 agent-interval lines); dense per-agent
@@ -44,7 +44,8 @@ wait "$cpid"; rc=$?
 [ -n "$r2" ] && [ -n "$r1" ] || fail "the journal never reached $A2 agent-interval lines (at $(nlines))"
 per=$(( (r2 - r1) * 1024 / (n2 - n1) ))
 echo "RSS $r1 KiB at $n1 agent-intervals, $r2 KiB at $n2: $per bytes per agent-interval"
-[ "$per" -lt 120 ] || fail "RSS grew $per bytes per agent-interval ($r1 -> $r2 KiB over $((n2 - n1))), want < 120"
+# under ASan freed memory waits in its quarantine: RSS says nothing there
+ldd "$NFSTORM" | grep -q libasan || [ "$per" -lt 120 ] || fail "RSS grew $per bytes per agent-interval ($r1 -> $r2 KiB over $((n2 - n1))), want < 120"
 
 py "$T/r.json" "$T/r.html" $N <<'PY'
 import json, re, sys
