@@ -263,7 +263,9 @@ install: install-bins
 	   $(DESTDIR)$(PREFIX)/share/nfstorm/deploy
 	install -m 0755 $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 $(DOC_FILES) $(DESTDIR)$(PREFIX)/share/doc/nfstorm/
-	install -m 0644 $(wildcard examples/*) $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples/
+	install -m 0644 $(filter-out examples/limits,$(wildcard examples/*)) $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples/limits
+	install -m 0644 $(wildcard examples/limits/*) $(DESTDIR)$(PREFIX)/share/doc/nfstorm/examples/limits/
 	@set -e; for f in $(DEPLOY_FILES); do \
 	  echo "install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/nfstorm/$$f"; \
 	  install -D -m 0644 "$$f" "$(DESTDIR)$(PREFIX)/share/nfstorm/$$f"; done

@@ -91,6 +91,12 @@ static void pick_nic(struct client_sampler *c, const struct phase_run *pr,
 {
     char host[256] = "";
 
+    /* behind a local proxy the data crosses the NIC on the route to the
+     * proxy's remote end, not lo */
+    if (c->proxy_pid && c->px_prev.first_host[0]) {
+        snprintf(host, sizeof host, "%s", c->px_prev.first_host);
+        snprintf(c->route_host, sizeof c->route_host, "%s", host);
+    }
     for (uint32_t i = 0; i < pr->nstorage && !host[0]; i++) {
         const struct storage_info *s = &pr->storage[i];
         if (s->kind == STORAGE_NFS)
@@ -162,6 +168,112 @@ static void pick_mount(struct client_sampler *c, const struct phase_run *pr)
     c->running = 1;
 }
 
+/* The loopback port of kernel mount s by its mountstats section (the
+ * device and opts: lines), for when mountinfo did not tell it (the
+ * test-only NFSTORM_TEST_MOUNTSTATS file names mounts mountinfo lacks). */
+static int mountstats_port(const struct storage_info *s, uint32_t *port)
+{
+    const char *test = getenv(TEST_MOUNTSTATS_ENV);
+    char *text = mountstats_read(test ? test : "/proc/self/mountstats");
+    int rc;
+    if (!text)
+        return -ENOENT;
+    rc = proxyproc_mountstats_port(text, s->where, port);
+    free(text);
+    return rc;
+}
+
+/* The first storage that points at a loopback port, and its proxy. */
+static void pick_proxy(struct client_sampler *c, const struct phase_run *pr)
+{
+    proxyproc_root(c->proc_root, sizeof c->proc_root);
+    for (uint32_t i = 0; i < pr->nstorage && !c->proxy_port; i++) {
+        const struct storage_info *s = &pr->storage[i];
+        uint32_t port;
+        if ((s->kind == STORAGE_NFS && proxyproc_url_port(s->where, &port) == 0) ||
+            (s->kind == STORAGE_MOUNT && is_nfs_type(s->fstype) &&
+             proxyproc_mount_port(s->source, s->options, &port) == 0) ||
+            (s->kind == STORAGE_MOUNT && (is_nfs_type(s->fstype) || getenv(TEST_MOUNTSTATS_ENV)) &&
+             mountstats_port(s, &port) == 0))
+            c->proxy_port = port;
+    }
+    if (c->proxy_port && proxyproc_find(c->proc_root, c->proxy_port, &c->proxy_pid) == 0 &&
+        proxyproc_read(c->proc_root, c->proxy_pid, c->proxy_port, &c->px_prev) < 0)
+        c->proxy_pid = 0;
+}
+
+static uint64_t grew(uint64_t now, uint64_t then)
+{
+    return now >= then ? now - then : 0;
+}
+
+/* The proxy over the interval that just closed into out; a proxy that
+ * went away is looked for again (its successor counts from its first
+ * look).  Once it has a connection, the NIC follows its route. */
+static void proxy_interval(struct client_sampler *c, struct proxy_sample *out)
+{
+    struct proxyproc_now now;
+    struct proxy_sample *t = &c->px_total;
+
+    memset(out, 0, sizeof *out);
+    if (!c->proxy_port)
+        return;
+    if (c->proxy_pid && proxyproc_read(c->proc_root, c->proxy_pid, c->proxy_port, &now) < 0)
+        c->proxy_pid = 0;
+    if (!c->proxy_pid) {
+        if (c->px_wait > 0) {
+            c->px_wait--;
+            return;
+        }
+        if (proxyproc_find(c->proc_root, c->proxy_port, &c->proxy_pid) < 0 ||
+            proxyproc_read(c->proc_root, c->proxy_pid, c->proxy_port, &c->px_prev) < 0) {
+            c->proxy_pid = 0;
+            c->px_backoff = c->px_backoff ? (c->px_backoff < 64 ? c->px_backoff * 2 : 64) : 1;
+            c->px_wait = c->px_backoff;
+            return;
+        }
+        c->px_backoff = 0;
+        now = c->px_prev;
+    }
+    out->present = 1;
+    out->pid = c->proxy_pid;
+    out->port = c->proxy_port;
+    snprintf(out->name, sizeof out->name, "%s", now.name);
+    out->cpu_user_us = grew(now.utime_us, c->px_prev.utime_us);
+    out->cpu_sys_us = grew(now.stime_us, c->px_prev.stime_us);
+    proxyproc_bytes_delta(&now, &c->px_prev, &out->rx_bytes, &out->tx_bytes);
+    out->conns = now.conns;
+    snprintf(out->remotes, sizeof out->remotes, "%s", now.remotes);
+    c->px_prev = now;
+    if (!c->route_host[0] && now.first_host[0]) {
+        char nic[CLIENT_NIC_MAX];
+        if (nicstat_route_to(now.first_host, nic, sizeof nic) == 0) {
+            snprintf(c->route_host, sizeof c->route_host, "%s", now.first_host);
+            if (strcmp(nic, c->nic) != 0 && nicstat_read(nic, &c->rx_prev, &c->tx_prev) == 0) {
+                /* another interface: its bytes count from here */
+                snprintf(c->nic, sizeof c->nic, "%s", nic);
+                c->rx_base = c->rx_prev;
+                c->tx_base = c->tx_prev;
+                c->speed_mbps = nicstat_speed_mbps(nic);
+            }
+            c->nic_route = strcmp(nic, c->nic) == 0;
+        }
+    }
+    snprintf(out->route_host, sizeof out->route_host, "%s", c->route_host);
+    /* the phase: sums, and the last look's statics */
+    t->cpu_user_us += out->cpu_user_us;
+    t->cpu_sys_us += out->cpu_sys_us;
+    t->rx_bytes += out->rx_bytes;
+    t->tx_bytes += out->tx_bytes;
+    t->present = 1;
+    t->pid = out->pid;
+    t->port = out->port;
+    t->conns = out->conns;
+    memcpy(t->name, out->name, sizeof t->name);
+    memcpy(t->remotes, out->remotes, sizeof t->remotes);
+    memcpy(t->route_host, out->route_host, sizeof t->route_host);
+}
+
 void client_sampler_start(struct client_sampler *c, const struct phase_run *pr,
                           const struct sockaddr *ctl_local)
 {
@@ -172,13 +284,19 @@ void client_sampler_start(struct client_sampler *c, const struct phase_run *pr,
     c->threads = pr->njobs;
     getrusage(RUSAGE_SELF, &c->ru_base);
     c->ru_prev = c->ru_base;
+    pick_proxy(c, pr);
     pick_nic(c, pr, ctl_local);
     pick_mount(c, pr);
 }
 
+/* Seconds from a to b, as the double nearest to the whole microseconds:
+ * the JSON prints 15 significant digits, and a value that is the nearest
+ * double to its decimal reads back as itself, so a re-rendered report
+ * derives the same cpu_util (sec + usec/1e6 could be an ulp off). */
 static double tv_s(const struct timeval *a, const struct timeval *b)
 {
-    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_usec - a->tv_usec) / 1e6;
+    int64_t us = ((int64_t)b->tv_sec - a->tv_sec) * 1000000 + ((int64_t)b->tv_usec - a->tv_usec);
+    return (double)us / 1e6;
 }
 
 static void host_fill(const struct client_sampler *c, const struct rusage *from,
@@ -208,10 +326,12 @@ void client_sampler_interval(struct client_sampler *c, struct client_sample *out
     uint64_t rx = c->rx_prev, tx = c->tx_prev;
 
     memset(&out->ms, 0, sizeof out->ms);
+    memset(&out->proxy, 0, sizeof out->proxy);
     if (!c->running) {
         memset(&out->host, 0, sizeof out->host);
         return;
     }
+    proxy_interval(c, &out->proxy);    /* first: it may move the NIC to the proxy's route */
     getrusage(RUSAGE_SELF, &ru);
     if (c->nic[0] && nicstat_read(c->nic, &rx, &tx) < 0) {
         rx = c->rx_prev;
@@ -231,6 +351,7 @@ void client_sampler_phase(const struct client_sampler *c, struct client_sample *
 {
     /* up to the last interval sent, so the intervals sum to the phase */
     memset(&out->ms, 0, sizeof out->ms);
+    out->proxy = c->px_total;
     if (!c->running) {
         memset(&out->host, 0, sizeof out->host);
         return;
@@ -256,6 +377,9 @@ void client_sampler_rebase(struct client_sampler *c)
         *c->ms_prev = *c->ms_now;
         *c->ms_base = *c->ms_now;
     }
+    if (c->proxy_pid && proxyproc_read(c->proc_root, c->proxy_pid, c->proxy_port, &c->px_prev) < 0)
+        c->proxy_pid = 0;
+    memset(&c->px_total, 0, sizeof c->px_total);
 }
 
 void client_sampler_stop(struct client_sampler *c)

@@ -13,7 +13,15 @@
  *
  * NFSTORM_TEST_MOUNTSTATS=FILE (test-only, docs/running.md) reads FILE
  * instead of /proc/self/mountstats, and takes the mount's type from it, so
- * tests without a kernel NFS client can drive the whole path. */
+ * tests without a kernel NFS client can drive the whole path.
+ *
+ * A storage that points at a loopback port (efs-utils' efs-proxy or
+ * stunnel, agent/proxyproc.h) also gets its proxy sampled: CPU, I/O bytes
+ * and connections to the file system per interval, and the interface is
+ * then the one on the route to the proxy's first remote address (found at
+ * the start, or at the first interval that sees a connection), not lo.
+ * While the proxy is not found, intervals look for it again (a bounded
+ * scan of /proc), after 1, 2, 4 ... 64 intervals. */
 #ifndef NFSTORM_CLIENT_SAMPLER_H
 #define NFSTORM_CLIENT_SAMPLER_H
 
@@ -22,6 +30,7 @@
 #include <sys/socket.h>
 #include "agent/mountstats.h"
 #include "agent/phase.h"
+#include "agent/proxyproc.h"
 #include "common/client_stats.h"
 
 struct client_sampler {
@@ -36,6 +45,15 @@ struct client_sampler {
     char mount[CLIENT_MOUNT_MAX];      /* the mount point sampled */
     char note[CLIENT_NOTE_MAX];        /* why no mountstats, or "" */
     struct mountstats *ms_base, *ms_prev, *ms_now;   /* owned while ms_path[0] */
+    char proc_root[256];               /* /proc, or NFSTORM_TEST_PROC */
+    uint32_t proxy_port;               /* the loopback port of the storage, 0 none */
+    uint32_t proxy_pid;                /* its listener, 0 not found (yet) */
+    uint32_t px_wait, px_backoff;      /* intervals until the next search, and the
+                                          last wait (doubling to 64: a search
+                                          scans /proc on the loop thread) */
+    struct proxyproc_now px_prev;      /* the proxy at the last look */
+    struct proxy_sample px_total;      /* the phase's sum of intervals */
+    char route_host[CLIENT_PROXY_HOST_MAX];  /* the proxy remote that chose nic */
 };
 
 /* Zero c (nothing owned). */

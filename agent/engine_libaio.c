@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "agent/engine.h"
+#include "agent/io_slots.h"
 #include "agent/posix_md.h"
 #include "agent/posix_open.h"
 #include "common/clock.h"
@@ -45,22 +46,18 @@
 #define AIO_MAX_XFER (1u << 30)   /* one iocb moves at most this; the kernel caps near 2 GiB */
 
 struct aio_slot {
+    struct io_slot s;             /* first: the request and what has moved */
     struct iocb cb;
-    struct io_req *r;
-    uint64_t done;                /* bytes moved so far */
 };
 
 struct aio_state {
     io_context_t ctx;
     int ctx_ok;
     const int *fd;                /* ej->fd (borrowed: posix_fds_open owns it) */
-    struct aio_slot *slots;       /* [depth] */
-    struct aio_slot **free_slots;
-    unsigned depth, nfree;
+    struct io_slots q;            /* [depth] request slots of struct aio_slot */
+    unsigned depth;
     struct iocb **pending;        /* [depth] prepared, not yet submitted */
     unsigned npending;
-    struct aio_slot **done;       /* [depth] ring of completed, not yet handed back */
-    unsigned done_head, ndone;
     unsigned inkernel;            /* submitted, not yet completed */
     struct io_event *events;      /* [depth] */
     unsigned batch_submit, complete_min, complete_max;
@@ -90,13 +87,9 @@ static int aio_setup(struct engine_job *ej)
     s->complete_max = clamp_batch(sp->iodepth_batch_complete_max, s->complete_min, s->depth);
     if (s->complete_max < s->complete_min)
         s->complete_max = s->complete_min;       /* fio: max follows min */
-    s->slots = xcalloc(s->depth, sizeof *s->slots);
-    s->free_slots = xcalloc(s->depth, sizeof *s->free_slots);
+    io_slots_init(&s->q, s->depth, sizeof(struct aio_slot));
     s->pending = xcalloc(s->depth, sizeof *s->pending);
-    s->done = xcalloc(s->depth, sizeof *s->done);
     s->events = xcalloc(s->depth, sizeof *s->events);
-    for (unsigned i = 0; i < s->depth; i++)
-        s->free_slots[s->nfree++] = &s->slots[i];
 
     rc = io_setup((int)s->depth, &s->ctx);
     if (rc < 0) {
@@ -113,24 +106,18 @@ static int aio_setup(struct engine_job *ej)
     return rc;
 }
 
-static void aio_complete(struct aio_state *s, struct aio_slot *sl, int result)
-{
-    sl->r->result = result;
-    s->done[(s->done_head + s->ndone++) % s->depth] = sl;
-}
-
 /* Fill slot's iocb for the rest of its request and add it to pending. */
 static void aio_prep(struct aio_state *s, struct aio_slot *sl)
 {
-    struct io_req *r = sl->r;
-    uint64_t left = r->len - sl->done;
+    struct io_req *r = sl->s.r;
+    uint64_t done = sl->s.done, left = r->len - done;
     size_t n = left > AIO_MAX_XFER ? AIO_MAX_XFER : (size_t)left;
     int fd = s->fd[r->file];
 
     if (r->kind == IO_READ)
-        io_prep_pread(&sl->cb, fd, r->buf + sl->done, n, (long long)(r->offset + sl->done));
+        io_prep_pread(&sl->cb, fd, r->buf + done, n, (long long)(r->offset + done));
     else
-        io_prep_pwrite(&sl->cb, fd, r->buf + sl->done, n, (long long)(r->offset + sl->done));
+        io_prep_pwrite(&sl->cb, fd, r->buf + done, n, (long long)(r->offset + done));
     sl->cb.data = sl;
     s->pending[s->npending++] = &sl->cb;
 }
@@ -148,7 +135,7 @@ static int aio_submit(struct aio_state *s)
         if (rc == -EAGAIN)
             return 0;
         if (rc < 0) {
-            aio_complete(s, s->pending[0]->data, rc);
+            io_slots_complete(&s->q, s->pending[0]->data, rc);
             rc = 1;                   /* consumed, as a failed request */
         } else {
             s->inkernel += (unsigned)rc;
@@ -162,23 +149,12 @@ static int aio_submit(struct aio_state *s)
 static int aio_queue(struct engine_job *ej, struct io_req *r)
 {
     struct aio_state *s = ej->priv;
-    struct aio_slot *sl;
+    struct aio_slot *sl = (struct aio_slot *)io_slots_take(&s->q, r);
 
-    if (s->nfree == 0)
+    if (!sl)
         return -EAGAIN;
-    sl = s->free_slots[--s->nfree];
-    sl->r = r;
-    sl->done = 0;
-    if (r->kind == IO_SYNC || r->kind == IO_DATASYNC) {
-        int fd = s->fd[r->file];
-        int rc = r->kind == IO_SYNC ? fsync(fd) : fdatasync(fd);
-        aio_complete(s, sl, rc < 0 ? -errno : 0);
+    if (io_slots_finish_now(&s->q, &sl->s, s->fd[r->file], 1))
         return 0;
-    }
-    if (r->len == 0) {
-        aio_complete(s, sl, 0);       /* nothing to move; the kernel would say 0 = EOF */
-        return 0;
-    }
     aio_prep(s, sl);
     return s->npending >= s->batch_submit ? aio_submit(s) : 0;
 }
@@ -188,25 +164,8 @@ static void aio_collect(struct aio_state *s, int n)
 {
     for (int i = 0; i < n; i++) {
         struct aio_slot *sl = s->events[i].data;
-        long res = (long)s->events[i].res;
         s->inkernel--;
-        if (res == -EINTR) {
-            aio_prep(s, sl);          /* the same part again, as psync retries EINTR */
-            continue;
-        }
-        if (res < 0) {
-            aio_complete(s, sl, (int)res);
-            continue;
-        }
-        if (res == 0) {               /* read past the end: the file is shorter than planned */
-            sl->r->eof_size = posix_fd_size(s->fd[sl->r->file]);
-            aio_complete(s, sl, -ENODATA);
-            continue;
-        }
-        sl->done += (uint64_t)res;
-        if (sl->done >= sl->r->len)
-            aio_complete(s, sl, 0);
-        else
+        if (io_slots_account(&s->q, &sl->s, (long)s->events[i].res, s->fd[sl->s.r->file]))
             aio_prep(s, sl);
     }
 }
@@ -217,21 +176,20 @@ static int aio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     struct aio_state *s = ej->priv;
     uint64_t deadline = clock_now_ns() + timeout_ns;
     const char *what = "submit";
-    unsigned n = 0;
     int rc, got;
 
     if ((rc = aio_submit(s)) < 0)
         goto fatal;
     if (min > 0 && min < s->complete_min)
         min = s->complete_min;
-    if (min > s->ndone + s->inkernel + s->npending)
-        min = s->ndone + s->inkernel + s->npending;
+    if (min > s->q.ndone + s->inkernel + s->npending)
+        min = s->q.ndone + s->inkernel + s->npending;
     /* min 0: take what is ready without waiting */
-    for (int once = min == 0; s->inkernel > 0 && (once || s->ndone < min); once = 0) {
+    for (int once = min == 0; s->inkernel > 0 && (once || s->q.ndone < min); once = 0) {
         uint64_t now = clock_now_ns(), left = deadline > now && !once ? deadline - now : 0;
         struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
                                .tv_nsec = (long)(left % 1000000000u) };
-        unsigned want = min > s->ndone ? min - s->ndone : 0;
+        unsigned want = min > s->q.ndone ? min - s->q.ndone : 0;
         if (want > s->inkernel)
             want = s->inkernel;
         if (want > s->complete_max)
@@ -254,15 +212,7 @@ static int aio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
         if (left == 0 || (unsigned)got < want)
             break;                    /* the timeout passed */
     }
-    while (n < max && s->ndone > 0) {
-        struct aio_slot *sl = s->done[s->done_head];
-        s->done_head = (s->done_head + 1) % s->depth;
-        s->ndone--;
-        done[n++] = sl->r;
-        sl->r = NULL;
-        s->free_slots[s->nfree++] = sl;
-    }
-    return (int)n;
+    return (int)io_slots_hand_back(&s->q, done, max);
 fatal:
     snprintf(ej->err, sizeof ej->err, "%s: libaio %s failed: %s", ej->files[0].path, what,
              strerror(-rc));
@@ -280,10 +230,8 @@ static void aio_teardown(struct engine_job *ej)
     if (s->ctx_ok)
         io_destroy(s->ctx);
     posix_fds_close(ej);
-    free(s->slots);
-    free(s->free_slots);
+    io_slots_free(&s->q);
     free(s->pending);
-    free(s->done);
     free(s->events);
     free(s);
     ej->priv = NULL;

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "agent/engine.h"
+#include "agent/io_slots.h"
 #include "agent/posix_md.h"
 #include "agent/posix_open.h"
 #include "common/clock.h"
@@ -32,21 +33,17 @@
 #define PAIO_MAX_XFER (1u << 30)   /* one aiocb moves at most this */
 
 struct paio_slot {
+    struct io_slot s;              /* first: the request and what has moved */
     struct aiocb cb;
-    struct io_req *r;
-    uint64_t done;                 /* bytes moved so far */
 };
 
 struct paio_state {
     const int *fd;                 /* ej->fd (borrowed: posix_fds_open owns it) */
-    struct paio_slot *slots;       /* [depth] */
-    struct paio_slot **free_slots;
-    unsigned depth, nfree;
+    struct io_slots q;             /* [depth] request slots of struct paio_slot */
+    unsigned depth;
     struct paio_slot **busy;       /* [depth] in flight */
     unsigned nbusy;
     const struct aiocb **wait;     /* [depth] aio_suspend's list */
-    struct paio_slot **done;       /* [depth] ring of completed, not yet handed back */
-    unsigned done_head, ndone;
 };
 
 static int paio_setup(struct engine_job *ej)
@@ -54,36 +51,26 @@ static int paio_setup(struct engine_job *ej)
     struct paio_state *s = xcalloc(1, sizeof *s);
     ej->priv = s;
     s->depth = ej->spec->iodepth ? ej->spec->iodepth : 1;
-    s->slots = xcalloc(s->depth, sizeof *s->slots);
-    s->free_slots = xcalloc(s->depth, sizeof *s->free_slots);
+    io_slots_init(&s->q, s->depth, sizeof(struct paio_slot));
     s->busy = xcalloc(s->depth, sizeof *s->busy);
     s->wait = xcalloc(s->depth, sizeof *s->wait);
-    s->done = xcalloc(s->depth, sizeof *s->done);
-    for (unsigned i = 0; i < s->depth; i++)
-        s->free_slots[s->nfree++] = &s->slots[i];
     int rc = posix_fds_open(ej);
     s->fd = ej->fd;
     return rc;
 }
 
-static void paio_complete(struct paio_state *s, struct paio_slot *sl, int result)
-{
-    sl->r->result = result;
-    s->done[(s->done_head + s->ndone++) % s->depth] = sl;
-}
-
 /* Start the rest of slot's request; on a refusal it completes with it. */
 static void paio_start(struct paio_state *s, struct paio_slot *sl)
 {
-    struct io_req *r = sl->r;
-    uint64_t left = r->len - sl->done;
+    struct io_req *r = sl->s.r;
+    uint64_t left = r->len - sl->s.done;
     int rc;
 
     memset(&sl->cb, 0, sizeof sl->cb);
     sl->cb.aio_fildes = s->fd[r->file];
-    sl->cb.aio_buf = r->buf + sl->done;
+    sl->cb.aio_buf = r->buf + sl->s.done;
     sl->cb.aio_nbytes = left > PAIO_MAX_XFER ? PAIO_MAX_XFER : (size_t)left;
-    sl->cb.aio_offset = (off_t)(r->offset + sl->done);
+    sl->cb.aio_offset = (off_t)(r->offset + sl->s.done);
     sl->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
     for (int tries = 0;; tries++) {
         rc = r->kind == IO_READ ? aio_read(&sl->cb) : aio_write(&sl->cb);
@@ -101,7 +88,7 @@ static void paio_start(struct paio_state *s, struct paio_slot *sl)
         }
     }
     if (rc != 0) {
-        paio_complete(s, sl, -errno);
+        io_slots_complete(&s->q, &sl->s, -errno);
         return;
     }
     s->busy[s->nbusy++] = sl;
@@ -110,23 +97,12 @@ static void paio_start(struct paio_state *s, struct paio_slot *sl)
 static int paio_queue(struct engine_job *ej, struct io_req *r)
 {
     struct paio_state *s = ej->priv;
-    struct paio_slot *sl;
+    struct paio_slot *sl = (struct paio_slot *)io_slots_take(&s->q, r);
 
-    if (s->nfree == 0)
+    if (!sl)
         return -EAGAIN;
-    sl = s->free_slots[--s->nfree];
-    sl->r = r;
-    sl->done = 0;
-    if (r->kind == IO_SYNC || r->kind == IO_DATASYNC) {
-        int fd = s->fd[r->file];
-        int rc = r->kind == IO_SYNC ? fsync(fd) : fdatasync(fd);
-        paio_complete(s, sl, rc < 0 ? -errno : 0);
+    if (io_slots_finish_now(&s->q, &sl->s, s->fd[r->file], 1))
         return 0;
-    }
-    if (r->len == 0) {
-        paio_complete(s, sl, 0);
-        return 0;
-    }
     paio_start(s, sl);
     return 0;
 }
@@ -143,19 +119,8 @@ static void paio_collect(struct paio_state *s)
         }
         ssize_t res = aio_return(&sl->cb);
         s->busy[i] = s->busy[--s->nbusy];
-        if (e == EINTR) {
-            paio_start(s, sl);            /* the same part again, as psync retries EINTR */
-        } else if (e != 0) {
-            paio_complete(s, sl, -e);
-        } else if (res == 0) {
-            paio_complete(s, sl, -ENODATA);   /* read past the end */
-        } else {
-            sl->done += (uint64_t)res;
-            if (sl->done >= sl->r->len)
-                paio_complete(s, sl, 0);
-            else
-                paio_start(s, sl);
-        }
+        if (io_slots_account(&s->q, &sl->s, e ? -(long)e : (long)res, s->fd[sl->s.r->file]))
+            paio_start(s, sl);
     }
 }
 
@@ -164,12 +129,11 @@ static int paio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 {
     struct paio_state *s = ej->priv;
     uint64_t deadline = clock_now_ns() + timeout_ns;
-    unsigned n = 0;
 
-    if (min > s->ndone + s->nbusy)
-        min = s->ndone + s->nbusy;
+    if (min > s->q.ndone + s->nbusy)
+        min = s->q.ndone + s->nbusy;
     paio_collect(s);
-    while (s->ndone < min && s->nbusy > 0) {
+    while (s->q.ndone < min && s->nbusy > 0) {
         uint64_t now = clock_now_ns();
         if (now >= deadline)
             break;
@@ -185,15 +149,7 @@ static int paio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
         }
         paio_collect(s);
     }
-    while (n < max && s->ndone > 0) {
-        struct paio_slot *sl = s->done[s->done_head];
-        s->done_head = (s->done_head + 1) % s->depth;
-        s->ndone--;
-        done[n++] = sl->r;
-        sl->r = NULL;
-        s->free_slots[s->nfree++] = sl;
-    }
-    return (int)n;
+    return (int)io_slots_hand_back(&s->q, done, max);
 }
 
 /* What is still in flight is cancelled, and waited for, before the files
@@ -221,11 +177,9 @@ static void paio_teardown(struct engine_job *ej)
         }
     }
     posix_fds_close(ej);
-    free(s->slots);
-    free(s->free_slots);
+    io_slots_free(&s->q);
     free(s->busy);
     free(s->wait);
-    free(s->done);
     free(s);
     ej->priv = NULL;
 }

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "agent/engine.h"
+#include "agent/io_slots.h"
 #include "agent/posix_md.h"
 #include "agent/posix_open.h"
 #include "common/clock.h"
@@ -38,8 +39,7 @@
 #define URING_MAX_XFER    (1u << 30)    /* one entry's len is 32 bits; the kernel caps near 2 GiB */
 
 struct uring_slot {
-    struct io_req *r;
-    uint64_t done;              /* bytes moved so far */
+    struct io_slot s;           /* the request and what has moved */
 };
 
 struct uring_state {
@@ -47,11 +47,8 @@ struct uring_state {
     int ring_ok;
     int fixed;                  /* files registered: sqe fd is the index */
     const int *fd;              /* ej->fd (borrowed: posix_fds_open owns it) */
-    struct uring_slot *slots;   /* [depth] */
-    struct uring_slot **free_slots;
-    unsigned depth, nfree;
-    struct uring_slot **done;   /* [depth] ring of completed, not yet handed back */
-    unsigned done_head, ndone;
+    struct io_slots q;          /* [depth] request slots */
+    unsigned depth;
     unsigned inkernel;          /* entries prepared or submitted, not yet completed */
 };
 
@@ -78,11 +75,7 @@ static int uring_setup(struct engine_job *ej)
 
     ej->priv = s;
     s->depth = ej->spec->iodepth ? ej->spec->iodepth : 1;
-    s->slots = xcalloc(s->depth, sizeof *s->slots);
-    s->free_slots = xcalloc(s->depth, sizeof *s->free_slots);
-    s->done = xcalloc(s->depth, sizeof *s->done);
-    for (unsigned i = 0; i < s->depth; i++)
-        s->free_slots[s->nfree++] = &s->slots[i];
+    io_slots_init(&s->q, s->depth, sizeof(struct uring_slot));
 
     /* +1: room for the timeout entry liburing adds on kernels without
      * IORING_FEAT_EXT_ARG (< 5.11).  The CQ is twice the SQ by default. */
@@ -110,7 +103,7 @@ static int uring_setup(struct engine_job *ej)
  * room.  0 or -errno. */
 static int uring_prep(struct uring_state *s, struct uring_slot *sl)
 {
-    struct io_req *r = sl->r;
+    struct io_req *r = sl->s.r;
     struct io_uring_sqe *sqe;
     int fd = s->fixed ? (int)r->file : s->fd[r->file];
 
@@ -122,12 +115,12 @@ static int uring_prep(struct uring_state *s, struct uring_slot *sl)
     if (r->kind == IO_SYNC || r->kind == IO_DATASYNC) {
         io_uring_prep_fsync(sqe, fd, r->kind == IO_DATASYNC ? IORING_FSYNC_DATASYNC : 0);
     } else {
-        uint64_t left = r->len - sl->done;
+        uint64_t done = sl->s.done, left = r->len - done;
         unsigned n = left > URING_MAX_XFER ? URING_MAX_XFER : (unsigned)left;
         if (r->kind == IO_READ)
-            io_uring_prep_read(sqe, fd, r->buf + sl->done, n, r->offset + sl->done);
+            io_uring_prep_read(sqe, fd, r->buf + done, n, r->offset + done);
         else
-            io_uring_prep_write(sqe, fd, r->buf + sl->done, n, r->offset + sl->done);
+            io_uring_prep_write(sqe, fd, r->buf + done, n, r->offset + done);
     }
     if (s->fixed)
         sqe->flags |= IOSQE_FIXED_FILE;
@@ -136,29 +129,18 @@ static int uring_prep(struct uring_state *s, struct uring_slot *sl)
     return 0;
 }
 
-static void uring_complete(struct uring_state *s, struct uring_slot *sl, int result)
-{
-    sl->r->result = result;
-    s->done[(s->done_head + s->ndone++) % s->depth] = sl;
-}
-
 static int uring_queue(struct engine_job *ej, struct io_req *r)
 {
     struct uring_state *s = ej->priv;
-    struct uring_slot *sl;
+    struct uring_slot *sl = (struct uring_slot *)io_slots_take(&s->q, r);
     int rc;
 
-    if (s->nfree == 0)
+    if (!sl)
         return -EAGAIN;
-    sl = s->free_slots[--s->nfree];
-    sl->r = r;
-    sl->done = 0;
-    if (r->kind != IO_SYNC && r->kind != IO_DATASYNC && r->len == 0) {
-        uring_complete(s, sl, 0);     /* nothing to move; the kernel would say 0 = EOF */
-        return 0;
-    }
+    if (io_slots_finish_now(&s->q, &sl->s, s->fd[r->file], 0))
+        return 0;                     /* empty: the kernel would say 0 = EOF */
     if ((rc = uring_prep(s, sl)) < 0) {
-        s->free_slots[s->nfree++] = sl;
+        io_slots_untake(&s->q, &sl->s);
         return rc;
     }
     return 0;
@@ -178,27 +160,8 @@ static int uring_collect(struct uring_state *s)
         if (cqe->user_data == LIBURING_UDATA_TIMEOUT || !sl)
             continue;                 /* liburing's own timeout entry */
         s->inkernel--;
-        struct io_req *r = sl->r;
-        if (r->kind == IO_SYNC || r->kind == IO_DATASYNC) {
-            uring_complete(s, sl, res < 0 ? res : 0);
-            continue;
-        }
-        if (res == -EINTR) {
-            res = 0;                  /* retry the same part, as psync does for EINTR */
-        } else if (res < 0) {
-            uring_complete(s, sl, res);
-            continue;
-        } else if (res == 0) {
-            /* read past the end: the file is shorter than planned */
-            r->eof_size = posix_fd_size(s->fd[r->file]);
-            uring_complete(s, sl, -ENODATA);
-            continue;
-        }
-        sl->done += (uint64_t)res;
-        if (sl->done >= r->len) {
-            uring_complete(s, sl, 0);
-        } else if ((rc = uring_prep(s, sl)) < 0) {
-            uring_complete(s, sl, rc);
+        if (io_slots_account(&s->q, &sl->s, res, s->fd[sl->s.r->file]) && (rc = uring_prep(s, sl)) < 0) {
+            io_slots_complete(&s->q, &sl->s, rc);
             rc = 0;                   /* the request fails, not the engine */
         }
     }
@@ -210,19 +173,18 @@ static int uring_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 {
     struct uring_state *s = ej->priv;
     uint64_t deadline = clock_now_ns() + timeout_ns;
-    unsigned n = 0;
     int rc;
 
     uring_collect(s);
-    if (min > s->ndone + s->inkernel)
-        min = s->ndone + s->inkernel;
-    while (s->ndone < min) {
+    if (min > s->q.ndone + s->inkernel)
+        min = s->q.ndone + s->inkernel;
+    while (s->q.ndone < min) {
         uint64_t now = clock_now_ns(), left = deadline > now ? deadline - now : 0;
         struct __kernel_timespec ts = { .tv_sec = (long long)(left / 1000000000u),
                                         .tv_nsec = (long long)(left % 1000000000u) };
         struct io_uring_cqe *cqe;
         /* submits what queue() prepared and waits in one syscall */
-        rc = io_uring_submit_and_wait_timeout(&s->ring, &cqe, min - s->ndone, &ts, NULL);
+        rc = io_uring_submit_and_wait_timeout(&s->ring, &cqe, min - s->q.ndone, &ts, NULL);
         /* -EBUSY/-EAGAIN: the kernel is short of room for now (CQ
          * overflow on old kernels); collecting makes room, the deadline
          * bounds the retries */
@@ -241,15 +203,7 @@ static int uring_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
                  ej->files[0].path, strerror(-rc));
         return rc;
     }
-    while (n < max && s->ndone > 0) {
-        struct uring_slot *sl = s->done[s->done_head];
-        s->done_head = (s->done_head + 1) % s->depth;
-        s->ndone--;
-        done[n++] = sl->r;
-        sl->r = NULL;
-        s->free_slots[s->nfree++] = sl;
-    }
-    return (int)n;
+    return (int)io_slots_hand_back(&s->q, done, max);
 }
 
 /* Exiting the ring cancels what is still in flight (the job loop leaves
@@ -263,9 +217,7 @@ static void uring_teardown(struct engine_job *ej)
     if (s->ring_ok)
         io_uring_queue_exit(&s->ring);
     posix_fds_close(ej);
-    free(s->slots);
-    free(s->free_slots);
-    free(s->done);
+    io_slots_free(&s->q);
     free(s);
     ej->priv = NULL;
 }

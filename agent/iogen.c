@@ -67,13 +67,14 @@ static void new_pass(struct iogen *g, struct iogen_file *f)
     f->step = 0;
     if (n <= 1) {
         f->a = 1;
-        f->c = 0;
+        f->c = f->cur = 0;
         return;
     }
     do
         f->a = iogen_rand(g) % n;
     while (f->a == 0 || gcd_u64(f->a, n) != 1);
     f->c = iogen_rand(g) % n;
+    f->cur = f->c;
 }
 
 static void zipf_init(struct iogen *g, uint64_t n, double theta)
@@ -366,7 +367,13 @@ static void next_op(struct iogen *g, struct iogen_op *op, int write)
         } else {
             if (f->step >= n)
                 new_pass(g, f);
-            u = (uint64_t)(((unsigned __int128)f->a * f->step++ + f->c) % n);
+            /* u = (a * step + c) mod n, incrementally: a and cur are
+             * below n (n < 2^63: a region's bytes), so cur + a cannot wrap */
+            u = f->cur;
+            f->step++;
+            f->cur += f->a;
+            if (f->cur >= n)
+                f->cur -= n;
         }
         off = u * g->unit;
         if (off + len > f->len)            /* a larger block near the end */

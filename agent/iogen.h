@@ -14,6 +14,8 @@ struct iogen_file {
     uint64_t pos;          /* sequential: next offset within the region */
     uint64_t step;         /* random: permutation step within the pass */
     uint64_t a, c;         /* random: permutation parameters of this pass */
+    uint64_t cur;          /* random: (a * step + c) mod units, kept by adding a
+                              each op (a < units): no 128-bit division per op */
     uint64_t last_off;     /* rw=rand*:N: where the last op began and ended */
     uint64_t last_end;
 };

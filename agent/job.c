@@ -97,7 +97,9 @@ struct loop {
     uint64_t wake;             /* rated: when the next op may go (loop_ready) */
     struct ratemin ratemin;    /* rate_min, rate_iops_min */
     unsigned abandoned;        /* ops still with the engine when the job ended */
-    uint64_t last_done_ns;     /* when the last request (op or sync) completed */
+    uint64_t last_done_ns;     /* when the last request (op or sync) completed:
+                                  the clock read of the last reap that returned
+                                  any, and the loop's `now` after it */
     uint32_t last_file;
     struct wbuf wb;            /* what writes carry (common/wbuf.h) */
     /* verify= (agent/verify.h): NULL without it */
@@ -201,7 +203,10 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
                                  now - done[i]->t_due_ns, done[i]->rpc_rtt_ns,
                                  done[i]->rpc_queued_ns, done[i]->t_issue_ns - done[i]->t_due_ns);
     }
-    atomic_store(&j->recording, 0);
+    /* leaving needs only release (the records happen before the sampler
+     * sees 0); entering needs the full fence above: a seq_cst store here
+     * would be a second locked instruction per reap for nothing */
+    atomic_store_explicit(&j->recording, 0, memory_order_release);
 }
 
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns)
@@ -531,7 +536,9 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     return 0;
 }
 
-/* Reap what completed (waiting up to timeout_ns for at least min). */
+/* Reap what completed (waiting up to timeout_ns for at least min).  The
+ * one clock read is the completions' end instant; it is left in
+ * l->last_done_ns for the loop to use as its `now` (see loop_run). */
 static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
 {
     struct io_req *done[REAP_BATCH];
@@ -693,10 +700,16 @@ static int loop_run(struct loop *l)
 
     int dir;
 
-    j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = clock_now_ns();
+    /* One clock read per op where the loop can: `now` is carried from the
+     * read that last moved it (a reap's completion instant, a sleep's end,
+     * an issue) instead of being read again at each step.  At iodepth=1 a
+     * reap's instant is the next op's issue: what lies between is the
+     * loop's own few ns, counted in the op's latency as before, so latency
+     * stays issue to completion (docs/architecture.md, "The op loop"). */
+    uint64_t now = clock_now_ns();
+    j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = now;
     ratemin_init(&l->ratemin, sp, j->t_first_ns);
     for (;;) {
-        uint64_t now = clock_now_ns();
         int more = loop_more(l, now);
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
@@ -732,6 +745,11 @@ static int loop_run(struct loop *l)
                     until = j->t_end_ns;
                 halt_sleep_until(j->halt, until);
             }
+            /* every slot taken: nothing more goes before a reap, whose
+             * clock read is the next `now` (a stale `now` here only
+             * sizes the reap's wait, which ends at a completion) */
+            if (l->nfree == 0 && !sp->thinktime_ns)
+                break;
             now = clock_now_ns();
             more = loop_more(l, now);
         }
@@ -751,16 +769,19 @@ static int loop_run(struct loop *l)
         if (l->inflight == 0) {
             /* nothing to reap: ahead of the schedule */
             halt_sleep_until(j->halt, now + wait);
+            now = clock_now_ns();
             continue;
         }
-        if ((rc = loop_reap(l, 1, wait)) < 0)
-            goto out;
-        if (more && (rc = ratemin_check(&l->ratemin, sp, clock_now_ns(), j->ej.err,
-                                        sizeof j->ej.err)) < 0)
-            goto out;
         if (!more && !drain_since)
             drain_since = now;
-        if (!more && l->inflight > 0 && clock_now_ns() - drain_since >
+        if ((rc = loop_reap(l, 1, wait)) < 0)
+            goto out;
+        /* completions: their end instant is now; none (the wait ran out):
+         * read the clock */
+        now = rc > 0 ? l->last_done_ns : clock_now_ns();
+        if (more && (rc = ratemin_check(&l->ratemin, sp, now, j->ej.err, sizeof j->ej.err)) < 0)
+            goto out;
+        if (!more && l->inflight > 0 && now - drain_since >
             (halt_raised(j->halt) ? DRAIN_STOP_NS : DRAIN_LIMIT_NS))
             break;   /* loop_cut_off counts what is still out */
     }

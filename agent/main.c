@@ -97,40 +97,228 @@ static void on_signal(uv_signal_t *h, int signum)
     uv_stop(h->loop);
 }
 
+static const struct option agent_opts[] = {
+    { "listen", required_argument, NULL, 'l' },
+    { "coordinator", required_argument, NULL, 'C' },
+    { "label", required_argument, NULL, 'b' },
+    { "allow", required_argument, NULL, 'a' },
+    { "allow-nfs", required_argument, NULL, 'n' },
+    { "secret-file", required_argument, NULL, 's' },
+    { "insecure", no_argument, NULL, 'i' },
+    { "lease", required_argument, NULL, 'L' },
+    { "control-tos", required_argument, NULL, 'Q' },
+    { "max-threads", required_argument, NULL, 'T' },
+    { "max-files", required_argument, NULL, 'F' },
+    { "max-memory", required_argument, NULL, 'M' },
+    { "null-capacity-iops", required_argument, NULL, 'N' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "verbose", no_argument, NULL, 'v' },
+    { "version", no_argument, NULL, 'V' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* What the command line says beyond the agent's own settings. */
+struct agent_cli {
+    const char *listen;
+    const char *coordinator;
+    int listen_given;
+    int insecure;
+    struct auth_secret secret;
+    struct sockaddr_storage ss;   /* --listen, parsed */
+};
+
+/* One option c (its argument arg) into a and cl.  0 to go on; else the
+ * exit status, its message printed (--help and --version: 0, printed
+ * on stdout, as a status of -1). */
+static int agent_option(struct agent *a, struct agent_cli *cl, int c, const char *arg)
+{
+    char err[512];
+
+    switch (c) {
+    case 'l': cl->listen = arg; cl->listen_given = 1; return 0;
+    case 'C': cl->coordinator = arg; return 0;
+    case 'b': {
+        size_t have = strlen(a->labels);
+        if (msg_labels_check(arg, err, sizeof err) < 0 || !arg[0]) {
+            fprintf(stderr, "nfstorm-agent: --label %s: %s\n", arg, arg[0] ? err : "an empty label");
+            return 2;
+        }
+        if (have + !!have + strlen(arg) >= sizeof a->labels) {
+            fprintf(stderr, "nfstorm-agent: --label %s: labels longer than %zu bytes in all\n", arg,
+                    sizeof a->labels - 1);
+            return 2;
+        }
+        snprintf(a->labels + have, sizeof a->labels - have, "%s%s", have ? "," : "", arg);
+        return 0;
+    }
+    case 'a':
+        if (allow_list_add(&a->allow, arg, err, sizeof err) < 0) {
+            fprintf(stderr, "nfstorm-agent: %s\n", err);
+            return 2;
+        }
+        return 0;
+    case 'n':
+        if (a->allow_nfs.n == PATHS_MAX_ROOTS) {
+            fprintf(stderr, "nfstorm-agent: --allow-nfs %s: more than %d rules\n", arg, PATHS_MAX_ROOTS);
+            return 2;
+        }
+        if (nfs_allow_rule_check(arg, err, sizeof err) < 0) {
+            fprintf(stderr, "nfstorm-agent: --allow-nfs %s: %s\n", arg, err);
+            return 2;
+        }
+        a->allow_nfs.root[a->allow_nfs.n++] = xstrdup(arg);
+        return 0;
+    case 's':
+        if (auth_load_secret(arg, &cl->secret, err, sizeof err) < 0) {
+            fprintf(stderr, "nfstorm-agent: %s\n", err);
+            return 2;
+        }
+        a->secret = &cl->secret;
+        return 0;
+    case 'i': cl->insecure = 1; return 0;
+    case 'L':
+        if (units_parse_duration(arg, NS_PER_SEC, &a->lease_ns) < 0 || a->lease_ns < NS_PER_SEC) {
+            fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", arg);
+            return 2;
+        }
+        return 0;
+    case 'Q':
+        if (ctlsock_parse_tos(arg, &a->control_tos) < 0) {
+            fprintf(stderr, "nfstorm-agent: --control-tos %s: want none, lowdelay, dscp:N (0-63) or a "
+                    "TOS byte 0-255 with the two ECN bits 0\n", arg);
+            return 2;
+        }
+        return 0;
+    case 'N':
+        if (units_parse_count(arg, &a->null_capacity_iops) < 0 || a->null_capacity_iops == 0 ||
+            a->null_capacity_iops > PLAN_MAX_RATE_IOPS) {
+            fprintf(stderr, "nfstorm-agent: --null-capacity-iops %s: want a count of at least 1 such as "
+                    "20k\n", arg);
+            return 2;
+        }
+        return 0;
+    case 'T':
+    case 'F': {
+        uint64_t *v = c == 'T' ? &a->limits.max_threads : &a->limits.max_files;
+        if (units_parse_u64(arg, v) < 0 || *v == 0) {
+            fprintf(stderr, "nfstorm-agent: --max-%s %s: want a whole number of at least 1\n",
+                    c == 'T' ? "threads" : "files", arg);
+            return 2;
+        }
+        return 0;
+    }
+    case 'M':
+        if (units_parse_size(arg, &a->limits.max_memory) < 0 || a->limits.max_memory == 0) {
+            fprintf(stderr, "nfstorm-agent: --max-memory %s: want a size such as 4g\n", arg);
+            return 2;
+        }
+        return 0;
+    case 'q': log_set_level(LOG_WARN); return 0;
+    case 'v': log_set_level(LOG_DEBUG); return 0;
+    case 'V':
+        printf("nfstorm-agent 0.1 (protocol %d)\n", PROTO_VERSION);
+        return -1;
+    case 'h':
+        fputs(usage, stdout);
+        return -1;
+    default:
+        fputs(usage, stderr);
+        return 2;
+    }
+}
+
+/* The options that only make sense together, checked once all are read.
+ * 0, or 2 with the message printed. */
+static int agent_check_cli(const struct agent *a, struct agent_cli *cl)
+{
+    const char *why = NULL;
+
+    if (a->allow.n == 0 && a->allow_nfs.n == 0)
+        why = "give at least one --allow DIR (or --allow-nfs URL)";
+    else if (!a->secret && !cl->insecure)
+        why = "no --secret-file: refusing to serve unauthenticated coordinators (give --insecure to do it "
+              "anyway)";
+    else if (a->secret && cl->insecure)
+        why = "--secret-file and --insecure contradict each other";
+    else if (cl->coordinator && cl->listen_given)
+        why = "--coordinator and --listen contradict each other (an agent either dials or listens)";
+    else if (!cl->coordinator && a->labels[0])
+        why = "--label needs --coordinator (a listening agent's labels come from the coordinator's --hosts "
+              "file)";
+    if (why) {
+        fprintf(stderr, "nfstorm-agent: %s\n", why);
+        return 2;
+    }
+    if (cl->coordinator) {
+        char h[256], p[8];
+        if (dial_parse_target(cl->coordinator, h, sizeof h, p, sizeof p) < 0) {
+            fprintf(stderr, "nfstorm-agent: --coordinator %s: want HOST:PORT\n", cl->coordinator);
+            return 2;
+        }
+    } else if (addr_parse_listen(cl->listen, &cl->ss) < 0) {
+        fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", cl->listen);
+        return 2;
+    }
+    return 0;
+}
+
+/* Listen for coordinators on cl->ss and say where (the bound port on
+ * stdout, flushed: --local reads it from there).  0, or 1 with the
+ * message printed. */
+static int agent_listen(struct agent *a, const struct agent_cli *cl)
+{
+    struct sockaddr_storage bound;
+    int rc, len = sizeof bound;
+    char ip[64], where[80];
+
+    uv_tcp_init(a->loop, &a->server);
+    a->server.data = a;
+    if ((rc = uv_tcp_bind(&a->server, (const struct sockaddr *)&cl->ss, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)&a->server, 16, on_connection)) < 0) {
+        fprintf(stderr, "nfstorm-agent: cannot listen on %s: %s\n", cl->listen, uv_strerror(rc));
+        return 1;
+    }
+    uv_tcp_getsockname(&a->server, (struct sockaddr *)&bound, &len);
+    if (bound.ss_family == AF_INET6)
+        uv_ip6_name((struct sockaddr_in6 *)&bound, ip, sizeof ip);
+    else
+        uv_ip4_name((struct sockaddr_in *)&bound, ip, sizeof ip);
+    printf("listening on %s:%d\n", ip, ntohs(((struct sockaddr_in *)&bound)->sin_port));
+    fflush(stdout);
+    for (size_t i = 0; i < a->allow.n; i++)
+        log_info("allow %s", a->allow.root[i]);
+    /* the bound port, not the :0 asked for */
+    snprintf(where, sizeof where, bound.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
+             ntohs(((struct sockaddr_in *)&bound)->sin_port));
+    if (cl->insecure)
+        log_warn("INSECURE: no authentication: anyone who can reach %s can run plans "
+                 "within the allowed directories", where);
+    return 0;
+}
+
+/* Dial the coordinator (a dial-in agent): dial.c keeps at it. */
+static void agent_dial(struct agent *a, const struct agent_cli *cl, struct dial *dial)
+{
+    for (size_t i = 0; i < a->allow.n; i++)
+        log_info("allow %s", a->allow.root[i]);
+    if (a->labels[0])
+        log_info("labels %s", a->labels);
+    if (cl->insecure)
+        log_warn("INSECURE: no authentication: whoever answers at %s can run plans within "
+                 "the allowed directories", cl->coordinator);
+    dial_start(dial, a, cl->coordinator);   /* checked by agent_check_cli */
+}
+
 int main(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "listen", required_argument, NULL, 'l' },
-        { "coordinator", required_argument, NULL, 'C' },
-        { "label", required_argument, NULL, 'b' },
-        { "allow", required_argument, NULL, 'a' },
-        { "allow-nfs", required_argument, NULL, 'n' },
-        { "secret-file", required_argument, NULL, 's' },
-        { "insecure", no_argument, NULL, 'i' },
-        { "lease", required_argument, NULL, 'L' },
-        { "control-tos", required_argument, NULL, 'Q' },
-        { "max-threads", required_argument, NULL, 'T' },
-        { "max-files", required_argument, NULL, 'F' },
-        { "max-memory", required_argument, NULL, 'M' },
-        { "null-capacity-iops", required_argument, NULL, 'N' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "verbose", no_argument, NULL, 'v' },
-        { "version", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     struct agent a;
-    const char *listen = "127.0.0.1:7878";
-    const char *coordinator = NULL;
-    int listen_given = 0;
+    struct agent_cli cl = { .listen = "127.0.0.1:7878" };
     struct dial dial;
     struct env_argv env;
-    struct sockaddr_storage ss;
-    struct auth_secret secret;
-    int insecure = 0;
     uv_signal_t sigint, sigterm;
     char err[512];
-    int c, rc, status;
+    int c, status = 0;
 
     memset(&a, 0, sizeof a);
     a.lease_ns = 10 * NS_PER_SEC;
@@ -138,166 +326,24 @@ int main(int argc, char **argv)
     allow_list_init(&a.allow);
     allow_list_init(&a.allow_nfs);
     /* NFSTORM_AGENT_* first, as if typed before the real arguments */
-    if (env_opts_build(&env, opts, "NFSTORM_AGENT_", argc, argv, err, sizeof err) < 0) {
+    if (env_opts_build(&env, agent_opts, "NFSTORM_AGENT_", argc, argv, err, sizeof err) < 0) {
         fprintf(stderr, "nfstorm-agent: %s\n", err);
-        status = 2;
-        goto out_env;
+        allow_list_free(&a.allow);
+        allow_list_free(&a.allow_nfs);
+        return 2;
     }
     argc = env.argc;
     argv = env.argv;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'l': listen = optarg; listen_given = 1; break;
-        case 'C': coordinator = optarg; break;
-        case 'b': {
-            size_t have = strlen(a.labels);
-            if (msg_labels_check(optarg, err, sizeof err) < 0 || !optarg[0]) {
-                fprintf(stderr, "nfstorm-agent: --label %s: %s\n", optarg,
-                        optarg[0] ? err : "an empty label");
-                status = 2;
-                goto out;
-            }
-            if (have + !!have + strlen(optarg) >= sizeof a.labels) {
-                fprintf(stderr, "nfstorm-agent: --label %s: labels longer than %zu bytes in all\n",
-                        optarg, sizeof a.labels - 1);
-                status = 2;
-                goto out;
-            }
-            snprintf(a.labels + have, sizeof a.labels - have, "%s%s", have ? "," : "", optarg);
-            break;
-        }
-        case 'a':
-            if (allow_list_add(&a.allow, optarg, err, sizeof err) < 0) {
-                fprintf(stderr, "nfstorm-agent: %s\n", err);
-                status = 2;
-                goto out;
-            }
-            break;
-        case 'n':
-            if (a.allow_nfs.n == PATHS_MAX_ROOTS) {
-                fprintf(stderr, "nfstorm-agent: --allow-nfs %s: more than %d rules\n", optarg,
-                        PATHS_MAX_ROOTS);
-                status = 2;
-                goto out;
-            }
-            if (nfs_allow_rule_check(optarg, err, sizeof err) < 0) {
-                fprintf(stderr, "nfstorm-agent: --allow-nfs %s: %s\n", optarg, err);
-                status = 2;
-                goto out;
-            }
-            a.allow_nfs.root[a.allow_nfs.n++] = xstrdup(optarg);
-            break;
-        case 's':
-            if (auth_load_secret(optarg, &secret, err, sizeof err) < 0) {
-                fprintf(stderr, "nfstorm-agent: %s\n", err);
-                status = 2;
-                goto out;
-            }
-            a.secret = &secret;
-            break;
-        case 'i': insecure = 1; break;
-        case 'L':
-            if (units_parse_duration(optarg, NS_PER_SEC, &a.lease_ns) < 0 || a.lease_ns < NS_PER_SEC) {
-                fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", optarg);
-                status = 2;
-                goto out;
-            }
-            break;
-        case 'Q':
-            if (ctlsock_parse_tos(optarg, &a.control_tos) < 0) {
-                fprintf(stderr, "nfstorm-agent: --control-tos %s: want none, lowdelay, dscp:N (0-63) or a "
-                        "TOS byte 0-255 with the two ECN bits 0\n", optarg);
-                status = 2;
-                goto out;
-            }
-            break;
-        case 'N':
-            if (units_parse_count(optarg, &a.null_capacity_iops) < 0 || a.null_capacity_iops == 0 ||
-                a.null_capacity_iops > PLAN_MAX_RATE_IOPS) {
-                fprintf(stderr, "nfstorm-agent: --null-capacity-iops %s: want a count of at least 1 such as "
-                        "20k\n", optarg);
-                status = 2;
-                goto out;
-            }
-            break;
-        case 'T':
-        case 'F':
-            if (units_parse_u64(optarg, c == 'T' ? &a.limits.max_threads : &a.limits.max_files) < 0 ||
-                (c == 'T' ? a.limits.max_threads : a.limits.max_files) == 0) {
-                fprintf(stderr, "nfstorm-agent: --max-%s %s: want a whole number of at least 1\n",
-                        c == 'T' ? "threads" : "files", optarg);
-                status = 2;
-                goto out;
-            }
-            break;
-        case 'M':
-            if (units_parse_size(optarg, &a.limits.max_memory) < 0 || a.limits.max_memory == 0) {
-                fprintf(stderr, "nfstorm-agent: --max-memory %s: want a size such as 4g\n", optarg);
-                status = 2;
-                goto out;
-            }
-            break;
-        case 'q': log_set_level(LOG_WARN); break;
-        case 'v': log_set_level(LOG_DEBUG); break;
-        case 'V':
-            printf("nfstorm-agent 0.1 (protocol %d)\n", PROTO_VERSION);
-            status = 0;
-            goto out;
-        case 'h':
-            fputs(usage, stdout);
-            status = 0;
-            goto out;
-        default:
-            fputs(usage, stderr);
-            status = 2;
-            goto out;
-        }
-    }
-    if (optind < argc) {
+    while (status == 0 && (c = getopt_long(argc, argv, "h", agent_opts, NULL)) != -1)
+        status = agent_option(&a, &cl, c, optarg);
+    if (status == 0 && optind < argc) {
         fprintf(stderr, "nfstorm-agent: unexpected argument '%s'\n%s", argv[optind], usage);
         status = 2;
-        goto out;
     }
-    if (a.allow.n == 0 && a.allow_nfs.n == 0) {
-        fprintf(stderr, "nfstorm-agent: give at least one --allow DIR (or --allow-nfs URL)\n");
-        status = 2;
+    if (status == 0)
+        status = agent_check_cli(&a, &cl);
+    if (status != 0)
         goto out;
-    }
-    if (!a.secret && !insecure) {
-        fprintf(stderr, "nfstorm-agent: no --secret-file: refusing to serve unauthenticated "
-                "coordinators (give --insecure to do it anyway)\n");
-        status = 2;
-        goto out;
-    }
-    if (a.secret && insecure) {
-        fprintf(stderr, "nfstorm-agent: --secret-file and --insecure contradict each other\n");
-        status = 2;
-        goto out;
-    }
-    if (coordinator && listen_given) {
-        fprintf(stderr, "nfstorm-agent: --coordinator and --listen contradict each other "
-                "(an agent either dials or listens)\n");
-        status = 2;
-        goto out;
-    }
-    if (coordinator) {
-        char h[256], p[8];
-        if (dial_parse_target(coordinator, h, sizeof h, p, sizeof p) < 0) {
-            fprintf(stderr, "nfstorm-agent: --coordinator %s: want HOST:PORT\n", coordinator);
-            status = 2;
-            goto out;
-        }
-    } else if (a.labels[0]) {
-        fprintf(stderr, "nfstorm-agent: --label needs --coordinator (a listening agent's labels "
-                "come from the coordinator's --hosts file)\n");
-        status = 2;
-        goto out;
-    }
-    if (!coordinator && addr_parse_listen(listen, &ss) < 0) {
-        fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", listen);
-        status = 2;
-        goto out;
-    }
     if (gethostname(a.host, sizeof a.host - 1) < 0)
         strcpy(a.host, "unknown");
     signal(SIGPIPE, SIG_IGN);
@@ -313,57 +359,18 @@ int main(int argc, char **argv)
 
     a.loop = uv_default_loop();
     a.loop_thread = pthread_self();
-    if (coordinator) {
-        for (size_t i = 0; i < a.allow.n; i++)
-            log_info("allow %s", a.allow.root[i]);
-        if (a.labels[0])
-            log_info("labels %s", a.labels);
-        if (insecure)
-            log_warn("INSECURE: no authentication: whoever answers at %s can run plans within "
-                     "the allowed directories", coordinator);
-        dial_start(&dial, &a, coordinator);   /* checked above */
-        goto run_loop;
-    }
-    uv_tcp_init(a.loop, &a.server);
-    a.server.data = &a;
-    if ((rc = uv_tcp_bind(&a.server, (struct sockaddr *)&ss, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)&a.server, 16, on_connection)) < 0) {
-        fprintf(stderr, "nfstorm-agent: cannot listen on %s: %s\n", listen, uv_strerror(rc));
-        status = 1;
+    if (cl.coordinator)
+        agent_dial(&a, &cl, &dial);
+    else if ((status = agent_listen(&a, &cl)) != 0)
         goto out;
-    }
-    {
-        struct sockaddr_storage bound;
-        int len = sizeof bound;
-        char ip[64], where[80];
-        uv_tcp_getsockname(&a.server, (struct sockaddr *)&bound, &len);
-        if (bound.ss_family == AF_INET6)
-            uv_ip6_name((struct sockaddr_in6 *)&bound, ip, sizeof ip);
-        else
-            uv_ip4_name((struct sockaddr_in *)&bound, ip, sizeof ip);
-        /* on stdout, flushed: --local reads the port from here */
-        printf("listening on %s:%d\n", ip, ntohs(((struct sockaddr_in *)&bound)->sin_port));
-        fflush(stdout);
-        for (size_t i = 0; i < a.allow.n; i++)
-            log_info("allow %s", a.allow.root[i]);
-        /* the bound port, not the :0 asked for */
-        snprintf(where, sizeof where, bound.ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip,
-                 ntohs(((struct sockaddr_in *)&bound)->sin_port));
-        if (insecure)
-            log_warn("INSECURE: no authentication: anyone who can reach %s can run plans "
-                     "within the allowed directories", where);
-    }
-run_loop:
     uv_signal_init(a.loop, &sigint);
     uv_signal_init(a.loop, &sigterm);
     uv_signal_start(&sigint, on_signal, SIGINT);
     uv_signal_start(&sigterm, on_signal, SIGTERM);
     uv_run(a.loop, UV_RUN_DEFAULT);
-    status = 0;
 out:
     env_opts_free(&env);
-out_env:
     allow_list_free(&a.allow);
     allow_list_free(&a.allow_nfs);
-    return status;
+    return status < 0 ? 0 : status;
 }

@@ -9,9 +9,13 @@
  * non-event.  And at iodepth 1 every wake-up counts: an op costs one
  * write (sent in the wake-up that queued it, nfs_conn_flush), one poll()
  * and the reads of the reply, like fio's own nfs loop.  At higher depths
- * the requests queued between two waits are written under TCP_CORK: libnfs
- * sends every PDU with its own send(), and on TCP_NODELAY each would be a
- * packet of its own, a cost paid per request by the client's and the
+ * the requests queued between two waits leave together: with the project's
+ * libnfs (rpc_set_batch_io, scripts/libnfs-batch-io.patch) queueing never
+ * writes and nfs_conn_flush sends them all in one sendmsg(), and the replies
+ * a wake-up finds are read a 64 KiB block at a time, not two reads each.
+ * Against a libnfs without it the requests are written under TCP_CORK:
+ * libnfs sends every PDU with its own send(), and on TCP_NODELAY each would
+ * be a packet of its own, a cost paid per request by the client's and the
  * server's network stacks.
  *
  * Reconnects: we compare the socket's inode after a libnfs call that may
@@ -218,6 +222,12 @@ int nfs_conn_open(struct nfs_conn *c, const struct nfs_conn_cfg *cfg)
     }
     /* every RPC of the context is timed, from the mount on */
     nfs_rpcstat_attach(cfg->rpcstat, nfs_get_rpc_context(c->nfs));
+#ifdef LIBNFS_RPC_BATCH_IO
+    /* the project's libnfs (scripts/libnfs-batch-io.patch): what queue()
+     * starts waits for nfs_conn_flush, which sends it all in one sendmsg,
+     * and replies are read a block at a time (see the top) */
+    rpc_set_batch_io(nfs_get_rpc_context(c->nfs), 1);
+#endif
     /* Our defaults first, so arguments in the URL (parsed next) win. */
     nfs_set_timeout(c->nfs, NFSC_TIMEOUT_MS);
     nfs_set_autoreconnect(c->nfs, NFSC_RECONNECTS);
@@ -383,7 +393,13 @@ void nfs_conn_flush(struct nfs_conn *c)
     int ev = nfs_which_events(c->nfs);
     if (!(ev & POLLIN) || !(ev & POLLOUT))
         return;
+#ifdef LIBNFS_RPC_BATCH_IO
+    /* batched: one sendmsg() carries them all, nothing to cork */
+    int fd = -1, on = 1, off = 0;
+    (void)n;
+#else
     int fd = n > 1 ? nfs_get_fd(c->nfs) : -1, on = 1, off = 0;
+#endif
     if (fd >= 0)
         (void)setsockopt(fd, IPPROTO_TCP, TCP_CORK, &on, sizeof(on));
     nfsc_service(c, POLLOUT);

@@ -492,6 +492,7 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     if (rc == 0) {
         latency_setup(pr);
         flow_setup(pr);
+        phase_clones_setup(pr);
     }
     if (rc == 0)
         atomic_store(&pr->running, pr->njobs);
@@ -534,8 +535,7 @@ void phase_start(struct phase_run *pr, uint64_t t0_ns)
 
 void phase_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes)
 {
-    for (uint32_t i = 0; i < pr->njobs; i++)
-        job_harvest(&pr->jobs[i], acc, causes);
+    phase_clones_harvest(pr, acc, causes);   /* and each thread's own figures */
 }
 
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc)
@@ -591,6 +591,7 @@ void phase_finish(struct phase_run *pr)
 
 void phase_release(struct phase_run *pr)
 {
+    phase_clones_free(pr);
     halt_destroy(&pr->halt);
     free(pr->storage);
     pr->storage = NULL;

@@ -24,6 +24,7 @@
 #include "agent/job.h"
 #include "agent/latctl.h"
 #include "agent/paths.h"
+#include "agent/phase_clones.h"
 #include "common/nfs_rpc.h"
 #include "common/plan.h"
 #include "common/storage.h"
@@ -67,6 +68,9 @@ struct phase_run {
     struct latctl lat;
     struct flow_group *flows;    /* flow= groups of this phase (agent/flow.h) */
     uint32_t nflows;
+    struct phase_clones clones;  /* each thread's figures (agent/phase_clones.h),
+                                    set by a successful phase_prepare, freed by
+                                    phase_release */
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;
 };

@@ -428,11 +428,20 @@ static void send_interval(struct session *s)
     phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
     m->nfs = s->nfs_acc;                   /* borrowed for the encode */
+    m->clones = *phase_clones_interval(&s->run);   /* borrowed too */
     phase_latency_interval(&s->run, s->acc, s->interval_ns);   /* latency_target */
     client_sampler_interval(&s->cs, &m->client);
     buf_init(&b);
     msg_interval_encode(&b, m);
+    if (b.len > MSG_AGENT_FRAME_MAX && m->clones.n) {
+        /* the threads' figures are extra: never at the cost of the interval */
+        m->clones.n = 0;
+        buf_free(&b);
+        buf_init(&b);
+        msg_interval_encode(&b, m);
+    }
     session_send(s, &b);
+    phase_clones_interval_sent(&s->run);
     op_set_merge(s->totals, s->acc);
     op_set_init(s->acc);
     errcause_merge(s->causes, s->causes_acc);
@@ -460,6 +469,7 @@ static void on_sample(uv_timer_t *t)
         errcause_set_init(s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_acc);
+        phase_clones_reset(&s->run);
         client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
@@ -560,6 +570,7 @@ static void on_finished(uv_async_t *h)
     }
     m->totals = *s->totals;
     m->errors = *s->causes;
+    phase_clones_totals(&s->run, window, &m->clones);
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
@@ -580,9 +591,21 @@ static void on_finished(uv_async_t *h)
         send_coherence(s);
         buf_init(&b);
         msg_phase_done_encode(&b, m);
+        if (b.len > MSG_AGENT_FRAME_MAX && m->clones.n) {
+            /* too many latency buckets over its threads: the totals alone
+             * (the coordinator then reports the phase, not each clone) */
+            log_info("phase %u: the threads' own figures would pass the frame limit; not sent", s->phase);
+            buf_free(&b);
+            buf_init(&b);
+            struct clone_set keep = m->clones;
+            m->clones.n = 0;
+            msg_phase_done_encode(&b, m);
+            m->clones = keep;
+        }
         session_send(s, &b);
         log_info("phase %u done: %u intervals", s->phase, s->k);
     }
+    clone_set_free(&m->clones);
     free(m);
     finish_phase(s);
 }
@@ -631,6 +654,8 @@ static void start_phase(struct session *s, const struct msg_start *m)
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
     start_client_sampler(s);
+    if (m->clones)                    /* the coordinator writes fio logs per clone */
+        phase_clones_want_intervals(&s->run);
     s->jobs_running = 1;
     s->state = S_RUNNING;
     phase_start(&s->run, m->t0_ns);   /* the threads exist and wait: no failure here */

@@ -2,10 +2,11 @@
  * file system, per interval and per phase: its CPU time, the bytes of the
  * network interface that carries its traffic, and, for a kernel NFS mount,
  * the deltas of /proc/self/mountstats (per NFS operation and for the RPC
- * transport), the way nfsiostat shows them.
+ * transport), the way nfsiostat shows them, and, behind a local NFS proxy
+ * (efs-proxy, stunnel), the proxy's CPU and connections.
  *
  * One description shared by the agent (agent/client_sampler.c fills it),
- * the wire (proto/msg_client.c: the optional "host" and "mountstats" maps
+ * the wire (proto/msg_client.c: the optional "host", "mountstats" and "proxy" maps
  * of interval and phase-done) and the coordinator's model
  * (coordinator/client_result.h), like common/storage.h.  Every counter is a
  * delta over the span it covers (an interval, or the whole phase), so
@@ -66,9 +67,38 @@ struct ms_sample {
     struct ms_op op[MS_OPS_MAX];
 };
 
+/* The local NFS proxy a mount or URL points at (efs-utils' efs-proxy or
+ * stunnel: the kernel mounts 127.0.0.1:/ with port=N, and the proxy holds
+ * the real connections to the file system).  agent/proxyproc.h finds it
+ * and reads these; a loopback port nobody listens on gives none. */
+#define CLIENT_PROXY_NAME_MAX    16    /* TASK_COMM_LEN: /proc/PID/stat's name */
+#define CLIENT_PROXY_REMOTES_MAX 128   /* "10.0.1.5:2049 [fd00::5]:2049", cut at a whole address */
+#define CLIENT_PROXY_HOST_MAX    48    /* an IPv6 address as text */
+
+struct proxy_sample {
+    uint8_t present;             /* a proxy was found listening on port */
+    uint32_t pid;
+    char name[CLIENT_PROXY_NAME_MAX];
+    uint32_t port;               /* the loopback port the mount or URL names */
+    uint64_t cpu_user_us;        /* its user CPU over the span (/proc/PID/stat) */
+    uint64_t cpu_sys_us;         /* and system CPU */
+    uint32_t conns;              /* its established TCP connections to the file
+                                    system at the end of the span (those not on
+                                    port: the accepted ones are the client's) */
+    char remotes[CLIENT_PROXY_REMOTES_MAX];  /* their distinct remote addresses,
+                                                space-separated */
+    uint64_t rx_bytes;           /* bytes its connections to the file system received
+                                    over the span (tcp_info bytes_received through
+                                    sock_diag, agent/tcpdiag.h; 0 unknown) */
+    uint64_t tx_bytes;           /* and sent (bytes_acked) */
+    char route_host[CLIENT_PROXY_HOST_MAX];  /* the remote host whose route chose
+                                                host.nic, "" when none did */
+};
+
 struct client_sample {
     struct host_sample host;
     struct ms_sample ms;
+    struct proxy_sample proxy;
 };
 
 #endif

@@ -709,6 +709,270 @@ static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const cha
     return 0;
 }
 
+/* The setters of plan_job_set_why, one per kind of value: each parses
+ * value for key k into j (k->off, k->cap) or says why not. */
+
+/* error_threshold: "N" failed ops, or "P%" of the phase's ops (0 < P <= 100) */
+static int set_threshold(struct job_spec *j, const char *value, char *why, size_t whylen)
+{
+    size_t n = strlen(value);
+    char one[128], *end;
+    uint64_t u64;
+
+    if (n > 0 && value[n - 1] == '%') {
+        double pct;
+        if (n == 1 || n >= sizeof one)
+            return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
+        memcpy(one, value, n - 1);
+        one[n - 1] = '\0';
+        errno = 0;
+        pct = strtod(one, &end);
+        if (*end || errno || !(pct >= 0.0 && pct <= 100.0))
+            return plan_why(why, whylen, "want a percentage from 0%% to 100%%");
+        j->error_threshold = 0;
+        j->error_threshold_pct = pct;
+        return 0;
+    }
+    if (units_parse_u64(value, &u64))
+        return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
+    j->error_threshold = u64;
+    j->error_threshold_pct = 0;
+    return 0;
+}
+
+static int set_pattern(struct job_spec *j, const struct key_def *k, const char *value, char *why,
+                       size_t whylen)
+{
+    unsigned char bytes[512];
+    size_t nbytes;
+
+    if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
+        return plan_why(why, whylen, "want 0xHEX, 'text' or a number");
+    memcpy((char *)j + k->off, value, strlen(value) + 1);
+    /* fio: a verify_pattern without verify= verifies that pattern */
+    if (k->off == offsetof(struct job_spec, verify_pattern) && j->verify == VB_CSUM_OFF)
+        j->verify = VB_CSUM_PATTERN;
+    return 0;
+}
+
+/* K_NAME, K_STR, K_AGENTS: a string that fits k->cap */
+static int set_text(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    if (k->kind == K_NAME && value[0] == '\0')
+        return -EINVAL;
+    if (strlen(value) >= k->cap)
+        return plan_why(why, whylen, "longer than %zu characters", k->cap - 1);
+    if (k->kind == K_AGENTS && plan_agents_check(value, why, whylen))
+        return -EINVAL;
+    memcpy((char *)j + k->off, value, strlen(value) + 1);
+    return 0;
+}
+
+/* fio's size=N%: N (1..100) percent of each existing file; else a size */
+static int set_size_pct(struct job_spec *j, const char *value, char *why, size_t whylen)
+{
+    size_t n = strlen(value);
+    char one[128];
+    uint64_t u64;
+    uint32_t u32;
+
+    if (n > 0 && value[n - 1] == '%') {
+        if (n == 1 || n >= sizeof one)
+            return plan_why(why, whylen, "want a size or a percentage from 1%% to 100%%");
+        memcpy(one, value, n - 1);
+        one[n - 1] = '\0';
+        if (parse_u32(one, &u32) || u32 < 1 || u32 > 100)
+            return plan_why(why, whylen, "want a percentage from 1%% to 100%%");
+        j->size = 0;
+        j->size_pct = u32;
+        return 0;
+    }
+    if (job_size(j, value, &u64))
+        return -EINVAL;
+    j->size = u64;
+    j->size_pct = 0;
+    return 0;
+}
+
+/* A uint32_t field: K_U32, K_BATCH (0: the depth), K_PCT1, K_NCONNECT,
+ * K_KB_BASE, K_SIZE32, K_VERIFY, K_MIXREAD and K_MIXWRITE. */
+static int set_u32(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    uint32_t u32;
+    uint64_t u64;
+    int c;
+
+    switch (k->kind) {
+    case K_MIXREAD:
+    case K_MIXWRITE:
+        if (parse_percent(value, &u32))
+            return -EINVAL;
+        if (k->kind == K_MIXWRITE)
+            u32 = 100 - u32;
+        break;
+    case K_KB_BASE:
+        if (parse_u32(value, &u32) || (u32 != 1000 && u32 != 1024))
+            return plan_why(why, whylen, "want 1000 or 1024");
+        break;
+    case K_SIZE32:
+        if (job_size(j, value, &u64) || u64 > UINT32_MAX)
+            return plan_why(why, whylen, "want a size below 4g");
+        u32 = (uint32_t)u64;
+        break;
+    case K_VERIFY:
+        /* fio's "0" and "none" are its default: no verification */
+        c = strcmp(value, "0") == 0 || strcmp(value, "none") == 0 ? VB_CSUM_OFF : vblock_csum_from_name(value);
+        if (c < 0)
+            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
+        u32 = (uint32_t)c;
+        break;
+    case K_BATCH:
+        if (parse_u32(value, &u32))
+            return -EINVAL;
+        if (u32 == 0)
+            u32 = PLAN_BATCH_DEPTH;
+        break;
+    case K_PCT1:
+        if (parse_u32(value, &u32) || u32 < 1 || u32 > 100)
+            return plan_why(why, whylen, "want 1 to 100 (percent)");
+        break;
+    case K_NCONNECT:
+        if (parse_u32(value, &u32) || u32 < 1 || u32 > PLAN_MAX_NCONNECT)
+            return plan_why(why, whylen, "want 1 to %u TCP connections per job", (unsigned)PLAN_MAX_NCONNECT);
+        break;
+    default:    /* K_U32 */
+        if (parse_u32(value, &u32))
+            return -EINVAL;
+        break;
+    }
+    memcpy((char *)j + k->off, &u32, sizeof u32);
+    return 0;
+}
+
+/* A uint64_t field: K_SIZE, K_COUNT, K_U64 and the durations. */
+static int set_u64(struct job_spec *j, const struct key_def *k, const char *value)
+{
+    uint64_t u64;
+    int rc;
+
+    switch (k->kind) {
+    case K_SIZE:
+        rc = job_size(j, value, &u64);
+        break;
+    case K_COUNT:
+        rc = units_parse_count(value, &u64);
+        break;
+    case K_U64:
+        rc = units_parse_u64(value, &u64);
+        break;
+    default:    /* K_DURATION, K_DUR_US, K_DUR_MS */
+        rc = units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US : k->kind == K_DUR_MS ? NS_PER_MS
+                                                                                               : NS_PER_SEC, &u64);
+        break;
+    }
+    if (rc)
+        return -EINVAL;
+    memcpy((char *)j + k->off, &u64, sizeof u64);
+    return 0;
+}
+
+/* An int flag: K_BOOL, K_NOTBOOL, K_SYNC (fio's sync=sync|none|0|1). */
+static int set_flag(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    int b;
+
+    if (k->kind == K_SYNC && strcmp(value, "sync") == 0)
+        b = 1;
+    else if (k->kind == K_SYNC && strcmp(value, "none") == 0)
+        b = 0;
+    else if (k->kind == K_SYNC && strcmp(value, "dsync") == 0)
+        return plan_why(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
+    else if (units_parse_bool(value, &b))
+        return -EINVAL;
+    if (k->kind == K_NOTBOOL)
+        b = !b;
+    memcpy((char *)j + k->off, &b, sizeof b);
+    return 0;
+}
+
+/* K_ENUM: one of k->words; else "want a, b or c" from the words offered. */
+static int set_enum(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    char want[128];
+    size_t n = 0, nwords = 0;
+
+    for (const struct plan_enum *w = k->words; w->name; w++) {
+        if (strcmp(value, w->name) == 0) {
+            *(uint32_t *)(void *)((char *)j + k->off) = w->value;
+            return 0;
+        }
+        nwords += !w->alias;
+    }
+    for (const struct plan_enum *w = k->words; w->name && n < sizeof want; w++) {
+        if (w->alias)
+            continue;
+        nwords--;
+        n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", w->name,
+                              nwords > 1 ? ", " : nwords == 1 ? " or " : "");
+    }
+    return plan_why(why, whylen, "want %s", want);
+}
+
+/* The named small enums: K_RATE_PROC, K_RWSEQ, K_FSERV. */
+static int set_named(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    int b;
+
+    switch (k->kind) {
+    case K_RATE_PROC:
+        if ((b = rate_process_from_name(value)) < 0)
+            return plan_why(why, whylen, "want linear or poisson");
+        *(enum rate_process *)(void *)((char *)j + k->off) = (enum rate_process)b;
+        return 0;
+    case K_RWSEQ:
+        if ((b = rw_sequencer_from_name(value)) < 0)
+            return plan_why(why, whylen, "want sequential or identical");
+        j->rw_sequencer = (uint32_t)b;
+        return 0;
+    default:    /* K_FSERV */
+        if ((b = file_service_from_name(value)) < 0)
+            return plan_why(why, whylen, "want roundrobin, sequential or random%s",
+                            strchr(value, ':') ? " (the ':N' form is not supported)" : "");
+        *(enum file_service *)(void *)((char *)j + k->off) = (enum file_service)b;
+        return 0;
+    }
+}
+
+/* Values that set several fields at once, parsed into a copy first so a
+ * refused value leaves j as it was: K_DIST, K_MDOPS, K_LOG. */
+static int set_compound(struct job_spec *j, const struct key_def *k, const char *key, const char *value,
+                        char *why, size_t whylen)
+{
+    struct job_spec tmp = *j;
+    struct job_log l = j->log;
+
+    switch (k->kind) {
+    case K_DIST:
+        if (parse_dist(value, &tmp, why, whylen))
+            return -EINVAL;
+        j->random_distribution = tmp.random_distribution;
+        j->dist_param = tmp.dist_param;
+        memcpy(j->zones, tmp.zones, sizeof j->zones);
+        return 0;
+    case K_MDOPS:
+        if (parse_md_ops(value, &tmp, why, whylen))
+            return -EINVAL;
+        j->n_md_ops = tmp.n_md_ops;
+        memcpy(j->md_ops, tmp.md_ops, sizeof(j->md_ops));
+        return 0;
+    default:    /* K_LOG */
+        if (plan_log_set(&l, key, value, why, whylen))
+            return -EINVAL;
+        j->log = l;
+        return 0;
+    }
+}
+
 int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                      char *why, size_t whylen)
 {
@@ -721,179 +985,44 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
         return -ENOENT;
     if (!value)
         value = "";      /* a bare flag: "--time_based", "stonewall" */
-    char *field = (char *)j + k->off;
-    struct job_spec tmp;
-    char one[128];
-    uint64_t u64;
-    uint32_t u32;
-    int b;
 
     switch (k->kind) {
-    case K_THRESHOLD: {
-        /* "N" failed ops, or "P%" of the phase's ops (0 < P <= 100) */
-        size_t n = strlen(value);
-        char *end;
-        if (n > 0 && value[n - 1] == '%') {
-            double pct;
-            if (n == 1 || n >= sizeof one)
-                return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
-            memcpy(one, value, n - 1);
-            one[n - 1] = '\0';
-            errno = 0;
-            pct = strtod(one, &end);
-            if (*end || errno || !(pct >= 0.0 && pct <= 100.0))
-                return plan_why(why, whylen, "want a percentage from 0%% to 100%%");
-            j->error_threshold = 0;
-            j->error_threshold_pct = pct;
-            return 0;
-        }
-        if (units_parse_u64(value, &u64))
-            return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
-        j->error_threshold = u64;
-        j->error_threshold_pct = 0;
-        return 0;
-    }
-    case K_PATTERN: {
-        unsigned char bytes[512];
-        size_t nbytes;
-        if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
-            return plan_why(why, whylen, "want 0xHEX, 'text' or a number");
-        memcpy(field, value, strlen(value) + 1);
-        /* fio: a verify_pattern without verify= verifies that pattern */
-        if (k->off == offsetof(struct job_spec, verify_pattern) && j->verify == VB_CSUM_OFF)
-            j->verify = VB_CSUM_PATTERN;
-        return 0;
-    }
+    case K_THRESHOLD:
+        return set_threshold(j, value, why, whylen);
+    case K_PATTERN:
+        return set_pattern(j, k, value, why, whylen);
     case K_NAME:
     case K_STR:
     case K_AGENTS:
-        if (k->kind == K_NAME && value[0] == '\0')
-            return -EINVAL;
-        if (strlen(value) >= k->cap)
-            return plan_why(why, whylen, "longer than %zu characters", k->cap - 1);
-        if (k->kind == K_AGENTS && plan_agents_check(value, why, whylen))
-            return -EINVAL;
-        memcpy(field, value, strlen(value) + 1);
-        return 0;
+        return set_text(j, k, value, why, whylen);
     case K_RW:
         return set_rw(j, value, why, whylen);
+    case K_SIZE_PCT:
+        return set_size_pct(j, value, why, whylen);
     case K_MIXREAD:
     case K_MIXWRITE:
-        if (parse_percent(value, &u32))
-            return -EINVAL;
-        if (k->kind == K_MIXWRITE)
-            u32 = 100 - u32;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
-    case K_SIZE_PCT: {
-        /* fio's size=N%: N (1..100) percent of each existing file */
-        size_t n = strlen(value);
-        if (n > 0 && value[n - 1] == '%') {
-            if (n == 1 || n >= sizeof one)
-                return plan_why(why, whylen, "want a size or a percentage from 1%% to 100%%");
-            memcpy(one, value, n - 1);
-            one[n - 1] = '\0';
-            if (parse_u32(one, &u32) || u32 < 1 || u32 > 100)
-                return plan_why(why, whylen, "want a percentage from 1%% to 100%%");
-            j->size = 0;
-            j->size_pct = u32;
-            return 0;
-        }
-        if (job_size(j, value, &u64))
-            return -EINVAL;
-        j->size = u64;
-        j->size_pct = 0;
-        return 0;
-    }
     case K_KB_BASE:
-        if (parse_u32(value, &u32) || (u32 != 1000 && u32 != 1024))
-            return plan_why(why, whylen, "want 1000 or 1024");
-        j->kb_base = u32;
-        return 0;
-    case K_SIZE:
-        if (job_size(j, value, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
-    case K_COUNT:
-        if (units_parse_count(value, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
     case K_SIZE32:
-        if (job_size(j, value, &u64) || u64 > UINT32_MAX)
-            return plan_why(why, whylen, "want a size below 4g");
-        u32 = (uint32_t)u64;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
-    case K_VERIFY: {
-        /* fio's "0" and "none" are its default: no verification */
-        int c = strcmp(value, "0") == 0 || strcmp(value, "none") == 0 ? VB_CSUM_OFF
-                                                                      : vblock_csum_from_name(value);
-        if (c < 0)
-            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
-        u32 = (uint32_t)c;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
-    }
+    case K_VERIFY:
     case K_U32:
-        if (parse_u32(value, &u32))
-            return -EINVAL;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
     case K_BATCH:
-        if (parse_u32(value, &u32))
-            return -EINVAL;
-        if (u32 == 0)
-            u32 = PLAN_BATCH_DEPTH;
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
     case K_PCT1:
-        if (parse_u32(value, &u32) || u32 < 1 || u32 > 100)
-            return plan_why(why, whylen, "want 1 to 100 (percent)");
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
     case K_NCONNECT:
-        if (parse_u32(value, &u32) || u32 < 1 || u32 > PLAN_MAX_NCONNECT)
-            return plan_why(why, whylen, "want 1 to %u TCP connections per job",
-                            (unsigned)PLAN_MAX_NCONNECT);
-        memcpy(field, &u32, sizeof(u32));
-        return 0;
+        return set_u32(j, k, value, why, whylen);
+    case K_SIZE:
+    case K_COUNT:
     case K_U64:
-        if (units_parse_u64(value, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
     case K_DURATION:
     case K_DUR_US:
     case K_DUR_MS:
-        if (units_parse_duration(value, k->kind == K_DUR_US ? NS_PER_US
-                                        : k->kind == K_DUR_MS ? NS_PER_MS : NS_PER_SEC, &u64))
-            return -EINVAL;
-        memcpy(field, &u64, sizeof(u64));
-        return 0;
+        return set_u64(j, k, value);
     case K_BOOL:
     case K_NOTBOOL:
-        if (units_parse_bool(value, &b))
-            return -EINVAL;
-        if (k->kind == K_NOTBOOL)
-            b = !b;
-        memcpy(field, &b, sizeof(b));
-        return 0;
     case K_SYNC:
-        if (strcmp(value, "sync") == 0)
-            b = 1;
-        else if (strcmp(value, "none") == 0)
-            b = 0;
-        else if (strcmp(value, "dsync") == 0)
-            return plan_why(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
-        else if (units_parse_bool(value, &b))
-            return -EINVAL;
-        memcpy(field, &b, sizeof(b));
-        return 0;
+        return set_flag(j, k, value, why, whylen);
     case K_ENGINE:
         /* names, fio's aliases and refusals: common/engine_table.h */
-        return engine_table_parse(value, field, k->cap, why, whylen);
+        return engine_table_parse(value, (char *)j + k->off, k->cap, why, whylen);
     case K_BS:
     case K_BSRANGE:
     case K_BSSPLIT:
@@ -901,64 +1030,16 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_RATEMIN:
         return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
                         value, why, whylen);
-    case K_ENUM: {
-        char want[128];
-        size_t n = 0, nwords = 0;
-        for (const struct plan_enum *w = k->words; w->name; w++) {
-            if (strcmp(value, w->name) == 0) {
-                *(uint32_t *)(void *)field = w->value;
-                return 0;
-            }
-            nwords += !w->alias;
-        }
-        /* "want a, b or c" from the words offered */
-        for (const struct plan_enum *w = k->words; w->name && n < sizeof want; w++) {
-            if (w->alias)
-                continue;
-            nwords--;
-            n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", w->name,
-                                  nwords > 1 ? ", " : nwords == 1 ? " or " : "");
-        }
-        return plan_why(why, whylen, "want %s", want);
-    }
+    case K_ENUM:
+        return set_enum(j, k, value, why, whylen);
     case K_RATE_PROC:
-        if ((b = rate_process_from_name(value)) < 0)
-            return plan_why(why, whylen, "want linear or poisson");
-        *(enum rate_process *)(void *)field = (enum rate_process)b;
-        return 0;
-    case K_DIST:
-        tmp = *j;
-        if (parse_dist(value, &tmp, why, whylen))
-            return -EINVAL;
-        j->random_distribution = tmp.random_distribution;
-        j->dist_param = tmp.dist_param;
-        memcpy(j->zones, tmp.zones, sizeof j->zones);
-        return 0;
     case K_RWSEQ:
-        if ((b = rw_sequencer_from_name(value)) < 0)
-            return plan_why(why, whylen, "want sequential or identical");
-        j->rw_sequencer = (uint32_t)b;
-        return 0;
     case K_FSERV:
-        if ((b = file_service_from_name(value)) < 0)
-            return plan_why(why, whylen, "want roundrobin, sequential or random%s",
-                            strchr(value, ':') ? " (the ':N' form is not supported)" : "");
-        *(enum file_service *)(void *)field = (enum file_service)b;
-        return 0;
-    case K_LOG: {
-        struct job_log l = j->log;
-        if (plan_log_set(&l, key, value, why, whylen))
-            return -EINVAL;
-        j->log = l;
-        return 0;
-    }
+        return set_named(j, k, value, why, whylen);
+    case K_DIST:
     case K_MDOPS:
-        tmp = *j;
-        if (parse_md_ops(value, &tmp, why, whylen))
-            return -EINVAL;
-        j->n_md_ops = tmp.n_md_ops;
-        memcpy(j->md_ops, tmp.md_ops, sizeof(j->md_ops));
-        return 0;
+    case K_LOG:
+        return set_compound(j, k, key, value, why, whylen);
     }
     return -EINVAL;
 }

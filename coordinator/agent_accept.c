@@ -11,38 +11,6 @@
 #include "net/conn.h"
 #include "proto/msg_version.h"
 
-void agent_accept_peer_name(uv_tcp_t *tcp, struct sockaddr_storage *ss, char *addr, size_t addrlen)
-{
-    int sl = sizeof *ss;
-    char ip[48] = "?";
-    int port = 0;
-
-    memset(ss, 0, sizeof *ss);
-    if (uv_tcp_getpeername(tcp, (struct sockaddr *)ss, &sl) == 0) {
-        if (ss->ss_family == AF_INET) {
-            uv_ip4_name((struct sockaddr_in *)ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)ss)->sin_port);
-        } else if (ss->ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)ss)->sin6_port);
-        }
-    }
-    snprintf(addr, addrlen, ss->ss_family == AF_INET6 ? "[%s]:%d" : "%s:%d", ip, port);
-}
-
-int agent_accept_same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-    if (a->ss_family != b->ss_family)
-        return 0;
-    if (a->ss_family == AF_INET)
-        return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
-               ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-    if (a->ss_family == AF_INET6)
-        return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-                      &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
-    return 0;
-}
-
 int agent_accept_check_welcome(const struct auth_secret *secret, const struct agent_accept_role *role,
                                const unsigned char cnonce[AUTH_NONCE_LEN], struct msg_welcome *w,
                                char *why, size_t whylen)

@@ -24,13 +24,6 @@
 #include "proto/msg.h"
 
 
-/* The peer of tcp into ss (zeroed when unknown) and addr ("IP:PORT",
- * "[IP6]:PORT", "?:0" when unknown). */
-void agent_accept_peer_name(uv_tcp_t *tcp, struct sockaddr_storage *ss, char *addr, size_t addrlen);
-
-/* 1 when a and b are the same IP (ports aside). */
-int agent_accept_same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b);
-
 /* Who takes the agents, in the refusal texts. */
 struct agent_accept_role {
     const char *taker;            /* "a listening coordinator", "a pool" */

@@ -69,16 +69,61 @@ static void ms_rows(FILE *out, const struct run_result *r, uint32_t a, const str
     }
 }
 
+/* The local NFS proxies: the phase's line, then per interval its CPU
+ * share and connections (the first PROXY_HTML_IV_MAX intervals; the JSON
+ * has them all). */
+#define PROXY_HTML_IV_MAX 120
+static void proxy_rows(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint32_t shown = 0, any = 0;
+
+    for (uint32_t a = 0; a < r->nagents && shown < CLIENT_HTML_AGENTS_MAX; a++) {
+        const struct client_agent *ca = client_result_agent(r, phase, a);
+        const struct agent_phase *ap = &ph->agents[a];
+        double secs = (double)(ap->duration_ns ? ap->duration_ns : ph->duration_ns) / 1e9;
+        double iv_s = (double)ph->interval_ms / 1e3;
+        char line[512];
+        if (!ca || !ca->proxy.present)
+            continue;
+        if (!any++)
+            fprintf(out, "<p class=\"note\">Round trips (mountstats rtt, the nfs engine's rtt) stop at "
+                    "the local proxy, not at the file system.</p>\n<table><tr><th>id</th>"
+                    "<th class=\"l\">local NFS proxy</th><th class=\"l\">per interval: CPU %% of a core "
+                    "/ connections</th></tr>\n");
+        client_report_proxy_text(&ca->proxy, ca->host.present ? ca->host.nic : "", secs, line,
+                                 sizeof line);
+        fprintf(out, "<tr><td>%u</td><td class=\"l\">", r->agents[a].id);
+        svg_escape(out, line);
+        fprintf(out, "</td><td class=\"l\">");
+        for (uint32_t k = 0; k < ca->niv && k < PROXY_HTML_IV_MAX; k++) {
+            const struct client_iv *iv = client_result_iv(r, phase, a, k);
+            const struct proxy_sample *p = iv ? iv->proxy : NULL;
+            if (p)
+                fprintf(out, "%s%.1f/%u", k ? " " : "",
+                        iv_s > 0 ? (double)(p->cpu_user_us + p->cpu_sys_us) / 1e6 / iv_s * 100.0 : 0.0,
+                        p->conns);
+            else
+                fprintf(out, "%s-", k ? " " : "");
+        }
+        fprintf(out, "</td></tr>\n");
+        shown++;
+    }
+    if (any)
+        fprintf(out, "</table>\n");
+}
+
 void client_html_section(FILE *out, const struct run_result *r, uint32_t phase)
 {
-    uint32_t nhost = 0, nms = 0;
+    uint32_t nhost = 0, nms = 0, npx = 0;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_agent *ca = client_result_agent(r, phase, a);
         nhost += ca && ca->host.present;
         nms += ca && ca->ms;
+        npx += ca && ca->proxy.present;
     }
-    if (!nhost && !nms)
+    if (!nhost && !nms && !npx)
         return;
     fprintf(out, "<h3>Client</h3>\n");
     faster_lines(out, r, phase);
@@ -96,6 +141,7 @@ void client_html_section(FILE *out, const struct run_result *r, uint32_t phase)
         }
         fprintf(out, "</table>\n");
     }
+    proxy_rows(out, r, phase);
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_agent *ca = client_result_agent(r, phase, a);
         if (ca && ca->note[0]) {

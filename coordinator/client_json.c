@@ -88,6 +88,33 @@ json_t *client_json_ms(const struct ms_store *st, const char *mount, const char 
     return o;
 }
 
+json_t *client_json_proxy(const struct proxy_sample *p)
+{
+    json_t *o = json_object(), *rem = json_array();
+    char one[CLIENT_PROXY_REMOTES_MAX];
+
+    set(o, "pid", jint(p->pid));
+    set(o, "name", json_string(p->name));
+    set(o, "port", jint(p->port));
+    set(o, "cpu_user_us", jint(p->cpu_user_us));
+    set(o, "cpu_sys_us", jint(p->cpu_sys_us));
+    set(o, "connections", jint(p->conns));
+    for (const char *s = p->remotes; *s;) {
+        size_t n = strcspn(s, " ");
+        if (n) {
+            snprintf(one, sizeof one, "%.*s", (int)n, s);
+            json_array_append_new(rem, json_string(one));
+        }
+        s += n + (s[n] == ' ');
+    }
+    set(o, "remotes", rem);
+    set(o, "rx_bytes", jint(p->rx_bytes));
+    set(o, "tx_bytes", jint(p->tx_bytes));
+    if (p->route_host[0])
+        set(o, "route_host", json_string(p->route_host));
+    return o;
+}
+
 /* An interval's CPU as one number: user + sys in microseconds, getrusage's
  * own unit, so it prints short and reads back exactly. */
 static uint64_t cpu_us(const struct host_sample *h)
@@ -119,6 +146,8 @@ void client_json_put_iv(json_t *obj, const struct client_iv *iv, const char *mou
         set(obj, "host", iv_host_json(&iv->host, with_static));
     if (iv->ms)
         set(obj, "mountstats", client_json_ms(iv->ms, mount, NULL));
+    if (iv->proxy)
+        set(obj, "proxy", client_json_proxy(iv->proxy));
 }
 
 void client_json_put_iv_compact(json_t *obj, const struct client_iv *iv, const char *mount)
@@ -135,6 +164,8 @@ void client_json_put_iv_compact(json_t *obj, const struct client_iv *iv, const c
     }
     if (iv->ms)
         set(obj, "mountstats", client_json_ms(iv->ms, mount, NULL));
+    if (iv->proxy)
+        set(obj, "proxy", client_json_proxy(iv->proxy));
 }
 
 /* ---- parsing ---- */
@@ -256,14 +287,66 @@ static int parse_ms(const json_t *o, struct ms_sample *m, char *why, size_t len)
     return 0;
 }
 
+static int parse_proxy(const json_t *o, struct proxy_sample *p, char *why, size_t len)
+{
+    const json_t *rem = json_object_get(o, "remotes"), *e;
+    size_t i, have = 0;
+    uint64_t v;
+
+    if (!json_is_object(o) || !json_is_array(rem)) {
+        snprintf(why, len, "'proxy' is not an object with a 'remotes' array");
+        return -EINVAL;
+    }
+    if (u64_at(o, "pid", UINT32_MAX, &v, why, len))
+        return -EINVAL;
+    p->pid = (uint32_t)v;
+    if (str_at(o, "name", p->name, sizeof p->name, 0, why, len) ||
+        u64_at(o, "port", 65535, &v, why, len))
+        return -EINVAL;
+    p->port = (uint32_t)v;
+    if (u64_at(o, "cpu_user_us", INT64_MAX, &p->cpu_user_us, why, len) ||
+        u64_at(o, "cpu_sys_us", INT64_MAX, &p->cpu_sys_us, why, len) ||
+        u64_at(o, "connections", UINT32_MAX, &v, why, len))
+        return -EINVAL;
+    p->conns = (uint32_t)v;
+    if (u64_at(o, "rx_bytes", INT64_MAX, &p->rx_bytes, why, len) ||
+        u64_at(o, "tx_bytes", INT64_MAX, &p->tx_bytes, why, len))
+        return -EINVAL;
+    if (json_object_get(o, "route_host") &&
+        str_at(o, "route_host", p->route_host, sizeof p->route_host, 0, why, len))
+        return -EINVAL;
+    json_array_foreach(rem, i, e) {
+        const char *s = json_string_value(e);
+        size_t n = s ? strlen(s) : 0;
+        if (!s || !n || n != json_string_length(e) || strchr(s, ' ') ||
+            have + (have ? 1 : 0) + n >= sizeof p->remotes) {
+            snprintf(why, len, "'proxy.remotes' holds a value that is not an address, or too many");
+            return -EINVAL;
+        }
+        for (const char *c = s; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f) {
+                snprintf(why, len, "'proxy.remotes' holds a control byte");
+                return -EINVAL;
+            }
+        snprintf(p->remotes + have, sizeof p->remotes - have, "%s%s", have ? " " : "", s);
+        have = strlen(p->remotes);
+    }
+    p->present = 1;
+    return 0;
+}
+
 int client_json_parse(const json_t *obj, struct client_sample *out, char *why, size_t len)
 {
     const json_t *h = json_object_get(obj, "host"), *m = json_object_get(obj, "mountstats");
+
+    const json_t *px = json_object_get(obj, "proxy");
 
     memset(out, 0, sizeof *out);
     if (h && parse_host(h, &out->host, why, len))
         return -EINVAL;
     if (m && parse_ms(m, &out->ms, why, len))
+        return -EINVAL;
+    if (px && parse_proxy(px, &out->proxy, why, len))
         return -EINVAL;
     return 0;
 }
@@ -307,9 +390,13 @@ int client_json_parse_iv(const json_t *obj, struct client_sample *out, int *has_
 
     memset(out, 0, sizeof *out);
     *has_static = 0;
+    const json_t *px = json_object_get(obj, "proxy");
+
     if (h && parse_iv_host(h, &out->host, has_static, why, len))
         return -EINVAL;
     if (m && parse_ms(m, &out->ms, why, len))
+        return -EINVAL;
+    if (px && parse_proxy(px, &out->proxy, why, len))
         return -EINVAL;
     return 0;
 }
@@ -340,6 +427,8 @@ int client_json_parse_iv_compact(const json_t *obj, struct client_sample *out, i
     }
     if (m && parse_ms(m, &out->ms, why, len))
         return -EINVAL;
+    if (json_object_get(obj, "proxy") && parse_proxy(json_object_get(obj, "proxy"), &out->proxy, why, len))
+        return -EINVAL;
     return 0;
 }
 
@@ -354,13 +443,14 @@ json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_
 {
     static const struct client_iv none;
     json_t *o, **cells;
-    int any = 0, all = 1, anyms = 0, anystatic = 0;
+    int any = 0, all = 1, anyms = 0, anystatic = 0, anypx = 0;
 
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_iv *iv = client_result_iv(r, phase, a, k);
         any |= iv != NULL;
         all &= iv && iv->host.present;
         anyms |= iv && iv->ms;
+        anypx |= iv && iv->proxy;
         anystatic |= iv && iv->host.present && iv->static_new;
     }
     if (!any)
@@ -398,6 +488,14 @@ json_t *client_json_interval(const struct run_result *r, uint32_t phase, uint32_
         }
         set(o, "mountstats", ms);
     }
+    if (anypx) {
+        json_t *px = json_array();
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            const struct client_iv *iv = client_result_iv(r, phase, a, k);
+            json_array_append_new(px, iv && iv->proxy ? client_json_proxy(iv->proxy) : json_null());
+        }
+        set(o, "proxy", px);
+    }
     return o;
 }
 
@@ -414,11 +512,13 @@ int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t 
                               char *why, size_t len)
 {
     const json_t *sent = json_object_get(col, "sent"), *ms = json_object_get(col, "mountstats");
+    const json_t *pxc = json_object_get(col, "proxy");
     int statics = json_is_object(col) && json_object_get(col, "cores") != NULL, rc = 0;
     struct client_sample *s;
 
     if (!json_is_object(col) || column_ok(col, "sent", r->nagents, 0, why, len) ||
-        column_ok(col, "mountstats", r->nagents, 0, why, len)) {
+        column_ok(col, "mountstats", r->nagents, 0, why, len) ||
+        column_ok(col, "proxy", r->nagents, 0, why, len)) {
         if (!json_is_object(col))
             snprintf(why, len, "'client' is not an object of columns");
         return -EINVAL;
@@ -433,6 +533,7 @@ int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t 
     for (uint32_t a = 0; a < r->nagents && rc == 0; a++) {
         json_t *cell = json_object();
         const json_t *m = ms ? json_array_get(ms, a) : NULL;
+        const json_t *px = pxc ? json_array_get(pxc, a) : NULL;
         const json_t *sa = sent ? json_array_get(sent, a) : NULL;
         int has_static = 0;
 
@@ -450,6 +551,8 @@ int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t 
         }
         if (rc == 0 && m && !json_is_null(m))
             json_object_set(cell, "mountstats", (json_t *)m);
+        if (rc == 0 && px && !json_is_null(px))
+            json_object_set(cell, "proxy", (json_t *)px);
         if (rc == 0)
             rc = client_json_parse_iv(cell, s, &has_static, why, len);
         if (rc == 0 && s->host.present && !has_static)

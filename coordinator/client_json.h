@@ -1,10 +1,11 @@
 /* client_json: the JSON form of the agents' own measurements
  * (client_result.h), one form for the result file, the journal and
- * result_load (docs/results.md, "host" and "mountstats"):
+ * result_load (docs/results.md, "host", "mountstats" and "proxy"):
  *   "host": {"cpu_user_s", "cpu_sys_s", "cpu_util", "cores", "threads",
  *            "nic": {"name", "rx_bytes", "tx_bytes", "speed_mbps"}}
  *   "mountstats": {"mount", ["note",] "xprt": {...},
  *                  "per_op": {"READ": {"ops", "ntrans", ...}, ...}}
+ *   "proxy": see client_json_proxy
  * cpu_util (busy share of the cores over the span) is derived: written,
  * never read back.  The parser validates everything a hostile file could
  * get wrong (types, ranges, names, counts) before it touches the model. */
@@ -18,6 +19,12 @@
 json_t *client_json_host(const struct host_sample *h, double span_s);
 /* The "mountstats" object: st may be NULL (only the note, if any). */
 json_t *client_json_ms(const struct ms_store *st, const char *mount, const char *note);
+/* The "proxy" object (the local NFS proxy, common/client_stats.h):
+ *   {"pid", "name", "port", "cpu_user_us", "cpu_sys_us", "connections",
+ *    "remotes": ["10.0.1.5:2049", ...], "read_bytes", "write_bytes"
+ *    [, "route_host"]}
+ * the same in the phase, the intervals, the journal and the time series. */
+json_t *client_json_proxy(const struct proxy_sample *p);
 /* An agent's interval into obj (nothing when iv is NULL), compact:
  *   "host": {"cpu_us", "rx_bytes", "tx_bytes"[, "cores", "threads", "nic",
  *            "speed_mbps"]}, "mountstats": {...}

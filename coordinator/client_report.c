@@ -1,6 +1,7 @@
 /* client_report: see client_report.h. */
 #include "coordinator/client_report.h"
 
+#include <stdint.h>
 #include <string.h>
 #include "common/units.h"
 #include "coordinator/client_result.h"
@@ -102,6 +103,58 @@ static void note_lines(FILE *out, const struct run_result *r, uint32_t phase)
         fprintf(out, "note: ... and %u more notes (see the JSON)\n", more);
 }
 
+void client_report_proxy_text(const struct proxy_sample *p, const char *nic, double secs, char *out,
+                              size_t len)
+{
+    double cpu = (double)(p->cpu_user_us + p->cpu_sys_us) / 1e6;
+    char rd[32], wr[32];
+    int n;
+
+    units_fmt_bytes(rd, sizeof rd, (double)p->rx_bytes, 1024);
+    units_fmt_bytes(wr, sizeof wr, (double)p->tx_bytes, 1024);
+    n = snprintf(out, len, "%s (pid %u) on port %u: CPU %.2f s user %.2f s sys (%.1f%% of a core), "
+                 "%u connection%s%s%s, received %s sent %s", p->name[0] ? p->name : "?", p->pid,
+                 p->port, (double)p->cpu_user_us / 1e6, (double)p->cpu_sys_us / 1e6,
+                 secs > 0 ? cpu / secs * 100.0 : 0.0, p->conns, p->conns == 1 ? "" : "s",
+                 p->remotes[0] ? " to " : "", p->remotes, rd, wr);
+    if (n > 0 && (size_t)n < len && p->route_host[0])
+        snprintf(out + n, len - (size_t)n, ", NIC %s on the route to %s", nic && nic[0] ? nic : "?",
+                 p->route_host);
+}
+
+/* Each agent's local NFS proxy, and once why its round trips mislead. */
+static void proxy_lines(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    const struct phase_result *ph = &r->phases[phase];
+    uint32_t shown = 0, more = 0, first = UINT32_MAX;
+
+    for (uint32_t a = 0; a < r->nagents; a++) {
+        const struct client_agent *ca = client_result_agent(r, phase, a);
+        const struct agent_phase *ap = &ph->agents[a];
+        char line[512];
+        if (!ca || !ca->proxy.present)
+            continue;
+        if (first == UINT32_MAX)
+            first = a;
+        if (shown++ == CLIENT_REPORT_AGENTS_MAX) {
+            shown--;
+            more++;
+            continue;
+        }
+        client_report_proxy_text(&ca->proxy, ca->host.present ? ca->host.nic : "",
+                                 (double)(ap->duration_ns ? ap->duration_ns : ph->duration_ns) / 1e9,
+                                 line, sizeof line);
+        fprintf(out, "proxy: agent %u: %s\n", r->agents[a].id, line);
+    }
+    if (more)
+        fprintf(out, "proxy: ... and %u more agents (see the JSON)\n", more);
+    if (first != UINT32_MAX)
+        fprintf(out, "note: round trips (mountstats rtt, the nfs engine's rtt) stop at the local proxy "
+                "(%s on port %u), not at the file system\n",
+                client_result_agent(r, phase, first)->proxy.name,
+                client_result_agent(r, phase, first)->proxy.port);
+}
+
 static void op_line(FILE *out, const struct ms_op *o, double secs)
 {
     char kb[32];
@@ -122,6 +175,7 @@ void client_report_text(FILE *out, const struct run_result *r, uint32_t phase)
     uint32_t shown = 0, more = 0;
 
     note_lines(out, r, phase);
+    proxy_lines(out, r, phase);
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_agent *ca = client_result_agent(r, phase, a);
         const struct agent_phase *ap = &ph->agents[a];

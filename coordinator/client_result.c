@@ -38,13 +38,14 @@ static struct ms_store *store_of(const struct ms_sample *m)
  * CPU in microseconds (user + sys, what every interval output takes),
  * rx and tx bytes as varints, and if IVP_STATIC cores, threads, speed,
  * nic_route and the nic name (length, bytes); then if IVP_MS the store's
- * pointer (the block owns it).  The static fields are written at a
- * block's first host sample and wherever they change, and carried
- * forward when read.  The bytes are ours (memory, never input). */
+ * pointer and if IVP_PROXY the proxy sample's (the block owns both).  The
+ * static fields are written at a block's first host sample and wherever
+ * they change, and carried forward when read.  The bytes are ours (memory, never input). */
 #define IVP_HOST       0x01u
 #define IVP_STATIC_NEW 0x02u    /* client_iv.static_new */
 #define IVP_STATIC     0x04u
 #define IVP_MS         0x08u
+#define IVP_PROXY      0x10u    /* the proxy sample's pointer follows (owned) */
 
 struct ivp_buf {
     uint8_t *b;
@@ -108,7 +109,7 @@ static void block_pack(struct client_iv_block *bk)
         const struct client_iv *iv = &bk->dense[i];
         const struct host_sample *h = &iv->host;
         uint8_t f = (h->present ? IVP_HOST : 0) | (iv->static_new ? IVP_STATIC_NEW : 0) |
-                    (iv->ms ? IVP_MS : 0);
+                    (iv->ms ? IVP_MS : 0) | (iv->proxy ? IVP_PROXY : 0);
         if (h->present && (!prev || statics_differ(prev, h)))
             f |= IVP_STATIC;
         ivp_bytes(&w, &f, 1);
@@ -129,6 +130,8 @@ static void block_pack(struct client_iv_block *bk)
         }
         if (iv->ms)
             ivp_bytes(&w, &iv->ms, sizeof iv->ms);
+        if (iv->proxy)
+            ivp_bytes(&w, &iv->proxy, sizeof iv->proxy);
     }
     free(bk->dense);
     bk->dense = NULL;
@@ -136,7 +139,8 @@ static void block_pack(struct client_iv_block *bk)
     bk->len = (uint32_t)w.len;
 }
 
-/* out[CLIENT_IV_BLOCK] := the packed block (its ms pointers still owned by it). */
+/* out[CLIENT_IV_BLOCK] := the packed block (its ms and proxy pointers
+ * still owned by it). */
 static void block_unpack(const struct client_iv_block *bk, struct client_iv *out)
 {
     const uint8_t *p = bk->packed;
@@ -174,6 +178,10 @@ static void block_unpack(const struct client_iv_block *bk, struct client_iv *out
         if (f & IVP_MS) {
             memcpy(&iv->ms, p, sizeof iv->ms);
             p += sizeof iv->ms;
+        }
+        if (f & IVP_PROXY) {
+            memcpy(&iv->proxy, p, sizeof iv->proxy);
+            p += sizeof iv->proxy;
         }
     }
 }
@@ -214,7 +222,7 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
 
     if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
         return -EINVAL;
-    if (!s->host.present && !s->ms.present)
+    if (!s->host.present && !s->ms.present && !s->proxy.present)
         return 0;
     ca = &phase_of(r, phase)->agent[agent];
     iv = &block_open(ca, b, &was_packed)[k % CLIENT_IV_BLOCK];
@@ -229,6 +237,12 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
     }
     free(iv->ms);
     iv->ms = s->ms.present ? store_of(&s->ms) : NULL;
+    free(iv->proxy);
+    iv->proxy = NULL;
+    if (s->proxy.present) {
+        iv->proxy = xmalloc(sizeof *iv->proxy);
+        *iv->proxy = s->proxy;
+    }
     if (s->ms.present && !ca->mount[0])
         snprintf(ca->mount, sizeof ca->mount, "%s", s->ms.mount);
     /* the agent moved on to block b: the one before it is complete */
@@ -246,10 +260,11 @@ int client_result_set_phase(struct run_result *r, uint32_t phase, uint32_t agent
 
     if (phase >= r->nphases || agent >= r->nagents)
         return -EINVAL;
-    if (!s->host.present && !s->ms.present && !s->ms.note[0])
+    if (!s->host.present && !s->ms.present && !s->ms.note[0] && !s->proxy.present)
         return 0;
     ca = &phase_of(r, phase)->agent[agent];
     ca->host = s->host;
+    ca->proxy = s->proxy;
     free(ca->ms);
     ca->ms = s->ms.present ? store_of(&s->ms) : NULL;
     if (s->ms.present)
@@ -277,7 +292,7 @@ const struct client_agent *client_result_agent(const struct run_result *r, uint3
     if (phase >= r->nphases || !r->phases[phase].client || agent >= r->phases[phase].client->nagents)
         return NULL;
     ca = &r->phases[phase].client->agent[agent];
-    return ca->host.present || ca->ms || ca->note[0] || ca->niv ? ca : NULL;
+    return ca->host.present || ca->ms || ca->note[0] || ca->niv || ca->proxy.present ? ca : NULL;
 }
 
 const struct client_iv *client_result_iv(const struct run_result *r, uint32_t phase,
@@ -306,7 +321,7 @@ const struct client_iv *client_result_iv(const struct run_result *r, uint32_t ph
     } else {
         return NULL;
     }
-    if (!iv->host.present && !iv->ms)
+    if (!iv->host.present && !iv->ms && !iv->proxy)
         return NULL;
     return iv;
 }
@@ -332,10 +347,12 @@ void client_result_free(struct phase_result *ph)
             struct client_iv_block *bk = &ca->blk[b];
             if (bk->packed && !bk->dense) {
                 bk->dense = xmalloc(CLIENT_IV_BLOCK * sizeof *bk->dense);
-                block_unpack(bk, bk->dense);     /* for its ms pointers */
+                block_unpack(bk, bk->dense);     /* for its ms and proxy pointers */
             }
-            for (uint32_t i = 0; bk->dense && i < CLIENT_IV_BLOCK; i++)
+            for (uint32_t i = 0; bk->dense && i < CLIENT_IV_BLOCK; i++) {
                 free(bk->dense[i].ms);
+                free(bk->dense[i].proxy);
+            }
             free(bk->dense);
             free(bk->packed);
         }

@@ -4,11 +4,12 @@
  * NIC-bound judgements made from them.
  *
  * Compact: an interval holds its host sample and, only when its mount
- * moved, the operations that moved (not MS_OPS_MAX of them).  An agent's
- * intervals are kept in blocks of CLIENT_IV_BLOCK; a block the agent has
- * moved past is packed into varints (~8 bytes an interval: CPU, rx, tx,
- * the static fields only where they change) and unpacked only for late
- * data, so a day of 1 s intervals costs ~0.7 MB an agent, not ~10 MB.
+ * moved, the operations that moved (not MS_OPS_MAX of them), and only
+ * behind a local NFS proxy, the proxy's sample.  An agent's intervals are
+ * kept in blocks of CLIENT_IV_BLOCK; a block the agent has moved past is
+ * packed into varints (~8 bytes an interval: CPU, rx, tx, the static
+ * fields only where they change) and unpacked only for late data, so a
+ * day of 1 s intervals costs ~0.7 MB an agent, not ~10 MB.
  * Hung off phase_result.client, allocated on first use and freed by
  * result_free (client_result_free).  Single-threaded, like result.h. */
 #ifndef NFSTORM_CLIENT_RESULT_H
@@ -27,6 +28,7 @@ struct ms_store {                 /* a mountstats delta, its ops only */
 struct client_iv {                /* one agent's interval */
     struct host_sample host;      /* present 0: the agent sent none */
     struct ms_store *ms;          /* NULL: no mountstats */
+    struct proxy_sample *proxy;   /* NULL: no local NFS proxy sampled */
     uint8_t static_new;           /* its cores, threads, nic or speed differ from the
                                      agent's interval added before it (or it is the
                                      first): the compact forms write them only then */
@@ -43,6 +45,7 @@ struct client_iv_block {          /* CLIENT_IV_BLOCK intervals of an agent */
 struct client_agent {             /* one agent in one phase */
     struct host_sample host;      /* the phase's (present 0: none sent) */
     struct ms_store *ms;          /* the phase's mountstats, NULL: none */
+    struct proxy_sample proxy;    /* the phase's local NFS proxy (present 0: none) */
     char mount[CLIENT_MOUNT_MAX]; /* "" when no mountstats */
     char note[CLIENT_NOTE_MAX];   /* why there are none, or "" */
     struct client_iv_block *blk;  /* [nblk]: read through client_result_iv */

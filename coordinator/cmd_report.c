@@ -10,6 +10,8 @@
  * a script that parses fio's JSON from stdout gets JSON alone. */
 #include "coordinator/out_file.h"
 #include "coordinator/cmd_report.h"
+#include "common/changepoint.h"
+#include "coordinator/changes.h"
 #include "coordinator/sweep.h"
 #include "coordinator/journal.h"
 
@@ -28,6 +30,9 @@
 #include "coordinator/repeat.h"
 #include "coordinator/report.h"
 #include "coordinator/result_load.h"
+#include "coordinator/limits_model.h"
+#include "common/plan_parse.h"
+#include "coordinator/ext_metrics.h"
 #include "coordinator/verdict.h"
 #include "coordinator/timeseries.h"
 
@@ -93,9 +98,36 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
                     REPORT_AGENT_ROWS_MAX);
             return 2;
         }
+    } else if ((v = cmd_opt_value("--change-min-pct", argc, argv, i, &bad))) {
+        char *end;
+        double pct = strtod(v, &end);
+
+        if (end == v || *end || !(pct > 0 && pct <= CHANGES_PCT_MAX)) {
+            fprintf(stderr, "nfstorm: --change-min-pct: bad value '%s' (want a percentage above 0, up to %g)\n",
+                    v, CHANGES_PCT_MAX);
+            return 2;
+        }
+        o->change_min_pct = pct;
+    } else if ((v = cmd_opt_value("--change-min-intervals", argc, argv, i, &bad))) {
+        uint64_t n;
+
+        if (units_parse_u64(v, &n) < 0 || n < CHANGEPOINT_MIN_LEN_FLOOR || n > CHANGES_INTERVALS_MAX) {
+            fprintf(stderr, "nfstorm: --change-min-intervals: bad value '%s' (want %u..%u)\n", v,
+                    CHANGEPOINT_MIN_LEN_FLOOR, CHANGES_INTERVALS_MAX);
+            return 2;
+        }
+        o->change_min_intervals = (uint32_t)n;
     } else
         return bad ? 2 : 0;
     return 1;
+}
+
+void cmd_report_apply_changes(const struct report_outputs *o, struct run_result *r)
+{
+    if (o->change_min_pct > 0)
+        r->change_min_pct = o->change_min_pct;
+    if (o->change_min_intervals)
+        r->change_min_intervals = o->change_min_intervals;
 }
 
 int cmd_report_fio_on_stdout(const struct report_outputs *o)
@@ -293,19 +325,65 @@ static int report_load_json(const char *path, uint32_t repetition, int include_f
     return -1;
 }
 
+static int report_one(const char *path, uint32_t repetition, int include_failed, struct report_outputs *op,
+                      const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
+                      const struct ext_metrics *metrics);
+
+/* The forecast of the plan r recorded (run_record.plan_text: a job file's
+ * text, or the command line's options one a line), on r's agents, so that
+ * a report with --limits says what the run said before it ran.  0 with *f
+ * filled, or -1 when no text was kept or it no longer parses. */
+static int recorded_forecast(const struct run_result *r, const struct limits *l, struct limits_forecast *f)
+{
+    const char *t = r->record.present ? r->record.plan_text : NULL;
+    struct plan p;
+    char err[512];
+    int rc;
+
+    /* the text was kept after includes: one in a result file is not the
+     * run's, and reading the file it names is not a report's business */
+    if (!t || strncmp(t, "include", 7) == 0 || strstr(t, "\ninclude"))
+        return -1;
+    if (t[0] == '[' || strstr(t, "\n[")) {
+        rc = plan_parse_string("recorded plan", t, &p, err, sizeof err);
+    } else {
+        /* the command-line form: each line was one --key=value */
+        char *copy = xstrdup(t), **args = xcalloc(strlen(t) + 1, sizeof *args), *save = NULL;
+        int n = 0;
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            size_t len = strlen(line) + 3;
+            args[n] = xmalloc(len);
+            snprintf(args[n++], len, "--%s", line);
+        }
+        rc = plan_parse_args(n, args, &p, err, sizeof err);
+        for (int i = 0; i < n; i++)
+            free(args[i]);
+        free(args);
+        free(copy);
+    }
+    if (rc < 0)
+        return -1;
+    limits_forecast(l, &p, r->nagents, f);
+    plan_free(&p);
+    return 0;
+}
+
 int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 {
     struct report_outputs o = { .unit_base = 1024 };
-    struct run_result r;
-    struct journal_gaps gaps = { 0 };
     const char *path = NULL, *json_out = NULL;
     char err[1024];
-    int status, is_journal;
+    int status;
     uint32_t repetition = 0;     /* --repetition K of a repeat set */
     int include_failed = 0;      /* --include-failed: a set's summary counts failed repetitions */
 
+    const char *limits_path = NULL, *fs_size = NULL, *metrics_path = NULL;
+    struct limits lim;
+    struct ext_metrics metrics = { 0 };
+
     for (int i = 0; i < argc; i++) {
-        int rc = cmd_report_option(&o, argc, argv, &i);
+        int rc = cmd_report_option(&o, argc, argv, &i), missing = 0;
+        const char *val;
 
         if (rc == 2)
             return 2;
@@ -339,6 +417,15 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             repetition = (uint32_t)k;
         } else if (strcmp(argv[i], "--include-failed") == 0) {
             include_failed = 1;
+        } else if ((val = cmd_opt_value("--limits", argc, argv, &i, &missing)) || missing) {
+            if (!(limits_path = val))
+                return 2;
+        } else if ((val = cmd_opt_value("--fs-size", argc, argv, &i, &missing)) || missing) {
+            if (!(fs_size = val))
+                return 2;
+        } else if ((val = cmd_opt_value("--metrics", argc, argv, &i, &missing)) || missing) {
+            if (!(metrics_path = val))
+                return 2;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
             return 2;
@@ -354,6 +441,39 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
                 "[--html F] [--csv F] [--json F])\n");
         return 2;
     }
+    /* --limits, --metrics: read and checked before the result, each error one line */
+    if (fs_size && !limits_path) {
+        fprintf(stderr, "nfstorm: report: --fs-size needs --limits FILE (the credit model it sizes)\n");
+        return 2;
+    }
+    if (limits_path && (limits_load(limits_path, &lim, err, sizeof err) < 0 ||
+                        (fs_size && limits_set_fs_size(&lim, fs_size, err, sizeof err) < 0))) {
+        fprintf(stderr, "nfstorm: report: %s\n", err);
+        return 2;
+    }
+    if (metrics_path && ext_metrics_load(metrics_path, &metrics, err, sizeof err) < 0) {
+        fprintf(stderr, "nfstorm: report: %s\n", err);
+        return 2;
+    }
+    status = report_one(path, repetition, include_failed, &o, json_out, writing, limits_path ? &lim : NULL,
+                        metrics_path ? &metrics : NULL);
+    ext_metrics_free(&metrics);
+    return status;
+}
+
+/* The rest of `nfstorm report` once its options are read: load path,
+ * render it with lim and metrics (NULL: none). */
+static int report_one(const char *path, uint32_t repetition, int include_failed, struct report_outputs *op,
+                      const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
+                      const struct ext_metrics *metrics)
+{
+    struct report_outputs o = *op;
+    struct run_result r;
+    struct limits_forecast forecast;
+    struct journal_gaps gaps = { 0 };
+    char err[1024];
+    int status, is_journal;
+
     /* a journal (from a run that may have died) or a saved result */
     is_journal = journal_detect(path);
     if (is_journal && repetition) {
@@ -371,6 +491,11 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
         fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
         result_cut_short(&r, gaps.what);   /* the verdicts say so too ("cut short: ...") */
     }
+    cmd_report_apply_changes(&o, &r);
+    r.limits = lim;
+    r.metrics = metrics;
+    if (lim && recorded_forecast(&r, lim, &forecast) == 0)
+        r.forecast = &forecast;
     if (writing)
         *writing = 1;
     if (!cmd_report_fio_on_stdout(&o))

@@ -21,9 +21,9 @@
 #include "net/addr.h"
 #include "net/conn.h"
 #include "net/ctlsock.h"
+#include "net/listener.h"
 #include "proto/msg_version.h"
 
-#define GATHER_READ_CHUNK (64 * 1024)
 #define GATHER_TICK_MS    250u
 
 enum gpeer_state { G_HELLO, G_JOINED };
@@ -31,24 +31,25 @@ enum gpeer_state { G_HELLO, G_JOINED };
 struct gather;
 
 struct gpeer {
+    struct peer peer;             /* first: the listener's peer is ours */
     struct gather *g;
-    struct gpeer *next;
-    uv_tcp_t tcp;
     enum gpeer_state state;
-    int closing;
-    struct frame_reader rd;
     unsigned char cnonce[AUTH_NONCE_LEN];
-    uint64_t accepted_ns, last_rx_ns, last_ping_ns;
     int have_system;
     struct gather_agent a;
 };
 
+/* The gather peer of a listener's peer. */
+static struct gpeer *gp(struct peer *q)
+{
+    return (struct gpeer *)q;
+}
+
 struct gather {
     const struct gather_options *o;
     uv_loop_t loop;
-    uv_tcp_t server;
+    struct listener l;            /* every open peer, newest first, and the caps */
     uv_timer_t tick;
-    struct gpeer *peers;          /* every open peer, newest first */
     uint32_t njoined;
     uint64_t t_start_ns;
     uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
@@ -56,7 +57,6 @@ struct gather {
     int checked;                  /* o->check ended the wait; why in check_why */
     char check_why[1024];
     int rc;
-    char rbuf[GATHER_READ_CHUNK]; /* one read at a time: shared by all peers */
 };
 
 static void glog(struct gather *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,30 +73,9 @@ static void glog(struct gather *g, const char *fmt, ...)
     fflush(g->o->log);
 }
 
-static void peer_send(struct gpeer *p, struct buf *b)
+static void gsend(struct gpeer *p, struct buf *b)
 {
-    if (p->closing) {
-        buf_free(b);
-        return;
-    }
-    conn_write((uv_stream_t *)&p->tcp, b);
-}
-
-static void on_peer_closed(uv_handle_t *h)
-{
-    struct gpeer *p = h->data;
-    frame_reader_free(&p->rd);
-    buf_free(&p->a.rx);
-    free(p);
-}
-
-static void peer_unlink(struct gpeer *p)
-{
-    struct gpeer **pp = &p->g->peers;
-    while (*pp && *pp != p)
-        pp = &(*pp)->next;
-    if (*pp)
-        *pp = p->next;
+    peer_send(&p->peer, b);
 }
 
 static const char *peer_host(const struct gpeer *p)
@@ -104,21 +83,29 @@ static const char *peer_host(const struct gpeer *p)
     return p->a.welcome.host[0] ? p->a.welcome.host : "?";
 }
 
-/* Close p; a joined agent no longer counts. */
-static void peer_drop(struct gpeer *p, const char *why)
+static void gdrop(struct gpeer *p, const char *why)
 {
+    peer_drop(&p->peer, why);
+}
+
+/* Dropping p: a joined agent no longer counts. */
+static void on_drop(struct peer *q, const char *why)
+{
+    struct gpeer *p = gp(q);
     struct gather *g = p->g;
-    if (p->closing)
-        return;
-    p->closing = 1;
+
     if (p->state == G_JOINED) {
         g->njoined--;
         glog(g, "agent left: %s (%s): %s  [%u/%u]", peer_host(p), p->a.addr, why, g->njoined,
              g->o->expect);
     }
-    peer_unlink(p);
-    uv_read_stop((uv_stream_t *)&p->tcp);
-    uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
+}
+
+static void on_free(struct peer *q)
+{
+    struct gpeer *p = gp(q);
+    buf_free(&p->a.rx);
+    free(p);
 }
 
 /* Refuse p with an error message saying why (it logs it), then close. */
@@ -129,17 +116,8 @@ static void peer_refuse(struct gpeer *p, const char *text)
     snprintf(e.text, sizeof e.text, "%s", text);
     buf_init(&b);
     msg_error_encode(&b, &e);
-    peer_send(p, &b);
-    peer_drop(p, text);
-}
-
-static void send_ping(struct gpeer *p, uint64_t now)
-{
-    struct buf b;
-    buf_init(&b);
-    conn_ping(&b, 0, now);
-    peer_send(p, &b);
-    p->last_ping_ns = now;
+    gsend(p, &b);
+    gdrop(p, text);
 }
 
 static void stop_waiting(struct gather *g)
@@ -164,8 +142,8 @@ static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
     if (!agent_accept_other_version(&gather_role, pl, n, p->a.addr, line, sizeof line, &b))
         return 0;
     glog(p->g, "refused: %s", line);
-    peer_send(p, &b);
-    peer_drop(p, line);
+    gsend(p, &b);
+    gdrop(p, line);
     return 1;
 }
 
@@ -178,7 +156,7 @@ static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
     struct msg_error m;
 
     if (msg_error_decode(pl, n, &m, err, sizeof err) < 0) {
-        peer_drop(p, "not an nfstorm agent (bad error)");
+        gdrop(p, "not an nfstorm agent (bad error)");
         return;
     }
     if (m.version && m.version != PROTO_VERSION) {
@@ -188,7 +166,7 @@ static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
         snprintf(line, sizeof line, "agent %s refused us: %s", p->a.addr, m.text);
     }
     glog(p->g, "refused: %s", line);
-    peer_drop(p, line);
+    gdrop(p, line);
 }
 
 static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
@@ -206,7 +184,7 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
         return;
     }
     if (type != MSG_WELCOME || msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
-        peer_drop(p, "not an nfstorm agent (bad welcome)");
+        gdrop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
     if (agent_accept_check_welcome(g->o->secret, &gather_role, p->cnonce, w, text, sizeof text) < 0) {
@@ -220,9 +198,10 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
     }
     buf_init(&b);
     agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
-    peer_send(p, &b);
+    gsend(p, &b);
     p->state = G_JOINED;
-    p->last_ping_ns = clock_now_ns();
+    p->peer.stranger = 0;
+    p->peer.last_ping_ns = clock_now_ns();
     g->njoined++;
     glog(g, "agent joined: %s (%s) labels=%s  [%u/%u]", w->host, p->a.addr,
          w->labels[0] ? w->labels : "-", g->njoined, g->o->expect);
@@ -243,12 +222,12 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
                                  sizeof err);
     if (rc < 0) {
         buf_free(&b);
-        peer_drop(p, err);
+        gdrop(p, err);
         return;
     }
     if (rc > 0) {
         if (b.len)
-            peer_send(p, &b);
+            gsend(p, &b);
         return;
     }
     switch (type) {
@@ -259,134 +238,89 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
             snprintf(m.text, sizeof m.text, "(unreadable)");
         result_clean_text(m.text);
         snprintf(why, sizeof why, "the agent refused us: %s", m.text);
-        peer_drop(p, why);
+        gdrop(p, why);
         return;
     }
     default:
-        peer_drop(p, "unexpected message before the run");
+        gdrop(p, "unexpected message before the run");
         return;
     }
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+static int on_frame(struct peer *q, const char *pl, uint32_t n)
 {
-    struct gpeer *p = h->data;
-    (void)suggested;
-    *b = uv_buf_init(p->g->rbuf, sizeof p->g->rbuf);
-}
-
-static int on_frame(void *arg, const char *pl, uint32_t n)
-{
-    struct gpeer *p = arg;
+    struct gpeer *p = gp(q);
     if (p->state == G_HELLO)
         handle_welcome(p, pl, n);
     else
         handle_joined(p, pl, n);
-    return p->closing;
+    return q->closing;
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+/* Every peer's kept bytes count against GATHER_RX_MAX. */
+static long held(const struct peer *q)
 {
-    struct gpeer *p = st->data;
-
-    if (nread < 0) {
-        peer_drop(p, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
-    }
-    p->last_rx_ns = clock_now_ns();
-    if (conn_feed_frames(&p->rd, ub->base, (size_t)nread, on_frame, p) < 0) {
-        peer_drop(p, p->state == G_HELLO ? "not an nfstorm agent (frame over the pre-auth cap)"
-                                         : "frame over the limit before the run");
-        return;
-    }
-    if (!p->closing && p->rd.in.len - p->rd.pos + p->a.rx.len > GATHER_RX_MAX)
-        peer_drop(p, "sent too much before the run");
+    return (long)((const struct gpeer *)q)->a.rx.len;
 }
 
-/* Over a pre-auth cap: evict the oldest stranger (from ss's IP, or any). */
-static void make_room(struct gather *g, const struct sockaddr_storage *ss)
+static struct peer *alloc_peer(struct listener *l)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        int cap = pass == 0 ? GATHER_MAX_PENDING_PER_ADDR : GATHER_MAX_PENDING;
-        for (;;) {
-            struct gpeer *oldest = NULL;
-            int n = 0;
-            for (struct gpeer *p = g->peers; p; p = p->next) {
-                if (p->state != G_HELLO || (pass == 0 && !agent_accept_same_ip(&p->a.ss, ss)))
-                    continue;
-                n++;
-                oldest = p;           /* newest first: the last one seen is the oldest */
-            }
-            if (n < cap || !oldest)
-                break;
-            peer_drop(oldest, "evicted: too many connections waiting to authenticate");
-        }
-    }
+    struct gpeer *p = xcalloc(1, sizeof *p);
+    p->g = l->owner;
+    buf_init(&p->a.rx);
+    p->a.fd = -1;
+    return &p->peer;
 }
 
-static void on_connection(uv_stream_t *server, int status)
+/* Accepted: mark the connection, say hello with our nonce. */
+static void on_open(struct peer *q)
 {
-    struct gather *g = server->data;
-    struct gpeer *p;
+    struct gpeer *p = gp(q);
+    struct gather *g = p->g;
     struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
     int rc;
 
-    if (status < 0)
-        return;
-    p = xcalloc(1, sizeof *p);
-    p->g = g;
-    uv_tcp_init(&g->loop, &p->tcp);
-    p->tcp.data = p;
-    frame_reader_init(&p->rd, FRAME_PREAUTH_MAX);
-    buf_init(&p->a.rx);
-    p->a.fd = -1;
-    if (uv_accept(server, (uv_stream_t *)&p->tcp) < 0) {
-        p->closing = 1;
-        uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
-        return;
-    }
-    agent_accept_peer_name(&p->tcp, &p->a.ss, p->a.addr, sizeof p->a.addr);
-    make_room(g, &p->a.ss);
-    p->next = g->peers;
-    g->peers = p;
-    p->accepted_ns = p->last_rx_ns = clock_now_ns();
-    uv_tcp_nodelay(&p->tcp, 1);
-    if ((rc = ctlsock_mark(&p->tcp, g->o->control_tos)) < 0 && g->o->log)
+    p->a.ss = q->ss;
+    snprintf(p->a.addr, sizeof p->a.addr, "%s", q->addr);
+    if ((rc = ctlsock_mark(&q->tcp, g->o->control_tos)) < 0 && g->o->log)
         fprintf(g->o->log, "nfstorm: %s: cannot mark the control connection (--control-tos): %s\n",
                 p->a.addr, uv_strerror(rc));
     if (auth_nonce(p->cnonce) < 0) {
-        peer_drop(p, "no randomness for the handshake nonce");
+        gdrop(p, "no randomness for the handshake nonce");
         return;
     }
     memcpy(h.nonce, p->cnonce, sizeof h.nonce);
-    uv_read_start((uv_stream_t *)&p->tcp, on_alloc, on_read);
     buf_init(&b);
     msg_hello_encode(&b, &h);
-    peer_send(p, &b);
+    gsend(p, &b);
 }
+
+static const struct listener_ops gather_ops = {
+    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
+    .on_free = on_free, .held = held,
+};
 
 static void on_tick(uv_timer_t *t)
 {
     struct gather *g = t->data;
     uint64_t now = clock_now_ns();
     uint64_t stall = stall_tick(&g->last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
-    struct gpeer *p, *next;
-
-    for (p = g->peers; p; p = next) {
-        next = p->next;
-        p->last_rx_ns = stall_forgive(p->last_rx_ns, stall, now);   /* our stall is not its silence */
+    for (struct peer *q = g->l.peers, *next; q; q = next) {
+        struct gpeer *p = gp(q);
+        next = q->next;
+        q->last_rx_ns = stall_forgive(q->last_rx_ns, stall, now);   /* our stall is not its silence */
         if (p->state == G_HELLO) {
-            if (now - p->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
-                peer_drop(p, "no welcome within 5 s");
+            if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+                gdrop(p, "no welcome within 5 s");
             continue;
         }
-        if (now - p->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
-            peer_drop(p, "silent");
+        if (now - q->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
+            gdrop(p, "silent");
             continue;
         }
-        if (now - p->last_ping_ns >= 1000000000ull)
-            send_ping(p, now);       /* its lease */
+        if (now - q->last_ping_ns >= 1000000000ull)
+            peer_ping(q, now);       /* its lease */
     }
     if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
         stop_waiting(g);
@@ -436,21 +370,21 @@ static void on_any_closed(uv_handle_t *h)
 /* Hand the joined peers over (fds dup'ed, fleet filled); close the rest. */
 static void hand_over(struct gather *g, struct gather_fleet *f)
 {
-    struct gpeer *p, *next;
     uint32_t k = 0;
 
     f->agents = xcalloc(g->njoined ? g->njoined : 1, sizeof *f->agents);
-    for (p = g->peers; p; p = next) {
-        next = p->next;
+    for (struct peer *q = g->l.peers, *next; q; q = next) {
+        struct gpeer *p = gp(q);
+        next = q->next;
         if (p->state != G_JOINED) {
-            peer_drop(p, "the wait is over");
+            gdrop(p, "the wait is over");
             continue;
         }
-        if (agent_accept_take(&p->tcp, &p->rd, &p->a, &f->agents[k]) == 0)
+        if (agent_accept_take(&q->tcp, &q->rd, &p->a, &f->agents[k]) == 0)
             k++;
         p->state = G_HELLO;      /* leaves without "agent left" */
         g->njoined--;
-        peer_drop(p, "handed to the run");
+        gdrop(p, "handed to the run");
     }
     f->n = k;
     qsort(f->agents, f->n, sizeof *f->agents, gather_agent_cmp);
@@ -464,8 +398,8 @@ static void hand_over(struct gather *g, struct gather_fleet *f)
 
 static int unflushed(struct gather *g)
 {
-    for (struct gpeer *p = g->peers; p; p = p->next)
-        if (p->state == G_JOINED && uv_stream_get_write_queue_size((uv_stream_t *)&p->tcp) > 0)
+    for (struct peer *q = g->l.peers; q; q = q->next)
+        if (gp(q)->state == G_JOINED && uv_stream_get_write_queue_size((uv_stream_t *)&q->tcp) > 0)
             return 1;
     return 0;
 }
@@ -485,12 +419,18 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
         return -EINVAL;
     }
     uv_loop_init(&g->loop);
-    uv_tcp_init(&g->loop, &g->server);
-    g->server.data = g;
     uv_timer_init(&g->loop, &g->tick);
     g->tick.data = g;
-    if ((rc = uv_tcp_bind(&g->server, (struct sockaddr *)&ss, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)&g->server, 511, on_connection)) < 0) {
+    g->l.ops = &gather_ops;
+    g->l.owner = g;
+    g->l.max_pending = GATHER_MAX_PENDING;
+    g->l.max_pending_per_addr = GATHER_MAX_PENDING_PER_ADDR;
+    g->l.preauth_max = FRAME_PREAUTH_MAX;
+    g->l.held_max = GATHER_RX_MAX;
+    g->l.why_big_stranger = "not an nfstorm agent (frame over the pre-auth cap)";
+    g->l.why_big = "frame over the limit before the run";
+    g->l.why_held = "sent too much before the run";
+    if ((rc = listener_start(&g->l, &g->loop, &ss)) < 0) {
         snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
         goto out;
     }
@@ -503,29 +443,31 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     if (g->checked) {
         snprintf(err, errlen, "%s", g->check_why);
         rc = -ECHILD;
-        for (struct gpeer *p = g->peers, *next; p; p = next) {
-            next = p->next;
+        for (struct peer *q = g->l.peers, *next; q; q = next) {
+            struct gpeer *p = gp(q);
+            next = q->next;
             p->state = G_HELLO;
-            peer_drop(p, "the run cannot start");
+            gdrop(p, "the run cannot start");
         }
     } else if (g->njoined < need) {
         size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
                                       o->expect, o->expect == 1 ? "" : "s", g->njoined,
                                       (double)o->timeout_ms / 1000.0, g->njoined ? ":" : "");
         int first = 1;
-        for (struct gpeer *p = g->peers; p && len < errlen; p = p->next)
-            if (p->state == G_JOINED) {
+        for (struct peer *q = g->l.peers; q && len < errlen; q = q->next)
+            if (gp(q)->state == G_JOINED) {
                 len += (size_t)snprintf(err + len, errlen - len, "%s %s (%s)", first ? "" : ",",
-                                        peer_host(p), p->a.addr);
+                                        peer_host(gp(q)), gp(q)->a.addr);
                 first = 0;
             }
         if (o->min_agents && len < errlen)
             snprintf(err + len, errlen - len, " (--min-agents %u)", o->min_agents);
         rc = -ETIMEDOUT;
-        for (struct gpeer *p = g->peers, *next; p; p = next) {
-            next = p->next;
+        for (struct peer *q = g->l.peers, *next; q; q = next) {
+            struct gpeer *p = gp(q);
+            next = q->next;
             p->state = G_HELLO;
-            peer_drop(p, "too few agents");
+            gdrop(p, "too few agents");
         }
     } else {
         /* our last auth and pings must be on the wire before the handles go */
@@ -540,7 +482,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
         rc = 0;
     }
 out:
-    uv_close((uv_handle_t *)&g->server, on_any_closed);
+    listener_close(&g->l, on_any_closed);
     uv_close((uv_handle_t *)&g->tick, on_any_closed);
     uv_run(&g->loop, UV_RUN_DEFAULT);
     uv_loop_close(&g->loop);

@@ -10,6 +10,7 @@
 #include "coordinator/out_file.h"
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/journal.h"
 #include "coordinator/sweep.h"
 #include "coordinator/nfs_json.h"
@@ -224,8 +225,9 @@ static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase
     write_storage(j, r, phase);
     /* the phase was started, at t0 (coordinator clock): each agent's start
      * lag is its first op against it */
-    put(j, json_pack("{sssIsI}", "type", "phase_start", "phase", (json_int_t)phase,
-                     "t0_ns", (json_int_t)r->phases[phase].t0_ns));
+    put(j, json_pack("{sssIsIsI}", "type", "phase_start", "phase", (json_int_t)phase,
+                     "t0_ns", (json_int_t)r->phases[phase].t0_ns,
+                     "start_unix_ms", (json_int_t)r->phases[phase].t0_unix_ms));
 }
 
 static void on_agent_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
@@ -302,12 +304,14 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "coherence", coherence_reader_json(r, phase, agent));
     if (o && result_agent_errors(r, phase, agent))     /* its failed ops' causes */
         json_object_set_new(o, "errors", errors_json(result_agent_errors(r, phase, agent), NULL));
-    if (o && ca && (ca->host.present || ca->ms || ca->note[0])) {
+    if (o && ca && (ca->host.present || ca->ms || ca->note[0] || ca->proxy.present)) {
         json_t *cl = json_object();
         if (ca->host.present)
             json_object_set_new(cl, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
         if (ca->ms || ca->note[0])
             json_object_set_new(cl, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+        if (ca->proxy.present)
+            json_object_set_new(cl, "proxy", client_json_proxy(&ca->proxy));
         json_object_set_new(o, "client", cl);
     }
     put(j, o);
@@ -362,6 +366,22 @@ static void on_run_end(void *arg, const struct run_result *r)
                      "phase", (json_int_t)r->end_phase, "at_s", r->end_at_s, "text", r->end_text));
 }
 
+/* Each job's and clone's fleet figures (result_clones.h), exact. */
+static json_t *clones_json(const struct run_result *r, uint32_t phase)
+{
+    const struct result_clones *rc = r->phases[phase].clones;
+    struct op_set *set = xmalloc(sizeof *set);
+    json_t *arr = json_array();
+
+    for (uint32_t i = 0; i < rc->n; i++)
+        json_array_append_new(arr, json_pack("{sIsIsssIso}", "job", (json_int_t)rc->c[i].job,
+                                             "clone", (json_int_t)rc->c[i].clone, "name", rc->c[i].name,
+                                             "runtime_ns", (json_int_t)rc->c[i].runtime_ns,
+                                             "ops", ops_json(result_clone_totals(r, phase, i, set))));
+    free(set);
+    return arr;
+}
+
 static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
@@ -371,6 +391,8 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
     json_t *ctl = phase < r->nphases ? phase_ctl_json(&r->phases[phase], r->nagents) : NULL;
     if (ctl)
         json_object_set_new(o, "control", ctl);
+    if (phase < r->nphases && result_clones_usable(r, phase))
+        json_object_set_new(o, "clones", clones_json(r, phase));   /* fio's jobs[] per clone */
     if (r->sweeps && phase < r->nphases) {
         /* a sweep point: its name (JOB@VALUE, chosen as it started) and the
          * sweeps judged so far; a replay keeps the last */
@@ -474,6 +496,37 @@ static int ops_of_compact(json_t *ops, struct op_set *s)
         s->op[t].timeouts = f[3];
     }
     return 0;
+}
+
+/* A phase_end line's "clones" back into the result (result_clones_put
+ * bounds each entry); -1 with the reason in why. */
+static int replay_clones(struct run_result *r, uint32_t phase, const json_t *arr, char *why, size_t whylen)
+{
+    struct op_set *s = xmalloc(sizeof *s);
+    int rc = 0;
+
+    why[0] = '\0';
+
+    if (!json_is_array(arr) || json_array_size(arr) > RESULT_CLONES_MAX) {
+        snprintf(why, whylen, "phase %u: clones: not an array of at most %u", phase, RESULT_CLONES_MAX);
+        rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
+        json_t *e = json_array_get(arr, i);
+        uint64_t job = 0, clone = 0, rt = 0;
+        const char *name = json_string_value(json_object_get(e, "name"));
+
+        if (u64_of(e, "job", &job) || u64_of(e, "clone", &clone) || u64_of(e, "runtime_ns", &rt) || !name ||
+            job > UINT32_MAX || clone > UINT32_MAX || ops_of(json_object_get(e, "ops"), s, why, 0)) {
+            if (!why[0])
+                snprintf(why, whylen, "phase %u: clones[%zu]: bad entry", phase, i);
+            rc = -1;
+        } else if (result_clones_put(r, phase, (uint32_t)job, (uint32_t)clone, name, rt, s, why, whylen) < 0) {
+            rc = -1;
+        }
+    }
+    free(s);
+    return rc;
 }
 
 /* A plan just rich enough for result_init: one job per phase. */
@@ -662,8 +715,10 @@ static int apply_record_line(struct run_result *r, json_t *o, const char *type, 
     return 0;
 }
 
-/* "phase_start" {phase, t0_ns}: when the phase was started (optional:
- * older journals have no such line).  Whether it ran is left to what
+/* "phase_start" {phase, t0_ns, start_unix_ms}: when the phase was started
+ * (optional: older journals have no such line, nor start_unix_ms, the same
+ * instant on the wall clock that external metrics align to, ext_metrics.h).
+ * Whether it ran is left to what
  * arrived, as for a journal without these lines (a cut-short journal's
  * verdicts depend on it, result_cut_short). */
 static int apply_phase_start(struct run_result *r, json_t *o)
@@ -673,6 +728,12 @@ static int apply_phase_start(struct run_result *r, json_t *o)
     if (u64_of(o, "phase", &phase) || phase >= r->nphases || u64_of(o, "t0_ns", &t0))
         return -1;
     r->phases[phase].t0_ns = t0;
+    if (json_object_get(o, "start_unix_ms")) {
+        uint64_t wall;
+        if (u64_of(o, "start_unix_ms", &wall) || wall > INT64_MAX)
+            return -1;
+        r->phases[phase].t0_unix_ms = (int64_t)wall;
+    }
     return 0;
 }
 
@@ -921,6 +982,9 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         if (json_string_value(json_object_get(o, "name")))
             snprintf(r->phases[phase].name, sizeof r->phases[phase].name, "%s",
                      json_string_value(json_object_get(o, "name")));
+        if (json_object_get(o, "clones") && !r->phases[phase].clones &&
+            replay_clones(r, (uint32_t)phase, json_object_get(o, "clones"), rp->why, sizeof rp->why) < 0)
+            return -1;
         if (json_object_get(o, "sweeps")) {
             struct sweep_set *sw = NULL;
             if (sweep_from_json(json_object_get(o, "sweeps"), r->nagents, r->nphases, &sw, rp->why,

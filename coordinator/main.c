@@ -47,6 +47,7 @@
 #include "coordinator/fiolog.h"
 #include "net/ctlsock.h"
 #include "coordinator/client_cap.h"
+#include "coordinator/limits_report.h"
 #include "proto/msg.h"
 
 #define DEFAULT_PORT "7878"
@@ -61,6 +62,8 @@ static const char usage[] =
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
+"                      [--change-min-pct PCT] [--change-min-intervals N]\n"
+"                      [--limits F [--fs-size SIZE]] [--metrics CLOUDWATCH.json]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000] [--include-failed]\n"
 "       nfstorm run [PLAN.fio] --pool ADDR:PORT --secret-file F [--expect N] [--pool-wait DUR|--no-wait] ...\n"
@@ -123,6 +126,10 @@ static const char usage[] =
 "  --agent-rows N|all      a row per agent up to N agents (default 16); beyond, per phase\n"
 "                          the fleet view: per-agent IOPS/BW distribution (min, p10, median,\n"
 "                          p90, max), 5 slowest and 5 fastest, lost and idle agents by name\n"
+"  --change-min-pct PCT    step-downs and step-ups: a change of at least PCT percent\n"
+"                          (default 20) in throughput or latency ...\n"
+"  --change-min-intervals N  ... lasting at least N intervals (default 5, at least 2)\n"
+"                          is reported per phase, fleet and per agent (docs/long-runs.md)\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
@@ -161,6 +168,13 @@ static const char usage[] =
 "                          several gets the largest): reads faster than it, or than the\n"
 "                          agent's NIC link, are flagged 'faster than the link (...): page\n"
 "                          cache or a client-side cache?' (docs/results.md)\n"
+"  --limits FILE           the storage's declared limits (INI: caps per client and per\n"
+"                          file system, burst credits, read metering, prices; examples/limits/,\n"
+"                          docs/long-runs.md): before the run (and with --dry-run) the plan's\n"
+"                          metered load, when it drains the credits, a warning when the run is\n"
+"                          shorter than that, its cost; after it each agent and the fleet\n"
+"                          against the caps, the metered bytes, credits used and cost\n"
+"  --fs-size SIZE          bytes the file system holds (1.5TiB): its baseline and burst rates\n"
 "  --secret-file F         shared secret of the agents (mode 600); --local makes its own\n"
 "  --verbose               agents of --local log to stderr\n"
 "  --dry-run               print each phase as each agent would run it (jobs, sizes,\n"
@@ -216,6 +230,9 @@ static const char usage[] =
 "run was cut short: the coordinator killed, or its disk full).  With --repeat, each\n"
 "repetition K has FILE.repK.journal, and --csv, --timeseries and --output files get .repK\n"
 "before their extension (a.csv -> a.rep1.csv); --html is the set's summary.\n"
+"'nfstorm report RESULT --limits F' judges a saved result against declared limits (docs/long-runs.md);\n"
+"--metrics F places the series of 'aws cloudwatch get-metric-data' output on the run's clock\n"
+"(text, --json external_metrics, --html charts).\n"
 "'nfstorm report SET.json' prints a repeat set's summary (--html: as a table; --json:\n"
 "the set again); --repetition K renders repetition K like a single run's result.\n"
 "'nfstorm serve' keeps a standing pool: agents that dial in (nfstorm-agent --coordinator\n"
@@ -261,6 +278,8 @@ struct cli {
     uint64_t prepare_timeout_ns; /* 0: RUN_PREPARE_TIMEOUT_MS */
     int control_tos;             /* --control-tos (net/ctlsock.h) */
     struct client_caps caps;     /* --client-cap (client_cap.h) */
+    const char *limits_path;     /* --limits FILE (limits.h) */
+    const char *fs_size;         /* --fs-size SIZE */
     struct report_outputs out;   /* --csv, --html, --timeseries, --output... */
     struct fio_cli fio;          /* fio's --section, --readonly, --showcmd ... (fio_cli.h) */
     int verbose;
@@ -358,7 +377,7 @@ static int spawn_check_cli(const struct cli *c)
 }
 
 static int pool_check_cli(const struct cli *c);
-static int cmd_run(int argc, char **argv, int clean_only);
+static int cmd_run(int argc, char **argv, int clean_only, struct gather_fleet *pool);
 
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
@@ -467,6 +486,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
                 return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
             if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
                 return die(2, "%s", cerr);
+        } else if (OPT("--limits")) {
+            if (!(c->limits_path = v))
+                return 2;
+        } else if (OPT("--fs-size")) {
+            if (!(c->fs_size = v))
+                return 2;
         } else if (OPT("--control-tos")) {
             if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
                 return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
@@ -553,7 +578,6 @@ static volatile sig_atomic_t stopping_local;
 static volatile sig_atomic_t run_interrupted;  /* run.c's loop took a first signal */
 static int signalled_twice;                     /* and a second came as its loop ended */
 /* nfstorm serve's run child: the agents it was given (serve.h) */
-static struct gather_fleet *pool_fleet;
 
 static void note_signal(int signum)
 {
@@ -1129,8 +1153,7 @@ static int pool_run_child(int argc, char **argv, struct gather_fleet *f)
     defer_signals = 0;
     prog_argc = argc;
     prog_argv = argv;
-    pool_fleet = f;
-    return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0);
+    return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0, f);
 }
 
 /* `nfstorm serve --listen ADDR:PORT --secret-file F`. */
@@ -1212,304 +1235,340 @@ static int fiolog_plan_hook(const struct plan *plan, struct cli *c)
     return 0;
 }
 
-static int cmd_run(int argc, char **argv, int clean_only)
-{
+/* One `nfstorm run` (or `clean`): what it holds from parsing to exit.
+ * cmd_run reads the plan, acquires the fleet, then runs repetitions in a
+ * plain loop; each step is a function of its own and cmd_release frees
+ * whatever was acquired, whichever step stopped. */
+struct run_cmd {
     struct cli c;
+    int clean_only;
+    struct gather_fleet *pool;  /* a child of nfstorm serve: the pool's agents */
     struct plan plan;
+    char *plan_text;
     struct local_fleet fleet;
-    struct run_options ro;
-    struct run_result res;
-    char **addrs = NULL, **labels = NULL;
-    uint32_t naddrs = 0;
-    char err[1024] = "";
-    struct run_observer observers[5];
-    struct fio_status *fstatus = NULL;  /* --status-interval */
-    uint32_t nobs = 0;
-    struct live *live;
-    struct journal *journal = NULL;
-    struct auth_secret secret;
-    struct timeseries *ts = NULL;
-    struct fiolog *flog = NULL;
-    struct signal_guard guard;
-    struct run_record rec;
     struct gather_fleet gathered;
     struct spawn_fleet spawned;     /* --spawn ssh: the ssh children */
-    char *plan_text = NULL;
-    int rc, gsig, status = 0;
-    uint32_t nlisted = 0;       /* a mixed fleet: agents 0..nlisted-1 are listed, the rest dial in */
+    char **addrs, **labels;
+    uint32_t naddrs;
+    uint32_t nlisted;           /* a mixed fleet: agents 0..nlisted-1 are listed, the rest dial in */
+    struct auth_secret secret;
+    struct run_options ro;
     struct run_set set;             /* --repeat: the repetitions so far */
-    struct report_outputs outs = { 0 };   /* this repetition's outputs */
-    int set_status = 0, set_done = 0;
-    struct repeat_files rep_files;
     struct repeat_run rr;
-    char jpath[PATH_MAX + 16] = "";
+    struct fio_status *fstatus;     /* --status-interval: kept across repetitions */
+    struct limits lim;              /* --limits, when have_limits */
+    struct limits_forecast forecast;   /* ... the plan's, before it runs */
+    int have_limits;
+    char err[1024];
+};
 
-    memset(&c, 0, sizeof c);
-    memset(&gathered, 0, sizeof gathered);
-    memset(&spawned, 0, sizeof spawned);
-    run_record_init(&rec);
-    memset(&fleet, 0, sizeof fleet);
-    memset(&set, 0, sizeof set);
-    if ((rc = parse_cli(argc, argv, &c)) != 0) {
-        free(c.fio_args);
+/* Parse the command line and read the plan.  0 to go on; else the exit
+ * status (and *stop set: the command is over, e.g. --fio-compat-report). */
+static int cmd_load_plan(struct run_cmd *r, int argc, char **argv, int *stop)
+{
+    struct cli *c = &r->c;
+    int rc, status = 0;
+
+    *stop = 1;
+    if ((rc = parse_cli(argc, argv, c)) != 0) {
+        free(c->fio_args);
+        c->fio_args = NULL;
         return rc;
     }
-    c.out.unit_base = c.unit_base;
-    rr = (struct repeat_run){ .repeat = c.repeat, .interval_ns = c.repeat_interval_ns, .quiet = c.quiet,
-                              .unit_base = c.unit_base, .json = c.json, .out = &c.out,
-                              .signalled = &late_signal };
-    if (clean_only && (c.json || c.dry_run || c.cleanup || c.out.csv || c.out.html || c.out.timeseries ||
-                       c.out.output || c.out.fio_formats || c.repeat)) {
-        free(c.fio_args);
+    c->out.unit_base = c->unit_base;
+    r->rr = (struct repeat_run){ .repeat = c->repeat, .interval_ns = c->repeat_interval_ns, .quiet = c->quiet,
+                                 .unit_base = c->unit_base, .json = c->json, .out = &c->out,
+                                 .signalled = &late_signal };
+    if (r->clean_only && (c->json || c->dry_run || c->cleanup || c->out.csv || c->out.html || c->out.timeseries ||
+                          c->out.output || c->out.fio_formats || c->repeat))
         return die(2, "clean: only plan and agent options apply (--json, --csv, --html, --output, "
                    "--timeseries, --dry-run, --cleanup, --repeat are for run)");
-    }
-    if (c.fio_compat && !clean_only) {
-        status = fio_compat_report(stdout, c.plan_path, c.nfio, c.fio_args);
-        for (int k = 1; k < c.nplans && status == 0; k++)
-            status = fio_compat_report(stdout, c.plan_paths[k], 0, NULL);
-        free(c.fio_args);
+    if (c->fio_compat && !r->clean_only) {
+        status = fio_compat_report(stdout, c->plan_path, c->nfio, c->fio_args);
+        for (int k = 1; k < c->nplans && status == 0; k++)
+            status = fio_compat_report(stdout, c->plan_paths[k], 0, NULL);
         return status;
     }
-    plan_init(&plan);
-    rc = fio_cli_read_plans(c.nplans, c.plan_paths, c.nfio, c.fio_args, &plan, &plan_text, err, sizeof err);
-    free(c.fio_args);
+    rc = fio_cli_read_plans(c->nplans, c->plan_paths, c->nfio, c->fio_args, &r->plan, &r->plan_text,
+                            r->err, sizeof r->err);
+    free(c->fio_args);
+    c->fio_args = NULL;
     if (rc == 0)
-        rc = fio_cli_apply(&c.fio, &plan, err, sizeof err);
-    if (rc < 0) {
-        plan_free(&plan);
-        free(plan_text);
-        return die(2, "%s", err);
+        rc = fio_cli_apply(&c->fio, &r->plan, r->err, sizeof r->err);
+    if (rc < 0)
+        return die(2, "%s", r->err);
+    for (uint32_t i = 0; i < r->plan.nwarnings; i++)
+        fprintf(stderr, "nfstorm: warning: %s\n", r->plan.warnings[i]);
+    if (c->limits_path || c->fs_size) {
+        /* the declared limits: read before anything connects, so a bad file costs nothing */
+        if (!c->limits_path)
+            return die(2, "--fs-size needs --limits FILE (the credit model it sizes)");
+        if (r->clean_only || c->pool)
+            return die(2, "--limits is for a run here (not with %s)", r->clean_only ? "clean" : "--pool");
+        if (limits_load(c->limits_path, &r->lim, r->err, sizeof r->err) < 0 ||
+            (c->fs_size && limits_set_fs_size(&r->lim, c->fs_size, r->err, sizeof r->err) < 0))
+            return die(2, "%s", r->err);
+        r->have_limits = 1;
     }
-    for (uint32_t i = 0; i < plan.nwarnings; i++)
-        fprintf(stderr, "nfstorm: warning: %s\n", plan.warnings[i]);
-    if (c.fio.showcmd || c.fio.parse_only) {
+    if (c->fio.showcmd || c->fio.parse_only) {
         /* fio's dry parses: nothing is connected to or started */
-        if (c.fio.showcmd)
-            fio_cli_showcmd(stdout, plan_text);
-        else if (plan_validate(&plan, c.local ? c.local : 1, err, sizeof err) < 0)
-            status = die(2, "%s", err);
-        goto out;
+        if (c->fio.showcmd)
+            fio_cli_showcmd(stdout, r->plan_text);
+        else if (plan_validate(&r->plan, c->local ? c->local : 1, r->err, sizeof r->err) < 0)
+            return die(2, "%s", r->err);
+        return 0;
     }
-    if (!clean_only && fiolog_plan_hook(&plan, &c) != 0) {
-        plan_free(&plan);
-        free(plan_text);
+    if (!r->clean_only && fiolog_plan_hook(&r->plan, c) != 0)
         return 2;
-    }
-    if (!c.pool && !pool_fleet && !c.agents && !c.hosts && !c.listen) {
+    if (!c->pool && !r->pool && !c->agents && !c->hosts && !c->listen) {
         /* --local: relative names are beneath the current directory, as fio's */
         char cwd[PATH_MAX];
         int no_cwd = !getcwd(cwd, sizeof cwd);
         if (no_cwd)
-            snprintf(err, sizeof err, "cannot tell the current directory: %s", strerror(errno));
-        if (no_cwd || fio_cli_local_paths(&plan, cwd, err, sizeof err) < 0) {
-            plan_free(&plan);
-            free(plan_text);
-            return die(2, "%s", err);
-        }
+            snprintf(r->err, sizeof r->err, "cannot tell the current directory: %s", strerror(errno));
+        if (no_cwd || fio_cli_local_paths(&r->plan, cwd, r->err, sizeof r->err) < 0)
+            return die(2, "%s", r->err);
     }
-    if (c.pool) {
+    *stop = 0;
+    return 0;
+}
+
+/* --agents A,B,...: the listed addresses.  0, or the exit status. */
+static int cmd_agents_list(struct run_cmd *r)
+{
+    for (const char *s = r->c.agents; *s;) {
+        size_t len = strcspn(s, ",");
+        if (len)
+            add_addr(&r->addrs, &r->naddrs, s, len);
+        if (len && addr_port_ok(r->addrs[r->naddrs - 1]) < 0)
+            return die(2, "--agents: '%s': the port must be 1 to 65535", r->addrs[r->naddrs - 1]);
+        s += len + (s[len] == ',');
+    }
+    return r->naddrs == 0 ? die(2, "--agents: no address given") : 0;
+}
+
+/* Find the agents the plan runs on, however they arrive: the pool's (a
+ * child of serve), --agents, --hosts (with --spawn), --listen, a mix of
+ * listed and dialling agents, or --local agents started here.  With
+ * --pool the whole command is the submission.  0, or the exit status. */
+static int cmd_acquire_fleet(struct run_cmd *r)
+{
+    struct cli *c = &r->c;
+    int status = 0;
+
+    if (c->pool) {
         /* before anything of a run: clean --pool is a clean on the pool's agents */
-        status = pool_cli(&c, argc, argv, plan_text, clean_only);
-    } else if (pool_fleet) {
+        return 0;
+    } else if (r->pool) {
         /* a run of nfstorm serve: the pool's agents, as if gathered */
-        gathered = *pool_fleet;
-        memset(pool_fleet, 0, sizeof *pool_fleet);
-        addrs = gathered.addrs;
-        labels = gathered.labels;
-        naddrs = gathered.n;
-        gathered.addrs = gathered.labels = NULL;
-    } else if (c.agents) {
-        for (const char *s = c.agents; *s;) {
-            size_t len = strcspn(s, ",");
-            if (len)
-                add_addr(&addrs, &naddrs, s, len);
-            if (len && addr_port_ok(addrs[naddrs - 1]) < 0) {
-                status = die(2, "--agents: '%s': the port must be 1 to 65535", addrs[naddrs - 1]);
-                break;
-            }
-            s += len + (s[len] == ',');
-        }
-        if (status == 0 && naddrs == 0)
-            status = die(2, "--agents: no address given");
-    } else if (c.hosts && c.spawn) {
+        r->gathered = *r->pool;
+        memset(r->pool, 0, sizeof *r->pool);
+        r->addrs = r->gathered.addrs;
+        r->labels = r->gathered.labels;
+        r->naddrs = r->gathered.n;
+        r->gathered.addrs = r->gathered.labels = NULL;
+    } else if (c->agents) {
+        status = cmd_agents_list(r);
+    } else if (c->hosts && c->spawn) {
         /* clean too: the agents started over ssh dial back and are cleaned */
-        status = spawn_cli(&c, &plan, &spawned, &gathered, &addrs, &labels, &naddrs);
-    } else if (c.hosts) {
-        status = read_hosts(c.hosts, &addrs, &labels, &naddrs);
-    } else if (c.listen) {
+        status = spawn_cli(c, &r->plan, &r->spawned, &r->gathered, &r->addrs, &r->labels, &r->naddrs);
+    } else if (c->hosts) {
+        status = read_hosts(c->hosts, &r->addrs, &r->labels, &r->naddrs);
+    } else if (c->listen) {
         /* clean too: the agents that dial in are the fleet to clean */
-        status = gather_cli(&c, &gathered, &addrs, &labels, &naddrs);
-    } else if (c.dry_run) {
+        status = gather_cli(c, &r->gathered, &r->addrs, &r->labels, &r->naddrs);
+    } else if (c->dry_run) {
         /* --local N: nothing is started, the N agents are this machine */
     } else {
         char agent[PATH_MAX];
         agent_binary(agent, sizeof agent);
-        if (local_fleet_start(&fleet, c.local ? c.local : 1, agent, &plan, c.verbose, err, sizeof err) < 0)
-            status = die(1, "%s", err);
+        if (local_fleet_start(&r->fleet, c->local ? c->local : 1, agent, &r->plan, c->verbose, r->err,
+                              sizeof r->err) < 0)
+            status = die(1, "%s", r->err);
         else
-            for (uint32_t i = 0; i < fleet.n; i++)
-                add_addr(&addrs, &naddrs, fleet.addr[i], strlen(fleet.addr[i]));
+            for (uint32_t i = 0; i < r->fleet.n; i++)
+                add_addr(&r->addrs, &r->naddrs, r->fleet.addr[i], strlen(r->fleet.addr[i]));
     }
     /* a mixed fleet: the listed agents, then those that dial in */
-    nlisted = c.listen && !c.spawn && (c.agents || c.hosts) ? naddrs : 0;
-    if (status == 0 && nlisted)     /* clean too: one fleet however it arrives */
-        status = gather_mixed(&c, &gathered, &addrs, &labels, &naddrs);
-    if (status != 0 || c.pool)
-        goto out;
-    if (c.dry_run) {
-        status = dryrun_main(stdout, &plan, addrs, (const char *const *)labels, naddrs,
-                             c.local ? c.local : 1);
-        if (status == 0 && c.repeat)
-            repeat_run_dry_line(stdout, &rr);
-        if (status == 0 && c.plan_path) {
-            fputc('\n', stdout);
-            for (int k = 0; k < c.nplans; k++)
-                fio_compat_section(stdout, c.plan_paths[k], 0, NULL);
-        }
-        goto out;
-    }
-    if (plan_resolve_labels(&plan, (const char *const *)labels, naddrs, err, sizeof err) < 0 ||
-        plan_validate(&plan, naddrs, err, sizeof err) < 0 ||
-        plan_span_check(&plan, (uint32_t)(c.interval_ns / 1000000u), err, sizeof err) < 0) {
-        status = die(2, "%s", err);
-        goto out;
-    }
+    r->nlisted = c->listen && !c->spawn && (c->agents || c->hosts) ? r->naddrs : 0;
+    if (status == 0 && r->nlisted)     /* clean too: one fleet however it arrives */
+        status = gather_mixed(c, &r->gathered, &r->addrs, &r->labels, &r->naddrs);
+    return status;
+}
 
-    memset(&ro, 0, sizeof ro);
-    ro.addrs = addrs;
-    ro.labels = labels;
-    ro.naddrs = naddrs;
-    ro.joined = gathered.n ? gathered.agents : NULL;
-    ro.ndial = nlisted;
-    ro.interval_ms = (uint32_t)(c.interval_ns / 1000000u);
-    ro.connect_timeout_ms = (uint32_t)(c.connect_timeout_ns / 1000000u);
-    ro.agent_timeout_ms = (uint32_t)(c.agent_timeout_ns / 1000000u);
-    ro.prepare_timeout_ms = (uint32_t)(c.prepare_timeout_ns / 1000000u);
-    ro.control_tos = c.control_tos;
-    ro.client_caps = &c.caps;
-    if (fleet.n) {
-        ro.secret = &fleet.secret;
-    } else if (c.secret_file) {
-        if (auth_load_secret(c.secret_file, &secret, err, sizeof err) < 0) {
-            status = die(2, "%s", err);
-            goto out;
-        }
-        ro.secret = &secret;
+/* The run's options from the CLI and the fleet.  0, or the exit status. */
+static int cmd_run_options(struct run_cmd *r)
+{
+    struct cli *c = &r->c;
+    struct run_options *ro = &r->ro;
+
+    memset(ro, 0, sizeof *ro);
+    ro->interval_ms = (uint32_t)(c->interval_ns / 1000000u);
+    ro->connect_timeout_ms = (uint32_t)(c->connect_timeout_ns / 1000000u);
+    ro->agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u);
+    ro->prepare_timeout_ms = (uint32_t)(c->prepare_timeout_ns / 1000000u);
+    ro->control_tos = c->control_tos;
+    ro->client_caps = &c->caps;
+    if (r->fleet.n) {
+        ro->secret = &r->fleet.secret;
+    } else if (c->secret_file) {
+        if (auth_load_secret(c->secret_file, &r->secret, r->err, sizeof r->err) < 0)
+            return die(2, "%s", r->err);
+        ro->secret = &r->secret;
     }
-    defer_signals = 1;          /* from here on there is something to finish */
-    if (clean_only) {
-        status = clean_files(&plan, addrs, gathered.n ? gathered.agents : NULL, nlisted, naddrs, ro.secret, &c);
-        goto out;
-    }
-    if (!c.quiet) {
-        struct clean_estimate est;
-        char line[512];
-        clean_estimate(&plan, naddrs, &est);
-        clean_estimate_line(&est, naddrs, line, sizeof line);
-        fprintf(stderr, "nfstorm: %s\n", line);
-    }
-    set.requested = c.repeat;
-    set.interval_ns = c.repeat_interval_ns;
-    set.include_failed = c.include_failed;
-    if (c.target) {
-        snprintf(set.target, sizeof set.target, "%s", c.target);
-        result_clean_utf8(set.target);    /* as each repetition's record has it */
-    }
-next_repetition:
-    /* --repeat: each repetition is a whole run (its record, journal and
-     * files); the set is written once it ends (repeat_run_finish) */
-    if (c.listen && set.n > 0 &&
-        (status = regather(&c, &gathered, &addrs, &labels, &naddrs, nlisted, set.n + 1)) != 0)
-        goto out;
-    ro.addrs = addrs;
-    ro.labels = labels;
-    ro.naddrs = naddrs;
-    ro.joined = gathered.n ? gathered.agents : NULL;
-    ro.ndial = nlisted;
-    nobs = 0;
-    outs = c.out;
-    repeat_run_outputs(&rr, set.n + 1, &rep_files, &outs);
-    if (c.repeat && !c.quiet)
-        printf("%srepetition %u/%u\n", set.n ? "\n" : "", set.n + 1, c.repeat);
-    fflush(stdout);
-    run_record_begin(&rec, c.target, prog_argc, prog_argv, plan_text);
+    return 0;
+}
+
+/* This repetition's observers, in the order they see the run: the
+ * journal, the live line, fio's status reports, the time series and fio's
+ * logs.  0, or the exit status (what was opened is in *ob for cleanup). */
+struct rep_observers {
+    struct run_observer list[5];
+    uint32_t n;
+    struct journal *journal;
+    char jpath[PATH_MAX + 16];
+    struct live *live;
+    struct timeseries *ts;
+    struct fiolog *flog;
+};
+
+static int rep_observers_open(struct run_cmd *r, struct report_outputs *outs, struct run_record *rec,
+                              struct rep_observers *ob)
+{
+    struct cli *c = &r->c;
     struct stat jst;
     /* --json into a device or a FIFO (/dev/null, a pipe): the result is
      * written into it, and no FILE.journal is made beside it (in /dev) */
-    int json_special = c.json && stat(c.json, &jst) == 0 && !S_ISREG(jst.st_mode);
-    if (json_special && set.n == 0)
+    int json_special = c->json && stat(c->json, &jst) == 0 && !S_ISREG(jst.st_mode);
+
+    if (json_special && r->set.n == 0)
         fprintf(stderr, "nfstorm: warning: --json %s is not a regular file: the result is written into it, "
-                "and no journal is kept\n", c.json);
-    if (c.json && !json_special) {
-        if (c.repeat)
-            snprintf(jpath, sizeof jpath, "%s.rep%u.journal", c.json, set.n + 1);
+                "and no journal is kept\n", c->json);
+    if (c->json && !json_special) {
+        if (c->repeat)
+            snprintf(ob->jpath, sizeof ob->jpath, "%s.rep%u.journal", c->json, r->set.n + 1);
         else
-            snprintf(jpath, sizeof jpath, "%s.journal", c.json);
-        if (!(journal = journal_open(jpath, c.label))) {
-            status = die(1, "%s: cannot open for writing: %s", jpath, out_file_strerror(errno));
-            goto out;
-        }
-        journal_set_record(journal, &rec);
-        observers[nobs++] = journal_observer(journal);
+            snprintf(ob->jpath, sizeof ob->jpath, "%s.journal", c->json);
+        if (!(ob->journal = journal_open(ob->jpath, c->label)))
+            return die(1, "%s: cannot open for writing: %s", ob->jpath, out_file_strerror(errno));
+        journal_set_record(ob->journal, rec);
+        ob->list[ob->n++] = journal_observer(ob->journal);
     }
-    live = live_new_tty(stderr, c.quiet || c.fio.eta == FIO_ETA_NEVER, &plan, c.unit_base,
-                        c.fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
-    observers[nobs++] = live_observer(live);
-    if (c.fio.status_interval_ns) {
+    ob->live = live_new_tty(stderr, c->quiet || c->fio.eta == FIO_ETA_NEVER, &r->plan, c->unit_base,
+                            c->fio.eta == FIO_ETA_ALWAYS ? 1 : -1);
+    ob->list[ob->n++] = live_observer(ob->live);
+    if (c->fio.status_interval_ns) {
         /* fio writes each status report where its report goes and in its
          * format(s): --output (whose report then follows the status
          * reports), else stdout.  Without a fio format nfstorm's own text
          * report is the report, and its status is one line on stdout
          * (docs/running.md). */
-        unsigned smask = outs.fio_formats ? outs.fio_formats : outs.output ? REPORT_FIO_NORMAL : 0;
+        unsigned smask = outs->fio_formats ? outs->fio_formats : outs->output ? REPORT_FIO_NORMAL : 0;
         FILE *sout = stdout;
 
-        if (smask && outs.output) {
-            if (!(sout = out_file_open(outs.output))) {
-                status = die(1, "%s: cannot open for writing: %s", outs.output, out_file_strerror(errno));
-                live_free(live);
-                goto out;
-            }
-            outs.output_open = sout;
+        if (smask && outs->output) {
+            if (!(sout = out_file_open(outs->output)))
+                return die(1, "%s: cannot open for writing: %s", outs->output, out_file_strerror(errno));
+            outs->output_open = sout;
         }
-        if (!fstatus)
-            fstatus = fio_status_new(sout, c.fio.status_interval_ns, &plan, &rec, smask, c.unit_base);
+        if (!r->fstatus)
+            r->fstatus = fio_status_new(sout, c->fio.status_interval_ns, &r->plan, rec, smask, c->unit_base);
         else
-            fio_status_set_out(fstatus, sout);
-        observers[nobs++] = fio_status_observer(fstatus);
+            fio_status_set_out(r->fstatus, sout);
+        ob->list[ob->n++] = fio_status_observer(r->fstatus);
     }
-    if (outs.timeseries) {
-        if (!(ts = timeseries_new(outs.timeseries))) {
-            status = die(1, "%s: cannot open for writing: %s", outs.timeseries, out_file_strerror(errno));
-            live_free(live);
-            goto out;
-        }
-        observers[nobs++] = timeseries_observer(ts);
+    if (outs->timeseries) {
+        if (!(ob->ts = timeseries_new(outs->timeseries)))
+            return die(1, "%s: cannot open for writing: %s", outs->timeseries, out_file_strerror(errno));
+        ob->list[ob->n++] = timeseries_observer(ob->ts);
     }
-    if (fiolog_plan_wants(&plan)) {
-        fiolog_free(flog);
-        flog = fiolog_new(&plan, naddrs, ro.interval_ms);
-        if (fiolog_create_files(flog) < 0) {
-            status = die(1, "cannot write a fio log: %s", fiolog_error(flog));
-            live_free(live);
-            if (ts)
-                timeseries_free(ts);
-            ts = NULL;
-            goto out;
-        }
-        observers[nobs++] = fiolog_observer(flog);
+    if (fiolog_plan_wants(&r->plan)) {
+        ob->flog = fiolog_new(&r->plan, r->naddrs, r->ro.interval_ms);
+        if (fiolog_create_files(ob->flog) < 0)
+            return die(1, "cannot write a fio log: %s", fiolog_error(ob->flog));
+        ob->list[ob->n++] = fiolog_observer(ob->flog);
     }
-    ro.observers = observers;
-    ro.nobservers = nobs;
-    if (late_signal) {
-        live_free(live);
+    return 0;
+}
+
+/* Close what rep_observers_open opened and the run did not finish. */
+static void rep_observers_close(struct rep_observers *ob)
+{
+    live_free(ob->live);
+    if (ob->ts)
+        timeseries_free(ob->ts);
+    fiolog_free(ob->flog);
+    journal_close(ob->journal);
+    memset(ob, 0, sizeof *ob);
+}
+
+/* The exit status the verdicts give (docs/running.md): 0 ok, 1 failed,
+ * 3 partial, 130 interrupted; an output that could not be written
+ * (status 1 already) makes an ok run fail. */
+static int run_exit_status(const struct run_result *res, int rc, const char *err, int status)
+{
+    enum verdict_kind v = verdict_run(res);
+    int vs = verdict_exit_status(v);
+
+    if (rc < 0 && vs == 0)
+        vs = 1;
+    if (rc < 0 || rc == RUN_PARTIAL || rc == RUN_INTERRUPTED)
+        die(vs, "%s", err);
+    else if (v == VERDICT_FAILED) {
+        char line[1024];
+        verdict_summary(res, line, sizeof line);
+        die(1, "run %s", line);
+    }
+    return vs != 0 || status == 0 ? vs : status;
+}
+
+/* One repetition (the whole run without --repeat): open its observers,
+ * run the plan, write its reports.  *res holds the result (the caller
+ * keeps or frees it), *run_rc run_execute's answer, *started whether the
+ * run was started at all.  Returns the exit status of this repetition. */
+static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, int *started)
+{
+    struct cli *c = &r->c;
+    struct report_outputs outs = c->out;     /* this repetition's outputs */
+    struct repeat_files rep_files;
+    struct rep_observers ob;
+    struct signal_guard guard;
+    struct run_record rec;
+    int rc, gsig, status = 0;
+
+    memset(&ob, 0, sizeof ob);
+    memset(res, 0, sizeof *res);
+    *run_rc = -1;
+    *started = 0;
+    run_record_init(&rec);
+    r->ro.addrs = r->addrs;
+    r->ro.labels = r->labels;
+    r->ro.naddrs = r->naddrs;
+    r->ro.joined = r->gathered.n ? r->gathered.agents : NULL;
+    r->ro.ndial = r->nlisted;
+    repeat_run_outputs(&r->rr, r->set.n + 1, &rep_files, &outs);
+    if (c->repeat && !c->quiet)
+        printf("%srepetition %u/%u\n", r->set.n ? "\n" : "", r->set.n + 1, c->repeat);
+    fflush(stdout);
+    run_record_begin(&rec, c->target, prog_argc, prog_argv, r->plan_text);
+    if ((status = rep_observers_open(r, &outs, &rec, &ob)) == 0 && late_signal)
         status = die(130, "interrupted before the run started");
-        goto out;
+    if (status != 0) {
+        if (outs.output_open)
+            fclose(outs.output_open);
+        rep_observers_close(&ob);
+        run_record_free(&rec);
+        return status;
     }
+    r->ro.observers = ob.list;
+    r->ro.nobservers = ob.n;
     guard_start(&guard);
-    rc = run_execute(&plan, &ro, &res, err, sizeof err);
-    run_interrupted = rc == RUN_INTERRUPTED || res.end == RUN_END_INTERRUPTED;
+    rc = run_execute(&r->plan, &r->ro, res, r->err, sizeof r->err);
+    res->limits = r->have_limits ? &r->lim : NULL;       /* for the renderers; r outlives res */
+    res->forecast = r->have_limits ? &r->forecast : NULL;
+    *run_rc = rc;
+    *started = 1;
+    run_interrupted = rc == RUN_INTERRUPTED || res->end == RUN_END_INTERRUPTED;
     if ((gsig = guard_stop(&guard)) != 0 && rc != RUN_INTERRUPTED && !late_signal)
         late_signal = gsig;
     /* the guard sees run.c's signals too: a second one came as the run's
@@ -1517,107 +1576,186 @@ next_repetition:
     if (run_interrupted && guard.count >= 2)
         signalled_twice = 1;
     run_record_finish(&rec, run_interrupted);
-    if (journal_record_end(journal, &rec) < 0)
-        fprintf(stderr, "nfstorm: %s: cannot write its record\n", jpath);
-    res.record = rec;           /* the result owns it from here */
-    run_record_init(&rec);
-    if (journal_end(journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
-                             : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
-        fprintf(stderr, "nfstorm: %s: cannot write its end record\n", jpath);
-    live_free(live);
-    if (c.label) {
-        snprintf(res.label, sizeof res.label, "%s", c.label);
-        result_clean_utf8(res.label);    /* printed, and re-rendered alike from the files */
+    if (journal_record_end(ob.journal, &rec) < 0)
+        fprintf(stderr, "nfstorm: %s: cannot write its record\n", ob.jpath);
+    res->record = rec;           /* the result owns it from here */
+    if (journal_end(ob.journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
+                                : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
+        fprintf(stderr, "nfstorm: %s: cannot write its end record\n", ob.jpath);
+    live_free(ob.live);
+    ob.live = NULL;
+    cmd_report_apply_changes(&c->out, res);
+    if (c->label) {
+        snprintf(res->label, sizeof res->label, "%s", c->label);
+        result_clean_utf8(res->label);    /* printed, and re-rendered alike from the files */
     }
     /* what was measured is reported, even when the run failed later; a
      * run that failed before any phase started measured nothing, and its
      * one-line error (below) says all */
-    if (!cmd_report_fio_on_stdout(&c.out) && !c.out.output && !(rc < 0 && !result_any_phase_ran(&res)) &&
-        !(c.repeat && c.quiet))
-        report_text_rows(stdout, &res, c.unit_base, c.out.agent_rows);
+    if (!cmd_report_fio_on_stdout(&c->out) && !c->out.output && !(rc < 0 && !result_any_phase_ran(res)) &&
+        !(c->repeat && c->quiet))
+        report_text_rows(stdout, res, c->unit_base, c->out.agent_rows);
     fflush(stdout);
-    if (cmd_report_write(&outs, &res) != 0)
+    if (cmd_report_write(&outs, res) != 0)
         status = 1;
     outs.output_open = NULL;    /* closed by cmd_report_write */
-    if (ts && timeseries_free(ts) < 0)
+    if (ob.ts && timeseries_free(ob.ts) < 0)
         status = die(1, "%s: cannot write the time series", outs.timeseries);
-    ts = NULL;
-    if (flog) {
+    ob.ts = NULL;
+    if (ob.flog) {
         char ferr[600];
-        snprintf(ferr, sizeof ferr, "%s", fiolog_error(flog));
-        if (fiolog_free(flog) < 0)
+        if (fiolog_warning(ob.flog)[0])
+            fprintf(stderr, "nfstorm: warning: %s\n", fiolog_warning(ob.flog));
+        snprintf(ferr, sizeof ferr, "%s", fiolog_error(ob.flog));
+        if (fiolog_free(ob.flog) < 0)
             status = die(1, "cannot write a fio log: %s", ferr);
-        flog = NULL;
+        ob.flog = NULL;
     }
-    if (c.json && !c.repeat) {
-        int jrc = report_json_write(c.json, &res);
+    if (c->json && !c->repeat) {
+        int jrc = report_json_write(c->json, res);
         if (jrc < 0)
-            status = die(1, "%s: cannot write the JSON result: %s", c.json, out_file_strerror(-jrc));
+            status = die(1, "%s: cannot write the JSON result: %s", c->json, out_file_strerror(-jrc));
     }
-    if (journal && journal_close(journal) < 0)
-        status = die(1, "%s: write failed", jpath);
-    journal = NULL;
-    /* The exit status follows the verdicts (docs/running.md): 0 ok,
-     * 1 failed, 3 partial, 130 interrupted; an output that could not be
-     * written makes an ok run fail. */
-    {
-        enum verdict_kind v = verdict_run(&res);
-        int vs = verdict_exit_status(v);
+    if (ob.journal && journal_close(ob.journal) < 0)
+        status = die(1, "%s: write failed", ob.jpath);
+    ob.journal = NULL;
+    return run_exit_status(res, rc, r->err, status);
+}
 
-        if (rc < 0 && vs == 0)
-            vs = 1;
-        if (rc < 0 || rc == RUN_PARTIAL || rc == RUN_INTERRUPTED)
-            die(vs, "%s", err);
-        else if (v == VERDICT_FAILED) {
-            char line[1024];
-            verdict_summary(&res, line, sizeof line);
-            die(1, "run %s", line);
+/* The plan's repetitions (one without --repeat), each a whole run with
+ * its record, journal and files; the set is written once it ends.  With
+ * --listen every repetition after the first gathers its agents anew. */
+static int cmd_repetitions(struct run_cmd *r)
+{
+    struct cli *c = &r->c;
+    int set_status = 0, status = 0, rc, started;
+
+    r->set.requested = c->repeat;
+    r->set.interval_ns = c->repeat_interval_ns;
+    r->set.include_failed = c->include_failed;
+    if (c->target) {
+        snprintf(r->set.target, sizeof r->set.target, "%s", c->target);
+        result_clean_utf8(r->set.target);    /* as each repetition's record has it */
+    }
+    for (;;) {
+        struct run_result res;
+
+        if (c->listen && r->set.n > 0 &&
+            (status = regather(c, &r->gathered, &r->addrs, &r->labels, &r->naddrs, r->nlisted,
+                               r->set.n + 1)) != 0)
+            break;
+        status = cmd_run_once(r, &res, &rc, &started);
+        if (!started)
+            break;                  /* it could not start: keep the repetitions before it */
+        if (!c->repeat) {
+            result_free(&res);
+            return status;
         }
-        if (vs != 0 || status == 0)
-            status = vs;
-    }
-    if (c.repeat) {
         /* keep it; another repetition unless this one ended the set */
-        set.reps = xrealloc(set.reps, (set.n + 1) * sizeof *set.reps);
-        set.reps[set.n++] = res;
+        r->set.reps = xrealloc(r->set.reps, (r->set.n + 1) * sizeof *r->set.reps);
+        r->set.reps[r->set.n++] = res;
         set_status = repeat_worse_status(set_status, status);
-        status = 0;
-        if (repeat_run_next(&rr, &set, rc))
-            goto next_repetition;
-        status = repeat_run_finish(&rr, &set, set_status);
-        set_done = 1;
-    } else {
-        result_free(&res);
+        if (!repeat_run_next(&r->rr, &r->set, rc))
+            return repeat_run_finish(&r->rr, &r->set, set_status);
     }
-    if (c.cleanup && clean_files(&plan, addrs, NULL, 0, naddrs, ro.secret, &c) != 0 && status == 0)
-        status = 1;
-out:
-    if (outs.output_open)       /* a run that failed before its report */
-        fclose(outs.output_open);
-    fio_status_free(fstatus);
-    gather_free(&gathered);     /* closes the sockets of a run that never started */
-    spawn_fleet_stop(&spawned, 5000);   /* their sessions end, so do the agents */
-    run_record_free(&rec);
-    free(plan_text);
-    journal_close(journal);
-    fiolog_free(flog);
-    if (c.repeat && set.n && !set_done)     /* a repetition could not start: keep the others */
-        status = repeat_worse_status(status, repeat_run_finish(&rr, &set, set_status));
-    run_set_free(&set);
-    if (fleet.n) {
+    if (r->set.n)
+        status = repeat_worse_status(status, repeat_run_finish(&r->rr, &r->set, set_status));
+    return status;
+}
+
+/* Free whatever cmd_run acquired, whichever step it stopped at. */
+static void cmd_release(struct run_cmd *r)
+{
+    fio_status_free(r->fstatus);
+    gather_free(&r->gathered);     /* closes the sockets of a run that never started */
+    spawn_fleet_stop(&r->spawned, 5000);   /* their sessions end, so do the agents */
+    free(r->plan_text);
+    free(r->c.fio_args);
+    run_set_free(&r->set);
+    if (r->fleet.n) {
         stopping_local = 1;
         if (signalled_twice)
             note_signal(SIGTERM);       /* the second signal's due: out at once */
-        local_fleet_stop(&fleet);
+        local_fleet_stop(&r->fleet);
         stopping_local = 0;
     }
-    for (uint32_t i = 0; i < naddrs; i++)
-        free(addrs[i]);
-    for (uint32_t i = 0; labels && i < naddrs; i++)
-        free(labels[i]);
-    free(labels);
-    free(addrs);
-    plan_free(&plan);
+    for (uint32_t i = 0; i < r->naddrs; i++)
+        free(r->addrs[i]);
+    for (uint32_t i = 0; r->labels && i < r->naddrs; i++)
+        free(r->labels[i]);
+    free(r->labels);
+    free(r->addrs);
+    plan_free(&r->plan);
+}
+
+/* The work of `run` and `clean` once the fleet is there.  0, or the exit status. */
+static int cmd_run_fleet(struct run_cmd *r, int argc, char **argv)
+{
+    struct cli *c = &r->c;
+    int status;
+
+    if (c->pool)
+        return pool_cli(c, argc, argv, r->plan_text, r->clean_only);
+    if (c->dry_run) {
+        status = dryrun_main(stdout, &r->plan, r->addrs, (const char *const *)r->labels, r->naddrs,
+                             c->local ? c->local : 1);
+        if (status == 0 && r->have_limits) {
+            limits_forecast(&r->lim, &r->plan, r->addrs ? r->naddrs : c->local ? c->local : 1, &r->forecast);
+            fputc('\n', stdout);
+            limits_forecast_text(stdout, "", &r->lim, &r->forecast, c->unit_base);
+        }
+        if (status == 0 && c->repeat)
+            repeat_run_dry_line(stdout, &r->rr);
+        if (status == 0 && c->plan_path) {
+            fputc('\n', stdout);
+            for (int k = 0; k < c->nplans; k++)
+                fio_compat_section(stdout, c->plan_paths[k], 0, NULL);
+        }
+        return status;
+    }
+    if (plan_resolve_labels(&r->plan, (const char *const *)r->labels, r->naddrs, r->err, sizeof r->err) < 0 ||
+        plan_validate(&r->plan, r->naddrs, r->err, sizeof r->err) < 0 ||
+        plan_span_check(&r->plan, (uint32_t)(c->interval_ns / 1000000u), r->err, sizeof r->err) < 0)
+        return die(2, "%s", r->err);
+    if ((status = cmd_run_options(r)) != 0)
+        return status;
+    defer_signals = 1;          /* from here on there is something to finish */
+    if (r->clean_only)
+        return clean_files(&r->plan, r->addrs, r->gathered.n ? r->gathered.agents : NULL, r->nlisted,
+                           r->naddrs, r->ro.secret, c);
+    if (!c->quiet) {
+        struct clean_estimate est;
+        char line[512];
+        clean_estimate(&r->plan, r->naddrs, &est);
+        clean_estimate_line(&est, r->naddrs, line, sizeof line);
+        fprintf(stderr, "nfstorm: %s\n", line);
+    }
+    if (r->have_limits) {
+        limits_forecast(&r->lim, &r->plan, r->naddrs, &r->forecast);
+        if (!c->quiet)
+            limits_forecast_text(stderr, "nfstorm: ", &r->lim, &r->forecast, c->unit_base);
+    }
+    status = cmd_repetitions(r);
+    if (c->cleanup && clean_files(&r->plan, r->addrs, NULL, 0, r->naddrs, r->ro.secret, c) != 0 && status == 0)
+        status = 1;
+    return status;
+}
+
+/* `nfstorm run` and `nfstorm clean` (clean_only): read the plan, acquire
+ * the fleet (pool: a child of nfstorm serve hands its agents), run. */
+static int cmd_run(int argc, char **argv, int clean_only, struct gather_fleet *pool)
+{
+    struct run_cmd *r = xcalloc(1, sizeof *r);
+    int stop, status;
+
+    r->clean_only = clean_only;
+    r->pool = pool;
+    plan_init(&r->plan);
+    status = cmd_load_plan(r, argc, argv, &stop);
+    if (!stop && (status = cmd_acquire_fleet(r)) == 0)
+        status = cmd_run_fleet(r, argc, argv);
+    cmd_release(r);
+    free(r);
     if (late_signal && status == 0)
         status = die(130, "SIG%s after the run ended: the results above are complete",
                      sigabbrev_np(late_signal));
@@ -1659,7 +1797,7 @@ int main(int argc, char **argv)
                 fputs(usage, stdout);
                 return 0;
             }
-        return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0);
+        return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0, NULL);
     }
     return die(2, "unknown command '%s' (try 'nfstorm --help')", argv[1]);
 }

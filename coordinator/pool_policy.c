@@ -23,6 +23,7 @@
 #define WHY_REPEAT  "is the submitter's (it submits each repetition and builds the set)"
 #define WHY_CLEANUP "is not a pool run's (use 'nfstorm clean --pool')"
 #define WHY_DRYRUN  "runs nothing on the pool (use it without --pool)"
+#define WHY_LIMITS  "reads a file on the pool host (judge the result afterwards: 'nfstorm report RESULT --limits F' or '--metrics F')"
 #define WHY_LOG     "writes a fio log file on the pool host (run without --pool; --json has the time series)"
 
 static const struct pool_policy_rule options[] = {
@@ -40,6 +41,11 @@ static const struct pool_policy_rule options[] = {
     { "--quiet", 0, NULL },
     { "--verbose", 0, NULL },
     { "--agent-rows", 1, NULL },
+    { "--change-min-pct", 1, NULL },    /* how steps are judged in the figures */
+    { "--change-min-intervals", 1, NULL },
+    { "--fs-size", 1, NULL },           /* a figure for the declared limits' model */
+    { "--limits", 1, WHY_LIMITS },
+    { "--metrics", 1, WHY_LIMITS },
     { "--csv-agents", 0, NULL },
     { "--output-format", 1, NULL },
     { "--minimal", 0, NULL },

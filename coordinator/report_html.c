@@ -43,6 +43,7 @@
 #include "coordinator/fleet_summary.h"
 #include "coordinator/html_fleet.h"
 #include "coordinator/html_timeline.h"
+#include "coordinator/changes.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/start_skew.h"
@@ -52,6 +53,8 @@
 #include "coordinator/verdict.h"
 #include "common/vblock.h"
 #include "coordinator/svg.h"
+#include "coordinator/limits_report.h"
+#include "coordinator/ext_metrics.h"
 #include "coordinator/sweep.h"
 
 #define MAX_BS 32
@@ -394,6 +397,26 @@ static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const st
 
 /* Successful ops (bytes: 0, or moved bytes: 1) per second over time,
  * merged and per agent. */
+/* The phase's step-downs and step-ups as the text report words them;
+ * each is also marked on the time charts (html_timeline.c). */
+static void changes_html(FILE *out, const struct run_result *r, uint32_t phase, int base)
+{
+    struct change_set s;
+    char line[512];
+
+    changes_phase(r, phase, &s);
+    for (size_t i = 0; i < s.n; i++) {
+        const struct change *c = &s.c[i];
+
+        changes_line(line, sizeof(line), r, c, base);
+        fprintf(out, "<p class=\"warn\" data-change=\"%s\" data-at-s=\"%.3f\">", c->fleet ? "fleet" : "agent",
+                c->at_s);
+        svg_escape(out, line);
+        fprintf(out, "</p>\n");
+    }
+    change_set_free(&s);
+}
+
 static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
                        int bytes, int base, int fleet)
 {
@@ -734,6 +757,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         }
         if (plotted(ph) < ph->nintervals)
             fprintf(out, "<p class=\"note\">Time charts leave out the last, partial interval.</p>\n");
+        changes_html(out, r, i, base);
         html_timeline_init(&tl, r, i);
         if (fleet) {        /* one band for agents lost alike */
             struct html_timeline all = tl;
@@ -765,6 +789,8 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
     if (fleet)
         html_fleet_agent_list(out, r);
     sweep_html(out, r->sweeps, r);   /* each sweep's curves and table */
+    limits_result_html(out, r, base);   /* --limits: against the declared caps */
+    ext_metrics_html(out, r, base);     /* --metrics: the provider's own series */
     svg_page_end(out);
     free(share);
 }

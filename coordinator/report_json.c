@@ -21,6 +21,7 @@
 #include "coordinator/result.h"
 #include "coordinator/sweep.h"
 #include "coordinator/report_json.h"
+#include "coordinator/changes.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 #include "coordinator/errors_json.h"
@@ -42,10 +43,13 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
 #include "coordinator/start_skew.h"
+#include "coordinator/limits_report.h"
+#include "coordinator/ext_metrics.h"
 #include "common/vblock.h"
 
 struct jb {
@@ -207,6 +211,8 @@ static void client_phase_json(struct jb *b, json_t *j, const struct run_result *
         put(b, j, "host", client_json_host(&ca->host, (double)ap->duration_ns / 1e9));
     if (ca->ms || ca->note[0])
         put(b, j, "mountstats", client_json_ms(ca->ms, ca->mount, ca->note));
+    if (ca->proxy.present)
+        put(b, j, "proxy", client_json_proxy(&ca->proxy));
 }
 
 /* Interval k's "client" (client_json.h: columns), when some agent sent one. */
@@ -424,6 +430,30 @@ static void verdict_json(struct jb *b, json_t *j, const struct run_result *r, ui
     free(v);
 }
 
+/* Each job's and clone's fleet figures (result_clones.h), in fio's order:
+ * what fio's JSON without group_reporting is made of, kept so that
+ * `nfstorm report` writes it again. */
+static json_t *clones_json(struct jb *b, const struct run_result *r, uint32_t phase)
+{
+    const struct result_clones *rc = r->phases[phase].clones;
+    struct op_set *set = xmalloc(sizeof(*set));
+    json_t *arr = json_array();
+
+    for (uint32_t i = 0; i < rc->n; i++) {
+        const struct clone_result *c = &rc->c[i];
+        json_t *o = json_object();
+
+        put(b, o, "job", jint(c->job));
+        put(b, o, "clone", jint(c->clone));
+        put(b, o, "name", json_string(c->name));
+        put(b, o, "runtime_ns", jint(c->runtime_ns));
+        put(b, o, "ops", ops_json(b, result_clone_totals(r, phase, i, set), c->runtime_ns));
+        push(b, arr, o);
+    }
+    free(set);
+    return arr;
+}
+
 static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -446,6 +476,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     put(b, j, "duration_s", json_real((double)ph->duration_ns / 1e9));
     put(b, j, "duration_ns", jint(ph->duration_ns));
     put(b, j, "start_skew_ns", jint(ph->start_skew_ns));
+    if (ph->t0_unix_ms > 0)
+        put(b, j, "start_unix_ms", json_integer((json_int_t)ph->t0_unix_ms));
     put(b, j, "start_skew_agents", jint(ph->nstarted));
     put(b, j, "start_skew_unknown_agents", jint(start_skew_agents_unknown(r, phase)));
     /* the goal is 1 ms (docs/running.md); said, not hidden, when missed */
@@ -468,6 +500,8 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if (result_clones_usable(r, phase))
+        put(b, j, "clones", clones_json(b, r, phase));
     if ((ej = phase_errors_json(r, phase)))
         put(b, j, "errors", ej);
     if (result_phase_verify(r, phase))
@@ -486,6 +520,18 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
         put(b, j, "coherence", coherence_json(r, phase));
     if (ph->coh.n || ph->rw == RW_COHERENCE)
         put(b, j, "coherence_never_visible", json_string(ph->coh_never_warn ? "warn" : "fail"));
+    if (ph->finished) {         /* step-downs and step-ups (changes.h) */
+        struct change_set cs;
+
+        changes_phase(r, phase, &cs);
+        put(b, j, "changes", changes_json(r, phase, &cs));
+        for (size_t c = 0; c < cs.n; c++)
+            if (cs.c[c].fleet && cs.c[c].metric != CHANGE_LATENCY && cs.c[c].after < cs.c[c].before) {
+                put(b, j, "time_to_throttle_s", json_real(cs.c[c].at_s));
+                break;
+            }
+        change_set_free(&cs);
+    }
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);
@@ -527,6 +573,15 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     put(b, root, "phases", phases);
     if (r->sweeps)
         put(b, root, "sweeps", sweep_json(r->sweeps, r));
+    {
+        json_t *cd = json_object();
+
+        put(b, cd, "min_pct", json_real(changes_min_pct(r)));
+        put(b, cd, "min_intervals", jint(changes_min_intervals(r)));
+        put(b, root, "change_detection", cd);
+    }
+    if (limits_result_json(root, r) < 0 || ext_metrics_json(root, r) < 0)
+        b->failed = 1;
     return root;
 }
 

@@ -22,6 +22,8 @@
  * the JSON report never disagree. */
 #include "coordinator/coherence_report.h"
 #include "coordinator/result.h"
+#include "coordinator/limits_report.h"
+#include "coordinator/ext_metrics.h"
 #include "coordinator/sweep.h"
 
 #include <stdlib.h>
@@ -30,6 +32,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/changes.h"
 #include "coordinator/client_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
@@ -581,6 +584,7 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         notes(out, r, ph, fleet);
         report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
+        changes_text(out, r, i, L.base);    /* step-downs and step-ups (changes.h) */
         coherence_text(out, r, i);
         result_verify_text(out, r, i);
         verdict_note(out, r, i);
@@ -588,6 +592,8 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
     if (r->nphases > 1)
         summary_matrix(out, r, L.base);
     sweep_text(out, r->sweeps, r);   /* each sweep's points and headline */
+    limits_result_text(out, r, L.base);   /* --limits: caps, credits, cost */
+    ext_metrics_text(out, r, L.base);     /* --metrics: the provider's series */
     {
         char line[1024];
         enum verdict_kind v = verdict_summary(r, line, sizeof line);

@@ -36,6 +36,7 @@
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
 
 #include <errno.h>
@@ -282,6 +283,7 @@ void result_free(struct run_result *r)
         coh_set_free(&ph->coh);
         result_verify_free(ph);
         result_errors_free(ph, r->nagents);
+        result_clones_free(ph);
     }
     free(r->phases);
     free(r->agents);
@@ -629,6 +631,28 @@ static void sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
                 hist_sparse_merge(&dst->op[t].svc, &sd->op[i].svc);
             }
     }
+}
+
+void result_seal(struct op_set_sealed *dst, const struct op_set *s)
+{
+    memset(dst, 0, sizeof(*dst));
+    for (int t = 0; t < OP__COUNT; t++) {
+        dst->count[t].ops = s->op[t].ops;
+        dst->count[t].bytes = s->op[t].bytes;
+        dst->count[t].errors = s->op[t].errors;
+        dst->count[t].timeouts = s->op[t].timeouts;
+    }
+    sealed_from(&dst->op, &dst->n, s);
+}
+
+void result_sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
+{
+    sealed_merge(dst, sd);
+}
+
+void result_sealed_free(struct op_set_sealed *sd)
+{
+    sealed_free(&sd->op, &sd->n);
 }
 
 int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent, const char *text)

@@ -171,6 +171,10 @@ struct phase_result {
     uint8_t ran;                  /* the phase was started (t0 sent) */
     uint8_t interrupted;          /* SIGINT/SIGTERM while it ran (or before it started) */
     uint64_t t0_ns;               /* start instant, coordinator clock (0: unknown) */
+    int64_t t0_unix_ms;           /* where interval 0 begins on the wall clock (t0 plus
+                                     the phase's ramp_time), ms since the epoch (0:
+                                     unknown, an older result): external metrics are
+                                     aligned to it (ext_metrics.h) */
     uint64_t error_threshold;     /* failed ops tolerated (count), the largest of its jobs' */
     double error_threshold_pct;   /* or percent of its ops; 0 = the count applies */
     struct result_nfs *nfs;       /* NFS RPC telemetry (result_nfs.h), NULL if none */
@@ -184,13 +188,20 @@ struct phase_result {
     struct errcause_set **errors; /* [nagents]: each agent's failed ops by cause
                                      (result_errors.h); owned; NULL until one
                                      arrives, NULL entries for the others */
+    struct result_clones *clones; /* each job's and clone's fleet figures
+                                     (result_clones.h); owned; NULL until an
+                                     agent sends them */
 };
 
 struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
 struct result_verify;             /* result_verify.h */
+struct result_clones;             /* result_clones.h */
 struct sweep_set;                 /* sweep.h */
+struct limits;                    /* limits.h */
+struct limits_forecast;           /* limits_model.h */
+struct ext_metrics;               /* ext_metrics.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];
@@ -209,6 +220,15 @@ struct run_result {
     struct result_view *view;     /* result_agent_totals' expansion, owned */
     struct run_record record;     /* what was run, against what (run_record.h); owned */
     struct sweep_set *sweeps;     /* the run's sweeps, judged (sweep.h); owned; NULL = none */
+    /* step detection (changes.h): --change-min-pct, --change-min-intervals,
+     * kept in the JSON result ("change_detection"); 0: the defaults */
+    double change_min_pct;
+    uint32_t change_min_intervals;
+    /* --limits (limits.h), its forecast (limits_model.h) and --metrics
+     * (ext_metrics.h): set by the CLI for the renderers; not owned, NULL = none */
+    const struct limits *limits;
+    const struct limits_forecast *forecast;
+    const struct ext_metrics *metrics;
 };
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
@@ -289,6 +309,12 @@ int result_phase_thin_sample(const struct run_result *r, uint32_t phase, uint64_
  * agent done. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap, const struct op_set *totals);
+/* The sealed form of an op_set, for modules that keep totals as the
+ * result does: seal s into dst (empty on entry), add a sealed form to a
+ * dense op_set (as op_set_merge would), free one. */
+void result_seal(struct op_set_sealed *dst, const struct op_set *s);
+void result_sealed_merge(struct op_set *dst, const struct op_set_sealed *sd);
+void result_sealed_free(struct op_set_sealed *sd);
 /* Agent's totals of phase as an op_set, expanded from the sealed form into
  * a buffer the result owns (one, ~400 KB, made on first use): the pointer
  * is valid until the next result_agent_totals or change to the result.

@@ -13,6 +13,8 @@
  * run's own (docs/reports.md). */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_load.h"
+#include "common/changepoint.h"
+#include "coordinator/changes.h"
 #include "coordinator/sweep.h"
 
 #include <errno.h>
@@ -28,6 +30,7 @@
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
 #include "common/vblock.h"
@@ -370,7 +373,8 @@ static void load_client(struct ctx *c, json_t *obj, const char *path, struct run
     char why[200];
 
     if (c->failed || !json_is_object(obj) ||
-        (!json_object_get(obj, "host") && !json_object_get(obj, "mountstats")))
+        (!json_object_get(obj, "host") && !json_object_get(obj, "mountstats") &&
+         !json_object_get(obj, "proxy")))
         return;
     s = xmalloc(sizeof *s);
     if (client_json_parse(obj, s, why, sizeof why) < 0)
@@ -413,6 +417,47 @@ static void place_unlagged_starts(struct run_result *r, struct phase_result *ph,
     for (uint32_t a = 0; a < r->nagents && first != UINT64_MAX; a++)
         if (!json_object_get(json_array_get(arr, a), "start_lag_ns"))
             ph->agents[a].start_ns += first;
+}
+
+/* "clones" (optional, docs/results.md): each job's and clone's fleet
+ * figures; their ops, bytes and errors must sum to the phase's. */
+static void load_clones(struct ctx *c, json_t *pj, const char *path, struct run_result *r, uint32_t phase)
+{
+    char sub[512], esub[560], osub[600], name[PLAN_NAME_MAX], why[200];
+    json_t *arr = get_array(c, pj, path, "clones", 0, RESULT_CLONES_MAX, sub, sizeof(sub));
+    struct op_set *s = xmalloc(sizeof(*s)), *sum = xmalloc(sizeof(*sum));
+
+    op_set_init(sum);
+    for (size_t i = 0; arr && i < json_array_size(arr) && !c->failed; i++) {
+        json_t *e = json_array_get(arr, i);
+        uint64_t job, clone, rt;
+
+        snprintf(esub, sizeof(esub), "%s[%zu]", sub, i);
+        job = get_u64(c, e, esub, "job", PLAN_MAX_JOBS - 1);
+        clone = get_u64(c, e, esub, "clone", PLAN_MAX_NUMJOBS - 1);
+        rt = get_u64(c, e, esub, "runtime_ns", INT64_MAX);
+        get_str(c, e, esub, "name", name, sizeof(name));
+        snprintf(osub, sizeof(osub), "%s.ops", esub);
+        op_set_init(s);
+        if (!c->failed)
+            load_ops(c, get(c, e, esub, "ops", osub, sizeof(osub)), osub, s, NULL);
+        if (c->failed)
+            break;
+        if (result_clones_put(r, phase, (uint32_t)job, (uint32_t)clone, name, rt, s, why, sizeof(why)) < 0)
+            fail(c, esub, "%s", why);
+        for (int t = 0; t < OP__COUNT; t++) {
+            sum->op[t].ops += s->op[t].ops;
+            sum->op[t].bytes += s->op[t].bytes;
+            sum->op[t].errors += s->op[t].errors;
+        }
+    }
+    for (int t = 0; t < OP__COUNT && !c->failed; t++) {
+        const struct op_stats *p = &r->phases[phase].totals.op[t];
+        if (sum->op[t].ops != p->ops || sum->op[t].bytes != p->bytes || sum->op[t].errors != p->errors)
+            fail(c, sub, "the clones' %s ops or bytes do not sum to the phase's", op_type_name((enum op_type)t));
+    }
+    free(s);
+    free(sum);
 }
 
 static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
@@ -458,6 +503,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     ph->duration_ns = get_u64(c, pj, path, "duration_ns", INT64_MAX);
     ph->start_skew_ns = get_u64(c, pj, path, "start_skew_ns", INT64_MAX);
+    if (json_object_get(pj, "start_unix_ms"))     /* since external metrics (ext_metrics.h) */
+        ph->t0_unix_ms = (int64_t)get_u64(c, pj, path, "start_unix_ms", INT64_MAX);
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
     snprintf(sub, sizeof(sub), "%s.ops", path);
     load_ops(c, get(c, pj, path, "ops", sub, sizeof(sub)), sub, &ph->totals, NULL);
@@ -546,6 +593,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     free(tot);
     tot = NULL;
+    if (json_object_get(pj, "clones") && !c->failed)
+        load_clones(c, pj, path, r, phase);
     result_nfs_finish(r, phase);      /* the phase's "nfs" is the agents' sum */
     if (ph->t0_ns == T0_BASE)
         place_unlagged_starts(r, ph, arr);
@@ -743,6 +792,18 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
         load_record_part(&c, run_record_from_json(json_object_get(root, "record"), "record", &r->record,
                                                   c.err, c.errlen));
     load_end(&c, root, r);
+    if (json_object_get(root, "change_detection") && !c.failed) {   /* optional: older results */
+        json_t *cd = json_object_get(root, "change_detection");
+        double pct = get_num(&c, cd, "change_detection", "min_pct");
+        uint64_t n = get_u64(&c, cd, "change_detection", "min_intervals", CHANGES_INTERVALS_MAX);
+
+        if (!c.failed && !(pct > 0 && pct <= CHANGES_PCT_MAX))
+            fail(&c, "change_detection.min_pct", "is not in (0, %g]", CHANGES_PCT_MAX);
+        else if (!c.failed && n < CHANGEPOINT_MIN_LEN_FLOOR)
+            fail(&c, "change_detection.min_intervals", "is below %u", CHANGEPOINT_MIN_LEN_FLOOR);
+        r->change_min_pct = pct;
+        r->change_min_intervals = (uint32_t)n;
+    }
     if (json_object_get(root, "sweeps") && !c.failed)   /* optional: runs with a sweep */
         load_record_part(&c, sweep_from_json(json_object_get(root, "sweeps"), nagents, nphases, &r->sweeps,
                                              c.err, c.errlen));

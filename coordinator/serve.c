@@ -30,9 +30,9 @@
 #include "coordinator/serve_run.h"
 #include "net/addr.h"
 #include "net/conn.h"
+#include "net/listener.h"
 #include "proto/pool_msg.h"
 
-#define SERVE_READ_CHUNK (64 * 1024)
 #define SERVE_TICK_MS    250u
 #define SERVE_MAX_PEERS  4096
 #define SERVE_STOP_GRACE_NS (15ull * 1000000000ull)
@@ -43,15 +43,12 @@ enum speer_state { S_HELLO, S_AGENT, S_SUB_AUTH, S_SUB, S_QUEUED, S_RUNNING, S_D
 struct serve;
 
 struct speer {
+    struct peer peer;             /* first: the listener's peer is ours */
     struct serve *s;
-    struct speer *next;
-    uv_tcp_t tcp;
     enum speer_state state;
-    int closing;
-    struct frame_reader rd;
     unsigned char nonce[AUTH_NONCE_LEN];     /* ours, sent in hello */
     unsigned char pnonce[AUTH_NONCE_LEN];    /* a submitter's */
-    uint64_t accepted_ns, last_rx_ns, last_ping_ns, turn_ns, done_ns;
+    uint64_t turn_ns, done_ns;
     uint64_t seq;                            /* order of submissions */
     int have_system;
     struct gather_agent a;
@@ -71,17 +68,15 @@ struct serve_cur {
 struct serve {
     const struct serve_options *o;
     uv_loop_t loop;
-    uv_tcp_t server;
+    struct listener l;            /* the open peers, newest first, and the caps */
     uv_timer_t tick;
-    struct speer *peers;
-    uint32_t nagents, npeers;
+    uint32_t nagents;
     uint64_t next_seq;
     struct serve_cur run;
     uint32_t last_run_agents;     /* how many the last run took */
     uint64_t last_end_ns;         /* when it ended (0: none yet) */
     uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
     int stopping;
-    char rbuf[SERVE_READ_CHUNK];
 };
 
 static volatile sig_atomic_t serve_signal;
@@ -105,31 +100,27 @@ static void slog(struct serve *s, const char *fmt, ...)
     fflush(s->o->log);
 }
 
+/* The pool peer of a listener's peer (NULL stays NULL). */
+static struct speer *sp(struct peer *q)
+{
+    return (struct speer *)q;
+}
+
 static void send_buf(struct speer *p, struct buf *b)
 {
-    if (p->closing) {
-        buf_free(b);
-        return;
-    }
-    conn_write((uv_stream_t *)&p->tcp, b);
+    peer_send(&p->peer, b);
 }
 
-static void on_peer_closed(uv_handle_t *h)
+static void sdrop(struct speer *p, const char *why)
 {
-    struct speer *p = h->data;
-    frame_reader_free(&p->rd);
-    buf_free(&p->a.rx);
-    pool_submit_free(&p->sub);
-    free(p);
+    peer_drop(&p->peer, why);
 }
 
-static void peer_drop(struct speer *p, const char *why)
+static void on_drop(struct peer *q, const char *why)
 {
+    struct speer *p = sp(q);
     struct serve *s = p->s;
-    struct speer **pp = &s->peers;
-    if (p->closing)
-        return;
-    p->closing = 1;
+
     if (p->state == S_AGENT) {
         s->nagents--;
         slog(s, "agent left: %s (%s): %s  [%u in the pool]", p->a.welcome.host, p->a.addr, why, s->nagents);
@@ -138,13 +129,14 @@ static void peer_drop(struct speer *p, const char *why)
     }
     if (s->run.sub == p)
         s->run.sub = NULL;
-    while (*pp && *pp != p)
-        pp = &(*pp)->next;
-    if (*pp)
-        *pp = p->next;
-    s->npeers--;
-    uv_read_stop((uv_stream_t *)&p->tcp);
-    uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
+}
+
+static void on_free(struct peer *q)
+{
+    struct speer *p = sp(q);
+    buf_free(&p->a.rx);
+    pool_submit_free(&p->sub);
+    free(p);
 }
 
 /* An error message, then (for a submitter) the exit status it should end
@@ -164,7 +156,7 @@ static void send_error(struct speer *p, const char *text, int status)
 static void refuse(struct speer *p, const char *text)
 {
     send_error(p, text, -1);
-    peer_drop(p, text);
+    sdrop(p, text);
 }
 
 /* A submitter is done: its last frames are queued; it closes, or the tick
@@ -200,11 +192,11 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
     if (agent_accept_other_version(&role, pl, n, p->a.addr, text, sizeof text, &b)) {
         slog(s, "refused: %s", text);
         send_buf(p, &b);
-        peer_drop(p, text);
+        sdrop(p, text);
         return;
     }
     if (msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
-        peer_drop(p, "not an nfstorm agent (bad welcome)");
+        sdrop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
     if (agent_accept_check_welcome(s->o->secret, &role, p->nonce, w, text, sizeof text) < 0) {
@@ -215,7 +207,8 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
     agent_accept_auth_reply(s->o->secret, p->nonce, w, &b);
     send_buf(p, &b);
     p->state = S_AGENT;
-    p->last_ping_ns = clock_now_ns();
+    p->peer.stranger = 0;
+    p->peer.last_ping_ns = clock_now_ns();
     s->nagents++;
     slog(s, "agent joined: %s (%s) labels=%s  [%u in the pool]", w->host, p->a.addr,
          w->labels[0] ? w->labels : "-", s->nagents);
@@ -232,7 +225,7 @@ static void handle_agent(struct speer *p, const char *pl, uint32_t n, int type)
                                  sizeof err);
     if (rc <= 0) {
         buf_free(&b);
-        peer_drop(p, rc < 0 ? err : "unexpected message in the pool");
+        sdrop(p, rc < 0 ? err : "unexpected message in the pool");
         return;
     }
     if (b.len)
@@ -249,7 +242,7 @@ static void handle_sub_hello(struct speer *p, const char *pl, uint32_t n)
     struct buf b;
 
     if (msg_hello_decode(pl, n, &h, err, sizeof err) < 0) {
-        peer_drop(p, "not an nfstorm submitter (bad hello)");
+        sdrop(p, "not an nfstorm submitter (bad hello)");
         return;
     }
     if (h.version != PROTO_VERSION) {
@@ -278,7 +271,7 @@ static void handle_sub_auth(struct speer *p, const char *pl, uint32_t n)
     char err[256];
 
     if (msg_auth_decode(pl, n, &am, err, sizeof err) < 0) {
-        peer_drop(p, "bad auth from a submitter");
+        sdrop(p, "bad auth from a submitter");
         return;
     }
     if (!auth_check(p->s->o->secret, AUTH_SUBMITTER, p->pnonce, p->nonce, am.mac)) {
@@ -287,7 +280,8 @@ static void handle_sub_auth(struct speer *p, const char *pl, uint32_t n)
         return;
     }
     p->state = S_SUB;
-    frame_reader_set_max(&p->rd, POOL_FRAME_MAX);
+    p->peer.stranger = 0;
+    frame_reader_set_max(&p->peer.rd, POOL_FRAME_MAX);
 }
 
 static void send_busy(struct speer *p)
@@ -350,19 +344,19 @@ static void handle_sub(struct speer *p, const char *pl, uint32_t n, int type)
     }
     if (type == MSG_PING || type == MSG_PONG)
         return;
-    peer_drop(p, "unexpected message from a submitter");
+    sdrop(p, "unexpected message from a submitter");
 }
 
 /* ---- frames ---------------------------------------------------------- */
 
-static int on_frame(void *arg, const char *pl, uint32_t n)
+static int on_frame(struct peer *q, const char *pl, uint32_t n)
 {
-    struct speer *p = arg;
+    struct speer *p = sp(q);
     char err[256];
     int type = msg_peek_type(pl, n, err, sizeof err);
 
     if (type < 0) {
-        peer_drop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : err);
+        sdrop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : err);
         return 1;
     }
     switch (p->state) {
@@ -372,7 +366,7 @@ static int on_frame(void *arg, const char *pl, uint32_t n)
         else if (type == MSG_HELLO)
             handle_sub_hello(p, pl, n);
         else
-            peer_drop(p, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
+            sdrop(p, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
         break;
     case S_AGENT:
         handle_agent(p, pl, n, type);
@@ -381,100 +375,60 @@ static int on_frame(void *arg, const char *pl, uint32_t n)
         if (type == MSG_AUTH)
             handle_sub_auth(p, pl, n);
         else
-            peer_drop(p, "a submitter must send auth");
+            sdrop(p, "a submitter must send auth");
         break;
     default:
         handle_sub(p, pl, n, type);
         break;
     }
-    return p->closing;
+    return p->peer.closing;
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+/* Only an idle agent's kept bytes count against GATHER_RX_MAX (a
+ * submitter's plan is bounded by POOL_FRAME_MAX). */
+static long held(const struct peer *q)
 {
-    struct speer *p = h->data;
-    (void)suggested;
-    *b = uv_buf_init(p->s->rbuf, sizeof p->s->rbuf);
+    const struct speer *p = (const struct speer *)q;
+    return p->state == S_AGENT ? (long)p->a.rx.len : -1;
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
+static struct peer *alloc_peer(struct listener *l)
 {
-    struct speer *p = st->data;
-
-    if (nread < 0) {
-        peer_drop(p, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
-    }
-    p->last_rx_ns = clock_now_ns();
-    if (conn_feed_frames(&p->rd, ub->base, (size_t)nread, on_frame, p) < 0) {
-        peer_drop(p, "frame over the limit");
-        return;
-    }
-    if (!p->closing && p->state == S_AGENT && p->rd.in.len - p->rd.pos + p->a.rx.len > GATHER_RX_MAX)
-        peer_drop(p, "sent too much while idle in the pool");
-}
-
-/* Strangers are cheap, as in gather.c: at most GATHER_MAX_PENDING peers
- * that have not proved the secret wait at once, GATHER_MAX_PENDING_PER_ADDR
- * from one address; a newcomer over a cap evicts the oldest. */
-static void make_room(struct serve *s, const struct sockaddr_storage *ss)
-{
-    for (int pass = 0; pass < 2; pass++) {
-        int cap = pass == 0 ? GATHER_MAX_PENDING_PER_ADDR : GATHER_MAX_PENDING;
-        for (;;) {
-            struct speer *oldest = NULL;
-            int n = 0;
-            for (struct speer *p = s->peers; p; p = p->next) {
-                if ((p->state != S_HELLO && p->state != S_SUB_AUTH) || (pass == 0 && !agent_accept_same_ip(&p->a.ss, ss)))
-                    continue;
-                n++;
-                oldest = p;           /* newest first: the last one seen is the oldest */
-            }
-            if (n < cap || !oldest)
-                break;
-            peer_drop(oldest, "evicted: too many connections waiting to authenticate");
-        }
-    }
-}
-
-static void on_connection(uv_stream_t *server, int status)
-{
-    struct serve *s = server->data;
+    struct serve *s = l->owner;
     struct speer *p;
+
+    if (s->stopping)
+        return NULL;
+    p = xcalloc(1, sizeof *p);
+    p->s = s;
+    buf_init(&p->a.rx);
+    p->a.fd = -1;
+    return &p->peer;
+}
+
+/* Accepted: hello with our nonce (an agent answers welcome, a submitter hello). */
+static void on_open(struct peer *q)
+{
+    struct speer *p = sp(q);
     struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
 
-    if (status < 0)
-        return;
-    p = xcalloc(1, sizeof *p);
-    p->s = s;
-    uv_tcp_init(&s->loop, &p->tcp);
-    p->tcp.data = p;
-    frame_reader_init(&p->rd, FRAME_PREAUTH_MAX);
-    buf_init(&p->a.rx);
-    p->a.fd = -1;
-    if (uv_accept(server, (uv_stream_t *)&p->tcp) < 0 || s->npeers >= SERVE_MAX_PEERS || s->stopping) {
-        p->closing = 1;
-        uv_close((uv_handle_t *)&p->tcp, on_peer_closed);
-        return;
-    }
-    agent_accept_peer_name(&p->tcp, &p->a.ss, p->a.addr, sizeof p->a.addr);
-    make_room(s, &p->a.ss);
-    p->next = s->peers;
-    s->peers = p;
-    s->npeers++;
-    p->accepted_ns = p->last_rx_ns = clock_now_ns();
-    uv_tcp_nodelay(&p->tcp, 1);
+    p->a.ss = q->ss;
+    snprintf(p->a.addr, sizeof p->a.addr, "%s", q->addr);
     if (auth_nonce(p->nonce) < 0) {
-        peer_drop(p, "no randomness for the handshake nonce");
+        sdrop(p, "no randomness for the handshake nonce");
         return;
     }
     memcpy(h.nonce, p->nonce, sizeof h.nonce);
-    uv_read_start((uv_stream_t *)&p->tcp, on_alloc, on_read);
     buf_init(&b);
     msg_hello_encode(&b, &h);
     send_buf(p, &b);
 }
+
+static const struct listener_ops serve_ops = {
+    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
+    .on_free = on_free, .held = held,
+};
 
 /* ---- runs ------------------------------------------------------------- */
 
@@ -499,7 +453,7 @@ static int cmp_peer(const void *x, const void *y)
 static void start_run(struct serve *s, struct speer *sub, struct speer **agents, uint32_t n)
 {
     struct gather_fleet f;
-    int *fds = xcalloc((size_t)s->npeers + 1, sizeof *fds);
+    int *fds = xcalloc((size_t)s->l.npeers + 1, sizeof *fds);
     size_t nfds = 0;
     char err[256];
     uv_os_fd_t fd;
@@ -512,17 +466,17 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
         struct speer *p = agents[i];
         struct gather_agent *a = &f.agents[f.n];
         /* its system frame, and what it sent after its last whole frame */
-        if (agent_accept_take(&p->tcp, &p->rd, &p->a, a) < 0)
+        if (agent_accept_take(&p->peer.tcp, &p->peer.rd, &p->a, a) < 0)
             continue;
         f.addrs[f.n] = xstrdup(a->addr);
         f.labels[f.n] = a->welcome.labels[0] ? xstrdup(a->welcome.labels) : NULL;
         f.n++;
     }
     /* the child closes every descriptor of ours but its copies of the agents */
-    if (uv_fileno((uv_handle_t *)&s->server, &fd) == 0)
+    if (uv_fileno((uv_handle_t *)&s->l.server, &fd) == 0)
         fds[nfds++] = fd;
-    for (struct speer *p = s->peers; p; p = p->next)
-        if (uv_fileno((uv_handle_t *)&p->tcp, &fd) == 0)
+    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+        if (uv_fileno((uv_handle_t *)&p->peer.tcp, &fd) == 0)
             fds[nfds++] = fd;
     s->run.proc.out_fn = run_out;
     s->run.proc.out_arg = s;
@@ -545,10 +499,10 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
     for (uint32_t i = 0; i < n; i++) {
         agents[i]->state = S_HELLO;        /* not "left": it is in the run */
         s->nagents--;
-        peer_drop(agents[i], "in a run");
+        sdrop(agents[i], "in a run");
     }
     /* the others waiting hear who holds the pool now */
-    for (struct speer *p = s->peers; p; p = p->next)
+    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
         if (p->state == S_QUEUED)
             send_busy(p);
 }
@@ -563,8 +517,8 @@ static void try_start(struct serve *s)
 
     if (s->run.proc.pid || s->stopping)
         return;
-    for (struct speer *p = s->peers; p; p = p->next)
-        if (p->state == S_QUEUED && !p->closing && (!head || p->seq < head->seq))
+    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+        if (p->state == S_QUEUED && !p->peer.closing && (!head || p->seq < head->seq))
             head = p;
     if (!head)
         return;
@@ -593,8 +547,8 @@ static void try_start(struct serve *s)
         }
     }
     agents = xcalloc(s->nagents ? s->nagents : 1, sizeof *agents);
-    for (struct speer *p = s->peers; p; p = p->next)
-        if (p->state == S_AGENT && !p->closing)
+    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+        if (p->state == S_AGENT && !p->peer.closing)
             agents[n++] = p;
     qsort(agents, n, sizeof *agents, cmp_peer);
     if (want && n > want)
@@ -644,7 +598,7 @@ static void on_tick(uv_timer_t *t)
             if (s->run.sub)
                 send_error(s->run.sub, "nfstorm serve is shutting down: the run was stopped", -1);
         }
-        for (p = s->peers; p; p = p->next)
+        for (p = sp(s->l.peers); p; p = sp(p->peer.next))
             if (p->state == S_QUEUED || p->state == S_SUB || p->state == S_SUB_AUTH)
                 sub_finish(p, "nfstorm serve is shutting down: no run", 1);
     }
@@ -657,34 +611,34 @@ static void on_tick(uv_timer_t *t)
         kill(s->run.proc.pid, SIGKILL);
     if (s->run.proc.pid && serve_run_poll(&s->run.proc))
         finish_run(s);
-    for (p = s->peers; p; p = next) {
-        next = p->next;
+    for (p = sp(s->l.peers); p; p = next) {
+        next = sp(p->peer.next);
         switch (p->state) {
         case S_HELLO:
         case S_SUB_AUTH:
-            if (now - p->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
-                peer_drop(p, "no handshake within 5 s");
+            if (now - p->peer.accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+                sdrop(p, "no handshake within 5 s");
             break;
         case S_SUB:
-            if (now - p->accepted_ns > 30ull * 1000000000ull)
-                peer_drop(p, "no submission within 30 s");
+            if (now - p->peer.accepted_ns > 30ull * 1000000000ull)
+                sdrop(p, "no submission within 30 s");
             break;
         case S_AGENT:
-            p->last_rx_ns = stall_forgive(p->last_rx_ns, stall, now);   /* our stall is not its silence */
-            if (now - p->last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
-                peer_drop(p, "silent");
-            else if (now - p->last_ping_ns >= 1000000000ull) {
+            p->peer.last_rx_ns = stall_forgive(p->peer.last_rx_ns, stall, now);   /* our stall is not its silence */
+            if (now - p->peer.last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
+                sdrop(p, "silent");
+            else if (now - p->peer.last_ping_ns >= 1000000000ull) {
                 struct buf b;
                 buf_init(&b);
                 conn_ping(&b, 0, now);
                 send_buf(p, &b);
-                p->last_ping_ns = now;
+                p->peer.last_ping_ns = now;
             }
             break;
         case S_DONE:
-            if (uv_stream_get_write_queue_size((uv_stream_t *)&p->tcp) == 0 ||
+            if (uv_stream_get_write_queue_size((uv_stream_t *)&p->peer.tcp) == 0 ||
                 now - p->done_ns > 10ull * 1000000000ull) {
-                peer_drop(p, "done");     /* S_DONE: no "left" line */
+                sdrop(p, "done");     /* S_DONE: no "left" line */
             }
             break;
         default:
@@ -693,7 +647,7 @@ static void on_tick(uv_timer_t *t)
     }
     if (s->stopping && !s->run.proc.pid) {
         int pending = 0;
-        for (p = s->peers; p; p = p->next)
+        for (p = sp(s->l.peers); p; p = sp(p->peer.next))
             if (p->state == S_DONE)
                 pending = 1;
         if (!pending)
@@ -721,12 +675,18 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
         return -EINVAL;
     }
     uv_loop_init(&s->loop);
-    uv_tcp_init(&s->loop, &s->server);
-    s->server.data = s;
     uv_timer_init(&s->loop, &s->tick);
     s->tick.data = s;
-    if ((rc = uv_tcp_bind(&s->server, (struct sockaddr *)&ss, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)&s->server, 511, on_connection)) < 0) {
+    s->l.ops = &serve_ops;
+    s->l.owner = s;
+    s->l.max_peers = SERVE_MAX_PEERS;
+    s->l.max_pending = GATHER_MAX_PENDING;
+    s->l.max_pending_per_addr = GATHER_MAX_PENDING_PER_ADDR;
+    s->l.preauth_max = FRAME_PREAUTH_MAX;
+    s->l.held_max = GATHER_RX_MAX;
+    s->l.why_big_stranger = s->l.why_big = "frame over the limit";
+    s->l.why_held = "sent too much while idle in the pool";
+    if ((rc = listener_start(&s->l, &s->loop, &ss)) < 0) {
         snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
         goto out;
     }
@@ -743,14 +703,14 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     uv_run(&s->loop, UV_RUN_DEFAULT);
     slog(s, "stopped: its %u idle agent%s and those of the run go back to dialling", s->nagents,
          s->nagents == 1 ? "" : "s");
-    for (struct speer *p = s->peers, *next; p; p = next) {
-        next = p->next;
+    for (struct speer *p = sp(s->l.peers), *next; p; p = next) {
+        next = sp(p->peer.next);
         p->state = S_DONE;
-        peer_drop(p, "serve stopped");
+        sdrop(p, "serve stopped");
     }
     rc = 0;
 out:
-    uv_close((uv_handle_t *)&s->server, on_any_closed);
+    listener_close(&s->l, on_any_closed);
     uv_close((uv_handle_t *)&s->tick, on_any_closed);
     uv_run(&s->loop, UV_RUN_DEFAULT);
     uv_loop_close(&s->loop);

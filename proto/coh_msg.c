@@ -8,61 +8,27 @@
 #include <msgpack.h>
 #include "proto/coh_msg.h"
 #include "proto/hist_msgpack.h"
+#include "proto/mp.h"
 #include "proto/msg.h"
-
-static int put(void *data, const char *p, size_t len)
-{
-    buf_append(data, p, len);
-    return 0;
-}
-
-static void key(msgpack_packer *pk, const char *k)
-{
-    msgpack_pack_str(pk, strlen(k));
-    msgpack_pack_str_body(pk, k, strlen(k));
-}
-
-static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
-{
-    key(pk, k);
-    msgpack_pack_uint64(pk, v);
-}
 
 void msg_coherence_encode(struct buf *out, const struct msg_coherence *m)
 {
-    static const unsigned char zero[FRAME_HEADER_LEN];
     msgpack_packer pk;
-    size_t start = out->len;
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_COHERENCE), 2);
 
-    buf_append(out, zero, sizeof zero);
-    msgpack_packer_init(&pk, out, put);
-    msgpack_pack_map(&pk, 3);
-    key(&pk, "type");
-    key(&pk, msg_type_name(MSG_COHERENCE));
-    pack_u64(&pk, "phase", m->phase);
-    key(&pk, "pairs");
+    mp_pack_u64(&pk, "phase", m->phase);
+    mp_pack_key(&pk, "pairs");
     msgpack_pack_array(&pk, m->set.n);
     for (uint32_t i = 0; i < m->set.n; i++) {
         const struct coh_pair *p = &m->set.pair[i];
         msgpack_pack_map(&pk, 4);
-        pack_u64(&pk, "writer", p->writer);
-        pack_u64(&pk, "seen", p->seen);
-        pack_u64(&pk, "never", p->never);
-        key(&pk, "lag");
+        mp_pack_u64(&pk, "writer", p->writer);
+        mp_pack_u64(&pk, "seen", p->seen);
+        mp_pack_u64(&pk, "never", p->never);
+        mp_pack_key(&pk, "lag");
         hist_msgpack_pack(&pk, &p->lag);
     }
-    frame_put_header((unsigned char *)out->data + start, (uint32_t)(out->len - start - FRAME_HEADER_LEN));
-}
-
-static const msgpack_object *get(const msgpack_object *map, const char *k)
-{
-    size_t kl = strlen(k);
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object *o = &map->via.map.ptr[i].key;
-        if (o->type == MSGPACK_OBJECT_STR && o->via.str.size == kl && memcmp(o->via.str.ptr, k, kl) == 0)
-            return &map->via.map.ptr[i].val;
-    }
-    return NULL;
+    mp_frame_end(out, start);
 }
 
 /* The unsigned integer under k of map, at most max: NULL, or why not in
@@ -70,7 +36,7 @@ static const msgpack_object *get(const msgpack_object *map, const char *k)
 static const char *get_uint(const msgpack_object *map, const char *k, uint64_t max, uint64_t *v,
                             char *why, size_t whylen)
 {
-    const msgpack_object *o = get(map, k);
+    const msgpack_object *o = mp_lookup(map, k);
     if (!o)
         snprintf(why, whylen, "missing key '%s'", k);
     else if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max)
@@ -90,7 +56,7 @@ static int unpack_hist(const msgpack_object *o, struct hist *h, char *why, size_
     hist_init(h);
     if (o->type != MSGPACK_OBJECT_MAP || get_uint(o, "count", UINT64_MAX, &count, why, whylen) ||
         get_uint(o, "sum", UINT64_MAX, &sum, why, whylen) || get_uint(o, "min", UINT64_MAX, &min, why, whylen) ||
-        get_uint(o, "max", UINT64_MAX, &max, why, whylen) || !(runs = get(o, "runs")) ||
+        get_uint(o, "max", UINT64_MAX, &max, why, whylen) || !(runs = mp_lookup(o, "runs")) ||
         runs->type != MSGPACK_OBJECT_ARRAY) {
         snprintf(why, whylen, "not a histogram (count, sum, min, max, runs)");
         return -EINVAL;
@@ -131,7 +97,7 @@ int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_co
         goto out;
     }
     m->phase = (uint32_t)v;
-    pairs = get(root, "pairs");
+    pairs = mp_lookup(root, "pairs");
     if (!pairs || pairs->type != MSGPACK_OBJECT_ARRAY) {
         snprintf(err, errlen, "coherence: %s", pairs ? "'pairs' is not an array" : "missing key 'pairs'");
         goto out;
@@ -162,7 +128,7 @@ int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_co
         cp = coh_set_pair(&m->set, (uint32_t)w, reader, COH_PAIRS_MAX);
         cp->seen = seen;
         cp->never = never;
-        if (!(lag = get(o, "lag")) || unpack_hist(lag, &cp->lag, why, sizeof why) < 0) {
+        if (!(lag = mp_lookup(o, "lag")) || unpack_hist(lag, &cp->lag, why, sizeof why) < 0) {
             snprintf(err, errlen, "coherence: pair %u: %s%s", i, lag ? "'lag': " : "missing key 'lag'",
                      lag ? why : "");
             goto out;

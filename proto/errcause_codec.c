@@ -5,18 +5,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "proto/mp.h"
 #include "proto/errcause_codec.h"
-
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    msgpack_pack_str_with_body(pk, k, strlen(k));
-}
-
-static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
-{
-    pack_key(pk, k);
-    msgpack_pack_uint64(pk, v);
-}
 
 void errcause_pack(msgpack_packer *pk, const struct errcause_set *s)
 {
@@ -29,66 +19,25 @@ void errcause_pack(msgpack_packer *pk, const struct errcause_set *s)
         uint32_t n = o->n < ERRCAUSE_MAX ? o->n : ERRCAUSE_MAX;
         if (!o->n && !o->other)
             continue;
-        pack_key(pk, op_type_name((enum op_type)t));
+        mp_pack_key(pk, op_type_name((enum op_type)t));
         msgpack_pack_map(pk, 2);
-        pack_key(pk, "causes");
+        mp_pack_key(pk, "causes");
         msgpack_pack_array(pk, n);
         for (uint32_t i = 0; i < n; i++) {
             const struct errcause *c = &o->c[i];
             const char *kind = errcause_kind_name((enum errcause_kind)c->kind);
             msgpack_pack_map(pk, 6);
-            pack_key(pk, "kind");
+            mp_pack_key(pk, "kind");
             msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
-            pack_u64(pk, "code", c->code);
-            pack_u64(pk, "count", c->count);
-            pack_u64(pk, "offset", c->offset);
-            pack_u64(pk, "size", c->size);
-            pack_key(pk, "file");
+            mp_pack_u64(pk, "code", c->code);
+            mp_pack_u64(pk, "count", c->count);
+            mp_pack_u64(pk, "offset", c->offset);
+            mp_pack_u64(pk, "size", c->size);
+            mp_pack_key(pk, "file");
             msgpack_pack_str_with_body(pk, c->file, strnlen(c->file, sizeof c->file));
         }
-        pack_u64(pk, "other", o->other);
+        mp_pack_u64(pk, "other", o->other);
     }
-}
-
-static const msgpack_object *lookup(const msgpack_object *map, const char *key)
-{
-    size_t kl = strlen(key);
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object *k = &map->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl && memcmp(k->via.str.ptr, key, kl) == 0)
-            return &map->via.map.ptr[i].val;
-    }
-    return NULL;
-}
-
-static int get_u(const msgpack_object *map, const char *where, const char *key, uint64_t max,
-                 uint64_t *out, char *err, size_t errlen)
-{
-    const msgpack_object *o = lookup(map, key);
-    if (!o) {
-        snprintf(err, errlen, "%smissing '%s'", where, key);
-        return -EBADMSG;
-    }
-    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
-        snprintf(err, errlen, "%s'%s' is not an integer in 0..%llu", where, key, (unsigned long long)max);
-        return -EBADMSG;
-    }
-    *out = o->via.u64;
-    return 0;
-}
-
-static int get_str(const msgpack_object *map, const char *where, const char *key, char *out, size_t size,
-                   char *err, size_t errlen)
-{
-    const msgpack_object *o = lookup(map, key);
-    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
-        memchr(o->via.str.ptr, '\0', o->via.str.size)) {
-        snprintf(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
-        return -EBADMSG;
-    }
-    memcpy(out, o->via.str.ptr, o->via.str.size);
-    out[o->via.str.size] = '\0';
-    return 0;
 }
 
 static int unpack_cause(const msgpack_object *o, const char *where, struct errcause *c, char *err,
@@ -101,12 +50,12 @@ static int unpack_cause(const msgpack_object *o, const char *where, struct errca
         snprintf(err, errlen, "%snot a map", where);
         return -EBADMSG;
     }
-    if (get_str(o, where, "kind", kind, sizeof kind, err, errlen) ||
-        get_u(o, where, "code", UINT32_MAX, &code, err, errlen) ||
-        get_u(o, where, "count", UINT64_MAX, &c->count, err, errlen) ||
-        get_u(o, where, "offset", UINT64_MAX, &c->offset, err, errlen) ||
-        get_u(o, where, "size", UINT64_MAX, &c->size, err, errlen) ||
-        get_str(o, where, "file", c->file, sizeof c->file, err, errlen))
+    if (mp_get_str(o, where, "kind", kind, sizeof kind, err, errlen) ||
+        mp_get_u(o, where, "code", UINT32_MAX, &code, err, errlen) ||
+        mp_get_u(o, where, "count", UINT64_MAX, &c->count, err, errlen) ||
+        mp_get_u(o, where, "offset", UINT64_MAX, &c->offset, err, errlen) ||
+        mp_get_u(o, where, "size", UINT64_MAX, &c->size, err, errlen) ||
+        mp_get_str(o, where, "file", c->file, sizeof c->file, err, errlen))
         return -EBADMSG;
     if ((k = errcause_kind_from_name(kind)) < 0) {
         snprintf(err, errlen, "%s'kind' = '%.15s' is not a cause", where, kind);
@@ -150,7 +99,7 @@ int errcause_unpack(const msgpack_object *o, struct errcause_set *s, char *err, 
             snprintf(err, errlen, "%snot a map", where);
             return -EBADMSG;
         }
-        causes = lookup(v, "causes");
+        causes = mp_lookup(v, "causes");
         if (!causes || causes->type != MSGPACK_OBJECT_ARRAY || causes->via.array.size > ERRCAUSE_MAX) {
             snprintf(err, errlen, "%s'causes' must be an array of at most %d entries", where, ERRCAUSE_MAX);
             return -EBADMSG;
@@ -162,7 +111,7 @@ int errcause_unpack(const msgpack_object *o, struct errcause_set *s, char *err, 
                 return -EBADMSG;
         }
         eo->n = causes->via.array.size;
-        if (get_u(v, where, "other", UINT64_MAX, &eo->other, err, errlen))
+        if (mp_get_u(v, where, "other", UINT64_MAX, &eo->other, err, errlen))
             return -EBADMSG;
         if (!eo->n && !eo->other) {
             snprintf(err, errlen, "%sno failed op", where);

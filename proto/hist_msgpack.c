@@ -4,13 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/hist_codec.h"
-
-static void pack_key_u64(msgpack_packer *pk, const char *k, uint64_t v)
-{
-    msgpack_pack_str(pk, strlen(k));
-    msgpack_pack_str_body(pk, k, strlen(k));
-    msgpack_pack_uint64(pk, v);
-}
+#include "proto/mp.h"
 
 void hist_msgpack_pack(msgpack_packer *pk, const struct hist *h)
 {
@@ -19,10 +13,10 @@ void hist_msgpack_pack(msgpack_packer *pk, const struct hist *h)
     uint64_t v;
 
     msgpack_pack_map(pk, 5);
-    pack_key_u64(pk, "count", h->count);
-    pack_key_u64(pk, "sum", h->sum_ns);
-    pack_key_u64(pk, "min", hist_enc_min(h));
-    pack_key_u64(pk, "max", h->max_ns);
+    mp_pack_u64(pk, "count", h->count);
+    mp_pack_u64(pk, "sum", h->sum_ns);
+    mp_pack_u64(pk, "min", hist_enc_min(h));
+    mp_pack_u64(pk, "max", h->max_ns);
     msgpack_pack_str(pk, 4);
     msgpack_pack_str_body(pk, "runs", 4);
     msgpack_pack_array(pk, n);

@@ -26,6 +26,20 @@ const struct field msg_ms_fields[] = {
 };
 const size_t msg_ms_nfields = ARRAY_LEN(msg_ms_fields);
 
+const struct field msg_proxy_fields[] = {
+    FANYU32(struct proxy_sample, "pid", pid),
+    FSTR(struct proxy_sample, "name", name),
+    FU32(struct proxy_sample, "port", port, 1, 65535),
+    FANYU64(struct proxy_sample, "cpu_user_us", cpu_user_us),
+    FANYU64(struct proxy_sample, "cpu_sys_us", cpu_sys_us),
+    FANYU32(struct proxy_sample, "conns", conns),
+    FSTR(struct proxy_sample, "remotes", remotes),
+    FANYU64(struct proxy_sample, "rx_bytes", rx_bytes),
+    FANYU64(struct proxy_sample, "tx_bytes", tx_bytes),
+    FOPTSTRNZ(struct proxy_sample, "route_host", route_host),
+};
+const size_t msg_proxy_nfields = ARRAY_LEN(msg_proxy_fields);
+
 const struct field msg_xprt_fields[] = {
     FANYU64(struct ms_xprt, "connects", connects),
     FANYU64(struct ms_xprt, "sends", sends),
@@ -58,6 +72,11 @@ int msg_client_host_sent(const struct host_sample *h)
 int msg_client_ms_sent(const struct ms_sample *m)
 {
     return m->present || m->note[0];
+}
+
+int msg_client_proxy_sent(const struct proxy_sample *p)
+{
+    return p->present != 0;
 }
 
 static int printable(const char *s)
@@ -103,6 +122,15 @@ int msg_client_ms_check(const struct ms_sample *m, char *why, size_t len)
                 snprintf(why, len, "'mountstats.ops' lists '%s' twice", m->op[i].name);
                 return -EBADMSG;
             }
+    }
+    return 0;
+}
+
+int msg_client_proxy_check(const struct proxy_sample *p, char *why, size_t len)
+{
+    if (!printable(p->name) || !printable(p->remotes) || !printable(p->route_host)) {
+        snprintf(why, len, "'proxy' name, remotes or route_host holds a control byte");
+        return -EBADMSG;
     }
     return 0;
 }

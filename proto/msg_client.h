@@ -1,5 +1,5 @@
 /* msg_client: the wire form of common/client_stats.h, the optional "host"
- * and "mountstats" maps of interval and phase-done (docs/protocol.md).
+ * "mountstats" and "proxy" maps of interval and phase-done (docs/protocol.md).
  * Private to proto/: field tables that msg_codec.c walks like any other,
  * and the checks the generic decoder cannot make (names are words, mount
  * points and notes printable, no operation listed twice). */
@@ -27,5 +27,11 @@ int msg_client_ms_sent(const struct ms_sample *m);
  * why. */
 int msg_client_host_check(const struct host_sample *h, char *why, size_t len);
 int msg_client_ms_check(const struct ms_sample *m, char *why, size_t len);
+/* The "proxy" map (the local NFS proxy, agent/proxyproc.h): sent when
+ * present; checked: port 1..65535, strings printable. */
+extern const struct field msg_proxy_fields[];
+extern const size_t msg_proxy_nfields;
+int msg_client_proxy_sent(const struct proxy_sample *p);
+int msg_client_proxy_check(const struct proxy_sample *p, char *why, size_t len);
 
 #endif

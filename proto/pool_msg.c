@@ -6,41 +6,13 @@
 #include <string.h>
 #include <msgpack.h>
 #include "common/xmalloc.h"
+#include "proto/mp.h"
 #include "proto/pool_msg.h"
 
-static int put(void *data, const char *p, size_t len)
-{
-    buf_append(data, p, len);
-    return 0;
-}
-
-static void pack_str(msgpack_packer *pk, const char *s, size_t n)
-{
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
-
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    pack_str(pk, k, strlen(k));
-}
-
-/* Start a frame of type t with nkeys keys after "type"; finish with end(). */
+/* Start a frame of type t with nkeys keys after "type"; finish with mp_frame_end(). */
 static size_t begin(struct buf *out, msgpack_packer *pk, enum msg_type t, uint32_t nkeys)
 {
-    static const unsigned char zero[FRAME_HEADER_LEN];
-    size_t start = out->len;
-    buf_append(out, zero, sizeof zero);
-    msgpack_packer_init(pk, out, put);
-    msgpack_pack_map(pk, nkeys + 1);
-    pack_key(pk, "type");
-    pack_key(pk, msg_type_name(t));
-    return start;
-}
-
-static void end(struct buf *out, size_t start)
-{
-    frame_put_header((unsigned char *)out->data + start, (uint32_t)(out->len - start - FRAME_HEADER_LEN));
+    return mp_frame_begin(out, pk, msg_type_name(t), nkeys);
 }
 
 struct dec {
@@ -67,18 +39,6 @@ static int missing(struct dec *d, const char *key)
     return -EBADMSG;
 }
 
-static const msgpack_object *get(const struct dec *d, const char *key)
-{
-    const msgpack_object_map *m = &d->root->via.map;
-    size_t kl = strlen(key);
-    for (uint32_t i = 0; i < m->size; i++) {
-        const msgpack_object *k = &m->ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl && memcmp(k->via.str.ptr, key, kl) == 0)
-            return &m->ptr[i].val;
-    }
-    return NULL;
-}
-
 static int open_msg(struct dec *d, const char *p, size_t n, enum msg_type t)
 {
     size_t off = 0;
@@ -101,7 +61,7 @@ static int open_msg(struct dec *d, const char *p, size_t n, enum msg_type t)
     if (d->u.data.type != MSGPACK_OBJECT_MAP)
         return fail(d, "payload is not a map", NULL);
     d->root = &d->u.data;
-    ty = get(d, "type");
+    ty = mp_lookup(d->root, "type");
     if (!ty || ty->type != MSGPACK_OBJECT_STR || ty->via.str.size != strlen(name) ||
         memcmp(ty->via.str.ptr, name, strlen(name)) != 0)
         return fail(d, "wrong message type", NULL);
@@ -110,7 +70,7 @@ static int open_msg(struct dec *d, const char *p, size_t n, enum msg_type t)
 
 static int get_u32(struct dec *d, const char *key, uint32_t *v)
 {
-    const msgpack_object *o = get(d, key);
+    const msgpack_object *o = mp_lookup(d->root, key);
     if (!o)
         return missing(d, key);
     if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX)
@@ -121,7 +81,7 @@ static int get_u32(struct dec *d, const char *key, uint32_t *v)
 
 static int get_bool(struct dec *d, const char *key, int *v)
 {
-    const msgpack_object *o = get(d, key);
+    const msgpack_object *o = mp_lookup(d->root, key);
     if (!o)
         return missing(d, key);
     if (o->type != MSGPACK_OBJECT_BOOLEAN)
@@ -133,7 +93,7 @@ static int get_bool(struct dec *d, const char *key, int *v)
 /* A str or bin value of at most max bytes. */
 static int get_bytes(struct dec *d, const char *key, size_t max, const char **p, size_t *n)
 {
-    const msgpack_object *o = get(d, key);
+    const msgpack_object *o = mp_lookup(d->root, key);
     if (!o)
         return missing(d, key);
     if (o->type == MSGPACK_OBJECT_STR) {
@@ -169,31 +129,31 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     msgpack_packer pk;
     size_t start = begin(out, &pk, MSG_SUBMIT, m->clean ? 9 : 8);
 
-    pack_key(&pk, "argv");
+    mp_pack_key(&pk, "argv");
     msgpack_pack_array(&pk, m->argc);
     for (uint32_t i = 0; i < m->argc; i++)
-        pack_str(&pk, m->argv[i], strlen(m->argv[i]));
-    pack_key(&pk, "plan");
+        mp_pack_str(&pk, m->argv[i], strlen(m->argv[i]));
+    mp_pack_key(&pk, "plan");
     msgpack_pack_bin(&pk, m->plan ? m->plan_len : 0);
     if (m->plan)
         msgpack_pack_bin_body(&pk, m->plan, m->plan_len);
-    pack_key(&pk, "has_plan");
+    mp_pack_key(&pk, "has_plan");
     m->plan ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
-    pack_key(&pk, "want_json");
+    mp_pack_key(&pk, "want_json");
     m->want_json ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
-    pack_key(&pk, "wait");
+    mp_pack_key(&pk, "wait");
     m->wait ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
-    pack_key(&pk, "expect");
+    mp_pack_key(&pk, "expect");
     msgpack_pack_uint32(&pk, m->expect);
-    pack_key(&pk, "min_agents");
+    mp_pack_key(&pk, "min_agents");
     msgpack_pack_uint32(&pk, m->min_agents);
-    pack_key(&pk, "expect_timeout_ms");
+    mp_pack_key(&pk, "expect_timeout_ms");
     msgpack_pack_uint32(&pk, m->expect_timeout_ms);
     if (m->clean) {               /* optional: a run's bytes are as before it existed */
-        pack_key(&pk, "command");
-        pack_key(&pk, "clean");
+        mp_pack_key(&pk, "command");
+        mp_pack_key(&pk, "clean");
     }
-    end(out, start);
+    mp_frame_end(out, start);
 }
 
 int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err, size_t errlen)
@@ -213,7 +173,7 @@ int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err
         (rc = get_u32(&d, "expect_timeout_ms", &m->expect_timeout_ms)) ||
         (rc = get_bytes(&d, "plan", POOL_PLAN_MAX, &plan, &plan_len)))
         goto out;
-    a = get(&d, "argv");
+    a = mp_lookup(d.root, "argv");
     if (!a || a->type != MSGPACK_OBJECT_ARRAY) {
         rc = a ? fail(&d, "not an array", "argv") : missing(&d, "argv");
         goto out;
@@ -236,7 +196,7 @@ int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err
         m->argc = i + 1;
     }
     /* optional: a submission without it is a run (as before there was clean) */
-    if ((a = get(&d, "command")) != NULL) {
+    if ((a = mp_lookup(d.root, "command")) != NULL) {
         if (a->type == MSGPACK_OBJECT_STR && a->via.str.size == 5 && memcmp(a->via.str.ptr, "clean", 5) == 0)
             m->clean = 1;
         else if (a->type != MSGPACK_OBJECT_STR || a->via.str.size != 3 || memcmp(a->via.str.ptr, "run", 3) != 0) {
@@ -270,11 +230,11 @@ void pool_busy_encode(struct buf *out, const struct pool_busy *m)
 {
     msgpack_packer pk;
     size_t start = begin(out, &pk, MSG_BUSY, 2);
-    pack_key(&pk, "from");
-    pack_str(&pk, m->from, strlen(m->from));
-    pack_key(&pk, "since");
-    pack_str(&pk, m->since, strlen(m->since));
-    end(out, start);
+    mp_pack_key(&pk, "from");
+    mp_pack_str(&pk, m->from, strlen(m->from));
+    mp_pack_key(&pk, "since");
+    mp_pack_str(&pk, m->since, strlen(m->since));
+    mp_frame_end(out, start);
 }
 
 int pool_busy_decode(const char *p, size_t n, struct pool_busy *m, char *err, size_t errlen)
@@ -291,12 +251,12 @@ void pool_output_encode(struct buf *out, enum pool_stream s, const void *data, s
 {
     msgpack_packer pk;
     size_t start = begin(out, &pk, MSG_OUTPUT, 2);
-    pack_key(&pk, "stream");
+    mp_pack_key(&pk, "stream");
     msgpack_pack_uint32(&pk, (uint32_t)s);
-    pack_key(&pk, "data");
+    mp_pack_key(&pk, "data");
     msgpack_pack_bin(&pk, len);
     msgpack_pack_bin_body(&pk, data, len);
-    end(out, start);
+    mp_frame_end(out, start);
 }
 
 /* The data points into the payload p, which must outlive m. */
@@ -322,9 +282,9 @@ void pool_exit_encode(struct buf *out, uint32_t status)
 {
     msgpack_packer pk;
     size_t start = begin(out, &pk, MSG_EXIT, 1);
-    pack_key(&pk, "status");
+    mp_pack_key(&pk, "status");
     msgpack_pack_uint32(&pk, status);
-    end(out, start);
+    mp_frame_end(out, start);
 }
 
 int pool_exit_decode(const char *p, size_t n, uint32_t *status, char *err, size_t errlen)

@@ -4,99 +4,48 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "proto/mp.h"
 #include "proto/vstats_codec.h"
-
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    msgpack_pack_str_with_body(pk, k, strlen(k));
-}
-
-static void pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
-{
-    pack_key(pk, k);
-    msgpack_pack_uint64(pk, v);
-}
 
 void vstats_pack(msgpack_packer *pk, const struct vstats *v)
 {
     uint32_t n = v->nfirst < VSTATS_FIRST_MAX ? v->nfirst : VSTATS_FIRST_MAX;
     uint32_t nr = v->nruns < VSTATS_RUNS_MAX ? v->nruns : VSTATS_RUNS_MAX;
     msgpack_pack_map(pk, 5 + VB__COUNT);
-    pack_u64(pk, "checked", v->checked);
-    pack_u64(pk, "only", v->only);
-    pack_u64(pk, "runs_more", v->runs_more);
-    pack_key(pk, "runs");
+    mp_pack_u64(pk, "checked", v->checked);
+    mp_pack_u64(pk, "only", v->only);
+    mp_pack_u64(pk, "runs_more", v->runs_more);
+    mp_pack_key(pk, "runs");
     msgpack_pack_array(pk, nr);
     for (uint32_t i = 0; i < nr; i++) {
         msgpack_pack_map(pk, 3);
-        pack_u64(pk, "run", v->runs[i].run);
-        pack_u64(pk, "started_ms", v->runs[i].started_ms);
-        pack_u64(pk, "blocks", v->runs[i].blocks);
+        mp_pack_u64(pk, "run", v->runs[i].run);
+        mp_pack_u64(pk, "started_ms", v->runs[i].started_ms);
+        mp_pack_u64(pk, "blocks", v->runs[i].blocks);
     }
     for (int k = 0; k < VB__COUNT; k++)
-        pack_u64(pk, vblock_kind_name((enum vblock_kind)k), v->count[k]);
-    pack_key(pk, "first");
+        mp_pack_u64(pk, vblock_kind_name((enum vblock_kind)k), v->count[k]);
+    mp_pack_key(pk, "first");
     msgpack_pack_array(pk, n);
     for (uint32_t i = 0; i < n; i++) {
         const struct vstats_bad *b = &v->first[i];
         const char *kind = vblock_kind_name((enum vblock_kind)b->kind);
         msgpack_pack_map(pk, 12);
-        pack_key(pk, "file");
+        mp_pack_key(pk, "file");
         msgpack_pack_str_with_body(pk, b->file, strnlen(b->file, sizeof b->file));
-        pack_u64(pk, "offset", b->offset);
-        pack_key(pk, "kind");
+        mp_pack_u64(pk, "offset", b->offset);
+        mp_pack_key(pk, "kind");
         msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
-        pack_u64(pk, "reader", b->reader);
-        pack_u64(pk, "expected_writer", b->expected_writer);
-        pack_u64(pk, "expected_generation", b->expected_gen);
-        pack_u64(pk, "found_writer", b->found_writer);
-        pack_u64(pk, "found_job", b->found_job);
-        pack_u64(pk, "found_generation", b->found_gen);
-        pack_u64(pk, "found_offset", b->found_offset);
-        pack_u64(pk, "expected_run", b->expected_run);
-        pack_u64(pk, "found_run", b->found_run);
+        mp_pack_u64(pk, "reader", b->reader);
+        mp_pack_u64(pk, "expected_writer", b->expected_writer);
+        mp_pack_u64(pk, "expected_generation", b->expected_gen);
+        mp_pack_u64(pk, "found_writer", b->found_writer);
+        mp_pack_u64(pk, "found_job", b->found_job);
+        mp_pack_u64(pk, "found_generation", b->found_gen);
+        mp_pack_u64(pk, "found_offset", b->found_offset);
+        mp_pack_u64(pk, "expected_run", b->expected_run);
+        mp_pack_u64(pk, "found_run", b->found_run);
     }
-}
-
-static const msgpack_object *lookup(const msgpack_object *map, const char *key)
-{
-    size_t kl = strlen(key);
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object *k = &map->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == kl && memcmp(k->via.str.ptr, key, kl) == 0)
-            return &map->via.map.ptr[i].val;
-    }
-    return NULL;
-}
-
-static int get_u(const msgpack_object *map, const char *where, const char *key, uint64_t max,
-                 uint64_t *out, char *err, size_t errlen)
-{
-    const msgpack_object *o = lookup(map, key);
-    if (!o) {
-        snprintf(err, errlen, "%smissing '%s'", where, key);
-        return -EBADMSG;
-    }
-    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
-        snprintf(err, errlen, "%s'%s' is not an integer in 0..%llu", where, key, (unsigned long long)max);
-        return -EBADMSG;
-    }
-    *out = o->via.u64;
-    return 0;
-}
-
-static int get_word(const msgpack_object *map, const char *where, const char *key, char *out,
-                    size_t size, char *err, size_t errlen)
-{
-    const msgpack_object *o = lookup(map, key);
-    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
-        memchr(o->via.str.ptr, '\0', o->via.str.size)) {
-        snprintf(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
-        return -EBADMSG;
-    }
-    memcpy(out, o->via.str.ptr, o->via.str.size);
-    out[o->via.str.size] = '\0';
-    return 0;
 }
 
 static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b, char *err, size_t errlen)
@@ -109,25 +58,25 @@ static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b,
         snprintf(err, errlen, "%snot a map", where);
         return -EBADMSG;
     }
-    if (get_word(o, where, "file", b->file, sizeof b->file, err, errlen) ||
-        get_u(o, where, "offset", UINT64_MAX, &b->offset, err, errlen) ||
-        get_word(o, where, "kind", kind, sizeof kind, err, errlen) ||
-        get_u(o, where, "reader", UINT32_MAX, &u[0], err, errlen) ||
-        get_u(o, where, "expected_writer", UINT32_MAX, &u[1], err, errlen) ||
-        get_u(o, where, "expected_generation", UINT64_MAX, &b->expected_gen, err, errlen) ||
-        get_u(o, where, "found_writer", UINT32_MAX, &u[2], err, errlen) ||
-        get_u(o, where, "found_job", UINT32_MAX, &u[3], err, errlen) ||
-        get_u(o, where, "found_generation", UINT64_MAX, &b->found_gen, err, errlen) ||
-        get_u(o, where, "found_offset", UINT64_MAX, &b->found_offset, err, errlen))
+    if (mp_get_str(o, where, "file", b->file, sizeof b->file, err, errlen) ||
+        mp_get_u(o, where, "offset", UINT64_MAX, &b->offset, err, errlen) ||
+        mp_get_str(o, where, "kind", kind, sizeof kind, err, errlen) ||
+        mp_get_u(o, where, "reader", UINT32_MAX, &u[0], err, errlen) ||
+        mp_get_u(o, where, "expected_writer", UINT32_MAX, &u[1], err, errlen) ||
+        mp_get_u(o, where, "expected_generation", UINT64_MAX, &b->expected_gen, err, errlen) ||
+        mp_get_u(o, where, "found_writer", UINT32_MAX, &u[2], err, errlen) ||
+        mp_get_u(o, where, "found_job", UINT32_MAX, &u[3], err, errlen) ||
+        mp_get_u(o, where, "found_generation", UINT64_MAX, &b->found_gen, err, errlen) ||
+        mp_get_u(o, where, "found_offset", UINT64_MAX, &b->found_offset, err, errlen))
         return -EBADMSG;
     if ((k = vblock_kind_from_name(kind)) <= VB_OK) {
         snprintf(err, errlen, "%s'kind' = '%s' is not a failure kind", where, kind);
         return -EBADMSG;
     }
     /* optional: absent from an agent older than run ids (0: not known) */
-    if ((lookup(o, "expected_run") &&
-         get_u(o, where, "expected_run", UINT64_MAX, &b->expected_run, err, errlen)) ||
-        (lookup(o, "found_run") && get_u(o, where, "found_run", UINT64_MAX, &b->found_run, err, errlen)))
+    if ((mp_lookup(o, "expected_run") &&
+         mp_get_u(o, where, "expected_run", UINT64_MAX, &b->expected_run, err, errlen)) ||
+        (mp_lookup(o, "found_run") && mp_get_u(o, where, "found_run", UINT64_MAX, &b->found_run, err, errlen)))
         return -EBADMSG;
     b->kind = (uint32_t)k;
     b->reader = (uint32_t)u[0];
@@ -140,14 +89,14 @@ static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b,
 /* only, runs, runs_more: optional (an older agent sends none). */
 static int unpack_runs(const msgpack_object *o, struct vstats *v, char *err, size_t errlen)
 {
-    const msgpack_object *runs = lookup(o, "runs");
+    const msgpack_object *runs = mp_lookup(o, "runs");
     uint64_t u;
-    if (lookup(o, "only")) {
-        if (get_u(o, "verify: ", "only", 1, &u, err, errlen))
+    if (mp_lookup(o, "only")) {
+        if (mp_get_u(o, "verify: ", "only", 1, &u, err, errlen))
             return -EBADMSG;
         v->only = (uint32_t)u;
     }
-    if (lookup(o, "runs_more") && get_u(o, "verify: ", "runs_more", UINT64_MAX, &v->runs_more, err, errlen))
+    if (mp_lookup(o, "runs_more") && mp_get_u(o, "verify: ", "runs_more", UINT64_MAX, &v->runs_more, err, errlen))
         return -EBADMSG;
     if (!runs)
         return 0;
@@ -158,9 +107,9 @@ static int unpack_runs(const msgpack_object *o, struct vstats *v, char *err, siz
     for (uint32_t i = 0; i < runs->via.array.size; i++) {
         const msgpack_object *r = &runs->via.array.ptr[i];
         struct vstats_run *vr = &v->runs[i];
-        if (r->type != MSGPACK_OBJECT_MAP || get_u(r, "verify.runs: ", "run", UINT64_MAX, &vr->run, err, errlen) ||
-            get_u(r, "verify.runs: ", "started_ms", UINT64_MAX, &vr->started_ms, err, errlen) ||
-            get_u(r, "verify.runs: ", "blocks", UINT64_MAX, &vr->blocks, err, errlen)) {
+        if (r->type != MSGPACK_OBJECT_MAP || mp_get_u(r, "verify.runs: ", "run", UINT64_MAX, &vr->run, err, errlen) ||
+            mp_get_u(r, "verify.runs: ", "started_ms", UINT64_MAX, &vr->started_ms, err, errlen) ||
+            mp_get_u(r, "verify.runs: ", "blocks", UINT64_MAX, &vr->blocks, err, errlen)) {
             if (r->type != MSGPACK_OBJECT_MAP)
                 snprintf(err, errlen, "verify.runs[%u]: not a map", i);
             return -EBADMSG;
@@ -180,13 +129,13 @@ int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t e
         snprintf(err, errlen, "verify: not a map");
         return -EBADMSG;
     }
-    if (get_u(o, "verify: ", "checked", UINT64_MAX, &v->checked, err, errlen))
+    if (mp_get_u(o, "verify: ", "checked", UINT64_MAX, &v->checked, err, errlen))
         return -EBADMSG;
     for (int k = 0; k < VB__COUNT; k++)
-        if (get_u(o, "verify: ", vblock_kind_name((enum vblock_kind)k), UINT64_MAX, &v->count[k], err,
+        if (mp_get_u(o, "verify: ", vblock_kind_name((enum vblock_kind)k), UINT64_MAX, &v->count[k], err,
                   errlen))
             return -EBADMSG;
-    first = lookup(o, "first");
+    first = mp_lookup(o, "first");
     if (!first || first->type != MSGPACK_OBJECT_ARRAY || first->via.array.size > VSTATS_FIRST_MAX) {
         snprintf(err, errlen, "verify: 'first' must be an array of at most %d entries", VSTATS_FIRST_MAX);
         return -EBADMSG;

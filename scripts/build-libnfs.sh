@@ -7,7 +7,9 @@
 # COMPOUND4args"), so the nfs engine cannot do NFSv4 writes with it.  libnfs
 # 5.0.2 (Debian 13) fixes that.  And the nfs engine times every RPC through
 # a per-RPC observer no released libnfs has (scripts/libnfs-observer.patch,
-# the project's own), so even a system libnfs >= 5 will not do.  We take
+# the project's own; scripts/libnfs-batch-io.patch adds batched sends and
+# reads, which the engine uses when present), so even a system libnfs >= 5
+# will not do.  We take
 # Debian's source package (a known, signed tarball) through apt with a
 # throw-away source list, state and cache dir, so the system's apt
 # configuration is never changed, and install into a project-local prefix
@@ -22,9 +24,13 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX="$ROOT/deps/libnfs"
 PC="$PREFIX/lib/pkgconfig/libnfs.pc"
 OBSERVER_PATCH="$ROOT/scripts/libnfs-observer.patch"
+# Batched socket I/O and one timeout scan per clock tick (rpc_set_batch_io):
+# the project's own, applied after the observer (docs/architecture.md, "The
+# op loop").
+BATCH_PATCH="$ROOT/scripts/libnfs-batch-io.patch"
 STAMP_FILE="$PREFIX/.nfstorm-patches"
 # The stamp names what the build contains: change it with the patches.
-STAMP="observer-1 $(sha256sum "$OBSERVER_PATCH" | cut -d' ' -f1)"
+STAMP="observer-1 $(sha256sum "$OBSERVER_PATCH" | cut -d' ' -f1) batch-io-1 $(sha256sum "$BATCH_PATCH" | cut -d' ' -f1)"
 
 if [ -f "$PC" ] && [ -f "$STAMP_FILE" ] && [ "$(cat "$STAMP_FILE")" = "$STAMP" ]; then
   exit 0
@@ -110,6 +116,8 @@ fi
 # The per-RPC observer (rpc_set_observer): the project's own patch.
 patch -d "$TMP/tree" -p1 -s -N <"$OBSERVER_PATCH" >>"$LOG" 2>&1 \
   || fail "scripts/libnfs-observer.patch does not apply"
+patch -d "$TMP/tree" -p1 -s -N <"$BATCH_PATCH" >>"$LOG" 2>&1 \
+  || fail "scripts/libnfs-batch-io.patch does not apply"
 
 # Two small fixes to upstream 5.0.2, both outside the wire protocol:
 # 5.0.2 prints "reconnect reset waitpdu queues" to stdout on every reconnect

@@ -15,7 +15,7 @@ make --no-print-directory install DESTDIR="$T/root" PREFIX=/usr >"$T/install.log
   echo usr/bin/nfstorm; echo usr/bin/nfstorm-agent
   echo usr/share/doc/nfstorm/README.md
   for f in docs/*.md; do echo "usr/share/doc/nfstorm/${f#docs/}"; done
-  for f in examples/*; do echo "usr/share/doc/nfstorm/examples/${f#examples/}"; done
+  find examples -type f | while read -r f; do echo "usr/share/doc/nfstorm/examples/${f#examples/}"; done
   git ls-files deploy | sed 's|^|usr/share/nfstorm/|'
   if [ -f deps/libnfs/lib/pkgconfig/libnfs.pc ]; then
     (cd deps/libnfs/lib && ls -d libnfs.so.*) | sed 's|^|usr/lib/nfstorm/|'

@@ -17,6 +17,7 @@
 #include <uv.h>
 
 #include "coordinator/agent_accept.h"
+#include "net/listener.h"
 #include "net/addr.h"
 #include "proto/msg.h"
 
@@ -52,10 +53,10 @@ static void test_agent_accept_same_ip(void **state)
     assert_int_equal(addr_parse_listen("10.0.0.1:2", &b), 0);
     assert_int_equal(addr_parse_listen("10.0.0.2:1", &c), 0);
     assert_int_equal(addr_parse_listen("[::1]:1", &d), 0);
-    assert_int_equal(agent_accept_same_ip(&a, &b), 1);
-    assert_int_equal(agent_accept_same_ip(&a, &c), 0);
-    assert_int_equal(agent_accept_same_ip(&a, &d), 0);
-    assert_int_equal(agent_accept_same_ip(&d, &d), 1);
+    assert_int_equal(peer_same_ip(&a, &b), 1);
+    assert_int_equal(peer_same_ip(&a, &c), 0);
+    assert_int_equal(peer_same_ip(&a, &d), 0);
+    assert_int_equal(peer_same_ip(&d, &d), 1);
 }
 
 static void test_agent_accept_welcome_checks(void **state)

@@ -62,6 +62,31 @@ static void test_iogen_random_pass_visits_every_block_once(void **state)
     iogen_free(&g);
 }
 
+/* The random map's permutation is (a * step + c) mod n, kept by adding a
+ * each op instead of a 128-bit division: every op's unit is the closed
+ * form's, pass after pass, also where a * step passes 2^64. */
+static void test_iogen_random_permutation_matches_closed_form(void **state)
+{
+    static const uint64_t units[] = { 1, 2, 7, 1000, 12293, (uint64_t)1 << 53 };
+    (void)state;
+    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
+        struct job_spec j = spec(RW_RANDREAD, 512);
+        uint64_t n = units[k], ops = n < 4000 ? 3 * n : 20000;
+        struct iogen g;
+        struct iogen_op op;
+        assert_int_equal(iogen_init(&g, &j, 7 + k, 1, 0, n * 512), 0);
+        for (uint64_t i = 0; i < ops; i++) {
+            iogen_next(&g, &op);
+            const struct iogen_file *f = &g.f[0];
+            uint64_t want = (uint64_t)(((unsigned __int128)f->a * (f->step - 1) + f->c) % n);
+            assert_int_equal(op.offset, want * 512);
+            if (n > ((uint64_t)1 << 40) && i == ops - 1)
+                assert_true((unsigned __int128)f->a * (f->step - 1) > UINT64_MAX);
+        }
+        iogen_free(&g);
+    }
+}
+
 static void test_iogen_same_seed_same_sequence(void **state)
 {
     struct job_spec j = spec(RW_RANDRW, 4096);
@@ -526,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_iogen_zoned),
         cmocka_unit_test(test_iogen_openfiles_window),
         cmocka_unit_test(test_iogen_norandommap_repeats),
+        cmocka_unit_test(test_iogen_random_permutation_matches_closed_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,9 +96,10 @@ static const struct pinned {
               "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors" },
+    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors proxy clones" },
+    { "interval+", "proxy clones" },
     /* a sweep point's load and skip: sent only when set */
-    { "start+", "rate_iops rate_bps skip" },
+    { "start+", "rate_iops rate_bps skip clones" },
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
     { "ecause", "kind code count offset size file" },
@@ -112,6 +113,8 @@ static const struct pinned {
     { "rpc", "calls bytes_out bytes_in errors rtt status status_other" },
     { "host", "cpu_user_s cpu_sys_s cores threads nic rx_bytes tx_bytes speed_mbps" },
     { "mountstats", "mount note xprt ops" },
+    /* the local NFS proxy (agent/proxyproc.h): interval and phase-done */
+    { "proxy", "pid name port cpu_user_us cpu_sys_us conns remotes rx_bytes tx_bytes" },
     { "xprt", "connects sends recvs bad_xids req_u backlog_u" },
     { "ms_op", "name ops ntrans timeouts bytes_sent bytes_recv queue_ms rtt_ms execute_ms errors" },
     /* phase-done's verify value and one of its first offenders */
@@ -119,6 +122,9 @@ static const struct pinned {
                 "torn zeroes wrong_writer first" },
     { "vfirst", "file offset kind reader expected_writer expected_generation found_writer found_job "
                 "found_generation found_offset expected_run found_run" },
+    /* each thread's figures (interval, phase-done: sent only for phases of
+     * at most CLONE_SET_MAX threads on the agent) and one entry's keys */
+    { "clone", "job clone runtime_ns stats" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
@@ -140,6 +146,8 @@ static const char *const optional_keys[] = {
     /* the agent's CPU, NIC and mountstats */
     "interval.host", "interval.mountstats", "phase-done.host", "phase-done.mountstats",
     "mountstats.note",
+    /* the local NFS proxy an efs-utils mount points at */
+    "interval.proxy", "phase-done.proxy", "proxy.route_host",
     /* verification: sent only when set (absent = 0, ""), so a plan without
      * verify= is the same bytes as before these keys existed */
     "phase-done.verify",
@@ -149,6 +157,8 @@ static const char *const optional_keys[] = {
     "cleaned.others", "submit.command",
     /* the previous run an agent still winds down */
     "system.waiting_for",
+    /* each thread's figures: absent from older agents and larger phases */
+    "interval.clones", "phase-done.clones", "start.clones",
 };
 
 static const char *pinned_optional(const char *what)
@@ -1160,7 +1170,7 @@ static void test_contract_doc_lists_every_key(void **state)
     /* op_set, hist, the nfs telemetry, host, mountstats, xprt, ms_op and
      * verify are shown as code: each key as "key" */
     static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op",
-                                         "verify", "vfirst", "eop", "ecause" };
+                                         "verify", "vfirst", "eop", "ecause", "proxy", "clone" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1586,10 +1596,20 @@ static void test_contract_phase_done_optional_keys(void **state)
     in.lat_unmet = 1;
     in.late_ops = 7;
     in.late_ns = 123456789;
+    /* and the local NFS proxy, sent when the agent found one */
+    in.client.proxy.present = 1;
+    in.client.proxy.pid = 4242;
+    in.client.proxy.port = 20049;
+    snprintf(in.client.proxy.name, sizeof in.client.proxy.name, "efs-proxy");
+    in.client.proxy.conns = 2;
+    snprintf(in.client.proxy.remotes, sizeof in.client.proxy.remotes, "10.0.1.5:2049");
     /* and the failed ops' causes, sent when some op failed */
     in.totals.op[OP_READ].ops = in.totals.op[OP_READ].errors = 5;
     errcause_add(&in.errors, OP_READ, ERRC_SHORT_READ, 0, 8192, 0, "f.dat", 3);
     errcause_add(&in.errors, OP_READ, ERRC_NFS, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 5), 0, 0, "f.dat", 2);
+    /* and one thread's figures */
+    clone_set_add(&in.clones, 0, 1)->runtime_ns = 99;
+    in.clones.c[0].stats->op[OP_READ].ops = in.clones.c[0].stats->op[OP_READ].errors = 5;
     buf_init(&b);
     msg_phase_done_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1612,6 +1632,9 @@ static void test_contract_phase_done_optional_keys(void **state)
     assert_int_equal(out.lat_unmet, 1);
     assert_int_equal(out.late_ops, 7);
     assert_int_equal(out.late_ns, 123456789);
+    assert_int_equal(out.client.proxy.pid, 4242);
+    assert_int_equal(out.client.proxy.conns, 2);
+    assert_string_equal(out.client.proxy.remotes, "10.0.1.5:2049");
     assert_memory_equal(&out.errors, &in.errors, sizeof in.errors);
     {
         const msgpack_object *e, *rd;
@@ -1622,8 +1645,14 @@ static void test_contract_phase_done_optional_keys(void **state)
         rd = member(e, "read");
         expect_keys("eop", rd);
         expect_keys("ecause", &member(rd, "causes")->via.array.ptr[0]);
+        expect_keys("clone", &member(&u.data, "clones")->via.array.ptr[0]);
         msgpack_unpacked_destroy(&u);
     }
+    assert_int_equal(out.clones.n, 1);
+    assert_int_equal(out.clones.c[0].clone, 1);
+    assert_int_equal(out.clones.c[0].runtime_ns, 99);
+    msg_phase_done_free(&out);
+    clone_set_free(&in.clones);
     buf_free(&b);
 }
 

@@ -1,0 +1,47 @@
+/* mp: the msgpack-c steps every hand-written codec of proto/ repeats.
+ *
+ * msg.c's messages are field tables (msg_codec.c); the few values that do
+ * not fit a table (pool_msg, coh_msg, the error causes, the verification
+ * results, the histogram) are packed and read with msgpack-c directly, and
+ * these are the pieces they share: a packer writing into a struct buf, a
+ * frame started and finished around a map, keyed values, and the lookup
+ * and bounded reads a decoder makes before it trusts a value.  Texts of
+ * errors name where (a prefix such as "phase 1: ") and the key. */
+#ifndef NFSTORM_MP_H
+#define NFSTORM_MP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <msgpack.h>
+#include "proto/frame.h"
+
+/* msgpack-c's write callback into a struct buf (data). */
+int mp_buf_put(void *data, const char *p, size_t len);
+
+/* Start a frame on out: a header to fill, a packer pk writing after it,
+ * and a map of nkeys + 1 keys whose first is "type": type_name.  Returns
+ * the frame's start for mp_frame_end. */
+size_t mp_frame_begin(struct buf *out, msgpack_packer *pk, const char *type_name, uint32_t nkeys);
+/* Fill the header of the frame that starts at start. */
+void mp_frame_end(struct buf *out, size_t start);
+
+void mp_pack_str(msgpack_packer *pk, const char *s, size_t n);
+void mp_pack_key(msgpack_packer *pk, const char *k);
+void mp_pack_u64(msgpack_packer *pk, const char *k, uint64_t v);
+
+/* The value under key of map (a MAP object), or NULL. */
+const msgpack_object *mp_lookup(const msgpack_object *map, const char *key);
+
+/* The unsigned integer under key, at most max, into *out.  0, or
+ * -EBADMSG with "<where>missing 'key'" or "<where>'key' is not an integer
+ * in 0..max" in err. */
+int mp_get_u(const msgpack_object *map, const char *where, const char *key, uint64_t max, uint64_t *out,
+             char *err, size_t errlen);
+
+/* The string under key, NUL-free and shorter than size, into out.  0, or
+ * -EBADMSG with "<where>'key' is missing" or "... is not a string that
+ * fits" in err. */
+int mp_get_str(const msgpack_object *map, const char *where, const char *key, char *out, size_t size,
+               char *err, size_t errlen);
+
+#endif
