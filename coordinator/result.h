@@ -5,13 +5,15 @@
  * what agents sent: op counts, bytes, errors and histogram buckets.
  * Per-agent intervals keep only counters (no histograms) to bound memory on
  * long runs, packed to a few bytes an agent once the interval is sealed
- * (agent_pack.h), and per-agent phase totals are kept sealed (see below), so a
- * phase costs what its agents measured, not ~400 KB per agent.  Merged
- * intervals keep their histograms exactly but compactly:
- * dense (an op_set, ~400 KB) only while agents are still sending the
- * interval, then "sealed" into counters plus sparse histograms of the op
- * types that had ops (a few KB).  Read them through result_interval_ops /
- * result_interval_op / result_interval_all, or slot->count for counters.
+ * (agent_pack.h; read them with result_slot_agent(s) or
+ * result_interval_agent), and per-agent phase totals are kept sealed (see
+ * below), so a phase costs what its agents measured, not ~400 KB per agent.
+ * Merged intervals keep their histograms exactly but compactly: in the
+ * chunked recording form (an op_rec, a few KB) only while agents are still
+ * sending the interval, then "sealed" into counters plus sparse, varint
+ * packed histograms of the op types that had ops (a few hundred bytes).
+ * Read them through result_interval_ops / result_interval_op /
+ * result_interval_all, or slot->count for counters.
  *
  * Single-threaded: owned and touched by the coordinator's loop thread. */
 #ifndef NFSTORM_RESULT_H
