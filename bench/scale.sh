@@ -33,6 +33,7 @@
 # are measured and scale linearly; join and first_io are not projected.
 #
 # PERF=FILE records the coordinator with `perf record -g -o FILE.N`.
+# NFSTORM=PATH (and NFSTORM_AGENT=PATH) measure another build (a before).
 # Usage: bench/scale.sh [--sim FACTOR] [--runtime S] [--rate IOPS] [N ...]
 #        (default N: 10 100 500 1000, runtime 10 s, rate_iops 10)
 # Kills only the processes it started.  Needs ~2 MB (PSS) per agent.
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
     --sim) SIM=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | grep '^#'; exit 0 ;;
     *) NS+=("$1"); shift ;;
     esac
 done
