@@ -38,9 +38,13 @@ static uint32_t agent_end(const struct phase_result *ph, uint32_t a)
 
     if (!ph->agents[a].participating)
         return 0;
-    for (uint32_t k = 0; k < ph->nintervals; k++)
-        if (ph->intervals[k].agent && ph->intervals[k].agent[a].reported)
+    for (uint32_t k = 0; k < ph->nintervals; k++) {
+        struct counters c;
+
+        result_slot_agent(&ph->intervals[k], a, &c);
+        if (c.reported)
             end = k + 1;
+    }
     if (ph->agents[a].done && ph->agents[a].nintervals && ph->agents[a].nintervals < end)
         end = ph->agents[a].nintervals;
     /* intervals after its phase time ended are its wind-down (threads
@@ -196,8 +200,12 @@ void changes_phase(const struct run_result *r, uint32_t phase, struct change_set
 
         if (end <= 2)
             continue;
-        for (uint32_t k = 1; k + 1 < end; k++)
-            x[k - 1] = ph->intervals[k].agent ? agent_amount(&ph->intervals[k].agent[a], bytes) / iv_s : 0;
+        for (uint32_t k = 1; k + 1 < end; k++) {
+            struct counters c;
+
+            result_slot_agent(&ph->intervals[k], a, &c);   /* packed once sealed */
+            x[k - 1] = agent_amount(&c, bytes) / iv_s;
+        }
         detect(r, ph, x, end - 2, bytes ? CHANGE_THROUGHPUT : CHANGE_IOPS, 0, a, out, &cap);
     }
     free(x);

@@ -121,9 +121,13 @@ void html_timeline_init(struct html_timeline *t, const struct run_result *r, uin
         t->lost_x[a] = -1;
         if (!r->agents[a].lost || (ap->done && !ap->salvaged))
             continue;
-        for (uint32_t k = 0; k < ph->nintervals; k++)
-            if (ph->intervals[k].agent && agent_has_data(&ph->intervals[k].agent[a]))
+        for (uint32_t k = 0; k < ph->nintervals; k++) {
+            struct counters c;
+
+            result_slot_agent(&ph->intervals[k], a, &c);
+            if (agent_has_data(&c))
                 last = k + 1;
+        }
         t->lost_x[a] = last * secs;
         snprintf(t->lost_note[a], sizeof(t->lost_note[a]), "lost at %.1f s", r->agents[a].lost_at_s);
         snprintf(t->band_note[a], sizeof(t->band_note[a]), "agent %u %s", r->agents[a].id, t->lost_note[a]);

@@ -96,6 +96,27 @@ static json_t *ops_json_as(const struct op_set *s, int with_latency)
     return ops;
 }
 
+/* Counters only, compactly (an interval line's "o", docs/results.md): per op type
+ * [ops, bytes], with errors and timeouts appended only when not 0; about
+ * 30 bytes an agent-interval fewer than ops_json_as's objects. */
+static json_t *ops_counters_compact(const struct op_set *s)
+{
+    json_t *ops = json_object();
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &s->op[t];
+        json_t *v;
+        if (!o->ops && !o->errors && !o->timeouts)
+            continue;
+        v = json_pack("[II]", (json_int_t)o->ops, (json_int_t)o->bytes);
+        if (v && (o->errors || o->timeouts))
+            json_array_append_new(v, json_integer((json_int_t)o->errors));
+        if (v && o->timeouts)
+            json_array_append_new(v, json_integer((json_int_t)o->timeouts));
+        json_object_set_new(ops, op_type_name((enum op_type)t), v);
+    }
+    return ops;
+}
+
 static json_t *ops_json(const struct op_set *s)
 {
     return ops_json_as(s, 1);
@@ -219,13 +240,17 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
 {
     struct journal *j = arg;
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
-    const struct counters *c = &slot->agent[agent];
+    struct counters cc, *c = &cc;
     /* Counters only: the interval's merged latency follows once it is
      * complete (on_interval).  An interval already complete when this
      * arrives (late data) carries its own histograms, which the replay
      * adds like any other. */
+    result_slot_agent(slot, agent, &cc);
+    /* the usual line is counters only, compactly in "o" (the bulk of a
+     * long run's journal); late data keeps "ops" with its histograms */
     json_t *o = json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
-                          (json_int_t)agent, "k", (json_int_t)k, "ops", ops_json_as(s, slot->is_sealed));
+                          (json_int_t)agent, "k", (json_int_t)k, slot->is_sealed ? "ops" : "o",
+                          slot->is_sealed ? ops_json_as(s, 1) : ops_counters_compact(s));
     if (o && (c->inflight || c->oldest_ns)) {
         json_object_set_new(o, "inflight", json_integer((json_int_t)c->inflight));
         json_object_set_new(o, "oldest_ns", json_integer((json_int_t)c->oldest_ns));
@@ -457,6 +482,36 @@ static int ops_of(json_t *ops, struct op_set *s, char *why, int lat_optional)
             (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why,
                                                            JOURNAL_WHY_MAX)))
             return -1;
+    }
+    return 0;
+}
+
+/* An interval line's compact counters ("o"): {OP: [ops, bytes(, errors(, timeouts))]}. */
+static int ops_of_compact(json_t *ops, struct op_set *s)
+{
+    const char *name;
+    json_t *v;
+    op_set_init(s);
+    if (!json_is_object(ops))
+        return -1;
+    json_object_foreach(ops, name, v) {
+        int t = op_type_from_name(name);
+        uint64_t f[4] = { 0, 0, 0, 0 };
+        size_t n = json_array_size(v);
+        if (t < 0 || !json_is_array(v) || n < 2 || n > 4)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            json_t *x = json_array_get(v, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 0)
+                return -1;
+            f[i] = (uint64_t)json_integer_value(x);
+        }
+        if (f[2] > f[0])              /* failed ops are ops */
+            return -1;
+        s->op[t].ops = f[0];
+        s->op[t].bytes = f[1];
+        s->op[t].errors = f[2];
+        s->op[t].timeouts = f[3];
     }
     return 0;
 }
@@ -830,9 +885,13 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         return -1;
     if (strcmp(type, "interval") == 0) {
         struct op_set *s = xmalloc(sizeof *s);
+        /* "o": counters in the compact form (ops_counters_compact); "ops":
+         * objects, with histograms on late data (and in older journals) */
+        int compact = json_object_get(o, "o") != NULL;
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
                  phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
-                 ops_of(json_object_get(o, "ops"), s, rp->why, 1) ||
+                 (compact ? ops_of_compact(json_object_get(o, "o"), s)
+                     : ops_of(json_object_get(o, "ops"), s, rp->why, 1)) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
         if (rc == 0) {

@@ -103,11 +103,15 @@ static void interval_rates(const struct phase_result *ph, int agent, enum op_typ
     memset(m, 0, sizeof(*m));
     for (uint32_t k = 0; k < n && secs > 0; k++) {
         const struct interval_slot *s = &ph->intervals[k];
+        struct counters c;
+        double v;
+
+        if (agent >= 0)
+            result_slot_agent(s, (uint32_t)agent, &c);
         /* successful ops only: a failed op is not throughput */
-        double v = agent < 0 ? (double)(bw ? s->count[t].bytes
-                                           : result_ok_count(s->count[t].ops, s->count[t].errors))
-                             : (double)(bw ? s->agent[agent].bytes[t]
-                                           : result_ok_count(s->agent[agent].ops[t], s->agent[agent].errors[t]));
+        v = agent < 0 ? (double)(bw ? s->count[t].bytes
+                                    : result_ok_count(s->count[t].ops, s->count[t].errors))
+                      : (double)(bw ? c.bytes[t] : result_ok_count(c.ops[t], c.errors[t]));
 
         v /= secs;
         if (bw)

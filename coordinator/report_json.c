@@ -326,13 +326,13 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
 }
 
 /* One array of nagents integers, agent a's value at index a. */
-static json_t *agent_column(struct jb *b, const struct run_result *r, const struct interval_slot *s,
+static json_t *agent_column(struct jb *b, const struct run_result *r, const struct counters *ac,
                             uint64_t (*value)(const struct counters *c, int t), int t)
 {
     json_t *col = json_array();
 
     for (uint32_t a = 0; a < r->nagents; a++)
-        push(b, col, jint(value(&s->agent[a], t)));
+        push(b, col, jint(value(&ac[a], t)));
     return col;
 }
 
@@ -354,35 +354,39 @@ static json_t *interval_agents_json(struct jb *b, const struct run_result *r, co
 {
     json_t *j = json_object(), *ops = json_object();
     int missing = 0, inflight = 0;
+    struct counters *ac = xmalloc((r->nagents ? r->nagents : 1) * sizeof(*ac));
+
+    result_slot_agents(s, r->nagents, ac);
 
     for (int t = 0; t < OP__COUNT; t++) {
         int any = 0, errs = 0;
         json_t *o;
 
         for (uint32_t a = 0; a < r->nagents; a++) {
-            any |= s->agent[a].ops[t] || s->agent[a].errors[t];
-            errs |= s->agent[a].errors[t] != 0;
+            any |= ac[a].ops[t] || ac[a].errors[t];
+            errs |= ac[a].errors[t] != 0;
         }
         if (!any)
             continue;
         o = json_object();
-        put(b, o, "ops", agent_column(b, r, s, col_ops, t));
-        put(b, o, "bytes", agent_column(b, r, s, col_bytes, t));
+        put(b, o, "ops", agent_column(b, r, ac, col_ops, t));
+        put(b, o, "bytes", agent_column(b, r, ac, col_bytes, t));
         if (errs)
-            put(b, o, "errors", agent_column(b, r, s, col_errors, t));
+            put(b, o, "errors", agent_column(b, r, ac, col_errors, t));
         put(b, ops, op_type_name((enum op_type)t), o);
     }
     put(b, j, "ops", ops);
     for (uint32_t a = 0; a < r->nagents; a++) {
-        missing |= !s->agent[a].reported;
-        inflight |= s->agent[a].inflight != 0;
+        missing |= !ac[a].reported;
+        inflight |= ac[a].inflight != 0;
     }
     if (missing)
-        put(b, j, "reported", agent_column(b, r, s, col_reported, 0));
+        put(b, j, "reported", agent_column(b, r, ac, col_reported, 0));
     if (inflight) {   /* stalls, and a lost agent's unknown ops */
-        put(b, j, "inflight", agent_column(b, r, s, col_inflight, 0));
-        put(b, j, "oldest_ns", agent_column(b, r, s, col_oldest, 0));
+        put(b, j, "inflight", agent_column(b, r, ac, col_inflight, 0));
+        put(b, j, "oldest_ns", agent_column(b, r, ac, col_oldest, 0));
     }
+    free(ac);
     return j;
 }
 

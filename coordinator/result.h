@@ -4,13 +4,16 @@
  * them), then read by the reporters.  Everything merged is an exact sum of
  * what agents sent: op counts, bytes, errors and histogram buckets.
  * Per-agent intervals keep only counters (no histograms) to bound memory on
- * long runs, and per-agent phase totals are kept sealed (see below), so a
- * phase costs what its agents measured, not ~400 KB per agent.  Merged
- * intervals keep their histograms exactly but compactly:
- * dense (an op_set, ~400 KB) only while agents are still sending the
- * interval, then "sealed" into counters plus sparse histograms of the op
- * types that had ops (a few KB).  Read them through result_interval_ops /
- * result_interval_op / result_interval_all, or slot->count for counters.
+ * long runs, packed to a few bytes an agent once the interval is sealed
+ * (agent_pack.h; read them with result_slot_agent(s) or
+ * result_interval_agent), and per-agent phase totals are kept sealed (see
+ * below), so a phase costs what its agents measured, not ~400 KB per agent.
+ * Merged intervals keep their histograms exactly but compactly: in the
+ * chunked recording form (an op_rec, a few KB) only while agents are still
+ * sending the interval, then "sealed" into counters plus sparse, varint
+ * packed histograms of the op types that had ops (a few hundred bytes).
+ * Read them through result_interval_ops / result_interval_op /
+ * result_interval_all, or slot->count for counters.
  *
  * Single-threaded: owned and touched by the coordinator's loop thread. */
 #ifndef NFSTORM_RESULT_H
@@ -23,6 +26,7 @@
 #include "common/errcause.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
+#include "coordinator/agent_pack.h"
 
 #define RESULT_HOST_MAX 256
 /* The JSON result's and the journal's "schema" (docs/results.md): 2 since
@@ -104,18 +108,22 @@ struct agent_phase {
     uint32_t nstorage;
 };
 
-/* The merged interval (sum over agents) is the dense *pending while the
+/* The merged interval (sum over agents) is *pending (chunked) while the
  * slot fills; result_interval_seal moves it into sealed[] and frees it.
  * A slot with neither (never written) is an empty interval.  count[] is
  * kept exact in both states. */
 struct interval_slot {
     struct op_counts count[OP__COUNT]; /* merged counters, always valid */
-    struct op_set *pending;       /* dense merge while filling; NULL once sealed */
+    struct op_rec *pending;       /* the merge while filling (chunked, common/stats.h);
+                                     NULL once sealed */
     struct sealed_op *sealed;     /* [nsealed], op types that are not empty */
     uint8_t nsealed;
     uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
     uint32_t nreported;           /* agents that sent this interval */
-    struct counters *agent;       /* [nagents] */
+    struct counters *agent;       /* [nagents] while the slot fills (dense); NULL
+                                     once sealed: then the agents are in packed.
+                                     Read them with result_interval_agent(s) */
+    struct agent_pack packed;     /* the agents of a sealed slot (agent_pack.h) */
 };
 
 /* Phase control (coordinator/phase_ctl.h): whether the coordinator ended
@@ -248,11 +256,18 @@ int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k
 /* Interval k of phase is complete: drop its dense form for the compact one.
  * Lossless; no-op when out of range or already sealed. */
 void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k);
-/* Dense views of merged interval k (k < nintervals).  Each returns the
- * pending data itself when the slot is not sealed, else expands the sealed
- * form into the caller's scratch and returns scratch (an op_set is ~400 KB:
- * allocate it once per report, on the heap).  The pointer is valid until
- * the next change to the result or to scratch. */
+/* Agent a's counters of interval k of phase into *out (zeroes when k or a
+ * is out of range).  Cheap on a sealed slot too (agent_pack_get). */
+void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t k, uint32_t a,
+                           struct counters *out);
+/* The same from a slot: agent a (< the run's nagents) into *out, or all
+ * nagents of them into out[0..nagents) (one pass, for loops over agents). */
+void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out);
+void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, struct counters *out);
+/* Dense views of merged interval k (k < nintervals).  Each expands the
+ * pending (chunked) or sealed form into the caller's scratch and returns
+ * scratch (an op_set is ~440 KB: allocate it once per report, on the
+ * heap).  The pointer is valid until the next change to scratch. */
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
                                          struct op_set *scratch);
 /* The same for one op type (expands ~40 KB, not 400). */
