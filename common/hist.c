@@ -150,10 +150,9 @@ int hist_equal(const struct hist *a, const struct hist *b)
     return memcmp(a->bucket, b->bucket, sizeof(a->bucket)) == 0;
 }
 
-/* Sparse form.  cnt comes first in the shared block so both arrays are
- * naturally aligned. */
-/* The varints of the packed buckets.  The bytes are only ever ones
- * hist_sparse_from wrote (memory, not input), so reading needs no bound. */
+/* Sparse form: the used buckets packed as varints.  The bytes are only
+ * ever ones hist_sparse_from wrote (memory, not input), so reading needs no
+ * bound. */
 static size_t sparse_put(uint8_t *p, uint64_t v)
 {
     size_t n = 0;
