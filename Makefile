@@ -51,7 +51,7 @@ endif
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard proto/*.c) $(wildcard net/*.c)
 AGENT_SRC  := $(filter-out agent/main.c,$(wildcard agent/*.c))
-COORD_SRC  := $(filter-out coordinator/main.c,$(wildcard coordinator/*.c))
+COORD_SRC  := $(filter-out coordinator/cli/main.c,$(wildcard coordinator/*/*.c))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -69,7 +69,7 @@ bin/nfstorm: $(BUILD)/nfstorm
 bin/nfstorm-agent: $(BUILD)/nfstorm-agent
 	@mkdir -p bin && install -m 0755 $< $@
 
-$(BUILD)/nfstorm: $(call obj,coordinator/main.c) $(LIBCOORD) $(LIBCOMMON)
+$(BUILD)/nfstorm: $(call obj,coordinator/cli/main.c) $(LIBCOORD) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/nfstorm-agent: $(call obj,agent/main.c) $(LIBAGENT) $(LIBCOMMON)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -274,7 +274,7 @@ DOC_FILES    := README.md $(wildcard docs/*.md)
 .PHONY: install install-bins deb
 # The binaries as installed (the package's build step: it leaves bin/ alone).
 install-bins: $(INST_DIR)/nfstorm $(INST_DIR)/nfstorm-agent
-$(INST_DIR)/nfstorm: $(call obj,coordinator/main.c) $(LIBCOORD) $(LIBCOMMON)
+$(INST_DIR)/nfstorm: $(call obj,coordinator/cli/main.c) $(LIBCOORD) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(INST_LDLIBS)
 $(INST_DIR)/nfstorm-agent: $(call obj,agent/main.c) $(LIBAGENT) $(LIBCOMMON)

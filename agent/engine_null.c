@@ -1,7 +1,7 @@
 /* engine_null: no I/O at all, through the same job loop and stats path.
  * For control-plane tests at scale, for measuring nfstorm's own overhead,
  * and (with null_capacity_iops / null_latency) as a model server whose
- * capacity is known, so a sweep (coordinator/sweep.h) has a right answer.
+ * capacity is known, so a sweep (coordinator/run/sweep.h) has a right answer.
  *
  * The model: one FIFO server per agent process, shared by every job thread
  * of every job that names a capacity, serving at most null_capacity_iops

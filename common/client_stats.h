@@ -8,7 +8,7 @@
  * One description shared by the agent (agent/client_sampler.c fills it),
  * the wire (proto/msg_client.c: the optional "host", "mountstats" and "proxy" maps
  * of interval and phase-done) and the coordinator's model
- * (coordinator/client_result.h), like common/storage.h.  Every counter is a
+ * (coordinator/result/client_result.h), like common/storage.h.  Every counter is a
  * delta over the span it covers (an interval, or the whole phase), so
  * intervals sum to the phase.  Strings are NUL-terminated within their
  * arrays; "" and 0 mean "not known". */

@@ -7,7 +7,7 @@
  * type; the failures of any further cause are summed in `other`.  So the
  * causes' counts plus `other` always equal the op type's failed ops, which
  * is what the coordinator checks against the agent's `errors` counter
- * (errcause_check, then the cross-check in coordinator/run.c).
+ * (errcause_check, then the cross-check in coordinator/run/run.c).
  *
  * Plain data of fixed size (no pointers), as vstats: copied, sent and
  * merged without ownership questions; about 25 KB, so a job allocates it

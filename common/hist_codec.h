@@ -1,7 +1,7 @@
 /* hist_codec: the one serialised form of a histogram, and its one
  * validating decoder, shared by the wire (proto/msg_codec.c), the JSON
- * result (coordinator/report_json.c, result_load.c) and the journal
- * (coordinator/journal.c).
+ * result (coordinator/report/report_json.c, result_load.c) and the journal
+ * (coordinator/run/journal.c).
  *
  * The form (docs/results.md, docs/protocol.md) is a map
  *     {count, sum, min, max, runs: [skip, len, n1 .. n_len, skip, len, ...]}

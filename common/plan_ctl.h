@@ -26,7 +26,7 @@
  *                  window W stays at or under T, then ends the phase
  *                  (fio's latency_run=0): agent/latctl.h.
  * Parsing lives here (plan_keys.c hands these keys over); the coordinator's
- * side is coordinator/phase_ctl.c. */
+ * side is coordinator/run/phase_ctl.c. */
 #ifndef NFSTORM_PLAN_CTL_H
 #define NFSTORM_PLAN_CTL_H
 

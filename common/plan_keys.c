@@ -189,7 +189,7 @@ static const struct key_def keys[] = {
     { "server_timeout",    K_DURATION,  FIELD(server_timeout_ns) },
     { "nconnect",          K_NCONNECT,  FIELD(nconnect) },
     { "error_threshold",   K_THRESHOLD, FIELD(error_threshold) },
-    /* fio's log files, written by the coordinator (coordinator/fiolog.h) */
+    /* fio's log files, written by the coordinator (coordinator/run/fiolog.h) */
     { "write_bw_log",      K_LOG,       FIELD(log) },
     { "write_lat_log",     K_LOG,       FIELD(log) },
     { "write_iops_log",    K_LOG,       FIELD(log) },

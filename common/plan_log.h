@@ -2,10 +2,10 @@
  * write_iops_log, write_hist_log, log_avg_msec, log_hist_msec,
  * log_hist_coarseness, per_job_logs, log_offset, log_max_value), and the
  * two that place percentiles in fio's JSON (clat_percentiles,
- * lat_percentiles: coordinator/report_fio.c).
+ * lat_percentiles: coordinator/report/report_fio.c).
  *
  * Coordinator only: the coordinator writes the logs from the intervals
- * agents stream (coordinator/fiolog.h), so these are never on the wire.
+ * agents stream (coordinator/run/fiolog.h), so these are never on the wire.
  * Kept as one struct inside job_spec, parsed here, so the key table in
  * plan_keys.c needs one line per key and one case. */
 #ifndef NFSTORM_PLAN_LOG_H

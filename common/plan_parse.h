@@ -46,7 +46,7 @@ typedef void (*plan_key_visit_fn)(void *user, const char *file, unsigned line, c
                                   const char *key, const char *value);
 int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen);
 /* plan_visit_keys over text as written, for a policy that must not act on
- * it (nfstorm serve's, coordinator/pool_policy.h): values keep their
+ * it (nfstorm serve's, coordinator/fleet/pool_policy.h): values keep their
  * ${VAR} verbatim, and an `include NAME` line is visited as the key
  * "include" with value NAME and is not read. */
 int plan_visit_string_raw(const char *name, const char *text, plan_key_visit_fn visit, void *user, char *err,

@@ -8,7 +8,7 @@
  * (sweep_values=) give one phase each.  A search (sweep_start=/sweep_max=,
  * doubling then bisection) cannot know its values before it runs, so the
  * plan holds the most points the search can take (sweep_max_points) and the
- * coordinator (coordinator/sweep.h) chooses each point's value from the
+ * coordinator (coordinator/run/sweep.h) chooses each point's value from the
  * last result as it starts it, sending the rate in the start message, and
  * skips the points it no longer needs.  A rate is a schedule the agent
  * applies at the start; iodepth, numjobs and agents shape what an agent

@@ -1,7 +1,7 @@
 /* conn: the connection layer both programs share, on libuv.
  *
- * The coordinator's run (coordinator/run.c), the listening coordinator
- * (coordinator/gather.c) and the agent's session (agent/session.c) each
+ * The coordinator's run (coordinator/run/run.c), the listening coordinator
+ * (coordinator/fleet/gather.c) and the agent's session (agent/session.c) each
  * own their connections and their state machines; what is the same for
  * all of them lives here once: the write queue (a frame is handed over
  * and freed when the kernel took it, or dropped when the connection is

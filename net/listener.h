@@ -1,8 +1,8 @@
 /* listener: accepting peers on libuv, with the caps every listening
  * program of ours needs before a peer has proved anything.
  *
- * `run --listen` (coordinator/gather.c) and `nfstorm serve`
- * (coordinator/serve.c) accept strangers on the network: an agent that
+ * `run --listen` (coordinator/fleet/gather.c) and `nfstorm serve`
+ * (coordinator/fleet/serve.c) accept strangers on the network: an agent that
  * dials in, a submitter.  Both need the same plumbing, written here once:
  * the accept, the peer's name, the list of open peers, one read buffer,
  * the frame loop with the reader's cap, the bytes a peer may hold, one

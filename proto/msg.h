@@ -138,7 +138,7 @@ struct msg_storage {
 struct msg_start {
     uint32_t phase;
     uint64_t t0_ns;           /* in the agent's CLOCK_MONOTONIC */
-    /* a sweep point (coordinator/sweep.h), optional: the per-thread rate every
+    /* a sweep point (coordinator/run/sweep.h), optional: the per-thread rate every
      * job of the phase runs at instead of its plan's (0 = the plan's), and
      * skip=1 for a point the search no longer needs (the phase ends without I/O) */
     uint64_t rate_iops;

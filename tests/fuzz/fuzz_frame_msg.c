@@ -15,9 +15,9 @@
  * histograms), and encoding that value once more yields the same bytes
  * (for every type, plan and phase-done included).  Every histogram the
  * wire let in also goes through the JSON container of the same form
- * (result and journal, coordinator/hist_json.h) and comes back equal: one
+ * (result and journal, coordinator/report/hist_json.h) and comes back equal: one
  * decoder, the same verdict in every container; so does the nfs engine's
- * RPC telemetry (coordinator/nfs_json.h). */
+ * RPC telemetry (coordinator/report/nfs_json.h). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,10 +30,10 @@
 #include "proto/msg.h"
 #include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
-#include "coordinator/hist_json.h"
-#include "coordinator/nfs_json.h"
-#include "coordinator/result.h"
-#include "coordinator/verify_json.h"
+#include "coordinator/report/hist_json.h"
+#include "coordinator/report/nfs_json.h"
+#include "coordinator/result/result.h"
+#include "coordinator/report/verify_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

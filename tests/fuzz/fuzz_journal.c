@@ -1,5 +1,5 @@
 /* fuzz_journal: libFuzzer harness for the journal reader
- * (coordinator/journal.c), which `nfstorm report JOURNAL` runs on a file
+ * (coordinator/run/journal.c), which `nfstorm report JOURNAL` runs on a file
  * that may have been cut short, corrupted or edited.
  *
  * journal_load takes a path, so the input is written to a memfd and loaded
@@ -17,9 +17,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "coordinator/hist_json.h"
-#include "coordinator/journal.h"
-#include "coordinator/result.h"
+#include "coordinator/report/hist_json.h"
+#include "coordinator/run/journal.h"
+#include "coordinator/result/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

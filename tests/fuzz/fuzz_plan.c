@@ -7,7 +7,7 @@
  * before it sends the plan.
  *
  * The same text, written to a file, also goes through the compatibility
- * report (coordinator/fio_compat.c, plan_visit_keys): no crash, and its
+ * report (coordinator/cli/fio_compat.c, plan_visit_keys): no crash, and its
  * exit status says "runs" exactly when the parser accepts the plan.
  *
  * The harness works in a private temporary directory holding one small
@@ -22,7 +22,7 @@
 
 #include "common/plan.h"
 #include "common/plan_parse.h"
-#include "coordinator/fio_compat.h"
+#include "coordinator/cli/fio_compat.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

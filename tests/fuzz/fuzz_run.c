@@ -1,5 +1,5 @@
 /* fuzz_run: libFuzzer harness for the coordinator's handling of what
- * agents send after the handshake (coordinator/run.c through its seam
+ * agents send after the handshake (coordinator/run/run.c through its seam
  * run_feed_script, result.c, verdict.c and the text, HTML and CSV reports).
  *
  * The input is a script (run.h): records delivering bytes from one of two
@@ -22,10 +22,10 @@
 #include <string.h>
 
 #include "common/plan.h"
-#include "coordinator/report.h"
-#include "coordinator/result.h"
-#include "coordinator/run.h"
-#include "coordinator/verdict.h"
+#include "coordinator/report/report.h"
+#include "coordinator/result/result.h"
+#include "coordinator/run/run.h"
+#include "coordinator/run/verdict.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

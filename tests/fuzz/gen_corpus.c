@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 
 #include "common/plan_parse.h"
-#include "coordinator/journal.h"
-#include "coordinator/result.h"
+#include "coordinator/run/journal.h"
+#include "coordinator/result/result.h"
 #include "proto/coh_msg.h"
-#include "coordinator/result_verify.h"
+#include "coordinator/result/result_verify.h"
 #include "proto/msg.h"
 
 static void write_file(const char *dir, const char *name, const void *p, size_t n)

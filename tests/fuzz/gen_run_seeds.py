@@ -1,4 +1,4 @@
-"""Seeds for fuzz_run: scripts (coordinator/run.h, run_feed_script) in which
+"""Seeds for fuzz_run: scripts (coordinator/run/run.h, run_feed_script) in which
 two agents go through a two-phase plan honestly, or lie: totals that are not
 the sum of their intervals, intervals too early, an error with terminal
 controls, a welcome with a hostile host name, a flood of pings, a stranger,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pool host decides (coordinator/pool_policy.h): hand-made submissions,
+# The pool host decides (coordinator/fleet/pool_policy.h): hand-made submissions,
 # which skip the submitter's own checks, with every refused option and plan
 # key (for a run and a clean), aimed at files outside serve's run directory
 # by absolute names, '..' and a symlink, and a field past its limit: each is refused by name with exit status 2, nothing is
@@ -7,11 +7,11 @@
 . "$(dirname "$0")/lib.sh"
 # the table decides every option run and clean take: one added to the CLI
 # without a row would be refused unnamed (or, worse, judged by arity wrong)
-grep -oh '"--[a-z][a-z0-9-]*"' "$ROOT"/coordinator/main.c "$ROOT"/coordinator/cmd_report.c "$ROOT"/coordinator/fio_cli.c |
+grep -oh '"--[a-z][a-z0-9-]*"' "$ROOT"/coordinator/cli/main.c "$ROOT"/coordinator/cli/cmd_report.c "$ROOT"/coordinator/cli/fio_cli.c |
   sort -u | tr -d '"' >"$T/cli-options"
 missing=$(while read -r o; do
   case "$o" in --help|--version|--client|--format|--labels|--repetition) continue ;; esac   # not run's, or refused
-  grep -q "{ \"$o\"," "$ROOT/coordinator/pool_policy.c" || echo "$o"
+  grep -q "{ \"$o\"," "$ROOT/coordinator/fleet/pool_policy.c" || echo "$o"
 done <"$T/cli-options")
 [ -z "$missing" ] || fail "options without a row in pool_policy.c's table: $missing"
 

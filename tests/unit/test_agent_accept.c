@@ -16,7 +16,7 @@
 #include <msgpack.h>
 #include <uv.h>
 
-#include "coordinator/agent_accept.h"
+#include "coordinator/fleet/agent_accept.h"
 #include "net/listener.h"
 #include "net/addr.h"
 #include "proto/msg.h"

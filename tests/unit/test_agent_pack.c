@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/agent_pack.h"
-#include "coordinator/result.h"
+#include "coordinator/result/agent_pack.h"
+#include "coordinator/result/result.h"
 
 static void fill(struct counters *c, uint32_t a)
 {

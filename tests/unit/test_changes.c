@@ -16,7 +16,7 @@
 #include "common/hist.h"
 #include "common/xmalloc.h"
 #include "common/changepoint.h"
-#include "coordinator/changes.h"
+#include "coordinator/result/changes.h"
 
 #define NIV 40
 #define MIB (1024.0 * 1024.0)

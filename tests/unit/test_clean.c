@@ -1,4 +1,4 @@
-/* test_clean: what a plan will write (coordinator/clean.c clean_estimate),
+/* test_clean: what a plan will write (coordinator/fleet/clean.c clean_estimate),
  * the figure printed before a run. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "coordinator/clean.h"
+#include "coordinator/fleet/clean.h"
 
 #define MiB (1024ull * 1024)
 

@@ -1,4 +1,4 @@
-/* test_client_cap: --client-cap values (coordinator/client_cap.c), which
+/* test_client_cap: --client-cap values (coordinator/fleet/client_cap.c), which
  * cap an agent gets by its labels, and the faster-than-the-link rule with
  * its text: the NIC counts only when it is on the route to the storage
  * server, the tighter limit names the flag, a read at or under it is not
@@ -15,8 +15,8 @@
 
 #include <jansson.h>
 #include <stdlib.h>
-#include "coordinator/client_cap.h"
-#include "coordinator/client_json.h"
+#include "coordinator/fleet/client_cap.h"
+#include "coordinator/report/client_json.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 

@@ -1,5 +1,5 @@
 /* test_client_result: the agents' own measurements on the coordinator
- * (coordinator/client_result.c, client_json.c, client_report.c) and the
+ * (coordinator/result/client_result.c, client_json.c, client_report.c) and the
  * agent's /proc/net/dev parser (agent/nicstat.c): the CPU rule (cores it
  * may use, or one core per job thread) and the NIC rule with their warning
  * lines, storage of intervals and phases, the JSON form's round trip and
@@ -19,9 +19,9 @@
 
 #include "agent/nicstat.h"
 #include "common/xmalloc.h"
-#include "coordinator/client_json.h"
-#include "coordinator/client_report.h"
-#include "coordinator/client_result.h"
+#include "coordinator/report/client_json.h"
+#include "coordinator/report/client_report.h"
+#include "coordinator/result/client_result.h"
 
 static void one_job_plan(struct plan *p)
 {

@@ -13,7 +13,7 @@
 #include <msgpack.h>
 
 #include "common/coherence.h"
-#include "coordinator/coherence_report.h"
+#include "coordinator/report/coherence_report.h"
 #include "proto/coh_msg.h"
 #include "proto/msg.h"
 

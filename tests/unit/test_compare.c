@@ -19,11 +19,11 @@
 
 #include "common/storage.h"
 #include "common/xmalloc.h"
-#include "coordinator/run_record.h"
-#include "coordinator/cmd_report.h"
-#include "coordinator/compare.h"
-#include "coordinator/result_load.h"
-#include "coordinator/sample_stats.h"
+#include "coordinator/run/run_record.h"
+#include "coordinator/cli/cmd_report.h"
+#include "coordinator/report/compare.h"
+#include "coordinator/result/result_load.h"
+#include "coordinator/result/sample_stats.h"
 
 static void add_job(struct plan *p, const char *name, enum rw_mode rw, uint64_t bs)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "coordinator/csv.h"
+#include "coordinator/report/csv.h"
 
 static void check(const char *in, const char *want)
 {

@@ -15,8 +15,8 @@
 
 #include "common/errcause.h"
 #include "common/nfs_rpc.h"
-#include "coordinator/errors_json.h"
-#include "coordinator/result_errors.h"
+#include "coordinator/report/errors_json.h"
+#include "coordinator/result/result_errors.h"
 #include "proto/msg.h"
 
 #define NOSPC3 NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 28)

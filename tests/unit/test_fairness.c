@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/fairness.h"
+#include "coordinator/result/fairness.h"
 
 static void test_fairness_jain_known_values(void **state)
 {

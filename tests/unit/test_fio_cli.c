@@ -1,4 +1,4 @@
-/* Unit tests for coordinator/fio_cli.c: fio's command-line options, how
+/* Unit tests for coordinator/cli/fio_cli.c: fio's command-line options, how
  * job options combine with a job file (fio's init.c order), --section,
  * --readonly and --max-jobs on a parsed plan, and --showcmd's line. */
 #include <setjmp.h>
@@ -15,8 +15,8 @@
 
 #include "common/plan.h"
 #include "common/plan_parse.h"
-#include "coordinator/fio_cli.h"
-#include "coordinator/report.h"
+#include "coordinator/cli/fio_cli.h"
+#include "coordinator/report/report.h"
 
 static char *write_tmp(const char *text)
 {

@@ -1,7 +1,7 @@
 /* Unit tests for fio's log files and JSON option objects:
- * common/plan_log.c (the keys and their errors), coordinator/fiolog.c
+ * common/plan_log.c (the keys and their errors), coordinator/run/fiolog.c
  * (file names, fio's histogram line, the run's interval) and
- * coordinator/fio_opts.c (options back from the plan text). */
+ * coordinator/cli/fio_opts.c (options back from the plan text). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,8 +16,8 @@
 #include "common/hist.h"
 #include "common/plan.h"
 #include "common/plan_parse.h"
-#include "coordinator/fio_opts.h"
-#include "coordinator/fiolog.h"
+#include "coordinator/cli/fio_opts.h"
+#include "coordinator/run/fiolog.h"
 
 static void parse(const char *text, struct plan *p)
 {

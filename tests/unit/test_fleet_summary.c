@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/fleet_summary.h"
+#include "coordinator/report/fleet_summary.h"
 
 static void test_fleet_percentile_nearest_rank(void **state)
 {

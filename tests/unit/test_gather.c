@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <msgpack.h>
 
-#include "coordinator/gather.h"
+#include "coordinator/fleet/gather.h"
 #include "proto/msg.h"
 
 static struct gather_agent mk(const char *labels, const char *host, const char *ip, int port)

@@ -17,7 +17,7 @@
 
 #include "common/hist.h"
 #include "common/hist_codec.h"
-#include "coordinator/hist_json.h"
+#include "coordinator/report/hist_json.h"
 #include "proto/msg.h"
 
 /* splitmix64: deterministic */

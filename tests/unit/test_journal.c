@@ -1,4 +1,4 @@
-/* test_journal: the journal writer and reader (coordinator/journal.c),
+/* test_journal: the journal writer and reader (coordinator/run/journal.c),
  * on the inputs fuzz_journal found mishandled. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "coordinator/journal.h"
-#include "coordinator/result.h"
+#include "coordinator/run/journal.h"
+#include "coordinator/result/result.h"
 
 /* Write text to a fresh temp file; its path goes to path[64]. */
 static void write_tmp(char path[64], const char *text)

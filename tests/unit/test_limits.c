@@ -1,7 +1,7 @@
-/* test_limits: the --limits file (coordinator/limits.c), the forecast of
+/* test_limits: the --limits file (coordinator/result/limits.c), the forecast of
  * a plan's metered load, credit drain and cost against hand calculations
- * (coordinator/limits_model.c), the judgement against a cap, and the
- * CloudWatch metrics file's checks (coordinator/ext_metrics.c). */
+ * (coordinator/result/limits_model.c), the judgement against a cap, and the
+ * CloudWatch metrics file's checks (coordinator/result/ext_metrics.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/plan_parse.h"
-#include "coordinator/ext_metrics.h"
-#include "coordinator/limits.h"
-#include "coordinator/limits_model.h"
+#include "coordinator/result/ext_metrics.h"
+#include "coordinator/result/limits.h"
+#include "coordinator/result/limits_model.h"
 
 #define MIB (1024.0 * 1024.0)
 

@@ -1,5 +1,5 @@
 /* Unit tests for common/plan_ctl.c (fio's phase control keys) and
- * coordinator/phase_ctl.c (the coordinator's decisions): every key's
+ * coordinator/run/phase_ctl.c (the coordinator's decisions): every key's
  * values and errors as users see them, wait_for's phases, the steady-state
  * criteria on known series, and when exitall and ss end a phase. */
 #include <setjmp.h>
@@ -20,8 +20,8 @@
 #include "common/plan_parse.h"
 #include "common/stats.h"
 #include "agent/latctl.h"
-#include "coordinator/phase_ctl.h"
-#include "coordinator/result.h"
+#include "coordinator/run/phase_ctl.h"
+#include "coordinator/result/result.h"
 
 static void parse_ok(const char *text, struct plan *p)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "coordinator/pool_policy.h"
+#include "coordinator/fleet/pool_policy.h"
 
 static const char good_plan[] = "[p]\nioengine=null\nrw=read\nbs=4k\nsize=64k\nfilename=/d/f.${agent}.${job}\n";
 

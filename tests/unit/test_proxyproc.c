@@ -23,7 +23,7 @@
 #include "agent/mountinfo.h"
 #include "agent/mountstats.h"
 #include "agent/proxyproc.h"
-#include "coordinator/client_json.h"
+#include "coordinator/report/client_json.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 

@@ -1,4 +1,4 @@
-/* test_repeat: repeat sets (coordinator/repeat.h, result_set.c): the
+/* test_repeat: repeat sets (coordinator/result/repeat.h, result_set.c): the
  * summary's figures on known inputs, the set file written and read back
  * (result_load_set) with the same numbers, hostile set files refused with
  * the key named, file names of repetitions, the exit status ordering, and
@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/repeat.h"
-#include "coordinator/result_load.h"
-#include "coordinator/sample_stats.h"
-#include "coordinator/verdict.h"
+#include "coordinator/result/repeat.h"
+#include "coordinator/result/result_load.h"
+#include "coordinator/result/sample_stats.h"
+#include "coordinator/run/verdict.h"
 
 /* One phase "r" (randread 4k) on 1 agent: ops reads of lat_ns over 1 s,
  * so its IOPS is ops. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/report.h"
+#include "coordinator/report/report.h"
 
 /* One randread phase "r,1" (a comma, to check quoting) on 2 agents:
  * agent 0 did 300 reads, agent 1 100, 4 KiB each, all at 1000 ns, 2 s. */

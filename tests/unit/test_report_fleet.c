@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/fleet_summary.h"
-#include "coordinator/report.h"
+#include "coordinator/report/fleet_summary.h"
+#include "coordinator/report/report.h"
 
 #define NA 1000
 #define NRAN 570

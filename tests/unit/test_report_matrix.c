@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/report_matrix.h"
+#include "coordinator/report/report_matrix.h"
 
 static void phases(struct run_result *r, uint32_t n)
 {

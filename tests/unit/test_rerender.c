@@ -18,12 +18,12 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
-#include "coordinator/journal.h"
-#include "coordinator/report.h"
-#include "coordinator/result.h"
-#include "coordinator/result_load.h"
-#include "coordinator/result_errors.h"
-#include "coordinator/timeseries.h"
+#include "coordinator/run/journal.h"
+#include "coordinator/report/report.h"
+#include "coordinator/result/result.h"
+#include "coordinator/result/result_load.h"
+#include "coordinator/result/result_errors.h"
+#include "coordinator/run/timeseries.h"
 
 #define NA 2
 #define NINT 6

@@ -23,7 +23,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
-#include "coordinator/result.h"
+#include "coordinator/result/result.h"
 
 #define NAGENTS 2
 #define NINT 7            /* intervals per phase */

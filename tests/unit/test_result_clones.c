@@ -15,8 +15,8 @@
 
 #include "common/clone_set.h"
 #include "common/xmalloc.h"
-#include "coordinator/result.h"
-#include "coordinator/result_clones.h"
+#include "coordinator/result/result.h"
+#include "coordinator/result/result_clones.h"
 
 /* One phase: "w" numjobs=2 writes, "r" numjobs=1 reads. */
 static void make_plan(struct plan *p, int grouped)

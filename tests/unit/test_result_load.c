@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "coordinator/result_load.h"
+#include "coordinator/result/result_load.h"
 
 static void write_file(const char *path, const char *text)
 {

@@ -13,10 +13,10 @@
 
 #include "common/plan.h"
 #include "common/vstats.h"
-#include "coordinator/result.h"
-#include "coordinator/result_verify.h"
-#include "coordinator/verdict.h"
-#include "coordinator/verify_json.h"
+#include "coordinator/result/result.h"
+#include "coordinator/result/result_verify.h"
+#include "coordinator/run/verdict.h"
+#include "coordinator/report/verify_json.h"
 
 static void plan_two(struct plan *p)
 {

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/result_errors.h"
-#include "coordinator/run.h"
+#include "coordinator/result/result_errors.h"
+#include "coordinator/run/run.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 

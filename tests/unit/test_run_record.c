@@ -1,4 +1,4 @@
-/* test_run_record: the run record (coordinator/run_record.c and
+/* test_run_record: the run record (coordinator/run/run_record.c and
  * run_record_show.c): the same record, machines and storage after a trip
  * through the JSON result and through the journal, the text header, strict
  * reading, and what run_record_diff says differs between runs. */
@@ -19,10 +19,10 @@
 
 #include "common/plan.h"
 #include "common/version.h"
-#include "coordinator/journal.h"
-#include "coordinator/result.h"
-#include "coordinator/result_load.h"
-#include "coordinator/run_record.h"
+#include "coordinator/run/journal.h"
+#include "coordinator/result/result.h"
+#include "coordinator/result/result_load.h"
+#include "coordinator/run/run_record.h"
 #include "proto/msg.h"
 
 static void make_plan(struct plan *p)

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "coordinator/sample_stats.h"
+#include "coordinator/result/sample_stats.h"
 
 #define near(a, b, tol) do { double a_ = (a), b_ = (b); \
     if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.12g, want %.12g", #a, a_, b_); } while (0)

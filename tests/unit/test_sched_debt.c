@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/result.h"
-#include "coordinator/sched_debt.h"
+#include "coordinator/result/result.h"
+#include "coordinator/result/sched_debt.h"
 
 /* Phase 0: job a at 1000 IOPS x 2 threads on agents 0-1 and job b at 300
  * reads + 100 writes per thread on agent 2 only; phase 1: closed loop.

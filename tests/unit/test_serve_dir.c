@@ -1,5 +1,5 @@
 /* test_serve_dir: the ownership mark of nfstorm serve's run directories
- * and the sweep of those a dead serve left (coordinator/serve_dir.h), on
+ * and the sweep of those a dead serve left (coordinator/fleet/serve_dir.h), on
  * real directories under a private $TMPDIR.  A "dead" serve is a claim
  * whose lock descriptor was closed, as the kernel closes a killed
  * process's; a "live" one keeps it open (flock locks of two open files
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "coordinator/serve_dir.h"
+#include "coordinator/fleet/serve_dir.h"
 
 static char base[64];
 

@@ -21,7 +21,7 @@
 
 #include "common/plan.h"
 #include "common/plan_parse.h"
-#include "coordinator/spawn.h"
+#include "coordinator/fleet/spawn.h"
 
 static void test_spawn_shell_quote_quotes(void **state)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coordinator/svg.h"
+#include "coordinator/report/svg.h"
 
 static const double X5[5] = { 1, 2, 3, 4, 5 };
 

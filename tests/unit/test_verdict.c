@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "common/xmalloc.h"
-#include "coordinator/coherence_report.h"
-#include "coordinator/fairness.h"
-#include "coordinator/journal.h"
-#include "coordinator/verdict.h"
+#include "coordinator/report/coherence_report.h"
+#include "coordinator/result/fairness.h"
+#include "coordinator/run/journal.h"
+#include "coordinator/run/verdict.h"
 
 #define NA 3
 

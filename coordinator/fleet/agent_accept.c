@@ -1,0 +1,103 @@
+/* agent_accept: see agent_accept.h.  Written once for gather.c and
+ * serve.c, which each kept a copy of these steps; the state machines stay
+ * theirs. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "coordinator/fleet/agent_accept.h"
+#include "coordinator/result/result.h"
+#include "net/conn.h"
+#include "proto/msg_version.h"
+
+int agent_accept_check_welcome(const struct auth_secret *secret, const struct agent_accept_role *role,
+                               const unsigned char cnonce[AUTH_NONCE_LEN], struct msg_welcome *w,
+                               char *why, size_t whylen)
+{
+    char err[256];
+
+    if (!w->auth) {
+        snprintf(why, whylen, "the agent does not authenticate (--insecure): %s takes only agents "
+                 "that prove the secret", role->taker);
+        return -EACCES;
+    }
+    if (!auth_check(secret, AUTH_AGENT, cnonce, w->nonce, w->mac)) {
+        snprintf(why, whylen, "authentication failed: the agent's proof does not match the %s's secret",
+                 role->owner);
+        return -EACCES;
+    }
+    result_clean_text(w->host);           /* printed, and kept in the result */
+    if (msg_labels_check(w->labels, err, sizeof err) < 0) {
+        snprintf(why, whylen, "bad labels: %s", err);
+        return -EACCES;
+    }
+    return 0;
+}
+
+int agent_accept_other_version(const struct agent_accept_role *role, const char *pl, uint32_t n,
+                               const char *addr, char *line, size_t linelen, struct buf *out)
+{
+    char err[256];
+    uint32_t v = 0;
+
+    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+        return 0;
+    msg_version_refusal(line, linelen, "agent", addr, v, role->owner);
+    msg_version_error_encode(out, role->owner, "agent", v);
+    return 1;
+}
+
+void agent_accept_auth_reply(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
+                             const struct msg_welcome *w, struct buf *out)
+{
+    struct msg_auth am;
+
+    auth_proof(secret, AUTH_COORDINATOR, cnonce, w->nonce, am.mac);
+    msg_auth_encode(out, &am);
+}
+
+int agent_accept_idle_frame(int type, const char *pl, uint32_t n, struct buf *kept, int *have_system,
+                            uint64_t now_ns, struct buf *reply, char *why, size_t whylen)
+{
+    unsigned char hdr[FRAME_HEADER_LEN];
+
+    switch (type) {
+    case MSG_SYSTEM:
+        if (*have_system) {
+            snprintf(why, whylen, "sent system twice");
+            return -EBADMSG;
+        }
+        *have_system = 1;
+        frame_put_header(hdr, n);
+        buf_append(kept, hdr, sizeof hdr);
+        buf_append(kept, pl, n);
+        return 1;
+    case MSG_PING:
+        return conn_pong(pl, n, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
+    case MSG_PONG:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int agent_accept_take(uv_tcp_t *tcp, const struct frame_reader *rd, const struct gather_agent *src,
+                      struct gather_agent *dst)
+{
+    uv_os_fd_t fd;
+    int rc = uv_fileno((uv_handle_t *)tcp, &fd), copy;
+
+    if (rc != 0)
+        return rc;
+    if ((copy = dup(fd)) < 0)
+        return -errno;
+    dst->fd = copy;
+    memcpy(dst->addr, src->addr, sizeof dst->addr);
+    dst->ss = src->ss;
+    dst->welcome = src->welcome;
+    buf_init(&dst->rx);
+    buf_append(&dst->rx, src->rx.data, src->rx.len);
+    buf_append(&dst->rx, rd->in.data + rd->pos, rd->in.len - rd->pos);
+    return 0;
+}

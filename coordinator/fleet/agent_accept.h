@@ -1,0 +1,68 @@
+/* agent_accept: the coordinator's side of a dialled-in agent's handshake
+ * and idle keep-alive, shared by `run --listen` (gather.c) and `nfstorm
+ * serve` (serve.c).
+ *
+ * Both accept agents on a listener of their own, send hello, check the
+ * welcome's proof, answer with auth, and then hold the connection until a
+ * run takes it: keeping the agent's system frame for the run, answering
+ * its pings.  What differs is what happens around that (gather waits for N
+ * and hands them over once; serve keeps a pool and tells submitters
+ * apart), so this module holds the steps, not the loops: pure functions
+ * over a decoded welcome, a frame, a peer's address, and the hand-over of
+ * a connection.  None of them blocks or owns a handle; none calls back.
+ * Texts they write are one line, ready for a log and an error message. */
+#ifndef NFSTORM_AGENT_ACCEPT_H
+#define NFSTORM_AGENT_ACCEPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <uv.h>
+#include "coordinator/fleet/gather.h"
+#include "proto/auth.h"
+#include "proto/frame.h"
+#include "proto/msg.h"
+
+
+/* Who takes the agents, in the refusal texts. */
+struct agent_accept_role {
+    const char *taker;            /* "a listening coordinator", "a pool" */
+    const char *owner;            /* "coordinator", "pool": whose secret */
+};
+
+/* A decoded welcome w answering our hello (its nonce cnonce): the agent
+ * authenticates, its proof matches secret, its labels are valid (its host
+ * is cleaned for printing on the way).  0, or -EACCES with the refusal
+ * text in why (to send the agent in an error and to log). */
+int agent_accept_check_welcome(const struct auth_secret *secret, const struct agent_accept_role *role,
+                               const unsigned char cnonce[AUTH_NONCE_LEN], struct msg_welcome *w,
+                               char *why, size_t whylen);
+
+/* A welcome (payload pl, from addr) of another PROTO_VERSION, however it
+ * decodes otherwise (its version is read first: proto/msg_version.h): 1,
+ * with line "agent ADDR speaks protocol V, this <role->owner> P: upgrade
+ * one of them" and the error refusing it (carrying our version) appended
+ * to out.  0 when it is our version, or has none to read. */
+int agent_accept_other_version(const struct agent_accept_role *role, const char *pl, uint32_t n,
+                               const char *addr, char *line, size_t linelen, struct buf *out);
+
+/* Append our auth frame (the coordinator's proof) for a checked welcome. */
+void agent_accept_auth_reply(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
+                             const struct msg_welcome *w, struct buf *out);
+
+/* One frame (payload pl, type type) from an authenticated agent waiting
+ * for a run: its system frame is kept, framed again, in kept (once: a
+ * second is refused), a ping is answered into reply (append), a pong is
+ * taken.  1 handled; 0 not one of these (the caller decides); -EBADMSG
+ * with why when the agent must be dropped. */
+int agent_accept_idle_frame(int type, const char *pl, uint32_t n, struct buf *kept, int *have_system,
+                            uint64_t now_ns, struct buf *reply, char *why, size_t whylen);
+
+/* Hand the waiting agent src (on tcp, read through rd) to a run: dst gets
+ * a dup of its socket, its address and welcome, and its unparsed bytes
+ * (the kept system frame, then what followed the last whole frame).  0, or
+ * -errno (dst untouched) when the socket cannot be had. */
+int agent_accept_take(uv_tcp_t *tcp, const struct frame_reader *rd, const struct gather_agent *src,
+                      struct gather_agent *dst);
+
+#endif

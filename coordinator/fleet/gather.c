@@ -1,0 +1,508 @@
+/* gather: wait for dialling agents (see gather.h).
+ *
+ * Peer life:  HELLO (we sent hello; its welcome is due)
+ *             -> JOINED (its proof matched, we sent auth; pings both ways)
+ *             -> handed over (fd dup'ed, the handle closed) | dropped.
+ * Dropped peers (refused, evicted, gone) are closed and forgotten; a
+ * joined agent that hangs up before the run is "left" and no longer
+ * counts: it will dial again and may rejoin. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uv.h>
+#include "common/stall.h"
+#include "common/clock.h"
+#include "common/xmalloc.h"
+#include "coordinator/fleet/agent_accept.h"
+#include "coordinator/fleet/gather.h"
+#include "coordinator/result/result.h"
+#include "net/addr.h"
+#include "net/conn.h"
+#include "net/ctlsock.h"
+#include "net/listener.h"
+#include "proto/msg_version.h"
+
+#define GATHER_TICK_MS    250u
+
+enum gpeer_state { G_HELLO, G_JOINED };
+
+struct gather;
+
+struct gpeer {
+    struct peer peer;             /* first: the listener's peer is ours */
+    struct gather *g;
+    enum gpeer_state state;
+    unsigned char cnonce[AUTH_NONCE_LEN];
+    int have_system;
+    struct gather_agent a;
+};
+
+/* The gather peer of a listener's peer. */
+static struct gpeer *gp(struct peer *q)
+{
+    return (struct gpeer *)q;
+}
+
+struct gather {
+    const struct gather_options *o;
+    uv_loop_t loop;
+    struct listener l;            /* every open peer, newest first, and the caps */
+    uv_timer_t tick;
+    uint32_t njoined;
+    uint64_t t_start_ns;
+    uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
+    int done;                     /* stop waiting: enough, or the timeout */
+    int checked;                  /* o->check ended the wait; why in check_why */
+    char check_why[1024];
+    int rc;
+};
+
+static void glog(struct gather *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void glog(struct gather *g, const char *fmt, ...)
+{
+    va_list ap;
+    if (!g->o->log)
+        return;
+    fputs("nfstorm: ", g->o->log);
+    va_start(ap, fmt);
+    vfprintf(g->o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', g->o->log);
+    fflush(g->o->log);
+}
+
+static void gsend(struct gpeer *p, struct buf *b)
+{
+    peer_send(&p->peer, b);
+}
+
+static const char *peer_host(const struct gpeer *p)
+{
+    return p->a.welcome.host[0] ? p->a.welcome.host : "?";
+}
+
+static void gdrop(struct gpeer *p, const char *why)
+{
+    peer_drop(&p->peer, why);
+}
+
+/* Dropping p: a joined agent no longer counts. */
+static void on_drop(struct peer *q, const char *why)
+{
+    struct gpeer *p = gp(q);
+    struct gather *g = p->g;
+
+    if (p->state == G_JOINED) {
+        g->njoined--;
+        glog(g, "agent left: %s (%s): %s  [%u/%u]", peer_host(p), p->a.addr, why, g->njoined,
+             g->o->expect);
+    }
+}
+
+static void on_free(struct peer *q)
+{
+    struct gpeer *p = gp(q);
+    buf_free(&p->a.rx);
+    free(p);
+}
+
+/* Refuse p with an error message saying why (it logs it), then close. */
+static void peer_refuse(struct gpeer *p, const char *text)
+{
+    struct msg_error e;
+    struct buf b;
+    snprintf(e.text, sizeof e.text, "%s", text);
+    buf_init(&b);
+    msg_error_encode(&b, &e);
+    gsend(p, &b);
+    gdrop(p, text);
+}
+
+static void stop_waiting(struct gather *g)
+{
+    if (g->done)
+        return;
+    g->done = 1;
+    uv_stop(&g->loop);
+}
+
+/* A welcome of another PROTO_VERSION, however it decodes otherwise:
+ * refused naming both versions, on our log and to the agent (its error
+ * carries our version: proto/msg_version.h).  1 when refused. */
+static const struct agent_accept_role gather_role = { "a listening coordinator", "coordinator" };
+
+static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char line[MSG_TEXT_MAX];
+    struct buf b;
+
+    buf_init(&b);
+    if (!agent_accept_other_version(&gather_role, pl, n, p->a.addr, line, sizeof line, &b))
+        return 0;
+    glog(p->g, "refused: %s", line);
+    gsend(p, &b);
+    gdrop(p, line);
+    return 1;
+}
+
+/* The agent answered our hello with an error: an agent of another version
+ * refusing ours (its error names its version), or an older one in its own
+ * words.  Logged, so the coordinator's output says why it never joined. */
+static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256], line[MSG_TEXT_MAX + 64];
+    struct msg_error m;
+
+    if (msg_error_decode(pl, n, &m, err, sizeof err) < 0) {
+        gdrop(p, "not an nfstorm agent (bad error)");
+        return;
+    }
+    if (m.version && m.version != PROTO_VERSION) {
+        msg_version_refusal(line, sizeof line, "agent", p->a.addr, m.version, "coordinator");
+    } else {
+        result_clean_text(m.text);
+        snprintf(line, sizeof line, "agent %s refused us: %s", p->a.addr, m.text);
+    }
+    glog(p->g, "refused: %s", line);
+    gdrop(p, line);
+}
+
+static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
+{
+    struct gather *g = p->g;
+    struct msg_welcome *w = &p->a.welcome;
+    char err[256], text[MSG_TEXT_MAX];
+    struct buf b;
+    int type = msg_peek_type(pl, n, err, sizeof err);
+
+    if (type == MSG_WELCOME && refuse_other_version(p, pl, n))
+        return;
+    if (type == MSG_ERROR) {
+        refused_by_agent(p, pl, n);
+        return;
+    }
+    if (type != MSG_WELCOME || msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+        gdrop(p, "not an nfstorm agent (bad welcome)");
+        return;
+    }
+    if (agent_accept_check_welcome(g->o->secret, &gather_role, p->cnonce, w, text, sizeof text) < 0) {
+        peer_refuse(p, text);
+        return;
+    }
+    if (g->done || g->njoined >= g->o->expect) {
+        peer_refuse(p, "run in progress: this coordinator has all its agents; dial again for "
+                    "the next run");
+        return;
+    }
+    buf_init(&b);
+    agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
+    gsend(p, &b);
+    p->state = G_JOINED;
+    p->peer.stranger = 0;
+    p->peer.last_ping_ns = clock_now_ns();
+    g->njoined++;
+    glog(g, "agent joined: %s (%s) labels=%s  [%u/%u]", w->host, p->a.addr,
+         w->labels[0] ? w->labels : "-", g->njoined, g->o->expect);
+    if (g->njoined == g->o->expect)
+        stop_waiting(g);
+}
+
+/* After our auth: keep its system frame for the run, answer its pings. */
+static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
+{
+    char err[256];
+    int type = msg_peek_type(pl, n, err, sizeof err);
+    struct buf b;
+    int rc;
+
+    buf_init(&b);
+    rc = agent_accept_idle_frame(type, pl, n, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
+                                 sizeof err);
+    if (rc < 0) {
+        buf_free(&b);
+        gdrop(p, err);
+        return;
+    }
+    if (rc > 0) {
+        if (b.len)
+            gsend(p, &b);
+        return;
+    }
+    switch (type) {
+    case MSG_ERROR: {
+        struct msg_error m;
+        char why[MSG_TEXT_MAX + 32];
+        if (msg_error_decode(pl, n, &m, err, sizeof err) < 0)
+            snprintf(m.text, sizeof m.text, "(unreadable)");
+        result_clean_text(m.text);
+        snprintf(why, sizeof why, "the agent refused us: %s", m.text);
+        gdrop(p, why);
+        return;
+    }
+    default:
+        gdrop(p, "unexpected message before the run");
+        return;
+    }
+}
+
+static int on_frame(struct peer *q, const char *pl, uint32_t n)
+{
+    struct gpeer *p = gp(q);
+    if (p->state == G_HELLO)
+        handle_welcome(p, pl, n);
+    else
+        handle_joined(p, pl, n);
+    return q->closing;
+}
+
+/* Every peer's kept bytes count against GATHER_RX_MAX. */
+static long held(const struct peer *q)
+{
+    return (long)((const struct gpeer *)q)->a.rx.len;
+}
+
+static struct peer *alloc_peer(struct listener *l)
+{
+    struct gpeer *p = xcalloc(1, sizeof *p);
+    p->g = l->owner;
+    buf_init(&p->a.rx);
+    p->a.fd = -1;
+    return &p->peer;
+}
+
+/* Accepted: mark the connection, say hello with our nonce. */
+static void on_open(struct peer *q)
+{
+    struct gpeer *p = gp(q);
+    struct gather *g = p->g;
+    struct msg_hello h = { .version = PROTO_VERSION };
+    struct buf b;
+    int rc;
+
+    p->a.ss = q->ss;
+    snprintf(p->a.addr, sizeof p->a.addr, "%s", q->addr);
+    if ((rc = ctlsock_mark(&q->tcp, g->o->control_tos)) < 0 && g->o->log)
+        fprintf(g->o->log, "nfstorm: %s: cannot mark the control connection (--control-tos): %s\n",
+                p->a.addr, uv_strerror(rc));
+    if (auth_nonce(p->cnonce) < 0) {
+        gdrop(p, "no randomness for the handshake nonce");
+        return;
+    }
+    memcpy(h.nonce, p->cnonce, sizeof h.nonce);
+    buf_init(&b);
+    msg_hello_encode(&b, &h);
+    gsend(p, &b);
+}
+
+static const struct listener_ops gather_ops = {
+    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
+    .on_free = on_free, .held = held,
+};
+
+static void on_tick(uv_timer_t *t)
+{
+    struct gather *g = t->data;
+    uint64_t now = clock_now_ns();
+    uint64_t stall = stall_tick(&g->last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
+    for (struct peer *q = g->l.peers, *next; q; q = next) {
+        struct gpeer *p = gp(q);
+        next = q->next;
+        q->last_rx_ns = stall_forgive(q->last_rx_ns, stall, now);   /* our stall is not its silence */
+        if (p->state == G_HELLO) {
+            if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+                gdrop(p, "no welcome within 5 s");
+            continue;
+        }
+        if (now - q->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
+            gdrop(p, "silent");
+            continue;
+        }
+        if (now - q->last_ping_ns >= 1000000000ull)
+            peer_ping(q, now);       /* its lease */
+    }
+    if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
+        stop_waiting(g);
+    else if (!g->done && g->o->check && g->o->check(g->o->check_arg, g->check_why, sizeof g->check_why)) {
+        g->checked = 1;
+        stop_waiting(g);
+    }
+}
+
+static int cmp_ss(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+    if (a->ss_family != b->ss_family)
+        return a->ss_family < b->ss_family ? -1 : 1;
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+        uint32_t ix = ntohl(x->sin_addr.s_addr), iy = ntohl(y->sin_addr.s_addr);
+        if (ix != iy)
+            return ix < iy ? -1 : 1;
+        return ntohs(x->sin_port) < ntohs(y->sin_port) ? -1 : ntohs(x->sin_port) > ntohs(y->sin_port);
+    }
+    if (a->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+        int c = memcmp(&x->sin6_addr, &y->sin6_addr, 16);
+        if (c)
+            return c;
+        return ntohs(x->sin6_port) < ntohs(y->sin6_port) ? -1 : ntohs(x->sin6_port) > ntohs(y->sin6_port);
+    }
+    return 0;
+}
+
+int gather_agent_cmp(const void *pa, const void *pb)
+{
+    const struct gather_agent *a = pa, *b = pb;
+    int c;
+    if ((c = strcmp(a->welcome.labels, b->welcome.labels)) != 0)
+        return c;
+    if ((c = strcmp(a->welcome.host, b->welcome.host)) != 0)
+        return c;
+    return cmp_ss(&a->ss, &b->ss);
+}
+
+static void on_any_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+/* Hand the joined peers over (fds dup'ed, fleet filled); close the rest. */
+static void hand_over(struct gather *g, struct gather_fleet *f)
+{
+    uint32_t k = 0;
+
+    f->agents = xcalloc(g->njoined ? g->njoined : 1, sizeof *f->agents);
+    for (struct peer *q = g->l.peers, *next; q; q = next) {
+        struct gpeer *p = gp(q);
+        next = q->next;
+        if (p->state != G_JOINED) {
+            gdrop(p, "the wait is over");
+            continue;
+        }
+        if (agent_accept_take(&q->tcp, &q->rd, &p->a, &f->agents[k]) == 0)
+            k++;
+        p->state = G_HELLO;      /* leaves without "agent left" */
+        g->njoined--;
+        gdrop(p, "handed to the run");
+    }
+    f->n = k;
+    qsort(f->agents, f->n, sizeof *f->agents, gather_agent_cmp);
+    f->addrs = xcalloc(f->n ? f->n : 1, sizeof *f->addrs);
+    f->labels = xcalloc(f->n ? f->n : 1, sizeof *f->labels);
+    for (uint32_t i = 0; i < f->n; i++) {
+        f->addrs[i] = xstrdup(f->agents[i].addr);
+        f->labels[i] = f->agents[i].welcome.labels[0] ? xstrdup(f->agents[i].welcome.labels) : NULL;
+    }
+}
+
+static int unflushed(struct gather *g)
+{
+    for (struct peer *q = g->l.peers; q; q = q->next)
+        if (gp(q)->state == G_JOINED && uv_stream_get_write_queue_size((uv_stream_t *)&q->tcp) > 0)
+            return 1;
+    return 0;
+}
+
+int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *err, size_t errlen)
+{
+    struct gather *g = xcalloc(1, sizeof *g);
+    struct sockaddr_storage ss;
+    uint32_t need = o->min_agents ? o->min_agents : o->expect;
+    int rc;
+
+    memset(f, 0, sizeof *f);
+    g->o = o;
+    if (addr_parse_listen(o->listen, &ss) < 0) {
+        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
+        free(g);
+        return -EINVAL;
+    }
+    uv_loop_init(&g->loop);
+    uv_timer_init(&g->loop, &g->tick);
+    g->tick.data = g;
+    g->l.ops = &gather_ops;
+    g->l.owner = g;
+    g->l.max_pending = GATHER_MAX_PENDING;
+    g->l.max_pending_per_addr = GATHER_MAX_PENDING_PER_ADDR;
+    g->l.preauth_max = FRAME_PREAUTH_MAX;
+    g->l.held_max = GATHER_RX_MAX;
+    g->l.why_big_stranger = "not an nfstorm agent (frame over the pre-auth cap)";
+    g->l.why_big = "frame over the limit before the run";
+    g->l.why_held = "sent too much before the run";
+    if ((rc = listener_start(&g->l, &g->loop, &ss)) < 0) {
+        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+        goto out;
+    }
+    g->t_start_ns = clock_now_ns();
+    glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
+         o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
+    g->last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
+    uv_timer_start(&g->tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
+    uv_run(&g->loop, UV_RUN_DEFAULT);
+    if (g->checked) {
+        snprintf(err, errlen, "%s", g->check_why);
+        rc = -ECHILD;
+        for (struct peer *q = g->l.peers, *next; q; q = next) {
+            struct gpeer *p = gp(q);
+            next = q->next;
+            p->state = G_HELLO;
+            gdrop(p, "the run cannot start");
+        }
+    } else if (g->njoined < need) {
+        size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
+                                      o->expect, o->expect == 1 ? "" : "s", g->njoined,
+                                      (double)o->timeout_ms / 1000.0, g->njoined ? ":" : "");
+        int first = 1;
+        for (struct peer *q = g->l.peers; q && len < errlen; q = q->next)
+            if (gp(q)->state == G_JOINED) {
+                len += (size_t)snprintf(err + len, errlen - len, "%s %s (%s)", first ? "" : ",",
+                                        peer_host(gp(q)), gp(q)->a.addr);
+                first = 0;
+            }
+        if (o->min_agents && len < errlen)
+            snprintf(err + len, errlen - len, " (--min-agents %u)", o->min_agents);
+        rc = -ETIMEDOUT;
+        for (struct peer *q = g->l.peers, *next; q; q = next) {
+            struct gpeer *p = gp(q);
+            next = q->next;
+            p->state = G_HELLO;
+            gdrop(p, "too few agents");
+        }
+    } else {
+        /* our last auth and pings must be on the wire before the handles go */
+        for (int i = 0; i < 100 && unflushed(g); i++) {
+            uv_run(&g->loop, UV_RUN_NOWAIT);
+            usleep(1000);
+        }
+        if (g->njoined < o->expect)
+            glog(g, "%u of %u agents joined within %.3g s: running with them (--min-agents %u)",
+                 g->njoined, o->expect, (double)o->timeout_ms / 1000.0, o->min_agents);
+        hand_over(g, f);
+        rc = 0;
+    }
+out:
+    listener_close(&g->l, on_any_closed);
+    uv_close((uv_handle_t *)&g->tick, on_any_closed);
+    uv_run(&g->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&g->loop);
+    free(g);
+    return rc;
+}
+
+void gather_free(struct gather_fleet *f)
+{
+    for (uint32_t i = 0; i < f->n; i++) {
+        if (f->agents[i].fd >= 0)
+            close(f->agents[i].fd);
+        buf_free(&f->agents[i].rx);
+        if (f->addrs)
+            free(f->addrs[i]);
+        if (f->labels)
+            free(f->labels[i]);
+    }
+    free(f->agents);
+    free(f->addrs);
+    free(f->labels);
+    memset(f, 0, sizeof *f);
+}
