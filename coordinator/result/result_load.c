@@ -461,16 +461,11 @@ static void load_clones(struct ctx *c, json_t *pj, const char *path, struct run_
     free(sum);
 }
 
-static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
-                       struct phase_result *ph)
+/* The phase's own fields, before its agents: what it ran and for how long. */
+static void load_phase_head(struct ctx *c, json_t *pj, const char *path, struct phase_result *ph)
 {
     char sub[512], asub[512];
-    json_t *arr;
     int rw;
-    uint32_t phase = (uint32_t)(ph - r->phases);
-    struct op_set *merged = NULL;   /* one interval's merged figures, ~400 KB */
-    int any_result = 0;
-    struct op_set *tot = NULL;      /* one agent's totals, before sealing */
 
     get_str(c, pj, path, "name", ph->name, sizeof(ph->name));
     get_str(c, pj, path, "rw", asub, sizeof(asub));
@@ -516,101 +511,107 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             fail(c, path, "%s", why);
     }
 
-    arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
-    for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++) {
-        json_t *aj = json_array_get(arr, a), *cpu;
-        struct agent_phase one, *ap = &one;
-        char apath[512];
+}
 
-        memset(&one, 0, sizeof one);
-        if (!tot)
-            tot = xmalloc(sizeof(*tot));
-        op_set_init(tot);
+/* Agent a's part of the phase (aj at apath's parent sub): its totals into
+ * the result, sealed, and what it carries beside them.  1 when it has
+ * results (done), 0 otherwise or on a failure (c->failed says). */
+static int load_phase_agent(struct ctx *c, json_t *arr, const char *sub, uint32_t a, struct run_result *r,
+                            struct phase_result *ph, struct op_set *tot)
+{
+    json_t *aj = json_array_get(arr, a), *cpu;
+    struct agent_phase one, *ap = &one;
+    char apath[512], asub[512];
+    uint32_t phase = (uint32_t)(ph - r->phases);
 
-        snprintf(apath, sizeof(apath), "%s[%u]", sub, a);
-        if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed) {
-            fail(c, apath, "id is not the agent's index %u", a);
-            break;
-        }
-        ap->done = get_bool(c, aj, apath, "done");
-        /* verdict inputs, optional (files before verdicts take every agent
-         * as taking part, and a lost agent's totals as salvaged) */
-        ap->participating = json_object_get(aj, "participating") ?
-                            (uint8_t)get_bool(c, aj, apath, "participating") : 1;
-        if (json_object_get(aj, "salvaged") && get_bool(c, aj, apath, "salvaged"))
-            ap->done = ap->salvaged = 1;
-        else if (!json_object_get(aj, "salvaged") && ap->done && r->agents[a].lost)
-            ap->salvaged = 1;
-        if (json_object_get(aj, "error")) {
-            char e[1024];
-            get_str(c, aj, apath, "error", e, sizeof(e));
-            if (!c->failed && e[0])
-                result_set_agent_error(r, phase, a, e);
-        }
-        any_result |= ap->done;
-        snprintf(asub, sizeof(asub), "%s.ops", apath);
-        load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, tot, NULL);
-        cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
-        ap->cpu_user_s = get_num(c, cpu, asub, "user_s");
-        ap->cpu_sys_s = get_num(c, cpu, asub, "sys_s");
-        ap->cores = (uint32_t)get_u64(c, cpu, asub, "cores", UINT32_MAX);
-        ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
-        ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
-        if (json_object_get(aj, "start_lag_ns"))
-            ap->start_ns = load_start_lag(c, aj, apath, ph);
-        ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
-        if (json_object_get(aj, "storage") && !c->failed) {   /* files before records have none */
-            snprintf(asub, sizeof(asub), "%s.storage", apath);
-            load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
-                                                             phase, a, c->err, c->errlen));
-        }
-        if (json_object_get(aj, "nfs") && !c->failed) {   /* the nfs engine's RPCs */
-            snprintf(asub, sizeof(asub), "%s.nfs", apath);
-            load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
-        }
-        load_client(c, aj, apath, r, phase, a, -1);
-        if (json_object_get(aj, "schedule_debt") && !c->failed) {   /* open loop only */
-            char why[128];
-            snprintf(asub, sizeof(asub), "%s.schedule_debt", apath);
-            if (sched_debt_agent_load(json_object_get(aj, "schedule_debt"), ap, why, sizeof why) < 0)
-                fail(c, asub, "%s", why);
-        }
-        if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
-            struct vstats *v = xmalloc(sizeof *v);
-            char why[256];
-            snprintf(asub, sizeof(asub), "%s.verify", apath);
-            if (verify_from_json(json_object_get(aj, "verify"), v, why, sizeof why) < 0)
-                fail(c, asub, "%s", why);
-            else {
-                result_verify_ask(ph, a, r->nagents);
-                result_set_agent_verify(r, phase, a, v);
-            }
-            free(v);
-        }
-        if (json_object_get(aj, "errors") && !c->failed) {   /* why its ops failed */
-            struct errcause_set *es = xmalloc(sizeof *es);
-            char why[256];
-            snprintf(asub, sizeof(asub), "%s.errors", apath);
-            if (errors_from_json(json_object_get(aj, "errors"), es, why, sizeof why) < 0 ||
-                result_errors_match(es, tot, why, sizeof why) < 0)
-                fail(c, asub, "%s", why);
-            else
-                result_set_agent_errors(r, phase, a, es);
-            free(es);
-        }
-        /* kept sealed; done and participating as the file says (setting
-         * marks it done and keeps what result_init found) */
-        result_set_agent_phase(r, phase, a, &one, tot);
-        ph->agents[a].done = one.done;
-        ph->agents[a].participating = one.participating;
+    memset(&one, 0, sizeof one);
+    op_set_init(tot);
+
+    snprintf(apath, sizeof(apath), "%s[%u]", sub, a);
+    if (get_u64(c, aj, apath, "id", MAX_AGENTS) != a && !c->failed) {
+        fail(c, apath, "id is not the agent's index %u", a);
+        return 0;
     }
-    free(tot);
-    tot = NULL;
-    if (json_object_get(pj, "clones") && !c->failed)
-        load_clones(c, pj, path, r, phase);
-    result_nfs_finish(r, phase);      /* the phase's "nfs" is the agents' sum */
-    if (ph->t0_ns == T0_BASE)
-        place_unlagged_starts(r, ph, arr);
+    ap->done = get_bool(c, aj, apath, "done");
+    /* verdict inputs, optional (files before verdicts take every agent
+     * as taking part, and a lost agent's totals as salvaged) */
+    ap->participating = json_object_get(aj, "participating") ?
+                        (uint8_t)get_bool(c, aj, apath, "participating") : 1;
+    if (json_object_get(aj, "salvaged") && get_bool(c, aj, apath, "salvaged"))
+        ap->done = ap->salvaged = 1;
+    else if (!json_object_get(aj, "salvaged") && ap->done && r->agents[a].lost)
+        ap->salvaged = 1;
+    if (json_object_get(aj, "error")) {
+        char e[1024];
+        get_str(c, aj, apath, "error", e, sizeof(e));
+        if (!c->failed && e[0])
+            result_set_agent_error(r, phase, a, e);
+    }
+    snprintf(asub, sizeof(asub), "%s.ops", apath);
+    load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, tot, NULL);
+    cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
+    ap->cpu_user_s = get_num(c, cpu, asub, "user_s");
+    ap->cpu_sys_s = get_num(c, cpu, asub, "sys_s");
+    ap->cores = (uint32_t)get_u64(c, cpu, asub, "cores", UINT32_MAX);
+    ap->duration_ns = (uint64_t)llround(get_num(c, aj, apath, "duration_s") * 1e9);
+    ap->start_ns = get_u64(c, aj, apath, "start_offset_ns", INT64_MAX);
+    if (json_object_get(aj, "start_lag_ns"))
+        ap->start_ns = load_start_lag(c, aj, apath, ph);
+    ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
+    if (json_object_get(aj, "storage") && !c->failed) {   /* files before records have none */
+        snprintf(asub, sizeof(asub), "%s.storage", apath);
+        load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
+                                                         phase, a, c->err, c->errlen));
+    }
+    if (json_object_get(aj, "nfs") && !c->failed) {   /* the nfs engine's RPCs */
+        snprintf(asub, sizeof(asub), "%s.nfs", apath);
+        load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
+    }
+    load_client(c, aj, apath, r, phase, a, -1);
+    if (json_object_get(aj, "schedule_debt") && !c->failed) {   /* open loop only */
+        char why[128];
+        snprintf(asub, sizeof(asub), "%s.schedule_debt", apath);
+        if (sched_debt_agent_load(json_object_get(aj, "schedule_debt"), ap, why, sizeof why) < 0)
+            fail(c, asub, "%s", why);
+    }
+    if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
+        struct vstats *v = xmalloc(sizeof *v);
+        char why[256];
+        snprintf(asub, sizeof(asub), "%s.verify", apath);
+        if (verify_from_json(json_object_get(aj, "verify"), v, why, sizeof why) < 0)
+            fail(c, asub, "%s", why);
+        else {
+            result_verify_ask(ph, a, r->nagents);
+            result_set_agent_verify(r, phase, a, v);
+        }
+        free(v);
+    }
+    if (json_object_get(aj, "errors") && !c->failed) {   /* why its ops failed */
+        struct errcause_set *es = xmalloc(sizeof *es);
+        char why[256];
+        snprintf(asub, sizeof(asub), "%s.errors", apath);
+        if (errors_from_json(json_object_get(aj, "errors"), es, why, sizeof why) < 0 ||
+            result_errors_match(es, tot, why, sizeof why) < 0)
+            fail(c, asub, "%s", why);
+        else
+            result_set_agent_errors(r, phase, a, es);
+        free(es);
+    }
+    /* kept sealed; done and participating as the file says (setting
+     * marks it done and keeps what result_init found) */
+    result_set_agent_phase(r, phase, a, &one, tot);
+    ph->agents[a].done = one.done;
+    ph->agents[a].participating = one.participating;
+    return one.done;
+}
+
+/* What follows from the agents: whether the phase ran, how many started,
+ * its phase control and coherence pairs.  0, or -1 (c->failed). */
+static int load_phase_after(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
+                            struct phase_result *ph, int any_result)
+{
+    char sub[512];
+    uint32_t phase = (uint32_t)(ph - r->phases);
 
     /* "finished" is false for an interrupted or failed phase that still
      * has results: those are summed, like a finished one */
@@ -628,7 +629,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
         char why[256];
         if (phase_ctl_load(ph, r->nagents, json_object_get(pj, "control"), why, sizeof why) < 0) {
             snprintf(sub, sizeof(sub), "%s.control", path);
-            return fail(c, sub, "%s", why);
+            fail(c, sub, "%s", why);
+            return -1;
         }
     }
 
@@ -642,68 +644,103 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             fail(c, sub, "%s", why[0] ? why : "too many pairs");
         coh_set_free(&cs);
     }
+    return 0;
+}
+
+/* Interval k of the phase (ij at ipath's parent sub), merged figures in
+ * merged (scratch), its agents' counters, telemetry; sealed once loaded. */
+static void load_phase_interval(struct ctx *c, json_t *arr, const char *sub, size_t k, struct run_result *r,
+                                struct phase_result *ph, struct op_set *merged)
+{
+    json_t *ij = json_array_get(arr, k), *agents;
+    struct interval_slot *s;
+    char ipath[512], asub[512];
+    uint32_t nrep = 0, phase = (uint32_t)(ph - r->phases);
+
+    snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
+    snprintf(asub, sizeof(asub), "%s.ops", ipath);
+    op_set_init(merged);
+    load_ops(c, get(c, ij, ipath, "ops", asub, sizeof(asub)), asub, merged, NULL);
+    /* result_add_interval grows the slots and stores the merged figures;
+     * they are not agent 0's, whose counters are loaded below */
+    result_add_interval(r, phase, 0, (uint32_t)k, merged);
+    s = &ph->intervals[k];
+    memset(&s->agent[0], 0, sizeof(s->agent[0]));
+    s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
+    agents = json_object_get(ij, "agents");
+    if (json_is_object(agents)) {   /* the columns form (files since issue 10) */
+        snprintf(asub, sizeof(asub), "%s.agents", ipath);
+        nrep = load_agent_columns(c, agents, asub, s, r->nagents);
+        agents = NULL;
+    } else {
+        agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
+    }
+    for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
+        char apath[512], opath[512];
+
+        snprintf(apath, sizeof(apath), "%s[%u]", asub, a);
+        snprintf(opath, sizeof(opath), "%s.ops", apath);
+        load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
+                 NULL, &s->agent[a]);
+        /* membership: "reported" is written only when false */
+        s->agent[a].reported = json_object_get(json_array_get(agents, a), "reported") ?
+                               (uint8_t)get_bool(c, json_array_get(agents, a), apath, "reported") : 1;
+        nrep += s->agent[a].reported;
+        if (json_object_get(json_array_get(agents, a), "inflight")) {
+            s->agent[a].inflight = (uint32_t)get_u64(c, json_array_get(agents, a), apath, "inflight",
+                                                     UINT32_MAX);
+            s->agent[a].oldest_ns = get_u64(c, json_array_get(agents, a), apath, "oldest_ns", INT64_MAX);
+        }
+    }
+    if (!c->failed && nrep != s->nreported)
+        fail(c, ipath, "nreported is %u, but %u agents reported", s->nreported, nrep);
+    if (json_object_get(ij, "nfs") && !c->failed) {
+        snprintf(asub, sizeof(asub), "%s.nfs", ipath);
+        load_nfs(c, json_object_get(ij, "nfs"), asub, r, phase, -1, (uint32_t)k);
+    }
+    if (json_object_get(ij, "client") && !c->failed) {    /* the agents' CPU, NIC, mountstats */
+        char why[200];
+        snprintf(asub, sizeof(asub), "%s.client", ipath);
+        if (client_json_load_interval(json_object_get(ij, "client"), r, phase, (uint32_t)k, why,
+                                      sizeof why) < 0)
+            fail(c, asub, "%s", why);
+    }
+    result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */}
+
+static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
+                       struct phase_result *ph)
+{
+    char sub[512];
+    json_t *arr;
+    uint32_t phase = (uint32_t)(ph - r->phases);
+    struct op_set *merged = NULL;   /* one interval's merged figures, ~400 KB */
+    struct op_set *tot = NULL;      /* one agent's totals, before sealing */
+    int any_result = 0;
+
+    load_phase_head(c, pj, path, ph);
+    if (c->failed)
+        return;
+    arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
+    if (arr && r->nagents)
+        tot = xmalloc(sizeof(*tot));
+    for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++)
+        any_result |= load_phase_agent(c, arr, sub, a, r, ph, tot);
+    free(tot);
+    if (json_object_get(pj, "clones") && !c->failed)
+        load_clones(c, pj, path, r, phase);
+    result_nfs_finish(r, phase);      /* the phase's "nfs" is the agents' sum */
+    if (ph->t0_ns == T0_BASE)
+        place_unlagged_starts(r, ph, arr);
+    if (load_phase_after(c, pj, path, r, ph, any_result) < 0)
+        return;
 
     arr = get_array(c, pj, path, "intervals", 0, RESULT_MAX_INTERVALS, sub, sizeof(sub));
     if (arr && json_array_size(arr) > 0 && r->nagents == 0)
         return fail(c, sub, "intervals without agents");
     if (arr && json_array_size(arr) > 0)
         merged = xmalloc(sizeof(*merged));
-    for (size_t k = 0; arr && k < json_array_size(arr) && !c->failed; k++) {
-        json_t *ij = json_array_get(arr, k), *agents;
-        struct interval_slot *s;
-        char ipath[512];
-        uint32_t nrep = 0;
-
-        snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
-        snprintf(asub, sizeof(asub), "%s.ops", ipath);
-        op_set_init(merged);
-        load_ops(c, get(c, ij, ipath, "ops", asub, sizeof(asub)), asub, merged, NULL);
-        /* result_add_interval grows the slots and stores the merged figures;
-         * they are not agent 0's, whose counters are loaded below */
-        result_add_interval(r, phase, 0, (uint32_t)k, merged);
-        s = &ph->intervals[k];
-        memset(&s->agent[0], 0, sizeof(s->agent[0]));
-        s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
-        agents = json_object_get(ij, "agents");
-        if (json_is_object(agents)) {   /* the columns form (files since issue 10) */
-            snprintf(asub, sizeof(asub), "%s.agents", ipath);
-            nrep = load_agent_columns(c, agents, asub, s, r->nagents);
-            agents = NULL;
-        } else {
-            agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
-        }
-        for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
-            char apath[512], opath[512];
-
-            snprintf(apath, sizeof(apath), "%s[%u]", asub, a);
-            snprintf(opath, sizeof(opath), "%s.ops", apath);
-            load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
-                     NULL, &s->agent[a]);
-            /* membership: "reported" is written only when false */
-            s->agent[a].reported = json_object_get(json_array_get(agents, a), "reported") ?
-                                   (uint8_t)get_bool(c, json_array_get(agents, a), apath, "reported") : 1;
-            nrep += s->agent[a].reported;
-            if (json_object_get(json_array_get(agents, a), "inflight")) {
-                s->agent[a].inflight = (uint32_t)get_u64(c, json_array_get(agents, a), apath, "inflight",
-                                                         UINT32_MAX);
-                s->agent[a].oldest_ns = get_u64(c, json_array_get(agents, a), apath, "oldest_ns", INT64_MAX);
-            }
-        }
-        if (!c->failed && nrep != s->nreported)
-            fail(c, ipath, "nreported is %u, but %u agents reported", s->nreported, nrep);
-        if (json_object_get(ij, "nfs") && !c->failed) {
-            snprintf(asub, sizeof(asub), "%s.nfs", ipath);
-            load_nfs(c, json_object_get(ij, "nfs"), asub, r, phase, -1, (uint32_t)k);
-        }
-        if (json_object_get(ij, "client") && !c->failed) {    /* the agents' CPU, NIC, mountstats */
-            char why[200];
-            snprintf(asub, sizeof(asub), "%s.client", ipath);
-            if (client_json_load_interval(json_object_get(ij, "client"), r, phase, (uint32_t)k, why,
-                                          sizeof why) < 0)
-                fail(c, asub, "%s", why);
-        }
-        result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */
-    }
+    for (size_t k = 0; arr && k < json_array_size(arr) && !c->failed; k++)
+        load_phase_interval(c, arr, sub, k, r, ph, merged);
     free(merged);
 }
 
