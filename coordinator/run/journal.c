@@ -822,229 +822,296 @@ static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp
     return rc;
 }
 
+/* The journal's first line: the plan, the agents, the run's identity.
+ * Everything that can fail is checked before result_init: a failure after
+ * it would leak the result (have_header is still 0). */
+static int apply_header(struct run_result *r, json_t *o, struct replay *rp)
+{
+    struct plan p;
+    uint64_t na, ims, started;
+    json_t *agents = json_object_get(o, "agents"), *a;
+    size_t i;
+    uint64_t schema;
+
+    if (rp->have_header || u64_of(o, "schema", &schema) || schema != RESULT_SCHEMA ||
+        u64_of(o, "nagents", &na) || na == 0 || na > JOURNAL_MAX_AGENTS ||
+        u64_of(o, "interval_ms", &ims) || u64_of(o, "started", &started) ||
+        !json_is_array(agents) || json_array_size(agents) > na)
+        return -1;
+    plan_init(&p);
+    if (plan_of_header(o, &p) < 0) {
+        plan_free(&p);
+        return -1;
+    }
+    result_init(r, &p, (uint32_t)na, (uint32_t)ims);
+    plan_free(&p);
+    r->started_unix = (int64_t)started;
+    if (json_string_value(json_object_get(o, "run_id")))   /* optional: older journals have none */
+        (void)vblock_run_parse(json_string_value(json_object_get(o, "run_id")), &r->run_id);
+    snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
+    result_clean_utf8(r->label);
+    json_array_foreach(agents, i, a) {
+        struct agent_info *ai = &r->agents[i];
+        uint64_t v;
+        snprintf(ai->addr, sizeof ai->addr, "%s", json_string_value(json_object_get(a, "addr")) ?: "");
+        snprintf(ai->host, sizeof ai->host, "%s", json_string_value(json_object_get(a, "host")) ?: "");
+        result_clean_text(ai->host);
+        snprintf(ai->labels, sizeof ai->labels, "%s", json_string_value(json_object_get(a, "labels")) ?: "");
+        result_clean_utf8(ai->labels);
+        if (!u64_of(a, "ncpus", &v))
+            ai->ncpus = (uint32_t)v;
+        if (!u64_of(a, "rtt_ns", &v))
+            ai->rtt_ns = v;
+        if (!u64_of(a, "client_cap_bytes_per_s", &v))
+            ai->client_cap_bps = v;
+        ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
+    }
+    header_verdict_inputs(r, o);
+    rp->have_header = 1;
+    rp->acc = xmalloc(r->nagents * sizeof *rp->acc);
+    rp->nint = xcalloc(r->nagents, sizeof *rp->nint);
+    rp->sealed = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->sealed);
+    rp->ended = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->ended);
+    rp->ndone = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->ndone);
+    for (uint32_t i2 = 0; i2 < r->nagents; i2++)
+        op_set_init(&rp->acc[i2]);
+    return 0;
+}
+
+/* One agent's interval: counters (and histograms on late data). */
+static int apply_interval(struct run_result *r, json_t *o, struct replay *rp)
+{
+    uint64_t phase = 0, agent = 0, k = 0;
+    struct op_set *s = xmalloc(sizeof *s);
+    /* "o": counters in the compact form (ops_counters_compact); "ops":
+     * objects, with histograms on late data (and in older journals) */
+    int compact = json_object_get(o, "o") != NULL;
+    int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
+             phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
+             (compact ? ops_of_compact(json_object_get(o, "o"), s)
+                 : ops_of(json_object_get(o, "ops"), s, rp->why, 1)) ||
+             result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
+    uint64_t inflight = 0, oldest = 0;
+    if (rc == 0) {
+        replay_at_phase(r, rp, (uint32_t)phase);
+        op_set_merge(&rp->acc[agent], s);
+        rp->nint[agent]++;
+    }
+    if (rc == 0 && !u64_of(o, "inflight", &inflight) && !u64_of(o, "oldest_ns", &oldest))
+        result_set_interval_inflight(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k,
+                                     (uint32_t)inflight, oldest);
+    if (rc == 0)
+        rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, (int64_t)k, rp);
+    if (rc == 0)
+        replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
+    free(s);
+    return rc;
+}
+
+/* One agent's totals at the end of a phase, and what it carries beside them. */
+static int apply_phase_done(struct run_result *r, json_t *o, struct replay *rp)
+{
+    uint64_t phase = 0, agent = 0;
+    struct agent_phase *ap = xcalloc(1, sizeof *ap);
+    struct op_set *tot = xmalloc(sizeof *tot);
+    uint64_t cores = 0, nint = 0;
+    int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
+             agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
+             u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
+             u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot, rp->why, 0) ? -1 : 0;
+    if (rc == 0) {
+        ap->cores = (uint32_t)cores;
+        ap->nintervals = (uint32_t)nint;
+        ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
+        ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
+        ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
+        if (json_object_get(o, "late_ops") &&      /* optional: open loop */
+            (u64_of(o, "late_ops", &ap->late_ops) || u64_of(o, "late_ns", &ap->late_ns)))
+            rc = -1;
+        rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, -1, rp);
+        if (rc == 0)
+            rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
+        rp->ndone[phase] += rc == 0 && !ap->salvaged;
+    }
+    if (rc == 0 && json_object_get(o, "verify")) {
+        struct vstats *v = xmalloc(sizeof *v);
+        rc = verify_from_json(json_object_get(o, "verify"), v, rp->why, sizeof rp->why) < 0 ? -1 : 0;
+        if (rc == 0) {
+            result_verify_ask(&r->phases[phase], (uint32_t)agent, r->nagents);
+            rc = result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
+        }
+        free(v);
+    }
+    if (rc == 0 && json_object_get(o, "errors")) {      /* its failed ops' causes */
+        struct errcause_set *es = xmalloc(sizeof *es);
+        rc = errors_from_json(json_object_get(o, "errors"), es, rp->why, sizeof rp->why) < 0 ||
+             result_errors_match(es, tot, rp->why, sizeof rp->why) < 0 ||
+             result_set_agent_errors(r, (uint32_t)phase, (uint32_t)agent, es) < 0 ? -1 : 0;
+        free(es);
+    }
+    if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */
+        struct coh_set cs;
+        coh_set_init(&cs);
+        rc = coherence_from_json(json_object_get(o, "coherence"), r->nagents, &cs, rp->why,
+                                 sizeof rp->why) < 0 ? -1 : 0;
+        for (uint32_t q = 0; rc == 0 && q < cs.n; q++)
+            if (cs.pair[q].reader != agent) {
+                snprintf(rp->why, sizeof rp->why, "coherence pair of reader %u in agent %u's record",
+                         cs.pair[q].reader, (unsigned)agent);
+                rc = -1;
+            }
+        if (rc == 0 && coherence_result_add(r, (uint32_t)phase, &cs) < 0) {
+            snprintf(rp->why, sizeof rp->why, "coherence: too many pairs or repeated ones");
+            rc = -1;
+        }
+        coh_set_free(&cs);
+    }
+    free(tot);
+    free(ap);
+    return rc;
+}
+
+/* The nfs engine's RPC telemetry: one interval's, or the phase's. */
+static int apply_nfs(struct run_result *r, json_t *o, struct replay *rp)
+{
+    const char *type = json_string_value(json_object_get(o, "type"));
+    uint64_t phase = 0, agent = 0;
+    struct nfs_rpc_set s;
+    int iv = type[4] == 'i';
+    uint64_t kk = 0;
+    int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) ||
+             (iv && u64_of(o, "k", &kk)) || phase >= r->nphases || agent >= r->nagents ||
+             kk > UINT32_MAX ? -1 : 0;
+    nfs_rpc_set_init(&s);
+    if (rc == 0 && nfs_json_decode(json_object_get(o, "nfs"), &s, rp->why, JOURNAL_WHY_MAX))
+        rc = -1;
+    if (rc == 0)
+        rc = (iv ? result_nfs_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)kk, &s)
+                 : result_nfs_set_agent(r, (uint32_t)phase, (uint32_t)agent, &s)) < 0 ? -1 : 0;
+    nfs_rpc_set_free(&s);
+    return rc;
+}
+
+static int apply_lost(struct run_result *r, json_t *o, struct replay *rp)
+{
+    uint64_t agent;
+
+    (void)rp;
+    if (u64_of(o, "agent", &agent) || agent >= r->nagents)
+        return -1;
+    r->agents[agent].lost = 1;
+    r->agents[agent].lost_at_s = json_real_value(json_object_get(o, "at_s"));
+    return 0;
+}
+
+/* The coordinator's view of a phase once it ended: its control, its name
+ * (a sweep point's), per-clone figures, schedule debt, who took part, the
+ * sweeps as judged so far. */
+static int apply_phase_end(struct run_result *r, json_t *o, struct replay *rp)
+{
+    uint64_t phase = 0;
+    const json_t *ctl;
+    if (u64_of(o, "phase", &phase) || phase >= r->nphases)
+        return -1;
+    if ((ctl = json_object_get(o, "control")) &&
+        phase_ctl_load(&r->phases[phase], r->nagents, ctl, rp->why, sizeof rp->why) < 0)
+        return -1;
+    if (json_string_value(json_object_get(o, "name")))
+        snprintf(r->phases[phase].name, sizeof r->phases[phase].name, "%s",
+                 json_string_value(json_object_get(o, "name")));
+    if (json_object_get(o, "clones") && !r->phases[phase].clones &&
+        replay_clones(r, (uint32_t)phase, json_object_get(o, "clones"), rp->why, sizeof rp->why) < 0)
+        return -1;
+    if (json_object_get(o, "schedule_debt") &&
+        sched_debt_phase_load(json_object_get(o, "schedule_debt"), &r->phases[phase], rp->why,
+                              sizeof rp->why) < 0)
+        return -1;
+    {
+        uint64_t nj;
+        if (json_object_get(o, "numjobs") && !u64_of(o, "numjobs", &nj) && nj >= 1 && nj <= UINT32_MAX)
+            r->phases[phase].numjobs = (uint32_t)nj;
+    }
+    if (json_is_array(json_object_get(o, "participating"))) {
+        const json_t *part = json_object_get(o, "participating");
+        if (json_array_size(part) != r->nagents) {
+            snprintf(rp->why, sizeof rp->why, "phase_end participating: want %u booleans", r->nagents);
+            return -1;
+        }
+        for (uint32_t a = 0; a < r->nagents; a++)
+            r->phases[phase].agents[a].participating = json_is_true(json_array_get(part, a));
+    }
+    if (json_object_get(o, "sweeps")) {
+        struct sweep_set *sw = NULL;
+        if (sweep_from_json(json_object_get(o, "sweeps"), r->nagents, r->nphases, &sw, rp->why,
+                            sizeof rp->why) < 0)
+            return -1;
+        sweep_set_free(r->sweeps);
+        r->sweeps = sw;
+    }
+    rp->ended[phase] = 1;
+    return 0;
+}
+
+static int apply_end(struct run_result *r, json_t *o, struct replay *rp)
+{
+    (void)r;
+    (void)o;
+    rp->have_end = 1;
+    return 0;
+}
+
+static int apply_verdict(struct run_result *r, json_t *o, struct replay *rp)
+{
+    (void)rp;
+    return apply_verdict_line(r, o, json_string_value(json_object_get(o, "type")));
+}
+
+static int apply_phase_start_line(struct run_result *r, json_t *o, struct replay *rp)
+{
+    (void)rp;
+    return apply_phase_start(r, o);
+}
+
+static int apply_record(struct run_result *r, json_t *o, struct replay *rp)
+{
+    return apply_record_line(r, o, json_string_value(json_object_get(o, "type")), rp);
+}
+
+/* One handler per line type; a type not here is from a newer version and
+ * skipped. */
+static const struct {
+    const char *type;
+    int (*apply)(struct run_result *r, json_t *o, struct replay *rp);
+} line_types[] = {
+    { "interval", apply_interval },
+    { "interval_lat", apply_interval_lat },
+    { "phase_done", apply_phase_done },
+    { "nfs_interval", apply_nfs },
+    { "nfs_phase", apply_nfs },
+    { "lost", apply_lost },
+    { "error", apply_verdict },
+    { "stopped", apply_verdict },
+    { "phase_start", apply_phase_start_line },
+    { "phase_end", apply_phase_end },
+    { "end", apply_end },
+    { "record", apply_record },
+    { "record_end", apply_record },
+    { "storage", apply_record },
+};
+
 static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
 {
-    int *have_header = &rp->have_header;
     const char *type = json_string_value(json_object_get(o, "type"));
-    uint64_t phase = 0, agent = 0, k = 0;
+
     if (!type)
         return -1;
-    if (strcmp(type, "header") == 0) {
-        struct plan p;
-        uint64_t na, ims, started;
-        json_t *agents = json_object_get(o, "agents"), *a;
-        size_t i;
-        /* everything that can fail is checked before result_init: a failure
-         * after it would leak the result (have_header is still 0) */
-        uint64_t schema;
-        if (*have_header || u64_of(o, "schema", &schema) || schema != RESULT_SCHEMA ||
-            u64_of(o, "nagents", &na) || na == 0 || na > JOURNAL_MAX_AGENTS ||
-            u64_of(o, "interval_ms", &ims) || u64_of(o, "started", &started) ||
-            !json_is_array(agents) || json_array_size(agents) > na)
-            return -1;
-        plan_init(&p);
-        if (plan_of_header(o, &p) < 0) {
-            plan_free(&p);
-            return -1;
-        }
-        result_init(r, &p, (uint32_t)na, (uint32_t)ims);
-        plan_free(&p);
-        r->started_unix = (int64_t)started;
-        if (json_string_value(json_object_get(o, "run_id")))   /* optional: older journals have none */
-            (void)vblock_run_parse(json_string_value(json_object_get(o, "run_id")), &r->run_id);
-        snprintf(r->label, sizeof r->label, "%s", json_string_value(json_object_get(o, "label")) ?: "");
-        result_clean_utf8(r->label);
-        json_array_foreach(agents, i, a) {
-            struct agent_info *ai = &r->agents[i];
-            uint64_t v;
-            snprintf(ai->addr, sizeof ai->addr, "%s", json_string_value(json_object_get(a, "addr")) ?: "");
-            snprintf(ai->host, sizeof ai->host, "%s", json_string_value(json_object_get(a, "host")) ?: "");
-            result_clean_text(ai->host);
-            snprintf(ai->labels, sizeof ai->labels, "%s", json_string_value(json_object_get(a, "labels")) ?: "");
-            result_clean_utf8(ai->labels);
-            if (!u64_of(a, "ncpus", &v))
-                ai->ncpus = (uint32_t)v;
-            if (!u64_of(a, "rtt_ns", &v))
-                ai->rtt_ns = v;
-            if (!u64_of(a, "client_cap_bytes_per_s", &v))
-                ai->client_cap_bps = v;
-            ai->clock_offset_ns = (int64_t)json_integer_value(json_object_get(a, "clock_offset_ns"));
-        }
-        header_verdict_inputs(r, o);
-        *have_header = 1;
-        rp->acc = xmalloc(r->nagents * sizeof *rp->acc);
-        rp->nint = xcalloc(r->nagents, sizeof *rp->nint);
-        rp->sealed = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->sealed);
-        rp->ended = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->ended);
-        rp->ndone = xcalloc(r->nphases ? r->nphases : 1, sizeof *rp->ndone);
-        for (uint32_t i2 = 0; i2 < r->nagents; i2++)
-            op_set_init(&rp->acc[i2]);
-        return 0;
-    }
-    if (!*have_header)
+    if (strcmp(type, "header") == 0)
+        return apply_header(r, o, rp);
+    if (!rp->have_header)
         return -1;
-    if (strcmp(type, "interval") == 0) {
-        struct op_set *s = xmalloc(sizeof *s);
-        /* "o": counters in the compact form (ops_counters_compact); "ops":
-         * objects, with histograms on late data (and in older journals) */
-        int compact = json_object_get(o, "o") != NULL;
-        int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
-                 phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
-                 (compact ? ops_of_compact(json_object_get(o, "o"), s)
-                     : ops_of(json_object_get(o, "ops"), s, rp->why, 1)) ||
-                 result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
-        uint64_t inflight = 0, oldest = 0;
-        if (rc == 0) {
-            replay_at_phase(r, rp, (uint32_t)phase);
-            op_set_merge(&rp->acc[agent], s);
-            rp->nint[agent]++;
-        }
-        if (rc == 0 && !u64_of(o, "inflight", &inflight) && !u64_of(o, "oldest_ns", &oldest))
-            result_set_interval_inflight(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k,
-                                         (uint32_t)inflight, oldest);
-        if (rc == 0)
-            rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, (int64_t)k, rp);
-        if (rc == 0)
-            replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
-        free(s);
-        return rc;
-    }
-    if (strcmp(type, "interval_lat") == 0)
-        return apply_interval_lat(r, o, rp);
-    if (strcmp(type, "phase_done") == 0) {
-        struct agent_phase *ap = xcalloc(1, sizeof *ap);
-        struct op_set *tot = xmalloc(sizeof *tot);
-        uint64_t cores = 0, nint = 0;
-        int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || phase >= r->nphases ||
-                 agent >= r->nagents || u64_of(o, "duration_ns", &ap->duration_ns) ||
-                 u64_of(o, "start_ns", &ap->start_ns) || u64_of(o, "cores", &cores) ||
-                 u64_of(o, "nintervals", &nint) || ops_of(json_object_get(o, "ops"), tot, rp->why, 0) ? -1 : 0;
-        if (rc == 0) {
-            ap->cores = (uint32_t)cores;
-            ap->nintervals = (uint32_t)nint;
-            ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
-            ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
-            ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
-            if (json_object_get(o, "late_ops") &&      /* optional: open loop */
-                (u64_of(o, "late_ops", &ap->late_ops) || u64_of(o, "late_ns", &ap->late_ns)))
-                rc = -1;
-            rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, -1, rp);
-            if (rc == 0)
-                rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
-            rp->ndone[phase] += rc == 0 && !ap->salvaged;
-        }
-        if (rc == 0 && json_object_get(o, "verify")) {
-            struct vstats *v = xmalloc(sizeof *v);
-            rc = verify_from_json(json_object_get(o, "verify"), v, rp->why, sizeof rp->why) < 0 ? -1 : 0;
-            if (rc == 0) {
-                result_verify_ask(&r->phases[phase], (uint32_t)agent, r->nagents);
-                rc = result_set_agent_verify(r, (uint32_t)phase, (uint32_t)agent, v) < 0 ? -1 : 0;
-            }
-            free(v);
-        }
-        if (rc == 0 && json_object_get(o, "errors")) {      /* its failed ops' causes */
-            struct errcause_set *es = xmalloc(sizeof *es);
-            rc = errors_from_json(json_object_get(o, "errors"), es, rp->why, sizeof rp->why) < 0 ||
-                 result_errors_match(es, tot, rp->why, sizeof rp->why) < 0 ||
-                 result_set_agent_errors(r, (uint32_t)phase, (uint32_t)agent, es) < 0 ? -1 : 0;
-            free(es);
-        }
-        if (rc == 0 && json_object_get(o, "coherence")) {   /* rw=coherence: this reader's pairs */
-            struct coh_set cs;
-            coh_set_init(&cs);
-            rc = coherence_from_json(json_object_get(o, "coherence"), r->nagents, &cs, rp->why,
-                                     sizeof rp->why) < 0 ? -1 : 0;
-            for (uint32_t q = 0; rc == 0 && q < cs.n; q++)
-                if (cs.pair[q].reader != agent) {
-                    snprintf(rp->why, sizeof rp->why, "coherence pair of reader %u in agent %u's record",
-                             cs.pair[q].reader, (unsigned)agent);
-                    rc = -1;
-                }
-            if (rc == 0 && coherence_result_add(r, (uint32_t)phase, &cs) < 0) {
-                snprintf(rp->why, sizeof rp->why, "coherence: too many pairs or repeated ones");
-                rc = -1;
-            }
-            coh_set_free(&cs);
-        }
-        free(tot);
-        free(ap);
-        return rc;
-    }
-    if (strcmp(type, "nfs_interval") == 0 || strcmp(type, "nfs_phase") == 0) {
-        struct nfs_rpc_set s;
-        int iv = type[4] == 'i';
-        uint64_t kk = 0;
-        int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) ||
-                 (iv && u64_of(o, "k", &kk)) || phase >= r->nphases || agent >= r->nagents ||
-                 kk > UINT32_MAX ? -1 : 0;
-        nfs_rpc_set_init(&s);
-        if (rc == 0 && nfs_json_decode(json_object_get(o, "nfs"), &s, rp->why, JOURNAL_WHY_MAX))
-            rc = -1;
-        if (rc == 0)
-            rc = (iv ? result_nfs_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)kk, &s)
-                     : result_nfs_set_agent(r, (uint32_t)phase, (uint32_t)agent, &s)) < 0 ? -1 : 0;
-        nfs_rpc_set_free(&s);
-        return rc;
-    }
-    if (strcmp(type, "lost") == 0) {
-        if (u64_of(o, "agent", &agent) || agent >= r->nagents)
-            return -1;
-        r->agents[agent].lost = 1;
-        r->agents[agent].lost_at_s = json_real_value(json_object_get(o, "at_s"));
-        return 0;
-    }
-    if (strcmp(type, "error") == 0 || strcmp(type, "stopped") == 0)
-        return apply_verdict_line(r, o, type);
-    if (strcmp(type, "phase_start") == 0)
-        return apply_phase_start(r, o);
-    if (strcmp(type, "phase_end") == 0) {
-        const json_t *ctl;
-        if (u64_of(o, "phase", &phase) || phase >= r->nphases)
-            return -1;
-        if ((ctl = json_object_get(o, "control")) &&
-            phase_ctl_load(&r->phases[phase], r->nagents, ctl, rp->why, sizeof rp->why) < 0)
-            return -1;
-        if (json_string_value(json_object_get(o, "name")))
-            snprintf(r->phases[phase].name, sizeof r->phases[phase].name, "%s",
-                     json_string_value(json_object_get(o, "name")));
-        if (json_object_get(o, "clones") && !r->phases[phase].clones &&
-            replay_clones(r, (uint32_t)phase, json_object_get(o, "clones"), rp->why, sizeof rp->why) < 0)
-            return -1;
-        if (json_object_get(o, "schedule_debt") &&
-            sched_debt_phase_load(json_object_get(o, "schedule_debt"), &r->phases[phase], rp->why,
-                                  sizeof rp->why) < 0)
-            return -1;
-        {
-            uint64_t nj;
-            if (json_object_get(o, "numjobs") && !u64_of(o, "numjobs", &nj) && nj >= 1 && nj <= UINT32_MAX)
-                r->phases[phase].numjobs = (uint32_t)nj;
-        }
-        if (json_is_array(json_object_get(o, "participating"))) {
-            const json_t *part = json_object_get(o, "participating");
-            if (json_array_size(part) != r->nagents) {
-                snprintf(rp->why, sizeof rp->why, "phase_end participating: want %u booleans", r->nagents);
-                return -1;
-            }
-            for (uint32_t a = 0; a < r->nagents; a++)
-                r->phases[phase].agents[a].participating = json_is_true(json_array_get(part, a));
-        }
-        if (json_object_get(o, "sweeps")) {
-            struct sweep_set *sw = NULL;
-            if (sweep_from_json(json_object_get(o, "sweeps"), r->nagents, r->nphases, &sw, rp->why,
-                                sizeof rp->why) < 0)
-                return -1;
-            sweep_set_free(r->sweeps);
-            r->sweeps = sw;
-        }
-        rp->ended[phase] = 1;
-        return 0;
-    }
-    if (strcmp(type, "end") == 0) {
-        rp->have_end = 1;
-        return 0;
-    }
-    if (strcmp(type, "record") == 0 || strcmp(type, "record_end") == 0 || strcmp(type, "storage") == 0)
-        return apply_record_line(r, o, type, rp);
+    for (size_t t = 0; t < sizeof line_types / sizeof line_types[0]; t++)
+        if (strcmp(type, line_types[t].type) == 0)
+            return line_types[t].apply(r, o, rp);
     return 0;   /* unknown line types: from a newer version, skipped */
 }
 
