@@ -219,6 +219,45 @@ static void test_proxyproc_bytes_delta(void **state)
     assert_int_equal(tx, 0);
 }
 
+/* More connections than are followed: one that enters the followed set
+ * (the kernel's table order moved) was open at the last look, so its
+ * bytes before now are not this interval's; nor are those of one a
+ * partial look may have missed.  A connection the last complete look did
+ * not see at all is new and counts from its opening. */
+static void test_proxyproc_bytes_delta_many(void **state)
+{
+    static struct proxyproc_now then, now;
+    uint64_t rx = 0, tx = 0;
+    (void)state;
+    memset(&then, 0, sizeof then);
+    memset(&now, 0, sizeof now);
+    for (uint32_t i = 0; i < 70; i++)
+        then.seen_inode[then.nseen++] = 100 + i;
+    then.conns = 70;
+    for (uint32_t i = 0; i < PROXYPROC_CONNS_MAX; i++) {
+        then.conn_inode[then.nconn] = 100 + i;
+        then.conn_rx[then.nconn] = 1000;
+        then.conn_tx[then.nconn++] = 10;
+    }
+    /* now: 101..164 followed; 164 was open then (seen), with a long life */
+    for (uint32_t i = 0; i < PROXYPROC_CONNS_MAX; i++) {
+        now.conn_inode[now.nconn] = 101 + i;
+        now.conn_rx[now.nconn] = 101 + i == 164 ? 1000000000ull : 3000;
+        now.conn_tx[now.nconn++] = 101 + i == 164 ? 1000000000ull : 30;
+    }
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 63u * 2000u);
+    assert_int_equal(tx, 63u * 20u);
+    /* a new one (not seen then) counts from its opening */
+    now.conn_inode[63] = 999;
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 63u * 2000u + 1000000000ull);
+    /* unless the look then may have missed it */
+    then.partial = 1;
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 63u * 2000u);
+}
+
 /* The whole path on a fixture /proc: the listener's owner is found, its
  * connections to the file system counted (not the accepted one, not
  * sshd's, not a TIME_WAIT), each remote once; CPU in microseconds. */
@@ -342,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_proxyproc_tcp_line),
         cmocka_unit_test(test_proxyproc_stat_io),
         cmocka_unit_test(test_proxyproc_bytes_delta),
+        cmocka_unit_test(test_proxyproc_bytes_delta_many),
         cmocka_unit_test(test_proxyproc_fixture_efs_proxy),
         cmocka_unit_test(test_proxyproc_fixture_stunnel),
         cmocka_unit_test(test_proxyproc_sample_round_trip),
