@@ -514,6 +514,7 @@ static int add_conn(const struct proxyproc_sock *s, void *arg)
 int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxyproc_now *out)
 {
     char path[300], text[1024], pids[16];
+    const char *state;
     uint64_t ut, st;
     long hz = sysconf(_SC_CLK_TCK);
     uint32_t budget = PROXYPROC_SOCKS_MAX * 16;
@@ -525,6 +526,10 @@ int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxypr
     snprintf(path, sizeof path, "%s/%u/stat", root, pid);
     if (read_small(path, text, sizeof text) < 0 ||
         proxyproc_stat_parse(text, out->name, sizeof out->name, &ut, &st) < 0)
+        return -ESRCH;
+    /* a proxy that exited but was not reaped yet keeps its stat (state Z,
+     * no fds): it is gone, and its successor on the port is to be found */
+    if ((state = strrchr(text, ')')) != NULL && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'))
         return -ESRCH;
     out->utime_us = ut * (1000000u / (uint64_t)hz);
     out->stime_us = st * (1000000u / (uint64_t)hz);

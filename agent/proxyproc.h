@@ -95,8 +95,8 @@ void proxyproc_root(char *out, size_t len);
 int proxyproc_find(const char *root, uint32_t port, uint32_t *pid);
 /* Read pid's counters and connections (those not on port); their bytes
  * only from the real /proc (not under NFSTORM_TEST_PROC, whose inodes are
- * made up).  0, or -ESRCH when the process is gone (or no longer one we
- * may read). */
+ * made up).  0, or -ESRCH when the process is gone (exited, a zombie
+ * included, or no longer one we may read). */
 int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxyproc_now *out);
 /* The bytes its connections moved between two looks: a connection then
  * had counts from its value then, a new one from its opening (one that

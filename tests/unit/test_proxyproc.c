@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <jansson.h>
 
 #include "agent/mountinfo.h"
@@ -258,6 +259,39 @@ static void test_proxyproc_bytes_delta_many(void **state)
     assert_int_equal(rx, 63u * 2000u);
 }
 
+/* A proxy that exited mid-run but was not reaped (a zombie: its stat is
+ * still there, its fds are not) is gone, not a proxy with no connection;
+ * a live process is read.  Real processes on the real /proc. */
+static void test_proxyproc_read_zombie(void **state)
+{
+    struct proxyproc_now now;
+    pid_t child;
+    char path[64], text[512];
+    (void)state;
+    unsetenv(PROXYPROC_TEST_ENV);
+    assert_int_equal(proxyproc_read("/proc", (uint32_t)getpid(), 1, &now), 0);
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        _exit(0);
+    /* wait (bounded) until the kernel shows it exited, without reaping it */
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)child);
+    for (int i = 0; i < 2000; i++) {
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f)
+            fclose(f);
+        text[n] = '\0';
+        if (strstr(text, ") Z "))
+            break;
+        usleep(1000);
+    }
+    assert_non_null(strstr(text, ") Z "));
+    assert_int_equal(proxyproc_read("/proc", (uint32_t)child, 1, &now), -ESRCH);
+    assert_int_equal(waitpid(child, NULL, 0), child);
+    assert_int_equal(proxyproc_read("/proc", (uint32_t)child, 1, &now), -ESRCH);
+}
+
 /* The whole path on a fixture /proc: the listener's owner is found, its
  * connections to the file system counted (not the accepted one, not
  * sshd's, not a TIME_WAIT), each remote once; CPU in microseconds. */
@@ -382,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_proxyproc_stat_io),
         cmocka_unit_test(test_proxyproc_bytes_delta),
         cmocka_unit_test(test_proxyproc_bytes_delta_many),
+        cmocka_unit_test(test_proxyproc_read_zombie),
         cmocka_unit_test(test_proxyproc_fixture_efs_proxy),
         cmocka_unit_test(test_proxyproc_fixture_stunnel),
         cmocka_unit_test(test_proxyproc_sample_round_trip),
