@@ -1617,6 +1617,17 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     return run_exit_status(res, rc, r->err, status);
 }
 
+/* The repetition after the set's last could not start (status): a signal
+ * interrupted the set; anything else (an output it could not open, agents
+ * not gathered again) leaves it short of what was asked, and it says so. */
+static void repeat_ended_short(struct run_cmd *r, int status)
+{
+    if (late_signal || status == 130)
+        r->set.interrupted = 1;
+    else
+        r->set.not_started = r->set.n + 1;
+}
+
 /* The plan's repetitions (one without --repeat), each a whole run with
  * its record, journal and files; the set is written once it ends.  With
  * --listen every repetition after the first gathers its agents anew. */
@@ -1637,11 +1648,17 @@ static int cmd_repetitions(struct run_cmd *r)
 
         if (c->listen && r->set.n > 0 &&
             (status = regather(c, &r->gathered, &r->addrs, &r->labels, &r->naddrs, r->nlisted,
-                               r->set.n + 1)) != 0)
+                               r->set.n + 1)) != 0) {
+            repeat_ended_short(r, status);
             break;
+        }
         status = cmd_run_once(r, &res, &rc, &started);
-        if (!started)
-            break;                  /* it could not start: keep the repetitions before it */
+        if (!started) {
+            /* it could not start: keep the repetitions before it, and the
+             * set says it ended short (its JSON's exit_status is this one's) */
+            repeat_ended_short(r, status);
+            break;
+        }
         if (!c->repeat) {
             result_free(&res);
             return status;
