@@ -24,6 +24,7 @@
 #define WHY_CLEANUP "is not a pool run's (use 'nfstorm clean --pool')"
 #define WHY_DRYRUN  "runs nothing on the pool (use it without --pool)"
 #define WHY_LOG     "writes a fio log file on the pool host (run without --pool; --json has the time series)"
+#define WHY_LIMITS  "reads a file on the pool host (run without --pool, or give --limits to 'nfstorm report' of the result)"
 
 static const struct pool_policy_rule options[] = {
     /* how the run reports, on the stdout/stderr the submitter gets */
@@ -94,6 +95,9 @@ static const struct pool_policy_rule options[] = {
     { "--repeat-interval", 1, WHY_REPEAT },
     { "--cleanup", 0, WHY_CLEANUP },
     { "--dry-run", 0, WHY_DRYRUN },
+    { "--limits", 1, WHY_LIMITS },
+    { "--fs-size", 1, WHY_LIMITS },
+    { "--metrics", 1, "is 'nfstorm report''s (give it with the result there)" },
 };
 
 /* Plan keys (aliases resolved first) and the two job-file features that
