@@ -126,6 +126,11 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
                  s->requested);
         return -EINVAL;
     }
+    if (s->not_started && s->not_started != nreps + 1) {
+        snprintf(err, errlen, "%s: not_started: %u, but the set holds %zu repetitions (want %zu)", path,
+                 s->not_started, nreps, nreps + 1);
+        return -EINVAL;
+    }
     s->reps = xcalloc(nreps, sizeof *s->reps);
     for (size_t k = 0; k < nreps; k++) {
         char where[32];

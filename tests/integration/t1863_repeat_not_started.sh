@@ -29,4 +29,19 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 assert (j["not_started"], j["exit_status"], j["verdict"]) == (2, 1, "failed"), j
 PY
+# a set file whose not_started disagrees with what it holds is refused by name
+py "$T/s.json" "$T" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["not_started"] = 3
+json.dump(j, open(sys.argv[2] + "/bad.json", "w"))
+j["not_started"] = "2"
+json.dump(j, open(sys.argv[2] + "/bad2.json", "w"))
+PY
+"$NFSTORM" report "$T/bad.json" >/dev/null 2>"$T/bad.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "bad.json: not_started: 3, but the set holds 1 repetitions (want 2)" "$T/bad.err" \
+  || fail "inconsistent not_started: exit $rc: $(cat "$T/bad.err")"
+"$NFSTORM" report "$T/bad2.json" >/dev/null 2>"$T/bad2.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "bad2.json: not_started: want an integer in 2..3" "$T/bad2.err" \
+  || fail "not_started not an integer: exit $rc: $(cat "$T/bad2.err")"
 echo "a repetition that could not start: the set says so (exit 1, not_started 2)"
