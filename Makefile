@@ -31,7 +31,7 @@ CFLAGS     += $(shell pkg-config --cflags libnfs)
 LDLIBS     += $(shell pkg-config --libs libnfs)
 endif
 # (targets that install dependencies first check in their sub-make)
-ifeq ($(filter clean deps unit integration test soak demo bench install,$(MAKECMDGOALS)),)
+ifeq ($(filter clean deps deps-demo deps-bench unit integration test soak demo bench install,$(MAKECMDGOALS)),)
 ifeq ($(shell grep -l rpc_set_observer $(NFS_RAW_H) 2>/dev/null),)
 $(error libnfs lacks the per-RPC observer (rpc_set_observer, scripts/libnfs-observer.patch): run scripts/build-libnfs.sh to build the project's patched libnfs into deps/libnfs)
 endif
@@ -92,8 +92,21 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBAGENT) $(LIBCOORD) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# The Debian packages each target needs, in tiers (scripts/install-deps.sh
+# gives each package's reason): `make demo` and `make bench` install only
+# theirs, the test targets everything the tests use.
+.PHONY: deps-demo deps-bench
+# One unit binary of this flavour, built; prints its path (t0300 runs
+# test_engine_nfs against a real NFS server with exactly these flags).
+unit-bin-%:
+	@$(MAKE) --no-print-directory $(BUILD)/tests/$* >&2 && echo $(BUILD)/tests/$*
+
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
+deps-demo:
+	@scripts/install-deps.sh demo
+deps-bench:
+	@scripts/install-deps.sh bench
 
 # faultfs (tests/faultfs/): the faulty FUSE file system the verification
 # tests run over (docs/verify.md); a test tool, never installed.  As bin/,
@@ -120,24 +133,34 @@ integration: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay
 	@tests/integration/run.sh
 
-# The README's test command: unit tests, then integration tests on real processes.
+# The README's test command: the comment check, unit tests, then
+# integration tests on real processes.
 test: deps
+	@scripts/check-comments.py
 	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
 	@tests/integration/run.sh
 
+# Comments stay next to, and true about, what they describe: none
+# stranded above another, no dir/file.[ch] named that does not exist.
+.PHONY: check-comments
+check-comments:
+	@scripts/check-comments.py
+
 # Many consecutive runs with seeded faults (tests/soak/soak.py): minutes,
-# not part of `make test` (which runs a 30-second slice, t0890).
+# not part of `make test`; then the integration tests of the soak tier
+# (run.sh --soak: long, and covered in make test otherwise; docs/testing.md).
 SOAK_RUNS ?= 200
 soak: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all faultfs replay
 	@python3 tests/soak/soak.py --runs $(SOAK_RUNS) $(if $(SOAK_SEED),--seed $(SOAK_SEED))
+	@tests/integration/run.sh --soak
 
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh
 
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory all
 	@bench/posix-vs-fio.sh
 

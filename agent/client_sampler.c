@@ -15,11 +15,6 @@
 
 #define TEST_MOUNTSTATS_ENV "NFSTORM_TEST_MOUNTSTATS"
 
-void client_sampler_init(struct client_sampler *c)
-{
-    memset(c, 0, sizeof *c);
-}
-
 static uint32_t allowed_cores(void)
 {
     cpu_set_t set;

@@ -56,8 +56,6 @@ struct client_sampler {
     char route_host[CLIENT_PROXY_HOST_MAX];  /* the proxy remote that chose nic */
 };
 
-/* Zero c (nothing owned). */
-void client_sampler_init(struct client_sampler *c);
 /* Begin a phase: pick the interface (the route to the first libnfs job's
  * or kernel NFS mount's server when the address is numeric, else the one
  * holding ctl_local, the control connection's local address; NULL: none),

@@ -6,7 +6,8 @@
  * between.  This file holds the engine's ops (files, requests, metadata);
  * agent/nfs_conn.c holds the connection layer under them (context, mount,
  * the job thread's poll loop, reconnects, the server timeout).  libnfs is
- * called from these two files only.
+ * called from these two, agent/nfs_rpcstat.c (the per-RPC observer) and
+ * agent/clean_nfs.c (removing a run's files).
  *
  * Threading: each job thread owns its connections.  setup() (serial, setup
  * thread) connects, mounts and opens the files with libnfs's synchronous
@@ -37,11 +38,12 @@
  * into several RPCs and completed once, when all parts are back; the first
  * error wins.
  *
- * libnfs versions: the async API is the same in 4.x and 5.x.  4.0 cannot
- * encode NFSv4 WRITEs of ~4000 bytes or more, so when built against it we
- * refuse such jobs in setup() with a message naming the fix.  libnfs 6
- * changed pread/pwrite_async to take caller buffers (LIBNFS_API_V2); that is
- * refused at compile time rather than guessed at. */
+ * libnfs versions: the build always links the project's patched 5.x
+ * (scripts/build-libnfs.sh; the Makefile refuses a libnfs without the
+ * per-RPC observer, and agent/nfs_rpcstat.c checks it at compile time), so
+ * there is no 4.x path here.  libnfs 6 changed pread/pwrite_async to take
+ * caller buffers (LIBNFS_API_V2); that is refused at compile time rather
+ * than guessed at. */
 #include "agent/engine.h"
 
 #include <errno.h>
@@ -65,18 +67,8 @@
 #include "common/log.h"
 
 #if defined(LIBNFS_API_V2)
-#error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 4.x and 5.x"
+#error "libnfs >= 6 (LIBNFS_API_V2) changed the async read/write calls; engine_nfs.c supports libnfs 5.x"
 #endif
-
-/* LIBNFS_FEATURE_MULTITHREADING first appeared in libnfs 5.0 (and is
- * unconditional in its header): without it we are on 4.x, whose NFSv4
- * WRITE encoding fails for writes of ~4000 bytes or more. */
-#if defined(LIBNFS_FEATURE_MULTITHREADING)
-#define NFSE_V4_WRITE_BUG 0
-#else
-#define NFSE_V4_WRITE_BUG 1
-#endif
-#define NFSE_V4_WRITE_LIMIT 4000
 
 #define NFSE_SERVER_TIMEOUT_NS (30ull * 1000000000ull)  /* if the spec has none */
 
@@ -137,7 +129,6 @@ struct nfse_job {
     struct nfsfh **fh;         /* fh[c * nfiles + file]: handles are per context */
     uint32_t nfh;              /* files open on every connection */
     int v4;
-    int v4_write_bug;          /* built against libnfs 4.x and this is v4 */
     uint64_t readmax, writemax;
 
     unsigned inflight;         /* ops started, not yet done */
@@ -563,15 +554,6 @@ static int nfse_setup(struct engine_job *ej)
 
     char v[16];
     j->v4 = nfs_conn_url_arg(ej->nfs_url, "version", v, sizeof(v)) == 0 && atoi(v) == 4;
-    j->v4_write_bug = NFSE_V4_WRITE_BUG && j->v4;
-    if (j->v4_write_bug && nfse_job_writes(ej->spec) && ej->spec->bs >= NFSE_V4_WRITE_LIMIT) {
-        nfse_fmt(ej->err, sizeof(ej->err),
-                 "%s: NFSv4 writes of 4000 bytes or more fail with libnfs 4.0 "
-                 "(a libnfs bug fixed in 5.0); run scripts/build-libnfs.sh and rebuild",
-                 ej->nfs_url);
-        nfse_teardown(ej);
-        return -ENOTSUP;
-    }
     unsigned nconn = ej->spec && ej->spec->nconnect ? ej->spec->nconnect : 1;
     if (nconn > NFS_CONN_MAX) {     /* plan_validate refused it already */
         nfse_fmt(ej->err, sizeof(ej->err), "%s: nconnect=%u is more than %u", ej->nfs_url,
@@ -665,13 +647,6 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     }
     if (r->file >= j->nfh)
         return -EINVAL;
-    if (r->kind == IO_WRITE && j->v4_write_bug && r->len >= NFSE_V4_WRITE_LIMIT) {
-        nfse_fmt(ej->err, sizeof(ej->err),
-                 "%s: NFSv4 writes of 4000 bytes or more fail with libnfs 4.0 "
-                 "(a libnfs bug fixed in 5.0); run scripts/build-libnfs.sh and rebuild",
-                 ej->nfs_url);
-        return -ENOTSUP;
-    }
     struct nfse_op *op = nfse_op_get(j);
     if (!op)
         return -ENOMEM;

@@ -20,7 +20,10 @@
  *   thread descheduled for a few ms (a loaded test machine) issues the ops
  *   it owes late, they arrived when due and are served at once, so the
  *   capacity found is the model's, not the CPU's (the client's own lateness
- *   is its schedule debt, not server latency).
+ *   is its schedule debt, not server latency);
+ * - an agent started with --null-capacity-swing DUR serves at its capacity
+ *   for DUR, at half of it for the next DUR, and so on from the phase's
+ *   first op: a throughput that changes within a sweep point (the CV rule).
  *
  * The server state is the one mutable static outside main.c: it stands for
  * the agent's machine (the capacity is per agent), so it lives as long as
@@ -39,9 +42,23 @@ struct null_server {
     pthread_mutex_t lock;
     double next_start_ns;     /* when the server may start its next op; double
                                  keeps the 1/capacity steps exact on average */
+    uint64_t t0_ns;           /* --null-capacity-swing: the phase's first op (0: none yet) */
 };
 
-static struct null_server model = { PTHREAD_MUTEX_INITIALIZER, 0 };
+static struct null_server model = { PTHREAD_MUTEX_INITIALIZER, 0, 0 };
+
+/* The gap between two starts at time t: 1/capacity, doubled in every other
+ * span of a swing (nfstorm-agent --null-capacity-swing), counted from the
+ * phase's first op so every point of a sweep swings alike. */
+static double model_gap_ns(const struct job_spec *sp, uint64_t t)
+{
+    double gap = 1e9 / (double)sp->null_capacity_iops;
+    if (!sp->null_swing_ns)
+        return gap;
+    if (!model.t0_ns)
+        model.t0_ns = t;
+    return t >= model.t0_ns && ((t - model.t0_ns) / sp->null_swing_ns) % 2 ? 2 * gap : gap;
+}
 
 struct null_state {
     struct done_ring done;    /* requests in queue order ... */
@@ -55,6 +72,7 @@ static int null_setup(struct engine_job *ej)
     if (ej->spec->null_capacity_iops) {
         pthread_mutex_lock(&model.lock);
         model.next_start_ns = 0;     /* a new phase: no backlog from the last one */
+        model.t0_ns = 0;
         pthread_mutex_unlock(&model.lock);
     }
     return 0;
@@ -76,7 +94,7 @@ static int null_queue(struct engine_job *ej, struct io_req *r)
         uint64_t arrival = r->t_due_ns && r->t_due_ns < now ? r->t_due_ns : now;
         pthread_mutex_lock(&model.lock);
         double st = model.next_start_ns > (double)arrival ? model.next_start_ns : (double)arrival;
-        model.next_start_ns = st + 1e9 / (double)sp->null_capacity_iops;
+        model.next_start_ns = st + model_gap_ns(sp, (uint64_t)st);
         pthread_mutex_unlock(&model.lock);
         start = (uint64_t)st;
     }

@@ -180,12 +180,12 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
                                  j->ej.files[done[i]->file].path);
             continue;
         }
-        /* past its deadline an op counts as timed out, whatever it returned */
         /* a model engine says when the op ended in its model (engine_null);
          * that may precede its issue by a late client: service time 0 */
         uint64_t end = done[i]->t_done_ns ? done[i]->t_done_ns : now;
         uint64_t svc = end > done[i]->t_issue_ns ? end - done[i]->t_issue_ns : 0;
         uint64_t lat = end > done[i]->t_due_ns ? end - done[i]->t_due_ns : 0;
+        /* past its deadline an op counts as timed out, whatever it returned */
         int late = svc > j->spec->op_deadline_ns;
         int ok = done[i]->result == 0 && !late;
         o = op_rec_record(set, s->op, done[i]->len, lat, ok);
@@ -824,7 +824,7 @@ static void *job_main(void *arg)
 
     /* the start instant is published by phase_start; startdelay is part
      * of it, so the whole wait ends on a stop */
-    if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0) {
+    if (halt_sleep_until_var(j->halt, &j->t_start_ns) == 0 && !j->benched) {
         if (j->spec->rw == RW_METADATA)
             rc = mdjob_run(j);
         else if (j->spec->rw == RW_COHERENCE)

@@ -38,8 +38,13 @@ struct job {
                                   (set before t_start_ns is published) */
     struct flow_group *flow;   /* flow=: its group (agent/flow.h), or NULL */
     uint64_t flow_issued;      /* flow=: ops it issued (its own thread only) */
-    const atomic_uint *depth_cap;  /* latency_target: ops in flight at most this
+    const atomic_uint *depth_cap;  /* latency_target, or a searched sweep=iodepth
+                                    point: ops in flight at most this
                                     (phase_run.depth_cap); NULL: iodepth */
+    int benched;               /* a searched sweep=numjobs point left this thread
+                                  out: it ends at its start without I/O (set on
+                                  the loop thread before phase_start publishes
+                                  t_start_ns, read by the thread after it) */
     struct halt *halt;         /* the phase's stop signal: every sleep of the
                                   thread and every layout chunk checks it */
     char workdir[PLAN_PATH_MAX];  /* rw=metadata: the directory it works in */

@@ -31,7 +31,8 @@ static const char usage[] =
 "                     [--allow-nfs nfs://SERVER/EXPORT ...] (--secret-file F | --insecure)\n"
 "                     [--lease DUR] [--control-tos TOS]\n"
 "                     [--max-threads N] [--max-files N] [--max-memory SIZE]\n"
-"                     [--null-capacity-iops N] [--quiet | --verbose]\n"
+"                     [--null-capacity-iops N] [--null-capacity-swing DUR]\n"
+"                     [--quiet | --verbose]\n"
 "\n"
 "Runs workload plans sent by an nfstorm coordinator, one coordinator at a time.\n"
 "\n"
@@ -65,6 +66,9 @@ static const char usage[] =
 "  --null-capacity-iops N  this agent's ioengine=null model server serves N ops/s,\n"
 "                       whatever a plan's null_capacity_iops says (one slow agent\n"
 "                       in a sweep's tests and demos; docs/plans.md)\n"
+"  --null-capacity-swing DUR  that model server's capacity halves for every other\n"
+"                       DUR of a phase (full, half, full, ...): throughput that\n"
+"                       varies within a sweep point, for the CV rule's tests and demos\n"
 "  --quiet              log errors and warnings only\n"
 "  --verbose            log debug messages too\n"
 "  --version            print the version and protocol version\n"
@@ -75,7 +79,7 @@ static const char usage[] =
 "NFSTORM_AGENT_ALLOW_NFS, NFSTORM_AGENT_SECRET_FILE, NFSTORM_AGENT_INSECURE, NFSTORM_AGENT_LEASE,\n"
 "NFSTORM_AGENT_CONTROL_TOS,\n"
 "NFSTORM_AGENT_MAX_THREADS, NFSTORM_AGENT_MAX_FILES, NFSTORM_AGENT_MAX_MEMORY,\n"
-"NFSTORM_AGENT_NULL_CAPACITY_IOPS,\n"
+"NFSTORM_AGENT_NULL_CAPACITY_IOPS, NFSTORM_AGENT_NULL_CAPACITY_SWING,\n"
 "NFSTORM_AGENT_QUIET, NFSTORM_AGENT_VERBOSE).  Repeatable options (--allow, --allow-nfs,\n"
 "--label) take a comma-separated list; switches (--insecure, --quiet, --verbose) take 1\n"
 "(or true, yes) to turn on and 0 (false, no, or empty) to leave off.  An option given on\n"
@@ -111,6 +115,7 @@ static const struct option agent_opts[] = {
     { "max-files", required_argument, NULL, 'F' },
     { "max-memory", required_argument, NULL, 'M' },
     { "null-capacity-iops", required_argument, NULL, 'N' },
+    { "null-capacity-swing", required_argument, NULL, 'W' },
     { "quiet", no_argument, NULL, 'q' },
     { "verbose", no_argument, NULL, 'v' },
     { "version", no_argument, NULL, 'V' },
@@ -195,6 +200,14 @@ static int agent_option(struct agent *a, struct agent_cli *cl, int c, const char
             a->null_capacity_iops > PLAN_MAX_RATE_IOPS) {
             fprintf(stderr, "nfstorm-agent: --null-capacity-iops %s: want a count of at least 1 such as "
                     "20k\n", arg);
+            return 2;
+        }
+        return 0;
+    case 'W':
+        if (units_parse_duration(arg, 1000000ull, &a->null_swing_ns) < 0 || a->null_swing_ns < 1000000ull ||
+            a->null_swing_ns > 3600 * NS_PER_SEC) {
+            fprintf(stderr, "nfstorm-agent: --null-capacity-swing %s: want a duration from 1ms to 1h such as "
+                    "500ms\n", arg);
             return 2;
         }
         return 0;

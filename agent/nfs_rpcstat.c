@@ -475,8 +475,3 @@ void nfs_rpcstat_op_split(struct nfs_rpcstat *st, unsigned kind, uint64_t lat_ns
     sp->late_ns = sat_add_u64(sp->late_ns, late_ns);
     pthread_mutex_unlock(&st->mu);
 }
-
-uint32_t nfs_rpcstat_last_error(const struct nfs_rpcstat *st)
-{
-    return st ? (uint32_t)atomic_load(&st->last_error) : 0;
-}

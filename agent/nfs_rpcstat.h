@@ -64,7 +64,5 @@ int nfs_rpcstat_reply_times(const struct nfs_rpcstat *st, struct nfs_context *nf
  * it was issued.  Any thread (takes the set's lock). */
 void nfs_rpcstat_op_split(struct nfs_rpcstat *st, unsigned kind, uint64_t lat_ns, uint64_t rtt_ns,
                           uint64_t queued_ns, uint64_t late_ns);
-/* The status of the latest failed reply (0: none yet), for messages. */
-uint32_t nfs_rpcstat_last_error(const struct nfs_rpcstat *st);
 
 #endif

@@ -492,6 +492,7 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     if (rc == 0) {
         latency_setup(pr);
         flow_setup(pr);
+        phase_clones_setup(pr);
     }
     if (rc == 0)
         atomic_store(&pr->running, pr->njobs);
@@ -515,6 +516,23 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
     return rc;
 }
 
+void phase_sweep_point(struct phase_run *pr, uint32_t depth, uint32_t threads)
+{
+    uint32_t t = 0;
+    /* a sweep never shares its phase with latency_target (plan_parse
+     * refuses the pair), so the depth is the point's alone */
+    if (depth) {
+        atomic_store(&pr->depth_cap, depth);
+        for (uint32_t i = 0; i < pr->njobs; i++)
+            pr->jobs[i].depth_cap = &pr->depth_cap;
+    }
+    /* a job's numjobs threads are consecutive in jobs[] (phase_prepare) */
+    for (uint32_t i = 0; threads && i < pr->njobs; i++) {
+        t = i > 0 && pr->jobs[i - 1].spec == pr->jobs[i].spec ? t + 1 : 0;
+        pr->jobs[i].benched = t >= threads;
+    }
+}
+
 void phase_start(struct phase_run *pr, uint64_t t0_ns)
 {
     if (pr->njobs == 0) {
@@ -534,8 +552,7 @@ void phase_start(struct phase_run *pr, uint64_t t0_ns)
 
 void phase_harvest(struct phase_run *pr, struct op_set *acc, struct errcause_set *causes)
 {
-    for (uint32_t i = 0; i < pr->njobs; i++)
-        job_harvest(&pr->jobs[i], acc, causes);
+    phase_clones_harvest(pr, acc, causes);   /* and each thread's own figures */
 }
 
 void phase_harvest_nfs(struct phase_run *pr, struct nfs_rpc_set *acc)
@@ -591,6 +608,7 @@ void phase_finish(struct phase_run *pr)
 
 void phase_release(struct phase_run *pr)
 {
+    phase_clones_free(pr);
     halt_destroy(&pr->halt);
     free(pr->storage);
     pr->storage = NULL;

@@ -24,6 +24,7 @@
 #include "agent/job.h"
 #include "agent/latctl.h"
 #include "agent/paths.h"
+#include "agent/phase_clones.h"
 #include "common/nfs_rpc.h"
 #include "common/plan.h"
 #include "common/storage.h"
@@ -67,6 +68,9 @@ struct phase_run {
     struct latctl lat;
     struct flow_group *flows;    /* flow= groups of this phase (agent/flow.h) */
     uint32_t nflows;
+    struct phase_clones clones;  /* each thread's figures (agent/phase_clones.h),
+                                    set by a successful phase_prepare, freed by
+                                    phase_release */
     void (*on_all_finished)(void *arg);   /* from the last job thread */
     void *arg;
 };
@@ -105,6 +109,11 @@ void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg
  * included, and err says why; the run is then as after phase_finish. */
 int phase_prepare(struct phase_run *pr, const struct phase *ph,
                   const struct agent_identity *id, char *err, size_t errlen);
+/* A searched sweep point's shape (msg_start.depth / threads, 0 = the
+ * plan's): every thread keeps at most depth ops in flight, and each job runs
+ * only its first threads threads (the rest end without I/O).  Loop thread,
+ * after phase_prepare and before phase_start. */
+void phase_sweep_point(struct phase_run *pr, uint32_t depth, uint32_t threads);
 /* Let the job threads go at t0 (agent clock).  Loop thread, no blocking. */
 void phase_start(struct phase_run *pr, uint64_t t0_ns);
 /* Merge what every job recorded since the last harvest into acc, and the

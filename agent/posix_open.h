@@ -37,9 +37,9 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size);
 int posix_space(struct engine_job *ej, int fd, struct engine_space *out);
 
 /* The kernel-mount engines differ only in how they issue I/O: their files
- * are ej->fd, opened, sized, extended and closed by these, which fill their
- * engine_ops slots directly. */
-/* Allocate ej->fd and open every file (posix_open_files). */
+ * are ej->fd, opened, sized, extended and closed by the posix_fds_* below,
+ * which fill their engine_ops slots directly.  This one allocates ej->fd
+ * and opens every file (posix_open_files). */
 int posix_fds_open(struct engine_job *ej);
 /* Close and free ej->fd (none open: nothing); after the engine has ended
  * what it had in flight. */

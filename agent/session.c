@@ -428,11 +428,20 @@ static void send_interval(struct session *s)
     phase_inflight(&s->run, &m->inflight, &m->oldest_ns);
     m->stats = *s->acc;
     m->nfs = s->nfs_acc;                   /* borrowed for the encode */
+    m->clones = *phase_clones_interval(&s->run);   /* borrowed too */
     phase_latency_interval(&s->run, s->acc, s->interval_ns);   /* latency_target */
     client_sampler_interval(&s->cs, &m->client);
     buf_init(&b);
     msg_interval_encode(&b, m);
+    if (b.len > MSG_AGENT_FRAME_MAX && m->clones.n) {
+        /* the threads' figures are extra: never at the cost of the interval */
+        m->clones.n = 0;
+        buf_free(&b);
+        buf_init(&b);
+        msg_interval_encode(&b, m);
+    }
     session_send(s, &b);
+    phase_clones_interval_sent(&s->run);
     op_set_merge(s->totals, s->acc);
     op_set_init(s->acc);
     errcause_merge(s->causes, s->causes_acc);
@@ -460,6 +469,7 @@ static void on_sample(uv_timer_t *t)
         errcause_set_init(s->causes_acc);
         phase_harvest_nfs(&s->run, &s->nfs_acc);
         nfs_rpc_set_free(&s->nfs_acc);
+        phase_clones_reset(&s->run);
         client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
@@ -478,8 +488,6 @@ static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *
            (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
 }
 
-/* All job threads of the phase ended (loop thread, via the async handle):
- * the results go out now; the teardown follows off the loop. */
 /* rw=coherence: what this agent measured as a reader, before phase-done
  * (nothing when it polled no writer). */
 static void send_coherence(struct session *s)
@@ -496,6 +504,8 @@ static void send_coherence(struct session *s)
     coh_set_free(&m.set);
 }
 
+/* All job threads of the phase ended (loop thread, via the async handle):
+ * the results go out now; the teardown follows off the loop. */
 static void on_finished(uv_async_t *h)
 {
     struct session *s = h->data;
@@ -560,6 +570,7 @@ static void on_finished(uv_async_t *h)
     }
     m->totals = *s->totals;
     m->errors = *s->causes;
+    phase_clones_totals(&s->run, window, &m->clones);
     m->nfs = s->nfs_totals;                /* borrowed for the encode */
     client_sampler_phase(&s->cs, &m->client);
     client_sampler_stop(&s->cs);
@@ -580,9 +591,21 @@ static void on_finished(uv_async_t *h)
         send_coherence(s);
         buf_init(&b);
         msg_phase_done_encode(&b, m);
+        if (b.len > MSG_AGENT_FRAME_MAX && m->clones.n) {
+            /* too many latency buckets over its threads: the totals alone
+             * (the coordinator then reports the phase, not each clone) */
+            log_info("phase %u: the threads' own figures would pass the frame limit; not sent", s->phase);
+            buf_free(&b);
+            buf_init(&b);
+            struct clone_set keep = m->clones;
+            m->clones.n = 0;
+            msg_phase_done_encode(&b, m);
+            m->clones = keep;
+        }
         session_send(s, &b);
         log_info("phase %u done: %u intervals", s->phase, s->k);
     }
+    clone_set_free(&m->clones);
     free(m);
     finish_phase(s);
 }
@@ -631,6 +654,8 @@ static void start_phase(struct session *s, const struct msg_start *m)
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
     start_client_sampler(s);
+    if (m->clones)                    /* the coordinator writes fio logs per clone */
+        phase_clones_want_intervals(&s->run);
     s->jobs_running = 1;
     s->state = S_RUNNING;
     phase_start(&s->run, m->t0_ns);   /* the threads exist and wait: no failure here */
@@ -639,7 +664,6 @@ static void start_phase(struct session *s, const struct msg_start *m)
 
 /* ---- messages ---- */
 
-/* A decoded plan in s->plan, and the agent is ours: check it, start. */
 /* The clean this session queued is over (its answer sent or dropped). */
 static void on_clean_done(void *arg)
 {
@@ -663,6 +687,7 @@ static void handle_clean(struct session *s, const char *p, size_t n)
         s->cleaning = 1;
 }
 
+/* A decoded plan in s->plan, and the agent is ours: check it, start. */
 static void handle_plan(struct session *s)
 {
     char why[PHASE_ERR_MAX];
@@ -685,13 +710,14 @@ static void handle_plan(struct session *s)
     s->phase = 0;
     s->stop_requested = 0;
     s->run_complete = 0;
-    if (s->agent->null_capacity_iops)
+    if (s->agent->null_capacity_iops || s->agent->null_swing_ns)
         /* the model server stands for this machine: its own capacity wins */
         for (uint32_t i = 0; i < s->plan.plan.nphases; i++)
             for (uint32_t k = 0; k < s->plan.plan.phases[i].njobs; k++) {
                 struct job_spec *j = &s->plan.plan.phases[i].jobs[k];
-                if (j->null_capacity_iops)
+                if (j->null_capacity_iops && s->agent->null_capacity_iops)
                     j->null_capacity_iops = s->agent->null_capacity_iops;
+                j->null_swing_ns = j->null_capacity_iops ? s->agent->null_swing_ns : 0;
             }
     if (admit_plan_here(&s->plan.plan, s->id.index, s->id.nagents, &s->agent->limits, why,
                         sizeof why) < 0 ||
@@ -731,10 +757,244 @@ static int refuse_other_version(struct session *s, const char *p, uint32_t n)
     return 1;
 }
 
-static void handle_frame(struct session *s, const char *p, uint32_t n)
+static void on_hello(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
     struct buf b;
+    struct msg_hello h;
+    struct msg_welcome w = { .version = PROTO_VERSION, .pid = (uint32_t)getpid(),
+                             .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
+
+    buf_init(&b);
+    if (s->state == S_HELLO && refuse_other_version(s, p, n))
+        return;
+    if (s->state != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
+        session_end(s, s->state != S_HELLO ? "hello twice" : err);
+        return;
+    }
+    snprintf(w.host, sizeof w.host, "%s", s->agent->host);
+    snprintf(w.labels, sizeof w.labels, "%s", s->agent->labels);
+    if (s->agent->secret) {
+        memcpy(s->cnonce, h.nonce, sizeof s->cnonce);
+        if (auth_nonce(s->anonce) < 0) {
+            session_end(s, "no randomness for the handshake nonce");
+            return;
+        }
+        w.auth = 1;
+        memcpy(w.nonce, s->anonce, sizeof w.nonce);
+        auth_proof(s->agent->secret, AUTH_AGENT, s->cnonce, s->anonce, w.mac);
+    }
+    msg_welcome_encode(&b, &w);
+    session_send(s, &b);
+    if (s->agent->secret)
+        s->state = S_AUTH;
+    else
+        session_authenticated(s);
+}
+
+static void on_auth(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct msg_auth m;
+    if (s->state != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
+        session_end(s, s->state != S_AUTH ? "unexpected auth" : err);
+        return;
+    }
+    if (!auth_check(s->agent->secret, AUTH_COORDINATOR, s->cnonce, s->anonce, m.mac)) {
+        send_error(s, "authentication failed: the coordinator's proof does not match this "
+                   "agent's secret (different --secret-file, or a replayed handshake)");
+        session_end(s, "authentication failed");
+        return;
+    }
+    session_authenticated(s);
+}
+
+static void on_ping(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct buf b;
+    buf_init(&b);
+    if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
+        session_end(s, err);
+        return;
+    }
+    session_send(s, &b);
+}
+
+static void on_plan(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
+        send_error(s, "plan received while a run is in progress");
+        return;
+    }
+    if (s->cleaning) {
+        send_error(s, "plan received while a clean is in progress");
+        return;
+    }
+    if (s->have_plan) {
+        msg_plan_free(&s->plan);
+        s->have_plan = 0;
+    }
+    if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
+        send_error(s, "bad plan: %s", err);
+        session_end(s, err);
+        return;
+    }
+    s->have_plan = 1;
+    if (s->state == S_WAITING) {
+        s->plan_pending = 1;     /* served when the agent is ours */
+        return;
+    }
+    handle_plan(s);
+}
+
+static void on_start(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct msg_start m;
+    if (msg_start_decode(p, n, &m, err, sizeof err) < 0) {
+        session_end(s, err);
+        return;
+    }
+    if (s->state != S_READY || m.phase != s->phase) {
+        send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
+                   s->state == S_READY ? "ready" : "not ready");
+        return;
+    }
+    uint64_t now = clock_now_ns();
+    if (m.t0_ns > now + SESSION_T0_AHEAD_NS || m.t0_ns + SESSION_T0_BEHIND_NS < now) {
+        int ahead = m.t0_ns > now;
+        send_error(s, "start for phase %u refused: its instant is %.3g s %s this agent's clock "
+                   "(allowed: %llu s behind to %llu s ahead)", m.phase,
+                   (double)(ahead ? m.t0_ns - now : now - m.t0_ns) / 1e9,
+                   ahead ? "ahead of" : "behind",
+                   SESSION_T0_BEHIND_NS / 1000000000ull, SESSION_T0_AHEAD_NS / 1000000000ull);
+        s->stop_requested = 1;   /* its threads end without I/O, the run is over */
+        phase_stop(&s->run);
+        finish_phase(s);
+        return;
+    }
+    if (m.skip) {
+        /* a sweep point the coordinator's search no longer needs: it
+         * starts and is stopped at once, so its threads end without
+         * I/O and an empty phase-done and the next phase follow as
+         * after any phase (unlike a stop, the run goes on) */
+        log_info("phase %u skipped by the coordinator (sweep)", m.phase);
+        start_phase(s, &m);
+        phase_stop(&s->run);
+        return;
+    }
+    if (m.rate_iops || m.rate_bps)
+        sweep_point_rates(&s->plan.plan.phases[s->phase], m.rate_iops, m.rate_bps);
+    if (m.depth || m.threads)
+        phase_sweep_point(&s->run, m.depth, m.threads);
+    start_phase(s, &m);
+}
+
+/* agent/clean.c: removes the plan's files off the loop thread */
+static void on_clean(struct session *s, const char *p, uint32_t n)
+{
+    if (s->state == S_WAITING && !s->clean_pending && !s->plan_pending) {
+        /* served when the agent is ours, like a plan */
+        s->clean_pending = xmalloc(n ? n : 1);
+        memcpy(s->clean_pending, p, n);
+        s->clean_pending_n = n;
+        return;
+    }
+    handle_clean(s, p, n);
+}
+
+/* The answer to our heartbeat: last_rx_ns did its job.  Its round trip
+ * says how long the coordinator's messages queue on the way here (a link
+ * full of our own load: --control-tos). */
+static void on_pong(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct msg_pong m;
+    uint64_t now = clock_now_ns();
+    if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
+        log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
+}
+
+static void on_stop(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct msg_stop m;
+    if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
+        session_end(s, err);
+        return;
+    }
+    log_info("stop from %s: %s", s->peer, m.reason);
+    s->stop_requested = 1;
+    if (s->run_live)
+        phase_stop(&s->run);     /* layout, sleeps and I/O end now */
+    if (s->state == S_READY)
+        finish_phase(s);         /* its threads end without I/O */
+}
+
+/* The coordinator ends the running phase for the fleet (exitall, steady
+ * state): its jobs stop as at their runtime's end, phase-done and the next
+ * phase follow; a phase already over is left alone. */
+static void on_phase_end(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct msg_phase_end m;
+    if (msg_phase_end_decode(p, n, &m, err, sizeof err) < 0) {
+        session_end(s, err);
+        return;
+    }
+    if (s->state == S_RUNNING && s->run_live && m.phase == s->phase) {
+        log_info("phase %u ends early: %s", m.phase, m.reason);
+        phase_stop(&s->run);
+    }
+}
+
+static void on_error(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
+    struct msg_error m;
+    if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
+        char why[sizeof s->end_why];
+        if (m.version && m.version != PROTO_VERSION) {
+            /* a listening coordinator refused our version */
+            msg_version_refusal(why, sizeof why, "coordinator", s->peer, m.version, "agent");
+            if (!s->outgoing)
+                log_warn("%s", why);
+            session_end(s, why);
+            return;
+        }
+        if (s->outgoing)
+            log_debug("error from coordinator %s: %s", s->peer, m.text);
+        else
+            log_warn("error from coordinator %s: %s", s->peer, m.text);
+        snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
+        session_end(s, why);
+        return;
+    }
+    session_end(s, "coordinator reported an error");
+}
+
+/* One handler per message an agent takes, by type. */
+typedef void (*frame_handler)(struct session *s, const char *p, uint32_t n);
+static const frame_handler frame_handlers[MSG__COUNT] = {
+    [MSG_HELLO] = on_hello,
+    [MSG_AUTH] = on_auth,
+    [MSG_PING] = on_ping,
+    [MSG_PLAN] = on_plan,
+    [MSG_START] = on_start,
+    [MSG_CLEAN] = on_clean,
+    [MSG_PONG] = on_pong,
+    [MSG_STOP] = on_stop,
+    [MSG_PHASE_END] = on_phase_end,
+    [MSG_ERROR] = on_error,
+};
+
+/* A frame from the coordinator: the handshake first (hello, then auth
+ * when the agent has a secret), then one handler per message. */
+static void handle_frame(struct session *s, const char *p, uint32_t n)
+{
+    char err[256];
     int type = msg_peek_type(p, n, err, sizeof err);
 
     if (type < 0) {
@@ -749,201 +1009,12 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_end(s, "not authenticated");
         return;
     }
-    buf_init(&b);
-    switch (type) {
-    case MSG_HELLO: {
-        struct msg_hello h;
-        struct msg_welcome w = { .version = PROTO_VERSION, .pid = (uint32_t)getpid(),
-                                 .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
-        if (s->state == S_HELLO && refuse_other_version(s, p, n))
-            return;
-        if (s->state != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
-            session_end(s, s->state != S_HELLO ? "hello twice" : err);
-            return;
-        }
-        snprintf(w.host, sizeof w.host, "%s", s->agent->host);
-        snprintf(w.labels, sizeof w.labels, "%s", s->agent->labels);
-        if (s->agent->secret) {
-            memcpy(s->cnonce, h.nonce, sizeof s->cnonce);
-            if (auth_nonce(s->anonce) < 0) {
-                session_end(s, "no randomness for the handshake nonce");
-                return;
-            }
-            w.auth = 1;
-            memcpy(w.nonce, s->anonce, sizeof w.nonce);
-            auth_proof(s->agent->secret, AUTH_AGENT, s->cnonce, s->anonce, w.mac);
-        }
-        msg_welcome_encode(&b, &w);
-        session_send(s, &b);
-        if (s->agent->secret)
-            s->state = S_AUTH;
-        else
-            session_authenticated(s);
-        return;
-    }
-    case MSG_AUTH: {
-        struct msg_auth m;
-        if (s->state != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
-            session_end(s, s->state != S_AUTH ? "unexpected auth" : err);
-            return;
-        }
-        if (!auth_check(s->agent->secret, AUTH_COORDINATOR, s->cnonce, s->anonce, m.mac)) {
-            send_error(s, "authentication failed: the coordinator's proof does not match this "
-                       "agent's secret (different --secret-file, or a replayed handshake)");
-            session_end(s, "authentication failed");
-            return;
-        }
-        session_authenticated(s);
-        return;
-    }
-    case MSG_PING:
-        if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
-            session_end(s, err);
-            return;
-        }
-        session_send(s, &b);
-        return;
-    case MSG_PLAN:
-        if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
-            send_error(s, "plan received while a run is in progress");
-            return;
-        }
-        if (s->cleaning) {
-            send_error(s, "plan received while a clean is in progress");
-            return;
-        }
-        if (s->have_plan) {
-            msg_plan_free(&s->plan);
-            s->have_plan = 0;
-        }
-        if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
-            send_error(s, "bad plan: %s", err);
-            session_end(s, err);
-            return;
-        }
-        s->have_plan = 1;
-        if (s->state == S_WAITING) {
-            s->plan_pending = 1;     /* served when the agent is ours */
-            return;
-        }
-        handle_plan(s);
-        return;
-    case MSG_START: {
-        struct msg_start m;
-        if (msg_start_decode(p, n, &m, err, sizeof err) < 0) {
-            session_end(s, err);
-            return;
-        }
-        if (s->state != S_READY || m.phase != s->phase) {
-            send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
-                       s->state == S_READY ? "ready" : "not ready");
-            return;
-        }
-        uint64_t now = clock_now_ns();
-        if (m.t0_ns > now + SESSION_T0_AHEAD_NS || m.t0_ns + SESSION_T0_BEHIND_NS < now) {
-            int ahead = m.t0_ns > now;
-            send_error(s, "start for phase %u refused: its instant is %.3g s %s this agent's clock "
-                       "(allowed: %llu s behind to %llu s ahead)", m.phase,
-                       (double)(ahead ? m.t0_ns - now : now - m.t0_ns) / 1e9,
-                       ahead ? "ahead of" : "behind",
-                       SESSION_T0_BEHIND_NS / 1000000000ull, SESSION_T0_AHEAD_NS / 1000000000ull);
-            s->stop_requested = 1;   /* its threads end without I/O, the run is over */
-            phase_stop(&s->run);
-            finish_phase(s);
-            return;
-        }
-        if (m.skip) {
-            /* a sweep point the coordinator's search no longer needs: it
-             * starts and is stopped at once, so its threads end without
-             * I/O and an empty phase-done and the next phase follow as
-             * after any phase (unlike a stop, the run goes on) */
-            log_info("phase %u skipped by the coordinator (sweep)", m.phase);
-            start_phase(s, &m);
-            phase_stop(&s->run);
-            return;
-        }
-        if (m.rate_iops || m.rate_bps)
-            sweep_point_rates(&s->plan.plan.phases[s->phase], m.rate_iops, m.rate_bps);
-        start_phase(s, &m);
-        return;
-    }
-    case MSG_CLEAN:             /* agent/clean.c: removes the plan's files off the loop thread */
-        if (s->state == S_WAITING && !s->clean_pending && !s->plan_pending) {
-            /* served when the agent is ours, like a plan */
-            s->clean_pending = xmalloc(n ? n : 1);
-            memcpy(s->clean_pending, p, n);
-            s->clean_pending_n = n;
-            return;
-        }
-        handle_clean(s, p, n);
-        return;
-    case MSG_PONG: {
-        /* The answer to our heartbeat: last_rx_ns did its job.  Its round
-         * trip says how long the coordinator's messages queue on the way
-         * here (a link full of our own load: --control-tos). */
-        struct msg_pong m;
-        uint64_t now = clock_now_ns();
-        if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
-            log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
-        return;
-    }
-    case MSG_STOP: {
-        struct msg_stop m;
-        if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
-            session_end(s, err);
-            return;
-        }
-        log_info("stop from %s: %s", s->peer, m.reason);
-        s->stop_requested = 1;
-        if (s->run_live)
-            phase_stop(&s->run);     /* layout, sleeps and I/O end now */
-        if (s->state == S_READY)
-            finish_phase(s);         /* its threads end without I/O */
-        return;
-    }
-    case MSG_PHASE_END: {
-        /* the coordinator ends the running phase for the fleet (exitall,
-         * steady state): its jobs stop as at their runtime's end, phase-done
-         * and the next phase follow; a phase already over is left alone */
-        struct msg_phase_end m;
-        if (msg_phase_end_decode(p, n, &m, err, sizeof err) < 0) {
-            session_end(s, err);
-            return;
-        }
-        if (s->state == S_RUNNING && s->run_live && m.phase == s->phase) {
-            log_info("phase %u ends early: %s", m.phase, m.reason);
-            phase_stop(&s->run);
-        }
-        return;
-    }
-    case MSG_ERROR: {
-        struct msg_error m;
-        if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
-            char why[sizeof s->end_why];
-            if (m.version && m.version != PROTO_VERSION) {
-                /* a listening coordinator refused our version */
-                msg_version_refusal(why, sizeof why, "coordinator", s->peer, m.version, "agent");
-                if (!s->outgoing)
-                    log_warn("%s", why);
-                session_end(s, why);
-                return;
-            }
-            if (s->outgoing)
-                log_debug("error from coordinator %s: %s", s->peer, m.text);
-            else
-                log_warn("error from coordinator %s: %s", s->peer, m.text);
-            snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
-            session_end(s, why);
-            return;
-        }
-        session_end(s, "coordinator reported an error");
-        return;
-    }
-    default:
+    if (type >= MSG__COUNT || !frame_handlers[type]) {
         snprintf(err, sizeof err, "unexpected message '%s'", msg_type_name((enum msg_type)type));
         session_end(s, err);
         return;
     }
+    frame_handlers[type](s, p, n);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
@@ -1110,8 +1181,6 @@ static void tick_start(struct session *s)
     uv_timer_start(&s->tick, on_tick, TICK_NS / 1000000u, TICK_NS / 1000000u);
 }
 
-/* Hello (and the coordinator's proof) done: serve it, unless another
- * coordinator holds the agent. */
 /* This machine, for the result's record: only to a proven coordinator. */
 static void send_system(struct session *s, const char *waiting_for)
 {
@@ -1130,6 +1199,8 @@ static void send_system(struct session *s, const char *waiting_for)
     session_send(s, &b);
 }
 
+/* Hello (and the coordinator's proof) done: serve it, unless another
+ * coordinator holds the agent. */
 static void session_authenticated(struct session *s)
 {
     struct agent *a = s->agent;

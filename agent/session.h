@@ -43,6 +43,8 @@ struct agent {
     char labels[256];             /* --label list, comma-separated, sent in welcome */
     uint64_t null_capacity_iops;  /* --null-capacity-iops: this agent's model server
                                      capacity, over every plan's (0: the plan's) */
+    uint64_t null_swing_ns;       /* --null-capacity-swing: that capacity halved for
+                                     every other span of this long (0: steady) */
     /* Called on the loop thread once a session is freed (its threads
      * joined, its handles closed): served says it became the active
      * session (the coordinator authenticated), why is the first reason it

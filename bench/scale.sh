@@ -14,6 +14,15 @@
 #   rss_mib    coordinator peak RSS (/usr/bin/time %M)
 #   json_b, journal_b  result and journal bytes, and per agent-interval
 #   skew_us    the phase's measured start skew (latest minus earliest first op)
+#   rss_b/ai   coordinator RSS growth per agent-interval: VmRSS sampled at
+#              ~30% and ~90% of the phase against the journal's interval
+#              lines then (what a longer run adds, without start-up)
+#   day_mib    projected RSS of a 24 h run of N agents at 1 s intervals:
+#              the first sample plus rss_b/ai x (N x 86,400 - its ai)
+# and under each row the goals it is held to, with "ok" or "MISS":
+#   issue 27 rows 5-6 (judged at 1,000 agents, N or NxF): JSON <= 100 and
+#   journal <= 150 bytes per agent-interval, CPU <= 100 us per
+#   agent-interval; issue 25 item 5: day_mib < 256.
 #
 # Simulation (--sim FACTOR): the same N processes with intervals FACTOR
 # times shorter (interval 1000/FACTOR ms) and FACTOR times the rate, so
@@ -24,20 +33,21 @@
 # are measured and scale linearly; join and first_io are not projected.
 #
 # PERF=FILE records the coordinator with `perf record -g -o FILE.N`.
+# NFSTORM=PATH (and NFSTORM_AGENT=PATH) measure another build (a before).
 # Usage: bench/scale.sh [--sim FACTOR] [--runtime S] [--rate IOPS] [N ...]
 #        (default N: 10 100 500 1000, runtime 10 s, rate_iops 10)
 # Kills only the processes it started.  Needs ~2 MB (PSS) per agent.
 set -u
 cd "$(dirname "$0")/.."
-NFSTORM=$PWD/bin/nfstorm
-AGENT=$PWD/bin/nfstorm-agent
+NFSTORM=${NFSTORM:-$PWD/bin/nfstorm}   # NFSTORM=/old/nfstorm: measure another build
+AGENT=${NFSTORM_AGENT:-$PWD/bin/nfstorm-agent}
 SIM=1 RUNTIME=10 RATE=10 NS=()
 while [ $# -gt 0 ]; do
     case $1 in
     --sim) SIM=$2; shift 2 ;;
     --runtime) RUNTIME=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | grep '^#'; exit 0 ;;
     *) NS+=("$1"); shift ;;
     esac
 done
@@ -62,8 +72,8 @@ free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0)
 
 echo "# scale: null engine, rate_iops=$RATE_RUN per agent, ${RUNTIME} s phase, interval ${INTERVAL_MS} ms" \
      "(sim x$SIM), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%8s %7s %10s %8s %9s %8s %10s %9s %10s %12s %8s\n' N join_s first_io_s cpu_ms/s cpu_us/ai \
-       rss_mib json_b json_b/ai journal_b journal_b/ai skew_us
+printf '%8s %7s %10s %8s %9s %8s %10s %9s %10s %12s %8s %9s %8s\n' N join_s first_io_s cpu_ms/s cpu_us/ai \
+       rss_mib json_b json_b/ai journal_b journal_b/ai skew_us rss_b/ai day_mib
 for n in "${NS[@]}"; do
     port=$(free_port)
     d=$T/n$n; mkdir -p "$d"
@@ -83,7 +93,21 @@ for n in "${NS[@]}"; do
             >/dev/null 2>&1 &
         APIDS+=($!)
     done
+    # two RSS samples of the coordinator in the phase (bench, not test: by time)
+    : >"$d/rss"
+    ( for frac in 30 90; do
+        for _ in $(seq 600); do grep -q ': started on' "$d/err" 2>/dev/null && break; sleep 0.1; done
+        [ "$frac" = 30 ] && sleep "$(echo "$RUNTIME * 0.3" | bc -l)"
+        [ "$frac" = 90 ] && sleep "$(echo "$RUNTIME * 0.6" | bc -l)"
+        pid=$(pgrep -f -- "^$NFSTORM run --listen 127.0.0.1:$port " | head -n 1)
+        [ -n "$pid" ] || break
+        rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+        ai=$(grep -c '"type":"interval"' "$d/r.json.journal" 2>/dev/null)
+        echo "${rss:-0} ${ai:-0}" >>"$d/rss"
+      done ) &
+    spid=$!
     wait "$cpid"
+    wait "$spid" 2>/dev/null
     for p in "${APIDS[@]}"; do kill "$p" 2>/dev/null; done
     for p in "${APIDS[@]}"; do wait "$p" 2>/dev/null; done
     APIDS=()
@@ -108,8 +132,20 @@ rtt = max(a["rtt_ns"] for a in r["agents"])
 first_io = (started[0] - joins[-1]) + 0.2 + 4 * rtt / 1e9 + (min(lags) / 1e9 if lags else 0) if started and joins else float("nan")
 js = os.path.getsize(d + "/r.json")
 jn = os.path.getsize(d + "/r.json.journal")
-print("%8s %7.2f %10.2f %8.1f %9.1f %8.1f %10d %9.0f %10d %12.0f %8.0f" % (
+samples = [tuple(int(x) for x in l.split()) for l in open(d + "/rss") if len(l.split()) == 2]
+slope = day = float("nan")
+if len(samples) == 2 and samples[1][1] > samples[0][1]:
+    (r1, a1), (r2, a2) = samples
+    slope = (r2 - r1) * 1024.0 / (a2 - a1)
+    day = (r1 * 1024.0 + max(slope, 0) * (n * 86400 - a1)) / 2**20
+cpu_ai, json_ai, jn_ai = 1e6 * cpu / nint, js / nint, jn / nint
+print("%8s %7.2f %10.2f %8.1f %9.1f %8.1f %10d %9.0f %10d %12.0f %8.0f %9.0f %8.0f" % (
     str(n) if sim == 1 else "%dx%d" % (n, sim), joins[-1] - joins[0] if joins else float("nan"), first_io, 1000 * cpu / ph["duration_s"],
-    1e6 * cpu / nint, int(m) / 1024, js, js / nint, jn, jn / nint, ph["start_skew_ns"] / 1000))
+    cpu_ai, int(m) / 1024, js, json_ai, jn, jn_ai, ph["start_skew_ns"] / 1000, slope, day))
+ok = lambda v, goal: "ok" if v <= goal else "MISS"
+print("%8s goals: JSON %.0f <= 100 B/ai %s, journal %.0f <= 150 B/ai %s, CPU %.0f <= 100 us/ai %s%s;"
+      " 24 h of %d agents at 1 s %.0f < 256 MiB %s" % (
+    "", json_ai, ok(json_ai, 100), jn_ai, ok(jn_ai, 150), cpu_ai, ok(cpu_ai, 100),
+    "" if n * sim == 1000 else " (issue 27 judges these at 1,000)", n, day, ok(day, 255.99)))
 EOF
 done

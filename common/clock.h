@@ -12,7 +12,4 @@ static inline uint64_t clock_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Sleep until the monotonic instant t_ns (returns at once if it has passed). */
-void clock_sleep_until(uint64_t t_ns);
-
 #endif

@@ -150,11 +150,52 @@ int hist_equal(const struct hist *a, const struct hist *b)
     return memcmp(a->bucket, b->bucket, sizeof(a->bucket)) == 0;
 }
 
-/* Sparse form.  cnt comes first in the shared block so both arrays are
- * naturally aligned. */
+/* Sparse form: the used buckets packed as varints.  The bytes are only
+ * ever ones hist_sparse_from wrote (memory, not input), so reading needs no
+ * bound. */
+static size_t sparse_put(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static uint64_t sparse_get(const uint8_t **p)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+
+    for (;;) {
+        uint8_t b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+        shift += 7;
+    }
+}
+
+/* dst's buckets += sp's (count, sum, min, max are the caller's). */
+static void hist_sparse_add_buckets(struct hist *dst, const struct hist_sparse *sp)
+{
+    const uint8_t *p = sp->buckets;
+    uint32_t idx = 0;
+
+    for (uint32_t i = 0; i < sp->n; i++) {
+        idx += (uint32_t)sparse_get(&p);
+        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], sparse_get(&p));
+    }
+}
+
 void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
 {
-    uint32_t n = 0;
+    uint32_t n = 0, prev = 0;
+    size_t len = 0;
+    uint8_t *tmp;
 
     sp->count = h->count;
     sp->sum_ns = h->sum_ns;
@@ -163,19 +204,20 @@ void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         n += h->bucket[i] != 0;
     sp->n = n;
-    sp->cnt = NULL;
-    sp->idx = NULL;
+    sp->len = 0;
+    sp->buckets = NULL;
     if (n == 0)
         return;
-    sp->cnt = xmalloc((size_t)n * (sizeof(*sp->cnt) + sizeof(*sp->idx)));
-    sp->idx = (uint32_t *)(sp->cnt + n);
-    n = 0;
+    /* worst case: a 2-byte gap (HIST_NBUCKETS < 2^14) and a 10-byte count */
+    tmp = xmalloc((size_t)n * 12);
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         if (h->bucket[i]) {
-            sp->idx[n] = i;
-            sp->cnt[n] = h->bucket[i];
-            n++;
+            len += sparse_put(tmp + len, i - prev);
+            len += sparse_put(tmp + len, h->bucket[i]);
+            prev = i;
         }
+    sp->buckets = xrealloc(tmp, len);
+    sp->len = (uint32_t)len;
 }
 
 void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
@@ -185,8 +227,7 @@ void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
     h->sum_ns = sp->sum_ns;
     h->min_ns = sp->min_ns;
     h->max_ns = sp->max_ns;
-    for (uint32_t i = 0; i < sp->n; i++)
-        h->bucket[sp->idx[i]] = sp->cnt[i];
+    hist_sparse_add_buckets(h, sp);
 }
 
 void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
@@ -197,8 +238,7 @@ void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
         dst->min_ns = sp->min_ns;
     if (sp->max_ns > dst->max_ns)
         dst->max_ns = sp->max_ns;
-    for (uint32_t i = 0; i < sp->n; i++)
-        dst->bucket[sp->idx[i]] = sat_add_u64(dst->bucket[sp->idx[i]], sp->cnt[i]);
+    hist_sparse_add_buckets(dst, sp);
 }
 
 int hist_sparse_empty(const struct hist_sparse *sp)
@@ -209,9 +249,9 @@ int hist_sparse_empty(const struct hist_sparse *sp)
 
 void hist_sparse_free(struct hist_sparse *sp)
 {
-    free(sp->cnt);
-    sp->cnt = NULL;
-    sp->idx = NULL;
+    free(sp->buckets);
+    sp->buckets = NULL;
+    sp->len = 0;
     sp->n = 0;
     sp->count = sp->sum_ns = sp->max_ns = 0;
     sp->min_ns = UINT64_MAX;

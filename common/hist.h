@@ -49,16 +49,18 @@ double hist_mean(const struct hist *h);   /* 0 when empty */
 int hist_equal(const struct hist *a, const struct hist *b);
 
 /* Compact, lossless form for keeping many histograms (the coordinator's
- * per-interval ones): the same count, sum, min and max, plus only the
- * non-zero buckets as n ascending (idx, cnt) pairs.  A run's interval
- * touches a few hundred of the 2496 buckets at most, so this is 12 bytes a
- * used bucket instead of 20 KB a histogram.  idx and cnt share one heap
- * block owned by the struct (both NULL when n == 0). */
+ * per-interval ones, 86,400 of them in a day at 1 s): the same count, sum,
+ * min and max, plus only the non-zero buckets as n ascending (idx, cnt)
+ * pairs, packed as varints (7 bits a byte) of the gap to the previous
+ * index and of the count.  A run's interval touches a few hundred of the
+ * 2496 buckets at most, mostly neighbours with small counts, so this is
+ * 2-3 bytes a used bucket (12 as two arrays) instead of 20 KB a histogram.
+ * buckets is a heap block owned by the struct (NULL when n == 0). */
 struct hist_sparse {
     uint64_t count, sum_ns, min_ns, max_ns;
-    uint32_t n;
-    uint32_t *idx;   /* [n], ascending bucket indices */
-    uint64_t *cnt;   /* [n], each > 0 */
+    uint32_t n;           /* non-zero buckets */
+    uint32_t len;         /* bytes in buckets */
+    uint8_t *buckets;     /* n x (varint index gap, varint count > 0) */
 };
 
 /* Fill sp from h (sp's previous content is not freed).  Exact. */

@@ -296,15 +296,6 @@ const char *nfs_op_split_name(unsigned kind)
     return kind == NFS_SPLIT_WRITE ? "write" : "read";
 }
 
-void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out)
-{
-    memset(out, 0, sizeof(*out));
-    hist_init(&out->rtt);
-    for (unsigned i = 0; i < NFSP__COUNT; i++)
-        if (s->proc[i])
-            proc_merge(out, s->proc[i]);
-}
-
 int nfs_rpc_status_expected(unsigned id, uint32_t code)
 {
     return id == NFSP_LOOKUP && (code == NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 2) ||

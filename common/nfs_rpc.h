@@ -137,7 +137,5 @@ int nfs_rpc_status_expected(unsigned id, uint32_t code);
 uint64_t nfs_rpc_proc_expected(unsigned id, const struct nfs_rpc_proc *p);
 /* Failed calls of s: errors minus expected answers; *expected gets those. */
 uint64_t nfs_rpc_set_failed(const struct nfs_rpc_set *s, uint64_t *expected);
-/* Totals over every procedure (rtt merged). */
-void nfs_rpc_set_total(const struct nfs_rpc_set *s, struct nfs_rpc_proc *out);
 
 #endif

@@ -407,7 +407,6 @@ static int validate_dirs(const struct job_spec *j, char *err, size_t errlen)
     return 0;
 }
 
-/* The fio-dialect extensions; job_spec_validate has checked the basics. */
 /* rw=coherence: its keys, and only with it. */
 static int coherence_check(const struct job_spec *j, char *err, size_t errlen)
 {
@@ -500,6 +499,7 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
     return 0;
 }
 
+/* The fio-dialect extensions; job_spec_validate has checked the basics. */
 static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
@@ -608,9 +608,8 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
     if (j->nrfiles < 1 || j->nrfiles > PLAN_MAX_NRFILES)
         return fail(err, errlen, j, "nrfiles must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NRFILES, j->nrfiles);
-    /* Metadata jobs may make empty files: no size needed. */
     /* fio: a job without size takes its existing file's (the agent sizes
-     * it: agent/file_size.h); without a file named there is nothing to ask */
+     * it: agent/job_files.h); without a file named there is nothing to ask */
     int sized_by_file = job_sized_by_file(j);
     if (j->size_pct > 100)
         return fail(err, errlen, j, "size=%" PRIu32 "%% is not 1..100%%", j->size_pct);
@@ -628,6 +627,7 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
                     (unsigned)PLAN_MAX_IODEPTH, j->iodepth);
     if (j->bs == 0)
         return fail(err, errlen, j, "bs must be greater than 0");
+    /* Metadata jobs may make empty files: no size needed. */
     uint64_t fsz = job_file_size(j);
     if (!md && !sized_by_file && job_max_bs(j) > fsz)
         return fail(err, errlen, j,

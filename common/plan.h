@@ -239,6 +239,9 @@ struct job_spec {
      * each taking null_latency_ns of service on top of its wait */
     uint64_t null_capacity_iops;
     uint64_t null_latency_ns;
+    /* agent-local, never sent: nfstorm-agent --null-capacity-swing, the
+     * model's capacity halved for every other span of this long (0 = steady) */
+    uint64_t null_swing_ns;
     /* sweeps (common/plan_sweep.h; coordinator only, not sent to agents):
      * the keys as written, and once the job is complete and expanded into
      * its points, the parsed sweep with this job's point (dim 0: no sweep) */
@@ -382,7 +385,7 @@ int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t 
 
 /* 1 if the job has no size of its own: an I/O job without size or filesize
  * that names its files (filename=); each agent then sizes it from the
- * existing files, as fio does (agent/file_size.h). */
+ * existing files, as fio does (agent/job_files.h). */
 int job_sized_by_file(const struct job_spec *j);
 /* Bytes per file after defaults: filesize, or size / nrfiles (0 for a job
  * sized by its file, until the agent sizes it). */

@@ -709,8 +709,9 @@ static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const cha
     return 0;
 }
 
-/* The setters of plan_job_set_why, one per kind of value: each parses
- * value for key k into j (k->off, k->cap) or says why not. */
+/* ---- the setters of plan_job_set_why --------------------------------
+ * One per kind of value: each parses value for key k into j (k->off,
+ * k->cap) or says why not. */
 
 /* error_threshold: "N" failed ops, or "P%" of the phase's ops (0 < P <= 100) */
 static int set_threshold(struct job_spec *j, const char *value, char *why, size_t whylen)

@@ -59,21 +59,6 @@ static int parse_msec(const char *v, uint32_t *out, char *why, size_t whylen)
     return 0;
 }
 
-int plan_log_is_key(const char *key)
-{
-    static const char *const others[] = { "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
-                                          "per_job_logs", "log_offset", "log_max_value",
-                                          "clat_percentiles", "lat_percentiles" };
-
-    for (size_t i = 0; key && i < PLAN_LOG__COUNT; i++)
-        if (!strcmp(key, log_keys[i]))
-            return 1;
-    for (size_t i = 0; key && i < sizeof(others) / sizeof(others[0]); i++)
-        if (!strcmp(key, others[i]))
-            return 1;
-    return 0;
-}
-
 int plan_log_set(struct job_log *l, const char *key, const char *value, char *why, size_t whylen)
 {
     uint64_t n;

@@ -34,8 +34,6 @@ struct job_log {
 
 /* The defaults: nothing logged, per_job_logs=1, clat_percentiles=1. */
 void plan_log_default(struct job_log *l);
-/* 1 if key is one of this module's keys. */
-int plan_log_is_key(const char *key);
 /* Set key to value (NULL or "" for a bare key).  0, -ENOENT for a key that
  * is not ours, -EINVAL with why filled for a bad value. */
 int plan_log_set(struct job_log *l, const char *key, const char *value, char *why, size_t whylen);

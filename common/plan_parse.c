@@ -203,9 +203,16 @@ static int sweep_expand(struct plan *p, const struct job_spec *j, int nrfiles_gi
         set_err(err, errlen, "job '%s': sweep=agents chooses the agents itself: drop agents=", j->name);
         return -EINVAL;
     }
+    if (sw.dim == SWEEP_IODEPTH && !sw.nvalues && j->latency_target_us) {
+        /* both would cap the depth in flight (agent/phase.c's depth_cap) */
+        set_err(err, errlen, "job '%s': a sweep=iodepth search and latency_target= cannot be combined", j->name);
+        return -EINVAL;
+    }
     snprintf(sw.base, sizeof sw.base, "%s", j->name);
     for (uint32_t i = 0; i < sw.npoints; i++) {
-        uint64_t v = sw.nvalues ? sw.values[i] : 0;
+        /* a search's points are laid out at its most (iodepth, threads,
+         * agents); each start narrows them to the point's value */
+        uint64_t v = sw.nvalues ? sw.values[i] : sw.max;
         *about_job = 1;
         one = *j;
         one.sweep = sw;

@@ -140,13 +140,12 @@ int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *s, char *why
     } else {
         if (!t->start[0] || !t->max[0])
             return why_fail(why, whylen, "sweep=%s needs sweep_values=, or sweep_start= and sweep_max=", t->dim);
-        if (s->dim != SWEEP_RATE_IOPS && s->dim != SWEEP_RATE)
-            return why_fail(why, whylen, "sweep=%s takes sweep_values= (only rate_iops and rate are searched "
-                            "with sweep_start=/sweep_max=)", t->dim);
+        const char *what = s->dim == SWEEP_RATE ? "rate such as 100m"
+                           : s->dim == SWEEP_RATE_IOPS ? "rate such as 50k" : "count of at most 4096";
         if (sweep_value(s->dim, t->start, &s->start))
-            return why_fail(why, whylen, "sweep_start: '%s' is not a positive rate", t->start);
+            return why_fail(why, whylen, "sweep_start: '%s' is not a positive %s", t->start, what);
         if (sweep_value(s->dim, t->max, &s->max))
-            return why_fail(why, whylen, "sweep_max: '%s' is not a positive rate", t->max);
+            return why_fail(why, whylen, "sweep_max: '%s' is not a positive %s", t->max, what);
         if (s->max < s->start)
             return why_fail(why, whylen, "sweep_max (%s) is below sweep_start (%s)", t->max, t->start);
     }
@@ -163,7 +162,8 @@ int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *s, char *why
     if (t->valid[0] && parse_valid(t->valid, s, why, whylen))
         return -EINVAL;
     if (!s->nvalues) {
-        s->npoints = plan_sweep_max_points(s->start, s->max, s->resolution_pct);
+        s->npoints = plan_sweep_max_points(s->start, s->max, s->resolution_pct,
+                                           s->dim != SWEEP_RATE_IOPS && s->dim != SWEEP_RATE);
         if (s->npoints > SWEEP_MAX_VALUES)
             return why_fail(why, whylen, "sweep_start..sweep_max at sweep_resolution=%g%% may take %u points "
                             "(at most %d): narrow the range or coarsen the resolution", s->resolution_pct,
@@ -183,13 +183,29 @@ uint32_t plan_sweep_doubling(uint64_t start, uint64_t max, uint64_t *out, uint32
     return n;
 }
 
-uint32_t plan_sweep_max_points(uint64_t start, uint64_t max, double resolution_pct)
+uint32_t plan_sweep_max_points(uint64_t start, uint64_t max, double resolution_pct, int integer)
 {
     uint64_t pts[64];
     uint32_t d = plan_sweep_doubling(start, max, pts, 64);
     /* the last doubling bracket is at most as wide as its low end; each
      * bisection halves it, until it is within resolution of that low end */
     uint32_t b = (uint32_t)ceil(log2(100.0 / resolution_pct)) + 1;
+    /* an integer dimension's bracket also ends at adjacent values: the
+     * widest doubling bracket (the last two points, or the two before a
+     * clipped max) is halved until its ends are neighbours */
+    if (integer && d > 1) {
+        uint64_t width = 0;
+        uint32_t bi = 0;
+        for (uint32_t k = 1; k < d; k++)
+            if (pts[k] - pts[k - 1] > width)
+                width = pts[k] - pts[k - 1];
+        while (width > 1) {
+            width = (width + 1) / 2;
+            bi++;
+        }
+        if (bi < b)
+            b = bi;
+    }
     return d + (d > 1 ? b : 0);
 }
 

@@ -10,10 +10,12 @@
  * plan holds the most points the search can take (sweep_max_points) and the
  * coordinator (coordinator/sweep.h) chooses each point's value from the
  * last result as it starts it, sending the rate in the start message, and
- * skips the points it no longer needs.  Only the rate dimensions can be
- * searched: their value is a schedule the agent applies at the start, while
- * iodepth, numjobs and agents shape what an agent prepares (threads,
- * buffers, files) and so take sweep_values=. */
+ * skips the points it no longer needs.  A rate is a schedule the agent
+ * applies at the start; iodepth, numjobs and agents shape what an agent
+ * prepares (threads, buffers, files), so a search over them lays every point
+ * out at sweep_max (iodepth=, numjobs= or agents 0..max-1) and the start
+ * message narrows it to the point's value (the depth each thread may keep in
+ * flight, the threads that run, the agents that are not skipped). */
 #ifndef NFSTORM_PLAN_SWEEP_H
 #define NFSTORM_PLAN_SWEEP_H
 
@@ -68,8 +70,9 @@ int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *out, char *w
  * conditions.  0, or -EINVAL with why. */
 int plan_sweep_parse_slo(const char *text, struct sweep_spec *s, char *why, size_t whylen);
 /* Most points a search from start to max at resolution can take: the
- * doubling points, then the bisections of the last doubling bracket. */
-uint32_t plan_sweep_max_points(uint64_t start, uint64_t max, double resolution_pct);
+ * doubling points, then the bisections of the last doubling bracket (for an
+ * integer dimension, integer: also ended when the bracket is adjacent values). */
+uint32_t plan_sweep_max_points(uint64_t start, uint64_t max, double resolution_pct, int integer);
 /* The doubling points of a search: start, 2 start, ... up to max (its last
  * point is max).  How many, at most cap, stored in out. */
 uint32_t plan_sweep_doubling(uint64_t start, uint64_t max, uint64_t *out, uint32_t cap);

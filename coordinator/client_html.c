@@ -97,7 +97,8 @@ static void proxy_rows(FILE *out, const struct run_result *r, uint32_t phase)
         svg_escape(out, line);
         fprintf(out, "</td><td class=\"l\">");
         for (uint32_t k = 0; k < ca->niv && k < PROXY_HTML_IV_MAX; k++) {
-            const struct proxy_sample *p = ca->iv[k].proxy;
+            const struct client_iv *iv = client_result_iv(r, phase, a, k);
+            const struct proxy_sample *p = iv ? iv->proxy : NULL;
             if (p)
                 fprintf(out, "%s%.1f/%u", k ? " " : "",
                         iv_s > 0 ? (double)(p->cpu_user_us + p->cpu_sys_us) / 1e6 / iv_s * 100.0 : 0.0,

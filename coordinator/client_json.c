@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/xmalloc.h"
+#include "coordinator/jint.h"
 
 /* Per-op counters in the order nfsiostat and the kernel give them. */
 static const struct {
@@ -31,11 +32,6 @@ static const struct {
     { "backlog_u", offsetof(struct ms_xprt, backlog_u) },
 };
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
-}
 
 static void set(json_t *o, const char *key, json_t *v)
 {

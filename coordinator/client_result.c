@@ -2,6 +2,7 @@
 #include "coordinator/client_result.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@ static struct client_phase *phase_of(struct run_result *r, uint32_t phase)
         ph->client = xcalloc(1, sizeof *ph->client);
         ph->client->nagents = r->nagents;
         ph->client->agent = xcalloc(r->nagents ? r->nagents : 1, sizeof *ph->client->agent);
+        for (uint32_t a = 0; a < r->nagents; a++)
+            ph->client->agent[a].cache_blk = UINT32_MAX;
     }
     return ph->client;
 }
@@ -30,26 +33,201 @@ static struct ms_store *store_of(const struct ms_sample *m)
     return st;
 }
 
+/* ---- packed blocks ----
+ * Per interval of the block: a flags byte (IVP_*), then if IVP_HOST the
+ * CPU in microseconds (user + sys, what every interval output takes),
+ * rx and tx bytes as varints, and if IVP_STATIC cores, threads, speed,
+ * nic_route and the nic name (length, bytes); then if IVP_MS the store's
+ * pointer and if IVP_PROXY the proxy sample's (the block owns both).  The
+ * static fields are written at a block's first host sample and wherever
+ * they change, and carried forward when read.  The bytes are ours (memory, never input). */
+#define IVP_HOST       0x01u
+#define IVP_STATIC_NEW 0x02u    /* client_iv.static_new */
+#define IVP_STATIC     0x04u
+#define IVP_MS         0x08u
+#define IVP_PROXY      0x10u    /* the proxy sample's pointer follows (owned) */
+
+struct ivp_buf {
+    uint8_t *b;
+    size_t len, cap;
+};
+
+static void ivp_bytes(struct ivp_buf *w, const void *p, size_t n)
+{
+    if (w->len + n > w->cap) {
+        w->cap = (w->len + n) * 2 + 64;
+        w->b = xrealloc(w->b, w->cap);
+    }
+    memcpy(w->b + w->len, p, n);
+    w->len += n;
+}
+
+static void ivp_varint(struct ivp_buf *w, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        tmp[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    tmp[n++] = (uint8_t)v;
+    ivp_bytes(w, tmp, n);
+}
+
+static uint64_t ivp_get(const uint8_t **p)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+    for (;;) {
+        uint8_t b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+        shift += 7;
+    }
+}
+
+/* client_json.c's cpu_us: what the interval outputs print. */
+static uint64_t iv_cpu_us(const struct host_sample *h)
+{
+    double v = (h->cpu_user_s + h->cpu_sys_s) * 1e6;
+    return v <= 0 ? 0 : (uint64_t)llround(v);
+}
+
+static int statics_differ(const struct host_sample *a, const struct host_sample *b)
+{
+    return a->cores != b->cores || a->threads != b->threads || a->speed_mbps != b->speed_mbps ||
+           a->nic_route != b->nic_route || strcmp(a->nic, b->nic) != 0;
+}
+
+static void block_pack(struct client_iv_block *bk)
+{
+    struct ivp_buf w = { 0 };
+    const struct host_sample *prev = NULL;
+
+    for (uint32_t i = 0; i < CLIENT_IV_BLOCK; i++) {
+        const struct client_iv *iv = &bk->dense[i];
+        const struct host_sample *h = &iv->host;
+        uint8_t f = (h->present ? IVP_HOST : 0) | (iv->static_new ? IVP_STATIC_NEW : 0) |
+                    (iv->ms ? IVP_MS : 0) | (iv->proxy ? IVP_PROXY : 0);
+        if (h->present && (!prev || statics_differ(prev, h)))
+            f |= IVP_STATIC;
+        ivp_bytes(&w, &f, 1);
+        if (h->present) {
+            ivp_varint(&w, iv_cpu_us(h));
+            ivp_varint(&w, h->rx_bytes);
+            ivp_varint(&w, h->tx_bytes);
+            prev = h;
+        }
+        if (f & IVP_STATIC) {
+            size_t nl = strnlen(h->nic, sizeof h->nic - 1);
+            ivp_varint(&w, h->cores);
+            ivp_varint(&w, h->threads);
+            ivp_varint(&w, h->speed_mbps);
+            ivp_varint(&w, h->nic_route);
+            ivp_varint(&w, nl);
+            ivp_bytes(&w, h->nic, nl);
+        }
+        if (iv->ms)
+            ivp_bytes(&w, &iv->ms, sizeof iv->ms);
+        if (iv->proxy)
+            ivp_bytes(&w, &iv->proxy, sizeof iv->proxy);
+    }
+    free(bk->dense);
+    bk->dense = NULL;
+    bk->packed = xrealloc(w.b, w.len);
+    bk->len = (uint32_t)w.len;
+}
+
+/* out[CLIENT_IV_BLOCK] := the packed block (its ms and proxy pointers
+ * still owned by it). */
+static void block_unpack(const struct client_iv_block *bk, struct client_iv *out)
+{
+    const uint8_t *p = bk->packed;
+    struct host_sample st = { 0 };    /* the statics carried forward */
+
+    memset(out, 0, CLIENT_IV_BLOCK * sizeof *out);
+    for (uint32_t i = 0; i < CLIENT_IV_BLOCK; i++) {
+        struct client_iv *iv = &out[i];
+        uint8_t f = *p++;
+        iv->static_new = (f & IVP_STATIC_NEW) ? 1 : 0;
+        if (f & IVP_HOST) {
+            iv->host.present = 1;
+            iv->host.cpu_user_s = (double)ivp_get(&p) / 1e6;   /* as client_json loads it */
+            iv->host.rx_bytes = ivp_get(&p);
+            iv->host.tx_bytes = ivp_get(&p);
+        }
+        if (f & IVP_STATIC) {
+            size_t nl;
+            st.cores = (uint32_t)ivp_get(&p);
+            st.threads = (uint32_t)ivp_get(&p);
+            st.speed_mbps = (uint32_t)ivp_get(&p);
+            st.nic_route = (uint32_t)ivp_get(&p);
+            nl = (size_t)ivp_get(&p);
+            memset(st.nic, 0, sizeof st.nic);
+            memcpy(st.nic, p, nl);
+            p += nl;
+        }
+        if (f & IVP_HOST) {
+            iv->host.cores = st.cores;
+            iv->host.threads = st.threads;
+            iv->host.speed_mbps = st.speed_mbps;
+            iv->host.nic_route = st.nic_route;
+            memcpy(iv->host.nic, st.nic, sizeof st.nic);
+        }
+        if (f & IVP_MS) {
+            memcpy(&iv->ms, p, sizeof iv->ms);
+            p += sizeof iv->ms;
+        }
+        if (f & IVP_PROXY) {
+            memcpy(&iv->proxy, p, sizeof iv->proxy);
+            p += sizeof iv->proxy;
+        }
+    }
+}
+
+/* Block b of ca, dense, to be written (grown, or unpacked: late data). */
+static struct client_iv *block_open(struct client_agent *ca, uint32_t b, int *was_packed)
+{
+    struct client_iv_block *bk;
+
+    if (b >= ca->nblk) {
+        uint32_t n = b + 1 > ca->nblk * 2 ? b + 1 : ca->nblk * 2;
+        ca->blk = xrealloc(ca->blk, n * sizeof *ca->blk);
+        memset(ca->blk + ca->nblk, 0, (n - ca->nblk) * sizeof *ca->blk);
+        ca->nblk = n;
+    }
+    bk = &ca->blk[b];
+    *was_packed = bk->packed != NULL;
+    if (!bk->dense) {
+        bk->dense = xcalloc(CLIENT_IV_BLOCK, sizeof *bk->dense);
+        if (bk->packed)
+            block_unpack(bk, bk->dense);
+        free(bk->packed);
+        bk->packed = NULL;
+        bk->len = 0;
+    }
+    if (ca->cache_blk == b)
+        ca->cache_blk = UINT32_MAX;
+    return bk->dense;
+}
+
 int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent, uint32_t k,
                                const struct client_sample *s)
 {
     struct client_agent *ca;
     struct client_iv *iv;
+    uint32_t b = k / CLIENT_IV_BLOCK;
+    int was_packed;
 
     if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
         return -EINVAL;
     if (!s->host.present && !s->ms.present && !s->proxy.present)
         return 0;
     ca = &phase_of(r, phase)->agent[agent];
-    if (k >= ca->niv) {
-        uint32_t n = k + 1 > ca->niv * 2 ? k + 1 : ca->niv * 2;
-        if (n > RESULT_MAX_INTERVALS)
-            n = RESULT_MAX_INTERVALS;
-        ca->iv = xrealloc(ca->iv, n * sizeof *ca->iv);
-        memset(ca->iv + ca->niv, 0, (n - ca->niv) * sizeof *ca->iv);
-        ca->niv = n;
-    }
-    iv = &ca->iv[k];
+    iv = &block_open(ca, b, &was_packed)[k % CLIENT_IV_BLOCK];
+    if (k >= ca->niv)
+        ca->niv = k + 1;
     iv->host = s->host;
     if (s->host.present) {
         const struct host_sample *l = &ca->last;
@@ -67,6 +245,11 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
     }
     if (s->ms.present && !ca->mount[0])
         snprintf(ca->mount, sizeof ca->mount, "%s", s->ms.mount);
+    /* the agent moved on to block b: the one before it is complete */
+    if (was_packed)
+        block_pack(&ca->blk[b]);
+    if (b > 0 && ca->blk[b - 1].dense)
+        block_pack(&ca->blk[b - 1]);
     return 0;
 }
 
@@ -116,19 +299,31 @@ const struct client_iv *client_result_iv(const struct run_result *r, uint32_t ph
                                          uint32_t agent, uint32_t k)
 {
     const struct client_agent *ca = client_result_agent(r, phase, agent);
-    if (!ca || k >= ca->niv || (!ca->iv[k].host.present && !ca->iv[k].ms && !ca->iv[k].proxy))
-        return NULL;
-    return &ca->iv[k];
-}
+    const struct client_iv_block *bk;
+    const struct client_iv *iv;
+    uint32_t b = k / CLIENT_IV_BLOCK;
 
-void client_result_expand(const struct ms_store *st, const char *mount, struct ms_sample *out)
-{
-    memset(out, 0, sizeof *out);
-    out->present = 1;
-    snprintf(out->mount, sizeof out->mount, "%s", mount);
-    out->xprt = st->xprt;
-    out->nops = st->nops;
-    memcpy(out->op, st->op, st->nops * sizeof st->op[0]);
+    if (!ca || k >= ca->niv || b >= ca->nblk)
+        return NULL;
+    bk = &ca->blk[b];
+    if (bk->dense) {
+        iv = &bk->dense[k % CLIENT_IV_BLOCK];
+    } else if (bk->packed) {
+        /* the result is const to its readers; the cache is one it owns */
+        struct client_agent *mca = (struct client_agent *)ca;
+        if (!mca->cache)
+            mca->cache = xmalloc(CLIENT_IV_BLOCK * sizeof *mca->cache);
+        if (mca->cache_blk != b) {
+            block_unpack(bk, mca->cache);
+            mca->cache_blk = b;
+        }
+        iv = &mca->cache[k % CLIENT_IV_BLOCK];
+    } else {
+        return NULL;
+    }
+    if (!iv->host.present && !iv->ms && !iv->proxy)
+        return NULL;
+    return iv;
 }
 
 void client_result_free(struct phase_result *ph)
@@ -138,11 +333,21 @@ void client_result_free(struct phase_result *ph)
         return;
     for (uint32_t a = 0; a < cp->nagents; a++) {
         struct client_agent *ca = &cp->agent[a];
-        for (uint32_t k = 0; k < ca->niv; k++) {
-            free(ca->iv[k].ms);
-            free(ca->iv[k].proxy);
+        for (uint32_t b = 0; b < ca->nblk; b++) {
+            struct client_iv_block *bk = &ca->blk[b];
+            if (bk->packed && !bk->dense) {
+                bk->dense = xmalloc(CLIENT_IV_BLOCK * sizeof *bk->dense);
+                block_unpack(bk, bk->dense);     /* for its ms and proxy pointers */
+            }
+            for (uint32_t i = 0; bk->dense && i < CLIENT_IV_BLOCK; i++) {
+                free(bk->dense[i].ms);
+                free(bk->dense[i].proxy);
+            }
+            free(bk->dense);
+            free(bk->packed);
         }
-        free(ca->iv);
+        free(ca->blk);
+        free(ca->cache);
         free(ca->ms);
     }
     free(cp->agent);

@@ -3,9 +3,13 @@
  * and phase and per agent and interval, and the client-bound and
  * NIC-bound judgements made from them.
  *
- * Compact: an interval holds its host sample (~80 bytes) and, only when
- * its mount moved, the operations that moved (not MS_OPS_MAX of them), and
- * only behind a local NFS proxy, the proxy's sample.
+ * Compact: an interval holds its host sample and, only when its mount
+ * moved, the operations that moved (not MS_OPS_MAX of them), and only
+ * behind a local NFS proxy, the proxy's sample.  An agent's intervals are
+ * kept in blocks of CLIENT_IV_BLOCK; a block the agent has moved past is
+ * packed into varints (~8 bytes an interval: CPU, rx, tx, the static
+ * fields only where they change) and unpacked only for late data, so a
+ * day of 1 s intervals costs ~0.7 MB an agent, not ~10 MB.
  * Hung off phase_result.client, allocated on first use and freed by
  * result_free (client_result_free).  Single-threaded, like result.h. */
 #ifndef NFSTORM_CLIENT_RESULT_H
@@ -30,14 +34,25 @@ struct client_iv {                /* one agent's interval */
                                      first): the compact forms write them only then */
 };
 
+#define CLIENT_IV_BLOCK 64
+
+struct client_iv_block {          /* CLIENT_IV_BLOCK intervals of an agent */
+    struct client_iv *dense;      /* [CLIENT_IV_BLOCK] while written, or NULL */
+    uint8_t *packed;              /* else packed (client_result.c), or NULL: none */
+    uint32_t len;
+};
+
 struct client_agent {             /* one agent in one phase */
     struct host_sample host;      /* the phase's (present 0: none sent) */
     struct ms_store *ms;          /* the phase's mountstats, NULL: none */
     struct proxy_sample proxy;    /* the phase's local NFS proxy (present 0: none) */
     char mount[CLIENT_MOUNT_MAX]; /* "" when no mountstats */
     char note[CLIENT_NOTE_MAX];   /* why there are none, or "" */
-    struct client_iv *iv;         /* [niv] */
-    uint32_t niv;
+    struct client_iv_block *blk;  /* [nblk]: read through client_result_iv */
+    uint32_t nblk;
+    uint32_t niv;                 /* intervals up to the last one added */
+    struct client_iv *cache;      /* one packed block unpacked for readers */
+    uint32_t cache_blk;           /* which (UINT32_MAX: none) */
     struct host_sample last;      /* the last interval's host sample added */
 };
 
@@ -61,11 +76,11 @@ void client_result_inherit_static(const struct run_result *r, uint32_t phase, ui
 /* What agent sent for phase, or NULL when it sent nothing of this kind. */
 const struct client_agent *client_result_agent(const struct run_result *r, uint32_t phase,
                                                uint32_t agent);
-/* Its interval k, or NULL when it sent nothing for it. */
+/* Its interval k, or NULL when it sent nothing for it.  Valid until the
+ * next call for the same agent and phase (a packed block is unpacked into
+ * the agent's one-block cache) or the next change to the result. */
 const struct client_iv *client_result_iv(const struct run_result *r, uint32_t phase,
                                          uint32_t agent, uint32_t k);
-/* A store back into the wire's form (out->present = 1). */
-void client_result_expand(const struct ms_store *st, const char *mount, struct ms_sample *out);
 /* Free what phase_result.client holds and set it NULL. */
 void client_result_free(struct phase_result *ph);
 

@@ -10,6 +10,8 @@
  * a script that parses fio's JSON from stdout gets JSON alone. */
 #include "coordinator/out_file.h"
 #include "coordinator/cmd_report.h"
+#include "common/changepoint.h"
+#include "coordinator/changes.h"
 #include "coordinator/sweep.h"
 #include "coordinator/journal.h"
 
@@ -96,9 +98,36 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
                     REPORT_AGENT_ROWS_MAX);
             return 2;
         }
+    } else if ((v = cmd_opt_value("--change-min-pct", argc, argv, i, &bad))) {
+        char *end;
+        double pct = strtod(v, &end);
+
+        if (end == v || *end || !(pct > 0 && pct <= CHANGES_PCT_MAX)) {
+            fprintf(stderr, "nfstorm: --change-min-pct: bad value '%s' (want a percentage above 0, up to %g)\n",
+                    v, CHANGES_PCT_MAX);
+            return 2;
+        }
+        o->change_min_pct = pct;
+    } else if ((v = cmd_opt_value("--change-min-intervals", argc, argv, i, &bad))) {
+        uint64_t n;
+
+        if (units_parse_u64(v, &n) < 0 || n < CHANGEPOINT_MIN_LEN_FLOOR || n > CHANGES_INTERVALS_MAX) {
+            fprintf(stderr, "nfstorm: --change-min-intervals: bad value '%s' (want %u..%u)\n", v,
+                    CHANGEPOINT_MIN_LEN_FLOOR, CHANGES_INTERVALS_MAX);
+            return 2;
+        }
+        o->change_min_intervals = (uint32_t)n;
     } else
         return bad ? 2 : 0;
     return 1;
+}
+
+void cmd_report_apply_changes(const struct report_outputs *o, struct run_result *r)
+{
+    if (o->change_min_pct > 0)
+        r->change_min_pct = o->change_min_pct;
+    if (o->change_min_intervals)
+        r->change_min_intervals = o->change_min_intervals;
 }
 
 int cmd_report_fio_on_stdout(const struct report_outputs *o)
@@ -469,6 +498,7 @@ static int report_one(const char *path, uint32_t repetition, int include_failed,
         fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
         result_cut_short(&r, gaps.what);   /* the verdicts say so too ("cut short: ...") */
     }
+    cmd_report_apply_changes(&o, &r);
     r.limits = lim;
     r.metrics = metrics;
     if (lim && recorded_forecast(&r, lim, &forecast) == 0)

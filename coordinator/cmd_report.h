@@ -20,6 +20,8 @@ struct report_outputs {
     int unit_base;
     uint32_t agent_rows;     /* --agent-rows N|all: per-agent rows up to N agents, beyond
                                 them the fleet view; 0 = the default (fleet_summary.h) */
+    double change_min_pct;   /* --change-min-pct: step detection (changes.h); 0 = not given */
+    uint32_t change_min_intervals; /* --change-min-intervals; 0 = not given */
 };
 
 /* An option with a value, "--opt VALUE" or "--opt=VALUE", at argv[*i]:
@@ -32,6 +34,10 @@ const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *
  * separate value).  1 if it was one, 0 if not, 2 on a bad value (message
  * printed). */
 int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i);
+/* --change-min-pct / --change-min-intervals, where given, into r (they
+ * win over what a loaded result recorded). */
+struct run_result;
+void cmd_report_apply_changes(const struct report_outputs *o, struct run_result *r);
 /* --agent-rows' value: "all" (FLEET_ROWS_ALL) or 1..REPORT_AGENT_ROWS_MAX.
  * 0, or -EINVAL (*rows untouched). */
 #define REPORT_AGENT_ROWS_MAX 1000000u

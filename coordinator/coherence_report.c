@@ -7,6 +7,7 @@
 #include "coordinator/hist_json.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/jint.h"
 
 static int by_writer_reader(const void *a, const void *b)
 {
@@ -35,11 +36,6 @@ uint64_t coherence_error_bound(const struct run_result *r, uint32_t writer, uint
     uint64_t w = writer < r->nagents ? r->agents[writer].rtt_ns : 0;
     uint64_t rd = reader < r->nagents ? r->agents[reader].rtt_ns : 0;
     return w / 2 + rd / 2;
-}
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 static json_t *lag_json(const struct hist *h)

@@ -183,10 +183,14 @@ int compare_json(FILE *out, const struct compare *c, const char *const *paths);
  * and significance (compare_sweep.c); nothing when the baseline has none. */
 void compare_sweep_text(FILE *out, const struct compare *c);
 /* The same as a JSON array (a jansson json_t *, new reference): per sweep
- * job, per input, capacity and knee {n, mean, sd, ratio, p}. */
+ * job, per input, capacity and knee {n, mean, sd, ratio, p} and the curve
+ * (first repetition: requested, achieved, latency_ns per point). */
 void *compare_sweep_json(const struct compare *c);
 /* The same as a markdown table (compare --format md). */
 void compare_sweep_md(FILE *out, const struct compare *c);
+/* The same as rows of compare_csv's long form (metric sweep_capacity,
+ * sweep_knee; phase = the sweep's job). */
+void compare_sweep_csv(FILE *out, const struct compare *c);
 /* The inputs' curves overlaid, per sweep job: achieved vs requested with
  * y = x, latency vs achieved, one line per input, then the text (HTML). */
 void compare_sweep_html(FILE *out, const struct compare *c);

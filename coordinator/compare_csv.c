@@ -51,4 +51,5 @@ void compare_csv(FILE *out, const struct compare *c, const char *const *paths)
                             cell.ci95_clamped != 0, cell.nleft);
                 }
         }
+    compare_sweep_csv(out, c);   /* sweeps by job: their phases differ between runs */
 }

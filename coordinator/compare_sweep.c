@@ -1,4 +1,5 @@
-/* compare_sweep: the sweeps of compared inputs side by side (text): per
+/* compare_sweep: the sweeps of compared inputs side by side (text, md,
+ * json, csv; html overlays their curves, json carries them too): per
  * sweep job of the baseline, each input's capacity and knee, as the mean
  * over its repetitions with their sd, the ratio to the baseline and
  * Welch's significance when both sides have repetitions (as compare.h does
@@ -12,6 +13,7 @@
 #include <string.h>
 #include "common/units.h"
 #include "coordinator/compare.h"
+#include "coordinator/csv.h"
 #include "coordinator/sample_stats.h"
 #include "coordinator/svg.h"
 #include "coordinator/sweep.h"
@@ -114,6 +116,8 @@ void compare_sweep_text(FILE *out, const struct compare *c)
     }
 }
 
+static uint32_t curve(const struct compare *c, uint32_t j, const char *job, double *x, double *y, double *l);
+
 static json_t *jnum_or_null(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
@@ -130,25 +134,28 @@ void *compare_sweep_json(const struct compare *c)
         json_object_set_new(o, "dimension", json_string(plan_sweep_dim_name(w0->spec.dim)));
         json_object_set_new(o, "unit", json_string(plan_sweep_unit(w0->spec.dim)));
         for (uint32_t j = 0; j < c->nruns; j++) {
-            json_t *in = json_object();
+            json_t *in = json_object(), *cv = json_array();
             const char *what_key[2] = { "capacity", "knee" };
+            double x[SWEEP_MAX_VALUES], y[SWEEP_MAX_VALUES], l[SWEEP_MAX_VALUES];
+            uint32_t np;
             json_object_set_new(in, "label", json_string(c->labels[j]));
             for (int what = 0; what < 2; what++) {
-                double base[64], v[64];
-                uint32_t nb = values(c, 0, w0->spec.base, what, base, 64), n = values(c, j, w0->spec.base, what, v, 64);
-                struct sample_summary s, sb;
-                struct welch_result wr;
+                struct sweep_cell cell;
                 json_t *m = json_object();
-                sample_summarize(v, n, &s);
-                sample_summarize(base, nb, &sb);
-                json_object_set_new(m, "n", json_integer(n));
-                json_object_set_new(m, "mean", n ? jnum_or_null(s.mean) : json_null());
-                json_object_set_new(m, "sd", jnum_or_null(s.sd));
-                json_object_set_new(m, "ratio", n && nb && sb.mean > 0 ? json_real(s.mean / sb.mean) : json_null());
-                json_object_set_new(m, "p", j && sample_welch(base, nb, v, n, &wr) == 0 ? jnum_or_null(wr.p)
-                                                                                       : json_null());
+                sweep_cell(c, w0->spec.base, what, j, &cell);
+                json_object_set_new(m, "n", json_integer(cell.n));
+                json_object_set_new(m, "mean", cell.n ? jnum_or_null(cell.s.mean) : json_null());
+                json_object_set_new(m, "sd", cell.n >= 2 ? jnum_or_null(cell.s.sd) : json_null());
+                json_object_set_new(m, "ratio", jnum_or_null(cell.ratio));
+                json_object_set_new(m, "p", jnum_or_null(cell.p));
                 json_object_set_new(in, what_key[what], m);
             }
+            /* the curve the HTML overlays: the first repetition's points */
+            np = curve(c, j, w0->spec.base, x, y, l);
+            for (uint32_t k = 0; k < np; k++)
+                json_array_append_new(cv, json_pack("{s:f,s:f,s:f}", "requested", x[k], "achieved",
+                                                    isfinite(y[k]) ? y[k] : 0, "latency_ns", l[k]));
+            json_object_set_new(in, "curve", cv);
             json_array_append_new(inputs, in);
         }
         json_object_set_new(o, "inputs", inputs);
@@ -291,5 +298,38 @@ void compare_sweep_html(FILE *out, const struct compare *c)
             fprintf(out, "</pre>\n");
             free(buf);
         }
+    }
+}
+
+/* The capacities and knees as rows of compare_csv's long form: phase is
+ * the sweep's job, metric sweep_capacity or sweep_knee, value in the
+ * sweep's unit (IOPS, B/s, or the count it varies); rw, bs, op, row empty. */
+void compare_sweep_csv(FILE *out, const struct compare *c)
+{
+    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    for (uint32_t i = 0; r0 && r0->sweeps && i < r0->sweeps->n; i++) {
+        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+        for (int what = 0; what < 2; what++)
+            for (uint32_t j = 0; j < c->nruns; j++) {
+                struct sweep_cell cell;
+                sweep_cell(c, w0->spec.base, what, j, &cell);
+                fputc(',', out);
+                csv_field(out, w0->spec.base);
+                fprintf(out, ",,,,%s,%u,", what ? "sweep_knee" : "sweep_capacity", j);
+                csv_field(out, c->labels[j]);
+                fprintf(out, ",%u,", cell.n);
+                if (cell.n)
+                    fprintf(out, "%.10g", cell.s.mean);
+                fputc(',', out);
+                if (cell.n >= 2)
+                    fprintf(out, "%.10g", cell.s.sd);
+                fprintf(out, ",,,");
+                if (isfinite(cell.ratio))
+                    fprintf(out, "%.10g", cell.ratio);
+                fputc(',', out);
+                if (isfinite(cell.p))
+                    fprintf(out, "%.10g", cell.p);
+                fprintf(out, ",,,,\n");
+            }
     }
 }

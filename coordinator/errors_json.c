@@ -6,13 +6,7 @@
 #include <string.h>
 #include "common/nfs_rpc.h"
 #include "coordinator/errors_json.h"
-
-/* JSON integers are signed 64-bit: larger values are written as the
- * largest one, so the file still reads back. */
-static json_t *u64j(uint64_t v)
-{
-    return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
+#include "coordinator/jint.h"
 
 static json_t *cause_json(const struct errcause *c)
 {
@@ -21,13 +15,13 @@ static json_t *cause_json(const struct errcause *c)
     json_object_set_new(e, "kind", json_string(errcause_kind_name((enum errcause_kind)c->kind)));
     json_object_set_new(e, "name", json_string(errcause_name(c, buf, sizeof buf)));
     if (c->kind == ERRC_ERRNO)
-        json_object_set_new(e, "errno", u64j(c->code));
+        json_object_set_new(e, "errno", jint(c->code));
     json_object_set_new(e, "text", json_string(errcause_text(c, buf, sizeof buf)));
-    json_object_set_new(e, "count", u64j(c->count));
-    json_object_set_new(e, "first_offset", u64j(c->offset));
+    json_object_set_new(e, "count", jint(c->count));
+    json_object_set_new(e, "first_offset", jint(c->offset));
     json_object_set_new(e, "file", json_string(c->file));
     if (c->kind == ERRC_SHORT_READ)
-        json_object_set_new(e, "file_size", c->size == ERRCAUSE_SIZE_UNKNOWN ? json_null() : u64j(c->size));
+        json_object_set_new(e, "file_size", c->size == ERRCAUSE_SIZE_UNKNOWN ? json_null() : jint(c->size));
     return e;
 }
 
@@ -41,7 +35,7 @@ json_t *errors_json(const struct errcause_set *s, uint32_t (*first_agent)[ERRCAU
             continue;
         v = json_object();
         causes = json_array();
-        json_object_set_new(v, "failed", u64j(errcause_failed(s, (enum op_type)t)));
+        json_object_set_new(v, "failed", jint(errcause_failed(s, (enum op_type)t)));
         for (uint32_t i = 0; i < eo->n && i < ERRCAUSE_MAX; i++) {
             json_t *e = cause_json(&eo->c[i]);
             if (first_agent)
@@ -49,7 +43,7 @@ json_t *errors_json(const struct errcause_set *s, uint32_t (*first_agent)[ERRCAU
             json_array_append_new(causes, e);
         }
         json_object_set_new(v, "causes", causes);
-        json_object_set_new(v, "other", u64j(eo->other));
+        json_object_set_new(v, "other", jint(eo->other));
         json_object_set_new(o, op_type_name((enum op_type)t), v);
     }
     return o;

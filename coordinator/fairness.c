@@ -87,18 +87,21 @@ double fairness_interval(const struct run_result *r, uint32_t phase, uint32_t k,
     const struct interval_slot *s = &r->phases[phase].intervals[k];
     double *ops = xcalloc(r->nagents ? r->nagents : 1, sizeof(*ops));
     double *live = xcalloc(r->nagents ? r->nagents : 1, sizeof(*live));
+    struct counters *c = xmalloc((r->nagents ? r->nagents : 1) * sizeof(*c));
     size_t n = 0;
     double j;
 
+    result_slot_agents(s, r->nagents, c);
     for (uint32_t a = 0; a < r->nagents; a++) {
         for (int t = 0; t < OP__COUNT; t++)   /* failed ops are not throughput */
             if (op_type_is_load(t))
-                ops[a] += (double)result_ok_count(s->agent[a].ops[t], s->agent[a].errors[t]);
-        if ((!r->agents[a].lost || s->agent[a].reported) && r->phases[phase].agents[a].participating)
+                ops[a] += (double)result_ok_count(c[a].ops[t], c[a].errors[t]);
+        if ((!r->agents[a].lost || c[a].reported) && r->phases[phase].agents[a].participating)
             live[n++] = ops[a];
     }
     fairness_shares(ops, r->nagents, share);
     j = fairness_jain(live, n);
+    free(c);
     free(ops);
     free(live);
     return j;

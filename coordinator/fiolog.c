@@ -1,14 +1,22 @@
 /* fiolog: fio's log files from the streamed intervals (see fiolog.h).
  *
- * Design.  A "stream" is one set of files: the fleet's (merged) or one
- * agent's.  It holds back the newest interval it was fed until the next
+ * Design.  A "unit" is one file set as fio names it: one per clone of
+ * each logging job (fio's one file per thread, numbered by its thread
+ * number) when the agents report each thread (a phase of at most
+ * CLONE_SET_MAX threads, common/clone_set.h), else one per phase (the sum
+ * of its jobs, under the first logging job's number).  A "stream" is one
+ * unit's files: the fleet's (merged) or one agent's.  It holds back the newest interval it was fed until the next
  * one arrives or the stream ends, because only then is it known whether
  * that interval was the phase's last, shorter one: its line then carries
  * the real end time and its rate is over its real length, as fio's last
  * log entry is.  Agents' streams are fed as their intervals arrive (their
  * per-interval histograms live only in those messages: the result keeps
  * per-agent counters alone); the merged stream is fed at phase end from
- * the result, whose merged intervals are exact.  Files are opened for each
+ * the result, whose merged intervals are exact.  A clone's merged stream
+ * is fed as each interval completes (every live agent sent it), from the
+ * sum of the agents' figures for that clone held until then (a pending
+ * interval: counters and a chunked histogram, freed once fed): the result
+ * keeps no per-clone intervals.  Files are opened for each
  * batch of lines and closed again, so a fleet of 1,000 agents never holds
  * 6,000 descriptors; a stream's histogram window is a chunked hist_rec
  * (a few KB), so memory is per agent, never per interval.
@@ -29,6 +37,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/clone_set.h"
 #include "common/stats.h"
 #include "common/xmalloc.h"
 
@@ -60,24 +69,42 @@ struct lstream {
     uint8_t win_open;
 };
 
-struct phase_log {
-    uint8_t on;
+/* One interval's figures of a unit (from one agent, or summed over agents). */
+struct contrib {
+    struct dirsum d[2];
+    struct hist_rec clat[2];     /* filled only when the unit writes hist logs */
+};
+
+struct pend {                    /* a clone unit's interval k, not yet complete */
+    uint32_t k;
+    struct contrib c;
+};
+
+struct phase_log {               /* one unit: a file set */
+    uint32_t phase;
+    int job, clone;              /* its job's index in the phase and its clone's;
+                                    clone -1: the phase's sum (one set per phase) */
     struct job_log log;
     char name[PLAN_NAME_MAX];
     uint32_t n;                  /* fio's job number in the names */
     uint8_t truncate[F__COUNT];  /* first user of the file (per_job_logs=0 shares) */
     int reads, writes;
     uint64_t bs;
+    struct lstream merged;
+    struct lstream *agent;       /* [nagents] while its phase runs, else NULL */
+    struct pend *pend;           /* clone units: intervals agents are still sending */
+    uint32_t npend;
 };
 
 struct fiolog {
     uint32_t nphases, nagents, interval_ms;
-    struct phase_log *ph;        /* [nphases] */
-    struct lstream *agent;       /* [nagents], the running phase's */
-    struct lstream merged;
+    struct phase_log *u;         /* [nu] units, phase by phase */
+    uint32_t nu;
     int cur;                     /* running phase, -1 none */
+    uint8_t *had_ops;            /* [nagents]: its last interval had ops */
     int err;
     char errtext[512];
+    char warntext[512];          /* the first agent whose ops miss from per-clone files */
     struct hist *scratch;
     struct op_stats *ops[2];
 };
@@ -223,9 +250,9 @@ static FILE *open_log(const char *path, int append, int *special)
     return f;
 }
 
-static FILE *open_file(struct fiolog *fl, uint32_t phase, int agent, enum ftype t, const char *mode)
+static FILE *open_file(struct fiolog *fl, const struct phase_log *pl, int agent, enum ftype t,
+                       const char *mode)
 {
-    const struct phase_log *pl = &fl->ph[phase];
     char path[PLAN_LOG_PREFIX_MAX + 96];
     FILE *f;
     int special;
@@ -271,10 +298,9 @@ static void write_value_line(FILE *f, const struct phase_log *pl, uint64_t t_ms,
         fprintf(f, "%llu, %llu, %d, 0, 0\n", (unsigned long long)t_ms, (unsigned long long)v, ddir);
 }
 
-static void flush_window(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st,
+static void flush_window(struct fiolog *fl, const struct phase_log *pl, int agent, struct lstream *st,
                          uint64_t t_ms)
 {
-    const struct phase_log *pl = &fl->ph[phase];
     FILE *f = NULL;
 
     st->win_open = 0;
@@ -283,7 +309,7 @@ static void flush_window(struct fiolog *fl, uint32_t phase, int agent, struct ls
             continue;
         hist_init(fl->scratch);
         hist_rec_drain(&st->win[d], fl->scratch);
-        if (!f && !(f = open_file(fl, phase, agent, F_HIST, "a")))
+        if (!f && !(f = open_file(fl, pl, agent, F_HIST, "a")))
             return;
         fiolog_hist_line(f, t_ms, d, pl->bs, fl->scratch, pl->log.hist_coarseness);
     }
@@ -292,10 +318,9 @@ static void flush_window(struct fiolog *fl, uint32_t phase, int agent, struct ls
 }
 
 /* Write the held-back interval as ending at end_ms. */
-static void emit(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st, uint64_t end_ms,
-                 int last)
+static void emit(struct fiolog *fl, const struct phase_log *pl, int agent, struct lstream *st,
+                 uint64_t end_ms, int last)
 {
-    const struct phase_log *pl = &fl->ph[phase];
     uint64_t start_ms = (uint64_t)st->k * fl->interval_ms;
     uint64_t span = end_ms > start_ms ? end_ms - start_ms : 1;
     uint32_t m = pl->log.hist_msec ? pl->log.hist_msec / fl->interval_ms : 1;
@@ -303,7 +328,7 @@ static void emit(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
     for (enum ftype t = F_BW; t <= F_CLAT; t++) {
         FILE *f;
 
-        if (!wants(pl, t) || !(f = open_file(fl, phase, agent, t, "a")))
+        if (!wants(pl, t) || !(f = open_file(fl, pl, agent, t, "a")))
             continue;
         for (int d = 0; d < 2; d++) {
             const struct dirsum *ds = &st->d[d];
@@ -325,16 +350,59 @@ static void emit(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
     }
     st->has = 0;
     if (wants(pl, F_HIST) && st->win_open && (last || (st->k + 1 - st->win_first) >= m))
-        flush_window(fl, phase, agent, st, end_ms);
+        flush_window(fl, pl, agent, st, end_ms);
 }
 
-static void feed(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st, uint32_t k,
-                 const struct op_stats *const o[2])
+static void dirsum_add(struct dirsum *a, const struct dirsum *b)
 {
-    const struct phase_log *pl = &fl->ph[phase];
+    a->ok = sat_add_u64(a->ok, b->ok);
+    a->bytes = sat_add_u64(a->bytes, b->bytes);
+    a->lat_n = sat_add_u64(a->lat_n, b->lat_n);
+    a->lat_sum = sat_add_u64(a->lat_sum, b->lat_sum);
+    if (b->lat_n && b->lat_max > a->lat_max)
+        a->lat_max = b->lat_max;
+    a->clat_n = sat_add_u64(a->clat_n, b->clat_n);
+    a->clat_sum = sat_add_u64(a->clat_sum, b->clat_sum);
+    if (b->clat_n && b->clat_max > a->clat_max)
+        a->clat_max = b->clat_max;
+}
 
+/* c += the read and write figures o (hist: keep the clat histograms). */
+static void contrib_add(struct contrib *c, const struct op_stats *const o[2], int hist)
+{
+    for (int d = 0; d < 2; d++) {
+        const struct hist *h = clat_of(o[d]);
+        struct dirsum x = {
+            .ok = result_ok_count(o[d]->ops, o[d]->errors), .bytes = o[d]->bytes,
+            .lat_n = o[d]->lat.count, .lat_sum = o[d]->lat.sum_ns, .lat_max = o[d]->lat.max_ns,
+            .clat_n = h->count, .clat_sum = h->sum_ns, .clat_max = h->max_ns,
+        };
+
+        dirsum_add(&c->d[d], &x);
+        if (hist && h->count)
+            hist_rec_add(&c->clat[d], h);
+    }
+}
+
+static void contrib_init(struct contrib *c)
+{
+    memset(c->d, 0, sizeof(c->d));
+    for (int d = 0; d < 2; d++)
+        hist_rec_init(&c->clat[d]);
+}
+
+static void contrib_free(struct contrib *c)
+{
+    for (int d = 0; d < 2; d++)
+        hist_rec_free(&c->clat[d]);
+}
+
+/* Interval k's figures c into stream st (c's histograms are drained). */
+static void feed(struct fiolog *fl, const struct phase_log *pl, int agent, struct lstream *st,
+                 uint32_t k, struct contrib *c)
+{
     if (st->has && k != st->k)
-        emit(fl, phase, agent, st, ((uint64_t)st->k + 1) * fl->interval_ms, 0);
+        emit(fl, pl, agent, st, ((uint64_t)st->k + 1) * fl->interval_ms, 0);
     if (!st->has) {
         memset(st->d, 0, sizeof(st->d));
         st->has = 1;
@@ -345,60 +413,95 @@ static void feed(struct fiolog *fl, uint32_t phase, int agent, struct lstream *s
         st->win_first = k;
     }
     for (int d = 0; d < 2; d++) {
-        struct dirsum *ds = &st->d[d];
-
-        ds->ok = sat_add_u64(ds->ok, result_ok_count(o[d]->ops, o[d]->errors));
-        ds->bytes = sat_add_u64(ds->bytes, o[d]->bytes);
-        ds->lat_n = sat_add_u64(ds->lat_n, o[d]->lat.count);
-        ds->lat_sum = sat_add_u64(ds->lat_sum, o[d]->lat.sum_ns);
-        if (o[d]->lat.count && o[d]->lat.max_ns > ds->lat_max)
-            ds->lat_max = o[d]->lat.max_ns;
-        {
-            const struct hist *c = clat_of(o[d]);
-
-            ds->clat_n = sat_add_u64(ds->clat_n, c->count);
-            ds->clat_sum = sat_add_u64(ds->clat_sum, c->sum_ns);
-            if (c->count && c->max_ns > ds->clat_max)
-                ds->clat_max = c->max_ns;
-            if (wants(pl, F_HIST) && c->count)
-                hist_rec_add(&st->win[d], c);
+        dirsum_add(&st->d[d], &c->d[d]);
+        if (wants(pl, F_HIST) && c->clat[d].count) {
+            hist_init(fl->scratch);
+            hist_rec_drain(&c->clat[d], fl->scratch);
+            hist_rec_add(&st->win[d], fl->scratch);
         }
     }
 }
 
+/* feed from dense read and write figures */
+static void feed_ops(struct fiolog *fl, const struct phase_log *pl, int agent, struct lstream *st,
+                     uint32_t k, const struct op_stats *const o[2])
+{
+    struct contrib c;
+
+    contrib_init(&c);
+    contrib_add(&c, o, wants(pl, F_HIST));
+    feed(fl, pl, agent, st, k, &c);
+    contrib_free(&c);
+}
+
 /* The stream ended after dur_ns (0: unknown): its held interval is the last. */
-static void finish(struct fiolog *fl, uint32_t phase, int agent, struct lstream *st, uint64_t dur_ns)
+static void finish(struct fiolog *fl, const struct phase_log *pl, int agent, struct lstream *st,
+                   uint64_t dur_ns)
 {
     uint64_t dur_ms = (dur_ns + 500000) / 1000000;
 
     if (st->has) {
         uint64_t lo = (uint64_t)st->k * fl->interval_ms, hi = lo + fl->interval_ms;
-        emit(fl, phase, agent, st, dur_ms > lo && dur_ms < hi ? dur_ms : hi, 1);
+        emit(fl, pl, agent, st, dur_ms > lo && dur_ms < hi ? dur_ms : hi, 1);
     } else if (st->win_open) {
-        flush_window(fl, phase, agent, st, dur_ms);
+        flush_window(fl, pl, agent, st, dur_ms);
     }
     st->win_open = 0;
+}
+
+static void lstream_init(struct lstream *st)
+{
+    memset(st, 0, sizeof(*st));
+    for (int d = 0; d < 2; d++)
+        hist_rec_init(&st->win[d]);
+}
+
+static void lstream_free(struct lstream *st)
+{
+    for (int d = 0; d < 2; d++)
+        hist_rec_free(&st->win[d]);
+}
+
+/* The running phase's units: [*lo, *hi). */
+static void phase_units(const struct fiolog *fl, uint32_t phase, uint32_t *lo, uint32_t *hi)
+{
+    *lo = 0;
+    while (*lo < fl->nu && fl->u[*lo].phase < phase)
+        (*lo)++;
+    *hi = *lo;
+    while (*hi < fl->nu && fl->u[*hi].phase == phase)
+        (*hi)++;
 }
 
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct fiolog *fl = arg;
+    uint32_t lo, hi;
 
     (void)r;
-    fl->cur = phase < fl->nphases && fl->ph[phase].on ? (int)phase : -1;
+    phase_units(fl, phase, &lo, &hi);
+    fl->cur = lo < hi ? (int)phase : -1;
+    for (uint32_t i = lo; i < hi; i++) {
+        struct phase_log *pl = &fl->u[i];
+
+        pl->agent = xcalloc(fl->nagents ? fl->nagents : 1, sizeof(*pl->agent));
+        for (uint32_t a = 0; a < fl->nagents; a++)
+            lstream_init(&pl->agent[a]);
+        lstream_init(&pl->merged);
+    }
 }
 
 int fiolog_create_files(struct fiolog *fl)
 {
-    for (uint32_t i = 0; i < fl->nphases; i++) {
-        const struct phase_log *pl = &fl->ph[i];
+    for (uint32_t i = 0; i < fl->nu; i++) {
+        const struct phase_log *pl = &fl->u[i];
 
-        for (int a = -1; pl->on && a < (int)fl->nagents; a++)
+        for (int a = -1; a < (int)fl->nagents; a++)
             for (enum ftype t = F_BW; t < F__COUNT; t++) {
                 FILE *f;
                 if (!wants(pl, t) || !pl->truncate[t])
                     continue;
-                if (!(f = open_file(fl, i, a, t, "w")))
+                if (!(f = open_file(fl, pl, a, t, "w")))
                     return fl->err;
                 close_file(fl, f);
             }
@@ -411,43 +514,145 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
 {
     struct fiolog *fl = arg;
     const struct op_stats *o[2] = { &s->op[OP_READ], &s->op[OP_WRITE] };
+    uint32_t lo, hi;
 
     (void)r;
     if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
         return;
-    feed(fl, phase, (int)agent, &fl->agent[agent], k, o);
+    phase_units(fl, phase, &lo, &hi);
+    for (uint32_t i = lo; i < hi; i++)
+        if (fl->u[i].clone < 0)
+            feed_ops(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], k, o);
+    fl->had_ops[agent] = !op_set_empty(s);
+}
+
+/* The pending interval k of a clone unit, made when missing. */
+static struct pend *pend_of(struct phase_log *pl, uint32_t k)
+{
+    for (uint32_t i = 0; i < pl->npend; i++)
+        if (pl->pend[i].k == k)
+            return &pl->pend[i];
+    pl->pend = xrealloc(pl->pend, (size_t)(pl->npend + 1) * sizeof(*pl->pend));
+    pl->pend[pl->npend].k = k;
+    contrib_init(&pl->pend[pl->npend].c);
+    return &pl->pend[pl->npend++];
+}
+
+static void on_agent_interval_clones(void *arg, const struct run_result *r, uint32_t phase,
+                                     uint32_t agent, uint32_t k, const struct clone_set *cs)
+{
+    struct fiolog *fl = arg;
+    uint32_t lo, hi;
+
+    (void)r;
+    if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
+        return;
+    phase_units(fl, phase, &lo, &hi);
+    /* ops without their threads' figures (an agent older than per-clone
+     * logs, or figures too large for a frame): the clone files miss them,
+     * which is said, never hidden */
+    if (!cs->n && fl->had_ops[agent] && lo < hi && fl->u[lo].clone >= 0 && !fl->warntext[0])
+        snprintf(fl->warntext, sizeof(fl->warntext), "fio logs: agent %u sent interval %u of phase %u "
+                 "without its threads' figures (an older agent, or past the frame limit): its ops are "
+                 "missing from the per-clone log files", agent, k, phase);
+    for (uint32_t i = lo; i < hi; i++) {
+        struct phase_log *pl = &fl->u[i];
+        const struct clone_stats *e;
+        const struct op_stats *o[2];
+
+        if (pl->clone < 0 || !(e = clone_set_find(cs, (uint32_t)pl->job, (uint32_t)pl->clone)))
+            continue;
+        o[0] = &e->stats->op[OP_READ];
+        o[1] = &e->stats->op[OP_WRITE];
+        feed_ops(fl, pl, (int)agent, &pl->agent[agent], k, o);
+        contrib_add(&pend_of(pl, k)->c, o, wants(pl, F_HIST));
+    }
+}
+
+/* Feed a clone unit's merged stream with its pending interval k (an
+ * interval no agent sent figures for feeds nothing: no line). */
+static void feed_pending(struct fiolog *fl, struct phase_log *pl, uint32_t k)
+{
+    for (uint32_t i = 0; i < pl->npend; i++) {
+        if (pl->pend[i].k != k)
+            continue;
+        feed(fl, pl, -1, &pl->merged, k, &pl->pend[i].c);
+        contrib_free(&pl->pend[i].c);
+        pl->pend[i] = pl->pend[--pl->npend];
+        return;
+    }
+}
+
+static void on_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
+{
+    struct fiolog *fl = arg;
+    uint32_t lo, hi;
+
+    (void)r;
+    if (fl->cur < 0 || phase != (uint32_t)fl->cur)
+        return;
+    phase_units(fl, phase, &lo, &hi);
+    for (uint32_t i = lo; i < hi; i++)
+        if (fl->u[i].clone >= 0)
+            feed_pending(fl, &fl->u[i], k);
 }
 
 static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                                 const struct agent_phase *ap)
 {
     struct fiolog *fl = arg;
+    uint32_t lo, hi;
 
     (void)r;
     if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
         return;
-    finish(fl, phase, (int)agent, &fl->agent[agent], ap->duration_ns);
+    phase_units(fl, phase, &lo, &hi);
+    for (uint32_t i = lo; i < hi; i++)
+        finish(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], ap->duration_ns);
 }
 
 static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct fiolog *fl = arg;
     const struct phase_result *ph;
+    uint32_t lo, hi;
 
     if (fl->cur < 0 || phase != (uint32_t)fl->cur)
         return;
     ph = &r->phases[phase];
-    for (uint32_t a = 0; a < fl->nagents; a++)   /* lost ones, or no phase-done */
-        finish(fl, phase, (int)a, &fl->agent[a], ph->agents[a].duration_ns);
-    for (uint32_t k = 0; k < ph->nintervals; k++) {
-        const struct op_stats *o[2];
+    phase_units(fl, phase, &lo, &hi);
+    for (uint32_t i = lo; i < hi; i++) {
+        struct phase_log *pl = &fl->u[i];
 
-        /* two scratch buffers: result_interval_op's pointer lives until the next call */
-        o[0] = result_interval_op(r, phase, k, OP_READ, fl->ops[0]);
-        o[1] = result_interval_op(r, phase, k, OP_WRITE, fl->ops[1]);
-        feed(fl, phase, -1, &fl->merged, k, o);
+        for (uint32_t a = 0; a < fl->nagents; a++)   /* lost ones, or no phase-done */
+            finish(fl, pl, (int)a, &pl->agent[a], ph->agents[a].duration_ns);
+        if (pl->clone < 0) {
+            for (uint32_t k = 0; k < ph->nintervals; k++) {
+                const struct op_stats *o[2];
+
+                /* two scratch buffers: result_interval_op's pointer lives until the next call */
+                o[0] = result_interval_op(r, phase, k, OP_READ, fl->ops[0]);
+                o[1] = result_interval_op(r, phase, k, OP_WRITE, fl->ops[1]);
+                feed_ops(fl, pl, -1, &pl->merged, k, o);
+            }
+        }
+        /* a clone's intervals never completed (a run cut short): in order */
+        while (pl->npend) {
+            uint32_t first = 0;
+            for (uint32_t p = 1; p < pl->npend; p++)
+                if (pl->pend[p].k < pl->pend[first].k)
+                    first = p;
+            feed_pending(fl, pl, pl->pend[first].k);
+        }
+        finish(fl, pl, -1, &pl->merged, ph->duration_ns);
+        for (uint32_t a = 0; a < fl->nagents; a++)
+            lstream_free(&pl->agent[a]);
+        free(pl->agent);
+        pl->agent = NULL;
+        lstream_free(&pl->merged);
+        free(pl->pend);
+        pl->pend = NULL;
     }
-    finish(fl, phase, -1, &fl->merged, ph->duration_ns);
     fl->cur = -1;
 }
 
@@ -458,6 +663,41 @@ static void on_run_end(void *arg, const struct run_result *r)
     /* a run cut short: what arrived of the running phase is logged */
     if (fl->cur >= 0)
         on_phase_done(arg, r, (uint32_t)fl->cur);
+}
+
+/* A unit of phase i for job js (fio's thread number n). */
+static struct phase_log *add_unit(struct fiolog *fl, uint32_t i, const struct job_spec *js, int job,
+                                  int clone, uint32_t n)
+{
+    struct phase_log *pl;
+
+    fl->u = xrealloc(fl->u, (size_t)(fl->nu + 1) * sizeof(*fl->u));
+    pl = &fl->u[fl->nu++];
+    memset(pl, 0, sizeof(*pl));
+    pl->phase = i;
+    pl->job = job;
+    pl->clone = clone;
+    pl->log = js->log;
+    snprintf(pl->name, sizeof(pl->name), "%s", js->name);
+    pl->n = n;
+    pl->reads = rw_mode_reads(js->rw);
+    pl->writes = rw_mode_writes(js->rw);
+    pl->bs = js->bs;
+    return pl;
+}
+
+int fiolog_phase_per_clone(const struct phase *ph)
+{
+    uint64_t threads = 0;
+    int logs = 0;
+
+    for (uint32_t j = 0; j < ph->njobs; j++) {
+        threads += ph->jobs[j].numjobs ? ph->jobs[j].numjobs : 1;
+        logs |= ph->jobs[j].log.mask != 0;
+    }
+    /* agents report each thread of a phase this small (agent/phase_clones.h);
+     * one thread's file is the phase's, from the result's exact intervals */
+    return logs && threads >= 2 && threads <= CLONE_SET_MAX;
 }
 
 struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t interval_ms)
@@ -472,44 +712,44 @@ struct fiolog *fiolog_new(const struct plan *p, uint32_t nagents, uint32_t inter
     fl->nagents = nagents;
     fl->interval_ms = interval_ms ? interval_ms : 1000;
     fl->cur = -1;
-    fl->ph = xcalloc(p->nphases ? p->nphases : 1, sizeof(*fl->ph));
-    fl->agent = xcalloc(nagents ? nagents : 1, sizeof(*fl->agent));
-    for (uint32_t a = 0; a < nagents; a++)
-        for (int d = 0; d < 2; d++)
-            hist_rec_init(&fl->agent[a].win[d]);
-    for (int d = 0; d < 2; d++) {
-        hist_rec_init(&fl->merged.win[d]);
+    fl->had_ops = xcalloc(nagents ? nagents : 1, 1);
+    for (int d = 0; d < 2; d++)
         fl->ops[d] = xmalloc(sizeof(*fl->ops[d]));
-    }
     fl->scratch = xmalloc(sizeof(*fl->scratch));
     for (uint32_t i = 0; i < p->nphases; i++) {
         const struct phase *ph = &p->phases[i];
-        struct phase_log *pl = &fl->ph[i];
+        int per_clone = fiolog_phase_per_clone(ph), phase_unit = 0;
 
         for (uint32_t j = 0; j < ph->njobs; j++) {
             const struct job_spec *js = &ph->jobs[j];
-            uint32_t first = n + 1;
+            uint32_t first = n + 1, clones = js->numjobs ? js->numjobs : 1;
 
             /* fio numbers its logs by thread: every job's clones count */
-            n += js->numjobs ? js->numjobs : 1;     /* the plan caps jobs and numjobs */
-            if (!js->log.mask || pl->on)
+            n += clones;     /* the plan caps jobs and numjobs */
+            if (!js->log.mask)
                 continue;
-            pl->on = 1;
-            pl->log = js->log;
-            snprintf(pl->name, sizeof(pl->name), "%s", js->name);
-            pl->n = first;
-            pl->reads = rw_mode_reads(js->rw);
-            pl->writes = rw_mode_writes(js->rw);
-            pl->bs = js->bs;
+            if (per_clone) {
+                for (uint32_t c = 0; c < clones; c++)
+                    add_unit(fl, i, js, (int)j, (int)c, first + c);
+            } else if (!phase_unit) {
+                add_unit(fl, i, js, (int)j, -1, first);
+                phase_unit = 1;
+            }
         }
-        for (enum ftype t = F_BW; t < F__COUNT && pl->on; t++) {
+    }
+    for (uint32_t u = 0; u < fl->nu; u++) {
+        struct phase_log *pl = &fl->u[u];
+
+        for (enum ftype t = F_BW; t < F__COUNT; t++) {
             const char *mine = plan_log_prefix(&pl->log, ftype_key[t], pl->name);
 
+            if (!wants(pl, t))
+                continue;
             pl->truncate[t] = 1;
-            /* per_job_logs=0: jobs of one prefix share the file, made by the first */
-            for (uint32_t e = 0; e < i && !pl->log.per_job_logs; e++)
-                if (fl->ph[e].on && !fl->ph[e].log.per_job_logs && wants(&fl->ph[e], t) &&
-                    !strcmp(plan_log_prefix(&fl->ph[e].log, ftype_key[t], fl->ph[e].name), mine))
+            /* per_job_logs=0: the units of one prefix share the file, made by the first */
+            for (uint32_t e = 0; e < u && !pl->log.per_job_logs; e++)
+                if (!fl->u[e].log.per_job_logs && wants(&fl->u[e], t) &&
+                    !strcmp(plan_log_prefix(&fl->u[e].log, ftype_key[t], fl->u[e].name), mine))
                     pl->truncate[t] = 0;
         }
     }
@@ -523,16 +763,22 @@ int fiolog_free(struct fiolog *fl)
     if (!fl)
         return 0;
     rc = fl->err;
-    for (uint32_t a = 0; a < fl->nagents; a++)
-        for (int d = 0; d < 2; d++)
-            hist_rec_free(&fl->agent[a].win[d]);
-    for (int d = 0; d < 2; d++) {
-        hist_rec_free(&fl->merged.win[d]);
-        free(fl->ops[d]);
+    for (uint32_t u = 0; u < fl->nu; u++) {
+        struct phase_log *pl = &fl->u[u];
+
+        for (uint32_t a = 0; pl->agent && a < fl->nagents; a++)
+            lstream_free(&pl->agent[a]);
+        free(pl->agent);
+        lstream_free(&pl->merged);
+        for (uint32_t i = 0; i < pl->npend; i++)
+            contrib_free(&pl->pend[i].c);
+        free(pl->pend);
     }
+    for (int d = 0; d < 2; d++)
+        free(fl->ops[d]);
     free(fl->scratch);
-    free(fl->agent);
-    free(fl->ph);
+    free(fl->u);
+    free(fl->had_ops);
     free(fl);
     return rc;
 }
@@ -542,13 +788,20 @@ const char *fiolog_error(const struct fiolog *fl)
     return fl ? fl->errtext : "";
 }
 
+const char *fiolog_warning(const struct fiolog *fl)
+{
+    return fl ? fl->warntext : "";
+}
+
 struct run_observer fiolog_observer(struct fiolog *fl)
 {
     struct run_observer o;
 
     memset(&o, 0, sizeof(o));
     o.phase_start = on_phase_start;
+    o.interval = on_interval;
     o.agent_interval = on_agent_interval;
+    o.agent_interval_clones = on_agent_interval_clones;
     o.agent_phase_done = on_agent_phase_done;
     o.phase_done = on_phase_done;
     o.run_end = on_run_end;

@@ -4,11 +4,14 @@
  * fiologparser_hist.py read nfstorm runs.  Formats and names:
  * docs/reports.md, "fio log files".
  *
- * One set of files per phase (fio's group: a phase with several jobs logs
- * their sum, under the first logging job's name and keys), merged over the
- * fleet (`PREFIX_bw.N.log`, N = phase index + 1) and per agent
- * (`PREFIX.agentI_bw.N.log`, I its index), so fio's globs (`*_bw.log`,
- * `*_bw.*.log`) find both.  Every line is one interval of the run
+ * One set of files per clone of each logging job, as fio writes one per
+ * thread (N its thread number: every job's clones counted in plan order),
+ * with that clone's figures; a phase of one thread or of more than
+ * CLONE_SET_MAX threads an agent has one set (the sum of its jobs, under
+ * the first logging job's name, keys and number) instead.  Each set is
+ * merged over the fleet (`PREFIX_bw.N.log`) and per agent
+ * (`PREFIX_bw.N.agentI`, I its index, no `.log` ending), so fio's globs
+ * (`*_bw.*.log`) find the fleet's file once and never an agent's.  Every line is one interval of the run
  * (log_avg_msec is the run's interval: fiolog_plan_interval), hist lines
  * one log_hist_msec window of whole intervals.
  *
@@ -38,6 +41,11 @@ int fiolog_plan_interval(const struct plan *p, int given, uint32_t *interval_ms,
                          size_t errlen);
 /* 1 when some job of p asks for a log. */
 int fiolog_plan_wants(const struct plan *p);
+/* 1 when phase ph's logs are one file set per clone of each logging job
+ * (fio's file per thread): a job of it logs and it has 2..CLONE_SET_MAX
+ * threads an agent, which agents then report one by one; else its logs
+ * are one set for the phase (the sum of its jobs). */
+int fiolog_phase_per_clone(const struct phase *ph);
 
 /* fio's file name: "PREFIX_TYPE.N.log" (per_job 1) or "PREFIX_TYPE.log";
  * agent >= 0 appends ".agentI" to the prefix. */
@@ -61,6 +69,9 @@ int fiolog_create_files(struct fiolog *fl);
 int fiolog_free(struct fiolog *fl);
 /* The first failure as a line ("fl_bw.1.log: No space left on device"), "" none. */
 const char *fiolog_error(const struct fiolog *fl);
+/* The first thing the logs lack, as a line (an agent that sent ops of a
+ * per-clone phase without its threads' figures), "" none. */
+const char *fiolog_warning(const struct fiolog *fl);
 /* The observer for run_options.observers; valid while fl lives. */
 struct run_observer fiolog_observer(struct fiolog *fl);
 

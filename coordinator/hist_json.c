@@ -6,11 +6,7 @@
 #include <stdio.h>
 
 #include "common/hist_codec.h"
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
-}
+#include "coordinator/jint.h"
 
 json_t *hist_json_encode(const struct hist *h)
 {

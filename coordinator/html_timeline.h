@@ -21,13 +21,19 @@ struct html_timeline {
                                      during or before this phase; owned */
     char (*lost_note)[48];        /* [nagents]: "lost at 3.2 s" or "" */
     char (*band_note)[64];        /* [nagents]: "agent 1 lost at 3.2 s", the band's note */
+    char (*change_note)[64];      /* [HTML_TIMELINE_CHANGES]: "-80% throughput", a change band's note */
 };
+/* Change bands drawn per phase at most (fleet changes first). */
+#define HTML_TIMELINE_CHANGES 16
 
 /* The marks of phase (in range).  Stalled intervals k are [k, k+1) x the
  * interval ("stall" when no op completed on any agent, "agent-stall" when
  * some did), consecutive ones merged; a lost agent's band ("lost", data-id
  * its id) runs from the end of the last interval it sent data for (0 if
- * none) to the end of the phase's intervals. */
+ * none) to the end of the phase's intervals.  A step-down or step-up
+ * (changes.h: the fleet's, then an agent's that no fleet change covers)
+ * marks the interval it happened in ("change", data-id the agent or -1),
+ * noted "-80% throughput" or "agent 1: -45% throughput". */
 void html_timeline_init(struct html_timeline *t, const struct run_result *r, uint32_t phase);
 void html_timeline_free(struct html_timeline *t);
 

@@ -10,7 +10,9 @@
 #include "coordinator/out_file.h"
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/journal.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/phase_ctl.h"
@@ -94,6 +96,27 @@ static json_t *ops_json_as(const struct op_set *s, int with_latency)
     return ops;
 }
 
+/* Counters only, compactly (an interval line's "o", docs/results.md): per op type
+ * [ops, bytes], with errors and timeouts appended only when not 0; about
+ * 30 bytes an agent-interval fewer than ops_json_as's objects. */
+static json_t *ops_counters_compact(const struct op_set *s)
+{
+    json_t *ops = json_object();
+    for (int t = 0; t < OP__COUNT; t++) {
+        const struct op_stats *o = &s->op[t];
+        json_t *v;
+        if (!o->ops && !o->errors && !o->timeouts)
+            continue;
+        v = json_pack("[II]", (json_int_t)o->ops, (json_int_t)o->bytes);
+        if (v && (o->errors || o->timeouts))
+            json_array_append_new(v, json_integer((json_int_t)o->errors));
+        if (v && o->timeouts)
+            json_array_append_new(v, json_integer((json_int_t)o->timeouts));
+        json_object_set_new(ops, op_type_name((enum op_type)t), v);
+    }
+    return ops;
+}
+
 static json_t *ops_json(const struct op_set *s)
 {
     return ops_json_as(s, 1);
@@ -125,6 +148,10 @@ static void write_header(struct journal *j, const struct run_result *r)
                                                 "njobs", (json_int_t)ph->njobs, "idle", idle,
                                                 "error_threshold", (json_int_t)ph->error_threshold,
                                                 "error_threshold_pct", ph->error_threshold_pct));
+        if (ph->asked_iops > 0 || ph->asked_bps > 0) {   /* open loop: what it asks (sched_debt.h) */
+            json_object_set_new(json_array_get(phases, p), "asked_iops", json_real(ph->asked_iops));
+            json_object_set_new(json_array_get(phases, p), "asked_bps", json_real(ph->asked_bps));
+        }
         if (ph->coh_never_warn)    /* the coherence verdict's policy */
             json_object_set_new(json_array_get(phases, p), "coherence_never_visible", json_string("warn"));
         if (ph->verify) {          /* verify=: the agents asked to verify */
@@ -213,13 +240,17 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
 {
     struct journal *j = arg;
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
-    const struct counters *c = &slot->agent[agent];
+    struct counters cc, *c = &cc;
     /* Counters only: the interval's merged latency follows once it is
      * complete (on_interval).  An interval already complete when this
      * arrives (late data) carries its own histograms, which the replay
      * adds like any other. */
+    result_slot_agent(slot, agent, &cc);
+    /* the usual line is counters only, compactly in "o" (the bulk of a
+     * long run's journal); late data keeps "ops" with its histograms */
     json_t *o = json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
-                          (json_int_t)agent, "k", (json_int_t)k, "ops", ops_json_as(s, slot->is_sealed));
+                          (json_int_t)agent, "k", (json_int_t)k, slot->is_sealed ? "ops" : "o",
+                          slot->is_sealed ? ops_json_as(s, 1) : ops_counters_compact(s));
     if (o && (c->inflight || c->oldest_ns)) {
         json_object_set_new(o, "inflight", json_integer((json_int_t)c->inflight));
         json_object_set_new(o, "oldest_ns", json_integer((json_int_t)c->oldest_ns));
@@ -276,6 +307,10 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
                      verify_json(result_agent_verify(r, phase, agent)) : NULL,
                      "coherence", coherence_reader_json(r, phase, agent));
+    if (o && (ap->late_ops || ap->late_ns)) {         /* open loop: its schedule debt */
+        json_object_set_new(o, "late_ops", json_integer((json_int_t)ap->late_ops));
+        json_object_set_new(o, "late_ns", json_integer((json_int_t)ap->late_ns));
+    }
     if (o && result_agent_errors(r, phase, agent))     /* its failed ops' causes */
         json_object_set_new(o, "errors", errors_json(result_agent_errors(r, phase, agent), NULL));
     if (o && ca && (ca->host.present || ca->ms || ca->note[0] || ca->proxy.present)) {
@@ -340,6 +375,22 @@ static void on_run_end(void *arg, const struct run_result *r)
                      "phase", (json_int_t)r->end_phase, "at_s", r->end_at_s, "text", r->end_text));
 }
 
+/* Each job's and clone's fleet figures (result_clones.h), exact. */
+static json_t *clones_json(const struct run_result *r, uint32_t phase)
+{
+    const struct result_clones *rc = r->phases[phase].clones;
+    struct op_set *set = xmalloc(sizeof *set);
+    json_t *arr = json_array();
+
+    for (uint32_t i = 0; i < rc->n; i++)
+        json_array_append_new(arr, json_pack("{sIsIsssIso}", "job", (json_int_t)rc->c[i].job,
+                                             "clone", (json_int_t)rc->c[i].clone, "name", rc->c[i].name,
+                                             "runtime_ns", (json_int_t)rc->c[i].runtime_ns,
+                                             "ops", ops_json(result_clone_totals(r, phase, i, set))));
+    free(set);
+    return arr;
+}
+
 static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct journal *j = arg;
@@ -349,11 +400,22 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
     json_t *ctl = phase < r->nphases ? phase_ctl_json(&r->phases[phase], r->nagents) : NULL;
     if (ctl)
         json_object_set_new(o, "control", ctl);
+    if (phase < r->nphases && result_clones_usable(r, phase))
+        json_object_set_new(o, "clones", clones_json(r, phase));   /* fio's jobs[] per clone */
     if (r->sweeps && phase < r->nphases) {
         /* a sweep point: its name (JOB@VALUE, chosen as it started) and the
          * sweeps judged so far; a replay keeps the last */
         json_object_set_new(o, "name", json_string(r->phases[phase].name));
         json_object_set_new(o, "sweeps", sweep_json(r->sweeps, r));
+        /* what it asked (a rate point's) and who ran it (sweep=agents) are
+         * chosen as it starts, not in the plan the replay starts from */
+        json_t *debt = sched_debt_phase_json(r, phase), *part = json_array();
+        if (debt)
+            json_object_set_new(o, "schedule_debt", debt);
+        for (uint32_t a = 0; a < r->nagents; a++)
+            json_array_append_new(part, json_boolean(r->phases[phase].agents[a].participating));
+        json_object_set_new(o, "participating", part);
+        json_object_set_new(o, "numjobs", json_integer(r->phases[phase].numjobs));   /* a numjobs search's */
     }
     put(j, o);
 }
@@ -422,6 +484,67 @@ static int ops_of(json_t *ops, struct op_set *s, char *why, int lat_optional)
             return -1;
     }
     return 0;
+}
+
+/* An interval line's compact counters ("o"): {OP: [ops, bytes(, errors(, timeouts))]}. */
+static int ops_of_compact(json_t *ops, struct op_set *s)
+{
+    const char *name;
+    json_t *v;
+    op_set_init(s);
+    if (!json_is_object(ops))
+        return -1;
+    json_object_foreach(ops, name, v) {
+        int t = op_type_from_name(name);
+        uint64_t f[4] = { 0, 0, 0, 0 };
+        size_t n = json_array_size(v);
+        if (t < 0 || !json_is_array(v) || n < 2 || n > 4)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            json_t *x = json_array_get(v, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 0)
+                return -1;
+            f[i] = (uint64_t)json_integer_value(x);
+        }
+        if (f[2] > f[0])              /* failed ops are ops */
+            return -1;
+        s->op[t].ops = f[0];
+        s->op[t].bytes = f[1];
+        s->op[t].errors = f[2];
+        s->op[t].timeouts = f[3];
+    }
+    return 0;
+}
+
+/* A phase_end line's "clones" back into the result (result_clones_put
+ * bounds each entry); -1 with the reason in why. */
+static int replay_clones(struct run_result *r, uint32_t phase, const json_t *arr, char *why, size_t whylen)
+{
+    struct op_set *s = xmalloc(sizeof *s);
+    int rc = 0;
+
+    why[0] = '\0';
+
+    if (!json_is_array(arr) || json_array_size(arr) > RESULT_CLONES_MAX) {
+        snprintf(why, whylen, "phase %u: clones: not an array of at most %u", phase, RESULT_CLONES_MAX);
+        rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
+        json_t *e = json_array_get(arr, i);
+        uint64_t job = 0, clone = 0, rt = 0;
+        const char *name = json_string_value(json_object_get(e, "name"));
+
+        if (u64_of(e, "job", &job) || u64_of(e, "clone", &clone) || u64_of(e, "runtime_ns", &rt) || !name ||
+            job > UINT32_MAX || clone > UINT32_MAX || ops_of(json_object_get(e, "ops"), s, why, 0)) {
+            if (!why[0])
+                snprintf(why, whylen, "phase %u: clones[%zu]: bad entry", phase, i);
+            rc = -1;
+        } else if (result_clones_put(r, phase, (uint32_t)job, (uint32_t)clone, name, rt, s, why, whylen) < 0) {
+            rc = -1;
+        }
+    }
+    free(s);
+    return rc;
 }
 
 /* A plan just rich enough for result_init: one job per phase. */
@@ -545,6 +668,10 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
         }
         if (json_is_number(json_object_get(ph, "error_threshold_pct")))
             r->phases[i].error_threshold_pct = json_number_value(json_object_get(ph, "error_threshold_pct"));
+        if (json_is_number(json_object_get(ph, "asked_iops")) && json_number_value(json_object_get(ph, "asked_iops")) > 0)
+            r->phases[i].asked_iops = json_number_value(json_object_get(ph, "asked_iops"));
+        if (json_is_number(json_object_get(ph, "asked_bps")) && json_number_value(json_object_get(ph, "asked_bps")) > 0)
+            r->phases[i].asked_bps = json_number_value(json_object_get(ph, "asked_bps"));
     }
 }
 
@@ -632,8 +759,6 @@ static int apply_phase_start(struct run_result *r, json_t *o)
     return 0;
 }
 
-/* interval_lat {phase, k, ops: {op: {lat, [svc]}}}: interval k's merged
- * histograms, added to what its agents' counter lines built. */
 /* A line's "client" (client_json.h; optional) into the agent's phase
  * (k < 0) or interval k.  0, or -1 with rp->why set. */
 static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32_t agent, int64_t k,
@@ -662,6 +787,8 @@ static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32
     return rc;
 }
 
+/* interval_lat {phase, k, ops: {op: {lat, [svc]}}}: interval k's merged
+ * histograms, added to what its agents' counter lines built. */
 static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, k;
@@ -758,9 +885,13 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         return -1;
     if (strcmp(type, "interval") == 0) {
         struct op_set *s = xmalloc(sizeof *s);
+        /* "o": counters in the compact form (ops_counters_compact); "ops":
+         * objects, with histograms on late data (and in older journals) */
+        int compact = json_object_get(o, "o") != NULL;
         int rc = u64_of(o, "phase", &phase) || u64_of(o, "agent", &agent) || u64_of(o, "k", &k) ||
                  phase >= r->nphases || agent >= r->nagents || k > UINT32_MAX ||   /* not cut to 32 bits */
-                 ops_of(json_object_get(o, "ops"), s, rp->why, 1) ||
+                 (compact ? ops_of_compact(json_object_get(o, "o"), s)
+                     : ops_of(json_object_get(o, "ops"), s, rp->why, 1)) ||
                  result_add_interval(r, (uint32_t)phase, (uint32_t)agent, (uint32_t)k, s) < 0 ? -1 : 0;
         uint64_t inflight = 0, oldest = 0;
         if (rc == 0) {
@@ -794,6 +925,9 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
             ap->cpu_user_s = json_real_value(json_object_get(o, "cpu_user_s"));
             ap->cpu_sys_s = json_real_value(json_object_get(o, "cpu_sys_s"));
             ap->salvaged = json_is_true(json_object_get(o, "salvaged"));
+            if (json_object_get(o, "late_ops") &&      /* optional: open loop */
+                (u64_of(o, "late_ops", &ap->late_ops) || u64_of(o, "late_ns", &ap->late_ns)))
+                rc = -1;
             rc = replay_client(r, o, (uint32_t)phase, (uint32_t)agent, -1, rp);
             if (rc == 0)
                 rc = result_set_agent_phase(r, (uint32_t)phase, (uint32_t)agent, ap, tot) < 0 ? -1 : 0;
@@ -873,6 +1007,27 @@ static int apply_line(struct run_result *r, json_t *o, struct replay *rp)
         if (json_string_value(json_object_get(o, "name")))
             snprintf(r->phases[phase].name, sizeof r->phases[phase].name, "%s",
                      json_string_value(json_object_get(o, "name")));
+        if (json_object_get(o, "clones") && !r->phases[phase].clones &&
+            replay_clones(r, (uint32_t)phase, json_object_get(o, "clones"), rp->why, sizeof rp->why) < 0)
+            return -1;
+        if (json_object_get(o, "schedule_debt") &&
+            sched_debt_phase_load(json_object_get(o, "schedule_debt"), &r->phases[phase], rp->why,
+                                  sizeof rp->why) < 0)
+            return -1;
+        {
+            uint64_t nj;
+            if (json_object_get(o, "numjobs") && !u64_of(o, "numjobs", &nj) && nj >= 1 && nj <= UINT32_MAX)
+                r->phases[phase].numjobs = (uint32_t)nj;
+        }
+        if (json_is_array(json_object_get(o, "participating"))) {
+            const json_t *part = json_object_get(o, "participating");
+            if (json_array_size(part) != r->nagents) {
+                snprintf(rp->why, sizeof rp->why, "phase_end participating: want %u booleans", r->nagents);
+                return -1;
+            }
+            for (uint32_t a = 0; a < r->nagents; a++)
+                r->phases[phase].agents[a].participating = json_is_true(json_array_get(part, a));
+        }
         if (json_object_get(o, "sweeps")) {
             struct sweep_set *sw = NULL;
             if (sweep_from_json(json_object_get(o, "sweeps"), r->nagents, r->nphases, &sw, rp->why,

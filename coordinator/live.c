@@ -62,11 +62,6 @@ struct live *live_new_tty(FILE *out, int quiet, const struct plan *plan, int uni
     return l;
 }
 
-struct live *live_new(FILE *out, int quiet, const struct plan *plan, int unit_base)
-{
-    return live_new_tty(out, quiet, plan, unit_base, -1);
-}
-
 void live_free(struct live *l)
 {
     if (l && l->drawn)
@@ -157,8 +152,15 @@ static void live_phase_start(void *arg, const struct run_result *r, uint32_t pha
         draw(l, line, !l->tty);
         return;
     }
+    uint32_t on = r->nagents - nlost(r);
+    if (r->sweeps) {
+        /* a searched sweep=agents point runs on its first K: say those */
+        on = 0;
+        for (uint32_t a = 0; a < r->nagents; a++)
+            on += r->phases[phase].agents[a].participating && !r->agents[a].lost;
+    }
     snprintf(line, sizeof line, "phase %u/%u %s: started on %u agents", phase + 1, r->nphases,
-             r->phases[phase].name, r->nagents - nlost(r));
+             r->phases[phase].name, on);
     sweep_live_note(r->sweeps, phase, line + strlen(line), sizeof line - strlen(line));
     draw(l, line, !l->tty);
 }

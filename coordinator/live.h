@@ -16,7 +16,6 @@ struct live;
 
 /* plan must outlive l.  tty: 1 redraw in place, 0 a line per interval,
  * -1 decide with isatty(out). */
-struct live *live_new(FILE *out, int quiet, const struct plan *plan, int unit_base);
 struct live *live_new_tty(FILE *out, int quiet, const struct plan *plan, int unit_base, int tty);
 void live_free(struct live *l);
 /* The observer to put in run_options.observers. */

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ static const char usage[] =
 "       nfstorm report RESULT.json|RESULT.json.journal [--json F] [--html F] [--csv F [--csv-agents]]\n"
 "                      [--timeseries F] [--repetition K] [--agent-rows N|all]\n"
 "                      [--output F] [--output-format FMT] [--unit-base 1000] [--include-failed]\n"
+"                      [--change-min-pct PCT] [--change-min-intervals N]\n"
 "                      [--limits F [--fs-size SIZE]] [--metrics CLOUDWATCH.json]\n"
 "       nfstorm compare A.json B.json ... [--labels a,b,...] [--format text|md|csv|html|json]\n"
 "                       [--html F] [--unit-base 1000] [--include-failed]\n"
@@ -125,6 +127,10 @@ static const char usage[] =
 "  --agent-rows N|all      a row per agent up to N agents (default 16); beyond, per phase\n"
 "                          the fleet view: per-agent IOPS/BW distribution (min, p10, median,\n"
 "                          p90, max), 5 slowest and 5 fastest, lost and idle agents by name\n"
+"  --change-min-pct PCT    step-downs and step-ups: a change of at least PCT percent\n"
+"                          (default 20) in throughput or latency ...\n"
+"  --change-min-intervals N  ... lasting at least N intervals (default 5, at least 2)\n"
+"                          is reported per phase, fleet and per agent (docs/long-runs.md)\n"
 "  --csv FILE              one row per phase x op type (docs/results.md)\n"
 "  --csv-agents            ... and one per agent too\n"
 "  --timeseries FILE       JSON lines per interval (merged and per agent), as they arrive\n"
@@ -374,6 +380,96 @@ static int spawn_check_cli(const struct cli *c)
 static int pool_check_cli(const struct cli *c);
 static int cmd_run(int argc, char **argv, int clean_only, struct gather_fleet *pool);
 
+/* The run's options that are a plain value: one row each, in the order
+ * they are tried (after a plan path, before the report's and fio's own
+ * options).  A duration or count out of [min, max] says "bad value 'V'
+ * (want WANT)". */
+enum run_opt_kind { RO_STR, RO_FLAG, RO_DUR, RO_COUNT };
+
+struct run_opt {
+    const char *name;
+    enum run_opt_kind kind;
+    size_t off;                   /* in struct cli: const char *, int, uint64_t ns or uint32_t */
+    uint64_t min, max;
+    const char *want;
+};
+
+#define CLI(f) offsetof(struct cli, f)
+#define H_NS 3600000000000ull
+static const struct run_opt run_opts[] = {
+    { "--agents", RO_STR, CLI(agents), 0, 0, NULL },
+    { "--hosts", RO_STR, CLI(hosts), 0, 0, NULL },
+    { "--listen", RO_STR, CLI(listen), 0, 0, NULL },
+    { "--pool", RO_STR, CLI(pool), 0, 0, NULL },
+    { "--pool-wait", RO_DUR, CLI(pool_wait_ns), 1000000ull, 24 * H_NS, "1ms..24h" },
+    { "--no-wait", RO_FLAG, CLI(no_wait), 0, 0, NULL },
+    { "--expect", RO_COUNT, CLI(expect), 1, MAX_AGENTS, NULL },
+    { "--min-agents", RO_COUNT, CLI(min_agents), 1, MAX_AGENTS, NULL },
+    { "--expect-timeout", RO_DUR, CLI(expect_timeout_ns), 1000000ull, 24 * H_NS, "1ms..24h" },
+    { "--local", RO_COUNT, CLI(local), 1, MAX_AGENTS, NULL },
+    { "--repeat", RO_COUNT, CLI(repeat), 1, RUN_SET_MAX_REPEAT, NULL },
+    { "--repeat-interval", RO_DUR, CLI(repeat_interval_ns), 0, 24 * H_NS,
+      "a duration up to 24h, e.g. 30s" },
+    { "--json", RO_STR, CLI(json), 0, 0, NULL },
+    { "--label", RO_STR, CLI(label), 0, 0, NULL },
+    { "--interval", RO_DUR, CLI(interval_ns), 10000000ull, H_NS, "10ms..1h" },
+    { "--connect-timeout", RO_DUR, CLI(connect_timeout_ns), 1000000ull, TIMEOUT_MAX_NS, "1ms to 1d" },
+    { "--secret-file", RO_STR, CLI(secret_file), 0, 0, NULL },
+    { "--agent-timeout", RO_DUR, CLI(agent_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d" },
+    { "--prepare-timeout", RO_DUR, CLI(prepare_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d" },
+    { "--limits", RO_STR, CLI(limits_path), 0, 0, NULL },
+    { "--fs-size", RO_STR, CLI(fs_size), 0, 0, NULL },
+    { "--quiet", RO_FLAG, CLI(quiet), 0, 0, NULL },
+    { "--verbose", RO_FLAG, CLI(verbose), 0, 0, NULL },
+    { "--dry-run", RO_FLAG, CLI(dry_run), 0, 0, NULL },
+    { "--fio-compat-report", RO_FLAG, CLI(fio_compat), 0, 0, NULL },
+    { "--include-failed", RO_FLAG, CLI(include_failed), 0, 0, NULL },
+    { "--cleanup", RO_FLAG, CLI(cleanup), 0, 0, NULL },
+};
+
+/* argv[*i] as one of run_opts into c: 1 taken, 0 not one of them, 2 bad
+ * (said). */
+static int run_opt_take(struct cli *c, int argc, char **argv, int *i)
+{
+    for (size_t k = 0; k < sizeof run_opts / sizeof run_opts[0]; k++) {
+        const struct run_opt *o = &run_opts[k];
+        char *field = (char *)c + o->off;
+        const char *v;
+        int missing = 0;
+        uint64_t n;
+
+        if (o->kind == RO_FLAG) {
+            if (strcmp(argv[*i], o->name) != 0)
+                continue;
+            *(int *)(void *)field = 1;
+            return 1;
+        }
+        if (!(v = cmd_opt_value(o->name, argc, argv, i, &missing))) {
+            if (missing)
+                return 2;               /* cmd_opt_value said which */
+            continue;
+        }
+        switch (o->kind) {
+        case RO_STR:
+            *(const char **)(void *)field = v;
+            break;
+        case RO_DUR:
+            if (units_parse_duration(v, 1000000000ull, &n) < 0 || n < o->min || n > o->max)
+                return die(2, "%s: bad value '%s' (want %s)", o->name, v, o->want);
+            *(uint64_t *)(void *)field = n;
+            break;
+        default:    /* RO_COUNT */
+            if (units_parse_u64(v, &n) < 0 || n < o->min || n > o->max)
+                return die(2, "%s: bad value '%s' (want %llu..%llu)", o->name, v, (unsigned long long)o->min,
+                           (unsigned long long)o->max);
+            *(uint32_t *)(void *)field = (uint32_t)n;
+            break;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
     c->unit_base = 1024;
@@ -392,56 +488,13 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             c->plan_paths[c->nplans++] = a;
             if (!c->plan_path)
                 c->plan_path = a;
-        } else if (OPT("--agents")) {
-            c->agents = v;
-        } else if (OPT("--hosts")) {
-            c->hosts = v;
+        } else if ((rc = run_opt_take(c, argc, argv, &i)) != 0) {
+            if (rc == 2)
+                return 2;
+            c->interval_given |= strncmp(a, "--interval", 10) == 0 && (a[10] == '\0' || a[10] == '=');
         } else if ((rc = spawn_option(c, argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
-        } else if (OPT("--listen")) {
-            c->listen = v;
-        } else if (OPT("--pool")) {
-            c->pool = v;
-        } else if (OPT("--pool-wait")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->pool_wait_ns) < 0 ||
-                c->pool_wait_ns < 1000000ull || c->pool_wait_ns > 86400000000000ull)
-                return die(2, "--pool-wait: bad value '%s' (want 1ms..24h)", v ? v : "");
-        } else if (strcmp(a, "--no-wait") == 0) {
-            c->no_wait = 1;
-        } else if (OPT("--expect") || OPT("--min-agents")) {
-            int exp = strcmp(a, "--expect") == 0 || strncmp(a, "--expect=", 9) == 0;
-            uint64_t n;
-            if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > MAX_AGENTS)
-                return die(2, "%s: bad value '%s' (want 1..%d)", exp ? "--expect" : "--min-agents",
-                           v ? v : "", MAX_AGENTS);
-            *(exp ? &c->expect : &c->min_agents) = (uint32_t)n;
-        } else if (OPT("--expect-timeout")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->expect_timeout_ns) < 0 ||
-                c->expect_timeout_ns < 1000000ull || c->expect_timeout_ns > 86400000000000ull)
-                return die(2, "--expect-timeout: bad value '%s' (want 1ms..24h)", v ? v : "");
-        } else if (OPT("--local")) {
-            uint64_t n;
-            if (!v || units_parse_u64(v, &n) < 0 || n == 0 || n > MAX_AGENTS)
-                return die(2, "--local: bad value '%s' (want 1..%d)", v ? v : "", MAX_AGENTS);
-            c->local = (uint32_t)n;
-        } else if (OPT("--repeat")) {
-            uint64_t n;
-            if (!v)
-                return 2;       /* cmd_opt_value said so */
-            if (units_parse_u64(v, &n) < 0 || n == 0 || n > RUN_SET_MAX_REPEAT)
-                return die(2, "--repeat: bad value '%s' (want 1..%d)", v, RUN_SET_MAX_REPEAT);
-            c->repeat = (uint32_t)n;
-        } else if (OPT("--repeat-interval")) {
-            if (!v)
-                return 2;
-            if (units_parse_duration(v, 1000000000ull, &c->repeat_interval_ns) < 0 ||
-                c->repeat_interval_ns > 24 * 3600000000000ull)
-                return die(2, "--repeat-interval: bad value '%s' (want a duration up to 24h, e.g. 30s)", v);
-        } else if (OPT("--json")) {
-            c->json = v;
-        } else if (OPT("--label")) {
-            c->label = v;
         } else if (OPT("--target")) {
             if (v && strlen(v) >= RECORD_TARGET_MAX)
                 return die(2, "--target: longer than %d bytes", RECORD_TARGET_MAX - 1);
@@ -450,59 +503,22 @@ static int parse_cli(int argc, char **argv, struct cli *c)
             if (!v || (strcmp(v, "1024") && strcmp(v, "1000")))
                 return die(2, "--unit-base: bad value '%s' (want 1024 or 1000)", v ? v : "");
             c->unit_base = atoi(v);
-        } else if (OPT("--interval")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->interval_ns) < 0 ||
-                c->interval_ns < 10000000ull || c->interval_ns > 3600000000000ull)
-                return die(2, "--interval: bad value '%s' (want 10ms..1h)", v ? v : "");
-            c->interval_given = 1;
-        } else if (OPT("--connect-timeout")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->connect_timeout_ns) < 0 ||
-                c->connect_timeout_ns < 1000000ull || c->connect_timeout_ns > TIMEOUT_MAX_NS)
-                return die(2, "--connect-timeout: bad value '%s' (want 1ms to 1d)", v ? v : "");
         } else if ((rc = cmd_report_option(&c->out, argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
         } else if ((rc = fio_cli_option(&c->fio, &c->out, argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
-        } else if (OPT("--secret-file")) {
-            c->secret_file = v;
-        } else if (OPT("--agent-timeout")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->agent_timeout_ns) < 0 ||
-                c->agent_timeout_ns < 1000000000ull || c->agent_timeout_ns > TIMEOUT_MAX_NS)
-                return die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
-        } else if (OPT("--prepare-timeout")) {
-            if (!v || units_parse_duration(v, 1000000000ull, &c->prepare_timeout_ns) < 0 ||
-                c->prepare_timeout_ns < 1000000000ull || c->prepare_timeout_ns > TIMEOUT_MAX_NS)
-                return die(2, "--prepare-timeout: bad value '%s' (want 1s to 1d)", v ? v : "");
         } else if (OPT("--client-cap")) {
             char cerr[256];
             if (!v)
                 return die(2, "--client-cap needs a value (RATE or LABEL=RATE)");
             if (client_caps_add(&c->caps, v, cerr, sizeof cerr) < 0)
                 return die(2, "%s", cerr);
-        } else if (OPT("--limits")) {
-            if (!(c->limits_path = v))
-                return 2;
-        } else if (OPT("--fs-size")) {
-            if (!(c->fs_size = v))
-                return 2;
         } else if (OPT("--control-tos")) {
             if (!v || ctlsock_parse_tos(v, &c->control_tos) < 0)
                 return die(2, "--control-tos: bad value '%s' (want none, lowdelay, dscp:N with N 0-63, "
                            "or a TOS byte 0-255 with the two ECN bits 0)", v ? v : "");
-        } else if (strcmp(a, "--quiet") == 0) {
-            c->quiet = 1;
-        } else if (strcmp(a, "--verbose") == 0) {
-            c->verbose = 1;
-        } else if (strcmp(a, "--dry-run") == 0) {
-            c->dry_run = 1;
-        } else if (strcmp(a, "--fio-compat-report") == 0) {
-            c->fio_compat = 1;
-        } else if (strcmp(a, "--include-failed") == 0) {
-            c->include_failed = 1;
-        } else if (strcmp(a, "--cleanup") == 0) {
-            c->cleanup = 1;
         } else {
             c->fio_args[c->nfio++] = fio_cli_job_word(argc, argv, &i);
             continue;
@@ -1205,8 +1221,6 @@ static int cmd_serve(int argc, char **argv)
     return 0;
 }
 
-/* `nfstorm run` (clean_only 0) and `nfstorm clean` (1): the same plan and
- * agent options. */
 /* fio's log files: the run's interval follows log_avg_msec (fiolog.h);
  * without it the logs are averaged over --interval, said once.  0 or 2. */
 static int fiolog_plan_hook(const struct plan *plan, struct cli *c)
@@ -1582,6 +1596,7 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", ob.jpath);
     live_free(ob.live);
     ob.live = NULL;
+    cmd_report_apply_changes(&c->out, res);
     if (c->label) {
         snprintf(res->label, sizeof res->label, "%s", c->label);
         result_clean_utf8(res->label);    /* printed, and re-rendered alike from the files */
@@ -1601,6 +1616,8 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     ob.ts = NULL;
     if (ob.flog) {
         char ferr[600];
+        if (fiolog_warning(ob.flog)[0])
+            fprintf(stderr, "nfstorm: warning: %s\n", fiolog_warning(ob.flog));
         snprintf(ferr, sizeof ferr, "%s", fiolog_error(ob.flog));
         if (fiolog_free(ob.flog) < 0)
             status = die(1, "cannot write a fio log: %s", ferr);

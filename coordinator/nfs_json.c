@@ -7,11 +7,7 @@
 #include <string.h>
 
 #include "coordinator/hist_json.h"
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
-}
+#include "coordinator/jint.h"
 
 static json_t *rtt_json(const struct hist *h)
 {

@@ -44,6 +44,13 @@ int phase_ctl_end_run(const struct phase_result *pr, const struct phase *ph);
 uint32_t phase_ctl_ss_window(const struct phase_result *pr);
 uint32_t phase_ctl_ss_first(const struct phase_result *pr);
 
+/* The latency target's outcome as one line for the phase's verdict
+ * reasons (the search ends the phase long before its runtime, and a depth
+ * of 0 means the figures are those of depth 1, which missed): into buf,
+ * 1; 0 when the phase had no latency target or no agent ended its search. */
+int phase_ctl_lat_reason(const struct phase_result *pr, uint32_t nagents, char *buf, size_t len);
+
+struct json_t;
 /* The result JSON's view of pr->ctl (docs/results.md): NULL when the
  * phase had no phase control to report, else a new object (the caller
  * owns it) with "ended_early", "why", "skipped" and, with ss=, fio's
@@ -53,13 +60,6 @@ uint32_t phase_ctl_ss_first(const struct phase_result *pr);
  * participating agent: the depth found, 0 when even 1 missed, null when
  * its search did not end), "fleet_depth" (their sum; null unless all
  * ended)}. */
-/* The latency target's outcome as one line for the phase's verdict
- * reasons (the search ends the phase long before its runtime, and a depth
- * of 0 means the figures are those of depth 1, which missed): into buf,
- * 1; 0 when the phase had no latency target or no agent ended its search. */
-int phase_ctl_lat_reason(const struct phase_result *pr, uint32_t nagents, char *buf, size_t len);
-
-struct json_t;
 struct json_t *phase_ctl_json(const struct phase_result *pr, uint32_t nagents);
 
 /* The reverse, for result_load: pr->ctl (and the agents' lat_depth) from

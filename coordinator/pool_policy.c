@@ -23,8 +23,8 @@
 #define WHY_REPEAT  "is the submitter's (it submits each repetition and builds the set)"
 #define WHY_CLEANUP "is not a pool run's (use 'nfstorm clean --pool')"
 #define WHY_DRYRUN  "runs nothing on the pool (use it without --pool)"
+#define WHY_LIMITS  "reads a file on the pool host (judge the result afterwards: 'nfstorm report RESULT --limits F' or '--metrics F')"
 #define WHY_LOG     "writes a fio log file on the pool host (run without --pool; --json has the time series)"
-#define WHY_LIMITS  "reads a file on the pool host (run without --pool, or give --limits to 'nfstorm report' of the result)"
 
 static const struct pool_policy_rule options[] = {
     /* how the run reports, on the stdout/stderr the submitter gets */
@@ -41,6 +41,11 @@ static const struct pool_policy_rule options[] = {
     { "--quiet", 0, NULL },
     { "--verbose", 0, NULL },
     { "--agent-rows", 1, NULL },
+    { "--change-min-pct", 1, NULL },    /* how steps are judged in the figures */
+    { "--change-min-intervals", 1, NULL },
+    { "--fs-size", 1, NULL },           /* a figure for the declared limits' model */
+    { "--limits", 1, WHY_LIMITS },
+    { "--metrics", 1, WHY_LIMITS },
     { "--csv-agents", 0, NULL },
     { "--output-format", 1, NULL },
     { "--minimal", 0, NULL },
@@ -95,9 +100,6 @@ static const struct pool_policy_rule options[] = {
     { "--repeat-interval", 1, WHY_REPEAT },
     { "--cleanup", 0, WHY_CLEANUP },
     { "--dry-run", 0, WHY_DRYRUN },
-    { "--limits", 1, WHY_LIMITS },
-    { "--fs-size", 1, WHY_LIMITS },
-    { "--metrics", 1, "is 'nfstorm report''s (give it with the result there)" },
 };
 
 /* Plan keys (aliases resolved first) and the two job-file features that
@@ -118,12 +120,6 @@ const struct pool_policy_rule *pool_policy_options(size_t *n)
 {
     *n = NELEM(options);
     return options;
-}
-
-const struct pool_policy_rule *pool_policy_plan_keys(size_t *n)
-{
-    *n = NELEM(plan_keys);
-    return plan_keys;
 }
 
 /* The option word w is (an option with its value joined by '='), or NULL. */

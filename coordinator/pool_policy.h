@@ -34,9 +34,8 @@ struct pool_policy_rule {
     const char *refused;      /* NULL: allowed; else the reason, said after the name */
 };
 
-/* The tables, for docs and tests: options of run/clean, plan keys. */
+/* The table of run/clean options, for docs and tests. */
 const struct pool_policy_rule *pool_policy_options(size_t *n);
-const struct pool_policy_rule *pool_policy_plan_keys(size_t *n);
 
 /* 0 when every argv word and plan key of sub is allowed; else -EPERM with
  * err one line "refused by the pool's policy: --html FILE: names a file on

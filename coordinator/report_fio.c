@@ -1,12 +1,15 @@
 /* report_fio: fio's own output formats (normal, json, json+, terse), so
  * scripts, plotting and dashboard tools built around fio read nfstorm.
  *
- * Design: one fio "job" per phase (the fleet totals, like fio's
- * group_reporting), plus one client_stats entry per agent and phase as fio
- * writes in client/server mode (with "hostname").  The numbers are the ones
+ * Design: without group_reporting one fio "job" per job and clone, in
+ * fio's order, each the fleet's sum of that clone (result_clones.h); with
+ * it, or when the agents' per-clone figures are incomplete, one per phase
+ * (the fleet totals, like fio's group entry).  Plus one client_stats entry
+ * per agent and phase as fio writes in client/server mode (with
+ * "hostname").  The numbers are the ones
  * nfstorm's own JSON holds: iops, bw_bytes and the percentiles come from
- * the same result.c helpers and the same histogram, so jobs[i].read.iops
- * equals phases[i].ops.read.iops and clat_ns.percentile["99.000000"]
+ * the same result.c helpers and the same histogram, so a phase's entry's
+ * read.iops equals phases[i].ops.read.iops and clat_ns.percentile["99.000000"]
  * equals lat_ns.p99.  nfstorm measures one latency per op (submit to
  * completion), reported as fio's clat_ns and lat_ns; slat is 0.  A
  * rate-limited job's latency runs from when the op was due (lat_ns) and
@@ -38,7 +41,9 @@
 #include "coordinator/fio_opts.h"
 #include "coordinator/fiolog.h"
 #include "coordinator/report_fio_ctl.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
+#include "coordinator/jint.h"
 
 static const double fio_pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 #define NPCT (sizeof(fio_pct) / sizeof(fio_pct[0]))
@@ -62,11 +67,6 @@ int report_fio_parse_formats(const char *s, unsigned *mask)
         s += n + (s[n] == ',');
     }
     return *mask ? 0 : -EINVAL;
-}
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 /* Standard deviation from the histogram (bucket midpoints). */
@@ -103,11 +103,15 @@ static void interval_rates(const struct phase_result *ph, int agent, enum op_typ
     memset(m, 0, sizeof(*m));
     for (uint32_t k = 0; k < n && secs > 0; k++) {
         const struct interval_slot *s = &ph->intervals[k];
+        struct counters c;
+        double v;
+
+        if (agent >= 0)
+            result_slot_agent(s, (uint32_t)agent, &c);
         /* successful ops only: a failed op is not throughput */
-        double v = agent < 0 ? (double)(bw ? s->count[t].bytes
-                                           : result_ok_count(s->count[t].ops, s->count[t].errors))
-                             : (double)(bw ? s->agent[agent].bytes[t]
-                                           : result_ok_count(s->agent[agent].ops[t], s->agent[agent].errors[t]));
+        v = agent < 0 ? (double)(bw ? s->count[t].bytes
+                                    : result_ok_count(s->count[t].ops, s->count[t].errors))
+                      : (double)(bw ? c.bytes[t] : result_ok_count(c.ops[t], c.errors[t]));
 
         v /= secs;
         if (bw)
@@ -206,14 +210,16 @@ static int opt_bool(json_t *job, json_t *global, const char *key, int dflt)
     return !(!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no"));
 }
 
-static void job_opts(const struct run_result *r, const struct phase_result *ph, json_t *global,
-                     struct fio_job_opts *jo)
+/* name: the job whose section holds the options (the phase's name for a
+ * phase's entry, a job's for a clone's). */
+static void job_opts(const struct run_result *r, const struct phase_result *ph, const char *name,
+                     json_t *global, struct fio_job_opts *jo)
 {
     const char *d;
     char buf[32];
     char nm[PLAN_NAME_MAX], *dash;
 
-    snprintf(nm, sizeof(nm), "%s", ph->name);
+    snprintf(nm, sizeof(nm), "%s", name);
     jo->opts = fio_opts_section(r->record.plan_text, nm);
     /* a matrix= phase is "JOB-v1-v2": its options are JOB's section's */
     while (r->record.plan_text && !json_object_size(jo->opts) && (dash = strrchr(nm, '-'))) {
@@ -222,7 +228,7 @@ static void job_opts(const struct run_result *r, const struct phase_result *ph, 
         jo->opts = fio_opts_section(r->record.plan_text, nm);
     }
     if (!r->record.plan_text) {  /* a result without its plan text: what the result knows */
-        json_object_set_new(jo->opts, "name", json_string(ph->name));
+        json_object_set_new(jo->opts, "name", json_string(name));
         json_object_set_new(jo->opts, "rw", json_string(rw_mode_name(ph->rw)));
         snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ph->bs);
         json_object_set_new(jo->opts, "bs", json_string(buf));
@@ -245,8 +251,11 @@ static void job_opts(const struct run_result *r, const struct phase_result *ph, 
     }
 }
 
+/* rates: the entry's per-interval samples exist (a phase's or an agent's;
+ * a clone's are not kept: its bw and iops samples are 0). */
 static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
-                    const struct op_stats *o, uint64_t dur_ns, int plus, const struct fio_job_opts *jo)
+                    const struct op_stats *o, uint64_t dur_ns, int plus, const struct fio_job_opts *jo,
+                    int rates)
 {
     json_t *d = json_object();
     struct minmax bw, io;
@@ -255,7 +264,7 @@ static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
 
     memset(&bw, 0, sizeof(bw));
     memset(&io, 0, sizeof(io));
-    if (used) {                  /* a direction without ops has no samples, as fio's */
+    if (used && rates) {         /* a direction without ops has no samples, as fio's */
         interval_rates(ph, agent, t, 1, &bw);
         interval_rates(ph, agent, t, 0, &io);
     }
@@ -347,19 +356,26 @@ static json_t *depth_obj(uint32_t iodepth, int submit, int any)
     return o;
 }
 
-static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int plus, json_t *global)
+/* One jobs[] (or client_stats[]) entry: phase i's fleet (agent < 0,
+ * clone < 0), one agent's (agent >= 0), or one job's clone (clone >= 0: the
+ * fleet's sum of entry clone of result_clones, scratch holding it). */
+static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int clone, int plus,
+                        json_t *global, struct op_set *scratch)
 {
     const struct phase_result *ph = &r->phases[i];
-    const struct op_set *set = agent < 0 ? &ph->totals : result_agent_totals(r, i, (uint32_t)agent);
-    uint64_t dur = agent < 0 || !ph->agents[agent].duration_ns ? ph->duration_ns
+    const struct clone_result *cr = clone >= 0 ? &ph->clones->c[clone] : NULL;
+    const struct op_set *set = cr ? result_clone_totals(r, i, (uint32_t)clone, scratch)
+                             : agent < 0 ? &ph->totals : result_agent_totals(r, i, (uint32_t)agent);
+    uint64_t dur = cr ? (cr->runtime_ns ? cr->runtime_ns : ph->duration_ns)
+                 : agent < 0 || !ph->agents[agent].duration_ns ? ph->duration_ns
                                                                 : ph->agents[agent].duration_ns;
     json_t *j = json_object(), *sync = json_object();
     struct fio_job_opts jo;
     struct op_stats all, none;
     double user = 0, sys = 0, avail = 0;
 
-    job_opts(r, ph, global, &jo);
-    json_object_set_new(j, "jobname", json_string(ph->name));
+    job_opts(r, ph, cr ? cr->name : ph->name, global, &jo);
+    json_object_set_new(j, "jobname", json_string(cr ? cr->name : ph->name));
     json_object_set_new(j, "groupid", jint(i));
     json_object_set_new(j, "error", jint((uint64_t)result_errors_fio_error(r, i, agent)));   /* fio: the first error's errno */
     json_object_set_new(j, "eta", jint(0));
@@ -371,10 +387,10 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int p
     json_object_set_new(j, "job options", jo.opts);
     for (int t = OP_READ; t <= OP_WRITE; t++)   /* fio's data directions */
         json_object_set_new(j, op_type_name((enum op_type)t),
-                            ddir(ph, agent, (enum op_type)t, &set->op[t], dur, plus, &jo));
+                            ddir(ph, agent, (enum op_type)t, &set->op[t], dur, plus, &jo, !cr));
     memset(&none, 0, sizeof(none));
     hist_init(&none.lat);
-    json_object_set_new(j, "trim", ddir(ph, agent, OP_READ, &none, dur, 0, &jo));
+    json_object_set_new(j, "trim", ddir(ph, agent, OP_READ, &none, dur, 0, &jo, !cr));
     /* fio's "sync": the fsync/fdatasync calls (OP_SYNC), their latency with
      * fio's percentiles (etcd's disk check reads
      * sync.lat_ns.percentile["99.000000"]) and, in json+, bins */
@@ -459,6 +475,7 @@ static int write_json(FILE *out, const struct run_result *r, int plus)
 {
     json_t *root = json_object(), *jobs = json_array(), *clients = json_array();
     json_t *global = fio_opts_section(r->record.plan_text, NULL);
+    struct op_set *scratch = NULL;   /* a clone's totals, expanded */
     time_t t = (time_t)r->started_unix;
     char when[64] = "";
     struct tm tm;
@@ -478,11 +495,22 @@ static int write_json(FILE *out, const struct run_result *r, int plus)
     for (uint32_t i = 0; i < r->nphases; i++) {
         if (!r->phases[i].finished)
             continue;
-        json_array_append_new(jobs, job_json(r, i, -1, plus, global));
+        /* without group_reporting fio writes an entry per job and clone,
+         * in job order, clones together; with it (or without per-clone
+         * figures: result_clones.h) the phase's one */
+        if (result_clones_usable(r, i)) {
+            if (!scratch)
+                scratch = xmalloc(sizeof(*scratch));
+            for (uint32_t c = 0; c < r->phases[i].clones->n; c++)
+                json_array_append_new(jobs, job_json(r, i, -1, (int)c, plus, global, scratch));
+        } else {
+            json_array_append_new(jobs, job_json(r, i, -1, -1, plus, global, NULL));
+        }
         for (uint32_t a = 0; a < r->nagents; a++)
             if (r->phases[i].agents[a].done)
-                json_array_append_new(clients, job_json(r, i, (int)a, plus, global));
+                json_array_append_new(clients, job_json(r, i, (int)a, -1, plus, global, NULL));
     }
+    free(scratch);
     json_decref(global);
     json_object_set_new(root, "jobs", jobs);
     json_object_set_new(root, "client_stats", clients);

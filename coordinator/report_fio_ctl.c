@@ -59,11 +59,12 @@ static void sample(const struct phase_result *ph, uint32_t k, int agent, double 
     if (agent < 0) {
         ops = s->count[OP_READ].ops + s->count[OP_WRITE].ops;
         bytes = s->count[OP_READ].bytes + s->count[OP_WRITE].bytes;
-    } else if (s->agent) {
-        ops = s->agent[agent].ops[OP_READ] + s->agent[agent].ops[OP_WRITE];
-        bytes = s->agent[agent].bytes[OP_READ] + s->agent[agent].bytes[OP_WRITE];
     } else {
-        ops = bytes = 0;
+        struct counters c;
+
+        result_slot_agent(s, (uint32_t)agent, &c);
+        ops = c.ops[OP_READ] + c.ops[OP_WRITE];
+        bytes = c.bytes[OP_READ] + c.bytes[OP_WRITE];
     }
     *iops = (double)ops / dt;
     *bw = (double)bytes / dt;

@@ -8,8 +8,9 @@
  * received so far.  Its totals are the exact sum of those merged intervals
  * (counters and histograms), its duration their length; its agents count
  * as not done, so it has no per-agent entries (client_stats, the "client"
- * lines of the normal report) until it ends: an agent's totals arrive with
- * its phase-done.  The snapshot shares everything else with the live
+ * lines of the normal report) and one jobs[] entry, not one per clone,
+ * until it ends: an agent's totals and its clones arrive with its
+ * phase-done.  The snapshot shares everything else with the live
  * result, read only, and frees only what it made. */
 #include "coordinator/report.h"
 
@@ -41,6 +42,8 @@ int report_fio_status(FILE *out, const struct run_result *r, const struct run_re
     for (uint32_t a = 0; a < r->nagents; a++)
         agents[a].done = 0;
     ph->agents = agents;
+    /* per-clone figures arrive with the phase-done too: one entry till then */
+    ph->clones = NULL;
     n = k + 1 < ph->nintervals ? k + 1 : ph->nintervals;
     scratch = xmalloc(sizeof(*scratch));
     op_set_init(&ph->totals);

@@ -43,6 +43,7 @@
 #include "coordinator/fleet_summary.h"
 #include "coordinator/html_fleet.h"
 #include "coordinator/html_timeline.h"
+#include "coordinator/changes.h"
 #include "coordinator/report_nfs.h"
 #include "coordinator/report_matrix.h"
 #include "coordinator/start_skew.h"
@@ -394,6 +395,26 @@ static void fleet_and_agent_lines(FILE *out, const struct svg_chart *c, const st
     free(s);
 }
 
+/* The phase's step-downs and step-ups as the text report words them;
+ * each is also marked on the time charts (html_timeline.c). */
+static void changes_html(FILE *out, const struct run_result *r, uint32_t phase, int base)
+{
+    struct change_set s;
+    char line[512];
+
+    changes_phase(r, phase, &s);
+    for (size_t i = 0; i < s.n; i++) {
+        const struct change *c = &s.c[i];
+
+        changes_line(line, sizeof(line), r, c, base);
+        fprintf(out, "<p class=\"warn\" data-change=\"%s\" data-at-s=\"%.3f\">", c->fleet ? "fleet" : "agent",
+                c->at_s);
+        svg_escape(out, line);
+        fprintf(out, "</p>\n");
+    }
+    change_set_free(&s);
+}
+
 /* Successful ops (bytes: 0, or moved bytes: 1) per second over time,
  * merged and per agent. */
 static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const struct html_timeline *tl,
@@ -411,11 +432,14 @@ static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const 
                                 .xlabel = "seconds into the phase", .ylabel = base == 1000 ? "bytes/s (SI)" : "bytes/s",
                                 .xfmt = fmt_secs, .yfmt = svg_fmt_rate, .fmt_arg = &base, .ybase = base };
     time_axis(&c, ph, n, tl);
+    struct counters *ac = xmalloc((r->nagents ? r->nagents : 1) * sizeof(*ac));
+
     for (uint32_t k = 0; k < n; k++) {
         const struct interval_slot *sl = &ph->intervals[k];
         double secs = interval_len(ph, k);
 
         x[k] = interval_x(ph, k);
+        result_slot_agents(sl, r->nagents, ac);
         for (int t = 0; t < OP__COUNT; t++) {
             /* successful ops only: a failed op is not throughput; bytes
              * are what the agents counted as moved */
@@ -423,10 +447,11 @@ static void chart_rate(FILE *out, const struct run_result *r, uint32_t i, const 
                            : (double)result_ok_count(sl->count[t].ops, sl->count[t].errors)) / secs;
             for (uint32_t a = 0; a < r->nagents; a++)
                 y[(size_t)(a + 1) * (n + 1) + k] +=
-                    (bytes ? (double)sl->agent[a].bytes[t]
-                           : (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t])) / secs;
+                    (bytes ? (double)ac[a].bytes[t]
+                           : (double)result_ok_count(ac[a].ops[t], ac[a].errors[t])) / secs;
         }
     }
+    free(ac);
     fleet_and_agent_lines(out, &c, r, x, y, n, "all agents", "", tl, fleet);
     free(y);
     free(x);
@@ -577,6 +602,7 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
     uint32_t nfast = nran - nslow < SPREAD_EDGE ? nran - nslow : SPREAD_EDGE;
     double *x = xcalloc(n + 1, sizeof(*x)), *y = xcalloc((3 + 2 * SPREAD_EDGE) * (size_t)(n + 1), sizeof(*y));
     double *v = xcalloc(r->nagents ? r->nagents : 1, sizeof(*v));
+    struct counters *ac = xmalloc((r->nagents ? r->nagents : 1) * sizeof(*ac));
     struct svg_series s[3 + 2 * SPREAD_EDGE];
     char names[2 * SPREAD_EDGE][RESULT_HOST_MAX + 48];
     struct svg_chart c = { .view = "agent-spread", .title = "IOPS per agent over time: spread, slowest, fastest",
@@ -594,6 +620,7 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
         uint32_t m = 0;
 
         x[k] = interval_x(ph, k);
+        result_slot_agents(sl, r->nagents, ac);
         for (uint32_t a = 0; a < r->nagents; a++) {
             double ok = 0;
 
@@ -603,7 +630,7 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
                 continue;
             for (int t = 0; t < OP__COUNT; t++)
                 if (op_type_is_load(t))
-                    ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+                    ok += (double)result_ok_count(ac[a].ops[t], ac[a].errors[t]);
             v[m++] = ok / secs;
         }
         qsort(v, m, sizeof(*v), cmp_dbl);
@@ -615,7 +642,7 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
 
             for (int t = 0; t < OP__COUNT; t++)
                 if (op_type_is_load(t))
-                    ok += (double)result_ok_count(sl->agent[a].ops[t], sl->agent[a].errors[t]);
+                    ok += (double)result_ok_count(ac[a].ops[t], ac[a].errors[t]);
             y[(size_t)(3 + e) * (n + 1) + k] = tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9 ? NAN : ok / secs;
         }
     }
@@ -629,6 +656,7 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
                                         .width = 1, .dashed = 1 };
     }
     svg_lines(out, &c, s, 3 + nedge);
+    free(ac);
     free(v);
     free(y);
     free(x);
@@ -729,6 +757,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
         }
         if (plotted(ph) < ph->nintervals)
             fprintf(out, "<p class=\"note\">Time charts leave out the last, partial interval.</p>\n");
+        changes_html(out, r, i, base);
         html_timeline_init(&tl, r, i);
         if (fleet) {        /* one band for agents lost alike */
             struct html_timeline all = tl;

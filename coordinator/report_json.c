@@ -19,8 +19,10 @@
  * with -ENOMEM instead of producing a result with keys silently missing. */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 #include "coordinator/report_json.h"
+#include "coordinator/changes.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/verify_json.h"
 #include "coordinator/errors_json.h"
@@ -42,6 +44,7 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/hist_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/verdict.h"
@@ -49,6 +52,7 @@
 #include "coordinator/limits_report.h"
 #include "coordinator/ext_metrics.h"
 #include "common/vblock.h"
+#include "coordinator/jint.h"
 
 struct jb {
     int failed;   /* some jansson allocation failed */
@@ -70,12 +74,6 @@ static void push(struct jb *b, json_t *arr, json_t *v)
         if (!arr)
             json_decref(v);
     }
-}
-
-static json_t *jint(uint64_t v)
-{
-    /* Counts and ns never reach 2^63; clamp rather than wrap if one did. */
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 /* The percentiles for readers, and "hist", the histogram itself in the one
@@ -294,6 +292,11 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
         put(b, cpu, "cores", jint(ap->cores));
         put(b, j, "cpu", cpu);
+        {
+            json_t *debt = sched_debt_agent_json(r, (uint32_t)(ph - r->phases), a);   /* open loop only */
+            if (debt)
+                put(b, j, "schedule_debt", debt);
+        }
         put(b, j, "duration_s", json_real((double)ap->duration_ns / 1e9));
         put(b, j, "start_offset_ns", jint(ap->done && !ap->salvaged && first != UINT64_MAX &&
                                           ap->start_ns >= first ?
@@ -323,13 +326,13 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
 }
 
 /* One array of nagents integers, agent a's value at index a. */
-static json_t *agent_column(struct jb *b, const struct run_result *r, const struct interval_slot *s,
+static json_t *agent_column(struct jb *b, const struct run_result *r, const struct counters *ac,
                             uint64_t (*value)(const struct counters *c, int t), int t)
 {
     json_t *col = json_array();
 
     for (uint32_t a = 0; a < r->nagents; a++)
-        push(b, col, jint(value(&s->agent[a], t)));
+        push(b, col, jint(value(&ac[a], t)));
     return col;
 }
 
@@ -351,35 +354,39 @@ static json_t *interval_agents_json(struct jb *b, const struct run_result *r, co
 {
     json_t *j = json_object(), *ops = json_object();
     int missing = 0, inflight = 0;
+    struct counters *ac = xmalloc((r->nagents ? r->nagents : 1) * sizeof(*ac));
+
+    result_slot_agents(s, r->nagents, ac);
 
     for (int t = 0; t < OP__COUNT; t++) {
         int any = 0, errs = 0;
         json_t *o;
 
         for (uint32_t a = 0; a < r->nagents; a++) {
-            any |= s->agent[a].ops[t] || s->agent[a].errors[t];
-            errs |= s->agent[a].errors[t] != 0;
+            any |= ac[a].ops[t] || ac[a].errors[t];
+            errs |= ac[a].errors[t] != 0;
         }
         if (!any)
             continue;
         o = json_object();
-        put(b, o, "ops", agent_column(b, r, s, col_ops, t));
-        put(b, o, "bytes", agent_column(b, r, s, col_bytes, t));
+        put(b, o, "ops", agent_column(b, r, ac, col_ops, t));
+        put(b, o, "bytes", agent_column(b, r, ac, col_bytes, t));
         if (errs)
-            put(b, o, "errors", agent_column(b, r, s, col_errors, t));
+            put(b, o, "errors", agent_column(b, r, ac, col_errors, t));
         put(b, ops, op_type_name((enum op_type)t), o);
     }
     put(b, j, "ops", ops);
     for (uint32_t a = 0; a < r->nagents; a++) {
-        missing |= !s->agent[a].reported;
-        inflight |= s->agent[a].inflight != 0;
+        missing |= !ac[a].reported;
+        inflight |= ac[a].inflight != 0;
     }
     if (missing)
-        put(b, j, "reported", agent_column(b, r, s, col_reported, 0));
+        put(b, j, "reported", agent_column(b, r, ac, col_reported, 0));
     if (inflight) {   /* stalls, and a lost agent's unknown ops */
-        put(b, j, "inflight", agent_column(b, r, s, col_inflight, 0));
-        put(b, j, "oldest_ns", agent_column(b, r, s, col_oldest, 0));
+        put(b, j, "inflight", agent_column(b, r, ac, col_inflight, 0));
+        put(b, j, "oldest_ns", agent_column(b, r, ac, col_oldest, 0));
     }
+    free(ac);
     return j;
 }
 
@@ -422,6 +429,30 @@ static void verdict_json(struct jb *b, json_t *j, const struct run_result *r, ui
         push(b, reasons, json_string(v->reason[i]));
     put(b, j, "reasons", reasons);
     free(v);
+}
+
+/* Each job's and clone's fleet figures (result_clones.h), in fio's order:
+ * what fio's JSON without group_reporting is made of, kept so that
+ * `nfstorm report` writes it again. */
+static json_t *clones_json(struct jb *b, const struct run_result *r, uint32_t phase)
+{
+    const struct result_clones *rc = r->phases[phase].clones;
+    struct op_set *set = xmalloc(sizeof(*set));
+    json_t *arr = json_array();
+
+    for (uint32_t i = 0; i < rc->n; i++) {
+        const struct clone_result *c = &rc->c[i];
+        json_t *o = json_object();
+
+        put(b, o, "job", jint(c->job));
+        put(b, o, "clone", jint(c->clone));
+        put(b, o, "name", json_string(c->name));
+        put(b, o, "runtime_ns", jint(c->runtime_ns));
+        put(b, o, "ops", ops_json(b, result_clone_totals(r, phase, i, set), c->runtime_ns));
+        push(b, arr, o);
+    }
+    free(set);
+    return arr;
 }
 
 static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t phase)
@@ -470,6 +501,13 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     if ((ctl = phase_ctl_json(ph, r->nagents)))
         put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
     put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
+    if (result_clones_usable(r, phase))
+        put(b, j, "clones", clones_json(b, r, phase));
+    {
+        json_t *debt = sched_debt_phase_json(r, phase);   /* open loop only */
+        if (debt)
+            put(b, j, "schedule_debt", debt);
+    }
     if ((ej = phase_errors_json(r, phase)))
         put(b, j, "errors", ej);
     if (result_phase_verify(r, phase))
@@ -488,6 +526,18 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
         put(b, j, "coherence", coherence_json(r, phase));
     if (ph->coh.n || ph->rw == RW_COHERENCE)
         put(b, j, "coherence_never_visible", json_string(ph->coh_never_warn ? "warn" : "fail"));
+    if (ph->finished) {         /* step-downs and step-ups (changes.h) */
+        struct change_set cs;
+
+        changes_phase(r, phase, &cs);
+        put(b, j, "changes", changes_json(r, phase, &cs));
+        for (size_t c = 0; c < cs.n; c++)
+            if (cs.c[c].fleet && cs.c[c].metric != CHANGE_LATENCY && cs.c[c].after < cs.c[c].before) {
+                put(b, j, "time_to_throttle_s", json_real(cs.c[c].at_s));
+                break;
+            }
+        change_set_free(&cs);
+    }
     /* filled while the file is written, one interval at a time (emit_phase) */
     put(b, j, "intervals", json_array());
     free(share);
@@ -529,6 +579,13 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     put(b, root, "phases", phases);
     if (r->sweeps)
         put(b, root, "sweeps", sweep_json(r->sweeps, r));
+    {
+        json_t *cd = json_object();
+
+        put(b, cd, "min_pct", json_real(changes_min_pct(r)));
+        put(b, cd, "min_intervals", jint(changes_min_intervals(r)));
+        put(b, root, "change_detection", cd);
+    }
     if (limits_result_json(root, r) < 0 || ext_metrics_json(root, r) < 0)
         b->failed = 1;
     return root;
@@ -792,10 +849,6 @@ static int write_body(struct sink *s, const struct body *body)
     }
 }
 
-/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
- * the same directory, fsynced, named and renamed into place.  Compact:
- * every interval carries its histograms, and indenting puts each of their
- * numbers on a line of its own (6x the bytes).  0 or -errno. */
 /* Write body straight into path: a device, a FIFO or a socket is written
  * into, never replaced by a file (rename over /dev/null would destroy it). */
 static int write_direct(const char *path, const struct body *body, int flags)
@@ -821,6 +874,10 @@ static int write_direct(const char *path, const struct body *body, int flags)
     return rc;
 }
 
+/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
+ * the same directory, fsynced, named and renamed into place.  Compact:
+ * every interval carries its histograms, and indenting puts each of their
+ * numbers on a line of its own (6x the bytes).  0 or -errno. */
 static int write_atomic(const char *path, const struct body *body)
 {
     struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };

@@ -24,6 +24,7 @@
 #include "coordinator/result.h"
 #include "coordinator/limits_report.h"
 #include "coordinator/ext_metrics.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/changes.h"
 #include "coordinator/client_report.h"
 #include "coordinator/fairness.h"
 #include "coordinator/fleet_summary.h"
@@ -581,8 +583,10 @@ void report_text_rows(FILE *out, const struct run_result *r, int unit_base, uint
         else
             agent_rows(out, r, ph, &L);
         notes(out, r, ph, fleet);
+        sched_debt_text(out, r, i);     /* open loop short of its rate: who fell behind */
         report_nfs_text(out, r, i);     /* nfs engine: its RPCs */
         fairness_note(out, r, i);
+        changes_text(out, r, i, L.base);    /* step-downs and step-ups (changes.h) */
         coherence_text(out, r, i);
         result_verify_text(out, r, i);
         verdict_note(out, r, i);

@@ -13,25 +13,31 @@
  * capacity are never read; they are initialised when nintervals moves past
  * them.
  *
- * Memory.  A dense op_set is 10 op types x 2 histograms x 2496 buckets,
- * ~400 KB; one per interval would be 1.4 GB for an hour at 1 s.  So a slot
- * holds a dense op_set (pending) only while agents are still sending that
- * interval, allocated on its first report (gap slots never get one).  Once
+ * Memory.  A dense op_set is 11 op types x 2 histograms x 2496 buckets,
+ * ~440 KB; one per interval would be 1.5 GB for an hour at 1 s.  So a slot
+ * holds its merge in the chunked recording form (pending, an op_rec: only
+ * the op types and 64-bucket ranges that had ops, a few KB) only while
+ * agents are still sending that interval, allocated on its first report
+ * (gap slots never get one); a fleet whose slowest agent lags hundreds of
+ * short intervals holds hundreds of these, so they must stay small.  Once
  * the run has told its observers about the interval, result_interval_seal
  * keeps the counters (count[], always maintained) and, for each op type
- * that is not empty, the two histograms in sparse form: 12 bytes per used
- * bucket, typically a few hundred.  Sealing is lossless both ways, so a
+ * that is not empty, the two histograms in sparse form: 2-3 bytes per used
+ * bucket (hist.h), typically a few hundred, and packs the per-agent
+ * counters (agent_pack.h).  Sealing is lossless both ways, so a
  * late report into a sealed slot expands it, adds, and seals it again, and
  * every reader sees exactly the sum it would have seen with dense slots.
  *
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
 #include "coordinator/result.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 #include "common/sat.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/client_result.h"
 #include "coordinator/result_verify.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
 
 #include <errno.h>
@@ -97,6 +103,7 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
             for (uint32_t j = 0; j < src->njobs && !ph->agents[a].participating; j++)
                 ph->agents[a].participating = (uint8_t)plan_agents_match(src->jobs[j].agents, a);
         }
+        sched_debt_asked(ph, src, nagents);   /* open loop: what it asks */
         {
             uint32_t ncoh = 0, nwarn = 0;
             for (uint32_t j = 0; j < src->njobs; j++)
@@ -130,11 +137,18 @@ static void sealed_free(struct sealed_op **op, uint8_t *n)
 }
 
 /* Free a slot's merged data (dense or sealed); counters are kept. */
+static void slot_drop_pending(struct interval_slot *s)
+{
+    if (s->pending)
+        op_rec_free(s->pending);
+    free(s->pending);
+    s->pending = NULL;
+}
+
 static void slot_drop(struct interval_slot *s)
 {
     sealed_free(&s->sealed, &s->nsealed);
-    free(s->pending);
-    s->pending = NULL;
+    slot_drop_pending(s);
 }
 
 /* An op type that holds nothing at all: it is left out of the sealed form
@@ -194,6 +208,39 @@ static void sealed_to(const struct op_counts *c, const struct sealed_op *op, uin
     hist_init(&o->svc);
 }
 
+/* Op type t of a filling slot's merge into o (counters from count[], as
+ * sealed_to takes them). */
+static void pending_op_to(const struct interval_slot *slot, int t, struct op_stats *o)
+{
+    const struct op_stats_rec *p = slot->pending->op[t];
+
+    o->ops = slot->count[t].ops;
+    o->bytes = slot->count[t].bytes;
+    o->errors = slot->count[t].errors;
+    o->timeouts = slot->count[t].timeouts;
+    hist_init(&o->lat);
+    hist_init(&o->svc);
+    if (p) {
+        hist_rec_sum(&p->lat, &o->lat);
+        hist_rec_sum(&p->svc, &o->svc);
+    }
+}
+
+/* pending += s's histograms only (s's counters are 0): op_rec_add skips
+ * op types without ops, as op_set_merge does. */
+static void pending_add_hists(struct op_rec *pending, const struct op_set *s)
+{
+    for (int t = 0; t < OP__COUNT; t++) {
+        struct op_stats_rec *o;
+
+        if (!s->op[t].lat.count && !s->op[t].svc.count)
+            continue;
+        o = op_rec_get(pending, (enum op_type)t);
+        hist_rec_add(&o->lat, &s->op[t].lat);
+        hist_rec_add(&o->svc, &s->op[t].svc);
+    }
+}
+
 /* Replace the slot's merged data by the sealed form of s. */
 static void slot_seal_from(struct interval_slot *slot, const struct op_set *s)
 {
@@ -225,6 +272,7 @@ void result_free(struct run_result *r)
         for (uint32_t k = 0; k < ph->nintervals; k++) {
             slot_drop(&ph->intervals[k]);
             free(ph->intervals[k].agent);
+            agent_pack_free(&ph->intervals[k].packed);
         }
         free(ph->intervals);
         for (uint32_t a = 0; ph->agents && a < r->nagents; a++) {
@@ -237,6 +285,7 @@ void result_free(struct run_result *r)
         coh_set_free(&ph->coh);
         result_verify_free(ph);
         result_errors_free(ph, r->nagents);
+        result_clones_free(ph);
     }
     free(r->phases);
     free(r->agents);
@@ -283,9 +332,66 @@ static void slot_merge(struct interval_slot *slot, const struct op_set *s,
     }
     if (!slot->pending) {
         slot->pending = xmalloc(sizeof(*slot->pending));
-        op_set_init(slot->pending);
+        op_rec_init(slot->pending);
     }
-    merge(slot->pending, s);
+    if (merge == op_set_merge)
+        op_rec_add(slot->pending, s);
+    else
+        pending_add_hists(slot->pending, s);
+}
+
+/* The slot's agents, dense, to be written: a sealed slot's are unpacked
+ * (late data, a journal's late lines); slot_agents_done packs them again. */
+static struct counters *slot_agents_open(struct interval_slot *slot, uint32_t nagents)
+{
+    if (!slot->agent) {
+        slot->agent = xcalloc(nagents ? nagents : 1, sizeof(*slot->agent));
+        if (slot->packed.buf)
+            agent_pack_decode(&slot->packed, slot->agent, nagents);
+        agent_pack_free(&slot->packed);
+    }
+    return slot->agent;
+}
+
+/* Pack a sealed slot's agents (the bounded form of a complete interval);
+ * a slot still filling keeps them dense. */
+static void slot_agents_done(struct interval_slot *slot, uint32_t nagents)
+{
+    if (!slot->is_sealed || !slot->agent)
+        return;
+    agent_pack_encode(&slot->packed, slot->agent, nagents);
+    free(slot->agent);
+    slot->agent = NULL;
+}
+
+void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out)
+{
+    if (slot->agent)
+        *out = slot->agent[a];
+    else if (slot->packed.buf)
+        agent_pack_get(&slot->packed, a, out);
+    else
+        memset(out, 0, sizeof(*out));
+}
+
+void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, struct counters *out)
+{
+    if (slot->agent)
+        memcpy(out, slot->agent, nagents * sizeof(*out));
+    else if (slot->packed.buf)
+        agent_pack_decode(&slot->packed, out, nagents);
+    else
+        memset(out, 0, nagents * sizeof(*out));
+}
+
+void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t k, uint32_t a,
+                           struct counters *out)
+{
+    if (phase >= r->nphases || k >= r->phases[phase].nintervals || a >= r->nagents) {
+        memset(out, 0, sizeof(*out));
+        return;
+    }
+    result_slot_agent(&r->phases[phase].intervals[k], a, out);
 }
 
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
@@ -307,13 +413,14 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
         slot->count[t].errors = sat_add_u64(slot->count[t].errors, s->op[t].errors);
         slot->count[t].timeouts = sat_add_u64(slot->count[t].timeouts, s->op[t].timeouts);
     }
-    c = &slot->agent[agent];
+    c = &slot_agents_open(slot, r->nagents)[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
         c->ops[t] = sat_add_u64(c->ops[t], s->op[t].ops);
         c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
         c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
+    slot_agents_done(slot, r->nagents);
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
@@ -358,13 +465,34 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
     if (slot->is_sealed)
         return;
     if (slot->pending) {
-        struct op_set *p = slot->pending;
+        /* op type by op type through one dense op_stats (40 KB), not an
+         * op_set (440 KB) */
+        struct op_stats *o = xmalloc(sizeof(*o));
+        struct op_rec *p = slot->pending;
+        uint8_t n = 0;
 
-        slot->pending = NULL;   /* slot_seal_from drops what the slot holds */
-        slot_seal_from(slot, p);
-        free(p);
+        for (int t = 0; t < OP__COUNT; t++)
+            n += p->op[t] != NULL;
+        sealed_free(&slot->sealed, &slot->nsealed);
+        slot->sealed = n ? xcalloc(n, sizeof(*slot->sealed)) : NULL;
+        for (int t = 0; t < OP__COUNT; t++) {
+            struct sealed_op *so;
+
+            if (!p->op[t])
+                continue;
+            pending_op_to(slot, t, o);
+            if (op_blank(o))
+                continue;
+            so = &slot->sealed[slot->nsealed++];
+            so->type = (uint8_t)t;
+            hist_sparse_from(&so->lat, &o->lat);
+            hist_sparse_from(&so->svc, &o->svc);
+        }
+        free(o);
+        slot_drop_pending(slot);
     }
     slot->is_sealed = 1;
+    slot_agents_done(slot, r->nagents);
 }
 
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
@@ -372,9 +500,11 @@ const struct op_set *result_interval_ops(const struct run_result *r, uint32_t ph
 {
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
 
-    if (slot->pending)
-        return slot->pending;
-    slot_expand(slot, scratch);
+    for (int t = 0; t < OP__COUNT; t++)
+        if (slot->pending)
+            pending_op_to(slot, t, &scratch->op[t]);
+        else
+            sealed_op_to(slot, t, &scratch->op[t]);
     return scratch;
 }
 
@@ -384,8 +514,9 @@ const struct op_stats *result_interval_op(const struct run_result *r, uint32_t p
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
 
     if (slot->pending)
-        return &slot->pending->op[t];
-    sealed_op_to(slot, (int)t, scratch);
+        pending_op_to(slot, (int)t, scratch);
+    else
+        sealed_op_to(slot, (int)t, scratch);
     return scratch;
 }
 
@@ -393,11 +524,7 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
 {
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
 
-    if (slot->pending) {
-        result_all_ops(slot->pending, out);
-        return;
-    }
-    /* what result_all_ops does, straight from the sealed form */
+    /* what result_all_ops does, straight from the pending or sealed form */
     memset(out, 0, sizeof(*out));
     hist_init(&out->lat);
     hist_init(&out->svc);
@@ -408,6 +535,9 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
         out->bytes = sat_add_u64(out->bytes, slot->count[t].bytes);
         out->errors = sat_add_u64(out->errors, slot->count[t].errors);
     }
+    for (int t = 0; slot->pending && t < OP__COUNT; t++)
+        if (t != OP_SYNC && slot->pending->op[t])
+            hist_rec_sum(&slot->pending->op[t]->lat, &out->lat);
     for (uint8_t i = 0; i < slot->nsealed; i++)
         if (slot->sealed[i].type != OP_SYNC)
             hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
@@ -503,6 +633,28 @@ static void sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
                 hist_sparse_merge(&dst->op[t].svc, &sd->op[i].svc);
             }
     }
+}
+
+void result_seal(struct op_set_sealed *dst, const struct op_set *s)
+{
+    memset(dst, 0, sizeof(*dst));
+    for (int t = 0; t < OP__COUNT; t++) {
+        dst->count[t].ops = s->op[t].ops;
+        dst->count[t].bytes = s->op[t].bytes;
+        dst->count[t].errors = s->op[t].errors;
+        dst->count[t].timeouts = s->op[t].timeouts;
+    }
+    sealed_from(&dst->op, &dst->n, s);
+}
+
+void result_sealed_merge(struct op_set *dst, const struct op_set_sealed *sd)
+{
+    sealed_merge(dst, sd);
+}
+
+void result_sealed_free(struct op_set_sealed *sd)
+{
+    sealed_free(&sd->op, &sd->n);
 }
 
 int result_set_agent_error(struct run_result *r, uint32_t phase, uint32_t agent, const char *text)
@@ -671,8 +823,12 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
 {
     if (phase >= r->nphases || agent >= r->nagents || k >= r->phases[phase].nintervals)
         return;
-    r->phases[phase].intervals[k].agent[agent].inflight = inflight;
-    r->phases[phase].intervals[k].agent[agent].oldest_ns = oldest_ns;
+    struct interval_slot *slot = &r->phases[phase].intervals[k];
+    struct counters *c = &slot_agents_open(slot, r->nagents)[agent];
+
+    c->inflight = inflight;
+    c->oldest_ns = oldest_ns;
+    slot_agents_done(slot, r->nagents);
 }
 
 /* How long agent a's inflight ops at the end of interval k should take at
@@ -682,21 +838,27 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
  * The pace is that of the STALL_WINDOW intervals before k, or when nothing
  * completed in them, of the agent's whole phase (k left out); 0 when the
  * agent completed nothing at all. */
-static uint64_t stall_expected_ns(const struct phase_result *ph, uint32_t a, uint32_t k, uint32_t inflight)
+static uint64_t stall_expected_ns(const struct run_result *r, uint32_t phase, uint32_t a, uint32_t k,
+                                  uint32_t inflight)
 {
+    const struct phase_result *ph = &r->phases[phase];
+    struct counters c;
     uint64_t ilen = (uint64_t)ph->interval_ms * 1000000u, ops = 0;
     uint32_t span = 0;
-    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++)
+    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++) {
+        result_interval_agent(r, phase, j, a, &c);
         for (int t = 0; t < OP__COUNT; t++)
-            ops = sat_add_u64(ops, ph->intervals[j].agent[a].ops[t]);
+            ops = sat_add_u64(ops, c.ops[t]);
+    }
     if (ops == 0) {
         span = 0;
         for (uint32_t j = 0; j < ph->nintervals; j++) {
             if (j == k)
                 continue;
             span++;
+            result_interval_agent(r, phase, j, a, &c);
             for (int t = 0; t < OP__COUNT; t++)
-                ops = sat_add_u64(ops, ph->intervals[j].agent[a].ops[t]);
+                ops = sat_add_u64(ops, c.ops[t]);
         }
     }
     if (ops == 0)
@@ -711,7 +873,9 @@ uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint3
     uint64_t floor = (uint64_t)ph->interval_ms * 1000000u;
     if (k >= ph->nintervals || agent >= r->nagents)
         return UINT64_MAX;
-    uint64_t expected = stall_expected_ns(ph, agent, k, ph->intervals[k].agent[agent].inflight);
+    struct counters c;
+    result_interval_agent(r, phase, k, agent, &c);
+    uint64_t expected = stall_expected_ns(r, phase, agent, k, c.inflight);
     if (expected == 0)                 /* no pace known: only a long silence */
         return sat_mul_u64(floor, STALL_UNKNOWN_FLOORS);
     uint64_t limit = sat_mul_u64(expected, STALL_FACTOR);
@@ -726,8 +890,9 @@ uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uin
     if (k >= ph->nintervals)
         return 0;
     for (uint32_t a = 0; a < r->nagents; a++) {
-        const struct counters *c = &ph->intervals[k].agent[a];
+        struct counters cc, *c = &cc;
         uint64_t done = 0;
+        result_interval_agent(r, phase, k, a, &cc);
         for (int t = 0; t < OP__COUNT; t++)
             done = sat_add_u64(done, c->ops[t]);
         if (c->inflight && done == 0 && c->oldest_ns > result_stall_limit_ns(r, phase, a, k)) {
@@ -746,8 +911,9 @@ uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase,
     if (k >= ph->nintervals)
         return least;
     for (uint32_t a = 0; a < r->nagents; a++) {
-        const struct counters *c = &ph->intervals[k].agent[a];
+        struct counters cc, *c = &cc;
         uint64_t done = 0, limit;
+        result_interval_agent(r, phase, k, a, &cc);
         for (int t = 0; t < OP__COUNT; t++)
             done = sat_add_u64(done, c->ops[t]);
         if (c->inflight && done == 0 && c->oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k)) &&

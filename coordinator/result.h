@@ -4,13 +4,16 @@
  * them), then read by the reporters.  Everything merged is an exact sum of
  * what agents sent: op counts, bytes, errors and histogram buckets.
  * Per-agent intervals keep only counters (no histograms) to bound memory on
- * long runs, and per-agent phase totals are kept sealed (see below), so a
- * phase costs what its agents measured, not ~400 KB per agent.  Merged
- * intervals keep their histograms exactly but compactly:
- * dense (an op_set, ~400 KB) only while agents are still sending the
- * interval, then "sealed" into counters plus sparse histograms of the op
- * types that had ops (a few KB).  Read them through result_interval_ops /
- * result_interval_op / result_interval_all, or slot->count for counters.
+ * long runs, packed to a few bytes an agent once the interval is sealed
+ * (agent_pack.h; read them with result_slot_agent(s) or
+ * result_interval_agent), and per-agent phase totals are kept sealed (see
+ * below), so a phase costs what its agents measured, not ~400 KB per agent.
+ * Merged intervals keep their histograms exactly but compactly: in the
+ * chunked recording form (an op_rec, a few KB) only while agents are still
+ * sending the interval, then "sealed" into counters plus sparse, varint
+ * packed histograms of the op types that had ops (a few hundred bytes).
+ * Read them through result_interval_ops / result_interval_op /
+ * result_interval_all, or slot->count for counters.
  *
  * Single-threaded: owned and touched by the coordinator's loop thread. */
 #ifndef NFSTORM_RESULT_H
@@ -23,6 +26,7 @@
 #include "common/errcause.h"
 #include "common/stats.h"
 #include "coordinator/run_record.h"
+#include "coordinator/agent_pack.h"
 
 #define RESULT_HOST_MAX 256
 /* The JSON result's and the journal's "schema" (docs/results.md): 2 since
@@ -104,18 +108,22 @@ struct agent_phase {
     uint32_t nstorage;
 };
 
-/* The merged interval (sum over agents) is the dense *pending while the
+/* The merged interval (sum over agents) is *pending (chunked) while the
  * slot fills; result_interval_seal moves it into sealed[] and frees it.
  * A slot with neither (never written) is an empty interval.  count[] is
  * kept exact in both states. */
 struct interval_slot {
     struct op_counts count[OP__COUNT]; /* merged counters, always valid */
-    struct op_set *pending;       /* dense merge while filling; NULL once sealed */
+    struct op_rec *pending;       /* the merge while filling (chunked, common/stats.h);
+                                     NULL once sealed */
     struct sealed_op *sealed;     /* [nsealed], op types that are not empty */
     uint8_t nsealed;
     uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
     uint32_t nreported;           /* agents that sent this interval */
-    struct counters *agent;       /* [nagents] */
+    struct counters *agent;       /* [nagents] while the slot fills (dense); NULL
+                                     once sealed: then the agents are in packed.
+                                     Read them with result_interval_agent(s) */
+    struct agent_pack packed;     /* the agents of a sealed slot (agent_pack.h) */
 };
 
 /* Phase control (coordinator/phase_ctl.h): whether the coordinator ended
@@ -150,6 +158,9 @@ struct phase_result {
                                      cell of the summary table holds its figures */
     uint32_t numjobs;             /* threads per agent, summed over the phase's jobs */
     uint32_t njobs;               /* jobs (sections) in the phase */
+    double asked_iops, asked_bps; /* open loop: the fleet's rate its rated jobs asked
+                                     (sched_debt.h; a rate sweep's point: its value);
+                                     both 0: closed loop */
     uint32_t interval_ms;
     struct agent_phase *agents;   /* [nagents] */
     struct interval_slot *intervals;
@@ -182,12 +193,16 @@ struct phase_result {
     struct errcause_set **errors; /* [nagents]: each agent's failed ops by cause
                                      (result_errors.h); owned; NULL until one
                                      arrives, NULL entries for the others */
+    struct result_clones *clones; /* each job's and clone's fleet figures
+                                     (result_clones.h); owned; NULL until an
+                                     agent sends them */
 };
 
 struct result_nfs;                /* result_nfs.h */
 struct result_view;               /* result.c: one expanded agent total */
 struct client_phase;              /* client_result.h */
 struct result_verify;             /* result_verify.h */
+struct result_clones;             /* result_clones.h */
 struct sweep_set;                 /* sweep.h */
 struct limits;                    /* limits.h */
 struct limits_forecast;           /* limits_model.h */
@@ -210,6 +225,10 @@ struct run_result {
     struct result_view *view;     /* result_agent_totals' expansion, owned */
     struct run_record record;     /* what was run, against what (run_record.h); owned */
     struct sweep_set *sweeps;     /* the run's sweeps, judged (sweep.h); owned; NULL = none */
+    /* step detection (changes.h): --change-min-pct, --change-min-intervals,
+     * kept in the JSON result ("change_detection"); 0: the defaults */
+    double change_min_pct;
+    uint32_t change_min_intervals;
     /* --limits (limits.h), its forecast (limits_model.h) and --metrics
      * (ext_metrics.h): set by the CLI for the renderers; not owned, NULL = none */
     const struct limits *limits;
@@ -237,11 +256,18 @@ int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k
 /* Interval k of phase is complete: drop its dense form for the compact one.
  * Lossless; no-op when out of range or already sealed. */
 void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k);
-/* Dense views of merged interval k (k < nintervals).  Each returns the
- * pending data itself when the slot is not sealed, else expands the sealed
- * form into the caller's scratch and returns scratch (an op_set is ~400 KB:
- * allocate it once per report, on the heap).  The pointer is valid until
- * the next change to the result or to scratch. */
+/* Agent a's counters of interval k of phase into *out (zeroes when k or a
+ * is out of range).  Cheap on a sealed slot too (agent_pack_get). */
+void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t k, uint32_t a,
+                           struct counters *out);
+/* The same from a slot: agent a (< the run's nagents) into *out, or all
+ * nagents of them into out[0..nagents) (one pass, for loops over agents). */
+void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out);
+void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, struct counters *out);
+/* Dense views of merged interval k (k < nintervals).  Each expands the
+ * pending (chunked) or sealed form into the caller's scratch and returns
+ * scratch (an op_set is ~440 KB: allocate it once per report, on the
+ * heap).  The pointer is valid until the next change to scratch. */
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
                                          struct op_set *scratch);
 /* The same for one op type (expands ~40 KB, not 400). */
@@ -288,6 +314,12 @@ int result_phase_thin_sample(const struct run_result *r, uint32_t phase, uint64_
  * agent done. */
 int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
                            const struct agent_phase *ap, const struct op_set *totals);
+/* The sealed form of an op_set, for modules that keep totals as the
+ * result does: seal s into dst (empty on entry), add a sealed form to a
+ * dense op_set (as op_set_merge would), free one. */
+void result_seal(struct op_set_sealed *dst, const struct op_set *s);
+void result_sealed_merge(struct op_set *dst, const struct op_set_sealed *sd);
+void result_sealed_free(struct op_set_sealed *sd);
 /* Agent's totals of phase as an op_set, expanded from the sealed form into
  * a buffer the result owns (one, ~400 KB, made on first use): the pointer
  * is valid until the next result_agent_totals or change to the result.

@@ -13,6 +13,9 @@
  * run's own (docs/reports.md). */
 #include "coordinator/phase_ctl.h"
 #include "coordinator/result_load.h"
+#include "common/changepoint.h"
+#include "coordinator/changes.h"
+#include "coordinator/sched_debt.h"
 #include "coordinator/sweep.h"
 
 #include <errno.h>
@@ -28,6 +31,7 @@
 #include "coordinator/client_json.h"
 #include "coordinator/hist_json.h"
 #include "coordinator/nfs_json.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_nfs.h"
 #include "coordinator/coherence_report.h"
 #include "common/vblock.h"
@@ -222,8 +226,6 @@ static void load_op_extras(struct ctx *c, json_t *v, const char *path, struct op
     }
 }
 
-/* An ops object: {"read": {...}, "write": {...}}; counters_only for the
- * per-agent interval counters, which have no latency or rates. */
 /* An "nfs" object (nfs_json.h): agent a's phase set, or (a < 0) the
  * fleet's interval k. */
 static void load_nfs(struct ctx *c, json_t *o, const char *path, struct run_result *r,
@@ -242,6 +244,8 @@ static void load_nfs(struct ctx *c, json_t *o, const char *path, struct run_resu
     nfs_rpc_set_free(&s);
 }
 
+/* An ops object: {"read": {...}, "write": {...}}; counters_only for the
+ * per-agent interval counters, which have no latency or rates. */
 static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *s, struct counters *cnt)
 {
     const char *key;
@@ -416,6 +420,47 @@ static void place_unlagged_starts(struct run_result *r, struct phase_result *ph,
             ph->agents[a].start_ns += first;
 }
 
+/* "clones" (optional, docs/results.md): each job's and clone's fleet
+ * figures; their ops, bytes and errors must sum to the phase's. */
+static void load_clones(struct ctx *c, json_t *pj, const char *path, struct run_result *r, uint32_t phase)
+{
+    char sub[512], esub[560], osub[600], name[PLAN_NAME_MAX], why[200];
+    json_t *arr = get_array(c, pj, path, "clones", 0, RESULT_CLONES_MAX, sub, sizeof(sub));
+    struct op_set *s = xmalloc(sizeof(*s)), *sum = xmalloc(sizeof(*sum));
+
+    op_set_init(sum);
+    for (size_t i = 0; arr && i < json_array_size(arr) && !c->failed; i++) {
+        json_t *e = json_array_get(arr, i);
+        uint64_t job, clone, rt;
+
+        snprintf(esub, sizeof(esub), "%s[%zu]", sub, i);
+        job = get_u64(c, e, esub, "job", PLAN_MAX_JOBS - 1);
+        clone = get_u64(c, e, esub, "clone", PLAN_MAX_NUMJOBS - 1);
+        rt = get_u64(c, e, esub, "runtime_ns", INT64_MAX);
+        get_str(c, e, esub, "name", name, sizeof(name));
+        snprintf(osub, sizeof(osub), "%s.ops", esub);
+        op_set_init(s);
+        if (!c->failed)
+            load_ops(c, get(c, e, esub, "ops", osub, sizeof(osub)), osub, s, NULL);
+        if (c->failed)
+            break;
+        if (result_clones_put(r, phase, (uint32_t)job, (uint32_t)clone, name, rt, s, why, sizeof(why)) < 0)
+            fail(c, esub, "%s", why);
+        for (int t = 0; t < OP__COUNT; t++) {
+            sum->op[t].ops += s->op[t].ops;
+            sum->op[t].bytes += s->op[t].bytes;
+            sum->op[t].errors += s->op[t].errors;
+        }
+    }
+    for (int t = 0; t < OP__COUNT && !c->failed; t++) {
+        const struct op_stats *p = &r->phases[phase].totals.op[t];
+        if (sum->op[t].ops != p->ops || sum->op[t].bytes != p->bytes || sum->op[t].errors != p->errors)
+            fail(c, sub, "the clones' %s ops or bytes do not sum to the phase's", op_type_name((enum op_type)t));
+    }
+    free(s);
+    free(sum);
+}
+
 static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_result *r,
                        struct phase_result *ph)
 {
@@ -464,6 +509,12 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
     snprintf(sub, sizeof(sub), "%s.ops", path);
     load_ops(c, get(c, pj, path, "ops", sub, sizeof(sub)), sub, &ph->totals, NULL);
+    ph->asked_iops = ph->asked_bps = 0;      /* closed loop unless the file says */
+    if (json_object_get(pj, "schedule_debt") && !c->failed) {
+        char why[128];
+        if (sched_debt_phase_load(json_object_get(pj, "schedule_debt"), ph, why, sizeof why) < 0)
+            fail(c, path, "%s", why);
+    }
 
     arr = get_array(c, pj, path, "agents", r->nagents, MAX_AGENTS, sub, sizeof(sub));
     for (uint32_t a = 0; arr && a < r->nagents && !c->failed; a++) {
@@ -518,6 +569,12 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
             load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
         }
         load_client(c, aj, apath, r, phase, a, -1);
+        if (json_object_get(aj, "schedule_debt") && !c->failed) {   /* open loop only */
+            char why[128];
+            snprintf(asub, sizeof(asub), "%s.schedule_debt", apath);
+            if (sched_debt_agent_load(json_object_get(aj, "schedule_debt"), ap, why, sizeof why) < 0)
+                fail(c, asub, "%s", why);
+        }
         if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
             struct vstats *v = xmalloc(sizeof *v);
             char why[256];
@@ -549,6 +606,8 @@ static void load_phase(struct ctx *c, json_t *pj, const char *path, struct run_r
     }
     free(tot);
     tot = NULL;
+    if (json_object_get(pj, "clones") && !c->failed)
+        load_clones(c, pj, path, r, phase);
     result_nfs_finish(r, phase);      /* the phase's "nfs" is the agents' sum */
     if (ph->t0_ns == T0_BASE)
         place_unlagged_starts(r, ph, arr);
@@ -746,6 +805,18 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
         load_record_part(&c, run_record_from_json(json_object_get(root, "record"), "record", &r->record,
                                                   c.err, c.errlen));
     load_end(&c, root, r);
+    if (json_object_get(root, "change_detection") && !c.failed) {   /* optional: older results */
+        json_t *cd = json_object_get(root, "change_detection");
+        double pct = get_num(&c, cd, "change_detection", "min_pct");
+        uint64_t n = get_u64(&c, cd, "change_detection", "min_intervals", CHANGES_INTERVALS_MAX);
+
+        if (!c.failed && !(pct > 0 && pct <= CHANGES_PCT_MAX))
+            fail(&c, "change_detection.min_pct", "is not in (0, %g]", CHANGES_PCT_MAX);
+        else if (!c.failed && n < CHANGEPOINT_MIN_LEN_FLOOR)
+            fail(&c, "change_detection.min_intervals", "is below %u", CHANGEPOINT_MIN_LEN_FLOOR);
+        r->change_min_pct = pct;
+        r->change_min_intervals = (uint32_t)n;
+    }
     if (json_object_get(root, "sweeps") && !c.failed)   /* optional: runs with a sweep */
         load_record_part(&c, sweep_from_json(json_object_get(root, "sweeps"), nagents, nphases, &r->sweeps,
                                              c.err, c.errlen));

@@ -36,15 +36,15 @@ int result_set_agent_verify(struct run_result *r, uint32_t phase, uint32_t agent
 const struct vstats *result_phase_verify(const struct run_result *r, uint32_t phase);
 const struct vstats *result_agent_verify(const struct run_result *r, uint32_t phase, uint32_t agent);
 int result_agent_verify_asked(const struct run_result *r, uint32_t phase, uint32_t agent);
-/* Does agent's verification fail the phase?  1 with the reason in buf
- * ("verify: 2 of 64 blocks bad (1 torn, 1 zeroes); first: FILE offset N
- * torn: expected writer 0 generation G, found writer 1 generation H", or
- * "verify: asked, but verified nothing"), else 0. */
 /* "run X (started T): N blocks; ..." of the runs that wrote v's blocks. */
 void result_verify_runs(const struct vstats *v, char *buf, size_t len);
 /* The phase-level verify reason (1, buf set) or 0: a verify_only phase
  * whose blocks were written by more than one run. */
 int result_verify_phase_reason(const struct run_result *r, uint32_t phase, char *buf, size_t len);
+/* Does agent's verification fail the phase?  1 with the reason in buf
+ * ("verify: 2 of 64 blocks bad (1 torn, 1 zeroes); first: FILE offset N
+ * torn: expected writer 0 generation G, found writer 1 generation H", or
+ * "verify: asked, but verified nothing"), else 0. */
 int result_verify_reason(const struct run_result *r, uint32_t phase, uint32_t agent, char *buf, size_t len);
 /* "64 checked, 62 ok, 1 torn, 1 zeroes" (kinds with a count only). */
 void result_verify_counts(const struct vstats *v, char *buf, size_t len);

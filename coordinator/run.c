@@ -51,6 +51,8 @@
 #include "coordinator/coherence_report.h"
 #include "coordinator/gather.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/fiolog.h"
+#include "coordinator/result_clones.h"
 #include "coordinator/result_errors.h"
 #include "coordinator/result_verify.h"
 #include "coordinator/phase_ctl.h"
@@ -76,7 +78,7 @@
  * op type two histograms of HIST_NBUCKETS (index <= 5 bytes, count <= 9
  * bytes) pairs, plus headroom for the keys. */
 #define HELLO_FRAME_MAX   4096u
-#define AGENT_FRAME_MAX   ((uint32_t)OP__COUNT * 2 * HIST_NBUCKETS * 14 + (64u << 10))
+#define AGENT_FRAME_MAX   MSG_AGENT_FRAME_MAX
 /* Interval k of a phase closes at t0 + ramp + (k+1)*interval on the agent:
  * it may arrive no sooner than that.  Slack for the clock offset's error,
  * timer jitter and a late interval sent with the phase's last one. */
@@ -362,6 +364,8 @@ static void start_phase(struct run *r)
     /* a sweep point: its load (or skip) is chosen now, from the last point */
     struct msg_start point = { .phase = r->phase };
     sweep_point_start(r->res->sweeps, r->res, r->phase, &point);
+    /* fio logs per clone need each thread's intervals (fiolog.h) */
+    point.clones = (uint32_t)fiolog_phase_per_clone(&r->plan->phases[r->phase]);
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
         struct msg_start m = point;
@@ -369,6 +373,8 @@ static void start_phase(struct run *r)
         m.t0_ns = (uint64_t)((int64_t)t0 + c->offset);
         if (c->state == C_LOST)
             continue;
+        if (sweep_point_skips(r->res->sweeps, r->phase, i))
+            m.skip = 1;           /* a searched sweep=agents point beyond its K */
         buf_init(&b);
         msg_start_encode(&b, &m);
         conn_send(c, &b);
@@ -671,6 +677,7 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     client_result_add_interval(r->res, m->phase, c->id, m->index, &m->client);
     op_rec_add(&c->acc, &m->stats);
     OBSERVE(r, agent_interval, m->phase, c->id, m->index, &m->stats);
+    OBSERVE(r, agent_interval_clones, m->phase, c->id, m->index, &m->clones);
     OBSERVE(r, agent_interval_nfs, m->phase, c->id, m->index, &m->nfs);
     msg_interval_free(m);
     free(m);
@@ -750,6 +757,14 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     ap->lat_unmet = m->lat_unmet != 0;
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
+    /* each job's and clone's figures (fio's jobs[] without group_reporting) */
+    if (result_clones_add(r->res, r->phase, c->id, &r->plan->phases[r->phase], &m->clones, &m->totals,
+                          err, sizeof err) < 0) {
+        char why[400];
+        snprintf(why, sizeof why, "phase-done clones do not match its totals (%s); they are dropped", err);
+        result_set_agent_error(r->res, r->phase, c->id, why);
+        OBSERVE(r, agent_error, r->phase, c->id, why);
+    }
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     if (m->verify.on)
         (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
@@ -1361,6 +1376,9 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     /* a sweep that cannot run on this fleet fails before anything is sent */
     if ((rc = sweep_set_new(plan, opt->naddrs, &sweeps, err, errlen)) < 0)
         return rc;
+    for (uint32_t i = 0; sweeps && i < sweeps->n; i++)
+        if (sweeps->runs[i].note[0])
+            fprintf(stderr, "nfstorm: %s\n", sweeps->runs[i].note);
     run_init(&r, plan, opt, result, err, errlen, 0);
     result->sweeps = sweeps;
     result->started_unix = (int64_t)time(NULL);

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "common/clone_set.h"
 #include "common/plan.h"
 #include "common/nfs_rpc.h"
 #include "coordinator/result.h"
@@ -36,6 +37,11 @@ struct run_observer {
                                uint32_t k, const struct nfs_rpc_set *s);
     void (*agent_phase_nfs)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                             const struct nfs_rpc_set *s);
+    /* an agent's per-thread figures of interval k (msg_interval "clones",
+     * sent when the phase logs per clone), right after agent_interval;
+     * empty when the message carried none */
+    void (*agent_interval_clones)(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
+                                  uint32_t k, const struct clone_set *s);
     void (*agent_lost)(void *arg, const struct run_result *r, uint32_t agent, const char *why);
     /* verdict inputs: an agent's error in phase (its text), and how the run
      * ended early (r->end, end_phase, end_at_s, end_text are set) */

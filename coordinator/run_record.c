@@ -43,16 +43,6 @@ static char *dup_capped(const char *s, size_t cap)
     return d;
 }
 
-void run_record_copy(struct run_record *dst, const struct run_record *src)
-{
-    run_record_free(dst);
-    *dst = *src;
-    dst->plan_text = src->plan_text ? xstrdup(src->plan_text) : NULL;
-    dst->argv = src->argc ? xcalloc(src->argc, sizeof *dst->argv) : NULL;
-    for (uint32_t i = 0; i < src->argc; i++)
-        dst->argv[i] = xstrdup(src->argv[i]);
-}
-
 static int64_t now_ms(void)
 {
     struct timespec ts;

@@ -51,8 +51,6 @@ struct agent_phase;
 
 void run_record_init(struct run_record *rec);
 void run_record_free(struct run_record *rec);
-/* Deep copy into dst (dst's old contents are freed first). */
-void run_record_copy(struct run_record *dst, const struct run_record *src);
 /* Start a record now: versions, start time, target (may be NULL), the
  * command line (argv[0..argc), each argument kept as given) and the plan
  * text (may be NULL; copied). */

@@ -295,6 +295,49 @@ static double place_label(struct placed *p, double y)
 
 /* Series i as polylines broken at gaps, dots for lone points, and for a
  * series of one point a flat line from the axis start with its value. */
+/* A line of more than SVG_LINE_POINTS_MAX points (a day at 1 s is 86,400)
+ * is drawn through at most SVG_LINE_COLUMNS x 4 (= SVG_LINE_POINTS_MAX) of
+ * them: per column of the plot (1.6 px), the first, lowest, highest and
+ * last points in x order.  Every spike and dip stays visible, and the HTML of a long run
+ * stays small and quick to open; the JSON keeps every interval. */
+#define SVG_LINE_COLUMNS 250
+#define SVG_LINE_POINTS_MAX (4 * SVG_LINE_COLUMNS)
+
+static void point(FILE *out, const struct frame *f, const struct svg_series *s, size_t j)
+{
+    fprintf(out, "%.1f,%.1f ", px(f, s->x[j]), py(f, fmin(fmax(s->y[j], f->y0), f->y1)));
+}
+
+/* Points [k, e) of s, decimated by column (see SVG_LINE_POINTS_MAX). */
+static void points_decimated(FILE *out, const struct frame *f, const struct svg_series *s, size_t k, size_t e)
+{
+    long col = -1;
+    size_t pick[4] = { 0, 0, 0, 0 };   /* first, lowest, highest, last of the column */
+
+    for (size_t j = k; j <= e; j++) {
+        long cj = j < e ? (long)((px(f, s->x[j]) - ML) / PW * SVG_LINE_COLUMNS) : -2;
+
+        if (j < e && cj == col) {
+            if (s->y[j] < s->y[pick[1]])
+                pick[1] = j;
+            if (s->y[j] > s->y[pick[2]])
+                pick[2] = j;
+            pick[3] = j;
+            continue;
+        }
+        if (col != -1) {               /* the column ends: its picks in x order */
+            size_t lo = pick[1] < pick[2] ? pick[1] : pick[2], hi = pick[1] < pick[2] ? pick[2] : pick[1];
+            size_t order[4] = { pick[0], lo, hi, pick[3] };
+
+            for (int q = 0; q < 4; q++)
+                if (q == 0 || order[q] != order[q - 1])
+                    point(out, f, s, order[q]);
+        }
+        col = cj;
+        pick[0] = pick[1] = pick[2] = pick[3] = j;
+    }
+}
+
 static void series(FILE *out, const struct svg_chart *c, const struct frame *f, const struct svg_series *s,
                    size_t i, struct placed *labels)
 {
@@ -320,8 +363,11 @@ static void series(FILE *out, const struct svg_chart *c, const struct frame *f, 
         } else {
             fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%d\"%s points=\"",
                     svg_color(i), s->width ? s->width : 2, dash);
-            for (size_t j = k; j < e; j++)
-                fprintf(out, "%.1f,%.1f ", px(f, s->x[j]), py(f, fmin(fmax(s->y[j], f->y0), f->y1)));
+            if (e - k > SVG_LINE_POINTS_MAX)
+                points_decimated(out, f, s, k, e);
+            else
+                for (size_t j = k; j < e; j++)
+                    point(out, f, s, j);
             fprintf(out, "\"/>\n");
         }
         k = e;

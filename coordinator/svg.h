@@ -64,7 +64,9 @@ struct svg_series {
 
 /* Line chart.  A point with no neighbour is drawn as a dot; a series with
  * a single point (a one-interval phase) also gets a flat line from the
- * x axis start and its value as a label, unless dashed or dotted. */
+ * x axis start and its value as a label, unless dashed or dotted.  A line
+ * of more than 1,000 points (a long run) is drawn through at most 1,000:
+ * the first, lowest, highest and last of each of 250 plot columns. */
 void svg_lines(FILE *out, const struct svg_chart *c, const struct svg_series *s, size_t ns);
 
 struct svg_bar_series {

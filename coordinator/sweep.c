@@ -46,6 +46,18 @@ int sweep_set_new(const struct plan *p, uint32_t nagents, struct sweep_set **out
         snprintf(w->agents, sizeof w->agents, "%s", j->agents);
         for (uint32_t a = 0; a < nagents; a++)
             w->nrunning += plan_agents_match(j->agents, a) == 1;
+        if (w->spec.dim == SWEEP_AGENTS && !w->spec.nvalues && w->spec.max > nagents) {
+            /* a search cannot add agents the fleet lacks: it ends at all of them */
+            if (w->spec.start > nagents) {
+                snprintf(err, errlen, "job '%s': sweep=agents sweep_start=%llu exceeds the fleet's %u agent%s",
+                         w->spec.base, (unsigned long long)w->spec.start, nagents, nagents == 1 ? "" : "s");
+                sweep_set_free(s);
+                return -EINVAL;
+            }
+            snprintf(w->note, sizeof w->note, "sweep %s: sweep_max=%llu agents capped to the fleet's %u agent%s",
+                     w->spec.base, (unsigned long long)w->spec.max, nagents, nagents == 1 ? "" : "s");
+            w->spec.max = nagents;
+        }
         w->next = w->spec.nvalues ? w->spec.values[0] : w->spec.start;
         if (w->spec.dim == SWEEP_AGENTS)
             for (uint32_t v = 0; v < w->spec.nvalues; v++)
@@ -112,8 +124,29 @@ void sweep_point_start(struct sweep_set *s, struct run_result *res, uint32_t pha
             m->rate_iops = per;
         else
             m->rate_bps = per;
+        /* the phase's asked load (sched_debt.h): what the threads run at */
+        ph->asked_iops = w->spec.dim == SWEEP_RATE_IOPS ? (double)per * (double)threads : 0;
+        ph->asked_bps = w->spec.dim == SWEEP_RATE ? (double)per * (double)threads : 0;
     }
+    if (!w->spec.nvalues && w->spec.dim == SWEEP_IODEPTH)
+        m->depth = (uint32_t)v;     /* laid out at sweep_max: each thread keeps v in flight */
+    if (!w->spec.nvalues && w->spec.dim == SWEEP_NUMJOBS) {
+        m->threads = (uint32_t)v;   /* laid out at sweep_max: the first v threads run */
+        ph->numjobs = (uint32_t)v;  /* the reports' threads per agent: those that run */
+    }
+    if (!w->spec.nvalues && w->spec.dim == SWEEP_AGENTS)
+        for (uint32_t a = 0; a < s->nagents; a++)   /* the first v agents run (sweep_point_skips) */
+            ph->agents[a].participating = a < v;     /* the plan's agents= is 0..sweep_max-1 */
     w->next = v;              /* what sweep_point_done judges */
+}
+
+int sweep_point_skips(const struct sweep_set *s, uint32_t phase, uint32_t agent)
+{
+    const struct sweep_run *w = NULL;
+    for (uint32_t i = 0; s && i < s->n; i++)
+        if (phase >= s->runs[i].first_phase && phase < s->runs[i].first_phase + s->runs[i].spec.npoints)
+            w = &s->runs[i];
+    return w && !w->spec.nvalues && w->spec.dim == SWEEP_AGENTS && !w->done && agent >= w->next;
 }
 
 void sweep_mark_skipped(struct sweep_set *s, struct run_result *res, uint32_t phase)

@@ -53,6 +53,8 @@ struct sweep_run {
     /* the search */
     uint64_t good, bad, next;  /* highest passing, lowest failing, the next value */
     uint8_t have_good, have_bad, done;
+    char note[160];            /* "" or why the search was narrowed (sweep=agents
+                                  capped by the fleet); said once as the run starts */
 };
 
 struct sweep_set {
@@ -69,6 +71,10 @@ void sweep_set_free(struct sweep_set *s);
 /* Before phase starts: fills m's rate_iops/rate_bps (or skip) and names the
  * phase JOB@VALUE in res. */
 void sweep_point_start(struct sweep_set *s, struct run_result *res, uint32_t phase, struct msg_start *m);
+/* After sweep_point_start: 1 when agent sits out phase (a searched
+ * sweep=agents point runs on its first K agents; the others get a start
+ * with skip=1 and are not participating), else 0. */
+int sweep_point_skips(const struct sweep_set *s, uint32_t phase, uint32_t agent);
 /* After phase_ctl_begin of a point sweep_point_start skipped: not run,
  * skipped, and why (the verdict says it, as planned). */
 void sweep_mark_skipped(struct sweep_set *s, struct run_result *res, uint32_t phase);

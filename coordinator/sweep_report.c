@@ -266,7 +266,8 @@ void sweep_dry_run(FILE *f, const struct plan *p)
             fprintf(f, "doubling points");
             for (uint32_t k = 0; k < n; k++)
                 fprintf(f, " %s", fmt_value(v, sizeof v, sp->dim, (double)pts[k]));
-            fprintf(f, ", then bisection to %g%% (at most %u points)", sp->resolution_pct, sp->npoints);
+            fprintf(f, ", then bisection to %g%%%s (at most %u points)", sp->resolution_pct,
+                    sp->dim == SWEEP_RATE_IOPS || sp->dim == SWEEP_RATE ? "" : " or adjacent values", sp->npoints);
         }
         fprintf(f, "; worst case %u x %.0f s = %.0f s\n", sp->npoints, (double)each / 1e9,
                 (double)each * sp->npoints / 1e9);

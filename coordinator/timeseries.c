@@ -20,6 +20,7 @@
 #include "coordinator/fairness.h"
 #include "coordinator/nfs_json.h"
 #include "coordinator/result_nfs.h"
+#include "coordinator/jint.h"
 
 struct timeseries {
     FILE *out;
@@ -51,11 +52,6 @@ int timeseries_free(struct timeseries *ts)
         rc = -errno;
     free(ts);
     return rc;
-}
-
-static json_t *jint(uint64_t v)
-{
-    return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
 static void emit(FILE *out, json_t *j)
@@ -101,9 +97,13 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
         json_t *live = json_array();
         uint64_t age;
         uint32_t stalled = result_interval_stalled(r, phase, k, &age);
-        for (uint32_t a = 0; a < r->nagents; a++)
-            if (s->agent[a].reported)
+        for (uint32_t a = 0; a < r->nagents; a++) {
+            struct counters c;
+
+            result_slot_agent(s, a, &c);
+            if (c.reported)
                 json_array_append_new(live, jint(r->agents[a].id));
+        }
         json_object_set_new(j, "live", live);
         json_object_set_new(j, "stalled_agents", jint(stalled));
         json_object_set_new(j, "stall_s", json_real((double)age / 1e9));
@@ -114,7 +114,7 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
 
         if (s->count[t].ops == 0 && s->count[t].errors == 0)
             continue;
-        if (!s->pending && !*scratch)
+        if (!*scratch)
             *scratch = xmalloc(sizeof(**scratch));
         o = result_interval_op(r, phase, k, (enum op_type)t, *scratch);
         oj = json_object();
@@ -146,8 +146,9 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
     emit(out, j);
 
     for (uint32_t a = 0; a < r->nagents; a++) {
-        const struct counters *c = &s->agent[a];
+        struct counters cc, *c = &cc;
 
+        result_slot_agent(s, a, &cc);
         j = head(r, phase, k);
         ops = json_object();
         json_object_set_new(j, "agent", jint(r->agents[a].id));

@@ -212,10 +212,12 @@ static void agent_errors(struct acc *acc, const struct run_result *r, uint32_t p
 static uint32_t lost_inflight(const struct phase_result *ph, uint32_t a)
 {
     uint32_t n = ph->agents[a].nintervals;   /* it sends intervals 0, 1, ... in order */
+    struct counters c;
 
     if (n == 0 || n > ph->nintervals)
         return 0;
-    return ph->intervals[n - 1].agent[a].inflight;
+    result_slot_agent(&ph->intervals[n - 1], a, &c);
+    return c.inflight;
 }
 
 /* A counter at UINT64_MAX is a saturated sum (common/sat.h) or an agent's

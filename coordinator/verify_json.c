@@ -6,14 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "coordinator/verify_json.h"
-
-/* JSON integers are signed 64-bit: a value from a header someone forged
- * (a generation from 2^63 up) is written as the largest one, so the file
- * still reads back. */
-static json_t *u64j(uint64_t v)
-{
-    return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
+#include "coordinator/jint.h"
 
 static json_t *run_j(uint64_t run)
 {
@@ -37,37 +30,34 @@ void verify_time_text(uint64_t ms, char *buf, size_t len)
 json_t *verify_json(const struct vstats *v)
 {
     json_t *o = json_object(), *first = json_array(), *runs = json_array();
-    json_object_set_new(o, "checked", u64j(v->checked));
+    json_object_set_new(o, "checked", jint(v->checked));
     json_object_set_new(o, "verify_only", json_boolean(v->only));
     for (uint32_t i = 0; i < v->nruns && i < VSTATS_RUNS_MAX; i++) {
         char when[48];
         verify_time_text(v->runs[i].started_ms, when, sizeof when);
-        json_array_append_new(runs, json_pack("{sosIsssI}", "run", run_j(v->runs[i].run), "started_ms",
-                                              (json_int_t)(v->runs[i].started_ms > INT64_MAX ? INT64_MAX
-                                                           : v->runs[i].started_ms),
-                                              "started", when, "blocks",
-                                              (json_int_t)(v->runs[i].blocks > INT64_MAX ? INT64_MAX
-                                                           : v->runs[i].blocks)));
+        json_array_append_new(runs, json_pack("{sosossso}", "run", run_j(v->runs[i].run),
+                                              "started_ms", jint(v->runs[i].started_ms),
+                                              "started", when, "blocks", jint(v->runs[i].blocks)));
     }
     json_object_set_new(o, "runs", runs);
-    json_object_set_new(o, "runs_more", u64j(v->runs_more));
+    json_object_set_new(o, "runs_more", jint(v->runs_more));
     for (int k = 0; k < VB__COUNT; k++)
-        json_object_set_new(o, vblock_kind_name((enum vblock_kind)k), u64j(v->count[k]));
+        json_object_set_new(o, vblock_kind_name((enum vblock_kind)k), jint(v->count[k]));
     for (uint32_t i = 0; i < v->nfirst && i < VSTATS_FIRST_MAX; i++) {
         const struct vstats_bad *b = &v->first[i];
         json_t *e = json_object();
         json_object_set_new(e, "file", json_string(b->file));
-        json_object_set_new(e, "offset", u64j(b->offset));
+        json_object_set_new(e, "offset", jint(b->offset));
         json_object_set_new(e, "kind", json_string(vblock_kind_name((enum vblock_kind)b->kind)));
-        json_object_set_new(e, "reader", u64j(b->reader));
+        json_object_set_new(e, "reader", jint(b->reader));
         json_object_set_new(e, "expected_writer",
-                            b->expected_writer == VBLOCK_ANY_WRITER ? json_null() : u64j(b->expected_writer));
+                            b->expected_writer == VBLOCK_ANY_WRITER ? json_null() : jint(b->expected_writer));
         json_object_set_new(e, "expected_generation",
-                            b->expected_gen == VBLOCK_ANY_GEN ? json_null() : u64j(b->expected_gen));
-        json_object_set_new(e, "found_writer", u64j(b->found_writer));
-        json_object_set_new(e, "found_job", u64j(b->found_job));
-        json_object_set_new(e, "found_generation", u64j(b->found_gen));
-        json_object_set_new(e, "found_offset", u64j(b->found_offset));
+                            b->expected_gen == VBLOCK_ANY_GEN ? json_null() : jint(b->expected_gen));
+        json_object_set_new(e, "found_writer", jint(b->found_writer));
+        json_object_set_new(e, "found_job", jint(b->found_job));
+        json_object_set_new(e, "found_generation", jint(b->found_gen));
+        json_object_set_new(e, "found_offset", jint(b->found_offset));
         json_object_set_new(e, "expected_run", run_j(b->expected_run));
         json_object_set_new(e, "found_run", run_j(b->found_run));
         if (b->found_gen) {

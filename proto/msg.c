@@ -275,6 +275,9 @@ static const struct field start_fields[] = {
     FOPTU64(struct msg_start, "rate_iops", rate_iops),
     FOPTU64(struct msg_start, "rate_bps", rate_bps),
     { "skip", F_OPTU32, offsetof(struct msg_start, skip), 0, 0, 1, NULL },
+    { "clones", F_OPTU32, offsetof(struct msg_start, clones), 0, 0, 1, NULL },
+    { "depth", F_OPTU32, offsetof(struct msg_start, depth), 0, 0, 4096, NULL },
+    { "threads", F_OPTU32, offsetof(struct msg_start, threads), 0, 0, 4096, NULL },
 };
 static const struct field interval_fields[] = {
     FPHASE(struct msg_interval),
@@ -286,6 +289,7 @@ static const struct field interval_fields[] = {
     FKIND(struct msg_interval, "host", client.host, F_HOST),
     FKIND(struct msg_interval, "mountstats", client.ms, F_MSTATS),
     FKIND(struct msg_interval, "proxy", client.proxy, F_PROXY),      /* optional */
+    FKIND(struct msg_interval, "clones", clones, F_CLONES),     /* optional */
 };
 static const struct field phase_done_fields[] = {
     FPHASE(struct msg_phase_done),
@@ -306,6 +310,7 @@ static const struct field phase_done_fields[] = {
     FKIND(struct msg_phase_done, "verify", verify, F_VERIFY),   /* optional */
     FKIND(struct msg_phase_done, "errors", errors, F_ERRORS),   /* optional */
     FKIND(struct msg_phase_done, "proxy", client.proxy, F_PROXY),  /* optional */
+    FKIND(struct msg_phase_done, "clones", clones, F_CLONES),   /* optional */
 };
 static const struct field stop_fields[] = {
     FSTR(struct msg_stop, "reason", reason),
@@ -444,11 +449,13 @@ int msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *e
 void msg_interval_free(struct msg_interval *m)
 {
     nfs_rpc_set_free(&m->nfs);
+    clone_set_free(&m->clones);
 }
 
 void msg_phase_done_free(struct msg_phase_done *m)
 {
     nfs_rpc_set_free(&m->nfs);
+    clone_set_free(&m->clones);
 }
 
 void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "common/client_stats.h"
+#include "common/clone_set.h"
 #include "common/errcause.h"
 #include "common/plan.h"
 #include "common/nfs_rpc.h"
@@ -28,6 +29,12 @@
 #define MSG_TEXT_MAX  512     /* error text, host names */
 #define MSG_SYS_MAX   128     /* kernel release, CPU model */
 #define MSG_LABELS_MAX 256    /* an agent's labels, comma-separated */
+/* The largest frame a coordinator takes from an agent once it is welcomed:
+ * an op_set with every histogram bucket used (per op type two histograms
+ * of HIST_NBUCKETS index/count pairs of at most 14 bytes), plus headroom
+ * for the keys.  An agent keeps its optional per-thread figures ("clones")
+ * out of a message they would push past it. */
+#define MSG_AGENT_FRAME_MAX ((uint32_t)OP__COUNT * 2 * HIST_NBUCKETS * 14 + (64u << 10))
 
 enum msg_type {
     MSG_HELLO = 1,     /* coordinator -> agent: first message */
@@ -137,6 +144,15 @@ struct msg_start {
     uint64_t rate_iops;
     uint64_t rate_bps;
     uint32_t skip;
+    /* optional: 1 when the coordinator writes fio logs of the phase: the
+     * agent then sends each thread's ops in every interval ("clones") */
+    uint32_t clones;
+    /* a searched sweep=iodepth / numjobs point (optional, 0 = the plan's):
+     * the phase was laid out at sweep_max; every job keeps at most depth
+     * ops in flight per thread, and runs only its first threads threads
+     * (the others end without I/O) */
+    uint32_t depth;
+    uint32_t threads;
 };
 struct msg_interval {
     uint32_t phase;
@@ -150,6 +166,10 @@ struct msg_interval {
     /* the agent's CPU, NIC and mountstats over the interval (optional on
      * the wire: "host", "mountstats"; zeroed, present 0, when absent) */
     struct client_sample client;
+    /* each thread's ops of the interval (optional: sent only for a phase
+     * whose jobs write fio logs, of at most CLONE_SET_MAX threads on the
+     * agent; runtime_ns 0).  Decode allocates: msg_interval_free. */
+    struct clone_set clones;
 };
 struct msg_phase_done {
     uint32_t phase;
@@ -177,6 +197,10 @@ struct msg_phase_done {
     struct errcause_set errors;  /* why its failed ops failed (optional: sent
                                  when some op failed); the causes' counts of
                                  an op type sum to its totals' errors */
+    /* each thread's totals (optional: sent for a phase of at most
+     * CLONE_SET_MAX threads on the agent); their sum is totals.  Decode
+     * allocates: msg_phase_done_free. */
+    struct clone_set clones;
 };
 struct msg_stop {
     char reason[MSG_TEXT_MAX];

@@ -87,6 +87,26 @@ static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
     }
 }
 
+/* Per-thread figures (common/clone_set.h):
+ *     [{job, clone, runtime_ns, stats: op_set}, ...]
+ * at most CLONE_SET_MAX entries (the agent sends none beyond). */
+static void pack_clones(msgpack_packer *pk, const struct clone_set *s)
+{
+    uint32_t n = s->n < CLONE_SET_MAX ? s->n : CLONE_SET_MAX;
+
+    msgpack_pack_array(pk, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct clone_stats *e = &s->c[i];
+
+        msgpack_pack_map(pk, 4);
+        pack_u64(pk, "job", e->job);
+        pack_u64(pk, "clone", e->clone);
+        pack_u64(pk, "runtime_ns", e->runtime_ns);
+        pack_cstr(pk, "stats");
+        pack_op_set(pk, e->stats);
+    }
+}
+
 static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
 
 /* NFS RPC telemetry (common/nfs_rpc.h):
@@ -166,6 +186,8 @@ static int field_sent(const struct field *f, const void *base)
         return CAT(base, f, struct vstats)->on != 0;
     case F_ERRORS:
         return !errcause_empty(CAT(base, f, struct errcause_set));
+    case F_CLONES:
+        return CAT(base, f, struct clone_set)->n != 0;
     case F_OPTU32:
         return *CAT(base, f, uint32_t) != 0;
     case F_OPTU64:
@@ -297,6 +319,9 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             break;
         case F_ERRORS:
             errcause_pack(pk, CAT(base, f, struct errcause_set));
+            break;
+        case F_CLONES:
+            pack_clones(pk, CAT(base, f, struct clone_set));
             break;
         case F_PHASES:
             pack_phases(pk, CAT(base, f, struct plan));
@@ -697,6 +722,37 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
          * also be dropped by op_set_merge and by the encoder. */
         if (st->ops == 0 && (st->lat.count > 0 || st->svc.count > 0))
             return fail(c, "latencies recorded for 0 ops");
+        where_pop(c, mark);
+    }
+    return 0;
+}
+
+/* The "clones" array: bounded by CLONE_SET_MAX, each entry's job below
+ * PLAN_MAX_JOBS and clone below PLAN_MAX_NUMJOBS, no (job, clone) twice.
+ * s is empty on entry; on failure the caller frees what was added. */
+static int unpack_clones(struct dctx *c, const msgpack_object_array *a, struct clone_set *s)
+{
+    for (uint32_t i = 0; i < a->size; i++) {
+        const msgpack_object *e = &a->ptr[i], *st = NULL;
+        uint64_t job = 0, clone = 0, rt = 0;
+        size_t mark = where_push(c, "[%" PRIu32 "]", i);
+        int rc;
+
+        if (e->type != MSGPACK_OBJECT_MAP)
+            return fail(c, "not a map");
+        if ((rc = get_u64(c, e, "job", 0, PLAN_MAX_JOBS - 1, &job)) ||
+            (rc = get_u64(c, e, "clone", 0, PLAN_MAX_NUMJOBS - 1, &clone)) ||
+            (rc = get_u64(c, e, "runtime_ns", 0, UINT64_MAX, &rt)) ||
+            (rc = get(c, e, "stats", MSGPACK_OBJECT_MAP, "a map", &st)))
+            return rc;
+        if (clone_set_find(s, (uint32_t)job, (uint32_t)clone))
+            return fail(c, "job %" PRIu64 " clone %" PRIu64 " twice", job, clone);
+        struct clone_stats *cs = clone_set_add(s, (uint32_t)job, (uint32_t)clone);
+        cs->runtime_ns = rt;
+        size_t sub = where_key(c, "stats");
+        if ((rc = unpack_op_set(c, st, cs->stats)))
+            return rc;
+        where_pop(c, sub);
         where_pop(c, mark);
     }
     return 0;
@@ -1113,6 +1169,18 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
                 rc = fail(c, "%s", why);
             break;
         }
+        case F_CLONES: {
+            /* initialised (and freed on failure) by msg_codec_decode */
+            const msgpack_object_array *a = NULL;
+            if (!map_get(map, f->key))
+                break;
+            if ((rc = get_array(c, map, f->key, 0, CLONE_SET_MAX, &a)))
+                break;
+            mark = where_key(c, f->key);
+            if ((rc = unpack_clones(c, a, AT(base, f, struct clone_set))) == 0)
+                where_pop(c, mark);
+            break;
+        }
         case F_ENUM:
         case F_AGENTS:
         case F_BSSPLIT:
@@ -1210,6 +1278,8 @@ int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct fiel
     for (size_t i = 0; i < nf; i++)
         if (f[i].kind == F_NFSRPC)
             nfs_rpc_set_init(AT(m, &f[i], struct nfs_rpc_set));
+        else if (f[i].kind == F_CLONES)
+            clone_set_init(AT(m, &f[i], struct clone_set));
     rc = parse(&c, p, n, &u, &root);
     if (rc == 0) {
         rc = type_of(&c, root);
@@ -1219,9 +1289,13 @@ int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct fiel
             rc = unpack_fields(&c, root, f, nf, m);
     }
     msgpack_unpacked_destroy(&u);
-    if (rc < 0)
-        for (size_t i = 0; i < nf; i++)
+    if (rc < 0) {
+        for (size_t i = 0; i < nf; i++) {
             if (f[i].kind == F_NFSRPC)
                 nfs_rpc_set_free(AT(m, &f[i], struct nfs_rpc_set));
+            else if (f[i].kind == F_CLONES)
+                clone_set_free(AT(m, &f[i], struct clone_set));
+        }
+    }
     return rc;
 }

@@ -40,6 +40,8 @@ enum fkind {
     F_PROXY,     /* struct proxy_sample as an optional map (msg_client.h) */
     F_ERRORS,    /* struct errcause_set, optional: sent only when not empty,
                     empty when absent (proto/errcause_codec.h) */
+    F_CLONES,    /* struct clone_set, optional: sent only when not empty,
+                    empty when absent; decode allocates (clone_set_free) */
 };
 
 /* Word <-> value of one of the plan's small enums. */

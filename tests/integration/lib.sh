@@ -71,6 +71,37 @@ wait_intervals() {
   return 1
 }
 
+# measure_baseline: BASE_MS, the wall time of the smallest real run here
+# and now (one local agent, the null engine, one 4 KiB read: processes
+# started, the handshake, clock sync, a phase, teardown).  Time bounds are
+# a goal plus a few of these (bound_s, bound_ms), so a loaded machine,
+# which stretches every run, stretches the bound alike, and a quiet one
+# keeps it tight.  Call it in the test's own shell, before the bounds.
+measure_baseline() {
+  local s rc
+  s=$(date +%s%N)
+  ( cd "$T" && timeout 60 "$NFSTORM" run --local 1 --quiet --name=baseline --ioengine=null --rw=read \
+      --bs=4k --size=4k >/dev/null 2>&1 ); rc=$?
+  [ $rc -eq 0 ] || fail "the baseline run failed (exit $rc)"
+  BASE_MS=$(( ($(date +%s%N) - s) / 1000000 ))
+}
+# bound_s GOAL_S [K]: GOAL_S plus K (default 2) baselines, in whole seconds
+# rounded up; bound_ms GOAL_MS [K]: the same in ms.
+bound_ms() { echo $(( $1 + ${2:-2} * ${BASE_MS:?measure_baseline first} )); }
+bound_s() { echo $(( $1 + (${2:-2} * ${BASE_MS:?measure_baseline first} + 999) / 1000 )); }
+
+# wait_phase_intervals JOURNAL PHASE N [SECONDS]: as wait_intervals, counting
+# only phase PHASE's interval lines (0-based, as in the journal).
+wait_phase_intervals() {
+  local j=$1 re="\"type\":\"interval\",\"phase\":$2[,}]" want=$3 n k=$(( ${4:-60} * 20 ))
+  while [ $k -gt 0 ]; do
+    n=$(grep -c "$re" "$j" 2>/dev/null)
+    [ "${n:-0}" -ge "$want" ] && return 0
+    sleep 0.05; k=$((k - 1))
+  done
+  return 1
+}
+
 # files_sig DIR: a signature of every file below DIR (modification time to
 # the nanosecond, size, blocks): it changes with any write, including a
 # rewrite of a file that does not grow or was preallocated at full size

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Run every integration test (tests/integration/tNNNN_*.sh) and summarise.
 # Usage: run.sh [PATTERN]   (only tests whose name contains PATTERN)
+#        run.sh --soak      (only the soak tier, below)
+#
+# Tiers: a test with a line "# nfstorm-test: soak (why)" is long and
+# duplicates what make test covers otherwise; it runs in `make soak`
+# (run.sh --soak), or when a PATTERN names it, not in `make test`
+# (docs/testing.md lists them).
 #
 # Tests run NFSTORM_TEST_JOBS at a time (default 2: most of a test is
 # waiting on its runs' runtimes, not CPU), each in its own temp dir, on its
@@ -16,8 +22,15 @@ cd "$(dirname "$0")"
 jobs_max=${NFSTORM_TEST_JOBS:-2}
 pass=0; failn=0; skipn=0; failed=()
 parallel=(); serial=()
+soak_only=0; pattern=${1:-}
+[ "$pattern" = --soak ] && { soak_only=1; pattern=""; }
 for t in t[0-9]*_*.sh; do
-  case "$t" in *"${1:-}"*) ;; *) continue ;; esac
+  case "$t" in *"$pattern"*) ;; *) continue ;; esac
+  if grep -q '^# nfstorm-test: soak' "$t"; then
+    [ $soak_only = 1 ] || [ -n "$pattern" ] || continue
+  else
+    [ $soak_only = 0 ] || continue
+  fi
   if grep -q '^# nfstorm-test: serial' "$t"; then serial+=("$t"); else parallel+=("$t"); fi
 done
 if command -v rpcbind >/dev/null 2>&1; then

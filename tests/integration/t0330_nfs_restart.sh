@@ -8,6 +8,7 @@
 # with that error in its reasons, and the intervals measured until then are
 # in the JSON.
 source "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 command -v ganesha.nfsd >/dev/null 2>&1 || skip "ganesha.nfsd is not installed"
 source "$ROOT/tests/nfs_server.sh"
 trap 'nfs_server_stop; cleanup' EXIT
@@ -73,7 +74,7 @@ start=$(date +%s)
 wait $run; rc=$?
 secs=$(( $(date +%s) - start ))
 [ $rc -eq 1 ] || fail "server gone: exit status $rc, want 1: $(tail -n 3 "$T/out")"
-[ $secs -le 10 ] || fail "server gone: took ${secs}s to give up (server_timeout=2s)"
+[ $secs -le "$(bound_s 10)" ] || fail "server gone: took ${secs}s to give up (server_timeout=2s; goal 10 s + 2 baselines of ${BASE_MS} ms)"
 grep -Eq "agent 0 \(.*\): phase 0: job 'rs': NFS server 127\.0\.0\.1 did not answer for 2 s \(server_timeout\)" "$T/out" \
   || fail "server gone: message: $(tail -n 2 "$T/out")"
 py "$T/gone.json" <<'PY'

@@ -17,9 +17,9 @@ import json, sys
 assert json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]["ops"] == 256
 PY
 # a client that never says hello is dropped after 5 s and does not block others
-python3 -c "import socket,time; s=socket.create_connection(('127.0.0.1', ${AGENT_ADDR##*:})); time.sleep(7)" &
+python3 -c "import socket,time; s=socket.create_connection(('127.0.0.1', ${AGENT_ADDR##*:})); print('connected', flush=True); time.sleep(7)" >"$T/silent.out" &
 PIDS+=($!)
-sleep 0.3
+wait_grep "$T/silent.out" '^connected$' 10 || fail "the silent client did not connect"
 timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --name=x --rw=read --bs=4k --size=1m >"$T/o" 2>&1 \
   || fail "a silent connection blocked the agent: $(tail -n1 "$T/o")"
 wait_grep "$alog" "no hello and authentication within 5 s" 15 || fail "silent client not dropped after 5 s"

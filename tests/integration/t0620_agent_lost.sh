@@ -4,6 +4,7 @@
 # results are complete, and the lost agent's intervals up to its death are
 # in the report.  Then a silent (SIGSTOPped) agent is detected by timeout.
 source "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 D=$T/d; mkdir -p "$D"
 addrs=(); pids=()
 for i in 0 1 2; do start_agent "$D"; addrs+=("$AGENT_ADDR"); pids+=("$AGENT_PID"); done
@@ -12,12 +13,12 @@ start=$(date +%s)
 timeout 60 "$NFSTORM" run --agents "$list" --quiet --agent-timeout 3s --json "$T/r.json" --name=k \
   --rw=randwrite --bs=4k --size=8m --runtime=6 --time_based >"$T/o" 2>&1 &
 cpid=$!
-sleep 3
+wait_intervals "$T/r.json.journal" $(( 2 * ${#pids[@]} )) || fail "no 2 intervals of every agent: $(tail -n2 "$T/o")"
 kill -9 "${pids[1]}"
 wait $cpid; rc=$?
 took=$(( $(date +%s) - start ))
 [ $rc -eq 3 ] || fail "exit status $rc, want 3 (partial): $(tail -n2 "$T/o")"
-[ $took -le 14 ] || fail "took ${took}s"
+[ $took -le "$(bound_s 14)" ] || fail "took ${took}s (goal 14 s + 2 baselines of ${BASE_MS} ms)"
 grep -q "partial run: 1 of 3 agents lost: agent 1" "$T/o" || fail "no partial message: $(tail -n2 "$T/o")"
 grep -q "agent 1 (.*) lost at" "$T/o" || fail "report does not say agent 1 was lost"
 py "$T/r.json" <<'PY'

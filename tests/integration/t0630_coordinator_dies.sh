@@ -17,8 +17,8 @@ seqwrite=(--quiet --name=w --rw=write --bs=64k --size=4g --runtime=60 --time_bas
 # 1. kill -9
 "$NFSTORM" run --agents "$list" --json "$T/k.json" "${seqwrite[@]}" >"$T/o" 2>&1 &
 c=$!
-sleep 3.5
-g1=$(size_sum); sleep 0.5; g2=$(size_sum)
+wait_intervals "$T/k.json.journal" 4 || fail "no 2 intervals of the 2 agents: $(tail -n2 "$T/o")"
+g1=$(size_sum); sleep 0.5; g2=$(size_sum)      # a window the files must grow in
 [ "$g2" != "$g1" ] || fail "the files did not grow while the run was alive ($g1 -> $g2): this check cannot see"
 kill -9 $c; wait $c 2>/dev/null
 sleep 1.5
@@ -43,11 +43,15 @@ timeout 30 "$NFSTORM" run --agents "$list" --quiet --name=x --rw=read --bs=4k --
   || fail "agents do not accept a new run after the coordinator died: $(tail -n1 "$T/o")"
 
 # 2. a silent coordinator: the lease (3 s) stops the I/O
-"$NFSTORM" run --agents "$list" "${seqwrite[@]}" >"$T/o" 2>&1 &
+"$NFSTORM" run --agents "$list" --json "$T/s.json" "${seqwrite[@]}" >"$T/o" 2>&1 &
 c=$!
-sleep 2.5
+wait_intervals "$T/s.json.journal" 4 || fail "silent coordinator: no 2 intervals of the 2 agents: $(tail -n2 "$T/o")"
 kill -STOP $c
-sleep 5
+expired() { grep -l "lease expired" "$T"/agent.*.log 2>/dev/null | wc -l; }
+for _ in $(seq 300); do [ "$(expired)" -ge 2 ] && break; sleep 0.05; done
+[ "$(expired)" -ge 2 ] || fail "the agents' leases did not expire 15 s after the coordinator went silent"
+# the stop follows the log line: wait until a 0.5 s window sees no write (10 s at most)
+for _ in $(seq 20); do a=$(size_sum); sleep 0.5; [ "$(size_sum)" = "$a" ] && break; done
 a=$(size_sum); sleep 2; b=$(size_sum)
 kill -9 $c; kill -CONT $c 2>/dev/null; wait $c 2>/dev/null
 [ "$a" = "$b" ] || fail "files still growing after the lease expired ($a -> $b)"
@@ -71,7 +75,7 @@ PY
 # 4. --local agents die with their coordinator, even one killed with -9
 "$NFSTORM" run --local 2 --quiet --name=l --rw=read --bs=4k --size=1m --runtime=30 --time_based >"$T/o" 2>&1 &
 c=$!
-sleep 1.5
+for _ in $(seq 200); do [ "$(pgrep -P $c | wc -l)" -ge 2 ] && break; sleep 0.05; done
 kids=$(pgrep -P $c | tr '\n' ' ')
 [ -n "$kids" ] || fail "no --local agents found under the coordinator"
 kill -9 $c; wait $c 2>/dev/null

@@ -52,7 +52,7 @@ list=$(IFS=,; echo "${addrs[*]}")
 timeout 60 "$NFSTORM" run --agents "$list" --quiet --agent-timeout 3s --json "$T/r.json" --name=p \
   --rw=write --bs=64k --size=1g --runtime=10 --time_based --rate=20m --fallocate=none >"$T/o" 2>&1 &
 c=$!
-sleep 3
+wait_intervals "$T/r.json.journal" 6 || fail "no 2 intervals of the 3 agents: $(tail -n2 "$T/o")"
 g1=$(files_sig "$D/1"); sleep 0.5; g2=$(files_sig "$D/1")
 [ "$g1" != "$g2" ] || fail "agent 1's file did not change while it ran: the check below cannot see"
 ip link set "nh${tag}1" down          # the partition: agent 1's packets go nowhere

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # nfstorm-test: serial (CPU-heavy fuzzing)
+# nfstorm-test: soak (72 s of mutation; make test keeps every corpus through its harness under valgrind, t1767, and `make fuzz-smoke` runs this alone)
 # Fuzz smoke: every libFuzzer harness (tests/fuzz/) replays its seed corpus
 # and mutates for a fixed number of runs with a fixed seed.  Any crash,
 # sanitizer report, leak, timeout or failed check fails the test.

@@ -4,6 +4,7 @@
 # file it created, and the agent serves the next coordinator at once
 # (issue 9, defect 2).
 source "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 D=/var/tmp/nfstorm-t0800.$$; mkdir -p "$D"; trap 'rm -rf "$D"; cleanup' EXIT
 start_agent "$D"
 
@@ -22,7 +23,7 @@ for how in INT KILL; do
   while kill -0 $c 2>/dev/null && [ $SECONDS -lt 15 ]; do sleep 0.1; done
   kill -0 $c 2>/dev/null && fail "$how: coordinator still running 15 s after SIGINT during layout"
   t=$SECONDS
-  [ "$how" = KILL ] || [ $t -le 5 ] || fail "$how: coordinator took ${t}s to stop (goal <= 5 s)"
+  [ "$how" = KILL ] || [ $t -le "$(bound_s 5)" ] || fail "$how: coordinator took ${t}s to stop (goal <= 5 s + 2 baselines of ${BASE_MS} ms)"
   # the agent stops writing within 2 s and removes the file it created
   sleep 2
   s1=$(fsize "$D/big"); sleep 2; s2=$(fsize "$D/big")
@@ -33,7 +34,7 @@ for how in INT KILL; do
   timeout 20 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/n.json" --name=next --rw=write \
     --bs=4k --size=1m --filename="$D/n.$how" >"$T/n.$how" 2>&1 \
     || fail "$how: agent does not serve the next run: $(tail -n1 "$T/n.$how")"
-  [ $SECONDS -le 5 ] || fail "$how: the next run took ${SECONDS}s"
+  [ $SECONDS -le "$(bound_s 5)" ] || fail "$how: the next run took ${SECONDS}s (goal 5 s + 2 baselines of ${BASE_MS} ms)"
   py "$T/n.json" <<'PY'
 import json, sys
 assert json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]["ops"] == 256

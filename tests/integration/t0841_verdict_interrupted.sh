@@ -13,7 +13,8 @@ start_agent "$D"
   --filename="$D/f" >"$T/out" 2>"$T/err" &
 c=$!
 for _ in $(seq 200); do grep -q "started on" "$T/err" && break; sleep 0.05; done
-sleep 2; kill -INT $c; wait $c; rc=$?
+wait_intervals "$T/i.json.journal" 2 || fail "no 2 intervals of phase 1: $(tail -n2 "$T/err")"
+kill -INT $c; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGINT: exit $rc, want 130: $(tail -n1 "$T/err")"
 grep -q "^verdict: interrupted: phase w: interrupted by SIGINT at [0-9.]* s (exit status 130)$" "$T/out" ||
   fail "text report does not end with the verdict: $(tail -n1 "$T/out")"

@@ -29,7 +29,8 @@ timeout 60 "$NFSTORM" run "$T/plan.fio" --agents "$list" --agent-timeout 3s --js
 c=$!
 for _ in $(seq 300); do grep -q "phase 2/2 all: started" "$T/err" && break; sleep 0.05; done
 grep -q "phase 2/2 all: started" "$T/err" || fail "phase 2 never started: $(tail -n2 "$T/err")"
-sleep 2.5; kill -9 "${pids[1]}"
+wait_phase_intervals "$T/r.json.journal" 1 6 || fail "phase 2 has no 2 intervals of its 3 agents: $(tail -n2 "$T/err")"
+kill -9 "${pids[1]}"
 wait $c; rc=$?
 [ $rc -eq 3 ] || fail "exit status $rc, want 3 (partial): $(tail -n2 "$T/err")"
 grep -Eq "^verdict: partial: phase all: agent 1 \(${addrs[1]}\) lost at [0-9.]+ s; its data up to then is included( \([0-9]+ ops? then in flight (is|are) not known\))? \(exit status 3\)$" "$T/out" ||

@@ -16,7 +16,8 @@ job=(--quiet --name=p --rw=randwrite --bs=4k --size=8m --filename="$D/p" --runti
 
 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/p.json" "${job[@]}" >"$T/o1" 2>&1 &
 c=$!; PIDS+=("$c")
-sleep 3; kill -STOP $c; sleep 5; kill -CONT $c
+wait_intervals "$T/p.json.journal" 3 || fail "no 3 intervals before the pause: $(tail -n2 "$T/o1")"
+kill -STOP $c; sleep 5; kill -CONT $c     # the pause itself, past the agent's 2 s lease
 timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -lt 128 ] || fail "paused coordinator died of signal $((rc - 128)) (exit $rc): $(tail -n2 "$T/o1")"
 [ $rc -eq 1 ] || [ $rc -eq 3 ] || fail "paused coordinator: exit $rc, want 1 or 3 (agent lost): $(tail -n2 "$T/o1")"
@@ -33,7 +34,8 @@ PY
 sleep 1
 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/h.json" "${job[@]}" >"$T/o2" 2>&1 &
 c=$!; PIDS+=("$c")
-sleep 3; kill -HUP $c
+wait_intervals "$T/h.json.journal" 3 || fail "SIGHUP: no 3 intervals: $(tail -n2 "$T/o2")"
+kill -HUP $c
 timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGHUP: exit $rc, want 130: $(tail -n2 "$T/o2")"
 grep -q "interrupted by SIGTERM" "$T/o2" || fail "SIGHUP: no interruption message: $(cat "$T/o2")"

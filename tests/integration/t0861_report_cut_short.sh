@@ -24,8 +24,7 @@ FIO
 
 "$NFSTORM" run "$T/two.fio" --agents "$AGENT_ADDR" --quiet --json "$T/k.json" >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
-for _ in $(seq 100); do grep -q '"type":"interval","phase":1' "$T/k.json.journal" 2>/dev/null && break; sleep 0.1; done
-sleep 1.2
+wait_phase_intervals "$T/k.json.journal" 1 2 || fail "phase b has no 2 intervals: $(tail -n2 "$T/o")"
 kill -9 $c; wait $c 2>/dev/null
 grep -q '"type":"end"' "$T/k.json.journal" && fail "journal of a killed coordinator has an end record"
 

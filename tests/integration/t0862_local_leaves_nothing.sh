@@ -40,9 +40,10 @@ for off in 0.02 0.1; do
 done
 
 # SIGHUP (terminal closed): results, exit 130, nothing left
-TMPDIR=$TMP "$NFSTORM" run --local 1 "${job[@]}" >"$T/o" 2>&1 &
+TMPDIR=$TMP "$NFSTORM" run --local 1 "${job[@]}" --json "$T/hup.json" >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
-sleep 2.5; kill -HUP $c
+wait_intervals "$T/hup.json.journal" 2 || fail "SIGHUP: the run has no 2 intervals: $(tail -n2 "$T/o")"
+kill -HUP $c
 timeout 20 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGHUP: exit $rc, want 130: $(tail -n2 "$T/o")"
 [ -z "$(ls -A "$TMP")" ] || fail "left behind after SIGHUP: $(ls -A "$TMP")"

@@ -8,7 +8,7 @@ E=$T/e; mkdir -p "$E"
 setsid "$NFSTORM" run --local 2 --quiet --json "$T/i.json" --name=w --rw=randwrite --bs=4k --size=8m \
   --directory="$E" --runtime=20 --time_based >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
-sleep 3
+wait_intervals "$T/i.json.journal" 4 || fail "the run has no 2 intervals of its 2 agents: $(tail -n2 "$T/o")"
 [ "$(ps -o pgid= -p $c | tr -d ' ')" = "$c" ] || fail "test setup: the coordinator does not lead its process group"
 kill -INT -- -$c                       # what the terminal does on Ctrl-C
 timeout 20 tail --pid=$c -f /dev/null; wait $c; rc=$?

@@ -24,7 +24,7 @@ for l in open(sys.argv[1]):
     try: o = json.loads(l)
     except ValueError: break
     if o.get("type") == "interval" and o["phase"] == 1:
-        n += o["ops"].get("read", {}).get("ops", 0)
+        n += o["o"]["read"][0] if "o" in o and "read" in o["o"] else o.get("ops", {}).get("read", {}).get("ops", 0)
 print(n)
 PY
 ) || fail "cannot count the journal's ops"

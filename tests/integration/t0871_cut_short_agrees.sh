@@ -23,8 +23,8 @@ runtime=1
 FIO
 "$NFSTORM" run "$T/two.fio" --agents "$AGENT_ADDR" --quiet --json "$T/k.json" >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
-for _ in $(seq 100); do grep -q '"type":"phase_end","phase":0' "$T/k.json.journal" 2>/dev/null && break; sleep 0.1; done
-sleep 1
+# phase a ended and b started (it waits out its startdelay): kill between them
+wait_grep "$T/k.json.journal" '"type":"phase_start","phase":1' || fail "phase b did not start: $(tail -n2 "$T/o")"
 kill -9 $c; wait $c 2>/dev/null
 
 timeout 20 "$NFSTORM" report "$T/k.json.journal" --json "$T/r.json" --html "$T/r.html" >"$T/ro" 2>"$T/re"; rc=$?

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # nfstorm-test: serial (network namespaces and routes)
+# nfstorm-test: soak (a 30 s slice of `make soak` itself, which runs the whole soak)
 # A 30-second slice of `make soak` (tests/soak/soak.py): consecutive runs on
 # three agents and ganesha with seeded faults (kills, pauses, SIGINT, a full
 # tmpfs, a cut netns link, strangers), every run's invariants checked.

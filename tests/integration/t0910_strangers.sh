@@ -33,12 +33,14 @@ PY
 grep -q "frame larger than the limit before authentication" "$alog" || fail "no log line: $(tail -n3 "$alog")"
 
 # 2. 32 idle strangers from 127.0.0.1 (the pending cap is 16, 4 per address)
-python3 - "$port" <<'PY' &
+python3 - "$port" >"$T/idle.out" <<'PY' &
 import socket, sys, time
 s = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(32)]
+print("connected", len(s), flush=True)
 time.sleep(20)
 PY
-PIDS+=($!); sleep 1
+PIDS+=($!)
+wait_grep "$T/idle.out" '^connected 32$' 10 || fail "the 32 strangers did not connect: $(cat "$T/idle.out")"
 R --json "$T/r1.json" --name=ok --rw=write --bs=4k --size=64k --filename="$D/ok" >"$T/o1" 2>&1 \
   || fail "32 idle strangers lock out the coordinator: $(tail -n1 "$T/o1")"
 py "$T/r1.json" <<'PY'
@@ -54,7 +56,7 @@ hwm0=$(awk '/VmHWM/ {print $2}' /proc/$AGENT_PID/status)
 R --json "$T/r2.json" --agent-timeout 2s --name=t --ioengine=null --rw=read --bs=4k --size=1m --runtime=4 \
   --time_based >"$T/o2" 2>&1 &
 run=$!
-sleep 0.5
+wait_intervals "$T/r2.json.journal" 1 || fail "the run did not start: $(tail -n2 "$T/o2")"
 python3 - "$port" <<'PY' || fail "flood client failed"
 import socket, struct, sys, time
 end = time.time() + 3

@@ -4,6 +4,7 @@
 # agent or ssh client running, also the good host's; bad usage exits 2
 # with one line.
 . "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 . "$(dirname "$0")/dialin_lib.sh"
 . "$ROOT/tests/sshd.sh"
 command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || skip "openssh-server is not installed (scripts/install-deps.sh)"
@@ -51,7 +52,7 @@ spawn() {   # spawn NAME REGEX HOSTS [more args]: fails with status 1 within 15 
   want "$name" 1 "$re" "$NFSTORM" run $P --hosts "$hosts" --spawn ssh --ssh-config "$T/ssh_config" \
     --agent-path "$AGENT" --listen 127.0.0.1:$CPORT --secret-file "$SECRET" --expect-timeout 25s "$@"
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  [ $ms -lt 15000 ] || fail "$name: took $ms ms (the ssh failure should end the wait at once)"
+  [ $ms -lt "$(bound_ms 15000)" ] || fail "$name: took $ms ms (the ssh failure should end the wait at once; goal 15 s + 2 baselines of ${BASE_MS} ms)"
   for _ in $(seq 50); do
     [ -z "$(pgrep -f -- "$D"; pgrep -f -- "$T/ssh_config")" ] && return 0
     sleep 0.1

@@ -39,7 +39,8 @@ for lib in libc6 libuv1 libmsgpackc2 libinih1 libjansson4 libssl3 liburing2 liba
 done
 dpkg-deb -c "$DEB" | awk '{print $6}' >"$T/files"
 for f in ./usr/bin/nfstorm ./usr/bin/nfstorm-agent ./usr/share/doc/nfstorm/copyright \
-         ./usr/share/nfstorm/deploy/k8s/50-agents.yaml ./usr/share/nfstorm/deploy/systemd/nfstorm-agent.service; do
+         ./usr/share/nfstorm/deploy/k8s/50-agents.yaml ./usr/share/nfstorm/deploy/systemd/nfstorm-agent.service \
+         ./usr/lib/sysusers.d/nfstorm.conf; do
   grep -qx -- "$f" "$T/files" || fail "the package lacks $f"
 done
 if [ -f deps/libnfs/lib/pkgconfig/libnfs.pc ]; then
@@ -53,6 +54,8 @@ $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeo
   || fail "apt-get install: $(tail -5 "$T/apt.log")"
 [ "$(dpkg-query -W -f='${Status} ${Version}' nfstorm)" = "install ok installed $ver" ] || fail "not installed"
 /usr/bin/nfstorm --version | grep -q "^nfstorm $ver" || fail "version: $(/usr/bin/nfstorm --version)"
+# the units' User=nfstorm: the postinst made it (systemd-sysusers), no login shell
+getent passwd nfstorm | grep -q ':/usr/sbin/nologin$' || fail "the package did not create user nfstorm: $(getent passwd nfstorm)"
 if [ -f deps/libnfs/lib/pkgconfig/libnfs.pc ]; then
   ldd /usr/bin/nfstorm-agent | grep -Eq '=> /usr/(bin/\.\./)?lib/nfstorm/libnfs\.so\.' || fail "agent's libnfs: $(ldd /usr/bin/nfstorm-agent | grep nfs)"
 fi

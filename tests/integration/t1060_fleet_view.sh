@@ -46,7 +46,8 @@ EOF2
 timeout 60 "$NFSTORM" run "$T/p.fio" --hosts "$T/hosts" --quiet --agent-timeout 3s --json "$T/r.json" \
   --html "$T/r.html" >"$T/run.txt" 2>"$T/run.err" &
 cpid=$!
-sleep 1.8
+# one interval of the 35 working agents, then agent 20 goes
+wait_intervals "$T/r.json.journal" 35 || fail "no interval of the 35 working agents: $(tail -n2 "$T/run.err")"
 kill -9 "${pids[20]}"; wait "${pids[20]}" 2>/dev/null
 wait $cpid; rc=$?
 [ $rc -eq 3 ] || fail "exit status $rc, want 3 (partial): $(tail -n3 "$T/run.err")"

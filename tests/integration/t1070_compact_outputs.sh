@@ -47,7 +47,9 @@ lines = [json.loads(l) for l in open(jpath)]
 ivl = [l for l in lines if l["type"] == "interval"]
 lat = [l for l in lines if l["type"] == "interval_lat"]
 assert len(ivl) == ai, (len(ivl), ai)
-assert all("lat" not in o and "svc" not in o for l in ivl for o in l["ops"].values()), "a histogram per agent"
+# counters only, compactly: {"read": [ops, bytes]} (late data alone has "ops" with histograms)
+assert all("ops" not in l and all(isinstance(o, list) and 2 <= len(o) <= 4 for o in l["o"].values())
+           for l in ivl), "a histogram per agent"
 withops = [k for k, iv in enumerate(ph["intervals"]) if "read" in iv["ops"]]
 assert sorted(l["k"] for l in lat) == withops, ([l["k"] for l in lat], withops)
 for l in lat:

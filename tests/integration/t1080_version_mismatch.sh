@@ -13,6 +13,7 @@
 #   a listening coordinator (run --listen) dialled by a future agent, and
 #     by an agent of another version that refuses its hello
 . "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 . "$(dirname "$0")/dialin_lib.sh"
 PEER=$ROOT/tests/integration/py/version_peer.py
 PV=$("$NFSTORM" --version | sed -n 's/.*(protocol \([0-9]*\)).*/\1/p')
@@ -49,7 +50,7 @@ for case in "welcome 99" "welcome 1" "error $((PV + 1))" "olderror"; do
     grep -Eq "$w" "$T/$name.$cmd" || fail "$name $cmd: no /$w/ in: $(cat "$T/$name.$cmd")"
     ! grep -Eq "bad welcome|missing key|unexpected message" "$T/$name.$cmd" ||
       fail "$name $cmd: a decode error instead of the version: $(cat "$T/$name.$cmd")"
-    [ $ms -lt 5000 ] || fail "$name $cmd: took $ms ms"
+    [ $ms -lt "$(bound_ms 5000)" ] || fail "$name $cmd: took $ms ms (goal 5 s + 2 baselines of ${BASE_MS} ms)"
   done
   [ "$(grep -c "^hello version=$PV$" "$T/$name.log")" = 2 ] || fail "$name: hellos: $(cat "$T/$name.log")"
   if [ "$1" = welcome ]; then   # it is told why, by run and by clean
@@ -113,7 +114,7 @@ grep -Eq "^nfstorm: refused: agent 127\.0\.0\.1:[0-9]+ speaks protocol $OV, this
   fail "listen: no line for the agent that refused our hello: $(cat "$T/listen") / peer: $(cat "$T/refuse.out")"
 grep -qx "hello version=$PV" "$T/refuse.out" || fail "listen: refuse peer: $(cat "$T/refuse.out")"
 grep -qx "nfstorm: expected 1 agent, 0 joined within 3s" "$T/listen" || fail "listen: it counted: $(cat "$T/listen")"
-sleep 0.2
+wait_grep "$T/welcome.out" '^got error text=' 5
 grep -qx "got error text=protocol version mismatch: coordinator speaks $PV, agent 99 version=$PV" "$T/welcome.out" ||
   fail "listen: the agent was not told: $(cat "$T/welcome.out")"
 ! grep -q "not an nfstorm agent" "$T/listen" || fail "listen: a decode error: $(cat "$T/listen")"

@@ -7,6 +7,7 @@
 # saying so, the agents go back to dialling and a new serve on the same
 # port gets them back for a run.
 . "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 . "$(dirname "$0")/dialin_lib.sh"
 . "$(dirname "$0")/pool_lib.sh"
 D=$T/d; mkdir -p "$D"
@@ -33,7 +34,7 @@ for _ in $(seq 100); do grep -q 'ended: exit status 130 (its submitter went)' "$
 grep -q 'ended: exit status 130 (its submitter went)' "$T/serve.log" || fail "the orphaned run was not stopped: $(tail -n 4 "$T/serve.log")"
 pool_has 3
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ $ms -lt 5000 ] || fail "agents took $ms ms to come back after the run stopped (a 20 s run)"
+[ $ms -lt "$(bound_ms 5000)" ] || fail "agents took $ms ms to come back after the run stopped (a 20 s run; goal 5 s + 2 baselines of ${BASE_MS} ms)"
 prun "$T/o2" "$T/e2" $fast --json "$T/r2.json" || fail "run after the killed submitter: exit $?: $(tail -n 3 "$T/e2")"
 py "$T/r2.json" <<'PY'
 import json, sys

@@ -76,7 +76,8 @@ start_agent "$D"
   --size=4m --filename="$D/g" --runtime=20 --time_based >"$T/iout" 2>"$T/ierr" &
 c=$!
 for _ in $(seq 200); do grep -q "started on" "$T/ierr" && break; sleep 0.05; done
-sleep 1; kill -INT $c; wait $c; rc=$?
+wait_intervals "$T/i.json.journal" 1 || fail "no interval: $(tail -n1 "$T/ierr")"
+kill -INT $c; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "SIGINT: exit $rc, want 130: $(tail -n1 "$T/ierr")"
 timeout 20 "$NFSTORM" report "$T/i.json.journal" --json "$T/ij.json" >/dev/null 2>&1
 for f in i.json ij.json; do

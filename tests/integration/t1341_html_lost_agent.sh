@@ -13,7 +13,7 @@ list=$(IFS=,; echo "${addrs[*]}")
 timeout 60 "$NFSTORM" run --agents "$list" --quiet --agent-timeout 3s --json "$T/r.json" --html "$T/r.html" \
   --name=k --rw=randwrite --bs=4k --size=8m --runtime=5 --time_based >"$T/o" 2>&1 &
 cpid=$!
-sleep 2.5
+wait_intervals "$T/r.json.journal" 6 || fail "no 2 intervals of the 3 agents: $(tail -n2 "$T/o")"
 kill -9 "${pids[1]}"; wait "${pids[1]}" 2>/dev/null
 wait $cpid; rc=$?
 [ $rc -eq 3 ] || fail "exit status $rc, want 3 (partial): $(tail -n2 "$T/o")"

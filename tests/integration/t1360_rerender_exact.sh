@@ -117,7 +117,8 @@ addrs=(); pids=()
 for i in 0 1; do start_agent "$D"; addrs+=("$AGENT_ADDR"); pids+=("$AGENT_PID"); done
 run lost --agents "${addrs[0]},${addrs[1]}" --agent-timeout 3s --name=k --rw=randwrite --bs=4k --size=8m \
   "--filename=$D/lost.\${agent}" --runtime=5 --time_based &
-sleep 2.5; kill -9 "${pids[1]}"; wait $!
+wait_intervals "$T/lost.json.journal" 4 || fail "lost run: no 2 intervals of its 2 agents"
+kill -9 "${pids[1]}"; wait $!
 [ "$(cat "$T/lost.rc")" = 3 ] || fail "lost run: exit $(cat "$T/lost.rc"), want 3: $(tail -n2 "$T/lost.err")"
 grep -q "agent 1 (.*) lost at" "$T/lost.txt" || fail "lost: the text does not say agent 1 was lost"
 rerender lost
@@ -134,7 +135,8 @@ PY
 start_agent "$D"; addrs[1]=$AGENT_ADDR; pids[1]=$AGENT_PID
 run stall --agents "${addrs[0]},${addrs[1]}" --agent-timeout 20s --name=s --rw=randwrite --bs=4k --size=8m \
   "--filename=$D/stall.\${agent}" --runtime=5 --time_based &
-sleep 2; kill -STOP "${pids[1]}"; sleep 2.5; kill -CONT "${pids[1]}"; wait $!
+wait_intervals "$T/stall.json.journal" 4 || fail "stall run: no 2 intervals of its 2 agents"
+kill -STOP "${pids[1]}"; sleep 2.5; kill -CONT "${pids[1]}"; wait $!   # the stall itself: ~2 intervals
 [ "$(cat "$T/stall.rc")" = 0 ] || fail "stall run: exit $(cat "$T/stall.rc"): $(tail -n2 "$T/stall.err")"
 rerender stall
 # the stop shows: an interval agent 1 reported with next to no op done (the
@@ -155,7 +157,8 @@ PY
   >"$T/int.txt" 2>"$T/int.err" &
 c=$!
 for _ in $(seq 200); do grep -q "started on" "$T/int.err" && break; sleep 0.05; done
-sleep 2; kill -INT $c; wait $c; echo $? >"$T/int.rc"
+wait_intervals "$T/int.json.journal" 4 || fail "int run: no 2 intervals of its 2 agents"
+kill -INT $c; wait $c; echo $? >"$T/int.rc"
 [ "$(cat "$T/int.rc")" = 130 ] || fail "int run: exit $(cat "$T/int.rc"), want 130: $(tail -n2 "$T/int.err")"
 grep -q "interrupted" "$T/int.txt" || fail "int: the text does not say the run was interrupted"
 rerender int

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # nfstorm-test: serial (significance of a measured difference: a busy neighbour widens the spread)
+# nfstorm-test: soak (30 s end to end on ganesha; make test covers its parts: Welch t1330, significance and direction t1332, compare HTML in chromium t1331, rsize/wsize in the record t1301)
 # t1380: issue 13's "Done when".  One plan (4k randread, 1m seq read, libnfs)
 # runs --repeat 3 against the same ganesha export configured two ways: the
 # default, then MaxRead/MaxWrite/PrefRead/PrefWrite = 16384 (same URL, so

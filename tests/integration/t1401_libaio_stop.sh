@@ -5,6 +5,7 @@
 # context (no "[aio]" mapping left) and serves the next run at once, whose
 # counts are exact.
 source "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 D=$T/d; mkdir -p "$D"
 start_agent "$D"
 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/i.json" --name=s --rw=randwrite --bs=64k \
@@ -13,7 +14,7 @@ start_agent "$D"
 c=$!
 PIDS+=("$c")
 wait_grep "$T/o" "phase 1/1 s: started on|libaio refused by the kernel" || fail "the phase did not start: $(tail -n2 "$T/o")"
-sleep 2
+grep -q 'libaio refused by the kernel' "$T/o" || wait_intervals "$T/i.json.journal" 2 || fail "no 2 intervals: $(tail -n2 "$T/o")"
 grep -q 'libaio refused by the kernel' "$T/o" && skip "$(grep -m1 'refused' "$T/o")"
 grep -q '\[aio\]' "/proc/$AGENT_PID/maps" || fail "the agent has no AIO context while the phase runs"
 SECONDS=0
@@ -21,7 +22,7 @@ kill -INT $c
 timeout 20 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "exit status $rc after SIGINT, want 130: $(tail -n2 "$T/o")"
 stop_s=$SECONDS
-[ $stop_s -le 5 ] || fail "the coordinator took ${stop_s}s to stop"
+[ $stop_s -le "$(bound_s 5)" ] || fail "the coordinator took ${stop_s}s to stop (goal 5 s + 2 baselines of ${BASE_MS} ms)"
 py "$T/i.json" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][0]; w = p["ops"]["write"]
@@ -35,7 +36,7 @@ grep -q '\[aio\]' "/proc/$AGENT_PID/maps" && fail "the agent still holds an AIO 
 SECONDS=0
 timeout 30 "$NFSTORM" run --agents "$AGENT_ADDR" --quiet --json "$T/n.json" --name=n --rw=write --bs=4k \
   --size=1m --ioengine=libaio --iodepth=8 --filename="$D/n" >"$T/n" 2>&1 || fail "next run: $(tail -n2 "$T/n")"
-[ $SECONDS -le 5 ] || fail "next run served after ${SECONDS}s"
+[ $SECONDS -le "$(bound_s 5)" ] || fail "next run served after ${SECONDS}s (goal 5 s + 2 baselines of ${BASE_MS} ms)"
 py "$T/n.json" <<'PY'
 import json, sys
 w = json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]

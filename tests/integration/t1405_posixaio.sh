@@ -3,6 +3,7 @@
 # AIO; every block written is read back and verified (crc32c); a run stopped with SIGINT
 # while ops are in flight ends at once and the agent serves the next run.
 source "$(dirname "$0")/lib.sh"
+measure_baseline      # time bounds below are a goal + 2 of it (lib.sh)
 D=$T/d; mkdir -p "$D"
 start_agent "$D"
 job=(--agents "$AGENT_ADDR" --quiet --ioengine=posixaio --iodepth=8 --filename="$D/f")
@@ -26,6 +27,6 @@ kill -INT $RUN
 t0=$(date +%s%N)
 wait $RUN
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ $ms -lt 10000 ] || fail "SIGINT took $ms ms to end the run"
+[ $ms -lt "$(bound_ms 10000)" ] || fail "SIGINT took $ms ms to end the run (goal 10 s + 2 baselines of ${BASE_MS} ms)"
 timeout 60 "$NFSTORM" run "${job[@]}" --name=n --rw=read --bs=4k --size=64k >"$T/o" 2>&1 || fail "next run: $(cat "$T/o")"
 echo "ok: posixaio wrote and verified 256 blocks at iodepth 8; stopped by SIGINT in $ms ms; the agent served the next run"

@@ -15,7 +15,7 @@ timeout 60 "$NFSTORM" run --local 1 --json "$T/r.json" --name=rs --ioengine=nfs 
   --rw=randwrite --bs=4k --size=4m --iodepth=16 --numjobs=2 --time_based --runtime=6 --interval=500ms \
   --error_threshold=50% >"$T/out" 2>&1 &
 run=$!
-sleep 1.5
+wait_intervals "$T/r.json.journal" 3 || fail "no 3 intervals before the restart: $(tail -n2 "$T/out")"
 nfs_server_restart || fail "ganesha did not restart"
 wait $run || fail "run with a restart failed: $(tail -n 3 "$T/out")"
 py "$T/r.json" "$T/out" <<'PY'

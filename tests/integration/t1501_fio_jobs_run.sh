@@ -22,7 +22,16 @@ while read -r f status nwarn expect; do
     || fail "$f: run failed: $(tail -n 2 "$T/out")"
   echo "$T/r.$n.json $f $expect" >>"$T/ran"
 done <"$J/MANIFEST"
-[ $n -eq 58 ] || fail "ran $n plans, want 58"
+[ $n -eq 59 ] || fail "ran $n plans, want 59"
+# numjobs without group_reporting: fio's log file per clone (thread numbers 1..4), each one's own
+got=$(cd "$J" && ls per-clone_iops.* | tr '\n' ' ')
+[ "$got" = "per-clone_iops.1.agent0 per-clone_iops.1.log per-clone_iops.2.agent0 per-clone_iops.2.log per-clone_iops.3.agent0 per-clone_iops.3.log per-clone_iops.4.agent0 per-clone_iops.4.log " ] \
+  || fail "numjobs-per-clone.fio: log files $got"
+for k in 1 2 3 4; do [ -s "$J/per-clone_iops.$k.log" ] || fail "per-clone_iops.$k.log is empty"; done
+grep -q ', 1, 0, 0$' "$J/per-clone_iops.1.log" && ! grep -q ', 0, 0, 0$' "$J/per-clone_iops.1.log" \
+  || fail "per-clone_iops.1.log (a writer's) is not writes alone: $(head -2 "$J/per-clone_iops.1.log")"
+grep -q ', 0, 0, 0$' "$J/per-clone_iops.3.log" && ! grep -q ', 1, 0, 0$' "$J/per-clone_iops.3.log" \
+  || fail "per-clone_iops.3.log (a reader's) is not reads alone: $(head -2 "$J/per-clone_iops.3.log")"
 # every result against its MANIFEST line, in one interpreter
 py "$T/ran" <<'PY'
 import json, sys

@@ -19,7 +19,7 @@ ls "$T"/lg* >/dev/null 2>&1 && fail "a refused run created its log files"
   --time_based --interval 10ms --json "$T/f.json" >"$T/o" 2>&1 &
 c=$!; PIDS+=("$c")
 for _ in $(seq 50); do [ -s "$T/f.json.journal" ] && grep -q phase_start "$T/f.json.journal" && break; sleep 0.1; done
-sleep 1
+wait_intervals "$T/f.json.journal" 10 || fail "no 10 intervals of 10 ms: $(tail -n2 "$T/o")"
 kill -INT $c; wait $c; rc=$?
 [ $rc -eq 130 ] || fail "6048 s at 10 ms: exit $rc, want 130 (started, then SIGINT): $(tail -n2 "$T/o")"
 py "$T/f.json" <<'PY'

@@ -14,7 +14,8 @@ stopped_run() {
   "$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 2s --json "$T/$1.json" --name="$1" --ioengine=null \
     --rw=randread --bs=4k --size=64m --runtime="$2" --time_based --interval=500ms >"$T/$1.out" 2>&1 &
   local c=$!; PIDS+=("$c")
-  sleep 1.5; kill -STOP $c; sleep 4; kill -CONT $c
+  wait_intervals "$T/$1.json.journal" 2 || fail "$1: no 2 intervals before the stall"
+  kill -STOP $c; sleep 4; kill -CONT $c     # the stall itself, past --agent-timeout
   timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 }
 AGENT_AUTH="--insecure --lease 30s" start_agent "$D"

@@ -11,7 +11,8 @@ alog=$(ls -t "$T"/agent.*.log | grep -v '\.out$' | head -n1)
 "$NFSTORM" run --agents "$AGENT_ADDR" --agent-timeout 10s --json "$T/r.json" --name=r --ioengine=null \
   --rw=randread --bs=4k --size=64m --runtime=6 --time_based --interval=500ms >"$T/out" 2>&1 &
 c=$!; PIDS+=("$c")
-sleep 1.5; kill -STOP "$AGENT_PID"; sleep 3; kill -CONT "$AGENT_PID"
+wait_intervals "$T/r.json.journal" 2 || fail "no 2 intervals before the stall: $(tail -n2 "$T/out")"
+kill -STOP "$AGENT_PID"; sleep 3; kill -CONT "$AGENT_PID"    # the stall itself, past the lease
 timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 ! grep -q "lease expired" "$alog" || fail "the agent blamed the coordinator for its own stop: $(grep -m1 'lease expired' "$alog")"
 [ $rc -eq 0 ] || fail "agent stopped 3 s with --lease 2s: exit $rc, want 0: $(tail -n3 "$T/out")"

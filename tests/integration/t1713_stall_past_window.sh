@@ -11,8 +11,9 @@ start_agent "$D"
 "$NFSTORM" run --agents "$AGENT_ADDR" --json "$T/r.json" --name=r --ioengine=null --rw=randread \
   --bs=4k --size=4m --runtime=3 --time_based --rate_iops=200 >"$T/out" 2>&1 &
 c=$!; PIDS+=("$c")
-# the phase starts ~0.3 s after the launch (connect, clock sync, 200 ms margin)
-sleep 1.5; kill -STOP "$AGENT_PID"; sleep 4; kill -CONT "$AGENT_PID"
+# one interval (1 s) into the phase, whatever the launch took
+wait_intervals "$T/r.json.journal" 1 || fail "no interval before the stall: $(tail -n2 "$T/out")"
+kill -STOP "$AGENT_PID"; sleep 4; kill -CONT "$AGENT_PID"     # the stall itself
 timeout 30 tail --pid=$c -f /dev/null; wait $c; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "exit $rc: $(tail -n3 "$T/out")"
 py "$T/r.json" <<'PY'

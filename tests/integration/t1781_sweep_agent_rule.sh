@@ -121,9 +121,11 @@ expect_fail "unknown dimension" "job 'x': sweep='depth': want rate_iops, rate, i
 expect_fail "bad SLO" "sweep_slo: 'q99' is not a percentile" \
   "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=rate_iops \
   --sweep_values=1k --sweep_slo='q99<=5ms'
-expect_fail "search of iodepth" "sweep=iodepth takes sweep_values=" \
+expect_fail "iodepth search with latency_target" "job 'x': a sweep=iodepth search and latency_target= cannot be combined" \
   "$NFSTORM" run --dry-run --agents "$A0" --name=x --ioengine=null --size=1m --sweep=iodepth \
-  --sweep_start=1 --sweep_max=64
+  --sweep_start=1 --sweep_max=64 --latency_target=5ms
+expect_fail "search start beyond the fleet" "job 'x': sweep=agents sweep_start=3 exceeds the fleet's 2 agents" \
+  "$NFSTORM" run --agents "$A0,$A1" --name=x --ioengine=null --size=1m --sweep=agents --sweep_start=3 --sweep_max=4
 expect_fail "agents beyond the fleet" "sweep=agents point 4 exceeds the fleet's 2 agents" \
   "$NFSTORM" run --agents "$A0,$A1" --name=x --ioengine=null --size=1m --sweep=agents --sweep_values=1,4
 expect_fail "model key elsewhere" "null_capacity_iops= and null_latency= need ioengine=null" \

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,6 +338,72 @@ static void test_client_json_hostile(void **state)
     assert_int_equal(parse_text(big, why, sizeof why), -EINVAL);
 }
 
+/* Intervals kept in blocks, packed once the agent moved past them: 300
+ * intervals (with gaps, a nic change, mountstats and a late one into a
+ * packed block) read back as stored; CPU as the outputs print it (us). */
+static void test_client_blocks_packed(void **state)
+{
+    struct plan p;
+    struct run_result r;
+    struct client_sample s;
+    enum { K = 300 };
+
+    (void)state;
+    one_job_plan(&p);
+    result_init(&r, &p, 2, 1000);
+    for (uint32_t k = 0; k < K; k++) {
+        if (k % 17 == 5)
+            continue;                               /* a gap: nothing sent */
+        if (k % 50 == 7)
+            ms_sample(&s, 100 + k);                 /* mountstats (and a host) */
+        else
+            sample(&s, 0.000123 * k, 4, 2, 1000ull * k, 1000);
+        if (k >= 200)                               /* the route changes */
+            snprintf(s.host.nic, sizeof s.host.nic, "bond%u", k % 3 ? 1 : 0);
+        assert_int_equal(client_result_add_interval(&r, 0, 1, k, &s), 0);
+    }
+    /* late: interval 5 (a gap so far) into block 0, long packed */
+    sample(&s, 1.5, 8, 3, 555, 25000);
+    assert_int_equal(client_result_add_interval(&r, 0, 1, 5, &s), 0);
+    assert_null(r.phases[0].client->agent[1].blk[0].dense);       /* packed again */
+    assert_non_null(r.phases[0].client->agent[1].blk[0].packed);
+    for (uint32_t k = 0; k < K + 10; k++) {
+        const struct client_iv *iv = client_result_iv(&r, 0, 1, k);
+        struct client_sample want;
+
+        assert_null(client_result_iv(&r, 0, 0, k));              /* agent 0 sent nothing */
+        if (k >= K || (k % 17 == 5 && k != 5)) {
+            assert_null(iv);
+            continue;
+        }
+        assert_non_null(iv);
+        if (k == 5)
+            sample(&want, 1.5, 8, 3, 555, 25000);
+        else if (k % 50 == 7)
+            ms_sample(&want, 100 + k);
+        else
+            sample(&want, 0.000123 * k, 4, 2, 1000ull * k, 1000);
+        if (k >= 200)
+            snprintf(want.host.nic, sizeof want.host.nic, "bond%u", k % 3 ? 1 : 0);
+        assert_int_equal(iv->host.present, want.host.present);
+        if (want.host.present) {
+            double cpu = want.host.cpu_user_s + want.host.cpu_sys_s;
+            assert_int_equal(llround((iv->host.cpu_user_s + iv->host.cpu_sys_s) * 1e6), llround(cpu * 1e6));
+            assert_int_equal(iv->host.rx_bytes, want.host.rx_bytes);
+            assert_int_equal(iv->host.tx_bytes, want.host.tx_bytes);
+            assert_int_equal(iv->host.cores, want.host.cores);
+            assert_int_equal(iv->host.threads, want.host.threads);
+            assert_int_equal(iv->host.speed_mbps, want.host.speed_mbps);
+            assert_string_equal(iv->host.nic, want.host.nic);
+        }
+        assert_int_equal(iv->ms != NULL, want.ms.present);
+        if (want.ms.present)
+            assert_int_equal(iv->ms->op[0].ops, want.ms.op[0].ops);
+    }
+    result_free(&r);
+    plan_free(&p);
+}
+
 static void test_nicstat_parse_proc_net_dev(void **state)
 {
     static const char dev[] =
@@ -381,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_client_store_json_roundtrip),
         cmocka_unit_test(test_client_json_hostile),
         cmocka_unit_test(test_client_interval_columns),
+        cmocka_unit_test(test_client_blocks_packed),
         cmocka_unit_test(test_nicstat_parse_proc_net_dev),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,6 +79,58 @@ static void test_journal_interval_k_beyond_32_bits_rejected(void **state)
     assert_non_null(strstr(err, ":2: bad journal entry"));
 }
 
+#define HDR_COMPACT "{\"type\":\"header\",\"schema\":2,\"nagents\":2,\"interval_ms\":1000,\"started\":0," \
+             "\"agents\":[],\"phases\":[{\"name\":\"a\",\"rw\":\"randrw\",\"bs\":4096,\"numjobs\":1}]}\n"
+
+/* The compact interval line ("o": {OP: [ops, bytes(, errors(, timeouts))]})
+ * reads as the object form does, beside it; malformed arrays are refused. */
+static void test_journal_compact_interval_lines(void **state)
+{
+    static struct run_result r;
+    char err[256] = "";
+    struct counters c;
+    static const char *const bad[] = {
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":{\"read\":[1]}}\n",
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":{\"read\":[1,2,3,4,5]}}\n",
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":{\"read\":[1,4096,2]}}\n",
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":{\"read\":[-1,4096]}}\n",
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":{\"nope\":[1,4096]}}\n",
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":{\"read\":{\"ops\":1}}}\n",
+        "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,\"o\":[]}\n",
+    };
+
+    (void)state;
+    assert_int_equal(load(HDR_COMPACT
+                          "{\"type\":\"interval\",\"phase\":0,\"agent\":0,\"k\":0,"
+                          "\"o\":{\"read\":[10,40960],\"write\":[5,8192,2,1]}}\n"
+                          "{\"type\":\"interval\",\"phase\":0,\"agent\":1,\"k\":0,"
+                          "\"ops\":{\"read\":{\"ops\":7,\"bytes\":28672}}}\n"
+                          "{\"type\":\"interval\",\"phase\":0,\"agent\":1,\"k\":1,\"o\":{}}\n",
+                          &r, err, sizeof err), 0);
+    result_interval_agent(&r, 0, 0, 0, &c);
+    assert_int_equal(c.ops[OP_READ], 10);
+    assert_int_equal(c.bytes[OP_READ], 40960);
+    assert_int_equal(c.ops[OP_WRITE], 5);
+    assert_int_equal(c.bytes[OP_WRITE], 8192);
+    assert_int_equal(c.errors[OP_WRITE], 2);
+    assert_int_equal(r.phases[0].intervals[0].count[OP_WRITE].timeouts, 1);
+    result_interval_agent(&r, 0, 0, 1, &c);
+    assert_int_equal(c.ops[OP_READ], 7);
+    assert_int_equal(r.phases[0].intervals[0].count[OP_READ].ops, 17);
+    result_interval_agent(&r, 0, 1, 1, &c);
+    assert_int_equal(c.reported, 1);
+    assert_int_equal(c.ops[OP_READ], 0);
+    result_free(&r);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char text[1024];
+
+        snprintf(text, sizeof text, "%s%s", HDR_COMPACT, bad[i]);
+        err[0] = 0;
+        assert_int_equal(load(text, &r, err, sizeof err), -EINVAL);
+        assert_non_null(strstr(err, ":2: bad journal entry"));
+    }
+}
+
 /* The header's agents were always written as [] (a bad json_pack format);
  * they must survive a write and a load. */
 static void test_journal_header_keeps_agents(void **state)
@@ -183,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_journal_more_agents_than_nagents_rejected),
         cmocka_unit_test(test_journal_interval_k_beyond_32_bits_rejected),
         cmocka_unit_test(test_journal_header_keeps_agents),
+        cmocka_unit_test(test_journal_compact_interval_lines),
         cmocka_unit_test(test_journal_without_end_is_cut_short),
         cmocka_unit_test(test_journal_with_end_is_whole),
     };

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <msgpack.h>
 
+#include "common/clone_set.h"
 #include "common/hist.h"
 #include "common/plan.h"
 #include "common/stats.h"
@@ -971,6 +972,154 @@ static void test_msg_phase_done_round_trip(void **state)
     free(out);
 }
 
+/* start's "clones" (fio logs per clone): sent only when 1, decoded back;
+ * anything but 0 or 1 is refused naming the key. */
+static void test_msg_start_clones(void **state)
+{
+    struct msg_start in = { .phase = 2, .t0_ns = 77, .clones = 1 }, out;
+    struct buf b;
+    size_t n;
+    const char *p;
+    char err[256] = "";
+
+    (void)state;
+    buf_init(&b);
+    msg_start_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.clones, 1);
+    buf_free(&b);
+    in.clones = 0;
+    buf_init(&b);
+    msg_start_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_null(memmem(p, n, "clones", 6));
+    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(out.clones, 0);
+    buf_free(&b);
+    in.clones = 2;
+    buf_init(&b);
+    msg_start_encode(&b, &in);
+    p = payload_of(&b, &n);
+    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), -EBADMSG);
+    assert_non_null(strstr(err, "clones"));
+    buf_free(&b);
+}
+
+/* A phase-done with its threads' figures: each (job, clone) comes back with
+ * its runtime and op_set; an old agent's message (no "clones") decodes with
+ * none. */
+static void test_msg_phase_done_clones_round_trip(void **state)
+{
+    struct msg_phase_done *in = calloc(1, sizeof *in), *out = calloc(1, sizeof *out);
+    struct clone_stats *c;
+    struct buf b;
+    size_t n;
+    const char *p;
+    char err[256] = "";
+
+    (void)state;
+    in->phase = 1;
+    make_op_set(&in->totals, 1);
+    c = clone_set_add(&in->clones, 0, 0);
+    c->runtime_ns = 1000000007ull;
+    make_op_set(c->stats, 0);
+    c = clone_set_add(&in->clones, 1, 3);
+    c->runtime_ns = 42;
+    make_op_set(c->stats, 1);
+    buf_init(&b);
+    msg_phase_done_encode(&b, in);
+    p = payload_of(&b, &n);
+    if (msg_phase_done_decode(p, n, out, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(out->clones.n, 2);
+    assert_int_equal(out->clones.c[0].job, 0);
+    assert_int_equal(out->clones.c[0].clone, 0);
+    assert_int_equal(out->clones.c[0].runtime_ns, 1000000007ull);
+    assert_op_set_equal(in->clones.c[0].stats, out->clones.c[0].stats);
+    assert_int_equal(out->clones.c[1].job, 1);
+    assert_int_equal(out->clones.c[1].clone, 3);
+    assert_int_equal(out->clones.c[1].runtime_ns, 42);
+    assert_op_set_equal(in->clones.c[1].stats, out->clones.c[1].stats);
+    assert_op_set_equal(&in->totals, &out->totals);
+    msg_phase_done_free(out);
+    buf_free(&b);
+    /* without clones the message has no "clones" key, and decodes empty */
+    clone_set_free(&in->clones);
+    buf_init(&b);
+    msg_phase_done_encode(&b, in);
+    p = payload_of(&b, &n);
+    assert_null(memmem(p, n, "clones", 6));
+    assert_int_equal(msg_phase_done_decode(p, n, out, err, sizeof err), 0);
+    assert_int_equal(out->clones.n, 0);
+    msg_phase_done_free(out);
+    buf_free(&b);
+    free(in);
+    free(out);
+}
+
+/* A phase-done whose "clones" array has n entries made by entry(i). */
+static void pack_phase_done_clones(msgpack_sbuffer *sb, uint32_t n, uint64_t job, int same_clone)
+{
+    msgpack_packer pk;
+
+    msgpack_sbuffer_init(sb);
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 10);
+#define KEY(k) msgpack_pack_str(&pk, strlen(k)), msgpack_pack_str_body(&pk, k, strlen(k))
+    KEY("type"); KEY("phase-done");
+    KEY("phase"); msgpack_pack_uint32(&pk, 0);
+    KEY("started_ns"); msgpack_pack_uint64(&pk, 1);
+    KEY("duration_ns"); msgpack_pack_uint64(&pk, 1);
+    KEY("cpu_user_s"); msgpack_pack_double(&pk, 0);
+    KEY("cpu_sys_s"); msgpack_pack_double(&pk, 0);
+    KEY("cores"); msgpack_pack_uint32(&pk, 1);
+    KEY("nintervals"); msgpack_pack_uint32(&pk, 1);
+    KEY("totals"); msgpack_pack_map(&pk, 0);
+    KEY("clones");
+    msgpack_pack_array(&pk, n);
+    for (uint32_t i = 0; i < n; i++) {
+        msgpack_pack_map(&pk, 4);
+        KEY("job"); msgpack_pack_uint64(&pk, job);
+        KEY("clone"); msgpack_pack_uint64(&pk, same_clone ? 0 : i);
+        KEY("runtime_ns"); msgpack_pack_uint64(&pk, 5);
+        KEY("stats"); msgpack_pack_map(&pk, 0);
+    }
+#undef KEY
+}
+
+/* Untrusted clones are bounded before use: at most CLONE_SET_MAX entries,
+ * job below PLAN_MAX_JOBS, no (job, clone) twice; each failure names the
+ * key, and leaves nothing allocated (ASan). */
+static void test_msg_phase_done_clones_bounded(void **state)
+{
+    static const struct { uint32_t n; uint64_t job; int same; const char *want; } bad[] = {
+        { CLONE_SET_MAX + 1, 0, 0, "'clones' has 65 entries" },
+        { 1, PLAN_MAX_JOBS, 0, "job" },
+        { 2, 3, 1, "twice" },
+    };
+    struct msg_phase_done *out = calloc(1, sizeof *out);
+    msgpack_sbuffer sb;
+    char err[256];
+
+    (void)state;
+    pack_phase_done_clones(&sb, CLONE_SET_MAX, 2, 0);
+    assert_int_equal(msg_phase_done_decode(sb.data, sb.size, out, err, sizeof err), 0);
+    assert_int_equal(out->clones.n, CLONE_SET_MAX);
+    msg_phase_done_free(out);
+    msgpack_sbuffer_destroy(&sb);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        pack_phase_done_clones(&sb, bad[i].n, bad[i].job, bad[i].same);
+        assert_int_equal(msg_phase_done_decode(sb.data, sb.size, out, err, sizeof err), -EBADMSG);
+        if (!strstr(err, bad[i].want) || !strstr(err, "clones"))
+            fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].want);
+        assert_int_equal(out->clones.n, 0);
+        msgpack_sbuffer_destroy(&sb);
+    }
+    free(out);
+}
+
 static void test_msg_text_messages_round_trip(void **state)
 {
     struct msg_stop s, s2;
@@ -1529,6 +1678,9 @@ int main(void)
         cmocka_unit_test(test_msg_interval_round_trip_random_hist),
         cmocka_unit_test(test_msg_interval_sends_only_op_types_with_ops),
         cmocka_unit_test(test_msg_phase_done_round_trip),
+        cmocka_unit_test(test_msg_phase_done_clones_round_trip),
+        cmocka_unit_test(test_msg_phase_done_clones_bounded),
+        cmocka_unit_test(test_msg_start_clones),
         cmocka_unit_test(test_msg_text_messages_round_trip),
         cmocka_unit_test(test_msg_ping_pong_round_trip),
         cmocka_unit_test(test_msg_peek_type_every_type),

@@ -96,10 +96,10 @@ static const struct pinned {
               "verify_written_by coherence_never_visible null_capacity_iops null_latency_ns" },
     /* the run's identity: sent by a coordinator that has one (not in the sample) */
     { "plan+", "run_id run_ms" },
-    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors proxy" },
-    { "interval+", "proxy" },
+    { "phase-done+", "lat_depth lat_unmet late_ops late_ns errors proxy clones" },
+    { "interval+", "proxy clones" },
     /* a sweep point's load and skip: sent only when set */
-    { "start+", "rate_iops rate_bps skip" },
+    { "start+", "rate_iops rate_bps skip clones depth threads" },
     /* phase-done's errors value: per op type, its causes */
     { "eop", "causes other" },
     { "ecause", "kind code count offset size file" },
@@ -122,12 +122,15 @@ static const struct pinned {
                 "torn zeroes wrong_writer first" },
     { "vfirst", "file offset kind reader expected_writer expected_generation found_writer found_job "
                 "found_generation found_offset expected_run found_run" },
+    /* each thread's figures (interval, phase-done: sent only for phases of
+     * at most CLONE_SET_MAX threads on the agent) and one entry's keys */
+    { "clone", "job clone runtime_ns stats" },
 };
 
 /* Optional keys: absent, they decode as their empty value. */
 static const char *const optional_keys[] = {
     "welcome.labels", "error.version", "plan.run_id", "plan.run_ms",
-    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
+    "job.verify_written_by", "job.coherence_never_visible", "start.rate_iops", "start.rate_bps", "start.skip", "start.depth", "start.threads", "phase-done.late_ops", "phase-done.late_ns", "job.null_capacity_iops", "job.null_latency_ns",
     "job.iodepth_batch_submit", "job.iodepth_batch_complete_min", "job.iodepth_batch_complete_max",
     "job.nconnect", "interval.nfs", "phase-done.nfs",
     "job.flow", "job.flow_id", "job.flow_sleep_ns", "job.size_pct", "job.exitall_on_error",
@@ -154,6 +157,8 @@ static const char *const optional_keys[] = {
     "cleaned.others", "submit.command",
     /* the previous run an agent still winds down */
     "system.waiting_for",
+    /* each thread's figures: absent from older agents and larger phases */
+    "interval.clones", "phase-done.clones", "start.clones",
 };
 
 static const char *pinned_optional(const char *what)
@@ -1165,7 +1170,7 @@ static void test_contract_doc_lists_every_key(void **state)
     /* op_set, hist, the nfs telemetry, host, mountstats, xprt, ms_op and
      * verify are shown as code: each key as "key" */
     static const char *const shown[] = { "op", "hist", "nfs", "rpc", "host", "mountstats", "xprt", "ms_op",
-                                         "verify", "vfirst", "eop", "ecause", "proxy" };
+                                         "verify", "vfirst", "eop", "ecause", "proxy", "clone" };
     for (size_t w = 0; w < sizeof shown / sizeof shown[0]; w++) {
         const char *what = shown[w];
         char keys[256], *save = NULL;
@@ -1602,6 +1607,9 @@ static void test_contract_phase_done_optional_keys(void **state)
     in.totals.op[OP_READ].ops = in.totals.op[OP_READ].errors = 5;
     errcause_add(&in.errors, OP_READ, ERRC_SHORT_READ, 0, 8192, 0, "f.dat", 3);
     errcause_add(&in.errors, OP_READ, ERRC_NFS, NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 5), 0, 0, "f.dat", 2);
+    /* and one thread's figures */
+    clone_set_add(&in.clones, 0, 1)->runtime_ns = 99;
+    in.clones.c[0].stats->op[OP_READ].ops = in.clones.c[0].stats->op[OP_READ].errors = 5;
     buf_init(&b);
     msg_phase_done_encode(&b, &in);
     p = payload_of(&b, &n);
@@ -1637,8 +1645,14 @@ static void test_contract_phase_done_optional_keys(void **state)
         rd = member(e, "read");
         expect_keys("eop", rd);
         expect_keys("ecause", &member(rd, "causes")->via.array.ptr[0]);
+        expect_keys("clone", &member(&u.data, "clones")->via.array.ptr[0]);
         msgpack_unpacked_destroy(&u);
     }
+    assert_int_equal(out.clones.n, 1);
+    assert_int_equal(out.clones.c[0].clone, 1);
+    assert_int_equal(out.clones.c[0].runtime_ns, 99);
+    msg_phase_done_free(&out);
+    clone_set_free(&in.clones);
     buf_free(&b);
 }
 

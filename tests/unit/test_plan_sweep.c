@@ -38,7 +38,28 @@ static void test_plan_sweep_doubling_ends_at_max(void **state)
     assert_int_equal(p[5], 320000);
     assert_int_equal(p[6], 400000);
     assert_int_equal(plan_sweep_doubling(5, 5, p, 32), 1);
-    assert_int_equal(plan_sweep_max_points(5, 5, 5.0), 1);   /* one point: nothing to bisect */
+    assert_int_equal(plan_sweep_max_points(5, 5, 5.0, 0), 1);   /* one point: nothing to bisect */
+}
+
+/* iodepth, numjobs and agents are searched too; their bisection also ends
+ * when the bracket's ends are neighbours, so the most points are fewer */
+static void test_plan_sweep_integer_search(void **state)
+{
+    struct sweep_text t = { .dim = "iodepth", .start = "1", .max = "64" };
+    struct sweep_spec s;
+    char why[256];
+    (void)state;
+    assert_int_equal(plan_sweep_parse(&t, &s, why, sizeof why), 0);
+    assert_int_equal(s.dim, SWEEP_IODEPTH);
+    /* 1..64 doubles 7 times; the widest bracket 32..64 bisects 5 times to
+     * neighbours, fewer than the 6 of 5% */
+    assert_int_equal(s.npoints, 12);
+    strcpy(t.dim, "agents");
+    strcpy(t.max, "4");
+    assert_int_equal(plan_sweep_parse(&t, &s, why, sizeof why), 0);
+    assert_int_equal(s.npoints, 3 + 1);            /* 1 2 4, then 3 */
+    assert_int_equal(plan_sweep_max_points(1, 50, 5.0, 1), 7 + 5);   /* 32..50: 18 wide */
+    assert_int_equal(plan_sweep_max_points(1, 50, 5.0, 0), 7 + 6);
 }
 
 static void test_plan_sweep_values_and_units(void **state)
@@ -62,7 +83,7 @@ static void test_plan_sweep_bad_input_says_why(void **state)
 {
     static const struct { struct sweep_text t; const char *want; } cases[] = {
         { { .dim = "depth", .values = "1" }, "sweep='depth': want rate_iops" },
-        { { .dim = "iodepth", .start = "1", .max = "64" }, "sweep=iodepth takes sweep_values=" },
+        { { .dim = "iodepth", .start = "1", .max = "5000" }, "sweep_max: '5000' is not a positive count of at most 4096" },
         { { .dim = "rate_iops", .start = "10k" }, "needs sweep_values=, or sweep_start= and sweep_max=" },
         { { .dim = "rate_iops", .start = "10k", .max = "1k" }, "sweep_max (1k) is below sweep_start (10k)" },
         { { .dim = "rate_iops", .values = "1k,0" }, "sweep_values: '0' is not a positive" },
@@ -100,6 +121,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_sweep_defaults_and_search),
         cmocka_unit_test(test_plan_sweep_doubling_ends_at_max),
+        cmocka_unit_test(test_plan_sweep_integer_search),
         cmocka_unit_test(test_plan_sweep_values_and_units),
         cmocka_unit_test(test_plan_sweep_bad_input_says_why),
         cmocka_unit_test(test_plan_sweep_count_units),

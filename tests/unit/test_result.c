@@ -255,9 +255,12 @@ static void test_merge_exact(void **state)
             for (uint32_t a = 0; a < NAGENTS; a++) {
                 uint64_t ops = 0, bytes = 0, errs = 0;
                 for (uint32_t k = 0; k < p->nintervals; k++) {
-                    ops += p->intervals[k].agent[a].ops[t];
-                    bytes += p->intervals[k].agent[a].bytes[t];
-                    errs += p->intervals[k].agent[a].errors[t];
+                    struct counters c;
+
+                    result_slot_agent(&p->intervals[k], a, &c);
+                    ops += c.ops[t];
+                    bytes += c.bytes[t];
+                    errs += c.errors[t];
                 }
                 assert_int_equal(ops, f->agent_tot[ph][a]->op[t].ops);
                 assert_int_equal(bytes, f->agent_tot[ph][a]->op[t].bytes);
@@ -321,8 +324,13 @@ static void test_ranges_and_gaps(void **state)
     /* a second report into a slot adds to it */
     assert_int_equal(result_add_interval(&r, 0, 0, 40, s), 0);
     assert_int_equal(result_interval_ops(&r, 0, 40, scratch)->op[OP_READ].ops, 2);
-    assert_int_equal(r.phases[0].intervals[40].agent[0].ops[OP_READ], 2);
-    assert_int_equal(r.phases[0].intervals[40].agent[0].bytes[OP_READ], 8192);
+    {
+        struct counters c;
+
+        result_interval_agent(&r, 0, 40, 0, &c);
+        assert_int_equal(c.ops[OP_READ], 2);
+        assert_int_equal(c.bytes[OP_READ], 8192);
+    }
     assert_int_equal(r.phases[0].intervals[40].nreported, 2);
     /* growth past several capacities keeps earlier slots intact */
     assert_int_equal(result_add_interval(&r, 0, 0, 1000, s), 0);
@@ -653,9 +661,11 @@ static void test_json_roundtrip(void **state)
             assert_null(json_object_get(col, "lat_ns"));
             assert_null(json_object_get(ia, "reported"));   /* every agent reported */
             for (size_t a = 0; a < NAGENTS; a++) {
+                struct counters c;
+
+                result_slot_agent(&p0->intervals[k], (uint32_t)a, &c);
                 assert_int_equal(json_integer_value(json_array_get(cops, a)), (a + 1) * 100 + k * 7);
-                assert_int_equal(json_integer_value(json_array_get(cbytes, a)),
-                                 p0->intervals[k].agent[a].bytes[OP_READ]);
+                assert_int_equal(json_integer_value(json_array_get(cbytes, a)), c.bytes[OP_READ]);
             }
         }
     }

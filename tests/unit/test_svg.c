@@ -94,6 +94,76 @@ static void test_svg_nan_gap_and_lone_dot(void **state)
     free(svg);
 }
 
+/* The points of the first polyline of svg: how many, their y range. */
+static size_t polyline_points(const char *svg, double *ymin, double *ymax)
+{
+    const char *p = strstr(svg, "points=\"");
+    size_t n = 0;
+    double px, py;
+    int used;
+
+    *ymin = 1e9;
+    *ymax = -1e9;
+    assert_non_null(p);
+    for (p += 8; *p != '"' && sscanf(p, "%lf,%lf %n", &px, &py, &used) == 2; p += used) {
+        n++;
+        *ymin = py < *ymin ? py : *ymin;
+        *ymax = py > *ymax ? py : *ymax;
+    }
+    return n;
+}
+
+/* A day of 1 s points is drawn through at most 4 per plot column (1,000),
+ * keeping a one-point spike and dip; 1,000 points or fewer are drawn
+ * whole. */
+static void test_svg_long_line_decimated(void **state)
+{
+    enum { N = 86400 };
+    double *x = malloc(N * sizeof(*x)), *y = malloc(N * sizeof(*y)), ymin, ymax;
+    struct svg_chart c = { .title = "t", .yfmt = svg_fmt_count };
+    struct svg_series s = { .name = "a", .x = x, .y = y, .n = N };
+    char *out;
+    size_t npts;
+
+    (void)state;
+    for (size_t k = 0; k < N; k++) {
+        x[k] = (double)k;
+        y[k] = 500 + (double)(k % 7);
+    }
+    y[40000] = 1000;                       /* a spike of one interval */
+    y[60000] = 0;                          /* a dip of one */
+    out = lines_of(&c, &s, 1);
+    npts = polyline_points(out, &ymin, &ymax);
+    assert_true(npts <= 1000);
+    assert_true(npts >= 250);
+    free(out);
+    {
+        /* the same axis (fixed) without the spike and dip: both must show */
+        double flat_min, flat_max;
+
+        c.fixed_y = 1;
+        c.ymin = 0;
+        c.ymax = 1100;
+        out = lines_of(&c, &s, 1);
+        polyline_points(out, &ymin, &ymax);
+        free(out);
+        y[40000] = y[39999];
+        y[60000] = y[59999];
+        out = lines_of(&c, &s, 1);
+        polyline_points(out, &flat_min, &flat_max);
+        free(out);
+        assert_true(ymin < flat_min - 50);      /* the spike drawn (up is smaller y) */
+        assert_true(ymax > flat_max + 50);      /* the dip drawn */
+        c.fixed_y = 0;
+    }
+    s.n = 1000;                            /* at the bound: every point */
+    out = lines_of(&c, &s, 1);
+    assert_int_equal(polyline_points(out, &ymin, &ymax), 1000);
+    free(out);
+    free(x);
+    free(y);
+}
+
 static void test_svg_single_point_labelled(void **state)
 {
     double x[1] = { 0.5 }, y[1] = { 27200 }, ya[1] = { 13600 };
@@ -196,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_svg_logy_narrow_range_has_2_and_5),
         cmocka_unit_test(test_svg_nan_gap_and_lone_dot),
         cmocka_unit_test(test_svg_single_point_labelled),
+        cmocka_unit_test(test_svg_long_line_decimated),
         cmocka_unit_test(test_svg_bands_clipped_and_legend),
         cmocka_unit_test(test_svg_binary_rate_ticks),
         cmocka_unit_test(test_svg_marked_bar_and_note),

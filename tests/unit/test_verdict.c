@@ -521,8 +521,6 @@ static void test_verdict_from_journal(void **state)
     unlink(path);
 }
 
-/* SIGINT after the last phase ended: every phase complete and ok, the run
- * interrupted (exit 130), and the summary says when. */
 /* Counters at 2^64-1 (an agent's claim, or a fleet sum that saturated)
  * fail the phase by name instead of printing as figures. */
 static void test_verdict_saturated_counters_fail(void **state)
@@ -560,6 +558,8 @@ static void test_verdict_saturated_counters_fail(void **state)
     plan_free(&p);
 }
 
+/* SIGINT after the last phase ended: every phase complete and ok, the run
+ * interrupted (exit 130), and the summary says when. */
 static void test_verdict_signal_after_last_phase(void **state)
 {
     struct run_result r;

@@ -1,0 +1,156 @@
+/* agent_pack: see agent_pack.h.  The buffer is built in one pass into a
+ * growing scratch, then trimmed to size, so a slot costs what it packs. */
+#include "coordinator/agent_pack.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "common/xmalloc.h"
+#include "coordinator/result.h"
+
+#define AGENT_PACK_REPORTED 0x01u  /* the agent sent the interval */
+#define AGENT_PACK_ERRORS   0x02u  /* errors varints follow ops and bytes */
+#define AGENT_PACK_INFLIGHT 0x04u  /* inflight and oldest_ns follow */
+
+struct wbuf_pack {
+    uint8_t *b;
+    size_t len, cap;
+};
+
+static void put_byte(struct wbuf_pack *w, uint8_t v)
+{
+    if (w->len == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 256;
+        w->b = xrealloc(w->b, w->cap);
+    }
+    w->b[w->len++] = v;
+}
+
+static void put_varint(struct wbuf_pack *w, uint64_t v)
+{
+    while (v >= 0x80) {
+        put_byte(w, (uint8_t)(v | 0x80));
+        v >>= 7;
+    }
+    put_byte(w, (uint8_t)v);
+}
+
+/* The buffer is ours (encode made it), so no bound is checked: a varint
+ * of a uint64 is at most 10 bytes and encode wrote every one whole. */
+static uint64_t get_varint(const uint8_t **p)
+{
+    uint64_t v = 0;
+    unsigned shift = 0;
+
+    for (;;) {
+        uint8_t b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+        shift += 7;
+    }
+}
+
+static void encode_one(struct wbuf_pack *w, const struct counters *c)
+{
+    uint8_t flags = c->reported ? AGENT_PACK_REPORTED : 0;
+    uint64_t mask = 0;
+
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (c->ops[t] || c->bytes[t] || c->errors[t])
+            mask |= 1ull << t;
+        if (c->errors[t])
+            flags |= AGENT_PACK_ERRORS;
+    }
+    if (c->inflight || c->oldest_ns)
+        flags |= AGENT_PACK_INFLIGHT;
+    put_byte(w, flags);
+    put_varint(w, mask);
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (!(mask & (1ull << t)))
+            continue;
+        put_varint(w, c->ops[t]);
+        put_varint(w, c->bytes[t]);
+        if (flags & AGENT_PACK_ERRORS)
+            put_varint(w, c->errors[t]);
+    }
+    if (flags & AGENT_PACK_INFLIGHT) {
+        put_varint(w, c->inflight);
+        put_varint(w, c->oldest_ns);
+    }
+}
+
+/* Decode one agent at *p into out (NULL: skip it), advancing *p. */
+static void decode_one(const uint8_t **p, struct counters *out)
+{
+    uint8_t flags = *(*p)++;
+    uint64_t mask = get_varint(p);
+    struct counters skip;
+
+    if (!out)
+        out = &skip;
+    memset(out, 0, sizeof(*out));
+    out->reported = (flags & AGENT_PACK_REPORTED) ? 1 : 0;
+    for (int t = 0; t < OP__COUNT; t++) {
+        if (!(mask & (1ull << t)))
+            continue;
+        out->ops[t] = get_varint(p);
+        out->bytes[t] = get_varint(p);
+        if (flags & AGENT_PACK_ERRORS)
+            out->errors[t] = get_varint(p);
+    }
+    if (flags & AGENT_PACK_INFLIGHT) {
+        out->inflight = (uint32_t)get_varint(p);
+        out->oldest_ns = get_varint(p);
+    }
+}
+
+void agent_pack_encode(struct agent_pack *p, const struct counters *c, uint32_t n)
+{
+    uint32_t nidx = (n + AGENT_PACK_STRIDE - 1) / AGENT_PACK_STRIDE;
+    struct wbuf_pack w = { 0 };
+
+    /* room for the index, filled as the agents are written */
+    for (uint32_t i = 0; i < nidx * 4; i++)
+        put_byte(&w, 0);
+    for (uint32_t a = 0; a < n; a++) {
+        if (a % AGENT_PACK_STRIDE == 0) {
+            uint32_t off = (uint32_t)w.len;
+            memcpy(w.b + (size_t)(a / AGENT_PACK_STRIDE) * 4, &off, 4);
+        }
+        encode_one(&w, &c[a]);
+    }
+    p->buf = w.len ? xrealloc(w.b, w.len) : (free(w.b), NULL);
+    p->len = (uint32_t)w.len;
+}
+
+void agent_pack_get(const struct agent_pack *p, uint32_t a, struct counters *out)
+{
+    uint32_t off;
+    const uint8_t *q;
+
+    memcpy(&off, p->buf + (size_t)(a / AGENT_PACK_STRIDE) * 4, 4);
+    q = p->buf + off;
+    for (uint32_t i = 0; i < a % AGENT_PACK_STRIDE; i++)
+        decode_one(&q, NULL);
+    decode_one(&q, out);
+}
+
+void agent_pack_decode(const struct agent_pack *p, struct counters *out, uint32_t n)
+{
+    const uint8_t *q;
+    uint32_t first;
+
+    if (n == 0)
+        return;
+    memcpy(&first, p->buf, 4);
+    q = p->buf + first;
+    for (uint32_t a = 0; a < n; a++)
+        decode_one(&q, &out[a]);
+}
+
+void agent_pack_free(struct agent_pack *p)
+{
+    free(p->buf);
+    p->buf = NULL;
+    p->len = 0;
+}
