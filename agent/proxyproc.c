@@ -457,6 +457,7 @@ int proxyproc_find(const char *root, uint32_t port, uint32_t *pid)
 
 struct owned {
     uint32_t n, port;
+    int truncated;                    /* sockets left unread: the look is partial */
     uint64_t inode[PROXYPROC_SOCKS_MAX];
     struct proxyproc_now *now;
 };
@@ -466,6 +467,8 @@ static int add_owned(uint64_t inode, void *arg)
     struct owned *o = arg;
     if (o->n < PROXYPROC_SOCKS_MAX)
         o->inode[o->n++] = inode;
+    else
+        o->truncated = 1;
     return 0;
 }
 
@@ -487,6 +490,8 @@ static int add_conn(const struct proxyproc_sock *s, void *arg)
             break;
     }
     now->conns++;
+    if (now->nseen < PROXYPROC_SOCKS_MAX)
+        now->seen_inode[now->nseen++] = s->inode;
     if (now->nconn < PROXYPROC_CONNS_MAX)
         now->conn_inode[now->nconn++] = s->inode;
     proxyproc_remote_text(s, r, sizeof r);
@@ -509,6 +514,7 @@ static int add_conn(const struct proxyproc_sock *s, void *arg)
 int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxyproc_now *out)
 {
     char path[300], text[1024], pids[16];
+    const char *state;
     uint64_t ut, st;
     long hz = sysconf(_SC_CLK_TCK);
     uint32_t budget = PROXYPROC_SOCKS_MAX * 16;
@@ -521,6 +527,10 @@ int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxypr
     if (read_small(path, text, sizeof text) < 0 ||
         proxyproc_stat_parse(text, out->name, sizeof out->name, &ut, &st) < 0)
         return -ESRCH;
+    /* a proxy that exited but was not reaped yet keeps its stat (state Z,
+     * no fds): it is gone, and its successor on the port is to be found */
+    if ((state = strrchr(text, ')')) != NULL && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'))
+        return -ESRCH;
     out->utime_us = ut * (1000000u / (uint64_t)hz);
     out->stime_us = st * (1000000u / (uint64_t)hz);
     o = calloc(1, sizeof *o);
@@ -532,11 +542,23 @@ int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxypr
     each_fd_socket(root, pids, &budget, add_owned, o);
     if (o->n)
         each_sock(root, add_conn, o);
+    out->partial = o->truncated || budget == 0;
     free(o);
     if (out->nconn && !getenv(PROXYPROC_TEST_ENV)) {
         uint8_t found[PROXYPROC_CONNS_MAX];
+        uint32_t k = 0;
         if (tcpdiag_bytes(out->conn_inode, out->nconn, out->conn_rx, out->conn_tx, found) < 0)
             out->nconn = 0;          /* no byte counts: none claimed */
+        /* one the kernel did not answer for (closed meanwhile) is not
+         * followed: a 0 here would make its whole life the next interval's */
+        for (uint32_t i = 0; i < out->nconn; i++)
+            if (found[i]) {
+                out->conn_inode[k] = out->conn_inode[i];
+                out->conn_rx[k] = out->conn_rx[i];
+                out->conn_tx[k] = out->conn_tx[i];
+                k++;
+            }
+        out->nconn = k;
     }
     return 0;
 }
@@ -547,12 +569,18 @@ void proxyproc_bytes_delta(const struct proxyproc_now *now, const struct proxypr
     *rx = *tx = 0;
     for (uint32_t i = 0; i < now->nconn && i < PROXYPROC_CONNS_MAX; i++) {
         uint64_t r0 = 0, t0 = 0;
+        int followed = 0, seen = 0;
         for (uint32_t j = 0; j < then->nconn && j < PROXYPROC_CONNS_MAX; j++)
             if (then->conn_inode[j] == now->conn_inode[i]) {
                 r0 = then->conn_rx[j];
                 t0 = then->conn_tx[j];
+                followed = 1;
                 break;
             }
+        for (uint32_t j = 0; !followed && j < then->nseen && j < PROXYPROC_SOCKS_MAX; j++)
+            seen |= then->seen_inode[j] == now->conn_inode[i];
+        if (!followed && (seen || then->partial))
+            continue;                 /* open then, not counted then: from now on */
         *rx += now->conn_rx[i] >= r0 ? now->conn_rx[i] - r0 : now->conn_rx[i];
         *tx += now->conn_tx[i] >= t0 ? now->conn_tx[i] - t0 : now->conn_tx[i];
     }

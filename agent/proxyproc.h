@@ -74,6 +74,14 @@ struct proxyproc_now {
     uint32_t nconn;                  /* conn_*[0..nconn): the first PROXYPROC_CONNS_MAX */
     uint64_t conn_inode[PROXYPROC_CONNS_MAX];
     uint64_t conn_rx[PROXYPROC_CONNS_MAX], conn_tx[PROXYPROC_CONNS_MAX];  /* since it opened */
+    /* every connection this look saw (conns of them, the followed ones
+     * and those past PROXYPROC_CONNS_MAX or without a byte count), and
+     * whether it may have missed some (more sockets than a look reads):
+     * the next look counts a connection not followed here from its
+     * opening only when it is sure the connection is new */
+    uint64_t seen_inode[PROXYPROC_SOCKS_MAX];
+    uint32_t nseen;
+    uint8_t partial;
     char remotes[CLIENT_PROXY_REMOTES_MAX];
     char first_host[CLIENT_PROXY_HOST_MAX];  /* the first remote's host, for the route */
     char name[CLIENT_PROXY_NAME_MAX];
@@ -87,12 +95,15 @@ void proxyproc_root(char *out, size_t len);
 int proxyproc_find(const char *root, uint32_t port, uint32_t *pid);
 /* Read pid's counters and connections (those not on port); their bytes
  * only from the real /proc (not under NFSTORM_TEST_PROC, whose inodes are
- * made up).  0, or -ESRCH when the process is gone (or no longer one we
- * may read). */
+ * made up).  0, or -ESRCH when the process is gone (exited, a zombie
+ * included, or no longer one we may read). */
 int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxyproc_now *out);
 /* The bytes its connections moved between two looks: a connection then
  * had counts from its value then, a new one from its opening (one that
- * closed in between loses what it moved since then).  */
+ * closed in between loses what it moved since then).  A connection that
+ * then saw but did not follow (past PROXYPROC_CONNS_MAX, or no byte count),
+ * or that a partial look may have missed, counts from now: its bytes
+ * before are not known, and its whole life is not this interval's. */
 void proxyproc_bytes_delta(const struct proxyproc_now *now, const struct proxyproc_now *then,
                            uint64_t *rx, uint64_t *tx);
 

@@ -220,15 +220,22 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
         f = o->output_open ? o->output_open : o->output ? open_out(o->output) : stdout;
         if (!f)
             return 1;
-        if (report_fio(f, r, mask, o->unit_base) < 0) {
+        int frc = report_fio(f, r, mask, o->unit_base);
+        if (frc == -ENOMEM) {
             fprintf(stderr, "nfstorm: %s: out of memory building the fio JSON\n",
                     o->output ? o->output : "stdout");
             status = 1;
         }
-        if (o->output)
+        /* a write error is not a lack of memory: a file's is close_checked's
+         * to tell; stdout's is told here once, unless its reader went
+         * (`| head`: its choice, left to cmd_stdout_status) */
+        if (o->output) {
             status |= close_checked(f, o->output);
-        else
-            fflush(stdout);
+        } else if ((fflush(stdout) != 0 || ferror(stdout)) && !stdout_reader_gone()) {
+            fprintf(stderr, "nfstorm: cannot write the report to stdout: %s\n", strerror(errno ? errno : EIO));
+            clearerr(stdout);
+            status = 1;
+        }
     }
     return status;
 }

@@ -1265,6 +1265,8 @@ struct run_cmd {
     struct run_set set;             /* --repeat: the repetitions so far */
     struct repeat_run rr;
     struct fio_status *fstatus;     /* --status-interval: kept across repetitions */
+    struct run_record rec;          /* the repetition's record while it runs: fstatus keeps
+                                       its address, so it lives as long as fstatus */
     struct limits lim;              /* --limits, when have_limits */
     struct limits_forecast forecast;   /* ... the plan's, before it runs */
     int have_limits;
@@ -1542,14 +1544,14 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     struct repeat_files rep_files;
     struct rep_observers ob;
     struct signal_guard guard;
-    struct run_record rec;
+    struct run_record *rec = &r->rec;
     int rc, gsig, status = 0;
 
     memset(&ob, 0, sizeof ob);
     memset(res, 0, sizeof *res);
     *run_rc = -1;
     *started = 0;
-    run_record_init(&rec);
+    run_record_init(rec);
     r->ro.addrs = r->addrs;
     r->ro.labels = r->labels;
     r->ro.naddrs = r->naddrs;
@@ -1559,14 +1561,14 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     if (c->repeat && !c->quiet)
         printf("%srepetition %u/%u\n", r->set.n ? "\n" : "", r->set.n + 1, c->repeat);
     fflush(stdout);
-    run_record_begin(&rec, c->target, prog_argc, prog_argv, r->plan_text);
-    if ((status = rep_observers_open(r, &outs, &rec, &ob)) == 0 && late_signal)
+    run_record_begin(rec, c->target, prog_argc, prog_argv, r->plan_text);
+    if ((status = rep_observers_open(r, &outs, rec, &ob)) == 0 && late_signal)
         status = die(130, "interrupted before the run started");
     if (status != 0) {
         if (outs.output_open)
             fclose(outs.output_open);
         rep_observers_close(&ob);
-        run_record_free(&rec);
+        run_record_free(rec);
         return status;
     }
     r->ro.observers = ob.list;
@@ -1584,10 +1586,11 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
      * loop ended (run.c exits at once on one that comes before) */
     if (run_interrupted && guard.count >= 2)
         signalled_twice = 1;
-    run_record_finish(&rec, run_interrupted);
-    if (journal_record_end(ob.journal, &rec) < 0)
+    run_record_finish(rec, run_interrupted);
+    if (journal_record_end(ob.journal, rec) < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its record\n", ob.jpath);
-    res->record = rec;           /* the result owns it from here */
+    res->record = *rec;          /* the result owns it from here */
+    run_record_init(rec);
     if (journal_end(ob.journal, rc < 0 ? "failed" : rc == RUN_PARTIAL ? "partial"
                                 : rc == RUN_INTERRUPTED ? "interrupted" : "ok") < 0)
         fprintf(stderr, "nfstorm: %s: cannot write its end record\n", ob.jpath);
@@ -1631,6 +1634,17 @@ static int cmd_run_once(struct run_cmd *r, struct run_result *res, int *run_rc, 
     return run_exit_status(res, rc, r->err, status);
 }
 
+/* The repetition after the set's last could not start (status): a signal
+ * interrupted the set; anything else (an output it could not open, agents
+ * not gathered again) leaves it short of what was asked, and it says so. */
+static void repeat_ended_short(struct run_cmd *r, int status)
+{
+    if (late_signal || status == 130)
+        r->set.interrupted = 1;
+    else
+        r->set.not_started = r->set.n + 1;
+}
+
 /* The plan's repetitions (one without --repeat), each a whole run with
  * its record, journal and files; the set is written once it ends.  With
  * --listen every repetition after the first gathers its agents anew. */
@@ -1651,11 +1665,17 @@ static int cmd_repetitions(struct run_cmd *r)
 
         if (c->listen && r->set.n > 0 &&
             (status = regather(c, &r->gathered, &r->addrs, &r->labels, &r->naddrs, r->nlisted,
-                               r->set.n + 1)) != 0)
+                               r->set.n + 1)) != 0) {
+            repeat_ended_short(r, status);
             break;
+        }
         status = cmd_run_once(r, &res, &rc, &started);
-        if (!started)
-            break;                  /* it could not start: keep the repetitions before it */
+        if (!started) {
+            /* it could not start: keep the repetitions before it, and the
+             * set says it ended short (its JSON's exit_status is this one's) */
+            repeat_ended_short(r, status);
+            break;
+        }
         if (!c->repeat) {
             result_free(&res);
             return status;
@@ -1676,6 +1696,7 @@ static int cmd_repetitions(struct run_cmd *r)
 static void cmd_release(struct run_cmd *r)
 {
     fio_status_free(r->fstatus);
+    run_record_free(&r->rec);
     gather_free(&r->gathered);     /* closes the sockets of a run that never started */
     spawn_fleet_stop(&r->spawned, 5000);   /* their sessions end, so do the agents */
     free(r->plan_text);

@@ -37,7 +37,8 @@ enum report_fio_format {
  * is unknown. */
 int report_fio_parse_formats(const char *s, unsigned *mask);
 /* Write every format of mask to out, in fio's order: terse, json/json+,
- * normal.  0, or -ENOMEM when the JSON could not be built. */
+ * normal.  0, -ENOMEM when the JSON could not be built, or -EIO when
+ * writing it to out failed (out's error flag is set). */
 int report_fio(FILE *out, const struct run_result *r, unsigned mask, int unit_base);
 /* fio's --status-interval report (report_fio_status.c): report_fio of r
  * while it runs, phase `phase` still running and reported from its merged

@@ -520,7 +520,9 @@ static int write_json(FILE *out, const struct run_result *r, int plus)
     rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     fputc('\n', out);
     json_decref(root);
-    return rc == 0 ? 0 : -ENOMEM;
+    /* json_dumpf fails on a failed write as on a failed allocation: the
+     * stream's error flag tells them apart */
+    return rc == 0 ? 0 : ferror(out) ? -EIO : -ENOMEM;
 }
 
 /* terse version 3: fio's documented field order, times in microseconds. */

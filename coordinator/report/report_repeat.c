@@ -232,6 +232,9 @@ void repeat_report_text(FILE *out, const struct run_set *s, int unit_base)
     if (s->interrupted)
         fprintf(out, "\nrepeat verdict: exit status %d (interrupted after %u of %u repetitions)\n",
                 repeat_exit_status(s), s->n, s->requested);
+    else if (s->not_started)
+        fprintf(out, "\nrepeat verdict: exit status %d (repetition %u of %u could not start; %u kept)\n",
+                repeat_exit_status(s), s->not_started, s->requested, s->n);
     else
         fprintf(out, "\nrepeat verdict: exit status %d (the worst of %u repetition%s)\n", repeat_exit_status(s),
                 s->n, s->n == 1 ? "" : "s");

@@ -169,6 +169,8 @@ int repeat_exit_status(const struct run_set *s)
 
     for (uint32_t k = 0; k < s->n; k++)
         status = repeat_worse_status(status, verdict_exit_status(verdict_run(&s->reps[k])));
+    if (s->not_started)
+        status = repeat_worse_status(status, verdict_exit_status(VERDICT_FAILED));
     return s->interrupted ? repeat_worse_status(status, verdict_exit_status(VERDICT_INTERRUPTED)) : status;
 }
 
@@ -326,6 +328,8 @@ json_t *repeat_set_json(const struct run_set *s)
         if (v > worst)
             worst = v;
     }
+    if (s->not_started && worst < VERDICT_FAILED)
+        worst = VERDICT_FAILED;         /* the set did not do what was asked */
     if (s->interrupted)
         worst = VERDICT_INTERRUPTED;
     put(&b, root, "nfstorm_repeat_set", json_integer(1));
@@ -337,6 +341,8 @@ json_t *repeat_set_json(const struct run_set *s)
     put(&b, root, "target", json_string(s->target));
     put(&b, root, "verdict", json_string(verdict_name(worst)));
     put(&b, root, "exit_status", json_integer(status));
+    if (s->not_started)
+        put(&b, root, "not_started", json_integer(s->not_started));
     for (uint32_t k = 0; k < s->n; k++)
         push(&b, reps, report_json_build(&s->reps[k]));
     put(&b, root, "repetitions", reps);

@@ -65,8 +65,9 @@ uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_typ
  * 0 ok < 3 partial < 1 failed < 130 interrupted; anything else (2) is
  * worst. */
 int repeat_worse_status(int a, int b);
-/* The set's exit status: the worst of its repetitions' verdicts, 130 when
- * a signal ended the set before its N repetitions. */
+/* The set's exit status: the worst of its repetitions' verdicts, 1 at
+ * least when a repetition could not start (not_started), 130 when a
+ * signal ended the set before its N repetitions. */
 int repeat_exit_status(const struct run_set *s);
 
 /* The set file's object (docs/results.md, "Repeat sets"): keys

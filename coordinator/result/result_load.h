@@ -39,6 +39,9 @@ struct run_set {
     uint32_t requested;           /* --repeat N of the set; 0: not a set */
     uint64_t interval_ns;         /* --repeat-interval */
     int interrupted;              /* the set was cut short before its N repetitions */
+    uint32_t not_started;         /* the repetition (1-based) that could not start and so
+                                     ended the set (an output it could not open, its agents
+                                     not gathered again); 0: none */
     char target[PLAN_NAME_MAX];   /* the set's "target" ("" when none) */
     int include_failed;           /* --include-failed: a repetition whose phase ran to its end
                                      with a verdict other than ok counts in the statistics

@@ -107,6 +107,12 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
     if (v && !json_is_boolean(v))
         return set_fail(path, "interrupted", "want true or false", err, errlen);
     s->interrupted = json_is_true(v);
+    v = json_object_get(root, "not_started");      /* optional: a repetition that could not start */
+    if (v && (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > s->requested)) {
+        snprintf(err, errlen, "%s: not_started: want an integer in 2..%u", path, s->requested);
+        return -EINVAL;
+    }
+    s->not_started = v ? (uint32_t)json_integer_value(v) : 0;
     reps = json_object_get(root, "repetitions");
     if (!reps)
         return set_fail(path, "repetitions", "missing", err, errlen);
@@ -118,6 +124,11 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
     if (nreps > s->requested) {
         snprintf(err, errlen, "%s: repetitions: has %zu elements, more than repeat (%u)", path, nreps,
                  s->requested);
+        return -EINVAL;
+    }
+    if (s->not_started && s->not_started != nreps + 1) {
+        snprintf(err, errlen, "%s: not_started: %u, but the set holds %zu repetitions (want %zu)", path,
+                 s->not_started, nreps, nreps + 1);
         return -EINVAL;
     }
     s->reps = xcalloc(nreps, sizeof *s->reps);

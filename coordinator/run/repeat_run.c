@@ -15,6 +15,7 @@
 
 #include "common/clock.h"
 #include "common/units.h"
+#include "coordinator/cli/out_file.h"
 #include "coordinator/result/repeat.h"
 #include "coordinator/run/run.h"
 
@@ -104,7 +105,7 @@ int repeat_run_finish(const struct repeat_run *rr, struct run_set *set, int set_
     if (rr->json) {
         int jrc = repeat_set_write(rr->json, set);
         if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write the repeat set: %s\n", rr->json, strerror(-jrc));
+            fprintf(stderr, "nfstorm: %s: cannot write the repeat set: %s\n", rr->json, out_file_strerror(-jrc));
             status = repeat_worse_status(status, 1);
         }
     }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <jansson.h>
 
 #include "agent/mountinfo.h"
@@ -219,6 +220,78 @@ static void test_proxyproc_bytes_delta(void **state)
     assert_int_equal(tx, 0);
 }
 
+/* More connections than are followed: one that enters the followed set
+ * (the kernel's table order moved) was open at the last look, so its
+ * bytes before now are not this interval's; nor are those of one a
+ * partial look may have missed.  A connection the last complete look did
+ * not see at all is new and counts from its opening. */
+static void test_proxyproc_bytes_delta_many(void **state)
+{
+    static struct proxyproc_now then, now;
+    uint64_t rx = 0, tx = 0;
+    (void)state;
+    memset(&then, 0, sizeof then);
+    memset(&now, 0, sizeof now);
+    for (uint32_t i = 0; i < 70; i++)
+        then.seen_inode[then.nseen++] = 100 + i;
+    then.conns = 70;
+    for (uint32_t i = 0; i < PROXYPROC_CONNS_MAX; i++) {
+        then.conn_inode[then.nconn] = 100 + i;
+        then.conn_rx[then.nconn] = 1000;
+        then.conn_tx[then.nconn++] = 10;
+    }
+    /* now: 101..164 followed; 164 was open then (seen), with a long life */
+    for (uint32_t i = 0; i < PROXYPROC_CONNS_MAX; i++) {
+        now.conn_inode[now.nconn] = 101 + i;
+        now.conn_rx[now.nconn] = 101 + i == 164 ? 1000000000ull : 3000;
+        now.conn_tx[now.nconn++] = 101 + i == 164 ? 1000000000ull : 30;
+    }
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 63u * 2000u);
+    assert_int_equal(tx, 63u * 20u);
+    /* a new one (not seen then) counts from its opening */
+    now.conn_inode[63] = 999;
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 63u * 2000u + 1000000000ull);
+    /* unless the look then may have missed it */
+    then.partial = 1;
+    proxyproc_bytes_delta(&now, &then, &rx, &tx);
+    assert_int_equal(rx, 63u * 2000u);
+}
+
+/* A proxy that exited mid-run but was not reaped (a zombie: its stat is
+ * still there, its fds are not) is gone, not a proxy with no connection;
+ * a live process is read.  Real processes on the real /proc. */
+static void test_proxyproc_read_zombie(void **state)
+{
+    struct proxyproc_now now;
+    pid_t child;
+    char path[64], text[512];
+    (void)state;
+    unsetenv(PROXYPROC_TEST_ENV);
+    assert_int_equal(proxyproc_read("/proc", (uint32_t)getpid(), 1, &now), 0);
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        _exit(0);
+    /* wait (bounded) until the kernel shows it exited, without reaping it */
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)child);
+    for (int i = 0; i < 2000; i++) {
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f)
+            fclose(f);
+        text[n] = '\0';
+        if (strstr(text, ") Z "))
+            break;
+        usleep(1000);
+    }
+    assert_non_null(strstr(text, ") Z "));
+    assert_int_equal(proxyproc_read("/proc", (uint32_t)child, 1, &now), -ESRCH);
+    assert_int_equal(waitpid(child, NULL, 0), child);
+    assert_int_equal(proxyproc_read("/proc", (uint32_t)child, 1, &now), -ESRCH);
+}
+
 /* The whole path on a fixture /proc: the listener's owner is found, its
  * connections to the file system counted (not the accepted one, not
  * sshd's, not a TIME_WAIT), each remote once; CPU in microseconds. */
@@ -342,6 +415,8 @@ int main(void)
         cmocka_unit_test(test_proxyproc_tcp_line),
         cmocka_unit_test(test_proxyproc_stat_io),
         cmocka_unit_test(test_proxyproc_bytes_delta),
+        cmocka_unit_test(test_proxyproc_bytes_delta_many),
+        cmocka_unit_test(test_proxyproc_read_zombie),
         cmocka_unit_test(test_proxyproc_fixture_efs_proxy),
         cmocka_unit_test(test_proxyproc_fixture_stunnel),
         cmocka_unit_test(test_proxyproc_sample_round_trip),
