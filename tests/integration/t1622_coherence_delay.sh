@@ -6,7 +6,8 @@
 # visible to other clients D late.  The lag must be D within the stated
 # bound: every lag at least D minus the clock error bound, the median at
 # most D + 20 ms (the helper's 1 ms scan, its copy, the 0.5 ms poll
-# interval), none beyond D + 150 ms (a helper starved of CPU).  Then a
+# interval), none beyond D + 150 ms and one baseline run
+# (lib.sh measure_baseline: a helper starved of CPU on a loaded machine).  Then a
 # deadline shorter than D: every generation is never visible, none seen,
 # and the phase fails.
 # nfstorm-test: serial (timing: the median's upper limit assumes the helper gets the CPU within 20 ms)
@@ -56,17 +57,19 @@ directory=$D/dst
 F
 }
 plan 2s >"$T/a.fio"
+measure_baseline    # the worst lag's slack for a starved helper grows with the machine's load
 timeout 60 "$NFSTORM" run --local 3 --quiet --json "$T/a.json" "$T/a.fio" >"$T/a.txt" 2>&1 || fail "delayed run: $(tail -n2 "$T/a.txt")"
-py "$T/a.json" "$DELAY_MS" <<'PY'
+py "$T/a.json" "$DELAY_MS" "$(bound_ms 150 1)" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["phases"][0]["coherence"]
 d = int(sys.argv[2]) * 1000000
+slack = int(sys.argv[3]) * 1000000      # 150 ms plus one baseline run
 assert [(p["writer"], p["reader"]) for p in c["pairs"]] == [(0, 1), (0, 2)], c["pairs"]
 for p in c["pairs"]:
     lag, b = p["lag"], p["error_bound_ns"]
     assert p["seen"] == 6 and p["never_visible"] == 0, p
     assert lag["min"] >= d - b, "pair %d->%d: lag min %d ns < D %d ns - bound %d" % (p["writer"], p["reader"], lag["min"], d, b)
-    assert lag["max"] <= d + 150000000 + b, "pair %d->%d: lag max %d ns > D + 150 ms" % (p["writer"], p["reader"], lag["max"])
+    assert lag["max"] <= d + slack + b, "pair %d->%d: lag max %d ns > D + %d ms" % (p["writer"], p["reader"], lag["max"], slack // 1000000)
 m = c["merged"]["lag"]
 assert d <= m["p50"] <= d + 20000000, m
 print("lag with D=%d ms: min %.1f ms, p50 %.1f ms, max %.1f ms, bound +-%.3f ms" % (
