@@ -29,6 +29,7 @@
  * which also absorbs every value >= HIST_MAX_NS: there the answer is only
  * known to lie in [its low, max], and clamping to max is the best we have. */
 #include "common/hist.h"
+#include "common/varint.h"
 #include "common/sat.h"
 
 #include <math.h>
@@ -150,35 +151,6 @@ int hist_equal(const struct hist *a, const struct hist *b)
     return memcmp(a->bucket, b->bucket, sizeof(a->bucket)) == 0;
 }
 
-/* Sparse form: the used buckets packed as varints.  The bytes are only
- * ever ones hist_sparse_from wrote (memory, not input), so reading needs no
- * bound. */
-static size_t sparse_put(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-static uint64_t sparse_get(const uint8_t **p)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-
-    for (;;) {
-        uint8_t b = *(*p)++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
-        shift += 7;
-    }
-}
-
 /* dst's buckets += sp's (count, sum, min, max are the caller's). */
 static void hist_sparse_add_buckets(struct hist *dst, const struct hist_sparse *sp)
 {
@@ -186,8 +158,8 @@ static void hist_sparse_add_buckets(struct hist *dst, const struct hist_sparse *
     uint32_t idx = 0;
 
     for (uint32_t i = 0; i < sp->n; i++) {
-        idx += (uint32_t)sparse_get(&p);
-        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], sparse_get(&p));
+        idx += (uint32_t)varint_get(&p);
+        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], varint_get(&p));
     }
 }
 
@@ -212,8 +184,8 @@ void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
     tmp = xmalloc((size_t)n * 12);
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         if (h->bucket[i]) {
-            len += sparse_put(tmp + len, i - prev);
-            len += sparse_put(tmp + len, h->bucket[i]);
+            len += varint_put(tmp + len, i - prev);
+            len += varint_put(tmp + len, h->bucket[i]);
             prev = i;
         }
     sp->buckets = xrealloc(tmp, len);

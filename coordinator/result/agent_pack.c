@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "common/varint.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/result.h"
 
@@ -27,27 +28,11 @@ static void put_byte(struct wbuf_pack *w, uint8_t v)
 
 static void put_varint(struct wbuf_pack *w, uint64_t v)
 {
-    while (v >= 0x80) {
-        put_byte(w, (uint8_t)(v | 0x80));
-        v >>= 7;
-    }
-    put_byte(w, (uint8_t)v);
-}
+    uint8_t tmp[VARINT_MAX];
+    size_t n = varint_put(tmp, v);
 
-/* The buffer is ours (encode made it), so no bound is checked: a varint
- * of a uint64 is at most 10 bytes and encode wrote every one whole. */
-static uint64_t get_varint(const uint8_t **p)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-
-    for (;;) {
-        uint8_t b = *(*p)++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
-        shift += 7;
-    }
+    for (size_t k = 0; k < n; k++)
+        put_byte(w, tmp[k]);
 }
 
 static void encode_one(struct wbuf_pack *w, const struct counters *c)
@@ -83,7 +68,7 @@ static void encode_one(struct wbuf_pack *w, const struct counters *c)
 static void decode_one(const uint8_t **p, struct counters *out)
 {
     uint8_t flags = *(*p)++;
-    uint64_t mask = get_varint(p);
+    uint64_t mask = varint_get(p);
     struct counters skip;
 
     if (!out)
@@ -93,14 +78,14 @@ static void decode_one(const uint8_t **p, struct counters *out)
     for (int t = 0; t < OP__COUNT; t++) {
         if (!(mask & (1ull << t)))
             continue;
-        out->ops[t] = get_varint(p);
-        out->bytes[t] = get_varint(p);
+        out->ops[t] = varint_get(p);
+        out->bytes[t] = varint_get(p);
         if (flags & AGENT_PACK_ERRORS)
-            out->errors[t] = get_varint(p);
+            out->errors[t] = varint_get(p);
     }
     if (flags & AGENT_PACK_INFLIGHT) {
-        out->inflight = (uint32_t)get_varint(p);
-        out->oldest_ns = get_varint(p);
+        out->inflight = (uint32_t)varint_get(p);
+        out->oldest_ns = varint_get(p);
     }
 }
 

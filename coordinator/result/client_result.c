@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/varint.h"
 #include "common/xmalloc.h"
 
 #define BOUND_SHARE 0.9
@@ -64,27 +65,8 @@ static void ivp_bytes(struct ivp_buf *w, const void *p, size_t n)
 
 static void ivp_varint(struct ivp_buf *w, uint64_t v)
 {
-    uint8_t tmp[10];
-    size_t n = 0;
-    while (v >= 0x80) {
-        tmp[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    tmp[n++] = (uint8_t)v;
-    ivp_bytes(w, tmp, n);
-}
-
-static uint64_t ivp_get(const uint8_t **p)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    for (;;) {
-        uint8_t b = *(*p)++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80))
-            return v;
-        shift += 7;
-    }
+    uint8_t tmp[VARINT_MAX];
+    ivp_bytes(w, tmp, varint_put(tmp, v));
 }
 
 /* client_json.c's cpu_us: what the interval outputs print. */
@@ -153,17 +135,17 @@ static void block_unpack(const struct client_iv_block *bk, struct client_iv *out
         iv->static_new = (f & IVP_STATIC_NEW) ? 1 : 0;
         if (f & IVP_HOST) {
             iv->host.present = 1;
-            iv->host.cpu_user_s = (double)ivp_get(&p) / 1e6;   /* as client_json loads it */
-            iv->host.rx_bytes = ivp_get(&p);
-            iv->host.tx_bytes = ivp_get(&p);
+            iv->host.cpu_user_s = (double)varint_get(&p) / 1e6;   /* as client_json loads it */
+            iv->host.rx_bytes = varint_get(&p);
+            iv->host.tx_bytes = varint_get(&p);
         }
         if (f & IVP_STATIC) {
             size_t nl;
-            st.cores = (uint32_t)ivp_get(&p);
-            st.threads = (uint32_t)ivp_get(&p);
-            st.speed_mbps = (uint32_t)ivp_get(&p);
-            st.nic_route = (uint32_t)ivp_get(&p);
-            nl = (size_t)ivp_get(&p);
+            st.cores = (uint32_t)varint_get(&p);
+            st.threads = (uint32_t)varint_get(&p);
+            st.speed_mbps = (uint32_t)varint_get(&p);
+            st.nic_route = (uint32_t)varint_get(&p);
+            nl = (size_t)varint_get(&p);
             memset(st.nic, 0, sizeof st.nic);
             memcpy(st.nic, p, nl);
             p += nl;
