@@ -79,7 +79,8 @@ PY
 wait $run || fail "a run under a flood of 4 MiB stranger frames failed: $(tail -n2 "$T/o2")"
 hwm1=$(awk '/VmHWM/ {print $2}' /proc/$AGENT_PID/status)
 echo "agent peak RSS under the flood: +$((hwm1 - hwm0)) KiB"
-[ $((hwm1 - hwm0)) -lt 32768 ] || fail "agent peak RSS grew by $(( (hwm1 - hwm0) / 1024 )) MiB under the flood"
+# under ASan freed memory waits in its quarantine: RSS says nothing there
+ldd "$AGENT" | grep -q libasan || [ $((hwm1 - hwm0)) -lt 32768 ] || fail "agent peak RSS grew by $(( (hwm1 - hwm0) / 1024 )) MiB under the flood"
 py "$T/r2.json" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][0]
