@@ -353,16 +353,19 @@ int msg_hello_decode(const char *p, size_t n, struct msg_hello *m, char *err, si
     return msg_codec_decode(p, n, MSG_HELLO, hello_fields, ARRAY_LEN(hello_fields), m, err, errlen);
 }
 
-void msg_welcome_encode(struct buf *out, const struct msg_welcome *m)
-{
-    msg_codec_encode(out, MSG_WELCOME, welcome_fields, ARRAY_LEN(welcome_fields), m);
-}
+/* A message whose wire form is its field table alone: its encode and
+ * decode are the codec's walk of that table (msg_codec.h). */
+#define MSG_PLAIN(name, st, type, fields)                                                          \
+    void msg_##name##_encode(struct buf *out, const struct msg_##st *m)                            \
+    {                                                                                              \
+        msg_codec_encode(out, type, fields, ARRAY_LEN(fields), m);                                 \
+    }                                                                                              \
+    int msg_##name##_decode(const char *p, size_t n, struct msg_##st *m, char *err, size_t errlen) \
+    {                                                                                              \
+        return msg_codec_decode(p, n, type, fields, ARRAY_LEN(fields), m, err, errlen);            \
+    }
 
-int msg_welcome_decode(const char *p, size_t n, struct msg_welcome *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_WELCOME, welcome_fields, ARRAY_LEN(welcome_fields), m, err, errlen);
-}
-
+MSG_PLAIN(welcome, welcome, MSG_WELCOME, welcome_fields)
 void msg_plan_encode(struct buf *out, const struct msg_plan *m)
 {
     msg_codec_encode(out, MSG_PLAN, plan_fields, ARRAY_LEN(plan_fields), m);
@@ -400,52 +403,16 @@ int msg_clean_decode(const char *p, size_t n, struct msg_plan *m, char *err, siz
     return plan_like_decode(MSG_CLEAN, p, n, m, err, errlen);
 }
 
-void msg_cleaned_encode(struct buf *out, const struct msg_cleaned *m)
-{
-    msg_codec_encode(out, MSG_CLEANED, cleaned_fields, ARRAY_LEN(cleaned_fields), m);
-}
-
-int msg_cleaned_decode(const char *p, size_t n, struct msg_cleaned *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_CLEANED, cleaned_fields, ARRAY_LEN(cleaned_fields), m, err, errlen);
-}
-
+MSG_PLAIN(cleaned, cleaned, MSG_CLEANED, cleaned_fields)
 void msg_plan_free(struct msg_plan *m)
 {
     plan_free(&m->plan);
     plan_init(&m->plan);
 }
 
-void msg_ready_encode(struct buf *out, const struct msg_ready *m)
-{
-    msg_codec_encode(out, MSG_READY, ready_fields, ARRAY_LEN(ready_fields), m);
-}
-
-int msg_ready_decode(const char *p, size_t n, struct msg_ready *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_READY, ready_fields, ARRAY_LEN(ready_fields), m, err, errlen);
-}
-
-void msg_start_encode(struct buf *out, const struct msg_start *m)
-{
-    msg_codec_encode(out, MSG_START, start_fields, ARRAY_LEN(start_fields), m);
-}
-
-int msg_start_decode(const char *p, size_t n, struct msg_start *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_START, start_fields, ARRAY_LEN(start_fields), m, err, errlen);
-}
-
-void msg_interval_encode(struct buf *out, const struct msg_interval *m)
-{
-    msg_codec_encode(out, MSG_INTERVAL, interval_fields, ARRAY_LEN(interval_fields), m);
-}
-
-int msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_INTERVAL, interval_fields, ARRAY_LEN(interval_fields), m, err, errlen);
-}
-
+MSG_PLAIN(ready, ready, MSG_READY, ready_fields)
+MSG_PLAIN(start, start, MSG_START, start_fields)
+MSG_PLAIN(interval, interval, MSG_INTERVAL, interval_fields)
 void msg_interval_free(struct msg_interval *m)
 {
     nfs_rpc_set_free(&m->nfs);
@@ -458,39 +425,10 @@ void msg_phase_done_free(struct msg_phase_done *m)
     clone_set_free(&m->clones);
 }
 
-void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m)
-{
-    msg_codec_encode(out, MSG_PHASE_DONE, phase_done_fields, ARRAY_LEN(phase_done_fields), m);
-}
+MSG_PLAIN(phase_done, phase_done, MSG_PHASE_DONE, phase_done_fields)
 
-int msg_phase_done_decode(const char *p, size_t n, struct msg_phase_done *m, char *err,
-                          size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_PHASE_DONE, phase_done_fields, ARRAY_LEN(phase_done_fields), m,
-                  err, errlen);
-}
-
-void msg_stop_encode(struct buf *out, const struct msg_stop *m)
-{
-    msg_codec_encode(out, MSG_STOP, stop_fields, ARRAY_LEN(stop_fields), m);
-}
-
-int msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_STOP, stop_fields, ARRAY_LEN(stop_fields), m, err, errlen);
-}
-
-void msg_phase_end_encode(struct buf *out, const struct msg_phase_end *m)
-{
-    msg_codec_encode(out, MSG_PHASE_END, phase_end_fields, ARRAY_LEN(phase_end_fields), m);
-}
-
-int msg_phase_end_decode(const char *p, size_t n, struct msg_phase_end *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_PHASE_END, phase_end_fields, ARRAY_LEN(phase_end_fields), m,
-                            err, errlen);
-}
-
+MSG_PLAIN(stop, stop, MSG_STOP, stop_fields)
+MSG_PLAIN(phase_end, phase_end, MSG_PHASE_END, phase_end_fields)
 void msg_error_encode(struct buf *out, const struct msg_error *m)
 {
     msg_codec_encode(out, MSG_ERROR, error_text_fields, ARRAY_LEN(error_text_fields), m);
@@ -506,66 +444,12 @@ int msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, si
     return msg_codec_decode(p, n, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m, err, errlen);
 }
 
-void msg_ping_encode(struct buf *out, const struct msg_ping *m)
-{
-    msg_codec_encode(out, MSG_PING, ping_fields, ARRAY_LEN(ping_fields), m);
-}
-
-int msg_ping_decode(const char *p, size_t n, struct msg_ping *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_PING, ping_fields, ARRAY_LEN(ping_fields), m, err, errlen);
-}
-
-void msg_pong_encode(struct buf *out, const struct msg_pong *m)
-{
-    msg_codec_encode(out, MSG_PONG, pong_fields, ARRAY_LEN(pong_fields), m);
-}
-
-int msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_PONG, pong_fields, ARRAY_LEN(pong_fields), m, err, errlen);
-}
-
-void msg_auth_encode(struct buf *out, const struct msg_auth *m)
-{
-    msg_codec_encode(out, MSG_AUTH, auth_fields, ARRAY_LEN(auth_fields), m);
-}
-
-int msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_AUTH, auth_fields, ARRAY_LEN(auth_fields), m, err, errlen);
-}
-
-void msg_progress_encode(struct buf *out, const struct msg_progress *m)
-{
-    msg_codec_encode(out, MSG_PROGRESS, progress_fields, ARRAY_LEN(progress_fields), m);
-}
-
-int msg_progress_decode(const char *p, size_t n, struct msg_progress *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_PROGRESS, progress_fields, ARRAY_LEN(progress_fields), m, err, errlen);
-}
-
-void msg_storage_encode(struct buf *out, const struct msg_storage *m)
-{
-    msg_codec_encode(out, MSG_STORAGE, storage_fields, ARRAY_LEN(storage_fields), m);
-}
-
-int msg_storage_decode(const char *p, size_t n, struct msg_storage *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_STORAGE, storage_fields, ARRAY_LEN(storage_fields), m, err, errlen);
-}
-
-void msg_system_encode(struct buf *out, const struct msg_system *m)
-{
-    msg_codec_encode(out, MSG_SYSTEM, system_fields, ARRAY_LEN(system_fields), m);
-}
-
-int msg_system_decode(const char *p, size_t n, struct msg_system *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_SYSTEM, system_fields, ARRAY_LEN(system_fields), m, err, errlen);
-}
-
+MSG_PLAIN(ping, ping, MSG_PING, ping_fields)
+MSG_PLAIN(pong, pong, MSG_PONG, pong_fields)
+MSG_PLAIN(auth, auth, MSG_AUTH, auth_fields)
+MSG_PLAIN(progress, progress, MSG_PROGRESS, progress_fields)
+MSG_PLAIN(storage, storage, MSG_STORAGE, storage_fields)
+MSG_PLAIN(system, system, MSG_SYSTEM, system_fields)
 /* Labels travel as "a,b,c": names of 1..63 bytes of [A-Za-z0-9_.-], so a
  * label can never smuggle a separator, '@' or a control byte into a plan's
  * agents= or a report. */
