@@ -29,6 +29,7 @@
 #include "coordinator/cli/fio_cli.h"
 #include "coordinator/cli/fio_compat.h"
 #include "coordinator/fleet/gather.h"
+#include "coordinator/fleet/hosts.h"
 #include "coordinator/run/live.h"
 #include "coordinator/cli/out_file.h"
 #include "coordinator/fleet/local.h"
@@ -51,7 +52,6 @@
 #include "coordinator/report/limits_report.h"
 #include "proto/msg.h"
 
-#define DEFAULT_PORT "7878"
 #define MAX_AGENTS   4096
 #define MAX_PLAN_FILES 64
 /* the timeouts travel as uint32_t milliseconds (49.7 days at most): a day
@@ -82,7 +82,7 @@ static const char usage[] =
 "Agents (one of --agents, --hosts, --local, --listen; default --local 1; --listen also\n"
 "with --agents or --hosts: one fleet, the listed agents first, then the dial-ins):\n"
 "  --agents HOST:PORT,...  agents already running (nfstorm-agent), in agent-index order\n"
-"  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " DEFAULT_PORT "),\n"
+"  --hosts FILE            one host[:port] [label=NAME ...] per line (default port " HOSTS_DEFAULT_PORT "),\n"
 "                          # comments; agents=@NAME in a plan picks labelled agents\n"
 "  --hosts FILE --spawn ssh  start an agent over ssh on each host of FILE ([user@]host\n"
 "                          [label=NAME ...] per line) for this run; they dial back to --listen\n"
@@ -674,116 +674,11 @@ static int guard_stop(struct signal_guard *g)
     return g->seen;
 }
 
-/* The port of an agent address a user wrote (host:port, [v6]:port): 1 to
- * 65535, all digits.  A wrapped port (99999 dialled 34463) or port 0 would
- * connect somewhere else than the message names.  0, or -EINVAL. */
-static int addr_port_ok(const char *a)
+/* --hosts FILE (fleet/hosts.h): 0, or 2 with its one-line error said. */
+static int hosts_cli(const char *path, char ***addrs, char ***labels, uint32_t *n)
 {
-    const char *colon = strrchr(a, ':');
-    char *end;
-    long port;
-    if (!colon || (a[0] == '[' && colon < strchr(a, ']')))
-        return -EINVAL;
-    errno = 0;
-    port = strtol(colon + 1, &end, 10);
-    return *end || end == colon + 1 || colon[1] == '-' || colon[1] == '+' || errno || port < 1 || port > 65535
-               ? -EINVAL : 0;
-}
-
-static void add_addr(char ***addrs, uint32_t *n, const char *s, size_t len)
-{
-    char *a = xmalloc(len + sizeof DEFAULT_PORT + 2);
-    memcpy(a, s, len);
-    a[len] = '\0';
-    /* host without port (an IPv6 address needs [..]:port) */
-    if (!strchr(a, ':') || (a[0] == '[' && a[len - 1] == ']'))
-        strcat(a, ":" DEFAULT_PORT);
-    *addrs = xrealloc(*addrs, (*n + 1) * sizeof **addrs);
-    (*addrs)[(*n)++] = a;
-}
-
-/* A hosts file's line is read whole (getline), never in pieces: a piece of a
- * long line once became a host of its own, so 5000 bytes started 5 ssh
- * sessions.  Lines past this are refused, not cut. */
-#define HOSTS_LINE_MAX 4096
-
-/* host[:port] [label=NAME ...] per line; labels[i] is host i's labels,
- * comma-joined, or NULL.  Labels are checked by the agent's own rule
- * (msg_labels_check) here, before anything is spawned or dialled. */
-static int read_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n)
-{
-    FILE *fp = fopen(path, "r");
-    char *line = NULL, err[256];
-    size_t cap = 0;
-    ssize_t len;
-    int lineno = 0, status = 0;
-    if (!fp)
-        return die(2, "%s: cannot open: %s", path, strerror(errno));
-    while (status == 0 && (len = getline(&line, &cap, fp)) >= 0) {
-        char *s = line, *e, *save = NULL;
-        lineno++;
-        if (len > HOSTS_LINE_MAX) {
-            status = die(2, "%s:%d: a line longer than %d bytes", path, lineno, HOSTS_LINE_MAX);
-            break;
-        }
-        if (memchr(line, '\0', (size_t)len)) {
-            status = die(2, "%s:%d: a NUL byte in the line (not a text file?)", path, lineno);
-            break;
-        }
-        line[strcspn(line, "#\r\n")] = '\0';
-        while (*s == ' ' || *s == '\t')
-            s++;
-        for (e = s; *e && *e != ' ' && *e != '\t'; e++)
-            ;
-        if (e == s)
-            continue;
-        if (*n == MAX_AGENTS) {
-            status = die(2, "%s:%d: more than %d agents", path, lineno, MAX_AGENTS);
-            break;
-        }
-        *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
-        (*labels)[*n] = NULL;
-        for (char *t = strtok_r(e, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-            char *old = (*labels)[*n];
-            size_t have = old ? strlen(old) + 1 : 0;
-            if (strncmp(t, "label=", 6) != 0 || !t[6]) {
-                status = die(2, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
-                break;
-            }
-            if (msg_labels_check(t + 6, err, sizeof err) < 0) {
-                status = die(2, "%s:%d: %s", path, lineno, err);
-                break;
-            }
-            if (have + strlen(t + 6) >= MSG_LABELS_MAX) {
-                status = die(2, "%s:%d: labels longer than %d bytes in all", path, lineno,
-                             MSG_LABELS_MAX - 1);
-                break;
-            }
-            (*labels)[*n] = xmalloc(have + strlen(t + 6) + 1);
-            sprintf((*labels)[*n], "%s%s%s", old ? old : "", old ? "," : "", t + 6);
-            free(old);
-        }
-        if (status != 0) {
-            free((*labels)[*n]);
-            (*labels)[*n] = NULL;
-            break;
-        }
-        /* fio's host list (--client=FILE) says "host,port" */
-        char *comma = memchr(s, ',', (size_t)(e - s));
-        if (comma && !memchr(s, ':', (size_t)(e - s)) && comma + 1 < e &&
-            strspn(comma + 1, "0123456789") == (size_t)(e - comma - 1))
-            *comma = ':';
-        add_addr(addrs, n, s, (size_t)(e - s));
-        if (addr_port_ok((*addrs)[*n - 1]) < 0) {
-            status = die(2, "%s:%d: '%s': the port must be 1 to 65535", path, lineno, (*addrs)[*n - 1]);
-            break;
-        }
-    }
-    free(line);
-    fclose(fp);
-    if (status == 0 && *n == 0)
-        return die(2, "%s: no hosts in the file", path);
-    return status;
+    char err[512];
+    return hosts_read(path, MAX_AGENTS, addrs, labels, n, err, sizeof err) < 0 ? die(2, "%s", err) : 0;
 }
 
 static void agent_binary(char *out, size_t len)
@@ -962,12 +857,12 @@ static int spawn_cli(struct cli *c, const struct plan *plan, struct spawn_fleet 
     unsigned long port;
     int status, rc;
 
-    if ((status = read_hosts(c->hosts, &hosts, &hl, &nh)) != 0)
+    if ((status = hosts_cli(c->hosts, &hosts, &hl, &nh)) != 0)
         goto out;
     for (uint32_t i = 0; i < nh; i++) {
         /* read_hosts added the agent port to a line without one */
-        size_t l = strlen(hosts[i]), dl = strlen(":" DEFAULT_PORT);
-        if (l <= dl || strcmp(hosts[i] + l - dl, ":" DEFAULT_PORT) != 0) {
+        size_t l = strlen(hosts[i]), dl = strlen(":" HOSTS_DEFAULT_PORT);
+        if (l <= dl || strcmp(hosts[i] + l - dl, ":" HOSTS_DEFAULT_PORT) != 0) {
             status = die(2, "%s: '%s': with --spawn ssh a line names an ssh destination ([user@]host) "
                          "without :PORT (ssh's port comes from its config or --ssh-option Port=N)",
                          c->hosts, hosts[i]);
@@ -1350,8 +1245,8 @@ static int cmd_agents_list(struct run_cmd *r)
     for (const char *s = r->c.agents; *s;) {
         size_t len = strcspn(s, ",");
         if (len)
-            add_addr(&r->addrs, &r->naddrs, s, len);
-        if (len && addr_port_ok(r->addrs[r->naddrs - 1]) < 0)
+            hosts_add_addr(&r->addrs, &r->naddrs, s, len);
+        if (len && hosts_port_ok(r->addrs[r->naddrs - 1]) < 0)
             return die(2, "--agents: '%s': the port must be 1 to 65535", r->addrs[r->naddrs - 1]);
         s += len + (s[len] == ',');
     }
@@ -1384,7 +1279,7 @@ static int cmd_acquire_fleet(struct run_cmd *r)
         /* clean too: the agents started over ssh dial back and are cleaned */
         status = spawn_cli(c, &r->plan, &r->spawned, &r->gathered, &r->addrs, &r->labels, &r->naddrs);
     } else if (c->hosts) {
-        status = read_hosts(c->hosts, &r->addrs, &r->labels, &r->naddrs);
+        status = hosts_cli(c->hosts, &r->addrs, &r->labels, &r->naddrs);
     } else if (c->listen) {
         /* clean too: the agents that dial in are the fleet to clean */
         status = gather_cli(c, &r->gathered, &r->addrs, &r->labels, &r->naddrs);
@@ -1398,7 +1293,7 @@ static int cmd_acquire_fleet(struct run_cmd *r)
             status = die(1, "%s", r->err);
         else
             for (uint32_t i = 0; i < r->fleet.n; i++)
-                add_addr(&r->addrs, &r->naddrs, r->fleet.addr[i], strlen(r->fleet.addr[i]));
+                hosts_add_addr(&r->addrs, &r->naddrs, r->fleet.addr[i], strlen(r->fleet.addr[i]));
     }
     /* a mixed fleet: the listed agents, then those that dial in */
     r->nlisted = c->listen && !c->spawn && (c->agents || c->hosts) ? r->naddrs : 0;
