@@ -860,7 +860,7 @@ static int spawn_cli(struct cli *c, const struct plan *plan, struct spawn_fleet 
     if ((status = hosts_cli(c->hosts, &hosts, &hl, &nh)) != 0)
         goto out;
     for (uint32_t i = 0; i < nh; i++) {
-        /* read_hosts added the agent port to a line without one */
+        /* hosts_read added the agent port to a line without one */
         size_t l = strlen(hosts[i]), dl = strlen(":" HOSTS_DEFAULT_PORT);
         if (l <= dl || strcmp(hosts[i] + l - dl, ":" HOSTS_DEFAULT_PORT) != 0) {
             status = die(2, "%s: '%s': with --spawn ssh a line names an ssh destination ([user@]host) "

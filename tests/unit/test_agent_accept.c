@@ -44,7 +44,7 @@ static void welcome_for(struct msg_welcome *w, const struct auth_secret *secret,
         auth_proof(secret, AUTH_AGENT, cnonce, w->nonce, w->mac);
 }
 
-static void test_agent_accept_same_ip(void **state)
+static void test_peer_same_ip(void **state)
 {
     struct sockaddr_storage a, b, c, d;
     (void)state;
@@ -274,7 +274,7 @@ static void test_agent_accept_take(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_agent_accept_same_ip),
+        cmocka_unit_test(test_peer_same_ip),
         cmocka_unit_test(test_agent_accept_welcome_checks),
         cmocka_unit_test(test_agent_accept_idle_frames),
         cmocka_unit_test(test_agent_accept_other_version),
