@@ -38,20 +38,6 @@ uint64_t coherence_error_bound(const struct run_result *r, uint32_t writer, uint
     return w / 2 + rd / 2;
 }
 
-static json_t *lag_json(const struct hist *h)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "min", jint(h->count ? h->min_ns : 0));
-    json_object_set_new(o, "mean", json_real(hist_mean(h)));
-    json_object_set_new(o, "p50", jint(hist_percentile(h, 50.0)));
-    json_object_set_new(o, "p90", jint(hist_percentile(h, 90.0)));
-    json_object_set_new(o, "p99", jint(hist_percentile(h, 99.0)));
-    json_object_set_new(o, "p999", jint(hist_percentile(h, 99.9)));
-    json_object_set_new(o, "max", jint(h->count ? h->max_ns : 0));
-    json_object_set_new(o, "hist", hist_json_encode(h));
-    return o;
-}
-
 static json_t *pair_json(const struct run_result *r, const struct coh_pair *p);
 
 json_t *coherence_json(const struct run_result *r, uint32_t phase)
@@ -77,7 +63,7 @@ json_t *coherence_json(const struct run_result *r, uint32_t phase)
     m = json_object();
     json_object_set_new(m, "seen", jint(all->seen));
     json_object_set_new(m, "never_visible", jint(all->never));
-    json_object_set_new(m, "lag", lag_json(&all->lag));
+    json_object_set_new(m, "lag", hist_json_summary(&all->lag));
     free(all);
     json_object_set_new(o, "pairs", pairs);
     json_object_set_new(o, "merged", m);
@@ -93,7 +79,7 @@ static json_t *pair_json(const struct run_result *r, const struct coh_pair *p)
     json_object_set_new(pj, "seen", jint(p->seen));
     json_object_set_new(pj, "never_visible", jint(p->never));
     json_object_set_new(pj, "error_bound_ns", jint(coherence_error_bound(r, p->writer, p->reader)));
-    json_object_set_new(pj, "lag", lag_json(&p->lag));
+    json_object_set_new(pj, "lag", hist_json_summary(&p->lag));
     return pj;
 }
 

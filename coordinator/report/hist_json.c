@@ -79,3 +79,17 @@ int hist_json_decode(json_t *o, struct hist *h, char *why, size_t whylen)
     }
     return 0;
 }
+
+json_t *hist_json_summary(const struct hist *h)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "min", jint(h->count ? h->min_ns : 0));
+    json_object_set_new(o, "mean", json_real(hist_mean(h)));
+    json_object_set_new(o, "p50", jint(hist_percentile(h, 50.0)));
+    json_object_set_new(o, "p90", jint(hist_percentile(h, 90.0)));
+    json_object_set_new(o, "p99", jint(hist_percentile(h, 99.0)));
+    json_object_set_new(o, "p999", jint(hist_percentile(h, 99.9)));
+    json_object_set_new(o, "max", jint(h->count ? h->max_ns : 0));
+    json_object_set_new(o, "hist", hist_json_encode(h));
+    return o;
+}

@@ -9,20 +9,6 @@
 #include "coordinator/report/hist_json.h"
 #include "coordinator/report/jint.h"
 
-static json_t *rtt_json(const struct hist *h)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "min", jint(h->count ? h->min_ns : 0));
-    json_object_set_new(o, "mean", json_real(hist_mean(h)));
-    json_object_set_new(o, "p50", jint(hist_percentile(h, 50.0)));
-    json_object_set_new(o, "p90", jint(hist_percentile(h, 90.0)));
-    json_object_set_new(o, "p99", jint(hist_percentile(h, 99.0)));
-    json_object_set_new(o, "p999", jint(hist_percentile(h, 99.9)));
-    json_object_set_new(o, "max", jint(h->count ? h->max_ns : 0));
-    json_object_set_new(o, "hist", hist_json_encode(h));
-    return o;
-}
-
 /* Which errors are answers (a LOOKUP's NOENT) is known only where the
  * statuses account for every error: not in an interval's set, which keeps
  * none.  There "failed" and "expected_errors" are left out, not guessed. */
@@ -98,7 +84,7 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         json_object_set_new(j, "errors", jint(p->errors));
         if (expected_known(i, p))
             json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
-        json_object_set_new(j, "rtt_ns", rtt_json(&p->rtt));
+        json_object_set_new(j, "rtt_ns", hist_json_summary(&p->rtt));
         for (uint32_t k = 0; k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
                                 jint(p->status[k].n));
