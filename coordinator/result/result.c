@@ -275,6 +275,7 @@ void result_free(struct run_result *r)
             agent_pack_free(&ph->intervals[k].packed);
         }
         free(ph->intervals);
+        free(ph->spare_agents);
         for (uint32_t a = 0; ph->agents && a < r->nagents; a++) {
             free(ph->agents[a].error);
             free(ph->agents[a].storage);
@@ -294,6 +295,20 @@ void result_free(struct run_result *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* A zeroed dense array of nagents counters: the one the last sealed slot
+ * gave back, else a new one.  Reusing it keeps a long run's heap from
+ * being carved between the small packed blocks of sealed slots. */
+static struct counters *dense_agents(struct phase_result *ph, uint32_t nagents)
+{
+    struct counters *a = ph->spare_agents;
+
+    if (!a)
+        return xcalloc(nagents ? nagents : 1, sizeof(*a));
+    ph->spare_agents = NULL;
+    memset(a, 0, (nagents ? nagents : 1) * sizeof(*a));
+    return a;
+}
+
 /* Make slots [0, n) exist; new ones start empty. */
 static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents)
 {
@@ -309,7 +324,7 @@ static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents
         struct interval_slot *s = &ph->intervals[k];
 
         memset(s, 0, sizeof(*s));
-        s->agent = xcalloc(nagents ? nagents : 1, sizeof(*s->agent));
+        s->agent = dense_agents(ph, nagents);
     }
     ph->nintervals = n;
 }
@@ -342,10 +357,11 @@ static void slot_merge(struct interval_slot *slot, const struct op_set *s,
 
 /* The slot's agents, dense, to be written: a sealed slot's are unpacked
  * (late data, a journal's late lines); slot_agents_done packs them again. */
-static struct counters *slot_agents_open(struct interval_slot *slot, uint32_t nagents)
+static struct counters *slot_agents_open(struct phase_result *ph, struct interval_slot *slot,
+                                         uint32_t nagents)
 {
     if (!slot->agent) {
-        slot->agent = xcalloc(nagents ? nagents : 1, sizeof(*slot->agent));
+        slot->agent = dense_agents(ph, nagents);
         if (slot->packed.buf)
             agent_pack_decode(&slot->packed, slot->agent, nagents);
         agent_pack_free(&slot->packed);
@@ -355,12 +371,15 @@ static struct counters *slot_agents_open(struct interval_slot *slot, uint32_t na
 
 /* Pack a sealed slot's agents (the bounded form of a complete interval);
  * a slot still filling keeps them dense. */
-static void slot_agents_done(struct interval_slot *slot, uint32_t nagents)
+static void slot_agents_done(struct phase_result *ph, struct interval_slot *slot, uint32_t nagents)
 {
     if (!slot->is_sealed || !slot->agent)
         return;
     agent_pack_encode(&slot->packed, slot->agent, nagents);
-    free(slot->agent);
+    if (!ph->spare_agents)
+        ph->spare_agents = slot->agent;
+    else
+        free(slot->agent);
     slot->agent = NULL;
 }
 
@@ -413,14 +432,14 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
         slot->count[t].errors = sat_add_u64(slot->count[t].errors, s->op[t].errors);
         slot->count[t].timeouts = sat_add_u64(slot->count[t].timeouts, s->op[t].timeouts);
     }
-    c = &slot_agents_open(slot, r->nagents)[agent];
+    c = &slot_agents_open(ph, slot, r->nagents)[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
         c->ops[t] = sat_add_u64(c->ops[t], s->op[t].ops);
         c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
         c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
-    slot_agents_done(slot, r->nagents);
+    slot_agents_done(&r->phases[phase], slot, r->nagents);
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
@@ -492,7 +511,7 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
         slot_drop_pending(slot);
     }
     slot->is_sealed = 1;
-    slot_agents_done(slot, r->nagents);
+    slot_agents_done(&r->phases[phase], slot, r->nagents);
 }
 
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
@@ -824,11 +843,11 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
     if (phase >= r->nphases || agent >= r->nagents || k >= r->phases[phase].nintervals)
         return;
     struct interval_slot *slot = &r->phases[phase].intervals[k];
-    struct counters *c = &slot_agents_open(slot, r->nagents)[agent];
+    struct counters *c = &slot_agents_open(&r->phases[phase], slot, r->nagents)[agent];
 
     c->inflight = inflight;
     c->oldest_ns = oldest_ns;
-    slot_agents_done(slot, r->nagents);
+    slot_agents_done(&r->phases[phase], slot, r->nagents);
 }
 
 /* How long agent a's inflight ops at the end of interval k should take at

@@ -164,6 +164,7 @@ struct phase_result {
     uint32_t interval_ms;
     struct agent_phase *agents;   /* [nagents] */
     struct interval_slot *intervals;
+    struct counters *spare_agents; /* a sealed slot's dense array, for the next slot */
     uint32_t nintervals;          /* slots allocated and in use */
     /* set by result_phase_finish: */
     int finished;

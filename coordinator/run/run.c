@@ -132,6 +132,10 @@ struct conn {
 };
 
 struct run {
+    /* one interval message decoded at a time, reused: a fresh ~440 KB
+     * block per agent-interval would come from the heap between the
+     * result's small packed blocks and leave holes a long run's RSS keeps */
+    struct msg_interval *iv;
     const struct plan *plan;
     const struct run_options *opt;
     struct run_result *res;
@@ -646,14 +650,13 @@ static uint32_t interval_allowed(const struct run *r)
 static void handle_interval(struct conn *c, const char *p, uint32_t n)
 {
     struct run *r = c->run;
-    struct msg_interval *m = xmalloc(sizeof *m);
+    struct msg_interval *m = r->iv ? r->iv : (r->iv = xmalloc(sizeof *r->iv));
     char err[256] = "";
 
     if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
         c->state != C_RUNNING || m->index != c->next_k) {
         run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err[0] ? err : "out of order");
         msg_interval_free(m);    /* empty when the decode failed */
-        free(m);
         return;
     }
     if (m->index > interval_allowed(r)) {
@@ -662,13 +665,11 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
                         "intervals allow; dropped", m->index, m->phase,
                         (double)(now > t0 ? now - t0 : 0) / 1e9, r->opt->interval_ms);
         msg_interval_free(m);
-        free(m);
         return;
     }
     if (result_add_interval(r->res, m->phase, c->id, m->index, &m->stats) < 0) {
         agent_violation(c, "interval %u of phase %u is beyond the run's limit", m->index, m->phase);
         msg_interval_free(m);
-        free(m);
         return;
     }
     result_nfs_add_interval(r->res, m->phase, c->id, m->index, &m->nfs);
@@ -680,7 +681,6 @@ static void handle_interval(struct conn *c, const char *p, uint32_t n)
     OBSERVE(r, agent_interval_clones, m->phase, c->id, m->index, &m->clones);
     OBSERVE(r, agent_interval_nfs, m->phase, c->id, m->index, &m->nfs);
     msg_interval_free(m);
-    free(m);
     notify_intervals(r, 0);
 }
 
@@ -1431,6 +1431,7 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
         op_rec_free(&r.c[i].acc);
     }
     free(r.c);
+    free(r.iv);
     if (r.failed)
         return rc < 0 ? rc : -EIO;
     if (result->end == RUN_END_FAILED)
@@ -1501,5 +1502,6 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
         op_rec_free(&r.c[a].acc);
     }
     free(r.c);
+    free(r.iv);
     return r.failed || result->end == RUN_END_FAILED ? -EIO : r.nlost ? RUN_PARTIAL : RUN_OK;
 }
