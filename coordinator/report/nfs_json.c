@@ -64,6 +64,18 @@ static void split_json(json_t *o, const struct nfs_rpc_set *s)
         json_object_set_new(o, "split", sp);
 }
 
+/* A procedure's calls, bytes and errors (and its expected errors where
+ * they are known), the part of it every form carries. */
+static void proc_counts_json(json_t *j, unsigned i, const struct nfs_rpc_proc *p)
+{
+    json_object_set_new(j, "calls", jint(p->calls));
+    json_object_set_new(j, "bytes_out", jint(p->bytes_out));
+    json_object_set_new(j, "bytes_in", jint(p->bytes_in));
+    json_object_set_new(j, "errors", jint(p->errors));
+    if (expected_known(i, p))
+        json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
+}
+
 json_t *nfs_json_encode(const struct nfs_rpc_set *s)
 {
     json_t *o = json_object(), *rpc = json_object();
@@ -78,12 +90,7 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         if (!p || p->calls == 0)
             continue;
         json_t *j = json_object(), *st = json_object();
-        json_object_set_new(j, "calls", jint(p->calls));
-        json_object_set_new(j, "bytes_out", jint(p->bytes_out));
-        json_object_set_new(j, "bytes_in", jint(p->bytes_in));
-        json_object_set_new(j, "errors", jint(p->errors));
-        if (expected_known(i, p))
-            json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
+        proc_counts_json(j, i, p);
         json_object_set_new(j, "rtt_ns", hist_json_summary(&p->rtt));
         for (uint32_t k = 0; k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
@@ -110,12 +117,7 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
         if (!p || p->calls == 0)
             continue;
         json_t *j = json_object(), *rtt = json_object();
-        json_object_set_new(j, "calls", jint(p->calls));
-        json_object_set_new(j, "bytes_out", jint(p->bytes_out));
-        json_object_set_new(j, "bytes_in", jint(p->bytes_in));
-        json_object_set_new(j, "errors", jint(p->errors));
-        if (expected_known(i, p))
-            json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
+        proc_counts_json(j, i, p);
         json_object_set_new(rtt, "mean", json_real(hist_mean(&p->rtt)));
         json_object_set_new(rtt, "p50", jint(hist_percentile(&p->rtt, 50.0)));
         json_object_set_new(rtt, "p99", jint(hist_percentile(&p->rtt, 99.0)));
