@@ -4,6 +4,11 @@
  *   READY --start--> RUNNING --(all jobs finished: phase-done)--> FINISHING
  *   FINISHING --(worker done)--> PREPARING (next phase) | IDLE
  *   (authenticated while the active session winds down: WAITING, then IDLE)
+ *   IDLE --clean--> CLEANING --(clean done)--> IDLE
+ *
+ * That is st.talk; the rest of the state (ending, queued work, the phase
+ * held, the plan's run) is in st too, checked as one value after every
+ * change (agent/session_state.h).
  *
  * Threads: every libuv call on the agent's loop is made from the loop
  * thread.  The only way in from another thread is uv_async_send (a job
@@ -31,6 +36,7 @@
 #include "agent/hostinfo.h"
 #include "agent/phase.h"
 #include "agent/session.h"
+#include "agent/session_state.h"
 #include "agent/cohjob.h"
 #include "proto/coh_msg.h"
 #include "common/stall.h"
@@ -57,9 +63,6 @@
 #define LATE_START_NS (20 * 1000000ull)   /* later than this, the window is where the jobs began */
 #define TICK_NS (1000 * 1000000ull)       /* on_tick's period */
 
-enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S_RUNNING,
-                     S_FINISHING };
-enum work_kind { W_PREPARE, W_FINISH };
 
 struct session {
     struct agent *agent;
@@ -68,28 +71,16 @@ struct session {
     uv_timer_t tick;          /* hello deadline, then heartbeats and the lease */
     uv_async_t finished;
     uv_work_t work;
-    enum work_kind work_kind;
+    struct session_state st;  /* agent/session_state.h: one value, checked */
     int open_handles;
-    int handles_closing;
-    int closing;
-    int work_busy;             /* prepare or finish queued on the thread pool */
-    int jobs_running;
-    int stop_requested;
-    int run_complete;         /* its plan is done: a new coordinator may take over */
-    int cleaning;             /* a clean queued (clean.c); the session outlives it */
     char *clean_pending;      /* a clean frame that arrived while WAITING */
     size_t clean_pending_n;
     atomic_int clean_cancel;  /* set when the session ends: the clean stops */
-    enum session_state state;
     char peer[64];
     char peer_addr[48];       /* peer without the port: the per-address stranger cap */
     struct session *pend_next;/* a->pending list while not authenticated */
     uv_connect_t connect;     /* session_dial: the outgoing connection */
     int served;               /* it became the active session (a->session_freed) */
-    int dialling;             /* session_dial, not connected yet: a failed
-                                 attempt is dial.c's to log, not ours */
-    int outgoing;             /* session_dial: why it ended is dial.c's to log
-                                 (once per change, not once per attempt) */
     char end_why[160];        /* why it ended, first reason (a->session_freed) */
     int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
@@ -101,14 +92,10 @@ struct session {
     struct frame_reader rd;
     char rbuf[READ_CHUNK];
 
-    struct msg_plan plan;
-    int have_plan;
-    int plan_pending;         /* a plan arrived while WAITING */
+    struct msg_plan plan;     /* held while session_state_has_plan */
     struct agent_identity id;
     uint32_t phase;
-    struct phase_run run;
-    int run_live;             /* phase_init done, phase_release not yet */
-    int run_prepared;         /* phase_prepare succeeded, phase_finish not yet */
+    struct phase_run run;     /* st.phase says what of it exists */
     int phase_rc;             /* the phase's first job error */
     int work_rc;
     char work_err[PHASE_ERR_MAX];
@@ -134,7 +121,7 @@ static void on_sample(uv_timer_t *t);
 /* Send one encoded frame; takes ownership of b. */
 static void session_send(struct session *s, struct buf *b)
 {
-    if (s->closing) {
+    if (s->st.life != LIFE_OPEN) {
         buf_free(b);
         return;
     }
@@ -163,7 +150,7 @@ static void send_error(struct session *s, const char *fmt, ...)
     int n;
 
     /* the agent's index is known only once a plan named it */
-    if (s->have_plan)
+    if (session_state_has_plan(&s->st))
         n = snprintf(m.text, sizeof m.text, "agent %u (%s): ", s->id.index, s->agent->host);
     else
         n = snprintf(m.text, sizeof m.text, "agent %s: ", s->agent->host);
@@ -206,7 +193,7 @@ static void on_handle_closed(uv_handle_t *h)
     struct agent *a = s->agent;
     if (--s->open_handles == 0) {
         frame_reader_free(&s->rd);
-        if (s->have_plan)
+        if (session_state_has_plan(&s->st))
             msg_plan_free(&s->plan);
         free(s->acc);
         free(s->totals);
@@ -217,7 +204,7 @@ static void on_handle_closed(uv_handle_t *h)
         free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
-        if (s->dialling)
+        if (s->st.link == LINK_DIALLING)
             log_debug("session with %s ended", s->peer);
         else
             log_info("session with %s ended", s->peer);
@@ -258,32 +245,34 @@ static void pending_remove(struct session *s)
  * nothing refers to it. */
 static void session_end(struct session *s, const char *why)
 {
-    if (!s->closing) {
-        if (s->dialling)
+    if (s->st.life == LIFE_OPEN) {
+        if (s->st.link == LINK_DIALLING)
             log_debug("closing session with %s: %s", s->peer, why);
         else
             log_info("closing session with %s: %s", s->peer, why);
         snprintf(s->end_why, sizeof s->end_why, "%s", why);
-        s->closing = 1;
+        s->st.life = LIFE_ENDING;
     }
-    if (s->run_live)
+    if (s->st.phase != PH_NONE)
         phase_stop(&s->run);
-    if (s->cleaning)
+    if (s->st.talk == S_CLEANING)
         atomic_store(&s->clean_cancel, 1);
     session_maybe_free(s);
+    session_state_assert(&s->st);
 }
 
 static void session_maybe_free(struct session *s)
 {
     /* a clean still walking could remove the next run's files: the next
      * coordinator waits for it as for a phase winding down */
-    if (!s->closing || s->work_busy || s->jobs_running || s->handles_closing || s->cleaning)
+    if (s->st.life != LIFE_ENDING || s->st.work != WORK_NONE || s->st.talk == S_RUNNING ||
+        s->st.talk == S_CLEANING)
         return;
-    if (s->run_prepared) {
+    if (s->st.phase == PH_PREPARED) {
         finish_phase(s);        /* threads and engines go first, off the loop */
         return;
     }
-    s->handles_closing = 1;
+    s->st.life = LIFE_CLOSED;
     uv_timer_stop(&s->sampler);
     client_sampler_stop(&s->cs);
     pending_remove(s);
@@ -303,7 +292,7 @@ static void session_maybe_free(struct session *s)
 static void work_run(uv_work_t *w)
 {
     struct session *s = w->data;
-    if (s->work_kind == W_PREPARE) {
+    if (s->st.work == WORK_PREPARE) {
         s->work_err[0] = '\0';
         s->id.phase = s->phase;
         s->work_rc = phase_prepare(&s->run, &s->plan.plan.phases[s->phase], &s->id,
@@ -319,18 +308,19 @@ static void finish_done(struct session *s);
 static void work_done(uv_work_t *w, int status)
 {
     struct session *s = w->data;
-    s->work_busy = 0;
-    if (s->work_kind == W_PREPARE)
+    enum session_work done = s->st.work;
+    s->st.work = WORK_NONE;
+    if (done == WORK_PREPARE)
         prepare_done(s, status);
     else
         finish_done(s);
+    session_state_assert(&s->st);
 }
 
-static void queue_work(struct session *s, enum work_kind kind)
+static void queue_work(struct session *s, enum session_work kind)
 {
-    s->work_kind = kind;
+    s->st.work = kind;
     s->work.data = s;
-    s->work_busy = 1;
     /* fails only for a NULL callback */
     int rc = uv_queue_work(s->agent->loop, &s->work, work_run, work_done);
     assert(rc == 0);
@@ -340,12 +330,10 @@ static void queue_work(struct session *s, enum work_kind kind)
 /* The run is over for this coordinator: idle, ready for the next one. */
 static void run_over(struct session *s)
 {
-    s->state = S_IDLE;
-    s->run_complete = 1;
-    if (s->have_plan) {
+    if (session_state_has_plan(&s->st))
         msg_plan_free(&s->plan);
-        s->have_plan = 0;
-    }
+    s->st.talk = S_IDLE;
+    s->st.run = RUN_OVER;
 }
 
 static void prepare_done(struct session *s, int status)
@@ -355,24 +343,24 @@ static void prepare_done(struct session *s, int status)
 
     if (status < 0 || s->work_rc < 0) {
         phase_release(&s->run);
-        s->run_live = 0;
-        if (s->closing) {
+        s->st.phase = PH_NONE;
+        if (s->st.life != LIFE_OPEN) {
             session_maybe_free(s);
             return;
         }
-        if (!(s->stop_requested && s->work_rc == -ECANCELED))
+        if (!(s->st.run == RUN_STOPPING && s->work_rc == -ECANCELED))
             send_error(s, "phase %u: %s", s->phase, status < 0 ? uv_strerror(status) : s->work_err);
         run_over(s);
         return;
     }
-    s->run_prepared = 1;
-    if (s->closing || s->stop_requested) {
+    s->st.phase = PH_PREPARED;
+    if (s->st.life != LIFE_OPEN || s->st.run == RUN_STOPPING) {
         finish_phase(s);
         return;
     }
     log_info("phase %u '%s' ready (%u threads, laid out %llu bytes)", s->phase, s->run.ph->name,
              s->run.njobs, (unsigned long long)atomic_load(&s->run.layout_done));
-    s->state = S_READY;
+    s->st.talk = S_READY;
     for (uint32_t i = 0; i < s->run.nstorage; i++) {   /* what the record says, before ready */
         struct msg_storage st = { .phase = s->phase, .info = s->run.storage[i] };
         buf_init(&b);
@@ -389,29 +377,28 @@ static void on_all_jobs_finished(void *arg);
 static void prepare_phase(struct session *s)
 {
     phase_init(&s->run, on_all_jobs_finished, s);
-    s->run_live = 1;
+    s->st.phase = PH_LIVE;
     s->phase_rc = 0;
-    s->state = S_PREPARING;
-    queue_work(s, W_PREPARE);
+    s->st.talk = S_PREPARING;
+    queue_work(s, WORK_PREPARE);
 }
 
 /* Join, unlink=1, teardown: after phase-done went out, off the loop. */
 static void finish_phase(struct session *s)
 {
-    s->state = S_FINISHING;
-    queue_work(s, W_FINISH);
+    s->st.talk = S_FINISHING;
+    queue_work(s, WORK_FINISH);
 }
 
 static void finish_done(struct session *s)
 {
-    s->run_prepared = 0;
     phase_release(&s->run);
-    s->run_live = 0;
-    if (s->closing) {
+    s->st.phase = PH_NONE;
+    if (s->st.life != LIFE_OPEN) {
         session_maybe_free(s);
         return;
     }
-    if (s->phase_rc == 0 && !s->stop_requested && ++s->phase < s->plan.plan.nphases)
+    if (s->phase_rc == 0 && s->st.run != RUN_STOPPING && ++s->phase < s->plan.plan.nphases)
         prepare_phase(s);
     else
         run_over(s);
@@ -515,9 +502,8 @@ static void on_finished(uv_async_t *h)
     uint64_t first = UINT64_MAX, last = 0, begin = UINT64_MAX, window;
     int rc;
 
-    if (!s->jobs_running)
+    if (s->st.talk != S_RUNNING)
         return;
-    s->jobs_running = 0;
     uv_timer_stop(&s->sampler);
     getrusage(RUSAGE_SELF, &ru1);
     phase_harvest(&s->run, s->acc, s->causes_acc);
@@ -582,7 +568,7 @@ static void on_finished(uv_async_t *h)
     }
     rc = phase_first_error(&s->run, err, sizeof err);
     s->phase_rc = rc;
-    if (!s->closing) {
+    if (s->st.life == LIFE_OPEN) {
         struct buf b;
         /* The error first: after the last phase's phase-done the
          * coordinator may end the run (as a success) before reading on. */
@@ -608,6 +594,7 @@ static void on_finished(uv_async_t *h)
     clone_set_free(&m->clones);
     free(m);
     finish_phase(s);
+    session_state_assert(&s->st);
 }
 
 static void on_all_jobs_finished(void *arg)
@@ -656,8 +643,7 @@ static void start_phase(struct session *s, const struct msg_start *m)
     start_client_sampler(s);
     if (m->clones)                    /* the coordinator writes fio logs per clone */
         phase_clones_want_intervals(&s->run);
-    s->jobs_running = 1;
-    s->state = S_RUNNING;
+    s->st.talk = S_RUNNING;
     phase_start(&s->run, m->t0_ns);   /* the threads exist and wait: no failure here */
     arm_sampler(s);
 }
@@ -668,23 +654,24 @@ static void start_phase(struct session *s, const struct msg_start *m)
 static void on_clean_done(void *arg)
 {
     struct session *s = arg;
-    s->cleaning = 0;
+    s->st.talk = S_IDLE;
     session_maybe_free(s);
+    session_state_assert(&s->st);
 }
 
 static void handle_clean(struct session *s, const char *p, size_t n)
 {
     char err[256];
 
-    if (s->state != S_IDLE)
-        send_error(s, "clean refused: a run is in progress");
-    else if (s->cleaning)
+    if (s->st.talk == S_CLEANING)
         send_error(s, "clean refused: a clean is in progress");
+    else if (s->st.talk != S_IDLE)
+        send_error(s, "clean refused: a run is in progress");
     else if (clean_request(s->agent, s->peer, p, n, &s->clean_cancel, on_clean_done, s, err,
                            sizeof err) < 0)
         send_error(s, "clean refused: %s", err);
     else
-        s->cleaning = 1;
+        s->st.talk = S_CLEANING;
 }
 
 /* A decoded plan in s->plan, and the agent is ours: check it, start. */
@@ -692,7 +679,7 @@ static void handle_plan(struct session *s)
 {
     char why[PHASE_ERR_MAX];
 
-    s->plan_pending = 0;
+    s->st.run = RUN_ON;
     s->id.index = s->plan.agent_index;
     s->id.nagents = s->plan.nagents;
     s->id.plan = &s->plan.plan;
@@ -708,8 +695,6 @@ static void handle_plan(struct session *s)
     }
     s->interval_ns = (uint64_t)(s->plan.interval_ms ? s->plan.interval_ms : 1000) * 1000000u;
     s->phase = 0;
-    s->stop_requested = 0;
-    s->run_complete = 0;
     if (s->agent->null_capacity_iops || s->agent->null_swing_ns)
         /* the model server stands for this machine: its own capacity wins */
         for (uint32_t i = 0; i < s->plan.plan.nphases; i++)
@@ -748,7 +733,7 @@ static int refuse_other_version(struct session *s, const char *p, uint32_t n)
     if (msg_version_peek(p, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
         return 0;               /* the decoder says what is wrong, if anything */
     msg_version_refusal(line, sizeof line, "coordinator", s->peer, v, "agent");
-    if (!s->outgoing)
+    if (s->st.link == LINK_ACCEPTED)
         log_warn("%s", line);   /* dial.c logs why a dialled session ended */
     buf_init(&b);
     msg_version_error_encode(&b, "agent", "coordinator", v);
@@ -766,10 +751,10 @@ static void on_hello(struct session *s, const char *p, uint32_t n)
                              .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
 
     buf_init(&b);
-    if (s->state == S_HELLO && refuse_other_version(s, p, n))
+    if (s->st.talk == S_HELLO && refuse_other_version(s, p, n))
         return;
-    if (s->state != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
-        session_end(s, s->state != S_HELLO ? "hello twice" : err);
+    if (s->st.talk != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
+        session_end(s, s->st.talk != S_HELLO ? "hello twice" : err);
         return;
     }
     snprintf(w.host, sizeof w.host, "%s", s->agent->host);
@@ -787,7 +772,7 @@ static void on_hello(struct session *s, const char *p, uint32_t n)
     msg_welcome_encode(&b, &w);
     session_send(s, &b);
     if (s->agent->secret)
-        s->state = S_AUTH;
+        s->st.talk = S_AUTH;
     else
         session_authenticated(s);
 }
@@ -796,8 +781,8 @@ static void on_auth(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
     struct msg_auth m;
-    if (s->state != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
-        session_end(s, s->state != S_AUTH ? "unexpected auth" : err);
+    if (s->st.talk != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
+        session_end(s, s->st.talk != S_AUTH ? "unexpected auth" : err);
         return;
     }
     if (!auth_check(s->agent->secret, AUTH_COORDINATOR, s->cnonce, s->anonce, m.mac)) {
@@ -824,26 +809,21 @@ static void on_ping(struct session *s, const char *p, uint32_t n)
 static void on_plan(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
-    if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
-        send_error(s, "plan received while a run is in progress");
-        return;
-    }
-    if (s->cleaning) {
+    if (s->st.talk == S_CLEANING) {
         send_error(s, "plan received while a clean is in progress");
         return;
     }
-    if (s->have_plan) {
-        msg_plan_free(&s->plan);
-        s->have_plan = 0;
+    if ((s->st.talk != S_IDLE && s->st.talk != S_WAITING) || s->st.run == RUN_PENDING) {
+        send_error(s, "plan received while a run is in progress");
+        return;
     }
     if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
         send_error(s, "bad plan: %s", err);
         session_end(s, err);
         return;
     }
-    s->have_plan = 1;
-    if (s->state == S_WAITING) {
-        s->plan_pending = 1;     /* served when the agent is ours */
+    if (s->st.talk == S_WAITING) {
+        s->st.run = RUN_PENDING;     /* served when the agent is ours */
         return;
     }
     handle_plan(s);
@@ -857,9 +837,9 @@ static void on_start(struct session *s, const char *p, uint32_t n)
         session_end(s, err);
         return;
     }
-    if (s->state != S_READY || m.phase != s->phase) {
+    if (s->st.talk != S_READY || m.phase != s->phase) {
         send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
-                   s->state == S_READY ? "ready" : "not ready");
+                   s->st.talk == S_READY ? "ready" : "not ready");
         return;
     }
     uint64_t now = clock_now_ns();
@@ -870,7 +850,7 @@ static void on_start(struct session *s, const char *p, uint32_t n)
                    (double)(ahead ? m.t0_ns - now : now - m.t0_ns) / 1e9,
                    ahead ? "ahead of" : "behind",
                    SESSION_T0_BEHIND_NS / 1000000000ull, SESSION_T0_AHEAD_NS / 1000000000ull);
-        s->stop_requested = 1;   /* its threads end without I/O, the run is over */
+        s->st.run = RUN_STOPPING;   /* its threads end without I/O, the run is over */
         phase_stop(&s->run);
         finish_phase(s);
         return;
@@ -895,7 +875,7 @@ static void on_start(struct session *s, const char *p, uint32_t n)
 /* agent/clean.c: removes the plan's files off the loop thread */
 static void on_clean(struct session *s, const char *p, uint32_t n)
 {
-    if (s->state == S_WAITING && !s->clean_pending && !s->plan_pending) {
+    if (s->st.talk == S_WAITING && !s->clean_pending && s->st.run != RUN_PENDING) {
         /* served when the agent is ours, like a plan */
         s->clean_pending = xmalloc(n ? n : 1);
         memcpy(s->clean_pending, p, n);
@@ -926,10 +906,11 @@ static void on_stop(struct session *s, const char *p, uint32_t n)
         return;
     }
     log_info("stop from %s: %s", s->peer, m.reason);
-    s->stop_requested = 1;
-    if (s->run_live)
+    if (s->st.run == RUN_ON)
+        s->st.run = RUN_STOPPING;
+    if (s->st.phase != PH_NONE)
         phase_stop(&s->run);     /* layout, sleeps and I/O end now */
-    if (s->state == S_READY)
+    if (s->st.talk == S_READY)
         finish_phase(s);         /* its threads end without I/O */
 }
 
@@ -944,7 +925,7 @@ static void on_phase_end(struct session *s, const char *p, uint32_t n)
         session_end(s, err);
         return;
     }
-    if (s->state == S_RUNNING && s->run_live && m.phase == s->phase) {
+    if (s->st.talk == S_RUNNING && m.phase == s->phase) {
         log_info("phase %u ends early: %s", m.phase, m.reason);
         phase_stop(&s->run);
     }
@@ -959,12 +940,12 @@ static void on_error(struct session *s, const char *p, uint32_t n)
         if (m.version && m.version != PROTO_VERSION) {
             /* a listening coordinator refused our version */
             msg_version_refusal(why, sizeof why, "coordinator", s->peer, m.version, "agent");
-            if (!s->outgoing)
+            if (s->st.link == LINK_ACCEPTED)
                 log_warn("%s", why);
             session_end(s, why);
             return;
         }
-        if (s->outgoing)
+        if (s->st.link != LINK_ACCEPTED)
             log_debug("error from coordinator %s: %s", s->peer, m.text);
         else
             log_warn("error from coordinator %s: %s", s->peer, m.text);
@@ -1001,11 +982,11 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_end(s, err);
         return;
     }
-    if (s->state == S_HELLO && type != MSG_HELLO) {
+    if (s->st.talk == S_HELLO && type != MSG_HELLO) {
         session_end(s, "first message is not hello");
         return;
     }
-    if (s->state == S_AUTH && type != MSG_AUTH && type != MSG_ERROR) {
+    if (s->st.talk == S_AUTH && type != MSG_AUTH && type != MSG_ERROR) {
         session_end(s, "not authenticated");
         return;
     }
@@ -1015,6 +996,7 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         return;
     }
     frame_handlers[type](s, p, n);
+    session_state_assert(&s->st);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
@@ -1028,16 +1010,16 @@ static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct session *s = arg;
     handle_frame(s, p, n);
-    return s->closing;
+    return s->st.life != LIFE_OPEN;
 }
 
 void session_feed(struct session *s, const void *bytes, size_t len)
 {
-    if (s->closing)
+    if (s->st.life != LIFE_OPEN)
         return;
     s->last_rx_ns = clock_now_ns();
     if (conn_feed_frames(&s->rd, bytes, len, on_frame, s) < 0)
-        session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
+        session_end(s, s->st.talk <= S_AUTH ? "frame larger than the limit before authentication"
                                           : "frame larger than the limit");
 }
 
@@ -1048,7 +1030,7 @@ void session_close(struct session *s)
 
 int session_settled(const struct session *s)
 {
-    return !s->work_busy && !s->jobs_running;
+    return s->st.work == WORK_NONE && s->st.talk != S_RUNNING;
 }
 
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
@@ -1061,7 +1043,7 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
         return;
     }
     session_feed(s, ub->base, (size_t)nread);
-    if (s->closing)
+    if (s->st.life != LIFE_OPEN)
         uv_read_stop(st);
 }
 
@@ -1094,12 +1076,12 @@ static struct session *pending_victim(struct agent *a, const char *addr, int *n)
     struct session *hello = NULL, *any = NULL;
     *n = 0;
     for (struct session *p = a->pending; p; p = p->pend_next) {
-        if (p->closing || (addr && strcmp(p->peer_addr, addr) != 0))
+        if (p->st.life != LIFE_OPEN || (addr && strcmp(p->peer_addr, addr) != 0))
             continue;
         ++*n;
         if (!any)
             any = p;
-        if (!hello && p->state == S_HELLO)
+        if (!hello && p->st.talk == S_HELLO)
             hello = p;
     }
     return hello ? hello : any;
@@ -1132,23 +1114,23 @@ static void on_tick(uv_timer_t *t)
     uint64_t now = clock_now_ns();
     char why[96];
 
-    if (s->closing)
+    if (s->st.life != LIFE_OPEN)
         return;
     /* this agent's own stall is not the coordinator's silence (common/stall.h) */
     s->last_rx_ns = stall_forgive(s->last_rx_ns, stall_tick(&s->last_tick_ns, TICK_NS, now), now);
-    if (s->dialling) {
+    if (s->st.link == LINK_DIALLING) {
         /* a blackholed address would hold a connect for the kernel's
          * minutes: give up as soon as a hello would be late, and redial */
         if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
             session_end(s, "cannot connect: no answer within 5 s");
         return;
     }
-    if (s->state <= S_AUTH) {
+    if (s->st.talk <= S_AUTH) {
         if (now - s->accepted_ns > SESSION_HELLO_TIMEOUT_NS)
             session_end(s, "no hello and authentication within 5 s");
         return;
     }
-    if (s->state == S_WAITING && now - s->waiting_since_ns > SESSION_WAIT_NS) {
+    if (s->st.talk == S_WAITING && now - s->waiting_since_ns > SESSION_WAIT_NS) {
         send_busy(s);
         session_end(s, "busy");
         return;
@@ -1163,7 +1145,7 @@ static void on_tick(uv_timer_t *t)
     buf_init(&b);
     conn_ping(&b, 0, now);
     session_send(s, &b);
-    if (s->state == S_PREPARING && atomic_load(&s->run.layout_known)) {
+    if (s->st.talk == S_PREPARING && atomic_load(&s->run.layout_known)) {
         /* layout progress: the worker thread counts, we report (once its
          * total is whole) */
         struct msg_progress pm = { .phase = s->phase,
@@ -1207,20 +1189,20 @@ static void session_authenticated(struct session *s)
     pending_remove(s);
     /* proven: frames up to the full size (plans, clean requests) from now on */
     frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
-    s->state = S_IDLE;
-    if (a->active && a->active->run_complete && a->active->state == S_IDLE && !a->active->cleaning) {
+    s->st.talk = S_IDLE;
+    if (a->active && a->active->st.run == RUN_OVER && a->active->st.talk == S_IDLE) {
         /* its coordinator is done and just hasn't hung up yet */
         session_end(a->active, "run complete; a new coordinator connected");
         a->active = NULL;
     }
-    if (a->active && a->active->closing && !a->waiting) {
+    if (a->active && a->active->st.life != LIFE_OPEN && !a->waiting) {
         /* its coordinator is gone and its threads are winding down (a
          * stop takes a few seconds at most, a storage call stuck in its
          * preparation longer): this one is next, not busy, and is told
          * why it waits */
         send_system(s, a->active_peer);
         a->waiting = s;
-        s->state = S_WAITING;
+        s->st.talk = S_WAITING;
         s->waiting_since_ns = clock_now_ns();
         log_info("coordinator %s waits for the session with %s to wind down", s->peer,
                  a->active_peer);
@@ -1241,15 +1223,16 @@ static void session_promote(struct session *s)
     struct agent *a = s->agent;
     a->active = s;
     s->served = 1;
-    s->state = S_IDLE;
+    s->st.talk = S_IDLE;
     snprintf(a->active_peer, sizeof a->active_peer, "%s", s->peer);
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
-    if (s->plan_pending && !s->closing)
+    if (s->st.run == RUN_PENDING && s->st.life == LIFE_OPEN)
         handle_plan(s);
-    if (s->clean_pending && !s->closing)
+    if (s->clean_pending && s->st.life == LIFE_OPEN)
         handle_clean(s, s->clean_pending, s->clean_pending_n);
     free(s->clean_pending);
     s->clean_pending = NULL;
+    session_state_assert(&s->st);
 }
 
 /* A session with its handles, not yet connected to anything. */
@@ -1333,7 +1316,7 @@ static void on_dialled(uv_connect_t *req, int status)
 {
     struct session *s = req->data;
 
-    if (s->closing)
+    if (s->st.life != LIFE_OPEN)
         return;                 /* ended meanwhile (the close cancels us) */
     if (status < 0) {
         char why[96];
@@ -1341,7 +1324,7 @@ static void on_dialled(uv_connect_t *req, int status)
         session_end(s, why);
         return;
     }
-    s->dialling = 0;
+    s->st.link = LINK_DIALLED;
     uv_tcp_nodelay(&s->tcp, 1);
     mark_control(s);
     log_info("connected to coordinator %s", s->peer);
@@ -1361,8 +1344,7 @@ struct session *session_dial(struct agent *a, const struct sockaddr *sa, const c
     snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
              (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
     pending_add(a, s);
-    s->dialling = 1;
-    s->outgoing = 1;
+    s->st.link = LINK_DIALLING;
     s->connect.data = s;
     tick_start(s);     /* the connect's deadline */
     if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
