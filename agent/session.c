@@ -70,25 +70,30 @@ void session_send_active(struct agent *a, const char *peer, struct buf *b)
         buf_free(b);
 }
 
-void session_send_error(struct session *s, const char *fmt, ...)
+/* An error to the coordinator, and the log: "agent N (HOST): TEXT", N
+ * only once a plan named this agent's index. */
+static void send_text(struct session *s, int indexed, uint32_t index, const char *text)
 {
     struct msg_error m;
     struct buf b;
-    va_list ap;
-    int n;
-
-    /* the agent's index is known only once a plan named it */
-    if (session_state_has_plan(&s->st))
-        n = snprintf(m.text, sizeof m.text, "agent %u (%s): ", s->id.index, s->agent->host);
+    if (indexed)
+        snprintf(m.text, sizeof m.text, "agent %u (%s): %s", index, s->agent->host, text);
     else
-        n = snprintf(m.text, sizeof m.text, "agent %s: ", s->agent->host);
-    va_start(ap, fmt);
-    vsnprintf(m.text + n, sizeof m.text - (size_t)n, fmt, ap);
-    va_end(ap);
+        snprintf(m.text, sizeof m.text, "agent %s: %s", s->agent->host, text);
     log_warn("to %s: %s", s->peer, m.text);
     buf_init(&b);
     msg_error_encode(&b, &m);
     session_send(s, &b);
+}
+
+void session_send_error(struct session *s, const char *fmt, ...)
+{
+    char text[MSG_TEXT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    send_text(s, session_state_has_plan(&s->st), s->id.index, text);
 }
 
 /* "agent N (HOST): busy: serving coordinator ADDR", N being this agent's
@@ -96,21 +101,10 @@ void session_send_error(struct session *s, const char *fmt, ...)
  * is no index, and the text is "agent HOST: busy: ...". */
 static void send_busy(struct session *s)
 {
-    struct agent *a = s->agent;
-    struct session *act = a->active;
-    struct msg_error m;
-    struct buf b;
-
-    if (act && act->indexed)
-        snprintf(m.text, sizeof m.text, "agent %u (%s): busy: serving coordinator %s",
-                 act->id.index, a->host, a->active_peer);
-    else
-        snprintf(m.text, sizeof m.text, "agent %s: busy: serving coordinator %s", a->host,
-                 a->active_peer);
-    log_warn("to %s: %s", s->peer, m.text);
-    buf_init(&b);
-    msg_error_encode(&b, &m);
-    session_send(s, &b);
+    struct session *act = s->agent->active;
+    char text[sizeof s->agent->active_peer + 32];
+    snprintf(text, sizeof text, "busy: serving coordinator %s", s->agent->active_peer);
+    send_text(s, act && act->indexed, act ? act->id.index : 0, text);
 }
 
 static void session_promote(struct session *s);
@@ -167,6 +161,13 @@ static void pending_remove(struct session *s)
         s->agent->npending--;
     }
     s->pend_next = NULL;
+}
+
+int session_decoded(struct session *s, int rc, const char *err)
+{
+    if (rc < 0)
+        session_end(s, err);
+    return rc >= 0;
 }
 
 /* End the session: stop I/O (and a layout in progress), then free once
@@ -290,11 +291,8 @@ static void on_ping(struct session *s, const char *p, uint32_t n)
     char err[256];
     struct buf b;
     buf_init(&b);
-    if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
-        session_end(s, err);
-        return;
-    }
-    session_send(s, &b);
+    if (session_decoded(s, conn_pong(p, n, clock_now_ns(), &b, err, sizeof err), err))
+        session_send(s, &b);
 }
 
 /* The answer to our heartbeat: last_rx_ns did its job.  Its round trip

@@ -76,6 +76,10 @@ void session_send(struct session *s, struct buf *b);
 void session_send_error(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void session_end(struct session *s, const char *why);
 void session_maybe_free(struct session *s);
+/* A frame's decoder returned rc (err: its text): 1 when it decoded, else
+ * the session ends with err (a coordinator that sends a broken message is
+ * not trusted further) and 0. */
+int session_decoded(struct session *s, int rc, const char *err);
 
 /* session_run.c: the run's messages (one handler each, for session.c's
  * table); a plan decoded into s->plan, the agent ours: check it and start;

@@ -494,10 +494,8 @@ void session_on_start(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
     struct msg_start m;
-    if (msg_start_decode(p, n, &m, err, sizeof err) < 0) {
-        session_end(s, err);
+    if (!session_decoded(s, msg_start_decode(p, n, &m, err, sizeof err), err))
         return;
-    }
     if (s->st.talk != S_READY || m.phase != s->phase) {
         session_send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
                    s->st.talk == S_READY ? "ready" : "not ready");
@@ -550,10 +548,8 @@ void session_on_stop(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
     struct msg_stop m;
-    if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
-        session_end(s, err);
+    if (!session_decoded(s, msg_stop_decode(p, n, &m, err, sizeof err), err))
         return;
-    }
     log_info("stop from %s: %s", s->peer, m.reason);
     if (s->st.run == RUN_ON)
         s->st.run = RUN_STOPPING;
@@ -570,10 +566,8 @@ void session_on_phase_end(struct session *s, const char *p, uint32_t n)
 {
     char err[256];
     struct msg_phase_end m;
-    if (msg_phase_end_decode(p, n, &m, err, sizeof err) < 0) {
-        session_end(s, err);
+    if (!session_decoded(s, msg_phase_end_decode(p, n, &m, err, sizeof err), err))
         return;
-    }
     if (s->st.talk == S_RUNNING && m.phase == s->phase) {
         log_info("phase %u ends early: %s", m.phase, m.reason);
         phase_stop(&s->run);
