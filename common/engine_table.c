@@ -6,6 +6,7 @@
 #include "common/engine_table.h"
 #include "common/plan_parse.h"
 #include "common/stats.h"
+#include "common/why.h"
 
 #define ROW(name, aliases, target, flags, ops) { name, aliases, target, flags },
 static const struct engine_desc rows[] = { ENGINE_TABLE(ROW) };
@@ -114,9 +115,9 @@ int engine_table_parse(const char *value, char *out, size_t cap, char *why, size
         }
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (strcmp(value, refused[i].name) == 0)
-            return plan_why(why, whylen, "fio's %s engine is not implemented by nfstorm; use %s",
+            return why_fail(why, whylen, "fio's %s engine is not implemented by nfstorm; use %s",
                             value, refused[i].instead);
-    return plan_why(why, whylen, "nfstorm's engines are %s; and fio's filecreate, filestat, filedelete",
+    return why_fail(why, whylen, "nfstorm's engines are %s; and fio's filecreate, filestat, filedelete",
                     engine_table_names(names, sizeof names));
 }
 

@@ -60,19 +60,9 @@
 #include "common/stats.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
+#include "common/why.h"
 
 /* ---- shared by both front ends ---------------------------------------- */
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Fill what fio derives, then validate.  fio: with only filesize given, the
  * job's size is filesize * nrfiles.  nrfiles_given: whether the plan set
@@ -84,34 +74,27 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
     /* fio: filename=a:b names the job's files, and nrfiles follows it */
     for (uint32_t i = 0; nnames > 1 && i < nnames; i++) {
         char one[PLAN_PATH_MAX];
-        if (plan_filename_at(j->filename, i, one, sizeof one) < 0 || !one[0]) {
-            set_err(err, errlen, "job '%s': filename '%s': name %u of the ':' list is empty "
+        if (plan_filename_at(j->filename, i, one, sizeof one) < 0 || !one[0])
+            return why_fail(err, errlen, "job '%s': filename '%s': name %u of the ':' list is empty "
                     "(write '\\:' for a colon inside a name)", j->name, j->filename, i + 1);
-            return -EINVAL;
-        }
     }
     /* fio's filecreate/filestat/filedelete: a metadata job (nrfiles
      * defaults to 1 there, as in fio) */
     int md_engine = engine_table_fold_md(j);
-    if (md_engine < 0) {
-        set_err(err, errlen, "job '%s': ioengine=%s is a fixed set of metadata ops; with md_ops= "
+    if (md_engine < 0)
+        return why_fail(err, errlen, "job '%s': ioengine=%s is a fixed set of metadata ops; with md_ops= "
                 "use rw=metadata and a file engine (psync, nfs)", j->name, j->ioengine);
-        return -EINVAL;
-    }
     if (md_engine)
         nrfiles_given = 1;
     if (nnames > 1 && j->rw != RW_METADATA)
         j->nrfiles = nnames;
     if (j->size == 0 && j->filesize != 0 &&
         __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &j->size)) {
-        set_err(err, errlen, "job '%s': filesize * nrfiles is too large", j->name);
-        return -EINVAL;
+        return why_fail(err, errlen, "job '%s': filesize * nrfiles is too large", j->name);
     }
     if (j->rw == RW_METADATA) {
-        if (!nrfiles_given) {
-            set_err(err, errlen, "job '%s': rw=metadata requires nrfiles=", j->name);
-            return -EINVAL;
-        }
+        if (!nrfiles_given)
+            return why_fail(err, errlen, "job '%s': rw=metadata requires nrfiles=", j->name);
         if (j->n_md_ops == 0) {
             static const uint32_t dflt[] = { OP_CREATE, OP_STAT, OP_UNLINK };
             j->n_md_ops = 3;
@@ -123,9 +106,8 @@ static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t e
      * for there to be any.  The agent refuses a missing one. */
     if (j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && !j->filename[0] &&
         !j->filename_format[0] && !nrfiles_given && !j->size_pct) {
-        set_err(err, errlen, "job '%s': size is required (set size= or filesize=, or name existing "
+        return why_fail(err, errlen, "job '%s': size is required (set size= or filesize=, or name existing "
                 "files with filename=, filename_format= or nrfiles=)", j->name);
-        return -EINVAL;
     }
     wbuf_resolve(j);
     return job_spec_validate(j, err, errlen);
@@ -141,14 +123,11 @@ static int add_checked(struct plan *p, const struct job_spec *jin, char *err, si
     if (plan_ctl_wait_for(p, &one, err, errlen) < 0)   /* may start a phase (plan_ctl.h) */
         return -EINVAL;
     if (p->nphases == 0 || j->stonewall) {
-        if (p->nphases >= PLAN_MAX_PHASES) {
-            set_err(err, errlen, "too many phases (max %d)", PLAN_MAX_PHASES);
-            return -EINVAL;
-        }
+        if (p->nphases >= PLAN_MAX_PHASES)
+            return why_fail(err, errlen, "too many phases (max %d)", PLAN_MAX_PHASES);
     } else if (p->phases[p->nphases - 1].njobs >= PLAN_MAX_JOBS) {
-        set_err(err, errlen, "too many jobs in phase '%s' (max %d; use stonewall to start a new phase)",
+        return why_fail(err, errlen, "too many jobs in phase '%s' (max %d; use stonewall to start a new phase)",
                 p->phases[p->nphases - 1].name, PLAN_MAX_JOBS);
-        return -EINVAL;
     }
     plan_add_job(p, j);
     return 0;
@@ -186,27 +165,20 @@ static int sweep_expand(struct plan *p, const struct job_spec *j, int nrfiles_gi
     char why[256];
     int rc;
 
-    if (!j->sweep_text.dim[0]) {
-        set_err(err, errlen, "job '%s': sweep_* keys need sweep=", j->name);
-        return -EINVAL;
-    }
+    if (!j->sweep_text.dim[0])
+        return why_fail(err, errlen, "job '%s': sweep_* keys need sweep=", j->name);
     if (plan_sweep_parse(&j->sweep_text, &sw, why, sizeof why)) {
-        set_err(err, errlen, "job '%s': %s", j->name, why);
-        return -EINVAL;
+        return why_fail(err, errlen, "job '%s': %s", j->name, why);
     }
-    if ((sw.dim == SWEEP_RATE_IOPS || sw.dim == SWEEP_RATE) && j->rate_per_dir) {
-        set_err(err, errlen, "job '%s': sweep=%s varies one total rate: give no per-direction rate list",
+    if ((sw.dim == SWEEP_RATE_IOPS || sw.dim == SWEEP_RATE) && j->rate_per_dir)
+        return why_fail(err, errlen, "job '%s': sweep=%s varies one total rate: give no per-direction rate list",
                 j->name, j->sweep_text.dim);
-        return -EINVAL;
-    }
     if (sw.dim == SWEEP_AGENTS && j->agents[0]) {
-        set_err(err, errlen, "job '%s': sweep=agents chooses the agents itself: drop agents=", j->name);
-        return -EINVAL;
+        return why_fail(err, errlen, "job '%s': sweep=agents chooses the agents itself: drop agents=", j->name);
     }
     if (sw.dim == SWEEP_IODEPTH && !sw.nvalues && j->latency_target_us) {
         /* both would cap the depth in flight (agent/phase.c's depth_cap) */
-        set_err(err, errlen, "job '%s': a sweep=iodepth search and latency_target= cannot be combined", j->name);
-        return -EINVAL;
+        return why_fail(err, errlen, "job '%s': a sweep=iodepth search and latency_target= cannot be combined", j->name);
     }
     snprintf(sw.base, sizeof sw.base, "%s", j->name);
     for (uint32_t i = 0; i < sw.npoints; i++) {
@@ -269,10 +241,8 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
     *about_job = 1;
     if (j->sweep_text.dim[0] || j->sweep_text.values[0] || j->sweep_text.start[0] || j->sweep_text.max[0] ||
         j->sweep_text.slo[0] || j->sweep_text.point_ns || j->sweep_text.resolution[0] || j->sweep_text.valid[0]) {
-        if (matrix && *matrix) {
-            set_err(err, errlen, "job '%s': matrix= and sweep= cannot be combined", j->name);
-            return -EINVAL;
-        }
+        if (matrix && *matrix)
+            return why_fail(err, errlen, "job '%s': matrix= and sweep= cannot be combined", j->name);
         return sweep_expand(p, j, nrfiles_given, err, errlen, about_job);
     }
     if (!matrix || !*matrix) {
@@ -283,16 +253,12 @@ static int job_complete(struct plan *p, const struct job_spec *j, const char *ma
         *about_job = 0;
         return add_checked(p, &one, err, errlen);
     }
-    if (plan_matrix_check(matrix, &n, why, sizeof(why))) {
-        set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
-        return -EINVAL;
-    }
+    if (plan_matrix_check(matrix, &n, why, sizeof(why)))
+        return why_fail(err, errlen, "job '%s': matrix: %s", j->name, why);
     for (uint32_t i = 0; i < n; i++) {
         *about_job = 1;
-        if (plan_matrix_job(j, matrix, i, &one, why, sizeof(why))) {
-            set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
-            return -EINVAL;
-        }
+        if (plan_matrix_job(j, matrix, i, &one, why, sizeof(why)))
+            return why_fail(err, errlen, "job '%s': matrix: %s", j->name, why);
         warn_verify_buffers(p, j->name, &one);
         if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
             return rc;
@@ -611,17 +577,17 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
 
     if (fd < 0) {
         int e = errno;
-        set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot open: %s", what, strerror(e));
         return -e;
     }
     if (fstat(fd, &st) < 0) {
         int e = errno;
-        set_err(err, errlen, "%s: cannot stat: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot stat: %s", what, strerror(e));
         close(fd);
         return -e;
     }
     if (!S_ISREG(st.st_mode)) {
-        set_err(err, errlen, "%s: %s, not a regular file: a plan must be a file", what,
+        why_fail(err, errlen, "%s: %s, not a regular file: a plan must be a file", what,
                 file_kind(st.st_mode));
         close(fd);
         return -EINVAL;
@@ -629,7 +595,7 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
     if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "r"))) {
         int e = errno;
         close(fd);
-        set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot open: %s", what, strerror(e));
         return -e;
     }
     size_t cap = 4096, len = 0;
@@ -639,7 +605,7 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
             if (cap >= PLAN_FILE_MAX) {
                 fclose(f);
                 free(buf);
-                set_err(err, errlen, "%s: file too large (max %u bytes)", what, PLAN_FILE_MAX);
+                why_fail(err, errlen, "%s: file too large (max %u bytes)", what, PLAN_FILE_MAX);
                 return -EFBIG;
             }
             cap *= 2;
@@ -654,15 +620,14 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
         int e = errno ? errno : EIO;
         fclose(f);
         free(buf);
-        set_err(err, errlen, "%s: cannot read: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot read: %s", what, strerror(e));
         return -e;
     }
     fclose(f);
     buf[len] = '\0';
     if (strlen(buf) != len) {
         free(buf);
-        set_err(err, errlen, "%s: not a text file (contains a NUL byte)", what);
-        return -EINVAL;
+        return why_fail(err, errlen, "%s: not a text file (contains a NUL byte)", what);
     }
     *out = buf;
     return 0;
@@ -962,10 +927,8 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
     plan_init(out);
     if (err && errlen)
         err[0] = '\0';
-    if (argc <= 0 || !argv) {
-        set_err(err, errlen, "no job given");
-        return -EINVAL;
-    }
+    if (argc <= 0 || !argv)
+        return why_fail(err, errlen, "no job given");
     struct job_spec global, job;
     char gmatrix[PLAN_MATRIX_MAX] = "", jmatrix[PLAN_MATRIX_MAX] = "", why[256];
     int g_nrfiles = 0, j_nrfiles = 0, about_job;
@@ -978,7 +941,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (!a || a[0] != '-') {
-            set_err(err, errlen, "unknown option '%s'", a ? a : "");
+            why_fail(err, errlen, "unknown option '%s'", a ? a : "");
             rc = -EINVAL;
             break;
         }
@@ -1003,7 +966,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             continue;
         }
         if (fst == FIO_KEY_REFUSED) {
-            set_err(err, errlen, "option '%.*s' is refused by nfstorm (%s)",
+            why_fail(err, errlen, "option '%.*s' is refused by nfstorm (%s)",
                     (int)(k - a + (ptrdiff_t)klen), a, note ? note : "");
             rc = -EINVAL;
             break;
@@ -1011,10 +974,10 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         if (klen >= sizeof(key) || !plan_is_key(key)) {
             const char *near = klen < sizeof(key) ? plan_key_suggest(key) : NULL;
             if (near)
-                set_err(err, errlen, "unknown option '%s' (did you mean '%.*s%s'?)", a,
+                why_fail(err, errlen, "unknown option '%s' (did you mean '%.*s%s'?)", a,
                         (int)(k - a), a, near);
             else
-                set_err(err, errlen, "unknown option '%s'", a);
+                why_fail(err, errlen, "unknown option '%s'", a);
             rc = -EINVAL;
             break;
         }
@@ -1028,7 +991,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         }
         if (strcmp(key, "matrix") == 0) {
             if (plan_matrix_check(value ? value : "", NULL, why, sizeof(why))) {
-                set_err(err, errlen, "--matrix: %s", why);
+                why_fail(err, errlen, "--matrix: %s", why);
                 rc = -EINVAL;
             } else {
                 snprintf(have_job ? jmatrix : gmatrix, PLAN_MATRIX_MAX, "%s", value);
@@ -1036,7 +999,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             continue;
         }
         if (plan_job_set_why(have_job ? &job : &global, key, value, why, sizeof(why))) {
-            set_err(err, errlen, "--%s: bad value '%s'%s%s%s", key, value ? value : "",
+            why_fail(err, errlen, "--%s: bad value '%s'%s%s%s", key, value ? value : "",
                     why[0] ? " (" : "", why, why[0] ? ")" : "");
             rc = -EINVAL;
         } else if (strcmp(key, "nrfiles") == 0) {

@@ -5,21 +5,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/units.h"
-
-static int why_fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int why_fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-    return -EINVAL;
-}
+#include "common/why.h"
 
 static const char *const dim_names[] = { "", "rate_iops", "rate", "iodepth", "numjobs", "agents" };
 
