@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "common/engine_table.h"
+#include "common/names.h"
 #include "common/stats.h"
 #include "common/plan_verify.h"
 #include "common/units.h"
@@ -66,36 +67,26 @@ static const char *const file_service_names[] = {
     [FSERV_RANDOM] = "random",
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static int name_index(const char *const *names, size_t n, const char *s)
-{
-    for (size_t i = 0; s && i < n; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (int)i;
-    return -1;
-}
-
 const char *rate_process_name(enum rate_process r)
 {
-    return (unsigned)r < NELEM(rate_process_names) ? rate_process_names[r] : NULL;
+    return names_word(rate_process_names, NELEM(rate_process_names), r);
 }
 
 int rate_process_from_name(const char *s)
 {
-    return name_index(rate_process_names, NELEM(rate_process_names), s);
+    return names_index(rate_process_names, NELEM(rate_process_names), s);
 }
 
 const char *rand_dist_name(enum rand_dist d)
 {
-    return (unsigned)d < NELEM(rand_dist_names) ? rand_dist_names[d] : NULL;
+    return names_word(rand_dist_names, NELEM(rand_dist_names), d);
 }
 
 int rand_dist_from_name(const char *s)
 {
     if (s && strcmp(s, "gauss") == 0)
         return DIST_NORMAL;
-    return name_index(rand_dist_names, NELEM(rand_dist_names), s);
+    return names_index(rand_dist_names, NELEM(rand_dist_names), s);
 }
 
 const struct plan_enum plan_fallocate_words[] = {
@@ -124,22 +115,22 @@ const char *plan_fallocate_name(uint32_t m)
 
 const char *rw_sequencer_name(enum rw_sequencer q)
 {
-    return (unsigned)q < NELEM(rw_sequencer_names) ? rw_sequencer_names[q] : NULL;
+    return names_word(rw_sequencer_names, NELEM(rw_sequencer_names), q);
 }
 
 int rw_sequencer_from_name(const char *s)
 {
-    return name_index(rw_sequencer_names, NELEM(rw_sequencer_names), s);
+    return names_index(rw_sequencer_names, NELEM(rw_sequencer_names), s);
 }
 
 const char *file_service_name(enum file_service f)
 {
-    return (unsigned)f < NELEM(file_service_names) ? file_service_names[f] : NULL;
+    return names_word(file_service_names, NELEM(file_service_names), f);
 }
 
 int file_service_from_name(const char *s)
 {
-    return name_index(file_service_names, NELEM(file_service_names), s);
+    return names_index(file_service_names, NELEM(file_service_names), s);
 }
 
 int plan_md_op_valid(uint32_t op)
@@ -177,22 +168,17 @@ void job_spec_default(struct job_spec *j)
 
 const char *rw_mode_name(enum rw_mode rw)
 {
-    if ((unsigned)rw >= RW__COUNT)
-        return "?";
-    return rw_names[rw];
+    const char *w = names_word(rw_names, RW__COUNT, rw);
+    return w ? w : "?";
 }
 
 int rw_mode_from_name(const char *s)
 {
-    if (!s)
-        return -1;
-    for (int i = 0; i < RW__COUNT; i++)
-        if (strcmp(s, rw_names[i]) == 0)
-            return i;
-    for (size_t i = 0; i < sizeof(rw_aliases) / sizeof(rw_aliases[0]); i++)
-        if (strcmp(s, rw_aliases[i].name) == 0)
-            return (int)rw_aliases[i].rw;
-    return -1;
+    int i = names_index(rw_names, RW__COUNT, s);
+    for (size_t a = 0; i < 0 && s && a < NELEM(rw_aliases); a++)
+        if (strcmp(s, rw_aliases[a].name) == 0)
+            i = (int)rw_aliases[a].rw;
+    return i;
 }
 
 int rw_mode_reads(enum rw_mode rw)

@@ -12,6 +12,7 @@
 #include "common/plan_parse.h"
 #include "common/units.h"
 #include "common/why.h"
+#include "common/names.h"
 
 static const char *const ss_names[] = { "none", "iops", "iops_slope", "bw", "bw_slope" };
 static const char *const exit_names[] = { "group", "stonewall", "all" };
@@ -46,12 +47,12 @@ int plan_ctl_is_key(const char *key)
 
 const char *plan_ss_name(enum plan_ss s)
 {
-    return (unsigned)s < sizeof ss_names / sizeof ss_names[0] ? ss_names[s] : NULL;
+    return names_word(ss_names, NELEM(ss_names), s);
 }
 
 const char *plan_exit_what_name(enum plan_exit_what w)
 {
-    return (unsigned)w < sizeof exit_names / sizeof exit_names[0] ? exit_names[w] : NULL;
+    return names_word(exit_names, NELEM(exit_names), w);
 }
 
 /* "iops_slope:0.1%", "bw:2m" (a bandwidth limit takes a size, bytes/s) */

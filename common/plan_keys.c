@@ -32,6 +32,7 @@
 #include "common/zones.h"
 #include "common/vblock.h"
 #include "common/why.h"
+#include "common/names.h"
 
 enum key_kind {
     K_STR,       /* char[cap]; value must fit */
@@ -226,7 +227,6 @@ static const struct key_def keys[] = {
     { "sweep_point_time",  K_DURATION,  FIELD(sweep_text.point_ns) },
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A plan key, or one of fio's aliases of a plan key (plan_fio_keys.c has
  * fio's whole alias table: nr_files is nrfiles, fileoffset offset, ...). */
