@@ -20,15 +20,7 @@ static const char *const kind_names[ERRC__COUNT] = {
     [ERRC_CUT_OFF] = "cut_off",
 };
 
-const char *errcause_kind_name(enum errcause_kind k)
-{
-    return names_word(kind_names, ERRC__COUNT, k);
-}
-
-int errcause_kind_from_name(const char *name)
-{
-    return names_index(kind_names, ERRC__COUNT, name);
-}
+NAMES_LOOKUPS(errcause_kind_name, errcause_kind_from_name, enum errcause_kind, kind_names, ERRC__COUNT)
 
 void errcause_set_init(struct errcause_set *s)
 {

@@ -13,4 +13,11 @@ const char *names_word(const char *const *names, size_t n, unsigned v);
 /* The index of the word s in names, or -1 (also for s NULL). */
 int names_index(const char *const *names, size_t n, const char *s);
 
+/* Define a module's two lookups over its word table (n entries):
+ * `const char *name_fn(type v)` (NULL past the table) and
+ * `int from_fn(const char *s)` (-1 for no such word). */
+#define NAMES_LOOKUPS(name_fn, from_fn, type, table, n)                      \
+    const char *name_fn(type v) { return names_word(table, n, (unsigned)v); } \
+    int from_fn(const char *s) { return names_index(table, n, s); }
+
 #endif

@@ -66,15 +66,12 @@ static const char *const file_service_names[] = {
     [FSERV_RANDOM] = "random",
 };
 
-const char *rate_process_name(enum rate_process r)
-{
-    return names_word(rate_process_names, NELEM(rate_process_names), r);
-}
-
-int rate_process_from_name(const char *s)
-{
-    return names_index(rate_process_names, NELEM(rate_process_names), s);
-}
+NAMES_LOOKUPS(rate_process_name, rate_process_from_name, enum rate_process, rate_process_names,
+              NELEM(rate_process_names))
+NAMES_LOOKUPS(rw_sequencer_name, rw_sequencer_from_name, enum rw_sequencer, rw_sequencer_names,
+              NELEM(rw_sequencer_names))
+NAMES_LOOKUPS(file_service_name, file_service_from_name, enum file_service, file_service_names,
+              NELEM(file_service_names))
 
 const char *rand_dist_name(enum rand_dist d)
 {
@@ -110,26 +107,6 @@ const char *plan_fallocate_name(uint32_t m)
         if (w->value == m && !w->alias)
             return w->name;
     return NULL;
-}
-
-const char *rw_sequencer_name(enum rw_sequencer q)
-{
-    return names_word(rw_sequencer_names, NELEM(rw_sequencer_names), q);
-}
-
-int rw_sequencer_from_name(const char *s)
-{
-    return names_index(rw_sequencer_names, NELEM(rw_sequencer_names), s);
-}
-
-const char *file_service_name(enum file_service f)
-{
-    return names_word(file_service_names, NELEM(file_service_names), f);
-}
-
-int file_service_from_name(const char *s)
-{
-    return names_index(file_service_names, NELEM(file_service_names), s);
 }
 
 int plan_md_op_valid(uint32_t op)

@@ -63,15 +63,7 @@ int vblock_csum_from_name(const char *s)
     return -1;
 }
 
-const char *vblock_kind_name(enum vblock_kind k)
-{
-    return names_word(kind_names, VB__COUNT, k);
-}
-
-int vblock_kind_from_name(const char *s)
-{
-    return names_index(kind_names, VB__COUNT, s);
-}
+NAMES_LOOKUPS(vblock_kind_name, vblock_kind_from_name, enum vblock_kind, kind_names, VB__COUNT)
 
 /* ---- crc32c ---------------------------------------------------------- */
 
