@@ -12,6 +12,9 @@
 const char *names_word(const char *const *names, size_t n, unsigned v);
 /* The index of the word s in names, or -1 (also for s NULL). */
 int names_index(const char *const *names, size_t n, const char *s);
+/* 1 if the n bytes at word are an item of list (items separated by runs
+ * of sep; list may be NULL). */
+int names_list_has(const char *list, char sep, const char *word, size_t n);
 
 /* Define a module's two lookups over its word table (n entries):
  * `const char *name_fn(type v)` (NULL past the table) and

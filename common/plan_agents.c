@@ -2,6 +2,7 @@
  * job.  Tokens are parsed where they are used, from the text, so the spec
  * the wire carries is the one checked here. */
 #include "common/plan_agents.h"
+#include "common/names.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -92,18 +93,6 @@ int plan_agents_match(const char *spec, uint32_t index)
     }
 }
 
-/* Does the comma-separated label list `have` contain [s, s+n)? */
-static int has_label(const char *have, const char *s, size_t n)
-{
-    while (have && *have) {
-        size_t len = strcspn(have, ",");
-        if (len == n && memcmp(have, s, n) == 0)
-            return 1;
-        have += len + (have[len] == ',');
-    }
-    return 0;
-}
-
 static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
@@ -136,10 +125,10 @@ static int resolve_job(struct job_spec *j, const char *const *labels, uint32_t n
         } else {
             int found = 0;
             for (uint32_t i = 0; i < nagents && rc == 0; i++) {
-                if (!labels || !has_label(labels[i], s + 1, (size_t)(e - s - 1)))
+                if (!labels || !names_list_has(labels[i], ',', s + 1, (size_t)(e - s - 1)))
                     continue;
                 uint32_t k = i;   /* run of consecutive agents with the label */
-                while (k + 1 < nagents && has_label(labels[k + 1], s + 1, (size_t)(e - s - 1)))
+                while (k + 1 < nagents && names_list_has(labels[k + 1], ',', s + 1, (size_t)(e - s - 1)))
                     k++;
                 rc = k > i ? spec_append(out, sizeof(out), &o, "%s%u-%u", o ? "," : "", i, k)
                            : spec_append(out, sizeof(out), &o, "%s%u", o ? "," : "", i);
