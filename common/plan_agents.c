@@ -3,6 +3,7 @@
  * the wire carries is the one checked here. */
 #include "common/plan_agents.h"
 #include "common/names.h"
+#include "common/why.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -61,36 +62,29 @@ int plan_agents_check(const char *spec, char *err, size_t errlen)
 {
     if (!spec || !*spec)
         return 0;
-    for (const char *s = spec;;) {
-        const char *e = s + strcspn(s, ",");
+    for (const char *s = spec, *e; s; s = *e ? e + 1 : NULL) {
         uint32_t lo, hi;
         int lab;
-        if (agents_token(s, e, &lo, &hi, &lab)) {
-            if (err && errlen)
-                snprintf(err, errlen, "bad entry '%.*s' (want N, N-M or @label, comma-separated)",
-                         (int)(e - s), s);
-            return -EINVAL;
-        }
-        if (!*e)
-            return 0;
-        s = e + 1;
+        e = s + strcspn(s, ",");
+        if (agents_token(s, e, &lo, &hi, &lab))
+            return why_fail(err, errlen, "bad entry '%.*s' (want N, N-M or @label, comma-separated)",
+                            (int)(e - s), s);
     }
+    return 0;
 }
 
 int plan_agents_match(const char *spec, uint32_t index)
 {
     if (!spec || !*spec)
         return 1;
-    for (const char *s = spec;;) {
-        const char *e = s + strcspn(s, ",");
+    for (const char *s = spec, *e; s; s = *e ? e + 1 : NULL) {
         uint32_t lo, hi;
         int lab;
+        e = s + strcspn(s, ",");
         if (agents_token(s, e, &lo, &hi, &lab) == 0 && !lab && index >= lo && index <= hi)
             return 1;
-        if (!*e)
-            return 0;
-        s = e + 1;
     }
+    return 0;
 }
 
 static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
@@ -114,10 +108,10 @@ static int resolve_job(struct job_spec *j, const char *const *labels, uint32_t n
     char out[PLAN_AGENTS_MAX];
     size_t o = 0;
     out[0] = '\0';
-    for (const char *s = j->agents;;) {
-        const char *e = s + strcspn(s, ",");
+    for (const char *s = j->agents, *e; s; s = *e ? e + 1 : NULL) {
         uint32_t lo, hi;
         int lab, rc = 0;
+        e = s + strcspn(s, ",");
         if (agents_token(s, e, &lo, &hi, &lab))
             return plan_job_fail(err, errlen, j, "agents=%s: bad entry", j->agents);
         if (!lab) {
@@ -137,13 +131,10 @@ static int resolve_job(struct job_spec *j, const char *const *labels, uint32_t n
             }
             if (!found)
                 return plan_job_fail(err, errlen, j, "agents=%s: no agent has the label '%.*s'",
-                            j->agents, (int)(e - s - 1), s + 1);
+                                     j->agents, (int)(e - s - 1), s + 1);
         }
         if (rc)
             return plan_job_fail(err, errlen, j, "agents=%s: too long once labels are resolved", j->agents);
-        if (!*e)
-            break;
-        s = e + 1;
     }
     memcpy(j->agents, out, o + 1);
     return 0;
