@@ -93,6 +93,7 @@ static void test_units_parse_size_kb_base(void **state)
 static void test_units_parse_size_every_suffix(void **state)
 {
     static const char *const tails[] = { "", "b", "i", "ib", "B", "I", "iB", "IB" };
+    static const char letters[2][6] = { "kmgtp", "KMGTP" };
     (void)state;
     for (int p = 1; p <= 5; p++) {
         for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
@@ -104,7 +105,7 @@ static void test_units_parse_size_every_suffix(void **state)
                     bin *= 1024;
                     dec *= 1000;
                 }
-                snprintf(s, sizeof s, "2%c%s", (upper ? "KMGTP" : "kmgtp")[p - 1], tails[t]);
+                snprintf(s, sizeof s, "2%c%s", letters[upper][p - 1], tails[t]);
                 assert_int_equal(units_parse_size_kb(s, 1024, &v), 0);
                 assert_int_equal(v, 2 * bin);
                 assert_int_equal(units_parse_size_kb(s, 1000, &v), 0);
