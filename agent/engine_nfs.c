@@ -3,11 +3,12 @@
  * Why libnfs and not a kernel mount: the agent must drive a share without
  * root mounts, with its own TCP connections per job thread (so load spreads
  * like many clients), and see per-RPC latency without the page cache in
- * between.  This file holds the engine's ops (files, requests), metadata
- * is agent/engine_nfs_md.c; agent/nfs_conn.c holds the connection layer
+ * between.  This file holds the engine's ops (files, requests; metadata
+ * calls are agent/engine_nfs_md.c, the job state both share
+ * agent/engine_nfs_job.h); agent/nfs_conn.c holds the connection layer
  * under them (context, mount, the job thread's poll loop, reconnects, the
- * server timeout).  libnfs is called from these, agent/nfs_rpcstat.c (the per-RPC observer) and
- * agent/clean_nfs.c (removing a run's files).
+ * server timeout).  libnfs is called from these, agent/nfs_rpcstat.c (the
+ * per-RPC observer) and agent/clean_nfs.c (removing a run's files).
  *
  * Threading: each job thread owns its connections.  setup() (serial, setup
  * thread) connects, mounts and opens the files with libnfs's synchronous
@@ -24,9 +25,6 @@
  * When the layer declares a connection dead (server_timeout, libnfs gave
  * up) the job is dead: every op is failed and the job ends with what it
  * measured until then.
- *
- * Metadata (rw=metadata) is agent/engine_nfs_md.c; the job state both
- * files share is agent/engine_nfs_job.h.
  *
  * Transfer sizes: requests larger than the server's rsize/wsize are split
  * into several RPCs and completed once, when all parts are back; the first
