@@ -19,7 +19,10 @@
 # ratios less than it moves IOPS: nfstorm's is the agent process's over the
 # phase (user_s + sys_s of the result's agents[].cpu: every thread of the
 # agent, heartbeats included), fio's its job's (usr_cpu + sys_cpu of its
-# JSON over job_runtime), pread_loop's its own getrusage.
+# JSON over job_runtime), pread_loop's its own getrusage.  Not alike: fio's
+# is the job thread's own rusage (RUSAGE_THREAD), without fio's parent
+# process (its helper thread: a quarter to a third of fio's samples under
+# perf on the nfs rows), while the agent's job thread is ~97% of the agent's.
 #
 # BIN=DIR runs another build's nfstorm and nfstorm-agent (e.g. main's, for
 # a before/after table); fio for the nfs rows: bench/build-fio-nfs.sh (or
