@@ -24,6 +24,7 @@ struct psync_state {
 static int psync_setup(struct engine_job *ej)
 {
     ej->priv = xcalloc(1, sizeof(struct psync_state));
+    ej->sync_queue = 1;
     return posix_fds_open(ej);
 }
 

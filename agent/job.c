@@ -48,6 +48,8 @@
 #include "common/xmalloc.h"
 
 #define REAP_BATCH      64
+#define SYNC_BATCH      64                  /* loop_run_sync: ops recorded together ... */
+#define SYNC_FLUSH_NS   (1000 * 1000ull)    /* ... or after this long (a slow file system) */
 #define REAP_WAIT_NS    (100 * 1000000ull)  /* wake to check stop/deadline */
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
 #define DRAIN_STOP_NS   (5 * 1000000000ull)  /* after a stop: the agent must be free soon */
@@ -70,7 +72,6 @@
 
 struct slot {
     struct io_req req;
-    enum op_type op;
     int busy;                  /* queued on the engine */
     enum verify_mode vmode;    /* a read to verify, and how */
 };
@@ -111,6 +112,7 @@ struct loop {
     uint64_t issued;           /* ops taken from gen and queued */
     uint64_t replayed;         /* ops taken from replay */
     uint64_t unverified;       /* writes queued since the last read-back */
+    struct io_req ring[SYNC_BATCH];  /* loop_run_sync: ops generated ahead */
 };
 
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed)
@@ -166,8 +168,13 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
     atomic_store(&j->recording, 1);
     struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (int i = 0; i < n; i++) {
-        struct slot *s = (struct slot *)done[i]->udata;
+        enum op_type op = (enum op_type)done[i]->kind;   /* IO_READ/IO_WRITE are OP_READ/OP_WRITE */
         struct op_stats_rec *o;
+        if (!l->fatal && engine_error_persistent(done[i]->result)) {
+            l->fatal = done[i]->result;
+            l->fatal_file = done[i]->file;
+            l->fatal_kind = done[i]->kind;
+        }
         if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC) {
             /* fsync/fdatasync: an op kind of its own, no bytes, latency
              * from its issue (syncs are never rate-limited); fio counts
@@ -188,12 +195,14 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         /* past its deadline an op counts as timed out, whatever it returned */
         int late = svc > j->spec->op_deadline_ns;
         int ok = done[i]->result == 0 && !late;
-        o = op_rec_record(set, s->op, done[i]->len, lat, ok);
+        if (done[i]->result == 0)
+            ratemin_add(&l->ratemin, op == OP_WRITE, done[i]->len, end);
+        o = op_rec_record(set, op, done[i]->len, lat, ok);
         o->timeouts += (uint64_t)late;
         if (l->rated && ok)
             hist_rec_record(&o->svc, svc);
         if (!ok)
-            job_count_failed(j, set, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
+            job_count_failed(j, set, op, done[i]->result, done[i]->status, done[i]->eof_size,
                              done[i]->offset, j->ej.files[done[i]->file].path);
         /* the nfs engine's ops: where their time went (common/nfs_rpc.h) */
         if (done[i]->split_known && done[i]->result == 0 && !late &&
@@ -483,7 +492,6 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (l->v && l->j->spec->verify_only)
         op.write = 0;          /* fio: the workload's blocks, only read */
     s->vmode = l->v && !op.write ? l->read_mode : VERIFY_NONE;
-    s->op = op.write ? OP_WRITE : OP_READ;
     r->kind = op.write ? IO_WRITE : IO_READ;
     r->file = op.file;
     r->len = op.len;
@@ -549,13 +557,6 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     loop_record(l, done, n, now);
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
-        if (!l->fatal && engine_error_persistent(done[i]->result)) {
-            l->fatal = done[i]->result;
-            l->fatal_file = done[i]->file;
-            l->fatal_kind = done[i]->kind;
-        }
-        if (done[i]->result == 0 && (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
-            ratemin_add(&l->ratemin, done[i]->kind == IO_WRITE, done[i]->len, now);
         if (s->vmode && done[i]->result == 0 && !l->vfatal &&
             verify_read(l->v, done[i], s->vmode) && l->j->spec->verify_fatal)
             l->vfatal = 1;     /* later completions are not checked */
@@ -629,8 +630,8 @@ static void loop_cut_off(struct loop *l)
         struct slot *s = &l->slots[i];
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
-        op_rec_record(set, s->op, s->req.len, now - s->req.t_due_ns, 0);
-        job_count_cause(j, set, s->op, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
+        op_rec_record(set, (enum op_type)s->req.kind, s->req.len, now - s->req.t_due_ns, 0);
+        job_count_cause(j, set, (enum op_type)s->req.kind, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;
@@ -659,7 +660,6 @@ static int loop_readback(struct loop *l)
                 continue;
             s = l->free_slots[--l->nfree];
             now = clock_now_ns();
-            s->op = OP_READ;
             s->vmode = VERIFY_READBACK;
             s->req.kind = IO_READ;
             s->req.file = op.file;
@@ -691,6 +691,88 @@ static int loop_readback(struct loop *l)
     return rc < 0 ? rc : 0;
 }
 
+/* May the job take loop_run_sync: an engine that completes each op in
+ * queue(), and nothing per op besides the I/O (no schedule, verify, think
+ * time, sync policy, flow, latency target, or write buffer to renew)? */
+static int loop_sync_ok(const struct loop *l)
+{
+    const struct job *j = l->j;
+    const struct job_spec *sp = j->spec;
+    return j->ej.sync_queue && !l->rated && !l->v && !sp->thinktime_ns && !sp->fsync && !sp->fdatasync &&
+           !j->depth_cap && !j->flow && (!rw_mode_writes(sp->rw) || l->wb.mode == WBUF_FIXED);
+}
+
+/* The loop of a synchronous engine (ej.sync_queue: psync, null), one op
+ * at a time whatever the iodepth, as fio's psync.  Latency is issue to
+ * completion with one clock read per op: the read after op k's system
+ * call is op k's end and op k+1's issue, and between the two the loop
+ * only stores the instant and takes the next request, generated ahead
+ * SYNC_BATCH at a time.  Everything else (histograms, counters, limits,
+ * the sampler's view) is done per batch, then the clock is read again so
+ * the next issue instant is fresh: one extra read per batch.  A batch
+ * ends early at the runtime's end, on a failed op, or SYNC_FLUSH_NS after
+ * it began, so stops, intervals and the ramp's end see every op within
+ * about a millisecond; an op past the end is never issued, and what a
+ * batch did is recorded whichever way the loop ends. */
+static int loop_run_sync(struct loop *l)
+{
+    struct job *j = l->j;
+    struct io_req *done[SYNC_BATCH];
+    uint64_t plan_bytes = l->bytes_left, plan_ops = l->ops_left;  /* left to generate */
+    unsigned head = 0, ready = 0, n;      /* ring[head..]: ready ops generated, not issued */
+    uint64_t now;
+    int rc = 0;
+
+    for (;;) {
+        for (; ready < SYNC_BATCH && plan_ops && plan_bytes; ready++) {
+            struct io_req *r = &l->ring[(head + ready) % SYNC_BATCH];
+            struct iogen_op op;
+            iogen_next(&l->gen, &op);
+            *r = (struct io_req){ .kind = op.write ? IO_WRITE : IO_READ, .file = op.file,
+                                  .offset = op.offset, .len = op.len, .buf = l->slots[0].req.buf,
+                                  .eof_size = ERRCAUSE_SIZE_UNKNOWN };
+            plan_ops -= plan_ops != UINT64_MAX;
+            if (plan_bytes != UINT64_MAX)
+                plan_bytes = plan_bytes > op.len ? plan_bytes - op.len : 0;
+        }
+        /* after the generator and the last batch's bookkeeping: the next
+         * issue instant, so neither is in any op's latency */
+        now = clock_now_ns();
+        if (rc < 0 || !loop_more(l, now))
+            break;
+        uint64_t stop = now + SYNC_FLUSH_NS;
+        if (j->t_end_ns && j->t_end_ns < stop)
+            stop = j->t_end_ns;
+        /* the sampler's view: one op out since the batch's first issue */
+        atomic_store_explicit(&j->oldest_issue_ns, now, memory_order_relaxed);
+        atomic_store_explicit(&j->inflight, 1, memory_order_relaxed);
+        for (n = 0; n < ready;) {
+            struct io_req *r = &l->ring[(head + n) % SYNC_BATCH];
+            r->t_issue_ns = r->t_due_ns = now;
+            if ((rc = j->eng->queue(&j->ej, r)) < 0)
+                break;
+            r->t_done_ns = now = clock_now_ns();
+            n++;
+            if (now >= stop || r->result)
+                break;
+        }
+        /* the batch's bookkeeping, outside every op's latency */
+        n = (unsigned)j->eng->reap(&j->ej, n, 0, done, n);
+        loop_record(l, done, (int)n, now);
+        for (unsigned i = 0; i < n; i++) {
+            l->ops_left -= l->ops_left != UINT64_MAX;
+            if (l->bytes_left != UINT64_MAX)
+                l->bytes_left = l->bytes_left > done[i]->len ? l->bytes_left - done[i]->len : 0;
+        }
+        head = (head + n) % SYNC_BATCH;
+        ready -= n;
+        if (rc >= 0)
+            rc = ratemin_check(&l->ratemin, j->spec, now, j->ej.err, sizeof j->ej.err);
+    }
+    loop_publish(l);
+    return rc;
+}
+
 static int loop_run(struct loop *l)
 {
     struct job *j = l->j;
@@ -709,7 +791,10 @@ static int loop_run(struct loop *l)
     uint64_t now = clock_now_ns();
     j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = now;
     ratemin_init(&l->ratemin, sp, j->t_first_ns);
-    for (;;) {
+    int sync = loop_sync_ok(l);
+    if (sync && (rc = loop_run_sync(l)) < 0)
+        goto out;
+    while (!sync) {
         int more = loop_more(l, now);
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&
