@@ -478,6 +478,34 @@ static int loop_ready(struct loop *l, uint64_t now, int *dir)
     return now >= l->wake;
 }
 
+/* r made ready for op (a read unless write), its buffer and owner kept and
+ * everything the engine reports reset. */
+static void req_prepare(struct io_req *r, const struct iogen_op *op, int write)
+{
+    *r = (struct io_req){ .kind = write ? IO_WRITE : IO_READ, .file = op->file, .offset = op->offset,
+                          .len = op->len, .buf = r->buf, .udata = r->udata,
+                          .eof_size = ERRCAUSE_SIZE_UNKNOWN };
+}
+
+/* Hand a taken slot's request to the engine, counted out first (the
+ * sampler must see it: psync blocks inside queue).  0, or the engine's
+ * error with the slot free again. */
+static int loop_queue(struct loop *l, struct slot *s)
+{
+    int rc;
+    s->busy = 1;
+    l->inflight++;
+    loop_publish(l);
+    if ((rc = l->j->eng->queue(&l->j->ej, &s->req)) < 0) {
+        s->busy = 0;
+        s->vmode = VERIFY_NONE;
+        l->inflight--;
+        loop_publish(l);
+        l->free_slots[l->nfree++] = s;
+    }
+    return rc;
+}
+
 static int loop_issue(struct loop *l, uint64_t now, int dir)
 {
     struct slot *s = l->free_slots[--l->nfree];
@@ -492,14 +520,7 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (l->v && l->j->spec->verify_only)
         op.write = 0;          /* fio: the workload's blocks, only read */
     s->vmode = l->v && !op.write ? l->read_mode : VERIFY_NONE;
-    r->kind = op.write ? IO_WRITE : IO_READ;
-    r->file = op.file;
-    r->len = op.len;
-    r->offset = op.offset;
-    r->result = 0;
-    r->t_done_ns = 0;
-    r->status = 0;
-    r->eof_size = ERRCAUSE_SIZE_UNKNOWN;
+    req_prepare(r, &op, op.write);
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
         now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
@@ -521,17 +542,8 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
-    s->busy = 1;
-    l->inflight++;
-    loop_publish(l);       /* before queue: psync blocks inside it */
-    rc = l->j->eng->queue(&l->j->ej, r);
-    if (rc < 0) {
-        s->busy = 0;
-        l->inflight--;
-        loop_publish(l);
-        l->free_slots[l->nfree++] = s;
+    if ((rc = loop_queue(l, s)) < 0)
         return rc;
-    }
     l->last_file = op.file;
     l->issued++;
     l->unverified += (uint64_t)op.write;
@@ -591,17 +603,7 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
     s->req.len = 0;
     s->req.t_done_ns = 0;
     s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
-    s->busy = 1;
-    l->inflight++;
-    loop_publish(l);
-    if ((rc = l->j->eng->queue(&l->j->ej, &s->req)) < 0) {
-        s->busy = 0;
-        l->inflight--;
-        loop_publish(l);
-        l->free_slots[l->nfree++] = s;
-        return rc;
-    }
-    if ((rc = loop_drain(l)) < 0)
+    if ((rc = loop_queue(l, s)) < 0 || (rc = loop_drain(l)) < 0)
         return rc;
     return s->req.result;
 }
@@ -653,34 +655,16 @@ static int loop_readback(struct loop *l)
         while (l->nfree > 0 && l->replayed < l->issued && !l->vfatal) {
             struct iogen_op op;
             struct slot *s;
-            uint64_t now;
             iogen_next(&l->replay, &op);
             l->replayed++;
             if (!op.write)
                 continue;
             s = l->free_slots[--l->nfree];
-            now = clock_now_ns();
             s->vmode = VERIFY_READBACK;
-            s->req.kind = IO_READ;
-            s->req.file = op.file;
-            s->req.offset = op.offset;
-            s->req.len = op.len;
-            s->req.result = 0;
-            s->req.t_done_ns = 0;
-            s->req.status = 0;
-            s->req.eof_size = ERRCAUSE_SIZE_UNKNOWN;
-            s->req.t_issue_ns = s->req.t_due_ns = now;
-            s->busy = 1;
-            l->inflight++;
-            loop_publish(l);
-            if ((rc = j->eng->queue(&j->ej, &s->req)) < 0) {
-                s->busy = 0;
-                s->vmode = VERIFY_NONE;
-                l->inflight--;
-                loop_publish(l);
-                l->free_slots[l->nfree++] = s;
+            req_prepare(&s->req, &op, 0);
+            s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
+            if ((rc = loop_queue(l, s)) < 0)
                 return rc;
-            }
         }
         if (l->inflight > 0)
             rc = loop_reap(l, 1, REAP_WAIT_NS);
@@ -728,9 +712,8 @@ static int loop_run_sync(struct loop *l)
             struct io_req *r = &l->ring[(head + ready) % SYNC_BATCH];
             struct iogen_op op;
             iogen_next(&l->gen, &op);
-            *r = (struct io_req){ .kind = op.write ? IO_WRITE : IO_READ, .file = op.file,
-                                  .offset = op.offset, .len = op.len, .buf = l->slots[0].req.buf,
-                                  .eof_size = ERRCAUSE_SIZE_UNKNOWN };
+            r->buf = l->slots[0].req.buf;     /* one op at a time: one buffer */
+            req_prepare(r, &op, op.write);
             plan_ops -= plan_ops != UINT64_MAX;
             if (plan_bytes != UINT64_MAX)
                 plan_bytes = plan_bytes > op.len ? plan_bytes - op.len : 0;
@@ -782,12 +765,14 @@ static int loop_run(struct loop *l)
 
     int dir;
 
-    /* One clock read per op where the loop can: `now` is carried from the
-     * read that last moved it (a reap's completion instant, a sleep's end,
-     * an issue) instead of being read again at each step.  At iodepth=1 a
-     * reap's instant is the next op's issue: what lies between is the
-     * loop's own few ns, counted in the op's latency as before, so latency
-     * stays issue to completion (docs/architecture.md, "The op loop"). */
+    /* A synchronous engine takes loop_run_sync.  Here (asynchronous
+     * engines, schedules, verify, ...) one clock read per op where the loop
+     * can: `now` is carried from the read that last moved it (a reap's
+     * completion instant, a sleep's end, an issue).  A reap's instant is
+     * also the issue instant of the ops queued right after it, so their
+     * latency holds the loop's few ns of recording and generation: next to
+     * an asynchronous op's microseconds that is noise, next to a psync read
+     * of a page it was not (docs/architecture.md, "The op loop"). */
     uint64_t now = clock_now_ns();
     j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = now;
     ratemin_init(&l->ratemin, sp, j->t_first_ns);

@@ -45,6 +45,17 @@
 _Static_assert(HIST_NBUCKETS == (HIST_MAX_LOG2 - SUB + 1) * SUB_COUNT,
                "layout: the formula's top index must be the last bucket");
 
+/* Add src's count, sum, min and max to dst's: the summary every form of
+ * the histogram (struct hist, hist_sparse, hist_rec) keeps by these names. */
+#define MERGE_SUMMARY(dst, src) do {                                  \
+        (dst)->count = sat_add_u64((dst)->count, (src)->count);       \
+        (dst)->sum_ns = sat_add_u64((dst)->sum_ns, (src)->sum_ns);    \
+        if ((src)->min_ns < (dst)->min_ns)                            \
+            (dst)->min_ns = (src)->min_ns;                            \
+        if ((src)->max_ns > (dst)->max_ns)                            \
+            (dst)->max_ns = (src)->max_ns;                            \
+    } while (0)
+
 void hist_init(struct hist *h)
 {
     memset(h, 0, sizeof(*h));
@@ -70,12 +81,7 @@ void hist_record(struct hist *h, uint64_t ns)
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-    dst->count = sat_add_u64(dst->count, src->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, src->sum_ns);
-    if (src->min_ns < dst->min_ns)
-        dst->min_ns = src->min_ns;
-    if (src->max_ns > dst->max_ns)
-        dst->max_ns = src->max_ns;
+    MERGE_SUMMARY(dst, src);
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         dst->bucket[i] = sat_add_u64(dst->bucket[i], src->bucket[i]);
 }
@@ -204,12 +210,7 @@ void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
 
 void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
 {
-    dst->count = sat_add_u64(dst->count, sp->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, sp->sum_ns);
-    if (sp->min_ns < dst->min_ns)
-        dst->min_ns = sp->min_ns;
-    if (sp->max_ns > dst->max_ns)
-        dst->max_ns = sp->max_ns;
+    MERGE_SUMMARY(dst, sp);
     hist_sparse_add_buckets(dst, sp);
 }
 
@@ -256,20 +257,10 @@ void hist_rec_drain(struct hist_rec *h, struct hist *dst)
 {
     if (h->count == 0)
         return;
-    dst->count = sat_add_u64(dst->count, h->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, h->sum_ns);
-    if (h->min_ns < dst->min_ns)
-        dst->min_ns = h->min_ns;
-    if (h->max_ns > dst->max_ns)
-        dst->max_ns = h->max_ns;
-    for (unsigned c = 0; c < HIST_NCHUNKS; c++) {
-        uint64_t *b = h->chunk[c];
-        if (!b)
-            continue;
-        for (unsigned i = 0; i < HIST_CHUNK; i++)
-            dst->bucket[c * HIST_CHUNK + i] = sat_add_u64(dst->bucket[c * HIST_CHUNK + i], b[i]);
-        memset(b, 0, HIST_CHUNK * sizeof(*b));
-    }
+    hist_rec_sum(h, dst);
+    for (unsigned c = 0; c < HIST_NCHUNKS; c++)
+        if (h->chunk[c])       /* kept: the next interval records into them */
+            memset(h->chunk[c], 0, HIST_CHUNK * sizeof(*h->chunk[c]));
     h->count = h->sum_ns = h->max_ns = 0;
     h->min_ns = UINT64_MAX;
 }
@@ -278,12 +269,7 @@ void hist_rec_add(struct hist_rec *h, const struct hist *src)
 {
     if (src->count == 0)
         return;
-    h->count = sat_add_u64(h->count, src->count);
-    h->sum_ns = sat_add_u64(h->sum_ns, src->sum_ns);
-    if (src->min_ns < h->min_ns)
-        h->min_ns = src->min_ns;
-    if (src->max_ns > h->max_ns)
-        h->max_ns = src->max_ns;
+    MERGE_SUMMARY(h, src);
     /* only the chunks between min and max can hold counts: min is in the
      * first non-empty bucket and max in the last, as hist_record and
      * hist_merge keep them and hist_codec's decoder insists on */
@@ -305,12 +291,7 @@ void hist_rec_sum(const struct hist_rec *h, struct hist *dst)
 {
     if (h->count == 0)
         return;
-    dst->count = sat_add_u64(dst->count, h->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, h->sum_ns);
-    if (h->min_ns < dst->min_ns)
-        dst->min_ns = h->min_ns;
-    if (h->max_ns > dst->max_ns)
-        dst->max_ns = h->max_ns;
+    MERGE_SUMMARY(dst, h);
     for (unsigned c = 0; c < HIST_NCHUNKS; c++)
         for (unsigned i = 0; h->chunk[c] && i < HIST_CHUNK; i++)
             dst->bucket[c * HIST_CHUNK + i] = sat_add_u64(dst->bucket[c * HIST_CHUNK + i], h->chunk[c][i]);
