@@ -50,6 +50,7 @@
 #define REAP_BATCH      64
 #define SYNC_BATCH      64                  /* loop_run_sync: ops recorded together ... */
 #define SYNC_FLUSH_NS   (1000 * 1000ull)    /* ... or after this long (a slow file system) */
+#define SYNC_WBUF_BYTES (1u << 20)          /* its write buffers made ahead, at most */
 #define REAP_WAIT_NS    (100 * 1000000ull)  /* wake to check stop/deadline */
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
 #define DRAIN_STOP_NS   (5 * 1000000000ull)  /* after a stop: the agent must be free soon */
@@ -112,7 +113,9 @@ struct loop {
     uint64_t issued;           /* ops taken from gen and queued */
     uint64_t replayed;         /* ops taken from replay */
     uint64_t unverified;       /* writes queued since the last read-back */
-    struct io_req ring[SYNC_BATCH];  /* loop_run_sync: ops generated ahead */
+    struct io_req ring[SYNC_BATCH];  /* loop_run_sync: ops generated ahead, */
+    void *wbufs[SYNC_BATCH];   /* with a buffer each when writes change it */
+    unsigned nwbuf;            /* (scramble, refill), else 0: one shared */
 };
 
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed)
@@ -384,16 +387,24 @@ static int loop_init(struct loop *l, struct job *j)
     if (sp->verify && (rc = loop_verify_init(l)) < 0)
         return rc;
     wbuf_init(&l->wb, sp, j->seed);
+    if (j->ej.sync_queue && rw_mode_writes(sp->rw) && l->wb.mode != WBUF_FIXED && !l->rated && !l->v) {
+        uint64_t n = SYNC_WBUF_BYTES / bs;
+        l->nwbuf = n < 1 ? 1 : n > SYNC_BATCH ? SYNC_BATCH : (unsigned)n;
+    }
     l->slots = xcalloc(l->depth, sizeof *l->slots);
     l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
-    for (unsigned i = 0; i < l->depth; i++) {
+    for (unsigned i = 0; i < l->depth + l->nwbuf; i++) {
         void *p;
         if (posix_memalign(&p, BUF_ALIGN, bs) != 0) {
             snprintf(j->ej.err, sizeof j->ej.err, "cannot allocate %u buffers of %llu bytes",
-                     l->depth, (unsigned long long)bs);
+                     l->depth + l->nwbuf, (unsigned long long)bs);
             return -ENOMEM;
         }
         wbuf_fill(&l->wb, p, bs);
+        if (i >= l->depth) {
+            l->wbufs[i - l->depth] = p;
+            continue;
+        }
         l->slots[i].req.buf = p;
         l->slots[i].req.udata = &l->slots[i];
         l->free_slots[l->nfree++] = &l->slots[i];
@@ -405,6 +416,8 @@ static void loop_free(struct loop *l)
 {
     for (unsigned i = 0; l->slots && i < l->depth; i++)
         free(l->slots[i].req.buf);
+    for (unsigned i = 0; i < l->nwbuf; i++)
+        free(l->wbufs[i]);
     free(l->slots);
     free(l->free_slots);
     iogen_free(&l->gen);
@@ -478,6 +491,14 @@ static int loop_ready(struct loop *l, uint64_t now, int *dir)
     return now >= l->wake;
 }
 
+/* One op of len bytes off a budget of ops and bytes (UINT64_MAX: none). */
+static void budget_take(uint64_t *ops, uint64_t *bytes, uint64_t len)
+{
+    *ops -= *ops != UINT64_MAX;
+    if (*bytes != UINT64_MAX)
+        *bytes = *bytes > len ? *bytes - len : 0;
+}
+
 /* r made ready for op (a read unless write), its buffer and owner kept and
  * everything the engine reports reset. */
 static void req_prepare(struct io_req *r, const struct iogen_op *op, int write)
@@ -547,10 +568,7 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     l->last_file = op.file;
     l->issued++;
     l->unverified += (uint64_t)op.write;
-    if (l->ops_left != UINT64_MAX)
-        l->ops_left--;
-    if (l->bytes_left != UINT64_MAX)
-        l->bytes_left = l->bytes_left > op.len ? l->bytes_left - op.len : 0;
+    budget_take(&l->ops_left, &l->bytes_left, op.len);
     if (op.write)
         l->writes_since_sync++;
     return 0;
@@ -676,14 +694,14 @@ static int loop_readback(struct loop *l)
 }
 
 /* May the job take loop_run_sync: an engine that completes each op in
- * queue(), and nothing per op besides the I/O (no schedule, verify, think
- * time, sync policy, flow, latency target, or write buffer to renew)? */
+ * queue(), and nothing per op besides the I/O and its write buffer (no
+ * schedule, verify, think time, sync policy, flow, latency target)? */
 static int loop_sync_ok(const struct loop *l)
 {
     const struct job *j = l->j;
     const struct job_spec *sp = j->spec;
     return j->ej.sync_queue && !l->rated && !l->v && !sp->thinktime_ns && !sp->fsync && !sp->fdatasync &&
-           !j->depth_cap && !j->flow && (!rw_mode_writes(sp->rw) || l->wb.mode == WBUF_FIXED);
+           !j->depth_cap && !j->flow && (!rw_mode_writes(sp->rw) || l->wb.mode == WBUF_FIXED || l->nwbuf);
 }
 
 /* The loop of a synchronous engine (ej.sync_queue: psync, null), one op
@@ -704,19 +722,20 @@ static int loop_run_sync(struct loop *l)
     struct io_req *done[SYNC_BATCH];
     uint64_t plan_bytes = l->bytes_left, plan_ops = l->ops_left;  /* left to generate */
     unsigned head = 0, ready = 0, n;      /* ring[head..]: ready ops generated, not issued */
+    unsigned cap = l->nwbuf ? l->nwbuf : SYNC_BATCH;
     uint64_t now;
     int rc = 0;
 
     for (;;) {
-        for (; ready < SYNC_BATCH && plan_ops && plan_bytes; ready++) {
-            struct io_req *r = &l->ring[(head + ready) % SYNC_BATCH];
+        for (; ready < cap && plan_ops && plan_bytes; ready++) {
+            struct io_req *r = &l->ring[(head + ready) % cap];
             struct iogen_op op;
             iogen_next(&l->gen, &op);
-            r->buf = l->slots[0].req.buf;     /* one op at a time: one buffer */
+            r->buf = l->nwbuf ? l->wbufs[(head + ready) % cap] : l->slots[0].req.buf;
             req_prepare(r, &op, op.write);
-            plan_ops -= plan_ops != UINT64_MAX;
-            if (plan_bytes != UINT64_MAX)
-                plan_bytes = plan_bytes > op.len ? plan_bytes - op.len : 0;
+            if (op.write)      /* its sectors' stamps, or new contents: in no op's latency */
+                (void)wbuf_before_write(&l->wb, r->buf, op.len, op.offset);
+            budget_take(&plan_ops, &plan_bytes, op.len);
         }
         /* after the generator and the last batch's bookkeeping: the next
          * issue instant, so neither is in any op's latency */
@@ -730,7 +749,7 @@ static int loop_run_sync(struct loop *l)
         atomic_store_explicit(&j->oldest_issue_ns, now, memory_order_relaxed);
         atomic_store_explicit(&j->inflight, 1, memory_order_relaxed);
         for (n = 0; n < ready;) {
-            struct io_req *r = &l->ring[(head + n) % SYNC_BATCH];
+            struct io_req *r = &l->ring[(head + n) % cap];
             r->t_issue_ns = r->t_due_ns = now;
             if ((rc = j->eng->queue(&j->ej, r)) < 0)
                 break;
@@ -742,12 +761,9 @@ static int loop_run_sync(struct loop *l)
         /* the batch's bookkeeping, outside every op's latency */
         n = (unsigned)j->eng->reap(&j->ej, n, 0, done, n);
         loop_record(l, done, (int)n, now);
-        for (unsigned i = 0; i < n; i++) {
-            l->ops_left -= l->ops_left != UINT64_MAX;
-            if (l->bytes_left != UINT64_MAX)
-                l->bytes_left = l->bytes_left > done[i]->len ? l->bytes_left - done[i]->len : 0;
-        }
-        head = (head + n) % SYNC_BATCH;
+        for (unsigned i = 0; i < n; i++)
+            budget_take(&l->ops_left, &l->bytes_left, done[i]->len);
+        head = (head + n) % cap;
         ready -= n;
         if (rc >= 0)
             rc = ratemin_check(&l->ratemin, j->spec, now, j->ej.err, sizeof j->ej.err);

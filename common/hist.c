@@ -157,18 +157,6 @@ int hist_equal(const struct hist *a, const struct hist *b)
     return memcmp(a->bucket, b->bucket, sizeof(a->bucket)) == 0;
 }
 
-/* dst's buckets += sp's (count, sum, min, max are the caller's). */
-static void hist_sparse_add_buckets(struct hist *dst, const struct hist_sparse *sp)
-{
-    const uint8_t *p = sp->buckets;
-    uint32_t idx = 0;
-
-    for (uint32_t i = 0; i < sp->n; i++) {
-        idx += (uint32_t)varint_get(&p);
-        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], varint_get(&p));
-    }
-}
-
 void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
 {
     uint32_t n = 0, prev = 0;
@@ -200,18 +188,20 @@ void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
 
 void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
 {
-    memset(h->bucket, 0, sizeof(h->bucket));
-    h->count = sp->count;
-    h->sum_ns = sp->sum_ns;
-    h->min_ns = sp->min_ns;
-    h->max_ns = sp->max_ns;
-    hist_sparse_add_buckets(h, sp);
+    hist_init(h);
+    hist_sparse_merge(h, sp);
 }
 
 void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
 {
+    const uint8_t *p = sp->buckets;
+    uint32_t idx = 0;
+
     MERGE_SUMMARY(dst, sp);
-    hist_sparse_add_buckets(dst, sp);
+    for (uint32_t i = 0; i < sp->n; i++) {
+        idx += (uint32_t)varint_get(&p);
+        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], varint_get(&p));
+    }
 }
 
 int hist_sparse_empty(const struct hist_sparse *sp)
