@@ -499,13 +499,12 @@ static void budget_take(uint64_t *ops, uint64_t *bytes, uint64_t len)
         *bytes = *bytes > len ? *bytes - len : 0;
 }
 
-/* r made ready for op (a read unless write), its buffer and owner kept and
+/* r made ready for a new request, its buffer and owner kept and
  * everything the engine reports reset. */
-static void req_prepare(struct io_req *r, const struct iogen_op *op, int write)
+static void req_prepare(struct io_req *r, enum io_kind kind, uint32_t file, uint64_t offset, uint64_t len)
 {
-    *r = (struct io_req){ .kind = write ? IO_WRITE : IO_READ, .file = op->file, .offset = op->offset,
-                          .len = op->len, .buf = r->buf, .udata = r->udata,
-                          .eof_size = ERRCAUSE_SIZE_UNKNOWN };
+    *r = (struct io_req){ .kind = kind, .file = file, .offset = offset, .len = len, .buf = r->buf,
+                          .udata = r->udata, .eof_size = ERRCAUSE_SIZE_UNKNOWN };
 }
 
 /* Hand a taken slot's request to the engine, counted out first (the
@@ -541,7 +540,7 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (l->v && l->j->spec->verify_only)
         op.write = 0;          /* fio: the workload's blocks, only read */
     s->vmode = l->v && !op.write ? l->read_mode : VERIFY_NONE;
-    req_prepare(r, &op, op.write);
+    req_prepare(r, op.write ? IO_WRITE : IO_READ, op.file, op.offset, op.len);
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
         now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
@@ -616,10 +615,7 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
     if (rc < 0)
         return rc;
     struct slot *s = l->free_slots[--l->nfree];
-    s->req.kind = kind;
-    s->req.file = f;
-    s->req.len = 0;
-    s->req.t_done_ns = 0;
+    req_prepare(&s->req, kind, f, 0, 0);
     s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
     if ((rc = loop_queue(l, s)) < 0 || (rc = loop_drain(l)) < 0)
         return rc;
@@ -679,7 +675,7 @@ static int loop_readback(struct loop *l)
                 continue;
             s = l->free_slots[--l->nfree];
             s->vmode = VERIFY_READBACK;
-            req_prepare(&s->req, &op, 0);
+            req_prepare(&s->req, IO_READ, op.file, op.offset, op.len);
             s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
             if ((rc = loop_queue(l, s)) < 0)
                 return rc;
@@ -732,7 +728,7 @@ static int loop_run_sync(struct loop *l)
             struct iogen_op op;
             iogen_next(&l->gen, &op);
             r->buf = l->nwbuf ? l->wbufs[(head + ready) % cap] : l->slots[0].req.buf;
-            req_prepare(r, &op, op.write);
+            req_prepare(r, op.write ? IO_WRITE : IO_READ, op.file, op.offset, op.len);
             if (op.write)      /* its sectors' stamps, or new contents: in no op's latency */
                 (void)wbuf_before_write(&l->wb, r->buf, op.len, op.offset);
             budget_take(&plan_ops, &plan_bytes, op.len);
