@@ -647,7 +647,8 @@ static void loop_cut_off(struct loop *l)
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
         op_rec_record(set, (enum op_type)s->req.kind, s->req.len, now - s->req.t_due_ns, 0);
-        job_count_cause(j, set, (enum op_type)s->req.kind, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
+        job_count_cause(j, set, (enum op_type)s->req.kind, ERRC_CUT_OFF, 0, s->req.offset, 0,
+                        j->ej.files[s->req.file].path);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;
