@@ -739,9 +739,7 @@ static int loop_run_sync(struct loop *l)
         now = clock_now_ns();
         if (rc < 0 || !loop_more(l, now))
             break;
-        uint64_t stop = now + SYNC_FLUSH_NS;
-        if (j->t_end_ns && j->t_end_ns < stop)
-            stop = j->t_end_ns;
+        uint64_t stop = j->t_end_ns && j->t_end_ns < now + SYNC_FLUSH_NS ? j->t_end_ns : now + SYNC_FLUSH_NS;
         /* the sampler's view: one op out since the batch's first issue */
         atomic_store_explicit(&j->oldest_issue_ns, now, memory_order_relaxed);
         atomic_store_explicit(&j->inflight, 1, memory_order_relaxed);
