@@ -49,7 +49,7 @@
 
 #define REAP_BATCH      64
 #define SYNC_BATCH      64                  /* loop_run_sync: ops recorded together ... */
-#define SYNC_FLUSH_NS   (100 * 1000ull)     /* ... or after this long (slower ops: one each) */
+#define SYNC_FLUSH_NS   (1000 * 1000ull)    /* ... or after this long (slower ops: one each) */
 #define SYNC_WBUF_BYTES (1u << 20)          /* its write buffers made ahead, at most */
 #define REAP_WAIT_NS    (100 * 1000000ull)  /* wake to check stop/deadline */
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
@@ -711,7 +711,7 @@ static int loop_sync_ok(const struct loop *l)
  * the next issue instant is fresh: one extra read per batch.  A batch
  * ends early at the runtime's end, on a failed op, or SYNC_FLUSH_NS after
  * it began, so stops, intervals and the ramp's end see every op within
- * about 100 us; an op past the end is never issued, and what a
+ * about a millisecond; an op past the end is never issued, and what a
  * batch did is recorded whichever way the loop ends. */
 static int loop_run_sync(struct loop *l)
 {
