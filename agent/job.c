@@ -582,8 +582,7 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     int n = l->j->eng->reap(&l->j->ej, min, timeout_ns, done, REAP_BATCH);
     if (n <= 0)
         return n;
-    uint64_t now = clock_now_ns();
-    loop_record(l, done, n, now);
+    loop_record(l, done, n, clock_now_ns());
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
         if (s->vmode && done[i]->result == 0 && !l->vfatal &&

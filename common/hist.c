@@ -97,17 +97,13 @@ uint64_t hist_bucket_low(unsigned idx)
         return UINT64_MAX;
     if (idx < 2 * SUB_COUNT)
         return idx;
-    unsigned shift = idx / SUB_COUNT - 1;
-    uint64_t mant = SUB_COUNT + idx % SUB_COUNT;
-    return mant << shift;
+    return (uint64_t)(SUB_COUNT + idx % SUB_COUNT) << (idx / SUB_COUNT - 1);   /* mantissa << octave */
 }
 
 uint64_t hist_bucket_high(unsigned idx)
 {
     /* The last bucket really does hold everything up to UINT64_MAX. */
-    if (idx >= LAST)
-        return UINT64_MAX;
-    return hist_bucket_low(idx + 1) - 1;
+    return idx >= LAST ? UINT64_MAX : hist_bucket_low(idx + 1) - 1;
 }
 
 uint64_t hist_percentile(const struct hist *h, double q)
@@ -137,11 +133,7 @@ uint64_t hist_percentile(const struct hist *h, double q)
     }
     uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
     uint64_t mid = lo + (hi - lo) / 2;
-    if (mid < h->min_ns)
-        mid = h->min_ns;
-    if (mid > h->max_ns)
-        mid = h->max_ns;
-    return mid;
+    return mid < h->min_ns ? h->min_ns : mid > h->max_ns ? h->max_ns : mid;
 }
 
 double hist_mean(const struct hist *h)
@@ -163,15 +155,10 @@ void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
     size_t len = 0;
     uint8_t *tmp;
 
-    sp->count = h->count;
-    sp->sum_ns = h->sum_ns;
-    sp->min_ns = h->min_ns;
-    sp->max_ns = h->max_ns;
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         n += h->bucket[i] != 0;
-    sp->n = n;
-    sp->len = 0;
-    sp->buckets = NULL;
+    *sp = (struct hist_sparse){ .count = h->count, .sum_ns = h->sum_ns, .min_ns = h->min_ns,
+                                .max_ns = h->max_ns, .n = n };
     if (n == 0)
         return;
     /* worst case: a 2-byte gap (HIST_NBUCKETS < 2^14) and a 10-byte count */
@@ -213,11 +200,7 @@ int hist_sparse_empty(const struct hist_sparse *sp)
 void hist_sparse_free(struct hist_sparse *sp)
 {
     free(sp->buckets);
-    sp->buckets = NULL;
-    sp->len = 0;
-    sp->n = 0;
-    sp->count = sp->sum_ns = sp->max_ns = 0;
-    sp->min_ns = UINT64_MAX;
+    *sp = (struct hist_sparse){ .min_ns = UINT64_MAX };
 }
 
 /* Recording form.  HIST_NBUCKETS is 39 whole chunks (2 below 128, then 37
