@@ -173,7 +173,7 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
     for (int i = 0; i < n; i++) {
         enum op_type op = (enum op_type)done[i]->kind;   /* IO_READ/IO_WRITE are OP_READ/OP_WRITE */
         struct op_stats_rec *o;
-        if (!l->fatal && engine_error_persistent(done[i]->result)) {
+        if (done[i]->result && !l->fatal && engine_error_persistent(done[i]->result)) {
             l->fatal = done[i]->result;
             l->fatal_file = done[i]->file;
             l->fatal_kind = done[i]->kind;
