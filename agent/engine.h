@@ -95,6 +95,10 @@ struct engine_job {
     int no_create;             /* with create: open for writing but never create a
                                   missing file (setup fails with -ENOENT): fio's
                                   allow_file_create=0, a job sized from its file */
+    int sync_queue;            /* set by setup: queue() completes every request
+                                  before it returns and reap() never waits (psync,
+                                  null without its model): the job loop's batched
+                                  path (agent/job.c, loop_run_sync) */
     uint32_t dio_align;        /* direct=1: offsets and sizes must be
                                   multiples of this (set by setup); 0 = any */
     int *fd;                   /* kernel-mount engines (psync, io_uring, libaio):

@@ -69,6 +69,7 @@ struct null_state {
 static int null_setup(struct engine_job *ej)
 {
     ej->priv = xcalloc(1, sizeof(struct null_state));
+    ej->sync_queue = !ej->spec->null_capacity_iops && !ej->spec->null_latency_ns;
     if (ej->spec->null_capacity_iops) {
         pthread_mutex_lock(&model.lock);
         model.next_start_ns = 0;     /* a new phase: no backlog from the last one */

@@ -17,13 +17,10 @@
 #include "agent/posix_md.h"
 #include "common/xmalloc.h"
 
-struct psync_state {
-    struct done_ring done;
-};
-
 static int psync_setup(struct engine_job *ej)
 {
-    ej->priv = xcalloc(1, sizeof(struct psync_state));
+    ej->priv = xcalloc(1, sizeof(struct done_ring));   /* the requests done, for reap */
+    ej->sync_queue = 1;
     return posix_fds_open(ej);
 }
 
@@ -49,10 +46,10 @@ static int psync_transfer(int fd, struct io_req *r)
 
 static int psync_queue(struct engine_job *ej, struct io_req *r)
 {
-    struct psync_state *s = ej->priv;
+    struct done_ring *done = ej->priv;
     int fd;
 
-    if (s->done.count == DONE_RING_SIZE)     /* before the I/O: nothing done then */
+    if (done->count == DONE_RING_SIZE)       /* before the I/O: nothing done then */
         return -EAGAIN;
     fd = ej->fd[r->file];
     if (r->kind == IO_SYNC)
@@ -61,15 +58,14 @@ static int psync_queue(struct engine_job *ej, struct io_req *r)
         r->result = fdatasync(fd) < 0 ? -errno : 0;
     else if ((r->result = psync_transfer(fd, r)) == -ENODATA)
         r->eof_size = posix_fd_size(fd);
-    return done_ring_push(&s->done, r);
+    return done_ring_push(done, r);
 }
 
 static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
                       struct io_req **done, unsigned max)
 {
-    struct psync_state *s = ej->priv;
     (void)min; (void)timeout_ns;
-    return done_ring_pop(&s->done, done, max);
+    return done_ring_pop(ej->priv, done, max);
 }
 
 const struct engine_ops engine_psync =

@@ -49,6 +49,9 @@
 #include "common/xmalloc.h"
 
 #define REAP_BATCH      64
+#define SYNC_BATCH      64                  /* loop_run_sync: ops recorded together ... */
+#define SYNC_FLUSH_NS   (1000 * 1000ull)    /* ... or after this long (slower ops: one each) */
+#define SYNC_WBUF_BYTES (1u << 20)          /* its write buffers made ahead, at most */
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
 #define DRAIN_STOP_NS   (5 * 1000000000ull)  /* after a stop: the agent must be free soon */
 /* Job thread stacks.  The loop, the engines (libnfs included: its RPCs
@@ -68,7 +71,6 @@
 
 struct slot {
     struct io_req req;
-    enum op_type op;
     int busy;                  /* queued on the engine */
     enum verify_mode vmode;    /* a read to verify, and how */
 };
@@ -109,6 +111,9 @@ struct loop {
     uint64_t issued;           /* ops taken from gen and queued */
     uint64_t replayed;         /* ops taken from replay */
     uint64_t unverified;       /* writes queued since the last read-back */
+    struct io_req ring[SYNC_BATCH];  /* loop_run_sync: ops generated ahead, */
+    void *wbufs[SYNC_BATCH];   /* with a buffer each when writes change it */
+    unsigned nwbuf;            /* (scramble, refill), else 0: one shared */
 };
 
 void job_init(struct job *j, const struct job_spec *spec, const struct engine_ops *eng, uint64_t seed)
@@ -164,8 +169,13 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
     atomic_store(&j->recording, 1);
     struct op_rec *set = &j->stats[atomic_load(&j->active)];
     for (int i = 0; i < n; i++) {
-        struct slot *s = (struct slot *)done[i]->udata;
+        enum op_type op = (enum op_type)done[i]->kind;   /* IO_READ/IO_WRITE are OP_READ/OP_WRITE */
         struct op_stats_rec *o;
+        if (done[i]->result && !l->fatal && engine_error_persistent(done[i]->result)) {
+            l->fatal = done[i]->result;
+            l->fatal_file = done[i]->file;
+            l->fatal_kind = done[i]->kind;
+        }
         if (done[i]->kind == IO_SYNC || done[i]->kind == IO_DATASYNC) {
             /* fsync/fdatasync: an op kind of its own, no bytes, latency
              * from its issue (syncs are never rate-limited); fio counts
@@ -186,12 +196,14 @@ static void loop_record(struct loop *l, struct io_req **done, int n, uint64_t no
         /* past its deadline an op counts as timed out, whatever it returned */
         int late = svc > j->spec->op_deadline_ns;
         int ok = done[i]->result == 0 && !late;
-        o = op_rec_record(set, s->op, done[i]->len, lat, ok);
+        if (done[i]->result == 0)
+            ratemin_add(&l->ratemin, op == OP_WRITE, done[i]->len, end);
+        o = op_rec_record(set, op, done[i]->len, lat, ok);
         o->timeouts += (uint64_t)late;
         if (l->rated && ok)
             hist_rec_record(&o->svc, svc);
         if (!ok)
-            job_count_failed(j, set, s->op, done[i]->result, done[i]->status, done[i]->eof_size,
+            job_count_failed(j, set, op, done[i]->result, done[i]->status, done[i]->eof_size,
                              done[i]->offset, j->ej.files[done[i]->file].path);
         /* the nfs engine's ops: where their time went (common/nfs_rpc.h) */
         if (done[i]->split_known && done[i]->result == 0 && !late &&
@@ -305,16 +317,24 @@ static int loop_init(struct loop *l, struct job *j)
     if (sp->verify && (rc = loop_verify_init(l)) < 0)
         return rc;
     wbuf_init(&l->wb, sp, j->seed);
+    if (j->ej.sync_queue && rw_mode_writes(sp->rw) && l->wb.mode != WBUF_FIXED && !l->rated && !l->v) {
+        uint64_t n = SYNC_WBUF_BYTES / bs;
+        l->nwbuf = n < 1 ? 1 : n > SYNC_BATCH ? SYNC_BATCH : (unsigned)n;
+    }
     l->slots = xcalloc(l->depth, sizeof *l->slots);
     l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
-    for (unsigned i = 0; i < l->depth; i++) {
+    for (unsigned i = 0; i < l->depth + l->nwbuf; i++) {
         void *p;
         if (posix_memalign(&p, JOB_BUF_ALIGN, bs) != 0) {
             snprintf(j->ej.err, sizeof j->ej.err, "cannot allocate %u buffers of %llu bytes",
-                     l->depth, (unsigned long long)bs);
+                     l->depth + l->nwbuf, (unsigned long long)bs);
             return -ENOMEM;
         }
         wbuf_fill(&l->wb, p, bs);
+        if (i >= l->depth) {
+            l->wbufs[i - l->depth] = p;
+            continue;
+        }
         l->slots[i].req.buf = p;
         l->slots[i].req.udata = &l->slots[i];
         l->free_slots[l->nfree++] = &l->slots[i];
@@ -326,6 +346,8 @@ static void loop_free(struct loop *l)
 {
     for (unsigned i = 0; l->slots && i < l->depth; i++)
         free(l->slots[i].req.buf);
+    for (unsigned i = 0; i < l->nwbuf; i++)
+        free(l->wbufs[i]);
     free(l->slots);
     free(l->free_slots);
     iogen_free(&l->gen);
@@ -399,6 +421,41 @@ static int loop_ready(struct loop *l, uint64_t now, int *dir)
     return now >= l->wake;
 }
 
+/* One op of len bytes off a budget of ops and bytes (UINT64_MAX: none). */
+static void budget_take(uint64_t *ops, uint64_t *bytes, uint64_t len)
+{
+    *ops -= *ops != UINT64_MAX;
+    if (*bytes != UINT64_MAX)
+        *bytes = *bytes > len ? *bytes - len : 0;
+}
+
+/* r made ready for a new request, its buffer and owner kept and
+ * everything the engine reports reset. */
+static void req_prepare(struct io_req *r, enum io_kind kind, uint32_t file, uint64_t offset, uint64_t len)
+{
+    *r = (struct io_req){ .kind = kind, .file = file, .offset = offset, .len = len, .buf = r->buf,
+                          .udata = r->udata, .eof_size = ERRCAUSE_SIZE_UNKNOWN };
+}
+
+/* Hand a taken slot's request to the engine, counted out first (the
+ * sampler must see it: psync blocks inside queue).  0, or the engine's
+ * error with the slot free again. */
+static int loop_queue(struct loop *l, struct slot *s)
+{
+    int rc;
+    s->busy = 1;
+    l->inflight++;
+    loop_publish(l);
+    if ((rc = l->j->eng->queue(&l->j->ej, &s->req)) < 0) {
+        s->busy = 0;
+        s->vmode = VERIFY_NONE;
+        l->inflight--;
+        loop_publish(l);
+        l->free_slots[l->nfree++] = s;
+    }
+    return rc;
+}
+
 static int loop_issue(struct loop *l, uint64_t now, int dir)
 {
     struct slot *s = l->free_slots[--l->nfree];
@@ -413,15 +470,7 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (l->v && l->j->spec->verify_only)
         op.write = 0;          /* fio: the workload's blocks, only read */
     s->vmode = l->v && !op.write ? l->read_mode : VERIFY_NONE;
-    s->op = op.write ? OP_WRITE : OP_READ;
-    r->kind = op.write ? IO_WRITE : IO_READ;
-    r->file = op.file;
-    r->len = op.len;
-    r->offset = op.offset;
-    r->result = 0;
-    r->t_done_ns = 0;
-    r->status = 0;
-    r->eof_size = ERRCAUSE_SIZE_UNKNOWN;
+    req_prepare(r, op.write ? IO_WRITE : IO_READ, op.file, op.offset, op.len);
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
         now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
@@ -443,24 +492,12 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
-    s->busy = 1;
-    l->inflight++;
-    loop_publish(l);       /* before queue: psync blocks inside it */
-    rc = l->j->eng->queue(&l->j->ej, r);
-    if (rc < 0) {
-        s->busy = 0;
-        l->inflight--;
-        loop_publish(l);
-        l->free_slots[l->nfree++] = s;
+    if ((rc = loop_queue(l, s)) < 0)
         return rc;
-    }
     l->last_file = op.file;
     l->issued++;
     l->unverified += (uint64_t)op.write;
-    if (l->ops_left != UINT64_MAX)
-        l->ops_left--;
-    if (l->bytes_left != UINT64_MAX)
-        l->bytes_left = l->bytes_left > op.len ? l->bytes_left - op.len : 0;
+    budget_take(&l->ops_left, &l->bytes_left, op.len);
     if (op.write)
         l->writes_since_sync++;
     return 0;
@@ -475,17 +512,9 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
     int n = l->j->eng->reap(&l->j->ej, min, timeout_ns, done, REAP_BATCH);
     if (n <= 0)
         return n;
-    uint64_t now = clock_now_ns();
-    loop_record(l, done, n, now);
+    loop_record(l, done, n, clock_now_ns());
     for (int i = 0; i < n; i++) {
         struct slot *s = (struct slot *)done[i]->udata;
-        if (!l->fatal && engine_error_persistent(done[i]->result)) {
-            l->fatal = done[i]->result;
-            l->fatal_file = done[i]->file;
-            l->fatal_kind = done[i]->kind;
-        }
-        if (done[i]->result == 0 && (done[i]->kind == IO_READ || done[i]->kind == IO_WRITE))
-            ratemin_add(&l->ratemin, done[i]->kind == IO_WRITE, done[i]->len, now);
         if (s->vmode && done[i]->result == 0 && !l->vfatal &&
             verify_read(l->v, done[i], s->vmode) && l->j->spec->verify_fatal)
             l->vfatal = 1;     /* later completions are not checked */
@@ -515,22 +544,9 @@ static int loop_sync_file(struct loop *l, uint32_t f, enum io_kind kind)
     if (rc < 0)
         return rc;
     struct slot *s = l->free_slots[--l->nfree];
-    s->req.kind = kind;
-    s->req.file = f;
-    s->req.len = 0;
-    s->req.t_done_ns = 0;
+    req_prepare(&s->req, kind, f, 0, 0);
     s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
-    s->busy = 1;
-    l->inflight++;
-    loop_publish(l);
-    if ((rc = l->j->eng->queue(&l->j->ej, &s->req)) < 0) {
-        s->busy = 0;
-        l->inflight--;
-        loop_publish(l);
-        l->free_slots[l->nfree++] = s;
-        return rc;
-    }
-    if ((rc = loop_drain(l)) < 0)
+    if ((rc = loop_queue(l, s)) < 0 || (rc = loop_drain(l)) < 0)
         return rc;
     return s->req.result;
 }
@@ -559,8 +575,9 @@ static void loop_cut_off(struct loop *l)
         struct slot *s = &l->slots[i];
         if (!s->busy || s->req.kind == IO_SYNC || s->req.kind == IO_DATASYNC)
             continue;
-        op_rec_record(set, s->op, s->req.len, now - s->req.t_due_ns, 0);
-        job_count_cause(j, set, s->op, ERRC_CUT_OFF, 0, s->req.offset, 0, j->ej.files[s->req.file].path);
+        op_rec_record(set, (enum op_type)s->req.kind, s->req.len, now - s->req.t_due_ns, 0);
+        job_count_cause(j, set, (enum op_type)s->req.kind, ERRC_CUT_OFF, 0, s->req.offset, 0,
+                        j->ej.files[s->req.file].path);
     }
     atomic_store(&j->recording, 0);
     l->abandoned = l->inflight;
@@ -582,35 +599,16 @@ static int loop_readback(struct loop *l)
         while (l->nfree > 0 && l->replayed < l->issued && !l->vfatal) {
             struct iogen_op op;
             struct slot *s;
-            uint64_t now;
             iogen_next(&l->replay, &op);
             l->replayed++;
             if (!op.write)
                 continue;
             s = l->free_slots[--l->nfree];
-            now = clock_now_ns();
-            s->op = OP_READ;
             s->vmode = VERIFY_READBACK;
-            s->req.kind = IO_READ;
-            s->req.file = op.file;
-            s->req.offset = op.offset;
-            s->req.len = op.len;
-            s->req.result = 0;
-            s->req.t_done_ns = 0;
-            s->req.status = 0;
-            s->req.eof_size = ERRCAUSE_SIZE_UNKNOWN;
-            s->req.t_issue_ns = s->req.t_due_ns = now;
-            s->busy = 1;
-            l->inflight++;
-            loop_publish(l);
-            if ((rc = j->eng->queue(&j->ej, &s->req)) < 0) {
-                s->busy = 0;
-                s->vmode = VERIFY_NONE;
-                l->inflight--;
-                loop_publish(l);
-                l->free_slots[l->nfree++] = s;
+            req_prepare(&s->req, IO_READ, op.file, op.offset, op.len);
+            s->req.t_issue_ns = s->req.t_due_ns = clock_now_ns();
+            if ((rc = loop_queue(l, s)) < 0)
                 return rc;
-            }
         }
         if (l->inflight > 0)
             rc = loop_reap(l, 1, JOB_REAP_WAIT_NS);
@@ -619,6 +617,83 @@ static int loop_readback(struct loop *l)
         rc = loop_drain(l);
     l->unverified = 0;
     return rc < 0 ? rc : 0;
+}
+
+/* May the job take loop_run_sync: an engine that completes each op in
+ * queue(), and nothing per op besides the I/O and its write buffer (no
+ * schedule, verify, think time, sync policy, flow, latency target)? */
+static int loop_sync_ok(const struct loop *l)
+{
+    const struct job *j = l->j;
+    const struct job_spec *sp = j->spec;
+    return j->ej.sync_queue && !l->rated && !l->v && !sp->thinktime_ns && !sp->fsync && !sp->fdatasync &&
+           !j->depth_cap && !j->flow && (!rw_mode_writes(sp->rw) || l->wb.mode == WBUF_FIXED || l->nwbuf);
+}
+
+/* The loop of a synchronous engine (ej.sync_queue: psync, null), one op
+ * at a time whatever the iodepth, as fio's psync.  Latency is issue to
+ * completion with one clock read per op: the read after op k's system
+ * call is op k's end and op k+1's issue, and between the two the loop
+ * only stores the instant and takes the next request, generated ahead
+ * SYNC_BATCH at a time.  Everything else (histograms, counters, limits,
+ * the sampler's view) is done per batch, then the clock is read again so
+ * the next issue instant is fresh: one extra read per batch.  A batch
+ * ends early at the runtime's end, on a failed op, or SYNC_FLUSH_NS after
+ * it began, so stops, intervals and the ramp's end see every op within
+ * about a millisecond; an op past the end is never issued, and what a
+ * batch did is recorded whichever way the loop ends. */
+static int loop_run_sync(struct loop *l)
+{
+    struct job *j = l->j;
+    struct io_req *done[SYNC_BATCH];
+    uint64_t plan_bytes = l->bytes_left, plan_ops = l->ops_left;  /* left to generate */
+    unsigned head = 0, ready = 0, n;      /* ring[head..]: ready ops generated, not issued */
+    unsigned cap = l->nwbuf ? l->nwbuf : SYNC_BATCH;
+    uint64_t now;
+    int rc = 0;
+
+    for (;;) {
+        for (; ready < cap && plan_ops && plan_bytes; ready++) {
+            struct io_req *r = &l->ring[(head + ready) % cap];
+            struct iogen_op op;
+            iogen_next(&l->gen, &op);
+            r->buf = l->nwbuf ? l->wbufs[(head + ready) % cap] : l->slots[0].req.buf;
+            req_prepare(r, op.write ? IO_WRITE : IO_READ, op.file, op.offset, op.len);
+            if (op.write)      /* its sectors' stamps, or new contents: in no op's latency */
+                (void)wbuf_before_write(&l->wb, r->buf, op.len, op.offset);
+            budget_take(&plan_ops, &plan_bytes, op.len);
+        }
+        /* after the generator and the last batch's bookkeeping: the next
+         * issue instant, so neither is in any op's latency */
+        now = clock_now_ns();
+        if (rc < 0 || !loop_more(l, now))
+            break;
+        uint64_t stop = j->t_end_ns && j->t_end_ns < now + SYNC_FLUSH_NS ? j->t_end_ns : now + SYNC_FLUSH_NS;
+        /* the sampler's view: one op out since the batch's first issue */
+        atomic_store_explicit(&j->oldest_issue_ns, now, memory_order_relaxed);
+        atomic_store_explicit(&j->inflight, 1, memory_order_relaxed);
+        for (n = 0; n < ready;) {
+            struct io_req *r = &l->ring[(head + n) % cap];
+            r->t_issue_ns = r->t_due_ns = now;
+            if ((rc = j->eng->queue(&j->ej, r)) < 0)
+                break;
+            r->t_done_ns = now = clock_now_ns();
+            n++;
+            if (now >= stop || r->result)
+                break;
+        }
+        /* the batch's bookkeeping, outside every op's latency */
+        n = (unsigned)j->eng->reap(&j->ej, n, 0, done, n);
+        loop_record(l, done, (int)n, now);
+        for (unsigned i = 0; i < n; i++)
+            budget_take(&l->ops_left, &l->bytes_left, done[i]->len);
+        head = (head + n) % cap;
+        ready -= n;
+        if (rc >= 0)
+            rc = ratemin_check(&l->ratemin, j->spec, now, j->ej.err, sizeof j->ej.err);
+    }
+    loop_publish(l);
+    return rc;
 }
 
 static int loop_run(struct loop *l)
@@ -630,16 +705,21 @@ static int loop_run(struct loop *l)
 
     int dir;
 
-    /* One clock read per op where the loop can: `now` is carried from the
-     * read that last moved it (a reap's completion instant, a sleep's end,
-     * an issue) instead of being read again at each step.  At iodepth=1 a
-     * reap's instant is the next op's issue: what lies between is the
-     * loop's own few ns, counted in the op's latency as before, so latency
-     * stays issue to completion (docs/architecture.md, "The op loop"). */
+    /* A synchronous engine takes loop_run_sync.  Here (asynchronous
+     * engines, schedules, verify, ...) one clock read per op where the loop
+     * can: `now` is carried from the read that last moved it (a reap's
+     * completion instant, a sleep's end, an issue).  A reap's instant is
+     * also the issue instant of the ops queued right after it, so their
+     * latency holds the loop's few ns of recording and generation: next to
+     * an asynchronous op's microseconds that is noise, next to a psync read
+     * of a page it was not (docs/architecture.md, "The op loop"). */
     uint64_t now = clock_now_ns();
     j->t_first_ns = l->next_due = l->due_dir[0] = l->due_dir[1] = now;
     ratemin_init(&l->ratemin, sp, j->t_first_ns);
-    for (;;) {
+    int sync = loop_sync_ok(l);
+    if (sync && (rc = loop_run_sync(l)) < 0)
+        goto out;
+    while (!sync) {
         int more = loop_more(l, now);
         while (more && l->nfree > 0 &&
                (!j->depth_cap || l->inflight < atomic_load_explicit(j->depth_cap, memory_order_relaxed)) &&

@@ -45,6 +45,17 @@
 _Static_assert(HIST_NBUCKETS == (HIST_MAX_LOG2 - SUB + 1) * SUB_COUNT,
                "layout: the formula's top index must be the last bucket");
 
+/* Add src's count, sum, min and max to dst's: the summary every form of
+ * the histogram (struct hist, hist_sparse, hist_rec) keeps by these names. */
+#define MERGE_SUMMARY(dst, src) do {                                  \
+        (dst)->count = sat_add_u64((dst)->count, (src)->count);       \
+        (dst)->sum_ns = sat_add_u64((dst)->sum_ns, (src)->sum_ns);    \
+        if ((src)->min_ns < (dst)->min_ns)                            \
+            (dst)->min_ns = (src)->min_ns;                            \
+        if ((src)->max_ns > (dst)->max_ns)                            \
+            (dst)->max_ns = (src)->max_ns;                            \
+    } while (0)
+
 void hist_init(struct hist *h)
 {
     memset(h, 0, sizeof(*h));
@@ -70,12 +81,7 @@ void hist_record(struct hist *h, uint64_t ns)
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-    dst->count = sat_add_u64(dst->count, src->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, src->sum_ns);
-    if (src->min_ns < dst->min_ns)
-        dst->min_ns = src->min_ns;
-    if (src->max_ns > dst->max_ns)
-        dst->max_ns = src->max_ns;
+    MERGE_SUMMARY(dst, src);
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         dst->bucket[i] = sat_add_u64(dst->bucket[i], src->bucket[i]);
 }
@@ -91,17 +97,13 @@ uint64_t hist_bucket_low(unsigned idx)
         return UINT64_MAX;
     if (idx < 2 * SUB_COUNT)
         return idx;
-    unsigned shift = idx / SUB_COUNT - 1;
-    uint64_t mant = SUB_COUNT + idx % SUB_COUNT;
-    return mant << shift;
+    return (uint64_t)(SUB_COUNT + idx % SUB_COUNT) << (idx / SUB_COUNT - 1);   /* mantissa << octave */
 }
 
 uint64_t hist_bucket_high(unsigned idx)
 {
     /* The last bucket really does hold everything up to UINT64_MAX. */
-    if (idx >= LAST)
-        return UINT64_MAX;
-    return hist_bucket_low(idx + 1) - 1;
+    return idx >= LAST ? UINT64_MAX : hist_bucket_low(idx + 1) - 1;
 }
 
 uint64_t hist_percentile(const struct hist *h, double q)
@@ -131,11 +133,7 @@ uint64_t hist_percentile(const struct hist *h, double q)
     }
     uint64_t lo = hist_bucket_low(i), hi = hist_bucket_high(i);
     uint64_t mid = lo + (hi - lo) / 2;
-    if (mid < h->min_ns)
-        mid = h->min_ns;
-    if (mid > h->max_ns)
-        mid = h->max_ns;
-    return mid;
+    return mid < h->min_ns ? h->min_ns : mid > h->max_ns ? h->max_ns : mid;
 }
 
 double hist_mean(const struct hist *h)
@@ -151,33 +149,16 @@ int hist_equal(const struct hist *a, const struct hist *b)
     return memcmp(a->bucket, b->bucket, sizeof(a->bucket)) == 0;
 }
 
-/* dst's buckets += sp's (count, sum, min, max are the caller's). */
-static void hist_sparse_add_buckets(struct hist *dst, const struct hist_sparse *sp)
-{
-    const uint8_t *p = sp->buckets;
-    uint32_t idx = 0;
-
-    for (uint32_t i = 0; i < sp->n; i++) {
-        idx += (uint32_t)varint_get(&p);
-        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], varint_get(&p));
-    }
-}
-
 void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
 {
     uint32_t n = 0, prev = 0;
     size_t len = 0;
     uint8_t *tmp;
 
-    sp->count = h->count;
-    sp->sum_ns = h->sum_ns;
-    sp->min_ns = h->min_ns;
-    sp->max_ns = h->max_ns;
     for (unsigned i = 0; i < HIST_NBUCKETS; i++)
         n += h->bucket[i] != 0;
-    sp->n = n;
-    sp->len = 0;
-    sp->buckets = NULL;
+    *sp = (struct hist_sparse){ .count = h->count, .sum_ns = h->sum_ns, .min_ns = h->min_ns,
+                                .max_ns = h->max_ns, .n = n };
     if (n == 0)
         return;
     /* worst case: a 2-byte gap (HIST_NBUCKETS < 2^14) and a 10-byte count */
@@ -194,23 +175,20 @@ void hist_sparse_from(struct hist_sparse *sp, const struct hist *h)
 
 void hist_sparse_to(const struct hist_sparse *sp, struct hist *h)
 {
-    memset(h->bucket, 0, sizeof(h->bucket));
-    h->count = sp->count;
-    h->sum_ns = sp->sum_ns;
-    h->min_ns = sp->min_ns;
-    h->max_ns = sp->max_ns;
-    hist_sparse_add_buckets(h, sp);
+    hist_init(h);
+    hist_sparse_merge(h, sp);
 }
 
 void hist_sparse_merge(struct hist *dst, const struct hist_sparse *sp)
 {
-    dst->count = sat_add_u64(dst->count, sp->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, sp->sum_ns);
-    if (sp->min_ns < dst->min_ns)
-        dst->min_ns = sp->min_ns;
-    if (sp->max_ns > dst->max_ns)
-        dst->max_ns = sp->max_ns;
-    hist_sparse_add_buckets(dst, sp);
+    const uint8_t *p = sp->buckets;
+    uint32_t idx = 0;
+
+    MERGE_SUMMARY(dst, sp);
+    for (uint32_t i = 0; i < sp->n; i++) {
+        idx += (uint32_t)varint_get(&p);
+        dst->bucket[idx] = sat_add_u64(dst->bucket[idx], varint_get(&p));
+    }
 }
 
 int hist_sparse_empty(const struct hist_sparse *sp)
@@ -222,11 +200,7 @@ int hist_sparse_empty(const struct hist_sparse *sp)
 void hist_sparse_free(struct hist_sparse *sp)
 {
     free(sp->buckets);
-    sp->buckets = NULL;
-    sp->len = 0;
-    sp->n = 0;
-    sp->count = sp->sum_ns = sp->max_ns = 0;
-    sp->min_ns = UINT64_MAX;
+    *sp = (struct hist_sparse){ .min_ns = UINT64_MAX };
 }
 
 /* Recording form.  HIST_NBUCKETS is 39 whole chunks (2 below 128, then 37
@@ -256,20 +230,10 @@ void hist_rec_drain(struct hist_rec *h, struct hist *dst)
 {
     if (h->count == 0)
         return;
-    dst->count = sat_add_u64(dst->count, h->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, h->sum_ns);
-    if (h->min_ns < dst->min_ns)
-        dst->min_ns = h->min_ns;
-    if (h->max_ns > dst->max_ns)
-        dst->max_ns = h->max_ns;
-    for (unsigned c = 0; c < HIST_NCHUNKS; c++) {
-        uint64_t *b = h->chunk[c];
-        if (!b)
-            continue;
-        for (unsigned i = 0; i < HIST_CHUNK; i++)
-            dst->bucket[c * HIST_CHUNK + i] = sat_add_u64(dst->bucket[c * HIST_CHUNK + i], b[i]);
-        memset(b, 0, HIST_CHUNK * sizeof(*b));
-    }
+    hist_rec_sum(h, dst);
+    for (unsigned c = 0; c < HIST_NCHUNKS; c++)
+        if (h->chunk[c])       /* kept: the next interval records into them */
+            memset(h->chunk[c], 0, HIST_CHUNK * sizeof(*h->chunk[c]));
     h->count = h->sum_ns = h->max_ns = 0;
     h->min_ns = UINT64_MAX;
 }
@@ -278,12 +242,7 @@ void hist_rec_add(struct hist_rec *h, const struct hist *src)
 {
     if (src->count == 0)
         return;
-    h->count = sat_add_u64(h->count, src->count);
-    h->sum_ns = sat_add_u64(h->sum_ns, src->sum_ns);
-    if (src->min_ns < h->min_ns)
-        h->min_ns = src->min_ns;
-    if (src->max_ns > h->max_ns)
-        h->max_ns = src->max_ns;
+    MERGE_SUMMARY(h, src);
     /* only the chunks between min and max can hold counts: min is in the
      * first non-empty bucket and max in the last, as hist_record and
      * hist_merge keep them and hist_codec's decoder insists on */
@@ -305,12 +264,7 @@ void hist_rec_sum(const struct hist_rec *h, struct hist *dst)
 {
     if (h->count == 0)
         return;
-    dst->count = sat_add_u64(dst->count, h->count);
-    dst->sum_ns = sat_add_u64(dst->sum_ns, h->sum_ns);
-    if (h->min_ns < dst->min_ns)
-        dst->min_ns = h->min_ns;
-    if (h->max_ns > dst->max_ns)
-        dst->max_ns = h->max_ns;
+    MERGE_SUMMARY(dst, h);
     for (unsigned c = 0; c < HIST_NCHUNKS; c++)
         for (unsigned i = 0; h->chunk[c] && i < HIST_CHUNK; i++)
             dst->bucket[c * HIST_CHUNK + i] = sat_add_u64(dst->bucket[c * HIST_CHUNK + i], h->chunk[c][i]);
