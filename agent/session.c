@@ -672,7 +672,7 @@ static void on_clean_done(void *arg)
     session_maybe_free(s);
 }
 
-static void handle_clean(struct session *s, const char *p, size_t n)
+static void handle_clean(struct session *s, const struct msg_frame *f)
 {
     char err[256];
 
@@ -680,7 +680,7 @@ static void handle_clean(struct session *s, const char *p, size_t n)
         send_error(s, "clean refused: a run is in progress");
     else if (s->cleaning)
         send_error(s, "clean refused: a clean is in progress");
-    else if (clean_request(s->agent, s->peer, p, n, &s->clean_cancel, on_clean_done, s, err,
+    else if (clean_request(s->agent, s->peer, f, &s->clean_cancel, on_clean_done, s, err,
                            sizeof err) < 0)
         send_error(s, "clean refused: %s", err);
     else
@@ -739,13 +739,13 @@ static void handle_plan(struct session *s)
 /* A hello of another PROTO_VERSION, however it decodes otherwise: refuse
  * it naming both versions, here and to the coordinator (proto/msg_version.h).
  * 1 when refused (the session is ending). */
-static int refuse_other_version(struct session *s, const char *p, uint32_t n)
+static int refuse_other_version(struct session *s, const struct msg_frame *f)
 {
     char err[256], line[MSG_TEXT_MAX];
     uint32_t v = 0;
     struct buf b;
 
-    if (msg_version_peek(p, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+    if (msg_version_peek(f, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
         return 0;               /* the decoder says what is wrong, if anything */
     msg_version_refusal(line, sizeof line, "coordinator", s->peer, v, "agent");
     if (!s->outgoing)
@@ -757,7 +757,7 @@ static int refuse_other_version(struct session *s, const char *p, uint32_t n)
     return 1;
 }
 
-static void on_hello(struct session *s, const char *p, uint32_t n)
+static void on_hello(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct buf b;
@@ -766,9 +766,9 @@ static void on_hello(struct session *s, const char *p, uint32_t n)
                              .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
 
     buf_init(&b);
-    if (s->state == S_HELLO && refuse_other_version(s, p, n))
+    if (s->state == S_HELLO && refuse_other_version(s, f))
         return;
-    if (s->state != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
+    if (s->state != S_HELLO || msg_hello_decode(f, &h, err, sizeof err) < 0) {
         session_end(s, s->state != S_HELLO ? "hello twice" : err);
         return;
     }
@@ -792,11 +792,11 @@ static void on_hello(struct session *s, const char *p, uint32_t n)
         session_authenticated(s);
 }
 
-static void on_auth(struct session *s, const char *p, uint32_t n)
+static void on_auth(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_auth m;
-    if (s->state != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
+    if (s->state != S_AUTH || msg_auth_decode(f, &m, err, sizeof err) < 0) {
         session_end(s, s->state != S_AUTH ? "unexpected auth" : err);
         return;
     }
@@ -809,19 +809,19 @@ static void on_auth(struct session *s, const char *p, uint32_t n)
     session_authenticated(s);
 }
 
-static void on_ping(struct session *s, const char *p, uint32_t n)
+static void on_ping(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct buf b;
     buf_init(&b);
-    if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
+    if (conn_pong(f, clock_now_ns(), &b, err, sizeof err) < 0) {
         session_end(s, err);
         return;
     }
     session_send(s, &b);
 }
 
-static void on_plan(struct session *s, const char *p, uint32_t n)
+static void on_plan(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     if ((s->state != S_IDLE && s->state != S_WAITING) || s->plan_pending) {
@@ -836,7 +836,7 @@ static void on_plan(struct session *s, const char *p, uint32_t n)
         msg_plan_free(&s->plan);
         s->have_plan = 0;
     }
-    if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
+    if (msg_plan_decode(f, &s->plan, err, sizeof err) < 0) {
         send_error(s, "bad plan: %s", err);
         session_end(s, err);
         return;
@@ -849,11 +849,11 @@ static void on_plan(struct session *s, const char *p, uint32_t n)
     handle_plan(s);
 }
 
-static void on_start(struct session *s, const char *p, uint32_t n)
+static void on_start(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_start m;
-    if (msg_start_decode(p, n, &m, err, sizeof err) < 0) {
+    if (msg_start_decode(f, &m, err, sizeof err) < 0) {
         session_end(s, err);
         return;
     }
@@ -893,35 +893,35 @@ static void on_start(struct session *s, const char *p, uint32_t n)
 }
 
 /* agent/clean.c: removes the plan's files off the loop thread */
-static void on_clean(struct session *s, const char *p, uint32_t n)
+static void on_clean(struct session *s, const struct msg_frame *f)
 {
     if (s->state == S_WAITING && !s->clean_pending && !s->plan_pending) {
         /* served when the agent is ours, like a plan */
-        s->clean_pending = xmalloc(n ? n : 1);
-        memcpy(s->clean_pending, p, n);
-        s->clean_pending_n = n;
+        s->clean_pending = xmalloc(f->len ? f->len : 1);
+        memcpy(s->clean_pending, f->payload, f->len);
+        s->clean_pending_n = f->len;
         return;
     }
-    handle_clean(s, p, n);
+    handle_clean(s, f);
 }
 
 /* The answer to our heartbeat: last_rx_ns did its job.  Its round trip
  * says how long the coordinator's messages queue on the way here (a link
  * full of our own load: --control-tos). */
-static void on_pong(struct session *s, const char *p, uint32_t n)
+static void on_pong(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_pong m;
     uint64_t now = clock_now_ns();
-    if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
+    if (msg_pong_decode(f, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
         log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
 }
 
-static void on_stop(struct session *s, const char *p, uint32_t n)
+static void on_stop(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_stop m;
-    if (msg_stop_decode(p, n, &m, err, sizeof err) < 0) {
+    if (msg_stop_decode(f, &m, err, sizeof err) < 0) {
         session_end(s, err);
         return;
     }
@@ -936,11 +936,11 @@ static void on_stop(struct session *s, const char *p, uint32_t n)
 /* The coordinator ends the running phase for the fleet (exitall, steady
  * state): its jobs stop as at their runtime's end, phase-done and the next
  * phase follow; a phase already over is left alone. */
-static void on_phase_end(struct session *s, const char *p, uint32_t n)
+static void on_phase_end(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_phase_end m;
-    if (msg_phase_end_decode(p, n, &m, err, sizeof err) < 0) {
+    if (msg_phase_end_decode(f, &m, err, sizeof err) < 0) {
         session_end(s, err);
         return;
     }
@@ -950,11 +950,11 @@ static void on_phase_end(struct session *s, const char *p, uint32_t n)
     }
 }
 
-static void on_error(struct session *s, const char *p, uint32_t n)
+static void on_error(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_error m;
-    if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
+    if (msg_error_decode(f, &m, err, sizeof err) == 0) {
         char why[sizeof s->end_why];
         if (m.version && m.version != PROTO_VERSION) {
             /* a listening coordinator refused our version */
@@ -976,7 +976,7 @@ static void on_error(struct session *s, const char *p, uint32_t n)
 }
 
 /* One handler per message an agent takes, by type. */
-typedef void (*frame_handler)(struct session *s, const char *p, uint32_t n);
+typedef void (*frame_handler)(struct session *s, const struct msg_frame *f);
 static const frame_handler frame_handlers[MSG__COUNT] = {
     [MSG_HELLO] = on_hello,
     [MSG_AUTH] = on_auth,
@@ -992,13 +992,12 @@ static const frame_handler frame_handlers[MSG__COUNT] = {
 
 /* A frame from the coordinator: the handshake first (hello, then auth
  * when the agent has a secret), then one handler per message. */
-static void handle_frame(struct session *s, const char *p, uint32_t n)
+static void handle_frame(struct session *s, const struct msg_frame *f, int type, const char *why)
 {
     char err[256];
-    int type = msg_peek_type(p, n, err, sizeof err);
 
     if (type < 0) {
-        session_end(s, err);
+        session_end(s, why);
         return;
     }
     if (s->state == S_HELLO && type != MSG_HELLO) {
@@ -1014,7 +1013,7 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_end(s, err);
         return;
     }
-    frame_handlers[type](s, p, n);
+    frame_handlers[type](s, f);
 }
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
@@ -1027,7 +1026,10 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct session *s = arg;
-    handle_frame(s, p, n);
+    struct msg_frame f;
+    char err[256];
+    handle_frame(s, &f, msg_parse(p, n, &f, err, sizeof err), err);
+    msg_frame_free(&f);
     return s->closing;
 }
 
@@ -1246,8 +1248,12 @@ static void session_promote(struct session *s)
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
     if (s->plan_pending && !s->closing)
         handle_plan(s);
-    if (s->clean_pending && !s->closing)
-        handle_clean(s, s->clean_pending, s->clean_pending_n);
+    if (s->clean_pending && !s->closing) {
+        struct msg_frame f;     /* the bytes kept parsed before: a clean */
+        msg_parse(s->clean_pending, s->clean_pending_n, &f, NULL, 0);
+        handle_clean(s, &f);
+        msg_frame_free(&f);
+    }
     free(s->clean_pending);
     s->clean_pending = NULL;
 }
