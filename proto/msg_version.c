@@ -8,11 +8,12 @@
 
 int msg_version_peek(const struct msg_frame *f, uint32_t *version, char *err, size_t errlen)
 {
-    const msgpack_object *o = mp_lookup(f->root, "version");
+    const msgpack_object *o = f->root ? mp_lookup(f->root, "version") : NULL;
 
     *version = 0;
-    if (o && (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX)) {
-        snprintf(err, errlen, "message: 'version' is not an unsigned 32-bit integer");
+    if (!f->root || (o && (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX))) {
+        snprintf(err, errlen, "message: %s", f->root ? "'version' is not an unsigned 32-bit integer"
+                                                     : "not parsed");
         return -EBADMSG;
     }
     *version = o ? (uint32_t)o->via.u64 : 0;
