@@ -11,7 +11,9 @@
  * arrays whose length is the count, so no count can disagree with its
  * array.
  *
- * The packer/unpacker and the hostile-input prescan are in msg_codec.c.
+ * The packer is msg_pack.c, the unpacker msg_codec.c, the hostile-input
+ * prescan and the one unpack msg_parse.c; the messages are the rows of
+ * msg_table.h.
  *
  * Errors are one line: "<type>: [<path>: ]<reason>", e.g.
  * "plan: phases[1].jobs[0]: missing key 'size'".  Bytes from the wire that

@@ -1197,7 +1197,7 @@ static void test_msg_ping_pong_round_trip(void **state)
     buf_free(&b);
 }
 
-static void test_msg_peek_type_every_type(void **state)
+static void test_msg_parse_every_type(void **state)
 {
     (void)state;
     for (int t = MSG_HELLO; t < MSG__COUNT; t++) {
@@ -1683,7 +1683,7 @@ int main(void)
         cmocka_unit_test(test_msg_start_clones),
         cmocka_unit_test(test_msg_text_messages_round_trip),
         cmocka_unit_test(test_msg_ping_pong_round_trip),
-        cmocka_unit_test(test_msg_peek_type_every_type),
+        cmocka_unit_test(test_msg_parse_every_type),
         cmocka_unit_test(test_msg_every_truncation_rejected),
         cmocka_unit_test(test_msg_random_garbage_rejected),
         cmocka_unit_test(test_msg_random_mutations_no_crash),
