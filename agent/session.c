@@ -992,8 +992,9 @@ static const frame_handler frame_handlers[MSG__COUNT] = {
 
 /* A frame from the coordinator: the handshake first (hello, then auth
  * when the agent has a secret), then one handler per message. */
-static void handle_frame(struct session *s, const struct msg_frame *f, int type, const char *why)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct session *s = arg;
     char err[256];
 
     if (type < 0) {
@@ -1026,10 +1027,7 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct session *s = arg;
-    struct msg_frame f;
-    char err[256];
-    handle_frame(s, &f, msg_parse(p, n, &f, err, sizeof err), err);
-    msg_frame_free(&f);
+    msg_dispatch(p, n, handle_frame, s);
     return s->closing;
 }
 

@@ -92,6 +92,11 @@ struct msg_frame {
  * ("message: ...") in err. */
 int msg_parse(const char *payload, size_t len, struct msg_frame *f, char *err, size_t errlen);
 void msg_frame_free(struct msg_frame *f);
+/* A receiver's frame loop in one call: msg_parse the payload, hand fn the
+ * frame and its type (or < 0 with why, the frame then without a root),
+ * free the frame. */
+typedef void (*msg_frame_fn)(void *arg, const struct msg_frame *f, int type, const char *why);
+void msg_dispatch(const char *payload, size_t len, msg_frame_fn fn, void *arg);
 
 struct msg_hello {           /* coordinator -> agent */
     uint32_t version;

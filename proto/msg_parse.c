@@ -183,3 +183,12 @@ void msg_frame_free(struct msg_frame *f)
     f->zone = NULL;
     f->root = NULL;
 }
+
+void msg_dispatch(const char *p, size_t n, msg_frame_fn fn, void *arg)
+{
+    struct msg_frame f;
+    char why[256];
+
+    fn(arg, &f, msg_parse(p, n, &f, why, sizeof why), why);
+    msg_frame_free(&f);
+}

@@ -291,8 +291,9 @@ static void handle_welcome(struct kconn *c, const struct msg_frame *f)
     send_clean(c);
 }
 
-static void handle_frame(struct kconn *c, const struct msg_frame *f, int type, const char *why)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct kconn *c = arg;
     char err[256];
 
     if (type < 0) {
@@ -364,10 +365,7 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct kconn *c = arg;
-    struct msg_frame f;
-    char err[256];
-    handle_frame(c, &f, msg_parse(p, n, &f, err, sizeof err), err);
-    msg_frame_free(&f);
+    msg_dispatch(p, n, handle_frame, c);
     return !c->open;
 }
 

@@ -245,18 +245,19 @@ static void handle_joined(struct gpeer *p, const struct msg_frame *f, int type)
     }
 }
 
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
+{
+    struct gpeer *p = arg;
+    (void)why;                 /* each state words its own drop */
+    if (p->state == G_HELLO)
+        handle_welcome(p, f, type);
+    else
+        handle_joined(p, f, type);
+}
+
 static int on_frame(struct peer *q, const char *pl, uint32_t n)
 {
-    struct gpeer *p = gp(q);
-    struct msg_frame f;
-    char err[256];
-    int type = msg_parse(pl, n, &f, err, sizeof err);
-
-    if (p->state == G_HELLO)
-        handle_welcome(p, &f, type);
-    else
-        handle_joined(p, &f, type);
-    msg_frame_free(&f);
+    msg_dispatch(pl, n, handle_frame, gp(q));
     return q->closing;
 }
 

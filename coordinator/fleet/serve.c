@@ -349,8 +349,10 @@ static void handle_sub(struct speer *p, const struct msg_frame *f, int type)
 
 /* ---- frames ---------------------------------------------------------- */
 
-static void handle_frame(struct speer *p, const struct msg_frame *f, int type, const char *why)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct speer *p = arg;
+
     if (type < 0) {
         sdrop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : why);
         return;
@@ -381,13 +383,8 @@ static void handle_frame(struct speer *p, const struct msg_frame *f, int type, c
 
 static int on_frame(struct peer *q, const char *pl, uint32_t n)
 {
-    struct speer *p = sp(q);
-    struct msg_frame f;
-    char err[256];
-
-    handle_frame(p, &f, msg_parse(pl, n, &f, err, sizeof err), err);
-    msg_frame_free(&f);
-    return p->peer.closing;
+    msg_dispatch(pl, n, handle_frame, sp(q));
+    return q->closing;
 }
 
 /* Only an idle agent's kept bytes count against GATHER_RX_MAX (a

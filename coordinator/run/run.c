@@ -872,8 +872,9 @@ static void handle_record_info(struct conn *c, const struct msg_frame *f, int ty
     free(m);
 }
 
-static void handle_frame(struct conn *c, const struct msg_frame *f, int type, const char *why)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct conn *c = arg;
     struct run *r = c->run;
     char err[256] = "";
 
@@ -1045,10 +1046,7 @@ static void peer_said(const struct conn *c, char *out)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct conn *c = arg;
-    struct msg_frame f;
-    char err[256];
-    handle_frame(c, &f, msg_parse(p, n, &f, err, sizeof err), err);
-    msg_frame_free(&f);
+    msg_dispatch(p, n, handle_frame, c);
     return c->run->finished || !c->open;
 }
 
