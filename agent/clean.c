@@ -242,14 +242,14 @@ static void clean_done(uv_work_t *w, int status)
     free(c);
 }
 
-int clean_request(struct agent *a, const char *peer, const char *p, size_t n,
+int clean_request(struct agent *a, const char *peer, const struct msg_frame *f,
                   atomic_int *cancel, void (*on_done)(void *arg), void *arg,
                   char *err, size_t errlen)
 {
     struct clean_ctx *c = xcalloc(1, sizeof *c);
     int rc;
 
-    if ((rc = msg_clean_decode(p, n, &c->plan, err, errlen)) < 0) {
+    if ((rc = msg_clean_decode(f, &c->plan, err, errlen)) < 0) {
         free(c);
         return rc;
     }

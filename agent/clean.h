@@ -22,9 +22,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include "agent/session.h"
-#include "proto/frame.h"
+#include "proto/msg.h"
 
-/* A clean frame (payload p, n bytes) from the active session of a, whose
+/* A clean frame f (msg_parse) from the active session of a, whose
  * peer is peer.  Loop thread.  Decodes and checks it, queues the removal
  * and returns 0: the answer goes to that session when done (dropped if it
  * ended meanwhile), then on_done(arg) runs on the loop thread.  cancel
@@ -33,7 +33,7 @@
  * its clean, and must not end before on_done (a new run's files could be
  * removed under it).  -errno with a one-line reason in err when the
  * request is refused; nothing was queued and on_done never runs then. */
-int clean_request(struct agent *a, const char *peer, const char *p, size_t n,
+int clean_request(struct agent *a, const char *peer, const struct msg_frame *f,
                   atomic_int *cancel, void (*on_done)(void *arg), void *arg,
                   char *err, size_t errlen);
 

@@ -216,13 +216,13 @@ void session_maybe_free(struct session *s)
 /* A hello of another PROTO_VERSION, however it decodes otherwise: refuse
  * it naming both versions, here and to the coordinator (proto/msg_version.h).
  * 1 when refused (the session is ending). */
-static int refuse_other_version(struct session *s, const char *p, uint32_t n)
+static int refuse_other_version(struct session *s, const struct msg_frame *f)
 {
     char err[256], line[MSG_TEXT_MAX];
     uint32_t v = 0;
     struct buf b;
 
-    if (msg_version_peek(p, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+    if (msg_version_peek(f, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
         return 0;               /* the decoder says what is wrong, if anything */
     msg_version_refusal(line, sizeof line, "coordinator", s->peer, v, "agent");
     if (s->st.link == LINK_ACCEPTED)
@@ -234,7 +234,7 @@ static int refuse_other_version(struct session *s, const char *p, uint32_t n)
     return 1;
 }
 
-static void on_hello(struct session *s, const char *p, uint32_t n)
+static void on_hello(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct buf b;
@@ -243,9 +243,9 @@ static void on_hello(struct session *s, const char *p, uint32_t n)
                              .ncpus = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
 
     buf_init(&b);
-    if (s->st.talk == S_HELLO && refuse_other_version(s, p, n))
+    if (s->st.talk == S_HELLO && refuse_other_version(s, f))
         return;
-    if (s->st.talk != S_HELLO || msg_hello_decode(p, n, &h, err, sizeof err) < 0) {
+    if (s->st.talk != S_HELLO || msg_hello_decode(f, &h, err, sizeof err) < 0) {
         session_end(s, s->st.talk != S_HELLO ? "hello twice" : err);
         return;
     }
@@ -269,11 +269,11 @@ static void on_hello(struct session *s, const char *p, uint32_t n)
         session_authenticated(s);
 }
 
-static void on_auth(struct session *s, const char *p, uint32_t n)
+static void on_auth(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_auth m;
-    if (s->st.talk != S_AUTH || msg_auth_decode(p, n, &m, err, sizeof err) < 0) {
+    if (s->st.talk != S_AUTH || msg_auth_decode(f, &m, err, sizeof err) < 0) {
         session_end(s, s->st.talk != S_AUTH ? "unexpected auth" : err);
         return;
     }
@@ -286,32 +286,32 @@ static void on_auth(struct session *s, const char *p, uint32_t n)
     session_authenticated(s);
 }
 
-static void on_ping(struct session *s, const char *p, uint32_t n)
+static void on_ping(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct buf b;
     buf_init(&b);
-    if (session_decoded(s, conn_pong(p, n, clock_now_ns(), &b, err, sizeof err), err))
+    if (session_decoded(s, conn_pong(f, clock_now_ns(), &b, err, sizeof err), err))
         session_send(s, &b);
 }
 
 /* The answer to our heartbeat: last_rx_ns did its job.  Its round trip
  * says how long the coordinator's messages queue on the way here (a link
  * full of our own load: --control-tos). */
-static void on_pong(struct session *s, const char *p, uint32_t n)
+static void on_pong(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_pong m;
     uint64_t now = clock_now_ns();
-    if (msg_pong_decode(p, n, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
+    if (msg_pong_decode(f, &m, err, sizeof err) == 0 && m.t_ping_ns <= now)
         log_debug("heartbeat round trip to %s: %.2f ms", s->peer, (double)(now - m.t_ping_ns) / 1e6);
 }
 
-static void on_error(struct session *s, const char *p, uint32_t n)
+static void on_error(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_error m;
-    if (msg_error_decode(p, n, &m, err, sizeof err) == 0) {
+    if (msg_error_decode(f, &m, err, sizeof err) == 0) {
         char why[sizeof s->end_why];
         if (m.version && m.version != PROTO_VERSION) {
             /* a listening coordinator refused our version */
@@ -333,7 +333,7 @@ static void on_error(struct session *s, const char *p, uint32_t n)
 }
 
 /* One handler per message an agent takes, by type. */
-typedef void (*frame_handler)(struct session *s, const char *p, uint32_t n);
+typedef void (*frame_handler)(struct session *s, const struct msg_frame *f);
 static const frame_handler frame_handlers[MSG__COUNT] = {
     [MSG_HELLO] = on_hello,
     [MSG_AUTH] = on_auth,
@@ -349,13 +349,13 @@ static const frame_handler frame_handlers[MSG__COUNT] = {
 
 /* A frame from the coordinator: the handshake first (hello, then auth
  * when the agent has a secret), then one handler per message. */
-static void handle_frame(struct session *s, const char *p, uint32_t n)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct session *s = arg;
     char err[256];
-    int type = msg_peek_type(p, n, err, sizeof err);
 
     if (type < 0) {
-        session_end(s, err);
+        session_end(s, why);
         return;
     }
     if (s->st.talk == S_HELLO && type != MSG_HELLO) {
@@ -371,7 +371,7 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
         session_end(s, err);
         return;
     }
-    frame_handlers[type](s, p, n);
+    frame_handlers[type](s, f);
     session_state_assert(&s->st);
 }
 
@@ -385,7 +385,7 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct session *s = arg;
-    handle_frame(s, p, n);
+    msg_dispatch(p, n, handle_frame, s);
     return s->st.life != LIFE_OPEN;
 }
 
@@ -604,8 +604,12 @@ static void session_promote(struct session *s)
     log_info("serving coordinator %s%s", s->peer, a->secret ? " (authenticated)" : " (UNAUTHENTICATED: --insecure)");
     if (s->st.run == RUN_PENDING && s->st.life == LIFE_OPEN)
         session_run_plan(s);
-    if (s->clean_pending && s->st.life == LIFE_OPEN)
-        session_run_clean(s, s->clean_pending, s->clean_pending_n);
+    if (s->clean_pending && s->st.life == LIFE_OPEN) {
+        struct msg_frame f;     /* the bytes kept parsed before: a clean */
+        msg_parse(s->clean_pending, s->clean_pending_n, &f, NULL, 0);
+        session_run_clean(s, &f);
+        msg_frame_free(&f);
+    }
     free(s->clean_pending);
     s->clean_pending = NULL;
     session_state_assert(&s->st);

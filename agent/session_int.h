@@ -85,13 +85,13 @@ int session_decoded(struct session *s, int rc, const char *err);
  * table); a plan decoded into s->plan, the agent ours: check it and start;
  * a clean request; the phase's job threads all ended (s->finished's
  * callback); join and tear the phase down off the loop. */
-void session_on_plan(struct session *s, const char *p, uint32_t n);
-void session_on_start(struct session *s, const char *p, uint32_t n);
-void session_on_clean(struct session *s, const char *p, uint32_t n);
-void session_on_stop(struct session *s, const char *p, uint32_t n);
-void session_on_phase_end(struct session *s, const char *p, uint32_t n);
+void session_on_plan(struct session *s, const struct msg_frame *f);
+void session_on_start(struct session *s, const struct msg_frame *f);
+void session_on_clean(struct session *s, const struct msg_frame *f);
+void session_on_stop(struct session *s, const struct msg_frame *f);
+void session_on_phase_end(struct session *s, const struct msg_frame *f);
 void session_run_plan(struct session *s);
-void session_run_clean(struct session *s, const char *p, size_t n);
+void session_run_clean(struct session *s, const struct msg_frame *f);
 void session_on_finished(uv_async_t *h);
 void session_finish_phase(struct session *s);
 

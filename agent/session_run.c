@@ -405,7 +405,7 @@ static void on_clean_done(void *arg)
     session_state_assert(&s->st);
 }
 
-void session_run_clean(struct session *s, const char *p, size_t n)
+void session_run_clean(struct session *s, const struct msg_frame *f)
 {
     char err[256];
 
@@ -413,7 +413,7 @@ void session_run_clean(struct session *s, const char *p, size_t n)
         session_send_error(s, "clean refused: a clean is in progress");
     else if (s->st.talk != S_IDLE)
         session_send_error(s, "clean refused: a run is in progress");
-    else if (clean_request(s->agent, s->peer, p, n, &s->clean_cancel, on_clean_done, s, err,
+    else if (clean_request(s->agent, s->peer, f, &s->clean_cancel, on_clean_done, s, err,
                            sizeof err) < 0)
         session_send_error(s, "clean refused: %s", err);
     else
@@ -467,7 +467,7 @@ void session_run_plan(struct session *s)
     prepare_phase(s);
 }
 
-void session_on_plan(struct session *s, const char *p, uint32_t n)
+void session_on_plan(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     if (s->st.talk == S_CLEANING) {
@@ -478,7 +478,7 @@ void session_on_plan(struct session *s, const char *p, uint32_t n)
         session_send_error(s, "plan received while a run is in progress");
         return;
     }
-    if (msg_plan_decode(p, n, &s->plan, err, sizeof err) < 0) {
+    if (msg_plan_decode(f, &s->plan, err, sizeof err) < 0) {
         session_send_error(s, "bad plan: %s", err);
         session_end(s, err);
         return;
@@ -490,11 +490,11 @@ void session_on_plan(struct session *s, const char *p, uint32_t n)
     session_run_plan(s);
 }
 
-void session_on_start(struct session *s, const char *p, uint32_t n)
+void session_on_start(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_start m;
-    if (!session_decoded(s, msg_start_decode(p, n, &m, err, sizeof err), err))
+    if (!session_decoded(s, msg_start_decode(f, &m, err, sizeof err), err))
         return;
     if (s->st.talk != S_READY || m.phase != s->phase) {
         session_send_error(s, "start for phase %u but phase %u is %s", m.phase, s->phase,
@@ -532,23 +532,23 @@ void session_on_start(struct session *s, const char *p, uint32_t n)
 }
 
 /* agent/clean.c: removes the plan's files off the loop thread */
-void session_on_clean(struct session *s, const char *p, uint32_t n)
+void session_on_clean(struct session *s, const struct msg_frame *f)
 {
     if (s->st.talk == S_WAITING && !s->clean_pending && s->st.run != RUN_PENDING) {
         /* served when the agent is ours, like a plan */
-        s->clean_pending = xmalloc(n ? n : 1);
-        memcpy(s->clean_pending, p, n);
-        s->clean_pending_n = n;
+        s->clean_pending = xmalloc(f->len ? f->len : 1);
+        memcpy(s->clean_pending, f->payload, f->len);
+        s->clean_pending_n = f->len;
         return;
     }
-    session_run_clean(s, p, n);
+    session_run_clean(s, f);
 }
 
-void session_on_stop(struct session *s, const char *p, uint32_t n)
+void session_on_stop(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_stop m;
-    if (!session_decoded(s, msg_stop_decode(p, n, &m, err, sizeof err), err))
+    if (!session_decoded(s, msg_stop_decode(f, &m, err, sizeof err), err))
         return;
     log_info("stop from %s: %s", s->peer, m.reason);
     if (s->st.run == RUN_ON)
@@ -562,11 +562,11 @@ void session_on_stop(struct session *s, const char *p, uint32_t n)
 /* The coordinator ends the running phase for the fleet (exitall, steady
  * state): its jobs stop as at their runtime's end, phase-done and the next
  * phase follow; a phase already over is left alone. */
-void session_on_phase_end(struct session *s, const char *p, uint32_t n)
+void session_on_phase_end(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct msg_phase_end m;
-    if (!session_decoded(s, msg_phase_end_decode(p, n, &m, err, sizeof err), err))
+    if (!session_decoded(s, msg_phase_end_decode(f, &m, err, sizeof err), err))
         return;
     if (s->st.talk == S_RUNNING && m.phase == s->phase) {
         log_info("phase %u ends early: %s", m.phase, m.reason);

@@ -60,12 +60,12 @@ void conn_ping(struct buf *out, uint64_t seq, uint64_t now_ns)
     msg_ping_encode(out, &m);
 }
 
-int conn_pong(const char *p, uint32_t n, uint64_t now_ns, struct buf *out, char *err, size_t errlen)
+int conn_pong(const struct msg_frame *f, uint64_t now_ns, struct buf *out, char *err, size_t errlen)
 {
     struct msg_ping pi;
     struct msg_pong po;
 
-    if (msg_ping_decode(p, n, &pi, err, errlen) < 0)
+    if (msg_ping_decode(f, &pi, err, errlen) < 0)
         return -EBADMSG;
     po.seq = pi.seq;
     po.t_ping_ns = pi.t_ns;

@@ -39,9 +39,10 @@ int conn_feed_frames(struct frame_reader *rd, const void *bytes, size_t len, con
 
 /* The heartbeat: a ping {seq, t_ns = now_ns} appended to out. */
 void conn_ping(struct buf *out, uint64_t seq, uint64_t now_ns);
-/* The answer to the ping payload p: a pong echoing its seq and t_ns, with
+/* The answer to the ping frame f: a pong echoing its seq and t_ns, with
  * our now_ns, appended to out.  0, or -EBADMSG with the reason in err (out
  * untouched). */
-int conn_pong(const char *p, uint32_t n, uint64_t now_ns, struct buf *out, char *err, size_t errlen);
+struct msg_frame;
+int conn_pong(const struct msg_frame *f, uint64_t now_ns, struct buf *out, char *err, size_t errlen);
 
 #endif

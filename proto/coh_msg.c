@@ -1,7 +1,7 @@
-/* coh_msg: see coh_msg.h.  Packed and unpacked with msgpack-c directly,
- * as pool_msg.c: an array of pairs does not fit msg.c's field tables.  The
- * frame was capped before this runs (msg_peek_type's prescan bounds what
- * msgpack-c allocates); the pair count is capped here before any copy. */
+/* coh_msg: see coh_msg.h.  Packed and read with msgpack-c directly, as
+ * pool_msg.c: an array of pairs does not fit msg.c's field tables.  The
+ * frame was bounded and unpacked by msg_parse; the pair count is capped
+ * here before any copy. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,34 +64,21 @@ static int unpack_hist(const msgpack_object *o, struct hist *h, char *why, size_
     return hist_msgpack_runs(h, count, sum, min, max, &runs->via.array, why, whylen);
 }
 
-int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_coherence *m,
+int msg_coherence_decode(const struct msg_frame *f, uint32_t reader, struct msg_coherence *m,
                          char *err, size_t errlen)
 {
-    msgpack_unpacked u;
-    const msgpack_object *root, *pairs;
+    const msgpack_object *root = f->root, *pairs;
     const char *bad = NULL;
     char why[160] = "";
-    size_t off = 0;
     uint64_t v = 0;
     int rc = -EBADMSG;
 
     coh_set_init(&m->set);
     m->phase = 0;
-    int got = msg_peek_type(p, n, err, errlen);
-    if (got < 0)
-        return -EBADMSG;       /* err says why */
-    if (got != MSG_COHERENCE) {
-        snprintf(err, errlen, "coherence: got a '%s' message", msg_type_name((enum msg_type)got));
+    if (f->type != MSG_COHERENCE || !root) {
+        snprintf(err, errlen, "coherence: got a '%s' message", msg_type_name(f->type));
         return -EBADMSG;
     }
-    msgpack_unpacked_init(&u);
-    if (msgpack_unpack_next(&u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n ||
-        u.data.type != MSGPACK_OBJECT_MAP) {
-        snprintf(err, errlen, "coherence: malformed msgpack");
-        goto out;
-    }
-    root = &u.data;
-    /* "type" was checked by msg_peek_type */
     if ((bad = get_uint(root, "phase", PLAN_MAX_PHASES - 1, &v, why, sizeof why)) != NULL) {
         snprintf(err, errlen, "coherence: %s", bad);
         goto out;
@@ -143,6 +130,5 @@ int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_co
 out:
     if (rc < 0)
         coh_set_free(&m->set);
-    msgpack_unpacked_destroy(&u);
     return rc;
 }

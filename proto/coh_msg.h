@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "common/coherence.h"
-#include "proto/frame.h"
+#include "proto/msg.h"
 
 struct msg_coherence {
     uint32_t phase;
@@ -26,7 +26,7 @@ struct msg_coherence {
 
 void msg_coherence_encode(struct buf *out, const struct msg_coherence *m);
 /* 0, or -EBADMSG with err set (m->set then empty). */
-int msg_coherence_decode(const char *p, size_t n, uint32_t reader, struct msg_coherence *m,
+int msg_coherence_decode(const struct msg_frame *f, uint32_t reader, struct msg_coherence *m,
                          char *err, size_t errlen);
 
 #endif

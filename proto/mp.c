@@ -1,4 +1,5 @@
 /* mp: see mp.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +44,22 @@ void mp_pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
 {
     mp_pack_key(pk, k);
     msgpack_pack_uint64(pk, v);
+}
+
+const char *mp_show(char dst[40], const msgpack_object_str *s)
+{
+    size_t n = s->size < 32 ? s->size : 32, i;
+
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s->ptr[i];
+        dst[i] = isprint(ch) ? (char)ch : '?';
+    }
+    if (s->size > n) {
+        memcpy(dst + i, "...", 3);
+        i += 3;
+    }
+    dst[i] = '\0';
+    return dst;
 }
 
 const msgpack_object *mp_lookup(const msgpack_object *map, const char *key)

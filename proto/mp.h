@@ -29,6 +29,10 @@ void mp_pack_str(msgpack_packer *pk, const char *s, size_t n);
 void mp_pack_key(msgpack_packer *pk, const char *k);
 void mp_pack_u64(msgpack_packer *pk, const char *k, uint64_t v);
 
+/* A wire string made safe for a one-line message: at most 32 bytes
+ * (then "..."), each unprintable byte as '?'.  Returns dst. */
+const char *mp_show(char dst[40], const msgpack_object_str *s);
+
 /* The value under key of map (a MAP object), or NULL. */
 const msgpack_object *mp_lookup(const msgpack_object *map, const char *key);
 

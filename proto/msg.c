@@ -11,7 +11,9 @@
  * arrays whose length is the count, so no count can disagree with its
  * array.
  *
- * The packer/unpacker and the hostile-input prescan are in msg_codec.c.
+ * The packer is msg_pack.c, the unpacker msg_codec.c, the hostile-input
+ * prescan and the one unpack msg_parse.c; the messages are the rows of
+ * msg_table.h.
  *
  * Errors are one line: "<type>: [<path>: ]<reason>", e.g.
  * "plan: phases[1].jobs[0]: missing key 'size'".  Bytes from the wire that
@@ -319,16 +321,11 @@ static const struct field phase_end_fields[] = {
     FPHASE(struct msg_phase_end),
     FSTR(struct msg_phase_end, "reason", reason),
 };
-/* An error is decoded with its optional version, but only a refusal
- * (msg_error_refusal_encode) sends it: every other error is sent from
- * error_text_fields alone, so a caller's uninitialised version can never
- * leak onto the wire. */
+/* An error is decoded with its optional version; "text" comes first, as
+ * msg_error_encode sends it alone. */
 static const struct field error_fields[] = {
     FSTR(struct msg_error, "text", text),
     FOPTU32(struct msg_error, "version", version),
-};
-static const struct field error_text_fields[] = {
-    FSTR(struct msg_error, "text", text),
 };
 static const struct field ping_fields[] = {
     FANYU64(struct msg_ping, "seq", seq),
@@ -340,79 +337,67 @@ static const struct field pong_fields[] = {
     FANYU64(struct msg_pong, "t_ns", t_ns),
 };
 
-/* ---- the messages ---------------------------------------------------- */
+/* ---- the messages: one row each in proto/msg_table.h ------------------ */
 
-void msg_hello_encode(struct buf *out, const struct msg_hello *m)
+/* plan and clean: the agent's index is one of the agents */
+static int plan_check(const void *base, char *err, size_t errlen)
 {
-    msg_codec_encode(out, MSG_HELLO, hello_fields, ARRAY_LEN(hello_fields), m);
+    const struct msg_plan *m = base;
+
+    if (m->agent_index < m->nagents)
+        return 0;
+    snprintf(err, errlen, "'agent_index' = %" PRIu32 " out of range for %" PRIu32 " agents",
+             m->agent_index, m->nagents);
+    return -EBADMSG;
 }
 
-/* Any version decodes: comparing versions is the caller's business. */
-int msg_hello_decode(const char *p, size_t n, struct msg_hello *m, char *err, size_t errlen)
+#define NONE NULL
+static const struct msg_codec_row rows[MSG__COUNT] = {
+#define MSG_ROW(name, st, type, fields, check, enc) [type] = { fields, ARRAY_LEN(fields), check },
+    MSG_TABLE(MSG_ROW)
+#undef MSG_ROW
+};
+
+int msg_decode(const struct msg_frame *f, void *m, char *err, size_t errlen)
 {
-    return msg_codec_decode(p, n, MSG_HELLO, hello_fields, ARRAY_LEN(hello_fields), m, err, errlen);
+    return msg_codec_decode(f, f->type, &rows[f->type > 0 && f->type < MSG__COUNT ? f->type : 0], m,
+                            err, errlen);
 }
 
-/* A message whose wire form is its field table alone: its encode and
- * decode are the codec's walk of that table (msg_codec.h). */
-#define MSG_PLAIN(name, st, type, fields)                                                          \
-    void msg_##name##_encode(struct buf *out, const struct msg_##st *m)                            \
-    {                                                                                              \
-        msg_codec_encode(out, type, fields, ARRAY_LEN(fields), m);                                 \
-    }                                                                                              \
-    int msg_##name##_decode(const char *p, size_t n, struct msg_##st *m, char *err, size_t errlen) \
-    {                                                                                              \
-        return msg_codec_decode(p, n, type, fields, ARRAY_LEN(fields), m, err, errlen);            \
+/* Each row's pair: the codec's walk of its field table (msg_codec.h). */
+#define ENC_GEN(name, st, type)                                                                   \
+    void msg_##name##_encode(struct buf *out, const struct st *m)                                 \
+    {                                                                                             \
+        msg_codec_encode(out, type, rows[type].f, rows[type].n, m);                               \
     }
-
-MSG_PLAIN(welcome, welcome, MSG_WELCOME, welcome_fields)
-void msg_plan_encode(struct buf *out, const struct msg_plan *m)
-{
-    msg_codec_encode(out, MSG_PLAN, plan_fields, ARRAY_LEN(plan_fields), m);
-}
-
-/* plan and clean carry the same fields */
-static int plan_like_decode(enum msg_type t, const char *p, size_t n, struct msg_plan *m,
-                            char *err, size_t errlen)
-{
-    int rc;
-
-    plan_init(&m->plan);    /* so that every failure leaves nothing to free */
-    rc = msg_codec_decode(p, n, t, plan_fields, ARRAY_LEN(plan_fields), m, err, errlen);
-    if (rc == 0 && m->agent_index >= m->nagents) {
-        snprintf(err, errlen, "%s: 'agent_index' = %" PRIu32 " out of range for %" PRIu32 " agents",
-                 msg_type_name(t), m->agent_index, m->nagents);
-        rc = -EBADMSG;
-        msg_plan_free(m);
+#define ENC_OWN(name, st, type)
+#define MSG_PAIR(name, st, type, fields, check, enc)                                              \
+    ENC_##enc(name, st, type)                                                                     \
+    int msg_##name##_decode(const struct msg_frame *f, struct st *m, char *err, size_t errlen)    \
+    {                                                                                             \
+        return msg_codec_decode(f, type, &rows[type], m, err, errlen);                            \
     }
-    return rc;
-}
+MSG_TABLE(MSG_PAIR)
 
-int msg_plan_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen)
+/* An error goes out from its text alone, so a caller's uninitialised
+ * version can never leak onto the wire; only a refusal sends its version
+ * (F_OPTU32: when not 0). */
+void msg_error_encode(struct buf *out, const struct msg_error *m)
 {
-    return plan_like_decode(MSG_PLAN, p, n, m, err, errlen);
+    msg_codec_encode(out, MSG_ERROR, error_fields, 1, m);
 }
 
-void msg_clean_encode(struct buf *out, const struct msg_plan *m)
+void msg_error_refusal_encode(struct buf *out, const struct msg_error *m)
 {
-    msg_codec_encode(out, MSG_CLEAN, plan_fields, ARRAY_LEN(plan_fields), m);
+    msg_codec_encode(out, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m);
 }
 
-int msg_clean_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen)
-{
-    return plan_like_decode(MSG_CLEAN, p, n, m, err, errlen);
-}
-
-MSG_PLAIN(cleaned, cleaned, MSG_CLEANED, cleaned_fields)
 void msg_plan_free(struct msg_plan *m)
 {
     plan_free(&m->plan);
     plan_init(&m->plan);
 }
 
-MSG_PLAIN(ready, ready, MSG_READY, ready_fields)
-MSG_PLAIN(start, start, MSG_START, start_fields)
-MSG_PLAIN(interval, interval, MSG_INTERVAL, interval_fields)
 void msg_interval_free(struct msg_interval *m)
 {
     nfs_rpc_set_free(&m->nfs);
@@ -425,31 +410,6 @@ void msg_phase_done_free(struct msg_phase_done *m)
     clone_set_free(&m->clones);
 }
 
-MSG_PLAIN(phase_done, phase_done, MSG_PHASE_DONE, phase_done_fields)
-
-MSG_PLAIN(stop, stop, MSG_STOP, stop_fields)
-MSG_PLAIN(phase_end, phase_end, MSG_PHASE_END, phase_end_fields)
-void msg_error_encode(struct buf *out, const struct msg_error *m)
-{
-    msg_codec_encode(out, MSG_ERROR, error_text_fields, ARRAY_LEN(error_text_fields), m);
-}
-
-void msg_error_refusal_encode(struct buf *out, const struct msg_error *m)
-{
-    msg_codec_encode(out, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m);
-}
-
-int msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, size_t errlen)
-{
-    return msg_codec_decode(p, n, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m, err, errlen);
-}
-
-MSG_PLAIN(ping, ping, MSG_PING, ping_fields)
-MSG_PLAIN(pong, pong, MSG_PONG, pong_fields)
-MSG_PLAIN(auth, auth, MSG_AUTH, auth_fields)
-MSG_PLAIN(progress, progress, MSG_PROGRESS, progress_fields)
-MSG_PLAIN(storage, storage, MSG_STORAGE, storage_fields)
-MSG_PLAIN(system, system, MSG_SYSTEM, system_fields)
 /* Labels travel as "a,b,c": names of 1..63 bytes of [A-Za-z0-9_.-], so a
  * label can never smuggle a separator, '@' or a control byte into a plan's
  * agents= or a report. */

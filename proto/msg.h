@@ -5,9 +5,16 @@
  * reject missing required keys and values of the wrong type or out of range,
  * and never trust a count from the wire for an allocation without a cap.
  *
- * Encoders append one complete frame (header + payload) to out.
- * Decoders take one frame's payload.  0 on success; -EBADMSG with a
- * one-line reason in err on anything malformed.
+ * A payload is unpacked once (msg_parse): the receiver dispatches on the
+ * frame's type and hands the frame to that type's decoder, which reads the
+ * values from the already unpacked map.  Every message coded from a field
+ * table is one row of proto/msg_table.h, which generates its pair:
+ *     void msg_NAME_encode(struct buf *out, const struct msg_STRUCT *m);
+ *         appends one complete frame (header + payload) to out;
+ *     int  msg_NAME_decode(const struct msg_frame *f, struct msg_STRUCT *m,
+ *                          char *err, size_t errlen);
+ *         0 on success; -EBADMSG with a one-line reason in err on anything
+ *         malformed or when f is another type ("NAME: got a 'x' message").
  * See docs/protocol.md for the conversation. */
 #ifndef NFSTORM_MSG_H
 #define NFSTORM_MSG_H
@@ -65,8 +72,31 @@ enum msg_type {
 
 const char *msg_type_name(enum msg_type t);   /* "hello", "phase-done", ... */
 
-/* Peek the type of a payload: the enum value or -EBADMSG. */
-int msg_peek_type(const char *payload, size_t len, char *err, size_t errlen);
+/* One payload, unpacked once.  payload/len are the bytes given to
+ * msg_parse (string and binary values point into them: they must outlive
+ * the frame); root and zone are proto/'s (the unpacked map and its
+ * storage).  Free with msg_frame_free, also after a failed parse. */
+struct msgpack_object;
+struct msgpack_zone;
+struct msg_frame {
+    enum msg_type type;
+    const char *payload;
+    size_t len;
+    const struct msgpack_object *root;
+    struct msgpack_zone *zone;
+};
+/* Check the payload's bytes against every bound (no count beyond the bytes
+ * left, no truncation, no trailing bytes, at most a few million objects:
+ * what msgpack-c allocates stays a small multiple of len), unpack it once,
+ * and read its "type".  The type (> 0), or -EBADMSG with a one-line reason
+ * ("message: ...") in err. */
+int msg_parse(const char *payload, size_t len, struct msg_frame *f, char *err, size_t errlen);
+void msg_frame_free(struct msg_frame *f);
+/* A receiver's frame loop in one call: msg_parse the payload, hand fn the
+ * frame and its type (or < 0 with why, the frame then without a root),
+ * free the frame. */
+typedef void (*msg_frame_fn)(void *arg, const struct msg_frame *f, int type, const char *why);
+void msg_dispatch(const char *payload, size_t len, msg_frame_fn fn, void *arg);
 
 struct msg_hello {           /* coordinator -> agent */
     uint32_t version;
@@ -231,49 +261,26 @@ struct msg_pong {
     uint64_t t_ns;            /* replier's clock when it answered */
 };
 
-void msg_hello_encode(struct buf *out, const struct msg_hello *m);
-int  msg_hello_decode(const char *p, size_t n, struct msg_hello *m, char *err, size_t errlen);
-void msg_welcome_encode(struct buf *out, const struct msg_welcome *m);
-int  msg_welcome_decode(const char *p, size_t n, struct msg_welcome *m, char *err, size_t errlen);
+#include "proto/msg_table.h"
+
+#define MSG_PROTOS(name, st, type, fields, check, enc)                                            \
+    void msg_##name##_encode(struct buf *out, const struct st *m);                                 \
+    int msg_##name##_decode(const struct msg_frame *f, struct st *m, char *err, size_t errlen);
+MSG_TABLE(MSG_PROTOS)
+#undef MSG_PROTOS
+
+/* Decode f into m, the struct of f's row in the message table (a
+ * struct msg_plan for clean): 0, or -EBADMSG when malformed or f's type
+ * has no row (the pool messages, coherence: their own modules). */
+int msg_decode(const struct msg_frame *f, void *m, char *err, size_t errlen);
+/* error: encode sends the text only; a refusal also its version. */
+void msg_error_refusal_encode(struct buf *out, const struct msg_error *m);
+/* Release what a successful decode allocated (plan, nfs telemetry, clones). */
+void msg_plan_free(struct msg_plan *m);
+void msg_interval_free(struct msg_interval *m);
+void msg_phase_done_free(struct msg_phase_done *m);
 /* 0 when labels is "" or "NAME[,NAME...]" with each NAME 1..63 bytes of
  * [A-Za-z0-9_.-]; else -EINVAL and a one-line reason in err. */
 int  msg_labels_check(const char *labels, char *err, size_t errlen);
-void msg_plan_encode(struct buf *out, const struct msg_plan *m);
-int  msg_plan_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen);
-void msg_plan_free(struct msg_plan *m);
-void msg_ready_encode(struct buf *out, const struct msg_ready *m);
-int  msg_ready_decode(const char *p, size_t n, struct msg_ready *m, char *err, size_t errlen);
-void msg_start_encode(struct buf *out, const struct msg_start *m);
-int  msg_start_decode(const char *p, size_t n, struct msg_start *m, char *err, size_t errlen);
-void msg_interval_encode(struct buf *out, const struct msg_interval *m);
-int  msg_interval_decode(const char *p, size_t n, struct msg_interval *m, char *err, size_t errlen);
-void msg_phase_done_encode(struct buf *out, const struct msg_phase_done *m);
-int  msg_phase_done_decode(const char *p, size_t n, struct msg_phase_done *m, char *err, size_t errlen);
-/* Release what a successful decode allocated (the nfs telemetry). */
-void msg_interval_free(struct msg_interval *m);
-void msg_phase_done_free(struct msg_phase_done *m);
-void msg_stop_encode(struct buf *out, const struct msg_stop *m);
-int  msg_stop_decode(const char *p, size_t n, struct msg_stop *m, char *err, size_t errlen);
-void msg_phase_end_encode(struct buf *out, const struct msg_phase_end *m);
-int  msg_phase_end_decode(const char *p, size_t n, struct msg_phase_end *m, char *err, size_t errlen);
-void msg_error_encode(struct buf *out, const struct msg_error *m);      /* text only */
-void msg_error_refusal_encode(struct buf *out, const struct msg_error *m);  /* text, version */
-int  msg_error_decode(const char *p, size_t n, struct msg_error *m, char *err, size_t errlen);
-void msg_ping_encode(struct buf *out, const struct msg_ping *m);
-int  msg_ping_decode(const char *p, size_t n, struct msg_ping *m, char *err, size_t errlen);
-void msg_pong_encode(struct buf *out, const struct msg_pong *m);
-int  msg_pong_decode(const char *p, size_t n, struct msg_pong *m, char *err, size_t errlen);
-void msg_progress_encode(struct buf *out, const struct msg_progress *m);
-int  msg_progress_decode(const char *p, size_t n, struct msg_progress *m, char *err, size_t errlen);
-void msg_clean_encode(struct buf *out, const struct msg_plan *m);
-int  msg_clean_decode(const char *p, size_t n, struct msg_plan *m, char *err, size_t errlen);
-void msg_cleaned_encode(struct buf *out, const struct msg_cleaned *m);
-int  msg_cleaned_decode(const char *p, size_t n, struct msg_cleaned *m, char *err, size_t errlen);
-void msg_storage_encode(struct buf *out, const struct msg_storage *m);
-int  msg_storage_decode(const char *p, size_t n, struct msg_storage *m, char *err, size_t errlen);
-void msg_system_encode(struct buf *out, const struct msg_system *m);
-int  msg_system_decode(const char *p, size_t n, struct msg_system *m, char *err, size_t errlen);
-void msg_auth_encode(struct buf *out, const struct msg_auth *m);
-int  msg_auth_decode(const char *p, size_t n, struct msg_auth *m, char *err, size_t errlen);
 
 #endif

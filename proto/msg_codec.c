@@ -1,13 +1,7 @@
-/* msg_codec: see msg_codec.h and the design note in msg.c.
- *
- * Hostile input: msgpack-c allocates an array's or map's element storage as
- * soon as it reads the count, before the elements, so a 5-byte payload
- * declaring 2^32 elements would ask for ~100 GB.  Before unpacking we walk
- * the payload once (prescan) and reject any container whose count exceeds
- * the bytes left (every element takes at least one byte), any truncation,
- * any trailing bytes and more than MAX_OBJECTS objects.  The unpack zone is
- * then bounded by a small multiple of the payload length. */
-#include <ctype.h>
+/* msg_codec: the decoding half of msg_codec.h (msg_pack.c packs): walk a
+ * field table over a frame msg_parse unpacked once, with every check a
+ * decoder must make (missing key, wrong type, range, string length, the
+ * caps on counts) in one place.  See the design note in msg.c. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -23,367 +17,9 @@
 #include "proto/msg_client.h"
 #include "proto/msg_codec.h"
 #include "proto/hist_msgpack.h"
+#include "proto/mp.h"
 #include "proto/vstats_codec.h"
 #include "proto/errcause_codec.h"
-
-/* Far above any legitimate message (a full plan is ~2 objects per job field,
- * ~0.7M), far below what would make the zone large. */
-#define MAX_OBJECTS (1u << 22)
-
-/* ---- encoding -------------------------------------------------------- */
-
-static int buf_write(void *data, const char *p, size_t len)
-{
-    buf_append(data, p, len);
-    return 0;
-}
-
-static void pack_strn(msgpack_packer *pk, const char *s, size_t n)
-{
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
-
-static void pack_cstr(msgpack_packer *pk, const char *s)
-{
-    pack_strn(pk, s, strlen(s));
-}
-
-static void pack_u64(msgpack_packer *pk, const char *key, uint64_t v)
-{
-    pack_cstr(pk, key);
-    msgpack_pack_uint64(pk, v);
-}
-
-static int op_stats_sent(const struct op_stats *o)
-{
-    return o->ops > 0 || o->errors > 0;
-}
-
-static void pack_op_set(msgpack_packer *pk, const struct op_set *s)
-{
-    uint32_t n = 0;
-
-    for (int t = 0; t < OP__COUNT; t++)
-        n += op_stats_sent(&s->op[t]);
-    msgpack_pack_map(pk, n);
-    for (int t = 0; t < OP__COUNT; t++) {
-        const struct op_stats *o = &s->op[t];
-        if (!op_stats_sent(o))
-            continue;
-        pack_cstr(pk, op_type_name((enum op_type)t));
-        msgpack_pack_map(pk, 4 + (o->svc.count > 0) + (o->timeouts > 0));
-        pack_u64(pk, "ops", o->ops);
-        pack_u64(pk, "bytes", o->bytes);
-        pack_u64(pk, "errors", o->errors);
-        if (o->timeouts)
-            pack_u64(pk, "timeouts", o->timeouts);
-        pack_cstr(pk, "lat");
-        hist_msgpack_pack(pk, &o->lat);
-        if (o->svc.count) {          /* rate-limited jobs only */
-            pack_cstr(pk, "svc");
-            hist_msgpack_pack(pk, &o->svc);
-        }
-    }
-}
-
-/* Per-thread figures (common/clone_set.h):
- *     [{job, clone, runtime_ns, stats: op_set}, ...]
- * at most CLONE_SET_MAX entries (the agent sends none beyond). */
-static void pack_clones(msgpack_packer *pk, const struct clone_set *s)
-{
-    uint32_t n = s->n < CLONE_SET_MAX ? s->n : CLONE_SET_MAX;
-
-    msgpack_pack_array(pk, n);
-    for (uint32_t i = 0; i < n; i++) {
-        const struct clone_stats *e = &s->c[i];
-
-        msgpack_pack_map(pk, 4);
-        pack_u64(pk, "job", e->job);
-        pack_u64(pk, "clone", e->clone);
-        pack_u64(pk, "runtime_ns", e->runtime_ns);
-        pack_cstr(pk, "stats");
-        pack_op_set(pk, e->stats);
-    }
-}
-
-static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
-
-/* NFS RPC telemetry (common/nfs_rpc.h):
- *     {retransmits, timeouts, reconnects,
- *      rpc: {PROC: {calls, bytes_out, bytes_in, errors, rtt: hist,
- *                   status: [[code, n], ...], status_other}},
- *      [split: {read|write: {ops, lat_ns, rtt_ns, queued_ns, late_ns}}]}
- * Procedure names and status codes come from the fixed tables. */
-static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
-{
-    uint32_t n = 0;
-
-    uint32_t nsplit = 0;
-    for (unsigned i = 0; i < NFSP__COUNT; i++)
-        n += s->proc[i] != NULL && s->proc[i]->calls > 0;
-    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++)
-        nsplit += s->split[k].ops > 0;
-    msgpack_pack_map(pk, nsplit ? 5 : 4);
-    pack_u64(pk, "retransmits", s->retransmits);
-    pack_u64(pk, "timeouts", s->timeouts);
-    pack_u64(pk, "reconnects", s->reconnects);
-    pack_cstr(pk, "rpc");
-    msgpack_pack_map(pk, n);
-    for (unsigned i = 0; i < NFSP__COUNT; i++) {
-        const struct nfs_rpc_proc *p = s->proc[i];
-        if (!p || p->calls == 0)
-            continue;
-        pack_cstr(pk, nfs_proc_name(i));
-        msgpack_pack_map(pk, 7);
-        pack_u64(pk, "calls", p->calls);
-        pack_u64(pk, "bytes_out", p->bytes_out);
-        pack_u64(pk, "bytes_in", p->bytes_in);
-        pack_u64(pk, "errors", p->errors);
-        pack_cstr(pk, "rtt");
-        hist_msgpack_pack(pk, &p->rtt);
-        pack_cstr(pk, "status");
-        msgpack_pack_array(pk, p->nstatus);
-        for (uint32_t k = 0; k < p->nstatus; k++) {
-            msgpack_pack_array(pk, 2);
-            msgpack_pack_uint32(pk, p->status[k].code);
-            msgpack_pack_uint64(pk, p->status[k].n);
-        }
-        pack_u64(pk, "status_other", p->status_other);
-    }
-    if (!nsplit)
-        return;
-    pack_cstr(pk, "split");
-    msgpack_pack_map(pk, nsplit);
-    for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
-        const struct nfs_op_split *x = &s->split[k];
-        if (!x->ops)
-            continue;
-        pack_cstr(pk, nfs_op_split_name(k));
-        msgpack_pack_map(pk, 5);
-        pack_u64(pk, "ops", x->ops);
-        pack_u64(pk, "lat_ns", x->lat_ns);
-        pack_u64(pk, "rtt_ns", x->rtt_ns);
-        pack_u64(pk, "queued_ns", x->queued_ns);
-        pack_u64(pk, "late_ns", x->late_ns);
-    }
-}
-
-/* An optional value left at 0 (or ""), empty NFS telemetry and the
- * verification results of a phase that did not verify are not sent. */
-static int field_sent(const struct field *f, const void *base)
-{
-    switch (f->kind) {
-    case F_NFSRPC:
-        return !nfs_rpc_set_empty(CAT(base, f, struct nfs_rpc_set));
-    case F_HOST:
-        return msg_client_host_sent(CAT(base, f, struct host_sample));
-    case F_MSTATS:
-        return msg_client_ms_sent(CAT(base, f, struct ms_sample));
-    case F_PROXY:
-        return msg_client_proxy_sent(CAT(base, f, struct proxy_sample));
-    case F_VERIFY:
-        return CAT(base, f, struct vstats)->on != 0;
-    case F_ERRORS:
-        return !errcause_empty(CAT(base, f, struct errcause_set));
-    case F_CLONES:
-        return CAT(base, f, struct clone_set)->n != 0;
-    case F_OPTU32:
-        return *CAT(base, f, uint32_t) != 0;
-    case F_OPTU64:
-        return *CAT(base, f, uint64_t) != 0;
-    case F_OPTSTRNZ:
-        return CAT(base, f, char)[0] != '\0';
-    case F_OPTBSSPLIT:
-        return ((const struct job_spec *)base)->nbssplit_w != 0;
-    default:
-        return 1;
-    }
-}
-
-static uint32_t fields_sent(const struct field *f, size_t n, const void *base)
-{
-    uint32_t k = 0;
-
-    for (; n > 0; n--, f++)
-        k += (uint32_t)field_sent(f, base);
-    return k;
-}
-
-static void pack_phases(msgpack_packer *pk, const struct plan *p)
-{
-    msgpack_pack_array(pk, p->nphases);
-    for (uint32_t i = 0; i < p->nphases; i++) {
-        const struct phase *ph = &p->phases[i];
-        msgpack_pack_map(pk, 2);
-        pack_cstr(pk, "name");
-        pack_strn(pk, ph->name, strnlen(ph->name, sizeof ph->name));
-        pack_cstr(pk, "jobs");
-        msgpack_pack_array(pk, ph->njobs);
-        for (uint32_t j = 0; j < ph->njobs; j++) {
-            msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));
-            pack_fields(pk, msg_job_fields, msg_job_nfields, &ph->jobs[j]);
-        }
-    }
-}
-
-static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
-
-/* The optional maps of msg_client.h. */
-static void pack_client(msgpack_packer *pk, const struct field *f, const void *base)
-{
-    const struct ms_sample *m = CAT(base, f, struct ms_sample);
-    uint32_t nops;
-
-    if (f->kind == F_HOST) {
-        const struct host_sample *h = CAT(base, f, struct host_sample);
-        msgpack_pack_map(pk, fields_sent(msg_host_fields, msg_host_nfields, h));
-        pack_fields(pk, msg_host_fields, msg_host_nfields, h);
-        return;
-    }
-    if (f->kind == F_PROXY) {
-        const struct proxy_sample *p = CAT(base, f, struct proxy_sample);
-        msgpack_pack_map(pk, fields_sent(msg_proxy_fields, msg_proxy_nfields, p));
-        pack_fields(pk, msg_proxy_fields, msg_proxy_nfields, p);
-        return;
-    }
-    /* (only here is the field an ms_sample: the other kinds are smaller) */
-    nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
-    msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
-    pack_fields(pk, msg_ms_fields, msg_ms_nfields, m);
-    pack_cstr(pk, "xprt");
-    msgpack_pack_map(pk, msg_xprt_nfields);
-    pack_fields(pk, msg_xprt_fields, msg_xprt_nfields, &m->xprt);
-    pack_cstr(pk, "ops");
-    msgpack_pack_array(pk, nops);
-    for (uint32_t i = 0; i < nops; i++) {
-        msgpack_pack_map(pk, msg_msop_nfields);
-        pack_fields(pk, msg_msop_fields, msg_msop_nfields, &m->op[i]);
-    }
-}
-
-static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base)
-{
-    for (; n > 0; n--, f++) {
-        const char *rw;
-
-        if (!field_sent(f, base))
-            continue;
-        pack_cstr(pk, f->key);
-        switch (f->kind) {
-        case F_U32:
-        case F_OPTU32:
-            msgpack_pack_uint32(pk, *CAT(base, f, uint32_t));
-            break;
-        case F_U64:
-        case F_OPTU64:
-            msgpack_pack_uint64(pk, *CAT(base, f, uint64_t));
-            break;
-        case F_BOOL:
-            if (*CAT(base, f, int))
-                msgpack_pack_true(pk);
-            else
-                msgpack_pack_false(pk);
-            break;
-        case F_DOUBLE:
-            msgpack_pack_double(pk, *CAT(base, f, double));
-            break;
-        case F_BIN:
-            msgpack_pack_bin(pk, f->size);
-            msgpack_pack_bin_body(pk, CAT(base, f, unsigned char), f->size);
-            break;
-        case F_STR:
-        case F_OPTSTR:
-        case F_OPTSTRNZ:
-            /* strnlen: a buffer filled to the brim must not be overread */
-            pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
-            break;
-        case F_RW:
-            /* an invalid mode goes out as "" and the peer rejects it */
-            rw = rw_mode_name(*CAT(base, f, enum rw_mode));
-            pack_cstr(pk, rw ? rw : "");
-            break;
-        case F_OPSET:
-            pack_op_set(pk, CAT(base, f, struct op_set));
-            break;
-        case F_NFSRPC:
-            pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set));
-            break;
-        case F_HOST:
-        case F_MSTATS:
-        case F_PROXY:
-            pack_client(pk, f, base);
-            break;
-        case F_VERIFY:
-            vstats_pack(pk, CAT(base, f, struct vstats));
-            break;
-        case F_ERRORS:
-            errcause_pack(pk, CAT(base, f, struct errcause_set));
-            break;
-        case F_CLONES:
-            pack_clones(pk, CAT(base, f, struct clone_set));
-            break;
-        case F_PHASES:
-            pack_phases(pk, CAT(base, f, struct plan));
-            break;
-        case F_ENUM: {
-            /* an invalid value goes out as "" and the peer rejects it */
-            unsigned v = 0;
-            memcpy(&v, CAT(base, f, char), f->size < sizeof v ? f->size : sizeof v);
-            rw = f->codec->name(v);
-            pack_cstr(pk, rw ? rw : "");
-            break;
-        }
-        case F_AGENTS:
-            pack_strn(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
-            break;
-        case F_BSSPLIT:
-        case F_OPTBSSPLIT: {
-            const struct job_spec *j = base;
-            int w = f->kind == F_OPTBSSPLIT;
-            const struct bssplit_entry *e = w ? j->bssplit_w : j->bssplit;
-            uint32_t cnt = w ? j->nbssplit_w : j->nbssplit;
-            if (cnt > PLAN_MAX_BSSPLIT)
-                cnt = PLAN_MAX_BSSPLIT;
-            msgpack_pack_array(pk, cnt);
-            for (uint32_t i = 0; i < cnt; i++) {
-                msgpack_pack_array(pk, 2);
-                msgpack_pack_uint64(pk, e[i].bs);
-                msgpack_pack_uint32(pk, e[i].pct);
-            }
-            break;
-        }
-        case F_MDOPS: {
-            const struct job_spec *j = base;
-            uint32_t cnt = j->n_md_ops < PLAN_MAX_MD_OPS ? j->n_md_ops : PLAN_MAX_MD_OPS;
-            msgpack_pack_array(pk, cnt);
-            for (uint32_t i = 0; i < cnt; i++)
-                pack_cstr(pk, j->md_ops[i] < OP__COUNT ? op_type_name((enum op_type)j->md_ops[i]) : "");
-            break;
-        }
-        }
-    }
-}
-
-/* Appends header + payload; the header is patched once the length is known.
- * Nothing here enforces FRAME_MAX_PAYLOAD: the receiver does, and every
- * message we send is far below it unless a plan is absurd. */
-void msg_codec_encode(struct buf *out, enum msg_type t, const struct field *f, size_t n,
-                   const void *m)
-{
-    static const unsigned char zero[FRAME_HEADER_LEN];
-    size_t start = out->len;
-    msgpack_packer pk;
-
-    buf_append(out, zero, sizeof zero);
-    msgpack_packer_init(&pk, out, buf_write);
-    msgpack_pack_map(&pk, fields_sent(f, n, m) + 1);
-    pack_cstr(&pk, "type");
-    pack_cstr(&pk, msg_type_name(t));
-    pack_fields(&pk, f, n, m);
-    frame_put_header((unsigned char *)out->data + start,
-                     (uint32_t)(out->len - start - FRAME_HEADER_LEN));
-}
 
 /* ---- decoding: context and errors ------------------------------------ */
 
@@ -437,116 +73,6 @@ static void where_pop(struct dctx *c, size_t old)
     c->where[old] = '\0';
 }
 
-/* A wire string made safe for a one-line message: short and printable. */
-static const char *show(char dst[40], const msgpack_object_str *s)
-{
-    size_t n = s->size < 32 ? s->size : 32, i;
-
-    for (i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s->ptr[i];
-        dst[i] = isprint(ch) ? (char)ch : '?';
-    }
-    if (s->size > n) {
-        memcpy(dst + i, "...", 3);
-        i += 3;
-    }
-    dst[i] = '\0';
-    return dst;
-}
-
-/* ---- decoding: the prescan ------------------------------------------- */
-
-static uint64_t get_be(const unsigned char *p, size_t n)
-{
-    uint64_t v = 0;
-
-    while (n--)
-        v = v << 8 | *p++;
-    return v;
-}
-
-/* Walk one msgpack object without building it.  pending counts the objects
- * still to read; as each needs at least one byte, pending > bytes left means
- * a lying count, caught before msgpack-c would allocate for it. */
-static int prescan(struct dctx *c, const char *buf, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)buf, *end = p + n;
-    uint64_t pending = 1, objects = 0;
-
-    if (n == 0)
-        return fail(c, "empty payload");
-    while (pending > 0) {
-        size_t lenbytes = 0;      /* width of a length/count field */
-        uint64_t skip = 0;        /* payload bytes after the header */
-        uint64_t items = 0;       /* child objects */
-        int kind = 0;             /* with lenbytes: 0 data, 1 ext, 2 array, 3 map */
-        unsigned b;
-
-        if (p == end)
-            return fail(c, "truncated msgpack");
-        b = *p++;
-        pending--;
-        if (++objects > MAX_OBJECTS)
-            return fail(c, "more than %u msgpack objects", MAX_OBJECTS);
-        if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
-            ;                                       /* fixint, nil, bool */
-        else if (b <= 0x8f)
-            items = 2u * (b & 0x0f);                /* fixmap */
-        else if (b <= 0x9f)
-            items = b & 0x0f;                       /* fixarray */
-        else if (b <= 0xbf)
-            skip = b & 0x1f;                        /* fixstr */
-        else {
-            switch (b) {
-            case 0xc4: case 0xd9: lenbytes = 1; break;          /* bin8, str8 */
-            case 0xc5: case 0xda: lenbytes = 2; break;
-            case 0xc6: case 0xdb: lenbytes = 4; break;
-            case 0xc7: lenbytes = 1; kind = 1; break;           /* ext8/16/32 */
-            case 0xc8: lenbytes = 2; kind = 1; break;
-            case 0xc9: lenbytes = 4; kind = 1; break;
-            case 0xca: skip = 4; break;                         /* float32 */
-            case 0xcb: skip = 8; break;
-            case 0xcc: case 0xd0: skip = 1; break;              /* (u)int8..64 */
-            case 0xcd: case 0xd1: skip = 2; break;
-            case 0xce: case 0xd2: skip = 4; break;
-            case 0xcf: case 0xd3: skip = 8; break;
-            case 0xd4: skip = 2; break;                         /* fixext 1..16 */
-            case 0xd5: skip = 3; break;
-            case 0xd6: skip = 5; break;
-            case 0xd7: skip = 9; break;
-            case 0xd8: skip = 17; break;
-            case 0xdc: lenbytes = 2; kind = 2; break;           /* array16/32 */
-            case 0xdd: lenbytes = 4; kind = 2; break;
-            case 0xde: lenbytes = 2; kind = 3; break;           /* map16/32 */
-            case 0xdf: lenbytes = 4; kind = 3; break;
-            default:
-                return fail(c, "invalid msgpack byte 0x%02x", b);
-            }
-        }
-        if (lenbytes) {
-            uint64_t len;
-            if ((size_t)(end - p) < lenbytes)
-                return fail(c, "truncated msgpack");
-            len = get_be(p, lenbytes);
-            p += lenbytes;
-            if (kind == 2)
-                items = len;
-            else if (kind == 3)
-                items = 2 * len;
-            else
-                skip = len + (kind == 1);           /* ext: type byte + data */
-        }
-        if ((uint64_t)(end - p) < skip)
-            return fail(c, "truncated msgpack");
-        p += skip;
-        pending += items;
-        if (pending > (uint64_t)(end - p))
-            return fail(c, "truncated msgpack (a count exceeds the payload)");
-    }
-    if (p != end)
-        return fail(c, "%zu trailing bytes after the message", (size_t)(end - p));
-    return 0;
-}
 
 /* ---- decoding: typed getters ----------------------------------------- */
 
@@ -940,7 +466,7 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
             return rc;
         word_of(o, word, sizeof word);
         if ((v = f->codec->value(word)) < 0)
-            return fail(c, "'%s' = '%s' is not a known value", f->key, show(shown, &o->via.str));
+            return fail(c, "'%s' = '%s' is not a known value", f->key, mp_show(shown, &o->via.str));
         {
             unsigned u = (unsigned)v;
             memcpy(AT(base, f, char), &u, f->size < sizeof u ? f->size : sizeof u);
@@ -1124,7 +650,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
                 }
             }
             if (rw < 0 || rw >= RW__COUNT)
-                rc = fail(c, "'%s' = '%s' is not an rw mode", f->key, show(shown, &o->via.str));
+                rc = fail(c, "'%s' = '%s' is not an rw mode", f->key, mp_show(shown, &o->via.str));
             else
                 *AT(base, f, enum rw_mode) = (enum rw_mode)rw;
             break;
@@ -1195,107 +721,47 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
     return 0;
 }
 
+
 /* ---- decoding: whole messages ---------------------------------------- */
 
-/* Prescan, unpack, and find the root map.  u must be destroyed by the
- * caller whatever the result. */
-static int parse(struct dctx *c, const char *p, size_t n, msgpack_unpacked *u,
-                 const msgpack_object **root)
+/* The members a decode allocates start empty, and any failure leaves them
+ * empty (free: 1). */
+static void allocated_reset(const struct msg_codec_row *row, void *m, int free)
 {
-    size_t off = 0;
-    int rc;
-
-    msgpack_unpacked_init(u);
-    if ((rc = prescan(c, p, n)))
-        return rc;
-    if (msgpack_unpack_next(u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n)
-        return fail(c, "malformed msgpack");
-    if (u->data.type != MSGPACK_OBJECT_MAP)
-        return fail(c, "payload is not a map");
-    *root = &u->data;
-    return 0;
-}
-
-static int type_of(struct dctx *c, const msgpack_object *root)
-{
-    const msgpack_object *o = NULL;
-    char shown[40];
-    int rc = get(c, root, "type", MSGPACK_OBJECT_STR, "a string", &o);
-
-    if (rc)
-        return rc;
-    for (int t = 1; t < MSG__COUNT; t++) {
-        const char *name = msg_type_name((enum msg_type)t);
-        size_t len = strlen(name);
-        if (o->via.str.size == len && memcmp(o->via.str.ptr, name, len) == 0)
-            return t;
-    }
-    return fail(c, "unknown type '%s'", show(shown, &o->via.str));
-}
-
-int msg_peek_type(const char *payload, size_t len, char *err, size_t errlen)
-{
-    struct dctx c = { .what = "message", .err = err, .errlen = errlen };
-    const msgpack_object *root = NULL;
-    msgpack_unpacked u;
-    int rc = parse(&c, payload, len, &u, &root);
-
-    if (rc == 0)
-        rc = type_of(&c, root);
-    msgpack_unpacked_destroy(&u);
-    return rc;
-}
-
-int msg_codec_peek_u32(const char *p, size_t n, const char *key, uint32_t *v, int *present,
-                       char *err, size_t errlen)
-{
-    struct dctx c = { .what = "message", .err = err, .errlen = errlen };
-    const msgpack_object *root = NULL;
-    msgpack_unpacked u;
-    uint64_t x = 0;
-    int rc = parse(&c, p, n, &u, &root);
-
-    *v = 0;
-    *present = 0;
-    if (rc == 0 && map_get(root, key)) {
-        *present = 1;
-        if ((rc = get_u64(&c, root, key, 0, UINT32_MAX, &x)) == 0)
-            *v = (uint32_t)x;
-    }
-    msgpack_unpacked_destroy(&u);
-    return rc;
-}
-
-int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct field *f, size_t nf,
-                  void *m, char *err, size_t errlen)
-{
-    struct dctx c = { .what = msg_type_name(t), .err = err, .errlen = errlen };
-    const msgpack_object *root = NULL;
-    msgpack_unpacked u;
-    int rc;
-
-    /* allocating members start empty and are left empty by any failure */
-    for (size_t i = 0; i < nf; i++)
-        if (f[i].kind == F_NFSRPC)
-            nfs_rpc_set_init(AT(m, &f[i], struct nfs_rpc_set));
-        else if (f[i].kind == F_CLONES)
-            clone_set_init(AT(m, &f[i], struct clone_set));
-    rc = parse(&c, p, n, &u, &root);
-    if (rc == 0) {
-        rc = type_of(&c, root);
-        if (rc >= 0 && rc != (int)t)
-            rc = fail(&c, "got a '%s' message", msg_type_name((enum msg_type)rc));
-        else if (rc >= 0)
-            rc = unpack_fields(&c, root, f, nf, m);
-    }
-    msgpack_unpacked_destroy(&u);
-    if (rc < 0) {
-        for (size_t i = 0; i < nf; i++) {
-            if (f[i].kind == F_NFSRPC)
-                nfs_rpc_set_free(AT(m, &f[i], struct nfs_rpc_set));
-            else if (f[i].kind == F_CLONES)
-                clone_set_free(AT(m, &f[i], struct clone_set));
+    for (size_t i = 0; i < row->n; i++) {
+        const struct field *f = &row->f[i];
+        if (f->kind == F_NFSRPC) {
+            if (free)
+                nfs_rpc_set_free(AT(m, f, struct nfs_rpc_set));
+            nfs_rpc_set_init(AT(m, f, struct nfs_rpc_set));
+        } else if (f->kind == F_CLONES) {
+            if (free)
+                clone_set_free(AT(m, f, struct clone_set));
+            clone_set_init(AT(m, f, struct clone_set));
+        } else if (f->kind == F_PHASES) {
+            if (free)
+                plan_free(AT(m, f, struct plan));
+            plan_init(AT(m, f, struct plan));
         }
     }
+}
+
+int msg_codec_decode(const struct msg_frame *fr, enum msg_type t, const struct msg_codec_row *row,
+                     void *m, char *err, size_t errlen)
+{
+    struct dctx c = { .what = msg_type_name(t), .err = err, .errlen = errlen };
+    char why[200];
+    int rc;
+
+    if (!row->f)
+        return fail(&c, "no field table");
+    allocated_reset(row, m, 0);
+    if (fr->type != t || !fr->root)
+        return fail(&c, "got a '%s' message", msg_type_name(fr->type));
+    rc = unpack_fields(&c, fr->root, row->f, row->n, m);
+    if (rc == 0 && row->check && row->check(m, why, sizeof why) < 0)
+        rc = fail(&c, "%s", why);
+    if (rc < 0)
+        allocated_reset(row, m, 1);
     return rc;
 }

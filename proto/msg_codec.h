@@ -1,4 +1,5 @@
-/* msg_codec: the table-driven msgpack packer and unpacker behind msg.c.
+/* msg_codec: the table-driven msgpack packer (msg_pack.c) and unpacker
+ * (msg_codec.c) behind msg.c.
  * Private to proto/: msg.c describes each message as a field table; this
  * module walks the tables (and the nested op_set, histogram and plan
  * values), with every check a decoder must make in one place. */
@@ -88,17 +89,22 @@ struct field {
 extern const struct field msg_job_fields[];
 extern const size_t msg_job_nfields;
 
-/* Append one frame: header + the map {type, fields of base}. */
+/* Append one frame: header + the map {type, fields of base}. (msg_pack.c) */
 void msg_codec_encode(struct buf *out, enum msg_type t, const struct field *f, size_t n,
                       const void *base);
-/* The u32 under key in the root map of payload p, whatever else the
- * payload holds or lacks: *present 0 (and *v 0) when there is no such key.
- * -EBADMSG with err set when p is not a msgpack map or the value is not a
- * u32. */
-int msg_codec_peek_u32(const char *p, size_t n, const char *key, uint32_t *v, int *present,
-                       char *err, size_t errlen);
-/* Decode a payload of type t into base.  0 or -EBADMSG with err set. */
-int msg_codec_decode(const char *p, size_t n, enum msg_type t, const struct field *f, size_t nf,
+
+/* One row of the message table (msg_table.h): its fields, and a rule
+ * across them checked after they decode (NULL: none; a one-line reason in
+ * err, without the type, which the codec prefixes). */
+struct msg_codec_row {
+    const struct field *f;
+    size_t n;
+    int (*check)(const void *m, char *err, size_t errlen);
+};
+/* Decode frame fr, which must be of type t, into base by row.  0 or
+ * -EBADMSG with err set; the members a decode allocates are empty after a
+ * failure. */
+int msg_codec_decode(const struct msg_frame *fr, enum msg_type t, const struct msg_codec_row *row,
                      void *base, char *err, size_t errlen);
 
 #endif

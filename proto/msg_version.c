@@ -3,14 +3,21 @@
 #include <stdio.h>
 #include <string.h>
 #include "proto/msg.h"
-#include "proto/msg_codec.h"
+#include "proto/mp.h"
 #include "proto/msg_version.h"
 
-int msg_version_peek(const char *p, size_t n, uint32_t *version, char *err, size_t errlen)
+int msg_version_peek(const struct msg_frame *f, uint32_t *version, char *err, size_t errlen)
 {
-    int present = 0;
+    const msgpack_object *o = f->root ? mp_lookup(f->root, "version") : NULL;
 
-    return msg_codec_peek_u32(p, n, "version", version, &present, err, errlen);
+    *version = 0;
+    if (!f->root || (o && (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX))) {
+        snprintf(err, errlen, "message: %s", f->root ? "'version' is not an unsigned 32-bit integer"
+                                                     : "not parsed");
+        return -EBADMSG;
+    }
+    *version = o ? (uint32_t)o->via.u64 : 0;
+    return 0;
 }
 
 void msg_version_refusal(char *out, size_t size, const char *peer_role, const char *peer_addr,

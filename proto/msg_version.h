@@ -16,13 +16,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "proto/frame.h"
+#include "proto/msg.h"
 
-/* The "version" of payload p (any type), before and whatever decoding it
+/* The "version" of frame f (any type), before and whatever decoding it
  * would say: 0 with *version set (0 when the key is absent, as in an
- * older peer's error), or -EBADMSG with a one-line reason when p is not a
- * msgpack map or its version is not a u32. */
-int msg_version_peek(const char *p, size_t n, uint32_t *version, char *err, size_t errlen);
+ * older peer's error), or -EBADMSG with a one-line reason when it is not
+ * a u32. */
+int msg_version_peek(const struct msg_frame *f, uint32_t *version, char *err, size_t errlen);
 
 /* The one line both programs print: "<peer_role> <peer_addr> speaks
  * protocol <peer_version>, this <self_role> <PROTO_VERSION>: upgrade one

@@ -16,7 +16,6 @@ static size_t begin(struct buf *out, msgpack_packer *pk, enum msg_type t, uint32
 }
 
 struct dec {
-    msgpack_unpacked u;
     const msgpack_object *root;
     const char *what;
     char *err;
@@ -39,32 +38,15 @@ static int missing(struct dec *d, const char *key)
     return -EBADMSG;
 }
 
-static int open_msg(struct dec *d, const char *p, size_t n, enum msg_type t)
+/* f was bounded and unpacked by msg_parse; it must be of type t. */
+static int open_msg(struct dec *d, const struct msg_frame *f, enum msg_type t)
 {
-    size_t off = 0;
-    const msgpack_object *ty;
-    const char *name = msg_type_name(t);
-
-    d->what = name;
-    msgpack_unpacked_init(&d->u);
-    /* msg_peek_type's prescan bounds what msgpack-c will allocate for
-     * hostile input; it also checks the map and its type */
-    int got = msg_peek_type(p, n, d->err, d->errlen);
-    if (got < 0)
-        return -EBADMSG;              /* err says why, as "message: ..." */
-    if (got != (int)t) {
-        snprintf(d->err, d->errlen, "%s: got a '%s' message", name, msg_type_name((enum msg_type)got));
+    d->what = msg_type_name(t);
+    d->root = f->root;
+    if (f->type != t || !f->root) {
+        snprintf(d->err, d->errlen, "%s: got a '%s' message", d->what, msg_type_name(f->type));
         return -EBADMSG;
     }
-    if (msgpack_unpack_next(&d->u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n)
-        return fail(d, "malformed msgpack", NULL);
-    if (d->u.data.type != MSGPACK_OBJECT_MAP)
-        return fail(d, "payload is not a map", NULL);
-    d->root = &d->u.data;
-    ty = mp_lookup(d->root, "type");
-    if (!ty || ty->type != MSGPACK_OBJECT_STR || ty->via.str.size != strlen(name) ||
-        memcmp(ty->via.str.ptr, name, strlen(name)) != 0)
-        return fail(d, "wrong message type", NULL);
     return 0;
 }
 
@@ -156,7 +138,7 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     mp_frame_end(out, start);
 }
 
-int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err, size_t errlen)
+int pool_submit_decode(const struct msg_frame *f, struct pool_submit *m, char *err, size_t errlen)
 {
     struct dec d = { .err = err, .errlen = errlen };
     const msgpack_object *a;
@@ -165,7 +147,7 @@ int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err
     int has_plan = 0, rc;
 
     memset(m, 0, sizeof *m);
-    if ((rc = open_msg(&d, p, n, MSG_SUBMIT)))
+    if ((rc = open_msg(&d, f, MSG_SUBMIT)))
         goto out;
     if ((rc = get_bool(&d, "has_plan", &has_plan)) || (rc = get_bool(&d, "want_json", &m->want_json)) ||
         (rc = get_bool(&d, "wait", &m->wait)) || (rc = get_u32(&d, "expect", &m->expect)) ||
@@ -211,7 +193,6 @@ int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err
         m->plan_len = plan_len;
     }
 out:
-    msgpack_unpacked_destroy(&d.u);
     if (rc)
         pool_submit_free(m);
     return rc;
@@ -237,13 +218,12 @@ void pool_busy_encode(struct buf *out, const struct pool_busy *m)
     mp_frame_end(out, start);
 }
 
-int pool_busy_decode(const char *p, size_t n, struct pool_busy *m, char *err, size_t errlen)
+int pool_busy_decode(const struct msg_frame *f, struct pool_busy *m, char *err, size_t errlen)
 {
     struct dec d = { .err = err, .errlen = errlen };
-    int rc = open_msg(&d, p, n, MSG_BUSY);
+    int rc = open_msg(&d, f, MSG_BUSY);
     if (!rc && !(rc = get_str(&d, "from", m->from, sizeof m->from)))
         rc = get_str(&d, "since", m->since, sizeof m->since);
-    msgpack_unpacked_destroy(&d.u);
     return rc;
 }
 
@@ -259,22 +239,21 @@ void pool_output_encode(struct buf *out, enum pool_stream s, const void *data, s
     mp_frame_end(out, start);
 }
 
-/* The data points into the payload p, which must outlive m. */
-int pool_output_decode(const char *p, size_t n, struct pool_output *m, char *err, size_t errlen)
+/* The data points into f's payload, which must outlive m. */
+int pool_output_decode(const struct msg_frame *f, struct pool_output *m, char *err, size_t errlen)
 {
     struct dec d = { .err = err, .errlen = errlen };
     uint32_t s = 0;
-    int rc = open_msg(&d, p, n, MSG_OUTPUT);
+    int rc = open_msg(&d, f, MSG_OUTPUT);
     if (!rc && !(rc = get_u32(&d, "stream", &s)) && (s < POOL_STDOUT || s > POOL_JOURNAL))
         rc = fail(&d, "is not 1..4", "stream");
     if (!rc)
         rc = get_bytes(&d, "data", POOL_CHUNK_MAX, &m->data, &m->len);
     m->stream = (enum pool_stream)s;
     /* msgpack_unpack_next references the input for str/bin; make sure, as
-     * the zone goes now */
-    if (!rc && m->len && (m->data < p || m->data + m->len > p + n))
+     * the frame goes before the caller is done with the data */
+    if (!rc && m->len && (m->data < f->payload || m->data + m->len > f->payload + f->len))
         rc = fail(&d, "not in the payload", "data");
-    msgpack_unpacked_destroy(&d.u);
     return rc;
 }
 
@@ -287,12 +266,11 @@ void pool_exit_encode(struct buf *out, uint32_t status)
     mp_frame_end(out, start);
 }
 
-int pool_exit_decode(const char *p, size_t n, uint32_t *status, char *err, size_t errlen)
+int pool_exit_decode(const struct msg_frame *f, uint32_t *status, char *err, size_t errlen)
 {
     struct dec d = { .err = err, .errlen = errlen };
-    int rc = open_msg(&d, p, n, MSG_EXIT);
+    int rc = open_msg(&d, f, MSG_EXIT);
     if (!rc && !(rc = get_u32(&d, "status", status)) && *status > 255)
         rc = fail(&d, "is over 255", "status");
-    msgpack_unpacked_destroy(&d.u);
     return rc;
 }

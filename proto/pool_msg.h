@@ -45,7 +45,7 @@ struct pool_busy {
 enum pool_stream { POOL_STDOUT = 1, POOL_STDERR, POOL_JSON, POOL_JOURNAL };
 
 /* serve -> submitter: bytes of the run's stdout, stderr or a result file,
- * in order. data points into the decoded payload (valid while it is). */
+ * in order. data points into the frame's payload (valid while it is). */
 struct pool_output {
     enum pool_stream stream;
     const char *data;
@@ -54,17 +54,17 @@ struct pool_output {
 
 void pool_submit_encode(struct buf *out, const struct pool_submit *m);
 /* 0, or -EBADMSG with err set; m's argv and plan are xmalloc'd: pool_submit_free. */
-int pool_submit_decode(const char *p, size_t n, struct pool_submit *m, char *err, size_t errlen);
+int pool_submit_decode(const struct msg_frame *f, struct pool_submit *m, char *err, size_t errlen);
 void pool_submit_free(struct pool_submit *m);
 
 void pool_busy_encode(struct buf *out, const struct pool_busy *m);
-int pool_busy_decode(const char *p, size_t n, struct pool_busy *m, char *err, size_t errlen);
+int pool_busy_decode(const struct msg_frame *f, struct pool_busy *m, char *err, size_t errlen);
 
 /* len <= POOL_CHUNK_MAX (the caller splits). */
 void pool_output_encode(struct buf *out, enum pool_stream s, const void *data, size_t len);
-int pool_output_decode(const char *p, size_t n, struct pool_output *m, char *err, size_t errlen);
+int pool_output_decode(const struct msg_frame *f, struct pool_output *m, char *err, size_t errlen);
 
 void pool_exit_encode(struct buf *out, uint32_t status);
-int pool_exit_decode(const char *p, size_t n, uint32_t *status, char *err, size_t errlen);
+int pool_exit_decode(const struct msg_frame *f, uint32_t *status, char *err, size_t errlen);
 
 #endif

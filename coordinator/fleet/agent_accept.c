@@ -35,13 +35,13 @@ int agent_accept_check_welcome(const struct auth_secret *secret, const struct ag
     return 0;
 }
 
-int agent_accept_other_version(const struct agent_accept_role *role, const char *pl, uint32_t n,
+int agent_accept_other_version(const struct agent_accept_role *role, const struct msg_frame *f,
                                const char *addr, char *line, size_t linelen, struct buf *out)
 {
     char err[256];
     uint32_t v = 0;
 
-    if (msg_version_peek(pl, n, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
+    if (msg_version_peek(f, &v, err, sizeof err) < 0 || v == PROTO_VERSION)
         return 0;
     msg_version_refusal(line, linelen, "agent", addr, v, role->owner);
     msg_version_error_encode(out, role->owner, "agent", v);
@@ -57,7 +57,7 @@ void agent_accept_auth_reply(const struct auth_secret *secret, const unsigned ch
     msg_auth_encode(out, &am);
 }
 
-int agent_accept_idle_frame(int type, const char *pl, uint32_t n, struct buf *kept, int *have_system,
+int agent_accept_idle_frame(int type, const struct msg_frame *f, struct buf *kept, int *have_system,
                             uint64_t now_ns, struct buf *reply, char *why, size_t whylen)
 {
     unsigned char hdr[FRAME_HEADER_LEN];
@@ -69,12 +69,12 @@ int agent_accept_idle_frame(int type, const char *pl, uint32_t n, struct buf *ke
             return -EBADMSG;
         }
         *have_system = 1;
-        frame_put_header(hdr, n);
+        frame_put_header(hdr, (uint32_t)f->len);
         buf_append(kept, hdr, sizeof hdr);
-        buf_append(kept, pl, n);
+        buf_append(kept, f->payload, f->len);
         return 1;
     case MSG_PING:
-        return conn_pong(pl, n, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
+        return conn_pong(f, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
     case MSG_PONG:
         return 1;
     default:

@@ -38,24 +38,24 @@ int agent_accept_check_welcome(const struct auth_secret *secret, const struct ag
                                const unsigned char cnonce[AUTH_NONCE_LEN], struct msg_welcome *w,
                                char *why, size_t whylen);
 
-/* A welcome (payload pl, from addr) of another PROTO_VERSION, however it
+/* A welcome (frame f, from addr) of another PROTO_VERSION, however it
  * decodes otherwise (its version is read first: proto/msg_version.h): 1,
  * with line "agent ADDR speaks protocol V, this <role->owner> P: upgrade
  * one of them" and the error refusing it (carrying our version) appended
  * to out.  0 when it is our version, or has none to read. */
-int agent_accept_other_version(const struct agent_accept_role *role, const char *pl, uint32_t n,
+int agent_accept_other_version(const struct agent_accept_role *role, const struct msg_frame *f,
                                const char *addr, char *line, size_t linelen, struct buf *out);
 
 /* Append our auth frame (the coordinator's proof) for a checked welcome. */
 void agent_accept_auth_reply(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
                              const struct msg_welcome *w, struct buf *out);
 
-/* One frame (payload pl, type type) from an authenticated agent waiting
+/* One frame (f, of type type, or < 0 when it did not parse) from an authenticated agent waiting
  * for a run: its system frame is kept, framed again, in kept (once: a
  * second is refused), a ping is answered into reply (append), a pong is
  * taken.  1 handled; 0 not one of these (the caller decides); -EBADMSG
  * with why when the agent must be dropped. */
-int agent_accept_idle_frame(int type, const char *pl, uint32_t n, struct buf *kept, int *have_system,
+int agent_accept_idle_frame(int type, const struct msg_frame *f, struct buf *kept, int *have_system,
                             uint64_t now_ns, struct buf *reply, char *why, size_t whylen);
 
 /* Hand the waiting agent src (on tcp, read through rd) to a run: dst gets

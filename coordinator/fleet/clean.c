@@ -238,7 +238,7 @@ static void send_clean(struct kconn *c)
     c->state = K_CLEANING;
 }
 
-static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
+static void handle_welcome(struct kconn *c, const struct msg_frame *f)
 {
     const struct auth_secret *secret = c->run->secret;
     struct msg_welcome w;
@@ -246,7 +246,7 @@ static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
     uint32_t v = 0;
 
     /* its version first: another version's welcome may not decode here */
-    if (msg_version_peek(p, n, &v, err, sizeof err) == 0 && v != PROTO_VERSION) {
+    if (msg_version_peek(f, &v, err, sizeof err) == 0 && v != PROTO_VERSION) {
         struct buf b;
         buf_init(&b);
         msg_version_error_encode(&b, "coordinator", "agent", v);
@@ -254,7 +254,7 @@ static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
         kfail_version(c, v);
         return;
     }
-    if (msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
+    if (msg_welcome_decode(f, &w, err, sizeof err) < 0) {
         kfail(c, "bad welcome: %s", err);
         return;
     }
@@ -280,13 +280,13 @@ static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
     send_clean(c);
 }
 
-static void handle_frame(struct kconn *c, const char *p, uint32_t n)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct kconn *c = arg;
     char err[256];
-    int type = msg_peek_type(p, n, err, sizeof err);
 
     if (type < 0) {
-        kfail(c, "bad message: %s", err);
+        kfail(c, "bad message: %s", why);
         return;
     }
     switch (type) {
@@ -294,10 +294,10 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
         if (c->state != K_HELLO)
             kfail(c, "welcome twice");
         else
-            handle_welcome(c, p, n);
+            handle_welcome(c, f);
         return;
     case MSG_CLEANED:
-        if (c->state != K_CLEANING || msg_cleaned_decode(p, n, &c->res->done, err, sizeof err) < 0) {
+        if (c->state != K_CLEANING || msg_cleaned_decode(f, &c->res->done, err, sizeof err) < 0) {
             kfail(c, "bad answer: %s", c->state != K_CLEANING ? "cleaned before clean" : err);
             return;
         }
@@ -307,7 +307,7 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
         return;
     case MSG_ERROR: {
         struct msg_error m;
-        if (msg_error_decode(p, n, &m, err, sizeof err) < 0) {
+        if (msg_error_decode(f, &m, err, sizeof err) < 0) {
             kfail(c, "bad error message: %s", err);
             return;
         }
@@ -328,7 +328,7 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
     case MSG_PING: {
         struct buf b;
         buf_init(&b);
-        if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
+        if (conn_pong(f, clock_now_ns(), &b, err, sizeof err) < 0) {
             kfail(c, "bad ping: %s", err);
             return;
         }
@@ -354,7 +354,7 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct kconn *c = arg;
-    handle_frame(c, p, n);
+    msg_dispatch(p, n, handle_frame, c);
     return !c->open;
 }
 

@@ -133,13 +133,13 @@ static void stop_waiting(struct gather *g)
  * carries our version: proto/msg_version.h).  1 when refused. */
 static const struct agent_accept_role gather_role = { "a listening coordinator", "coordinator" };
 
-static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
+static int refuse_other_version(struct gpeer *p, const struct msg_frame *f)
 {
     char line[MSG_TEXT_MAX];
     struct buf b;
 
     buf_init(&b);
-    if (!agent_accept_other_version(&gather_role, pl, n, p->a.addr, line, sizeof line, &b))
+    if (!agent_accept_other_version(&gather_role, f, p->a.addr, line, sizeof line, &b))
         return 0;
     glog(p->g, "refused: %s", line);
     gsend(p, &b);
@@ -150,12 +150,12 @@ static int refuse_other_version(struct gpeer *p, const char *pl, uint32_t n)
 /* The agent answered our hello with an error: an agent of another version
  * refusing ours (its error names its version), or an older one in its own
  * words.  Logged, so the coordinator's output says why it never joined. */
-static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
+static void refused_by_agent(struct gpeer *p, const struct msg_frame *f)
 {
     char err[256], line[MSG_TEXT_MAX + 64];
     struct msg_error m;
 
-    if (msg_error_decode(pl, n, &m, err, sizeof err) < 0) {
+    if (msg_error_decode(f, &m, err, sizeof err) < 0) {
         gdrop(p, "not an nfstorm agent (bad error)");
         return;
     }
@@ -169,21 +169,20 @@ static void refused_by_agent(struct gpeer *p, const char *pl, uint32_t n)
     gdrop(p, line);
 }
 
-static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
+static void handle_welcome(struct gpeer *p, const struct msg_frame *f, int type)
 {
     struct gather *g = p->g;
     struct msg_welcome *w = &p->a.welcome;
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
-    int type = msg_peek_type(pl, n, err, sizeof err);
 
-    if (type == MSG_WELCOME && refuse_other_version(p, pl, n))
+    if (type == MSG_WELCOME && refuse_other_version(p, f))
         return;
     if (type == MSG_ERROR) {
-        refused_by_agent(p, pl, n);
+        refused_by_agent(p, f);
         return;
     }
-    if (type != MSG_WELCOME || msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+    if (type != MSG_WELCOME || msg_welcome_decode(f, w, err, sizeof err) < 0) {
         gdrop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
@@ -210,15 +209,14 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
 }
 
 /* After our auth: keep its system frame for the run, answer its pings. */
-static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
+static void handle_joined(struct gpeer *p, const struct msg_frame *f, int type)
 {
     char err[256];
-    int type = msg_peek_type(pl, n, err, sizeof err);
     struct buf b;
     int rc;
 
     buf_init(&b);
-    rc = agent_accept_idle_frame(type, pl, n, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
+    rc = agent_accept_idle_frame(type, f, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
                                  sizeof err);
     if (rc < 0) {
         buf_free(&b);
@@ -234,7 +232,7 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
     case MSG_ERROR: {
         struct msg_error m;
         char why[MSG_TEXT_MAX + 32];
-        if (msg_error_decode(pl, n, &m, err, sizeof err) < 0)
+        if (msg_error_decode(f, &m, err, sizeof err) < 0)
             snprintf(m.text, sizeof m.text, "(unreadable)");
         result_clean_text(m.text);
         snprintf(why, sizeof why, "the agent refused us: %s", m.text);
@@ -247,13 +245,19 @@ static void handle_joined(struct gpeer *p, const char *pl, uint32_t n)
     }
 }
 
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
+{
+    struct gpeer *p = arg;
+    (void)why;                 /* each state words its own drop */
+    if (p->state == G_HELLO)
+        handle_welcome(p, f, type);
+    else
+        handle_joined(p, f, type);
+}
+
 static int on_frame(struct peer *q, const char *pl, uint32_t n)
 {
-    struct gpeer *p = gp(q);
-    if (p->state == G_HELLO)
-        handle_welcome(p, pl, n);
-    else
-        handle_joined(p, pl, n);
+    msg_dispatch(pl, n, handle_frame, gp(q));
     return q->closing;
 }
 

@@ -21,6 +21,9 @@ struct pconn {
     int fd;
     struct frame_reader rd;
     const char *pool;
+    struct msg_frame f;    /* the last frame next_frame read, parsed once */
+    int type;              /* its type, or < 0 with why */
+    char why[256];
 };
 
 static int fail(int status, const struct pconn *c, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -81,15 +84,22 @@ static int send_all(int fd, const struct buf *b)
     return 0;
 }
 
-/* Next frame within timeout_ms (-1: forever).  1 with it, 0 on timeout,
- * -EPIPE when the pool closed, -EMSGSIZE over the cap, -EIO. */
-static int next_frame(struct pconn *c, int timeout_ms, const char **pl, uint32_t *n)
+/* Next frame within timeout_ms (-1: forever).  1 with it parsed in c->f
+ * and c->type (valid until the next call), 0 on timeout, -EPIPE when the
+ * pool closed, -EMSGSIZE over the cap, -EIO. */
+static int next_frame(struct pconn *c, int timeout_ms)
 {
     char chunk[64 * 1024];
     for (;;) {
-        int rc = frame_reader_next(&c->rd, pl, n);
+        const char *pl;
+        uint32_t n;
+        int rc = frame_reader_next(&c->rd, &pl, &n);
         struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
         ssize_t got;
+        if (rc > 0) {
+            msg_frame_free(&c->f);
+            c->type = msg_parse(pl, n, &c->f, c->why, sizeof c->why);
+        }
         if (rc != 0)
             return rc;
         rc = poll(&pfd, 1, timeout_ms);
@@ -114,14 +124,12 @@ static int handshake(struct pconn *c, const struct auth_secret *secret)
     struct msg_welcome w;
     struct msg_auth am;
     struct buf b;
-    const char *pl;
-    uint32_t n;
     char err[256], text[64];
     int rc;
 
-    if ((rc = next_frame(c, POOL_HANDSHAKE_MS, &pl, &n)) <= 0)
+    if ((rc = next_frame(c, POOL_HANDSHAKE_MS)) <= 0)
         return fail(1, c, "%s", rc == 0 ? "no hello within 10 s" : "closed before the handshake");
-    if (msg_peek_type(pl, n, err, sizeof err) != MSG_HELLO || msg_hello_decode(pl, n, &h, err, sizeof err) < 0)
+    if (c->type != MSG_HELLO || msg_hello_decode(&c->f, &h, err, sizeof err) < 0)
         return fail(1, c, "%s", "not an nfstorm pool (bad hello)");
     if (h.version != PROTO_VERSION) {
         snprintf(text, sizeof text, "submitter %d, pool %u", PROTO_VERSION, h.version);
@@ -135,17 +143,16 @@ static int handshake(struct pconn *c, const struct auth_secret *secret)
     buf_free(&b);
     if (rc < 0)
         return fail(1, c, "%s", "connection lost during the handshake");
-    if ((rc = next_frame(c, POOL_HANDSHAKE_MS, &pl, &n)) <= 0)
+    if ((rc = next_frame(c, POOL_HANDSHAKE_MS)) <= 0)
         return fail(1, c, "%s", rc == 0 ? "no welcome within 10 s" : "closed during the handshake");
-    rc = msg_peek_type(pl, n, err, sizeof err);
-    if (rc == MSG_ERROR) {
+    if (c->type == MSG_ERROR) {
         struct msg_error e;
-        if (msg_error_decode(pl, n, &e, err, sizeof err) < 0)
+        if (msg_error_decode(&c->f, &e, err, sizeof err) < 0)
             snprintf(e.text, sizeof e.text, "(unreadable)");
         result_clean_text(e.text);
         return fail(2, c, "refused: %s", e.text);
     }
-    if (rc != MSG_WELCOME || msg_welcome_decode(pl, n, &w, err, sizeof err) < 0 || !w.auth ||
+    if (c->type != MSG_WELCOME || msg_welcome_decode(&c->f, &w, err, sizeof err) < 0 || !w.auth ||
         memcmp(w.nonce, h.nonce, sizeof w.nonce) != 0)
         return fail(1, c, "%s", "not an nfstorm pool (bad welcome)");
     if (!auth_check(secret, AUTH_POOL, mine.nonce, h.nonce, w.mac))
@@ -193,8 +200,6 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
         goto out;
     }
     for (;;) {
-        const char *pl;
-        uint32_t n;
         int tmo = -1, type;
         if (busy && !started && deadline) {
             uint64_t now = clock_now_ns();
@@ -206,7 +211,7 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
             }
             tmo = (int)((deadline - now) / 1000000u) + 1;
         }
-        rc = next_frame(&c, tmo, &pl, &n);
+        rc = next_frame(&c, tmo);
         if (rc == 0)
             continue;
         if (rc < 0) {
@@ -216,9 +221,9 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
                                                     : "connection lost");
             goto out;
         }
-        type = msg_peek_type(pl, n, err, sizeof err);
+        type = c.type;
         if (type == MSG_BUSY) {
-            if (pool_busy_decode(pl, n, &bz, err, sizeof err) < 0) {
+            if (pool_busy_decode(&c.f, &bz, err, sizeof err) < 0) {
                 status = fail(1, &c, "%s", err);
                 goto out;
             }
@@ -231,7 +236,7 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
         } else if (type == MSG_OUTPUT) {
             struct pool_output out;
             FILE *fp;
-            if (pool_output_decode(pl, n, &out, err, sizeof err) < 0) {
+            if (pool_output_decode(&c.f, &out, err, sizeof err) < 0) {
                 status = fail(1, &c, "%s", err);
                 goto out;
             }
@@ -262,13 +267,13 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
             fflush(fp);
         } else if (type == MSG_ERROR) {
             struct msg_error e;
-            if (msg_error_decode(pl, n, &e, err, sizeof err) < 0)
+            if (msg_error_decode(&c.f, &e, err, sizeof err) < 0)
                 snprintf(e.text, sizeof e.text, "(unreadable)");
             result_clean_text(e.text);
             snprintf(why, sizeof why, "%s", e.text);
         } else if (type == MSG_EXIT) {
             uint32_t st;
-            if (pool_exit_decode(pl, n, &st, err, sizeof err) < 0) {
+            if (pool_exit_decode(&c.f, &st, err, sizeof err) < 0) {
                 status = fail(1, &c, "%s", err);
                 goto out;
             }
@@ -276,7 +281,7 @@ int pool_client_submit(const struct pool_client_options *o, const struct pool_su
             got_exit = 1;
             break;
         } else {
-            status = fail(1, &c, "unexpected message: %s", err[0] && type < 0 ? err : "?");
+            status = fail(1, &c, "unexpected message: %s", type < 0 ? c.why : "?");
             goto out;
         }
     }
@@ -291,5 +296,6 @@ out:
     if (c.fd >= 0)
         close(c.fd);
     frame_reader_free(&c.rd);
+    msg_frame_free(&c.f);
     return status;
 }

@@ -178,7 +178,7 @@ static void hhmmss(char *out, size_t len)
 
 /* ---- agents ------------------------------------------------------------ */
 
-static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
+static void handle_welcome(struct speer *p, const struct msg_frame *f)
 {
     struct serve *s = p->s;
     struct msg_welcome *w = &p->a.welcome;
@@ -189,13 +189,13 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
     /* another version's welcome may lack what ours requires: its version
      * is read first, and the refusal names both */
     buf_init(&b);
-    if (agent_accept_other_version(&role, pl, n, p->a.addr, text, sizeof text, &b)) {
+    if (agent_accept_other_version(&role, f, p->a.addr, text, sizeof text, &b)) {
         slog(s, "refused: %s", text);
         send_buf(p, &b);
         sdrop(p, text);
         return;
     }
-    if (msg_welcome_decode(pl, n, w, err, sizeof err) < 0) {
+    if (msg_welcome_decode(f, w, err, sizeof err) < 0) {
         sdrop(p, "not an nfstorm agent (bad welcome)");
         return;
     }
@@ -214,14 +214,14 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
          w->labels[0] ? w->labels : "-", s->nagents);
 }
 
-static void handle_agent(struct speer *p, const char *pl, uint32_t n, int type)
+static void handle_agent(struct speer *p, const struct msg_frame *f, int type)
 {
     char err[256];
     struct buf b;
     int rc;
 
     buf_init(&b);
-    rc = agent_accept_idle_frame(type, pl, n, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
+    rc = agent_accept_idle_frame(type, f, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
                                  sizeof err);
     if (rc <= 0) {
         buf_free(&b);
@@ -234,14 +234,14 @@ static void handle_agent(struct speer *p, const char *pl, uint32_t n, int type)
 
 /* ---- submitters ---------------------------------------------------------- */
 
-static void handle_sub_hello(struct speer *p, const char *pl, uint32_t n)
+static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
 {
     struct msg_hello h;
     struct msg_welcome w;
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
-    if (msg_hello_decode(pl, n, &h, err, sizeof err) < 0) {
+    if (msg_hello_decode(f, &h, err, sizeof err) < 0) {
         sdrop(p, "not an nfstorm submitter (bad hello)");
         return;
     }
@@ -265,12 +265,12 @@ static void handle_sub_hello(struct speer *p, const char *pl, uint32_t n)
     p->state = S_SUB_AUTH;
 }
 
-static void handle_sub_auth(struct speer *p, const char *pl, uint32_t n)
+static void handle_sub_auth(struct speer *p, const struct msg_frame *f)
 {
     struct msg_auth am;
     char err[256];
 
-    if (msg_auth_decode(pl, n, &am, err, sizeof err) < 0) {
+    if (msg_auth_decode(f, &am, err, sizeof err) < 0) {
         sdrop(p, "bad auth from a submitter");
         return;
     }
@@ -298,12 +298,12 @@ static void send_busy(struct speer *p)
 
 static void try_start(struct serve *s);
 
-static void handle_submit(struct speer *p, const char *pl, uint32_t n)
+static void handle_submit(struct speer *p, const struct msg_frame *f)
 {
     struct serve *s = p->s;
     char err[512], text[MSG_TEXT_MAX];
 
-    if (pool_submit_decode(pl, n, &p->sub, err, sizeof err) < 0) {
+    if (pool_submit_decode(f, &p->sub, err, sizeof err) < 0) {
         snprintf(text, sizeof text, "bad submission: %s", err);
         slog(s, "submitter %s: %s", p->a.addr, text);
         sub_finish(p, text, 2);
@@ -336,10 +336,10 @@ static void handle_submit(struct speer *p, const char *pl, uint32_t n)
     try_start(s);
 }
 
-static void handle_sub(struct speer *p, const char *pl, uint32_t n, int type)
+static void handle_sub(struct speer *p, const struct msg_frame *f, int type)
 {
     if (p->state == S_SUB && type == MSG_SUBMIT) {
-        handle_submit(p, pl, n);
+        handle_submit(p, f);
         return;
     }
     if (type == MSG_PING || type == MSG_PONG)
@@ -349,39 +349,42 @@ static void handle_sub(struct speer *p, const char *pl, uint32_t n, int type)
 
 /* ---- frames ---------------------------------------------------------- */
 
-static int on_frame(struct peer *q, const char *pl, uint32_t n)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
-    struct speer *p = sp(q);
-    char err[256];
-    int type = msg_peek_type(pl, n, err, sizeof err);
+    struct speer *p = arg;
 
     if (type < 0) {
-        sdrop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : err);
-        return 1;
+        sdrop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : why);
+        return;
     }
     switch (p->state) {
     case S_HELLO:
         if (type == MSG_WELCOME)
-            handle_welcome(p, pl, n);
+            handle_welcome(p, f);
         else if (type == MSG_HELLO)
-            handle_sub_hello(p, pl, n);
+            handle_sub_hello(p, f);
         else
             sdrop(p, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
         break;
     case S_AGENT:
-        handle_agent(p, pl, n, type);
+        handle_agent(p, f, type);
         break;
     case S_SUB_AUTH:
         if (type == MSG_AUTH)
-            handle_sub_auth(p, pl, n);
+            handle_sub_auth(p, f);
         else
             sdrop(p, "a submitter must send auth");
         break;
     default:
-        handle_sub(p, pl, n, type);
+        handle_sub(p, f, type);
         break;
     }
-    return p->peer.closing;
+}
+
+static int on_frame(struct peer *q, const char *pl, uint32_t n)
+{
+    msg_dispatch(pl, n, handle_frame, sp(q));
+    return q->closing;
 }
 
 /* Only an idle agent's kept bytes count against GATHER_RX_MAX (a

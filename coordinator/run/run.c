@@ -545,7 +545,7 @@ static void conn_welcomed(struct conn *c, const struct msg_welcome *w)
     send_ping(c);
 }
 
-static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int type)
+static void handle_hello_reply(struct conn *c, const struct msg_frame *f, int type)
 {
     struct run *r = c->run;
     const struct auth_secret *secret = r->opt->secret;
@@ -554,7 +554,7 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
     uint32_t v = 0;
 
     /* its version first: another version's welcome may not decode here */
-    if (type == MSG_WELCOME && msg_version_peek(p, n, &v, err, sizeof err) == 0 &&
+    if (type == MSG_WELCOME && msg_version_peek(f, &v, err, sizeof err) == 0 &&
         v != PROTO_VERSION) {
         struct buf b;
         buf_init(&b);
@@ -564,7 +564,7 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
         run_fail(r, "%s", line);
         return;
     }
-    if (type != MSG_WELCOME || msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
+    if (type != MSG_WELCOME || msg_welcome_decode(f, &w, err, sizeof err) < 0) {
         run_fail(r, "agent %u (%s): bad welcome: %s", c->id, c->addr,
                  type != MSG_WELCOME ? "unexpected message" : err);
         return;
@@ -601,14 +601,14 @@ static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int ty
     conn_welcomed(c, &w);
 }
 
-static void handle_pong(struct conn *c, const char *p, uint32_t n)
+static void handle_pong(struct conn *c, const struct msg_frame *f)
 {
     struct run *r = c->run;
     struct msg_pong m;
     char err[256];
     uint64_t now = run_now(r);
 
-    if (msg_pong_decode(p, n, &m, err, sizeof err) < 0) {
+    if (msg_pong_decode(f, &m, err, sizeof err) < 0) {
         run_fail(r, "agent %u (%s): bad pong: %s", c->id, c->addr, err);
         return;
     }
@@ -647,13 +647,13 @@ static uint32_t interval_allowed(const struct run *r)
     return k > UINT32_MAX ? UINT32_MAX : (uint32_t)k;
 }
 
-static void handle_interval(struct conn *c, const char *p, uint32_t n)
+static void handle_interval(struct conn *c, const struct msg_frame *f)
 {
     struct run *r = c->run;
     struct msg_interval *m = r->iv ? r->iv : (r->iv = xmalloc(sizeof *r->iv));
     char err[256] = "";
 
-    if (msg_interval_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
+    if (msg_interval_decode(f, m, err, sizeof err) < 0 || m->phase != r->phase ||
         c->state != C_RUNNING || m->index != c->next_k) {
         run_fail(r, "agent %u (%s): bad interval: %s", c->id, c->addr, err[0] ? err : "out of order");
         msg_interval_free(m);    /* empty when the decode failed */
@@ -718,7 +718,7 @@ static int totals_differ(const struct op_set *t, const struct op_set *sum, char 
     return 0;
 }
 
-static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
+static void handle_phase_done(struct conn *c, const struct msg_frame *f)
 {
     struct run *r = c->run;
     struct msg_phase_done *m = xmalloc(sizeof *m);
@@ -726,7 +726,7 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     struct op_set *sum = NULL;   /* the sum of its intervals, dense for the check */
     char err[256] = "";
 
-    if (msg_phase_done_decode(p, n, m, err, sizeof err) < 0 || m->phase != r->phase ||
+    if (msg_phase_done_decode(f, m, err, sizeof err) < 0 || m->phase != r->phase ||
         c->state != C_RUNNING || m->nintervals != c->next_k) {
         run_fail(r, "agent %u (%s): bad phase-done: %s", c->id, c->addr,
                  err[0] ? err : "interval count differs");
@@ -834,7 +834,7 @@ static int budget_take(struct conn *c, uint64_t now)
 /* What the result records of the agent (run_record.h): its machine, once,
  * and where a phase's jobs run, before its ready.  Bounded by the decoder
  * and STORAGE_PER_PHASE_MAX; one out of turn is a protocol violation. */
-static void handle_record_info(struct conn *c, const char *p, uint32_t n, int type)
+static void handle_record_info(struct conn *c, const struct msg_frame *f, int type)
 {
     struct run *r = c->run;
     char err[256];
@@ -842,7 +842,7 @@ static void handle_record_info(struct conn *c, const char *p, uint32_t n, int ty
     if (type == MSG_SYSTEM) {
         struct msg_system m;
         struct agent_system sys;
-        if (msg_system_decode(p, n, &m, err, sizeof err) < 0 || r->res->agents[c->id].sys.known) {
+        if (msg_system_decode(f, &m, err, sizeof err) < 0 || r->res->agents[c->id].sys.known) {
             run_fail(r, "agent %u (%s): bad system message: %s", c->id, c->addr,
                      r->res->agents[c->id].sys.known ? "sent twice" : err);
             return;
@@ -861,7 +861,7 @@ static void handle_record_info(struct conn *c, const char *p, uint32_t n, int ty
         return;
     }
     struct msg_storage *m = xmalloc(sizeof *m);
-    if (msg_storage_decode(p, n, m, err, sizeof err) < 0)
+    if (msg_storage_decode(f, m, err, sizeof err) < 0)
         run_fail(r, "agent %u (%s): bad storage message: %s", c->id, c->addr, err);
     else if (!(c->state == C_PLANNED && m->phase == r->phase) &&
              !(c->state == C_DONE && m->phase == r->phase + 1))    /* an early ready's */
@@ -872,11 +872,11 @@ static void handle_record_info(struct conn *c, const char *p, uint32_t n, int ty
     free(m);
 }
 
-static void handle_frame(struct conn *c, const char *p, uint32_t n)
+static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
 {
+    struct conn *c = arg;
     struct run *r = c->run;
-    char err[256];
-    int type = msg_peek_type(p, n, err, sizeof err);
+    char err[256] = "";
 
     c->last_rx_ns = run_now(r);
     if (!budget_take(c, c->last_rx_ns)) {
@@ -886,22 +886,22 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     }
     if (c->state == C_HELLO && type < 0) {
         run_fail(r, "agent %u (%s): not an nfstorm agent (its first message is not one: %s)",
-                 c->id, c->addr, err);
+                 c->id, c->addr, why);
         return;
     }
     if (c->state == C_HELLO && type != MSG_ERROR) {   /* an agent may say busy */
-        handle_hello_reply(c, p, n, type);
+        handle_hello_reply(c, f, type);
         return;
     }
     if (type < 0) {
-        run_fail(r, "agent %u (%s): bad message: %s", c->id, c->addr, err);
+        run_fail(r, "agent %u (%s): bad message: %s", c->id, c->addr, why);
         return;
     }
     if (type == MSG_ERROR) {
         struct msg_error m;
         char text[MSG_TEXT_MAX + 300];
         const char *what;
-        if (msg_error_decode(p, n, &m, err, sizeof err) < 0)
+        if (msg_error_decode(f, &m, err, sizeof err) < 0)
             snprintf(m.text, sizeof m.text, "unreadable error: %s", err);
         else if (c->state == C_HELLO && m.version && m.version != PROTO_VERSION) {
             msg_version_refusal(text, sizeof text, "agent", c->addr, m.version, "coordinator");
@@ -937,17 +937,17 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
     if (type == MSG_PING) {            /* the agent's heartbeat: answer it */
         struct buf b;
         buf_init(&b);
-        if (conn_pong(p, n, run_now(r), &b, err, sizeof err) == 0)
+        if (conn_pong(f, run_now(r), &b, err, sizeof err) == 0)
             conn_send(c, &b);
         return;
     }
     switch (type) {
     case MSG_PONG:
-        handle_pong(c, p, n);
+        handle_pong(c, f);
         return;
     case MSG_READY: {
         struct msg_ready m;
-        if (msg_ready_decode(p, n, &m, err, sizeof err) < 0) {
+        if (msg_ready_decode(f, &m, err, sizeof err) < 0) {
             run_fail(r, "agent %u (%s): bad ready: %s", c->id, c->addr, err);
             return;
         }
@@ -969,16 +969,16 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         return;
     }
     case MSG_INTERVAL:
-        handle_interval(c, p, n);
+        handle_interval(c, f);
         return;
     case MSG_SYSTEM:
     case MSG_STORAGE:
-        handle_record_info(c, p, n, type);
+        handle_record_info(c, f, type);
         return;
     case MSG_PROGRESS: {
         struct msg_progress m;
         uint64_t done = 0, total = 0;
-        if (msg_progress_decode(p, n, &m, err, sizeof err) < 0 || m.phase != r->phase ||
+        if (msg_progress_decode(f, &m, err, sizeof err) < 0 || m.phase != r->phase ||
             m.done_bytes > m.total_bytes)
             return;            /* advisory only: a bad one is dropped */
         /* the layout announced (it starts after the engines' setup) or advanced */
@@ -1001,11 +1001,11 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
         return;
     }
     case MSG_PHASE_DONE:
-        handle_phase_done(c, p, n);
+        handle_phase_done(c, f);
         return;
     case MSG_COHERENCE: {
         struct msg_coherence m;
-        if (msg_coherence_decode(p, n, c->id, &m, err, sizeof err) < 0 || m.phase != r->phase ||
+        if (msg_coherence_decode(f, c->id, &m, err, sizeof err) < 0 || m.phase != r->phase ||
             c->state != C_RUNNING)
             run_fail(r, "agent %u (%s): bad coherence: %s", c->id, c->addr,
                      err[0] ? err : "not for the running phase");
@@ -1046,7 +1046,7 @@ static void peer_said(const struct conn *c, char *out)
 static int on_frame(void *arg, const char *p, uint32_t n)
 {
     struct conn *c = arg;
-    handle_frame(c, p, n);
+    msg_dispatch(p, n, handle_frame, c);
     return c->run->finished || !c->open;
 }
 

@@ -4,7 +4,7 @@
  * The input is a byte stream as it would arrive on the socket.  It is fed
  * to a frame_reader in pseudo-random chunk sizes (derived from the input,
  * so a crash reproduces from the file alone and the seed corpus is plain
- * encoder output), and every complete frame goes to msg_peek_type and the
+ * encoder output), and every complete frame goes to msg_parse and the
  * decoder of the type it names.
  *
  * Checks: nothing crashes (ASan/UBSan), every decoder returns 0 or
@@ -332,36 +332,18 @@ static int msg_equal(enum msg_type t, const union msg_any *a, const union msg_an
     }
 }
 
-static int decode_as(enum msg_type t, const char *p, size_t n, union msg_any *m,
-                     char *err, size_t errlen)
+/* Every row of the message table through msg_decode; the pool messages
+ * and coherence through their own modules. */
+static int decode_as(const struct msg_frame *f, union msg_any *m, char *err, size_t errlen)
 {
-    switch (t) {
-    case MSG_HELLO:      return msg_hello_decode(p, n, &m->hello, err, errlen);
-    case MSG_WELCOME:    return msg_welcome_decode(p, n, &m->welcome, err, errlen);
-    case MSG_AUTH:       return msg_auth_decode(p, n, &m->auth, err, errlen);
-    case MSG_PLAN:       return msg_plan_decode(p, n, &m->plan, err, errlen);
-    case MSG_READY:      return msg_ready_decode(p, n, &m->ready, err, errlen);
-    case MSG_START:      return msg_start_decode(p, n, &m->start, err, errlen);
-    case MSG_INTERVAL:   return msg_interval_decode(p, n, &m->interval, err, errlen);
-    case MSG_PHASE_DONE: return msg_phase_done_decode(p, n, &m->phase_done, err, errlen);
-    case MSG_STOP:       return msg_stop_decode(p, n, &m->stop, err, errlen);
-    case MSG_PHASE_END:  return msg_phase_end_decode(p, n, &m->phase_end, err, errlen);
-    case MSG_ERROR:      return msg_error_decode(p, n, &m->error, err, errlen);
-    case MSG_PING:       return msg_ping_decode(p, n, &m->ping, err, errlen);
-    case MSG_PONG:       return msg_pong_decode(p, n, &m->pong, err, errlen);
-    case MSG_PROGRESS:   return msg_progress_decode(p, n, &m->progress, err, errlen);
-    case MSG_CLEAN:      return msg_clean_decode(p, n, &m->plan, err, errlen);
-    case MSG_CLEANED:    return msg_cleaned_decode(p, n, &m->cleaned, err, errlen);
-    case MSG_STORAGE:    return msg_storage_decode(p, n, &m->storage, err, errlen);
-    case MSG_SYSTEM:     return msg_system_decode(p, n, &m->system, err, errlen);
-    case MSG_SUBMIT:     return pool_submit_decode(p, n, &m->submit, err, errlen);
-    case MSG_BUSY:       return pool_busy_decode(p, n, &m->busy, err, errlen);
-    case MSG_OUTPUT:     return pool_output_decode(p, n, &m->output, err, errlen);
-    case MSG_EXIT:       return pool_exit_decode(p, n, &m->exit_status, err, errlen);
-    case MSG_COHERENCE:  return msg_coherence_decode(p, n, 1, &m->coherence, err, errlen);
-    default:             die("msg_peek_type returned an unknown type", __LINE__);
+    switch (f->type) {
+    case MSG_SUBMIT:     return pool_submit_decode(f, &m->submit, err, errlen);
+    case MSG_BUSY:       return pool_busy_decode(f, &m->busy, err, errlen);
+    case MSG_OUTPUT:     return pool_output_decode(f, &m->output, err, errlen);
+    case MSG_EXIT:       return pool_exit_decode(f, &m->exit_status, err, errlen);
+    case MSG_COHERENCE:  return msg_coherence_decode(f, 1, &m->coherence, err, errlen);
+    default:             return msg_decode(f, m, err, errlen);
     }
-    return -1;
 }
 
 static void encode_as(enum msg_type t, struct buf *out, const union msg_any *m)
@@ -423,20 +405,23 @@ static void check_frame(const char *p, size_t n)
 {
     char err[256];
     struct buf e1, e2;
+    struct msg_frame f1, f2;
     const char *q;
     size_t qn, rn;
     int t, rc;
 
     err[0] = '\0';
-    t = msg_peek_type(p, n, err, sizeof err);
+    t = msg_parse(p, n, &f1, err, sizeof err);
     if (t < 0) {
         CHECK(t == -EBADMSG && err[0] != '\0');
+        msg_frame_free(&f1);
         return;
     }
     CHECK(t > 0 && t < MSG__COUNT);
     memset(&m1, 0, sizeof m1);
     err[0] = '\0';
-    rc = decode_as((enum msg_type)t, p, n, &m1, err, sizeof err);
+    rc = decode_as(&f1, &m1, err, sizeof err);
+    msg_frame_free(&f1);
     if (rc != 0) {
         CHECK(rc == -EBADMSG && err[0] != '\0');
         if (t == MSG_PLAN)   /* a failed decode leaves nothing to free */
@@ -448,9 +433,10 @@ static void check_frame(const char *p, size_t n)
     buf_init(&e2);
     encode_as((enum msg_type)t, &e1, &m1);
     q = payload_of(&e1, &qn);
-    CHECK(msg_peek_type(q, qn, err, sizeof err) == t);
+    CHECK(msg_parse(q, qn, &f2, err, sizeof err) == t);
     memset(&m2, 0, sizeof m2);
-    rc = decode_as((enum msg_type)t, q, qn, &m2, err, sizeof err);
+    rc = decode_as(&f2, &m2, err, sizeof err);
+    msg_frame_free(&f2);
     if (rc != 0)
         fprintf(stderr, "re-decode of a '%s' failed: %s\n", msg_type_name((enum msg_type)t), err);
     CHECK(rc == 0);

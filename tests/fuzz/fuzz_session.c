@@ -26,7 +26,7 @@
  *
  * Checks: nothing crashes (ASan/UBSan), nothing leaks (libFuzzer's leak
  * check), no session outlives the hang-up, and every frame the agent sends
- * has a valid header and a type msg_peek_type knows. */
+ * has a valid header and a type msg_parse knows. */
 #include <errno.h>
 #include <ftw.h>
 #include <stdint.h>
@@ -69,7 +69,9 @@ static void on_send(void *arg, const char *p, size_t n)
     len = (uint32_t)(unsigned char)p[0] << 24 | (uint32_t)(unsigned char)p[1] << 16 |
           (uint32_t)(unsigned char)p[2] << 8 | (unsigned char)p[3];
     CHECK(len == n - FRAME_HEADER_LEN);
-    CHECK(msg_peek_type(p + FRAME_HEADER_LEN, len, err, sizeof err) >= 0);
+    struct msg_frame f;
+    CHECK(msg_parse(p + FRAME_HEADER_LEN, len, &f, err, sizeof err) >= 0);
+    msg_frame_free(&f);
     frames_out++;
 }
 
@@ -136,13 +138,13 @@ static void spin(struct session *s, uint64_t max_ns)
 }
 
 /* A decodable start with t0's top bit clear goes in re-based; 1 if sent. */
-static int rebase_start(struct session *s, const uint8_t *p, size_t n)
+static int rebase_start(struct session *s, const struct msg_frame *f)
 {
     struct msg_start m;
     struct buf b;
     char err[64];
 
-    if (msg_start_decode((const char *)p, n, &m, err, sizeof err) < 0 || (m.t0_ns >> 63))
+    if (msg_start_decode(f, &m, err, sizeof err) < 0 || (m.t0_ns >> 63))
         return 0;
     m.t0_ns = clock_now_ns() - 1000000000ull + m.t0_ns % 3000000000ull;
     buf_init(&b);
@@ -172,15 +174,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (i + 2 <= size && agent.nsessions > 0) {
         size_t n = (size_t)data[i] << 8 | data[i + 1];
         char err[64];
+        struct msg_frame f;
         int type;
         i += 2;
         if (n > size - i)
             n = size - i;
-        type = msg_peek_type((const char *)data + i, (uint32_t)n, err, sizeof err);
-        if (type == MSG_START && rebase_start(s, data + i, n))
+        type = msg_parse((const char *)data + i, (uint32_t)n, &f, err, sizeof err);
+        if (type == MSG_START && rebase_start(s, &f))
             ;
         else
             send_frame(s, data + i, n);
+        msg_frame_free(&f);
         i += n;
         if (agent.nsessions == 0)
             break;

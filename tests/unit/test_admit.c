@@ -14,6 +14,7 @@
 #include "agent/admit.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 #define GiB (UINT64_C(1) << 30)
 
@@ -105,7 +106,7 @@ static void test_admit_refuses_decoded_overflow(void **state)
     plan_add_job(&in.plan, &j);
     buf_init(&b);
     msg_plan_encode(&b, &in);
-    if (msg_plan_decode(b.data + FRAME_HEADER_LEN, b.len - FRAME_HEADER_LEN, &out, err, sizeof err) != 0)
+    if (DECODE(msg_plan_decode, b.data + FRAME_HEADER_LEN, b.len - FRAME_HEADER_LEN, &out, err, sizeof err) != 0)
         fail_msg("%s", err);
     /* one agent: global jobs 0-1 fit; two agents reach global job 3 */
     assert_int_equal(admit_plan(&out.plan, 0, 1, UINT64_MAX, err, sizeof err), 0);

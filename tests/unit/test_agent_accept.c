@@ -20,6 +20,7 @@
 #include "net/listener.h"
 #include "net/addr.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 static const struct agent_accept_role role = { "a pool", "pool" };
 
@@ -42,6 +43,35 @@ static void welcome_for(struct msg_welcome *w, const struct auth_secret *secret,
     w->auth = secret != NULL;
     if (secret)
         auth_proof(secret, AUTH_AGENT, cnonce, w->nonce, w->mac);
+}
+
+
+/* The frame handlers take a parsed frame: parse p (which may fail: the
+ * handler then sees a frame without a root), call, free. */
+static int idle_frame(int type, const char *p, size_t n, struct buf *kept, int *have_system, uint64_t now_ns,
+                      struct buf *reply, char *why, size_t whylen)
+{
+    struct msg_frame f;
+    char perr[256];
+    int rc;
+
+    msg_parse(p, n, &f, perr, sizeof perr);
+    rc = agent_accept_idle_frame(type, &f, kept, have_system, now_ns, reply, why, whylen);
+    msg_frame_free(&f);
+    return rc;
+}
+
+static int other_version(const struct agent_accept_role *who, const char *p, size_t n, const char *addr,
+                         char *line, size_t linelen, struct buf *out)
+{
+    struct msg_frame f;
+    char perr[256];
+    int rc;
+
+    msg_parse(p, n, &f, perr, sizeof perr);
+    rc = agent_accept_other_version(who, &f, addr, line, linelen, out);
+    msg_frame_free(&f);
+    return rc;
 }
 
 static void test_peer_same_ip(void **state)
@@ -102,8 +132,7 @@ static void test_agent_accept_welcome_checks(void **state)
     buf_init(&b);
     agent_accept_auth_reply(&secret, cnonce, &w, &b);
     assert_true(b.len > FRAME_HEADER_LEN);
-    assert_int_equal(msg_auth_decode(b.data + FRAME_HEADER_LEN, b.len - FRAME_HEADER_LEN, &am, err,
-                                     sizeof err), 0);
+    assert_int_equal(DECODE(msg_auth_decode, b.data + FRAME_HEADER_LEN, b.len - FRAME_HEADER_LEN, &am, err, sizeof err), 0);
     assert_true(auth_check(&secret, AUTH_COORDINATOR, cnonce, w.nonce, am.mac));
     assert_false(auth_check(&secret, AUTH_AGENT, cnonce, w.nonce, am.mac));
     assert_false(auth_check(&other, AUTH_COORDINATOR, cnonce, w.nonce, am.mac));
@@ -126,14 +155,14 @@ static void test_agent_accept_idle_frames(void **state)
     buf_init(&frame);
     msg_system_encode(&frame, &sys);
     /* the system frame is kept as it came, header and all, once */
-    assert_int_equal(agent_accept_idle_frame(MSG_SYSTEM, frame.data + FRAME_HEADER_LEN,
+    assert_int_equal(idle_frame(MSG_SYSTEM, frame.data + FRAME_HEADER_LEN,
                                              (uint32_t)(frame.len - FRAME_HEADER_LEN), &kept,
                                              &have_system, 5, &reply, why, sizeof why), 1);
     assert_int_equal(have_system, 1);
     assert_int_equal(kept.len, frame.len);
     assert_memory_equal(kept.data, frame.data, frame.len);
     assert_int_equal(reply.len, 0);
-    assert_int_equal(agent_accept_idle_frame(MSG_SYSTEM, frame.data + FRAME_HEADER_LEN,
+    assert_int_equal(idle_frame(MSG_SYSTEM, frame.data + FRAME_HEADER_LEN,
                                              (uint32_t)(frame.len - FRAME_HEADER_LEN), &kept,
                                              &have_system, 5, &reply, why, sizeof why), -EBADMSG);
     assert_string_equal(why, "sent system twice");
@@ -143,26 +172,25 @@ static void test_agent_accept_idle_frames(void **state)
     /* a ping is answered with its seq and time, and our clock */
     buf_init(&frame);
     msg_ping_encode(&frame, &ping);
-    assert_int_equal(agent_accept_idle_frame(MSG_PING, frame.data + FRAME_HEADER_LEN,
+    assert_int_equal(idle_frame(MSG_PING, frame.data + FRAME_HEADER_LEN,
                                              (uint32_t)(frame.len - FRAME_HEADER_LEN), &kept,
                                              &have_system, 777, &reply, why, sizeof why), 1);
-    assert_int_equal(msg_pong_decode(reply.data + FRAME_HEADER_LEN, reply.len - FRAME_HEADER_LEN, &pong,
-                                     why, sizeof why), 0);
+    assert_int_equal(DECODE(msg_pong_decode, reply.data + FRAME_HEADER_LEN, reply.len - FRAME_HEADER_LEN, &pong, why, sizeof why), 0);
     assert_int_equal(pong.seq, 9);
     assert_int_equal(pong.t_ping_ns, 1234);
     assert_int_equal(pong.t_ns, 777);
     /* a frame that says ping but is not one: drop */
-    assert_int_equal(agent_accept_idle_frame(MSG_PING, "\x81\xa1x\x01", 4, &kept, &have_system, 1,
+    assert_int_equal(idle_frame(MSG_PING, "\x81\xa1x\x01", 4, &kept, &have_system, 1,
                                              &reply, why, sizeof why), -EBADMSG);
     assert_true(why[0] != '\0');
     buf_free(&frame);
 
     /* a pong is taken; anything else is the caller's */
-    assert_int_equal(agent_accept_idle_frame(MSG_PONG, "", 0, &kept, &have_system, 1, &reply, why,
+    assert_int_equal(idle_frame(MSG_PONG, "", 0, &kept, &have_system, 1, &reply, why,
                                              sizeof why), 1);
-    assert_int_equal(agent_accept_idle_frame(MSG_ERROR, "", 0, &kept, &have_system, 1, &reply, why,
+    assert_int_equal(idle_frame(MSG_ERROR, "", 0, &kept, &have_system, 1, &reply, why,
                                              sizeof why), 0);
-    assert_int_equal(agent_accept_idle_frame(MSG_INTERVAL, "", 0, &kept, &have_system, 1, &reply, why,
+    assert_int_equal(idle_frame(MSG_INTERVAL, "", 0, &kept, &have_system, 1, &reply, why,
                                              sizeof why), 0);
     buf_free(&kept);
     buf_free(&reply);
@@ -191,13 +219,12 @@ static void test_agent_accept_other_version(void **state)
     msgpack_pack_str_with_body(&pk, "hostname", 8);
     msgpack_pack_str_with_body(&pk, "future", 6);
     buf_init(&out);
-    assert_int_equal(agent_accept_other_version(&role, sb.data, (uint32_t)sb.size, "10.0.0.9:4000", line,
+    assert_int_equal(other_version(&role, sb.data, (uint32_t)sb.size, "10.0.0.9:4000", line,
                                                 sizeof line, &out), 1);
     snprintf(err, sizeof err, "agent 10.0.0.9:4000 speaks protocol 99, this pool %u: upgrade one of them",
              PROTO_VERSION);
     assert_string_equal(line, err);
-    assert_int_equal(msg_error_decode(out.data + FRAME_HEADER_LEN, out.len - FRAME_HEADER_LEN, &e, err,
-                                      sizeof err), 0);
+    assert_int_equal(DECODE(msg_error_decode, out.data + FRAME_HEADER_LEN, out.len - FRAME_HEADER_LEN, &e, err, sizeof err), 0);
     assert_int_equal(e.version, PROTO_VERSION);
     snprintf(err, sizeof err, "protocol version mismatch: pool speaks %u, agent 99", PROTO_VERSION);
     assert_string_equal(e.text, err);
@@ -209,10 +236,10 @@ static void test_agent_accept_other_version(void **state)
     buf_init(&ours);
     msg_welcome_encode(&ours, &w);
     buf_init(&out);
-    assert_int_equal(agent_accept_other_version(&role, ours.data + FRAME_HEADER_LEN,
+    assert_int_equal(other_version(&role, ours.data + FRAME_HEADER_LEN,
                                                 (uint32_t)(ours.len - FRAME_HEADER_LEN), "a", line,
                                                 sizeof line, &out), 0);
-    assert_int_equal(agent_accept_other_version(&role, "\x93\x01", 2, "a", line, sizeof line, &out), 0);
+    assert_int_equal(other_version(&role, "\x93\x01", 2, "a", line, sizeof line, &out), 0);
     assert_int_equal(out.len, 0);
     buf_free(&ours);
 }

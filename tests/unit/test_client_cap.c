@@ -19,6 +19,7 @@
 #include "coordinator/report/client_json.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -158,7 +159,7 @@ static void test_client_cap_nic_route_round_trip(void **state)
         in.client.host.nic_route = route;
         buf_init(&b);
         msg_interval_encode(&b, &in);
-        assert_int_equal(msg_interval_decode(b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
+        assert_int_equal(DECODE(msg_interval_decode, b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
         assert_int_equal(out.client.host.present, 1);
         assert_int_equal(out.client.host.nic_route, route);
         assert_int_equal(out.client.host.speed_mbps, 10000);

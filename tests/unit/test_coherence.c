@@ -16,6 +16,7 @@
 #include "coordinator/report/coherence_report.h"
 #include "proto/coh_msg.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 static void test_coherence_merge_sums_pairs_exactly(void **state)
 {
@@ -98,8 +99,8 @@ static void test_coherence_msg_round_trip(void **state)
     buf_init(&b);
     msg_coherence_encode(&b, &m);
     pl = payload(&b, &n);
-    assert_int_equal(msg_peek_type(pl, n, err, sizeof err), MSG_COHERENCE);
-    assert_int_equal(msg_coherence_decode(pl, n, 9, &d, err, sizeof err), 0);
+    assert_int_equal(peek_type(pl, n, err, sizeof err), MSG_COHERENCE);
+    assert_int_equal(COH_DECODE(pl, n, 9, &d, err, sizeof err), 0);
     assert_int_equal(d.phase, 3);
     assert_int_equal(d.set.n, 2);
     assert_int_equal(d.set.pair[0].writer, 4);
@@ -156,7 +157,7 @@ static void expect_refused(struct buf *b, const char *want)
 {
     struct msg_coherence d;
     char err[256] = "";
-    assert_int_equal(msg_coherence_decode(b->data, b->len, 0, &d, err, sizeof err), -EBADMSG);
+    assert_int_equal(COH_DECODE(b->data, b->len, 0, &d, err, sizeof err), -EBADMSG);
     if (!strstr(err, want))
         fail_msg("'%s' does not say '%s'", err, want);
     assert_int_equal(d.set.n, 0);
@@ -170,7 +171,7 @@ static void test_coherence_msg_refusals(void **state)
     char err[256];
     (void)state;
     pack_msg(&b, 2, 1, 0, 0, 0);                 /* well formed: accepted */
-    assert_int_equal(msg_coherence_decode(b.data, b.len, 0, &d, err, sizeof err), 0);
+    assert_int_equal(COH_DECODE(b.data, b.len, 0, &d, err, sizeof err), 0);
     assert_int_equal(d.set.n, 2);
     coh_set_free(&d.set);
     buf_free(&b);

@@ -15,6 +15,7 @@
 
 #include "net/conn.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 struct seen {
     int frames;
@@ -93,17 +94,14 @@ static void test_conn_ping_pong(void **state)
     buf_init(&ping);
     buf_init(&pong);
     conn_ping(&ping, 7, 1000);
-    assert_int_equal(conn_pong(ping.data + FRAME_HEADER_LEN, (uint32_t)(ping.len - FRAME_HEADER_LEN),
-                               5000, &pong, err, sizeof err), 0);
-    assert_int_equal(msg_pong_decode(pong.data + FRAME_HEADER_LEN, pong.len - FRAME_HEADER_LEN, &po,
-                                     err, sizeof err), 0);
+    assert_int_equal(PONG(ping.data + FRAME_HEADER_LEN, (uint32_t)(ping.len - FRAME_HEADER_LEN), 5000, &pong, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_pong_decode, pong.data + FRAME_HEADER_LEN, pong.len - FRAME_HEADER_LEN, &po, err, sizeof err), 0);
     assert_int_equal(po.seq, 7);
     assert_int_equal(po.t_ping_ns, 1000);
     assert_int_equal(po.t_ns, 5000);
     /* not a ping: refused, nothing appended */
     size_t had = pong.len;
-    assert_int_equal(conn_pong(pong.data + FRAME_HEADER_LEN, (uint32_t)(pong.len - FRAME_HEADER_LEN),
-                               1, &pong, err, sizeof err), -EBADMSG);
+    assert_int_equal(PONG(pong.data + FRAME_HEADER_LEN, (uint32_t)(pong.len - FRAME_HEADER_LEN), 1, &pong, err, sizeof err), -EBADMSG);
     assert_int_equal(pong.len, had);
     buf_free(&ping);
     buf_free(&pong);

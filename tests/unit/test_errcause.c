@@ -18,6 +18,7 @@
 #include "coordinator/report/errors_json.h"
 #include "coordinator/result/result_errors.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 #define NOSPC3 NFS_STATUS_CODE(NFS_STATUS_CLASS_V3, 28)
 
@@ -154,7 +155,7 @@ static void test_errcause_wire_round_trip(void **state)
     buf_init(&b);
     msg_phase_done_encode(&b, in);
     payload(&b, &p, &n);
-    if (msg_phase_done_decode(p, n, out, err, sizeof err) != 0)
+    if (DECODE(msg_phase_done_decode, p, n, out, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_memory_equal(&out->errors, &in->errors, sizeof in->errors);
     msg_phase_done_free(out);
@@ -166,7 +167,7 @@ static void test_errcause_wire_round_trip(void **state)
     payload(&b, &p, &n);
     assert_null(memmem(p, n, "errors", 6));
     memset(&out->errors, 0xa5, sizeof out->errors);
-    assert_int_equal(msg_phase_done_decode(p, n, out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_phase_done_decode, p, n, out, err, sizeof err), 0);
     assert_true(errcause_empty(&out->errors));
     msg_phase_done_free(out);
     buf_free(&b);
@@ -197,7 +198,7 @@ static void hostile(void (*build)(msgpack_packer *pk), const char *want)
     K("totals"); msgpack_pack_map(&pk, 0);
     K("errors"); build(&pk);
 #undef K
-    assert_int_equal(msg_phase_done_decode(sb.data, sb.size, out, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(msg_phase_done_decode, sb.data, sb.size, out, err, sizeof err), -EBADMSG);
     if (!strstr(err, want))
         fail_msg("'%s' lacks '%s'", err, want);
     msg_phase_done_free(out);

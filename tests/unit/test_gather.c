@@ -15,6 +15,7 @@
 
 #include "coordinator/fleet/gather.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 static struct gather_agent mk(const char *labels, const char *host, const char *ip, int port)
 {
@@ -82,7 +83,7 @@ static void test_gather_welcome_labels_wire(void **state)
     buf_init(&b);
     msg_welcome_encode(&b, &w);
     memset(&d, 0x55, sizeof d);
-    assert_int_equal(msg_welcome_decode(b.data + 4, b.len - 4, &d, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_welcome_decode, b.data + 4, b.len - 4, &d, err, sizeof err), 0);
     assert_string_equal(d.labels, "zone-a,big");
     buf_free(&b);
 
@@ -103,7 +104,7 @@ static void test_gather_welcome_labels_wire(void **state)
     KEY("nonce"); msgpack_pack_bin(&pk, 32), msgpack_pack_bin_body(&pk, zero, 32);
     KEY("mac"); msgpack_pack_bin(&pk, 32), msgpack_pack_bin_body(&pk, zero, 32);
     memset(&d, 0x55, sizeof d);
-    assert_int_equal(msg_welcome_decode(sb.data, sb.size, &d, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_welcome_decode, sb.data, sb.size, &d, err, sizeof err), 0);
     assert_string_equal(d.host, "old");
     assert_string_equal(d.labels, "");
     msgpack_sbuffer_destroy(&sb);
@@ -122,7 +123,7 @@ static void test_gather_welcome_labels_wire(void **state)
     KEY("mac"); msgpack_pack_bin(&pk, 32), msgpack_pack_bin_body(&pk, zero, 32);
     KEY("labels"); msgpack_pack_uint32(&pk, 5);
 #undef KEY
-    assert_int_equal(msg_welcome_decode(sb.data, sb.size, &d, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(msg_welcome_decode, sb.data, sb.size, &d, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "labels"));
     msgpack_sbuffer_destroy(&sb);
 }

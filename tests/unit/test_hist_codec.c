@@ -19,6 +19,7 @@
 #include "common/hist_codec.h"
 #include "coordinator/report/hist_json.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 /* splitmix64: deterministic */
 static uint64_t rnd(uint64_t *s)
@@ -136,7 +137,7 @@ static int dec_wire(const struct form *f, struct hist *h, char *why, size_t len)
     msgpack_pack_array(&pk, (uint32_t)f->n);
     for (size_t i = 0; i < f->n; i++)
         msgpack_pack_uint64(&pk, f->b[i]);
-    rc = msg_interval_decode(sb.data, sb.size, m, err, sizeof err);
+    rc = DECODE(msg_interval_decode, sb.data, sb.size, m, err, sizeof err);
     if (rc == 0)
         *h = m->stats.op[OP_READ].lat;
     /* "interval: stats.read.lat: <why>": the decoder's reason is the tail */

@@ -26,6 +26,7 @@
 #include "proto/msg.h"
 #include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 /* ---- helpers --------------------------------------------------------- */
 
@@ -464,63 +465,63 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
     int rc = -1;
 
     switch (t) {
-    case MSG_HELLO: { struct msg_hello m; rc = msg_hello_decode(p, n, &m, err, errlen); break; }
-    case MSG_WELCOME: { struct msg_welcome m; rc = msg_welcome_decode(p, n, &m, err, errlen); break; }
+    case MSG_HELLO: { struct msg_hello m; rc = DECODE(msg_hello_decode, p, n, &m, err, errlen); break; }
+    case MSG_WELCOME: { struct msg_welcome m; rc = DECODE(msg_welcome_decode, p, n, &m, err, errlen); break; }
     case MSG_PLAN: {
         struct msg_plan m;
-        rc = msg_plan_decode(p, n, &m, err, errlen);
+        rc = DECODE(msg_plan_decode, p, n, &m, err, errlen);
         if (rc == 0)
             msg_plan_free(&m);
         else
             assert_int_equal(m.plan.nphases, 0);   /* nothing left to free */
         break;
     }
-    case MSG_READY: { struct msg_ready m; rc = msg_ready_decode(p, n, &m, err, errlen); break; }
-    case MSG_START: { struct msg_start m; rc = msg_start_decode(p, n, &m, err, errlen); break; }
+    case MSG_READY: { struct msg_ready m; rc = DECODE(msg_ready_decode, p, n, &m, err, errlen); break; }
+    case MSG_START: { struct msg_start m; rc = DECODE(msg_start_decode, p, n, &m, err, errlen); break; }
     case MSG_INTERVAL: {
         struct msg_interval *m = malloc(sizeof *m);
-        rc = msg_interval_decode(p, n, m, err, errlen);
+        rc = DECODE(msg_interval_decode, p, n, m, err, errlen);
         free(m);
         break;
     }
     case MSG_PHASE_DONE: {
         struct msg_phase_done *m = malloc(sizeof *m);
-        rc = msg_phase_done_decode(p, n, m, err, errlen);
+        rc = DECODE(msg_phase_done_decode, p, n, m, err, errlen);
         free(m);
         break;
     }
-    case MSG_STOP: { struct msg_stop m; rc = msg_stop_decode(p, n, &m, err, errlen); break; }
-    case MSG_ERROR: { struct msg_error m; rc = msg_error_decode(p, n, &m, err, errlen); break; }
-    case MSG_PING: { struct msg_ping m; rc = msg_ping_decode(p, n, &m, err, errlen); break; }
-    case MSG_PONG: { struct msg_pong m; rc = msg_pong_decode(p, n, &m, err, errlen); break; }
-    case MSG_AUTH: { struct msg_auth m; rc = msg_auth_decode(p, n, &m, err, errlen); break; }
-    case MSG_PROGRESS: { struct msg_progress m; rc = msg_progress_decode(p, n, &m, err, errlen); break; }
+    case MSG_STOP: { struct msg_stop m; rc = DECODE(msg_stop_decode, p, n, &m, err, errlen); break; }
+    case MSG_ERROR: { struct msg_error m; rc = DECODE(msg_error_decode, p, n, &m, err, errlen); break; }
+    case MSG_PING: { struct msg_ping m; rc = DECODE(msg_ping_decode, p, n, &m, err, errlen); break; }
+    case MSG_PONG: { struct msg_pong m; rc = DECODE(msg_pong_decode, p, n, &m, err, errlen); break; }
+    case MSG_AUTH: { struct msg_auth m; rc = DECODE(msg_auth_decode, p, n, &m, err, errlen); break; }
+    case MSG_PROGRESS: { struct msg_progress m; rc = DECODE(msg_progress_decode, p, n, &m, err, errlen); break; }
     case MSG_CLEAN: {
         struct msg_plan m;
-        rc = msg_clean_decode(p, n, &m, err, errlen);
+        rc = DECODE(msg_clean_decode, p, n, &m, err, errlen);
         if (rc == 0)
             msg_plan_free(&m);
         else
             assert_int_equal(m.plan.nphases, 0);
         break;
     }
-    case MSG_CLEANED: { struct msg_cleaned m; rc = msg_cleaned_decode(p, n, &m, err, errlen); break; }
-    case MSG_STORAGE: { struct msg_storage m; rc = msg_storage_decode(p, n, &m, err, errlen); break; }
-    case MSG_SYSTEM: { struct msg_system m; rc = msg_system_decode(p, n, &m, err, errlen); break; }
+    case MSG_CLEANED: { struct msg_cleaned m; rc = DECODE(msg_cleaned_decode, p, n, &m, err, errlen); break; }
+    case MSG_STORAGE: { struct msg_storage m; rc = DECODE(msg_storage_decode, p, n, &m, err, errlen); break; }
+    case MSG_SYSTEM: { struct msg_system m; rc = DECODE(msg_system_decode, p, n, &m, err, errlen); break; }
     case MSG_SUBMIT: {
         struct pool_submit m;
-        rc = pool_submit_decode(p, n, &m, err, errlen);
+        rc = DECODE(pool_submit_decode, p, n, &m, err, errlen);
         if (rc == 0)
             pool_submit_free(&m);
         break;
     }
-    case MSG_BUSY: { struct pool_busy m; rc = pool_busy_decode(p, n, &m, err, errlen); break; }
-    case MSG_OUTPUT: { struct pool_output m; rc = pool_output_decode(p, n, &m, err, errlen); break; }
-    case MSG_EXIT: { uint32_t st; rc = pool_exit_decode(p, n, &st, err, errlen); break; }
-    case MSG_PHASE_END: { struct msg_phase_end m; rc = msg_phase_end_decode(p, n, &m, err, errlen); break; }
+    case MSG_BUSY: { struct pool_busy m; rc = DECODE(pool_busy_decode, p, n, &m, err, errlen); break; }
+    case MSG_OUTPUT: { struct pool_output m; rc = DECODE(pool_output_decode, p, n, &m, err, errlen); break; }
+    case MSG_EXIT: { uint32_t st; rc = DECODE(pool_exit_decode, p, n, &st, err, errlen); break; }
+    case MSG_PHASE_END: { struct msg_phase_end m; rc = DECODE(msg_phase_end_decode, p, n, &m, err, errlen); break; }
     case MSG_COHERENCE: {
         struct msg_coherence m;
-        rc = msg_coherence_decode(p, n, 2, &m, err, errlen);
+        rc = COH_DECODE(p, n, 2, &m, err, errlen);
         coh_set_free(&m.set);
         break;
     }
@@ -703,8 +704,8 @@ static void test_msg_hello_round_trip_any_version(void **state)
         buf_init(&b);
         msg_hello_encode(&b, &in);
         p = payload_of(&b, &n);
-        assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_HELLO);
-        assert_int_equal(msg_hello_decode(p, n, &out, err, sizeof err), 0);
+        assert_int_equal(peek_type(p, n, err, sizeof err), MSG_HELLO);
+        assert_int_equal(DECODE(msg_hello_decode, p, n, &out, err, sizeof err), 0);
         assert_int_equal(out.version, versions[i]);
         buf_free(&b);
     }
@@ -734,8 +735,8 @@ static void test_msg_storage_and_system_round_trip(void **state)
     buf_init(&b);
     msg_storage_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_STORAGE);
-    assert_int_equal(msg_storage_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(peek_type(p, n, err, sizeof err), MSG_STORAGE);
+    assert_int_equal(DECODE(msg_storage_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.phase, 3);
     assert_int_equal(out.info.kind, STORAGE_NFS);
     assert_string_equal(out.info.where, in.info.where);
@@ -752,8 +753,8 @@ static void test_msg_storage_and_system_round_trip(void **state)
     buf_init(&b);
     msg_system_encode(&b, &w);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_SYSTEM);
-    assert_int_equal(msg_system_decode(p, n, &wo, err, sizeof err), 0);
+    assert_int_equal(peek_type(p, n, err, sizeof err), MSG_SYSTEM);
+    assert_int_equal(DECODE(msg_system_decode, p, n, &wo, err, sizeof err), 0);
     assert_string_equal(wo.kernel, "6.8.0-45-generic");
     assert_string_equal(wo.cpu_model, w.cpu_model);
     assert_int_equal(wo.mem_bytes, 8326709248ull);
@@ -774,7 +775,7 @@ static void test_msg_welcome_round_trip(void **state)
     buf_init(&b);
     msg_welcome_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_welcome_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_welcome_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.version, 3);
     assert_string_equal(out.host, in.host);
     assert_int_equal(out.ncpus, 96);
@@ -795,8 +796,8 @@ static void test_msg_plan_round_trip_every_field(void **state)
     buf_init(&b);
     msg_plan_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_PLAN);
-    if (msg_plan_decode(p, n, &out, err, sizeof err) != 0)
+    assert_int_equal(peek_type(p, n, err, sizeof err), MSG_PLAN);
+    if (DECODE(msg_plan_decode, p, n, &out, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(out.agent_index, 6);
     assert_int_equal(out.nagents, 7);
@@ -830,7 +831,7 @@ static void test_msg_plan_rw_every_mode(void **state)
         buf_init(&b);
         msg_plan_encode(&b, &in);
         p = payload_of(&b, &n);
-        assert_int_equal(msg_plan_decode(p, n, &out, err, sizeof err), 0);
+        assert_int_equal(DECODE(msg_plan_decode, p, n, &out, err, sizeof err), 0);
         assert_int_equal(out.plan.phases[1].jobs[1].rw, rw);
         msg_plan_free(&out);
         free_plan(&in);
@@ -851,13 +852,13 @@ static void test_msg_ready_start_round_trip(void **state)
     buf_init(&b);
     msg_ready_encode(&b, &r);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_ready_decode(p, n, &r2, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_ready_decode, p, n, &r2, err, sizeof err), 0);
     assert_int_equal(r2.phase, PLAN_MAX_PHASES - 1);
     buf_free(&b);
 
     msg_start_encode(&b, &s);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_start_decode(p, n, &s2, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_start_decode, p, n, &s2, err, sizeof err), 0);
     assert_int_equal(s2.phase, 3);
     assert_int_equal(s2.t0_ns, UINT64_MAX - 5);
     buf_free(&b);
@@ -879,8 +880,8 @@ static void test_msg_interval_round_trip_random_hist(void **state)
         buf_init(&b);
         msg_interval_encode(&b, in);
         p = payload_of(&b, &n);
-        assert_int_equal(msg_peek_type(p, n, err, sizeof err), MSG_INTERVAL);
-        if (msg_interval_decode(p, n, out, err, sizeof err) != 0)
+        assert_int_equal(peek_type(p, n, err, sizeof err), MSG_INTERVAL);
+        if (DECODE(msg_interval_decode, p, n, out, err, sizeof err) != 0)
             fail_msg("%s", err);
         assert_int_equal(out->phase, 2);
         assert_int_equal(out->index, 123456);
@@ -924,7 +925,7 @@ static void test_msg_interval_sends_only_op_types_with_ops(void **state)
     msgpack_unpacked_destroy(&u);
 
     memset(out, 0xa5, sizeof *out);        /* the decoder must initialise */
-    assert_int_equal(msg_interval_decode(p, n, out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_interval_decode, p, n, out, err, sizeof err), 0);
     hist_init(&empty);
     assert_int_equal(out->stats.op[OP_READ].ops, 0);
     assert_int_equal(out->stats.op[OP_READ].bytes, 0);
@@ -957,7 +958,7 @@ static void test_msg_phase_done_round_trip(void **state)
     buf_init(&b);
     msg_phase_done_encode(&b, in);
     p = payload_of(&b, &n);
-    if (msg_phase_done_decode(p, n, out, err, sizeof err) != 0)
+    if (DECODE(msg_phase_done_decode, p, n, out, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(out->phase, 7);
     assert_int_equal(out->started_ns, 0xfedcba9876543210ull);
@@ -986,7 +987,7 @@ static void test_msg_start_clones(void **state)
     buf_init(&b);
     msg_start_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_start_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.clones, 1);
     buf_free(&b);
     in.clones = 0;
@@ -994,14 +995,14 @@ static void test_msg_start_clones(void **state)
     msg_start_encode(&b, &in);
     p = payload_of(&b, &n);
     assert_null(memmem(p, n, "clones", 6));
-    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_start_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.clones, 0);
     buf_free(&b);
     in.clones = 2;
     buf_init(&b);
     msg_start_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_start_decode(p, n, &out, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(msg_start_decode, p, n, &out, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "clones"));
     buf_free(&b);
 }
@@ -1030,7 +1031,7 @@ static void test_msg_phase_done_clones_round_trip(void **state)
     buf_init(&b);
     msg_phase_done_encode(&b, in);
     p = payload_of(&b, &n);
-    if (msg_phase_done_decode(p, n, out, err, sizeof err) != 0)
+    if (DECODE(msg_phase_done_decode, p, n, out, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(out->clones.n, 2);
     assert_int_equal(out->clones.c[0].job, 0);
@@ -1050,7 +1051,7 @@ static void test_msg_phase_done_clones_round_trip(void **state)
     msg_phase_done_encode(&b, in);
     p = payload_of(&b, &n);
     assert_null(memmem(p, n, "clones", 6));
-    assert_int_equal(msg_phase_done_decode(p, n, out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_phase_done_decode, p, n, out, err, sizeof err), 0);
     assert_int_equal(out->clones.n, 0);
     msg_phase_done_free(out);
     buf_free(&b);
@@ -1104,14 +1105,14 @@ static void test_msg_phase_done_clones_bounded(void **state)
 
     (void)state;
     pack_phase_done_clones(&sb, CLONE_SET_MAX, 2, 0);
-    assert_int_equal(msg_phase_done_decode(sb.data, sb.size, out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_phase_done_decode, sb.data, sb.size, out, err, sizeof err), 0);
     assert_int_equal(out->clones.n, CLONE_SET_MAX);
     msg_phase_done_free(out);
     msgpack_sbuffer_destroy(&sb);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
         pack_phase_done_clones(&sb, bad[i].n, bad[i].job, bad[i].same);
-        assert_int_equal(msg_phase_done_decode(sb.data, sb.size, out, err, sizeof err), -EBADMSG);
+        assert_int_equal(DECODE(msg_phase_done_decode, sb.data, sb.size, out, err, sizeof err), -EBADMSG);
         if (!strstr(err, bad[i].want) || !strstr(err, "clones"))
             fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].want);
         assert_int_equal(out->clones.n, 0);
@@ -1134,28 +1135,28 @@ static void test_msg_text_messages_round_trip(void **state)
     buf_init(&b);
     msg_stop_encode(&b, &s);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_stop_decode(p, n, &s2, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_stop_decode, p, n, &s2, err, sizeof err), 0);
     assert_string_equal(s2.reason, s.reason);
     buf_free(&b);
 
     memset(e.text, 'e', sizeof e.text);    /* not terminated: encoder must cap */
     msg_error_encode(&b, &e);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_error_decode(p, n, &e2, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(msg_error_decode, p, n, &e2, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "'text'"));
     buf_free(&b);
 
     snprintf(e.text, sizeof e.text, "protocol version mismatch: agent speaks 1, coordinator 2");
     msg_error_encode(&b, &e);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_error_decode(p, n, &e2, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_error_decode, p, n, &e2, err, sizeof err), 0);
     assert_string_equal(e2.text, e.text);
     buf_free(&b);
 
     e.text[0] = '\0';                      /* empty text is still a message */
     msg_error_encode(&b, &e);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_error_decode(p, n, &e2, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_error_decode, p, n, &e2, err, sizeof err), 0);
     assert_string_equal(e2.text, "");
     buf_free(&b);
 }
@@ -1175,7 +1176,7 @@ static void test_msg_ping_pong_round_trip(void **state)
     msg_pong_encode(&b, &po);            /* two frames in one buffer */
     p = b.data + FRAME_HEADER_LEN;
     n = ((unsigned char)b.data[2] << 8) | (unsigned char)b.data[3];
-    assert_int_equal(msg_ping_decode(p, n, &pi2, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_ping_decode, p, n, &pi2, err, sizeof err), 0);
     assert_int_equal(pi2.seq, 9);
     assert_int_equal(pi2.t_ns, UINT64_MAX);
     {
@@ -1184,10 +1185,10 @@ static void test_msg_ping_pong_round_trip(void **state)
         frame_reader_init(&r, FRAME_MAX_PAYLOAD);
         frame_reader_feed(&r, b.data, b.len);
         assert_int_equal(frame_reader_next(&r, &p, &len), 1);
-        assert_int_equal(msg_peek_type(p, len, err, sizeof err), MSG_PING);
+        assert_int_equal(peek_type(p, len, err, sizeof err), MSG_PING);
         assert_int_equal(frame_reader_next(&r, &p, &len), 1);
-        assert_int_equal(msg_peek_type(p, len, err, sizeof err), MSG_PONG);
-        assert_int_equal(msg_pong_decode(p, len, &po2, err, sizeof err), 0);
+        assert_int_equal(peek_type(p, len, err, sizeof err), MSG_PONG);
+        assert_int_equal(DECODE(msg_pong_decode, p, len, &po2, err, sizeof err), 0);
         assert_int_equal(po2.seq, 9);
         assert_int_equal(po2.t_ping_ns, UINT64_MAX);
         assert_int_equal(po2.t_ns, 1);
@@ -1196,7 +1197,7 @@ static void test_msg_ping_pong_round_trip(void **state)
     buf_free(&b);
 }
 
-static void test_msg_peek_type_every_type(void **state)
+static void test_msg_parse_every_type(void **state)
 {
     (void)state;
     for (int t = MSG_HELLO; t < MSG__COUNT; t++) {
@@ -1207,7 +1208,7 @@ static void test_msg_peek_type_every_type(void **state)
 
         encode_sample((enum msg_type)t, &b);
         p = payload_of(&b, &n);
-        assert_int_equal(msg_peek_type(p, n, err, sizeof err), t);
+        assert_int_equal(peek_type(p, n, err, sizeof err), t);
         assert_int_equal(decode_as((enum msg_type)t, p, n, err, sizeof err), 0);
         /* and every other decoder refuses it */
         for (int u = MSG_HELLO; u < MSG__COUNT; u++) {
@@ -1237,7 +1238,7 @@ static void test_msg_every_truncation_rejected(void **state)
             char *cut = malloc(k ? k : 1);
             char err[128] = "";
             memcpy(cut, p, k);
-            assert_int_equal(msg_peek_type(cut, k, err, sizeof err), -EBADMSG);
+            assert_int_equal(peek_type(cut, k, err, sizeof err), -EBADMSG);
             assert_int_equal(decode_as((enum msg_type)t, cut, k, err, sizeof err), -EBADMSG);
             free(cut);
         }
@@ -1258,7 +1259,7 @@ static void test_msg_random_garbage_rejected(void **state)
             g[k] = (char)rnd();
         if (i % 4 == 0 && n > 0)
             g[0] = (char)(0x80 | (rnd() & 0x0f));   /* start like a map */
-        rc = msg_peek_type(g, n, err, sizeof err);
+        rc = peek_type(g, n, err, sizeof err);
         assert_true(rc == -EBADMSG || (rc > 0 && rc < MSG__COUNT));
         for (int t = MSG_HELLO; t < MSG__COUNT; t++)
             decode_as((enum msg_type)t, g, n, err, sizeof err);
@@ -1309,15 +1310,15 @@ static void test_msg_lying_counts_rejected(void **state)
     char err[128];
 
     (void)state;
-    assert_int_equal(msg_peek_type((const char *)arr, sizeof arr, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)arr, sizeof arr, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "truncated"));
-    assert_int_equal(msg_peek_type((const char *)map, sizeof map, err, sizeof err), -EBADMSG);
-    assert_int_equal(msg_peek_type((const char *)str, sizeof str, err, sizeof err), -EBADMSG);
-    assert_int_equal(msg_peek_type((const char *)deep, sizeof deep, err, sizeof err), -EBADMSG);
-    assert_int_equal(msg_peek_type((const char *)trailing, sizeof trailing, err, sizeof err),
+    assert_int_equal(peek_type((const char *)map, sizeof map, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)str, sizeof str, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)deep, sizeof deep, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)trailing, sizeof trailing, err, sizeof err),
                      -EBADMSG);
     assert_non_null(strstr(err, "trailing"));
-    assert_int_equal(msg_peek_type(NULL, 0, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type(NULL, 0, err, sizeof err), -EBADMSG);
 }
 
 static void test_msg_not_a_map_or_bad_type_rejected(void **state)
@@ -1329,13 +1330,13 @@ static void test_msg_not_a_map_or_bad_type_rejected(void **state)
     char err[128];
 
     (void)state;
-    assert_int_equal(msg_peek_type((const char *)arr, sizeof arr, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)arr, sizeof arr, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "not a map"));
-    assert_int_equal(msg_peek_type((const char *)notype, sizeof notype, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)notype, sizeof notype, err, sizeof err), -EBADMSG);
     assert_string_equal(err, "message: missing key 'type'");
-    assert_int_equal(msg_peek_type((const char *)inttype, sizeof inttype, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)inttype, sizeof inttype, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "'type'"));
-    assert_int_equal(msg_peek_type((const char *)unknown, sizeof unknown, err, sizeof err), -EBADMSG);
+    assert_int_equal(peek_type((const char *)unknown, sizeof unknown, err, sizeof err), -EBADMSG);
     assert_string_equal(err, "message: unknown type 'f?o'");   /* made printable */
 }
 
@@ -1542,13 +1543,12 @@ static void test_msg_empty_hist_canonical(void **state)
     svc.via.map.ptr = kv;
     encode_sample(MSG_INTERVAL, &f);
     edit(&f, "stats.read.svc", E_ADD, svc, &p);
-    assert_int_equal(msg_interval_decode(p.data, p.len, m, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_interval_decode, p.data, p.len, m, err, sizeof err), 0);
     hist_init(&empty);
     assert_true(hist_equal(&m->stats.op[OP_READ].svc, &empty));
     buf_init(&e);
     msg_interval_encode(&e, m);
-    assert_int_equal(msg_interval_decode(e.data + FRAME_HEADER_LEN, e.len - FRAME_HEADER_LEN, m2,
-                                         err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_interval_decode, e.data + FRAME_HEADER_LEN, e.len - FRAME_HEADER_LEN, m2, err, sizeof err), 0);
     assert_true(hist_equal(&m2->stats.op[OP_READ].svc, &m->stats.op[OP_READ].svc));
     buf_free(&e);
     buf_free(&f);
@@ -1573,7 +1573,7 @@ static void test_msg_hist_run_cut_off_rejected(void **state)
     arr.via.array.ptr = three;
     encode_sample(MSG_INTERVAL, &f);
     edit(&f, "stats.read.lat.runs", E_SET, arr, &p);
-    assert_int_equal(msg_interval_decode(p.data, p.len, m, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(msg_interval_decode, p.data, p.len, m, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "ends inside a run"));
     buf_free(&f);
     buf_free(&p);
@@ -1619,7 +1619,7 @@ static void test_msg_plan_caps_enforced(void **state)
 
         encode_plan_shape(&b, cases[i].nphases, cases[i].njobs);
         p = payload_of(&b, &n);
-        rc = msg_plan_decode(p, n, &m, err, sizeof err);
+        rc = DECODE(msg_plan_decode, p, n, &m, err, sizeof err);
         if (cases[i].ok) {
             assert_int_equal(rc, 0);
             assert_int_equal(m.plan.nphases, cases[i].nphases);
@@ -1658,7 +1658,7 @@ static void test_msg_error_text_is_bounded(void **state)
     /* no error buffer at all is fine too */
     {
         struct msg_plan m;
-        assert_int_equal(msg_plan_decode(p.data, p.len, &m, NULL, 0), -EBADMSG);
+        assert_int_equal(DECODE(msg_plan_decode, p.data, p.len, &m, NULL, 0), -EBADMSG);
     }
     buf_free(&f);
     buf_free(&p);
@@ -1683,7 +1683,7 @@ int main(void)
         cmocka_unit_test(test_msg_start_clones),
         cmocka_unit_test(test_msg_text_messages_round_trip),
         cmocka_unit_test(test_msg_ping_pong_round_trip),
-        cmocka_unit_test(test_msg_peek_type_every_type),
+        cmocka_unit_test(test_msg_parse_every_type),
         cmocka_unit_test(test_msg_every_truncation_rejected),
         cmocka_unit_test(test_msg_random_garbage_rejected),
         cmocka_unit_test(test_msg_random_mutations_no_crash),

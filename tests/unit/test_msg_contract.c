@@ -38,6 +38,7 @@
 #include "proto/msg_version.h"
 #include "proto/coh_msg.h"
 #include "proto/pool_msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 /* ---- the pinned contract (docs/protocol.md) --------------------------- */
 
@@ -694,49 +695,49 @@ static int decode_as(enum msg_type t, const char *p, size_t n, char *err, size_t
 
     assert_non_null(u);
     switch (t) {
-    case MSG_HELLO: rc = msg_hello_decode(p, n, &u->hello, err, errlen); break;
-    case MSG_WELCOME: rc = msg_welcome_decode(p, n, &u->welcome, err, errlen); break;
-    case MSG_AUTH: rc = msg_auth_decode(p, n, &u->auth, err, errlen); break;
-    case MSG_SYSTEM: rc = msg_system_decode(p, n, &u->system, err, errlen); break;
-    case MSG_STORAGE: rc = msg_storage_decode(p, n, &u->storage, err, errlen); break;
-    case MSG_PROGRESS: rc = msg_progress_decode(p, n, &u->progress, err, errlen); break;
+    case MSG_HELLO: rc = DECODE(msg_hello_decode, p, n, &u->hello, err, errlen); break;
+    case MSG_WELCOME: rc = DECODE(msg_welcome_decode, p, n, &u->welcome, err, errlen); break;
+    case MSG_AUTH: rc = DECODE(msg_auth_decode, p, n, &u->auth, err, errlen); break;
+    case MSG_SYSTEM: rc = DECODE(msg_system_decode, p, n, &u->system, err, errlen); break;
+    case MSG_STORAGE: rc = DECODE(msg_storage_decode, p, n, &u->storage, err, errlen); break;
+    case MSG_PROGRESS: rc = DECODE(msg_progress_decode, p, n, &u->progress, err, errlen); break;
     case MSG_PLAN:
     case MSG_CLEAN:
-        rc = t == MSG_PLAN ? msg_plan_decode(p, n, &u->plan, err, errlen)
-                           : msg_clean_decode(p, n, &u->plan, err, errlen);
+        rc = t == MSG_PLAN ? DECODE(msg_plan_decode, p, n, &u->plan, err, errlen)
+                           : DECODE(msg_clean_decode, p, n, &u->plan, err, errlen);
         if (rc == 0)
             msg_plan_free(&u->plan);
         break;
-    case MSG_READY: rc = msg_ready_decode(p, n, &u->ready, err, errlen); break;
-    case MSG_START: rc = msg_start_decode(p, n, &u->start, err, errlen); break;
+    case MSG_READY: rc = DECODE(msg_ready_decode, p, n, &u->ready, err, errlen); break;
+    case MSG_START: rc = DECODE(msg_start_decode, p, n, &u->start, err, errlen); break;
     case MSG_INTERVAL:
-        rc = msg_interval_decode(p, n, &u->interval, err, errlen);
+        rc = DECODE(msg_interval_decode, p, n, &u->interval, err, errlen);
         if (rc == 0)
             msg_interval_free(&u->interval);
         break;
     case MSG_COHERENCE:
-        rc = msg_coherence_decode(p, n, 1, &u->coherence, err, errlen);
+        rc = COH_DECODE(p, n, 1, &u->coherence, err, errlen);
         coh_set_free(&u->coherence.set);
         break;
     case MSG_PHASE_DONE:
-        rc = msg_phase_done_decode(p, n, &u->phase_done, err, errlen);
+        rc = DECODE(msg_phase_done_decode, p, n, &u->phase_done, err, errlen);
         if (rc == 0)
             msg_phase_done_free(&u->phase_done);
         break;
-    case MSG_CLEANED: rc = msg_cleaned_decode(p, n, &u->cleaned, err, errlen); break;
-    case MSG_STOP: rc = msg_stop_decode(p, n, &u->stop, err, errlen); break;
-    case MSG_PHASE_END: rc = msg_phase_end_decode(p, n, &u->phase_end, err, errlen); break;
-    case MSG_ERROR: rc = msg_error_decode(p, n, &u->error, err, errlen); break;
-    case MSG_PING: rc = msg_ping_decode(p, n, &u->ping, err, errlen); break;
-    case MSG_PONG: rc = msg_pong_decode(p, n, &u->pong, err, errlen); break;
+    case MSG_CLEANED: rc = DECODE(msg_cleaned_decode, p, n, &u->cleaned, err, errlen); break;
+    case MSG_STOP: rc = DECODE(msg_stop_decode, p, n, &u->stop, err, errlen); break;
+    case MSG_PHASE_END: rc = DECODE(msg_phase_end_decode, p, n, &u->phase_end, err, errlen); break;
+    case MSG_ERROR: rc = DECODE(msg_error_decode, p, n, &u->error, err, errlen); break;
+    case MSG_PING: rc = DECODE(msg_ping_decode, p, n, &u->ping, err, errlen); break;
+    case MSG_PONG: rc = DECODE(msg_pong_decode, p, n, &u->pong, err, errlen); break;
     case MSG_SUBMIT:
-        rc = pool_submit_decode(p, n, &u->submit, err, errlen);
+        rc = DECODE(pool_submit_decode, p, n, &u->submit, err, errlen);
         if (rc == 0)
             pool_submit_free(&u->submit);
         break;
-    case MSG_BUSY: rc = pool_busy_decode(p, n, &u->busy, err, errlen); break;
-    case MSG_OUTPUT: rc = pool_output_decode(p, n, &u->output, err, errlen); break;
-    case MSG_EXIT: rc = pool_exit_decode(p, n, &u->exit_status, err, errlen); break;
+    case MSG_BUSY: rc = DECODE(pool_busy_decode, p, n, &u->busy, err, errlen); break;
+    case MSG_OUTPUT: rc = DECODE(pool_output_decode, p, n, &u->output, err, errlen); break;
+    case MSG_EXIT: rc = DECODE(pool_exit_decode, p, n, &u->exit_status, err, errlen); break;
     default: fail_msg("no decoder for type %d", (int)t); rc = -1;
     }
     free(u);
@@ -880,7 +881,7 @@ static void test_contract_verify(void **state)
 
         encode_sample(MSG_PHASE_DONE, &b);
         p = payload_of(&b, &n);
-        assert_int_equal(msg_phase_done_decode(p, n, &m, err, sizeof err), 0);
+        assert_int_equal(DECODE(msg_phase_done_decode, p, n, &m, err, sizeof err), 0);
         sample_vstats(&want);
         assert_int_equal(m.verify.on, 1);
         assert_memory_equal(&m.verify, &want, sizeof want);
@@ -888,7 +889,7 @@ static void test_contract_verify(void **state)
 
         encode_sample(MSG_PLAN, &b);
         p = payload_of(&b, &n);
-        assert_int_equal(msg_plan_decode(p, n, &plan, err, sizeof err), 0);
+        assert_int_equal(DECODE(msg_plan_decode, p, n, &plan, err, sizeof err), 0);
         j = &plan.plan.phases[0].jobs[0];
         assert_int_equal(j->verify, VB_CSUM_SHA256);
         assert_int_equal(j->no_do_verify + j->verify_only + j->verify_fatal, 3);
@@ -1428,16 +1429,15 @@ static void test_contract_version_peek(void **state)
     pack_kv_str(&pk, "agent_name", "a future key");
     msgpack_pack_str_with_body(&pk, "version", 7);
     msgpack_pack_uint32(&pk, 3);
-    assert_int_equal(msg_version_peek(sb.data, sb.size, &v, err, sizeof err), 0);
+    assert_int_equal(VERSION_PEEK(sb.data, sb.size, &v, err, sizeof err), 0);
     assert_int_equal(v, 3);
-    assert_int_equal(msg_welcome_decode(sb.data, sb.size, &(struct msg_welcome){ 0 }, err,
-                                        sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(msg_welcome_decode, sb.data, sb.size, &(struct msg_welcome){ 0 }, err, sizeof err), -EBADMSG);
     msgpack_sbuffer_destroy(&sb);
 
     /* ours, from the encoder */
     encode_sample(MSG_HELLO, &b);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_version_peek(p, n, &v, err, sizeof err), 0);
+    assert_int_equal(VERSION_PEEK(p, n, &v, err, sizeof err), 0);
     assert_int_equal(v, PROTO_VERSION);
     buf_free(&b);
 
@@ -1448,7 +1448,7 @@ static void test_contract_version_peek(void **state)
     pack_kv_str(&pk, "type", "error");
     pack_kv_str(&pk, "text", "protocol version mismatch: agent speaks 1, coordinator 2");
     v = 99;
-    assert_int_equal(msg_version_peek(sb.data, sb.size, &v, err, sizeof err), 0);
+    assert_int_equal(VERSION_PEEK(sb.data, sb.size, &v, err, sizeof err), 0);
     assert_int_equal(v, 0);
     msgpack_sbuffer_destroy(&sb);
 
@@ -1458,10 +1458,10 @@ static void test_contract_version_peek(void **state)
     msgpack_pack_map(&pk, 2);
     pack_kv_str(&pk, "type", "hello");
     pack_kv_str(&pk, "version", "2");
-    assert_int_equal(msg_version_peek(sb.data, sb.size, &v, err, sizeof err), -EBADMSG);
+    assert_int_equal(VERSION_PEEK(sb.data, sb.size, &v, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "'version'"));
     msgpack_sbuffer_destroy(&sb);
-    assert_int_equal(msg_version_peek("\x93\x01", 2, &v, err, sizeof err), -EBADMSG);
+    assert_int_equal(VERSION_PEEK("\x93\x01", 2, &v, err, sizeof err), -EBADMSG);
 }
 
 static void test_contract_version_refusal_text(void **state)
@@ -1494,7 +1494,7 @@ static void test_contract_error_version_optional(void **state)
     buf_init(&b);
     msg_error_refusal_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_error_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_error_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.version, PROTO_VERSION);
     assert_string_equal(out.text, in.text);
     buf_free(&b);
@@ -1506,7 +1506,7 @@ static void test_contract_error_version_optional(void **state)
     buf_init(&b);
     msg_error_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_error_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_error_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.version, 0);
     assert_null(memmem(p, n, "version", 7));
     buf_free(&b);
@@ -1554,7 +1554,7 @@ static void test_contract_job_optional_keys(void **state)
         expect_keys("job", &member(&ph->via.array.ptr[0], "jobs")->via.array.ptr[0]);
     }
     msgpack_unpacked_destroy(&u);
-    assert_int_equal(msg_plan_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_plan_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.plan.phases[1].jobs[0].exitall, 1);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_target_us, 2000);
     assert_int_equal(out.plan.phases[1].jobs[0].latency_window_us, 500000);
@@ -1627,7 +1627,7 @@ static void test_contract_phase_done_optional_keys(void **state)
     }
     assert_string_equal(got, want);
     msgpack_unpacked_destroy(&u);
-    assert_int_equal(msg_phase_done_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_phase_done_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.lat_depth, 12);
     assert_int_equal(out.lat_unmet, 1);
     assert_int_equal(out.late_ops, 7);
@@ -1670,14 +1670,14 @@ static void test_contract_phase_end_bounds(void **state)
     buf_init(&b);
     msg_phase_end_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_not_equal(msg_phase_end_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_not_equal(DECODE(msg_phase_end_decode, p, n, &out, err, sizeof err), 0);
     assert_non_null(strstr(err, "phase"));
     buf_free(&b);
     in.phase = PLAN_MAX_PHASES - 1;
     buf_init(&b);
     msg_phase_end_encode(&b, &in);
     p = payload_of(&b, &n);
-    assert_int_equal(msg_phase_end_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_phase_end_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.phase, PLAN_MAX_PHASES - 1);
     assert_string_equal(out.reason, "exitall");
     buf_free(&b);

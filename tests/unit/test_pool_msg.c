@@ -12,6 +12,7 @@
 #include "common/xmalloc.h"
 #include "proto/auth.h"
 #include "proto/pool_msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 static const char *payload(const struct buf *b, size_t *n)
 {
@@ -35,7 +36,7 @@ static void test_pool_submit_round_trip(void **state)
     buf_init(&b);
     pool_submit_encode(&b, &in);
     p = payload(&b, &n);
-    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(pool_submit_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.argc, 4);
     for (int i = 0; i < 4; i++)
         assert_string_equal(out.argv[i], argv[i]);
@@ -55,7 +56,7 @@ static void test_pool_submit_round_trip(void **state)
     buf_init(&b);
     pool_submit_encode(&b, &in);
     p = payload(&b, &n);
-    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(pool_submit_decode, p, n, &out, err, sizeof err), 0);
     assert_int_equal(out.clean, 1);
     pool_submit_free(&out);
     buf_free(&b);
@@ -66,7 +67,7 @@ static void test_pool_submit_round_trip(void **state)
     buf_init(&b);
     pool_submit_encode(&b, &in);
     p = payload(&b, &n);
-    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(pool_submit_decode, p, n, &out, err, sizeof err), 0);
     assert_null(out.plan);
     pool_submit_free(&out);
     buf_free(&b);
@@ -88,7 +89,7 @@ static void test_pool_submit_caps(void **state)
     buf_init(&b);
     pool_submit_encode(&b, &in);
     p = payload(&b, &n);
-    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(pool_submit_decode, p, n, &out, err, sizeof err), -EBADMSG);
     assert_string_equal(err, "submit: 'argv' has too many options");
     assert_null(out.argv);
     buf_free(&b);
@@ -100,7 +101,7 @@ static void test_pool_submit_caps(void **state)
     buf_init(&b);
     pool_submit_encode(&b, &in);
     p = payload(&b, &n);
-    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(pool_submit_decode, p, n, &out, err, sizeof err), -EBADMSG);
     assert_non_null(strstr(err, "'argv' holds a bad option"));
     buf_free(&b);
 
@@ -110,7 +111,7 @@ static void test_pool_submit_caps(void **state)
     buf_init(&b);
     pool_submit_encode(&b, &in);
     p = payload(&b, &n);
-    assert_int_equal(pool_submit_decode(p, n, &out, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(pool_submit_decode, p, n, &out, err, sizeof err), -EBADMSG);
     assert_string_equal(err, "submit: 'plan' too long");
     buf_free(&b);
     free(in.plan);
@@ -132,7 +133,7 @@ static void test_pool_output_busy_exit(void **state)
     buf_init(&b);
     pool_output_encode(&b, POOL_JSON, "{\"a\":1}", 7);
     p = payload(&b, &n);
-    assert_int_equal(pool_output_decode(p, n, &o, err, sizeof err), 0);
+    assert_int_equal(DECODE(pool_output_decode, p, n, &o, err, sizeof err), 0);
     assert_int_equal(o.stream, POOL_JSON);
     assert_int_equal(o.len, 7);
     assert_memory_equal(o.data, "{\"a\":1}", 7);
@@ -142,7 +143,7 @@ static void test_pool_output_busy_exit(void **state)
     buf_init(&b);
     pool_busy_encode(&b, &bz);
     p = payload(&b, &n);
-    assert_int_equal(pool_busy_decode(p, n, &bz2, err, sizeof err), 0);
+    assert_int_equal(DECODE(pool_busy_decode, p, n, &bz2, err, sizeof err), 0);
     assert_string_equal(bz2.from, "127.0.0.1:5");
     assert_string_equal(bz2.since, "01:02:03");
     buf_free(&b);
@@ -150,16 +151,16 @@ static void test_pool_output_busy_exit(void **state)
     buf_init(&b);
     pool_exit_encode(&b, 130);
     p = payload(&b, &n);
-    assert_int_equal(pool_exit_decode(p, n, &st, err, sizeof err), 0);
+    assert_int_equal(DECODE(pool_exit_decode, p, n, &st, err, sizeof err), 0);
     assert_int_equal(st, 130);
     buf_free(&b);
     buf_init(&b);
     pool_exit_encode(&b, 256);
     p = payload(&b, &n);
-    assert_int_equal(pool_exit_decode(p, n, &st, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(pool_exit_decode, p, n, &st, err, sizeof err), -EBADMSG);
     assert_string_equal(err, "exit: 'status' is over 255");
     /* the wrong decoder names what it got */
-    assert_int_equal(pool_busy_decode(p, n, &bz2, err, sizeof err), -EBADMSG);
+    assert_int_equal(DECODE(pool_busy_decode, p, n, &bz2, err, sizeof err), -EBADMSG);
     assert_string_equal(err, "busy: got a 'exit' message");
     buf_free(&b);
 }

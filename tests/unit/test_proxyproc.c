@@ -27,6 +27,7 @@
 #include "coordinator/report/client_json.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
+#include "tests/unit/msg_frame_util.h"
 
 #define FIX "tests/fixtures/"
 
@@ -380,7 +381,7 @@ static void test_proxyproc_sample_round_trip(void **state)
     snprintf(in.client.proxy.route_host, sizeof in.client.proxy.route_host, "10.0.1.5");
     buf_init(&b);
     msg_interval_encode(&b, &in);
-    assert_int_equal(msg_interval_decode(b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
+    assert_int_equal(DECODE(msg_interval_decode, b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
     same_proxy(&out.client.proxy, &in.client.proxy);
     assert_int_equal(out.client.host.present, 0);
     msg_interval_free(&out);
@@ -401,7 +402,7 @@ static void test_proxyproc_sample_round_trip(void **state)
     in.client.proxy.name[2] = '\n';
     buf_init(&b);
     msg_interval_encode(&b, &in);
-    assert_int_not_equal(msg_interval_decode(b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
+    assert_int_not_equal(DECODE(msg_interval_decode, b.data + 4, (uint32_t)(b.len - 4), &out, err, sizeof err), 0);
     assert_non_null(strstr(err, "proxy"));
     buf_free(&b);
 }
