@@ -1,13 +1,5 @@
-/* report_json: the machine-readable result (schema 1, docs/results.md).
- *
- * Design: the whole document is built as a jansson tree, then streamed into
- * a temp file next to the target and renamed into place, so a reader (or a
- * crash) never sees half a result and an old result is replaced only by a
- * complete new one.  The temp file is fsynced before the rename and the
- * directory after it, so the rename cannot outlive the data on a crash.
- * Where the file system has O_TMPFILE the data is written to an unnamed
- * file that gets its temp name only once complete, just before the rename:
- * even kill -9 during the write leaves nothing behind.
+/* report_json: the machine-readable result (schema 1, docs/results.md),
+ * written atomically by json_file.c.
  *
  * Counts, bytes and nanoseconds are JSON integers (all fit json_int_t);
  * rates, seconds and means are reals.  Every figure comes from result.c's
@@ -16,7 +8,9 @@
  * jansson reports allocation failure by returning NULL / -1 rather than
  * aborting; the setters below fold those into one flag (a NULL value passed
  * to json_object_set_new is rejected and nothing leaks), and the write fails
- * with -ENOMEM instead of producing a result with keys silently missing. */
+ * with -ENOMEM instead of producing a result with keys silently missing.
+ * Compact: every interval carries its histograms, and indenting puts each
+ * of their numbers on a line of its own (6x the bytes). */
 #include "coordinator/run/phase_ctl.h"
 #include "coordinator/result/result.h"
 #include "coordinator/result/sched_debt.h"
@@ -29,13 +23,9 @@
 #include "coordinator/result/result_errors.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/units.h"
 #include "common/xmalloc.h"
@@ -53,6 +43,7 @@
 #include "coordinator/result/ext_metrics.h"
 #include "common/vblock.h"
 #include "coordinator/report/jint.h"
+#include "coordinator/report/json_file.h"
 
 struct jb {
     int failed;   /* some jansson allocation failed */
@@ -591,103 +582,6 @@ static json_t *result_json(struct jb *b, const struct run_result *r)
     return root;
 }
 
-/* jansson hands the writer one token at a time: buffered, a result costs
- * a write(2) per 64 KB instead of one per number. */
-#define SINK_BUF (64u << 10)
-struct sink {
-    int fd;
-    int err;      /* errno of the first failed write */
-    size_t used;
-    char *buf;    /* [SINK_BUF] */
-};
-
-/* Write out what is buffered.  0, or -1 with s->err. */
-static int sink_flush(struct sink *s)
-{
-    const char *p = s->buf;
-    size_t size = s->used;
-
-    s->used = 0;
-    while (size > 0) {
-        ssize_t n = write(s->fd, p, size);
-
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            s->err = errno;
-            return -1;
-        }
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
-static int write_all(const char *buf, size_t size, void *data)
-{
-    struct sink *s = data;
-
-    while (size > 0) {
-        size_t n = SINK_BUF - s->used < size ? SINK_BUF - s->used : size;
-
-        memcpy(s->buf + s->used, buf, n);
-        s->used += n;
-        buf += n;
-        size -= n;
-        if (s->used == SINK_BUF && sink_flush(s) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* fsync the directory holding path so the rename itself is durable.
- * Best effort: the result is already in place, and some file systems
- * refuse fsync on directories. */
-static void sync_dir(const char *path)
-{
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    int fd;
-
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
-/* An unnamed file (O_TMPFILE) in path's directory, or -1 where the file
- * system has none (the caller falls back to a named temp file). */
-static int open_unnamed(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = xstrdup(slash ? path : ".");
-    int fd;
-
-    if (slash)
-        dir[slash == path ? 1 : slash - path] = '\0';
-    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    free(dir);
-    return fd;
-}
-
-/* Give the complete unnamed file fd the name tmp.  0 or -errno. */
-static int name_unnamed(int fd, const char *tmp)
-{
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-    if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0)
-        return -errno;
-    return 0;
-}
-
 /* ---- streaming the document ----
  * Every interval carries its histograms, so a long run's intervals are most
  * of the file: building them all as one jansson tree would take ~20x the
@@ -701,7 +595,8 @@ static int name_unnamed(int fd, const char *tmp)
 struct emit {
     struct jb *b;
     const struct run_result *r;
-    struct sink *s;
+    json_dump_callback_t write;
+    void *sink;
     double *share;               /* [nagents], for interval_json */
     struct op_stats *scratch;
     int failed;                  /* a write or an encoding failed */
@@ -709,13 +604,13 @@ struct emit {
 
 static void emit_raw(struct emit *e, const char *text)
 {
-    if (!e->failed && write_all(text, strlen(text), e->s) != 0)
+    if (!e->failed && e->write(text, strlen(text), e->sink) != 0)
         e->failed = 1;
 }
 
 static void emit_json(struct emit *e, json_t *v)
 {
-    if (!e->failed && (!v || json_dump_callback(v, write_all, e->s, DUMP_FLAGS) != 0))
+    if (!e->failed && (!v || json_dump_callback(v, e->write, e->sink, DUMP_FLAGS) != 0))
         e->failed = 1;
 }
 
@@ -817,160 +712,37 @@ json_t *report_json_build(const struct run_result *r)
     return root;
 }
 
-/* What goes into the file: a result streamed (intervals one at a time) or
- * a whole tree (a repeat set).  Sets *failed on a write or encoding error. */
-struct body {
-    const struct run_result *r;  /* stream this result's root, or */
-    json_t *tree;                /* dump this tree */
-    struct jb *b;
-};
-
-static int write_body(struct sink *s, const struct body *body)
+/* json_file bodies: a whole tree (a repeat set), or a result streamed
+ * (its intervals one at a time). */
+static int body_tree(json_dump_callback_t write, void *sink, void *tree)
 {
-    if (body->tree) {
-        if (json_dump_callback(body->tree, write_all, s, DUMP_FLAGS) != 0 || write_all("\n", 1, s) != 0)
-            return -1;
-        return 0;
-    }
-    {
-        struct emit e = { .b = body->b, .r = body->r, .s = s };
-        json_t *root = result_json(body->b, body->r);
-
-        e.share = xcalloc(body->r->nagents ? body->r->nagents : 1, sizeof(*e.share));
-        e.scratch = xmalloc(sizeof(*e.scratch));
-        if (root && !body->b->failed)
-            emit_root(&e, root);
-        else
-            e.failed = 1;
-        free(e.share);
-        free(e.scratch);
-        json_decref(root);
-        return e.failed || body->b->failed ? -1 : 0;
-    }
+    return json_dump_callback(tree, write, sink, DUMP_FLAGS) != 0 || write("\n", 1, sink) != 0 ? -1 : 0;
 }
 
-/* Write body straight into path: a device, a FIFO or a socket is written
- * into, never replaced by a file (rename over /dev/null would destroy it). */
-static int write_direct(const char *path, const struct body *body, int flags)
+static int body_result(json_dump_callback_t write, void *sink, void *result)
 {
-    struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
-    int rc = 0;
+    struct jb b = { 0 };
+    struct emit e = { .b = &b, .r = result, .write = write, .sink = sink };
+    json_t *root = result_json(&b, e.r);
 
-    int fl;
-    /* non-blocking open: a FIFO nobody reads is ENXIO at once, never a hang */
-    if ((s.fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK | flags, 0644)) < 0)
-        return -errno;
-    if ((fl = fcntl(s.fd, F_GETFL)) < 0 || fcntl(s.fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-        rc = -errno;
-        close(s.fd);
-        return rc;
-    }
-    s.buf = xmalloc(SINK_BUF);
-    if (write_body(&s, body) != 0 || sink_flush(&s) != 0)
-        rc = s.err ? -s.err : -ENOMEM;
-    if (close(s.fd) != 0 && rc == 0)
-        rc = -errno;
-    free(s.buf);
-    return rc;
-}
-
-/* Write body to path atomically: an unnamed (O_TMPFILE) or temp file in
- * the same directory, fsynced, named and renamed into place.  Compact:
- * every interval carries its histograms, and indenting puts each of their
- * numbers on a line of its own (6x the bytes).  0 or -errno. */
-static int write_atomic(const char *path, const struct body *body)
-{
-    struct sink s = { .fd = -1, .err = 0, .used = 0, .buf = NULL };
-    char *tmp, real[PATH_MAX];
-    size_t n;
-    int rc = 0, unnamed = 0;
-    struct stat st;
-
-    /* What path names decides how it is written: a symlink's target is
-     * replaced (the link stays a link), a dangling one is written through,
-     * and anything that is not a regular file is written into. */
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (!realpath(path, real))
-            return errno == ENOENT ? write_direct(path, body, O_CREAT | O_TRUNC) : -errno;
-        path = real;
-    }
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode))
-            return -EISDIR;
-        return write_direct(path, body, 0);
-    }
-
-    /* Same directory as path, so rename is atomic (no cross-device move). */
-    n = strlen(path);
-    tmp = xmalloc(n + sizeof(".XXXXXX"));
-    memcpy(tmp, path, n);
-    memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-    s.fd = open_unnamed(path);
-    if (s.fd >= 0) {
-        unnamed = 1;
-    } else {
-        s.fd = mkstemp(tmp);
-        if (s.fd < 0) {
-            rc = -errno;
-            goto out;
-        }
-    }
-    /* mkstemp creates 0600; a result is meant to be read by others. */
-    if (fchmod(s.fd, 0644) != 0) {
-        rc = -errno;
-        goto fail;
-    }
-    s.buf = xmalloc(SINK_BUF);
-    if (write_body(&s, body) != 0 || sink_flush(&s) != 0) {
-        rc = s.err ? -s.err : -ENOMEM;   /* no write error: the encoder ran out of memory */
-        goto fail;
-    }
-    if (fsync(s.fd) != 0) {
-        rc = -errno;
-        goto fail;
-    }
-    if (unnamed && (rc = name_unnamed(s.fd, tmp)) < 0) {
-        unnamed = 0;            /* nothing named to unlink */
-        goto fail_unnamed;
-    }
-    unnamed = 0;
-    if (close(s.fd) != 0) {
-        s.fd = -1;
-        rc = -errno;
-        goto fail;
-    }
-    s.fd = -1;
-    if (rename(tmp, path) != 0) {
-        rc = -errno;
-        goto fail;
-    }
-    sync_dir(path);
-    goto out;
-
-fail:
-    if (!unnamed)
-        unlink(tmp);
-fail_unnamed:
-    if (s.fd >= 0)
-        close(s.fd);
-out:
-    free(s.buf);
-    free(tmp);
-    return rc;
+    e.share = xcalloc(e.r->nagents ? e.r->nagents : 1, sizeof(*e.share));
+    e.scratch = xmalloc(sizeof(*e.scratch));
+    if (root && !b.failed)
+        emit_root(&e, root);
+    else
+        e.failed = 1;
+    free(e.share);
+    free(e.scratch);
+    json_decref(root);
+    return e.failed || b.failed ? -1 : 0;
 }
 
 int report_json_write(const char *path, const struct run_result *r)
 {
-    struct jb b = { 0 };
-    struct body body = { .r = r, .b = &b };
-
-    return write_atomic(path, &body);
+    return json_file_write(path, body_result, (void *)r);
 }
 
 int report_json_write_tree(const char *path, json_t *root)
 {
-    struct jb b = { 0 };
-    struct body body = { .tree = root, .b = &b };
-
-    return write_atomic(path, &body);
+    return json_file_write(path, body_tree, root);
 }
