@@ -1,4 +1,6 @@
-/* jint: the one way a uint64_t count becomes a JSON integer.
+/* jint: the JSON helpers every writer shares: the one way a uint64_t count
+ * becomes a JSON integer, a real that may not be finite, and a builder
+ * that notices jansson running out of memory.
  *
  * JSON integers in jansson are signed 64-bit: a value of 2^63 or more (a
  * saturated sum, or a figure an agent or a forged file claimed) is written
@@ -7,6 +9,7 @@
 #ifndef NFSTORM_JINT_H
 #define NFSTORM_JINT_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -15,6 +18,38 @@
 static inline json_t *jint(uint64_t v)
 {
     return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
+}
+
+/* v, or null where it is not finite (a mean of nothing, a CI of one). */
+static inline json_t *jreal_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* jansson reports allocation failure by returning NULL / -1 rather than
+ * aborting: jb_put and jb_push fold those into b->failed (a NULL value is
+ * rejected and nothing leaks), so a writer fails with -ENOMEM instead of
+ * producing a document with keys silently missing. */
+struct jb {
+    int failed;   /* some jansson allocation failed */
+};
+
+static inline void jb_put(struct jb *b, json_t *obj, const char *key, json_t *v)
+{
+    if (!obj || !v || json_object_set_new(obj, key, v) != 0) {
+        b->failed = 1;
+        if (!obj)
+            json_decref(v);   /* set_new would have taken it; we must drop it */
+    }
+}
+
+static inline void jb_push(struct jb *b, json_t *arr, json_t *v)
+{
+    if (!arr || !v || json_array_append_new(arr, v) != 0) {
+        b->failed = 1;
+        if (!arr)
+            json_decref(v);
+    }
 }
 
 #endif
