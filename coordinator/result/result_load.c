@@ -98,39 +98,39 @@ static uint64_t get_u64(struct ctx *c, json_t *obj, const char *path, const char
     return (uint64_t)json_integer_value(v);
 }
 
-static int64_t get_i64(struct ctx *c, json_t *obj, const char *path, const char *key)
+/* obj.key when it is there and ok(v); else NULL, with want said. */
+static json_t *get_as(struct ctx *c, json_t *obj, const char *path, const char *key, int (*ok)(const json_t *v),
+                      const char *want)
 {
     char sub[512];
     json_t *v = get(c, obj, path, key, sub, sizeof(sub));
 
-    if (v && !json_is_integer(v)) {
-        fail(c, sub, "want an integer");
-        return 0;
+    if (v && !ok(v)) {
+        fail(c, sub, "%s", want);
+        return NULL;
     }
+    return v;
+}
+
+static int is_int(const json_t *v) { return json_is_integer(v); }
+static int is_bool(const json_t *v) { return json_is_boolean(v); }
+static int is_num(const json_t *v) { return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0; }
+
+static int64_t get_i64(struct ctx *c, json_t *obj, const char *path, const char *key)
+{
+    json_t *v = get_as(c, obj, path, key, is_int, "want an integer");
     return v ? (int64_t)json_integer_value(v) : 0;
 }
 
 static double get_num(struct ctx *c, json_t *obj, const char *path, const char *key)
 {
-    char sub[512];
-    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
-
-    if (v && (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)) {
-        fail(c, sub, "want a number >= 0");
-        return 0;
-    }
+    json_t *v = get_as(c, obj, path, key, is_num, "want a number >= 0");
     return v ? json_number_value(v) : 0;
 }
 
 static int get_bool(struct ctx *c, json_t *obj, const char *path, const char *key)
 {
-    char sub[512];
-    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
-
-    if (v && !json_is_boolean(v)) {
-        fail(c, sub, "want true or false");
-        return 0;
-    }
+    json_t *v = get_as(c, obj, path, key, is_bool, "want true or false");
     return v ? json_is_true(v) : 0;
 }
 
