@@ -169,13 +169,10 @@ void client_json_put_iv_compact(json_t *obj, const struct client_iv *iv, const c
 static int u64_at(const json_t *o, const char *key, uint64_t max, uint64_t *v, char *why,
                   size_t len)
 {
-    const json_t *j = json_object_get(o, key);
-    if (!json_is_integer(j) || json_integer_value(j) < 0 || (uint64_t)json_integer_value(j) > max) {
-        snprintf(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
-        return -EINVAL;
-    }
-    *v = (uint64_t)json_integer_value(j);
-    return 0;
+    if (jcount(json_object_get(o, key), max, v) == 0)
+        return 0;
+    snprintf(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
+    return -EINVAL;
 }
 
 static int real_at(const json_t *o, const char *key, double *v, char *why, size_t len)

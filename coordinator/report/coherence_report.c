@@ -100,11 +100,7 @@ json_t *coherence_reader_json(const struct run_result *r, uint32_t phase, uint32
 
 static int u64_at(json_t *o, const char *k, uint64_t max, uint64_t *v)
 {
-    json_t *x = json_object_get(o, k);
-    if (!json_is_integer(x) || json_integer_value(x) < 0 || (uint64_t)json_integer_value(x) > max)
-        return -1;
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    return jcount(json_object_get(o, k), max, v);
 }
 
 int coherence_from_json(json_t *pairs, uint32_t nagents, struct coh_set *out, char *why, size_t whylen)

@@ -20,6 +20,16 @@ static inline json_t *jint(uint64_t v)
     return json_integer(v > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)v);
 }
 
+/* v as a count in 0..max into *out: 0, or -1 when v is absent, not an
+ * integer or out of range (*out untouched). */
+static inline int jcount(const json_t *v, uint64_t max, uint64_t *out)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        return -1;
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
 /* v, or null where it is not finite (a mean of nothing, a CI of one). */
 static inline json_t *jreal_or_null(double v)
 {

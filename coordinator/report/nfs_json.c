@@ -130,13 +130,10 @@ json_t *nfs_json_summary(const struct nfs_rpc_set *s)
 
 static int get_count(json_t *o, const char *key, uint64_t *v, char *why, size_t whylen)
 {
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < 0) {
-        snprintf(why, whylen, "'%s' is not a count", key);
-        return -EINVAL;
-    }
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    if (jcount(json_object_get(o, key), UINT64_MAX, v) == 0)
+        return 0;
+    snprintf(why, whylen, "'%s' is not a count", key);
+    return -EINVAL;
 }
 
 static int proc_decode(json_t *j, struct nfs_rpc_proc *p, char *why, size_t whylen)

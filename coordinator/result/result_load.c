@@ -39,6 +39,7 @@
 #include "coordinator/report/verify_json.h"
 #include "coordinator/report/errors_json.h"
 #include "coordinator/result/result_errors.h"
+#include "coordinator/report/jint.h"
 
 #define MAX_AGENTS 4096
 
@@ -88,14 +89,11 @@ static uint64_t get_u64(struct ctx *c, json_t *obj, const char *path, const char
 {
     char sub[512];
     json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+    uint64_t n = 0;
 
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
+    if (v && jcount(v, max, &n) < 0)
         fail(c, sub, "want an integer in 0..%llu", (unsigned long long)max);
-        return 0;
-    }
-    return (uint64_t)json_integer_value(v);
+    return n;
 }
 
 /* obj.key when it is there and ok(v); else NULL, with want said. */
@@ -296,11 +294,11 @@ static void load_column(struct ctx *c, json_t *obj, const char *path, const char
     json_t *col = get_array(c, obj, path, key, nagents, nagents, sub, sizeof(sub));
 
     for (uint32_t a = 0; col && a < nagents && !c->failed; a++) {
-        json_t *v = json_array_get(col, a);
+        uint64_t n;
 
-        if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        if (jcount(json_array_get(col, a), max, &n) < 0)
             return fail(c, sub, "[%u]: want an integer in 0..%llu", a, (unsigned long long)max);
-        set(&s->agent[a], t, (uint64_t)json_integer_value(v));
+        set(&s->agent[a], t, n);
     }
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "common/xmalloc.h"
 #include "coordinator/run/sweep.h"
+#include "coordinator/report/jint.h"
 
 static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int bad(char *err, size_t errlen, const char *fmt, ...)
@@ -32,11 +33,7 @@ static int num(json_t *o, const char *key, double *v)
 
 static int u64(json_t *o, const char *key, uint64_t *v)
 {
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < 0)
-        return -1;
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    return jcount(json_object_get(o, key), UINT64_MAX, v);
 }
 
 static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nphases, struct sweep_point *pt,
