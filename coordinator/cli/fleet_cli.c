@@ -13,6 +13,19 @@
 #include "coordinator/fleet/pool_client.h"
 #include "coordinator/fleet/pool_policy.h"
 
+struct auth_secret *fleet_cli_secret(const char *path)
+{
+    struct auth_secret *secret = xmalloc(sizeof *secret);
+    char err[4096];
+
+    if (auth_load_secret(path, secret, err, sizeof err) < 0) {
+        free(secret);
+        cli_die(2, "%s", err);
+        return NULL;
+    }
+    return secret;
+}
+
 /* --hosts FILE (fleet/hosts.h): 0, or 2 with its one-line error said. */
 int fleet_cli_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n)
 {
@@ -44,14 +57,12 @@ int fleet_cli_gather(const struct cli *c, struct gather_fleet *fleet, char ***ad
                      uint32_t *n)
 {
     struct gather_options go;
-    struct auth_secret *secret = xmalloc(sizeof *secret);
+    struct auth_secret *secret = fleet_cli_secret(c->secret_file);
     char err[4096];
     int rc;
 
-    if (auth_load_secret(c->secret_file, secret, err, sizeof err) < 0) {
-        free(secret);
-        return cli_die(2, "%s", err);
-    }
+    if (!secret)
+        return 2;
     memset(&go, 0, sizeof go);
     go.listen = c->listen;
     go.expect = c->expect;
@@ -291,14 +302,12 @@ int fleet_cli_pool(const struct cli *c, int argc, char **argv, const char *plan_
     struct pool_client_options po;
     struct pool_campaign pc;
     struct pool_submit sub;
-    struct auth_secret *secret = xmalloc(sizeof *secret);
+    struct auth_secret *secret = fleet_cli_secret(c->secret_file);
     char err[4096];
     int status;
 
-    if (auth_load_secret(c->secret_file, secret, err, sizeof err) < 0) {
-        free(secret);
-        return cli_die(2, "%s", err);
-    }
+    if (!secret)
+        return 2;
     memset(&sub, 0, sizeof sub);
     sub.argv = xcalloc((size_t)argc + 1, sizeof *sub.argv);
     for (int i = 0; i < argc; i++) {

@@ -13,6 +13,8 @@
 #include "coordinator/fleet/gather.h"
 #include "coordinator/fleet/spawn.h"
 
+/* The secret at path (the caller frees it), or NULL after a one-line error. */
+struct auth_secret *fleet_cli_secret(const char *path);
 int fleet_cli_hosts(const char *path, char ***addrs, char ***labels, uint32_t *n);
 /* the nfstorm-agent beside this binary, else the one on PATH */
 void fleet_cli_agent_binary(char *out, size_t len);

@@ -235,11 +235,8 @@ static int cmd_serve(int argc, char **argv)
         return cli_die(2, "serve needs --listen ADDR:PORT (where agents and submitters come)");
     if (!secret_file)
         return cli_die(2, "serve needs --secret-file: the pool takes only agents and submitters that prove it");
-    secret = xmalloc(sizeof *secret);
-    if (auth_load_secret(secret_file, secret, err, sizeof err) < 0) {
-        free(secret);
-        return cli_die(2, "%s", err);
-    }
+    if (!(secret = fleet_cli_secret(secret_file)))
+        return 2;
     memset(&so, 0, sizeof so);
     so.listen = listen;
     so.secret = secret;
