@@ -401,9 +401,8 @@ int cli_parse(int argc, char **argv, struct cli *c)
                 return cli_die(2, "--target: longer than %d bytes", RECORD_TARGET_MAX - 1);
             c->target = v;
         } else if (OPT("--unit-base")) {
-            if (!v || (strcmp(v, "1024") && strcmp(v, "1000")))
-                return cli_die(2, "--unit-base: bad value '%s' (want 1024 or 1000)", v ? v : "");
-            c->unit_base = atoi(v);
+            if (cmd_unit_base("", v ? v : "", &c->unit_base) != 0)
+                return 2;
         } else if ((rc = cmd_report_option(&c->out, argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
