@@ -20,7 +20,6 @@
 #include "coordinator/report/errors_json.h"
 #include "coordinator/result/result_errors.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +38,6 @@
 #include "coordinator/run/start_skew.h"
 #include "coordinator/report/limits_report.h"
 #include "coordinator/result/ext_metrics.h"
-#include "common/vblock.h"
 #include "coordinator/report/jint.h"
 #include "coordinator/report/json_file.h"
 
