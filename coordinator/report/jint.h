@@ -36,6 +36,12 @@ static inline json_t *jreal_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* v, or 0 where it is not finite (a rate over no time). */
+static inline json_t *jreal_or_zero(double v)
+{
+    return json_real(isfinite(v) ? v : 0);
+}
+
 /* jansson reports allocation failure by returning NULL / -1 rather than
  * aborting: jb_put and jb_push fold those into b->failed (a NULL value is
  * rejected and nothing leaks), so a writer fails with -ENOMEM instead of
