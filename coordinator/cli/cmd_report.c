@@ -55,6 +55,16 @@ const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *
     return argv[++*i];
 }
 
+int cmd_unit_base(const char *cmd, const char *v, int *base)
+{
+    if (strcmp(v, "1000") != 0 && strcmp(v, "1024") != 0) {
+        fprintf(stderr, "nfstorm: %s--unit-base: bad value '%s' (want 1024 or 1000)\n", cmd, v);
+        return 2;
+    }
+    *base = strcmp(v, "1000") == 0 ? 1000 : 1024;
+    return 0;
+}
+
 int report_parse_agent_rows(const char *v, uint32_t *rows)
 {
     uint64_t n;
@@ -400,13 +410,8 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             int bad = 0;
             const char *v = cmd_opt_value("--unit-base", argc, argv, &i, &bad);
 
-            if (!v)
+            if (!v || cmd_unit_base("report: ", v, &o.unit_base) != 0)
                 return 2;
-            if (strcmp(v, "1000") != 0 && strcmp(v, "1024") != 0) {
-                fprintf(stderr, "nfstorm: report: --unit-base: bad value '%s' (want 1024 or 1000)\n", v);
-                return 2;
-            }
-            o.unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
         } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
             json_out = argv[++i];
         } else if (strcmp(argv[i], "--repetition") == 0 || strncmp(argv[i], "--repetition=", 13) == 0) {
@@ -632,12 +637,8 @@ int cmd_compare_main(int argc, char **argv)
                 goto out;
             }
         } else if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad))) {
-            if (strcmp(v, "1000") != 0 && strcmp(v, "1024") != 0) {
-                fprintf(stderr, "nfstorm: compare: --unit-base: bad value '%s' (want 1024 or 1000)\n", v);
-                status = 2;
+            if ((status = cmd_unit_base("compare: ", v, &unit_base)) != 0)
                 goto out;
-            }
-            unit_base = strcmp(v, "1000") == 0 ? 1000 : 1024;
         }
         else if (bad || argv[i][0] == '-') {
             if (!bad)

@@ -34,6 +34,9 @@ const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *
  * separate value).  1 if it was one, 0 if not, 2 on a bad value (message
  * printed). */
 int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i);
+/* --unit-base's value v into *base: 0, or 2 after "nfstorm: <cmd>--unit-base:
+ * bad value ..." (cmd: "" for run, "report: ", "compare: "). */
+int cmd_unit_base(const char *cmd, const char *v, int *base);
 /* --change-min-pct / --change-min-intervals, where given, into r (they
  * win over what a loaded result recorded). */
 struct run_result;

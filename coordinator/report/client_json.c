@@ -10,26 +10,17 @@
 #include "coordinator/report/jint.h"
 
 /* Per-op counters in the order nfsiostat and the kernel give them. */
-static const struct {
+struct key_off {
     const char *key;
     size_t off;
-} op_keys[] = {
-    { "ops", offsetof(struct ms_op, ops) },
-    { "ntrans", offsetof(struct ms_op, ntrans) },
-    { "timeouts", offsetof(struct ms_op, timeouts) },
-    { "bytes_sent", offsetof(struct ms_op, bytes_sent) },
-    { "bytes_recv", offsetof(struct ms_op, bytes_recv) },
-    { "queue_ms", offsetof(struct ms_op, queue_ms) },
-    { "rtt_ms", offsetof(struct ms_op, rtt_ms) },
-    { "execute_ms", offsetof(struct ms_op, execute_ms) },
-    { "errors", offsetof(struct ms_op, errors) },
+};
+#define OP_KEY(f) { #f, offsetof(struct ms_op, f) }
+#define XPRT_KEY(f) { #f, offsetof(struct ms_xprt, f) }
+static const struct key_off op_keys[] = {
+    OP_KEY(ops), OP_KEY(ntrans), OP_KEY(timeouts), OP_KEY(bytes_sent), OP_KEY(bytes_recv),
+    OP_KEY(queue_ms), OP_KEY(rtt_ms), OP_KEY(execute_ms), OP_KEY(errors),
 }, xprt_keys[] = {
-    { "connects", offsetof(struct ms_xprt, connects) },
-    { "sends", offsetof(struct ms_xprt, sends) },
-    { "recvs", offsetof(struct ms_xprt, recvs) },
-    { "bad_xids", offsetof(struct ms_xprt, bad_xids) },
-    { "req_u", offsetof(struct ms_xprt, req_u) },
-    { "backlog_u", offsetof(struct ms_xprt, backlog_u) },
+    XPRT_KEY(connects), XPRT_KEY(sends), XPRT_KEY(recvs), XPRT_KEY(bad_xids), XPRT_KEY(req_u), XPRT_KEY(backlog_u),
 };
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -169,13 +160,10 @@ void client_json_put_iv_compact(json_t *obj, const struct client_iv *iv, const c
 static int u64_at(const json_t *o, const char *key, uint64_t max, uint64_t *v, char *why,
                   size_t len)
 {
-    const json_t *j = json_object_get(o, key);
-    if (!json_is_integer(j) || json_integer_value(j) < 0 || (uint64_t)json_integer_value(j) > max) {
-        snprintf(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
-        return -EINVAL;
-    }
-    *v = (uint64_t)json_integer_value(j);
-    return 0;
+    if (jcount(json_object_get(o, key), max, v) == 0)
+        return 0;
+    snprintf(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
+    return -EINVAL;
 }
 
 static int real_at(const json_t *o, const char *key, double *v, char *why, size_t len)

@@ -100,11 +100,7 @@ json_t *coherence_reader_json(const struct run_result *r, uint32_t phase, uint32
 
 static int u64_at(json_t *o, const char *k, uint64_t max, uint64_t *v)
 {
-    json_t *x = json_object_get(o, k);
-    if (!json_is_integer(x) || json_integer_value(x) < 0 || (uint64_t)json_integer_value(x) > max)
-        return -1;
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    return jcount(json_object_get(o, k), max, v);
 }
 
 int coherence_from_json(json_t *pairs, uint32_t nagents, struct coh_set *out, char *why, size_t whylen)
@@ -152,39 +148,44 @@ bad:
     return -EINVAL;
 }
 
-static void text_row(FILE *out, const char *who, const struct coh_pair *p, uint64_t bound)
+void coherence_rows(FILE *out, const struct run_result *r, uint32_t phase, coherence_row_fn row)
 {
-    char a[32], b[32], c[32], d[32];
-    const struct hist *h = &p->lag;
+    const struct coh_set *s = &r->phases[phase].coh;
+    struct coh_pair *all = xmalloc(sizeof *all);
+    uint64_t bound = 0;
 
+    for (uint32_t i = 0; i <= s->n; i++) {
+        const struct coh_pair *p = i < s->n ? &s->pair[i] : all;
+        uint64_t b = i < s->n ? coherence_error_bound(r, p->writer, p->reader) : bound;
+        const struct hist *h = &p->lag;
+        char q[4][32];
+
+        if (i == s->n)
+            coh_set_total(s, all);
+        units_fmt_ns(q[0], sizeof q[0], (double)hist_percentile(h, 50.0));
+        units_fmt_ns(q[1], sizeof q[1], (double)hist_percentile(h, 99.0));
+        units_fmt_ns(q[2], sizeof q[2], (double)(h->count ? h->max_ns : 0));
+        units_fmt_ns(q[3], sizeof q[3], (double)b);
+        row(out, i < s->n, p, q);
+        if (b > bound)
+            bound = b;
+    }
+    free(all);
+}
+
+static void text_row(FILE *out, int pair, const struct coh_pair *p, char q[4][32])
+{
+    char who[32];
+
+    snprintf(who, sizeof who, "%u->%u", p->writer, p->reader);
     fprintf(out, "  %-10s seen %6" PRIu64 "  never visible %4" PRIu64 "  lag p50 %8s  p99 %8s  max %8s"
-            "  +-%s\n", who, p->seen, p->never,
-            units_fmt_ns(a, sizeof a, (double)hist_percentile(h, 50.0)),
-            units_fmt_ns(b, sizeof b, (double)hist_percentile(h, 99.0)),
-            units_fmt_ns(c, sizeof c, (double)(h->count ? h->max_ns : 0)),
-            units_fmt_ns(d, sizeof d, (double)bound));
+            "  +-%s\n", pair ? who : "merged", p->seen, p->never, q[0], q[1], q[2], q[3]);
 }
 
 void coherence_text(FILE *out, const struct run_result *r, uint32_t phase)
 {
-    const struct coh_set *s;
-    struct coh_pair *all;
-    uint64_t bound = 0;
-    char who[32];
-
     if (phase >= r->nphases || r->phases[phase].coh.n == 0)
         return;
-    s = &r->phases[phase].coh;
     fprintf(out, "coherence (writer->reader: generations seen, never visible, lag; +- clock error bound):\n");
-    for (uint32_t i = 0; i < s->n; i++) {
-        uint64_t b = coherence_error_bound(r, s->pair[i].writer, s->pair[i].reader);
-        snprintf(who, sizeof who, "%u->%u", s->pair[i].writer, s->pair[i].reader);
-        text_row(out, who, &s->pair[i], b);
-        if (b > bound)
-            bound = b;
-    }
-    all = xmalloc(sizeof *all);
-    coh_set_total(s, all);
-    text_row(out, "merged", all, bound);
-    free(all);
+    coherence_rows(out, r, phase, text_row);
 }

@@ -37,6 +37,10 @@ json_t *coherence_reader_json(const struct run_result *r, uint32_t phase, uint32
  * pair once, at most COH_RUN_PAIRS_MAX, lag.hist valid with count == seen.
  * 0, or -EINVAL with why (out then empty). */
 int coherence_from_json(json_t *pairs, uint32_t nagents, struct coh_set *out, char *why, size_t whylen);
+/* Each pair of phase (which measured some), then their total (pair 0),
+ * to row with the lag's p50, p99, max and the clock error bound in q. */
+typedef void (*coherence_row_fn)(FILE *out, int pair, const struct coh_pair *p, char q[4][32]);
+void coherence_rows(FILE *out, const struct run_result *r, uint32_t phase, coherence_row_fn row);
 /* Text lines for phase (nothing when it measured none). */
 void coherence_text(FILE *out, const struct run_result *r, uint32_t phase);
 

@@ -258,6 +258,32 @@ uint32_t compare_left_out_total(const struct compare *c)
     return n;
 }
 
+static void put_text(FILE *out, const char *s, void (*esc)(FILE *out, const char *s))
+{
+    if (esc)
+        esc(out, s);
+    else
+        fputs(s, out);
+}
+
+void compare_left_out_list(FILE *out, const struct compare *c, int base, const char *pre, const char *post,
+                           void (*esc)(FILE *out, const char *s))
+{
+    char bs[32], line[1024];
+
+    for (uint32_t i = 0; i < c->nrows; i++)
+        for (uint32_t j = 0; j < c->nruns; j++)
+            if (compare_left_out_line(c, i, j, line, sizeof line, base)) {
+                fputs(pre, out);
+                put_text(out, c->rows[i].name, esc);
+                fprintf(out, " (%s, %s), ", rw_mode_name(c->rows[i].rw), compare_fmt_bs(bs, sizeof bs, c->rows[i].bs));
+                put_text(out, c->labels[j], esc);
+                fputs(": ", out);
+                put_text(out, line, esc);
+                fputs(post, out);
+            }
+}
+
 /* Input j's values (the repetitions that have one) into a fresh array. */
 static double *rep_values(const struct compare *c, uint32_t row, uint32_t j, int op, int m, uint32_t *n)
 {

@@ -520,24 +520,12 @@ static void differences(FILE *out, const struct compare *c)
 /* The repetitions left out of the means and the test, each with why. */
 static void left_out_html(FILE *out, const struct compare *c, int base)
 {
-    char bs[32], line[1024];
-
     if (!compare_left_out_total(c))
         return;
     fprintf(out, "<h2>Left out of the statistics</h2>\n<p class=\"warn\">These repetitions' phases did not end "
             "with verdict ok; their figures are not in the means, the ratios or the tests "
             "(<code>--include-failed</code> keeps those that ran to their end).</p>\n<ul class=\"left-out\">\n");
-    for (uint32_t i = 0; i < c->nrows; i++)
-        for (uint32_t j = 0; j < c->nruns; j++)
-            if (compare_left_out_line(c, i, j, line, sizeof line, base)) {
-                fprintf(out, "<li>");
-                svg_escape(out, c->rows[i].name);
-                fprintf(out, " (%s, %s), ", rw_mode_name(c->rows[i].rw), compare_fmt_bs(bs, sizeof bs, c->rows[i].bs));
-                svg_escape(out, c->labels[j]);
-                fprintf(out, ": ");
-                svg_escape(out, line);
-                fprintf(out, "</li>\n");
-            }
+    compare_left_out_list(out, c, base, "<li>", "</li>\n", svg_escape);
     fprintf(out, "</ul>\n");
 }
 

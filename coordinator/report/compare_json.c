@@ -13,100 +13,74 @@
 #include <math.h>
 
 #include "coordinator/result/sample_stats.h"
+#include "coordinator/report/jint.h"
 
-struct jc {
-    int failed;
-};
-
-static void put(struct jc *b, json_t *obj, const char *key, json_t *v)
-{
-    if (!obj || !v || json_object_set_new(obj, key, v) != 0) {
-        b->failed = 1;
-        if (!obj)
-            json_decref(v);
-    }
-}
-
-static void push(struct jc *b, json_t *arr, json_t *v)
-{
-    if (!arr || !v || json_array_append_new(arr, v) != 0) {
-        b->failed = 1;
-        if (!arr)
-            json_decref(v);
-    }
-}
-
-static json_t *jnum(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *cell_json(struct jc *b, const struct compare_cell *cell)
+static json_t *cell_json(struct jb *b, const struct compare_cell *cell)
 {
     json_t *o = json_object(), *ci = json_array();
 
-    put(b, o, "n", json_integer(cell->n));
-    put(b, o, "mean", jnum(cell->mean));
-    put(b, o, "sd", jnum(cell->sd));
-    push(b, ci, jnum(cell->ci95_lo));
-    push(b, ci, jnum(cell->ci95_hi));
-    put(b, o, "ci95", ci);
-    put(b, o, "ci95_clamped", json_boolean(cell->ci95_clamped != 0));
-    put(b, o, "left_out", json_integer(cell->nleft));
-    put(b, o, "ratio", jnum(cell->ratio));
+    jb_put(b, o, "n", json_integer(cell->n));
+    jb_put(b, o, "mean", jreal_or_null(cell->mean));
+    jb_put(b, o, "sd", jreal_or_null(cell->sd));
+    jb_push(b, ci, jreal_or_null(cell->ci95_lo));
+    jb_push(b, ci, jreal_or_null(cell->ci95_hi));
+    jb_put(b, o, "ci95", ci);
+    jb_put(b, o, "ci95_clamped", json_boolean(cell->ci95_clamped != 0));
+    jb_put(b, o, "left_out", json_integer(cell->nleft));
+    jb_put(b, o, "ratio", jreal_or_null(cell->ratio));
     {
         json_t *rci = json_array();
-        push(b, rci, jnum(cell->ratio_lo));
-        push(b, rci, jnum(cell->ratio_hi));
-        put(b, o, "ratio_ci95", rci);
+        jb_push(b, rci, jreal_or_null(cell->ratio_lo));
+        jb_push(b, rci, jreal_or_null(cell->ratio_hi));
+        jb_put(b, o, "ratio_ci95", rci);
     }
-    put(b, o, "p", jnum(cell->p));
-    put(b, o, "mark", cell->mark == CMP_MARK_NONE ? json_null() : json_string(compare_mark_name(cell->mark)));
-    put(b, o, "verdict", json_string(compare_verdict_name(cell->verdict)));
+    jb_put(b, o, "p", jreal_or_null(cell->p));
+    jb_put(b, o, "mark", cell->mark == CMP_MARK_NONE ? json_null() : json_string(compare_mark_name(cell->mark)));
+    jb_put(b, o, "verdict", json_string(compare_verdict_name(cell->verdict)));
     return o;
 }
 
-static json_t *metric_json(struct jc *b, const struct compare *c, uint32_t i, int op, int m)
+static json_t *metric_json(struct jb *b, const struct compare *c, uint32_t i, int op, int m)
 {
     json_t *o = json_object(), *in = json_array();
 
-    put(b, o, "op", op < 0 ? json_null() : json_string(op_type_name((enum op_type)op)));
-    put(b, o, "metric", json_string(compare_metric_key(op, m)));
-    put(b, o, "higher_is_better", json_boolean(compare_higher_is_better(op, m)));
+    jb_put(b, o, "op", op < 0 ? json_null() : json_string(op_type_name((enum op_type)op)));
+    jb_put(b, o, "metric", json_string(compare_metric_key(op, m)));
+    jb_put(b, o, "higher_is_better", json_boolean(compare_higher_is_better(op, m)));
     for (uint32_t j = 0; j < c->nruns; j++) {
         struct compare_cell cell;
 
         compare_cell(c, i, j, op, m, &cell);
-        push(b, in, cell_json(b, &cell));
+        jb_push(b, in, cell_json(b, &cell));
     }
-    put(b, o, "inputs", in);
+    jb_put(b, o, "inputs", in);
     return o;
 }
 
-static json_t *phase_json(struct jc *b, const struct compare *c, uint32_t i)
+static json_t *phase_json(struct jb *b, const struct compare *c, uint32_t i)
 {
     const struct compare_row *row = &c->rows[i];
     json_t *o = json_object(), *present = json_array(), *ms = json_array(), *hl = json_object();
     int hop = compare_headline_op(c, i);
 
-    put(b, o, "name", json_string(row->name));
-    put(b, o, "rw", json_string(rw_mode_name(row->rw)));
-    put(b, o, "bs", json_integer((json_int_t)row->bs));
-    put(b, o, "matched", json_boolean(row->nmissing == 0));
+    jb_put(b, o, "name", json_string(row->name));
+    jb_put(b, o, "rw", json_string(rw_mode_name(row->rw)));
+    jb_put(b, o, "bs", json_integer((json_int_t)row->bs));
+    jb_put(b, o, "matched", json_boolean(row->nmissing == 0));
     for (uint32_t j = 0; j < c->nruns; j++)
-        push(b, present, json_boolean(row->idx[j] >= 0));
-    put(b, o, "present", present);
-    put(b, hl, "op", hop < 0 ? json_null() : json_string(op_type_name((enum op_type)hop)));
-    put(b, hl, "metric", json_string(compare_metric_key(hop, CMP_IOPS)));
-    put(b, o, "headline", hl);
+        jb_push(b, present, json_boolean(row->idx[j] >= 0));
+    jb_put(b, o, "present", present);
+    jb_put(b, hl, "op", hop < 0 ? json_null() : json_string(op_type_name((enum op_type)hop)));
+    jb_put(b, hl, "metric", json_string(compare_metric_key(hop, CMP_IOPS)));
+    jb_put(b, o, "headline", hl);
     for (int op = 0; op < OP__COUNT; op++) {
         if (!compare_row_has_op(c, i, op))
             continue;
         for (int m = 0; m < CMP__PER_OP; m++)
-            push(b, ms, metric_json(b, c, i, op, m));
+            jb_push(b, ms, metric_json(b, c, i, op, m));
     }
-    push(b, ms, metric_json(b, c, i, -1, CMP_JAIN));
-    put(b, o, "metrics", ms);
+    jb_push(b, ms, metric_json(b, c, i, -1, CMP_JAIN));
+    jb_put(b, o, "metrics", ms);
     {
         /* each input's repetitions left out of the row, and why */
         json_t *lo = json_array();
@@ -117,62 +91,62 @@ static json_t *phase_json(struct jc *b, const struct compare *c, uint32_t i)
             if (!compare_left_out_line(c, i, j, line, sizeof line, 1024))
                 continue;
             e = json_object();
-            put(b, e, "input", json_integer(j));
-            put(b, e, "what", json_string(line));
-            push(b, lo, e);
+            jb_put(b, e, "input", json_integer(j));
+            jb_put(b, e, "what", json_string(line));
+            jb_push(b, lo, e);
         }
-        put(b, o, "left_out", lo);
+        jb_put(b, o, "left_out", lo);
     }
     return o;
 }
 
 /* What differs between the inputs' records: [{"key", "values": [...]}]. */
-static json_t *differences_json(struct jc *b, const struct compare *c)
+static json_t *differences_json(struct jb *b, const struct compare *c)
 {
     json_t *arr = json_array();
 
     for (uint32_t k = 0; k < c->diff.nrows; k++) {
         json_t *o = json_object(), *v = json_array();
 
-        put(b, o, "key", json_string(c->diff.rows[k].key));
+        jb_put(b, o, "key", json_string(c->diff.rows[k].key));
         for (uint32_t j = 0; j < c->diff.nruns; j++)
-            push(b, v, json_string(c->diff.rows[k].values[j]));
-        put(b, o, "values", v);
-        push(b, arr, o);
+            jb_push(b, v, json_string(c->diff.rows[k].values[j]));
+        jb_put(b, o, "values", v);
+        jb_push(b, arr, o);
     }
     return arr;
 }
 
 int compare_json(FILE *out, const struct compare *c, const char *const *paths)
 {
-    struct jc b = { 0 };
+    struct jb b = { 0 };
     json_t *root = json_object(), *inputs = json_array(), *phases = json_array();
     int rc = 0;
 
-    put(&b, root, "nfstorm_compare", json_integer(1));
-    put(&b, root, "baseline", json_integer(0));
-    put(&b, root, "test", json_string("welch"));
-    put(&b, root, "alpha", json_real(SAMPLE_ALPHA));
-    put(&b, root, "same_within", json_real(COMPARE_SAME_FRAC));
+    jb_put(&b, root, "nfstorm_compare", json_integer(1));
+    jb_put(&b, root, "baseline", json_integer(0));
+    jb_put(&b, root, "test", json_string("welch"));
+    jb_put(&b, root, "alpha", json_real(SAMPLE_ALPHA));
+    jb_put(&b, root, "same_within", json_real(COMPARE_SAME_FRAC));
     for (uint32_t j = 0; j < c->nruns; j++) {
         const struct run_result *r0 = &c->sets[j].reps[0];
         json_t *o = json_object();
 
-        put(&b, o, "label", json_string(c->labels[j]));
-        put(&b, o, "file", json_string(paths[j]));
-        put(&b, o, "repetitions", json_integer(c->sets[j].n));
-        put(&b, o, "agents", json_integer(r0->nagents));
-        put(&b, o, "phases", json_integer(r0->nphases));
-        put(&b, o, "include_failed", json_boolean(c->sets[j].include_failed));
-        push(&b, inputs, o);
+        jb_put(&b, o, "label", json_string(c->labels[j]));
+        jb_put(&b, o, "file", json_string(paths[j]));
+        jb_put(&b, o, "repetitions", json_integer(c->sets[j].n));
+        jb_put(&b, o, "agents", json_integer(r0->nagents));
+        jb_put(&b, o, "phases", json_integer(r0->nphases));
+        jb_put(&b, o, "include_failed", json_boolean(c->sets[j].include_failed));
+        jb_push(&b, inputs, o);
     }
-    put(&b, root, "inputs", inputs);
-    put(&b, root, "differences", differences_json(&b, c));
+    jb_put(&b, root, "inputs", inputs);
+    jb_put(&b, root, "differences", differences_json(&b, c));
     for (uint32_t i = 0; i < c->nrows; i++)
-        push(&b, phases, phase_json(&b, c, i));
-    put(&b, root, "phases", phases);
+        jb_push(&b, phases, phase_json(&b, c, i));
+    jb_put(&b, root, "phases", phases);
     if (c->nruns && c->sets[0].reps[0].sweeps)
-        put(&b, root, "sweeps", compare_sweep_json(c));   /* by job: their phases differ between runs */
+        jb_put(&b, root, "sweeps", compare_sweep_json(c));   /* by job: their phases differ between runs */
     if (b.failed || json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) != 0)
         rc = -ENOMEM;
     else

@@ -394,23 +394,11 @@ static void md_text(FILE *out, const char *v)
 /* The repetitions left out of the means and the test, each with why. */
 static void left_out_md(FILE *out, const struct compare *c, int base)
 {
-    char bs[32], line[1024];
-
     if (!compare_left_out_total(c))
         return;
     fprintf(out, "\nLeft out of the statistics (the phase's verdict is not ok; `--include-failed` keeps those "
             "that ran to their end):\n\n");
-    for (uint32_t i = 0; i < c->nrows; i++)
-        for (uint32_t j = 0; j < c->nruns; j++)
-            if (compare_left_out_line(c, i, j, line, sizeof line, base)) {
-                fprintf(out, "- ");
-                md_text(out, c->rows[i].name);
-                fprintf(out, " (%s, %s), ", rw_mode_name(c->rows[i].rw), compare_fmt_bs(bs, sizeof bs, c->rows[i].bs));
-                md_text(out, c->labels[j]);
-                fprintf(out, ": ");
-                md_text(out, line);
-                fputc('\n', out);
-            }
+    compare_left_out_list(out, c, base, "- ", "\n", md_text);
 }
 
 void compare_md(FILE *out, const struct compare *c, const char *const *paths, int unit_base)

@@ -17,6 +17,7 @@
 #include "coordinator/result/sample_stats.h"
 #include "coordinator/report/svg.h"
 #include "coordinator/run/sweep.h"
+#include "coordinator/report/jint.h"
 
 static const struct sweep_run *find_sweep(const struct run_result *r, const char *job)
 {
@@ -118,11 +119,6 @@ void compare_sweep_text(FILE *out, const struct compare *c)
 
 static uint32_t curve(const struct compare *c, uint32_t j, const char *job, double *x, double *y, double *l);
 
-static json_t *jnum_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 void *compare_sweep_json(const struct compare *c)
 {
     const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
@@ -144,10 +140,10 @@ void *compare_sweep_json(const struct compare *c)
                 json_t *m = json_object();
                 sweep_cell(c, w0->spec.base, what, j, &cell);
                 json_object_set_new(m, "n", json_integer(cell.n));
-                json_object_set_new(m, "mean", cell.n ? jnum_or_null(cell.s.mean) : json_null());
-                json_object_set_new(m, "sd", cell.n >= 2 ? jnum_or_null(cell.s.sd) : json_null());
-                json_object_set_new(m, "ratio", jnum_or_null(cell.ratio));
-                json_object_set_new(m, "p", jnum_or_null(cell.p));
+                json_object_set_new(m, "mean", cell.n ? jreal_or_null(cell.s.mean) : json_null());
+                json_object_set_new(m, "sd", cell.n >= 2 ? jreal_or_null(cell.s.sd) : json_null());
+                json_object_set_new(m, "ratio", jreal_or_null(cell.ratio));
+                json_object_set_new(m, "p", jreal_or_null(cell.p));
                 json_object_set_new(in, what_key[what], m);
             }
             /* the curve the HTML overlays: the first repetition's points */

@@ -149,17 +149,11 @@ static void detail(FILE *out, const struct compare *c, uint32_t i, int base)
 /* The repetitions left out of the means and the test, each with why. */
 static void left_out(FILE *out, const struct compare *c, int base)
 {
-    char bs[32], line[1024];
-
     if (!compare_left_out_total(c))
         return;
     fprintf(out, "\nleft out of the statistics (the phase's verdict is not ok; --include-failed keeps those "
             "that ran to their end):\n");
-    for (uint32_t i = 0; i < c->nrows; i++)
-        for (uint32_t j = 0; j < c->nruns; j++)
-            if (compare_left_out_line(c, i, j, line, sizeof line, base))
-                fprintf(out, "  %s (%s, %s), %s: %s\n", c->rows[i].name, rw_mode_name(c->rows[i].rw),
-                        compare_fmt_bs(bs, sizeof bs, c->rows[i].bs), c->labels[j], line);
+    compare_left_out_list(out, c, base, "  ", "\n", NULL);
 }
 
 void compare_text(FILE *out, const struct compare *c, const char *const *paths, int unit_base)

@@ -53,12 +53,10 @@ static int get_u(const json_t *o, const char *where, const char *key, uint64_t m
                  size_t errlen)
 {
     const json_t *v = json_object_get(o, key);
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
-        snprintf(err, errlen, "%s\"%s\" %s", where, key, v ? "is not a count in range" : "is missing");
-        return -EINVAL;
-    }
-    *out = (uint64_t)json_integer_value(v);
-    return 0;
+    if (jcount(v, max, out) == 0)
+        return 0;
+    snprintf(err, errlen, "%s\"%s\" %s", where, key, v ? "is not a count in range" : "is missing");
+    return -EINVAL;
 }
 
 static int cause_from_json(const json_t *e, const char *where, struct errcause *c, char *err, size_t errlen)

@@ -60,6 +60,23 @@ void limits_forecast_text(FILE *out, const char *prefix, const struct limits *l,
                 units_fmt_bytes(b, sizeof b, f->write_bytes, base), f->cost_write, f->cost_time);
 }
 
+/* ": <judgement> (<cap><unit>); <iops> IOPS: <judgement> (<cap> IOPS)",
+ * each part where its cap is set; who names the caps ("per-client"). */
+static void judged_text(FILE *out, double bps, double cap_bps, const char *unit, double iops, double cap_iops,
+                        const char *who, int base)
+{
+    char a[32], c[32], j[96], who_iops[48];
+
+    snprintf(who_iops, sizeof who_iops, "%s IOPS", who);
+    if (cap_bps > 0)
+        fprintf(out, ": %s (%s%s)", limits_judgement_text(limits_judge(bps, cap_bps), who, j, sizeof j),
+                rate(c, sizeof c, cap_bps, base), unit);
+    if (cap_iops > 0)
+        fprintf(out, "; %s IOPS: %s (%s IOPS)", units_fmt_count(a, sizeof a, iops),
+                limits_judgement_text(limits_judge(iops, cap_iops), who_iops, j, sizeof j),
+                units_fmt_count(c, sizeof c, cap_iops));
+}
+
 void limits_result_text(FILE *out, const struct run_result *r, int base)
 {
     const struct limits *l = r->limits;
@@ -77,14 +94,7 @@ void limits_result_text(FILE *out, const struct run_result *r, int base)
             continue;
         fprintf(out, "  phase %s: fleet %s (metered %s)", r->phases[i].name, rate(a, sizeof a, fr.bps, base),
                 rate(b, sizeof b, fr.metered_bps, base));
-        if (l->fs_bps > 0)
-            fprintf(out, ": %s (%s metered)", limits_judgement_text(limits_judge(fr.metered_bps, l->fs_bps),
-                                                                     "per-file-system", j, sizeof j),
-                    rate(c, sizeof c, l->fs_bps, base));
-        if (l->fs_iops > 0)
-            fprintf(out, "; %s IOPS: %s (%s IOPS)", units_fmt_count(a, sizeof a, fr.iops),
-                    limits_judgement_text(limits_judge(fr.iops, l->fs_iops), "per-file-system IOPS", j, sizeof j),
-                    units_fmt_count(c, sizeof c, l->fs_iops));
+        judged_text(out, fr.metered_bps, l->fs_bps, " metered", fr.iops, l->fs_iops, "per-file-system", base);
         fputc('\n', out);
         for (uint32_t ag = 0; ag < r->nagents && (l->client_bps > 0 || l->client_iops > 0); ag++) {
             struct limits_rates ar;
@@ -92,14 +102,7 @@ void limits_result_text(FILE *out, const struct run_result *r, int base)
             if (ar.duration_s <= 0 || (ar.bps <= 0 && ar.iops <= 0))
                 continue;
             fprintf(out, "    agent %u: %s", ag, rate(a, sizeof a, ar.bps, base));
-            if (l->client_bps > 0)
-                fprintf(out, ": %s (%s)", limits_judgement_text(limits_judge(ar.bps, l->client_bps), "per-client",
-                                                                 j, sizeof j),
-                        rate(c, sizeof c, l->client_bps, base));
-            if (l->client_iops > 0)
-                fprintf(out, "; %s IOPS: %s (%s IOPS)", units_fmt_count(b, sizeof b, ar.iops),
-                        limits_judgement_text(limits_judge(ar.iops, l->client_iops), "per-client IOPS", j, sizeof j),
-                        units_fmt_count(c, sizeof c, l->client_iops));
+            judged_text(out, ar.bps, l->client_bps, "", ar.iops, l->client_iops, "per-client", base);
             fputc('\n', out);
         }
     }

@@ -76,7 +76,19 @@ static void proc_counts_json(json_t *j, unsigned i, const struct nfs_rpc_proc *p
         json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
 }
 
-json_t *nfs_json_encode(const struct nfs_rpc_set *s)
+/* The summary's RTT: mean, p50, p99, max (ns). */
+static json_t *rtt_brief(const struct hist *h)
+{
+    json_t *rtt = json_object();
+    json_object_set_new(rtt, "mean", json_real(hist_mean(h)));
+    json_object_set_new(rtt, "p50", jint(hist_percentile(h, 50.0)));
+    json_object_set_new(rtt, "p99", jint(hist_percentile(h, 99.0)));
+    json_object_set_new(rtt, "max", jint(h->count ? h->max_ns : 0));
+    return rtt;
+}
+
+/* The full form (every status, the RTT histogram) or the summary's. */
+static json_t *nfs_json(const struct nfs_rpc_set *s, int full)
 {
     json_t *o = json_object(), *rpc = json_object();
     char name[48];
@@ -89,56 +101,39 @@ json_t *nfs_json_encode(const struct nfs_rpc_set *s)
         const struct nfs_rpc_proc *p = s->proc[i];
         if (!p || p->calls == 0)
             continue;
-        json_t *j = json_object(), *st = json_object();
+        json_t *j = json_object(), *st = full ? json_object() : NULL;
         proc_counts_json(j, i, p);
-        json_object_set_new(j, "rtt_ns", hist_json_summary(&p->rtt));
-        for (uint32_t k = 0; k < p->nstatus; k++)
+        json_object_set_new(j, "rtt_ns", full ? hist_json_summary(&p->rtt) : rtt_brief(&p->rtt));
+        for (uint32_t k = 0; full && k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
                                 jint(p->status[k].n));
-        json_object_set_new(j, "status", st);
-        json_object_set_new(j, "status_other", jint(p->status_other));
+        if (full) {
+            json_object_set_new(j, "status", st);
+            json_object_set_new(j, "status_other", jint(p->status_other));
+        }
         json_object_set_new(rpc, nfs_proc_name(i), j);
     }
     json_object_set_new(o, "rpc", rpc);
     split_json(o, s);
     return o;
+}
+
+json_t *nfs_json_encode(const struct nfs_rpc_set *s)
+{
+    return nfs_json(s, 1);
 }
 
 json_t *nfs_json_summary(const struct nfs_rpc_set *s)
 {
-    json_t *o = json_object(), *rpc = json_object();
-
-    json_object_set_new(o, "retransmits", jint(s->retransmits));
-    json_object_set_new(o, "timeouts", jint(s->timeouts));
-    json_object_set_new(o, "reconnects", jint(s->reconnects));
-    failed_json(o, s);
-    for (unsigned i = 0; i < NFSP__COUNT; i++) {
-        const struct nfs_rpc_proc *p = s->proc[i];
-        if (!p || p->calls == 0)
-            continue;
-        json_t *j = json_object(), *rtt = json_object();
-        proc_counts_json(j, i, p);
-        json_object_set_new(rtt, "mean", json_real(hist_mean(&p->rtt)));
-        json_object_set_new(rtt, "p50", jint(hist_percentile(&p->rtt, 50.0)));
-        json_object_set_new(rtt, "p99", jint(hist_percentile(&p->rtt, 99.0)));
-        json_object_set_new(rtt, "max", jint(p->rtt.count ? p->rtt.max_ns : 0));
-        json_object_set_new(j, "rtt_ns", rtt);
-        json_object_set_new(rpc, nfs_proc_name(i), j);
-    }
-    json_object_set_new(o, "rpc", rpc);
-    split_json(o, s);
-    return o;
+    return nfs_json(s, 0);
 }
 
 static int get_count(json_t *o, const char *key, uint64_t *v, char *why, size_t whylen)
 {
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < 0) {
-        snprintf(why, whylen, "'%s' is not a count", key);
-        return -EINVAL;
-    }
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    if (jcount(json_object_get(o, key), UINT64_MAX, v) == 0)
+        return 0;
+    snprintf(why, whylen, "'%s' is not a count", key);
+    return -EINVAL;
 }
 
 static int proc_decode(json_t *j, struct nfs_rpc_proc *p, char *why, size_t whylen)

@@ -153,27 +153,14 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
         fprintf(out, "</tr>\n");
     }
     for (uint32_t k = 0; k < m->nrows; k++) {
-        const struct report_matrix_row *row = &m->rows[k];
-        enum op_type t = row->op;
-
         fprintf(out, "<tr><th class=\"l\">");
-        svg_escape(out, row->label);
+        svg_escape(out, m->rows[k].label);
         fprintf(out, "</th>");
         for (uint32_t j = 0; j < m->ncols; j++) {
-            int i = row->cell[j];
-            const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
+            int pc = report_matrix_cell(r, &m->rows[k], j, base, v, b);
 
-            if (!ph) {
-                fprintf(out, "<td>-</td><td>-</td>");
-                continue;
-            }
-            units_fmt_count(v, sizeof(v), result_iops(&ph->totals.op[t], ph->duration_ns));
-            units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base);
-            if (verdict_phase_partial(r, (uint32_t)i)) {
-                strcat(v, "*");       /* what arrived, not a whole phase: said below */
-                partial = 1;
-            }
-            fprintf(out, "<td>%s</td><td>%s</td>", v, b);
+            partial |= pc > 0;
+            fprintf(out, "<td>%s</td><td>%s</td>", pc < 0 ? "-" : v, pc < 0 ? "-" : b);
         }
         fprintf(out, "</tr>\n");
     }

@@ -16,6 +16,7 @@
 
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "coordinator/run/verdict.h"
 
 #define CLASSIC_ROWS 4
 #define ENTRY_MAX 512   /* a plan's phases x 2 directions looked at */
@@ -236,4 +237,20 @@ char *report_matrix_left_text(char *buf, size_t len, const struct report_matrix 
              op_type_name(l->op), (unsigned long long)ph->totals.op[l->op].ops, rw_mode_name(ph->rw),
              units_fmt_block_size(bs, sizeof bs, ph->bs), why);
     return buf;
+}
+
+int report_matrix_cell(const struct run_result *r, const struct report_matrix_row *row, uint32_t j, int base,
+                       char *iops, char *bw)
+{
+    int i = row->cell[j];
+    const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
+
+    if (!ph)
+        return -1;
+    units_fmt_count(iops, 32, result_iops(&ph->totals.op[row->op], ph->duration_ns));
+    units_fmt_rate(bw, 32, result_bw(&ph->totals.op[row->op], ph->duration_ns), base);
+    if (!verdict_phase_partial(r, (uint32_t)i))
+        return 0;
+    strcat(iops, "*");       /* what arrived, not a whole phase: said below the table */
+    return 1;
 }

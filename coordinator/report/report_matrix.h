@@ -66,5 +66,10 @@ void report_matrix_build(struct report_matrix *m, const struct run_result *r, ui
  * its figures (see the phase's own table)".  Returns buf. */
 char *report_matrix_left_text(char *buf, size_t len, const struct report_matrix *m, const struct run_result *r,
                               uint32_t k, uint32_t max_cols);
+/* Cell j of row, as every view prints it: the IOPS (with a '*' when the
+ * phase did not run to completion) and the bandwidth into iops and bw
+ * (32 bytes each).  0, 1 when partial, -1 when the cell is empty. */
+int report_matrix_cell(const struct run_result *r, const struct report_matrix_row *row, uint32_t j, int base,
+                       char *iops, char *bw);
 
 #endif

@@ -58,38 +58,75 @@ static void expected_note(FILE *out, uint64_t expected, const char *pre, const c
                 expected == 1 ? "" : "s", post);
 }
 
-void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
+/* What both renderings start from: the fleet's set, its totals, and
+ * its procedures in order.  0 when the phase has no NFS telemetry. */
+struct nfs_view {
+    const struct nfs_rpc_set *s;
+    const struct phase_result *ph;
+    uint64_t calls, errors, expected;
+    unsigned ids[NFSP__COUNT], cnt;
+};
+
+static int view_open(const struct run_result *r, uint32_t phase, struct nfs_view *v)
 {
     const struct result_nfs *n = result_nfs_of(r, phase);
-    const struct phase_result *ph = &r->phases[phase];
-    unsigned ids[NFSP__COUNT], cnt;
-    uint64_t errors, calls, expected;
-    char a[32], b[32], c[32], d[32], name[48];
 
     if (!n || nfs_rpc_set_empty(&n->fleet))
+        return 0;
+    v->s = &n->fleet;
+    v->ph = &r->phases[phase];
+    v->calls = total_calls(v->s, &v->errors, &v->expected);
+    v->cnt = order(v->s, v->ids);
+    return 1;
+}
+
+/* "N RPCs, N failed, ... reconnects" and the expected-errors note. */
+static void headline(FILE *out, const struct nfs_view *v)
+{
+    fprintf(out, "%llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects",
+            (unsigned long long)v->calls, (unsigned long long)v->errors,
+            (unsigned long long)v->s->retransmits, (unsigned long long)v->s->timeouts,
+            (unsigned long long)v->s->reconnects);
+    expected_note(out, v->expected, "; ", "");
+}
+
+/* The k-th procedure's rtt p50, p99 and its op's p50, p99 into q; 1 when
+ * the op's figures are there (an op that is one call of it, measured). */
+static int row_cells(const struct nfs_view *v, unsigned k, char q[4][32])
+{
+    const struct nfs_rpc_proc *p = v->s->proc[v->ids[k]];
+    int t = op_of(v->ids[k]);
+
+    units_fmt_ns(q[0], sizeof q[0], (double)hist_percentile(&p->rtt, 50.0));
+    units_fmt_ns(q[1], sizeof q[1], (double)hist_percentile(&p->rtt, 99.0));
+    if (t < 0 || !v->ph->totals.op[t].lat.count)
+        return 0;
+    units_fmt_ns(q[2], sizeof q[2], (double)hist_percentile(&v->ph->totals.op[t].lat, 50.0));
+    units_fmt_ns(q[3], sizeof q[3], (double)hist_percentile(&v->ph->totals.op[t].lat, 99.0));
+    return 1;
+}
+
+void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
+{
+    struct nfs_view v;
+    char a[32], b[32], c[32], d[32], q[4][32], name[48];
+
+    if (!view_open(r, phase, &v))
         return;
-    const struct nfs_rpc_set *s = &n->fleet;
-    calls = total_calls(s, &errors, &expected);
-    fprintf(out, "nfs: %llu RPCs, %llu failed, %llu retransmits, %llu timeouts, %llu reconnects",
-            (unsigned long long)calls, (unsigned long long)errors,
-            (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
-            (unsigned long long)s->reconnects);
-    expected_note(out, expected, "; ", "");
+    const struct nfs_rpc_set *s = v.s;
+    unsigned *ids = v.ids, cnt = v.cnt;
+    fputs("nfs: ", out);
+    headline(out, &v);
     fputc('\n', out);
     fprintf(out, "  %-20s %10s %8s %9s %9s %9s %9s\n", "rpc", "calls", "errors", "rtt p50",
             "rtt p99", "op p50", "op p99");
-    cnt = order(s, ids);
     for (unsigned k = 0; k < cnt && k < REPORT_NFS_TOP; k++) {
         const struct nfs_rpc_proc *p = s->proc[ids[k]];
-        int t = op_of(ids[k]);
+        int op = row_cells(&v, k, q);
         fprintf(out, "  %-20s %10llu %8llu %9s %9s", nfs_proc_name(ids[k]),
-                (unsigned long long)p->calls, (unsigned long long)p->errors,
-                units_fmt_ns(a, sizeof a, (double)hist_percentile(&p->rtt, 50.0)),
-                units_fmt_ns(b, sizeof b, (double)hist_percentile(&p->rtt, 99.0)));
-        if (t >= 0 && ph->totals.op[t].lat.count)
-            fprintf(out, " %9s %9s",
-                    units_fmt_ns(c, sizeof c, (double)hist_percentile(&ph->totals.op[t].lat, 50.0)),
-                    units_fmt_ns(d, sizeof d, (double)hist_percentile(&ph->totals.op[t].lat, 99.0)));
+                (unsigned long long)p->calls, (unsigned long long)p->errors, q[0], q[1]);
+        if (op)
+            fprintf(out, " %9s %9s", q[2], q[3]);
         fputc('\n', out);
     }
     if (cnt > REPORT_NFS_TOP) {
@@ -99,7 +136,7 @@ void report_nfs_text(FILE *out, const struct run_result *r, uint32_t phase)
         fprintf(out, "  (%u more procedures, %llu calls)\n", cnt - REPORT_NFS_TOP,
                 (unsigned long long)rest);
     }
-    if (errors) {
+    if (v.errors) {
         const char *sep = "";
         fprintf(out, "  nfs errors:");
         for (unsigned k = 0; k < cnt; k++) {
@@ -184,42 +221,24 @@ static void split_html(FILE *out, const struct nfs_rpc_set *s)
 
 void report_nfs_html(FILE *out, const struct run_result *r, uint32_t phase)
 {
-    const struct result_nfs *n = result_nfs_of(r, phase);
-    const struct phase_result *ph = &r->phases[phase];
-    unsigned ids[NFSP__COUNT], cnt;
-    uint64_t errors, calls, expected;
-    char a[32], b[32], c[32], d[32], name[48];
+    struct nfs_view v;
+    char q[4][32], name[48];
 
-    if (!n || nfs_rpc_set_empty(&n->fleet))
+    if (!view_open(r, phase, &v))
         return;
-    const struct nfs_rpc_set *s = &n->fleet;
-    calls = total_calls(s, &errors, &expected);
-    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\" data-failed=\"%llu\">%llu RPCs, %llu failed, "
-            "%llu retransmits, %llu timeouts, %llu reconnects",
-            (unsigned long long)errors, (unsigned long long)calls, (unsigned long long)errors,
-            (unsigned long long)s->retransmits, (unsigned long long)s->timeouts,
-            (unsigned long long)s->reconnects);
-    expected_note(out, expected, "; ", "");
+    const struct nfs_rpc_set *s = v.s;
+    fprintf(out, "<h3>NFS RPCs</h3>\n<p class=\"note\" data-failed=\"%llu\">", (unsigned long long)v.errors);
+    headline(out, &v);
     fprintf(out, ".</p>\n");
     fprintf(out, "<table class=\"nfs\"><tr><th class=\"l\">rpc</th><th>calls</th><th>errors</th>"
             "<th>rtt p50</th><th>rtt p99</th><th>op p50</th><th>op p99</th>"
             "<th class=\"l\">statuses</th></tr>\n");
-    cnt = order(s, ids);
-    for (unsigned k = 0; k < cnt; k++) {
-        const struct nfs_rpc_proc *p = s->proc[ids[k]];
-        int t = op_of(ids[k]);
-        double rpc50 = (double)hist_percentile(&p->rtt, 50.0);
+    for (unsigned k = 0; k < v.cnt; k++) {
+        const struct nfs_rpc_proc *p = s->proc[v.ids[k]];
+        int op = row_cells(&v, k, q);
         fprintf(out, "<tr><td class=\"l\">%s</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td>",
-                nfs_proc_name(ids[k]), (unsigned long long)p->calls,
-                (unsigned long long)p->errors, units_fmt_ns(a, sizeof a, rpc50),
-                units_fmt_ns(b, sizeof b, (double)hist_percentile(&p->rtt, 99.0)));
-        if (t >= 0 && ph->totals.op[t].lat.count) {
-            double op50 = (double)hist_percentile(&ph->totals.op[t].lat, 50.0);
-            fprintf(out, "<td>%s</td><td>%s</td>", units_fmt_ns(c, sizeof c, op50),
-                    units_fmt_ns(d, sizeof d, (double)hist_percentile(&ph->totals.op[t].lat, 99.0)));
-        } else {
-            fprintf(out, "<td>-</td><td>-</td>");
-        }
+                nfs_proc_name(v.ids[k]), (unsigned long long)p->calls, (unsigned long long)p->errors, q[0], q[1]);
+        fprintf(out, "<td>%s</td><td>%s</td>", op ? q[2] : "-", op ? q[3] : "-");
         fprintf(out, "<td class=\"l\">");
         for (uint32_t x = 0; x < p->nstatus; x++)
             fprintf(out, "%s%s x%llu", x ? ", " : "",

@@ -390,24 +390,15 @@ static void summary_matrix(FILE *out, const struct run_result *r, int base)
         fputc('\n', out);
     }
     for (uint32_t k = 0; k < m->nrows; k++) {
-        const struct report_matrix_row *row = &m->rows[k];
-        enum op_type t = row->op;
-
-        fprintf(out, "%-*s", m->label_w, row->label);
+        fprintf(out, "%-*s", m->label_w, m->rows[k].label);
         for (uint32_t j = 0; j < m->ncols; j++) {
-            int i = row->cell[j];
-            const struct phase_result *ph = i >= 0 ? &r->phases[i] : NULL;
+            int pc = report_matrix_cell(r, &m->rows[k], j, base, a, b);
 
-            if (!ph) {
+            partial |= pc > 0;
+            if (pc < 0)
                 fprintf(out, " %19s", "-");
-                continue;
-            }
-            units_fmt_count(a, sizeof(a), result_iops(&ph->totals.op[t], ph->duration_ns));
-            if (verdict_phase_partial(r, (uint32_t)i)) {
-                strcat(a, "*");       /* what arrived, not a whole phase: said below */
-                partial = 1;
-            }
-            fprintf(out, " %7s %11s", a, units_fmt_rate(b, sizeof(b), result_bw(&ph->totals.op[t], ph->duration_ns), base));
+            else
+                fprintf(out, " %7s %11s", a, b);
         }
         fputc('\n', out);
     }

@@ -11,11 +11,7 @@
 #include "coordinator/report/csv.h"
 #include "coordinator/report/svg.h"
 #include "coordinator/run/sweep.h"
-
-static json_t *jnum(double v)
-{
-    return json_real(isfinite(v) ? v : 0);
-}
+#include "coordinator/report/jint.h"
 
 static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, const struct run_result *res,
                           const struct sweep_point *pt)
@@ -26,8 +22,8 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
     json_object_set_new(o, "requested", json_integer((json_int_t)pt->requested));
     if (pt->per_thread)
         json_object_set_new(o, "per_thread", json_integer((json_int_t)pt->per_thread));
-    json_object_set_new(o, "achieved", jnum(pt->achieved));
-    json_object_set_new(o, "achieved_bw", jnum(pt->achieved_bw));
+    json_object_set_new(o, "achieved", jreal_or_zero(pt->achieved));
+    json_object_set_new(o, "achieved_bw", jreal_or_zero(pt->achieved_bw));
     if (w->spec.dim == SWEEP_AGENTS) {
         /* the scale-out curve: throughput per agent relative to one agent's */
         const struct sweep_point *one = NULL;
@@ -35,20 +31,20 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
             if (w->points[k].requested == 1)
                 one = &w->points[k];
         json_object_set_new(o, "per_agent_relative", one && one->achieved > 0 && pt->requested
-                            ? jnum(pt->achieved / (double)pt->requested / one->achieved) : json_null());
+                            ? jreal_or_zero(pt->achieved / (double)pt->requested / one->achieved) : json_null());
     }
-    json_object_set_new(o, "share", jnum(pt->share));
+    json_object_set_new(o, "share", jreal_or_zero(pt->share));
     for (uint32_t a = 0; a < s->nagents; a++) {
         json_t *ag;
         if (pt->agent[a] < 0)
             continue;
         ag = json_object();
         json_object_set_new(ag, "id", json_integer(a));
-        json_object_set_new(ag, "achieved", jnum(pt->agent[a]));
-        json_object_set_new(ag, "share_pct", jnum(pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0));
+        json_object_set_new(ag, "achieved", jreal_or_zero(pt->agent[a]));
+        json_object_set_new(ag, "share_pct", jreal_or_zero(pt->share > 0 ? 100.0 * pt->agent[a] / pt->share : 0));
         json_object_set_new(ag, "late_ops", json_integer((json_int_t)pt->late_ops[a]));
         json_object_set_new(ag, "late_ns", json_integer((json_int_t)pt->late_ns[a]));
-        json_object_set_new(ag, "cpu_pct", jnum(pt->cpu_pct[a]));
+        json_object_set_new(ag, "cpu_pct", jreal_or_zero(pt->cpu_pct[a]));
         json_array_append_new(agents, ag);
     }
     json_object_set_new(o, "agents", agents);
@@ -65,7 +61,7 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
         json_object_set_new(debt, "late_ns", json_integer((json_int_t)ns));
         json_object_set_new(o, "schedule_debt", debt);
     }
-    json_object_set_new(lat, "mean", jnum(pt->lat_mean));
+    json_object_set_new(lat, "mean", jreal_or_zero(pt->lat_mean));
     json_object_set_new(lat, "p50", json_integer((json_int_t)pt->lat_p50));
     json_object_set_new(lat, "p90", json_integer((json_int_t)pt->lat_p90));
     json_object_set_new(lat, "p99", json_integer((json_int_t)pt->lat_p99));
@@ -73,7 +69,7 @@ static json_t *point_json(const struct sweep_set *s, const struct sweep_run *w, 
     json_object_set_new(lat, "max", json_integer((json_int_t)pt->lat_max));
     json_object_set_new(o, "lat_ns", lat);
     json_object_set_new(o, "slo_latency_ns", json_integer((json_int_t)pt->slo_lat_ns));
-    json_object_set_new(o, "cv_pct", pt->cv_pct < 0 ? json_null() : jnum(pt->cv_pct));
+    json_object_set_new(o, "cv_pct", pt->cv_pct < 0 ? json_null() : jreal_or_zero(pt->cv_pct));
     json_object_set_new(o, "valid", json_boolean(pt->valid));
     {
         char buf[SWEEP_REASON_MAX], *save = NULL;
@@ -105,11 +101,11 @@ void *sweep_json(const struct sweep_set *s, const struct run_result *res)
         json_object_set_new(o, "slo", w->spec.nslo ? json_string(plan_sweep_slo_text(&w->spec, slo, sizeof slo))
                                                      : json_null());
         json_object_set_new(o, "mode", json_string(w->spec.nvalues ? "values" : "search"));
-        json_object_set_new(th, "achieved_pct", jnum(w->spec.achieved_pct));
-        json_object_set_new(th, "agent_pct", jnum(w->spec.agent_pct));
-        json_object_set_new(th, "cv_pct", jnum(w->spec.cv_pct));
+        json_object_set_new(th, "achieved_pct", jreal_or_zero(w->spec.achieved_pct));
+        json_object_set_new(th, "agent_pct", jreal_or_zero(w->spec.agent_pct));
+        json_object_set_new(th, "cv_pct", jreal_or_zero(w->spec.cv_pct));
         if (!w->spec.nvalues)
-            json_object_set_new(th, "resolution_pct", jnum(w->spec.resolution_pct));
+            json_object_set_new(th, "resolution_pct", jreal_or_zero(w->spec.resolution_pct));
         json_object_set_new(o, "thresholds", th);
         for (uint32_t k = 0; k < w->npoints; k++)   /* in the order they ran */
             json_array_append_new(pts, point_json(s, w, res, &w->points[k]));
@@ -117,7 +113,7 @@ void *sweep_json(const struct sweep_set *s, const struct run_result *res)
         if (oc.cap_point >= 0) {
             const struct sweep_point *c = &w->points[oc.cap_point];
             json_object_set_new(cap, "value", json_integer((json_int_t)c->requested));
-            json_object_set_new(cap, "achieved", jnum(c->achieved));
+            json_object_set_new(cap, "achieved", jreal_or_zero(c->achieved));
             json_object_set_new(cap, "latency", json_integer((json_int_t)c->slo_lat_ns));   /* ns */
         } else {
             json_object_set_new(cap, "value", json_integer(0));

@@ -19,6 +19,7 @@
 #include "coordinator/report/report_json.h"
 #include "coordinator/result/sample_stats.h"
 #include "coordinator/run/verdict.h"
+#include "coordinator/report/jint.h"
 
 const char *repeat_metric_key(enum repeat_metric m)
 {
@@ -188,37 +189,10 @@ char *repeat_file_name(char *buf, size_t len, const char *path, uint32_t k)
 
 /* ---- the set file ---- */
 
-struct jset {
-    int failed;
-};
-
-static void put(struct jset *b, json_t *obj, const char *key, json_t *v)
-{
-    if (!obj || !v || json_object_set_new(obj, key, v) != 0) {
-        b->failed = 1;
-        if (!obj)
-            json_decref(v);
-    }
-}
-
-static void push(struct jset *b, json_t *arr, json_t *v)
-{
-    if (!arr || !v || json_array_append_new(arr, v) != 0) {
-        b->failed = 1;
-        if (!arr)
-            json_decref(v);
-    }
-}
-
-static json_t *real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* {"n", "mean", "sd", "ci95": [lo, hi] or null, "ci95_clamped", "values",
  * "repetitions": [1-based], "left_out_values", "left_out_repetitions",
  * and for latencies "no_latency_repetitions"} */
-static json_t *metric_json(struct jset *b, const struct run_set *s, uint32_t phase, enum op_type t,
+static json_t *metric_json(struct jb *b, const struct run_set *s, uint32_t phase, enum op_type t,
                            enum repeat_metric m, double *x, uint32_t *rep)
 {
     uint32_t n = repeat_values(s, phase, t, m, x, rep), nl;
@@ -230,43 +204,43 @@ static json_t *metric_json(struct jset *b, const struct run_set *s, uint32_t pha
     sample_summarize(x, n, &sum);
     repeat_metric_range(m, &lo, &hi);
     sample_clamp_ci(&sum, lo, hi);
-    put(b, j, "n", json_integer(n));
-    put(b, j, "mean", real_or_null(sum.mean));
-    put(b, j, "sd", real_or_null(sum.sd));
+    jb_put(b, j, "n", json_integer(n));
+    jb_put(b, j, "mean", jreal_or_null(sum.mean));
+    jb_put(b, j, "sd", jreal_or_null(sum.sd));
     if (isfinite(sum.ci95_lo) && isfinite(sum.ci95_hi)) {
         json_t *ci = json_array();
-        push(b, ci, json_real(sum.ci95_lo));
-        push(b, ci, json_real(sum.ci95_hi));
-        put(b, j, "ci95", ci);
+        jb_push(b, ci, json_real(sum.ci95_lo));
+        jb_push(b, ci, json_real(sum.ci95_hi));
+        jb_put(b, j, "ci95", ci);
     } else {
-        put(b, j, "ci95", json_null());
+        jb_put(b, j, "ci95", json_null());
     }
-    put(b, j, "ci95_clamped", json_boolean(sum.ci95_clamped != 0));
+    jb_put(b, j, "ci95_clamped", json_boolean(sum.ci95_clamped != 0));
     for (uint32_t i = 0; i < n; i++) {
-        push(b, vals, json_real(x[i]));
-        push(b, reps, json_integer(rep[i] + 1));
+        jb_push(b, vals, json_real(x[i]));
+        jb_push(b, reps, json_integer(rep[i] + 1));
     }
-    put(b, j, "values", vals);
-    put(b, j, "repetitions", reps);
+    jb_put(b, j, "values", vals);
+    jb_put(b, j, "repetitions", reps);
     nl = repeat_left_values(s, phase, t, m, x, rep);
     for (uint32_t i = 0; i < nl; i++) {
-        push(b, lvals, real_or_null(x[i]));
-        push(b, lreps, json_integer(rep[i] + 1));
+        jb_push(b, lvals, jreal_or_null(x[i]));
+        jb_push(b, lreps, json_integer(rep[i] + 1));
     }
-    put(b, j, "left_out_values", lvals);
-    put(b, j, "left_out_repetitions", lreps);
+    jb_put(b, j, "left_out_values", lvals);
+    jb_put(b, j, "left_out_repetitions", lreps);
     if (m == REPEAT_P50 || m == REPEAT_P99) {
         json_t *ns = json_array();
 
         nl = repeat_no_sample(s, phase, t, m, rep);
         for (uint32_t i = 0; i < nl; i++)
-            push(b, ns, json_integer(rep[i] + 1));
-        put(b, j, "no_latency_repetitions", ns);
+            jb_push(b, ns, json_integer(rep[i] + 1));
+        jb_put(b, j, "no_latency_repetitions", ns);
     }
     return j;
 }
 
-static json_t *summary_json(struct jset *b, const struct run_set *s)
+static json_t *summary_json(struct jb *b, const struct run_set *s)
 {
     json_t *sum = json_object(), *phases = json_array();
     const struct run_result *first = &s->reps[0];
@@ -278,9 +252,9 @@ static json_t *summary_json(struct jset *b, const struct run_set *s)
         const struct phase_result *ph = &first->phases[i];
         json_t *pj = json_object(), *ops = json_object(), *verdicts = json_array(), *left = json_array();
 
-        put(b, pj, "name", json_string(ph->name));
-        put(b, pj, "rw", json_string(rw_mode_name(ph->rw)));
-        put(b, pj, "bs", json_integer((json_int_t)ph->bs));
+        jb_put(b, pj, "name", json_string(ph->name));
+        jb_put(b, pj, "rw", json_string(rw_mode_name(ph->rw)));
+        jb_put(b, pj, "bs", json_integer((json_int_t)ph->bs));
         for (int t = 0; t < OP__COUNT; t++) {
             json_t *oj;
 
@@ -288,28 +262,28 @@ static json_t *summary_json(struct jset *b, const struct run_set *s)
                 continue;
             oj = json_object();
             for (int m = 0; m < REPEAT__METRICS; m++)
-                put(b, oj, repeat_metric_key((enum repeat_metric)m),
+                jb_put(b, oj, repeat_metric_key((enum repeat_metric)m),
                     metric_json(b, s, i, (enum op_type)t, (enum repeat_metric)m, x, rep));
-            put(b, ops, op_type_name((enum op_type)t), oj);
+            jb_put(b, ops, op_type_name((enum op_type)t), oj);
         }
-        put(b, pj, "ops", ops);
+        jb_put(b, pj, "ops", ops);
         for (uint32_t k = 0; k < s->n; k++) {
             verdict_phase(&s->reps[k], i, v);
-            push(b, verdicts, json_string(verdict_name(v->v)));
+            jb_push(b, verdicts, json_string(verdict_name(v->v)));
             if (repeat_left_out(s, i, k)) {
                 json_t *lj = json_object();
-                put(b, lj, "repetition", json_integer(k + 1));
-                put(b, lj, "verdict", json_string(verdict_name(v->v)));
-                put(b, lj, "reason", json_string(v->nreasons ? v->reason[0] : ""));
-                push(b, left, lj);
+                jb_put(b, lj, "repetition", json_integer(k + 1));
+                jb_put(b, lj, "verdict", json_string(verdict_name(v->v)));
+                jb_put(b, lj, "reason", json_string(v->nreasons ? v->reason[0] : ""));
+                jb_push(b, left, lj);
             }
         }
-        put(b, pj, "verdicts", verdicts);
-        put(b, pj, "left_out", left);
-        push(b, phases, pj);
+        jb_put(b, pj, "verdicts", verdicts);
+        jb_put(b, pj, "left_out", left);
+        jb_push(b, phases, pj);
     }
-    put(b, sum, "include_failed", json_boolean(s->include_failed));
-    put(b, sum, "phases", phases);
+    jb_put(b, sum, "include_failed", json_boolean(s->include_failed));
+    jb_put(b, sum, "phases", phases);
     free(v);
     free(rep);
     free(x);
@@ -318,7 +292,7 @@ static json_t *summary_json(struct jset *b, const struct run_set *s)
 
 json_t *repeat_set_json(const struct run_set *s)
 {
-    struct jset b = { 0 };
+    struct jb b = { 0 };
     json_t *root = json_object(), *reps = json_array();
     int status = repeat_exit_status(s);
     enum verdict_kind worst = VERDICT_OK;
@@ -332,22 +306,22 @@ json_t *repeat_set_json(const struct run_set *s)
         worst = VERDICT_FAILED;         /* the set did not do what was asked */
     if (s->interrupted)
         worst = VERDICT_INTERRUPTED;
-    put(&b, root, "nfstorm_repeat_set", json_integer(1));
-    put(&b, root, "repeat", json_integer(s->requested ? s->requested : s->n));
-    put(&b, root, "repeat_interval_s", json_real((double)s->interval_ns / 1e9));
-    put(&b, root, "completed", json_integer(s->n));
-    put(&b, root, "interrupted", json_boolean(s->interrupted));
-    put(&b, root, "label", json_string(s->n ? s->reps[0].label : ""));
-    put(&b, root, "target", json_string(s->target));
-    put(&b, root, "verdict", json_string(verdict_name(worst)));
-    put(&b, root, "exit_status", json_integer(status));
+    jb_put(&b, root, "nfstorm_repeat_set", json_integer(1));
+    jb_put(&b, root, "repeat", json_integer(s->requested ? s->requested : s->n));
+    jb_put(&b, root, "repeat_interval_s", json_real((double)s->interval_ns / 1e9));
+    jb_put(&b, root, "completed", json_integer(s->n));
+    jb_put(&b, root, "interrupted", json_boolean(s->interrupted));
+    jb_put(&b, root, "label", json_string(s->n ? s->reps[0].label : ""));
+    jb_put(&b, root, "target", json_string(s->target));
+    jb_put(&b, root, "verdict", json_string(verdict_name(worst)));
+    jb_put(&b, root, "exit_status", json_integer(status));
     if (s->not_started)
-        put(&b, root, "not_started", json_integer(s->not_started));
+        jb_put(&b, root, "not_started", json_integer(s->not_started));
     for (uint32_t k = 0; k < s->n; k++)
-        push(&b, reps, report_json_build(&s->reps[k]));
-    put(&b, root, "repetitions", reps);
+        jb_push(&b, reps, report_json_build(&s->reps[k]));
+    jb_put(&b, root, "repetitions", reps);
     if (s->n)
-        put(&b, root, "summary", summary_json(&b, s));
+        jb_put(&b, root, "summary", summary_json(&b, s));
     if (b.failed) {
         json_decref(root);
         return NULL;

@@ -39,6 +39,7 @@
 #include "coordinator/report/verify_json.h"
 #include "coordinator/report/errors_json.h"
 #include "coordinator/result/result_errors.h"
+#include "coordinator/report/jint.h"
 
 #define MAX_AGENTS 4096
 
@@ -88,49 +89,46 @@ static uint64_t get_u64(struct ctx *c, json_t *obj, const char *path, const char
 {
     char sub[512];
     json_t *v = get(c, obj, path, key, sub, sizeof(sub));
+    uint64_t n = 0;
 
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
+    if (v && jcount(v, max, &n) < 0)
         fail(c, sub, "want an integer in 0..%llu", (unsigned long long)max);
-        return 0;
-    }
-    return (uint64_t)json_integer_value(v);
+    return n;
 }
 
-static int64_t get_i64(struct ctx *c, json_t *obj, const char *path, const char *key)
+/* obj.key when it is there and ok(v); else NULL, with want said. */
+static json_t *get_as(struct ctx *c, json_t *obj, const char *path, const char *key, int (*ok)(const json_t *v),
+                      const char *want)
 {
     char sub[512];
     json_t *v = get(c, obj, path, key, sub, sizeof(sub));
 
-    if (v && !json_is_integer(v)) {
-        fail(c, sub, "want an integer");
-        return 0;
+    if (v && !ok(v)) {
+        fail(c, sub, "%s", want);
+        return NULL;
     }
+    return v;
+}
+
+static int is_int(const json_t *v) { return json_is_integer(v); }
+static int is_bool(const json_t *v) { return json_is_boolean(v); }
+static int is_num(const json_t *v) { return json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0; }
+
+static int64_t get_i64(struct ctx *c, json_t *obj, const char *path, const char *key)
+{
+    json_t *v = get_as(c, obj, path, key, is_int, "want an integer");
     return v ? (int64_t)json_integer_value(v) : 0;
 }
 
 static double get_num(struct ctx *c, json_t *obj, const char *path, const char *key)
 {
-    char sub[512];
-    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
-
-    if (v && (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)) {
-        fail(c, sub, "want a number >= 0");
-        return 0;
-    }
+    json_t *v = get_as(c, obj, path, key, is_num, "want a number >= 0");
     return v ? json_number_value(v) : 0;
 }
 
 static int get_bool(struct ctx *c, json_t *obj, const char *path, const char *key)
 {
-    char sub[512];
-    json_t *v = get(c, obj, path, key, sub, sizeof(sub));
-
-    if (v && !json_is_boolean(v)) {
-        fail(c, sub, "want true or false");
-        return 0;
-    }
+    json_t *v = get_as(c, obj, path, key, is_bool, "want true or false");
     return v ? json_is_true(v) : 0;
 }
 
@@ -296,11 +294,11 @@ static void load_column(struct ctx *c, json_t *obj, const char *path, const char
     json_t *col = get_array(c, obj, path, key, nagents, nagents, sub, sizeof(sub));
 
     for (uint32_t a = 0; col && a < nagents && !c->failed; a++) {
-        json_t *v = json_array_get(col, a);
+        uint64_t n;
 
-        if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max)
+        if (jcount(json_array_get(col, a), max, &n) < 0)
             return fail(c, sub, "[%u]: want an integer in 0..%llu", a, (unsigned long long)max);
-        set(&s->agent[a], t, (uint64_t)json_integer_value(v));
+        set(&s->agent[a], t, n);
     }
 }
 

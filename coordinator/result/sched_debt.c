@@ -14,6 +14,7 @@
 #include "common/units.h"
 #include "coordinator/report/client_report.h"
 #include "coordinator/result/result.h"
+#include "coordinator/report/jint.h"
 
 #define SCHED_DEBT_SHORT_PCT 95.0
 
@@ -52,11 +53,6 @@ static double achieved_pct(const struct phase_result *ph, double *achieved)
     return ph->asked_bps > 0 ? 100.0 * *achieved / ph->asked_bps : 0;
 }
 
-static json_t *num(double v)
-{
-    return json_real(isfinite(v) ? v : 0);
-}
-
 void *sched_debt_phase_json(const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];
@@ -71,9 +67,9 @@ void *sched_debt_phase_json(const struct run_result *r, uint32_t phase)
             ns += ph->agents[a].late_ns;
         }
     o = json_object();
-    json_object_set_new(o, "asked_iops", num(ph->asked_iops));
-    json_object_set_new(o, "asked_bps", num(ph->asked_bps));
-    json_object_set_new(o, "achieved_pct", num(achieved_pct(ph, &achieved)));
+    json_object_set_new(o, "asked_iops", jreal_or_zero(ph->asked_iops));
+    json_object_set_new(o, "asked_bps", jreal_or_zero(ph->asked_bps));
+    json_object_set_new(o, "achieved_pct", jreal_or_zero(achieved_pct(ph, &achieved)));
     json_object_set_new(o, "late_ops", json_integer((json_int_t)ops));
     json_object_set_new(o, "late_ns", json_integer((json_int_t)ns));
     return o;
@@ -89,7 +85,7 @@ void *sched_debt_agent_json(const struct run_result *r, uint32_t phase, uint32_t
     o = json_object();
     json_object_set_new(o, "late_ops", json_integer((json_int_t)ap->late_ops));
     json_object_set_new(o, "late_ns", json_integer((json_int_t)ap->late_ns));
-    json_object_set_new(o, "cpu_pct", num(sched_debt_cpu_pct(ap)));
+    json_object_set_new(o, "cpu_pct", jreal_or_zero(sched_debt_cpu_pct(ap)));
     return o;
 }
 

@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/run/sweep.h"
 #include "common/why.h"
+#include "coordinator/report/jint.h"
 
 static int num(json_t *o, const char *key, double *v)
 {
@@ -22,11 +23,7 @@ static int num(json_t *o, const char *key, double *v)
 
 static int u64(json_t *o, const char *key, uint64_t *v)
 {
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < 0)
-        return -1;
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    return jcount(json_object_get(o, key), UINT64_MAX, v);
 }
 
 static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nphases, struct sweep_point *pt,
