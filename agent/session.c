@@ -38,13 +38,12 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "net/conn.h"
 #include "net/ctlsock.h"
+#include "net/peer.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 #include "proto/msg_version.h"
 
-#define READ_CHUNK (64 * 1024)
 #define SESSION_HELLO_TIMEOUT_NS (5 * 1000000000ull)
 #define SESSION_WAIT_NS (60 * 1000000000ull)  /* behind a winding-down session */
 /* A start instant (already in this agent's clock) further from now than
@@ -62,8 +61,8 @@ enum session_state { S_HELLO, S_AUTH, S_WAITING, S_IDLE, S_PREPARING, S_READY, S
 enum work_kind { W_PREPARE, W_FINISH };
 
 struct session {
+    struct peer conn;          /* first: the peer layer's callbacks get the session */
     struct agent *agent;
-    uv_tcp_t tcp;
     uv_timer_t sampler;
     uv_timer_t tick;          /* hello deadline, then heartbeats and the lease */
     uv_async_t finished;
@@ -84,7 +83,6 @@ struct session {
     char peer[64];
     char peer_addr[48];       /* peer without the port: the per-address stranger cap */
     struct session *pend_next;/* a->pending list while not authenticated */
-    uv_connect_t connect;     /* session_dial: the outgoing connection */
     int served;               /* it became the active session (a->session_freed) */
     int dialling;             /* session_dial, not connected yet: a failed
                                  attempt is dial.c's to log, not ours */
@@ -94,12 +92,9 @@ struct session {
     int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
-    uint64_t last_rx_ns;
     uint64_t last_tick_ns;          /* on_tick's last run, or when it was started */
     unsigned char anonce[AUTH_NONCE_LEN];
     unsigned char cnonce[AUTH_NONCE_LEN];
-    struct frame_reader rd;
-    char rbuf[READ_CHUNK];
 
     struct msg_plan plan;
     int have_plan;
@@ -143,7 +138,7 @@ static void session_send(struct session *s, struct buf *b)
         buf_free(b);
         return;
     }
-    conn_write((uv_stream_t *)&s->tcp, b);   /* dropped if the stream is closing */
+    peer_send(&s->conn, b);
 }
 
 void session_send_active(struct agent *a, const char *peer, struct buf *b)
@@ -205,7 +200,6 @@ static void on_handle_closed(uv_handle_t *h)
     struct session *s = h->data;
     struct agent *a = s->agent;
     if (--s->open_handles == 0) {
-        frame_reader_free(&s->rd);
         if (s->have_plan)
             msg_plan_free(&s->plan);
         free(s->acc);
@@ -289,7 +283,7 @@ static void session_maybe_free(struct session *s)
     pending_remove(s);
     if (s->agent->waiting == s)
         s->agent->waiting = NULL;
-    uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
+    peer_close(&s->conn, s->end_why);
     uv_close((uv_handle_t *)&s->sampler, on_handle_closed);
     uv_close((uv_handle_t *)&s->tick, on_handle_closed);
     uv_close((uv_handle_t *)&s->finished, on_handle_closed);
@@ -622,7 +616,7 @@ static void start_client_sampler(struct session *s)
 {
     struct sockaddr_storage ss;
     int len = sizeof ss;
-    int ok = uv_tcp_getsockname(&s->tcp, (struct sockaddr *)&ss, &len) == 0;
+    int ok = uv_tcp_getsockname(&s->conn.tcp, (struct sockaddr *)&ss, &len) == 0;
     client_sampler_start(&s->cs, &s->run, ok ? (struct sockaddr *)&ss : NULL);
 }
 
@@ -814,7 +808,7 @@ static void on_ping(struct session *s, const char *p, uint32_t n)
     char err[256];
     struct buf b;
     buf_init(&b);
-    if (conn_pong(p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
+    if (peer_pong(NULL, p, n, clock_now_ns(), &b, err, sizeof err) < 0) {
         session_end(s, err);
         return;
     }
@@ -1017,28 +1011,42 @@ static void handle_frame(struct session *s, const char *p, uint32_t n)
     frame_handlers[type](s, p, n);
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+static int on_frame(struct peer *p, const char *pl, uint32_t n)
 {
-    struct session *s = h->data;
-    (void)suggested;
-    *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
-}
-
-static int on_frame(void *arg, const char *p, uint32_t n)
-{
-    struct session *s = arg;
-    handle_frame(s, p, n);
+    struct session *s = (struct session *)p;
+    if (!s->closing)           /* ended meanwhile (a timer): read no further */
+        handle_frame(s, pl, n);
     return s->closing;
 }
+
+/* The connection closed under us (p->err says how), or session_end closes it. */
+static void on_peer_close(struct peer *p, const char *why)
+{
+    struct session *s = (struct session *)p;
+
+    if (s->closing)
+        return;
+    if (p->err == -EMSGSIZE)
+        why = s->state <= S_AUTH ? "frame larger than the limit before authentication"
+                                 : "frame larger than the limit";
+    session_end(s, why);
+}
+
+static void on_peer_free(struct peer *p)
+{
+    on_handle_closed((uv_handle_t *)&p->tcp);
+}
+
+static const struct peer_ops session_peer_ops = {
+    .on_frame = on_frame, .on_close = on_peer_close, .on_free = on_peer_free,
+};
 
 void session_feed(struct session *s, const void *bytes, size_t len)
 {
     if (s->closing)
         return;
-    s->last_rx_ns = clock_now_ns();
-    if (conn_feed_frames(&s->rd, bytes, len, on_frame, s) < 0)
-        session_end(s, s->state <= S_AUTH ? "frame larger than the limit before authentication"
-                                          : "frame larger than the limit");
+    s->conn.last_rx_ns = clock_now_ns();
+    peer_feed(&s->conn, bytes, len);
 }
 
 void session_close(struct session *s)
@@ -1051,39 +1059,16 @@ int session_settled(const struct session *s)
     return !s->work_busy && !s->jobs_running;
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
-{
-    struct session *s = st->data;
-
-    if (nread < 0) {
-        uv_read_stop(st);
-        session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
-    }
-    session_feed(s, ub->base, (size_t)nread);
-    if (s->closing)
-        uv_read_stop(st);
-}
-
 /* ---- accepting ---- */
 
-static void peer_name(uv_tcp_t *t, char *out, size_t len, char *addr, size_t addrlen)
+/* s talks to peer ("IP:PORT"): peer_addr, its IP, is what the
+ * per-address stranger cap compares. */
+static void session_name(struct session *s, const char *peer)
 {
-    struct sockaddr_storage ss;
-    int sl = sizeof ss;
-    char ip[48] = "?";
-    int port = 0;
-    if (uv_tcp_getpeername(t, (struct sockaddr *)&ss, &sl) == 0) {
-        if (ss.ss_family == AF_INET) {
-            uv_ip4_name((struct sockaddr_in *)&ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-        } else if (ss.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-        }
-    }
-    snprintf(out, len, "%s:%d", ip, port);
-    snprintf(addr, addrlen, "%s", ip);
+    const char *colon = strrchr(peer, ':');
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
+    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
+             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
 }
 
 /* The pending connection to evict for a newcomer: the oldest among those
@@ -1135,7 +1120,7 @@ static void on_tick(uv_timer_t *t)
     if (s->closing)
         return;
     /* this agent's own stall is not the coordinator's silence (common/stall.h) */
-    s->last_rx_ns = stall_forgive(s->last_rx_ns, stall_tick(&s->last_tick_ns, TICK_NS, now), now);
+    s->conn.last_rx_ns = stall_forgive(s->conn.last_rx_ns, stall_tick(&s->last_tick_ns, TICK_NS, now), now);
     if (s->dialling) {
         /* a blackholed address would hold a connect for the kernel's
          * minutes: give up as soon as a hello would be late, and redial */
@@ -1153,15 +1138,16 @@ static void on_tick(uv_timer_t *t)
         session_end(s, "busy");
         return;
     }
-    if (now - s->last_rx_ns > s->agent->lease_ns) {
+    if (now - s->conn.last_rx_ns > s->agent->lease_ns) {
         snprintf(why, sizeof why, "lease expired: coordinator silent for %.1f s",
-                 (double)(now - s->last_rx_ns) / 1e9);
+                 (double)(now - s->conn.last_rx_ns) / 1e9);
         session_end(s, why);
         return;
     }
+    struct msg_ping ping = { .t_ns = now };
     struct buf b;
     buf_init(&b);
-    conn_ping(&b, 0, now);
+    msg_ping_encode(&b, &ping);
     session_send(s, &b);
     if (s->state == S_PREPARING && atomic_load(&s->run.layout_known)) {
         /* layout progress: the worker thread counts, we report (once its
@@ -1206,7 +1192,7 @@ static void session_authenticated(struct session *s)
     struct agent *a = s->agent;
     pending_remove(s);
     /* proven: frames up to the full size (plans, clean requests) from now on */
-    frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
+    frame_reader_set_max(&s->conn.rd, FRAME_MAX_PAYLOAD);
     s->state = S_IDLE;
     if (a->active && a->active->run_complete && a->active->state == S_IDLE && !a->active->cleaning) {
         /* its coordinator is done and just hasn't hung up yet */
@@ -1266,14 +1252,13 @@ static struct session *session_new(struct agent *a)
     s->totals = xmalloc(sizeof *s->totals);
     s->causes_acc = xcalloc(1, sizeof *s->causes_acc);
     s->causes = xcalloc(1, sizeof *s->causes);
-    frame_reader_init(&s->rd, FRAME_PREAUTH_MAX);
-    uv_tcp_init(a->loop, &s->tcp);
+    peer_init(&s->conn, a->loop, &session_peer_ops, FRAME_PREAUTH_MAX);
     uv_timer_init(a->loop, &s->sampler);
     uv_timer_init(a->loop, &s->tick);
     uv_async_init(a->loop, &s->finished, on_finished);
-    s->tcp.data = s->sampler.data = s->tick.data = s->finished.data = s;
+    s->sampler.data = s->tick.data = s->finished.data = s;
     s->open_handles = 4;
-    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    s->accepted_ns = s->conn.last_rx_ns = clock_now_ns();
     a->nsessions++;
     return s;
 }
@@ -1292,10 +1277,7 @@ static void pending_add(struct agent *a, struct session *s)
 struct session *session_open_detached(struct agent *a, const char *peer)
 {
     struct session *s = session_new(a);
-    const char *colon = strrchr(peer, ':');
-    snprintf(s->peer, sizeof s->peer, "%s", peer);
-    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
-             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    session_name(s, peer);
     pending_add(a, s);
     tick_start(s);
     return s;
@@ -1305,7 +1287,7 @@ struct session *session_open_detached(struct agent *a, const char *peer)
  * load fills (net/ctlsock.h).  A refusal costs only the priority. */
 static void mark_control(struct session *s)
 {
-    int rc = ctlsock_mark(&s->tcp, s->agent->control_tos);
+    int rc = ctlsock_mark(&s->conn.tcp, s->agent->control_tos);
     if (rc < 0)
         log_warn("%s: cannot mark the control connection (--control-tos): %s", s->peer, uv_strerror(rc));
 }
@@ -1313,18 +1295,20 @@ static void mark_control(struct session *s)
 void session_accept(struct agent *a)
 {
     struct session *s = session_new(a);
+    struct sockaddr_storage ss;
+    char name[sizeof s->peer];
 
-    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->tcp) < 0) {
+    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->conn.tcp) < 0) {
         session_end(s, "accept failed");
         return;
     }
-    peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
+    peer_name(&s->conn.tcp, &ss, name, sizeof name);
+    session_name(s, name);
     pending_add(a, s);
-    uv_tcp_nodelay(&s->tcp, 1);
     mark_control(s);
     log_info("connection from %s", s->peer);
     tick_start(s);
-    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    peer_start(&s->conn);
 }
 
 /* ---- dialling out (agent --coordinator) ---- */
@@ -1342,30 +1326,25 @@ static void on_dialled(uv_connect_t *req, int status)
         return;
     }
     s->dialling = 0;
-    uv_tcp_nodelay(&s->tcp, 1);
     mark_control(s);
     log_info("connected to coordinator %s", s->peer);
     /* the hello deadline counts from the connection, as for an accepted one */
-    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    s->accepted_ns = s->conn.last_rx_ns = clock_now_ns();
     tick_start(s);
-    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    peer_start(&s->conn);
 }
 
 struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer)
 {
     struct session *s = session_new(a);
-    const char *colon = strrchr(peer, ':');
     int rc;
 
-    snprintf(s->peer, sizeof s->peer, "%s", peer);
-    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
-             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    session_name(s, peer);
     pending_add(a, s);
     s->dialling = 1;
     s->outgoing = 1;
-    s->connect.data = s;
     tick_start(s);     /* the connect's deadline */
-    if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
+    if ((rc = peer_connect(&s->conn, sa, on_dialled)) < 0) {
         char why[96];
         snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(rc));
         session_end(s, why);

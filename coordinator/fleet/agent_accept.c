@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "coordinator/fleet/agent_accept.h"
 #include "coordinator/result/result.h"
-#include "net/conn.h"
+#include "net/peer.h"
 #include "proto/msg_version.h"
 
 int agent_accept_check_welcome(const struct auth_secret *secret, const struct agent_accept_role *role,
@@ -74,7 +74,7 @@ int agent_accept_idle_frame(int type, const char *pl, uint32_t n, struct buf *ke
         buf_append(kept, pl, n);
         return 1;
     case MSG_PING:
-        return conn_pong(pl, n, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
+        return peer_pong(NULL, pl, n, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
     case MSG_PONG:
         return 1;
     default:

@@ -19,7 +19,6 @@
 #include "coordinator/fleet/gather.h"
 #include "coordinator/result/result.h"
 #include "net/addr.h"
-#include "net/conn.h"
 #include "net/ctlsock.h"
 #include "net/listener.h"
 #include "proto/msg_version.h"
@@ -85,7 +84,7 @@ static const char *peer_host(const struct gpeer *p)
 
 static void gdrop(struct gpeer *p, const char *why)
 {
-    peer_drop(&p->peer, why);
+    peer_close(&p->peer, why);
 }
 
 /* Dropping p: a joined agent no longer counts. */
@@ -200,7 +199,7 @@ static void handle_welcome(struct gpeer *p, const char *pl, uint32_t n)
     agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
     gsend(p, &b);
     p->state = G_JOINED;
-    p->peer.stranger = 0;
+    listener_trust(&p->peer);
     p->peer.last_ping_ns = clock_now_ns();
     g->njoined++;
     glog(g, "agent joined: %s (%s) labels=%s  [%u/%u]", w->host, p->a.addr,
@@ -297,8 +296,8 @@ static void on_open(struct peer *q)
 }
 
 static const struct listener_ops gather_ops = {
-    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
-    .on_free = on_free, .held = held,
+    .peer = { .on_frame = on_frame, .on_close = on_drop, .on_free = on_free, .held = held },
+    .alloc = alloc_peer, .on_open = on_open,
 };
 
 static void on_tick(uv_timer_t *t)
@@ -320,7 +319,7 @@ static void on_tick(uv_timer_t *t)
             continue;
         }
         if (now - q->last_ping_ns >= 1000000000ull)
-            peer_ping(q, now);       /* its lease */
+            peer_ping(q, 0, now);       /* its lease */
     }
     if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
         stop_waiting(g);

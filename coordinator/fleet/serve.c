@@ -29,7 +29,6 @@
 #include "coordinator/fleet/serve_dir.h"
 #include "coordinator/fleet/serve_run.h"
 #include "net/addr.h"
-#include "net/conn.h"
 #include "net/listener.h"
 #include "proto/pool_msg.h"
 
@@ -113,7 +112,7 @@ static void send_buf(struct speer *p, struct buf *b)
 
 static void sdrop(struct speer *p, const char *why)
 {
-    peer_drop(&p->peer, why);
+    peer_close(&p->peer, why);
 }
 
 static void on_drop(struct peer *q, const char *why)
@@ -207,7 +206,7 @@ static void handle_welcome(struct speer *p, const char *pl, uint32_t n)
     agent_accept_auth_reply(s->o->secret, p->nonce, w, &b);
     send_buf(p, &b);
     p->state = S_AGENT;
-    p->peer.stranger = 0;
+    listener_trust(&p->peer);
     p->peer.last_ping_ns = clock_now_ns();
     s->nagents++;
     slog(s, "agent joined: %s (%s) labels=%s  [%u in the pool]", w->host, p->a.addr,
@@ -280,7 +279,7 @@ static void handle_sub_auth(struct speer *p, const char *pl, uint32_t n)
         return;
     }
     p->state = S_SUB;
-    p->peer.stranger = 0;
+    listener_trust(&p->peer);
     frame_reader_set_max(&p->peer.rd, POOL_FRAME_MAX);
 }
 
@@ -426,8 +425,8 @@ static void on_open(struct peer *q)
 }
 
 static const struct listener_ops serve_ops = {
-    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
-    .on_free = on_free, .held = held,
+    .peer = { .on_frame = on_frame, .on_close = on_drop, .on_free = on_free, .held = held },
+    .alloc = alloc_peer, .on_open = on_open,
 };
 
 /* ---- runs ------------------------------------------------------------- */
@@ -627,13 +626,8 @@ static void on_tick(uv_timer_t *t)
             p->peer.last_rx_ns = stall_forgive(p->peer.last_rx_ns, stall, now);   /* our stall is not its silence */
             if (now - p->peer.last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
                 sdrop(p, "silent");
-            else if (now - p->peer.last_ping_ns >= 1000000000ull) {
-                struct buf b;
-                buf_init(&b);
-                conn_ping(&b, 0, now);
-                send_buf(p, &b);
-                p->peer.last_ping_ns = now;
-            }
+            else if (now - p->peer.last_ping_ns >= 1000000000ull)
+                peer_ping(&p->peer, 0, now);
             break;
         case S_DONE:
             if (uv_stream_get_write_queue_size((uv_stream_t *)&p->peer.tcp) == 0 ||
