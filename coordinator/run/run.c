@@ -30,7 +30,16 @@
  * verdict, the others are told to stop, and the run ends once every
  * phase-done is in, so ops cut off at the end are counted, not dropped.
  * How the run ended (run_end) goes into the result for the verdicts
- * (verdict.h), which decide the exit status. */
+ * (verdict.h), which decide the exit status.
+ *
+ * Why one file of ~1,400 lines: it is one state machine over one struct
+ * run, and its handlers (the handshake, clock sync, phases, intervals,
+ * phase-done, the timer's rules) each read and advance the same per-agent
+ * state; split across files they would need that state in a shared
+ * header and lose the one place where every transition can be read in
+ * order.  What is not the state machine already lives elsewhere: the
+ * transport in net/peer.h, phase control in phase_ctl.c, sweeps in
+ * sweep.c, the journal and logs in journal.c and fiolog.c. */
 #include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
