@@ -40,7 +40,7 @@ void peer_send(struct peer *p, struct buf *b)
     struct peer_write *w;
     uv_buf_t ub;
 
-    if (!p->live) {
+    if (!p->live || !b->len) {
         buf_free(b);
         return;
     }

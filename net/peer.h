@@ -100,7 +100,7 @@ void peer_feed(struct peer *p, const void *bytes, size_t len);
 void peer_first_said(const struct peer *p, char *out);
 
 /* Queue frame b to p; takes ownership of b (freed once written, or unsent
- * when p is closed or closing). */
+ * when p is closed or closing, or b is empty). */
 void peer_send(struct peer *p, struct buf *b);
 
 /* A heartbeat ping {seq, t_ns = now_ns} to p. */

@@ -17,6 +17,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/result.h"
+#include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/clean.h"
 #include "net/addr.h"
 #include "net/peer.h"
@@ -207,13 +208,13 @@ static void kfail(struct kconn *c, const char *fmt, ...)
     kfinish(c);
 }
 
-/* The agent speaks protocol v: the one line both sides print, without
- * kfail's "agent N (ADDR): " (it names the address itself). */
-static void kfail_version(struct kconn *c, uint32_t v)
+/* c failed for line, which names the agent itself: without kfail's
+ * "agent N (ADDR): ". */
+static void kfail_named(struct kconn *c, const char *line)
 {
     if (c->state == K_DONE)
         return;
-    msg_version_refusal(c->res->err, sizeof c->res->err, "agent", c->addr, v, "coordinator");
+    snprintf(c->res->err, sizeof c->res->err, "%s", line);
     kfinish(c);
 }
 
@@ -230,44 +231,24 @@ static void send_clean(struct kconn *c)
 
 static void handle_welcome(struct kconn *c, const char *p, uint32_t n)
 {
-    const struct auth_secret *secret = c->run->secret;
     struct msg_welcome w;
-    char err[256];
-    uint32_t v = 0;
+    char why[MSG_TEXT_MAX];
+    struct buf b;
+    int named, rc;
 
-    /* its version first: another version's welcome may not decode here */
-    if (msg_version_peek(p, n, &v, err, sizeof err) == 0 && v != PROTO_VERSION) {
-        struct buf b;
-        buf_init(&b);
-        msg_version_error_encode(&b, "coordinator", "agent", v);
-        ksend(c, &b);                      /* so the agent logs why, too */
-        kfail_version(c, v);
-        return;
+    buf_init(&b);
+    rc = agent_dial_welcome(c->run->secret, c->cnonce, c->addr, MSG_WELCOME, p, n, &w, &b, why, sizeof why,
+                            &named);
+    if (rc == -EACCES)
+        buf_free(&b);                      /* a clean does not tell the agent */
+    ksend(c, &b);
+    if (rc < 0 && named) {
+        kfail_named(c, why);
+    } else if (rc < 0) {
+        kfail(c, "%s", why);
+    } else {
+        send_clean(c);
     }
-    if (msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
-        kfail(c, "bad welcome: %s", err);
-        return;
-    }
-    if (w.auth != !!secret) {
-        kfail(c, w.auth ? "the agent requires authentication: give --secret-file"
-                        : "the agent does not authenticate (is it running --insecure?); refusing it "
-                          "because --secret-file was given");
-        return;
-    }
-    if (secret) {
-        struct msg_auth a;
-        struct buf b;
-        if (!auth_check(secret, AUTH_AGENT, c->cnonce, w.nonce, w.mac)) {
-            kfail(c, "authentication failed: the agent's proof does not match our secret "
-                  "(different --secret-file?)");
-            return;
-        }
-        auth_proof(secret, AUTH_COORDINATOR, c->cnonce, w.nonce, a.mac);
-        buf_init(&b);
-        msg_auth_encode(&b, &a);
-        ksend(c, &b);
-    }
-    send_clean(c);
 }
 
 static void handle_frame(struct kconn *c, const char *p, uint32_t n)
@@ -302,7 +283,9 @@ static void handle_frame(struct kconn *c, const char *p, uint32_t n)
             return;
         }
         if (c->state == K_HELLO && m.version && m.version != PROTO_VERSION) {
-            kfail_version(c, m.version);   /* it refused our hello's version */
+            char line[MSG_TEXT_MAX];       /* it refused our hello's version */
+            msg_version_refusal(line, sizeof line, "agent", c->addr, m.version, "coordinator");
+            kfail_named(c, line);
             return;
         }
         result_clean_text(m.text);
@@ -356,7 +339,6 @@ static const struct peer_ops kconn_ops = { .on_frame = on_frame, .on_close = on_
 static void on_connect(uv_connect_t *req, int status)
 {
     struct kconn *c = req->data;
-    struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
 
     if (c->state == K_DONE)
@@ -365,16 +347,14 @@ static void on_connect(uv_connect_t *req, int status)
         kfail(c, "cannot connect: %s", uv_strerror(status));
         return;
     }
-    if (auth_nonce(c->cnonce) < 0) {
+    buf_init(&b);
+    if (agent_dial_hello(c->cnonce, &b) < 0) {
         kfail(c, "no randomness for the handshake nonce");
         return;
     }
     c->state = K_HELLO;
     peer_start(&c->peer);
     c->peer.last_rx_ns = clock_now_ns();
-    memcpy(h.nonce, c->cnonce, sizeof h.nonce);
-    buf_init(&b);
-    msg_hello_encode(&b, &h);
     ksend(c, &b);
 }
 

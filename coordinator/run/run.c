@@ -42,7 +42,6 @@
  * sweep.c, the journal and logs in journal.c and fiolog.c. */
 #include <ctype.h>
 #include <errno.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -55,6 +54,7 @@
 #include "common/clock.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
+#include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/client_cap.h"
 #include "coordinator/result/client_result.h"
 #include "coordinator/report/coherence_report.h"
@@ -536,57 +536,22 @@ static void conn_welcomed(struct conn *c, const struct msg_welcome *w)
 
 static void handle_hello_reply(struct conn *c, const char *p, uint32_t n, int type)
 {
-    struct run *r = c->run;
-    const struct auth_secret *secret = r->opt->secret;
     struct msg_welcome w;
-    char err[256], line[MSG_TEXT_MAX];
-    uint32_t v = 0;
+    char why[MSG_TEXT_MAX];
+    struct buf b;
+    int named;
 
-    /* its version first: another version's welcome may not decode here */
-    if (type == MSG_WELCOME && msg_version_peek(p, n, &v, err, sizeof err) == 0 &&
-        v != PROTO_VERSION) {
-        struct buf b;
-        buf_init(&b);
-        msg_version_error_encode(&b, "coordinator", "agent", v);
+    buf_init(&b);
+    if (agent_dial_welcome(c->run->opt->secret, c->cnonce, c->addr, type, p, n, &w, &b, why, sizeof why,
+                           &named) < 0) {
         conn_send(c, &b);                  /* so the agent logs why, too */
-        msg_version_refusal(line, sizeof line, "agent", c->addr, v, "coordinator");
-        run_fail(r, "%s", line);
+        if (named)
+            run_fail(c->run, "%s", why);
+        else
+            run_fail(c->run, "agent %u (%s): %s", c->id, c->addr, why);
         return;
     }
-    if (type != MSG_WELCOME || msg_welcome_decode(p, n, &w, err, sizeof err) < 0) {
-        run_fail(r, "agent %u (%s): bad welcome: %s", c->id, c->addr,
-                 type != MSG_WELCOME ? "unexpected message" : err);
-        return;
-    }
-    if (w.auth && !secret) {
-        run_fail(r, "agent %u (%s): the agent requires authentication: give --secret-file",
-                 c->id, c->addr);
-        return;
-    }
-    if (!w.auth && secret) {
-        run_fail(r, "agent %u (%s): the agent does not authenticate (is it running --insecure?); "
-                 "refusing it because --secret-file was given", c->id, c->addr);
-        return;
-    }
-    if (secret) {
-        struct msg_auth a;
-        struct buf b;
-        if (!auth_check(secret, AUTH_AGENT, c->cnonce, w.nonce, w.mac)) {
-            struct msg_error e;
-            snprintf(e.text, sizeof e.text, "authentication failed: the agent's proof does not "
-                     "match the coordinator's secret");
-            buf_init(&b);
-            msg_error_encode(&b, &e);      /* so the agent logs why, too */
-            conn_send(c, &b);
-            run_fail(r, "agent %u (%s): authentication failed: the agent's proof does not match "
-                     "our secret (different --secret-file?)", c->id, c->addr);
-            return;
-        }
-        auth_proof(secret, AUTH_COORDINATOR, c->cnonce, w.nonce, a.mac);
-        buf_init(&b);
-        msg_auth_encode(&b, &a);
-        conn_send(c, &b);
-    }
+    conn_send(c, &b);
     conn_welcomed(c, &w);
 }
 
@@ -1036,7 +1001,6 @@ static void mark_control(struct conn *c)
 static void on_connect(uv_connect_t *req, int status)
 {
     struct conn *c = req->data;
-    struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
 
     if (c->run->finished)
@@ -1049,13 +1013,11 @@ static void on_connect(uv_connect_t *req, int status)
     mark_control(c);
     c->state = C_HELLO;
     c->peer.last_rx_ns = run_now(c->run);
-    if (auth_nonce(c->cnonce) < 0) {
+    buf_init(&b);
+    if (agent_dial_hello(c->cnonce, &b) < 0) {
         run_fail(c->run, "no randomness for the handshake nonce");
         return;
     }
-    memcpy(h.nonce, c->cnonce, sizeof h.nonce);
-    buf_init(&b);
-    msg_hello_encode(&b, &h);
     conn_send(c, &b);
 }
 
