@@ -1,8 +1,10 @@
 /* listener: see listener.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "common/clock.h"
 #include "common/xmalloc.h"
+#include "net/addr.h"
 #include "net/listener.h"
 
 void listener_trust(struct peer *p)
@@ -85,15 +87,21 @@ static void on_connection(uv_stream_t *server, int status)
     l->ops->on_open(p);
 }
 
-int listener_start(struct listener *l, uv_loop_t *loop, const struct sockaddr_storage *ss)
+int listener_start(struct listener *l, uv_loop_t *loop, const char *listen, char *err, size_t errlen)
 {
+    struct sockaddr_storage ss;
     int rc;
 
     uv_tcp_init(loop, &l->server);
     l->server.data = l;
-    if ((rc = uv_tcp_bind(&l->server, (const struct sockaddr *)ss, 0)) < 0)
-        return rc;
-    return uv_listen((uv_stream_t *)&l->server, 511, on_connection);
+    if (addr_parse_listen(listen, &ss) < 0) {
+        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", listen);
+        return -EINVAL;
+    }
+    if ((rc = uv_tcp_bind(&l->server, (const struct sockaddr *)&ss, 0)) < 0 ||
+        (rc = uv_listen((uv_stream_t *)&l->server, 511, on_connection)) < 0)
+        snprintf(err, errlen, "cannot listen on %s: %s", listen, uv_strerror(rc));
+    return rc;
 }
 
 void listener_close(struct listener *l, uv_close_cb cb)

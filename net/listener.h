@@ -47,9 +47,10 @@ struct listener {
     const char *why_held;         /* a held peer over held_max */
 };
 
-/* Bind and listen on ss on loop; l's caps and ops set by the caller.  0,
- * or a libuv error. */
-int listener_start(struct listener *l, uv_loop_t *loop, const struct sockaddr_storage *ss);
+/* Listen on listen ("ADDR:PORT", net/addr.h) on loop; l's caps and ops
+ * set by the caller.  0, or -EINVAL / a libuv error with the one-line
+ * reason in err.  Either way listener_close closes it. */
+int listener_start(struct listener *l, uv_loop_t *loop, const char *listen, char *err, size_t errlen);
 
 /* Close the listening socket (the peers stay); cb as for uv_close. */
 void listener_close(struct listener *l, uv_close_cb cb);

@@ -14,6 +14,7 @@
 #include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/sat.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/result.h"
@@ -26,23 +27,11 @@
 
 /* ---- the estimate ---- */
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    uint64_t s;
-    return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    uint64_t m;
-    return __builtin_mul_overflow(a, b, &m) ? UINT64_MAX : m;
-}
-
 /* The extent a thread's file needs: offset, its offset_increment share,
  * its region (agent/phase.c build_job). */
 static uint64_t file_extent(const struct job_spec *js, uint64_t gjob)
 {
-    return sat_add(sat_add(js->offset, sat_mul(js->offset_increment, gjob)), job_file_size(js));
+    return sat_add_u64(sat_add_u64(js->offset, sat_mul_u64(js->offset_increment, gjob)), job_file_size(js));
 }
 
 /* As agent/phase.c job_file_per_agent: libnfs's URL is part of the name. */
@@ -68,13 +57,13 @@ static uint64_t thread_writes(const struct job_spec *js, int *unbounded)
             *unbounded = 1;
             return 0;
         }
-        bytes = sat_mul(rate, (js->runtime_ns + 999999999ull) / 1000000000ull);
+        bytes = sat_mul_u64(rate, (js->runtime_ns + 999999999ull) / 1000000000ull);
         if (js->rate_per_dir)
             return bytes;
     } else {
-        bytes = sat_mul(js->io_size ? js->io_size : js->size, js->loops ? js->loops : 1);
-        if (js->number_ios && sat_mul(js->number_ios, job_max_bs(js)) < bytes)
-            bytes = sat_mul(js->number_ios, job_max_bs(js));
+        bytes = sat_mul_u64(js->io_size ? js->io_size : js->size, js->loops ? js->loops : 1);
+        if (js->number_ios && sat_mul_u64(js->number_ios, job_max_bs(js)) < bytes)
+            bytes = sat_mul_u64(js->number_ios, job_max_bs(js));
     }
     if (js->rw == RW_RW || js->rw == RW_RANDRW)
         bytes = bytes > UINT64_MAX / 100 ? bytes / 100 * (100 - js->rwmixread)
@@ -106,16 +95,16 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
                         files = plan_files_per_thread(js);   /* filename=a:b: each name */
                         counted_shared = 1;
                     }
-                    uint64_t extent = sat_mul(files, file_extent(js, gjob));
+                    uint64_t extent = sat_mul_u64(files, file_extent(js, gjob));
                     uint64_t lay = extent;
                     /* a shared name on a kernel mount may be a file per
                      * agent (--allow roots differ): each agent lays its
                      * own out if it is short (agent/phase.c owns_files) */
                     if (shared && !files && t == js->numjobs - 1 && engine_table_local(js->ioengine))
-                        lay = sat_mul(plan_files_per_thread(js), file_extent(js, gjob));
+                        lay = sat_mul_u64(plan_files_per_thread(js), file_extent(js, gjob));
                     if (plan_layout_fills(js))     /* reading jobs, overwrite=1: as the agent */
-                        e->layout_bytes = sat_add(e->layout_bytes, lay);
-                    e->write_bytes = sat_add(e->write_bytes, unbounded ? extent : w);
+                        e->layout_bytes = sat_add_u64(e->layout_bytes, lay);
+                    e->write_bytes = sat_add_u64(e->write_bytes, unbounded ? extent : w);
                     e->unbounded |= unbounded;
                 }
             }
@@ -126,7 +115,7 @@ void clean_estimate(const struct plan *p, uint32_t nagents, struct clean_estimat
 void clean_estimate_line(const struct clean_estimate *e, uint32_t nagents, char *out, size_t len)
 {
     char t[32], l[32], w[32];
-    units_fmt_bytes(t, sizeof t, (double)sat_add(e->layout_bytes, e->write_bytes), 1024);
+    units_fmt_bytes(t, sizeof t, (double)sat_add_u64(e->layout_bytes, e->write_bytes), 1024);
     units_fmt_bytes(l, sizeof l, (double)e->layout_bytes, 1024);
     units_fmt_bytes(w, sizeof w, (double)e->write_bytes, 1024);
     snprintf(out, len, "about to write %s%s across %u agent%s (layout of missing files up to %s, "
@@ -518,7 +507,7 @@ int clean_report(FILE *f, char *const *addrs, uint32_t n, const struct clean_res
         }
         files += d->files;
         others |= d->others;
-        bytes = sat_add(bytes, d->bytes);
+        bytes = sat_add_u64(bytes, d->bytes);
         fprintf(f, "clean: agent %u (%s): removed %llu file%s, %s", i, addrs[i],
                 (unsigned long long)d->files, d->files == 1 ? "" : "s",
                 units_fmt_bytes(b, sizeof b, (double)d->bytes, 1024));

@@ -18,7 +18,6 @@
 #include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/gather.h"
 #include "coordinator/result/result.h"
-#include "net/addr.h"
 #include "net/ctlsock.h"
 #include "net/listener.h"
 #include "proto/msg_version.h"
@@ -403,20 +402,24 @@ static int unflushed(struct gather *g)
     return 0;
 }
 
+/* No run: every peer goes, without an "agent left" line each. */
+static void drop_all(struct gather *g, const char *why)
+{
+    for (struct peer *q = g->l.peers, *next; q; q = next) {
+        next = q->next;
+        gp(q)->state = G_HELLO;
+        gdrop(gp(q), why);
+    }
+}
+
 int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *err, size_t errlen)
 {
     struct gather *g = xcalloc(1, sizeof *g);
-    struct sockaddr_storage ss;
     uint32_t need = o->min_agents ? o->min_agents : o->expect;
     int rc;
 
     memset(f, 0, sizeof *f);
     g->o = o;
-    if (addr_parse_listen(o->listen, &ss) < 0) {
-        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
-        free(g);
-        return -EINVAL;
-    }
     uv_loop_init(&g->loop);
     uv_timer_init(&g->loop, &g->tick);
     g->tick.data = g;
@@ -429,10 +432,8 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     g->l.why_big_stranger = "not an nfstorm agent (frame over the pre-auth cap)";
     g->l.why_big = "frame over the limit before the run";
     g->l.why_held = "sent too much before the run";
-    if ((rc = listener_start(&g->l, &g->loop, &ss)) < 0) {
-        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+    if ((rc = listener_start(&g->l, &g->loop, o->listen, err, errlen)) < 0)
         goto out;
-    }
     g->t_start_ns = clock_now_ns();
     glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
          o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
@@ -442,12 +443,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     if (g->checked) {
         snprintf(err, errlen, "%s", g->check_why);
         rc = -ECHILD;
-        for (struct peer *q = g->l.peers, *next; q; q = next) {
-            struct gpeer *p = gp(q);
-            next = q->next;
-            p->state = G_HELLO;
-            gdrop(p, "the run cannot start");
-        }
+        drop_all(g, "the run cannot start");
     } else if (g->njoined < need) {
         size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
                                       o->expect, o->expect == 1 ? "" : "s", g->njoined,
@@ -462,12 +458,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
         if (o->min_agents && len < errlen)
             snprintf(err + len, errlen - len, " (--min-agents %u)", o->min_agents);
         rc = -ETIMEDOUT;
-        for (struct peer *q = g->l.peers, *next; q; q = next) {
-            struct gpeer *p = gp(q);
-            next = q->next;
-            p->state = G_HELLO;
-            gdrop(p, "too few agents");
-        }
+        drop_all(g, "too few agents");
     } else {
         /* our last auth and pings must be on the wire before the handles go */
         for (int i = 0; i < 100 && unflushed(g); i++) {

@@ -28,7 +28,6 @@
 #include "coordinator/fleet/serve.h"
 #include "coordinator/fleet/serve_dir.h"
 #include "coordinator/fleet/serve_run.h"
-#include "net/addr.h"
 #include "net/listener.h"
 #include "proto/pool_msg.h"
 
@@ -658,16 +657,10 @@ static void on_any_closed(uv_handle_t *h)
 int serve_main(const struct serve_options *o, char *err, size_t errlen)
 {
     struct serve *s = xcalloc(1, sizeof *s);
-    struct sockaddr_storage ss;
     struct sigaction sa;
     int rc;
 
     s->o = o;
-    if (addr_parse_listen(o->listen, &ss) < 0) {
-        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
-        free(s);
-        return -EINVAL;
-    }
     uv_loop_init(&s->loop);
     uv_timer_init(&s->loop, &s->tick);
     s->tick.data = s;
@@ -680,10 +673,8 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     s->l.held_max = GATHER_RX_MAX;
     s->l.why_big_stranger = s->l.why_big = "frame over the limit";
     s->l.why_held = "sent too much while idle in the pool";
-    if ((rc = listener_start(&s->l, &s->loop, &ss)) < 0) {
-        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+    if ((rc = listener_start(&s->l, &s->loop, o->listen, err, errlen)) < 0)
         goto out;
-    }
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_term;

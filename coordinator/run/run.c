@@ -213,33 +213,27 @@ static void run_shutdown(struct run *r)
     uv_close((uv_handle_t *)&r->sigterm, on_closed);
 }
 
-static void send_stop(struct run *r, const char *why)
+/* why to every agent: a stop to those past their plan, or (phase_end,
+ * phase control ended the running phase) a phase end to those running it,
+ * which stop their jobs and send their phase-done as usual.  A closed
+ * connection drops what is sent. */
+static void send_halt(struct run *r, int phase_end, const char *why)
 {
     for (uint32_t i = 0; i < r->n; i++) {
-        if (!r->c[i].peer.closing && r->c[i].state >= C_PLANNED && r->c[i].state != C_LOST) {
-            struct msg_stop m;
-            struct buf b;
-            snprintf(m.reason, sizeof m.reason, "%s", why);
-            buf_init(&b);
-            msg_stop_encode(&b, &m);
-            conn_send(&r->c[i], &b);
-        }
-    }
-}
-
-/* Phase control (phase_ctl.h) ended the running phase: every agent still
- * running it stops its jobs and sends its phase-done as usual. */
-static void send_phase_end(struct run *r, const char *why)
-{
-    for (uint32_t i = 0; i < r->n; i++) {
-        if (!r->c[i].peer.closing && r->c[i].state == C_RUNNING) {
-            struct msg_phase_end m = { .phase = r->phase };
-            struct buf b;
-            snprintf(m.reason, sizeof m.reason, "%s", why);
-            buf_init(&b);
-            msg_phase_end_encode(&b, &m);
-            conn_send(&r->c[i], &b);
-        }
+        struct conn *c = &r->c[i];
+        struct msg_phase_end pe = { .phase = r->phase };
+        struct msg_stop st;
+        struct buf b;
+        if (phase_end ? c->state != C_RUNNING : c->state < C_PLANNED || c->state == C_LOST)
+            continue;
+        snprintf(pe.reason, sizeof pe.reason, "%s", why);
+        snprintf(st.reason, sizeof st.reason, "%s", why);
+        buf_init(&b);
+        if (phase_end)
+            msg_phase_end_encode(&b, &pe);
+        else
+            msg_stop_encode(&b, &st);
+        conn_send(c, &b);
     }
 }
 
@@ -307,7 +301,7 @@ static void run_fail(struct run *r, const char *fmt, ...)
     va_end(ap);
     result_clean_text(r->err);    /* it may quote what an agent sent */
     run_end(r, RUN_END_FAILED, r->err);
-    send_stop(r, r->err);     /* tell the others to stop I/O before we hang up */
+    send_halt(r, 0, r->err);     /* tell the others to stop I/O before we hang up */
     run_shutdown(r);
 }
 
@@ -413,7 +407,7 @@ static void notify_intervals(struct run *r, int phase_over)
         OBSERVE(r, interval, r->phase, r->notified);
         /* steady state is judged while the phase runs, not on its flush */
         if (!phase_over && phase_ctl_interval(ph, r->notified))
-            send_phase_end(r, ph->ctl.why);
+            send_halt(r, 1, ph->ctl.why);
         /* complete: keep it compact from now on (late data still adds) */
         result_interval_seal(r->res, r->phase, r->notified);
         r->notified++;
@@ -437,7 +431,7 @@ static void phase_completed(struct run *r)
         /* exit_what=all: the later phases are skipped, not failed */
         for (uint32_t i = r->phase; i < r->plan->nphases; i++)
             r->res->phases[i].ctl.skipped = 1;
-        send_stop(r, "exit_what=all: the run ends with its exitall phase");
+        send_halt(r, 0, "exit_what=all: the run ends with its exitall phase");
         run_shutdown(r);
         return;
     }
@@ -737,7 +731,7 @@ static void handle_phase_done(struct conn *c, const char *p, uint32_t n)
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
     if (phase_ctl_agent_done(&r->res->phases[r->phase], &r->plan->phases[r->phase], c->id))
-        send_phase_end(r, r->res->phases[r->phase].ctl.why);    /* exitall */
+        send_halt(r, 1, r->res->phases[r->phase].ctl.why);    /* exitall */
     notify_intervals(r, 0);
     if (all_in(r, C_DONE))
         phase_completed(r);
@@ -862,7 +856,7 @@ static void handle_frame(struct conn *c, const char *p, uint32_t n)
             if (!c->error_at_ns) {
                 snprintf(r->err, r->errlen, "%s", text);
                 c->error_at_ns = run_now(r);
-                send_stop(r, text);    /* once: a repeating agent costs nothing more */
+                send_halt(r, 0, text);    /* once: a repeating agent costs nothing more */
             }
             return;
         }
@@ -1178,7 +1172,7 @@ static void on_signal(uv_signal_t *h, int signum)
         run_shutdown(r);
         return;
     }
-    send_stop(r, "interrupted");
+    send_halt(r, 0, "interrupted");
     /* agents that are running send their phase-done; if none is, end now */
     for (uint32_t i = 0; i < r->n; i++)
         if (r->c[i].state == C_RUNNING)
