@@ -22,23 +22,12 @@
 #include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/units.h"
+#include "common/sat.h"
 
 #define THREAD_BYTES  (UINT64_C(128) << 10)
 #define NFS_THREAD_BYTES (UINT64_C(1) << 20)   /* libnfs context, RPC buffers */
 #define FILE_BYTES    (sizeof(struct engine_file) + sizeof(struct iogen_file) + 16)
 #define LAYOUT_BYTES  (UINT64_C(1) << 20)
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    uint64_t r;
-    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    uint64_t r;
-    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
 
 uint64_t admit_phase_bytes(const struct phase *ph, uint32_t index, uint64_t *threads, uint64_t *files)
 {
@@ -49,20 +38,20 @@ uint64_t admit_phase_bytes(const struct phase *ph, uint32_t index, uint64_t *thr
         if (plan_agents_match(js->agents, index) != 1)
             continue;
         if (engine_table_takes_url(js->ioengine))   /* a user-space client's buffers */
-            per = sat_add(per, NFS_THREAD_BYTES);
+            per = sat_add_u64(per, NFS_THREAD_BYTES);
         if (js->rw == RW_METADATA) {
-            per = sat_add(per, js->nrfiles);                  /* state bytes */
-            per = sat_add(per, js->filesize ? js->filesize : 1); /* create buffer */
-            nfiles = sat_add(nfiles, sat_mul(js->numjobs, js->nrfiles));
+            per = sat_add_u64(per, js->nrfiles);                  /* state bytes */
+            per = sat_add_u64(per, js->filesize ? js->filesize : 1); /* create buffer */
+            nfiles = sat_add_u64(nfiles, sat_mul_u64(js->numjobs, js->nrfiles));
         } else {
             uint64_t nf = plan_files_per_thread(js);
-            per = sat_add(per, sat_mul(js->iodepth, job_max_bs(js)));
-            per = sat_add(per, sat_mul(nf, FILE_BYTES));
+            per = sat_add_u64(per, sat_mul_u64(js->iodepth, job_max_bs(js)));
+            per = sat_add_u64(per, sat_mul_u64(nf, FILE_BYTES));
             if (js->verify)   /* results, checker, generations seen, a file id per file */
-                per = sat_add(per, verify_job_bytes(nf));
-            nfiles = sat_add(nfiles, sat_mul(js->numjobs, nf));
+                per = sat_add_u64(per, verify_job_bytes(nf));
+            nfiles = sat_add_u64(nfiles, sat_mul_u64(js->numjobs, nf));
         }
-        total = sat_add(total, sat_mul(js->numjobs, per));
+        total = sat_add_u64(total, sat_mul_u64(js->numjobs, per));
         nthreads += js->numjobs;
     }
     if (threads)

@@ -224,29 +224,15 @@ fatal:
 static void aio_teardown(struct engine_job *ej)
 {
     struct aio_state *s = ej->priv;
-    posix_md_release(ej);
-    if (!s)
-        return;
-    if (s->ctx_ok)
-        io_destroy(s->ctx);
-    posix_fds_close(ej);
-    io_slots_free(&s->q);
-    free(s->pending);
-    free(s->events);
-    free(s);
-    ej->priv = NULL;
+    if (s) {
+        if (s->ctx_ok)
+            io_destroy(s->ctx);
+        io_slots_free(&s->q);
+        free(s->pending);
+        free(s->events);
+    }
+    posix_fds_teardown(ej);
 }
 
-const struct engine_ops engine_libaio = {
-    .name = "libaio",
-    .setup = aio_setup,
-    .queue = aio_queue,
-    .reap = aio_reap,
-    .file_size = posix_fds_file_size,
-    .teardown = aio_teardown,
-    .md = posix_md_run,
-    .invalidate = posix_fds_invalidate,
-    .extend = posix_fds_extend,
-    .space = posix_fds_space,
-    .lock = posix_fds_lock,
-};
+const struct engine_ops engine_libaio =
+    POSIX_ENGINE_OPS("libaio", aio_setup, aio_queue, aio_reap, aio_teardown);

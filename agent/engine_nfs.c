@@ -3,11 +3,12 @@
  * Why libnfs and not a kernel mount: the agent must drive a share without
  * root mounts, with its own TCP connections per job thread (so load spreads
  * like many clients), and see per-RPC latency without the page cache in
- * between.  This file holds the engine's ops (files, requests, metadata);
- * agent/nfs_conn.c holds the connection layer under them (context, mount,
- * the job thread's poll loop, reconnects, the server timeout).  libnfs is
- * called from these two, agent/nfs_rpcstat.c (the per-RPC observer) and
- * agent/clean_nfs.c (removing a run's files).
+ * between.  This file holds the engine's ops (files, requests; metadata
+ * calls are agent/engine_nfs_md.c, the job state both share
+ * agent/engine_nfs_job.h); agent/nfs_conn.c holds the connection layer
+ * under them (context, mount, the job thread's poll loop, reconnects, the
+ * server timeout).  libnfs is called from these, agent/nfs_rpcstat.c (the
+ * per-RPC observer) and agent/clean_nfs.c (removing a run's files).
  *
  * Threading: each job thread owns its connections.  setup() (serial, setup
  * thread) connects, mounts and opens the files with libnfs's synchronous
@@ -25,15 +26,6 @@
  * up) the job is dead: every op is failed and the job ends with what it
  * measured until then.
  *
- * Metadata (rw=metadata): md() starts one async call (or a short chain:
- * create, write, close; lookup, rename) and waits on the same loop until it
- * completes, so the reconnect handling and the server timeout above apply
- * to it too.  Creates are exclusive and a rename looks its target up first
- * and fails with EEXIST if it exists: the job never truncates, replaces or
- * removes a name it did not create (NFS has no rename that refuses an
- * existing target, so a name appearing between the lookup and the rename
- * is the one window left).
- *
  * Transfer sizes: requests larger than the server's rsize/wsize are split
  * into several RPCs and completed once, when all parts are back; the first
  * error wins.
@@ -50,7 +42,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +50,7 @@
 
 #include <nfsc/libnfs.h>
 
+#include "agent/engine_nfs_job.h"
 #include "agent/nfs_conn.h"
 #include "agent/nfs_rpcstat.h"
 #include "common/clock.h"
@@ -74,6 +66,7 @@
 
 /* One io_req in flight. */
 struct nfse_op {
+    struct nfse_rec rec;       /* first: its pool's links */
     struct nfse_job *j;
     struct nfs_conn *c;        /* the connection all its RPCs went to */
     struct io_req *r;
@@ -91,77 +84,21 @@ struct nfse_op {
     int untimed;               /* some part's RPC has no times (see nfse_time_part) */
     uint64_t last_reply_ns;    /* the latest part's reply so far, its round */
     uint64_t rtt_ns, queued_ns;  /* trip and wait before send */
-    struct nfse_op *next;      /* free list or done list */
+    struct nfse_op *next;      /* done list */
     struct nfse_op *iprev, *inext;  /* in-flight list */
-    struct nfse_op *all_next;  /* every op ever allocated, for teardown */
 };
 
 /* One RPC of an op (a part of a split request). */
 struct nfse_part {
+    struct nfse_rec rec;
     struct nfse_op *op;
     char *dst;                 /* reads: where this part's bytes go */
     uint64_t len;
     uint32_t xid;              /* its RPC, when timed */
     int timed;
-    struct nfse_part *next;
-    struct nfse_part *all_next;
-};
-
-/* One metadata call (md()); heap-allocated because a late callback after
- * an abandon must find it alive.  Abandoned ones are kept until teardown. */
-struct nfse_md {
-    struct nfse_job *j;
-    enum op_type op;
-    int done, result, abandoned;
-    const char *buf;           /* create: the data to write */
-    uint64_t size, off, count;
-    struct nfsfh *fh;
-    char path[PLAN_PATH_MAX + 2], path2[PLAN_PATH_MAX + 2];
-    struct nfse_md *next;      /* free list */
-    struct nfse_md *all_next;
-};
-
-struct nfse_job {
-    struct engine_job *ej;
-    struct nfs_conn conn[NFS_CONN_MAX];   /* md() and sync calls use conn[0] */
-    unsigned nconn;            /* opened (each closed by teardown) */
-    unsigned next_conn;        /* where nfse_pick's round-robin starts */
-    struct nfsfh **fh;         /* fh[c * nfiles + file]: handles are per context */
-    uint32_t nfh;              /* files open on every connection */
-    int v4;
-    uint64_t readmax, writemax;
-
-    unsigned inflight;         /* ops started, not yet done */
-    struct nfse_op *ifl;       /* those ops, to fail them if a connection dies */
-    struct nfse_op *done_head, *done_tail;
-    unsigned ndone;
-    struct nfse_op *op_free, *op_all;
-    struct nfse_part *part_free, *part_all;
-
-    int dead;                  /* a connection died: the job is over */
-    int tearing_down;          /* io_reqs may be gone: do not touch them */
-
-    uint64_t *eof_size;        /* [nfh]: a file's size as a GETATTR after a short
-                                  read saw it, ERRCAUSE_SIZE_UNKNOWN until then */
-    char st_text[64];          /* the last status name parsed, and its code: */
-    uint32_t st_code;          /* nfs_status_from_name is slow, a failing run repeats one */
-
-    struct nfse_md *md_cur;    /* the md call in flight, if any */
-    struct nfse_md *md_free, *md_all;
 };
 
 static atomic_uint nfse_client_counter;
-
-/* snprintf for text that may be cut: error lines are bounded by
- * ENGINE_ERR_MAX and a cut URL still says what failed. */
-__attribute__((format(printf, 3, 4)))
-static void nfse_fmt(char *out, size_t outlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(out, outlen, fmt, ap);
-    va_end(ap);
-}
 
 /* "<url>/<path>" with the file inserted before the query string, so the
  * text is itself a URL naming the file. */
@@ -173,7 +110,7 @@ static void nfse_file_url(const struct engine_job *ej, uint32_t file,
     int base = q ? (int)(q - url) : (int)strlen(url);
     const char *path = ej->files[file].path;
     int slash = (base > 0 && url[base - 1] == '/') || path[0] == '/';
-    nfse_fmt(out, outlen, "%.*s%s%s%s", base, url, slash ? "" : "/", path,
+    nfs_conn_fmt(out, outlen, "%.*s%s%s%s", base, url, slash ? "" : "/", path,
              q ? q : "");
 }
 
@@ -187,53 +124,40 @@ static int nfse_job_writes(const struct job_spec *s)
     }
 }
 
-/* ---- op / part pools: no malloc per request once warmed up ---------- */
+/* ---- record pools: no malloc per request once warmed up -------------- */
 
-static struct nfse_op *nfse_op_get(struct nfse_job *j)
+void *nfse_pool_get(struct nfse_pool *p, size_t size)
 {
-    struct nfse_op *op = j->op_free;
-    if (op) {
-        j->op_free = op->next;
-    } else {
-        op = calloc(1, sizeof(*op));
-        if (!op)
-            return NULL;
-        op->all_next = j->op_all;
-        j->op_all = op;
+    struct nfse_rec *r = p->free;
+    if (r) {
+        p->free = r->next_free;
+    } else if ((r = calloc(1, size)) != NULL) {
+        r->all_next = p->all;
+        p->all = r;
     }
-    op->j = j;
-    op->next = NULL;
-    return op;
+    return r;
+}
+
+void nfse_pool_put(struct nfse_pool *p, void *rec)
+{
+    struct nfse_rec *r = rec;
+    r->next_free = p->free;
+    p->free = r;
+}
+
+static void nfse_pool_free(struct nfse_pool *p)
+{
+    while (p->all) {
+        struct nfse_rec *n = p->all->all_next;
+        free(p->all);
+        p->all = n;
+    }
 }
 
 static void nfse_op_put(struct nfse_job *j, struct nfse_op *op)
 {
     op->r = NULL;
-    op->next = j->op_free;
-    j->op_free = op;
-}
-
-static struct nfse_part *nfse_part_get(struct nfse_job *j)
-{
-    struct nfse_part *p = j->part_free;
-    if (p) {
-        j->part_free = p->next;
-    } else {
-        p = calloc(1, sizeof(*p));
-        if (!p)
-            return NULL;
-        p->all_next = j->part_all;
-        j->part_all = p;
-    }
-    p->next = NULL;
-    return p;
-}
-
-static void nfse_part_put(struct nfse_job *j, struct nfse_part *p)
-{
-    p->op = NULL;
-    p->next = j->part_free;
-    j->part_free = p;
+    nfse_pool_put(&j->ops, op);
 }
 
 static void nfse_ifl_add(struct nfse_job *j, struct nfse_op *op)
@@ -349,11 +273,11 @@ static const struct nfs_conn_hooks nfse_hooks = {
 
 /* Keep libnfs's words for a failed RPC (they name the NFS status, e.g.
  * "NFS3ERR_NOSPC"), for the job's message if the error ends it. */
-static void nfse_note_error(struct nfse_job *j, const struct nfs_conn *c)
+void nfse_note_error(struct nfse_job *j, const struct nfs_conn *c)
 {
     const char *e = c->nfs ? nfs_get_error(c->nfs) : NULL;
     if (e && *e && !j->tearing_down)
-        nfse_fmt(j->ej->detail, sizeof(j->ej->detail), "%s", e);
+        nfs_conn_fmt(j->ej->detail, sizeof(j->ej->detail), "%s", e);
 }
 
 /* The NFS status libnfs's words for the last failed RPC name
@@ -450,7 +374,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
     if (!op->abandoned && status >= 0)
         nfse_time_part(j, op, p, nfs);
     if (op->abandoned) {
-        nfse_part_put(j, p);
+        nfse_pool_put(&j->parts, p);
         nfse_op_release(j, op);
         return;
     }
@@ -478,7 +402,7 @@ static void nfse_rpc_cb(int status, struct nfs_context *nfs, void *data, void *p
                 op->result = -EIO;
         }
     }
-    nfse_part_put(j, p);
+    nfse_pool_put(&j->parts, p);
     nfse_op_release(j, op);
 }
 
@@ -487,7 +411,7 @@ static int nfse_refuse_dead(struct nfse_job *j, uint32_t file, const char *what)
 {
     char fu[ENGINE_ERR_MAX];
     nfse_file_url(j->ej, file, fu, sizeof(fu));
-    nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: connection to the server lost",
+    nfs_conn_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: connection to the server lost",
              fu, what);
     return -ENOTCONN;
 }
@@ -497,7 +421,7 @@ static int nfse_refuse_dead(struct nfse_job *j, uint32_t file, const char *what)
 static int nfse_fail(struct nfse_job *j, struct nfs_conn *c, int rc, const char *fmt_url,
                      const char *what)
 {
-    nfse_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: %s", fmt_url, what,
+    nfs_conn_fmt(j->ej->err, sizeof(j->ej->err), "%s: %s: %s", fmt_url, what,
              nfs_conn_errtext(c));
     return rc;
 }
@@ -513,7 +437,7 @@ static int nfse_open_files(struct nfse_job *j, unsigned ci)
     int writes = ej->create || nfse_job_writes(ej->spec);
     for (uint32_t i = 0; i < ej->nfiles; i++) {
         char path[PLAN_PATH_MAX + 2];
-        nfse_fmt(path, sizeof(path), "%s%s", ej->files[i].path[0] == '/' ? "" : "/",
+        nfs_conn_fmt(path, sizeof(path), "%s%s", ej->files[i].path[0] == '/' ? "" : "/",
                  ej->files[i].path);
         /* Open first and create only if missing: an existing file is
          * never truncated, and libnfs's NFSv4 O_CREAT is always exclusive.
@@ -541,12 +465,12 @@ static int nfse_setup(struct engine_job *ej)
 {
     ej->err[0] = '\0';
     if (!ej->nfs_url || !*ej->nfs_url) {
-        nfse_fmt(ej->err, sizeof(ej->err), "nfs engine: no nfs_url given");
+        nfs_conn_fmt(ej->err, sizeof(ej->err), "nfs engine: no nfs_url given");
         return -EINVAL;
     }
     struct nfse_job *j = calloc(1, sizeof(*j));
     if (!j) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
+        nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
         return -ENOMEM;
     }
     j->ej = ej;
@@ -556,14 +480,14 @@ static int nfse_setup(struct engine_job *ej)
     j->v4 = nfs_conn_url_arg(ej->nfs_url, "version", v, sizeof(v)) == 0 && atoi(v) == 4;
     unsigned nconn = ej->spec && ej->spec->nconnect ? ej->spec->nconnect : 1;
     if (nconn > NFS_CONN_MAX) {     /* plan_validate refused it already */
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: nconnect=%u is more than %u", ej->nfs_url,
+        nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: nconnect=%u is more than %u", ej->nfs_url,
                  nconn, (unsigned)NFS_CONN_MAX);
         nfse_teardown(ej);
         return -EINVAL;
     }
     j->fh = calloc((size_t)nconn * (ej->nfiles ? ej->nfiles : 1), sizeof(*j->fh));
     if (!j->fh) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
+        nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
         nfse_teardown(ej);
         return -ENOMEM;
     }
@@ -574,7 +498,7 @@ static int nfse_setup(struct engine_job *ej)
         char host[64] = "host", name[192];
         (void)gethostname(host, sizeof(host) - 1);
         host[sizeof(host) - 1] = '\0';
-        nfse_fmt(name, sizeof(name), "nfstorm-%s-%ld-%u-%u-%u", host, (long)getpid(),
+        nfs_conn_fmt(name, sizeof(name), "nfstorm-%s-%ld-%u-%u-%u", host, (long)getpid(),
                  ej->agent_index, ej->job_index,
                  atomic_fetch_add(&nfse_client_counter, 1));
         struct nfs_conn_cfg cfg = {
@@ -595,7 +519,7 @@ static int nfse_setup(struct engine_job *ej)
     }
     j->eof_size = malloc((ej->nfiles ? ej->nfiles : 1) * sizeof(*j->eof_size));
     if (!j->eof_size) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
+        nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: out of memory", ej->nfs_url);
         nfse_teardown(ej);
         return -ENOMEM;
     }
@@ -642,14 +566,16 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     struct nfse_job *j = ej->priv;
     if (j->dead) {
         if (!ej->err[0])
-            nfse_fmt(ej->err, sizeof(ej->err), "%s: not connected", ej->nfs_url);
+            nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: not connected", ej->nfs_url);
         return -ENOTCONN;
     }
     if (r->file >= j->nfh)
         return -EINVAL;
-    struct nfse_op *op = nfse_op_get(j);
+    struct nfse_op *op = nfse_pool_get(&j->ops, sizeof(*op));
     if (!op)
         return -ENOMEM;
+    op->j = j;
+    op->next = NULL;
     struct nfs_conn *c = nfse_pick(j);
     op->c = c;
     op->r = r;
@@ -670,7 +596,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
     struct nfsfh *fh = j->fh[(size_t)c->index * ej->nfiles + r->file];
     int started = 0, rc = 0;
     if (r->kind == IO_SYNC) {
-        struct nfse_part *p = nfse_part_get(j);
+        struct nfse_part *p = nfse_pool_get(&j->parts, sizeof(*p));
         if (!p) {
             rc = -ENOMEM;
         } else {
@@ -680,7 +606,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             rc = nfs_fsync_async(c->nfs, fh, nfse_rpc_cb, p);
             if (rc != 0) {
                 op->pending--;
-                nfse_part_put(j, p);
+                nfse_pool_put(&j->parts, p);
             } else {
                 started++;
                 nfs_conn_rpc_sent(c);
@@ -690,7 +616,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
         uint64_t max = r->kind == IO_READ ? j->readmax : j->writemax;
         for (uint64_t off = 0; off < r->len; ) {
             uint64_t n = r->len - off < max ? r->len - off : max;
-            struct nfse_part *p = nfse_part_get(j);
+            struct nfse_part *p = nfse_pool_get(&j->parts, sizeof(*p));
             if (!p) {
                 rc = -ENOMEM;
                 break;
@@ -707,7 +633,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
                                       nfse_rpc_cb, p);
             if (rc != 0) {
                 op->pending--;
-                nfse_part_put(j, p);
+                nfse_pool_put(&j->parts, p);
                 break;
             }
             /* the call just queued is this part's: its xid finds its times */
@@ -726,7 +652,7 @@ static int nfse_queue(struct engine_job *ej, struct io_req *r)
             /* Nothing in flight: refuse; the request is never handed back. */
             char fu[ENGINE_ERR_MAX];
             nfse_file_url(ej, r->file, fu, sizeof(fu));
-            nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s: %s", fu,
+            nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s: %s", fu,
                      r->kind == IO_READ ? "read" : r->kind == IO_WRITE ? "write" : "commit",
                      nfs_conn_errtext(c));
             nfse_ifl_del(j, op);
@@ -781,7 +707,7 @@ static int nfse_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     }
     if (n == 0 && j->dead && j->inflight == 0) {
         if (!ej->err[0])
-            nfse_fmt(ej->err, sizeof(ej->err), "%s: connection failed", ej->nfs_url);
+            nfs_conn_fmt(ej->err, sizeof(ej->err), "%s: connection failed", ej->nfs_url);
         return -ENOTCONN;
     }
     return (int)n;
@@ -794,7 +720,7 @@ static int nfse_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)
     if (file >= j->nfh)
         return -EINVAL;
     char path[PLAN_PATH_MAX + 2];
-    nfse_fmt(path, sizeof(path), "%s%s", ej->files[file].path[0] == '/' ? "" : "/",
+    nfs_conn_fmt(path, sizeof(path), "%s%s", ej->files[file].path[0] == '/' ? "" : "/",
              ej->files[file].path);
     if (j->dead)
         return nfse_refuse_dead(j, file, "stat failed");
@@ -841,269 +767,19 @@ static int nfse_space(struct engine_job *ej, struct engine_space *out)
         out->fs = fnv64_str(FNV64_BASIS, c->server) ^ st.nfs_dev;
     } else {
         nfs_conn_after_sync_failure(c);
-        nfse_fmt(base, sizeof base, "%.*s", (int)strcspn(url, "?"), url);
+        nfs_conn_fmt(base, sizeof base, "%.*s", (int)strcspn(url, "?"), url);
         out->fs = fnv64_str(FNV64_BASIS, base);
     }
     nfs_conn_check(c);
     out->file = fnv64_str(out->fs, ej->nfiles ? ej->files[0].path : "");
-    nfse_fmt(out->where, sizeof out->where, "%s", url);
+    nfs_conn_fmt(out->where, sizeof out->where, "%s", url);
     return 0;
 }
 
-static void nfse_noop_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
+void nfse_noop_cb(int status, struct nfs_context *nfs, void *data, void *private_data)
 {
     (void)status; (void)nfs; (void)data; (void)private_data;
 }
-
-/* ---- metadata ops -------------------------------------------------------- */
-
-static void nfse_md_finish(struct nfse_md *m, int rc)
-{
-    struct nfse_job *j = m->j;
-    if (m->abandoned)
-        return;               /* handed back already; kept until teardown */
-    if (m->result == 0)
-        m->result = rc;
-    m->done = 1;
-    if (j->md_cur == m)
-        j->md_cur = NULL;
-}
-
-/* The status of an async call: note the server's answer, 0 or -errno. */
-static int nfse_md_status(struct nfse_md *m, int status)
-{
-    if (status >= 0 || status == -ENOENT || status == -EEXIST || status == -ENOTEMPTY ||
-        status == -EACCES || status == -EPERM || status == -ENOTDIR || status == -EISDIR)
-        nfs_conn_server_ok(&m->j->conn[0]);  /* an answer, even a refusal */
-    if (status < 0)
-        nfse_note_error(m->j, &m->j->conn[0]);
-    return status >= 0 ? 0 : nfs_conn_status_errno(&m->j->conn[0], status);
-}
-
-static void nfse_md_done_cb(int status, struct nfs_context *nfs, void *data, void *priv)
-{
-    (void)nfs; (void)data;
-    struct nfse_md *m = priv;
-    nfse_md_finish(m, nfse_md_status(m, status));
-}
-
-/* Close the handle a chain opened, then finish with the chain's result. */
-static void nfse_md_close(struct nfse_md *m, int rc)
-{
-    struct nfse_job *j = m->j;
-    struct nfsfh *fh = m->fh;
-    m->fh = NULL;
-    if (m->result == 0)
-        m->result = rc;
-    if (m->abandoned || j->dead || j->tearing_down) {
-        (void)nfs_close_async(j->conn[0].nfs, fh, nfse_noop_cb, NULL);
-        nfse_md_finish(m, rc);
-        return;
-    }
-    if (nfs_close_async(j->conn[0].nfs, fh, nfse_md_done_cb, m) != 0)
-        nfse_md_finish(m, -EIO);
-}
-
-static void nfse_md_write_cb(int status, struct nfs_context *nfs, void *data, void *priv);
-
-static void nfse_md_write_next(struct nfse_md *m)
-{
-    struct nfse_job *j = m->j;
-    if (m->off >= m->size || m->abandoned || j->dead || j->tearing_down) {
-        nfse_md_close(m, 0);
-        return;
-    }
-    uint64_t n = m->size - m->off < j->writemax ? m->size - m->off : j->writemax;
-    if (nfs_pwrite_async(j->conn[0].nfs, m->fh, m->off, n, m->buf + m->off, nfse_md_write_cb, m) != 0)
-        nfse_md_close(m, -EIO);
-}
-
-static void nfse_md_write_cb(int status, struct nfs_context *nfs, void *data, void *priv)
-{
-    (void)nfs; (void)data;
-    struct nfse_md *m = priv;
-    int rc = nfse_md_status(m, status);
-    if (rc == 0 && status == 0)
-        rc = -EIO;             /* no progress */
-    if (rc < 0) {
-        nfse_md_close(m, rc);
-        return;
-    }
-    m->off += (uint64_t)status;
-    nfse_md_write_next(m);
-}
-
-/* create and open: the handle arrives here; write (create) and close. */
-static void nfse_md_open_cb(int status, struct nfs_context *nfs, void *data, void *priv)
-{
-    (void)nfs;
-    struct nfse_md *m = priv;
-    int rc = nfse_md_status(m, status);
-    if (rc < 0) {
-        nfse_md_finish(m, rc);
-        return;
-    }
-    m->fh = data;
-    if (m->op == OP_CREATE)
-        nfse_md_write_next(m);
-    else
-        nfse_md_close(m, 0);
-}
-
-static void nfse_md_opendir_cb(int status, struct nfs_context *nfs, void *data, void *priv)
-{
-    struct nfse_md *m = priv;
-    int rc = nfse_md_status(m, status);
-    if (rc < 0) {
-        nfse_md_finish(m, rc);
-        return;
-    }
-    struct nfsdir *d = data;
-    uint64_t n = 0;
-    while (nfs_readdir(nfs, d))   /* entries are all here already */
-        n++;
-    nfs_closedir(nfs, d);
-    m->count = n;
-    nfse_md_finish(m, 0);
-}
-
-/* rename: the target was looked up first; only a missing one is replaced
- * by the rename (NFS has no rename that refuses an existing target). */
-static void nfse_md_rename_cb(int status, struct nfs_context *nfs, void *data, void *priv)
-{
-    (void)data;
-    struct nfse_md *m = priv;
-    struct nfse_job *j = m->j;
-    if (status == 0) {
-        nfs_conn_server_ok(&j->conn[0]);
-        nfse_md_finish(m, -EEXIST);     /* someone else's name: left alone */
-        return;
-    }
-    if (status != -ENOENT) {
-        nfse_md_finish(m, nfse_md_status(m, status));
-        return;
-    }
-    nfs_conn_server_ok(&j->conn[0]);               /* missing: what we hoped for, no error to note */
-    if (m->abandoned || j->dead || j->tearing_down) {
-        nfse_md_finish(m, -ENOTCONN);
-        return;
-    }
-    if (nfs_rename_async(nfs, m->path, m->path2, nfse_md_done_cb, m) != 0)
-        nfse_md_finish(m, -EIO);
-}
-
-static struct nfse_md *nfse_md_get(struct nfse_job *j)
-{
-    struct nfse_md *m = j->md_free;
-    if (m) {
-        j->md_free = m->next;
-    } else {
-        m = calloc(1, sizeof(*m));
-        if (!m)
-            return NULL;
-        m->all_next = j->md_all;
-        j->md_all = m;
-    }
-    m->j = j;
-    m->done = m->result = m->abandoned = 0;
-    m->off = m->count = 0;
-    m->fh = NULL;
-    m->next = NULL;
-    return m;
-}
-
-/* An engine path ("a/b", "/a/b", ".", "") as an absolute export path. */
-static void nfse_md_path(const char *in, char *out, size_t outlen)
-{
-    while (in[0] == '.' && (in[1] == '/' || in[1] == '\0'))
-        in += in[1] ? 2 : 1;
-    nfse_fmt(out, outlen, "%s%s", in[0] == '/' ? "" : "/", in);
-}
-
-
-static int nfse_md(struct engine_job *ej, enum op_type op, const char *path, const char *path2,
-                   const char *buf, uint64_t size, uint64_t *count)
-{
-    struct nfse_job *j = ej->priv;
-    if (j->dead) {
-        if (!ej->err[0])
-            nfse_fmt(ej->err, sizeof(ej->err), "%s: not connected", ej->nfs_url);
-        return -ENOTCONN;
-    }
-    struct nfse_md *m = nfse_md_get(j);
-    if (!m)
-        return -ENOMEM;
-    m->op = op;
-    m->buf = buf;
-    m->size = buf ? size : 0;
-    nfse_md_path(path, m->path, sizeof(m->path));
-    nfse_md_path(path2 ? path2 : "", m->path2, sizeof(m->path2));
-
-    int rc;
-    switch (op) {
-    case OP_CREATE:
-        /* exclusive: a name that exists is not this job's (EEXIST), and an
-         * existing file is never truncated */
-        rc = nfs_create_async(j->conn[0].nfs, m->path, O_RDWR | O_EXCL, 0644, nfse_md_open_cb, m);
-        break;
-    case OP_STAT:
-        rc = nfs_stat64_async(j->conn[0].nfs, m->path, nfse_md_done_cb, m);
-        break;
-    case OP_OPEN:
-        rc = nfs_open_async(j->conn[0].nfs, m->path, O_RDONLY, nfse_md_open_cb, m);
-        break;
-    case OP_READDIR:
-        rc = nfs_opendir_async(j->conn[0].nfs, m->path, nfse_md_opendir_cb, m);
-        break;
-    case OP_RENAME:
-        rc = path2 ? nfs_stat64_async(j->conn[0].nfs, m->path2, nfse_md_rename_cb, m) : -EINVAL;
-        break;
-    case OP_UNLINK:
-        rc = nfs_unlink_async(j->conn[0].nfs, m->path, nfse_md_done_cb, m);
-        break;
-    case OP_MKDIR:
-        rc = nfs_mkdir2_async(j->conn[0].nfs, m->path, 0755, nfse_md_done_cb, m);
-        break;
-    case OP_RMDIR:
-        rc = nfs_rmdir_async(j->conn[0].nfs, m->path, nfse_md_done_cb, m);
-        break;
-    default:
-        rc = -EINVAL;
-        break;
-    }
-    if (rc != 0) {
-        nfse_fmt(ej->err, sizeof(ej->err), "%s: cannot start %s of %s: %s", ej->nfs_url,
-                 op_type_name(op), m->path, nfs_conn_errtext(&j->conn[0]));
-        m->next = j->md_free;
-        j->md_free = m;
-        nfs_conn_check(&j->conn[0]);
-        return rc == -EINVAL ? -EINVAL : -EIO;
-    }
-    j->md_cur = m;
-    /* One call at a time, driven like reap(): the tick keeps libnfs's RPC
-     * timeouts and our server timeout going; a lost connection abandons
-     * the call (nfse_abandon marks it done).  Sent at once, as reap()
-     * sends I/O. */
-    nfs_conn_check(&j->conn[0]);
-    j->conn[0].unflushed++;
-    nfs_conn_flush(&j->conn[0]);
-    while (!m->done && !j->dead)
-        nfs_conn_wait(j->conn, j->nconn, UINT64_MAX);
-    if (!m->done) {            /* dead without an abandon (cannot happen) */
-        m->abandoned = 1;
-        m->result = -ENOTCONN;
-        j->md_cur = NULL;
-    }
-    rc = m->result;
-    if (count)
-        *count = m->count;
-    if (!m->abandoned) {
-        m->next = j->md_free;
-        j->md_free = m;
-    }
-    return rc;
-}
-
 
 static void nfse_teardown(struct engine_job *ej)
 {
@@ -1143,21 +819,9 @@ static void nfse_teardown(struct engine_job *ej)
         }
         nfs_conn_close(c);
     }
-    while (j->op_all) {
-        struct nfse_op *n = j->op_all->all_next;
-        free(j->op_all);
-        j->op_all = n;
-    }
-    while (j->part_all) {
-        struct nfse_part *n = j->part_all->all_next;
-        free(j->part_all);
-        j->part_all = n;
-    }
-    while (j->md_all) {
-        struct nfse_md *n = j->md_all->all_next;
-        free(j->md_all);
-        j->md_all = n;
-    }
+    nfse_pool_free(&j->ops);
+    nfse_pool_free(&j->parts);
+    nfse_pool_free(&j->mds);
     free(j->fh);
     free(j->eof_size);
     free(j);

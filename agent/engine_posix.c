@@ -72,24 +72,5 @@ static int psync_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
     return done_ring_pop(&s->done, done, max);
 }
 
-static void psync_teardown(struct engine_job *ej)
-{
-    posix_md_release(ej);
-    posix_fds_close(ej);
-    free(ej->priv);
-    ej->priv = NULL;
-}
-
-const struct engine_ops engine_psync = {
-    .name = "psync",
-    .setup = psync_setup,
-    .queue = psync_queue,
-    .reap = psync_reap,
-    .file_size = posix_fds_file_size,
-    .teardown = psync_teardown,
-    .md = posix_md_run,
-    .invalidate = posix_fds_invalidate,
-    .extend = posix_fds_extend,
-    .space = posix_fds_space,
-    .lock = posix_fds_lock,
-};
+const struct engine_ops engine_psync =
+    POSIX_ENGINE_OPS("psync", psync_setup, psync_queue, psync_reap, posix_fds_teardown);

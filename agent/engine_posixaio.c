@@ -157,12 +157,9 @@ static int paio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 static void paio_teardown(struct engine_job *ej)
 {
     struct paio_state *s = ej->priv;
-    posix_md_release(ej);
-    if (!s)
-        return;
-    for (unsigned i = 0; i < s->nbusy; i++)
+    for (unsigned i = 0; s && i < s->nbusy; i++)
         (void)aio_cancel(s->busy[i]->cb.aio_fildes, &s->busy[i]->cb);
-    while (s->nbusy > 0) {
+    while (s && s->nbusy > 0) {
         for (unsigned i = 0; i < s->nbusy; i++)
             s->wait[i] = &s->busy[i]->cb;
         struct timespec ts = { 0, 10000000 };
@@ -176,24 +173,13 @@ static void paio_teardown(struct engine_job *ej)
             }
         }
     }
-    posix_fds_close(ej);
-    io_slots_free(&s->q);
-    free(s->busy);
-    free(s->wait);
-    free(s);
-    ej->priv = NULL;
+    if (s) {
+        io_slots_free(&s->q);
+        free(s->busy);
+        free(s->wait);
+    }
+    posix_fds_teardown(ej);
 }
 
-const struct engine_ops engine_posixaio = {
-    .name = "posixaio",
-    .setup = paio_setup,
-    .queue = paio_queue,
-    .reap = paio_reap,
-    .file_size = posix_fds_file_size,
-    .teardown = paio_teardown,
-    .md = posix_md_run,
-    .invalidate = posix_fds_invalidate,
-    .extend = posix_fds_extend,
-    .space = posix_fds_space,
-    .lock = posix_fds_lock,
-};
+const struct engine_ops engine_posixaio =
+    POSIX_ENGINE_OPS("posixaio", paio_setup, paio_queue, paio_reap, paio_teardown);

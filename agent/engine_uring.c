@@ -211,27 +211,13 @@ static int uring_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
 static void uring_teardown(struct engine_job *ej)
 {
     struct uring_state *s = ej->priv;
-    posix_md_release(ej);
-    if (!s)
-        return;
-    if (s->ring_ok)
-        io_uring_queue_exit(&s->ring);
-    posix_fds_close(ej);
-    io_slots_free(&s->q);
-    free(s);
-    ej->priv = NULL;
+    if (s) {
+        if (s->ring_ok)
+            io_uring_queue_exit(&s->ring);
+        io_slots_free(&s->q);
+    }
+    posix_fds_teardown(ej);
 }
 
-const struct engine_ops engine_uring = {
-    .name = "io_uring",
-    .setup = uring_setup,
-    .queue = uring_queue,
-    .reap = uring_reap,
-    .file_size = posix_fds_file_size,
-    .teardown = uring_teardown,
-    .md = posix_md_run,
-    .invalidate = posix_fds_invalidate,
-    .extend = posix_fds_extend,
-    .space = posix_fds_space,
-    .lock = posix_fds_lock,
-};
+const struct engine_ops engine_uring =
+    POSIX_ENGINE_OPS("io_uring", uring_setup, uring_queue, uring_reap, uring_teardown);

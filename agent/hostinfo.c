@@ -2,6 +2,7 @@
  * buffer (cpuinfo of a 256-core machine is ~300 KB; only its start is
  * needed, so 64 KiB is kept). */
 #include "agent/hostinfo.h"
+#include "agent/procfs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -71,25 +72,6 @@ int hostinfo_parse_memtotal(const char *meminfo, uint64_t *bytes)
     return 0;
 }
 
-/* Up to PROC_READ_MAX bytes of path, NUL-terminated, or NULL. */
-static char *read_proc(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *buf;
-    size_t n;
-    if (!f)
-        return NULL;
-    buf = malloc(PROC_READ_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return NULL;
-    }
-    n = fread(buf, 1, PROC_READ_MAX, f);
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
 void hostinfo_read(struct hostinfo *h)
 {
     struct utsname u;
@@ -97,11 +79,11 @@ void hostinfo_read(struct hostinfo *h)
     memset(h, 0, sizeof *h);
     if (uname(&u) == 0)
         snprintf(h->kernel, sizeof h->kernel, "%s", u.release);
-    if ((t = read_proc("/proc/cpuinfo")) != NULL) {
+    if ((t = procfs_read("/proc/cpuinfo", PROC_READ_MAX)) != NULL) {
         hostinfo_parse_cpu_model(t, h->cpu_model, sizeof h->cpu_model);
         free(t);
     }
-    if ((t = read_proc("/proc/meminfo")) != NULL) {
+    if ((t = procfs_read("/proc/meminfo", PROC_READ_MAX)) != NULL) {
         (void)hostinfo_parse_memtotal(t, &h->mem_bytes);
         free(t);
     }

@@ -35,6 +35,7 @@
 #include "agent/halt.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
+#include "agent/job_files.h"
 #include "agent/flow.h"
 #include "agent/cohjob.h"
 #include "agent/mdjob.h"
@@ -48,11 +49,8 @@
 #include "common/xmalloc.h"
 
 #define REAP_BATCH      64
-#define REAP_WAIT_NS    (100 * 1000000ull)  /* wake to check stop/deadline */
 #define DRAIN_LIMIT_NS  (30 * 1000000000ull)
 #define DRAIN_STOP_NS   (5 * 1000000000ull)  /* after a stop: the agent must be free soon */
-#define LAYOUT_CHUNK    (1u << 20)
-#define BUF_ALIGN       4096
 /* Job thread stacks.  The loop, the engines (libnfs included: its RPCs
  * build in heap buffers) and mdjob keep at most a few KiB of locals; 512 KiB
  * leaves room for libc (getaddrinfo on a reconnect) with a wide margin.
@@ -240,49 +238,6 @@ void job_harvest(struct job *j, struct op_set *acc, struct errcause_set *causes)
     }
 }
 
-/* direct=1: every op's offset and length a multiple of the file
- * system's direct I/O alignment, else each op fails with EINVAL.  Refuse
- * the plan instead, naming the key and the alignment. */
-static int loop_check_align(struct job *j)
-{
-    const struct job_spec *sp = j->spec;
-    uint64_t a = j->ej.dio_align;
-    const char *key = NULL;
-    uint64_t val = 0;
-
-    for (int w = 0; w < 2 && !key; w++) {
-        struct job_bs b;
-        job_dir_bs(sp, w, &b);
-        if (b.bs % a) {
-            key = "bs";
-            val = b.bs;
-        } else if (b.lo && (b.lo % a || b.hi % a)) {
-            key = "bsrange";
-            val = b.lo % a ? b.lo : b.hi;
-        }
-        for (uint32_t i = 0; !key && i < b.nsplit; i++)
-            if (b.split[i].bs % a) {
-                key = "bssplit";
-                val = b.split[i].bs;
-            }
-    }
-    if (!key && j->region_start % a) {
-        key = sp->offset % a ? "offset" : "offset_increment";
-        val = sp->offset % a ? sp->offset : sp->offset_increment;
-    }
-    if (!key && sp->rw_seq_bytes % a) {   /* a step back (int64_t < 0) is as aligned as its size */
-        key = "rw";
-        val = (int64_t)sp->rw_seq_bytes < 0 ? -sp->rw_seq_bytes : sp->rw_seq_bytes;
-    }
-    if (!key)
-        return 0;
-    snprintf(j->ej.err, sizeof j->ej.err,
-             "direct=1 needs %s in multiples of %llu bytes (the direct I/O alignment of %s): "
-             "%s=%llu is not", key, (unsigned long long)a, j->ej.files[0].path, key,
-             (unsigned long long)val);
-    return -EINVAL;
-}
-
 /* verify=: the checker, and for do_verify a second generator that
  * replays the write pass's offsets (same seed, same sequence). */
 static int loop_verify_init(struct loop *l)
@@ -315,31 +270,6 @@ static int loop_verify_init(struct loop *l)
     return 0;
 }
 
-/* The bytes of one pass.  A region whose size is not a multiple of a
- * fixed block size ends in a tail no whole block fits: as fio (an op
- * never crosses the region's end), the pass stops at the last whole
- * block, so no block is done twice and the tail is neither written nor
- * read (nor verified).  io_size= is the user's own byte count: kept. */
-static uint64_t loop_pass_bytes(const struct job *j)
-{
-    const struct job_spec *sp = j->spec;
-    uint64_t pass = sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes;
-    struct job_bs r, w;
-    uint64_t bs, tail, files = j->ej.nfiles ? j->ej.nfiles : 1;
-
-    if (sp->io_size || !j->region_len)
-        return pass;
-    job_dir_bs(sp, 0, &r);
-    job_dir_bs(sp, 1, &w);
-    if (r.nsplit || r.lo || w.nsplit || w.lo)
-        return pass;             /* varied sizes: the last op is cut to fit (iogen) */
-    bs = rw_mode_writes(sp->rw) && !rw_mode_reads(sp->rw) ? w.bs
-       : rw_mode_reads(sp->rw) && !rw_mode_writes(sp->rw) ? r.bs : (r.bs == w.bs ? r.bs : 0);
-    if (!bs || (tail = j->region_len % bs) == 0 || pass != j->region_len * files)
-        return pass;
-    return pass - tail * files;
-}
-
 static int loop_init(struct loop *l, struct job *j)
 {
     const struct job_spec *sp = j->spec;
@@ -360,10 +290,10 @@ static int loop_init(struct loop *l, struct job *j)
         return -EINVAL;
     }
     bs = iogen_max_bs(&l->gen);
-    if (j->ej.dio_align && (rc = loop_check_align(j)) < 0)
+    if (j->ej.dio_align && (rc = job_files_check_align(j)) < 0)
         return rc;
     l->bytes_left = sp->time_based ? UINT64_MAX
-                  : loop_pass_bytes(j) * (sp->loops ? sp->loops : 1);
+                  : job_files_pass_bytes(j) * (sp->loops ? sp->loops : 1);
     l->ops_left = sp->number_ios ? sp->number_ios : UINT64_MAX;
     if (sp->rate_per_dir) {
         l->capped[0] = rw_mode_reads(sp->rw) && (sp->rate_iops || sp->rate_bps);
@@ -379,7 +309,7 @@ static int loop_init(struct loop *l, struct job *j)
     l->free_slots = xcalloc(l->depth, sizeof *l->free_slots);
     for (unsigned i = 0; i < l->depth; i++) {
         void *p;
-        if (posix_memalign(&p, BUF_ALIGN, bs) != 0) {
+        if (posix_memalign(&p, JOB_BUF_ALIGN, bs) != 0) {
             snprintf(j->ej.err, sizeof j->ej.err, "cannot allocate %u buffers of %llu bytes",
                      l->depth, (unsigned long long)bs);
             return -ENOMEM;
@@ -571,7 +501,7 @@ static int loop_reap(struct loop *l, unsigned min, uint64_t timeout_ns)
 static int loop_drain(struct loop *l)
 {
     while (l->inflight > 0) {
-        int rc = loop_reap(l, l->inflight, REAP_WAIT_NS);
+        int rc = loop_reap(l, l->inflight, JOB_REAP_WAIT_NS);
         if (rc < 0)
             return rc;
     }
@@ -683,7 +613,7 @@ static int loop_readback(struct loop *l)
             }
         }
         if (l->inflight > 0)
-            rc = loop_reap(l, 1, REAP_WAIT_NS);
+            rc = loop_reap(l, 1, JOB_REAP_WAIT_NS);
     }
     if (rc >= 0)
         rc = loop_drain(l);
@@ -755,7 +685,7 @@ static int loop_run(struct loop *l)
         }
         if (!more && l->inflight == 0)
             break;
-        uint64_t wait = REAP_WAIT_NS;
+        uint64_t wait = JOB_REAP_WAIT_NS;
         if (more && j->t_end_ns && j->t_end_ns - now < wait)
             wait = j->t_end_ns - now;
         if (more && flow_held(j)) {
@@ -931,219 +861,4 @@ void job_release(struct job *j)
     loop_free(j->loop);
     free(j->loop);
     j->loop = NULL;
-}
-
-static int layout_write(struct job *j, uint32_t f, uint64_t off, uint64_t len, char *buf)
-{
-    struct io_req r = { .kind = IO_WRITE, .file = f, .offset = off, .buf = buf, .len = len };
-    struct io_req *done[1];
-    int rc = j->eng->queue(&j->ej, &r);
-    if (rc < 0)
-        return rc;
-    do
-        rc = j->eng->reap(&j->ej, 1, REAP_WAIT_NS, done, 1);
-    while (rc == 0);
-    return rc < 0 ? rc : r.result;
-}
-
-/* Grow file f to size without writing data and never shrinking it. */
-static int layout_extend(struct job *j, uint32_t f, uint64_t size)
-{
-    static char zero[BUF_ALIGN] __attribute__((aligned(BUF_ALIGN)));
-    if (j->eng->extend)
-        return j->eng->extend(&j->ej, f, size);
-    /* one byte at the end extends the file but, unlike ftruncate, never
-     * shrinks it: agents sharing a file may extend it concurrently */
-    return layout_write(j, f, size - 1, 1, zero);
-}
-
-int job_space_needed(struct job *j, uint64_t *bytes)
-{
-    struct engine_job *ej = &j->ej;
-    *bytes = 0;
-    if (!j->owns_files || j->spec->rw == RW_METADATA)
-        return 0;
-    for (uint32_t f = 0; f < ej->nfiles; f++) {
-        uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
-        int rc = j->eng->file_size(ej, f, &have);
-        if (rc < 0 && rc != -ENOENT)
-            return rc;
-        if (have >= want)
-            continue;
-        /* a shorter file gets its region rewritten (read phases) or
-         * written by the phase (write phases): at most the region */
-        *bytes += want - (have > start ? have : start);
-    }
-    /* a write phase adds no more than it writes (io_size, number_ios),
-     * unless its files are preallocated (fallocate= native, posix and keep
-     * reserve the whole region before the first write) or laid out with
-     * data (a job that also reads, overwrite=1: the whole region) */
-    if (rw_mode_writes(j->spec->rw) && !plan_layout_fills(j->spec) &&
-        !(j->eng->extend && j->spec->fallocate != FALLOC_NONE && j->spec->fallocate != FALLOC_TRUNCATE)) {
-        const struct job_spec *sp = j->spec;
-        uint64_t bs = job_max_bs(sp), cap = UINT64_MAX;
-        if (sp->io_size && !sp->time_based)
-            cap = sp->io_size * (sp->loops ? sp->loops : 1);
-        if (sp->number_ios && sp->number_ios < UINT64_MAX / bs && sp->number_ios * bs < cap)
-            cap = sp->number_ios * bs;
-        if (*bytes > cap)
-            *bytes = cap;
-    }
-    return 0;
-}
-
-/* verify=: the layout's data carries headers too (generation pass 0 of
- * the phase), in units on the grid the phase reads: chunks are whole units. */
-static uint64_t layout_chunk(const struct job *j)
-{
-    uint64_t unit;
-    if (!j->spec->verify)
-        return LAYOUT_CHUNK;
-    unit = plan_verify_unit(j->spec, j->spec->bs);
-    return unit >= LAYOUT_CHUNK ? unit : LAYOUT_CHUNK - LAYOUT_CHUNK % unit;
-}
-
-static void layout_stamp(struct job *j, struct verify_job *v, uint32_t f, uint64_t off, uint64_t len,
-                         char *buf)
-{
-    uint64_t unit = plan_verify_unit(j->spec, j->spec->bs);
-    struct io_req r = { .kind = IO_WRITE, .file = f, .offset = off, .buf = buf,
-                        .len = len - len % unit };
-    verify_stamp(v, &r, unit, j->verify_gen & ~(uint64_t)0xff, clock_now_ns());
-}
-
-#define LAYOUT_LOCK_POLL_NS (20ull * 1000 * 1000)
-
-/* Wait for file f's layout lock (engine_ops.lock) while another agent or
- * job lays the same file out.  1 held, 0 no locks here (lay out anyway:
- * a file laid out twice still holds data), -ECANCELED on stop. */
-static int layout_lock(struct job *j, uint32_t f)
-{
-    if (!j->eng->lock)
-        return 0;
-    for (;;) {
-        int rc = j->eng->lock(&j->ej, f, 1);
-        if (rc == 0)
-            return 1;
-        if (rc != -EAGAIN)
-            return 0;
-        if (halt_sleep_until(j->halt, clock_now_ns() + LAYOUT_LOCK_POLL_NS))
-            return -ECANCELED;
-    }
-}
-
-/* What job_layout carries from one file to the next. */
-struct layout_ctx {
-    int fill;
-    atomic_uint_fast64_t *done;
-    char *buf;                  /* one chunk, allocated at the first file that needs data */
-    struct wbuf wb;
-    struct verify_job v;        /* fill with verify=: stamps the chunks */
-    uint64_t align, chunk;
-};
-
-/* Lay out file f unless it is already as long as the job needs. */
-static int layout_file(struct job *j, struct layout_ctx *c, uint32_t f)
-{
-    struct engine_job *ej = &j->ej;
-    uint64_t have = 0, want = ej->files[f].size, start = ej->files[f].start;
-    int rc = j->eng->file_size(ej, f, &have);
-
-    if (rc < 0)
-        return rc;
-    if (have >= want) {
-        if (c->fill)
-            atomic_fetch_add(c->done, want - start);
-        return 0;
-    }
-    if (!c->fill)
-        return layout_extend(j, f, want);  /* write phases: the planned size, no data needed */
-    if (!c->buf) {
-        void *p;
-        if (posix_memalign(&p, BUF_ALIGN, c->chunk) != 0)
-            return -ENOMEM;
-        c->buf = p;
-        wbuf_init(&c->wb, j->spec, j->seed | 1);
-        wbuf_fill(&c->wb, c->buf, c->chunk);
-    }
-    /* only the job's region, rewritten whole: a short file may be a
-     * half-finished earlier layout.  direct=1 needs aligned offsets
-     * and lengths; the last chunk may then end a little past want. */
-    for (uint64_t off = start - start % c->align; off < want && rc == 0; off += c->chunk) {
-        uint64_t len = want - off < c->chunk ? want - off : c->chunk;
-        if (halt_raised(j->halt))
-            return -ECANCELED;
-        if (len % c->align)
-            len += c->align - len % c->align;
-        if (j->spec->verify)
-            layout_stamp(j, &c->v, f, off, len, c->buf);
-        else
-            wbuf_layout_chunk(&c->wb, c->buf, len, off);
-        rc = layout_write(j, f, off, len, c->buf);
-        if (rc == 0)
-            atomic_fetch_add(c->done, off + len > want ? want - off : len);
-    }
-    return rc;
-}
-
-int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done)
-{
-    struct engine_job *ej = &j->ej;
-    struct layout_ctx c = { .fill = fill, .done = done, .chunk = layout_chunk(j),
-                            .align = ej->dio_align ? ej->dio_align : 1 };
-    int rc = 0;
-
-    if (!j->owns_files)
-        return 0;
-    if (fill && j->spec->verify &&
-        (rc = verify_init(&c.v, j->spec, ej, ej->agent_index, j->verify_job, j->verify_gen, NULL,
-                          ej->err, sizeof ej->err)) < 0)
-        return rc;
-    if (fill && j->spec->verify)
-        c.v.run = j->verify_run;
-    uint32_t f = 0;
-    for (; f < ej->nfiles && rc == 0; f++) {
-        int locked;
-        if (halt_raised(j->halt)) {
-            rc = -ECANCELED;
-            break;
-        }
-        /* a file shared by agents or jobs: whoever locks it first lays it
-         * out, the others find it long enough (its size is read under the
-         * lock) */
-        if ((locked = layout_lock(j, f)) < 0) {
-            rc = locked;
-            break;
-        }
-        rc = layout_file(j, &c, f);
-        if (locked)
-            j->eng->lock(ej, f, 0);
-        if (rc < 0)
-            break;                    /* f: the file it failed on */
-    }
-    if (rc == -ECANCELED) {
-        snprintf(ej->err, sizeof ej->err, "layout stopped");
-    } else if (rc < 0 && ej->err[0] == '\0') {
-        char e[128], how[48] = "";
-        uint32_t bad = f < ej->nfiles ? f : 0;
-        if (!fill && j->spec->fallocate != FALLOC_NATIVE)
-            snprintf(how, sizeof how, " (fallocate=%s)", plan_fallocate_name(j->spec->fallocate));
-        snprintf(ej->err, sizeof ej->err, "laying out %s%s failed: %s%s%s", ej->files[bad].path, how,
-                 engine_strerror(rc, e, sizeof e), ej->detail[0] ? ": " : "", ej->detail);
-    }
-    if (fill && j->spec->verify)
-        verify_free(&c.v);
-    free(c.buf);
-    return rc;
-}
-
-void job_unlink_files(struct job *j)
-{
-    uint64_t n;
-    if (!j->eng->md || !j->ej.priv)
-        return;
-    /* only what this run created: never a file that was there before */
-    for (uint32_t f = 0; f < j->ej.nfiles; f++)
-        if (j->ej.files[f].created)
-            j->eng->md(&j->ej, OP_UNLINK, j->ej.files[f].path, NULL, NULL, 0, &n);
 }

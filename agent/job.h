@@ -17,6 +17,11 @@
 #include "common/stats.h"
 #include "common/vstats.h"
 
+/* Data buffers are aligned for direct=1; a reap waits at most this long,
+ * so a stop or a deadline is seen (the loop and the layout alike). */
+#define JOB_BUF_ALIGN       4096
+#define JOB_REAP_WAIT_NS    (100 * 1000000ull)
+
 struct loop;                   /* job.c: the I/O loop's slots and buffers */
 
 struct job {
@@ -135,21 +140,5 @@ void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, i
 /* The same for a cause the job itself tells (ERRC_CUT_OFF). */
 void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
                      uint32_t code, uint64_t offset, uint64_t size, const char *file);
-
-/* Lay out the job's files before a phase: in every file shorter than its
- * planned size, the job's region [start, size) is written with data (fill:
- * plan_layout_fills) or the file is extended, never shrunk (other write
- * jobs), through the job's own engine, synchronously, each file under its
- * engine lock where the engine has one (a file shared with other agents
- * or jobs is found long enough by all but the first); *done adds up the
- * bytes present or written.  Files the job does not own are left alone.
- * Checks the halt between chunks and while waiting for a lock:
- * -ECANCELED when it was raised. */
-int job_layout(struct job *j, int fill, atomic_uint_fast64_t *done);
-/* Bytes job_layout and the phase may add to the job's files beyond what
- * they hold now (0 for files it does not own).  0 or -errno. */
-int job_space_needed(struct job *j, uint64_t *bytes);
-/* Delete the job's own files (unlink=1), after the phase. */
-void job_unlink_files(struct job *j);
 
 #endif

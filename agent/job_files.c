@@ -1,4 +1,5 @@
-/* job_files: files that must exist (see job_files.h).  The size comes from
+/* job_files: files that must exist, and the ops a job may do on their
+ * region (see job_files.h).  The size comes from
  * the engine's file_size, so kernel mounts and the NFS engine agree; every
  * file of the job shares one region length (iogen's model), so the smallest
  * file sets it and no op reaches past any file's end. */
@@ -94,4 +95,72 @@ int job_files_after_setup(struct job *j, int setup_rc, char *err, size_t errlen)
     for (uint32_t f = 0; f < ej->nfiles; f++)
         ej->files[f].size = j->region_start + j->region_len;   /* nothing to lay out */
     return 0;
+}
+
+/* direct=1: every op's offset and length a multiple of the file
+ * system's direct I/O alignment, else each op fails with EINVAL.  Refuse
+ * the plan instead, naming the key and the alignment. */
+int job_files_check_align(struct job *j)
+{
+    const struct job_spec *sp = j->spec;
+    uint64_t a = j->ej.dio_align;
+    const char *key = NULL;
+    uint64_t val = 0;
+
+    for (int w = 0; w < 2 && !key; w++) {
+        struct job_bs b;
+        job_dir_bs(sp, w, &b);
+        if (b.bs % a) {
+            key = "bs";
+            val = b.bs;
+        } else if (b.lo && (b.lo % a || b.hi % a)) {
+            key = "bsrange";
+            val = b.lo % a ? b.lo : b.hi;
+        }
+        for (uint32_t i = 0; !key && i < b.nsplit; i++)
+            if (b.split[i].bs % a) {
+                key = "bssplit";
+                val = b.split[i].bs;
+            }
+    }
+    if (!key && j->region_start % a) {
+        key = sp->offset % a ? "offset" : "offset_increment";
+        val = sp->offset % a ? sp->offset : sp->offset_increment;
+    }
+    if (!key && sp->rw_seq_bytes % a) {   /* a step back (int64_t < 0) is as aligned as its size */
+        key = "rw";
+        val = (int64_t)sp->rw_seq_bytes < 0 ? -sp->rw_seq_bytes : sp->rw_seq_bytes;
+    }
+    if (!key)
+        return 0;
+    snprintf(j->ej.err, sizeof j->ej.err,
+             "direct=1 needs %s in multiples of %llu bytes (the direct I/O alignment of %s): "
+             "%s=%llu is not", key, (unsigned long long)a, j->ej.files[0].path, key,
+             (unsigned long long)val);
+    return -EINVAL;
+}
+
+/* The bytes of one pass.  A region whose size is not a multiple of a
+ * fixed block size ends in a tail no whole block fits: as fio (an op
+ * never crosses the region's end), the pass stops at the last whole
+ * block, so no block is done twice and the tail is neither written nor
+ * read (nor verified).  io_size= is the user's own byte count: kept. */
+uint64_t job_files_pass_bytes(const struct job *j)
+{
+    const struct job_spec *sp = j->spec;
+    uint64_t pass = sp->io_size ? sp->io_size : sp->size ? sp->size : j->sized_bytes;
+    struct job_bs r, w;
+    uint64_t bs, tail, files = j->ej.nfiles ? j->ej.nfiles : 1;
+
+    if (sp->io_size || !j->region_len)
+        return pass;
+    job_dir_bs(sp, 0, &r);
+    job_dir_bs(sp, 1, &w);
+    if (r.nsplit || r.lo || w.nsplit || w.lo)
+        return pass;             /* varied sizes: the last op is cut to fit (iogen) */
+    bs = rw_mode_writes(sp->rw) && !rw_mode_reads(sp->rw) ? w.bs
+       : rw_mode_reads(sp->rw) && !rw_mode_writes(sp->rw) ? r.bs : (r.bs == w.bs ? r.bs : 0);
+    if (!bs || (tail = j->region_len % bs) == 0 || pass != j->region_len * files)
+        return pass;
+    return pass - tail * files;
 }

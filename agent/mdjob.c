@@ -164,6 +164,31 @@ static void md_foreign(struct md *m, enum op_type op, const char *name)
     }
 }
 
+/* A create or mkdir of name came back rc: made, the job holds it (bit i
+ * of mine); there already, it is someone else's. */
+static void md_made(struct md *m, enum op_type op, int rc, uint8_t *mine, uint32_t i, const char *name)
+{
+    if (rc == 0)
+        bit_set(mine, i);
+    else if (rc == -EEXIST)
+        md_foreign(m, op, name);
+}
+
+/* Unlink file i or rmdir directory i (counted: a timed op, else cleanup);
+ * gone (ENOENT too), it is not the job's any more. */
+static void md_remove(struct md *m, enum op_type op, uint32_t i, int counted)
+{
+    char name[MD_NAME_MAX + 64];
+    int dir = op == OP_RMDIR;
+    int rc = md_call(m, op, dir ? md_name(m, i, ".d", name, sizeof name) : md_file(m, i, name, sizeof name),
+                     NULL, 0, counted);
+    if (rc == 0 || rc == -ENOENT) {
+        bit_clear(dir ? m->dmine : m->mine, i);
+        if (!dir)
+            bit_clear(m->renamed, i);
+    }
+}
+
 /* One pass of md_ops over all files.  Returns 1 if stopped early. */
 static int md_pass(struct md *m)
 {
@@ -181,26 +206,21 @@ static int md_pass(struct md *m)
             continue;
         }
         for (uint32_t i = 0; i < m->n; i++) {
-            int rc, held = bit_get(m->mine, i);
+            /* create and mkdir take a name the job does not hold (a create
+             * held already: an unlink failed), the others one it holds */
+            int dir = op == OP_MKDIR || op == OP_RMDIR, rc;
             if (md_stop(m))
                 return 1;
+            if (bit_get(dir ? m->dmine : m->mine, i) == (op == OP_CREATE || op == OP_MKDIR)) {
+                md_not_held(m, op);
+                continue;
+            }
             switch (op) {
             case OP_CREATE:
-                if (held) {            /* ours already (an unlink failed) */
-                    md_not_held(m, op);
-                    break;
-                }
-                rc = md_call_in_dir(m, op, md_file(m, i, name, sizeof name), sp->filesize, i);
-                if (rc == 0)
-                    bit_set(m->mine, i);
-                else if (rc == -EEXIST)
-                    md_foreign(m, op, name);
+                md_made(m, op, md_call_in_dir(m, op, md_file(m, i, name, sizeof name), sp->filesize, i),
+                        m->mine, i, name);
                 break;
             case OP_RENAME:
-                if (!held) {
-                    md_not_held(m, op);
-                    break;
-                }
                 /* <name> -> <name>.r, or back when renamed already; the
                  * engine never replaces an existing target */
                 md_name(m, i, bit_get(m->renamed, i) ? "" : ".r", tmp, sizeof tmp);
@@ -210,43 +230,16 @@ static int md_pass(struct md *m)
                 else if (rc == -EEXIST)
                     md_foreign(m, op, tmp);
                 break;
-            case OP_UNLINK:
-                if (!held) {
-                    md_not_held(m, op);
-                    break;
-                }
-                rc = md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
-                if (rc == 0 || rc == -ENOENT) {   /* ENOENT: gone; not ours any more */
-                    bit_clear(m->mine, i);
-                    bit_clear(m->renamed, i);
-                }
-                break;
             case OP_MKDIR:
-                if (bit_get(m->dmine, i)) {
-                    md_not_held(m, op);
-                    break;
-                }
                 md_name(m, i, ".d", tmp, sizeof tmp);
-                rc = md_call_in_dir(m, op, tmp, 0, i);
-                if (rc == 0)
-                    bit_set(m->dmine, i);
-                else if (rc == -EEXIST)
-                    md_foreign(m, op, tmp);
+                md_made(m, op, md_call_in_dir(m, op, tmp, 0, i), m->dmine, i, tmp);
                 break;
+            case OP_UNLINK:
             case OP_RMDIR:
-                if (!bit_get(m->dmine, i)) {
-                    md_not_held(m, op);
-                    break;
-                }
-                rc = md_call(m, op, md_name(m, i, ".d", tmp, sizeof tmp), NULL, 0, 1);
-                if (rc == 0 || rc == -ENOENT)
-                    bit_clear(m->dmine, i);
+                md_remove(m, op, i, 1);
                 break;
             default:   /* OP_STAT, OP_OPEN: only on what the job holds */
-                if (!held)
-                    md_not_held(m, op);
-                else
-                    md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
+                md_call(m, op, md_file(m, i, name, sizeof name), NULL, 0, 1);
                 break;
             }
         }
@@ -257,20 +250,11 @@ static int md_pass(struct md *m)
 /* Remove what a pass left, uncounted: only what this job made. */
 static void md_clean(struct md *m)
 {
-    char tmp[MD_NAME_MAX + 64];
     for (uint32_t i = 0; i < m->n; i++) {
-        if (bit_get(m->mine, i)) {
-            int rc = md_call(m, OP_UNLINK, md_file(m, i, tmp, sizeof tmp), NULL, 0, 0);
-            if (rc == 0 || rc == -ENOENT) {
-                bit_clear(m->mine, i);
-                bit_clear(m->renamed, i);
-            }
-        }
-        if (bit_get(m->dmine, i)) {
-            int rc = md_call(m, OP_RMDIR, md_name(m, i, ".d", tmp, sizeof tmp), NULL, 0, 0);
-            if (rc == 0 || rc == -ENOENT)
-                bit_clear(m->dmine, i);
-        }
+        if (bit_get(m->mine, i))
+            md_remove(m, OP_UNLINK, i, 0);
+        if (bit_get(m->dmine, i))
+            md_remove(m, OP_RMDIR, i, 0);
     }
 }
 

@@ -1,6 +1,7 @@
 /* mountinfo: see mountinfo.h.  Each line is split into its fields in a
  * copy (unescaping in place); nothing is kept between calls. */
 #include "agent/mountinfo.h"
+#include "agent/procfs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,22 +10,6 @@
 
 #define MOUNTINFO_READ_MAX (4u << 20)   /* thousands of mounts fit */
 #define LINE_FIELDS_MAX 64
-
-/* Undo proc's octal escapes (\040 and friends) in place. */
-static void unescape(char *s)
-{
-    char *w = s;
-    for (char *r = s; *r; r++) {
-        if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-            r[3] >= '0' && r[3] <= '7') {
-            *w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-            r += 3;
-        } else {
-            *w++ = *r;
-        }
-    }
-    *w = '\0';
-}
 
 /* 1 when mount point mp holds path: equal, "/" or a prefix ending at a '/'. */
 static int holds(const char *mp, const char *path)
@@ -103,8 +88,10 @@ int mountinfo_find(const char *text, const char *abs_path, struct storage_info *
             free(line);
             continue;
         }
-        for (int i = 0; i < sep + 4 && i < LINE_FIELDS_MAX; i++)
-            unescape(f[i]);
+        for (int i = 0; i < sep + 4 && i < LINE_FIELDS_MAX; i++) {
+            size_t fl = strlen(f[i]);
+            (void)procfs_unescape(f[i], f[i] + fl, f[i], fl + 1);   /* in place: it fits */
+        }
         /* >=: a later mount on the same point hides the earlier one */
         if (holds(f[4], abs_path) && strlen(f[4]) >= best_len) {
             best_len = strlen(f[4]);
@@ -125,21 +112,7 @@ int mountinfo_find(const char *text, const char *abs_path, struct storage_info *
 
 char *mountinfo_read(void)
 {
-    FILE *f = fopen("/proc/self/mountinfo", "r");
-    char *buf;
-    size_t n;
-    if (!f)
-        return NULL;
-    buf = malloc(MOUNTINFO_READ_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
-    }
-    n = fread(buf, 1, MOUNTINFO_READ_MAX, f);
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
+    return procfs_read("/proc/self/mountinfo", MOUNTINFO_READ_MAX);
 }
 
 int mountinfo_lookup(const char *abs_path, struct storage_info *out)

@@ -5,6 +5,7 @@
  * unsigned decimal, checked for overflow; an NFS section's per-op and
  * xprt lines must have the field counts the kernel prints. */
 #include "agent/mountstats.h"
+#include "agent/procfs.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -93,26 +94,6 @@ static int numbers(struct span *s, uint64_t *v, int max)
     }
 }
 
-/* A word into dst (size bytes), with mountinfo's octal escapes undone;
- * -ENAMETOOLONG if it does not fit. */
-static int word_unescape(struct span w, char *dst, size_t size)
-{
-    size_t o = 0;
-    for (const char *c = w.p; c < w.end; c++) {
-        char ch = *c;
-        if (ch == '\\' && w.end - c >= 4 && c[1] >= '0' && c[1] <= '3' && c[2] >= '0' &&
-            c[2] <= '7' && c[3] >= '0' && c[3] <= '7') {
-            ch = (char)((c[1] - '0') * 64 + (c[2] - '0') * 8 + (c[3] - '0'));
-            c += 3;
-        }
-        if (o + 1 >= size)
-            return -ENAMETOOLONG;
-        dst[o++] = ch;
-    }
-    dst[o] = '\0';
-    return 0;
-}
-
 static int word_copy(struct span w, char *dst, size_t size)
 {
     size_t n = (size_t)(w.end - w.p);
@@ -144,7 +125,8 @@ static int parse_device(struct span s, struct mountstats *out)
     next_word(&s);                          /* its source */
     if (!word_is(next_word(&s), "mounted") || !word_is(next_word(&s), "on"))
         return -EBADMSG;
-    if (word_unescape(next_word(&s), out->mount, sizeof out->mount) < 0 || !out->mount[0])
+    w = next_word(&s);
+    if (procfs_unescape(w.p, w.end, out->mount, sizeof out->mount) < 0 || !out->mount[0])
         return -EBADMSG;
     if (!word_is(next_word(&s), "with") || !word_is(next_word(&s), "fstype"))
         return -EBADMSG;
@@ -174,29 +156,24 @@ static int parse_xprt(struct span s, struct mountstats *out)
     int n = numbers(&s, v, LINE_MAX_FIELDS);
     struct ms_xprt x = { 0 };
 
-    if (word_is(proto, "tcp") || word_is(proto, "rdma")) {
-        /* port bind_count connect_count connect_time idle_time sends recvs
-         * bad_xids req_u backlog_u [...] */
-        if (n < 10)
-            return -EBADMSG;
-        x.connects = v[2];
-        x.sends = v[5];
-        x.recvs = v[6];
-        x.bad_xids = v[7];
-        x.req_u = v[8];
-        x.backlog_u = v[9];
-    } else if (word_is(proto, "udp")) {
-        /* port bind_count sends recvs bad_xids req_u backlog_u [...] */
-        if (n < 7)
-            return -EBADMSG;
-        x.sends = v[2];
-        x.recvs = v[3];
-        x.bad_xids = v[4];
-        x.req_u = v[5];
-        x.backlog_u = v[6];
-    } else {
+    /* tcp, rdma: port bind_count connect_count connect_time idle_time sends
+     * recvs bad_xids req_u backlog_u [...]; udp: port bind_count sends recvs
+     * bad_xids req_u backlog_u [...].  From sends on, the same five. */
+    int at;
+    if (word_is(proto, "tcp") || word_is(proto, "rdma"))
+        at = 5;
+    else if (word_is(proto, "udp"))
+        at = 2;
+    else
         return 0;                           /* a transport we do not know: no counters */
-    }
+    if (n < at + 5)
+        return -EBADMSG;
+    x.connects = at == 5 ? v[2] : 0;
+    x.sends = v[at];
+    x.recvs = v[at + 1];
+    x.bad_xids = v[at + 2];
+    x.req_u = v[at + 3];
+    x.backlog_u = v[at + 4];
     if (word_copy(proto, out->xprt_proto, sizeof out->xprt_proto) < 0)
         return -EBADMSG;
     out->xprt.connects += x.connects;

@@ -63,8 +63,7 @@
 #define NFSC_BACKOFF_MAX_MS 1000
 #define NFSC_SPLIT_DEFAULT  (64 * 1024)  /* if the server reports no max */
 
-__attribute__((format(printf, 3, 4)))
-static void nfsc_fmt(char *out, size_t outlen, const char *fmt, ...)
+void nfs_conn_fmt(char *out, size_t outlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -176,7 +175,7 @@ static int nfsc_probe(const struct nfs_conn *c, char *why, size_t whylen)
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
     int rc = getaddrinfo(host, port, &hints, &ai);
     if (rc != 0) {
-        nfsc_fmt(why, whylen, "cannot resolve %s: %s", host, gai_strerror(rc));
+        nfs_conn_fmt(why, whylen, "cannot resolve %s: %s", host, gai_strerror(rc));
         return -EHOSTUNREACH;
     }
     int err = ECONNREFUSED;
@@ -197,7 +196,7 @@ static int nfsc_probe(const struct nfs_conn *c, char *why, size_t whylen)
     freeaddrinfo(ai);
     if (err == 0)
         return 0;
-    nfsc_fmt(why, whylen, "server %s unreachable: cannot connect to port %s: %s",
+    nfs_conn_fmt(why, whylen, "server %s unreachable: cannot connect to port %s: %s",
              c->server, port, strerror(err));
     return -err;
 }
@@ -217,7 +216,7 @@ int nfs_conn_open(struct nfs_conn *c, const struct nfs_conn_cfg *cfg)
 
     c->nfs = nfs_init_context();
     if (!c->nfs) {
-        nfsc_fmt(c->err, c->errlen, "%s: cannot create an NFS context", c->url);
+        nfs_conn_fmt(c->err, c->errlen, "%s: cannot create an NFS context", c->url);
         return -ENOMEM;
     }
     /* every RPC of the context is timed, from the mount on */
@@ -238,7 +237,7 @@ int nfs_conn_open(struct nfs_conn *c, const struct nfs_conn_cfg *cfg)
     if (!url || !url->server || !url->path) {
         if (url)
             nfs_destroy_url(url);
-        nfsc_fmt(c->err, c->errlen, "%s: bad NFS URL: %s", c->url, nfs_conn_errtext(c));
+        nfs_conn_fmt(c->err, c->errlen, "%s: bad NFS URL: %s", c->url, nfs_conn_errtext(c));
         return -EINVAL;
     }
     int rc = nfs_mount(c->nfs, url->server, url->path);
@@ -248,9 +247,9 @@ int nfs_conn_open(struct nfs_conn *c, const struct nfs_conn_cfg *cfg)
         rc = nfs_conn_errno(rc);
         char why[256];
         if (nfsc_probe(c, why, sizeof(why)) < 0)
-            nfsc_fmt(c->err, c->errlen, "%s: mount failed: %s", c->url, why);
+            nfs_conn_fmt(c->err, c->errlen, "%s: mount failed: %s", c->url, why);
         else
-            nfsc_fmt(c->err, c->errlen, "%s: mount failed: %s%s", c->url, nfs_conn_errtext(c),
+            nfs_conn_fmt(c->err, c->errlen, "%s: mount failed: %s%s", c->url, nfs_conn_errtext(c),
                      nfsc_said_nothing(nfs_conn_errtext(c))
                          ? "(no reason given: the server's port answers but its mount or NFS "
                            "service does not; is the NFS server running?)" : "");
@@ -353,7 +352,7 @@ void nfs_conn_check(struct nfs_conn *c)
 static void nfsc_give_up(struct nfs_conn *c)
 {
     const char *e = rpc_get_error(nfs_get_rpc_context(c->nfs));
-    nfsc_fmt(c->err, c->errlen,
+    nfs_conn_fmt(c->err, c->errlen,
              "NFS server %s did not answer for %.0f s (server_timeout), giving up: %s (%s)",
              c->server, (double)c->server_timeout_ns / 1e9,
              (e && *e) ? e : "connection lost", c->url);
@@ -370,7 +369,7 @@ static void nfsc_service(struct nfs_conn *c, int revents)
         /* libnfs gave up (reconnect budget spent); its RPCs were failed
          * through their callbacks, new ones cannot be started. */
         const char *e = rpc_get_error(nfs_get_rpc_context(c->nfs));
-        nfsc_fmt(c->err, c->errlen, "%s: connection failed: %s",
+        nfs_conn_fmt(c->err, c->errlen, "%s: connection failed: %s",
                  c->url, (e && *e) ? e : "connection lost");
         nfsc_kill(c, -ENOTCONN);
         return;

@@ -122,6 +122,10 @@ void nfs_conn_check(struct nfs_conn *c);
 /* After a failed sync call: detect an RPC it left queued (see .c). */
 void nfs_conn_after_sync_failure(struct nfs_conn *c);
 
+/* snprintf for one-line messages that may be cut (a cut URL still says
+ * what failed). */
+__attribute__((format(printf, 3, 4)))
+void nfs_conn_fmt(char *out, size_t outlen, const char *fmt, ...);
 /* libnfs's last error text, never NULL. */
 const char *nfs_conn_errtext(const struct nfs_conn *c);
 /* libnfs sync calls return -errno, async starters -1: a plausible -errno. */

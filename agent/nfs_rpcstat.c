@@ -298,6 +298,17 @@ static void tab_remove(struct nfs_rpcstat *st, struct slot *s)
 
 /* ---- observer ---- */
 
+/* A call seen first (queued, or sent without its queued event): its slot,
+ * named by program, version and procedure. */
+static struct slot *tab_add(struct nfs_rpcstat *st, const void *rpc, const struct rpc_observation *obs)
+{
+    struct slot *s = tab_insert(st, rpc, obs->xid);
+    s->program = obs->program;
+    s->version = obs->version;
+    s->procedure = obs->procedure;
+    return s;
+}
+
 static void on_observe(struct rpc_context *rpc, const struct rpc_observation *obs, void *data)
 {
     struct nfs_rpcstat *st = data;
@@ -316,12 +327,7 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
     }
     s = tab_find(st, rpc, obs->xid);
     if (obs->event == RPC_OBSERVE_QUEUED) {      /* not an enumerator: see libnfs-raw.h */
-        if (!s) {
-            s = tab_insert(st, rpc, obs->xid);
-            s->program = obs->program;
-            s->version = obs->version;
-            s->procedure = obs->procedure;
-        }
+        s = s ? s : tab_add(st, rpc, obs);
         s->t_queued_ns = now;
         st->queued_ctx = rpc;
         st->queued_xid = obs->xid;
@@ -330,12 +336,7 @@ static void on_observe(struct rpc_context *rpc, const struct rpc_observation *ob
     switch (obs->event) {
     case RPC_OBSERVE_SENT: {
         int again = s != NULL && s->t_sent_ns != 0;
-        if (!s) {
-            s = tab_insert(st, rpc, obs->xid);
-            s->program = obs->program;
-            s->version = obs->version;
-            s->procedure = obs->procedure;
-        }
+        s = s ? s : tab_add(st, rpc, obs);
         s->t_sent_ns = now;
         s->bytes_out += obs->bytes;
         if (again) {

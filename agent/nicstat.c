@@ -1,5 +1,6 @@
 /* nicstat: see nicstat.h. */
 #include "agent/nicstat.h"
+#include "agent/procfs.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -118,21 +119,11 @@ int nicstat_route_to(const char *host, char *name, size_t len)
 
 int nicstat_read(const char *ifname, uint64_t *rx, uint64_t *tx)
 {
-    FILE *f = fopen("/proc/net/dev", "r");
-    char *buf;
-    size_t n;
+    char *buf = procfs_read("/proc/net/dev", NETDEV_READ_MAX);
     int rc;
 
-    if (!f)
+    if (!buf)
         return -errno;
-    buf = malloc(NETDEV_READ_MAX + 1);
-    if (!buf) {
-        fclose(f);
-        return -ENOMEM;
-    }
-    n = fread(buf, 1, NETDEV_READ_MAX, f);
-    fclose(f);
-    buf[n] = '\0';
     rc = nicstat_parse(buf, ifname, rx, tx);
     free(buf);
     return rc;

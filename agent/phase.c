@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent/job_files.h"
+#include "agent/job_layout.h"
 #include "agent/cohjob.h"
 #include "agent/nfs_allow.h"
 #include "agent/nfs_rpcstat.h"

@@ -12,6 +12,7 @@
 
 #include "common/plan.h"
 #include "agent/paths.h"
+#include "agent/posix_md.h"
 #include "agent/posix_open.h"
 #include "agent/halt.h"
 #include "agent/posix_md.h"
@@ -282,15 +283,16 @@ int posix_fds_open(struct engine_job *ej)
     return posix_open_files(ej, ej->fd);
 }
 
-void posix_fds_close(struct engine_job *ej)
+void posix_fds_teardown(struct engine_job *ej)
 {
-    if (!ej->fd)
-        return;
-    for (uint32_t i = 0; i < ej->nfiles; i++)
+    posix_md_release(ej);
+    for (uint32_t i = 0; ej->fd && i < ej->nfiles; i++)
         if (ej->fd[i] >= 0)
             close(ej->fd[i]);
     free(ej->fd);
     ej->fd = NULL;
+    free(ej->priv);
+    ej->priv = NULL;
 }
 
 int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size)

@@ -41,9 +41,10 @@ int posix_space(struct engine_job *ej, int fd, struct engine_space *out);
  * which fill their engine_ops slots directly.  This one allocates ej->fd
  * and opens every file (posix_open_files). */
 int posix_fds_open(struct engine_job *ej);
-/* Close and free ej->fd (none open: nothing); after the engine has ended
- * what it had in flight. */
-void posix_fds_close(struct engine_job *ej);
+/* The end of every kernel-mount engine's teardown, after it ended what it
+ * had in flight and freed what its state points to: posix_md_release,
+ * ej->fd closed and freed (none open: nothing), ej->priv freed. */
+void posix_fds_teardown(struct engine_job *ej);
 int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size);
 /* The size of the file open on fd, ERRCAUSE_SIZE_UNKNOWN if fstat fails:
  * what a read that met the file's end reports (io_req.eof_size). */
@@ -52,5 +53,12 @@ void posix_fds_invalidate(struct engine_job *ej);
 int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size);
 int posix_fds_space(struct engine_job *ej, struct engine_space *out);
 int posix_fds_lock(struct engine_job *ej, uint32_t file, int hold);
+/* A kernel-mount engine's engine_ops: its own setup, queue, reap and
+ * teardown; the rest are the posix_fds_* above and posix_md_run
+ * (agent/posix_md.h), the same in each. */
+#define POSIX_ENGINE_OPS(name_, setup_, queue_, reap_, teardown_)                              \
+    { .name = name_, .setup = setup_, .queue = queue_, .reap = reap_, .teardown = teardown_,  \
+      .file_size = posix_fds_file_size, .md = posix_md_run, .invalidate = posix_fds_invalidate, \
+      .extend = posix_fds_extend, .space = posix_fds_space, .lock = posix_fds_lock }
 
 #endif

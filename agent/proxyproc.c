@@ -2,6 +2,7 @@
  * fixed buffer (no allocation sized by what the file says), and a look
  * holds at most PROXYPROC_SOCKS_MAX of the proxy's socket inodes. */
 #include "agent/proxyproc.h"
+#include "agent/procfs.h"
 #include "agent/tcpdiag.h"
 
 #include <arpa/inet.h>
@@ -95,25 +96,6 @@ int proxyproc_mount_port(const char *source, const char *options, uint32_t *port
     return port_of(v, e, port) == 0 ? 0 : -ENOENT;
 }
 
-/* Undo proc's octal escapes (\040 and friends) of [s, e) into out. */
-static int unescape_span(const char *s, const char *e, char *out, size_t len)
-{
-    size_t n = 0;
-    for (; s < e; s++) {
-        char c = *s;
-        if (c == '\\' && e - s >= 4 && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-            s[3] >= '0' && s[3] <= '7') {
-            c = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-            s += 3;
-        }
-        if (n + 1 >= len)
-            return -EINVAL;
-        out[n++] = c;
-    }
-    out[n] = '\0';
-    return 0;
-}
-
 int proxyproc_mountstats_port(const char *text, const char *mount_point, uint32_t *port)
 {
     char src[256] = "", mp[256], opts[1024];
@@ -129,7 +111,7 @@ int proxyproc_mountstats_port(const char *text, const char *mount_point, uint32_
                 if (strncmp(q, " with fstype ", 13) == 0)
                     w = q;              /* the last: an escaped mount point holds no space */
             in = on && w && copy_span(s, se, src, sizeof src) == 0 &&
-                 unescape_span(on, w, mp, sizeof mp) == 0 && strcmp(mp, mount_point) == 0;
+                 procfs_unescape(on, w, mp, sizeof mp) == 0 && strcmp(mp, mount_point) == 0;
         } else if (in && strncmp(l, "\topts:\t", 7) == 0) {
             uint32_t p;
             if (copy_span(l + 7, end, opts, sizeof opts) == 0)

@@ -19,11 +19,15 @@
 # ratios less than it moves IOPS: nfstorm's is the agent process's over the
 # phase (user_s + sys_s of the result's agents[].cpu: every thread of the
 # agent, heartbeats included), fio's its job's (usr_cpu + sys_cpu of its
-# JSON over job_runtime), pread_loop's its own getrusage.
+# JSON over job_runtime), pread_loop's its own getrusage.  Not alike: fio's
+# is the job thread's own rusage (RUSAGE_THREAD), without fio's parent
+# process (its helper thread: a quarter to a third of fio's samples under
+# perf on the nfs rows), while the agent's job thread is ~97% of the agent's.
 #
 # BIN=DIR runs another build's nfstorm and nfstorm-agent (e.g. main's, for
 # a before/after table); fio for the nfs rows: bench/build-fio-nfs.sh (or
 # FIO=/path/to/fio with ioengine=nfs); without it those rows say so.
+# ROWS="nfs" (any of null psync nfs, default all) runs only those rows.
 # Usage: bench/oploop.sh [RUNTIME_S] [ROUNDS]   (default 3 3)
 # Exit: 0 when every run worked (whatever the goals), 1 otherwise.
 set -eu
@@ -113,9 +117,11 @@ def us_per_op(r):
 def mops_per_cpu_s(r):
     return r[0] / r[1] / 1e6 if r[1] else float("nan")
 
+want = os.environ.get("ROWS", "null psync nfs").replace(",", " ").split()
 # the files read: written once at full size
-run([bindir + "/nfstorm", "run", "--agents", addr, "--quiet", "--name=layout", "--ioengine=psync",
-     "--filename=" + PFILE, "--rw=write", "--bs=1m", "--size=256m"])
+if "psync" in want:
+    run([bindir + "/nfstorm", "run", "--agents", addr, "--quiet", "--name=layout", "--ioengine=psync",
+         "--filename=" + PFILE, "--rw=write", "--bs=1m", "--size=256m"])
 if url:
     run([bindir + "/nfstorm", "run", "--agents", addr, "--quiet", "--name=layout", "--ioengine=nfs",
          "--nfs_url=" + url, "--filename=" + NFILE, "--rw=write", "--bs=1m", "--size=256m"])
@@ -145,11 +151,15 @@ for qd, goal in ((16, 0.5), (1, 0.6)):
 print("oploop: %d s per run, %d alternating rounds, nfstorm from %s" % (runtime, rounds, bindir))
 print("%-26s %10s %10s %-10s %7s %-9s %s" % ("row", "nfstorm", "reference", "(ref)", "ratio",
                                               "goal", "verdict"))
-met = 0
-for label, unit, metric, (goal, ok), mine, ref, refname in rows:
+met = ran = 0
+keys = ["null", "psync", "nfs", "nfs"]
+for key, (label, unit, metric, (goal, ok), mine, ref, refname) in zip(keys, rows):
+    if key not in want:
+        continue
     if ref is None:
         print("%-26s %s" % (label, "skipped: no fio with ioengine=nfs or no nfs-ganesha"))
         continue
+    ran += 1
     a, b = [], []
     for k in range(rounds):
         order = ((a, mine), (b, ref))
@@ -164,15 +174,16 @@ print("%-26s %s" % ("1,000 agents: bytes, CPU", "see bench/scale.sh"))
 
 # The rule beside the rows: latency still from issue to completion, so on
 # the same workload nfstorm's percentiles stay within fio's (psync, tmpfs).
-a, b = [], []
-for k in range(rounds):
-    order = ((a, rows[1][4]), (b, lambda: fio("fio", ["--ioengine=psync", "--size=256m",
-                                                       "--filename=" + PFILE])))
-    for acc, fn in (order if k % 2 == 0 else order[::-1]):
-        acc.append(fn())
-p = [sum(x[i] for x in a) / rounds for i in (2, 3)]
-q = [sum(x[i] for x in b) / rounds for i in (2, 3)]
-print("psync 4k randread latency: nfstorm p50 %.2f us p99 %.2f us, fio p50 %.2f us p99 %.2f us (%s)" %
-      (p[0], p[1], q[0], q[1], "within fio's" if p[0] <= q[0] * 1.05 and p[1] <= q[1] * 1.05 else "ABOVE fio's"))
-print("%d of %d rows meet their goal (figures from a loaded machine are a smoke check only)" % (met, len(rows)))
+if "psync" in want:
+    a, b = [], []
+    for k in range(rounds):
+        order = ((a, rows[1][4]), (b, lambda: fio("fio", ["--ioengine=psync", "--size=256m",
+                                                           "--filename=" + PFILE])))
+        for acc, fn in (order if k % 2 == 0 else order[::-1]):
+            acc.append(fn())
+    p = [sum(x[i] for x in a) / rounds for i in (2, 3)]
+    q = [sum(x[i] for x in b) / rounds for i in (2, 3)]
+    print("psync 4k randread latency: nfstorm p50 %.2f us p99 %.2f us, fio p50 %.2f us p99 %.2f us (%s)" %
+          (p[0], p[1], q[0], q[1], "within fio's" if p[0] <= q[0] * 1.05 and p[1] <= q[1] * 1.05 else "ABOVE fio's"))
+print("%d of %d rows meet their goal (figures from a loaded machine are a smoke check only)" % (met, ran))
 PY

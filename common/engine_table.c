@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/engine_table.h"
+#include "common/names.h"
 #include "common/plan_parse.h"
 #include "common/stats.h"
+#include "common/why.h"
 
 #define ROW(name, aliases, target, flags, ops) { name, aliases, target, flags },
 static const struct engine_desc rows[] = { ENGINE_TABLE(ROW) };
@@ -43,20 +45,6 @@ const struct engine_desc *engine_table_find(const char *name)
         if (strcmp(rows[i].name, name) == 0)
             return &rows[i];
     return NULL;
-}
-
-/* Is word one of the space-separated words of list? */
-static int in_list(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, " ");
-        if (len == n && strncmp(p, word, n) == 0)
-            return 1;
-        p += len;
-        p += strspn(p, " ");
-    }
-    return 0;
 }
 
 const char *engine_table_names(char *buf, size_t len)
@@ -103,7 +91,7 @@ int engine_table_parse(const char *value, char *out, size_t cap, char *why, size
     char names[256];
 
     for (size_t i = 0; i < NROWS; i++)
-        if (strcmp(value, rows[i].name) == 0 || in_list(rows[i].aliases, value)) {
+        if (strcmp(value, rows[i].name) == 0 || names_list_has(rows[i].aliases, ' ', value, strlen(value))) {
             snprintf(out, cap, "%s", rows[i].name);
             return 0;
         }
@@ -114,9 +102,9 @@ int engine_table_parse(const char *value, char *out, size_t cap, char *why, size
         }
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
         if (strcmp(value, refused[i].name) == 0)
-            return plan_why(why, whylen, "fio's %s engine is not implemented by nfstorm; use %s",
+            return why_fail(why, whylen, "fio's %s engine is not implemented by nfstorm; use %s",
                             value, refused[i].instead);
-    return plan_why(why, whylen, "nfstorm's engines are %s; and fio's filecreate, filestat, filedelete",
+    return why_fail(why, whylen, "nfstorm's engines are %s; and fio's filecreate, filestat, filedelete",
                     engine_table_names(names, sizeof names));
 }
 

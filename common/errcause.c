@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/errcause.h"
+#include "common/names.h"
 #include "common/nfs_rpc.h"
 #include "common/sat.h"
 
@@ -19,18 +20,7 @@ static const char *const kind_names[ERRC__COUNT] = {
     [ERRC_CUT_OFF] = "cut_off",
 };
 
-const char *errcause_kind_name(enum errcause_kind k)
-{
-    return (unsigned)k < ERRC__COUNT ? kind_names[k] : NULL;
-}
-
-int errcause_kind_from_name(const char *name)
-{
-    for (int k = 0; name && k < ERRC__COUNT; k++)
-        if (strcmp(name, kind_names[k]) == 0)
-            return k;
-    return -1;
-}
+NAMES_LOOKUPS(errcause_kind_name, errcause_kind_from_name, enum errcause_kind, kind_names, ERRC__COUNT)
 
 void errcause_set_init(struct errcause_set *s)
 {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/xmalloc.h"
+#include "common/names.h"
 
 static const char *const proc_names[NFSP__COUNT] = {
     [NFSP_NULL] = "NULL", [NFSP_GETATTR] = "GETATTR", [NFSP_SETATTR] = "SETATTR",
@@ -41,10 +42,7 @@ const char *nfs_proc_name(unsigned id)
 
 int nfs_proc_from_name(const char *name)
 {
-    for (unsigned i = 0; i < NFSP__COUNT; i++)
-        if (strcmp(proc_names[i], name) == 0)
-            return (int)i;
-    return -1;
+    return names_index(proc_names, NFSP__COUNT, name);
 }
 
 unsigned nfs_proc_v3(uint32_t procedure)
@@ -111,64 +109,65 @@ static const struct status_name st_rpc[] = {
     {4, "GARBAGE_ARGS"}, {5, "SYSTEM_ERR"}, {100, "MISMATCH"}, {101, "AUTH_ERROR"},
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *st_find(const struct status_name *t, size_t n, uint32_t num)
+/* The three classes of status: their prefix and table (NFSv3 and v4 fall
+ * back to the codes they share, st_common). */
+static const struct status_class {
+    uint32_t cls;
+    const char *prefix;
+    const struct status_name *t;
+    size_t n;
+} classes[] = {
+    { NFS_STATUS_CLASS_RPC, "RPC_", st_rpc, NELEM(st_rpc) },
+    { NFS_STATUS_CLASS_V3, "NFS3ERR_", st_v3, NELEM(st_v3) },
+    { NFS_STATUS_CLASS_V4, "NFS4ERR_", st_v4, NELEM(st_v4) },
+};
+
+static const struct status_class *st_class(uint32_t cls)
 {
-    for (size_t i = 0; i < n; i++)
-        if (t[i].num == num)
-            return t[i].name;
+    for (size_t c = 0; c < NELEM(classes); c++)
+        if (classes[c].cls == cls)
+            return &classes[c];
+    return NULL;
+}
+
+static const char *st_find(const struct status_class *k, uint32_t num)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (k->t[i].num == num)
+            return k->t[i].name;
+    for (size_t i = 0; k->cls != NFS_STATUS_CLASS_RPC && i < NELEM(st_common); i++)
+        if (st_common[i].num == num)
+            return st_common[i].name;
     return NULL;
 }
 
 int nfs_status_valid(uint32_t code)
 {
-    uint32_t cls = code >> 16;
-    return cls == NFS_STATUS_CLASS_RPC || cls == NFS_STATUS_CLASS_V3 || cls == NFS_STATUS_CLASS_V4;
+    return st_class(code >> 16) != NULL;
 }
 
 const char *nfs_status_name(uint32_t code, char *buf, size_t len)
 {
-    uint32_t cls = code >> 16, num = code & 0xffffu;
-    const char *name = NULL, *prefix;
-    switch (cls) {
-    case NFS_STATUS_CLASS_RPC:
-        prefix = "RPC_";
-        name = st_find(st_rpc, NELEM(st_rpc), num);
-        break;
-    case NFS_STATUS_CLASS_V3:
-        prefix = "NFS3ERR_";
-        name = st_find(st_v3, NELEM(st_v3), num);
-        if (!name)
-            name = st_find(st_common, NELEM(st_common), num);
-        break;
-    case NFS_STATUS_CLASS_V4:
-        prefix = "NFS4ERR_";
-        name = st_find(st_v4, NELEM(st_v4), num);
-        if (!name)
-            name = st_find(st_common, NELEM(st_common), num);
-        break;
-    default:
+    uint32_t num = code & 0xffffu;
+    const struct status_class *k = st_class(code >> 16);
+    const char *name = k ? st_find(k, num) : NULL;
+    if (!k)
         snprintf(buf, len, "STATUS_%u", code);
-        return buf;
-    }
-    if (name)
-        snprintf(buf, len, "%s%s", prefix, name);
+    else if (name)
+        snprintf(buf, len, "%s%s", k->prefix, name);
     else
-        snprintf(buf, len, "%s%u", prefix, num);
+        snprintf(buf, len, "%s%u", k->prefix, num);
     return buf;
 }
 
 int64_t nfs_status_from_name(const char *name)
 {
-    static const uint32_t classes[] = {NFS_STATUS_CLASS_RPC, NFS_STATUS_CLASS_V3, NFS_STATUS_CLASS_V4};
     char buf[64];
     /* the tables are small: try every number they name, then a bare number */
     for (size_t c = 0; c < NELEM(classes); c++) {
-        const char *prefix = classes[c] == NFS_STATUS_CLASS_RPC ? "RPC_"
-                           : classes[c] == NFS_STATUS_CLASS_V3 ? "NFS3ERR_" : "NFS4ERR_";
-        size_t pl = strlen(prefix);
-        if (strncmp(name, prefix, pl) != 0)
+        size_t pl = strlen(classes[c].prefix);
+        if (strncmp(name, classes[c].prefix, pl) != 0)
             continue;
         const char *rest = name + pl;
         if (*rest >= '0' && *rest <= '9') {
@@ -176,14 +175,14 @@ int64_t nfs_status_from_name(const char *name)
             unsigned long v = strtoul(rest, &end, 10);
             if (*end || v > 0xffff)
                 return -1;
-            return NFS_STATUS_CODE(classes[c], v);
+            return NFS_STATUS_CODE(classes[c].cls, v);
         }
         for (uint32_t num = 0; num <= 10048; num++) {
             if (num == 72)
                 num = 100;
             if (num == 102)
                 num = 10001;
-            uint32_t code = NFS_STATUS_CODE(classes[c], num);
+            uint32_t code = NFS_STATUS_CODE(classes[c].cls, num);
             if (strcmp(nfs_status_name(code, buf, sizeof(buf)), name) == 0)
                 return code;
         }

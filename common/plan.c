@@ -18,13 +18,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/engine_table.h"
+#include "common/names.h"
 #include "common/stats.h"
 #include "common/plan_verify.h"
 #include "common/units.h"
@@ -66,36 +66,23 @@ static const char *const file_service_names[] = {
     [FSERV_RANDOM] = "random",
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static int name_index(const char *const *names, size_t n, const char *s)
-{
-    for (size_t i = 0; s && i < n; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (int)i;
-    return -1;
-}
-
-const char *rate_process_name(enum rate_process r)
-{
-    return (unsigned)r < NELEM(rate_process_names) ? rate_process_names[r] : NULL;
-}
-
-int rate_process_from_name(const char *s)
-{
-    return name_index(rate_process_names, NELEM(rate_process_names), s);
-}
+NAMES_LOOKUPS(rate_process_name, rate_process_from_name, enum rate_process, rate_process_names,
+              NELEM(rate_process_names))
+NAMES_LOOKUPS(rw_sequencer_name, rw_sequencer_from_name, enum rw_sequencer, rw_sequencer_names,
+              NELEM(rw_sequencer_names))
+NAMES_LOOKUPS(file_service_name, file_service_from_name, enum file_service, file_service_names,
+              NELEM(file_service_names))
 
 const char *rand_dist_name(enum rand_dist d)
 {
-    return (unsigned)d < NELEM(rand_dist_names) ? rand_dist_names[d] : NULL;
+    return names_word(rand_dist_names, NELEM(rand_dist_names), d);
 }
 
 int rand_dist_from_name(const char *s)
 {
     if (s && strcmp(s, "gauss") == 0)
         return DIST_NORMAL;
-    return name_index(rand_dist_names, NELEM(rand_dist_names), s);
+    return names_index(rand_dist_names, NELEM(rand_dist_names), s);
 }
 
 const struct plan_enum plan_fallocate_words[] = {
@@ -120,26 +107,6 @@ const char *plan_fallocate_name(uint32_t m)
         if (w->value == m && !w->alias)
             return w->name;
     return NULL;
-}
-
-const char *rw_sequencer_name(enum rw_sequencer q)
-{
-    return (unsigned)q < NELEM(rw_sequencer_names) ? rw_sequencer_names[q] : NULL;
-}
-
-int rw_sequencer_from_name(const char *s)
-{
-    return name_index(rw_sequencer_names, NELEM(rw_sequencer_names), s);
-}
-
-const char *file_service_name(enum file_service f)
-{
-    return (unsigned)f < NELEM(file_service_names) ? file_service_names[f] : NULL;
-}
-
-int file_service_from_name(const char *s)
-{
-    return name_index(file_service_names, NELEM(file_service_names), s);
 }
 
 int plan_md_op_valid(uint32_t op)
@@ -177,22 +144,17 @@ void job_spec_default(struct job_spec *j)
 
 const char *rw_mode_name(enum rw_mode rw)
 {
-    if ((unsigned)rw >= RW__COUNT)
-        return "?";
-    return rw_names[rw];
+    const char *w = names_word(rw_names, RW__COUNT, rw);
+    return w ? w : "?";
 }
 
 int rw_mode_from_name(const char *s)
 {
-    if (!s)
-        return -1;
-    for (int i = 0; i < RW__COUNT; i++)
-        if (strcmp(s, rw_names[i]) == 0)
-            return i;
-    for (size_t i = 0; i < sizeof(rw_aliases) / sizeof(rw_aliases[0]); i++)
-        if (strcmp(s, rw_aliases[i].name) == 0)
-            return (int)rw_aliases[i].rw;
-    return -1;
+    int i = names_index(rw_names, RW__COUNT, s);
+    for (size_t a = 0; i < 0 && s && a < NELEM(rw_aliases); a++)
+        if (strcmp(s, rw_aliases[a].name) == 0)
+            i = (int)rw_aliases[a].rw;
+    return i;
 }
 
 int rw_mode_reads(enum rw_mode rw)
@@ -313,9 +275,7 @@ static int terminated(const char *s, size_t cap)
     return memchr(s, '\0', cap) != NULL;
 }
 
-/* snprintf into err with the "job '<name>': " prefix every message shares. */
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t errlen, const struct job_spec *j, const char *fmt, ...)
+int plan_job_fail(char *err, size_t errlen, const struct job_spec *j, const char *fmt, ...)
 {
     if (err && errlen) {
         int n = snprintf(err, errlen, "job '%s': ", j->name);
@@ -363,14 +323,14 @@ static int validate_split(const struct job_spec *j, const char *key, const struc
 {
     uint32_t sum = 0;
     if (n > PLAN_MAX_BSSPLIT)
-        return fail(err, errlen, j, "%s has more than %d entries", key, PLAN_MAX_BSSPLIT);
+        return plan_job_fail(err, errlen, j, "%s has more than %d entries", key, PLAN_MAX_BSSPLIT);
     for (uint32_t i = 0; i < n; i++) {
         if (e[i].bs == 0 || e[i].pct > 100)
-            return fail(err, errlen, j, "%s entry %" PRIu32 " is invalid", key, i + 1);
+            return plan_job_fail(err, errlen, j, "%s entry %" PRIu32 " is invalid", key, i + 1);
         sum += e[i].pct;
     }
     if (n && sum != 100)
-        return fail(err, errlen, j, "%s percentages add up to %" PRIu32 ", not 100", key, sum);
+        return plan_job_fail(err, errlen, j, "%s percentages add up to %" PRIu32 ", not 100", key, sum);
     return 0;
 }
 
@@ -381,28 +341,28 @@ static int validate_dirs(const struct job_spec *j, char *err, size_t errlen)
     char why[160];
     if (j->bsrange_w_min || j->bsrange_w_max) {
         if (!j->bsrange_w_min || j->bsrange_w_min > j->bsrange_w_max)
-            return fail(err, errlen, j, "bsrange (writes) must be min-max with 0 < min <= max");
+            return plan_job_fail(err, errlen, j, "bsrange (writes) must be min-max with 0 < min <= max");
     }
     if (validate_split(j, "bssplit (writes)", j->bssplit_w, j->nbssplit_w, err, errlen))
         return -EINVAL;
     if (j->rate_w_iops > PLAN_MAX_RATE_IOPS)
-        return fail(err, errlen, j, "rate_iops (writes)=%" PRIu64 " exceeds %" PRIu64
+        return plan_job_fail(err, errlen, j, "rate_iops (writes)=%" PRIu64 " exceeds %" PRIu64
                     " ops/s (one per ns)", j->rate_w_iops, PLAN_MAX_RATE_IOPS);
     if (j->rw_seq_nr > 1 && !rw_mode_random(j->rw))
-        return fail(err, errlen, j, "rw=%s:N (a new random offset every N ops) needs a random rw mode",
+        return plan_job_fail(err, errlen, j, "rw=%s:N (a new random offset every N ops) needs a random rw mode",
                     rw_mode_name(j->rw));
     if (j->rw_seq_bytes && (rw_mode_random(j->rw) || j->rw == RW_METADATA))
-        return fail(err, errlen, j, "rw=%s:SIZE (holes between ops) needs a sequential rw mode",
+        return plan_job_fail(err, errlen, j, "rw=%s:SIZE (holes between ops) needs a sequential rw mode",
                     rw_mode_name(j->rw));
     if (!rw_sequencer_name((enum rw_sequencer)j->rw_sequencer))
-        return fail(err, errlen, j, "bad rw_sequencer %u", (unsigned)j->rw_sequencer);
+        return plan_job_fail(err, errlen, j, "bad rw_sequencer %u", (unsigned)j->rw_sequencer);
     if (j->random_distribution == DIST_ZONED || j->random_distribution == DIST_ZONED_ABS) {
         struct zone_list r, w;
         if (zones_parse(j->zones, j->random_distribution == DIST_ZONED_ABS, &r, &w, why, sizeof why))
-            return fail(err, errlen, j, "random_distribution=%s:%s: %s",
+            return plan_job_fail(err, errlen, j, "random_distribution=%s:%s: %s",
                         rand_dist_name(j->random_distribution), j->zones, why);
     } else if (j->zones[0]) {
-        return fail(err, errlen, j, "zones are only for random_distribution=zoned or zoned_abs");
+        return plan_job_fail(err, errlen, j, "zones are only for random_distribution=zoned or zoned_abs");
     }
     return 0;
 }
@@ -416,36 +376,36 @@ static int coherence_check(const struct job_spec *j, char *err, size_t errlen)
     if (!terminated(j->coherence_writers, sizeof j->coherence_writers) ||
         !terminated(j->coherence_close, sizeof j->coherence_close) ||
         !terminated(j->coherence_poll, sizeof j->coherence_poll))
-        return fail(err, errlen, j, "unterminated coherence_ key");
+        return plan_job_fail(err, errlen, j, "unterminated coherence_ key");
     if (!coh && j->coherence_writers[0])
-        return fail(err, errlen, j, "coherence_writers= requires rw=coherence");
+        return plan_job_fail(err, errlen, j, "coherence_writers= requires rw=coherence");
     if (strcmp(j->coherence_close, "close") && strcmp(j->coherence_close, "fsync") &&
         strcmp(j->coherence_close, "none"))
-        return fail(err, errlen, j, "coherence_close must be close, fsync or none (got '%s')",
+        return plan_job_fail(err, errlen, j, "coherence_close must be close, fsync or none (got '%s')",
                     j->coherence_close);
     if (strcmp(j->coherence_poll, "read") && strcmp(j->coherence_poll, "stat"))
-        return fail(err, errlen, j, "coherence_poll must be read or stat (got '%s')", j->coherence_poll);
+        return plan_job_fail(err, errlen, j, "coherence_poll must be read or stat (got '%s')", j->coherence_poll);
     if (j->coherence_period_ns == 0 || j->coherence_deadline_ns == 0 ||
         j->coherence_poll_interval_ns == 0)
-        return fail(err, errlen, j, "coherence_period, coherence_deadline and "
+        return plan_job_fail(err, errlen, j, "coherence_period, coherence_deadline and "
                     "coherence_poll_interval must be greater than 0");
     if (plan_agents_check(j->coherence_writers, why, sizeof why) || strchr(j->coherence_writers, '@'))
-        return fail(err, errlen, j, "coherence_writers=%s: agent indexes only (%s)", j->coherence_writers,
+        return plan_job_fail(err, errlen, j, "coherence_writers=%s: agent indexes only (%s)", j->coherence_writers,
                     strchr(j->coherence_writers, '@') ? "no labels" : why);
     if (!coh)
         return 0;
     if (strcmp(j->ioengine, "psync") != 0)
-        return fail(err, errlen, j, "rw=coherence needs ioengine=psync (a kernel mount)");
+        return plan_job_fail(err, errlen, j, "rw=coherence needs ioengine=psync (a kernel mount)");
     if (j->numjobs != 1 || j->nrfiles != 1 || j->filename_format[0] || strchr(j->filename, ':'))
-        return fail(err, errlen, j, "rw=coherence takes one file per writer: numjobs=1, nrfiles=1, "
+        return plan_job_fail(err, errlen, j, "rw=coherence takes one file per writer: numjobs=1, nrfiles=1, "
                     "no filename_format or filename list");
     if (j->bs < COH_STAMP_LEN || j->bsrange_min || j->nbssplit)
-        return fail(err, errlen, j, "rw=coherence needs a fixed bs of at least %d bytes", COH_STAMP_LEN);
+        return plan_job_fail(err, errlen, j, "rw=coherence needs a fixed bs of at least %d bytes", COH_STAMP_LEN);
     if (j->size / j->bs > COH_GENS_MAX)
-        return fail(err, errlen, j, "rw=coherence: size / bs is %" PRIu64 " generations, more than %d",
+        return plan_job_fail(err, errlen, j, "rw=coherence: size / bs is %" PRIu64 " generations, more than %d",
                     j->size / j->bs, COH_GENS_MAX);
     if (j->rotate || j->time_based || j->rate_bps || j->rate_iops || j->verify || j->verify_only)
-        return fail(err, errlen, j, "rw=coherence takes no rotate, time_based, rate or verify "
+        return plan_job_fail(err, errlen, j, "rw=coherence takes no rotate, time_based, rate or verify "
                     "(its blocks carry their own stamp)");
     return 0;
 }
@@ -454,45 +414,45 @@ static int coherence_check(const struct job_spec *j, char *err, size_t errlen)
 static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
 {
     if (j->buffer_compress_percentage > 100)
-        return fail(err, errlen, j, "buffer_compress_percentage must be 0..100 (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "buffer_compress_percentage must be 0..100 (got %" PRIu32 ")",
                     j->buffer_compress_percentage);
     if (j->dedupe_percentage > 100)
-        return fail(err, errlen, j, "dedupe_percentage must be 0..100 (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "dedupe_percentage must be 0..100 (got %" PRIu32 ")",
                     j->dedupe_percentage);
     if (j->buffer_compress_chunk > WBUF_CHUNK_MAX)
-        return fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
+        return plan_job_fail(err, errlen, j, "buffer_compress_chunk must be at most 1g");
     /* below a few bytes the random and compressible runs round away
      * (chunk=1 is all zeros at any percentage) */
     if (j->buffer_compress_chunk && j->buffer_compress_chunk < WBUF_CHUNK_MIN)
-        return fail(err, errlen, j, "buffer_compress_chunk must be at least %u bytes (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "buffer_compress_chunk must be at least %u bytes (got %" PRIu32 ")",
                     WBUF_CHUNK_MIN, j->buffer_compress_chunk);
     if (j->fadvise_hint > FADV__MAX)
-        return fail(err, errlen, j, "bad fadvise_hint %" PRIu32, j->fadvise_hint);
+        return plan_job_fail(err, errlen, j, "bad fadvise_hint %" PRIu32, j->fadvise_hint);
     if (j->fallocate > FALLOC__MAX)
-        return fail(err, errlen, j, "bad fallocate %" PRIu32, j->fallocate);
+        return plan_job_fail(err, errlen, j, "bad fallocate %" PRIu32, j->fallocate);
     /* the libnfs engine has no fallocate: its files are sparse (native and
      * none), and a mode promising more is refused rather than ignored */
     if (engine_table_takes_url(j->ioengine) && j->fallocate != FALLOC_NATIVE && j->fallocate != FALLOC_NONE)
-        return fail(err, errlen, j, "fallocate=%s does not apply to ioengine=%s (its files are sparse: "
+        return plan_job_fail(err, errlen, j, "fallocate=%s does not apply to ioengine=%s (its files are sparse: "
                     "use native or none)", plan_fallocate_name(j->fallocate), j->ioengine);
     if (j->buf_mode > WBUF_MODE_MAX)
-        return fail(err, errlen, j, "bad buf_mode %" PRIu32, j->buf_mode);
+        return plan_job_fail(err, errlen, j, "bad buf_mode %" PRIu32, j->buf_mode);
     if (j->dedupe_mode > WBUF_DEDUPE_MAX)
-        return fail(err, errlen, j, "bad dedupe_mode %" PRIu32, j->dedupe_mode);
+        return plan_job_fail(err, errlen, j, "bad dedupe_mode %" PRIu32, j->dedupe_mode);
     if (j->dedupe_working_set_percentage > 100)
-        return fail(err, errlen, j, "dedupe_working_set_percentage must be 0..100 (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "dedupe_working_set_percentage must be 0..100 (got %" PRIu32 ")",
                     j->dedupe_working_set_percentage);
     if (j->dedupe_percentage && j->dedupe_mode == WBUF_DEDUPE_WORKING_SET) {
         /* fio's rules for a pregenerated working set */
         uint32_t ws = j->dedupe_working_set_percentage ? j->dedupe_working_set_percentage
                                                        : WBUF_WORKING_SET_DEFAULT;
         if (job_sized_by_file(j) || j->size == 0)
-            return fail(err, errlen, j, "dedupe_mode=working_set requires size= (its pages are a share of it)");
+            return plan_job_fail(err, errlen, j, "dedupe_mode=working_set requires size= (its pages are a share of it)");
         if (j->nrfiles != 1)
-            return fail(err, errlen, j, "dedupe_mode=working_set works on one file per job (nrfiles=%" PRIu32 ")",
+            return plan_job_fail(err, errlen, j, "dedupe_mode=working_set works on one file per job (nrfiles=%" PRIu32 ")",
                         j->nrfiles);
         if (ws + j->dedupe_percentage > 100)
-            return fail(err, errlen, j, "dedupe_percentage=%" PRIu32 " cannot be reached with "
+            return plan_job_fail(err, errlen, j, "dedupe_percentage=%" PRIu32 " cannot be reached with "
                         "dedupe_working_set_percentage=%" PRIu32 " of the size held as unique pages "
                         "(their sum must be at most 100)", j->dedupe_percentage, ws);
     }
@@ -506,76 +466,76 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
     int rc;
     if (j->bsrange_min || j->bsrange_max) {
         if (!j->bsrange_min || j->bsrange_min > j->bsrange_max)
-            return fail(err, errlen, j, "bsrange must be min-max with 0 < min <= max");
+            return plan_job_fail(err, errlen, j, "bsrange must be min-max with 0 < min <= max");
     }
     if (j->nbssplit > PLAN_MAX_BSSPLIT)
-        return fail(err, errlen, j, "bssplit has more than %d entries", PLAN_MAX_BSSPLIT);
+        return plan_job_fail(err, errlen, j, "bssplit has more than %d entries", PLAN_MAX_BSSPLIT);
     if (j->nbssplit) {
         uint32_t sum = 0;
         for (uint32_t i = 0; i < j->nbssplit; i++) {
             if (j->bssplit[i].bs == 0 || j->bssplit[i].pct > 100)
-                return fail(err, errlen, j, "bssplit entry %" PRIu32 " is invalid", i + 1);
+                return plan_job_fail(err, errlen, j, "bssplit entry %" PRIu32 " is invalid", i + 1);
             sum += j->bssplit[i].pct;
         }
         if (sum != 100)
-            return fail(err, errlen, j, "bssplit percentages add up to %" PRIu32 ", not 100", sum);
+            return plan_job_fail(err, errlen, j, "bssplit percentages add up to %" PRIu32 ", not 100", sum);
     }
     if (j->loops < 1)
-        return fail(err, errlen, j, "loops must be at least 1");
+        return plan_job_fail(err, errlen, j, "loops must be at least 1");
     if (!rate_process_name(j->rate_process))
-        return fail(err, errlen, j, "bad rate_process %u", (unsigned)j->rate_process);
+        return plan_job_fail(err, errlen, j, "bad rate_process %u", (unsigned)j->rate_process);
     if (!file_service_name(j->file_service_type))
-        return fail(err, errlen, j, "bad file_service_type %u", (unsigned)j->file_service_type);
+        return plan_job_fail(err, errlen, j, "bad file_service_type %u", (unsigned)j->file_service_type);
     switch (j->random_distribution) {
     case DIST_RANDOM:
         break;
     case DIST_ZIPF:     /* fio: theta must differ from 1.0 */
         if (!(j->dist_param > 0) || j->dist_param == 1.0)
-            return fail(err, errlen, j, "zipf theta must be > 0 and not 1.0");
+            return plan_job_fail(err, errlen, j, "zipf theta must be > 0 and not 1.0");
         break;
     case DIST_PARETO:   /* fio: 0 < h < 1 */
         if (!(j->dist_param > 0 && j->dist_param < 1))
-            return fail(err, errlen, j, "pareto h must be > 0 and < 1");
+            return plan_job_fail(err, errlen, j, "pareto h must be > 0 and < 1");
         break;
     case DIST_NORMAL:   /* fio: 0 <= deviation < 100 (percent) */
         if (!(j->dist_param >= 0 && j->dist_param < 100))
-            return fail(err, errlen, j, "normal deviation must be >= 0 and < 100");
+            return plan_job_fail(err, errlen, j, "normal deviation must be >= 0 and < 100");
         break;
     case DIST_ZONED:
     case DIST_ZONED_ABS:
         break;          /* validate_dirs checks the zones */
     default:
-        return fail(err, errlen, j, "bad random_distribution %u", (unsigned)j->random_distribution);
+        return plan_job_fail(err, errlen, j, "bad random_distribution %u", (unsigned)j->random_distribution);
     }
     if (j->n_md_ops > PLAN_MAX_MD_OPS)
-        return fail(err, errlen, j, "md_ops has more than %d entries", PLAN_MAX_MD_OPS);
+        return plan_job_fail(err, errlen, j, "md_ops has more than %d entries", PLAN_MAX_MD_OPS);
     for (uint32_t i = 0; i < j->n_md_ops; i++)
         if (!plan_md_op_valid(j->md_ops[i]))
-            return fail(err, errlen, j, "md_ops entry %" PRIu32 " is not a metadata op", i + 1);
+            return plan_job_fail(err, errlen, j, "md_ops entry %" PRIu32 " is not a metadata op", i + 1);
     if (j->rw == RW_METADATA && j->n_md_ops == 0)
-        return fail(err, errlen, j, "rw=metadata needs md_ops=");
+        return plan_job_fail(err, errlen, j, "rw=metadata needs md_ops=");
     if (j->rw != RW_METADATA && j->n_md_ops)
-        return fail(err, errlen, j, "md_ops= requires rw=metadata");
+        return plan_job_fail(err, errlen, j, "md_ops= requires rw=metadata");
     if (j->rw != RW_METADATA && (j->shared_dir || j->files_per_dir))
-        return fail(err, errlen, j, "%s= requires rw=metadata",
+        return plan_job_fail(err, errlen, j, "%s= requires rw=metadata",
                     j->shared_dir ? "shared_dir" : "files_per_dir");
     if ((rc = coherence_check(j, err, errlen)) < 0)
         return rc;
     if (j->rotate > ROTATE_MAX)
-        return fail(err, errlen, j, "rotate must be 0..%u (got %" PRIu32 ")", ROTATE_MAX, j->rotate);
+        return plan_job_fail(err, errlen, j, "rotate must be 0..%u (got %" PRIu32 ")", ROTATE_MAX, j->rotate);
     if (j->rotate && j->rw == RW_METADATA)
-        return fail(err, errlen, j, "rotate= does not apply to rw=metadata");
+        return plan_job_fail(err, errlen, j, "rotate= does not apply to rw=metadata");
     if (j->rotate && (strstr(j->filename, "${host}") || strstr(j->directory, "${host}")))
-        return fail(err, errlen, j, "rotate= cannot name another agent's files by ${host} "
+        return plan_job_fail(err, errlen, j, "rotate= cannot name another agent's files by ${host} "
                     "(use ${agent})");
     if (j->op_deadline_ns == 0)
-        return fail(err, errlen, j, "op_deadline must be greater than 0");
+        return plan_job_fail(err, errlen, j, "op_deadline must be greater than 0");
     if (j->server_timeout_ns == 0)
-        return fail(err, errlen, j, "server_timeout must be greater than 0");
+        return plan_job_fail(err, errlen, j, "server_timeout must be greater than 0");
     if (plan_agents_check(j->agents, why, sizeof(why)))
-        return fail(err, errlen, j, "agents=%s: %s", j->agents, why);
+        return plan_job_fail(err, errlen, j, "agents=%s: %s", j->agents, why);
     if (plan_verify_check(j, why, sizeof(why)))
-        return fail(err, errlen, j, "%s", why);
+        return plan_job_fail(err, errlen, j, "%s", why);
     if ((rc = validate_buffers(j, err, errlen)) < 0)
         return rc;
     return 0;
@@ -601,67 +561,67 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         return -EINVAL;
     }
     if ((unsigned)j->rw >= RW__COUNT)
-        return fail(err, errlen, j, "bad rw mode %u", (unsigned)j->rw);
+        return plan_job_fail(err, errlen, j, "bad rw mode %u", (unsigned)j->rw);
     int md = j->rw == RW_METADATA;
     /* nrfiles before size: with nrfiles=0 a size derived from filesize is 0
      * too, and "size is required" would point at the wrong key. */
     if (j->nrfiles < 1 || j->nrfiles > PLAN_MAX_NRFILES)
-        return fail(err, errlen, j, "nrfiles must be 1..%u (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "nrfiles must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NRFILES, j->nrfiles);
     /* fio: a job without size takes its existing file's (the agent sizes
      * it: agent/job_files.h); without a file named there is nothing to ask */
     int sized_by_file = job_sized_by_file(j);
     if (j->size_pct > 100)
-        return fail(err, errlen, j, "size=%" PRIu32 "%% is not 1..100%%", j->size_pct);
+        return plan_job_fail(err, errlen, j, "size=%" PRIu32 "%% is not 1..100%%", j->size_pct);
     if (j->size_pct && (md || j->filesize))
-        return fail(err, errlen, j, "size=%" PRIu32 "%% is a share of the existing files' size; "
+        return plan_job_fail(err, errlen, j, "size=%" PRIu32 "%% is a share of the existing files' size; "
                     "it does not go with %s", j->size_pct, md ? "rw=metadata" : "filesize=");
     if (j->numjobs < 1 || j->numjobs > PLAN_MAX_NUMJOBS)
-        return fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "numjobs must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NUMJOBS, j->numjobs);
     if (j->nconnect > PLAN_MAX_NCONNECT)
-        return fail(err, errlen, j, "nconnect must be 1..%u (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "nconnect must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_NCONNECT, j->nconnect);
     if (j->iodepth < 1 || j->iodepth > PLAN_MAX_IODEPTH)
-        return fail(err, errlen, j, "iodepth must be 1..%u (got %" PRIu32 ")",
+        return plan_job_fail(err, errlen, j, "iodepth must be 1..%u (got %" PRIu32 ")",
                     (unsigned)PLAN_MAX_IODEPTH, j->iodepth);
     if (j->bs == 0)
-        return fail(err, errlen, j, "bs must be greater than 0");
+        return plan_job_fail(err, errlen, j, "bs must be greater than 0");
     /* Metadata jobs may make empty files: no size needed. */
     uint64_t fsz = job_file_size(j);
     if (!md && !sized_by_file && job_max_bs(j) > fsz)
-        return fail(err, errlen, j,
+        return plan_job_fail(err, errlen, j,
                     "bs (%" PRIu64 ") is larger than the per-file size (%" PRIu64 ")",
                     job_max_bs(j), fsz);
     if (j->rwmixread > 100)
-        return fail(err, errlen, j, "rwmixread must be 0..100 (got %" PRIu32 ")", j->rwmixread);
+        return plan_job_fail(err, errlen, j, "rwmixread must be 0..100 (got %" PRIu32 ")", j->rwmixread);
     /* the engines an agent knows (common/engine_table.h); anything else is
      * rejected before it travels */
     const struct engine_desc *eng = engine_table_find(j->ioengine);
     char urlnames[64];
     if (!eng)
-        return fail(err, errlen, j, "unknown ioengine '%s'", j->ioengine);
+        return plan_job_fail(err, errlen, j, "unknown ioengine '%s'", j->ioengine);
     if (eng->target == ENGINE_URL && j->nfs_url[0] == '\0')
-        return fail(err, errlen, j, "ioengine=%s requires nfs_url=", j->ioengine);
+        return plan_job_fail(err, errlen, j, "ioengine=%s requires nfs_url=", j->ioengine);
     if (j->nfs_url[0] != '\0' && eng->target != ENGINE_URL)
-        return fail(err, errlen, j, "nfs_url= requires ioengine=%s",
+        return plan_job_fail(err, errlen, j, "nfs_url= requires ioengine=%s",
                     engine_table_url_names(urlnames, sizeof urlnames));
     if (md && !(eng->flags & ENGINE_F_MD))
-        return fail(err, errlen, j, "ioengine=%s has no metadata ops (rw=metadata)", j->ioengine);
+        return plan_job_fail(err, errlen, j, "ioengine=%s has no metadata ops (rw=metadata)", j->ioengine);
     if ((j->null_capacity_iops || j->null_latency_ns) && strcmp(j->ioengine, "null") != 0)
-        return fail(err, errlen, j, "null_capacity_iops= and null_latency= need ioengine=null (got %s)",
+        return plan_job_fail(err, errlen, j, "null_capacity_iops= and null_latency= need ioengine=null (got %s)",
                     j->ioengine);
     if (j->null_capacity_iops > PLAN_MAX_RATE_IOPS)
-        return fail(err, errlen, j, "null_capacity_iops=%" PRIu64 " exceeds %" PRIu64 " (one op per ns)",
+        return plan_job_fail(err, errlen, j, "null_capacity_iops=%" PRIu64 " exceeds %" PRIu64 " (one op per ns)",
                     j->null_capacity_iops, PLAN_MAX_RATE_IOPS);
     if (j->null_latency_ns > PLAN_MAX_TIME_NS)
-        return fail(err, errlen, j, "null_latency is longer than 100 years");
+        return plan_job_fail(err, errlen, j, "null_latency is longer than 100 years");
     if (j->nconnect > 1 && j->nfs_url[0] == '\0')
-        return fail(err, errlen, j, "nconnect= requires ioengine=%s (kernel mounts take it as a mount option)",
+        return plan_job_fail(err, errlen, j, "nconnect= requires ioengine=%s (kernel mounts take it as a mount option)",
                     engine_table_url_names(urlnames, sizeof urlnames));
     /* Without a runtime a time_based job would loop over its files forever. */
     if (j->time_based && j->runtime_ns == 0)
-        return fail(err, errlen, j, "time_based requires runtime=");
+        return plan_job_fail(err, errlen, j, "time_based requires runtime=");
     int rc = validate_wider(j, err, errlen);
     if (rc == 0)
         rc = validate_dirs(j, err, errlen);
@@ -700,23 +660,23 @@ int job_spec_check_range(const struct job_spec *j, uint64_t gjob_max, char *err,
     uint64_t v, w;
 
     if (j->filesize && __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &v))
-        return fail(err, errlen, j, "filesize=%s x nrfiles=%" PRIu32 " exceeds 2^64 bytes",
+        return plan_job_fail(err, errlen, j, "filesize=%s x nrfiles=%" PRIu32 " exceeds 2^64 bytes",
                     fmt_size(a, sizeof a, j->filesize), j->nrfiles);
     if (__builtin_mul_overflow(j->io_size ? j->io_size : j->size, (uint64_t)(j->loops ? j->loops : 1), &v))
-        return fail(err, errlen, j, "loops=%" PRIu32 ": %s=%s x loops exceeds 2^64 bytes", j->loops,
+        return plan_job_fail(err, errlen, j, "loops=%" PRIu32 ": %s=%s x loops exceeds 2^64 bytes", j->loops,
                     j->io_size ? "io_size" : "size",
                     fmt_size(a, sizeof a, j->io_size ? j->io_size : j->size));
     if (j->rw != RW_METADATA) {
         uint64_t len = job_file_size(j), inc, end;
         if (__builtin_add_overflow(j->offset, len, &end) || end > PLAN_MAX_FILE_OFFSET)
-            return fail(err, errlen, j,
+            return plan_job_fail(err, errlen, j,
                         "offset=%s: the region [offset, offset + %s) exceeds the largest file offset, %s",
                         fmt_size(a, sizeof a, j->offset), fmt_size(b, sizeof b, len),
                         fmt_size(c, sizeof c, PLAN_MAX_FILE_OFFSET));
         if (j->offset_increment &&
             (__builtin_mul_overflow(j->offset_increment, gjob_max, &inc) ||
              __builtin_add_overflow(end, inc, &end) || end > PLAN_MAX_FILE_OFFSET))
-            return fail(err, errlen, j,
+            return plan_job_fail(err, errlen, j,
                         "offset_increment=%s: the region of global job %" PRIu64
                         " (offset + offset_increment x %" PRIu64 " + %s) exceeds the largest file offset, %s",
                         fmt_size(a, sizeof a, j->offset_increment), gjob_max, gjob_max,
@@ -732,7 +692,7 @@ int job_spec_check_range(const struct job_spec *j, uint64_t gjob_max, char *err,
     for (size_t i = 0; i < NELEM(times); i++) {
         memcpy(&w, (const char *)j + times[i].off, sizeof w);
         if (__builtin_add_overflow(v, w, &v) || v > PLAN_MAX_TIME_NS)
-            return fail(err, errlen, j, "%s=%s: startdelay + ramp_time + runtime exceeds %s",
+            return plan_job_fail(err, errlen, j, "%s=%s: startdelay + ramp_time + runtime exceeds %s",
                         times[i].key, fmt_dur(a, sizeof a, w), fmt_dur(b, sizeof b, PLAN_MAX_TIME_NS));
     }
     static const struct { const char *key; size_t off; } waits[] = {
@@ -743,11 +703,11 @@ int job_spec_check_range(const struct job_spec *j, uint64_t gjob_max, char *err,
     for (size_t i = 0; i < NELEM(waits); i++) {
         memcpy(&w, (const char *)j + waits[i].off, sizeof w);
         if (w > PLAN_MAX_TIME_NS)
-            return fail(err, errlen, j, "%s=%s exceeds %s", waits[i].key, fmt_dur(a, sizeof a, w),
+            return plan_job_fail(err, errlen, j, "%s=%s exceeds %s", waits[i].key, fmt_dur(a, sizeof a, w),
                         fmt_dur(b, sizeof b, PLAN_MAX_TIME_NS));
     }
     if (j->rate_iops > PLAN_MAX_RATE_IOPS)
-        return fail(err, errlen, j, "rate_iops=%" PRIu64 " exceeds %" PRIu64 " ops/s (one per ns)",
+        return plan_job_fail(err, errlen, j, "rate_iops=%" PRIu64 " exceeds %" PRIu64 " ops/s (one per ns)",
                     j->rate_iops, PLAN_MAX_RATE_IOPS);
     return 0;
 }
@@ -771,193 +731,6 @@ int plan_validate(const struct plan *p, uint32_t nagents, char *err, size_t errl
         }
     }
     return 0;
-}
-
-/* ---- agents= ------------------------------------------------------------ */
-
-/* Agent indexes in specs stay below this; far above any real fleet. */
-#define AGENT_INDEX_MAX 65535u
-
-static int label_char(char ch)
-{
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_' || ch == '-' || ch == '.';
-}
-
-/* One token of a spec, [s, e): "@label", "N" or "N-M".  Sets lo and hi for
- * numbers; *is_label for labels.  0 or -EINVAL. */
-static int agents_token(const char *s, const char *e, uint32_t *lo, uint32_t *hi, int *is_label)
-{
-    *is_label = 0;
-    if (s == e)
-        return -EINVAL;
-    if (*s == '@') {
-        if (e - s < 2)
-            return -EINVAL;
-        for (const char *p = s + 1; p < e; p++)
-            if (!label_char(*p))
-                return -EINVAL;
-        *is_label = 1;
-        return 0;
-    }
-    uint64_t v[2] = { 0, 0 };
-    int n = 0, digits = 0;
-    for (const char *p = s; p < e; p++) {
-        if (*p >= '0' && *p <= '9') {
-            v[n] = v[n] * 10 + (uint64_t)(*p - '0');
-            if (v[n] > AGENT_INDEX_MAX)
-                return -EINVAL;
-            digits++;
-        } else if (*p == '-' && n == 0 && digits) {
-            n = 1;
-            digits = 0;
-        } else {
-            return -EINVAL;
-        }
-    }
-    if (!digits)
-        return -EINVAL;
-    *lo = (uint32_t)v[0];
-    *hi = n ? (uint32_t)v[1] : (uint32_t)v[0];
-    return *lo <= *hi ? 0 : -EINVAL;
-}
-
-int plan_agents_check(const char *spec, char *err, size_t errlen)
-{
-    if (!spec || !*spec)
-        return 0;
-    for (const char *s = spec;;) {
-        const char *e = s + strcspn(s, ",");
-        uint32_t lo, hi;
-        int lab;
-        if (agents_token(s, e, &lo, &hi, &lab)) {
-            if (err && errlen)
-                snprintf(err, errlen, "bad entry '%.*s' (want N, N-M or @label, comma-separated)",
-                         (int)(e - s), s);
-            return -EINVAL;
-        }
-        if (!*e)
-            return 0;
-        s = e + 1;
-    }
-}
-
-int plan_agents_match(const char *spec, uint32_t index)
-{
-    if (!spec || !*spec)
-        return 1;
-    for (const char *s = spec;;) {
-        const char *e = s + strcspn(s, ",");
-        uint32_t lo, hi;
-        int lab;
-        if (agents_token(s, e, &lo, &hi, &lab) == 0 && !lab && index >= lo && index <= hi)
-            return 1;
-        if (!*e)
-            return 0;
-        s = e + 1;
-    }
-}
-
-/* Does the comma-separated label list `have` contain [s, s+n)? */
-static int has_label(const char *have, const char *s, size_t n)
-{
-    while (have && *have) {
-        size_t len = strcspn(have, ",");
-        if (len == n && memcmp(have, s, n) == 0)
-            return 1;
-        have += len + (have[len] == ',');
-    }
-    return 0;
-}
-
-static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(out + *o, cap - *o, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= cap - *o)
-        return -ENAMETOOLONG;
-    *o += (size_t)n;
-    return 0;
-}
-
-/* Rewrite one job's spec with labels replaced by index ranges. */
-static int resolve_job(struct job_spec *j, const char *const *labels, uint32_t nagents,
-                       char *err, size_t errlen)
-{
-    char out[PLAN_AGENTS_MAX];
-    size_t o = 0;
-    out[0] = '\0';
-    for (const char *s = j->agents;;) {
-        const char *e = s + strcspn(s, ",");
-        uint32_t lo, hi;
-        int lab, rc = 0;
-        if (agents_token(s, e, &lo, &hi, &lab))
-            return fail(err, errlen, j, "agents=%s: bad entry", j->agents);
-        if (!lab) {
-            rc = spec_append(out, sizeof(out), &o, "%s%.*s", o ? "," : "", (int)(e - s), s);
-        } else {
-            int found = 0;
-            for (uint32_t i = 0; i < nagents && rc == 0; i++) {
-                if (!labels || !has_label(labels[i], s + 1, (size_t)(e - s - 1)))
-                    continue;
-                uint32_t k = i;   /* run of consecutive agents with the label */
-                while (k + 1 < nagents && has_label(labels[k + 1], s + 1, (size_t)(e - s - 1)))
-                    k++;
-                rc = k > i ? spec_append(out, sizeof(out), &o, "%s%u-%u", o ? "," : "", i, k)
-                           : spec_append(out, sizeof(out), &o, "%s%u", o ? "," : "", i);
-                i = k;
-                found = 1;
-            }
-            if (!found)
-                return fail(err, errlen, j, "agents=%s: no agent has the label '%.*s'",
-                            j->agents, (int)(e - s - 1), s + 1);
-        }
-        if (rc)
-            return fail(err, errlen, j, "agents=%s: too long once labels are resolved", j->agents);
-        if (!*e)
-            break;
-        s = e + 1;
-    }
-    memcpy(j->agents, out, o + 1);
-    return 0;
-}
-
-int plan_resolve_labels(struct plan *p, const char *const *labels, uint32_t nagents,
-                        char *err, size_t errlen)
-{
-    for (uint32_t i = 0; i < p->nphases; i++) {
-        for (uint32_t k = 0; k < p->phases[i].njobs; k++) {
-            struct job_spec *j = &p->phases[i].jobs[k];
-            if (!j->agents[0])
-                continue;
-            if (strchr(j->agents, '@')) {
-                int rc = resolve_job(j, labels, nagents, err, errlen);
-                if (rc)
-                    return rc;
-            }
-            uint32_t a;
-            for (a = 0; a < nagents; a++)
-                if (plan_agents_match(j->agents, a))
-                    break;
-            if (a == nagents)
-                return fail(err, errlen, j, "agents=%s selects none of the %" PRIu32 " agents",
-                            j->agents, nagents);
-        }
-    }
-    return 0;
-}
-
-uint32_t plan_job_base(const struct phase *ph, uint32_t k, uint32_t agent)
-{
-    uint32_t base = 0;
-    for (uint32_t i = 0; i < k && i < ph->njobs; i++)
-        if (plan_agents_match(ph->jobs[i].agents, agent))
-            base += ph->jobs[i].numjobs;
-    return base;
 }
 
 int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t *len)

@@ -11,6 +11,8 @@
 #include "common/plan_ctl.h"
 #include "common/plan_parse.h"
 #include "common/units.h"
+#include "common/why.h"
+#include "common/names.h"
 
 static const char *const ss_names[] = { "none", "iops", "iops_slope", "bw", "bw_slope" };
 static const char *const exit_names[] = { "group", "stonewall", "all" };
@@ -45,12 +47,12 @@ int plan_ctl_is_key(const char *key)
 
 const char *plan_ss_name(enum plan_ss s)
 {
-    return (unsigned)s < sizeof ss_names / sizeof ss_names[0] ? ss_names[s] : NULL;
+    return names_word(ss_names, NELEM(ss_names), s);
 }
 
 const char *plan_exit_what_name(enum plan_exit_what w)
 {
-    return (unsigned)w < sizeof exit_names / sizeof exit_names[0] ? exit_names[w] : NULL;
+    return names_word(exit_names, NELEM(exit_names), w);
 }
 
 /* "iops_slope:0.1%", "bw:2m" (a bandwidth limit takes a size, bytes/s) */
@@ -69,12 +71,12 @@ static int parse_ss(struct job_spec *j, const char *v, char *why, size_t whylen)
         if (strlen(ss_names[i]) == n && strncmp(ss_names[i], v, n) == 0)
             crit = i;
     if (crit < 0 || !colon)
-        return plan_why(why, whylen, "want CRITERION:LIMIT, CRITERION one of iops, iops_slope, bw, "
+        return why_fail(why, whylen, "want CRITERION:LIMIT, CRITERION one of iops, iops_slope, bw, "
                         "bw_slope, e.g. iops_slope:0.1%%");
     ln = strlen(colon + 1);
     pct = ln > 0 && colon[ln] == '%';
     if (ln == 0 || ln - (size_t)pct >= sizeof num)
-        return plan_why(why, whylen, "want a limit after ':' (a number, or a percentage like 2%%)");
+        return why_fail(why, whylen, "want a limit after ':' (a number, or a percentage like 2%%)");
     memcpy(num, colon + 1, ln - (size_t)pct);
     num[ln - (size_t)pct] = '\0';
     errno = 0;
@@ -82,10 +84,10 @@ static int parse_ss(struct job_spec *j, const char *v, char *why, size_t whylen)
     if (*end && !pct && (crit == PLAN_SS_BW || crit == PLAN_SS_BW_SLOPE)) {
         uint64_t bytes;
         if (units_parse_size(num, &bytes) < 0)
-            return plan_why(why, whylen, "bad limit '%s'", num);
+            return why_fail(why, whylen, "bad limit '%s'", num);
         limit = (double)bytes;
     } else if (*end || errno || !isfinite(limit) || limit < 0 || (pct && limit > 100)) {
-        return plan_why(why, whylen, "bad limit '%s' (want a number >= 0, or 0%%..100%%)", colon + 1);
+        return why_fail(why, whylen, "bad limit '%s' (want a number >= 0, or 0%%..100%%)", colon + 1);
     }
     j->ss = (uint32_t)crit;
     j->ss_limit = limit;
@@ -113,7 +115,7 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
         else if (strcmp(value, "0") == 0)
             *f = 0;
         else
-            return plan_why(why, whylen, "a flag: give it alone, or 0 or 1");
+            return why_fail(why, whylen, "a flag: give it alone, or 0 or 1");
         return 0;
     }
     case C_EXIT_WHAT:
@@ -122,10 +124,10 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
                 j->exit_what = i;
                 return 0;
             }
-        return plan_why(why, whylen, "want group, stonewall or all");
+        return why_fail(why, whylen, "want group, stonewall or all");
     case C_WAIT_FOR:
         if (!value[0] || strlen(value) >= sizeof j->wait_for)
-            return plan_why(why, whylen, "want the name of an earlier job (at most %zu characters)",
+            return why_fail(why, whylen, "want the name of an earlier job (at most %zu characters)",
                             sizeof j->wait_for - 1);
         memcpy(j->wait_for, value, strlen(value) + 1);
         return 0;
@@ -135,14 +137,14 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
     case C_SS_RAMP:
         /* fio: a number without a unit is seconds */
         if (units_parse_duration(value, 1000000000ull, &ns) < 0 || ns > PLAN_MAX_TIME_NS)
-            return plan_why(why, whylen, "want a duration, e.g. 30s");
+            return why_fail(why, whylen, "want a duration, e.g. 30s");
         *(k == C_SS_DUR ? &j->ss_dur_ns : &j->ss_ramp_ns) = ns;
         return 0;
     case C_LAT_TARGET:
     case C_LAT_WINDOW:
         /* fio: a number without a unit is microseconds */
         if (units_parse_duration(value, 1000ull, &ns) < 0 || ns < 1000 || ns / 1000 > UINT32_MAX)
-            return plan_why(why, whylen, "want a duration from 1us to 71m (a number is microseconds)");
+            return why_fail(why, whylen, "want a duration from 1us to 71m (a number is microseconds)");
         *(k == C_LAT_TARGET ? &j->latency_target_us : &j->latency_window_us) = (uint32_t)(ns / 1000);
         return 0;
     case C_LAT_PCT: {
@@ -151,7 +153,7 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
         errno = 0;
         pct = strtod(value, &end);
         if (!value[0] || *end || errno || !(pct > 0 && pct <= 100))
-            return plan_why(why, whylen, "want a percentage above 0 up to 100");
+            return why_fail(why, whylen, "want a percentage above 0 up to 100");
         j->latency_pct_milli = (uint32_t)llround(pct * 1000);
         return 0;
     }

@@ -9,6 +9,7 @@
  * they are printed after "ignored (" or "refused (".  docs/plans.md groups
  * the same reasons for readers. */
 #include "common/plan_fio_keys.h"
+#include "common/names.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -402,7 +403,6 @@ static const struct fio_key table[] = {
     REF_ENGINE("xnvme_sync", "xnvme"),
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct fio_key *plan_fio_key_find(const char *name)
 {

@@ -13,13 +13,18 @@
  *
  * Unknown keys get a suggestion from the edit distance to the known keys.
  * fio's keys that are not plan keys (ignored, refused, or fio's aliases of
- * plan keys) are in the inventory of plan_fio_keys.c. */
+ * plan keys) are in the inventory of plan_fio_keys.c.
+ *
+ * Why one file of ~1000 lines: it is one concept, the key table, and the
+ * rest is what a row's kind means.  The table (~140 rows) and the setter of
+ * each kind are read together: a new kind is a row kind plus its setter
+ * and value parser, and splitting them would put a kind's two halves in
+ * two files behind a header written only for this one caller. */
 #include "common/plan_parse.h"
 #include "common/plan_ctl.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +37,8 @@
 #include "common/units.h"
 #include "common/zones.h"
 #include "common/vblock.h"
+#include "common/why.h"
+#include "common/names.h"
 
 enum key_kind {
     K_STR,       /* char[cap]; value must fit */
@@ -226,7 +233,6 @@ static const struct key_def keys[] = {
     { "sweep_point_time",  K_DURATION,  FIELD(sweep_text.point_ns) },
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A plan key, or one of fio's aliases of a plan key (plan_fio_keys.c has
  * fio's whole alias table: nr_files is nrfiles, fileoffset offset, ...). */
@@ -380,17 +386,6 @@ const char *plan_key_suggest(const char *key)
     return NULL;
 }
 
-int plan_why(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
-
 static int parse_u32(const char *s, uint32_t *out)
 {
     uint64_t v;
@@ -421,9 +416,9 @@ static int split_dirs(const char *value, struct dir_parts *d, char *why, size_t 
     for (const char *p = value;; p++) {
         size_t n = strcspn(p, ",");
         if (d->n == 3)
-            return plan_why(why, whylen, "at most three values (reads, writes, trims)");
+            return why_fail(why, whylen, "at most three values (reads, writes, trims)");
         if (n >= DIR_PART_MAX)
-            return plan_why(why, whylen, "longer than %d characters", DIR_PART_MAX - 1);
+            return why_fail(why, whylen, "longer than %d characters", DIR_PART_MAX - 1);
         memcpy(d->part[d->n], p, n);
         d->part[d->n++][n] = '\0';
         p += n;
@@ -431,7 +426,7 @@ static int split_dirs(const char *value, struct dir_parts *d, char *why, size_t 
             break;
     }
     if (d->n == 1 && !d->part[0][0])
-        return plan_why(why, whylen, "empty value");
+        return why_fail(why, whylen, "empty value");
     return 0;
 }
 
@@ -447,11 +442,11 @@ static int parse_bsrange(const struct job_spec *j, const char *v, uint64_t *lo, 
     char a[64];
     const char *dash = strchr(v, '-');
     if (!dash || (size_t)(dash - v) >= sizeof a)
-        return plan_why(why, whylen, "want min-max, e.g. 4k-64k");
+        return why_fail(why, whylen, "want min-max, e.g. 4k-64k");
     memcpy(a, v, (size_t)(dash - v));
     a[dash - v] = '\0';
     if (job_size(j, a, lo) || job_size(j, dash + 1, hi) || *lo == 0 || *lo > *hi)
-        return plan_why(why, whylen, "want min-max with 0 < min <= max");
+        return why_fail(why, whylen, "want min-max with 0 < min <= max");
     return 0;
 }
 
@@ -467,17 +462,17 @@ static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, siz
         if (next)
             *next++ = '\0';
         if (n == PLAN_MAX_BSSPLIT)
-            return plan_why(why, whylen, "at most %d entries", PLAN_MAX_BSSPLIT);
+            return why_fail(why, whylen, "at most %d entries", PLAN_MAX_BSSPLIT);
         char *slash = strchr(s, '/');
         if (slash)
             *slash++ = '\0';
         uint64_t bs;
         uint32_t pct = 0;
         if (job_size(tmp, s, &bs) || bs == 0)
-            return plan_why(why, whylen, "bad block size '%s'", s);
+            return why_fail(why, whylen, "bad block size '%s'", s);
         empty[n] = !slash || !*slash;
         if (!empty[n] && parse_percent(slash, &pct))
-            return plan_why(why, whylen, "bad percentage '%s'", slash);
+            return why_fail(why, whylen, "bad percentage '%s'", slash);
         nempty += (uint32_t)empty[n];
         sum += pct;
         tmp->bssplit[n].bs = bs;
@@ -485,7 +480,7 @@ static int parse_bssplit(const char *value, struct job_spec *tmp, char *why, siz
         n++;
     }
     if (sum > 100 || (nempty == 0 && sum != 100))
-        return plan_why(why, whylen, "percentages add up to %u, not 100", (unsigned)sum);
+        return why_fail(why, whylen, "percentages add up to %u, not 100", (unsigned)sum);
     for (uint32_t i = 0, left = 100 - sum; i < n; i++) {
         if (!empty[i])
             continue;
@@ -503,22 +498,22 @@ static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t
     char name[16];
     size_t n = strcspn(value, ":");
     if (n >= sizeof name)
-        return plan_why(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+        return why_fail(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
     memcpy(name, value, n);
     name[n] = '\0';
     int d = rand_dist_from_name(name);
     if (d < 0)
-        return plan_why(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
+        return why_fail(why, whylen, "want random, zipf:THETA, pareto:H or normal:SIGMA");
     tmp->zones[0] = '\0';
     if (d == DIST_ZONED || d == DIST_ZONED_ABS) {
         struct zone_list r, w;
         char zwhy[160];
         if (value[n] != ':' || !value[n + 1])
-            return plan_why(why, whylen, "want %s:ACCESS/SIZE:...", name);
+            return why_fail(why, whylen, "want %s:ACCESS/SIZE:...", name);
         if (strlen(value + n + 1) >= sizeof tmp->zones)
-            return plan_why(why, whylen, "zone list longer than %zu characters", sizeof tmp->zones - 1);
+            return why_fail(why, whylen, "zone list longer than %zu characters", sizeof tmp->zones - 1);
         if (zones_parse(value + n + 1, d == DIST_ZONED_ABS, &r, &w, zwhy, sizeof zwhy))
-            return plan_why(why, whylen, "%s", zwhy);
+            return why_fail(why, whylen, "%s", zwhy);
         snprintf(tmp->zones, sizeof tmp->zones, "%s", value + n + 1);
         tmp->random_distribution = (enum rand_dist)d;
         tmp->dist_param = 0;
@@ -528,17 +523,17 @@ static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t
     if (value[n] == ':') {
         char *end;
         if (d == DIST_RANDOM)
-            return plan_why(why, whylen, "random takes no parameter");
+            return why_fail(why, whylen, "random takes no parameter");
         p = strtod(value + n + 1, &end);
         if (end == value + n + 1 || *end || !isfinite(p))
-            return plan_why(why, whylen, "bad parameter '%s'", value + n + 1);
+            return why_fail(why, whylen, "bad parameter '%s'", value + n + 1);
     }
     if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
-        return plan_why(why, whylen, "zipf theta must be > 0 and not 1.0");
+        return why_fail(why, whylen, "zipf theta must be > 0 and not 1.0");
     if (d == DIST_PARETO && !(p > 0 && p < 1))
-        return plan_why(why, whylen, "pareto h must be > 0 and < 1");
+        return why_fail(why, whylen, "pareto h must be > 0 and < 1");
     if (d == DIST_NORMAL && !(p >= 0 && p < 100))
-        return plan_why(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
+        return why_fail(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
     tmp->random_distribution = (enum rand_dist)d;
     tmp->dist_param = p;
     return 0;
@@ -557,10 +552,10 @@ static int parse_md_ops(const char *value, struct job_spec *tmp, char *why, size
             op = op_type_from_name(word);
         }
         if (op < 0 || !plan_md_op_valid((uint32_t)op))
-            return plan_why(why, whylen, "'%.*s' is not one of create, stat, open, readdir, "
+            return why_fail(why, whylen, "'%.*s' is not one of create, stat, open, readdir, "
                             "rename, unlink, mkdir, rmdir", (int)len, s);
         if (n == PLAN_MAX_MD_OPS)
-            return plan_why(why, whylen, "at most %d ops", PLAN_MAX_MD_OPS);
+            return why_fail(why, whylen, "at most %d ops", PLAN_MAX_MD_OPS);
         tmp->md_ops[n++] = (uint32_t)op;
         if (!s[len])
             break;
@@ -584,22 +579,22 @@ static int set_rw(struct job_spec *j, const char *value, char *why, size_t whyle
     memcpy(mode, value, n);
     mode[n] = '\0';
     if ((rw = rw_mode_from_name(mode)) < 0)
-        return strstr(mode, "trim") ? plan_why(why, whylen, "trim (discard) is for block devices")
+        return strstr(mode, "trim") ? why_fail(why, whylen, "trim (discard) is for block devices")
                                     : -EINVAL;
     if (value[n] == ':') {
         const char *post = value + n + 1;
         if (rw == RW_METADATA)
-            return plan_why(why, whylen, "rw=metadata takes no ':' modifier");
+            return why_fail(why, whylen, "rw=metadata takes no ':' modifier");
         if (rw_mode_random((enum rw_mode)rw)) {
             if (units_parse_u64(post, &nr) || nr == 0)
-                return plan_why(why, whylen, "want %s:N with N >= 1 ops per random offset", mode);
+                return why_fail(why, whylen, "want %s:N with N >= 1 ops per random offset", mode);
         } else if (post[0] == '-') {
             /* fio's backwards I/O: stored as the negative offset step */
             if (job_size(j, post + 1, &bytes) || bytes == 0 || bytes > (uint64_t)INT64_MAX)
-                return plan_why(why, whylen, "want %s:-SIZE, the step back after each op", mode);
+                return why_fail(why, whylen, "want %s:-SIZE, the step back after each op", mode);
             bytes = (uint64_t)-(int64_t)bytes;
         } else if (job_size(j, post, &bytes)) {
-            return plan_why(why, whylen, "want %s:SIZE, the hole after each op", mode);
+            return why_fail(why, whylen, "want %s:SIZE, the hole after each op", mode);
         }
     }
     j->rw = (enum rw_mode)rw;
@@ -723,19 +718,19 @@ static int set_threshold(struct job_spec *j, const char *value, char *why, size_
     if (n > 0 && value[n - 1] == '%') {
         double pct;
         if (n == 1 || n >= sizeof one)
-            return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
+            return why_fail(why, whylen, "want a count of failed ops or a percentage like 2%%");
         memcpy(one, value, n - 1);
         one[n - 1] = '\0';
         errno = 0;
         pct = strtod(one, &end);
         if (*end || errno || !(pct >= 0.0 && pct <= 100.0))
-            return plan_why(why, whylen, "want a percentage from 0%% to 100%%");
+            return why_fail(why, whylen, "want a percentage from 0%% to 100%%");
         j->error_threshold = 0;
         j->error_threshold_pct = pct;
         return 0;
     }
     if (units_parse_u64(value, &u64))
-        return plan_why(why, whylen, "want a count of failed ops or a percentage like 2%%");
+        return why_fail(why, whylen, "want a count of failed ops or a percentage like 2%%");
     j->error_threshold = u64;
     j->error_threshold_pct = 0;
     return 0;
@@ -748,7 +743,7 @@ static int set_pattern(struct job_spec *j, const struct key_def *k, const char *
     size_t nbytes;
 
     if (strlen(value) >= k->cap || plan_pattern_bytes(value, bytes, sizeof bytes, &nbytes) < 0)
-        return plan_why(why, whylen, "want 0xHEX, 'text' or a number");
+        return why_fail(why, whylen, "want 0xHEX, 'text' or a number");
     memcpy((char *)j + k->off, value, strlen(value) + 1);
     /* fio: a verify_pattern without verify= verifies that pattern */
     if (k->off == offsetof(struct job_spec, verify_pattern) && j->verify == VB_CSUM_OFF)
@@ -762,7 +757,7 @@ static int set_text(struct job_spec *j, const struct key_def *k, const char *val
     if (k->kind == K_NAME && value[0] == '\0')
         return -EINVAL;
     if (strlen(value) >= k->cap)
-        return plan_why(why, whylen, "longer than %zu characters", k->cap - 1);
+        return why_fail(why, whylen, "longer than %zu characters", k->cap - 1);
     if (k->kind == K_AGENTS && plan_agents_check(value, why, whylen))
         return -EINVAL;
     memcpy((char *)j + k->off, value, strlen(value) + 1);
@@ -779,11 +774,11 @@ static int set_size_pct(struct job_spec *j, const char *value, char *why, size_t
 
     if (n > 0 && value[n - 1] == '%') {
         if (n == 1 || n >= sizeof one)
-            return plan_why(why, whylen, "want a size or a percentage from 1%% to 100%%");
+            return why_fail(why, whylen, "want a size or a percentage from 1%% to 100%%");
         memcpy(one, value, n - 1);
         one[n - 1] = '\0';
         if (parse_u32(one, &u32) || u32 < 1 || u32 > 100)
-            return plan_why(why, whylen, "want a percentage from 1%% to 100%%");
+            return why_fail(why, whylen, "want a percentage from 1%% to 100%%");
         j->size = 0;
         j->size_pct = u32;
         return 0;
@@ -813,18 +808,18 @@ static int set_u32(struct job_spec *j, const struct key_def *k, const char *valu
         break;
     case K_KB_BASE:
         if (parse_u32(value, &u32) || (u32 != 1000 && u32 != 1024))
-            return plan_why(why, whylen, "want 1000 or 1024");
+            return why_fail(why, whylen, "want 1000 or 1024");
         break;
     case K_SIZE32:
         if (job_size(j, value, &u64) || u64 > UINT32_MAX)
-            return plan_why(why, whylen, "want a size below 4g");
+            return why_fail(why, whylen, "want a size below 4g");
         u32 = (uint32_t)u64;
         break;
     case K_VERIFY:
         /* fio's "0" and "none" are its default: no verification */
         c = strcmp(value, "0") == 0 || strcmp(value, "none") == 0 ? VB_CSUM_OFF : vblock_csum_from_name(value);
         if (c < 0)
-            return plan_why(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
+            return why_fail(why, whylen, "want crc32c, crc32c-intel, md5, sha256, meta, pattern or null");
         u32 = (uint32_t)c;
         break;
     case K_BATCH:
@@ -835,11 +830,11 @@ static int set_u32(struct job_spec *j, const struct key_def *k, const char *valu
         break;
     case K_PCT1:
         if (parse_u32(value, &u32) || u32 < 1 || u32 > 100)
-            return plan_why(why, whylen, "want 1 to 100 (percent)");
+            return why_fail(why, whylen, "want 1 to 100 (percent)");
         break;
     case K_NCONNECT:
         if (parse_u32(value, &u32) || u32 < 1 || u32 > PLAN_MAX_NCONNECT)
-            return plan_why(why, whylen, "want 1 to %u TCP connections per job", (unsigned)PLAN_MAX_NCONNECT);
+            return why_fail(why, whylen, "want 1 to %u TCP connections per job", (unsigned)PLAN_MAX_NCONNECT);
         break;
     default:    /* K_U32 */
         if (parse_u32(value, &u32))
@@ -887,7 +882,7 @@ static int set_flag(struct job_spec *j, const struct key_def *k, const char *val
     else if (k->kind == K_SYNC && strcmp(value, "none") == 0)
         b = 0;
     else if (k->kind == K_SYNC && strcmp(value, "dsync") == 0)
-        return plan_why(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
+        return why_fail(why, whylen, "O_DSYNC is not supported; use fdatasync=1");
     else if (units_parse_bool(value, &b))
         return -EINVAL;
     if (k->kind == K_NOTBOOL)
@@ -916,7 +911,7 @@ static int set_enum(struct job_spec *j, const struct key_def *k, const char *val
         n += (size_t)snprintf(want + n, sizeof want - n, "%s%s", w->name,
                               nwords > 1 ? ", " : nwords == 1 ? " or " : "");
     }
-    return plan_why(why, whylen, "want %s", want);
+    return why_fail(why, whylen, "want %s", want);
 }
 
 /* The named small enums: K_RATE_PROC, K_RWSEQ, K_FSERV. */
@@ -927,17 +922,17 @@ static int set_named(struct job_spec *j, const struct key_def *k, const char *va
     switch (k->kind) {
     case K_RATE_PROC:
         if ((b = rate_process_from_name(value)) < 0)
-            return plan_why(why, whylen, "want linear or poisson");
+            return why_fail(why, whylen, "want linear or poisson");
         *(enum rate_process *)(void *)((char *)j + k->off) = (enum rate_process)b;
         return 0;
     case K_RWSEQ:
         if ((b = rw_sequencer_from_name(value)) < 0)
-            return plan_why(why, whylen, "want sequential or identical");
+            return why_fail(why, whylen, "want sequential or identical");
         j->rw_sequencer = (uint32_t)b;
         return 0;
     default:    /* K_FSERV */
         if ((b = file_service_from_name(value)) < 0)
-            return plan_why(why, whylen, "want roundrobin, sequential or random%s",
+            return why_fail(why, whylen, "want roundrobin, sequential or random%s",
                             strchr(value, ':') ? " (the ':N' form is not supported)" : "");
         *(enum file_service *)(void *)((char *)j + k->off) = (enum file_service)b;
         return 0;

@@ -7,12 +7,12 @@
 #include "common/plan_log.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/units.h"
+#include "common/why.h"
 
 static const char *const log_keys[PLAN_LOG__COUNT] = {
     "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
@@ -23,19 +23,6 @@ void plan_log_default(struct job_log *l)
     memset(l, 0, sizeof(*l));
     l->per_job_logs = 1;
     l->clat_percentiles = 1;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int why_fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (why && whylen) {
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
 }
 
 static int parse_bool(const char *v, uint8_t *out)

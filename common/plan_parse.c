@@ -36,272 +36,27 @@
  * rewriting leaves no way to cause.  ${VAR} is expanded from the
  * environment in each value just before it is set; the four path variables
  * of plan_files.h are kept verbatim for the agent.  matrix= is kept as a
- * string per job and expanded (plan_matrix.c) when the job is complete. */
+ * string per job and expanded (plan_matrix.c) when the job is complete
+ * (plan_complete.c: derived values, checks, sweep and matrix expansion). */
 #include "common/plan_parse.h"
-#include "common/plan_ctl.h"
-#include "common/wbuf.h"
+#include "common/plan_complete.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <ini.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/engine_table.h"
-#include "common/plan_files.h"
 #include "common/plan_fio_keys.h"
-#include "common/stats.h"
-#include "common/vblock.h"
 #include "common/xmalloc.h"
-
-/* ---- shared by both front ends ---------------------------------------- */
-
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
-/* Fill what fio derives, then validate.  fio: with only filesize given, the
- * job's size is filesize * nrfiles.  nrfiles_given: whether the plan set
- * nrfiles, which a metadata job must (it is the job's whole workload). */
-static int job_finish(struct job_spec *j, int nrfiles_given, char *err, size_t errlen)
-{
-    uint32_t nnames = plan_filename_count(j->filename);
-
-    /* fio: filename=a:b names the job's files, and nrfiles follows it */
-    for (uint32_t i = 0; nnames > 1 && i < nnames; i++) {
-        char one[PLAN_PATH_MAX];
-        if (plan_filename_at(j->filename, i, one, sizeof one) < 0 || !one[0]) {
-            set_err(err, errlen, "job '%s': filename '%s': name %u of the ':' list is empty "
-                    "(write '\\:' for a colon inside a name)", j->name, j->filename, i + 1);
-            return -EINVAL;
-        }
-    }
-    /* fio's filecreate/filestat/filedelete: a metadata job (nrfiles
-     * defaults to 1 there, as in fio) */
-    int md_engine = engine_table_fold_md(j);
-    if (md_engine < 0) {
-        set_err(err, errlen, "job '%s': ioengine=%s is a fixed set of metadata ops; with md_ops= "
-                "use rw=metadata and a file engine (psync, nfs)", j->name, j->ioengine);
-        return -EINVAL;
-    }
-    if (md_engine)
-        nrfiles_given = 1;
-    if (nnames > 1 && j->rw != RW_METADATA)
-        j->nrfiles = nnames;
-    if (j->size == 0 && j->filesize != 0 &&
-        __builtin_mul_overflow(j->filesize, (uint64_t)j->nrfiles, &j->size)) {
-        set_err(err, errlen, "job '%s': filesize * nrfiles is too large", j->name);
-        return -EINVAL;
-    }
-    if (j->rw == RW_METADATA) {
-        if (!nrfiles_given) {
-            set_err(err, errlen, "job '%s': rw=metadata requires nrfiles=", j->name);
-            return -EINVAL;
-        }
-        if (j->n_md_ops == 0) {
-            static const uint32_t dflt[] = { OP_CREATE, OP_STAT, OP_UNLINK };
-            j->n_md_ops = 3;
-            memcpy(j->md_ops, dflt, sizeof(dflt));
-        }
-    }
-    /* fio: without size= a job takes its existing files' size; it has to
-     * name them (filename, filename_format, or nrfiles of the default names)
-     * for there to be any.  The agent refuses a missing one. */
-    if (j->rw != RW_METADATA && j->size == 0 && j->filesize == 0 && !j->filename[0] &&
-        !j->filename_format[0] && !nrfiles_given && !j->size_pct) {
-        set_err(err, errlen, "job '%s': size is required (set size= or filesize=, or name existing "
-                "files with filename=, filename_format= or nrfiles=)", j->name);
-        return -EINVAL;
-    }
-    wbuf_resolve(j);
-    return job_spec_validate(j, err, errlen);
-}
-
-/* plan_add_job keeps any job; the limits are checked here so the user gets
- * a message instead of a plan the wire would refuse. */
-static int add_checked(struct plan *p, const struct job_spec *jin, char *err, size_t errlen)
-{
-    struct job_spec one = *jin;
-    const struct job_spec *j = &one;
-
-    if (plan_ctl_wait_for(p, &one, err, errlen) < 0)   /* may start a phase (plan_ctl.h) */
-        return -EINVAL;
-    if (p->nphases == 0 || j->stonewall) {
-        if (p->nphases >= PLAN_MAX_PHASES) {
-            set_err(err, errlen, "too many phases (max %d)", PLAN_MAX_PHASES);
-            return -EINVAL;
-        }
-    } else if (p->phases[p->nphases - 1].njobs >= PLAN_MAX_JOBS) {
-        set_err(err, errlen, "too many jobs in phase '%s' (max %d; use stonewall to start a new phase)",
-                p->phases[p->nphases - 1].name, PLAN_MAX_JOBS);
-        return -EINVAL;
-    }
-    plan_add_job(p, j);
-    return 0;
-}
-
-/* verify= stamps or replaces its blocks: a buffer key it defeats is
- * named (wbuf_ignored_by_verify), once per job section and checksum (each matrix combination is checked, as either key
- * may be a dimension, and named by the section's job). */
-static void warn_verify_buffers(struct plan *p, const char *name, const struct job_spec *j)
-{
-    char keys[96], why[320];
-    int n = wbuf_ignored_by_verify(j, keys, sizeof(keys));
-    if (n == 0)
-        return;
-    snprintf(why, sizeof(why), "job '%s': %s %s no effect with verify=%s: %s; ignored", name, keys,
-             n == 1 ? "has" : "have", vblock_csum_name(j->verify),
-             j->verify == VB_CSUM_PATTERN ? "each block written is verify_pattern's bytes"
-                                          : "each block written carries its own verify header and "
-                                            "sector stamps, so no two are alike");
-    for (uint32_t i = 0; i < p->nwarnings; i++)
-        if (strcmp(p->warnings[i], why) == 0)
-            return;
-    plan_add_warning(p, why);
-}
-
-/* A finished sweep job: one phase per point (common/plan_sweep.h), each
- * named JOB@VALUE (a search's points are named by the coordinator when it
- * chooses their values).  The job keeps its name, so its files are the
- * same at every point (laid out once). */
-static int sweep_expand(struct plan *p, const struct job_spec *j, int nrfiles_given, char *err,
-                        size_t errlen, int *about_job)
-{
-    struct job_spec one;
-    struct sweep_spec sw;
-    char why[256];
-    int rc;
-
-    if (!j->sweep_text.dim[0]) {
-        set_err(err, errlen, "job '%s': sweep_* keys need sweep=", j->name);
-        return -EINVAL;
-    }
-    if (plan_sweep_parse(&j->sweep_text, &sw, why, sizeof why)) {
-        set_err(err, errlen, "job '%s': %s", j->name, why);
-        return -EINVAL;
-    }
-    if ((sw.dim == SWEEP_RATE_IOPS || sw.dim == SWEEP_RATE) && j->rate_per_dir) {
-        set_err(err, errlen, "job '%s': sweep=%s varies one total rate: give no per-direction rate list",
-                j->name, j->sweep_text.dim);
-        return -EINVAL;
-    }
-    if (sw.dim == SWEEP_AGENTS && j->agents[0]) {
-        set_err(err, errlen, "job '%s': sweep=agents chooses the agents itself: drop agents=", j->name);
-        return -EINVAL;
-    }
-    if (sw.dim == SWEEP_IODEPTH && !sw.nvalues && j->latency_target_us) {
-        /* both would cap the depth in flight (agent/phase.c's depth_cap) */
-        set_err(err, errlen, "job '%s': a sweep=iodepth search and latency_target= cannot be combined", j->name);
-        return -EINVAL;
-    }
-    snprintf(sw.base, sizeof sw.base, "%s", j->name);
-    for (uint32_t i = 0; i < sw.npoints; i++) {
-        /* a search's points are laid out at its most (iodepth, threads,
-         * agents); each start narrows them to the point's value */
-        uint64_t v = sw.nvalues ? sw.values[i] : sw.max;
-        *about_job = 1;
-        one = *j;
-        one.sweep = sw;
-        one.sweep.point = i;
-        one.stonewall = 1;                   /* each point is a phase of its own */
-        if (j->sweep_text.point_ns) {
-            one.runtime_ns = j->sweep_text.point_ns;
-            one.time_based = 1;
-        }
-        switch (sw.dim) {
-        case SWEEP_RATE_IOPS:
-        case SWEEP_RATE:
-            /* the coordinator sends each point's per-thread rate in its
-             * start; a rate here makes the job a scheduled one meanwhile */
-            one.rate_iops = sw.dim == SWEEP_RATE_IOPS ? 1 : 0;
-            one.rate_bps = sw.dim == SWEEP_RATE ? 1 : 0;
-            break;
-        case SWEEP_IODEPTH:
-            one.iodepth = (uint32_t)v;
-            break;
-        case SWEEP_NUMJOBS:
-            one.numjobs = (uint32_t)v;
-            break;
-        case SWEEP_AGENTS:
-            if (v == 1)
-                snprintf(one.agents, sizeof one.agents, "0");
-            else
-                snprintf(one.agents, sizeof one.agents, "0-%llu", (unsigned long long)(v - 1));
-            break;
-        default:
-            break;
-        }
-        warn_verify_buffers(p, j->name, &one);
-        if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
-            return rc;
-        *about_job = 0;
-        if ((rc = add_checked(p, &one, err, errlen)))    /* plan_add_job names it JOB@VALUE */
-            return rc;
-    }
-    return 0;
-}
-
-/* A finished job: one phase per matrix combination, or the job itself.
- * *where_err tells the caller whether the message is about the job (1) or
- * about plan limits (0), which front ends prefix differently. */
-static int job_complete(struct plan *p, const struct job_spec *j, const char *matrix,
-                        int nrfiles_given, char *err, size_t errlen, int *about_job)
-{
-    struct job_spec one;
-    uint32_t n = 1;
-    char why[256];
-    int rc;
-
-    *about_job = 1;
-    if (j->sweep_text.dim[0] || j->sweep_text.values[0] || j->sweep_text.start[0] || j->sweep_text.max[0] ||
-        j->sweep_text.slo[0] || j->sweep_text.point_ns || j->sweep_text.resolution[0] || j->sweep_text.valid[0]) {
-        if (matrix && *matrix) {
-            set_err(err, errlen, "job '%s': matrix= and sweep= cannot be combined", j->name);
-            return -EINVAL;
-        }
-        return sweep_expand(p, j, nrfiles_given, err, errlen, about_job);
-    }
-    if (!matrix || !*matrix) {
-        one = *j;
-        warn_verify_buffers(p, j->name, &one);
-        if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
-            return rc;
-        *about_job = 0;
-        return add_checked(p, &one, err, errlen);
-    }
-    if (plan_matrix_check(matrix, &n, why, sizeof(why))) {
-        set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
-        return -EINVAL;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        *about_job = 1;
-        if (plan_matrix_job(j, matrix, i, &one, why, sizeof(why))) {
-            set_err(err, errlen, "job '%s': matrix: %s", j->name, why);
-            return -EINVAL;
-        }
-        warn_verify_buffers(p, j->name, &one);
-        if ((rc = job_finish(&one, nrfiles_given, err, errlen)))
-            return rc;
-        *about_job = 0;
-        if ((rc = add_checked(p, &one, err, errlen)))
-            return rc;
-    }
-    return 0;
-}
+#include "common/why.h"
 
 /* ---- job files ---------------------------------------------------------- */
 
@@ -365,7 +120,7 @@ static void section_end(struct ini_ctx *c)
         return;
     char why[512];
     int about_job;
-    if (job_complete(&c->plan, &c->job, c->jmatrix, c->j_nrfiles, why, sizeof(why), &about_job)) {
+    if (plan_job_complete(&c->plan, &c->job, c->jmatrix, c->j_nrfiles, why, sizeof(why), &about_job)) {
         if (about_job)
             ctx_fail(c, "%s: %s", c->sec_file, why);
         else
@@ -611,17 +366,17 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
 
     if (fd < 0) {
         int e = errno;
-        set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot open: %s", what, strerror(e));
         return -e;
     }
     if (fstat(fd, &st) < 0) {
         int e = errno;
-        set_err(err, errlen, "%s: cannot stat: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot stat: %s", what, strerror(e));
         close(fd);
         return -e;
     }
     if (!S_ISREG(st.st_mode)) {
-        set_err(err, errlen, "%s: %s, not a regular file: a plan must be a file", what,
+        why_fail(err, errlen, "%s: %s, not a regular file: a plan must be a file", what,
                 file_kind(st.st_mode));
         close(fd);
         return -EINVAL;
@@ -629,7 +384,7 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
     if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "r"))) {
         int e = errno;
         close(fd);
-        set_err(err, errlen, "%s: cannot open: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot open: %s", what, strerror(e));
         return -e;
     }
     size_t cap = 4096, len = 0;
@@ -639,7 +394,7 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
             if (cap >= PLAN_FILE_MAX) {
                 fclose(f);
                 free(buf);
-                set_err(err, errlen, "%s: file too large (max %u bytes)", what, PLAN_FILE_MAX);
+                why_fail(err, errlen, "%s: file too large (max %u bytes)", what, PLAN_FILE_MAX);
                 return -EFBIG;
             }
             cap *= 2;
@@ -654,15 +409,14 @@ static int read_text(const char *path, const char *what, char **out, char *err, 
         int e = errno ? errno : EIO;
         fclose(f);
         free(buf);
-        set_err(err, errlen, "%s: cannot read: %s", what, strerror(e));
+        why_fail(err, errlen, "%s: cannot read: %s", what, strerror(e));
         return -e;
     }
     fclose(f);
     buf[len] = '\0';
     if (strlen(buf) != len) {
         free(buf);
-        set_err(err, errlen, "%s: not a text file (contains a NUL byte)", what);
-        return -EINVAL;
+        return why_fail(err, errlen, "%s: not a text file (contains a NUL byte)", what);
     }
     *out = buf;
     return 0;
@@ -962,10 +716,8 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
     plan_init(out);
     if (err && errlen)
         err[0] = '\0';
-    if (argc <= 0 || !argv) {
-        set_err(err, errlen, "no job given");
-        return -EINVAL;
-    }
+    if (argc <= 0 || !argv)
+        return why_fail(err, errlen, "no job given");
     struct job_spec global, job;
     char gmatrix[PLAN_MATRIX_MAX] = "", jmatrix[PLAN_MATRIX_MAX] = "", why[256];
     int g_nrfiles = 0, j_nrfiles = 0, about_job;
@@ -978,7 +730,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
         if (!a || a[0] != '-') {
-            set_err(err, errlen, "unknown option '%s'", a ? a : "");
+            why_fail(err, errlen, "unknown option '%s'", a ? a : "");
             rc = -EINVAL;
             break;
         }
@@ -1003,7 +755,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             continue;
         }
         if (fst == FIO_KEY_REFUSED) {
-            set_err(err, errlen, "option '%.*s' is refused by nfstorm (%s)",
+            why_fail(err, errlen, "option '%.*s' is refused by nfstorm (%s)",
                     (int)(k - a + (ptrdiff_t)klen), a, note ? note : "");
             rc = -EINVAL;
             break;
@@ -1011,15 +763,15 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         if (klen >= sizeof(key) || !plan_is_key(key)) {
             const char *near = klen < sizeof(key) ? plan_key_suggest(key) : NULL;
             if (near)
-                set_err(err, errlen, "unknown option '%s' (did you mean '%.*s%s'?)", a,
+                why_fail(err, errlen, "unknown option '%s' (did you mean '%.*s%s'?)", a,
                         (int)(k - a), a, near);
             else
-                set_err(err, errlen, "unknown option '%s'", a);
+                why_fail(err, errlen, "unknown option '%s'", a);
             rc = -EINVAL;
             break;
         }
         if (strcmp(key, "name") == 0) {
-            if (have_job && (rc = job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job)))
+            if (have_job && (rc = plan_job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job)))
                 break;
             job = global;
             memcpy(jmatrix, gmatrix, sizeof(jmatrix));
@@ -1028,7 +780,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         }
         if (strcmp(key, "matrix") == 0) {
             if (plan_matrix_check(value ? value : "", NULL, why, sizeof(why))) {
-                set_err(err, errlen, "--matrix: %s", why);
+                why_fail(err, errlen, "--matrix: %s", why);
                 rc = -EINVAL;
             } else {
                 snprintf(have_job ? jmatrix : gmatrix, PLAN_MATRIX_MAX, "%s", value);
@@ -1036,7 +788,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             continue;
         }
         if (plan_job_set_why(have_job ? &job : &global, key, value, why, sizeof(why))) {
-            set_err(err, errlen, "--%s: bad value '%s'%s%s%s", key, value ? value : "",
+            why_fail(err, errlen, "--%s: bad value '%s'%s%s%s", key, value ? value : "",
                     why[0] ? " (" : "", why, why[0] ? ")" : "");
             rc = -EINVAL;
         } else if (strcmp(key, "nrfiles") == 0) {
@@ -1050,7 +802,7 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             memcpy(jmatrix, gmatrix, sizeof(jmatrix));
             j_nrfiles = g_nrfiles;
         }
-        rc = job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job);
+        rc = plan_job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job);
     }
     if (rc) {
         plan_free(&p);

@@ -115,8 +115,4 @@ int plan_matrix_job(const struct job_spec *base, const char *spec, uint32_t inde
 /* The known key nearest to an unknown one, or NULL when none is close. */
 const char *plan_key_suggest(const char *key);
 
-/* Format a reason into why (if given) and return -EINVAL: how the key
- * setters and matrix expansion report a bad value. */
-int plan_why(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 #endif

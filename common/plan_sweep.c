@@ -5,21 +5,12 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/names.h"
 #include "common/units.h"
-
-static int why_fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int why_fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-    return -EINVAL;
-}
+#include "common/why.h"
 
 static const char *const dim_names[] = { "", "rate_iops", "rate", "iodepth", "numjobs", "agents" };
 
@@ -85,7 +76,10 @@ int plan_sweep_parse_slo(const char *text, struct sweep_spec *s, char *why, size
 
 static int parse_valid(const char *text, struct sweep_spec *s, char *why, size_t whylen)
 {
+    static const char *const rules[] = { "achieved", "agent", "cv" };
+    double *pct[] = { &s->achieved_pct, &s->agent_pct, &s->cv_pct };
     char buf[64], *save = NULL;
+    int r;
     snprintf(buf, sizeof buf, "%s", text);
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *colon = strchr(tok, ':'), *end;
@@ -96,14 +90,9 @@ static int parse_valid(const char *text, struct sweep_spec *s, char *why, size_t
         v = strtod(colon + 1, &end);
         if (end == colon + 1 || (*end && strcmp(end, "%") != 0) || !(v >= 0 && v <= 100))
             return why_fail(why, whylen, "sweep_valid: '%s' for %s is not a percentage 0..100", colon + 1, tok);
-        if (strcmp(tok, "achieved") == 0)
-            s->achieved_pct = v;
-        else if (strcmp(tok, "agent") == 0)
-            s->agent_pct = v;
-        else if (strcmp(tok, "cv") == 0)
-            s->cv_pct = v;
-        else
+        if ((r = names_index(rules, NELEM(rules), tok)) < 0)
             return why_fail(why, whylen, "sweep_valid: unknown rule '%s' (want achieved, agent or cv)", tok);
+        *pct[r] = v;
     }
     return 0;
 }

@@ -9,20 +9,10 @@
 #include "common/plan_verify.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "common/vblock.h"
-
-__attribute__((format(printf, 3, 4)))
-static int why_fail(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-    return -EINVAL;
-}
+#include "common/why.h"
 
 uint64_t plan_verify_unit(const struct job_spec *j, uint64_t len)
 {
@@ -112,16 +102,14 @@ int plan_verify_check(const struct job_spec *j, char *why, size_t whylen)
     if (varied && !j->verify_interval)
         return why_fail(why, whylen, "verify with %s needs verify_interval= (a divisor of every block size)",
                         j->bsrange_min ? "bsrange" : "bssplit");
-    if (j->verify_interval && !sizes_divisible(j, j->verify_interval, &bad)) {
+    if (j->verify_interval && !sizes_divisible(j, j->verify_interval, &bad))
         return why_fail(why, whylen, "verify_interval=%u must divide every block size (%llu does not)",
                         j->verify_interval, (unsigned long long)bad);
-    }
     uint64_t unit = j->verify_interval ? j->verify_interval : j->bs;
-    if (unit < VBLOCK_MIN_UNIT) {
+    if (unit < VBLOCK_MIN_UNIT)
         return why_fail(why, whylen, "verify=%s needs %s of at least %d bytes (the header is %d): %llu is not",
                         vblock_csum_name(j->verify), j->verify_interval ? "verify_interval" : "bs",
                         VBLOCK_MIN_UNIT, VBLOCK_HDR_LEN, (unsigned long long)unit);
-    }
     if ((uint64_t)j->verify_offset + VBLOCK_HDR_LEN > unit) {
         return why_fail(why, whylen, "verify_offset=%u leaves no room for the %d-byte header in a %llu-byte unit",
                         j->verify_offset, VBLOCK_HDR_LEN, (unsigned long long)unit);

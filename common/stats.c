@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/names.h"
 #include "common/xmalloc.h"
 
 static const char *const op_names[OP__COUNT] = {
@@ -27,19 +28,13 @@ static const char *const op_names[OP__COUNT] = {
 
 const char *op_type_name(enum op_type t)
 {
-    if ((unsigned)t >= OP__COUNT)
-        return "?";
-    return op_names[t];
+    const char *w = names_word(op_names, OP__COUNT, t);
+    return w ? w : "?";
 }
 
 int op_type_from_name(const char *name)
 {
-    if (!name)
-        return -1;
-    for (int i = 0; i < OP__COUNT; i++)
-        if (strcmp(name, op_names[i]) == 0)
-            return i;
-    return -1;
+    return names_index(op_names, OP__COUNT, name);
 }
 
 void op_set_init(struct op_set *s)

@@ -12,12 +12,15 @@
  * reaches the base ("1024KiB" prints as "1MiB"). */
 #include "common/units.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "common/names.h"
 
 /* Fraction digits beyond this many (after dropping trailing zeros) cannot
  * give a whole number with any multiplier we use; reject them up front so
@@ -107,49 +110,37 @@ static int lookup_suffix(const struct suffix *tab, size_t n, const char *s, uint
     return -EINVAL;
 }
 
-#define KI UINT64_C(1024)
-
-/* fio's default kb_base=1024: "kb", "KiB", "Ki" and "k" all mean 1024
- * (fio 3.33 itself reads "KiB" as 1000 there, its "compatibility mode";
- * nfstorm keeps every spelling a power of 1024, docs/plans.md says so). */
-static const struct suffix size_suffixes[] = {
-    { "",  1 }, { "b", 1 },
-    { "k", KI }, { "kb", KI }, { "kib", KI }, { "ki", KI },
-    { "m", KI * KI }, { "mb", KI * KI }, { "mib", KI * KI }, { "mi", KI * KI },
-    { "g", KI * KI * KI }, { "gb", KI * KI * KI }, { "gib", KI * KI * KI }, { "gi", KI * KI * KI },
-    { "t", KI * KI * KI * KI }, { "tb", KI * KI * KI * KI }, { "tib", KI * KI * KI * KI },
-    { "ti", KI * KI * KI * KI },
-    { "p", KI * KI * KI * KI * KI }, { "pb", KI * KI * KI * KI * KI },
-    { "pib", KI * KI * KI * KI * KI }, { "pi", KI * KI * KI * KI * KI },
-};
-
-#define KD UINT64_C(1000)
-
-/* fio's kb_base=1000 (IEC 80000-13): only the "ib" spellings are powers of
- * 1024; "k", "kb", "Ki" are 1000 (fio 3.33 measured: bs=4Ki is 4000 bytes). */
-static const struct suffix size_suffixes_si[] = {
-    { "",  1 }, { "b", 1 },
-    { "k", KD }, { "kb", KD }, { "kib", KI }, { "ki", KD },
-    { "m", KD * KD }, { "mb", KD * KD }, { "mib", KI * KI }, { "mi", KD * KD },
-    { "g", KD * KD * KD }, { "gb", KD * KD * KD }, { "gib", KI * KI * KI }, { "gi", KD * KD * KD },
-    { "t", KD * KD * KD * KD }, { "tb", KD * KD * KD * KD }, { "tib", KI * KI * KI * KI },
-    { "ti", KD * KD * KD * KD },
-    { "p", KD * KD * KD * KD * KD }, { "pb", KD * KD * KD * KD * KD },
-    { "pib", KI * KI * KI * KI * KI }, { "pi", KD * KD * KD * KD * KD },
-};
+/* A size's suffix: a letter of "kmgtp" (its power of the base) followed by
+ * nothing, "b", "i" or "ib", in any case; "" and "b" are bytes.  fio's
+ * default kb_base=1024 makes every spelling a power of 1024 (fio 3.33
+ * itself reads "KiB" as 1000 there, its "compatibility mode"; nfstorm keeps
+ * every spelling a power of 1024, docs/plans.md says so).  fio's
+ * kb_base=1000 (IEC 80000-13): only the "ib" spellings are powers of 1024;
+ * "k", "kb", "Ki" are 1000 (fio 3.33 measured: bs=4Ki is 4000 bytes). */
+static int size_mult(const char *s, unsigned kb_base, uint64_t *mult)
+{
+    static const char powers[] = "kmgtp";
+    const char *p = *s ? strchr(powers, tolower((unsigned char)*s)) : NULL;
+    const char *rest = s + 1;
+    *mult = 1;
+    if (!*s || strcasecmp(s, "b") == 0)
+        return 0;
+    if (!p || (*rest && strcasecmp(rest, "b") && strcasecmp(rest, "i") && strcasecmp(rest, "ib")))
+        return -EINVAL;
+    for (const char *q = powers; q <= p; q++)
+        *mult *= kb_base == 1000 && strcasecmp(rest, "ib") ? 1000 : 1024;
+    return 0;
+}
 
 int units_parse_size_kb(const char *s, unsigned kb_base, uint64_t *bytes)
 {
     if (!s || (kb_base != 1000 && kb_base != 1024))
         return -EINVAL;
-    const struct suffix *tab = kb_base == 1000 ? size_suffixes_si : size_suffixes;
-    size_t ntab = kb_base == 1000 ? sizeof(size_suffixes_si) / sizeof(size_suffixes_si[0])
-                                  : sizeof(size_suffixes) / sizeof(size_suffixes[0]);
     struct number n;
     int rc = read_number(&s, &n);
     uint64_t mult;
     /* A bad suffix is a worse error than a big number: check it first. */
-    if (rc == -EINVAL || lookup_suffix(tab, ntab, s, &mult))
+    if (rc == -EINVAL || size_mult(s, kb_base, &mult))
         return -EINVAL;
     if (rc)
         return rc;
@@ -173,7 +164,7 @@ int units_parse_count(const char *s, uint64_t *n)
     int rc = read_number(&s, &num);
     uint64_t mult;
     if (rc == -EINVAL ||
-        lookup_suffix(count_suffixes, sizeof(count_suffixes) / sizeof(count_suffixes[0]), s, &mult))
+        lookup_suffix(count_suffixes, NELEM(count_suffixes), s, &mult))
         return -EINVAL;
     if (rc)
         return rc;
@@ -199,7 +190,7 @@ int units_parse_duration(const char *s, uint64_t default_unit_ns, uint64_t *ns)
     if (rc == -EINVAL)
         return rc;
     uint64_t mult = default_unit_ns;
-    if (*s && lookup_suffix(time_suffixes, sizeof(time_suffixes) / sizeof(time_suffixes[0]), s, &mult))
+    if (*s && lookup_suffix(time_suffixes, NELEM(time_suffixes), s, &mult))
         return -EINVAL;
     if (rc)
         return rc;

@@ -18,6 +18,7 @@
 #include "common/fnv.h"
 #include "common/le.h"
 #include "common/xmalloc.h"
+#include "common/names.h"
 
 #define H_MAGIC   0
 #define H_VERSION 4
@@ -47,7 +48,7 @@ static const char *const kind_names[VB__COUNT] = {
 
 const char *vblock_csum_name(enum vblock_csum c)
 {
-    return (unsigned)c < VB_CSUM__COUNT ? csum_names[c] : NULL;
+    return names_word(csum_names, VB_CSUM__COUNT, c);
 }
 
 int vblock_csum_from_name(const char *s)
@@ -62,18 +63,7 @@ int vblock_csum_from_name(const char *s)
     return -1;
 }
 
-const char *vblock_kind_name(enum vblock_kind k)
-{
-    return (unsigned)k < VB__COUNT ? kind_names[k] : NULL;
-}
-
-int vblock_kind_from_name(const char *s)
-{
-    for (int i = 0; s && i < VB__COUNT; i++)
-        if (strcmp(s, kind_names[i]) == 0)
-            return i;
-    return -1;
-}
+NAMES_LOOKUPS(vblock_kind_name, vblock_kind_from_name, enum vblock_kind, kind_names, VB__COUNT)
 
 /* ---- crc32c ---------------------------------------------------------- */
 

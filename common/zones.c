@@ -4,25 +4,11 @@
 #include "common/zones.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/units.h"
-
-static int why_fmt(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int why_fmt(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (why && whylen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, whylen, fmt, ap);
-        va_end(ap);
-    }
-    return -EINVAL;
-}
+#include "common/why.h"
 
 /* One list, "60/10:30/20:10/70", n bytes of text at s. */
 static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l,
@@ -33,9 +19,9 @@ static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l
     uint64_t size_pct = 0;
 
     if (n == 0)
-        return why_fmt(why, whylen, "an empty zone list");
+        return why_fail(why, whylen, "an empty zone list");
     if (n >= sizeof buf)
-        return why_fmt(why, whylen, "zone list longer than %zu characters", sizeof buf - 1);
+        return why_fail(why, whylen, "zone list longer than %zu characters", sizeof buf - 1);
     memcpy(buf, s, n);
     buf[n] = '\0';
     l->n = 0;
@@ -46,20 +32,20 @@ static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l
         if (next)
             *next++ = '\0';
         if (l->n == ZONES_MAX)
-            return why_fmt(why, whylen, "at most %d zones", ZONES_MAX);
+            return why_fail(why, whylen, "at most %d zones", ZONES_MAX);
         slash = strchr(z, '/');
         if (!slash)
-            return why_fmt(why, whylen, "zone '%s' is not ACCESS/SIZE", z);
+            return why_fail(why, whylen, "zone '%s' is not ACCESS/SIZE", z);
         *slash++ = '\0';
         if (units_parse_u64(z, &pct) || pct > 100)
-            return why_fmt(why, whylen, "bad access percentage '%s'", z);
+            return why_fail(why, whylen, "bad access percentage '%s'", z);
         if (!absolute && !*slash) {
             /* fio: a zone without a size shares what the others leave */
             size = 0;
             nempty++;
         } else if (absolute ? units_parse_size(slash, &size) || size == 0
                             : units_parse_u64(slash, &size) || size == 0 || size > 100)
-            return why_fmt(why, whylen, absolute ? "bad zone size '%s'" : "bad zone size '%s' "
+            return why_fail(why, whylen, absolute ? "bad zone size '%s'" : "bad zone size '%s' "
                            "(a percentage of the region, 1 to 100)", slash);
         acc += (uint32_t)pct;
         size_pct += absolute ? 0 : size;
@@ -68,9 +54,9 @@ static int parse_list(const char *s, size_t n, int absolute, struct zone_list *l
         l->n++;
     }
     if (acc != 100)
-        return why_fmt(why, whylen, "access percentages add up to %u, not 100", (unsigned)acc);
+        return why_fail(why, whylen, "access percentages add up to %u, not 100", (unsigned)acc);
     if (size_pct > 100 || (nempty && size_pct + nempty > 100))
-        return why_fmt(why, whylen, "zone sizes add up to %llu%% of the region, more than 100",
+        return why_fail(why, whylen, "zone sizes add up to %llu%% of the region, more than 100",
                        (unsigned long long)(size_pct + nempty));
     for (uint32_t i = 0, left = (uint32_t)(100 - size_pct); nempty && i < l->n; i++) {
         if (l->z[i].size)
@@ -100,7 +86,7 @@ int zones_parse(const char *text, int absolute, struct zone_list *rd, struct zon
         struct zone_list t;
         const char *tr = w + m + 1;
         if (strchr(tr, ','))
-            return why_fmt(why, whylen, "at most three lists (reads, writes, trims)");
+            return why_fail(why, whylen, "at most three lists (reads, writes, trims)");
         if ((rc = parse_list(tr, strlen(tr), absolute, &t, why, whylen)) < 0)
             return rc;
     }

@@ -21,10 +21,13 @@
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PREFIX="$ROOT/deps/libnfs"
+# PREFIX=DIR: build there instead (a private libnfs to try a patch on,
+# while deps/libnfs stays as it is for whoever uses it).
+PREFIX=${PREFIX:-$ROOT/deps/libnfs}
 PC="$PREFIX/lib/pkgconfig/libnfs.pc"
 OBSERVER_PATCH="$ROOT/scripts/libnfs-observer.patch"
-# Batched socket I/O and one timeout scan per clock tick (rpc_set_batch_io):
+# Batched socket I/O and one timeout scan per clock tick (rpc_set_batch_io,
+# opt-in: a program that does not ask, fio among them, gets upstream libnfs):
 # the project's own, applied after the observer (docs/architecture.md, "The
 # op loop").
 BATCH_PATCH="$ROOT/scripts/libnfs-batch-io.patch"
@@ -45,7 +48,8 @@ done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nfstorm-libnfs.XXXXXX")
 LOG="$TMP/build.log"
-cleanup() { rm -rf "$TMP" "$ROOT/deps/.libnfs-stage"; }
+STAGE="$PREFIX.stage"
+cleanup() { rm -rf "$TMP" "$STAGE"; }
 fail() {
   echo "build-libnfs: $1 (log follows)" >&2
   [ -f "$LOG" ] && tail -n 60 "$LOG" >&2
@@ -148,7 +152,6 @@ cmake --build "$TMP/build" -j "$(nproc 2>/dev/null || echo 2)" >>"$LOG" 2>&1 || 
 # Install into a staging dir on the same file system, then rename into
 # place, so an interrupted run never leaves a half-installed prefix that the
 # cache check above would trust.
-STAGE="$ROOT/deps/.libnfs-stage"
 rm -rf "$STAGE"
 DESTDIR="$STAGE" cmake --install "$TMP/build" >>"$LOG" 2>&1 || fail "install failed"
 [ -f "$STAGE$PC" ] || fail "the build did not install lib/pkgconfig/libnfs.pc"

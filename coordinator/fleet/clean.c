@@ -17,6 +17,7 @@
 #include "common/sat.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "common/sat.h"
 #include "coordinator/result/result.h"
 #include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/clean.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "common/names.h"
 #include "common/units.h"
 #include "proto/msg.h"
 
@@ -97,19 +98,6 @@ int client_caps_add(struct client_caps *c, const char *arg, char *err, size_t er
     return 0;
 }
 
-/* labels (comma-separated) holds label as a whole item. */
-static int has_label(const char *labels, const char *label)
-{
-    size_t n = strlen(label);
-    for (const char *p = labels; *p;) {
-        size_t k = strcspn(p, ",");
-        if (k == n && strncmp(p, label, n) == 0)
-            return 1;
-        p += k + (p[k] == ',');
-    }
-    return 0;
-}
-
 uint64_t client_caps_for(const struct client_caps *c, const char *labels)
 {
     uint64_t best = 0;
@@ -117,7 +105,7 @@ uint64_t client_caps_for(const struct client_caps *c, const char *labels)
     if (!c)
         return 0;
     for (uint32_t i = 0; i < c->n; i++)
-        if (labels && has_label(labels, c->by_label[i].label) && c->by_label[i].bps > best)
+        if (labels && names_list_has(labels, ',', c->by_label[i].label, strlen(c->by_label[i].label)) && c->by_label[i].bps > best)
             best = c->by_label[i].bps;
     return best ? best : c->all_bps;
 }

@@ -1,23 +1,12 @@
 /* hosts: see hosts.h. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/xmalloc.h"
 #include "coordinator/fleet/hosts.h"
 #include "proto/msg.h"
-
-static int say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "common/why.h"
 
 /* A wrapped port (99999 dialled 34463) or port 0 would
  * connect somewhere else than the message names.  0, or -EINVAL. */
@@ -60,16 +49,16 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
     ssize_t len;
     int lineno = 0, status = 0;
     if (!fp)
-        return say(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return why_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     while (status == 0 && (len = getline(&line, &cap, fp)) >= 0) {
         char *s = line, *e, *save = NULL;
         lineno++;
         if (len > HOSTS_LINE_MAX) {
-            status = say(err, errlen, "%s:%d: a line longer than %d bytes", path, lineno, HOSTS_LINE_MAX);
+            status = why_fail(err, errlen, "%s:%d: a line longer than %d bytes", path, lineno, HOSTS_LINE_MAX);
             break;
         }
         if (memchr(line, '\0', (size_t)len)) {
-            status = say(err, errlen, "%s:%d: a NUL byte in the line (not a text file?)", path, lineno);
+            status = why_fail(err, errlen, "%s:%d: a NUL byte in the line (not a text file?)", path, lineno);
             break;
         }
         line[strcspn(line, "#\r\n")] = '\0';
@@ -80,7 +69,7 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
         if (e == s)
             continue;
         if (*n == max) {
-            status = say(err, errlen, "%s:%d: more than %u agents", path, lineno, max);
+            status = why_fail(err, errlen, "%s:%d: more than %u agents", path, lineno, max);
             break;
         }
         *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
@@ -89,15 +78,15 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
             char *old = (*labels)[*n];
             size_t have = old ? strlen(old) + 1 : 0;
             if (strncmp(t, "label=", 6) != 0 || !t[6]) {
-                status = say(err, errlen, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
+                status = why_fail(err, errlen, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
                 break;
             }
             if (msg_labels_check(t + 6, why, sizeof why) < 0) {
-                status = say(err, errlen, "%s:%d: %s", path, lineno, why);
+                status = why_fail(err, errlen, "%s:%d: %s", path, lineno, why);
                 break;
             }
             if (have + strlen(t + 6) >= MSG_LABELS_MAX) {
-                status = say(err, errlen, "%s:%d: labels longer than %d bytes in all", path, lineno,
+                status = why_fail(err, errlen, "%s:%d: labels longer than %d bytes in all", path, lineno,
                              MSG_LABELS_MAX - 1);
                 break;
             }
@@ -117,14 +106,14 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
             *comma = ':';
         hosts_add_addr(addrs, n, s, (size_t)(e - s));
         if (hosts_port_ok((*addrs)[*n - 1]) < 0) {
-            status = say(err, errlen, "%s:%d: '%s': the port must be 1 to 65535", path, lineno, (*addrs)[*n - 1]);
+            status = why_fail(err, errlen, "%s:%d: '%s': the port must be 1 to 65535", path, lineno, (*addrs)[*n - 1]);
             break;
         }
     }
     free(line);
     fclose(fp);
     if (status == 0 && *n == 0)
-        return say(err, errlen, "%s: no hosts in the file", path);
+        return why_fail(err, errlen, "%s: no hosts in the file", path);
     return status;
 }
 

@@ -21,7 +21,7 @@ int hosts_port_ok(const char *a);
 void hosts_add_addr(char ***addrs, uint32_t *n, const char *s, size_t len);
 
 /* Read path's hosts into *addrs and *labels (labels[i]: host i's labels,
- * comma-joined, or NULL), at most max.  0, or -1 with a one-line error
+ * comma-joined, or NULL), at most max.  0, or -EINVAL with a one-line error
  * naming path:line in err. */
 int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, uint32_t *n, char *err,
                size_t errlen);

@@ -5,21 +5,11 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "common/xmalloc.h"
 #include "coordinator/run/sweep.h"
-
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -EINVAL;
-}
+#include "common/why.h"
 
 static int num(json_t *o, const char *key, double *v)
 {
@@ -54,33 +44,33 @@ static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nph
     for (uint32_t a = 0; a < nagents; a++)
         pt->agent[a] = -1;
     if (u64(pj, "phase", &phase) || phase >= nphases)
-        return bad(err, errlen, "%s.phase: not a phase index below %u", at, nphases);
+        return why_fail(err, errlen, "%s.phase: not a phase index below %u", at, nphases);
     pt->phase = (uint32_t)phase;
     if (u64(pj, "requested", &pt->requested) || num(pj, "achieved", &pt->achieved) ||
         num(pj, "share", &pt->share) || u64(pj, "slo_latency_ns", &pt->slo_lat_ns))
-        return bad(err, errlen, "%s: requested, achieved, share and slo_latency_ns must be numbers", at);
+        return why_fail(err, errlen, "%s: requested, achieved, share and slo_latency_ns must be numbers", at);
     (void)num(pj, "achieved_bw", &pt->achieved_bw);   /* absent in older files */
     if (json_object_get(pj, "per_thread") && u64(pj, "per_thread", &pt->per_thread))
-        return bad(err, errlen, "%s.per_thread: not a count", at);
+        return why_fail(err, errlen, "%s.per_thread: not a count", at);
     if (!json_is_object(lat) || num(lat, "mean", &pt->lat_mean) || u64(lat, "p50", &pt->lat_p50) ||
         u64(lat, "p90", &pt->lat_p90) || u64(lat, "p99", &pt->lat_p99) || u64(lat, "p999", &pt->lat_p999) ||
         u64(lat, "max", &pt->lat_max))
-        return bad(err, errlen, "%s.lat_ns: want mean, p50, p90, p99, p999, max", at);
+        return why_fail(err, errlen, "%s.lat_ns: want mean, p50, p90, p99, p999, max", at);
     if (json_is_null(cv))
         pt->cv_pct = -1;
     else if (num(pj, "cv_pct", &pt->cv_pct))
-        return bad(err, errlen, "%s.cv_pct: not a number or null", at);
+        return why_fail(err, errlen, "%s.cv_pct: not a number or null", at);
     if (!json_is_boolean(json_object_get(pj, "valid")))
-        return bad(err, errlen, "%s.valid: not a boolean", at);
+        return why_fail(err, errlen, "%s.valid: not a boolean", at);
     pt->valid = json_is_true(json_object_get(pj, "valid"));
     pt->slo_met = json_is_true(json_object_get(pj, "slo_met"));
     if (!json_is_array(agents))
-        return bad(err, errlen, "%s.agents: not an array", at);
+        return why_fail(err, errlen, "%s.agents: not an array", at);
     json_array_foreach(agents, i, v) {
         uint64_t id;
         double x;
         if (u64(v, "id", &id) || id >= nagents || num(v, "achieved", &x) || x < 0)
-            return bad(err, errlen, "%s.agents[%zu]: want an id below %u and achieved", at, i, nagents);
+            return why_fail(err, errlen, "%s.agents[%zu]: want an id below %u and achieved", at, i, nagents);
         pt->agent[id] = x;
         /* schedule debt and CPU: absent in files written before them */
         (void)u64(v, "late_ops", &pt->late_ops[id]);
@@ -88,12 +78,12 @@ static int load_point(json_t *pj, const char *at, uint32_t nagents, uint32_t nph
         (void)num(v, "cpu_pct", &pt->cpu_pct[id]);
     }
     if (!json_is_array(reasons))
-        return bad(err, errlen, "%s.reasons: not an array", at);
+        return why_fail(err, errlen, "%s.reasons: not an array", at);
     pt->reasons[0] = '\0';
     json_array_foreach(reasons, i, v) {
         size_t n = strlen(pt->reasons);
         if (!json_is_string(v))
-            return bad(err, errlen, "%s.reasons[%zu]: not a string", at, i);
+            return why_fail(err, errlen, "%s.reasons[%zu]: not a string", at, i);
         snprintf(pt->reasons + n, sizeof pt->reasons - n, "%s%s", n ? "; " : "", json_string_value(v));
     }
     return 0;
@@ -109,7 +99,7 @@ int sweep_from_json(void *json, uint32_t nagents, uint32_t nphases, struct sweep
 
     *out = NULL;
     if (!json_is_array(arr) || json_array_size(arr) > PLAN_MAX_PHASES)
-        return bad(err, errlen, "sweeps: not an array of at most %d sweeps", PLAN_MAX_PHASES);
+        return why_fail(err, errlen, "sweeps: not an array of at most %d sweeps", PLAN_MAX_PHASES);
     s = xcalloc(1, sizeof *s);
     s->nagents = nagents;
     s->runs = xcalloc(json_array_size(arr) ? json_array_size(arr) : 1, sizeof *s->runs);
@@ -132,21 +122,21 @@ int sweep_from_json(void *json, uint32_t nagents, uint32_t nphases, struct sweep
             if (strcmp(dim, plan_sweep_dim_name(d)) == 0)
                 w->spec.dim = d;
         if (!w->spec.dim) {
-            bad(err, errlen, "%s.dimension: not rate_iops, rate, iodepth, numjobs or agents", at);
+            why_fail(err, errlen, "%s.dimension: not rate_iops, rate, iodepth, numjobs or agents", at);
             goto fail;
         }
         if (slo && plan_sweep_parse_slo(slo, &w->spec, why, sizeof why)) {
-            bad(err, errlen, "%s.slo: %s", at, why);
+            why_fail(err, errlen, "%s.slo: %s", at, why);
             goto fail;
         }
         if (!json_is_object(th) || num(th, "achieved_pct", &w->spec.achieved_pct) ||
             num(th, "agent_pct", &w->spec.agent_pct) || num(th, "cv_pct", &w->spec.cv_pct)) {
-            bad(err, errlen, "%s.thresholds: want achieved_pct, agent_pct, cv_pct", at);
+            why_fail(err, errlen, "%s.thresholds: want achieved_pct, agent_pct, cv_pct", at);
             goto fail;
         }
         (void)num(th, "resolution_pct", &w->spec.resolution_pct);
         if (!json_is_array(pts) || json_array_size(pts) > SWEEP_MAX_VALUES) {
-            bad(err, errlen, "%s.points: not an array of at most %d points", at, SWEEP_MAX_VALUES);
+            why_fail(err, errlen, "%s.points: not an array of at most %d points", at, SWEEP_MAX_VALUES);
             goto fail;
         }
         json_array_foreach(pts, k, pj) {
@@ -154,7 +144,7 @@ int sweep_from_json(void *json, uint32_t nagents, uint32_t nphases, struct sweep
             snprintf(pat, sizeof pat, "%s.points[%zu]", at, k);
             w->npoints++;
             if (!json_is_object(pj)) {
-                bad(err, errlen, "%s: not an object", pat);
+                why_fail(err, errlen, "%s: not an object", pat);
                 goto fail;
             }
             if (load_point(pj, pat, nagents, nphases, &w->points[k], err, errlen))
@@ -169,7 +159,7 @@ int sweep_from_json(void *json, uint32_t nagents, uint32_t nphases, struct sweep
         w->spec.npoints = w->npoints;
         continue;
 fail_text:
-        bad(err, errlen, "%s.job: not a job name", at);
+        why_fail(err, errlen, "%s.job: not a job name", at);
         goto fail;
     }
     *out = s;

@@ -473,6 +473,17 @@ static void phase_units(const struct fiolog *fl, uint32_t phase, uint32_t *lo, u
         (*hi)++;
 }
 
+/* The current phase's units into [lo, hi): 0 when phase is not the
+ * current one, or agent (NO_AGENT: none) not one of the run's. */
+#define NO_AGENT UINT32_MAX
+static int cur_units(const struct fiolog *fl, uint32_t phase, uint32_t agent, uint32_t *lo, uint32_t *hi)
+{
+    if (fl->cur < 0 || phase != (uint32_t)fl->cur || (agent != NO_AGENT && agent >= fl->nagents))
+        return 0;
+    phase_units(fl, phase, lo, hi);
+    return 1;
+}
+
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct fiolog *fl = arg;
@@ -517,9 +528,8 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
     uint32_t lo, hi;
 
     (void)r;
-    if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
+    if (!cur_units(fl, phase, agent, &lo, &hi))
         return;
-    phase_units(fl, phase, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
         if (fl->u[i].clone < 0)
             feed_ops(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], k, o);
@@ -545,9 +555,8 @@ static void on_agent_interval_clones(void *arg, const struct run_result *r, uint
     uint32_t lo, hi;
 
     (void)r;
-    if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
+    if (!cur_units(fl, phase, agent, &lo, &hi))
         return;
-    phase_units(fl, phase, &lo, &hi);
     /* ops without their threads' figures (an agent older than per-clone
      * logs, or figures too large for a frame): the clone files miss them,
      * which is said, never hidden */
@@ -589,9 +598,8 @@ static void on_interval(void *arg, const struct run_result *r, uint32_t phase, u
     uint32_t lo, hi;
 
     (void)r;
-    if (fl->cur < 0 || phase != (uint32_t)fl->cur)
+    if (!cur_units(fl, phase, NO_AGENT, &lo, &hi))
         return;
-    phase_units(fl, phase, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
         if (fl->u[i].clone >= 0)
             feed_pending(fl, &fl->u[i], k);
@@ -604,9 +612,8 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
     uint32_t lo, hi;
 
     (void)r;
-    if (fl->cur < 0 || phase != (uint32_t)fl->cur || agent >= fl->nagents)
+    if (!cur_units(fl, phase, agent, &lo, &hi))
         return;
-    phase_units(fl, phase, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++)
         finish(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], ap->duration_ns);
 }
@@ -617,10 +624,9 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
     const struct phase_result *ph;
     uint32_t lo, hi;
 
-    if (fl->cur < 0 || phase != (uint32_t)fl->cur)
+    if (!cur_units(fl, phase, NO_AGENT, &lo, &hi))
         return;
     ph = &r->phases[phase];
-    phase_units(fl, phase, &lo, &hi);
     for (uint32_t i = lo; i < hi; i++) {
         struct phase_log *pl = &fl->u[i];
 

@@ -1,7 +1,7 @@
 /* fuzz_session: libFuzzer harness for the agent's session code (agent/
- * session.c and what it calls: plan admission, the allow lists, phase
- * prepare/start/stop/finish, clean), driven by a hostile coordinator that
- * has authenticated.
+ * session.c, agent/session_run.c and what they call: plan admission, the
+ * allow lists, phase prepare/start/stop/finish, clean), driven by a
+ * hostile coordinator that has authenticated.
  *
  * No socket: the session is opened through its transport seam
  * (session_open_detached; what the agent sends goes to a counting hook) on

@@ -50,9 +50,9 @@ grep -q "labels=bad\|labels=open" "$T/o1" && fail "a refused agent joined: $(gre
 
 # --min-agents 2: the same two agents run
 rm -f "$D"/f.*
-crun "$T/o2" $JOB --expect 3 --min-agents 2 --expect-timeout 2s --json "$T/r2.json" ||
+crun "$T/o2" $JOB --expect 3 --min-agents 2 --expect-timeout 6s --json "$T/r2.json" ||
   fail "--min-agents 2: exit $?: $(tail -n 3 "$T/o2")"
-grep -q "2 of 3 agents joined within 2 s: running with them (--min-agents 2)" "$T/o2" ||
+grep -q "2 of 3 agents joined within 6 s: running with them (--min-agents 2)" "$T/o2" ||
   fail "--min-agents: no notice: $(cat "$T/o2")"
 [ "$(cd "$D" && ls f.* | tr '\n' ' ')" = "f.0 f.1 " ] || fail "--min-agents: files $(ls "$D")"
 py "$T/r2.json" <<'PY'

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "common/units.h"
 
@@ -85,6 +86,39 @@ static void test_units_parse_size_kb_base(void **state)
     assert_int_equal(units_parse_size_kb("4k", 1024, &v), 0);
     assert_int_equal(v, 4096);
     assert_int_equal(units_parse_size_kb("4k", 1001, &v), -EINVAL);
+}
+
+/* Every suffix spelling in both bases, as fio 3.33 reads them (the two
+ * tables units.c once held): kmgtp with "", "b", "i" or "ib", any case. */
+static void test_units_parse_size_every_suffix(void **state)
+{
+    static const char *const tails[] = { "", "b", "i", "ib", "B", "I", "iB", "IB" };
+    static const char letters[2][6] = { "kmgtp", "KMGTP" };
+    (void)state;
+    for (int p = 1; p <= 5; p++) {
+        for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+            for (int upper = 0; upper < 2; upper++) {
+                char s[8];
+                uint64_t v = 0, bin = 1, dec = 1;
+                int ib = tails[t][0] && (tails[t][1] == 'b' || tails[t][1] == 'B');
+                for (int i = 0; i < p; i++) {
+                    bin *= 1024;
+                    dec *= 1000;
+                }
+                snprintf(s, sizeof s, "2%c%s", letters[upper][p - 1], tails[t]);
+                assert_int_equal(units_parse_size_kb(s, 1024, &v), 0);
+                assert_int_equal(v, 2 * bin);
+                assert_int_equal(units_parse_size_kb(s, 1000, &v), 0);
+                assert_int_equal(v, 2 * (ib ? bin : dec));
+            }
+        }
+    }
+    static const char *const bad[] = { "2bb", "2kbb", "2kibb", "2kx", "2x", "2ib", "2i", "2kk" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint64_t v = 0;
+        assert_int_equal(units_parse_size_kb(bad[i], 1000, &v), -EINVAL);
+        assert_int_equal(units_parse_size_kb(bad[i], 1024, &v), -EINVAL);
+    }
 }
 
 static void test_units_parse_size_errors(void **state)
@@ -352,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_units_parse_size_values),
         cmocka_unit_test(test_units_parse_size_errors),
         cmocka_unit_test(test_units_parse_size_kb_base),
+        cmocka_unit_test(test_units_parse_size_every_suffix),
         cmocka_unit_test(test_units_parse_duration_values),
         cmocka_unit_test(test_units_parse_duration_errors),
         cmocka_unit_test(test_units_parse_u64),

@@ -1,0 +1,42 @@
+/* procfs: see procfs.h. */
+#include "agent/procfs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include "common/xmalloc.h"
+
+char *procfs_read(const char *path, size_t max)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    size_t n;
+    if (!f)
+        return NULL;
+    buf = xmalloc(max + 1);
+    n = fread(buf, 1, max, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static int octal(char c, char top)
+{
+    return c >= '0' && c <= top;
+}
+
+int procfs_unescape(const char *s, const char *e, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; s < e; s++) {
+        char c = *s;
+        if (c == '\\' && e - s >= 4 && octal(s[1], '3') && octal(s[2], '7') && octal(s[3], '7')) {
+            c = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 3;
+        }
+        if (n + 1 >= len)
+            return -ENAMETOOLONG;
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    return 0;
+}
