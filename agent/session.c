@@ -37,7 +37,6 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
-#include "net/conn.h"
 #include "net/ctlsock.h"
 #include "proto/msg_version.h"
 
@@ -59,7 +58,7 @@ void session_send(struct session *s, struct buf *b)
         buf_free(b);
         return;
     }
-    conn_write((uv_stream_t *)&s->tcp, b);   /* dropped if the stream is closing */
+    peer_send(&s->conn, b);
 }
 
 void session_send_active(struct agent *a, const char *peer, struct buf *b)
@@ -114,7 +113,6 @@ static void on_handle_closed(uv_handle_t *h)
     struct session *s = h->data;
     struct agent *a = s->agent;
     if (--s->open_handles == 0) {
-        frame_reader_free(&s->rd);
         if (session_state_has_plan(&s->st))
             msg_plan_free(&s->plan);
         free(s->acc);
@@ -207,7 +205,7 @@ void session_maybe_free(struct session *s)
     pending_remove(s);
     if (s->agent->waiting == s)
         s->agent->waiting = NULL;
-    uv_close((uv_handle_t *)&s->tcp, on_handle_closed);
+    peer_close(&s->conn, s->end_why);
     uv_close((uv_handle_t *)&s->sampler, on_handle_closed);
     uv_close((uv_handle_t *)&s->tick, on_handle_closed);
     uv_close((uv_handle_t *)&s->finished, on_handle_closed);
@@ -291,7 +289,7 @@ static void on_ping(struct session *s, const struct msg_frame *f)
     char err[256];
     struct buf b;
     buf_init(&b);
-    if (session_decoded(s, conn_pong(f, clock_now_ns(), &b, err, sizeof err), err))
+    if (session_decoded(s, peer_pong(NULL, f, clock_now_ns(), &b, err, sizeof err), err))
         session_send(s, &b);
 }
 
@@ -375,28 +373,43 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
     session_state_assert(&s->st);
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+static int on_frame(struct peer *p, const char *pl, uint32_t n)
 {
-    struct session *s = h->data;
-    (void)suggested;
-    *b = uv_buf_init(s->rbuf, sizeof s->rbuf);
-}
-
-static int on_frame(void *arg, const char *p, uint32_t n)
-{
-    struct session *s = arg;
-    msg_dispatch(p, n, handle_frame, s);
+    struct session *s = (struct session *)p;
+    if (s->st.life == LIFE_OPEN)      /* ended meanwhile (a timer): read no further */
+        msg_dispatch(pl, n, handle_frame, s);
     return s->st.life != LIFE_OPEN;
 }
+
+/* The connection closed under us (p->err says how), or session_maybe_free
+ * closes it. */
+static void on_peer_close(struct peer *p, const char *why)
+{
+    struct session *s = (struct session *)p;
+
+    if (s->st.life != LIFE_OPEN)
+        return;
+    if (p->err == -EMSGSIZE)
+        why = s->st.talk <= S_AUTH ? "frame larger than the limit before authentication"
+                                   : "frame larger than the limit";
+    session_end(s, why);
+}
+
+static void on_peer_free(struct peer *p)
+{
+    on_handle_closed((uv_handle_t *)&p->tcp);
+}
+
+static const struct peer_ops session_peer_ops = {
+    .on_frame = on_frame, .on_close = on_peer_close, .on_free = on_peer_free,
+};
 
 void session_feed(struct session *s, const void *bytes, size_t len)
 {
     if (s->st.life != LIFE_OPEN)
         return;
-    s->last_rx_ns = clock_now_ns();
-    if (conn_feed_frames(&s->rd, bytes, len, on_frame, s) < 0)
-        session_end(s, s->st.talk <= S_AUTH ? "frame larger than the limit before authentication"
-                                          : "frame larger than the limit");
+    s->conn.last_rx_ns = clock_now_ns();
+    peer_feed(&s->conn, bytes, len);
 }
 
 void session_close(struct session *s)
@@ -409,39 +422,16 @@ int session_settled(const struct session *s)
     return s->st.work == WORK_NONE && s->st.talk != S_RUNNING;
 }
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
-{
-    struct session *s = st->data;
-
-    if (nread < 0) {
-        uv_read_stop(st);
-        session_end(s, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
-    }
-    session_feed(s, ub->base, (size_t)nread);
-    if (s->st.life != LIFE_OPEN)
-        uv_read_stop(st);
-}
-
 /* ---- accepting ---- */
 
-static void peer_name(uv_tcp_t *t, char *out, size_t len, char *addr, size_t addrlen)
+/* s talks to peer ("IP:PORT"): peer_addr, its IP, is what the
+ * per-address stranger cap compares. */
+static void session_name(struct session *s, const char *peer)
 {
-    struct sockaddr_storage ss;
-    int sl = sizeof ss;
-    char ip[48] = "?";
-    int port = 0;
-    if (uv_tcp_getpeername(t, (struct sockaddr *)&ss, &sl) == 0) {
-        if (ss.ss_family == AF_INET) {
-            uv_ip4_name((struct sockaddr_in *)&ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-        } else if (ss.ss_family == AF_INET6) {
-            uv_ip6_name((struct sockaddr_in6 *)&ss, ip, sizeof ip);
-            port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-        }
-    }
-    snprintf(out, len, "%s:%d", ip, port);
-    snprintf(addr, addrlen, "%s", ip);
+    const char *colon = strrchr(peer, ':');
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
+    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
+             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
 }
 
 /* The pending connection to evict for a newcomer: the oldest among those
@@ -493,7 +483,7 @@ static void on_tick(uv_timer_t *t)
     if (s->st.life != LIFE_OPEN)
         return;
     /* this agent's own stall is not the coordinator's silence (common/stall.h) */
-    s->last_rx_ns = stall_forgive(s->last_rx_ns, stall_tick(&s->last_tick_ns, TICK_NS, now), now);
+    s->conn.last_rx_ns = stall_forgive(s->conn.last_rx_ns, stall_tick(&s->last_tick_ns, TICK_NS, now), now);
     if (s->st.link == LINK_DIALLING) {
         /* a blackholed address would hold a connect for the kernel's
          * minutes: give up as soon as a hello would be late, and redial */
@@ -511,15 +501,16 @@ static void on_tick(uv_timer_t *t)
         session_end(s, "busy");
         return;
     }
-    if (now - s->last_rx_ns > s->agent->lease_ns) {
+    if (now - s->conn.last_rx_ns > s->agent->lease_ns) {
         snprintf(why, sizeof why, "lease expired: coordinator silent for %.1f s",
-                 (double)(now - s->last_rx_ns) / 1e9);
+                 (double)(now - s->conn.last_rx_ns) / 1e9);
         session_end(s, why);
         return;
     }
+    struct msg_ping ping = { .t_ns = now };
     struct buf b;
     buf_init(&b);
-    conn_ping(&b, 0, now);
+    msg_ping_encode(&b, &ping);
     session_send(s, &b);
     if (s->st.talk == S_PREPARING && atomic_load(&s->run.layout_known)) {
         /* layout progress: the worker thread counts, we report (once its
@@ -564,7 +555,7 @@ static void session_authenticated(struct session *s)
     struct agent *a = s->agent;
     pending_remove(s);
     /* proven: frames up to the full size (plans, clean requests) from now on */
-    frame_reader_set_max(&s->rd, FRAME_MAX_PAYLOAD);
+    frame_reader_set_max(&s->conn.rd, FRAME_MAX_PAYLOAD);
     s->st.talk = S_IDLE;
     if (a->active && a->active->st.run == RUN_OVER && a->active->st.talk == S_IDLE) {
         /* its coordinator is done and just hasn't hung up yet */
@@ -629,14 +620,13 @@ static struct session *session_new(struct agent *a)
     s->totals = xmalloc(sizeof *s->totals);
     s->causes_acc = xcalloc(1, sizeof *s->causes_acc);
     s->causes = xcalloc(1, sizeof *s->causes);
-    frame_reader_init(&s->rd, FRAME_PREAUTH_MAX);
-    uv_tcp_init(a->loop, &s->tcp);
+    peer_init(&s->conn, a->loop, &session_peer_ops, FRAME_PREAUTH_MAX);
     uv_timer_init(a->loop, &s->sampler);
     uv_timer_init(a->loop, &s->tick);
     uv_async_init(a->loop, &s->finished, session_on_finished);
-    s->tcp.data = s->sampler.data = s->tick.data = s->finished.data = s;
+    s->sampler.data = s->tick.data = s->finished.data = s;
     s->open_handles = 4;
-    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    s->accepted_ns = s->conn.last_rx_ns = clock_now_ns();
     a->nsessions++;
     return s;
 }
@@ -655,10 +645,7 @@ static void pending_add(struct agent *a, struct session *s)
 struct session *session_open_detached(struct agent *a, const char *peer)
 {
     struct session *s = session_new(a);
-    const char *colon = strrchr(peer, ':');
-    snprintf(s->peer, sizeof s->peer, "%s", peer);
-    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
-             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    session_name(s, peer);
     pending_add(a, s);
     tick_start(s);
     return s;
@@ -668,7 +655,7 @@ struct session *session_open_detached(struct agent *a, const char *peer)
  * load fills (net/ctlsock.h).  A refusal costs only the priority. */
 static void mark_control(struct session *s)
 {
-    int rc = ctlsock_mark(&s->tcp, s->agent->control_tos);
+    int rc = ctlsock_mark(&s->conn.tcp, s->agent->control_tos);
     if (rc < 0)
         log_warn("%s: cannot mark the control connection (--control-tos): %s", s->peer, uv_strerror(rc));
 }
@@ -676,18 +663,20 @@ static void mark_control(struct session *s)
 void session_accept(struct agent *a)
 {
     struct session *s = session_new(a);
+    struct sockaddr_storage ss;
+    char name[sizeof s->peer];
 
-    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->tcp) < 0) {
+    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->conn.tcp) < 0) {
         session_end(s, "accept failed");
         return;
     }
-    peer_name(&s->tcp, s->peer, sizeof s->peer, s->peer_addr, sizeof s->peer_addr);
+    peer_name(&s->conn.tcp, &ss, name, sizeof name);
+    session_name(s, name);
     pending_add(a, s);
-    uv_tcp_nodelay(&s->tcp, 1);
     mark_control(s);
     log_info("connection from %s", s->peer);
     tick_start(s);
-    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    peer_start(&s->conn);
 }
 
 /* ---- dialling out (agent --coordinator) ---- */
@@ -705,29 +694,24 @@ static void on_dialled(uv_connect_t *req, int status)
         return;
     }
     s->st.link = LINK_DIALLED;
-    uv_tcp_nodelay(&s->tcp, 1);
     mark_control(s);
     log_info("connected to coordinator %s", s->peer);
     /* the hello deadline counts from the connection, as for an accepted one */
-    s->accepted_ns = s->last_rx_ns = clock_now_ns();
+    s->accepted_ns = s->conn.last_rx_ns = clock_now_ns();
     tick_start(s);
-    uv_read_start((uv_stream_t *)&s->tcp, on_alloc, on_read);
+    peer_start(&s->conn);
 }
 
 struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer)
 {
     struct session *s = session_new(a);
-    const char *colon = strrchr(peer, ':');
     int rc;
 
-    snprintf(s->peer, sizeof s->peer, "%s", peer);
-    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
-             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
+    session_name(s, peer);
     pending_add(a, s);
     s->st.link = LINK_DIALLING;
-    s->connect.data = s;
     tick_start(s);     /* the connect's deadline */
-    if ((rc = uv_tcp_connect(&s->connect, &s->tcp, sa, on_dialled)) < 0) {
+    if ((rc = peer_connect(&s->conn, sa, on_dialled)) < 0) {
         char why[96];
         snprintf(why, sizeof why, "cannot connect: %s", uv_strerror(rc));
         session_end(s, why);

@@ -15,14 +15,13 @@
 #include "agent/phase.h"
 #include "agent/session.h"
 #include "agent/session_state.h"
+#include "net/peer.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
 
-#define READ_CHUNK (64 * 1024)
-
 struct session {
+    struct peer conn;          /* first: the peer layer's callbacks get the session */
     struct agent *agent;
-    uv_tcp_t tcp;
     uv_timer_t sampler;
     uv_timer_t tick;          /* hello deadline, then heartbeats and the lease */
     uv_async_t finished;
@@ -35,18 +34,14 @@ struct session {
     char peer[64];
     char peer_addr[48];       /* peer without the port: the per-address stranger cap */
     struct session *pend_next;/* a->pending list while not authenticated */
-    uv_connect_t connect;     /* session_dial: the outgoing connection */
     int served;               /* it became the active session (a->session_freed) */
     char end_why[160];        /* why it ended, first reason (a->session_freed) */
     int indexed;              /* id.index came from an admitted plan */
     uint64_t accepted_ns;
     uint64_t waiting_since_ns;
-    uint64_t last_rx_ns;
     uint64_t last_tick_ns;          /* on_tick's last run, or when it was started */
     unsigned char anonce[AUTH_NONCE_LEN];
     unsigned char cnonce[AUTH_NONCE_LEN];
-    struct frame_reader rd;
-    char rbuf[READ_CHUNK];
 
     struct msg_plan plan;     /* held while session_state_has_plan */
     struct agent_identity id;

@@ -355,7 +355,7 @@ static void start_client_sampler(struct session *s)
 {
     struct sockaddr_storage ss;
     int len = sizeof ss;
-    int ok = uv_tcp_getsockname(&s->tcp, (struct sockaddr *)&ss, &len) == 0;
+    int ok = uv_tcp_getsockname(&s->conn.tcp, (struct sockaddr *)&ss, &len) == 0;
     client_sampler_start(&s->cs, &s->run, ok ? (struct sockaddr *)&ss : NULL);
 }
 

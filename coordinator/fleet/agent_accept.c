@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "coordinator/fleet/agent_accept.h"
 #include "coordinator/result/result.h"
-#include "net/conn.h"
+#include "net/peer.h"
 #include "proto/msg_version.h"
 
 int agent_accept_check_welcome(const struct auth_secret *secret, const struct agent_accept_role *role,
@@ -74,7 +74,7 @@ int agent_accept_idle_frame(int type, const struct msg_frame *f, struct buf *kep
         buf_append(kept, f->payload, f->len);
         return 1;
     case MSG_PING:
-        return conn_pong(f, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
+        return peer_pong(NULL, f, now_ns, reply, why, whylen) < 0 ? -EBADMSG : 1;
     case MSG_PONG:
         return 1;
     default:
@@ -99,5 +99,54 @@ int agent_accept_take(uv_tcp_t *tcp, const struct frame_reader *rd, const struct
     buf_init(&dst->rx);
     buf_append(&dst->rx, src->rx.data, src->rx.len);
     buf_append(&dst->rx, rd->in.data + rd->pos, rd->in.len - rd->pos);
+    return 0;
+}
+
+int agent_dial_hello(unsigned char cnonce[AUTH_NONCE_LEN], struct buf *out)
+{
+    struct msg_hello h = { .version = PROTO_VERSION };
+
+    if (auth_nonce(cnonce) < 0)
+        return -EIO;
+    memcpy(h.nonce, cnonce, sizeof h.nonce);
+    msg_hello_encode(out, &h);
+    return 0;
+}
+
+int agent_dial_welcome(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
+                       const char *addr, int type, const struct msg_frame *f, struct msg_welcome *w,
+                       struct buf *out, char *why, size_t whylen, int *named)
+{
+    static const struct agent_accept_role role = { "", "coordinator" };
+    char err[256];
+
+    *named = 0;
+    /* its version first: another version's welcome may not decode here */
+    if (type == MSG_WELCOME && agent_accept_other_version(&role, f, addr, why, whylen, out)) {
+        *named = 1;
+        return -EPROTO;
+    }
+    if (type != MSG_WELCOME || msg_welcome_decode(f, w, err, sizeof err) < 0) {
+        snprintf(why, whylen, "bad welcome: %s", type != MSG_WELCOME ? "unexpected message" : err);
+        return -EBADMSG;
+    }
+    if (w->auth != !!secret) {
+        snprintf(why, whylen, "%s", w->auth ? "the agent requires authentication: give --secret-file"
+                 : "the agent does not authenticate (is it running --insecure?); refusing it "
+                   "because --secret-file was given");
+        return -EBADMSG;
+    }
+    if (!secret)
+        return 0;
+    if (!auth_check(secret, AUTH_AGENT, cnonce, w->nonce, w->mac)) {
+        struct msg_error e;
+        snprintf(e.text, sizeof e.text, "authentication failed: the agent's proof does not match the "
+                 "coordinator's secret");
+        msg_error_encode(out, &e);
+        snprintf(why, whylen, "authentication failed: the agent's proof does not match our secret "
+                 "(different --secret-file?)");
+        return -EACCES;
+    }
+    agent_accept_auth_reply(secret, cnonce, w, out);
     return 0;
 }

@@ -9,7 +9,9 @@
  * and hands them over once; serve keeps a pool and tells submitters
  * apart), so this module holds the steps, not the loops: pure functions
  * over a decoded welcome, a frame, a peer's address, and the hand-over of
- * a connection.  None of them blocks or owns a handle; none calls back.
+ * a connection; and the two steps of the same handshake seen from the
+ * paths that dial agents instead.  None of them blocks or owns a handle;
+ * none calls back.
  * Texts they write are one line, ready for a log and an error message. */
 #ifndef NFSTORM_AGENT_ACCEPT_H
 #define NFSTORM_AGENT_ACCEPT_H
@@ -64,5 +66,22 @@ int agent_accept_idle_frame(int type, const struct msg_frame *f, struct buf *kep
  * -errno (dst untouched) when the socket cannot be had. */
 int agent_accept_take(uv_tcp_t *tcp, const struct frame_reader *rd, const struct gather_agent *src,
                       struct gather_agent *dst);
+
+/* The other direction, for the paths that dial agents (run/run.c,
+ * fleet/clean.c): our hello with a fresh nonce in cnonce, appended to
+ * out.  0, or -EIO when there is no randomness for the nonce. */
+int agent_dial_hello(unsigned char cnonce[AUTH_NONCE_LEN], struct buf *out);
+
+/* The frame (type, payload pl) answering the hello of agent_dial_hello
+ * (nonce cnonce) on a connection to the agent at addr; secret NULL when
+ * we run --insecure.  0: *w is its welcome, and our auth (with a secret)
+ * is appended to out.  Else a one-line reason in why, to follow "agent N
+ * (ADDR): " unless *named (the version refusal names the agent itself),
+ * and: -EPROTO another protocol version (the error telling the agent so
+ * appended to out), -EACCES a proof that does not match (an error for the
+ * agent's log appended to out), -EBADMSG anything else. */
+int agent_dial_welcome(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
+                       const char *addr, int type, const struct msg_frame *f, struct msg_welcome *w,
+                       struct buf *out, char *why, size_t whylen, int *named);
 
 #endif

@@ -7,7 +7,6 @@
  * accepted us.  A timer pings every agent each second (its lease) and
  * gives up on one silent for longer than the timeout. */
 #include <errno.h>
-#include <netdb.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +14,17 @@
 #include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
+#include "common/sat.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "common/sat.h"
 #include "coordinator/result/result.h"
+#include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/clean.h"
-#include "net/conn.h"
+#include "net/addr.h"
+#include "net/peer.h"
 #include "proto/frame.h"
 #include "proto/msg_version.h"
-
-#define READ_CHUNK (16 * 1024)
 
 /* ---- the estimate ---- */
 
@@ -135,21 +135,16 @@ enum cstate { K_CONNECTING, K_HELLO, K_BUSY, K_CLEANING, K_DONE };
 struct clean_run;
 
 struct kconn {
+    struct peer peer;          /* first: the peer layer's callbacks get the kconn */
     struct clean_run *run;
     uint32_t id;
     const char *addr;
-    uv_tcp_t tcp;
-    uv_connect_t connect;
     struct sockaddr_storage ss;
-    int open;
-    int closing;               /* uv_close called, callback pending */
+    int closing;               /* its peer is closing, the handle's callback pending */
     enum cstate state;
     int adopted;               /* a dial-in agent's connection: never dialled again */
     char busy[MSG_TEXT_MAX];   /* the agent's last "busy" answer */
-    struct frame_reader rd;
-    char rbuf[READ_CHUNK];
     unsigned char cnonce[AUTH_NONCE_LEN];
-    uint64_t last_rx_ns;
     struct clean_result *res;
 };
 
@@ -167,26 +162,12 @@ struct clean_run {
 
 static void ksend(struct kconn *c, struct buf *b)
 {
-    if (!c->open) {
-        buf_free(b);
-        return;
-    }
-    conn_write((uv_stream_t *)&c->tcp, b);   /* a failed write shows as a failed read */
-}
-
-static void on_closed(uv_handle_t *h)
-{
-    ((struct kconn *)h->data)->closing = 0;
+    peer_send(&c->peer, b);    /* a failed write shows as a failed read */
 }
 
 static void kclose(struct kconn *c)
 {
-    if (c->open) {
-        c->open = 0;
-        c->closing = 1;
-        uv_read_stop((uv_stream_t *)&c->tcp);
-        uv_close((uv_handle_t *)&c->tcp, on_closed);
-    }
+    peer_close(&c->peer, "closed by the coordinator");
 }
 
 /* This agent is done (answered or failed): close it; the last one stops
@@ -217,13 +198,13 @@ static void kfail(struct kconn *c, const char *fmt, ...)
     kfinish(c);
 }
 
-/* The agent speaks protocol v: the one line both sides print, without
- * kfail's "agent N (ADDR): " (it names the address itself). */
-static void kfail_version(struct kconn *c, uint32_t v)
+/* c failed for line, which names the agent itself: without kfail's
+ * "agent N (ADDR): ". */
+static void kfail_named(struct kconn *c, const char *line)
 {
     if (c->state == K_DONE)
         return;
-    msg_version_refusal(c->res->err, sizeof c->res->err, "agent", c->addr, v, "coordinator");
+    snprintf(c->res->err, sizeof c->res->err, "%s", line);
     kfinish(c);
 }
 
@@ -240,44 +221,24 @@ static void send_clean(struct kconn *c)
 
 static void handle_welcome(struct kconn *c, const struct msg_frame *f)
 {
-    const struct auth_secret *secret = c->run->secret;
     struct msg_welcome w;
-    char err[256];
-    uint32_t v = 0;
+    char why[MSG_TEXT_MAX];
+    struct buf b;
+    int named, rc;
 
-    /* its version first: another version's welcome may not decode here */
-    if (msg_version_peek(f, &v, err, sizeof err) == 0 && v != PROTO_VERSION) {
-        struct buf b;
-        buf_init(&b);
-        msg_version_error_encode(&b, "coordinator", "agent", v);
-        ksend(c, &b);                      /* so the agent logs why, too */
-        kfail_version(c, v);
-        return;
+    buf_init(&b);
+    rc = agent_dial_welcome(c->run->secret, c->cnonce, c->addr, MSG_WELCOME, f, &w, &b, why, sizeof why,
+                            &named);
+    if (rc == -EACCES)
+        buf_free(&b);                      /* a clean does not tell the agent */
+    ksend(c, &b);
+    if (rc < 0 && named) {
+        kfail_named(c, why);
+    } else if (rc < 0) {
+        kfail(c, "%s", why);
+    } else {
+        send_clean(c);
     }
-    if (msg_welcome_decode(f, &w, err, sizeof err) < 0) {
-        kfail(c, "bad welcome: %s", err);
-        return;
-    }
-    if (w.auth != !!secret) {
-        kfail(c, w.auth ? "the agent requires authentication: give --secret-file"
-                        : "the agent does not authenticate (is it running --insecure?); refusing it "
-                          "because --secret-file was given");
-        return;
-    }
-    if (secret) {
-        struct msg_auth a;
-        struct buf b;
-        if (!auth_check(secret, AUTH_AGENT, c->cnonce, w.nonce, w.mac)) {
-            kfail(c, "authentication failed: the agent's proof does not match our secret "
-                  "(different --secret-file?)");
-            return;
-        }
-        auth_proof(secret, AUTH_COORDINATOR, c->cnonce, w.nonce, a.mac);
-        buf_init(&b);
-        msg_auth_encode(&b, &a);
-        ksend(c, &b);
-    }
-    send_clean(c);
 }
 
 static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
@@ -312,7 +273,9 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
             return;
         }
         if (c->state == K_HELLO && m.version && m.version != PROTO_VERSION) {
-            kfail_version(c, m.version);   /* it refused our hello's version */
+            char line[MSG_TEXT_MAX];       /* it refused our hello's version */
+            msg_version_refusal(line, sizeof line, "agent", c->addr, m.version, "coordinator");
+            kfail_named(c, line);
             return;
         }
         result_clean_text(m.text);
@@ -325,16 +288,10 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
         }
         return;
     }
-    case MSG_PING: {
-        struct buf b;
-        buf_init(&b);
-        if (conn_pong(f, clock_now_ns(), &b, err, sizeof err) < 0) {
+    case MSG_PING:
+        if (peer_pong(&c->peer, f, clock_now_ns(), NULL, err, sizeof err) < 0)
             kfail(c, "bad ping: %s", err);
-            return;
-        }
-        ksend(c, &b);
         return;
-    }
     case MSG_PONG:
     case MSG_SYSTEM:        /* the agent's machine: a run records it, clean does not */
         return;
@@ -344,37 +301,34 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
     }
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+static int on_frame(struct peer *p, const char *pl, uint32_t n)
 {
-    struct kconn *c = h->data;
-    (void)suggested;
-    *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
+    msg_dispatch(pl, n, handle_frame, p);
+    return p->closing;
 }
 
-static int on_frame(void *arg, const char *p, uint32_t n)
+/* The connection closed under us (p->err); our own closes say nothing. */
+static void on_close(struct peer *p, const char *why)
 {
-    struct kconn *c = arg;
-    msg_dispatch(p, n, handle_frame, c);
-    return !c->open;
-}
+    struct kconn *c = (struct kconn *)p;
 
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
-{
-    struct kconn *c = st->data;
-
-    if (nread < 0) {
-        kfail(c, "%s before it answered", nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
-    }
-    c->last_rx_ns = clock_now_ns();
-    if (c->open && conn_feed_frames(&c->rd, ub->base, (size_t)nread, on_frame, c) < 0)
+    c->closing = 1;
+    if (p->err == -EMSGSIZE)
         kfail(c, "frame larger than the limit");
+    else if (p->err)
+        kfail(c, "%s before it answered", why);
 }
+
+static void on_free(struct peer *p)
+{
+    ((struct kconn *)p)->closing = 0;
+}
+
+static const struct peer_ops kconn_ops = { .on_frame = on_frame, .on_close = on_close, .on_free = on_free };
 
 static void on_connect(uv_connect_t *req, int status)
 {
     struct kconn *c = req->data;
-    struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
 
     if (c->state == K_DONE)
@@ -383,16 +337,14 @@ static void on_connect(uv_connect_t *req, int status)
         kfail(c, "cannot connect: %s", uv_strerror(status));
         return;
     }
-    if (auth_nonce(c->cnonce) < 0) {
+    buf_init(&b);
+    if (agent_dial_hello(c->cnonce, &b) < 0) {
         kfail(c, "no randomness for the handshake nonce");
         return;
     }
     c->state = K_HELLO;
-    c->last_rx_ns = clock_now_ns();
-    memcpy(h.nonce, c->cnonce, sizeof h.nonce);
-    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
-    buf_init(&b);
-    msg_hello_encode(&b, &h);
+    peer_start(&c->peer);
+    c->peer.last_rx_ns = clock_now_ns();
     ksend(c, &b);
 }
 
@@ -401,13 +353,11 @@ static void kdial(struct kconn *c)
 {
     int rc;
     c->state = K_CONNECTING;
-    frame_reader_free(&c->rd);
-    frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
-    uv_tcp_init(&c->run->loop, &c->tcp);
-    c->tcp.data = c;
-    c->open = 1;
-    c->connect.data = c;
-    if ((rc = uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&c->ss, on_connect)) < 0)
+    if (c->peer.closing) {             /* a redial: a fresh peer */
+        memset(&c->peer, 0, sizeof c->peer);
+        peer_init(&c->peer, &c->run->loop, &kconn_ops, FRAME_MAX_PAYLOAD);
+    }
+    if ((rc = peer_connect(&c->peer, (struct sockaddr *)&c->ss, on_connect)) < 0)
         kfail(c, "cannot connect: %s", uv_strerror(rc));
 }
 
@@ -418,7 +368,6 @@ static void on_timer(uv_timer_t *t)
 
     for (uint32_t i = 0; i < r->n; i++) {
         struct kconn *c = &r->c[i];
-        struct buf b;
         if (c->state == K_DONE)
             continue;
         if (r->interrupt && *r->interrupt) {
@@ -436,15 +385,12 @@ static void on_timer(uv_timer_t *t)
             kdial(c);
             continue;
         }
-        if (c->state == K_CLEANING && now - c->last_rx_ns > r->timeout_ns) {
-            kfail(c, "silent for %.1f s while cleaning", (double)(now - c->last_rx_ns) / 1e9);
+        if (c->state == K_CLEANING && now - c->peer.last_rx_ns > r->timeout_ns) {
+            kfail(c, "silent for %.1f s while cleaning", (double)(now - c->peer.last_rx_ns) / 1e9);
             continue;
         }
-        if (c->state == K_CLEANING) {      /* renews the agent's lease */
-            buf_init(&b);
-            conn_ping(&b, 0, now);
-            ksend(c, &b);
-        }
+        if (c->state == K_CLEANING)        /* renews the agent's lease */
+            peer_ping(&c->peer, 0, now);
     }
 }
 
@@ -454,44 +400,15 @@ static void kadopt(struct kconn *c, struct gather_agent *g)
 {
     int rc;
     c->adopted = 1;
-    uv_tcp_init(&c->run->loop, &c->tcp);
-    c->tcp.data = c;
-    if ((rc = uv_tcp_open(&c->tcp, g->fd)) < 0) {
-        c->open = 0;
-        c->closing = 1;
-        uv_close((uv_handle_t *)&c->tcp, on_closed);
+    if ((rc = peer_open_fd(&c->peer, g->fd)) < 0) {
         kfail(c, "cannot adopt its connection: %s", uv_strerror(rc));
         return;
     }
     g->fd = -1;                        /* ours now: closed with the handle */
-    c->open = 1;
-    c->last_rx_ns = clock_now_ns();
-    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    c->peer.last_rx_ns = clock_now_ns();
     send_clean(c);
-    if (g->rx.len && conn_feed_frames(&c->rd, g->rx.data, g->rx.len, on_frame, c) < 0)
-        kfail(c, "frame larger than the limit");
-}
-
-/* Resolve "host:port" (numeric or name, [v6]:port). */
-static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *ss)
-{
-    char host[256];
-    const char *colon = strrchr(addr, ':');
-    size_t hl = colon ? (size_t)(colon - addr) : 0;
-    uv_getaddrinfo_t gai;
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-    int bracket = addr[0] == '[';
-    int rc;
-
-    if (!colon || hl == 0 || hl >= sizeof host || !colon[1] || (bracket && hl < 3))
-        return -EINVAL;
-    memcpy(host, bracket ? addr + 1 : addr, bracket ? hl - 2 : hl);
-    host[bracket ? hl - 2 : hl] = '\0';
-    if ((rc = uv_getaddrinfo(loop, &gai, NULL, host, colon + 1, &hints)) < 0)
-        return rc;
-    memcpy(ss, gai.addrinfo->ai_addr, gai.addrinfo->ai_addrlen);
-    uv_freeaddrinfo(gai.addrinfo);
-    return 0;
+    if (g->rx.len)
+        peer_feed(&c->peer, g->rx.data, g->rx.len);
 }
 
 uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gather_agent *joined, uint32_t ndial,
@@ -521,12 +438,12 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gathe
         c->id = i;
         c->addr = addrs[i];
         c->res = &out[i];
-        frame_reader_init(&c->rd, FRAME_MAX_PAYLOAD);
+        peer_init(&c->peer, &r.loop, &kconn_ops, FRAME_MAX_PAYLOAD);
         if (joined && i >= ndial) {
             kadopt(c, &joined[i - ndial]);
             continue;
         }
-        if ((rc = resolve(&r.loop, c->addr, &c->ss)) < 0) {
+        if ((rc = addr_resolve(&r.loop, c->addr, &c->ss)) < 0) {
             kfail(c, "%s", rc == -EINVAL ? "want HOST:PORT" : uv_strerror(rc));
             continue;
         }
@@ -534,10 +451,8 @@ uint32_t clean_execute(const struct plan *plan, char *const *addrs, struct gathe
     }
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);
-    for (uint32_t i = 0; i < n; i++) {
-        frame_reader_free(&r.c[i].rd);
+    for (uint32_t i = 0; i < n; i++)
         failed += !out[i].ok;
-    }
     free(r.c);
     return failed;
 }

@@ -18,8 +18,6 @@
 #include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/gather.h"
 #include "coordinator/result/result.h"
-#include "net/addr.h"
-#include "net/conn.h"
 #include "net/ctlsock.h"
 #include "net/listener.h"
 #include "proto/msg_version.h"
@@ -85,7 +83,7 @@ static const char *peer_host(const struct gpeer *p)
 
 static void gdrop(struct gpeer *p, const char *why)
 {
-    peer_drop(&p->peer, why);
+    peer_close(&p->peer, why);
 }
 
 /* Dropping p: a joined agent no longer counts. */
@@ -199,7 +197,7 @@ static void handle_welcome(struct gpeer *p, const struct msg_frame *f, int type)
     agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
     gsend(p, &b);
     p->state = G_JOINED;
-    p->peer.stranger = 0;
+    listener_trust(&p->peer);
     p->peer.last_ping_ns = clock_now_ns();
     g->njoined++;
     glog(g, "agent joined: %s (%s) labels=%s  [%u/%u]", w->host, p->a.addr,
@@ -301,8 +299,8 @@ static void on_open(struct peer *q)
 }
 
 static const struct listener_ops gather_ops = {
-    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
-    .on_free = on_free, .held = held,
+    .peer = { .on_frame = on_frame, .on_close = on_drop, .on_free = on_free, .held = held },
+    .alloc = alloc_peer, .on_open = on_open,
 };
 
 static void on_tick(uv_timer_t *t)
@@ -324,7 +322,7 @@ static void on_tick(uv_timer_t *t)
             continue;
         }
         if (now - q->last_ping_ns >= 1000000000ull)
-            peer_ping(q, now);       /* its lease */
+            peer_ping(q, 0, now);       /* its lease */
     }
     if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
         stop_waiting(g);
@@ -408,20 +406,24 @@ static int unflushed(struct gather *g)
     return 0;
 }
 
+/* No run: every peer goes, without an "agent left" line each. */
+static void drop_all(struct gather *g, const char *why)
+{
+    for (struct peer *q = g->l.peers, *next; q; q = next) {
+        next = q->next;
+        gp(q)->state = G_HELLO;
+        gdrop(gp(q), why);
+    }
+}
+
 int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *err, size_t errlen)
 {
     struct gather *g = xcalloc(1, sizeof *g);
-    struct sockaddr_storage ss;
     uint32_t need = o->min_agents ? o->min_agents : o->expect;
     int rc;
 
     memset(f, 0, sizeof *f);
     g->o = o;
-    if (addr_parse_listen(o->listen, &ss) < 0) {
-        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
-        free(g);
-        return -EINVAL;
-    }
     uv_loop_init(&g->loop);
     uv_timer_init(&g->loop, &g->tick);
     g->tick.data = g;
@@ -434,10 +436,8 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     g->l.why_big_stranger = "not an nfstorm agent (frame over the pre-auth cap)";
     g->l.why_big = "frame over the limit before the run";
     g->l.why_held = "sent too much before the run";
-    if ((rc = listener_start(&g->l, &g->loop, &ss)) < 0) {
-        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+    if ((rc = listener_start(&g->l, &g->loop, o->listen, err, errlen)) < 0)
         goto out;
-    }
     g->t_start_ns = clock_now_ns();
     glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
          o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
@@ -447,12 +447,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     if (g->checked) {
         snprintf(err, errlen, "%s", g->check_why);
         rc = -ECHILD;
-        for (struct peer *q = g->l.peers, *next; q; q = next) {
-            struct gpeer *p = gp(q);
-            next = q->next;
-            p->state = G_HELLO;
-            gdrop(p, "the run cannot start");
-        }
+        drop_all(g, "the run cannot start");
     } else if (g->njoined < need) {
         size_t len = (size_t)snprintf(err, errlen, "expected %u agent%s, %u joined within %.3gs%s",
                                       o->expect, o->expect == 1 ? "" : "s", g->njoined,
@@ -467,12 +462,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
         if (o->min_agents && len < errlen)
             snprintf(err + len, errlen - len, " (--min-agents %u)", o->min_agents);
         rc = -ETIMEDOUT;
-        for (struct peer *q = g->l.peers, *next; q; q = next) {
-            struct gpeer *p = gp(q);
-            next = q->next;
-            p->state = G_HELLO;
-            gdrop(p, "too few agents");
-        }
+        drop_all(g, "too few agents");
     } else {
         /* our last auth and pings must be on the wire before the handles go */
         for (int i = 0; i < 100 && unflushed(g); i++) {

@@ -5,8 +5,8 @@
  * sends one submission and then prints what the run prints: its stdout
  * on stdout, its stderr (live line, warnings, errors) on stderr, its JSON
  * result and journal into --json F and F.journal, and returns its exit
- * status.  Blocking sockets: there is one connection and nothing else to
- * do meanwhile. */
+ * status.  One connection through the peer layer (net/peer.h), on a
+ * libuv loop of its own that runs until the submission is over. */
 #ifndef NFSTORM_POOL_CLIENT_H
 #define NFSTORM_POOL_CLIENT_H
 

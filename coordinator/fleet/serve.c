@@ -28,8 +28,6 @@
 #include "coordinator/fleet/serve.h"
 #include "coordinator/fleet/serve_dir.h"
 #include "coordinator/fleet/serve_run.h"
-#include "net/addr.h"
-#include "net/conn.h"
 #include "net/listener.h"
 #include "proto/pool_msg.h"
 
@@ -113,7 +111,7 @@ static void send_buf(struct speer *p, struct buf *b)
 
 static void sdrop(struct speer *p, const char *why)
 {
-    peer_drop(&p->peer, why);
+    peer_close(&p->peer, why);
 }
 
 static void on_drop(struct peer *q, const char *why)
@@ -207,7 +205,7 @@ static void handle_welcome(struct speer *p, const struct msg_frame *f)
     agent_accept_auth_reply(s->o->secret, p->nonce, w, &b);
     send_buf(p, &b);
     p->state = S_AGENT;
-    p->peer.stranger = 0;
+    listener_trust(&p->peer);
     p->peer.last_ping_ns = clock_now_ns();
     s->nagents++;
     slog(s, "agent joined: %s (%s) labels=%s  [%u in the pool]", w->host, p->a.addr,
@@ -280,7 +278,7 @@ static void handle_sub_auth(struct speer *p, const struct msg_frame *f)
         return;
     }
     p->state = S_SUB;
-    p->peer.stranger = 0;
+    listener_trust(&p->peer);
     frame_reader_set_max(&p->peer.rd, POOL_FRAME_MAX);
 }
 
@@ -429,8 +427,8 @@ static void on_open(struct peer *q)
 }
 
 static const struct listener_ops serve_ops = {
-    .alloc = alloc_peer, .on_open = on_open, .on_frame = on_frame, .on_drop = on_drop,
-    .on_free = on_free, .held = held,
+    .peer = { .on_frame = on_frame, .on_close = on_drop, .on_free = on_free, .held = held },
+    .alloc = alloc_peer, .on_open = on_open,
 };
 
 /* ---- runs ------------------------------------------------------------- */
@@ -630,13 +628,8 @@ static void on_tick(uv_timer_t *t)
             p->peer.last_rx_ns = stall_forgive(p->peer.last_rx_ns, stall, now);   /* our stall is not its silence */
             if (now - p->peer.last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
                 sdrop(p, "silent");
-            else if (now - p->peer.last_ping_ns >= 1000000000ull) {
-                struct buf b;
-                buf_init(&b);
-                conn_ping(&b, 0, now);
-                send_buf(p, &b);
-                p->peer.last_ping_ns = now;
-            }
+            else if (now - p->peer.last_ping_ns >= 1000000000ull)
+                peer_ping(&p->peer, 0, now);
             break;
         case S_DONE:
             if (uv_stream_get_write_queue_size((uv_stream_t *)&p->peer.tcp) == 0 ||
@@ -667,16 +660,10 @@ static void on_any_closed(uv_handle_t *h)
 int serve_main(const struct serve_options *o, char *err, size_t errlen)
 {
     struct serve *s = xcalloc(1, sizeof *s);
-    struct sockaddr_storage ss;
     struct sigaction sa;
     int rc;
 
     s->o = o;
-    if (addr_parse_listen(o->listen, &ss) < 0) {
-        snprintf(err, errlen, "--listen %s: want ADDR:PORT (a numeric address)", o->listen);
-        free(s);
-        return -EINVAL;
-    }
     uv_loop_init(&s->loop);
     uv_timer_init(&s->loop, &s->tick);
     s->tick.data = s;
@@ -689,10 +676,8 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     s->l.held_max = GATHER_RX_MAX;
     s->l.why_big_stranger = s->l.why_big = "frame over the limit";
     s->l.why_held = "sent too much while idle in the pool";
-    if ((rc = listener_start(&s->l, &s->loop, &ss)) < 0) {
-        snprintf(err, errlen, "cannot listen on %s: %s", o->listen, uv_strerror(rc));
+    if ((rc = listener_start(&s->l, &s->loop, o->listen, err, errlen)) < 0)
         goto out;
-    }
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_term;

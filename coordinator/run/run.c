@@ -30,10 +30,18 @@
  * verdict, the others are told to stop, and the run ends once every
  * phase-done is in, so ops cut off at the end are counted, not dropped.
  * How the run ended (run_end) goes into the result for the verdicts
- * (verdict.h), which decide the exit status. */
+ * (verdict.h), which decide the exit status.
+ *
+ * Why one file of ~1,400 lines: it is one state machine over one struct
+ * run, and its handlers (the handshake, clock sync, phases, intervals,
+ * phase-done, the timer's rules) each read and advance the same per-agent
+ * state; split across files they would need that state in a shared
+ * header and lose the one place where every transition can be read in
+ * order.  What is not the state machine already lives elsewhere: the
+ * transport in net/peer.h, phase control in phase_ctl.c, sweeps in
+ * sweep.c, the journal and logs in journal.c and fiolog.c. */
 #include <ctype.h>
 #include <errno.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -46,6 +54,7 @@
 #include "common/clock.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
+#include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/client_cap.h"
 #include "coordinator/result/client_result.h"
 #include "coordinator/report/coherence_report.h"
@@ -58,8 +67,9 @@
 #include "coordinator/run/phase_ctl.h"
 #include "coordinator/run/run.h"
 #include "coordinator/run/sweep.h"
-#include "net/conn.h"
+#include "net/addr.h"
 #include "net/ctlsock.h"
+#include "net/peer.h"
 #include "proto/frame.h"
 #include "proto/coh_msg.h"
 #include "proto/msg.h"
@@ -69,7 +79,6 @@
 #define START_MARGIN_NS (200 * 1000000ull)
 #define HEARTBEAT_MS    1000
 #define STALL_BLAME_NS  (2 * 1000000000ull)   /* a hang-up this soon after our own stall is its doing */
-#define READ_CHUNK      (64 * 1024)
 /* What one agent may send (docs/security.md, "What the coordinator trusts").
  * Before its welcome a peer is a stranger: a welcome is under 1 KiB, so a
  * few KiB is plenty, and a larger declared length (an HTTP or SSH server
@@ -97,15 +106,11 @@ enum conn_state { C_CONNECTING, C_HELLO, C_AUTH, C_SYNCING, C_PLANNED, C_READY, 
 struct run;
 
 struct conn {
+    struct peer peer;          /* first: the peer layer's callbacks get the conn */
     struct run *run;
     uint32_t id;
     const char *addr;
-    uv_tcp_t tcp;
-    uv_connect_t connect;
-    int open;
     enum conn_state state;
-    struct frame_reader rd;
-    char rbuf[READ_CHUNK];
     unsigned char cnonce[AUTH_NONCE_LEN];
     uint32_t pings;
     uint64_t best_rtt;
@@ -113,7 +118,6 @@ struct conn {
     uint32_t phase;            /* the phase this agent is in */
     uint32_t next_k;           /* intervals arrive in order: this bounds what
                                   an agent can make us allocate */
-    uint64_t last_rx_ns;
     uint64_t layout_done, layout_total;   /* from its last progress message */
     uint64_t prep_since_ns;    /* PLANNED: when its preparation began, or its
                                   layout last advanced */
@@ -125,10 +129,6 @@ struct conn {
                                   and what its phase-done must match (chunked:
                                   a few KB an agent, not a 400 KB op_set) */
     uint64_t error_at_ns;      /* it reported an error while running (0: none) */
-    uint64_t budget_ns;        /* when the message budget was last refilled */
-    double budget;             /* messages it may still send (token bucket) */
-    char first[24];            /* the peer's first bytes, to show a stranger */
-    uint32_t nfirst;
 };
 
 struct run {
@@ -183,13 +183,11 @@ static uint64_t run_now(const struct run *r)
     return r->fake ? r->fake_now_ns : clock_now_ns();
 }
 
+/* Sends are dropped once c is closed, and always under run_feed_script
+ * (its peers never connect). */
 static void conn_send(struct conn *c, struct buf *b)
 {
-    if (!c->open || c->run->fake) {
-        buf_free(b);
-        return;
-    }
-    conn_write((uv_stream_t *)&c->tcp, b);   /* dropped if the stream is closing */
+    peer_send(&c->peer, b);
 }
 
 static void on_closed(uv_handle_t *h)
@@ -199,13 +197,7 @@ static void on_closed(uv_handle_t *h)
 
 static void conn_close(struct conn *c)
 {
-    if (c->open) {
-        c->open = 0;
-        if (c->run->fake)
-            return;
-        uv_read_stop((uv_stream_t *)&c->tcp);
-        uv_close((uv_handle_t *)&c->tcp, on_closed);
-    }
+    peer_close(&c->peer, "closed by the coordinator");
 }
 
 /* Close everything; the loop then runs dry and run_execute returns. */
@@ -221,33 +213,27 @@ static void run_shutdown(struct run *r)
     uv_close((uv_handle_t *)&r->sigterm, on_closed);
 }
 
-static void send_stop(struct run *r, const char *why)
+/* why to every agent: a stop to those past their plan, or (phase_end,
+ * phase control ended the running phase) a phase end to those running it,
+ * which stop their jobs and send their phase-done as usual.  A closed
+ * connection drops what is sent. */
+static void send_halt(struct run *r, int phase_end, const char *why)
 {
     for (uint32_t i = 0; i < r->n; i++) {
-        if (r->c[i].open && r->c[i].state >= C_PLANNED && r->c[i].state != C_LOST) {
-            struct msg_stop m;
-            struct buf b;
-            snprintf(m.reason, sizeof m.reason, "%s", why);
-            buf_init(&b);
-            msg_stop_encode(&b, &m);
-            conn_send(&r->c[i], &b);
-        }
-    }
-}
-
-/* Phase control (phase_ctl.h) ended the running phase: every agent still
- * running it stops its jobs and sends its phase-done as usual. */
-static void send_phase_end(struct run *r, const char *why)
-{
-    for (uint32_t i = 0; i < r->n; i++) {
-        if (r->c[i].open && r->c[i].state == C_RUNNING) {
-            struct msg_phase_end m = { .phase = r->phase };
-            struct buf b;
-            snprintf(m.reason, sizeof m.reason, "%s", why);
-            buf_init(&b);
-            msg_phase_end_encode(&b, &m);
-            conn_send(&r->c[i], &b);
-        }
+        struct conn *c = &r->c[i];
+        struct msg_phase_end pe = { .phase = r->phase };
+        struct msg_stop st;
+        struct buf b;
+        if (phase_end ? c->state != C_RUNNING : c->state < C_PLANNED || c->state == C_LOST)
+            continue;
+        snprintf(pe.reason, sizeof pe.reason, "%s", why);
+        snprintf(st.reason, sizeof st.reason, "%s", why);
+        buf_init(&b);
+        if (phase_end)
+            msg_phase_end_encode(&b, &pe);
+        else
+            msg_stop_encode(&b, &st);
+        conn_send(c, &b);
     }
 }
 
@@ -315,7 +301,7 @@ static void run_fail(struct run *r, const char *fmt, ...)
     va_end(ap);
     result_clean_text(r->err);    /* it may quote what an agent sent */
     run_end(r, RUN_END_FAILED, r->err);
-    send_stop(r, r->err);     /* tell the others to stop I/O before we hang up */
+    send_halt(r, 0, r->err);     /* tell the others to stop I/O before we hang up */
     run_shutdown(r);
 }
 
@@ -335,10 +321,7 @@ static int all_in(struct run *r, enum conn_state st)
 
 static void send_ping(struct conn *c)
 {
-    struct buf b;
-    buf_init(&b);
-    conn_ping(&b, c->pings, run_now(c->run));
-    conn_send(c, &b);
+    peer_ping(&c->peer, c->pings, run_now(c->run));
 }
 
 static void send_plans(struct run *r)
@@ -424,7 +407,7 @@ static void notify_intervals(struct run *r, int phase_over)
         OBSERVE(r, interval, r->phase, r->notified);
         /* steady state is judged while the phase runs, not on its flush */
         if (!phase_over && phase_ctl_interval(ph, r->notified))
-            send_phase_end(r, ph->ctl.why);
+            send_halt(r, 1, ph->ctl.why);
         /* complete: keep it compact from now on (late data still adds) */
         result_interval_seal(r->res, r->phase, r->notified);
         r->notified++;
@@ -448,7 +431,7 @@ static void phase_completed(struct run *r)
         /* exit_what=all: the later phases are skipped, not failed */
         for (uint32_t i = r->phase; i < r->plan->nphases; i++)
             r->res->phases[i].ctl.skipped = 1;
-        send_stop(r, "exit_what=all: the run ends with its exitall phase");
+        send_halt(r, 0, "exit_what=all: the run ends with its exitall phase");
         run_shutdown(r);
         return;
     }
@@ -539,7 +522,7 @@ static void conn_welcomed(struct conn *c, const struct msg_welcome *w)
     struct agent_info *ai = &c->run->res->agents[c->id];
     snprintf(ai->host, sizeof ai->host, "%s", w->host);
     result_clean_text(ai->host);           /* reports print it */
-    c->rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
+    c->peer.rd.max_payload = AGENT_FRAME_MAX;   /* a peer that speaks the protocol */
     ai->ncpus = w->ncpus;
     c->state = C_SYNCING;
     send_ping(c);
@@ -547,57 +530,22 @@ static void conn_welcomed(struct conn *c, const struct msg_welcome *w)
 
 static void handle_hello_reply(struct conn *c, const struct msg_frame *f, int type)
 {
-    struct run *r = c->run;
-    const struct auth_secret *secret = r->opt->secret;
     struct msg_welcome w;
-    char err[256], line[MSG_TEXT_MAX];
-    uint32_t v = 0;
+    char why[MSG_TEXT_MAX];
+    struct buf b;
+    int named;
 
-    /* its version first: another version's welcome may not decode here */
-    if (type == MSG_WELCOME && msg_version_peek(f, &v, err, sizeof err) == 0 &&
-        v != PROTO_VERSION) {
-        struct buf b;
-        buf_init(&b);
-        msg_version_error_encode(&b, "coordinator", "agent", v);
+    buf_init(&b);
+    if (agent_dial_welcome(c->run->opt->secret, c->cnonce, c->addr, type, f, &w, &b, why, sizeof why,
+                           &named) < 0) {
         conn_send(c, &b);                  /* so the agent logs why, too */
-        msg_version_refusal(line, sizeof line, "agent", c->addr, v, "coordinator");
-        run_fail(r, "%s", line);
+        if (named)
+            run_fail(c->run, "%s", why);
+        else
+            run_fail(c->run, "agent %u (%s): %s", c->id, c->addr, why);
         return;
     }
-    if (type != MSG_WELCOME || msg_welcome_decode(f, &w, err, sizeof err) < 0) {
-        run_fail(r, "agent %u (%s): bad welcome: %s", c->id, c->addr,
-                 type != MSG_WELCOME ? "unexpected message" : err);
-        return;
-    }
-    if (w.auth && !secret) {
-        run_fail(r, "agent %u (%s): the agent requires authentication: give --secret-file",
-                 c->id, c->addr);
-        return;
-    }
-    if (!w.auth && secret) {
-        run_fail(r, "agent %u (%s): the agent does not authenticate (is it running --insecure?); "
-                 "refusing it because --secret-file was given", c->id, c->addr);
-        return;
-    }
-    if (secret) {
-        struct msg_auth a;
-        struct buf b;
-        if (!auth_check(secret, AUTH_AGENT, c->cnonce, w.nonce, w.mac)) {
-            struct msg_error e;
-            snprintf(e.text, sizeof e.text, "authentication failed: the agent's proof does not "
-                     "match the coordinator's secret");
-            buf_init(&b);
-            msg_error_encode(&b, &e);      /* so the agent logs why, too */
-            conn_send(c, &b);
-            run_fail(r, "agent %u (%s): authentication failed: the agent's proof does not match "
-                     "our secret (different --secret-file?)", c->id, c->addr);
-            return;
-        }
-        auth_proof(secret, AUTH_COORDINATOR, c->cnonce, w.nonce, a.mac);
-        buf_init(&b);
-        msg_auth_encode(&b, &a);
-        conn_send(c, &b);
-    }
+    conn_send(c, &b);
     conn_welcomed(c, &w);
 }
 
@@ -783,7 +731,7 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
     if (phase_ctl_agent_done(&r->res->phases[r->phase], &r->plan->phases[r->phase], c->id))
-        send_phase_end(r, r->res->phases[r->phase].ctl.why);    /* exitall */
+        send_halt(r, 1, r->res->phases[r->phase].ctl.why);    /* exitall */
     notify_intervals(r, 0);
     if (all_in(r, C_DONE))
         phase_completed(r);
@@ -810,25 +758,6 @@ static const char *without_agent_prefix(const char *t)
 static uint32_t msgs_per_s(const struct run *r)
 {
     return MSGS_PER_S_BASE + 3 * (1000 / (r->opt->interval_ms ? r->opt->interval_ms : 1));
-}
-
-/* Take one message from c's budget; 0 when it is spent (a flood). */
-static int budget_take(struct conn *c, uint64_t now)
-{
-    double cap = (double)msgs_per_s(c->run) * MSGS_BURST_S;
-
-    if (c->budget_ns == 0) {
-        c->budget = cap;
-    } else if (now > c->budget_ns) {
-        c->budget += (double)(now - c->budget_ns) / 1e9 * msgs_per_s(c->run);
-        if (c->budget > cap)
-            c->budget = cap;
-    }
-    c->budget_ns = now;
-    if (c->budget < 1.0)
-        return 0;
-    c->budget -= 1.0;
-    return 1;
 }
 
 /* What the result records of the agent (run_record.h): its machine, once,
@@ -878,8 +807,8 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
     struct run *r = c->run;
     char err[256] = "";
 
-    c->last_rx_ns = run_now(r);
-    if (!budget_take(c, c->last_rx_ns)) {
+    c->peer.last_rx_ns = run_now(r);
+    if (!peer_take(&c->peer, c->peer.last_rx_ns, msgs_per_s(r), (double)msgs_per_s(r) * MSGS_BURST_S)) {
         agent_violation(c, "sent more than %u messages at once, or more than %u a second: a flood; "
                         "dropped", msgs_per_s(r) * MSGS_BURST_S, msgs_per_s(r));
         return;
@@ -927,7 +856,7 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
             if (!c->error_at_ns) {
                 snprintf(r->err, r->errlen, "%s", text);
                 c->error_at_ns = run_now(r);
-                send_stop(r, text);    /* once: a repeating agent costs nothing more */
+                send_halt(r, 0, text);    /* once: a repeating agent costs nothing more */
             }
             return;
         }
@@ -935,10 +864,7 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
         return;
     }
     if (type == MSG_PING) {            /* the agent's heartbeat: answer it */
-        struct buf b;
-        buf_init(&b);
-        if (conn_pong(f, run_now(r), &b, err, sizeof err) == 0)
-            conn_send(c, &b);
+        (void)peer_pong(&c->peer, f, run_now(r), NULL, err, sizeof err);
         return;
     }
     switch (type) {
@@ -1022,80 +948,45 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
     }
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+/* One frame from agent c's connection (or run_feed_script's). */
+static int conn_on_frame(struct peer *p, const char *pl, uint32_t n)
 {
-    struct conn *c = h->data;
-    (void)suggested;
-    *b = uv_buf_init(c->rbuf, sizeof c->rbuf);
+    struct conn *c = (struct conn *)p;
+    msg_dispatch(pl, n, handle_frame, c);
+    return c->run->finished || p->closing;
 }
 
-/* The first bytes a peer sent, printable (out: sizeof c->first + 1). */
-static void peer_said(const struct conn *c, char *out)
+/* The connection closed under us (p->err): what that means depends on
+ * how far the agent got.  Our own closes (err 0) were worded by their
+ * caller. */
+static void conn_on_close(struct peer *p, const char *why)
 {
-    uint32_t i;
-
-    for (i = 0; i < c->nfirst; i++) {
-        unsigned char ch = (unsigned char)c->first[i];
-        out[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '.';
-    }
-    out[i] = '\0';
-}
-
-/* Bytes from agent c's connection (or run_feed_script's): frame them and
- * handle each message. */
-static int on_frame(void *arg, const char *p, uint32_t n)
-{
-    struct conn *c = arg;
-    msg_dispatch(p, n, handle_frame, c);
-    return c->run->finished || !c->open;
-}
-
-static void conn_feed(struct conn *c, const void *bytes, size_t len)
-{
+    struct conn *c = (struct conn *)p;
     struct run *r = c->run;
 
-    if (c->nfirst < sizeof c->first) {
-        size_t k = sizeof c->first - c->nfirst < len ? sizeof c->first - c->nfirst : len;
-        memcpy(c->first + c->nfirst, bytes, k);
-        c->nfirst += (uint32_t)k;
-    }
-    if (r->finished || !c->open || conn_feed_frames(&c->rd, bytes, len, on_frame, c) >= 0)
+    if (!p->err || r->finished)
         return;
-    if (c->state == C_HELLO) {
-        char said[sizeof c->first + 1];
-        peer_said(c, said);
+    if (p->err == -EMSGSIZE && c->state == C_HELLO) {
+        char said[sizeof p->first + 1];
+        peer_first_said(p, said);
         run_fail(r, "agent %u (%s): not an nfstorm agent (it answered \"%s\")", c->id, c->addr, said);
-        return;
-    }
-    agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
-}
-
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)
-{
-    struct conn *c = st->data;
-
-    if (nread < 0 && c->state == C_HELLO) {
-        run_fail(c->run, "agent %u (%s): the connection closed before the agent's welcome "
+    } else if (p->err == -EMSGSIZE) {
+        agent_violation(c, "sent a frame larger than the limit (%u bytes)", AGENT_FRAME_MAX);
+    } else if (c->state == C_HELLO) {
+        run_fail(r, "agent %u (%s): the connection closed before the agent's welcome "
                  "(not an nfstorm agent, or one that refused us: see its log)", c->id, c->addr);
-        return;
+    } else {
+        conn_lost(c, why);
     }
-    if (nread < 0) {
-        conn_lost(c, nread == UV_EOF ? "connection closed" : uv_strerror((int)nread));
-        return;
-    }
-    /* Alive is what arrives, not what completes: a frame crawling in over
-     * a link the agent's own load fills (its phase-done can be hundreds of
-     * KB) is an agent still talking. */
-    if (nread > 0)
-        c->last_rx_ns = run_now(c->run);
-    conn_feed(c, ub->base, (size_t)nread);
 }
+
+static const struct peer_ops conn_ops = { .on_frame = conn_on_frame, .on_close = conn_on_close };
 
 /* Ask the network to let agent c's connection through a link its own load
  * fills (net/ctlsock.h).  A refusal costs only the priority: said once. */
 static void mark_control(struct conn *c)
 {
-    int rc = ctlsock_mark(&c->tcp, c->run->opt->control_tos);
+    int rc = ctlsock_mark(&c->peer.tcp, c->run->opt->control_tos);
     if (rc < 0 && c->id == 0)
         fprintf(stderr, "nfstorm: cannot mark the agents' connections (--control-tos): %s\n",
                 uv_strerror(rc));
@@ -1104,7 +995,6 @@ static void mark_control(struct conn *c)
 static void on_connect(uv_connect_t *req, int status)
 {
     struct conn *c = req->data;
-    struct msg_hello h = { .version = PROTO_VERSION };
     struct buf b;
 
     if (c->run->finished)
@@ -1113,18 +1003,15 @@ static void on_connect(uv_connect_t *req, int status)
         run_fail(c->run, "cannot connect to agent %u (%s): %s", c->id, c->addr, uv_strerror(status));
         return;
     }
-    uv_tcp_nodelay(&c->tcp, 1);
+    peer_start(&c->peer);
     mark_control(c);
     c->state = C_HELLO;
-    c->last_rx_ns = run_now(c->run);
-    if (auth_nonce(c->cnonce) < 0) {
+    c->peer.last_rx_ns = run_now(c->run);
+    buf_init(&b);
+    if (agent_dial_hello(c->cnonce, &b) < 0) {
         run_fail(c->run, "no randomness for the handshake nonce");
         return;
     }
-    memcpy(h.nonce, c->cnonce, sizeof h.nonce);
-    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
-    buf_init(&b);
-    msg_hello_encode(&b, &h);
     conn_send(c, &b);
 }
 
@@ -1136,22 +1023,17 @@ static void conn_adopt(struct conn *c, struct gather_agent *g)
     struct run *r = c->run;
     int rc;
 
-    uv_tcp_init(&r->loop, &c->tcp);
-    c->tcp.data = c;
-    if ((rc = uv_tcp_open(&c->tcp, g->fd)) < 0) {
-        uv_close((uv_handle_t *)&c->tcp, on_closed);
+    if ((rc = peer_open_fd(&c->peer, g->fd)) < 0) {
         run_fail(r, "agent %u (%s): cannot adopt its connection: %s", c->id, c->addr, uv_strerror(rc));
         return;
     }
     g->fd = -1;                /* ours now: closed with the handle */
-    c->open = 1;
     mark_control(c);           /* gather marked it; a pool's agent comes from serve */
-    c->last_rx_ns = run_now(r);
-    c->nfirst = sizeof c->first;   /* it spoke the protocol already */
-    uv_read_start((uv_stream_t *)&c->tcp, on_alloc, on_read);
+    c->peer.last_rx_ns = run_now(r);
+    c->peer.nfirst = sizeof c->peer.first;   /* it spoke the protocol already */
     conn_welcomed(c, &g->welcome);
     if (g->rx.len)
-        conn_feed(c, g->rx.data, g->rx.len);
+        peer_feed(&c->peer, g->rx.data, g->rx.len);
 }
 
 /* The coordinator's own stall (common/stall.h): its agents' silence is
@@ -1166,7 +1048,7 @@ static void coordinator_stall(struct run *r, uint64_t now)
     r->stall_end_ns = now;
     for (uint32_t i = 0; i < r->n; i++) {
         struct conn *c = &r->c[i];
-        c->last_rx_ns = stall_forgive(c->last_rx_ns, stall, now);
+        c->peer.last_rx_ns = stall_forgive(c->peer.last_rx_ns, stall, now);
         if (c->state == C_PLANNED)
             c->prep_since_ns = stall_forgive(c->prep_since_ns, stall, now);
         if (c->error_at_ns)
@@ -1207,7 +1089,7 @@ static int interval_overdue(const struct run *r, const struct conn *c, uint64_t 
 
     if (c->error_at_ns)
         return 0;               /* its error's own rule (on_timer) */
-    if (frame_reader_pending(&c->rd))
+    if (frame_reader_pending(&c->peer.rd))
         return 0;               /* a frame still arriving (its phase-done crawling over a
                                    full link): the agent is talking, and the silence
                                    rule judges how long its bytes keep coming */
@@ -1248,8 +1130,8 @@ static void on_timer(uv_timer_t *t)
         char why[160];
         if (c->state == C_LOST)
             continue;
-        if (now - c->last_rx_ns > (uint64_t)r->opt->agent_timeout_ms * 1000000u) {
-            snprintf(why, sizeof why, "silent for %.1f s", (double)(now - c->last_rx_ns) / 1e9);
+        if (now - c->peer.last_rx_ns > (uint64_t)r->opt->agent_timeout_ms * 1000000u) {
+            snprintf(why, sizeof why, "silent for %.1f s", (double)(now - c->peer.last_rx_ns) / 1e9);
             conn_lost(c, why);
             continue;
         }
@@ -1290,38 +1172,12 @@ static void on_signal(uv_signal_t *h, int signum)
         run_shutdown(r);
         return;
     }
-    send_stop(r, "interrupted");
+    send_halt(r, 0, "interrupted");
     /* agents that are running send their phase-done; if none is, end now */
     for (uint32_t i = 0; i < r->n; i++)
         if (r->c[i].state == C_RUNNING)
             return;
     run_shutdown(r);
-}
-
-/* Resolve "host:port" (numeric or name, [v6]:port). */
-static int resolve(uv_loop_t *loop, const char *addr, struct sockaddr_storage *ss, char *err, size_t errlen)
-{
-    char host[256];
-    const char *colon = strrchr(addr, ':');
-    size_t hl = colon ? (size_t)(colon - addr) : 0;
-    uv_getaddrinfo_t gai;
-    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-    int rc;
-
-    if (!colon || hl == 0 || hl >= sizeof host || !colon[1] || (addr[0] == '[' && hl < 3)) {
-        snprintf(err, errlen, "agent address '%s': want HOST:PORT", addr);
-        return -EINVAL;
-    }
-    memcpy(host, addr[0] == '[' ? addr + 1 : addr, addr[0] == '[' ? hl - 2 : hl);
-    host[addr[0] == '[' ? hl - 2 : hl] = '\0';
-    rc = uv_getaddrinfo(loop, &gai, NULL, host, colon + 1, &hints);
-    if (rc < 0) {
-        snprintf(err, errlen, "agent address '%s': %s", addr, uv_strerror(rc));
-        return rc;
-    }
-    memcpy(ss, gai.addrinfo->ai_addr, gai.addrinfo->ai_addrlen);
-    uv_freeaddrinfo(gai.addrinfo);
-    return 0;
 }
 
 static void lost_summary(struct run *r)
@@ -1366,6 +1222,28 @@ static void run_init(struct run *r, const struct plan *plan, const struct run_op
     r->sigint.data = r->sigterm.data = r;
 }
 
+/* Every agent's conn, its peer set up but not connected: a run that ends
+ * early closes them all (run_shutdown), so the loop runs dry. */
+static void conns_init(struct run *r)
+{
+    r->c = xcalloc(r->n, sizeof *r->c);
+    for (uint32_t i = 0; i < r->n; i++) {
+        struct conn *c = &r->c[i];
+        c->run = r;
+        c->id = i;
+        c->addr = r->opt->addrs[i];
+        op_rec_init(&c->acc);
+        peer_init(&c->peer, &r->loop, &conn_ops, HELLO_FRAME_MAX);
+    }
+}
+
+static void conns_free(struct run *r)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        op_rec_free(&r->c[i].acc);
+    free(r->c);
+}
+
 int run_execute(const struct plan *plan, const struct run_options *opt,
                 struct run_result *result, char *err, size_t errlen)
 {
@@ -1394,43 +1272,30 @@ int run_execute(const struct plan *plan, const struct run_options *opt,
     uv_timer_start(&r.timer, on_timer, HEARTBEAT_MS, HEARTBEAT_MS);
     uv_signal_start(&r.sigint, on_signal, SIGINT);
     uv_signal_start(&r.sigterm, on_signal, SIGTERM);
-    r.c = xcalloc(r.n, sizeof *r.c);
-    for (uint32_t i = 0; i < r.n; i++) {
+    conns_init(&r);
+    for (uint32_t i = 0; i < r.n && !r.finished; i++) {
         struct conn *c = &r.c[i];
         struct sockaddr_storage ss;
-        c->run = &r;
-        c->id = i;
-        c->addr = opt->addrs[i];
-        op_rec_init(&c->acc);
-        frame_reader_init(&c->rd, HELLO_FRAME_MAX);
-        if (r.finished)
-            continue;
         if (opt->joined && i >= opt->ndial) {
             conn_adopt(c, &opt->joined[i - opt->ndial]);
             continue;
         }
-        if ((rc = resolve(&r.loop, c->addr, &ss, err, errlen)) < 0) {
+        if ((rc = addr_resolve(&r.loop, c->addr, &ss)) < 0) {
+            snprintf(err, errlen, "agent address '%s': %s", c->addr,
+                     rc == -EINVAL ? "want HOST:PORT" : uv_strerror(rc));
             r.failed = 1;
             run_end(&r, RUN_END_FAILED, err);
             run_shutdown(&r);
             continue;
         }
-        uv_tcp_init(&r.loop, &c->tcp);
-        c->tcp.data = c;
-        c->open = 1;
-        c->connect.data = c;
-        if ((rc = uv_tcp_connect(&c->connect, &c->tcp, (struct sockaddr *)&ss, on_connect)) < 0)
+        if ((rc = peer_connect(&c->peer, (struct sockaddr *)&ss, on_connect)) < 0)
             run_fail(&r, "cannot connect to agent %u (%s): %s", i, c->addr, uv_strerror(rc));
     }
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);
     if (!r.failed && !r.interrupted && r.nlost)
         lost_summary(&r);
-    for (uint32_t i = 0; i < r.n; i++) {
-        frame_reader_free(&r.c[i].rd);
-        op_rec_free(&r.c[i].acc);
-    }
-    free(r.c);
+    conns_free(&r);
     free(r.iv);
     if (r.failed)
         return rc < 0 ? rc : -EIO;
@@ -1454,17 +1319,10 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
 
     run_init(&r, plan, opt, result, err, errlen, 1);
     (void)sweep_set_new(plan, opt->naddrs, &result->sweeps, err, errlen);
-    r.c = xcalloc(r.n, sizeof *r.c);
+    conns_init(&r);
     for (uint32_t a = 0; a < r.n; a++) {
-        struct conn *c = &r.c[a];
-        c->run = &r;
-        c->id = a;
-        c->addr = opt->addrs[a];
-        op_rec_init(&c->acc);
-        frame_reader_init(&c->rd, HELLO_FRAME_MAX);
-        c->open = 1;
-        c->state = C_HELLO;
-        c->last_rx_ns = r.t_start_ns;
+        r.c[a].state = C_HELLO;
+        r.c[a].peer.last_rx_ns = r.t_start_ns;
     }
     /* records: [0x80|t] advances the clock t*100 ms and runs the timer;
      * [a][len:2] then len bytes from agent a % n */
@@ -1482,13 +1340,12 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
         if (n > len - i)
             n = len - i;
         struct conn *c = &r.c[op % r.n];
-        if (c->open)
-            conn_feed(c, script + i, n);
+        peer_feed(&c->peer, script + i, n);
         i += n;
     }
     /* the script is over: every agent hangs up */
     for (uint32_t a = 0; a < r.n && !r.finished; a++)
-        if (r.c[a].open) {
+        if (!r.c[a].peer.closing) {
             if (r.c[a].state == C_HELLO)
                 run_fail(&r, "agent %u (%s): closed before its welcome", a, r.c[a].addr);
             else
@@ -1497,11 +1354,7 @@ int run_feed_script(const struct plan *plan, const struct run_options *opt, cons
     run_shutdown(&r);
     uv_run(&r.loop, UV_RUN_DEFAULT);
     uv_loop_close(&r.loop);
-    for (uint32_t a = 0; a < r.n; a++) {
-        frame_reader_free(&r.c[a].rd);
-        op_rec_free(&r.c[a].acc);
-    }
-    free(r.c);
+    conns_free(&r);
     free(r.iv);
     return r.failed || result->end == RUN_END_FAILED ? -EIO : r.nlost ? RUN_PARTIAL : RUN_OK;
 }

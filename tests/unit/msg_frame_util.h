@@ -34,7 +34,7 @@
         struct msg_frame f_;                                                 \
         char e_[256];                                                        \
         int r_ = msg_parse((const char *)(p), (n), &f_, (err), (errlen));    \
-        int d_ = conn_pong(&f_, (now), (out), r_ > 0 ? (err) : e_, r_ > 0 ? (errlen) : sizeof e_);   \
+        int d_ = peer_pong(NULL, &f_, (now), (out), r_ > 0 ? (err) : e_, r_ > 0 ? (errlen) : sizeof e_);   \
         msg_frame_free(&f_);                                                 \
         r_ > 0 ? d_ : r_;                                                    \
     })
