@@ -24,9 +24,11 @@
  * keeps the counters (count[], always maintained) and, for each op type
  * that is not empty, the two histograms in sparse form: 2-3 bytes per used
  * bucket (hist.h), typically a few hundred, and packs the per-agent
- * counters (agent_pack.h).  Sealing is lossless both ways, so a
- * late report into a sealed slot expands it, adds, and seals it again, and
- * every reader sees exactly the sum it would have seen with dense slots.
+ * counters (agent_pack.h), and puts both in the run's spill file (spill.h):
+ * a day of 100 agents would keep ~150 MiB of them in the heap.  Sealing is
+ * lossless both ways, so a late report into a sealed slot is unpacked to
+ * the filling form, added to and sealed again, and every reader sees
+ * exactly the sum it would have seen with dense slots.
  *
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
@@ -39,11 +41,14 @@
 #include "coordinator/result/result_verify.h"
 #include "coordinator/result/result_clones.h"
 #include "coordinator/result/result_errors.h"
+#include "coordinator/result/agent_pack.h"
+#include "coordinator/result/spill.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/varint.h"
 #include "common/xmalloc.h"
 
 #define MIN_SLOTS 16u
@@ -136,19 +141,13 @@ static void sealed_free(struct sealed_op **op, uint8_t *n)
     *n = 0;
 }
 
-/* Free a slot's merged data (dense or sealed); counters are kept. */
+/* Free a filling slot's merged histograms; counters are kept. */
 static void slot_drop_pending(struct interval_slot *s)
 {
     if (s->pending)
         op_rec_free(s->pending);
     free(s->pending);
     s->pending = NULL;
-}
-
-static void slot_drop(struct interval_slot *s)
-{
-    sealed_free(&s->sealed, &s->nsealed);
-    slot_drop_pending(s);
 }
 
 /* An op type that holds nothing at all: it is left out of the sealed form
@@ -241,24 +240,71 @@ static void pending_add_hists(struct op_rec *pending, const struct op_set *s)
     }
 }
 
-/* Replace the slot's merged data by the sealed form of s. */
-static void slot_seal_from(struct interval_slot *slot, const struct op_set *s)
+/* A sealed slot's bytes: n, then per op type its type, lat and svc (each
+ * count, sum, min, max, n and len varints, then the len bytes of buckets,
+ * hist.h's hist_sparse), then the agents (agent_pack.h). */
+static void hist_pack(struct spill_buf *w, const struct hist *h)
 {
-    slot_drop(slot);
-    sealed_from(&slot->sealed, &slot->nsealed, s);
-    slot->is_sealed = 1;
+    struct hist_sparse sp;
+
+    hist_sparse_from(&sp, h);
+    spill_buf_varint(w, sp.count);
+    spill_buf_varint(w, sp.sum_ns);
+    spill_buf_varint(w, sp.min_ns);
+    spill_buf_varint(w, sp.max_ns);
+    spill_buf_varint(w, sp.n);
+    spill_buf_varint(w, sp.len);
+    for (uint32_t i = 0; i < sp.len; i++)
+        spill_buf_byte(w, sp.buckets[i]);
+    hist_sparse_free(&sp);
+}
+
+/* The histogram at *p (hist_pack), its buckets left in place (read only). */
+static void hist_unpack(const uint8_t **p, struct hist_sparse *sp)
+{
+    sp->count = varint_get(p);
+    sp->sum_ns = varint_get(p);
+    sp->min_ns = varint_get(p);
+    sp->max_ns = varint_get(p);
+    sp->n = (uint32_t)varint_get(p);
+    sp->len = (uint32_t)varint_get(p);
+    sp->buckets = (uint8_t *)(uintptr_t)*p;
+    *p += sp->len;
+}
+
+/* A sealed slot's op types that hold something: their number into *n, the
+ * first at the pointer returned (NULL: none); step with hist_unpack x 2. */
+static const uint8_t *slot_hists(const struct interval_slot *slot, uint8_t *n)
+{
+    const uint8_t *p;
+
+    *n = 0;
+    if (!slot->spill)
+        return NULL;
+    p = spill_get(slot->spill, slot->at, slot->hist_len);
+    *n = *p++;
+    return p;
 }
 
 /* One op type of a sealed (or never written) slot into o. */
 static void sealed_op_to(const struct interval_slot *slot, int t, struct op_stats *o)
 {
-    sealed_to(slot->count, slot->sealed, slot->nsealed, t, o);
-}
+    uint8_t n;
+    const uint8_t *p = slot_hists(slot, &n);
 
-static void slot_expand(const struct interval_slot *slot, struct op_set *s)
-{
-    for (int t = 0; t < OP__COUNT; t++)
-        sealed_op_to(slot, t, &s->op[t]);
+    sealed_to(slot->count, NULL, 0, t, o);
+    for (uint8_t i = 0; i < n; i++) {
+        struct hist_sparse lat, svc;
+        uint8_t type = *p++;
+
+        hist_unpack(&p, &lat);
+        hist_unpack(&p, &svc);
+        if (type == t) {
+            hist_sparse_to(&lat, &o->lat);
+            hist_sparse_to(&svc, &o->svc);
+            return;
+        }
+    }
 }
 
 void result_free(struct run_result *r)
@@ -270,9 +316,8 @@ void result_free(struct run_result *r)
         struct phase_result *ph = &r->phases[i];
 
         for (uint32_t k = 0; k < ph->nintervals; k++) {
-            slot_drop(&ph->intervals[k]);
+            slot_drop_pending(&ph->intervals[k]);
             free(ph->intervals[k].agent);
-            agent_pack_free(&ph->intervals[k].packed);
         }
         free(ph->intervals);
         free(ph->spare_agents);
@@ -291,6 +336,7 @@ void result_free(struct run_result *r)
     free(r->phases);
     free(r->agents);
     free(r->view);
+    spill_free(r->spill);
     run_record_free(&r->record);
     memset(r, 0, sizeof(*r));
 }
@@ -329,22 +375,11 @@ static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents
     ph->nintervals = n;
 }
 
-/* Merge s into interval slot with merge (all of s, or its histograms
- * only): into the dense pending form while the slot fills; a sealed slot
- * (late data, journal replay) is expanded, merged and sealed again, exactly
- * (rare, so no caching). */
+/* Merge s into the filling slot with merge (all of s, or its histograms
+ * only). */
 static void slot_merge(struct interval_slot *slot, const struct op_set *s,
                        void (*merge)(struct op_set *dst, const struct op_set *src))
 {
-    if (slot->is_sealed) {
-        struct op_set *tmp = xmalloc(sizeof(*tmp));
-
-        slot_expand(slot, tmp);
-        merge(tmp, s);
-        slot_seal_from(slot, tmp);
-        free(tmp);
-        return;
-    }
     if (!slot->pending) {
         slot->pending = xmalloc(sizeof(*slot->pending));
         op_rec_init(slot->pending);
@@ -355,27 +390,70 @@ static void slot_merge(struct interval_slot *slot, const struct op_set *s,
         pending_add_hists(slot->pending, s);
 }
 
-/* The slot's agents, dense, to be written: a sealed slot's are unpacked
- * (late data, a journal's late lines); slot_agents_done packs them again. */
-static struct counters *slot_agents_open(struct phase_result *ph, struct interval_slot *slot,
-                                         uint32_t nagents)
+/* A sealed slot back in the filling form, to be added to (late data, a
+ * journal's late lines): rare, so no caching; slot_pack seals it again. */
+static void slot_unpack(struct phase_result *ph, struct interval_slot *slot, uint32_t nagents)
 {
-    if (!slot->agent) {
-        slot->agent = dense_agents(ph, nagents);
-        if (slot->packed.buf)
-            agent_pack_decode(&slot->packed, slot->agent, nagents);
-        agent_pack_free(&slot->packed);
+    struct hist *h;
+    uint8_t n;
+    const uint8_t *p = slot_hists(slot, &n);
+
+    if (!p)
+        return;
+    h = xmalloc(sizeof(*h));
+    slot->pending = xmalloc(sizeof(*slot->pending));
+    op_rec_init(slot->pending);
+    for (uint8_t i = 0; i < n; i++) {
+        struct op_stats_rec *o = op_rec_get(slot->pending, (enum op_type)*p++);
+        struct hist_sparse sp;
+
+        for (int k = 0; k < 2; k++) {
+            hist_unpack(&p, &sp);
+            hist_sparse_to(&sp, h);
+            hist_rec_add(k ? &o->svc : &o->lat, h);
+        }
     }
-    return slot->agent;
+    free(h);
+    slot->agent = dense_agents(ph, nagents);
+    agent_pack_decode(spill_get(slot->spill, slot->at + slot->hist_len, slot->agents_len), slot->agent,
+                      nagents);
+    slot->spill = NULL;
 }
 
-/* Pack a sealed slot's agents (the bounded form of a complete interval);
- * a slot still filling keeps them dense. */
-static void slot_agents_done(struct phase_result *ph, struct interval_slot *slot, uint32_t nagents)
+/* Seal a filling slot into the run's spill: the op types of its merge that
+ * hold something (op_type by op type through one dense op_stats, 40 KB, not
+ * an op_set, 440 KB), then its agents; a slot not sealed keeps filling. */
+static void slot_pack(struct run_result *r, struct phase_result *ph, struct interval_slot *slot)
 {
-    if (!slot->is_sealed || !slot->agent)
-        return;
-    agent_pack_encode(&slot->packed, slot->agent, nagents);
+    struct spill_buf w = { 0 };
+    struct op_stats *o = xmalloc(sizeof(*o));
+    uint8_t n = 0;
+
+    if (!slot->is_sealed || slot->spill)
+        return free(o);
+    spill_buf_byte(&w, 0);
+    for (int t = 0; slot->pending && t < OP__COUNT; t++) {
+        if (!slot->pending->op[t])
+            continue;
+        pending_op_to(slot, t, o);
+        if (op_blank(o))
+            continue;
+        spill_buf_byte(&w, (uint8_t)t);
+        hist_pack(&w, &o->lat);
+        hist_pack(&w, &o->svc);
+        n++;
+    }
+    free(o);
+    w.b[0] = n;
+    slot->hist_len = (uint32_t)w.len;
+    agent_pack_encode(&w, slot->agent, r->nagents);
+    slot->agents_len = (uint32_t)(w.len - slot->hist_len);
+    if (!r->spill)
+        r->spill = spill_new();
+    slot->spill = r->spill;
+    slot->at = spill_put(r->spill, w.b, (uint32_t)w.len);
+    free(w.b);
+    slot_drop_pending(slot);
     if (!ph->spare_agents)
         ph->spare_agents = slot->agent;
     else
@@ -383,12 +461,18 @@ static void slot_agents_done(struct phase_result *ph, struct interval_slot *slot
     slot->agent = NULL;
 }
 
+/* A sealed slot's packed agents (slot->spill set). */
+static const uint8_t *slot_agents(const struct interval_slot *slot)
+{
+    return spill_get(slot->spill, slot->at + slot->hist_len, slot->agents_len);
+}
+
 void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out)
 {
     if (slot->agent)
         *out = slot->agent[a];
-    else if (slot->packed.buf)
-        agent_pack_get(&slot->packed, a, out);
+    else if (slot->spill)
+        agent_pack_get(slot_agents(slot), a, out);
     else
         memset(out, 0, sizeof(*out));
 }
@@ -397,8 +481,8 @@ void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, stru
 {
     if (slot->agent)
         memcpy(out, slot->agent, nagents * sizeof(*out));
-    else if (slot->packed.buf)
-        agent_pack_decode(&slot->packed, out, nagents);
+    else if (slot->spill)
+        agent_pack_decode(slot_agents(slot), out, nagents);
     else
         memset(out, 0, nagents * sizeof(*out));
 }
@@ -425,6 +509,7 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
     ph = &r->phases[phase];
     grow_intervals(ph, k + 1, r->nagents);
     slot = &ph->intervals[k];
+    slot_unpack(ph, slot, r->nagents);
     slot_merge(slot, s, op_set_merge);
     for (int t = 0; t < OP__COUNT; t++) {
         slot->count[t].ops = sat_add_u64(slot->count[t].ops, s->op[t].ops);
@@ -432,14 +517,14 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
         slot->count[t].errors = sat_add_u64(slot->count[t].errors, s->op[t].errors);
         slot->count[t].timeouts = sat_add_u64(slot->count[t].timeouts, s->op[t].timeouts);
     }
-    c = &slot_agents_open(ph, slot, r->nagents)[agent];
+    c = &slot->agent[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
         c->ops[t] = sat_add_u64(c->ops[t], s->op[t].ops);
         c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
         c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
-    slot_agents_done(&r->phases[phase], slot, r->nagents);
+    slot_pack(r, ph, slot);
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
@@ -470,7 +555,9 @@ int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k
     ph = &r->phases[phase];
     grow_intervals(ph, k + 1, r->nagents);
     slot = &ph->intervals[k];
+    slot_unpack(ph, slot, r->nagents);
     slot_merge(slot, s, hists_merge);
+    slot_pack(r, ph, slot);
     return 0;
 }
 
@@ -483,35 +570,8 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
     slot = &r->phases[phase].intervals[k];
     if (slot->is_sealed)
         return;
-    if (slot->pending) {
-        /* op type by op type through one dense op_stats (40 KB), not an
-         * op_set (440 KB) */
-        struct op_stats *o = xmalloc(sizeof(*o));
-        struct op_rec *p = slot->pending;
-        uint8_t n = 0;
-
-        for (int t = 0; t < OP__COUNT; t++)
-            n += p->op[t] != NULL;
-        sealed_free(&slot->sealed, &slot->nsealed);
-        slot->sealed = n ? xcalloc(n, sizeof(*slot->sealed)) : NULL;
-        for (int t = 0; t < OP__COUNT; t++) {
-            struct sealed_op *so;
-
-            if (!p->op[t])
-                continue;
-            pending_op_to(slot, t, o);
-            if (op_blank(o))
-                continue;
-            so = &slot->sealed[slot->nsealed++];
-            so->type = (uint8_t)t;
-            hist_sparse_from(&so->lat, &o->lat);
-            hist_sparse_from(&so->svc, &o->svc);
-        }
-        free(o);
-        slot_drop_pending(slot);
-    }
     slot->is_sealed = 1;
-    slot_agents_done(&r->phases[phase], slot, r->nagents);
+    slot_pack(r, &r->phases[phase], slot);
 }
 
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
@@ -542,6 +602,8 @@ const struct op_stats *result_interval_op(const struct run_result *r, uint32_t p
 void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k, struct op_stats *out)
 {
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
+    const uint8_t *hists;
+    uint8_t n;
 
     /* what result_all_ops does, straight from the pending or sealed form */
     memset(out, 0, sizeof(*out));
@@ -557,9 +619,16 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
     for (int t = 0; slot->pending && t < OP__COUNT; t++)
         if (t != OP_SYNC && slot->pending->op[t])
             hist_rec_sum(&slot->pending->op[t]->lat, &out->lat);
-    for (uint8_t i = 0; i < slot->nsealed; i++)
-        if (slot->sealed[i].type != OP_SYNC)
-            hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
+    hists = slot_hists(slot, &n);
+    for (uint8_t i = 0; i < n; i++) {
+        struct hist_sparse lat, svc;
+        uint8_t type = *hists++;
+
+        hist_unpack(&hists, &lat);
+        hist_unpack(&hists, &svc);
+        if (type != OP_SYNC)
+            hist_sparse_merge(&out->lat, &lat);
+    }
 }
 
 /* The one expanded agent total result_agent_totals hands out. */
@@ -842,12 +911,13 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
 {
     if (phase >= r->nphases || agent >= r->nagents || k >= r->phases[phase].nintervals)
         return;
-    struct interval_slot *slot = &r->phases[phase].intervals[k];
-    struct counters *c = &slot_agents_open(&r->phases[phase], slot, r->nagents)[agent];
+    struct phase_result *ph = &r->phases[phase];
+    struct interval_slot *slot = &ph->intervals[k];
 
-    c->inflight = inflight;
-    c->oldest_ns = oldest_ns;
-    slot_agents_done(&r->phases[phase], slot, r->nagents);
+    slot_unpack(ph, slot, r->nagents);
+    slot->agent[agent].inflight = inflight;
+    slot->agent[agent].oldest_ns = oldest_ns;
+    slot_pack(r, ph, slot);
 }
 
 /* How long agent a's inflight ops at the end of interval k should take at
