@@ -248,32 +248,35 @@ static void hist_pack(struct spill_buf *w, const struct hist *h)
     struct hist_sparse sp;
 
     hist_sparse_from(&sp, h);
-    spill_buf_varint(w, sp.count);
-    spill_buf_varint(w, sp.sum_ns);
-    spill_buf_varint(w, sp.min_ns);
-    spill_buf_varint(w, sp.max_ns);
-    spill_buf_varint(w, sp.n);
-    spill_buf_varint(w, sp.len);
+    const uint64_t head[6] = { sp.count, sp.sum_ns, sp.min_ns, sp.max_ns, sp.n, sp.len };
+    for (int i = 0; i < 6; i++)
+        spill_buf_varint(w, head[i]);
     for (uint32_t i = 0; i < sp.len; i++)
         spill_buf_byte(w, sp.buckets[i]);
     hist_sparse_free(&sp);
 }
 
-/* The histogram at *p (hist_pack), its buckets left in place (read only). */
-static void hist_unpack(const uint8_t **p, struct hist_sparse *sp)
+/* The op type at *p (hist_pack x 2) into *lat and *svc, their buckets left
+ * in place (read only); its type. */
+static uint8_t hists_unpack(const uint8_t **p, struct hist_sparse *lat, struct hist_sparse *svc)
 {
-    sp->count = varint_get(p);
-    sp->sum_ns = varint_get(p);
-    sp->min_ns = varint_get(p);
-    sp->max_ns = varint_get(p);
-    sp->n = (uint32_t)varint_get(p);
-    sp->len = (uint32_t)varint_get(p);
-    sp->buckets = (uint8_t *)(uintptr_t)*p;
-    *p += sp->len;
+    struct hist_sparse *both[2] = { lat, svc };
+    uint8_t type = *(*p)++;
+
+    for (int h = 0; h < 2; h++) {
+        uint64_t v[6];
+
+        for (int i = 0; i < 6; i++)
+            v[i] = varint_get(p);
+        *both[h] = (struct hist_sparse){ v[0], v[1], v[2], v[3], (uint32_t)v[4], (uint32_t)v[5],
+                                         (uint8_t *)(uintptr_t)*p };
+        *p += both[h]->len;
+    }
+    return type;
 }
 
 /* A sealed slot's op types that hold something: their number into *n, the
- * first at the pointer returned (NULL: none); step with hist_unpack x 2. */
+ * first at the pointer returned (NULL: none); step with hists_unpack. */
 static const uint8_t *slot_hists(const struct interval_slot *slot, uint8_t *n)
 {
     const uint8_t *p;
@@ -295,11 +298,8 @@ static void sealed_op_to(const struct interval_slot *slot, int t, struct op_stat
     sealed_to(slot->count, NULL, 0, t, o);
     for (uint8_t i = 0; i < n; i++) {
         struct hist_sparse lat, svc;
-        uint8_t type = *p++;
 
-        hist_unpack(&p, &lat);
-        hist_unpack(&p, &svc);
-        if (type == t) {
+        if (hists_unpack(&p, &lat, &svc) == t) {
             hist_sparse_to(&lat, &o->lat);
             hist_sparse_to(&svc, &o->svc);
             return;
@@ -375,21 +375,6 @@ static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents
     ph->nintervals = n;
 }
 
-/* Merge s into the filling slot with merge (all of s, or its histograms
- * only). */
-static void slot_merge(struct interval_slot *slot, const struct op_set *s,
-                       void (*merge)(struct op_set *dst, const struct op_set *src))
-{
-    if (!slot->pending) {
-        slot->pending = xmalloc(sizeof(*slot->pending));
-        op_rec_init(slot->pending);
-    }
-    if (merge == op_set_merge)
-        op_rec_add(slot->pending, s);
-    else
-        pending_add_hists(slot->pending, s);
-}
-
 /* A sealed slot back in the filling form, to be added to (late data, a
  * journal's late lines): rare, so no caching; slot_pack seals it again. */
 static void slot_unpack(struct phase_result *ph, struct interval_slot *slot, uint32_t nagents)
@@ -404,20 +389,35 @@ static void slot_unpack(struct phase_result *ph, struct interval_slot *slot, uin
     slot->pending = xmalloc(sizeof(*slot->pending));
     op_rec_init(slot->pending);
     for (uint8_t i = 0; i < n; i++) {
-        struct op_stats_rec *o = op_rec_get(slot->pending, (enum op_type)*p++);
-        struct hist_sparse sp;
+        struct hist_sparse lat, svc;
+        struct op_stats_rec *o = op_rec_get(slot->pending, (enum op_type)hists_unpack(&p, &lat, &svc));
 
-        for (int k = 0; k < 2; k++) {
-            hist_unpack(&p, &sp);
-            hist_sparse_to(&sp, h);
-            hist_rec_add(k ? &o->svc : &o->lat, h);
-        }
+        hist_sparse_to(&lat, h);
+        hist_rec_add(&o->lat, h);
+        hist_sparse_to(&svc, h);
+        hist_rec_add(&o->svc, h);
     }
     free(h);
     slot->agent = dense_agents(ph, nagents);
     agent_pack_decode(spill_get(slot->spill, slot->at + slot->hist_len, slot->agents_len), slot->agent,
                       nagents);
     slot->spill = NULL;
+}
+
+/* Slot k of phase (made if new) in the filling form, to be added to. */
+static struct interval_slot *slot_open(struct run_result *r, uint32_t phase, uint32_t k)
+{
+    struct phase_result *ph = &r->phases[phase];
+    struct interval_slot *slot;
+
+    grow_intervals(ph, k + 1, r->nagents);
+    slot = &ph->intervals[k];
+    slot_unpack(ph, slot, r->nagents);
+    if (!slot->pending) {
+        slot->pending = xmalloc(sizeof(*slot->pending));
+        op_rec_init(slot->pending);
+    }
+    return slot;
 }
 
 /* Seal a filling slot into the run's spill: the op types of its merge that
@@ -500,17 +500,13 @@ void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t 
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s)
 {
-    struct phase_result *ph;
     struct interval_slot *slot;
     struct counters *c;
 
     if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
         return -EINVAL;
-    ph = &r->phases[phase];
-    grow_intervals(ph, k + 1, r->nagents);
-    slot = &ph->intervals[k];
-    slot_unpack(ph, slot, r->nagents);
-    slot_merge(slot, s, op_set_merge);
+    slot = slot_open(r, phase, k);
+    op_rec_add(slot->pending, s);
     for (int t = 0; t < OP__COUNT; t++) {
         slot->count[t].ops = sat_add_u64(slot->count[t].ops, s->op[t].ops);
         slot->count[t].bytes = sat_add_u64(slot->count[t].bytes, s->op[t].bytes);
@@ -524,27 +520,15 @@ int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
         c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
         c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
-    slot_pack(r, ph, slot);
+    slot_pack(r, &r->phases[phase], slot);
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
     return 0;
 }
 
-/* dst's histograms += s's (op_set_merge skips op types without ops). */
-static void hists_merge(struct op_set *dst, const struct op_set *s)
-{
-    for (int t = 0; t < OP__COUNT; t++) {
-        if (s->op[t].lat.count)
-            hist_merge(&dst->op[t].lat, &s->op[t].lat);
-        if (s->op[t].svc.count)
-            hist_merge(&dst->op[t].svc, &s->op[t].svc);
-    }
-}
-
 int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k, const struct op_set *s)
 {
-    struct phase_result *ph;
     struct interval_slot *slot;
 
     if (phase >= r->nphases || k >= RESULT_MAX_INTERVALS)
@@ -552,12 +536,9 @@ int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k
     for (int t = 0; t < OP__COUNT; t++)
         if (s->op[t].ops || s->op[t].bytes || s->op[t].errors || s->op[t].timeouts)
             return -EINVAL;
-    ph = &r->phases[phase];
-    grow_intervals(ph, k + 1, r->nagents);
-    slot = &ph->intervals[k];
-    slot_unpack(ph, slot, r->nagents);
-    slot_merge(slot, s, hists_merge);
-    slot_pack(r, ph, slot);
+    slot = slot_open(r, phase, k);
+    pending_add_hists(slot->pending, s);
+    slot_pack(r, &r->phases[phase], slot);
     return 0;
 }
 
@@ -622,11 +603,8 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
     hists = slot_hists(slot, &n);
     for (uint8_t i = 0; i < n; i++) {
         struct hist_sparse lat, svc;
-        uint8_t type = *hists++;
 
-        hist_unpack(&hists, &lat);
-        hist_unpack(&hists, &svc);
-        if (type != OP_SYNC)
+        if (hists_unpack(&hists, &lat, &svc) != OP_SYNC)
             hist_sparse_merge(&out->lat, &lat);
     }
 }
@@ -656,14 +634,7 @@ int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
     participating = dst->participating;
     sealed_free(&dst->sealed.op, &dst->sealed.n);
     *dst = *ap;
-    memset(&dst->sealed, 0, sizeof(dst->sealed));
-    for (int t = 0; t < OP__COUNT; t++) {
-        dst->sealed.count[t].ops = totals->op[t].ops;
-        dst->sealed.count[t].bytes = totals->op[t].bytes;
-        dst->sealed.count[t].errors = totals->op[t].errors;
-        dst->sealed.count[t].timeouts = totals->op[t].timeouts;
-    }
-    sealed_from(&dst->sealed.op, &dst->sealed.n, totals);
+    result_seal(&dst->sealed, totals);
     /* Having totals means the agent is done (or salvaged: ap->salvaged). */
     dst->done = 1;
     dst->error = error;
@@ -920,6 +891,17 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
     slot_pack(r, ph, slot);
 }
 
+/* Agent a's counters of interval k into *c; the ops it completed. */
+static uint64_t agent_done(const struct run_result *r, uint32_t phase, uint32_t k, uint32_t a, struct counters *c)
+{
+    uint64_t done = 0;
+
+    result_interval_agent(r, phase, k, a, c);
+    for (int t = 0; t < OP__COUNT; t++)
+        done = sat_add_u64(done, c->ops[t]);
+    return done;
+}
+
 /* How long agent a's inflight ops at the end of interval k should take at
  * the agent's recent pace: bytes outstanding / recent bandwidth, where the
  * bytes outstanding are the ops times the recent mean op size, which comes
@@ -934,21 +916,15 @@ static uint64_t stall_expected_ns(const struct run_result *r, uint32_t phase, ui
     struct counters c;
     uint64_t ilen = (uint64_t)ph->interval_ms * 1000000u, ops = 0;
     uint32_t span = 0;
-    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++) {
-        result_interval_agent(r, phase, j, a, &c);
-        for (int t = 0; t < OP__COUNT; t++)
-            ops = sat_add_u64(ops, c.ops[t]);
-    }
+    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++)
+        ops = sat_add_u64(ops, agent_done(r, phase, j, a, &c));
     if (ops == 0) {
         span = 0;
-        for (uint32_t j = 0; j < ph->nintervals; j++) {
-            if (j == k)
-                continue;
-            span++;
-            result_interval_agent(r, phase, j, a, &c);
-            for (int t = 0; t < OP__COUNT; t++)
-                ops = sat_add_u64(ops, c.ops[t]);
-        }
+        for (uint32_t j = 0; j < ph->nintervals; j++)
+            if (j != k) {
+                span++;
+                ops = sat_add_u64(ops, agent_done(r, phase, j, a, &c));
+            }
     }
     if (ops == 0)
         return 0;
@@ -971,44 +947,41 @@ uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint3
     return limit > floor ? limit : floor;
 }
 
-uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns)
+/* The agents stalled in interval k: how many; the oldest op's age into
+ * *age_ns and the least of their limits into *least. */
+static uint32_t stall_scan(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns,
+                           uint64_t *least)
 {
-    const struct phase_result *ph = &r->phases[phase];
     uint32_t n = 0;
+
     *age_ns = 0;
-    if (k >= ph->nintervals)
-        return 0;
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        struct counters cc, *c = &cc;
-        uint64_t done = 0;
-        result_interval_agent(r, phase, k, a, &cc);
-        for (int t = 0; t < OP__COUNT; t++)
-            done = sat_add_u64(done, c->ops[t]);
-        if (c->inflight && done == 0 && c->oldest_ns > result_stall_limit_ns(r, phase, a, k)) {
+    *least = UINT64_MAX;
+    for (uint32_t a = 0; k < r->phases[phase].nintervals && a < r->nagents; a++) {
+        struct counters c;
+        uint64_t limit;
+
+        if (agent_done(r, phase, k, a, &c) == 0 && c.inflight &&
+            c.oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k))) {
             n++;
-            if (c->oldest_ns > *age_ns)
-                *age_ns = c->oldest_ns;
+            *age_ns = c.oldest_ns > *age_ns ? c.oldest_ns : *age_ns;
+            *least = limit < *least ? limit : *least;
         }
     }
     return n;
 }
 
+uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns)
+{
+    uint64_t least;
+
+    return stall_scan(r, phase, k, age_ns, &least);
+}
+
 uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase, uint32_t k)
 {
-    const struct phase_result *ph = &r->phases[phase];
-    uint64_t least = UINT64_MAX;
-    if (k >= ph->nintervals)
-        return least;
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        struct counters cc, *c = &cc;
-        uint64_t done = 0, limit;
-        result_interval_agent(r, phase, k, a, &cc);
-        for (int t = 0; t < OP__COUNT; t++)
-            done = sat_add_u64(done, c->ops[t]);
-        if (c->inflight && done == 0 && c->oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k)) &&
-            limit < least)
-            least = limit;
-    }
+    uint64_t age, least;
+
+    stall_scan(r, phase, k, &age, &least);
     return least;
 }
 
