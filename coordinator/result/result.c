@@ -240,6 +240,13 @@ static void pending_add_hists(struct op_rec *pending, const struct op_set *s)
     }
 }
 
+struct spill *result_spill(struct run_result *r)
+{
+    if (!r->spill)
+        r->spill = spill_new();
+    return r->spill;
+}
+
 /* A sealed slot's bytes: n, then per op type its type, lat and svc (each
  * count, sum, min, max, n and len varints, then the len bytes of buckets,
  * hist.h's hist_sparse), then the agents (agent_pack.h). */
@@ -251,8 +258,7 @@ static void hist_pack(struct spill_buf *w, const struct hist *h)
     const uint64_t head[6] = { sp.count, sp.sum_ns, sp.min_ns, sp.max_ns, sp.n, sp.len };
     for (int i = 0; i < 6; i++)
         spill_buf_varint(w, head[i]);
-    for (uint32_t i = 0; i < sp.len; i++)
-        spill_buf_byte(w, sp.buckets[i]);
+    spill_buf_bytes(w, sp.buckets, sp.len);
     hist_sparse_free(&sp);
 }
 
@@ -448,10 +454,8 @@ static void slot_pack(struct run_result *r, struct phase_result *ph, struct inte
     slot->hist_len = (uint32_t)w.len;
     agent_pack_encode(&w, slot->agent, r->nagents);
     slot->agents_len = (uint32_t)(w.len - slot->hist_len);
-    if (!r->spill)
-        r->spill = spill_new();
-    slot->spill = r->spill;
-    slot->at = spill_put(r->spill, w.b, (uint32_t)w.len);
+    slot->spill = result_spill(r);
+    slot->at = spill_put(slot->spill, w.b, (uint32_t)w.len);
     free(w.b);
     slot_drop_pending(slot);
     if (!ph->spare_agents)

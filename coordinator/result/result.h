@@ -241,6 +241,9 @@ struct run_result {
     const struct ext_metrics *metrics;
 };
 
+/* The run's spill file (spill.h), made on first use; freed by result_free. */
+struct spill *result_spill(struct run_result *r);
+
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
 void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, uint32_t interval_ms);
 void result_free(struct run_result *r);

@@ -46,13 +46,18 @@ void spill_buf_byte(struct spill_buf *w, uint8_t v)
     w->b[w->len++] = v;
 }
 
+void spill_buf_bytes(struct spill_buf *w, const void *p, size_t n)
+{
+    reserve(w, n);
+    memcpy(w->b + w->len, p, n);
+    w->len += n;
+}
+
 void spill_buf_varint(struct spill_buf *w, uint64_t v)
 {
     uint8_t tmp[VARINT_MAX];
-    size_t n = varint_put(tmp, v);
 
-    for (size_t k = 0; k < n; k++)
-        spill_buf_byte(w, tmp[k]);
+    spill_buf_bytes(w, tmp, varint_put(tmp, v));
 }
 
 struct spill *spill_new(void)
@@ -91,9 +96,7 @@ uint64_t spill_put(struct spill *sp, const void *b, uint32_t len)
         }
         sp->write_failed = 1;     /* full: what it holds stays readable */
     }
-    reserve(&sp->mem, len);
-    memcpy(sp->mem.b + sp->mem.len, b, len);
-    sp->mem.len += len;
+    spill_buf_bytes(&sp->mem, b, len);
     return SPILL_MEM | (sp->mem.len - len);
 }
 

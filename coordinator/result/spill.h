@@ -24,6 +24,7 @@ struct spill_buf {
 };
 void spill_buf_byte(struct spill_buf *w, uint8_t v);
 void spill_buf_varint(struct spill_buf *w, uint64_t v);
+void spill_buf_bytes(struct spill_buf *w, const void *p, size_t n);
 
 struct spill;
 struct spill *spill_new(void);
