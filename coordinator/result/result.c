@@ -46,6 +46,9 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #include "common/varint.h"
@@ -557,6 +560,14 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
         return;
     slot->is_sealed = 1;
     slot_pack(r, &r->phases[phase], slot);
+#ifdef __GLIBC__
+    /* Sealed intervals leave the heap (spill.h), so what stays there is
+     * short-lived: the filling slots' blocks, tens of KB each, hundreds of
+     * them while an agent lags.  Hand their freed pages back now and then,
+     * or the RSS keeps the worst lag's high-water mark for the whole run. */
+    if (k % 64 == 63)
+        malloc_trim(0);
+#endif
 }
 
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
