@@ -48,6 +48,8 @@ void spill_buf_byte(struct spill_buf *w, uint8_t v)
 
 void spill_buf_bytes(struct spill_buf *w, const void *p, size_t n)
 {
+    if (n == 0)
+        return;           /* p may be NULL (an empty histogram's buckets) */
     reserve(w, n);
     memcpy(w->b + w->len, p, n);
     w->len += n;
