@@ -5,6 +5,7 @@
 #include "coordinator/result/spill.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,11 @@ struct spill *spill_new(void)
     if (!dir || dir[0] != '/')
         dir = "/tmp";
     snprintf(path, sizeof(path), "%s/nfstorm-spill.XXXXXX", dir);
-    sp->fd = mkstemp(path);
-    if (sp->fd >= 0)
+    sp->fd = mkstemp(path);       /* mode 0600 */
+    if (sp->fd >= 0) {
         unlink(path);
+        fcntl(sp->fd, F_SETFD, FD_CLOEXEC);   /* not for the agents --local starts */
+    }
     return sp;
 }
 

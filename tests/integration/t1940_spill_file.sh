@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 25 item 5 (a day of 100 agents under 256 MiB): the coordinator keeps
-# a sealed interval's merged histograms and packed agent counters in an
-# unlinked file in $TMPDIR (coordinator/result/spill.h), not in its heap.
+# a sealed interval's merged histograms and packed agent counters, and the
+# agents' packed host samples, in an unlinked file in $TMPDIR
+# (coordinator/result/spill.h), not in its heap.
 # Asserts:
 #  - while a 5-agent run goes, the coordinator holds an open, already
 #    deleted $TMPDIR/nfstorm-spill.* file that grows with the sealed
