@@ -327,6 +327,7 @@ void result_free(struct run_result *r)
         for (uint32_t k = 0; k < ph->nintervals; k++) {
             slot_drop_pending(&ph->intervals[k]);
             free(ph->intervals[k].agent);
+            free(ph->intervals[k].packed);
         }
         free(ph->intervals);
         free(ph->spare_agents);
@@ -408,8 +409,9 @@ static void slot_unpack(struct phase_result *ph, struct interval_slot *slot, uin
     }
     free(h);
     slot->agent = dense_agents(ph, nagents);
-    agent_pack_decode(spill_get(slot->spill, slot->at + slot->hist_len, slot->agents_len), slot->agent,
-                      nagents);
+    agent_pack_decode(slot->packed, slot->agent, nagents);
+    free(slot->packed);
+    slot->packed = NULL;
     slot->spill = NULL;
 }
 
@@ -455,11 +457,11 @@ static void slot_pack(struct run_result *r, struct phase_result *ph, struct inte
     free(o);
     w.b[0] = n;
     slot->hist_len = (uint32_t)w.len;
-    agent_pack_encode(&w, slot->agent, r->nagents);
-    slot->agents_len = (uint32_t)(w.len - slot->hist_len);
     slot->spill = result_spill(r);
-    slot->at = spill_put(slot->spill, w.b, (uint32_t)w.len);
-    free(w.b);
+    slot->at = spill_put(slot->spill, w.b, slot->hist_len);
+    w.len = 0;
+    agent_pack_encode(&w, slot->agent, r->nagents);
+    slot->packed = xrealloc(w.b, w.len ? w.len : 1);
     slot_drop_pending(slot);
     if (!ph->spare_agents)
         ph->spare_agents = slot->agent;
@@ -468,18 +470,12 @@ static void slot_pack(struct run_result *r, struct phase_result *ph, struct inte
     slot->agent = NULL;
 }
 
-/* A sealed slot's packed agents (slot->spill set). */
-static const uint8_t *slot_agents(const struct interval_slot *slot)
-{
-    return spill_get(slot->spill, slot->at + slot->hist_len, slot->agents_len);
-}
-
 void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct counters *out)
 {
     if (slot->agent)
         *out = slot->agent[a];
-    else if (slot->spill)
-        agent_pack_get(slot_agents(slot), a, out);
+    else if (slot->packed)
+        agent_pack_get(slot->packed, a, out);
     else
         memset(out, 0, sizeof(*out));
 }
@@ -488,8 +484,8 @@ void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, stru
 {
     if (slot->agent)
         memcpy(out, slot->agent, nagents * sizeof(*out));
-    else if (slot->spill)
-        agent_pack_decode(slot_agents(slot), out, nagents);
+    else if (slot->packed)
+        agent_pack_decode(slot->packed, out, nagents);
     else
         memset(out, 0, nagents * sizeof(*out));
 }

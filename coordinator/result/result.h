@@ -12,8 +12,8 @@
  * chunked recording form (an op_rec, a few KB) only while agents are still
  * sending the interval, then "sealed" into counters plus sparse, varint
  * packed histograms of the op types that had ops (a few hundred bytes),
- * written with the packed agents to the run's spill file (spill.h), so
- * memory follows the intervals still filling, not the run's length.
+ * written to the run's spill file (spill.h), so they cost the heap
+ * nothing once sealed.
  * Read them through result_interval_ops / result_interval_op /
  * result_interval_all, or slot->count for counters.
  *
@@ -113,17 +113,20 @@ struct spill;                     /* spill.h */
 
 /* The merged interval (sum over agents) is *pending (chunked) and the
  * agents' counters agent[] (dense) while the slot fills; result_interval_seal
- * packs both into the run's spill (spill.h: the histograms, then the agents,
- * agent_pack.h) and frees them.  A slot with neither (never written) is an
+ * packs the histograms into the run's spill (spill.h) and the agents into
+ * packed (agent_pack.h), and frees both.  A slot with neither (never written) is an
  * empty interval.  count[] is kept exact in all states. */
 struct interval_slot {
     struct op_counts count[OP__COUNT]; /* merged counters, always valid */
     struct op_rec *pending;       /* the merge while filling (chunked, common/stats.h) */
     struct counters *agent;       /* [nagents] while filling, else NULL: read them
                                      with result_slot_agent(s) */
-    struct spill *spill;          /* where the sealed bytes are, or NULL */
-    uint64_t at;                  /* ... there: hist_len bytes, then agents_len */
-    uint32_t hist_len, agents_len;
+    uint8_t *packed;              /* else their pack (agent_pack.h), exactly sized:
+                                     read a few bytes an agent by every per-agent
+                                     series, so kept in memory */
+    struct spill *spill;          /* where the sealed histograms are, or NULL */
+    uint64_t at;                  /* ... there, hist_len bytes */
+    uint32_t hist_len;
     uint32_t nreported;           /* agents that sent this interval */
     uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
 };

@@ -15,14 +15,15 @@
 
 #define SPILL_MEM (1ull << 63)
 #define SPILL_CACHE 16
+#define SPILL_WINDOW (64 * 1024)   /* bytes read at a time: the next ones too */
 
 struct spill {
     int fd;                       /* the unlinked file, -1: none (heap only) */
     uint64_t end;                 /* bytes in the file */
     int write_failed;             /* later puts go to the heap */
     struct spill_buf mem;         /* the heap fallback */
-    /* the last SPILL_CACHE reads: a stall check reads the same agent
-     * bytes of the last STALL_WINDOW intervals for every agent in turn */
+    /* the last SPILL_CACHE windows read (the bytes asked for and those
+     * written after them): readers go through the intervals in order */
     struct {
         uint64_t at;
         uint32_t len;
@@ -113,8 +114,10 @@ const uint8_t *spill_get(struct spill *sp, uint64_t at, uint32_t len)
     if (at & SPILL_MEM)
         return sp->mem.b + (at & ~SPILL_MEM);
     for (int i = 0; i < SPILL_CACHE; i++)
-        if (sp->cache[i].b.b && sp->cache[i].at == at && sp->cache[i].len == len)
-            return sp->cache[i].b.b;
+        if (sp->cache[i].b.b && at >= sp->cache[i].at && at + len <= sp->cache[i].at + sp->cache[i].len)
+            return sp->cache[i].b.b + (at - sp->cache[i].at);
+    /* at + len <= end: the window is at least what was asked */
+    len = (uint32_t)(sp->end - at < SPILL_WINDOW ? sp->end - at : len > SPILL_WINDOW ? len : SPILL_WINDOW);
     sp->cache[sp->next].at = at;
     sp->cache[sp->next].len = len;
     c = &sp->cache[sp->next].b;
