@@ -23,9 +23,10 @@
  * the run has told its observers about the interval, result_interval_seal
  * keeps the counters (count[], always maintained) and, for each op type
  * that is not empty, the two histograms in sparse form: 2-3 bytes per used
- * bucket (hist.h), typically a few hundred, and packs the per-agent
- * counters (agent_pack.h), and puts both in the run's spill file (spill.h):
- * a day of 100 agents would keep ~150 MiB of them in the heap.  Sealing is
+ * bucket (hist.h), typically a few hundred, written to the run's spill
+ * file (spill.h: a day of 100 agents would keep ~100 MiB of them in the
+ * heap), and packs the per-agent counters (agent_pack.h) in the heap,
+ * where every per-agent series reads them.  Sealing is
  * lossless both ways, so a late report into a sealed slot is unpacked to
  * the filling form, added to and sealed again, and every reader sees
  * exactly the sum it would have seen with dense slots.
