@@ -216,7 +216,7 @@ struct ext_metrics;               /* ext_metrics.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];
-    struct spill *spill;          /* the sealed intervals' bytes (spill.h); owned,
+    struct spill *spill;          /* sealed histograms, host samples (spill.h); owned,
                                      made at the first seal */
     int64_t started_unix;         /* wall clock at start, seconds */
     uint64_t run_id;              /* the run's identity (vblock.h), in every verified

@@ -1,11 +1,11 @@
 /* spill: the sealed intervals' bytes kept in a file, not in the heap.
  *
  * A day of 100 agents at 1 s is 8.64 M agent-intervals; packed, each still
- * takes ~18 bytes (its counters and its share of the merged histograms),
- * ~150 MiB that the run reads back only to render.  So result.c writes a
- * sealed interval's packed bytes here and keeps only where they are: the
- * coordinator's memory then follows what is still filling, and the page
- * cache (which the kernel may drop and reread) holds the rest.
+ * takes ~20 bytes (its share of the merged histograms, its host samples),
+ * ~165 MiB that the run reads back only to render.  So result.c and
+ * client_result.c write them here once complete and keep only where they
+ * are: the coordinator's memory then follows what is still filling, and
+ * the page cache (which the kernel may drop and reread) holds the rest.
  *
  * The file is made in $TMPDIR (an absolute path; else /tmp) and unlinked
  * at once, so nothing is left behind, even after kill -9.  When it cannot
