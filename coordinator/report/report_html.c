@@ -133,15 +133,12 @@ static double interval_x(const struct phase_result *ph, uint32_t k)
  * metadata run).  What no cell holds is listed below it, with why. */
 static void matrix_table(FILE *out, const struct run_result *r, int base)
 {
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m = report_matrix_new(r, MAX_BS);
     char b[32], v[32], line[512];
     int partial = 0;
 
-    report_matrix_build(m, r, MAX_BS);
-    if (m->ncols == 0 && m->nleft == 0) {
-        free(m);
+    if (!m)
         return;
-    }
     fprintf(out, "<h2>Summary</h2>\n");
     if (m->ncols) {
         fprintf(out, "<table class=\"matrix\" data-view=\"matrix\"><tr><th class=\"l\"></th>");
