@@ -453,9 +453,7 @@ static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base
             rw_mode_name(row->rw), compare_fmt_bs(b, sizeof(b), row->bs),
             row->nmissing ? " <span class=\"warn\">unmatched</span>" : "");
     for (uint32_t j = 0; j < c->nruns; j++) {
-        fprintf(out, "<th>");
-        svg_escape(out, c->labels[j]);
-        fprintf(out, "</th>");
+        svg_escaped(out, "<th>", c->labels[j], "</th>");
         if (j)
             fprintf(out, "<th>vs baseline</th><th class=\"l\">significance</th>");
     }
@@ -498,19 +496,13 @@ static void differences(FILE *out, const struct compare *c)
     fprintf(out, "<h2>What differs between the inputs</h2>\n<table data-view=\"compare-differences\">"
             "<tr><th class=\"l\">field</th>");
     for (uint32_t j = 0; j < c->nruns; j++) {
-        fprintf(out, "<th class=\"l\">");
-        svg_escape(out, c->labels[j]);
-        fprintf(out, "</th>");
+        svg_escaped(out, "<th class=\"l\">", c->labels[j], "</th>");
     }
     fprintf(out, "</tr>\n");
     for (uint32_t k = 0; k < d->nrows; k++) {
-        fprintf(out, "<tr><td class=\"l\">");
-        svg_escape(out, d->rows[k].key);
-        fprintf(out, "</td>");
+        svg_escaped(out, "<tr><td class=\"l\">", d->rows[k].key, "</td>");
         for (uint32_t j = 0; j < d->nruns; j++) {
-            fprintf(out, "<td class=\"l\">");
-            svg_escape(out, d->rows[k].values[j]);
-            fprintf(out, "</td>");
+            svg_escaped(out, "<td class=\"l\">", d->rows[k].values[j], "</td>");
         }
         fprintf(out, "</tr>\n");
     }

@@ -289,9 +289,7 @@ void compare_sweep_html(FILE *out, const struct compare *c)
         if (m) {
             compare_sweep_text(m, c);
             fclose(m);
-            fprintf(out, "<pre>");
-            svg_escape(out, buf);
-            fprintf(out, "</pre>\n");
+            svg_escaped(out, "<pre>", buf, "</pre>\n");
             free(buf);
         }
     }

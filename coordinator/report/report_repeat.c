@@ -283,9 +283,7 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
                         rw.mean, rw.sd, rw.ci, rw.n);
                 for (uint32_t j = 0; j < rw.n; j++)
                     fprintf(out, "%s%s", j ? ", " : "", fmt_metric(v, sizeof v, (enum repeat_metric)m, x[j], base));
-                fprintf(out, "</td><td class=\"l\">");
-                svg_escape(out, verdicts);
-                fprintf(out, "</td></tr>\n");
+                svg_escaped(out, "</td><td class=\"l\">", verdicts, "</td></tr>\n");
             }
         }
     }
@@ -302,9 +300,8 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
             any = repeat_left_out(s, i, k);
         if (!any)
             continue;
-        fprintf(out, "<p class=\"warn\">Phase ");
-        svg_escape(out, first->phases[i].name);
-        fprintf(out, ": left out of the statistics</p>\n<ul class=\"left-out\">\n");
+        svg_escaped(out, "<p class=\"warn\">Phase ", first->phases[i].name,
+                    ": left out of the statistics</p>\n<ul class=\"left-out\">\n");
         left_out_lines(out, s, i, "", 1, base);
         fprintf(out, "</ul>\n");
     }
