@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common/units.h"
+#include "common/why.h"
 
 enum kind { K_TEXT, K_RATE, K_IOPS, K_SIZE, K_RATIO, K_MONEY, K_CURRENCY };
 
@@ -253,14 +254,10 @@ int limits_load(const char *path, struct limits *l, char *err, size_t errlen)
         snprintf(err, errlen, "--limits %s: out of memory", path);
         return -ENOMEM;
     }
-    if (line > 0 && !c.failed) {
-        snprintf(err, errlen, "%s:%d: syntax error (want key = value, or a [section])", path, line);
-        return -EINVAL;
-    }
-    if (c.failed) {
-        snprintf(err, errlen, "%s:%d: %s", path, line, c.why);
-        return -EINVAL;
-    }
+    if (line > 0 && !c.failed)
+        return why_fail(err, errlen, "%s:%d: syntax error (want key = value, or a [section])", path, line);
+    if (c.failed)
+        return why_fail(err, errlen, "%s:%d: %s", path, line, c.why);
     if (!l->currency[0])
         snprintf(l->currency, sizeof l->currency, "USD");
     return 0;
@@ -269,11 +266,9 @@ int limits_load(const char *path, struct limits *l, char *err, size_t errlen)
 int limits_set_fs_size(struct limits *l, const char *s, char *err, size_t errlen)
 {
     double v;
-    if (limits_parse_quantity(s, 0, &v) < 0 || v <= 0) {
-        snprintf(err, errlen, "--fs-size: bad value '%s' (want the bytes stored, such as 500GiB or 1.5TiB)",
-                 s ? s : "");
-        return -EINVAL;
-    }
+    if (limits_parse_quantity(s, 0, &v) < 0 || v <= 0)
+        return why_fail(err, errlen, "--fs-size: bad value '%s' (want the bytes stored, such as 500GiB or 1.5TiB)",
+                        s ? s : "");
     l->fs_size_bytes = v;
     return 0;
 }
