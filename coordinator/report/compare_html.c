@@ -509,13 +509,11 @@ static void differences(FILE *out, const struct compare *c)
 /* The repetitions left out of the means and the test, each with why. */
 static void left_out_html(FILE *out, const struct compare *c, int base)
 {
-    if (!compare_left_out_total(c))
-        return;
-    fprintf(out, "<h2>Left out of the statistics</h2>\n<p class=\"warn\">These repetitions' phases did not end "
-            "with verdict ok; their figures are not in the means, the ratios or the tests "
-            "(<code>--include-failed</code> keeps those that ran to their end).</p>\n<ul class=\"left-out\">\n");
-    compare_left_out_list(out, c, base, "<li>", "</li>\n", svg_escape);
-    fprintf(out, "</ul>\n");
+    if (compare_left_out_list(out, c, base, "<h2>Left out of the statistics</h2>\n<p class=\"warn\">These "
+                              "repetitions' phases did not end with verdict ok; their figures are not in the "
+                              "means, the ratios or the tests (<code>--include-failed</code> keeps those that ran "
+                              "to their end).</p>\n<ul class=\"left-out\">\n", "<li>", "</li>\n", svg_escape))
+        fprintf(out, "</ul>\n");
 }
 
 void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
