@@ -16,6 +16,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/sample_stats.h"
+#include "coordinator/report/compare.h"
 #include "coordinator/report/svg.h"
 #include "coordinator/run/verdict.h"
 
@@ -28,16 +29,13 @@
 
 static const char *const metric_label[REPEAT__METRICS] = { "IOPS", "bandwidth", "lat p50", "lat p99" };
 
+_Static_assert((int)CMP_BW == (int)REPEAT_BW && (int)CMP_P99 == (int)REPEAT_P99,
+               "a repeat metric is the compare metric of its name");
+
+/* v in the units compare prints the metric in; "-" when not finite. */
 static char *fmt_metric(char *buf, size_t len, enum repeat_metric m, double v, int base)
 {
-    if (!isfinite(v))
-        snprintf(buf, len, "-");
-    else if (m == REPEAT_IOPS)
-        units_fmt_count(buf, len, v);
-    else if (m == REPEAT_BW)
-        units_fmt_rate(buf, len, v, base);
-    else
-        units_fmt_ns(buf, len, v);
+    compare_fmt_value(buf, len, isfinite(v) ? v : NAN, 0, (int)m, base);
     return buf;
 }
 
