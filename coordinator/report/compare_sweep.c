@@ -81,6 +81,9 @@ static void sweep_cell(const struct compare *c, const char *job, int what, uint3
     cell->p = j && sample_welch(base, nb, v, cell->n, &wr) == 0 ? wr.p : NAN;
 }
 
+/* What sweep_cell measures, by its "what": the name in every view. */
+static const char *const what_name[2] = { "capacity", "knee" };
+
 /* The baseline's sweeps (its first repetition's: every view lists them and
  * finds the other inputs' by job), NULL when none; head goes first if any. */
 static const struct sweep_set *base_sweeps(FILE *out, const struct compare *c, const char *head)
@@ -100,7 +103,6 @@ void compare_sweep_text(FILE *out, const struct compare *c)
                                                      "repetitions)\n");
     for (uint32_t i = 0; sw && i < sw->n; i++) {
         const struct sweep_run *w0 = &sw->runs[i];
-        const char *what_name[2] = { "capacity", "knee" };
         for (int what = 0; what < 2; what++) {
             fprintf(out, "  %s %s (%s):", w0->spec.base, what_name[what], plan_sweep_dim_name(w0->spec.dim));
             for (uint32_t j = 0; j < c->nruns; j++) {
@@ -141,7 +143,6 @@ void *compare_sweep_json(const struct compare *c)
         json_object_set_new(o, "unit", json_string(plan_sweep_unit(w0->spec.dim)));
         for (uint32_t j = 0; j < c->nruns; j++) {
             json_t *in = json_object(), *cv = json_array();
-            const char *what_key[2] = { "capacity", "knee" };
             double x[SWEEP_MAX_VALUES], y[SWEEP_MAX_VALUES], l[SWEEP_MAX_VALUES];
             uint32_t np;
             json_object_set_new(in, "label", json_string(c->labels[j]));
@@ -154,7 +155,7 @@ void *compare_sweep_json(const struct compare *c)
                 json_object_set_new(m, "sd", cell.n >= 2 ? jreal_or_null(cell.s.sd) : json_null());
                 json_object_set_new(m, "ratio", jreal_or_null(cell.ratio));
                 json_object_set_new(m, "p", jreal_or_null(cell.p));
-                json_object_set_new(in, what_key[what], m);
+                json_object_set_new(in, what_name[what], m);
             }
             /* the curve the HTML overlays: the first repetition's points */
             np = curve(c, j, w0->spec.base, x, y, l);
@@ -185,7 +186,6 @@ void compare_sweep_md(FILE *out, const struct compare *c)
                                                      "runs | ratio | p |\n|---|---|---|---:|---:|---:|---:|---:|\n");
     for (uint32_t i = 0; sw && i < sw->n; i++) {
         const struct sweep_run *w0 = &sw->runs[i];
-        const char *what_name[2] = { "capacity", "knee" };
         for (int what = 0; what < 2; what++) {
             for (uint32_t j = 0; j < c->nruns; j++) {
                 struct sweep_cell cell;
