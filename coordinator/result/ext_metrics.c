@@ -3,16 +3,14 @@
 #include "coordinator/result/ext_metrics.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 #include "common/units.h"
 #include "common/why.h"
 #include "common/xmalloc.h"
+#include "coordinator/result/input_file.h"
 #include "coordinator/result/result.h"
 #include "coordinator/report/svg.h"
 
@@ -157,30 +155,16 @@ static int load_series(json_t *e, uint32_t i, struct ext_series *s, uint64_t *to
 
 int ext_metrics_load(const char *path, struct ext_metrics *m, char *err, size_t errlen)
 {
-    struct stat st;
     json_error_t je;
     json_t *root = NULL, *arr;
     FILE *f;
-    int fd, rc = 0;
+    int rc = 0;
     uint64_t total = 0;
 
     memset(m, 0, sizeof *m);
     snprintf(m->path, sizeof m->path, "%s", path);
-    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0) {
-        int e = errno;
-        snprintf(err, errlen, "--metrics %s: cannot open: %s", path, strerror(e));
-        return -e;
-    }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)EXT_METRICS_FILE_MAX) {
-        snprintf(err, errlen, "--metrics %s: not a regular file of at most %u MiB", path, EXT_METRICS_FILE_MAX >> 20);
-        close(fd);
-        return -EINVAL;
-    }
-    if (!(f = fdopen(fd, "r"))) {
-        close(fd);
-        snprintf(err, errlen, "--metrics %s: cannot read", path);
-        return -EIO;
-    }
+    if (!(f = input_file_open("--metrics", path, EXT_METRICS_FILE_MAX, 1, err, errlen, &rc)))
+        return rc;
     root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
     if (!root)
