@@ -174,7 +174,7 @@ static void handle_welcome(struct speer *p, const struct msg_frame *f)
 static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
 {
     struct msg_hello h;
-    struct msg_welcome w;
+    struct msg_welcome w = { .version = PROTO_VERSION, .pid = (uint32_t)getpid(), .auth = 1 };
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
@@ -189,11 +189,7 @@ static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
         return;
     }
     memcpy(p->pnonce, h.nonce, sizeof p->pnonce);
-    memset(&w, 0, sizeof w);
-    w.version = PROTO_VERSION;
     gethostname(w.host, sizeof w.host - 1);
-    w.pid = (uint32_t)getpid();
-    w.auth = 1;
     memcpy(w.nonce, p->nonce, sizeof w.nonce);
     auth_proof(p->s->o->secret, AUTH_POOL, p->pnonce, p->nonce, w.mac);
     buf_init(&b);
