@@ -222,8 +222,10 @@ static void handle_joined(struct gpeer *p, const struct msg_frame *f, int type)
         return;
     }
     if (rc > 0) {
-        if (b.len)
+        if (b.len && !peer_backlogged(&p->peer))     /* a pong, unless it does not read */
             gsend(p, &b);
+        else
+            buf_free(&b);
         return;
     }
     switch (type) {

@@ -226,8 +226,10 @@ static void handle_agent(struct speer *p, const struct msg_frame *f, int type)
         sdrop(p, rc < 0 ? err : "unexpected message in the pool");
         return;
     }
-    if (b.len)
+    if (b.len && !peer_backlogged(&p->peer))     /* a pong, unless it does not read */
         send_buf(p, &b);
+    else
+        buf_free(&b);
 }
 
 /* ---- submitters ---------------------------------------------------------- */

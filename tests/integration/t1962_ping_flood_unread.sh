@@ -4,7 +4,8 @@
 # written to it, pings go unanswered (net/peer.c, peer_backlogged).
 # Before, every ping queued a pong: 3 s of flood took the agent's peak
 # RSS from 18 MiB to hundreds of MiB (1.3 GiB after 8 s).  The agent
-# then serves the next coordinator.
+# then serves the next coordinator.  The same for nfstorm serve and an
+# authenticated agent in its pool that floods it (700 MiB in 3 s before).
 source "$(dirname "$0")/lib.sh"
 ldd "$AGENT" | grep -q libasan && skip "ASan's quarantine keeps freed memory: RSS says nothing there"
 D=$T/d; mkdir -p "$D"
@@ -43,3 +44,34 @@ import json, sys
 assert json.load(open(sys.argv[1]))["phases"][0]["ops"]["write"]["ops"] == 16
 PY
 kill -0 "$AGENT_PID" || fail "agent died"
+
+. "$(dirname "$0")/dialin_lib.sh"
+. "$(dirname "$0")/pool_lib.sh"
+start_serve
+hwm0=$(awk '/VmHWM/ {print $2}' /proc/$SPID/status)
+python3 - "$CPORT" "$SECRET" <<'PY' || fail "pool flood client failed"
+import hmac, hashlib, os, socket, struct, sys, time
+port, secret = int(sys.argv[1]), open(sys.argv[2], "rb").read().rstrip(b"\n")
+def st(b): return bytes([0xa0 | len(b)]) + b
+def frame(d):
+    b = bytes([0x80 | len(d)]) + b"".join(st(k) + v for k, v in d.items())
+    return struct.pack(">I", len(b)) + b
+s = socket.create_connection(("127.0.0.1", port)); s.settimeout(5)
+f = s.makefile("rb"); h = f.read(struct.unpack(">I", f.read(4))[0])   # the pool's hello
+i = h.index(b"\xa5nonce\xc4\x20") + 8
+cn, an = h[i:i + 32], os.urandom(32)
+mac = hmac.new(secret, b"nfstorm agent v1" + cn + an, hashlib.sha256).digest()
+s.sendall(frame({b"type": st(b"welcome"), b"version": b"\x05", b"host": st(b"evil"), b"ncpus": b"\x01",
+                 b"pid": b"\x01", b"auth": b"\xc3", b"nonce": b"\xc4\x20" + an, b"mac": b"\xc4\x20" + mac}))
+assert b"auth" in f.read(struct.unpack(">I", f.read(4))[0]), "the pool did not accept the agent"
+s.sendall(frame({b"type": st(b"system"), b"kernel": st(b"k"), b"cpu_model": st(b"c"), b"mem_bytes": b"\x01"}))
+pings = frame({b"type": st(b"ping"), b"seq": b"\x01", b"t_ns": b"\x01"}) * 100
+n, end = 0, time.time() + 3
+while time.time() < end:
+    s.sendall(pings); n += 100
+print("pings sent to the pool:", n)
+PY
+hwm1=$(awk '/VmHWM/ {print $2}' /proc/$SPID/status)
+echo "serve peak RSS: $hwm0 KiB before the flood, $hwm1 KiB after"
+[ $((hwm1 - hwm0)) -lt 98304 ] || fail "a ping flood grew serve's peak RSS by $(( (hwm1 - hwm0) / 1024 )) MiB"
+kill -0 "$SPID" || fail "serve died: $(tail -n 3 "$T/serve.log")"
