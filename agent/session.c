@@ -288,6 +288,8 @@ static void on_ping(struct session *s, const struct msg_frame *f)
 {
     char err[256];
     struct buf b;
+    if (peer_backlogged(&s->conn))
+        return;
     buf_init(&b);
     if (session_decoded(s, peer_pong(NULL, f, clock_now_ns(), &b, err, sizeof err), err))
         session_send(s, &b);

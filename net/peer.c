@@ -12,6 +12,7 @@
 #include "proto/msg.h"
 
 #define PEER_READ_CHUNK (64 * 1024)
+#define PEER_BACKLOG_MAX (1u << 20)
 
 struct peer_write {
     uv_write_t req;
@@ -81,10 +82,17 @@ int peer_pong(struct peer *p, const struct msg_frame *f, uint64_t now_ns, struct
         msg_pong_encode(out, &po);
         return 0;
     }
+    if (peer_backlogged(p))
+        return 0;
     buf_init(&b);
     msg_pong_encode(&b, &po);
     peer_send(p, &b);
     return 0;
+}
+
+int peer_backlogged(const struct peer *p)
+{
+    return uv_stream_get_write_queue_size((const uv_stream_t *)&p->tcp) > PEER_BACKLOG_MAX;
 }
 
 static void on_closed(uv_handle_t *h)

@@ -241,8 +241,10 @@ int agent_accept_peer_idle(struct peer *q, struct gather_agent *a, int *have_sys
         peer_close(q, err);
         return -1;
     }
-    if (b.len)
+    if (b.len && !peer_backlogged(q))     /* a pong, unless it does not read */
         peer_send(q, &b);
+    else
+        buf_free(&b);
     return rc;
 }
 

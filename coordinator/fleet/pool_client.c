@@ -241,11 +241,11 @@ static void on_close(struct peer *p, const char *why)
 {
     struct pconn *c = (struct pconn *)p;
 
-    (void)why;
-    if (c->state == P_HELLO)
-        pool_end(c, fail(1, c, "%s", "closed before the handshake"));
-    else if (c->state == P_WELCOME)
-        pool_end(c, fail(1, c, "%s", "closed during the handshake"));
+    if (p->err == -EMSGSIZE && c->state != P_OVER)
+        /* we hung up, not the pool: what it sent is no frame of ours */
+        pool_end(c, fail(1, c, "%s%s", c->state == P_RUN ? "" : "not an nfstorm pool: ", why));
+    else if (c->state == P_HELLO || c->state == P_WELCOME)
+        pool_end(c, fail(1, c, "closed %s the handshake", c->state == P_HELLO ? "before" : "during"));
     else if (c->state == P_RUN)
         pool_end(c, fail(1, c, "%s", p->err == UV_EOF ? "the pool closed the connection before the run ended"
                                                       : "connection lost"));
