@@ -308,7 +308,8 @@ static void flush_window(struct fiolog *fl, const struct phase_log *pl, int agen
         if (!st->win[d].count)
             continue;
         hist_init(fl->scratch);
-        hist_rec_drain(&st->win[d], fl->scratch);
+        hist_rec_sum(&st->win[d], fl->scratch);
+        hist_rec_clear(&st->win[d]);
         if (!f && !(f = open_file(fl, pl, agent, F_HIST, "a")))
             return;
         fiolog_hist_line(f, t_ms, d, pl->bs, fl->scratch, pl->log.hist_coarseness);
@@ -416,7 +417,8 @@ static void feed(struct fiolog *fl, const struct phase_log *pl, int agent, struc
         dirsum_add(&st->d[d], &c->d[d]);
         if (wants(pl, F_HIST) && c->clat[d].count) {
             hist_init(fl->scratch);
-            hist_rec_drain(&c->clat[d], fl->scratch);
+            hist_rec_sum(&c->clat[d], fl->scratch);
+            hist_rec_clear(&c->clat[d]);
             hist_rec_add(&st->win[d], fl->scratch);
         }
     }
