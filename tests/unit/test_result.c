@@ -24,6 +24,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/result.h"
+#include "tests/unit/stats_util.h"
 
 #define NAGENTS 2
 #define NINT 7            /* intervals per phase */
