@@ -251,6 +251,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_STR:
         case F_OPTSTR:
         case F_OPTSTRNZ:
+        case F_AGENTS:
             /* strnlen: a buffer filled to the brim must not be overread */
             mp_pack_str(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -259,29 +260,17 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             rw = rw_mode_name(*CAT(base, f, enum rw_mode));
             mp_pack_key(pk, rw ? rw : "");
             break;
-        case F_OPSET:
-            pack_op_set(pk, CAT(base, f, struct op_set));
-            break;
-        case F_NFSRPC:
-            pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set));
-            break;
+        case F_OPSET: pack_op_set(pk, CAT(base, f, struct op_set)); break;
+        case F_NFSRPC: pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set)); break;
         case F_HOST:
         case F_MSTATS:
         case F_PROXY:
             pack_client(pk, f, base);
             break;
-        case F_VERIFY:
-            vstats_pack(pk, CAT(base, f, struct vstats));
-            break;
-        case F_ERRORS:
-            errcause_pack(pk, CAT(base, f, struct errcause_set));
-            break;
-        case F_CLONES:
-            pack_clones(pk, CAT(base, f, struct clone_set));
-            break;
-        case F_PHASES:
-            pack_phases(pk, CAT(base, f, struct plan));
-            break;
+        case F_VERIFY: vstats_pack(pk, CAT(base, f, struct vstats)); break;
+        case F_ERRORS: errcause_pack(pk, CAT(base, f, struct errcause_set)); break;
+        case F_CLONES: pack_clones(pk, CAT(base, f, struct clone_set)); break;
+        case F_PHASES: pack_phases(pk, CAT(base, f, struct plan)); break;
         case F_ENUM: {
             /* an invalid value goes out as "" and the peer rejects it */
             unsigned v = 0;
@@ -290,9 +279,6 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             mp_pack_key(pk, rw ? rw : "");
             break;
         }
-        case F_AGENTS:
-            mp_pack_str(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
-            break;
         case F_BSSPLIT:
         case F_OPTBSSPLIT: {
             const struct job_spec *j = base;
