@@ -122,7 +122,6 @@ static int unpack_runs(const msgpack_object *o, struct vstats *v, char *err, siz
 int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t errlen)
 {
     const msgpack_object *first;
-    char why[160];
 
     vstats_init(v);
     if (o->type != MSGPACK_OBJECT_MAP) {
@@ -144,12 +143,7 @@ int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t e
         if (unpack_bad(&first->via.array.ptr[i], i, &v->first[i], err, errlen))
             return -EBADMSG;
     v->nfirst = first->via.array.size;
-    if (unpack_runs(o, v, err, errlen) < 0)
+    if (unpack_runs(o, v, err, errlen) < 0 || vstats_accept(v, err, errlen) < 0)
         return -EBADMSG;
-    if (vstats_check(v, why, sizeof why) < 0) {
-        snprintf(err, errlen, "verify: %s", why);
-        return -EBADMSG;
-    }
-    v->on = 1;
     return 0;
 }
