@@ -3,7 +3,6 @@
  * reader never depends on positions. */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include "proto/mp.h"
 #include "proto/vstats_codec.h"
 
@@ -29,13 +28,10 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
     msgpack_pack_array(pk, n);
     for (uint32_t i = 0; i < n; i++) {
         const struct vstats_bad *b = &v->first[i];
-        const char *kind = vblock_kind_name((enum vblock_kind)b->kind);
         msgpack_pack_map(pk, 12);
-        mp_pack_key(pk, "file");
-        msgpack_pack_str_with_body(pk, b->file, strnlen(b->file, sizeof b->file));
+        mp_pack_kstr(pk, "file", b->file, sizeof b->file);
         mp_pack_u64(pk, "offset", b->offset);
-        mp_pack_key(pk, "kind");
-        msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
+        mp_pack_kstr(pk, "kind", vblock_kind_name((enum vblock_kind)b->kind), SIZE_MAX);
         mp_pack_u64(pk, "reader", b->reader);
         mp_pack_u64(pk, "expected_writer", b->expected_writer);
         mp_pack_u64(pk, "expected_generation", b->expected_gen);
