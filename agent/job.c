@@ -25,7 +25,14 @@
  * schedule running ahead) sleeps on the phase's halt (halt.h), so a stop
  * ends the job within a scheduling delay.  An error no retry cures
  * (engine_error_persistent: a full or read-only file system, ...) ends the
- * job at once with the error named, instead of counting failures forever. */
+ * job at once with the error named, instead of counting failures forever.
+ *
+ * Why one file of ~950 lines: the general loop and the batched synchronous
+ * loop (loop_run_sync) share every static step of an op's life (issue,
+ * record, budget, readback, cut-off, the exit paths that record a partial
+ * batch); split across files those steps would become an internal API whose
+ * only users are these two loops.  Layout, sizing and unlink live in
+ * job_layout.c, the file set in job_files.c. */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>

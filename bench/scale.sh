@@ -15,8 +15,10 @@
 #   json_b, journal_b  result and journal bytes, and per agent-interval
 #   skew_us    the phase's measured start skew (latest minus earliest first op)
 #   rss_b/ai   coordinator RSS growth per agent-interval: VmRSS sampled at
-#              ~30% and ~90% of the phase against the journal's interval
-#              lines then (what a longer run adds, without start-up)
+#              ~30%, ~60% and ~90% of the phase against the journal's
+#              interval lines then, first to last (what a longer run adds,
+#              without start-up); the samples are printed under the row, so
+#              two runtimes give the model fixed + slope x agent-intervals
 #   day_mib    projected RSS of a 24 h run of N agents at 1 s intervals:
 #              the first sample plus rss_b/ai x (N x 86,400 - its ai)
 # and under each row the goals it is held to, with "ok" or "MISS":
@@ -95,10 +97,9 @@ for n in "${NS[@]}"; do
     done
     # two RSS samples of the coordinator in the phase (bench, not test: by time)
     : >"$d/rss"
-    ( for frac in 30 90; do
+    ( for frac in 30 60 90; do
         for _ in $(seq 600); do grep -q ': started on' "$d/err" 2>/dev/null && break; sleep 0.1; done
-        [ "$frac" = 30 ] && sleep "$(echo "$RUNTIME * 0.3" | bc -l)"
-        [ "$frac" = 90 ] && sleep "$(echo "$RUNTIME * 0.6" | bc -l)"
+        sleep "$(echo "$RUNTIME * 0.3" | bc -l)"
         pid=$(pgrep -f -- "^$NFSTORM run --listen 127.0.0.1:$port " | head -n 1)
         [ -n "$pid" ] || break
         rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null)
@@ -134,8 +135,8 @@ js = os.path.getsize(d + "/r.json")
 jn = os.path.getsize(d + "/r.json.journal")
 samples = [tuple(int(x) for x in l.split()) for l in open(d + "/rss") if len(l.split()) == 2]
 slope = day = float("nan")
-if len(samples) == 2 and samples[1][1] > samples[0][1]:
-    (r1, a1), (r2, a2) = samples
+if len(samples) >= 2 and samples[-1][1] > samples[0][1]:
+    (r1, a1), (r2, a2) = samples[0], samples[-1]
     slope = (r2 - r1) * 1024.0 / (a2 - a1)
     day = (r1 * 1024.0 + max(slope, 0) * (n * 86400 - a1)) / 2**20
 cpu_ai, json_ai, jn_ai = 1e6 * cpu / nint, js / nint, jn / nint
@@ -147,5 +148,6 @@ print("%8s goals: JSON %.0f <= 100 B/ai %s, journal %.0f <= 150 B/ai %s, CPU %.0
       " 24 h of %d agents at 1 s %.0f < 256 MiB %s" % (
     "", json_ai, ok(json_ai, 100), jn_ai, ok(jn_ai, 150), cpu_ai, ok(cpu_ai, 100),
     "" if n * sim == 1000 else " (issue 27 judges these at 1,000)", n, day, ok(day, 255.99)))
+print("%8s RSS samples (KiB at agent-intervals): %s" % ("", ", ".join("%d at %d" % s for s in samples)))
 EOF
 done

@@ -1,41 +1,19 @@
-/* agent_pack: see agent_pack.h.  The buffer is built in one pass into a
- * growing scratch, then trimmed to size, so a slot costs what it packs. */
+/* agent_pack: see agent_pack.h.  Built in one pass after what the caller
+ * wrote to the same buffer (a sealed slot's histograms), offsets from the
+ * pack's own start. */
 #include "coordinator/result/agent_pack.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include "common/varint.h"
-#include "common/xmalloc.h"
 #include "coordinator/result/result.h"
+#include "coordinator/result/spill.h"
 
 #define AGENT_PACK_REPORTED 0x01u  /* the agent sent the interval */
 #define AGENT_PACK_ERRORS   0x02u  /* errors varints follow ops and bytes */
 #define AGENT_PACK_INFLIGHT 0x04u  /* inflight and oldest_ns follow */
 
-struct wbuf_pack {
-    uint8_t *b;
-    size_t len, cap;
-};
-
-static void put_byte(struct wbuf_pack *w, uint8_t v)
-{
-    if (w->len == w->cap) {
-        w->cap = w->cap ? w->cap * 2 : 256;
-        w->b = xrealloc(w->b, w->cap);
-    }
-    w->b[w->len++] = v;
-}
-
-static void put_varint(struct wbuf_pack *w, uint64_t v)
-{
-    uint8_t tmp[VARINT_MAX];
-    size_t n = varint_put(tmp, v);
-
-    for (size_t k = 0; k < n; k++)
-        put_byte(w, tmp[k]);
-}
-
-static void encode_one(struct wbuf_pack *w, const struct counters *c)
+static void encode_one(struct spill_buf *w, const struct counters *c)
 {
     uint8_t flags = c->reported ? AGENT_PACK_REPORTED : 0;
     uint64_t mask = 0;
@@ -48,19 +26,19 @@ static void encode_one(struct wbuf_pack *w, const struct counters *c)
     }
     if (c->inflight || c->oldest_ns)
         flags |= AGENT_PACK_INFLIGHT;
-    put_byte(w, flags);
-    put_varint(w, mask);
+    spill_buf_byte(w, flags);
+    spill_buf_varint(w, mask);
     for (int t = 0; t < OP__COUNT; t++) {
         if (!(mask & (1ull << t)))
             continue;
-        put_varint(w, c->ops[t]);
-        put_varint(w, c->bytes[t]);
+        spill_buf_varint(w, c->ops[t]);
+        spill_buf_varint(w, c->bytes[t]);
         if (flags & AGENT_PACK_ERRORS)
-            put_varint(w, c->errors[t]);
+            spill_buf_varint(w, c->errors[t]);
     }
     if (flags & AGENT_PACK_INFLIGHT) {
-        put_varint(w, c->inflight);
-        put_varint(w, c->oldest_ns);
+        spill_buf_varint(w, c->inflight);
+        spill_buf_varint(w, c->oldest_ns);
     }
 }
 
@@ -89,53 +67,44 @@ static void decode_one(const uint8_t **p, struct counters *out)
     }
 }
 
-void agent_pack_encode(struct agent_pack *p, const struct counters *c, uint32_t n)
+void agent_pack_encode(struct spill_buf *w, const struct counters *c, uint32_t n)
 {
     uint32_t nidx = (n + AGENT_PACK_STRIDE - 1) / AGENT_PACK_STRIDE;
-    struct wbuf_pack w = { 0 };
+    size_t base = w->len;
 
     /* room for the index, filled as the agents are written */
     for (uint32_t i = 0; i < nidx * 4; i++)
-        put_byte(&w, 0);
+        spill_buf_byte(w, 0);
     for (uint32_t a = 0; a < n; a++) {
         if (a % AGENT_PACK_STRIDE == 0) {
-            uint32_t off = (uint32_t)w.len;
-            memcpy(w.b + (size_t)(a / AGENT_PACK_STRIDE) * 4, &off, 4);
+            uint32_t off = (uint32_t)(w->len - base);
+            memcpy(w->b + base + (size_t)(a / AGENT_PACK_STRIDE) * 4, &off, 4);
         }
-        encode_one(&w, &c[a]);
+        encode_one(w, &c[a]);
     }
-    p->buf = w.len ? xrealloc(w.b, w.len) : (free(w.b), NULL);
-    p->len = (uint32_t)w.len;
 }
 
-void agent_pack_get(const struct agent_pack *p, uint32_t a, struct counters *out)
+void agent_pack_get(const uint8_t *p, uint32_t a, struct counters *out)
 {
     uint32_t off;
     const uint8_t *q;
 
-    memcpy(&off, p->buf + (size_t)(a / AGENT_PACK_STRIDE) * 4, 4);
-    q = p->buf + off;
+    memcpy(&off, p + (size_t)(a / AGENT_PACK_STRIDE) * 4, 4);
+    q = p + off;
     for (uint32_t i = 0; i < a % AGENT_PACK_STRIDE; i++)
         decode_one(&q, NULL);
     decode_one(&q, out);
 }
 
-void agent_pack_decode(const struct agent_pack *p, struct counters *out, uint32_t n)
+void agent_pack_decode(const uint8_t *p, struct counters *out, uint32_t n)
 {
     const uint8_t *q;
     uint32_t first;
 
     if (n == 0)
         return;
-    memcpy(&first, p->buf, 4);
-    q = p->buf + first;
+    memcpy(&first, p, 4);
+    q = p + first;
     for (uint32_t a = 0; a < n; a++)
         decode_one(&q, &out[a]);
-}
-
-void agent_pack_free(struct agent_pack *p)
-{
-    free(p->buf);
-    p->buf = NULL;
-    p->len = 0;
 }

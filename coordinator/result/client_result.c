@@ -8,6 +8,7 @@
 #include <string.h>
 #include "common/varint.h"
 #include "common/xmalloc.h"
+#include "coordinator/result/spill.h"
 
 #define BOUND_SHARE 0.9
 
@@ -18,6 +19,7 @@ static struct client_phase *phase_of(struct run_result *r, uint32_t phase)
         ph->client = xcalloc(1, sizeof *ph->client);
         ph->client->nagents = r->nagents;
         ph->client->agent = xcalloc(r->nagents ? r->nagents : 1, sizeof *ph->client->agent);
+        ph->client->spill = result_spill(r);
         for (uint32_t a = 0; a < r->nagents; a++)
             ph->client->agent[a].cache_blk = UINT32_MAX;
     }
@@ -41,33 +43,13 @@ static struct ms_store *store_of(const struct ms_sample *m)
  * nic_route and the nic name (length, bytes); then if IVP_MS the store's
  * pointer and if IVP_PROXY the proxy sample's (the block owns both).  The
  * static fields are written at a block's first host sample and wherever
- * they change, and carried forward when read.  The bytes are ours (memory, never input). */
+ * they change, and carried forward when read.  The bytes are ours (this
+ * process wrote them to the run's spill file, spill.h), never input. */
 #define IVP_HOST       0x01u
 #define IVP_STATIC_NEW 0x02u    /* client_iv.static_new */
 #define IVP_STATIC     0x04u
 #define IVP_MS         0x08u
 #define IVP_PROXY      0x10u    /* the proxy sample's pointer follows (owned) */
-
-struct ivp_buf {
-    uint8_t *b;
-    size_t len, cap;
-};
-
-static void ivp_bytes(struct ivp_buf *w, const void *p, size_t n)
-{
-    if (w->len + n > w->cap) {
-        w->cap = (w->len + n) * 2 + 64;
-        w->b = xrealloc(w->b, w->cap);
-    }
-    memcpy(w->b + w->len, p, n);
-    w->len += n;
-}
-
-static void ivp_varint(struct ivp_buf *w, uint64_t v)
-{
-    uint8_t tmp[VARINT_MAX];
-    ivp_bytes(w, tmp, varint_put(tmp, v));
-}
 
 /* client_json.c's cpu_us: what the interval outputs print. */
 static uint64_t iv_cpu_us(const struct host_sample *h)
@@ -82,9 +64,9 @@ static int statics_differ(const struct host_sample *a, const struct host_sample 
            a->nic_route != b->nic_route || strcmp(a->nic, b->nic) != 0;
 }
 
-static void block_pack(struct client_iv_block *bk)
+static void block_pack(struct spill *sp, struct client_iv_block *bk)
 {
-    struct ivp_buf w = { 0 };
+    struct spill_buf w = { 0 };
     const struct host_sample *prev = NULL;
 
     for (uint32_t i = 0; i < CLIENT_IV_BLOCK; i++) {
@@ -94,38 +76,39 @@ static void block_pack(struct client_iv_block *bk)
                     (iv->ms ? IVP_MS : 0) | (iv->proxy ? IVP_PROXY : 0);
         if (h->present && (!prev || statics_differ(prev, h)))
             f |= IVP_STATIC;
-        ivp_bytes(&w, &f, 1);
+        spill_buf_bytes(&w, &f, 1);
         if (h->present) {
-            ivp_varint(&w, iv_cpu_us(h));
-            ivp_varint(&w, h->rx_bytes);
-            ivp_varint(&w, h->tx_bytes);
+            spill_buf_varint(&w, iv_cpu_us(h));
+            spill_buf_varint(&w, h->rx_bytes);
+            spill_buf_varint(&w, h->tx_bytes);
             prev = h;
         }
         if (f & IVP_STATIC) {
             size_t nl = strnlen(h->nic, sizeof h->nic - 1);
-            ivp_varint(&w, h->cores);
-            ivp_varint(&w, h->threads);
-            ivp_varint(&w, h->speed_mbps);
-            ivp_varint(&w, h->nic_route);
-            ivp_varint(&w, nl);
-            ivp_bytes(&w, h->nic, nl);
+            spill_buf_varint(&w, h->cores);
+            spill_buf_varint(&w, h->threads);
+            spill_buf_varint(&w, h->speed_mbps);
+            spill_buf_varint(&w, h->nic_route);
+            spill_buf_varint(&w, nl);
+            spill_buf_bytes(&w, h->nic, nl);
         }
         if (iv->ms)
-            ivp_bytes(&w, &iv->ms, sizeof iv->ms);
+            spill_buf_bytes(&w, &iv->ms, sizeof iv->ms);
         if (iv->proxy)
-            ivp_bytes(&w, &iv->proxy, sizeof iv->proxy);
+            spill_buf_bytes(&w, &iv->proxy, sizeof iv->proxy);
     }
     free(bk->dense);
     bk->dense = NULL;
-    bk->packed = xrealloc(w.b, w.len);
+    bk->at = spill_put(sp, w.b, (uint32_t)w.len);
     bk->len = (uint32_t)w.len;
+    free(w.b);
 }
 
 /* out[CLIENT_IV_BLOCK] := the packed block (its ms and proxy pointers
  * still owned by it). */
-static void block_unpack(const struct client_iv_block *bk, struct client_iv *out)
+static void block_unpack(struct spill *sp, const struct client_iv_block *bk, struct client_iv *out)
 {
-    const uint8_t *p = bk->packed;
+    const uint8_t *p = spill_get(sp, bk->at, bk->len);
     struct host_sample st = { 0 };    /* the statics carried forward */
 
     memset(out, 0, CLIENT_IV_BLOCK * sizeof *out);
@@ -169,7 +152,7 @@ static void block_unpack(const struct client_iv_block *bk, struct client_iv *out
 }
 
 /* Block b of ca, dense, to be written (grown, or unpacked: late data). */
-static struct client_iv *block_open(struct client_agent *ca, uint32_t b, int *was_packed)
+static struct client_iv *block_open(struct spill *sp, struct client_agent *ca, uint32_t b, int *was_packed)
 {
     struct client_iv_block *bk;
 
@@ -180,13 +163,11 @@ static struct client_iv *block_open(struct client_agent *ca, uint32_t b, int *wa
         ca->nblk = n;
     }
     bk = &ca->blk[b];
-    *was_packed = bk->packed != NULL;
+    *was_packed = bk->len != 0;
     if (!bk->dense) {
         bk->dense = xcalloc(CLIENT_IV_BLOCK, sizeof *bk->dense);
-        if (bk->packed)
-            block_unpack(bk, bk->dense);
-        free(bk->packed);
-        bk->packed = NULL;
+        if (bk->len)
+            block_unpack(sp, bk, bk->dense);
         bk->len = 0;
     }
     if (ca->cache_blk == b)
@@ -207,7 +188,7 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
     if (!s->host.present && !s->ms.present && !s->proxy.present)
         return 0;
     ca = &phase_of(r, phase)->agent[agent];
-    iv = &block_open(ca, b, &was_packed)[k % CLIENT_IV_BLOCK];
+    iv = &block_open(r->spill, ca, b, &was_packed)[k % CLIENT_IV_BLOCK];
     if (k >= ca->niv)
         ca->niv = k + 1;
     iv->host = s->host;
@@ -229,9 +210,9 @@ int client_result_add_interval(struct run_result *r, uint32_t phase, uint32_t ag
         snprintf(ca->mount, sizeof ca->mount, "%s", s->ms.mount);
     /* the agent moved on to block b: the one before it is complete */
     if (was_packed)
-        block_pack(&ca->blk[b]);
+        block_pack(r->spill, &ca->blk[b]);
     if (b > 0 && ca->blk[b - 1].dense)
-        block_pack(&ca->blk[b - 1]);
+        block_pack(r->spill, &ca->blk[b - 1]);
     return 0;
 }
 
@@ -290,13 +271,13 @@ const struct client_iv *client_result_iv(const struct run_result *r, uint32_t ph
     bk = &ca->blk[b];
     if (bk->dense) {
         iv = &bk->dense[k % CLIENT_IV_BLOCK];
-    } else if (bk->packed) {
+    } else if (bk->len) {
         /* the result is const to its readers; the cache is one it owns */
         struct client_agent *mca = (struct client_agent *)ca;
         if (!mca->cache)
             mca->cache = xmalloc(CLIENT_IV_BLOCK * sizeof *mca->cache);
         if (mca->cache_blk != b) {
-            block_unpack(bk, mca->cache);
+            block_unpack(r->phases[phase].client->spill, bk, mca->cache);
             mca->cache_blk = b;
         }
         iv = &mca->cache[k % CLIENT_IV_BLOCK];
@@ -317,16 +298,15 @@ void client_result_free(struct phase_result *ph)
         struct client_agent *ca = &cp->agent[a];
         for (uint32_t b = 0; b < ca->nblk; b++) {
             struct client_iv_block *bk = &ca->blk[b];
-            if (bk->packed && !bk->dense) {
+            if (bk->len && !bk->dense) {
                 bk->dense = xmalloc(CLIENT_IV_BLOCK * sizeof *bk->dense);
-                block_unpack(bk, bk->dense);     /* for its ms and proxy pointers */
+                block_unpack(cp->spill, bk, bk->dense);     /* for its ms and proxy pointers */
             }
             for (uint32_t i = 0; bk->dense && i < CLIENT_IV_BLOCK; i++) {
                 free(bk->dense[i].ms);
                 free(bk->dense[i].proxy);
             }
             free(bk->dense);
-            free(bk->packed);
         }
         free(ca->blk);
         free(ca->cache);

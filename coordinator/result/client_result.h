@@ -8,8 +8,9 @@
  * behind a local NFS proxy, the proxy's sample.  An agent's intervals are
  * kept in blocks of CLIENT_IV_BLOCK; a block the agent has moved past is
  * packed into varints (~8 bytes an interval: CPU, rx, tx, the static
- * fields only where they change) and unpacked only for late data, so a
- * day of 1 s intervals costs ~0.7 MB an agent, not ~10 MB.
+ * fields only where they change) into the run's spill file (spill.h) and
+ * unpacked only for late data and readers, so a day of 1 s intervals costs
+ * the heap a few KB an agent (the block index), not ~10 MB.
  * Hung off phase_result.client, allocated on first use and freed by
  * result_free (client_result_free).  Single-threaded, like result.h. */
 #ifndef NFSTORM_CLIENT_RESULT_H
@@ -38,8 +39,8 @@ struct client_iv {                /* one agent's interval */
 
 struct client_iv_block {          /* CLIENT_IV_BLOCK intervals of an agent */
     struct client_iv *dense;      /* [CLIENT_IV_BLOCK] while written, or NULL */
-    uint8_t *packed;              /* else packed (client_result.c), or NULL: none */
-    uint32_t len;
+    uint64_t at;                  /* else packed (client_result.c) in the run's */
+    uint32_t len;                 /* spill (spill.h) at at, or len 0: none */
 };
 
 struct client_agent {             /* one agent in one phase */
@@ -59,6 +60,7 @@ struct client_agent {             /* one agent in one phase */
 struct client_phase {
     uint32_t nagents;
     struct client_agent *agent;   /* [nagents] */
+    struct spill *spill;          /* the run's (result_spill), for the packed blocks */
 };
 
 /* Keep agent's interval k of phase (nothing when s has neither part).

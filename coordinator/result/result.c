@@ -23,10 +23,13 @@
  * the run has told its observers about the interval, result_interval_seal
  * keeps the counters (count[], always maintained) and, for each op type
  * that is not empty, the two histograms in sparse form: 2-3 bytes per used
- * bucket (hist.h), typically a few hundred, and packs the per-agent
- * counters (agent_pack.h).  Sealing is lossless both ways, so a
- * late report into a sealed slot expands it, adds, and seals it again, and
- * every reader sees exactly the sum it would have seen with dense slots.
+ * bucket (hist.h), typically a few hundred, written to the run's spill
+ * file (spill.h: a day of 100 agents would keep ~100 MiB of them in the
+ * heap), and packs the per-agent counters (agent_pack.h) in the heap,
+ * where every per-agent series reads them.  Sealing is
+ * lossless both ways, so a late report into a sealed slot is unpacked to
+ * the filling form, added to and sealed again, and every reader sees
+ * exactly the sum it would have seen with dense slots.
  *
  * Derived figures (iops, bandwidth, client-bound) live here too so the text
  * and JSON reporters cannot disagree about them. */
@@ -39,11 +42,17 @@
 #include "coordinator/result/result_verify.h"
 #include "coordinator/result/result_clones.h"
 #include "coordinator/result/result_errors.h"
+#include "coordinator/result/agent_pack.h"
+#include "coordinator/result/spill.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
+#include "common/varint.h"
 #include "common/xmalloc.h"
 
 #define MIN_SLOTS 16u
@@ -136,19 +145,13 @@ static void sealed_free(struct sealed_op **op, uint8_t *n)
     *n = 0;
 }
 
-/* Free a slot's merged data (dense or sealed); counters are kept. */
+/* Free a filling slot's merged histograms; counters are kept. */
 static void slot_drop_pending(struct interval_slot *s)
 {
     if (s->pending)
         op_rec_free(s->pending);
     free(s->pending);
     s->pending = NULL;
-}
-
-static void slot_drop(struct interval_slot *s)
-{
-    sealed_free(&s->sealed, &s->nsealed);
-    slot_drop_pending(s);
 }
 
 /* An op type that holds nothing at all: it is left out of the sealed form
@@ -241,24 +244,77 @@ static void pending_add_hists(struct op_rec *pending, const struct op_set *s)
     }
 }
 
-/* Replace the slot's merged data by the sealed form of s. */
-static void slot_seal_from(struct interval_slot *slot, const struct op_set *s)
+struct spill *result_spill(struct run_result *r)
 {
-    slot_drop(slot);
-    sealed_from(&slot->sealed, &slot->nsealed, s);
-    slot->is_sealed = 1;
+    if (!r->spill)
+        r->spill = spill_new();
+    return r->spill;
+}
+
+/* A sealed slot's bytes: n, then per op type its type, lat and svc (each
+ * count, sum, min, max, n and len varints, then the len bytes of buckets,
+ * hist.h's hist_sparse), then the agents (agent_pack.h). */
+static void hist_pack(struct spill_buf *w, const struct hist *h)
+{
+    struct hist_sparse sp;
+
+    hist_sparse_from(&sp, h);
+    const uint64_t head[6] = { sp.count, sp.sum_ns, sp.min_ns, sp.max_ns, sp.n, sp.len };
+    for (int i = 0; i < 6; i++)
+        spill_buf_varint(w, head[i]);
+    spill_buf_bytes(w, sp.buckets, sp.len);
+    hist_sparse_free(&sp);
+}
+
+/* The op type at *p (hist_pack x 2) into *lat and *svc, their buckets left
+ * in place (read only); its type. */
+static uint8_t hists_unpack(const uint8_t **p, struct hist_sparse *lat, struct hist_sparse *svc)
+{
+    struct hist_sparse *both[2] = { lat, svc };
+    uint8_t type = *(*p)++;
+
+    for (int h = 0; h < 2; h++) {
+        uint64_t v[6];
+
+        for (int i = 0; i < 6; i++)
+            v[i] = varint_get(p);
+        *both[h] = (struct hist_sparse){ v[0], v[1], v[2], v[3], (uint32_t)v[4], (uint32_t)v[5],
+                                         (uint8_t *)(uintptr_t)*p };
+        *p += both[h]->len;
+    }
+    return type;
+}
+
+/* A sealed slot's op types that hold something: their number into *n, the
+ * first at the pointer returned (NULL: none); step with hists_unpack. */
+static const uint8_t *slot_hists(const struct interval_slot *slot, uint8_t *n)
+{
+    const uint8_t *p;
+
+    *n = 0;
+    if (!slot->spill)
+        return NULL;
+    p = spill_get(slot->spill, slot->at, slot->hist_len);
+    *n = *p++;
+    return p;
 }
 
 /* One op type of a sealed (or never written) slot into o. */
 static void sealed_op_to(const struct interval_slot *slot, int t, struct op_stats *o)
 {
-    sealed_to(slot->count, slot->sealed, slot->nsealed, t, o);
-}
+    uint8_t n;
+    const uint8_t *p = slot_hists(slot, &n);
 
-static void slot_expand(const struct interval_slot *slot, struct op_set *s)
-{
-    for (int t = 0; t < OP__COUNT; t++)
-        sealed_op_to(slot, t, &s->op[t]);
+    sealed_to(slot->count, NULL, 0, t, o);
+    for (uint8_t i = 0; i < n; i++) {
+        struct hist_sparse lat, svc;
+
+        if (hists_unpack(&p, &lat, &svc) == t) {
+            hist_sparse_to(&lat, &o->lat);
+            hist_sparse_to(&svc, &o->svc);
+            return;
+        }
+    }
 }
 
 void result_free(struct run_result *r)
@@ -270,9 +326,9 @@ void result_free(struct run_result *r)
         struct phase_result *ph = &r->phases[i];
 
         for (uint32_t k = 0; k < ph->nintervals; k++) {
-            slot_drop(&ph->intervals[k]);
+            slot_drop_pending(&ph->intervals[k]);
             free(ph->intervals[k].agent);
-            agent_pack_free(&ph->intervals[k].packed);
+            free(ph->intervals[k].packed);
         }
         free(ph->intervals);
         free(ph->spare_agents);
@@ -291,6 +347,7 @@ void result_free(struct run_result *r)
     free(r->phases);
     free(r->agents);
     free(r->view);
+    spill_free(r->spill);
     run_record_free(&r->record);
     memset(r, 0, sizeof(*r));
 }
@@ -329,53 +386,84 @@ static void grow_intervals(struct phase_result *ph, uint32_t n, uint32_t nagents
     ph->nintervals = n;
 }
 
-/* Merge s into interval slot with merge (all of s, or its histograms
- * only): into the dense pending form while the slot fills; a sealed slot
- * (late data, journal replay) is expanded, merged and sealed again, exactly
- * (rare, so no caching). */
-static void slot_merge(struct interval_slot *slot, const struct op_set *s,
-                       void (*merge)(struct op_set *dst, const struct op_set *src))
+/* A sealed slot back in the filling form, to be added to (late data, a
+ * journal's late lines): rare, so no caching; slot_pack seals it again. */
+static void slot_unpack(struct phase_result *ph, struct interval_slot *slot, uint32_t nagents)
 {
-    if (slot->is_sealed) {
-        struct op_set *tmp = xmalloc(sizeof(*tmp));
+    struct hist *h;
+    uint8_t n;
+    const uint8_t *p = slot_hists(slot, &n);
 
-        slot_expand(slot, tmp);
-        merge(tmp, s);
-        slot_seal_from(slot, tmp);
-        free(tmp);
+    if (!p)
         return;
+    h = xmalloc(sizeof(*h));
+    slot->pending = xmalloc(sizeof(*slot->pending));
+    op_rec_init(slot->pending);
+    for (uint8_t i = 0; i < n; i++) {
+        struct hist_sparse lat, svc;
+        struct op_stats_rec *o = op_rec_get(slot->pending, (enum op_type)hists_unpack(&p, &lat, &svc));
+
+        hist_sparse_to(&lat, h);
+        hist_rec_add(&o->lat, h);
+        hist_sparse_to(&svc, h);
+        hist_rec_add(&o->svc, h);
     }
+    free(h);
+    slot->agent = dense_agents(ph, nagents);
+    agent_pack_decode(slot->packed, slot->agent, nagents);
+    free(slot->packed);
+    slot->packed = NULL;
+    slot->spill = NULL;
+}
+
+/* Slot k of phase (made if new) in the filling form, to be added to. */
+static struct interval_slot *slot_open(struct run_result *r, uint32_t phase, uint32_t k)
+{
+    struct phase_result *ph = &r->phases[phase];
+    struct interval_slot *slot;
+
+    grow_intervals(ph, k + 1, r->nagents);
+    slot = &ph->intervals[k];
+    slot_unpack(ph, slot, r->nagents);
     if (!slot->pending) {
         slot->pending = xmalloc(sizeof(*slot->pending));
         op_rec_init(slot->pending);
     }
-    if (merge == op_set_merge)
-        op_rec_add(slot->pending, s);
-    else
-        pending_add_hists(slot->pending, s);
+    return slot;
 }
 
-/* The slot's agents, dense, to be written: a sealed slot's are unpacked
- * (late data, a journal's late lines); slot_agents_done packs them again. */
-static struct counters *slot_agents_open(struct phase_result *ph, struct interval_slot *slot,
-                                         uint32_t nagents)
+/* Seal a filling slot into the run's spill: the op types of its merge that
+ * hold something (op_type by op type through one dense op_stats, 40 KB, not
+ * an op_set, 440 KB), then its agents; a slot not sealed keeps filling. */
+static void slot_pack(struct run_result *r, struct phase_result *ph, struct interval_slot *slot)
 {
-    if (!slot->agent) {
-        slot->agent = dense_agents(ph, nagents);
-        if (slot->packed.buf)
-            agent_pack_decode(&slot->packed, slot->agent, nagents);
-        agent_pack_free(&slot->packed);
+    struct spill_buf w = { 0 };
+    struct op_stats *o = xmalloc(sizeof(*o));
+    uint8_t n = 0;
+
+    if (!slot->is_sealed || slot->spill)
+        return free(o);
+    spill_buf_byte(&w, 0);
+    for (int t = 0; slot->pending && t < OP__COUNT; t++) {
+        if (!slot->pending->op[t])
+            continue;
+        pending_op_to(slot, t, o);
+        if (op_blank(o))
+            continue;
+        spill_buf_byte(&w, (uint8_t)t);
+        hist_pack(&w, &o->lat);
+        hist_pack(&w, &o->svc);
+        n++;
     }
-    return slot->agent;
-}
-
-/* Pack a sealed slot's agents (the bounded form of a complete interval);
- * a slot still filling keeps them dense. */
-static void slot_agents_done(struct phase_result *ph, struct interval_slot *slot, uint32_t nagents)
-{
-    if (!slot->is_sealed || !slot->agent)
-        return;
-    agent_pack_encode(&slot->packed, slot->agent, nagents);
+    free(o);
+    w.b[0] = n;
+    slot->hist_len = (uint32_t)w.len;
+    slot->spill = result_spill(r);
+    slot->at = spill_put(slot->spill, w.b, slot->hist_len);
+    w.len = 0;
+    agent_pack_encode(&w, slot->agent, r->nagents);
+    slot->packed = xrealloc(w.b, w.len ? w.len : 1);
+    slot_drop_pending(slot);
     if (!ph->spare_agents)
         ph->spare_agents = slot->agent;
     else
@@ -387,8 +475,8 @@ void result_slot_agent(const struct interval_slot *slot, uint32_t a, struct coun
 {
     if (slot->agent)
         *out = slot->agent[a];
-    else if (slot->packed.buf)
-        agent_pack_get(&slot->packed, a, out);
+    else if (slot->packed)
+        agent_pack_get(slot->packed, a, out);
     else
         memset(out, 0, sizeof(*out));
 }
@@ -397,8 +485,8 @@ void result_slot_agents(const struct interval_slot *slot, uint32_t nagents, stru
 {
     if (slot->agent)
         memcpy(out, slot->agent, nagents * sizeof(*out));
-    else if (slot->packed.buf)
-        agent_pack_decode(&slot->packed, out, nagents);
+    else if (slot->packed)
+        agent_pack_decode(slot->packed, out, nagents);
     else
         memset(out, 0, nagents * sizeof(*out));
 }
@@ -416,50 +504,35 @@ void result_interval_agent(const struct run_result *r, uint32_t phase, uint32_t 
 int result_add_interval(struct run_result *r, uint32_t phase, uint32_t agent,
                         uint32_t k, const struct op_set *s)
 {
-    struct phase_result *ph;
     struct interval_slot *slot;
     struct counters *c;
 
     if (phase >= r->nphases || agent >= r->nagents || k >= RESULT_MAX_INTERVALS)
         return -EINVAL;
-    ph = &r->phases[phase];
-    grow_intervals(ph, k + 1, r->nagents);
-    slot = &ph->intervals[k];
-    slot_merge(slot, s, op_set_merge);
+    slot = slot_open(r, phase, k);
+    op_rec_add(slot->pending, s);
     for (int t = 0; t < OP__COUNT; t++) {
         slot->count[t].ops = sat_add_u64(slot->count[t].ops, s->op[t].ops);
         slot->count[t].bytes = sat_add_u64(slot->count[t].bytes, s->op[t].bytes);
         slot->count[t].errors = sat_add_u64(slot->count[t].errors, s->op[t].errors);
         slot->count[t].timeouts = sat_add_u64(slot->count[t].timeouts, s->op[t].timeouts);
     }
-    c = &slot_agents_open(ph, slot, r->nagents)[agent];
+    c = &slot->agent[agent];
     c->reported = 1;
     for (int t = 0; t < OP__COUNT; t++) {
         c->ops[t] = sat_add_u64(c->ops[t], s->op[t].ops);
         c->bytes[t] = sat_add_u64(c->bytes[t], s->op[t].bytes);
         c->errors[t] = sat_add_u64(c->errors[t], s->op[t].errors);
     }
-    slot_agents_done(&r->phases[phase], slot, r->nagents);
+    slot_pack(r, &r->phases[phase], slot);
     /* Counts reports, not distinct agents: an agent never sends the same
      * interval twice, and counting is cheaper than a per-agent flag. */
     slot->nreported++;
     return 0;
 }
 
-/* dst's histograms += s's (op_set_merge skips op types without ops). */
-static void hists_merge(struct op_set *dst, const struct op_set *s)
-{
-    for (int t = 0; t < OP__COUNT; t++) {
-        if (s->op[t].lat.count)
-            hist_merge(&dst->op[t].lat, &s->op[t].lat);
-        if (s->op[t].svc.count)
-            hist_merge(&dst->op[t].svc, &s->op[t].svc);
-    }
-}
-
 int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k, const struct op_set *s)
 {
-    struct phase_result *ph;
     struct interval_slot *slot;
 
     if (phase >= r->nphases || k >= RESULT_MAX_INTERVALS)
@@ -467,10 +540,9 @@ int result_add_interval_latency(struct run_result *r, uint32_t phase, uint32_t k
     for (int t = 0; t < OP__COUNT; t++)
         if (s->op[t].ops || s->op[t].bytes || s->op[t].errors || s->op[t].timeouts)
             return -EINVAL;
-    ph = &r->phases[phase];
-    grow_intervals(ph, k + 1, r->nagents);
-    slot = &ph->intervals[k];
-    slot_merge(slot, s, hists_merge);
+    slot = slot_open(r, phase, k);
+    pending_add_hists(slot->pending, s);
+    slot_pack(r, &r->phases[phase], slot);
     return 0;
 }
 
@@ -483,35 +555,16 @@ void result_interval_seal(struct run_result *r, uint32_t phase, uint32_t k)
     slot = &r->phases[phase].intervals[k];
     if (slot->is_sealed)
         return;
-    if (slot->pending) {
-        /* op type by op type through one dense op_stats (40 KB), not an
-         * op_set (440 KB) */
-        struct op_stats *o = xmalloc(sizeof(*o));
-        struct op_rec *p = slot->pending;
-        uint8_t n = 0;
-
-        for (int t = 0; t < OP__COUNT; t++)
-            n += p->op[t] != NULL;
-        sealed_free(&slot->sealed, &slot->nsealed);
-        slot->sealed = n ? xcalloc(n, sizeof(*slot->sealed)) : NULL;
-        for (int t = 0; t < OP__COUNT; t++) {
-            struct sealed_op *so;
-
-            if (!p->op[t])
-                continue;
-            pending_op_to(slot, t, o);
-            if (op_blank(o))
-                continue;
-            so = &slot->sealed[slot->nsealed++];
-            so->type = (uint8_t)t;
-            hist_sparse_from(&so->lat, &o->lat);
-            hist_sparse_from(&so->svc, &o->svc);
-        }
-        free(o);
-        slot_drop_pending(slot);
-    }
     slot->is_sealed = 1;
-    slot_agents_done(&r->phases[phase], slot, r->nagents);
+    slot_pack(r, &r->phases[phase], slot);
+#ifdef __GLIBC__
+    /* Sealed intervals leave the heap (spill.h), so what stays there is
+     * short-lived: the filling slots' blocks, tens of KB each, hundreds of
+     * them while an agent lags.  Hand their freed pages back now and then,
+     * or the RSS keeps the worst lag's high-water mark for the whole run. */
+    if (k % 64 == 63)
+        malloc_trim(0);
+#endif
 }
 
 const struct op_set *result_interval_ops(const struct run_result *r, uint32_t phase, uint32_t k,
@@ -542,6 +595,8 @@ const struct op_stats *result_interval_op(const struct run_result *r, uint32_t p
 void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k, struct op_stats *out)
 {
     const struct interval_slot *slot = &r->phases[phase].intervals[k];
+    const uint8_t *hists;
+    uint8_t n;
 
     /* what result_all_ops does, straight from the pending or sealed form */
     memset(out, 0, sizeof(*out));
@@ -557,9 +612,13 @@ void result_interval_all(const struct run_result *r, uint32_t phase, uint32_t k,
     for (int t = 0; slot->pending && t < OP__COUNT; t++)
         if (t != OP_SYNC && slot->pending->op[t])
             hist_rec_sum(&slot->pending->op[t]->lat, &out->lat);
-    for (uint8_t i = 0; i < slot->nsealed; i++)
-        if (slot->sealed[i].type != OP_SYNC)
-            hist_sparse_merge(&out->lat, &slot->sealed[i].lat);
+    hists = slot_hists(slot, &n);
+    for (uint8_t i = 0; i < n; i++) {
+        struct hist_sparse lat, svc;
+
+        if (hists_unpack(&hists, &lat, &svc) != OP_SYNC)
+            hist_sparse_merge(&out->lat, &lat);
+    }
 }
 
 /* The one expanded agent total result_agent_totals hands out. */
@@ -587,14 +646,7 @@ int result_set_agent_phase(struct run_result *r, uint32_t phase, uint32_t agent,
     participating = dst->participating;
     sealed_free(&dst->sealed.op, &dst->sealed.n);
     *dst = *ap;
-    memset(&dst->sealed, 0, sizeof(dst->sealed));
-    for (int t = 0; t < OP__COUNT; t++) {
-        dst->sealed.count[t].ops = totals->op[t].ops;
-        dst->sealed.count[t].bytes = totals->op[t].bytes;
-        dst->sealed.count[t].errors = totals->op[t].errors;
-        dst->sealed.count[t].timeouts = totals->op[t].timeouts;
-    }
-    sealed_from(&dst->sealed.op, &dst->sealed.n, totals);
+    result_seal(&dst->sealed, totals);
     /* Having totals means the agent is done (or salvaged: ap->salvaged). */
     dst->done = 1;
     dst->error = error;
@@ -842,12 +894,24 @@ void result_set_interval_inflight(struct run_result *r, uint32_t phase, uint32_t
 {
     if (phase >= r->nphases || agent >= r->nagents || k >= r->phases[phase].nintervals)
         return;
-    struct interval_slot *slot = &r->phases[phase].intervals[k];
-    struct counters *c = &slot_agents_open(&r->phases[phase], slot, r->nagents)[agent];
+    struct phase_result *ph = &r->phases[phase];
+    struct interval_slot *slot = &ph->intervals[k];
 
-    c->inflight = inflight;
-    c->oldest_ns = oldest_ns;
-    slot_agents_done(&r->phases[phase], slot, r->nagents);
+    slot_unpack(ph, slot, r->nagents);
+    slot->agent[agent].inflight = inflight;
+    slot->agent[agent].oldest_ns = oldest_ns;
+    slot_pack(r, ph, slot);
+}
+
+/* Agent a's counters of interval k into *c; the ops it completed. */
+static uint64_t agent_done(const struct run_result *r, uint32_t phase, uint32_t k, uint32_t a, struct counters *c)
+{
+    uint64_t done = 0;
+
+    result_interval_agent(r, phase, k, a, c);
+    for (int t = 0; t < OP__COUNT; t++)
+        done = sat_add_u64(done, c->ops[t]);
+    return done;
 }
 
 /* How long agent a's inflight ops at the end of interval k should take at
@@ -864,21 +928,15 @@ static uint64_t stall_expected_ns(const struct run_result *r, uint32_t phase, ui
     struct counters c;
     uint64_t ilen = (uint64_t)ph->interval_ms * 1000000u, ops = 0;
     uint32_t span = 0;
-    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++) {
-        result_interval_agent(r, phase, j, a, &c);
-        for (int t = 0; t < OP__COUNT; t++)
-            ops = sat_add_u64(ops, c.ops[t]);
-    }
+    for (uint32_t j = k > STALL_WINDOW ? k - STALL_WINDOW : 0; j < k; j++, span++)
+        ops = sat_add_u64(ops, agent_done(r, phase, j, a, &c));
     if (ops == 0) {
         span = 0;
-        for (uint32_t j = 0; j < ph->nintervals; j++) {
-            if (j == k)
-                continue;
-            span++;
-            result_interval_agent(r, phase, j, a, &c);
-            for (int t = 0; t < OP__COUNT; t++)
-                ops = sat_add_u64(ops, c.ops[t]);
-        }
+        for (uint32_t j = 0; j < ph->nintervals; j++)
+            if (j != k) {
+                span++;
+                ops = sat_add_u64(ops, agent_done(r, phase, j, a, &c));
+            }
     }
     if (ops == 0)
         return 0;
@@ -901,44 +959,41 @@ uint64_t result_stall_limit_ns(const struct run_result *r, uint32_t phase, uint3
     return limit > floor ? limit : floor;
 }
 
-uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns)
+/* The agents stalled in interval k: how many; the oldest op's age into
+ * *age_ns and the least of their limits into *least. */
+static uint32_t stall_scan(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns,
+                           uint64_t *least)
 {
-    const struct phase_result *ph = &r->phases[phase];
     uint32_t n = 0;
+
     *age_ns = 0;
-    if (k >= ph->nintervals)
-        return 0;
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        struct counters cc, *c = &cc;
-        uint64_t done = 0;
-        result_interval_agent(r, phase, k, a, &cc);
-        for (int t = 0; t < OP__COUNT; t++)
-            done = sat_add_u64(done, c->ops[t]);
-        if (c->inflight && done == 0 && c->oldest_ns > result_stall_limit_ns(r, phase, a, k)) {
+    *least = UINT64_MAX;
+    for (uint32_t a = 0; k < r->phases[phase].nintervals && a < r->nagents; a++) {
+        struct counters c;
+        uint64_t limit;
+
+        if (agent_done(r, phase, k, a, &c) == 0 && c.inflight &&
+            c.oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k))) {
             n++;
-            if (c->oldest_ns > *age_ns)
-                *age_ns = c->oldest_ns;
+            *age_ns = c.oldest_ns > *age_ns ? c.oldest_ns : *age_ns;
+            *least = limit < *least ? limit : *least;
         }
     }
     return n;
 }
 
+uint32_t result_interval_stalled(const struct run_result *r, uint32_t phase, uint32_t k, uint64_t *age_ns)
+{
+    uint64_t least;
+
+    return stall_scan(r, phase, k, age_ns, &least);
+}
+
 uint64_t result_interval_stall_limit(const struct run_result *r, uint32_t phase, uint32_t k)
 {
-    const struct phase_result *ph = &r->phases[phase];
-    uint64_t least = UINT64_MAX;
-    if (k >= ph->nintervals)
-        return least;
-    for (uint32_t a = 0; a < r->nagents; a++) {
-        struct counters cc, *c = &cc;
-        uint64_t done = 0, limit;
-        result_interval_agent(r, phase, k, a, &cc);
-        for (int t = 0; t < OP__COUNT; t++)
-            done = sat_add_u64(done, c->ops[t]);
-        if (c->inflight && done == 0 && c->oldest_ns > (limit = result_stall_limit_ns(r, phase, a, k)) &&
-            limit < least)
-            least = limit;
-    }
+    uint64_t age, least;
+
+    stall_scan(r, phase, k, &age, &least);
     return least;
 }
 

@@ -11,7 +11,9 @@
  * Merged intervals keep their histograms exactly but compactly: in the
  * chunked recording form (an op_rec, a few KB) only while agents are still
  * sending the interval, then "sealed" into counters plus sparse, varint
- * packed histograms of the op types that had ops (a few hundred bytes).
+ * packed histograms of the op types that had ops (a few hundred bytes),
+ * written to the run's spill file (spill.h), so they cost the heap
+ * nothing once sealed.
  * Read them through result_interval_ops / result_interval_op /
  * result_interval_all, or slot->count for counters.
  *
@@ -26,7 +28,6 @@
 #include "common/errcause.h"
 #include "common/stats.h"
 #include "coordinator/run/run_record.h"
-#include "coordinator/result/agent_pack.h"
 
 #define RESULT_HOST_MAX 256
 /* The JSON result's and the journal's "schema" (docs/results.md): 2 since
@@ -108,22 +109,26 @@ struct agent_phase {
     uint32_t nstorage;
 };
 
-/* The merged interval (sum over agents) is *pending (chunked) while the
- * slot fills; result_interval_seal moves it into sealed[] and frees it.
- * A slot with neither (never written) is an empty interval.  count[] is
- * kept exact in both states. */
+struct spill;                     /* spill.h */
+
+/* The merged interval (sum over agents) is *pending (chunked) and the
+ * agents' counters agent[] (dense) while the slot fills; result_interval_seal
+ * packs the histograms into the run's spill (spill.h) and the agents into
+ * packed (agent_pack.h), and frees both.  A slot with neither (never written) is an
+ * empty interval.  count[] is kept exact in all states. */
 struct interval_slot {
     struct op_counts count[OP__COUNT]; /* merged counters, always valid */
-    struct op_rec *pending;       /* the merge while filling (chunked, common/stats.h);
-                                     NULL once sealed */
-    struct sealed_op *sealed;     /* [nsealed], op types that are not empty */
-    uint8_t nsealed;
-    uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
+    struct op_rec *pending;       /* the merge while filling (chunked, common/stats.h) */
+    struct counters *agent;       /* [nagents] while filling, else NULL: read them
+                                     with result_slot_agent(s) */
+    uint8_t *packed;              /* else their pack (agent_pack.h), exactly sized:
+                                     read a few bytes an agent by every per-agent
+                                     series, so kept in memory */
+    struct spill *spill;          /* where the sealed histograms are, or NULL */
+    uint64_t at;                  /* ... there, hist_len bytes */
+    uint32_t hist_len;
     uint32_t nreported;           /* agents that sent this interval */
-    struct counters *agent;       /* [nagents] while the slot fills (dense); NULL
-                                     once sealed: then the agents are in packed.
-                                     Read them with result_interval_agent(s) */
-    struct agent_pack packed;     /* the agents of a sealed slot (agent_pack.h) */
+    uint8_t is_sealed;            /* result_interval_seal ran (late data re-seals) */
 };
 
 /* Phase control (coordinator/run/phase_ctl.h): whether the coordinator ended
@@ -211,6 +216,8 @@ struct ext_metrics;               /* ext_metrics.h */
 
 struct run_result {
     char label[PLAN_NAME_MAX];
+    struct spill *spill;          /* sealed histograms, host samples (spill.h); owned,
+                                     made at the first seal */
     int64_t started_unix;         /* wall clock at start, seconds */
     uint64_t run_id;              /* the run's identity (vblock.h), in every verified
                                      block it wrote; 0: not known (an older result) */
@@ -236,6 +243,9 @@ struct run_result {
     const struct limits_forecast *forecast;
     const struct ext_metrics *metrics;
 };
+
+/* The run's spill file (spill.h), made on first use; freed by result_free. */
+struct spill *result_spill(struct run_result *r);
 
 /* Lay out a result for plan on nagents agents; agent infos zeroed. */
 void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, uint32_t interval_ms);

@@ -72,6 +72,19 @@ static json_t *head(const struct run_result *r, uint32_t phase, uint32_t k)
     return j;
 }
 
+/* An op type's counters and rates over an interval of len_ns. */
+static json_t *counts_json(const struct op_stats *o, uint64_t len_ns)
+{
+    json_t *oj = json_object();
+
+    json_object_set_new(oj, "ops", jint(o->ops));
+    json_object_set_new(oj, "bytes", jint(o->bytes));
+    json_object_set_new(oj, "errors", jint(o->errors));
+    json_object_set_new(oj, "iops", json_real(result_iops(o, len_ns)));
+    json_object_set_new(oj, "bw_bytes", json_real(result_bw(o, len_ns)));
+    return oj;
+}
+
 /* *scratch: expands a sealed interval's op types, allocated on first need
  * (~40 KB) and left for the caller to free, so a loop allocates it once. */
 static void write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k,
@@ -111,13 +124,8 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
         if (!*scratch)
             *scratch = xmalloc(sizeof(**scratch));
         o = result_interval_op(r, phase, k, (enum op_type)t, *scratch);
-        oj = json_object();
+        oj = counts_json(o, len_ns);
         lat = json_object();
-        json_object_set_new(oj, "ops", jint(o->ops));
-        json_object_set_new(oj, "bytes", jint(o->bytes));
-        json_object_set_new(oj, "errors", jint(o->errors));
-        json_object_set_new(oj, "iops", json_real(result_iops(o, len_ns)));
-        json_object_set_new(oj, "bw_bytes", json_real(result_bw(o, len_ns)));
         json_object_set_new(lat, "mean", json_real(hist_mean(&o->lat)));
         json_object_set_new(lat, "p50", jint(hist_percentile(&o->lat, 50)));
         json_object_set_new(lat, "p90", jint(hist_percentile(&o->lat, 90)));
@@ -149,17 +157,9 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
         json_object_set_new(j, "host", json_string(r->agents[a].host));
         for (int t = 0; t < OP__COUNT; t++) {
             struct op_stats o = { .ops = c->ops[t], .bytes = c->bytes[t], .errors = c->errors[t] };
-            json_t *oj;
 
-            if (o.ops == 0 && o.errors == 0)
-                continue;
-            oj = json_object();
-            json_object_set_new(oj, "ops", jint(o.ops));
-            json_object_set_new(oj, "bytes", jint(o.bytes));
-            json_object_set_new(oj, "errors", jint(o.errors));
-            json_object_set_new(oj, "iops", json_real(result_iops(&o, len_ns)));
-            json_object_set_new(oj, "bw_bytes", json_real(result_bw(&o, len_ns)));
-            json_object_set_new(ops, op_type_name((enum op_type)t), oj);
+            if (o.ops || o.errors)
+                json_object_set_new(ops, op_type_name((enum op_type)t), counts_json(&o, len_ns));
         }
         json_object_set_new(j, "ops", ops);
         json_object_set_new(j, "share", json_real(share[a]));
@@ -224,13 +224,7 @@ static void ts_interval(void *arg, const struct run_result *r, uint32_t phase, u
 
 static void ts_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
-    struct timeseries *ts = arg;
-
-    if (phase != ts->phase)
-        return;
-    while (ts->next_k < r->phases[phase].nintervals)
-        timeseries_write_interval(ts->out, r, phase, ts->next_k++);
-    ts_flush(ts);
+    ts_interval(arg, r, phase, UINT32_MAX);   /* every interval left */
 }
 
 struct run_observer timeseries_observer(struct timeseries *ts)

@@ -60,8 +60,12 @@ assert len(after) >= 2, "the outage lasted until the end: %s" % bad
 # ops and no error, the ones after it the pace (a fresh clone's CI run had
 # 2662 ops there against a median of 9119, then 9911, 8110, ...)
 assert after[0]["ops"] > 0 and after[0]["errors"] == 0, "no op in the first interval after the outage: %s" % after[0]
-assert all(i["ops"] > med / 3 and i["errors"] == 0 for i in after[1:]), \
-    "throughput did not resume after the outage (median before: %d)" % med
+# the pace is judged on the median (a loaded machine stalls a single
+# interval now and then, before the outage too: 1251 between 3115 and 3556)
+rest = sorted(i["ops"] for i in after[1:])
+assert all(i["errors"] == 0 for i in after[1:]), "errors after the outage: %s" % after
+assert rest[len(rest) // 2] > med / 3, \
+    "throughput did not resume after the outage (median before: %d, after: %s)" % (med, rest)
 PY
 
 # 2. the server goes away for good: server_timeout=2s ends the phase

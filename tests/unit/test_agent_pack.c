@@ -14,6 +14,7 @@
 
 #include "common/xmalloc.h"
 #include "coordinator/result/agent_pack.h"
+#include "coordinator/result/spill.h"
 #include "coordinator/result/result.h"
 
 static void fill(struct counters *c, uint32_t a)
@@ -62,20 +63,20 @@ static void test_agent_pack_round_trip(void **state)
     for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
         uint32_t n = ns[i];
         struct counters *c = xcalloc(n + 1, sizeof(*c)), *back = xcalloc(n + 1, sizeof(*back)), one;
-        struct agent_pack p = { 0 };
+        struct spill_buf p = { 0 };
 
+        spill_buf_byte(&p, 0xee);                 /* packs follow other bytes */
         for (uint32_t a = 0; a < n; a++)
             fill(&c[a], a);
         agent_pack_encode(&p, c, n);
-        agent_pack_decode(&p, back, n);
+        agent_pack_decode(p.b + 1, back, n);
         for (uint32_t a = 0; a < n; a++) {
             assert_true(same(&c[a], &back[a]));
             memset(&one, 0xa5, sizeof(one));
-            agent_pack_get(&p, a, &one);
+            agent_pack_get(p.b + 1, a, &one);
             assert_true(same(&c[a], &one));
         }
-        agent_pack_free(&p);
-        assert_null(p.buf);
+        free(p.b);
         free(c);
         free(back);
     }
@@ -86,7 +87,7 @@ static void test_agent_pack_small(void **state)
 {
     enum { N = 1000 };
     struct counters *c = xcalloc(N, sizeof(*c));
-    struct agent_pack p = { 0 };
+    struct spill_buf p = { 0 };
 
     (void)state;
     for (uint32_t a = 0; a < N; a++) {
@@ -98,7 +99,7 @@ static void test_agent_pack_small(void **state)
     /* flags 1 + mask 1 + ops 1 + bytes 3, and the index's 4 per stride */
     assert_int_equal(p.len, N * 6 + (N + AGENT_PACK_STRIDE - 1) / AGENT_PACK_STRIDE * 4);
     assert_true(p.len < N * 8);
-    agent_pack_free(&p);
+    free(p.b);
     free(c);
 }
 
@@ -129,7 +130,7 @@ static void test_agent_pack_result_seal_and_late(void **state)
     result_set_interval_inflight(&r, 0, 17, 0, 3, 999);
     result_interval_seal(&r, 0, 0);
     assert_null(r.phases[0].intervals[0].agent);
-    assert_non_null(r.phases[0].intervals[0].packed.buf);
+    assert_non_null(r.phases[0].intervals[0].spill);     /* packed, spilled */
     result_interval_agent(&r, 0, 0, 17, &c);
     assert_int_equal(c.ops[OP_READ], 5);
     assert_int_equal(c.inflight, 3);
@@ -141,6 +142,7 @@ static void test_agent_pack_result_seal_and_late(void **state)
     assert_int_equal(result_add_interval(&r, 0, 39, 0, s), 0);
     result_set_interval_inflight(&r, 0, 39, 0, 1, 5);
     assert_null(r.phases[0].intervals[0].agent);     /* packed again */
+    assert_non_null(r.phases[0].intervals[0].spill);
     result_interval_agent(&r, 0, 0, 39, &c);
     assert_int_equal(c.reported, 1);
     assert_int_equal(c.ops[OP_READ], 5);
