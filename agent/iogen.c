@@ -205,9 +205,7 @@ void iogen_free(struct iogen *g)
     free(g->f);
     free(g->win);
     free(g->win_ops);
-    g->f = NULL;
-    g->win = NULL;
-    g->win_ops = NULL;
+    memset(g, 0, sizeof *g);          /* as iogen_init found it: a second free is harmless */
 }
 
 /* openfiles: a file of the window, by the service type over the slots. */

@@ -6,6 +6,7 @@
  * xprt lines must have the field counts the kernel prints. */
 #include "agent/mountstats.h"
 #include "agent/procfs.h"
+#include "proto/msg_client.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -104,18 +105,6 @@ static int word_copy(struct span w, char *dst, size_t size)
     return 0;
 }
 
-/* An operation name as the wire takes it (msg_client_ms_check):
- * [A-Za-z0-9_.:-], so a strange file is "malformed" here, not a broken
- * message that makes the coordinator drop the agent. */
-static int op_name_ok(const char *s)
-{
-    for (; *s; s++)
-        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-              *s == '_' || *s == '.' || *s == ':' || *s == '-'))
-            return 0;
-    return 1;
-}
-
 /* "device SRC mounted on DIR with fstype TYPE[ statvers=V]": mount point,
  * type and version into out; 0, or -EBADMSG if the line is not one. */
 static int parse_device(struct span s, struct mountstats *out)
@@ -135,7 +124,7 @@ static int parse_device(struct span s, struct mountstats *out)
     /* the type is quoted in the agent's note, which the wire refuses with
      * a control byte in it: a strange byte is shown as '?' */
     for (char *c = out->fstype; *c; c++)
-        if (!op_name_ok((char[2]){ *c, '\0' }))
+        if (!msg_client_word((char[2]){ *c, '\0' }))
             *c = '?';
     w = next_word(&s);
     if (w.end - w.p > 9 && memcmp(w.p, "statvers=", 9) == 0) {
@@ -202,7 +191,9 @@ static int parse_op(struct span s, struct mountstats *out)
         return -EBADMSG;
     op = &out->op[out->nops];
     memset(op, 0, sizeof *op);
-    if (word_copy(name, op->name, sizeof op->name) < 0 || !op_name_ok(op->name))
+    /* an operation name as the wire takes it: a strange file is
+     * "malformed" here, not a broken message that drops the agent */
+    if (word_copy(name, op->name, sizeof op->name) < 0 || !msg_client_word(op->name))
         return -EBADMSG;
     /* the wire refuses a name listed twice (msg_client_ms_check) */
     for (uint32_t i = 0; i < out->nops; i++)

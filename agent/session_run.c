@@ -152,6 +152,14 @@ static void finish_done(struct session *s)
 
 /* ---- running a phase ---- */
 
+/* The interval's accumulators emptied: the next one starts. */
+static void interval_reset(struct session *s)
+{
+    op_set_init(s->acc);
+    errcause_set_init(s->causes_acc);
+    nfs_rpc_set_free(&s->nfs_acc);
+}
+
 static void send_interval(struct session *s)
 {
     struct msg_interval *m = xmalloc(sizeof *m);
@@ -176,11 +184,9 @@ static void send_interval(struct session *s)
     session_send(s, &b);
     phase_clones_interval_sent(&s->run);
     op_set_merge(s->totals, s->acc);
-    op_set_init(s->acc);
     errcause_merge(s->causes, s->causes_acc);
-    errcause_set_init(s->causes_acc);
     nfs_rpc_set_merge(&s->nfs_totals, &s->nfs_acc);
-    nfs_rpc_set_free(&s->nfs_acc);
+    interval_reset(s);
     free(m);
 }
 
@@ -196,18 +202,14 @@ static void arm_sampler(struct session *s)
 static void on_sample(uv_timer_t *t)
 {
     struct session *s = t->data;
+    phase_harvest(&s->run, s->acc, s->causes_acc);
+    phase_harvest_nfs(&s->run, &s->nfs_acc);
     if (s->in_ramp) {
-        phase_harvest(&s->run, s->acc, s->causes_acc);    /* ramp: measured, then dropped */
-        op_set_init(s->acc);
-        errcause_set_init(s->causes_acc);
-        phase_harvest_nfs(&s->run, &s->nfs_acc);
-        nfs_rpc_set_free(&s->nfs_acc);
+        interval_reset(s);                /* ramp: measured, then dropped */
         phase_clones_reset(&s->run);
         client_sampler_rebase(&s->cs);
         s->in_ramp = 0;
     } else {
-        phase_harvest(&s->run, s->acc, s->causes_acc);
-        phase_harvest_nfs(&s->run, &s->nfs_acc);
         send_interval(s);
     }
     arm_sampler(s);
@@ -379,11 +381,9 @@ static void start_phase(struct session *s, const struct msg_start *m)
     s->ramp_ns = s->run.ramp_ns;
     s->in_ramp = s->ramp_ns > 0;
     s->k = 0;
-    op_set_init(s->acc);
+    interval_reset(s);
     op_set_init(s->totals);
-    errcause_set_init(s->causes_acc);
     errcause_set_init(s->causes);
-    nfs_rpc_set_free(&s->nfs_acc);
     nfs_rpc_set_free(&s->nfs_totals);
     getrusage(RUSAGE_SELF, &s->ru0);
     start_client_sampler(s);

@@ -163,11 +163,16 @@ void peer_feed(struct peer *p, const void *bytes, size_t len)
 
 static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
 {
-    /* reads are handled whole before the next: one buffer a thread */
-    static _Thread_local char rbuf[PEER_READ_CHUNK];
+    /* Reads are handled whole before the next: one buffer a thread that
+     * reads, made on its first read.  Not a _Thread_local array: every
+     * thread of the process (an agent's 4,096 job threads) would carry
+     * its 64 KiB, zeroed, so resident (t0821). */
+    static _Thread_local char *rbuf;
     (void)h;
     (void)suggested;
-    *b = uv_buf_init(rbuf, sizeof rbuf);
+    if (!rbuf)
+        rbuf = xmalloc(PEER_READ_CHUNK);
+    *b = uv_buf_init(rbuf, PEER_READ_CHUNK);
 }
 
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *ub)

@@ -87,8 +87,7 @@ static int printable(const char *s)
     return 1;
 }
 
-/* An interface or operation name: [A-Za-z0-9_.:-]. */
-static int word(const char *s)
+int msg_client_word(const char *s)
 {
     for (; *s; s++)
         if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
@@ -99,7 +98,7 @@ static int word(const char *s)
 
 int msg_client_host_check(const struct host_sample *h, char *why, size_t len)
 {
-    if (!word(h->nic)) {
+    if (!msg_client_word(h->nic)) {
         snprintf(why, len, "'host.nic' is not an interface name");
         return -EBADMSG;
     }
@@ -113,7 +112,7 @@ int msg_client_ms_check(const struct ms_sample *m, char *why, size_t len)
         return -EBADMSG;
     }
     for (uint32_t i = 0; i < m->nops; i++) {
-        if (!m->op[i].name[0] || !word(m->op[i].name)) {
+        if (!m->op[i].name[0] || !msg_client_word(m->op[i].name)) {
             snprintf(why, len, "'mountstats.ops[%u].name' is not an operation name", i);
             return -EBADMSG;
         }

@@ -23,6 +23,8 @@ extern const size_t msg_msop_nfields;
  * (mountstats). */
 int msg_client_host_sent(const struct host_sample *h);
 int msg_client_ms_sent(const struct ms_sample *m);
+/* 1 when s may name an interface or an operation: [A-Za-z0-9_.:-]. */
+int msg_client_word(const char *s);
 /* After the generic decode: 0, or -EBADMSG with a reason (no prefix) in
  * why. */
 int msg_client_host_check(const struct host_sample *h, char *why, size_t len);

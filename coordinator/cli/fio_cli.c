@@ -467,12 +467,8 @@ struct fio_status *fio_status_new(FILE *out, uint64_t interval_ns, const struct 
                                   const struct run_record *rec, unsigned mask, int unit_base)
 {
     struct fio_status *s = xcalloc(1, sizeof *s);
-    s->out = out;
-    s->every_ns = s->next_ns = interval_ns;
-    s->plan = plan;
-    s->mask = mask;
-    s->rec = rec;
-    s->unit_base = unit_base;
+    *s = (struct fio_status){ .out = out, .every_ns = interval_ns, .next_ns = interval_ns, .plan = plan,
+                              .mask = mask, .rec = rec, .unit_base = unit_base };
     return s;
 }
 

@@ -56,25 +56,19 @@ void fleet_cli_agent_binary(char *out, size_t len)
 int fleet_cli_gather(const struct cli *c, struct gather_fleet *fleet, char ***addrs, char ***labels,
                      uint32_t *n)
 {
-    struct gather_options go;
     struct auth_secret *secret = fleet_cli_secret(c->secret_file);
+    struct gather_options go = {
+        .listen = c->listen, .expect = c->expect, .min_agents = c->min_agents,
+        .timeout_ms = c->expect_timeout_ns ? (uint32_t)(c->expect_timeout_ns / 1000000u) : GATHER_DEFAULT_TIMEOUT_MS,
+        .agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u), .control_tos = c->control_tos,
+        .secret = secret, .log = c->quiet ? NULL : stderr, .check = c->gather_check,
+        .check_arg = c->gather_check_arg,
+    };
     char err[4096];
     int rc;
 
     if (!secret)
         return 2;
-    memset(&go, 0, sizeof go);
-    go.listen = c->listen;
-    go.expect = c->expect;
-    go.min_agents = c->min_agents;
-    go.timeout_ms = c->expect_timeout_ns ? (uint32_t)(c->expect_timeout_ns / 1000000u)
-                                         : GATHER_DEFAULT_TIMEOUT_MS;
-    go.agent_timeout_ms = (uint32_t)(c->agent_timeout_ns / 1000000u);
-    go.control_tos = c->control_tos;
-    go.secret = secret;
-    go.log = c->quiet ? NULL : stderr;
-    go.check = c->gather_check;
-    go.check_arg = c->gather_check_arg;
     rc = gather_agents(&go, fleet, err, sizeof err);
     free(secret);
     if (rc < 0)
@@ -300,8 +294,10 @@ int fleet_cli_pool(const struct cli *c, int argc, char **argv, const char *plan_
                    volatile sig_atomic_t *signalled)
 {
     struct pool_client_options po;
-    struct pool_campaign pc;
     struct pool_submit sub;
+    struct pool_campaign pc = { .po = &po, .sub = &sub, .out = &c->out, .repeat = c->repeat,
+                                .repeat_interval_ns = c->repeat_interval_ns, .quiet = c->quiet,
+                                .unit_base = c->unit_base, .signalled = signalled };
     struct auth_secret *secret = fleet_cli_secret(c->secret_file);
     char err[4096];
     int status;
@@ -344,15 +340,6 @@ int fleet_cli_pool(const struct cli *c, int argc, char **argv, const char *plan_
         free(secret);
         return cli_die(2, "--pool: %s", err);
     }
-    memset(&pc, 0, sizeof pc);
-    pc.po = &po;
-    pc.sub = &sub;
-    pc.out = &c->out;
-    pc.repeat = c->repeat;
-    pc.repeat_interval_ns = c->repeat_interval_ns;
-    pc.quiet = c->quiet;
-    pc.unit_base = c->unit_base;
-    pc.signalled = signalled;
     status = clean_only ? pool_client_submit(&po, &sub) : pool_campaign_run(&pc);
     free(sub.argv);
     free(secret);

@@ -2,11 +2,13 @@
  * serve.c, which each kept a copy of these steps; the state machines stay
  * theirs. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "coordinator/fleet/agent_accept.h"
+#include "common/clock.h"
 #include "coordinator/result/result.h"
 #include "net/peer.h"
 #include "proto/msg_version.h"
@@ -117,7 +119,7 @@ int agent_dial_welcome(const struct auth_secret *secret, const unsigned char cno
                        const char *addr, int type, const struct msg_frame *f, struct msg_welcome *w,
                        struct buf *out, char *why, size_t whylen, int *named)
 {
-    static const struct agent_accept_role role = { "", "coordinator" };
+    static const struct agent_accept_role role = { "", "coordinator", "" };
     char err[256];
 
     *named = 0;
@@ -149,4 +151,123 @@ int agent_dial_welcome(const struct auth_secret *secret, const unsigned char cno
     }
     agent_accept_auth_reply(secret, cnonce, w, out);
     return 0;
+}
+
+void agent_accept_log(FILE *log, const char *prefix, const char *fmt, ...)
+{
+    va_list ap;
+    if (!log)
+        return;
+    fputs(prefix, log);
+    va_start(ap, fmt);
+    vfprintf(log, fmt, ap);
+    va_end(ap);
+    fputc('\n', log);
+    fflush(log);
+}
+
+void agent_accept_peer_open(struct peer *q, struct gather_agent *a, unsigned char cnonce[AUTH_NONCE_LEN])
+{
+    struct buf b;
+
+    a->ss = q->ss;
+    snprintf(a->addr, sizeof a->addr, "%s", q->addr);
+    buf_init(&b);
+    if (agent_dial_hello(cnonce, &b) < 0) {
+        buf_free(&b);
+        peer_close(q, "no randomness for the handshake nonce");
+        return;
+    }
+    peer_send(q, &b);
+}
+
+void agent_accept_peer_refuse(struct peer *q, const char *text)
+{
+    struct msg_error e;
+    struct buf b;
+    snprintf(e.text, sizeof e.text, "%s", text);
+    buf_init(&b);
+    msg_error_encode(&b, &e);
+    peer_send(q, &b);
+    peer_close(q, text);
+}
+
+int agent_accept_peer_welcome(struct peer *q, const struct auth_secret *secret, const struct agent_accept_role *role,
+                              FILE *log, const unsigned char cnonce[AUTH_NONCE_LEN], struct gather_agent *a,
+                              int type, const struct msg_frame *f, const char *full)
+{
+    char err[256], line[MSG_TEXT_MAX];
+    struct buf b;
+
+    /* another version's welcome may lack what ours requires: its version
+     * is read first, and the refusal names both */
+    buf_init(&b);
+    if (type == MSG_WELCOME && agent_accept_other_version(role, f, a->addr, line, sizeof line, &b)) {
+        agent_accept_log(log, role->log_prefix, "refused: %s", line);
+        peer_send(q, &b);
+        peer_close(q, line);
+        return -EPROTO;
+    }
+    if (type != MSG_WELCOME || msg_welcome_decode(f, &a->welcome, err, sizeof err) < 0) {
+        peer_close(q, "not an nfstorm agent (bad welcome)");
+        return -EBADMSG;
+    }
+    if (agent_accept_check_welcome(secret, role, cnonce, &a->welcome, line, sizeof line) < 0) {
+        agent_accept_peer_refuse(q, line);
+        return -EACCES;
+    }
+    if (full) {
+        agent_accept_peer_refuse(q, full);
+        return -EACCES;
+    }
+    agent_accept_auth_reply(secret, cnonce, &a->welcome, &b);
+    peer_send(q, &b);
+    listener_trust(q);
+    q->last_ping_ns = clock_now_ns();
+    return 0;
+}
+
+int agent_accept_peer_idle(struct peer *q, struct gather_agent *a, int *have_system, int type,
+                           const struct msg_frame *f)
+{
+    char err[256];
+    struct buf b;
+    int rc;
+
+    buf_init(&b);
+    rc = agent_accept_idle_frame(type, f, &a->rx, have_system, clock_now_ns(), &b, err, sizeof err);
+    if (rc < 0) {
+        buf_free(&b);
+        peer_close(q, err);
+        return -1;
+    }
+    if (b.len)
+        peer_send(q, &b);
+    return rc;
+}
+
+void agent_accept_loop_open(struct agent_accept_loop *h, const struct listener_ops *ops, void *owner)
+{
+    uv_loop_init(&h->loop);
+    uv_timer_init(&h->loop, &h->tick);
+    h->tick.data = owner;
+    h->l.ops = ops;
+    h->l.owner = owner;
+    h->l.max_pending = GATHER_MAX_PENDING;
+    h->l.max_pending_per_addr = GATHER_MAX_PENDING_PER_ADDR;
+    h->l.preauth_max = FRAME_PREAUTH_MAX;
+    h->l.held_max = GATHER_RX_MAX;
+}
+
+static void on_closed(uv_handle_t *h)
+{
+    (void)h;
+}
+
+void agent_accept_loop_close(struct agent_accept_loop *h)
+{
+    listener_close(&h->l, on_closed);
+    uv_close((uv_handle_t *)&h->tick, on_closed);
+    uv_run(&h->loop, UV_RUN_DEFAULT);
+    uv_loop_close(&h->loop);
 }

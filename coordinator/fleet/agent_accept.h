@@ -11,16 +11,19 @@
  * over a decoded welcome, a frame, a peer's address, and the hand-over of
  * a connection; and the two steps of the same handshake seen from the
  * paths that dial agents instead.  None of them blocks or owns a handle;
- * none calls back.
+ * none calls back.  The agent_accept_peer_* steps are the same steps on a
+ * listener's peer: they send, and close it when it must go.
  * Texts they write are one line, ready for a log and an error message. */
 #ifndef NFSTORM_AGENT_ACCEPT_H
 #define NFSTORM_AGENT_ACCEPT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <uv.h>
 #include "coordinator/fleet/gather.h"
+#include "net/listener.h"
 #include "proto/auth.h"
 #include "proto/frame.h"
 #include "proto/msg.h"
@@ -30,6 +33,7 @@
 struct agent_accept_role {
     const char *taker;            /* "a listening coordinator", "a pool" */
     const char *owner;            /* "coordinator", "pool": whose secret */
+    const char *log_prefix;       /* its log lines' ("nfstorm: ") */
 };
 
 /* A decoded welcome w answering our hello (its nonce cnonce): the agent
@@ -83,5 +87,48 @@ int agent_dial_hello(unsigned char cnonce[AUTH_NONCE_LEN], struct buf *out);
 int agent_dial_welcome(const struct auth_secret *secret, const unsigned char cnonce[AUTH_NONCE_LEN],
                        const char *addr, int type, const struct msg_frame *f, struct msg_welcome *w,
                        struct buf *out, char *why, size_t whylen, int *named);
+
+/* The log line "PREFIX<fmt>\n" on log (none when log is NULL), flushed. */
+void agent_accept_log(FILE *log, const char *prefix, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Accepted q: a gets its address, q our hello with a fresh nonce; q is
+ * closed when there is no randomness for it. */
+void agent_accept_peer_open(struct peer *q, struct gather_agent *a, unsigned char cnonce[AUTH_NONCE_LEN]);
+
+/* An error message saying text to q, then q closed with text. */
+void agent_accept_peer_refuse(struct peer *q, const char *text);
+
+/* The frame f (of type type) answering q's hello: its welcome decoded into
+ * a->welcome and checked, refused with full (when not NULL) if it passes,
+ * and answered with our auth (q trusted, its ping clock started).  0, or
+ * q is closed: -EPROTO another version (refused naming both, on log too),
+ * -EACCES or -EBADMSG. */
+int agent_accept_peer_welcome(struct peer *q, const struct auth_secret *secret, const struct agent_accept_role *role,
+                              FILE *log, const unsigned char cnonce[AUTH_NONCE_LEN], struct gather_agent *a,
+                              int type, const struct msg_frame *f, const char *full);
+
+/* agent_accept_idle_frame on q (the agent a): the reply sent, q closed
+ * with the reason when it must go.  1 handled, 0 not one of these, -1 closed. */
+int agent_accept_peer_idle(struct peer *q, struct gather_agent *a, int *have_system, int type,
+                           const struct msg_frame *f);
+
+/* The listening loop gather and serve each run, embedded in their state. */
+struct agent_accept_loop {
+    uv_loop_t loop;
+    struct listener l;            /* every open peer, newest first, and the caps */
+    uv_timer_t tick;
+    uint64_t last_tick_ns;        /* the tick's last run (common/stall.h) */
+};
+
+/* Its start: the loop and its tick (data owner) opened, l given ops and
+ * owner and the caps on strangers and held bytes that gather and serve
+ * share; the caller sets the rest (max_peers, the why_* texts) and calls
+ * listener_start. */
+void agent_accept_loop_open(struct agent_accept_loop *h, const struct listener_ops *ops, void *owner);
+
+/* Its end: stop listening, close the tick, run the loop until both are
+ * closed, and close it. */
+void agent_accept_loop_close(struct agent_accept_loop *h);
 
 #endif

@@ -208,14 +208,12 @@ static void kfail_named(struct kconn *c, const char *line)
     kfinish(c);
 }
 
-static void send_clean(struct kconn *c)
+/* The clean message for c, appended to out (the frames c is sent next). */
+static void add_clean(struct kconn *c, struct buf *out)
 {
     struct msg_plan m = { .agent_index = c->id, .nagents = c->run->n, .interval_ms = 1000,
                           .plan = *c->run->plan };
-    struct buf b;
-    buf_init(&b);
-    msg_clean_encode(&b, &m);
-    ksend(c, &b);
+    msg_clean_encode(out, &m);
     c->state = K_CLEANING;
 }
 
@@ -231,14 +229,13 @@ static void handle_welcome(struct kconn *c, const struct msg_frame *f)
                             &named);
     if (rc == -EACCES)
         buf_free(&b);                      /* a clean does not tell the agent */
+    else if (rc == 0)
+        add_clean(c, &b);                  /* right after our proof */
     ksend(c, &b);
-    if (rc < 0 && named) {
+    if (rc < 0 && named)
         kfail_named(c, why);
-    } else if (rc < 0) {
+    else if (rc < 0)
         kfail(c, "%s", why);
-    } else {
-        send_clean(c);
-    }
 }
 
 static void handle_frame(void *arg, const struct msg_frame *f, int type, const char *why)
@@ -398,6 +395,7 @@ static void on_timer(uv_timer_t *t)
  * what the agent sent after our proof (its system frame) is read first. */
 static void kadopt(struct kconn *c, struct gather_agent *g)
 {
+    struct buf b;
     int rc;
     c->adopted = 1;
     if ((rc = peer_open_fd(&c->peer, g->fd)) < 0) {
@@ -406,7 +404,9 @@ static void kadopt(struct kconn *c, struct gather_agent *g)
     }
     g->fd = -1;                        /* ours now: closed with the handle */
     c->peer.last_rx_ns = clock_now_ns();
-    send_clean(c);
+    buf_init(&b);
+    add_clean(c, &b);
+    ksend(c, &b);
     if (g->rx.len)
         peer_feed(&c->peer, g->rx.data, g->rx.len);
 }

@@ -7,7 +7,6 @@
  * joined agent that hangs up before the run is "left" and no longer
  * counts: it will dial again and may rejoin. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,45 +44,20 @@ static struct gpeer *gp(struct peer *q)
 
 struct gather {
     const struct gather_options *o;
-    uv_loop_t loop;
-    struct listener l;            /* every open peer, newest first, and the caps */
-    uv_timer_t tick;
+    struct agent_accept_loop h;
     uint32_t njoined;
     uint64_t t_start_ns;
-    uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
     int done;                     /* stop waiting: enough, or the timeout */
     int checked;                  /* o->check ended the wait; why in check_why */
     char check_why[1024];
     int rc;
 };
 
-static void glog(struct gather *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void glog(struct gather *g, const char *fmt, ...)
-{
-    va_list ap;
-    if (!g->o->log)
-        return;
-    fputs("nfstorm: ", g->o->log);
-    va_start(ap, fmt);
-    vfprintf(g->o->log, fmt, ap);
-    va_end(ap);
-    fputc('\n', g->o->log);
-    fflush(g->o->log);
-}
-
-static void gsend(struct gpeer *p, struct buf *b)
-{
-    peer_send(&p->peer, b);
-}
+#define glog(g, ...) agent_accept_log((g)->o->log, "nfstorm: ", __VA_ARGS__)
 
 static const char *peer_host(const struct gpeer *p)
 {
     return p->a.welcome.host[0] ? p->a.welcome.host : "?";
-}
-
-static void gdrop(struct gpeer *p, const char *why)
-{
-    peer_close(&p->peer, why);
 }
 
 /* Dropping p: a joined agent no longer counts. */
@@ -106,43 +80,12 @@ static void on_free(struct peer *q)
     free(p);
 }
 
-/* Refuse p with an error message saying why (it logs it), then close. */
-static void peer_refuse(struct gpeer *p, const char *text)
-{
-    struct msg_error e;
-    struct buf b;
-    snprintf(e.text, sizeof e.text, "%s", text);
-    buf_init(&b);
-    msg_error_encode(&b, &e);
-    gsend(p, &b);
-    gdrop(p, text);
-}
-
 static void stop_waiting(struct gather *g)
 {
     if (g->done)
         return;
     g->done = 1;
-    uv_stop(&g->loop);
-}
-
-/* A welcome of another PROTO_VERSION, however it decodes otherwise:
- * refused naming both versions, on our log and to the agent (its error
- * carries our version: proto/msg_version.h).  1 when refused. */
-static const struct agent_accept_role gather_role = { "a listening coordinator", "coordinator" };
-
-static int refuse_other_version(struct gpeer *p, const struct msg_frame *f)
-{
-    char line[MSG_TEXT_MAX];
-    struct buf b;
-
-    buf_init(&b);
-    if (!agent_accept_other_version(&gather_role, f, p->a.addr, line, sizeof line, &b))
-        return 0;
-    glog(p->g, "refused: %s", line);
-    gsend(p, &b);
-    gdrop(p, line);
-    return 1;
+    uv_stop(&g->h.loop);
 }
 
 /* The agent answered our hello with an error: an agent of another version
@@ -154,7 +97,7 @@ static void refused_by_agent(struct gpeer *p, const struct msg_frame *f)
     struct msg_error m;
 
     if (msg_error_decode(f, &m, err, sizeof err) < 0) {
-        gdrop(p, "not an nfstorm agent (bad error)");
+        peer_close(&p->peer, "not an nfstorm agent (bad error)");
         return;
     }
     if (m.version && m.version != PROTO_VERSION) {
@@ -164,41 +107,24 @@ static void refused_by_agent(struct gpeer *p, const struct msg_frame *f)
         snprintf(line, sizeof line, "agent %s refused us: %s", p->a.addr, m.text);
     }
     glog(p->g, "refused: %s", line);
-    gdrop(p, line);
+    peer_close(&p->peer, line);
 }
 
 static void handle_welcome(struct gpeer *p, const struct msg_frame *f, int type)
 {
+    static const struct agent_accept_role role = { "a listening coordinator", "coordinator", "nfstorm: " };
     struct gather *g = p->g;
     struct msg_welcome *w = &p->a.welcome;
-    char err[256], text[MSG_TEXT_MAX];
-    struct buf b;
+    const char *full = g->done || g->njoined >= g->o->expect
+        ? "run in progress: this coordinator has all its agents; dial again for the next run" : NULL;
 
-    if (type == MSG_WELCOME && refuse_other_version(p, f))
-        return;
     if (type == MSG_ERROR) {
         refused_by_agent(p, f);
         return;
     }
-    if (type != MSG_WELCOME || msg_welcome_decode(f, w, err, sizeof err) < 0) {
-        gdrop(p, "not an nfstorm agent (bad welcome)");
+    if (agent_accept_peer_welcome(&p->peer, g->o->secret, &role, g->o->log, p->cnonce, &p->a, type, f, full) < 0)
         return;
-    }
-    if (agent_accept_check_welcome(g->o->secret, &gather_role, p->cnonce, w, text, sizeof text) < 0) {
-        peer_refuse(p, text);
-        return;
-    }
-    if (g->done || g->njoined >= g->o->expect) {
-        peer_refuse(p, "run in progress: this coordinator has all its agents; dial again for "
-                    "the next run");
-        return;
-    }
-    buf_init(&b);
-    agent_accept_auth_reply(g->o->secret, p->cnonce, w, &b);
-    gsend(p, &b);
     p->state = G_JOINED;
-    listener_trust(&p->peer);
-    p->peer.last_ping_ns = clock_now_ns();
     g->njoined++;
     glog(g, "agent joined: %s (%s) labels=%s  [%u/%u]", w->host, p->a.addr,
          w->labels[0] ? w->labels : "-", g->njoined, g->o->expect);
@@ -210,22 +136,9 @@ static void handle_welcome(struct gpeer *p, const struct msg_frame *f, int type)
 static void handle_joined(struct gpeer *p, const struct msg_frame *f, int type)
 {
     char err[256];
-    struct buf b;
-    int rc;
 
-    buf_init(&b);
-    rc = agent_accept_idle_frame(type, f, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
-                                 sizeof err);
-    if (rc < 0) {
-        buf_free(&b);
-        gdrop(p, err);
+    if (agent_accept_peer_idle(&p->peer, &p->a, &p->have_system, type, f) != 0)
         return;
-    }
-    if (rc > 0) {
-        if (b.len)
-            gsend(p, &b);
-        return;
-    }
     switch (type) {
     case MSG_ERROR: {
         struct msg_error m;
@@ -234,11 +147,11 @@ static void handle_joined(struct gpeer *p, const struct msg_frame *f, int type)
             snprintf(m.text, sizeof m.text, "(unreadable)");
         result_clean_text(m.text);
         snprintf(why, sizeof why, "the agent refused us: %s", m.text);
-        gdrop(p, why);
+        peer_close(&p->peer, why);
         return;
     }
     default:
-        gdrop(p, "unexpected message before the run");
+        peer_close(&p->peer, "unexpected message before the run");
         return;
     }
 }
@@ -279,23 +192,12 @@ static void on_open(struct peer *q)
 {
     struct gpeer *p = gp(q);
     struct gather *g = p->g;
-    struct msg_hello h = { .version = PROTO_VERSION };
-    struct buf b;
     int rc;
 
-    p->a.ss = q->ss;
-    snprintf(p->a.addr, sizeof p->a.addr, "%s", q->addr);
     if ((rc = ctlsock_mark(&q->tcp, g->o->control_tos)) < 0 && g->o->log)
         fprintf(g->o->log, "nfstorm: %s: cannot mark the control connection (--control-tos): %s\n",
-                p->a.addr, uv_strerror(rc));
-    if (auth_nonce(p->cnonce) < 0) {
-        gdrop(p, "no randomness for the handshake nonce");
-        return;
-    }
-    memcpy(h.nonce, p->cnonce, sizeof h.nonce);
-    buf_init(&b);
-    msg_hello_encode(&b, &h);
-    gsend(p, &b);
+                q->addr, uv_strerror(rc));
+    agent_accept_peer_open(q, &p->a, p->cnonce);
 }
 
 static const struct listener_ops gather_ops = {
@@ -307,18 +209,18 @@ static void on_tick(uv_timer_t *t)
 {
     struct gather *g = t->data;
     uint64_t now = clock_now_ns();
-    uint64_t stall = stall_tick(&g->last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
-    for (struct peer *q = g->l.peers, *next; q; q = next) {
+    uint64_t stall = stall_tick(&g->h.last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
+    for (struct peer *q = g->h.l.peers, *next; q; q = next) {
         struct gpeer *p = gp(q);
         next = q->next;
         q->last_rx_ns = stall_forgive(q->last_rx_ns, stall, now);   /* our stall is not its silence */
         if (p->state == G_HELLO) {
             if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
-                gdrop(p, "no welcome within 5 s");
+                peer_close(&p->peer, "no welcome within 5 s");
             continue;
         }
         if (now - q->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
-            gdrop(p, "silent");
+            peer_close(&p->peer, "silent");
             continue;
         }
         if (now - q->last_ping_ns >= 1000000000ull)
@@ -364,29 +266,24 @@ int gather_agent_cmp(const void *pa, const void *pb)
     return cmp_ss(&a->ss, &b->ss);
 }
 
-static void on_any_closed(uv_handle_t *h)
-{
-    (void)h;
-}
-
 /* Hand the joined peers over (fds dup'ed, fleet filled); close the rest. */
 static void hand_over(struct gather *g, struct gather_fleet *f)
 {
     uint32_t k = 0;
 
     f->agents = xcalloc(g->njoined ? g->njoined : 1, sizeof *f->agents);
-    for (struct peer *q = g->l.peers, *next; q; q = next) {
+    for (struct peer *q = g->h.l.peers, *next; q; q = next) {
         struct gpeer *p = gp(q);
         next = q->next;
         if (p->state != G_JOINED) {
-            gdrop(p, "the wait is over");
+            peer_close(&p->peer, "the wait is over");
             continue;
         }
         if (agent_accept_take(&q->tcp, &q->rd, &p->a, &f->agents[k]) == 0)
             k++;
         p->state = G_HELLO;      /* leaves without "agent left" */
         g->njoined--;
-        gdrop(p, "handed to the run");
+        peer_close(&p->peer, "handed to the run");
     }
     f->n = k;
     qsort(f->agents, f->n, sizeof *f->agents, gather_agent_cmp);
@@ -400,7 +297,7 @@ static void hand_over(struct gather *g, struct gather_fleet *f)
 
 static int unflushed(struct gather *g)
 {
-    for (struct peer *q = g->l.peers; q; q = q->next)
+    for (struct peer *q = g->h.l.peers; q; q = q->next)
         if (gp(q)->state == G_JOINED && uv_stream_get_write_queue_size((uv_stream_t *)&q->tcp) > 0)
             return 1;
     return 0;
@@ -409,10 +306,10 @@ static int unflushed(struct gather *g)
 /* No run: every peer goes, without an "agent left" line each. */
 static void drop_all(struct gather *g, const char *why)
 {
-    for (struct peer *q = g->l.peers, *next; q; q = next) {
+    for (struct peer *q = g->h.l.peers, *next; q; q = next) {
         next = q->next;
         gp(q)->state = G_HELLO;
-        gdrop(gp(q), why);
+        peer_close(q, why);
     }
 }
 
@@ -424,26 +321,18 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
 
     memset(f, 0, sizeof *f);
     g->o = o;
-    uv_loop_init(&g->loop);
-    uv_timer_init(&g->loop, &g->tick);
-    g->tick.data = g;
-    g->l.ops = &gather_ops;
-    g->l.owner = g;
-    g->l.max_pending = GATHER_MAX_PENDING;
-    g->l.max_pending_per_addr = GATHER_MAX_PENDING_PER_ADDR;
-    g->l.preauth_max = FRAME_PREAUTH_MAX;
-    g->l.held_max = GATHER_RX_MAX;
-    g->l.why_big_stranger = "not an nfstorm agent (frame over the pre-auth cap)";
-    g->l.why_big = "frame over the limit before the run";
-    g->l.why_held = "sent too much before the run";
-    if ((rc = listener_start(&g->l, &g->loop, o->listen, err, errlen)) < 0)
+    agent_accept_loop_open(&g->h, &gather_ops, g);
+    g->h.l.why_big_stranger = "not an nfstorm agent (frame over the pre-auth cap)";
+    g->h.l.why_big = "frame over the limit before the run";
+    g->h.l.why_held = "sent too much before the run";
+    if ((rc = listener_start(&g->h.l, &g->h.loop, o->listen, err, errlen)) < 0)
         goto out;
     g->t_start_ns = clock_now_ns();
     glog(g, "listening on %s for %u agent%s (up to %.3g s)", o->listen, o->expect,
          o->expect == 1 ? "" : "s", (double)o->timeout_ms / 1000.0);
-    g->last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
-    uv_timer_start(&g->tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
-    uv_run(&g->loop, UV_RUN_DEFAULT);
+    g->h.last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
+    uv_timer_start(&g->h.tick, on_tick, GATHER_TICK_MS, GATHER_TICK_MS);
+    uv_run(&g->h.loop, UV_RUN_DEFAULT);
     if (g->checked) {
         snprintf(err, errlen, "%s", g->check_why);
         rc = -ECHILD;
@@ -453,7 +342,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
                                       o->expect, o->expect == 1 ? "" : "s", g->njoined,
                                       (double)o->timeout_ms / 1000.0, g->njoined ? ":" : "");
         int first = 1;
-        for (struct peer *q = g->l.peers; q && len < errlen; q = q->next)
+        for (struct peer *q = g->h.l.peers; q && len < errlen; q = q->next)
             if (gp(q)->state == G_JOINED) {
                 len += (size_t)snprintf(err + len, errlen - len, "%s %s (%s)", first ? "" : ",",
                                         peer_host(gp(q)), gp(q)->a.addr);
@@ -466,7 +355,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
     } else {
         /* our last auth and pings must be on the wire before the handles go */
         for (int i = 0; i < 100 && unflushed(g); i++) {
-            uv_run(&g->loop, UV_RUN_NOWAIT);
+            uv_run(&g->h.loop, UV_RUN_NOWAIT);
             usleep(1000);
         }
         if (g->njoined < o->expect)
@@ -476,10 +365,7 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *f, char *
         rc = 0;
     }
 out:
-    listener_close(&g->l, on_any_closed);
-    uv_close((uv_handle_t *)&g->tick, on_any_closed);
-    uv_run(&g->loop, UV_RUN_DEFAULT);
-    uv_loop_close(&g->loop);
+    agent_accept_loop_close(&g->h);
     free(g);
     return rc;
 }

@@ -13,7 +13,6 @@
  * through agent_accept.h, on a loop that never ends. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -65,15 +64,12 @@ struct serve_cur {
 
 struct serve {
     const struct serve_options *o;
-    uv_loop_t loop;
-    struct listener l;            /* the open peers, newest first, and the caps */
-    uv_timer_t tick;
+    struct agent_accept_loop h;
     uint32_t nagents;
     uint64_t next_seq;
     struct serve_cur run;
     uint32_t last_run_agents;     /* how many the last run took */
     uint64_t last_end_ns;         /* when it ended (0: none yet) */
-    uint64_t last_tick_ns;        /* on_tick's last run (common/stall.h) */
     int stopping;
 };
 
@@ -84,19 +80,7 @@ static void on_term(int signum)
     serve_signal = signum;
 }
 
-static void slog(struct serve *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void slog(struct serve *s, const char *fmt, ...)
-{
-    va_list ap;
-    if (!s->o->log)
-        return;
-    fputs("nfstorm serve: ", s->o->log);
-    va_start(ap, fmt);
-    vfprintf(s->o->log, fmt, ap);
-    va_end(ap);
-    fputc('\n', s->o->log);
-    fflush(s->o->log);
-}
+#define slog(s, ...) agent_accept_log((s)->o->log, "nfstorm serve: ", __VA_ARGS__)
 
 /* The pool peer of a listener's peer (NULL stays NULL). */
 static struct speer *sp(struct peer *q)
@@ -151,12 +135,6 @@ static void send_error(struct speer *p, const char *text, int status)
     send_buf(p, &b);
 }
 
-static void refuse(struct speer *p, const char *text)
-{
-    send_error(p, text, -1);
-    sdrop(p, text);
-}
-
 /* A submitter is done: its last frames are queued; it closes, or the tick
  * drops it once they are written. */
 static void sub_finish(struct speer *p, const char *text, int status)
@@ -178,56 +156,17 @@ static void hhmmss(char *out, size_t len)
 
 static void handle_welcome(struct speer *p, const struct msg_frame *f)
 {
+    static const struct agent_accept_role role = { "a pool", "pool", "nfstorm serve: " };
     struct serve *s = p->s;
     struct msg_welcome *w = &p->a.welcome;
-    static const struct agent_accept_role role = { "a pool", "pool" };
-    char err[256], text[MSG_TEXT_MAX];
-    struct buf b;
 
-    /* another version's welcome may lack what ours requires: its version
-     * is read first, and the refusal names both */
-    buf_init(&b);
-    if (agent_accept_other_version(&role, f, p->a.addr, text, sizeof text, &b)) {
-        slog(s, "refused: %s", text);
-        send_buf(p, &b);
-        sdrop(p, text);
+    if (agent_accept_peer_welcome(&p->peer, s->o->secret, &role, s->o->log, p->nonce, &p->a, MSG_WELCOME, f,
+                                  NULL) < 0)
         return;
-    }
-    if (msg_welcome_decode(f, w, err, sizeof err) < 0) {
-        sdrop(p, "not an nfstorm agent (bad welcome)");
-        return;
-    }
-    if (agent_accept_check_welcome(s->o->secret, &role, p->nonce, w, text, sizeof text) < 0) {
-        refuse(p, text);
-        return;
-    }
-    buf_init(&b);
-    agent_accept_auth_reply(s->o->secret, p->nonce, w, &b);
-    send_buf(p, &b);
     p->state = S_AGENT;
-    listener_trust(&p->peer);
-    p->peer.last_ping_ns = clock_now_ns();
     s->nagents++;
     slog(s, "agent joined: %s (%s) labels=%s  [%u in the pool]", w->host, p->a.addr,
          w->labels[0] ? w->labels : "-", s->nagents);
-}
-
-static void handle_agent(struct speer *p, const struct msg_frame *f, int type)
-{
-    char err[256];
-    struct buf b;
-    int rc;
-
-    buf_init(&b);
-    rc = agent_accept_idle_frame(type, f, &p->a.rx, &p->have_system, clock_now_ns(), &b, err,
-                                 sizeof err);
-    if (rc <= 0) {
-        buf_free(&b);
-        sdrop(p, rc < 0 ? err : "unexpected message in the pool");
-        return;
-    }
-    if (b.len)
-        send_buf(p, &b);
 }
 
 /* ---- submitters ---------------------------------------------------------- */
@@ -235,7 +174,7 @@ static void handle_agent(struct speer *p, const struct msg_frame *f, int type)
 static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
 {
     struct msg_hello h;
-    struct msg_welcome w;
+    struct msg_welcome w = { .version = PROTO_VERSION, .pid = (uint32_t)getpid(), .auth = 1 };
     char err[256], text[MSG_TEXT_MAX];
     struct buf b;
 
@@ -246,15 +185,11 @@ static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
     if (h.version != PROTO_VERSION) {
         snprintf(text, sizeof text, "protocol version mismatch: pool speaks %u, submitter %u", PROTO_VERSION,
                  h.version);
-        refuse(p, text);
+        agent_accept_peer_refuse(&p->peer, text);
         return;
     }
     memcpy(p->pnonce, h.nonce, sizeof p->pnonce);
-    memset(&w, 0, sizeof w);
-    w.version = PROTO_VERSION;
     gethostname(w.host, sizeof w.host - 1);
-    w.pid = (uint32_t)getpid();
-    w.auth = 1;
     memcpy(w.nonce, p->nonce, sizeof w.nonce);
     auth_proof(p->s->o->secret, AUTH_POOL, p->pnonce, p->nonce, w.mac);
     buf_init(&b);
@@ -274,7 +209,8 @@ static void handle_sub_auth(struct speer *p, const struct msg_frame *f)
     }
     if (!auth_check(p->s->o->secret, AUTH_SUBMITTER, p->pnonce, p->nonce, am.mac)) {
         slog(p->s, "submitter %s refused: its proof does not match the pool's secret", p->a.addr);
-        refuse(p, "authentication failed: the submitter's proof does not match the pool's secret");
+        agent_accept_peer_refuse(&p->peer, "authentication failed: the submitter's proof does not match "
+                                 "the pool's secret");
         return;
     }
     p->state = S_SUB;
@@ -365,7 +301,8 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
             sdrop(p, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
         break;
     case S_AGENT:
-        handle_agent(p, f, type);
+        if (agent_accept_peer_idle(&p->peer, &p->a, &p->have_system, type, f) == 0)
+            sdrop(p, "unexpected message in the pool");
         break;
     case S_SUB_AUTH:
         if (type == MSG_AUTH)
@@ -410,20 +347,7 @@ static struct peer *alloc_peer(struct listener *l)
 /* Accepted: hello with our nonce (an agent answers welcome, a submitter hello). */
 static void on_open(struct peer *q)
 {
-    struct speer *p = sp(q);
-    struct msg_hello h = { .version = PROTO_VERSION };
-    struct buf b;
-
-    p->a.ss = q->ss;
-    snprintf(p->a.addr, sizeof p->a.addr, "%s", q->addr);
-    if (auth_nonce(p->nonce) < 0) {
-        sdrop(p, "no randomness for the handshake nonce");
-        return;
-    }
-    memcpy(h.nonce, p->nonce, sizeof h.nonce);
-    buf_init(&b);
-    msg_hello_encode(&b, &h);
-    send_buf(p, &b);
+    agent_accept_peer_open(q, &sp(q)->a, sp(q)->nonce);
 }
 
 static const struct listener_ops serve_ops = {
@@ -454,7 +378,7 @@ static int cmp_peer(const void *x, const void *y)
 static void start_run(struct serve *s, struct speer *sub, struct speer **agents, uint32_t n)
 {
     struct gather_fleet f;
-    int *fds = xcalloc((size_t)s->l.npeers + 1, sizeof *fds);
+    int *fds = xcalloc((size_t)s->h.l.npeers + 1, sizeof *fds);
     size_t nfds = 0;
     char err[256];
     uv_os_fd_t fd;
@@ -474,14 +398,14 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
         f.n++;
     }
     /* the child closes every descriptor of ours but its copies of the agents */
-    if (uv_fileno((uv_handle_t *)&s->l.server, &fd) == 0)
+    if (uv_fileno((uv_handle_t *)&s->h.l.server, &fd) == 0)
         fds[nfds++] = fd;
-    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+    for (struct speer *p = sp(s->h.l.peers); p; p = sp(p->peer.next))
         if (uv_fileno((uv_handle_t *)&p->peer.tcp, &fd) == 0)
             fds[nfds++] = fd;
     s->run.proc.out_fn = run_out;
     s->run.proc.out_arg = s;
-    if (serve_run_start(&s->run.proc, &s->loop, &sub->sub, &f, fds, nfds, s->o->run, err, sizeof err) < 0) {
+    if (serve_run_start(&s->run.proc, &s->h.loop, &sub->sub, &f, fds, nfds, s->o->run, err, sizeof err) < 0) {
         free(fds);
         slog(s, "run from %s not started: %s", sub->a.addr, err);
         sub_finish(sub, err, 1);
@@ -503,7 +427,7 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
         sdrop(agents[i], "in a run");
     }
     /* the others waiting hear who holds the pool now */
-    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+    for (struct speer *p = sp(s->h.l.peers); p; p = sp(p->peer.next))
         if (p->state == S_QUEUED)
             send_busy(p);
 }
@@ -518,7 +442,7 @@ static void try_start(struct serve *s)
 
     if (s->run.proc.pid || s->stopping)
         return;
-    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+    for (struct speer *p = sp(s->h.l.peers); p; p = sp(p->peer.next))
         if (p->state == S_QUEUED && !p->peer.closing && (!head || p->seq < head->seq))
             head = p;
     if (!head)
@@ -548,7 +472,7 @@ static void try_start(struct serve *s)
         }
     }
     agents = xcalloc(s->nagents ? s->nagents : 1, sizeof *agents);
-    for (struct speer *p = sp(s->l.peers); p; p = sp(p->peer.next))
+    for (struct speer *p = sp(s->h.l.peers); p; p = sp(p->peer.next))
         if (p->state == S_AGENT && !p->peer.closing)
             agents[n++] = p;
     qsort(agents, n, sizeof *agents, cmp_peer);
@@ -587,7 +511,7 @@ static void on_tick(uv_timer_t *t)
 {
     struct serve *s = t->data;
     uint64_t now = clock_now_ns();
-    uint64_t stall = stall_tick(&s->last_tick_ns, SERVE_TICK_MS * 1000000ull, now);
+    uint64_t stall = stall_tick(&s->h.last_tick_ns, SERVE_TICK_MS * 1000000ull, now);
     struct speer *p, *next;
 
     if (serve_signal && !s->stopping) {
@@ -599,7 +523,7 @@ static void on_tick(uv_timer_t *t)
             if (s->run.sub)
                 send_error(s->run.sub, "nfstorm serve is shutting down: the run was stopped", -1);
         }
-        for (p = sp(s->l.peers); p; p = sp(p->peer.next))
+        for (p = sp(s->h.l.peers); p; p = sp(p->peer.next))
             if (p->state == S_QUEUED || p->state == S_SUB || p->state == S_SUB_AUTH)
                 sub_finish(p, "nfstorm serve is shutting down: no run", 1);
     }
@@ -612,7 +536,7 @@ static void on_tick(uv_timer_t *t)
         kill(s->run.proc.pid, SIGKILL);
     if (s->run.proc.pid && serve_run_poll(&s->run.proc))
         finish_run(s);
-    for (p = sp(s->l.peers); p; p = next) {
+    for (p = sp(s->h.l.peers); p; p = next) {
         next = sp(p->peer.next);
         switch (p->state) {
         case S_HELLO:
@@ -643,18 +567,13 @@ static void on_tick(uv_timer_t *t)
     }
     if (s->stopping && !s->run.proc.pid) {
         int pending = 0;
-        for (p = sp(s->l.peers); p; p = sp(p->peer.next))
+        for (p = sp(s->h.l.peers); p; p = sp(p->peer.next))
             if (p->state == S_DONE)
                 pending = 1;
         if (!pending)
-            uv_stop(&s->loop);
+            uv_stop(&s->h.loop);
     }
     try_start(s);
-}
-
-static void on_any_closed(uv_handle_t *h)
-{
-    (void)h;
 }
 
 int serve_main(const struct serve_options *o, char *err, size_t errlen)
@@ -664,19 +583,11 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     int rc;
 
     s->o = o;
-    uv_loop_init(&s->loop);
-    uv_timer_init(&s->loop, &s->tick);
-    s->tick.data = s;
-    s->l.ops = &serve_ops;
-    s->l.owner = s;
-    s->l.max_peers = SERVE_MAX_PEERS;
-    s->l.max_pending = GATHER_MAX_PENDING;
-    s->l.max_pending_per_addr = GATHER_MAX_PENDING_PER_ADDR;
-    s->l.preauth_max = FRAME_PREAUTH_MAX;
-    s->l.held_max = GATHER_RX_MAX;
-    s->l.why_big_stranger = s->l.why_big = "frame over the limit";
-    s->l.why_held = "sent too much while idle in the pool";
-    if ((rc = listener_start(&s->l, &s->loop, o->listen, err, errlen)) < 0)
+    agent_accept_loop_open(&s->h, &serve_ops, s);
+    s->h.l.max_peers = SERVE_MAX_PEERS;
+    s->h.l.why_big_stranger = s->h.l.why_big = "frame over the limit";
+    s->h.l.why_held = "sent too much while idle in the pool";
+    if ((rc = listener_start(&s->h.l, &s->h.loop, o->listen, err, errlen)) < 0)
         goto out;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
@@ -686,22 +597,19 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     slog(s, "pool listening on %s (agents and submitters)", o->listen);
     /* what a serve killed before us left (its runs died with it) */
     serve_dir_sweep(o->log);
-    s->last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
-    uv_timer_start(&s->tick, on_tick, SERVE_TICK_MS, SERVE_TICK_MS);
-    uv_run(&s->loop, UV_RUN_DEFAULT);
+    s->h.last_tick_ns = clock_now_ns();      /* a stop before the first tick is a stall too */
+    uv_timer_start(&s->h.tick, on_tick, SERVE_TICK_MS, SERVE_TICK_MS);
+    uv_run(&s->h.loop, UV_RUN_DEFAULT);
     slog(s, "stopped: its %u idle agent%s and those of the run go back to dialling", s->nagents,
          s->nagents == 1 ? "" : "s");
-    for (struct speer *p = sp(s->l.peers), *next; p; p = next) {
+    for (struct speer *p = sp(s->h.l.peers), *next; p; p = next) {
         next = sp(p->peer.next);
         p->state = S_DONE;
         sdrop(p, "serve stopped");
     }
     rc = 0;
 out:
-    listener_close(&s->l, on_any_closed);
-    uv_close((uv_handle_t *)&s->tick, on_any_closed);
-    uv_run(&s->loop, UV_RUN_DEFAULT);
-    uv_loop_close(&s->loop);
+    agent_accept_loop_close(&s->h);
     free(s);
     return rc;
 }

@@ -6,17 +6,20 @@
 #include "coordinator/result/client_result.h"
 #include "coordinator/report/svg.h"
 
-static void host_row(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a,
-                     const struct client_agent *ca)
+/* The host row of agent a when it has one (1), else 0. */
+static int host_row(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a, const struct client_agent *ca)
 {
     const struct agent_phase *ap = &r->phases[phase].agents[a];
     double secs = (double)ap->duration_ns / 1e9, busy, pct;
     uint32_t limit;
     const char *rule;
     char rx[32], tx[32];
-    int cpu = client_result_cpu_bound(ap, &ca->host, &busy, &limit, &rule);
-    int nic = client_result_nic_bound(ap, &ca->host, &pct);
+    int cpu, nic;
 
+    if (!ca->host.present || !ap->done)
+        return 0;
+    cpu = client_result_cpu_bound(ap, &ca->host, &busy, &limit, &rule);
+    nic = client_result_nic_bound(ap, &ca->host, &pct);
     fprintf(out, "<tr><td>%u</td><td class=\"l\">", r->agents[a].id);
     svg_escape(out, r->agents[a].host);
     fprintf(out, "</td><td>%.2f</td><td>%u (%s)</td><td%s>%.0f%%</td><td class=\"l\">",
@@ -31,6 +34,7 @@ static void host_row(FILE *out, const struct run_result *r, uint32_t phase, uint
         fprintf(out, "<td>unknown</td>");
     fprintf(out, "<td class=\"l\">%s%s%s</td></tr>\n", cpu ? "client-bound (CPU)" : "",
             cpu && nic ? ", " : "", nic ? "NIC-bound" : "");
+    return 1;
 }
 
 /* Reads faster than an agent's link or --client-cap: a warning each, above
@@ -50,9 +54,11 @@ static void faster_lines(FILE *out, const struct run_result *r, uint32_t phase)
     }
 }
 
-static void ms_rows(FILE *out, const struct run_result *r, uint32_t a, const struct client_agent *ca)
+/* Agent a's mountstats rows when it has them (1), else 0. */
+static int ms_rows(FILE *out, const struct run_result *r, uint32_t phase, uint32_t a, const struct client_agent *ca)
 {
-    for (uint32_t i = 0; i < ca->ms->nops; i++) {
+    (void)phase;
+    for (uint32_t i = 0; ca->ms && i < ca->ms->nops; i++) {
         const struct ms_op *o = &ca->ms->op[i];
         double per = o->ops ? 1.0 / (double)o->ops : 0;
         if (!o->ops && !o->errors && !o->timeouts)
@@ -67,6 +73,22 @@ static void ms_rows(FILE *out, const struct run_result *r, uint32_t a, const str
                 (unsigned long long)(o->ntrans > o->ops ? o->ntrans - o->ops : 0),
                 (unsigned long long)o->timeouts, (unsigned long long)o->errors);
     }
+    return ca->ms != NULL;
+}
+
+/* head, then rows() of each agent that has them (the first
+ * CLIENT_HTML_AGENTS_MAX), then the table's end. */
+static void agent_table(FILE *out, const struct run_result *r, uint32_t phase, const char *head,
+                        int (*rows)(FILE *, const struct run_result *, uint32_t, uint32_t, const struct client_agent *))
+{
+    uint32_t shown = 0;
+
+    fputs(head, out);
+    for (uint32_t a = 0; a < r->nagents && shown < CLIENT_HTML_AGENTS_MAX; a++) {
+        const struct client_agent *ca = client_result_agent(r, phase, a);
+        shown += ca && rows(out, r, phase, a, ca);
+    }
+    fputs("</table>\n", out);
 }
 
 /* The local NFS proxies: the phase's line, then per interval its CPU
@@ -127,20 +149,10 @@ void client_html_section(FILE *out, const struct run_result *r, uint32_t phase)
         return;
     fprintf(out, "<h3>Client</h3>\n");
     faster_lines(out, r, phase);
-    if (nhost) {
-        uint32_t shown = 0;
-        fprintf(out, "<table><tr><th>id</th><th class=\"l\">host</th><th>cpu busy (cores)</th>"
-                "<th>limit (rule)</th><th>of limit</th><th class=\"l\">nic</th><th>rx</th><th>tx</th>"
-                "<th>link</th><th class=\"l\">bound</th></tr>\n");
-        for (uint32_t a = 0; a < r->nagents && shown < CLIENT_HTML_AGENTS_MAX; a++) {
-            const struct client_agent *ca = client_result_agent(r, phase, a);
-            if (ca && ca->host.present && r->phases[phase].agents[a].done) {
-                host_row(out, r, phase, a, ca);
-                shown++;
-            }
-        }
-        fprintf(out, "</table>\n");
-    }
+    if (nhost)
+        agent_table(out, r, phase, "<table><tr><th>id</th><th class=\"l\">host</th><th>cpu busy (cores)</th>"
+                    "<th>limit (rule)</th><th>of limit</th><th class=\"l\">nic</th><th>rx</th><th>tx</th>"
+                    "<th>link</th><th class=\"l\">bound</th></tr>\n", host_row);
     proxy_rows(out, r, phase);
     for (uint32_t a = 0; a < r->nagents; a++) {
         const struct client_agent *ca = client_result_agent(r, phase, a);
@@ -151,18 +163,8 @@ void client_html_section(FILE *out, const struct run_result *r, uint32_t phase)
             break;      /* one is enough: the text and JSON have each */
         }
     }
-    if (nms) {
-        uint32_t shown = 0;
-        fprintf(out, "<table><tr><th>id</th><th class=\"l\">mount</th><th class=\"l\">NFS op</th>"
-                "<th>ops</th><th>rtt ms/op</th><th>execute ms/op</th><th>queue ms/op</th>"
-                "<th>retrans</th><th>timeouts</th><th>errors</th></tr>\n");
-        for (uint32_t a = 0; a < r->nagents && shown < CLIENT_HTML_AGENTS_MAX; a++) {
-            const struct client_agent *ca = client_result_agent(r, phase, a);
-            if (ca && ca->ms) {
-                ms_rows(out, r, a, ca);
-                shown++;
-            }
-        }
-        fprintf(out, "</table>\n");
-    }
+    if (nms)
+        agent_table(out, r, phase, "<table><tr><th>id</th><th class=\"l\">mount</th><th class=\"l\">NFS op</th>"
+                    "<th>ops</th><th>rtt ms/op</th><th>execute ms/op</th><th>queue ms/op</th>"
+                    "<th>retrans</th><th>timeouts</th><th>errors</th></tr>\n", ms_rows);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/why.h"
 #include "common/xmalloc.h"
 #include "coordinator/report/jint.h"
 
@@ -162,18 +163,15 @@ static int u64_at(const json_t *o, const char *key, uint64_t max, uint64_t *v, c
 {
     if (jcount(json_object_get(o, key), max, v) == 0)
         return 0;
-    snprintf(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
-    return -EINVAL;
+    return why_fail(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
 }
 
 static int real_at(const json_t *o, const char *key, double *v, char *why, size_t len)
 {
     const json_t *j = json_object_get(o, key);
     double d = json_is_real(j) ? json_real_value(j) : json_is_integer(j) ? (double)json_integer_value(j) : -1;
-    if (!isfinite(d) || d < 0) {
-        snprintf(why, len, "'%s' is not a number >= 0", key);
-        return -EINVAL;
-    }
+    if (!isfinite(d) || d < 0)
+        return why_fail(why, len, "'%s' is not a number >= 0", key);
     *v = d;
     return 0;
 }
@@ -199,8 +197,7 @@ static int str_at(const json_t *o, const char *key, char *dst, size_t size, int 
     memcpy(dst, s, n + 1);
     return 0;
 bad:
-    snprintf(why, len, "'%s' is not a %s of at most %zu bytes", key, word ? "name" : "string", size - 1);
-    return -EINVAL;
+    return why_fail(why, len, "'%s' is not a %s of at most %zu bytes", key, word ? "name" : "string", size - 1);
 }
 
 static int parse_host(const json_t *o, struct host_sample *h, char *why, size_t len)
@@ -208,10 +205,8 @@ static int parse_host(const json_t *o, struct host_sample *h, char *why, size_t 
     const json_t *nic = json_object_get(o, "nic");
     uint64_t v;
 
-    if (!json_is_object(o) || !json_is_object(nic)) {
-        snprintf(why, len, "'host' or 'host.nic' is not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(o) || !json_is_object(nic))
+        return why_fail(why, len, "'host' or 'host.nic' is not an object");
     if (real_at(o, "cpu_user_s", &h->cpu_user_s, why, len) ||
         real_at(o, "cpu_sys_s", &h->cpu_sys_s, why, len) ||
         u64_at(o, "cores", UINT32_MAX, &v, why, len))
@@ -245,10 +240,8 @@ static int parse_ms(const json_t *o, struct ms_sample *m, char *why, size_t len)
     per = json_object_get(o, "per_op");
     if (!x && !per)
         return 0;                          /* a note alone */
-    if (!json_is_object(x) || !json_is_object(per) || json_object_size(per) > MS_OPS_MAX) {
-        snprintf(why, len, "'mountstats' needs 'xprt' and 'per_op' objects (at most %u ops)", MS_OPS_MAX);
-        return -EINVAL;
-    }
+    if (!json_is_object(x) || !json_is_object(per) || json_object_size(per) > MS_OPS_MAX)
+        return why_fail(why, len, "'mountstats' needs 'xprt' and 'per_op' objects (at most %u ops)", MS_OPS_MAX);
     for (size_t i = 0; i < NKEYS(xprt_keys); i++)
         if (u64_at(x, xprt_keys[i].key, INT64_MAX, (uint64_t *)((char *)&m->xprt + xprt_keys[i].off), why, len))
             return -EINVAL;
@@ -277,10 +270,8 @@ static int parse_proxy(const json_t *o, struct proxy_sample *p, char *why, size_
     size_t i, have = 0;
     uint64_t v;
 
-    if (!json_is_object(o) || !json_is_array(rem)) {
-        snprintf(why, len, "'proxy' is not an object with a 'remotes' array");
-        return -EINVAL;
-    }
+    if (!json_is_object(o) || !json_is_array(rem))
+        return why_fail(why, len, "'proxy' is not an object with a 'remotes' array");
     if (u64_at(o, "pid", UINT32_MAX, &v, why, len))
         return -EINVAL;
     p->pid = (uint32_t)v;
@@ -304,14 +295,11 @@ static int parse_proxy(const json_t *o, struct proxy_sample *p, char *why, size_
         size_t n = s ? strlen(s) : 0;
         if (!s || !n || n != json_string_length(e) || strchr(s, ' ') ||
             have + (have ? 1 : 0) + n >= sizeof p->remotes) {
-            snprintf(why, len, "'proxy.remotes' holds a value that is not an address, or too many");
-            return -EINVAL;
+            return why_fail(why, len, "'proxy.remotes' holds a value that is not an address, or too many");
         }
         for (const char *c = s; *c; c++)
-            if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f) {
-                snprintf(why, len, "'proxy.remotes' holds a control byte");
-                return -EINVAL;
-            }
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c == 0x7f)
+                return why_fail(why, len, "'proxy.remotes' holds a control byte");
         snprintf(p->remotes + have, sizeof p->remotes - have, "%s%s", have ? " " : "", s);
         have = strlen(p->remotes);
     }
@@ -340,10 +328,8 @@ static int parse_iv_host(const json_t *o, struct host_sample *h, int *has_static
 {
     uint64_t us, v;
 
-    if (!json_is_object(o)) {
-        snprintf(why, len, "'host' is not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(o))
+        return why_fail(why, len, "'host' is not an object");
     if (u64_at(o, "cpu_us", 1ull << 53, &us, why, len) ||
         u64_at(o, "rx_bytes", INT64_MAX, &h->rx_bytes, why, len) ||
         u64_at(o, "tx_bytes", INT64_MAX, &h->tx_bytes, why, len))
@@ -396,10 +382,8 @@ int client_json_parse_iv_compact(const json_t *obj, struct client_sample *out, i
     memset(out, 0, sizeof *out);
     *has_static = 0;
     if (h) {
-        if (!json_is_array(h) || json_array_size(h) != 3 || (hs && !json_is_object(hs))) {
-            snprintf(why, len, "'client.h' is not [cpu_us, rx_bytes, tx_bytes]");
-            return -EINVAL;
-        }
+        if (!json_is_array(h) || json_array_size(h) != 3 || (hs && !json_is_object(hs)))
+            return why_fail(why, len, "'client.h' is not [cpu_us, rx_bytes, tx_bytes]");
         host = hs ? json_deep_copy(hs) : json_object();
         json_object_set(host, "cpu_us", json_array_get(h, 0));
         json_object_set(host, "rx_bytes", json_array_get(h, 1));
@@ -488,8 +472,7 @@ static int column_ok(const json_t *col, const char *key, uint32_t n, int need, c
     const json_t *a = json_object_get(col, key);
     if ((!a && !need) || (json_is_array(a) && json_array_size(a) == n))
         return 0;
-    snprintf(why, len, "'client.%s' is not an array of %u values", key, n);
-    return -EINVAL;
+    return why_fail(why, len, "'client.%s' is not an array of %u values", key, n);
 }
 
 int client_json_load_interval(const json_t *col, struct run_result *r, uint32_t phase, uint32_t k,

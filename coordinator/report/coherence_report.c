@@ -6,6 +6,7 @@
 #include "coordinator/report/coherence_report.h"
 #include "coordinator/report/hist_json.h"
 #include "common/units.h"
+#include "common/why.h"
 #include "common/xmalloc.h"
 #include "coordinator/report/jint.h"
 
@@ -108,10 +109,8 @@ int coherence_from_json(json_t *pairs, uint32_t nagents, struct coh_set *out, ch
     size_t i;
     json_t *pj;
 
-    if (!json_is_array(pairs) || json_array_size(pairs) > COH_RUN_PAIRS_MAX) {
-        snprintf(why, whylen, "coherence pairs: not an array of at most %d", COH_RUN_PAIRS_MAX);
-        return -EINVAL;
-    }
+    if (!json_is_array(pairs) || json_array_size(pairs) > COH_RUN_PAIRS_MAX)
+        return why_fail(why, whylen, "coherence pairs: not an array of at most %d", COH_RUN_PAIRS_MAX);
     json_array_foreach(pairs, i, pj) {
         uint64_t w = 0, rd = 0, seen = 0, never = 0;
         struct coh_pair *p;

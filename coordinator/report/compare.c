@@ -266,11 +266,15 @@ static void put_text(FILE *out, const char *s, void (*esc)(FILE *out, const char
         fputs(s, out);
 }
 
-void compare_left_out_list(FILE *out, const struct compare *c, int base, const char *pre, const char *post,
-                           void (*esc)(FILE *out, const char *s))
+uint32_t compare_left_out_list(FILE *out, const struct compare *c, int base, const char *head, const char *pre,
+                               const char *post, void (*esc)(FILE *out, const char *s))
 {
+    uint32_t n = compare_left_out_total(c);
     char bs[32], line[1024];
 
+    if (!n)
+        return 0;
+    fputs(head, out);
     for (uint32_t i = 0; i < c->nrows; i++)
         for (uint32_t j = 0; j < c->nruns; j++)
             if (compare_left_out_line(c, i, j, line, sizeof line, base)) {
@@ -282,6 +286,7 @@ void compare_left_out_list(FILE *out, const struct compare *c, int base, const c
                 put_text(out, line, esc);
                 fputs(post, out);
             }
+    return n;
 }
 
 /* Input j's values (the repetitions that have one) into a fresh array. */

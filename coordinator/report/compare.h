@@ -128,11 +128,13 @@ uint32_t compare_left_out_line(const struct compare *c, uint32_t row, uint32_t j
                                int base);
 /* Repetitions left out over every row and input. */
 uint32_t compare_left_out_total(const struct compare *c);
-/* Each row's and input's compare_left_out_line in every view's shape:
- * pre, row name, " (rw, bs), ", label, ": ", the line, post; the names and
- * the line through esc (the view's escaping; NULL: as they are). */
-void compare_left_out_list(FILE *out, const struct compare *c, int base, const char *pre, const char *post,
-                           void (*esc)(FILE *out, const char *s));
+/* The repetitions left out of the means and the test, each with why:
+ * nothing when none is, else head and then each row's and input's
+ * compare_left_out_line in every view's shape: pre, row name, " (rw, bs), ",
+ * label, ": ", the line, post; the names and the line through esc (the
+ * view's escaping; NULL: as they are).  Returns how many are left out. */
+uint32_t compare_left_out_list(FILE *out, const struct compare *c, int base, const char *head, const char *pre,
+                               const char *post, void (*esc)(FILE *out, const char *s));
 
 /* Names, for every format: "IOPS"/"BW"/"p50"/"p99" (op >= 0) or "Jain";
  * the lower-case keys "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns",

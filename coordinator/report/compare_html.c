@@ -315,27 +315,29 @@ static void ratio_tick(FILE *out, double v, double lo, double hi, double h)
         fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"xl\">1/%gx</text>\n", x, h - 2, 1 / v);
 }
 
+/* Each cell of the ratio chart, one line each: row i, op t it has, input j after the baseline. */
+#define RATIO_CELLS(c, i, t, j)                 \
+    for (uint32_t i = 0; i < (c)->nrows; i++)   \
+        for (int t = 0; t < OP__COUNT; t++)     \
+            if (compare_row_has_op(c, i, t))    \
+                for (uint32_t j = 1; j < (c)->nruns; j++)
+
 static void ratio_chart(FILE *out, const struct compare *c, int m, const char *key, const char *title)
 {
     double lo = 0.5, hi = 2, h;
     uint32_t nlines = 0, line = 0;
     char buf[96], vd[96];
 
-    for (uint32_t i = 0; i < c->nrows; i++)
-        for (int t = 0; t < OP__COUNT; t++) {
-            if (!compare_row_has_op(c, i, t))
-                continue;
-            for (uint32_t j = 1; j < c->nruns; j++) {
-                struct compare_cell cell;
+    RATIO_CELLS(c, i, t, j) {
+        struct compare_cell cell;
 
-                compare_cell(c, i, j, t, m, &cell);
-                nlines++;
-                if (cell.ratio > 0) {
-                    lo = fmin(lo, isnan(cell.ratio_lo) ? cell.ratio : cell.ratio_lo);
-                    hi = fmax(hi, isnan(cell.ratio_hi) ? cell.ratio : cell.ratio_hi);
-                }
-            }
+        compare_cell(c, i, j, t, m, &cell);
+        nlines++;
+        if (cell.ratio > 0) {
+            lo = fmin(lo, isnan(cell.ratio_lo) ? cell.ratio : cell.ratio_lo);
+            hi = fmax(hi, isnan(cell.ratio_hi) ? cell.ratio : cell.ratio_hi);
         }
+    }
     if (!nlines)
         return;
     /* powers of two around 1, so 1x sits on a tick and 0.5x, 2x are mirror images */
@@ -359,46 +361,41 @@ static void ratio_chart(FILE *out, const struct compare *c, int m, const char *k
         for (double v = f; v <= hi * (1 + 1e-9); v *= f)
             ratio_tick(out, v, lo, hi, h);
     }
-    for (uint32_t i = 0; i < c->nrows; i++)
-        for (int t = 0; t < OP__COUNT; t++) {
-            if (!compare_row_has_op(c, i, t))
-                continue;
-            for (uint32_t j = 1; j < c->nruns; j++) {
-                struct compare_cell cell;
-                double y = 26 + RC_ROW * line + RC_ROW / 2;
+    RATIO_CELLS(c, i, t, j) {
+        struct compare_cell cell;
+        double y = 26 + RC_ROW * line + RC_ROW / 2;
 
-                compare_cell(c, i, j, t, m, &cell);
-                fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"rl\"><title>", RC_LABEL - 6, y + 4);
-                svg_escape(out, c->rows[i].name);
-                fprintf(out, "</title>");
-                short_label(buf, sizeof buf, c->rows[i].name);
-                svg_escape(out, buf);
-                fprintf(out, " %s %s, ", compare_fmt_bs(vd, sizeof vd, c->rows[i].bs), op_type_name((enum op_type)t));
-                short_label(buf, sizeof buf, c->labels[j]);
-                svg_escape(out, buf);
-                fprintf(out, "</text>\n");
-                if (cell.ratio > 0) {
-                    double x = rc_x(cell.ratio, lo, hi);
+        compare_cell(c, i, j, t, m, &cell);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"rl\"><title>", RC_LABEL - 6, y + 4);
+        svg_escape(out, c->rows[i].name);
+        fprintf(out, "</title>");
+        short_label(buf, sizeof buf, c->rows[i].name);
+        svg_escape(out, buf);
+        fprintf(out, " %s %s, ", compare_fmt_bs(vd, sizeof vd, c->rows[i].bs), op_type_name((enum op_type)t));
+        short_label(buf, sizeof buf, c->labels[j]);
+        svg_escape(out, buf);
+        fprintf(out, "</text>\n");
+        if (cell.ratio > 0) {
+            double x = rc_x(cell.ratio, lo, hi);
 
-                    if (!isnan(cell.ratio_lo))
-                        fprintf(out, "<path class=\"rci\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
-                                rc_x(cell.ratio_lo, lo, hi), y, rc_x(cell.ratio_hi, lo, hi),
-                                rc_x(cell.ratio_lo, lo, hi), y - 5, y + 5, rc_x(cell.ratio_hi, lo, hi), y - 5, y + 5);
-                    fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%.3gx",
-                            x, y, svg_color(j), cell.ratio);
-                    if (!isnan(cell.ratio_lo))
-                        fprintf(out, " (95%% interval %.3gx .. %.3gx)", cell.ratio_lo, cell.ratio_hi);
-                    fprintf(out, "</title></circle>\n");
-                }
-                compare_fmt_change(buf, sizeof buf, &cell);
-                compare_fmt_verdict(vd, sizeof vd, &cell);
-                fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"rn %s\">%s, ", RC_LABEL + RC_PLOT + 8, y + 4,
-                        compare_mark_name(cell.mark), buf);
-                svg_escape(out, vd);
-                fprintf(out, "</text>\n");
-                line++;
-            }
+            if (!isnan(cell.ratio_lo))
+                fprintf(out, "<path class=\"rci\" d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f %.1fV%.1f\"/>\n",
+                        rc_x(cell.ratio_lo, lo, hi), y, rc_x(cell.ratio_hi, lo, hi),
+                        rc_x(cell.ratio_lo, lo, hi), y - 5, y + 5, rc_x(cell.ratio_hi, lo, hi), y - 5, y + 5);
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%.3gx",
+                    x, y, svg_color(j), cell.ratio);
+            if (!isnan(cell.ratio_lo))
+                fprintf(out, " (95%% interval %.3gx .. %.3gx)", cell.ratio_lo, cell.ratio_hi);
+            fprintf(out, "</title></circle>\n");
         }
+        compare_fmt_change(buf, sizeof buf, &cell);
+        compare_fmt_verdict(vd, sizeof vd, &cell);
+        fprintf(out, "<text x=\"%.0f\" y=\"%.1f\" class=\"rn %s\">%s, ", RC_LABEL + RC_PLOT + 8, y + 4,
+                compare_mark_name(cell.mark), buf);
+        svg_escape(out, vd);
+        fprintf(out, "</text>\n");
+        line++;
+    }
     fprintf(out, "</svg>\n");
 }
 
@@ -453,9 +450,7 @@ static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base
             rw_mode_name(row->rw), compare_fmt_bs(b, sizeof(b), row->bs),
             row->nmissing ? " <span class=\"warn\">unmatched</span>" : "");
     for (uint32_t j = 0; j < c->nruns; j++) {
-        fprintf(out, "<th>");
-        svg_escape(out, c->labels[j]);
-        fprintf(out, "</th>");
+        svg_escaped(out, "<th>", c->labels[j], "</th>");
         if (j)
             fprintf(out, "<th>vs baseline</th><th class=\"l\">significance</th>");
     }
@@ -498,19 +493,13 @@ static void differences(FILE *out, const struct compare *c)
     fprintf(out, "<h2>What differs between the inputs</h2>\n<table data-view=\"compare-differences\">"
             "<tr><th class=\"l\">field</th>");
     for (uint32_t j = 0; j < c->nruns; j++) {
-        fprintf(out, "<th class=\"l\">");
-        svg_escape(out, c->labels[j]);
-        fprintf(out, "</th>");
+        svg_escaped(out, "<th class=\"l\">", c->labels[j], "</th>");
     }
     fprintf(out, "</tr>\n");
     for (uint32_t k = 0; k < d->nrows; k++) {
-        fprintf(out, "<tr><td class=\"l\">");
-        svg_escape(out, d->rows[k].key);
-        fprintf(out, "</td>");
+        svg_escaped(out, "<tr><td class=\"l\">", d->rows[k].key, "</td>");
         for (uint32_t j = 0; j < d->nruns; j++) {
-            fprintf(out, "<td class=\"l\">");
-            svg_escape(out, d->rows[k].values[j]);
-            fprintf(out, "</td>");
+            svg_escaped(out, "<td class=\"l\">", d->rows[k].values[j], "</td>");
         }
         fprintf(out, "</tr>\n");
     }
@@ -520,13 +509,11 @@ static void differences(FILE *out, const struct compare *c)
 /* The repetitions left out of the means and the test, each with why. */
 static void left_out_html(FILE *out, const struct compare *c, int base)
 {
-    if (!compare_left_out_total(c))
-        return;
-    fprintf(out, "<h2>Left out of the statistics</h2>\n<p class=\"warn\">These repetitions' phases did not end "
-            "with verdict ok; their figures are not in the means, the ratios or the tests "
-            "(<code>--include-failed</code> keeps those that ran to their end).</p>\n<ul class=\"left-out\">\n");
-    compare_left_out_list(out, c, base, "<li>", "</li>\n", svg_escape);
-    fprintf(out, "</ul>\n");
+    if (compare_left_out_list(out, c, base, "<h2>Left out of the statistics</h2>\n<p class=\"warn\">These "
+                              "repetitions' phases did not end with verdict ok; their figures are not in the "
+                              "means, the ratios or the tests (<code>--include-failed</code> keeps those that ran "
+                              "to their end).</p>\n<ul class=\"left-out\">\n", "<li>", "</li>\n", svg_escape))
+        fprintf(out, "</ul>\n");
 }
 
 void compare_html(FILE *out, const struct compare *c, const char *const *paths, int unit_base)

@@ -391,16 +391,6 @@ static void md_text(FILE *out, const char *v)
     }
 }
 
-/* The repetitions left out of the means and the test, each with why. */
-static void left_out_md(FILE *out, const struct compare *c, int base)
-{
-    if (!compare_left_out_total(c))
-        return;
-    fprintf(out, "\nLeft out of the statistics (the phase's verdict is not ok; `--include-failed` keeps those "
-            "that ran to their end):\n\n");
-    compare_left_out_list(out, c, base, "- ", "\n", md_text);
-}
-
 void compare_md(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -422,5 +412,6 @@ void compare_md(FILE *out, const struct compare *c, const char *const *paths, in
             "repetitions, significant when p < 0.05; with one repetition on either side, no variance known.\n\n");
     phases_table(out, c, base);
     compare_sweep_md(out, c);
-    left_out_md(out, c, base);
+    compare_left_out_list(out, c, base, "\nLeft out of the statistics (the phase's verdict is not ok; "
+                          "`--include-failed` keeps those that ran to their end):\n\n", "- ", "\n", md_text);
 }

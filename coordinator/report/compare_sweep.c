@@ -81,16 +81,28 @@ static void sweep_cell(const struct compare *c, const char *job, int what, uint3
     cell->p = j && sample_welch(base, nb, v, cell->n, &wr) == 0 ? wr.p : NAN;
 }
 
-void compare_sweep_text(FILE *out, const struct compare *c)
+/* What sweep_cell measures, by its "what": the name in every view. */
+static const char *const what_name[2] = { "capacity", "knee" };
+
+/* The baseline's sweeps (its first repetition's: every view lists them and
+ * finds the other inputs' by job), NULL when none; head goes first if any. */
+static const struct sweep_set *base_sweeps(FILE *out, const struct compare *c, const char *head)
 {
     const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
-    if (!r0 || !r0->sweeps || !r0->sweeps->n)
-        return;
-    fprintf(out, "\nsweeps: capacity and knee per input (mean over repetitions, sd; ratio to the baseline; "
-                 "Welch's p when both have repetitions)\n");
-    for (uint32_t i = 0; i < r0->sweeps->n; i++) {
-        const struct sweep_run *w0 = &r0->sweeps->runs[i];
-        const char *what_name[2] = { "capacity", "knee" };
+    const struct sweep_set *sw = r0 && r0->sweeps && r0->sweeps->n ? r0->sweeps : NULL;
+
+    if (sw && head)
+        fputs(head, out);
+    return sw;
+}
+
+void compare_sweep_text(FILE *out, const struct compare *c)
+{
+    const struct sweep_set *sw = base_sweeps(out, c, "\nsweeps: capacity and knee per input (mean over repetitions, "
+                                                     "sd; ratio to the baseline; Welch's p when both have "
+                                                     "repetitions)\n");
+    for (uint32_t i = 0; sw && i < sw->n; i++) {
+        const struct sweep_run *w0 = &sw->runs[i];
         for (int what = 0; what < 2; what++) {
             fprintf(out, "  %s %s (%s):", w0->spec.base, what_name[what], plan_sweep_dim_name(w0->spec.dim));
             for (uint32_t j = 0; j < c->nruns; j++) {
@@ -121,17 +133,16 @@ static uint32_t curve(const struct compare *c, uint32_t j, const char *job, doub
 
 void *compare_sweep_json(const struct compare *c)
 {
-    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
+    const struct sweep_set *sw = base_sweeps(NULL, c, NULL);
     json_t *arr = json_array();
-    for (uint32_t i = 0; r0 && r0->sweeps && i < r0->sweeps->n; i++) {
-        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+    for (uint32_t i = 0; sw && i < sw->n; i++) {
+        const struct sweep_run *w0 = &sw->runs[i];
         json_t *o = json_object(), *inputs = json_array();
         json_object_set_new(o, "job", json_string(w0->spec.base));
         json_object_set_new(o, "dimension", json_string(plan_sweep_dim_name(w0->spec.dim)));
         json_object_set_new(o, "unit", json_string(plan_sweep_unit(w0->spec.dim)));
         for (uint32_t j = 0; j < c->nruns; j++) {
             json_t *in = json_object(), *cv = json_array();
-            const char *what_key[2] = { "capacity", "knee" };
             double x[SWEEP_MAX_VALUES], y[SWEEP_MAX_VALUES], l[SWEEP_MAX_VALUES];
             uint32_t np;
             json_object_set_new(in, "label", json_string(c->labels[j]));
@@ -144,7 +155,7 @@ void *compare_sweep_json(const struct compare *c)
                 json_object_set_new(m, "sd", cell.n >= 2 ? jreal_or_null(cell.s.sd) : json_null());
                 json_object_set_new(m, "ratio", jreal_or_null(cell.ratio));
                 json_object_set_new(m, "p", jreal_or_null(cell.p));
-                json_object_set_new(in, what_key[what], m);
+                json_object_set_new(in, what_name[what], m);
             }
             /* the curve the HTML overlays: the first repetition's points */
             np = curve(c, j, w0->spec.base, x, y, l);
@@ -169,15 +180,12 @@ static void md_cell(FILE *out, const char *s)
 
 void compare_sweep_md(FILE *out, const struct compare *c)
 {
-    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
-    if (!r0 || !r0->sweeps || !r0->sweeps->n)
-        return;
-    fprintf(out, "\n### Sweeps: capacity and knee\n\nMean over an input's repetitions; ratio to the baseline; "
-                 "Welch's p when both sides have repetitions.\n\n"
-                 "| sweep | measure | input | mean | sd | runs | ratio | p |\n|---|---|---|---:|---:|---:|---:|---:|\n");
-    for (uint32_t i = 0; i < r0->sweeps->n; i++) {
-        const struct sweep_run *w0 = &r0->sweeps->runs[i];
-        const char *what_name[2] = { "capacity", "knee" };
+    const struct sweep_set *sw = base_sweeps(out, c, "\n### Sweeps: capacity and knee\n\nMean over an input's "
+                                                     "repetitions; ratio to the baseline; Welch's p when both sides "
+                                                     "have repetitions.\n\n| sweep | measure | input | mean | sd | "
+                                                     "runs | ratio | p |\n|---|---|---|---:|---:|---:|---:|---:|\n");
+    for (uint32_t i = 0; sw && i < sw->n; i++) {
+        const struct sweep_run *w0 = &sw->runs[i];
         for (int what = 0; what < 2; what++) {
             for (uint32_t j = 0; j < c->nruns; j++) {
                 struct sweep_cell cell;
@@ -225,14 +233,13 @@ static uint32_t curve(const struct compare *c, uint32_t j, const char *job, doub
 
 void compare_sweep_html(FILE *out, const struct compare *c)
 {
-    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
-    if (!r0 || !r0->sweeps || !r0->sweeps->n)
-        return;
-    fprintf(out, "<h2>Sweeps</h2>\n<p class=\"note\">Each input's curve (its first repetition): achieved against "
-                 "requested with the y = x line, and the SLO's latency statistic (p99 without one) against "
-                 "achieved; the capacities below are means over the repetitions.</p>\n");
-    for (uint32_t i = 0; i < r0->sweeps->n; i++) {
-        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+    const struct sweep_set *sw = base_sweeps(out, c, "<h2>Sweeps</h2>\n<p class=\"note\">Each input's curve (its "
+                                                     "first repetition): achieved against requested with the y = x "
+                                                     "line, and the SLO's latency statistic (p99 without one) "
+                                                     "against achieved; the capacities below are means over the "
+                                                     "repetitions.</p>\n");
+    for (uint32_t i = 0; sw && i < sw->n; i++) {
+        const struct sweep_run *w0 = &sw->runs[i];
         uint32_t nin = c->nruns;
         double (*x)[SWEEP_MAX_VALUES] = calloc(nin, sizeof *x), (*y)[SWEEP_MAX_VALUES] = calloc(nin, sizeof *y);
         double (*l)[SWEEP_MAX_VALUES] = calloc(nin, sizeof *l);
@@ -289,9 +296,7 @@ void compare_sweep_html(FILE *out, const struct compare *c)
         if (m) {
             compare_sweep_text(m, c);
             fclose(m);
-            fprintf(out, "<pre>");
-            svg_escape(out, buf);
-            fprintf(out, "</pre>\n");
+            svg_escaped(out, "<pre>", buf, "</pre>\n");
             free(buf);
         }
     }
@@ -302,9 +307,9 @@ void compare_sweep_html(FILE *out, const struct compare *c)
  * sweep's unit (IOPS, B/s, or the count it varies); rw, bs, op, row empty. */
 void compare_sweep_csv(FILE *out, const struct compare *c)
 {
-    const struct run_result *r0 = c->nruns ? &c->sets[0].reps[0] : NULL;
-    for (uint32_t i = 0; r0 && r0->sweeps && i < r0->sweeps->n; i++) {
-        const struct sweep_run *w0 = &r0->sweeps->runs[i];
+    const struct sweep_set *sw = base_sweeps(NULL, c, NULL);
+    for (uint32_t i = 0; sw && i < sw->n; i++) {
+        const struct sweep_run *w0 = &sw->runs[i];
         for (int what = 0; what < 2; what++)
             for (uint32_t j = 0; j < c->nruns; j++) {
                 struct sweep_cell cell;

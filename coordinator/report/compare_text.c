@@ -146,16 +146,6 @@ static void detail(FILE *out, const struct compare *c, uint32_t i, int base)
     text_table_free(&t);
 }
 
-/* The repetitions left out of the means and the test, each with why. */
-static void left_out(FILE *out, const struct compare *c, int base)
-{
-    if (!compare_left_out_total(c))
-        return;
-    fprintf(out, "\nleft out of the statistics (the phase's verdict is not ok; --include-failed keeps those "
-            "that ran to their end):\n");
-    compare_left_out_list(out, c, base, "  ", "\n", NULL);
-}
-
 void compare_text(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -188,7 +178,8 @@ void compare_text(FILE *out, const struct compare *c, const char *const *paths, 
         detail(out, c, i, base);
         nun += c->rows[i].nmissing > 0;
     }
-    left_out(out, c, base);
+    compare_left_out_list(out, c, base, "\nleft out of the statistics (the phase's verdict is not ok; "
+                          "--include-failed keeps those that ran to their end):\n", "  ", "\n", NULL);
     if (nun == 0)
         return;
     fprintf(out, "\nunmatched phases (not in every input; matched on name, rw and bs):\n");

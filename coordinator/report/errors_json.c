@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/nfs_rpc.h"
+#include "common/why.h"
 #include "coordinator/report/errors_json.h"
 #include "coordinator/report/jint.h"
 
@@ -55,8 +56,7 @@ static int get_u(const json_t *o, const char *where, const char *key, uint64_t m
     const json_t *v = json_object_get(o, key);
     if (jcount(v, max, out) == 0)
         return 0;
-    snprintf(err, errlen, "%s\"%s\" %s", where, key, v ? "is not a count in range" : "is missing");
-    return -EINVAL;
+    return why_fail(err, errlen, "%s\"%s\" %s", where, key, v ? "is not a count in range" : "is missing");
 }
 
 static int cause_from_json(const json_t *e, const char *where, struct errcause *c, char *err, size_t errlen)
@@ -68,9 +68,8 @@ static int cause_from_json(const json_t *e, const char *where, struct errcause *
     int k;
     if (!json_is_object(e) || !kind || (k = errcause_kind_from_name(kind)) < 0 || !file ||
         strlen(file) >= sizeof c->file) {
-        snprintf(err, errlen, "%sneeds \"kind\" (a cause kind) and \"file\" (a path under %d bytes)", where,
-                 ERRCAUSE_PATH_MAX);
-        return -EINVAL;
+        return why_fail(err, errlen, "%sneeds \"kind\" (a cause kind) and \"file\" (a path under %d bytes)", where,
+                        ERRCAUSE_PATH_MAX);
     }
     c->kind = (uint32_t)k;
     snprintf(c->file, sizeof c->file, "%s", file);
@@ -82,10 +81,8 @@ static int cause_from_json(const json_t *e, const char *where, struct errcause *
     if (k == ERRC_NFS) {
         const char *name = json_string_value(json_object_get(e, "name"));
         int64_t v = name ? nfs_status_from_name(name) : -1;
-        if (v < 0) {
-            snprintf(err, errlen, "%s\"name\" is not an NFS status", where);
-            return -EINVAL;
-        }
+        if (v < 0)
+            return why_fail(err, errlen, "%s\"name\" is not an NFS status", where);
         code = (uint64_t)v;
     }
     c->code = (uint32_t)code;
@@ -105,23 +102,17 @@ int errors_from_json(const json_t *o, struct errcause_set *s, char *err, size_t 
     char why[200], where[80];
 
     errcause_set_init(s);
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "errors: not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(o))
+        return why_fail(err, errlen, "errors: not an object");
     json_object_foreach((json_t *)o, name, v) {
         int t = op_type_from_name(name);
         const json_t *causes = json_object_get(v, "causes"), *e;
         size_t i;
-        if (t < 0) {
-            snprintf(err, errlen, "errors: \"%.20s\" is not an op type", name);
-            return -EINVAL;
-        }
-        if (!json_is_array(causes) || json_array_size(causes) > ERRCAUSE_MAX) {
-            snprintf(err, errlen, "errors.%s: \"causes\" must be an array of at most %d entries", name,
-                     ERRCAUSE_MAX);
-            return -EINVAL;
-        }
+        if (t < 0)
+            return why_fail(err, errlen, "errors: \"%.20s\" is not an op type", name);
+        if (!json_is_array(causes) || json_array_size(causes) > ERRCAUSE_MAX)
+            return why_fail(err, errlen, "errors.%s: \"causes\" must be an array of at most %d entries", name,
+                            ERRCAUSE_MAX);
         json_array_foreach(causes, i, e) {
             snprintf(where, sizeof where, "errors.%s.causes[%zu]: ", name, i);
             if (cause_from_json(e, where, &s->op[t].c[i], err, errlen) < 0)
@@ -132,9 +123,7 @@ int errors_from_json(const json_t *o, struct errcause_set *s, char *err, size_t 
         if (get_u(v, where, "other", INT64_MAX, &s->op[t].other, err, errlen))
             return -EINVAL;
     }
-    if (errcause_check(s, why, sizeof why) < 0) {
-        snprintf(err, errlen, "%s", why);
-        return -EINVAL;
-    }
+    if (errcause_check(s, why, sizeof why) < 0)
+        return why_fail(err, errlen, "%s", why);
     return 0;
 }

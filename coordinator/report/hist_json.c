@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "common/hist_codec.h"
+#include "common/why.h"
 #include "coordinator/report/jint.h"
 
 json_t *hist_json_encode(const struct hist *h)
@@ -31,14 +32,10 @@ static int u64_at(json_t *o, const char *key, uint64_t *v, char *why, size_t why
 {
     json_t *x = json_object_get(o, key);
 
-    if (!x) {
-        snprintf(why, whylen, "'%s' missing", key);
-        return -EINVAL;
-    }
-    if (!json_is_integer(x) || json_integer_value(x) < 0) {
-        snprintf(why, whylen, "'%s' is not an unsigned integer", key);
-        return -EINVAL;
-    }
+    if (!x)
+        return why_fail(why, whylen, "'%s' missing", key);
+    if (!json_is_integer(x) || json_integer_value(x) < 0)
+        return why_fail(why, whylen, "'%s' is not an unsigned integer", key);
     *v = (uint64_t)json_integer_value(x);
     return 0;
 }
@@ -51,18 +48,14 @@ int hist_json_decode(json_t *o, struct hist *h, char *why, size_t whylen)
     int rc;
 
     hist_init(h);
-    if (!json_is_object(o)) {
-        snprintf(why, whylen, "not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(o))
+        return why_fail(why, whylen, "not an object");
     if (u64_at(o, "count", &count, why, whylen) || u64_at(o, "sum", &sum, why, whylen) ||
         u64_at(o, "min", &min, why, whylen) || u64_at(o, "max", &max, why, whylen))
         return -EINVAL;
     runs = json_object_get(o, "runs");
-    if (!json_is_array(runs)) {
-        snprintf(why, whylen, "'runs' %s", runs ? "is not an array" : "missing");
-        return -EINVAL;
-    }
+    if (!json_is_array(runs))
+        return why_fail(why, whylen, "'runs' %s", runs ? "is not an array" : "missing");
     rc = hist_dec_begin(&d, h, count, sum, min, max, json_array_size(runs));
     for (size_t i = 0; rc == 0 && i < json_array_size(runs); i++) {
         json_t *x = json_array_get(runs, i);

@@ -86,9 +86,7 @@ static void names(FILE *out, const struct run_result *r, const struct fleet_phas
             continue;
         fprintf(out, "%s%u ", shown ? ", " : "", r->agents[a].id);
         svg_escape(out, host_of(r, a));
-        fprintf(out, " (");
-        svg_escape(out, r->agents[a].addr[0] ? r->agents[a].addr : "?");
-        fprintf(out, ")");
+        svg_escaped(out, " (", r->agents[a].addr[0] ? r->agents[a].addr : "?", ")");
         if (s == FLEET_LOST)
             fprintf(out, " at %.1f s", r->agents[a].lost_at_s);
         shown++;

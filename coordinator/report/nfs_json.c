@@ -8,6 +8,7 @@
 
 #include "coordinator/report/hist_json.h"
 #include "coordinator/report/jint.h"
+#include "common/why.h"
 
 /* Which errors are answers (a LOOKUP's NOENT) is known only where the
  * statuses account for every error: not in an interval's set, which keeps
@@ -132,8 +133,7 @@ static int get_count(json_t *o, const char *key, uint64_t *v, char *why, size_t 
 {
     if (jcount(json_object_get(o, key), UINT64_MAX, v) == 0)
         return 0;
-    snprintf(why, whylen, "'%s' is not a count", key);
-    return -EINVAL;
+    return why_fail(why, whylen, "'%s' is not a count", key);
 }
 
 static int proc_decode(json_t *j, struct nfs_rpc_proc *p, char *why, size_t whylen)
@@ -143,10 +143,8 @@ static int proc_decode(json_t *j, struct nfs_rpc_proc *p, char *why, size_t whyl
     uint64_t sum = 0;
     char sub[128];
 
-    if (!json_is_object(j)) {
-        snprintf(why, whylen, "not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(j))
+        return why_fail(why, whylen, "not an object");
     if (get_count(j, "calls", &p->calls, why, whylen) ||
         get_count(j, "bytes_out", &p->bytes_out, why, whylen) ||
         get_count(j, "bytes_in", &p->bytes_in, why, whylen) ||
@@ -156,30 +154,20 @@ static int proc_decode(json_t *j, struct nfs_rpc_proc *p, char *why, size_t whyl
         get_count(j, "status_other", &p->status_other, why, whylen))
         return -EINVAL;
     rtt = json_object_get(j, "rtt_ns");
-    if (!json_is_object(rtt) || hist_json_decode(json_object_get(rtt, "hist"), &p->rtt, sub, sizeof sub)) {
-        snprintf(why, whylen, "'rtt_ns': %s", json_is_object(rtt) ? sub : "not an object");
-        return -EINVAL;
-    }
-    if (p->errors > p->calls || p->rtt.count > p->calls) {
-        snprintf(why, whylen, "more errors or round trips than calls");
-        return -EINVAL;
-    }
+    if (!json_is_object(rtt) || hist_json_decode(json_object_get(rtt, "hist"), &p->rtt, sub, sizeof sub))
+        return why_fail(why, whylen, "'rtt_ns': %s", json_is_object(rtt) ? sub : "not an object");
+    if (p->errors > p->calls || p->rtt.count > p->calls)
+        return why_fail(why, whylen, "more errors or round trips than calls");
     st = json_object_get(j, "status");
-    if (st && !json_is_object(st)) {
-        snprintf(why, whylen, "'status' is not an object");
-        return -EINVAL;
-    }
+    if (st && !json_is_object(st))
+        return why_fail(why, whylen, "'status' is not an object");
     json_object_foreach(st, key, v) {
         int64_t code = nfs_status_from_name(key);
-        if (code < 0 || !json_is_integer(v) || json_integer_value(v) <= 0) {
-            snprintf(why, whylen, "'status' entry '%.40s' is not a known status with a count", key);
-            return -EINVAL;
-        }
+        if (code < 0 || !json_is_integer(v) || json_integer_value(v) <= 0)
+            return why_fail(why, whylen, "'status' entry '%.40s' is not a known status with a count", key);
         sum += (uint64_t)json_integer_value(v);
-        if (p->nstatus >= NFS_RPC_STATUS_MAX || sum > p->errors) {
-            snprintf(why, whylen, "'status' holds more than 'errors'");
-            return -EINVAL;
-        }
+        if (p->nstatus >= NFS_RPC_STATUS_MAX || sum > p->errors)
+            return why_fail(why, whylen, "'status' holds more than 'errors'");
         nfs_rpc_proc_error(p, (uint32_t)code, (uint64_t)json_integer_value(v));
     }
     return 0;
@@ -191,10 +179,8 @@ static int split_decode(json_t *o, struct nfs_rpc_set *s, char *why, size_t whyl
     char sub[96];
     if (!sp)
         return 0;
-    if (!json_is_object(sp)) {
-        snprintf(why, whylen, "'split' is not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(sp))
+        return why_fail(why, whylen, "'split' is not an object");
     for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
         json_t *j = json_object_get(sp, nfs_op_split_name(k));
         struct nfs_op_split *x = &s->split[k];
@@ -205,14 +191,11 @@ static int split_decode(json_t *o, struct nfs_rpc_set *s, char *why, size_t whyl
             get_count(j, "rtt_ns", &x->rtt_ns, sub, sizeof sub) ||
             get_count(j, "queued_ns", &x->queued_ns, sub, sizeof sub) ||
             get_count(j, "late_ns", &x->late_ns, sub, sizeof sub)) {
-            snprintf(why, whylen, "'split.%s': %s", nfs_op_split_name(k),
-                     json_is_object(j) ? sub : "not an object");
-            return -EINVAL;
+            return why_fail(why, whylen, "'split.%s': %s", nfs_op_split_name(k),
+                            json_is_object(j) ? sub : "not an object");
         }
-        if (!nfs_op_split_valid(x)) {
-            snprintf(why, whylen, "'split.%s': its parts exceed its latency", nfs_op_split_name(k));
-            return -EINVAL;
-        }
+        if (!nfs_op_split_valid(x))
+            return why_fail(why, whylen, "'split.%s': its parts exceed its latency", nfs_op_split_name(k));
     }
     return 0;
 }
@@ -223,27 +206,21 @@ int nfs_json_decode(json_t *o, struct nfs_rpc_set *s, char *why, size_t whylen)
     const char *key;
     char sub[160];
 
-    if (!json_is_object(o)) {
-        snprintf(why, whylen, "'nfs' is not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(o))
+        return why_fail(why, whylen, "'nfs' is not an object");
     if (get_count(o, "retransmits", &s->retransmits, why, whylen) ||
         get_count(o, "timeouts", &s->timeouts, why, whylen) ||
         get_count(o, "reconnects", &s->reconnects, why, whylen))
         return -EINVAL;
     rpc = json_object_get(o, "rpc");
-    if (!json_is_object(rpc)) {
-        snprintf(why, whylen, "'rpc' is not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(rpc))
+        return why_fail(why, whylen, "'rpc' is not an object");
     json_object_foreach(rpc, key, v) {
         int id = nfs_proc_from_name(key);
         if (id < 0)
             continue;                   /* a procedure this build does not name */
-        if (proc_decode(v, nfs_rpc_set_proc(s, (unsigned)id), sub, sizeof sub)) {
-            snprintf(why, whylen, "'rpc.%.40s': %s", key, sub);
-            return -EINVAL;
-        }
+        if (proc_decode(v, nfs_rpc_set_proc(s, (unsigned)id), sub, sizeof sub))
+            return why_fail(why, whylen, "'rpc.%.40s': %s", key, sub);
     }
     return split_decode(o, s, why, whylen);
 }

@@ -133,15 +133,12 @@ static double interval_x(const struct phase_result *ph, uint32_t k)
  * metadata run).  What no cell holds is listed below it, with why. */
 static void matrix_table(FILE *out, const struct run_result *r, int base)
 {
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m = report_matrix_new(r, MAX_BS);
     char b[32], v[32], line[512];
     int partial = 0;
 
-    report_matrix_build(m, r, MAX_BS);
-    if (m->ncols == 0 && m->nleft == 0) {
-        free(m);
+    if (!m)
         return;
-    }
     fprintf(out, "<h2>Summary</h2>\n");
     if (m->ncols) {
         fprintf(out, "<table class=\"matrix\" data-view=\"matrix\"><tr><th class=\"l\"></th>");
@@ -153,9 +150,7 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
         fprintf(out, "</tr>\n");
     }
     for (uint32_t k = 0; k < m->nrows; k++) {
-        fprintf(out, "<tr><th class=\"l\">");
-        svg_escape(out, m->rows[k].label);
-        fprintf(out, "</th>");
+        svg_escaped(out, "<tr><th class=\"l\">", m->rows[k].label, "</th>");
         for (uint32_t j = 0; j < m->ncols; j++) {
             int pc = report_matrix_cell(r, &m->rows[k], j, base, v, b);
 
@@ -169,9 +164,8 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
     if (partial)
         fprintf(out, "<p class=\"warn\">* partial: the phase did not run to completion (see its verdict)</p>\n");
     for (uint32_t k = 0; k < m->nleft; k++) {
-        fprintf(out, "<p class=\"warn\">not in the table: ");
-        svg_escape(out, report_matrix_left_text(line, sizeof line, m, r, k, MAX_BS));
-        fprintf(out, "</p>\n");
+        svg_escaped(out, "<p class=\"warn\">not in the table: ",
+                    report_matrix_left_text(line, sizeof line, m, r, k, MAX_BS), "</p>\n");
     }
     if (m->nleft_more)
         fprintf(out, "<p class=\"warn\">not in the table: %u more figures of phases (see their own tables)</p>\n",
@@ -660,9 +654,7 @@ static void verdict_html(FILE *out, const struct run_result *r, uint32_t phase)
     if (v->nreasons) {
         fprintf(out, "<ul>\n");
         for (uint32_t i = 0; i < v->nreasons; i++) {
-            fprintf(out, "<li>");
-            svg_escape(out, v->reason[i]);
-            fprintf(out, "</li>\n");
+            svg_escaped(out, "<li>", v->reason[i], "</li>\n");
         }
         fprintf(out, "</ul>\n");
     }

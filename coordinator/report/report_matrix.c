@@ -107,12 +107,12 @@ static int kind_collides(const struct entry *e, uint32_t n, const char *kind)
     return 0;
 }
 
-void report_matrix_build(struct report_matrix *m, const struct run_result *r, uint32_t max_cols)
+struct report_matrix *report_matrix_new(const struct run_result *r, uint32_t max_cols)
 {
     struct entry *e = xcalloc(ENTRY_MAX, sizeof *e);
+    struct report_matrix *m = xcalloc(1, sizeof *m);
     uint32_t n = 0, norder = CLASSIC_ROWS;
 
-    memset(m, 0, sizeof *m);
     m->label_w = (int)strlen("rand write");
     if (max_cols > REPORT_MATRIX_MAX_COLS)
         max_cols = REPORT_MATRIX_MAX_COLS;
@@ -206,6 +206,10 @@ void report_matrix_build(struct report_matrix *m, const struct run_result *r, ui
     if (m->ncols && m->nrows == 0)
         m->ncols = 0;
     free(e);
+    if (m->ncols || m->nleft)
+        return m;
+    free(m);
+    return NULL;
 }
 
 char *report_matrix_left_text(char *buf, size_t len, const struct report_matrix *m, const struct run_result *r,

@@ -59,8 +59,9 @@ struct report_matrix {
 
 /* Lay out r's table with at most max_cols (<= REPORT_MATRIX_MAX_COLS)
  * block-size columns.  Only finished phases' read and write ops are
- * placed.  m is large: callers allocate it (xmalloc). */
-void report_matrix_build(struct report_matrix *m, const struct run_result *r, uint32_t max_cols);
+ * placed.  A new table the caller frees (free()), or NULL when it would
+ * hold neither a cell nor a left-out figure (a metadata run): nothing to print. */
+struct report_matrix *report_matrix_new(const struct run_result *r, uint32_t max_cols);
 /* Into buf, the line of left-out figure k: "phase b's writes (1234 ops,
  * randread 4k): its jobs differ in rw or block size, so no one cell holds
  * its figures (see the phase's own table)".  Returns buf. */

@@ -16,6 +16,7 @@
 #include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/sample_stats.h"
+#include "coordinator/report/compare.h"
 #include "coordinator/report/svg.h"
 #include "coordinator/run/verdict.h"
 
@@ -28,16 +29,13 @@
 
 static const char *const metric_label[REPEAT__METRICS] = { "IOPS", "bandwidth", "lat p50", "lat p99" };
 
+_Static_assert((int)CMP_BW == (int)REPEAT_BW && (int)CMP_P99 == (int)REPEAT_P99,
+               "a repeat metric is the compare metric of its name");
+
+/* v in the units compare prints the metric in; "-" when not finite. */
 static char *fmt_metric(char *buf, size_t len, enum repeat_metric m, double v, int base)
 {
-    if (!isfinite(v))
-        snprintf(buf, len, "-");
-    else if (m == REPEAT_IOPS)
-        units_fmt_count(buf, len, v);
-    else if (m == REPEAT_BW)
-        units_fmt_rate(buf, len, v, base);
-    else
-        units_fmt_ns(buf, len, v);
+    compare_fmt_value(buf, len, isfinite(v) ? v : NAN, 0, (int)m, base);
     return buf;
 }
 
@@ -283,9 +281,7 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
                         rw.mean, rw.sd, rw.ci, rw.n);
                 for (uint32_t j = 0; j < rw.n; j++)
                     fprintf(out, "%s%s", j ? ", " : "", fmt_metric(v, sizeof v, (enum repeat_metric)m, x[j], base));
-                fprintf(out, "</td><td class=\"l\">");
-                svg_escape(out, verdicts);
-                fprintf(out, "</td></tr>\n");
+                svg_escaped(out, "</td><td class=\"l\">", verdicts, "</td></tr>\n");
             }
         }
     }
@@ -302,9 +298,8 @@ void repeat_report_html(FILE *out, const struct run_set *s, int unit_base)
             any = repeat_left_out(s, i, k);
         if (!any)
             continue;
-        fprintf(out, "<p class=\"warn\">Phase ");
-        svg_escape(out, first->phases[i].name);
-        fprintf(out, ": left out of the statistics</p>\n<ul class=\"left-out\">\n");
+        svg_escaped(out, "<p class=\"warn\">Phase ", first->phases[i].name,
+                    ": left out of the statistics</p>\n<ul class=\"left-out\">\n");
         left_out_lines(out, s, i, "", 1, base);
         fprintf(out, "</ul>\n");
     }

@@ -373,15 +373,12 @@ static void fairness_note(FILE *out, const struct run_result *r, uint32_t phase)
 #define TEXT_MATRIX_COLS 8
 static void summary_matrix(FILE *out, const struct run_result *r, int base)
 {
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m = report_matrix_new(r, TEXT_MATRIX_COLS);
     char a[32], b[32], line[512];
     int partial = 0;
 
-    report_matrix_build(m, r, TEXT_MATRIX_COLS);
-    if (m->ncols == 0 && m->nleft == 0) {
-        free(m);
+    if (!m)
         return;
-    }
     fprintf(out, "\nsummary (IOPS and bandwidth by block size)\n");
     if (m->ncols) {
         fprintf(out, "%-*s", m->label_w, "");

@@ -50,6 +50,13 @@ void svg_escape(FILE *out, const char *s)
     }
 }
 
+void svg_escaped(FILE *out, const char *before, const char *s, const char *after)
+{
+    fputs(before, out);
+    svg_escape(out, s);
+    fputs(after, out);
+}
+
 static void fmt(svg_fmt_fn f, const void *arg, char *buf, size_t len, double v)
 {
     if (f)

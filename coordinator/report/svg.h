@@ -102,6 +102,8 @@ void svg_histogram(FILE *out, const struct svg_chart *c, const double *v, size_t
 const char *svg_color(size_t i);
 /* s with & < > " ' escaped, for HTML text and attributes. */
 void svg_escape(FILE *out, const char *s);
+/* before, s escaped, after: a cell or tag around a label ("<th>", s, "</th>"). */
+void svg_escaped(FILE *out, const char *before, const char *s, const char *after);
 /* The page's head (title, inline CSS) and end. */
 void svg_page_begin(FILE *out, const char *title);
 void svg_page_end(FILE *out);

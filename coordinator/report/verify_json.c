@@ -7,6 +7,7 @@
 #include <time.h>
 #include "coordinator/report/verify_json.h"
 #include "coordinator/report/jint.h"
+#include "common/why.h"
 
 static json_t *run_j(uint64_t run)
 {
@@ -83,8 +84,7 @@ static int get_u(const json_t *o, const char *where, const char *key, uint64_t m
     }
     if (jcount(v, max, out) == 0)
         return 0;
-    snprintf(err, errlen, "%s\"%s\" %s", where, key, v ? "is not a count in range" : "is missing");
-    return -EINVAL;
+    return why_fail(err, errlen, "%s\"%s\" %s", where, key, v ? "is not a count in range" : "is missing");
 }
 
 /* A run id: absent or null (0), or 16 hex digits. */
@@ -95,10 +95,8 @@ static int get_run(const json_t *o, const char *where, const char *key, uint64_t
     *out = 0;
     if (!v || json_is_null(v))
         return 0;
-    if (!json_is_string(v) || vblock_run_parse(json_string_value(v), out) < 0) {
-        snprintf(err, errlen, "%s\"%s\" is not a run id (16 hex digits)", where, key);
-        return -EINVAL;
-    }
+    if (!json_is_string(v) || vblock_run_parse(json_string_value(v), out) < 0)
+        return why_fail(err, errlen, "%s\"%s\" is not a run id (16 hex digits)", where, key);
     return 0;
 }
 
@@ -113,10 +111,8 @@ static int get_runs(const json_t *o, struct vstats *v, char *err, size_t errlen)
         return -EINVAL;
     if (!runs)
         return 0;
-    if (!json_is_array(runs) || json_array_size(runs) > VSTATS_RUNS_MAX) {
-        snprintf(err, errlen, "verify: \"runs\" must be an array of at most %d entries", VSTATS_RUNS_MAX);
-        return -EINVAL;
-    }
+    if (!json_is_array(runs) || json_array_size(runs) > VSTATS_RUNS_MAX)
+        return why_fail(err, errlen, "verify: \"runs\" must be an array of at most %d entries", VSTATS_RUNS_MAX);
     json_array_foreach(runs, i, e) {
         struct vstats_run *r = &v->runs[i];
         if (!json_is_object(e) || get_run(e, "verify.runs: ", "run", &r->run, err, errlen) ||
@@ -138,20 +134,16 @@ int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen
     size_t i;
 
     vstats_init(v);
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "verify: not an object");
-        return -EINVAL;
-    }
+    if (!json_is_object(o))
+        return why_fail(err, errlen, "verify: not an object");
     if (get_u(o, "verify: ", "checked", INT64_MAX, 0, 0, &v->checked, err, errlen))
         return -EINVAL;
     for (int k = 0; k < VB__COUNT; k++)
         if (get_u(o, "verify: ", vblock_kind_name((enum vblock_kind)k), INT64_MAX, 0, 0, &v->count[k], err, errlen))
             return -EINVAL;
     first = json_object_get(o, "first");
-    if (!json_is_array(first) || json_array_size(first) > VSTATS_FIRST_MAX) {
-        snprintf(err, errlen, "verify: \"first\" must be an array of at most %d entries", VSTATS_FIRST_MAX);
-        return -EINVAL;
-    }
+    if (!json_is_array(first) || json_array_size(first) > VSTATS_FIRST_MAX)
+        return why_fail(err, errlen, "verify: \"first\" must be an array of at most %d entries", VSTATS_FIRST_MAX);
     json_array_foreach(first, i, e) {
         struct vstats_bad *b = &v->first[i];
         const char *file = json_string_value(json_object_get(e, "file"));
@@ -161,9 +153,8 @@ int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen
         snprintf(where, sizeof where, "verify.first[%zu]: ", i);
         if (!json_is_object(e) || !file || strlen(file) >= sizeof b->file || !kind ||
             (k = vblock_kind_from_name(kind)) <= 0) {
-            snprintf(err, errlen, "%sneeds \"file\" (a path under %d bytes) and \"kind\" (a failure kind)", where,
-                     VSTATS_PATH_MAX);
-            return -EINVAL;
+            return why_fail(err, errlen, "%sneeds \"file\" (a path under %d bytes) and \"kind\" (a failure kind)",
+                            where, VSTATS_PATH_MAX);
         }
         if (get_u(e, where, "offset", INT64_MAX, 0, 0, &b->offset, err, errlen) ||
             get_u(e, where, "reader", UINT32_MAX, 0, 0, &u[0], err, errlen) ||

@@ -3,15 +3,14 @@
 #include "coordinator/result/ext_metrics.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 #include "common/units.h"
+#include "common/why.h"
 #include "common/xmalloc.h"
+#include "coordinator/result/input_file.h"
 #include "coordinator/result/result.h"
 #include "coordinator/report/svg.h"
 
@@ -109,34 +108,25 @@ static int load_series(json_t *e, uint32_t i, struct ext_series *s, uint64_t *to
     json_t *ts, *vs;
     size_t n;
 
-    if (!json_is_object(e)) {
-        snprintf(err, errlen, "%s: MetricDataResults[%u]: not an object", path, i);
-        return -EINVAL;
-    }
-    if (copy_str(json_object_get(e, "Id"), s->id, sizeof s->id) < 0 || !s->id[0]) {
-        snprintf(err, errlen, "%s: MetricDataResults[%u]: Id: want a string of 1 to %zu bytes", path, i,
-                 sizeof s->id - 1);
-        return -EINVAL;
-    }
+    if (!json_is_object(e))
+        return why_fail(err, errlen, "%s: MetricDataResults[%u]: not an object", path, i);
+    if (copy_str(json_object_get(e, "Id"), s->id, sizeof s->id) < 0 || !s->id[0])
+        return why_fail(err, errlen, "%s: MetricDataResults[%u]: Id: want a string of 1 to %zu bytes", path, i,
+                        sizeof s->id - 1);
     if (copy_str(json_object_get(e, "Label"), s->label, sizeof s->label) < 0 ||
         copy_str(json_object_get(e, "StatusCode"), s->status, sizeof s->status) < 0) {
-        snprintf(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): Label or StatusCode: want a short string",
-                 path, i, s->id);
-        return -EINVAL;
+        return why_fail(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): Label or StatusCode: want a short string",
+                        path, i, s->id);
     }
     ts = json_object_get(e, "Timestamps");
     vs = json_object_get(e, "Values");
-    if (!json_is_array(ts) || !json_is_array(vs)) {
-        snprintf(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): want Timestamps and Values arrays", path, i,
-                 s->id);
-        return -EINVAL;
-    }
+    if (!json_is_array(ts) || !json_is_array(vs))
+        return why_fail(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): want Timestamps and Values arrays", path, i,
+                        s->id);
     n = json_array_size(ts);
-    if (n != json_array_size(vs)) {
-        snprintf(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): %zu Timestamps but %zu Values (want as many)",
-                 path, i, s->id, n, json_array_size(vs));
-        return -EINVAL;
-    }
+    if (n != json_array_size(vs))
+        return why_fail(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): %zu Timestamps but %zu Values "
+                        "(want as many)", path, i, s->id, n, json_array_size(vs));
     if (n > EXT_METRICS_POINTS_MAX || *total + n > EXT_METRICS_TOTAL_MAX) {
         snprintf(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): too many points (%zu; at most %u a series, "
                  "%u in all)", path, i, s->id, n, EXT_METRICS_POINTS_MAX, EXT_METRICS_TOTAL_MAX);
@@ -151,15 +141,12 @@ static int load_series(json_t *e, uint32_t i, struct ext_series *s, uint64_t *to
             char shown[64] = "";
             if (json_is_string(t) && copy_str(t, shown, sizeof shown) < 0)
                 snprintf(shown, sizeof shown, "(too long)");
-            snprintf(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): Timestamps[%zu]: bad time '%s' (want ISO "
-                     "8601 such as 2024-05-01T12:00:00Z or +00:00)", path, i, s->id, k, shown);
-            return -EINVAL;
+            return why_fail(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): Timestamps[%zu]: bad time '%s' "
+                            "(want ISO 8601 such as 2024-05-01T12:00:00Z or +00:00)", path, i, s->id, k, shown);
         }
-        if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-            snprintf(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): Values[%zu]: want a number", path, i, s->id,
-                     k);
-            return -EINVAL;
-        }
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return why_fail(err, errlen, "%s: MetricDataResults[%u] (Id '%s'): Values[%zu]: want a number",
+                            path, i, s->id, k);
         s->pt[k].value = json_number_value(v);
     }
     qsort(s->pt, n, sizeof *s->pt, cmp_point);   /* CloudWatch's default order is newest first */
@@ -168,36 +155,20 @@ static int load_series(json_t *e, uint32_t i, struct ext_series *s, uint64_t *to
 
 int ext_metrics_load(const char *path, struct ext_metrics *m, char *err, size_t errlen)
 {
-    struct stat st;
     json_error_t je;
     json_t *root = NULL, *arr;
     FILE *f;
-    int fd, rc = 0;
+    int rc = 0;
     uint64_t total = 0;
 
     memset(m, 0, sizeof *m);
     snprintf(m->path, sizeof m->path, "%s", path);
-    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0) {
-        int e = errno;
-        snprintf(err, errlen, "--metrics %s: cannot open: %s", path, strerror(e));
-        return -e;
-    }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)EXT_METRICS_FILE_MAX) {
-        snprintf(err, errlen, "--metrics %s: not a regular file of at most %u MiB", path, EXT_METRICS_FILE_MAX >> 20);
-        close(fd);
-        return -EINVAL;
-    }
-    if (!(f = fdopen(fd, "r"))) {
-        close(fd);
-        snprintf(err, errlen, "--metrics %s: cannot read", path);
-        return -EIO;
-    }
+    if (!(f = input_file_open("--metrics", path, EXT_METRICS_FILE_MAX, 1, err, errlen, &rc)))
+        return rc;
     root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
     fclose(f);
-    if (!root) {
-        snprintf(err, errlen, "%s:%d: not JSON: %s", path, je.line, je.text);
-        return -EINVAL;
-    }
+    if (!root)
+        return why_fail(err, errlen, "%s:%d: not JSON: %s", path, je.line, je.text);
     arr = json_is_object(root) ? json_object_get(root, "MetricDataResults") : NULL;
     if (!json_is_array(arr)) {
         snprintf(err, errlen, "%s: no MetricDataResults array (want the output of aws cloudwatch get-metric-data)",

@@ -9,7 +9,6 @@
 #include "coordinator/result/limits.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "common/units.h"
+#include "common/why.h"
+#include "coordinator/result/input_file.h"
 
 enum kind { K_TEXT, K_RATE, K_IOPS, K_SIZE, K_RATIO, K_MONEY, K_CURRENCY };
 
@@ -224,43 +223,24 @@ static int on_key(void *user, const char *section, const char *name, const char 
 int limits_load(const char *path, struct limits *l, char *err, size_t errlen)
 {
     struct parse_ctx c = { .l = l };
-    struct stat st;
     FILE *f;
-    int fd, line;
+    int line, rc;
 
     memset(l, 0, sizeof *l);
     l->read_metering = l->write_metering = 1;
     snprintf(l->path, sizeof l->path, "%s", path);
-    /* O_NONBLOCK: a FIFO named by mistake is refused below, not waited on */
-    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0) {
-        int e = errno;
-        snprintf(err, errlen, "--limits %s: cannot open: %s", path, strerror(e));
-        return -e;
-    }
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)LIMITS_FILE_MAX) {
-        snprintf(err, errlen, "--limits %s: not a regular file of at most %u bytes", path, LIMITS_FILE_MAX);
-        close(fd);
-        return -EINVAL;
-    }
-    if (!(f = fdopen(fd, "r"))) {
-        close(fd);
-        snprintf(err, errlen, "--limits %s: cannot read", path);
-        return -EIO;
-    }
+    if (!(f = input_file_open("--limits", path, LIMITS_FILE_MAX, 0, err, errlen, &rc)))
+        return rc;
     line = ini_parse_file(f, on_key, &c);
     fclose(f);
     if (line < 0) {
         snprintf(err, errlen, "--limits %s: out of memory", path);
         return -ENOMEM;
     }
-    if (line > 0 && !c.failed) {
-        snprintf(err, errlen, "%s:%d: syntax error (want key = value, or a [section])", path, line);
-        return -EINVAL;
-    }
-    if (c.failed) {
-        snprintf(err, errlen, "%s:%d: %s", path, line, c.why);
-        return -EINVAL;
-    }
+    if (line > 0 && !c.failed)
+        return why_fail(err, errlen, "%s:%d: syntax error (want key = value, or a [section])", path, line);
+    if (c.failed)
+        return why_fail(err, errlen, "%s:%d: %s", path, line, c.why);
     if (!l->currency[0])
         snprintf(l->currency, sizeof l->currency, "USD");
     return 0;
@@ -269,11 +249,9 @@ int limits_load(const char *path, struct limits *l, char *err, size_t errlen)
 int limits_set_fs_size(struct limits *l, const char *s, char *err, size_t errlen)
 {
     double v;
-    if (limits_parse_quantity(s, 0, &v) < 0 || v <= 0) {
-        snprintf(err, errlen, "--fs-size: bad value '%s' (want the bytes stored, such as 500GiB or 1.5TiB)",
-                 s ? s : "");
-        return -EINVAL;
-    }
+    if (limits_parse_quantity(s, 0, &v) < 0 || v <= 0)
+        return why_fail(err, errlen, "--fs-size: bad value '%s' (want the bytes stored, such as 500GiB or 1.5TiB)",
+                        s ? s : "");
     l->fs_size_bytes = v;
     return 0;
 }

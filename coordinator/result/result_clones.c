@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/sat.h"
+#include "common/why.h"
 #include "common/xmalloc.h"
 
 /* The entry of (job, clone), made in order when missing. */
@@ -40,10 +41,8 @@ static int check(const struct phase *ph, const struct clone_set *s, const struct
     for (uint32_t i = 0; i < s->n; i++) {
         const struct clone_stats *e = &s->c[i];
 
-        if (e->job >= ph->njobs || e->clone >= ph->jobs[e->job].numjobs) {
-            snprintf(err, errlen, "clone %u of job %u: the phase has no such thread", e->clone, e->job);
-            return -EINVAL;
-        }
+        if (e->job >= ph->njobs || e->clone >= ph->jobs[e->job].numjobs)
+            return why_fail(err, errlen, "clone %u of job %u: the phase has no such thread", e->clone, e->job);
     }
     for (int t = 0; t < OP__COUNT; t++) {
         uint64_t ops = 0, bytes = 0, errors = 0;
@@ -53,12 +52,10 @@ static int check(const struct phase *ph, const struct clone_set *s, const struct
             bytes = sat_add_u64(bytes, s->c[i].stats->op[t].bytes);
             errors = sat_add_u64(errors, s->c[i].stats->op[t].errors);
         }
-        if (ops != totals->op[t].ops || bytes != totals->op[t].bytes || errors != totals->op[t].errors) {
-            snprintf(err, errlen, "its clones' %s ops (%llu) or bytes do not sum to its totals' (%llu)",
-                     op_type_name((enum op_type)t), (unsigned long long)ops,
-                     (unsigned long long)totals->op[t].ops);
-            return -EINVAL;
-        }
+        if (ops != totals->op[t].ops || bytes != totals->op[t].bytes || errors != totals->op[t].errors)
+            return why_fail(err, errlen, "its clones' %s ops (%llu) or bytes do not sum to its totals' (%llu)",
+                            op_type_name((enum op_type)t), (unsigned long long)ops,
+                            (unsigned long long)totals->op[t].ops);
     }
     return 0;
 }
@@ -71,10 +68,8 @@ int result_clones_add(struct run_result *r, uint32_t phase, uint32_t agent, cons
     struct op_set *sum;
     int rc_;
 
-    if (phase >= r->nphases || agent >= r->nagents) {
-        snprintf(err, errlen, "phase %u or agent %u out of range", phase, agent);
-        return -EINVAL;
-    }
+    if (phase >= r->nphases || agent >= r->nagents)
+        return why_fail(err, errlen, "phase %u or agent %u out of range", phase, agent);
     if (!s->n)
         return 0;                 /* nothing per clone: result_clones_usable sees sent[] unset */
     if ((rc_ = check(ph, s, totals, err, errlen)) < 0)
@@ -110,23 +105,17 @@ int result_clones_put(struct run_result *r, uint32_t phase, uint32_t job, uint32
     struct result_clones *rc;
     struct clone_result *c;
 
-    if (phase >= r->nphases || job >= PLAN_MAX_JOBS || clone >= PLAN_MAX_NUMJOBS) {
-        snprintf(err, errlen, "job %u clone %u: beyond the plan's limits", job, clone);
-        return -EINVAL;
-    }
+    if (phase >= r->nphases || job >= PLAN_MAX_JOBS || clone >= PLAN_MAX_NUMJOBS)
+        return why_fail(err, errlen, "job %u clone %u: beyond the plan's limits", job, clone);
     if (!(rc = r->phases[phase].clones)) {
         rc = r->phases[phase].clones = xcalloc(1, sizeof(*rc));
         rc->sent = xcalloc(r->nagents ? r->nagents : 1, 1);
     }
-    if (rc->n >= RESULT_CLONES_MAX) {
-        snprintf(err, errlen, "more than %u clones", RESULT_CLONES_MAX);
-        return -EINVAL;
-    }
+    if (rc->n >= RESULT_CLONES_MAX)
+        return why_fail(err, errlen, "more than %u clones", RESULT_CLONES_MAX);
     for (uint32_t i = 0; i < rc->n; i++)
-        if (rc->c[i].job == job && rc->c[i].clone == clone) {
-            snprintf(err, errlen, "job %u clone %u given twice", job, clone);
-            return -EINVAL;
-        }
+        if (rc->c[i].job == job && rc->c[i].clone == clone)
+            return why_fail(err, errlen, "job %u clone %u given twice", job, clone);
     c = entry(rc, job, clone, name);
     result_seal(&c->sealed, s);
     c->runtime_ns = runtime_ns;

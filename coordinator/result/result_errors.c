@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/sat.h"
+#include "common/why.h"
 #include "common/xmalloc.h"
 #include "coordinator/result/result_errors.h"
 
@@ -48,12 +49,10 @@ int result_errors_match(const struct errcause_set *s, const struct op_set *total
 {
     for (int t = 0; t < OP__COUNT; t++) {
         uint64_t n = errcause_failed(s, (enum op_type)t);
-        if (n != totals->op[t].errors) {
-            snprintf(err, errlen, "its causes account for %llu of %llu failed %s ops",
-                     (unsigned long long)n, (unsigned long long)totals->op[t].errors,
-                     op_type_name((enum op_type)t));
-            return -EINVAL;
-        }
+        if (n != totals->op[t].errors)
+            return why_fail(err, errlen, "its causes account for %llu of %llu failed %s ops",
+                            (unsigned long long)n, (unsigned long long)totals->op[t].errors,
+                            op_type_name((enum op_type)t));
     }
     return 0;
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/why.h"
 #include "common/xmalloc.h"
 #include "coordinator/run/journal.h"
 
@@ -35,19 +36,16 @@ static int same_phases(const struct run_set *s, uint32_t k, const char *path, ch
 {
     const struct run_result *a = &s->reps[0], *b = &s->reps[k];
 
-    if (a->nphases != b->nphases) {
-        snprintf(err, errlen, "%s: repetitions[%u].phases: %u phases, repetitions[0] has %u", path, k,
-                 b->nphases, a->nphases);
-        return -EINVAL;
-    }
+    if (a->nphases != b->nphases)
+        return why_fail(err, errlen, "%s: repetitions[%u].phases: %u phases, repetitions[0] has %u", path, k,
+                        b->nphases, a->nphases);
     for (uint32_t i = 0; i < a->nphases; i++)
         if (strcmp(a->phases[i].name, b->phases[i].name) || a->phases[i].rw != b->phases[i].rw ||
             a->phases[i].bs != b->phases[i].bs) {
-            snprintf(err, errlen, "%s: repetitions[%u].phases[%u]: '%s' (%s, bs %llu) is not repetitions[0]'s "
-                     "'%s' (%s, bs %llu)", path, k, i, b->phases[i].name, rw_mode_name(b->phases[i].rw),
-                     (unsigned long long)b->phases[i].bs, a->phases[i].name, rw_mode_name(a->phases[i].rw),
-                     (unsigned long long)a->phases[i].bs);
-            return -EINVAL;
+            return why_fail(err, errlen, "%s: repetitions[%u].phases[%u]: '%s' (%s, bs %llu) is not repetitions[0]'s "
+                            "'%s' (%s, bs %llu)", path, k, i, b->phases[i].name, rw_mode_name(b->phases[i].rw),
+                            (unsigned long long)b->phases[i].bs, a->phases[i].name, rw_mode_name(a->phases[i].rw),
+                            (unsigned long long)a->phases[i].bs);
         }
     return 0;
 }
@@ -60,15 +58,13 @@ static int same_agents(const struct run_set *s, uint32_t k, const char *path, ch
 {
     if (s->reps[k].nagents == s->reps[0].nagents)
         return 0;
-    snprintf(err, errlen, "%s: repetitions[%u].agents: %u agent%s, repetitions[0] has %u", path, k,
-             s->reps[k].nagents, s->reps[k].nagents == 1 ? "" : "s", s->reps[0].nagents);
-    return -EINVAL;
+    return why_fail(err, errlen, "%s: repetitions[%u].agents: %u agent%s, repetitions[0] has %u", path, k,
+                    s->reps[k].nagents, s->reps[k].nagents == 1 ? "" : "s", s->reps[0].nagents);
 }
 
 static int set_fail(const char *path, const char *key, const char *why, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "%s: %s: %s", path, key, why);
-    return -EINVAL;
+    return why_fail(err, errlen, "%s: %s: %s", path, key, why);
 }
 
 static int load_repeat_set(json_t *root, const char *path, struct run_set *s, char *err, size_t errlen)
@@ -82,10 +78,8 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
     v = json_object_get(root, "repeat");
     if (!v)
         return set_fail(path, "repeat", "missing", err, errlen);
-    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > RUN_SET_MAX_REPEAT) {
-        snprintf(err, errlen, "%s: repeat: want an integer in 1..%d", path, RUN_SET_MAX_REPEAT);
-        return -EINVAL;
-    }
+    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > RUN_SET_MAX_REPEAT)
+        return why_fail(err, errlen, "%s: repeat: want an integer in 1..%d", path, RUN_SET_MAX_REPEAT);
     s->requested = (uint32_t)json_integer_value(v);
     v = json_object_get(root, "repeat_interval_s");
     if (!v)
@@ -95,10 +89,8 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
         return set_fail(path, "repeat_interval_s", "want a number of seconds in 0..604800", err, errlen);
     s->interval_ns = (uint64_t)llround(json_number_value(v) * 1e9);
     v = json_object_get(root, "target");
-    if (v && (!json_is_string(v) || json_string_length(v) >= sizeof s->target)) {
-        snprintf(err, errlen, "%s: target: want a string of at most %zu bytes", path, sizeof s->target - 1);
-        return -EINVAL;
-    }
+    if (v && (!json_is_string(v) || json_string_length(v) >= sizeof s->target))
+        return why_fail(err, errlen, "%s: target: want a string of at most %zu bytes", path, sizeof s->target - 1);
     if (v) {
         snprintf(s->target, sizeof s->target, "%s", json_string_value(v));
         result_clean_utf8(s->target);
@@ -108,10 +100,8 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
         return set_fail(path, "interrupted", "want true or false", err, errlen);
     s->interrupted = json_is_true(v);
     v = json_object_get(root, "not_started");      /* optional: a repetition that could not start */
-    if (v && (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > s->requested)) {
-        snprintf(err, errlen, "%s: not_started: want an integer in 2..%u", path, s->requested);
-        return -EINVAL;
-    }
+    if (v && (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > s->requested))
+        return why_fail(err, errlen, "%s: not_started: want an integer in 2..%u", path, s->requested);
     s->not_started = v ? (uint32_t)json_integer_value(v) : 0;
     reps = json_object_get(root, "repetitions");
     if (!reps)
@@ -121,16 +111,12 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
     nreps = json_array_size(reps);
     if (nreps == 0)
         return set_fail(path, "repetitions", "empty (a set holds at least one repetition)", err, errlen);
-    if (nreps > s->requested) {
-        snprintf(err, errlen, "%s: repetitions: has %zu elements, more than repeat (%u)", path, nreps,
-                 s->requested);
-        return -EINVAL;
-    }
-    if (s->not_started && s->not_started != nreps + 1) {
-        snprintf(err, errlen, "%s: not_started: %u, but the set holds %zu repetitions (want %zu)", path,
-                 s->not_started, nreps, nreps + 1);
-        return -EINVAL;
-    }
+    if (nreps > s->requested)
+        return why_fail(err, errlen, "%s: repetitions: has %zu elements, more than repeat (%u)", path, nreps,
+                        s->requested);
+    if (s->not_started && s->not_started != nreps + 1)
+        return why_fail(err, errlen, "%s: not_started: %u, but the set holds %zu repetitions (want %zu)", path,
+                        s->not_started, nreps, nreps + 1);
     s->reps = xcalloc(nreps, sizeof *s->reps);
     for (size_t k = 0; k < nreps; k++) {
         char where[32];

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 #include "common/units.h"
+#include "common/why.h"
 #include "coordinator/report/client_report.h"
 #include "coordinator/result/result.h"
 #include "coordinator/report/jint.h"
@@ -92,20 +93,16 @@ void *sched_debt_agent_json(const struct run_result *r, uint32_t phase, uint32_t
 static int get_count(const json_t *o, const char *key, double *v, char *why, size_t whylen)
 {
     const json_t *x = json_object_get(o, key);
-    if (!json_is_number(x) || !(json_number_value(x) >= 0) || json_number_value(x) > 1e18) {
-        snprintf(why, whylen, "schedule_debt.%s: want a number from 0 to 1e18", key);
-        return -EINVAL;
-    }
+    if (!json_is_number(x) || !(json_number_value(x) >= 0) || json_number_value(x) > 1e18)
+        return why_fail(why, whylen, "schedule_debt.%s: want a number from 0 to 1e18", key);
     *v = json_number_value(x);
     return 0;
 }
 
 int sched_debt_phase_load(const void *json, struct phase_result *ph, char *why, size_t whylen)
 {
-    if (!json_is_object((const json_t *)json)) {
-        snprintf(why, whylen, "schedule_debt: want an object");
-        return -EINVAL;
-    }
+    if (!json_is_object((const json_t *)json))
+        return why_fail(why, whylen, "schedule_debt: want an object");
     if (get_count(json, "asked_iops", &ph->asked_iops, why, whylen) ||
         get_count(json, "asked_bps", &ph->asked_bps, why, whylen))
         return -EINVAL;
@@ -115,10 +112,8 @@ int sched_debt_phase_load(const void *json, struct phase_result *ph, char *why, 
 int sched_debt_agent_load(const void *json, struct agent_phase *ap, char *why, size_t whylen)
 {
     double ops, ns;
-    if (!json_is_object((const json_t *)json)) {
-        snprintf(why, whylen, "schedule_debt: want an object");
-        return -EINVAL;
-    }
+    if (!json_is_object((const json_t *)json))
+        return why_fail(why, whylen, "schedule_debt: want an object");
     if (get_count(json, "late_ops", &ops, why, whylen) || get_count(json, "late_ns", &ns, why, whylen))
         return -EINVAL;
     ap->late_ops = (uint64_t)ops;

@@ -94,13 +94,10 @@ void run_record_iso8601(int64_t ms, char *out, size_t outlen)
 
 static void clean_storage(struct storage_info *s)
 {
-    result_clean_text(s->job);
-    result_clean_text(s->where);
-    result_clean_text(s->source);
-    result_clean_text(s->fstype);
-    result_clean_text(s->options);
-    result_clean_text(s->nfsvers);
-    result_clean_text(s->mode);
+    char *text[] = { s->job, s->where, s->source, s->fstype, s->options, s->nfsvers, s->mode };
+
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
+        result_clean_text(text[i]);
 }
 
 int run_record_add_storage(struct run_result *r, uint32_t phase, uint32_t agent,

@@ -22,7 +22,7 @@
 #include "proto/msg.h"
 #include "tests/unit/msg_frame_util.h"
 
-static const struct agent_accept_role role = { "a pool", "pool" };
+static const struct agent_accept_role role = { "a pool", "pool", "nfstorm serve: " };
 
 static void secret_of(struct auth_secret *s, const char *text)
 {

@@ -52,14 +52,15 @@ static uint32_t figures(const struct report_matrix *m)
 static void test_seeds_form(void **state)
 {
     struct run_result r;
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m;
 
     (void)state;
     phases(&r, 3);
     set(&r, 0, "r", RW_RANDREAD, 4096, 10, 0);
     set(&r, 1, "w", RW_WRITE, 65536, 0, 10);
     set(&r, 2, "w4", RW_WRITE, 4096, 0, 10);
-    report_matrix_build(m, &r, 8);
+    m = report_matrix_new(&r, 8);
+    assert_non_null(m);
     assert_int_equal(m->ncols, 2);
     assert_int_equal(m->nrows, 2);
     assert_string_equal(m->rows[0].label, "rand read");
@@ -75,7 +76,7 @@ static void test_seeds_form(void **state)
 static void test_split_and_mix(void **state)
 {
     struct run_result r;
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m;
 
     (void)state;
     phases(&r, 5);
@@ -85,7 +86,8 @@ static void test_split_and_mix(void **state)
     set(&r, 2, "c", RW_RANDWRITE, 4096, 0, 10);
     set(&r, 3, "d", RW_RANDREAD, 4096, 5, 5);        /* writes its first job does not issue */
     set(&r, 4, "e", RW_RW, 4096, 5, 5);
-    report_matrix_build(m, &r, 8);
+    m = report_matrix_new(&r, 8);
+    assert_non_null(m);
     assert_int_equal(m->nrows, 7);
     assert_string_equal(m->rows[0].label, "rand read");
     assert_string_equal(m->rows[1].label, "rand write (a)");
@@ -110,14 +112,15 @@ static void test_split_and_mix(void **state)
 static void test_jobs_differ(void **state)
 {
     struct run_result r;
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m;
     char line[512];
 
     (void)state;
     phases(&r, 1);
     set(&r, 0, "x", RW_RANDREAD, 4096, 8, 2);
     r.phases[0].jobs_differ = 1;
-    report_matrix_build(m, &r, 8);
+    m = report_matrix_new(&r, 8);
+    assert_non_null(m);
     assert_int_equal(m->ncols, 0);
     assert_int_equal(m->nleft, 2);
     report_matrix_left_text(line, sizeof line, m, &r, 1, 8);
@@ -131,7 +134,7 @@ static void test_jobs_differ(void **state)
 static void test_no_room(void **state)
 {
     struct run_result r;
-    struct report_matrix *m = xmalloc(sizeof *m);
+    struct report_matrix *m;
     char line[512];
 
     (void)state;
@@ -142,7 +145,8 @@ static void test_no_room(void **state)
         snprintf(name, sizeof name, "p%u", i);
         set(&r, i, name, RW_RANDREAD, 4096u * (40 - i), 10, 0);
     }
-    report_matrix_build(m, &r, 8);
+    m = report_matrix_new(&r, 8);
+    assert_non_null(m);
     assert_int_equal(m->ncols, 8);
     assert_int_equal(m->bs[0], 4096);
     assert_int_equal(m->bs[7], 8 * 4096);
@@ -154,7 +158,8 @@ static void test_no_room(void **state)
     /* 40 phases of one kind and size: 32 rows, 8 listed */
     for (uint32_t i = 0; i < 40; i++)
         r.phases[i].bs = 4096;
-    report_matrix_build(m, &r, 8);
+    m = report_matrix_new(&r, 8);
+    assert_non_null(m);
     assert_int_equal(m->nrows, REPORT_MATRIX_MAX_ROWS);
     assert_int_equal(m->nleft, 8);
     assert_int_equal(m->left[0].why, MATRIX_NO_ROW);
