@@ -21,8 +21,7 @@ void errcause_pack(msgpack_packer *pk, const struct errcause_set *s)
             continue;
         mp_pack_key(pk, op_type_name((enum op_type)t));
         msgpack_pack_map(pk, 2);
-        mp_pack_key(pk, "causes");
-        msgpack_pack_array(pk, n);
+        mp_pack_karray(pk, "causes", n);
         for (uint32_t i = 0; i < n; i++) {
             const struct errcause *c = &o->c[i];
             msgpack_pack_map(pk, 6);

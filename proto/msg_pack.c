@@ -98,8 +98,7 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
         mp_pack_u64(pk, "errors", p->errors);
         mp_pack_key(pk, "rtt");
         hist_msgpack_pack(pk, &p->rtt);
-        mp_pack_key(pk, "status");
-        msgpack_pack_array(pk, p->nstatus);
+        mp_pack_karray(pk, "status", p->nstatus);
         for (uint32_t k = 0; k < p->nstatus; k++) {
             msgpack_pack_array(pk, 2);
             msgpack_pack_uint32(pk, p->status[k].code);
@@ -174,8 +173,7 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
         msgpack_pack_map(pk, 2);
         mp_pack_key(pk, "name");
         mp_pack_str(pk, ph->name, strnlen(ph->name, sizeof ph->name));
-        mp_pack_key(pk, "jobs");
-        msgpack_pack_array(pk, ph->njobs);
+        mp_pack_karray(pk, "jobs", ph->njobs);
         for (uint32_t j = 0; j < ph->njobs; j++) {
             msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));
             pack_fields(pk, msg_job_fields, msg_job_nfields, &ph->jobs[j]);
@@ -210,8 +208,7 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
     mp_pack_key(pk, "xprt");
     msgpack_pack_map(pk, msg_xprt_nfields);
     pack_fields(pk, msg_xprt_fields, msg_xprt_nfields, &m->xprt);
-    mp_pack_key(pk, "ops");
-    msgpack_pack_array(pk, nops);
+    mp_pack_karray(pk, "ops", nops);
     for (uint32_t i = 0; i < nops; i++) {
         msgpack_pack_map(pk, msg_msop_nfields);
         pack_fields(pk, msg_msop_fields, msg_msop_nfields, &m->op[i]);

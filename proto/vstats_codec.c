@@ -14,8 +14,7 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
     mp_pack_u64(pk, "checked", v->checked);
     mp_pack_u64(pk, "only", v->only);
     mp_pack_u64(pk, "runs_more", v->runs_more);
-    mp_pack_key(pk, "runs");
-    msgpack_pack_array(pk, nr);
+    mp_pack_karray(pk, "runs", nr);
     for (uint32_t i = 0; i < nr; i++) {
         msgpack_pack_map(pk, 3);
         mp_pack_u64(pk, "run", v->runs[i].run);
@@ -24,8 +23,7 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
     }
     for (int k = 0; k < VB__COUNT; k++)
         mp_pack_u64(pk, vblock_kind_name((enum vblock_kind)k), v->count[k]);
-    mp_pack_key(pk, "first");
-    msgpack_pack_array(pk, n);
+    mp_pack_karray(pk, "first", n);
     for (uint32_t i = 0; i < n; i++) {
         const struct vstats_bad *b = &v->first[i];
         msgpack_pack_map(pk, 12);
