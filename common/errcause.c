@@ -12,13 +12,8 @@
 #include "common/nfs_rpc.h"
 #include "common/sat.h"
 
-static const char *const kind_names[ERRC__COUNT] = {
-    [ERRC_ERRNO] = "errno",
-    [ERRC_NFS] = "nfs",
-    [ERRC_SHORT_READ] = "short_read",
-    [ERRC_TIMEOUT] = "timeout",
-    [ERRC_CUT_OFF] = "cut_off",
-};
+#define KIND_WORD(e, word) [e] = word,
+static const char *const kind_names[ERRC__COUNT] = { ERRCAUSE_KINDS(KIND_WORD) };
 
 NAMES_LOOKUPS(errcause_kind_name, errcause_kind_from_name, enum errcause_kind, kind_names, ERRC__COUNT)
 

@@ -24,14 +24,16 @@
 #define ERRCAUSE_SIZE_UNKNOWN UINT64_MAX
 #define ERRCAUSE_ERRNO_MAX 4095   /* Linux errno values are below this */
 
-enum errcause_kind {
-    ERRC_ERRNO = 0,    /* code: a positive errno (ENOSPC, EIO, ...) */
-    ERRC_NFS,          /* code: an NFS status (common/nfs_rpc.h NFS_STATUS_CODE) */
-    ERRC_SHORT_READ,   /* the file ended before the read did; size: the file's */
-    ERRC_TIMEOUT,      /* completed, but after the job's op_deadline */
-    ERRC_CUT_OFF,      /* still outstanding when the job ended (drain limit, fatal error) */
-    ERRC__COUNT
-};
+/* The kinds of cause, in value order from 0, each with its word (wire,
+ * JSON, text): one list makes both the enum and errcause.c's word table. */
+#define ERRCAUSE_KINDS(X)                                                                          \
+    X(ERRC_ERRNO, "errno")           /* code: a positive errno (ENOSPC, EIO, ...) */               \
+    X(ERRC_NFS, "nfs")               /* code: an NFS status (common/nfs_rpc.h NFS_STATUS_CODE) */  \
+    X(ERRC_SHORT_READ, "short_read") /* the file ended before the read did; size: the file's */    \
+    X(ERRC_TIMEOUT, "timeout")       /* completed, but after the job's op_deadline */              \
+    X(ERRC_CUT_OFF, "cut_off")       /* still outstanding when the job ended (drain limit, fatal error) */
+#define ERRC_ENUM_ENTRY(e, word) e,
+enum errcause_kind { ERRCAUSE_KINDS(ERRC_ENUM_ENTRY) ERRC__COUNT };
 
 struct errcause {
     uint32_t kind;                /* enum errcause_kind */

@@ -226,11 +226,10 @@ void hist_rec_record(struct hist_rec *h, uint64_t ns)
     h->max_ns = ns > h->max_ns ? ns : h->max_ns;
 }
 
-void hist_rec_drain(struct hist_rec *h, struct hist *dst)
+void hist_rec_clear(struct hist_rec *h)
 {
     if (h->count == 0)
         return;
-    hist_rec_sum(h, dst);
     for (unsigned c = 0; c < HIST_NCHUNKS; c++)
         if (h->chunk[c])       /* kept: the next interval records into them */
             memset(h->chunk[c], 0, HIST_CHUNK * sizeof(*h->chunk[c]));

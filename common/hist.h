@@ -97,9 +97,8 @@ struct hist_rec {
 
 void hist_rec_init(struct hist_rec *h);               /* empty, nothing allocated */
 void hist_rec_record(struct hist_rec *h, uint64_t ns); /* may allocate one chunk */
-/* dst += h exactly (as hist_merge would with h's dense form), then h is
- * empty again; its chunks stay allocated for reuse. */
-void hist_rec_drain(struct hist_rec *h, struct hist *dst);
+/* h empty again; its chunks stay allocated for reuse. */
+void hist_rec_clear(struct hist_rec *h);
 /* h += src exactly (as hist_merge into h's dense form would), allocating
  * only the chunks src has counts in: an accumulator of a few KB where a
  * dense histogram takes 20 KB (the coordinator's per-agent phase sums). */

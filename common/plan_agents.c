@@ -58,33 +58,38 @@ static int agents_token(const char *s, const char *e, uint32_t *lo, uint32_t *hi
     return *lo <= *hi ? 0 : -EINVAL;
 }
 
-int plan_agents_check(const char *spec, char *err, size_t errlen)
+/* Walk the entries of a non-empty spec: 1 when agent index is one of its
+ * numbers or in one of its ranges; *bad is the first malformed entry,
+ * [*bad, *bad_end), or NULL. */
+static int agents_scan(const char *spec, uint32_t index, const char **bad, const char **bad_end)
 {
-    if (!spec || !*spec)
-        return 0;
+    int hit = 0;
+    *bad = NULL;
     for (const char *s = spec, *e; s; s = *e ? e + 1 : NULL) {
         uint32_t lo, hi;
         int lab;
         e = s + strcspn(s, ",");
-        if (agents_token(s, e, &lo, &hi, &lab))
-            return why_fail(err, errlen, "bad entry '%.*s' (want N, N-M or @label, comma-separated)",
-                            (int)(e - s), s);
+        if (agents_token(s, e, &lo, &hi, &lab) == 0)
+            hit |= !lab && index >= lo && index <= hi;
+        else if (!*bad)
+            *bad = s, *bad_end = e;
     }
-    return 0;
+    return hit;
+}
+
+int plan_agents_check(const char *spec, char *err, size_t errlen)
+{
+    const char *bad = NULL, *end = NULL;
+    if (spec && *spec)
+        agents_scan(spec, 0, &bad, &end);
+    return bad ? why_fail(err, errlen, "bad entry '%.*s' (want N, N-M or @label, comma-separated)",
+                          (int)(end - bad), bad) : 0;
 }
 
 int plan_agents_match(const char *spec, uint32_t index)
 {
-    if (!spec || !*spec)
-        return 1;
-    for (const char *s = spec, *e; s; s = *e ? e + 1 : NULL) {
-        uint32_t lo, hi;
-        int lab;
-        e = s + strcspn(s, ",");
-        if (agents_token(s, e, &lo, &hi, &lab) == 0 && !lab && index >= lo && index <= hi)
-            return 1;
-    }
-    return 0;
+    const char *bad, *end;
+    return !spec || !*spec || agents_scan(spec, index, &bad, &end);
 }
 
 static int spec_append(char *out, size_t cap, size_t *o, const char *fmt, ...)

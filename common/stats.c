@@ -91,17 +91,14 @@ struct op_stats_rec *op_rec_alloc(struct op_rec *r, enum op_type t)
 
 void op_rec_drain(struct op_rec *r, struct op_set *acc)
 {
+    op_rec_sum(r, acc);
     for (int i = 0; i < OP__COUNT; i++) {
         struct op_stats_rec *o = r->op[i];
-        if (!o || (o->ops == 0 && o->errors == 0))
-            continue;   /* as op_set_merge: nothing recorded, nothing added */
-        acc->op[i].ops += o->ops;
-        acc->op[i].bytes += o->bytes;
-        acc->op[i].errors += o->errors;
-        acc->op[i].timeouts += o->timeouts;
-        hist_rec_drain(&o->lat, &acc->op[i].lat);
-        hist_rec_drain(&o->svc, &acc->op[i].svc);
+        if (!o)
+            continue;
         o->ops = o->bytes = o->errors = o->timeouts = 0;
+        hist_rec_clear(&o->lat);
+        hist_rec_clear(&o->svc);
     }
 }
 
@@ -127,7 +124,7 @@ void op_rec_sum(const struct op_rec *r, struct op_set *acc)
     for (int i = 0; i < OP__COUNT; i++) {
         const struct op_stats_rec *o = r->op[i];
         if (!o || (o->ops == 0 && o->errors == 0))
-            continue;
+            continue;   /* as op_set_merge: nothing recorded, nothing added */
         acc->op[i].ops += o->ops;
         acc->op[i].bytes += o->bytes;
         acc->op[i].errors += o->errors;

@@ -62,21 +62,6 @@ void op_set_merge(struct op_set *dst, const struct op_set *src);
 /* 1 when no op type has any ops */
 int op_set_empty(const struct op_set *s);
 
-/* Record one op: count it, and add its bytes and response time (when ok)
- * or an error (a failed op's time is no latency of the file system's
- * service: an error can come back in nanoseconds).  svc is recorded
- * separately by rate-limited jobs, for successful ops too. */
-static inline void op_stats_record(struct op_stats *o, uint64_t bytes, uint64_t lat_ns, int ok)
-{
-    o->ops++;
-    if (ok) {
-        o->bytes += bytes;
-        hist_record(&o->lat, lat_ns);
-    } else {
-        o->errors++;
-    }
-}
-
 /* op_rec: a job thread's recording form of an op_set.  Only the op types a
  * job actually produces get an entry (allocated at their first record), and
  * their histograms are hist_rec, chunked by range: a read job holds one
@@ -114,7 +99,10 @@ static inline struct op_stats_rec *op_rec_get(struct op_rec *r, enum op_type t)
     return __builtin_expect(o != NULL, 1) ? o : op_rec_alloc(r, t);
 }
 
-/* op_stats_record for the recording form: count, and bytes and latency or error. */
+/* Record one op: count it, and add its bytes and response time (when ok)
+ * or an error (a failed op's time is no latency of the file system's
+ * service: an error can come back in nanoseconds).  svc is recorded
+ * separately by rate-limited jobs, for successful ops too. */
 static inline struct op_stats_rec *op_rec_record(struct op_rec *r, enum op_type t, uint64_t bytes,
                                                  uint64_t lat_ns, int ok)
 {

@@ -66,5 +66,8 @@ uint64_t vstats_bad_total(const struct vstats *v);
  * range, each first[] not ok, nfirst <= bad units); else -EINVAL with err
  * naming what.  For everything that arrives from the wire or a file. */
 int vstats_check(const struct vstats *v, char *err, size_t errlen);
+/* vstats_check on what a reader has filled in, then v counts as sent (on);
+ * or -EINVAL with err "verify: " and what is wrong. */
+int vstats_accept(struct vstats *v, char *err, size_t errlen);
 
 #endif

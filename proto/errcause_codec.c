@@ -21,20 +21,16 @@ void errcause_pack(msgpack_packer *pk, const struct errcause_set *s)
             continue;
         mp_pack_key(pk, op_type_name((enum op_type)t));
         msgpack_pack_map(pk, 2);
-        mp_pack_key(pk, "causes");
-        msgpack_pack_array(pk, n);
+        mp_pack_karray(pk, "causes", n);
         for (uint32_t i = 0; i < n; i++) {
             const struct errcause *c = &o->c[i];
-            const char *kind = errcause_kind_name((enum errcause_kind)c->kind);
             msgpack_pack_map(pk, 6);
-            mp_pack_key(pk, "kind");
-            msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
+            mp_pack_kstr(pk, "kind", errcause_kind_name((enum errcause_kind)c->kind), SIZE_MAX);
             mp_pack_u64(pk, "code", c->code);
             mp_pack_u64(pk, "count", c->count);
             mp_pack_u64(pk, "offset", c->offset);
             mp_pack_u64(pk, "size", c->size);
-            mp_pack_key(pk, "file");
-            msgpack_pack_str_with_body(pk, c->file, strnlen(c->file, sizeof c->file));
+            mp_pack_kstr(pk, "file", c->file, sizeof c->file);
         }
         mp_pack_u64(pk, "other", o->other);
     }

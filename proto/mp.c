@@ -46,6 +46,18 @@ void mp_pack_u64(msgpack_packer *pk, const char *k, uint64_t v)
     msgpack_pack_uint64(pk, v);
 }
 
+void mp_pack_kstr(msgpack_packer *pk, const char *k, const char *s, size_t max)
+{
+    mp_pack_key(pk, k);
+    mp_pack_str(pk, s ? s : "", s ? strnlen(s, max) : 0);
+}
+
+void mp_pack_karray(msgpack_packer *pk, const char *k, size_t n)
+{
+    mp_pack_key(pk, k);
+    msgpack_pack_array(pk, n);
+}
+
 const char *mp_show(char dst[40], const msgpack_object_str *s)
 {
     size_t n = s->size < 32 ? s->size : 32, i;

@@ -28,6 +28,11 @@ void mp_frame_end(struct buf *out, size_t start);
 void mp_pack_str(msgpack_packer *pk, const char *s, size_t n);
 void mp_pack_key(msgpack_packer *pk, const char *k);
 void mp_pack_u64(msgpack_packer *pk, const char *k, uint64_t v);
+/* The key k, then the string s up to its NUL or max bytes (a fixed buffer
+ * filled to the brim is not overread); "" for s NULL. */
+void mp_pack_kstr(msgpack_packer *pk, const char *k, const char *s, size_t max);
+/* The key k, then the head of an array of n items (the caller packs them). */
+void mp_pack_karray(msgpack_packer *pk, const char *k, size_t n);
 
 /* A wire string made safe for a one-line message: at most 32 bytes
  * (then "..."), each unprintable byte as '?'.  Returns dst. */

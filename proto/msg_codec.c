@@ -90,6 +90,12 @@ static const msgpack_object *map_get(const msgpack_object *map, const char *key)
     return NULL;
 }
 
+/* A value the where-path names must be a map. */
+static int want_map(struct dctx *c, const msgpack_object *o)
+{
+    return o->type == MSGPACK_OBJECT_MAP ? 0 : fail(c, "not a map");
+}
+
 static int get(struct dctx *c, const msgpack_object *map, const char *key,
                msgpack_object_type type, const char *tname, const msgpack_object **out)
 {
@@ -222,9 +228,8 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
         if (!o)
             continue;                       /* not sent: no ops of this type */
         mark = where_key(c, name);
-        if (o->type != MSGPACK_OBJECT_MAP)
-            return fail(c, "not a map");
-        if ((rc = get_u64(c, o, "ops", 0, UINT64_MAX, &st->ops)) ||
+        if ((rc = want_map(c, o)) ||
+            (rc = get_u64(c, o, "ops", 0, UINT64_MAX, &st->ops)) ||
             (rc = get_u64(c, o, "bytes", 0, UINT64_MAX, &st->bytes)) ||
             (rc = get_u64(c, o, "errors", 0, UINT64_MAX, &st->errors)) ||
             (rc = get(c, o, "lat", MSGPACK_OBJECT_MAP, "a map", &lat)))
@@ -238,9 +243,7 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
         where_pop(c, sub);
         if ((svc = map_get(o, "svc")) != NULL) {    /* optional */
             sub = where_key(c, "svc");
-            if (svc->type != MSGPACK_OBJECT_MAP)
-                return fail(c, "not a map");
-            if ((rc = unpack_hist(c, svc, &st->svc)))
+            if ((rc = want_map(c, svc)) || (rc = unpack_hist(c, svc, &st->svc)))
                 return rc;
             where_pop(c, sub);
         }
@@ -264,9 +267,8 @@ static int unpack_clones(struct dctx *c, const msgpack_object_array *a, struct c
         size_t mark = where_push(c, "[%" PRIu32 "]", i);
         int rc;
 
-        if (e->type != MSGPACK_OBJECT_MAP)
-            return fail(c, "not a map");
-        if ((rc = get_u64(c, e, "job", 0, PLAN_MAX_JOBS - 1, &job)) ||
+        if ((rc = want_map(c, e)) ||
+            (rc = get_u64(c, e, "job", 0, PLAN_MAX_JOBS - 1, &job)) ||
             (rc = get_u64(c, e, "clone", 0, PLAN_MAX_NUMJOBS - 1, &clone)) ||
             (rc = get_u64(c, e, "runtime_ns", 0, UINT64_MAX, &rt)) ||
             (rc = get(c, e, "stats", MSGPACK_OBJECT_MAP, "a map", &st)))
@@ -295,9 +297,8 @@ static int unpack_nfs_proc(struct dctx *c, const msgpack_object *o, struct nfs_r
     size_t mark;
     int rc;
 
-    if (o->type != MSGPACK_OBJECT_MAP)
-        return fail(c, "not a map");
-    if ((rc = get_u64(c, o, "calls", 1, UINT64_MAX, &p->calls)) ||
+    if ((rc = want_map(c, o)) ||
+        (rc = get_u64(c, o, "calls", 1, UINT64_MAX, &p->calls)) ||
         (rc = get_u64(c, o, "bytes_out", 0, UINT64_MAX, &p->bytes_out)) ||
         (rc = get_u64(c, o, "bytes_in", 0, UINT64_MAX, &p->bytes_in)) ||
         (rc = get_u64(c, o, "errors", 0, p->calls, &p->errors)) ||
@@ -341,9 +342,8 @@ static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rp
     const msgpack_object *rpc = NULL;
     int rc;
 
-    if (o->type != MSGPACK_OBJECT_MAP)
-        return fail(c, "not a map");
-    if ((rc = get_u64(c, o, "retransmits", 0, UINT64_MAX, &s->retransmits)) ||
+    if ((rc = want_map(c, o)) ||
+        (rc = get_u64(c, o, "retransmits", 0, UINT64_MAX, &s->retransmits)) ||
         (rc = get_u64(c, o, "timeouts", 0, UINT64_MAX, &s->timeouts)) ||
         (rc = get_u64(c, o, "reconnects", 0, UINT64_MAX, &s->reconnects)) ||
         (rc = get(c, o, "rpc", MSGPACK_OBJECT_MAP, "a map", &rpc)))
@@ -374,9 +374,8 @@ static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rp
         if (!x)
             continue;
         mark = where_key(c, nfs_op_split_name(k));
-        if (x->type != MSGPACK_OBJECT_MAP)
-            return fail(c, "not a map");
-        if ((rc = get_u64(c, x, "ops", 0, UINT64_MAX, &d->ops)) ||
+        if ((rc = want_map(c, x)) ||
+            (rc = get_u64(c, x, "ops", 0, UINT64_MAX, &d->ops)) ||
             (rc = get_u64(c, x, "lat_ns", 0, UINT64_MAX, &d->lat_ns)) ||
             (rc = get_u64(c, x, "rtt_ns", 0, UINT64_MAX, &d->rtt_ns)) ||
             (rc = get_u64(c, x, "queued_ns", 0, UINT64_MAX, &d->queued_ns)) ||
@@ -394,18 +393,16 @@ static int unpack_phase(struct dctx *c, const msgpack_object *o, struct phase *p
     const msgpack_object_array *jobs = NULL;
     int rc;
 
-    if (o->type != MSGPACK_OBJECT_MAP)
-        return fail(c, "not a map");
-    if ((rc = get_str(c, o, "name", ph->name, sizeof ph->name)) ||
+    if ((rc = want_map(c, o)) ||
+        (rc = get_str(c, o, "name", ph->name, sizeof ph->name)) ||
         (rc = get_array(c, o, "jobs", 1, PLAN_MAX_JOBS, &jobs)))
         return rc;
     ph->jobs = xcalloc(jobs->size, sizeof *ph->jobs);
     ph->njobs = jobs->size;
     for (uint32_t j = 0; j < jobs->size; j++) {
         size_t mark = where_push(c, ".jobs[%" PRIu32 "]", j);
-        if (jobs->ptr[j].type != MSGPACK_OBJECT_MAP)
-            return fail(c, "not a map");
-        if ((rc = unpack_fields(c, &jobs->ptr[j], msg_job_fields, msg_job_nfields, &ph->jobs[j])))
+        if ((rc = want_map(c, &jobs->ptr[j])) ||
+            (rc = unpack_fields(c, &jobs->ptr[j], msg_job_fields, msg_job_nfields, &ph->jobs[j])))
             return rc;
         where_pop(c, mark);
     }

@@ -98,8 +98,7 @@ static void pack_nfs_rpc(msgpack_packer *pk, const struct nfs_rpc_set *s)
         mp_pack_u64(pk, "errors", p->errors);
         mp_pack_key(pk, "rtt");
         hist_msgpack_pack(pk, &p->rtt);
-        mp_pack_key(pk, "status");
-        msgpack_pack_array(pk, p->nstatus);
+        mp_pack_karray(pk, "status", p->nstatus);
         for (uint32_t k = 0; k < p->nstatus; k++) {
             msgpack_pack_array(pk, 2);
             msgpack_pack_uint32(pk, p->status[k].code);
@@ -174,8 +173,7 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
         msgpack_pack_map(pk, 2);
         mp_pack_key(pk, "name");
         mp_pack_str(pk, ph->name, strnlen(ph->name, sizeof ph->name));
-        mp_pack_key(pk, "jobs");
-        msgpack_pack_array(pk, ph->njobs);
+        mp_pack_karray(pk, "jobs", ph->njobs);
         for (uint32_t j = 0; j < ph->njobs; j++) {
             msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));
             pack_fields(pk, msg_job_fields, msg_job_nfields, &ph->jobs[j]);
@@ -210,8 +208,7 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
     mp_pack_key(pk, "xprt");
     msgpack_pack_map(pk, msg_xprt_nfields);
     pack_fields(pk, msg_xprt_fields, msg_xprt_nfields, &m->xprt);
-    mp_pack_key(pk, "ops");
-    msgpack_pack_array(pk, nops);
+    mp_pack_karray(pk, "ops", nops);
     for (uint32_t i = 0; i < nops; i++) {
         msgpack_pack_map(pk, msg_msop_nfields);
         pack_fields(pk, msg_msop_fields, msg_msop_nfields, &m->op[i]);
@@ -251,6 +248,7 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
         case F_STR:
         case F_OPTSTR:
         case F_OPTSTRNZ:
+        case F_AGENTS:
             /* strnlen: a buffer filled to the brim must not be overread */
             mp_pack_str(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
@@ -259,29 +257,17 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             rw = rw_mode_name(*CAT(base, f, enum rw_mode));
             mp_pack_key(pk, rw ? rw : "");
             break;
-        case F_OPSET:
-            pack_op_set(pk, CAT(base, f, struct op_set));
-            break;
-        case F_NFSRPC:
-            pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set));
-            break;
+        case F_OPSET: pack_op_set(pk, CAT(base, f, struct op_set)); break;
+        case F_NFSRPC: pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set)); break;
         case F_HOST:
         case F_MSTATS:
         case F_PROXY:
             pack_client(pk, f, base);
             break;
-        case F_VERIFY:
-            vstats_pack(pk, CAT(base, f, struct vstats));
-            break;
-        case F_ERRORS:
-            errcause_pack(pk, CAT(base, f, struct errcause_set));
-            break;
-        case F_CLONES:
-            pack_clones(pk, CAT(base, f, struct clone_set));
-            break;
-        case F_PHASES:
-            pack_phases(pk, CAT(base, f, struct plan));
-            break;
+        case F_VERIFY: vstats_pack(pk, CAT(base, f, struct vstats)); break;
+        case F_ERRORS: errcause_pack(pk, CAT(base, f, struct errcause_set)); break;
+        case F_CLONES: pack_clones(pk, CAT(base, f, struct clone_set)); break;
+        case F_PHASES: pack_phases(pk, CAT(base, f, struct plan)); break;
         case F_ENUM: {
             /* an invalid value goes out as "" and the peer rejects it */
             unsigned v = 0;
@@ -290,9 +276,6 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             mp_pack_key(pk, rw ? rw : "");
             break;
         }
-        case F_AGENTS:
-            mp_pack_str(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
-            break;
         case F_BSSPLIT:
         case F_OPTBSSPLIT: {
             const struct job_spec *j = base;

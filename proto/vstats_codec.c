@@ -3,7 +3,6 @@
  * reader never depends on positions. */
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include "proto/mp.h"
 #include "proto/vstats_codec.h"
 
@@ -15,8 +14,7 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
     mp_pack_u64(pk, "checked", v->checked);
     mp_pack_u64(pk, "only", v->only);
     mp_pack_u64(pk, "runs_more", v->runs_more);
-    mp_pack_key(pk, "runs");
-    msgpack_pack_array(pk, nr);
+    mp_pack_karray(pk, "runs", nr);
     for (uint32_t i = 0; i < nr; i++) {
         msgpack_pack_map(pk, 3);
         mp_pack_u64(pk, "run", v->runs[i].run);
@@ -25,17 +23,13 @@ void vstats_pack(msgpack_packer *pk, const struct vstats *v)
     }
     for (int k = 0; k < VB__COUNT; k++)
         mp_pack_u64(pk, vblock_kind_name((enum vblock_kind)k), v->count[k]);
-    mp_pack_key(pk, "first");
-    msgpack_pack_array(pk, n);
+    mp_pack_karray(pk, "first", n);
     for (uint32_t i = 0; i < n; i++) {
         const struct vstats_bad *b = &v->first[i];
-        const char *kind = vblock_kind_name((enum vblock_kind)b->kind);
         msgpack_pack_map(pk, 12);
-        mp_pack_key(pk, "file");
-        msgpack_pack_str_with_body(pk, b->file, strnlen(b->file, sizeof b->file));
+        mp_pack_kstr(pk, "file", b->file, sizeof b->file);
         mp_pack_u64(pk, "offset", b->offset);
-        mp_pack_key(pk, "kind");
-        msgpack_pack_str_with_body(pk, kind ? kind : "", kind ? strlen(kind) : 0);
+        mp_pack_kstr(pk, "kind", vblock_kind_name((enum vblock_kind)b->kind), SIZE_MAX);
         mp_pack_u64(pk, "reader", b->reader);
         mp_pack_u64(pk, "expected_writer", b->expected_writer);
         mp_pack_u64(pk, "expected_generation", b->expected_gen);
@@ -122,7 +116,6 @@ static int unpack_runs(const msgpack_object *o, struct vstats *v, char *err, siz
 int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t errlen)
 {
     const msgpack_object *first;
-    char why[160];
 
     vstats_init(v);
     if (o->type != MSGPACK_OBJECT_MAP) {
@@ -144,12 +137,7 @@ int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t e
         if (unpack_bad(&first->via.array.ptr[i], i, &v->first[i], err, errlen))
             return -EBADMSG;
     v->nfirst = first->via.array.size;
-    if (unpack_runs(o, v, err, errlen) < 0)
+    if (unpack_runs(o, v, err, errlen) < 0 || vstats_accept(v, err, errlen) < 0)
         return -EBADMSG;
-    if (vstats_check(v, why, sizeof why) < 0) {
-        snprintf(err, errlen, "verify: %s", why);
-        return -EBADMSG;
-    }
-    v->on = 1;
     return 0;
 }

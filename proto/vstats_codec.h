@@ -10,7 +10,7 @@
  * as its word); only (verify_only), runs [{run, started_ms, blocks}] (at
  * most VSTATS_RUNS_MAX) and runs_more, which the decoder also takes absent
  * (an agent older than run ids; expected_run and found_run too).  The
- * decoder checks the whole (vstats_check) before the caller sees it. */
+ * decoder checks the whole (vstats_accept) before the caller sees it. */
 #ifndef NFSTORM_VSTATS_CODEC_H
 #define NFSTORM_VSTATS_CODEC_H
 

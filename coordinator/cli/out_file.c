@@ -28,3 +28,8 @@ const char *out_file_strerror(int err)
 {
     return err == ENXIO ? "a FIFO with no reader" : strerror(err);
 }
+
+int out_file_close(FILE *f, int rc)
+{
+    return fclose(f) != 0 && rc == 0 ? -errno : rc;
+}

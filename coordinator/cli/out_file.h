@@ -17,5 +17,8 @@
 FILE *out_file_open(const char *path);
 /* strerror(err), but "a FIFO with no reader" for ENXIO. */
 const char *out_file_strerror(int err);
+/* fclose(f); returns rc, the file's first write error, or else -errno of a
+ * failed close (buffered bytes are written only then). */
+int out_file_close(FILE *f, int rc);
 
 #endif

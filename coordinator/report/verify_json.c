@@ -130,7 +130,7 @@ static int get_runs(const json_t *o, struct vstats *v, char *err, size_t errlen)
 int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen)
 {
     const json_t *first, *e;
-    char why[200], where[48];
+    char where[48];
     size_t i;
 
     vstats_init(v);
@@ -176,10 +176,7 @@ int verify_from_json(const json_t *o, struct vstats *v, char *err, size_t errlen
         b->found_job = (uint32_t)u[3];
         v->nfirst++;
     }
-    if (get_runs(o, v, err, errlen) < 0)
+    if (get_runs(o, v, err, errlen) < 0 || vstats_accept(v, err, errlen) < 0)
         return -EINVAL;
-    if (vstats_check(v, why, sizeof why) < 0)
-        return why_fail(err, errlen, "verify: %s", why);
-    v->on = 1;
     return 0;
 }

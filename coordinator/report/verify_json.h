@@ -15,7 +15,7 @@
  * was accepted; runs are 16 hex digits; "started" and "found_run_started"
  * are written for people and not read back.  verify_only, runs, runs_more
  * and the run keys may be absent (results older than run ids).
- * The reader checks what it reads as the wire decoder does (vstats_check). */
+ * The reader checks what it reads as the wire decoder does (vstats_accept). */
 #ifndef NFSTORM_VERIFY_JSON_H
 #define NFSTORM_VERIFY_JSON_H
 

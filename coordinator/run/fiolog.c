@@ -308,7 +308,8 @@ static void flush_window(struct fiolog *fl, const struct phase_log *pl, int agen
         if (!st->win[d].count)
             continue;
         hist_init(fl->scratch);
-        hist_rec_drain(&st->win[d], fl->scratch);
+        hist_rec_sum(&st->win[d], fl->scratch);
+        hist_rec_clear(&st->win[d]);
         if (!f && !(f = open_file(fl, pl, agent, F_HIST, "a")))
             return;
         fiolog_hist_line(f, t_ms, d, pl->bs, fl->scratch, pl->log.hist_coarseness);
@@ -416,7 +417,8 @@ static void feed(struct fiolog *fl, const struct phase_log *pl, int agent, struc
         dirsum_add(&st->d[d], &c->d[d]);
         if (wants(pl, F_HIST) && c->clat[d].count) {
             hist_init(fl->scratch);
-            hist_rec_drain(&c->clat[d], fl->scratch);
+            hist_rec_sum(&c->clat[d], fl->scratch);
+            hist_rec_clear(&c->clat[d]);
             hist_rec_add(&st->win[d], fl->scratch);
         }
     }
@@ -473,15 +475,18 @@ static void phase_units(const struct fiolog *fl, uint32_t phase, uint32_t *lo, u
         (*hi)++;
 }
 
-/* The current phase's units into [lo, hi): 0 when phase is not the
- * current one, or agent (NO_AGENT: none) not one of the run's. */
+/* The current phase's units: *u the first, and their count; 0 when phase
+ * is not the current one, or agent (NO_AGENT: none) not one of the run's. */
 #define NO_AGENT UINT32_MAX
-static int cur_units(const struct fiolog *fl, uint32_t phase, uint32_t agent, uint32_t *lo, uint32_t *hi)
+static uint32_t cur_units(struct fiolog *fl, uint32_t phase, uint32_t agent, struct phase_log **u)
 {
+    uint32_t lo, hi;
+    *u = fl->u;
     if (fl->cur < 0 || phase != (uint32_t)fl->cur || (agent != NO_AGENT && agent >= fl->nagents))
         return 0;
-    phase_units(fl, phase, lo, hi);
-    return 1;
+    phase_units(fl, phase, &lo, &hi);
+    *u += lo;
+    return hi - lo;
 }
 
 static void on_phase_start(void *arg, const struct run_result *r, uint32_t phase)
@@ -525,14 +530,15 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
 {
     struct fiolog *fl = arg;
     const struct op_stats *o[2] = { &s->op[OP_READ], &s->op[OP_WRITE] };
-    uint32_t lo, hi;
+    struct phase_log *u;
+    uint32_t n = cur_units(fl, phase, agent, &u);
 
     (void)r;
-    if (!cur_units(fl, phase, agent, &lo, &hi))
+    if (!n)
         return;
-    for (uint32_t i = lo; i < hi; i++)
-        if (fl->u[i].clone < 0)
-            feed_ops(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], k, o);
+    for (uint32_t i = 0; i < n; i++)
+        if (u[i].clone < 0)
+            feed_ops(fl, &u[i], (int)agent, &u[i].agent[agent], k, o);
     fl->had_ops[agent] = !op_set_empty(s);
 }
 
@@ -552,20 +558,21 @@ static void on_agent_interval_clones(void *arg, const struct run_result *r, uint
                                      uint32_t agent, uint32_t k, const struct clone_set *cs)
 {
     struct fiolog *fl = arg;
-    uint32_t lo, hi;
+    struct phase_log *u;
+    uint32_t n = cur_units(fl, phase, agent, &u);
 
     (void)r;
-    if (!cur_units(fl, phase, agent, &lo, &hi))
+    if (!n)
         return;
     /* ops without their threads' figures (an agent older than per-clone
      * logs, or figures too large for a frame): the clone files miss them,
      * which is said, never hidden */
-    if (!cs->n && fl->had_ops[agent] && lo < hi && fl->u[lo].clone >= 0 && !fl->warntext[0])
+    if (!cs->n && fl->had_ops[agent] && u[0].clone >= 0 && !fl->warntext[0])
         snprintf(fl->warntext, sizeof(fl->warntext), "fio logs: agent %u sent interval %u of phase %u "
                  "without its threads' figures (an older agent, or past the frame limit): its ops are "
                  "missing from the per-clone log files", agent, k, phase);
-    for (uint32_t i = lo; i < hi; i++) {
-        struct phase_log *pl = &fl->u[i];
+    for (uint32_t i = 0; i < n; i++) {
+        struct phase_log *pl = &u[i];
         const struct clone_stats *e;
         const struct op_stats *o[2];
 
@@ -595,40 +602,34 @@ static void feed_pending(struct fiolog *fl, struct phase_log *pl, uint32_t k)
 static void on_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
 {
     struct fiolog *fl = arg;
-    uint32_t lo, hi;
+    struct phase_log *u;
 
     (void)r;
-    if (!cur_units(fl, phase, NO_AGENT, &lo, &hi))
-        return;
-    for (uint32_t i = lo; i < hi; i++)
-        if (fl->u[i].clone >= 0)
-            feed_pending(fl, &fl->u[i], k);
+    for (uint32_t i = 0, n = cur_units(fl, phase, NO_AGENT, &u); i < n; i++)
+        if (u[i].clone >= 0)
+            feed_pending(fl, &u[i], k);
 }
 
 static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t phase, uint32_t agent,
                                 const struct agent_phase *ap)
 {
     struct fiolog *fl = arg;
-    uint32_t lo, hi;
+    struct phase_log *u;
 
     (void)r;
-    if (!cur_units(fl, phase, agent, &lo, &hi))
-        return;
-    for (uint32_t i = lo; i < hi; i++)
-        finish(fl, &fl->u[i], (int)agent, &fl->u[i].agent[agent], ap->duration_ns);
+    for (uint32_t i = 0, n = cur_units(fl, phase, agent, &u); i < n; i++)
+        finish(fl, &u[i], (int)agent, &u[i].agent[agent], ap->duration_ns);
 }
 
 static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
 {
     struct fiolog *fl = arg;
-    const struct phase_result *ph;
-    uint32_t lo, hi;
+    struct phase_log *u;
+    uint32_t n = cur_units(fl, phase, NO_AGENT, &u);
 
-    if (!cur_units(fl, phase, NO_AGENT, &lo, &hi))
-        return;
-    ph = &r->phases[phase];
-    for (uint32_t i = lo; i < hi; i++) {
-        struct phase_log *pl = &fl->u[i];
+    for (uint32_t i = 0; i < n; i++) {
+        const struct phase_result *ph = &r->phases[phase];
+        struct phase_log *pl = &u[i];
 
         for (uint32_t a = 0; a < fl->nagents; a++)   /* lost ones, or no phase-done */
             finish(fl, pl, (int)a, &pl->agent[a], ph->agents[a].duration_ns);

@@ -46,12 +46,7 @@ struct journal *journal_open(const char *path, const char *label)
 
 int journal_close(struct journal *j)
 {
-    int rc;
-    if (!j)
-        return 0;
-    rc = j->error;
-    if (fclose(j->f) != 0 && rc == 0)
-        rc = -errno;
+    int rc = j ? out_file_close(j->f, j->error) : 0;
     free(j);
     return rc;
 }

@@ -43,13 +43,7 @@ struct timeseries *timeseries_new(const char *path)
 
 int timeseries_free(struct timeseries *ts)
 {
-    int rc;
-
-    if (!ts)
-        return 0;
-    rc = ts->err;
-    if (fclose(ts->out) != 0 && rc == 0)
-        rc = -errno;
+    int rc = ts ? out_file_close(ts->out, ts->err) : 0;
     free(ts);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include "proto/coh_msg.h"
 #include "coordinator/result/result_verify.h"
 #include "proto/msg.h"
+#include "tests/unit/stats_util.h"
 
 static void write_file(const char *dir, const char *name, const void *p, size_t n)
 {

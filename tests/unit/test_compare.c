@@ -24,6 +24,7 @@
 #include "coordinator/report/compare.h"
 #include "coordinator/result/result_load.h"
 #include "coordinator/result/sample_stats.h"
+#include "tests/unit/stats_util.h"
 
 static void add_job(struct plan *p, const char *name, enum rw_mode rw, uint64_t bs)
 {

@@ -22,6 +22,7 @@
 #include "coordinator/result/result_load.h"
 #include "coordinator/result/sample_stats.h"
 #include "coordinator/run/verdict.h"
+#include "tests/unit/stats_util.h"
 
 /* One phase "r" (randread 4k) on 1 agent: ops reads of lat_ns over 1 s,
  * so its IOPS is ops. */

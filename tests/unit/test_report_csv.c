@@ -11,6 +11,7 @@
 
 #include "common/xmalloc.h"
 #include "coordinator/report/report.h"
+#include "tests/unit/stats_util.h"
 
 /* One randread phase "r,1" (a comma, to check quoting) on 2 agents:
  * agent 0 did 300 reads, agent 1 100, 4 KiB each, all at 1000 ns, 2 s. */

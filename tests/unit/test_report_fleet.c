@@ -16,6 +16,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/report/fleet_summary.h"
 #include "coordinator/report/report.h"
+#include "tests/unit/stats_util.h"
 
 #define NA 1000
 #define NRAN 570

@@ -24,6 +24,7 @@
 #include "coordinator/result/result_load.h"
 #include "coordinator/result/result_errors.h"
 #include "coordinator/run/timeseries.h"
+#include "tests/unit/stats_util.h"
 
 #define NA 2
 #define NINT 6

@@ -25,6 +25,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/result/result.h"
 #include "coordinator/result/spill.h"
+#include "tests/unit/stats_util.h"
 
 #define NAGENTS 2
 #define NINT 7            /* intervals per phase */

@@ -17,6 +17,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/result/result.h"
 #include "coordinator/result/result_clones.h"
+#include "tests/unit/stats_util.h"
 
 /* One phase: "w" numjobs=2 writes, "r" numjobs=1 reads. */
 static void make_plan(struct plan *p, int grouped)

@@ -24,6 +24,7 @@
 #include "coordinator/result/result_load.h"
 #include "coordinator/run/run_record.h"
 #include "proto/msg.h"
+#include "tests/unit/stats_util.h"
 
 static void make_plan(struct plan *p)
 {

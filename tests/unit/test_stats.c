@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "common/stats.h"
+#include "tests/unit/stats_util.h"
 
 static void test_stats_op_type_names(void **state)
 {
