@@ -107,14 +107,14 @@ void peer_send(struct peer *p, struct buf *b);
 /* A heartbeat ping {seq, t_ns = now_ns} to p. */
 void peer_ping(struct peer *p, uint32_t seq, uint64_t now_ns);
 
-/* The answer to the ping frame f: a pong echoing its seq and t_ns with
- * our now_ns, sent to p (or appended to out when p is NULL), unless p is
- * backlogged.  0, or -EBADMSG with the reason in err. */
 /* 1 when over 1 MiB waits to be written to p: it does not read, so a
  * ping flood's pongs would grow the write queue without bound; they are
  * skipped (anything else queued tells it we are alive once it reads). */
 int peer_backlogged(const struct peer *p);
 
+/* The answer to the ping frame f: a pong echoing its seq and t_ns with
+ * our now_ns, sent to p (or appended to out when p is NULL), unless p is
+ * backlogged.  0, or -EBADMSG with the reason in err. */
 int peer_pong(struct peer *p, const struct msg_frame *f, uint64_t now_ns, struct buf *out, char *err,
               size_t errlen);
 
