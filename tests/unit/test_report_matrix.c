@@ -155,6 +155,7 @@ static void test_no_room(void **state)
     report_matrix_left_text(line, sizeof line, m, &r, 0, 8);
     assert_string_equal(line, "phase p0's reads (10 ops; its first job randread 160KiB): the table has room for "
                         "8 block sizes (see the phase's own table)");
+    free(m);
     /* 40 phases of one kind and size: 32 rows, 8 listed */
     for (uint32_t i = 0; i < 40; i++)
         r.phases[i].bs = 4096;
