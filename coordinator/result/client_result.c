@@ -12,6 +12,15 @@
 
 #define BOUND_SHARE 0.9
 
+/* The CPU figure is the process's over the sampler's span (phase start to
+ * its last interval: opening files, the first and last interval's
+ * bookkeeping), the divisor the phase's I/O time.  Below a second those
+ * differ by more than the rule's 10%, and a span longer than the I/O can
+ * read as more cores busy than the agent has (a 158 us phase read 30): no
+ * claim is made then, either way. */
+#define BOUND_MIN_SECS 1.0
+#define BOUND_MAX_OVER 1.1
+
 static struct client_phase *phase_of(struct run_result *r, uint32_t phase)
 {
     struct phase_result *ph = &r->phases[phase];
@@ -334,6 +343,8 @@ int client_result_cpu_bound(const struct agent_phase *ap, const struct host_samp
         *rule = "threads";
     }
     *busy = cpu / secs;
+    if (secs < BOUND_MIN_SECS || *busy > BOUND_MAX_OVER * (double)cores)
+        return 0;
     return *busy >= BOUND_SHARE * (double)*limit;
 }
 

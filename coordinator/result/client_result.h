@@ -91,7 +91,9 @@ void client_result_free(struct phase_result *ph);
  * thread runs on one core at a time).  *limit the cores of that limit,
  * *rule "cores" or "threads", *busy the cores it kept busy (CPU seconds
  * per second).  h: the phase's host sample, or NULL to use ap's CPU
- * fields with ap->cores alone.  0 when no claim can be made. */
+ * fields with ap->cores alone.  0 when no claim can be made: a phase
+ * under a second, or CPU beyond what its cores could give in the phase's
+ * time (the sampler's span was longer than the I/O). */
 int client_result_cpu_bound(const struct agent_phase *ap, const struct host_sample *h,
                             double *busy, uint32_t *limit, const char **rule);
 /* The NIC rule: rx or tx reached 90% of the link speed over the agent's

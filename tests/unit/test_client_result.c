@@ -121,6 +121,22 @@ static void test_client_bound_rules_and_lines(void **state)
     assert_true(client_report_cpu_bound(&r, 0, 0));
     r.phases[0].agents[0].cores = 4;
     assert_false(client_report_cpu_bound(&r, 0, 0));
+    /* a 158 us phase whose CPU span held the files' opening: 5 ms of CPU
+     * reads as 31.6 cores of 2; and a 0.5 s phase at 1.9 of 2 cores: the
+     * span is not the phase's time there, so no claim either way */
+    r.phases[0].agents[0].cores = 2;
+    r.phases[0].agents[0].duration_ns = 158000;
+    r.phases[0].agents[0].cpu_user_s = 0.005;
+    assert_false(client_report_cpu_bound(&r, 0, 0));
+    r.phases[0].agents[0].duration_ns = 500000000ull;
+    r.phases[0].agents[0].cpu_user_s = 0.95;
+    assert_false(client_report_cpu_bound(&r, 0, 0));
+    /* 2.5 cores of 2 over a whole second: more than the cores could give */
+    r.phases[0].agents[0].duration_ns = 1000000000ull;
+    r.phases[0].agents[0].cpu_user_s = 2.5;
+    assert_false(client_report_cpu_bound(&r, 0, 0));
+    r.phases[0].agents[0].cpu_user_s = 2.1;   /* within the sampling's slack: judged */
+    assert_true(client_report_cpu_bound(&r, 0, 0));
     result_free(&r);
     plan_free(&p);
     free(s);
