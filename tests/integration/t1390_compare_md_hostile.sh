@@ -20,7 +20,7 @@ run() { timeout 60 "$NFSTORM" run --local 1 --quiet --json "$T/$1.json" --direct
   >"$T/$1.out" 2>&1 || fail "run $1: $(tail -n3 "$T/$1.out")"; }
 one=(--rw=randread --bs=4k --size=4m --runtime=300ms --time_based --stonewall)
 run a --target 'gp|2' --name=r4 "${one[@]}"
-run b --target 'io|1|x' --name=warm "${one[@]}" --name=r4 "${one[@]}" --rate_iops=2000
+run b --target 'io|1|x' --name=warm "${one[@]}" --name=r4 "${one[@]}" --rate_iops=200
 A=$T/a.json; B=$T/b.json
 
 timeout 20 "$NFSTORM" compare "$A" "$B" --format md >"$T/c.md" 2>"$T/c.err" || fail "compare md: $(cat "$T/c.err")"
@@ -50,7 +50,7 @@ assert hdr == ["target", "job", "r/w", "rand/seq", "IOPS 4k", "BW 4k"], hdr
 rows = {(cells(l)[0], cells(l)[1]): cells(l) for l in lines[2:]}
 assert set(rows) == {("gp\\|2", "r4"), ("io\\|1\\|x", "warm"), ("io\\|1\\|x", "r4")}, rows.keys()
 want_r4 = iops(B, "r4"); want_warm = iops(B, "warm")
-assert want_r4 < 2600 and want_warm > 10 * want_r4, (want_r4, want_warm)   # the two phases differ
+assert want_r4 < 260 and want_warm > 5 * want_r4, (want_r4, want_warm)   # the two phases differ (a loaded machine read 2,804 unthrottled)
 def num(got):
     v, s = re.match(r"([0-9.]+)([kMG]?)$", got).groups()
     return float(v) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[s]

@@ -89,7 +89,8 @@ timeout 30 "$NFSTORM" run "$T/t.fio" --local 1 --quiet --interval 500ms --status
   >"$T/st" 2>&1 || fail "status-interval: $(cat "$T/st")"
 n=$(grep -c "^status: phase 1/1 't' at " "$T/st")
 [ "$n" -ge 3 ] && [ "$n" -le 4 ] || fail "status-interval: $n status lines: $(cat "$T/st")"
-grep -q "^status: phase 1/1 't' at 1.0s: read ops=10[0-9] iops=10[0-9]" "$T/st" || fail "status at 1.0s: $(cat "$T/st")"
+# 100 ops by 1.0 s at 100 IOPS; a starved agent (load 20) had 96
+grep -Eq "^status: phase 1/1 't' at 1.0s: read ops=(9[0-9]|10[0-9]) iops=(9[0-9]|10[0-9])" "$T/st" || fail "status at 1.0s: $(cat "$T/st")"
 # with a JSON report on stdout, each status point is a whole JSON document
 # there, as fio writes it, and no status line of nfstorm's own anywhere
 # (issue 22, item 11; t1554 checks the documents' figures)
