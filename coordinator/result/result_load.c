@@ -174,6 +174,16 @@ static json_t *get_array(struct ctx *c, json_t *obj, const char *path, const cha
     return v;
 }
 
+/* obj.key when it is there and nothing failed yet, its path in sub; else
+ * NULL (the optional parts: decoded by their own readers). */
+static json_t *opt(struct ctx *c, json_t *obj, const char *path, const char *key, char *sub, size_t sublen)
+{
+    json_t *v = c->failed ? NULL : json_object_get(obj, key);
+
+    snprintf(sub, sublen, "%s.%s", path, key);
+    return v;
+}
+
 /* lat_ns or svc_ns: the histogram is "hist" (hist_json.h, checked by the
  * one decoder); min, max and the percentiles beside it are derived from it
  * and must agree with it (a hand-edited file that does not is refused). */
@@ -517,7 +527,7 @@ static void load_phase_head(struct ctx *c, json_t *pj, const char *path, struct 
 static int load_phase_agent(struct ctx *c, json_t *arr, const char *sub, uint32_t a, struct run_result *r,
                             struct phase_result *ph, struct op_set *tot)
 {
-    json_t *aj = json_array_get(arr, a), *cpu;
+    json_t *aj = json_array_get(arr, a), *cpu, *v;
     struct agent_phase one, *ap = &one;
     char apath[512], asub[512];
     uint32_t phase = (uint32_t)(ph - r->phases);
@@ -556,40 +566,31 @@ static int load_phase_agent(struct ctx *c, json_t *arr, const char *sub, uint32_
     if (json_object_get(aj, "start_lag_ns"))
         ap->start_ns = load_start_lag(c, aj, apath, ph);
     ap->nintervals = (uint32_t)get_u64(c, aj, apath, "nintervals", UINT32_MAX);
-    if (json_object_get(aj, "storage") && !c->failed) {   /* files before records have none */
-        snprintf(asub, sizeof(asub), "%s.storage", apath);
-        load_record_part(c, run_record_storage_from_json(json_object_get(aj, "storage"), asub, r,
-                                                         phase, a, c->err, c->errlen));
-    }
-    if (json_object_get(aj, "nfs") && !c->failed) {   /* the nfs engine's RPCs */
-        snprintf(asub, sizeof(asub), "%s.nfs", apath);
-        load_nfs(c, json_object_get(aj, "nfs"), asub, r, phase, (int)a, 0);
-    }
+    if ((v = opt(c, aj, apath, "storage", asub, sizeof(asub))))   /* files before records have none */
+        load_record_part(c, run_record_storage_from_json(v, asub, r, phase, a, c->err, c->errlen));
+    if ((v = opt(c, aj, apath, "nfs", asub, sizeof(asub))))   /* the nfs engine's RPCs */
+        load_nfs(c, v, asub, r, phase, (int)a, 0);
     load_client(c, aj, apath, r, phase, a, -1);
-    if (json_object_get(aj, "schedule_debt") && !c->failed) {   /* open loop only */
+    if ((v = opt(c, aj, apath, "schedule_debt", asub, sizeof(asub)))) {   /* open loop only */
         char why[128];
-        snprintf(asub, sizeof(asub), "%s.schedule_debt", apath);
-        if (sched_debt_agent_load(json_object_get(aj, "schedule_debt"), ap, why, sizeof why) < 0)
+        if (sched_debt_agent_load(v, ap, why, sizeof why) < 0)
             fail(c, asub, "%s", why);
     }
-    if (json_object_get(aj, "verify") && !c->failed) {   /* verify= phases only */
-        struct vstats *v = xmalloc(sizeof *v);
+    if ((v = opt(c, aj, apath, "verify", asub, sizeof(asub)))) {   /* verify= phases only */
+        struct vstats *vs = xmalloc(sizeof *vs);
         char why[256];
-        snprintf(asub, sizeof(asub), "%s.verify", apath);
-        if (verify_from_json(json_object_get(aj, "verify"), v, why, sizeof why) < 0)
+        if (verify_from_json(v, vs, why, sizeof why) < 0)
             fail(c, asub, "%s", why);
         else {
             result_verify_ask(ph, a, r->nagents);
-            result_set_agent_verify(r, phase, a, v);
+            result_set_agent_verify(r, phase, a, vs);
         }
-        free(v);
+        free(vs);
     }
-    if (json_object_get(aj, "errors") && !c->failed) {   /* why its ops failed */
+    if ((v = opt(c, aj, apath, "errors", asub, sizeof(asub)))) {   /* why its ops failed */
         struct errcause_set *es = xmalloc(sizeof *es);
         char why[256];
-        snprintf(asub, sizeof(asub), "%s.errors", apath);
-        if (errors_from_json(json_object_get(aj, "errors"), es, why, sizeof why) < 0 ||
-            result_errors_match(es, tot, why, sizeof why) < 0)
+        if (errors_from_json(v, es, why, sizeof why) < 0 || result_errors_match(es, tot, why, sizeof why) < 0)
             fail(c, asub, "%s", why);
         else
             result_set_agent_errors(r, phase, a, es);
@@ -650,10 +651,10 @@ static int load_phase_after(struct ctx *c, json_t *pj, const char *path, struct 
 static void load_phase_interval(struct ctx *c, json_t *arr, const char *sub, size_t k, struct run_result *r,
                                 struct phase_result *ph, struct op_set *merged)
 {
-    json_t *ij = json_array_get(arr, k), *agents;
+    json_t *ij = json_array_get(arr, k), *v;
     struct interval_slot *s;
     char ipath[512], asub[512];
-    uint32_t nrep = 0, phase = (uint32_t)(ph - r->phases);
+    uint32_t nrep, phase = (uint32_t)(ph - r->phases);
 
     snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
     snprintf(asub, sizeof(asub), "%s.ops", ipath);
@@ -665,42 +666,15 @@ static void load_phase_interval(struct ctx *c, json_t *arr, const char *sub, siz
     s = &ph->intervals[k];
     memset(&s->agent[0], 0, sizeof(s->agent[0]));
     s->nreported = (uint32_t)get_u64(c, ij, ipath, "nreported", MAX_AGENTS);
-    agents = json_object_get(ij, "agents");
-    if (json_is_object(agents)) {   /* the columns form (files since issue 10) */
-        snprintf(asub, sizeof(asub), "%s.agents", ipath);
-        nrep = load_agent_columns(c, agents, asub, s, r->nagents);
-        agents = NULL;
-    } else {
-        agents = get_array(c, ij, ipath, "agents", r->nagents, MAX_AGENTS, asub, sizeof(asub));
-    }
-    for (uint32_t a = 0; agents && a < r->nagents && !c->failed; a++) {
-        char apath[512], opath[512];
-
-        snprintf(apath, sizeof(apath), "%s[%u]", asub, a);
-        snprintf(opath, sizeof(opath), "%s.ops", apath);
-        load_ops(c, get(c, json_array_get(agents, a), apath, "ops", opath, sizeof(opath)), opath,
-                 NULL, &s->agent[a]);
-        /* membership: "reported" is written only when false */
-        s->agent[a].reported = json_object_get(json_array_get(agents, a), "reported") ?
-                               (uint8_t)get_bool(c, json_array_get(agents, a), apath, "reported") : 1;
-        nrep += s->agent[a].reported;
-        if (json_object_get(json_array_get(agents, a), "inflight")) {
-            s->agent[a].inflight = (uint32_t)get_u64(c, json_array_get(agents, a), apath, "inflight",
-                                                     UINT32_MAX);
-            s->agent[a].oldest_ns = get_u64(c, json_array_get(agents, a), apath, "oldest_ns", INT64_MAX);
-        }
-    }
+    /* the columns form: schema 2's only one (docs/results.md) */
+    nrep = load_agent_columns(c, get(c, ij, ipath, "agents", asub, sizeof(asub)), asub, s, r->nagents);
     if (!c->failed && nrep != s->nreported)
         fail(c, ipath, "nreported is %u, but %u agents reported", s->nreported, nrep);
-    if (json_object_get(ij, "nfs") && !c->failed) {
-        snprintf(asub, sizeof(asub), "%s.nfs", ipath);
-        load_nfs(c, json_object_get(ij, "nfs"), asub, r, phase, -1, (uint32_t)k);
-    }
-    if (json_object_get(ij, "client") && !c->failed) {    /* the agents' CPU, NIC, mountstats */
+    if ((v = opt(c, ij, ipath, "nfs", asub, sizeof(asub))))
+        load_nfs(c, v, asub, r, phase, -1, (uint32_t)k);
+    if ((v = opt(c, ij, ipath, "client", asub, sizeof(asub)))) {    /* the agents' CPU, NIC, mountstats */
         char why[200];
-        snprintf(asub, sizeof(asub), "%s.client", ipath);
-        if (client_json_load_interval(json_object_get(ij, "client"), r, phase, (uint32_t)k, why,
-                                      sizeof why) < 0)
+        if (client_json_load_interval(v, r, phase, (uint32_t)k, why, sizeof why) < 0)
             fail(c, asub, "%s", why);
     }
     result_interval_seal(r, phase, (uint32_t)k);   /* a saved interval is complete */}

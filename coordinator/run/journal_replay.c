@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/report/client_json.h"
 #include "coordinator/report/hist_json.h"
+#include "coordinator/report/jint.h"
 #include "coordinator/result/result_clones.h"
 #include "coordinator/run/journal_replay.h"
 #include "coordinator/result/sched_debt.h"
@@ -30,11 +31,7 @@
 
 static int u64_of(json_t *o, const char *key, uint64_t *v)
 {
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < 0)
-        return -1;
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    return jcount(json_object_get(o, key), UINT64_MAX, v);
 }
 
 /* why (JOURNAL_WHY_MAX bytes) gets the histogram decoder's reason. */
@@ -52,12 +49,9 @@ static int op_of_compact(json_t *v, struct op_stats *o)
     size_t n = json_array_size(v);
     if (!json_is_array(v) || n < 2 || n > 4)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        json_t *x = json_array_get(v, i);
-        if (!json_is_integer(x) || json_integer_value(x) < 0)
+    for (size_t i = 0; i < n; i++)
+        if (jcount(json_array_get(v, i), UINT64_MAX, &f[i]) < 0)
             return -1;
-        f[i] = (uint64_t)json_integer_value(x);
-    }
     if (f[2] > f[0])              /* failed ops are ops */
         return -1;
     o->ops = f[0];
@@ -255,11 +249,13 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
 
 /* "error" (an agent's error text in a phase) and "stopped" (how a run that
  * did not finish ended: interrupted or failed, where and why). */
-static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
+static int apply_verdict(struct run_result *r, json_t *o, struct replay *rp)
 {
+    const char *type = json_string_value(json_object_get(o, "type"));
     const char *text = json_string_value(json_object_get(o, "text"));
     uint64_t phase = 0, agent = 0;
 
+    (void)rp;
     /* "stopped" may name phase nphases: a signal after the last phase ended */
     if (!text || u64_of(o, "phase", &phase) || phase > r->nphases ||
         (phase == r->nphases && strcmp(type, "error") == 0))
@@ -285,8 +281,9 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
 /* "record" (the run as given, the agents' machines), "storage" (where an
  * agent ran a phase) and "record_end" (the record again, with its end):
  * read by run_record.c, the same reader as the JSON result's. */
-static int apply_record_line(struct run_result *r, json_t *o, const char *type, struct replay *rp)
+static int apply_record(struct run_result *r, json_t *o, struct replay *rp)
 {
+    const char *type = json_string_value(json_object_get(o, "type"));
     char err[256];
     uint64_t phase, agent;
     if (strcmp(type, "storage") == 0)
@@ -321,10 +318,11 @@ static int apply_record_line(struct run_result *r, json_t *o, const char *type, 
  * Whether it ran is left to what
  * arrived, as for a journal without these lines (a cut-short journal's
  * verdicts depend on it, result_cut_short). */
-static int apply_phase_start(struct run_result *r, json_t *o)
+static int apply_phase_start(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, t0;
 
+    (void)rp;
     if (u64_of(o, "phase", &phase) || phase >= r->nphases || u64_of(o, "t0_ns", &t0))
         return -1;
     r->phases[phase].t0_ns = t0;
@@ -638,23 +636,6 @@ static int apply_end(struct run_result *r, json_t *o, struct replay *rp)
     return 0;
 }
 
-static int apply_verdict(struct run_result *r, json_t *o, struct replay *rp)
-{
-    (void)rp;
-    return apply_verdict_line(r, o, json_string_value(json_object_get(o, "type")));
-}
-
-static int apply_phase_start_line(struct run_result *r, json_t *o, struct replay *rp)
-{
-    (void)rp;
-    return apply_phase_start(r, o);
-}
-
-static int apply_record(struct run_result *r, json_t *o, struct replay *rp)
-{
-    return apply_record_line(r, o, json_string_value(json_object_get(o, "type")), rp);
-}
-
 /* One handler per line type; a type not here is from a newer version and
  * skipped. */
 static const struct {
@@ -669,7 +650,7 @@ static const struct {
     { "lost", apply_lost },
     { "error", apply_verdict },
     { "stopped", apply_verdict },
-    { "phase_start", apply_phase_start_line },
+    { "phase_start", apply_phase_start },
     { "phase_end", apply_phase_end },
     { "end", apply_end },
     { "record", apply_record },
