@@ -252,12 +252,12 @@ static void load_nfs(struct ctx *c, json_t *o, const char *path, struct run_resu
     nfs_rpc_set_free(&s);
 }
 
-/* An ops object: {"read": {...}, "write": {...}}; counters_only for the
- * per-agent interval counters, which have no latency or rates. */
-static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *s, struct counters *cnt)
+/* obj's "ops" object into s: {"read": {...}, "write": {...}}. */
+static void load_ops(struct ctx *c, json_t *obj, const char *opath, struct op_set *s)
 {
+    char path[512];
+    json_t *o = get(c, obj, opath, "ops", path, sizeof(path)), *v;
     const char *key;
-    json_t *v;
 
     if (c->failed)
         return;
@@ -265,8 +265,9 @@ static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *
         return fail(c, path, "not an object");
     json_object_foreach(o, key, v) {
         int t = op_type_from_name(key);
-        char sub[512];
+        char sub[512], lsub[512];
         uint64_t ops, bytes, errors;
+        json_t *lat;
 
         snprintf(sub, sizeof(sub), "%s.%s", path, key);
         if (t < 0)
@@ -277,21 +278,12 @@ static void load_ops(struct ctx *c, json_t *o, const char *path, struct op_set *
         if (!c->failed && errors > ops)
             return fail(c, sub, "errors (%llu) above ops (%llu)", (unsigned long long)errors,
                         (unsigned long long)ops);
-        if (cnt) {
-            cnt->ops[t] = ops;
-            cnt->bytes[t] = bytes;
-            cnt->errors[t] = errors;
-        } else {
-            char lsub[512];
-            json_t *lat = get(c, v, sub, "lat_ns", lsub, sizeof(lsub));
-
-            s->op[t].ops = ops;
-            s->op[t].bytes = bytes;
-            s->op[t].errors = errors;
-            if (lat)
-                load_lat(c, lat, lsub, ops, &s->op[t].lat);
-            load_op_extras(c, v, sub, &s->op[t]);
-        }
+        s->op[t].ops = ops;
+        s->op[t].bytes = bytes;
+        s->op[t].errors = errors;
+        if ((lat = get(c, v, sub, "lat_ns", lsub, sizeof(lsub))))
+            load_lat(c, lat, lsub, ops, &s->op[t].lat);
+        load_op_extras(c, v, sub, &s->op[t]);
     }
 }
 
@@ -432,7 +424,7 @@ static void place_unlagged_starts(struct run_result *r, struct phase_result *ph,
  * figures; their ops, bytes and errors must sum to the phase's. */
 static void load_clones(struct ctx *c, json_t *pj, const char *path, struct run_result *r, uint32_t phase)
 {
-    char sub[512], esub[560], osub[600], name[PLAN_NAME_MAX], why[200];
+    char sub[512], esub[560], name[PLAN_NAME_MAX], why[200];
     json_t *arr = get_array(c, pj, path, "clones", 0, RESULT_CLONES_MAX, sub, sizeof(sub));
     struct op_set *s = xmalloc(sizeof(*s)), *sum = xmalloc(sizeof(*sum));
 
@@ -446,10 +438,8 @@ static void load_clones(struct ctx *c, json_t *pj, const char *path, struct run_
         clone = get_u64(c, e, esub, "clone", PLAN_MAX_NUMJOBS - 1);
         rt = get_u64(c, e, esub, "runtime_ns", INT64_MAX);
         get_str(c, e, esub, "name", name, sizeof(name));
-        snprintf(osub, sizeof(osub), "%s.ops", esub);
         op_set_init(s);
-        if (!c->failed)
-            load_ops(c, get(c, e, esub, "ops", osub, sizeof(osub)), osub, s, NULL);
+        load_ops(c, e, esub, s);
         if (c->failed)
             break;
         if (result_clones_put(r, phase, (uint32_t)job, (uint32_t)clone, name, rt, s, why, sizeof(why)) < 0)
@@ -510,8 +500,7 @@ static void load_phase_head(struct ctx *c, json_t *pj, const char *path, struct 
     if (json_object_get(pj, "start_unix_ms"))     /* since external metrics (ext_metrics.h) */
         ph->t0_unix_ms = (int64_t)get_u64(c, pj, path, "start_unix_ms", INT64_MAX);
     ph->interval_ms = (uint32_t)get_u64(c, pj, path, "interval_ms", 3600000);
-    snprintf(sub, sizeof(sub), "%s.ops", path);
-    load_ops(c, get(c, pj, path, "ops", sub, sizeof(sub)), sub, &ph->totals, NULL);
+    load_ops(c, pj, path, &ph->totals);
     ph->asked_iops = ph->asked_bps = 0;      /* closed loop unless the file says */
     if (json_object_get(pj, "schedule_debt") && !c->failed) {
         char why[128];
@@ -555,8 +544,7 @@ static int load_phase_agent(struct ctx *c, json_t *arr, const char *sub, uint32_
         if (!c->failed && e[0])
             result_set_agent_error(r, phase, a, e);
     }
-    snprintf(asub, sizeof(asub), "%s.ops", apath);
-    load_ops(c, get(c, aj, apath, "ops", asub, sizeof(asub)), asub, tot, NULL);
+    load_ops(c, aj, apath, tot);
     cpu = get(c, aj, apath, "cpu", asub, sizeof(asub));
     ap->cpu_user_s = get_num(c, cpu, asub, "user_s");
     ap->cpu_sys_s = get_num(c, cpu, asub, "sys_s");
@@ -657,9 +645,8 @@ static void load_phase_interval(struct ctx *c, json_t *arr, const char *sub, siz
     uint32_t nrep, phase = (uint32_t)(ph - r->phases);
 
     snprintf(ipath, sizeof(ipath), "%s[%zu]", sub, k);
-    snprintf(asub, sizeof(asub), "%s.ops", ipath);
     op_set_init(merged);
-    load_ops(c, get(c, ij, ipath, "ops", asub, sizeof(asub)), asub, merged, NULL);
+    load_ops(c, ij, ipath, merged);
     /* result_add_interval grows the slots and stores the merged figures;
      * they are not agent 0's, whose counters are loaded below */
     result_add_interval(r, phase, 0, (uint32_t)k, merged);
