@@ -421,18 +421,17 @@ int run_record_diff(const struct run_result *const *runs, uint32_t n, struct rec
     d->nruns = n;
     for (int f = 0; f < F__COUNT; f++) {
         int differs = 0;
+        char **row;
         for (uint32_t i = 1; i < n && !differs; i++)
             differs = strcmp(v[f].s, v[(size_t)i * F__COUNT + f].s) != 0;
         if (!differs)
             continue;
-        d->rows = xrealloc(d->rows, (d->nrows + 1) * sizeof *d->rows);
-        snprintf(d->rows[d->nrows].key, sizeof d->rows[d->nrows].key, "%s", fld_name[f]);
-        d->rows[d->nrows].values = xcalloc(n, sizeof(char *));
+        row = xcalloc(n, sizeof *row);
         for (uint32_t i = 0; i < n; i++) {
-            d->rows[d->nrows].values[i] = v[(size_t)i * F__COUNT + f].s;
+            row[i] = v[(size_t)i * F__COUNT + f].s;
             v[(size_t)i * F__COUNT + f].s = NULL;     /* moved */
         }
-        d->nrows++;
+        diff_add_row(d, fld_name[f], row);
         if (f == F_PLAN)
             plan_line_rows(runs, n, d);
     }
