@@ -218,6 +218,16 @@ static int64_t phase_start_ms(const struct run_result *r, uint32_t p)
     return t;
 }
 
+/* The run's throughput over interval k of ph, bytes/s. */
+static double interval_bps(const struct phase_result *ph, uint64_t k)
+{
+    double bytes = 0;
+
+    for (int t = 0; t < OP__COUNT; t++)
+        bytes += (double)ph->intervals[k].count[t].bytes;
+    return bytes / (ph->interval_ms / 1000.0);
+}
+
 int64_t ext_metrics_run_start_ms(const struct run_result *r)
 {
     return r->nphases ? phase_start_ms(r, 0) : (int64_t)r->started_unix * 1000;
@@ -236,12 +246,9 @@ void ext_metrics_align(const struct run_result *r, int64_t unix_ms, struct ext_a
         uint64_t k = (uint64_t)(unix_ms - t0) / ph->interval_ms;
         if (k >= ph->nintervals)
             continue;
-        double bytes = 0;
-        for (int t = 0; t < OP__COUNT; t++)
-            bytes += (double)ph->intervals[k].count[t].bytes;
         a->phase = (int32_t)p;
         a->interval = (int32_t)k;
-        a->run_bps = bytes / (ph->interval_ms / 1000.0);
+        a->run_bps = interval_bps(ph, k);
         return;
     }
 }
@@ -328,20 +335,20 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
     fprintf(out, "<h2 id=\"external-metrics\">External metrics: ");
     svg_escape(out, m->path);
     fprintf(out, "</h2>\n<p class=\"note\">On the run's clock: 0 s is where the first phase's first interval begins.</p>\n");
-    /* the run's own throughput, every phase on one axis */
+    /* the run's own throughput, every phase on one axis; then each
+     * series in the same buffers */
     for (uint32_t p = 0; p < r->nphases; p++)
         cap += r->phases[p].nintervals;
+    for (uint32_t i = 0; i < m->n; i++)
+        cap = m->s[i].n > cap ? m->s[i].n : cap;
     x = xcalloc(cap + 1, sizeof *x);
     y = xcalloc(cap + 1, sizeof *y);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct phase_result *ph = &r->phases[p];
         double off = (double)(phase_start_ms(r, p) - s0) / 1000.0;
         for (uint32_t k = 0; k < ph->nintervals && ph->interval_ms; k++) {
-            double bytes = 0;
-            for (int t = 0; t < OP__COUNT; t++)
-                bytes += (double)ph->intervals[k].count[t].bytes;
             x[n] = off + (k + 1) * (ph->interval_ms / 1000.0);
-            y[n++] = bytes / (ph->interval_ms / 1000.0);
+            y[n++] = interval_bps(ph, k);
         }
     }
     memset(&c, 0, sizeof c);
@@ -361,12 +368,8 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
     s.n = n;
     if (n)
         svg_lines(out, &c, &s, 1);
-    free(x);
-    free(y);
     for (uint32_t i = 0; i < m->n; i++) {
         const struct ext_series *e = &m->s[i];
-        x = xcalloc(e->n + 1, sizeof *x);
-        y = xcalloc(e->n + 1, sizeof *y);
         n = 0;
         for (uint32_t k = 0; k < e->n; k++) {
             double off = (double)(e->pt[k].unix_ms - s0) / 1000.0;
@@ -380,8 +383,6 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
             fprintf(out, "<p class=\"note\" data-view=\"external-empty\">");
             svg_escape(out, e->label[0] ? e->label : e->id);
             fprintf(out, ": no point during the run</p>\n");
-            free(x);
-            free(y);
             continue;
         }
         c.view = "external";
@@ -389,13 +390,11 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
         c.ylabel = e->id;
         c.yfmt = NULL;
         s.name = e->label[0] ? e->label : e->id;
-        s.x = x;
-        s.y = y;
         s.n = n;
         svg_lines(out, &c, &s, 1);
-        free(x);
-        free(y);
     }
+    free(x);
+    free(y);
 }
 
 static int set(json_t *o, const char *k, json_t *v)
