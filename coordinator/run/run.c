@@ -666,6 +666,17 @@ static int totals_differ(const struct op_set *t, const struct op_set *sum, char 
     return 0;
 }
 
+/* A phase-done part that does not add up (what, err): the agent's error
+ * in the phase, the run goes on with what then is kept. */
+static void phase_done_flaw(struct conn *c, const char *what, const char *err, const char *then)
+{
+    char why[400];
+
+    snprintf(why, sizeof why, "phase-done %s (%s); %s", what, err, then);
+    result_set_agent_error(c->run->res, c->run->phase, c->id, why);
+    OBSERVE(c->run, agent_error, c->run->phase, c->id, why);
+}
+
 static void handle_phase_done(struct conn *c, const struct msg_frame *f)
 {
     struct run *r = c->run;
@@ -685,11 +696,7 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
     op_rec_sum(&c->acc, sum);
     if (totals_differ(&m->totals, sum, err, sizeof err)) {
         /* the intervals are what was merged, journaled and shown live */
-        char why[400];
-        snprintf(why, sizeof why, "phase-done totals differ from the sum of its intervals (%s); "
-                 "the intervals' sum is used", err);
-        result_set_agent_error(r->res, r->phase, c->id, why);
-        OBSERVE(r, agent_error, r->phase, c->id, why);
+        phase_done_flaw(c, "totals differ from the sum of its intervals", err, "the intervals' sum is used");
         m->totals = *sum;
     }
     ap->done = 1;
@@ -707,26 +714,18 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
     result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
     /* each job's and clone's figures (fio's jobs[] without group_reporting) */
     if (result_clones_add(r->res, r->phase, c->id, &r->plan->phases[r->phase], &m->clones, &m->totals,
-                          err, sizeof err) < 0) {
-        char why[400];
-        snprintf(why, sizeof why, "phase-done clones do not match its totals (%s); they are dropped", err);
-        result_set_agent_error(r->res, r->phase, c->id, why);
-        OBSERVE(r, agent_error, r->phase, c->id, why);
-    }
+                          err, sizeof err) < 0)
+        phase_done_flaw(c, "clones do not match its totals", err, "they are dropped");
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     if (m->verify.on)
         (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
     /* The causes must account for exactly the failed ops the totals (the
      * intervals' sum when those differed) count: what does not add up is
      * not shown as anyone's cause. */
-    if (result_errors_match(&m->errors, &m->totals, err, sizeof err) < 0) {
-        char why[400];
-        snprintf(why, sizeof why, "phase-done errors do not match its totals (%s); its causes are dropped", err);
-        result_set_agent_error(r->res, r->phase, c->id, why);
-        OBSERVE(r, agent_error, r->phase, c->id, why);
-    } else {
+    if (result_errors_match(&m->errors, &m->totals, err, sizeof err) < 0)
+        phase_done_flaw(c, "errors do not match its totals", err, "its causes are dropped");
+    else
         (void)result_set_agent_errors(r->res, r->phase, c->id, &m->errors);
-    }
     OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
