@@ -228,14 +228,24 @@ static double interval_bps(const struct phase_result *ph, uint64_t k)
     return bytes / (ph->interval_ms / 1000.0);
 }
 
-int64_t ext_metrics_run_start_ms(const struct run_result *r)
+/* The run's start on the wall clock, ms since the epoch. */
+static int64_t run_start_ms(const struct run_result *r)
 {
     return r->nphases ? phase_start_ms(r, 0) : (int64_t)r->started_unix * 1000;
 }
 
-void ext_metrics_align(const struct run_result *r, int64_t unix_ms, struct ext_aligned *a)
+/* A point on the run's axis. */
+struct ext_aligned {
+    double offset_s;              /* seconds since the first phase's interval 0 began */
+    int32_t phase;                /* the phase running then, or -1 */
+    int32_t interval;             /* its interval, or -1 */
+    double run_bps;               /* the fleet's bytes/s in that interval (when phase >= 0) */
+};
+
+/* Point (unix_ms) on r's axis. */
+static void align(const struct run_result *r, int64_t unix_ms, struct ext_aligned *a)
 {
-    a->offset_s = (double)(unix_ms - ext_metrics_run_start_ms(r)) / 1000.0;
+    a->offset_s = (double)(unix_ms - run_start_ms(r)) / 1000.0;
     a->phase = a->interval = -1;
     a->run_bps = 0;
     for (uint32_t p = 0; p < r->nphases; p++) {
@@ -268,7 +278,7 @@ static void fmt_time(char *buf, size_t len, int64_t ms)
 static double run_span_s(const struct run_result *r)
 {
     double end = 0;
-    int64_t s0 = ext_metrics_run_start_ms(r);
+    int64_t s0 = run_start_ms(r);
     for (uint32_t p = 0; p < r->nphases; p++) {
         double e = (double)(phase_start_ms(r, p) - s0) / 1000.0 + r->phases[p].duration_ns / 1e9;
         if (e > end)
@@ -284,7 +294,7 @@ void ext_metrics_text(FILE *out, const struct run_result *r, int base)
 
     if (!m)
         return;
-    fmt_time(when, sizeof when, ext_metrics_run_start_ms(r));
+    fmt_time(when, sizeof when, run_start_ms(r));
     fprintf(out, "\nexternal metrics (%s), on the run's clock (0 s = %s):\n", m->path, when);
     for (uint32_t i = 0; i < m->n; i++) {
         const struct ext_series *s = &m->s[i];
@@ -293,7 +303,7 @@ void ext_metrics_text(FILE *out, const struct run_result *r, int base)
 
         for (uint32_t k = 0; k < s->n; k++) {
             struct ext_aligned a;
-            ext_metrics_align(r, s->pt[k].unix_ms, &a);
+            align(r, s->pt[k].unix_ms, &a);
             if (a.phase < 0)
                 continue;
             in++;
@@ -308,7 +318,7 @@ void ext_metrics_text(FILE *out, const struct run_result *r, int base)
         fputc('\n', out);
         for (uint32_t k = 0; k < s->n; k++) {
             struct ext_aligned a;
-            ext_metrics_align(r, s->pt[k].unix_ms, &a);
+            align(r, s->pt[k].unix_ms, &a);
             if (a.phase < 0)
                 continue;
             if (shown++ == TEXT_POINTS_MAX) {
@@ -328,7 +338,7 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
     struct svg_series s;
     size_t n = 0, cap = 0;
     double *x = NULL, *y = NULL, span = run_span_s(r);
-    int64_t s0 = ext_metrics_run_start_ms(r);
+    int64_t s0 = run_start_ms(r);
 
     if (!m)
         return;
@@ -413,7 +423,7 @@ int ext_metrics_json(json_t *root, const struct run_result *r)
     em = json_object();
     series = json_array();
     bad |= set(em, "file", json_string(m->path));
-    bad |= set(em, "run_start_unix_ms", json_integer((json_int_t)ext_metrics_run_start_ms(r)));
+    bad |= set(em, "run_start_unix_ms", json_integer((json_int_t)run_start_ms(r)));
     for (uint32_t i = 0; i < m->n && series; i++) {
         const struct ext_series *s = &m->s[i];
         json_t *sj = json_object(), *pts = json_array();
@@ -424,7 +434,7 @@ int ext_metrics_json(json_t *root, const struct run_result *r)
         for (uint32_t k = 0; k < s->n && pts; k++) {
             struct ext_aligned a;
             json_t *pj = json_object();
-            ext_metrics_align(r, s->pt[k].unix_ms, &a);
+            align(r, s->pt[k].unix_ms, &a);
             in += a.phase >= 0;
             bad |= set(pj, "unix_ms", json_integer((json_int_t)s->pt[k].unix_ms));
             bad |= set(pj, "offset_s", json_real(a.offset_s));
