@@ -40,8 +40,9 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
 /* One op type's entry of an "ops" object.  The forms: OPS_FULL (phase
  * totals: counters and "lat" always), OPS_LAT_OPTIONAL (an interval line's
  * "ops": "lat" and, when 0, "errors" may be absent), OPS_COMPACT (an
- * interval line's "o": [ops, bytes(, errors(, timeouts))]). */
-enum ops_form { OPS_FULL, OPS_LAT_OPTIONAL, OPS_COMPACT };
+ * interval line's "o": [ops, bytes(, errors(, timeouts))]), OPS_HIST (an
+ * interval_lat line's: "lat" and "svc" alone). */
+enum ops_form { OPS_FULL, OPS_LAT_OPTIONAL, OPS_COMPACT, OPS_HIST };
 
 static int op_of_compact(json_t *v, struct op_stats *o)
 {
@@ -61,11 +62,14 @@ static int op_of_compact(json_t *v, struct op_stats *o)
     return 0;
 }
 
-static int op_of(json_t *v, struct op_stats *o, char *why, int lat_optional)
+static int op_of(json_t *v, struct op_stats *o, char *why, enum ops_form form)
 {
-    return u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) ||
-           ((!lat_optional || json_object_get(v, "errors")) && u64_of(v, "errors", &o->errors)) ||
-           (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
+    int lat_optional = form == OPS_LAT_OPTIONAL;
+
+    return (form != OPS_HIST &&
+            (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) ||
+             ((!lat_optional || json_object_get(v, "errors")) && u64_of(v, "errors", &o->errors)) ||
+             (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)))) ||
            ((!lat_optional || json_object_get(v, "lat")) &&
             hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX)) ||
            (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why,
@@ -81,8 +85,7 @@ static int ops_of(json_t *ops, struct op_set *s, char *why, enum ops_form form)
         return -1;
     json_object_foreach(ops, name, v) {
         int t = op_type_from_name(name);
-        if (t < 0 || (form == OPS_COMPACT ? op_of_compact(v, &s->op[t])
-                                          : op_of(v, &s->op[t], why, form == OPS_LAT_OPTIONAL)))
+        if (t < 0 || (form == OPS_COMPACT ? op_of_compact(v, &s->op[t]) : op_of(v, &s->op[t], why, form)))
             return -1;
     }
     return 0;
@@ -368,28 +371,14 @@ static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32
 static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, k;
-    const char *name;
-    json_t *ops = json_object_get(o, "ops"), *v;
     struct op_set *s;
     int rc;
 
-    if (u64_of(o, "phase", &phase) || u64_of(o, "k", &k) || phase >= r->nphases || k > UINT32_MAX ||
-        !json_is_object(ops))
+    if (u64_of(o, "phase", &phase) || u64_of(o, "k", &k) || phase >= r->nphases || k > UINT32_MAX)
         return -1;
     s = xmalloc(sizeof *s);
-    op_set_init(s);
-    rc = 0;
-    json_object_foreach(ops, name, v) {
-        int t = op_type_from_name(name);
-        if (t < 0 || hist_json_decode(json_object_get(v, "lat"), &s->op[t].lat, rp->why, JOURNAL_WHY_MAX) ||
-            (json_object_get(v, "svc") &&
-             hist_json_decode(json_object_get(v, "svc"), &s->op[t].svc, rp->why, JOURNAL_WHY_MAX))) {
-            rc = -1;
-            break;
-        }
-    }
-    if (rc == 0)
-        rc = result_add_interval_latency(r, (uint32_t)phase, (uint32_t)k, s) < 0 ? -1 : 0;
+    rc = ops_of(json_object_get(o, "ops"), s, rp->why, OPS_HIST) ||
+         result_add_interval_latency(r, (uint32_t)phase, (uint32_t)k, s) < 0 ? -1 : 0;
     if (rc == 0) {
         replay_at_phase(r, rp, (uint32_t)phase);
         replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
