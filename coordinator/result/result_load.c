@@ -221,10 +221,9 @@ static void load_record_part(struct jr *c, int rc)
     snprintf(c->err, c->errlen, "%s: %s", c->file, why);
 }
 
-/* An agent's own measurements (client_json.h), optional: into its phase
- * (k < 0) or its interval k. */
-static void load_client(struct jr *c, json_t *obj, const char *path, struct run_result *r,
-                        uint32_t phase, uint32_t a, int64_t k)
+/* An agent's own measurements over its phase (client_json.h), optional. */
+static void load_client(struct jr *c, json_t *obj, const char *path, struct run_result *r, uint32_t phase,
+                        uint32_t a)
 {
     struct client_sample *s;
     char why[200];
@@ -236,10 +235,8 @@ static void load_client(struct jr *c, json_t *obj, const char *path, struct run_
     s = xmalloc(sizeof *s);
     if (client_json_parse(obj, s, why, sizeof why) < 0)
         jr_fail(c, path, "%s", why);
-    else if (k < 0)
-        client_result_set_phase(r, phase, a, s);
     else
-        client_result_add_interval(r, phase, a, (uint32_t)k, s);
+        client_result_set_phase(r, phase, a, s);
     free(s);
 }
 
@@ -414,7 +411,7 @@ static int load_phase_agent(struct jr *c, json_t *arr, const char *sub, uint32_t
         load_record_part(c, run_record_storage_from_json(v, asub, r, phase, a, c->err, c->errlen));
     if ((v = jr_opt(c, aj, apath, "nfs", asub, sizeof(asub))))   /* the nfs engine's RPCs */
         load_nfs(c, v, asub, r, phase, (int)a, 0);
-    load_client(c, aj, apath, r, phase, a, -1);
+    load_client(c, aj, apath, r, phase, a);
     if ((v = jr_opt(c, aj, apath, "schedule_debt", asub, sizeof(asub)))) {   /* open loop only */
         char why[128];
         if (sched_debt_agent_load(v, ap, why, sizeof why) < 0)

@@ -222,19 +222,18 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
 {
     json_t *phases = json_object_get(hdr, "phases"), *ph, *id;
     size_t i, k;
+    uint64_t a;
 
     json_array_foreach(phases, i, ph) {
         if (i >= r->nphases)
             break;
-        json_array_foreach(json_object_get(ph, "idle"), k, id)
-            if (json_is_integer(id) && json_integer_value(id) >= 0 &&
-                json_integer_value(id) < (json_int_t)r->nagents)
-                r->phases[i].agents[json_integer_value(id)].participating = 0;
+        json_array_foreach(json_object_get(ph, "idle"), k, id)   /* the header has agents */
+            if (jcount(id, r->nagents - 1, &a) == 0)
+                r->phases[i].agents[a].participating = 0;
         u64_of(ph, "error_threshold", &r->phases[i].error_threshold);
         json_array_foreach(json_object_get(ph, "verify_asked"), k, id)
-            if (json_is_integer(id) && json_integer_value(id) >= 0 &&
-                json_integer_value(id) < (json_int_t)r->nagents)
-                result_verify_ask(&r->phases[i], (uint32_t)json_integer_value(id), r->nagents);
+            if (jcount(id, r->nagents - 1, &a) == 0)
+                result_verify_ask(&r->phases[i], (uint32_t)a, r->nagents);
         {
             /* the phase's jobs (sections): the header's plan has one job per phase */
             uint64_t nj;
