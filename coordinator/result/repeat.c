@@ -145,20 +145,16 @@ static uint32_t left_values(const struct run_set *s, uint32_t phase, enum op_typ
     return n;
 }
 
+/* The exit statuses of verdict_exit_status, least severe first: ok,
+ * partial, failed, interrupted; any other is worse than all of them. */
 static int severity(int status)
 {
-    switch (status) {
-    case 0:
-        return 0;
-    case 3:
-        return 1;
-    case 1:
-        return 2;
-    case 130:
-        return 3;
-    default:
-        return 4;
-    }
+    static const int order[] = { 0, 3, 1, 130 };
+    int i = 0;
+
+    while (i < 4 && order[i] != status)
+        i++;
+    return i;
 }
 
 int repeat_worse_status(int a, int b)
