@@ -626,10 +626,8 @@ int result_load_json(json_t *root, const char *file, const char *where, struct r
             jr_fail(&c, apath, "id is not the agent's index %u", a);
         jr_str(&c, aj, apath, "host", ai->host, sizeof(ai->host));
         jr_str(&c, aj, apath, "addr", ai->addr, sizeof(ai->addr));
-        if (json_object_get(aj, "labels")) {        /* optional: agents without labels */
+        if (json_object_get(aj, "labels"))        /* optional: agents without labels */
             jr_str(&c, aj, apath, "labels", ai->labels, sizeof(ai->labels));
-            result_clean_utf8(ai->labels);
-        }
         ai->ncpus = (uint32_t)jr_u64(&c, aj, apath, "ncpus", UINT32_MAX);
         ai->clock_offset_ns = jr_i64(&c, aj, apath, "clock_offset_ns");
         ai->rtt_ns = jr_u64(&c, aj, apath, "rtt_ns", INT64_MAX);
