@@ -195,13 +195,10 @@ static void replay_close_phase(struct run_result *r, struct replay *rp)
     if (rp->phase >= r->nphases)    /* a header with no phases: nothing to close */
         return;
     for (uint32_t a = 0; rp->acc && a < r->nagents; a++) {
-        if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {
-            struct agent_phase *ap = xcalloc(1, sizeof *ap);
-            ap->salvaged = 1;       /* no phase-done: from its intervals */
-            ap->nintervals = rp->nint[a];
-            ap->duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u;
-            result_set_agent_phase(r, rp->phase, a, ap, &rp->acc[a]);
-            free(ap);
+        if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {   /* no phase-done: from its intervals */
+            struct agent_phase ap = { .salvaged = 1, .nintervals = rp->nint[a],
+                .duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u };
+            result_set_agent_phase(r, rp->phase, a, &ap, &rp->acc[a]);
         }
         op_set_init(&rp->acc[a]);
         rp->nint[a] = 0;

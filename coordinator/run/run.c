@@ -241,19 +241,15 @@ static void send_halt(struct run *r, int phase_end, const char *why)
  * with what its intervals said, so what was measured is reported. */
 static void agent_salvage(struct run *r, struct conn *c)
 {
-    struct agent_phase *ap = xcalloc(1, sizeof *ap);
-    ap->salvaged = 1;
-    ap->nintervals = c->next_k;
-    ap->duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
-    {
-        struct op_set *sum = xmalloc(sizeof *sum);
-        op_set_init(sum);
-        op_rec_sum(&c->acc, sum);
-        result_set_agent_phase(r->res, r->phase, c->id, ap, sum);
-        free(sum);
-    }
-    OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
-    free(ap);
+    struct agent_phase ap = { .salvaged = 1, .nintervals = c->next_k,
+                              .duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u };
+    struct op_set *sum = xmalloc(sizeof *sum);
+
+    op_set_init(sum);
+    op_rec_sum(&c->acc, sum);
+    result_set_agent_phase(r->res, r->phase, c->id, &ap, sum);
+    free(sum);
+    OBSERVE(r, agent_phase_done, r->phase, c->id, &ap);
 }
 
 /* A phase cut short by a failure: finish it with what arrived. */
