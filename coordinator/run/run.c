@@ -677,7 +677,6 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
 {
     struct run *r = c->run;
     struct msg_phase_done *m = xmalloc(sizeof *m);
-    struct agent_phase *ap = xcalloc(1, sizeof *ap);
     struct op_set *sum = NULL;   /* the sum of its intervals, dense for the check */
     char err[256] = "";
 
@@ -695,19 +694,13 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
         phase_done_flaw(c, "totals differ from the sum of its intervals", err, "the intervals' sum is used");
         m->totals = *sum;
     }
-    ap->done = 1;
-    ap->duration_ns = m->duration_ns;
-    ap->start_ns = (uint64_t)((int64_t)m->started_ns - c->offset);
-    ap->cpu_user_s = m->cpu_user_s;
-    ap->cpu_sys_s = m->cpu_sys_s;
-    ap->cores = m->cores;
-    ap->nintervals = m->nintervals;
-    ap->lat_depth = m->lat_depth;
-    ap->late_ops = m->late_ops;
-    ap->late_ns = m->late_ns;
-    ap->lat_unmet = m->lat_unmet != 0;
+    struct agent_phase ap = { .done = 1, .duration_ns = m->duration_ns,
+                              .start_ns = (uint64_t)((int64_t)m->started_ns - c->offset),
+                              .cpu_user_s = m->cpu_user_s, .cpu_sys_s = m->cpu_sys_s, .cores = m->cores,
+                              .nintervals = m->nintervals, .lat_depth = m->lat_depth,
+                              .late_ops = m->late_ops, .late_ns = m->late_ns, .lat_unmet = m->lat_unmet != 0 };
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
-    result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
+    result_set_agent_phase(r->res, r->phase, c->id, &ap, &m->totals);
     /* each job's and clone's figures (fio's jobs[] without group_reporting) */
     if (result_clones_add(r->res, r->phase, c->id, &r->plan->phases[r->phase], &m->clones, &m->totals,
                           err, sizeof err) < 0)
@@ -722,7 +715,7 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
         phase_done_flaw(c, "errors do not match its totals", err, "its causes are dropped");
     else
         (void)result_set_agent_errors(r->res, r->phase, c->id, &m->errors);
-    OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
+    OBSERVE(r, agent_phase_done, r->phase, c->id, &ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
     if (phase_ctl_agent_done(&r->res->phases[r->phase], &r->plan->phases[r->phase], c->id))
@@ -734,7 +727,6 @@ out:
     free(sum);
     msg_phase_done_free(m);      /* empty when the decode failed */
     free(m);
-    free(ap);
 }
 
 /* An agent's error text starts with its own name ("agent 1 (host): " or,
