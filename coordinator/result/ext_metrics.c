@@ -218,14 +218,34 @@ static int64_t phase_start_ms(const struct run_result *r, uint32_t p)
     return t;
 }
 
-int64_t ext_metrics_run_start_ms(const struct run_result *r)
+/* The run's throughput over interval k of ph, bytes/s. */
+static double interval_bps(const struct phase_result *ph, uint64_t k)
+{
+    double bytes = 0;
+
+    for (int t = 0; t < OP__COUNT; t++)
+        bytes += (double)ph->intervals[k].count[t].bytes;
+    return bytes / (ph->interval_ms / 1000.0);
+}
+
+/* The run's start on the wall clock, ms since the epoch. */
+static int64_t run_start_ms(const struct run_result *r)
 {
     return r->nphases ? phase_start_ms(r, 0) : (int64_t)r->started_unix * 1000;
 }
 
-void ext_metrics_align(const struct run_result *r, int64_t unix_ms, struct ext_aligned *a)
+/* A point on the run's axis. */
+struct ext_aligned {
+    double offset_s;              /* seconds since the first phase's interval 0 began */
+    int32_t phase;                /* the phase running then, or -1 */
+    int32_t interval;             /* its interval, or -1 */
+    double run_bps;               /* the fleet's bytes/s in that interval (when phase >= 0) */
+};
+
+/* Point (unix_ms) on r's axis. */
+static void align(const struct run_result *r, int64_t unix_ms, struct ext_aligned *a)
 {
-    a->offset_s = (double)(unix_ms - ext_metrics_run_start_ms(r)) / 1000.0;
+    a->offset_s = (double)(unix_ms - run_start_ms(r)) / 1000.0;
     a->phase = a->interval = -1;
     a->run_bps = 0;
     for (uint32_t p = 0; p < r->nphases; p++) {
@@ -236,12 +256,9 @@ void ext_metrics_align(const struct run_result *r, int64_t unix_ms, struct ext_a
         uint64_t k = (uint64_t)(unix_ms - t0) / ph->interval_ms;
         if (k >= ph->nintervals)
             continue;
-        double bytes = 0;
-        for (int t = 0; t < OP__COUNT; t++)
-            bytes += (double)ph->intervals[k].count[t].bytes;
         a->phase = (int32_t)p;
         a->interval = (int32_t)k;
-        a->run_bps = bytes / (ph->interval_ms / 1000.0);
+        a->run_bps = interval_bps(ph, k);
         return;
     }
 }
@@ -261,7 +278,7 @@ static void fmt_time(char *buf, size_t len, int64_t ms)
 static double run_span_s(const struct run_result *r)
 {
     double end = 0;
-    int64_t s0 = ext_metrics_run_start_ms(r);
+    int64_t s0 = run_start_ms(r);
     for (uint32_t p = 0; p < r->nphases; p++) {
         double e = (double)(phase_start_ms(r, p) - s0) / 1000.0 + r->phases[p].duration_ns / 1e9;
         if (e > end)
@@ -277,7 +294,7 @@ void ext_metrics_text(FILE *out, const struct run_result *r, int base)
 
     if (!m)
         return;
-    fmt_time(when, sizeof when, ext_metrics_run_start_ms(r));
+    fmt_time(when, sizeof when, run_start_ms(r));
     fprintf(out, "\nexternal metrics (%s), on the run's clock (0 s = %s):\n", m->path, when);
     for (uint32_t i = 0; i < m->n; i++) {
         const struct ext_series *s = &m->s[i];
@@ -286,7 +303,7 @@ void ext_metrics_text(FILE *out, const struct run_result *r, int base)
 
         for (uint32_t k = 0; k < s->n; k++) {
             struct ext_aligned a;
-            ext_metrics_align(r, s->pt[k].unix_ms, &a);
+            align(r, s->pt[k].unix_ms, &a);
             if (a.phase < 0)
                 continue;
             in++;
@@ -301,7 +318,7 @@ void ext_metrics_text(FILE *out, const struct run_result *r, int base)
         fputc('\n', out);
         for (uint32_t k = 0; k < s->n; k++) {
             struct ext_aligned a;
-            ext_metrics_align(r, s->pt[k].unix_ms, &a);
+            align(r, s->pt[k].unix_ms, &a);
             if (a.phase < 0)
                 continue;
             if (shown++ == TEXT_POINTS_MAX) {
@@ -321,27 +338,27 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
     struct svg_series s;
     size_t n = 0, cap = 0;
     double *x = NULL, *y = NULL, span = run_span_s(r);
-    int64_t s0 = ext_metrics_run_start_ms(r);
+    int64_t s0 = run_start_ms(r);
 
     if (!m)
         return;
     fprintf(out, "<h2 id=\"external-metrics\">External metrics: ");
     svg_escape(out, m->path);
     fprintf(out, "</h2>\n<p class=\"note\">On the run's clock: 0 s is where the first phase's first interval begins.</p>\n");
-    /* the run's own throughput, every phase on one axis */
+    /* the run's own throughput, every phase on one axis; then each
+     * series in the same buffers */
     for (uint32_t p = 0; p < r->nphases; p++)
         cap += r->phases[p].nintervals;
+    for (uint32_t i = 0; i < m->n; i++)
+        cap = m->s[i].n > cap ? m->s[i].n : cap;
     x = xcalloc(cap + 1, sizeof *x);
     y = xcalloc(cap + 1, sizeof *y);
     for (uint32_t p = 0; p < r->nphases; p++) {
         const struct phase_result *ph = &r->phases[p];
         double off = (double)(phase_start_ms(r, p) - s0) / 1000.0;
         for (uint32_t k = 0; k < ph->nintervals && ph->interval_ms; k++) {
-            double bytes = 0;
-            for (int t = 0; t < OP__COUNT; t++)
-                bytes += (double)ph->intervals[k].count[t].bytes;
             x[n] = off + (k + 1) * (ph->interval_ms / 1000.0);
-            y[n++] = bytes / (ph->interval_ms / 1000.0);
+            y[n++] = interval_bps(ph, k);
         }
     }
     memset(&c, 0, sizeof c);
@@ -361,12 +378,8 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
     s.n = n;
     if (n)
         svg_lines(out, &c, &s, 1);
-    free(x);
-    free(y);
     for (uint32_t i = 0; i < m->n; i++) {
         const struct ext_series *e = &m->s[i];
-        x = xcalloc(e->n + 1, sizeof *x);
-        y = xcalloc(e->n + 1, sizeof *y);
         n = 0;
         for (uint32_t k = 0; k < e->n; k++) {
             double off = (double)(e->pt[k].unix_ms - s0) / 1000.0;
@@ -380,8 +393,6 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
             fprintf(out, "<p class=\"note\" data-view=\"external-empty\">");
             svg_escape(out, e->label[0] ? e->label : e->id);
             fprintf(out, ": no point during the run</p>\n");
-            free(x);
-            free(y);
             continue;
         }
         c.view = "external";
@@ -389,13 +400,11 @@ void ext_metrics_html(FILE *out, const struct run_result *r, int base)
         c.ylabel = e->id;
         c.yfmt = NULL;
         s.name = e->label[0] ? e->label : e->id;
-        s.x = x;
-        s.y = y;
         s.n = n;
         svg_lines(out, &c, &s, 1);
-        free(x);
-        free(y);
     }
+    free(x);
+    free(y);
 }
 
 static int set(json_t *o, const char *k, json_t *v)
@@ -414,7 +423,7 @@ int ext_metrics_json(json_t *root, const struct run_result *r)
     em = json_object();
     series = json_array();
     bad |= set(em, "file", json_string(m->path));
-    bad |= set(em, "run_start_unix_ms", json_integer((json_int_t)ext_metrics_run_start_ms(r)));
+    bad |= set(em, "run_start_unix_ms", json_integer((json_int_t)run_start_ms(r)));
     for (uint32_t i = 0; i < m->n && series; i++) {
         const struct ext_series *s = &m->s[i];
         json_t *sj = json_object(), *pts = json_array();
@@ -425,7 +434,7 @@ int ext_metrics_json(json_t *root, const struct run_result *r)
         for (uint32_t k = 0; k < s->n && pts; k++) {
             struct ext_aligned a;
             json_t *pj = json_object();
-            ext_metrics_align(r, s->pt[k].unix_ms, &a);
+            align(r, s->pt[k].unix_ms, &a);
             in += a.phase >= 0;
             bad |= set(pj, "unix_ms", json_integer((json_int_t)s->pt[k].unix_ms));
             bad |= set(pj, "offset_s", json_real(a.offset_s));

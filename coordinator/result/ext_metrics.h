@@ -53,18 +53,6 @@ struct ext_metrics {
 int ext_metrics_load(const char *path, struct ext_metrics *m, char *err, size_t errlen);
 void ext_metrics_free(struct ext_metrics *m);
 
-/* A point on the run's axis. */
-struct ext_aligned {
-    double offset_s;              /* seconds since the first phase's interval 0 began */
-    int32_t phase;                /* the phase running then, or -1 */
-    int32_t interval;             /* its interval, or -1 */
-    double run_bps;               /* the fleet's bytes/s in that interval (when phase >= 0) */
-};
-/* Point (unix_ms) on r's axis. */
-void ext_metrics_align(const struct run_result *r, int64_t unix_ms, struct ext_aligned *a);
-/* The run's start on the wall clock, ms since the epoch. */
-int64_t ext_metrics_run_start_ms(const struct run_result *r);
-
 /* Renderers of r->metrics (nothing when NULL): the text section, the HTML
  * charts beside the run's own throughput, and the JSON "external_metrics"
  * put into root (0, or -ENOMEM). */

@@ -159,19 +159,12 @@ enum limits_judgement limits_judge(double measured, double cap)
 
 const char *limits_judgement_text(enum limits_judgement j, const char *which, char *buf, size_t len)
 {
-    switch (j) {
-    case LIMITS_BELOW:
-        snprintf(buf, len, "below the declared %s cap", which);
-        break;
-    case LIMITS_AT_CAP:
-        snprintf(buf, len, "limited by the declared %s cap", which);
-        break;
-    case LIMITS_ABOVE:
+    static const char *const lead[] = { "no declared", "below the declared", "limited by the declared" };
+
+    if (j == LIMITS_ABOVE)
         snprintf(buf, len, "faster than the declared cap: cache?");
-        break;
-    default:
-        snprintf(buf, len, "no declared %s cap", which);
-    }
+    else
+        snprintf(buf, len, "%s %s cap", lead[(unsigned)j <= LIMITS_AT_CAP ? j : LIMITS_NO_CAP], which);
     return buf;
 }
 

@@ -124,7 +124,9 @@ uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, 
     return n;
 }
 
-uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
+/* repeat_values over the repetitions left out (repeat_left_out), NAN
+ * where the phase has no ops of type t. */
+static uint32_t left_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
                             double *x, uint32_t *rep)
 {
     uint32_t n = 0;
@@ -143,20 +145,16 @@ uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_typ
     return n;
 }
 
+/* The exit statuses of verdict_exit_status, least severe first: ok,
+ * partial, failed, interrupted; any other is worse than all of them. */
 static int severity(int status)
 {
-    switch (status) {
-    case 0:
-        return 0;
-    case 3:
-        return 1;
-    case 1:
-        return 2;
-    case 130:
-        return 3;
-    default:
-        return 4;
-    }
+    static const int order[] = { 0, 3, 1, 130 };
+    int i = 0;
+
+    while (i < 4 && order[i] != status)
+        i++;
+    return i;
 }
 
 int repeat_worse_status(int a, int b)
@@ -222,7 +220,7 @@ static json_t *metric_json(struct jb *b, const struct run_set *s, uint32_t phase
     }
     jb_put(b, j, "values", vals);
     jb_put(b, j, "repetitions", reps);
-    nl = repeat_left_values(s, phase, t, m, x, rep);
+    nl = left_values(s, phase, t, m, x, rep);
     for (uint32_t i = 0; i < nl; i++) {
         jb_push(b, lvals, jreal_or_null(x[i]));
         jb_push(b, lreps, json_integer(rep[i] + 1));

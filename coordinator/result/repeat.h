@@ -56,10 +56,6 @@ uint32_t repeat_values(const struct run_set *s, uint32_t phase, enum op_type t, 
  * (a 0 would pull the mean down: p50 (20+20+0)/3).  Returns how many. */
 uint32_t repeat_no_sample(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
                           uint32_t *rep);
-/* The same over the repetitions left out (repeat_left_out), NAN where the
- * phase has no ops of type t. */
-uint32_t repeat_left_values(const struct run_set *s, uint32_t phase, enum op_type t, enum repeat_metric m,
-                            double *x, uint32_t *rep);
 
 /* The worse of two exit statuses, by the verdicts' severity (verdict.h):
  * 0 ok < 3 partial < 1 failed < 130 interrupted; anything else (2) is

@@ -91,6 +91,7 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
     for (uint32_t i = 0; i < p->nphases; i++) {
         const struct phase *src = &p->phases[i];
         struct phase_result *ph = &r->phases[i];
+        uint32_t ncoh = 0, nwarn = 0;
 
         snprintf(ph->name, sizeof(ph->name), "%s", src->name);
         ph->njobs = src->njobs;
@@ -108,9 +109,16 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
             if (js->rw != j0->rw || js->bs != j0->bs || js->bs_w != j0->bs_w ||
                 (both && js->rwmixread != j0->rwmixread) || (both && js->bs_w && js->bs_w != js->bs))
                 ph->jobs_differ = 1;
+            ph->numjobs += js->numjobs;
+            ncoh += js->rw == RW_COHERENCE;
+            nwarn += js->rw == RW_COHERENCE && js->coherence_never_warn;
+            if (js->error_threshold > ph->error_threshold)
+                ph->error_threshold = js->error_threshold;
+            if (js->error_threshold_pct > ph->error_threshold_pct)
+                ph->error_threshold_pct = js->error_threshold_pct;
         }
-        for (uint32_t j = 0; j < src->njobs; j++)
-            ph->numjobs += src->jobs[j].numjobs;
+        /* the coherence verdict warns when every coherence job says so */
+        ph->coh_never_warn = (uint8_t)(ncoh && nwarn == ncoh);
         ph->interval_ms = interval_ms;
         /* agents' totals start sealed and empty: nothing to allocate */
         ph->agents = xcalloc(nagents ? nagents : 1, sizeof(*ph->agents));
@@ -120,21 +128,6 @@ void result_init(struct run_result *r, const struct plan *p, uint32_t nagents, u
                 ph->agents[a].participating = (uint8_t)plan_agents_match(src->jobs[j].agents, a);
         }
         sched_debt_asked(ph, src, nagents);   /* open loop: what it asks */
-        {
-            uint32_t ncoh = 0, nwarn = 0;
-            for (uint32_t j = 0; j < src->njobs; j++)
-                if (src->jobs[j].rw == RW_COHERENCE) {
-                    ncoh++;
-                    nwarn += src->jobs[j].coherence_never_warn != 0;
-                }
-            ph->coh_never_warn = (uint8_t)(ncoh && nwarn == ncoh);
-        }
-        for (uint32_t j = 0; j < src->njobs; j++) {
-            if (src->jobs[j].error_threshold > ph->error_threshold)
-                ph->error_threshold = src->jobs[j].error_threshold;
-            if (src->jobs[j].error_threshold_pct > ph->error_threshold_pct)
-                ph->error_threshold_pct = src->jobs[j].error_threshold_pct;
-        }
         op_set_init(&ph->totals);
         result_verify_init(ph, src, nagents);
     }
@@ -224,12 +217,7 @@ static void pending_op_to(const struct interval_slot *slot, int t, struct op_sta
 {
     const struct op_stats_rec *p = slot->pending->op[t];
 
-    o->ops = slot->count[t].ops;
-    o->bytes = slot->count[t].bytes;
-    o->errors = slot->count[t].errors;
-    o->timeouts = slot->count[t].timeouts;
-    hist_init(&o->lat);
-    hist_init(&o->svc);
+    sealed_to(slot->count, NULL, 0, t, o);
     if (p) {
         hist_rec_sum(&p->lat, &o->lat);
         hist_rec_sum(&p->svc, &o->svc);

@@ -20,6 +20,7 @@
 
 #include "common/why.h"
 #include "common/xmalloc.h"
+#include "coordinator/result/jread.h"
 #include "coordinator/run/journal.h"
 
 void run_set_free(struct run_set *s)
@@ -62,61 +63,46 @@ static int same_agents(const struct run_set *s, uint32_t k, const char *path, ch
                     s->reps[k].nagents, s->reps[k].nagents == 1 ? "" : "s", s->reps[0].nagents);
 }
 
-static int set_fail(const char *path, const char *key, const char *why, char *err, size_t errlen)
-{
-    return why_fail(err, errlen, "%s: %s: %s", path, key, why);
-}
-
+/* The set's own keys ("path: key: reason" on a failure), then each
+ * repetition through result_load_json. */
 static int load_repeat_set(json_t *root, const char *path, struct run_set *s, char *err, size_t errlen)
 {
+    struct jr c = { .file = path, .where = "", .err = err, .errlen = errlen };
     json_t *v, *reps;
-    size_t nreps;
+    size_t nreps = 0;
+    char sub[32];
 
     v = json_object_get(root, "nfstorm_repeat_set");
     if (!json_is_integer(v) || json_integer_value(v) != 1)
-        return set_fail(path, "nfstorm_repeat_set", "unsupported version (want 1)", err, errlen);
-    v = json_object_get(root, "repeat");
-    if (!v)
-        return set_fail(path, "repeat", "missing", err, errlen);
-    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > RUN_SET_MAX_REPEAT)
-        return why_fail(err, errlen, "%s: repeat: want an integer in 1..%d", path, RUN_SET_MAX_REPEAT);
-    s->requested = (uint32_t)json_integer_value(v);
-    v = json_object_get(root, "repeat_interval_s");
-    if (!v)
-        return set_fail(path, "repeat_interval_s", "missing", err, errlen);
-    if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0 ||
-        json_number_value(v) > 7.0 * 24 * 3600)
-        return set_fail(path, "repeat_interval_s", "want a number of seconds in 0..604800", err, errlen);
-    s->interval_ns = (uint64_t)llround(json_number_value(v) * 1e9);
-    v = json_object_get(root, "target");
-    if (v && (!json_is_string(v) || json_string_length(v) >= sizeof s->target))
-        return why_fail(err, errlen, "%s: target: want a string of at most %zu bytes", path, sizeof s->target - 1);
-    if (v) {
-        snprintf(s->target, sizeof s->target, "%s", json_string_value(v));
-        result_clean_utf8(s->target);
-    }
-    v = json_object_get(root, "interrupted");
-    if (v && !json_is_boolean(v))
-        return set_fail(path, "interrupted", "want true or false", err, errlen);
-    s->interrupted = json_is_true(v);
-    v = json_object_get(root, "not_started");      /* optional: a repetition that could not start */
+        jr_fail(&c, "nfstorm_repeat_set", "unsupported version (want 1)");
+    v = jr_get(&c, root, "", "repeat", sub, sizeof sub);
+    if (v && (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > RUN_SET_MAX_REPEAT))
+        jr_fail(&c, sub, "want an integer in 1..%d", RUN_SET_MAX_REPEAT);
+    s->requested = v ? (uint32_t)json_integer_value(v) : 0;
+    v = jr_get(&c, root, "", "repeat_interval_s", sub, sizeof sub);
+    if (v && (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0 ||
+              json_number_value(v) > 7.0 * 24 * 3600))
+        jr_fail(&c, sub, "want a number of seconds in 0..604800");
+    s->interval_ns = v && !c.failed ? (uint64_t)llround(json_number_value(v) * 1e9) : 0;
+    if (jr_opt(&c, root, "", "target", sub, sizeof sub))
+        jr_str(&c, root, "", "target", s->target, sizeof s->target);
+    if (jr_opt(&c, root, "", "interrupted", sub, sizeof sub))
+        s->interrupted = jr_bool(&c, root, "", "interrupted");
+    v = jr_opt(&c, root, "", "not_started", sub, sizeof sub);   /* a repetition that could not start */
     if (v && (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > s->requested))
-        return why_fail(err, errlen, "%s: not_started: want an integer in 2..%u", path, s->requested);
-    s->not_started = v ? (uint32_t)json_integer_value(v) : 0;
-    reps = json_object_get(root, "repetitions");
-    if (!reps)
-        return set_fail(path, "repetitions", "missing", err, errlen);
-    if (!json_is_array(reps))
-        return set_fail(path, "repetitions", "want an array", err, errlen);
+        jr_fail(&c, "not_started", "want an integer in 2..%u", s->requested);
+    s->not_started = v && !c.failed ? (uint32_t)json_integer_value(v) : 0;
+    reps = jr_array(&c, root, "", "repetitions", 0, SIZE_MAX, sub, sizeof sub);
     nreps = json_array_size(reps);
-    if (nreps == 0)
-        return set_fail(path, "repetitions", "empty (a set holds at least one repetition)", err, errlen);
-    if (nreps > s->requested)
-        return why_fail(err, errlen, "%s: repetitions: has %zu elements, more than repeat (%u)", path, nreps,
-                        s->requested);
-    if (s->not_started && s->not_started != nreps + 1)
-        return why_fail(err, errlen, "%s: not_started: %u, but the set holds %zu repetitions (want %zu)", path,
-                        s->not_started, nreps, nreps + 1);
+    if (reps && nreps == 0)
+        jr_fail(&c, sub, "empty (a set holds at least one repetition)");
+    else if (reps && nreps > s->requested)
+        jr_fail(&c, sub, "has %zu elements, more than repeat (%u)", nreps, s->requested);
+    else if (reps && s->not_started && s->not_started != nreps + 1)
+        jr_fail(&c, "not_started", "%u, but the set holds %zu repetitions (want %zu)", s->not_started, nreps,
+                nreps + 1);
+    if (c.failed)
+        return -EINVAL;
     s->reps = xcalloc(nreps, sizeof *s->reps);
     for (size_t k = 0; k < nreps; k++) {
         char where[32];
@@ -124,8 +110,10 @@ static int load_repeat_set(json_t *root, const char *path, struct run_set *s, ch
 
         snprintf(where, sizeof where, "repetitions[%zu]", k);
         s->n = (uint32_t)k + 1;    /* rep k is freeable, loaded or not */
-        if (!json_is_object(json_array_get(reps, k)))
-            return set_fail(path, where, "not an object", err, errlen);
+        if (!json_is_object(json_array_get(reps, k))) {
+            jr_fail(&c, where, "not an object");
+            return -EINVAL;
+        }
         if ((rc = result_load_json(json_array_get(reps, k), path, where, &s->reps[k], err, errlen)) < 0)
             return rc;
         if (k > 0 && ((rc = same_phases(s, (uint32_t)k, path, err, errlen)) < 0 ||

@@ -102,7 +102,10 @@ void result_verify_counts(const struct vstats *v, char *buf, size_t len)
                                   k == VB_OK ? "ok" : vblock_kind_name((enum vblock_kind)k));
 }
 
-void result_verify_bad(const struct vstats_bad *b, char *buf, size_t len)
+/* One offender: "FILE offset N: torn: expected writer 0 generation G,
+ * found writer 1 job 3 generation H at offset M" (parts that are not
+ * known left out). */
+static void bad_text(const struct vstats_bad *b, char *buf, size_t len)
 {
     char ew[32] = "any writer", eg[48] = "", er[40] = "", fw[160] = "", fo[48] = "";
     int header = b->found_gen || b->found_writer || b->found_offset || b->found_run;
@@ -183,7 +186,7 @@ int result_verify_reason(const struct run_result *r, uint32_t phase, uint32_t ag
                           v->count[k], vblock_kind_name((enum vblock_kind)k));
     first[0] = '\0';
     if (v->nfirst)
-        result_verify_bad(&v->first[0], first, sizeof first);
+        bad_text(&v->first[0], first, sizeof first);
     snprintf(buf, len, "verify: %" PRIu64 " of %" PRIu64 " blocks bad (%s)%s%s", bad, v->checked, counts,
              v->nfirst ? "; first: " : "", first);
     return 1;
@@ -202,7 +205,7 @@ void result_verify_text(FILE *out, const struct run_result *r, uint32_t phase)
         fprintf(out, "  written by: %s\n", line);
     }
     for (uint32_t i = 0; i < v->nfirst; i++) {
-        result_verify_bad(&v->first[i], line, sizeof line);
+        bad_text(&v->first[i], line, sizeof line);
         fprintf(out, "  bad block (agent %u): %s\n", v->first[i].reader, line);
     }
     if (vstats_bad_total(v) > v->nfirst)

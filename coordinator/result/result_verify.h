@@ -48,10 +48,6 @@ int result_verify_phase_reason(const struct run_result *r, uint32_t phase, char 
 int result_verify_reason(const struct run_result *r, uint32_t phase, uint32_t agent, char *buf, size_t len);
 /* "64 checked, 62 ok, 1 torn, 1 zeroes" (kinds with a count only). */
 void result_verify_counts(const struct vstats *v, char *buf, size_t len);
-/* One offender: "FILE offset N: torn: expected writer 0 generation G,
- * found writer 1 job 3 generation H at offset M" (parts that are not
- * known left out). */
-void result_verify_bad(const struct vstats_bad *b, char *buf, size_t len);
 /* The text report's lines for phase: "verify: COUNTS" and one line per
  * first offender; nothing when the phase did not verify. */
 void result_verify_text(FILE *out, const struct run_result *r, uint32_t phase);

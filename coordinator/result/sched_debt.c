@@ -35,7 +35,8 @@ void sched_debt_asked(struct phase_result *ph, const struct phase *src, uint32_t
     }
 }
 
-double sched_debt_cpu_pct(const struct agent_phase *ap)
+/* Agent a's CPU (user + sys) over its cores and its phase time, percent. */
+static double cpu_pct(const struct agent_phase *ap)
 {
     return ap->duration_ns && ap->cores
            ? 100.0 * (ap->cpu_user_s + ap->cpu_sys_s) * 1e9 / (double)ap->duration_ns / ap->cores : 0;
@@ -86,7 +87,7 @@ void *sched_debt_agent_json(const struct run_result *r, uint32_t phase, uint32_t
     o = json_object();
     json_object_set_new(o, "late_ops", json_integer((json_int_t)ap->late_ops));
     json_object_set_new(o, "late_ns", json_integer((json_int_t)ap->late_ns));
-    json_object_set_new(o, "cpu_pct", jreal_or_zero(sched_debt_cpu_pct(ap)));
+    json_object_set_new(o, "cpu_pct", jreal_or_zero(cpu_pct(ap)));
     return o;
 }
 
@@ -145,7 +146,7 @@ void sched_debt_text(FILE *out, const struct run_result *r, uint32_t phase)
         if (ap->late_ops)
             fprintf(out, " (%s in all)", units_fmt_ns(d, sizeof d, (double)ap->late_ns));
         /* busy CPU with debt: the client fell behind; idle: the server held it */
-        fprintf(out, " at %.0f%% client CPU%s", sched_debt_cpu_pct(ap),
+        fprintf(out, " at %.0f%% client CPU%s", cpu_pct(ap),
                 !ap->late_ops ? "" : client_report_cpu_bound(r, phase, a) ? " (the client fell behind)"
                                                                           : " (the server fell behind)");
         first = 0;

@@ -26,8 +26,6 @@ struct agent_phase;
  * rate_iops / rate (both directions' with per-direction lists) x numjobs x
  * the agents it runs on, into ph->asked_iops / asked_bps (0: closed loop). */
 void sched_debt_asked(struct phase_result *ph, const struct phase *src, uint32_t nagents);
-/* Agent a's CPU (user + sys) over its cores and its phase time, percent. */
-double sched_debt_cpu_pct(const struct agent_phase *ap);
 /* The phase's "schedule_debt" object (a jansson json_t *, new reference),
  * or NULL when the phase is closed-loop. */
 void *sched_debt_phase_json(const struct run_result *r, uint32_t phase);

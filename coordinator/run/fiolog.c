@@ -47,9 +47,9 @@ static const enum plan_log_type ftype_key[F__COUNT] = {
     PLAN_LOG_BW, PLAN_LOG_IOPS, PLAN_LOG_LAT, PLAN_LOG_LAT, PLAN_LOG_LAT, PLAN_LOG_HIST,
 };
 
+/* A direction's sums; n, sum and max are [0] lat's and [1] clat's. */
 struct dirsum {
-    uint64_t ok, bytes, lat_n, lat_sum, lat_max;
-    uint64_t clat_n, clat_sum, clat_max;
+    uint64_t ok, bytes, n[2], sum[2], max[2];
 };
 
 /* fio's clat: issue to completion.  A rate-limited job measures latency
@@ -195,17 +195,15 @@ void fiolog_hist_line(FILE *out, uint64_t time_ms, int ddir, uint64_t bs, const 
         top = sat_add_u64(top, h->bucket[i]);
     /* fio's loop: groups of stride bins from 0, then the last stride bins
      * (overlapping the previous group when stride does not divide 1856) */
-    for (uint32_t j = 0; j + stride < FIOLOG_PLAT_NR; j += stride) {
+    for (uint32_t j = 0, last = 0; !last; j += stride) {
         uint64_t s = 0;
+
+        last = j + stride >= FIOLOG_PLAT_NR;
+        if (last)
+            j = FIOLOG_PLAT_NR - stride;
         for (uint32_t b = j; b < j + stride; b++)
             s = sat_add_u64(s, b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b]);
-        fprintf(out, ", %llu", (unsigned long long)s);
-    }
-    {
-        uint64_t s = 0;
-        for (uint32_t b = FIOLOG_PLAT_NR - stride; b < FIOLOG_PLAT_NR; b++)
-            s = sat_add_u64(s, b == FIOLOG_PLAT_NR - 1 ? top : h->bucket[b]);
-        fprintf(out, ", %llu\n", (unsigned long long)s);
+        fprintf(out, ", %llu%s", (unsigned long long)s, last ? "\n" : "");
     }
 }
 
@@ -340,12 +338,9 @@ static void emit(struct fiolog *fl, const struct phase_log *pl, int agent, struc
                 write_value_line(f, pl, end_ms, ds->bytes * 1000 / span / 1024, d);
             else if (t == F_IOPS)
                 write_value_line(f, pl, end_ms, ds->ok * 1000 / span, d);
-            else if (t == F_LAT && ds->lat_n)   /* fio logs latency only for windows with samples */
-                write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->lat_max
-                                 : (ds->lat_sum + ds->lat_n / 2) / ds->lat_n, d);
-            else if (t == F_CLAT && ds->clat_n)
-                write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->clat_max
-                                 : (ds->clat_sum + ds->clat_n / 2) / ds->clat_n, d);
+            else if (ds->n[t - F_LAT])   /* fio logs latency only for windows with samples */
+                write_value_line(f, pl, end_ms, pl->log.log_max_value ? ds->max[t - F_LAT]
+                                 : (ds->sum[t - F_LAT] + ds->n[t - F_LAT] / 2) / ds->n[t - F_LAT], d);
         }
         close_file(fl, f);
     }
@@ -358,14 +353,12 @@ static void dirsum_add(struct dirsum *a, const struct dirsum *b)
 {
     a->ok = sat_add_u64(a->ok, b->ok);
     a->bytes = sat_add_u64(a->bytes, b->bytes);
-    a->lat_n = sat_add_u64(a->lat_n, b->lat_n);
-    a->lat_sum = sat_add_u64(a->lat_sum, b->lat_sum);
-    if (b->lat_n && b->lat_max > a->lat_max)
-        a->lat_max = b->lat_max;
-    a->clat_n = sat_add_u64(a->clat_n, b->clat_n);
-    a->clat_sum = sat_add_u64(a->clat_sum, b->clat_sum);
-    if (b->clat_n && b->clat_max > a->clat_max)
-        a->clat_max = b->clat_max;
+    for (int i = 0; i < 2; i++) {
+        a->n[i] = sat_add_u64(a->n[i], b->n[i]);
+        a->sum[i] = sat_add_u64(a->sum[i], b->sum[i]);
+        if (b->n[i] && b->max[i] > a->max[i])
+            a->max[i] = b->max[i];
+    }
 }
 
 /* c += the read and write figures o (hist: keep the clat histograms). */
@@ -375,8 +368,8 @@ static void contrib_add(struct contrib *c, const struct op_stats *const o[2], in
         const struct hist *h = clat_of(o[d]);
         struct dirsum x = {
             .ok = result_ok_count(o[d]->ops, o[d]->errors), .bytes = o[d]->bytes,
-            .lat_n = o[d]->lat.count, .lat_sum = o[d]->lat.sum_ns, .lat_max = o[d]->lat.max_ns,
-            .clat_n = h->count, .clat_sum = h->sum_ns, .clat_max = h->max_ns,
+            .n = { o[d]->lat.count, h->count }, .sum = { o[d]->lat.sum_ns, h->sum_ns },
+            .max = { o[d]->lat.max_ns, h->max_ns },
         };
 
         dirsum_add(&c->d[d], &x);
@@ -462,6 +455,21 @@ static void lstream_free(struct lstream *st)
 {
     for (int d = 0; d < 2; d++)
         hist_rec_free(&st->win[d]);
+}
+
+/* What a unit holds while its phase runs (at its end, or the log's). */
+static void unit_free(const struct fiolog *fl, struct phase_log *pl)
+{
+    for (uint32_t a = 0; pl->agent && a < fl->nagents; a++)
+        lstream_free(&pl->agent[a]);
+    free(pl->agent);
+    pl->agent = NULL;
+    lstream_free(&pl->merged);
+    for (uint32_t i = 0; i < pl->npend; i++)
+        contrib_free(&pl->pend[i].c);
+    free(pl->pend);
+    pl->pend = NULL;
+    pl->npend = 0;
 }
 
 /* The running phase's units: [*lo, *hi). */
@@ -652,13 +660,7 @@ static void on_phase_done(void *arg, const struct run_result *r, uint32_t phase)
             feed_pending(fl, pl, pl->pend[first].k);
         }
         finish(fl, pl, -1, &pl->merged, ph->duration_ns);
-        for (uint32_t a = 0; a < fl->nagents; a++)
-            lstream_free(&pl->agent[a]);
-        free(pl->agent);
-        pl->agent = NULL;
-        lstream_free(&pl->merged);
-        free(pl->pend);
-        pl->pend = NULL;
+        unit_free(fl, pl);
     }
     fl->cur = -1;
 }
@@ -770,17 +772,8 @@ int fiolog_free(struct fiolog *fl)
     if (!fl)
         return 0;
     rc = fl->err;
-    for (uint32_t u = 0; u < fl->nu; u++) {
-        struct phase_log *pl = &fl->u[u];
-
-        for (uint32_t a = 0; pl->agent && a < fl->nagents; a++)
-            lstream_free(&pl->agent[a]);
-        free(pl->agent);
-        lstream_free(&pl->merged);
-        for (uint32_t i = 0; i < pl->npend; i++)
-            contrib_free(&pl->pend[i].c);
-        free(pl->pend);
-    }
+    for (uint32_t u = 0; u < fl->nu; u++)
+        unit_free(fl, &fl->u[u]);
     for (int d = 0; d < 2; d++)
         free(fl->ops[d]);
     free(fl->scratch);

@@ -62,7 +62,7 @@ static void put(struct journal *j, json_t *o)
 
 /* Per op type: counters, and the histograms in hist_json's form (svc and
  * timeouts only when there are any: rate-limited jobs, timed-out ops). */
-static json_t *ops_json_as(const struct op_set *s, int with_latency)
+static json_t *ops_json(const struct op_set *s, int with_latency)
 {
     json_t *ops = json_object();
     for (int t = 0; t < OP__COUNT; t++) {
@@ -87,7 +87,7 @@ static json_t *ops_json_as(const struct op_set *s, int with_latency)
 
 /* Counters only, compactly (an interval line's "o", docs/results.md): per op type
  * [ops, bytes], with errors and timeouts appended only when not 0; about
- * 30 bytes an agent-interval fewer than ops_json_as's objects. */
+ * 30 bytes an agent-interval fewer than ops_json's objects. */
 static json_t *ops_counters_compact(const struct op_set *s)
 {
     json_t *ops = json_object();
@@ -104,11 +104,6 @@ static json_t *ops_counters_compact(const struct op_set *s)
         json_object_set_new(ops, op_type_name((enum op_type)t), v);
     }
     return ops;
-}
-
-static json_t *ops_json(const struct op_set *s)
-{
-    return ops_json_as(s, 1);
 }
 
 static void write_header(struct journal *j, const struct run_result *r)
@@ -239,7 +234,7 @@ static void on_agent_interval(void *arg, const struct run_result *r, uint32_t ph
      * long run's journal); late data keeps "ops" with its histograms */
     json_t *o = json_pack("{sssIsIsIso}", "type", "interval", "phase", (json_int_t)phase, "agent",
                           (json_int_t)agent, "k", (json_int_t)k, slot->is_sealed ? "ops" : "o",
-                          slot->is_sealed ? ops_json_as(s, 1) : ops_counters_compact(s));
+                          slot->is_sealed ? ops_json(s, 1) : ops_counters_compact(s));
     if (o && (c->inflight || c->oldest_ns)) {
         json_object_set_new(o, "inflight", json_integer((json_int_t)c->inflight));
         json_object_set_new(o, "oldest_ns", json_integer((json_int_t)c->oldest_ns));
@@ -292,7 +287,7 @@ static void on_agent_phase_done(void *arg, const struct run_result *r, uint32_t 
                      "agent", (json_int_t)agent, "duration_ns", (json_int_t)ap->duration_ns,
                      "start_ns", (json_int_t)ap->start_ns, "cpu_user_s", ap->cpu_user_s,
                      "cpu_sys_s", ap->cpu_sys_s, "cores", (json_int_t)ap->cores,
-                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(result_agent_totals(r, phase, agent)),
+                     "nintervals", (json_int_t)ap->nintervals, "ops", ops_json(result_agent_totals(r, phase, agent), 1),
                      "salvaged", ap->salvaged ? 1 : 0, "verify", result_agent_verify(r, phase, agent) ?
                      verify_json(result_agent_verify(r, phase, agent)) : NULL,
                      "coherence", coherence_reader_json(r, phase, agent));
@@ -375,7 +370,7 @@ static json_t *clones_json(const struct run_result *r, uint32_t phase)
         json_array_append_new(arr, json_pack("{sIsIsssIso}", "job", (json_int_t)rc->c[i].job,
                                              "clone", (json_int_t)rc->c[i].clone, "name", rc->c[i].name,
                                              "runtime_ns", (json_int_t)rc->c[i].runtime_ns,
-                                             "ops", ops_json(result_clone_totals(r, phase, i, set))));
+                                             "ops", ops_json(result_clone_totals(r, phase, i, set), 1)));
     free(set);
     return arr;
 }

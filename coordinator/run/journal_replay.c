@@ -10,6 +10,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/report/client_json.h"
 #include "coordinator/report/hist_json.h"
+#include "coordinator/report/jint.h"
 #include "coordinator/result/result_clones.h"
 #include "coordinator/run/journal_replay.h"
 #include "coordinator/result/sched_debt.h"
@@ -30,11 +31,7 @@
 
 static int u64_of(json_t *o, const char *key, uint64_t *v)
 {
-    json_t *x = json_object_get(o, key);
-    if (!json_is_integer(x) || json_integer_value(x) < 0)
-        return -1;
-    *v = (uint64_t)json_integer_value(x);
-    return 0;
+    return jcount(json_object_get(o, key), UINT64_MAX, v);
 }
 
 /* why (JOURNAL_WHY_MAX bytes) gets the histogram decoder's reason. */
@@ -43,8 +40,9 @@ static int u64_of(json_t *o, const char *key, uint64_t *v)
 /* One op type's entry of an "ops" object.  The forms: OPS_FULL (phase
  * totals: counters and "lat" always), OPS_LAT_OPTIONAL (an interval line's
  * "ops": "lat" and, when 0, "errors" may be absent), OPS_COMPACT (an
- * interval line's "o": [ops, bytes(, errors(, timeouts))]). */
-enum ops_form { OPS_FULL, OPS_LAT_OPTIONAL, OPS_COMPACT };
+ * interval line's "o": [ops, bytes(, errors(, timeouts))]), OPS_HIST (an
+ * interval_lat line's: "lat" and "svc" alone). */
+enum ops_form { OPS_FULL, OPS_LAT_OPTIONAL, OPS_COMPACT, OPS_HIST };
 
 static int op_of_compact(json_t *v, struct op_stats *o)
 {
@@ -52,12 +50,9 @@ static int op_of_compact(json_t *v, struct op_stats *o)
     size_t n = json_array_size(v);
     if (!json_is_array(v) || n < 2 || n > 4)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        json_t *x = json_array_get(v, i);
-        if (!json_is_integer(x) || json_integer_value(x) < 0)
+    for (size_t i = 0; i < n; i++)
+        if (jcount(json_array_get(v, i), UINT64_MAX, &f[i]) < 0)
             return -1;
-        f[i] = (uint64_t)json_integer_value(x);
-    }
     if (f[2] > f[0])              /* failed ops are ops */
         return -1;
     o->ops = f[0];
@@ -67,11 +62,14 @@ static int op_of_compact(json_t *v, struct op_stats *o)
     return 0;
 }
 
-static int op_of(json_t *v, struct op_stats *o, char *why, int lat_optional)
+static int op_of(json_t *v, struct op_stats *o, char *why, enum ops_form form)
 {
-    return u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) ||
-           ((!lat_optional || json_object_get(v, "errors")) && u64_of(v, "errors", &o->errors)) ||
-           (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)) ||
+    int lat_optional = form == OPS_LAT_OPTIONAL;
+
+    return (form != OPS_HIST &&
+            (u64_of(v, "ops", &o->ops) || u64_of(v, "bytes", &o->bytes) ||
+             ((!lat_optional || json_object_get(v, "errors")) && u64_of(v, "errors", &o->errors)) ||
+             (json_object_get(v, "timeouts") && u64_of(v, "timeouts", &o->timeouts)))) ||
            ((!lat_optional || json_object_get(v, "lat")) &&
             hist_json_decode(json_object_get(v, "lat"), &o->lat, why, JOURNAL_WHY_MAX)) ||
            (json_object_get(v, "svc") && hist_json_decode(json_object_get(v, "svc"), &o->svc, why,
@@ -87,8 +85,7 @@ static int ops_of(json_t *ops, struct op_set *s, char *why, enum ops_form form)
         return -1;
     json_object_foreach(ops, name, v) {
         int t = op_type_from_name(name);
-        if (t < 0 || (form == OPS_COMPACT ? op_of_compact(v, &s->op[t])
-                                          : op_of(v, &s->op[t], why, form == OPS_LAT_OPTIONAL)))
+        if (t < 0 || (form == OPS_COMPACT ? op_of_compact(v, &s->op[t]) : op_of(v, &s->op[t], why, form)))
             return -1;
     }
     return 0;
@@ -198,13 +195,10 @@ static void replay_close_phase(struct run_result *r, struct replay *rp)
     if (rp->phase >= r->nphases)    /* a header with no phases: nothing to close */
         return;
     for (uint32_t a = 0; rp->acc && a < r->nagents; a++) {
-        if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {
-            struct agent_phase *ap = xcalloc(1, sizeof *ap);
-            ap->salvaged = 1;       /* no phase-done: from its intervals */
-            ap->nintervals = rp->nint[a];
-            ap->duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u;
-            result_set_agent_phase(r, rp->phase, a, ap, &rp->acc[a]);
-            free(ap);
+        if (!r->phases[rp->phase].agents[a].done && rp->nint[a]) {   /* no phase-done: from its intervals */
+            struct agent_phase ap = { .salvaged = 1, .nintervals = rp->nint[a],
+                .duration_ns = (uint64_t)rp->nint[a] * r->phases[rp->phase].interval_ms * 1000000u };
+            result_set_agent_phase(r, rp->phase, a, &ap, &rp->acc[a]);
         }
         op_set_init(&rp->acc[a]);
         rp->nint[a] = 0;
@@ -225,19 +219,18 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
 {
     json_t *phases = json_object_get(hdr, "phases"), *ph, *id;
     size_t i, k;
+    uint64_t a;
 
     json_array_foreach(phases, i, ph) {
         if (i >= r->nphases)
             break;
-        json_array_foreach(json_object_get(ph, "idle"), k, id)
-            if (json_is_integer(id) && json_integer_value(id) >= 0 &&
-                json_integer_value(id) < (json_int_t)r->nagents)
-                r->phases[i].agents[json_integer_value(id)].participating = 0;
+        json_array_foreach(json_object_get(ph, "idle"), k, id)   /* the header has agents */
+            if (jcount(id, r->nagents - 1, &a) == 0)
+                r->phases[i].agents[a].participating = 0;
         u64_of(ph, "error_threshold", &r->phases[i].error_threshold);
         json_array_foreach(json_object_get(ph, "verify_asked"), k, id)
-            if (json_is_integer(id) && json_integer_value(id) >= 0 &&
-                json_integer_value(id) < (json_int_t)r->nagents)
-                result_verify_ask(&r->phases[i], (uint32_t)json_integer_value(id), r->nagents);
+            if (jcount(id, r->nagents - 1, &a) == 0)
+                result_verify_ask(&r->phases[i], (uint32_t)a, r->nagents);
         {
             /* the phase's jobs (sections): the header's plan has one job per phase */
             uint64_t nj;
@@ -255,11 +248,13 @@ static void header_verdict_inputs(struct run_result *r, json_t *hdr)
 
 /* "error" (an agent's error text in a phase) and "stopped" (how a run that
  * did not finish ended: interrupted or failed, where and why). */
-static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
+static int apply_verdict(struct run_result *r, json_t *o, struct replay *rp)
 {
+    const char *type = json_string_value(json_object_get(o, "type"));
     const char *text = json_string_value(json_object_get(o, "text"));
     uint64_t phase = 0, agent = 0;
 
+    (void)rp;
     /* "stopped" may name phase nphases: a signal after the last phase ended */
     if (!text || u64_of(o, "phase", &phase) || phase > r->nphases ||
         (phase == r->nphases && strcmp(type, "error") == 0))
@@ -285,8 +280,9 @@ static int apply_verdict_line(struct run_result *r, json_t *o, const char *type)
 /* "record" (the run as given, the agents' machines), "storage" (where an
  * agent ran a phase) and "record_end" (the record again, with its end):
  * read by run_record.c, the same reader as the JSON result's. */
-static int apply_record_line(struct run_result *r, json_t *o, const char *type, struct replay *rp)
+static int apply_record(struct run_result *r, json_t *o, struct replay *rp)
 {
+    const char *type = json_string_value(json_object_get(o, "type"));
     char err[256];
     uint64_t phase, agent;
     if (strcmp(type, "storage") == 0)
@@ -321,10 +317,11 @@ static int apply_record_line(struct run_result *r, json_t *o, const char *type, 
  * Whether it ran is left to what
  * arrived, as for a journal without these lines (a cut-short journal's
  * verdicts depend on it, result_cut_short). */
-static int apply_phase_start(struct run_result *r, json_t *o)
+static int apply_phase_start(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, t0;
 
+    (void)rp;
     if (u64_of(o, "phase", &phase) || phase >= r->nphases || u64_of(o, "t0_ns", &t0))
         return -1;
     r->phases[phase].t0_ns = t0;
@@ -370,28 +367,14 @@ static int replay_client(struct run_result *r, json_t *o, uint32_t phase, uint32
 static int apply_interval_lat(struct run_result *r, json_t *o, struct replay *rp)
 {
     uint64_t phase, k;
-    const char *name;
-    json_t *ops = json_object_get(o, "ops"), *v;
     struct op_set *s;
     int rc;
 
-    if (u64_of(o, "phase", &phase) || u64_of(o, "k", &k) || phase >= r->nphases || k > UINT32_MAX ||
-        !json_is_object(ops))
+    if (u64_of(o, "phase", &phase) || u64_of(o, "k", &k) || phase >= r->nphases || k > UINT32_MAX)
         return -1;
     s = xmalloc(sizeof *s);
-    op_set_init(s);
-    rc = 0;
-    json_object_foreach(ops, name, v) {
-        int t = op_type_from_name(name);
-        if (t < 0 || hist_json_decode(json_object_get(v, "lat"), &s->op[t].lat, rp->why, JOURNAL_WHY_MAX) ||
-            (json_object_get(v, "svc") &&
-             hist_json_decode(json_object_get(v, "svc"), &s->op[t].svc, rp->why, JOURNAL_WHY_MAX))) {
-            rc = -1;
-            break;
-        }
-    }
-    if (rc == 0)
-        rc = result_add_interval_latency(r, (uint32_t)phase, (uint32_t)k, s) < 0 ? -1 : 0;
+    rc = ops_of(json_object_get(o, "ops"), s, rp->why, OPS_HIST) ||
+         result_add_interval_latency(r, (uint32_t)phase, (uint32_t)k, s) < 0 ? -1 : 0;
     if (rc == 0) {
         replay_at_phase(r, rp, (uint32_t)phase);
         replay_seal(r, rp, (uint32_t)phase, (uint32_t)k);
@@ -638,23 +621,6 @@ static int apply_end(struct run_result *r, json_t *o, struct replay *rp)
     return 0;
 }
 
-static int apply_verdict(struct run_result *r, json_t *o, struct replay *rp)
-{
-    (void)rp;
-    return apply_verdict_line(r, o, json_string_value(json_object_get(o, "type")));
-}
-
-static int apply_phase_start_line(struct run_result *r, json_t *o, struct replay *rp)
-{
-    (void)rp;
-    return apply_phase_start(r, o);
-}
-
-static int apply_record(struct run_result *r, json_t *o, struct replay *rp)
-{
-    return apply_record_line(r, o, json_string_value(json_object_get(o, "type")), rp);
-}
-
 /* One handler per line type; a type not here is from a newer version and
  * skipped. */
 static const struct {
@@ -669,7 +635,7 @@ static const struct {
     { "lost", apply_lost },
     { "error", apply_verdict },
     { "stopped", apply_verdict },
-    { "phase_start", apply_phase_start_line },
+    { "phase_start", apply_phase_start },
     { "phase_end", apply_phase_end },
     { "end", apply_end },
     { "record", apply_record },

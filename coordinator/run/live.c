@@ -279,8 +279,10 @@ static void live_phase_done(void *arg, const struct run_result *r, uint32_t phas
         status(l, r, phase, l->have_last ? l->last_k : ph->nintervals - 1, 1);
 }
 
-void live_layout(void *arg, const struct run_result *r, uint32_t phase,
-                 uint64_t done_bytes, uint64_t total_bytes)
+/* Layout progress before a phase (run_observer.layout): done_bytes of
+ * total_bytes laid out over the fleet. */
+static void live_layout(void *arg, const struct run_result *r, uint32_t phase, uint64_t done_bytes,
+                        uint64_t total_bytes)
 {
     struct live *l = arg;
     char d[32], t[32], pb[64], line[256];

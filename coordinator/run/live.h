@@ -21,12 +21,4 @@ void live_free(struct live *l);
 /* The observer to put in run_options.observers. */
 struct run_observer live_observer(struct live *l);
 
-/* Layout progress before a phase: done_bytes of total_bytes laid out over
- * the fleet.  Matches the proposed run_observer.layout hook:
- *   void (*layout)(void *arg, const struct run_result *r, uint32_t phase,
- *                  uint64_t done_bytes, uint64_t total_bytes);
- * (arg is the struct live). */
-void live_layout(void *arg, const struct run_result *r, uint32_t phase,
-                 uint64_t done_bytes, uint64_t total_bytes);
-
 #endif

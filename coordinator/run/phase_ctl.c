@@ -23,21 +23,19 @@ void phase_ctl_begin(struct phase_result *pr, const struct phase *ph)
     struct phase_end_info *c = &pr->ctl;
 
     memset(c, 0, sizeof *c);
-    for (uint32_t i = 0; i < ph->njobs; i++)
-        if (ph->jobs[i].latency_target_us && !c->lat_target_us) {
-            c->lat_target_us = ph->jobs[i].latency_target_us;
-            c->lat_window_us = ph->jobs[i].latency_window_us;
-            c->lat_pct = ph->jobs[i].latency_pct_milli ? ph->jobs[i].latency_pct_milli / 1000.0 : 100.0;
-        }
-    for (uint32_t i = 0; i < ph->njobs; i++) {
+    for (uint32_t i = 0; i < ph->njobs; i++) {   /* the first job with each */
         const struct job_spec *j = &ph->jobs[i];
-        if (j->ss != PLAN_SS_NONE && j->ss_dur_ns > 0) {
+        if (j->latency_target_us && !c->lat_target_us) {
+            c->lat_target_us = j->latency_target_us;
+            c->lat_window_us = j->latency_window_us;
+            c->lat_pct = j->latency_pct_milli ? j->latency_pct_milli / 1000.0 : 100.0;
+        }
+        if (j->ss != PLAN_SS_NONE && j->ss_dur_ns > 0 && c->ss == PLAN_SS_NONE) {
             c->ss = j->ss;
             c->ss_limit = j->ss_limit;
             c->ss_pct = j->ss_pct;
             c->ss_dur_ns = j->ss_dur_ns;
             c->ss_ramp_ns = j->ss_ramp_ns;
-            break;
         }
     }
 }

@@ -241,19 +241,15 @@ static void send_halt(struct run *r, int phase_end, const char *why)
  * with what its intervals said, so what was measured is reported. */
 static void agent_salvage(struct run *r, struct conn *c)
 {
-    struct agent_phase *ap = xcalloc(1, sizeof *ap);
-    ap->salvaged = 1;
-    ap->nintervals = c->next_k;
-    ap->duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u;
-    {
-        struct op_set *sum = xmalloc(sizeof *sum);
-        op_set_init(sum);
-        op_rec_sum(&c->acc, sum);
-        result_set_agent_phase(r->res, r->phase, c->id, ap, sum);
-        free(sum);
-    }
-    OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
-    free(ap);
+    struct agent_phase ap = { .salvaged = 1, .nintervals = c->next_k,
+                              .duration_ns = (uint64_t)c->next_k * r->opt->interval_ms * 1000000u };
+    struct op_set *sum = xmalloc(sizeof *sum);
+
+    op_set_init(sum);
+    op_rec_sum(&c->acc, sum);
+    result_set_agent_phase(r->res, r->phase, c->id, &ap, sum);
+    free(sum);
+    OBSERVE(r, agent_phase_done, r->phase, c->id, &ap);
 }
 
 /* A phase cut short by a failure: finish it with what arrived. */
@@ -666,11 +662,21 @@ static int totals_differ(const struct op_set *t, const struct op_set *sum, char 
     return 0;
 }
 
+/* A phase-done part that does not add up (what, err): the agent's error
+ * in the phase, the run goes on with what then is kept. */
+static void phase_done_flaw(struct conn *c, const char *what, const char *err, const char *then)
+{
+    char why[400];
+
+    snprintf(why, sizeof why, "phase-done %s (%s); %s", what, err, then);
+    result_set_agent_error(c->run->res, c->run->phase, c->id, why);
+    OBSERVE(c->run, agent_error, c->run->phase, c->id, why);
+}
+
 static void handle_phase_done(struct conn *c, const struct msg_frame *f)
 {
     struct run *r = c->run;
     struct msg_phase_done *m = xmalloc(sizeof *m);
-    struct agent_phase *ap = xcalloc(1, sizeof *ap);
     struct op_set *sum = NULL;   /* the sum of its intervals, dense for the check */
     char err[256] = "";
 
@@ -685,49 +691,31 @@ static void handle_phase_done(struct conn *c, const struct msg_frame *f)
     op_rec_sum(&c->acc, sum);
     if (totals_differ(&m->totals, sum, err, sizeof err)) {
         /* the intervals are what was merged, journaled and shown live */
-        char why[400];
-        snprintf(why, sizeof why, "phase-done totals differ from the sum of its intervals (%s); "
-                 "the intervals' sum is used", err);
-        result_set_agent_error(r->res, r->phase, c->id, why);
-        OBSERVE(r, agent_error, r->phase, c->id, why);
+        phase_done_flaw(c, "totals differ from the sum of its intervals", err, "the intervals' sum is used");
         m->totals = *sum;
     }
-    ap->done = 1;
-    ap->duration_ns = m->duration_ns;
-    ap->start_ns = (uint64_t)((int64_t)m->started_ns - c->offset);
-    ap->cpu_user_s = m->cpu_user_s;
-    ap->cpu_sys_s = m->cpu_sys_s;
-    ap->cores = m->cores;
-    ap->nintervals = m->nintervals;
-    ap->lat_depth = m->lat_depth;
-    ap->late_ops = m->late_ops;
-    ap->late_ns = m->late_ns;
-    ap->lat_unmet = m->lat_unmet != 0;
+    struct agent_phase ap = { .done = 1, .duration_ns = m->duration_ns,
+                              .start_ns = (uint64_t)((int64_t)m->started_ns - c->offset),
+                              .cpu_user_s = m->cpu_user_s, .cpu_sys_s = m->cpu_sys_s, .cores = m->cores,
+                              .nintervals = m->nintervals, .lat_depth = m->lat_depth,
+                              .late_ops = m->late_ops, .late_ns = m->late_ns, .lat_unmet = m->lat_unmet != 0 };
     client_result_set_phase(r->res, r->phase, c->id, &m->client);
-    result_set_agent_phase(r->res, r->phase, c->id, ap, &m->totals);
+    result_set_agent_phase(r->res, r->phase, c->id, &ap, &m->totals);
     /* each job's and clone's figures (fio's jobs[] without group_reporting) */
     if (result_clones_add(r->res, r->phase, c->id, &r->plan->phases[r->phase], &m->clones, &m->totals,
-                          err, sizeof err) < 0) {
-        char why[400];
-        snprintf(why, sizeof why, "phase-done clones do not match its totals (%s); they are dropped", err);
-        result_set_agent_error(r->res, r->phase, c->id, why);
-        OBSERVE(r, agent_error, r->phase, c->id, why);
-    }
+                          err, sizeof err) < 0)
+        phase_done_flaw(c, "clones do not match its totals", err, "they are dropped");
     result_nfs_set_agent(r->res, r->phase, c->id, &m->nfs);
     if (m->verify.on)
         (void)result_set_agent_verify(r->res, r->phase, c->id, &m->verify);
     /* The causes must account for exactly the failed ops the totals (the
      * intervals' sum when those differed) count: what does not add up is
      * not shown as anyone's cause. */
-    if (result_errors_match(&m->errors, &m->totals, err, sizeof err) < 0) {
-        char why[400];
-        snprintf(why, sizeof why, "phase-done errors do not match its totals (%s); its causes are dropped", err);
-        result_set_agent_error(r->res, r->phase, c->id, why);
-        OBSERVE(r, agent_error, r->phase, c->id, why);
-    } else {
+    if (result_errors_match(&m->errors, &m->totals, err, sizeof err) < 0)
+        phase_done_flaw(c, "errors do not match its totals", err, "its causes are dropped");
+    else
         (void)result_set_agent_errors(r->res, r->phase, c->id, &m->errors);
-    }
-    OBSERVE(r, agent_phase_done, r->phase, c->id, ap);
+    OBSERVE(r, agent_phase_done, r->phase, c->id, &ap);
     OBSERVE(r, agent_phase_nfs, r->phase, c->id, &m->nfs);
     c->state = C_DONE;
     if (phase_ctl_agent_done(&r->res->phases[r->phase], &r->plan->phases[r->phase], c->id))
@@ -739,7 +727,6 @@ out:
     free(sum);
     msg_phase_done_free(m);      /* empty when the decode failed */
     free(m);
-    free(ap);
 }
 
 /* An agent's error text starts with its own name ("agent 1 (host): " or,

@@ -10,13 +10,13 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "common/units.h"
 #include "common/version.h"
 #include "common/xmalloc.h"
+#include "coordinator/result/jread.h"
 #include "coordinator/result/result.h"
 #include "proto/msg.h"
 
@@ -187,116 +187,60 @@ json_t *run_record_storage_json(const struct agent_phase *ap)
 
 /* ---- JSON in ---- */
 
-struct rd {
-    const char *what;
-    char *err;
-    size_t errlen;
-    int failed;
-};
-
-__attribute__((format(printf, 3, 4)))
-static void rd_fail(struct rd *c, const char *key, const char *fmt, ...)
-{
-    char msg[200];
-    va_list ap;
-    if (c->failed)
-        return;
-    c->failed = 1;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(c->err, c->errlen, "%s.%s: %s", c->what, key, msg);
-}
-
-static json_t *rd_get(struct rd *c, json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        rd_fail(c, key, "missing");
-    return v;
-}
-
-static void rd_str(struct rd *c, json_t *o, const char *key, char *dst, size_t len)
-{
-    json_t *v = rd_get(c, o, key);
-    dst[0] = '\0';
-    if (!v)
-        return;
-    if (!json_is_string(v) || json_string_length(v) >= len) {
-        rd_fail(c, key, "want a string of at most %zu bytes", len - 1);
-        return;
-    }
-    snprintf(dst, len, "%s", json_string_value(v));
-    result_clean_utf8(dst);     /* the run kept a --target in any script */
-}
-
-static uint64_t rd_u64(struct rd *c, json_t *o, const char *key, uint64_t max)
-{
-    json_t *v = rd_get(c, o, key);
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
-        rd_fail(c, key, "want an integer in 0..%llu", (unsigned long long)max);
-        return 0;
-    }
-    return (uint64_t)json_integer_value(v);
-}
-
 /* Unix seconds (a number with milliseconds) as milliseconds; null -> 0
- * when nullable. */
-static int64_t rd_unix_ms(struct rd *c, json_t *o, const char *key, int nullable)
+ * when nullable.  sub gets the key's path. */
+static int64_t rd_unix_ms(struct jr *c, json_t *o, const char *what, const char *key, int nullable, char *sub,
+                          size_t sublen)
 {
-    json_t *v = rd_get(c, o, key);
+    json_t *v = jr_get(c, o, what, key, sub, sublen);
+
     if (!v || (nullable && json_is_null(v)))
         return 0;
     if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) <= 0 ||
         json_number_value(v) > 1e12) {
-        rd_fail(c, key, "want unix seconds");
+        jr_fail(c, sub, "want unix seconds");
         return 0;
     }
     return (int64_t)llround(json_number_value(v) * 1000.0);
 }
 
+/* The readers: a value that is not an object fails on its first key
+ * ("record: not an object"), as any wrong key does. */
 int run_record_from_json(json_t *o, const char *what, struct run_record *rec, char *err, size_t errlen)
 {
-    struct rd c = { .what = what, .err = err, .errlen = errlen };
-    json_t *plan, *argv, *end, *intr;
+    struct jr c = { .where = "", .err = err, .errlen = errlen };
+    json_t *plan, *argv, *end;
+    char sub[160];
 
     run_record_free(rec);
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "%s: not an object", what);
-        return -EINVAL;
-    }
     rec->present = 1;
-    rd_str(&c, o, "target", rec->target, sizeof rec->target);
-    rd_str(&c, o, "nfstorm_version", rec->version, sizeof rec->version);
-    rec->proto_version = (uint32_t)rd_u64(&c, o, "protocol_version", UINT32_MAX);
-    rec->start_ms = rd_unix_ms(&c, o, "start_unix", 0);
-    rec->end_ms = rd_unix_ms(&c, o, "end_unix", 1);
+    jr_str(&c, o, what, "target", rec->target, sizeof rec->target);
+    jr_str(&c, o, what, "nfstorm_version", rec->version, sizeof rec->version);
+    rec->proto_version = (uint32_t)jr_u64(&c, o, what, "protocol_version", UINT32_MAX);
+    rec->start_ms = rd_unix_ms(&c, o, what, "start_unix", 0, sub, sizeof sub);
+    rec->end_ms = rd_unix_ms(&c, o, what, "end_unix", 1, sub, sizeof sub);
     if (!c.failed && rec->end_ms && rec->end_ms < rec->start_ms)
-        rd_fail(&c, "end_unix", "before start_unix");
-    if ((end = rd_get(&c, o, "end")) && !json_is_string(end) && !json_is_null(end))
-        rd_fail(&c, "end", "want a string or null");
-    if ((intr = rd_get(&c, o, "interrupted")) && !json_is_boolean(intr))
-        rd_fail(&c, "interrupted", "want true or false");
-    rec->interrupted = intr && json_is_true(intr);
-    plan = rd_get(&c, o, "plan");
+        jr_fail(&c, sub, "before start_unix");
+    if ((end = jr_get(&c, o, what, "end", sub, sizeof sub)) && !json_is_string(end) && !json_is_null(end))
+        jr_fail(&c, sub, "want a string or null");
+    rec->interrupted = jr_bool(&c, o, what, "interrupted");
+    plan = jr_get(&c, o, what, "plan", sub, sizeof sub);
     if (plan && !json_is_null(plan)) {
         if (!json_is_string(plan) || json_string_length(plan) > RECORD_PLAN_MAX)
-            rd_fail(&c, "plan", "want a string of at most %u bytes or null", RECORD_PLAN_MAX);
+            jr_fail(&c, sub, "want a string of at most %u bytes or null", RECORD_PLAN_MAX);
         else
             rec->plan_text = dup_capped(json_string_value(plan), RECORD_PLAN_MAX);
     }
-    argv = rd_get(&c, o, "argv");
+    argv = jr_get(&c, o, what, "argv", sub, sizeof sub);
     if (argv && (!json_is_array(argv) || json_array_size(argv) > RECORD_ARGV_MAX)) {
-        rd_fail(&c, "argv", "want an array of at most %u strings", RECORD_ARGV_MAX);
+        jr_fail(&c, sub, "want an array of at most %u strings", RECORD_ARGV_MAX);
     } else if (argv && !c.failed) {
         size_t i;
         json_t *a;
         rec->argv = json_array_size(argv) ? xcalloc(json_array_size(argv), sizeof *rec->argv) : NULL;
         json_array_foreach(argv, i, a) {
             if (!json_is_string(a) || json_string_length(a) > RECORD_ARG_MAX) {
-                rd_fail(&c, "argv", "element %zu: want a string of at most %u bytes", i, RECORD_ARG_MAX);
+                jr_fail(&c, sub, "element %zu: want a string of at most %u bytes", i, RECORD_ARG_MAX);
                 break;
             }
             rec->argv[rec->argc] = xstrdup(json_string_value(a));
@@ -313,15 +257,12 @@ int run_record_from_json(json_t *o, const char *what, struct run_record *rec, ch
 int run_record_system_from_json(json_t *o, const char *what, struct agent_system *sys, char *err,
                                 size_t errlen)
 {
-    struct rd c = { .what = what, .err = err, .errlen = errlen };
+    struct jr c = { .where = "", .err = err, .errlen = errlen };
+
     memset(sys, 0, sizeof *sys);
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "%s: not an object", what);
-        return -EINVAL;
-    }
-    rd_str(&c, o, "kernel", sys->kernel, sizeof sys->kernel);
-    rd_str(&c, o, "cpu_model", sys->cpu_model, sizeof sys->cpu_model);
-    sys->mem_bytes = rd_u64(&c, o, "mem_bytes", INT64_MAX);
+    jr_str(&c, o, what, "kernel", sys->kernel, sizeof sys->kernel);
+    jr_str(&c, o, what, "cpu_model", sys->cpu_model, sizeof sys->cpu_model);
+    sys->mem_bytes = jr_u64(&c, o, what, "mem_bytes", INT64_MAX);
     sys->known = !c.failed;
     return c.failed ? -EINVAL : 0;
 }
@@ -331,7 +272,7 @@ int run_record_storage_from_json(json_t *arr, const char *what, struct run_resul
 {
     size_t i;
     json_t *o;
-    char path[160];
+    char path[160], sub[200];
 
     if (!json_is_array(arr) || json_array_size(arr) > STORAGE_PER_PHASE_MAX) {
         snprintf(err, errlen, "%s: want an array of at most %d places", what, STORAGE_PER_PHASE_MAX);
@@ -340,28 +281,24 @@ int run_record_storage_from_json(json_t *arr, const char *what, struct run_resul
     json_array_foreach(arr, i, o) {
         struct storage_info s;
         char kind[8];
-        struct rd c = { .what = path, .err = err, .errlen = errlen };
+        struct jr c = { .where = "", .err = err, .errlen = errlen };
         snprintf(path, sizeof path, "%s[%zu]", what, i);
         memset(&s, 0, sizeof s);
-        if (!json_is_object(o)) {
-            snprintf(err, errlen, "%s: not an object", path);
-            return -EINVAL;
-        }
-        rd_str(&c, o, "kind", kind, sizeof kind);
-        if (!c.failed && strcmp(kind, "mount") != 0 && strcmp(kind, "nfs") != 0)
-            rd_fail(&c, "kind", "want mount or nfs");
+        jr_str(&c, o, path, "kind", kind, sizeof kind);
+        if (jr_opt(&c, o, path, "kind", sub, sizeof sub) && strcmp(kind, "mount") != 0 && strcmp(kind, "nfs") != 0)
+            jr_fail(&c, sub, "want mount or nfs");
         s.kind = strcmp(kind, "nfs") == 0 ? STORAGE_NFS : STORAGE_MOUNT;
-        rd_str(&c, o, "job", s.job, sizeof s.job);
-        rd_str(&c, o, s.kind == STORAGE_NFS ? "url" : "mount_point", s.where, sizeof s.where);
-        rd_str(&c, o, "source", s.source, sizeof s.source);
-        rd_str(&c, o, "fstype", s.fstype, sizeof s.fstype);
-        rd_str(&c, o, "options", s.options, sizeof s.options);
-        rd_str(&c, o, "nfsvers", s.nfsvers, sizeof s.nfsvers);
-        rd_str(&c, o, "mode", s.mode, sizeof s.mode);
-        s.rsize = rd_u64(&c, o, "rsize", INT64_MAX);
-        s.wsize = rd_u64(&c, o, "wsize", INT64_MAX);
-        s.nconnect = (uint32_t)rd_u64(&c, o, "nconnect", UINT32_MAX);
-        s.timeo = (uint32_t)rd_u64(&c, o, "timeo", UINT32_MAX);
+        jr_str(&c, o, path, "job", s.job, sizeof s.job);
+        jr_str(&c, o, path, s.kind == STORAGE_NFS ? "url" : "mount_point", s.where, sizeof s.where);
+        jr_str(&c, o, path, "source", s.source, sizeof s.source);
+        jr_str(&c, o, path, "fstype", s.fstype, sizeof s.fstype);
+        jr_str(&c, o, path, "options", s.options, sizeof s.options);
+        jr_str(&c, o, path, "nfsvers", s.nfsvers, sizeof s.nfsvers);
+        jr_str(&c, o, path, "mode", s.mode, sizeof s.mode);
+        s.rsize = jr_u64(&c, o, path, "rsize", INT64_MAX);
+        s.wsize = jr_u64(&c, o, path, "wsize", INT64_MAX);
+        s.nconnect = (uint32_t)jr_u64(&c, o, path, "nconnect", UINT32_MAX);
+        s.timeo = (uint32_t)jr_u64(&c, o, path, "timeo", UINT32_MAX);
         if (c.failed)
             return -EINVAL;
         if (run_record_add_storage(r, phase, agent, &s) < 0) {

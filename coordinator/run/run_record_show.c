@@ -84,32 +84,27 @@ static void system_words(struct sb *b, const struct agent_info *ai)
 static void storage_words(struct sb *b, const struct storage_info *s)
 {
     char r[32], w[32];
-    if (s->kind == STORAGE_NFS) {
-        sb_add(b, "%s (libnfs", s->where);
-        if (s->nfsvers[0])
-            sb_add(b, ", NFSv%s", s->nfsvers);
-        if (s->rsize || s->wsize)
-            sb_add(b, ", rsize %s, wsize %s%s", units_fmt_bytes(r, sizeof r, (double)s->rsize, 1024),
-                   units_fmt_bytes(w, sizeof w, (double)s->wsize, 1024),
-                   strcmp(s->options, "sizes=engine-default") == 0 ? " (the engine's: the server gave none)" : "");
-        sb_add(b, ")");
-        return;
-    }
-    if (!s->fstype[0]) {
+    int nfs = s->kind == STORAGE_NFS;
+
+    if (!nfs && !s->fstype[0]) {
         sb_add(b, "%s (mount not found)", s->where);
         return;
     }
-    sb_add(b, "%s on %s (%s", s->source, s->where, s->fstype);
+    if (nfs)
+        sb_add(b, "%s (libnfs", s->where);
+    else
+        sb_add(b, "%s on %s (%s", s->source, s->where, s->fstype);
     if (s->nfsvers[0])
-        sb_add(b, ", vers %s", s->nfsvers);
+        sb_add(b, nfs ? ", NFSv%s" : ", vers %s", s->nfsvers);
     if (s->rsize || s->wsize)
-        sb_add(b, ", rsize %s, wsize %s", units_fmt_bytes(r, sizeof r, (double)s->rsize, 1024),
-               units_fmt_bytes(w, sizeof w, (double)s->wsize, 1024));
-    if (s->mode[0])
+        sb_add(b, ", rsize %s, wsize %s%s", units_fmt_bytes(r, sizeof r, (double)s->rsize, 1024),
+               units_fmt_bytes(w, sizeof w, (double)s->wsize, 1024), nfs &&
+               strcmp(s->options, "sizes=engine-default") == 0 ? " (the engine's: the server gave none)" : "");
+    if (!nfs && s->mode[0])
         sb_add(b, ", %s", s->mode);
-    if (s->timeo)
+    if (!nfs && s->timeo)
         sb_add(b, ", timeo %u", s->timeo);
-    if (s->nconnect)
+    if (!nfs && s->nconnect)
         sb_add(b, ", nconnect %u", s->nconnect);
     sb_add(b, ")");
 }
@@ -421,18 +416,17 @@ int run_record_diff(const struct run_result *const *runs, uint32_t n, struct rec
     d->nruns = n;
     for (int f = 0; f < F__COUNT; f++) {
         int differs = 0;
+        char **row;
         for (uint32_t i = 1; i < n && !differs; i++)
             differs = strcmp(v[f].s, v[(size_t)i * F__COUNT + f].s) != 0;
         if (!differs)
             continue;
-        d->rows = xrealloc(d->rows, (d->nrows + 1) * sizeof *d->rows);
-        snprintf(d->rows[d->nrows].key, sizeof d->rows[d->nrows].key, "%s", fld_name[f]);
-        d->rows[d->nrows].values = xcalloc(n, sizeof(char *));
+        row = xcalloc(n, sizeof *row);
         for (uint32_t i = 0; i < n; i++) {
-            d->rows[d->nrows].values[i] = v[(size_t)i * F__COUNT + f].s;
+            row[i] = v[(size_t)i * F__COUNT + f].s;
             v[(size_t)i * F__COUNT + f].s = NULL;     /* moved */
         }
-        d->nrows++;
+        diff_add_row(d, fld_name[f], row);
         if (f == F_PLAN)
             plan_line_rows(runs, n, d);
     }

@@ -11,7 +11,8 @@
 
 #define START_SKEW_GOAL_NS 1000000u   /* the design's 1 ms goal (docs/architecture.md) */
 
-uint32_t start_skew_agents_issued(const struct run_result *r, uint32_t phase)
+/* Agents of phase that issued ops (any op, done or salvaged). */
+static uint32_t agents_issued(const struct run_result *r, uint32_t phase)
 {
     uint32_t n = 0;
 
@@ -27,7 +28,7 @@ uint32_t start_skew_agents_issued(const struct run_result *r, uint32_t phase)
 
 uint32_t start_skew_agents_unknown(const struct run_result *r, uint32_t phase)
 {
-    uint32_t issued = start_skew_agents_issued(r, phase);
+    uint32_t issued = agents_issued(r, phase);
 
     if (phase >= r->nphases || issued <= r->phases[phase].nstarted)
         return 0;
@@ -37,7 +38,7 @@ uint32_t start_skew_agents_unknown(const struct run_result *r, uint32_t phase)
 char *start_skew_text(char *buf, size_t len, const struct run_result *r, uint32_t phase)
 {
     const struct phase_result *ph = &r->phases[phase];
-    uint32_t issued = start_skew_agents_issued(r, phase), unknown = start_skew_agents_unknown(r, phase);
+    uint32_t issued = agents_issued(r, phase), unknown = start_skew_agents_unknown(r, phase);
     char d[32];
 
     if (ph->nstarted < 2 && unknown == 0) {

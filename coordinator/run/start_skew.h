@@ -14,9 +14,7 @@
 #include <stdint.h>
 #include "coordinator/result/result.h"
 
-/* Agents of phase that issued ops (any op, done or salvaged). */
-uint32_t start_skew_agents_issued(const struct run_result *r, uint32_t phase);
-/* Of those, the agents whose start time did not arrive (issued - nstarted). */
+/* Of the agents of phase that issued ops, those whose start time did not arrive (issued - nstarted). */
 uint32_t start_skew_agents_unknown(const struct run_result *r, uint32_t phase);
 /* Into buf: "measured start skew: 12us over 2 agents (latest minus earliest
  * first op)[, over the 1 ms goal][; the start time of 1 more agent that

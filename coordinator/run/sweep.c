@@ -88,7 +88,7 @@ void sweep_set_free(struct sweep_set *s)
     free(s);
 }
 
-static struct sweep_run *run_of(struct sweep_set *s, uint32_t phase)
+static struct sweep_run *run_of(const struct sweep_set *s, uint32_t phase)
 {
     for (uint32_t i = 0; s && i < s->n; i++)
         if (phase >= s->runs[i].first_phase && phase < s->runs[i].first_phase + s->runs[i].spec.npoints)
@@ -142,10 +142,7 @@ void sweep_point_start(struct sweep_set *s, struct run_result *res, uint32_t pha
 
 int sweep_point_skips(const struct sweep_set *s, uint32_t phase, uint32_t agent)
 {
-    const struct sweep_run *w = NULL;
-    for (uint32_t i = 0; s && i < s->n; i++)
-        if (phase >= s->runs[i].first_phase && phase < s->runs[i].first_phase + s->runs[i].spec.npoints)
-            w = &s->runs[i];
+    const struct sweep_run *w = run_of(s, phase);
     return w && !w->spec.nvalues && w->spec.dim == SWEEP_AGENTS && !w->done && agent >= w->next;
 }
 

@@ -85,7 +85,8 @@ static json_t *counts_json(const struct op_stats *o, uint64_t len_ns)
     return oj;
 }
 
-/* *scratch: expands a sealed interval's op types, allocated on first need
+/* Interval k of phase to out: one merged line, then one per agent.
+ * *scratch: expands a sealed interval's op types, allocated on first need
  * (~40 KB) and left for the caller to free, so a loop allocates it once. */
 static void write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k,
                            struct op_stats **scratch)
@@ -177,14 +178,6 @@ static void write_interval(FILE *out, const struct run_result *r, uint32_t phase
     free(share);
 }
 
-void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k)
-{
-    struct op_stats *scratch = NULL;
-
-    write_interval(out, r, phase, k, &scratch);
-    free(scratch);
-}
-
 void timeseries_write_all(FILE *out, const struct run_result *r)
 {
     struct op_stats *scratch = NULL;
@@ -213,12 +206,14 @@ static void ts_phase_start(void *arg, const struct run_result *r, uint32_t phase
 static void ts_interval(void *arg, const struct run_result *r, uint32_t phase, uint32_t k)
 {
     struct timeseries *ts = arg;
+    struct op_stats *scratch = NULL;
 
     if (phase != ts->phase)
         return;
     /* intervals are notified in order; write any skipped before k too */
     while (ts->next_k <= k && ts->next_k < r->phases[phase].nintervals)
-        timeseries_write_interval(ts->out, r, phase, ts->next_k++);
+        write_interval(ts->out, r, phase, ts->next_k++, &scratch);
+    free(scratch);
     ts_flush(ts);
 }
 

@@ -15,8 +15,6 @@ int timeseries_free(struct timeseries *ts);
 /* The observer for run_options.observers; valid while ts lives. */
 struct run_observer timeseries_observer(struct timeseries *ts);
 
-/* Write interval k of phase to out: one merged line, then one per agent. */
-void timeseries_write_interval(FILE *out, const struct run_result *r, uint32_t phase, uint32_t k);
 /* Every interval of every phase (renders a saved result). */
 void timeseries_write_all(FILE *out, const struct run_result *r);
 

@@ -154,12 +154,6 @@ static void threshold_text(const struct phase_result *ph, char *buf, size_t len)
         snprintf(buf, len, "error_threshold=%llu", (unsigned long long)ph->error_threshold);
 }
 
-/* result_ok_ops for the counters of an agent's sealed totals. */
-static uint64_t ok_count(const struct op_counts *c)
-{
-    return c->ops > c->errors ? c->ops - c->errors : 0;
-}
-
 /* The cause most of op type t's failed ops had, in words, and how many
  * other causes there were: "short read at offset 0 (file is 0 bytes)" or
  * "ENOENT (No such file or directory); and other causes"; "" when the
@@ -333,7 +327,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
         if (!ap->done)
             continue;
         for (int t = 0; t < OP__COUNT; t++) {
-            ok_total = sat_add_u64(ok_total, ok_count(&ap->sealed.count[t]));
+            ok_total = sat_add_u64(ok_total, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
             errors = sat_add_u64(errors, ap->sealed.count[t].errors);
             ops = sat_add_u64(ops, ap->sealed.count[t].ops);
         }
@@ -354,7 +348,7 @@ void verdict_phase(const struct run_result *r, uint32_t phase, struct verdict *o
 
         agent_tag(r, a, tag, sizeof tag);
         for (int t = 0; t < OP__COUNT; t++)
-            ok = sat_add_u64(ok, ok_count(&ap->sealed.count[t]));
+            ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
         nparticipants += ap->participating;
         /* errors fail the phase past the threshold, or whenever the agent
          * reported an error of its own (a job that ended early) */
