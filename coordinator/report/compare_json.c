@@ -73,13 +73,8 @@ static json_t *phase_json(struct jb *b, const struct compare *c, uint32_t i)
     jb_put(b, hl, "op", hop < 0 ? json_null() : json_string(op_type_name((enum op_type)hop)));
     jb_put(b, hl, "metric", json_string(compare_metric_key(hop, CMP_IOPS)));
     jb_put(b, o, "headline", hl);
-    for (int op = 0; op < OP__COUNT; op++) {
-        if (!compare_row_has_op(c, i, op))
-            continue;
-        for (int m = 0; m < CMP__PER_OP; m++)
-            jb_push(b, ms, metric_json(b, c, i, op, m));
-    }
-    jb_push(b, ms, metric_json(b, c, i, -1, CMP_JAIN));
+    for (int op = -2, m = 0; compare_metric_next(c, i, &op, &m);)
+        jb_push(b, ms, metric_json(b, c, i, op, m));
     jb_put(b, o, "metrics", ms);
     {
         /* each input's repetitions left out of the row, and why */

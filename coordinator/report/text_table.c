@@ -115,16 +115,20 @@ void text_table_print(FILE *out, const struct text_table *t, const char *indent)
     free(w);
 }
 
-/* text_table_md_special characters escaped; a line break would end the row. */
+void text_table_md_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (text_table_md_special(*s))
+            fputc('\\', out);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);   /* a line break would end the row */
+    }
+}
+
 static void md_cell(FILE *out, const char *s, size_t w)
 {
     size_t n = md_width(s);
 
-    for (; *s; s++) {
-        if (text_table_md_special(*s))
-            fputc('\\', out);
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
-    }
+    text_table_md_text(out, s);
     fprintf(out, "%*s", (int)(w > n ? w - n : 0), "");
 }
 

@@ -24,6 +24,9 @@ size_t text_table_width(const char *s);
 /* 1 when c is Markdown punctuation a cell writes backslash-escaped
  * (| \\ < > [ ] ` * _), so text in a cell is shown, never interpreted. */
 int text_table_md_special(char c);
+/* s as Markdown text: text_table_md_special characters backslash-escaped,
+ * line breaks made blanks. */
+void text_table_md_text(FILE *out, const char *s);
 /* Plain: each line is indent, then cells padded to their column's width,
  * two spaces apart, no trailing spaces.  Row 0 is printed like the rest. */
 void text_table_print(FILE *out, const struct text_table *t, const char *indent);
