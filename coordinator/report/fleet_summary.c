@@ -52,7 +52,12 @@ static int cmp_agent(const void *pa, const void *pb)
     return a->agent < b->agent ? -1 : a->agent > b->agent;
 }
 
-static int cmp_double(const void *pa, const void *pb)
+const char *fleet_host(const struct run_result *r, uint32_t a)
+{
+    return r->agents[a].host[0] ? r->agents[a].host : r->agents[a].addr[0] ? r->agents[a].addr : "?";
+}
+
+int fleet_cmp_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
 
@@ -108,7 +113,7 @@ void fleet_phase_init(struct fleet_phase *f, const struct run_result *r, uint32_
     fleet_dist_of(v, k, &f->iops);
     for (uint32_t i = 0; i < k; i++)
         v[i] = f->ran[i].bw;
-    qsort(v, k, sizeof(*v), cmp_double);
+    qsort(v, k, sizeof(*v), fleet_cmp_double);
     fleet_dist_of(v, k, &f->bw);
     free(v);
 }

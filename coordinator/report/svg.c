@@ -57,6 +57,13 @@ void svg_escaped(FILE *out, const char *before, const char *s, const char *after
     fputs(after, out);
 }
 
+void svg_td(FILE *out, int left, const char *s)
+{
+    fprintf(out, "<td%s>", left ? " class=\"l\"" : "");
+    svg_escape(out, s);
+    fprintf(out, "</td>");
+}
+
 static void fmt(svg_fmt_fn f, const void *arg, char *buf, size_t len, double v)
 {
     if (f)

@@ -104,6 +104,8 @@ const char *svg_color(size_t i);
 void svg_escape(FILE *out, const char *s);
 /* before, s escaped, after: a cell or tag around a label ("<th>", s, "</th>"). */
 void svg_escaped(FILE *out, const char *before, const char *s, const char *after);
+/* A table cell holding s escaped; left: left-aligned (class "l"). */
+void svg_td(FILE *out, int left, const char *s);
 /* The page's head (title, inline CSS) and end. */
 void svg_page_begin(FILE *out, const char *title);
 void svg_page_end(FILE *out);
