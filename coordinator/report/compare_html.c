@@ -59,22 +59,6 @@ static void short_label(char *buf, size_t len, const char *s)
         snprintf(buf, len, "%.*s\u2026", (int)i, s);
 }
 
-/* A tick step of 1, 2 or 5 x 10^k giving about 4 ticks; for bandwidth in
- * the unit the labels print (KiB/s, MiB/s, ... at base 1024), so the
- * ticks read 1GiB/s, 2GiB/s rather than 954MiB/s, 1.86GiB/s. */
-static double tick_step(double span, int m, int base)
-{
-    double u = 1, raw, p, f;
-
-    if (m == CMP_BW)
-        while (span / u >= base)
-            u *= base;
-    raw = span / u / 4;
-    p = pow(10, floor(log10(raw)));
-    f = raw / p;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p * u;
-}
-
 /* The largest value a category's bars reach (mean + sd over the inputs),
  * 0 when it has none. */
 static double cat_top(const struct compare *c, const struct cat *k, int m)
@@ -108,7 +92,8 @@ static void chart(FILE *out, const struct compare *c, const struct cat *cats, si
     pw = fmax(gw * (double)ncat, 200);
     gw = pw / (double)(ncat ? ncat : 1);
     w = CH_ML + pw + CH_MR;
-    step = tick_step(ymax > 0 ? ymax * 1.05 : 1, m, base);
+    /* about 4 ticks; bandwidth's in the unit the labels print (KiB/s, MiB/s, ...) */
+    step = svg_nice_step(ymax > 0 ? ymax * 1.05 : 1, 4, m == CMP_BW ? base : 0);
     ymax = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
     fprintf(out, "<svg class=\"cchart\" data-view=\"");
     svg_escape(out, view);
