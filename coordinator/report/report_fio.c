@@ -320,6 +320,7 @@ static double lat_share(const struct hist *h, uint64_t lo_ns, uint64_t hi_ns)
  * of each unit from the unit's start (ns from 0, us from 1 us, ms from 1 ms) */
 static const uint64_t lat_us_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
 static const uint64_t lat_ms_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+#define NEDGES(e) (sizeof(e) / sizeof((e)[0]))
 
 static json_t *lat_buckets(const struct hist *h, uint64_t unit_ns, const uint64_t *edges, size_t n)
 {
@@ -417,13 +418,10 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int c
     json_object_set_new(j, "iodepth_level", depth_obj(jo.depth, 0, all.ops > 0));
     json_object_set_new(j, "iodepth_submit", depth_obj(jo.iodepth, 1, all.ops > 0));
     json_object_set_new(j, "iodepth_complete", depth_obj(jo.iodepth, 1, all.ops > 0));
-    json_object_set_new(j, "latency_ns", lat_buckets(&all.lat, 1, lat_us_edges,
-                                                     sizeof(lat_us_edges) / sizeof(lat_us_edges[0])));
-    json_object_set_new(j, "latency_us", lat_buckets(&all.lat, 1000, lat_us_edges,
-                                                     sizeof(lat_us_edges) / sizeof(lat_us_edges[0])));
+    json_object_set_new(j, "latency_ns", lat_buckets(&all.lat, 1, lat_us_edges, NEDGES(lat_us_edges)));
+    json_object_set_new(j, "latency_us", lat_buckets(&all.lat, 1000, lat_us_edges, NEDGES(lat_us_edges)));
     {
-        json_t *lm = lat_buckets(&all.lat, NS_PER_MS, lat_ms_edges,
-                                 sizeof(lat_ms_edges) / sizeof(lat_ms_edges[0]));
+        json_t *lm = lat_buckets(&all.lat, NS_PER_MS, lat_ms_edges, NEDGES(lat_ms_edges));
         json_object_set_new(lm, ">=2000", json_real(lat_share(&all.lat, 2000 * NS_PER_MS, UINT64_MAX)));
         json_object_set_new(j, "latency_ms", lm);
     }
@@ -578,10 +576,10 @@ static void write_terse(FILE *out, const struct run_result *r)
                 avail > 0 ? sys * 100 / avail : 0);
         fprintf(out, ";100.0%%;0.0%%;0.0%%;0.0%%;0.0%%;0.0%%;0.0%%");
         result_all_ops(&ph->totals, &all);
-        for (size_t e = 0; e < sizeof(lat_us_edges) / sizeof(lat_us_edges[0]); e++)
+        for (size_t e = 0; e < NEDGES(lat_us_edges); e++)
             fprintf(out, ";%.2f%%", lat_share(&all.lat, e ? lat_us_edges[e - 1] * 1000 : 0,
                                               lat_us_edges[e] * 1000));
-        for (size_t e = 0; e < sizeof(lat_ms_edges) / sizeof(lat_ms_edges[0]); e++)
+        for (size_t e = 0; e < NEDGES(lat_ms_edges); e++)
             fprintf(out, ";%.2f%%", lat_share(&all.lat, e ? lat_ms_edges[e - 1] * NS_PER_MS : NS_PER_MS,
                                               lat_ms_edges[e] * NS_PER_MS));
         fprintf(out, ";%.2f%%\n", lat_share(&all.lat, 2000 * NS_PER_MS, UINT64_MAX));
@@ -606,12 +604,10 @@ static void normal_ddir(FILE *out, enum op_type t, const struct op_stats *o, uin
             units_fmt_bytes(io, sizeof(io), (double)o->bytes, base), (unsigned long long)(dur / NS_PER_MS));
     if (!detail)
         return;
-    fprintf(out, "    clat (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n",
-            (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
-            hist_mean(h), hist_stddev(h));
-    fprintf(out, "     lat (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n",
-            (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
-            hist_mean(h), hist_stddev(h));
+    for (int k = 0; k < 2; k++)    /* one latency per op: clat and lat alike */
+        fprintf(out, "%s (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n", k ? "     lat" : "    clat",
+                (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
+                hist_mean(h), hist_stddev(h));
     fprintf(out, "    clat percentiles (nsec):\n");
     for (size_t i = 0; i < NPCT; i++)
         fprintf(out, "%s%5.2fth=[%llu]%s", i % 4 == 0 ? "     | " : " ", fio_pct[i],
