@@ -465,7 +465,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
             }
         change_set_free(&cs);
     }
-    /* filled while the file is written, one interval at a time (emit_phase) */
+    /* filled while the file is written, one interval at a time (emit_intervals) */
     jb_put(b, j, "intervals", json_array());
     free(share);
     return j;
@@ -560,8 +560,35 @@ static void emit_key(struct emit *e, const char *key, int first)
     json_decref(k);
 }
 
-static void emit_intervals(struct emit *e, uint32_t phase)
+/* Object obj as the tree has it, but its member `key` written by
+ * fill(e, value, arg): the root with its phases, a phase with its
+ * intervals streamed in. */
+static void emit_object(struct emit *e, json_t *obj, const char *special,
+                        void (*fill)(struct emit *e, json_t *v, uint32_t arg), uint32_t arg)
 {
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    emit_raw(e, "{");
+    json_object_foreach(obj, key, v) {
+        emit_key(e, key, first);
+        first = 0;
+        if (strcmp(key, special) == 0)
+            fill(e, v, arg);
+        else
+            emit_json(e, v);
+    }
+    emit_raw(e, "}");
+}
+
+/* Phase's "intervals", one interval's tree at a time. */
+static void emit_intervals(struct emit *e, json_t *v, uint32_t phase)
+{
+    if (phase >= e->r->nphases) {
+        emit_json(e, v);
+        return;
+    }
     emit_raw(e, "[");
     for (uint32_t k = 0; k < e->r->phases[phase].nintervals && !e->failed; k++) {
         json_t *j = interval_json(e->b, e->r, phase, k, e->share, e->scratch);
@@ -573,47 +600,19 @@ static void emit_intervals(struct emit *e, uint32_t phase)
     emit_raw(e, "]");
 }
 
-/* A phase object: as the tree has it, with its intervals streamed in. */
-static void emit_phase(struct emit *e, json_t *ph, uint32_t phase)
+static void emit_phases(struct emit *e, json_t *v, uint32_t unused)
 {
-    const char *key;
-    json_t *v;
-    int first = 1;
-
-    emit_raw(e, "{");
-    json_object_foreach(ph, key, v) {
-        emit_key(e, key, first);
-        first = 0;
-        if (strcmp(key, "intervals") == 0 && phase < e->r->nphases)
-            emit_intervals(e, phase);
-        else
-            emit_json(e, v);
+    (void)unused;
+    if (!json_is_array(v)) {
+        emit_json(e, v);
+        return;
     }
-    emit_raw(e, "}");
-}
-
-static void emit_root(struct emit *e, json_t *root)
-{
-    const char *key;
-    json_t *v;
-    int first = 1;
-
-    emit_raw(e, "{");
-    json_object_foreach(root, key, v) {
-        emit_key(e, key, first);
-        first = 0;
-        if (strcmp(key, "phases") == 0 && json_is_array(v)) {
-            emit_raw(e, "[");
-            for (size_t i = 0; i < json_array_size(v) && !e->failed; i++) {
-                emit_raw(e, i ? "," : "");
-                emit_phase(e, json_array_get(v, i), (uint32_t)i);
-            }
-            emit_raw(e, "]");
-        } else {
-            emit_json(e, v);
-        }
+    emit_raw(e, "[");
+    for (size_t i = 0; i < json_array_size(v) && !e->failed; i++) {
+        emit_raw(e, i ? "," : "");
+        emit_object(e, json_array_get(v, i), "intervals", emit_intervals, (uint32_t)i);
     }
-    emit_raw(e, "}\n");
+    emit_raw(e, "]");
 }
 
 /* The tree of one result with every phase's intervals filled in (the
@@ -663,10 +662,12 @@ static int body_result(json_dump_callback_t write, void *sink, void *result)
 
     e.share = xcalloc(e.r->nagents ? e.r->nagents : 1, sizeof(*e.share));
     e.scratch = xmalloc(sizeof(*e.scratch));
-    if (root && !b.failed)
-        emit_root(&e, root);
-    else
+    if (root && !b.failed) {
+        emit_object(&e, root, "phases", emit_phases, 0);
+        emit_raw(&e, "\n");
+    } else {
         e.failed = 1;
+    }
     free(e.share);
     free(e.scratch);
     json_decref(root);
