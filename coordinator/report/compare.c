@@ -304,26 +304,6 @@ static double *rep_values(const struct compare *c, uint32_t row, uint32_t j, int
     return v;
 }
 
-double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
-{
-    uint32_t n;
-    double *v = rep_values(c, row, j, op, m, &n), sum = 0;
-
-    for (uint32_t k = 0; k < n; k++)
-        sum += v[k];
-    free(v);
-    return n ? sum / n : NAN;
-}
-
-double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
-{
-    double a = compare_value(c, row, 0, op, m), b = compare_value(c, row, j, op, m);
-
-    if (isnan(a) || isnan(b) || a == 0)
-        return NAN;
-    return b / a;
-}
-
 int compare_higher_is_better(int op, int m)
 {
     return op < 0 || m == CMP_IOPS || m == CMP_BW;

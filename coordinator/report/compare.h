@@ -110,10 +110,6 @@ void compare_free(struct compare *c);
  * it lacks the phase or (per op) the phase has no ops of type t.  CMP_JAIN
  * with op < 0. */
 double compare_rep_value(const struct compare *c, uint32_t row, uint32_t j, uint32_t rep, int op, int m);
-/* Mean over input j's repetitions (NAN when none has a value). */
-double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m);
-/* value(j) / value(0); NAN when either is missing or value(0) is 0. */
-double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, int m);
 /* Everything a report prints about input j: summary, ratio, mark, verdict. */
 void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int m, struct compare_cell *out);
 /* 1 when some input of row has ops of type t. */

@@ -560,7 +560,7 @@ static void emit_key(struct emit *e, const char *key, int first)
     json_decref(k);
 }
 
-/* Object obj as the tree has it, but its member `key` written by
+/* Object obj as the tree has it, its member named special written by
  * fill(e, value, arg): the root with its phases, a phase with its
  * intervals streamed in. */
 static void emit_object(struct emit *e, json_t *obj, const char *special,
