@@ -6,6 +6,7 @@
 #include "common/sat.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/xmalloc.h"
@@ -55,6 +56,16 @@ static int cmp_agent(const void *pa, const void *pb)
 const char *fleet_host(const struct run_result *r, uint32_t a)
 {
     return r->agents[a].host[0] ? r->agents[a].host : r->agents[a].addr[0] ? r->agents[a].addr : "?";
+}
+
+char *fleet_cpu_text(char *buf, size_t len, const struct agent_phase *ap)
+{
+    if (ap->cores == 0 || ap->duration_ns == 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.0f%%", (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
+                 / (double)ap->cores * 100.0);
+    return buf;
 }
 
 int fleet_cmp_double(const void *pa, const void *pb)

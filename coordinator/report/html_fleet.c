@@ -284,11 +284,7 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), isnan(p99[a]) ? 0 : p99[a]));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), all->lat.count ? (double)all->lat.max_ns : 0));
         fprintf(out, "<td>%.1f%%</td>", phase_ops ? (double)ok_ops(ap) * 100.0 / (double)phase_ops : 0.0);
-        if (ap->cores && ap->duration_ns)
-            fprintf(out, "<td>%.0f%%</td></tr>\n", (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
-                    / ap->cores * 100.0);
-        else
-            fprintf(out, "<td>-</td></tr>\n");
+        fprintf(out, "<td>%s</td></tr>\n", fleet_cpu_text(b, sizeof(b), ap));
     }
     fprintf(out, "</table>\n</details>\n");
     free(all);

@@ -309,12 +309,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
             /* of the successful ops: a failed op is no share of the work */
             fprintf(out, "<td>%.1f%%</td>", result_ok_ops(&ph->totals.op[t]) ?
                     (double)result_ok_ops(o) * 100.0 / (double)result_ok_ops(&ph->totals.op[t]) : 0.0);
-            if (ap->cores && ap->duration_ns)
-                fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
-                        ((double)ap->duration_ns / 1e9) / ap->cores * 100.0);
-            else
-                fprintf(out, "<td>-</td>");
-            fprintf(out, "</tr>\n");
+            fprintf(out, "<td>%s</td></tr>\n", fleet_cpu_text(a, sizeof(a), ap));
         }
     }
     fprintf(out, "</table>\n");

@@ -149,14 +149,6 @@ static uint64_t agent_duration(const struct phase_result *ph, const struct agent
     return ap->duration_ns ? ap->duration_ns : ph->duration_ns;
 }
 
-static double agent_cpu_pct(const struct agent_phase *ap)
-{
-    if (ap->cores == 0 || ap->duration_ns == 0)
-        return -1.0;
-    return (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
-           / (double)ap->cores * 100.0;
-}
-
 static void phase_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
                        const struct layout *L)
 {
@@ -205,14 +197,10 @@ static void agent_row(FILE *out, const struct run_result *r, const struct phase_
 {
     const struct agent_phase *ap = &ph->agents[a];
     char host[RESULT_HOST_MAX], cpu[16];
-    double pct = agent_cpu_pct(ap);
     int first = 1;
 
     fit_host(host, sizeof(host), fleet_host(r, a), L->host_w);
-    if (pct < 0)
-        snprintf(cpu, sizeof(cpu), "-");
-    else
-        snprintf(cpu, sizeof(cpu), "%.0f%%", pct);
+    fleet_cpu_text(cpu, sizeof(cpu), ap);
     if (!ap->done) {
         fprintf(out, "  %-*u %-*s (no result)\n", ID_W - 2, r->agents[a].id, L->host_w, host);
         return;
