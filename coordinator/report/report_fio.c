@@ -258,12 +258,10 @@ static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
                     int rates)
 {
     json_t *d = json_object();
-    struct minmax bw, io;
+    struct minmax bw = { 0 }, io = { 0 };
     double bw_total = result_bw(&ph->totals.op[t], ph->duration_ns);
     int used = o->ops > 0;
 
-    memset(&bw, 0, sizeof(bw));
-    memset(&io, 0, sizeof(io));
     if (used && rates) {         /* a direction without ops has no samples, as fio's */
         interval_rates(ph, agent, t, 1, &bw);
         interval_rates(ph, agent, t, 0, &io);
@@ -372,7 +370,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int c
                                                                 : ph->agents[agent].duration_ns;
     json_t *j = json_object(), *sync = json_object();
     struct fio_job_opts jo;
-    struct op_stats all, none;
+    struct op_stats all, none = { 0 };
     double user = 0, sys = 0, avail = 0;
 
     job_opts(r, ph, cr ? cr->name : ph->name, global, &jo);
@@ -389,7 +387,6 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int c
     for (int t = OP_READ; t <= OP_WRITE; t++)   /* fio's data directions */
         json_object_set_new(j, op_type_name((enum op_type)t),
                             ddir(ph, agent, (enum op_type)t, &set->op[t], dur, plus, &jo, !cr));
-    memset(&none, 0, sizeof(none));
     hist_init(&none.lat);
     json_object_set_new(j, "trim", ddir(ph, agent, OP_READ, &none, dur, 0, &jo, !cr));
     /* fio's "sync": the fsync/fdatasync calls (OP_SYNC), their latency with
