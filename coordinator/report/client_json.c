@@ -166,6 +166,16 @@ static int u64_at(const json_t *o, const char *key, uint64_t max, uint64_t *v, c
     return why_fail(why, len, "'%s' is not an integer in 0..%llu", key, (unsigned long long)max);
 }
 
+static int u32_at(const json_t *o, const char *key, uint64_t max, uint32_t *v, char *why, size_t len)
+{
+    uint64_t x;
+
+    if (u64_at(o, key, max, &x, why, len))
+        return -EINVAL;
+    *v = (uint32_t)x;
+    return 0;
+}
+
 static int real_at(const json_t *o, const char *key, double *v, char *why, size_t len)
 {
     const json_t *j = json_object_get(o, key);
@@ -203,24 +213,18 @@ bad:
 static int parse_host(const json_t *o, struct host_sample *h, char *why, size_t len)
 {
     const json_t *nic = json_object_get(o, "nic");
-    uint64_t v;
 
     if (!json_is_object(o) || !json_is_object(nic))
         return why_fail(why, len, "'host' or 'host.nic' is not an object");
     if (real_at(o, "cpu_user_s", &h->cpu_user_s, why, len) ||
         real_at(o, "cpu_sys_s", &h->cpu_sys_s, why, len) ||
-        u64_at(o, "cores", UINT32_MAX, &v, why, len))
-        return -EINVAL;
-    h->cores = (uint32_t)v;
-    if (u64_at(o, "threads", UINT32_MAX, &v, why, len))
-        return -EINVAL;
-    h->threads = (uint32_t)v;
-    if (str_at(nic, "name", h->nic, sizeof h->nic, 1, why, len) ||
+        u32_at(o, "cores", UINT32_MAX, &h->cores, why, len) ||
+        u32_at(o, "threads", UINT32_MAX, &h->threads, why, len) ||
+        str_at(nic, "name", h->nic, sizeof h->nic, 1, why, len) ||
         u64_at(nic, "rx_bytes", INT64_MAX, &h->rx_bytes, why, len) ||
         u64_at(nic, "tx_bytes", INT64_MAX, &h->tx_bytes, why, len) ||
-        u64_at(nic, "speed_mbps", UINT32_MAX, &v, why, len))
+        u32_at(nic, "speed_mbps", UINT32_MAX, &h->speed_mbps, why, len))
         return -EINVAL;
-    h->speed_mbps = (uint32_t)v;
     /* optional: results written before the route was told */
     h->nic_route = json_is_true(json_object_get(nic, "route"));
     h->present = 1;
@@ -268,23 +272,16 @@ static int parse_proxy(const json_t *o, struct proxy_sample *p, char *why, size_
 {
     const json_t *rem = json_object_get(o, "remotes"), *e;
     size_t i, have = 0;
-    uint64_t v;
 
     if (!json_is_object(o) || !json_is_array(rem))
         return why_fail(why, len, "'proxy' is not an object with a 'remotes' array");
-    if (u64_at(o, "pid", UINT32_MAX, &v, why, len))
-        return -EINVAL;
-    p->pid = (uint32_t)v;
-    if (str_at(o, "name", p->name, sizeof p->name, 0, why, len) ||
-        u64_at(o, "port", 65535, &v, why, len))
-        return -EINVAL;
-    p->port = (uint32_t)v;
-    if (u64_at(o, "cpu_user_us", INT64_MAX, &p->cpu_user_us, why, len) ||
+    if (u32_at(o, "pid", UINT32_MAX, &p->pid, why, len) ||
+        str_at(o, "name", p->name, sizeof p->name, 0, why, len) ||
+        u32_at(o, "port", 65535, &p->port, why, len) ||
+        u64_at(o, "cpu_user_us", INT64_MAX, &p->cpu_user_us, why, len) ||
         u64_at(o, "cpu_sys_us", INT64_MAX, &p->cpu_sys_us, why, len) ||
-        u64_at(o, "connections", UINT32_MAX, &v, why, len))
-        return -EINVAL;
-    p->conns = (uint32_t)v;
-    if (u64_at(o, "rx_bytes", INT64_MAX, &p->rx_bytes, why, len) ||
+        u32_at(o, "connections", UINT32_MAX, &p->conns, why, len) ||
+        u64_at(o, "rx_bytes", INT64_MAX, &p->rx_bytes, why, len) ||
         u64_at(o, "tx_bytes", INT64_MAX, &p->tx_bytes, why, len))
         return -EINVAL;
     if (json_object_get(o, "route_host") &&
@@ -307,15 +304,11 @@ static int parse_proxy(const json_t *o, struct proxy_sample *p, char *why, size_
     return 0;
 }
 
-int client_json_parse(const json_t *obj, struct client_sample *out, char *why, size_t len)
+/* What every form has after its host: "mountstats" and "proxy". */
+static int parse_ms_proxy(const json_t *obj, struct client_sample *out, char *why, size_t len)
 {
-    const json_t *h = json_object_get(obj, "host"), *m = json_object_get(obj, "mountstats");
+    const json_t *m = json_object_get(obj, "mountstats"), *px = json_object_get(obj, "proxy");
 
-    const json_t *px = json_object_get(obj, "proxy");
-
-    memset(out, 0, sizeof *out);
-    if (h && parse_host(h, &out->host, why, len))
-        return -EINVAL;
     if (m && parse_ms(m, &out->ms, why, len))
         return -EINVAL;
     if (px && parse_proxy(px, &out->proxy, why, len))
@@ -323,10 +316,20 @@ int client_json_parse(const json_t *obj, struct client_sample *out, char *why, s
     return 0;
 }
 
+int client_json_parse(const json_t *obj, struct client_sample *out, char *why, size_t len)
+{
+    const json_t *h = json_object_get(obj, "host");
+
+    memset(out, 0, sizeof *out);
+    if (h && parse_host(h, &out->host, why, len))
+        return -EINVAL;
+    return parse_ms_proxy(obj, out, why, len);
+}
+
 /* An interval's host (iv_host_json's form). */
 static int parse_iv_host(const json_t *o, struct host_sample *h, int *has_static, char *why, size_t len)
 {
-    uint64_t us, v;
+    uint64_t us;
 
     if (!json_is_object(o))
         return why_fail(why, len, "'host' is not an object");
@@ -337,18 +340,11 @@ static int parse_iv_host(const json_t *o, struct host_sample *h, int *has_static
     h->cpu_user_s = (double)us / 1e6;
     h->cpu_sys_s = 0;
     *has_static = json_object_get(o, "cores") != NULL;
-    if (*has_static) {
-        if (u64_at(o, "cores", UINT32_MAX, &v, why, len))
-            return -EINVAL;
-        h->cores = (uint32_t)v;
-        if (u64_at(o, "threads", UINT32_MAX, &v, why, len))
-            return -EINVAL;
-        h->threads = (uint32_t)v;
-        if (str_at(o, "nic", h->nic, sizeof h->nic, 1, why, len) ||
-            u64_at(o, "speed_mbps", UINT32_MAX, &v, why, len))
-            return -EINVAL;
-        h->speed_mbps = (uint32_t)v;
-    }
+    if (*has_static && (u32_at(o, "cores", UINT32_MAX, &h->cores, why, len) ||
+                        u32_at(o, "threads", UINT32_MAX, &h->threads, why, len) ||
+                        str_at(o, "nic", h->nic, sizeof h->nic, 1, why, len) ||
+                        u32_at(o, "speed_mbps", UINT32_MAX, &h->speed_mbps, why, len)))
+        return -EINVAL;
     h->present = 1;
     return 0;
 }
@@ -356,26 +352,19 @@ static int parse_iv_host(const json_t *o, struct host_sample *h, int *has_static
 int client_json_parse_iv(const json_t *obj, struct client_sample *out, int *has_static, char *why,
                          size_t len)
 {
-    const json_t *h = json_object_get(obj, "host"), *m = json_object_get(obj, "mountstats");
+    const json_t *h = json_object_get(obj, "host");
 
     memset(out, 0, sizeof *out);
     *has_static = 0;
-    const json_t *px = json_object_get(obj, "proxy");
-
     if (h && parse_iv_host(h, &out->host, has_static, why, len))
         return -EINVAL;
-    if (m && parse_ms(m, &out->ms, why, len))
-        return -EINVAL;
-    if (px && parse_proxy(px, &out->proxy, why, len))
-        return -EINVAL;
-    return 0;
+    return parse_ms_proxy(obj, out, why, len);
 }
 
 int client_json_parse_iv_compact(const json_t *obj, struct client_sample *out, int *has_static,
                                  char *why, size_t len)
 {
     const json_t *h = json_object_get(obj, "h"), *hs = json_object_get(obj, "hs");
-    const json_t *m = json_object_get(obj, "mountstats");
     json_t *host;
     int rc = 0;
 
@@ -393,11 +382,7 @@ int client_json_parse_iv_compact(const json_t *obj, struct client_sample *out, i
         if (rc)
             return -EINVAL;
     }
-    if (m && parse_ms(m, &out->ms, why, len))
-        return -EINVAL;
-    if (json_object_get(obj, "proxy") && parse_proxy(json_object_get(obj, "proxy"), &out->proxy, why, len))
-        return -EINVAL;
-    return 0;
+    return parse_ms_proxy(obj, out, why, len);
 }
 
 /* ---- the result's interval columns ---- */

@@ -64,7 +64,7 @@ json_t *coherence_json(const struct run_result *r, uint32_t phase)
     m = json_object();
     json_object_set_new(m, "seen", jint(all->seen));
     json_object_set_new(m, "never_visible", jint(all->never));
-    json_object_set_new(m, "lag", hist_json_summary(&all->lag));
+    json_object_set_new(m, "lag", hist_json_summary(&all->lag, 0));
     free(all);
     json_object_set_new(o, "pairs", pairs);
     json_object_set_new(o, "merged", m);
@@ -80,7 +80,7 @@ static json_t *pair_json(const struct run_result *r, const struct coh_pair *p)
     json_object_set_new(pj, "seen", jint(p->seen));
     json_object_set_new(pj, "never_visible", jint(p->never));
     json_object_set_new(pj, "error_bound_ns", jint(coherence_error_bound(r, p->writer, p->reader)));
-    json_object_set_new(pj, "lag", hist_json_summary(&p->lag));
+    json_object_set_new(pj, "lag", hist_json_summary(&p->lag, 0));
     return pj;
 }
 

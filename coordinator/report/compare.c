@@ -304,26 +304,6 @@ static double *rep_values(const struct compare *c, uint32_t row, uint32_t j, int
     return v;
 }
 
-double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
-{
-    uint32_t n;
-    double *v = rep_values(c, row, j, op, m, &n), sum = 0;
-
-    for (uint32_t k = 0; k < n; k++)
-        sum += v[k];
-    free(v);
-    return n ? sum / n : NAN;
-}
-
-double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, int m)
-{
-    double a = compare_value(c, row, 0, op, m), b = compare_value(c, row, j, op, m);
-
-    if (isnan(a) || isnan(b) || a == 0)
-        return NAN;
-    return b / a;
-}
-
 int compare_higher_is_better(int op, int m)
 {
     return op < 0 || m == CMP_IOPS || m == CMP_BW;
@@ -451,6 +431,22 @@ int compare_headline_op(const struct compare *c, uint32_t row)
     return -1;
 }
 
+int compare_metric_next(const struct compare *c, uint32_t row, int *op, int *m)
+{
+    if (*op >= 0 && ++*m < CMP__PER_OP)
+        return 1;
+    *m = 0;
+    if (*op == -1)
+        return 0;            /* Jain was the last */
+    for (int t = *op < 0 ? 0 : *op + 1; t < OP__COUNT; t++)
+        if (compare_row_has_op(c, row, t)) {
+            *op = t;
+            return 1;
+        }
+    *op = -1;
+    return 1;
+}
+
 static const char *const metric_label[CMP__PER_OP] = { "IOPS", "BW", "p50", "p99" };
 static const char *const metric_keys[CMP__PER_OP] = { "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns" };
 
@@ -487,6 +483,19 @@ const char *compare_verdict_name(enum compare_verdict v)
     }
 }
 
+void compare_bs_insert(uint64_t *bs, uint32_t *n, uint64_t b)
+{
+    uint32_t p;
+
+    for (p = 0; p < *n && bs[p] < b; p++)
+        ;
+    if (p < *n && bs[p] == b)
+        return;
+    memmove(&bs[p + 1], &bs[p], (*n - p) * sizeof(*bs));
+    bs[p] = b;
+    (*n)++;
+}
+
 char *compare_fmt_bs(char *buf, size_t len, uint64_t bs)
 {
     static const char suffix[] = "kmgtp";
@@ -515,6 +524,27 @@ void compare_fmt_value(char *buf, size_t len, double v, int op, int m, int base)
         units_fmt_rate(buf, len, v, base);
     else
         units_fmt_ns(buf, len, v);
+}
+
+void compare_fmt_metric(char *buf, size_t len, int op, int m)
+{
+    if (op < 0)
+        snprintf(buf, len, "Jain");
+    else
+        snprintf(buf, len, "%s %s", op_type_name((enum op_type)op), compare_metric_name(op, m));
+}
+
+void compare_fmt_mean(char *buf, size_t len, const struct compare_cell *cell, int op, int m, int base)
+{
+    char v[48], sd[48];
+
+    compare_fmt_value(v, sizeof(v), cell->mean, op, m, base);
+    if (cell->n >= 2 && !isnan(cell->sd)) {
+        compare_fmt_value(sd, sizeof(sd), cell->sd, op, m, base);
+        snprintf(buf, len, "%s \u00b1%s", v, sd);
+    } else {
+        snprintf(buf, len, "%s", v);
+    }
 }
 
 void compare_fmt_change(char *buf, size_t len, const struct compare_cell *cell)

@@ -110,10 +110,6 @@ void compare_free(struct compare *c);
  * it lacks the phase or (per op) the phase has no ops of type t.  CMP_JAIN
  * with op < 0. */
 double compare_rep_value(const struct compare *c, uint32_t row, uint32_t j, uint32_t rep, int op, int m);
-/* Mean over input j's repetitions (NAN when none has a value). */
-double compare_value(const struct compare *c, uint32_t row, uint32_t j, int op, int m);
-/* value(j) / value(0); NAN when either is missing or value(0) is 0. */
-double compare_ratio(const struct compare *c, uint32_t row, uint32_t j, int op, int m);
 /* Everything a report prints about input j: summary, ratio, mark, verdict. */
 void compare_cell(const struct compare *c, uint32_t row, uint32_t j, int op, int m, struct compare_cell *out);
 /* 1 when some input of row has ops of type t. */
@@ -136,6 +132,12 @@ uint32_t compare_left_out_total(const struct compare *c);
 uint32_t compare_left_out_list(FILE *out, const struct compare *c, int base, const char *head, const char *pre,
                                const char *post, void (*esc)(FILE *out, const char *s));
 
+/* The walk every view makes of row's metrics: each op type it has (in
+ * order) with every per-op metric, then Jain (op -1, m CMP_JAIN).  Start
+ * with *op = -2; 0 when the walk is over:
+ *     for (int op = -2, m = 0; compare_metric_next(c, row, &op, &m);) */
+int compare_metric_next(const struct compare *c, uint32_t row, int *op, int *m);
+
 /* Names, for every format: "IOPS"/"BW"/"p50"/"p99" (op >= 0) or "Jain";
  * the lower-case keys "iops", "bw_bytes", "lat_p50_ns", "lat_p99_ns",
  * "jain"; "better"/"worse"/"same"/"" and "baseline"/"significant"/
@@ -147,10 +149,17 @@ const char *compare_verdict_name(enum compare_verdict v);
 /* 1 when a higher value of metric m is better. */
 int compare_higher_is_better(int op, int m);
 
+/* b into the ascending, distinct bs[0..*n) unless it is there (bs has
+ * room for one more): the block sizes the views put in columns. */
+void compare_bs_insert(uint64_t *bs, uint32_t *n, uint64_t b);
 /* A block size exact, fio style: "4k", "32m", "1g", "1536" (never rounded). */
 char *compare_fmt_bs(char *buf, size_t len, uint64_t bs);
 /* A metric value for people: "12.3k", "96MiB/s", "1.20ms", "0.982"; "-" for NAN. */
 void compare_fmt_value(char *buf, size_t len, double v, int op, int m, int base);
+/* A metric's row label in the text and Markdown views: "read IOPS", "Jain". */
+void compare_fmt_metric(char *buf, size_t len, int op, int m);
+/* A cell's mean, with its sd when it has two or more repetitions: "12.3k ±412". */
+void compare_fmt_mean(char *buf, size_t len, const struct compare_cell *cell, int op, int m, int base);
 /* "2.00x better", "-" when the ratio is unknown; for the baseline "". */
 void compare_fmt_change(char *buf, size_t len, const struct compare_cell *cell);
 /* "significant (p=0.003)", "within noise (p=0.41)", "no variance known", "baseline",

@@ -44,25 +44,6 @@ struct cat {
     int op;
 };
 
-static uint32_t facet_sizes(const struct compare *c, uint64_t *bs, uint32_t max)
-{
-    uint32_t n = 0;
-
-    for (uint32_t i = 0; i < c->nrows; i++) {
-        uint64_t b = c->rows[i].bs;
-        uint32_t p;
-
-        for (p = 0; p < n && bs[p] < b; p++)
-            ;
-        if ((p < n && bs[p] == b) || n == max)
-            continue;
-        memmove(&bs[p + 1], &bs[p], (n - p) * sizeof(*bs));
-        bs[p] = b;
-        n++;
-    }
-    return n;
-}
-
 /* s cut to LABEL_MAX display characters (an ellipsis marks the cut). */
 static void short_label(char *buf, size_t len, const char *s)
 {
@@ -78,20 +59,20 @@ static void short_label(char *buf, size_t len, const char *s)
         snprintf(buf, len, "%.*s\u2026", (int)i, s);
 }
 
-/* A tick step of 1, 2 or 5 x 10^k giving about 4 ticks; for bandwidth in
- * the unit the labels print (KiB/s, MiB/s, ... at base 1024), so the
- * ticks read 1GiB/s, 2GiB/s rather than 954MiB/s, 1.86GiB/s. */
-static double tick_step(double span, int m, int base)
+/* The largest value a category's bars reach (mean + sd over the inputs),
+ * 0 when it has none. */
+static double cat_top(const struct compare *c, const struct cat *k, int m)
 {
-    double u = 1, raw, p, f;
+    double top = 0;
 
-    if (m == CMP_BW)
-        while (span / u >= base)
-            u *= base;
-    raw = span / u / 4;
-    p = pow(10, floor(log10(raw)));
-    f = raw / p;
-    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p * u;
+    for (uint32_t j = 0; j < c->nruns; j++) {
+        struct compare_cell cell;
+
+        compare_cell(c, k->row, j, k->op, m, &cell);
+        if (!isnan(cell.mean))
+            top = fmax(top, cell.mean + (isnan(cell.sd) ? 0 : cell.sd));
+    }
+    return top;
 }
 
 static void chart(FILE *out, const struct compare *c, const struct cat *cats, size_t ncat, int m,
@@ -106,18 +87,13 @@ static void chart(FILE *out, const struct compare *c, const struct cat *cats, si
         short_label(l1, sizeof(l1), c->rows[cats[k].row].name);
         gw = fmax(gw, (double)text_table_width(l1) * CHAR_PX + 12);
         gw = fmax(gw, (double)strlen(opn) * CHAR_PX + 12);
-        for (uint32_t j = 0; j < c->nruns; j++) {
-            struct compare_cell cell;
-
-            compare_cell(c, cats[k].row, j, cats[k].op, m, &cell);
-            if (!isnan(cell.mean))
-                ymax = fmax(ymax, cell.mean + (isnan(cell.sd) ? 0 : cell.sd));
-        }
+        ymax = fmax(ymax, cat_top(c, &cats[k], m));
     }
     pw = fmax(gw * (double)ncat, 200);
     gw = pw / (double)(ncat ? ncat : 1);
     w = CH_ML + pw + CH_MR;
-    step = tick_step(ymax > 0 ? ymax * 1.05 : 1, m, base);
+    /* about 4 ticks; bandwidth's in the unit the labels print (KiB/s, MiB/s, ...) */
+    step = svg_nice_step(ymax > 0 ? ymax * 1.05 : 1, 4, m == CMP_BW ? base : 0);
     ymax = ceil((ymax > 0 ? ymax * 1.05 : 1) / step) * step;
     fprintf(out, "<svg class=\"cchart\" data-view=\"");
     svg_escape(out, view);
@@ -190,22 +166,6 @@ static void legend(FILE *out, const struct compare *c)
         fprintf(out, "%s</span>", j == 0 ? " (baseline)" : "");
     }
     fprintf(out, "</div>\n");
-}
-
-/* The largest value a category's bars reach (mean + sd over the inputs),
- * 0 when it has none. */
-static double cat_top(const struct compare *c, const struct cat *k, int m)
-{
-    double top = 0;
-
-    for (uint32_t j = 0; j < c->nruns; j++) {
-        struct compare_cell cell;
-
-        compare_cell(c, k->row, j, k->op, m, &cell);
-        if (!isnan(cell.mean))
-            top = fmax(top, cell.mean + (isnan(cell.sd) ? 0 : cell.sd));
-    }
-    return top;
 }
 
 /* Split cats into bands whose tops are within SCALE_SPAN of each other:
@@ -455,17 +415,11 @@ static void phase_table(FILE *out, const struct compare *c, uint32_t i, int base
             fprintf(out, "<th>vs baseline</th><th class=\"l\">significance</th>");
     }
     fprintf(out, "</tr>\n");
-    for (int k = 0; k <= OP__COUNT; k++) {
-        int op = k == OP__COUNT ? -1 : k;   /* every op type, then Jain */
-
-        if (op >= 0 && !compare_row_has_op(c, i, op))
-            continue;
-        for (int m = 0; m < (op < 0 ? 1 : CMP__PER_OP); m++) {
-            fprintf(out, "<tr><td class=\"l\">%s%s%s</td>", op < 0 ? "Jain index" : op_type_name((enum op_type)op),
-                    op < 0 ? "" : " ", op < 0 ? "" : compare_metric_name(op, m));
-            cell_td(out, c, i, op, m, base);
-            fprintf(out, "</tr>\n");
-        }
+    for (int op = -2, m = 0; compare_metric_next(c, i, &op, &m);) {
+        fprintf(out, "<tr><td class=\"l\">%s%s%s</td>", op < 0 ? "Jain index" : op_type_name((enum op_type)op),
+                op < 0 ? "" : " ", op < 0 ? "" : compare_metric_name(op, m));
+        cell_td(out, c, i, op, m, base);
+        fprintf(out, "</tr>\n");
     }
     fprintf(out, "</table></div>\n");
     if (row->nmissing) {
@@ -522,7 +476,10 @@ void compare_html(FILE *out, const struct compare *c, const char *const *paths, 
     /* a facet for every block size (at most one per row): a fixed cap
      * once left the 17th size's phases without charts */
     uint64_t *bs = xcalloc(c->nrows ? c->nrows : 1, sizeof(*bs));
-    uint32_t nbs = facet_sizes(c, bs, c->nrows);
+    uint32_t nbs = 0;
+
+    for (uint32_t i = 0; i < c->nrows; i++)
+        compare_bs_insert(bs, &nbs, c->rows[i].bs);
 
     svg_page_begin(out, "nfstorm compare");
     fprintf(out, "<style>\n.cgrid{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}\n"

@@ -15,25 +15,24 @@
 #include "coordinator/result/sample_stats.h"
 #include "coordinator/report/jint.h"
 
+/* An interval as [lo, hi], null where an end is not known. */
+static json_t *interval_json(double lo, double hi)
+{
+    return json_pack("[oo]", jreal_or_null(lo), jreal_or_null(hi));
+}
+
 static json_t *cell_json(struct jb *b, const struct compare_cell *cell)
 {
-    json_t *o = json_object(), *ci = json_array();
+    json_t *o = json_object();
 
     jb_put(b, o, "n", json_integer(cell->n));
     jb_put(b, o, "mean", jreal_or_null(cell->mean));
     jb_put(b, o, "sd", jreal_or_null(cell->sd));
-    jb_push(b, ci, jreal_or_null(cell->ci95_lo));
-    jb_push(b, ci, jreal_or_null(cell->ci95_hi));
-    jb_put(b, o, "ci95", ci);
+    jb_put(b, o, "ci95", interval_json(cell->ci95_lo, cell->ci95_hi));
     jb_put(b, o, "ci95_clamped", json_boolean(cell->ci95_clamped != 0));
     jb_put(b, o, "left_out", json_integer(cell->nleft));
     jb_put(b, o, "ratio", jreal_or_null(cell->ratio));
-    {
-        json_t *rci = json_array();
-        jb_push(b, rci, jreal_or_null(cell->ratio_lo));
-        jb_push(b, rci, jreal_or_null(cell->ratio_hi));
-        jb_put(b, o, "ratio_ci95", rci);
-    }
+    jb_put(b, o, "ratio_ci95", interval_json(cell->ratio_lo, cell->ratio_hi));
     jb_put(b, o, "p", jreal_or_null(cell->p));
     jb_put(b, o, "mark", cell->mark == CMP_MARK_NONE ? json_null() : json_string(compare_mark_name(cell->mark)));
     jb_put(b, o, "verdict", json_string(compare_verdict_name(cell->verdict)));
@@ -73,13 +72,8 @@ static json_t *phase_json(struct jb *b, const struct compare *c, uint32_t i)
     jb_put(b, hl, "op", hop < 0 ? json_null() : json_string(op_type_name((enum op_type)hop)));
     jb_put(b, hl, "metric", json_string(compare_metric_key(hop, CMP_IOPS)));
     jb_put(b, o, "headline", hl);
-    for (int op = 0; op < OP__COUNT; op++) {
-        if (!compare_row_has_op(c, i, op))
-            continue;
-        for (int m = 0; m < CMP__PER_OP; m++)
-            jb_push(b, ms, metric_json(b, c, i, op, m));
-    }
-    jb_push(b, ms, metric_json(b, c, i, -1, CMP_JAIN));
+    for (int op = -2, m = 0; compare_metric_next(c, i, &op, &m);)
+        jb_push(b, ms, metric_json(b, c, i, op, m));
     jb_put(b, o, "metrics", ms);
     {
         /* each input's repetitions left out of the row, and why */

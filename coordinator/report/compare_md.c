@@ -10,7 +10,6 @@
  * the repetitions left out of the statistics. */
 #include "coordinator/report/compare.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,28 +30,17 @@ static uint64_t *all_block_sizes(const struct compare *c, uint32_t *n)
         const struct run_result *r = &c->sets[j].reps[0];
 
         for (uint32_t i = 0; i < r->nphases; i++) {
-            uint64_t b = r->phases[i].bs;
-            uint32_t p;
-
             if (!r->phases[i].finished)
-                continue;
-            for (p = 0; p < *n && bs[p] < b; p++)
-                ;
-            if (p < *n && bs[p] == b)
                 continue;
             if (*n == cap) {
                 cap = cap ? cap * 2 : 16;
                 bs = xrealloc(bs, cap * sizeof(*bs));
             }
-            memmove(&bs[p + 1], &bs[p], (*n - p) * sizeof(*bs));
-            bs[p] = b;
-            (*n)++;
+            compare_bs_insert(bs, n, r->phases[i].bs);
         }
     }
     return bs;
 }
-
-static void md_text(FILE *out, const char *v);
 
 /* ---- the seeds' table: rows keyed by input, job, r/w, rand/seq ----
  *
@@ -162,20 +150,13 @@ static void matrix_cell(char *buf, size_t len, const struct compare *c, uint32_t
                         int m, int base)
 {
     struct compare_cell cell;
-    char v[48], sd[48];
 
     if (r < 0) {
         snprintf(buf, len, "-");
         return;
     }
     compare_cell(c, (uint32_t)r, j, t, m, &cell);
-    compare_fmt_value(v, sizeof(v), cell.mean, t, m, base);
-    if (cell.n >= 2 && !isnan(cell.sd)) {
-        compare_fmt_value(sd, sizeof(sd), cell.sd, t, m, base);
-        snprintf(buf, len, "%s \u00b1%s", v, sd);
-    } else {
-        snprintf(buf, len, "%s", v);
-    }
+    compare_fmt_mean(buf, len, &cell, t, m, base);
 }
 
 /* The phases of each input that have no cell in the seeds' table, each
@@ -201,9 +182,9 @@ static void seeds_left_out(FILE *out, const struct compare *c)
                 fprintf(out, "\nNot in this table:\n\n");
             any = 1;
             fprintf(out, "- ");
-            md_text(out, c->labels[j]);
+            text_table_md_text(out, c->labels[j]);
             fprintf(out, ", phase ");
-            md_text(out, ph->name);
+            text_table_md_text(out, ph->name);
             fprintf(out, " (%s): %s\n", rw_mode_name(ph->rw), why);
         }
     }
@@ -295,39 +276,25 @@ static void phases_table(FILE *out, const struct compare *c, int base)
 
     compare_cells_phase_table(&t, c);
     for (uint32_t i = 0; i < c->nrows; i++)
-        for (int k = 0; k <= OP__COUNT; k++) {
-            int op = k == OP__COUNT ? -1 : k;   /* every op type, then Jain */
-
-            if (op >= 0 && !compare_row_has_op(c, i, op))
-                continue;
-            for (int m = 0; m < (op < 0 ? 1 : CMP__PER_OP); m++) {
-                r = text_table_row(&t);
-                snprintf(buf, sizeof(buf), "%s%s", c->rows[i].name, c->rows[i].nmissing ? " (unmatched)" : "");
-                text_table_set(&t, r, 0, buf);
-                text_table_set(&t, r, 1, rw_mode_name(c->rows[i].rw));
-                text_table_set(&t, r, 2, compare_fmt_bs(buf, sizeof(buf), c->rows[i].bs));
-                if (op < 0)
-                    snprintf(buf, sizeof(buf), "Jain");
-                else
-                    snprintf(buf, sizeof(buf), "%s %s", op_type_name((enum op_type)op), compare_metric_name(op, m));
-                text_table_set(&t, r, 3, buf);
-                compare_cells_fill(&t, r, 4, c, i, op, m, base);
-            }
+        for (int op = -2, m = 0; compare_metric_next(c, i, &op, &m);) {
+            r = text_table_row(&t);
+            snprintf(buf, sizeof(buf), "%s%s", c->rows[i].name, c->rows[i].nmissing ? " (unmatched)" : "");
+            text_table_set(&t, r, 0, buf);
+            text_table_set(&t, r, 1, rw_mode_name(c->rows[i].rw));
+            text_table_set(&t, r, 2, compare_fmt_bs(buf, sizeof(buf), c->rows[i].bs));
+            compare_fmt_metric(buf, sizeof(buf), op, m);
+            text_table_set(&t, r, 3, buf);
+            compare_cells_fill(&t, r, 4, c, i, op, m, base);
         }
     text_table_print_md(out, &t);
     text_table_free(&t);
 }
 
-/* Markdown cell: punctuation escaped (text_table_md_special), a newline
- * would end the row. */
+/* Markdown cell: punctuation escaped (text_table_md_text). */
 static void md_cell(FILE *out, const char *v)
 {
     fputs(" ", out);
-    for (; *v; v++) {
-        if (text_table_md_special(*v))
-            fputc('\\', out);
-        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);
-    }
+    text_table_md_text(out, v);
     fputs(" |", out);
 }
 
@@ -381,16 +348,6 @@ static void differences(FILE *out, const struct compare *c)
     }
 }
 
-/* Markdown text: punctuation escaped, line breaks made blanks. */
-static void md_text(FILE *out, const char *v)
-{
-    for (; *v; v++) {
-        if (text_table_md_special(*v))
-            fputc('\\', out);
-        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, out);
-    }
-}
-
 void compare_md(FILE *out, const struct compare *c, const char *const *paths, int unit_base)
 {
     int base = unit_base == 1000 ? 1000 : 1024;
@@ -413,5 +370,6 @@ void compare_md(FILE *out, const struct compare *c, const char *const *paths, in
     phases_table(out, c, base);
     compare_sweep_md(out, c);
     compare_left_out_list(out, c, base, "\nLeft out of the statistics (the phase's verdict is not ok; "
-                          "`--include-failed` keeps those that ran to their end):\n\n", "- ", "\n", md_text);
+                          "`--include-failed` keeps those that ran to their end):\n\n", "- ", "\n",
+                          text_table_md_text);
 }

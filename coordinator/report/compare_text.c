@@ -7,7 +7,6 @@
  * as wide as their widest cell at any label or number width. */
 #include "coordinator/report/compare.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,20 +49,14 @@ void compare_cells_phase_table(struct text_table *t, const struct compare *c)
 void compare_cells_fill(struct text_table *t, uint32_t row, uint32_t col, const struct compare *c,
                         uint32_t ri, int op, int m, int base)
 {
-    char v[48], sd[48], buf[112];
+    char buf[112];
 
     for (uint32_t j = 0; j < c->nruns; j++) {
         uint32_t k = j ? col + 1 + 3 * (j - 1) : col;
         struct compare_cell cell;
 
         compare_cell(c, ri, j, op, m, &cell);
-        compare_fmt_value(v, sizeof(v), cell.mean, op, m, base);
-        if (cell.n >= 2 && !isnan(cell.sd)) {
-            compare_fmt_value(sd, sizeof(sd), cell.sd, op, m, base);
-            snprintf(buf, sizeof(buf), "%s \u00b1%s", v, sd);
-        } else {
-            snprintf(buf, sizeof(buf), "%s", v);
-        }
+        compare_fmt_mean(buf, sizeof(buf), &cell, op, m, base);
         text_table_set(t, row, k, buf);
         if (j == 0)
             continue;
@@ -85,14 +78,6 @@ static void missing_list(FILE *out, const struct compare *c, const struct compar
         }
 }
 
-static void metric_cell(char *buf, size_t len, int op, int m)
-{
-    if (op < 0)
-        snprintf(buf, len, "Jain");
-    else
-        snprintf(buf, len, "%s %s", op_type_name((enum op_type)op), compare_metric_name(op, m));
-}
-
 static void headlines(FILE *out, const struct compare *c, int base)
 {
     struct text_table t;
@@ -107,7 +92,7 @@ static void headlines(FILE *out, const struct compare *c, int base)
         text_table_set(&t, r, 0, c->rows[i].name);
         text_table_set(&t, r, 1, rw_mode_name(c->rows[i].rw));
         text_table_set(&t, r, 2, compare_fmt_bs(buf, sizeof(buf), c->rows[i].bs));
-        metric_cell(buf, sizeof(buf), op, CMP_IOPS);
+        compare_fmt_metric(buf, sizeof(buf), op, CMP_IOPS);
         text_table_set(&t, r, 3, buf);
         compare_cells_fill(&t, r, 4, c, i, op, CMP_IOPS, base);
     }
@@ -129,19 +114,12 @@ static void detail(FILE *out, const struct compare *c, uint32_t i, int base)
     r = text_table_row(&t);
     text_table_set(&t, r, 0, "metric");
     compare_cells_header(&t, r, 1, c);
-    for (int op = 0; op < OP__COUNT; op++) {
-        if (!compare_row_has_op(c, i, op))
-            continue;
-        for (int m = 0; m < CMP__PER_OP; m++) {
-            r = text_table_row(&t);
-            metric_cell(buf, sizeof(buf), op, m);
-            text_table_set(&t, r, 0, buf);
-            compare_cells_fill(&t, r, 1, c, i, op, m, base);
-        }
+    for (int op = -2, m = 0; compare_metric_next(c, i, &op, &m);) {
+        r = text_table_row(&t);
+        compare_fmt_metric(buf, sizeof(buf), op, m);
+        text_table_set(&t, r, 0, buf);
+        compare_cells_fill(&t, r, 1, c, i, op, m, base);
     }
-    r = text_table_row(&t);
-    text_table_set(&t, r, 0, "Jain");
-    compare_cells_fill(&t, r, 1, c, i, -1, CMP_JAIN, base);
     text_table_print(out, &t, "  ");
     text_table_free(&t);
 }

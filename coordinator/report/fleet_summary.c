@@ -6,6 +6,7 @@
 #include "common/sat.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/xmalloc.h"
@@ -52,7 +53,22 @@ static int cmp_agent(const void *pa, const void *pb)
     return a->agent < b->agent ? -1 : a->agent > b->agent;
 }
 
-static int cmp_double(const void *pa, const void *pb)
+const char *fleet_host(const struct run_result *r, uint32_t a)
+{
+    return r->agents[a].host[0] ? r->agents[a].host : r->agents[a].addr[0] ? r->agents[a].addr : "?";
+}
+
+char *fleet_cpu_text(char *buf, size_t len, const struct agent_phase *ap)
+{
+    if (ap->cores == 0 || ap->duration_ns == 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.0f%%", (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
+                 / (double)ap->cores * 100.0);
+    return buf;
+}
+
+int fleet_cmp_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
 
@@ -108,7 +124,7 @@ void fleet_phase_init(struct fleet_phase *f, const struct run_result *r, uint32_
     fleet_dist_of(v, k, &f->iops);
     for (uint32_t i = 0; i < k; i++)
         v[i] = f->ran[i].bw;
-    qsort(v, k, sizeof(*v), cmp_double);
+    qsort(v, k, sizeof(*v), fleet_cmp_double);
     fleet_dist_of(v, k, &f->bw);
     free(v);
 }

@@ -33,6 +33,15 @@
  * per agent: more agents than rows (rows 0 means the default). */
 int fleet_use_view(uint32_t nagents, uint32_t rows);
 
+/* Agent a's host name as the reports print it: its address without one,
+ * "?" without either. */
+const char *fleet_host(const struct run_result *r, uint32_t a);
+/* An agent's CPU over its run in percent of its cores ("85%"), "-" when
+ * unknown (no cores or run time reported); buf returned. */
+char *fleet_cpu_text(char *buf, size_t len, const struct agent_phase *ap);
+/* qsort's comparison of doubles, ascending. */
+int fleet_cmp_double(const void *pa, const void *pb);
+
 /* Nearest-rank p-th percentile (0 <= p <= 100) of sorted[0..n), ascending;
  * 0 when n == 0. */
 double fleet_percentile(const double *sorted, size_t n, double p);

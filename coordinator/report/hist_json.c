@@ -73,16 +73,27 @@ int hist_json_decode(json_t *o, struct hist *h, char *why, size_t whylen)
     return 0;
 }
 
-json_t *hist_json_summary(const struct hist *h)
+json_t *hist_json_summary(const struct hist *h, int brief)
 {
+    struct jb b = { 0 };
     json_t *o = json_object();
-    json_object_set_new(o, "min", jint(h->count ? h->min_ns : 0));
-    json_object_set_new(o, "mean", json_real(hist_mean(h)));
-    json_object_set_new(o, "p50", jint(hist_percentile(h, 50.0)));
-    json_object_set_new(o, "p90", jint(hist_percentile(h, 90.0)));
-    json_object_set_new(o, "p99", jint(hist_percentile(h, 99.0)));
-    json_object_set_new(o, "p999", jint(hist_percentile(h, 99.9)));
-    json_object_set_new(o, "max", jint(h->count ? h->max_ns : 0));
-    json_object_set_new(o, "hist", hist_json_encode(h));
+
+    /* An empty histogram's min is UINT64_MAX: report 0 like the other keys. */
+    if (!brief)
+        jb_put(&b, o, "min", jint(h->count ? h->min_ns : 0));
+    jb_put(&b, o, "mean", json_real(hist_mean(h)));
+    jb_put(&b, o, "p50", jint(hist_percentile(h, 50.0)));
+    if (!brief)
+        jb_put(&b, o, "p90", jint(hist_percentile(h, 90.0)));
+    jb_put(&b, o, "p99", jint(hist_percentile(h, 99.0)));
+    if (!brief)
+        jb_put(&b, o, "p999", jint(hist_percentile(h, 99.9)));
+    jb_put(&b, o, "max", jint(h->count ? h->max_ns : 0));
+    if (!brief)
+        jb_put(&b, o, "hist", hist_json_encode(h));
+    if (b.failed) {
+        json_decref(o);
+        return NULL;
+    }
     return o;
 }

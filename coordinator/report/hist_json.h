@@ -13,9 +13,11 @@
 /* A new object for h; NULL if jansson ran out of memory (nothing leaks). */
 json_t *hist_json_encode(const struct hist *h);
 /* h as a latency object: min, mean, p50, p90, p99, p999, max (ns; 0 when
- * empty) and the whole histogram under "hist" (the form of the NFS RTTs
- * and the coherence lags). */
-json_t *hist_json_summary(const struct hist *h);
+ * empty) and the whole histogram under "hist" (the form of the result's
+ * latencies, the NFS RTTs and the coherence lags); brief: mean, p50, p99
+ * and max alone (the time series' NFS RTTs).  NULL if jansson ran out of
+ * memory. */
+json_t *hist_json_summary(const struct hist *h, int brief);
 /* Fill h from o (overwritten; empty on failure).  0, or -EINVAL with a
  * one-line reason in why ("'runs' ends inside a run"); the caller
  * adds where the object was. */

@@ -20,18 +20,6 @@
 #define DIST_BINS 30
 #define SORT_KEYS 4
 
-static const char *host_of(const struct run_result *r, uint32_t a)
-{
-    return r->agents[a].host[0] ? r->agents[a].host : r->agents[a].addr[0] ? r->agents[a].addr : "?";
-}
-
-static void cell(FILE *out, const char *cls, const char *s)
-{
-    fprintf(out, "<td%s>", cls ? " class=\"l\"" : "");
-    svg_escape(out, s);
-    fprintf(out, "</td>");
-}
-
 void html_fleet_timeline(struct html_timeline *dst, const struct html_timeline *tl)
 {
     size_t n = 0;
@@ -85,7 +73,7 @@ static void names(FILE *out, const struct run_result *r, const struct fleet_phas
         if (f->state[a] != s)
             continue;
         fprintf(out, "%s%u ", shown ? ", " : "", r->agents[a].id);
-        svg_escape(out, host_of(r, a));
+        svg_escape(out, fleet_host(r, a));
         svg_escaped(out, " (", r->agents[a].addr[0] ? r->agents[a].addr : "?", ")");
         if (s == FLEET_LOST)
             fprintf(out, " at %.1f s", r->agents[a].lost_at_s);
@@ -125,20 +113,28 @@ void html_fleet_summary(FILE *out, const struct run_result *r, const struct flee
     names(out, r, f, FLEET_NO_RESULT, "without a result");
 }
 
+/* An agent's successful ops in the phase, of every load op type. */
+static uint64_t ok_ops(const struct agent_phase *ap)
+{
+    uint64_t ok = 0;
+
+    for (int t = 0; t < OP__COUNT; t++)
+        if (op_type_is_load(t))
+            ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
+    return ok;
+}
+
 /* Successful ops per second of agent a in the phase, over its own time;
  * NaN without data (no result, or idle). */
 static double agent_iops(const struct run_result *r, uint32_t phase, uint32_t a)
 {
     const struct phase_result *ph = &r->phases[phase];
     const struct agent_phase *ap = &ph->agents[a];
-    uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns, ok = 0;
+    uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns;
 
     if (!ap->done || !ap->participating || dur == 0)
         return NAN;
-    for (int t = 0; t < OP__COUNT; t++)
-        if (op_type_is_load(t))
-            ok = sat_add_u64(ok, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
-    return (double)ok * 1e9 / (double)dur;
+    return (double)ok_ops(ap) * 1e9 / (double)dur;
 }
 
 void html_fleet_chart_dist(FILE *out, const struct run_result *r, uint32_t phase, const struct fleet_phase *f,
@@ -160,7 +156,7 @@ void html_fleet_chart_dist(FILE *out, const struct run_result *r, uint32_t phase
 
         snprintf(txt[nm][0], sizeof(txt[nm][0]), "%u", r->agents[fa->agent].id);
         snprintf(txt[nm][1], sizeof(txt[nm][1]), "%s: agent %u %.200s, %s IOPS", i < nslow ? "slowest" : "fastest",
-                 r->agents[fa->agent].id, host_of(r, fa->agent), units_fmt_count(b, sizeof(b), fa->iops));
+                 r->agents[fa->agent].id, fleet_host(r, fa->agent), units_fmt_count(b, sizeof(b), fa->iops));
         m[nm] = (struct svg_mark){ .x = fa->iops, .kind = i < nslow ? "slowest" : "fastest", .label = txt[nm][0],
                                    .title = txt[nm][1], .id = r->agents[fa->agent].id };
         nm++;
@@ -175,7 +171,7 @@ void html_fleet_chart_dist(FILE *out, const struct run_result *r, uint32_t phase
         if (isnan(x))
             x = 0;
         snprintf(txt[nm][1], sizeof(txt[nm][1]), "agent %u %.200s %s (%s IOPS until then)", r->agents[a].id,
-                 host_of(r, a), tl->lost_note[a][0] ? tl->lost_note[a] : "lost", units_fmt_count(b, sizeof(b), x));
+                 fleet_host(r, a), tl->lost_note[a][0] ? tl->lost_note[a] : "lost", units_fmt_count(b, sizeof(b), x));
         m[nm] = (struct svg_mark){ .x = x, .kind = "lost", .title = txt[nm][1], .id = r->agents[a].id };
         nm++;
     }
@@ -267,13 +263,13 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
             "<th>mean</th><th>p50</th><th>p99</th><th>max</th><th>share</th><th>cpu</th></tr>\n");
     for (uint32_t a = 0; a < n; a++) {
         const struct agent_phase *ap = &ph->agents[a];
-        uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns, ops = 0;
+        uint64_t dur = ap->duration_ns ? ap->duration_ns : ph->duration_ns;
         char b[32], st[48];
 
         fprintf(out, "<tr data-id=\"%u\" style=\"--a:%u;--b:%u;--c:%u;--d:%u\"><td>%u</td>", r->agents[a].id,
                 rank[a], rank[n + a], rank[2 * (size_t)n + a], rank[3 * (size_t)n + a], r->agents[a].id);
-        cell(out, "l", host_of(r, a));
-        cell(out, "l", r->agents[a].addr);
+        svg_td(out, 1, fleet_host(r, a));
+        svg_td(out, 1, r->agents[a].addr);
         fprintf(out, "<td class=\"l%s\">%s</td>", f->state[a] == FLEET_RAN || f->state[a] == FLEET_IDLE ? "" : " warn",
                 state_word(r, f, a, st, sizeof(st)));
         if (!ap->done || !ap->participating) {
@@ -281,21 +277,14 @@ void html_fleet_table(FILE *out, const struct run_result *r, uint32_t phase, con
             continue;
         }
         result_all_ops(result_agent_totals(r, phase, a), all);
-        for (int t = 0; t < OP__COUNT; t++)
-            if (op_type_is_load(t))
-                ops = sat_add_u64(ops, result_ok_count(ap->sealed.count[t].ops, ap->sealed.count[t].errors));
         fprintf(out, "<td>%s</td>", units_fmt_count(b, sizeof(b), iops[a]));
         fprintf(out, "<td>%s</td>", units_fmt_rate(b, sizeof(b), result_bw(all, dur), base));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), hist_mean(&all->lat)));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), (double)hist_percentile(&all->lat, 50.0)));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), isnan(p99[a]) ? 0 : p99[a]));
         fprintf(out, "<td>%s</td>", units_fmt_ns(b, sizeof(b), all->lat.count ? (double)all->lat.max_ns : 0));
-        fprintf(out, "<td>%.1f%%</td>", phase_ops ? (double)ops * 100.0 / (double)phase_ops : 0.0);
-        if (ap->cores && ap->duration_ns)
-            fprintf(out, "<td>%.0f%%</td></tr>\n", (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
-                    / ap->cores * 100.0);
-        else
-            fprintf(out, "<td>-</td></tr>\n");
+        fprintf(out, "<td>%.1f%%</td>", phase_ops ? (double)ok_ops(ap) * 100.0 / (double)phase_ops : 0.0);
+        fprintf(out, "<td>%s</td></tr>\n", fleet_cpu_text(b, sizeof(b), ap));
     }
     fprintf(out, "</table>\n</details>\n");
     free(all);
@@ -315,8 +304,8 @@ void html_fleet_agent_table(FILE *out, const struct run_result *r)
             fprintf(out, "<tr class=\"lost\" data-lost=\"%.1f\"><td>%u</td>", r->agents[a].lost_at_s, r->agents[a].id);
         else
             fprintf(out, "<tr><td>%u</td>", r->agents[a].id);
-        cell(out, "l", r->agents[a].host);
-        cell(out, "l", r->agents[a].addr);
+        svg_td(out, 1, r->agents[a].host);
+        svg_td(out, 1, r->agents[a].addr);
         fprintf(out, "<td>%u</td><td>%s</td>", r->agents[a].ncpus,
                 units_fmt_ns(rtt, sizeof(rtt), (double)r->agents[a].rtt_ns));
         if (r->agents[a].lost)

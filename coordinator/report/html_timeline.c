@@ -146,10 +146,5 @@ void html_timeline_free(struct html_timeline *t)
     free(t->lost_note);
     free(t->band_note);
     free(t->change_note);
-    t->change_note = NULL;
-    t->band_note = NULL;
-    t->band = NULL;
-    t->lost_x = NULL;
-    t->lost_note = NULL;
-    t->nband = 0;
+    memset(t, 0, sizeof(*t));
 }

@@ -59,6 +59,13 @@ static inline void jb_put(struct jb *b, json_t *obj, const char *key, json_t *v)
     }
 }
 
+/* jb_put of an optional member: v NULL is "absent", not a failure. */
+static inline void jb_put_opt(struct jb *b, json_t *obj, const char *key, json_t *v)
+{
+    if (v)
+        jb_put(b, obj, key, v);
+}
+
 static inline void jb_push(struct jb *b, json_t *arr, json_t *v)
 {
     if (!arr || !v || json_array_append_new(arr, v) != 0) {

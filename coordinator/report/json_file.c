@@ -60,32 +60,8 @@ static int write_all(const char *buf, size_t size, void *data)
     return 0;
 }
 
-/* fsync the directory holding path so the rename itself is durable.
- * Best effort: the result is already in place, and some file systems
- * refuse fsync on directories. */
-static void sync_dir(const char *path)
-{
-    char *dir = xstrdup(path);
-    char *slash = strrchr(dir, '/');
-    int fd;
-
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        (void)fsync(fd);
-        close(fd);
-    }
-    free(dir);
-}
-
-/* An unnamed file (O_TMPFILE) in path's directory, or -1 where the file
- * system has none (the caller falls back to a named temp file). */
-static int open_unnamed(const char *path)
+/* open(2) of path's directory ("." for a bare name) with flags. */
+static int open_dir_of(const char *path, int flags)
 {
     const char *slash = strrchr(path, '/');
     char *dir = xstrdup(slash ? path : ".");
@@ -93,9 +69,22 @@ static int open_unnamed(const char *path)
 
     if (slash)
         dir[slash == path ? 1 : slash - path] = '\0';
-    fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    fd = open(dir, flags, 0644);
     free(dir);
     return fd;
+}
+
+/* fsync the directory holding path so the rename itself is durable.
+ * Best effort: the result is already in place, and some file systems
+ * refuse fsync on directories. */
+static void sync_dir(const char *path)
+{
+    int fd = open_dir_of(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
 }
 
 /* Give the complete unnamed file fd the name tmp.  0 or -errno. */
@@ -160,7 +149,9 @@ int json_file_write(const char *path, json_file_body body, void *arg)
     tmp = xmalloc(n + sizeof(".XXXXXX"));
     memcpy(tmp, path, n);
     memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-    s.fd = open_unnamed(path);
+    /* an unnamed file (O_TMPFILE) in path's directory, else (a file system
+     * without them) a named temp file */
+    s.fd = open_dir_of(path, O_TMPFILE | O_WRONLY | O_CLOEXEC);
     if (s.fd >= 0) {
         unnamed = 1;
     } else {

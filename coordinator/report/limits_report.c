@@ -8,11 +8,6 @@
 #include "coordinator/result/result.h"
 #include "coordinator/report/svg.h"
 
-static const char *rate(char *b, size_t n, double v, int base)
-{
-    return units_fmt_rate(b, n, v, base);
-}
-
 static void header(FILE *out, const char *prefix, const struct limits *l, int base)
 {
     char sz[32];
@@ -33,14 +28,15 @@ void limits_forecast_text(FILE *out, const char *prefix, const struct limits *l,
         return;
     }
     fprintf(out, "%s  plan: %s, metered load %s (reads x %.3g, writes x %.3g%s)\n", prefix,
-            limits_fmt_duration(a, sizeof a, f->duration_s), rate(b, sizeof b, f->metered_bps, base),
+            limits_fmt_duration(a, sizeof a, f->duration_s), units_fmt_rate(b, sizeof b, f->metered_bps, base),
             l->read_metering, l->write_metering, f->from_caps ? "; open load taken at the declared caps" : "");
     if (l->has_credits) {
         if (l->fs_size_bytes <= 0 && l->baseline_per_gib_bps > 0)
             fprintf(out, "%s  warning: no --fs-size: the baseline is taken as its minimum\n", prefix);
         fprintf(out, "%s  credits: %s, baseline %s, burst %s: ", prefix,
-                units_fmt_bytes(a, sizeof a, l->credits_initial, base), rate(b, sizeof b, f->baseline_bps, base),
-                f->burst_bps > 0 ? rate(c, sizeof c, f->burst_bps, base) : "not declared");
+                units_fmt_bytes(a, sizeof a, l->credits_initial, base),
+                units_fmt_rate(b, sizeof b, f->baseline_bps, base),
+                f->burst_bps > 0 ? units_fmt_rate(c, sizeof c, f->burst_bps, base) : "not declared");
         if (f->drain_s < 0)
             fprintf(out, "they never run out at this load (at or under the baseline)\n");
         else
@@ -52,7 +48,7 @@ void limits_forecast_text(FILE *out, const char *prefix, const struct limits *l,
         else if (f->drain_s >= 0)
             fprintf(out, "%s  credits run out about %s into the run; then the metered rate falls to the "
                     "baseline %s\n", prefix, limits_fmt_duration(d, sizeof d, f->drain_s),
-                    rate(b, sizeof b, f->baseline_bps, base));
+                    units_fmt_rate(b, sizeof b, f->baseline_bps, base));
     }
     if (l->has_prices)
         fprintf(out, "%s  cost of the plan: %.2f %s (read %s: %.2f, written %s: %.2f, time: %.2f)\n", prefix,
@@ -70,7 +66,7 @@ static void judged_text(FILE *out, double bps, double cap_bps, const char *unit,
     snprintf(who_iops, sizeof who_iops, "%s IOPS", who);
     if (cap_bps > 0)
         fprintf(out, ": %s (%s%s)", limits_judgement_text(limits_judge(bps, cap_bps), who, j, sizeof j),
-                rate(c, sizeof c, cap_bps, base), unit);
+                units_fmt_rate(c, sizeof c, cap_bps, base), unit);
     if (cap_iops > 0)
         fprintf(out, "; %s IOPS: %s (%s IOPS)", units_fmt_count(a, sizeof a, iops),
                 limits_judgement_text(limits_judge(iops, cap_iops), who_iops, j, sizeof j),
@@ -92,8 +88,8 @@ void limits_result_text(FILE *out, const struct run_result *r, int base)
         limits_rates(l, r, i, UINT32_MAX, &fr);
         if (fr.duration_s <= 0)
             continue;
-        fprintf(out, "  phase %s: fleet %s (metered %s)", r->phases[i].name, rate(a, sizeof a, fr.bps, base),
-                rate(b, sizeof b, fr.metered_bps, base));
+        fprintf(out, "  phase %s: fleet %s (metered %s)", r->phases[i].name, units_fmt_rate(a, sizeof a, fr.bps, base),
+                units_fmt_rate(b, sizeof b, fr.metered_bps, base));
         judged_text(out, fr.metered_bps, l->fs_bps, " metered", fr.iops, l->fs_iops, "per-file-system", base);
         fputc('\n', out);
         for (uint32_t ag = 0; ag < r->nagents && (l->client_bps > 0 || l->client_iops > 0); ag++) {
@@ -101,7 +97,7 @@ void limits_result_text(FILE *out, const struct run_result *r, int base)
             limits_rates(l, r, i, ag, &ar);
             if (ar.duration_s <= 0 || (ar.bps <= 0 && ar.iops <= 0))
                 continue;
-            fprintf(out, "    agent %u: %s", ag, rate(a, sizeof a, ar.bps, base));
+            fprintf(out, "    agent %u: %s", ag, units_fmt_rate(a, sizeof a, ar.bps, base));
             judged_text(out, ar.bps, l->client_bps, "", ar.iops, l->client_iops, "per-client", base);
             fputc('\n', out);
         }
@@ -148,7 +144,7 @@ void limits_result_html(FILE *out, const struct run_result *r, int base)
         fprintf(out, "<tr data-phase=\"%u\" data-agent=\"fleet\"><td>", i);
         svg_escape(out, r->phases[i].name);
         fprintf(out, "</td><td>fleet</td><td>%s</td><td>%s</td><td>%.0f</td><td>%s</td></tr>\n",
-                rate(a, sizeof a, fr.bps, base), rate(b, sizeof b, fr.metered_bps, base), fr.iops,
+                units_fmt_rate(a, sizeof a, fr.bps, base), units_fmt_rate(b, sizeof b, fr.metered_bps, base), fr.iops,
                 limits_judgement_text(limits_judge(fr.metered_bps, l->fs_bps), "per-file-system", j, sizeof j));
         for (uint32_t ag = 0; ag < r->nagents; ag++) {
             struct limits_rates ar;
@@ -156,7 +152,7 @@ void limits_result_html(FILE *out, const struct run_result *r, int base)
             if (ar.duration_s <= 0)
                 continue;
             fprintf(out, "<tr data-phase=\"%u\" data-agent=\"%u\"><td></td><td>agent %u</td><td>%s</td><td></td>"
-                    "<td>%.0f</td><td>%s</td></tr>\n", i, ag, ag, rate(a, sizeof a, ar.bps, base), ar.iops,
+                    "<td>%.0f</td><td>%s</td></tr>\n", i, ag, ag, units_fmt_rate(a, sizeof a, ar.bps, base), ar.iops,
                     limits_judgement_text(limits_judge(ar.bps, l->client_bps), "per-client", j, sizeof j));
         }
     }

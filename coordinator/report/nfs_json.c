@@ -77,17 +77,6 @@ static void proc_counts_json(json_t *j, unsigned i, const struct nfs_rpc_proc *p
         json_object_set_new(j, "expected_errors", jint(nfs_rpc_proc_expected(i, p)));
 }
 
-/* The summary's RTT: mean, p50, p99, max (ns). */
-static json_t *rtt_brief(const struct hist *h)
-{
-    json_t *rtt = json_object();
-    json_object_set_new(rtt, "mean", json_real(hist_mean(h)));
-    json_object_set_new(rtt, "p50", jint(hist_percentile(h, 50.0)));
-    json_object_set_new(rtt, "p99", jint(hist_percentile(h, 99.0)));
-    json_object_set_new(rtt, "max", jint(h->count ? h->max_ns : 0));
-    return rtt;
-}
-
 /* The full form (every status, the RTT histogram) or the summary's. */
 static json_t *nfs_json(const struct nfs_rpc_set *s, int full)
 {
@@ -104,7 +93,7 @@ static json_t *nfs_json(const struct nfs_rpc_set *s, int full)
             continue;
         json_t *j = json_object(), *st = full ? json_object() : NULL;
         proc_counts_json(j, i, p);
-        json_object_set_new(j, "rtt_ns", full ? hist_json_summary(&p->rtt) : rtt_brief(&p->rtt));
+        json_object_set_new(j, "rtt_ns", hist_json_summary(&p->rtt, !full));
         for (uint32_t k = 0; full && k < p->nstatus; k++)
             json_object_set_new(st, nfs_status_name(p->status[k].code, name, sizeof name),
                                 jint(p->status[k].n));

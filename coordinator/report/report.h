@@ -16,6 +16,14 @@
     "lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,share,jain,verdict"
 void report_csv(FILE *out, const struct run_result *r, int agents);
 
+/* An op type's figures over duration_ns as the text and HTML tables print
+ * them (report_text.c): IOPS, bandwidth ("-" for an op that moves no
+ * data), mean, p50, p90, p99, p99.9 and max latency ("-" where ops have
+ * no latency recorded). */
+#define REPORT_FIGS 8
+void report_fig_cells(char cell[REPORT_FIGS][32], enum op_type t, const struct op_stats *o, uint64_t duration_ns,
+                      int base);
+
 /* One HTML page, no external resources: tables and inline SVG charts
  * (docs/reports.md lists the views). */
 void report_html(FILE *out, const struct run_result *r, int unit_base);

@@ -258,12 +258,10 @@ static json_t *ddir(const struct phase_result *ph, int agent, enum op_type t,
                     int rates)
 {
     json_t *d = json_object();
-    struct minmax bw, io;
+    struct minmax bw = { 0 }, io = { 0 };
     double bw_total = result_bw(&ph->totals.op[t], ph->duration_ns);
     int used = o->ops > 0;
 
-    memset(&bw, 0, sizeof(bw));
-    memset(&io, 0, sizeof(io));
     if (used && rates) {         /* a direction without ops has no samples, as fio's */
         interval_rates(ph, agent, t, 1, &bw);
         interval_rates(ph, agent, t, 0, &io);
@@ -320,6 +318,7 @@ static double lat_share(const struct hist *h, uint64_t lo_ns, uint64_t hi_ns)
  * of each unit from the unit's start (ns from 0, us from 1 us, ms from 1 ms) */
 static const uint64_t lat_us_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
 static const uint64_t lat_ms_edges[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
+#define NEDGES(e) (sizeof(e) / sizeof((e)[0]))
 
 static json_t *lat_buckets(const struct hist *h, uint64_t unit_ns, const uint64_t *edges, size_t n)
 {
@@ -371,7 +370,7 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int c
                                                                 : ph->agents[agent].duration_ns;
     json_t *j = json_object(), *sync = json_object();
     struct fio_job_opts jo;
-    struct op_stats all, none;
+    struct op_stats all, none = { 0 };
     double user = 0, sys = 0, avail = 0;
 
     job_opts(r, ph, cr ? cr->name : ph->name, global, &jo);
@@ -388,7 +387,6 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int c
     for (int t = OP_READ; t <= OP_WRITE; t++)   /* fio's data directions */
         json_object_set_new(j, op_type_name((enum op_type)t),
                             ddir(ph, agent, (enum op_type)t, &set->op[t], dur, plus, &jo, !cr));
-    memset(&none, 0, sizeof(none));
     hist_init(&none.lat);
     json_object_set_new(j, "trim", ddir(ph, agent, OP_READ, &none, dur, 0, &jo, !cr));
     /* fio's "sync": the fsync/fdatasync calls (OP_SYNC), their latency with
@@ -417,13 +415,10 @@ static json_t *job_json(const struct run_result *r, uint32_t i, int agent, int c
     json_object_set_new(j, "iodepth_level", depth_obj(jo.depth, 0, all.ops > 0));
     json_object_set_new(j, "iodepth_submit", depth_obj(jo.iodepth, 1, all.ops > 0));
     json_object_set_new(j, "iodepth_complete", depth_obj(jo.iodepth, 1, all.ops > 0));
-    json_object_set_new(j, "latency_ns", lat_buckets(&all.lat, 1, lat_us_edges,
-                                                     sizeof(lat_us_edges) / sizeof(lat_us_edges[0])));
-    json_object_set_new(j, "latency_us", lat_buckets(&all.lat, 1000, lat_us_edges,
-                                                     sizeof(lat_us_edges) / sizeof(lat_us_edges[0])));
+    json_object_set_new(j, "latency_ns", lat_buckets(&all.lat, 1, lat_us_edges, NEDGES(lat_us_edges)));
+    json_object_set_new(j, "latency_us", lat_buckets(&all.lat, 1000, lat_us_edges, NEDGES(lat_us_edges)));
     {
-        json_t *lm = lat_buckets(&all.lat, NS_PER_MS, lat_ms_edges,
-                                 sizeof(lat_ms_edges) / sizeof(lat_ms_edges[0]));
+        json_t *lm = lat_buckets(&all.lat, NS_PER_MS, lat_ms_edges, NEDGES(lat_ms_edges));
         json_object_set_new(lm, ">=2000", json_real(lat_share(&all.lat, 2000 * NS_PER_MS, UINT64_MAX)));
         json_object_set_new(j, "latency_ms", lm);
     }
@@ -578,10 +573,10 @@ static void write_terse(FILE *out, const struct run_result *r)
                 avail > 0 ? sys * 100 / avail : 0);
         fprintf(out, ";100.0%%;0.0%%;0.0%%;0.0%%;0.0%%;0.0%%;0.0%%");
         result_all_ops(&ph->totals, &all);
-        for (size_t e = 0; e < sizeof(lat_us_edges) / sizeof(lat_us_edges[0]); e++)
+        for (size_t e = 0; e < NEDGES(lat_us_edges); e++)
             fprintf(out, ";%.2f%%", lat_share(&all.lat, e ? lat_us_edges[e - 1] * 1000 : 0,
                                               lat_us_edges[e] * 1000));
-        for (size_t e = 0; e < sizeof(lat_ms_edges) / sizeof(lat_ms_edges[0]); e++)
+        for (size_t e = 0; e < NEDGES(lat_ms_edges); e++)
             fprintf(out, ";%.2f%%", lat_share(&all.lat, e ? lat_ms_edges[e - 1] * NS_PER_MS : NS_PER_MS,
                                               lat_ms_edges[e] * NS_PER_MS));
         fprintf(out, ";%.2f%%\n", lat_share(&all.lat, 2000 * NS_PER_MS, UINT64_MAX));
@@ -606,12 +601,10 @@ static void normal_ddir(FILE *out, enum op_type t, const struct op_stats *o, uin
             units_fmt_bytes(io, sizeof(io), (double)o->bytes, base), (unsigned long long)(dur / NS_PER_MS));
     if (!detail)
         return;
-    fprintf(out, "    clat (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n",
-            (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
-            hist_mean(h), hist_stddev(h));
-    fprintf(out, "     lat (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n",
-            (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
-            hist_mean(h), hist_stddev(h));
+    for (int k = 0; k < 2; k++)    /* one latency per op: clat and lat alike */
+        fprintf(out, "%s (nsec): min=%llu, max=%llu, avg=%.2f, stdev=%.2f\n", k ? "     lat" : "    clat",
+                (unsigned long long)(h->count ? h->min_ns : 0), (unsigned long long)(h->count ? h->max_ns : 0),
+                hist_mean(h), hist_stddev(h));
     fprintf(out, "    clat percentiles (nsec):\n");
     for (size_t i = 0; i < NPCT; i++)
         fprintf(out, "%s%5.2fth=[%llu]%s", i % 4 == 0 ? "     | " : " ", fio_pct[i],

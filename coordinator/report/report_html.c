@@ -79,13 +79,6 @@ static void fmt_frac(char *b, size_t n, double v, const void *arg)
     snprintf(b, n, "%.2f", v);
 }
 
-static void td(FILE *out, const char *cls, const char *s)
-{
-    fprintf(out, "<td%s>", cls ? " class=\"l\"" : "");
-    svg_escape(out, s);
-    fprintf(out, "</td>");
-}
-
 /* Intervals to plot: all but a partial last one. */
 static uint32_t plotted(const struct phase_result *ph)
 {
@@ -175,32 +168,23 @@ static void matrix_table(FILE *out, const struct run_result *r, int base)
 
 static void figs(FILE *out, enum op_type t, const struct op_stats *o, uint64_t dur, int base)
 {
-    char a[32], b[32], c[32];
-    const struct hist *h = &o->lat;
-    static const double q[4] = { 50, 90, 99, 99.9 };
+    char f[REPORT_FIGS][32];
 
-    /* a metadata op that moves no data has no bandwidth, not "0B/s" */
-    if (t != OP_READ && t != OP_WRITE && o->bytes == 0)
-        snprintf(b, sizeof(b), "-");
-    else
-        units_fmt_rate(b, sizeof(b), result_bw(o, dur), base);
-    if (o->ops > 0 && h->count == 0) {
-        /* latency not known (a replayed journal's several lost agents):
-         * "-", never 0ns, as the text report */
-        fprintf(out, "<td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b);
-        for (int i = 0; i < 6; i++)
-            fprintf(out, "<td>-</td>");
-        return;
-    }
-    fprintf(out, "<td>%s</td><td>%s</td><td>%s</td>", units_fmt_count(a, sizeof(a), result_iops(o, dur)), b,
-            units_fmt_ns(c, sizeof(c), hist_mean(h)));
-    for (int i = 0; i < 4; i++)
-        fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), (double)hist_percentile(h, q[i])));
-    fprintf(out, "<td>%s</td>", units_fmt_ns(a, sizeof(a), h->count ? (double)h->max_ns : 0));
+    report_fig_cells(f, t, o, dur, base);
+    for (int i = 0; i < REPORT_FIGS; i++)
+        fprintf(out, "<td>%s</td>", f[i]);
 }
 
 #define FIG_HEAD "<th>IOPS</th><th>BW</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th>" \
                  "<th>p99.9</th><th>max</th>"
+
+/* An errors_table row's id, host and op cells. */
+static void error_row(FILE *out, const struct run_result *r, uint32_t a, int t)
+{
+    fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
+    svg_td(out, 1, r->agents[a].host);
+    svg_td(out, 1, op_type_name((enum op_type)t));
+}
 
 /* Why ops failed: one row per agent, op type and cause (the text report's
  * lines, RESULT_ERRORS_AGENTS_MAX agents at most); nothing when none did. */
@@ -236,26 +220,20 @@ static void errors_table(FILE *out, const struct run_result *r, uint32_t phase)
                 const struct errcause *c = &s->op[t].c[i];
                 char n[32];
                 result_errors_cause_line(c, (enum op_type)t, line, sizeof line);
-                fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
-                td(out, "l", r->agents[a].host);
-                td(out, "l", op_type_name((enum op_type)t));
+                error_row(out, r, a, t);
                 snprintf(n, sizeof n, "%llu", (unsigned long long)c->count);
-                td(out, NULL, n);
+                svg_td(out, 0, n);
                 /* the cause without its count, which has a column */
-                td(out, "l", strstr(line, " x ") ? strstr(line, " x ") + 3 : line);
+                svg_td(out, 1, strstr(line, " x ") ? strstr(line, " x ") + 3 : line);
                 fprintf(out, "</tr>\n");
             }
             if (s && s->op[t].other) {
-                fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
-                td(out, "l", r->agents[a].host);
-                td(out, "l", op_type_name((enum op_type)t));
+                error_row(out, r, a, t);
                 fprintf(out, "<td>%llu</td><td class=\"l\">other causes (beyond the %d kept)</td></tr>\n",
                         (unsigned long long)s->op[t].other, ERRCAUSE_MAX);
             }
             if (told < failed) {
-                fprintf(out, "<tr class=\"warn\"><td>%u</td>", r->agents[a].id);
-                td(out, "l", r->agents[a].host);
-                td(out, "l", op_type_name((enum op_type)t));
+                error_row(out, r, a, t);
                 fprintf(out, "<td>%llu</td><td class=\"l\">cause not reported (%s)</td></tr>\n",
                         (unsigned long long)(failed - told), ap->salvaged ? "no phase-done" : "the agent sent none");
             }
@@ -268,8 +246,8 @@ static void errors_table(FILE *out, const struct run_result *r, uint32_t phase)
                 "result)</p>\n", more);
 }
 
-static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, const double *share,
-                         const struct fairness *f, int base, int fleet)
+static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, const struct fairness *f, int base,
+                         int fleet)
 {
     const struct phase_result *ph = &r->phases[i];
     char a[32], b[32], skew[256];
@@ -279,7 +257,7 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
         if (!ph->totals.op[t].ops)
             continue;
         fprintf(out, "<tr>");
-        td(out, "l", op_type_name((enum op_type)t));
+        svg_td(out, 1, op_type_name((enum op_type)t));
         figs(out, (enum op_type)t, &ph->totals.op[t], ph->duration_ns, base);
         fprintf(out, "<td>%llu</td></tr>\n", (unsigned long long)ph->totals.op[t].errors);
     }
@@ -320,8 +298,8 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
             if (!ph->totals.op[t].ops)
                 continue;
             fprintf(out, "<tr><td>%u</td>", r->agents[ag].id);
-            td(out, "l", r->agents[ag].host);
-            td(out, "l", op_type_name((enum op_type)t));
+            svg_td(out, 1, r->agents[ag].host);
+            svg_td(out, 1, op_type_name((enum op_type)t));
             if (!ap->done) {
                 fprintf(out, "<td colspan=\"10\" class=\"warn\">no result</td></tr>\n");
                 break;
@@ -331,16 +309,10 @@ static void phase_tables(FILE *out, const struct run_result *r, uint32_t i, cons
             /* of the successful ops: a failed op is no share of the work */
             fprintf(out, "<td>%.1f%%</td>", result_ok_ops(&ph->totals.op[t]) ?
                     (double)result_ok_ops(o) * 100.0 / (double)result_ok_ops(&ph->totals.op[t]) : 0.0);
-            if (ap->cores && ap->duration_ns)
-                fprintf(out, "<td>%.0f%%</td>", (ap->cpu_user_s + ap->cpu_sys_s) /
-                        ((double)ap->duration_ns / 1e9) / ap->cores * 100.0);
-            else
-                fprintf(out, "<td>-</td>");
-            fprintf(out, "</tr>\n");
+            fprintf(out, "<td>%s</td></tr>\n", fleet_cpu_text(a, sizeof(a), ap));
         }
     }
     fprintf(out, "</table>\n");
-    (void)share;
 }
 
 /* Draw y (ns rows of n+1 values, row 0 the fleet, row a+1 agent a) as one
@@ -558,11 +530,15 @@ static void chart_agents(FILE *out, const struct run_result *r, uint32_t i, cons
     free(v);
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
+/* Successful ops of every load op type in c. */
+static double load_ok(const struct counters *c)
 {
-    double a = *(const double *)pa, b = *(const double *)pb;
+    double ok = 0;
 
-    return a < b ? -1 : a > b;
+    for (int t = 0; t < OP__COUNT; t++)
+        if (op_type_is_load(t))
+            ok += (double)result_ok_count(c->ops[t], c->errors[t]);
+    return ok;
 }
 
 #define SPREAD_EDGE 3    /* slowest and fastest agents drawn on the spread chart */
@@ -603,28 +579,20 @@ static void chart_agent_spread(FILE *out, const struct run_result *r, uint32_t i
         x[k] = interval_x(ph, k);
         result_slot_agents(sl, r->nagents, ac);
         for (uint32_t a = 0; a < r->nagents; a++) {
-            double ok = 0;
-
             /* what the JSON and journal carry too (not "reported"), so a
              * re-rendered report draws the same: taking part, not yet lost */
             if (!ph->agents[a].participating || (tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9))
                 continue;
-            for (int t = 0; t < OP__COUNT; t++)
-                if (op_type_is_load(t))
-                    ok += (double)result_ok_count(ac[a].ops[t], ac[a].errors[t]);
-            v[m++] = ok / secs;
+            v[m++] = load_ok(&ac[a]) / secs;
         }
-        qsort(v, m, sizeof(*v), cmp_dbl);
+        qsort(v, m, sizeof(*v), fleet_cmp_double);
         for (int j = 0; j < 3; j++)
             y[(size_t)j * (n + 1) + k] = m ? fleet_percentile(v, m, q[j]) : NAN;
         for (uint32_t e = 0; e < nedge; e++) {
             uint32_t a = edge[e];
-            double ok = 0;
 
-            for (int t = 0; t < OP__COUNT; t++)
-                if (op_type_is_load(t))
-                    ok += (double)result_ok_count(ac[a].ops[t], ac[a].errors[t]);
-            y[(size_t)(3 + e) * (n + 1) + k] = tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9 ? NAN : ok / secs;
+            y[(size_t)(3 + e) * (n + 1) + k] =
+                tl->lost_x[a] >= 0 && x[k] > tl->lost_x[a] + 1e-9 ? NAN : load_ok(&ac[a]) / secs;
         }
     }
     for (int j = 0; j < 3; j++)
@@ -725,7 +693,7 @@ void report_html_rows(FILE *out, const struct run_result *r, int unit_base, uint
             fprintf(out, "<p class=\"warn\">partial results: the phase did not run to completion; the "
                     "figures below are what arrived before it ended (its verdict says why)</p>\n");
         fairness_phase(r, i, share, &f);
-        phase_tables(out, r, i, share, &f, base, fleet);
+        phase_tables(out, r, i, &f, base, fleet);
         report_nfs_html(out, r, i);     /* nfs engine: RPC RTT next to op latency */
         client_html_section(out, r, i);
         html_verify(out, r, i);

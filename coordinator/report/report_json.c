@@ -41,25 +41,6 @@
 #include "coordinator/report/jint.h"
 #include "coordinator/report/json_file.h"
 
-/* The percentiles for readers, and "hist", the histogram itself in the one
- * form (hist_json.h), so result_load gets it back exactly: the phase's, each
- * agent's and each interval's, and the service time's too. */
-static json_t *lat_json(struct jb *b, const struct hist *h)
-{
-    json_t *o = json_object();
-
-    /* An empty histogram's min is UINT64_MAX: report 0 like the other keys. */
-    jb_put(b, o, "min", jint(h->count ? h->min_ns : 0));
-    jb_put(b, o, "mean", json_real(hist_mean(h)));
-    jb_put(b, o, "p50", jint(hist_percentile(h, 50.0)));
-    jb_put(b, o, "p90", jint(hist_percentile(h, 90.0)));
-    jb_put(b, o, "p99", jint(hist_percentile(h, 99.0)));
-    jb_put(b, o, "p999", jint(hist_percentile(h, 99.9)));
-    jb_put(b, o, "max", jint(h->count ? h->max_ns : 0));
-    jb_put(b, o, "hist", hist_json_encode(h));
-    return o;
-}
-
 /* One op type's object; rates over duration_ns. */
 static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration_ns)
 {
@@ -70,13 +51,13 @@ static json_t *op_json(struct jb *b, const struct op_stats *o, uint64_t duration
     jb_put(b, j, "errors", jint(o->errors));
     jb_put(b, j, "iops", json_real(result_iops(o, duration_ns)));
     jb_put(b, j, "bw_bytes", json_real(result_bw(o, duration_ns)));
-    jb_put(b, j, "lat_ns", lat_json(b, &o->lat));
+    jb_put(b, j, "lat_ns", hist_json_summary(&o->lat, 0));
     if (o->timeouts)
         jb_put(b, j, "timeouts", jint(o->timeouts));
     /* rate-limited jobs: lat_ns is the response time (from when each op
      * was due), svc_ns the service time (from when it was issued) */
     if (o->svc.count)
-        jb_put(b, j, "svc_ns", lat_json(b, &o->svc));
+        jb_put(b, j, "svc_ns", hist_json_summary(&o->svc, 0));
     return j;
 }
 
@@ -176,15 +157,6 @@ static void client_phase_json(struct jb *b, json_t *j, const struct run_result *
         jb_put(b, j, "proxy", client_json_proxy(&ca->proxy));
 }
 
-/* Interval k's "client" (client_json.h: columns), when some agent sent one. */
-static void client_interval_json(struct jb *b, json_t *j, const struct run_result *r,
-                                 uint32_t phase, uint32_t k)
-{
-    json_t *col = client_json_interval(r, phase, k);
-    if (col)
-        jb_put(b, j, "client", col);
-}
-
 /* The phase's failed ops by cause: the agents' merged, each cause with its
  * first agent, and per op type the failed ops no agent named a cause for
  * ("unreported": agents lost before their phase-done); NULL when no op
@@ -214,18 +186,17 @@ static json_t *phase_errors_json(const struct run_result *r, uint32_t phase)
             v = json_pack("{sIs[]sI}", "failed", (json_int_t)0, "causes", "other", (json_int_t)0);
             json_object_set_new(o, op_type_name((enum op_type)t), v);
         }
-        json_object_set_new(v, "failed", json_integer((json_int_t)(failed > INT64_MAX ? INT64_MAX : failed)));
-        json_object_set_new(v, "unreported", json_integer((json_int_t)(failed - told > INT64_MAX ? INT64_MAX
-                                                                                                  : failed - told)));
+        json_object_set_new(v, "failed", jint(failed));
+        json_object_set_new(v, "unreported", jint(failed - told));
     }
     free(first);
     free(s);
     return o;
 }
 
-static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
-                                 const struct phase_result *ph, const double *share)
+static json_t *phase_agents_json(struct jb *b, const struct run_result *r, uint32_t phase, const double *share)
 {
+    const struct phase_result *ph = &r->phases[phase];
     json_t *arr = json_array();
     uint64_t first = UINT64_MAX;
 
@@ -249,19 +220,15 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         jb_put(b, j, "participating", json_boolean(ap->participating));
         if (ap->error)
             jb_put(b, j, "error", json_string(ap->error));
-        jb_put(b, j, "ops", ops_json(b, result_agent_totals(r, (uint32_t)(ph - r->phases), a), dur));
-        if (result_agent_errors(r, (uint32_t)(ph - r->phases), a))    /* why its ops failed */
-            jb_put(b, j, "errors", errors_json(result_agent_errors(r, (uint32_t)(ph - r->phases), a), NULL));
+        jb_put(b, j, "ops", ops_json(b, result_agent_totals(r, phase, a), dur));
+        if (result_agent_errors(r, phase, a))    /* why its ops failed */
+            jb_put(b, j, "errors", errors_json(result_agent_errors(r, phase, a), NULL));
         jb_put(b, j, "share", json_real(share[a]));
         jb_put(b, cpu, "user_s", json_real(ap->cpu_user_s));
         jb_put(b, cpu, "sys_s", json_real(ap->cpu_sys_s));
         jb_put(b, cpu, "cores", jint(ap->cores));
         jb_put(b, j, "cpu", cpu);
-        {
-            json_t *debt = sched_debt_agent_json(r, (uint32_t)(ph - r->phases), a);   /* open loop only */
-            if (debt)
-                jb_put(b, j, "schedule_debt", debt);
-        }
+        jb_put_opt(b, j, "schedule_debt", sched_debt_agent_json(r, phase, a));   /* open loop only */
         jb_put(b, j, "duration_s", json_real((double)ap->duration_ns / 1e9));
         jb_put(b, j, "start_offset_ns", jint(ap->done && !ap->salvaged && first != UINT64_MAX &&
                                           ap->start_ns >= first ?
@@ -270,17 +237,17 @@ static json_t *phase_agents_json(struct jb *b, const struct run_result *r,
         if (ap->done && !ap->salvaged && !result_agent_empty(ap) && ph->t0_ns)
             jb_put(b, j, "start_lag_ns", json_integer((json_int_t)((int64_t)ap->start_ns - (int64_t)ph->t0_ns)));
         jb_put(b, j, "nintervals", jint(ap->nintervals));
-        jb_put(b, j, "client_bound", json_boolean(client_report_cpu_bound(r, (uint32_t)(ph - r->phases), a)));
-        jb_put(b, j, "nic_bound", json_boolean(client_report_nic_bound(r, (uint32_t)(ph - r->phases), a)));
-        jb_put(b, j, "faster_than_link", faster_json(b, r, (uint32_t)(ph - r->phases), a));
+        jb_put(b, j, "client_bound", json_boolean(client_report_cpu_bound(r, phase, a)));
+        jb_put(b, j, "nic_bound", json_boolean(client_report_nic_bound(r, phase, a)));
+        jb_put(b, j, "faster_than_link", faster_json(b, r, phase, a));
         if (ph->ran)        /* where its jobs ran (run_record.h) */
             jb_put(b, j, "storage", run_record_storage_json(ap));
         if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->agent[a]))   /* nfs engine telemetry */
             jb_put(b, j, "nfs", nfs_json_encode(&ph->nfs->agent[a]));
-        client_phase_json(b, j, r, (uint32_t)(ph - r->phases), a, ap);
-        if (result_agent_verify_asked(r, (uint32_t)(ph - r->phases), a)) {
+        client_phase_json(b, j, r, phase, a, ap);
+        if (result_agent_verify_asked(r, phase, a)) {
             /* asked and nothing came: zeroes, which fail the phase */
-            const struct vstats *v = result_agent_verify(r, (uint32_t)(ph - r->phases), a);
+            const struct vstats *v = result_agent_verify(r, phase, a);
             struct vstats none;
             vstats_init(&none);
             jb_put(b, j, "verify", verify_json(v ? v : &none));
@@ -378,7 +345,8 @@ static json_t *interval_json(struct jb *b, const struct run_result *r, uint32_t 
             jb_put(b, j, "nfs", nfs_json_encode(&ns));
         nfs_rpc_set_free(&ns);
     }
-    client_interval_json(b, j, r, phase, k);
+    /* the agents' own figures (client_json.h: columns), when some sent them */
+    jb_put_opt(b, j, "client", client_json_interval(r, phase, k));
     return j;
 }
 
@@ -425,7 +393,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     const struct phase_result *ph = &r->phases[phase];
     double *share = xcalloc(r->nagents ? r->nagents : 1, sizeof(*share));
     struct fairness f;
-    json_t *j = json_object(), *fj = json_object(), *ctl, *ej;
+    json_t *j = json_object(), *fj = json_object();
 
     jb_put(b, j, "name", json_string(ph->name));
     jb_put(b, j, "rw", json_string(rw_mode_name(ph->rw)));
@@ -463,18 +431,12 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
         jb_put(b, ts, "op_mean_ns", jint(sample_mean));
         jb_put(b, j, "thin_sample", ts);
     }
-    if ((ctl = phase_ctl_json(ph, r->nagents)))
-        jb_put(b, j, "control", ctl);      /* exitall, steady state (phase_ctl.h) */
+    jb_put_opt(b, j, "control", phase_ctl_json(ph, r->nagents));   /* exitall, steady state (phase_ctl.h) */
     jb_put(b, j, "ops", ops_json(b, &ph->totals, ph->duration_ns));
     if (result_clones_usable(r, phase))
         jb_put(b, j, "clones", clones_json(b, r, phase));
-    {
-        json_t *debt = sched_debt_phase_json(r, phase);   /* open loop only */
-        if (debt)
-            jb_put(b, j, "schedule_debt", debt);
-    }
-    if ((ej = phase_errors_json(r, phase)))
-        jb_put(b, j, "errors", ej);
+    jb_put_opt(b, j, "schedule_debt", sched_debt_phase_json(r, phase));   /* open loop only */
+    jb_put_opt(b, j, "errors", phase_errors_json(r, phase));
     if (result_phase_verify(r, phase))
         jb_put(b, j, "verify", verify_json(result_phase_verify(r, phase)));
     fairness_phase(r, phase, share, &f);
@@ -484,7 +446,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
     jb_put(b, fj, "slowest_iops", json_real(f.slowest_iops));
     jb_put(b, fj, "fastest_iops", json_real(f.fastest_iops));
     jb_put(b, j, "fairness", fj);
-    jb_put(b, j, "agents", phase_agents_json(b, r, ph, share));
+    jb_put(b, j, "agents", phase_agents_json(b, r, phase, share));
     if (ph->nfs && !nfs_rpc_set_empty(&ph->nfs->fleet))   /* sum over agents */
         jb_put(b, j, "nfs", nfs_json_encode(&ph->nfs->fleet));
     if (ph->coh.n)
@@ -503,7 +465,7 @@ static json_t *phase_json(struct jb *b, const struct run_result *r, uint32_t pha
             }
         change_set_free(&cs);
     }
-    /* filled while the file is written, one interval at a time (emit_phase) */
+    /* filled while the file is written, one interval at a time (emit_intervals) */
     jb_put(b, j, "intervals", json_array());
     free(share);
     return j;
@@ -598,8 +560,35 @@ static void emit_key(struct emit *e, const char *key, int first)
     json_decref(k);
 }
 
-static void emit_intervals(struct emit *e, uint32_t phase)
+/* Object obj as the tree has it, its member named special written by
+ * fill(e, value, arg): the root with its phases, a phase with its
+ * intervals streamed in. */
+static void emit_object(struct emit *e, json_t *obj, const char *special,
+                        void (*fill)(struct emit *e, json_t *v, uint32_t arg), uint32_t arg)
 {
+    const char *key;
+    json_t *v;
+    int first = 1;
+
+    emit_raw(e, "{");
+    json_object_foreach(obj, key, v) {
+        emit_key(e, key, first);
+        first = 0;
+        if (strcmp(key, special) == 0)
+            fill(e, v, arg);
+        else
+            emit_json(e, v);
+    }
+    emit_raw(e, "}");
+}
+
+/* Phase's "intervals", one interval's tree at a time. */
+static void emit_intervals(struct emit *e, json_t *v, uint32_t phase)
+{
+    if (phase >= e->r->nphases) {
+        emit_json(e, v);
+        return;
+    }
     emit_raw(e, "[");
     for (uint32_t k = 0; k < e->r->phases[phase].nintervals && !e->failed; k++) {
         json_t *j = interval_json(e->b, e->r, phase, k, e->share, e->scratch);
@@ -611,47 +600,19 @@ static void emit_intervals(struct emit *e, uint32_t phase)
     emit_raw(e, "]");
 }
 
-/* A phase object: as the tree has it, with its intervals streamed in. */
-static void emit_phase(struct emit *e, json_t *ph, uint32_t phase)
+static void emit_phases(struct emit *e, json_t *v, uint32_t unused)
 {
-    const char *key;
-    json_t *v;
-    int first = 1;
-
-    emit_raw(e, "{");
-    json_object_foreach(ph, key, v) {
-        emit_key(e, key, first);
-        first = 0;
-        if (strcmp(key, "intervals") == 0 && phase < e->r->nphases)
-            emit_intervals(e, phase);
-        else
-            emit_json(e, v);
+    (void)unused;
+    if (!json_is_array(v)) {
+        emit_json(e, v);
+        return;
     }
-    emit_raw(e, "}");
-}
-
-static void emit_root(struct emit *e, json_t *root)
-{
-    const char *key;
-    json_t *v;
-    int first = 1;
-
-    emit_raw(e, "{");
-    json_object_foreach(root, key, v) {
-        emit_key(e, key, first);
-        first = 0;
-        if (strcmp(key, "phases") == 0 && json_is_array(v)) {
-            emit_raw(e, "[");
-            for (size_t i = 0; i < json_array_size(v) && !e->failed; i++) {
-                emit_raw(e, i ? "," : "");
-                emit_phase(e, json_array_get(v, i), (uint32_t)i);
-            }
-            emit_raw(e, "]");
-        } else {
-            emit_json(e, v);
-        }
+    emit_raw(e, "[");
+    for (size_t i = 0; i < json_array_size(v) && !e->failed; i++) {
+        emit_raw(e, i ? "," : "");
+        emit_object(e, json_array_get(v, i), "intervals", emit_intervals, (uint32_t)i);
     }
-    emit_raw(e, "}\n");
+    emit_raw(e, "]");
 }
 
 /* The tree of one result with every phase's intervals filled in (the
@@ -701,10 +662,12 @@ static int body_result(json_dump_callback_t write, void *sink, void *result)
 
     e.share = xcalloc(e.r->nagents ? e.r->nagents : 1, sizeof(*e.share));
     e.scratch = xmalloc(sizeof(*e.scratch));
-    if (root && !b.failed)
-        emit_root(&e, root);
-    else
+    if (root && !b.failed) {
+        emit_object(&e, root, "phases", emit_phases, 0);
+        emit_raw(&e, "\n");
+    } else {
         e.failed = 1;
+    }
     free(e.share);
     free(e.scratch);
     json_decref(root);

@@ -21,6 +21,7 @@
  * under about 120 characters.  All figures come from result.c so this and
  * the JSON report never disagree. */
 #include "coordinator/report/coherence_report.h"
+#include "coordinator/report/report.h"
 #include "coordinator/result/result.h"
 #include "coordinator/report/limits_report.h"
 #include "coordinator/result/ext_metrics.h"
@@ -89,36 +90,38 @@ static void fig_header(FILE *out)
             "op", "IOPS", "BW", "mean", "p50", "p99", "p99.9", "max");
 }
 
-/* IOPS, bandwidth and latency of o over duration_ns. */
+void report_fig_cells(char cell[REPORT_FIGS][32], enum op_type t, const struct op_stats *o, uint64_t duration_ns,
+                      int base)
+{
+    static const double q[4] = { 50, 90, 99, 99.9 };
+
+    units_fmt_count(cell[0], sizeof cell[0], result_iops(o, duration_ns));
+    /* a metadata op moves no data (but create, with filesize): no "0B/s" */
+    if (t != OP_READ && t != OP_WRITE && o->bytes == 0)
+        snprintf(cell[1], sizeof cell[1], "-");
+    else
+        units_fmt_rate(cell[1], sizeof cell[1], result_bw(o, duration_ns), base);
+    units_fmt_ns(cell[2], sizeof cell[2], hist_mean(&o->lat));
+    for (int i = 0; i < 4; i++)
+        units_fmt_ns(cell[3 + i], sizeof cell[3 + i], (double)hist_percentile(&o->lat, q[i]));
+    /* max_ns is exact, unlike the percentiles; an empty hist reports 0 */
+    units_fmt_ns(cell[7], sizeof cell[7], o->lat.count ? (double)o->lat.max_ns : 0.0);
+    /* ops with no latency recorded (a replayed journal keeps only the
+     * merged intervals' histograms, not each lost agent's): unknown,
+     * never "0ns" */
+    for (int i = 2; i < REPORT_FIGS && o->ops > 0 && o->lat.count == 0; i++)
+        snprintf(cell[i], sizeof cell[i], "-");
+}
+
+/* IOPS, bandwidth and latency of o over duration_ns (all but p90). */
 static void fig_row(FILE *out, enum op_type t, const struct op_stats *o,
                     uint64_t duration_ns, int base)
 {
-    char iops[32], bw[32], mean[32], p50[32], p99[32], p999[32], max[32];
+    char f[REPORT_FIGS][32];
 
-    units_fmt_count(iops, sizeof(iops), result_iops(o, duration_ns));
-    /* a metadata op moves no data (but create, with filesize): no "0B/s" */
-    if (t != OP_READ && t != OP_WRITE && o->bytes == 0)
-        snprintf(bw, sizeof(bw), "-");
-    else
-        units_fmt_rate(bw, sizeof(bw), result_bw(o, duration_ns), base);
-    units_fmt_ns(mean, sizeof(mean), hist_mean(&o->lat));
-    units_fmt_ns(p50, sizeof(p50), (double)hist_percentile(&o->lat, 50.0));
-    units_fmt_ns(p99, sizeof(p99), (double)hist_percentile(&o->lat, 99.0));
-    units_fmt_ns(p999, sizeof(p999), (double)hist_percentile(&o->lat, 99.9));
-    /* max_ns is exact, unlike the percentiles; an empty hist reports 0 */
-    units_fmt_ns(max, sizeof(max), o->lat.count ? (double)o->lat.max_ns : 0.0);
-    if (o->ops > 0 && o->lat.count == 0) {
-        /* ops with no latency recorded (a replayed journal keeps only the
-         * merged intervals' histograms, not each lost agent's): unknown,
-         * never "0ns" */
-        snprintf(mean, sizeof mean, "-");
-        snprintf(p50, sizeof p50, "-");
-        snprintf(p99, sizeof p99, "-");
-        snprintf(p999, sizeof p999, "-");
-        snprintf(max, sizeof max, "-");
-    }
+    report_fig_cells(f, t, o, duration_ns, base);
     fprintf(out, "%-*s %7s %10s %7s %7s %7s %7s %7s", OP_W,
-            op_type_name(t), iops, bw, mean, p50, p99, p999, max);
+            op_type_name(t), f[0], f[1], f[2], f[3], f[5], f[6], f[7]);
 }
 
 /* Host names are truncated to fit the column: the short name first (up to
@@ -139,28 +142,11 @@ static void fit_host(char *dst, size_t len, const char *host, int width)
     dst[n] = '\0';
 }
 
-static const char *agent_host(const struct run_result *r, uint32_t a)
-{
-    const struct agent_info *ai = &r->agents[a];
-
-    if (ai->host[0])
-        return ai->host;
-    return ai->addr[0] ? ai->addr : "?";
-}
-
 /* Seconds an agent's figures are averaged over: its own run time, or the
  * phase's when it reported none. */
 static uint64_t agent_duration(const struct phase_result *ph, const struct agent_phase *ap)
 {
     return ap->duration_ns ? ap->duration_ns : ph->duration_ns;
-}
-
-static double agent_cpu_pct(const struct agent_phase *ap)
-{
-    if (ap->cores == 0 || ap->duration_ns == 0)
-        return -1.0;
-    return (ap->cpu_user_s + ap->cpu_sys_s) / ((double)ap->duration_ns / 1e9)
-           / (double)ap->cores * 100.0;
 }
 
 static void phase_rows(FILE *out, const struct run_result *r, const struct phase_result *ph,
@@ -211,14 +197,10 @@ static void agent_row(FILE *out, const struct run_result *r, const struct phase_
 {
     const struct agent_phase *ap = &ph->agents[a];
     char host[RESULT_HOST_MAX], cpu[16];
-    double pct = agent_cpu_pct(ap);
     int first = 1;
 
-    fit_host(host, sizeof(host), agent_host(r, a), L->host_w);
-    if (pct < 0)
-        snprintf(cpu, sizeof(cpu), "-");
-    else
-        snprintf(cpu, sizeof(cpu), "%.0f%%", pct);
+    fit_host(host, sizeof(host), fleet_host(r, a), L->host_w);
+    fleet_cpu_text(cpu, sizeof(cpu), ap);
     if (!ap->done) {
         fprintf(out, "  %-*u %-*s (no result)\n", ID_W - 2, r->agents[a].id, L->host_w, host);
         return;
@@ -290,7 +272,7 @@ static void fleet_names(FILE *out, const struct run_result *r, const struct flee
     for (uint32_t a = 0; a < f->nagents && shown < FLEET_NAMES_MAX; a++) {
         if (f->state[a] != s)
             continue;
-        fprintf(out, "  %-*u %s (%s)", ID_W - 2, r->agents[a].id, agent_host(r, a),
+        fprintf(out, "  %-*u %s (%s)", ID_W - 2, r->agents[a].id, fleet_host(r, a),
                 r->agents[a].addr[0] ? r->agents[a].addr : "?");
         if (s == FLEET_LOST)
             fprintf(out, " at %.1f s", r->agents[a].lost_at_s);
@@ -355,8 +337,8 @@ static void fairness_note(FILE *out, const struct run_result *r, uint32_t phase)
 
     fairness_phase(r, phase, share, &f);
     /* hosts cut to 16 columns so the line stays under 120 characters */
-    fit_host(hs, sizeof(hs), agent_host(r, f.slowest), 16);
-    fit_host(hf, sizeof(hf), agent_host(r, f.fastest), 16);
+    fit_host(hs, sizeof(hs), fleet_host(r, f.slowest), 16);
+    fit_host(hf, sizeof(hf), fleet_host(r, f.fastest), 16);
     if (f.ncounted > 0)
         fprintf(out, "fairness: Jain %.3f (1 = even); slowest %u (%s) %s IOPS; fastest %u (%s) %s IOPS\n",
                 f.jain, r->agents[f.slowest].id, hs, units_fmt_count(s, sizeof(s), f.slowest_iops),
@@ -486,12 +468,12 @@ static void notes(FILE *out, const struct run_result *r, const struct phase_resu
             continue;
         if (r->agents[a].lost && (!ap->done || ap->salvaged)) {
             fprintf(out, "warning: agent %u (%s) lost at %.1f s into the run; its data up to then is included\n",
-                    r->agents[a].id, agent_host(r, a), r->agents[a].lost_at_s);
+                    r->agents[a].id, fleet_host(r, a), r->agents[a].lost_at_s);
         } else if (!ap->done && ap->participating) {
             fprintf(out, "warning: agent %u (%s) sent no result for this phase\n",
-                    r->agents[a].id, agent_host(r, a));
+                    r->agents[a].id, fleet_host(r, a));
         } else {
-            client_report_bound_lines(out, r, phase, a, agent_host(r, a));
+            client_report_bound_lines(out, r, phase, a, fleet_host(r, a));
         }
     }
     if (nbound > FLEET_NAMES_MAX)

@@ -57,6 +57,13 @@ void svg_escaped(FILE *out, const char *before, const char *s, const char *after
     fputs(after, out);
 }
 
+void svg_td(FILE *out, int left, const char *s)
+{
+    fprintf(out, "<td%s>", left ? " class=\"l\"" : "");
+    svg_escape(out, s);
+    fprintf(out, "</td>");
+}
+
 static void fmt(svg_fmt_fn f, const void *arg, char *buf, size_t len, double v)
 {
     if (f)
@@ -65,27 +72,17 @@ static void fmt(svg_fmt_fn f, const void *arg, char *buf, size_t len, double v)
         snprintf(buf, len, "%g", v);
 }
 
-/* A step of 1, 2 or 5 x 10^k giving about n ticks over span. */
-static double nice_step(double span, int n)
+double svg_nice_step(double span, int n, int unit)
 {
-    double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
+    double scale = 1, raw, p, m;
 
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
-}
-
-/* The y step for a linear axis up to top: nice in the unit the labels
- * print (binary multiples when the chart's ybase is 1024, so a bandwidth
- * axis reads 0, 512MiB/s, 1GiB/s rather than 477MiB/s, 954MiB/s). */
-static double y_step(const struct svg_chart *c, double top)
-{
-    double scale = 1;
-
-    if (top <= 0)
-        top = 1;
-    if (c->ybase == 1024)
-        while (top / scale >= 1024)
-            scale *= 1024;
-    return nice_step(top / scale, 5) * scale;
+    if (unit > 1)
+        while (span / scale >= unit)
+            scale *= unit;
+    raw = span / scale / n;
+    p = pow(10, floor(log10(raw)));
+    m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p * scale;
 }
 
 struct frame {
@@ -93,6 +90,21 @@ struct frame {
     double ystep;         /* linear y axis: tick spacing */
     int logx, logy;
 };
+
+/* A linear y axis from 0 to top (headroom included) in whole steps, nice
+ * in the unit the labels print (binary multiples when the chart's ybase is
+ * 1024, so a bandwidth axis reads 0, 512MiB/s, 1GiB/s rather than
+ * 477MiB/s, 954MiB/s), and at least min_step apart. */
+static void y_axis(const struct svg_chart *c, struct frame *f, double top, double min_step)
+{
+    double step = svg_nice_step(top > 0 ? top : 1, 5, c->ybase == 1024 ? 1024 : 0);
+
+    if (step < min_step)
+        step = min_step;
+    f->y0 = 0;
+    f->y1 = ceil((top > 0 ? top : 1) / step) * step;
+    f->ystep = step;
+}
 
 static double px(const struct frame *f, double x)
 {
@@ -157,7 +169,7 @@ static void begin(FILE *out, const struct svg_chart *c)
 static void axes(FILE *out, const struct svg_chart *c, const struct frame *f, int xticks)
 {
     char buf[64];
-    double step = f->ystep > 0 ? f->ystep : nice_step(f->y1 - f->y0 > 0 ? f->y1 - f->y0 : 1, 5);
+    double step = f->ystep > 0 ? f->ystep : svg_nice_step(f->y1 - f->y0 > 0 ? f->y1 - f->y0 : 1, 5, 0);
 
     if (f->logy)
         log_yticks(out, c, f);
@@ -174,7 +186,7 @@ static void axes(FILE *out, const struct svg_chart *c, const struct frame *f, in
                     px(f, x), MT, px(f, x), MT + PH, px(f, x), MT + PH + 14, buf);
         }
     } else if (xticks) {
-        double xs = nice_step(f->x1 - f->x0 > 0 ? f->x1 - f->x0 : 1, 6);
+        double xs = svg_nice_step(f->x1 - f->x0 > 0 ? f->x1 - f->x0 : 1, 6, 0);
         for (double x = ceil(f->x0 / xs) * xs; x <= f->x1 + xs * 1e-9; x += xs) {
             fmt(c->xfmt, c->fmt_arg, buf, sizeof(buf), x);
             fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"xl\">%s</text>\n",
@@ -432,10 +444,7 @@ void svg_lines(FILE *out, const struct svg_chart *c, const struct svg_series *s,
         if (f.y1 <= f.y0 * 1.0001)
             f.y1 = f.y0 * 10;
     } else {
-        double step = y_step(c, f.y1 * 1.05);
-        f.y0 = 0;
-        f.y1 = ceil((f.y1 > 0 ? f.y1 * 1.05 : 1) / step) * step;
-        f.ystep = step;
+        y_axis(c, &f, f.y1 * 1.05, 0);
     }
     begin(out, c);
     bands(out, c, &f);
@@ -459,11 +468,7 @@ void svg_bars(FILE *out, const struct svg_chart *c, const char *const *cats, siz
     for (size_t i = 0; i < ns; i++)
         for (size_t k = 0; k < ncat; k++)
             f.y1 = fmax(f.y1, s[i].v[k]);
-    {
-        double step = y_step(c, f.y1 * 1.05);
-        f.y1 = ceil((f.y1 > 0 ? f.y1 * 1.05 : 1) / step) * step;
-        f.ystep = step;
-    }
+    y_axis(c, &f, f.y1 * 1.05, 0);
     begin(out, c);
     axes(out, c, &f, 0);
     for (size_t k = 0; k < ncat; k++) {
@@ -557,13 +562,7 @@ void svg_histogram(FILE *out, const struct svg_chart *c, const double *v, size_t
     for (size_t b = 0; b < nbins; b++)
         if (count[b] > top)
             top = count[b];
-    {
-        double step = y_step(c, (double)top * 1.25);
-        if (step < 1)
-            step = 1;           /* counts: whole ticks */
-        f.y1 = ceil((top ? (double)top * 1.25 : 1) / step) * step;
-        f.ystep = step;
-    }
+    y_axis(c, &f, (double)top * 1.25, 1);   /* counts: whole ticks */
     begin(out, c);
     axes(out, c, &f, 1);
     for (size_t b = 0; b < nbins; b++) {

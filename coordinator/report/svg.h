@@ -104,6 +104,12 @@ const char *svg_color(size_t i);
 void svg_escape(FILE *out, const char *s);
 /* before, s escaped, after: a cell or tag around a label ("<th>", s, "</th>"). */
 void svg_escaped(FILE *out, const char *before, const char *s, const char *after);
+/* A table cell holding s escaped; left: left-aligned (class "l"). */
+void svg_td(FILE *out, int left, const char *s);
+/* A tick step of 1, 2 or 5 x 10^k giving about n ticks over span, in
+ * multiples of unit (1000 or 1024; 0: none) where span reaches them, so a
+ * bandwidth axis ticks at 1GiB/s, 2GiB/s rather than 954MiB/s, 1.86GiB/s. */
+double svg_nice_step(double span, int n, int unit);
 /* The page's head (title, inline CSS) and end. */
 void svg_page_begin(FILE *out, const char *title);
 void svg_page_end(FILE *out);

@@ -90,11 +90,9 @@ void *sweep_json(const struct sweep_set *s, const struct run_result *res)
         json_t *o = json_object(), *th = json_object(), *pts = json_array(), *cap = json_object(),
                *knee = json_object();
         struct sweep_outcome oc;
-        uint32_t idx[SWEEP_MAX_VALUES];
         char slo[160];
 
         sweep_outcome(w, &oc);
-        sweep_sorted(w, idx);
         json_object_set_new(o, "job", json_string(w->spec.base));
         json_object_set_new(o, "dimension", json_string(plan_sweep_dim_name(w->spec.dim)));
         json_object_set_new(o, "unit", json_string(plan_sweep_unit(w->spec.dim)));
@@ -129,7 +127,6 @@ void *sweep_json(const struct sweep_set *s, const struct run_result *res)
                                                       "lowest point"));
         json_object_set_new(o, "knee", knee);
         json_array_append_new(arr, o);
-        (void)idx;
     }
     return arr;
 }

@@ -64,7 +64,7 @@ static const char *cell(const struct text_table *t, uint32_t r, uint32_t c)
  * cell; '<' '>' would open raw HTML (a target "<img onerror=...>" runs in
  * a renderer that allows HTML), '[' ']' a link, '`' '*' '_' code or
  * emphasis; '\\' itself so that the escapes stay escapes. */
-int text_table_md_special(char c)
+static int md_special(char c)
 {
     return c && strchr("|\\<>[]`*_", c) != NULL;
 }
@@ -75,7 +75,7 @@ static size_t md_width(const char *s)
     size_t n = text_table_width(s);
 
     for (; *s; s++)
-        n += text_table_md_special(*s);
+        n += md_special(*s);
     return n;
 }
 
@@ -115,16 +115,20 @@ void text_table_print(FILE *out, const struct text_table *t, const char *indent)
     free(w);
 }
 
-/* text_table_md_special characters escaped; a line break would end the row. */
+void text_table_md_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (md_special(*s))
+            fputc('\\', out);
+        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);   /* a line break would end the row */
+    }
+}
+
 static void md_cell(FILE *out, const char *s, size_t w)
 {
     size_t n = md_width(s);
 
-    for (; *s; s++) {
-        if (text_table_md_special(*s))
-            fputc('\\', out);
-        fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
-    }
+    text_table_md_text(out, s);
     fprintf(out, "%*s", (int)(w > n ? w - n : 0), "");
 }
 

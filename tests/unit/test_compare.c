@@ -72,6 +72,16 @@ static void save(const char *path, const char *const *names, const enum rw_mode 
     plan_free(&p);
 }
 
+/* compare_cell's mean (ratio 0) or ratio to the baseline (1): what every
+ * view prints. */
+static double cell_of(const struct compare *c, uint32_t row, uint32_t j, int op, int m, int ratio)
+{
+    struct compare_cell cell;
+
+    compare_cell(c, row, j, op, m, &cell);
+    return ratio ? cell.ratio : cell.mean;
+}
+
 static void test_compare_ratios_and_unmatched(void **state)
 {
     static const char *const na[] = { "r", "w" }, *const nb[] = { "r", "s" };
@@ -102,17 +112,17 @@ static void test_compare_ratios_and_unmatched(void **state)
     assert_int_equal(c.nrows, 3);                 /* r (both), w (A only), s (B only) */
     assert_string_equal(c.rows[0].name, "r");
     assert_int_equal(c.rows[0].nmissing, 0);
-    assert_float_equal(compare_ratio(&c, 0, 1, OP_READ, CMP_IOPS), 2.0, 1e-9);
-    assert_float_equal(compare_ratio(&c, 0, 1, OP_READ, CMP_BW), 2.0, 1e-9);
-    assert_float_equal(compare_value(&c, 0, 0, OP_READ, CMP_IOPS), 1000.0, 1e-9);
+    assert_float_equal(cell_of(&c, 0, 1, OP_READ, CMP_IOPS, 1), 2.0, 1e-9);
+    assert_float_equal(cell_of(&c, 0, 1, OP_READ, CMP_BW, 1), 2.0, 1e-9);
+    assert_float_equal(cell_of(&c, 0, 0, OP_READ, CMP_IOPS, 0), 1000.0, 1e-9);
     {
-        double p50a = compare_value(&c, 0, 0, OP_READ, CMP_P50), p50b = compare_value(&c, 0, 1, OP_READ, CMP_P50);
+        double p50a = cell_of(&c, 0, 0, OP_READ, CMP_P50, 0), p50b = cell_of(&c, 0, 1, OP_READ, CMP_P50, 0);
         assert_true(fabs(p50a - 100003) / 100003 < 0.008);   /* within the histogram's 0.78% */
-        assert_float_equal(compare_ratio(&c, 0, 1, OP_READ, CMP_P50), p50b / p50a, 1e-12);
+        assert_float_equal(cell_of(&c, 0, 1, OP_READ, CMP_P50, 1), p50b / p50a, 1e-12);
     }
     assert_string_equal(c.rows[1].name, "w");
     assert_int_equal(c.rows[1].idx[1], -1);
-    assert_true(isnan(compare_ratio(&c, 1, 1, OP_WRITE, CMP_IOPS)));
+    assert_true(isnan(cell_of(&c, 1, 1, OP_WRITE, CMP_IOPS, 1)));
     assert_string_equal(c.rows[2].name, "s");
     assert_int_equal(c.rows[2].idx[0], -1);
     assert_int_equal(c.rows[2].idx[1], 1);
