@@ -122,8 +122,12 @@ enum compare_rep_state compare_rep_state(const struct compare *c, uint32_t row, 
     r = &c->sets[j].reps[rep];
     first = &c->sets[j].reps[0];
     /* a repetition of the same plan has the same phases; one that does
-     * not (a hand-made set) is missing here rather than mismatched */
-    if ((uint32_t)i >= r->nphases || !same_phase(&r->phases[i], &first->phases[i]) || !r->phases[i].finished)
+     * not (a hand-made set) is missing here rather than mismatched.  A
+     * searched sweep's point may differ by name (the set's loader lets
+     * nothing else differ): its state says it is left out, and why. */
+    if ((uint32_t)i >= r->nphases || !r->phases[i].finished ||
+        (!same_phase(&r->phases[i], &first->phases[i]) &&
+         c->rep_state[j][(size_t)rep * first->nphases + (uint32_t)i] != CMP_REP_LEFT_OUT))
         return CMP_REP_NONE;
     return (enum compare_rep_state)c->rep_state[j][(size_t)rep * first->nphases + (uint32_t)i];
 }
@@ -227,7 +231,7 @@ uint32_t compare_left_out_line(const struct compare *c, uint32_t row, uint32_t j
             continue;
         if (!v)
             v = xmalloc(sizeof *v);
-        verdict_phase(r, i, v);
+        repeat_verdict(&c->sets[j], i, rep, v);
         used += (size_t)snprintf(buf + used, len - used, "%srepetition %u left out (%s%s%.200s)", n ? "; " : "",
                                  rep + 1, verdict_name(v->v), v->nreasons ? ": " : "",
                                  v->nreasons ? v->reason[0] : "");

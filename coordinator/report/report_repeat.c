@@ -93,7 +93,7 @@ static uint32_t left_out_lines(FILE *out, const struct run_set *s, uint32_t phas
         if (!repeat_left_out(s, phase, k))
             continue;
         ph = &s->reps[k].phases[phase];
-        verdict_phase(&s->reps[k], phase, v);
+        repeat_verdict(s, phase, k, v);
         fprintf(out, "%s%srepetition %u left out of the statistics (%s%s", indent, html ? "<li>" : "", k + 1,
                 verdict_name(v->v), v->nreasons ? ": " : "");
         if (html)

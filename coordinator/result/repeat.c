@@ -44,9 +44,28 @@ static enum verdict_kind phase_verdict(const struct run_result *r, uint32_t phas
     return kind;
 }
 
+/* 1 when repetition k ran another value than repetition 0 at this sweep
+ * point (result_set.c lets only a sweep's points differ): its figures are
+ * another workload's, never averaged with the first's. */
+static int other_point(const struct run_set *s, uint32_t phase, uint32_t k)
+{
+    return k > 0 && strcmp(s->reps[k].phases[phase].name, s->reps[0].phases[phase].name) != 0;
+}
+
+void repeat_verdict(const struct run_set *s, uint32_t phase, uint32_t k, struct verdict *v)
+{
+    verdict_phase(&s->reps[k], phase, v);
+    if (!has_figures(s, phase, k) || !other_point(s, phase, k))
+        return;
+    v->nreasons = 1;
+    v->severity[0] = (uint8_t)v->v;
+    snprintf(v->reason[0], sizeof v->reason[0], "its sweep searched another point here: %.100s, not %.100s",
+             s->reps[k].phases[phase].name, s->reps[0].phases[phase].name);
+}
+
 int repeat_counts(const struct run_set *s, uint32_t phase, uint32_t k)
 {
-    if (!has_figures(s, phase, k) || !verdict_phase_finished(&s->reps[k], phase))
+    if (!has_figures(s, phase, k) || other_point(s, phase, k) || !verdict_phase_finished(&s->reps[k], phase))
         return 0;
     return s->include_failed || phase_verdict(&s->reps[k], phase) == VERDICT_OK;
 }
@@ -266,7 +285,7 @@ static json_t *summary_json(struct jb *b, const struct run_set *s)
         }
         jb_put(b, pj, "ops", ops);
         for (uint32_t k = 0; k < s->n; k++) {
-            verdict_phase(&s->reps[k], i, v);
+            repeat_verdict(s, i, k, v);
             jb_push(b, verdicts, json_string(verdict_name(v->v)));
             if (repeat_left_out(s, i, k)) {
                 json_t *lj = json_object();

@@ -38,8 +38,14 @@ const char *repeat_metric_key(enum repeat_metric m);
  * verdict, with s->include_failed): its figures are averaged. */
 int repeat_counts(const struct run_set *s, uint32_t phase, uint32_t k);
 /* 1 when phase has figures in repetition k that do not count (failed,
- * partial, interrupted or cut short): shown and counted as left out. */
+ * partial, interrupted or cut short, or another point of a searched
+ * sweep): shown and counted as left out. */
 int repeat_left_out(const struct run_set *s, uint32_t phase, uint32_t k);
+/* Phase's verdict in repetition k (verdict_phase), its reason replaced by
+ * "its sweep searched another point here: q@7, not q@5" where that
+ * repetition's search tried another value than the first's. */
+struct verdict;
+void repeat_verdict(const struct run_set *s, uint32_t phase, uint32_t k, struct verdict *v);
 /* The metric's range, for sample_clamp_ci: IOPS, bandwidth and latency
  * are in [0, +inf). */
 void repeat_metric_range(enum repeat_metric m, double *min, double *max);

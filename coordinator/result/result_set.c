@@ -22,6 +22,7 @@
 #include "common/xmalloc.h"
 #include "coordinator/result/jread.h"
 #include "coordinator/run/journal.h"
+#include "coordinator/run/sweep.h"
 
 void run_set_free(struct run_set *s)
 {
@@ -32,7 +33,17 @@ void run_set_free(struct run_set *s)
     s->n = 0;
 }
 
-/* Phase i of rep k must be phase i of rep 0. */
+/* Phase i of a and b are points of one sweep (the same job's): a search
+ * takes the path its measurements lead it, so on real storage two
+ * repetitions can try different values at the same phase. */
+static int same_sweep_point(const struct run_result *a, const struct run_result *b, uint32_t i)
+{
+    const char *ja = sweep_point_job(a->sweeps, a->phases[i].name);
+    const char *jb = sweep_point_job(b->sweeps, b->phases[i].name);
+    return ja && jb && !strcmp(ja, jb);
+}
+
+/* Phase i of rep k must be phase i of rep 0 (or a point of its sweep). */
 static int same_phases(const struct run_set *s, uint32_t k, const char *path, char *err, size_t errlen)
 {
     const struct run_result *a = &s->reps[0], *b = &s->reps[k];
@@ -41,7 +52,7 @@ static int same_phases(const struct run_set *s, uint32_t k, const char *path, ch
         return why_fail(err, errlen, "%s: repetitions[%u].phases: %u phases, repetitions[0] has %u", path, k,
                         b->nphases, a->nphases);
     for (uint32_t i = 0; i < a->nphases; i++)
-        if (strcmp(a->phases[i].name, b->phases[i].name) || a->phases[i].rw != b->phases[i].rw ||
+        if ((strcmp(a->phases[i].name, b->phases[i].name) && !same_sweep_point(a, b, i)) || a->phases[i].rw != b->phases[i].rw ||
             a->phases[i].bs != b->phases[i].bs) {
             return why_fail(err, errlen, "%s: repetitions[%u].phases[%u]: '%s' (%s, bs %llu) is not repetitions[0]'s "
                             "'%s' (%s, bs %llu)", path, k, i, b->phases[i].name, rw_mode_name(b->phases[i].rw),

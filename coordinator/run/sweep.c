@@ -96,6 +96,16 @@ static struct sweep_run *run_of(const struct sweep_set *s, uint32_t phase)
     return NULL;
 }
 
+const char *sweep_point_job(const struct sweep_set *s, const char *name)
+{
+    const char *at = strrchr(name, '@');
+
+    for (uint32_t i = 0; s && at && i < s->n; i++)
+        if (strlen(s->runs[i].spec.base) == (size_t)(at - name) && !strncmp(name, s->runs[i].spec.base, at - name))
+            return s->runs[i].spec.base;
+    return NULL;
+}
+
 static int is_rate(const struct sweep_run *w)
 {
     return w->spec.dim == SWEEP_RATE_IOPS || w->spec.dim == SWEEP_RATE;

@@ -94,6 +94,12 @@ void sweep_outcome(const struct sweep_run *w, struct sweep_outcome *o);
 /* Points in ascending requested order: idx[n] of indices into w->points. */
 void sweep_sorted(const struct sweep_run *w, uint32_t *idx);
 
+/* The job of s's sweep that a phase named name ("JOB@VALUE", or
+ * "JOB@pointN" for a point the search did not need) is a point of, or
+ * NULL: by name, so it serves a loaded result too (whose sweeps keep only
+ * the points that ran). */
+const char *sweep_point_job(const struct sweep_set *s, const char *name);
+
 /* For the live line of a point starting: "; sweep m point 5: passing 80k,
  * failing 160k" (the bracket so far), or "" when phase is no sweep point. */
 void sweep_live_note(const struct sweep_set *s, uint32_t phase, char *buf, size_t len);
