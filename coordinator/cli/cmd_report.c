@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,25 +36,6 @@
 #include "coordinator/result/ext_metrics.h"
 #include "coordinator/run/verdict.h"
 #include "coordinator/run/timeseries.h"
-
-const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "nfstorm: %s needs a value\n", name);
-        *bad = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
 
 int cmd_unit_base(const char *cmd, const char *v, int *base)
 {
@@ -79,22 +61,25 @@ int report_parse_agent_rows(const char *v, uint32_t *rows)
     return 0;
 }
 
+/* The report's plain options, in struct report_outputs. */
+#define RO(f) offsetof(struct report_outputs, f)
+static const struct cli_opt report_opts[] = {
+    { "--csv-agents", CO_FLAG, RO(csv_agents), 0, 0, NULL, 0 },
+    { "--csv", CO_STR, RO(csv), 0, 0, NULL, 0 },
+    { "--html", CO_STR, RO(html), 0, 0, NULL, 0 },
+    { "--timeseries", CO_STR, RO(timeseries), 0, 0, NULL, 0 },
+    { "--change-min-intervals", CO_COUNT, RO(change_min_intervals), CHANGEPOINT_MIN_LEN_FLOOR,
+      CHANGES_INTERVALS_MAX, NULL, 0 },
+};
+
 int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
 {
     const char *v;
-    int bad = 0;
+    int bad = 0, rc;
 
-    if (strcmp(argv[*i], "--csv-agents") == 0) {
-        o->csv_agents = 1;
-        return 1;
-    }
-    if ((v = cmd_opt_value("--csv", argc, argv, i, &bad)))
-        o->csv = v;
-    else if ((v = cmd_opt_value("--html", argc, argv, i, &bad)))
-        o->html = v;
-    else if ((v = cmd_opt_value("--timeseries", argc, argv, i, &bad)))
-        o->timeseries = v;
-    else if ((v = cmd_opt_value("--output-format", argc, argv, i, &bad))) {
+    if ((rc = cli_opt_take(report_opts, sizeof report_opts / sizeof report_opts[0], o, "", argc, argv, i)) != 0)
+        return rc;
+    if ((v = cmd_opt_value("--output-format", argc, argv, i, &bad))) {
         if (report_fio_parse_formats(v, &o->fio_formats) < 0) {
             fprintf(stderr, "nfstorm: --output-format: bad value '%s' (want normal, json, json+, "
                     "terse, or a comma list)\n", v);
@@ -118,15 +103,6 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
             return 2;
         }
         o->change_min_pct = pct;
-    } else if ((v = cmd_opt_value("--change-min-intervals", argc, argv, i, &bad))) {
-        uint64_t n;
-
-        if (units_parse_u64(v, &n) < 0 || n < CHANGEPOINT_MIN_LEN_FLOOR || n > CHANGES_INTERVALS_MAX) {
-            fprintf(stderr, "nfstorm: --change-min-intervals: bad value '%s' (want %u..%u)\n", v,
-                    CHANGEPOINT_MIN_LEN_FLOOR, CHANGES_INTERVALS_MAX);
-            return 2;
-        }
-        o->change_min_intervals = (uint32_t)n;
     } else
         return bad ? 2 : 0;
     return 1;
@@ -385,59 +361,49 @@ static int recorded_forecast(const struct run_result *r, const struct limits *l,
     return 0;
 }
 
+/* `nfstorm report`'s own options, besides the outputs. */
+struct report_args {
+    uint32_t repetition;         /* --repetition K of a repeat set */
+    int include_failed;          /* --include-failed: a set's summary counts failed repetitions */
+    const char *limits_path, *fs_size, *metrics_path;
+};
+
+#define RA(f) offsetof(struct report_args, f)
+static const struct cli_opt report_args_opts[] = {
+    { "--repetition", CO_COUNT, RA(repetition), 1, RUN_SET_MAX_REPEAT, NULL, 0 },
+    { "--include-failed", CO_FLAG, RA(include_failed), 0, 0, NULL, 0 },
+    { "--limits", CO_STR, RA(limits_path), 0, 0, NULL, 0 },
+    { "--fs-size", CO_STR, RA(fs_size), 0, 0, NULL, 0 },
+    { "--metrics", CO_STR, RA(metrics_path), 0, 0, NULL, 0 },
+};
+
 int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 {
     struct report_outputs o = { .unit_base = 1024 };
+    struct report_args a = { 0 };
     const char *path = NULL, *json_out = NULL;
     char err[1024];
     int status;
-    uint32_t repetition = 0;     /* --repetition K of a repeat set */
-    int include_failed = 0;      /* --include-failed: a set's summary counts failed repetitions */
-
-    const char *limits_path = NULL, *fs_size = NULL, *metrics_path = NULL;
     struct limits lim;
     struct ext_metrics metrics = { 0 };
 
     for (int i = 0; i < argc; i++) {
-        int rc = cmd_report_option(&o, argc, argv, &i), missing = 0;
-        const char *val;
+        int rc = cmd_report_option(&o, argc, argv, &i), bad = 0;
 
+        if (rc == 0)
+            rc = cli_opt_take(report_args_opts, sizeof report_args_opts / sizeof report_args_opts[0], &a,
+                              "report: ", argc, argv, &i);
         if (rc == 2)
             return 2;
         if (rc == 1)
             continue;
         if (strcmp(argv[i], "--unit-base") == 0 || strncmp(argv[i], "--unit-base=", 12) == 0) {
-            int bad = 0;
             const char *v = cmd_opt_value("--unit-base", argc, argv, &i, &bad);
 
             if (!v || cmd_unit_base("report: ", v, &o.unit_base) != 0)
                 return 2;
         } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
             json_out = argv[++i];
-        } else if (strcmp(argv[i], "--repetition") == 0 || strncmp(argv[i], "--repetition=", 13) == 0) {
-            int bad = 0;
-            uint64_t k;
-            const char *v = cmd_opt_value("--repetition", argc, argv, &i, &bad);
-
-            if (!v)
-                return 2;
-            if (units_parse_u64(v, &k) < 0 || k == 0 || k > RUN_SET_MAX_REPEAT) {
-                fprintf(stderr, "nfstorm: report: --repetition: bad value '%s' (want 1..%d)\n", v,
-                        RUN_SET_MAX_REPEAT);
-                return 2;
-            }
-            repetition = (uint32_t)k;
-        } else if (strcmp(argv[i], "--include-failed") == 0) {
-            include_failed = 1;
-        } else if ((val = cmd_opt_value("--limits", argc, argv, &i, &missing)) || missing) {
-            if (!(limits_path = val))
-                return 2;
-        } else if ((val = cmd_opt_value("--fs-size", argc, argv, &i, &missing)) || missing) {
-            if (!(fs_size = val))
-                return 2;
-        } else if ((val = cmd_opt_value("--metrics", argc, argv, &i, &missing)) || missing) {
-            if (!(metrics_path = val))
-                return 2;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
             return 2;
@@ -454,21 +420,21 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
         return 2;
     }
     /* --limits, --metrics: read and checked before the result, each error one line */
-    if (fs_size && !limits_path) {
+    if (a.fs_size && !a.limits_path) {
         fprintf(stderr, "nfstorm: report: --fs-size needs --limits FILE (the credit model it sizes)\n");
         return 2;
     }
-    if (limits_path && (limits_load(limits_path, &lim, err, sizeof err) < 0 ||
-                        (fs_size && limits_set_fs_size(&lim, fs_size, err, sizeof err) < 0))) {
+    if (a.limits_path && (limits_load(a.limits_path, &lim, err, sizeof err) < 0 ||
+                          (a.fs_size && limits_set_fs_size(&lim, a.fs_size, err, sizeof err) < 0))) {
         fprintf(stderr, "nfstorm: report: %s\n", err);
         return 2;
     }
-    if (metrics_path && ext_metrics_load(metrics_path, &metrics, err, sizeof err) < 0) {
+    if (a.metrics_path && ext_metrics_load(a.metrics_path, &metrics, err, sizeof err) < 0) {
         fprintf(stderr, "nfstorm: report: %s\n", err);
         return 2;
     }
-    status = report_one(path, repetition, include_failed, &o, json_out, writing, limits_path ? &lim : NULL,
-                        metrics_path ? &metrics : NULL);
+    status = report_one(path, a.repetition, a.include_failed, &o, json_out, writing, a.limits_path ? &lim : NULL,
+                        a.metrics_path ? &metrics : NULL);
     ext_metrics_free(&metrics);
     return status;
 }
@@ -608,29 +574,43 @@ static void compare_render(FILE *f, enum compare_format fmt, const struct compar
     }
 }
 
+/* `nfstorm compare`'s plain options. */
+struct compare_args {
+    const char *labels, *html;
+    int include_failed;
+};
+
+#define CA(f) offsetof(struct compare_args, f)
+static const struct cli_opt compare_opts[] = {
+    { "--include-failed", CO_FLAG, CA(include_failed), 0, 0, NULL, 0 },
+    { "--labels", CO_STR, CA(labels), 0, 0, NULL, 0 },
+    { "--html", CO_STR, CA(html), 0, 0, NULL, 0 },
+};
+
 int cmd_compare_main(int argc, char **argv)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
-    const char *labels_arg = NULL, *html = NULL;
+    struct compare_args a = { 0 };
     char **labels = NULL;
     struct run_set *sets = NULL;
     struct compare c;
     enum compare_format fmt = CMP_FMT_TEXT;
     uint32_t n = 0, nloaded = 0;
-    int unit_base = 1024, status = 0, include_failed = 0;
+    int unit_base = 1024, status = 0;
     char err[1024];
 
     for (int i = 0; i < argc; i++) {
-        int bad = 0;
+        int bad = 0, rc = cli_opt_take(compare_opts, sizeof compare_opts / sizeof compare_opts[0], &a, "compare: ",
+                                       argc, argv, &i);
         const char *v;
 
-        if (strcmp(argv[i], "--include-failed") == 0)
-            include_failed = 1;
-        else if ((v = cmd_opt_value("--labels", argc, argv, &i, &bad)))
-            labels_arg = v;
-        else if ((v = cmd_opt_value("--html", argc, argv, &i, &bad)))
-            html = v;
-        else if ((v = cmd_opt_value("--format", argc, argv, &i, &bad))) {
+        if (rc == 1)
+            continue;
+        if (rc == 2) {
+            status = 2;
+            goto out;
+        }
+        if ((v = cmd_opt_value("--format", argc, argv, &i, &bad))) {
             if (compare_parse_format(v, &fmt) < 0) {
                 fprintf(stderr, "nfstorm: compare: --format: bad value '%s' (want text, md, csv, html or json)\n", v);
                 status = 2;
@@ -656,7 +636,7 @@ int cmd_compare_main(int argc, char **argv)
         goto out;
     }
     labels = xcalloc(n, sizeof(*labels));
-    if (labels_arg && compare_split_labels(labels_arg, n, labels) < 0) {
+    if (a.labels && compare_split_labels(a.labels, n, labels) < 0) {
         status = 2;
         goto out;
     }
@@ -667,7 +647,7 @@ int cmd_compare_main(int argc, char **argv)
             status = 2;
             goto out;
         } else {
-            sets[nloaded].include_failed = include_failed;
+            sets[nloaded].include_failed = a.include_failed;
         }
     for (uint32_t j = 0; j < n; j++)
         if (!labels[j])
@@ -675,11 +655,11 @@ int cmd_compare_main(int argc, char **argv)
     compare_build(&c, sets, (const char *const *)labels, n);
     compare_render(stdout, fmt, &c, paths, unit_base, "stdout", &status);
     fflush(stdout);
-    if (html) {
-        FILE *f = open_out(html);
+    if (a.html) {
+        FILE *f = open_out(a.html);
         if (f) {
             compare_html(f, &c, paths, unit_base);
-            status |= close_checked(f, html);
+            status |= close_checked(f, a.html);
         } else {
             status = 1;
         }

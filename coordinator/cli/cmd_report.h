@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include "coordinator/cli/cli_opt.h"
 #include "coordinator/result/result.h"
 
 struct report_outputs {
@@ -23,12 +24,6 @@ struct report_outputs {
     double change_min_pct;   /* --change-min-pct: step detection (changes.h); 0 = not given */
     uint32_t change_min_intervals; /* --change-min-intervals; 0 = not given */
 };
-
-/* An option with a value, "--opt VALUE" or "--opt=VALUE", at argv[*i]:
- * the value (advancing *i past a separate one), or NULL if argv[*i] is not
- * this option, or NULL with *bad set (and a one-line error printed) when
- * the value is missing.  The CLI's one option reader. */
-const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad);
 
 /* Parse one report option at argv[*i] into o (advancing *i past a
  * separate value).  1 if it was one, 0 if not, 2 on a bad value (message

@@ -7,6 +7,7 @@
  * readable and lets the plan side be tested without a run. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,11 +89,22 @@ char *fio_cli_job_word(int argc, char **argv, int *i)
     return w;
 }
 
+/* fio's plain options, in struct fio_cli (fio's --status-interval is in
+ * seconds unless it names a unit). */
+#define FC(f) offsetof(struct fio_cli, f)
+static const struct cli_opt fio_opts[] = {
+    { "--parse-only", CO_FLAG, FC(parse_only), 0, 0, NULL, 0 },
+    { "--readonly", CO_FLAG, FC(readonly), 0, 0, NULL, 0 },
+    { "--showcmd", CO_FLAG, FC(showcmd), 0, 0, NULL, 0 },
+    { "--status-interval", CO_DUR, FC(status_interval_ns), 10000000ull, 86400000000000ull,
+      "10ms..24h; a number is seconds", 0 },
+    { "--max-jobs", CO_COUNT, FC(max_jobs), 1, UINT32_MAX, "a positive count", 0 },
+};
+
 int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     int bad = 0, rc;
-    uint64_t n;
 
     if ((rc = fio_noop_option(argc, argv, i)) != 0)
         return rc;
@@ -107,12 +119,8 @@ int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char
         out->fio_formats |= REPORT_FIO_TERSE;
         return 1;
     }
-    if (strcmp(a, "--parse-only") == 0)
-        return f->parse_only = 1;
-    if (strcmp(a, "--readonly") == 0)
-        return f->readonly = 1;
-    if (strcmp(a, "--showcmd") == 0)
-        return f->showcmd = 1;
+    if ((rc = cli_opt_take(fio_opts, sizeof fio_opts / sizeof fio_opts[0], f, "", argc, argv, i)) != 0)
+        return rc;
     if ((v = cmd_opt_value("--section", argc, argv, i, &bad))) {
         if (!v[0] || f->nsections >= FIO_CLI_MAX_SECTIONS) {
             fprintf(stderr, "nfstorm: --section: %s\n", v[0] ? "more than 64 given" : "empty name");
@@ -141,24 +149,6 @@ int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char
             fprintf(stderr, "nfstorm: --eta: bad value '%s' (want never, always or auto)\n", v);
             return 2;
         }
-        return 1;
-    }
-    if (!bad && (v = cmd_opt_value("--status-interval", argc, argv, i, &bad))) {
-        /* fio's value is in seconds unless it names a unit */
-        if (units_parse_duration(v, 1000000000ull, &f->status_interval_ns) < 0 ||
-            f->status_interval_ns < 10000000ull || f->status_interval_ns > 86400000000000ull) {
-            fprintf(stderr, "nfstorm: --status-interval: bad value '%s' (want 10ms..24h; "
-                    "a number is seconds)\n", v);
-            return 2;
-        }
-        return 1;
-    }
-    if (!bad && (v = cmd_opt_value("--max-jobs", argc, argv, i, &bad))) {
-        if (units_parse_u64(v, &n) < 0 || n == 0 || n > UINT32_MAX) {
-            fprintf(stderr, "nfstorm: --max-jobs: bad value '%s' (want a positive count)\n", v);
-            return 2;
-        }
-        f->max_jobs = (uint32_t)n;
         return 1;
     }
     return bad ? 2 : 0;
