@@ -150,10 +150,13 @@ int cmd_stdout_status(const char *cmd, int status)
     return status ? status : 1;
 }
 
+/* f, written to path, closed and checked: 0, or 1 after a one-line error.
+ * A NULL f is an open_out that failed (and said so): 1. */
 static int close_checked(FILE *f, const char *path)
 {
+    if (!f)
+        return 1;
     int bad = ferror(f);
-
     if (fclose(f) != 0 || bad) {
         fprintf(stderr, "nfstorm: %s: cannot write: %s\n", path, strerror(errno ? errno : EIO));
         return 1;
@@ -175,31 +178,24 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     int status = 0;
     FILE *f;
 
-    if (o->csv && (f = open_out(o->csv))) {
+    if (o->csv && (f = open_out(o->csv)))
         report_csv(f, r, o->csv_agents);
+    if (o->csv)
         status |= close_checked(f, o->csv);
-    } else if (o->csv) {
-        status = 1;
-    }
     if (o->csv && r->sweeps) {
         /* a sweep's points beside it: a.csv -> a.sweeps.csv */
         char path[4096];
         const char *dot = strrchr(o->csv, '.'), *slash = strrchr(o->csv, '/');
         int stem = dot && (!slash || dot > slash) ? (int)(dot - o->csv) : (int)strlen(o->csv);
         snprintf(path, sizeof path, "%.*s.sweeps%s", stem, o->csv, dot && stem < (int)strlen(o->csv) ? dot : ".csv");
-        if ((f = open_out(path))) {
+        if ((f = open_out(path)))
             sweep_csv(f, r->sweeps, r);
-            status |= close_checked(f, path);
-        } else {
-            status = 1;
-        }
+        status |= close_checked(f, path);
     }
-    if (o->html && (f = open_out(o->html))) {
+    if (o->html && (f = open_out(o->html)))
         report_html_rows(f, r, o->unit_base, o->agent_rows);
+    if (o->html)
         status |= close_checked(f, o->html);
-    } else if (o->html) {
-        status = 1;
-    }
     if (o->fio_formats || o->output) {
         unsigned mask = o->fio_formats ? o->fio_formats : REPORT_FIO_NORMAL;
 
@@ -232,12 +228,9 @@ int cmd_report_write_loaded(const struct report_outputs *o, const struct run_res
 
     if (o->timeseries) {
         FILE *f = open_out(o->timeseries);
-        if (f) {
+        if (f)
             timeseries_write_all(f, r);
-            status |= close_checked(f, o->timeseries);
-        } else {
-            status = 1;
-        }
+        status |= close_checked(f, o->timeseries);
     }
     return status;
 }
@@ -248,10 +241,18 @@ int cmd_report_write_set(const struct report_outputs *o, const struct run_set *s
 
     if (!o->html)
         return 0;
-    if (!(f = open_out(o->html)))
-        return 1;
-    repeat_report_html(f, s, o->unit_base);
+    if ((f = open_out(o->html)))
+        repeat_report_html(f, s, o->unit_base);
     return close_checked(f, o->html);
+}
+
+/* --json's writer said jrc (0 or -errno): 0, or 1 after a one-line error. */
+static int json_checked(const char *path, int jrc)
+{
+    if (jrc >= 0)
+        return 0;
+    fprintf(stderr, "nfstorm: %s: cannot write: %s\n", path, out_file_strerror(-jrc));
+    return 1;
 }
 
 /* `nfstorm report SET.json` without --repetition: the set's summary. */
@@ -272,13 +273,8 @@ static int report_set(const struct run_set *s, const char *path, const struct re
     repeat_report_text(stdout, s, o->unit_base);
     fflush(stdout);
     status = cmd_report_write_set(o, s);
-    if (json_out) {
-        int jrc = repeat_set_write(json_out, s);
-        if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, out_file_strerror(-jrc));
-            status = 1;
-        }
-    }
+    if (json_out)
+        status |= json_checked(json_out, repeat_set_write(json_out, s));
     return status ? status : repeat_exit_status(s);
 }
 
@@ -480,13 +476,8 @@ static int report_one(const char *path, uint32_t repetition, int include_failed,
         report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
     fflush(stdout);
     status = cmd_report_write_loaded(&o, &r);
-    if (json_out) {
-        int jrc = report_json_write(json_out, &r);
-        if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, out_file_strerror(-jrc));
-            status = 1;
-        }
-    }
+    if (json_out)
+        status |= json_checked(json_out, report_json_write(json_out, &r));
     /* the exit status is the run's, as the run itself would have exited
      * and as the report and --json say; a run cut short is partial (3) at
      * least: result_cut_short gives its unfinished phases that reason */
@@ -657,12 +648,9 @@ int cmd_compare_main(int argc, char **argv)
     fflush(stdout);
     if (a.html) {
         FILE *f = open_out(a.html);
-        if (f) {
+        if (f)
             compare_html(f, &c, paths, unit_base);
-            status |= close_checked(f, a.html);
-        } else {
-            status = 1;
-        }
+        status |= close_checked(f, a.html);
     }
     compare_free(&c);
 out:

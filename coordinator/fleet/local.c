@@ -46,6 +46,7 @@
 #include "common/xmalloc.h"
 #include "common/plan_files.h"
 #include "coordinator/fleet/local.h"
+#include "coordinator/fleet/spawn.h"
 
 #define LOCAL_MAX_ALLOW 64
 #define JANITOR_WAIT_MS (60 * 1000)   /* for agents to exit before removing anyway */
@@ -56,25 +57,6 @@
  * "did not exit after SIGKILL" of agents that had exited) */
 #define LOCAL_JANITOR_WAIT_MS 5000
 #define LOCAL_POLL_MS 20
-
-/* The fixed part of a plan path: everything before the first ${...}, cut
- * back to a whole directory. */
-static void fixed_dir(const char *path, int is_file, char *out, size_t len)
-{
-    const char *var = strstr(path, "${");
-    size_t n = var ? (size_t)(var - path) : strlen(path);
-    if (n >= len)
-        n = len - 1;
-    memcpy(out, path, n);
-    out[n] = '\0';
-    if (var || is_file) {
-        char *slash = strrchr(out, '/');
-        if (slash)
-            *(slash == out ? slash + 1 : slash) = '\0';
-        else
-            out[0] = '\0';
-    }
-}
 
 static int mkdir_p(const char *dir)
 {
@@ -138,9 +120,9 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
             for (uint32_t f = 0; f < nnames; f++) {
                 char one[PATH_MAX];
                 if (js->directory[0])
-                    fixed_dir(js->directory, 0, d, sizeof d);
+                    spawn_fixed_dir(js->directory, 0, d, sizeof d);
                 else if (plan_filename_at(js->filename, f, one, sizeof one) == 0 && one[0] == '/')
-                    fixed_dir(one, 1, d, sizeof d);
+                    spawn_fixed_dir(one, 1, d, sizeof d);
                 else
                     continue;
                 if (!d[0])
