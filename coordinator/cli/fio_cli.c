@@ -16,7 +16,6 @@
 #include "common/plan_parse.h"
 #include "common/sat.h"
 #include "common/stats.h"
-#include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/cli/fio_cli.h"
 #include "coordinator/report/report.h"

@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include <uv.h>
 #include "common/plan_parse.h"
-#include "common/units.h"
 #include "common/version.h"
 #include "common/xmalloc.h"
 #include "coordinator/run/plan_span.h"
@@ -45,7 +44,6 @@
 #include "coordinator/run/verdict.h"
 #include "coordinator/run/timeseries.h"
 #include "coordinator/run/fiolog.h"
-#include "net/ctlsock.h"
 #include "coordinator/fleet/client_cap.h"
 #include "coordinator/report/limits_report.h"
 #include "proto/msg.h"

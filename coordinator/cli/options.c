@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fleet/hosts.h"
 #include "coordinator/result/repeat.h"

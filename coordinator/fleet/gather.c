@@ -287,6 +287,11 @@ static void hand_over(struct gather *g, struct gather_fleet *f)
     }
     f->n = k;
     qsort(f->agents, f->n, sizeof *f->agents, gather_agent_cmp);
+    gather_fleet_names(f);
+}
+
+void gather_fleet_names(struct gather_fleet *f)
+{
     f->addrs = xcalloc(f->n ? f->n : 1, sizeof *f->addrs);
     f->labels = xcalloc(f->n ? f->n : 1, sizeof *f->labels);
     for (uint32_t i = 0; i < f->n; i++) {

@@ -381,13 +381,11 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
     f->n = n;
     if ((rc = janitor_start(f)) < 0) {
         snprintf(err, errlen, "cannot start the cleanup process: %s", strerror(-rc));
-        local_fleet_stop(f);
-        return rc;
+        goto fail;
     }
     if ((rc = make_secret(&f->secret)) < 0) {
         snprintf(err, errlen, "cannot make a one-time secret: %s", strerror(-rc));
-        local_fleet_stop(f);
-        return rc;
+        goto fail;
     }
     f->secret_fd = rc;
     snprintf(secret_path, sizeof secret_path, "/proc/self/fd/%d", f->secret_fd);
@@ -395,11 +393,13 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
         if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, nfs, nnfs, verbose, err, errlen)) < 0) {
             if (!err[0])
                 snprintf(err, errlen, "cannot start local agent %u: %s", i, strerror(-rc));
-            local_fleet_stop(f);
-            return rc;
+            goto fail;
         }
     }
     return 0;
+fail:
+    local_fleet_stop(f);
+    return rc;
 }
 
 /* Reap those of pid[0..n) (0: none) that exit within ms, zeroing each one
