@@ -155,14 +155,13 @@ int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char
 
 /* ---- the plan ------------------------------------------------------------ */
 
-static char *join_text(const char *a, const char *b)
+/* *t (NULL: empty, else freed) followed by b. */
+static void append_text(char **t, const char *b)
 {
-    size_t la = a ? strlen(a) : 0, lb = b ? strlen(b) : 0;
-    char *t = xmalloc(la + lb + 1);
-    memcpy(t, a ? a : "", la);
-    memcpy(t + la, b ? b : "", lb);
-    t[la + lb] = '\0';
-    return t;
+    size_t la = *t ? strlen(*t) : 0, lb = b ? strlen(b) : 0;
+    *t = xrealloc(*t, la + lb + 1);
+    memcpy(*t + la, b ? b : "", lb);
+    (*t)[la + lb] = '\0';
 }
 
 /* The command line's options as plan text for the record: one per line,
@@ -305,7 +304,6 @@ int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **a
      * first job of each file after the first waits for all before it (a
      * stonewall).  Each file's [global] applies to its own jobs. */
     for (int k = 0; k < npaths; k++) {
-        char *joined;
         if ((rc = plan_parse_file_over(paths[k], &base, &file, &ftext, err, errlen)) != 0)
             goto fail;
         if (k > 0 && file.nphases && file.phases[0].njobs)
@@ -320,24 +318,15 @@ int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **a
             char head[PATH_MAX + 64];
             snprintf(head, sizeof head, "%s# job file %d of %d: %s\n", k ? "\n" : "", k + 1, npaths,
                      paths[k]);
-            joined = join_text(all, head);
-            free(all);
-            all = joined;
+            append_text(&all, head);
         }
-        joined = join_text(all, ftext);
-        free(all);
+        append_text(&all, ftext);
         free(ftext);
-        all = joined;
     }
     plan_free(&cmdjobs);
-    if (nargs) {
-        char *at = args_text(nargs, args);
-        *text = join_text(at, all);
-        free(at);
-        free(all);
-    } else {
-        *text = all;
-    }
+    *text = nargs ? args_text(nargs, args) : NULL;
+    append_text(text, all);
+    free(all);
     return 0;
 fail:
     free(all);

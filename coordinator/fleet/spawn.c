@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,6 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "common/clock.h"
 #include "common/engine_table.h"
@@ -466,26 +466,19 @@ void spawn_fleet_stop(struct spawn_fleet *f, uint32_t grace_ms)
         if (f->child[i].pid > 0)
             kill(f->child[i].pid, SIGTERM);
     deadline = clock_now_ns() + (uint64_t)grace_ms * 1000000u;
-    do {
+    for (;;) {
         left = 0;
         for (uint32_t i = 0; i < f->n; i++) {
             struct spawn_child *c = &f->child[i];
-            int st = 0;
-            if (c->pid <= 0)
-                continue;
-            pid_t r = waitpid(c->pid, &st, WNOHANG);
-            if (r == c->pid || (r < 0 && errno != EINTR)) {
-                c->status = st;
+            pid_t r = c->pid > 0 ? waitpid(c->pid, &c->status, WNOHANG) : 0;
+            if (r == c->pid || (r < 0 && errno != EINTR))
                 c->pid = 0;
-            } else {
-                left++;
-            }
+            left += c->pid > 0;
         }
-        if (left && clock_now_ns() < deadline) {
-            struct timespec ts = { 0, 10 * 1000000L };
-            nanosleep(&ts, NULL);
-        }
-    } while (left && clock_now_ns() < deadline);
+        if (!left || clock_now_ns() >= deadline)
+            break;
+        poll(NULL, 0, 10);
+    }
     for (uint32_t i = 0; i < f->n; i++) {
         struct spawn_child *c = &f->child[i];
         if (c->pid > 0) {
