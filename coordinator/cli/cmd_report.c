@@ -47,7 +47,8 @@ int cmd_unit_base(const char *cmd, const char *v, int *base)
     return 0;
 }
 
-int report_parse_agent_rows(const char *v, uint32_t *rows)
+/* --agent-rows' value into *rows: 0, or -EINVAL (*rows untouched). */
+static int report_parse_agent_rows(const char *v, uint32_t *rows)
 {
     uint64_t n;
 
@@ -314,10 +315,6 @@ static int report_load_json(const char *path, uint32_t repetition, int include_f
     return -1;
 }
 
-static int report_one(const char *path, uint32_t repetition, int include_failed, struct report_outputs *op,
-                      const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
-                      const struct ext_metrics *metrics);
-
 /* The forecast of the plan r recorded (run_record.plan_text: a job file's
  * text, or the command line's options one a line), on r's agents, so that
  * a report with --limits says what the run said before it ran.  0 with *f
@@ -355,6 +352,58 @@ static int recorded_forecast(const struct run_result *r, const struct limits *l,
     limits_forecast(l, &p, r->nagents, f);
     plan_free(&p);
     return 0;
+}
+
+/* The rest of `nfstorm report` once its options are read: load path,
+ * render it with lim and metrics (NULL: none). */
+static int report_one(const char *path, uint32_t repetition, int include_failed, struct report_outputs *op,
+                      const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
+                      const struct ext_metrics *metrics)
+{
+    struct report_outputs o = *op;
+    struct run_result r;
+    struct limits_forecast forecast;
+    struct journal_gaps gaps = { 0 };
+    char err[1024];
+    int status, is_journal;
+
+    /* a journal (from a run that may have died) or a saved result */
+    is_journal = journal_detect(path);
+    if (is_journal && repetition) {
+        fprintf(stderr, "nfstorm: report: --repetition: %s is a journal (one run); repetition K's is "
+                "SET.json.repK.journal\n", path);
+        return 2;
+    }
+    if (!is_journal && (status = report_load_json(path, repetition, include_failed, &r, &o, json_out, writing)) >= 0)
+        return status;
+    if (is_journal && journal_replay(path, &r, &gaps, err, sizeof(err)) < 0) {
+        fprintf(stderr, "nfstorm: %s\n", err);
+        return 2;
+    }
+    if (gaps.cut_short) {
+        fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
+        result_cut_short(&r, gaps.what);   /* the verdicts say so too ("cut short: ...") */
+    }
+    cmd_report_apply_changes(&o, &r);
+    r.limits = lim;
+    r.metrics = metrics;
+    if (lim && recorded_forecast(&r, lim, &forecast) == 0)
+        r.forecast = &forecast;
+    if (writing)
+        *writing = 1;
+    if (!cmd_report_fio_on_stdout(&o))
+        report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
+    fflush(stdout);
+    status = cmd_report_write_loaded(&o, &r);
+    if (json_out)
+        status |= json_checked(json_out, report_json_write(json_out, &r));
+    /* the exit status is the run's, as the run itself would have exited
+     * and as the report and --json say; a run cut short is partial (3) at
+     * least: result_cut_short gives its unfinished phases that reason */
+    if (status == 0)
+        status = verdict_exit_status(verdict_run(&r));
+    result_free(&r);
+    return status;
 }
 
 /* `nfstorm report`'s own options, besides the outputs. */
@@ -432,58 +481,6 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
     status = report_one(path, a.repetition, a.include_failed, &o, json_out, writing, a.limits_path ? &lim : NULL,
                         a.metrics_path ? &metrics : NULL);
     ext_metrics_free(&metrics);
-    return status;
-}
-
-/* The rest of `nfstorm report` once its options are read: load path,
- * render it with lim and metrics (NULL: none). */
-static int report_one(const char *path, uint32_t repetition, int include_failed, struct report_outputs *op,
-                      const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
-                      const struct ext_metrics *metrics)
-{
-    struct report_outputs o = *op;
-    struct run_result r;
-    struct limits_forecast forecast;
-    struct journal_gaps gaps = { 0 };
-    char err[1024];
-    int status, is_journal;
-
-    /* a journal (from a run that may have died) or a saved result */
-    is_journal = journal_detect(path);
-    if (is_journal && repetition) {
-        fprintf(stderr, "nfstorm: report: --repetition: %s is a journal (one run); repetition K's is "
-                "SET.json.repK.journal\n", path);
-        return 2;
-    }
-    if (!is_journal && (status = report_load_json(path, repetition, include_failed, &r, &o, json_out, writing)) >= 0)
-        return status;
-    if (is_journal && journal_replay(path, &r, &gaps, err, sizeof(err)) < 0) {
-        fprintf(stderr, "nfstorm: %s\n", err);
-        return 2;
-    }
-    if (gaps.cut_short) {
-        fprintf(stderr, "nfstorm: warning: %s: the run was cut short: %s\n", path, gaps.what);
-        result_cut_short(&r, gaps.what);   /* the verdicts say so too ("cut short: ...") */
-    }
-    cmd_report_apply_changes(&o, &r);
-    r.limits = lim;
-    r.metrics = metrics;
-    if (lim && recorded_forecast(&r, lim, &forecast) == 0)
-        r.forecast = &forecast;
-    if (writing)
-        *writing = 1;
-    if (!cmd_report_fio_on_stdout(&o))
-        report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
-    fflush(stdout);
-    status = cmd_report_write_loaded(&o, &r);
-    if (json_out)
-        status |= json_checked(json_out, report_json_write(json_out, &r));
-    /* the exit status is the run's, as the run itself would have exited
-     * and as the report and --json say; a run cut short is partial (3) at
-     * least: result_cut_short gives its unfinished phases that reason */
-    if (status == 0)
-        status = verdict_exit_status(verdict_run(&r));
-    result_free(&r);
     return status;
 }
 

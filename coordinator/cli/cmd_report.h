@@ -36,10 +36,8 @@ int cmd_unit_base(const char *cmd, const char *v, int *base);
  * win over what a loaded result recorded). */
 struct run_result;
 void cmd_report_apply_changes(const struct report_outputs *o, struct run_result *r);
-/* --agent-rows' value: "all" (FLEET_ROWS_ALL) or 1..REPORT_AGENT_ROWS_MAX.
- * 0, or -EINVAL (*rows untouched). */
+/* --agent-rows' value: "all" (FLEET_ROWS_ALL) or 1..REPORT_AGENT_ROWS_MAX. */
 #define REPORT_AGENT_ROWS_MAX 1000000u
-int report_parse_agent_rows(const char *v, uint32_t *rows);
 /* 1 when the fio formats replace the text report on stdout. */
 int cmd_report_fio_on_stdout(const struct report_outputs *o);
 /* After command cmd ("report", "compare") wrote to stdout: flush it; when

@@ -356,12 +356,13 @@ static void write_key(const struct job_spec *j, char *buf, size_t len)
         snprintf(buf, len, "unlink=1");
 }
 
-static int section_wanted(const struct fio_cli *f, const char *name)
+/* The bits of f's --section names that are name (at most 64 of them). */
+static uint64_t section_bits(const struct fio_cli *f, const char *name)
 {
+    uint64_t bits = 0;
     for (uint32_t i = 0; i < f->nsections; i++)
-        if (strcmp(f->sections[i], name) == 0)
-            return 1;
-    return 0;
+        bits |= (uint64_t)(strcmp(f->sections[i], name) == 0) << i;
+    return bits;
 }
 
 int fio_cli_apply(const struct fio_cli *f, struct plan *p, char *err, size_t errlen)
@@ -371,23 +372,21 @@ int fio_cli_apply(const struct fio_cli *f, struct plan *p, char *err, size_t err
 
     if (f->nsections) {
         struct plan kept;
+        uint64_t found = 0, bits;
         plan_init(&kept);
         for (uint32_t i = 0; i < p->nphases; i++)
             for (uint32_t k = 0; k < p->phases[i].njobs; k++)
-                if (section_wanted(f, p->phases[i].jobs[k].name))
+                if ((bits = section_bits(f, p->phases[i].jobs[k].name)) != 0) {
+                    found |= bits;
                     plan_add_job(&kept, &p->phases[i].jobs[k]);
-        for (uint32_t s = 0; s < f->nsections; s++) {
-            int found = 0;
-            for (uint32_t i = 0; i < kept.nphases && !found; i++)
-                for (uint32_t k = 0; k < kept.phases[i].njobs && !found; k++)
-                    found = strcmp(kept.phases[i].jobs[k].name, f->sections[s]) == 0;
-            if (!found) {
+                }
+        for (uint32_t s = 0; s < f->nsections; s++)
+            if (!(found >> s & 1)) {
                 snprintf(err, errlen, "--section %s: the plan has no job section of that name",
                          f->sections[s]);
                 plan_free(&kept);
                 return -EINVAL;
             }
-        }
         for (uint32_t i = 0; i < p->nwarnings; i++)
             plan_add_warning(&kept, p->warnings[i]);
         plan_free(p);

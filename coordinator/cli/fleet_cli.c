@@ -150,14 +150,7 @@ int fleet_cli_regather(const struct cli *c, struct gather_fleet *fleet, char ***
         if (*labels)
             free((*labels)[i]);
     }
-    if (nlisted == 0) {
-        free(*addrs);
-        free(*labels);
-        *addrs = na;
-        *labels = nl;
-    } else {
-        fleet_append(addrs, labels, nlisted, na, nl, nn);
-    }
+    fleet_append(addrs, labels, nlisted, na, nl, nn);
     *n = nlisted + nn;
     return status;
 }

@@ -278,7 +278,29 @@ static const struct cli_opt run_opts[] = {
     SPAWN_LIST("--remote-allow-nfs", allow_nfs),
 };
 
-static int pool_check_cli(const struct cli *c);
+/* --pool's rules: the pool has the agents, and only --json comes back. */
+static int pool_check_cli(const struct cli *c)
+{
+    /* --repeat and the output files are the submitter's (pool_campaign.h) */
+    const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
+                      : c->listen ? "--listen" : c->spawn ? "--spawn"
+                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : NULL;
+    if (!c->pool) {
+        if (c->pool_wait_ns || c->no_wait)
+            return cli_die(2, "--pool-wait and --no-wait need --pool");
+        return 0;
+    }
+    if (other)
+        return cli_die(2, "--pool does not combine with %s (the pool has the agents)", other);
+    if (c->pool_wait_ns && c->no_wait)
+        return cli_die(2, "give only one of --pool-wait and --no-wait");
+    if (c->min_agents && c->expect && c->min_agents > c->expect)
+        return cli_die(2, "--min-agents %u is over --expect %u", c->min_agents, c->expect);
+    if (!c->secret_file)
+        return cli_die(2, "--pool needs --secret-file: a pool runs only plans from submitters that "
+                   "prove its secret");
+    return 0;
+}
 
 int cli_parse(int argc, char **argv, struct cli *c)
 {
@@ -361,29 +383,5 @@ int cli_parse(int argc, char **argv, struct cli *c)
         return cli_die(2, "--repeat-interval without --repeat");
     if (c->include_failed && !c->repeat)
         return cli_die(2, "--include-failed without --repeat (it decides what a repeat set's summary averages)");
-    return 0;
-}
-
-/* --pool's rules: the pool has the agents, and only --json comes back. */
-static int pool_check_cli(const struct cli *c)
-{
-    /* --repeat and the output files are the submitter's (pool_campaign.h) */
-    const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
-                      : c->listen ? "--listen" : c->spawn ? "--spawn"
-                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : NULL;
-    if (!c->pool) {
-        if (c->pool_wait_ns || c->no_wait)
-            return cli_die(2, "--pool-wait and --no-wait need --pool");
-        return 0;
-    }
-    if (other)
-        return cli_die(2, "--pool does not combine with %s (the pool has the agents)", other);
-    if (c->pool_wait_ns && c->no_wait)
-        return cli_die(2, "give only one of --pool-wait and --no-wait");
-    if (c->min_agents && c->expect && c->min_agents > c->expect)
-        return cli_die(2, "--min-agents %u is over --expect %u", c->min_agents, c->expect);
-    if (!c->secret_file)
-        return cli_die(2, "--pool needs --secret-file: a pool runs only plans from submitters that "
-                   "prove its secret");
     return 0;
 }

@@ -234,25 +234,21 @@ static void on_tick(uv_timer_t *t)
     }
 }
 
+/* The address, then the port: in network byte order memcmp orders them
+ * as the numbers they are. */
 static int cmp_ss(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 {
+    const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+    const struct sockaddr_in6 *x6 = (const void *)a, *y6 = (const void *)b;
+    int c = 0;
+
     if (a->ss_family != b->ss_family)
         return a->ss_family < b->ss_family ? -1 : 1;
-    if (a->ss_family == AF_INET) {
-        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
-        uint32_t ix = ntohl(x->sin_addr.s_addr), iy = ntohl(y->sin_addr.s_addr);
-        if (ix != iy)
-            return ix < iy ? -1 : 1;
-        return ntohs(x->sin_port) < ntohs(y->sin_port) ? -1 : ntohs(x->sin_port) > ntohs(y->sin_port);
-    }
-    if (a->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
-        int c = memcmp(&x->sin6_addr, &y->sin6_addr, 16);
-        if (c)
-            return c;
-        return ntohs(x->sin6_port) < ntohs(y->sin6_port) ? -1 : ntohs(x->sin6_port) > ntohs(y->sin6_port);
-    }
-    return 0;
+    if (a->ss_family == AF_INET && !(c = memcmp(&x->sin_addr, &y->sin_addr, sizeof x->sin_addr)))
+        c = memcmp(&x->sin_port, &y->sin_port, sizeof x->sin_port);
+    if (a->ss_family == AF_INET6 && !(c = memcmp(&x6->sin6_addr, &y6->sin6_addr, sizeof x6->sin6_addr)))
+        c = memcmp(&x6->sin6_port, &y6->sin6_port, sizeof x6->sin6_port);
+    return c;
 }
 
 int gather_agent_cmp(const void *pa, const void *pb)
