@@ -434,6 +434,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
 
     for (int i = 0; i < argc; i++) {
         int rc = cmd_report_option(&o, argc, argv, &i), bad = 0;
+        const char *v;
 
         if (rc == 0)
             rc = cli_opt_take(report_args_opts, sizeof report_args_opts / sizeof report_args_opts[0], &a,
@@ -442,9 +443,7 @@ int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
             return 2;
         if (rc == 1)
             continue;
-        if (strcmp(argv[i], "--unit-base") == 0 || strncmp(argv[i], "--unit-base=", 12) == 0) {
-            const char *v = cmd_opt_value("--unit-base", argc, argv, &i, &bad);
-
+        if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad)) || bad) {
             if (!v || cmd_unit_base("report: ", v, &o.unit_base) != 0)
                 return 2;
         } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {

@@ -45,15 +45,11 @@ static int fio_noop_option(int argc, char **argv, int *i)
     const char *a = argv[*i];
     for (size_t k = 0; k < sizeof fio_noop_opts / sizeof fio_noop_opts[0]; k++) {
         size_t n = strlen(fio_noop_opts[k].name);
+        int bad = 0;
         if (strncmp(a, fio_noop_opts[k].name, n) != 0 || (a[n] != '\0' && a[n] != '='))
             continue;
-        if (a[n] == '\0' && fio_noop_opts[k].takes == 1) {
-            if (*i + 1 >= argc) {
-                fprintf(stderr, "nfstorm: %s needs a value\n", a);
-                return 2;
-            }
-            (*i)++;
-        }
+        if (fio_noop_opts[k].takes == 1 && !cmd_opt_value(fio_noop_opts[k].name, argc, argv, i, &bad))
+            return 2;           /* cmd_opt_value said so */
         fprintf(stderr, "nfstorm: warning: fio option %s changes nothing in nfstorm (%s); ignored\n",
                 fio_noop_opts[k].name, fio_noop_opts[k].why);
         return 1;

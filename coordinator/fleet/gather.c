@@ -211,20 +211,11 @@ static void on_tick(uv_timer_t *t)
     uint64_t now = clock_now_ns();
     uint64_t stall = stall_tick(&g->h.last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
     for (struct peer *q = g->h.l.peers, *next; q; q = next) {
-        struct gpeer *p = gp(q);
         next = q->next;
-        q->last_rx_ns = stall_forgive(q->last_rx_ns, stall, now);   /* our stall is not its silence */
-        if (p->state == G_HELLO) {
-            if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
-                peer_close(&p->peer, "no welcome within 5 s");
-            continue;
-        }
-        if (now - q->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
-            peer_close(&p->peer, "silent");
-            continue;
-        }
-        if (now - q->last_ping_ns >= 1000000000ull)
-            peer_ping(q, 0, now);       /* its lease */
+        if (gp(q)->state != G_HELLO)
+            agent_accept_keepalive(q, now, stall, g->o->agent_timeout_ms);
+        else if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+            peer_close(q, "no welcome within 5 s");
     }
     if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
         stop_waiting(g);

@@ -532,11 +532,7 @@ static void on_tick(uv_timer_t *t)
                 peer_close(&p->peer, "no submission within 30 s");
             break;
         case S_AGENT:
-            p->peer.last_rx_ns = stall_forgive(p->peer.last_rx_ns, stall, now);   /* our stall is not its silence */
-            if (now - p->peer.last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
-                peer_close(&p->peer, "silent");
-            else if (now - p->peer.last_ping_ns >= 1000000000ull)
-                peer_ping(&p->peer, 0, now);
+            agent_accept_keepalive(&p->peer, now, stall, s->o->agent_timeout_ms);
             break;
         case S_DONE:
             if (uv_stream_get_write_queue_size((uv_stream_t *)&p->peer.tcp) == 0 ||
