@@ -567,11 +567,10 @@ struct compare_args {
     int include_failed;
 };
 
-#define CA(f) offsetof(struct compare_args, f)
 static const struct cli_opt compare_opts[] = {
-    { "--include-failed", CO_FLAG, CA(include_failed), 0, 0, NULL, 0 },
-    { "--labels", CO_STR, CA(labels), 0, 0, NULL, 0 },
-    { "--html", CO_STR, CA(html), 0, 0, NULL, 0 },
+    { "--include-failed", CO_FLAG, offsetof(struct compare_args, include_failed), 0, 0, NULL, 0 },
+    { "--labels", CO_STR, offsetof(struct compare_args, labels), 0, 0, NULL, 0 },
+    { "--html", CO_STR, offsetof(struct compare_args, html), 0, 0, NULL, 0 },
 };
 
 int cmd_compare_main(int argc, char **argv)
