@@ -78,15 +78,12 @@ int peer_pong(struct peer *p, const struct msg_frame *f, uint64_t now_ns, struct
     po.seq = pi.seq;
     po.t_ping_ns = pi.t_ns;
     po.t_ns = now_ns;
-    if (!p) {
-        msg_pong_encode(out, &po);
-        return 0;
-    }
-    if (peer_backlogged(p))
+    if (p && peer_backlogged(p))
         return 0;
     buf_init(&b);
-    msg_pong_encode(&b, &po);
-    peer_send(p, &b);
+    msg_pong_encode(p ? &b : out, &po);
+    if (p)
+        peer_send(p, &b);
     return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -36,25 +37,6 @@
 #include "coordinator/run/verdict.h"
 #include "coordinator/run/timeseries.h"
 
-const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "nfstorm: %s needs a value\n", name);
-        *bad = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 int cmd_unit_base(const char *cmd, const char *v, int *base)
 {
     if (strcmp(v, "1000") != 0 && strcmp(v, "1024") != 0) {
@@ -65,7 +47,8 @@ int cmd_unit_base(const char *cmd, const char *v, int *base)
     return 0;
 }
 
-int report_parse_agent_rows(const char *v, uint32_t *rows)
+/* --agent-rows' value into *rows: 0, or -EINVAL (*rows untouched). */
+static int report_parse_agent_rows(const char *v, uint32_t *rows)
 {
     uint64_t n;
 
@@ -79,22 +62,25 @@ int report_parse_agent_rows(const char *v, uint32_t *rows)
     return 0;
 }
 
+/* The report's plain options, in struct report_outputs. */
+#define RO(f) offsetof(struct report_outputs, f)
+static const struct cli_opt report_opts[] = {
+    { "--csv-agents", CO_FLAG, RO(csv_agents), 0, 0, NULL, 0 },
+    { "--csv", CO_STR, RO(csv), 0, 0, NULL, 0 },
+    { "--html", CO_STR, RO(html), 0, 0, NULL, 0 },
+    { "--timeseries", CO_STR, RO(timeseries), 0, 0, NULL, 0 },
+    { "--change-min-intervals", CO_COUNT, RO(change_min_intervals), CHANGEPOINT_MIN_LEN_FLOOR,
+      CHANGES_INTERVALS_MAX, NULL, 0 },
+};
+
 int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
 {
     const char *v;
-    int bad = 0;
+    int bad = 0, rc;
 
-    if (strcmp(argv[*i], "--csv-agents") == 0) {
-        o->csv_agents = 1;
-        return 1;
-    }
-    if ((v = cmd_opt_value("--csv", argc, argv, i, &bad)))
-        o->csv = v;
-    else if ((v = cmd_opt_value("--html", argc, argv, i, &bad)))
-        o->html = v;
-    else if ((v = cmd_opt_value("--timeseries", argc, argv, i, &bad)))
-        o->timeseries = v;
-    else if ((v = cmd_opt_value("--output-format", argc, argv, i, &bad))) {
+    if ((rc = cli_opt_take(report_opts, sizeof report_opts / sizeof report_opts[0], o, "", argc, argv, i)) != 0)
+        return rc;
+    if ((v = cmd_opt_value("--output-format", argc, argv, i, &bad))) {
         if (report_fio_parse_formats(v, &o->fio_formats) < 0) {
             fprintf(stderr, "nfstorm: --output-format: bad value '%s' (want normal, json, json+, "
                     "terse, or a comma list)\n", v);
@@ -118,15 +104,6 @@ int cmd_report_option(struct report_outputs *o, int argc, char **argv, int *i)
             return 2;
         }
         o->change_min_pct = pct;
-    } else if ((v = cmd_opt_value("--change-min-intervals", argc, argv, i, &bad))) {
-        uint64_t n;
-
-        if (units_parse_u64(v, &n) < 0 || n < CHANGEPOINT_MIN_LEN_FLOOR || n > CHANGES_INTERVALS_MAX) {
-            fprintf(stderr, "nfstorm: --change-min-intervals: bad value '%s' (want %u..%u)\n", v,
-                    CHANGEPOINT_MIN_LEN_FLOOR, CHANGES_INTERVALS_MAX);
-            return 2;
-        }
-        o->change_min_intervals = (uint32_t)n;
     } else
         return bad ? 2 : 0;
     return 1;
@@ -174,10 +151,13 @@ int cmd_stdout_status(const char *cmd, int status)
     return status ? status : 1;
 }
 
+/* f, written to path, closed and checked: 0, or 1 after a one-line error.
+ * A NULL f is an open_out that failed (and said so): 1. */
 static int close_checked(FILE *f, const char *path)
 {
+    if (!f)
+        return 1;
     int bad = ferror(f);
-
     if (fclose(f) != 0 || bad) {
         fprintf(stderr, "nfstorm: %s: cannot write: %s\n", path, strerror(errno ? errno : EIO));
         return 1;
@@ -199,31 +179,24 @@ int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
     int status = 0;
     FILE *f;
 
-    if (o->csv && (f = open_out(o->csv))) {
+    if (o->csv && (f = open_out(o->csv)))
         report_csv(f, r, o->csv_agents);
+    if (o->csv)
         status |= close_checked(f, o->csv);
-    } else if (o->csv) {
-        status = 1;
-    }
     if (o->csv && r->sweeps) {
         /* a sweep's points beside it: a.csv -> a.sweeps.csv */
         char path[4096];
         const char *dot = strrchr(o->csv, '.'), *slash = strrchr(o->csv, '/');
         int stem = dot && (!slash || dot > slash) ? (int)(dot - o->csv) : (int)strlen(o->csv);
         snprintf(path, sizeof path, "%.*s.sweeps%s", stem, o->csv, dot && stem < (int)strlen(o->csv) ? dot : ".csv");
-        if ((f = open_out(path))) {
+        if ((f = open_out(path)))
             sweep_csv(f, r->sweeps, r);
-            status |= close_checked(f, path);
-        } else {
-            status = 1;
-        }
+        status |= close_checked(f, path);
     }
-    if (o->html && (f = open_out(o->html))) {
+    if (o->html && (f = open_out(o->html)))
         report_html_rows(f, r, o->unit_base, o->agent_rows);
+    if (o->html)
         status |= close_checked(f, o->html);
-    } else if (o->html) {
-        status = 1;
-    }
     if (o->fio_formats || o->output) {
         unsigned mask = o->fio_formats ? o->fio_formats : REPORT_FIO_NORMAL;
 
@@ -256,12 +229,9 @@ int cmd_report_write_loaded(const struct report_outputs *o, const struct run_res
 
     if (o->timeseries) {
         FILE *f = open_out(o->timeseries);
-        if (f) {
+        if (f)
             timeseries_write_all(f, r);
-            status |= close_checked(f, o->timeseries);
-        } else {
-            status = 1;
-        }
+        status |= close_checked(f, o->timeseries);
     }
     return status;
 }
@@ -272,10 +242,18 @@ int cmd_report_write_set(const struct report_outputs *o, const struct run_set *s
 
     if (!o->html)
         return 0;
-    if (!(f = open_out(o->html)))
-        return 1;
-    repeat_report_html(f, s, o->unit_base);
+    if ((f = open_out(o->html)))
+        repeat_report_html(f, s, o->unit_base);
     return close_checked(f, o->html);
+}
+
+/* --json's writer said jrc (0 or -errno): 0, or 1 after a one-line error. */
+static int json_checked(const char *path, int jrc)
+{
+    if (jrc >= 0)
+        return 0;
+    fprintf(stderr, "nfstorm: %s: cannot write: %s\n", path, out_file_strerror(-jrc));
+    return 1;
 }
 
 /* `nfstorm report SET.json` without --repetition: the set's summary. */
@@ -296,13 +274,8 @@ static int report_set(const struct run_set *s, const char *path, const struct re
     repeat_report_text(stdout, s, o->unit_base);
     fflush(stdout);
     status = cmd_report_write_set(o, s);
-    if (json_out) {
-        int jrc = repeat_set_write(json_out, s);
-        if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, out_file_strerror(-jrc));
-            status = 1;
-        }
-    }
+    if (json_out)
+        status |= json_checked(json_out, repeat_set_write(json_out, s));
     return status ? status : repeat_exit_status(s);
 }
 
@@ -342,10 +315,6 @@ static int report_load_json(const char *path, uint32_t repetition, int include_f
     return -1;
 }
 
-static int report_one(const char *path, uint32_t repetition, int include_failed, struct report_outputs *op,
-                      const char *json_out, volatile sig_atomic_t *writing, const struct limits *lim,
-                      const struct ext_metrics *metrics);
-
 /* The forecast of the plan r recorded (run_record.plan_text: a job file's
  * text, or the command line's options one a line), on r's agents, so that
  * a report with --limits says what the run said before it ran.  0 with *f
@@ -383,94 +352,6 @@ static int recorded_forecast(const struct run_result *r, const struct limits *l,
     limits_forecast(l, &p, r->nagents, f);
     plan_free(&p);
     return 0;
-}
-
-int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
-{
-    struct report_outputs o = { .unit_base = 1024 };
-    const char *path = NULL, *json_out = NULL;
-    char err[1024];
-    int status;
-    uint32_t repetition = 0;     /* --repetition K of a repeat set */
-    int include_failed = 0;      /* --include-failed: a set's summary counts failed repetitions */
-
-    const char *limits_path = NULL, *fs_size = NULL, *metrics_path = NULL;
-    struct limits lim;
-    struct ext_metrics metrics = { 0 };
-
-    for (int i = 0; i < argc; i++) {
-        int rc = cmd_report_option(&o, argc, argv, &i), missing = 0;
-        const char *val;
-
-        if (rc == 2)
-            return 2;
-        if (rc == 1)
-            continue;
-        if (strcmp(argv[i], "--unit-base") == 0 || strncmp(argv[i], "--unit-base=", 12) == 0) {
-            int bad = 0;
-            const char *v = cmd_opt_value("--unit-base", argc, argv, &i, &bad);
-
-            if (!v || cmd_unit_base("report: ", v, &o.unit_base) != 0)
-                return 2;
-        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
-            json_out = argv[++i];
-        } else if (strcmp(argv[i], "--repetition") == 0 || strncmp(argv[i], "--repetition=", 13) == 0) {
-            int bad = 0;
-            uint64_t k;
-            const char *v = cmd_opt_value("--repetition", argc, argv, &i, &bad);
-
-            if (!v)
-                return 2;
-            if (units_parse_u64(v, &k) < 0 || k == 0 || k > RUN_SET_MAX_REPEAT) {
-                fprintf(stderr, "nfstorm: report: --repetition: bad value '%s' (want 1..%d)\n", v,
-                        RUN_SET_MAX_REPEAT);
-                return 2;
-            }
-            repetition = (uint32_t)k;
-        } else if (strcmp(argv[i], "--include-failed") == 0) {
-            include_failed = 1;
-        } else if ((val = cmd_opt_value("--limits", argc, argv, &i, &missing)) || missing) {
-            if (!(limits_path = val))
-                return 2;
-        } else if ((val = cmd_opt_value("--fs-size", argc, argv, &i, &missing)) || missing) {
-            if (!(fs_size = val))
-                return 2;
-        } else if ((val = cmd_opt_value("--metrics", argc, argv, &i, &missing)) || missing) {
-            if (!(metrics_path = val))
-                return 2;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
-            return 2;
-        } else if (path) {
-            fprintf(stderr, "nfstorm: report: one result file at a time ('%s' and '%s')\n", path, argv[i]);
-            return 2;
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "nfstorm: report: no result file (usage: nfstorm report RESULT.json|RESULT.json.journal "
-                "[--html F] [--csv F] [--json F])\n");
-        return 2;
-    }
-    /* --limits, --metrics: read and checked before the result, each error one line */
-    if (fs_size && !limits_path) {
-        fprintf(stderr, "nfstorm: report: --fs-size needs --limits FILE (the credit model it sizes)\n");
-        return 2;
-    }
-    if (limits_path && (limits_load(limits_path, &lim, err, sizeof err) < 0 ||
-                        (fs_size && limits_set_fs_size(&lim, fs_size, err, sizeof err) < 0))) {
-        fprintf(stderr, "nfstorm: report: %s\n", err);
-        return 2;
-    }
-    if (metrics_path && ext_metrics_load(metrics_path, &metrics, err, sizeof err) < 0) {
-        fprintf(stderr, "nfstorm: report: %s\n", err);
-        return 2;
-    }
-    status = report_one(path, repetition, include_failed, &o, json_out, writing, limits_path ? &lim : NULL,
-                        metrics_path ? &metrics : NULL);
-    ext_metrics_free(&metrics);
-    return status;
 }
 
 /* The rest of `nfstorm report` once its options are read: load path,
@@ -514,19 +395,91 @@ static int report_one(const char *path, uint32_t repetition, int include_failed,
         report_text_rows(stdout, &r, o.unit_base, o.agent_rows);
     fflush(stdout);
     status = cmd_report_write_loaded(&o, &r);
-    if (json_out) {
-        int jrc = report_json_write(json_out, &r);
-        if (jrc < 0) {
-            fprintf(stderr, "nfstorm: %s: cannot write: %s\n", json_out, out_file_strerror(-jrc));
-            status = 1;
-        }
-    }
+    if (json_out)
+        status |= json_checked(json_out, report_json_write(json_out, &r));
     /* the exit status is the run's, as the run itself would have exited
      * and as the report and --json say; a run cut short is partial (3) at
      * least: result_cut_short gives its unfinished phases that reason */
     if (status == 0)
         status = verdict_exit_status(verdict_run(&r));
     result_free(&r);
+    return status;
+}
+
+/* `nfstorm report`'s own options, besides the outputs. */
+struct report_args {
+    uint32_t repetition;         /* --repetition K of a repeat set */
+    int include_failed;          /* --include-failed: a set's summary counts failed repetitions */
+    const char *limits_path, *fs_size, *metrics_path;
+};
+
+#define RA(f) offsetof(struct report_args, f)
+static const struct cli_opt report_args_opts[] = {
+    { "--repetition", CO_COUNT, RA(repetition), 1, RUN_SET_MAX_REPEAT, NULL, 0 },
+    { "--include-failed", CO_FLAG, RA(include_failed), 0, 0, NULL, 0 },
+    { "--limits", CO_STR, RA(limits_path), 0, 0, NULL, 0 },
+    { "--fs-size", CO_STR, RA(fs_size), 0, 0, NULL, 0 },
+    { "--metrics", CO_STR, RA(metrics_path), 0, 0, NULL, 0 },
+};
+
+int cmd_report_main(int argc, char **argv, volatile sig_atomic_t *writing)
+{
+    struct report_outputs o = { .unit_base = 1024 };
+    struct report_args a = { 0 };
+    const char *path = NULL, *json_out = NULL;
+    char err[1024];
+    int status;
+    struct limits lim;
+    struct ext_metrics metrics = { 0 };
+
+    for (int i = 0; i < argc; i++) {
+        int rc = cmd_report_option(&o, argc, argv, &i), bad = 0;
+        const char *v;
+
+        if (rc == 0)
+            rc = cli_opt_take(report_args_opts, sizeof report_args_opts / sizeof report_args_opts[0], &a,
+                              "report: ", argc, argv, &i);
+        if (rc == 2)
+            return 2;
+        if (rc == 1)
+            continue;
+        if ((v = cmd_opt_value("--unit-base", argc, argv, &i, &bad)) || bad) {
+            if (!v || cmd_unit_base("report: ", v, &o.unit_base) != 0)
+                return 2;
+        } else if (strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+            json_out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "nfstorm: report: unknown option '%s' (try 'nfstorm --help')\n", argv[i]);
+            return 2;
+        } else if (path) {
+            fprintf(stderr, "nfstorm: report: one result file at a time ('%s' and '%s')\n", path, argv[i]);
+            return 2;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "nfstorm: report: no result file (usage: nfstorm report RESULT.json|RESULT.json.journal "
+                "[--html F] [--csv F] [--json F])\n");
+        return 2;
+    }
+    /* --limits, --metrics: read and checked before the result, each error one line */
+    if (a.fs_size && !a.limits_path) {
+        fprintf(stderr, "nfstorm: report: --fs-size needs --limits FILE (the credit model it sizes)\n");
+        return 2;
+    }
+    if (a.limits_path && (limits_load(a.limits_path, &lim, err, sizeof err) < 0 ||
+                          (a.fs_size && limits_set_fs_size(&lim, a.fs_size, err, sizeof err) < 0))) {
+        fprintf(stderr, "nfstorm: report: %s\n", err);
+        return 2;
+    }
+    if (a.metrics_path && ext_metrics_load(a.metrics_path, &metrics, err, sizeof err) < 0) {
+        fprintf(stderr, "nfstorm: report: %s\n", err);
+        return 2;
+    }
+    status = report_one(path, a.repetition, a.include_failed, &o, json_out, writing, a.limits_path ? &lim : NULL,
+                        a.metrics_path ? &metrics : NULL);
+    ext_metrics_free(&metrics);
     return status;
 }
 
@@ -608,29 +561,42 @@ static void compare_render(FILE *f, enum compare_format fmt, const struct compar
     }
 }
 
+/* `nfstorm compare`'s plain options. */
+struct compare_args {
+    const char *labels, *html;
+    int include_failed;
+};
+
+static const struct cli_opt compare_opts[] = {
+    { "--include-failed", CO_FLAG, offsetof(struct compare_args, include_failed), 0, 0, NULL, 0 },
+    { "--labels", CO_STR, offsetof(struct compare_args, labels), 0, 0, NULL, 0 },
+    { "--html", CO_STR, offsetof(struct compare_args, html), 0, 0, NULL, 0 },
+};
+
 int cmd_compare_main(int argc, char **argv)
 {
     const char **paths = xcalloc((size_t)argc + 1, sizeof(*paths));
-    const char *labels_arg = NULL, *html = NULL;
+    struct compare_args a = { 0 };
     char **labels = NULL;
     struct run_set *sets = NULL;
     struct compare c;
     enum compare_format fmt = CMP_FMT_TEXT;
     uint32_t n = 0, nloaded = 0;
-    int unit_base = 1024, status = 0, include_failed = 0;
+    int unit_base = 1024, status = 0;
     char err[1024];
 
     for (int i = 0; i < argc; i++) {
-        int bad = 0;
+        int bad = 0, rc = cli_opt_take(compare_opts, sizeof compare_opts / sizeof compare_opts[0], &a, "compare: ",
+                                       argc, argv, &i);
         const char *v;
 
-        if (strcmp(argv[i], "--include-failed") == 0)
-            include_failed = 1;
-        else if ((v = cmd_opt_value("--labels", argc, argv, &i, &bad)))
-            labels_arg = v;
-        else if ((v = cmd_opt_value("--html", argc, argv, &i, &bad)))
-            html = v;
-        else if ((v = cmd_opt_value("--format", argc, argv, &i, &bad))) {
+        if (rc == 1)
+            continue;
+        if (rc == 2) {
+            status = 2;
+            goto out;
+        }
+        if ((v = cmd_opt_value("--format", argc, argv, &i, &bad))) {
             if (compare_parse_format(v, &fmt) < 0) {
                 fprintf(stderr, "nfstorm: compare: --format: bad value '%s' (want text, md, csv, html or json)\n", v);
                 status = 2;
@@ -656,7 +622,7 @@ int cmd_compare_main(int argc, char **argv)
         goto out;
     }
     labels = xcalloc(n, sizeof(*labels));
-    if (labels_arg && compare_split_labels(labels_arg, n, labels) < 0) {
+    if (a.labels && compare_split_labels(a.labels, n, labels) < 0) {
         status = 2;
         goto out;
     }
@@ -667,7 +633,7 @@ int cmd_compare_main(int argc, char **argv)
             status = 2;
             goto out;
         } else {
-            sets[nloaded].include_failed = include_failed;
+            sets[nloaded].include_failed = a.include_failed;
         }
     for (uint32_t j = 0; j < n; j++)
         if (!labels[j])
@@ -675,14 +641,11 @@ int cmd_compare_main(int argc, char **argv)
     compare_build(&c, sets, (const char *const *)labels, n);
     compare_render(stdout, fmt, &c, paths, unit_base, "stdout", &status);
     fflush(stdout);
-    if (html) {
-        FILE *f = open_out(html);
-        if (f) {
+    if (a.html) {
+        FILE *f = open_out(a.html);
+        if (f)
             compare_html(f, &c, paths, unit_base);
-            status |= close_checked(f, html);
-        } else {
-            status = 1;
-        }
+        status |= close_checked(f, a.html);
     }
     compare_free(&c);
 out:

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include "coordinator/cli/cli_opt.h"
 #include "coordinator/result/result.h"
 
 struct report_outputs {
@@ -24,12 +25,6 @@ struct report_outputs {
     uint32_t change_min_intervals; /* --change-min-intervals; 0 = not given */
 };
 
-/* An option with a value, "--opt VALUE" or "--opt=VALUE", at argv[*i]:
- * the value (advancing *i past a separate one), or NULL if argv[*i] is not
- * this option, or NULL with *bad set (and a one-line error printed) when
- * the value is missing.  The CLI's one option reader. */
-const char *cmd_opt_value(const char *name, int argc, char **argv, int *i, int *bad);
-
 /* Parse one report option at argv[*i] into o (advancing *i past a
  * separate value).  1 if it was one, 0 if not, 2 on a bad value (message
  * printed). */
@@ -41,10 +36,8 @@ int cmd_unit_base(const char *cmd, const char *v, int *base);
  * win over what a loaded result recorded). */
 struct run_result;
 void cmd_report_apply_changes(const struct report_outputs *o, struct run_result *r);
-/* --agent-rows' value: "all" (FLEET_ROWS_ALL) or 1..REPORT_AGENT_ROWS_MAX.
- * 0, or -EINVAL (*rows untouched). */
+/* --agent-rows' value: "all" (FLEET_ROWS_ALL) or 1..REPORT_AGENT_ROWS_MAX. */
 #define REPORT_AGENT_ROWS_MAX 1000000u
-int report_parse_agent_rows(const char *v, uint32_t *rows);
 /* 1 when the fio formats replace the text report on stdout. */
 int cmd_report_fio_on_stdout(const struct report_outputs *o);
 /* After command cmd ("report", "compare") wrote to stdout: flush it; when

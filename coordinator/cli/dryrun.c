@@ -286,8 +286,14 @@ static int print_threads(FILE *out, const struct job_spec *j, const struct plan_
     return 0;
 }
 
-int dryrun_print(FILE *out, const struct plan *p, const struct dryrun_agent *agents,
-                 uint32_t nagents, const char *default_dir, char *err, size_t errlen)
+/* Print every phase, and for every agent the jobs it runs (or "idle"),
+ * with their settings, sizes, op counts and the expanded file paths of each
+ * thread (a few per thread, then "... N more").  Labels must already be
+ * resolved (plan_resolve_labels).  default_dir stands for the agent's
+ * default directory (its first --allow root).  0, or -errno with err set
+ * when a path cannot be expanded. */
+static int dryrun_print(FILE *out, const struct plan *p, const struct dryrun_agent *agents,
+                        uint32_t nagents, const char *default_dir, char *err, size_t errlen)
 {
     fprintf(out, "dry run: %" PRIu32 " phase%s on %" PRIu32 " agent%s; nothing is connected to "
             "and no I/O is done\n", p->nphases, p->nphases == 1 ? "" : "s", nagents,

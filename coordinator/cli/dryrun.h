@@ -16,15 +16,6 @@ struct dryrun_agent {
     const char *label;         /* hosts-file labels, or NULL */
 };
 
-/* Print every phase, and for every agent the jobs it runs (or "idle"),
- * with their settings, sizes, op counts and the expanded file paths of each
- * thread (a few per thread, then "... N more").  Labels must already be
- * resolved (plan_resolve_labels).  default_dir stands for the agent's
- * default directory (its first --allow root).  0, or -errno with err set
- * when a path cannot be expanded. */
-int dryrun_print(FILE *out, const struct plan *p, const struct dryrun_agent *agents,
-                 uint32_t nagents, const char *default_dir, char *err, size_t errlen);
-
 /* The whole of `nfstorm run --dry-run` after the plan is read: agents are
  * addrs[0..naddrs) (host part shown as ${host}, labels[i] their hosts-file
  * labels; labels may be NULL), or, when addrs is NULL, nlocal agents on

@@ -7,6 +7,7 @@
  * readable and lets the plan side be tested without a run. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,6 @@
 #include "common/plan_parse.h"
 #include "common/sat.h"
 #include "common/stats.h"
-#include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/cli/fio_cli.h"
 #include "coordinator/report/report.h"
@@ -45,15 +45,11 @@ static int fio_noop_option(int argc, char **argv, int *i)
     const char *a = argv[*i];
     for (size_t k = 0; k < sizeof fio_noop_opts / sizeof fio_noop_opts[0]; k++) {
         size_t n = strlen(fio_noop_opts[k].name);
+        int bad = 0;
         if (strncmp(a, fio_noop_opts[k].name, n) != 0 || (a[n] != '\0' && a[n] != '='))
             continue;
-        if (a[n] == '\0' && fio_noop_opts[k].takes == 1) {
-            if (*i + 1 >= argc) {
-                fprintf(stderr, "nfstorm: %s needs a value\n", a);
-                return 2;
-            }
-            (*i)++;
-        }
+        if (fio_noop_opts[k].takes == 1 && !cmd_opt_value(fio_noop_opts[k].name, argc, argv, i, &bad))
+            return 2;           /* cmd_opt_value said so */
         fprintf(stderr, "nfstorm: warning: fio option %s changes nothing in nfstorm (%s); ignored\n",
                 fio_noop_opts[k].name, fio_noop_opts[k].why);
         return 1;
@@ -88,11 +84,22 @@ char *fio_cli_job_word(int argc, char **argv, int *i)
     return w;
 }
 
+/* fio's plain options, in struct fio_cli (fio's --status-interval is in
+ * seconds unless it names a unit). */
+#define FC(f) offsetof(struct fio_cli, f)
+static const struct cli_opt fio_opts[] = {
+    { "--parse-only", CO_FLAG, FC(parse_only), 0, 0, NULL, 0 },
+    { "--readonly", CO_FLAG, FC(readonly), 0, 0, NULL, 0 },
+    { "--showcmd", CO_FLAG, FC(showcmd), 0, 0, NULL, 0 },
+    { "--status-interval", CO_DUR, FC(status_interval_ns), 10000000ull, 86400000000000ull,
+      "10ms..24h; a number is seconds", 0 },
+    { "--max-jobs", CO_COUNT, FC(max_jobs), 1, UINT32_MAX, "a positive count", 0 },
+};
+
 int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *v;
     int bad = 0, rc;
-    uint64_t n;
 
     if ((rc = fio_noop_option(argc, argv, i)) != 0)
         return rc;
@@ -107,12 +114,8 @@ int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char
         out->fio_formats |= REPORT_FIO_TERSE;
         return 1;
     }
-    if (strcmp(a, "--parse-only") == 0)
-        return f->parse_only = 1;
-    if (strcmp(a, "--readonly") == 0)
-        return f->readonly = 1;
-    if (strcmp(a, "--showcmd") == 0)
-        return f->showcmd = 1;
+    if ((rc = cli_opt_take(fio_opts, sizeof fio_opts / sizeof fio_opts[0], f, "", argc, argv, i)) != 0)
+        return rc;
     if ((v = cmd_opt_value("--section", argc, argv, i, &bad))) {
         if (!v[0] || f->nsections >= FIO_CLI_MAX_SECTIONS) {
             fprintf(stderr, "nfstorm: --section: %s\n", v[0] ? "more than 64 given" : "empty name");
@@ -143,37 +146,18 @@ int fio_cli_option(struct fio_cli *f, struct report_outputs *out, int argc, char
         }
         return 1;
     }
-    if (!bad && (v = cmd_opt_value("--status-interval", argc, argv, i, &bad))) {
-        /* fio's value is in seconds unless it names a unit */
-        if (units_parse_duration(v, 1000000000ull, &f->status_interval_ns) < 0 ||
-            f->status_interval_ns < 10000000ull || f->status_interval_ns > 86400000000000ull) {
-            fprintf(stderr, "nfstorm: --status-interval: bad value '%s' (want 10ms..24h; "
-                    "a number is seconds)\n", v);
-            return 2;
-        }
-        return 1;
-    }
-    if (!bad && (v = cmd_opt_value("--max-jobs", argc, argv, i, &bad))) {
-        if (units_parse_u64(v, &n) < 0 || n == 0 || n > UINT32_MAX) {
-            fprintf(stderr, "nfstorm: --max-jobs: bad value '%s' (want a positive count)\n", v);
-            return 2;
-        }
-        f->max_jobs = (uint32_t)n;
-        return 1;
-    }
     return bad ? 2 : 0;
 }
 
 /* ---- the plan ------------------------------------------------------------ */
 
-static char *join_text(const char *a, const char *b)
+/* *t (NULL: empty, else freed) followed by b. */
+static void append_text(char **t, const char *b)
 {
-    size_t la = a ? strlen(a) : 0, lb = b ? strlen(b) : 0;
-    char *t = xmalloc(la + lb + 1);
-    memcpy(t, a ? a : "", la);
-    memcpy(t + la, b ? b : "", lb);
-    t[la + lb] = '\0';
-    return t;
+    size_t la = *t ? strlen(*t) : 0, lb = b ? strlen(b) : 0;
+    *t = xrealloc(*t, la + lb + 1);
+    memcpy(*t + la, b ? b : "", lb);
+    (*t)[la + lb] = '\0';
 }
 
 /* The command line's options as plan text for the record: one per line,
@@ -316,7 +300,6 @@ int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **a
      * first job of each file after the first waits for all before it (a
      * stonewall).  Each file's [global] applies to its own jobs. */
     for (int k = 0; k < npaths; k++) {
-        char *joined;
         if ((rc = plan_parse_file_over(paths[k], &base, &file, &ftext, err, errlen)) != 0)
             goto fail;
         if (k > 0 && file.nphases && file.phases[0].njobs)
@@ -331,24 +314,15 @@ int fio_cli_read_plans(int npaths, const char *const *paths, int nargs, char **a
             char head[PATH_MAX + 64];
             snprintf(head, sizeof head, "%s# job file %d of %d: %s\n", k ? "\n" : "", k + 1, npaths,
                      paths[k]);
-            joined = join_text(all, head);
-            free(all);
-            all = joined;
+            append_text(&all, head);
         }
-        joined = join_text(all, ftext);
-        free(all);
+        append_text(&all, ftext);
         free(ftext);
-        all = joined;
     }
     plan_free(&cmdjobs);
-    if (nargs) {
-        char *at = args_text(nargs, args);
-        *text = join_text(at, all);
-        free(at);
-        free(all);
-    } else {
-        *text = all;
-    }
+    *text = nargs ? args_text(nargs, args) : NULL;
+    append_text(text, all);
+    free(all);
     return 0;
 fail:
     free(all);
@@ -378,12 +352,13 @@ static void write_key(const struct job_spec *j, char *buf, size_t len)
         snprintf(buf, len, "unlink=1");
 }
 
-static int section_wanted(const struct fio_cli *f, const char *name)
+/* The bits of f's --section names that are name (at most 64 of them). */
+static uint64_t section_bits(const struct fio_cli *f, const char *name)
 {
+    uint64_t bits = 0;
     for (uint32_t i = 0; i < f->nsections; i++)
-        if (strcmp(f->sections[i], name) == 0)
-            return 1;
-    return 0;
+        bits |= (uint64_t)(strcmp(f->sections[i], name) == 0) << i;
+    return bits;
 }
 
 int fio_cli_apply(const struct fio_cli *f, struct plan *p, char *err, size_t errlen)
@@ -393,23 +368,21 @@ int fio_cli_apply(const struct fio_cli *f, struct plan *p, char *err, size_t err
 
     if (f->nsections) {
         struct plan kept;
+        uint64_t found = 0, bits;
         plan_init(&kept);
         for (uint32_t i = 0; i < p->nphases; i++)
             for (uint32_t k = 0; k < p->phases[i].njobs; k++)
-                if (section_wanted(f, p->phases[i].jobs[k].name))
+                if ((bits = section_bits(f, p->phases[i].jobs[k].name)) != 0) {
+                    found |= bits;
                     plan_add_job(&kept, &p->phases[i].jobs[k]);
-        for (uint32_t s = 0; s < f->nsections; s++) {
-            int found = 0;
-            for (uint32_t i = 0; i < kept.nphases && !found; i++)
-                for (uint32_t k = 0; k < kept.phases[i].njobs && !found; k++)
-                    found = strcmp(kept.phases[i].jobs[k].name, f->sections[s]) == 0;
-            if (!found) {
+                }
+        for (uint32_t s = 0; s < f->nsections; s++)
+            if (!(found >> s & 1)) {
                 snprintf(err, errlen, "--section %s: the plan has no job section of that name",
                          f->sections[s]);
                 plan_free(&kept);
                 return -EINVAL;
             }
-        }
         for (uint32_t i = 0; i < p->nwarnings; i++)
             plan_add_warning(&kept, p->warnings[i]);
         plan_free(p);

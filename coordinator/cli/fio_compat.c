@@ -75,19 +75,11 @@ static int classify(const char *key, const char *value, char *what, size_t len)
         return C_IMPL;
     }
     int st = plan_key_fio_status(key, &note);
-    const char *sep = target ? ", " : "";
-    switch (st) {
-    case FIO_KEY_SAME:
-        snprintf(what, len, "%s%saccepted: %s", alias, sep, note ? note : "");
-        return C_SAME;
-    case FIO_KEY_IGNORED:
-        snprintf(what, len, "%s%signored: %s", alias, sep, note ? note : "");
-        return C_IGN;
-    case FIO_KEY_REFUSED:
-        snprintf(what, len, "%s%srefused: %s", alias, sep, note ? note : "");
-        return C_REF;
-    default:
-        break;
+    int cat = st == FIO_KEY_SAME ? C_SAME : st == FIO_KEY_IGNORED ? C_IGN : st == FIO_KEY_REFUSED ? C_REF : -1;
+    if (cat >= 0) {
+        /* its category's word: accepted, ignored or refused */
+        snprintf(what, len, "%s%s%s: %s", alias, target ? ", " : "", cat_names[cat], note ? note : "");
+        return cat;
     }
     const char *near = plan_key_suggest(key);
     snprintf(what, len, "refused: unknown key%s%s%s", near ? " (did you mean '" : "",

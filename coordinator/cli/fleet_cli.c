@@ -150,14 +150,7 @@ int fleet_cli_regather(const struct cli *c, struct gather_fleet *fleet, char ***
         if (*labels)
             free((*labels)[i]);
     }
-    if (nlisted == 0) {
-        free(*addrs);
-        free(*labels);
-        *addrs = na;
-        *labels = nl;
-    } else {
-        fleet_append(addrs, labels, nlisted, na, nl, nn);
-    }
+    fleet_append(addrs, labels, nlisted, na, nl, nn);
     *n = nlisted + nn;
     return status;
 }
@@ -270,16 +263,14 @@ out:
  * the fio formats that go into it. */
 static int pool_own_option(const struct cli *c, int argc, char **argv, int *i)
 {
+    /* the last two: the fio formats, with --output only */
     static const char *const own[] = { "--pool", "--pool-wait", "--expect", "--min-agents",
                                        "--expect-timeout", "--json", "--secret-file", "--html", "--csv",
-                                       "--timeseries", "--output", "--repeat", "--repeat-interval" };
-    static const char *const fio_formats[] = { "--output-format", "--terse-version" };
-    for (size_t k = 0; k < sizeof own / sizeof own[0] + sizeof fio_formats / sizeof fio_formats[0]; k++) {
-        const char *name = k < sizeof own / sizeof own[0] ? own[k] : fio_formats[k - sizeof own / sizeof own[0]];
-        size_t n = strlen(name);
-        if (k >= sizeof own / sizeof own[0] && !c->out.output)
-            break;
-        if (strncmp(argv[*i], name, n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
+                                       "--timeseries", "--output", "--repeat", "--repeat-interval",
+                                       "--output-format", "--terse-version" };
+    for (size_t k = 0; k < sizeof own / sizeof own[0] - (c->out.output ? 0 : 2); k++) {
+        size_t n = strlen(own[k]);
+        if (strncmp(argv[*i], own[k], n) == 0 && (argv[*i][n] == '=' || argv[*i][n] == '\0')) {
             if (argv[*i][n] == '\0' && *i + 1 < argc)
                 ++*i;
             return 1;
@@ -317,9 +308,8 @@ int fleet_cli_pool(const struct cli *c, int argc, char **argv, const char *plan_
         sub.plan_len = strlen(plan_text);
     }
     if (sub.plan_len > POOL_PLAN_MAX || sub.argc > POOL_ARGV_MAX) {
-        free(sub.argv);
-        free(secret);
-        return cli_die(2, "--pool: the plan is over %u bytes or has over %u options", POOL_PLAN_MAX, POOL_ARGV_MAX);
+        status = cli_die(2, "--pool: the plan is over %u bytes or has over %u options", POOL_PLAN_MAX, POOL_ARGV_MAX);
+        goto out;
     }
     sub.want_json = c->json != NULL;
     sub.clean = clean_only;
@@ -335,12 +325,11 @@ int fleet_cli_pool(const struct cli *c, int argc, char **argv, const char *plan_
     po.quiet = c->quiet;
     po.drop_stdout = c->out.output != NULL;
     /* the pool's own policy, applied here first: the same refusal, sooner */
-    if (pool_policy_check(&sub, err, sizeof err) < 0) {
-        free(sub.argv);
-        free(secret);
-        return cli_die(2, "--pool: %s", err);
-    }
-    status = clean_only ? pool_client_submit(&po, &sub) : pool_campaign_run(&pc);
+    if (pool_policy_check(&sub, err, sizeof err) < 0)
+        status = cli_die(2, "--pool: %s", err);
+    else
+        status = clean_only ? pool_client_submit(&po, &sub) : pool_campaign_run(&pc);
+out:
     free(sub.argv);
     free(secret);
     return status;

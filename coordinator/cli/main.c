@@ -10,13 +10,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <uv.h>
 #include "common/plan_parse.h"
-#include "common/units.h"
 #include "common/version.h"
 #include "common/xmalloc.h"
 #include "coordinator/run/plan_span.h"
@@ -44,12 +44,9 @@
 #include "coordinator/run/verdict.h"
 #include "coordinator/run/timeseries.h"
 #include "coordinator/run/fiolog.h"
-#include "net/ctlsock.h"
 #include "coordinator/fleet/client_cap.h"
 #include "coordinator/report/limits_report.h"
 #include "proto/msg.h"
-
-static int cmd_run(int argc, char **argv, int clean_only, struct gather_fleet *pool);
 
 
 /* ---- signals ----
@@ -184,69 +181,6 @@ static int clean_files(const struct plan *plan, char **addrs, struct gather_agen
     status = clean_report(stderr, addrs, n, res);
     free(res);
     return status;
-}
-
-/* In the child nfstorm serve forks for a submission: the ordinary run,
- * on the pool's agents (see serve.h). */
-static int pool_run_child(int argc, char **argv, struct gather_fleet *f)
-{
-    signals_take();
-    late_signal = 0;
-    defer_signals = 0;
-    prog_argc = argc;
-    prog_argv = argv;
-    return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0, f);
-}
-
-/* `nfstorm serve --listen ADDR:PORT --secret-file F`. */
-static int cmd_serve(int argc, char **argv)
-{
-    struct serve_options so;
-    struct auth_secret *secret;
-    const char *listen = NULL, *secret_file = NULL;
-    uint64_t agent_timeout_ns = 10000000000ull;
-    int quiet = 0, rc;
-    char err[4096];
-
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        int missing = 0;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(cli_usage, stdout);
-            return 0;
-        } else if ((v = cmd_opt_value("--listen", argc, argv, &i, &missing))) {
-            listen = v;
-        } else if ((v = cmd_opt_value("--secret-file", argc, argv, &i, &missing))) {
-            secret_file = v;
-        } else if ((v = cmd_opt_value("--agent-timeout", argc, argv, &i, &missing))) {
-            if (units_parse_duration(v, 1000000000ull, &agent_timeout_ns) < 0 || agent_timeout_ns < 1000000000ull ||
-                agent_timeout_ns > TIMEOUT_MAX_NS)
-                return cli_die(2, "--agent-timeout: bad value '%s' (want 1s to 1d)", v);
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = 1;
-        } else if (!missing) {
-            return cli_die(2, "serve: unknown option '%s' (try 'nfstorm --help')", argv[i]);
-        }
-        if (missing)
-            return 2;
-    }
-    if (!listen)
-        return cli_die(2, "serve needs --listen ADDR:PORT (where agents and submitters come)");
-    if (!secret_file)
-        return cli_die(2, "serve needs --secret-file: the pool takes only agents and submitters that prove it");
-    if (!(secret = fleet_cli_secret(secret_file)))
-        return 2;
-    memset(&so, 0, sizeof so);
-    so.listen = listen;
-    so.secret = secret;
-    so.agent_timeout_ms = (uint32_t)(agent_timeout_ns / 1000000u);
-    so.log = quiet ? NULL : stderr;
-    so.run = pool_run_child;
-    rc = serve_main(&so, err, sizeof err);
-    free(secret);
-    if (rc < 0)
-        return cli_die(rc == -EINVAL ? 2 : 1, "%s", err);
-    return 0;
 }
 
 /* fio's log files: the run's interval follows log_avg_msec (fiolog.h);
@@ -818,6 +752,72 @@ static int cmd_run(int argc, char **argv, int clean_only, struct gather_fleet *p
         status = cli_die(130, "SIG%s after the run ended: the results above are complete",
                      sigabbrev_np(late_signal));
     return status;
+}
+
+/* In the child nfstorm serve forks for a submission: the ordinary run,
+ * on the pool's agents (see serve.h). */
+static int pool_run_child(int argc, char **argv, struct gather_fleet *f)
+{
+    signals_take();
+    late_signal = 0;
+    defer_signals = 0;
+    prog_argc = argc;
+    prog_argv = argv;
+    return cmd_run(argc - 2, argv + 2, strcmp(argv[1], "clean") == 0, f);
+}
+
+/* `nfstorm serve`'s options. */
+struct serve_args {
+    const char *listen, *secret_file;
+    uint64_t agent_timeout_ns;
+    int quiet;
+};
+
+#define SA(f) offsetof(struct serve_args, f)
+static const struct cli_opt serve_opts[] = {
+    { "--listen", CO_STR, SA(listen), 0, 0, NULL, 0 },
+    { "--secret-file", CO_STR, SA(secret_file), 0, 0, NULL, 0 },
+    { "--agent-timeout", CO_DUR, SA(agent_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d", 0 },
+    { "--quiet", CO_FLAG, SA(quiet), 0, 0, NULL, 0 },
+};
+
+/* `nfstorm serve --listen ADDR:PORT --secret-file F`. */
+static int cmd_serve(int argc, char **argv)
+{
+    struct serve_options so;
+    struct auth_secret *secret;
+    struct serve_args a = { .agent_timeout_ns = 10000000000ull };
+    int rc;
+    char err[4096];
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(cli_usage, stdout);
+            return 0;
+        }
+        rc = cli_opt_take(serve_opts, sizeof serve_opts / sizeof serve_opts[0], &a, "", argc, argv, &i);
+        if (rc == 0)
+            return cli_die(2, "serve: unknown option '%s' (try 'nfstorm --help')", argv[i]);
+        if (rc == 2)
+            return 2;
+    }
+    if (!a.listen)
+        return cli_die(2, "serve needs --listen ADDR:PORT (where agents and submitters come)");
+    if (!a.secret_file)
+        return cli_die(2, "serve needs --secret-file: the pool takes only agents and submitters that prove it");
+    if (!(secret = fleet_cli_secret(a.secret_file)))
+        return 2;
+    memset(&so, 0, sizeof so);
+    so.listen = a.listen;
+    so.secret = secret;
+    so.agent_timeout_ms = (uint32_t)(a.agent_timeout_ns / 1000000u);
+    so.log = a.quiet ? NULL : stderr;
+    so.run = pool_run_child;
+    rc = serve_main(&so, err, sizeof err);
+    free(secret);
+    if (rc < 0)
+        return cli_die(rc == -EINVAL ? 2 : 1, "%s", err);
+    return 0;
 }
 
 static int cmd_report_signalled(int argc, char **argv)

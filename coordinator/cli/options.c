@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/units.h"
 #include "common/xmalloc.h"
 #include "coordinator/fleet/hosts.h"
 #include "coordinator/result/repeat.h"
@@ -212,50 +211,6 @@ int cli_die(int status, const char *fmt, ...)
 }
 
 
-/* One of --spawn's options at argv[*i] into c: 1 if it was one, 0 if
- * not, 2 on a bad or missing value (message printed). */
-static int spawn_option(struct cli *c, int argc, char **argv, int *i)
-{
-    struct spawn_options *o = &c->so;
-    /* repeatable ones collect into a list, the others set one value */
-    const struct {
-        const char *name;
-        const char **one;
-        const char **list;
-        uint32_t *n;
-    } t[] = {
-        { "--spawn", &c->spawn, NULL, NULL },
-        { "--agent-path", &o->agent_path, NULL, NULL },
-        { "--remote-secret-file", &o->remote_secret, NULL, NULL },
-        { "--ssh-config", &o->ssh_config, NULL, NULL },
-        { "--spawn-address", &o->address, NULL, NULL },
-        { "--ssh-option", NULL, o->ssh_opts, &o->nssh_opts },
-        { "--remote-allow", NULL, o->allow, &o->nallow },
-        { "--remote-allow-nfs", NULL, o->allow_nfs, &o->nallow_nfs },
-    };
-    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
-        int bad = 0;
-        const char *v = cmd_opt_value(t[k].name, argc, argv, i, &bad);
-        if (!v && !bad)
-            continue;
-        if (!v)
-            return 2;           /* cmd_opt_value said so */
-        if (!v[0])
-            return cli_die(2, "%s: an empty value", t[k].name);
-        if (t[k].one == &c->spawn && strcmp(v, "ssh") != 0)
-            return cli_die(2, "--spawn: bad value '%s' (want ssh)", v);
-        if (t[k].one) {
-            *t[k].one = v;
-        } else {
-            if (*t[k].n == SPAWN_MAX_OPTS)
-                return cli_die(2, "%s: more than %d given", t[k].name, SPAWN_MAX_OPTS);
-            t[k].list[(*t[k].n)++] = v;
-        }
-        return 1;
-    }
-    return 0;
-}
-
 /* --spawn's rules, before --listen's (which it implies). */
 static int spawn_check_cli(const struct cli *c)
 {
@@ -281,95 +236,71 @@ static int spawn_check_cli(const struct cli *c)
 
 /* The run's options that are a plain value: one row each, in the order
  * they are tried (after a plan path, before the report's and fio's own
- * options).  A duration or count out of [min, max] says "bad value 'V'
- * (want WANT)". */
-enum run_opt_kind { RO_STR, RO_FLAG, RO_DUR, RO_COUNT };
-
-struct run_opt {
-    const char *name;
-    enum run_opt_kind kind;
-    size_t off;                   /* in struct cli: const char *, int, uint64_t ns or uint32_t */
-    uint64_t min, max;
-    const char *want;
-};
-
+ * options).  --spawn's lists collect up to SPAWN_MAX_OPTS values. */
 #define CLI(f) offsetof(struct cli, f)
 #define H_NS 3600000000000ull
-static const struct run_opt run_opts[] = {
-    { "--agents", RO_STR, CLI(agents), 0, 0, NULL },
-    { "--hosts", RO_STR, CLI(hosts), 0, 0, NULL },
-    { "--listen", RO_STR, CLI(listen), 0, 0, NULL },
-    { "--pool", RO_STR, CLI(pool), 0, 0, NULL },
-    { "--pool-wait", RO_DUR, CLI(pool_wait_ns), 1000000ull, 24 * H_NS, "1ms..24h" },
-    { "--no-wait", RO_FLAG, CLI(no_wait), 0, 0, NULL },
-    { "--expect", RO_COUNT, CLI(expect), 1, MAX_AGENTS, NULL },
-    { "--min-agents", RO_COUNT, CLI(min_agents), 1, MAX_AGENTS, NULL },
-    { "--expect-timeout", RO_DUR, CLI(expect_timeout_ns), 1000000ull, 24 * H_NS, "1ms..24h" },
-    { "--local", RO_COUNT, CLI(local), 1, MAX_AGENTS, NULL },
-    { "--repeat", RO_COUNT, CLI(repeat), 1, RUN_SET_MAX_REPEAT, NULL },
-    { "--repeat-interval", RO_DUR, CLI(repeat_interval_ns), 0, 24 * H_NS,
-      "a duration up to 24h, e.g. 30s" },
-    { "--json", RO_STR, CLI(json), 0, 0, NULL },
-    { "--label", RO_STR, CLI(label), 0, 0, NULL },
-    { "--interval", RO_DUR, CLI(interval_ns), 10000000ull, H_NS, "10ms..1h" },
-    { "--connect-timeout", RO_DUR, CLI(connect_timeout_ns), 1000000ull, TIMEOUT_MAX_NS, "1ms to 1d" },
-    { "--secret-file", RO_STR, CLI(secret_file), 0, 0, NULL },
-    { "--agent-timeout", RO_DUR, CLI(agent_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d" },
-    { "--prepare-timeout", RO_DUR, CLI(prepare_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d" },
-    { "--limits", RO_STR, CLI(limits_path), 0, 0, NULL },
-    { "--fs-size", RO_STR, CLI(fs_size), 0, 0, NULL },
-    { "--quiet", RO_FLAG, CLI(quiet), 0, 0, NULL },
-    { "--verbose", RO_FLAG, CLI(verbose), 0, 0, NULL },
-    { "--dry-run", RO_FLAG, CLI(dry_run), 0, 0, NULL },
-    { "--fio-compat-report", RO_FLAG, CLI(fio_compat), 0, 0, NULL },
-    { "--include-failed", RO_FLAG, CLI(include_failed), 0, 0, NULL },
-    { "--cleanup", RO_FLAG, CLI(cleanup), 0, 0, NULL },
+#define SPAWN_LIST(name, f) { name, CO_LIST, CLI(so.f), 0, SPAWN_MAX_OPTS, NULL, CLI(so.n##f) }
+static const struct cli_opt run_opts[] = {
+    { "--agents", CO_STR, CLI(agents), 0, 0, NULL, 0 },
+    { "--hosts", CO_STR, CLI(hosts), 0, 0, NULL, 0 },
+    { "--listen", CO_STR, CLI(listen), 0, 0, NULL, 0 },
+    { "--pool", CO_STR, CLI(pool), 0, 0, NULL, 0 },
+    { "--pool-wait", CO_DUR, CLI(pool_wait_ns), 1000000ull, 24 * H_NS, "1ms..24h", 0 },
+    { "--no-wait", CO_FLAG, CLI(no_wait), 0, 0, NULL, 0 },
+    { "--expect", CO_COUNT, CLI(expect), 1, MAX_AGENTS, NULL, 0 },
+    { "--min-agents", CO_COUNT, CLI(min_agents), 1, MAX_AGENTS, NULL, 0 },
+    { "--expect-timeout", CO_DUR, CLI(expect_timeout_ns), 1000000ull, 24 * H_NS, "1ms..24h", 0 },
+    { "--local", CO_COUNT, CLI(local), 1, MAX_AGENTS, NULL, 0 },
+    { "--repeat", CO_COUNT, CLI(repeat), 1, RUN_SET_MAX_REPEAT, NULL, 0 },
+    { "--repeat-interval", CO_DUR, CLI(repeat_interval_ns), 0, 24 * H_NS, "a duration up to 24h, e.g. 30s", 0 },
+    { "--json", CO_STR, CLI(json), 0, 0, NULL, 0 },
+    { "--label", CO_STR, CLI(label), 0, 0, NULL, 0 },
+    { "--interval", CO_DUR, CLI(interval_ns), 10000000ull, H_NS, "10ms..1h", 0 },
+    { "--connect-timeout", CO_DUR, CLI(connect_timeout_ns), 1000000ull, TIMEOUT_MAX_NS, "1ms to 1d", 0 },
+    { "--secret-file", CO_STR, CLI(secret_file), 0, 0, NULL, 0 },
+    { "--agent-timeout", CO_DUR, CLI(agent_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d", 0 },
+    { "--prepare-timeout", CO_DUR, CLI(prepare_timeout_ns), 1000000000ull, TIMEOUT_MAX_NS, "1s to 1d", 0 },
+    { "--limits", CO_STR, CLI(limits_path), 0, 0, NULL, 0 },
+    { "--fs-size", CO_STR, CLI(fs_size), 0, 0, NULL, 0 },
+    { "--quiet", CO_FLAG, CLI(quiet), 0, 0, NULL, 0 },
+    { "--verbose", CO_FLAG, CLI(verbose), 0, 0, NULL, 0 },
+    { "--dry-run", CO_FLAG, CLI(dry_run), 0, 0, NULL, 0 },
+    { "--fio-compat-report", CO_FLAG, CLI(fio_compat), 0, 0, NULL, 0 },
+    { "--include-failed", CO_FLAG, CLI(include_failed), 0, 0, NULL, 0 },
+    { "--cleanup", CO_FLAG, CLI(cleanup), 0, 0, NULL, 0 },
+    { "--spawn", CO_WORD, CLI(spawn), 0, 0, "ssh", 0 },
+    { "--agent-path", CO_WORD, CLI(so.agent_path), 0, 0, NULL, 0 },
+    { "--remote-secret-file", CO_WORD, CLI(so.remote_secret), 0, 0, NULL, 0 },
+    { "--ssh-config", CO_WORD, CLI(so.ssh_config), 0, 0, NULL, 0 },
+    { "--spawn-address", CO_WORD, CLI(so.address), 0, 0, NULL, 0 },
+    SPAWN_LIST("--ssh-option", ssh_opts),
+    SPAWN_LIST("--remote-allow", allow),
+    SPAWN_LIST("--remote-allow-nfs", allow_nfs),
 };
 
-/* argv[*i] as one of run_opts into c: 1 taken, 0 not one of them, 2 bad
- * (said). */
-static int run_opt_take(struct cli *c, int argc, char **argv, int *i)
+/* --pool's rules: the pool has the agents, and only --json comes back. */
+static int pool_check_cli(const struct cli *c)
 {
-    for (size_t k = 0; k < sizeof run_opts / sizeof run_opts[0]; k++) {
-        const struct run_opt *o = &run_opts[k];
-        char *field = (char *)c + o->off;
-        const char *v;
-        int missing = 0;
-        uint64_t n;
-
-        if (o->kind == RO_FLAG) {
-            if (strcmp(argv[*i], o->name) != 0)
-                continue;
-            *(int *)(void *)field = 1;
-            return 1;
-        }
-        if (!(v = cmd_opt_value(o->name, argc, argv, i, &missing))) {
-            if (missing)
-                return 2;               /* cmd_opt_value said which */
-            continue;
-        }
-        switch (o->kind) {
-        case RO_STR:
-            *(const char **)(void *)field = v;
-            break;
-        case RO_DUR:
-            if (units_parse_duration(v, 1000000000ull, &n) < 0 || n < o->min || n > o->max)
-                return cli_die(2, "%s: bad value '%s' (want %s)", o->name, v, o->want);
-            *(uint64_t *)(void *)field = n;
-            break;
-        default:    /* RO_COUNT */
-            if (units_parse_u64(v, &n) < 0 || n < o->min || n > o->max)
-                return cli_die(2, "%s: bad value '%s' (want %llu..%llu)", o->name, v, (unsigned long long)o->min,
-                           (unsigned long long)o->max);
-            *(uint32_t *)(void *)field = (uint32_t)n;
-            break;
-        }
-        return 1;
+    /* --repeat and the output files are the submitter's (pool_campaign.h) */
+    const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
+                      : c->listen ? "--listen" : c->spawn ? "--spawn"
+                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : NULL;
+    if (!c->pool) {
+        if (c->pool_wait_ns || c->no_wait)
+            return cli_die(2, "--pool-wait and --no-wait need --pool");
+        return 0;
     }
+    if (other)
+        return cli_die(2, "--pool does not combine with %s (the pool has the agents)", other);
+    if (c->pool_wait_ns && c->no_wait)
+        return cli_die(2, "give only one of --pool-wait and --no-wait");
+    if (c->min_agents && c->expect && c->min_agents > c->expect)
+        return cli_die(2, "--min-agents %u is over --expect %u", c->min_agents, c->expect);
+    if (!c->secret_file)
+        return cli_die(2, "--pool needs --secret-file: a pool runs only plans from submitters that "
+                   "prove its secret");
     return 0;
 }
-
-static int pool_check_cli(const struct cli *c);
 
 int cli_parse(int argc, char **argv, struct cli *c)
 {
@@ -389,13 +320,10 @@ int cli_parse(int argc, char **argv, struct cli *c)
             c->plan_paths[c->nplans++] = a;
             if (!c->plan_path)
                 c->plan_path = a;
-        } else if ((rc = run_opt_take(c, argc, argv, &i)) != 0) {
+        } else if ((rc = cli_opt_take(run_opts, sizeof run_opts / sizeof run_opts[0], c, "", argc, argv, &i)) != 0) {
             if (rc == 2)
                 return 2;
             c->interval_given |= strncmp(a, "--interval", 10) == 0 && (a[10] == '\0' || a[10] == '=');
-        } else if ((rc = spawn_option(c, argc, argv, &i)) != 0) {
-            if (rc == 2)
-                return 2;
         } else if (OPT("--target")) {
             if (v && strlen(v) >= RECORD_TARGET_MAX)
                 return cli_die(2, "--target: longer than %d bytes", RECORD_TARGET_MAX - 1);
@@ -455,29 +383,5 @@ int cli_parse(int argc, char **argv, struct cli *c)
         return cli_die(2, "--repeat-interval without --repeat");
     if (c->include_failed && !c->repeat)
         return cli_die(2, "--include-failed without --repeat (it decides what a repeat set's summary averages)");
-    return 0;
-}
-
-/* --pool's rules: the pool has the agents, and only --json comes back. */
-static int pool_check_cli(const struct cli *c)
-{
-    /* --repeat and the output files are the submitter's (pool_campaign.h) */
-    const char *other = c->agents ? "--agents" : c->hosts ? "--hosts" : c->local ? "--local"
-                      : c->listen ? "--listen" : c->spawn ? "--spawn"
-                      : c->dry_run ? "--dry-run" : c->cleanup ? "--cleanup" : NULL;
-    if (!c->pool) {
-        if (c->pool_wait_ns || c->no_wait)
-            return cli_die(2, "--pool-wait and --no-wait need --pool");
-        return 0;
-    }
-    if (other)
-        return cli_die(2, "--pool does not combine with %s (the pool has the agents)", other);
-    if (c->pool_wait_ns && c->no_wait)
-        return cli_die(2, "give only one of --pool-wait and --no-wait");
-    if (c->min_agents && c->expect && c->min_agents > c->expect)
-        return cli_die(2, "--min-agents %u is over --expect %u", c->min_agents, c->expect);
-    if (!c->secret_file)
-        return cli_die(2, "--pool needs --secret-file: a pool runs only plans from submitters that "
-                   "prove its secret");
     return 0;
 }

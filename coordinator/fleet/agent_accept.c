@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "coordinator/fleet/agent_accept.h"
 #include "common/clock.h"
+#include "common/stall.h"
 #include "coordinator/result/result.h"
 #include "net/peer.h"
 #include "proto/msg_version.h"
@@ -246,6 +247,15 @@ int agent_accept_peer_idle(struct peer *q, struct gather_agent *a, int *have_sys
     else
         buf_free(&b);
     return rc;
+}
+
+void agent_accept_keepalive(struct peer *q, uint64_t now_ns, uint64_t stall, uint32_t timeout_ms)
+{
+    q->last_rx_ns = stall_forgive(q->last_rx_ns, stall, now_ns);   /* our stall is not its silence */
+    if (now_ns - q->last_rx_ns > (uint64_t)timeout_ms * 1000000u)
+        peer_close(q, "silent");
+    else if (now_ns - q->last_ping_ns >= 1000000000ull)
+        peer_ping(q, 0, now_ns);
 }
 
 void agent_accept_loop_open(struct agent_accept_loop *h, const struct listener_ops *ops, void *owner)

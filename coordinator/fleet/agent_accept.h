@@ -108,6 +108,10 @@ int agent_accept_peer_welcome(struct peer *q, const struct auth_secret *secret, 
                               FILE *log, const unsigned char cnonce[AUTH_NONCE_LEN], struct gather_agent *a,
                               int type, const struct msg_frame *f, const char *full);
 
+/* An idle agent's tick: our own stall (stall ns, stall.h) forgiven, q
+ * closed when silent for timeout_ms, else pinged each second (its lease). */
+void agent_accept_keepalive(struct peer *q, uint64_t now_ns, uint64_t stall, uint32_t timeout_ms);
+
 /* agent_accept_idle_frame on q (the agent a): the reply sent, q closed
  * with the reason when it must go.  1 handled, 0 not one of these, -1 closed. */
 int agent_accept_peer_idle(struct peer *q, struct gather_agent *a, int *have_system, int type,

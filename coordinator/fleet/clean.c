@@ -17,7 +17,6 @@
 #include "common/sat.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
-#include "common/sat.h"
 #include "coordinator/result/result.h"
 #include "coordinator/fleet/agent_accept.h"
 #include "coordinator/fleet/clean.h"
@@ -160,16 +159,6 @@ struct clean_run {
     struct kconn *c;
 };
 
-static void ksend(struct kconn *c, struct buf *b)
-{
-    peer_send(&c->peer, b);    /* a failed write shows as a failed read */
-}
-
-static void kclose(struct kconn *c)
-{
-    peer_close(&c->peer, "closed by the coordinator");
-}
-
 /* This agent is done (answered or failed): close it; the last one stops
  * the timer and the loop runs dry. */
 static void kfinish(struct kconn *c)
@@ -178,7 +167,7 @@ static void kfinish(struct kconn *c)
     if (c->state == K_DONE)
         return;
     c->state = K_DONE;
-    kclose(c);
+    peer_close(&c->peer, "closed by the coordinator");
     if (--r->pending == 0)
         uv_close((uv_handle_t *)&r->timer, NULL);
 }
@@ -231,7 +220,7 @@ static void handle_welcome(struct kconn *c, const struct msg_frame *f)
         buf_free(&b);                      /* a clean does not tell the agent */
     else if (rc == 0)
         add_clean(c, &b);                  /* right after our proof */
-    ksend(c, &b);
+    peer_send(&c->peer, &b);
     if (rc < 0 && named)
         kfail_named(c, why);
     else if (rc < 0)
@@ -279,7 +268,7 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
         if (strstr(m.text, ": busy: ") && c->state == K_CLEANING && !c->adopted) {
             snprintf(c->busy, sizeof c->busy, "%s", m.text);
             c->state = K_BUSY;             /* on_timer dials again */
-            kclose(c);
+            peer_close(&c->peer, "closed by the coordinator");
         } else {
             kfail(c, "%s", m.text);
         }
@@ -342,7 +331,7 @@ static void on_connect(uv_connect_t *req, int status)
     c->state = K_HELLO;
     peer_start(&c->peer);
     c->peer.last_rx_ns = clock_now_ns();
-    ksend(c, &b);
+    peer_send(&c->peer, &b);
 }
 
 /* Connect (again) to c->ss. */
@@ -406,7 +395,7 @@ static void kadopt(struct kconn *c, struct gather_agent *g)
     c->peer.last_rx_ns = clock_now_ns();
     buf_init(&b);
     add_clean(c, &b);
-    ksend(c, &b);
+    peer_send(&c->peer, &b);
     if (g->rx.len)
         peer_feed(&c->peer, g->rx.data, g->rx.len);
 }

@@ -211,20 +211,11 @@ static void on_tick(uv_timer_t *t)
     uint64_t now = clock_now_ns();
     uint64_t stall = stall_tick(&g->h.last_tick_ns, GATHER_TICK_MS * 1000000ull, now);
     for (struct peer *q = g->h.l.peers, *next; q; q = next) {
-        struct gpeer *p = gp(q);
         next = q->next;
-        q->last_rx_ns = stall_forgive(q->last_rx_ns, stall, now);   /* our stall is not its silence */
-        if (p->state == G_HELLO) {
-            if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
-                peer_close(&p->peer, "no welcome within 5 s");
-            continue;
-        }
-        if (now - q->last_rx_ns > (uint64_t)g->o->agent_timeout_ms * 1000000u) {
-            peer_close(&p->peer, "silent");
-            continue;
-        }
-        if (now - q->last_ping_ns >= 1000000000ull)
-            peer_ping(q, 0, now);       /* its lease */
+        if (gp(q)->state != G_HELLO)
+            agent_accept_keepalive(q, now, stall, g->o->agent_timeout_ms);
+        else if (now - q->accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
+            peer_close(q, "no welcome within 5 s");
     }
     if (now - g->t_start_ns >= (uint64_t)g->o->timeout_ms * 1000000u)
         stop_waiting(g);
@@ -234,25 +225,21 @@ static void on_tick(uv_timer_t *t)
     }
 }
 
+/* The address, then the port: in network byte order memcmp orders them
+ * as the numbers they are. */
 static int cmp_ss(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 {
+    const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+    const struct sockaddr_in6 *x6 = (const void *)a, *y6 = (const void *)b;
+    int c = 0;
+
     if (a->ss_family != b->ss_family)
         return a->ss_family < b->ss_family ? -1 : 1;
-    if (a->ss_family == AF_INET) {
-        const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
-        uint32_t ix = ntohl(x->sin_addr.s_addr), iy = ntohl(y->sin_addr.s_addr);
-        if (ix != iy)
-            return ix < iy ? -1 : 1;
-        return ntohs(x->sin_port) < ntohs(y->sin_port) ? -1 : ntohs(x->sin_port) > ntohs(y->sin_port);
-    }
-    if (a->ss_family == AF_INET6) {
-        const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
-        int c = memcmp(&x->sin6_addr, &y->sin6_addr, 16);
-        if (c)
-            return c;
-        return ntohs(x->sin6_port) < ntohs(y->sin6_port) ? -1 : ntohs(x->sin6_port) > ntohs(y->sin6_port);
-    }
-    return 0;
+    if (a->ss_family == AF_INET && !(c = memcmp(&x->sin_addr, &y->sin_addr, sizeof x->sin_addr)))
+        c = memcmp(&x->sin_port, &y->sin_port, sizeof x->sin_port);
+    if (a->ss_family == AF_INET6 && !(c = memcmp(&x6->sin6_addr, &y6->sin6_addr, sizeof x6->sin6_addr)))
+        c = memcmp(&x6->sin6_port, &y6->sin6_port, sizeof x6->sin6_port);
+    return c;
 }
 
 int gather_agent_cmp(const void *pa, const void *pb)
@@ -287,6 +274,11 @@ static void hand_over(struct gather *g, struct gather_fleet *f)
     }
     f->n = k;
     qsort(f->agents, f->n, sizeof *f->agents, gather_agent_cmp);
+    gather_fleet_names(f);
+}
+
+void gather_fleet_names(struct gather_fleet *f)
+{
     f->addrs = xcalloc(f->n ? f->n : 1, sizeof *f->addrs);
     f->labels = xcalloc(f->n ? f->n : 1, sizeof *f->labels);
     for (uint32_t i = 0; i < f->n; i++) {

@@ -80,6 +80,8 @@ int gather_agents(const struct gather_options *o, struct gather_fleet *fleet, ch
 
 /* Sort order of joined agents (qsort comparator over struct gather_agent). */
 int gather_agent_cmp(const void *a, const void *b);
+/* fleet's addrs and labels from its agents[0..n) (serve's runs too). */
+void gather_fleet_names(struct gather_fleet *fleet);
 
 void gather_free(struct gather_fleet *fleet);
 

@@ -44,7 +44,7 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
                size_t errlen)
 {
     FILE *fp = fopen(path, "r");
-    char *line = NULL, why[256];
+    char *line = NULL, why[256], lab[MSG_LABELS_MAX];
     size_t cap = 0;
     ssize_t len;
     int lineno = 0, status = 0;
@@ -72,11 +72,9 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
             status = why_fail(err, errlen, "%s:%d: more than %u agents", path, lineno, max);
             break;
         }
-        *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
-        (*labels)[*n] = NULL;
+        lab[0] = '\0';
         for (char *t = strtok_r(e, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-            char *old = (*labels)[*n];
-            size_t have = old ? strlen(old) + 1 : 0;
+            size_t have = lab[0] ? strlen(lab) + 1 : 0;     /* with its ',' */
             if (strncmp(t, "label=", 6) != 0 || !t[6]) {
                 status = why_fail(err, errlen, "%s:%d: unknown setting '%.64s' (want label=NAME)", path, lineno, t);
                 break;
@@ -90,15 +88,12 @@ int hosts_read(const char *path, uint32_t max, char ***addrs, char ***labels, ui
                              MSG_LABELS_MAX - 1);
                 break;
             }
-            (*labels)[*n] = xmalloc(have + strlen(t + 6) + 1);
-            sprintf((*labels)[*n], "%s%s%s", old ? old : "", old ? "," : "", t + 6);
-            free(old);
+            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "%s%s", have ? "," : "", t + 6);
         }
-        if (status != 0) {
-            free((*labels)[*n]);
-            (*labels)[*n] = NULL;
+        if (status != 0)
             break;
-        }
+        *labels = xrealloc(*labels, (*n + 1) * sizeof **labels);
+        (*labels)[*n] = lab[0] ? xstrdup(lab) : NULL;
         /* fio's host list (--client=FILE) says "host,port" */
         char *comma = memchr(s, ',', (size_t)(e - s));
         if (comma && !memchr(s, ':', (size_t)(e - s)) && comma + 1 < e &&

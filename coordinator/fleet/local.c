@@ -46,6 +46,7 @@
 #include "common/xmalloc.h"
 #include "common/plan_files.h"
 #include "coordinator/fleet/local.h"
+#include "coordinator/fleet/spawn.h"
 
 #define LOCAL_MAX_ALLOW 64
 #define JANITOR_WAIT_MS (60 * 1000)   /* for agents to exit before removing anyway */
@@ -56,25 +57,6 @@
  * "did not exit after SIGKILL" of agents that had exited) */
 #define LOCAL_JANITOR_WAIT_MS 5000
 #define LOCAL_POLL_MS 20
-
-/* The fixed part of a plan path: everything before the first ${...}, cut
- * back to a whole directory. */
-static void fixed_dir(const char *path, int is_file, char *out, size_t len)
-{
-    const char *var = strstr(path, "${");
-    size_t n = var ? (size_t)(var - path) : strlen(path);
-    if (n >= len)
-        n = len - 1;
-    memcpy(out, path, n);
-    out[n] = '\0';
-    if (var || is_file) {
-        char *slash = strrchr(out, '/');
-        if (slash)
-            *(slash == out ? slash + 1 : slash) = '\0';
-        else
-            out[0] = '\0';
-    }
-}
 
 static int mkdir_p(const char *dir)
 {
@@ -138,9 +120,9 @@ static int plan_dirs(const struct plan *plan, char dirs[][PATH_MAX], int *n,
             for (uint32_t f = 0; f < nnames; f++) {
                 char one[PATH_MAX];
                 if (js->directory[0])
-                    fixed_dir(js->directory, 0, d, sizeof d);
+                    spawn_fixed_dir(js->directory, 0, d, sizeof d);
                 else if (plan_filename_at(js->filename, f, one, sizeof one) == 0 && one[0] == '/')
-                    fixed_dir(one, 1, d, sizeof d);
+                    spawn_fixed_dir(one, 1, d, sizeof d);
                 else
                     continue;
                 if (!d[0])
@@ -399,13 +381,11 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
     f->n = n;
     if ((rc = janitor_start(f)) < 0) {
         snprintf(err, errlen, "cannot start the cleanup process: %s", strerror(-rc));
-        local_fleet_stop(f);
-        return rc;
+        goto fail;
     }
     if ((rc = make_secret(&f->secret)) < 0) {
         snprintf(err, errlen, "cannot make a one-time secret: %s", strerror(-rc));
-        local_fleet_stop(f);
-        return rc;
+        goto fail;
     }
     f->secret_fd = rc;
     snprintf(secret_path, sizeof secret_path, "/proc/self/fd/%d", f->secret_fd);
@@ -413,11 +393,13 @@ int local_fleet_start(struct local_fleet *f, uint32_t n, const char *agent_path,
         if ((rc = spawn_one(f, i, agent_path, secret_path, dirs, ndirs, nfs, nnfs, verbose, err, errlen)) < 0) {
             if (!err[0])
                 snprintf(err, errlen, "cannot start local agent %u: %s", i, strerror(-rc));
-            local_fleet_stop(f);
-            return rc;
+            goto fail;
         }
     }
     return 0;
+fail:
+    local_fleet_stop(f);
+    return rc;
 }
 
 /* Reap those of pid[0..n) (0: none) that exit within ms, zeroing each one

@@ -18,11 +18,6 @@
 #include "coordinator/run/repeat_run.h"
 #include "coordinator/result/result_load.h"
 
-int pool_campaign_local(const struct report_outputs *out, uint32_t repeat)
-{
-    return repeat || out->html || out->csv || out->timeseries || out->output;
-}
-
 /* The repetition's result, loaded; 0, or 1 after a one-line error. */
 static int load(const char *path, struct run_result *r)
 {
@@ -53,7 +48,8 @@ int pool_campaign_run(const struct pool_campaign *pc)
                              .signalled = pc->signalled };
     int status = 0, set_status = 0;
 
-    if (!pool_campaign_local(pc->out, pc->repeat))
+    /* nothing rendered here (no output file, no --repeat): the run's own output is all */
+    if (!(pc->repeat || pc->out->html || pc->out->csv || pc->out->timeseries || pc->out->output))
         return pool_client_submit(&po, &sub);
     memset(&set, 0, sizeof set);
     set.requested = pc->repeat;
@@ -123,9 +119,7 @@ int pool_campaign_run(const struct pool_campaign *pc)
     run_set_free(&set);
     if (tmpdir[0]) {
         /* the temporary result and journals: only the user's files stay */
-        for (uint32_t k = 0; k <= (pc->repeat ? pc->repeat : 0); k++) {
-            if (pc->repeat && k == 0)
-                continue;
+        for (uint32_t k = pc->repeat ? 1 : 0; k <= pc->repeat; k++) {
             if (pc->repeat)
                 snprintf(path, sizeof path, "%s.rep%u", base, k);
             else

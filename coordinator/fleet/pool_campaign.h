@@ -29,8 +29,6 @@ struct pool_campaign {
     volatile sig_atomic_t *signalled;       /* main.c's noted signal */
 };
 
-/* 1 when the campaign renders something locally (outputs or --repeat). */
-int pool_campaign_local(const struct report_outputs *out, uint32_t repeat);
 /* Submit (each repetition) and render.  The exit status: the run's (the
  * set's worst with --repeat), 1 when an output could not be written or the
  * pool went, 2 when the pool refused. */

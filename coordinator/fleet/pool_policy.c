@@ -1,8 +1,9 @@
 /* pool_policy: see pool_policy.h.
  *
- * The option table mirrors main.c's parse_cli (and cmd_report_option,
- * fio_cli_option, spawn_option): a word is matched as those match it
- * ("--opt", "--opt=VALUE", "--opt VALUE" for options with a value), so the
+ * The option table mirrors the run's parser (options.c's cli_parse and
+ * its run_opts, cmd_report_option, fio_cli_option): a word is matched as
+ * those match it ("--opt", "--opt=VALUE", "--opt VALUE" for options with
+ * a value), so the
  * walk here skips exactly the words the child will take as values.  A
  * word the table does not know is a plan key given as an option
  * ("--bs=4k", judged by the key table) or refused. */

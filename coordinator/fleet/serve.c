@@ -88,16 +88,6 @@ static struct speer *sp(struct peer *q)
     return (struct speer *)q;
 }
 
-static void send_buf(struct speer *p, struct buf *b)
-{
-    peer_send(&p->peer, b);
-}
-
-static void sdrop(struct speer *p, const char *why)
-{
-    peer_close(&p->peer, why);
-}
-
 static void on_drop(struct peer *q, const char *why)
 {
     struct speer *p = sp(q);
@@ -132,7 +122,7 @@ static void send_error(struct speer *p, const char *text, int status)
     msg_error_encode(&b, &e);
     if (status >= 0)
         pool_exit_encode(&b, (uint32_t)status);
-    send_buf(p, &b);
+    peer_send(&p->peer, &b);
 }
 
 /* A submitter is done: its last frames are queued; it closes, or the tick
@@ -179,7 +169,7 @@ static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
     struct buf b;
 
     if (msg_hello_decode(f, &h, err, sizeof err) < 0) {
-        sdrop(p, "not an nfstorm submitter (bad hello)");
+        peer_close(&p->peer, "not an nfstorm submitter (bad hello)");
         return;
     }
     if (h.version != PROTO_VERSION) {
@@ -194,7 +184,7 @@ static void handle_sub_hello(struct speer *p, const struct msg_frame *f)
     auth_proof(p->s->o->secret, AUTH_POOL, p->pnonce, p->nonce, w.mac);
     buf_init(&b);
     msg_welcome_encode(&b, &w);
-    send_buf(p, &b);
+    peer_send(&p->peer, &b);
     p->state = S_SUB_AUTH;
 }
 
@@ -204,7 +194,7 @@ static void handle_sub_auth(struct speer *p, const struct msg_frame *f)
     char err[256];
 
     if (msg_auth_decode(f, &am, err, sizeof err) < 0) {
-        sdrop(p, "bad auth from a submitter");
+        peer_close(&p->peer, "bad auth from a submitter");
         return;
     }
     if (!auth_check(p->s->o->secret, AUTH_SUBMITTER, p->pnonce, p->nonce, am.mac)) {
@@ -227,7 +217,7 @@ static void send_busy(struct speer *p)
     snprintf(m.since, sizeof m.since, "%s", s->run.since);
     buf_init(&b);
     pool_busy_encode(&b, &m);
-    send_buf(p, &b);
+    peer_send(&p->peer, &b);
 }
 
 static void try_start(struct serve *s);
@@ -278,7 +268,7 @@ static void handle_sub(struct speer *p, const struct msg_frame *f, int type)
     }
     if (type == MSG_PING || type == MSG_PONG)
         return;
-    sdrop(p, "unexpected message from a submitter");
+    peer_close(&p->peer, "unexpected message from a submitter");
 }
 
 /* ---- frames ---------------------------------------------------------- */
@@ -288,7 +278,7 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
     struct speer *p = arg;
 
     if (type < 0) {
-        sdrop(p, p->state == S_HELLO ? "not nfstorm (bad first message)" : why);
+        peer_close(&p->peer, p->state == S_HELLO ? "not nfstorm (bad first message)" : why);
         return;
     }
     switch (p->state) {
@@ -298,17 +288,17 @@ static void handle_frame(void *arg, const struct msg_frame *f, int type, const c
         else if (type == MSG_HELLO)
             handle_sub_hello(p, f);
         else
-            sdrop(p, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
+            peer_close(&p->peer, "not nfstorm (neither an agent's welcome nor a submitter's hello)");
         break;
     case S_AGENT:
         if (agent_accept_peer_idle(&p->peer, &p->a, &p->have_system, type, f) == 0)
-            sdrop(p, "unexpected message in the pool");
+            peer_close(&p->peer, "unexpected message in the pool");
         break;
     case S_SUB_AUTH:
         if (type == MSG_AUTH)
             handle_sub_auth(p, f);
         else
-            sdrop(p, "a submitter must send auth");
+            peer_close(&p->peer, "a submitter must send auth");
         break;
     default:
         handle_sub(p, f, type);
@@ -365,7 +355,7 @@ static void run_out(void *arg, enum pool_stream st, const char *data, size_t len
         return;                         /* its submitter went: dropped */
     buf_init(&b);
     pool_output_encode(&b, st, data, len);
-    send_buf(s->run.sub, &b);
+    peer_send(&s->run.sub->peer, &b);
 }
 
 /* The submitter's share of agents: the first `expect` in gather order, or all. */
@@ -385,18 +375,11 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
 
     memset(&f, 0, sizeof f);
     f.agents = xcalloc(n ? n : 1, sizeof *f.agents);
-    f.addrs = xcalloc(n ? n : 1, sizeof *f.addrs);
-    f.labels = xcalloc(n ? n : 1, sizeof *f.labels);
-    for (uint32_t i = 0; i < n; i++) {
-        struct speer *p = agents[i];
-        struct gather_agent *a = &f.agents[f.n];
+    for (uint32_t i = 0; i < n; i++)
         /* its system frame, and what it sent after its last whole frame */
-        if (agent_accept_take(&p->peer.tcp, &p->peer.rd, &p->a, a) < 0)
-            continue;
-        f.addrs[f.n] = xstrdup(a->addr);
-        f.labels[f.n] = a->welcome.labels[0] ? xstrdup(a->welcome.labels) : NULL;
-        f.n++;
-    }
+        if (agent_accept_take(&agents[i]->peer.tcp, &agents[i]->peer.rd, &agents[i]->a, &f.agents[f.n]) == 0)
+            f.n++;
+    gather_fleet_names(&f);
     /* the child closes every descriptor of ours but its copies of the agents */
     if (uv_fileno((uv_handle_t *)&s->h.l.server, &fd) == 0)
         fds[nfds++] = fd;
@@ -424,7 +407,7 @@ static void start_run(struct serve *s, struct speer *sub, struct speer **agents,
     for (uint32_t i = 0; i < n; i++) {
         agents[i]->state = S_HELLO;        /* not "left": it is in the run */
         s->nagents--;
-        sdrop(agents[i], "in a run");
+        peer_close(&agents[i]->peer, "in a run");
     }
     /* the others waiting hear who holds the pool now */
     for (struct speer *p = sp(s->h.l.peers); p; p = sp(p->peer.next))
@@ -496,7 +479,7 @@ static void finish_run(struct serve *s)
         buf_init(&b);
         /* serve stopping: the run was cut short by us, not by the plan */
         pool_exit_encode(&b, s->stopping ? 1u : (uint32_t)s->run.proc.status);
-        send_buf(sub, &b);
+        peer_send(&sub->peer, &b);
         sub->state = S_DONE;
         sub->done_ns = clock_now_ns();
     }
@@ -542,23 +525,19 @@ static void on_tick(uv_timer_t *t)
         case S_HELLO:
         case S_SUB_AUTH:
             if (now - p->peer.accepted_ns > (uint64_t)GATHER_HELLO_TIMEOUT_MS * 1000000u)
-                sdrop(p, "no handshake within 5 s");
+                peer_close(&p->peer, "no handshake within 5 s");
             break;
         case S_SUB:
             if (now - p->peer.accepted_ns > 30ull * 1000000000ull)
-                sdrop(p, "no submission within 30 s");
+                peer_close(&p->peer, "no submission within 30 s");
             break;
         case S_AGENT:
-            p->peer.last_rx_ns = stall_forgive(p->peer.last_rx_ns, stall, now);   /* our stall is not its silence */
-            if (now - p->peer.last_rx_ns > (uint64_t)s->o->agent_timeout_ms * 1000000u)
-                sdrop(p, "silent");
-            else if (now - p->peer.last_ping_ns >= 1000000000ull)
-                peer_ping(&p->peer, 0, now);
+            agent_accept_keepalive(&p->peer, now, stall, s->o->agent_timeout_ms);
             break;
         case S_DONE:
             if (uv_stream_get_write_queue_size((uv_stream_t *)&p->peer.tcp) == 0 ||
                 now - p->done_ns > 10ull * 1000000000ull) {
-                sdrop(p, "done");     /* S_DONE: no "left" line */
+                peer_close(&p->peer, "done");     /* S_DONE: no "left" line */
             }
             break;
         default:
@@ -605,7 +584,7 @@ int serve_main(const struct serve_options *o, char *err, size_t errlen)
     for (struct speer *p = sp(s->h.l.peers), *next; p; p = next) {
         next = sp(p->peer.next);
         p->state = S_DONE;
-        sdrop(p, "serve stopped");
+        peer_close(&p->peer, "serve stopped");
     }
     rc = 0;
 out:

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,8 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+#include "common/clock.h"
 #include "common/engine_table.h"
 #include "common/plan_files.h"
 #include "common/xmalloc.h"
@@ -200,9 +201,7 @@ int spawn_ssh_argv(const struct spawn_options *o, const char *host, const char *
     return (int)n;
 }
 
-/* path's fixed directory: before the first ${, back to a '/'; a file
- * name (is_file) loses its last component. */
-static void fixed_dir(const char *path, int is_file, char *out, size_t len)
+void spawn_fixed_dir(const char *path, int is_file, char *out, size_t len)
 {
     const char *var = strstr(path, "${");
     size_t n = var ? (size_t)(var - path) : strlen(path);
@@ -241,13 +240,13 @@ uint32_t spawn_plan_allow(const struct plan *plan, char **out, uint32_t max)
             if (engine_table_takes_url(js->ioengine))
                 continue;
             if (js->directory[0]) {
-                fixed_dir(js->directory, 0, d, sizeof d);
+                spawn_fixed_dir(js->directory, 0, d, sizeof d);
                 n = add_unique(out, n, max, d);
                 continue;
             }
             for (uint32_t f = 0; f < plan_filename_count(js->filename); f++)
                 if (plan_filename_at(js->filename, f, one, sizeof one) == 0 && one[0] == '/') {
-                    fixed_dir(one, 1, d, sizeof d);
+                    spawn_fixed_dir(one, 1, d, sizeof d);
                     n = add_unique(out, n, max, d);
                 }
         }
@@ -276,33 +275,26 @@ static int start_child(struct spawn_child *c, const struct spawn_options *o, cha
 {
     const char *argv[2 * SPAWN_MAX_OPTS + 32];
     char *cmd = NULL;
-    int in[2], rc;
+    int in[2] = { -1, -1 }, rc;
     pid_t parent = getpid(), pid;
 
     rc = spawn_ssh_argv(o, c->host, c->labels, argv, sizeof argv / sizeof argv[0], &cmd, err, errlen);
     if (rc < 0)
         return rc;
-    if ((c->log_fd = log_file()) < 0) {
-        rc = c->log_fd;
+    if ((rc = log_file()) < 0) {
         snprintf(err, errlen, "host %s: cannot make a log file: %s", c->host, strerror(-rc));
-        c->log_fd = -1;
         free(cmd);
         return rc;
     }
-    if (pipe2(in, O_CLOEXEC) < 0) {
+    c->log_fd = rc;
+    if (pipe2(in, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+        /* in[] is open when the pipe was made and fork failed */
         rc = -errno;
-        snprintf(err, errlen, "host %s: pipe: %s", c->host, strerror(errno));
-        close(c->log_fd);
-        c->log_fd = -1;
-        free(cmd);
-        return rc;
-    }
-    pid = fork();
-    if (pid < 0) {
-        rc = -errno;
-        snprintf(err, errlen, "host %s: fork: %s", c->host, strerror(errno));
-        close(in[0]);
-        close(in[1]);
+        snprintf(err, errlen, "host %s: %s: %s", c->host, in[0] >= 0 ? "fork" : "pipe", strerror(errno));
+        if (in[0] >= 0) {
+            close(in[0]);
+            close(in[1]);
+        }
         close(c->log_fd);
         c->log_fd = -1;
         free(cmd);
@@ -463,13 +455,6 @@ int spawn_fleet_check(struct spawn_fleet *f, char *err, size_t errlen)
     return ended;
 }
 
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 void spawn_fleet_stop(struct spawn_fleet *f, uint32_t grace_ms)
 {
     uint64_t deadline;
@@ -480,27 +465,20 @@ void spawn_fleet_stop(struct spawn_fleet *f, uint32_t grace_ms)
     for (uint32_t i = 0; i < f->n; i++)
         if (f->child[i].pid > 0)
             kill(f->child[i].pid, SIGTERM);
-    deadline = now_ms() + grace_ms;
-    do {
+    deadline = clock_now_ns() + (uint64_t)grace_ms * 1000000u;
+    for (;;) {
         left = 0;
         for (uint32_t i = 0; i < f->n; i++) {
             struct spawn_child *c = &f->child[i];
-            int st = 0;
-            if (c->pid <= 0)
-                continue;
-            pid_t r = waitpid(c->pid, &st, WNOHANG);
-            if (r == c->pid || (r < 0 && errno != EINTR)) {
-                c->status = st;
+            pid_t r = c->pid > 0 ? waitpid(c->pid, &c->status, WNOHANG) : 0;
+            if (r == c->pid || (r < 0 && errno != EINTR))
                 c->pid = 0;
-            } else {
-                left++;
-            }
+            left += c->pid > 0;
         }
-        if (left && now_ms() < deadline) {
-            struct timespec ts = { 0, 10 * 1000000L };
-            nanosleep(&ts, NULL);
-        }
-    } while (left && now_ms() < deadline);
+        if (!left || clock_now_ns() >= deadline)
+            break;
+        poll(NULL, 0, 10);
+    }
     for (uint32_t i = 0; i < f->n; i++) {
         struct spawn_child *c = &f->child[i];
         if (c->pid > 0) {

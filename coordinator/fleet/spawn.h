@@ -68,6 +68,10 @@ struct spawn_fleet {
  * the agent's business (its first --allow), so they add nothing.  The
  * number found. */
 uint32_t spawn_plan_allow(const struct plan *plan, char **out, uint32_t max);
+/* path's fixed directory into out: before the first ${, back to a '/'; a
+ * file name (is_file) loses its last component.  What --remote-allow and
+ * --local's --allow (local.c) default to. */
+void spawn_fixed_dir(const char *path, int is_file, char *out, size_t len);
 
 /* The ssh command line for one host (argv[0] is the ssh binary), in out
  * (NULL-terminated, at most max entries including the NULL); the last
