@@ -214,7 +214,7 @@ static int parse_op(struct span s, struct mountstats *out)
     return 0;
 }
 
-static int is_nfs(const char *fstype)
+int mountstats_is_nfs(const char *fstype)
 {
     return strcmp(fstype, "nfs") == 0 || strcmp(fstype, "nfs4") == 0;
 }
@@ -249,7 +249,7 @@ int mountstats_find(const char *text, const char *mount_point, struct mountstats
                 in_ours = 1;
             continue;
         }
-        if (!in_ours || !is_nfs(cur->fstype))
+        if (!in_ours || !mountstats_is_nfs(cur->fstype))
             continue;
         if (eat(&s, "per-op statistics")) {
             in_ops = 1;
@@ -276,7 +276,7 @@ int mountstats_find(const char *text, const char *mount_point, struct mountstats
         memset(out, 0, sizeof *out);
         return -EBADMSG;
     }
-    rc = is_nfs(out->fstype) ? 0 : -EMEDIUMTYPE;
+    rc = mountstats_is_nfs(out->fstype) ? 0 : -EMEDIUMTYPE;
     return rc;
 }
 

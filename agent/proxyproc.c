@@ -123,25 +123,33 @@ int proxyproc_mountstats_port(const char *text, const char *mount_point, uint32_
     return found;
 }
 
-int proxyproc_url_port(const char *url, uint32_t *port)
+int proxyproc_mount_opt(const char *options, const char *key, char *out, size_t len)
 {
-    char host[64];
-    const char *p, *e, *q, *v, *ve;
+    const char *e, *v = opt_value(options, key, ',', &e);
+    return v && copy_span(v, e, out, len) == 0 ? 0 : -ENOENT;
+}
+
+const char *proxyproc_url_host(const char *url, char *host, size_t len)
+{
+    const char *p, *e;
 
     if (strncmp(url, "nfs://", 6) != 0)
-        return -ENOENT;
+        return NULL;
     p = url + 6;
     if (*p == '[') {
         e = strchr(++p, ']');
-        if (copy_span(p, e, host, sizeof host) < 0)
-            return -ENOENT;
-        e++;
-    } else {
-        e = p + strcspn(p, ":/?");
-        if (copy_span(p, e, host, sizeof host) < 0)
-            return -ENOENT;
+        return copy_span(p, e, host, len) < 0 ? NULL : e + 1;
     }
-    if (!loopback_host(host))
+    e = p + strcspn(p, ":/?");
+    return copy_span(p, e, host, len) < 0 ? NULL : e;
+}
+
+int proxyproc_url_port(const char *url, uint32_t *port)
+{
+    char host[64];
+    const char *e, *q, *v, *ve;
+
+    if (!(e = proxyproc_url_host(url, host, sizeof host)) || !loopback_host(host))
         return -ENOENT;
     q = strchr(e, '?');
     if (q && (v = opt_value(q + 1, "nfsport", '&', &ve)) != NULL)
