@@ -85,16 +85,6 @@ static const char usage[] =
 "(or true, yes) to turn on and 0 (false, no, or empty) to leave off.  An option given on\n"
 "the command line wins: its variable is then ignored entirely.\n";
 
-static void on_connection(uv_stream_t *server, int status)
-{
-    struct agent *a = server->data;
-    if (status < 0) {
-        log_warn("accept: %s", uv_strerror(status));
-        return;
-    }
-    session_accept(a);
-}
-
 static void on_signal(uv_signal_t *h, int signum)
 {
     log_info("signal %d: exiting", signum);
@@ -130,7 +120,6 @@ struct agent_cli {
     int listen_given;
     int insecure;
     struct auth_secret secret;
-    struct sockaddr_storage ss;   /* --listen, parsed */
 };
 
 /* One option c (its argument arg) into a and cl.  0 to go on; else the
@@ -243,8 +232,9 @@ static int agent_option(struct agent *a, struct agent_cli *cl, int c, const char
 
 /* The options that only make sense together, checked once all are read.
  * 0, or 2 with the message printed. */
-static int agent_check_cli(const struct agent *a, struct agent_cli *cl)
+static int agent_check_cli(const struct agent *a, const struct agent_cli *cl)
 {
+    struct sockaddr_storage ss;   /* --listen, checked (session_listen binds it) */
     const char *why = NULL;
 
     if (a->allow.n == 0 && a->allow_nfs.n == 0)
@@ -269,30 +259,27 @@ static int agent_check_cli(const struct agent *a, struct agent_cli *cl)
             fprintf(stderr, "nfstorm-agent: --coordinator %s: want HOST:PORT\n", cl->coordinator);
             return 2;
         }
-    } else if (addr_parse_listen(cl->listen, &cl->ss) < 0) {
+    } else if (addr_parse_listen(cl->listen, &ss) < 0) {
         fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", cl->listen);
         return 2;
     }
     return 0;
 }
 
-/* Listen for coordinators on cl->ss and say where (the bound port on
+/* Listen for coordinators on cl->listen and say where (the bound port on
  * stdout, flushed: --local reads it from there).  0, or 1 with the
  * message printed. */
 static int agent_listen(struct agent *a, const struct agent_cli *cl)
 {
     struct sockaddr_storage bound;
-    int rc, len = sizeof bound;
-    char ip[64], where[80];
+    int len = sizeof bound;
+    char ip[64], where[80], err[256];
 
-    uv_tcp_init(a->loop, &a->server);
-    a->server.data = a;
-    if ((rc = uv_tcp_bind(&a->server, (const struct sockaddr *)&cl->ss, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)&a->server, 16, on_connection)) < 0) {
-        fprintf(stderr, "nfstorm-agent: cannot listen on %s: %s\n", cl->listen, uv_strerror(rc));
+    if (session_listen(a, cl->listen, err, sizeof err) < 0) {
+        fprintf(stderr, "nfstorm-agent: %s\n", err);
         return 1;
     }
-    uv_tcp_getsockname(&a->server, (struct sockaddr *)&bound, &len);
+    uv_tcp_getsockname(&a->l.server, (struct sockaddr *)&bound, &len);
     if (bound.ss_family == AF_INET6)
         uv_ip6_name((struct sockaddr_in6 *)&bound, ip, sizeof ip);
     else
