@@ -124,10 +124,7 @@ static void on_handle_closed(uv_handle_t *h)
         free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
-        if (s->st.link == LINK_DIALLING)
-            log_debug("session with %s ended", s->peer);
-        else
-            log_info("session with %s ended", s->peer);
+        log_msg(s->st.link == LINK_DIALLING ? LOG_DEBUG : LOG_INFO, "session with %s ended", s->peer);
         a->nsessions--;
         int served = s->served;
         char why[sizeof s->end_why];
@@ -160,10 +157,8 @@ int session_decoded(struct session *s, int rc, const char *err)
 void session_end(struct session *s, const char *why)
 {
     if (s->st.life == LIFE_OPEN) {
-        if (s->st.link == LINK_DIALLING)
-            log_debug("closing session with %s: %s", s->peer, why);
-        else
-            log_info("closing session with %s: %s", s->peer, why);
+        log_msg(s->st.link == LINK_DIALLING ? LOG_DEBUG : LOG_INFO, "closing session with %s: %s", s->peer,
+                why);
         snprintf(s->end_why, sizeof s->end_why, "%s", why);
         s->st.life = LIFE_ENDING;
     }
@@ -307,10 +302,8 @@ static void on_error(struct session *s, const struct msg_frame *f)
             session_end(s, why);
             return;
         }
-        if (s->st.link != LINK_ACCEPTED)
-            log_debug("error from coordinator %s: %s", s->peer, m.text);
-        else
-            log_warn("error from coordinator %s: %s", s->peer, m.text);
+        log_msg(s->st.link == LINK_ACCEPTED ? LOG_WARN : LOG_DEBUG, "error from coordinator %s: %s", s->peer,
+                m.text);
         snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
         session_end(s, why);
         return;
