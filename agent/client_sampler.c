@@ -129,10 +129,7 @@ static int mountstats_port(const struct storage_info *s, uint32_t *port)
 {
     const char *test = getenv(TEST_MOUNTSTATS_ENV);
     char *text = mountstats_read(test ? test : "/proc/self/mountstats");
-    int rc;
-    if (!text)
-        return -ENOENT;
-    rc = proxyproc_mountstats_port(text, s->where, port);
+    int rc = text ? proxyproc_mountstats_port(text, s->where, port) : -ENOENT;
     free(text);
     return rc;
 }

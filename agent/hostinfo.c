@@ -81,10 +81,7 @@ int hostinfo_parse_memtotal(const char *meminfo, uint64_t *bytes)
 int hostinfo_meminfo(const char *key, uint64_t *bytes)
 {
     char *t = procfs_read("/proc/meminfo", PROC_READ_MAX);
-    int rc;
-    if (!t)
-        return -errno;
-    rc = meminfo_field(t, key, bytes);
+    int rc = t ? meminfo_field(t, key, bytes) : -errno;
     free(t);
     return rc;
 }

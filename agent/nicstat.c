@@ -110,11 +110,7 @@ int nicstat_route_to(const char *host, char *name, size_t len)
 int nicstat_read(const char *ifname, uint64_t *rx, uint64_t *tx)
 {
     char *buf = procfs_read("/proc/net/dev", NETDEV_READ_MAX);
-    int rc;
-
-    if (!buf)
-        return -errno;
-    rc = nicstat_parse(buf, ifname, rx, tx);
+    int rc = buf ? nicstat_parse(buf, ifname, rx, tx) : -errno;
     free(buf);
     return rc;
 }
