@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "agent/engine.h"
+#include "agent/hostinfo.h"
 #include "agent/iogen.h"
 #include "agent/job.h"
 #include "common/engine_table.h"
@@ -61,28 +62,6 @@ uint64_t admit_phase_bytes(const struct phase *ph, uint32_t index, uint64_t *thr
     return total;
 }
 
-/* One "Key: N kB" line of /proc/meminfo. */
-static int meminfo(const char *key, uint64_t *bytes)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    size_t n = strlen(key);
-    int rc = -ENOENT;
-    if (!f)
-        return -errno;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':') {
-            unsigned long long kb;
-            if (sscanf(line + n + 1, "%llu", &kb) == 1 && kb <= UINT64_MAX / 1024) {
-                *bytes = (uint64_t)kb * 1024;
-                rc = 0;
-            }
-            break;
-        }
-    fclose(f);
-    return rc;
-}
-
 /* A cgroup v2 file holding one number ("max" = none). */
 static int cgroup_value(const char *name, uint64_t *v)
 {
@@ -101,7 +80,7 @@ static int cgroup_value(const char *name, uint64_t *v)
 int admit_mem_available(uint64_t *bytes)
 {
     uint64_t avail, max, cur;
-    int rc = meminfo("MemAvailable", &avail);
+    int rc = hostinfo_meminfo("MemAvailable", &avail);
     if (rc < 0)
         return rc;
     /* the cgroup's limit, when the agent runs in a limited one (in a

@@ -23,47 +23,6 @@ static uint32_t allowed_cores(void)
     return 1;
 }
 
-/* The host of "nfs://HOST[:PORT]/..." or "nfs://[V6]/..." into out. */
-static void url_host(const char *url, char *out, size_t len)
-{
-    const char *p = strncmp(url, "nfs://", 6) == 0 ? url + 6 : NULL, *e;
-    out[0] = '\0';
-    if (!p)
-        return;
-    if (*p == '[') {
-        e = strchr(++p, ']');
-    } else {
-        e = p + strcspn(p, ":/?");
-    }
-    if (e && (size_t)(e - p) < len) {
-        memcpy(out, p, (size_t)(e - p));
-        out[e - p] = '\0';
-    }
-}
-
-/* The addr= option of a kernel NFS mount's options, into out. */
-static void opt_addr(const char *options, char *out, size_t len)
-{
-    const char *p = options;
-    out[0] = '\0';
-    while ((p = strstr(p, "addr=")) != NULL) {
-        if (p == options || p[-1] == ',') {
-            size_t n = strcspn(p + 5, ",");
-            if (n < len) {
-                memcpy(out, p + 5, n);
-                out[n] = '\0';
-            }
-            return;
-        }
-        p += 5;
-    }
-}
-
-static int is_nfs_type(const char *t)
-{
-    return strcmp(t, "nfs") == 0 || strcmp(t, "nfs4") == 0;
-}
-
 /* The directory the first job on storage s works in (for the note). */
 static void job_dir_of(const struct phase_run *pr, const struct storage_info *s, char *out,
                        size_t len)
@@ -95,9 +54,9 @@ static void pick_nic(struct client_sampler *c, const struct phase_run *pr,
     for (uint32_t i = 0; i < pr->nstorage && !host[0]; i++) {
         const struct storage_info *s = &pr->storage[i];
         if (s->kind == STORAGE_NFS)
-            url_host(s->where, host, sizeof host);
-        else if (is_nfs_type(s->fstype))
-            opt_addr(s->options, host, sizeof host);
+            (void)proxyproc_url_host(s->where, host, sizeof host);
+        else if (mountstats_is_nfs(s->fstype))
+            (void)proxyproc_mount_opt(s->options, "addr", host, sizeof host);
     }
     c->nic[0] = '\0';
     c->nic_route = host[0] && nicstat_route_to(host, c->nic, sizeof c->nic) == 0;
@@ -138,7 +97,7 @@ static void pick_mount(struct client_sampler *c, const struct phase_run *pr)
     if (!s)
         return;                        /* libnfs or null jobs only: no kernel mount */
     job_dir_of(pr, s, dir, sizeof dir);
-    if (!test && !is_nfs_type(s->fstype)) {
+    if (!test && !mountstats_is_nfs(s->fstype)) {
         snprintf(c->note, sizeof c->note, "%s: not an NFS mount (%s); no mountstats", dir,
                  s->fstype[0] ? s->fstype : "unknown type");
         return;
@@ -170,10 +129,7 @@ static int mountstats_port(const struct storage_info *s, uint32_t *port)
 {
     const char *test = getenv(TEST_MOUNTSTATS_ENV);
     char *text = mountstats_read(test ? test : "/proc/self/mountstats");
-    int rc;
-    if (!text)
-        return -ENOENT;
-    rc = proxyproc_mountstats_port(text, s->where, port);
+    int rc = text ? proxyproc_mountstats_port(text, s->where, port) : -ENOENT;
     free(text);
     return rc;
 }
@@ -186,9 +142,9 @@ static void pick_proxy(struct client_sampler *c, const struct phase_run *pr)
         const struct storage_info *s = &pr->storage[i];
         uint32_t port;
         if ((s->kind == STORAGE_NFS && proxyproc_url_port(s->where, &port) == 0) ||
-            (s->kind == STORAGE_MOUNT && is_nfs_type(s->fstype) &&
+            (s->kind == STORAGE_MOUNT && mountstats_is_nfs(s->fstype) &&
              proxyproc_mount_port(s->source, s->options, &port) == 0) ||
-            (s->kind == STORAGE_MOUNT && (is_nfs_type(s->fstype) || getenv(TEST_MOUNTSTATS_ENV)) &&
+            (s->kind == STORAGE_MOUNT && (mountstats_is_nfs(s->fstype) || getenv(TEST_MOUNTSTATS_ENV)) &&
              mountstats_port(s, &port) == 0))
             c->proxy_port = port;
     }

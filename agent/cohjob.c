@@ -112,18 +112,6 @@ int cohjob_prepare(struct job *j)
     return 0;
 }
 
-/* One op: rc 0 (ok) or -errno, counted by its cause when it failed. */
-static void record(struct job *j, enum op_type op, uint64_t bytes, uint64_t since, int rc,
-                   const char *path, uint64_t offset)
-{
-    atomic_store(&j->recording, 1);
-    struct op_rec *set = &j->stats[atomic_load(&j->active)];
-    op_rec_record(set, op, bytes, clock_now_ns() - since, rc == 0);
-    if (rc != 0)
-        job_count_failed(j, set, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, offset, path);
-    atomic_store(&j->recording, 0);
-}
-
 static int write_gens(struct job *j, uint64_t t0)
 {
     const struct job_spec *sp = j->spec;
@@ -148,7 +136,7 @@ static int write_gens(struct job *j, uint64_t t0)
                 rc = -errno;
             fd = -1;
         }
-        record(j, OP_WRITE, sp->bs, t, rc, c->path[0], (g - 1) * sp->bs);
+        job_record_op(j, OP_WRITE, sp->bs, t, rc, c->path[0], (g - 1) * sp->bs);
     }
     if (fd >= 0)
         close(fd);
@@ -170,7 +158,7 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
     if (stat_mode) {
         struct stat st;
         int ok = stat(c->path[i], &st) == 0, e = ok ? 0 : errno;
-        record(j, OP_STAT, 0, t, ok || e == ENOENT ? 0 : -e, c->path[i], 0);
+        job_record_op(j, OP_STAT, 0, t, ok || e == ENOENT ? 0 : -e, c->path[i], 0);
         if (!ok || (uint64_t)st.st_size < g * sp->bs)
             return 0;
         *t_ns = due_ns;        /* unless the stamp is readable already */
@@ -182,7 +170,7 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
         ssize_t n = pread(fd, c->blk, COH_STAMP_LEN, (off_t)((g - 1) * sp->bs));
         int e = n < 0 ? errno : 0;
         if (!stat_mode)
-            record(j, OP_READ, n > 0 ? (uint64_t)n : 0, t, -e, c->path[i], (g - 1) * sp->bs);
+            job_record_op(j, OP_READ, n > 0 ? (uint64_t)n : 0, t, -e, c->path[i], (g - 1) * sp->bs);
         if (n == COH_STAMP_LEN && coh_stamp_get(c->blk, (size_t)n, &writer, &gen, &t_w) == 0 &&
             writer == c->w[i] && gen == g) {
             *t_ns = t_w;
@@ -190,7 +178,7 @@ static int poll_once(struct job *j, uint32_t i, uint64_t g, uint64_t due_ns, uin
         }
         close(fd);
     } else if (!stat_mode)
-        record(j, OP_READ, 0, t, errno == ENOENT ? 0 : -errno, c->path[i], 0);   /* not there yet is no error */
+        job_record_op(j, OP_READ, 0, t, errno == ENOENT ? 0 : -errno, c->path[i], 0);   /* not there: no error */
     return seen;
 }
 

@@ -114,16 +114,6 @@ static void nfse_file_url(const struct engine_job *ej, uint32_t file,
              q ? q : "");
 }
 
-static int nfse_job_writes(const struct job_spec *s)
-{
-    switch (s->rw) {
-    case RW_WRITE: case RW_RANDWRITE: case RW_RW: case RW_RANDRW:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* ---- record pools: no malloc per request once warmed up -------------- */
 
 void *nfse_pool_get(struct nfse_pool *p, size_t size)
@@ -434,7 +424,7 @@ static int nfse_open_files(struct nfse_job *j, unsigned ci)
     struct engine_job *ej = j->ej;
     struct nfs_conn *c = &j->conn[ci];
     struct nfsfh **fh = &j->fh[(size_t)ci * ej->nfiles];
-    int writes = ej->create || nfse_job_writes(ej->spec);
+    int writes = ej->create || rw_mode_writes(ej->spec->rw);
     for (uint32_t i = 0; i < ej->nfiles; i++) {
         char path[PLAN_PATH_MAX + 2];
         nfs_conn_fmt(path, sizeof(path), "%s%s", ej->files[i].path[0] == '/' ? "" : "/",

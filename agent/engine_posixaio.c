@@ -59,6 +59,15 @@ static int paio_setup(struct engine_job *ej)
     return rc;
 }
 
+/* Wait at most ns for one of the requests in flight to end. */
+static int paio_suspend(struct paio_state *s, uint64_t ns)
+{
+    struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+    for (unsigned i = 0; i < s->nbusy; i++)
+        s->wait[i] = &s->busy[i]->cb;
+    return aio_suspend(s->wait, (int)s->nbusy, &ts);
+}
+
 /* Start the rest of slot's request; on a refusal it completes with it. */
 static void paio_start(struct paio_state *s, struct paio_slot *sl)
 {
@@ -78,10 +87,7 @@ static void paio_start(struct paio_state *s, struct paio_slot *sl)
             break;
         /* glibc's queue is full for now: wait a little for one to end */
         if (s->nbusy) {
-            for (unsigned i = 0; i < s->nbusy; i++)
-                s->wait[i] = &s->busy[i]->cb;
-            struct timespec ts = { 0, 1000000 };
-            (void)aio_suspend(s->wait, (int)s->nbusy, &ts);
+            (void)paio_suspend(s, 1000000);
         } else {
             struct timespec ts = { 0, 100000 };
             nanosleep(&ts, NULL);
@@ -137,12 +143,7 @@ static int paio_reap(struct engine_job *ej, unsigned min, uint64_t timeout_ns,
         uint64_t now = clock_now_ns();
         if (now >= deadline)
             break;
-        uint64_t left = deadline - now;
-        struct timespec ts = { .tv_sec = (time_t)(left / 1000000000u),
-                               .tv_nsec = (long)(left % 1000000000u) };
-        for (unsigned i = 0; i < s->nbusy; i++)
-            s->wait[i] = &s->busy[i]->cb;
-        if (aio_suspend(s->wait, (int)s->nbusy, &ts) < 0 && errno != EINTR && errno != EAGAIN) {
+        if (paio_suspend(s, deadline - now) < 0 && errno != EINTR && errno != EAGAIN) {
             snprintf(ej->err, sizeof ej->err, "%s: posixaio wait failed: %s", ej->files[0].path,
                      strerror(errno));
             return -errno;
@@ -160,10 +161,7 @@ static void paio_teardown(struct engine_job *ej)
     for (unsigned i = 0; s && i < s->nbusy; i++)
         (void)aio_cancel(s->busy[i]->cb.aio_fildes, &s->busy[i]->cb);
     while (s && s->nbusy > 0) {
-        for (unsigned i = 0; i < s->nbusy; i++)
-            s->wait[i] = &s->busy[i]->cb;
-        struct timespec ts = { 0, 10000000 };
-        (void)aio_suspend(s->wait, (int)s->nbusy, &ts);
+        (void)paio_suspend(s, 10000000);
         for (unsigned i = 0; i < s->nbusy;) {
             if (aio_error(&s->busy[i]->cb) != EINPROGRESS) {
                 (void)aio_return(&s->busy[i]->cb);

@@ -42,15 +42,12 @@ static void push(struct env_argv *e, int *cap, char *s, int owned)
         e->owned[e->nowned++] = s;
 }
 
+/* "--name=VAL" of the first vlen bytes of val. */
 static char *arg_of(const char *name, const char *val, size_t vlen)
 {
-    size_t n = strlen(name);
-    char *s = xmalloc(n + vlen + 4);
-    memcpy(s, "--", 2);
-    memcpy(s + 2, name, n);
-    s[2 + n] = '=';
-    memcpy(s + 3 + n, val, vlen);
-    s[3 + n + vlen] = '\0';
+    size_t n = strlen(name) + vlen + 4;
+    char *s = xmalloc(n);
+    snprintf(s, n, "--%s=%.*s", name, (int)vlen, val);
     return s;
 }
 

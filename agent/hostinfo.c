@@ -57,12 +57,13 @@ void hostinfo_parse_cpu_model(const char *cpuinfo, char *out, size_t outlen)
             return;
 }
 
-int hostinfo_parse_memtotal(const char *meminfo, uint64_t *bytes)
+/* The "key: N kB" line of /proc/meminfo text, in bytes: 0 or -EINVAL. */
+static int meminfo_field(const char *meminfo, const char *key, uint64_t *bytes)
 {
     char v[64], *end;
     unsigned long long kb;
     *bytes = 0;
-    if (field_value(meminfo, "MemTotal", v, sizeof v) < 0)
+    if (field_value(meminfo, key, v, sizeof v) < 0)
         return -EINVAL;
     errno = 0;
     kb = strtoull(v, &end, 10);
@@ -70,6 +71,19 @@ int hostinfo_parse_memtotal(const char *meminfo, uint64_t *bytes)
         return -EINVAL;
     *bytes = (uint64_t)kb * 1024;
     return 0;
+}
+
+int hostinfo_parse_memtotal(const char *meminfo, uint64_t *bytes)
+{
+    return meminfo_field(meminfo, "MemTotal", bytes);
+}
+
+int hostinfo_meminfo(const char *key, uint64_t *bytes)
+{
+    char *t = procfs_read("/proc/meminfo", PROC_READ_MAX);
+    int rc = t ? meminfo_field(t, key, bytes) : -errno;
+    free(t);
+    return rc;
 }
 
 void hostinfo_read(struct hostinfo *h)
@@ -83,8 +97,5 @@ void hostinfo_read(struct hostinfo *h)
         hostinfo_parse_cpu_model(t, h->cpu_model, sizeof h->cpu_model);
         free(t);
     }
-    if ((t = procfs_read("/proc/meminfo", PROC_READ_MAX)) != NULL) {
-        (void)hostinfo_parse_memtotal(t, &h->mem_bytes);
-        free(t);
-    }
+    (void)hostinfo_meminfo("MemTotal", &h->mem_bytes);
 }

@@ -22,6 +22,9 @@ struct hostinfo {
 void hostinfo_parse_cpu_model(const char *cpuinfo, char *out, size_t outlen);
 /* MemTotal of /proc/meminfo text, in bytes: 0 or -EINVAL if absent or bad. */
 int hostinfo_parse_memtotal(const char *meminfo, uint64_t *bytes);
+/* The "key: N kB" line of /proc/meminfo (MemTotal, MemAvailable), read
+ * now, in bytes: 0, -EINVAL if absent or bad, or the read's -errno. */
+int hostinfo_meminfo(const char *key, uint64_t *bytes);
 /* Fill h from uname(2), /proc/cpuinfo and /proc/meminfo.  Blocking reads
  * of /proc only: cheap enough for the loop thread (once per connection). */
 void hostinfo_read(struct hostinfo *h);

@@ -139,8 +139,11 @@ void job_init(struct job *j, const struct job_spec *spec, const struct engine_op
         j->ej.rpcstat = nfs_rpcstat_new();
 }
 
-void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
-                     uint32_t code, uint64_t offset, uint64_t size, const char *file)
+/* Count one failed op of type t by its cause, beside set (the stats[]
+ * side the op was recorded into, so one harvest moves both; inside that
+ * record: between setting j->recording and clearing it). */
+static void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
+                            uint32_t code, uint64_t offset, uint64_t size, const char *file)
 {
     struct errcause_set **c = &j->causes[set - j->stats];
     if (!*c) {
@@ -150,8 +153,10 @@ void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, en
     errcause_add(*c, t, kind, code, offset, size, file, 1);
 }
 
-void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result, uint32_t status,
-                      uint64_t eof_size, uint64_t offset, const char *file)
+/* The same with its cause from result, status and eof_size as an io_req
+ * carries them (result 0: the op came back ok but past op_deadline). */
+static void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result,
+                             uint32_t status, uint64_t eof_size, uint64_t offset, const char *file)
 {
     int e = result < 0 ? -result : result;
     if (result == 0)
@@ -163,6 +168,18 @@ void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, i
     else
         job_count_cause(j, set, t, ERRC_ERRNO, e > 0 && e <= ERRCAUSE_ERRNO_MAX ? (uint32_t)e : EIO, offset, 0,
                         file);
+}
+
+void job_record_op(struct job *j, enum op_type op, uint64_t bytes, uint64_t since, int rc, const char *path,
+                   uint64_t offset)
+{
+    uint64_t now = clock_now_ns();
+    atomic_store(&j->recording, 1);
+    struct op_rec *set = &j->stats[atomic_load(&j->active)];
+    op_rec_record(set, op, bytes, now - since, rc == 0);
+    if (rc != 0)
+        job_count_failed(j, set, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, offset, path);
+    atomic_store(&j->recording, 0);
 }
 
 /* Record a batch of completions into the active buffer.  The flag pair is
@@ -481,21 +498,15 @@ static int loop_issue(struct loop *l, uint64_t now, int dir)
     if (op.write && !l->v && wbuf_before_write(&l->wb, r->buf, op.len, op.offset))
         now = clock_now_ns();  /* a refill is the generator's time, not the op's (fio fills first too) */
     r->t_issue_ns = now;
-    if (l->j->spec->rate_per_dir) {
-        int d = op.write;
-        r->t_due_ns = l->capped[d] ? l->due_dir[d] : now;
-        if (l->capped[d]) {
-            uint64_t gap = loop_gap_ns(l, op.len, d);
-            loop_debt(l->j, r->t_due_ns, now, gap);
-            l->due_dir[d] += gap;
-        }
-    } else {
-        r->t_due_ns = l->rated ? l->next_due : now;
-        if (l->rated) {
-            uint64_t gap = loop_gap_ns(l, op.len, 0);
-            loop_debt(l->j, r->t_due_ns, now, gap);
-            l->next_due += gap;
-        }
+    /* its schedule: its direction's with per-direction rates, else the job's */
+    int per_dir = l->j->spec->rate_per_dir, d = per_dir ? op.write : 0;
+    uint64_t *due = per_dir ? &l->due_dir[d] : &l->next_due;
+    int capped = per_dir ? l->capped[d] : l->rated;
+    r->t_due_ns = capped ? *due : now;
+    if (capped) {
+        uint64_t gap = loop_gap_ns(l, op.len, d);
+        loop_debt(l->j, r->t_due_ns, now, gap);
+        *due += gap;
     }
     if (l->v && op.write)
         verify_stamp(l->v, r, plan_verify_unit(l->j->spec, op.len), l->j->verify_gen, now);
@@ -735,14 +746,10 @@ static int loop_run(struct loop *l)
              * before the next op, so a job whose I/O ends there does not
              * issue it (fio 3.33: 64 writes with fsync=8 make 7 syncs;
              * end_fsync= flushes the rest) */
-            if (sp->fsync && l->writes_since_sync >= sp->fsync) {
+            int fsync_due = sp->fsync && l->writes_since_sync >= sp->fsync;
+            if (fsync_due || (sp->fdatasync && l->writes_since_sync >= sp->fdatasync)) {
                 l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->last_file, IO_SYNC)) < 0)
-                    goto out;
-                now = clock_now_ns();
-            } else if (sp->fdatasync && l->writes_since_sync >= sp->fdatasync) {
-                l->writes_since_sync = 0;
-                if ((rc = loop_sync_file(l, l->last_file, IO_DATASYNC)) < 0)
+                if ((rc = loop_sync_file(l, l->last_file, fsync_due ? IO_SYNC : IO_DATASYNC)) < 0)
                     goto out;
                 now = clock_now_ns();
             }

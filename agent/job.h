@@ -129,16 +129,10 @@ void job_harvest(struct job *j, struct op_set *acc, struct errcause_set *causes)
 /* Ops outstanding and the issue time of the oldest (UINT64_MAX if none). */
 void job_inflight(const struct job *j, uint32_t *n, uint64_t *oldest_issue_ns);
 
-/* Count one failed op of type t by its cause, beside set (the stats[]
- * side the op was recorded into, so one harvest moves both; the job's
- * thread only, inside that record: between setting j->recording and
- * clearing it): result, status and eof_size as an io_req carries them
- * (result 0: the op came back ok but past op_deadline), the op's offset
- * and file. */
-void job_count_failed(struct job *j, const struct op_rec *set, enum op_type t, int result, uint32_t status,
-                      uint64_t eof_size, uint64_t offset, const char *file);
-/* The same for a cause the job itself tells (ERRC_CUT_OFF). */
-void job_count_cause(struct job *j, const struct op_rec *set, enum op_type t, enum errcause_kind kind,
-                     uint32_t code, uint64_t offset, uint64_t size, const char *file);
+/* One op a job thread ran outside the I/O loop (mdjob, cohjob): bytes,
+ * its latency from since to now, rc 0 or -errno (a failure counted by its
+ * cause, with the op's file and offset).  The job's thread only. */
+void job_record_op(struct job *j, enum op_type op, uint64_t bytes, uint64_t since, int rc, const char *path,
+                   uint64_t offset);
 
 #endif

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,16 +86,6 @@ static const char usage[] =
 "(or true, yes) to turn on and 0 (false, no, or empty) to leave off.  An option given on\n"
 "the command line wins: its variable is then ignored entirely.\n";
 
-static void on_connection(uv_stream_t *server, int status)
-{
-    struct agent *a = server->data;
-    if (status < 0) {
-        log_warn("accept: %s", uv_strerror(status));
-        return;
-    }
-    session_accept(a);
-}
-
 static void on_signal(uv_signal_t *h, int signum)
 {
     log_info("signal %d: exiting", signum);
@@ -130,8 +121,20 @@ struct agent_cli {
     int listen_given;
     int insecure;
     struct auth_secret secret;
-    struct sockaddr_storage ss;   /* --listen, parsed */
 };
+
+/* A refused option: "nfstorm-agent: TEXT" on stderr, and exit status 2. */
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int refuse(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("nfstorm-agent: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
 
 /* One option c (its argument arg) into a and cl.  0 to go on; else the
  * exit status, its message printed (--help and --version: 0, printed
@@ -145,87 +148,60 @@ static int agent_option(struct agent *a, struct agent_cli *cl, int c, const char
     case 'C': cl->coordinator = arg; return 0;
     case 'b': {
         size_t have = strlen(a->labels);
-        if (msg_labels_check(arg, err, sizeof err) < 0 || !arg[0]) {
-            fprintf(stderr, "nfstorm-agent: --label %s: %s\n", arg, arg[0] ? err : "an empty label");
-            return 2;
-        }
-        if (have + !!have + strlen(arg) >= sizeof a->labels) {
-            fprintf(stderr, "nfstorm-agent: --label %s: labels longer than %zu bytes in all\n", arg,
-                    sizeof a->labels - 1);
-            return 2;
-        }
+        if (msg_labels_check(arg, err, sizeof err) < 0 || !arg[0])
+            return refuse("--label %s: %s", arg, arg[0] ? err : "an empty label");
+        if (have + !!have + strlen(arg) >= sizeof a->labels)
+            return refuse("--label %s: labels longer than %zu bytes in all", arg, sizeof a->labels - 1);
         snprintf(a->labels + have, sizeof a->labels - have, "%s%s", have ? "," : "", arg);
         return 0;
     }
     case 'a':
-        if (allow_list_add(&a->allow, arg, err, sizeof err) < 0) {
-            fprintf(stderr, "nfstorm-agent: %s\n", err);
-            return 2;
-        }
+        if (allow_list_add(&a->allow, arg, err, sizeof err) < 0)
+            return refuse("%s", err);
         return 0;
     case 'n':
-        if (a->allow_nfs.n == PATHS_MAX_ROOTS) {
-            fprintf(stderr, "nfstorm-agent: --allow-nfs %s: more than %d rules\n", arg, PATHS_MAX_ROOTS);
-            return 2;
-        }
-        if (nfs_allow_rule_check(arg, err, sizeof err) < 0) {
-            fprintf(stderr, "nfstorm-agent: --allow-nfs %s: %s\n", arg, err);
-            return 2;
-        }
+        if (a->allow_nfs.n == PATHS_MAX_ROOTS)
+            return refuse("--allow-nfs %s: more than %d rules", arg, PATHS_MAX_ROOTS);
+        if (nfs_allow_rule_check(arg, err, sizeof err) < 0)
+            return refuse("--allow-nfs %s: %s", arg, err);
         a->allow_nfs.root[a->allow_nfs.n++] = xstrdup(arg);
         return 0;
     case 's':
-        if (auth_load_secret(arg, &cl->secret, err, sizeof err) < 0) {
-            fprintf(stderr, "nfstorm-agent: %s\n", err);
-            return 2;
-        }
+        if (auth_load_secret(arg, &cl->secret, err, sizeof err) < 0)
+            return refuse("%s", err);
         a->secret = &cl->secret;
         return 0;
     case 'i': cl->insecure = 1; return 0;
     case 'L':
-        if (units_parse_duration(arg, NS_PER_SEC, &a->lease_ns) < 0 || a->lease_ns < NS_PER_SEC) {
-            fprintf(stderr, "nfstorm-agent: --lease %s: want a duration of at least 1s\n", arg);
-            return 2;
-        }
+        if (units_parse_duration(arg, NS_PER_SEC, &a->lease_ns) < 0 || a->lease_ns < NS_PER_SEC)
+            return refuse("--lease %s: want a duration of at least 1s", arg);
         return 0;
     case 'Q':
-        if (ctlsock_parse_tos(arg, &a->control_tos) < 0) {
-            fprintf(stderr, "nfstorm-agent: --control-tos %s: want none, lowdelay, dscp:N (0-63) or a "
-                    "TOS byte 0-255 with the two ECN bits 0\n", arg);
-            return 2;
-        }
+        if (ctlsock_parse_tos(arg, &a->control_tos) < 0)
+            return refuse("--control-tos %s: want none, lowdelay, dscp:N (0-63) or a TOS byte 0-255 with "
+                          "the two ECN bits 0", arg);
         return 0;
     case 'N':
         if (units_parse_count(arg, &a->null_capacity_iops) < 0 || a->null_capacity_iops == 0 ||
-            a->null_capacity_iops > PLAN_MAX_RATE_IOPS) {
-            fprintf(stderr, "nfstorm-agent: --null-capacity-iops %s: want a count of at least 1 such as "
-                    "20k\n", arg);
-            return 2;
-        }
+            a->null_capacity_iops > PLAN_MAX_RATE_IOPS)
+            return refuse("--null-capacity-iops %s: want a count of at least 1 such as 20k", arg);
         return 0;
     case 'W':
         if (units_parse_duration(arg, 1000000ull, &a->null_swing_ns) < 0 || a->null_swing_ns < 1000000ull ||
-            a->null_swing_ns > 3600 * NS_PER_SEC) {
-            fprintf(stderr, "nfstorm-agent: --null-capacity-swing %s: want a duration from 1ms to 1h such as "
-                    "500ms\n", arg);
-            return 2;
-        }
+            a->null_swing_ns > 3600 * NS_PER_SEC)
+            return refuse("--null-capacity-swing %s: want a duration from 1ms to 1h such as 500ms", arg);
         return 0;
     case 'T':
     case 'F': {
         uint64_t *v = c == 'T' ? &a->limits.max_threads : &a->limits.max_files;
-        if (units_parse_u64(arg, v) < 0 || *v == 0) {
-            fprintf(stderr, "nfstorm-agent: --max-%s %s: want a whole number of at least 1\n",
-                    c == 'T' ? "threads" : "files", arg);
-            return 2;
-        }
+        if (units_parse_u64(arg, v) < 0 || *v == 0)
+            return refuse("--max-%s %s: want a whole number of at least 1", c == 'T' ? "threads" : "files",
+                          arg);
         return 0;
     }
     case 'M':
-        if (units_parse_size(arg, &a->limits.max_memory) < 0 || a->limits.max_memory == 0) {
-            fprintf(stderr, "nfstorm-agent: --max-memory %s: want a size such as 4g\n", arg);
-            return 2;
-        }
+        if (units_parse_size(arg, &a->limits.max_memory) < 0 || a->limits.max_memory == 0)
+            return refuse("--max-memory %s: want a size such as 4g", arg);
         return 0;
     case 'q': log_set_level(LOG_WARN); return 0;
     case 'v': log_set_level(LOG_DEBUG); return 0;
@@ -243,8 +219,9 @@ static int agent_option(struct agent *a, struct agent_cli *cl, int c, const char
 
 /* The options that only make sense together, checked once all are read.
  * 0, or 2 with the message printed. */
-static int agent_check_cli(const struct agent *a, struct agent_cli *cl)
+static int agent_check_cli(const struct agent *a, const struct agent_cli *cl)
 {
+    struct sockaddr_storage ss;   /* --listen, checked (session_listen binds it) */
     const char *why = NULL;
 
     if (a->allow.n == 0 && a->allow_nfs.n == 0)
@@ -259,40 +236,32 @@ static int agent_check_cli(const struct agent *a, struct agent_cli *cl)
     else if (!cl->coordinator && a->labels[0])
         why = "--label needs --coordinator (a listening agent's labels come from the coordinator's --hosts "
               "file)";
-    if (why) {
-        fprintf(stderr, "nfstorm-agent: %s\n", why);
-        return 2;
-    }
+    if (why)
+        return refuse("%s", why);
     if (cl->coordinator) {
         char h[256], p[8];
-        if (dial_parse_target(cl->coordinator, h, sizeof h, p, sizeof p) < 0) {
-            fprintf(stderr, "nfstorm-agent: --coordinator %s: want HOST:PORT\n", cl->coordinator);
-            return 2;
-        }
-    } else if (addr_parse_listen(cl->listen, &cl->ss) < 0) {
-        fprintf(stderr, "nfstorm-agent: --listen %s: want ADDR:PORT\n", cl->listen);
-        return 2;
+        if (dial_parse_target(cl->coordinator, h, sizeof h, p, sizeof p) < 0)
+            return refuse("--coordinator %s: want HOST:PORT", cl->coordinator);
+    } else if (addr_parse_listen(cl->listen, &ss) < 0) {
+        return refuse("--listen %s: want ADDR:PORT", cl->listen);
     }
     return 0;
 }
 
-/* Listen for coordinators on cl->ss and say where (the bound port on
+/* Listen for coordinators on cl->listen and say where (the bound port on
  * stdout, flushed: --local reads it from there).  0, or 1 with the
  * message printed. */
 static int agent_listen(struct agent *a, const struct agent_cli *cl)
 {
     struct sockaddr_storage bound;
-    int rc, len = sizeof bound;
-    char ip[64], where[80];
+    int len = sizeof bound;
+    char ip[64], where[80], err[256];
 
-    uv_tcp_init(a->loop, &a->server);
-    a->server.data = a;
-    if ((rc = uv_tcp_bind(&a->server, (const struct sockaddr *)&cl->ss, 0)) < 0 ||
-        (rc = uv_listen((uv_stream_t *)&a->server, 16, on_connection)) < 0) {
-        fprintf(stderr, "nfstorm-agent: cannot listen on %s: %s\n", cl->listen, uv_strerror(rc));
+    if (session_listen(a, cl->listen, err, sizeof err) < 0) {
+        fprintf(stderr, "nfstorm-agent: %s\n", err);
         return 1;
     }
-    uv_tcp_getsockname(&a->server, (struct sockaddr *)&bound, &len);
+    uv_tcp_getsockname(&a->l.server, (struct sockaddr *)&bound, &len);
     if (bound.ss_family == AF_INET6)
         uv_ip6_name((struct sockaddr_in6 *)&bound, ip, sizeof ip);
     else

@@ -74,18 +74,6 @@ static const char *md_file(const struct md *m, uint32_t i, char *out, size_t len
     return md_name(m, i, bit_get(m->renamed, i) ? ".r" : "", out, len);
 }
 
-static void md_record(struct md *m, enum op_type op, uint64_t bytes, uint64_t t0, int rc, const char *path)
-{
-    struct job *j = m->j;
-    uint64_t now = clock_now_ns();
-    atomic_store(&j->recording, 1);
-    struct op_rec *set = &j->stats[atomic_load(&j->active)];
-    op_rec_record(set, op, bytes, now - t0, rc == 0);
-    if (rc != 0)
-        job_count_failed(j, set, op, rc, 0, ERRCAUSE_SIZE_UNKNOWN, 0, path);
-    atomic_store(&j->recording, 0);
-}
-
 /* One engine call, published as in flight while it runs (stall detection). */
 static int md_raw(struct md *m, enum op_type op, const char *a, const char *b, uint64_t size)
 {
@@ -114,7 +102,7 @@ static int md_call(struct md *m, enum op_type op, const char *a, const char *b, 
     uint64_t t0 = clock_now_ns();
     int rc = md_raw(m, op, a, b, size);
     if (counted)
-        md_record(m, op, op == OP_CREATE ? size : 0, t0, rc, a);
+        job_record_op(m->j, op, op == OP_CREATE ? size : 0, t0, rc, a, 0);
     return rc;
 }
 
@@ -133,7 +121,7 @@ static int md_call_in_dir(struct md *m, enum op_type op, const char *a, uint64_t
         t0 = clock_now_ns();
         rc = md_raw(m, op, a, NULL, size);
     }
-    md_record(m, op, op == OP_CREATE ? size : 0, t0, rc, a);
+    job_record_op(m->j, op, op == OP_CREATE ? size : 0, t0, rc, a, 0);
     if (rc < 0 && rc != -EEXIST && rc != -ENOENT)
         md_raw(m, op == OP_CREATE ? OP_UNLINK : OP_RMDIR, a, NULL, 0);  /* half-made: ours */
     return rc;
@@ -151,7 +139,7 @@ static int md_stop(const struct md *m)
  * not create is ever opened, renamed or removed. */
 static void md_not_held(struct md *m, enum op_type op)
 {
-    md_record(m, op, 0, clock_now_ns(), -ENOENT, "");
+    job_record_op(m->j, op, 0, clock_now_ns(), -ENOENT, "", 0);
 }
 
 /* The op met a name that exists and is not ours: left alone, remembered

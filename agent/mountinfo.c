@@ -118,10 +118,7 @@ char *mountinfo_read(void)
 int mountinfo_lookup(const char *abs_path, struct storage_info *out)
 {
     char *buf = mountinfo_read();
-    int rc;
-    if (!buf)
-        return -errno;
-    rc = mountinfo_find(buf, abs_path, out);
+    int rc = buf ? mountinfo_find(buf, abs_path, out) : -errno;
     free(buf);
     return rc;
 }

@@ -105,6 +105,13 @@ static int word_copy(struct span w, char *dst, size_t size)
     return 0;
 }
 
+/* The u64 counter of field f (msg_client.h's tables of struct ms_xprt and
+ * struct ms_op) in the struct at base. */
+static uint64_t *counter(const void *base, const struct field *f)
+{
+    return (uint64_t *)((uintptr_t)base + f->off);
+}
+
 /* "device SRC mounted on DIR with fstype TYPE[ statvers=V]": mount point,
  * type and version into out; 0, or -EBADMSG if the line is not one. */
 static int parse_device(struct span s, struct mountstats *out)
@@ -165,12 +172,8 @@ static int parse_xprt(struct span s, struct mountstats *out)
     x.backlog_u = v[at + 4];
     if (word_copy(proto, out->xprt_proto, sizeof out->xprt_proto) < 0)
         return -EBADMSG;
-    out->xprt.connects += x.connects;
-    out->xprt.sends += x.sends;
-    out->xprt.recvs += x.recvs;
-    out->xprt.bad_xids += x.bad_xids;
-    out->xprt.req_u += x.req_u;
-    out->xprt.backlog_u += x.backlog_u;
+    for (size_t i = 0; i < msg_xprt_nfields; i++)
+        *counter(&out->xprt, &msg_xprt_fields[i]) += *counter(&x, &msg_xprt_fields[i]);
     out->nxprt++;
     return 0;
 }
@@ -202,20 +205,16 @@ static int parse_op(struct span s, struct mountstats *out)
     n = numbers(&s, v, LINE_MAX_FIELDS);
     if (n != 8 && n != 9)
         return -EBADMSG;
-    op->ops = v[0];
-    op->ntrans = v[1];
-    op->timeouts = v[2];
-    op->bytes_sent = v[3];
-    op->bytes_recv = v[4];
-    op->queue_ms = v[5];
-    op->rtt_ms = v[6];
-    op->execute_ms = v[7];
-    op->errors = n == 9 ? v[8] : 0;
+    if (n == 8)
+        v[8] = 0;                           /* no errors column */
+    /* the columns are msg_msop_fields' counters, in their order (after the name) */
+    for (size_t i = 1; i < msg_msop_nfields; i++)
+        *counter(op, &msg_msop_fields[i]) = v[i - 1];
     out->nops++;
     return 0;
 }
 
-static int is_nfs(const char *fstype)
+int mountstats_is_nfs(const char *fstype)
 {
     return strcmp(fstype, "nfs") == 0 || strcmp(fstype, "nfs4") == 0;
 }
@@ -250,7 +249,7 @@ int mountstats_find(const char *text, const char *mount_point, struct mountstats
                 in_ours = 1;
             continue;
         }
-        if (!in_ours || !is_nfs(cur->fstype))
+        if (!in_ours || !mountstats_is_nfs(cur->fstype))
             continue;
         if (eat(&s, "per-op statistics")) {
             in_ops = 1;
@@ -277,7 +276,7 @@ int mountstats_find(const char *text, const char *mount_point, struct mountstats
         memset(out, 0, sizeof *out);
         return -EBADMSG;
     }
-    rc = is_nfs(out->fstype) ? 0 : -EMEDIUMTYPE;
+    rc = mountstats_is_nfs(out->fstype) ? 0 : -EMEDIUMTYPE;
     return rc;
 }
 
@@ -303,66 +302,30 @@ void mountstats_delta(const struct mountstats *now, const struct mountstats *the
 
     out->present = 1;
     snprintf(out->mount, sizeof out->mount, "%s", now->mount);
-    out->xprt.connects = sub(now->xprt.connects, then->xprt.connects);
-    out->xprt.sends = sub(now->xprt.sends, then->xprt.sends);
-    out->xprt.recvs = sub(now->xprt.recvs, then->xprt.recvs);
-    out->xprt.bad_xids = sub(now->xprt.bad_xids, then->xprt.bad_xids);
-    out->xprt.req_u = sub(now->xprt.req_u, then->xprt.req_u);
-    out->xprt.backlog_u = sub(now->xprt.backlog_u, then->xprt.backlog_u);
+    for (size_t i = 0; i < msg_xprt_nfields; i++)
+        *counter(&out->xprt, &msg_xprt_fields[i]) = sub(*counter(&now->xprt, &msg_xprt_fields[i]),
+                                                        *counter(&then->xprt, &msg_xprt_fields[i]));
     out->nops = 0;
     for (uint32_t i = 0; i < now->nops && out->nops < MS_OPS_MAX; i++) {
         const struct ms_op *a = &now->op[i];
         const struct ms_op *b = op_named(then, i, a->name);
         struct ms_op *d = &out->op[out->nops];
+        uint64_t any = 0;
 
         if (!b)
             b = &zero;
         memcpy(d->name, a->name, sizeof d->name);
-        d->ops = sub(a->ops, b->ops);
-        d->ntrans = sub(a->ntrans, b->ntrans);
-        d->timeouts = sub(a->timeouts, b->timeouts);
-        d->bytes_sent = sub(a->bytes_sent, b->bytes_sent);
-        d->bytes_recv = sub(a->bytes_recv, b->bytes_recv);
-        d->queue_ms = sub(a->queue_ms, b->queue_ms);
-        d->rtt_ms = sub(a->rtt_ms, b->rtt_ms);
-        d->execute_ms = sub(a->execute_ms, b->execute_ms);
-        d->errors = sub(a->errors, b->errors);
-        if (d->ops || d->ntrans || d->timeouts || d->bytes_sent || d->bytes_recv || d->queue_ms ||
-            d->rtt_ms || d->execute_ms || d->errors)
+        for (size_t k = 1; k < msg_msop_nfields; k++) {     /* the counters, after the name */
+            uint64_t *c = counter(d, &msg_msop_fields[k]);
+            *c = sub(*counter(a, &msg_msop_fields[k]), *counter(b, &msg_msop_fields[k]));
+            any |= *c;
+        }
+        if (any)
             out->nops++;
     }
 }
 
 char *mountstats_read(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    size_t cap = 64 * 1024, len = 0;
-    char *buf;
-
-    if (!f)
-        return NULL;
-    buf = malloc(cap + 1);
-    while (buf) {
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (len < cap || cap >= MOUNTSTATS_FILE_MAX)
-            break;
-        cap *= 2;
-        {
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            } else {
-                buf = nb;
-            }
-        }
-    }
-    fclose(f);
-    if (!buf) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
+    return procfs_read(path, MOUNTSTATS_FILE_MAX);
 }

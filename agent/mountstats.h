@@ -51,6 +51,8 @@ int mountstats_find(const char *text, const char *mount_point, struct mountstats
  * out->mount = now->mount; out->note untouched. */
 void mountstats_delta(const struct mountstats *now, const struct mountstats *then,
                       struct ms_sample *out);
+/* 1 when a mount's type is NFS ("nfs", "nfs4"): the types with counters. */
+int mountstats_is_nfs(const char *fstype);
 /* The file at path (up to MOUNTSTATS_FILE_MAX bytes), NUL-terminated; the
  * caller frees it.  NULL with errno set. */
 char *mountstats_read(const char *path);

@@ -1,6 +1,7 @@
 /* nicstat: see nicstat.h. */
 #include "agent/nicstat.h"
 #include "agent/procfs.h"
+#include "net/peer.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,20 +53,6 @@ int nicstat_parse(const char *text, const char *ifname, uint64_t *rx, uint64_t *
     return -ENOENT;
 }
 
-static int same_addr(const struct sockaddr *a, const struct sockaddr *b)
-{
-    if (a->sa_family != b->sa_family)
-        return 0;
-    if (a->sa_family == AF_INET)
-        return ((const struct sockaddr_in *)(const void *)a)->sin_addr.s_addr ==
-               ((const struct sockaddr_in *)(const void *)b)->sin_addr.s_addr;
-    if (a->sa_family == AF_INET6)
-        return memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
-                      &((const struct sockaddr_in6 *)(const void *)b)->sin6_addr,
-                      sizeof(struct in6_addr)) == 0;
-    return 0;
-}
-
 int nicstat_iface_of(const struct sockaddr *sa, char *name, size_t len)
 {
     struct ifaddrs *ifs, *i;
@@ -74,7 +61,10 @@ int nicstat_iface_of(const struct sockaddr *sa, char *name, size_t len)
     if (getifaddrs(&ifs) < 0)
         return -errno;
     for (i = ifs; i; i = i->ifa_next) {
-        if (i->ifa_addr && i->ifa_name && same_addr(i->ifa_addr, sa)) {
+        /* peer_same_ip reads no further than the family's address */
+        if (i->ifa_addr && i->ifa_name &&
+            peer_same_ip((const struct sockaddr_storage *)(const void *)i->ifa_addr,
+                         (const struct sockaddr_storage *)(const void *)sa)) {
             snprintf(name, len, "%s", i->ifa_name);
             rc = 0;
             break;
@@ -120,11 +110,7 @@ int nicstat_route_to(const char *host, char *name, size_t len)
 int nicstat_read(const char *ifname, uint64_t *rx, uint64_t *tx)
 {
     char *buf = procfs_read("/proc/net/dev", NETDEV_READ_MAX);
-    int rc;
-
-    if (!buf)
-        return -errno;
-    rc = nicstat_parse(buf, ifname, rx, tx);
+    int rc = buf ? nicstat_parse(buf, ifname, rx, tx) : -errno;
     free(buf);
     return rc;
 }

@@ -287,14 +287,6 @@ static int build_job(struct job *j, const struct job_spec *js, const struct agen
     return 0;
 }
 
-/* Does the job's layout write data (any job that reads, overwrite=1:
- * plan_layout_fills), or only size files?  With verify= the data carries
- * headers, so a mixed phase's reads of what it did not write verify too. */
-static int layout_fill(const struct job *j)
-{
-    return plan_layout_fills(j->spec);
-}
-
 void phase_init(struct phase_run *pr, void (*on_all_finished)(void *), void *arg)
 {
     memset(pr, 0, sizeof *pr);
@@ -458,7 +450,7 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
      * before any writing, and with a known total for the progress the
      * agent reports */
     for (uint32_t i = 0; i < pr->njobs && rc == 0; i++)
-        if (layout_fill(&pr->jobs[i]) && pr->jobs[i].owns_files)
+        if (plan_layout_fills(pr->jobs[i].spec) && pr->jobs[i].owns_files)
             for (uint32_t f = 0; f < pr->jobs[i].ej.nfiles; f++)
                 atomic_fetch_add(&pr->layout_total,
                                  pr->jobs[i].ej.files[f].size - pr->jobs[i].ej.files[f].start);
@@ -470,9 +462,11 @@ int phase_prepare(struct phase_run *pr, const struct phase *ph,
         if (j->spec->rw == RW_METADATA)
             continue;
         /* verify_only never changes the file it checks (no size, no data):
-         * a short file's missing blocks read as missing */
+         * a short file's missing blocks read as missing.  Data or only a
+         * size: plan_layout_fills (with verify= the data carries headers,
+         * so a mixed phase's reads of what it did not write verify too) */
         if (!j->spec->verify_only)
-            rc = job_layout(j, layout_fill(j), &pr->layout_done);
+            rc = job_layout(j, plan_layout_fills(j->spec), &pr->layout_done);
         if (rc == 0 && j->spec->invalidate && j->eng->invalidate)
             j->eng->invalidate(&j->ej);
         if (rc == -ECANCELED)

@@ -15,7 +15,6 @@
 #include "agent/posix_md.h"
 #include "agent/posix_open.h"
 #include "agent/halt.h"
-#include "agent/posix_md.h"
 #include "common/xmalloc.h"
 
 static int open_beneath(int rootfd, const char *rel, int flags)
@@ -231,10 +230,10 @@ static int preallocate(const struct engine_job *ej, int fd, uint64_t start, uint
     return 0;
 }
 
-int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
+int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size)
 {
     char proc[64];
-    int wfd = fd, rc = 0, done;
+    int fd = ej->fd[file], wfd = fd, rc = 0, done;
     struct stat st;
     if (size == 0)
         return 0;
@@ -249,7 +248,7 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
     }
     /* then one byte at the end: unlike ftruncate it never shrinks a file
      * that another agent sharing it has extended further meanwhile */
-    if ((rc = preallocate(ej, wfd, start, size, &done)) < 0 || done)
+    if ((rc = preallocate(ej, wfd, ej->files[file].start, size, &done)) < 0 || done)
         ;
     else if (fstat(wfd, &st) < 0)
         rc = -errno;
@@ -260,11 +259,13 @@ int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size)
     return rc;
 }
 
-int posix_space(struct engine_job *ej, int fd, struct engine_space *out)
+int posix_fds_space(struct engine_job *ej, struct engine_space *out)
 {
     struct statvfs sv;
     struct stat st;
-    if (fstatvfs(fd, &sv) < 0 || fstat(fd, &st) < 0)
+    if (ej->nfiles == 0 || !ej->fd || ej->fd[0] < 0)
+        return -ENOENT;
+    if (fstatvfs(ej->fd[0], &sv) < 0 || fstat(ej->fd[0], &st) < 0)
         return -errno;
     out->avail = (uint64_t)sv.f_bavail * sv.f_frsize;
     /* st_dev, and the size statfs reports: a project quota (XFS, ext4)
@@ -278,9 +279,7 @@ int posix_space(struct engine_job *ej, int fd, struct engine_space *out)
 int posix_fds_open(struct engine_job *ej)
 {
     ej->fd = xcalloc(ej->nfiles ? ej->nfiles : 1, sizeof(int));
-    for (uint32_t i = 0; i < ej->nfiles; i++)
-        ej->fd[i] = -1;
-    return posix_open_files(ej, ej->fd);
+    return posix_open_files(ej, ej->fd);    /* every fd -1 first */
 }
 
 void posix_fds_teardown(struct engine_job *ej)
@@ -315,11 +314,6 @@ void posix_fds_invalidate(struct engine_job *ej)
     posix_md_invalidate(ej->fd, ej->nfiles);
 }
 
-int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size)
-{
-    return posix_extend(ej, ej->fd[file], ej->files[file].start, size);
-}
-
 /* An open file description lock (F_OFD_SETLK), not a classic POSIX one:
  * it belongs to this job's descriptor, so another job of this agent
  * sharing the file waits too, and closing some other descriptor of the
@@ -332,11 +326,4 @@ int posix_fds_lock(struct engine_job *ej, uint32_t file, int hold)
     if (fcntl(ej->fd[file], F_OFD_SETLK, &fl) == 0)
         return 0;
     return errno == EACCES ? -EAGAIN : -errno;
-}
-
-int posix_fds_space(struct engine_job *ej, struct engine_space *out)
-{
-    if (ej->nfiles == 0 || !ej->fd || ej->fd[0] < 0)
-        return -ENOENT;
-    return posix_space(ej, ej->fd[0], out);
 }

@@ -27,14 +27,6 @@
  * ej->files[i].created.  0, or -errno with "PATH: open failed: ..." in
  * ej->err (the fds opened so far stay in fd[] for the caller to close). */
 int posix_open_files(struct engine_job *ej, int *fd);
-/* Before a write phase: the job's fallocate= over [start, size) of the
- * file open as fd, then (unless keep or truncate said otherwise) grow it to
- * at least size bytes, never shrinking it.  0 or -errno. */
-int posix_extend(struct engine_job *ej, int fd, uint64_t start, uint64_t size);
-/* Bytes free to unprivileged writers on fd's file system, its identity
- * (st_dev and statfs's size), and a name for it (the --allow root, else
- * the job's first file).  0 or -errno. */
-int posix_space(struct engine_job *ej, int fd, struct engine_space *out);
 
 /* The kernel-mount engines differ only in how they issue I/O: their files
  * are ej->fd, opened, sized, extended and closed by the posix_fds_* below,
@@ -50,7 +42,13 @@ int posix_fds_file_size(struct engine_job *ej, uint32_t file, uint64_t *size);
  * what a read that met the file's end reports (io_req.eof_size). */
 uint64_t posix_fd_size(int fd);
 void posix_fds_invalidate(struct engine_job *ej);
+/* Before a write phase: the job's fallocate= over [start, size) of the
+ * file, then (unless keep or truncate said otherwise) grow it to at least
+ * size bytes, never shrinking it.  0 or -errno. */
 int posix_fds_extend(struct engine_job *ej, uint32_t file, uint64_t size);
+/* Bytes free to unprivileged writers on the first file's file system, its
+ * identity (st_dev and statfs's size), and a name for it (the --allow
+ * root, else the job's first file).  0 or -errno. */
 int posix_fds_space(struct engine_job *ej, struct engine_space *out);
 int posix_fds_lock(struct engine_job *ej, uint32_t file, int hold);
 /* A kernel-mount engine's engine_ops: its own setup, queue, reap and

@@ -1,6 +1,7 @@
 /* proxyproc: see proxyproc.h.  Files are read a line at a time into a
- * fixed buffer (no allocation sized by what the file says), and a look
- * holds at most PROXYPROC_SOCKS_MAX of the proxy's socket inodes. */
+ * fixed buffer, or whole up to a fixed bound (procfs_read): no allocation
+ * sized by what the file says.  A look holds at most PROXYPROC_SOCKS_MAX
+ * of the proxy's socket inodes. */
 #include "agent/proxyproc.h"
 #include "agent/procfs.h"
 #include "agent/tcpdiag.h"
@@ -123,25 +124,33 @@ int proxyproc_mountstats_port(const char *text, const char *mount_point, uint32_
     return found;
 }
 
-int proxyproc_url_port(const char *url, uint32_t *port)
+int proxyproc_mount_opt(const char *options, const char *key, char *out, size_t len)
 {
-    char host[64];
-    const char *p, *e, *q, *v, *ve;
+    const char *e, *v = opt_value(options, key, ',', &e);
+    return v && copy_span(v, e, out, len) == 0 ? 0 : -ENOENT;
+}
+
+const char *proxyproc_url_host(const char *url, char *host, size_t len)
+{
+    const char *p, *e;
 
     if (strncmp(url, "nfs://", 6) != 0)
-        return -ENOENT;
+        return NULL;
     p = url + 6;
     if (*p == '[') {
         e = strchr(++p, ']');
-        if (copy_span(p, e, host, sizeof host) < 0)
-            return -ENOENT;
-        e++;
-    } else {
-        e = p + strcspn(p, ":/?");
-        if (copy_span(p, e, host, sizeof host) < 0)
-            return -ENOENT;
+        return copy_span(p, e, host, len) < 0 ? NULL : e + 1;
     }
-    if (!loopback_host(host))
+    e = p + strcspn(p, ":/?");
+    return copy_span(p, e, host, len) < 0 ? NULL : e;
+}
+
+int proxyproc_url_port(const char *url, uint32_t *port)
+{
+    char host[64];
+    const char *e, *q, *v, *ve;
+
+    if (!(e = proxyproc_url_host(url, host, sizeof host)) || !loopback_host(host))
         return -ENOENT;
     q = strchr(e, '?');
     if (q && (v = opt_value(q + 1, "nfsport", '&', &ve)) != NULL)
@@ -279,19 +288,6 @@ void proxyproc_root(char *out, size_t len)
 {
     const char *t = getenv(PROXYPROC_TEST_ENV);
     snprintf(out, len, "%s", t && t[0] && strlen(t) < 200 ? t : "/proc");
-}
-
-/* A small file (/proc/PID/stat, io) into buf: 0 or -errno. */
-static int read_small(const char *path, char *buf, size_t size)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-    if (!f)
-        return -errno;
-    n = fread(buf, 1, size - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return 0;
 }
 
 typedef int (*sock_fn)(const struct proxyproc_sock *s, void *arg);
@@ -495,23 +491,25 @@ static int add_conn(const struct proxyproc_sock *s, void *arg)
 
 int proxyproc_read(const char *root, uint32_t pid, uint32_t port, struct proxyproc_now *out)
 {
-    char path[300], text[1024], pids[16];
+    char path[300], pids[16], *text;
     const char *state;
     uint64_t ut, st;
     long hz = sysconf(_SC_CLK_TCK);
     uint32_t budget = PROXYPROC_SOCKS_MAX * 16;
     struct owned *o;
+    int rc;
 
     memset(out, 0, sizeof *out);
     if (hz <= 0)
         hz = 100;
     snprintf(path, sizeof path, "%s/%u/stat", root, pid);
-    if (read_small(path, text, sizeof text) < 0 ||
-        proxyproc_stat_parse(text, out->name, sizeof out->name, &ut, &st) < 0)
-        return -ESRCH;
+    text = procfs_read(path, 1023);
     /* a proxy that exited but was not reaped yet keeps its stat (state Z,
      * no fds): it is gone, and its successor on the port is to be found */
-    if ((state = strrchr(text, ')')) != NULL && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'))
+    rc = !text || proxyproc_stat_parse(text, out->name, sizeof out->name, &ut, &st) < 0 ||
+         ((state = strrchr(text, ')')) != NULL && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
+    free(text);
+    if (rc)
         return -ESRCH;
     out->utime_us = ut * (1000000u / (uint64_t)hz);
     out->stime_us = st * (1000000u / (uint64_t)hz);

@@ -54,6 +54,12 @@ int proxyproc_mount_port(const char *source, const char *options, uint32_t *port
 int proxyproc_mountstats_port(const char *text, const char *mount_point, uint32_t *port);
 /* The same for a libnfs URL ("nfs://127.0.0.1/x?version=4&nfsport=N"). */
 int proxyproc_url_port(const char *url, uint32_t *port);
+/* The host of "nfs://HOST[:PORT]/..." or "nfs://[V6]/..." into host (len
+ * bytes): what follows it in url, or NULL (not such a URL, or too long). */
+const char *proxyproc_url_host(const char *url, char *host, size_t len);
+/* Option key= of a kernel mount's ','-separated options into out (len
+ * bytes): 0, or -ENOENT when it is absent or does not fit. */
+int proxyproc_mount_opt(const char *options, const char *key, char *out, size_t len);
 /* One line of /proc/net/tcp (v6 = 0) or tcp6 (v6 = 1) into out.  0, or
  * -EINVAL for the header or a malformed line. */
 int proxyproc_tcp_line(const char *line, int v6, struct proxyproc_sock *out);

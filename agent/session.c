@@ -124,10 +124,7 @@ static void on_handle_closed(uv_handle_t *h)
         free(s->clean_pending);
         if (a->waiting == s)
             a->waiting = NULL;
-        if (s->st.link == LINK_DIALLING)
-            log_debug("session with %s ended", s->peer);
-        else
-            log_info("session with %s ended", s->peer);
+        log_msg(s->st.link == LINK_DIALLING ? LOG_DEBUG : LOG_INFO, "session with %s ended", s->peer);
         a->nsessions--;
         int served = s->served;
         char why[sizeof s->end_why];
@@ -148,19 +145,6 @@ static void on_handle_closed(uv_handle_t *h)
     }
 }
 
-/* s leaves the agent's list of connections waiting to authenticate. */
-static void pending_remove(struct session *s)
-{
-    struct session **pp = &s->agent->pending;
-    while (*pp && *pp != s)
-        pp = &(*pp)->pend_next;
-    if (*pp) {
-        *pp = s->pend_next;
-        s->agent->npending--;
-    }
-    s->pend_next = NULL;
-}
-
 int session_decoded(struct session *s, int rc, const char *err)
 {
     if (rc < 0)
@@ -173,10 +157,8 @@ int session_decoded(struct session *s, int rc, const char *err)
 void session_end(struct session *s, const char *why)
 {
     if (s->st.life == LIFE_OPEN) {
-        if (s->st.link == LINK_DIALLING)
-            log_debug("closing session with %s: %s", s->peer, why);
-        else
-            log_info("closing session with %s: %s", s->peer, why);
+        log_msg(s->st.link == LINK_DIALLING ? LOG_DEBUG : LOG_INFO, "closing session with %s: %s", s->peer,
+                why);
         snprintf(s->end_why, sizeof s->end_why, "%s", why);
         s->st.life = LIFE_ENDING;
     }
@@ -202,7 +184,6 @@ void session_maybe_free(struct session *s)
     s->st.life = LIFE_CLOSED;
     uv_timer_stop(&s->sampler);
     client_sampler_stop(&s->cs);
-    pending_remove(s);
     if (s->agent->waiting == s)
         s->agent->waiting = NULL;
     peer_close(&s->conn, s->end_why);
@@ -321,10 +302,8 @@ static void on_error(struct session *s, const struct msg_frame *f)
             session_end(s, why);
             return;
         }
-        if (s->st.link != LINK_ACCEPTED)
-            log_debug("error from coordinator %s: %s", s->peer, m.text);
-        else
-            log_warn("error from coordinator %s: %s", s->peer, m.text);
+        log_msg(s->st.link == LINK_ACCEPTED ? LOG_WARN : LOG_DEBUG, "error from coordinator %s: %s", s->peer,
+                m.text);
         snprintf(why, sizeof why, "coordinator reported an error: %s", m.text);
         session_end(s, why);
         return;
@@ -402,8 +381,35 @@ static void on_peer_free(struct peer *p)
     on_handle_closed((uv_handle_t *)&p->tcp);
 }
 
-static const struct peer_ops session_peer_ops = {
-    .on_frame = on_frame, .on_close = on_peer_close, .on_free = on_peer_free,
+/* A stranger that said hello is kept over one that has not. */
+static int on_spoke(const struct peer *p)
+{
+    return ((const struct session *)p)->st.talk != S_HELLO;
+}
+
+/* Over the strangers' caps (net/listener.c picks the victim): logged, and
+ * ended in the agent's words. */
+static void on_evicting(struct peer *victim, uint32_t n, int same_ip)
+{
+    struct session *v = (struct session *)victim;
+    const char *colon = strrchr(v->peer, ':');
+
+    if (same_ip) {
+        log_warn("evicted %s: %u connections from %.*s waiting to authenticate", v->peer, n,
+                 (int)(colon ? (size_t)(colon - v->peer) : strlen(v->peer)), v->peer);
+        session_end(v, "evicted: newer connections from the same address");
+    } else {
+        log_warn("evicted %s: %u connections waiting to authenticate", v->peer, n);
+        session_end(v, "evicted: too many unauthenticated connections");
+    }
+}
+
+static struct peer *on_alloc(struct listener *l);
+static void on_open(struct peer *p);
+
+static const struct listener_ops session_listener_ops = {
+    .peer = { .on_frame = on_frame, .on_close = on_peer_close, .on_free = on_peer_free },
+    .alloc = on_alloc, .on_open = on_open, .spoke = on_spoke, .evicting = on_evicting,
 };
 
 void session_feed(struct session *s, const void *bytes, size_t len)
@@ -425,53 +431,6 @@ int session_settled(const struct session *s)
 }
 
 /* ---- accepting ---- */
-
-/* s talks to peer ("IP:PORT"): peer_addr, its IP, is what the
- * per-address stranger cap compares. */
-static void session_name(struct session *s, const char *peer)
-{
-    const char *colon = strrchr(peer, ':');
-    snprintf(s->peer, sizeof s->peer, "%s", peer);
-    snprintf(s->peer_addr, sizeof s->peer_addr, "%.*s",
-             (int)(colon ? (size_t)(colon - peer) : strlen(peer)), peer);
-}
-
-/* The pending connection to evict for a newcomer: the oldest among those
- * from addr (NULL: from anywhere) that has not said hello, else the oldest
- * one that has.  Count of such connections in *n. */
-static struct session *pending_victim(struct agent *a, const char *addr, int *n)
-{
-    struct session *hello = NULL, *any = NULL;
-    *n = 0;
-    for (struct session *p = a->pending; p; p = p->pend_next) {
-        if (p->st.life != LIFE_OPEN || (addr && strcmp(p->peer_addr, addr) != 0))
-            continue;
-        ++*n;
-        if (!any)
-            any = p;
-        if (!hello && p->st.talk == S_HELLO)
-            hello = p;
-    }
-    return hello ? hello : any;
-}
-
-/* Make room for one more stranger from s's address: evict over the caps. */
-static void pending_make_room(struct agent *a, struct session *s)
-{
-    int per = a->max_pending_per_addr ? a->max_pending_per_addr : SESSION_MAX_PENDING_PER_ADDR;
-    int all = a->max_pending ? a->max_pending : SESSION_MAX_PENDING;
-    struct session *v;
-    int n;
-
-    while ((v = pending_victim(a, s->peer_addr, &n)) && n >= per) {
-        log_warn("evicted %s: %d connections from %s waiting to authenticate", v->peer, n, s->peer_addr);
-        session_end(v, "evicted: newer connections from the same address");
-    }
-    while ((v = pending_victim(a, NULL, &n)) && n >= all) {
-        log_warn("evicted %s: %d connections waiting to authenticate", v->peer, n);
-        session_end(v, "evicted: too many unauthenticated connections");
-    }
-}
 
 /* Hello deadline before authentication; afterwards a heartbeat to the
  * coordinator every second and the lease: a coordinator silent for longer
@@ -555,7 +514,7 @@ static void send_system(struct session *s, const char *waiting_for)
 static void session_authenticated(struct session *s)
 {
     struct agent *a = s->agent;
-    pending_remove(s);
+    listener_trust(&s->conn);
     /* proven: frames up to the full size (plans, clean requests) from now on */
     frame_reader_set_max(&s->conn.rd, FRAME_MAX_PAYLOAD);
     s->st.talk = S_IDLE;
@@ -608,8 +567,24 @@ static void session_promote(struct session *s)
     session_state_assert(&s->st);
 }
 
-/* A session with its handles, not yet connected to anything. */
-static struct session *session_new(struct agent *a)
+/* a's listener, set up at its first use (the seam's and the fuzzers'
+ * agents are zeroed, and hold their sessions in it too). */
+static struct listener *agent_listener(struct agent *a)
+{
+    if (!a->l.ops) {
+        a->l.ops = &session_listener_ops;
+        a->l.owner = a;
+        a->l.max_pending = SESSION_MAX_PENDING;
+        a->l.max_pending_per_addr = SESSION_MAX_PENDING_PER_ADDR;
+        a->l.preauth_max = FRAME_PREAUTH_MAX;
+        a->l.why_big_stranger = a->l.why_big = "frame larger than the limit";
+    }
+    return &a->l;
+}
+
+/* A session with its handles, not yet connected to anything; alone (not
+ * accepted by a->l): its peer set up here and held as a stranger of a->l. */
+static struct session *session_new(struct agent *a, int alone)
 {
     struct session *s = xcalloc(1, sizeof *s);
 
@@ -622,7 +597,10 @@ static struct session *session_new(struct agent *a)
     s->totals = xmalloc(sizeof *s->totals);
     s->causes_acc = xcalloc(1, sizeof *s->causes_acc);
     s->causes = xcalloc(1, sizeof *s->causes);
-    peer_init(&s->conn, a->loop, &session_peer_ops, FRAME_PREAUTH_MAX);
+    if (alone) {
+        peer_init(&s->conn, a->loop, &session_listener_ops.peer, FRAME_PREAUTH_MAX);
+        listener_adopt(agent_listener(a), &s->conn);
+    }
     uv_timer_init(a->loop, &s->sampler);
     uv_timer_init(a->loop, &s->tick);
     uv_async_init(a->loop, &s->finished, session_on_finished);
@@ -633,22 +611,10 @@ static struct session *session_new(struct agent *a)
     return s;
 }
 
-/* s, whose peer is known, joins the connections waiting to authenticate. */
-static void pending_add(struct agent *a, struct session *s)
-{
-    struct session **pp;
-    pending_make_room(a, s);
-    for (pp = &a->pending; *pp; pp = &(*pp)->pend_next)
-        ;                       /* appended: the list stays oldest first */
-    *pp = s;
-    a->npending++;
-}
-
 struct session *session_open_detached(struct agent *a, const char *peer)
 {
-    struct session *s = session_new(a);
-    session_name(s, peer);
-    pending_add(a, s);
+    struct session *s = session_new(a, 1);
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
     tick_start(s);
     return s;
 }
@@ -662,23 +628,25 @@ static void mark_control(struct session *s)
         log_warn("%s: cannot mark the control connection (--control-tos): %s", s->peer, uv_strerror(rc));
 }
 
-void session_accept(struct agent *a)
+static struct peer *on_alloc(struct listener *l)
 {
-    struct session *s = session_new(a);
-    struct sockaddr_storage ss;
-    char name[sizeof s->peer];
+    return &session_new(l->owner, 0)->conn;
+}
 
-    if (uv_accept((uv_stream_t *)&a->server, (uv_stream_t *)&s->conn.tcp) < 0) {
-        session_end(s, "accept failed");
-        return;
-    }
-    peer_name(&s->conn.tcp, &ss, name, sizeof name);
-    session_name(s, name);
-    pending_add(a, s);
+/* Accepted (net/listener.c named it, listed it and reads from it). */
+static void on_open(struct peer *p)
+{
+    struct session *s = (struct session *)p;
+
+    snprintf(s->peer, sizeof s->peer, "%s", p->addr);
     mark_control(s);
     log_info("connection from %s", s->peer);
     tick_start(s);
-    peer_start(&s->conn);
+}
+
+int session_listen(struct agent *a, const char *listen, char *err, size_t errlen)
+{
+    return listener_start(agent_listener(a), a->loop, listen, err, errlen);
 }
 
 /* ---- dialling out (agent --coordinator) ---- */
@@ -706,11 +674,10 @@ static void on_dialled(uv_connect_t *req, int status)
 
 struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer)
 {
-    struct session *s = session_new(a);
+    struct session *s = session_new(a, 1);
     int rc;
 
-    session_name(s, peer);
-    pending_add(a, s);
+    snprintf(s->peer, sizeof s->peer, "%s", peer);
     s->st.link = LINK_DIALLING;
     tick_start(s);     /* the connect's deadline */
     if ((rc = peer_connect(&s->conn, sa, on_dialled)) < 0) {

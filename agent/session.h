@@ -18,11 +18,15 @@
 #include <uv.h>
 #include "agent/admit.h"
 #include "agent/paths.h"
+#include "net/listener.h"
 #include "proto/auth.h"
 
 struct agent {
     uv_loop_t *loop;
-    uv_tcp_t server;
+    /* The sessions not yet authenticated, as strangers of one listener
+     * (net/listener.h): accepting coordinators with --listen, and holding
+     * the dialled and detached sessions under the same caps. */
+    struct listener l;
     struct allow_list allow;
     struct allow_list allow_nfs;
     char host[256];
@@ -30,10 +34,6 @@ struct agent {
     struct session *waiting;      /* authenticated while active wound down */
     pthread_t loop_thread;        /* the thread running loop (main's) */
     char active_peer[64];
-    int npending;                 /* connections not yet authenticated */
-    struct session *pending;      /* those connections, oldest first */
-    int max_pending;              /* cap on npending (0: SESSION_MAX_PENDING) */
-    int max_pending_per_addr;     /* cap per source address (0: SESSION_MAX_PENDING_PER_ADDR) */
     struct admit_limits limits;   /* the operator's own caps on a plan (--max-*) */
     const struct auth_secret *secret;   /* NULL: --insecure */
     uint64_t lease_ns;            /* stop I/O when the coordinator is silent this long */
@@ -67,8 +67,9 @@ struct agent {
 #define SESSION_MAX_PENDING 16
 #define SESSION_MAX_PENDING_PER_ADDR 4
 
-/* Accept a connection on a->server (its connection callback calls this). */
-void session_accept(struct agent *a);
+/* Listen for coordinators on listen ("ADDR:PORT") with a->l: 0, or <0
+ * with the one-line reason in err. */
+int session_listen(struct agent *a, const char *listen, char *err, size_t errlen);
 
 /* Dial the coordinator at sa (peer: "HOST:PORT" for logs) and serve it
  * as if it had connected to us: same handshake (the coordinator speaks

@@ -32,8 +32,6 @@ struct session {
     size_t clean_pending_n;
     atomic_int clean_cancel;  /* set when the session ends: the clean stops */
     char peer[64];
-    char peer_addr[48];       /* peer without the port: the per-address stranger cap */
-    struct session *pend_next;/* a->pending list while not authenticated */
     int served;               /* it became the active session (a->session_freed) */
     char end_why[160];        /* why it ended, first reason (a->session_freed) */
     int indexed;              /* id.index came from an admitted plan */

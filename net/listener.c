@@ -31,19 +31,39 @@ static void make_room(struct listener *l, const struct sockaddr_storage *ss)
     for (int pass = 0; pass < 2; pass++) {
         uint32_t cap = pass == 0 ? l->max_pending_per_addr : l->max_pending;
         for (;;) {
-            struct peer *oldest = NULL;
+            struct peer *oldest = NULL, *quiet = NULL;
             uint32_t n = 0;
             for (struct peer *p = l->peers; p; p = p->next) {
                 if (!p->stranger || (pass == 0 && !peer_same_ip(&p->ss, ss)))
                     continue;
                 n++;
                 oldest = p;           /* newest first: the last one seen is the oldest */
+                if (l->ops->spoke && !l->ops->spoke(p))
+                    quiet = p;
             }
             if (n < cap || !oldest)
                 break;
+            if (quiet)
+                oldest = quiet;
+            if (l->ops->evicting)
+                l->ops->evicting(oldest, n, pass == 0);
             peer_close(oldest, "evicted: too many connections waiting to authenticate");
         }
     }
+}
+
+void listener_adopt(struct listener *l, struct peer *p)
+{
+    p->stranger = 1;
+    p->why_big = l->why_big_stranger;
+    p->held_max = l->held_max;
+    p->why_held = l->why_held;
+    make_room(l, &p->ss);
+    p->l = l;
+    p->next = l->peers;
+    l->peers = p;
+    l->npeers++;
+    p->accepted_ns = p->last_rx_ns = clock_now_ns();
 }
 
 static void on_refused_closed(uv_handle_t *h)
@@ -68,21 +88,12 @@ static void on_connection(uv_stream_t *server, int status)
         return;
     }
     peer_init(p, server->loop, &l->ops->peer, l->preauth_max);
-    p->stranger = 1;
-    p->why_big = l->why_big_stranger;
-    p->held_max = l->held_max;
-    p->why_held = l->why_held;
     if (uv_accept(server, (uv_stream_t *)&p->tcp) < 0) {
         peer_close(p, "accept failed");
         return;
     }
     peer_name(&p->tcp, &p->ss, p->addr, sizeof p->addr);
-    make_room(l, &p->ss);
-    p->l = l;
-    p->next = l->peers;
-    l->peers = p;
-    l->npeers++;
-    p->accepted_ns = p->last_rx_ns = clock_now_ns();
+    listener_adopt(l, p);
     peer_start(p);
     l->ops->on_open(p);
 }

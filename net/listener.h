@@ -1,9 +1,10 @@
 /* listener: accepting peers on libuv, with the caps every listening
  * program of ours needs before a peer has proved anything.
  *
- * `run --listen` (coordinator/fleet/gather.c) and `nfstorm serve`
- * (coordinator/fleet/serve.c) accept strangers on the network: an agent that
- * dials in, a submitter.  On top of the peer layer (net/peer.h: reading,
+ * `run --listen` (coordinator/fleet/gather.c), `nfstorm serve`
+ * (coordinator/fleet/serve.c) and the listening agent (agent/session.c)
+ * accept strangers on the network: an agent that dials in, a submitter, a
+ * coordinator.  On top of the peer layer (net/peer.h: reading,
  * framing, writing, closing) both need the same plumbing, written here
  * once: the accept, the peer's name, the list of open peers, the bytes a
  * peer may hold, and the caps on strangers (at most
@@ -30,6 +31,12 @@ struct listener_ops {
     struct peer *(*alloc)(struct listener *l);
     /* Accepted, named and listed: say hello.  May close p. */
     void (*on_open)(struct peer *p);
+    /* May be NULL.  Whether stranger p has said something (a stranger
+     * that has not is evicted first); victim is about to be evicted, n
+     * strangers waiting (from its IP when same_ip): the owner may log it
+     * and close it in its own words first. */
+    int (*spoke)(const struct peer *p);
+    void (*evicting)(struct peer *victim, uint32_t n, int same_ip);
 };
 
 struct listener {
@@ -54,6 +61,11 @@ int listener_start(struct listener *l, uv_loop_t *loop, const char *listen, char
 
 /* Close the listening socket (the peers stay); cb as for uv_close. */
 void listener_close(struct listener *l, uv_close_cb cb);
+
+/* p (peer_init done; p->ss its address, or zeroed) joins l's strangers, as
+ * an accepted peer does: under the caps, oldest evicted over them.  For an
+ * owner whose peers come some other way too (a dialled one). */
+void listener_adopt(struct listener *l, struct peer *p);
 
 /* p proved itself: off the strangers' caps, its frames over the reader's
  * cap closed with why_big from now on. */

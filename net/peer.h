@@ -5,7 +5,8 @@
  * (coordinator/fleet/clean.c) dial agents, the submitter
  * (coordinator/fleet/pool_client.c) dials a pool, the agent's session
  * (agent/session.c) is accepted or dials out, and the listeners
- * (net/listener.h, under gather.c and serve.c) accept strangers.  What is
+ * (net/listener.h, under gather.c, serve.c and the agent's session)
+ * accept strangers.  What is
  * the same for all of them lives here once: the read loop (one read buffer
  * per thread: reads are handled whole), the frame reader with its cap
  * checked before anything is buffered, the write queue (a frame is handed

@@ -203,7 +203,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (agent.nsessions > 0 || uv_loop_alive(&loop))
             nanosleep(&ts, NULL);
     }
-    CHECK(agent.npending == 0 && agent.pending == NULL);
+    CHECK(agent.l.npeers == 0 && agent.l.peers == NULL);
     CHECK(agent.active == NULL && agent.waiting == NULL);
     nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     return 0;
