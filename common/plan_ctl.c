@@ -173,13 +173,11 @@ int plan_ctl_wait_for(const struct plan *p, struct job_spec *j, char *err, size_
                 found++;
                 in_last = i + 1 == p->nphases;
             }
-    if (found == 0 || found > 1) {
-        snprintf(err, errlen, "job '%s': wait_for=%s: %s", j->name, j->wait_for,
-                 found ? "more than one earlier job has that name (a waitee's name must be unique)"
-                       : strcmp(j->wait_for, j->name) == 0 ? "a job cannot wait for itself"
-                       : "no earlier job of that name (the waitee must come first)");
-        return -EINVAL;
-    }
+    if (found == 0 || found > 1)
+        return why_fail(err, errlen, "job '%s': wait_for=%s: %s", j->name, j->wait_for,
+                        found ? "more than one earlier job has that name (a waitee's name must be unique)"
+                              : strcmp(j->wait_for, j->name) == 0 ? "a job cannot wait for itself"
+                              : "no earlier job of that name (the waitee must come first)");
     if (in_last)
         j->stonewall = 1;
     return 0;

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include "common/plan_files.h"
 #include "common/rotate.h"
+#include "common/why.h"
 
 static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n,
                   char *err, size_t errlen)
@@ -44,10 +45,8 @@ int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t out
                 snprintf(num, sizeof num, "%u", v->nagents);
             else if (close && n == 4 && memcmp(in + 2, "host", 4) == 0)
                 val = v->host ? v->host : "";
-            else {
-                snprintf(err, errlen, "unknown variable in '%s' (known: ${agent}, ${host}, ${job}, ${nagents})", in);
-                return -EINVAL;
-            }
+            else
+                return why_fail(err, errlen, "unknown variable in '%s' (known: ${agent}, ${host}, ${job}, ${nagents})", in);
             if ((rc = append(out, outlen, &o, val, strlen(val), err, errlen)) < 0)
                 return rc;
             in = close + 1;
