@@ -29,6 +29,7 @@
 #include "common/plan_verify.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "common/why.h"
 #include "common/zones.h"
 
 /* fio's words, indexed by enum rw_mode. */
@@ -317,20 +318,26 @@ uint64_t job_max_bs(const struct job_spec *j)
     return m;
 }
 
-/* bssplit entries well formed and totalling 100 percent. */
-static int validate_split(const struct job_spec *j, const char *key, const struct bssplit_entry *e,
-                          uint32_t n, char *err, size_t errlen)
+/* One direction's bsrange and bssplit (write: the writes' twins, their
+ * messages saying so): a range 0 < min <= max, entries well formed and
+ * totalling 100 percent. */
+static int validate_bs(const struct job_spec *j, int write, char *err, size_t errlen)
 {
-    uint32_t sum = 0;
+    const char *dir = write ? " (writes)" : "";
+    uint64_t lo = write ? j->bsrange_w_min : j->bsrange_min, hi = write ? j->bsrange_w_max : j->bsrange_max;
+    const struct bssplit_entry *e = write ? j->bssplit_w : j->bssplit;
+    uint32_t n = write ? j->nbssplit_w : j->nbssplit, sum = 0;
+    if ((lo || hi) && (!lo || lo > hi))
+        return plan_job_fail(err, errlen, j, "bsrange%s must be min-max with 0 < min <= max", dir);
     if (n > PLAN_MAX_BSSPLIT)
-        return plan_job_fail(err, errlen, j, "%s has more than %d entries", key, PLAN_MAX_BSSPLIT);
+        return plan_job_fail(err, errlen, j, "bssplit%s has more than %d entries", dir, PLAN_MAX_BSSPLIT);
     for (uint32_t i = 0; i < n; i++) {
         if (e[i].bs == 0 || e[i].pct > 100)
-            return plan_job_fail(err, errlen, j, "%s entry %" PRIu32 " is invalid", key, i + 1);
+            return plan_job_fail(err, errlen, j, "bssplit%s entry %" PRIu32 " is invalid", dir, i + 1);
         sum += e[i].pct;
     }
     if (n && sum != 100)
-        return plan_job_fail(err, errlen, j, "%s percentages add up to %" PRIu32 ", not 100", key, sum);
+        return plan_job_fail(err, errlen, j, "bssplit%s percentages add up to %" PRIu32 ", not 100", dir, sum);
     return 0;
 }
 
@@ -339,11 +346,7 @@ static int validate_split(const struct job_spec *j, const char *key, const struc
 static int validate_dirs(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
-    if (j->bsrange_w_min || j->bsrange_w_max) {
-        if (!j->bsrange_w_min || j->bsrange_w_min > j->bsrange_w_max)
-            return plan_job_fail(err, errlen, j, "bsrange (writes) must be min-max with 0 < min <= max");
-    }
-    if (validate_split(j, "bssplit (writes)", j->bssplit_w, j->nbssplit_w, err, errlen))
+    if (validate_bs(j, 1, err, errlen))
         return -EINVAL;
     if (j->rate_w_iops > PLAN_MAX_RATE_IOPS)
         return plan_job_fail(err, errlen, j, "rate_iops (writes)=%" PRIu64 " exceeds %" PRIu64
@@ -464,22 +467,8 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
     int rc;
-    if (j->bsrange_min || j->bsrange_max) {
-        if (!j->bsrange_min || j->bsrange_min > j->bsrange_max)
-            return plan_job_fail(err, errlen, j, "bsrange must be min-max with 0 < min <= max");
-    }
-    if (j->nbssplit > PLAN_MAX_BSSPLIT)
-        return plan_job_fail(err, errlen, j, "bssplit has more than %d entries", PLAN_MAX_BSSPLIT);
-    if (j->nbssplit) {
-        uint32_t sum = 0;
-        for (uint32_t i = 0; i < j->nbssplit; i++) {
-            if (j->bssplit[i].bs == 0 || j->bssplit[i].pct > 100)
-                return plan_job_fail(err, errlen, j, "bssplit entry %" PRIu32 " is invalid", i + 1);
-            sum += j->bssplit[i].pct;
-        }
-        if (sum != 100)
-            return plan_job_fail(err, errlen, j, "bssplit percentages add up to %" PRIu32 ", not 100", sum);
-    }
+    if ((rc = validate_bs(j, 0, err, errlen)) < 0)
+        return rc;
     if (j->loops < 1)
         return plan_job_fail(err, errlen, j, "loops must be at least 1");
     if (!rate_process_name(j->rate_process))
@@ -550,16 +539,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         !terminated(j->nfs_url, sizeof(j->nfs_url)) ||
         !terminated(j->description, sizeof(j->description)) ||
         !terminated(j->filename_format, sizeof(j->filename_format)) ||
-        !terminated(j->agents, sizeof(j->agents)) || !terminated(j->zones, sizeof(j->zones))) {
-        if (err && errlen)
-            snprintf(err, errlen, "job has an unterminated string field");
-        return -EINVAL;
-    }
-    if (j->name[0] == '\0') {
-        if (err && errlen)
-            snprintf(err, errlen, "job has no name");
-        return -EINVAL;
-    }
+        !terminated(j->agents, sizeof(j->agents)) || !terminated(j->zones, sizeof(j->zones)))
+        return why_fail(err, errlen, "job has an unterminated string field");
+    if (j->name[0] == '\0')
+        return why_fail(err, errlen, "job has no name");
     if ((unsigned)j->rw >= RW__COUNT)
         return plan_job_fail(err, errlen, j, "bad rw mode %u", (unsigned)j->rw);
     int md = j->rw == RW_METADATA;
