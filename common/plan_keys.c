@@ -87,11 +87,13 @@ struct key_def {
     size_t off;
     size_t cap;          /* K_STR/K_NAME/K_ENGINE/K_AGENTS buffer size */
     const struct plan_enum *words;   /* K_ENUM: its values */
+    size_t woff;         /* per-direction kinds: the writes' twin, laid out as off */
 };
 
-#define FIELD(f)     offsetof(struct job_spec, f), 0, NULL
-#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f), NULL
-#define ENUMFIELD(f, words) offsetof(struct job_spec, f), 0, words
+#define FIELD(f)     offsetof(struct job_spec, f), 0, NULL, 0
+#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f), NULL, 0
+#define ENUMFIELD(f, words) offsetof(struct job_spec, f), 0, words, 0
+#define DIRFIELD(f, w) offsetof(struct job_spec, f), 0, NULL, offsetof(struct job_spec, w)
 
 /* fio's spellings, aliases included (fio: "readwrite" is an alias of the rw
  * key, "blocksize" of bs, "timeout" of runtime, "wait_for_previous" of
@@ -113,11 +115,11 @@ static const struct key_def keys[] = {
     { "readwrite",         K_RW,        FIELD(rw) },
     { "rwmixread",         K_MIXREAD,   FIELD(rwmixread) },
     { "rwmixwrite",        K_MIXWRITE,  FIELD(rwmixread) },
-    { "bs",                K_BS,        FIELD(bs) },
-    { "blocksize",         K_BS,        FIELD(bs) },
-    { "bsrange",           K_BSRANGE,   FIELD(bsrange_min) },
-    { "blocksize_range",   K_BSRANGE,   FIELD(bsrange_min) },
-    { "bssplit",           K_BSSPLIT,   FIELD(nbssplit) },
+    { "bs",                K_BS,        DIRFIELD(bs, bs_w) },
+    { "blocksize",         K_BS,        DIRFIELD(bs, bs_w) },
+    { "bsrange",           K_BSRANGE,   DIRFIELD(bsrange_min, bsrange_w_min) },
+    { "blocksize_range",   K_BSRANGE,   DIRFIELD(bsrange_min, bsrange_w_min) },
+    { "bssplit",           K_BSSPLIT,   DIRFIELD(nbssplit, nbssplit_w) },
     { "size",              K_SIZE_PCT,  FIELD(size) },
     { "kb_base",           K_KB_BASE,   FIELD(kb_base) },
     { "filesize",          K_SIZE,      FIELD(filesize) },
@@ -138,11 +140,11 @@ static const struct key_def keys[] = {
     { "flow",              K_U32,       FIELD(flow) },
     { "flow_id",           K_U32,       FIELD(flow_id) },
     { "flow_sleep",        K_DUR_US,    FIELD(flow_sleep_ns) },
-    { "rate",              K_RATE,      FIELD(rate_bps) },
-    { "rate_iops",         K_RATE,      FIELD(rate_iops) },
+    { "rate",              K_RATE,      DIRFIELD(rate_bps, rate_w_bps) },
+    { "rate_iops",         K_RATE,      DIRFIELD(rate_iops, rate_w_iops) },
     { "rate_process",      K_RATE_PROC, FIELD(rate_process) },
-    { "rate_min",          K_RATEMIN,   FIELD(rate_min_bps) },
-    { "rate_iops_min",     K_RATEMIN,   FIELD(rate_min_iops) },
+    { "rate_min",          K_RATEMIN,   DIRFIELD(rate_min_bps, rate_min_w_bps) },
+    { "rate_iops_min",     K_RATEMIN,   DIRFIELD(rate_min_iops, rate_min_w_iops) },
     { "ratecycle",         K_DUR_MS,    FIELD(ratecycle_ns) },
     { "rate_cycle",        K_DUR_MS,    FIELD(ratecycle_ns) },
     { "randrepeat",        K_BOOL,      FIELD(randrepeat) },
@@ -603,101 +605,88 @@ static int set_rw(struct job_spec *j, const char *value, char *why, size_t whyle
     return 0;
 }
 
-/* One direction's part of a per-direction key into d (reads: write 0). */
-static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int write,
+/* Bytes of a per-direction key's fields from k->off: bsrange's min and
+ * max, bssplit's count and entries; the twin at k->woff is laid out alike. */
+_Static_assert(offsetof(struct job_spec, bsrange_max) - offsetof(struct job_spec, bsrange_min) == 8 &&
+               offsetof(struct job_spec, bsrange_w_max) - offsetof(struct job_spec, bsrange_w_min) == 8 &&
+               offsetof(struct job_spec, bssplit) - offsetof(struct job_spec, nbssplit) ==
+               offsetof(struct job_spec, bssplit_w) - offsetof(struct job_spec, nbssplit_w),
+               "a per-direction key's twin is laid out as its reads' fields");
+
+static size_t dir_len(enum key_kind kind)
+{
+    if (kind == K_BSRANGE)
+        return 2 * sizeof(uint64_t);
+    if (kind == K_BSSPLIT)
+        return offsetof(struct job_spec, bssplit) + PLAN_MAX_BSSPLIT * sizeof(struct bssplit_entry) -
+               offsetof(struct job_spec, nbssplit);
+    return sizeof(uint64_t);
+}
+
+/* One direction's part of a per-direction key into d (reads: write 0),
+ * parsed into the reads' fields of a copy and stored at k->off or k->woff. */
+static int set_dir_part(struct job_spec *d, const struct key_def *k, int bytes, int write,
                         const char *v, char *why, size_t whylen)
 {
-    uint64_t a, b;
-    switch (kind) {
+    struct job_spec t = *d;
+    uint64_t a;
+    int rc;
+    switch (k->kind) {
     case K_BS:
-        if (job_size(d, v, &a) || a == 0)
-            return -EINVAL;
-        *(write ? &d->bs_w : &d->bs) = a;
-        return 0;
+        rc = job_size(d, v, &t.bs) || t.bs == 0;
+        break;
     case K_BSRANGE:
-        if (parse_bsrange(d, v, &a, &b, why, whylen))
-            return -EINVAL;
-        *(write ? &d->bsrange_w_min : &d->bsrange_min) = a;
-        *(write ? &d->bsrange_w_max : &d->bsrange_max) = b;
-        return 0;
-    case K_BSSPLIT: {
-        struct job_spec t = *d;
-        if (parse_bssplit(v, &t, why, whylen))
-            return -EINVAL;
-        if (write) {
-            d->nbssplit_w = t.nbssplit;
-            memcpy(d->bssplit_w, t.bssplit, sizeof d->bssplit_w);
-        } else {
-            d->nbssplit = t.nbssplit;
-            memcpy(d->bssplit, t.bssplit, sizeof d->bssplit);
-        }
-        return 0;
+        rc = parse_bsrange(d, v, &t.bsrange_min, &t.bsrange_max, why, whylen);
+        break;
+    case K_BSSPLIT:
+        rc = parse_bssplit(v, &t, why, whylen);
+        break;
+    default:   /* K_RATE, K_RATEMIN: bytes/s or ops/s */
+        rc = bytes ? job_size(d, v, &a) : units_parse_u64(v, &a);
+        memcpy((char *)&t + k->off, &a, sizeof a);
+        break;
     }
-    case K_RATEMIN:
-        if (bytes ? job_size(d, v, &a) : units_parse_u64(v, &a))
-            return -EINVAL;
-        if (bytes)
-            *(write ? &d->rate_min_w_bps : &d->rate_min_bps) = a;
-        else
-            *(write ? &d->rate_min_w_iops : &d->rate_min_iops) = a;
-        return 0;
-    default:   /* K_RATE */
-        if (bytes ? job_size(d, v, &a) : units_parse_u64(v, &a))
-            return -EINVAL;
-        if (bytes)
-            *(write ? &d->rate_w_bps : &d->rate_bps) = a;
-        else
-            *(write ? &d->rate_w_iops : &d->rate_iops) = a;
-        return 0;
-    }
+    if (rc)
+        return -EINVAL;
+    memcpy((char *)d + (write ? k->woff : k->off), (char *)&t + k->off, dir_len(k->kind));
+    return 0;
 }
 
 /* bs, bsrange, bssplit, rate, rate_iops: one value for both directions,
  * or fio's "read,write[,trim]".  Set into a copy, stored only when every
  * part is valid. */
-static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const char *value,
+static int set_dirs(struct job_spec *j, const struct key_def *k, int bytes, const char *value,
                     char *why, size_t whylen)
 {
     struct dir_parts d;
     struct job_spec t = *j;
+    int rate = k->kind == K_RATE || k->kind == K_RATEMIN;
     if (split_dirs(value, &d, why, whylen))
         return -EINVAL;
     if (d.n == 1) {
-        if (set_dir_part(&t, kind, bytes, 0, d.part[0], why, whylen))
+        if (set_dir_part(&t, k, bytes, 0, d.part[0], why, whylen))
             return -EINVAL;
-        /* one value: the writes' twin follows the reads' */
-        switch (kind) {
-        case K_BS: t.bs_w = 0; break;
-        case K_BSRANGE: t.bsrange_w_min = t.bsrange_w_max = 0; break;
-        case K_BSSPLIT: t.nbssplit_w = 0; break;
-        case K_RATEMIN:    /* fio: each direction has to keep it */
-            if (bytes)
-                t.rate_min_w_bps = t.rate_min_bps;
-            else
-                t.rate_min_w_iops = t.rate_min_iops;
-            break;
-        default:    /* both schedules get it, whichever one runs */
-            if (bytes)
-                t.rate_w_bps = t.rate_bps;
-            else
-                t.rate_w_iops = t.rate_iops;
-            break;
-        }
+        /* one value: a rate's writes' twin is the same (both schedules get
+         * it, whichever one runs; fio: each direction keeps a rate_min), a
+         * size's is 0, as reads */
+        if (rate)
+            memcpy((char *)&t + k->woff, (char *)&t + k->off, sizeof(uint64_t));
+        else
+            memset((char *)&t + k->woff, 0, k->kind == K_BSSPLIT ? sizeof t.nbssplit_w : dir_len(k->kind));
     } else {
         for (int i = 0; i < d.n; i++) {
             struct job_spec scratch = t;
             if (!d.part[i][0]) {
                 /* fio's "rate=,2m": an empty rate part is no cap */
-                if ((kind == K_RATE || kind == K_RATEMIN) && i < 2 &&
-                    set_dir_part(&t, kind, bytes, i, "0", why, whylen))
+                if (rate && i < 2 && set_dir_part(&t, k, bytes, i, "0", why, whylen))
                     return -EINVAL;
                 continue;
             }
             /* the trims' part: checked, not kept */
-            if (set_dir_part(i < 2 ? &t : &scratch, kind, bytes, i == 1, d.part[i], why, whylen))
+            if (set_dir_part(i < 2 ? &t : &scratch, k, bytes, i == 1, d.part[i], why, whylen))
                 return -EINVAL;
         }
-        if (kind == K_RATE)
+        if (k->kind == K_RATE)
             t.rate_per_dir = 1;
     }
     *j = t;
@@ -1024,7 +1013,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     case K_BSSPLIT:
     case K_RATE:
     case K_RATEMIN:
-        return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
+        return set_dirs(j, k, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
                         value, why, whylen);
     case K_ENUM:
         return set_enum(j, k, value, why, whylen);
