@@ -280,43 +280,29 @@ int plan_key_reads_size(const char *key)
     }
 }
 
+/* What a kind of value looks like, for a refused value whose setter gave
+ * no reason of its own (kinds without one say enough themselves). */
+#define HINT_SIZE "want a size such as 4k, 1m or 2g"
+#define HINT_WHOLE "want a whole number"
+#define HINT_BOOL "want 1/0, true/false, yes/no or on/off"
+#define HINT_PCT "want a percentage from 0 to 100"
+#define HINT_DIRS "want a size, or fio's reads,writes form such as 4k,64k"
+static const char *const kind_hints[] = {
+    [K_SIZE] = HINT_SIZE, [K_SIZE32] = HINT_SIZE, [K_KB_BASE] = "want 1000 or 1024",
+    [K_SIZE_PCT] = HINT_SIZE ", or a percentage of the existing files such as 50%",
+    [K_COUNT] = "want a count such as 500, 50k or 1.5m",
+    [K_U32] = HINT_WHOLE, [K_U64] = HINT_WHOLE, [K_BATCH] = HINT_WHOLE,
+    [K_DURATION] = "want a duration such as 30 (seconds), 500ms or 2m",
+    [K_DUR_US] = "want a duration such as 100 (microseconds), 2ms or 1s",
+    [K_DUR_MS] = "want a duration such as 500 (milliseconds) or 1s",
+    [K_BOOL] = HINT_BOOL, [K_NOTBOOL] = HINT_BOOL, [K_MIXREAD] = HINT_PCT, [K_MIXWRITE] = HINT_PCT,
+    [K_BS] = HINT_DIRS, [K_RATE] = HINT_DIRS, [K_RATEMIN] = HINT_DIRS,
+};
+
 const char *plan_key_value_hint(const char *key)
 {
     const struct key_def *k = key ? key_lookup(key) : NULL;
-    if (!k)
-        return NULL;
-    switch (k->kind) {
-    case K_SIZE:
-    case K_SIZE32:
-    case K_KB_BASE:
-        return k->kind == K_KB_BASE ? "want 1000 or 1024" : "want a size such as 4k, 1m or 2g";
-    case K_SIZE_PCT:
-        return "want a size such as 4k, 1m or 2g, or a percentage of the existing files such as 50%";
-    case K_COUNT:
-        return "want a count such as 500, 50k or 1.5m";
-    case K_U32:
-    case K_U64:
-    case K_BATCH:
-        return "want a whole number";
-    case K_DURATION:
-        return "want a duration such as 30 (seconds), 500ms or 2m";
-    case K_DUR_US:
-        return "want a duration such as 100 (microseconds), 2ms or 1s";
-    case K_DUR_MS:
-        return "want a duration such as 500 (milliseconds) or 1s";
-    case K_BOOL:
-    case K_NOTBOOL:
-        return "want 1/0, true/false, yes/no or on/off";
-    case K_MIXREAD:
-    case K_MIXWRITE:
-        return "want a percentage from 0 to 100";
-    case K_BS:
-    case K_RATE:
-    case K_RATEMIN:
-        return "want a size, or fio's reads,writes form such as 4k,64k";
-    default:
-        return NULL;
-    }
+    return k && (size_t)k->kind < NELEM(kind_hints) ? kind_hints[k->kind] : NULL;
 }
 
 int plan_key_ignored(const char *key, const char **note)
