@@ -44,14 +44,6 @@ static const char *const rw_names[RW__COUNT] = {
     [RW_COHERENCE] = "coherence",
 };
 
-/* Extra spellings fio accepts for the same modes. */
-static const struct {
-    const char *name;
-    enum rw_mode rw;
-} rw_aliases[] = {
-    { "readwrite", RW_RW },
-};
-
 static const char *const rate_process_names[] = {
     [RATE_LINEAR] = "linear", [RATE_POISSON] = "poisson",
 };
@@ -151,11 +143,9 @@ const char *rw_mode_name(enum rw_mode rw)
 
 int rw_mode_from_name(const char *s)
 {
-    int i = names_index(rw_names, RW__COUNT, s);
-    for (size_t a = 0; i < 0 && s && a < NELEM(rw_aliases); a++)
-        if (strcmp(s, rw_aliases[a].name) == 0)
-            i = (int)rw_aliases[a].rw;
-    return i;
+    if (s && strcmp(s, "readwrite") == 0)     /* fio's other spelling of rw */
+        return RW_RW;
+    return names_index(rw_names, RW__COUNT, s);
 }
 
 int rw_mode_reads(enum rw_mode rw)

@@ -55,6 +55,7 @@
 #include <unistd.h>
 
 #include "common/plan_fio_keys.h"
+#include "common/names.h"
 #include "common/xmalloc.h"
 #include "common/why.h"
 
@@ -191,15 +192,6 @@ static void section_begin(struct ini_ctx *c, const char *name, size_t len)
     c->sec = SEC_JOB;
 }
 
-static int is_path_var(const char *name, size_t n)
-{
-    static const char *const vars[] = { "agent", "host", "job", "nagents" };
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-        if (strlen(vars[i]) == n && memcmp(vars[i], name, n) == 0)
-            return 1;
-    return 0;
-}
-
 /* ${VAR} from the environment, as fio does; the path variables stay.  An
  * unset (or empty-named) variable expands to nothing, as fio's
  * fio_option_dup_subs does; the first one's name goes to unset (if not
@@ -218,7 +210,7 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
             size_t nlen = (size_t)(strchr(name, '}') - name);
             adv = nlen + 3;
             n = adv;                      /* a path variable: copied as is */
-            if (!is_path_var(name, nlen)) {
+            if (!names_list_has("agent host job nagents", ' ', name, nlen)) {
                 char var[128];
                 if (nlen >= sizeof(var)) {
                     ctx_fail(c, "%s:%u: bad variable '%.*s' in '%s'", CUR(c)->file, CUR(c)->line,

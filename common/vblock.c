@@ -53,14 +53,10 @@ const char *vblock_csum_name(enum vblock_csum c)
 
 int vblock_csum_from_name(const char *s)
 {
-    if (!s)
-        return -1;
-    if (strcmp(s, "crc32c-intel") == 0)
+    int i = names_index(csum_names, VB_CSUM__COUNT, s);
+    if (s && strcmp(s, "crc32c-intel") == 0)
         return VB_CSUM_CRC32C;
-    for (int i = VB_CSUM_NULL; i < VB_CSUM__COUNT; i++)
-        if (strcmp(s, csum_names[i]) == 0)
-            return i;
-    return -1;
+    return i == VB_CSUM_OFF ? -1 : i;      /* "off" is no verify= word */
 }
 
 NAMES_LOOKUPS(vblock_kind_name, vblock_kind_from_name, enum vblock_kind, kind_names, VB__COUNT)
