@@ -556,12 +556,13 @@ static int parse_md_ops(const char *value, struct job_spec *tmp, char *why, size
 /* rw=MODE[:N]: fio's sequence modifier (its rw_sequencer) -- for a
  * random mode a new random offset every N ops, for a sequential one a hole
  * of N bytes after each op. */
-static int set_rw(struct job_spec *j, const char *value, char *why, size_t whylen)
+static int set_rw(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     char mode[32];
     size_t n = strcspn(value, ":");
     uint64_t nr = 0, bytes = 0;
     int rw;
+    (void)k;
     if (n >= sizeof mode)
         return -EINVAL;
     memcpy(mode, value, n);
@@ -641,12 +642,12 @@ static int set_dir_part(struct job_spec *d, const struct key_def *k, int bytes, 
 /* bs, bsrange, bssplit, rate, rate_iops: one value for both directions,
  * or fio's "read,write[,trim]".  Set into a copy, stored only when every
  * part is valid. */
-static int set_dirs(struct job_spec *j, const struct key_def *k, int bytes, const char *value,
-                    char *why, size_t whylen)
+static int set_dirs(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     struct dir_parts d;
     struct job_spec t = *j;
     int rate = k->kind == K_RATE || k->kind == K_RATEMIN;
+    int bytes = strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0;
     if (split_dirs(value, &d, why, whylen))
         return -EINVAL;
     if (d.n == 1) {
@@ -684,12 +685,13 @@ static int set_dirs(struct job_spec *j, const struct key_def *k, int bytes, cons
  * k->cap) or says why not. */
 
 /* error_threshold: "N" failed ops, or "P%" of the phase's ops (0 < P <= 100) */
-static int set_threshold(struct job_spec *j, const char *value, char *why, size_t whylen)
+static int set_threshold(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     size_t n = strlen(value);
     char one[128], *end;
     uint64_t u64;
 
+    (void)k;
     if (n > 0 && value[n - 1] == '%') {
         double pct;
         if (n == 1 || n >= sizeof one)
@@ -740,13 +742,14 @@ static int set_text(struct job_spec *j, const struct key_def *k, const char *val
 }
 
 /* fio's size=N%: N (1..100) percent of each existing file; else a size */
-static int set_size_pct(struct job_spec *j, const char *value, char *why, size_t whylen)
+static int set_size_pct(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     size_t n = strlen(value);
     char one[128];
     uint64_t u64;
     uint32_t u32;
 
+    (void)k;
     if (n > 0 && value[n - 1] == '%') {
         if (n == 1 || n >= sizeof one)
             return why_fail(why, whylen, "want a size or a percentage from 1%% to 100%%");
@@ -821,11 +824,13 @@ static int set_u32(struct job_spec *j, const struct key_def *k, const char *valu
 }
 
 /* A uint64_t field: K_SIZE, K_COUNT, K_U64 and the durations. */
-static int set_u64(struct job_spec *j, const struct key_def *k, const char *value)
+static int set_u64(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     uint64_t u64;
     int rc;
 
+    (void)why;
+    (void)whylen;
     switch (k->kind) {
     case K_SIZE:
         rc = job_size(j, value, &u64);
@@ -916,8 +921,8 @@ static int set_named(struct job_spec *j, const struct key_def *k, const char *va
 
 /* Values that set several fields at once, parsed into a copy first so a
  * refused value leaves j as it was: K_DIST, K_MDOPS, K_LOG. */
-static int set_compound(struct job_spec *j, const struct key_def *k, const char *key, const char *value,
-                        char *why, size_t whylen)
+static int set_compound(struct job_spec *j, const struct key_def *k, const char *value, char *why,
+                        size_t whylen)
 {
     struct job_spec tmp = *j;
     struct job_log l = j->log;
@@ -937,12 +942,31 @@ static int set_compound(struct job_spec *j, const struct key_def *k, const char 
         memcpy(j->md_ops, tmp.md_ops, sizeof(j->md_ops));
         return 0;
     default:    /* K_LOG */
-        if (plan_log_set(&l, key, value, why, whylen))
+        if (plan_log_set(&l, k->name, value, why, whylen))
             return -EINVAL;
         j->log = l;
         return 0;
     }
 }
+
+/* names, fio's aliases and refusals: common/engine_table.h */
+static int set_engine(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    return engine_table_parse(value, (char *)j + k->off, k->cap, why, whylen);
+}
+
+/* The setter of each kind of value. */
+static int (*const setters[])(struct job_spec *, const struct key_def *, const char *, char *, size_t) = {
+    [K_STR] = set_text, [K_NAME] = set_text, [K_AGENTS] = set_text, [K_PATTERN] = set_pattern,
+    [K_THRESHOLD] = set_threshold, [K_RW] = set_rw, [K_SIZE_PCT] = set_size_pct, [K_ENGINE] = set_engine,
+    [K_MIXREAD] = set_u32, [K_MIXWRITE] = set_u32, [K_KB_BASE] = set_u32, [K_SIZE32] = set_u32,
+    [K_VERIFY] = set_u32, [K_U32] = set_u32, [K_BATCH] = set_u32, [K_PCT1] = set_u32, [K_NCONNECT] = set_u32,
+    [K_SIZE] = set_u64, [K_COUNT] = set_u64, [K_U64] = set_u64, [K_DURATION] = set_u64, [K_DUR_US] = set_u64,
+    [K_DUR_MS] = set_u64, [K_BOOL] = set_flag, [K_NOTBOOL] = set_flag, [K_SYNC] = set_flag,
+    [K_BS] = set_dirs, [K_BSRANGE] = set_dirs, [K_BSSPLIT] = set_dirs, [K_RATE] = set_dirs, [K_RATEMIN] = set_dirs,
+    [K_ENUM] = set_enum, [K_RATE_PROC] = set_named, [K_RWSEQ] = set_named, [K_FSERV] = set_named,
+    [K_DIST] = set_compound, [K_MDOPS] = set_compound, [K_LOG] = set_compound,
+};
 
 int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                      char *why, size_t whylen)
@@ -957,62 +981,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     if (!value)
         value = "";      /* a bare flag: "--time_based", "stonewall" */
 
-    switch (k->kind) {
-    case K_THRESHOLD:
-        return set_threshold(j, value, why, whylen);
-    case K_PATTERN:
-        return set_pattern(j, k, value, why, whylen);
-    case K_NAME:
-    case K_STR:
-    case K_AGENTS:
-        return set_text(j, k, value, why, whylen);
-    case K_RW:
-        return set_rw(j, value, why, whylen);
-    case K_SIZE_PCT:
-        return set_size_pct(j, value, why, whylen);
-    case K_MIXREAD:
-    case K_MIXWRITE:
-    case K_KB_BASE:
-    case K_SIZE32:
-    case K_VERIFY:
-    case K_U32:
-    case K_BATCH:
-    case K_PCT1:
-    case K_NCONNECT:
-        return set_u32(j, k, value, why, whylen);
-    case K_SIZE:
-    case K_COUNT:
-    case K_U64:
-    case K_DURATION:
-    case K_DUR_US:
-    case K_DUR_MS:
-        return set_u64(j, k, value);
-    case K_BOOL:
-    case K_NOTBOOL:
-    case K_SYNC:
-        return set_flag(j, k, value, why, whylen);
-    case K_ENGINE:
-        /* names, fio's aliases and refusals: common/engine_table.h */
-        return engine_table_parse(value, (char *)j + k->off, k->cap, why, whylen);
-    case K_BS:
-    case K_BSRANGE:
-    case K_BSSPLIT:
-    case K_RATE:
-    case K_RATEMIN:
-        return set_dirs(j, k, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
-                        value, why, whylen);
-    case K_ENUM:
-        return set_enum(j, k, value, why, whylen);
-    case K_RATE_PROC:
-    case K_RWSEQ:
-    case K_FSERV:
-        return set_named(j, k, value, why, whylen);
-    case K_DIST:
-    case K_MDOPS:
-    case K_LOG:
-        return set_compound(j, k, key, value, why, whylen);
-    }
-    return -EINVAL;
+    return setters[k->kind](j, k, value, why, whylen);
 }
 
 int plan_job_set(struct job_spec *j, const char *key, const char *value)
