@@ -78,6 +78,19 @@ int rand_dist_from_name(const char *s)
     return names_index(rand_dist_names, NELEM(rand_dist_names), s);
 }
 
+/* fio's bounds: zipf's theta differs from 1.0, 0 < pareto's h < 1, 0 <=
+ * normal's deviation < 100 (percent) */
+const char *rand_dist_param_bad(enum rand_dist d, double p)
+{
+    if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
+        return "zipf theta must be > 0 and not 1.0";
+    if (d == DIST_PARETO && !(p > 0 && p < 1))
+        return "pareto h must be > 0 and < 1";
+    if (d == DIST_NORMAL && !(p >= 0 && p < 100))
+        return "normal deviation must be >= 0 and < 100";
+    return NULL;
+}
+
 const struct plan_enum plan_fallocate_words[] = {
     { "native", FALLOC_NATIVE, 0 }, { "none", FALLOC_NONE, 0 }, { "posix", FALLOC_POSIX, 0 },
     { "keep", FALLOC_KEEP, 0 }, { "truncate", FALLOC_TRUNCATE, 0 },
@@ -456,6 +469,7 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
 static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
+    const char *bad;
     int rc;
     if ((rc = validate_bs(j, 0, err, errlen)) < 0)
         return rc;
@@ -465,27 +479,10 @@ static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
         return plan_job_fail(err, errlen, j, "bad rate_process %u", (unsigned)j->rate_process);
     if (!file_service_name(j->file_service_type))
         return plan_job_fail(err, errlen, j, "bad file_service_type %u", (unsigned)j->file_service_type);
-    switch (j->random_distribution) {
-    case DIST_RANDOM:
-        break;
-    case DIST_ZIPF:     /* fio: theta must differ from 1.0 */
-        if (!(j->dist_param > 0) || j->dist_param == 1.0)
-            return plan_job_fail(err, errlen, j, "zipf theta must be > 0 and not 1.0");
-        break;
-    case DIST_PARETO:   /* fio: 0 < h < 1 */
-        if (!(j->dist_param > 0 && j->dist_param < 1))
-            return plan_job_fail(err, errlen, j, "pareto h must be > 0 and < 1");
-        break;
-    case DIST_NORMAL:   /* fio: 0 <= deviation < 100 (percent) */
-        if (!(j->dist_param >= 0 && j->dist_param < 100))
-            return plan_job_fail(err, errlen, j, "normal deviation must be >= 0 and < 100");
-        break;
-    case DIST_ZONED:
-    case DIST_ZONED_ABS:
-        break;          /* validate_dirs checks the zones */
-    default:
+    if (!rand_dist_name(j->random_distribution))
         return plan_job_fail(err, errlen, j, "bad random_distribution %u", (unsigned)j->random_distribution);
-    }
+    if ((bad = rand_dist_param_bad(j->random_distribution, j->dist_param)) != NULL)
+        return plan_job_fail(err, errlen, j, "%s", bad);    /* zones: validate_dirs */
     if (j->n_md_ops > PLAN_MAX_MD_OPS)
         return plan_job_fail(err, errlen, j, "md_ops has more than %d entries", PLAN_MAX_MD_OPS);
     for (uint32_t i = 0; i < j->n_md_ops; i++)

@@ -516,12 +516,9 @@ static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t
         if (end == value + n + 1 || *end || !isfinite(p))
             return why_fail(why, whylen, "bad parameter '%s'", value + n + 1);
     }
-    if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
-        return why_fail(why, whylen, "zipf theta must be > 0 and not 1.0");
-    if (d == DIST_PARETO && !(p > 0 && p < 1))
-        return why_fail(why, whylen, "pareto h must be > 0 and < 1");
-    if (d == DIST_NORMAL && !(p >= 0 && p < 100))
-        return why_fail(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
+    const char *bad = rand_dist_param_bad((enum rand_dist)d, p);
+    if (bad)
+        return why_fail(why, whylen, "%s%s", bad, d == DIST_NORMAL ? " (percent)" : "");
     tmp->random_distribution = (enum rand_dist)d;
     tmp->dist_param = p;
     return 0;
@@ -895,28 +892,24 @@ static int set_enum(struct job_spec *j, const struct key_def *k, const char *val
 }
 
 /* The named small enums: K_RATE_PROC, K_RWSEQ, K_FSERV. */
+_Static_assert(sizeof(enum rate_process) == sizeof(int) && sizeof(enum file_service) == sizeof(int) &&
+               sizeof(((struct job_spec *)0)->rw_sequencer) == sizeof(int), "the named enums are int-sized");
+
 static int set_named(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
-    int b;
+    int b = k->kind == K_RATE_PROC ? rate_process_from_name(value)
+          : k->kind == K_RWSEQ ? rw_sequencer_from_name(value) : file_service_from_name(value);
 
-    switch (k->kind) {
-    case K_RATE_PROC:
-        if ((b = rate_process_from_name(value)) < 0)
-            return why_fail(why, whylen, "want linear or poisson");
-        *(enum rate_process *)(void *)((char *)j + k->off) = (enum rate_process)b;
-        return 0;
-    case K_RWSEQ:
-        if ((b = rw_sequencer_from_name(value)) < 0)
-            return why_fail(why, whylen, "want sequential or identical");
-        j->rw_sequencer = (uint32_t)b;
-        return 0;
-    default:    /* K_FSERV */
-        if ((b = file_service_from_name(value)) < 0)
-            return why_fail(why, whylen, "want roundrobin, sequential or random%s",
-                            strchr(value, ':') ? " (the ':N' form is not supported)" : "");
-        *(enum file_service *)(void *)((char *)j + k->off) = (enum file_service)b;
-        return 0;
-    }
+    if (b >= 0)
+        memcpy((char *)j + k->off, &b, sizeof b);
+    else if (k->kind == K_RATE_PROC)
+        return why_fail(why, whylen, "want linear or poisson");
+    else if (k->kind == K_RWSEQ)
+        return why_fail(why, whylen, "want sequential or identical");
+    else
+        return why_fail(why, whylen, "want roundrobin, sequential or random%s",
+                        strchr(value, ':') ? " (the ':N' form is not supported)" : "");
+    return 0;
 }
 
 /* Values that set several fields at once, parsed into a copy first so a
