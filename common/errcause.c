@@ -23,35 +23,30 @@ void errcause_set_init(struct errcause_set *s)
     memset(s, 0, sizeof *s);
 }
 
-static struct errcause *find(struct errcause_op *o, uint32_t kind, uint32_t code)
+/* The slot of cause (kind, code): its own, or a new one while the table
+ * has room (*fresh set: the caller fills in its details), else NULL. */
+static struct errcause *slot(struct errcause_op *o, uint32_t kind, uint32_t code, int *fresh)
 {
+    *fresh = 0;
     for (uint32_t i = 0; i < o->n; i++)
         if (o->c[i].kind == kind && o->c[i].code == code)
             return &o->c[i];
-    return NULL;
-}
-
-/* The slot for a new cause, or NULL when the table is full. */
-static struct errcause *append(struct errcause_op *o, uint32_t kind, uint32_t code)
-{
-    struct errcause *c;
     if (o->n >= ERRCAUSE_MAX)
         return NULL;
-    c = &o->c[o->n++];
-    memset(c, 0, sizeof *c);
-    c->kind = kind;
-    c->code = code;
-    return c;
+    *fresh = 1;
+    o->c[o->n] = (struct errcause){ .kind = kind, .code = code };
+    return &o->c[o->n++];
 }
 
 void errcause_add(struct errcause_set *s, enum op_type t, enum errcause_kind kind, uint32_t code,
                   uint64_t offset, uint64_t size, const char *file, uint64_t n)
 {
     struct errcause_op *o = &s->op[t];
-    struct errcause *c = find(o, kind, code);
+    struct errcause *c;
+    int fresh;
     if (n == 0)
         return;
-    if (!c && (c = append(o, kind, code)) != NULL) {
+    if ((c = slot(o, kind, code, &fresh)) != NULL && fresh) {
         c->offset = offset;
         c->size = kind == ERRC_SHORT_READ ? size : 0;
         snprintf(c->file, sizeof c->file, "%s", file ? file : "");
@@ -71,12 +66,11 @@ void errcause_merge(struct errcause_set *dst, const struct errcause_set *src)
         struct errcause_op *d = &dst->op[t];
         const struct errcause_op *s = &src->op[t];
         for (uint32_t i = 0; i < s->n && i < ERRCAUSE_MAX; i++) {
-            struct errcause *c = find(d, s->c[i].kind, s->c[i].code);
-            if (!c && (c = append(d, s->c[i].kind, s->c[i].code)) != NULL) {
+            int fresh;
+            struct errcause *c = slot(d, s->c[i].kind, s->c[i].code, &fresh);
+            if (fresh)
                 *c = s->c[i];
-                continue;
-            }
-            if (c)
+            else if (c)
                 c->count = sat_add_u64(c->count, s->c[i].count);
             else
                 d->other = sat_add_u64(d->other, s->c[i].count);

@@ -191,10 +191,7 @@ int rw_mode_random(enum rw_mode rw)
 
 void plan_init(struct plan *p)
 {
-    p->nphases = 0;
-    p->phases = NULL;
-    p->nwarnings = 0;
-    p->warnings = NULL;
+    *p = (struct plan){ .phases = NULL, .warnings = NULL };
 }
 
 void plan_free(struct plan *p)
@@ -735,18 +732,15 @@ int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t 
     }
     {
         uint64_t v;
-        unsigned char be[8];
-        size_t k = 0;
+        size_t k = 1;     /* its significant bytes, at least one */
         if (units_parse_u64(text, &v) < 0)
             return -EINVAL;
-        do {
-            be[k++] = (unsigned char)(v & 0xff);
-            v >>= 8;
-        } while (v);
+        while (k < 8 && v >> (8 * k))
+            k++;
         if (k > cap)
             return -EINVAL;
         for (size_t i = 0; i < k; i++)
-            out[i] = be[k - 1 - i];
+            out[i] = (unsigned char)(v >> (8 * (k - 1 - i)));
         *len = k;
         return 0;
     }

@@ -94,11 +94,8 @@ static int parse_valid(const char *text, struct sweep_spec *s, char *why, size_t
 
 int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *s, char *why, size_t whylen)
 {
-    memset(s, 0, sizeof *s);
-    s->resolution_pct = SWEEP_DEFAULT_RESOLUTION;
-    s->achieved_pct = SWEEP_DEFAULT_ACHIEVED;
-    s->agent_pct = SWEEP_DEFAULT_AGENT;
-    s->cv_pct = SWEEP_DEFAULT_CV;
+    *s = (struct sweep_spec){ .resolution_pct = SWEEP_DEFAULT_RESOLUTION, .achieved_pct = SWEEP_DEFAULT_ACHIEVED,
+                              .agent_pct = SWEEP_DEFAULT_AGENT, .cv_pct = SWEEP_DEFAULT_CV };
     for (uint32_t d = 1; d < NELEM(dim_names); d++)
         if (strcmp(t->dim, dim_names[d]) == 0)
             s->dim = d;

@@ -392,14 +392,13 @@ void vblock_fill(const struct vblock_ctx *c, void *buf, uint32_t len, const stru
     }
     h = u + c->hdr_off;
     stamp = write_stamp(id);
+    memset(h, 0, VBLOCK_HDR_LEN);       /* the reserved bytes, H_PAD and the sum's room */
     le_put32(h + H_MAGIC, VBLOCK_MAGIC);
     h[H_VERSION] = VBLOCK_VERSION;
     h[H_CSUM] = (unsigned char)c->csum;
-    h[6] = h[7] = 0;
     le_put32(h + H_LEN, len);
     le_put32(h + H_WRITER, id->writer);
     le_put32(h + H_JOB, id->job);
-    le_put32(h + 20, 0);
     le_put64(h + H_FILE, id->file_id);
     le_put64(h + H_OFFSET, id->offset);
     le_put64(h + H_GEN, id->gen);
@@ -407,11 +406,9 @@ void vblock_fill(const struct vblock_ctx *c, void *buf, uint32_t len, const stru
     le_put64(h + H_STAMP, stamp);
     le_put64(h + H_RUN, id->run);
     le_put32(h + H_HCRC, vblock_crc32c(0, h, H_HCRC));
-    le_put32(h + H_PAD, 0);
     for (uint32_t s = 0; (uint64_t)s * VBLOCK_SECTOR < len; s++)
         if (stamp_pos(c, len, s, &pos))
             le_put64(u + pos, stamp);
-    memset(h + H_SUM, 0, H_SUM_LEN);
     if (c->csum != VB_CSUM_META) {
         unit_sum(c, u, len, sum);
         memcpy(h + H_SUM, sum, H_SUM_LEN);
