@@ -41,12 +41,9 @@ static double pct_change(double a, double b)
  * sigma * sqrt(2), and its median absolute value is 0.6745 of that). */
 static double noise_sigma(const double *x, size_t n, double *scratch)
 {
-    double s;
-
     for (size_t i = 0; i + 1 < n; i++)
         scratch[i] = fabs(x[i + 1] - x[i]);
-    s = median(scratch, n - 1, scratch + n) / (0.6745 * sqrt(2.0));
-    return s;
+    return median(scratch, n - 1, scratch + n) / (0.6745 * sqrt(2.0));
 }
 
 /* The split of [a, b) with the largest CUSUM statistic, each side at least

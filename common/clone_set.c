@@ -7,8 +7,7 @@
 
 void clone_set_init(struct clone_set *s)
 {
-    s->n = 0;
-    s->c = NULL;
+    *s = (struct clone_set){ .c = NULL };
 }
 
 struct clone_stats *clone_set_add(struct clone_set *s, uint32_t job, uint32_t clone)

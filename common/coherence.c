@@ -10,8 +10,7 @@
 
 void coh_set_init(struct coh_set *s)
 {
-    s->n = 0;
-    s->pair = NULL;
+    *s = (struct coh_set){ .pair = NULL };
 }
 
 void coh_set_free(struct coh_set *s)

@@ -58,11 +58,9 @@ const char *engine_table_names(char *buf, size_t len)
         o += (size_t)n;
         if (rows[i].aliases[0] && o < len) {
             /* "sync pvsync" -> " (sync, pvsync)" */
-            n = snprintf(buf + o, len - o, " (");
-            o += (size_t)(n > 0 ? n : 0);
             for (const char *p = rows[i].aliases; *p && o < len;) {
                 size_t w = strcspn(p, " ");
-                n = snprintf(buf + o, len - o, "%s%.*s", p == rows[i].aliases ? "" : ", ", (int)w, p);
+                n = snprintf(buf + o, len - o, "%s%.*s", p == rows[i].aliases ? " (" : ", ", (int)w, p);
                 o += (size_t)(n > 0 ? n : 0);
                 p += w;
                 p += strspn(p, " ");

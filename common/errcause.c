@@ -11,6 +11,7 @@
 #include "common/names.h"
 #include "common/nfs_rpc.h"
 #include "common/sat.h"
+#include "common/why.h"
 
 #define KIND_WORD(e, word) [e] = word,
 static const char *const kind_names[ERRC__COUNT] = { ERRCAUSE_KINDS(KIND_WORD) };
@@ -22,35 +23,30 @@ void errcause_set_init(struct errcause_set *s)
     memset(s, 0, sizeof *s);
 }
 
-static struct errcause *find(struct errcause_op *o, uint32_t kind, uint32_t code)
+/* The slot of cause (kind, code): its own, or a new one while the table
+ * has room (*fresh set: the caller fills in its details), else NULL. */
+static struct errcause *slot(struct errcause_op *o, uint32_t kind, uint32_t code, int *fresh)
 {
+    *fresh = 0;
     for (uint32_t i = 0; i < o->n; i++)
         if (o->c[i].kind == kind && o->c[i].code == code)
             return &o->c[i];
-    return NULL;
-}
-
-/* The slot for a new cause, or NULL when the table is full. */
-static struct errcause *append(struct errcause_op *o, uint32_t kind, uint32_t code)
-{
-    struct errcause *c;
     if (o->n >= ERRCAUSE_MAX)
         return NULL;
-    c = &o->c[o->n++];
-    memset(c, 0, sizeof *c);
-    c->kind = kind;
-    c->code = code;
-    return c;
+    *fresh = 1;
+    o->c[o->n] = (struct errcause){ .kind = kind, .code = code };
+    return &o->c[o->n++];
 }
 
 void errcause_add(struct errcause_set *s, enum op_type t, enum errcause_kind kind, uint32_t code,
                   uint64_t offset, uint64_t size, const char *file, uint64_t n)
 {
     struct errcause_op *o = &s->op[t];
-    struct errcause *c = find(o, kind, code);
+    struct errcause *c;
+    int fresh;
     if (n == 0)
         return;
-    if (!c && (c = append(o, kind, code)) != NULL) {
+    if ((c = slot(o, kind, code, &fresh)) != NULL && fresh) {
         c->offset = offset;
         c->size = kind == ERRC_SHORT_READ ? size : 0;
         snprintf(c->file, sizeof c->file, "%s", file ? file : "");
@@ -70,12 +66,11 @@ void errcause_merge(struct errcause_set *dst, const struct errcause_set *src)
         struct errcause_op *d = &dst->op[t];
         const struct errcause_op *s = &src->op[t];
         for (uint32_t i = 0; i < s->n && i < ERRCAUSE_MAX; i++) {
-            struct errcause *c = find(d, s->c[i].kind, s->c[i].code);
-            if (!c && (c = append(d, s->c[i].kind, s->c[i].code)) != NULL) {
+            int fresh;
+            struct errcause *c = slot(d, s->c[i].kind, s->c[i].code, &fresh);
+            if (fresh)
                 *c = s->c[i];
-                continue;
-            }
-            if (c)
+            else if (c)
                 c->count = sat_add_u64(c->count, s->c[i].count);
             else
                 d->other = sat_add_u64(d->other, s->c[i].count);
@@ -103,39 +98,23 @@ int errcause_empty(const struct errcause_set *s)
 
 static int check_cause(const struct errcause *c, char *err, size_t errlen)
 {
-    if (c->kind >= ERRC__COUNT) {
-        snprintf(err, errlen, "unknown kind %u", c->kind);
-        return -EINVAL;
-    }
-    if (c->kind == ERRC_ERRNO && (c->code == 0 || c->code > ERRCAUSE_ERRNO_MAX)) {
-        snprintf(err, errlen, "errno %u out of range 1..%d", c->code, ERRCAUSE_ERRNO_MAX);
-        return -EINVAL;
-    }
-    if (c->kind == ERRC_NFS && !nfs_status_valid(c->code)) {
-        snprintf(err, errlen, "NFS status %u of no known class", c->code);
-        return -EINVAL;
-    }
-    if (c->kind != ERRC_ERRNO && c->kind != ERRC_NFS && c->code != 0) {
-        snprintf(err, errlen, "%s with code %u", kind_names[c->kind], c->code);
-        return -EINVAL;
-    }
-    if (c->kind != ERRC_SHORT_READ && c->size != 0) {
-        snprintf(err, errlen, "%s with a file size", kind_names[c->kind]);
-        return -EINVAL;
-    }
-    if (c->count == 0) {
-        snprintf(err, errlen, "count 0");
-        return -EINVAL;
-    }
-    if (memchr(c->file, '\0', sizeof c->file) == NULL) {
-        snprintf(err, errlen, "file name not terminated");
-        return -EINVAL;
-    }
+    if (c->kind >= ERRC__COUNT)
+        return why_fail(err, errlen, "unknown kind %u", c->kind);
+    if (c->kind == ERRC_ERRNO && (c->code == 0 || c->code > ERRCAUSE_ERRNO_MAX))
+        return why_fail(err, errlen, "errno %u out of range 1..%d", c->code, ERRCAUSE_ERRNO_MAX);
+    if (c->kind == ERRC_NFS && !nfs_status_valid(c->code))
+        return why_fail(err, errlen, "NFS status %u of no known class", c->code);
+    if (c->kind != ERRC_ERRNO && c->kind != ERRC_NFS && c->code != 0)
+        return why_fail(err, errlen, "%s with code %u", kind_names[c->kind], c->code);
+    if (c->kind != ERRC_SHORT_READ && c->size != 0)
+        return why_fail(err, errlen, "%s with a file size", kind_names[c->kind]);
+    if (c->count == 0)
+        return why_fail(err, errlen, "count 0");
+    if (memchr(c->file, '\0', sizeof c->file) == NULL)
+        return why_fail(err, errlen, "file name not terminated");
     for (const char *p = c->file; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-            snprintf(err, errlen, "file name with a control byte");
-            return -EINVAL;
-        }
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return why_fail(err, errlen, "file name with a control byte");
     return 0;
 }
 
@@ -144,27 +123,18 @@ int errcause_check(const struct errcause_set *s, char *err, size_t errlen)
     char why[128];
     for (int t = 0; t < OP__COUNT; t++) {
         const struct errcause_op *o = &s->op[t];
+        const char *op = op_type_name((enum op_type)t);
         uint64_t sum = o->other;
-        if (o->n > ERRCAUSE_MAX) {
-            snprintf(err, errlen, "errors: %s: %u causes (at most %d)", op_type_name((enum op_type)t), o->n,
-                     ERRCAUSE_MAX);
-            return -EINVAL;
-        }
+        if (o->n > ERRCAUSE_MAX)
+            return why_fail(err, errlen, "errors: %s: %u causes (at most %d)", op, o->n, ERRCAUSE_MAX);
         for (uint32_t i = 0; i < o->n; i++) {
-            if (check_cause(&o->c[i], why, sizeof why) < 0) {
-                snprintf(err, errlen, "errors: %s: cause %u: %s", op_type_name((enum op_type)t), i, why);
-                return -EINVAL;
-            }
+            if (check_cause(&o->c[i], why, sizeof why) < 0)
+                return why_fail(err, errlen, "errors: %s: cause %u: %s", op, i, why);
             for (uint32_t k = 0; k < i; k++)
-                if (o->c[k].kind == o->c[i].kind && o->c[k].code == o->c[i].code) {
-                    snprintf(err, errlen, "errors: %s: cause %u repeats cause %u", op_type_name((enum op_type)t),
-                             i, k);
-                    return -EINVAL;
-                }
-            if (__builtin_add_overflow(sum, o->c[i].count, &sum)) {
-                snprintf(err, errlen, "errors: %s: counts overflow", op_type_name((enum op_type)t));
-                return -EINVAL;
-            }
+                if (o->c[k].kind == o->c[i].kind && o->c[k].code == o->c[i].code)
+                    return why_fail(err, errlen, "errors: %s: cause %u repeats cause %u", op, i, k);
+            if (__builtin_add_overflow(sum, o->c[i].count, &sum))
+                return why_fail(err, errlen, "errors: %s: counts overflow", op);
         }
     }
     return 0;

@@ -32,13 +32,7 @@ int hist_dec_fail(struct hist_dec *d, const char *what)
 int hist_dec_begin(struct hist_dec *d, struct hist *h, uint64_t count, uint64_t sum_ns,
                    uint64_t min_ns, uint64_t max_ns, size_t nvalues)
 {
-    d->h = h;
-    d->total = 0;
-    d->pos = d->left = 0;
-    d->first = d->last = 0;
-    d->stage = STAGE_SKIP;
-    d->nruns = 0;
-    d->why[0] = '\0';
+    *d = (struct hist_dec){ .h = h, .stage = STAGE_SKIP };
     hist_init(h);
     if (nvalues > HIST_CODEC_MAX_VALUES)
         return dec_fail(d, "'runs' has %zu entries, at most %u allowed", nvalues, HIST_CODEC_MAX_VALUES);

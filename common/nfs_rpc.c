@@ -163,11 +163,12 @@ const char *nfs_status_name(uint32_t code, char *buf, size_t len)
 
 int64_t nfs_status_from_name(const char *name)
 {
-    char buf[64];
-    /* the tables are small: try every number they name, then a bare number */
+    /* the class by its prefix, then a bare number or a name of its tables
+     * (no number is in both a class's table and st_common) */
     for (size_t c = 0; c < NELEM(classes); c++) {
-        size_t pl = strlen(classes[c].prefix);
-        if (strncmp(name, classes[c].prefix, pl) != 0)
+        const struct status_class *k = &classes[c];
+        size_t pl = strlen(k->prefix);
+        if (strncmp(name, k->prefix, pl) != 0)
             continue;
         const char *rest = name + pl;
         if (*rest >= '0' && *rest <= '9') {
@@ -175,16 +176,12 @@ int64_t nfs_status_from_name(const char *name)
             unsigned long v = strtoul(rest, &end, 10);
             if (*end || v > 0xffff)
                 return -1;
-            return NFS_STATUS_CODE(classes[c].cls, v);
+            return NFS_STATUS_CODE(k->cls, v);
         }
-        for (uint32_t num = 0; num <= 10048; num++) {
-            if (num == 72)
-                num = 100;
-            if (num == 102)
-                num = 10001;
-            uint32_t code = NFS_STATUS_CODE(classes[c].cls, num);
-            if (strcmp(nfs_status_name(code, buf, sizeof(buf)), name) == 0)
-                return code;
+        for (size_t i = 0; i < k->n + (k->cls != NFS_STATUS_CLASS_RPC ? NELEM(st_common) : 0); i++) {
+            const struct status_name *s = i < k->n ? &k->t[i] : &st_common[i - k->n];
+            if (strcmp(rest, s->name) == 0)
+                return NFS_STATUS_CODE(k->cls, s->num);
         }
         return -1;
     }

@@ -29,6 +29,7 @@
 #include "common/plan_verify.h"
 #include "common/units.h"
 #include "common/xmalloc.h"
+#include "common/why.h"
 #include "common/zones.h"
 
 /* fio's words, indexed by enum rw_mode. */
@@ -41,14 +42,6 @@ static const char *const rw_names[RW__COUNT] = {
     [RW_RANDRW] = "randrw",
     [RW_METADATA] = "metadata",
     [RW_COHERENCE] = "coherence",
-};
-
-/* Extra spellings fio accepts for the same modes. */
-static const struct {
-    const char *name;
-    enum rw_mode rw;
-} rw_aliases[] = {
-    { "readwrite", RW_RW },
 };
 
 static const char *const rate_process_names[] = {
@@ -83,6 +76,19 @@ int rand_dist_from_name(const char *s)
     if (s && strcmp(s, "gauss") == 0)
         return DIST_NORMAL;
     return names_index(rand_dist_names, NELEM(rand_dist_names), s);
+}
+
+/* fio's bounds: zipf's theta differs from 1.0, 0 < pareto's h < 1, 0 <=
+ * normal's deviation < 100 (percent) */
+const char *rand_dist_param_bad(enum rand_dist d, double p)
+{
+    if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
+        return "zipf theta must be > 0 and not 1.0";
+    if (d == DIST_PARETO && !(p > 0 && p < 1))
+        return "pareto h must be > 0 and < 1";
+    if (d == DIST_NORMAL && !(p >= 0 && p < 100))
+        return "normal deviation must be >= 0 and < 100";
+    return NULL;
 }
 
 const struct plan_enum plan_fallocate_words[] = {
@@ -150,11 +156,9 @@ const char *rw_mode_name(enum rw_mode rw)
 
 int rw_mode_from_name(const char *s)
 {
-    int i = names_index(rw_names, RW__COUNT, s);
-    for (size_t a = 0; i < 0 && s && a < NELEM(rw_aliases); a++)
-        if (strcmp(s, rw_aliases[a].name) == 0)
-            i = (int)rw_aliases[a].rw;
-    return i;
+    if (s && strcmp(s, "readwrite") == 0)     /* fio's other spelling of rw */
+        return RW_RW;
+    return names_index(rw_names, RW__COUNT, s);
 }
 
 int rw_mode_reads(enum rw_mode rw)
@@ -187,10 +191,7 @@ int rw_mode_random(enum rw_mode rw)
 
 void plan_init(struct plan *p)
 {
-    p->nphases = 0;
-    p->phases = NULL;
-    p->nwarnings = 0;
-    p->warnings = NULL;
+    *p = (struct plan){ .phases = NULL, .warnings = NULL };
 }
 
 void plan_free(struct plan *p)
@@ -317,20 +318,26 @@ uint64_t job_max_bs(const struct job_spec *j)
     return m;
 }
 
-/* bssplit entries well formed and totalling 100 percent. */
-static int validate_split(const struct job_spec *j, const char *key, const struct bssplit_entry *e,
-                          uint32_t n, char *err, size_t errlen)
+/* One direction's bsrange and bssplit (write: the writes' twins, their
+ * messages saying so): a range 0 < min <= max, entries well formed and
+ * totalling 100 percent. */
+static int validate_bs(const struct job_spec *j, int write, char *err, size_t errlen)
 {
-    uint32_t sum = 0;
+    const char *dir = write ? " (writes)" : "";
+    uint64_t lo = write ? j->bsrange_w_min : j->bsrange_min, hi = write ? j->bsrange_w_max : j->bsrange_max;
+    const struct bssplit_entry *e = write ? j->bssplit_w : j->bssplit;
+    uint32_t n = write ? j->nbssplit_w : j->nbssplit, sum = 0;
+    if ((lo || hi) && (!lo || lo > hi))
+        return plan_job_fail(err, errlen, j, "bsrange%s must be min-max with 0 < min <= max", dir);
     if (n > PLAN_MAX_BSSPLIT)
-        return plan_job_fail(err, errlen, j, "%s has more than %d entries", key, PLAN_MAX_BSSPLIT);
+        return plan_job_fail(err, errlen, j, "bssplit%s has more than %d entries", dir, PLAN_MAX_BSSPLIT);
     for (uint32_t i = 0; i < n; i++) {
         if (e[i].bs == 0 || e[i].pct > 100)
-            return plan_job_fail(err, errlen, j, "%s entry %" PRIu32 " is invalid", key, i + 1);
+            return plan_job_fail(err, errlen, j, "bssplit%s entry %" PRIu32 " is invalid", dir, i + 1);
         sum += e[i].pct;
     }
     if (n && sum != 100)
-        return plan_job_fail(err, errlen, j, "%s percentages add up to %" PRIu32 ", not 100", key, sum);
+        return plan_job_fail(err, errlen, j, "bssplit%s percentages add up to %" PRIu32 ", not 100", dir, sum);
     return 0;
 }
 
@@ -339,11 +346,7 @@ static int validate_split(const struct job_spec *j, const char *key, const struc
 static int validate_dirs(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
-    if (j->bsrange_w_min || j->bsrange_w_max) {
-        if (!j->bsrange_w_min || j->bsrange_w_min > j->bsrange_w_max)
-            return plan_job_fail(err, errlen, j, "bsrange (writes) must be min-max with 0 < min <= max");
-    }
-    if (validate_split(j, "bssplit (writes)", j->bssplit_w, j->nbssplit_w, err, errlen))
+    if (validate_bs(j, 1, err, errlen))
         return -EINVAL;
     if (j->rate_w_iops > PLAN_MAX_RATE_IOPS)
         return plan_job_fail(err, errlen, j, "rate_iops (writes)=%" PRIu64 " exceeds %" PRIu64
@@ -463,50 +466,20 @@ static int validate_buffers(const struct job_spec *j, char *err, size_t errlen)
 static int validate_wider(const struct job_spec *j, char *err, size_t errlen)
 {
     char why[160];
+    const char *bad;
     int rc;
-    if (j->bsrange_min || j->bsrange_max) {
-        if (!j->bsrange_min || j->bsrange_min > j->bsrange_max)
-            return plan_job_fail(err, errlen, j, "bsrange must be min-max with 0 < min <= max");
-    }
-    if (j->nbssplit > PLAN_MAX_BSSPLIT)
-        return plan_job_fail(err, errlen, j, "bssplit has more than %d entries", PLAN_MAX_BSSPLIT);
-    if (j->nbssplit) {
-        uint32_t sum = 0;
-        for (uint32_t i = 0; i < j->nbssplit; i++) {
-            if (j->bssplit[i].bs == 0 || j->bssplit[i].pct > 100)
-                return plan_job_fail(err, errlen, j, "bssplit entry %" PRIu32 " is invalid", i + 1);
-            sum += j->bssplit[i].pct;
-        }
-        if (sum != 100)
-            return plan_job_fail(err, errlen, j, "bssplit percentages add up to %" PRIu32 ", not 100", sum);
-    }
+    if ((rc = validate_bs(j, 0, err, errlen)) < 0)
+        return rc;
     if (j->loops < 1)
         return plan_job_fail(err, errlen, j, "loops must be at least 1");
     if (!rate_process_name(j->rate_process))
         return plan_job_fail(err, errlen, j, "bad rate_process %u", (unsigned)j->rate_process);
     if (!file_service_name(j->file_service_type))
         return plan_job_fail(err, errlen, j, "bad file_service_type %u", (unsigned)j->file_service_type);
-    switch (j->random_distribution) {
-    case DIST_RANDOM:
-        break;
-    case DIST_ZIPF:     /* fio: theta must differ from 1.0 */
-        if (!(j->dist_param > 0) || j->dist_param == 1.0)
-            return plan_job_fail(err, errlen, j, "zipf theta must be > 0 and not 1.0");
-        break;
-    case DIST_PARETO:   /* fio: 0 < h < 1 */
-        if (!(j->dist_param > 0 && j->dist_param < 1))
-            return plan_job_fail(err, errlen, j, "pareto h must be > 0 and < 1");
-        break;
-    case DIST_NORMAL:   /* fio: 0 <= deviation < 100 (percent) */
-        if (!(j->dist_param >= 0 && j->dist_param < 100))
-            return plan_job_fail(err, errlen, j, "normal deviation must be >= 0 and < 100");
-        break;
-    case DIST_ZONED:
-    case DIST_ZONED_ABS:
-        break;          /* validate_dirs checks the zones */
-    default:
+    if (!rand_dist_name(j->random_distribution))
         return plan_job_fail(err, errlen, j, "bad random_distribution %u", (unsigned)j->random_distribution);
-    }
+    if ((bad = rand_dist_param_bad(j->random_distribution, j->dist_param)) != NULL)
+        return plan_job_fail(err, errlen, j, "%s", bad);    /* zones: validate_dirs */
     if (j->n_md_ops > PLAN_MAX_MD_OPS)
         return plan_job_fail(err, errlen, j, "md_ops has more than %d entries", PLAN_MAX_MD_OPS);
     for (uint32_t i = 0; i < j->n_md_ops; i++)
@@ -550,16 +523,10 @@ int job_spec_validate(const struct job_spec *j, char *err, size_t errlen)
         !terminated(j->nfs_url, sizeof(j->nfs_url)) ||
         !terminated(j->description, sizeof(j->description)) ||
         !terminated(j->filename_format, sizeof(j->filename_format)) ||
-        !terminated(j->agents, sizeof(j->agents)) || !terminated(j->zones, sizeof(j->zones))) {
-        if (err && errlen)
-            snprintf(err, errlen, "job has an unterminated string field");
-        return -EINVAL;
-    }
-    if (j->name[0] == '\0') {
-        if (err && errlen)
-            snprintf(err, errlen, "job has no name");
-        return -EINVAL;
-    }
+        !terminated(j->agents, sizeof(j->agents)) || !terminated(j->zones, sizeof(j->zones)))
+        return why_fail(err, errlen, "job has an unterminated string field");
+    if (j->name[0] == '\0')
+        return why_fail(err, errlen, "job has no name");
     if ((unsigned)j->rw >= RW__COUNT)
         return plan_job_fail(err, errlen, j, "bad rw mode %u", (unsigned)j->rw);
     int md = j->rw == RW_METADATA;
@@ -765,18 +732,15 @@ int plan_pattern_bytes(const char *text, unsigned char *out, size_t cap, size_t 
     }
     {
         uint64_t v;
-        unsigned char be[8];
-        size_t k = 0;
+        size_t k = 1;     /* its significant bytes, at least one */
         if (units_parse_u64(text, &v) < 0)
             return -EINVAL;
-        do {
-            be[k++] = (unsigned char)(v & 0xff);
-            v >>= 8;
-        } while (v);
+        while (k < 8 && v >> (8 * k))
+            k++;
         if (k > cap)
             return -EINVAL;
         for (size_t i = 0; i < k; i++)
-            out[i] = be[k - 1 - i];
+            out[i] = (unsigned char)(v >> (8 * (k - 1 - i)));
         *len = k;
         return 0;
     }

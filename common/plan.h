@@ -329,6 +329,8 @@ const char *rate_process_name(enum rate_process r);
 int rate_process_from_name(const char *s);
 const char *rand_dist_name(enum rand_dist d);
 int rand_dist_from_name(const char *s);          /* also fio's "gauss" */
+/* Why p is no parameter of distribution d ("zipf theta must be ..."), or NULL. */
+const char *rand_dist_param_bad(enum rand_dist d, double p);
 const char *rw_sequencer_name(enum rw_sequencer q);
 int rw_sequencer_from_name(const char *s);
 const char *file_service_name(enum file_service f);

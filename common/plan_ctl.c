@@ -97,7 +97,7 @@ static int parse_ss(struct job_spec *j, const char *v, char *why, size_t whylen)
 
 int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *why, size_t whylen)
 {
-    int k = lookup(key);
+    int k = lookup(key), w;
     uint64_t ns;
 
     if (why && whylen)
@@ -119,12 +119,10 @@ int plan_ctl_set(struct job_spec *j, const char *key, const char *value, char *w
         return 0;
     }
     case C_EXIT_WHAT:
-        for (uint32_t i = 0; i < sizeof exit_names / sizeof exit_names[0]; i++)
-            if (strcmp(value, exit_names[i]) == 0) {
-                j->exit_what = i;
-                return 0;
-            }
-        return why_fail(why, whylen, "want group, stonewall or all");
+        if ((w = names_index(exit_names, NELEM(exit_names), value)) < 0)
+            return why_fail(why, whylen, "want group, stonewall or all");
+        j->exit_what = (uint32_t)w;
+        return 0;
     case C_WAIT_FOR:
         if (!value[0] || strlen(value) >= sizeof j->wait_for)
             return why_fail(why, whylen, "want the name of an earlier job (at most %zu characters)",
@@ -173,13 +171,11 @@ int plan_ctl_wait_for(const struct plan *p, struct job_spec *j, char *err, size_
                 found++;
                 in_last = i + 1 == p->nphases;
             }
-    if (found == 0 || found > 1) {
-        snprintf(err, errlen, "job '%s': wait_for=%s: %s", j->name, j->wait_for,
-                 found ? "more than one earlier job has that name (a waitee's name must be unique)"
-                       : strcmp(j->wait_for, j->name) == 0 ? "a job cannot wait for itself"
-                       : "no earlier job of that name (the waitee must come first)");
-        return -EINVAL;
-    }
+    if (found == 0 || found > 1)
+        return why_fail(err, errlen, "job '%s': wait_for=%s: %s", j->name, j->wait_for,
+                        found ? "more than one earlier job has that name (a waitee's name must be unique)"
+                              : strcmp(j->wait_for, j->name) == 0 ? "a job cannot wait for itself"
+                              : "no earlier job of that name (the waitee must come first)");
     if (in_last)
         j->stonewall = 1;
     return 0;

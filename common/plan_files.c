@@ -7,6 +7,8 @@
 #include <strings.h>
 #include "common/plan_files.h"
 #include "common/rotate.h"
+#include "common/why.h"
+#include "common/names.h"
 
 static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n,
                   char *err, size_t errlen)
@@ -21,43 +23,49 @@ static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n,
     return 0;
 }
 
-int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t outlen,
-                char *err, size_t errlen)
+/* in into out with each of toks[] replaced by vals[] of the same index
+ * (its case ignored when nocase); otherwise "${" is an unknown variable. */
+static int substitute(const char *in, const char *const *toks, const char *const *vals, size_t n, int nocase,
+                      char *out, size_t outlen, char *err, size_t errlen)
 {
     size_t o = 0;
-    char num[24];
     int rc;
 
     if (outlen == 0)
         return -ENAMETOOLONG;
     out[0] = '\0';
     while (*in) {
-        if (in[0] == '$' && in[1] == '{') {
-            const char *close = strchr(in, '}');
-            size_t n = close ? (size_t)(close - in - 2) : 0;
-            const char *val = num;
-            if (close && n == 5 && memcmp(in + 2, "agent", 5) == 0)
-                snprintf(num, sizeof num, "%u", v->agent);
-            else if (close && n == 3 && memcmp(in + 2, "job", 3) == 0)
-                snprintf(num, sizeof num, "%u", v->job);
-            else if (close && n == 7 && memcmp(in + 2, "nagents", 7) == 0)
-                snprintf(num, sizeof num, "%u", v->nagents);
-            else if (close && n == 4 && memcmp(in + 2, "host", 4) == 0)
-                val = v->host ? v->host : "";
-            else {
-                snprintf(err, errlen, "unknown variable in '%s' (known: ${agent}, ${host}, ${job}, ${nagents})", in);
-                return -EINVAL;
-            }
-            if ((rc = append(out, outlen, &o, val, strlen(val), err, errlen)) < 0)
-                return rc;
-            in = close + 1;
+        const char *val = in;
+        size_t k, len = 1;
+        for (k = 0; k < n; k++)
+            if ((nocase ? strncasecmp : strncmp)(in, toks[k], strlen(toks[k])) == 0)
+                break;
+        if (k < n) {
+            val = vals[k];
+            len = strlen(val);
+            in += strlen(toks[k]);
+        } else if (!nocase && in[0] == '$' && in[1] == '{') {
+            return why_fail(err, errlen, "unknown variable in '%s' (known: ${agent}, ${host}, ${job}, ${nagents})", in);
         } else {
-            if ((rc = append(out, outlen, &o, in, 1, err, errlen)) < 0)
-                return rc;
             in++;
         }
+        if ((rc = append(out, outlen, &o, val, len, err, errlen)) < 0)
+            return rc;
     }
     return 0;
+}
+
+int plan_expand(const char *in, const struct plan_vars *v, char *out, size_t outlen,
+                char *err, size_t errlen)
+{
+    static const char *const toks[] = { "${agent}", "${job}", "${nagents}", "${host}" };
+    char num[3][24];
+    const char *const vals[] = { num[0], num[1], num[2], v->host ? v->host : "" };
+
+    snprintf(num[0], sizeof num[0], "%u", v->agent);
+    snprintf(num[1], sizeof num[1], "%u", v->job);
+    snprintf(num[2], sizeof num[2], "%u", v->nagents);
+    return substitute(in, toks, vals, NELEM(toks), 0, out, outlen, err, errlen);
 }
 
 /* fio's filename_format: $jobname, $jobnum, $filenum, $clientuid (and our
@@ -69,38 +77,14 @@ static int format_name(const char *fmt, const struct job_spec *js, uint32_t agen
                        uint32_t thread, uint32_t file, char *out, size_t outlen,
                        char *err, size_t errlen)
 {
-    static const struct { const char *tok; int which; } toks[] = {
-        { "$jobname", 0 }, { "$jobnum", 1 }, { "$filenum", 2 }, { "$agent", 3 },
-        { "$clientuid", 3 },
-    };
-    size_t o = 0;
-    int rc;
+    static const char *const toks[] = { "$jobname", "$jobnum", "$filenum", "$agent", "$clientuid" };
+    char num[3][24];
+    const char *const vals[] = { js->name, num[0], num[1], num[2], num[2] };
 
-    out[0] = '\0';
-    while (*fmt) {
-        size_t k;
-        for (k = 0; k < sizeof toks / sizeof toks[0]; k++)
-            if (strncasecmp(fmt, toks[k].tok, strlen(toks[k].tok)) == 0)
-                break;
-        if (k < sizeof toks / sizeof toks[0]) {
-            char num[24];
-            const char *val = num;
-            switch (toks[k].which) {
-            case 0: val = js->name; break;
-            case 1: snprintf(num, sizeof num, "%u", thread); break;
-            case 2: snprintf(num, sizeof num, "%u", file); break;
-            default: snprintf(num, sizeof num, "%u", agent); break;
-            }
-            if ((rc = append(out, outlen, &o, val, strlen(val), err, errlen)) < 0)
-                return rc;
-            fmt += strlen(toks[k].tok);
-        } else {
-            if ((rc = append(out, outlen, &o, fmt, 1, err, errlen)) < 0)
-                return rc;
-            fmt++;
-        }
-    }
-    return 0;
+    snprintf(num[0], sizeof num[0], "%u", thread);
+    snprintf(num[1], sizeof num[1], "%u", file);
+    snprintf(num[2], sizeof num[2], "%u", agent);
+    return substitute(fmt, toks, vals, NELEM(toks), 1, out, outlen, err, errlen);
 }
 
 /* fio's list rule: ':' separates names, "\\:" is a colon inside one; any

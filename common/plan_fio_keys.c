@@ -428,14 +428,12 @@ const char *plan_fio_key_alias(const char *name)
 
 const char *plan_fio_key_status_name(enum fio_key_status s)
 {
-    switch (s) {
-    case FIO_KEY_IMPLEMENTED: return "implemented";
-    case FIO_KEY_ALIAS: return "alias";
-    case FIO_KEY_SAME: return "accepted";
-    case FIO_KEY_IGNORED: return "ignored";
-    case FIO_KEY_REFUSED: return "refused";
-    }
-    return "?";
+    static const char *const words[] = {
+        [FIO_KEY_IMPLEMENTED] = "implemented", [FIO_KEY_ALIAS] = "alias", [FIO_KEY_SAME] = "accepted",
+        [FIO_KEY_IGNORED] = "ignored", [FIO_KEY_REFUSED] = "refused",
+    };
+    const char *w = names_word(words, NELEM(words), s);
+    return w ? w : "?";
 }
 
 const struct fio_key *plan_fio_keys(unsigned *n)

@@ -87,11 +87,13 @@ struct key_def {
     size_t off;
     size_t cap;          /* K_STR/K_NAME/K_ENGINE/K_AGENTS buffer size */
     const struct plan_enum *words;   /* K_ENUM: its values */
+    size_t woff;         /* per-direction kinds: the writes' twin, laid out as off */
 };
 
-#define FIELD(f)     offsetof(struct job_spec, f), 0, NULL
-#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f), NULL
-#define ENUMFIELD(f, words) offsetof(struct job_spec, f), 0, words
+#define FIELD(f)     offsetof(struct job_spec, f), 0, NULL, 0
+#define STRFIELD(f)  offsetof(struct job_spec, f), sizeof(((struct job_spec *)0)->f), NULL, 0
+#define ENUMFIELD(f, words) offsetof(struct job_spec, f), 0, words, 0
+#define DIRFIELD(f, w) offsetof(struct job_spec, f), 0, NULL, offsetof(struct job_spec, w)
 
 /* fio's spellings, aliases included (fio: "readwrite" is an alias of the rw
  * key, "blocksize" of bs, "timeout" of runtime, "wait_for_previous" of
@@ -113,11 +115,11 @@ static const struct key_def keys[] = {
     { "readwrite",         K_RW,        FIELD(rw) },
     { "rwmixread",         K_MIXREAD,   FIELD(rwmixread) },
     { "rwmixwrite",        K_MIXWRITE,  FIELD(rwmixread) },
-    { "bs",                K_BS,        FIELD(bs) },
-    { "blocksize",         K_BS,        FIELD(bs) },
-    { "bsrange",           K_BSRANGE,   FIELD(bsrange_min) },
-    { "blocksize_range",   K_BSRANGE,   FIELD(bsrange_min) },
-    { "bssplit",           K_BSSPLIT,   FIELD(nbssplit) },
+    { "bs",                K_BS,        DIRFIELD(bs, bs_w) },
+    { "blocksize",         K_BS,        DIRFIELD(bs, bs_w) },
+    { "bsrange",           K_BSRANGE,   DIRFIELD(bsrange_min, bsrange_w_min) },
+    { "blocksize_range",   K_BSRANGE,   DIRFIELD(bsrange_min, bsrange_w_min) },
+    { "bssplit",           K_BSSPLIT,   DIRFIELD(nbssplit, nbssplit_w) },
     { "size",              K_SIZE_PCT,  FIELD(size) },
     { "kb_base",           K_KB_BASE,   FIELD(kb_base) },
     { "filesize",          K_SIZE,      FIELD(filesize) },
@@ -138,11 +140,11 @@ static const struct key_def keys[] = {
     { "flow",              K_U32,       FIELD(flow) },
     { "flow_id",           K_U32,       FIELD(flow_id) },
     { "flow_sleep",        K_DUR_US,    FIELD(flow_sleep_ns) },
-    { "rate",              K_RATE,      FIELD(rate_bps) },
-    { "rate_iops",         K_RATE,      FIELD(rate_iops) },
+    { "rate",              K_RATE,      DIRFIELD(rate_bps, rate_w_bps) },
+    { "rate_iops",         K_RATE,      DIRFIELD(rate_iops, rate_w_iops) },
     { "rate_process",      K_RATE_PROC, FIELD(rate_process) },
-    { "rate_min",          K_RATEMIN,   FIELD(rate_min_bps) },
-    { "rate_iops_min",     K_RATEMIN,   FIELD(rate_min_iops) },
+    { "rate_min",          K_RATEMIN,   DIRFIELD(rate_min_bps, rate_min_w_bps) },
+    { "rate_iops_min",     K_RATEMIN,   DIRFIELD(rate_min_iops, rate_min_w_iops) },
     { "ratecycle",         K_DUR_MS,    FIELD(ratecycle_ns) },
     { "rate_cycle",        K_DUR_MS,    FIELD(ratecycle_ns) },
     { "randrepeat",        K_BOOL,      FIELD(randrepeat) },
@@ -278,43 +280,29 @@ int plan_key_reads_size(const char *key)
     }
 }
 
+/* What a kind of value looks like, for a refused value whose setter gave
+ * no reason of its own (kinds without one say enough themselves). */
+#define HINT_SIZE "want a size such as 4k, 1m or 2g"
+#define HINT_WHOLE "want a whole number"
+#define HINT_BOOL "want 1/0, true/false, yes/no or on/off"
+#define HINT_PCT "want a percentage from 0 to 100"
+#define HINT_DIRS "want a size, or fio's reads,writes form such as 4k,64k"
+static const char *const kind_hints[] = {
+    [K_SIZE] = HINT_SIZE, [K_SIZE32] = HINT_SIZE, [K_KB_BASE] = "want 1000 or 1024",
+    [K_SIZE_PCT] = HINT_SIZE ", or a percentage of the existing files such as 50%",
+    [K_COUNT] = "want a count such as 500, 50k or 1.5m",
+    [K_U32] = HINT_WHOLE, [K_U64] = HINT_WHOLE, [K_BATCH] = HINT_WHOLE,
+    [K_DURATION] = "want a duration such as 30 (seconds), 500ms or 2m",
+    [K_DUR_US] = "want a duration such as 100 (microseconds), 2ms or 1s",
+    [K_DUR_MS] = "want a duration such as 500 (milliseconds) or 1s",
+    [K_BOOL] = HINT_BOOL, [K_NOTBOOL] = HINT_BOOL, [K_MIXREAD] = HINT_PCT, [K_MIXWRITE] = HINT_PCT,
+    [K_BS] = HINT_DIRS, [K_RATE] = HINT_DIRS, [K_RATEMIN] = HINT_DIRS,
+};
+
 const char *plan_key_value_hint(const char *key)
 {
     const struct key_def *k = key ? key_lookup(key) : NULL;
-    if (!k)
-        return NULL;
-    switch (k->kind) {
-    case K_SIZE:
-    case K_SIZE32:
-    case K_KB_BASE:
-        return k->kind == K_KB_BASE ? "want 1000 or 1024" : "want a size such as 4k, 1m or 2g";
-    case K_SIZE_PCT:
-        return "want a size such as 4k, 1m or 2g, or a percentage of the existing files such as 50%";
-    case K_COUNT:
-        return "want a count such as 500, 50k or 1.5m";
-    case K_U32:
-    case K_U64:
-    case K_BATCH:
-        return "want a whole number";
-    case K_DURATION:
-        return "want a duration such as 30 (seconds), 500ms or 2m";
-    case K_DUR_US:
-        return "want a duration such as 100 (microseconds), 2ms or 1s";
-    case K_DUR_MS:
-        return "want a duration such as 500 (milliseconds) or 1s";
-    case K_BOOL:
-    case K_NOTBOOL:
-        return "want 1/0, true/false, yes/no or on/off";
-    case K_MIXREAD:
-    case K_MIXWRITE:
-        return "want a percentage from 0 to 100";
-    case K_BS:
-    case K_RATE:
-    case K_RATEMIN:
-        return "want a size, or fio's reads,writes form such as 4k,64k";
-    default:
-        return NULL;
-    }
+    return k && (size_t)k->kind < NELEM(kind_hints) ? kind_hints[k->kind] : NULL;
 }
 
 int plan_key_ignored(const char *key, const char **note)
@@ -528,12 +516,9 @@ static int parse_dist(const char *value, struct job_spec *tmp, char *why, size_t
         if (end == value + n + 1 || *end || !isfinite(p))
             return why_fail(why, whylen, "bad parameter '%s'", value + n + 1);
     }
-    if (d == DIST_ZIPF && (!(p > 0) || p == 1.0))
-        return why_fail(why, whylen, "zipf theta must be > 0 and not 1.0");
-    if (d == DIST_PARETO && !(p > 0 && p < 1))
-        return why_fail(why, whylen, "pareto h must be > 0 and < 1");
-    if (d == DIST_NORMAL && !(p >= 0 && p < 100))
-        return why_fail(why, whylen, "normal deviation must be >= 0 and < 100 (percent)");
+    const char *bad = rand_dist_param_bad((enum rand_dist)d, p);
+    if (bad)
+        return why_fail(why, whylen, "%s%s", bad, d == DIST_NORMAL ? " (percent)" : "");
     tmp->random_distribution = (enum rand_dist)d;
     tmp->dist_param = p;
     return 0;
@@ -568,12 +553,13 @@ static int parse_md_ops(const char *value, struct job_spec *tmp, char *why, size
 /* rw=MODE[:N]: fio's sequence modifier (its rw_sequencer) -- for a
  * random mode a new random offset every N ops, for a sequential one a hole
  * of N bytes after each op. */
-static int set_rw(struct job_spec *j, const char *value, char *why, size_t whylen)
+static int set_rw(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     char mode[32];
     size_t n = strcspn(value, ":");
     uint64_t nr = 0, bytes = 0;
     int rw;
+    (void)k;
     if (n >= sizeof mode)
         return -EINVAL;
     memcpy(mode, value, n);
@@ -603,101 +589,88 @@ static int set_rw(struct job_spec *j, const char *value, char *why, size_t whyle
     return 0;
 }
 
-/* One direction's part of a per-direction key into d (reads: write 0). */
-static int set_dir_part(struct job_spec *d, enum key_kind kind, int bytes, int write,
+/* Bytes of a per-direction key's fields from k->off: bsrange's min and
+ * max, bssplit's count and entries; the twin at k->woff is laid out alike. */
+_Static_assert(offsetof(struct job_spec, bsrange_max) - offsetof(struct job_spec, bsrange_min) == 8 &&
+               offsetof(struct job_spec, bsrange_w_max) - offsetof(struct job_spec, bsrange_w_min) == 8 &&
+               offsetof(struct job_spec, bssplit) - offsetof(struct job_spec, nbssplit) ==
+               offsetof(struct job_spec, bssplit_w) - offsetof(struct job_spec, nbssplit_w),
+               "a per-direction key's twin is laid out as its reads' fields");
+
+static size_t dir_len(enum key_kind kind)
+{
+    if (kind == K_BSRANGE)
+        return 2 * sizeof(uint64_t);
+    if (kind == K_BSSPLIT)
+        return offsetof(struct job_spec, bssplit) + PLAN_MAX_BSSPLIT * sizeof(struct bssplit_entry) -
+               offsetof(struct job_spec, nbssplit);
+    return sizeof(uint64_t);
+}
+
+/* One direction's part of a per-direction key into d (reads: write 0),
+ * parsed into the reads' fields of a copy and stored at k->off or k->woff. */
+static int set_dir_part(struct job_spec *d, const struct key_def *k, int bytes, int write,
                         const char *v, char *why, size_t whylen)
 {
-    uint64_t a, b;
-    switch (kind) {
+    struct job_spec t = *d;
+    uint64_t a;
+    int rc;
+    switch (k->kind) {
     case K_BS:
-        if (job_size(d, v, &a) || a == 0)
-            return -EINVAL;
-        *(write ? &d->bs_w : &d->bs) = a;
-        return 0;
+        rc = job_size(d, v, &t.bs) || t.bs == 0;
+        break;
     case K_BSRANGE:
-        if (parse_bsrange(d, v, &a, &b, why, whylen))
-            return -EINVAL;
-        *(write ? &d->bsrange_w_min : &d->bsrange_min) = a;
-        *(write ? &d->bsrange_w_max : &d->bsrange_max) = b;
-        return 0;
-    case K_BSSPLIT: {
-        struct job_spec t = *d;
-        if (parse_bssplit(v, &t, why, whylen))
-            return -EINVAL;
-        if (write) {
-            d->nbssplit_w = t.nbssplit;
-            memcpy(d->bssplit_w, t.bssplit, sizeof d->bssplit_w);
-        } else {
-            d->nbssplit = t.nbssplit;
-            memcpy(d->bssplit, t.bssplit, sizeof d->bssplit);
-        }
-        return 0;
+        rc = parse_bsrange(d, v, &t.bsrange_min, &t.bsrange_max, why, whylen);
+        break;
+    case K_BSSPLIT:
+        rc = parse_bssplit(v, &t, why, whylen);
+        break;
+    default:   /* K_RATE, K_RATEMIN: bytes/s or ops/s */
+        rc = bytes ? job_size(d, v, &a) : units_parse_u64(v, &a);
+        memcpy((char *)&t + k->off, &a, sizeof a);
+        break;
     }
-    case K_RATEMIN:
-        if (bytes ? job_size(d, v, &a) : units_parse_u64(v, &a))
-            return -EINVAL;
-        if (bytes)
-            *(write ? &d->rate_min_w_bps : &d->rate_min_bps) = a;
-        else
-            *(write ? &d->rate_min_w_iops : &d->rate_min_iops) = a;
-        return 0;
-    default:   /* K_RATE */
-        if (bytes ? job_size(d, v, &a) : units_parse_u64(v, &a))
-            return -EINVAL;
-        if (bytes)
-            *(write ? &d->rate_w_bps : &d->rate_bps) = a;
-        else
-            *(write ? &d->rate_w_iops : &d->rate_iops) = a;
-        return 0;
-    }
+    if (rc)
+        return -EINVAL;
+    memcpy((char *)d + (write ? k->woff : k->off), (char *)&t + k->off, dir_len(k->kind));
+    return 0;
 }
 
 /* bs, bsrange, bssplit, rate, rate_iops: one value for both directions,
  * or fio's "read,write[,trim]".  Set into a copy, stored only when every
  * part is valid. */
-static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const char *value,
-                    char *why, size_t whylen)
+static int set_dirs(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     struct dir_parts d;
     struct job_spec t = *j;
+    int rate = k->kind == K_RATE || k->kind == K_RATEMIN;
+    int bytes = strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0;
     if (split_dirs(value, &d, why, whylen))
         return -EINVAL;
     if (d.n == 1) {
-        if (set_dir_part(&t, kind, bytes, 0, d.part[0], why, whylen))
+        if (set_dir_part(&t, k, bytes, 0, d.part[0], why, whylen))
             return -EINVAL;
-        /* one value: the writes' twin follows the reads' */
-        switch (kind) {
-        case K_BS: t.bs_w = 0; break;
-        case K_BSRANGE: t.bsrange_w_min = t.bsrange_w_max = 0; break;
-        case K_BSSPLIT: t.nbssplit_w = 0; break;
-        case K_RATEMIN:    /* fio: each direction has to keep it */
-            if (bytes)
-                t.rate_min_w_bps = t.rate_min_bps;
-            else
-                t.rate_min_w_iops = t.rate_min_iops;
-            break;
-        default:    /* both schedules get it, whichever one runs */
-            if (bytes)
-                t.rate_w_bps = t.rate_bps;
-            else
-                t.rate_w_iops = t.rate_iops;
-            break;
-        }
+        /* one value: a rate's writes' twin is the same (both schedules get
+         * it, whichever one runs; fio: each direction keeps a rate_min), a
+         * size's is 0, as reads */
+        if (rate)
+            memcpy((char *)&t + k->woff, (char *)&t + k->off, sizeof(uint64_t));
+        else
+            memset((char *)&t + k->woff, 0, k->kind == K_BSSPLIT ? sizeof t.nbssplit_w : dir_len(k->kind));
     } else {
         for (int i = 0; i < d.n; i++) {
             struct job_spec scratch = t;
             if (!d.part[i][0]) {
                 /* fio's "rate=,2m": an empty rate part is no cap */
-                if ((kind == K_RATE || kind == K_RATEMIN) && i < 2 &&
-                    set_dir_part(&t, kind, bytes, i, "0", why, whylen))
+                if (rate && i < 2 && set_dir_part(&t, k, bytes, i, "0", why, whylen))
                     return -EINVAL;
                 continue;
             }
             /* the trims' part: checked, not kept */
-            if (set_dir_part(i < 2 ? &t : &scratch, kind, bytes, i == 1, d.part[i], why, whylen))
+            if (set_dir_part(i < 2 ? &t : &scratch, k, bytes, i == 1, d.part[i], why, whylen))
                 return -EINVAL;
         }
-        if (kind == K_RATE)
+        if (k->kind == K_RATE)
             t.rate_per_dir = 1;
     }
     *j = t;
@@ -709,12 +682,13 @@ static int set_dirs(struct job_spec *j, enum key_kind kind, int bytes, const cha
  * k->cap) or says why not. */
 
 /* error_threshold: "N" failed ops, or "P%" of the phase's ops (0 < P <= 100) */
-static int set_threshold(struct job_spec *j, const char *value, char *why, size_t whylen)
+static int set_threshold(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     size_t n = strlen(value);
     char one[128], *end;
     uint64_t u64;
 
+    (void)k;
     if (n > 0 && value[n - 1] == '%') {
         double pct;
         if (n == 1 || n >= sizeof one)
@@ -765,13 +739,14 @@ static int set_text(struct job_spec *j, const struct key_def *k, const char *val
 }
 
 /* fio's size=N%: N (1..100) percent of each existing file; else a size */
-static int set_size_pct(struct job_spec *j, const char *value, char *why, size_t whylen)
+static int set_size_pct(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     size_t n = strlen(value);
     char one[128];
     uint64_t u64;
     uint32_t u32;
 
+    (void)k;
     if (n > 0 && value[n - 1] == '%') {
         if (n == 1 || n >= sizeof one)
             return why_fail(why, whylen, "want a size or a percentage from 1%% to 100%%");
@@ -846,11 +821,13 @@ static int set_u32(struct job_spec *j, const struct key_def *k, const char *valu
 }
 
 /* A uint64_t field: K_SIZE, K_COUNT, K_U64 and the durations. */
-static int set_u64(struct job_spec *j, const struct key_def *k, const char *value)
+static int set_u64(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
     uint64_t u64;
     int rc;
 
+    (void)why;
+    (void)whylen;
     switch (k->kind) {
     case K_SIZE:
         rc = job_size(j, value, &u64);
@@ -915,34 +892,30 @@ static int set_enum(struct job_spec *j, const struct key_def *k, const char *val
 }
 
 /* The named small enums: K_RATE_PROC, K_RWSEQ, K_FSERV. */
+_Static_assert(sizeof(enum rate_process) == sizeof(int) && sizeof(enum file_service) == sizeof(int) &&
+               sizeof(((struct job_spec *)0)->rw_sequencer) == sizeof(int), "the named enums are int-sized");
+
 static int set_named(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
 {
-    int b;
+    int b = k->kind == K_RATE_PROC ? rate_process_from_name(value)
+          : k->kind == K_RWSEQ ? rw_sequencer_from_name(value) : file_service_from_name(value);
 
-    switch (k->kind) {
-    case K_RATE_PROC:
-        if ((b = rate_process_from_name(value)) < 0)
-            return why_fail(why, whylen, "want linear or poisson");
-        *(enum rate_process *)(void *)((char *)j + k->off) = (enum rate_process)b;
-        return 0;
-    case K_RWSEQ:
-        if ((b = rw_sequencer_from_name(value)) < 0)
-            return why_fail(why, whylen, "want sequential or identical");
-        j->rw_sequencer = (uint32_t)b;
-        return 0;
-    default:    /* K_FSERV */
-        if ((b = file_service_from_name(value)) < 0)
-            return why_fail(why, whylen, "want roundrobin, sequential or random%s",
-                            strchr(value, ':') ? " (the ':N' form is not supported)" : "");
-        *(enum file_service *)(void *)((char *)j + k->off) = (enum file_service)b;
-        return 0;
-    }
+    if (b >= 0)
+        memcpy((char *)j + k->off, &b, sizeof b);
+    else if (k->kind == K_RATE_PROC)
+        return why_fail(why, whylen, "want linear or poisson");
+    else if (k->kind == K_RWSEQ)
+        return why_fail(why, whylen, "want sequential or identical");
+    else
+        return why_fail(why, whylen, "want roundrobin, sequential or random%s",
+                        strchr(value, ':') ? " (the ':N' form is not supported)" : "");
+    return 0;
 }
 
 /* Values that set several fields at once, parsed into a copy first so a
  * refused value leaves j as it was: K_DIST, K_MDOPS, K_LOG. */
-static int set_compound(struct job_spec *j, const struct key_def *k, const char *key, const char *value,
-                        char *why, size_t whylen)
+static int set_compound(struct job_spec *j, const struct key_def *k, const char *value, char *why,
+                        size_t whylen)
 {
     struct job_spec tmp = *j;
     struct job_log l = j->log;
@@ -962,12 +935,31 @@ static int set_compound(struct job_spec *j, const struct key_def *k, const char 
         memcpy(j->md_ops, tmp.md_ops, sizeof(j->md_ops));
         return 0;
     default:    /* K_LOG */
-        if (plan_log_set(&l, key, value, why, whylen))
+        if (plan_log_set(&l, k->name, value, why, whylen))
             return -EINVAL;
         j->log = l;
         return 0;
     }
 }
+
+/* names, fio's aliases and refusals: common/engine_table.h */
+static int set_engine(struct job_spec *j, const struct key_def *k, const char *value, char *why, size_t whylen)
+{
+    return engine_table_parse(value, (char *)j + k->off, k->cap, why, whylen);
+}
+
+/* The setter of each kind of value. */
+static int (*const setters[])(struct job_spec *, const struct key_def *, const char *, char *, size_t) = {
+    [K_STR] = set_text, [K_NAME] = set_text, [K_AGENTS] = set_text, [K_PATTERN] = set_pattern,
+    [K_THRESHOLD] = set_threshold, [K_RW] = set_rw, [K_SIZE_PCT] = set_size_pct, [K_ENGINE] = set_engine,
+    [K_MIXREAD] = set_u32, [K_MIXWRITE] = set_u32, [K_KB_BASE] = set_u32, [K_SIZE32] = set_u32,
+    [K_VERIFY] = set_u32, [K_U32] = set_u32, [K_BATCH] = set_u32, [K_PCT1] = set_u32, [K_NCONNECT] = set_u32,
+    [K_SIZE] = set_u64, [K_COUNT] = set_u64, [K_U64] = set_u64, [K_DURATION] = set_u64, [K_DUR_US] = set_u64,
+    [K_DUR_MS] = set_u64, [K_BOOL] = set_flag, [K_NOTBOOL] = set_flag, [K_SYNC] = set_flag,
+    [K_BS] = set_dirs, [K_BSRANGE] = set_dirs, [K_BSSPLIT] = set_dirs, [K_RATE] = set_dirs, [K_RATEMIN] = set_dirs,
+    [K_ENUM] = set_enum, [K_RATE_PROC] = set_named, [K_RWSEQ] = set_named, [K_FSERV] = set_named,
+    [K_DIST] = set_compound, [K_MDOPS] = set_compound, [K_LOG] = set_compound,
+};
 
 int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
                      char *why, size_t whylen)
@@ -982,62 +974,7 @@ int plan_job_set_why(struct job_spec *j, const char *key, const char *value,
     if (!value)
         value = "";      /* a bare flag: "--time_based", "stonewall" */
 
-    switch (k->kind) {
-    case K_THRESHOLD:
-        return set_threshold(j, value, why, whylen);
-    case K_PATTERN:
-        return set_pattern(j, k, value, why, whylen);
-    case K_NAME:
-    case K_STR:
-    case K_AGENTS:
-        return set_text(j, k, value, why, whylen);
-    case K_RW:
-        return set_rw(j, value, why, whylen);
-    case K_SIZE_PCT:
-        return set_size_pct(j, value, why, whylen);
-    case K_MIXREAD:
-    case K_MIXWRITE:
-    case K_KB_BASE:
-    case K_SIZE32:
-    case K_VERIFY:
-    case K_U32:
-    case K_BATCH:
-    case K_PCT1:
-    case K_NCONNECT:
-        return set_u32(j, k, value, why, whylen);
-    case K_SIZE:
-    case K_COUNT:
-    case K_U64:
-    case K_DURATION:
-    case K_DUR_US:
-    case K_DUR_MS:
-        return set_u64(j, k, value);
-    case K_BOOL:
-    case K_NOTBOOL:
-    case K_SYNC:
-        return set_flag(j, k, value, why, whylen);
-    case K_ENGINE:
-        /* names, fio's aliases and refusals: common/engine_table.h */
-        return engine_table_parse(value, (char *)j + k->off, k->cap, why, whylen);
-    case K_BS:
-    case K_BSRANGE:
-    case K_BSSPLIT:
-    case K_RATE:
-    case K_RATEMIN:
-        return set_dirs(j, k->kind, strcmp(k->name, "rate") == 0 || strcmp(k->name, "rate_min") == 0,
-                        value, why, whylen);
-    case K_ENUM:
-        return set_enum(j, k, value, why, whylen);
-    case K_RATE_PROC:
-    case K_RWSEQ:
-    case K_FSERV:
-        return set_named(j, k, value, why, whylen);
-    case K_DIST:
-    case K_MDOPS:
-    case K_LOG:
-        return set_compound(j, k, key, value, why, whylen);
-    }
-    return -EINVAL;
+    return setters[k->kind](j, k, value, why, whylen);
 }
 
 int plan_job_set(struct job_spec *j, const char *key, const char *value)

@@ -20,9 +20,7 @@ static const char *const log_keys[PLAN_LOG__COUNT] = {
 
 void plan_log_default(struct job_log *l)
 {
-    memset(l, 0, sizeof(*l));
-    l->per_job_logs = 1;
-    l->clat_percentiles = 1;
+    *l = (struct job_log){ .per_job_logs = 1, .clat_percentiles = 1 };
 }
 
 static int parse_bool(const char *v, uint8_t *out)

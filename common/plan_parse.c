@@ -55,12 +55,37 @@
 #include <unistd.h>
 
 #include "common/plan_fio_keys.h"
+#include "common/names.h"
 #include "common/xmalloc.h"
 #include "common/why.h"
 
 /* ---- job files ---------------------------------------------------------- */
 
 enum section { SEC_NONE, SEC_GLOBAL, SEC_JOB };
+
+/* What [global] (or the options before the first --name) has set so far,
+ * or the job being read on top of it: a job starts as a copy of global. */
+struct scope {
+    struct job_spec spec;
+    char matrix[PLAN_MATRIX_MAX];   /* matrix=, expanded when the job is complete */
+    int nrfiles;                    /* nrfiles was set */
+};
+
+/* key=value into s: matrix= kept as text once checked, the rest set on the
+ * job.  plan_job_set_why's result, why filled in. */
+static int scope_set(struct scope *s, const char *key, const char *value, char *why, size_t whylen)
+{
+    int rc;
+    if (strcmp(key, "matrix") == 0) {
+        if ((rc = plan_matrix_check(value ? value : "", NULL, why, whylen)) == 0)
+            snprintf(s->matrix, sizeof s->matrix, "%s", value);
+        return rc;
+    }
+    rc = plan_job_set_why(&s->spec, key, value, why, whylen);
+    if (rc == 0 && strcmp(key, "nrfiles") == 0)
+        s->nrfiles = 1;
+    return rc;
+}
 
 /* One file being read; src[0] is the plan itself, the rest are includes. */
 struct source {
@@ -77,10 +102,8 @@ struct ini_ctx {
     char sec_file[PLAN_PATH_MAX];  /* where the current section began */
     unsigned sec_line;
     enum section sec;
-    struct job_spec global;  /* [global] settings so far */
-    struct job_spec job;     /* the job section being read */
-    char gmatrix[PLAN_MATRIX_MAX], jmatrix[PLAN_MATRIX_MAX];
-    int g_nrfiles, j_nrfiles;      /* nrfiles set in [global] / the job */
+    struct scope global;     /* [global] settings so far */
+    struct scope job;        /* the job section being read */
     struct plan plan;
     char *err;
     size_t errlen;
@@ -120,7 +143,7 @@ static void section_end(struct ini_ctx *c)
         return;
     char why[512];
     int about_job;
-    if (plan_job_complete(&c->plan, &c->job, c->jmatrix, c->j_nrfiles, why, sizeof(why), &about_job)) {
+    if (plan_job_complete(&c->plan, &c->job.spec, c->job.matrix, c->job.nrfiles, why, sizeof(why), &about_job)) {
         if (about_job)
             ctx_fail(c, "%s: %s", c->sec_file, why);
         else
@@ -164,20 +187,9 @@ static void section_begin(struct ini_ctx *c, const char *name, size_t len)
         return;
     }
     c->job = c->global;
-    memcpy(c->job.name, name, len);
-    c->job.name[len] = '\0';
-    memcpy(c->jmatrix, c->gmatrix, sizeof(c->jmatrix));
-    c->j_nrfiles = c->g_nrfiles;
+    memcpy(c->job.spec.name, name, len);
+    c->job.spec.name[len] = '\0';
     c->sec = SEC_JOB;
-}
-
-static int is_path_var(const char *name, size_t n)
-{
-    static const char *const vars[] = { "agent", "host", "job", "nagents" };
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-        if (strlen(vars[i]) == n && memcmp(vars[i], name, n) == 0)
-            return 1;
-    return 0;
 }
 
 /* ${VAR} from the environment, as fio does; the path variables stay.  An
@@ -198,7 +210,7 @@ static int expand_env(struct ini_ctx *c, const char *key, const char *in, char *
             size_t nlen = (size_t)(strchr(name, '}') - name);
             adv = nlen + 3;
             n = adv;                      /* a path variable: copied as is */
-            if (!is_path_var(name, nlen)) {
+            if (!names_list_has("agent host job nagents", ' ', name, nlen)) {
                 char var[128];
                 if (nlen >= sizeof(var)) {
                     ctx_fail(c, "%s:%u: bad variable '%.*s' in '%s'", CUR(c)->file, CUR(c)->line,
@@ -275,7 +287,7 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     exp_put(c, key, strlen(key), value[0] ? "=" : "", "");
     exp_put(c, value, strlen(value), "", "\n");
     if (c->visit) {
-        c->visit(c->visit_user, file, line, c->sec == SEC_GLOBAL ? "global" : c->job.name, key, value);
+        c->visit(c->visit_user, file, line, c->sec == SEC_GLOBAL ? "global" : c->job.spec.name, key, value);
         return;
     }
     switch (plan_key_fio_status(key, &note)) {
@@ -292,17 +304,11 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     default:
         break;
     }
-    int global = c->sec == SEC_GLOBAL;
-    if (strcmp(key, "matrix") == 0) {
-        if (plan_matrix_check(value, NULL, why, sizeof(why))) {
-            ctx_fail(c, "%s:%u: bad value for 'matrix': %s", file, line, why);
-            return;
-        }
-        snprintf(global ? c->gmatrix : c->jmatrix, PLAN_MATRIX_MAX, "%s", value);
-        return;
-    }
-    int rc = plan_job_set_why(global ? &c->global : &c->job, key, value, why, sizeof(why));
-    if (rc == -ENOENT) {
+    struct scope *s = c->sec == SEC_GLOBAL ? &c->global : &c->job;
+    int rc = scope_set(s, key, value, why, sizeof(why));
+    if (rc && strcmp(key, "matrix") == 0) {
+        ctx_fail(c, "%s:%u: bad value for 'matrix': %s", file, line, why);
+    } else if (rc == -ENOENT) {
         const char *near = plan_key_suggest(key);
         if (near)
             ctx_fail(c, "%s:%u: unknown key '%s' (did you mean '%s'?)", file, line, key, near);
@@ -314,10 +320,8 @@ static void apply_key(struct ini_ctx *c, const char *key, const char *raw)
     } else if (rc) {
         ctx_fail(c, "%s:%u: bad value for '%s': '%s'%s%s%s", file, line, key, value,
                  why[0] ? " (" : "", why, why[0] ? ")" : "");
-    } else if (strcmp(key, "nrfiles") == 0) {
-        *(global ? &c->g_nrfiles : &c->j_nrfiles) = 1;
     } else if (strcmp(key, "kb_base") == 0) {
-        reapply_sizes(c, global ? &c->global : &c->job, file, line);
+        reapply_sizes(c, &s->spec, file, line);
     } else if (plan_key_reads_size(key)) {
         if (c->nsized == sizeof(c->sized) / sizeof(c->sized[0]) ||
             strlen(key) >= sizeof(c->sized[0].key) || strlen(value) >= sizeof(c->sized[0].value)) {
@@ -560,7 +564,7 @@ static char *ini_reader_cb(char *str, int num, void *stream)
             char name[PLAN_PATH_MAX];
             snprintf(name, sizeof(name), "%.*s", (int)(e - f), f);
             c->visit(c->visit_user, src->file, src->line,
-                     c->sec == SEC_GLOBAL ? "global" : c->sec == SEC_NONE ? "" : c->job.name, "include", name);
+                     c->sec == SEC_GLOBAL ? "global" : c->sec == SEC_NONE ? "" : c->job.spec.name, "include", name);
             return str;
         }
         include_file(c, f, e);
@@ -618,9 +622,9 @@ static int parse_text(const char *name, const char *real, const char *text, cons
     c->err = err;
     c->errlen = errlen;
     if (base)
-        c->global = *base;
+        c->global.spec = *base;
     else
-        job_spec_default(&c->global);
+        job_spec_default(&c->global.spec);
     plan_init(&c->plan);
     plan_init(out);
     if (err && errlen)
@@ -665,35 +669,36 @@ int plan_parse_file_expanded(const char *path, struct plan *out, char **expanded
     return plan_parse_file_over(path, NULL, out, expanded, err, errlen);
 }
 
-int plan_parse_file_over(const char *path, const struct job_spec *base, struct plan *out,
-                         char **expanded, char *err, size_t errlen)
+/* parse_text over the file at path (its realpath for include cycles). */
+static int parse_path(const char *path, const struct job_spec *base, struct plan *out, char **expanded,
+                      plan_key_visit_fn visit, void *visit_user, char *err, size_t errlen)
 {
     char *buf = NULL;
-    plan_init(out);
-    if (expanded)
-        *expanded = NULL;
     int rc = read_text(path, path, &buf, err, errlen);
     if (rc)
         return rc;
     char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, base, out, expanded, NULL, NULL, 0, err, errlen);
+    rc = parse_text(path, real, buf, base, out, expanded, visit, visit_user, 0, err, errlen);
     free(real);
     free(buf);
     return rc;
 }
 
+int plan_parse_file_over(const char *path, const struct job_spec *base, struct plan *out,
+                         char **expanded, char *err, size_t errlen)
+{
+    plan_init(out);
+    if (expanded)
+        *expanded = NULL;
+    return parse_path(path, base, out, expanded, NULL, NULL, err, errlen);
+}
+
 int plan_visit_keys(const char *path, plan_key_visit_fn visit, void *user, char *err, size_t errlen)
 {
-    char *buf = NULL;
     struct plan p;
-    int rc = read_text(path, path, &buf, err, errlen);
-    if (rc)
-        return rc;
-    char *real = realpath(path, NULL);
-    rc = parse_text(path, real, buf, NULL, &p, NULL, visit, user, 0, err, errlen);
+    plan_init(&p);
+    int rc = parse_path(path, NULL, &p, NULL, visit, user, err, errlen);
     plan_free(&p);
-    free(real);
-    free(buf);
     return rc;
 }
 
@@ -718,10 +723,10 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
         err[0] = '\0';
     if (argc <= 0 || !argv)
         return why_fail(err, errlen, "no job given");
-    struct job_spec global, job;
-    char gmatrix[PLAN_MATRIX_MAX] = "", jmatrix[PLAN_MATRIX_MAX] = "", why[256];
-    int g_nrfiles = 0, j_nrfiles = 0, about_job;
-    job_spec_default(&global);
+    struct scope global = { .nrfiles = 0 }, job;
+    char why[256];
+    int about_job;
+    job_spec_default(&global.spec);
     int have_job = 0;
     struct plan p;
     plan_init(&p);
@@ -771,38 +776,27 @@ int plan_parse_args(int argc, char **argv, struct plan *out, char *err, size_t e
             break;
         }
         if (strcmp(key, "name") == 0) {
-            if (have_job && (rc = plan_job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job)))
+            if (have_job &&
+                (rc = plan_job_complete(&p, &job.spec, job.matrix, job.nrfiles, err, errlen, &about_job)))
                 break;
             job = global;
-            memcpy(jmatrix, gmatrix, sizeof(jmatrix));
-            j_nrfiles = g_nrfiles;
             have_job = 1;
         }
-        if (strcmp(key, "matrix") == 0) {
-            if (plan_matrix_check(value ? value : "", NULL, why, sizeof(why))) {
-                why_fail(err, errlen, "--matrix: %s", why);
-                rc = -EINVAL;
-            } else {
-                snprintf(have_job ? jmatrix : gmatrix, PLAN_MATRIX_MAX, "%s", value);
-            }
+        if (scope_set(have_job ? &job : &global, key, value, why, sizeof(why)) == 0)
             continue;
-        }
-        if (plan_job_set_why(have_job ? &job : &global, key, value, why, sizeof(why))) {
+        if (strcmp(key, "matrix") == 0)
+            why_fail(err, errlen, "--matrix: %s", why);
+        else
             why_fail(err, errlen, "--%s: bad value '%s'%s%s%s", key, value ? value : "",
-                    why[0] ? " (" : "", why, why[0] ? ")" : "");
-            rc = -EINVAL;
-        } else if (strcmp(key, "nrfiles") == 0) {
-            *(have_job ? &j_nrfiles : &g_nrfiles) = 1;
-        }
+                     why[0] ? " (" : "", why, why[0] ? ")" : "");
+        rc = -EINVAL;
     }
     if (!rc) {
         if (!have_job) {
             job = global;
-            snprintf(job.name, sizeof(job.name), "%s", "job");
-            memcpy(jmatrix, gmatrix, sizeof(jmatrix));
-            j_nrfiles = g_nrfiles;
+            snprintf(job.spec.name, sizeof(job.spec.name), "%s", "job");
         }
-        rc = plan_job_complete(&p, &job, jmatrix, j_nrfiles, err, errlen, &about_job);
+        rc = plan_job_complete(&p, &job.spec, job.matrix, job.nrfiles, err, errlen, &about_job);
     }
     if (rc) {
         plan_free(&p);

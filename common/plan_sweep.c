@@ -12,23 +12,18 @@
 #include "common/units.h"
 #include "common/why.h"
 
+/* by enum sweep_dim: the key's word and the unit of its values */
 static const char *const dim_names[] = { "", "rate_iops", "rate", "iodepth", "numjobs", "agents" };
+static const char *const dim_units[] = { "", "IOPS", "B/s", "iodepth", "threads per agent", "agents" };
 
 const char *plan_sweep_dim_name(uint32_t dim)
 {
-    return dim < sizeof dim_names / sizeof dim_names[0] ? dim_names[dim] : "";
+    return dim < NELEM(dim_names) ? dim_names[dim] : "";
 }
 
 const char *plan_sweep_unit(uint32_t dim)
 {
-    switch (dim) {
-    case SWEEP_RATE_IOPS: return "IOPS";
-    case SWEEP_RATE: return "B/s";
-    case SWEEP_IODEPTH: return "iodepth";
-    case SWEEP_NUMJOBS: return "threads per agent";
-    case SWEEP_AGENTS: return "agents";
-    default: return "";
-    }
+    return dim < NELEM(dim_units) ? dim_units[dim] : "";
 }
 
 /* One point's value as the dimension reads it: rates in bytes take size
@@ -99,12 +94,9 @@ static int parse_valid(const char *text, struct sweep_spec *s, char *why, size_t
 
 int plan_sweep_parse(const struct sweep_text *t, struct sweep_spec *s, char *why, size_t whylen)
 {
-    memset(s, 0, sizeof *s);
-    s->resolution_pct = SWEEP_DEFAULT_RESOLUTION;
-    s->achieved_pct = SWEEP_DEFAULT_ACHIEVED;
-    s->agent_pct = SWEEP_DEFAULT_AGENT;
-    s->cv_pct = SWEEP_DEFAULT_CV;
-    for (uint32_t d = 1; d < sizeof dim_names / sizeof dim_names[0]; d++)
+    *s = (struct sweep_spec){ .resolution_pct = SWEEP_DEFAULT_RESOLUTION, .achieved_pct = SWEEP_DEFAULT_ACHIEVED,
+                              .agent_pct = SWEEP_DEFAULT_AGENT, .cv_pct = SWEEP_DEFAULT_CV };
+    for (uint32_t d = 1; d < NELEM(dim_names); d++)
         if (strcmp(t->dim, dim_names[d]) == 0)
             s->dim = d;
     if (!s->dim)

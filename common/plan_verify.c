@@ -93,18 +93,16 @@ int plan_verify_check(const struct job_spec *j, char *why, size_t whylen)
     if (plan_verify_readback(j) && j->rate_process == RATE_POISSON)
         return why_fail(why, whylen, "do_verify reads back the write pass's offsets, which "
                         "rate_process=poisson draws from; use rate_process=linear or do_verify=0");
-    if (j->verify == VB_CSUM_NULL || j->verify == VB_CSUM_PATTERN) {
-        if (j->verify_interval && !sizes_divisible(j, j->verify_interval, &bad))
-            return why_fail(why, whylen, "verify_interval=%u must divide every block size (%llu does not)",
-                            j->verify_interval, (unsigned long long)bad);
-        return 0;
-    }
-    if (varied && !j->verify_interval)
-        return why_fail(why, whylen, "verify with %s needs verify_interval= (a divisor of every block size)",
-                        j->bsrange_min ? "bsrange" : "bssplit");
+    /* every mode: a set verify_interval divides each block size (a header
+     * mode without one and with varied sizes is refused just below) */
     if (j->verify_interval && !sizes_divisible(j, j->verify_interval, &bad))
         return why_fail(why, whylen, "verify_interval=%u must divide every block size (%llu does not)",
                         j->verify_interval, (unsigned long long)bad);
+    if (j->verify == VB_CSUM_NULL || j->verify == VB_CSUM_PATTERN)
+        return 0;
+    if (varied && !j->verify_interval)
+        return why_fail(why, whylen, "verify with %s needs verify_interval= (a divisor of every block size)",
+                        j->bsrange_min ? "bsrange" : "bssplit");
     uint64_t unit = j->verify_interval ? j->verify_interval : j->bs;
     if (unit < VBLOCK_MIN_UNIT)
         return why_fail(why, whylen, "verify=%s needs %s of at least %d bytes (the header is %d): %llu is not",

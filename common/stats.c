@@ -73,8 +73,7 @@ int op_set_empty(const struct op_set *s)
 
 void op_rec_init(struct op_rec *r)
 {
-    for (int i = 0; i < OP__COUNT; i++)
-        r->op[i] = NULL;
+    *r = (struct op_rec){ .op = { NULL } };
 }
 
 struct op_stats_rec *op_rec_alloc(struct op_rec *r, enum op_type t)

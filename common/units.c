@@ -199,46 +199,35 @@ int units_parse_duration(const char *s, uint64_t default_unit_ns, uint64_t *ns)
 
 int units_parse_u64(const char *s, uint64_t *v)
 {
-    if (!s || !*s)
+    struct number n;
+    /* digits only (no fraction, no suffix); past 2^64 is an error too */
+    if (!s || !*s || s[strspn(s, "0123456789")] || read_number(&s, &n))
         return -EINVAL;
-    uint64_t acc = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -EINVAL;
-        unsigned d = (unsigned)(*s - '0');
-        if (acc > (UINT64_MAX - d) / 10)
-            return -EINVAL;
-        acc = acc * 10 + d;
-    }
-    *v = acc;
+    *v = n.ipart;
     return 0;
 }
 
 int units_parse_bool(const char *s, int *v)
 {
-    static const char *const yes[] = { "", "1", "true", "yes", "on" };
-    static const char *const no[] = { "0", "false", "no", "off" };
+    static const struct { const char *word; int on; } words[] = {
+        { "", 1 }, { "1", 1 }, { "true", 1 }, { "yes", 1 }, { "on", 1 },
+        { "0", 0 }, { "false", 0 }, { "no", 0 }, { "off", 0 },
+    };
     if (!s)
         s = "";    /* a bare "key" with no value in a job file means on */
-    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-        if (strcasecmp(s, yes[i]) == 0) {
-            *v = 1;
-            return 0;
-        }
-    }
-    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
-        if (strcasecmp(s, no[i]) == 0) {
-            *v = 0;
+    for (size_t i = 0; i < NELEM(words); i++) {
+        if (strcasecmp(s, words[i].word) == 0) {
+            *v = words[i].on;
             return 0;
         }
     }
     return -EINVAL;
 }
 
-/* Print |v| scaled through units[] (each step dividing by the matching
- * step[]) with ~3 significant digits, trailing zeros stripped, then tail. */
+/* Print |v| scaled through units[] (each dividing by step) with ~3
+ * significant digits, trailing zeros stripped, then tail. */
 static char *fmt_scaled(char *buf, size_t len, double v, const char *const *units,
-                        const double *step, size_t nunits, const char *tail)
+                        double step, size_t nunits, const char *tail)
 {
     if (!buf || len == 0)
         return buf;
@@ -249,8 +238,8 @@ static char *fmt_scaled(char *buf, size_t len, double v, const char *const *unit
     const char *sign = v < 0 ? "-" : "";
     double a = fabs(v);
     size_t u = 0;
-    while (u + 1 < nunits && a >= step[u]) {
-        a /= step[u];
+    while (u + 1 < nunits && a >= step) {
+        a /= step;
         u++;
     }
     char num[64];
@@ -258,8 +247,8 @@ static char *fmt_scaled(char *buf, size_t len, double v, const char *const *unit
         int prec = a < 9.995 ? 2 : a < 99.95 ? 1 : 0;
         snprintf(num, sizeof(num), "%.*f", prec, a);
         /* rounding may reach the next unit ("1024KiB" -> "1MiB") */
-        if (u + 1 < nunits && strtod(num, NULL) >= step[u]) {
-            a /= step[u];
+        if (u + 1 < nunits && strtod(num, NULL) >= step) {
+            a /= step;
             u++;
             continue;
         }
@@ -282,15 +271,12 @@ static char *fmt_scaled(char *buf, size_t len, double v, const char *const *unit
 
 static const char *const iec_units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 static const char *const si_units[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-static const double iec_step[] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024 };
-static const double si_step[] = { 1000, 1000, 1000, 1000, 1000, 1000, 1000 };
 
 static char *fmt_bytes_tail(char *buf, size_t len, double bytes, int base, const char *tail)
 {
-    size_t n = sizeof(iec_units) / sizeof(iec_units[0]);
     if (base == 1000)
-        return fmt_scaled(buf, len, bytes, si_units, si_step, n, tail);
-    return fmt_scaled(buf, len, bytes, iec_units, iec_step, n, tail);
+        return fmt_scaled(buf, len, bytes, si_units, 1000, NELEM(si_units), tail);
+    return fmt_scaled(buf, len, bytes, iec_units, 1024, NELEM(iec_units), tail);
 }
 
 char *units_fmt_bytes(char *buf, size_t len, double bytes, int base)
@@ -306,13 +292,13 @@ char *units_fmt_rate(char *buf, size_t len, double bytes_per_s, int base)
 char *units_fmt_count(char *buf, size_t len, double n)
 {
     static const char *const units[] = { "", "k", "M", "G", "T", "P", "E" };
-    return fmt_scaled(buf, len, n, units, si_step, sizeof(units) / sizeof(units[0]), "");
+    return fmt_scaled(buf, len, n, units, 1000, NELEM(units), "");
 }
 
 char *units_fmt_ns(char *buf, size_t len, double ns)
 {
     static const char *const units[] = { "ns", "us", "ms", "s" };
-    return fmt_scaled(buf, len, ns, units, si_step, sizeof(units) / sizeof(units[0]), "");
+    return fmt_scaled(buf, len, ns, units, 1000, NELEM(units), "");
 }
 
 char *units_fmt_block_size(char *buf, size_t len, uint64_t bytes)
@@ -322,7 +308,7 @@ char *units_fmt_block_size(char *buf, size_t len, uint64_t bytes)
     if (!buf || len == 0)
         return buf;
     /* bytes == 0 stays "0B"; a unit is taken only while it divides exactly */
-    while (bytes && u + 1 < sizeof(iec_units) / sizeof(iec_units[0]) && bytes % 1024 == 0) {
+    while (bytes && u + 1 < NELEM(iec_units) && bytes % 1024 == 0) {
         bytes /= 1024;
         u++;
     }

@@ -170,6 +170,9 @@ void vblock_run_format(uint64_t run, char out[17]);
 /* 16 hex digits (either case) to a run id: 0, or -EINVAL for anything
  * else (other lengths, other characters, all zero). */
 int vblock_run_parse(const char *s, uint64_t *run);
+/* len bytes at p: pat (plen > 0 bytes) repeated from p's first byte, the
+ * last copy cut short (verify=pattern's units, wbuf's plain buffers). */
+void vblock_pattern_fill(void *p, uint64_t len, const unsigned char *pat, size_t plen);
 /* crc32c (Castagnoli), SSE4.2 when the CPU has it, else a table. */
 uint32_t vblock_crc32c(uint32_t crc, const void *p, size_t n);
 

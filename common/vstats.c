@@ -4,6 +4,7 @@
 #include <string.h>
 #include "common/vstats.h"
 #include "common/sat.h"
+#include "common/why.h"
 
 void vstats_init(struct vstats *v)
 {
@@ -60,35 +61,22 @@ uint64_t vstats_bad_total(const struct vstats *v)
 int vstats_check(const struct vstats *v, char *err, size_t errlen)
 {
     uint64_t sum = 0;
-    for (int k = 0; k < VB__COUNT; k++) {
-        if (__builtin_add_overflow(sum, v->count[k], &sum)) {
-            snprintf(err, errlen, "verify counts overflow");
-            return -EINVAL;
-        }
-    }
-    if (sum != v->checked) {
-        snprintf(err, errlen, "verify counts sum to %llu, not checked=%llu", (unsigned long long)sum,
-                 (unsigned long long)v->checked);
-        return -EINVAL;
-    }
-    if (v->nfirst > VSTATS_FIRST_MAX || v->nfirst > vstats_bad_total(v)) {
-        snprintf(err, errlen, "verify first: %u entries for %llu bad blocks (at most %d)", v->nfirst,
-                 (unsigned long long)vstats_bad_total(v), VSTATS_FIRST_MAX);
-        return -EINVAL;
-    }
-    if (v->nruns > VSTATS_RUNS_MAX) {
-        snprintf(err, errlen, "verify runs: %u entries (at most %d)", v->nruns, VSTATS_RUNS_MAX);
-        return -EINVAL;
-    }
+    for (int k = 0; k < VB__COUNT; k++)
+        if (__builtin_add_overflow(sum, v->count[k], &sum))
+            return why_fail(err, errlen, "verify counts overflow");
+    if (sum != v->checked)
+        return why_fail(err, errlen, "verify counts sum to %llu, not checked=%llu", (unsigned long long)sum,
+                        (unsigned long long)v->checked);
+    if (v->nfirst > VSTATS_FIRST_MAX || v->nfirst > vstats_bad_total(v))
+        return why_fail(err, errlen, "verify first: %u entries for %llu bad blocks (at most %d)", v->nfirst,
+                        (unsigned long long)vstats_bad_total(v), VSTATS_FIRST_MAX);
+    if (v->nruns > VSTATS_RUNS_MAX)
+        return why_fail(err, errlen, "verify runs: %u entries (at most %d)", v->nruns, VSTATS_RUNS_MAX);
     for (uint32_t i = 0; i < v->nfirst; i++) {
-        if (v->first[i].kind == VB_OK || v->first[i].kind >= VB__COUNT) {
-            snprintf(err, errlen, "verify first[%u]: bad kind %u", i, v->first[i].kind);
-            return -EINVAL;
-        }
-        if (memchr(v->first[i].file, '\0', sizeof v->first[i].file) == NULL) {
-            snprintf(err, errlen, "verify first[%u]: file name not terminated", i);
-            return -EINVAL;
-        }
+        if (v->first[i].kind == VB_OK || v->first[i].kind >= VB__COUNT)
+            return why_fail(err, errlen, "verify first[%u]: bad kind %u", i, v->first[i].kind);
+        if (memchr(v->first[i].file, '\0', sizeof v->first[i].file) == NULL)
+            return why_fail(err, errlen, "verify first[%u]: file name not terminated", i);
     }
     return 0;
 }
@@ -96,10 +84,8 @@ int vstats_check(const struct vstats *v, char *err, size_t errlen)
 int vstats_accept(struct vstats *v, char *err, size_t errlen)
 {
     char why[160];   /* vstats_check's texts are under 100 bytes */
-    if (vstats_check(v, why, sizeof why) < 0) {
-        snprintf(err, errlen, "verify: %s", why);
-        return -EINVAL;
-    }
+    if (vstats_check(v, why, sizeof why) < 0)
+        return why_fail(err, errlen, "verify: %s", why);
     v->on = 1;
     return 0;
 }

@@ -149,17 +149,10 @@ static void fill_random(unsigned char *p, uint64_t len, uint64_t seed)
 /* the pattern repeated, or zeros: a buffer's compressible part */
 static void fill_plain(const struct wbuf *w, unsigned char *p, uint64_t len)
 {
-    if (w->plen == 0) {
+    if (w->plen == 0)
         memset(p, 0, (size_t)len);
-        return;
-    }
-    uint64_t have = len < w->plen ? len : w->plen;
-    memcpy(p, w->pat, (size_t)have);
-    while (have < len) {              /* double what is there: memcpy, not a byte loop */
-        uint64_t n = len - have < have ? len - have : have;
-        memcpy(p + have, p, (size_t)n);
-        have += n;
-    }
+    else
+        vblock_pattern_fill(p, len, w->pat, w->plen);
 }
 
 /* one buffer from one seed, so a dedupe repeat reproduces it exactly */
