@@ -30,29 +30,9 @@
 #include "proto/msg_codec.h"
 
 static const char *const type_names[MSG__COUNT] = {
-    [MSG_HELLO] = "hello",
-    [MSG_WELCOME] = "welcome",
-    [MSG_PLAN] = "plan",
-    [MSG_READY] = "ready",
-    [MSG_START] = "start",
-    [MSG_INTERVAL] = "interval",
-    [MSG_PHASE_DONE] = "phase-done",
-    [MSG_STOP] = "stop",
-    [MSG_PHASE_END] = "phase-end",
-    [MSG_ERROR] = "error",
-    [MSG_PING] = "ping",
-    [MSG_PONG] = "pong",
-    [MSG_AUTH] = "auth",
-    [MSG_PROGRESS] = "progress",
-    [MSG_CLEAN] = "clean",
-    [MSG_CLEANED] = "cleaned",
-    [MSG_STORAGE] = "storage",
-    [MSG_SYSTEM] = "system",
-    [MSG_SUBMIT] = "submit",
-    [MSG_BUSY] = "busy",
-    [MSG_OUTPUT] = "output",
-    [MSG_EXIT] = "exit",
-    [MSG_COHERENCE] = "coherence",
+#define MSG_NAME(type, wire) [type] = wire,
+    MSG_TYPES(MSG_NAME)
+#undef MSG_NAME
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -67,15 +47,17 @@ const char *msg_type_name(enum msg_type t)
 static const char *rate_process_word(unsigned v) { return rate_process_name((enum rate_process)v); }
 static const char *rand_dist_word(unsigned v) { return rand_dist_name((enum rand_dist)v); }
 static const char *file_service_word(unsigned v) { return file_service_name((enum file_service)v); }
-static const struct enum_codec rate_process_codec = { rate_process_word, rate_process_from_name };
-static const struct enum_codec rand_dist_codec = { rand_dist_word, rand_dist_from_name };
-static const struct enum_codec file_service_codec = { file_service_word, file_service_from_name };
+static const char *rw_word(unsigned v) { return rw_mode_name((enum rw_mode)v); }
+static const struct enum_codec rate_process_codec = { rate_process_word, rate_process_from_name, "a known value" };
+static const struct enum_codec rand_dist_codec = { rand_dist_word, rand_dist_from_name, "a known value" };
+static const struct enum_codec file_service_codec = { file_service_word, file_service_from_name, "a known value" };
+static const struct enum_codec rw_codec = { rw_word, rw_mode_from_name, "an rw mode" };
 /* A phase index can never reach the phase cap. */
 
 
 const struct field msg_job_fields[] = {
     FSTR(struct job_spec, "name", name),
-    FKIND(struct job_spec, "rw", rw, F_RW),
+    FENUM(struct job_spec, "rw", rw, rw_codec),
     FU32(struct job_spec, "rwmixread", rwmixread, 0, 100),
     FU64(struct job_spec, "bs", bs, 1, UINT64_MAX),
     FANYU64(struct job_spec, "size", size),

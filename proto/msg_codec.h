@@ -18,7 +18,6 @@ enum fkind {
     F_BOOL,      /* int, 0 or 1; msgpack bool on the wire */
     F_DOUBLE,    /* finite, >= 0 */
     F_STR,       /* char[size], NUL-terminated */
-    F_RW,        /* enum rw_mode as fio's word */
     F_OPSET,     /* struct op_set as a sparse map */
     F_PHASES,    /* struct plan as the "phases" array */
     F_ENUM,      /* an enum as its word, through codec */
@@ -49,6 +48,7 @@ enum fkind {
 struct enum_codec {
     const char *(*name)(unsigned v);     /* NULL if out of range */
     int (*value)(const char *word);      /* -1 if unknown */
+    const char *what;                    /* "is not <what>" when unknown */
 };
 
 struct field {

@@ -218,7 +218,7 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
 static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base)
 {
     for (; n > 0; n--, f++) {
-        const char *rw;
+        const char *word;
 
         if (!field_sent(f, base))
             continue;
@@ -252,11 +252,6 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             /* strnlen: a buffer filled to the brim must not be overread */
             mp_pack_str(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
-        case F_RW:
-            /* an invalid mode goes out as "" and the peer rejects it */
-            rw = rw_mode_name(*CAT(base, f, enum rw_mode));
-            mp_pack_key(pk, rw ? rw : "");
-            break;
         case F_OPSET: pack_op_set(pk, CAT(base, f, struct op_set)); break;
         case F_NFSRPC: pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set)); break;
         case F_HOST:
@@ -272,8 +267,8 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             /* an invalid value goes out as "" and the peer rejects it */
             unsigned v = 0;
             memcpy(&v, CAT(base, f, char), f->size < sizeof v ? f->size : sizeof v);
-            rw = f->codec->name(v);
-            mp_pack_key(pk, rw ? rw : "");
+            word = f->codec->name(v);
+            mp_pack_key(pk, word ? word : "");
             break;
         }
         case F_BSSPLIT:
