@@ -9,12 +9,6 @@
 #include "proto/mp.h"
 #include "proto/pool_msg.h"
 
-/* Start a frame of type t with nkeys keys after "type"; finish with mp_frame_end(). */
-static size_t begin(struct buf *out, msgpack_packer *pk, enum msg_type t, uint32_t nkeys)
-{
-    return mp_frame_begin(out, pk, msg_type_name(t), nkeys);
-}
-
 struct dec {
     const msgpack_object *root;
     const char *what;
@@ -109,7 +103,7 @@ static int get_str(struct dec *d, const char *key, char *out, size_t size)
 void pool_submit_encode(struct buf *out, const struct pool_submit *m)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_SUBMIT, m->clean ? 9 : 8);
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_SUBMIT), m->clean ? 9 : 8);
 
     mp_pack_key(&pk, "argv");
     msgpack_pack_array(&pk, m->argc);
@@ -125,12 +119,9 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     m->want_json ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
     mp_pack_key(&pk, "wait");
     m->wait ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
-    mp_pack_key(&pk, "expect");
-    msgpack_pack_uint32(&pk, m->expect);
-    mp_pack_key(&pk, "min_agents");
-    msgpack_pack_uint32(&pk, m->min_agents);
-    mp_pack_key(&pk, "expect_timeout_ms");
-    msgpack_pack_uint32(&pk, m->expect_timeout_ms);
+    mp_pack_u64(&pk, "expect", m->expect);
+    mp_pack_u64(&pk, "min_agents", m->min_agents);
+    mp_pack_u64(&pk, "expect_timeout_ms", m->expect_timeout_ms);
     if (m->clean) {               /* optional: a run's bytes are as before it existed */
         mp_pack_key(&pk, "command");
         mp_pack_key(&pk, "clean");
@@ -210,11 +201,9 @@ void pool_submit_free(struct pool_submit *m)
 void pool_busy_encode(struct buf *out, const struct pool_busy *m)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_BUSY, 2);
-    mp_pack_key(&pk, "from");
-    mp_pack_str(&pk, m->from, strlen(m->from));
-    mp_pack_key(&pk, "since");
-    mp_pack_str(&pk, m->since, strlen(m->since));
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_BUSY), 2);
+    mp_pack_kstr(&pk, "from", m->from, sizeof m->from);
+    mp_pack_kstr(&pk, "since", m->since, sizeof m->since);
     mp_frame_end(out, start);
 }
 
@@ -230,9 +219,8 @@ int pool_busy_decode(const struct msg_frame *f, struct pool_busy *m, char *err, 
 void pool_output_encode(struct buf *out, enum pool_stream s, const void *data, size_t len)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_OUTPUT, 2);
-    mp_pack_key(&pk, "stream");
-    msgpack_pack_uint32(&pk, (uint32_t)s);
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_OUTPUT), 2);
+    mp_pack_u64(&pk, "stream", (uint32_t)s);
     mp_pack_key(&pk, "data");
     msgpack_pack_bin(&pk, len);
     msgpack_pack_bin_body(&pk, data, len);
@@ -260,9 +248,8 @@ int pool_output_decode(const struct msg_frame *f, struct pool_output *m, char *e
 void pool_exit_encode(struct buf *out, uint32_t status)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_EXIT, 1);
-    mp_pack_key(&pk, "status");
-    msgpack_pack_uint32(&pk, status);
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_EXIT), 1);
+    mp_pack_u64(&pk, "status", status);
     mp_frame_end(out, start);
 }
 
