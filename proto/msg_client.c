@@ -2,9 +2,8 @@
  * a double >= 0 (the generic decoder's F_DOUBLE check); "ops" is an array
  * of at most MS_OPS_MAX maps. */
 #include "proto/msg_client.h"
+#include "proto/mp.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 const struct field msg_host_fields[] = {
@@ -98,38 +97,28 @@ int msg_client_word(const char *s)
 
 int msg_client_host_check(const struct host_sample *h, char *why, size_t len)
 {
-    if (!msg_client_word(h->nic)) {
-        snprintf(why, len, "'host.nic' is not an interface name");
-        return -EBADMSG;
-    }
+    if (!msg_client_word(h->nic))
+        return mp_fail(why, len, "'host.nic' is not an interface name");
     return 0;
 }
 
 int msg_client_ms_check(const struct ms_sample *m, char *why, size_t len)
 {
-    if (!printable(m->mount) || !printable(m->note)) {
-        snprintf(why, len, "'mountstats' mount or note holds a control byte");
-        return -EBADMSG;
-    }
+    if (!printable(m->mount) || !printable(m->note))
+        return mp_fail(why, len, "'mountstats' mount or note holds a control byte");
     for (uint32_t i = 0; i < m->nops; i++) {
-        if (!m->op[i].name[0] || !msg_client_word(m->op[i].name)) {
-            snprintf(why, len, "'mountstats.ops[%u].name' is not an operation name", i);
-            return -EBADMSG;
-        }
+        if (!m->op[i].name[0] || !msg_client_word(m->op[i].name))
+            return mp_fail(why, len, "'mountstats.ops[%u].name' is not an operation name", i);
         for (uint32_t j = 0; j < i; j++)
-            if (strcmp(m->op[i].name, m->op[j].name) == 0) {
-                snprintf(why, len, "'mountstats.ops' lists '%s' twice", m->op[i].name);
-                return -EBADMSG;
-            }
+            if (strcmp(m->op[i].name, m->op[j].name) == 0)
+                return mp_fail(why, len, "'mountstats.ops' lists '%s' twice", m->op[i].name);
     }
     return 0;
 }
 
 int msg_client_proxy_check(const struct proxy_sample *p, char *why, size_t len)
 {
-    if (!printable(p->name) || !printable(p->remotes) || !printable(p->route_host)) {
-        snprintf(why, len, "'proxy' name, remotes or route_host holds a control byte");
-        return -EBADMSG;
-    }
+    if (!printable(p->name) || !printable(p->remotes) || !printable(p->route_host))
+        return mp_fail(why, len, "'proxy' name, remotes or route_host holds a control byte");
     return 0;
 }

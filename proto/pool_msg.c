@@ -1,8 +1,6 @@
 /* pool_msg: see pool_msg.h.  Packed and unpacked with msgpack-c directly:
  * a map {type, ...}; the frame's length was capped by the reader before
  * any of this runs, and each string or byte length is checked here. */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <msgpack.h>
 #include "common/xmalloc.h"
@@ -18,18 +16,13 @@ struct dec {
 
 static int fail(struct dec *d, const char *why, const char *key)
 {
-    if (key)
-        snprintf(d->err, d->errlen, "%s: '%s' %s", d->what, key, why);
-    else
-        snprintf(d->err, d->errlen, "%s: %s", d->what, why);
-    return -EBADMSG;
+    return mp_fail(d->err, d->errlen, "%s: '%s' %s", d->what, key, why);
 }
 
 /* Worded as msg.c's decoders word it, one form for the whole protocol. */
 static int missing(struct dec *d, const char *key)
 {
-    snprintf(d->err, d->errlen, "%s: missing key '%s'", d->what, key);
-    return -EBADMSG;
+    return mp_fail(d->err, d->errlen, "%s: missing key '%s'", d->what, key);
 }
 
 /* f was bounded and unpacked by msg_parse; it must be of type t. */
@@ -37,10 +30,8 @@ static int open_msg(struct dec *d, const struct msg_frame *f, enum msg_type t)
 {
     d->what = msg_type_name(t);
     d->root = f->root;
-    if (f->type != t || !f->root) {
-        snprintf(d->err, d->errlen, "%s: got a '%s' message", d->what, msg_type_name(f->type));
-        return -EBADMSG;
-    }
+    if (f->type != t || !f->root)
+        return mp_fail(d->err, d->errlen, "%s: got a '%s' message", d->what, msg_type_name(f->type));
     return 0;
 }
 
