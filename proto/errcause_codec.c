@@ -68,11 +68,8 @@ int errcause_unpack(const msgpack_object *o, struct errcause_set *s, char *err, 
         const msgpack_object *k = &o->via.map.ptr[i].key, *v = &o->via.map.ptr[i].val, *causes;
         struct errcause_op *eo;
         int t;
-        if (k->type != MSGPACK_OBJECT_STR || k->via.str.size >= sizeof name ||
-            memchr(k->via.str.ptr, '\0', k->via.str.size))
+        if (mp_cstr(k, name, sizeof name) < 0)
             return mp_fail(err, errlen, "errors: a key is not an op type");
-        memcpy(name, k->via.str.ptr, k->via.str.size);
-        name[k->via.str.size] = '\0';
         if ((t = op_type_from_name(name)) < 0)
             return mp_fail(err, errlen, "errors: '%s' is not an op type", name);
         eo = &s->op[t];

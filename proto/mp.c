@@ -85,6 +85,17 @@ int mp_fail(char *err, size_t errlen, const char *fmt, ...)
     return -EBADMSG;
 }
 
+int mp_cstr(const msgpack_object *o, char *dst, size_t size)
+{
+    dst[0] = '\0';
+    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
+        memchr(o->via.str.ptr, '\0', o->via.str.size))
+        return -1;
+    memcpy(dst, o->via.str.ptr, o->via.str.size);
+    dst[o->via.str.size] = '\0';
+    return 0;
+}
+
 const msgpack_object *mp_lookup(const msgpack_object *map, const char *key)
 {
     size_t kl = strlen(key);
@@ -117,10 +128,7 @@ int mp_get_str(const msgpack_object *map, const char *where, const char *key, ch
 {
     const msgpack_object *o = mp_lookup(map, key);
 
-    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
-        memchr(o->via.str.ptr, '\0', o->via.str.size))
+    if (!o || mp_cstr(o, out, size) < 0)
         return mp_fail(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
-    memcpy(out, o->via.str.ptr, o->via.str.size);
-    out[o->via.str.size] = '\0';
     return 0;
 }

@@ -183,7 +183,7 @@ const struct field msg_job_fields[] = {
     FOPTU64(struct job_spec, "null_capacity_iops", null_capacity_iops),
     FOPTU64(struct job_spec, "null_latency_ns", null_latency_ns),
 };
-const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
+const size_t msg_job_nfields = NELEM(msg_job_fields);
 
 static const struct field hello_fields[] = {
     FANYU32(struct msg_hello, "version", version),
@@ -335,7 +335,7 @@ static int plan_check(const void *base, char *err, size_t errlen)
 
 #define NONE NULL
 static const struct msg_codec_row rows[MSG__COUNT] = {
-#define MSG_ROW(name, st, type, fields, check, enc) [type] = { fields, ARRAY_LEN(fields), check },
+#define MSG_ROW(name, st, type, fields, check, enc) [type] = { fields, NELEM(fields), check },
     MSG_TABLE(MSG_ROW)
 #undef MSG_ROW
 };
@@ -371,7 +371,7 @@ void msg_error_encode(struct buf *out, const struct msg_error *m)
 
 void msg_error_refusal_encode(struct buf *out, const struct msg_error *m)
 {
-    msg_codec_encode(out, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m);
+    msg_codec_encode(out, MSG_ERROR, error_fields, NELEM(error_fields), m);
 }
 
 void msg_plan_free(struct msg_plan *m)

@@ -17,13 +17,13 @@ const struct field msg_host_fields[] = {
     FANYU32(struct host_sample, "speed_mbps", speed_mbps),
     FOPTU32(struct host_sample, "nic_route", nic_route),
 };
-const size_t msg_host_nfields = ARRAY_LEN(msg_host_fields);
+const size_t msg_host_nfields = NELEM(msg_host_fields);
 
 const struct field msg_ms_fields[] = {
     FSTR(struct ms_sample, "mount", mount),
     FOPTSTR(struct ms_sample, "note", note),
 };
-const size_t msg_ms_nfields = ARRAY_LEN(msg_ms_fields);
+const size_t msg_ms_nfields = NELEM(msg_ms_fields);
 
 const struct field msg_proxy_fields[] = {
     FANYU32(struct proxy_sample, "pid", pid),
@@ -37,7 +37,7 @@ const struct field msg_proxy_fields[] = {
     FANYU64(struct proxy_sample, "tx_bytes", tx_bytes),
     FOPTSTRNZ(struct proxy_sample, "route_host", route_host),
 };
-const size_t msg_proxy_nfields = ARRAY_LEN(msg_proxy_fields);
+const size_t msg_proxy_nfields = NELEM(msg_proxy_fields);
 
 const struct field msg_xprt_fields[] = {
     FANYU64(struct ms_xprt, "connects", connects),
@@ -47,7 +47,7 @@ const struct field msg_xprt_fields[] = {
     FANYU64(struct ms_xprt, "req_u", req_u),
     FANYU64(struct ms_xprt, "backlog_u", backlog_u),
 };
-const size_t msg_xprt_nfields = ARRAY_LEN(msg_xprt_fields);
+const size_t msg_xprt_nfields = NELEM(msg_xprt_fields);
 
 const struct field msg_msop_fields[] = {
     FSTR(struct ms_op, "name", name),
@@ -61,7 +61,7 @@ const struct field msg_msop_fields[] = {
     FANYU64(struct ms_op, "execute_ms", execute_ms),
     FANYU64(struct ms_op, "errors", errors),
 };
-const size_t msg_msop_nfields = ARRAY_LEN(msg_msop_fields);
+const size_t msg_msop_nfields = NELEM(msg_msop_fields);
 
 int msg_client_host_sent(const struct host_sample *h)
 {

@@ -421,18 +421,6 @@ static int unpack_phases(struct dctx *c, const msgpack_object *map, const char *
     return rc;
 }
 
-/* A short wire string as a C string for the plan's word lookups; "" (no
- * word matches it) when it is too long or holds a NUL. */
-static void word_of(const msgpack_object *o, char *dst, size_t size)
-{
-    dst[0] = '\0';
-    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
-        memchr(o->via.str.ptr, '\0', o->via.str.size))
-        return;
-    memcpy(dst, o->via.str.ptr, o->via.str.size);
-    dst[o->via.str.size] = '\0';
-}
-
 /* The job_spec kinds added with the wider fio dialect. */
 static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const struct field *f,
                             void *base)
@@ -447,7 +435,7 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
     case F_ENUM:
         if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
             return rc;
-        word_of(o, word, sizeof word);
+        mp_cstr(o, word, sizeof word);   /* "" (no word) when too long */
         if ((v = f->codec->value(word)) < 0)
             return fail(c, "'%s' = '%s' is not %s", f->key, mp_show(shown, &o->via.str), f->codec->what);
         {
@@ -494,7 +482,7 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
         if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_MD_OPS, &a)))
             return rc;
         for (uint32_t i = 0; i < a->size; i++) {
-            word_of(&a->ptr[i], word, sizeof word);
+            mp_cstr(&a->ptr[i], word, sizeof word);
             v = op_type_from_name(word);
             if (v < 0 || !plan_md_op_valid((uint32_t)v))
                 return fail(c, "'%s' entry %" PRIu32 " is not a metadata op", f->key, i);

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "common/names.h"
 #include "proto/msg.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum fkind {
     F_U32,       /* uint32_t in [min, max] */
