@@ -502,39 +502,24 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
 static int unpack_client(struct dctx *c, const msgpack_object *map, const struct field *f,
                          void *base)
 {
+    const struct msg_client_map *cm = MSG_CLIENT_MAP(f->kind);
     const msgpack_object *o = mp_lookup(map, f->key), *x = NULL;
     const msgpack_object_array *a = NULL;
-    struct host_sample *h = AT(base, f, struct host_sample);
-    struct ms_sample *m = AT(base, f, struct ms_sample);
-    struct proxy_sample *px = AT(base, f, struct proxy_sample);
+    struct ms_sample *m = AT(base, f, struct ms_sample);   /* F_MSTATS only */
     char why[128];
     size_t mark;
     int rc;
 
-    if (f->kind == F_HOST)
-        memset(h, 0, sizeof *h);
-    else if (f->kind == F_PROXY)
-        memset(px, 0, sizeof *px);
-    else
-        memset(m, 0, sizeof *m);
+    memset(AT(base, f, char), 0, cm->size);
     if (!o)
         return 0;
     if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
         return rc;
     mark = where_key(c, f->key);
-    if (f->kind == F_HOST) {
-        if ((rc = unpack_fields(c, o, msg_host_fields, msg_host_nfields, h)))
-            return rc;
-        h->present = 1;
-        rc = msg_client_host_check(h, why, sizeof why);
-    } else if (f->kind == F_PROXY) {
-        if ((rc = unpack_fields(c, o, msg_proxy_fields, msg_proxy_nfields, px)))
-            return rc;
-        px->present = 1;
-        rc = msg_client_proxy_check(px, why, sizeof why);
-    } else {
-        if ((rc = unpack_fields(c, o, msg_ms_fields, msg_ms_nfields, m)) ||
-            (rc = get(c, o, "xprt", MSGPACK_OBJECT_MAP, "a map", &x)) ||
+    if ((rc = unpack_fields(c, o, cm->f, cm->n, AT(base, f, char))))
+        return rc;
+    if (f->kind == F_MSTATS) {
+        if ((rc = get(c, o, "xprt", MSGPACK_OBJECT_MAP, "a map", &x)) ||
             (rc = unpack_fields(c, x, msg_xprt_fields, msg_xprt_nfields, &m->xprt)) ||
             (rc = get_array(c, o, "ops", 0, MS_OPS_MAX, &a)))
             return rc;
@@ -545,10 +530,8 @@ static int unpack_client(struct dctx *c, const msgpack_object *map, const struct
                 return rc;
         }
         m->nops = a->size;
-        m->present = m->mount[0] != '\0';
-        rc = msg_client_ms_check(m, why, sizeof why);
     }
-    if (rc)
+    if (cm->accept(AT(base, f, char), why, sizeof why) < 0)
         return fail(c, "%s", why);
     where_pop(c, mark);
     return 0;

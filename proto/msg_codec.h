@@ -36,8 +36,8 @@ enum fkind {
                     nbssplit_w is not 0, 0 when absent */
     F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
     F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
-    F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
     F_PROXY,     /* struct proxy_sample as an optional map (msg_client.h) */
+    F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
     F_ERRORS,    /* struct errcause_set, optional: sent only when not empty,
                     empty when absent (proto/errcause_codec.h) */
     F_CLONES,    /* struct clone_set, optional: sent only when not empty,
