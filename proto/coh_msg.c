@@ -17,8 +17,7 @@ void msg_coherence_encode(struct buf *out, const struct msg_coherence *m)
     size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_COHERENCE), 2);
 
     mp_pack_u64(&pk, "phase", m->phase);
-    mp_pack_key(&pk, "pairs");
-    msgpack_pack_array(&pk, m->set.n);
+    mp_pack_karray(&pk, "pairs", m->set.n);
     for (uint32_t i = 0; i < m->set.n; i++) {
         const struct coh_pair *p = &m->set.pair[i];
         msgpack_pack_map(&pk, 4);

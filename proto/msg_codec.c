@@ -30,24 +30,17 @@ struct dctx {
     char where[96];       /* path inside the message, "" at the top */
 };
 
+/* "<what>: [<where>: ]<reason>" (every reason is well under 256 bytes). */
 __attribute__((format(printf, 2, 3)))
 static int fail(struct dctx *c, const char *fmt, ...)
 {
+    char why[256];
     va_list ap;
-    int k;
 
-    if (!c->err || c->errlen == 0)
-        return -EBADMSG;
-    if (c->where[0])
-        k = snprintf(c->err, c->errlen, "%s: %s: ", c->what, c->where);
-    else
-        k = snprintf(c->err, c->errlen, "%s: ", c->what);
-    if (k >= 0 && (size_t)k < c->errlen) {
-        va_start(ap, fmt);
-        vsnprintf(c->err + k, c->errlen - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
-    return -EBADMSG;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return mp_fail(c->err, c->errlen, "%s: %s%s%s", c->what, c->where, c->where[0] ? ": " : "", why);
 }
 
 /* Extend the path by ".key" or "[i]"; returns the old length for pop. */

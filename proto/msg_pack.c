@@ -169,8 +169,7 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
     for (uint32_t i = 0; i < p->nphases; i++) {
         const struct phase *ph = &p->phases[i];
         msgpack_pack_map(pk, 2);
-        mp_pack_key(pk, "name");
-        mp_pack_str(pk, ph->name, strnlen(ph->name, sizeof ph->name));
+        mp_pack_kstr(pk, "name", ph->name, sizeof ph->name);
         mp_pack_karray(pk, "jobs", ph->njobs);
         for (uint32_t j = 0; j < ph->njobs; j++) {
             msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));

@@ -96,8 +96,7 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     msgpack_packer pk;
     size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_SUBMIT), m->clean ? 9 : 8);
 
-    mp_pack_key(&pk, "argv");
-    msgpack_pack_array(&pk, m->argc);
+    mp_pack_karray(&pk, "argv", m->argc);
     for (uint32_t i = 0; i < m->argc; i++)
         mp_pack_str(&pk, m->argv[i], strlen(m->argv[i]));
     mp_pack_key(&pk, "plan");
