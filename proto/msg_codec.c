@@ -606,19 +606,18 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_PROXY:
             rc = unpack_client(c, map, f, base);
             break;
-        case F_VERIFY: {
-            char why[200];
-            vstats_init(AT(base, f, struct vstats));
-            if ((o = mp_lookup(map, f->key)) != NULL &&
-                vstats_unpack(o, AT(base, f, struct vstats), why, sizeof why) < 0)
-                rc = fail(c, "%s", why);
-            break;
-        }
+        case F_VERIFY:
         case F_ERRORS: {
+            /* their own codecs (vstats_codec.h, errcause_codec.h); empty when absent */
+            void *p = AT(base, f, char);
             char why[200];
-            errcause_set_init(AT(base, f, struct errcause_set));
+            if (f->kind == F_VERIFY)
+                vstats_init(p);
+            else
+                errcause_set_init(p);
             if ((o = mp_lookup(map, f->key)) != NULL &&
-                errcause_unpack(o, AT(base, f, struct errcause_set), why, sizeof why) < 0)
+                (f->kind == F_VERIFY ? vstats_unpack(o, p, why, sizeof why)
+                                     : errcause_unpack(o, p, why, sizeof why)) < 0)
                 rc = fail(c, "%s", why);
             break;
         }

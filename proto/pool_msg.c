@@ -63,15 +63,10 @@ static int get_bytes(struct dec *d, const char *key, size_t max, const char **p,
     const msgpack_object *o = mp_lookup(d->root, key);
     if (!o)
         return missing(d, key);
-    if (o->type == MSGPACK_OBJECT_STR) {
-        *p = o->via.str.ptr;
-        *n = o->via.str.size;
-    } else if (o->type == MSGPACK_OBJECT_BIN) {
-        *p = o->via.bin.ptr;
-        *n = o->via.bin.size;
-    } else {
+    if (o->type != MSGPACK_OBJECT_STR && o->type != MSGPACK_OBJECT_BIN)
         return fail(d, "not a string", key);
-    }
+    *p = o->via.str.ptr;      /* bin is str's layout (size, ptr): read through either */
+    *n = o->via.str.size;
     if (*n > max)
         return fail(d, "too long", key);
     return 0;
