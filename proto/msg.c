@@ -234,24 +234,20 @@ static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
 };
 /* storage: the members of its storage_info, each under its wire key */
-#define FINFO_STR(k, f)  { k, F_STR, offsetof(struct msg_storage, info.f), \
-                           MEMBER_SIZE(struct msg_storage, info.f), 0, 0, NULL }
-#define FINFO_U32(k, f, lo, hi) { k, F_U32, offsetof(struct msg_storage, info.f), 0, (lo), (hi), NULL }
-#define FINFO_U64(k, f)  { k, F_U64, offsetof(struct msg_storage, info.f), 0, 0, UINT64_MAX, NULL }
 static const struct field storage_fields[] = {
     FPHASE(struct msg_storage),
-    FINFO_U32("kind", kind, STORAGE_MOUNT, STORAGE_NFS),
-    FINFO_STR("job", job),
-    FINFO_STR("where", where),
-    FINFO_STR("source", source),
-    FINFO_STR("fstype", fstype),
-    FINFO_STR("options", options),
-    FINFO_STR("nfsvers", nfsvers),
-    FINFO_U64("rsize", rsize),
-    FINFO_U64("wsize", wsize),
-    FINFO_U32("nconnect", nconnect, 0, UINT32_MAX),
-    FINFO_U32("timeo", timeo, 0, UINT32_MAX),
-    FINFO_STR("mode", mode),
+    FU32(struct msg_storage, "kind", info.kind, STORAGE_MOUNT, STORAGE_NFS),
+    FSTR(struct msg_storage, "job", info.job),
+    FSTR(struct msg_storage, "where", info.where),
+    FSTR(struct msg_storage, "source", info.source),
+    FSTR(struct msg_storage, "fstype", info.fstype),
+    FSTR(struct msg_storage, "options", info.options),
+    FSTR(struct msg_storage, "nfsvers", info.nfsvers),
+    FANYU64(struct msg_storage, "rsize", info.rsize),
+    FANYU64(struct msg_storage, "wsize", info.wsize),
+    FANYU32(struct msg_storage, "nconnect", info.nconnect),
+    FANYU32(struct msg_storage, "timeo", info.timeo),
+    FSTR(struct msg_storage, "mode", info.mode),
 };
 static const struct field start_fields[] = {
     FPHASE(struct msg_start),
