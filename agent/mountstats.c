@@ -198,7 +198,7 @@ static int parse_op(struct span s, struct mountstats *out)
      * "malformed" here, not a broken message that drops the agent */
     if (word_copy(name, op->name, sizeof op->name) < 0 || !msg_client_word(op->name))
         return -EBADMSG;
-    /* the wire refuses a name listed twice (msg_client_ms_check) */
+    /* the wire refuses a name listed twice (proto/msg_client.c, ms_accept) */
     for (uint32_t i = 0; i < out->nops; i++)
         if (strcmp(out->op[i].name, op->name) == 0)
             return -EBADMSG;

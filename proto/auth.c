@@ -71,19 +71,16 @@ void auth_proof(const struct auth_secret *s, enum auth_role role,
                 const unsigned char cnonce[AUTH_NONCE_LEN], const unsigned char anonce[AUTH_NONCE_LEN],
                 unsigned char mac[AUTH_MAC_LEN])
 {
-    static const char agent_label[] = "nfstorm agent v1";
-    static const char coord_label[] = "nfstorm coordinator v1";
-    static const char pool_label[] = "nfstorm pool v1";
-    static const char submitter_label[] = "nfstorm submitter v1";
-    unsigned char msg[sizeof coord_label + 2 * AUTH_NONCE_LEN];
-    const char *label;
-    size_t n;
+    static const char *const labels[] = {
+        [AUTH_AGENT] = "nfstorm agent v1", [AUTH_COORDINATOR] = "nfstorm coordinator v1",
+        [AUTH_POOL] = "nfstorm pool v1", [AUTH_SUBMITTER] = "nfstorm submitter v1",
+    };
+    unsigned char msg[sizeof "nfstorm coordinator v1" + 2 * AUTH_NONCE_LEN];   /* the longest label */
+    const char *label = labels[(unsigned)role <= AUTH_SUBMITTER ? role : AUTH_SUBMITTER];
+    size_t n = strlen(label);
     unsigned int maclen = AUTH_MAC_LEN;
     int first_proves = role == AUTH_AGENT || role == AUTH_POOL;
 
-    label = role == AUTH_AGENT ? agent_label : role == AUTH_COORDINATOR ? coord_label
-          : role == AUTH_POOL ? pool_label : submitter_label;
-    n = strlen(label);
     memcpy(msg, label, n);
     memcpy(msg + n, first_proves ? cnonce : anonce, AUTH_NONCE_LEN);
     memcpy(msg + n + AUTH_NONCE_LEN, first_proves ? anonce : cnonce, AUTH_NONCE_LEN);

@@ -17,8 +17,7 @@ void msg_coherence_encode(struct buf *out, const struct msg_coherence *m)
     size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_COHERENCE), 2);
 
     mp_pack_u64(&pk, "phase", m->phase);
-    mp_pack_key(&pk, "pairs");
-    msgpack_pack_array(&pk, m->set.n);
+    mp_pack_karray(&pk, "pairs", m->set.n);
     for (uint32_t i = 0; i < m->set.n; i++) {
         const struct coh_pair *p = &m->set.pair[i];
         msgpack_pack_map(&pk, 4);
@@ -64,71 +63,59 @@ static int unpack_hist(const msgpack_object *o, struct hist *h, char *why, size_
     return hist_msgpack_runs(h, count, sum, min, max, &runs->via.array, why, whylen);
 }
 
-int msg_coherence_decode(const struct msg_frame *f, uint32_t reader, struct msg_coherence *m,
-                         char *err, size_t errlen)
+/* The pairs of root into m->set; on failure the caller frees them. */
+static int read_pairs(const msgpack_object *root, uint32_t reader, struct msg_coherence *m, char *err,
+                      size_t errlen)
 {
-    const msgpack_object *root = f->root, *pairs;
+    const msgpack_object *pairs;
     const char *bad = NULL;
     char why[160] = "";
     uint64_t v = 0;
-    int rc = -EBADMSG;
 
-    coh_set_init(&m->set);
-    m->phase = 0;
-    if (f->type != MSG_COHERENCE || !root) {
-        snprintf(err, errlen, "coherence: got a '%s' message", msg_type_name(f->type));
-        return -EBADMSG;
-    }
-    if ((bad = get_uint(root, "phase", PLAN_MAX_PHASES - 1, &v, why, sizeof why)) != NULL) {
-        snprintf(err, errlen, "coherence: %s", bad);
-        goto out;
-    }
+    if ((bad = get_uint(root, "phase", PLAN_MAX_PHASES - 1, &v, why, sizeof why)) != NULL)
+        return mp_fail(err, errlen, "coherence: %s", bad);
     m->phase = (uint32_t)v;
     pairs = mp_lookup(root, "pairs");
-    if (!pairs || pairs->type != MSGPACK_OBJECT_ARRAY) {
-        snprintf(err, errlen, "coherence: %s", pairs ? "'pairs' is not an array" : "missing key 'pairs'");
-        goto out;
-    }
-    if (pairs->via.array.size > COH_PAIRS_MAX) {
-        snprintf(err, errlen, "coherence: %u pairs, more than %d", pairs->via.array.size, COH_PAIRS_MAX);
-        goto out;
-    }
+    if (!pairs || pairs->type != MSGPACK_OBJECT_ARRAY)
+        return mp_fail(err, errlen, "coherence: %s", pairs ? "'pairs' is not an array" : "missing key 'pairs'");
+    if (pairs->via.array.size > COH_PAIRS_MAX)
+        return mp_fail(err, errlen, "coherence: %u pairs, more than %d", pairs->via.array.size, COH_PAIRS_MAX);
     for (uint32_t i = 0; i < pairs->via.array.size; i++) {
         const msgpack_object *o = &pairs->via.array.ptr[i], *lag;
         uint64_t w = 0, seen = 0, never = 0;
         struct coh_pair *cp;
-        if (o->type != MSGPACK_OBJECT_MAP) {
-            snprintf(err, errlen, "coherence: pair %u is not a map", i);
-            goto out;
-        }
+        if (o->type != MSGPACK_OBJECT_MAP)
+            return mp_fail(err, errlen, "coherence: pair %u is not a map", i);
         if ((bad = get_uint(o, "writer", UINT32_MAX - 1, &w, why, sizeof why)) ||
             (bad = get_uint(o, "seen", UINT64_MAX, &seen, why, sizeof why)) ||
-            (bad = get_uint(o, "never", UINT64_MAX, &never, why, sizeof why))) {
-            snprintf(err, errlen, "coherence: pair %u: %s", i, bad);
-            goto out;
-        }
+            (bad = get_uint(o, "never", UINT64_MAX, &never, why, sizeof why)))
+            return mp_fail(err, errlen, "coherence: pair %u: %s", i, bad);
         for (uint32_t k = 0; k < m->set.n; k++)
-            if (m->set.pair[k].writer == w) {
-                snprintf(err, errlen, "coherence: pair %u: writer %u twice", i, (unsigned)w);
-                goto out;
-            }
+            if (m->set.pair[k].writer == w)
+                return mp_fail(err, errlen, "coherence: pair %u: writer %u twice", i, (unsigned)w);
         cp = coh_set_pair(&m->set, (uint32_t)w, reader, COH_PAIRS_MAX);
         cp->seen = seen;
         cp->never = never;
-        if (!(lag = mp_lookup(o, "lag")) || unpack_hist(lag, &cp->lag, why, sizeof why) < 0) {
-            snprintf(err, errlen, "coherence: pair %u: %s%s", i, lag ? "'lag': " : "missing key 'lag'",
-                     lag ? why : "");
-            goto out;
-        }
-        if (cp->lag.count != seen) {
-            snprintf(err, errlen, "coherence: pair %u: 'lag' holds %llu values, 'seen' says %llu", i,
-                     (unsigned long long)cp->lag.count, (unsigned long long)seen);
-            goto out;
-        }
+        if (!(lag = mp_lookup(o, "lag")) || unpack_hist(lag, &cp->lag, why, sizeof why) < 0)
+            return mp_fail(err, errlen, "coherence: pair %u: %s%s", i, lag ? "'lag': " : "missing key 'lag'",
+                           lag ? why : "");
+        if (cp->lag.count != seen)
+            return mp_fail(err, errlen, "coherence: pair %u: 'lag' holds %llu values, 'seen' says %llu", i,
+                           (unsigned long long)cp->lag.count, (unsigned long long)seen);
     }
-    rc = 0;
-out:
-    if (rc < 0)
+    return 0;
+}
+
+int msg_coherence_decode(const struct msg_frame *f, uint32_t reader, struct msg_coherence *m,
+                         char *err, size_t errlen)
+{
+    int rc;
+
+    coh_set_init(&m->set);
+    m->phase = 0;
+    if (f->type != MSG_COHERENCE || !f->root)
+        return mp_fail(err, errlen, "coherence: got a '%s' message", msg_type_name(f->type));
+    if ((rc = read_pairs(f->root, reader, m, err, errlen)) < 0)
         coh_set_free(&m->set);
     return rc;
 }

@@ -42,10 +42,8 @@ static int unpack_cause(const msgpack_object *o, const char *where, struct errca
     char kind[16];
     uint64_t code;
     int k;
-    if (o->type != MSGPACK_OBJECT_MAP) {
-        snprintf(err, errlen, "%snot a map", where);
-        return -EBADMSG;
-    }
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return mp_fail(err, errlen, "%snot a map", where);
     if (mp_get_str(o, where, "kind", kind, sizeof kind, err, errlen) ||
         mp_get_u(o, where, "code", UINT32_MAX, &code, err, errlen) ||
         mp_get_u(o, where, "count", UINT64_MAX, &c->count, err, errlen) ||
@@ -53,10 +51,8 @@ static int unpack_cause(const msgpack_object *o, const char *where, struct errca
         mp_get_u(o, where, "size", UINT64_MAX, &c->size, err, errlen) ||
         mp_get_str(o, where, "file", c->file, sizeof c->file, err, errlen))
         return -EBADMSG;
-    if ((k = errcause_kind_from_name(kind)) < 0) {
-        snprintf(err, errlen, "%s'kind' = '%.15s' is not a cause", where, kind);
-        return -EBADMSG;
-    }
+    if ((k = errcause_kind_from_name(kind)) < 0)
+        return mp_fail(err, errlen, "%s'kind' = '%.15s' is not a cause", where, kind);
     c->kind = (uint32_t)k;
     c->code = (uint32_t)code;
     return 0;
@@ -66,40 +62,25 @@ int errcause_unpack(const msgpack_object *o, struct errcause_set *s, char *err, 
 {
     char why[200], where[64], name[16];
     errcause_set_init(s);
-    if (o->type != MSGPACK_OBJECT_MAP || o->via.map.size > OP__COUNT) {
-        snprintf(err, errlen, "errors: not a map of at most %d op types", OP__COUNT);
-        return -EBADMSG;
-    }
+    if (o->type != MSGPACK_OBJECT_MAP || o->via.map.size > OP__COUNT)
+        return mp_fail(err, errlen, "errors: not a map of at most %d op types", OP__COUNT);
     for (uint32_t i = 0; i < o->via.map.size; i++) {
         const msgpack_object *k = &o->via.map.ptr[i].key, *v = &o->via.map.ptr[i].val, *causes;
         struct errcause_op *eo;
         int t;
-        if (k->type != MSGPACK_OBJECT_STR || k->via.str.size >= sizeof name ||
-            memchr(k->via.str.ptr, '\0', k->via.str.size)) {
-            snprintf(err, errlen, "errors: a key is not an op type");
-            return -EBADMSG;
-        }
-        memcpy(name, k->via.str.ptr, k->via.str.size);
-        name[k->via.str.size] = '\0';
-        if ((t = op_type_from_name(name)) < 0) {
-            snprintf(err, errlen, "errors: '%s' is not an op type", name);
-            return -EBADMSG;
-        }
+        if (mp_cstr(k, name, sizeof name) < 0)
+            return mp_fail(err, errlen, "errors: a key is not an op type");
+        if ((t = op_type_from_name(name)) < 0)
+            return mp_fail(err, errlen, "errors: '%s' is not an op type", name);
         eo = &s->op[t];
-        if (eo->n || eo->other) {
-            snprintf(err, errlen, "errors: '%s' twice", name);
-            return -EBADMSG;
-        }
+        if (eo->n || eo->other)
+            return mp_fail(err, errlen, "errors: '%s' twice", name);
         snprintf(where, sizeof where, "errors.%s: ", name);
-        if (v->type != MSGPACK_OBJECT_MAP) {
-            snprintf(err, errlen, "%snot a map", where);
-            return -EBADMSG;
-        }
+        if (v->type != MSGPACK_OBJECT_MAP)
+            return mp_fail(err, errlen, "%snot a map", where);
         causes = mp_lookup(v, "causes");
-        if (!causes || causes->type != MSGPACK_OBJECT_ARRAY || causes->via.array.size > ERRCAUSE_MAX) {
-            snprintf(err, errlen, "%s'causes' must be an array of at most %d entries", where, ERRCAUSE_MAX);
-            return -EBADMSG;
-        }
+        if (!causes || causes->type != MSGPACK_OBJECT_ARRAY || causes->via.array.size > ERRCAUSE_MAX)
+            return mp_fail(err, errlen, "%s'causes' must be an array of at most %d entries", where, ERRCAUSE_MAX);
         for (uint32_t c = 0; c < causes->via.array.size; c++) {
             char cw[80];
             snprintf(cw, sizeof cw, "errors.%s.causes[%u]: ", name, c);
@@ -109,14 +90,10 @@ int errcause_unpack(const msgpack_object *o, struct errcause_set *s, char *err, 
         eo->n = causes->via.array.size;
         if (mp_get_u(v, where, "other", UINT64_MAX, &eo->other, err, errlen))
             return -EBADMSG;
-        if (!eo->n && !eo->other) {
-            snprintf(err, errlen, "%sno failed op", where);
-            return -EBADMSG;
-        }
+        if (!eo->n && !eo->other)
+            return mp_fail(err, errlen, "%sno failed op", where);
     }
-    if (errcause_check(s, why, sizeof why) < 0) {
-        snprintf(err, errlen, "%s", why);
-        return -EBADMSG;
-    }
+    if (errcause_check(s, why, sizeof why) < 0)
+        return mp_fail(err, errlen, "%s", why);
     return 0;
 }

@@ -17,9 +17,7 @@ void hist_msgpack_pack(msgpack_packer *pk, const struct hist *h)
     mp_pack_u64(pk, "sum", h->sum_ns);
     mp_pack_u64(pk, "min", hist_enc_min(h));
     mp_pack_u64(pk, "max", h->max_ns);
-    msgpack_pack_str(pk, 4);
-    msgpack_pack_str_body(pk, "runs", 4);
-    msgpack_pack_array(pk, n);
+    mp_pack_karray(pk, "runs", n);
     while (hist_enc_next(&e, &v))
         msgpack_pack_uint64(pk, v);
 }

@@ -1,6 +1,7 @@
 /* mp: see mp.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "proto/mp.h"
@@ -74,6 +75,27 @@ const char *mp_show(char dst[40], const msgpack_object_str *s)
     return dst;
 }
 
+int mp_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -EBADMSG;
+}
+
+int mp_cstr(const msgpack_object *o, char *dst, size_t size)
+{
+    dst[0] = '\0';
+    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
+        memchr(o->via.str.ptr, '\0', o->via.str.size))
+        return -1;
+    memcpy(dst, o->via.str.ptr, o->via.str.size);
+    dst[o->via.str.size] = '\0';
+    return 0;
+}
+
 const msgpack_object *mp_lookup(const msgpack_object *map, const char *key)
 {
     size_t kl = strlen(key);
@@ -93,14 +115,10 @@ int mp_get_u(const msgpack_object *map, const char *where, const char *key, uint
 {
     const msgpack_object *o = mp_lookup(map, key);
 
-    if (!o) {
-        snprintf(err, errlen, "%smissing '%s'", where, key);
-        return -EBADMSG;
-    }
-    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max) {
-        snprintf(err, errlen, "%s'%s' is not an integer in 0..%llu", where, key, (unsigned long long)max);
-        return -EBADMSG;
-    }
+    if (!o)
+        return mp_fail(err, errlen, "%smissing '%s'", where, key);
+    if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > max)
+        return mp_fail(err, errlen, "%s'%s' is not an integer in 0..%llu", where, key, (unsigned long long)max);
     *out = o->via.u64;
     return 0;
 }
@@ -110,12 +128,7 @@ int mp_get_str(const msgpack_object *map, const char *where, const char *key, ch
 {
     const msgpack_object *o = mp_lookup(map, key);
 
-    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
-        memchr(o->via.str.ptr, '\0', o->via.str.size)) {
-        snprintf(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
-        return -EBADMSG;
-    }
-    memcpy(out, o->via.str.ptr, o->via.str.size);
-    out[o->via.str.size] = '\0';
+    if (!o || mp_cstr(o, out, size) < 0)
+        return mp_fail(err, errlen, "%s'%s' %s", where, key, o ? "is not a string that fits" : "is missing");
     return 0;
 }

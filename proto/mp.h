@@ -38,6 +38,15 @@ void mp_pack_karray(msgpack_packer *pk, const char *k, size_t n);
  * (then "..."), each unprintable byte as '?'.  Returns dst. */
 const char *mp_show(char dst[40], const msgpack_object_str *s);
 
+/* Format a decoder's one-line reason into err (when errlen > 0, cut
+ * short at errlen); returns -EBADMSG, so a check reads
+ * `return mp_fail(err, errlen, "...", ...);`. */
+int mp_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* o as a C string in dst (size bytes with the NUL): 0, or -1 with dst ""
+ * when o is not a string, holds a NUL or does not fit. */
+int mp_cstr(const msgpack_object *o, char *dst, size_t size);
+
 /* The value under key of map (a MAP object), or NULL. */
 const msgpack_object *mp_lookup(const msgpack_object *map, const char *key);
 

@@ -30,29 +30,9 @@
 #include "proto/msg_codec.h"
 
 static const char *const type_names[MSG__COUNT] = {
-    [MSG_HELLO] = "hello",
-    [MSG_WELCOME] = "welcome",
-    [MSG_PLAN] = "plan",
-    [MSG_READY] = "ready",
-    [MSG_START] = "start",
-    [MSG_INTERVAL] = "interval",
-    [MSG_PHASE_DONE] = "phase-done",
-    [MSG_STOP] = "stop",
-    [MSG_PHASE_END] = "phase-end",
-    [MSG_ERROR] = "error",
-    [MSG_PING] = "ping",
-    [MSG_PONG] = "pong",
-    [MSG_AUTH] = "auth",
-    [MSG_PROGRESS] = "progress",
-    [MSG_CLEAN] = "clean",
-    [MSG_CLEANED] = "cleaned",
-    [MSG_STORAGE] = "storage",
-    [MSG_SYSTEM] = "system",
-    [MSG_SUBMIT] = "submit",
-    [MSG_BUSY] = "busy",
-    [MSG_OUTPUT] = "output",
-    [MSG_EXIT] = "exit",
-    [MSG_COHERENCE] = "coherence",
+#define MSG_NAME(type, wire) [type] = wire,
+    MSG_TYPES(MSG_NAME)
+#undef MSG_NAME
 };
 
 const char *msg_type_name(enum msg_type t)
@@ -67,15 +47,17 @@ const char *msg_type_name(enum msg_type t)
 static const char *rate_process_word(unsigned v) { return rate_process_name((enum rate_process)v); }
 static const char *rand_dist_word(unsigned v) { return rand_dist_name((enum rand_dist)v); }
 static const char *file_service_word(unsigned v) { return file_service_name((enum file_service)v); }
-static const struct enum_codec rate_process_codec = { rate_process_word, rate_process_from_name };
-static const struct enum_codec rand_dist_codec = { rand_dist_word, rand_dist_from_name };
-static const struct enum_codec file_service_codec = { file_service_word, file_service_from_name };
+static const char *rw_word(unsigned v) { return rw_mode_name((enum rw_mode)v); }
+static const struct enum_codec rate_process_codec = { rate_process_word, rate_process_from_name, "a known value" };
+static const struct enum_codec rand_dist_codec = { rand_dist_word, rand_dist_from_name, "a known value" };
+static const struct enum_codec file_service_codec = { file_service_word, file_service_from_name, "a known value" };
+static const struct enum_codec rw_codec = { rw_word, rw_mode_from_name, "an rw mode" };
 /* A phase index can never reach the phase cap. */
 
 
 const struct field msg_job_fields[] = {
     FSTR(struct job_spec, "name", name),
-    FKIND(struct job_spec, "rw", rw, F_RW),
+    FENUM(struct job_spec, "rw", rw, rw_codec),
     FU32(struct job_spec, "rwmixread", rwmixread, 0, 100),
     FU64(struct job_spec, "bs", bs, 1, UINT64_MAX),
     FANYU64(struct job_spec, "size", size),
@@ -201,7 +183,7 @@ const struct field msg_job_fields[] = {
     FOPTU64(struct job_spec, "null_capacity_iops", null_capacity_iops),
     FOPTU64(struct job_spec, "null_latency_ns", null_latency_ns),
 };
-const size_t msg_job_nfields = ARRAY_LEN(msg_job_fields);
+const size_t msg_job_nfields = NELEM(msg_job_fields);
 
 static const struct field hello_fields[] = {
     FANYU32(struct msg_hello, "version", version),
@@ -252,24 +234,20 @@ static const struct field ready_fields[] = {
     FPHASE(struct msg_ready),
 };
 /* storage: the members of its storage_info, each under its wire key */
-#define FINFO_STR(k, f)  { k, F_STR, offsetof(struct msg_storage, info.f), \
-                           MEMBER_SIZE(struct msg_storage, info.f), 0, 0, NULL }
-#define FINFO_U32(k, f, lo, hi) { k, F_U32, offsetof(struct msg_storage, info.f), 0, (lo), (hi), NULL }
-#define FINFO_U64(k, f)  { k, F_U64, offsetof(struct msg_storage, info.f), 0, 0, UINT64_MAX, NULL }
 static const struct field storage_fields[] = {
     FPHASE(struct msg_storage),
-    FINFO_U32("kind", kind, STORAGE_MOUNT, STORAGE_NFS),
-    FINFO_STR("job", job),
-    FINFO_STR("where", where),
-    FINFO_STR("source", source),
-    FINFO_STR("fstype", fstype),
-    FINFO_STR("options", options),
-    FINFO_STR("nfsvers", nfsvers),
-    FINFO_U64("rsize", rsize),
-    FINFO_U64("wsize", wsize),
-    FINFO_U32("nconnect", nconnect, 0, UINT32_MAX),
-    FINFO_U32("timeo", timeo, 0, UINT32_MAX),
-    FINFO_STR("mode", mode),
+    FU32(struct msg_storage, "kind", info.kind, STORAGE_MOUNT, STORAGE_NFS),
+    FSTR(struct msg_storage, "job", info.job),
+    FSTR(struct msg_storage, "where", info.where),
+    FSTR(struct msg_storage, "source", info.source),
+    FSTR(struct msg_storage, "fstype", info.fstype),
+    FSTR(struct msg_storage, "options", info.options),
+    FSTR(struct msg_storage, "nfsvers", info.nfsvers),
+    FANYU64(struct msg_storage, "rsize", info.rsize),
+    FANYU64(struct msg_storage, "wsize", info.wsize),
+    FANYU32(struct msg_storage, "nconnect", info.nconnect),
+    FANYU32(struct msg_storage, "timeo", info.timeo),
+    FSTR(struct msg_storage, "mode", info.mode),
 };
 static const struct field start_fields[] = {
     FPHASE(struct msg_start),
@@ -353,7 +331,7 @@ static int plan_check(const void *base, char *err, size_t errlen)
 
 #define NONE NULL
 static const struct msg_codec_row rows[MSG__COUNT] = {
-#define MSG_ROW(name, st, type, fields, check, enc) [type] = { fields, ARRAY_LEN(fields), check },
+#define MSG_ROW(name, st, type, fields, check, enc) [type] = { fields, NELEM(fields), check },
     MSG_TABLE(MSG_ROW)
 #undef MSG_ROW
 };
@@ -389,7 +367,7 @@ void msg_error_encode(struct buf *out, const struct msg_error *m)
 
 void msg_error_refusal_encode(struct buf *out, const struct msg_error *m)
 {
-    msg_codec_encode(out, MSG_ERROR, error_fields, ARRAY_LEN(error_fields), m);
+    msg_codec_encode(out, MSG_ERROR, error_fields, NELEM(error_fields), m);
 }
 
 void msg_plan_free(struct msg_plan *m)

@@ -43,30 +43,13 @@
  * out of a message they would push past it. */
 #define MSG_AGENT_FRAME_MAX ((uint32_t)OP__COUNT * 2 * HIST_NBUCKETS * 14 + (64u << 10))
 
+#include "proto/msg_table.h"
+
 enum msg_type {
-    MSG_HELLO = 1,     /* coordinator -> agent: first message */
-    MSG_WELCOME,       /* agent -> coordinator: reply to hello */
-    MSG_PLAN,          /* coordinator -> agent */
-    MSG_READY,         /* agent -> coordinator: phase laid out and checked */
-    MSG_START,         /* coordinator -> agent: start phase at t0 (agent clock) */
-    MSG_INTERVAL,      /* agent -> coordinator: stats of one interval */
-    MSG_PHASE_DONE,    /* agent -> coordinator: totals of one phase */
-    MSG_STOP,          /* coordinator -> agent: abort the run */
-    MSG_ERROR,         /* either way: fatal for the run, with a reason */
-    MSG_PING,          /* either way */
-    MSG_PONG,
-    MSG_AUTH,          /* coordinator -> agent: its proof, after welcome */
-    MSG_PROGRESS,      /* agent -> coordinator: layout progress while preparing */
-    MSG_CLEAN,         /* coordinator -> agent: remove the files a plan lays out */
-    MSG_CLEANED,       /* agent -> coordinator: what it removed */
-    MSG_STORAGE,       /* agent -> coordinator: where a phase's jobs do I/O, before ready */
-    MSG_SYSTEM,        /* agent -> coordinator: its machine, once authenticated */
-    MSG_SUBMIT,        /* submitter -> nfstorm serve: a run (proto/pool_msg.h) */
-    MSG_BUSY,          /* serve -> submitter: another run holds the pool */
-    MSG_OUTPUT,        /* serve -> submitter: the run's stdout, stderr, files */
-    MSG_EXIT,          /* serve -> submitter: the run's exit status */
-    MSG_PHASE_END,     /* coordinator -> agent: end the running phase now, the run goes on */
-    MSG_COHERENCE,     /* agent -> coordinator: rw=coherence lags (proto/coh_msg.h) */
+    MSG__NONE,         /* 0: not a message type */
+#define MSG_ENUM(type, wire) type,
+    MSG_TYPES(MSG_ENUM)
+#undef MSG_ENUM
     MSG__COUNT
 };
 
@@ -260,8 +243,6 @@ struct msg_pong {
     uint64_t t_ping_ns;       /* echoed from the ping */
     uint64_t t_ns;            /* replier's clock when it answered */
 };
-
-#include "proto/msg_table.h"
 
 #define MSG_PROTOS(name, st, type, fields, check, enc)                                            \
     void msg_##name##_encode(struct buf *out, const struct st *m);                                 \

@@ -2,12 +2,11 @@
  * a double >= 0 (the generic decoder's F_DOUBLE check); "ops" is an array
  * of at most MS_OPS_MAX maps. */
 #include "proto/msg_client.h"
+#include "proto/mp.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
-const struct field msg_host_fields[] = {
+static const struct field host_fields[] = {
     FDOUBLE(struct host_sample, "cpu_user_s", cpu_user_s),
     FDOUBLE(struct host_sample, "cpu_sys_s", cpu_sys_s),
     FANYU32(struct host_sample, "cores", cores),
@@ -18,15 +17,13 @@ const struct field msg_host_fields[] = {
     FANYU32(struct host_sample, "speed_mbps", speed_mbps),
     FOPTU32(struct host_sample, "nic_route", nic_route),
 };
-const size_t msg_host_nfields = ARRAY_LEN(msg_host_fields);
 
-const struct field msg_ms_fields[] = {
+static const struct field ms_fields[] = {
     FSTR(struct ms_sample, "mount", mount),
     FOPTSTR(struct ms_sample, "note", note),
 };
-const size_t msg_ms_nfields = ARRAY_LEN(msg_ms_fields);
 
-const struct field msg_proxy_fields[] = {
+static const struct field proxy_fields[] = {
     FANYU32(struct proxy_sample, "pid", pid),
     FSTR(struct proxy_sample, "name", name),
     FU32(struct proxy_sample, "port", port, 1, 65535),
@@ -38,7 +35,6 @@ const struct field msg_proxy_fields[] = {
     FANYU64(struct proxy_sample, "tx_bytes", tx_bytes),
     FOPTSTRNZ(struct proxy_sample, "route_host", route_host),
 };
-const size_t msg_proxy_nfields = ARRAY_LEN(msg_proxy_fields);
 
 const struct field msg_xprt_fields[] = {
     FANYU64(struct ms_xprt, "connects", connects),
@@ -48,7 +44,7 @@ const struct field msg_xprt_fields[] = {
     FANYU64(struct ms_xprt, "req_u", req_u),
     FANYU64(struct ms_xprt, "backlog_u", backlog_u),
 };
-const size_t msg_xprt_nfields = ARRAY_LEN(msg_xprt_fields);
+const size_t msg_xprt_nfields = NELEM(msg_xprt_fields);
 
 const struct field msg_msop_fields[] = {
     FSTR(struct ms_op, "name", name),
@@ -62,22 +58,7 @@ const struct field msg_msop_fields[] = {
     FANYU64(struct ms_op, "execute_ms", execute_ms),
     FANYU64(struct ms_op, "errors", errors),
 };
-const size_t msg_msop_nfields = ARRAY_LEN(msg_msop_fields);
-
-int msg_client_host_sent(const struct host_sample *h)
-{
-    return h->present != 0;
-}
-
-int msg_client_ms_sent(const struct ms_sample *m)
-{
-    return m->present || m->note[0];
-}
-
-int msg_client_proxy_sent(const struct proxy_sample *p)
-{
-    return p->present != 0;
-}
+const size_t msg_msop_nfields = NELEM(msg_msop_fields);
 
 static int printable(const char *s)
 {
@@ -96,40 +77,64 @@ int msg_client_word(const char *s)
     return 1;
 }
 
-int msg_client_host_check(const struct host_sample *h, char *why, size_t len)
+static int host_sent(const void *p)
 {
-    if (!msg_client_word(h->nic)) {
-        snprintf(why, len, "'host.nic' is not an interface name");
-        return -EBADMSG;
-    }
+    return ((const struct host_sample *)p)->present != 0;
+}
+
+static int ms_sent(const void *p)
+{
+    const struct ms_sample *m = p;
+    return m->present || m->note[0];
+}
+
+static int proxy_sent(const void *p)
+{
+    return ((const struct proxy_sample *)p)->present != 0;
+}
+
+static int host_accept(void *p, char *why, size_t len)
+{
+    struct host_sample *h = p;
+
+    h->present = 1;
+    if (!msg_client_word(h->nic))
+        return mp_fail(why, len, "'host.nic' is not an interface name");
     return 0;
 }
 
-int msg_client_ms_check(const struct ms_sample *m, char *why, size_t len)
+static int ms_accept(void *p, char *why, size_t len)
 {
-    if (!printable(m->mount) || !printable(m->note)) {
-        snprintf(why, len, "'mountstats' mount or note holds a control byte");
-        return -EBADMSG;
-    }
+    struct ms_sample *m = p;
+
+    m->present = m->mount[0] != '\0';
+    if (!printable(m->mount) || !printable(m->note))
+        return mp_fail(why, len, "'mountstats' mount or note holds a control byte");
     for (uint32_t i = 0; i < m->nops; i++) {
-        if (!m->op[i].name[0] || !msg_client_word(m->op[i].name)) {
-            snprintf(why, len, "'mountstats.ops[%u].name' is not an operation name", i);
-            return -EBADMSG;
-        }
+        if (!m->op[i].name[0] || !msg_client_word(m->op[i].name))
+            return mp_fail(why, len, "'mountstats.ops[%u].name' is not an operation name", i);
         for (uint32_t j = 0; j < i; j++)
-            if (strcmp(m->op[i].name, m->op[j].name) == 0) {
-                snprintf(why, len, "'mountstats.ops' lists '%s' twice", m->op[i].name);
-                return -EBADMSG;
-            }
+            if (strcmp(m->op[i].name, m->op[j].name) == 0)
+                return mp_fail(why, len, "'mountstats.ops' lists '%s' twice", m->op[i].name);
     }
     return 0;
 }
 
-int msg_client_proxy_check(const struct proxy_sample *p, char *why, size_t len)
+static int proxy_accept(void *p, char *why, size_t len)
 {
-    if (!printable(p->name) || !printable(p->remotes) || !printable(p->route_host)) {
-        snprintf(why, len, "'proxy' name, remotes or route_host holds a control byte");
-        return -EBADMSG;
-    }
+    struct proxy_sample *px = p;
+
+    px->present = 1;
+    if (!printable(px->name) || !printable(px->remotes) || !printable(px->route_host))
+        return mp_fail(why, len, "'proxy' name, remotes or route_host holds a control byte");
     return 0;
 }
+
+const struct msg_client_map msg_client_maps[3] = {
+    [F_HOST - F_HOST] = { host_fields, NELEM(host_fields), sizeof(struct host_sample),
+                          host_sent, host_accept },
+    [F_MSTATS - F_HOST] = { ms_fields, NELEM(ms_fields), sizeof(struct ms_sample),
+                            ms_sent, ms_accept },
+    [F_PROXY - F_HOST] = { proxy_fields, NELEM(proxy_fields), sizeof(struct proxy_sample),
+                           proxy_sent, proxy_accept },
+};

@@ -2,7 +2,8 @@
  * "mountstats" and "proxy" maps of interval and phase-done (docs/protocol.md).
  * Private to proto/: field tables that msg_codec.c walks like any other,
  * and the checks the generic decoder cannot make (names are words, mount
- * points and notes printable, no operation listed twice). */
+ * points and notes printable, no operation listed twice, a proxy's port
+ * 1..65535 and strings printable). */
 #ifndef NFSTORM_MSG_CLIENT_H
 #define NFSTORM_MSG_CLIENT_H
 
@@ -10,30 +11,29 @@
 #include "common/client_stats.h"
 #include "proto/msg_codec.h"
 
-extern const struct field msg_host_fields[];
-extern const size_t msg_host_nfields;
-extern const struct field msg_ms_fields[];      /* mount, note; xprt and ops apart */
-extern const size_t msg_ms_nfields;
+/* One optional map, by field kind (F_HOST, F_MSTATS, F_PROXY, in that
+ * order): its fields (mountstats': mount and note; xprt and ops apart),
+ * the size of its sample, whether a sample is sent at all (the agent
+ * measured it: host, proxy; has counters or a note: mountstats), and what
+ * follows the generic decode: the sample marked present and the checks
+ * the generic decoder cannot make (0, or -EBADMSG with a reason, no
+ * prefix, in why). */
+struct msg_client_map {
+    const struct field *f;
+    size_t n;
+    size_t size;
+    int (*sent)(const void *sample);
+    int (*accept)(void *sample, char *why, size_t len);
+};
+extern const struct msg_client_map msg_client_maps[3];
+#define MSG_CLIENT_MAP(kind) (&msg_client_maps[(kind) - F_HOST])
+
 extern const struct field msg_xprt_fields[];
 extern const size_t msg_xprt_nfields;
 extern const struct field msg_msop_fields[];
 extern const size_t msg_msop_nfields;
 
-/* Sent at all: the agent measured it (host), or has counters or a note
- * (mountstats). */
-int msg_client_host_sent(const struct host_sample *h);
-int msg_client_ms_sent(const struct ms_sample *m);
 /* 1 when s may name an interface or an operation: [A-Za-z0-9_.:-]. */
 int msg_client_word(const char *s);
-/* After the generic decode: 0, or -EBADMSG with a reason (no prefix) in
- * why. */
-int msg_client_host_check(const struct host_sample *h, char *why, size_t len);
-int msg_client_ms_check(const struct ms_sample *m, char *why, size_t len);
-/* The "proxy" map (the local NFS proxy, agent/proxyproc.h): sent when
- * present; checked: port 1..65535, strings printable. */
-extern const struct field msg_proxy_fields[];
-extern const size_t msg_proxy_nfields;
-int msg_client_proxy_sent(const struct proxy_sample *p);
-int msg_client_proxy_check(const struct proxy_sample *p, char *why, size_t len);
 
 #endif

@@ -30,24 +30,17 @@ struct dctx {
     char where[96];       /* path inside the message, "" at the top */
 };
 
+/* "<what>: [<where>: ]<reason>" (every reason is well under 256 bytes). */
 __attribute__((format(printf, 2, 3)))
 static int fail(struct dctx *c, const char *fmt, ...)
 {
+    char why[256];
     va_list ap;
-    int k;
 
-    if (!c->err || c->errlen == 0)
-        return -EBADMSG;
-    if (c->where[0])
-        k = snprintf(c->err, c->errlen, "%s: %s: ", c->what, c->where);
-    else
-        k = snprintf(c->err, c->errlen, "%s: ", c->what);
-    if (k >= 0 && (size_t)k < c->errlen) {
-        va_start(ap, fmt);
-        vsnprintf(c->err + k, c->errlen - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
-    return -EBADMSG;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return mp_fail(c->err, c->errlen, "%s: %s%s%s", c->what, c->where, c->where[0] ? ": " : "", why);
 }
 
 /* Extend the path by ".key" or "[i]"; returns the old length for pop. */
@@ -76,20 +69,6 @@ static void where_pop(struct dctx *c, size_t old)
 
 /* ---- decoding: typed getters ----------------------------------------- */
 
-/* First match wins; keys that are not strings are skipped like unknown keys. */
-static const msgpack_object *map_get(const msgpack_object *map, const char *key)
-{
-    size_t klen = strlen(key);
-
-    for (uint32_t i = 0; i < map->via.map.size; i++) {
-        const msgpack_object *k = &map->via.map.ptr[i].key;
-        if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == klen &&
-            memcmp(k->via.str.ptr, key, klen) == 0)
-            return &map->via.map.ptr[i].val;
-    }
-    return NULL;
-}
-
 /* A value the where-path names must be a map. */
 static int want_map(struct dctx *c, const msgpack_object *o)
 {
@@ -99,7 +78,7 @@ static int want_map(struct dctx *c, const msgpack_object *o)
 static int get(struct dctx *c, const msgpack_object *map, const char *key,
                msgpack_object_type type, const char *tname, const msgpack_object **out)
 {
-    const msgpack_object *o = map_get(map, key);
+    const msgpack_object *o = mp_lookup(map, key);
 
     if (!o)
         return fail(c, "missing key '%s'", key);
@@ -146,7 +125,7 @@ static int get_str(struct dctx *c, const msgpack_object *map, const char *key,
 
 static int get_bool(struct dctx *c, const msgpack_object *map, const char *key, int *v)
 {
-    const msgpack_object *o = map_get(map, key);
+    const msgpack_object *o = mp_lookup(map, key);
 
     if (!o)
         return fail(c, "missing key '%s'", key);
@@ -161,7 +140,7 @@ static int get_bool(struct dctx *c, const msgpack_object *map, const char *key, 
 
 static int get_double(struct dctx *c, const msgpack_object *map, const char *key, double *v)
 {
-    const msgpack_object *o = map_get(map, key);
+    const msgpack_object *o = mp_lookup(map, key);
     double d;
 
     if (!o)
@@ -220,7 +199,7 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
     op_set_init(s);
     for (int t = 0; t < OP__COUNT; t++) {
         const char *name = op_type_name((enum op_type)t);
-        const msgpack_object *o = map_get(map, name), *lat = NULL, *svc;
+        const msgpack_object *o = mp_lookup(map, name), *lat = NULL, *svc;
         struct op_stats *st = &s->op[t];
         size_t mark, sub;
         int rc;
@@ -234,14 +213,14 @@ static int unpack_op_set(struct dctx *c, const msgpack_object *map, struct op_se
             (rc = get_u64(c, o, "errors", 0, UINT64_MAX, &st->errors)) ||
             (rc = get(c, o, "lat", MSGPACK_OBJECT_MAP, "a map", &lat)))
             return rc;
-        if (map_get(o, "timeouts") &&                /* optional */
+        if (mp_lookup(o, "timeouts") &&                /* optional */
             (rc = get_u64(c, o, "timeouts", 0, st->errors, &st->timeouts)))
             return rc;
         sub = where_key(c, "lat");
         if ((rc = unpack_hist(c, lat, &st->lat)))
             return rc;
         where_pop(c, sub);
-        if ((svc = map_get(o, "svc")) != NULL) {    /* optional */
+        if ((svc = mp_lookup(o, "svc")) != NULL) {    /* optional */
             sub = where_key(c, "svc");
             if ((rc = want_map(c, svc)) || (rc = unpack_hist(c, svc, &st->svc)))
                 return rc;
@@ -353,7 +332,7 @@ static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rp
                     (unsigned)NFSP__COUNT);
     for (unsigned i = 0; i < NFSP__COUNT; i++) {
         const char *name = nfs_proc_name(i);
-        const msgpack_object *po = map_get(rpc, name);
+        const msgpack_object *po = mp_lookup(rpc, name);
         size_t mark;
         if (!po)
             continue;                  /* unknown names are ignored, as keys are */
@@ -362,13 +341,13 @@ static int unpack_nfs_rpc(struct dctx *c, const msgpack_object *o, struct nfs_rp
             return rc;
         where_pop(c, mark);
     }
-    const msgpack_object *sp = map_get(o, "split");
+    const msgpack_object *sp = mp_lookup(o, "split");
     if (!sp)
         return 0;                      /* optional: no op was timed */
     if (sp->type != MSGPACK_OBJECT_MAP)
         return fail(c, "'split' is not a map");
     for (unsigned k = 0; k < NFS_SPLIT__COUNT; k++) {
-        const msgpack_object *x = map_get(sp, nfs_op_split_name(k));
+        const msgpack_object *x = mp_lookup(sp, nfs_op_split_name(k));
         struct nfs_op_split *d = &s->split[k];
         size_t mark;
         if (!x)
@@ -435,18 +414,6 @@ static int unpack_phases(struct dctx *c, const msgpack_object *map, const char *
     return rc;
 }
 
-/* A short wire string as a C string for the plan's word lookups; "" (no
- * word matches it) when it is too long or holds a NUL. */
-static void word_of(const msgpack_object *o, char *dst, size_t size)
-{
-    dst[0] = '\0';
-    if (o->type != MSGPACK_OBJECT_STR || o->via.str.size >= size ||
-        memchr(o->via.str.ptr, '\0', o->via.str.size))
-        return;
-    memcpy(dst, o->via.str.ptr, o->via.str.size);
-    dst[o->via.str.size] = '\0';
-}
-
 /* The job_spec kinds added with the wider fio dialect. */
 static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const struct field *f,
                             void *base)
@@ -461,9 +428,9 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
     case F_ENUM:
         if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
             return rc;
-        word_of(o, word, sizeof word);
+        mp_cstr(o, word, sizeof word);   /* "" (no word) when too long */
         if ((v = f->codec->value(word)) < 0)
-            return fail(c, "'%s' = '%s' is not a known value", f->key, mp_show(shown, &o->via.str));
+            return fail(c, "'%s' = '%s' is not %s", f->key, mp_show(shown, &o->via.str), f->codec->what);
         {
             unsigned u = (unsigned)v;
             memcpy(AT(base, f, char), &u, f->size < sizeof u ? f->size : sizeof u);
@@ -482,7 +449,7 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
         struct bssplit_entry *out = w ? j->bssplit_w : j->bssplit;
         if (w) {
             j->nbssplit_w = 0;
-            if (!map_get(map, f->key))
+            if (!mp_lookup(map, f->key))
                 return 0;
         }
         if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_BSSPLIT, &a)))
@@ -508,7 +475,7 @@ static int unpack_job_extra(struct dctx *c, const msgpack_object *map, const str
         if ((rc = get_array(c, map, f->key, 0, PLAN_MAX_MD_OPS, &a)))
             return rc;
         for (uint32_t i = 0; i < a->size; i++) {
-            word_of(&a->ptr[i], word, sizeof word);
+            mp_cstr(&a->ptr[i], word, sizeof word);
             v = op_type_from_name(word);
             if (v < 0 || !plan_md_op_valid((uint32_t)v))
                 return fail(c, "'%s' entry %" PRIu32 " is not a metadata op", f->key, i);
@@ -528,39 +495,24 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
 static int unpack_client(struct dctx *c, const msgpack_object *map, const struct field *f,
                          void *base)
 {
-    const msgpack_object *o = map_get(map, f->key), *x = NULL;
+    const struct msg_client_map *cm = MSG_CLIENT_MAP(f->kind);
+    const msgpack_object *o = mp_lookup(map, f->key), *x = NULL;
     const msgpack_object_array *a = NULL;
-    struct host_sample *h = AT(base, f, struct host_sample);
-    struct ms_sample *m = AT(base, f, struct ms_sample);
-    struct proxy_sample *px = AT(base, f, struct proxy_sample);
+    struct ms_sample *m = AT(base, f, struct ms_sample);   /* F_MSTATS only */
     char why[128];
     size_t mark;
     int rc;
 
-    if (f->kind == F_HOST)
-        memset(h, 0, sizeof *h);
-    else if (f->kind == F_PROXY)
-        memset(px, 0, sizeof *px);
-    else
-        memset(m, 0, sizeof *m);
+    memset(AT(base, f, char), 0, cm->size);
     if (!o)
         return 0;
     if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
         return rc;
     mark = where_key(c, f->key);
-    if (f->kind == F_HOST) {
-        if ((rc = unpack_fields(c, o, msg_host_fields, msg_host_nfields, h)))
-            return rc;
-        h->present = 1;
-        rc = msg_client_host_check(h, why, sizeof why);
-    } else if (f->kind == F_PROXY) {
-        if ((rc = unpack_fields(c, o, msg_proxy_fields, msg_proxy_nfields, px)))
-            return rc;
-        px->present = 1;
-        rc = msg_client_proxy_check(px, why, sizeof why);
-    } else {
-        if ((rc = unpack_fields(c, o, msg_ms_fields, msg_ms_nfields, m)) ||
-            (rc = get(c, o, "xprt", MSGPACK_OBJECT_MAP, "a map", &x)) ||
+    if ((rc = unpack_fields(c, o, cm->f, cm->n, AT(base, f, char))))
+        return rc;
+    if (f->kind == F_MSTATS) {
+        if ((rc = get(c, o, "xprt", MSGPACK_OBJECT_MAP, "a map", &x)) ||
             (rc = unpack_fields(c, x, msg_xprt_fields, msg_xprt_nfields, &m->xprt)) ||
             (rc = get_array(c, o, "ops", 0, MS_OPS_MAX, &a)))
             return rc;
@@ -571,10 +523,8 @@ static int unpack_client(struct dctx *c, const msgpack_object *map, const struct
                 return rc;
         }
         m->nops = a->size;
-        m->present = m->mount[0] != '\0';
-        rc = msg_client_ms_check(m, why, sizeof why);
     }
-    if (rc)
+    if (cm->accept(AT(base, f, char), why, sizeof why) < 0)
         return fail(c, "%s", why);
     where_pop(c, mark);
     return 0;
@@ -587,8 +537,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         const msgpack_object *o = NULL;
         uint64_t v = 0;
         size_t mark;
-        int rc = 0, rw;
-        char shown[40];
+        int rc = 0;
 
         switch (f->kind) {
         case F_U32:
@@ -600,13 +549,13 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_OPTU32:
             *AT(base, f, uint32_t) = 0;
-            if (map_get(map, f->key) &&
+            if (mp_lookup(map, f->key) &&
                 (rc = get_u64(c, map, f->key, f->min, f->max, &v)) == 0)
                 *AT(base, f, uint32_t) = (uint32_t)v;
             break;
         case F_OPTU64:
             *AT(base, f, uint64_t) = 0;
-            if (map_get(map, f->key))
+            if (mp_lookup(map, f->key))
                 rc = get_u64(c, map, f->key, f->min, f->max, AT(base, f, uint64_t));
             break;
         case F_BOOL:
@@ -621,7 +570,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_OPTSTR:
         case F_OPTSTRNZ:
             AT(base, f, char)[0] = '\0';
-            if (map_get(map, f->key))
+            if (mp_lookup(map, f->key))
                 rc = get_str(c, map, f->key, AT(base, f, char), f->size);
             break;
         case F_BIN:
@@ -631,25 +580,6 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
                 rc = fail(c, "'%s' must be %zu bytes, not %u", f->key, f->size, o->via.bin.size);
             else
                 memcpy(AT(base, f, unsigned char), o->via.bin.ptr, f->size);
-            break;
-        case F_RW:
-            if ((rc = get(c, map, f->key, MSGPACK_OBJECT_STR, "a string", &o)))
-                break;
-            {
-                /* rw_mode_from_name wants a C string; fio's words are short */
-                char word[32];
-                if (o->via.str.size >= sizeof word || memchr(o->via.str.ptr, '\0', o->via.str.size))
-                    rw = -1;
-                else {
-                    memcpy(word, o->via.str.ptr, o->via.str.size);
-                    word[o->via.str.size] = '\0';
-                    rw = rw_mode_from_name(word);
-                }
-            }
-            if (rw < 0 || rw >= RW__COUNT)
-                rc = fail(c, "'%s' = '%s' is not an rw mode", f->key, mp_show(shown, &o->via.str));
-            else
-                *AT(base, f, enum rw_mode) = (enum rw_mode)rw;
             break;
         case F_OPSET:
             if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
@@ -663,7 +593,7 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
             break;
         case F_NFSRPC:
             /* initialised (and freed on failure) by msg_codec_decode */
-            if (!map_get(map, f->key))
+            if (!mp_lookup(map, f->key))
                 break;
             if ((rc = get(c, map, f->key, MSGPACK_OBJECT_MAP, "a map", &o)))
                 break;
@@ -676,26 +606,25 @@ static int unpack_fields(struct dctx *c, const msgpack_object *map,
         case F_PROXY:
             rc = unpack_client(c, map, f, base);
             break;
-        case F_VERIFY: {
-            char why[200];
-            vstats_init(AT(base, f, struct vstats));
-            if ((o = map_get(map, f->key)) != NULL &&
-                vstats_unpack(o, AT(base, f, struct vstats), why, sizeof why) < 0)
-                rc = fail(c, "%s", why);
-            break;
-        }
+        case F_VERIFY:
         case F_ERRORS: {
+            /* their own codecs (vstats_codec.h, errcause_codec.h); empty when absent */
+            void *p = AT(base, f, char);
             char why[200];
-            errcause_set_init(AT(base, f, struct errcause_set));
-            if ((o = map_get(map, f->key)) != NULL &&
-                errcause_unpack(o, AT(base, f, struct errcause_set), why, sizeof why) < 0)
+            if (f->kind == F_VERIFY)
+                vstats_init(p);
+            else
+                errcause_set_init(p);
+            if ((o = mp_lookup(map, f->key)) != NULL &&
+                (f->kind == F_VERIFY ? vstats_unpack(o, p, why, sizeof why)
+                                     : errcause_unpack(o, p, why, sizeof why)) < 0)
                 rc = fail(c, "%s", why);
             break;
         }
         case F_CLONES: {
             /* initialised (and freed on failure) by msg_codec_decode */
             const msgpack_object_array *a = NULL;
-            if (!map_get(map, f->key))
+            if (!mp_lookup(map, f->key))
                 break;
             if ((rc = get_array(c, map, f->key, 0, CLONE_SET_MAX, &a)))
                 break;

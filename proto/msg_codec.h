@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "common/names.h"
 #include "proto/msg.h"
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 enum fkind {
     F_U32,       /* uint32_t in [min, max] */
@@ -18,7 +18,6 @@ enum fkind {
     F_BOOL,      /* int, 0 or 1; msgpack bool on the wire */
     F_DOUBLE,    /* finite, >= 0 */
     F_STR,       /* char[size], NUL-terminated */
-    F_RW,        /* enum rw_mode as fio's word */
     F_OPSET,     /* struct op_set as a sparse map */
     F_PHASES,    /* struct plan as the "phases" array */
     F_ENUM,      /* an enum as its word, through codec */
@@ -37,8 +36,8 @@ enum fkind {
                     nbssplit_w is not 0, 0 when absent */
     F_HOST,      /* struct host_sample as an optional map (msg_client.h) */
     F_MSTATS,    /* struct ms_sample as an optional map (msg_client.h) */
-    F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
     F_PROXY,     /* struct proxy_sample as an optional map (msg_client.h) */
+    F_VERIFY,    /* struct vstats, optional: sent only when on, off when absent */
     F_ERRORS,    /* struct errcause_set, optional: sent only when not empty,
                     empty when absent (proto/errcause_codec.h) */
     F_CLONES,    /* struct clone_set, optional: sent only when not empty,
@@ -49,6 +48,7 @@ enum fkind {
 struct enum_codec {
     const char *(*name)(unsigned v);     /* NULL if out of range */
     int (*value)(const char *word);      /* -1 if unknown */
+    const char *what;                    /* "is not <what>" when unknown */
 };
 
 struct field {

@@ -132,11 +132,9 @@ static int field_sent(const struct field *f, const void *base)
     case F_NFSRPC:
         return !nfs_rpc_set_empty(CAT(base, f, struct nfs_rpc_set));
     case F_HOST:
-        return msg_client_host_sent(CAT(base, f, struct host_sample));
     case F_MSTATS:
-        return msg_client_ms_sent(CAT(base, f, struct ms_sample));
     case F_PROXY:
-        return msg_client_proxy_sent(CAT(base, f, struct proxy_sample));
+        return MSG_CLIENT_MAP(f->kind)->sent(CAT(base, f, char));
     case F_VERIFY:
         return CAT(base, f, struct vstats)->on != 0;
     case F_ERRORS:
@@ -171,8 +169,7 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
     for (uint32_t i = 0; i < p->nphases; i++) {
         const struct phase *ph = &p->phases[i];
         msgpack_pack_map(pk, 2);
-        mp_pack_key(pk, "name");
-        mp_pack_str(pk, ph->name, strnlen(ph->name, sizeof ph->name));
+        mp_pack_kstr(pk, "name", ph->name, sizeof ph->name);
         mp_pack_karray(pk, "jobs", ph->njobs);
         for (uint32_t j = 0; j < ph->njobs; j++) {
             msgpack_pack_map(pk, fields_sent(msg_job_fields, msg_job_nfields, &ph->jobs[j]));
@@ -181,30 +178,20 @@ static void pack_phases(msgpack_packer *pk, const struct plan *p)
     }
 }
 
-static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base);
-
 /* The optional maps of msg_client.h. */
 static void pack_client(msgpack_packer *pk, const struct field *f, const void *base)
 {
+    const struct msg_client_map *cm = MSG_CLIENT_MAP(f->kind);
     const struct ms_sample *m = CAT(base, f, struct ms_sample);
+    int ms = f->kind == F_MSTATS;
     uint32_t nops;
 
-    if (f->kind == F_HOST) {
-        const struct host_sample *h = CAT(base, f, struct host_sample);
-        msgpack_pack_map(pk, fields_sent(msg_host_fields, msg_host_nfields, h));
-        pack_fields(pk, msg_host_fields, msg_host_nfields, h);
+    msgpack_pack_map(pk, fields_sent(cm->f, cm->n, CAT(base, f, char)) + (ms ? 2 : 0));
+    pack_fields(pk, cm->f, cm->n, CAT(base, f, char));
+    if (!ms)
         return;
-    }
-    if (f->kind == F_PROXY) {
-        const struct proxy_sample *p = CAT(base, f, struct proxy_sample);
-        msgpack_pack_map(pk, fields_sent(msg_proxy_fields, msg_proxy_nfields, p));
-        pack_fields(pk, msg_proxy_fields, msg_proxy_nfields, p);
-        return;
-    }
     /* (only here is the field an ms_sample: the other kinds are smaller) */
     nops = m->nops < MS_OPS_MAX ? m->nops : MS_OPS_MAX;
-    msgpack_pack_map(pk, fields_sent(msg_ms_fields, msg_ms_nfields, m) + 2);
-    pack_fields(pk, msg_ms_fields, msg_ms_nfields, m);
     mp_pack_key(pk, "xprt");
     msgpack_pack_map(pk, msg_xprt_nfields);
     pack_fields(pk, msg_xprt_fields, msg_xprt_nfields, &m->xprt);
@@ -218,7 +205,7 @@ static void pack_client(msgpack_packer *pk, const struct field *f, const void *b
 static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, const void *base)
 {
     for (; n > 0; n--, f++) {
-        const char *rw;
+        const char *word;
 
         if (!field_sent(f, base))
             continue;
@@ -252,11 +239,6 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             /* strnlen: a buffer filled to the brim must not be overread */
             mp_pack_str(pk, CAT(base, f, char), strnlen(CAT(base, f, char), f->size));
             break;
-        case F_RW:
-            /* an invalid mode goes out as "" and the peer rejects it */
-            rw = rw_mode_name(*CAT(base, f, enum rw_mode));
-            mp_pack_key(pk, rw ? rw : "");
-            break;
         case F_OPSET: pack_op_set(pk, CAT(base, f, struct op_set)); break;
         case F_NFSRPC: pack_nfs_rpc(pk, CAT(base, f, struct nfs_rpc_set)); break;
         case F_HOST:
@@ -272,8 +254,8 @@ static void pack_fields(msgpack_packer *pk, const struct field *f, size_t n, con
             /* an invalid value goes out as "" and the peer rejects it */
             unsigned v = 0;
             memcpy(&v, CAT(base, f, char), f->size < sizeof v ? f->size : sizeof v);
-            rw = f->codec->name(v);
-            mp_pack_key(pk, rw ? rw : "");
+            word = f->codec->name(v);
+            mp_pack_key(pk, word ? word : "");
             break;
         }
         case F_BSSPLIT:

@@ -8,9 +8,6 @@
  * any trailing bytes and more than MAX_OBJECTS objects.  The unpack zone is
  * then bounded by a small multiple of the payload length, and every
  * decoder (msg_codec.c, pool_msg.c, coh_msg.c) reads the one unpacked map. */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 #include <msgpack.h>
 #include "proto/mp.h"
@@ -19,22 +16,6 @@
 /* Far above any legitimate message (a full plan is ~2 objects per job field,
  * ~0.7M), far below what would make the zone large. */
 #define MAX_OBJECTS (1u << 22)
-
-/* "message: why": the frame's type is not known yet */
-__attribute__((format(printf, 3, 4)))
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    int k;
-
-    if (!err || errlen == 0)
-        return -EBADMSG;
-    k = snprintf(err, errlen, "message: ");
-    va_start(ap, fmt);
-    vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
-    va_end(ap);
-    return -EBADMSG;
-}
 
 static uint64_t get_be(const unsigned char *p, size_t n)
 {
@@ -54,7 +35,7 @@ static int prescan(const char *buf, size_t n, char *err, size_t errlen)
     uint64_t pending = 1, objects = 0;
 
     if (n == 0)
-        return bad(err, errlen, "empty payload");
+        return mp_fail(err, errlen, "message: empty payload");
     while (pending > 0) {
         size_t lenbytes = 0;      /* width of a length/count field */
         uint64_t skip = 0;        /* payload bytes after the header */
@@ -63,11 +44,11 @@ static int prescan(const char *buf, size_t n, char *err, size_t errlen)
         unsigned b;
 
         if (p == end)
-            return bad(err, errlen, "truncated msgpack");
+            return mp_fail(err, errlen, "message: truncated msgpack");
         b = *p++;
         pending--;
         if (++objects > MAX_OBJECTS)
-            return bad(err, errlen, "more than %u msgpack objects", MAX_OBJECTS);
+            return mp_fail(err, errlen, "message: more than %u msgpack objects", MAX_OBJECTS);
         if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
             ;                                       /* fixint, nil, bool */
         else if (b <= 0x8f)
@@ -100,13 +81,13 @@ static int prescan(const char *buf, size_t n, char *err, size_t errlen)
             case 0xde: lenbytes = 2; kind = 3; break;           /* map16/32 */
             case 0xdf: lenbytes = 4; kind = 3; break;
             default:
-                return bad(err, errlen, "invalid msgpack byte 0x%02x", b);
+                return mp_fail(err, errlen, "message: invalid msgpack byte 0x%02x", b);
             }
         }
         if (lenbytes) {
             uint64_t len;
             if ((size_t)(end - p) < lenbytes)
-                return bad(err, errlen, "truncated msgpack");
+                return mp_fail(err, errlen, "message: truncated msgpack");
             len = get_be(p, lenbytes);
             p += lenbytes;
             if (kind == 2)
@@ -117,14 +98,14 @@ static int prescan(const char *buf, size_t n, char *err, size_t errlen)
                 skip = len + (kind == 1);           /* ext: type byte + data */
         }
         if ((uint64_t)(end - p) < skip)
-            return bad(err, errlen, "truncated msgpack");
+            return mp_fail(err, errlen, "message: truncated msgpack");
         p += skip;
         pending += items;
         if (pending > (uint64_t)(end - p))
-            return bad(err, errlen, "truncated msgpack (a count exceeds the payload)");
+            return mp_fail(err, errlen, "message: truncated msgpack (a count exceeds the payload)");
     }
     if (p != end)
-        return bad(err, errlen, "%zu trailing bytes after the message", (size_t)(end - p));
+        return mp_fail(err, errlen, "message: %zu trailing bytes after the message", (size_t)(end - p));
     return 0;
 }
 
@@ -135,16 +116,16 @@ static int type_of(const msgpack_object *root, char *err, size_t errlen)
     char shown[40];
 
     if (!o)
-        return bad(err, errlen, "missing key 'type'");
+        return mp_fail(err, errlen, "message: missing key 'type'");
     if (o->type != MSGPACK_OBJECT_STR)
-        return bad(err, errlen, "'type' is not a string");
+        return mp_fail(err, errlen, "message: 'type' is not a string");
     for (int t = 1; t < MSG__COUNT; t++) {
         const char *name = msg_type_name((enum msg_type)t);
         size_t len = strlen(name);
         if (o->via.str.size == len && memcmp(o->via.str.ptr, name, len) == 0)
             return t;
     }
-    return bad(err, errlen, "unknown type '%s'", mp_show(shown, &o->via.str));
+    return mp_fail(err, errlen, "message: unknown type '%s'", mp_show(shown, &o->via.str));
 }
 
 int msg_parse(const char *p, size_t n, struct msg_frame *f, char *err, size_t errlen)
@@ -161,9 +142,9 @@ int msg_parse(const char *p, size_t n, struct msg_frame *f, char *err, size_t er
         return rc;
     msgpack_unpacked_init(&u);
     if (msgpack_unpack_next(&u, p, n, &off) != MSGPACK_UNPACK_SUCCESS || off != n)
-        rc = bad(err, errlen, "malformed msgpack");
+        rc = mp_fail(err, errlen, "message: malformed msgpack");
     else if (u.data.type != MSGPACK_OBJECT_MAP)
-        rc = bad(err, errlen, "payload is not a map");
+        rc = mp_fail(err, errlen, "message: payload is not a map");
     else if ((rc = type_of(&u.data, err, errlen)) > 0) {
         /* the root object moves into the zone, which the frame keeps */
         root = msgpack_zone_malloc(u.zone, sizeof *root);

@@ -11,11 +11,9 @@ int msg_version_peek(const struct msg_frame *f, uint32_t *version, char *err, si
     const msgpack_object *o = f->root ? mp_lookup(f->root, "version") : NULL;
 
     *version = 0;
-    if (!f->root || (o && (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX))) {
-        snprintf(err, errlen, "message: %s", f->root ? "'version' is not an unsigned 32-bit integer"
-                                                     : "not parsed");
-        return -EBADMSG;
-    }
+    if (!f->root || (o && (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER || o->via.u64 > UINT32_MAX)))
+        return mp_fail(err, errlen, "message: %s",
+                       f->root ? "'version' is not an unsigned 32-bit integer" : "not parsed");
     *version = o ? (uint32_t)o->via.u64 : 0;
     return 0;
 }

@@ -1,19 +1,11 @@
 /* pool_msg: see pool_msg.h.  Packed and unpacked with msgpack-c directly:
  * a map {type, ...}; the frame's length was capped by the reader before
  * any of this runs, and each string or byte length is checked here. */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <msgpack.h>
 #include "common/xmalloc.h"
 #include "proto/mp.h"
 #include "proto/pool_msg.h"
-
-/* Start a frame of type t with nkeys keys after "type"; finish with mp_frame_end(). */
-static size_t begin(struct buf *out, msgpack_packer *pk, enum msg_type t, uint32_t nkeys)
-{
-    return mp_frame_begin(out, pk, msg_type_name(t), nkeys);
-}
 
 struct dec {
     const msgpack_object *root;
@@ -24,18 +16,13 @@ struct dec {
 
 static int fail(struct dec *d, const char *why, const char *key)
 {
-    if (key)
-        snprintf(d->err, d->errlen, "%s: '%s' %s", d->what, key, why);
-    else
-        snprintf(d->err, d->errlen, "%s: %s", d->what, why);
-    return -EBADMSG;
+    return mp_fail(d->err, d->errlen, "%s: '%s' %s", d->what, key, why);
 }
 
 /* Worded as msg.c's decoders word it, one form for the whole protocol. */
 static int missing(struct dec *d, const char *key)
 {
-    snprintf(d->err, d->errlen, "%s: missing key '%s'", d->what, key);
-    return -EBADMSG;
+    return mp_fail(d->err, d->errlen, "%s: missing key '%s'", d->what, key);
 }
 
 /* f was bounded and unpacked by msg_parse; it must be of type t. */
@@ -43,10 +30,8 @@ static int open_msg(struct dec *d, const struct msg_frame *f, enum msg_type t)
 {
     d->what = msg_type_name(t);
     d->root = f->root;
-    if (f->type != t || !f->root) {
-        snprintf(d->err, d->errlen, "%s: got a '%s' message", d->what, msg_type_name(f->type));
-        return -EBADMSG;
-    }
+    if (f->type != t || !f->root)
+        return mp_fail(d->err, d->errlen, "%s: got a '%s' message", d->what, msg_type_name(f->type));
     return 0;
 }
 
@@ -78,15 +63,10 @@ static int get_bytes(struct dec *d, const char *key, size_t max, const char **p,
     const msgpack_object *o = mp_lookup(d->root, key);
     if (!o)
         return missing(d, key);
-    if (o->type == MSGPACK_OBJECT_STR) {
-        *p = o->via.str.ptr;
-        *n = o->via.str.size;
-    } else if (o->type == MSGPACK_OBJECT_BIN) {
-        *p = o->via.bin.ptr;
-        *n = o->via.bin.size;
-    } else {
+    if (o->type != MSGPACK_OBJECT_STR && o->type != MSGPACK_OBJECT_BIN)
         return fail(d, "not a string", key);
-    }
+    *p = o->via.str.ptr;      /* bin is str's layout (size, ptr): read through either */
+    *n = o->via.str.size;
     if (*n > max)
         return fail(d, "too long", key);
     return 0;
@@ -109,10 +89,9 @@ static int get_str(struct dec *d, const char *key, char *out, size_t size)
 void pool_submit_encode(struct buf *out, const struct pool_submit *m)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_SUBMIT, m->clean ? 9 : 8);
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_SUBMIT), m->clean ? 9 : 8);
 
-    mp_pack_key(&pk, "argv");
-    msgpack_pack_array(&pk, m->argc);
+    mp_pack_karray(&pk, "argv", m->argc);
     for (uint32_t i = 0; i < m->argc; i++)
         mp_pack_str(&pk, m->argv[i], strlen(m->argv[i]));
     mp_pack_key(&pk, "plan");
@@ -125,12 +104,9 @@ void pool_submit_encode(struct buf *out, const struct pool_submit *m)
     m->want_json ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
     mp_pack_key(&pk, "wait");
     m->wait ? msgpack_pack_true(&pk) : msgpack_pack_false(&pk);
-    mp_pack_key(&pk, "expect");
-    msgpack_pack_uint32(&pk, m->expect);
-    mp_pack_key(&pk, "min_agents");
-    msgpack_pack_uint32(&pk, m->min_agents);
-    mp_pack_key(&pk, "expect_timeout_ms");
-    msgpack_pack_uint32(&pk, m->expect_timeout_ms);
+    mp_pack_u64(&pk, "expect", m->expect);
+    mp_pack_u64(&pk, "min_agents", m->min_agents);
+    mp_pack_u64(&pk, "expect_timeout_ms", m->expect_timeout_ms);
     if (m->clean) {               /* optional: a run's bytes are as before it existed */
         mp_pack_key(&pk, "command");
         mp_pack_key(&pk, "clean");
@@ -210,11 +186,9 @@ void pool_submit_free(struct pool_submit *m)
 void pool_busy_encode(struct buf *out, const struct pool_busy *m)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_BUSY, 2);
-    mp_pack_key(&pk, "from");
-    mp_pack_str(&pk, m->from, strlen(m->from));
-    mp_pack_key(&pk, "since");
-    mp_pack_str(&pk, m->since, strlen(m->since));
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_BUSY), 2);
+    mp_pack_kstr(&pk, "from", m->from, sizeof m->from);
+    mp_pack_kstr(&pk, "since", m->since, sizeof m->since);
     mp_frame_end(out, start);
 }
 
@@ -230,9 +204,8 @@ int pool_busy_decode(const struct msg_frame *f, struct pool_busy *m, char *err, 
 void pool_output_encode(struct buf *out, enum pool_stream s, const void *data, size_t len)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_OUTPUT, 2);
-    mp_pack_key(&pk, "stream");
-    msgpack_pack_uint32(&pk, (uint32_t)s);
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_OUTPUT), 2);
+    mp_pack_u64(&pk, "stream", (uint32_t)s);
     mp_pack_key(&pk, "data");
     msgpack_pack_bin(&pk, len);
     msgpack_pack_bin_body(&pk, data, len);
@@ -260,9 +233,8 @@ int pool_output_decode(const struct msg_frame *f, struct pool_output *m, char *e
 void pool_exit_encode(struct buf *out, uint32_t status)
 {
     msgpack_packer pk;
-    size_t start = begin(out, &pk, MSG_EXIT, 1);
-    mp_pack_key(&pk, "status");
-    msgpack_pack_uint32(&pk, status);
+    size_t start = mp_frame_begin(out, &pk, msg_type_name(MSG_EXIT), 1);
+    mp_pack_u64(&pk, "status", status);
     mp_frame_end(out, start);
 }
 

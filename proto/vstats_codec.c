@@ -48,10 +48,8 @@ static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b,
     uint64_t u[7];
     int k;
     snprintf(where, sizeof where, "verify.first[%u]: ", i);
-    if (o->type != MSGPACK_OBJECT_MAP) {
-        snprintf(err, errlen, "%snot a map", where);
-        return -EBADMSG;
-    }
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return mp_fail(err, errlen, "%snot a map", where);
     if (mp_get_str(o, where, "file", b->file, sizeof b->file, err, errlen) ||
         mp_get_u(o, where, "offset", UINT64_MAX, &b->offset, err, errlen) ||
         mp_get_str(o, where, "kind", kind, sizeof kind, err, errlen) ||
@@ -63,10 +61,8 @@ static int unpack_bad(const msgpack_object *o, uint32_t i, struct vstats_bad *b,
         mp_get_u(o, where, "found_generation", UINT64_MAX, &b->found_gen, err, errlen) ||
         mp_get_u(o, where, "found_offset", UINT64_MAX, &b->found_offset, err, errlen))
         return -EBADMSG;
-    if ((k = vblock_kind_from_name(kind)) <= VB_OK) {
-        snprintf(err, errlen, "%s'kind' = '%s' is not a failure kind", where, kind);
-        return -EBADMSG;
-    }
+    if ((k = vblock_kind_from_name(kind)) <= VB_OK)
+        return mp_fail(err, errlen, "%s'kind' = '%s' is not a failure kind", where, kind);
     /* optional: absent from an agent older than run ids (0: not known) */
     if ((mp_lookup(o, "expected_run") &&
          mp_get_u(o, where, "expected_run", UINT64_MAX, &b->expected_run, err, errlen)) ||
@@ -94,10 +90,8 @@ static int unpack_runs(const msgpack_object *o, struct vstats *v, char *err, siz
         return -EBADMSG;
     if (!runs)
         return 0;
-    if (runs->type != MSGPACK_OBJECT_ARRAY || runs->via.array.size > VSTATS_RUNS_MAX) {
-        snprintf(err, errlen, "verify: 'runs' must be an array of at most %d entries", VSTATS_RUNS_MAX);
-        return -EBADMSG;
-    }
+    if (runs->type != MSGPACK_OBJECT_ARRAY || runs->via.array.size > VSTATS_RUNS_MAX)
+        return mp_fail(err, errlen, "verify: 'runs' must be an array of at most %d entries", VSTATS_RUNS_MAX);
     for (uint32_t i = 0; i < runs->via.array.size; i++) {
         const msgpack_object *r = &runs->via.array.ptr[i];
         struct vstats_run *vr = &v->runs[i];
@@ -118,10 +112,8 @@ int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t e
     const msgpack_object *first;
 
     vstats_init(v);
-    if (o->type != MSGPACK_OBJECT_MAP) {
-        snprintf(err, errlen, "verify: not a map");
-        return -EBADMSG;
-    }
+    if (o->type != MSGPACK_OBJECT_MAP)
+        return mp_fail(err, errlen, "verify: not a map");
     if (mp_get_u(o, "verify: ", "checked", UINT64_MAX, &v->checked, err, errlen))
         return -EBADMSG;
     for (int k = 0; k < VB__COUNT; k++)
@@ -129,10 +121,8 @@ int vstats_unpack(const msgpack_object *o, struct vstats *v, char *err, size_t e
                   errlen))
             return -EBADMSG;
     first = mp_lookup(o, "first");
-    if (!first || first->type != MSGPACK_OBJECT_ARRAY || first->via.array.size > VSTATS_FIRST_MAX) {
-        snprintf(err, errlen, "verify: 'first' must be an array of at most %d entries", VSTATS_FIRST_MAX);
-        return -EBADMSG;
-    }
+    if (!first || first->type != MSGPACK_OBJECT_ARRAY || first->via.array.size > VSTATS_FIRST_MAX)
+        return mp_fail(err, errlen, "verify: 'first' must be an array of at most %d entries", VSTATS_FIRST_MAX);
     for (uint32_t i = 0; i < first->via.array.size; i++)
         if (unpack_bad(&first->via.array.ptr[i], i, &v->first[i], err, errlen))
             return -EBADMSG;
