@@ -5,15 +5,27 @@
 #include <stdio.h>
 #include "common/xmalloc.h"
 
+/* The buffer starts small and doubles: mountstats is read every interval
+ * and is a few KB on most clients, so its 4 MiB bound is a cap, not a
+ * size to allocate each time. */
+#define PROCFS_FIRST 65536
+
 char *procfs_read(const char *path, size_t max)
 {
     FILE *f = fopen(path, "r");
+    size_t cap = max < PROCFS_FIRST ? max : PROCFS_FIRST, n = 0;
     char *buf;
-    size_t n;
+
     if (!f)
         return NULL;
-    buf = xmalloc(max + 1);
-    n = fread(buf, 1, max, f);
+    buf = xmalloc(cap + 1);
+    for (;;) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap || cap == max)
+            break;
+        cap = cap > max / 2 ? max : cap * 2;
+        buf = xrealloc(buf, cap + 1);
+    }
     fclose(f);
     buf[n] = '\0';
     return buf;

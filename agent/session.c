@@ -37,6 +37,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/xmalloc.h"
+#include "net/addr.h"
 #include "net/ctlsock.h"
 #include "proto/msg_version.h"
 
@@ -583,8 +584,9 @@ static struct listener *agent_listener(struct agent *a)
 }
 
 /* A session with its handles, not yet connected to anything; alone (not
- * accepted by a->l): its peer set up here and held as a stranger of a->l. */
-static struct session *session_new(struct agent *a, int alone)
+ * accepted by a->l): its peer set up here and held as a stranger of a->l,
+ * counted against the caps by its address ss when known (NULL: none). */
+static struct session *session_new(struct agent *a, int alone, const struct sockaddr_storage *ss)
 {
     struct session *s = xcalloc(1, sizeof *s);
 
@@ -599,6 +601,8 @@ static struct session *session_new(struct agent *a, int alone)
     s->causes = xcalloc(1, sizeof *s->causes);
     if (alone) {
         peer_init(&s->conn, a->loop, &session_listener_ops.peer, FRAME_PREAUTH_MAX);
+        if (ss)
+            s->conn.ss = *ss;
         listener_adopt(agent_listener(a), &s->conn);
     }
     uv_timer_init(a->loop, &s->sampler);
@@ -613,7 +617,8 @@ static struct session *session_new(struct agent *a, int alone)
 
 struct session *session_open_detached(struct agent *a, const char *peer)
 {
-    struct session *s = session_new(a, 1);
+    struct sockaddr_storage ss;
+    struct session *s = session_new(a, 1, addr_parse_listen(peer, &ss) == 0 ? &ss : NULL);
     snprintf(s->peer, sizeof s->peer, "%s", peer);
     tick_start(s);
     return s;
@@ -630,7 +635,7 @@ static void mark_control(struct session *s)
 
 static struct peer *on_alloc(struct listener *l)
 {
-    return &session_new(l->owner, 0)->conn;
+    return &session_new(l->owner, 0, NULL)->conn;
 }
 
 /* Accepted (net/listener.c named it, listed it and reads from it). */
@@ -674,7 +679,11 @@ static void on_dialled(uv_connect_t *req, int status)
 
 struct session *session_dial(struct agent *a, const struct sockaddr *sa, const char *peer)
 {
-    struct session *s = session_new(a, 1);
+    struct sockaddr_storage ss = { 0 };
+    struct session *s;
+
+    memcpy(&ss, sa, sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+    s = session_new(a, 1, &ss);
     int rc;
 
     snprintf(s->peer, sizeof s->peer, "%s", peer);

@@ -7,12 +7,14 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "agent/hostinfo.h"
 #include "agent/mountinfo.h"
+#include "agent/procfs.h"
 
 static const char fixture[] =
     "22 1 252:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw,errors=remount-ro\n"
@@ -165,9 +167,42 @@ static void test_hostinfo_read_this_machine(void **state)
     assert_true(h.mem_bytes % 1024 == 0);
 }
 
+/* procfs_read: a file past its first buffer is read whole up to max, and
+ * cut at max; a missing one is NULL. */
+static void test_procfs_read_grows_to_max(void **state)
+{
+    char path[] = "/tmp/test_procfs.XXXXXX";
+    int fd = mkstemp(path);
+    size_t len = 200000;
+    char *data = malloc(len), *t;
+    (void)state;
+
+    assert_true(fd >= 0 && data);
+    for (size_t i = 0; i < len; i++)
+        data[i] = (char)('a' + i % 26);
+    assert_int_equal(write(fd, data, len), (ssize_t)len);
+    close(fd);
+    t = procfs_read(path, 4u << 20);
+    assert_non_null(t);
+    assert_int_equal(strlen(t), len);
+    assert_memory_equal(t, data, len);
+    free(t);
+    t = procfs_read(path, 131072);
+    assert_int_equal(strlen(t), 131072);
+    assert_memory_equal(t, data, 131072);
+    free(t);
+    t = procfs_read(path, 10);
+    assert_string_equal(t, "abcdefghij");
+    free(t);
+    unlink(path);
+    assert_null(procfs_read(path, 10));
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_procfs_read_grows_to_max),
         cmocka_unit_test(test_mountinfo_nfs_mount_fields),
         cmocka_unit_test(test_mountinfo_nfsvers_and_soft),
         cmocka_unit_test(test_mountinfo_longest_prefix_on_components),
