@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "common/clock.h"
+#include "common/log.h"
 #include "common/xmalloc.h"
 #include "net/addr.h"
 #include "net/listener.h"
@@ -76,8 +77,10 @@ static void on_connection(uv_stream_t *server, int status)
     struct listener *l = server->data;
     struct peer *p;
 
-    if (status < 0)
+    if (status < 0) {
+        log_warn("accept: %s", uv_strerror(status));   /* EMFILE, ENFILE: said, not silent */
         return;
+    }
     p = l->max_peers && l->npeers >= l->max_peers ? NULL : l->ops->alloc(l);
     if (!p) {
         /* take it off the backlog and close it: nothing is kept */
