@@ -11,6 +11,7 @@
 #include "agent/engine.h"
 #include "agent/job.h"
 #include "agent/nicstat.h"
+#include "common/cpu_seconds.h"
 #include "common/xmalloc.h"
 
 #define TEST_MOUNTSTATS_ENV "NFSTORM_TEST_MOUNTSTATS"
@@ -240,24 +241,14 @@ void client_sampler_start(struct client_sampler *c, const struct phase_run *pr,
     pick_mount(c, pr);
 }
 
-/* Seconds from a to b, as the double nearest to the whole microseconds:
- * the JSON prints 15 significant digits, and a value that is the nearest
- * double to its decimal reads back as itself, so a re-rendered report
- * derives the same cpu_util (sec + usec/1e6 could be an ulp off). */
-static double tv_s(const struct timeval *a, const struct timeval *b)
-{
-    int64_t us = ((int64_t)b->tv_sec - a->tv_sec) * 1000000 + ((int64_t)b->tv_usec - a->tv_usec);
-    return (double)us / 1e6;
-}
-
 static void host_fill(const struct client_sampler *c, const struct rusage *from,
                       const struct rusage *to, uint64_t rx0, uint64_t tx0, uint64_t rx1,
                       uint64_t tx1, struct host_sample *h)
 {
     memset(h, 0, sizeof *h);
     h->present = 1;
-    h->cpu_user_s = tv_s(&from->ru_utime, &to->ru_utime);
-    h->cpu_sys_s = tv_s(&from->ru_stime, &to->ru_stime);
+    h->cpu_user_s = cpu_seconds_between(&from->ru_utime, &to->ru_utime);
+    h->cpu_sys_s = cpu_seconds_between(&from->ru_stime, &to->ru_stime);
     if (h->cpu_user_s < 0)
         h->cpu_user_s = 0;
     if (h->cpu_sys_s < 0)

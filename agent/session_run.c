@@ -14,6 +14,7 @@
 #include "agent/cohjob.h"
 #include "agent/session_int.h"
 #include "common/clock.h"
+#include "common/cpu_seconds.h"
 #include "common/log.h"
 #include "common/vblock.h"
 #include "common/xmalloc.h"
@@ -217,10 +218,8 @@ static void on_sample(uv_timer_t *t)
 
 static void cpu_seconds(const struct rusage *a, const struct rusage *b, double *user, double *sys)
 {
-    *user = (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
-            (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
-    *sys = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
-           (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
+    *user = cpu_seconds_between(&a->ru_utime, &b->ru_utime);
+    *sys = cpu_seconds_between(&a->ru_stime, &b->ru_stime);
 }
 
 /* rw=coherence: what this agent measured as a reader, before phase-done
