@@ -177,7 +177,7 @@ static FILE *open_out(const char *path)
 int cmd_report_write(const struct report_outputs *o, const struct run_result *r)
 {
     int status = 0;
-    FILE *f;
+    FILE *f = NULL;   /* set wherever it is read; the sanitizer build cannot see it */
 
     if (o->csv && (f = open_out(o->csv)))
         report_csv(f, r, o->csv_agents);
