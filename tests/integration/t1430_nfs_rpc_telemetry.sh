@@ -48,12 +48,17 @@ for i, ph in enumerate(d["phases"]):
         assert rpc["WRITE"]["bytes_out"] >= 4096 * ops, rpc["WRITE"]
     rtt, lat = rpc[proc]["rtt_ns"], ph["ops"][op]["lat_ns"]
     assert rtt["hist"]["count"] == calls and rtt["p50"] > 0, rtt
-    # each op's RPC is inside it, so the RPC times sit below the op times;
-    # a WRITE outside the ops (the +1 above: the file's extension) may be
-    # the slowest of all, and then only the quantiles it cannot reach hold
-    for q in ("p50", "p90", "p99", "max") if calls == ops else ("p50", "p90"):
-        assert rtt[q] <= lat[q], "v%s %s: RPC %s %d > op %s %d (%d calls, %d ops)" % (
-            v, op, q, rtt[q], q, lat[q], calls, ops)
+    # each op's RPC is inside it, so the k-th fastest RPC is no slower than
+    # the k-th fastest op: every quantile of the RPCs sits below the op's.
+    # A WRITE outside the ops (the +1 above: the file's extension) shifts
+    # the RPCs' ranks by one (p90 of 257 is the 232nd, of 256 the 231st,
+    # and CI saw those two ops two buckets apart), so then each RPC quantile is
+    # held to the op's next one listed, whose rank is past the shift
+    pairs = ((q, q) for q in ("p50", "p90", "p99", "max")) if calls == ops else \
+            (("p50", "p90"), ("p90", "p99"))
+    for q, qo in pairs:
+        assert rtt[q] <= lat[qo], "v%s %s: RPC %s %d > op %s %d (%d calls, %d ops)" % (
+            v, op, q, rtt[q], qo, lat[qo], calls, ops)
     for name, p in rpc.items():
         assert p["errors"] == sum(p["status"].values()) + p["status_other"], (name, p)
         assert p["rtt_ns"]["hist"]["count"] <= p["calls"], (name, p)
