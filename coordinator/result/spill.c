@@ -72,11 +72,15 @@ struct spill *spill_new(void)
 
     if (!dir || dir[0] != '/')
         dir = "/tmp";
-    snprintf(path, sizeof(path), "%s/nfstorm-spill.XXXXXX", dir);
-    sp->fd = mkstemp(path);       /* mode 0600 */
-    if (sp->fd >= 0) {
-        unlink(path);
-        fcntl(sp->fd, F_SETFD, FD_CLOEXEC);   /* not for the agents --local starts */
+    /* an unnamed file from the start (O_TMPFILE): a name between mkstemp
+     * and unlink was left behind by a kill -9 in between (t0862); close-on-
+     * exec, not for the agents --local starts; mode 0600 */
+    sp->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (sp->fd < 0) {             /* a file system without O_TMPFILE */
+        snprintf(path, sizeof(path), "%s/nfstorm-spill.XXXXXX", dir);
+        sp->fd = mkostemp(path, O_CLOEXEC);
+        if (sp->fd >= 0)
+            unlink(path);
     }
     return sp;
 }

@@ -30,7 +30,7 @@ spill_fd() {
   local f l
   for f in /proc/"$1"/fd/*; do
     l=$(readlink "$f" 2>/dev/null) || continue
-    case $l in *nfstorm-spill.*) echo "$(stat -L -c %s "$f" 2>/dev/null || echo 0) $l"; return ;; esac
+    case $l in "$T/tmp/"*" (deleted)") echo "$(stat -L -c %s "$f" 2>/dev/null || echo 0) $l"; return ;; esac
   done
 }
 
@@ -49,7 +49,7 @@ for _ in $(seq 400); do
 done
 wait "$CPID" || fail "the run exits $?: $(tail -n 3 "$T/spill.err")"
 [ -n "$path" ] || fail "the coordinator never held a spill file"
-case $path in "$T/tmp/nfstorm-spill."*" (deleted)") ;; *) fail "spill file not a deleted file in \$TMPDIR: $path" ;; esac
+case $path in "$T/tmp/"*" (deleted)") ;; *) fail "spill file not a deleted file in \$TMPDIR: $path" ;; esac
 [ "$last" -gt "$first" ] || fail "the spill file did not grow during the run ($first -> $last bytes)"
 ls "$T/tmp" | grep -q '^nfstorm-spill' && fail "a spill file is left in \$TMPDIR"
 ai=$(grep -c '"type":"interval"' "$T/spill.json.journal")
