@@ -11,6 +11,8 @@
 #              CPU per op: nfstorm's agent / fio's nfs engine     goal <= 0.5x
 #   nfs qd1    the same at iodepth=1                              goal <= 0.6x
 #   rows 5-6   (1,000 agents) are bench/scale.sh's.
+# The nfs rows also print the client's context switches per op (perf
+# stat, where perf runs), the cost that dominates them on loopback.
 # Then the rule that goes with them: psync p50 and p99 of nfstorm next to
 # fio's (--ioengine=psync, the same file), "within" when no more than 5%
 # above (one histogram bucket is 0.78%, the rest is run-to-run noise).
@@ -72,12 +74,12 @@ for _ in $(seq 50); do grep -q '^listening on ' "$WORK/agent.out" && break; slee
 ADDR=$(sed -n 's/^listening on //p' "$WORK/agent.out")
 [ -n "$ADDR" ] || { echo "oploop: agent did not start: $(cat "$WORK/agent.err")" >&2; exit 1; }
 
-python3 - "$BIN" "$ADDR" "$SHM" "$WORK" "$RUNTIME" "$ROUNDS" "$PREAD_LOOP" "$FIONFS" "$URL" <<'PY'
-import json, os, subprocess, sys
+python3 - "$BIN" "$ADDR" "$SHM" "$WORK" "$RUNTIME" "$ROUNDS" "$PREAD_LOOP" "$FIONFS" "$URL" "$AGENT_PID" <<'PY'
+import json, os, signal, subprocess, sys
 
 bindir, addr, shm, work = sys.argv[1:5]
 runtime, rounds = int(sys.argv[5]), int(sys.argv[6])
-pread_loop, fionfs, url = sys.argv[7:10]
+pread_loop, fionfs, url, agent_pid = sys.argv[7:11]
 PFILE = os.path.join(shm, "preadfile")
 NFILE = "benchdata"
 
@@ -99,8 +101,8 @@ def nfstorm(args):
     return (o["ops"], sum(a["cpu"]["user_s"] + a["cpu"]["sys_s"] for a in ph["agents"]),
             o["lat_ns"]["p50"] / 1000.0, o["lat_ns"]["p99"] / 1000.0)
 
-def fio(binary, args):
-    out = run([binary, "--name=fio", "--rw=randread", "--bs=4k", "--runtime=%d" % runtime,
+def fio(binary, args, prefix=None):
+    out = run((prefix or []) + [binary, "--name=fio", "--rw=randread", "--bs=4k", "--runtime=%d" % runtime,
                "--time_based", "--lat_percentiles=1", "--output-format=json"] + args)
     j = json.loads(out[out.index("{"):])["jobs"][0]
     pct = j["read"]["lat_ns"]["percentile"]
@@ -110,6 +112,47 @@ def fio(binary, args):
 def bare():
     kv = dict(x.split("=") for x in run([pread_loop, PFILE, "4096", str(runtime)]).split())
     return int(kv["ops"]), float(kv["cpu_s"])
+
+# Context switches of the client per op (nfs rows), where perf can count
+# them: on loopback each switch costs the client several microseconds (a
+# sleep for the reply and the wake-up, or the server's thread preempting
+# the sender), so this is what the nfs rows' CPU per op is mostly made of.
+def perf_ok():
+    try:
+        return subprocess.run(["perf", "stat", "-x,", "-e", "context-switches", "true"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+PERF = perf_ok()
+CS = {"nfstorm": [], "fio": []}
+
+def perf_read(path):
+    for line in open(path):
+        f = line.strip().split(",")
+        if len(f) > 2 and f[2] == "context-switches" and f[0].isdigit():
+            return int(f[0])
+    return None
+
+def with_cs(who, fn, attach):
+    """fn() with the context switches of the client (the agent process, or
+    the command fn runs) counted; attach: perf -p the agent, else None"""
+    if not PERF:
+        return fn(None)
+    out = os.path.join(work, "cs.txt")
+    if attach:
+        p = subprocess.Popen(["perf", "stat", "-x,", "-e", "context-switches", "-o", out, "-p", attach],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            r = fn(None)
+        finally:
+            p.send_signal(signal.SIGINT)
+            p.wait()
+    else:
+        r = fn(["perf", "stat", "-x,", "-e", "context-switches", "-o", out, "--"])
+    n = perf_read(out)
+    if n is not None and r[0]:
+        CS[who].append(n / r[0])
+    return r
 
 def us_per_op(r):
     return r[1] / r[0] * 1e6 if r[0] else float("nan")
@@ -140,12 +183,12 @@ rows = [
 for qd, goal in ((16, 0.5), (1, 0.6)):
     rows.append(("libnfs qd%d CPU/op" % qd, "us", us_per_op,
                  ("<= %.1fx" % goal, lambda r, g=goal: r <= g),
-                 lambda qd=qd: nfstorm(["--ioengine=nfs", "--nfs_url=" + url, "--filename=" + NFILE,
+                 lambda qd=qd: with_cs("nfstorm", lambda _: nfstorm(["--ioengine=nfs", "--nfs_url=" + url, "--filename=" + NFILE,
                                         "--rw=randread", "--bs=4k", "--size=256m",
-                                        "--iodepth=%d" % qd]),
-                 (lambda qd=qd: fio(fionfs, ["--ioengine=nfs", "--nfs_url=" + url,
+                                        "--iodepth=%d" % qd]), agent_pid),
+                 (lambda qd=qd: with_cs("fio", lambda pre: fio(fionfs, ["--ioengine=nfs", "--nfs_url=" + url,
                                              "--filename=" + NFILE, "--size=256m",
-                                             "--iodepth=%d" % qd])) if url else None,
+                                             "--iodepth=%d" % qd], pre), None)) if url else None,
                  "fio nfs"))
 
 print("oploop: %d s per run, %d alternating rounds, nfstorm from %s" % (runtime, rounds, bindir))
@@ -160,6 +203,7 @@ for key, (label, unit, metric, (goal, ok), mine, ref, refname) in zip(keys, rows
         print("%-26s %s" % (label, "skipped: no fio with ioengine=nfs or no nfs-ganesha"))
         continue
     ran += 1
+    CS["nfstorm"], CS["fio"] = [], []
     a, b = [], []
     for k in range(rounds):
         order = ((a, mine), (b, ref))
@@ -170,6 +214,9 @@ for key, (label, unit, metric, (goal, ok), mine, ref, refname) in zip(keys, rows
     met += ok(ratio)
     print("%-26s %8.3f%-2s %8.3f%-2s %-10s %6.2fx %-9s %s" % (label, ma, "M" if unit == "Mops/s" else "us",
           mb, "M" if unit == "Mops/s" else "us", refname, ratio, goal, "met" if ok(ratio) else "MISSED"))
+    if CS["nfstorm"] and CS["fio"]:
+        print("%-26s context switches per op: nfstorm %.2f, fio %.2f" %
+              ("", sum(CS["nfstorm"]) / len(CS["nfstorm"]), sum(CS["fio"]) / len(CS["fio"])))
 print("%-26s %s" % ("1,000 agents: bytes, CPU", "see bench/scale.sh"))
 
 # The rule beside the rows: latency still from issue to completion, so on
